@@ -1,0 +1,97 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { usageOf } from '../../domain/pricing';
+import type { Clock, ContentBlock, Log, Model, ModelReply, ModelRequest, ThinkingBlock } from '../../ports';
+
+const MAX_ATTEMPTS = 5;
+const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+const RETRY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
+
+export class ModelError extends Error {}
+
+function retryable(e: unknown): boolean {
+  if (e instanceof Anthropic.APIConnectionError) return true;
+  if (e instanceof Anthropic.APIError) {
+    if (e.status !== undefined) return RETRY_STATUS.has(e.status);
+    // An `event: error` in the middle of a stream arrives without a status; the SDK does not retry it.
+    return e.type !== null && RETRY_TYPES.has(e.type);
+  }
+  return false;
+}
+
+function retryAfterMs(e: unknown): number | undefined {
+  if (!(e instanceof Anthropic.APIError) || !e.headers) return undefined;
+  const v = e.headers.get('retry-after');
+  const n = v === null ? NaN : Number(v);
+  return Number.isFinite(n) ? n * 1000 : undefined;
+}
+
+/**
+ * Caches the stable prefix: the tool definitions and the system prompt, plus the
+ * conversation so far, so each turn pays full price only for what is new.
+ */
+function withCacheMarks(req: ModelRequest) {
+  const ephemeral = { type: 'ephemeral' as const };
+  const tools = req.tools.map((t, i) => (i === req.tools.length - 1 ? { ...t, cache_control: ephemeral } : t));
+  const messages = req.messages.map((m, i) => {
+    if (i !== req.messages.length - 1) return m;
+    const content = m.content.map((b, j) => (j === m.content.length - 1 && b.type !== 'thinking' && b.type !== 'redacted_thinking' ? { ...b, cache_control: ephemeral } : b));
+    return { ...m, content };
+  });
+  return { tools, messages, system: [{ type: 'text' as const, text: req.system, cache_control: ephemeral }] };
+}
+
+/** The Model port over the Anthropic SDK: streaming, with retries whose waits follow the time scale. */
+export class AnthropicModel implements Model {
+  private readonly client: Anthropic;
+
+  constructor(
+    apiKey: string,
+    private readonly clock: Clock,
+    private readonly log: Log,
+  ) {
+    // The SDK's own retries cannot be time-scaled, so crew retries itself.
+    this.client = new Anthropic({ apiKey, maxRetries: 0, timeout: 10 * 60 * 1000 });
+  }
+
+  async complete(req: ModelRequest): Promise<ModelReply> {
+    const { tools, messages, system } = withCacheMarks(req);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const stream = this.client.messages.stream({
+          model: req.model,
+          max_tokens: req.maxTokens,
+          system,
+          ...(tools.length ? { tools: tools as Anthropic.Tool[] } : {}),
+          messages: messages as Anthropic.MessageParam[],
+        });
+        const msg = await stream.finalMessage();
+        const content = msg.content.filter((b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking') as Array<
+          Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock
+        >;
+        const u = msg.usage;
+        return {
+          content: content as ModelReply['content'],
+          stopReason: msg.stop_reason as ModelReply['stopReason'],
+          usage: usageOf(req.model, {
+            input: u.input_tokens,
+            output: u.output_tokens,
+            cacheRead: u.cache_read_input_tokens ?? 0,
+            cacheWrite: u.cache_creation_input_tokens ?? 0,
+          }),
+        };
+      } catch (e) {
+        if (!retryable(e) || attempt >= MAX_ATTEMPTS) {
+          const detail = e instanceof Error ? e.message : String(e);
+          throw new ModelError(
+            retryable(e)
+              ? `the Anthropic API kept failing after ${MAX_ATTEMPTS} attempts (last error: ${detail})`
+              : `the Anthropic API refused the request: ${detail}`,
+          );
+        }
+        const wait = retryAfterMs(e) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
+        this.log.warn(`Anthropic API error (${e instanceof Error ? e.message : String(e)}); retry ${attempt} of ${MAX_ATTEMPTS - 1} in ${Math.round(wait / 1000)}s`);
+        await this.clock.sleep(wait);
+      }
+    }
+  }
+}

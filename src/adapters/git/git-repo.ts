@@ -1,0 +1,107 @@
+import type { SimpleGit } from 'simple-git';
+import { assertCrewRef } from '../../domain/refs';
+import type { CommitResult, MergeResult, Repo } from '../../ports';
+import { gitClient, type GitIdentity } from './git-client';
+
+/** The Repo port over the job's checkout. Only crew's code pushes, and only to crew/* branches. */
+export class GitRepo implements Repo {
+  private readonly git: SimpleGit;
+
+  constructor(
+    readonly dir: string,
+    private readonly remoteUrl: string,
+    token: string,
+    identity?: GitIdentity,
+  ) {
+    this.git = gitClient(dir, token, identity);
+  }
+
+  async remoteSha(branch: string): Promise<string | undefined> {
+    const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${branch}`]);
+    return out.split(/\s+/)[0] || undefined;
+  }
+
+  async fetch(branches: string[]): Promise<{ missing: string[] }> {
+    if (branches.length === 0) return { missing: [] };
+    const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...branches.map((b) => `refs/heads/${b}`)]);
+    const present = new Set(out.split('\n').filter(Boolean).map((l) => l.split('\t')[1]!.replace(/^refs\/heads\//, '')));
+    const have = branches.filter((b) => present.has(b));
+    if (have.length) {
+      await this.git.raw(['fetch', '--no-tags', '--quiet', this.remoteUrl, ...have.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]);
+    }
+    return { missing: branches.filter((b) => !present.has(b)) };
+  }
+
+  /** Makes a commit known locally (the checkout is shallow and may predate it). */
+  async fetchCommit(sha: string): Promise<void> {
+    const have = await this.git.raw(['cat-file', '-t', sha]).catch(() => '');
+    if (have.trim() !== 'commit') await this.git.raw(['fetch', '--no-tags', '--quiet', '--depth=1', this.remoteUrl, sha]);
+  }
+
+  async checkoutNew(branch: string, start: string): Promise<void> {
+    await this.git.raw(['checkout', '--quiet', '--force', '-B', branch, start]);
+    await this.git.raw(['clean', '-fdq']);
+  }
+
+  async merge(ref: string, message: string): Promise<MergeResult> {
+    try {
+      await this.git.raw(['merge', '--no-ff', '--no-edit', '-m', message, ref]);
+      return { ok: true, conflicts: [] };
+    } catch {
+      const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
+      await this.git.raw(['merge', '--abort']).catch(() => undefined);
+      return { ok: false, conflicts };
+    }
+  }
+
+  async commitAll(message: string): Promise<CommitResult> {
+    await this.git.raw(['add', '-A']);
+    const changed = (await this.git.raw(['diff', '--cached', '--name-only'])).split('\n').filter(Boolean);
+    if (changed.length === 0) return { sha: await this.head(), changedFiles: [], empty: true };
+    await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
+    return { sha: await this.head(), changedFiles: changed, empty: false };
+  }
+
+  async push(branch: string): Promise<void> {
+    assertCrewRef(branch);
+    await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${branch}`]);
+  }
+
+  /**
+   * Replaces a crew branch only if it still points where we last saw it: a
+   * compare-and-swap (`--force-with-lease`), never a blind force push.
+   */
+  async pushReplacing(branch: string, expectedSha: string): Promise<void> {
+    assertCrewRef(branch);
+    await this.git.raw(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expectedSha}`, this.remoteUrl, `HEAD:refs/heads/${branch}`]);
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    try {
+      await this.git.raw(['merge-base', '--is-ancestor', ancestor, descendant]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async head(): Promise<string> {
+    return (await this.git.raw(['rev-parse', 'HEAD'])).trim();
+  }
+
+  async listFiles(): Promise<string[]> {
+    return (await this.git.raw(['ls-files'])).split('\n').filter(Boolean);
+  }
+
+  async readFileAt(ref: string, path: string): Promise<string | undefined> {
+    try {
+      return await this.git.raw(['show', `${ref}:${path}`]);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async diffFiles(from: string, to = 'HEAD'): Promise<string[]> {
+    return (await this.git.raw(['diff', '--name-only', from, to])).split('\n').filter(Boolean);
+  }
+}

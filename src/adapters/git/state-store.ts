@@ -1,0 +1,148 @@
+import { mkdirSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { STATE_BRANCH } from '../../domain/refs';
+import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
+import { gitClient, isNonFastForward } from './git-client';
+
+const MAX_ATTEMPTS = 10;
+const TRACKING = 'refs/remotes/origin/crew-state';
+
+/**
+ * The run state on the `crew/state` branch. Every write is a compare-and-swap: a
+ * commit on the tip we read, pushed without force. If another job moved the tip
+ * first the push is rejected, and we fetch, re-apply the mutation and try again.
+ */
+export class GitStateStore implements StateStore {
+  private readonly git: SimpleGit;
+  private ready?: Promise<void>;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private readonly remoteUrl: string,
+    token: string,
+    private readonly clock: Clock,
+    private readonly log: Log,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    this.git = gitClient(dir, token);
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= this.git.raw(['init', '--quiet']).then(() => undefined);
+    return this.ready;
+  }
+
+  /** Moves the work tree to the remote tip; false when the state branch does not exist yet. */
+  private async syncToTip(): Promise<boolean> {
+    await this.init();
+    const ls = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${STATE_BRANCH}`]);
+    if (!ls.trim()) {
+      await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
+      await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
+      await this.clearWorkTree();
+      return false;
+    }
+    await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
+    await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
+    await this.git.raw(['clean', '-fdq']);
+    return true;
+  }
+
+  private async clearWorkTree(): Promise<void> {
+    for (const entry of await readdir(this.dir)) {
+      if (entry !== '.git') await rm(join(this.dir, entry), { recursive: true, force: true });
+    }
+  }
+
+  private async readTree(prefix: string): Promise<Map<string, string>> {
+    const files = new Map<string, string>();
+    const walk = async (d: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(d, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const full = join(d, e.name);
+        if (e.isDirectory()) await walk(full);
+        else files.set(relative(this.dir, full), await readFile(full, 'utf8'));
+      }
+    };
+    await walk(join(this.dir, prefix));
+    return files;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  load(prefix: string): Promise<StateSnapshot> {
+    return this.serial(async () => {
+      await this.syncToTip();
+      return this.snapshot(prefix, await this.readTree(prefix));
+    });
+  }
+
+  private async snapshot(prefix: string, files: Map<string, string>): Promise<StateSnapshot> {
+    const version = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || 'none';
+    return {
+      version,
+      read: (path) => files.get(path),
+      list: (p) => [...files.keys()].filter((k) => k.startsWith(p)).sort(),
+    };
+  }
+
+  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {
+    return this.serial(async () => {
+      for (let attempt = 1; ; attempt++) {
+        await this.syncToTip();
+        const files = await this.readTree(prefix);
+        const writes = new Map<string, string | null>();
+        const inPrefix = (path: string) => {
+          if (!path.startsWith(prefix)) throw new Error(`state write outside ${prefix}: ${path}`);
+          return path;
+        };
+        const tx: StateTx = {
+          read: (path) => (writes.has(path) ? (writes.get(path) ?? undefined) : files.get(path)),
+          write: (path, content) => void writes.set(inPrefix(path), content),
+          remove: (path) => void writes.set(inPrefix(path), null),
+          list: (p) => [...new Set([...files.keys(), ...writes.keys()])].filter((k) => k.startsWith(p) && (writes.has(k) ? writes.get(k) !== null : true)).sort(),
+        };
+        const value = mutate(tx);
+        const changed = [...writes].filter(([path, content]) => (content === null ? files.has(path) : files.get(path) !== content));
+        if (changed.length === 0) return { value, snapshot: await this.snapshot(prefix, files) };
+        for (const [path, content] of changed) {
+          const full = join(this.dir, path);
+          if (content === null) {
+            await rm(full, { force: true });
+            files.delete(path);
+          } else {
+            await mkdir(dirname(full), { recursive: true });
+            await writeFile(full, content);
+            files.set(path, content);
+          }
+        }
+        await this.git.raw(['add', '-A']);
+        await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
+        try {
+          await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
+          return { value, snapshot: await this.snapshot(prefix, files) };
+        } catch (e) {
+          if (!isNonFastForward(e)) throw e;
+          if (attempt >= MAX_ATTEMPTS) {
+            throw new Error(`could not write ${STATE_BRANCH} after ${MAX_ATTEMPTS} attempts: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
+          }
+          const wait = (50 + Math.random() * 200) * Math.min(2 ** (attempt - 1), 16);
+          this.log.info(`${STATE_BRANCH} moved under us (attempt ${attempt}); retrying in ~${Math.round(wait)}ms`);
+          await this.clock.sleep(wait);
+        }
+      }
+    });
+  }
+}

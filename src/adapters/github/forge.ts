@@ -1,0 +1,145 @@
+import type { CommentRef, Forge, Log, PullRef, Reaction, RepoPermission } from '../../ports';
+import { redact } from '../../text/redact';
+import type { GitHubClient } from './octokit';
+
+export interface GitHubForgeOptions {
+  owner: string;
+  repo: string;
+  serverUrl: string;
+  runId: string;
+  /** The workflow file crew runs from, for dispatches (e.g. `crew.yml`). */
+  workflowFile: string;
+  /** Overrides the derived login, for App tokens or a configured bot name. */
+  botLogin?: string;
+  /** From the event payload, which saves a request per job. */
+  defaultBranch?: string;
+  tokenKind: 'actions' | 'app' | 'personal';
+}
+
+function status(e: unknown): number | undefined {
+  return typeof e === 'object' && e !== null && 'status' in e ? Number((e as { status: unknown }).status) : undefined;
+}
+
+/** The Forge port over GitHub's REST API. Everything it posts passes secret redaction. */
+export class GitHubForge implements Forge {
+  readonly repo: { owner: string; name: string };
+  private cachedDefaultBranch?: string;
+  private cachedLogin?: string;
+
+  constructor(
+    private readonly gh: GitHubClient,
+    private readonly opts: GitHubForgeOptions,
+    private readonly log: Log,
+  ) {
+    this.repo = { owner: opts.owner, name: opts.repo };
+    this.cachedDefaultBranch = opts.defaultBranch;
+  }
+
+  private get base() {
+    return { owner: this.opts.owner, repo: this.opts.repo };
+  }
+
+  async botLogin(): Promise<string> {
+    if (this.cachedLogin) return this.cachedLogin;
+    if (this.opts.botLogin) return (this.cachedLogin = this.opts.botLogin);
+    // A workflow's GITHUB_TOKEN cannot call GET /user (403); its comments are authored by github-actions[bot].
+    if (this.opts.tokenKind === 'actions') return (this.cachedLogin = 'github-actions[bot]');
+    const { data } = await this.gh.rest.users.getAuthenticated();
+    return (this.cachedLogin = data.login);
+  }
+
+  async defaultBranch(): Promise<string> {
+    if (!this.cachedDefaultBranch) {
+      const { data } = await this.gh.rest.repos.get(this.base);
+      this.cachedDefaultBranch = data.default_branch;
+    }
+    return this.cachedDefaultBranch;
+  }
+
+  async permissionOf(login: string): Promise<RepoPermission> {
+    const { data } = await this.gh.rest.repos.getCollaboratorPermissionLevel({ ...this.base, username: login });
+    const p = data.permission;
+    return p === 'admin' || p === 'write' || p === 'read' ? p : 'none';
+  }
+
+  async react(commentId: number, reaction: Reaction): Promise<void> {
+    await this.gh.rest.reactions.createForIssueComment({ ...this.base, comment_id: commentId, content: reaction });
+  }
+
+  async postComment(issue: number, body: string): Promise<CommentRef> {
+    const { data } = await this.gh.rest.issues.createComment({ ...this.base, issue_number: issue, body: redact(body) });
+    return { id: data.id, url: data.html_url };
+  }
+
+  async updateComment(id: number, body: string): Promise<void> {
+    await this.gh.rest.issues.updateComment({ ...this.base, comment_id: id, body: redact(body) });
+  }
+
+  async findComment(issue: number, marker: string, author: string): Promise<CommentRef | undefined> {
+    // Only a comment crew itself wrote counts: anyone can paste the marker into theirs.
+    for await (const page of this.gh.paginate.iterator(this.gh.rest.issues.listComments, { ...this.base, issue_number: issue, per_page: 100 })) {
+      const hit = page.data.find((c) => c.user?.login === author && (c.body ?? '').includes(marker));
+      if (hit) return { id: hit.id, url: hit.html_url };
+    }
+    return undefined;
+  }
+
+  async findOpenPull(head: string, base: string): Promise<PullRef | undefined> {
+    const { data } = await this.gh.rest.pulls.list({ ...this.base, head: `${this.opts.owner}:${head}`, base, state: 'open', per_page: 10 });
+    const pr = data[0];
+    return pr ? { number: pr.number, url: pr.html_url, headSha: pr.head.sha } : undefined;
+  }
+
+  async createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef> {
+    try {
+      const { data } = await this.gh.rest.pulls.create({ ...this.base, ...input, title: redact(input.title), body: redact(input.body) });
+      return { number: data.number, url: data.html_url, headSha: data.head.sha };
+    } catch (e) {
+      if (status(e) === 422) {
+        // Created by an earlier attempt whose answer was lost: find it instead of failing.
+        const existing = await this.findOpenPull(input.head, input.base);
+        if (existing) return existing;
+      }
+      if (status(e) === 403 && /not permitted to create or approve pull requests/i.test(String((e as Error).message))) {
+        throw new PullRequestsNotAllowed();
+      }
+      throw e;
+    }
+  }
+
+  async updatePull(number: number, input: { title?: string; body?: string }): Promise<void> {
+    await this.gh.rest.pulls.update({
+      ...this.base,
+      pull_number: number,
+      ...(input.title !== undefined ? { title: redact(input.title) } : {}),
+      ...(input.body !== undefined ? { body: redact(input.body) } : {}),
+    });
+  }
+
+  async dispatch(inputs: Record<string, string>): Promise<void> {
+    const ref = await this.defaultBranch();
+    this.log.info(`dispatching ${this.opts.workflowFile} on ${ref} with ${JSON.stringify(inputs)}`);
+    await this.gh.rest.actions.createWorkflowDispatch({ ...this.base, workflow_id: this.opts.workflowFile, ref, inputs });
+  }
+
+  runLink(): string {
+    return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${this.opts.runId}`;
+  }
+
+  blobLink(branch: string, path: string): string {
+    return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/blob/${branch}/${path}`;
+  }
+
+  branchLink(branch: string): string {
+    return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/tree/${branch}`;
+  }
+}
+
+/** The repository does not let GitHub Actions open pull requests (Settings → Actions → General). */
+export class PullRequestsNotAllowed extends Error {
+  constructor() {
+    super(
+      'GitHub refused to let this workflow open a pull request. Turn on "Allow GitHub Actions to create and approve pull requests" under Settings → Actions → General, or give crew a GitHub App or personal token through the `github_token` input.',
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { Clock } from './ports';
+
+/**
+ * Every platform wait (retry-after, backoff, throttling gaps) goes through this
+ * scale. Production leaves CREW_TIME_SCALE unset (1); the offline world sets it
+ * low so the same code paths run in milliseconds.
+ */
+export function timeScale(): number {
+  const raw = process.env.CREW_TIME_SCALE;
+  if (!raw) return 1;
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : 1;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.round(ms * timeScale())))),
+};
+
+export function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/** The plan: what the decomposer proposes, checked and normalised into crew's own shape. Pure. */
+
+export const PERSONAS = ['coder', 'researcher', 'writer', 'reviewer', 'default'] as const;
+export const TIERS = ['haiku', 'sonnet', 'opus'] as const;
+export type Persona = (typeof PERSONAS)[number];
+export type Tier = (typeof TIERS)[number];
+
+export const MAX_TASKS = 20;
+
+/** What the model submits through the `submit_plan` tool. Its ids are its own; crew renames them. */
+export const ProposedPlanSchema = z.object({
+  summary: z.string().trim().min(1).describe('One paragraph: what the change is and why.'),
+  criteria: z.array(z.string().trim().min(1)).min(1).describe('Done criteria for the whole request, each checkable.'),
+  tasks: z
+    .array(
+      z.object({
+        id: z.string().trim().min(1).describe('Your short id for the task, used in depends_on.'),
+        title: z.string().trim().min(1).max(120),
+        description: z.string().trim().min(1).describe('What the worker must do, precisely enough to do it alone.'),
+        persona: z.enum(PERSONAS),
+        model: z.enum(TIERS).describe('Model tier: haiku for simple edits, sonnet by default, opus for hard reasoning.'),
+        depends_on: z.array(z.string()).default([]),
+        files: z.array(z.string()).default([]).describe('Files the task expects to create or change.'),
+      }),
+    )
+    .min(1)
+    .max(MAX_TASKS),
+});
+export type ProposedPlan = z.infer<typeof ProposedPlanSchema>;
+
+export interface PlanTask {
+  id: string;
+  title: string;
+  description: string;
+  persona: Persona;
+  tier: Tier;
+  dependsOn: string[];
+  files: string[];
+}
+
+export interface Plan {
+  summary: string;
+  criteria: string[];
+  tasks: PlanTask[];
+}
+
+export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };
+
+function zodErrors(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(plan)'}: ${i.message}`);
+}
+
+/**
+ * Validates a proposed plan and maps the model's ids to `t1`, `t2`, … in the order
+ * given. Task ids end up in branch names, file paths and Mermaid node ids, so they
+ * are never taken from the model.
+ */
+export function checkPlan(input: unknown): PlanCheck {
+  const parsed = ProposedPlanSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: zodErrors(parsed.error) };
+  const proposed = parsed.data;
+  const errors: string[] = [];
+  const idMap = new Map<string, string>();
+  proposed.tasks.forEach((t, i) => {
+    if (idMap.has(t.id)) errors.push(`tasks.${i}.id: '${t.id}' is used by more than one task`);
+    else idMap.set(t.id, `t${i + 1}`);
+  });
+  const tasks: PlanTask[] = proposed.tasks.map((t, i) => {
+    const deps: string[] = [];
+    for (const d of t.depends_on) {
+      const mapped = idMap.get(d);
+      if (!mapped) errors.push(`tasks.${i}.depends_on: '${d}' is not the id of any task`);
+      else if (mapped === `t${i + 1}`) errors.push(`tasks.${i}.depends_on: task '${t.id}' depends on itself`);
+      else if (!deps.includes(mapped)) deps.push(mapped);
+    }
+    return { id: `t${i + 1}`, title: t.title, description: t.description, persona: t.persona, tier: t.model, dependsOn: deps, files: t.files };
+  });
+  if (errors.length) return { ok: false, errors };
+  const cycle = findCycle(tasks);
+  if (cycle) {
+    const back = new Map([...idMap].map(([k, v]) => [v, k]));
+    return { ok: false, errors: [`depends_on: the tasks form a cycle: ${cycle.map((id) => back.get(id)).join(' → ')}`] };
+  }
+  return { ok: true, plan: { summary: proposed.summary, criteria: proposed.criteria, tasks } };
+}
+
+/** A dependency cycle as a closed path of ids (first id repeated at the end), or undefined. */
+export function findCycle(tasks: Array<Pick<PlanTask, 'id' | 'dependsOn'>>): string[] | undefined {
+  const deps = new Map(tasks.map((t) => [t.id, t.dependsOn]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    if (state.get(id) === 'done') return undefined;
+    if (state.get(id) === 'visiting') return [...stack.slice(stack.indexOf(id)), id];
+    state.set(id, 'visiting');
+    stack.push(id);
+    for (const d of deps.get(id) ?? []) {
+      const c = visit(d);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const t of tasks) {
+    const c = visit(t.id);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** Waves as the seed groups them: wave n holds the tasks whose dependencies all sit in earlier waves. */
+export function waves(plan: Pick<Plan, 'tasks'>): string[][] {
+  const level = new Map<string, number>();
+  const byId = new Map(plan.tasks.map((t) => [t.id, t]));
+  const depth = (id: string): number => {
+    const known = level.get(id);
+    if (known !== undefined) return known;
+    const deps = byId.get(id)?.dependsOn ?? [];
+    const d = deps.length ? 1 + Math.max(...deps.map(depth)) : 0;
+    level.set(id, d);
+    return d;
+  };
+  const out: string[][] = [];
+  for (const t of plan.tasks) (out[depth(t.id)] ??= []).push(t.id);
+  return out;
+}
+
+/** The longest dependency chain by estimated duration (1 per task unless given): the lower bound on makespan. */
+export function criticalPath(plan: Pick<Plan, 'tasks'>, duration: (id: string) => number = () => 1): { length: number; path: string[] } {
+  const byId = new Map(plan.tasks.map((t) => [t.id, t]));
+  const best = new Map<string, { length: number; path: string[] }>();
+  const longest = (id: string): { length: number; path: string[] } => {
+    const known = best.get(id);
+    if (known) return known;
+    let bestDep = { length: 0, path: [] as string[] };
+    for (const d of byId.get(id)?.dependsOn ?? []) {
+      const c = longest(d);
+      if (c.length > bestDep.length) bestDep = c;
+    }
+    const r = { length: bestDep.length + duration(id), path: [...bestDep.path, id] };
+    best.set(id, r);
+    return r;
+  };
+  let result = { length: 0, path: [] as string[] };
+  for (const t of plan.tasks) {
+    const c = longest(t.id);
+    if (c.length > result.length) result = c;
+  }
+  return result;
+}
+
+/** Dependencies first, stable otherwise: the order to merge task branches in. */
+export function topologicalOrder(plan: Pick<Plan, 'tasks'>): string[] {
+  return waves(plan).flat();
+}

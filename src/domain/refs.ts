@@ -1,0 +1,33 @@
+/**
+ * Every ref crew writes lives under `crew/`. Git cannot hold both `crew/12` and
+ * `crew/12/x`, so no branch name is ever a prefix of another: run k of issue N owns
+ * `crew/N/rk/<leaf>` and nothing is ever created at `crew/N` or `crew/N/rk`.
+ */
+
+export const STATE_BRANCH = 'crew/state';
+
+const TASK_ID = /^t[1-9][0-9]{0,2}$/;
+const SAFE_REF = /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}))$/;
+
+export function isTaskId(id: string): boolean {
+  return TASK_ID.test(id);
+}
+
+export function taskBranch(issue: number, run: number, taskId: string): string {
+  if (!isTaskId(taskId)) throw new Error(`invalid task id '${taskId}': crew task ids look like t1, t2, …`);
+  return assertCrewRef(`crew/${issue}/r${run}/${taskId}`);
+}
+
+export function integrationBranch(issue: number, run: number): string {
+  return assertCrewRef(`crew/${issue}/r${run}/integration`);
+}
+
+/** Throws unless the name is one of the branch shapes crew owns. Guards every push. */
+export function assertCrewRef(branch: string): string {
+  if (!SAFE_REF.test(branch)) throw new Error(`refusing to write ref '${branch}': crew only writes crew/state and crew/<issue>/r<run>/<task|integration>`);
+  return branch;
+}
+
+export function runFolder(issue: number, run: number): string {
+  return `issue-${issue}/run-${run}`;
+}

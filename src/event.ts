@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** The events crew acts on, parsed once from GITHUB_EVENT_PATH. */
+
+export interface CommentEvent {
+  kind: 'comment';
+  defaultBranch?: string;
+  action: string;
+  issue: { number: number; title: string; body: string; isPull: boolean };
+  comment: { id: number; body: string; createdAt: string; author: { login: string; type: string } };
+}
+
+export interface DispatchEvent {
+  kind: 'dispatch';
+  defaultBranch?: string;
+  inputs: Record<string, string>;
+}
+
+export type CrewEvent = CommentEvent | DispatchEvent;
+
+const Repository = z.object({ default_branch: z.string().optional() }).optional();
+
+const CommentPayload = z.object({
+  action: z.string(),
+  issue: z.object({
+    number: z.number().int(),
+    title: z.string(),
+    body: z.string().nullable().optional(),
+    pull_request: z.unknown().optional(),
+  }),
+  repository: Repository,
+  comment: z.object({
+    id: z.number().int(),
+    body: z.string().nullable(),
+    created_at: z.string(),
+    user: z.object({ login: z.string(), type: z.string() }),
+  }),
+});
+
+const DispatchPayload = z.object({ inputs: z.record(z.string(), z.unknown()).nullable().optional(), repository: Repository });
+
+export class UnsupportedEvent extends Error {}
+
+export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
+  if (name !== 'issue_comment' && name !== 'workflow_dispatch') {
+    throw new UnsupportedEvent(`crew runs on issue_comment and workflow_dispatch events, not '${name || '(none)'}'. Use the workflow from crew's README.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UnsupportedEvent(`could not read the event payload at GITHUB_EVENT_PATH ('${path}'): ${(e as Error).message}`);
+  }
+  if (name === 'workflow_dispatch') {
+    const p = DispatchPayload.parse(raw);
+    return { kind: 'dispatch', defaultBranch: p.repository?.default_branch, inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])) };
+  }
+  const p = CommentPayload.safeParse(raw);
+  if (!p.success) throw new UnsupportedEvent(`the issue_comment payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+  const d = p.data;
+  return {
+    kind: 'comment',
+    defaultBranch: d.repository?.default_branch,
+    action: d.action,
+    issue: { number: d.issue.number, title: d.issue.title, body: d.issue.body ?? '', isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null },
+    comment: { id: d.comment.id, body: d.comment.body ?? '', createdAt: d.comment.created_at, author: { login: d.comment.user.login, type: d.comment.user.type } },
+  };
+}

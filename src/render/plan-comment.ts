@@ -1,0 +1,118 @@
+import { totalUsage, type Phase, type RunView, type TaskStatus } from '../domain/run-state';
+import { cell, hiddenMarker, progressBar } from '../text/markdown';
+
+export interface PlanLinks {
+  branch(branch: string): string;
+  run: string;
+  stateFile(path: string): string;
+}
+
+const PHASE_TEXT: Record<Phase, string> = {
+  PLANNING: '🧭 Planning',
+  AWAITING_APPROVAL: '⏸️ Waiting for approval',
+  EXECUTING: '🛠️ Working',
+  INTEGRATING: '🔀 Integrating',
+  REVIEWING: '🔍 Reviewing',
+  COMPLETED: '✅ Done',
+  ESCALATING: '🙋 Waiting for your answer',
+  INTERRUPTED: '⏹️ Interrupted',
+  FAILED: '❌ Failed',
+  ABORTED: '🛑 Aborted',
+};
+
+const STATUS_TEXT: Record<TaskStatus, string> = {
+  pending: '⚪ pending',
+  running: '🔵 running',
+  retrying: '🔁 retrying',
+  success: '✅ success',
+  partial: '🟡 partial',
+  failure: '❌ failure',
+  timeout: '⏱️ timeout',
+  blocked: '⛔ blocked',
+};
+
+const STATUS_STYLE: Record<TaskStatus, string> = {
+  pending: 'fill:#f6f8fa,stroke:#8c959f',
+  running: 'fill:#ddf4ff,stroke:#0969da',
+  retrying: 'fill:#fff8c5,stroke:#9a6700',
+  success: 'fill:#dafbe1,stroke:#1a7f37',
+  partial: 'fill:#fff8c5,stroke:#9a6700',
+  failure: 'fill:#ffebe9,stroke:#cf222e',
+  timeout: 'fill:#ffebe9,stroke:#cf222e',
+  blocked: 'fill:#eaeef2,stroke:#57606a',
+};
+
+export function planMarker(issue: number, run: number): string {
+  return hiddenMarker('plan', { issue, run });
+}
+
+/** Mermaid labels cannot hold quotes, brackets or markup; keep them plain. */
+function mermaidLabel(text: string): string {
+  return text.replace(/["<>[\]{}()|`#;]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
+}
+
+export function mermaidGraph(view: RunView): string {
+  const tasks = view.plan?.tasks ?? [];
+  const lines = ['```mermaid', 'graph LR'];
+  for (const t of tasks) lines.push(`  ${t.id}["${t.id} · ${mermaidLabel(t.title)}"]:::${view.tasks.get(t.id)?.status ?? 'pending'}`);
+  for (const t of tasks) for (const d of t.dependsOn) lines.push(`  ${d} --> ${t.id}`);
+  const used = new Set(tasks.map((t) => view.tasks.get(t.id)?.status ?? 'pending'));
+  for (const s of used) lines.push(`  classDef ${s} ${STATUS_STYLE[s]}`);
+  lines.push('```');
+  return lines.join('\n');
+}
+
+function money(usd: number): string {
+  return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+/** Commands that make sense in each phase (only those this version of crew answers). */
+export function commandsFor(phase: Phase): string[] {
+  if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED') return ['/crew run', '/crew status', '/crew help'];
+  return ['/crew status', '/crew help'];
+}
+
+/** The one plan comment per run, edited in place. A pure function of the run's state. */
+export function renderPlanComment(view: RunView, links: PlanLinks): string {
+  const { run, plan } = view;
+  const out: string[] = [`${planMarker(run.issue, run.run)}${hiddenMarker('version', { v: run.version })}`];
+  out.push(`### crew · run ${run.run} · ${PHASE_TEXT[run.phase]}`);
+  out.push('');
+  if (!plan) {
+    out.push(run.phase === 'FAILED' ? 'crew could not make a plan for this issue.' : 'Reading the issue and the repository to make a plan…');
+  } else {
+    const done = [...view.tasks.values()].filter((t) => t.status === 'success').length;
+    out.push(`\`${progressBar(done, plan.tasks.length)}\` tasks done`);
+    out.push('');
+    out.push(`> ${plan.summary.replace(/\n+/g, ' ')}`);
+    out.push('');
+    out.push('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
+    out.push('|---|---|---|---|---|---|---|');
+    for (const t of plan.tasks) {
+      const rec = view.tasks.get(t.id);
+      const branch = rec?.branch && rec.status !== 'pending' ? `[\`${rec.branch}\`](${links.branch(rec.branch)})` : '–';
+      out.push(`| **${t.id}** ${cell(t.title)} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '–'} | ${STATUS_TEXT[rec?.status ?? 'pending']} | ${branch} | ${rec?.attempts ?? 0} |`);
+    }
+    out.push('');
+    out.push(mermaidGraph(view));
+    out.push('');
+    out.push('**Done criteria**');
+    for (const c of plan.criteria) out.push(`- [ ] ${c}`);
+  }
+  if (run.pr) {
+    out.push('');
+    out.push(`**Pull request:** ${run.pr.url}`);
+  }
+  if (run.failure) {
+    out.push('');
+    out.push(`**What went wrong** (${run.failure.step}): ${run.failure.message}`);
+  }
+  const u = totalUsage(view);
+  out.push('');
+  out.push(`**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`);
+  out.push('');
+  out.push(`**Commands now:** ${commandsFor(run.phase).map((c) => `\`${c}\``).join(' · ')}`);
+  out.push('');
+  out.push(`<sub>Requested by @${run.requestedBy} · [workflow run](${links.run}) · [run files](${links.stateFile(`issue-${run.issue}/run-${run.run}`)})</sub>`);
+  return out.join('\n');
+}

@@ -1,0 +1,51 @@
+import * as core from '@actions/core';
+import { z } from 'zod';
+
+/** The action's inputs as one typed object. Each error names the input and the form it expects. */
+export interface Settings {
+  /** Which workflow job this is: `route` (commands), `work` (one task) or `advance` (integrate and finish). */
+  step: 'route' | 'work' | 'advance';
+  /** The Anthropic API key; empty when the secret is not set, which crew reports when it first needs it. */
+  anthropicApiKey: string;
+  /** Token for GitHub: the workflow's GITHUB_TOKEN by default, or an App or personal token. */
+  githubToken: string;
+  /** For `work`: the task id from the matrix. */
+  task?: string;
+  /** For `work` and `advance`: the issue and run the route job chose. */
+  issue?: number;
+  run?: number;
+}
+
+export class InputError extends Error {}
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]*$/, { message: `Input \`${name}\` must be a positive whole number` })
+    .transform(Number);
+
+export function readSettings(get: (name: string) => string = (n) => core.getInput(n)): Settings {
+  const step = get('step');
+  if (step !== 'route' && step !== 'work' && step !== 'advance') {
+    throw new InputError(`Input \`step\` must be one of route, work or advance (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`);
+  }
+  const githubToken = get('github_token');
+  if (!githubToken) throw new InputError('Input `github_token` is empty. Leave it unset to use the workflow token, or pass a GitHub App or personal token.');
+  const settings: Settings = { step, anthropicApiKey: get('anthropic_api_key'), githubToken };
+  for (const name of ['issue', 'run'] as const) {
+    const raw = get(name);
+    if (raw === '') {
+      if (step !== 'route') throw new InputError(`Input \`${name}\` is required for step '${step}'. Pass \`\${{ needs.route.outputs.${name} }}\`, as the README's workflow does.`);
+      continue;
+    }
+    const parsed = positiveInt(name).safeParse(raw);
+    if (!parsed.success) throw new InputError(`${parsed.error.issues[0]!.message} (got '${raw}').`);
+    settings[name] = parsed.data;
+  }
+  const task = get('task');
+  if (step === 'work') {
+    if (!/^t[1-9][0-9]{0,2}$/.test(task)) throw new InputError(`Input \`task\` must be a crew task id such as t1 (got '${task}'). Pass \`\${{ matrix.task }}\`.`);
+    settings.task = task;
+  }
+  return settings;
+}

@@ -1,0 +1,127 @@
+import YAML from 'yaml';
+import type { Plan } from '../domain/plan';
+import { runFolder } from '../domain/refs';
+import type { RunRecord, RunView, TaskRecord } from '../domain/run-state';
+import type { StateSnapshot, StateTx } from '../ports';
+
+/**
+ * The run's files on the state branch, in claude-crew's layout:
+ * issue-<N>/run-<k>/{run.json, request.md, plan.json, plan.md, tasks/, results/, execution_log.yaml, report.md}.
+ * What parallel jobs write lives in per-task files; execution_log.yaml is regenerated
+ * from them on every write, so workers never contend for one file.
+ */
+
+type Reader = Pick<StateSnapshot, 'read' | 'list'>;
+
+export const paths = {
+  issue: (issue: number) => `issue-${issue}/`,
+  run: (issue: number, run: number) => `${runFolder(issue, run)}/run.json`,
+  request: (issue: number, run: number) => `${runFolder(issue, run)}/request.md`,
+  planJson: (issue: number, run: number) => `${runFolder(issue, run)}/plan.json`,
+  planMd: (issue: number, run: number) => `${runFolder(issue, run)}/plan.md`,
+  taskMd: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/tasks/task_${id}.md`,
+  taskJson: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/tasks/task_${id}.json`,
+  result: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/results/result_${id}.md`,
+  log: (issue: number, run: number) => `${runFolder(issue, run)}/execution_log.yaml`,
+  report: (issue: number, run: number) => `${runFolder(issue, run)}/report.md`,
+};
+
+export class StateFormatError extends Error {
+  constructor(path: string, detail: string) {
+    super(`crew/state: ${path} is not valid (${detail}). Fix or delete the file on the crew/state branch, then try again.`);
+  }
+}
+
+function parseJson<T>(r: Reader, path: string): T | undefined {
+  const text = r.read(path);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch (e) {
+    throw new StateFormatError(path, (e as Error).message);
+  }
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Run numbers that exist for an issue, ascending. */
+export function runNumbers(r: Reader, issue: number): number[] {
+  const nums = new Set<number>();
+  for (const p of r.list(paths.issue(issue))) {
+    const m = /^issue-\d+\/run-(\d+)\//.exec(p);
+    if (m) nums.add(Number(m[1]));
+  }
+  return [...nums].sort((a, b) => a - b);
+}
+
+export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
+  return parseJson<RunRecord>(r, paths.run(issue, run));
+}
+
+export function readView(r: Reader, issue: number, run: number): RunView | undefined {
+  const record = readRun(r, issue, run);
+  if (!record) return undefined;
+  const plan = parseJson<Plan>(r, paths.planJson(issue, run)) ?? null;
+  const tasks = new Map<string, TaskRecord>();
+  for (const t of plan?.tasks ?? []) {
+    const rec = parseJson<TaskRecord>(r, paths.taskJson(issue, run, t.id));
+    if (rec) tasks.set(t.id, rec);
+  }
+  return { run: record, plan, tasks };
+}
+
+export function writeRun(tx: StateTx, record: RunRecord, now: string): RunRecord {
+  const prev = readRun(tx, record.issue, record.run);
+  const next = { ...record, version: (prev?.version ?? 0) + 1, updatedAt: now };
+  tx.write(paths.run(record.issue, record.run), json(next));
+  return next;
+}
+
+export function writeTask(tx: StateTx, issue: number, run: number, task: TaskRecord): void {
+  tx.write(paths.taskJson(issue, run, task.id), json(task));
+}
+
+export function writePlan(tx: StateTx, issue: number, run: number, plan: Plan, planMd: string, taskMd: (id: string) => string): void {
+  tx.write(paths.planJson(issue, run), json(plan));
+  tx.write(paths.planMd(issue, run), planMd);
+  for (const t of plan.tasks) tx.write(paths.taskMd(issue, run, t.id), taskMd(t.id));
+}
+
+/** execution_log.yaml in the seed's schema, regenerated from run.json and the per-task files. */
+export function executionLog(view: RunView): string {
+  const tasks = (view.plan?.tasks ?? []).map((t) => {
+    const rec = view.tasks.get(t.id);
+    const started = rec?.startedAt ? Date.parse(rec.startedAt) : NaN;
+    const finished = rec?.finishedAt ? Date.parse(rec.finishedAt) : NaN;
+    return {
+      id: t.id,
+      title: t.title,
+      persona: t.persona,
+      model: t.tier,
+      depends_on: t.dependsOn,
+      status: rec?.status ?? 'pending',
+      started_at: rec?.startedAt ?? null,
+      finished_at: rec?.finishedAt ?? null,
+      duration_seconds: Number.isFinite(finished - started) ? Math.round((finished - started) / 1000) : null,
+      retries: Math.max(0, (rec?.attempts ?? 0) - 1),
+      branch: rec?.branch ?? null,
+      metadata_issues: [] as string[],
+      tokens: rec ? { input: rec.usage.inputTokens, output: rec.usage.outputTokens, cache_read: rec.usage.cacheReadTokens } : null,
+      error: rec?.error ?? null,
+    };
+  });
+  return YAML.stringify({
+    run: `${view.run.issue}/${view.run.run}`,
+    phase: view.run.phase,
+    requested_by: view.run.requestedBy,
+    started_at: view.run.createdAt,
+    updated_at: view.run.updatedAt,
+    base: view.run.base,
+    tasks,
+  });
+}
+
+export function refreshExecutionLog(tx: StateTx, issue: number, run: number): void {
+  const view = readView(tx, issue, run);
+  if (view) tx.write(paths.log(issue, run), executionLog(view));
+}

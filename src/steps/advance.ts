@@ -1,0 +1,149 @@
+import { PullRequestsNotAllowed } from '../adapters/github/forge';
+import { topologicalOrder } from '../domain/plan';
+import { integrationBranch, runFolder } from '../domain/refs';
+import { allTasksDone, isTerminal, type RunView } from '../domain/run-state';
+import { failureComment } from '../render/messages';
+import { renderPullBody, renderReport, reportMarker, type TaskResultText } from '../render/report';
+import { paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { claimReadyTasks } from '../state/transitions';
+import { capBody } from '../text/markdown';
+import { CrewError, failRun, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+
+/**
+ * The `advance` job runs after every matrix: it notices workers that died, restarts
+ * tasks nobody holds, and once every task has succeeded integrates the branches and
+ * opens the pull request with its report.
+ */
+export async function advance(ctx: StepContext): Promise<void> {
+  const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  const prefix = `${runFolder(issue, run)}/`;
+  let view = await loadView(ctx, issue, run);
+  if (isTerminal(view.run.phase)) return ctx.log.info(`run ${run} is already ${view.run.phase}`);
+
+  if (view.run.phase === 'EXECUTING') {
+    const { max_parallel: maxParallel } = await ctx.config();
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
+      const v = readView(tx, issue, run)!;
+      // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
+      const lost = [...v.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId);
+      for (const t of lost) writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: 'the worker job ended without recording a result (see the workflow log)' });
+      if (lost.length) writeRun(tx, v.run, now);
+      const claimed = claimReadyTasks(tx, issue, run, maxParallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+      const after = readView(tx, issue, run)!;
+      if (!allTasksDone(after)) {
+        refreshExecutionLog(tx, issue, run);
+        return { kind: 'waiting' as const, claimed };
+      }
+      const failed = [...after.tasks.values()].filter((t) => t.status !== 'success');
+      if (failed.length) return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`) };
+      if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId) return { kind: 'elsewhere' as const };
+      writeRun(tx, { ...after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+      refreshExecutionLog(tx, issue, run);
+      return { kind: 'finalize' as const };
+    });
+    if (step.kind === 'waiting') {
+      if (step.claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(step.claimed), nonce: claimNonce });
+      ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
+      await syncPlanComment(ctx, issue, run);
+      return;
+    }
+    if (step.kind === 'elsewhere') return ctx.log.info('another job is finishing this run');
+    if (step.kind === 'failed') {
+      const message = `These tasks did not succeed:\n${step.failed.map((f) => `- ${f}`).join('\n')}`;
+      await failRun(ctx, issue, run, 'the tasks', `${step.failed.length} task(s) did not succeed`);
+      await syncPlanComment(ctx, issue, run);
+      await ctx.forge.postComment(issue, failureComment('the tasks', message, ctx.forge.runLink(), 'Read each task\'s result on the crew/state branch, clarify the issue if needed, then comment `/crew run` to try again.'));
+      return;
+    }
+    view = await loadView(ctx, issue, run);
+  } else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
+    return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
+  }
+  await finalize(ctx, view);
+}
+
+/** Merges the task branches into the integration branch in dependency order. */
+async function integrate(ctx: StepContext, view: RunView): Promise<string> {
+  const { issue, run, base } = view.run;
+  const branch = integrationBranch(issue, run);
+  const heads = topologicalOrder(view.plan!).map((id) => view.tasks.get(id)!);
+  await ctx.repo.fetchCommit(base.sha);
+  const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
+  const lost = heads.filter((h) => missing.includes(h.branch));
+  if (lost.length) throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.');
+  const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
+  if (existing) {
+    await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
+    const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha!, existing)));
+    if (contained.every(Boolean)) return existing;
+  }
+  await ctx.repo.checkoutNew(branch, base.sha);
+  for (const h of heads) {
+    const merged = await ctx.repo.merge(`refs/remotes/origin/${h.branch}`, `crew: integrate ${h.id}`);
+    if (!merged.ok) {
+      throw new CrewError('integration', `merging ${h.id} (${h.branch}) conflicts with the tasks before it in ${merged.conflicts.map((f) => `\`${f}\``).join(', ')}. Nothing was lost: every task branch is still there.`, 'Merge the task branches by hand, or comment `/crew run` after making the issue say which task owns those files.');
+    }
+  }
+  if (existing) await ctx.repo.pushReplacing(branch, existing);
+  else await ctx.repo.push(branch);
+  return ctx.repo.head();
+}
+
+/** The worker's own text from a result file: the body between the title and the completion marker. */
+function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
+  const out = new Map<string, TaskResultText>();
+  for (const t of view.plan!.tasks) {
+    const rec = view.tasks.get(t.id);
+    const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
+    const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
+    const summary = rec?.summary ?? '';
+    out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
+  }
+  return out;
+}
+
+async function finalize(ctx: StepContext, view: RunView): Promise<void> {
+  const { issue, run } = view.run;
+  const prefix = `${runFolder(issue, run)}/`;
+  const headSha = await integrate(ctx, view);
+  ctx.log.checkpoint('integrated');
+  const snap = await ctx.state.load(prefix);
+  const results = resultText(view, (p) => snap.read(p));
+  const links = planLinks(ctx);
+  const folder = links.stateFile(runFolder(issue, run));
+  const body = capBody(renderPullBody(view, results), folder);
+  const branch = integrationBranch(issue, run);
+  let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
+  const existed = pr !== undefined;
+  try {
+    if (pr) await ctx.forge.updatePull(pr.number, { body });
+    else pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
+  } catch (e) {
+    if (e instanceof PullRequestsNotAllowed) throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\` (${headSha.slice(0, 7)}).`, 'Change the setting, then re-run this workflow run\'s failed job from the Actions tab.');
+    throw e;
+  }
+  ctx.log.checkpoint('pr-opened');
+  await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.pr?.number !== pr!.number) writeRun(tx, { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null } }, nowIso(ctx));
+  });
+
+  const current = await loadView(ctx, issue, run);
+  const report = renderReport(current, results, links);
+  // A PR crew just created has no comments to search.
+  let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
+  if (reportId) await ctx.forge.updateComment(reportId, capBody(report, folder));
+  else reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
+  ctx.log.checkpoint('report-posted');
+
+  await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    tx.write(paths.report(issue, run), `${report}\n`);
+    writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }, nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
+  });
+  await ctx.summary(report);
+  await syncPlanComment(ctx, issue, run);
+}

@@ -1,0 +1,28 @@
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'not_found_error'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'overloaded_error';
+
+/** An error the fake answers with, in the real API's status/type vocabulary. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const invalidRequest = (message: string) => new ApiError(400, 'invalid_request_error', message);
+
+export function errorBody(type: ErrorType, message: string, requestId?: string) {
+  return {
+    type: 'error' as const,
+    error: { type, message },
+    ...(requestId === undefined ? {} : { request_id: requestId }),
+  };
+}

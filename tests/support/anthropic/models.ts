@@ -1,0 +1,101 @@
+/**
+ * Request rules that depend on the model, checked after the model is known to exist.
+ *
+ * The Claude 5.5 family (`claude-opus-5-5`, `claude-sonnet-5-5`, `claude-haiku-5-5`) always
+ * thinks (adaptively), and its migration guides list settings that return a 400
+ * invalid_request_error on it. The fake rejects them with these messages:
+ *
+ *   thinking {type: 'enabled', budget_tokens} / {type: 'disabled'}
+ *       "thinking.type.<type>" is not supported for this model. Use "thinking.type.adaptive" and
+ *       "output_config.effort" to control thinking behavior.
+ *     (`adaptive`, and any other type such as Sonnet 5.5's `between_tools`, passes)
+ *   temperature / top_p / top_k (any value; checked in that order)
+ *       `<param>` is deprecated for this model.
+ *   tool_choice {type: 'any'} / {type: 'tool'} (forced tool use; `auto` and `none` pass)
+ *       Thinking may not be enabled when tool_choice forces tool use.
+ *   a final assistant message (prefill), whatever its content
+ *       This model does not support assistant message prefill. The conversation must end with a
+ *       user message.
+ *
+ * Every other model keeps the older rules: forced tool choice, sampling parameters and any
+ * thinking type are accepted, and a prefill is accepted unless its text ends in whitespace:
+ *       messages: final assistant content cannot end with trailing whitespace
+ */
+import { invalidRequest } from './errors';
+import type { MessagesRequest } from './request';
+
+export interface ModelRules {
+  /** Any final assistant message is rejected, not only one ending in whitespace. */
+  rejectsPrefill: boolean;
+  /** `tool_choice` of type `any` or `tool` is rejected. */
+  rejectsForcedToolChoice: boolean;
+  /** `temperature`, `top_p` and `top_k` are rejected. */
+  rejectsSamplingParameters: boolean;
+  /** `thinking.type` values that are rejected. */
+  rejectedThinkingTypes: readonly string[];
+}
+
+const CLAUDE_5_5: ModelRules = {
+  rejectsPrefill: true,
+  rejectsForcedToolChoice: true,
+  rejectsSamplingParameters: true,
+  rejectedThinkingTypes: ['enabled', 'disabled'],
+};
+
+const EARLIER: ModelRules = {
+  rejectsPrefill: false,
+  rejectsForcedToolChoice: false,
+  rejectsSamplingParameters: false,
+  rejectedThinkingTypes: [],
+};
+
+const CLAUDE_5_5_IDS = /^claude-(opus|sonnet|haiku)-5-5$/;
+
+export const rulesForModel = (model: string): ModelRules => (CLAUDE_5_5_IDS.test(model) ? CLAUDE_5_5 : EARLIER);
+
+const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k'] as const;
+
+export function checkModelRules(request: MessagesRequest): void {
+  const rules = rulesForModel(request.model);
+  checkThinkingType(request, rules);
+  checkSampling(request, rules);
+  checkForcedToolChoice(request, rules);
+  checkPrefill(request, rules);
+}
+
+function checkThinkingType(request: MessagesRequest, rules: ModelRules): void {
+  const type = request.thinking?.type;
+  if (type !== undefined && rules.rejectedThinkingTypes.includes(type)) {
+    throw invalidRequest(
+      `"thinking.type.${type}" is not supported for this model. ` +
+        'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+    );
+  }
+}
+
+function checkSampling(request: MessagesRequest, rules: ModelRules): void {
+  if (!rules.rejectsSamplingParameters) return;
+  const sent = SAMPLING_PARAMETERS.find((name) => request[name] != null);
+  if (sent) throw invalidRequest(`\`${sent}\` is deprecated for this model.`);
+}
+
+function checkForcedToolChoice(request: MessagesRequest, rules: ModelRules): void {
+  const type = request.tool_choice?.type;
+  if (rules.rejectsForcedToolChoice && (type === 'any' || type === 'tool')) {
+    throw invalidRequest('Thinking may not be enabled when tool_choice forces tool use.');
+  }
+}
+
+function checkPrefill(request: MessagesRequest, rules: ModelRules): void {
+  const final = request.messages.at(-1);
+  if (final?.role !== 'assistant') return;
+  if (rules.rejectsPrefill) {
+    throw invalidRequest(
+      'This model does not support assistant message prefill. The conversation must end with a user message.',
+    );
+  }
+  const tail = typeof final.content === 'string' ? final.content : final.content.at(-1)?.text;
+  if (typeof tail === 'string' && /\s$/.test(tail)) {
+    throw invalidRequest('messages: final assistant content cannot end with trailing whitespace');
+  }
+}

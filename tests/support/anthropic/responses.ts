@@ -1,0 +1,97 @@
+import type { ServerResponse } from 'node:http';
+import { errorBody } from './errors';
+import { sleep } from './time';
+import type { OutputBlock, Usage } from './usage';
+
+export interface AssistantMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: OutputBlock[];
+  stop_reason: string;
+  stop_sequence: null;
+  usage: Usage;
+}
+
+export interface StreamOptions {
+  /** Total simulated generation time, spread evenly over the deltas. */
+  generationMs: number;
+  /** Stop after a few deltas with an `overloaded_error` event instead of finishing. */
+  failMidstream: boolean;
+}
+
+const MAX_CHUNKS_PER_BLOCK = 4;
+
+/** Splits on code points so no chunk ends inside a surrogate pair. */
+function chunk(text: string): string[] {
+  const chars = Array.from(text);
+  const size = Math.max(1, Math.ceil(chars.length / MAX_CHUNKS_PER_BLOCK));
+  const chunks: string[] = [];
+  for (let i = 0; i < chars.length; i += size) chunks.push(chars.slice(i, i + size).join(''));
+  return chunks.length > 0 ? chunks : [''];
+}
+
+function blockEvents(block: OutputBlock, index: number) {
+  if (block.type === 'text') {
+    return {
+      start: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      deltas: chunk(block.text).map((text) => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } })),
+    };
+  }
+  return {
+    start: {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+    },
+    deltas: chunk(JSON.stringify(block.input)).map((partial_json) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json },
+    })),
+  };
+}
+
+/**
+ * Writes the SSE event sequence of the real API: message_start, ping, per block
+ * content_block_start / deltas / content_block_stop, message_delta, message_stop.
+ */
+export async function streamMessage(res: ServerResponse, message: AssistantMessage, options: StreamOptions): Promise<void> {
+  const send = (data: { type: string; [field: string]: unknown }) => {
+    if (!res.destroyed) res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  const blocks = message.content.map(blockEvents);
+  const deltaCount = blocks.reduce((sum, block) => sum + block.deltas.length, 0);
+  const perDeltaMs = options.generationMs / deltaCount;
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = message.usage;
+
+  send({
+    type: 'message_start',
+    message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
+  });
+  send({ type: 'ping' });
+  let sent = 0;
+  for (const [index, block] of blocks.entries()) {
+    send(block.start);
+    for (const delta of block.deltas) {
+      await sleep(perDeltaMs);
+      if (res.destroyed) return;
+      send(delta);
+      sent += 1;
+      if (options.failMidstream && sent >= Math.ceil(deltaCount / 2)) {
+        send(errorBody('overloaded_error', 'Overloaded'));
+        res.end();
+        return;
+      }
+    }
+    send({ type: 'content_block_stop', index });
+  }
+  send({
+    type: 'message_delta',
+    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    usage: { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens: message.usage.output_tokens },
+  });
+  send({ type: 'message_stop' });
+  res.end();
+}

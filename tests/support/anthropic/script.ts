@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import YAML from 'yaml';
+import { z } from 'zod';
+import type { ContentBlock, MessagesRequest } from './request';
+import type { OutputBlock, Usage } from './usage';
+
+/** Who is asking, derived from the request content only (see `identifyRequest`). */
+export interface Identity {
+  role: string;
+  task?: string;
+  attempt: number;
+  turn: number;
+}
+
+/** A request as scripts see it, before the fake answers. */
+export interface IncomingRequest extends Identity {
+  seq: number;
+  receivedAt: number;
+  auth: 'x-api-key' | 'bearer' | 'none';
+  body: MessagesRequest;
+  stream: boolean;
+}
+
+/** A request as recorded once the fake has decided its outcome. */
+export interface RecordedRequest extends IncomingRequest {
+  /** HTTP status, or how a faulted stream/connection ended. */
+  outcome: number | 'midstream' | 'drop';
+  /** Usage the client was told about. */
+  usage?: Usage;
+  reply?: OutputBlock[];
+  error?: { type: string; message: string };
+}
+
+const scriptedBlockSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), text: z.string().min(1) }),
+  /**
+   * The fake adds a deterministic `signature`. Empty text is allowed: it is what the real API
+   * returns at `display: 'omitted'`.
+   */
+  z.strictObject({ type: z.literal('thinking'), thinking: z.string() }),
+  z.strictObject({
+    type: z.literal('tool_use'),
+    name: z.string().min(1),
+    input: z.record(z.string(), z.unknown()),
+    id: z.string().min(1).optional(),
+  }),
+]);
+
+const scriptedReplySchema = z.strictObject({
+  content: z.array(scriptedBlockSchema).min(1),
+  stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens']).optional(),
+  delay_ms: z.number().nonnegative().optional(),
+});
+
+const scriptEntrySchema = z.strictObject({
+  role: z.string().min(1),
+  task: z.string().min(1).optional(),
+  attempt: z.number().int().positive().optional(),
+  replies: z.array(scriptedReplySchema),
+});
+
+const scriptSchema = z.strictObject({
+  entries: z.array(scriptEntrySchema),
+  respond: z
+    .custom<(request: IncomingRequest) => ScriptedReply | undefined>((value) => typeof value === 'function', {
+      message: 'Expected a function',
+    })
+    .optional(),
+});
+
+export type ScriptedBlock = z.infer<typeof scriptedBlockSchema>;
+export type ScriptedReply = z.infer<typeof scriptedReplySchema>;
+export type ScriptEntry = z.infer<typeof scriptEntrySchema>;
+/** `respond`, when given, is consulted before `entries`; returning undefined falls through. */
+export type Script = z.infer<typeof scriptSchema>;
+
+function parseWith<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new Error(`Invalid ${what}:\n${problems.join('\n')}`);
+}
+
+/** Validates a script from plain (JSON/YAML-shaped) data; errors name the bad path. */
+export const parseScript = (data: unknown): Script => parseWith(scriptSchema, data, 'fake-anthropic script');
+
+export const parseScriptYaml = (text: string): Script => parseScript(YAML.parse(text));
+
+const textOf = (content: string | ContentBlock[] | undefined): string =>
+  typeof content === 'string'
+    ? content
+    : (content ?? [])
+        .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+        .join('\n');
+
+/**
+ * role: first `You are crew's <role>` in the system prompt, else 'unknown'.
+ * task / attempt: `Task: <id>` / `Attempt: <n>` lines of the first user message (attempt 1 if absent).
+ * turn: assistant messages already in the conversation, so a retried request gets the same reply.
+ */
+export function identifyRequest(body: MessagesRequest): Identity {
+  const role = /You are crew's ([a-z_-]+)/.exec(textOf(body.system))?.[1] ?? 'unknown';
+  const firstUser = textOf(body.messages.find((message) => message.role === 'user')?.content);
+  const task = /^Task: ([A-Za-z0-9_-]+)/m.exec(firstUser)?.[1];
+  const attempt = Number(/^Attempt: (\d+)/m.exec(firstUser)?.[1] ?? 1);
+  const turn = body.messages.filter((message) => message.role === 'assistant').length;
+  return { role, ...(task === undefined ? {} : { task }), attempt, turn };
+}
+
+/** Most specific matching entry wins: task counts more than attempt; ties go to the earlier entry. */
+export function selectReply(script: Script, request: IncomingRequest): ScriptedReply | undefined {
+  const responded = script.respond?.(request);
+  if (responded !== undefined) return parseWith(scriptedReplySchema, responded, 'reply from respond()');
+
+  let best: { entry: ScriptEntry; rank: number } | undefined;
+  for (const entry of script.entries) {
+    const matches =
+      entry.role === request.role &&
+      (entry.task === undefined || entry.task === request.task) &&
+      (entry.attempt === undefined || entry.attempt === request.attempt);
+    const rank = (entry.task === undefined ? 0 : 2) + (entry.attempt === undefined ? 0 : 1);
+    if (matches && (!best || rank > best.rank)) best = { entry, rank };
+  }
+  return best?.entry.replies[request.turn];
+}
+
+const seedOf = (identity: Identity, ...rest: unknown[]) =>
+  JSON.stringify([identity.role, identity.task, identity.attempt, identity.turn, ...rest]);
+
+/** Ids derive from who asked and where, so a retried request gets identical tool_use ids. */
+function toolUseId(identity: Identity, index: number): string {
+  const digest = createHash('sha256').update(seedOf(identity, index)).digest('base64url');
+  return `toolu_${digest.replace(/[-_]/g, '').slice(0, 24)}`;
+}
+
+/**
+ * Opaque like the real one, and deterministic: it derives from who asked, where, and the thinking
+ * text, so a retried request gets the same signature and different text never shares one.
+ */
+export function thinkingSignature(identity: Identity, index: number, thinking: string): string {
+  return createHash('sha512').update(seedOf(identity, index, 'thinking', thinking)).digest('base64');
+}
+
+function materializeBlock(block: ScriptedBlock, identity: Identity, index: number): OutputBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: thinkingSignature(identity, index, block.thinking) };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id ?? toolUseId(identity, index), name: block.name, input: block.input };
+  }
+}
+
+export function materializeReply(
+  reply: ScriptedReply,
+  identity: Identity,
+): { content: OutputBlock[]; stopReason: NonNullable<ScriptedReply['stop_reason']> } {
+  const content = reply.content.map((block, index) => materializeBlock(block, identity, index));
+  const stopReason = reply.stop_reason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
+  return { content, stopReason };
+}

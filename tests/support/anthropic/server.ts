@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, errorBody, invalidRequest } from './errors';
+import { FaultPlan, type Fault } from './faults';
+import { PromptCache } from './prompt-cache';
+import { validateMessagesRequest, type MessagesRequest } from './request';
+import { streamMessage, type AssistantMessage } from './responses';
+import {
+  identifyRequest,
+  materializeReply,
+  parseScript,
+  selectReply,
+  type Identity,
+  type IncomingRequest,
+  type RecordedRequest,
+  type Script,
+  type ScriptedReply,
+} from './script';
+import { sleep, timeScaleFromEnv } from './time';
+import { canonicalBlocks, outputTokens, type Usage } from './usage';
+
+export const DEFAULT_MODELS = [
+  'claude-haiku-4-5',
+  'claude-haiku-4-5-20251001',
+  'claude-sonnet-4-5',
+  'claude-sonnet-4-5-20250929',
+  'claude-opus-4-5',
+  'claude-opus-4-5-20251101',
+  'claude-sonnet-4-6',
+  'claude-opus-4-6',
+];
+
+export interface FakeAnthropicOptions {
+  /** Accepted API keys / bearer tokens; by default any non-empty one. */
+  apiKeys?: string[];
+  /** Known model ids (default `DEFAULT_MODELS`); others get 404 unless `acceptModel` allows them. */
+  models?: string[];
+  acceptModel?: (model: string) => boolean;
+  script?: Script;
+  faults?: Fault[];
+  /** Multiplies every simulated wait and cache TTL; defaults to env CREW_TIME_SCALE, else 1. */
+  timeScale?: number;
+  latency?: { perRequestMs?: number; perOutputTokenMs?: number };
+  minCacheTokens?: number;
+  cacheLookbackBlocks?: number;
+  identify?: (body: MessagesRequest) => Identity;
+}
+
+export interface UsageTotals {
+  requests: number;
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+}
+
+export interface FakeAnthropic {
+  /** Base URL for the SDK's `baseURL` / `ANTHROPIC_BASE_URL`. */
+  readonly url: string;
+  /**
+   * Every `POST /v1/messages`, appended once its outcome is decided. `body` is the parsed body as
+   * sent; it passed validation unless the outcome is 400, 401 or 404.
+   */
+  readonly requests: RecordedRequest[];
+  /** Requests answered 400 because the script had no reply for them. */
+  readonly unscripted: RecordedRequest[];
+  setScript(script: Script): void;
+  addFaults(faults: Fault[]): void;
+  /** Sums the usage reported to clients, optionally for one role only. */
+  usageTotals(role?: string): UsageTotals;
+  close(): Promise<void>;
+}
+
+function credentialsOf(headers: IncomingHttpHeaders): { auth: IncomingRequest['auth']; credential?: string } {
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey !== '') return { auth: 'x-api-key', credential: apiKey };
+  const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+  return bearer === undefined ? { auth: 'none' } : { auth: 'bearer', credential: bearer };
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const FAULT_ERRORS = {
+  '429': new ApiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'),
+  '529': new ApiError(529, 'overloaded_error', 'Overloaded'),
+  '500': new ApiError(500, 'api_error', 'Internal server error'),
+} as const;
+
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  const timeScale = options.timeScale ?? timeScaleFromEnv();
+  const scaled = (ms: number) => ms * timeScale;
+  const models = new Set(options.models ?? DEFAULT_MODELS);
+  const identify = options.identify ?? identifyRequest;
+  const cache = new PromptCache({
+    minTokens: options.minCacheTokens ?? 1024,
+    lookbackBlocks: options.cacheLookbackBlocks ?? 20,
+    timeScale,
+  });
+  const faults = new FaultPlan();
+  faults.add(options.faults ?? []);
+  let script = parseScript(options.script ?? { entries: [] });
+  const requests: RecordedRequest[] = [];
+  const unscripted: RecordedRequest[] = [];
+  let seq = 0;
+
+  const record = (incoming: IncomingRequest, outcome: RecordedRequest['outcome'], extra: Partial<RecordedRequest> = {}) => {
+    const recorded: RecordedRequest = { ...incoming, outcome, ...extra };
+    requests.push(recorded);
+    return recorded;
+  };
+
+  function checkAccess(req: IncomingMessage, credential: string | undefined, auth: IncomingRequest['auth']): void {
+    if (credential === undefined) throw new ApiError(401, 'authentication_error', 'x-api-key header is required');
+    if (options.apiKeys && !options.apiKeys.includes(credential)) {
+      throw new ApiError(401, 'authentication_error', auth === 'bearer' ? 'invalid bearer token' : 'invalid x-api-key');
+    }
+    if (!req.headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required');
+  }
+
+  function replyFor(incoming: IncomingRequest): ScriptedReply | undefined {
+    try {
+      return selectReply(script, incoming);
+    } catch (error) {
+      throw invalidRequest(`fake-anthropic: ${(error as Error).message}`);
+    }
+  }
+
+  async function serve(res: ServerResponse, incoming: IncomingRequest, reply: ScriptedReply, fault: Fault | undefined) {
+    const { body } = incoming;
+    const { content, stopReason } = materializeReply(reply, incoming);
+    const lookup = cache.lookup(body.model, canonicalBlocks(body));
+    const usage: Usage = { ...lookup.split, output_tokens: outputTokens(content) };
+    const message: AssistantMessage = {
+      id: `msg_fake${String(incoming.seq).padStart(20, '0')}`,
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage,
+    };
+    await sleep(scaled((options.latency?.perRequestMs ?? 0) + (reply.delay_ms ?? 0)));
+    cache.commit(lookup.writes);
+    const generationMs = scaled((options.latency?.perOutputTokenMs ?? 0) * usage.output_tokens);
+    const failMidstream = fault?.kind === 'midstream';
+    record(incoming, failMidstream ? 'midstream' : 200, { usage, reply: content });
+    if (!incoming.stream) {
+      await sleep(generationMs);
+      sendJson(res, 200, message);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    await streamMessage(res, message, { generationMs, failMidstream });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const requestId = `req_fake${randomBytes(12).toString('hex')}`;
+    res.setHeader('request-id', requestId);
+    const fail = (error: ApiError, headers?: Record<string, string>) =>
+      sendJson(res, error.status, errorBody(error.type, error.message, requestId), headers);
+
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/messages') {
+      fail(new ApiError(404, 'not_found_error', 'Not Found'));
+      return;
+    }
+    const { auth, credential } = credentialsOf(req.headers);
+    const parsed = parseJson(raw);
+    let incoming: IncomingRequest = {
+      seq: ++seq,
+      receivedAt: Date.now(),
+      auth,
+      body: (parsed ?? {}) as MessagesRequest,
+      role: 'unknown',
+      attempt: 1,
+      turn: 0,
+      stream: (parsed as { stream?: unknown } | undefined)?.stream === true,
+    };
+    const reject = (error: ApiError, headers?: Record<string, string>) => {
+      const recorded = record(incoming, error.status, { error: { type: error.type, message: error.message } });
+      fail(error, headers);
+      return recorded;
+    };
+
+    try {
+      checkAccess(req, credential, auth);
+      if (parsed === undefined) throw invalidRequest('There was an error parsing the body as JSON');
+      const body = validateMessagesRequest(parsed);
+      if (!models.has(body.model) && !options.acceptModel?.(body.model)) {
+        throw new ApiError(404, 'not_found_error', `model: ${body.model}`);
+      }
+      incoming = { ...incoming, ...identify(body) };
+      const reply = replyFor(incoming);
+      if (!reply) {
+        const { role, task, attempt, turn } = incoming;
+        const who = `role=${role} task=${task ?? '(none)'} attempt=${attempt} turn=${turn}`;
+        unscripted.push(reject(invalidRequest(`fake-anthropic: no scripted reply for ${who}`)));
+        return;
+      }
+      const fault = faults.take(incoming, incoming.stream);
+      if (fault?.kind === 'drop') {
+        record(incoming, 'drop');
+        req.socket.destroy();
+      } else if (fault && fault.kind !== 'midstream') {
+        const headers: Record<string, string> = {};
+        if (fault.kind === '429' && fault.retryAfterSeconds !== undefined) {
+          headers['retry-after'] = String(fault.retryAfterSeconds);
+          // The SDK prefers `retry-after-ms`; sending the scaled wait keeps scaled runs fast.
+          if (timeScale !== 1) headers['retry-after-ms'] = String(scaled(fault.retryAfterSeconds * 1000));
+        }
+        reject(FAULT_ERRORS[fault.kind], headers);
+      } else {
+        await serve(res, incoming, reply, fault);
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      reject(error);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      sendJson(res, 500, errorBody('api_error', `fake-anthropic crashed: ${String(error)}`));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    unscripted,
+    setScript(next) {
+      script = parseScript(next);
+    },
+    addFaults(more) {
+      faults.add(more);
+    },
+    usageTotals(role) {
+      const totals: UsageTotals = {
+        requests: 0,
+        input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        output_tokens: 0,
+      };
+      for (const { usage, role: requestRole } of requests) {
+        if (!usage || (role !== undefined && requestRole !== role)) continue;
+        totals.requests += 1;
+        totals.input_tokens += usage.input_tokens;
+        totals.cache_read_input_tokens += usage.cache_read_input_tokens;
+        totals.cache_creation_input_tokens += usage.cache_creation_input_tokens;
+        totals.output_tokens += usage.output_tokens;
+      }
+      return totals;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}

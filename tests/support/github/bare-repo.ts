@@ -1,0 +1,158 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { FIXTURE_IDENTITY, git, tryGit } from '../git-cli';
+
+export type MergeMethod = 'merge' | 'squash' | 'rebase';
+
+export interface MergeOutcome {
+  ok: boolean;
+  sha?: string;
+  conflicts?: string[];
+}
+
+/**
+ * The fake GitHub's repository: a real bare git repository. Refs, branches,
+ * file contents and merges are answered from it, so crew's git traffic and the
+ * REST view of the same repository can never disagree.
+ */
+export class BareRepo {
+  constructor(
+    readonly dir: string,
+    readonly defaultBranch: string,
+  ) {}
+
+  static async create(dir: string, files: Record<string, string>, defaultBranch = 'main'): Promise<BareRepo> {
+    await mkdir(dir, { recursive: true });
+    await git(['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`, dir]);
+    // http-backend refuses pushes unless receive-pack is enabled for authenticated users.
+    await git(['config', 'http.receivepack', 'true'], { cwd: dir });
+    await git(['config', 'uploadpack.allowReachableSHA1InWant', 'true'], { cwd: dir });
+    const work = await mkdtemp(join(tmpdir(), 'fake-gh-seed-'));
+    try {
+      await git(['init', '--quiet', `--initial-branch=${defaultBranch}`, work]);
+      for (const [path, content] of Object.entries(files)) {
+        const full = join(work, path);
+        await mkdir(dirname(full), { recursive: true });
+        await writeFile(full, content);
+      }
+      await git(['add', '-A'], { cwd: work });
+      await git(['commit', '--quiet', '--allow-empty', '-m', 'Initial commit'], {
+        cwd: work,
+        env: { ...FIXTURE_IDENTITY, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
+      });
+      await git(['push', '--quiet', dir, `HEAD:refs/heads/${defaultBranch}`], { cwd: work });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+    return new BareRepo(dir, defaultBranch);
+  }
+
+  private run(args: string[], env?: NodeJS.ProcessEnv) {
+    return git(args, { cwd: this.dir, env });
+  }
+
+  /** The sha a fully qualified ref points at, or undefined. */
+  async resolve(ref: string): Promise<string | undefined> {
+    const r = await tryGit(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: this.dir });
+    return r.code === 0 ? r.stdout.trim() : undefined;
+  }
+
+  branchSha(branch: string): Promise<string | undefined> {
+    return this.resolve(`refs/heads/${branch}`);
+  }
+
+  /** All refs under a prefix such as `refs/heads/crew/`, with their shas. */
+  async listRefs(prefix = 'refs/'): Promise<Array<{ ref: string; sha: string }>> {
+    const out = await this.run(['for-each-ref', '--format=%(refname) %(objectname)', prefix]);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [ref, sha] = line.split(' ');
+        return { ref: ref!, sha: sha! };
+      });
+  }
+
+  async readFile(ref: string, path: string): Promise<string | undefined> {
+    const r = await tryGit(['show', `${ref}:${path}`], { cwd: this.dir });
+    return r.code === 0 ? r.stdout : undefined;
+  }
+
+  async listFiles(ref: string): Promise<string[]> {
+    const out = await this.run(['ls-tree', '-r', '--name-only', ref]);
+    return out.split('\n').filter(Boolean);
+  }
+
+  async commitInfo(sha: string): Promise<{ message: string; parents: string[]; tree: string }> {
+    const out = await this.run(['show', '-s', '--format=%T%n%P%n%B', sha]);
+    const [tree, parents, ...message] = out.split('\n');
+    return { tree: tree!, parents: parents ? parents.split(' ').filter(Boolean) : [], message: message.join('\n').trim() };
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    const r = await tryGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: this.dir });
+    return r.code === 0;
+  }
+
+  /** Dry-run merge of head into base: whether it is clean, and which files conflict. */
+  async canMerge(baseSha: string, headSha: string): Promise<{ clean: boolean; tree?: string; conflicts: string[] }> {
+    const r = await tryGit(['merge-tree', '--write-tree', '--name-only', '--no-messages', baseSha, headSha], { cwd: this.dir });
+    const lines = r.stdout.split('\n').filter(Boolean);
+    if (r.code === 0) return { clean: true, tree: lines[0], conflicts: [] };
+    if (r.code === 1) return { clean: false, conflicts: lines.slice(1) };
+    throw new Error(`git merge-tree failed: ${r.stderr}`);
+  }
+
+  /**
+   * Merges head into the base branch the way GitHub's merge button does, and moves
+   * the base ref only if it still points where we read it (a compare-and-swap).
+   */
+  async merge(opts: {
+    base: string;
+    headSha: string;
+    method: MergeMethod;
+    title: string;
+    message: string;
+    committer: { name: string; email: string };
+    date: string;
+  }): Promise<MergeOutcome> {
+    const baseSha = await this.branchSha(opts.base);
+    if (!baseSha) throw new Error(`base branch ${opts.base} does not exist`);
+    const env = {
+      GIT_AUTHOR_NAME: opts.committer.name,
+      GIT_AUTHOR_EMAIL: opts.committer.email,
+      GIT_COMMITTER_NAME: opts.committer.name,
+      GIT_COMMITTER_EMAIL: opts.committer.email,
+      GIT_AUTHOR_DATE: opts.date,
+      GIT_COMMITTER_DATE: opts.date,
+    };
+    const text = opts.message ? `${opts.title}\n\n${opts.message}` : opts.title;
+    let newSha: string;
+    if (opts.method === 'rebase') {
+      const commits = (await this.run(['rev-list', '--reverse', `${baseSha}..${opts.headSha}`])).split('\n').filter(Boolean);
+      let tip = baseSha;
+      for (const c of commits) {
+        const info = await this.commitInfo(c);
+        const r = await tryGit(['merge-tree', '--write-tree', '--no-messages', `--merge-base=${info.parents[0] ?? c}`, tip, c], {
+          cwd: this.dir,
+        });
+        if (r.code !== 0) return { ok: false, conflicts: [] };
+        tip = (await this.run(['commit-tree', r.stdout.split('\n')[0]!, '-p', tip, '-m', info.message], env)).trim();
+      }
+      newSha = tip;
+    } else {
+      const m = await this.canMerge(baseSha, opts.headSha);
+      if (!m.clean || !m.tree) return { ok: false, conflicts: m.conflicts };
+      const parents = opts.method === 'merge' ? ['-p', baseSha, '-p', opts.headSha] : ['-p', baseSha];
+      newSha = (await this.run(['commit-tree', m.tree, ...parents, '-m', text], env)).trim();
+    }
+    const moved = await tryGit(['update-ref', `refs/heads/${opts.base}`, newSha, baseSha], { cwd: this.dir });
+    if (moved.code !== 0) return { ok: false, conflicts: [] };
+    return { ok: true, sha: newSha };
+  }
+
+  async deleteRef(ref: string): Promise<void> {
+    await this.run(['update-ref', '-d', ref]);
+  }
+}

@@ -1,0 +1,498 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { scaledMs } from '../time';
+import { BareRepo } from './bare-repo';
+import { matchGitRoute, serveGit } from './git-http';
+import { HttpError, type Route, type RouteResponse } from './http-types';
+import {
+  ACTIONS_BOT,
+  DEFAULT_REPO_SETTINGS,
+  atLeast,
+  type FakeCheckRun,
+  type FakeComment,
+  type FakeIssue,
+  type FakeLabel,
+  type FakePull,
+  type FakeReview,
+  type FakeStatus,
+  type FakeUser,
+  type Access,
+  type Permission,
+  type Principal,
+  type RepoSettings,
+  type Scopes,
+} from './model';
+import { matchOperation, validateRequest, validateResponse } from './reference';
+import { ROUTES } from './routes/index';
+import { Serializer } from './serialize';
+
+export interface FakeGitHubOptions {
+  owner?: string;
+  repo?: string;
+  /** Folder holding the bare repository (`<root>/<owner>/<repo>.git`). */
+  root: string;
+  files: Record<string, string>;
+  defaultBranch?: string;
+  settings?: Partial<RepoSettings>;
+}
+
+export interface RecordedRequest {
+  seq: number;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  principal: Principal['kind'] | 'anonymous';
+  login: string | null;
+  write: boolean;
+  at: number;
+}
+
+export interface RecordedGitRequest {
+  seq: number;
+  service: 'upload-pack' | 'receive-pack';
+  phase: string;
+  login: string | null;
+  status: number;
+}
+
+export interface GitHubEvent {
+  name: string;
+  payload: Record<string, unknown>;
+  /** The principal whose action caused the event (for the runner's actor). */
+  actor: string;
+}
+
+/**
+ * A fault to inject: matched by route key (`POST /repos/{owner}/{repo}/issues/{issue_number}/comments`)
+ * or `*`, served instead of the real answer `times` times.
+ */
+export interface GitHubFault {
+  route: string;
+  status: number;
+  times?: number;
+  kind?: 'primary-rate-limit' | 'secondary-rate-limit' | 'server-error' | 'drop' | 'plain';
+  retryAfterSeconds?: number;
+  /** Apply the fault after the request has taken effect (a write that succeeded but whose answer was lost). */
+  afterEffect?: boolean;
+  message?: string;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const HOUR_MS = 3_600_000;
+
+/**
+ * A stand-in for github.com and api.github.com on one loopback port: REST for the
+ * endpoints crew uses, git smart-HTTP for clones and pushes, and the events that
+ * start workflow runs. Every response is checked against GitHub's OpenAPI description.
+ */
+export class FakeGitHub {
+  readonly owner: string;
+  readonly repoName: string;
+  readonly repoId = 700_000_001;
+  readonly createdAt = '2026-01-01T00:00:00Z';
+  settings: RepoSettings;
+  url = '';
+  repo!: BareRepo;
+  serialize!: Serializer;
+
+  readonly users = new Map<string, FakeUser>();
+  readonly permissions = new Map<string, Permission>();
+  readonly tokens = new Map<string, Principal>();
+  readonly issues = new Map<number, FakeIssue>();
+  readonly comments = new Map<number, FakeComment>();
+  readonly pulls = new Map<number, FakePull>();
+  readonly reviews: FakeReview[] = [];
+  readonly checkRuns: FakeCheckRun[] = [];
+  readonly statuses: FakeStatus[] = [];
+  readonly labels = new Map<string, FakeLabel>();
+
+  readonly requests: RecordedRequest[] = [];
+  readonly gitRequests: RecordedGitRequest[] = [];
+  /** Every way the fake or its clients strayed from GitHub's OpenAPI description. Tests expect it empty. */
+  readonly violations: string[] = [];
+  readonly faults: GitHubFault[] = [];
+
+  private server?: Server;
+  private seq = 0;
+  private ids = { issueId: 900_000_000, comment: 2_200_000_000, reaction: 150_000_000, pull: 1_800_000_000, review: 2_100_000_000, check: 30_000_000_000, status: 40_000_000_000, label: 5_000_000_000, user: 100 };
+  private listeners: Array<(e: GitHubEvent) => void> = [];
+  private windows = new Map<string, { start: number; used: number }>();
+  private creates = new Map<string, number[]>();
+
+  private constructor(private readonly opts: FakeGitHubOptions) {
+    this.owner = opts.owner ?? 'acme';
+    this.repoName = opts.repo ?? 'widgets';
+    this.settings = { ...DEFAULT_REPO_SETTINGS, ...opts.settings };
+    this.users.set(ACTIONS_BOT.login, ACTIONS_BOT);
+    this.addUser(this.owner, { permission: 'admin' });
+  }
+
+  static async start(opts: FakeGitHubOptions): Promise<FakeGitHub> {
+    const gh = new FakeGitHub(opts);
+    gh.repo = await BareRepo.create(gh.repoDir, opts.files, opts.defaultBranch ?? 'main');
+    gh.server = createServer((req, res) => void gh.handle(req, res));
+    await new Promise<void>((resolve) => gh.server!.listen(0, '127.0.0.1', resolve));
+    gh.url = `http://127.0.0.1:${(gh.server.address() as AddressInfo).port}`;
+    gh.serialize = new Serializer(gh.url, gh.url, gh.owner, gh.repoName, gh.repoId, (login) => gh.user(login));
+    return gh;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  get repoDir(): string {
+    return `${this.opts.root}/${this.owner}/${this.repoName}.git`;
+  }
+
+  get cloneUrl(): string {
+    return `${this.url}/${this.owner}/${this.repoName}.git`;
+  }
+
+  get defaultBranch(): string {
+    return this.repo.defaultBranch;
+  }
+
+  // ---- people and tokens ----------------------------------------------------------
+
+  addUser(login: string, opts: { type?: 'User' | 'Bot'; permission?: Permission; name?: string } = {}): FakeUser {
+    const user: FakeUser = { login, id: ++this.ids.user, type: opts.type ?? 'User', name: opts.name ?? null };
+    this.users.set(login, user);
+    this.permissions.set(login, opts.permission ?? 'read');
+    return user;
+  }
+
+  user(login: string): FakeUser {
+    const u = this.users.get(login);
+    if (!u) throw new Error(`fake GitHub: unknown user ${login}`);
+    return u;
+  }
+
+  permissionOf(login: string): Permission {
+    return this.permissions.get(login) ?? 'none';
+  }
+
+  /** A personal token acting as `login`. */
+  userToken(login: string): string {
+    this.user(login);
+    const token = `ghp_${randomBytes(18).toString('hex')}`;
+    this.tokens.set(token, { kind: 'user', login });
+    return token;
+  }
+
+  /** A workflow job's GITHUB_TOKEN, limited to the job's `permissions:`. */
+  actionsToken(scopes: Scopes, runId?: number): string {
+    const token = `ghs_${randomBytes(18).toString('hex')}`;
+    this.tokens.set(token, { kind: 'actions', login: ACTIONS_BOT.login, scopes: { metadata: 'read', ...scopes }, runId });
+    return token;
+  }
+
+  appToken(appSlug: string, scopes: Scopes): string {
+    const login = `${appSlug}[bot]`;
+    if (!this.users.has(login)) this.addUser(login, { type: 'Bot', permission: 'write' });
+    const token = `ghs_${randomBytes(18).toString('hex')}`;
+    this.tokens.set(token, { kind: 'app', login, scopes: { metadata: 'read', ...scopes } });
+    return token;
+  }
+
+  revokeToken(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  authorAssociation(login: string): string {
+    if (login === this.owner) return 'OWNER';
+    const p = this.permissionOf(login);
+    return atLeast(p, 'triage') ? 'COLLABORATOR' : 'NONE';
+  }
+
+  // ---- ids, time and events ---------------------------------------------------------
+
+  nextId(kind: keyof FakeGitHub['ids']): number {
+    return ++this.ids[kind];
+  }
+
+  nextNumber(): number {
+    return this.issues.size + 1;
+  }
+
+  now(): string {
+    return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  onEvent(listener: (e: GitHubEvent) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Emits a webhook-style event. Events caused by a workflow's GITHUB_TOKEN start no
+   * workflow runs on GitHub, except workflow_dispatch; the fake keeps that rule.
+   */
+  emit(principal: Principal, name: string, payload: Record<string, unknown>): void {
+    if (principal.kind === 'actions' && name !== 'workflow_dispatch') return;
+    for (const l of this.listeners) l({ name, payload, actor: principal.login });
+  }
+
+  labelRecord(name: string): FakeLabel {
+    let l = this.labels.get(name.toLowerCase());
+    if (!l) {
+      l = { id: this.nextId('label'), name, color: 'ededed', description: null };
+      this.labels.set(name.toLowerCase(), l);
+    }
+    return l;
+  }
+
+  addFaults(...faults: GitHubFault[]): void {
+    this.faults.push(...faults.map((f) => ({ times: 1, ...f })));
+  }
+
+  // ---- HTTP ------------------------------------------------------------------------------
+
+  private principalFor(req: IncomingMessage): Principal | undefined {
+    const auth = req.headers.authorization;
+    if (!auth) return undefined;
+    const [scheme, value = ''] = auth.split(/\s+/, 2);
+    let token = value;
+    if (scheme?.toLowerCase() === 'basic') token = Buffer.from(value, 'base64').toString('utf8').split(':').slice(1).join(':');
+    return this.tokens.get(token);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    try {
+      const gitRoute = matchGitRoute(url.pathname, url.searchParams);
+      if (gitRoute) return await this.handleGit(req, res, url, gitRoute);
+      await this.handleApi(req, res, url);
+    } catch (e) {
+      const message = e instanceof Error ? e.stack ?? e.message : String(e);
+      this.violations.push(`fake GitHub crashed on ${req.method} ${url.pathname}: ${message}`);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end(JSON.stringify({ message: 'fake GitHub internal error' }));
+      }
+    }
+  }
+
+  private async handleGit(req: IncomingMessage, res: ServerResponse, url: URL, route: NonNullable<ReturnType<typeof matchGitRoute>>) {
+    const principal = this.principalFor(req);
+    const record = (status: number) => {
+      this.gitRequests.push({ seq: ++this.seq, service: route.service, phase: route.rest, login: principal?.login ?? null, status });
+    };
+    if (route.owner !== this.owner || route.repo !== this.repoName) {
+      res.statusCode = 404;
+      res.end('Repository not found.');
+      return record(404);
+    }
+    const needed = route.service === 'receive-pack' ? 'write' : 'read';
+    if (!principal) {
+      // Git only sends credentials after a 401 challenge, like GitHub's private repos.
+      res.statusCode = 401;
+      res.setHeader('WWW-Authenticate', 'Basic realm="GitHub"');
+      res.end();
+      return record(401);
+    }
+    if (!this.allows(principal, 'contents', needed)) {
+      res.statusCode = 403;
+      res.end(`Permission to ${this.owner}/${this.repoName}.git denied to ${principal.login}.`);
+      return record(403);
+    }
+    const status = await serveGit(req, res, {
+      projectRoot: dirname(dirname(this.repoDir)),
+      pathInfo: `/${this.owner}/${this.repoName}.git/${route.rest}`,
+      query: url.search.replace(/^\?/, ''),
+      remoteUser: principal.login,
+    });
+    record(status);
+  }
+
+  /** Whether a principal may use a route; mirrors fine-grained GITHUB_TOKEN scopes and collaborator roles. */
+  allows(principal: Principal, scope: keyof Scopes | Array<keyof Scopes>, access: Access, userAccess: Access = access): boolean {
+    if (principal.kind === 'user') {
+      if (userAccess === 'none') return true;
+      const p = this.permissionOf(principal.login);
+      if (userAccess === 'read') return atLeast(p, 'read') || !this.settings.private;
+      return atLeast(p, 'write');
+    }
+    if (access === 'none') return true;
+    const scopes = Array.isArray(scope) ? scope : [scope];
+    return scopes.some((s) => {
+      const granted = principal.scopes[s] ?? 'none';
+      return access === 'read' ? granted === 'read' || granted === 'write' : granted === 'write';
+    });
+  }
+
+  private async readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let buf = Buffer.concat(chunks);
+    if (req.headers['content-encoding'] === 'gzip') buf = gunzipSync(buf);
+    return buf.toString('utf8');
+  }
+
+  /** The principal's primary rate-limit window: 1,000 an hour for a GITHUB_TOKEN, 5,000 for people. */
+  rateWindow(principal: Principal | undefined, count = false): { limit: number; used: number; reset: number } {
+    const key = principal ? (principal.kind === 'actions' ? `actions:${principal.runId ?? 0}` : principal.login) : 'anonymous';
+    const limit = principal?.kind === 'actions' ? 1000 : principal ? 5000 : 60;
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || now - w.start > scaledMs(HOUR_MS)) {
+      w = { start: now, used: 0 };
+      this.windows.set(key, w);
+    }
+    if (count) w.used++;
+    return { limit, used: w.used, reset: Math.ceil((w.start + scaledMs(HOUR_MS)) / 1000) };
+  }
+
+  private rateHeaders(principal: Principal | undefined, count: boolean): Record<string, string> {
+    const w = this.rateWindow(principal, count);
+    return {
+      'x-ratelimit-limit': String(w.limit),
+      'x-ratelimit-remaining': String(Math.max(0, w.limit - w.used)),
+      'x-ratelimit-reset': String(w.reset),
+      'x-ratelimit-used': String(w.used),
+      'x-ratelimit-resource': 'core',
+    };
+  }
+
+  private takeFault(routeKey: string, afterEffect: boolean): GitHubFault | undefined {
+    const f = this.faults.find((x) => (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect);
+    if (f) f.times = (f.times ?? 1) - 1;
+    return f;
+  }
+
+  private faultResponse(f: GitHubFault, headers: Record<string, string>): RouteResponse {
+    const h = { ...headers };
+    if (f.retryAfterSeconds !== undefined) h['retry-after'] = String(f.retryAfterSeconds);
+    if (f.kind === 'primary-rate-limit') {
+      h['x-ratelimit-remaining'] = '0';
+      return { status: f.status, headers: h, body: { message: f.message ?? 'API rate limit exceeded for installation.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' } };
+    }
+    if (f.kind === 'secondary-rate-limit') {
+      return { status: f.status, headers: h, body: { message: f.message ?? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' } };
+    }
+    return { status: f.status, headers: h, body: { message: f.message ?? 'Server Error', documentation_url: 'https://docs.github.com/rest' } };
+  }
+
+  private async handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const raw = await this.readBody(req);
+    const op = matchOperation(method, url.pathname);
+    const principal = this.principalFor(req);
+    const write = WRITE_METHODS.has(method);
+    const recorded: RecordedRequest = {
+      seq: ++this.seq,
+      method,
+      route: op?.key ?? `${method} ${url.pathname}`,
+      path: url.pathname,
+      status: 0,
+      principal: principal?.kind ?? 'anonymous',
+      login: principal?.login ?? null,
+      write,
+      at: Date.now(),
+    };
+    this.requests.push(recorded);
+    const send = (r: RouteResponse, validate = true) => {
+      recorded.status = r.status;
+      if (validate && op) {
+        for (const err of validateResponse(op.key, r.status, r.body ?? null)) this.violations.push(`response ${op.key} ${r.status}: ${err}`);
+      }
+      res.statusCode = r.status;
+      res.setHeader('x-github-api-version-selected', '2022-11-28');
+      res.setHeader('x-github-request-id', `FAKE:${recorded.seq}`);
+      for (const [k, v] of Object.entries(r.headers ?? {})) res.setHeader(k, v);
+      if (r.body === undefined || r.status === 204) {
+        res.end();
+        return;
+      }
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(r.body));
+    };
+
+    const route = op ? ROUTES[op.key] : undefined;
+    if (!op || !route) {
+      this.violations.push(`request to a route the fake does not serve: ${method} ${url.pathname}`);
+      return send({ status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } }, false);
+    }
+    const isRateLimitRoute = op.key === 'GET /rate_limit';
+    const headers = this.rateHeaders(principal, !isRateLimitRoute);
+    const error = (e: HttpError) =>
+      send({ status: e.status, headers: { ...headers, ...e.headers }, body: { message: e.message, documentation_url: `https://docs.github.com/rest`, ...e.extra } });
+
+    if (op.params.owner !== undefined && (op.params.owner !== this.owner || op.params.repo !== this.repoName)) return error(new HttpError(404, 'Not Found'));
+    if (!principal) return error(new HttpError(401, 'Requires authentication'));
+    if (!this.allows(principal, route.scope, route.access, route.userAccess)) return error(new HttpError(403, 'Resource not accessible by integration'));
+
+    const before = this.takeFault(op.key, false);
+    if (before) {
+      if (before.kind === 'drop') {
+        recorded.status = -1;
+        req.socket.destroy();
+        return;
+      }
+      return send(this.faultResponse(before, headers), false);
+    }
+    if (route.creates && this.overSecondaryLimit(principal)) {
+      return send(this.faultResponse({ route: op.key, status: 403, kind: 'secondary-rate-limit', retryAfterSeconds: 60 }, headers), false);
+    }
+
+    let body: unknown = undefined;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return error(new HttpError(400, 'Problems parsing JSON'));
+      }
+    }
+    const query: Record<string, string> = {};
+    url.searchParams.forEach((v, k) => (query[k] = v));
+    for (const err of validateRequest(op.key, { query, body, params: op.params })) this.violations.push(`request ${op.key}: ${err}`);
+
+    let result: RouteResponse;
+    try {
+      result = await route.handle({ gh: this, principal, params: op.params, query: url.searchParams, body: body ?? {}, url });
+    } catch (e) {
+      if (e instanceof HttpError) return error(e);
+      throw e;
+    }
+    const after = this.takeFault(op.key, true);
+    if (after) {
+      if (after.kind === 'drop') {
+        recorded.status = -1;
+        req.socket.destroy();
+        return;
+      }
+      return send(this.faultResponse(after, headers), false);
+    }
+    send({ ...result, headers: { ...headers, ...result.headers } });
+  }
+
+  /** GitHub allows about 80 content-creating requests a minute per identity. */
+  private overSecondaryLimit(principal: Principal): boolean {
+    const key = principal.kind === 'actions' ? `actions:${principal.runId ?? 0}` : principal.login;
+    const now = Date.now();
+    const recent = (this.creates.get(key) ?? []).filter((t) => now - t < scaledMs(60_000));
+    recent.push(now);
+    this.creates.set(key, recent);
+    return recent.length > 80;
+  }
+
+  // ---- conveniences for scenarios and tests ---------------------------------------------
+
+  /** Counts of REST requests per route, with writes apart, for one kind of principal. */
+  requestCounts(kind?: Principal['kind']): { total: number; writes: number; byRoute: Record<string, number> } {
+    const rs = this.requests.filter((r) => !kind || r.principal === kind);
+    const byRoute: Record<string, number> = {};
+    for (const r of rs) byRoute[r.route] = (byRoute[r.route] ?? 0) + 1;
+    return { total: rs.length, writes: rs.filter((r) => r.write).length, byRoute };
+  }
+}

@@ -1,0 +1,141 @@
+/** The fake GitHub's data: plain records, shaped after GitHub's own objects. */
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+export type Scope = 'contents' | 'issues' | 'pull-requests' | 'actions' | 'checks' | 'statuses' | 'metadata';
+export type Access = 'read' | 'write' | 'none';
+export type Scopes = Partial<Record<Scope, Access>>;
+
+export interface FakeUser {
+  login: string;
+  id: number;
+  type: 'User' | 'Bot';
+  name: string | null;
+}
+
+/** Who a token speaks for. `actions` is a workflow's GITHUB_TOKEN; `app` a GitHub App installation token. */
+export type Principal =
+  | { kind: 'user'; login: string }
+  | { kind: 'actions'; login: string; scopes: Scopes; runId?: number }
+  | { kind: 'app'; login: string; scopes: Scopes };
+
+export interface FakeLabel {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+}
+
+export interface FakeReaction {
+  id: number;
+  content: string;
+  user: string;
+  created_at: string;
+}
+
+export interface FakeIssue {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  user: string;
+  state: 'open' | 'closed';
+  state_reason: 'completed' | 'not_planned' | 'reopened' | null;
+  labels: string[];
+  locked: boolean;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  isPull: boolean;
+  reactions: FakeReaction[];
+}
+
+export interface FakeComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: string;
+  created_at: string;
+  updated_at: string;
+  reactions: FakeReaction[];
+}
+
+export interface FakePull {
+  number: number;
+  id: number;
+  head: string;
+  base: string;
+  draft: boolean;
+  merged_at: string | null;
+  merge_commit_sha: string | null;
+  merged_by: string | null;
+  /** The head sha when the PR was closed or merged; open PRs follow their branch. */
+  frozenHeadSha: string | null;
+}
+
+export interface FakeReview {
+  id: number;
+  pull: number;
+  user: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
+  body: string;
+  commit_id: string;
+  submitted_at: string;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  head_sha: string;
+  name: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null;
+  started_at: string;
+  completed_at: string | null;
+  app: string;
+}
+
+export interface FakeStatus {
+  id: number;
+  sha: string;
+  state: 'error' | 'failure' | 'pending' | 'success';
+  context: string;
+  description: string | null;
+  target_url: string | null;
+  creator: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RepoSettings {
+  private: boolean;
+  allow_merge_commit: boolean;
+  allow_squash_merge: boolean;
+  allow_rebase_merge: boolean;
+  delete_branch_on_merge: boolean;
+  /** "Allow GitHub Actions to create and approve pull requests" in the repository's Actions settings. */
+  actions_can_create_pull_requests: boolean;
+}
+
+export const DEFAULT_REPO_SETTINGS: RepoSettings = {
+  private: true,
+  allow_merge_commit: true,
+  allow_squash_merge: true,
+  allow_rebase_merge: true,
+  delete_branch_on_merge: false,
+  actions_can_create_pull_requests: true,
+};
+
+const PERMISSION_RANK: Record<Permission, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+
+export function atLeast(p: Permission, needed: Permission): boolean {
+  return PERMISSION_RANK[p] >= PERMISSION_RANK[needed];
+}
+
+/** What `GET …/collaborators/{u}/permission` reports: maintain reads as write, triage as read. */
+export function legacyPermission(p: Permission): 'admin' | 'write' | 'read' | 'none' {
+  if (p === 'admin') return 'admin';
+  if (p === 'maintain' || p === 'write') return 'write';
+  if (p === 'triage' || p === 'read') return 'read';
+  return 'none';
+}
+
+export const ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot', name: null };

@@ -1,0 +1,67 @@
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface ReferenceEndpoint {
+  method: HttpMethod;
+  /** OpenAPI path template, exactly as spelled in GitHub's description. */
+  path: string;
+  /**
+   * Path parameters that GitHub also accepts with literal `/` in them (for
+   * example `git/ref/heads/main` or `contents/docs/README.md`). Octokit sends
+   * them percent-encoded (`heads%2Fmain`); both spellings must route here.
+   */
+  slashParams?: readonly string[];
+}
+
+/** The GitHub REST operations that crew calls and the fake GitHub serves. */
+export const endpoints: readonly ReferenceEndpoint[] = [
+  { method: 'GET', path: '/repos/{owner}/{repo}' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/issues/{issue_number}' },
+  { method: 'PATCH', path: '/repos/{owner}/{repo}/issues/{issue_number}' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/issues' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}' },
+  { method: 'PATCH', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/reactions' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/labels' },
+  { method: 'DELETE', path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/collaborators/{username}/permission' },
+  { method: 'GET', path: '/users/{username}' },
+  { method: 'GET', path: '/user' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/git/ref/{ref}', slashParams: ['ref'] },
+  { method: 'GET', path: '/repos/{owner}/{repo}/git/matching-refs/{ref}', slashParams: ['ref'] },
+  { method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}', slashParams: ['branch'] },
+  { method: 'GET', path: '/repos/{owner}/{repo}/contents/{path}', slashParams: ['path'] },
+  { method: 'POST', path: '/repos/{owner}/{repo}/pulls' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/pulls' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}' },
+  { method: 'PATCH', path: '/repos/{owner}/{repo}/pulls/{pull_number}' },
+  { method: 'PUT', path: '/repos/{owner}/{repo}/pulls/{pull_number}/merge' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs', slashParams: ['ref'] },
+  { method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status', slashParams: ['ref'] },
+  { method: 'POST', path: '/repos/{owner}/{repo}/statuses/{sha}' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/runs' },
+  { method: 'GET', path: '/rate_limit' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/labels' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/labels/{name}' },
+];
+
+/** Webhook events (`event.action`, or just `event`) whose examples we keep. */
+export const webhookEvents: readonly string[] = [
+  'issue_comment.created',
+  'issue_comment.edited',
+  'issues.opened',
+  'issues.labeled',
+  'workflow_dispatch',
+  'check_suite.completed',
+  'pull_request_review.submitted',
+];
+
+export function operationKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path}`;
+}

@@ -1,0 +1,7 @@
+import type { Route } from '../http-types';
+import { issueRoutes } from './issues';
+import { pullRoutes } from './pulls';
+import { repositoryRoutes } from './repository';
+
+/** Every REST route the fake serves, keyed like the OpenAPI subset: `METHOD /path/{template}`. */
+export const ROUTES: Record<string, Route> = { ...issueRoutes, ...pullRoutes, ...repositoryRoutes };

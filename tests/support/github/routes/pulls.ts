@@ -1,0 +1,211 @@
+import { HttpError, notFound, validationFailed, type Route } from '../http-types';
+import type { FakeGitHub } from '../fake-github';
+import type { FakePull, FakeReview, Principal } from '../model';
+import { createIssue, eventPayload, findIssue } from './issues';
+import { paginate } from './paginate';
+
+function findPull(gh: FakeGitHub, n: string | number): FakePull {
+  const p = gh.pulls.get(Number(n));
+  if (!p) throw notFound();
+  return p;
+}
+
+async function headSha(gh: FakeGitHub, p: FakePull): Promise<string> {
+  return p.frozenHeadSha ?? (await gh.repo.branchSha(p.head)) ?? '0'.repeat(40);
+}
+
+async function serializePull(gh: FakeGitHub, p: FakePull, full: boolean) {
+  const issue = findIssue(gh, p.number);
+  const head = await headSha(gh, p);
+  const base = (await gh.repo.branchSha(p.base)) ?? '0'.repeat(40);
+  const repository = gh.serialize.repository(gh.settings, gh.defaultBranch, gh.createdAt);
+  const labels = issue.labels.map((n) => gh.labelRecord(n));
+  let extra;
+  if (full) {
+    const m = p.merged_at ? { clean: true } : await gh.repo.canMerge(base, head);
+    const comments = [...gh.comments.values()].filter((c) => c.issue === p.number).length;
+    extra = {
+      mergeable: p.merged_at ? null : m.clean,
+      mergeable_state: p.merged_at ? 'unknown' : m.clean ? 'clean' : 'dirty',
+      counts: { commits: 1, additions: 0, deletions: 0, changed_files: 0, comments },
+    };
+  }
+  return gh.serialize.pull(issue, p, head, base, repository, labels, gh.authorAssociation(issue.user), extra);
+}
+
+/** GitHub closes issues that a merged PR's body links with closing keywords, when it merges into the default branch. */
+function closeLinkedIssues(gh: FakeGitHub, body: string | null) {
+  const re = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b/gi;
+  for (const m of (body ?? '').matchAll(re)) {
+    const issue = gh.issues.get(Number(m[1]));
+    if (issue && !issue.isPull && issue.state === 'open') {
+      issue.state = 'closed';
+      issue.state_reason = 'completed';
+      issue.closed_at = gh.now();
+      issue.updated_at = issue.closed_at;
+    }
+  }
+}
+
+function mergeAllowed(gh: FakeGitHub, method: string): string | undefined {
+  const s = gh.settings;
+  if (method === 'merge' && !s.allow_merge_commit) return 'Merge commits are not allowed on this repository.';
+  if (method === 'squash' && !s.allow_squash_merge) return 'Squash merges are not allowed on this repository.';
+  if (method === 'rebase' && !s.allow_rebase_merge) return 'Rebase merges are not allowed on this repository.';
+  return undefined;
+}
+
+function committerOf(gh: FakeGitHub, principal: Principal) {
+  const u = gh.user(principal.login);
+  return { name: u.name ?? u.login, email: `${u.id}+${u.login}@users.noreply.github.com` };
+}
+
+export const pullRoutes: Record<string, Route> = {
+  'POST /repos/{owner}/{repo}/pulls': {
+    scope: 'pull-requests',
+    access: 'write',
+    creates: true,
+    async handle({ gh, principal, body }) {
+      if (principal.kind === 'actions' && !gh.settings.actions_can_create_pull_requests) {
+        throw new HttpError(403, 'GitHub Actions is not permitted to create or approve pull requests.');
+      }
+      if (typeof body.title !== 'string' || !body.title) throw validationFailed('PullRequest', 'title', 'missing_field');
+      const head = String(body.head ?? '').replace(new RegExp(`^${gh.owner}:`), '');
+      const base = String(body.base ?? '');
+      const headSha = await gh.repo.branchSha(head);
+      const baseSha = await gh.repo.branchSha(base);
+      if (!headSha) throw validationFailed('PullRequest', 'head', 'invalid');
+      if (!baseSha) throw validationFailed('PullRequest', 'base', 'invalid');
+      const open = [...gh.pulls.values()].find((p) => p.head === head && p.base === base && gh.issues.get(p.number)?.state === 'open');
+      if (open) throw validationFailed('PullRequest', '', 'custom', `A pull request already exists for ${gh.owner}:${head}.`);
+      if (await gh.repo.isAncestor(headSha, baseSha)) throw validationFailed('PullRequest', '', 'custom', `No commits between ${base} and ${head}`);
+      const issue = createIssue(gh, principal, { title: body.title, body: body.body ?? null, isPull: true });
+      const pull: FakePull = { number: issue.number, id: gh.nextId('pull'), head, base, draft: !!body.draft, merged_at: null, merge_commit_sha: null, merged_by: null, frozenHeadSha: null };
+      gh.pulls.set(pull.number, pull);
+      const json = await serializePull(gh, pull, true);
+      return { status: 201, body: json, headers: { location: json.url } };
+    },
+  },
+  'GET /repos/{owner}/{repo}/pulls': {
+    scope: 'pull-requests',
+    access: 'read',
+    async handle({ gh, url }) {
+      const state = url.searchParams.get('state') ?? 'open';
+      const head = url.searchParams.get('head');
+      const base = url.searchParams.get('base');
+      const all = [...gh.pulls.values()].filter((p) => {
+        const issue = gh.issues.get(p.number)!;
+        if (state !== 'all' && issue.state !== state) return false;
+        if (head && `${gh.owner}:${p.head}` !== head) return false;
+        if (base && p.base !== base) return false;
+        return true;
+      });
+      all.sort((a, b) => b.number - a.number);
+      const jsons = await Promise.all(all.map((p) => serializePull(gh, p, false)));
+      return paginate(jsons, url, (j) => j);
+    },
+  },
+  'GET /repos/{owner}/{repo}/pulls/{pull_number}': {
+    scope: 'pull-requests',
+    access: 'read',
+    handle: async ({ gh, params }) => ({ status: 200, body: await serializePull(gh, findPull(gh, params.pull_number!), true) }),
+  },
+  'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': {
+    scope: 'pull-requests',
+    access: 'write',
+    async handle({ gh, params, body }) {
+      const p = findPull(gh, params.pull_number!);
+      const issue = findIssue(gh, p.number);
+      if (typeof body.title === 'string') issue.title = body.title;
+      if (typeof body.body === 'string') issue.body = body.body;
+      if (typeof body.base === 'string') {
+        if (!(await gh.repo.branchSha(body.base))) throw validationFailed('PullRequest', 'base', 'invalid');
+        p.base = body.base;
+      }
+      if (body.state === 'closed' && issue.state === 'open') {
+        p.frozenHeadSha = await headSha(gh, p);
+        issue.state = 'closed';
+        issue.closed_at = gh.now();
+      } else if (body.state === 'open' && issue.state === 'closed' && !p.merged_at) {
+        p.frozenHeadSha = null;
+        issue.state = 'open';
+        issue.closed_at = null;
+      }
+      issue.updated_at = gh.now();
+      return { status: 200, body: await serializePull(gh, p, true) };
+    },
+  },
+  'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
+    scope: 'contents',
+    access: 'write',
+    async handle({ gh, principal, params, body }) {
+      const p = findPull(gh, params.pull_number!);
+      const issue = findIssue(gh, p.number);
+      if (p.merged_at || issue.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
+      const method = String(body.merge_method ?? 'merge');
+      if (!['merge', 'squash', 'rebase'].includes(method)) throw validationFailed('PullRequest', 'merge_method', 'invalid');
+      const notAllowed = mergeAllowed(gh, method);
+      if (notAllowed) throw new HttpError(405, notAllowed);
+      const head = await headSha(gh, p);
+      if (body.sha !== undefined && body.sha !== head) throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
+      const out = await gh.repo.merge({
+        base: p.base,
+        headSha: head,
+        method: method as 'merge' | 'squash' | 'rebase',
+        title: typeof body.commit_title === 'string' ? body.commit_title : `Merge pull request #${p.number} from ${gh.owner}/${p.head}`,
+        message: typeof body.commit_message === 'string' ? body.commit_message : issue.title,
+        committer: committerOf(gh, principal),
+        date: gh.now(),
+      });
+      if (!out.ok) throw new HttpError(405, 'Pull Request is not mergeable');
+      const now = gh.now();
+      p.merged_at = now;
+      p.merge_commit_sha = out.sha!;
+      p.merged_by = principal.login;
+      p.frozenHeadSha = head;
+      issue.state = 'closed';
+      issue.closed_at = now;
+      issue.updated_at = now;
+      if (p.base === gh.defaultBranch) closeLinkedIssues(gh, issue.body);
+      if (gh.settings.delete_branch_on_merge) await gh.repo.deleteRef(`refs/heads/${p.head}`);
+      return { status: 200, body: { sha: out.sha!, merged: true, message: 'Pull Request successfully merged' } };
+    },
+  },
+  'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
+    scope: 'pull-requests',
+    access: 'read',
+    handle({ gh, params, url }) {
+      const p = findPull(gh, params.pull_number!);
+      return paginate(gh.reviews.filter((r) => r.pull === p.number), url, (r) => gh.serialize.review(r, gh.authorAssociation(r.user)));
+    },
+  },
+  'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
+    scope: 'pull-requests',
+    access: 'write',
+    creates: true,
+    async handle({ gh, principal, params, body }) {
+      const p = findPull(gh, params.pull_number!);
+      const issue = findIssue(gh, p.number);
+      if (principal.kind === 'actions' && body.event === 'APPROVE' && !gh.settings.actions_can_create_pull_requests) {
+        throw new HttpError(403, 'GitHub Actions is not permitted to create or approve pull requests.');
+      }
+      if (issue.user === principal.login && (body.event === 'APPROVE' || body.event === 'REQUEST_CHANGES')) {
+        throw validationFailed('PullRequestReview', 'event', 'custom', 'Can not approve your own pull request');
+      }
+      const state = ({ APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' } as const)[body.event as 'APPROVE'] ?? 'PENDING';
+      const review: FakeReview = {
+        id: gh.nextId('review'),
+        pull: p.number,
+        user: principal.login,
+        state,
+        body: body.body ?? '',
+        commit_id: body.commit_id ?? (await headSha(gh, p)),
+        submitted_at: gh.now(),
+      };
+      gh.reviews.push(review);
+      const reviewJson = gh.serialize.review(review, gh.authorAssociation(principal.login));
+      gh.emit(principal, 'pull_request_review', eventPayload(gh, 'pull_request_review.submitted', principal.login, { action: 'submitted', review: reviewJson, pull_request: await serializePull(gh, p, false) }));
+      return { status: 200, body: reviewJson };
+    },
+  },
+};

@@ -1,0 +1,283 @@
+import { parse as parseYaml } from 'yaml';
+import { HttpError, notFound, validationFailed, type Route } from '../http-types';
+import type { FakeGitHub } from '../fake-github';
+import { legacyPermission, type FakeCheckRun, type FakeStatus } from '../model';
+import { eventPayload } from './issues';
+import { paginate } from './paginate';
+
+function repositoryJson(gh: FakeGitHub, login?: string) {
+  const p = login ? gh.permissionOf(login) : undefined;
+  const permissions = p
+    ? { admin: p === 'admin', maintain: p === 'admin' || p === 'maintain', push: ['admin', 'maintain', 'write'].includes(p), triage: p !== 'read' && p !== 'none', pull: p !== 'none' }
+    : undefined;
+  return gh.serialize.repository(gh.settings, gh.defaultBranch, gh.createdAt, permissions);
+}
+
+async function resolveRef(gh: FakeGitHub, ref: string): Promise<string> {
+  const sha = /^[0-9a-f]{40}$/.test(ref)
+    ? ref
+    : ((await gh.repo.resolve(`refs/heads/${ref}`)) ?? (await gh.repo.resolve(`refs/tags/${ref}`)) ?? (await gh.repo.resolve(ref)));
+  if (!sha) throw new HttpError(422, `No commit found for SHA: ${ref}`);
+  return sha;
+}
+
+/** The `on:` block of a workflow file, normalised to an object. */
+function triggers(yamlText: string): Record<string, any> {
+  const doc = parseYaml(yamlText) as Record<string, unknown>;
+  const on = doc.on ?? doc[true as unknown as string]; // YAML 1.1 readers turn a bare `on` into true
+  if (typeof on === 'string') return { [on]: {} };
+  if (Array.isArray(on)) return Object.fromEntries(on.map((e) => [e, {}]));
+  return (on as Record<string, any>) ?? {};
+}
+
+export const repositoryRoutes: Record<string, Route> = {
+  'GET /repos/{owner}/{repo}': {
+    scope: 'metadata',
+    access: 'read',
+    handle: ({ gh, principal }) => ({ status: 200, body: repositoryJson(gh, principal.kind === 'user' ? principal.login : undefined) }),
+  },
+  'GET /users/{username}': {
+    scope: 'metadata',
+    access: 'none',
+    handle({ gh, params }) {
+      if (!gh.users.has(params.username!)) throw notFound();
+      return { status: 200, body: gh.serialize.publicUser(params.username!, gh.createdAt) };
+    },
+  },
+  'GET /user': {
+    scope: 'metadata',
+    access: 'none',
+    handle({ gh, principal }) {
+      if (principal.kind !== 'user') throw new HttpError(403, 'Resource not accessible by integration');
+      const base = gh.serialize.publicUser(principal.login, gh.createdAt);
+      return {
+        status: 200,
+        body: { ...base, private_gists: 0, total_private_repos: 0, owned_private_repos: 0, disk_usage: 0, collaborators: 0, two_factor_authentication: true },
+      };
+    },
+  },
+  'GET /repos/{owner}/{repo}/collaborators/{username}/permission': {
+    scope: 'metadata',
+    access: 'read',
+    handle({ gh, params }) {
+      const login = params.username!;
+      if (!gh.users.has(login)) throw notFound();
+      const p = gh.permissionOf(login);
+      const legacy = legacyPermission(p);
+      return {
+        status: 200,
+        body: {
+          permission: legacy,
+          role_name: p,
+          user: {
+            ...gh.serialize.user(login),
+            permissions: { admin: legacy === 'admin', maintain: p === 'maintain' || p === 'admin', push: legacy === 'admin' || legacy === 'write', triage: p !== 'read' && p !== 'none', pull: legacy !== 'none' },
+            role_name: p,
+          },
+        },
+      };
+    },
+  },
+  'GET /repos/{owner}/{repo}/git/ref/{ref}': {
+    scope: 'contents',
+    access: 'read',
+    async handle({ gh, params }) {
+      const full = `refs/${params.ref!}`;
+      const sha = await gh.repo.resolve(full);
+      if (!sha) throw notFound();
+      return { status: 200, body: gh.serialize.gitRef(full, sha) };
+    },
+  },
+  'GET /repos/{owner}/{repo}/git/matching-refs/{ref}': {
+    scope: 'contents',
+    access: 'read',
+    async handle({ gh, params }) {
+      const refs = await gh.repo.listRefs(`refs/${params.ref!}`);
+      return { status: 200, body: refs.map((r) => gh.serialize.gitRef(r.ref, r.sha)) };
+    },
+  },
+  'GET /repos/{owner}/{repo}/branches/{branch}': {
+    scope: 'contents',
+    access: 'read',
+    async handle({ gh, params }) {
+      const sha = await gh.repo.branchSha(params.branch!);
+      if (!sha) throw new HttpError(404, 'Branch not found');
+      const info = await gh.repo.commitInfo(sha);
+      const commitUrl = `${gh.serialize.repoApi}/commits/${sha}`;
+      return {
+        status: 200,
+        body: {
+          name: params.branch!,
+          commit: {
+            sha,
+            node_id: gh.serialize.nodeId('Commit', sha.length),
+            url: commitUrl,
+            html_url: `${gh.serialize.repoWeb}/commit/${sha}`,
+            comments_url: `${commitUrl}/comments`,
+            commit: {
+              url: `${gh.serialize.repoApi}/git/commits/${sha}`,
+              author: { name: 'Fixture', email: 'fixture@example.com', date: gh.createdAt },
+              committer: { name: 'Fixture', email: 'fixture@example.com', date: gh.createdAt },
+              message: info.message,
+              comment_count: 0,
+              tree: { sha: info.tree, url: `${gh.serialize.repoApi}/git/trees/${info.tree}` },
+            },
+            author: null,
+            committer: null,
+            parents: info.parents.map((p) => ({ sha: p, url: `${gh.serialize.repoApi}/commits/${p}`, html_url: `${gh.serialize.repoWeb}/commit/${p}` })),
+          },
+          _links: { html: `${gh.serialize.repoWeb}/tree/${params.branch!}`, self: `${gh.serialize.repoApi}/branches/${params.branch!}` },
+          protected: false,
+          protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } },
+          protection_url: `${gh.serialize.repoApi}/branches/${params.branch!}/protection`,
+        },
+      };
+    },
+  },
+  'GET /repos/{owner}/{repo}/contents/{path}': {
+    scope: 'contents',
+    access: 'read',
+    async handle({ gh, params, url }) {
+      const ref = url.searchParams.get('ref') ?? gh.defaultBranch;
+      const sha = await resolveRef(gh, ref).catch(() => undefined);
+      const text = sha ? await gh.repo.readFile(sha, params.path!) : undefined;
+      if (text === undefined) throw notFound();
+      const path = params.path!;
+      const name = path.split('/').pop()!;
+      const self = `${gh.serialize.repoApi}/contents/${path}?ref=${encodeURIComponent(ref)}`;
+      const html = `${gh.serialize.repoWeb}/blob/${ref}/${path}`;
+      const gitUrl = `${gh.serialize.repoApi}/git/blobs/${sha}`;
+      return {
+        status: 200,
+        body: {
+          type: 'file',
+          encoding: 'base64',
+          size: Buffer.byteLength(text),
+          name,
+          path,
+          content: Buffer.from(text).toString('base64'),
+          sha: sha!,
+          url: self,
+          git_url: gitUrl,
+          html_url: html,
+          download_url: `${gh.url}/raw/${gh.owner}/${gh.repoName}/${ref}/${path}`,
+          _links: { self, git: gitUrl, html },
+        },
+      };
+    },
+  },
+  'GET /repos/{owner}/{repo}/commits/{ref}/check-runs': {
+    scope: 'checks',
+    access: 'read',
+    async handle({ gh, params, url }) {
+      const sha = await resolveRef(gh, params.ref!);
+      const runs = gh.checkRuns.filter((c) => c.head_sha === sha);
+      const page = paginate(runs, url, (c) => gh.serialize.checkRun(c));
+      return { ...page, body: { total_count: runs.length, check_runs: page.body } };
+    },
+  },
+  'POST /repos/{owner}/{repo}/check-runs': {
+    scope: 'checks',
+    access: 'write',
+    creates: true,
+    handle({ gh, principal, body }) {
+      if (typeof body.name !== 'string' || typeof body.head_sha !== 'string') throw validationFailed('CheckRun', 'name', 'missing_field');
+      const now = gh.now();
+      const run: FakeCheckRun = {
+        id: gh.nextId('check'),
+        head_sha: body.head_sha,
+        name: body.name,
+        status: body.conclusion ? 'completed' : (body.status ?? 'queued'),
+        conclusion: body.conclusion ?? null,
+        started_at: body.started_at ?? now,
+        completed_at: body.conclusion ? (body.completed_at ?? now) : null,
+        app: principal.login,
+      };
+      gh.checkRuns.push(run);
+      return { status: 201, body: gh.serialize.checkRun(run) };
+    },
+  },
+  'GET /repos/{owner}/{repo}/commits/{ref}/status': {
+    scope: 'statuses',
+    access: 'read',
+    async handle({ gh, params }) {
+      const sha = await resolveRef(gh, params.ref!);
+      // The combined status keeps only the latest status per context.
+      const latest = new Map<string, FakeStatus>();
+      for (const s of gh.statuses.filter((x) => x.sha === sha)) latest.set(s.context, s);
+      const list = [...latest.values()];
+      const state = list.length === 0 || list.some((s) => s.state === 'pending') ? 'pending' : list.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : 'success';
+      return {
+        status: 200,
+        body: {
+          state,
+          statuses: list.map((s) => gh.serialize.status(s)),
+          sha,
+          total_count: list.length,
+          repository: { ...repositoryJson(gh), owner: gh.serialize.user(gh.owner) },
+          commit_url: `${gh.serialize.repoApi}/commits/${sha}`,
+          url: `${gh.serialize.repoApi}/commits/${sha}/status`,
+        },
+      };
+    },
+  },
+  'POST /repos/{owner}/{repo}/statuses/{sha}': {
+    scope: 'statuses',
+    access: 'write',
+    creates: true,
+    handle({ gh, principal, params, body }) {
+      if (!['error', 'failure', 'pending', 'success'].includes(body.state)) throw validationFailed('Status', 'state', 'invalid');
+      const now = gh.now();
+      const s: FakeStatus = {
+        id: gh.nextId('status'),
+        sha: params.sha!,
+        state: body.state,
+        context: body.context ?? 'default',
+        description: body.description ?? null,
+        target_url: body.target_url ?? null,
+        creator: principal.login,
+        created_at: now,
+        updated_at: now,
+      };
+      gh.statuses.push(s);
+      return { status: 201, body: gh.serialize.status(s) };
+    },
+  },
+  'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches': {
+    scope: 'actions',
+    access: 'write',
+    async handle({ gh, principal, params, body }) {
+      const ref = String(body.ref ?? '');
+      const branch = ref.replace(/^refs\/heads\//, '');
+      const sha = await gh.repo.branchSha(branch);
+      if (!sha) throw new HttpError(422, `No ref found for: ${ref}`);
+      const file = `.github/workflows/${params.workflow_id!}`;
+      const text = await gh.repo.readFile(sha, file);
+      if (text === undefined) throw notFound();
+      const dispatch = triggers(text).workflow_dispatch;
+      if (dispatch === undefined) throw new HttpError(422, "Workflow does not have 'workflow_dispatch' trigger");
+      const declared: Record<string, { required?: boolean; default?: unknown }> = dispatch?.inputs ?? {};
+      const given: Record<string, unknown> = body.inputs ?? {};
+      const unexpected = Object.keys(given).filter((k) => !(k in declared));
+      if (unexpected.length) throw new HttpError(422, `Unexpected inputs provided: ${JSON.stringify(unexpected)}`);
+      const missing = Object.entries(declared).filter(([k, d]) => d.required && given[k] === undefined && d.default === undefined).map(([k]) => k);
+      if (missing.length) throw new HttpError(422, `Required input '${missing[0]}' not provided`);
+      const inputs: Record<string, string> = {};
+      for (const [k, d] of Object.entries(declared)) {
+        const v = given[k] ?? d.default;
+        if (v !== undefined) inputs[k] = String(v);
+      }
+      gh.emit(principal, 'workflow_dispatch', eventPayload(gh, 'workflow_dispatch', principal.login, { inputs, ref: `refs/heads/${branch}`, workflow: file }));
+      return { status: 204 };
+    },
+  },
+  'GET /rate_limit': {
+    scope: 'metadata',
+    access: 'none',
+    handle({ gh, principal }) {
+      const w = gh.rateWindow(principal);
+      const core = { limit: w.limit, used: w.used, remaining: Math.max(0, w.limit - w.used), reset: w.reset };
+      return { status: 200, body: { resources: { core, search: { limit: 30, used: 0, remaining: 30, reset: w.reset } }, rate: core } };
+    },
+  },
+};

@@ -1,0 +1,66 @@
+import { parse as parseYaml } from 'yaml';
+
+export interface StepSpec {
+  id?: string;
+  name?: string;
+  if?: string | boolean;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
+  'continue-on-error'?: boolean;
+  shell?: string;
+  'working-directory'?: string;
+}
+
+export interface JobSpec {
+  name?: string;
+  needs?: string | string[];
+  if?: string | boolean;
+  permissions?: Record<string, string> | 'read-all' | 'write-all';
+  concurrency?: string | { group: string; 'cancel-in-progress'?: boolean | string };
+  outputs?: Record<string, string>;
+  strategy?: { matrix?: unknown; 'fail-fast'?: boolean | string; 'max-parallel'?: number | string };
+  env?: Record<string, unknown>;
+  steps: StepSpec[];
+  'timeout-minutes'?: number;
+}
+
+export interface WorkflowSpec {
+  name?: string;
+  on: Record<string, any>;
+  permissions?: Record<string, string> | 'read-all' | 'write-all';
+  concurrency?: unknown;
+  env?: Record<string, unknown>;
+  jobs: Record<string, JobSpec>;
+}
+
+/** Parses a workflow file into the shape the runner executes, with errors that name the file and key. */
+export function parseWorkflow(text: string, file: string): WorkflowSpec {
+  const doc = parseYaml(text) as Record<string, any>;
+  if (!doc || typeof doc !== 'object') throw new Error(`${file}: not a YAML mapping`);
+  let on = doc.on ?? doc.true;
+  if (typeof on === 'string') on = { [on]: {} };
+  else if (Array.isArray(on)) on = Object.fromEntries(on.map((e: string) => [e, {}]));
+  if (!on || typeof on !== 'object') throw new Error(`${file}: missing 'on:'`);
+  if (!doc.jobs || typeof doc.jobs !== 'object') throw new Error(`${file}: missing 'jobs:'`);
+  for (const [id, job] of Object.entries<any>(doc.jobs)) {
+    if (!Array.isArray(job?.steps)) throw new Error(`${file}: jobs.${id}.steps must be a list`);
+    for (const [i, step] of job.steps.entries()) {
+      if (!step.uses && !step.run) throw new Error(`${file}: jobs.${id}.steps[${i}] needs 'uses' or 'run'`);
+    }
+  }
+  return { ...doc, on: on as Record<string, any>, jobs: doc.jobs } as WorkflowSpec;
+}
+
+export function needsOf(job: JobSpec): string[] {
+  if (!job.needs) return [];
+  return Array.isArray(job.needs) ? job.needs : [job.needs];
+}
+
+/** Whether the workflow listens to an event (and, where the trigger lists `types`, to that activity type). */
+export function listensTo(wf: WorkflowSpec, event: string, action?: string): boolean {
+  if (!(event in wf.on)) return false;
+  const types = wf.on[event]?.types as string[] | undefined;
+  return !types || !action || types.includes(action);
+}

@@ -1,0 +1,598 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
+import type { Access, Scopes } from '../github/model';
+import { git } from '../git-cli';
+import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
+import { readKeyValueFile } from './output-files';
+import { startProcess, type StepProcess } from './process-control';
+import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowSpec } from './workflow-file';
+
+export type JobResult = 'success' | 'failure' | 'cancelled' | 'skipped';
+
+export interface KillPoint {
+  /** Workflow job id, e.g. `work`. */
+  job: string;
+  /** The checkpoint name crew logs as `crew checkpoint: <name>`. */
+  checkpoint: string;
+  /** Only the matrix leg whose values include these. */
+  matrix?: Record<string, string>;
+  /** `cancel`: the run is cancelled (SIGINT, SIGTERM, SIGKILL); `lost`: the runner vanishes (SIGKILL, no more steps). */
+  mode?: 'cancel' | 'lost';
+  times?: number;
+}
+
+export interface StepRun {
+  name: string;
+  outcome: JobResult;
+  exitCode: number | null;
+  signal: string | null;
+  outputs: Record<string, string>;
+}
+
+export interface JobRun {
+  id: string;
+  name: string;
+  matrix?: Record<string, unknown>;
+  result: JobResult;
+  outputs: Record<string, string>;
+  steps: StepRun[];
+  log: string[];
+  annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string }>;
+  summary: string;
+  startedAt: number;
+  finishedAt: number;
+  killedAt?: string;
+}
+
+export interface WorkflowRun {
+  id: number;
+  event: string;
+  action?: string;
+  actor: string;
+  status: 'in_progress' | 'completed';
+  cancelled: boolean;
+  jobs: JobRun[];
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export interface RunnerOptions {
+  gh: FakeGitHub;
+  workRoot: string;
+  /** Action repositories by name: `uses: <any-owner>/<name>@<any-ref>` runs the local folder instead. */
+  actions: Record<string, string>;
+  secrets: Record<string, string>;
+  vars?: Record<string, string>;
+  /** Environment every job process gets from the "runner machine" (e.g. ANTHROPIC_BASE_URL, CREW_TIME_SCALE). */
+  env?: Record<string, string>;
+  timeScale: number;
+  killPoints?: KillPoint[];
+  maxConcurrentJobs?: number;
+  onLog?: (job: JobRun, line: string) => void;
+  onJobDone?: (run: WorkflowRun, job: JobRun) => void;
+}
+
+const DEFAULT_PERMISSIONS: Scopes = { contents: 'read', metadata: 'read' };
+const CHECKPOINT = /^crew checkpoint: (\S+)/;
+
+/**
+ * Executes a repository's workflow files for events from the fake GitHub, the way
+ * GitHub's runners would: jobs in `needs` order, `if:` expressions, matrices from
+ * job outputs, a fresh clone per job, and each action step as its own process.
+ */
+export class WorkflowRunner {
+  readonly runs: WorkflowRun[] = [];
+  private active = new Set<Promise<void>>();
+  private slots: number;
+  private waiting: Array<() => void> = [];
+  private runIds = 8_000_000_000;
+  private unsubscribe: () => void;
+  readonly errors: string[] = [];
+
+  constructor(private readonly opts: RunnerOptions) {
+    this.slots = opts.maxConcurrentJobs ?? 8;
+    this.unsubscribe = opts.gh.onEvent((e) => {
+      // Tracked from the moment GitHub emits, so idle() never misses a run still being set up.
+      const p: Promise<void> = this.trigger(e).then(
+        () => undefined,
+        (err) => void this.errors.push(`trigger ${e.name}: ${err instanceof Error ? err.stack : String(err)}`),
+      );
+      this.active.add(p);
+      void p.finally(() => this.active.delete(p));
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  /** Starts a run of every workflow that listens to the event. */
+  async trigger(e: GitHubEvent): Promise<WorkflowRun[]> {
+    const started: WorkflowRun[] = [];
+    const files = e.name === 'workflow_dispatch' ? [String(e.payload.workflow)] : await this.workflowFiles();
+    for (const file of files) {
+      const ref = e.name === 'workflow_dispatch' ? String(e.payload.ref) : `refs/heads/${this.opts.gh.defaultBranch}`;
+      const sha = await this.opts.gh.repo.resolve(ref);
+      const text = sha ? await this.opts.gh.repo.readFile(sha, file) : undefined;
+      if (!sha || text === undefined) continue;
+      const wf = parseWorkflow(text, file);
+      if (!listensTo(wf, e.name, e.payload.action as string | undefined)) continue;
+      const run: WorkflowRun = {
+        id: ++this.runIds,
+        event: e.name,
+        action: e.payload.action as string | undefined,
+        actor: e.actor,
+        status: 'in_progress',
+        cancelled: false,
+        jobs: [],
+        startedAt: Date.now(),
+      };
+      this.runs.push(run);
+      started.push(run);
+      const p = this.execute(run, wf, file, e, sha, ref)
+        .catch((err) => {
+          this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);
+        })
+        .finally(() => {
+          run.status = 'completed';
+          run.finishedAt = Date.now();
+          this.active.delete(p);
+        });
+      this.active.add(p);
+    }
+    return started;
+  }
+
+  /** Resolves once no run is in progress (runs started by other runs included). */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+  }
+
+  private async workflowFiles(): Promise<string[]> {
+    const files = await this.opts.gh.repo.listFiles(`refs/heads/${this.opts.gh.defaultBranch}`);
+    return files.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f));
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.slots > 0) {
+      this.slots--;
+      return;
+    }
+    await new Promise<void>((r) => this.waiting.push(r));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.slots++;
+  }
+
+  cancel(run: WorkflowRun): void {
+    run.cancelled = true;
+    for (const p of this.processes.get(run.id) ?? []) p.cancel(this.opts.timeScale);
+  }
+
+  private processes = new Map<number, Set<StepProcess>>();
+
+  private async execute(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string) {
+    const dir = join(this.opts.workRoot, `run-${run.id}`);
+    await mkdir(dir, { recursive: true });
+    const eventPath = join(dir, 'event.json');
+    await writeFile(eventPath, JSON.stringify({ ...e.payload }, null, 2));
+    const results = new Map<string, { result: JobResult; outputs: Record<string, string> }>();
+    const pending = new Set(Object.keys(wf.jobs));
+    const running = new Map<string, Promise<void>>();
+    while (pending.size > 0 || running.size > 0) {
+      for (const id of [...pending]) {
+        const needs = needsOf(wf.jobs[id]!);
+        const unknown = needs.filter((n) => !(n in wf.jobs));
+        if (unknown.length) throw new Error(`${file}: jobs.${id}.needs names unknown job(s) ${unknown.join(', ')}`);
+        if (!needs.every((n) => results.has(n))) continue;
+        pending.delete(id);
+        const p = this.runJobWithMatrix(run, wf, file, id, e, sha, ref, eventPath, dir, results).then((r) => {
+          results.set(id, r);
+          running.delete(id);
+        });
+        running.set(id, p);
+      }
+      if (running.size === 0 && pending.size > 0) throw new Error(`${file}: jobs ${[...pending].join(', ')} can never start (cyclic needs)`);
+      await Promise.race(running.values());
+    }
+  }
+
+  private baseContext(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string, eventPath: string): ExprContext {
+    const gh = this.opts.gh;
+    return {
+      github: {
+        event_name: e.name,
+        event: e.payload as ExprValue,
+        repository: `${gh.owner}/${gh.repoName}`,
+        repository_owner: gh.owner,
+        ref,
+        ref_name: ref.replace(/^refs\/(heads|tags)\//, ''),
+        sha,
+        actor: e.actor,
+        triggering_actor: e.actor,
+        run_id: String(run.id),
+        run_number: String(this.runs.indexOf(run) + 1),
+        run_attempt: '1',
+        workflow: wf.name ?? file,
+        workflow_ref: `${gh.owner}/${gh.repoName}/${file}@${ref}`,
+        server_url: gh.url,
+        api_url: gh.url,
+        graphql_url: `${gh.url}/graphql`,
+        event_path: eventPath,
+        retention_days: '90',
+      },
+      inputs: (e.name === 'workflow_dispatch' ? (e.payload.inputs as ExprValue) : {}) ?? {},
+      vars: { ...this.opts.vars },
+      runner: { os: 'Linux', arch: 'X64', name: 'fake-runner', environment: 'github-hosted' },
+    };
+  }
+
+  private async runJobWithMatrix(
+    run: WorkflowRun,
+    wf: WorkflowSpec,
+    file: string,
+    id: string,
+    e: GitHubEvent,
+    sha: string,
+    ref: string,
+    eventPath: string,
+    dir: string,
+    results: Map<string, { result: JobResult; outputs: Record<string, string> }>,
+  ): Promise<{ result: JobResult; outputs: Record<string, string> }> {
+    const spec = wf.jobs[id]!;
+    const needs: Record<string, ExprValue> = {};
+    for (const n of needsOf(spec)) needs[n] = { result: results.get(n)!.result, outputs: results.get(n)!.outputs };
+    const ctx: ExprContext = { ...this.baseContext(run, wf, file, e, sha, ref, eventPath), needs };
+    const needResults = needsOf(spec).map((n) => results.get(n)!.result);
+    const status: StatusFunctions = {
+      success: () => !run.cancelled && needResults.every((r) => r === 'success'),
+      failure: () => needResults.some((r) => r === 'failure'),
+      cancelled: () => run.cancelled,
+      always: () => true,
+    };
+    const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
+      run.jobs.push({ id, name: spec.name ?? id, result: 'skipped', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      return { result: 'skipped', outputs: {} };
+    };
+    let go: boolean;
+    try {
+      go = evaluateIf(spec.if, ctx, status);
+    } catch (err) {
+      this.errors.push(`${file}: jobs.${id}.if: ${(err as Error).message}`);
+      return skipped();
+    }
+    if (!go) return skipped();
+
+    const legs = this.expandMatrix(spec, ctx, file, id);
+    if (typeof legs === 'string') {
+      run.jobs.push({ id, name: spec.name ?? id, result: 'failure', outputs: {}, steps: [], log: [legs], annotations: [{ level: 'error', message: legs }], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      return { result: 'failure', outputs: {} };
+    }
+    const failFast = spec.strategy?.['fail-fast'] === undefined ? true : String(evaluateValue(spec.strategy['fail-fast'], ctx)) !== 'false';
+    const maxParallel = spec.strategy?.['max-parallel'] ? Number(evaluateValue(spec.strategy['max-parallel'], ctx)) : legs.length;
+    const jobRuns: JobRun[] = [];
+    let legFailed = false;
+    const queue = legs.map((matrix, index) => ({ matrix, index }));
+    const worker = async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        if (legFailed && failFast && item.matrix) {
+          jobRuns.push({ id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+          continue;
+        }
+        await this.acquire();
+        try {
+          const jr = await this.runJob(run, wf, file, id, spec, { ...ctx, matrix: (item.matrix ?? {}) as ExprValue, strategy: { 'fail-fast': failFast, 'job-index': item.index, 'job-total': legs.length, 'max-parallel': maxParallel } }, sha, eventPath, dir, item.matrix, item.index);
+          jobRuns.push(jr);
+          if (jr.result === 'failure') legFailed = true;
+        } finally {
+          this.release();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(maxParallel, legs.length)) }, worker));
+    const result: JobResult = jobRuns.some((j) => j.result === 'failure')
+      ? 'failure'
+      : jobRuns.some((j) => j.result === 'cancelled')
+        ? 'cancelled'
+        : 'success';
+    const outputs: Record<string, string> = {};
+    for (const j of jobRuns) Object.assign(outputs, j.outputs);
+    return { result, outputs };
+  }
+
+  /** Matrix legs; a string is the error GitHub would fail the job with. */
+  private expandMatrix(spec: JobSpec, ctx: ExprContext, file: string, id: string): Array<Record<string, unknown> | undefined> | string {
+    if (!spec.strategy?.matrix) return [undefined];
+    const m = evaluateValue(spec.strategy.matrix, ctx);
+    if (!m || typeof m !== 'object' || Array.isArray(m)) return `${file}: jobs.${id}.strategy.matrix: Unexpected value '${JSON.stringify(m)}'`;
+    const { include, exclude, ...axes } = m as Record<string, unknown>;
+    let legs: Array<Record<string, unknown>> = [{}];
+    for (const [key, values] of Object.entries(axes)) {
+      if (!Array.isArray(values)) return `${file}: jobs.${id}.strategy.matrix.${key}: Unexpected value '${JSON.stringify(values)}'`;
+      if (values.length === 0) return `Error when evaluating 'strategy' for job '${id}'. Matrix vector '${key}' does not contain any values`;
+      legs = legs.flatMap((leg) => values.map((v) => ({ ...leg, [key]: v })));
+    }
+    if (Array.isArray(exclude)) legs = legs.filter((leg) => !exclude.some((ex: Record<string, unknown>) => Object.entries(ex).every(([k, v]) => leg[k] === v)));
+    if (Array.isArray(include)) legs.push(...include.filter((x) => x && typeof x === 'object'));
+    if (legs.length === 1 && Object.keys(legs[0]!).length === 0) return `Error when evaluating 'strategy' for job '${id}'. Matrix is empty`;
+    return legs;
+  }
+
+  private scopesFor(wf: WorkflowSpec, spec: JobSpec): Scopes {
+    const p = spec.permissions ?? wf.permissions;
+    if (p === undefined) return DEFAULT_PERMISSIONS;
+    if (p === 'read-all' || p === 'write-all') {
+      const a: Access = p === 'read-all' ? 'read' : 'write';
+      return { contents: a, issues: a, 'pull-requests': a, actions: a, checks: a, statuses: a, metadata: 'read' };
+    }
+    return { ...(p as Scopes) };
+  }
+
+  private async runJob(
+    run: WorkflowRun,
+    wf: WorkflowSpec,
+    file: string,
+    id: string,
+    spec: JobSpec,
+    ctx: ExprContext,
+    sha: string,
+    eventPath: string,
+    dir: string,
+    matrix: Record<string, unknown> | undefined,
+    index: number,
+  ): Promise<JobRun> {
+    const gh = this.opts.gh;
+    const jobDir = join(dir, matrix ? `${id}-${index}` : id);
+    const workspace = join(jobDir, 'workspace');
+    const temp = join(jobDir, 'temp');
+    const home = join(jobDir, 'home');
+    await Promise.all([workspace, temp, home].map((d) => mkdir(d, { recursive: true })));
+    const token = gh.actionsToken(this.scopesFor(wf, spec), run.id);
+    const masks = new Set<string>([token, ...Object.values(this.opts.secrets)].filter((s) => s.length >= 4));
+    const job: JobRun = { id, name: legName(spec, id, matrix), matrix, result: 'success', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: 0 };
+    run.jobs.push(job);
+    const github = { ...(ctx.github as Record<string, ExprValue>), job: id, token, workspace };
+    const jobCtx: ExprContext = { ...ctx, github, secrets: { ...this.opts.secrets, GITHUB_TOKEN: token }, job: { status: 'success' }, runner: { ...(ctx.runner as object), temp } as ExprValue };
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...wf.env, ...spec.env })) env[k] = String(evaluateValue(v, jobCtx) ?? '');
+    const steps: Record<string, ExprValue> = {};
+    let failed = false;
+    let lost = false;
+    const log = (line: string) => {
+      let masked = line;
+      for (const m of masks) masked = masked.split(m).join('***');
+      job.log.push(masked);
+      this.opts.onLog?.(job, masked);
+    };
+
+    for (const [i, step] of spec.steps.entries()) {
+      const stepName = step.name ?? step.id ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${i}`;
+      const stepStatus: StatusFunctions = {
+        success: () => !failed && !run.cancelled,
+        failure: () => failed,
+        cancelled: () => run.cancelled,
+        always: () => true,
+      };
+      const sctx: ExprContext = { ...jobCtx, steps, env: { ...env }, job: { status: failed ? 'failure' : run.cancelled ? 'cancelled' : 'success' } };
+      if (lost || !evaluateIf(step.if, sctx, stepStatus)) {
+        job.steps.push({ name: stepName, outcome: 'skipped', exitCode: null, signal: null, outputs: {} });
+        if (step.id) steps[step.id] = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' };
+        continue;
+      }
+      const stepEnv: Record<string, string> = { ...env };
+      for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, sctx) ?? '');
+      const files = { output: join(temp, `output-${i}`), summary: join(temp, `summary-${i}`), env: join(temp, `env-${i}`), path: join(temp, `path-${i}`), state: join(temp, `state-${i}`) };
+      await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
+      const processEnv: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: home,
+        LANG: 'C.UTF-8',
+        CI: 'true',
+        GITHUB_ACTIONS: 'true',
+        ...this.opts.env,
+        ...stepEnv,
+        GITHUB_ACTION: step.id ?? `__step${i}`,
+        GITHUB_ACTOR: run.actor,
+        GITHUB_API_URL: gh.url,
+        GITHUB_SERVER_URL: gh.url,
+        GITHUB_GRAPHQL_URL: `${gh.url}/graphql`,
+        GITHUB_EVENT_NAME: run.event,
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_JOB: id,
+        GITHUB_REF: String((ctx.github as Record<string, ExprValue>).ref),
+        GITHUB_REF_NAME: String((ctx.github as Record<string, ExprValue>).ref_name),
+        GITHUB_REPOSITORY: `${gh.owner}/${gh.repoName}`,
+        GITHUB_REPOSITORY_OWNER: gh.owner,
+        GITHUB_REPOSITORY_ID: String(gh.repoId),
+        GITHUB_RUN_ID: String(run.id),
+        GITHUB_RUN_NUMBER: String((ctx.github as Record<string, ExprValue>).run_number),
+        GITHUB_RUN_ATTEMPT: '1',
+        GITHUB_SHA: sha,
+        GITHUB_WORKFLOW: String((ctx.github as Record<string, ExprValue>).workflow),
+        GITHUB_WORKFLOW_REF: String((ctx.github as Record<string, ExprValue>).workflow_ref),
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_OUTPUT: files.output,
+        GITHUB_STEP_SUMMARY: files.summary,
+        GITHUB_ENV: files.env,
+        GITHUB_PATH: files.path,
+        GITHUB_STATE: files.state,
+        RUNNER_TEMP: temp,
+        RUNNER_OS: 'Linux',
+        RUNNER_ARCH: 'X64',
+        RUNNER_NAME: 'fake-runner',
+        RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
+      };
+      let outcome: JobResult = 'success';
+      let exitCode: number | null = 0;
+      let signal: string | null = null;
+      try {
+        if (step.uses && /^actions\/checkout@/.test(step.uses)) {
+          await this.checkout(evaluateValue(step.with ?? {}, sctx) as Record<string, unknown>, workspace, token, sha, processEnv);
+          log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
+        } else {
+          const proc = await this.startStep(step, sctx, processEnv, workspace, (line) => {
+            const handled = this.workflowCommand(line, masks, job);
+            if (handled !== undefined) {
+              if (handled) log(handled);
+            } else log(line);
+            const cp = CHECKPOINT.exec(line);
+            if (cp) this.maybeKill(run, job, cp[1]!, proc, () => (lost = true));
+          });
+          this.track(run.id, proc, true);
+          if (run.cancelled) proc.cancel(this.opts.timeScale);
+          const r = await proc.done;
+          this.track(run.id, proc, false);
+          exitCode = r.code;
+          signal = r.signal;
+          if (r.code !== 0) outcome = run.cancelled || lost ? 'cancelled' : 'failure';
+        }
+      } catch (err) {
+        log(`##[error]${(err as Error).message}`);
+        job.annotations.push({ level: 'error', message: (err as Error).message });
+        outcome = 'failure';
+        exitCode = 1;
+      }
+      const outputs = await readKeyValueFile(files.output);
+      Object.assign(env, await readKeyValueFile(files.env));
+      const summary = await readFile(files.summary, 'utf8').catch(() => '');
+      job.summary += summary;
+      job.steps.push({ name: stepName, outcome, exitCode, signal, outputs });
+      const continueOnError = step['continue-on-error'] === true;
+      if (step.id) steps[step.id] = { outputs, outcome, conclusion: continueOnError && outcome === 'failure' ? 'success' : outcome };
+      if (outcome === 'failure' && !continueOnError) failed = true;
+    }
+    gh.revokeToken(token);
+    job.result = lost ? 'failure' : failed ? 'failure' : run.cancelled ? 'cancelled' : 'success';
+    const finalCtx: ExprContext = { ...jobCtx, steps };
+    for (const [k, v] of Object.entries(spec.outputs ?? {})) {
+      const value = interpolate(v, finalCtx);
+      if ([...masks].some((m) => value.includes(m))) {
+        log(`##[warning]Skip output '${k}' since it may contain secret.`);
+        continue;
+      }
+      job.outputs[k] = value;
+    }
+    job.finishedAt = Date.now();
+    this.opts.onJobDone?.(run, job);
+    return job;
+  }
+
+  private track(runId: number, proc: StepProcess, add: boolean) {
+    let set = this.processes.get(runId);
+    if (!set) this.processes.set(runId, (set = new Set()));
+    if (add) set.add(proc);
+    else set.delete(proc);
+  }
+
+  private maybeKill(run: WorkflowRun, job: JobRun, name: string, proc: StepProcess, markLost: () => void) {
+    const kp = this.opts.killPoints?.find(
+      (k) =>
+        k.job === job.id &&
+        k.checkpoint === name &&
+        (k.times ?? 1) > 0 &&
+        Object.entries(k.matrix ?? {}).every(([key, v]) => String((job.matrix ?? {})[key]) === v),
+    );
+    if (!kp) return;
+    kp.times = (kp.times ?? 1) - 1;
+    job.killedAt = name;
+    if (kp.mode === 'lost') {
+      markLost();
+      proc.kill();
+    } else {
+      this.cancel(run);
+    }
+  }
+
+  /** Handles `::command::` lines the way the runner does; returns the text to log, '' to hide, undefined if not a command. */
+  private workflowCommand(line: string, masks: Set<string>, job: JobRun): string | undefined {
+    const m = /^::([a-z-]+)(?: [^:]*)?::(.*)$/.exec(line);
+    if (!m) return undefined;
+    const [, cmd, value] = m;
+    const text = (value ?? '').replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%');
+    switch (cmd) {
+      case 'add-mask':
+        if (text.length >= 1) masks.add(text);
+        return '';
+      case 'error':
+      case 'warning':
+      case 'notice':
+        job.annotations.push({ level: cmd, message: text });
+        return `##[${cmd}]${text}`;
+      case 'debug':
+        return '';
+      case 'group':
+      case 'endgroup':
+        return text;
+      default:
+        return undefined;
+    }
+  }
+
+  private async startStep(step: StepSpec, ctx: ExprContext, env: NodeJS.ProcessEnv, workspace: string, onLine: (l: string) => void): Promise<StepProcess> {
+    if (step.run !== undefined) {
+      const script = interpolate(step.run, ctx);
+      const cwd = step['working-directory'] ? resolve(workspace, interpolate(step['working-directory'], ctx)) : workspace;
+      return startProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, onLine });
+    }
+    const uses = step.uses!;
+    const actionDir = this.actionDir(uses, workspace);
+    const meta = parseYaml(await readFile(join(actionDir, 'action.yml'), 'utf8')) as {
+      inputs?: Record<string, { default?: string; required?: boolean }>;
+      runs: { using: string; main: string };
+    };
+    if (!/^node(20|24)$/.test(meta.runs?.using ?? '')) throw new Error(`${uses}: runs.using '${meta.runs?.using}' is not a node runtime`);
+    const given = (evaluateValue(step.with ?? {}, ctx) ?? {}) as Record<string, unknown>;
+    const declared = meta.inputs ?? {};
+    const unexpected = Object.keys(given).filter((k) => !(k in declared));
+    if (unexpected.length) onLine(`##[warning]Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
+    const inputEnv: Record<string, string> = {};
+    for (const [name, d] of Object.entries(declared)) {
+      const v = given[name] ?? (d.default !== undefined ? interpolate(String(d.default), ctx) : undefined);
+      if (v !== undefined) inputEnv[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = String(v);
+    }
+    return startProcess(process.execPath, [join(actionDir, meta.runs.main)], {
+      cwd: workspace,
+      env: { ...env, ...inputEnv, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
+      onLine,
+    });
+  }
+
+  private actionDir(uses: string, workspace: string): string {
+    if (uses.startsWith('./')) return resolve(workspace, uses);
+    const m = /^[^/]+\/([^@/]+)@.+$/.exec(uses);
+    const dir = m ? this.opts.actions[m[1]!] : undefined;
+    if (!dir) throw new Error(`Unable to resolve action '${uses}': the offline runner only knows ${Object.keys(this.opts.actions).join(', ')}`);
+    return dir;
+  }
+
+  /** actions/checkout: a fresh clone at the event's commit, shallow by default, credentials kept only if asked. */
+  private async checkout(withs: Record<string, unknown>, workspace: string, token: string, sha: string, env: NodeJS.ProcessEnv) {
+    const gh = this.opts.gh;
+    const depth = Number(withs['fetch-depth'] ?? 1);
+    const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${String(withs.token ?? token)}`).toString('base64')}`;
+    const ref = withs.ref ? String(withs.ref) : sha;
+    const gitEnv = { HOME: String(env.HOME), GIT_TERMINAL_PROMPT: '0' };
+    await git(['init', '--quiet', workspace], { env: gitEnv });
+    await git(['remote', 'add', 'origin', gh.cloneUrl], { cwd: workspace, env: gitEnv });
+    const fetchArgs = ['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--no-tags', '--prune', ...(depth > 0 ? [`--depth=${depth}`] : [])];
+    const isSha = /^[0-9a-f]{40}$/.test(ref);
+    const branch = gh.defaultBranch;
+    if (isSha) await git([...fetchArgs, 'origin', `+${ref}:refs/remotes/origin/${branch}`], { cwd: workspace, env: gitEnv });
+    else await git([...fetchArgs, 'origin', `+refs/heads/${ref.replace(/^refs\/heads\//, '')}:refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`], { cwd: workspace, env: gitEnv });
+    const target = isSha ? `refs/remotes/origin/${branch}` : `refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`;
+    await git(['checkout', '--quiet', '--force', '-B', isSha ? branch : ref.replace(/^refs\/heads\//, ''), target], { cwd: workspace, env: gitEnv });
+    if (String(withs['persist-credentials'] ?? 'true') !== 'false') {
+      await git(['config', '--local', `http.${gh.url}/.extraheader`, auth], { cwd: workspace, env: gitEnv });
+    }
+  }
+}
+
+function legName(spec: JobSpec, id: string, matrix?: Record<string, unknown>): string {
+  const base = spec.name ?? id;
+  return matrix ? `${base} (${Object.values(matrix).map(String).join(', ')})` : base;
+}

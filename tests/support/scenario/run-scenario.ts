@@ -1,0 +1,264 @@
+import { Octokit } from '@octokit/rest';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault } from '../anthropic/index';
+import { FakeGitHub, type GitHubFault } from '../github/fake-github';
+import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
+import { sleep } from '../time';
+import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const SHIPPED_WORKFLOW = join(PROJECT_ROOT, '.github', 'workflows', 'crew.yml');
+
+export interface ScenarioHooks {
+  /** Called whenever a comment crew wrote is created or edited. */
+  onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
+  onJobDone?: (run: WorkflowRun, job: JobRun) => void;
+  onStep?: (step: TimelineStep, index: number) => void;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  wallMs: number;
+  issue: { number: number; title: string; state: string; labels: string[]; comments: CommentOut[] };
+  pulls: Array<{ number: number; title: string; state: string; merged: boolean; head: string; base: string; body: string | null; headSha: string | null; mergeCommitSha: string | null; comments: CommentOut[] }>;
+  branches: Array<{ name: string; sha: string }>;
+  defaultBranchSha: string | null;
+  github: {
+    crew: { total: number; writes: number; byRoute: Record<string, number> };
+    everyone: { total: number; writes: number };
+    git: { total: number; pushes: number; fetches: number };
+    violations: string[];
+  };
+  model: { requests: number; byRole: Record<string, number>; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
+  jobs: Array<{ run: number; event: string; job: string; name: string; result: string; exitCodes: Array<number | null>; killedAt?: string; annotations: string[] }>;
+  runnerErrors: string[];
+}
+
+interface CommentOut {
+  id: number;
+  author: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export async function loadScenario(file: string): Promise<{ scenario: Scenario; dir: string }> {
+  const text = await readFile(file, 'utf8');
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new Error(`${file}: not valid YAML: ${(e as Error).message}`);
+  }
+  const parsed = ScenarioSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
+  }
+  return { scenario: parsed.data, dir: dirname(resolve(file)) };
+}
+
+async function readFixture(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) await walk(full);
+      else files[relative(dir, full)] = await readFile(full, 'utf8');
+    }
+  };
+  await walk(dir);
+  return files;
+}
+
+/** Plays a scenario end to end through the shipped workflow and the bundled action. */
+export async function runScenario(scenario: Scenario, opts: { baseDir: string; outDir?: string; hooks?: ScenarioHooks; keepWorkDir?: boolean }): Promise<ScenarioResult> {
+  const started = Date.now();
+  const work = await mkdtemp(join(tmpdir(), `crew-scenario-`));
+  const files: Record<string, string> = {
+    ...(scenario.repo.fixture ? await readFixture(resolve(opts.baseDir, scenario.repo.fixture)) : {}),
+    '.github/workflows/crew.yml': await readFile(SHIPPED_WORKFLOW, 'utf8'),
+    ...scenario.repo.files,
+  };
+  if (scenario.config !== undefined) files['.github/crew.yml'] = scenario.config;
+
+  let anthropic: FakeAnthropic | undefined;
+  let gh: FakeGitHub | undefined;
+  let runner: WorkflowRunner | undefined;
+  try {
+    anthropic = await startFakeAnthropic({
+      script: parseScript(scenario.model ?? { entries: [] }),
+      faults: scenario.faults.anthropic as Fault[],
+      timeScale: scenario.time_scale,
+      acceptModel: (m) => /^claude-[a-z0-9-]+$/.test(m),
+    });
+    gh = await FakeGitHub.start({
+      root: join(work, 'github'),
+      owner: scenario.repo.owner,
+      repo: scenario.repo.name,
+      defaultBranch: scenario.repo.default_branch,
+      files,
+      settings: scenario.repo.settings,
+    });
+    for (const u of scenario.users) if (u.login !== gh.owner) gh.addUser(u.login, { permission: u.permission, type: u.type });
+    gh.addFaults(...(scenario.faults.github as GitHubFault[]));
+    const fake = gh;
+    const clients = new Map<string, Octokit>();
+    const as = (login: string) => {
+      let c = clients.get(login);
+      if (!c) clients.set(login, (c = new Octokit({ auth: fake.userToken(login), baseUrl: fake.url, request: { retries: 0 } })));
+      return c;
+    };
+    const crewLogin = 'github-actions[bot]';
+    if (opts.hooks?.onCrewComment) {
+      const seen = new Map<number, string>();
+      const poll = setInterval(() => {
+        for (const c of fake.comments.values()) {
+          if (c.user !== crewLogin || seen.get(c.id) === c.body) continue;
+          const edited = seen.has(c.id);
+          seen.set(c.id, c.body);
+          opts.hooks!.onCrewComment!({ issue: c.issue, id: c.id, body: c.body, edited });
+        }
+      }, 20);
+      poll.unref();
+    }
+    runner = new WorkflowRunner({
+      gh,
+      workRoot: join(work, 'runner'),
+      actions: { crew: PROJECT_ROOT },
+      secrets: scenario.secrets,
+      env: { ANTHROPIC_BASE_URL: anthropic.url, CREW_TIME_SCALE: String(scenario.time_scale) },
+      timeScale: scenario.time_scale,
+      killPoints: scenario.kill,
+      onJobDone: opts.hooks?.onJobDone,
+    });
+    const { data: issue } = await as(scenario.issue.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: scenario.issue.title, body: scenario.issue.body });
+    const named = new Map<string, number>();
+
+    const waitFor = async (w: Exclude<TimelineStep, { comment: string }>['wait' & keyof TimelineStep] | unknown) => {
+      if (w === 'idle' || w === undefined) return runner!.idle();
+      const spec = w as { comment: string; author?: string; on: 'issue' | 'pr'; timeout_ms: number };
+      const re = new RegExp(spec.comment);
+      const deadline = Date.now() + spec.timeout_ms;
+      for (;;) {
+        const target = spec.on === 'pr' ? Math.max(0, ...[...fake.pulls.keys()]) : issue.number;
+        const hit = [...fake.comments.values()].some((c) => c.issue === target && re.test(c.body) && (!spec.author || c.user === (spec.author === 'crew' ? crewLogin : spec.author)));
+        if (hit) return;
+        if (Date.now() > deadline) throw new Error(`scenario '${scenario.name}': no comment matching /${spec.comment}/ within ${spec.timeout_ms} ms`);
+        await sleep(25);
+      }
+    };
+
+    for (const [i, step] of scenario.timeline.entries()) {
+      opts.hooks?.onStep?.(step, i);
+      if ('comment' in step) {
+        const { data } = await as(step.author).rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: step.comment });
+        if (step.id) named.set(step.id, data.id);
+        if (step.wait) await waitFor(step.wait);
+      } else if ('edit' in step) {
+        const id = named.get(step.edit);
+        if (id === undefined) throw new Error(`scenario '${scenario.name}': timeline[${i}] edits '${step.edit}', which no earlier comment is named`);
+        const author = step.author ?? gh.comments.get(id)!.user;
+        await as(author).rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: id, body: step.body });
+      } else if ('review' in step) {
+        const pr = Math.max(...[...gh.pulls.keys()]);
+        await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
+      } else if ('check' in step) {
+        const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
+        const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
+        if (!sha) throw new Error(`scenario '${scenario.name}': timeline[${i}] adds a check, but there is no pull request yet`);
+        const app = new Octokit({ auth: gh.appToken('ci', { checks: 'write' }), baseUrl: gh.url });
+        await app.rest.checks.create({ owner: gh.owner, repo: gh.repoName, name: step.check.name, head_sha: sha, status: 'completed', conclusion: step.check.conclusion });
+      } else {
+        await waitFor(step.wait);
+      }
+    }
+    await runner.idle();
+    const result = await collect(scenario, gh, anthropic, runner, issue.number, started);
+    if (opts.outDir) await writeOutputs(opts.outDir, result, runner);
+    return result;
+  } finally {
+    runner?.stop();
+    await gh?.close();
+    await anthropic?.close();
+    if (!opts.keepWorkDir) await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthropic, runner: WorkflowRunner, issueNumber: number, started: number): Promise<ScenarioResult> {
+  const commentsOf = (n: number): CommentOut[] =>
+    [...gh.comments.values()].filter((c) => c.issue === n).map((c) => ({ id: c.id, author: c.user, body: c.body, createdAt: c.created_at, updatedAt: c.updated_at }));
+  const issue = gh.issues.get(issueNumber)!;
+  const pulls = await Promise.all(
+    [...gh.pulls.values()].map(async (p) => {
+      const i = gh.issues.get(p.number)!;
+      return {
+        number: p.number,
+        title: i.title,
+        state: i.state,
+        merged: p.merged_at !== null,
+        head: p.head,
+        base: p.base,
+        body: i.body,
+        headSha: p.frozenHeadSha ?? (await gh.repo.branchSha(p.head)) ?? null,
+        mergeCommitSha: p.merge_commit_sha,
+        comments: commentsOf(p.number),
+      };
+    }),
+  );
+  const branches = (await gh.repo.listRefs('refs/heads/')).map((r) => ({ name: r.ref.replace(/^refs\/heads\//, ''), sha: r.sha }));
+  const crew = gh.requestCounts('actions');
+  const everyone = gh.requestCounts();
+  const byRole: Record<string, number> = {};
+  for (const r of anthropic.requests) byRole[r.role] = (byRole[r.role] ?? 0) + 1;
+  const totals = anthropic.usageTotals();
+  return {
+    scenario: scenario.name,
+    wallMs: Date.now() - started,
+    issue: { number: issue.number, title: issue.title, state: issue.state, labels: issue.labels, comments: commentsOf(issue.number) },
+    pulls,
+    branches,
+    defaultBranchSha: (await gh.repo.branchSha(gh.defaultBranch)) ?? null,
+    github: {
+      crew,
+      everyone: { total: everyone.total, writes: everyone.writes },
+      git: { total: gh.gitRequests.length, pushes: gh.gitRequests.filter((r) => r.service === 'receive-pack' && r.phase === 'git-receive-pack').length, fetches: gh.gitRequests.filter((r) => r.service === 'upload-pack' && r.phase === 'git-upload-pack').length },
+      violations: [...gh.violations],
+    },
+    model: {
+      requests: anthropic.requests.length,
+      byRole,
+      tokens: { input: totals.input_tokens, output: totals.output_tokens, cacheRead: totals.cache_read_input_tokens, cacheWrite: totals.cache_creation_input_tokens },
+      unscripted: anthropic.unscripted.map((r) => `role=${r.role} task=${r.task ?? '-'} attempt=${r.attempt} turn=${r.turn}`),
+    },
+    jobs: runner.runs.flatMap((run, i) =>
+      run.jobs.map((j) => ({
+        run: i + 1,
+        event: run.event,
+        job: j.id,
+        name: j.name,
+        result: j.result,
+        exitCodes: j.steps.map((s) => s.exitCode),
+        ...(j.killedAt ? { killedAt: j.killedAt } : {}),
+        annotations: j.annotations.map((a) => `${a.level}: ${a.message}`),
+      })),
+    ),
+    runnerErrors: [...runner.errors],
+  };
+}
+
+async function writeOutputs(outDir: string, result: ScenarioResult, runner: WorkflowRunner): Promise<void> {
+  await mkdir(join(outDir, 'logs'), { recursive: true });
+  await writeFile(join(outDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  for (const [i, run] of runner.runs.entries()) {
+    for (const job of run.jobs) {
+      if (!job.log.length) continue;
+      const name = `${i + 1}-${run.event}-${job.name.replace(/[^a-z0-9]+/gi, '_')}.log`;
+      await writeFile(join(outDir, 'logs', name), `${job.log.join('\n')}\n`);
+    }
+  }
+}
+

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * A scenario: a repository, an issue, the people involved, what they comment and
+ * when, what the model answers, and what goes wrong. docs/scenarios.md documents
+ * every field; keep the two in step.
+ */
+
+const Permission = z.enum(['admin', 'maintain', 'write', 'triage', 'read', 'none']);
+
+const Wait = z.union([
+  z.literal('idle'),
+  z.strictObject({
+    /** A comment on the issue (or, with `on: pr`, on the newest PR) whose body matches this regex. */
+    comment: z.string(),
+    author: z.string().optional(),
+    on: z.enum(['issue', 'pr']).default('issue'),
+    timeout_ms: z.int().positive().default(120_000),
+  }),
+]);
+
+const Step = z.union([
+  z.strictObject({ comment: z.string(), author: z.string(), id: z.string().optional(), wait: Wait.optional() }),
+  z.strictObject({ edit: z.string(), body: z.string(), author: z.string().optional() }),
+  z.strictObject({ wait: Wait }),
+  z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
+  z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
+]);
+
+const KillPoint = z.strictObject({
+  job: z.string(),
+  checkpoint: z.string(),
+  matrix: z.record(z.string(), z.string()).optional(),
+  mode: z.enum(['cancel', 'lost']).default('cancel'),
+  times: z.int().positive().default(1),
+});
+
+export const ScenarioSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().default(''),
+  repo: z
+    .strictObject({
+      owner: z.string().default('acme'),
+      name: z.string().default('widgets'),
+      default_branch: z.string().default('main'),
+      /** A folder, relative to the scenario file, copied as the first commit. */
+      fixture: z.string().optional(),
+      /** Files added on top of the fixture (path → content). */
+      files: z.record(z.string(), z.string()).default({}),
+      settings: z
+        .strictObject({
+          allow_merge_commit: z.boolean().optional(),
+          allow_squash_merge: z.boolean().optional(),
+          allow_rebase_merge: z.boolean().optional(),
+          delete_branch_on_merge: z.boolean().optional(),
+          actions_can_create_pull_requests: z.boolean().optional(),
+        })
+        .default({}),
+    })
+    .default({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, settings: {} }),
+  /** `.github/crew.yml` on the default branch, as YAML text. */
+  config: z.string().optional(),
+  users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default([]),
+  /** Repository secrets; leave ANTHROPIC_API_KEY out to play a repository that never set it. */
+  secrets: z.record(z.string(), z.string()).default({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' }),
+  issue: z.strictObject({ title: z.string(), body: z.string().default(''), author: z.string() }),
+  timeline: z.array(Step).min(1),
+  /** Scripted model replies, in the fake Anthropic API's script format. */
+  model: z.unknown().optional(),
+  faults: z.strictObject({ github: z.array(z.unknown()).default([]), anthropic: z.array(z.unknown()).default([]) }).default({ github: [], anthropic: [] }),
+  kill: z.array(KillPoint).default([]),
+  /** Scales every platform wait (cancellation, retry-after, backoff). */
+  time_scale: z.number().positive().default(0.01),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type TimelineStep = z.infer<typeof Step>;

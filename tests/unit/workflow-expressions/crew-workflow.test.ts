@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate, evaluateIf, evaluateValue, type ExprContext, type StatusFunctions } from '../../support/runner/expressions';
+
+// Expressions that appear in the workflow crew ships, evaluated against the event payloads it reacts to.
+
+const succeeded: StatusFunctions = { success: () => true, failure: () => false, cancelled: () => false };
+const failed: StatusFunctions = { success: () => false, failure: () => true, cancelled: () => false };
+
+const TRIGGER =
+  "github.event_name == 'workflow_dispatch' || (startsWith(github.event.comment.body, '/crew') && github.event.comment.user.type != 'Bot')";
+
+function commentEvent(body: string, userType: string, labels: string[] = []): ExprContext {
+  return {
+    github: {
+      event_name: 'issue_comment',
+      event: {
+        comment: { body, user: { login: 'someone', type: userType } },
+        issue: { number: 12, labels: labels.map((name) => ({ name, color: 'ededed' })) },
+      },
+    },
+  };
+}
+
+describe('trigger condition', () => {
+  it('runs on workflow_dispatch, where there is no comment at all', () => {
+    const ctx: ExprContext = { github: { event_name: 'workflow_dispatch', event: { inputs: { issue: '12' } } } };
+    expect(evaluate(TRIGGER, ctx)).toBe(true);
+    expect(evaluateIf(TRIGGER, ctx, succeeded)).toBe(true);
+  });
+
+  it('runs on a /crew comment from a user, whatever its case', () => {
+    expect(evaluateIf(TRIGGER, commentEvent('/crew implement this', 'User'), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, commentEvent('/CREW go', 'User'), succeeded)).toBe(true);
+  });
+
+  it('ignores other comments and bot comments', () => {
+    expect(evaluateIf(TRIGGER, commentEvent('looks good', 'User'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, commentEvent('please /crew', 'User'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, commentEvent('/crew go', 'Bot'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, commentEvent('/crew go', 'bot'), succeeded)).toBe(false);
+  });
+
+  it('ignores unrelated events whose payload lacks a comment', () => {
+    expect(evaluateIf(TRIGGER, { github: { event_name: 'push', event: {} } }, succeeded)).toBe(false);
+  });
+
+  it('works the same wrapped in ${{ }}', () => {
+    expect(evaluateIf(`\${{ ${TRIGGER} }}`, commentEvent('/crew go', 'User'), succeeded)).toBe(true);
+    expect(evaluateIf(`\${{ ${TRIGGER} }}`, commentEvent('/crew go', 'Bot'), succeeded)).toBe(false);
+  });
+});
+
+describe("always() && needs.route.outputs.run != ''", () => {
+  const cond = "always() && needs.route.outputs.run != ''";
+  const needs = (run: string | undefined): ExprContext => ({
+    needs: { route: { result: 'success', outputs: run === undefined ? {} : { run } } },
+  });
+
+  it('runs when route produced a value, even after a failure', () => {
+    expect(evaluateIf(cond, needs('true'), succeeded)).toBe(true);
+    expect(evaluateIf(cond, needs('true'), failed)).toBe(true);
+  });
+
+  it('skips when the output is empty or absent', () => {
+    expect(evaluateIf(cond, needs(''), succeeded)).toBe(false);
+    expect(evaluateIf(cond, needs(undefined), succeeded)).toBe(false);
+    expect(evaluateIf(cond, {}, succeeded)).toBe(false);
+  });
+});
+
+describe('fromJSON(needs.route.outputs.tasks)', () => {
+  const tasks = [
+    { id: 'plan', agent: 'planner' },
+    { id: 'build', agent: 'coder' },
+  ];
+  const ctx: ExprContext = { needs: { route: { outputs: { run: 'true', tasks: JSON.stringify(tasks) } } } };
+
+  it('yields the array as the matrix dimension', () => {
+    expect(evaluate('fromJSON(needs.route.outputs.tasks)', ctx)).toEqual(tasks);
+    expect(evaluateValue({ task: '${{ fromJSON(needs.route.outputs.tasks) }}' }, ctx)).toEqual({ task: tasks });
+  });
+
+  it('matrix values are then usable in with: and env:', () => {
+    const matrixCtx: ExprContext = { ...ctx, matrix: { task: tasks[1] ?? null } };
+    expect(evaluateValue({ agent: '${{ matrix.task.agent }}', TASK_JSON: '${{ toJSON(matrix.task) }}' }, matrixCtx)).toEqual({
+      agent: 'coder',
+      TASK_JSON: '{\n  "id": "build",\n  "agent": "coder"\n}',
+    });
+  });
+});
+
+describe("contains(github.event.issue.labels.*.name, 'crew: waiting')", () => {
+  const cond = "contains(github.event.issue.labels.*.name, 'crew: waiting')";
+
+  it('matches the label case-insensitively', () => {
+    expect(evaluate(cond, commentEvent('/crew', 'User', ['bug', 'crew: waiting']))).toBe(true);
+    expect(evaluate(cond, commentEvent('/crew', 'User', ['Crew: Waiting']))).toBe(true);
+  });
+
+  it('requires the whole label, not a substring', () => {
+    expect(evaluate(cond, commentEvent('/crew', 'User', ['crew: waiting-for-review']))).toBe(false);
+    expect(evaluate(cond, commentEvent('/crew', 'User', ['crew']))).toBe(false);
+  });
+
+  it('is false without labels or without an issue', () => {
+    expect(evaluate(cond, commentEvent('/crew', 'User', []))).toBe(false);
+    expect(evaluate(cond, { github: { event_name: 'workflow_dispatch', event: {} } })).toBe(false);
+  });
+});
