@@ -1,6 +1,8 @@
 export { startFakeAnthropic, DEFAULT_MODELS } from './server';
 export type { FakeAnthropic, FakeAnthropicOptions, UsageTotals } from './server';
-export { identifyRequest, parseScript, parseScriptYaml } from './script';
+export { identifyRequest, parseScript, parseScriptYaml, thinkingSignature } from './script';
+export { rulesForModel } from './models';
+export type { ModelRules } from './models';
 export type {
   Identity,
   IncomingRequest,

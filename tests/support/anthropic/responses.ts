@@ -33,29 +33,41 @@ function chunk(text: string): string[] {
 }
 
 function blockEvents(block: OutputBlock, index: number) {
-  if (block.type === 'text') {
-    return {
-      start: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
-      deltas: chunk(block.text).map((text) => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } })),
-    };
+  const delta = (fields: { type: string; [field: string]: unknown }) => ({ type: 'content_block_delta', index, delta: fields });
+  switch (block.type) {
+    case 'text':
+      return {
+        start: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+        deltas: chunk(block.text).map((text) => delta({ type: 'text_delta', text })),
+      };
+    case 'thinking':
+      // The text streams as thinking_delta events (none when it is empty, as at display
+      // 'omitted'), then the whole signature arrives in one signature_delta before the stop.
+      return {
+        start: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+        deltas: [
+          ...(block.thinking === '' ? [] : chunk(block.thinking)).map((thinking) =>
+            delta({ type: 'thinking_delta', thinking }),
+          ),
+          delta({ type: 'signature_delta', signature: block.signature }),
+        ],
+      };
+    case 'tool_use':
+      return {
+        start: {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        },
+        deltas: chunk(JSON.stringify(block.input)).map((partial_json) => delta({ type: 'input_json_delta', partial_json })),
+      };
   }
-  return {
-    start: {
-      type: 'content_block_start',
-      index,
-      content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
-    },
-    deltas: chunk(JSON.stringify(block.input)).map((partial_json) => ({
-      type: 'content_block_delta',
-      index,
-      delta: { type: 'input_json_delta', partial_json },
-    })),
-  };
 }
 
 /**
  * Writes the SSE event sequence of the real API: message_start, ping, per block
- * content_block_start / deltas / content_block_stop, message_delta, message_stop.
+ * content_block_start / deltas / content_block_stop, message_delta, message_stop. Deltas are
+ * text_delta, thinking_delta + signature_delta, or input_json_delta by block type.
  */
 export async function streamMessage(res: ServerResponse, message: AssistantMessage, options: StreamOptions): Promise<void> {
   const send = (data: { type: string; [field: string]: unknown }) => {

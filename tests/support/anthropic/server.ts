@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { ApiError, errorBody, invalidRequest } from './errors';
 import { FaultPlan, type Fault } from './faults';
+import { checkModelRules } from './models';
 import { PromptCache } from './prompt-cache';
 import { validateMessagesRequest, type MessagesRequest } from './request';
 import { streamMessage, type AssistantMessage } from './responses';
@@ -17,6 +18,7 @@ import {
   type Script,
   type ScriptedReply,
 } from './script';
+import { ThinkingLedger } from './thinking';
 import { sleep, timeScaleFromEnv } from './time';
 import { canonicalBlocks, outputTokens, type Usage } from './usage';
 
@@ -29,12 +31,21 @@ export const DEFAULT_MODELS = [
   'claude-opus-4-5-20251101',
   'claude-sonnet-4-6',
   'claude-opus-4-6',
+  'claude-sonnet-5',
+  'claude-opus-5',
+  'claude-haiku-5-5',
+  'claude-sonnet-5-5',
+  'claude-opus-5-5',
 ];
 
 export interface FakeAnthropicOptions {
   /** Accepted API keys / bearer tokens; by default any non-empty one. */
   apiKeys?: string[];
-  /** Known model ids (default `DEFAULT_MODELS`); others get 404 unless `acceptModel` allows them. */
+  /**
+   * Known model ids (default `DEFAULT_MODELS`); others get 404 unless `acceptModel` allows them.
+   * Model-specific request rules (models.ts) follow the id, so the 5.5 family's stricter rules
+   * apply to `claude-{opus,sonnet,haiku}-5-5` only.
+   */
   models?: string[];
   acceptModel?: (model: string) => boolean;
   script?: Script;
@@ -60,7 +71,8 @@ export interface FakeAnthropic {
   readonly url: string;
   /**
    * Every `POST /v1/messages`, appended once its outcome is decided. `body` is the parsed body as
-   * sent; it passed validation unless the outcome is 400, 401 or 404.
+   * sent; it passed validation unless the outcome is 400, 401 or 404. Thinking blocks sent back
+   * are checked against the ones this instance served (thinking.ts).
    */
   readonly requests: RecordedRequest[];
   /** Requests answered 400 because the script had no reply for them. */
@@ -116,6 +128,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   });
   const faults = new FaultPlan();
   faults.add(options.faults ?? []);
+  const thinking = new ThinkingLedger();
   let script = parseScript(options.script ?? { entries: [] });
   const requests: RecordedRequest[] = [];
   const unscripted: RecordedRequest[] = [];
@@ -160,6 +173,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     };
     await sleep(scaled((options.latency?.perRequestMs ?? 0) + (reply.delay_ms ?? 0)));
     cache.commit(lookup.writes);
+    thinking.record(content);
     const generationMs = scaled((options.latency?.perOutputTokenMs ?? 0) * usage.output_tokens);
     const failMidstream = fault?.kind === 'midstream';
     record(incoming, failMidstream ? 'midstream' : 200, { usage, reply: content });
@@ -208,6 +222,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       if (!models.has(body.model) && !options.acceptModel?.(body.model)) {
         throw new ApiError(404, 'not_found_error', `model: ${body.model}`);
       }
+      checkModelRules(body);
+      thinking.check(body);
       incoming = { ...incoming, ...identify(body) };
       const reply = replyFor(incoming);
       if (!reply) {

@@ -90,6 +90,11 @@ export class BareRepo {
     return { tree: tree!, parents: parents ? parents.split(' ').filter(Boolean) : [], message: message.join('\n').trim() };
   }
 
+  /** Files a head changes relative to its merge base with `base`, like a PR's "Files changed" tab. */
+  async changedFiles(base: string, head: string): Promise<string[]> {
+    return (await this.run(['diff', '--name-only', `${base}...${head}`])).split('\n').filter(Boolean);
+  }
+
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     const r = await tryGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: this.dir });
     return r.code === 0;

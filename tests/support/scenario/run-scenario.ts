@@ -18,13 +18,15 @@ export interface ScenarioHooks {
   onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
   onStep?: (step: TimelineStep, index: number) => void;
+  /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
+  beforeClose?: (world: { gh: FakeGitHub; anthropic: FakeAnthropic; runner: WorkflowRunner }) => Promise<void>;
 }
 
 export interface ScenarioResult {
   scenario: string;
   wallMs: number;
   issue: { number: number; title: string; state: string; labels: string[]; comments: CommentOut[] };
-  pulls: Array<{ number: number; title: string; state: string; merged: boolean; head: string; base: string; body: string | null; headSha: string | null; mergeCommitSha: string | null; comments: CommentOut[] }>;
+  pulls: Array<{ number: number; title: string; state: string; merged: boolean; head: string; base: string; body: string | null; headSha: string | null; mergeCommitSha: string | null; files: string[]; comments: CommentOut[] }>;
   branches: Array<{ name: string; sha: string }>;
   defaultBranchSha: string | null;
   github: {
@@ -177,6 +179,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       }
     }
     await runner.idle();
+    await opts.hooks?.beforeClose?.({ gh, anthropic, runner });
     const result = await collect(scenario, gh, anthropic, runner, issue.number, started);
     if (opts.outDir) await writeOutputs(opts.outDir, result, runner);
     return result;
@@ -195,6 +198,8 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
   const pulls = await Promise.all(
     [...gh.pulls.values()].map(async (p) => {
       const i = gh.issues.get(p.number)!;
+      const head = p.frozenHeadSha ?? (await gh.repo.branchSha(p.head)) ?? null;
+      const base = await gh.repo.branchSha(p.base);
       return {
         number: p.number,
         title: i.title,
@@ -203,8 +208,9 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
         head: p.head,
         base: p.base,
         body: i.body,
-        headSha: p.frozenHeadSha ?? (await gh.repo.branchSha(p.head)) ?? null,
+        headSha: head,
         mergeCommitSha: p.merge_commit_sha,
+        files: head && base ? await gh.repo.changedFiles(base, head) : [],
         comments: commentsOf(p.number),
       };
     }),

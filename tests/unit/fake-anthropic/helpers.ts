@@ -34,3 +34,15 @@ export function rawPost(fake: FakeAnthropic, body: unknown, headers: Record<stri
 }
 
 export const VALID_HEADERS = { 'x-api-key': 'test-key', 'anthropic-version': '2023-06-01' };
+
+/** Parses an SSE body into its events, keeping `ping` (which the SDK hides). */
+export function sseEvents(text: string): Array<{ event: string; data: Record<string, unknown> }> {
+  return text
+    .split('\n\n')
+    .filter((frame) => frame.trim() !== '')
+    .map((frame) => {
+      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? '';
+      const data = JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? 'null') as Record<string, unknown>;
+      return { event, data };
+    });
+}

@@ -1,6 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { MODEL, VALID_HEADERS, alwaysReply, clientFor, fakeForTest, rawPost, systemFor, taskPrompt } from './helpers';
+import {
+  MODEL,
+  VALID_HEADERS,
+  alwaysReply,
+  clientFor,
+  fakeForTest,
+  rawPost,
+  sseEvents,
+  systemFor,
+  taskPrompt,
+} from './helpers';
 
 const workerScript = {
   entries: [
@@ -33,18 +43,6 @@ const request = (turn: 0 | 1) => ({
       : []),
   ],
 });
-
-/** Parses an SSE body into its events, keeping `ping` (which the SDK hides). */
-function sseEvents(text: string): Array<{ event: string; data: Record<string, unknown> }> {
-  return text
-    .split('\n\n')
-    .filter((frame) => frame.trim() !== '')
-    .map((frame) => {
-      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? '';
-      const data = JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? 'null') as Record<string, unknown>;
-      return { event, data };
-    });
-}
 
 describe('fake Anthropic messages', () => {
   it('answers a non-streaming create with the full message shape', async () => {

@@ -1,0 +1,87 @@
+/**
+ * `npm run demo`: plays scenarios/demo.yaml on the offline world and prints what a
+ * maintainer would see on GitHub, step by step.
+ */
+import { join } from 'node:path';
+import { loadScenario, PROJECT_ROOT, runScenario } from '../tests/support/scenario/run-scenario';
+
+const out = join(PROJECT_ROOT, '.scenario-out', 'demo');
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
+const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
+
+/** What a reader sees: hidden markers removed. */
+const visible = (body: string) => body.replace(/<!--[\s\S]*?-->/g, '').trim();
+const indent = (text: string) => text.split('\n').map((l) => `    ${l}`).join('\n');
+
+/** The lines of the plan comment that change as the run goes: the title, progress and task rows. */
+function planDigest(body: string): string {
+  return visible(body)
+    .split('\n')
+    .filter((l) => l.startsWith('### ') || l.includes('tasks done') || /^\| \*\*t\d+\*\*/.test(l))
+    .map((l) => l.replace(/\[`([^`]+)`\]\([^)]*\)/g, '$1'))
+    .join('\n');
+}
+
+async function main() {
+  const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));
+  console.log(bold(`crew demo: ${scenario.description.trim()}`));
+  console.log(dim('Everything runs on this machine: a local GitHub, a scripted Anthropic API, and crew\'s own workflow file run job by job with dist/index.js.\n'));
+  console.log(`${bold(`Issue #1 in ${scenario.repo.owner}/${scenario.repo.name}:`)} ${scenario.issue.title}`);
+  console.log(indent(scenario.issue.body.trim()));
+  console.log();
+  let planEdits = 0;
+  const result = await runScenario(scenario, {
+    baseDir: dir,
+    outDir: out,
+    hooks: {
+      onStep(step) {
+        if ('comment' in step) console.log(`${bold(`@${step.author} comments:`)} ${step.comment}\n`);
+      },
+      onCrewComment({ body, edited }) {
+        if (body.includes('<!-- crew:plan')) {
+          planEdits++;
+          console.log(bold(edited ? `crew edits its plan comment (edit ${planEdits - 1}):` : 'crew posts its plan comment:'));
+          console.log(indent(edited ? planDigest(body) : visible(body)));
+          console.log();
+        } else if (!body.includes('<!-- crew:report')) {
+          console.log(bold('crew comments:'));
+          console.log(indent(visible(body)));
+          console.log();
+        }
+      },
+      onJobDone(run, job) {
+        console.log(dim(`  [actions] ${run.event} run ${run.id}: job "${job.name}" ${job.result}`));
+      },
+    },
+  });
+  const plan = result.issue.comments.find((c) => c.body.includes('<!-- crew:plan'));
+  if (plan) {
+    console.log(bold('\nThe plan comment at the end:'));
+    console.log(indent(visible(plan.body)));
+  }
+  console.log(bold('\nBranches crew pushed:'));
+  for (const b of result.branches.filter((b) => b.name.startsWith('crew/'))) console.log(`    ${b.name.padEnd(28)} ${b.sha.slice(0, 7)}`);
+  for (const pr of result.pulls) {
+    console.log(bold(`\nPull request #${pr.number}: ${pr.title}`) + `  (${pr.head} → ${pr.base}, ${pr.state})`);
+    console.log(`    files changed: ${pr.files.join(', ')}`);
+    console.log(indent(visible(pr.body ?? '')));
+    for (const c of pr.comments) {
+      console.log(bold(`\n  Report comment on #${pr.number}:`));
+      console.log(indent(visible(c.body)));
+    }
+  }
+  const failed = result.jobs.filter((j) => j.result === 'failure');
+  console.log(bold('\nWhat it cost:'));
+  console.log(`    ${result.jobs.length} jobs (${failed.length} failed) in ${(result.wallMs / 1000).toFixed(1)} s · ${result.github.crew.total} GitHub REST requests (${result.github.crew.writes} writes) · ${result.model.requests} model requests, ${result.model.tokens.input + result.model.tokens.cacheRead + result.model.tokens.cacheWrite} input tokens`);
+  console.log(`\nEverything above, plus job logs, is in ${join(out, 'result.json')} and ${join(out, 'logs')}/`);
+  const ok = result.pulls.length === 1 && failed.length === 0 && result.github.violations.length === 0 && result.runnerErrors.length === 0;
+  if (!ok) {
+    console.error('\nThe demo did not end as expected; see the result file for details.');
+    process.exit(1);
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : String(e));
+  process.exit(1);
+});

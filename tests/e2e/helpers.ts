@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { loadScenario, PROJECT_ROOT, runScenario, type ScenarioHooks, type ScenarioResult } from '../support/scenario/run-scenario';
+
+/** Plays a scenario file from tests/scenarios (or a path from the project root) through dist/ and the shipped workflow. */
+export async function play(
+  name: string,
+  opts: { edit?: (s: Awaited<ReturnType<typeof loadScenario>>['scenario']) => void; hooks?: ScenarioHooks } = {},
+): Promise<ScenarioResult> {
+  const file = name.includes('/') ? join(PROJECT_ROOT, name) : join(PROJECT_ROOT, 'tests', 'scenarios', `${name}.yaml`);
+  const { scenario, dir } = await loadScenario(file);
+  opts.edit?.(scenario);
+  return runScenario(scenario, { baseDir: dir, hooks: opts.hooks });
+}
+
+/** What every scenario must satisfy: the fakes saw only valid traffic and the runner had no internal errors. */
+export function expectFaithful(r: ScenarioResult): void {
+  expect(r.github.violations).toEqual([]);
+  expect(r.runnerErrors).toEqual([]);
+  expect(r.model.unscripted).toEqual([]);
+}
+
+export const crewComments = (r: ScenarioResult) => r.issue.comments.filter((c) => c.author === 'github-actions[bot]');

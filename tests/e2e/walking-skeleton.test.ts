@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '../support/scenario/run-scenario';
+import { crewComments, expectFaithful, play } from './helpers';
+
+describe('walking skeleton: /crew run → plan comment → matrix workers → PR', () => {
+  let r: ScenarioResult;
+  let clone: string;
+  beforeAll(async () => {
+    clone = await mkdtemp(join(tmpdir(), 'crew-integration-'));
+    r = await play('scenarios/demo.yaml', {
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          execFileSync('git', ['clone', '--quiet', '--branch', 'crew/1/r1/integration', gh.repoDir, clone]);
+        },
+      },
+    });
+  }, 120_000);
+  afterAll(() => rm(clone, { recursive: true, force: true }));
+
+  it('runs every job of the shipped workflow successfully, through dist/', () => {
+    expectFaithful(r);
+    const jobs = r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`);
+    expect(jobs).toEqual(
+      expect.arrayContaining([
+        'issue_comment:route:success',
+        'issue_comment:work (t1):success',
+        'issue_comment:work (t3):success',
+        'issue_comment:advance:success',
+        'workflow_dispatch:route:success',
+        'workflow_dispatch:work (t2):success',
+        'workflow_dispatch:advance:success',
+      ]),
+    );
+    expect(r.jobs).toHaveLength(7);
+  });
+
+  it('acknowledges the command with 👀 and keeps exactly one plan comment, edited in place', () => {
+    const mine = crewComments(r);
+    expect(mine).toHaveLength(1);
+    const plan = mine[0]!;
+    expect(plan.body).toContain('<!-- crew:plan issue=1 run=1 -->');
+    expect(plan.body).toContain('✅ Done');
+    expect(plan.updatedAt >= plan.createdAt).toBe(true);
+    expect(plan.body).toMatch(/\| \*\*t1\*\* Implement slugify \| coder \| sonnet \| – \| ✅ success \| \[`crew\/1\/r1\/t1`\]/);
+    expect(plan.body).toContain('```mermaid');
+    expect(plan.body).toContain('t1 --> t2');
+    expect(plan.body).toContain('- [ ] The README lists slugify with an example');
+    expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions']).toBe(1);
+  });
+
+  it('checks the commenter with the collaborator-permission API', () => {
+    expect(r.github.crew.byRoute['GET /repos/{owner}/{repo}/collaborators/{username}/permission']).toBe(1);
+  });
+
+  it('pushes one branch per task and an integration branch, none nested under another', () => {
+    const names = r.branches.map((b) => b.name).sort();
+    expect(names).toEqual(['crew/1/r1/integration', 'crew/1/r1/t1', 'crew/1/r1/t2', 'crew/1/r1/t3', 'crew/state', 'main']);
+    for (const a of names) for (const b of names) if (a !== b) expect(b.startsWith(`${a}/`)).toBe(false);
+  });
+
+  it('starts t2 through workflow_dispatch as soon as t1 is done, not after the first matrix', () => {
+    expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches']).toBe(1);
+    const dispatched = r.jobs.filter((j) => j.event === 'workflow_dispatch' && j.name.startsWith('work'));
+    expect(dispatched.map((j) => j.name)).toEqual(['work (t2)']);
+  });
+
+  it('opens one PR from the integration branch that closes the issue, with the report as a comment', () => {
+    expect(r.pulls).toHaveLength(1);
+    const pr = r.pulls[0]!;
+    expect(pr).toMatchObject({ state: 'open', head: 'crew/1/r1/integration', base: 'main', title: 'Add a slugify function' });
+    expect(pr.body).toContain('Closes #1');
+    expect(pr.files.sort()).toEqual(['README.md', 'src/index.js', 'src/slugify.js', 'test/slugify.test.js']);
+    expect(pr.comments).toHaveLength(1);
+    expect(pr.comments[0]!.body).toContain('## crew report · issue #1 · run 1');
+    expect(pr.comments[0]!.body).toContain('<details><summary>t2 · Test slugify — success</summary>');
+    expect(r.issue.state).toBe('open');
+  });
+
+  it('spends model tokens only in agents: one decomposer call and the workers’ turns', () => {
+    expect(r.model.byRole).toEqual({ decomposer: 1, worker: 10 });
+  });
+
+  it('stays within a small REST budget', () => {
+    // 3 tasks: well under the target of 3 requests per task plus 15 per run.
+    expect(r.github.crew.total).toBeLessThanOrEqual(3 * 3 + 15);
+  });
+
+  it('integrates every task: the library’s own tests pass on the integration branch', async () => {
+    expect(await readFile(join(clone, 'src', 'slugify.js'), 'utf8')).toContain('export function slugify');
+    expect(await readFile(join(clone, 'src', 'index.js'), 'utf8')).toContain("export { slugify } from './slugify.js';");
+    expect(await readFile(join(clone, 'README.md'), 'utf8')).toContain('`slugify(text)`');
+    const out = execFileSync(process.execPath, ['--test', '--test-reporter=tap'], { cwd: clone }).toString();
+    expect(out).toMatch(/# pass 3/);
+    expect(out).toMatch(/# fail 0/);
+  });
+});
