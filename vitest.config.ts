@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // One knob for every platform wait (retry-after, backoff, throttling gaps, cancellation) in the offline world.
+    env: { CREW_TIME_SCALE: '0.01' },
   },
 });

@@ -84939,7 +84939,8 @@ var promises_ = __nccwpck_require__(1455);
 
 
 
-const state_store_MAX_ATTEMPTS = 10;
+/** Enough for 20 jobs finishing at once; each attempt is a fetch and a push. */
+const state_store_MAX_ATTEMPTS = 40;
 const TRACKING = 'refs/remotes/origin/crew-state';
 /**
  * The run state on the `crew/state` branch. Every write is a compare-and-swap: a
@@ -84969,14 +84970,17 @@ class GitStateStore {
     /** Moves the work tree to the remote tip; false when the state branch does not exist yet. */
     async syncToTip() {
         await this.init();
-        const ls = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${STATE_BRANCH}`]);
-        if (!ls.trim()) {
+        try {
+            await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
+        }
+        catch (e) {
+            if (!/couldn't find remote ref/i.test(String(e)))
+                throw e;
             await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
             await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
             await this.clearWorkTree();
             return false;
         }
-        await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
         await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
         await this.git.raw(['clean', '-fdq']);
         return true;
@@ -85072,7 +85076,8 @@ class GitStateStore {
                     if (attempt >= state_store_MAX_ATTEMPTS) {
                         throw new Error(`could not write ${STATE_BRANCH} after ${state_store_MAX_ATTEMPTS} attempts: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
                     }
-                    const wait = (50 + Math.random() * 200) * Math.min(2 ** (attempt - 1), 16);
+                    // Full jitter spreads writers that collided, so the next round mostly does not.
+                    const wait = Math.random() * Math.min(3000, 100 * 2 ** Math.min(attempt, 10));
                     this.log.info(`${STATE_BRANCH} moved under us (attempt ${attempt}); retrying in ~${Math.round(wait)}ms`);
                     await this.clock.sleep(wait);
                 }
@@ -90593,6 +90598,8 @@ function createClient(token, log) {
     const scale = timeScale();
     const ms = (n) => Math.max(1, Math.round(n * scale));
     return getOctokit(token, {
+        // Read now, not when @actions/github was first imported.
+        baseUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com',
         retry: { retryAfterBaseValue: ms(1000) },
         throttle: {
             retryAfterBaseValue: ms(1000),
@@ -100159,9 +100166,9 @@ const Tier = schemas_enum(['haiku', 'sonnet', 'opus']);
 const ConfigSchema = strictObject({
     default_model: Tier.default('sonnet').describe('Model tier for agents that have no tier of their own (the decomposer).'),
     models: strictObject({
-        haiku: schemas_string().min(1).default('claude-haiku-5-5'),
-        sonnet: schemas_string().min(1).default('claude-sonnet-5-5'),
-        opus: schemas_string().min(1).default('claude-opus-5-5'),
+        haiku: schemas_string().min(1).default('claude-haiku-5-5').describe('Model id for the haiku tier: quick, mechanical tasks.'),
+        sonnet: schemas_string().min(1).default('claude-sonnet-5-5').describe('Model id for the sonnet tier: most tasks.'),
+        opus: schemas_string().min(1).default('claude-opus-5-5').describe('Model id for the opus tier: hard reasoning.'),
     })
         .default({ haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' })
         .describe('The Anthropic model id used for each tier.'),
@@ -100648,6 +100655,7 @@ function newTaskRecord(id, branch) {
 ;// CONCATENATED MODULE: ./src/render/report.ts
 
 
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 function reportMarker(issue, run) {
     return hiddenMarker('report', { issue, run });
 }
@@ -100685,7 +100693,7 @@ function renderReport(view, results, links) {
     ];
     for (const t of plan.tasks) {
         const rec = view.tasks.get(t.id);
-        out.push(`| **${t.id}** ${t.title} | ${rec?.status ?? 'pending'} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
+        out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.status ?? 'pending'} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
     }
     out.push('');
     for (const t of plan.tasks) {
@@ -100696,7 +100704,7 @@ function renderReport(view, results, links) {
             r?.details ? `\n${r.details}` : '',
             rec?.changedFiles.length ? `\n**Files:** ${rec.changedFiles.map((f) => `\`${f}\``).join(', ')}` : '',
         ].join('\n');
-        out.push(details(`${t.id} · ${t.title} — ${rec?.status ?? 'pending'}`, body.trim()));
+        out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
         out.push('');
     }
     out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);

@@ -12,9 +12,9 @@ export const ConfigSchema = z.strictObject({
   default_model: Tier.default('sonnet').describe('Model tier for agents that have no tier of their own (the decomposer).'),
   models: z
     .strictObject({
-      haiku: z.string().min(1).default('claude-haiku-5-5'),
-      sonnet: z.string().min(1).default('claude-sonnet-5-5'),
-      opus: z.string().min(1).default('claude-opus-5-5'),
+      haiku: z.string().min(1).default('claude-haiku-5-5').describe('Model id for the haiku tier: quick, mechanical tasks.'),
+      sonnet: z.string().min(1).default('claude-sonnet-5-5').describe('Model id for the sonnet tier: most tasks.'),
+      opus: z.string().min(1).default('claude-opus-5-5').describe('Model id for the opus tier: hard reasoning.'),
     })
     .default({ haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' })
     .describe('The Anthropic model id used for each tier.'),

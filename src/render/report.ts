@@ -1,11 +1,13 @@
 import { totalUsage, type RunView } from '../domain/run-state';
-import { details, hiddenMarker } from '../text/markdown';
+import { cell, details, hiddenMarker } from '../text/markdown';
 
 export interface TaskResultText {
   id: string;
   summary: string;
   details: string;
 }
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function reportMarker(issue: number, run: number): string {
   return hiddenMarker('report', { issue, run });
@@ -46,7 +48,7 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
   ];
   for (const t of plan.tasks) {
     const rec = view.tasks.get(t.id);
-    out.push(`| **${t.id}** ${t.title} | ${rec?.status ?? 'pending'} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
+    out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.status ?? 'pending'} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
   }
   out.push('');
   for (const t of plan.tasks) {
@@ -57,7 +59,7 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
       r?.details ? `\n${r.details}` : '',
       rec?.changedFiles.length ? `\n**Files:** ${rec.changedFiles.map((f) => `\`${f}\``).join(', ')}` : '',
     ].join('\n');
-    out.push(details(`${t.id} · ${t.title} — ${rec?.status ?? 'pending'}`, body.trim()));
+    out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
     out.push('');
   }
   out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);

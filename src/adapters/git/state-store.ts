@@ -6,7 +6,8 @@ import { STATE_BRANCH } from '../../domain/refs';
 import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
 import { gitClient, isNonFastForward } from './git-client';
 
-const MAX_ATTEMPTS = 10;
+/** Enough for 20 jobs finishing at once; each attempt is a fetch and a push. */
+const MAX_ATTEMPTS = 40;
 const TRACKING = 'refs/remotes/origin/crew-state';
 
 /**
@@ -38,14 +39,15 @@ export class GitStateStore implements StateStore {
   /** Moves the work tree to the remote tip; false when the state branch does not exist yet. */
   private async syncToTip(): Promise<boolean> {
     await this.init();
-    const ls = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${STATE_BRANCH}`]);
-    if (!ls.trim()) {
+    try {
+      await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
+    } catch (e) {
+      if (!/couldn't find remote ref/i.test(String(e))) throw e;
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
       await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
       await this.clearWorkTree();
       return false;
     }
-    await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     await this.git.raw(['clean', '-fdq']);
     return true;
@@ -138,7 +140,8 @@ export class GitStateStore implements StateStore {
           if (attempt >= MAX_ATTEMPTS) {
             throw new Error(`could not write ${STATE_BRANCH} after ${MAX_ATTEMPTS} attempts: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
           }
-          const wait = (50 + Math.random() * 200) * Math.min(2 ** (attempt - 1), 16);
+          // Full jitter spreads writers that collided, so the next round mostly does not.
+          const wait = Math.random() * Math.min(3000, 100 * 2 ** Math.min(attempt, 10));
           this.log.info(`${STATE_BRANCH} moved under us (attempt ${attempt}); retrying in ~${Math.round(wait)}ms`);
           await this.clock.sleep(wait);
         }

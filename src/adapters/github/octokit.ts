@@ -20,6 +20,8 @@ export function createClient(token: string, log: Log): GitHubClient {
   return getOctokit(
     token,
     {
+      // Read now, not when @actions/github was first imported.
+      baseUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com',
       retry: { retryAfterBaseValue: ms(1000) },
       throttle: {
         retryAfterBaseValue: ms(1000),

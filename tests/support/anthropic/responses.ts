@@ -33,7 +33,11 @@ function chunk(text: string): string[] {
 }
 
 function blockEvents(block: OutputBlock, index: number) {
-  const delta = (fields: { type: string; [field: string]: unknown }) => ({ type: 'content_block_delta', index, delta: fields });
+  const delta = (fields: { type: string; [field: string]: unknown }) => ({
+    type: 'content_block_delta',
+    index,
+    delta: fields,
+  });
   switch (block.type) {
     case 'text':
       return {

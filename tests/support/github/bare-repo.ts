@@ -95,6 +95,32 @@ export class BareRepo {
     return (await this.run(['diff', '--name-only', `${base}...${head}`])).split('\n').filter(Boolean);
   }
 
+  /** Subjects of the commits reachable from head but not from base, oldest first. */
+  async commitSubjects(base: string, head: string): Promise<string[]> {
+    return (await this.run(['log', '--reverse', '--format=%s', `${base}..${head}`])).split('\n').filter(Boolean);
+  }
+
+  /** How many commits head has that base does not: a PR's commit count. */
+  async countCommits(base: string, head: string): Promise<number> {
+    return Number((await this.run(['rev-list', '--count', `${base}..${head}`])).trim());
+  }
+
+  /** Lines added and removed, and files changed, between the merge base and head. */
+  async diffStat(base: string, head: string): Promise<{ additions: number; deletions: number; changedFiles: number }> {
+    const out = await this.run(['diff', '--numstat', `${base}...${head}`]);
+    let additions = 0;
+    let deletions = 0;
+    let changedFiles = 0;
+    for (const line of out.split('\n').filter(Boolean)) {
+      const [a, d] = line.split('\t');
+      // Binary files show "-" for both counts.
+      additions += Number(a) || 0;
+      deletions += Number(d) || 0;
+      changedFiles++;
+    }
+    return { additions, deletions, changedFiles };
+  }
+
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     const r = await tryGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: this.dir });
     return r.code === 0;
@@ -135,17 +161,23 @@ export class BareRepo {
     const text = opts.message ? `${opts.title}\n\n${opts.message}` : opts.title;
     let newSha: string;
     if (opts.method === 'rebase') {
+      // Replays each commit onto the base in a throwaway worktree. (`merge-tree --merge-base`,
+      // which could do this without one, needs git 2.40; Debian bookworm has 2.39.)
+      // Like GitHub, the replayed commits keep their authors and get a new committer.
       const commits = (await this.run(['rev-list', '--reverse', `${baseSha}..${opts.headSha}`])).split('\n').filter(Boolean);
-      let tip = baseSha;
-      for (const c of commits) {
-        const info = await this.commitInfo(c);
-        const r = await tryGit(['merge-tree', '--write-tree', '--no-messages', `--merge-base=${info.parents[0] ?? c}`, tip, c], {
-          cwd: this.dir,
-        });
-        if (r.code !== 0) return { ok: false, conflicts: [] };
-        tip = (await this.run(['commit-tree', r.stdout.split('\n')[0]!, '-p', tip, '-m', info.message], env)).trim();
+      const wt = await mkdtemp(join(tmpdir(), 'fake-gh-rebase-'));
+      try {
+        await this.run(['worktree', 'add', '--detach', '--quiet', wt, baseSha]);
+        const committerEnv = { GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME, GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL, GIT_COMMITTER_DATE: env.GIT_COMMITTER_DATE };
+        for (const c of commits) {
+          const r = await tryGit(['cherry-pick', '--allow-empty', '--keep-redundant-commits', c], { cwd: wt, env: committerEnv });
+          if (r.code !== 0) return { ok: false, conflicts: [] };
+        }
+        newSha = (await git(['rev-parse', 'HEAD'], { cwd: wt })).trim();
+      } finally {
+        await tryGit(['worktree', 'remove', '--force', wt], { cwd: this.dir });
+        await rm(wt, { recursive: true, force: true });
       }
-      newSha = tip;
     } else {
       const m = await this.canMerge(baseSha, opts.headSha);
       if (!m.clean || !m.tree) return { ok: false, conflicts: m.conflicts };

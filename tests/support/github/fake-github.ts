@@ -82,6 +82,26 @@ export interface GitHubFault {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Checks a response against the OpenAPI description. GitHub's description lists
+ * only some of the client errors each endpoint can give (any endpoint can answer
+ * 401, 403, 404 or 422), so an undocumented 4xx/5xx is checked against GitHub's
+ * common error body instead of being reported; an undocumented success still is.
+ */
+function checkResponse(key: string, status: number, body: unknown): string[] {
+  const errors = validateResponse(key, status, body);
+  if (status < 400 || errors.length !== 1 || !errors[0]!.startsWith(`status ${status} is not documented`)) return errors;
+  const problems: string[] = [];
+  const b = body as Record<string, unknown> | null;
+  if (typeof b !== 'object' || b === null) return [`body: an error needs GitHub's error object; got ${JSON.stringify(body)}`];
+  if (typeof b.message !== 'string') problems.push('body/message: an error needs a message string');
+  if (typeof b.documentation_url !== 'string') problems.push('body/documentation_url: an error needs a documentation_url string');
+  if (b.errors !== undefined && !(Array.isArray(b.errors) && b.errors.every((e) => typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string')))) {
+    problems.push('body/errors: each error needs a code');
+  }
+  return problems;
+}
 const HOUR_MS = 3_600_000;
 
 /**
@@ -339,9 +359,17 @@ export class FakeGitHub {
     return buf.toString('utf8');
   }
 
+  /**
+   * Who a rate limit counts against. Every workflow run's GITHUB_TOKEN shares one budget:
+   * GitHub allows 1,000 requests an hour per repository, not per run.
+   */
+  private rateKey(principal: Principal | undefined): string {
+    return principal ? (principal.kind === 'actions' ? 'actions' : principal.login) : 'anonymous';
+  }
+
   /** The principal's primary rate-limit window: 1,000 an hour for a GITHUB_TOKEN, 5,000 for people. */
   rateWindow(principal: Principal | undefined, count = false): { limit: number; used: number; reset: number } {
-    const key = principal ? (principal.kind === 'actions' ? `actions:${principal.runId ?? 0}` : principal.login) : 'anonymous';
+    const key = this.rateKey(principal);
     const limit = principal?.kind === 'actions' ? 1000 : principal ? 5000 : 60;
     const now = Date.now();
     let w = this.windows.get(key);
@@ -404,7 +432,7 @@ export class FakeGitHub {
     const send = (r: RouteResponse, validate = true) => {
       recorded.status = r.status;
       if (validate && op) {
-        for (const err of validateResponse(op.key, r.status, r.body ?? null)) this.violations.push(`response ${op.key} ${r.status}: ${err}`);
+        for (const err of checkResponse(op.key, r.status, r.body ?? null)) this.violations.push(`response ${op.key} ${r.status}: ${err}`);
       }
       res.statusCode = r.status;
       res.setHeader('x-github-api-version-selected', '2022-11-28');
@@ -428,9 +456,21 @@ export class FakeGitHub {
     const error = (e: HttpError) =>
       send({ status: e.status, headers: { ...headers, ...e.headers }, body: { message: e.message, documentation_url: `https://docs.github.com/rest`, ...e.extra } });
 
-    if (op.params.owner !== undefined && (op.params.owner !== this.owner || op.params.repo !== this.repoName)) return error(new HttpError(404, 'Not Found'));
-    if (!principal) return error(new HttpError(401, 'Requires authentication'));
+    const repoRoute = op.params.owner !== undefined;
+    if (repoRoute && (op.params.owner !== this.owner || op.params.repo !== this.repoName)) return error(new HttpError(404, 'Not Found'));
+    if (!principal) {
+      // A token GitHub does not know is refused outright; a request with no token at all
+      // cannot see a private repository, and GitHub answers 404 so as not to reveal it exists.
+      if (req.headers.authorization) return error(new HttpError(401, 'Bad credentials'));
+      if (repoRoute && this.settings.private) return error(new HttpError(404, 'Not Found'));
+      return error(new HttpError(401, 'Requires authentication'));
+    }
+    if (repoRoute && principal.kind === 'user' && this.settings.private && this.permissionOf(principal.login) === 'none') return error(new HttpError(404, 'Not Found'));
     if (!this.allows(principal, route.scope, route.access, route.userAccess)) return error(new HttpError(403, 'Resource not accessible by integration'));
+    if (!isRateLimitRoute && headers['x-ratelimit-remaining'] === '0' && Number(headers['x-ratelimit-used']) > Number(headers['x-ratelimit-limit'])) {
+      const who = principal.kind === 'user' ? `user ID ${this.user(principal.login).id}` : 'installation';
+      return send(this.faultResponse({ route: op.key, status: 403, kind: 'primary-rate-limit', message: `API rate limit exceeded for ${who}.` }, headers), false);
+    }
 
     const before = this.takeFault(op.key, false);
     if (before) {
@@ -478,7 +518,7 @@ export class FakeGitHub {
 
   /** GitHub allows about 80 content-creating requests a minute per identity. */
   private overSecondaryLimit(principal: Principal): boolean {
-    const key = principal.kind === 'actions' ? `actions:${principal.runId ?? 0}` : principal.login;
+    const key = this.rateKey(principal);
     const now = Date.now();
     const recent = (this.creates.get(key) ?? []).filter((t) => now - t < scaledMs(60_000));
     recent.push(now);

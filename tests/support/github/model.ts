@@ -70,6 +70,8 @@ export interface FakePull {
   merged_by: string | null;
   /** The head sha when the PR was closed or merged; open PRs follow their branch. */
   frozenHeadSha: string | null;
+  /** The base branch's sha when the PR was closed or merged, so its commit counts stay put. */
+  frozenBaseSha?: string | null;
 }
 
 export interface FakeReview {

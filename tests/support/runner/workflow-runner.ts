@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
 import type { Access, Scopes } from '../github/model';
 import { git } from '../git-cli';
+import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { readKeyValueFile } from './output-files';
 import { startProcess, type StepProcess } from './process-control';
@@ -48,6 +49,10 @@ export interface JobRun {
 
 export interface WorkflowRun {
   id: number;
+  /** The workflow file, e.g. `.github/workflows/crew.yml`. */
+  workflow: string;
+  /** Counts the runs of this workflow, from 1, like GitHub's run_number. */
+  number: number;
   event: string;
   action?: string;
   actor: string;
@@ -76,6 +81,18 @@ export interface RunnerOptions {
 
 const DEFAULT_PERMISSIONS: Scopes = { contents: 'read', metadata: 'read' };
 const CHECKPOINT = /^crew checkpoint: (\S+)/;
+/** What GitHub's runner annotates when a step is cancelled, when a step's process fails, and when a runner is lost. */
+const OPERATION_CANCELED = 'The operation was canceled.';
+const LOST_RUNNER =
+  'The hosted runner: fake-runner lost communication with the server. Anything in your workflow that terminates the runner process, starves it for CPU/Memory, or blocks its network access can cause this error.';
+
+/** A job (or matrix leg) in flight, as far as cancellation is concerned. */
+interface LiveJob {
+  /** Re-evaluates the job's `if:` as if the run were cancelled; true means GitHub lets the job carry on. */
+  survivesCancel(): boolean;
+  /** Cancels the job: the running step is signalled unless its own `if:` still holds, later steps see cancelled(). */
+  cancel(reason?: string): void;
+}
 
 /**
  * Executes a repository's workflow files for events from the fake GitHub, the way
@@ -117,10 +134,19 @@ export class WorkflowRunner {
       const sha = await this.opts.gh.repo.resolve(ref);
       const text = sha ? await this.opts.gh.repo.readFile(sha, file) : undefined;
       if (!sha || text === undefined) continue;
-      const wf = parseWorkflow(text, file);
+      let wf: WorkflowSpec;
+      try {
+        wf = parseWorkflow(text, file);
+      } catch (err) {
+        // GitHub fails that workflow ("Invalid workflow file") and still runs the others.
+        this.errors.push(`invalid workflow file ${file}: ${(err as Error).message}`);
+        continue;
+      }
       if (!listensTo(wf, e.name, e.payload.action as string | undefined)) continue;
       const run: WorkflowRun = {
         id: ++this.runIds,
+        workflow: file,
+        number: this.runs.filter((r) => r.workflow === file).length + 1,
         event: e.name,
         action: e.payload.action as string | undefined,
         actor: e.actor,
@@ -169,12 +195,19 @@ export class WorkflowRunner {
     else this.slots++;
   }
 
+  /**
+   * Cancels a run the way GitHub does: jobs in flight whose `if:` still holds once the run is cancelled (e.g.
+   * `always()`) carry on untouched; the others are cancelled. Jobs that have not started yet see cancelled().
+   */
   cancel(run: WorkflowRun): void {
+    if (run.cancelled) return;
     run.cancelled = true;
-    for (const p of this.processes.get(run.id) ?? []) p.cancel(this.opts.timeScale);
+    for (const live of [...(this.live.get(run.id) ?? [])]) {
+      if (!live.survivesCancel()) live.cancel();
+    }
   }
 
-  private processes = new Map<number, Set<StepProcess>>();
+  private live = new Map<number, Set<LiveJob>>();
 
   private async execute(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string) {
     const dir = join(this.opts.workRoot, `run-${run.id}`);
@@ -216,7 +249,7 @@ export class WorkflowRunner {
         actor: e.actor,
         triggering_actor: e.actor,
         run_id: String(run.id),
-        run_number: String(this.runs.indexOf(run) + 1),
+        run_number: String(run.number),
         run_attempt: '1',
         workflow: wf.name ?? file,
         workflow_ref: `${gh.owner}/${gh.repoName}/${file}@${ref}`,
@@ -248,12 +281,21 @@ export class WorkflowRunner {
     const needs: Record<string, ExprValue> = {};
     for (const n of needsOf(spec)) needs[n] = { result: results.get(n)!.result, outputs: results.get(n)!.outputs };
     const ctx: ExprContext = { ...this.baseContext(run, wf, file, e, sha, ref, eventPath), needs };
-    const needResults = needsOf(spec).map((n) => results.get(n)!.result);
+    // success() and failure() look at the whole chain of ancestors, as GitHub's do.
+    const ancestorResults = ancestorsOf(wf, id).map((n) => results.get(n)!.result);
     const status: StatusFunctions = {
-      success: () => !run.cancelled && needResults.every((r) => r === 'success'),
-      failure: () => needResults.some((r) => r === 'failure'),
+      success: () => !run.cancelled && ancestorResults.every((r) => r === 'success'),
+      failure: () => ancestorResults.some((r) => r === 'failure'),
       cancelled: () => run.cancelled,
       always: () => true,
+    };
+    const afterCancel: StatusFunctions = { ...status, success: () => false, cancelled: () => true };
+    const survivesCancel = () => {
+      try {
+        return evaluateIf(spec.if, ctx, afterCancel);
+      } catch {
+        return false;
+      }
     };
     const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
       run.jobs.push({ id, name: spec.name ?? id, result: 'skipped', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
@@ -276,19 +318,34 @@ export class WorkflowRunner {
     const failFast = spec.strategy?.['fail-fast'] === undefined ? true : String(evaluateValue(spec.strategy['fail-fast'], ctx)) !== 'false';
     const maxParallel = spec.strategy?.['max-parallel'] ? Number(evaluateValue(spec.strategy['max-parallel'], ctx)) : legs.length;
     const jobRuns: JobRun[] = [];
-    let legFailed = false;
+    let failedLeg: Record<string, unknown> | undefined;
+    const inFlight = new Set<LiveJob>();
     const queue = legs.map((matrix, index) => ({ matrix, index }));
     const worker = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
-        if (legFailed && failFast && item.matrix) {
-          jobRuns.push({ id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+        if (failedLeg && failFast && item.matrix) {
+          const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
+          run.jobs.push(jr);
+          jobRuns.push(jr);
           continue;
         }
         await this.acquire();
         try {
-          const jr = await this.runJob(run, wf, file, id, spec, { ...ctx, matrix: (item.matrix ?? {}) as ExprValue, strategy: { 'fail-fast': failFast, 'job-index': item.index, 'job-total': legs.length, 'max-parallel': maxParallel } }, sha, eventPath, dir, item.matrix, item.index);
+          if (run.cancelled && !survivesCancel()) {
+            // Still queued when the run was cancelled: GitHub never starts it.
+            const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
+            run.jobs.push(jr);
+            jobRuns.push(jr);
+            continue;
+          }
+          const legCtx: ExprContext = { ...ctx, matrix: (item.matrix ?? {}) as ExprValue, strategy: { 'fail-fast': failFast, 'job-index': item.index, 'job-total': legs.length, 'max-parallel': maxParallel } };
+          const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight);
           jobRuns.push(jr);
-          if (jr.result === 'failure') legFailed = true;
+          if (jr.result === 'failure' && item.matrix && !failedLeg) {
+            failedLeg = item.matrix;
+            // fail-fast: GitHub cancels the legs in progress as well as the queued ones.
+            if (failFast) for (const leg of [...inFlight]) leg.cancel(`The job was canceled because "${matrixKey(failedLeg)}" failed.`);
+          }
         } finally {
           this.release();
         }
@@ -308,7 +365,12 @@ export class WorkflowRunner {
   /** Matrix legs; a string is the error GitHub would fail the job with. */
   private expandMatrix(spec: JobSpec, ctx: ExprContext, file: string, id: string): Array<Record<string, unknown> | undefined> | string {
     if (!spec.strategy?.matrix) return [undefined];
-    const m = evaluateValue(spec.strategy.matrix, ctx);
+    let m: unknown;
+    try {
+      m = evaluateValue(spec.strategy.matrix, ctx);
+    } catch (err) {
+      return `Error when evaluating 'strategy' for job '${id}'. ${file}: ${(err as Error).message}`;
+    }
     if (!m || typeof m !== 'object' || Array.isArray(m)) return `${file}: jobs.${id}.strategy.matrix: Unexpected value '${JSON.stringify(m)}'`;
     const { include, exclude, ...axes } = m as Record<string, unknown>;
     let legs: Array<Record<string, unknown>> = [{}];
@@ -345,6 +407,8 @@ export class WorkflowRunner {
     dir: string,
     matrix: Record<string, unknown> | undefined,
     index: number,
+    survivesCancel: () => boolean,
+    siblings: Set<LiveJob>,
   ): Promise<JobRun> {
     const gh = this.opts.gh;
     const jobDir = join(dir, matrix ? `${id}-${index}` : id);
@@ -360,136 +424,220 @@ export class WorkflowRunner {
     const jobCtx: ExprContext = { ...ctx, github, secrets: { ...this.opts.secrets, GITHUB_TOKEN: token }, job: { status: 'success' }, runner: { ...(ctx.runner as object), temp } as ExprValue };
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...wf.env, ...spec.env })) env[k] = String(evaluateValue(v, jobCtx) ?? '');
+    const addedPath: string[] = [];
     const steps: Record<string, ExprValue> = {};
     let failed = false;
     let lost = false;
-    const log = (line: string) => {
-      let masked = line;
+    /** Set once this job gets a cancellation (the run's, or fail-fast's); jobs started after a run was cancelled never get one. */
+    let cancelled = false;
+    let canceledNoted = false;
+    /** The step in progress: whether its `if:` holds after a cancellation, and whether it has been told to stop. */
+    let current: { proc?: StepProcess; survives: () => boolean; signalled: boolean } | undefined;
+    const mask = (text: string) => {
+      let masked = text;
       for (const m of masks) masked = masked.split(m).join('***');
+      return masked;
+    };
+    const log = (line: string) => {
+      const masked = mask(line);
       job.log.push(masked);
       this.opts.onLog?.(job, masked);
     };
-
-    for (const [i, step] of spec.steps.entries()) {
-      const stepName = step.name ?? step.id ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${i}`;
-      const stepStatus: StatusFunctions = {
-        success: () => !failed && !run.cancelled,
-        failure: () => failed,
-        cancelled: () => run.cancelled,
-        always: () => true,
-      };
-      const sctx: ExprContext = { ...jobCtx, steps, env: { ...env }, job: { status: failed ? 'failure' : run.cancelled ? 'cancelled' : 'success' } };
-      if (lost || !evaluateIf(step.if, sctx, stepStatus)) {
-        job.steps.push({ name: stepName, outcome: 'skipped', exitCode: null, signal: null, outputs: {} });
-        if (step.id) steps[step.id] = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' };
-        continue;
-      }
-      const stepEnv: Record<string, string> = { ...env };
-      for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, sctx) ?? '');
-      const files = { output: join(temp, `output-${i}`), summary: join(temp, `summary-${i}`), env: join(temp, `env-${i}`), path: join(temp, `path-${i}`), state: join(temp, `state-${i}`) };
-      await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
-      const processEnv: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        HOME: home,
-        LANG: 'C.UTF-8',
-        CI: 'true',
-        GITHUB_ACTIONS: 'true',
-        ...this.opts.env,
-        ...stepEnv,
-        GITHUB_ACTION: step.id ?? `__step${i}`,
-        GITHUB_ACTOR: run.actor,
-        GITHUB_API_URL: gh.url,
-        GITHUB_SERVER_URL: gh.url,
-        GITHUB_GRAPHQL_URL: `${gh.url}/graphql`,
-        GITHUB_EVENT_NAME: run.event,
-        GITHUB_EVENT_PATH: eventPath,
-        GITHUB_JOB: id,
-        GITHUB_REF: String((ctx.github as Record<string, ExprValue>).ref),
-        GITHUB_REF_NAME: String((ctx.github as Record<string, ExprValue>).ref_name),
-        GITHUB_REPOSITORY: `${gh.owner}/${gh.repoName}`,
-        GITHUB_REPOSITORY_OWNER: gh.owner,
-        GITHUB_REPOSITORY_ID: String(gh.repoId),
-        GITHUB_RUN_ID: String(run.id),
-        GITHUB_RUN_NUMBER: String((ctx.github as Record<string, ExprValue>).run_number),
-        GITHUB_RUN_ATTEMPT: '1',
-        GITHUB_SHA: sha,
-        GITHUB_WORKFLOW: String((ctx.github as Record<string, ExprValue>).workflow),
-        GITHUB_WORKFLOW_REF: String((ctx.github as Record<string, ExprValue>).workflow_ref),
-        GITHUB_WORKSPACE: workspace,
-        GITHUB_OUTPUT: files.output,
-        GITHUB_STEP_SUMMARY: files.summary,
-        GITHUB_ENV: files.env,
-        GITHUB_PATH: files.path,
-        GITHUB_STATE: files.state,
-        RUNNER_TEMP: temp,
-        RUNNER_OS: 'Linux',
-        RUNNER_ARCH: 'X64',
-        RUNNER_NAME: 'fake-runner',
-        RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
-      };
-      let outcome: JobResult = 'success';
-      let exitCode: number | null = 0;
-      let signal: string | null = null;
-      try {
-        if (step.uses && /^actions\/checkout@/.test(step.uses)) {
-          await this.checkout(evaluateValue(step.with ?? {}, sctx) as Record<string, unknown>, workspace, token, sha, processEnv);
-          log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
-        } else {
-          const proc = await this.startStep(step, sctx, processEnv, workspace, (line) => {
-            const handled = this.workflowCommand(line, masks, job);
-            if (handled !== undefined) {
-              if (handled) log(handled);
-            } else log(line);
-            const cp = CHECKPOINT.exec(line);
-            if (cp) this.maybeKill(run, job, cp[1]!, proc, () => (lost = true));
-          });
-          this.track(run.id, proc, true);
-          if (run.cancelled) proc.cancel(this.opts.timeScale);
-          const r = await proc.done;
-          this.track(run.id, proc, false);
-          exitCode = r.code;
-          signal = r.signal;
-          if (r.code !== 0) outcome = run.cancelled || lost ? 'cancelled' : 'failure';
+    const annotate = (level: 'error' | 'warning' | 'notice', message: string) => {
+      const masked = mask(message);
+      job.annotations.push({ level, message: masked });
+      log(`##[${level}]${masked}`);
+    };
+    const live: LiveJob = {
+      survivesCancel,
+      cancel: (reason) => {
+        if (cancelled) return;
+        cancelled = true;
+        if (reason) annotate('error', reason);
+        if (current && !current.survives()) {
+          current.signalled = true;
+          current.proc?.cancel(this.opts.timeScale);
         }
-      } catch (err) {
-        log(`##[error]${(err as Error).message}`);
-        job.annotations.push({ level: 'error', message: (err as Error).message });
-        outcome = 'failure';
-        exitCode = 1;
+      },
+    };
+    let liveSet = this.live.get(run.id);
+    if (!liveSet) this.live.set(run.id, (liveSet = new Set()));
+    liveSet.add(live);
+    siblings.add(live);
+
+    try {
+      for (const [i, step] of spec.steps.entries()) {
+        const stepName = step.name ?? step.id ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${i}`;
+        const stepStatus: StatusFunctions = {
+          success: () => !failed && !cancelled,
+          failure: () => failed,
+          cancelled: () => cancelled,
+          always: () => true,
+        };
+        const sctx: ExprContext = { ...jobCtx, steps, env: { ...env }, job: { status: failed ? 'failure' : cancelled ? 'cancelled' : 'success' } };
+        let go = false;
+        try {
+          go = !lost && evaluateIf(step.if, sctx, stepStatus);
+        } catch (err) {
+          annotate('error', `The step '${stepName}' failed to evaluate its condition: ${(err as Error).message}`);
+          failed = true;
+        }
+        if (!go) {
+          job.steps.push({ name: stepName, outcome: 'skipped', exitCode: null, signal: null, outputs: {} });
+          if (step.id) steps[step.id] = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' };
+          continue;
+        }
+        const afterCancel: StatusFunctions = { ...stepStatus, success: () => false, cancelled: () => true };
+        const me = {
+          proc: undefined as StepProcess | undefined,
+          signalled: false,
+          survives: () => {
+            try {
+              return evaluateIf(step.if, { ...sctx, job: { status: 'cancelled' } }, afterCancel);
+            } catch {
+              return false;
+            }
+          },
+        };
+        current = me;
+        const stepEnv: Record<string, string> = { ...env };
+        for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, sctx) ?? '');
+        // The env context a step's own fields see includes the step's env.
+        const runCtx: ExprContext = { ...sctx, env: { ...stepEnv } };
+        const files = { output: join(temp, `output-${i}`), summary: join(temp, `summary-${i}`), env: join(temp, `env-${i}`), path: join(temp, `path-${i}`), state: join(temp, `state-${i}`) };
+        await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
+        const processEnv: NodeJS.ProcessEnv = {
+          PATH: [...addedPath, process.env.PATH].filter(Boolean).join(':'),
+          HOME: home,
+          LANG: 'C.UTF-8',
+          CI: 'true',
+          GITHUB_ACTIONS: 'true',
+          ...this.opts.env,
+          ...stepEnv,
+          GITHUB_ACTION: step.id ?? `__step${i}`,
+          GITHUB_ACTOR: run.actor,
+          GITHUB_API_URL: gh.url,
+          GITHUB_SERVER_URL: gh.url,
+          GITHUB_GRAPHQL_URL: `${gh.url}/graphql`,
+          GITHUB_EVENT_NAME: run.event,
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_JOB: id,
+          GITHUB_REF: String((ctx.github as Record<string, ExprValue>).ref),
+          GITHUB_REF_NAME: String((ctx.github as Record<string, ExprValue>).ref_name),
+          GITHUB_REPOSITORY: `${gh.owner}/${gh.repoName}`,
+          GITHUB_REPOSITORY_OWNER: gh.owner,
+          GITHUB_REPOSITORY_ID: String(gh.repoId),
+          GITHUB_RUN_ID: String(run.id),
+          GITHUB_RUN_NUMBER: String((ctx.github as Record<string, ExprValue>).run_number),
+          GITHUB_RUN_ATTEMPT: '1',
+          GITHUB_SHA: sha,
+          GITHUB_WORKFLOW: String((ctx.github as Record<string, ExprValue>).workflow),
+          GITHUB_WORKFLOW_REF: String((ctx.github as Record<string, ExprValue>).workflow_ref),
+          GITHUB_WORKSPACE: workspace,
+          GITHUB_OUTPUT: files.output,
+          GITHUB_STEP_SUMMARY: files.summary,
+          GITHUB_ENV: files.env,
+          GITHUB_PATH: files.path,
+          GITHUB_STATE: files.state,
+          RUNNER_TEMP: temp,
+          RUNNER_OS: 'Linux',
+          RUNNER_ARCH: 'X64',
+          RUNNER_NAME: 'fake-runner',
+          RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
+        };
+        let outcome: JobResult = 'success';
+        let exitCode: number | null = 0;
+        let signal: string | null = null;
+        try {
+          if (step.uses && /^actions\/checkout@/.test(step.uses)) {
+            await this.checkout(evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, workspace, token, sha, processEnv);
+            log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
+          } else {
+            const proc = await this.startStep(step, runCtx, processEnv, workspace, annotate, (line) => {
+              const handled = this.workflowCommand(line, masks, annotate);
+              if (handled === undefined) log(line);
+              else if (handled) log(handled);
+              const cp = CHECKPOINT.exec(line);
+              if (cp) this.maybeKill(run, job, cp[1]!, () => {
+                lost = true;
+                proc.kill();
+              });
+            });
+            me.proc = proc;
+            // A cancellation that arrived while the step was starting.
+            if (me.signalled) proc.cancel(this.opts.timeScale);
+            const r = await proc.done;
+            exitCode = r.code;
+            signal = r.signal;
+            if (lost || me.signalled) outcome = 'cancelled';
+            else if (r.code !== 0) {
+              outcome = 'failure';
+              annotate('error', `Process completed with exit code ${r.code ?? 1}.`);
+            }
+          }
+        } catch (err) {
+          annotate('error', (err as Error).message);
+          outcome = 'failure';
+          exitCode = 1;
+        }
+        current = undefined;
+        if (outcome === 'cancelled' && !lost && !canceledNoted) {
+          canceledNoted = true;
+          annotate('error', OPERATION_CANCELED);
+        }
+        const outputs = lost ? {} : await readKeyValueFile(files.output);
+        if (!lost) {
+          for (const [k, v] of Object.entries(await readKeyValueFile(files.env))) {
+            // GitHub's default variables cannot be overwritten through GITHUB_ENV.
+            if (!/^(GITHUB|RUNNER)_/.test(k)) env[k] = v;
+          }
+          const added = (await readFile(files.path, 'utf8').catch(() => '')).split(/\r?\n/).filter(Boolean);
+          for (const p of added) addedPath.unshift(p);
+        }
+        const summary = await readFile(files.summary, 'utf8').catch(() => '');
+        job.summary += summary;
+        job.steps.push({ name: stepName, outcome, exitCode, signal, outputs });
+        let continueOnError = false;
+        try {
+          continueOnError = isTruthy(evaluateValue(step['continue-on-error'] ?? false, sctx) as ExprValue);
+        } catch {
+          continueOnError = false;
+        }
+        if (step.id) steps[step.id] = { outputs, outcome, conclusion: continueOnError && outcome === 'failure' ? 'success' : outcome };
+        if (outcome === 'failure' && !continueOnError) failed = true;
       }
-      const outputs = await readKeyValueFile(files.output);
-      Object.assign(env, await readKeyValueFile(files.env));
-      const summary = await readFile(files.summary, 'utf8').catch(() => '');
-      job.summary += summary;
-      job.steps.push({ name: stepName, outcome, exitCode, signal, outputs });
-      const continueOnError = step['continue-on-error'] === true;
-      if (step.id) steps[step.id] = { outputs, outcome, conclusion: continueOnError && outcome === 'failure' ? 'success' : outcome };
-      if (outcome === 'failure' && !continueOnError) failed = true;
+    } finally {
+      liveSet.delete(live);
+      siblings.delete(live);
+      gh.revokeToken(token);
     }
-    gh.revokeToken(token);
-    job.result = lost ? 'failure' : failed ? 'failure' : run.cancelled ? 'cancelled' : 'success';
-    const finalCtx: ExprContext = { ...jobCtx, steps };
-    for (const [k, v] of Object.entries(spec.outputs ?? {})) {
-      const value = interpolate(v, finalCtx);
-      if ([...masks].some((m) => value.includes(m))) {
-        log(`##[warning]Skip output '${k}' since it may contain secret.`);
-        continue;
+    job.result = lost ? 'failure' : failed ? 'failure' : cancelled ? 'cancelled' : 'success';
+    if (lost) {
+      // A runner that vanished reports nothing more: no outputs.
+      annotate('error', LOST_RUNNER);
+    } else {
+      const finalCtx: ExprContext = { ...jobCtx, steps, job: { status: job.result } };
+      for (const [k, v] of Object.entries(spec.outputs ?? {})) {
+        let value: string;
+        try {
+          value = interpolate(String(v), finalCtx);
+        } catch (err) {
+          annotate('error', `Error when evaluating 'outputs' for job '${id}'. ${(err as Error).message}`);
+          continue;
+        }
+        if ([...masks].some((m) => value.includes(m))) {
+          annotate('warning', `Skip output '${k}' since it may contain secret.`);
+          continue;
+        }
+        job.outputs[k] = value;
       }
-      job.outputs[k] = value;
     }
     job.finishedAt = Date.now();
     this.opts.onJobDone?.(run, job);
     return job;
   }
 
-  private track(runId: number, proc: StepProcess, add: boolean) {
-    let set = this.processes.get(runId);
-    if (!set) this.processes.set(runId, (set = new Set()));
-    if (add) set.add(proc);
-    else set.delete(proc);
-  }
-
-  private maybeKill(run: WorkflowRun, job: JobRun, name: string, proc: StepProcess, markLost: () => void) {
+  private maybeKill(run: WorkflowRun, job: JobRun, name: string, lose: () => void) {
     const kp = this.opts.killPoints?.find(
       (k) =>
         k.job === job.id &&
@@ -500,16 +648,12 @@ export class WorkflowRunner {
     if (!kp) return;
     kp.times = (kp.times ?? 1) - 1;
     job.killedAt = name;
-    if (kp.mode === 'lost') {
-      markLost();
-      proc.kill();
-    } else {
-      this.cancel(run);
-    }
+    if (kp.mode === 'lost') lose();
+    else this.cancel(run);
   }
 
   /** Handles `::command::` lines the way the runner does; returns the text to log, '' to hide, undefined if not a command. */
-  private workflowCommand(line: string, masks: Set<string>, job: JobRun): string | undefined {
+  private workflowCommand(line: string, masks: Set<string>, annotate: (level: 'error' | 'warning' | 'notice', message: string) => void): string | undefined {
     const m = /^::([a-z-]+)(?: [^:]*)?::(.*)$/.exec(line);
     if (!m) return undefined;
     const [, cmd, value] = m;
@@ -521,8 +665,8 @@ export class WorkflowRunner {
       case 'error':
       case 'warning':
       case 'notice':
-        job.annotations.push({ level: cmd, message: text });
-        return `##[${cmd}]${text}`;
+        annotate(cmd, text);
+        return '';
       case 'debug':
         return '';
       case 'group':
@@ -533,7 +677,14 @@ export class WorkflowRunner {
     }
   }
 
-  private async startStep(step: StepSpec, ctx: ExprContext, env: NodeJS.ProcessEnv, workspace: string, onLine: (l: string) => void): Promise<StepProcess> {
+  private async startStep(
+    step: StepSpec,
+    ctx: ExprContext,
+    env: NodeJS.ProcessEnv,
+    workspace: string,
+    annotate: (level: 'error' | 'warning' | 'notice', message: string) => void,
+    onLine: (l: string) => void,
+  ): Promise<StepProcess> {
     if (step.run !== undefined) {
       const script = interpolate(step.run, ctx);
       const cwd = step['working-directory'] ? resolve(workspace, interpolate(step['working-directory'], ctx)) : workspace;
@@ -549,11 +700,14 @@ export class WorkflowRunner {
     const given = (evaluateValue(step.with ?? {}, ctx) ?? {}) as Record<string, unknown>;
     const declared = meta.inputs ?? {};
     const unexpected = Object.keys(given).filter((k) => !(k in declared));
-    if (unexpected.length) onLine(`##[warning]Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
+    if (unexpected.length) annotate('warning', `Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
+    // Every input given reaches the action (undeclared ones too, after the warning), then declared defaults.
     const inputEnv: Record<string, string> = {};
+    const inputName = (name: string) => `INPUT_${name.trim().replace(/ /g, '_').toUpperCase()}`;
+    for (const [name, v] of Object.entries(given)) if (v !== undefined && v !== null) inputEnv[inputName(name)] = String(v);
     for (const [name, d] of Object.entries(declared)) {
-      const v = given[name] ?? (d.default !== undefined ? interpolate(String(d.default), ctx) : undefined);
-      if (v !== undefined) inputEnv[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = String(v);
+      if (given[name] !== undefined && given[name] !== null) continue;
+      if (d?.default !== undefined) inputEnv[inputName(name)] = interpolate(String(d.default), ctx);
     }
     return startProcess(process.execPath, [join(actionDir, meta.runs.main)], {
       cwd: workspace,
@@ -590,6 +744,27 @@ export class WorkflowRunner {
       await git(['config', '--local', `http.${gh.url}/.extraheader`, auth], { cwd: workspace, env: gitEnv });
     }
   }
+}
+
+/** Every job `id` needs, directly or through other jobs. */
+function ancestorsOf(wf: WorkflowSpec, id: string): string[] {
+  const seen = new Set<string>();
+  const visit = (j: string) => {
+    for (const n of needsOf(wf.jobs[j]!)) {
+      if (seen.has(n) || !(n in wf.jobs)) continue;
+      seen.add(n);
+      visit(n);
+    }
+  };
+  visit(id);
+  return [...seen];
+}
+
+/** How GitHub names a matrix configuration in its messages, e.g. `_1_false` for the leg (1, false). */
+function matrixKey(matrix: Record<string, unknown>): string {
+  return Object.values(matrix)
+    .map((v) => `_${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join('');
 }
 
 function legName(spec: JobSpec, id: string, matrix?: Record<string, unknown>): string {

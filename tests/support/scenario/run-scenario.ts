@@ -95,7 +95,6 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       script: parseScript(scenario.model ?? { entries: [] }),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
-      acceptModel: (m) => /^claude-[a-z0-9-]+$/.test(m),
     });
     gh = await FakeGitHub.start({
       root: join(work, 'github'),

@@ -108,7 +108,8 @@ const rules: Rule[] = [
 const onEach = <T>(models: string[], items: T[]) => models.flatMap((model) => items.map((item) => ({ model, ...item })));
 
 describe('fake Anthropic model-specific rules', () => {
-  it.each(onEach(CLAUDE_5_5, rules))('rejects $rule on $model with 400 invalid_request_error', async ({ model, invalid, message }) => {
+  const rejected = onEach(CLAUDE_5_5, rules);
+  it.each(rejected)('rejects $rule on $model with 400 invalid_request_error', async ({ model, invalid, message }) => {
     const fake = await fakeForTest({ script: alwaysReply() });
     const error = await clientFor(fake)
       .messages.create(invalid(model))

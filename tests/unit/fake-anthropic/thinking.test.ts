@@ -130,7 +130,10 @@ describe('fake Anthropic thinking blocks in replies', () => {
 
   it('returns empty thinking text (display omitted) with only a signature_delta', async () => {
     const fake = await fakeForTest({
-      script: { entries: [], respond: () => ({ content: [{ type: 'thinking', thinking: '' }, { type: 'text', text: 'Hi.' }] }) },
+      script: {
+        entries: [],
+        respond: () => ({ content: [{ type: 'thinking', thinking: '' }, { type: 'text', text: 'Hi.' }] }),
+      },
     });
     const response = await rawPost(fake, { ...ask(), stream: true }, VALID_HEADERS);
     const deltas = sseEvents(await response.text())
@@ -183,7 +186,8 @@ const loopCases: LoopCase[] = [
   },
   {
     rule: 'thinking text edited',
-    send: (content) => content.map((block, i) => (i === 2 ? edit(block, { thinking: `${AFTERTHOUGHT} (edited)` }) : block)) as Block[],
+    send: (content) =>
+      content.map((block, i) => (i === 2 ? edit(block, { thinking: `${AFTERTHOUGHT} (edited)` }) : block)) as Block[],
     message: `messages.1.content.2: ${MODIFIED}`,
   },
   {
@@ -248,7 +252,13 @@ describe('fake Anthropic thinking blocks sent back', () => {
     const fake = await fakeForTest({
       script: {
         entries: [
-          { role: 'worker', replies: [{ content: [{ type: 'tool_use', name: 'read_file', input: {} }] }, { content: [{ type: 'text', text: 'ok' }] }] },
+          {
+            role: 'worker',
+            replies: [
+              { content: [{ type: 'tool_use', name: 'read_file', input: {} }] },
+              { content: [{ type: 'text', text: 'ok' }] },
+            ],
+          },
         ],
       },
     });

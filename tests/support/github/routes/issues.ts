@@ -25,6 +25,17 @@ export function serializeIssue(gh: FakeGitHub, issue: FakeIssue) {
   return gh.serialize.issue(issue, labels, count, gh.authorAssociation(issue.user), pull ? { merged_at: pull.merged_at } : undefined);
 }
 
+/**
+ * The issue-comment endpoints accept a token with either the issues or the pull-requests
+ * permission, but which one counts depends on the thread: a plain issue needs `issues`,
+ * a pull request needs `pull-requests` (GitHub answers `x-accepted-github-permissions:
+ * issues=write; pull_requests=write` and then checks the resource).
+ */
+function requireThreadScope(gh: FakeGitHub, principal: Principal, issue: FakeIssue, access: 'read' | 'write') {
+  if (principal.kind === 'user') return;
+  if (!gh.allows(principal, issue.isPull ? 'pull-requests' : 'issues', access)) throw new HttpError(403, 'Resource not accessible by integration');
+}
+
 function serializeComment(gh: FakeGitHub, c: FakeComment) {
   return gh.serialize.comment(c, gh.authorAssociation(c.user));
 }
@@ -81,7 +92,8 @@ function addLabels(gh: FakeGitHub, principal: Principal, issue: FakeIssue, names
     if (issue.labels.some((l) => l.toLowerCase() === label.name.toLowerCase())) continue;
     issue.labels.push(label.name);
     issue.updated_at = gh.now();
-    gh.emit(principal, 'issues', eventPayload(gh, 'issues.labeled', principal.login, { action: 'labeled', issue: serializeIssue(gh, issue), label: gh.serialize.label(label) }));
+    // Labelling a pull request is a pull_request event on GitHub, not an issues event.
+    if (!issue.isPull) gh.emit(principal, 'issues', eventPayload(gh, 'issues.labeled', principal.login, { action: 'labeled', issue: serializeIssue(gh, issue), label: gh.serialize.label(label) }));
   }
 }
 
@@ -124,8 +136,13 @@ export const issueRoutes: Record<string, Route> = {
         addLabels(gh, principal, issue, body.labels.map(String));
       }
       issue.updated_at = gh.now();
-      if (from.title !== issue.title || from.body !== issue.body) {
-        gh.emit(principal, 'issues', eventPayload(gh, 'issues.edited', principal.login, { action: 'edited', issue: serializeIssue(gh, issue), changes: { body: { from: from.body ?? '' } } }));
+      if (!issue.isPull && (from.title !== issue.title || from.body !== issue.body)) {
+        // `changes` names only what changed, as GitHub's issues.edited payload does.
+        const changes: Record<string, { from: string }> = {};
+        if (from.title !== issue.title) changes.title = { from: from.title };
+        if (from.body !== issue.body) changes.body = { from: from.body ?? '' };
+        // The reference data has no issues.edited example; its issue and repository match issues.opened.
+        gh.emit(principal, 'issues', eventPayload(gh, 'issues.opened', principal.login, { action: 'edited', issue: serializeIssue(gh, issue), changes }));
       }
       return { status: 200, body: serializeIssue(gh, issue) };
     },
@@ -133,10 +150,14 @@ export const issueRoutes: Record<string, Route> = {
   'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': {
     scope: ['issues', 'pull-requests'],
     access: 'read',
-    handle({ gh, params, url }) {
+    handle({ gh, principal, params, url }) {
       const issue = findIssue(gh, params.issue_number!);
-      const since = url.searchParams.get('since');
-      const list = [...gh.comments.values()].filter((c) => c.issue === issue.number && (!since || c.updated_at >= since));
+      requireThreadScope(gh, principal, issue, 'read');
+      // Compare instants, not strings: `since` may carry milliseconds or an offset.
+      const sinceParam = url.searchParams.get('since');
+      const since = sinceParam ? Date.parse(sinceParam) : Number.NaN;
+      if (sinceParam && Number.isNaN(since)) throw validationFailed('IssueComment', 'since', 'invalid');
+      const list = [...gh.comments.values()].filter((c) => c.issue === issue.number && (!sinceParam || Date.parse(c.updated_at) >= since));
       return paginate(list, url, (c) => serializeComment(gh, c));
     },
   },
@@ -147,6 +168,7 @@ export const issueRoutes: Record<string, Route> = {
     creates: true,
     handle({ gh, principal, params, body }) {
       const issue = findIssue(gh, params.issue_number!);
+      requireThreadScope(gh, principal, issue, 'write');
       if (typeof body.body !== 'string' || body.body === '') throw validationFailed('IssueComment', 'body', 'missing_field');
       if (body.body.length > 65_536) throw validationFailed('IssueComment', 'body', 'custom', 'Body is too long (maximum is 65536 characters)');
       if (issue.locked && !gh.allows(principal, 'issues', 'write')) throw new HttpError(403, 'Issue is locked');
@@ -158,9 +180,13 @@ export const issueRoutes: Record<string, Route> = {
     },
   },
   'GET /repos/{owner}/{repo}/issues/comments/{comment_id}': {
-    scope: 'issues',
+    scope: ['issues', 'pull-requests'],
     access: 'read',
-    handle: ({ gh, params }) => ({ status: 200, body: serializeComment(gh, findComment(gh, params.comment_id!)) }),
+    handle({ gh, principal, params }) {
+      const c = findComment(gh, params.comment_id!);
+      requireThreadScope(gh, principal, findIssue(gh, c.issue), 'read');
+      return { status: 200, body: serializeComment(gh, c) };
+    },
   },
   'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}': {
     scope: ['issues', 'pull-requests'],
@@ -168,6 +194,7 @@ export const issueRoutes: Record<string, Route> = {
     userAccess: 'read',
     handle({ gh, principal, params, body }) {
       const c = findComment(gh, params.comment_id!);
+      requireThreadScope(gh, principal, findIssue(gh, c.issue), 'write');
       // Anyone may edit their own comment; editing someone else's needs write access.
       if (principal.kind === 'user' && c.user !== principal.login && !gh.allows(principal, 'issues', 'write')) throw new HttpError(403, 'Resource not accessible by integration');
       if (typeof body.body !== 'string' || body.body === '') throw validationFailed('IssueComment', 'body', 'missing_field');
@@ -185,14 +212,22 @@ export const issueRoutes: Record<string, Route> = {
     access: 'write',
     userAccess: 'read',
     creates: true,
-    handle: (req) => react(req.gh, req, findComment(req.gh, req.params.comment_id!).reactions),
+    handle(req) {
+      const c = findComment(req.gh, req.params.comment_id!);
+      requireThreadScope(req.gh, req.principal, findIssue(req.gh, c.issue), 'write');
+      return react(req.gh, req, c.reactions);
+    },
   },
   'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions': {
     scope: ['issues', 'pull-requests'],
     access: 'write',
     userAccess: 'read',
     creates: true,
-    handle: (req) => react(req.gh, req, findIssue(req.gh, req.params.issue_number!).reactions),
+    handle(req) {
+      const issue = findIssue(req.gh, req.params.issue_number!);
+      requireThreadScope(req.gh, req.principal, issue, 'write');
+      return react(req.gh, req, issue.reactions);
+    },
   },
   'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': {
     scope: 'issues',

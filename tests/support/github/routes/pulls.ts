@@ -17,17 +17,18 @@ async function headSha(gh: FakeGitHub, p: FakePull): Promise<string> {
 async function serializePull(gh: FakeGitHub, p: FakePull, full: boolean) {
   const issue = findIssue(gh, p.number);
   const head = await headSha(gh, p);
-  const base = (await gh.repo.branchSha(p.base)) ?? '0'.repeat(40);
+  const base = p.frozenBaseSha ?? (await gh.repo.branchSha(p.base)) ?? '0'.repeat(40);
   const repository = gh.serialize.repository(gh.settings, gh.defaultBranch, gh.createdAt);
   const labels = issue.labels.map((n) => gh.labelRecord(n));
   let extra;
   if (full) {
     const m = p.merged_at ? { clean: true } : await gh.repo.canMerge(base, head);
     const comments = [...gh.comments.values()].filter((c) => c.issue === p.number).length;
+    const stat = await gh.repo.diffStat(base, head);
     extra = {
       mergeable: p.merged_at ? null : m.clean,
       mergeable_state: p.merged_at ? 'unknown' : m.clean ? 'clean' : 'dirty',
-      counts: { commits: 1, additions: 0, deletions: 0, changed_files: 0, comments },
+      counts: { commits: await gh.repo.countCommits(base, head), additions: stat.additions, deletions: stat.deletions, changed_files: stat.changedFiles, comments },
     };
   }
   return gh.serialize.pull(issue, p, head, base, repository, labels, gh.authorAssociation(issue.user), extra);
@@ -124,10 +125,12 @@ export const pullRoutes: Record<string, Route> = {
       }
       if (body.state === 'closed' && issue.state === 'open') {
         p.frozenHeadSha = await headSha(gh, p);
+        p.frozenBaseSha = (await gh.repo.branchSha(p.base)) ?? null;
         issue.state = 'closed';
         issue.closed_at = gh.now();
       } else if (body.state === 'open' && issue.state === 'closed' && !p.merged_at) {
         p.frozenHeadSha = null;
+        p.frozenBaseSha = null;
         issue.state = 'open';
         issue.closed_at = null;
       }
@@ -148,12 +151,17 @@ export const pullRoutes: Record<string, Route> = {
       if (notAllowed) throw new HttpError(405, notAllowed);
       const head = await headSha(gh, p);
       if (body.sha !== undefined && body.sha !== head) throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
+      // GitHub's default messages: a merge commit names the PR and its branch; a squash
+      // commit takes the PR title with its number, and lists the squashed commits.
+      const baseSha = (await gh.repo.branchSha(p.base)) ?? head;
+      const defaultTitle = method === 'squash' ? `${issue.title} (#${p.number})` : `Merge pull request #${p.number} from ${gh.owner}/${p.head}`;
+      const defaultMessage = method === 'squash' ? (await gh.repo.commitSubjects(baseSha, head)).map((m) => `* ${m}`).join('\n\n') : issue.title;
       const out = await gh.repo.merge({
         base: p.base,
         headSha: head,
         method: method as 'merge' | 'squash' | 'rebase',
-        title: typeof body.commit_title === 'string' ? body.commit_title : `Merge pull request #${p.number} from ${gh.owner}/${p.head}`,
-        message: typeof body.commit_message === 'string' ? body.commit_message : issue.title,
+        title: typeof body.commit_title === 'string' ? body.commit_title : defaultTitle,
+        message: typeof body.commit_message === 'string' ? body.commit_message : defaultMessage,
         committer: committerOf(gh, principal),
         date: gh.now(),
       });
@@ -163,6 +171,7 @@ export const pullRoutes: Record<string, Route> = {
       p.merge_commit_sha = out.sha!;
       p.merged_by = principal.login;
       p.frozenHeadSha = head;
+      p.frozenBaseSha = baseSha;
       issue.state = 'closed';
       issue.closed_at = now;
       issue.updated_at = now;
@@ -190,7 +199,9 @@ export const pullRoutes: Record<string, Route> = {
         throw new HttpError(403, 'GitHub Actions is not permitted to create or approve pull requests.');
       }
       if (issue.user === principal.login && (body.event === 'APPROVE' || body.event === 'REQUEST_CHANGES')) {
-        throw validationFailed('PullRequestReview', 'event', 'custom', 'Can not approve your own pull request');
+        // This endpoint's 422 lists its errors as plain strings.
+        const verb = body.event === 'APPROVE' ? 'approve' : 'request changes on';
+        throw new HttpError(422, 'Unprocessable Entity', { errors: [`Can not ${verb} your own pull request`] });
       }
       const state = ({ APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' } as const)[body.event as 'APPROVE'] ?? 'PENDING';
       const review: FakeReview = {
@@ -204,7 +215,8 @@ export const pullRoutes: Record<string, Route> = {
       };
       gh.reviews.push(review);
       const reviewJson = gh.serialize.review(review, gh.authorAssociation(principal.login));
-      gh.emit(principal, 'pull_request_review', eventPayload(gh, 'pull_request_review.submitted', principal.login, { action: 'submitted', review: reviewJson, pull_request: await serializePull(gh, p, false) }));
+      // The webhook spells review states in lower case ("approved"); the REST API in upper case.
+      gh.emit(principal, 'pull_request_review', eventPayload(gh, 'pull_request_review.submitted', principal.login, { action: 'submitted', review: { ...reviewJson, state: review.state.toLowerCase() }, pull_request: await serializePull(gh, p, false) }));
       return { status: 200, body: reviewJson };
     },
   },

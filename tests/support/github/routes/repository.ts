@@ -92,7 +92,10 @@ export const repositoryRoutes: Record<string, Route> = {
     scope: 'contents',
     access: 'read',
     async handle({ gh, params }) {
-      const refs = await gh.repo.listRefs(`refs/${params.ref!}`);
+      // GitHub matches by string prefix: `heads/feat` finds `heads/feature-a`, which git's
+      // own pattern matching (whole path components) would not.
+      const prefix = `refs/${params.ref!}`;
+      const refs = (await gh.repo.listRefs('refs/')).filter((r) => r.ref.startsWith(prefix));
       return { status: 200, body: refs.map((r) => gh.serialize.gitRef(r.ref, r.sha)) };
     },
   },
@@ -171,7 +174,16 @@ export const repositoryRoutes: Record<string, Route> = {
     access: 'read',
     async handle({ gh, params, url }) {
       const sha = await resolveRef(gh, params.ref!);
-      const runs = gh.checkRuns.filter((c) => c.head_sha === sha);
+      let runs = gh.checkRuns.filter((c) => c.head_sha === sha);
+      // filter=latest (the default) keeps only the most recent run of each name.
+      if ((url.searchParams.get('filter') ?? 'latest') === 'latest') {
+        const latest = new Map<string, FakeCheckRun>();
+        for (const c of runs) latest.set(c.name, c);
+        runs = runs.filter((c) => latest.get(c.name) === c);
+      }
+      const name = url.searchParams.get('check_name');
+      const status = url.searchParams.get('status');
+      runs = runs.filter((c) => (!name || c.name === name) && (!status || c.status === status));
       const page = paginate(runs, url, (c) => gh.serialize.checkRun(c));
       return { ...page, body: { total_count: runs.length, check_runs: page.body } };
     },
@@ -181,6 +193,8 @@ export const repositoryRoutes: Record<string, Route> = {
     access: 'write',
     creates: true,
     handle({ gh, principal, body }) {
+      // Only GitHub Apps (a workflow's GITHUB_TOKEN included) may create check runs.
+      if (principal.kind === 'user') throw new HttpError(403, 'You must authenticate via a GitHub App.');
       if (typeof body.name !== 'string' || typeof body.head_sha !== 'string') throw validationFailed('CheckRun', 'name', 'missing_field');
       const now = gh.now();
       const run: FakeCheckRun = {
@@ -206,7 +220,9 @@ export const repositoryRoutes: Record<string, Route> = {
       const latest = new Map<string, FakeStatus>();
       for (const s of gh.statuses.filter((x) => x.sha === sha)) latest.set(s.context, s);
       const list = [...latest.values()];
-      const state = list.length === 0 || list.some((s) => s.state === 'pending') ? 'pending' : list.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : 'success';
+      // GitHub: failure if any context reports error or failure; otherwise pending if there
+      // are no statuses or one is pending; success only when every latest status is success.
+      const state = list.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : list.length === 0 || list.some((s) => s.state === 'pending') ? 'pending' : 'success';
       return {
         status: 200,
         body: {
@@ -225,8 +241,9 @@ export const repositoryRoutes: Record<string, Route> = {
     scope: 'statuses',
     access: 'write',
     creates: true,
-    handle({ gh, principal, params, body }) {
+    async handle({ gh, principal, params, body }) {
       if (!['error', 'failure', 'pending', 'success'].includes(body.state)) throw validationFailed('Status', 'state', 'invalid');
+      if (!/^[0-9a-f]{40}$/.test(params.sha!) || !(await gh.repo.resolve(params.sha!))) throw new HttpError(422, `No commit found for SHA: ${params.sha!}`);
       const now = gh.now();
       const s: FakeStatus = {
         id: gh.nextId('status'),
@@ -256,12 +273,18 @@ export const repositoryRoutes: Record<string, Route> = {
       if (text === undefined) throw notFound();
       const dispatch = triggers(text).workflow_dispatch;
       if (dispatch === undefined) throw new HttpError(422, "Workflow does not have 'workflow_dispatch' trigger");
-      const declared: Record<string, { required?: boolean; default?: unknown }> = dispatch?.inputs ?? {};
+      const declared: Record<string, { required?: boolean; default?: unknown; type?: string; options?: unknown[] }> = dispatch?.inputs ?? {};
       const given: Record<string, unknown> = body.inputs ?? {};
       const unexpected = Object.keys(given).filter((k) => !(k in declared));
       if (unexpected.length) throw new HttpError(422, `Unexpected inputs provided: ${JSON.stringify(unexpected)}`);
       const missing = Object.entries(declared).filter(([k, d]) => d.required && given[k] === undefined && d.default === undefined).map(([k]) => k);
       if (missing.length) throw new HttpError(422, `Required input '${missing[0]}' not provided`);
+      for (const [k, d] of Object.entries(declared)) {
+        const v = given[k];
+        if (v !== undefined && d.type === 'choice' && Array.isArray(d.options) && !d.options.map(String).includes(String(v))) {
+          throw new HttpError(422, `Provided value '${String(v)}' for input '${k}' not in the list of allowed values`);
+        }
+      }
       const inputs: Record<string, string> = {};
       for (const [k, d] of Object.entries(declared)) {
         const v = given[k] ?? d.default;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ConfigSchema } from './schema';
+
+type JsonSchema = { type?: string | string[]; enum?: unknown[]; default?: unknown; description?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema; minimum?: number; maximum?: number };
+
+function typeOf(s: JsonSchema): string {
+  if (s.enum) return s.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
+  if (s.type === 'array') return `list of ${typeOf(s.items ?? {})}`;
+  if (s.type === 'integer' && s.minimum !== undefined && s.maximum !== undefined) return `integer ${s.minimum}–${s.maximum}`;
+  return Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any');
+}
+
+/** The README's configuration table, generated from the one schema so the two cannot drift. */
+export function configReference(): string {
+  const schema = z.toJSONSchema(ConfigSchema, { io: 'input' }) as JsonSchema;
+  const rows: string[] = ['| Key | Type | Default | What it does |', '|---|---|---|---|'];
+  const walk = (props: Record<string, JsonSchema>, prefix: string) => {
+    for (const [key, s] of Object.entries(props)) {
+      const name = `${prefix}${key}`;
+      if (s.type === 'object' && s.properties) {
+        rows.push(`| \`${name}\` | mapping | | ${s.description ?? ''} |`);
+        walk(s.properties, `${name}.`);
+        continue;
+      }
+      const def = s.default === undefined ? '' : `\`${JSON.stringify(s.default)}\``;
+      rows.push(`| \`${name}\` | ${typeOf(s)} | ${def} | ${s.description ?? ''} |`);
+    }
+  };
+  walk(schema.properties ?? {}, '');
+  return rows.join('\n');
+}

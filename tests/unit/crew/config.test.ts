@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../../src/config/schema';
+
+const problems = (text: string) => {
+  try {
+    parseConfig(text);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+};
+
+describe('.github/crew.yml', () => {
+  it('gives every key a default, so a missing or empty file is valid', () => {
+    const c = parseConfig(undefined);
+    expect(c).toMatchObject({ default_model: 'sonnet', max_parallel: 10, worker_max_turns: 30, models: { sonnet: 'claude-sonnet-5-5' } });
+    expect(parseConfig('')).toEqual(c);
+    expect(parseConfig('# only a comment\n')).toEqual(c);
+  });
+
+  it('reads valid values', () => {
+    expect(parseConfig('max_parallel: 3\nmodels:\n  opus: claude-opus-5\n')).toMatchObject({ max_parallel: 3, models: { opus: 'claude-opus-5', haiku: 'claude-haiku-5-5' } });
+  });
+
+  it('names the key, the bad value and the expected form', () => {
+    const [p] = problems('max_parallel: 0\n');
+    expect(p).toMatch(/^`max_parallel`: .*>=1.* \(got 0\)$/);
+    expect(problems('default_model: gpt\n')[0]).toMatch(/^`default_model`: .*"haiku"\|"sonnet"\|"opus".* \(got "gpt"\)$/);
+    expect(problems('models:\n  sonnet: 5\n')[0]).toMatch(/^`models.sonnet`: .*string.* \(got 5\)$/);
+  });
+
+  it('reports unknown keys instead of ignoring them', () => {
+    expect(problems('max_paralel: 3\n')).toEqual(['unknown key `max_paralel`: remove it or check the spelling']);
+    expect(problems('models:\n  gpt: x\n')).toEqual(['unknown key `models.gpt`: remove it or check the spelling']);
+  });
+
+  it('says where the YAML is broken', () => {
+    expect(problems('max_parallel: [1,\n')[0]).toMatch(/not valid YAML at line \d+, column \d+/);
+    expect(problems('- a\n- b\n')).toEqual(['the file must be a mapping of keys to values']);
+  });
+});

@@ -1,0 +1,108 @@
+import { Octokit } from '@octokit/rest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitHubForge, PullRequestsNotAllowed } from '../../../src/adapters/github/forge';
+import { createClient } from '../../../src/adapters/github/octokit';
+import type { Log } from '../../../src/ports';
+import { FakeGitHub } from '../../support/github/fake-github';
+import { git } from '../../support/git-cli';
+
+const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+
+describe('GitHubForge against the fake GitHub', () => {
+  let gh: FakeGitHub;
+  let dir: string;
+  let forge: GitHubForge;
+  let people: Octokit;
+  let issue: number;
+
+  const makeForge = async (scopes: Parameters<FakeGitHub['actionsToken']>[0]) => {
+    process.env.GITHUB_API_URL = gh.url;
+    return new GitHubForge(createClient(gh.actionsToken(scopes), log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' }, log);
+  };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'forge-'));
+    gh = await FakeGitHub.start({
+      root: dir,
+      files: {
+        'README.md': 'hi\n',
+        '.github/workflows/crew.yml': 'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\njobs: {}\n',
+      },
+    });
+    gh.addUser('maintainer', { permission: 'write' });
+    gh.addUser('mallory', { permission: 'read' });
+    people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
+    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
+    forge = await makeForge({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
+  });
+  afterEach(async () => {
+    expect(gh.violations).toEqual([]);
+    await gh.close();
+    await rm(dir, { recursive: true, force: true });
+    delete process.env.GITHUB_API_URL;
+  });
+
+  it('knows its login without GET /user, which a workflow token may not call', async () => {
+    expect(await forge.botLogin()).toBe('github-actions[bot]');
+    expect(gh.requests.filter((r) => r.route === 'GET /user')).toEqual([]);
+  });
+
+  it('reads permissions the way GitHub reports them', async () => {
+    expect(await forge.permissionOf('maintainer')).toBe('write');
+    expect(await forge.permissionOf('mallory')).toBe('read');
+    expect(await forge.permissionOf(gh.owner)).toBe('admin');
+  });
+
+  it('finds its own marked comment among 150, and never one someone else wrote with the same marker', async () => {
+    const marker = '<!-- crew:plan issue=1 run=1 -->';
+    const mallory = new Octokit({ auth: gh.userToken('mallory'), baseUrl: gh.url });
+    await mallory.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: `${marker} spoofed` });
+    // Seeded directly: 148 comments through the API would trip GitHub's secondary rate limit, as the fake enforces.
+    for (let i = 0; i < 148; i++) {
+      const id = gh.nextId('comment');
+      gh.comments.set(id, { id, issue, body: `comment ${i}`, user: 'maintainer', created_at: gh.now(), updated_at: gh.now(), reactions: [] });
+    }
+    expect(await forge.findComment(issue, marker, 'github-actions[bot]')).toBeUndefined();
+    const mine = await forge.postComment(issue, `${marker} real`);
+    expect(await forge.findComment(issue, marker, 'github-actions[bot]')).toEqual(mine);
+    const pages = gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments');
+    expect(pages.length).toBe(2 + 2); // 150 comments = two pages of 100, searched twice
+  });
+
+  it('redacts secrets from everything it posts', async () => {
+    const c = await forge.postComment(issue, `token ghp_${'a'.repeat(36)} leaked`);
+    expect(gh.comments.get(c.id)!.body).toBe('token *** leaked');
+    await forge.updateComment(c.id, `now sk-ant-api03-${'b'.repeat(20)}`);
+    expect(gh.comments.get(c.id)!.body).toBe('now ***');
+  });
+
+  it('opens a PR once: a second create finds the first', async () => {
+    const work = join(dir, 'work');
+    await git(['clone', '--quiet', gh.repoDir, work]);
+    await git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '--allow-empty', '-m', 'x'], { cwd: work });
+    await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/integration'], { cwd: work });
+    const input = { title: 'T', body: 'Closes #1', head: 'crew/1/r1/integration', base: 'main' };
+    const first = await forge.createPull(input);
+    const second = await forge.createPull(input);
+    expect(second.number).toBe(first.number);
+    expect(await forge.findOpenPull('crew/1/r1/integration', 'main')).toEqual(first);
+    gh.settings.actions_can_create_pull_requests = false;
+    await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/2/r1/integration'], { cwd: work });
+    await expect(forge.createPull({ ...input, head: 'crew/2/r1/integration' })).rejects.toBeInstanceOf(PullRequestsNotAllowed);
+  });
+
+  it('dispatches its own workflow, which the fake turns into an event', async () => {
+    const events: string[] = [];
+    gh.onEvent((e) => events.push(`${e.name}:${JSON.stringify(e.payload.inputs)}`));
+    await forge.dispatch({ issue: '1' });
+    expect(events).toEqual(['workflow_dispatch:{"issue":"1"}']);
+  });
+
+  it('fails with GitHub’s answer when the token lacks a permission', async () => {
+    const weak = await makeForge({ issues: 'read' });
+    await expect(weak.postComment(issue, 'x')).rejects.toThrow(/Resource not accessible by integration/);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../../src/domain/plan';
+import { newTaskRecord, ZERO_USAGE, type RunRecord, type RunView, type TaskStatus } from '../../../src/domain/run-state';
+import { renderPlanComment } from '../../../src/render/plan-comment';
+import { renderPullBody, renderReport } from '../../../src/render/report';
+import { helpComment } from '../../../src/render/messages';
+
+const plan: Plan = {
+  summary: 'Add slugify and document it.',
+  criteria: ['`npm test` exits 0', 'README lists slugify'],
+  tasks: [
+    { id: 't1', title: 'Implement "slugify" [core]', description: 'd', persona: 'coder', tier: 'sonnet', dependsOn: [], files: [] },
+    { id: 't2', title: 'Test | slugify', description: 'd', persona: 'coder', tier: 'haiku', dependsOn: ['t1'], files: [] },
+    { id: 't3', title: 'Docs', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [] },
+  ],
+};
+
+function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): RunView {
+  const run: RunRecord = {
+    schema: 1,
+    issue: 12,
+    run: 2,
+    phase: 'EXECUTING',
+    title: 'Add slugify',
+    version: 7,
+    requestedBy: 'maintainer',
+    trigger: { commentId: 3_000_000_001, createdAt: '2026-11-21T00:00:00Z' },
+    base: { branch: 'main', sha: 'a'.repeat(40) },
+    planCommentId: 3_000_000_002,
+    pr: null,
+    usage: { ...ZERO_USAGE, inputTokens: 1000, outputTokens: 100, costUsd: 0.003 },
+    createdAt: '2026-11-21T00:00:00Z',
+    updatedAt: '2026-11-21T00:01:00Z',
+    failure: null,
+    finalizer: null,
+    ...patch,
+  };
+  const tasks = new Map(
+    plan.tasks.map((t, i) => [
+      t.id,
+      { ...newTaskRecord(t.id, `crew/12/r2/${t.id}`), status: statuses[i]!, attempts: statuses[i] === 'pending' ? 0 : 1, usage: { ...ZERO_USAGE, inputTokens: 500, cacheReadTokens: 400, outputTokens: 50, costUsd: 0.002 } },
+    ]),
+  );
+  return { run, plan, tasks };
+}
+
+const links = { branch: (b: string) => `https://github.test/acme/w/tree/${b}`, run: 'https://github.test/acme/w/actions/runs/1', stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}` };
+
+describe('the plan comment', () => {
+  it('renders the status, table, DAG, criteria, usage and commands (snapshot)', () => {
+    expect(renderPlanComment(view(['success', 'running', 'failure']), links)).toMatchSnapshot();
+  });
+
+  it('is a pure function of the state: same state, same text', () => {
+    expect(renderPlanComment(view(['running', 'pending', 'running']), links)).toBe(renderPlanComment(view(['running', 'pending', 'running']), links));
+  });
+
+  it('carries the run marker and the state version', () => {
+    const body = renderPlanComment(view(['pending', 'pending', 'pending']), links);
+    expect(body.startsWith('<!-- crew:plan issue=12 run=2 --><!-- crew:version v=7 -->')).toBe(true);
+  });
+
+  it('keeps model-written titles from breaking the table or the Mermaid graph', () => {
+    const body = renderPlanComment(view(['success', 'running', 'failure']), links);
+    expect(body).toContain('t1["t1 · Implement slugify core"]:::success');
+    expect(body).toContain('| **t2** Test \\| slugify |');
+  });
+
+  it('shows the planning state and failures', () => {
+    const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links);
+    expect(planning).toContain('🧭 Planning');
+    expect(planning).toContain('Reading the issue');
+    const failed = renderPlanComment(view(['failure', 'blocked', 'success'], { phase: 'FAILED', failure: { step: 'the tasks', message: '1 task(s) did not succeed' } }), links);
+    expect(failed).toContain('❌ Failed');
+    expect(failed).toContain('**What went wrong** (the tasks): 1 task(s) did not succeed');
+    expect(failed).toContain('`/crew run`');
+  });
+
+  it('adds planning and task usage together', () => {
+    expect(renderPlanComment(view(['success', 'success', 'success']), links)).toContain('**Usage:** 2,500 input (1,200 from cache) · 250 output tokens · about $0.0090');
+  });
+});
+
+describe('the PR body and the report', () => {
+  const results = new Map(plan.tasks.map((t) => [t.id, { id: t.id, summary: `did ${t.id}\nsecond line`, details: t.id === 't2' ? 'extra notes' : '' }]));
+  it('closes the issue and summarises each task (snapshot)', () => {
+    const body = renderPullBody(view(['success', 'success', 'success']), results);
+    expect(body).toContain('Closes #12');
+    expect(body).toMatchSnapshot();
+  });
+
+  it('folds each task’s result (snapshot)', () => {
+    const report = renderReport(view(['success', 'success', 'success']), results, links);
+    expect(report).toContain('<details><summary>t2 · Test | slugify — success</summary>');
+    expect(report).toContain('extra notes');
+    expect(report).toMatchSnapshot();
+  });
+});
+
+describe('help', () => {
+  it('lists only the commands this version answers, and names the rest as coming', () => {
+    const body = helpComment('zap');
+    expect(body).toContain('crew does not know the command `/crew zap`.');
+    expect(body).toContain('| `/crew run` |');
+    expect(body).not.toContain('| `/crew approve` |');
+    expect(body).toContain('Not available in this version yet: `/crew plan`');
+  });
+});

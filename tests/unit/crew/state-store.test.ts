@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitStateStore } from '../../../src/adapters/git/state-store';
+import type { Clock, Log } from '../../../src/ports';
+import { FakeGitHub } from '../../support/github/fake-github';
+import { git } from '../../support/git-cli';
+
+const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+describe('GitStateStore on the crew/state branch', () => {
+  let gh: FakeGitHub;
+  let dir: string;
+  let token: string;
+  const store = (name: string) => new GitStateStore(join(dir, name), gh.cloneUrl, token, clock, log);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'state-store-'));
+    gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'hi\n' } });
+    token = gh.actionsToken({ contents: 'write' });
+  });
+  afterAll(async () => {
+    await gh.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the branch on first write and reads back what it wrote', async () => {
+    const s = store('first');
+    expect((await s.load('issue-1/')).read('issue-1/run-1/run.json')).toBeUndefined();
+    const { value } = await s.update('issue-1/', 'first write', (tx) => {
+      tx.write('issue-1/run-1/run.json', '{"a":1}\n');
+      return 'done';
+    });
+    expect(value).toBe('done');
+    const again = await store('reader').load('issue-1/');
+    expect(again.read('issue-1/run-1/run.json')).toBe('{"a":1}\n');
+    expect(again.list('issue-1/')).toEqual(['issue-1/run-1/run.json']);
+    expect(await gh.repo.branchSha('crew/state')).toBe(again.version);
+  });
+
+  it('commits nothing when a mutation writes nothing', async () => {
+    const before = await gh.repo.branchSha('crew/state');
+    await store('noop').update('issue-1/', 'noop', (tx) => tx.read('issue-1/run-1/run.json'));
+    expect(await gh.repo.branchSha('crew/state')).toBe(before);
+  });
+
+  it('refuses writes outside the prefix it was given', async () => {
+    await expect(store('outside').update('issue-1/', 'bad', (tx) => tx.write('issue-2/x', 'y'))).rejects.toThrow(/outside issue-1\//);
+  });
+
+  it('20 concurrent writers (separate jobs) lose no update', async () => {
+    const writers = Array.from({ length: 20 }, (_, i) => store(`w${i}`));
+    await Promise.all(
+      writers.map((s, i) =>
+        s.update('issue-9/', `writer ${i}`, (tx) => {
+          const n = Number(tx.read('issue-9/counter') ?? '0');
+          tx.write('issue-9/counter', String(n + 1));
+          tx.write(`issue-9/writers/w${i}`, 'here');
+        }),
+      ),
+    );
+    const snap = await store('check').load('issue-9/');
+    expect(snap.read('issue-9/counter')).toBe('20');
+    expect(snap.list('issue-9/writers/')).toHaveLength(20);
+    // Every write landed as its own fast-forward commit: nothing was force-pushed over.
+    const messages = (await git(['log', '--format=%s', 'crew/state'], { cwd: gh.repoDir })).split('\n').filter((m) => m.startsWith('writer '));
+    expect(new Set(messages).size).toBe(20);
+  }, 60_000);
+
+  it('removes files', async () => {
+    const s = store('remover');
+    await s.update('issue-3/', 'add', (tx) => tx.write('issue-3/a', '1'));
+    await s.update('issue-3/', 'remove', (tx) => tx.remove('issue-3/a'));
+    expect((await s.load('issue-3/')).read('issue-3/a')).toBeUndefined();
+  });
+});

@@ -1,0 +1,122 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PathJail } from '../../../src/agents/path-jail';
+import { runToolLoop, type AgentTool } from '../../../src/agents/tool-loop';
+import { workspaceTools } from '../../../src/agents/workspace-tools';
+import { ZERO_USAGE } from '../../../src/domain/run-state';
+import type { Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
+
+const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+
+/** A hand-made Model port that replays replies and keeps every request. */
+function scriptedModel(replies: Array<ModelReply['content']>): Model & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    requests,
+    async complete(req) {
+      requests.push(structuredClone(req));
+      const content = replies[requests.length - 1];
+      if (!content) throw new Error(`no reply scripted for turn ${requests.length}`);
+      return { content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { ...ZERO_USAGE, inputTokens: 10, outputTokens: 2 } };
+    },
+  };
+}
+
+const use = (name: string, input: unknown, id = `toolu_${name}_${Math.random().toString(36).slice(2, 8)}`) => ({ type: 'tool_use' as const, id, name, input });
+
+describe('workspace tools', () => {
+  let root: string;
+  let tools: Map<string, AgentTool>;
+  let written: string[];
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'tools-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src', 'a.js'), 'one\ntwo\nthree\ntwo\n');
+    written = [];
+    tools = new Map(workspaceTools(new PathJail(root, ['.github/workflows/**']), (p) => written.push(p)).map((t) => [t.spec.name, t]));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const run = (name: string, input: unknown) => Promise.resolve(tools.get(name)!.run(input));
+
+  it('lists files, skipping .git', async () => {
+    mkdirSync(join(root, '.git'));
+    writeFileSync(join(root, '.git', 'config'), '');
+    writeFileSync(join(root, 'README.md'), '');
+    expect(await run('list_files', {})).toBe('README.md\nsrc/a.js');
+    expect(await run('list_files', { path: 'src' })).toBe('src/a.js');
+    await expect(run('list_files', { path: 'nope' })).rejects.toThrow(/does not exist/);
+  });
+
+  it('reads whole files and line ranges', async () => {
+    expect(await run('read_file', { path: 'src/a.js', start_line: 2, end_line: 3 })).toBe('two\nthree');
+    await expect(run('read_file', { path: 'src/a.js', start_line: 99 })).rejects.toThrow(/only 5 lines/);
+    await expect(run('read_file', { path: 'src' })).rejects.toThrow(/is a folder/);
+    await expect(run('read_file', { path: '../etc/passwd' })).rejects.toThrow(/outside the repository/);
+  });
+
+  it('writes files, creating folders, and reports what it wrote', async () => {
+    expect(await run('write_file', { path: 'docs/new/x.md', content: 'hi\n' })).toContain('wrote docs/new/x.md');
+    expect(readFileSync(join(root, 'docs/new/x.md'), 'utf8')).toBe('hi\n');
+    expect(written).toEqual(['docs/new/x.md']);
+    await expect(run('write_file', { path: '.github/workflows/ci.yml', content: 'x' })).rejects.toThrow(/protected/);
+    await expect(run('write_file', { path: 'x' })).rejects.toThrow(/'content' must be a string/);
+  });
+
+  it('edits one exact occurrence, and explains missing or repeated strings', async () => {
+    await expect(run('edit_file', { path: 'src/a.js', old_string: 'two', new_string: '2' })).rejects.toThrow(/occurs 2 times/);
+    await expect(run('edit_file', { path: 'src/a.js', old_string: 'four', new_string: '4' })).rejects.toThrow(/was not found/);
+    await expect(run('edit_file', { path: 'src/missing.js', old_string: 'a', new_string: 'b' })).rejects.toThrow(/does not exist; use write_file/);
+    expect(await run('edit_file', { path: 'src/a.js', old_string: 'three\n', new_string: '$& 3\n' })).toBe('edited src/a.js');
+    // `$&` is inserted literally, not as a regex replacement pattern.
+    expect(readFileSync(join(root, 'src/a.js'), 'utf8')).toBe('one\ntwo\n$& 3\ntwo\n');
+  });
+});
+
+describe('runToolLoop', () => {
+  const echo: AgentTool = { spec: { name: 'echo', description: 'echo', input_schema: { type: 'object' } }, run: (i) => JSON.stringify(i) };
+  const fail: AgentTool = {
+    spec: { name: 'fail', description: 'fail', input_schema: { type: 'object' } },
+    run: () => {
+      throw new Error('disk on fire');
+    },
+  };
+  const done: AgentTool = { final: true, spec: { name: 'done', description: 'done', input_schema: { type: 'object' } }, run: () => 'ok' };
+  const base = { modelId: 'claude-test', system: "You are crew's worker.", firstMessage: 'Task: t1', log };
+
+  it('returns tool errors to the model as is_error results and carries on', async () => {
+    const model = scriptedModel([[use('fail', {}, 'toolu_1'), use('nope', {}, 'toolu_2')], [use('done', { a: 1 })]]);
+    const out = await runToolLoop({ ...base, model, tools: [echo, fail, done], maxTurns: 5 });
+    expect(out.stop).toBe('final');
+    expect(out.finalInput).toEqual({ a: 1 });
+    expect(out.turns).toBe(2);
+    const results = model.requests[1]!.messages.at(-1)!.content;
+    expect(results).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: 'disk on fire' },
+      { type: 'tool_result', tool_use_id: 'toolu_2', is_error: true, content: "There is no tool named 'nope'. Available tools: echo, fail, done." },
+    ]);
+    expect(out.toolCalls).toEqual({ fail: 1, nope: 1, done: 1 });
+    expect(out.usage.inputTokens).toBe(20);
+  });
+
+  it('stops at the turn limit', async () => {
+    const model = scriptedModel(Array.from({ length: 3 }, () => [use('echo', {})]));
+    const out = await runToolLoop({ ...base, model, tools: [echo, done], maxTurns: 3 });
+    expect(out).toMatchObject({ stop: 'max_turns', turns: 3 });
+  });
+
+  it('nudges once when the model stops without the final tool, then gives up', async () => {
+    const model = scriptedModel([[{ type: 'text', text: 'I am done.' }], [{ type: 'text', text: 'Really done.' }]]);
+    const out = await runToolLoop({ ...base, model, tools: [done], maxTurns: 5, nudge: 'Call done.' });
+    expect(out.stop).toBe('no_final');
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Call done.' }] });
+  });
+
+  it('never sends empty text blocks back and keeps thinking blocks as they came', async () => {
+    const thinking = { type: 'thinking' as const, thinking: 'plan', signature: 'sig' };
+    const model = scriptedModel([[thinking, { type: 'text', text: '' }, use('echo', { x: 1 }, 'toolu_9')], [use('done', {})]]);
+    await runToolLoop({ ...base, model, tools: [echo, done], maxTurns: 5 });
+    expect(model.requests[1]!.messages[1]).toEqual({ role: 'assistant', content: [thinking, { type: 'tool_use', id: 'toolu_9', name: 'echo', input: { x: 1 } }] });
+  });
+});

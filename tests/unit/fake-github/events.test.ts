@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { fakeForTest, octokitFor, recordEvents, repoOf, seedBranch } from './helpers';
+
+describe('events', () => {
+  it('emits issue_comment created for a comment made with a person’s token', async () => {
+    const gh = await fakeForTest();
+    gh.addUser('alice', { permission: 'read' });
+    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    const events = recordEvents(gh);
+    const c = await octokitFor(gh, gh.userToken('alice')).rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: '/crew go' });
+
+    expect(events.map((e) => e.name)).toEqual(['issue_comment']);
+    const e = events[0]!;
+    expect(e.actor).toBe('alice');
+    expect(e.payload).toMatchObject({
+      action: 'created',
+      comment: { id: c.data.id, body: '/crew go', user: { login: 'alice', type: 'User' } },
+      issue: { number: 1, title: 'T', comments: 1 },
+      repository: { full_name: 'acme/widgets', private: true, default_branch: 'main' },
+      sender: { login: 'alice', type: 'User' },
+    });
+    // The example's installation and organization are not ours to send.
+    expect(e.payload).not.toHaveProperty('installation');
+    expect(e.payload).not.toHaveProperty('organization');
+  });
+
+  it('emits nothing for a comment made with a workflow’s GITHUB_TOKEN', async () => {
+    const gh = await fakeForTest();
+    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    const events = recordEvents(gh);
+    const token = gh.actionsToken({ issues: 'write' });
+    const c = await octokitFor(gh, token).rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'bot says hi' });
+    await octokitFor(gh, token).rest.issues.updateComment({ ...repoOf(gh), comment_id: c.data.id, body: 'bot says bye' });
+    await octokitFor(gh, token).rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['crew'] });
+    expect(events).toEqual([]);
+    expect(gh.comments.get(c.data.id)!.body).toBe('bot says bye');
+  });
+
+  it('emits for a comment made with a GitHub App’s token, as a Bot', async () => {
+    const gh = await fakeForTest();
+    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    const events = recordEvents(gh);
+    await octokitFor(gh, gh.appToken('crew-app', { issues: 'write' })).rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'app here' });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.actor).toBe('crew-app[bot]');
+    expect(events[0]!.payload).toMatchObject({ action: 'created', comment: { user: { login: 'crew-app[bot]', type: 'Bot' } }, sender: { type: 'Bot' } });
+  });
+
+  it('emits issue_comment edited with the previous body', async () => {
+    const gh = await fakeForTest();
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
+    const c = await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'before' });
+    const events = recordEvents(gh);
+    await octokit.rest.issues.updateComment({ ...repoOf(gh), comment_id: c.data.id, body: 'after' });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.name).toBe('issue_comment');
+    expect(events[0]!.payload).toMatchObject({ action: 'edited', changes: { body: { from: 'before' } }, comment: { id: c.data.id, body: 'after' }, issue: { number: 1 } });
+  });
+
+  it('emits issues opened, edited (naming only what changed) and labeled', async () => {
+    const gh = await fakeForTest();
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    const events = recordEvents(gh);
+    await octokit.rest.issues.create({ ...repoOf(gh), title: 'First title', body: 'first body' });
+    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, title: 'Second title' });
+    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, body: 'second body' });
+    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, state: 'closed' });
+    await octokit.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['crew'] });
+
+    expect(events.map((e) => `${e.name}.${String(e.payload.action)}`)).toEqual(['issues.opened', 'issues.edited', 'issues.edited', 'issues.labeled']);
+    expect(events[0]!.payload).toMatchObject({ issue: { number: 1, title: 'First title', body: 'first body' }, sender: { login: 'acme' } });
+    expect(events[1]!.payload.changes).toEqual({ title: { from: 'First title' } });
+    expect(events[2]!.payload.changes).toEqual({ body: { from: 'first body' } });
+    expect(events[3]!.payload).toMatchObject({ label: { name: 'crew' }, issue: { labels: [{ name: 'crew' }] } });
+  });
+
+  it('emits no issues events for a pull request', async () => {
+    const gh = await fakeForTest();
+    await seedBranch(gh, 'feature', { 'f.txt': 'f\n' });
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    const events = recordEvents(gh);
+    const pr = await octokit.rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'PR' });
+    await octokit.rest.issues.addLabels({ ...repoOf(gh), issue_number: pr.data.number, labels: ['crew'] });
+    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: pr.data.number, title: 'PR, renamed' });
+    expect(events.filter((e) => e.name === 'issues')).toEqual([]);
+  });
+
+  it('emits pull_request_review submitted for a review', async () => {
+    const gh = await fakeForTest();
+    gh.addUser('reviewer', { permission: 'write' });
+    await seedBranch(gh, 'feature', { 'f.txt': 'f\n' });
+    const pr = await octokitFor(gh, gh.userToken('acme')).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'PR' });
+    const events = recordEvents(gh);
+    await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({ ...repoOf(gh), pull_number: pr.data.number, event: 'APPROVE', body: 'lgtm' });
+    expect(events).toHaveLength(1);
+    expect(events[0]!).toMatchObject({ name: 'pull_request_review', actor: 'reviewer', payload: { action: 'submitted', review: { state: 'approved', body: 'lgtm' }, pull_request: { number: pr.data.number } } });
+  });
+
+  it('stops telling a listener once it unsubscribes', async () => {
+    const gh = await fakeForTest();
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    const seen: string[] = [];
+    const stop = gh.onEvent((e) => seen.push(e.name));
+    await octokit.rest.issues.create({ ...repoOf(gh), title: 'one' });
+    stop();
+    await octokit.rest.issues.create({ ...repoOf(gh), title: 'two' });
+    expect(seen).toEqual(['issues']);
+  });
+});

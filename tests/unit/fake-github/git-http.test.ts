@@ -1,0 +1,139 @@
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { git } from '../../support/git-cli';
+import { bareSha, cloneWith, commitFiles, failure, fakeForTest, gitIn, octokitFor, repoOf, seedBranch, tempDir } from './helpers';
+
+describe('git over HTTP', () => {
+  it('refuses a clone without credentials with a 401 challenge', async () => {
+    const gh = await fakeForTest();
+    const dir = join(await tempDir(), 'repo');
+    const r = await gitIn(undefined, ['clone', '--quiet', gh.cloneUrl, dir]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/could not read Username|Authentication failed|terminal prompts disabled/);
+    expect(gh.gitRequests).toEqual([expect.objectContaining({ service: 'upload-pack', phase: 'info/refs', login: null, status: 401 })]);
+  });
+
+  it('clones with a token in an extra header, and with a token in the URL', async () => {
+    const gh = await fakeForTest();
+    const token = gh.userToken('acme');
+    const dir = await cloneWith(gh, token);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('# widgets\n');
+    expect((await git(['rev-parse', 'HEAD'], { cwd: dir })).trim()).toBe(await bareSha(gh, 'main'));
+    expect(gh.gitRequests.every((r) => r.login === 'acme' && r.status === 200 && r.service === 'upload-pack')).toBe(true);
+    expect(gh.gitRequests.map((r) => r.phase)).toContain('git-upload-pack');
+
+    const before = gh.gitRequests.length;
+    const viaUrl = join(await tempDir(), 'repo');
+    const url = gh.cloneUrl.replace('http://', `http://x-access-token:${gh.actionsToken({ contents: 'read' })}@`);
+    const r = await gitIn(undefined, ['clone', '--quiet', url, viaUrl]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(await readFile(join(viaUrl, 'src/app.ts'), 'utf8')).toContain('answer = 42');
+    // git asks without credentials first, then answers the challenge.
+    const byUrl = gh.gitRequests.slice(before);
+    expect(byUrl[0]).toMatchObject({ status: 401, login: null });
+    expect(byUrl.slice(1).every((x) => x.login === 'github-actions[bot]' && x.status === 200)).toBe(true);
+  });
+
+  it('refuses a clone with a workflow token that lacks contents: read', async () => {
+    const gh = await fakeForTest();
+    const dir = join(await tempDir(), 'repo');
+    const r = await gitIn(undefined, ['clone', '--quiet', gh.cloneUrl, dir], gh.actionsToken({ issues: 'write' }));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('403');
+    expect(gh.gitRequests.at(-1)).toMatchObject({ status: 403, login: 'github-actions[bot]' });
+  });
+
+  it('answers 404 for a repository it does not host', async () => {
+    const gh = await fakeForTest();
+    const r = await gitIn(undefined, ['ls-remote', `${gh.url}/acme/gadgets.git`], gh.userToken('acme'));
+    expect(r.code).not.toBe(0);
+    expect(gh.gitRequests.at(-1)).toMatchObject({ status: 404 });
+  });
+
+  it('accepts a push to a new branch, which the REST API then sees', async () => {
+    const gh = await fakeForTest();
+    const token = gh.actionsToken({ contents: 'write' });
+    const dir = await cloneWith(gh, token);
+    const sha = await commitFiles(dir, { 'notes/t1.md': 'task one\n' }, 'Task one');
+    const push = await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/t1'], token);
+    expect(push.stderr).toBe('');
+    expect(push.code).toBe(0);
+    expect(await bareSha(gh, 'crew/1/r1/t1')).toBe(sha);
+    expect(gh.gitRequests.filter((r) => r.service === 'receive-pack').map((r) => [r.phase, r.status, r.login])).toEqual([
+      ['info/refs', 200, 'github-actions[bot]'],
+      ['git-receive-pack', 200, 'github-actions[bot]'],
+    ]);
+
+    const octokit = octokitFor(gh, token);
+    const ref = await octokit.rest.git.getRef({ ...repoOf(gh), ref: 'heads/crew/1/r1/t1' });
+    expect(ref.data).toMatchObject({ ref: 'refs/heads/crew/1/r1/t1', object: { type: 'commit', sha } });
+    const branch = await octokit.rest.repos.getBranch({ ...repoOf(gh), branch: 'crew/1/r1/t1' });
+    expect(branch.data).toMatchObject({ name: 'crew/1/r1/t1', commit: { sha, commit: { message: 'Task one' } } });
+    expect(branch.data.commit.parents.map((p) => p.sha)).toEqual([await bareSha(gh, 'main')]);
+    // The literal-slash spelling routes too.
+    const literal = await octokit.request(`GET /repos/acme/widgets/git/ref/heads/crew/1/r1/t1`);
+    expect(literal.data.object.sha).toBe(sha);
+    const file = await octokit.rest.repos.getContent({ ...repoOf(gh), path: 'notes/t1.md', ref: 'crew/1/r1/t1' });
+    expect(Buffer.from((file.data as { content: string }).content, 'base64').toString()).toBe('task one\n');
+
+    expect((await failure(octokit.rest.git.getRef({ ...repoOf(gh), ref: 'heads/crew/1/r1/t2' }))).status).toBe(404);
+    expect((await failure(octokit.rest.repos.getBranch({ ...repoOf(gh), branch: 'crew/1/r1/t2' }))).status).toBe(404);
+  });
+
+  it('lists matching refs by string prefix, as GitHub does', async () => {
+    const gh = await fakeForTest();
+    await seedBranch(gh, 'crew/1/a', { 'a.txt': 'a\n' });
+    await seedBranch(gh, 'crew/10/b', { 'b.txt': 'b\n' });
+    await seedBranch(gh, 'feature-x', { 'x.txt': 'x\n' });
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    const names = async (ref: string) => (await octokit.rest.git.listMatchingRefs({ ...repoOf(gh), ref })).data.map((r) => r.ref);
+    expect(await names('heads/crew/1/')).toEqual(['refs/heads/crew/1/a']);
+    expect(await names('heads/crew/1')).toEqual(['refs/heads/crew/1/a', 'refs/heads/crew/10/b']);
+    expect(await names('heads/feat')).toEqual(['refs/heads/feature-x']);
+    expect(await names('heads/nothing')).toEqual([]);
+  });
+
+  it('rejects a push with a read-only token', async () => {
+    const gh = await fakeForTest();
+    gh.addUser('reader', { permission: 'read' });
+    for (const token of [gh.userToken('reader'), gh.actionsToken({ contents: 'read' })]) {
+      const dir = await cloneWith(gh, token);
+      await commitFiles(dir, { 'x.txt': 'x\n' }, 'x');
+      const push = await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/sneaky'], token);
+      expect(push.code).not.toBe(0);
+      expect(push.stderr).toContain('403');
+      expect(gh.gitRequests.at(-1)).toMatchObject({ service: 'receive-pack', status: 403 });
+    }
+    expect(await bareSha(gh, 'sneaky')).toBeUndefined();
+  });
+
+  it('rejects a non-fast-forward push, and accepts a forced one on an unprotected branch', async () => {
+    const gh = await fakeForTest();
+    const token = gh.userToken('acme');
+    const a = await cloneWith(gh, token);
+    const b = await cloneWith(gh, token);
+    const first = await commitFiles(a, { 'a.txt': 'from a\n' }, 'From a');
+    expect((await gitIn(a, ['push', '--quiet', 'origin', 'HEAD:main'], token)).code).toBe(0);
+    const diverged = await commitFiles(b, { 'b.txt': 'from b\n' }, 'From b');
+    const rejected = await gitIn(b, ['push', 'origin', 'HEAD:main'], token);
+    expect(rejected.code).not.toBe(0);
+    expect(rejected.stderr).toMatch(/rejected|fetch first|non-fast-forward/);
+    expect(await bareSha(gh, 'main')).toBe(first);
+
+    const forced = await gitIn(b, ['push', '--quiet', '--force', 'origin', 'HEAD:main'], token);
+    expect(forced.code).toBe(0);
+    expect(await bareSha(gh, 'main')).toBe(diverged);
+  });
+
+  it('deletes a branch with a push', async () => {
+    const gh = await fakeForTest();
+    const token = gh.userToken('acme');
+    await seedBranch(gh, 'doomed', { 'd.txt': 'd\n' });
+    const dir = await cloneWith(gh, token);
+    expect((await gitIn(dir, ['push', '--quiet', 'origin', ':refs/heads/doomed'], token)).code).toBe(0);
+    expect(await bareSha(gh, 'doomed')).toBeUndefined();
+    expect((await failure(octokitFor(gh, token).rest.repos.getBranch({ ...repoOf(gh), branch: 'doomed' }))).status).toBe(404);
+  });
+});

@@ -1,0 +1,57 @@
+import { validateAction, validateWorkflow } from '@action-validator/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { configReference } from '../../src/config/reference';
+
+const root = join(__dirname, '..', '..');
+const read = (p: string) => readFileSync(join(root, p), 'utf8');
+const workflowText = read('.github/workflows/crew.yml');
+const workflow = parseYaml(workflowText) as { permissions: unknown; on: Record<string, unknown>; jobs: Record<string, { steps: Array<Record<string, any>> }> };
+
+describe('the files users copy', () => {
+  it('the shipped workflow and action.yml pass a real validator', () => {
+    expect(validateWorkflow(workflowText).errors).toEqual([]);
+    const action = read('action.yml');
+    // action-validator 0.6.0's schema predates the node24 runtime GitHub added in 2025; everything else is checked as is.
+    expect(validateAction(action).errors.map((e) => ('path' in e ? e.path : e.code))).toEqual(['/runs']);
+    expect(validateAction(action.replace('using: node24', 'using: node20')).errors).toEqual([]);
+  });
+
+  it('the validator does catch a broken workflow (so the check above means something)', () => {
+    expect(validateWorkflow('on: push\njobs:\n  x:\n    steps: 3\n').errors.length).toBeGreaterThan(0);
+  });
+
+  it('the README’s workflow is byte for byte the file the tests run', () => {
+    const block = /```yaml\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
+    expect(block).toBe(workflowText);
+  });
+
+  it('the README’s configuration table is generated from the schema', () => {
+    const section = /<!-- config-reference:start -->\n([\s\S]*?)\n<!-- config-reference:end -->/.exec(read('README.md'))?.[1];
+    expect(section).toBe(configReference());
+  });
+
+  it('action.yml runs on node24 from dist/ and documents every input crew reads', () => {
+    const action = parseYaml(read('action.yml')) as { runs: { using: string; main: string }; inputs: Record<string, { description?: string }> };
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+    const settings = read('src/settings.ts');
+    const readsInputs = new Set([...settings.matchAll(/get\('([a-z_]+)'\)/g)].map((m) => m[1]!));
+    for (const name of ['issue', 'run']) readsInputs.add(name);
+    expect(new Set(Object.keys(action.inputs))).toEqual(readsInputs);
+    for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toMatch(/\S{10,}/);
+  });
+
+  it('the workflow grants nothing by default and only what each job needs', () => {
+    expect(workflow.permissions).toEqual({});
+    expect(Object.keys(workflow.on).sort()).toEqual(['issue_comment', 'workflow_dispatch']);
+    for (const [id, job] of Object.entries(workflow.jobs)) {
+      for (const step of job.steps) {
+        if (String(step.uses ?? '').startsWith('actions/checkout@')) expect(step.with?.['persist-credentials'], id).toBe(false);
+        // Event text never goes inline into a shell script.
+        if (step.run) expect(String(step.run), id).not.toMatch(/\$\{\{\s*github\.event/);
+      }
+    }
+  });
+});

@@ -1,0 +1,222 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { OUT, job, startWorld, workflow, writeAction, type World } from './helpers';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const COMMENT_ECHO = `name: on-created
+on:
+  issue_comment:
+    types: [created]
+jobs:
+  echo:
+    runs-on: ubuntu-latest
+    outputs:
+      body: \${{ github.event.comment.body }}
+      action: \${{ github.event.action }}
+    steps:
+      - run: echo "seen"
+`;
+
+const ANY_COMMENT = `name: on-any
+on: issue_comment
+jobs:
+  echo:
+    runs-on: ubuntu-latest
+    outputs:
+      action: \${{ github.event.action }}
+    steps:
+      - run: echo "seen"
+`;
+
+const PUSH_ONLY = `name: on-push
+on:
+  push:
+    branches: [main]
+jobs:
+  never:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "must not run"
+`;
+
+describe('which workflows an event starts', () => {
+  it('runs only the workflows that listen to the event, and honours `types`', async () => {
+    world = await startWorld({
+      files: {
+        'README.md': '# widgets\n',
+        '.github/workflows/created.yml': COMMENT_ECHO,
+        '.github/workflows/any.yml': ANY_COMMENT,
+        '.github/workflows/push.yml': PUSH_ONLY,
+        '.github/workflows/notes.txt': 'not a workflow file',
+      },
+    });
+    const { gh, runner } = world;
+    world.gh.addUser('alice', { permission: 'write' });
+    const alice = world.as('alice');
+    const { data: issue } = await alice.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'a bug' });
+    await world.settle();
+    expect(runner.runs).toHaveLength(0); // nothing listens to `issues`
+
+    const { data: comment } = await alice.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: 'first words' });
+    await world.settle();
+    expect(runner.runs.map((r) => `${r.event}.${r.action}`).sort()).toEqual(['issue_comment.created', 'issue_comment.created']);
+    const created = runner.runs.find((r) => job(r, 'echo').outputs.body !== undefined)!;
+    expect(job(created, 'echo').outputs).toEqual({ body: 'first words', action: 'created' });
+    expect(runner.runs.every((r) => r.actor === 'alice' && r.status === 'completed')).toBe(true);
+
+    await alice.rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: comment.id, body: 'second thoughts' });
+    await world.settle();
+    // Only the workflow without `types` reacts to `edited`.
+    expect(runner.runs).toHaveLength(3);
+    const edited = runner.runs[2]!;
+    expect(edited.action).toBe('edited');
+    expect(job(edited, 'echo').outputs).toEqual({ action: 'edited' });
+    expect(runner.runs.flatMap((r) => r.jobs.map((j) => j.id))).not.toContain('never');
+  });
+
+  it('gives steps the event payload at GITHUB_EVENT_PATH and the GITHUB_* variables', async () => {
+    world = await startWorld({
+      files: { '.github/workflows/created.yml': COMMENT_ECHO.replace('      - run: echo "seen"', '      - id: probe\n        uses: someone/probe@v1').replace("body: ${{ github.event.comment.body }}", 'body: ${{ steps.probe.outputs.body }}\n      env: ${{ steps.probe.outputs.env }}') },
+      actions: async (dir) => ({
+        probe: await writeAction(
+          dir,
+          'probe',
+          `${OUT}
+import { readFileSync } from 'node:fs';
+const event = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, 'utf8'));
+out('body', event.comment.body + ' on #' + event.issue.number + ' by ' + event.sender.login);
+const names = ['GITHUB_EVENT_NAME', 'GITHUB_JOB', 'GITHUB_REF', 'GITHUB_REPOSITORY', 'GITHUB_ACTOR', 'GITHUB_ACTIONS', 'CI'];
+out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
+`,
+        ),
+      }),
+    });
+    const { gh } = world;
+    const { data: issue } = await world.owner.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'x' });
+    await world.owner.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: '/crew go' });
+    await world.settle();
+    const echo = job(world.runner.runs[0]!, 'echo');
+    expect(echo.result).toBe('success');
+    expect(echo.outputs.body).toBe(`/crew go on #${issue.number} by acme`);
+    expect(echo.outputs.env).toBe('GITHUB_EVENT_NAME=issue_comment GITHUB_JOB=echo GITHUB_REF=refs/heads/main GITHUB_REPOSITORY=acme/widgets GITHUB_ACTOR=acme GITHUB_ACTIONS=true CI=true');
+  });
+});
+
+const CHAIN = `name: chain
+on:
+  workflow_dispatch:
+    inputs:
+      depth:
+        required: true
+permissions:
+  actions: write
+jobs:
+  hop:
+    runs-on: ubuntu-latest
+    outputs:
+      depth: \${{ inputs.depth }}
+      via-event: \${{ github.event.inputs.depth }}
+      status: \${{ steps.d.outputs.status }}
+    steps:
+      - id: d
+        uses: someone/dispatcher@v1
+        with:
+          depth: \${{ inputs.depth }}
+`;
+
+describe('workflow_dispatch', () => {
+  it('starts a new run when a job dispatches, and idle() waits for runs started by runs', async () => {
+    world = await startWorld({
+      files: { '.github/workflows/chain.yml': CHAIN },
+      actions: async (dir) => ({
+        dispatcher: await writeAction(
+          dir,
+          'dispatcher',
+          `${OUT}
+const depth = Number(process.env.INPUT_DEPTH);
+if (depth < 2) {
+  const url = process.env.GITHUB_API_URL + '/repos/' + process.env.GITHUB_REPOSITORY + '/actions/workflows/chain.yml/dispatches';
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + process.env.INPUT_TOKEN, 'content-type': 'application/json', accept: 'application/vnd.github+json' },
+    body: JSON.stringify({ ref: 'main', inputs: { depth: String(depth + 1) } }),
+  });
+  out('status', String(r.status));
+}
+// Linger, so a runner that stopped waiting early would see this run unfinished.
+await new Promise((r) => setTimeout(r, 250));
+`,
+          { depth: undefined, token: '${{ github.token }}' },
+        ),
+      }),
+    });
+    await world.dispatch('chain.yml', { depth: '0' });
+    await world.runner.idle();
+    const { runs } = world.runner;
+    expect(runs).toHaveLength(3);
+    expect(runs.every((r) => r.status === 'completed' && r.event === 'workflow_dispatch')).toBe(true);
+    expect(runs.map((r) => job(r, 'hop').outputs)).toEqual([
+      { depth: '0', 'via-event': '0', status: '204' },
+      { depth: '1', 'via-event': '1', status: '204' },
+      { depth: '2', 'via-event': '2', status: '' },
+    ]);
+    expect(runs.map((r) => r.actor)).toEqual(['acme', 'github-actions[bot]', 'github-actions[bot]']);
+    expect(world.runner.errors).toEqual([]);
+    expect(world.gh.violations).toEqual([]);
+  });
+
+  it('runs only the dispatched workflow, and a token without actions: write cannot dispatch', async () => {
+    world = await startWorld({
+      files: {
+        '.github/workflows/chain.yml': CHAIN.replace('actions: write', 'actions: read'),
+        '.github/workflows/other.yml': workflow('  other:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo other\n'),
+      },
+      actions: async (dir) => ({
+        dispatcher: await writeAction(
+          dir,
+          'dispatcher',
+          `${OUT}
+const url = process.env.GITHUB_API_URL + '/repos/' + process.env.GITHUB_REPOSITORY + '/actions/workflows/chain.yml/dispatches';
+const r = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer ' + process.env.INPUT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ ref: 'main', inputs: { depth: '9' } }) });
+out('status', String(r.status));
+`,
+          { depth: undefined, token: '${{ github.token }}' },
+        ),
+      }),
+    });
+    await world.dispatch('chain.yml', { depth: '0' });
+    await world.settle({ denials: true });
+    expect(world.runner.runs).toHaveLength(1);
+    expect(job(world.runner.runs[0]!, 'hop').outputs.status).toBe('403');
+  });
+
+  it('does not start runs for events a job causes with its GITHUB_TOKEN (other than dispatch)', async () => {
+    world = await startWorld({
+      files: {
+        '.github/workflows/comment.yml': workflow(`  speak:
+    runs-on: ubuntu-latest
+    permissions:
+      issues: write
+    steps:
+      - run: |
+          curl -sf -X POST -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+            -d '{"body":"from the job"}' "$GITHUB_API_URL/repos/$GITHUB_REPOSITORY/issues/1/comments" > /dev/null
+        env:
+          TOKEN: \${{ secrets.GITHUB_TOKEN }}
+`),
+        '.github/workflows/listen.yml': ANY_COMMENT,
+      },
+    });
+    const { gh } = world;
+    await world.owner.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'x' });
+    await world.dispatch('comment.yml');
+    await world.settle();
+    expect(job(world.runner.runs[0]!, 'speak').result).toBe('success');
+    expect([...gh.comments.values()].map((c) => `${c.user}: ${c.body}`)).toEqual(['github-actions[bot]: from the job']);
+    expect(world.runner.runs).toHaveLength(1);
+  });
+});
