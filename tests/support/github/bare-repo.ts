@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { FIXTURE_IDENTITY, git, tryGit } from '../git-cli';
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
@@ -10,6 +10,30 @@ export interface MergeOutcome {
   sha?: string;
   conflicts?: string[];
 }
+
+/**
+ * GitHub refuses a push from a GitHub App (a workflow's GITHUB_TOKEN included) that
+ * creates, changes or deletes a file under .github/workflows/, unless the App has the
+ * `workflows` permission, which a GITHUB_TOKEN never has. The fake GitHub sets
+ * FAKE_GITHUB_WORKFLOWS=deny for such pushes. GitHub reports the refusal as the ref's
+ * "[remote rejected]" reason; here it arrives as a `remote:` line and "pre-receive hook declined".
+ */
+const PRE_RECEIVE = `#!/bin/sh
+[ "$FAKE_GITHUB_WORKFLOWS" = deny ] || exit 0
+zero=0000000000000000000000000000000000000000
+while read -r old new ref; do
+  [ "$new" = "$zero" ] && continue
+  if [ "$old" = "$zero" ]; then commits=$(git rev-list "$new" --not --all); else commits=$(git rev-list "$old..$new"); fi
+  for c in $commits; do
+    f=$(git diff-tree --no-commit-id --name-only -r --root "$c" -- .github/workflows | head -n 1)
+    if [ -n "$f" ]; then
+      printf 'refusing to allow a GitHub App to create or update workflow \`%s\` without \`workflows\` permission\\n' "$f" >&2
+      exit 1
+    fi
+  done
+done
+exit 0
+`;
 
 /**
  * The fake GitHub's repository: a real bare git repository. Refs, branches,
@@ -26,26 +50,42 @@ export class BareRepo {
     await mkdir(dir, { recursive: true });
     await git(['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`, dir]);
     // http-backend refuses pushes unless receive-pack is enabled for authenticated users.
-    await git(['config', 'http.receivepack', 'true'], { cwd: dir });
-    await git(['config', 'uploadpack.allowReachableSHA1InWant', 'true'], { cwd: dir });
-    const work = await mkdtemp(join(tmpdir(), 'fake-gh-seed-'));
-    try {
-      await git(['init', '--quiet', `--initial-branch=${defaultBranch}`, work]);
-      for (const [path, content] of Object.entries(files)) {
-        const full = join(work, path);
-        await mkdir(dirname(full), { recursive: true });
-        await writeFile(full, content);
-      }
-      await git(['add', '-A'], { cwd: work });
-      await git(['commit', '--quiet', '--allow-empty', '-m', 'Initial commit'], {
-        cwd: work,
-        env: { ...FIXTURE_IDENTITY, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
-      });
-      await git(['push', '--quiet', dir, `HEAD:refs/heads/${defaultBranch}`], { cwd: work });
-    } finally {
-      await rm(work, { recursive: true, force: true });
+    // (Written straight into the config file: two fewer git processes per fake.)
+    await appendFile(join(dir, 'config'), '[http]\n\treceivepack = true\n[uploadpack]\n\tallowReachableSHA1InWant = true\n');
+    await writeFile(join(dir, 'hooks', 'pre-receive'), PRE_RECEIVE, { mode: 0o755 });
+    const repo = new BareRepo(dir, defaultBranch);
+    await repo.writeCommit({ branch: defaultBranch, files, message: 'Initial commit', date: Date.parse('2026-01-01T00:00:00Z') / 1000 });
+    return repo;
+  }
+
+  /**
+   * Commits files onto a branch in one `git fast-import`, with no working tree: the
+   * commit starts from `from` (default: the branch's current tip, or nothing) and the
+   * branch is moved to it, even if that is not a fast-forward. Returns the new sha.
+   */
+  async writeCommit(opts: {
+    branch: string;
+    files: Record<string, string>;
+    message: string;
+    from?: string;
+    date?: number;
+    identity?: { name: string; email: string };
+  }): Promise<string> {
+    const parent = opts.from !== undefined ? await this.resolve(opts.from.startsWith('refs/') || /^[0-9a-f]{40}$/.test(opts.from) ? opts.from : `refs/heads/${opts.from}`) : await this.branchSha(opts.branch);
+    if (opts.from !== undefined && !parent) throw new Error(`writeCommit: ${opts.from} names no commit`);
+    const who = opts.identity ?? { name: FIXTURE_IDENTITY.GIT_AUTHOR_NAME, email: FIXTURE_IDENTITY.GIT_AUTHOR_EMAIL };
+    const when = `${Math.floor(opts.date ?? Date.now() / 1000)} +0000`;
+    const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+    let stream = `commit refs/heads/${opts.branch}\nauthor ${who.name} <${who.email}> ${when}\ncommitter ${who.name} <${who.email}> ${when}\n`;
+    stream += data(opts.message.endsWith('\n') ? opts.message : `${opts.message}\n`);
+    if (parent) stream += `from ${parent}\n`;
+    for (const [path, content] of Object.entries(opts.files)) {
+      if (/[\n"]/.test(path)) throw new Error(`writeCommit: unsupported path ${JSON.stringify(path)}`);
+      stream += `M 100644 inline ${path}\n${data(content)}`;
     }
-    return new BareRepo(dir, defaultBranch);
+    stream += 'done\n';
+    await git(['fast-import', '--quiet', '--force', '--done'], { cwd: this.dir, input: stream });
+    return (await this.branchSha(opts.branch))!;
   }
 
   private run(args: string[], env?: NodeJS.ProcessEnv) {
@@ -75,8 +115,15 @@ export class BareRepo {
   }
 
   async readFile(ref: string, path: string): Promise<string | undefined> {
-    const r = await tryGit(['show', `${ref}:${path}`], { cwd: this.dir });
+    // cat-file blob, not show: `show ref:dir` would print a directory listing and succeed.
+    const r = await tryGit(['cat-file', 'blob', `${ref}:${path}`], { cwd: this.dir });
     return r.code === 0 ? r.stdout : undefined;
+  }
+
+  /** The blob sha of a file at a ref, as the contents API reports it. */
+  async blobSha(ref: string, path: string): Promise<string | undefined> {
+    const r = await tryGit(['rev-parse', '--verify', '--quiet', `${ref}:${path}`], { cwd: this.dir });
+    return r.code === 0 ? r.stdout.trim() : undefined;
   }
 
   async listFiles(ref: string): Promise<string[]> {

@@ -331,6 +331,8 @@ export class FakeGitHub {
       pathInfo: `/${this.owner}/${this.repoName}.git/${route.rest}`,
       query: url.search.replace(/^\?/, ''),
       remoteUser: principal.login,
+      // Read by the repository's pre-receive hook (see bare-repo.ts).
+      extraEnv: { FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow' },
     });
     record(status);
   }

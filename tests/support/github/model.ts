@@ -1,7 +1,8 @@
 /** The fake GitHub's data: plain records, shaped after GitHub's own objects. */
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
-export type Scope = 'contents' | 'issues' | 'pull-requests' | 'actions' | 'checks' | 'statuses' | 'metadata';
+/** `workflows` exists only for GitHub Apps: a workflow's GITHUB_TOKEN can never have it. */
+export type Scope = 'contents' | 'issues' | 'pull-requests' | 'actions' | 'checks' | 'statuses' | 'metadata' | 'workflows';
 export type Access = 'read' | 'write' | 'none';
 export type Scopes = Partial<Record<Scope, Access>>;
 

@@ -5,8 +5,12 @@ import { scaledMs } from '../time';
 export interface StepProcess {
   child: ChildProcess;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** GitHub's cancellation: SIGINT, SIGTERM 7.5 s later, SIGKILL 2.5 s after that (scaled). */
+  /**
+   * GitHub's cancellation: SIGINT to the step's entry process, SIGTERM 7.5 s later, and 2.5 s after that the
+   * whole process tree is killed (scaled).
+   */
   cancel(scale: number): void;
+  /** Kills the process tree at once (a runner machine that vanished). */
   kill(): void;
 }
 
@@ -15,15 +19,20 @@ export function startProcess(
   args: string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv; onLine: (line: string, stream: 'stdout' | 'stderr') => void },
 ): StepProcess {
-  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so the final kill reaches children that still hold the output pipes.
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines = (stream: 'stdout' | 'stderr') => {
     const rl = createInterface({ input: child[stream]! });
     rl.on('line', (l) => opts.onLine(l, stream));
     return new Promise<void>((resolve) => rl.on('close', resolve));
   };
   const streams = Promise.all([lines('stdout'), lines('stderr')]);
+  let exitedYet = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('exit', (code, signal) => resolve({ code, signal }));
+    child.on('exit', (code, signal) => {
+      exitedYet = true;
+      resolve({ code, signal });
+    });
     child.on('error', () => resolve({ code: 127, signal: null }));
   });
   const timers: NodeJS.Timeout[] = [];
@@ -31,16 +40,24 @@ export function startProcess(
     timers.forEach(clearTimeout);
     return r;
   });
+  const signal = (sig: NodeJS.Signals) => {
+    if (!exitedYet) child.kill(sig);
+  };
+  const killTree = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group is already gone.
+    }
+  };
   return {
     child,
     done,
     cancel(scale) {
-      child.kill('SIGINT');
-      timers.push(setTimeout(() => child.kill('SIGTERM'), scaledMs(7500, scale)));
-      timers.push(setTimeout(() => child.kill('SIGKILL'), scaledMs(10_000, scale)));
+      signal('SIGINT');
+      timers.push(setTimeout(() => signal('SIGTERM'), scaledMs(7500, scale)));
+      timers.push(setTimeout(killTree, scaledMs(10_000, scale)));
     },
-    kill() {
-      child.kill('SIGKILL');
-    },
+    kill: killTree,
   };
 }

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
 import type { Access, Scopes } from '../github/model';
-import { git } from '../git-cli';
+import { git, tryGit } from '../git-cli';
 import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { readKeyValueFile } from './output-files';
@@ -552,6 +553,7 @@ export class WorkflowRunner {
           if (step.uses && /^actions\/checkout@/.test(step.uses)) {
             await this.checkout(evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, workspace, token, sha, processEnv);
             log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
+            if (me.signalled) outcome = 'cancelled';
           } else {
             const proc = await this.startStep(step, runCtx, processEnv, workspace, annotate, (line) => {
               const handled = this.workflowCommand(line, masks, annotate);
@@ -731,7 +733,15 @@ export class WorkflowRunner {
     const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${String(withs.token ?? token)}`).toString('base64')}`;
     const ref = withs.ref ? String(withs.ref) : sha;
     const gitEnv = { HOME: String(env.HOME), GIT_TERMINAL_PROMPT: '0' };
-    await git(['init', '--quiet', workspace], { env: gitEnv });
+    if (existsSync(join(workspace, '.git'))) {
+      // A second checkout in the same job reuses the repository, cleaned, like actions/checkout does.
+      await tryGit(['config', '--local', '--unset-all', `http.${gh.url}/.extraheader`], { cwd: workspace, env: gitEnv });
+      await tryGit(['reset', '--hard', '--quiet'], { cwd: workspace, env: gitEnv });
+      await git(['clean', '-ffdx', '--quiet'], { cwd: workspace, env: gitEnv });
+      await tryGit(['remote', 'remove', 'origin'], { cwd: workspace, env: gitEnv });
+    } else {
+      await git(['init', '--quiet', workspace], { env: gitEnv });
+    }
     await git(['remote', 'add', 'origin', gh.cloneUrl], { cwd: workspace, env: gitEnv });
     const fetchArgs = ['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--no-tags', '--prune', ...(depth > 0 ? [`--depth=${depth}`] : [])];
     const isSha = /^[0-9a-f]{40}$/.test(ref);

@@ -127,6 +127,33 @@ describe('git over HTTP', () => {
     expect(await bareSha(gh, 'main')).toBe(diverged);
   });
 
+  it('refuses a workflow token’s push that touches .github/workflows, but not a person’s', async () => {
+    const gh = await fakeForTest();
+    const bot = gh.actionsToken({ contents: 'write' });
+    const dir = await cloneWith(gh, bot);
+    await commitFiles(dir, { 'src/ok.ts': 'ok\n' }, 'Harmless');
+    await commitFiles(dir, { '.github/workflows/crew.yml': 'name: changed\n' }, 'Edit a workflow');
+    const refused = await gitIn(dir, ['push', 'origin', 'HEAD:refs/heads/crew/1/r1/t1'], bot);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('refusing to allow a GitHub App to create or update workflow `.github/workflows/crew.yml` without `workflows` permission');
+    expect(refused.stderr).toContain('[remote rejected]');
+    expect(await bareSha(gh, 'crew/1/r1/t1')).toBeUndefined();
+    // Updating an existing branch is checked too.
+    expect((await gitIn(dir, ['push', 'origin', 'HEAD:main'], bot)).code).not.toBe(0);
+
+    // An App with the workflows permission, and a person, may.
+    expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/by-app'], gh.appToken('crew-app', { contents: 'write', workflows: 'write' }))).code).toBe(0);
+    expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/t1'], gh.userToken('acme'))).code).toBe(0);
+    expect(await gh.repo.readFile('refs/heads/crew/1/r1/t1', '.github/workflows/crew.yml')).toBe('name: changed\n');
+
+    // A bot push that leaves workflows alone still goes through.
+    const clean = await cloneWith(gh, bot);
+    await commitFiles(clean, { 'src/other.ts': 'x\n' }, 'Other');
+    const ok = await gitIn(clean, ['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/t2'], bot);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+  });
+
   it('deletes a branch with a push', async () => {
     const gh = await fakeForTest();
     const token = gh.userToken('acme');

@@ -142,16 +142,11 @@ export async function commitFiles(dir: string, files: Record<string, string>, me
 }
 
 /**
- * (Force-)pushes a branch straight into the fake's bare repository (no HTTP), starting
- * from `from` (default: the default branch), with the given files changed. Returns its sha.
+ * Commits files straight into the fake's bare repository (no HTTP) and points `branch`
+ * at the commit, forced, starting from `from` (default: the default branch). Returns its sha.
  */
 export async function seedBranch(gh: FakeGitHub, branch: string, files: Record<string, string>, opts: { from?: string; message?: string } = {}): Promise<string> {
-  const dir = join(await tempDir('fake-gh-seed-'), 'repo');
-  const env = { ...FIXTURE_IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-  await git(['clone', '--quiet', '--branch', opts.from ?? gh.defaultBranch, gh.repoDir, dir], { env });
-  const sha = await commitFiles(dir, files, opts.message ?? `Change on ${branch}`);
-  await git(['push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${branch}`], { cwd: dir, env });
-  return sha;
+  return gh.repo.writeCommit({ branch, files, from: opts.from ?? gh.defaultBranch, message: opts.message ?? `Change on ${branch}` });
 }
 
 /** Git's view of a branch in the fake's bare repository. */

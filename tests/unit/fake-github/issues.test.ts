@@ -119,6 +119,8 @@ describe('issue comments', () => {
     const byDefault = await alice.rest.issues.listComments({ ...repoOf(gh), issue_number: 1 });
     expect(byDefault.data).toHaveLength(30);
     expect(byDefault.headers.link).toMatch(/[?&]page=5[^>]*>; rel="last"/);
+    // GitHub caps per_page at 100.
+    expect((await alice.rest.issues.listComments({ ...repoOf(gh), issue_number: 1, per_page: 500 })).data).toHaveLength(100);
     // A page past the end is empty.
     expect((await alice.rest.issues.listComments({ ...repoOf(gh), issue_number: 1, per_page: 100, page: 3 })).data).toEqual([]);
     expect((await alice.rest.issues.get({ ...repoOf(gh), issue_number: 1 })).data.comments).toBe(150);

@@ -137,6 +137,15 @@ describe('mergeability', () => {
     const after = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
     expect(after.data).toMatchObject({ mergeable: true, head: { sha: fixed } });
   });
+
+  it('still answers for an open pull request whose head branch was deleted', async () => {
+    const { gh, octokit } = await withFeature();
+    await openFeature(gh, gh.userToken('acme'));
+    await gh.repo.deleteRef('refs/heads/feature');
+    const got = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
+    expect(got.data).toMatchObject({ state: 'open', mergeable: false, commits: 0 });
+    expect((await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
+  });
 });
 
 describe('merging', () => {
@@ -236,6 +245,8 @@ describe('merging', () => {
     expect(first.message).toBe('Add the feature');
     expect(first.parents).toEqual([mainNext]);
     expect(await gh.repo.readFile(merged.data.sha, 'main.txt')).toBe('m\n');
+    // Replayed commits keep their author; the merger becomes the committer.
+    expect((await git(['show', '-s', '--format=%an|%cn|%ce', merged.data.sha], { cwd: gh.repoDir })).trim()).toMatch(/^Fixture\|acme\|\d+\+acme@users\.noreply\.github\.com$/);
   });
 
   it('deletes the head branch on merge when the repository says so', async () => {

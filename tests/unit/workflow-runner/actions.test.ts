@@ -192,6 +192,19 @@ describe('actions/checkout', () => {
           headers=$( (git config --local --get-regexp 'extraheader' || true) | wc -l | tr -d ' ')
           if git push -q origin HEAD:refs/heads/other 2>/dev/null; then pushed=yes; else pushed=no; fi
           echo "s=$headers $pushed" >> "$GITHUB_OUTPUT"
+  twice:
+    needs: push
+    runs-on: ubuntu-latest
+    outputs:
+      s: \${{ steps.s.outputs.s }}
+    steps:
+      - uses: actions/checkout@v4
+      - run: echo junk > junk.txt
+      - uses: actions/checkout@v4
+        with:
+          ref: main
+      - id: s
+        run: echo "s=$(git rev-parse HEAD) $(test -f junk.txt && echo junk || echo clean)" >> "$GITHUB_OUTPUT"
   read-only:
     needs: push
     runs-on: ubuntu-latest
@@ -220,6 +233,8 @@ describe('actions/checkout', () => {
     expect(job(run, 'full-history').outputs.s).toBe(`${second} 2 false new`);
     expect(job(run, 'no-credentials').outputs.s).toBe('0 no');
     expect(job(run, 'read-only').outputs.s).toBe('no');
+    // A second checkout in a job starts again from a clean tree.
+    expect(job(run, 'twice').outputs.s).toBe(`${second} clean`);
     expect(await world.gh.repo.branchSha('other')).toBeUndefined();
   });
 });

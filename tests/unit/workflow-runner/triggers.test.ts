@@ -28,6 +28,7 @@ jobs:
     runs-on: ubuntu-latest
     outputs:
       action: \${{ github.event.action }}
+      number: \${{ github.run_number }}
     steps:
       - run: echo "seen"
 `;
@@ -52,30 +53,41 @@ describe('which workflows an event starts', () => {
         '.github/workflows/any.yml': ANY_COMMENT,
         '.github/workflows/push.yml': PUSH_ONLY,
         '.github/workflows/notes.txt': 'not a workflow file',
+        '.github/workflows/broken.yml': 'on: issue_comment\njobs:\n  x:\n    runs-on: ubuntu-latest\n',
       },
     });
     const { gh, runner } = world;
     world.gh.addUser('alice', { permission: 'write' });
     const alice = world.as('alice');
     const { data: issue } = await alice.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'a bug' });
-    await world.settle();
+    await runner.idle();
     expect(runner.runs).toHaveLength(0); // nothing listens to `issues`
 
     const { data: comment } = await alice.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: 'first words' });
-    await world.settle();
+    await runner.idle();
     expect(runner.runs.map((r) => `${r.event}.${r.action}`).sort()).toEqual(['issue_comment.created', 'issue_comment.created']);
     const created = runner.runs.find((r) => job(r, 'echo').outputs.body !== undefined)!;
     expect(job(created, 'echo').outputs).toEqual({ body: 'first words', action: 'created' });
     expect(runner.runs.every((r) => r.actor === 'alice' && r.status === 'completed')).toBe(true);
 
     await alice.rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: comment.id, body: 'second thoughts' });
-    await world.settle();
+    await runner.idle();
     // Only the workflow without `types` reacts to `edited`.
     expect(runner.runs).toHaveLength(3);
     const edited = runner.runs[2]!;
     expect(edited.action).toBe('edited');
-    expect(job(edited, 'echo').outputs).toEqual({ action: 'edited' });
+    // run_number counts the runs of each workflow on its own.
+    expect(job(edited, 'echo').outputs).toEqual({ action: 'edited', number: '2' });
+    expect(runner.runs.map((r) => `${r.workflow}#${r.number}`).sort()).toEqual([
+      '.github/workflows/any.yml#1',
+      '.github/workflows/any.yml#2',
+      '.github/workflows/created.yml#1',
+    ]);
     expect(runner.runs.flatMap((r) => r.jobs.map((j) => j.id))).not.toContain('never');
+    // A broken workflow file fails on its own (reported for each event); the other workflows still run.
+    expect(runner.errors.length).toBeGreaterThan(0);
+    for (const e of runner.errors) expect(e).toContain('.github/workflows/broken.yml: jobs.x.steps must be a list');
+    expect(world.gh.violations).toEqual([]);
   });
 
   it('gives steps the event payload at GITHUB_EVENT_PATH and the GITHUB_* variables', async () => {

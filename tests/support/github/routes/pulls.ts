@@ -16,19 +16,21 @@ async function headSha(gh: FakeGitHub, p: FakePull): Promise<string> {
 
 async function serializePull(gh: FakeGitHub, p: FakePull, full: boolean) {
   const issue = findIssue(gh, p.number);
-  const head = await headSha(gh, p);
-  const base = p.frozenBaseSha ?? (await gh.repo.branchSha(p.base)) ?? '0'.repeat(40);
+  const [head, base] = await Promise.all([headSha(gh, p), (async () => p.frozenBaseSha ?? (await gh.repo.branchSha(p.base)) ?? '0'.repeat(40))()]);
   const repository = gh.serialize.repository(gh.settings, gh.defaultBranch, gh.createdAt);
   const labels = issue.labels.map((n) => gh.labelRecord(n));
   let extra;
   if (full) {
-    const m = p.merged_at ? { clean: true } : await gh.repo.canMerge(base, head);
+    // A head branch deleted under an open PR leaves nothing to compare.
+    const gone = /^0{40}$/.test(head) || /^0{40}$/.test(base);
+    const [m, stat, commits] = gone
+      ? [{ clean: false }, { additions: 0, deletions: 0, changedFiles: 0 }, 0]
+      : await Promise.all([p.merged_at ? { clean: true } : gh.repo.canMerge(base, head), gh.repo.diffStat(base, head), gh.repo.countCommits(base, head)]);
     const comments = [...gh.comments.values()].filter((c) => c.issue === p.number).length;
-    const stat = await gh.repo.diffStat(base, head);
     extra = {
       mergeable: p.merged_at ? null : m.clean,
       mergeable_state: p.merged_at ? 'unknown' : m.clean ? 'clean' : 'dirty',
-      counts: { commits: await gh.repo.countCommits(base, head), additions: stat.additions, deletions: stat.deletions, changed_files: stat.changedFiles, comments },
+      counts: { commits, additions: stat.additions, deletions: stat.deletions, changed_files: stat.changedFiles, comments },
     };
   }
   return gh.serialize.pull(issue, p, head, base, repository, labels, gh.authorAssociation(issue.user), extra);
@@ -150,6 +152,7 @@ export const pullRoutes: Record<string, Route> = {
       const notAllowed = mergeAllowed(gh, method);
       if (notAllowed) throw new HttpError(405, notAllowed);
       const head = await headSha(gh, p);
+      if (/^0{40}$/.test(head)) throw new HttpError(405, 'Pull Request is not mergeable');
       if (body.sha !== undefined && body.sha !== head) throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
       // GitHub's default messages: a merge commit names the PR and its branch; a squash
       // commit takes the PR title with its number, and lists the squashed commits.

@@ -145,11 +145,13 @@ export const repositoryRoutes: Record<string, Route> = {
       const sha = await resolveRef(gh, ref).catch(() => undefined);
       const text = sha ? await gh.repo.readFile(sha, params.path!) : undefined;
       if (text === undefined) throw notFound();
+      // `sha` and git_url name the file's blob, not the commit.
+      const blob = (await gh.repo.blobSha(sha!, params.path!))!;
       const path = params.path!;
       const name = path.split('/').pop()!;
       const self = `${gh.serialize.repoApi}/contents/${path}?ref=${encodeURIComponent(ref)}`;
       const html = `${gh.serialize.repoWeb}/blob/${ref}/${path}`;
-      const gitUrl = `${gh.serialize.repoApi}/git/blobs/${sha}`;
+      const gitUrl = `${gh.serialize.repoApi}/git/blobs/${blob}`;
       return {
         status: 200,
         body: {
@@ -159,7 +161,7 @@ export const repositoryRoutes: Record<string, Route> = {
           name,
           path,
           content: Buffer.from(text).toString('base64'),
-          sha: sha!,
+          sha: blob,
           url: self,
           git_url: gitUrl,
           html_url: html,
