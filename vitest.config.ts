@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
+    // Scenario tests mostly wait on child processes and loopback I/O, so more workers than cores pay off.
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],

@@ -84970,17 +84970,18 @@ class GitStateStore {
     /** Moves the work tree to the remote tip; false when the state branch does not exist yet. */
     async syncToTip() {
         await this.init();
-        try {
-            await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
-        }
-        catch (e) {
-            if (!/couldn't find remote ref/i.test(String(e)))
-                throw e;
+        const tip = (await this.git.raw(['ls-remote', this.remoteUrl, `refs/heads/${STATE_BRANCH}`])).split(/\s/)[0];
+        if (!tip) {
             await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
             await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
             await this.clearWorkTree();
             return false;
         }
+        // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
+        const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
+        if (head === tip && !(await this.git.raw(['status', '--porcelain'])).trim())
+            return true;
+        await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+${tip}:${TRACKING}`]);
         await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
         await this.git.raw(['clean', '-fdq']);
         return true;
@@ -85141,8 +85142,9 @@ class GitHubForge {
     async botLogin() {
         if (this.cachedLogin)
             return this.cachedLogin;
-        if (this.opts.botLogin)
-            return (this.cachedLogin = this.opts.botLogin);
+        const configured = await this.opts.configuredLogin?.();
+        if (configured)
+            return (this.cachedLogin = configured);
         // A workflow's GITHUB_TOKEN cannot call GET /user (403); its comments are authored by github-actions[bot].
         if (this.opts.tokenKind === 'actions')
             return (this.cachedLogin = 'github-actions[bot]');
@@ -85170,6 +85172,22 @@ class GitHubForge {
     }
     async updateComment(id, body) {
         await this.gh.rest.issues.updateComment({ ...this.base, comment_id: id, body: redact(body) });
+    }
+    async getComment(id) {
+        const { data } = await this.gh.rest.issues.getComment({ ...this.base, comment_id: id });
+        return { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', createdAt: data.created_at, updatedAt: data.updated_at };
+    }
+    async addLabel(issue, label) {
+        await this.gh.rest.issues.addLabels({ ...this.base, issue_number: issue, labels: [label] });
+    }
+    async removeLabel(issue, label) {
+        try {
+            await this.gh.rest.issues.removeLabel({ ...this.base, issue_number: issue, name: label });
+        }
+        catch (e) {
+            if (forge_status(e) !== 404)
+                throw e;
+        }
     }
     async findComment(issue, marker, author) {
         // Only a comment crew itself wrote counts: anyone can paste the marker into theirs.
@@ -85221,6 +85239,9 @@ class GitHubForge {
     }
     blobLink(branch, path) {
         return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/blob/${branch}/${path}`;
+    }
+    commentLink(issue, id) {
+        return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/issues/${issue}#issuecomment-${id}`;
     }
     branchLink(branch) {
         return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/tree/${branch}`;
@@ -93340,9 +93361,9 @@ const $ZodNumberFormat = /*@__PURE__*/ $constructor("$ZodNumberFormat", (inst, d
     $ZodCheckNumberFormat.init(inst, def);
     $ZodNumber.init(inst, def); // no format checks
 });
-const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBoolean", (inst, def) => {
+const $ZodBoolean = /*@__PURE__*/ $constructor("$ZodBoolean", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.boolean;
+    inst._zod.pattern = regexes_boolean;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -93360,7 +93381,7 @@ const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         });
         return payload;
     };
-})));
+});
 const $ZodBigInt = /*@__PURE__*/ $constructor("$ZodBigInt", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.pattern = bigint;
@@ -95750,7 +95771,7 @@ function _uint32(Class, params) {
 function _boolean(Class, params) {
     return new Class({
         type: "boolean",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -99292,13 +99313,13 @@ function int32(params) {
 function uint32(params) {
     return core._uint32(ZodNumberFormat, params);
 }
-const ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBoolean", (inst, def) => {
-    core.$ZodBoolean.init(inst, def);
+const ZodBoolean = /*@__PURE__*/ $constructor("ZodBoolean", (inst, def) => {
+    $ZodBoolean.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.booleanProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
+});
 function schemas_boolean(params) {
-    return core._boolean(ZodBoolean, params);
+    return _boolean(ZodBoolean, params);
 }
 const ZodBigInt = /*@__PURE__*/ $constructor("ZodBigInt", (inst, def) => {
     $ZodBigInt.init(inst, def);
@@ -100163,21 +100184,83 @@ function preprocess(fn, schema) {
  * key has a default, so an empty or missing file is valid.
  */
 const Tier = schemas_enum(['haiku', 'sonnet', 'opus']);
+const Budget = (tokens, cost, what) => strictObject({
+    tokens: schemas_int().min(1000).max(1_000_000_000).default(tokens).describe(`Most model tokens (input + output) ${what} may spend.`),
+    cost_usd: schemas_number().positive().default(cost).describe(`Most dollars ${what} may spend, estimated from published prices.`),
+})
+    .prefault({});
+const DEFAULT_DENY = [
+    'rm -rf /',
+    'rm -rf ~',
+    'sudo',
+    'su',
+    'git push',
+    'git remote',
+    'git config',
+    'curl',
+    'wget',
+    'ssh',
+    'scp',
+    'nc',
+    'dd',
+    'mkfs',
+    'shutdown',
+    'reboot',
+];
 const ConfigSchema = strictObject({
-    default_model: Tier.default('sonnet').describe('Model tier for agents that have no tier of their own (the decomposer).'),
+    default_model: Tier.default('sonnet').describe('Model tier for the planning agents (intake, decomposer, plan reviewer).'),
     models: strictObject({
         haiku: schemas_string().min(1).default('claude-haiku-5-5').describe('Model id for the haiku tier: quick, mechanical tasks.'),
         sonnet: schemas_string().min(1).default('claude-sonnet-5-5').describe('Model id for the sonnet tier: most tasks.'),
         opus: schemas_string().min(1).default('claude-opus-5-5').describe('Model id for the opus tier: hard reasoning.'),
     })
-        .default({ haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' })
+        .prefault({})
         .describe('The Anthropic model id used for each tier.'),
     max_parallel: schemas_int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
+    max_retries: schemas_int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried. Not used yet.'),
     max_tasks: schemas_int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
     worker_max_turns: schemas_int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
+    require_plan_approval: schemas_boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
+    auto_merge: schemas_boolean().default(false).describe('Merge the pull request when the critic passed it and the checks are green. Not used yet.'),
+    base_branch: schemas_string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
     protected_paths: array(schemas_string().min(1))
         .default(['.github/workflows/**', '.github/crew.yml', '.github/crew/**'])
-        .describe('Globs agents may never write.'),
+        .describe('Globs agents may never write, and no task may plan to touch.'),
+    commands: strictObject({
+        allow: array(schemas_string().min(1)).default([]).describe('Command prefixes agents may run; empty allows any not denied.'),
+        deny: array(schemas_string().min(1)).default(DEFAULT_DENY).describe('Command prefixes agents may never run.'),
+    })
+        .prefault({})
+        .describe('The command policy for agent tools. Not used yet.'),
+    criteria: array(schemas_string().min(1)).default([]).describe('Done criteria added to every run, e.g. `npm test`; a command exits 0 when met.'),
+    budgets: strictObject({
+        run: Budget(2_000_000, 20, 'one run'),
+        task: Budget(500_000, 5, 'one task attempt'),
+    })
+        .prefault({})
+        .describe('Hard limits on model use. Not used yet.'),
+    history_context_size: schemas_int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included). Not used yet.'),
+    knowledge_context_size: schemas_int().min(0).max(100).default(10).describe('How many knowledge-base entries a worker reads. Not used yet.'),
+    retrospect: strictObject({
+        enabled: schemas_boolean().default(true).describe('Post a retrospective after each run.'),
+        filter_threshold: schemas_number().min(0).max(5).default(3.5).describe('Proposals scoring at least this are adopted.'),
+        model: Tier.default('sonnet').describe('Model tier of the retrospector.'),
+        full_mode: strictObject({
+            max_improvements: schemas_int().min(0).max(10).default(2),
+            max_skills: schemas_int().min(0).max(10).default(1),
+        })
+            .prefault({}),
+        light_mode: strictObject({ max_skills: schemas_int().min(0).max(10).default(2) }).prefault({}),
+    })
+        .prefault({})
+        .describe('The retrospective (phase 4). Not used yet.'),
+    prompts: strictObject({
+        judgment: schemas_string().default('').describe("Extra guidance for the critic's judgment. Not used yet."),
+        append_system_prompt: schemas_string().default('').describe("Text appended to every agent's system prompt."),
+    })
+        .prefault({})
+        .describe('Additions to the prompts.'),
+    templates_dir: schemas_string().min(1).default('.github/crew/templates').describe('Folder on the default branch whose <name>.md files replace crew\'s prompt templates.'),
     bot_login: schemas_string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
 });
 const CONFIG_PATH = '.github/crew.yml';
@@ -100237,6 +100320,7 @@ const CommentPayload = object({
         title: schemas_string(),
         body: schemas_string().nullable().optional(),
         pull_request: unknown().optional(),
+        labels: array(object({ name: schemas_string() })).default([]),
     }),
     repository: Repository,
     comment: object({
@@ -100272,9 +100356,31 @@ function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.en
         kind: 'comment',
         defaultBranch: d.repository?.default_branch,
         action: d.action,
-        issue: { number: d.issue.number, title: d.issue.title, body: d.issue.body ?? '', isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null },
+        issue: { number: d.issue.number, title: d.issue.title, body: d.issue.body ?? '', isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null, labels: d.issue.labels.map((l) => l.name) },
         comment: { id: d.comment.id, body: d.comment.body ?? '', createdAt: d.comment.created_at, author: { login: d.comment.user.login, type: d.comment.user.type } },
     };
+}
+
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/templates.ts
+
+
+
+/** The prompt templates shipped beside the bundle (`<action>/templates/*.md`). */
+function templatesDir() {
+    return (0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), '..', 'templates');
+}
+async function loadTemplate(name) {
+    if (!/^[a-z_]+$/.test(name))
+        throw new Error(`invalid template name '${name}'`);
+    const file = (0,external_node_path_.join)(templatesDir(), `${name}.md`);
+    try {
+        return (await (0,promises_.readFile)(file, 'utf8')).trim();
+    }
+    catch {
+        throw new Error(`crew's prompt template ${name}.md is missing from ${templatesDir()}; the action checkout is incomplete`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/domain/commands.ts
@@ -100385,7 +100491,7 @@ function progressBar(done, total, width = 20) {
 
 
 /** Commands this version answers; the rest are listed as coming. */
-const AVAILABLE = new Set(['run', 'status', 'help']);
+const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'status', 'help']);
 function helpComment(unknownWord) {
     const lines = [];
     if (unknownWord !== undefined)
@@ -100456,7 +100562,6 @@ const MAX_TASKS = 20;
 /** What the model submits through the `submit_plan` tool. Its ids are its own; crew renames them. */
 const ProposedPlanSchema = object({
     summary: schemas_string().trim().min(1).describe('One paragraph: what the change is and why.'),
-    criteria: array(schemas_string().trim().min(1)).min(1).describe('Done criteria for the whole request, each checkable.'),
     tasks: array(object({
         id: schemas_string().trim().min(1).describe('Your short id for the task, used in depends_on.'),
         title: schemas_string().trim().min(1).max(120),
@@ -100465,6 +100570,7 @@ const ProposedPlanSchema = object({
         model: schemas_enum(TIERS).describe('Model tier: haiku for simple edits, sonnet by default, opus for hard reasoning.'),
         depends_on: array(schemas_string()).default([]),
         files: array(schemas_string()).default([]).describe('Files the task expects to create or change.'),
+        criteria: array(schemas_string().trim().min(1)).default([]).describe("The task's own done criteria: observable results a reviewer can check."),
     }))
         .min(1)
         .max(MAX_TASKS),
@@ -100477,7 +100583,7 @@ function zodErrors(error) {
  * given. Task ids end up in branch names, file paths and Mermaid node ids, so they
  * are never taken from the model.
  */
-function checkPlan(input) {
+function checkPlan(input, criteria = []) {
     const parsed = ProposedPlanSchema.safeParse(input);
     if (!parsed.success)
         return { ok: false, errors: zodErrors(parsed.error) };
@@ -100501,7 +100607,7 @@ function checkPlan(input) {
             else if (!deps.includes(mapped))
                 deps.push(mapped);
         }
-        return { id: `t${i + 1}`, title: t.title, description: t.description, persona: t.persona, tier: t.model, dependsOn: deps, files: t.files };
+        return { id: `t${i + 1}`, title: t.title, description: t.description, persona: t.persona, tier: t.model, dependsOn: deps, files: t.files, criteria: t.criteria };
     });
     if (errors.length)
         return { ok: false, errors };
@@ -100510,7 +100616,7 @@ function checkPlan(input) {
         const back = new Map([...idMap].map(([k, v]) => [v, k]));
         return { ok: false, errors: [`depends_on: the tasks form a cycle: ${cycle.map((id) => back.get(id)).join(' → ')}`] };
     }
-    return { ok: true, plan: { summary: proposed.summary, criteria: proposed.criteria, tasks } };
+    return { ok: true, plan: { summary: proposed.summary, criteria, tasks } };
 }
 /** A dependency cycle as a closed path of ids (first id repeated at the end), or undefined. */
 function findCycle(tasks) {
@@ -100652,7 +100758,100 @@ function newTaskRecord(id, branch) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/domain/criteria.ts
+/**
+ * Done criteria: what they are, where they come from in an issue, and the pure
+ * checks that catch vague, hollow or unrunnable ones. (endless8: command criteria
+ * exit 0 when met, 1 when not, ≥2 on error; semantic criteria are judged with evidence.)
+ */
+const HEADING = /^\s{0,3}(?:#{1,6}\s*|\*\*)?(done when|acceptance criteria|definition of done|success criteria)\b[^\n]*$/i;
+const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/;
+const CHECKBOX = /^\s*[-*+]\s+\[[ xX]\]\s+(.+?)\s*$/;
+/**
+ * The criteria an issue states itself: the list under a "Done when" (or "Acceptance
+ * criteria") heading, or failing that, its checklist items.
+ */
+function statedCriteria(body) {
+    const lines = body.split(/\r?\n/);
+    const start = lines.findIndex((l) => HEADING.test(l));
+    if (start >= 0) {
+        const items = [];
+        const inline = /:\s*(\S.*)$/.exec(lines[start].replace(/\*\*/g, ''));
+        if (inline && !ITEM.test(lines[start]))
+            items.push(inline[1].trim());
+        for (const line of lines.slice(start + 1)) {
+            if (/^\s*#{1,6}\s/.test(line))
+                break;
+            const m = ITEM.exec(line);
+            if (m)
+                items.push(m[1]);
+            else if (line.trim() !== '' && items.length)
+                break;
+        }
+        if (items.length)
+            return items;
+    }
+    return lines.map((l) => CHECKBOX.exec(l)?.[1]).filter((x) => !!x);
+}
+const VAGUE = [
+    [/\bfast(er)? enough\b|\bquick(ly)?\b|\bperformant\b|\bsnappy\b|\bresponsive\b/i, 'how fast is fast enough'],
+    [/\bclean(er)? code\b|\bclean\b|\bneat\b|\belegant\b|\bbeautiful\b/i, 'what "clean" means here'],
+    [/\breadable\b|\bmaintainable\b|\bwell[- ]structured\b/i, 'how readability or maintainability is judged'],
+    [/\buser[- ]friendly\b|\bintuitive\b|\beasy to use\b|\bnice(r)?\b/i, 'what a user must be able to do'],
+    [/\bbetter\b|\bimproved?\b|\boptimi[sz]ed?\b/i, 'better than what, by how much'],
+    [/\brobust\b|\breliable\b|\bscalable\b|\bstable\b/i, 'which failures or loads it must handle'],
+    [/\bproperly\b|\bas expected\b|\breasonabl[ey]\b|\bappropriate(ly)?\b/i, 'what exactly is expected'],
+];
+/** Why a semantic criterion cannot be checked as written, or undefined when it can. */
+function vagueness(text) {
+    if (/\d/.test(text))
+        return undefined; // a number usually makes it measurable ("under 200 ms", "at least 3 tests")
+    for (const [re, why] of VAGUE)
+        if (re.test(text))
+            return why;
+    return undefined;
+}
+const HOLLOW = [
+    /^(?:it|the (?:code|task|feature|change|work))?\s*(?:works?|is working|runs?)(?:\s+(?:correctly|properly|fine|well|as (?:expected|intended)))?\.?$/i,
+    /^(?:the )?(?:task|work|feature|change|implementation)?\s*(?:is )?(?:done|complete|completed|finished|implemented)\.?$/i,
+    /^no (?:errors|bugs|issues|problems)\.?$/i,
+    /\bworks correctly\b/i,
+    /\btask is (?:done|complete|finished)\b/i,
+];
+/** True for criteria that cannot fail: "works correctly", "is done". */
+function isHollow(text) {
+    const t = text.trim();
+    return t.length < 4 || HOLLOW.some((re) => re.test(t));
+}
+/** Why a command criterion cannot run as a command, or undefined when it looks runnable. */
+function commandProblem(command) {
+    if (!command || !command.trim())
+        return 'it has no command';
+    if (/[\r\n]/.test(command))
+        return 'the command spans several lines; use one command (join with &&)';
+    if (command.length > 500)
+        return 'the command is longer than 500 characters';
+    const first = command.trim().split(/\s+/)[0];
+    if (!/^[A-Za-z0-9_./@:+=-]+$/.test(first))
+        return `'${first}' does not look like a program name`;
+    const quotes = (command.match(/'/g)?.length ?? 0) % 2 + (command.replace(/\\"/g, '').match(/"/g)?.length ?? 0) % 2;
+    if (quotes)
+        return 'the command has an unbalanced quote';
+    return undefined;
+}
+/** Config criteria (`criteria:` in crew.yml) are commands. */
+function configCriteria(commands, startAt) {
+    return commands.map((command, i) => ({ id: `c${startAt + i}`, text: `\`${command}\` exits 0`, kind: 'command', command }));
+}
+/** One line for people: the statement, and the command when there is one. */
+function describeCriterion(c) {
+    if (c.kind !== 'command' || !c.command || c.text.includes(c.command))
+        return c.text;
+    return `${c.text} (\`${c.command}\`)`;
+}
+
 ;// CONCATENATED MODULE: ./src/render/report.ts
+
 
 
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -100669,7 +100868,7 @@ function renderPullBody(view, results) {
         ...plan.tasks.map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
         '',
         '### Done criteria',
-        ...plan.criteria.map((c) => `- ${c}`),
+        ...plan.criteria.map((c) => `- ${describeCriterion(c)}`),
         '',
         `Closes #${view.run.issue}`,
         '',
@@ -100720,6 +100919,10 @@ const paths = {
     issue: (issue) => `issue-${issue}/`,
     run: (issue, run) => `${runFolder(issue, run)}/run.json`,
     request: (issue, run) => `${runFolder(issue, run)}/request.md`,
+    requestJson: (issue, run) => `${runFolder(issue, run)}/request.json`,
+    intake: (issue, run) => `${runFolder(issue, run)}/intake.json`,
+    answers: (issue, run) => `${runFolder(issue, run)}/answers.md`,
+    review: (issue, run) => `${runFolder(issue, run)}/review.md`,
     planJson: (issue, run) => `${runFolder(issue, run)}/plan.json`,
     planMd: (issue, run) => `${runFolder(issue, run)}/plan.md`,
     taskMd: (issue, run, id) => `${runFolder(issue, run)}/tasks/task_${id}.md`,
@@ -100859,6 +101062,8 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/render/plan-comment.ts
 
 
+
+
 const PHASE_TEXT = {
     PLANNING: '🧭 Planning',
     AWAITING_APPROVAL: '⏸️ Waiting for approval',
@@ -100918,7 +101123,11 @@ function money(usd) {
 /** Commands that make sense in each phase (only those this version of crew answers). */
 function commandsFor(phase) {
     if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED')
-        return ['/crew run', '/crew status', '/crew help'];
+        return ['/crew run', '/crew plan', '/crew status', '/crew help'];
+    if (phase === 'AWAITING_APPROVAL')
+        return ['/crew approve', '/crew revise <feedback>', '/crew status'];
+    if (phase === 'ESCALATING')
+        return ['/crew answer <text>', '/crew status'];
     return ['/crew status', '/crew help'];
 }
 /** The one plan comment per run, edited in place. A pure function of the run's state. */
@@ -100945,10 +101154,22 @@ function renderPlanComment(view, links) {
         }
         out.push('');
         out.push(mermaidGraph(view));
+        const cp = criticalPath(plan);
+        out.push(`<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`);
         out.push('');
         out.push('**Done criteria**');
         for (const c of plan.criteria)
-            out.push(`- [ ] ${c}`);
+            out.push(`- [ ] ${describeCriterion(c)}`);
+    }
+    if (run.waiting?.kind === 'answer') {
+        out.push('');
+        out.push(`**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`);
+    }
+    else if (run.waiting?.kind === 'approval') {
+        out.push('');
+        out.push(run.waiting.reason === 'review-failed'
+            ? `**The plan reviewer did not pass this plan** ([findings](${links.comment(run.issue, run.waiting.commentId)})). \`/crew approve\` runs it anyway; \`/crew revise <feedback>\` plans again.`
+            : `**Plan v${run.waiting.planVersion} waits for approval.** \`/crew approve\` starts it; \`/crew revise <feedback>\` plans again.`);
     }
     if (run.pr) {
         out.push('');
@@ -100993,6 +101214,7 @@ function nowIso(ctx) {
 function planLinks(ctx) {
     return {
         branch: (b) => ctx.forge.branchLink(b),
+        comment: (issue, id) => ctx.forge.commentLink(issue, id),
         run: ctx.forge.runLink(),
         stateFile: (p) => ctx.forge.blobLink(STATE_BRANCH, p),
     };
@@ -101195,28 +101417,6 @@ async function advance_finalize(ctx, view) {
     await syncPlanComment(ctx, issue, run);
 }
 
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/templates.ts
-
-
-
-/** The prompt templates shipped beside the bundle (`<action>/templates/*.md`). */
-function templatesDir() {
-    return (0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), '..', 'templates');
-}
-async function loadTemplate(name) {
-    if (!/^[a-z_]+$/.test(name))
-        throw new Error(`invalid template name '${name}'`);
-    const file = (0,external_node_path_.join)(templatesDir(), `${name}.md`);
-    try {
-        return (await (0,promises_.readFile)(file, 'utf8')).trim();
-    }
-    catch {
-        throw new Error(`crew's prompt template ${name}.md is missing from ${templatesDir()}; the action checkout is incomplete`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/agents/tool-loop.ts
 
 /**
@@ -101283,78 +101483,297 @@ async function runToolLoop(o) {
     return { stop: 'max_turns', turns: o.maxTurns, usage, toolCalls, messages };
 }
 
-;// CONCATENATED MODULE: ./src/agents/decomposer.ts
+;// CONCATENATED MODULE: ./src/agents/submission.ts
 
 
-
-
-/** The model's plan failed the checks on every try; `errors` is what was wrong the last time. */
-class PlanRejected extends Error {
+/** The model's submission failed the checks on every try; `errors` is what was wrong the last time. */
+class SubmissionRejected extends Error {
+    tool;
     errors;
     attempts;
     usage;
-    constructor(errors, attempts, usage) {
-        super(`the decomposer's plan failed validation ${attempts} times`);
+    constructor(tool, errors, attempts, usage) {
+        super(`the ${tool} submission failed validation ${attempts} time${attempts === 1 ? '' : 's'}`);
+        this.tool = tool;
         this.errors = errors;
         this.attempts = attempts;
         this.usage = usage;
     }
 }
-/** How many times crew asks again after an invalid plan. */
-const PLAN_REASKS = 2;
-const MAX_FILES_SHOWN = 400;
-async function decompose(model, modelId, input, log) {
-    const system = await loadTemplate('decomposer');
-    let plan;
+/** How many times crew asks again after an invalid submission. */
+const REASKS = 2;
+/**
+ * Asks an agent for one structured answer through a tool. An invalid answer goes
+ * back as an `is_error` tool result with the exact problems, at most twice; crew
+ * never forces the tool (current models reject forced tool_choice), it nudges.
+ */
+async function askForSubmission(req) {
+    let value;
+    let accepted = false;
     let lastErrors = [];
     let attempts = 0;
+    const outcome = await runToolLoop({
+        model: req.model,
+        modelId: req.modelId,
+        system: req.system,
+        log: req.log,
+        firstMessage: req.firstMessage,
+        maxTurns: 1 + REASKS,
+        nudge: `Answer by calling the ${req.tool.name} tool.`,
+        tools: [
+            {
+                final: true,
+                spec: { name: req.tool.name, description: req.tool.description, input_schema: toJSONSchema(req.tool.schema, { io: 'input' }) },
+                run(raw) {
+                    attempts++;
+                    const parsed = req.tool.schema.safeParse(raw);
+                    const checked = !parsed.success
+                        ? { ok: false, errors: parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`) }
+                        : req.check
+                            ? req.check(parsed.data)
+                            : { ok: true, value: parsed.data };
+                    if (!checked.ok) {
+                        lastErrors = checked.errors;
+                        req.log.info(`${req.tool.name} attempt ${attempts} rejected: ${checked.errors.join('; ')}`);
+                        throw new Error(`Not accepted:\n${checked.errors.map((e) => `- ${e}`).join('\n')}\nFix these and call ${req.tool.name} again.`);
+                    }
+                    value = checked.value;
+                    accepted = true;
+                    return 'Accepted.';
+                },
+            },
+        ],
+    });
+    if (accepted)
+        return { value: value, usage: outcome.usage };
+    if (attempts === 0)
+        lastErrors = [`the model never called ${req.tool.name}`];
+    throw new SubmissionRejected(req.tool.name, lastErrors, Math.max(attempts, 1), outcome.usage);
+}
+
+;// CONCATENATED MODULE: ./src/agents/decomposer.ts
+
+
+
+const MAX_FILES_SHOWN = 400;
+async function decompose(model, modelId, system, input, log) {
     const files = input.files.slice(0, MAX_FILES_SHOWN);
     const firstMessage = [
         `Request: ${input.title}`,
         '',
         input.body || '(the issue has no description)',
         '',
+        `What is asked, restated: ${input.task}`,
+        '',
+        'Done criteria for the whole request (the critic checks these; give each task its own criteria too):',
+        ...input.criteria.map((c) => `- ${c.id}: ${describeCriterion(c)}`),
+        ...(input.answers ? ['', 'Answers the maintainer gave to earlier questions:', input.answers] : []),
+        '',
         `Repository files${input.files.length > files.length ? ` (first ${files.length} of ${input.files.length})` : ''}:`,
         files.join('\n') || '(empty repository)',
         '',
         `Plan at most ${input.maxTasks} tasks.`,
+        ...(input.revise
+            ? ['', 'Revise this earlier plan:', '```json', JSON.stringify(input.revise.plan.tasks, null, 1), '```', 'What must change:', input.revise.feedback]
+            : []),
     ].join('\n');
-    const outcome = await runToolLoop({
+    const { value, usage } = await askForSubmission({
         model,
         modelId,
         system,
-        log,
         firstMessage,
-        maxTurns: 1 + PLAN_REASKS,
-        nudge: 'Submit the plan by calling the submit_plan tool.',
-        tools: [
-            {
-                final: true,
-                spec: {
-                    name: 'submit_plan',
-                    description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.',
-                    input_schema: toJSONSchema(ProposedPlanSchema, { io: 'input' }),
-                },
-                run(raw) {
-                    attempts++;
-                    const checked = checkPlan(raw);
-                    const errors = checked.ok ? (checked.plan.tasks.length > input.maxTasks ? [`tasks: ${checked.plan.tasks.length} tasks is more than the limit of ${input.maxTasks}`] : []) : checked.errors;
-                    if (errors.length) {
-                        lastErrors = errors;
-                        log.info(`plan attempt ${attempts} rejected: ${errors.join('; ')}`);
-                        throw new Error(`The plan is not valid:\n${errors.map((e) => `- ${e}`).join('\n')}\nFix these and call submit_plan again.`);
-                    }
-                    plan = checked.plan;
-                    return `Plan accepted: ${plan.tasks.length} tasks.`;
-                },
-            },
-        ],
+        log,
+        tool: { name: 'submit_plan', description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.', schema: ProposedPlanSchema },
+        check(raw) {
+            const checked = checkPlan(raw, input.criteria);
+            if (!checked.ok)
+                return checked;
+            if (checked.plan.tasks.length > input.maxTasks)
+                return { ok: false, errors: [`tasks: ${checked.plan.tasks.length} tasks is more than the limit of ${input.maxTasks}`] };
+            return { ok: true, value: checked.plan };
+        },
     });
-    if (plan)
-        return { plan, usage: outcome.usage };
-    if (attempts === 0)
-        lastErrors = ['the model never called submit_plan'];
-    throw new PlanRejected(lastErrors, Math.max(attempts, 1), outcome.usage);
+    return { plan: value, usage };
+}
+
+;// CONCATENATED MODULE: ./src/agents/intake.ts
+
+
+
+
+const IntakeSchema = object({
+    task: schemas_string().trim().min(1).describe('The request restated in one or two sentences.'),
+    criteria: array(object({
+        text: schemas_string().trim().min(1).describe('The criterion as a statement that is either true or false.'),
+        kind: schemas_enum(['command', 'semantic']).describe('command: a shell command decides it (exit 0 met, 1 not met, 2+ error); semantic: judged from evidence.'),
+        command: schemas_string().optional().describe('For command criteria: the command to run, one line.'),
+    }))
+        .min(1)
+        .describe('Done criteria: the issue’s own if it states them, otherwise proposed ones.'),
+    questions: array(schemas_string().trim().min(1)).default([]).describe('Clarifying questions, only for criteria or requirements that cannot be checked as written.'),
+    single_task: schemas_boolean().describe('True when one worker can do the whole request as a single small task.'),
+    persona: schemas_enum(PERSONAS).optional().describe('For a single task: the persona to use.'),
+    model: schemas_enum(TIERS).optional().describe('For a single task: the model tier.'),
+});
+async function runIntake(model, modelId, system, input, log) {
+    const firstMessage = [
+        `Issue: ${input.title}`,
+        '',
+        input.body || '(no description)',
+        '',
+        input.stated.length ? `The issue states these done criteria:\n${input.stated.map((s) => `- ${s}`).join('\n')}` : 'The issue states no done criteria; propose checkable ones.',
+        ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
+    ].join('\n');
+    const { value, usage } = await askForSubmission({
+        model,
+        modelId,
+        system,
+        firstMessage,
+        log,
+        tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
+        check(raw) {
+            const errors = [];
+            raw.criteria.forEach((c, i) => {
+                if (c.kind === 'command') {
+                    const p = commandProblem(c.command);
+                    if (p)
+                        errors.push(`criteria.${i}: a command criterion needs a runnable command: ${p}`);
+                }
+            });
+            if (raw.single_task && (!raw.persona || !raw.model))
+                errors.push('single_task: give the persona and model for the single task');
+            return errors.length ? { ok: false, errors } : { ok: true, value: raw };
+        },
+    });
+    const criteria = value.criteria.map((c, i) => ({ id: `c${i + 1}`, text: c.text, kind: c.kind, ...(c.kind === 'command' ? { command: c.command.trim() } : {}) }));
+    // Vague criteria the model did not ask about still get a question: nothing unmeasurable reaches the workers.
+    const questions = [...value.questions];
+    if (!input.answers) {
+        for (const c of criteria) {
+            const why = c.kind === 'semantic' ? vagueness(c.text) : undefined;
+            if (why && !questions.some((q) => q.toLowerCase().includes(c.text.toLowerCase().slice(0, 24)))) {
+                questions.push(`"${c.text}" cannot be checked as written (${why}). What result would show it is met — for example a command that exits 0, or a number?`);
+            }
+        }
+    }
+    return {
+        intake: {
+            task: value.task,
+            criteria,
+            questions,
+            single: value.single_task ? { title: input.title.slice(0, 120), persona: value.persona, tier: value.model } : null,
+        },
+        usage,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/agents/plan-reviewer.ts
+
+
+
+const ReviewSchema = object({
+    verdict: schemas_enum(['PASS', 'FAIL']),
+    findings: array(object({
+        aspect: schemas_enum(['form', 'content', 'consistency', 'completeness', 'adversarial']),
+        task: schemas_string().optional(),
+        problem: schemas_string().trim().min(1),
+        suggestion: schemas_string().optional(),
+    }))
+        .default([]),
+});
+/** The model half of the plan review (4QV+): form, content, consistency, completeness, and ways to game the criteria. */
+async function reviewPlan(model, modelId, system, request, plan, log) {
+    const firstMessage = [
+        `Request: ${request.title}`,
+        '',
+        request.body || '(no description)',
+        '',
+        '## Plan',
+        plan.summary,
+        '',
+        'Done criteria:',
+        ...plan.criteria.map((c) => `- ${c.id} (${c.kind}): ${describeCriterion(c)}`),
+        '',
+        ...plan.tasks.flatMap((t) => [
+            `### ${t.id}: ${t.title} (${t.persona}, ${t.tier}${t.dependsOn.length ? `, after ${t.dependsOn.join(', ')}` : ''})`,
+            t.description,
+            `Files: ${t.files.join(', ') || '-'}`,
+            `Criteria: ${t.criteria.join('; ') || '(none)'}`,
+            '',
+        ]),
+    ].join('\n');
+    const { value, usage } = await askForSubmission({
+        model,
+        modelId,
+        system,
+        firstMessage,
+        log,
+        tool: { name: 'submit_review', description: 'Submit the verdict on the plan, with findings.', schema: ReviewSchema },
+        check: (raw) => (raw.verdict === 'FAIL' && raw.findings.length === 0 ? { ok: false, errors: ['findings: a FAIL needs at least one finding'] } : { ok: true, value: raw }),
+    });
+    return { verdict: value.verdict, findings: value.findings, usage };
+}
+
+;// CONCATENATED MODULE: ./src/domain/glob.ts
+/** Minimal glob: `**` spans folders, `*` stays within one segment. */
+function globMatch(pattern, path) {
+    let re = '';
+    for (let i = 0; i < pattern.length; i++) {
+        const c = pattern[i];
+        if (c === '*' && pattern[i + 1] === '*') {
+            re += '.*';
+            i++;
+            if (pattern[i + 1] === '/')
+                i++;
+        }
+        else if (c === '*')
+            re += '[^/]*';
+        else if (c === '?')
+            re += '[^/]';
+        else
+            re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    return new RegExp(`^${re}$`).test(path);
+}
+
+;// CONCATENATED MODULE: ./src/domain/plan-review.ts
+
+
+/**
+ * The plan review's deterministic half: checks that need no model. A plan that
+ * fails them goes back to the decomposer without spending a review call.
+ */
+function checkPlanRules(plan, protectedPaths) {
+    const out = [];
+    const criterion = (c, where) => {
+        if (isHollow(c.text))
+            out.push({ aspect: 'content', problem: `${where}: "${c.text}" cannot fail, so it proves nothing`, suggestion: 'state an observable result or a command that exits 0 only when it holds' });
+        if (c.kind === 'command') {
+            const p = commandProblem(c.command);
+            if (p)
+                out.push({ aspect: 'form', problem: `${where}: command criterion "${c.text}" is not runnable: ${p}` });
+        }
+    };
+    if (plan.criteria.length === 0)
+        out.push({ aspect: 'completeness', problem: 'the run has no done criteria' });
+    for (const c of plan.criteria)
+        criterion(c, `criterion ${c.id}`);
+    for (const t of plan.tasks) {
+        if (t.criteria.length === 0)
+            out.push({ aspect: 'completeness', task: t.id, problem: `task ${t.id} has no done criteria of its own`, suggestion: 'give it at least one checkable criterion' });
+        for (const text of t.criteria)
+            if (isHollow(text))
+                out.push({ aspect: 'content', task: t.id, problem: `task ${t.id}: "${text}" cannot fail, so it proves nothing`, suggestion: 'state an observable result' });
+        for (const f of t.files) {
+            const hit = protectedPaths.find((p) => globMatch(p, f.replace(/^\.\//, '')));
+            if (hit)
+                out.push({ aspect: 'content', task: t.id, problem: `task ${t.id} plans to change ${f}, which is protected (${hit})`, suggestion: 'leave protected files to people' });
+        }
+    }
+    return out;
+}
+function findingsText(findings) {
+    return findings.map((f) => `- [${f.aspect}]${f.task ? ` ${f.task}:` : ''} ${f.problem}${f.suggestion ? ` — ${f.suggestion}` : ''}`).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/text/sanitize.ts
@@ -101390,6 +101809,227 @@ function decodeHarmlessEntities(text) {
         .replace(TAG_CHARS, '');
 }
 
+;// CONCATENATED MODULE: ./src/steps/planning.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The label that lets plain comments through the workflow while crew waits for an answer. */
+const WAITING_LABEL = 'crew: waiting';
+/** The plan reviewer may send a plan back this many times before a person decides. */
+const REVIEW_ROUNDS = 3;
+/** crew asks clarifying questions at most this many times per run. */
+const QUESTION_ROUNDS = 2;
+function planMarkdown(plan, version) {
+    const lines = [`# Plan v${version}`, '', plan.summary, '', '| Task | Persona | Model | Depends on | Title |', '|---|---|---|---|---|'];
+    for (const t of plan.tasks)
+        lines.push(`| ${t.id} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '-'} | ${t.title} |`);
+    lines.push('', '## Done criteria', ...plan.criteria.map((c) => `- ${c.id} (${c.kind}): ${c.text}${c.command ? ` — \`${c.command}\`` : ''}`), '');
+    return lines.join('\n');
+}
+function taskMarkdown(plan, id) {
+    const t = plan.tasks.find((x) => x.id === id);
+    return [
+        `# ${t.id}: ${t.title}`,
+        '',
+        `- persona: ${t.persona}`,
+        `- model: ${t.tier}`,
+        `- depends on: ${t.dependsOn.join(', ') || '-'}`,
+        `- files: ${t.files.join(', ') || '-'}`,
+        '',
+        t.description,
+        '',
+        '## Done when',
+        ...t.criteria.map((c) => `- ${c}`),
+        '',
+    ].join('\n');
+}
+/** A request small enough for one worker skips the decomposer (claude-crew's phase skipping). */
+function singleTaskPlan(intake, title, body, criteria) {
+    const single = intake.single;
+    return {
+        summary: intake.task,
+        criteria,
+        tasks: [
+            {
+                id: 't1',
+                title: single.title,
+                description: `${intake.task}\n\nThe issue, for reference:\n${body || title}`,
+                persona: single.persona,
+                tier: single.tier,
+                dependsOn: [],
+                files: [],
+                criteria: criteria.map((c) => c.text),
+            },
+        ],
+    };
+}
+function mergeCriteria(intake, fromConfig) {
+    const known = new Set(intake.criteria.filter((c) => c.command).map((c) => c.command.trim()));
+    return [...intake.criteria, ...configCriteria(fromConfig.filter((c) => !known.has(c.trim())), intake.criteria.length + 1)];
+}
+/**
+ * Plans a run that is in PLANNING: intake (asking questions when the criteria
+ * cannot be checked), decomposition, review, then either approval or execution.
+ * Returns the task ids to start now. Every step that needs a person stops here
+ * with a comment; the person's reply starts planning again.
+ */
+async function planRun(ctx, issue, run, revision) {
+    const config = await ctx.config();
+    const prefix = `${runFolder(issue, run)}/`;
+    const snap = await ctx.state.load(prefix);
+    const view = readView(snap, issue, run);
+    if (!view || view.run.phase !== 'PLANNING')
+        return [];
+    const request = parseJson(snap, paths.requestJson(issue, run));
+    const title = sanitize(request.title, 300);
+    const body = sanitize(request.body);
+    const answers = snap.read(paths.answers(issue, run)) ?? '';
+    const modelId = config.models[config.default_model];
+    let usage = ZERO_USAGE;
+    const spend = (u) => (usage = addUsage(usage, u));
+    /** One state write that also books the model usage spent so far in this step. */
+    const record = (message, mutate) => ctx.state.update(prefix, `issue #${issue} run ${run}: ${message}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
+        refreshExecutionLog(tx, issue, run);
+    });
+    try {
+        // 1. Intake: the task and its done criteria, or questions first.
+        let intake = parseJson(snap, paths.intake(issue, run));
+        if (!intake || intake.answersSeen !== answers) {
+            const out = await runIntake(ctx.model(), modelId, await ctx.template('intake'), { title, body, stated: statedCriteria(body), answers }, ctx.log);
+            spend(out.usage);
+            intake = { ...out.intake, answersSeen: answers };
+            const asked = (answers.match(/^## Questions/gm) ?? []).length;
+            if (intake.questions.length && asked < QUESTION_ROUNDS) {
+                await ask(ctx, issue, run, intake, record);
+                return [];
+            }
+        }
+        const criteria = mergeCriteria(intake, config.criteria);
+        // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
+        const files = await ctx.repo.listFiles();
+        const decomposer = await ctx.template('decomposer');
+        const previous = view.plan;
+        let plan = intake.single && !revision
+            ? singleTaskPlan(intake, title, body, criteria)
+            : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, files, maxTasks: config.max_tasks, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
+                spend(r.usage);
+                return r.plan;
+            });
+        let findings = [];
+        let passed = false;
+        const reviewerPrompt = await ctx.template('plan_reviewer');
+        for (let round = 1; round <= REVIEW_ROUNDS; round++) {
+            findings = checkPlanRules(plan, config.protected_paths);
+            if (findings.length === 0) {
+                const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
+                spend(review.usage);
+                findings = review.findings;
+                passed = review.verdict === 'PASS';
+            }
+            ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
+            if (passed || round === REVIEW_ROUNDS)
+                break;
+            const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, files, maxTasks: config.max_tasks, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
+            spend(r.usage);
+            plan = r.plan;
+        }
+        // 3. Record the plan; then run it, or wait for a person.
+        const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
+        const now = nowIso(ctx);
+        const claimNonce = nonce();
+        let version = 0;
+        let claimed = [];
+        await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (rec, tx) => {
+            version = rec.planVersion + 1;
+            tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
+            writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
+            const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
+            for (const file of tx.list(`${prefix}tasks/`))
+                if (!keep.has(file))
+                    tx.remove(file);
+            for (const t of plan.tasks)
+                writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
+            tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
+            if (needsApproval)
+                return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
+            return { ...rec, phase: 'EXECUTING', planVersion: version, waiting: null };
+        });
+        ctx.log.checkpoint('plan-recorded');
+        if (needsApproval) {
+            await requestApproval(ctx, issue, run, version, passed, findings);
+            return [];
+        }
+        await ctx.state.update(prefix, `issue #${issue} run ${run}: start`, (tx) => {
+            claimed = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+        });
+        return claimed;
+    }
+    catch (e) {
+        if (!(e instanceof SubmissionRejected))
+            throw e;
+        const who = e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
+        const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
+        spend(e.usage);
+        await record('planning failed', (rec) => ({ ...rec, phase: 'FAILED', failure: { step: 'planning', message: message.split('\n')[0] } }));
+        await syncPlanComment(ctx, issue, run);
+        await ctx.forge.postComment(issue, failureComment('planning', message, ctx.forge.runLink(), 'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.'));
+        return [];
+    }
+}
+/** Posts numbered questions, labels the issue so plain replies reach crew, and waits. */
+async function ask(ctx, issue, run, intake, record) {
+    const body = [
+        `Before planning, crew needs answers to ${intake.questions.length === 1 ? 'one question' : `${intake.questions.length} questions`}:`,
+        '',
+        ...intake.questions.map((q, i) => `${i + 1}. ${q}`),
+        '',
+        'Reply in a comment (or with `/crew answer <text>`). Only people with write access can answer. Nothing runs until then.',
+        hiddenMarker('question', { issue, run, nonce: nonce() }),
+    ].join('\n');
+    const posted = await ctx.forge.postComment(issue, body);
+    const waiting = { kind: 'answer', commentId: posted.id, questions: intake.questions };
+    await record(`asked ${intake.questions.length} question(s)`, (rec, tx) => {
+        tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
+        return { ...rec, phase: 'ESCALATING', waiting };
+    });
+    await ctx.forge.addLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('question-asked');
+    await syncPlanComment(ctx, issue, run);
+}
+/** Tells the maintainer the plan waits for them; that comment is what an approval must come after. */
+async function requestApproval(ctx, issue, run, version, passed, findings) {
+    const lines = passed
+        ? [`**Plan v${version} is ready** (see the plan comment above). Comment \`/crew approve\` to start it, or \`/crew revise <what to change>\` to plan again.`]
+        : [
+            `**The plan reviewer did not pass plan v${version}** after ${REVIEW_ROUNDS} rounds. Its findings:`,
+            '',
+            findingsText(findings),
+            '',
+            'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
+        ];
+    const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: approval requested for v${version}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version)
+            writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+    });
+    ctx.log.checkpoint('approval-requested');
+    await syncPlanComment(ctx, issue, run);
+}
+
 ;// CONCATENATED MODULE: ./src/steps/route.ts
 
 
@@ -101401,11 +102041,10 @@ function decodeHarmlessEntities(text) {
 
 
 
-
-
+/** The matrix for the work job; with nothing to start, the work and advance jobs are skipped. */
 function setOutputs(ctx, issue, run, tasks) {
-    ctx.output('issue', String(issue));
-    ctx.output('run', String(run));
+    ctx.output('issue', tasks.length ? String(issue) : '');
+    ctx.output('run', tasks.length ? String(run) : '');
     ctx.output('tasks', JSON.stringify(tasks));
 }
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
@@ -101415,32 +102054,52 @@ async function route(ctx) {
         return routeDispatch(ctx, ctx.event);
     return routeComment(ctx, ctx.event);
 }
+async function latestRun(ctx, issue) {
+    const snap = await ctx.state.load(`issue-${issue}/`);
+    const last = runNumbers(snap, issue).at(-1);
+    return last === undefined ? undefined : readRun(snap, issue, last);
+}
 async function routeComment(ctx, ev) {
     if (ev.action !== 'created')
         return ctx.log.info(`ignoring a comment ${ev.action} event`);
-    const command = parseCommand(ev.comment.body);
-    if (!command)
-        return ctx.log.info('the comment is not a /crew command; nothing to do');
     if (ev.comment.author.type !== 'User')
-        return ctx.log.info(`ignoring a command from ${ev.comment.author.login} (${ev.comment.author.type})`);
+        return ctx.log.info(`ignoring a comment from ${ev.comment.author.login} (${ev.comment.author.type})`);
+    const command = parseCommand(ev.comment.body);
     const issue = ev.issue.number;
+    if (!command) {
+        // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
+        if (!ev.issue.labels.includes(WAITING_LABEL))
+            return ctx.log.info('the comment is not a /crew command; nothing to do');
+        return answer(ctx, ev, ev.comment.body, { quiet: true });
+    }
     await ctx.forge.react(ev.comment.id, 'eyes');
+    if (!(await hasWriteAccess(ctx, ev, true)))
+        return;
+    if (ev.issue.isPull) {
+        await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
+        return;
+    }
+    await dispatchCommand(ctx, ev, command);
+}
+/** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */
+async function hasWriteAccess(ctx, ev, sayWhy) {
     let permission;
     try {
         permission = await ctx.forge.permissionOf(ev.comment.author.login);
     }
     catch (e) {
-        // Fail closed: without a definite answer nobody is trusted.
         throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${e.message}), so crew did not act.`, 'Comment the command again in a minute.');
     }
-    if (permission !== 'admin' && permission !== 'write') {
-        await ctx.forge.postComment(issue, refusalComment(ev.comment.author.login, permission));
-        return;
-    }
-    if (ev.issue.isPull) {
-        await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
-        return;
-    }
+    if (permission === 'admin' || permission === 'write')
+        return true;
+    if (sayWhy)
+        await ctx.forge.postComment(ev.issue.number, refusalComment(ev.comment.author.login, permission));
+    else
+        ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
+    return false;
+}
+async function dispatchCommand(ctx, ev, command) {
+    const issue = ev.issue.number;
     switch (command.kind) {
         case 'help':
             await ctx.forge.postComment(issue, helpComment());
@@ -101448,10 +102107,27 @@ async function routeComment(ctx, ev) {
         case 'unknown':
             await ctx.forge.postComment(issue, helpComment(command.word));
             return;
-        case 'status':
-            return route_status(ctx, issue);
+        case 'status': {
+            const last = await latestRun(ctx, issue);
+            if (!last)
+                await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
+            else
+                await syncPlanComment(ctx, issue, last.run);
+            return;
+        }
         case 'run':
-            return startRun(ctx, ev);
+        case 'plan':
+            return startRun(ctx, ev, command.kind);
+        case 'answer':
+            if (!command.text) {
+                await ctx.forge.postComment(issue, 'Write the answer after the command: `/crew answer <text>`.');
+                return;
+            }
+            return answer(ctx, ev, command.text, { quiet: false });
+        case 'approve':
+            return approve(ctx, ev);
+        case 'revise':
+            return revise(ctx, ev, command.feedback);
         default: {
             const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
             if (!AVAILABLE.has(command.kind))
@@ -101459,20 +102135,10 @@ async function routeComment(ctx, ev) {
         }
     }
 }
-async function route_status(ctx, issue) {
-    const snap = await ctx.state.load(`issue-${issue}/`);
-    const last = runNumbers(snap, issue).at(-1);
-    if (last === undefined) {
-        await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
-        return;
-    }
-    await syncPlanComment(ctx, issue, last);
-}
-async function startRun(ctx, ev) {
+async function startRun(ctx, ev, mode) {
     const issue = ev.issue.number;
-    let config;
     try {
-        config = await ctx.config();
+        await ctx.config();
     }
     catch (e) {
         if (e instanceof ConfigError)
@@ -101480,10 +102146,11 @@ async function startRun(ctx, ev) {
         throw e;
     }
     ctx.model(); // fails now, with a clear message, if no key was given
-    const defaultBranch = await ctx.forge.defaultBranch();
-    const baseSha = await ctx.repo.remoteSha(defaultBranch);
+    const config = await ctx.config();
+    const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
+    const baseSha = await ctx.repo.remoteSha(baseBranch);
     if (!baseSha)
-        throw new CrewError('starting the run', `the default branch '${defaultBranch}' has no commits.`, 'Push a first commit, then comment `/crew run`.');
+        throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
     const now = nowIso(ctx);
     const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
         const last = runNumbers(tx, issue).at(-1);
@@ -101499,11 +102166,15 @@ async function startRun(ctx, ev) {
             issue,
             run: k,
             phase: 'PLANNING',
+            mode,
+            planVersion: 0,
+            waiting: null,
+            approvedBy: null,
             title: ev.issue.title,
             version: 0,
             requestedBy: ev.comment.author.login,
             trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt },
-            base: { branch: defaultBranch, sha: baseSha },
+            base: { branch: baseBranch, sha: baseSha },
             planCommentId: null,
             pr: null,
             usage: ZERO_USAGE,
@@ -101512,54 +102183,28 @@ async function startRun(ctx, ev) {
             failure: null,
             finalizer: null,
         };
+        // The request is taken from the event payload: what the issue said when the maintainer asked.
         tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
+        tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
         return { kind: 'created', record: writeRun(tx, record, now) };
     });
     if (outcome.kind === 'busy') {
         const r = outcome.record;
-        await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${r.phase.toLowerCase()}). Follow it in the plan comment; a new run can start once it has finished.`);
+        const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
+        await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in the plan comment; a new run can start once it has finished.`);
         return;
     }
     const run = outcome.record.run;
     ctx.log.checkpoint('run-created');
     await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
-    if (outcome.kind === 'existing' && outcome.record.phase !== 'PLANNING') {
+    if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
         // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
         const view = await loadView(ctx, issue, run);
-        const mine = [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id);
-        setOutputs(ctx, issue, run, mine);
+        setOutputs(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
         return;
     }
-    let planned;
-    try {
-        const files = await ctx.repo.listFiles();
-        planned = await decompose(ctx.model(), config.models[config.default_model], { title: sanitize(ev.issue.title, 300), body: sanitize(ev.issue.body), files, maxTasks: config.max_tasks }, ctx.log);
-    }
-    catch (e) {
-        if (!(e instanceof PlanRejected))
-            throw e;
-        const message = `The model's plan failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
-        await failRun(ctx, issue, run, 'planning', message.split('\n')[0]);
-        await syncPlanComment(ctx, issue, run);
-        await ctx.forge.postComment(issue, failureComment('planning', message, ctx.forge.runLink(), 'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.'));
-        return;
-    }
-    const { plan, usage } = planned;
-    const claimNonce = nonce();
-    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan with ${plan.tasks.length} tasks`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.phase !== 'PLANNING')
-            return [];
-        writePlan(tx, issue, run, plan, planMarkdown(plan), (id) => taskMarkdown(plan, id));
-        for (const t of plan.tasks)
-            writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
-        writeRun(tx, { ...rec, phase: 'EXECUTING', usage: addUsage(rec.usage, usage) }, now);
-        const ids = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-        refreshExecutionLog(tx, issue, run);
-        return ids;
-    });
-    ctx.log.checkpoint('plan-recorded');
-    setOutputs(ctx, issue, run, claimed);
+    const tasks = await planRun(ctx, issue, run);
+    setOutputs(ctx, issue, run, tasks);
     await syncPlanComment(ctx, issue, run);
 }
 /**
@@ -101579,6 +102224,116 @@ async function ensurePlanComment(ctx, issue, run, repeat) {
             writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
     });
     ctx.log.checkpoint('plan-comment-posted');
+}
+/**
+ * A reply counts only if it was written after the comment it answers and has not
+ * been edited since: crew re-reads it rather than trusting the event alone.
+ */
+async function trustedReply(ctx, ev, after) {
+    if (ev.comment.id <= after)
+        return 'stale';
+    const now = await ctx.forge.getComment(ev.comment.id);
+    if (now.body !== ev.comment.body || now.updatedAt !== now.createdAt)
+        return 'edited';
+    return 'ok';
+}
+/** An answer to crew's questions: a plain reply on a labelled issue, or `/crew answer`. */
+async function answer(ctx, ev, text, opts) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || last.phase !== 'ESCALATING' || last.waiting?.kind !== 'answer') {
+        if (!opts.quiet)
+            await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
+        else
+            ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
+        return;
+    }
+    if (opts.quiet) {
+        if (!(await hasWriteAccess(ctx, ev, false)))
+            return;
+        await ctx.forge.react(ev.comment.id, 'eyes');
+    }
+    const waiting = last.waiting;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
+        return;
+    }
+    const run = last.run;
+    const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: answer from @${ev.comment.author.login}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId)
+            return false;
+        const before = tx.read(paths.answers(issue, run)) ?? '';
+        const entry = ['## Questions', ...waiting.questions.map((q, i) => `${i + 1}. ${q}`), '', `## Answer from @${ev.comment.author.login}`, text.trim(), ''].join('\n');
+        tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
+        writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+        return true;
+    });
+    if (!taken)
+        return ctx.log.info('another reply answered the questions first');
+    await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('answer-recorded');
+    const tasks = await planRun(ctx, issue, run);
+    setOutputs(ctx, issue, run, tasks);
+    await syncPlanComment(ctx, issue, run);
+}
+async function approve(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || last.phase !== 'AWAITING_APPROVAL' || last.waiting?.kind !== 'approval') {
+        await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so crew ignored that approval. Comment `/crew plan` to make one.');
+        return;
+    }
+    const waiting = last.waiting;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale'
+            ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. Comment \`/crew approve\` again to approve the current plan.`
+            : 'That approval was edited after it was posted, so crew ignored it. Post `/crew approve` as a new comment.');
+        return;
+    }
+    const run = last.run;
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion)
+            return null;
+        writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    });
+    if (claimed === null)
+        return ctx.log.info('the plan changed or was approved by someone else first');
+    ctx.log.checkpoint('plan-approved');
+    setOutputs(ctx, issue, run, claimed);
+    await syncPlanComment(ctx, issue, run);
+}
+async function revise(ctx, ev, feedback) {
+    const issue = ev.issue.number;
+    if (!feedback) {
+        await ctx.forge.postComment(issue, 'Say what to change after the command: `/crew revise <what to change>`.');
+        return;
+    }
+    const last = await latestRun(ctx, issue);
+    if (!last || last.phase !== 'AWAITING_APPROVAL') {
+        await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
+        return;
+    }
+    const run = last.run;
+    const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: revise`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.phase !== 'AWAITING_APPROVAL')
+            return false;
+        writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+        return true;
+    });
+    if (!taken)
+        return;
+    await syncPlanComment(ctx, issue, run);
+    const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
+    setOutputs(ctx, issue, run, tasks);
+    await syncPlanComment(ctx, issue, run);
 }
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
 async function routeDispatch(ctx, ev) {
@@ -101612,19 +102367,9 @@ async function routeDispatch(ctx, ev) {
         ctx.log.info(`dispatch for ${tasks.join(', ')} is stale; nothing to start`);
     setOutputs(ctx, issue, run, mine);
 }
-function planMarkdown(plan) {
-    const lines = ['# Plan', '', plan.summary, '', '| Task | Persona | Model | Depends on | Title |', '|---|---|---|---|---|'];
-    for (const t of plan.tasks)
-        lines.push(`| ${t.id} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '-'} | ${t.title} |`);
-    lines.push('', '## Done criteria', ...plan.criteria.map((c) => `- ${c}`), '');
-    return lines.join('\n');
-}
-function taskMarkdown(plan, id) {
-    const t = plan.tasks.find((x) => x.id === id);
-    return [`# ${t.id}: ${t.title}`, '', `- persona: ${t.persona}`, `- model: ${t.tier}`, `- depends on: ${t.dependsOn.join(', ') || '-'}`, `- files: ${t.files.join(', ') || '-'}`, '', t.description, ''].join('\n');
-}
 
 ;// CONCATENATED MODULE: ./src/agents/path-jail.ts
+
 
 
 /**
@@ -101690,26 +102435,6 @@ class PathJail {
             }
         }
     }
-}
-/** Minimal glob: `**` spans folders, `*` stays within one segment. */
-function globMatch(pattern, path) {
-    let re = '';
-    for (let i = 0; i < pattern.length; i++) {
-        const c = pattern[i];
-        if (c === '*' && pattern[i + 1] === '*') {
-            re += '.*';
-            i++;
-            if (pattern[i + 1] === '/')
-                i++;
-        }
-        else if (c === '*')
-            re += '[^/]*';
-        else if (c === '?')
-            re += '[^/]';
-        else
-            re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-    }
-    return new RegExp(`^${re}$`).test(path);
 }
 
 ;// CONCATENATED MODULE: ./src/agents/workspace-tools.ts
@@ -101856,8 +102581,7 @@ const REPORT_SCHEMA = {
 };
 /** Runs one task's agent in the checkout and reports what happened. */
 async function runWorker(model, input, log) {
-    const persona = input.task.persona === 'default' ? 'default' : input.task.persona;
-    const system = await loadTemplate(`worker_${persona}`);
+    const system = input.system;
     const jail = new PathJail(input.repoDir, input.protectedPaths);
     const written = new Set();
     let reported;
@@ -101872,11 +102596,14 @@ async function runWorker(model, input, log) {
         '',
         input.task.files.length ? `Files this task expects to touch: ${input.task.files.join(', ')}` : '',
         '',
+        'This task is done when:',
+        ...input.task.criteria.map((c) => `- ${c}`),
+        '',
         '## The whole request, for context',
         input.plan.summary,
         '',
         'Done criteria for the whole request:',
-        ...input.plan.criteria.map((c) => `- ${c}`),
+        ...input.plan.criteria.map((c) => `- ${describeCriterion(c)}`),
         '',
         others.length ? `Other workers handle these tasks; do not do them:\n${others.join('\n')}` : '',
     ]
@@ -101969,7 +102696,7 @@ async function work(ctx) {
     }
     const startSha = await ctx.repo.head();
     ctx.log.checkpoint('work-started');
-    const report = await runWorker(ctx.model(), { task, plan: view.plan, attempt: rec.attempts, repoDir: ctx.repo.dir, protectedPaths: config.protected_paths, maxTurns: config.worker_max_turns, modelId: config.models[task.tier] }, ctx.log);
+    const report = await runWorker(ctx.model(), { task, plan: view.plan, attempt: rec.attempts, repoDir: ctx.repo.dir, protectedPaths: config.protected_paths, maxTurns: config.worker_max_turns, modelId: config.models[task.tier], system: await ctx.template(`worker_${task.persona}`) }, ctx.log);
     ctx.log.info(`${taskId}: worker finished with ${report.status} after ${report.turns} turns`);
     const commit = await ctx.repo.commitAll(`crew: ${taskId} ${task.title}\n\n${report.summary}`);
     const changedFiles = await ctx.repo.diffFiles(startSha);
@@ -102027,6 +102754,7 @@ async function work(ctx) {
 
 
 
+
 const log = {
     info: (m) => info(redact(m)),
     warn: (m) => warning(redact(m)),
@@ -102047,12 +102775,27 @@ function buildContext(settings, event) {
     const remoteUrl = `${server}/${owner}/${name}.git`;
     const workflowFile = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').pop() || 'crew.yml';
     const runId = env('GITHUB_RUN_ID');
-    const forge = new GitHubForge(createClient(settings.githubToken, log), { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch }, log);
+    let ctx;
+    const forge = new GitHubForge(createClient(settings.githubToken, log), { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch, configuredLogin: async () => (await ctx.config()).bot_login }, log);
     const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
     const state = new GitStateStore((0,external_node_path_.join)(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log);
     let config;
+    let defaultRef;
+    /**
+     * A commit of the default branch to read configuration and templates from. The
+     * event's own commit when the job runs on the default branch (comment and crew's
+     * dispatches do), so no fetch is needed; otherwise the branch is fetched.
+     */
+    const defaultBranchRef = () => (defaultRef ??= (async () => {
+        const branch = await forge.defaultBranch();
+        const sha = process.env.GITHUB_SHA;
+        if (sha && process.env.GITHUB_REF === `refs/heads/${branch}`)
+            return sha;
+        await repo.fetch([branch]);
+        return `refs/remotes/origin/${branch}`;
+    })());
     let model;
-    return {
+    ctx = {
         settings,
         event,
         forge,
@@ -102063,12 +102806,14 @@ function buildContext(settings, event) {
         runId,
         config() {
             // Configuration always comes from the default branch, never from a branch under work.
-            config ??= (async () => {
-                const branch = await forge.defaultBranch();
-                await repo.fetch([branch]);
-                return parseConfig(await repo.readFileAt(`refs/remotes/origin/${branch}`, CONFIG_PATH));
-            })();
+            config ??= (async () => parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH)))();
             return config;
+        },
+        async template(name) {
+            const cfg = await this.config();
+            const override = await repo.readFileAt(await defaultBranchRef(), `${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);
+            const base = override?.trim() || (await loadTemplate(name));
+            return cfg.prompts.append_system_prompt ? `${base}\n\n${cfg.prompts.append_system_prompt}` : base;
         },
         model() {
             if (!settings.anthropicApiKey) {
@@ -102082,6 +102827,7 @@ function buildContext(settings, event) {
             await summary.addRaw(redact(md)).write();
         },
     };
+    return ctx;
 }
 /** Where a failure should be reported: the issue, and the run if one is known. */
 function failureTarget(ctx) {

@@ -7,7 +7,7 @@ export interface CommentEvent {
   kind: 'comment';
   defaultBranch?: string;
   action: string;
-  issue: { number: number; title: string; body: string; isPull: boolean };
+  issue: { number: number; title: string; body: string; isPull: boolean; labels: string[] };
   comment: { id: number; body: string; createdAt: string; author: { login: string; type: string } };
 }
 
@@ -28,6 +28,7 @@ const CommentPayload = z.object({
     title: z.string(),
     body: z.string().nullable().optional(),
     pull_request: z.unknown().optional(),
+    labels: z.array(z.object({ name: z.string() })).default([]),
   }),
   repository: Repository,
   comment: z.object({
@@ -63,7 +64,7 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
     kind: 'comment',
     defaultBranch: d.repository?.default_branch,
     action: d.action,
-    issue: { number: d.issue.number, title: d.issue.title, body: d.issue.body ?? '', isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null },
+    issue: { number: d.issue.number, title: d.issue.title, body: d.issue.body ?? '', isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null, labels: d.issue.labels.map((l) => l.name) },
     comment: { id: d.comment.id, body: d.comment.body ?? '', createdAt: d.comment.created_at, author: { login: d.comment.user.login, type: d.comment.user.type } },
   };
 }

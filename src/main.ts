@@ -8,6 +8,7 @@ import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { readEvent, type CrewEvent } from './event';
+import { loadTemplate } from './templates';
 import type { Log, Model } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
@@ -39,12 +40,31 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const remoteUrl = `${server}/${owner}/${name}.git`;
   const workflowFile = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').pop() || 'crew.yml';
   const runId = env('GITHUB_RUN_ID');
-  const forge = new GitHubForge(createClient(settings.githubToken, log), { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch }, log);
+  let ctx: StepContext | undefined;
+  const forge = new GitHubForge(
+    createClient(settings.githubToken, log),
+    { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch, configuredLogin: async () => (await ctx!.config()).bot_login },
+    log,
+  );
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
   const state = new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log);
   let config: Promise<Config> | undefined;
+  let defaultRef: Promise<string> | undefined;
+  /**
+   * A commit of the default branch to read configuration and templates from. The
+   * event's own commit when the job runs on the default branch (comment and crew's
+   * dispatches do), so no fetch is needed; otherwise the branch is fetched.
+   */
+  const defaultBranchRef = () =>
+    (defaultRef ??= (async () => {
+      const branch = await forge.defaultBranch();
+      const sha = process.env.GITHUB_SHA;
+      if (sha && process.env.GITHUB_REF === `refs/heads/${branch}`) return sha;
+      await repo.fetch([branch]);
+      return `refs/remotes/origin/${branch}`;
+    })());
   let model: Model | undefined;
-  return {
+  ctx = {
     settings,
     event,
     forge,
@@ -55,12 +75,14 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     runId,
     config() {
       // Configuration always comes from the default branch, never from a branch under work.
-      config ??= (async () => {
-        const branch = await forge.defaultBranch();
-        await repo.fetch([branch]);
-        return parseConfig(await repo.readFileAt(`refs/remotes/origin/${branch}`, CONFIG_PATH));
-      })();
+      config ??= (async () => parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH)))();
       return config;
+    },
+    async template(name) {
+      const cfg = await this.config();
+      const override = await repo.readFileAt(await defaultBranchRef(), `${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);
+      const base = override?.trim() || (await loadTemplate(name));
+      return cfg.prompts.append_system_prompt ? `${base}\n\n${cfg.prompts.append_system_prompt}` : base;
     },
     model() {
       if (!settings.anthropicApiKey) {
@@ -74,6 +96,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       await core.summary.addRaw(redact(md)).write();
     },
   };
+  return ctx;
 }
 
 /** Where a failure should be reported: the issue, and the run if one is known. */

@@ -16,6 +16,14 @@ export interface CommentRef {
   url: string;
 }
 
+export interface CommentInfo {
+  id: number;
+  body: string;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface PullRef {
   number: number;
   url: string;
@@ -31,6 +39,10 @@ export interface Forge {
   react(commentId: number, reaction: Reaction): Promise<void>;
   postComment(issue: number, body: string): Promise<CommentRef>;
   updateComment(id: number, body: string): Promise<void>;
+  getComment(id: number): Promise<CommentInfo>;
+  addLabel(issue: number, label: string): Promise<void>;
+  /** Removes a label; a label that is not there is not an error. */
+  removeLabel(issue: number, label: string): Promise<void>;
   /** Finds a comment carrying `marker` that `author` wrote, reading every page. */
   findComment(issue: number, marker: string, author: string): Promise<CommentRef | undefined>;
   findOpenPull(head: string, base: string): Promise<PullRef | undefined>;
@@ -43,6 +55,7 @@ export interface Forge {
   /** A link to a file on a branch, for folded reports. */
   blobLink(branch: string, path: string): string;
   branchLink(branch: string): string;
+  commentLink(issue: number, id: number): string;
 }
 
 // ---- Repo: git in the job's checkout ---------------------------------------------------

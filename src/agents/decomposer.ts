@@ -1,81 +1,58 @@
-import { z } from 'zod';
+import type { Criterion } from '../domain/criteria';
+import { describeCriterion } from '../domain/criteria';
 import { checkPlan, ProposedPlanSchema, type Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
-import { loadTemplate } from '../templates';
-import { runToolLoop } from './tool-loop';
-
-/** The model's plan failed the checks on every try; `errors` is what was wrong the last time. */
-export class PlanRejected extends Error {
-  constructor(
-    readonly errors: string[],
-    readonly attempts: number,
-    readonly usage: Usage,
-  ) {
-    super(`the decomposer's plan failed validation ${attempts} times`);
-  }
-}
+import { askForSubmission } from './submission';
 
 export interface DecomposeInput {
   title: string;
   body: string;
+  task: string;
+  criteria: Criterion[];
+  answers: string;
   files: string[];
   maxTasks: number;
+  /** A plan to improve, with what was wrong with it (reviewer findings or a maintainer's feedback). */
+  revise?: { plan: Plan; feedback: string };
 }
-
-/** How many times crew asks again after an invalid plan. */
-export const PLAN_REASKS = 2;
 
 const MAX_FILES_SHOWN = 400;
 
-export async function decompose(model: Model, modelId: string, input: DecomposeInput, log: Log): Promise<{ plan: Plan; usage: Usage }> {
-  const system = await loadTemplate('decomposer');
-  let plan: Plan | undefined;
-  let lastErrors: string[] = [];
-  let attempts = 0;
+export async function decompose(model: Model, modelId: string, system: string, input: DecomposeInput, log: Log): Promise<{ plan: Plan; usage: Usage }> {
   const files = input.files.slice(0, MAX_FILES_SHOWN);
   const firstMessage = [
     `Request: ${input.title}`,
     '',
     input.body || '(the issue has no description)',
     '',
+    `What is asked, restated: ${input.task}`,
+    '',
+    'Done criteria for the whole request (the critic checks these; give each task its own criteria too):',
+    ...input.criteria.map((c) => `- ${c.id}: ${describeCriterion(c)}`),
+    ...(input.answers ? ['', 'Answers the maintainer gave to earlier questions:', input.answers] : []),
+    '',
     `Repository files${input.files.length > files.length ? ` (first ${files.length} of ${input.files.length})` : ''}:`,
     files.join('\n') || '(empty repository)',
     '',
     `Plan at most ${input.maxTasks} tasks.`,
+    ...(input.revise
+      ? ['', 'Revise this earlier plan:', '```json', JSON.stringify(input.revise.plan.tasks, null, 1), '```', 'What must change:', input.revise.feedback]
+      : []),
   ].join('\n');
-  const outcome = await runToolLoop({
+  const { value, usage } = await askForSubmission({
     model,
     modelId,
     system,
-    log,
     firstMessage,
-    maxTurns: 1 + PLAN_REASKS,
-    nudge: 'Submit the plan by calling the submit_plan tool.',
-    tools: [
-      {
-        final: true,
-        spec: {
-          name: 'submit_plan',
-          description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.',
-          input_schema: z.toJSONSchema(ProposedPlanSchema, { io: 'input' }) as Record<string, unknown>,
-        },
-        run(raw) {
-          attempts++;
-          const checked = checkPlan(raw);
-          const errors = checked.ok ? (checked.plan.tasks.length > input.maxTasks ? [`tasks: ${checked.plan.tasks.length} tasks is more than the limit of ${input.maxTasks}`] : []) : checked.errors;
-          if (errors.length) {
-            lastErrors = errors;
-            log.info(`plan attempt ${attempts} rejected: ${errors.join('; ')}`);
-            throw new Error(`The plan is not valid:\n${errors.map((e) => `- ${e}`).join('\n')}\nFix these and call submit_plan again.`);
-          }
-          plan = (checked as { ok: true; plan: Plan }).plan;
-          return `Plan accepted: ${plan.tasks.length} tasks.`;
-        },
-      },
-    ],
+    log,
+    tool: { name: 'submit_plan', description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.', schema: ProposedPlanSchema },
+    check(raw) {
+      const checked = checkPlan(raw, input.criteria);
+      if (!checked.ok) return checked;
+      if (checked.plan.tasks.length > input.maxTasks) return { ok: false, errors: [`tasks: ${checked.plan.tasks.length} tasks is more than the limit of ${input.maxTasks}`] };
+      return { ok: true, value: checked.plan };
+    },
   });
-  if (plan) return { plan, usage: outcome.usage };
-  if (attempts === 0) lastErrors = ['the model never called submit_plan'];
-  throw new PlanRejected(lastErrors, Math.max(attempts, 1), outcome.usage);
+  return { plan: value, usage };
 }

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { globMatch } from '../domain/glob';
 
 /**
  * Keeps every file a tool touches inside the checkout. Paths are resolved after
@@ -63,20 +64,4 @@ export class PathJail {
       }
     }
   }
-}
-
-/** Minimal glob: `**` spans folders, `*` stays within one segment. */
-export function globMatch(pattern: string, path: string): boolean {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*' && pattern[i + 1] === '*') {
-      re += '.*';
-      i++;
-      if (pattern[i + 1] === '/') i++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`).test(path);
 }

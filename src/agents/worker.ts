@@ -1,7 +1,7 @@
 import type { Plan, PlanTask } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
-import { loadTemplate } from '../templates';
+import { describeCriterion } from '../domain/criteria';
 import { PathJail } from './path-jail';
 import { runToolLoop } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
@@ -27,6 +27,8 @@ export interface WorkerInput {
   protectedPaths: string[];
   maxTurns: number;
   modelId: string;
+  /** The persona's system prompt (worker_<persona>, or the repository's override). */
+  system: string;
 }
 
 const REPORT_SCHEMA = {
@@ -41,8 +43,7 @@ const REPORT_SCHEMA = {
 
 /** Runs one task's agent in the checkout and reports what happened. */
 export async function runWorker(model: Model, input: WorkerInput, log: Log): Promise<WorkerReport> {
-  const persona = input.task.persona === 'default' ? 'default' : input.task.persona;
-  const system = await loadTemplate(`worker_${persona}`);
+  const system = input.system;
   const jail = new PathJail(input.repoDir, input.protectedPaths);
   const written = new Set<string>();
   let reported: { status: WorkerStatus; summary: string; details: string } | undefined;
@@ -57,11 +58,14 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     '',
     input.task.files.length ? `Files this task expects to touch: ${input.task.files.join(', ')}` : '',
     '',
+    'This task is done when:',
+    ...input.task.criteria.map((c) => `- ${c}`),
+    '',
     '## The whole request, for context',
     input.plan.summary,
     '',
     'Done criteria for the whole request:',
-    ...input.plan.criteria.map((c) => `- ${c}`),
+    ...input.plan.criteria.map((c) => `- ${describeCriterion(c)}`),
     '',
     others.length ? `Other workers handle these tasks; do not do them:\n${others.join('\n')}` : '',
   ]

@@ -10,6 +10,15 @@ function typeOf(s: JsonSchema): string {
   return Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any');
 }
 
+/** The JSON Schema editors use to check `.github/crew.yml`, generated from the zod schema. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    $id: 'https://github.com/your-org/crew/blob/v1/schema/crew.schema.json',
+    title: 'crew configuration (.github/crew.yml)',
+    ...(z.toJSONSchema(ConfigSchema, { io: 'input' }) as Record<string, unknown>),
+  };
+}
+
 /** The README's configuration table, generated from the one schema so the two cannot drift. */
 export function configReference(): string {
   const schema = z.toJSONSchema(ConfigSchema, { io: 'input' }) as JsonSchema;

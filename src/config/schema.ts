@@ -8,23 +8,94 @@ import { z } from 'zod';
 
 const Tier = z.enum(['haiku', 'sonnet', 'opus']);
 
+const Budget = (tokens: number, cost: number, what: string) =>
+  z
+    .strictObject({
+      tokens: z.int().min(1000).max(1_000_000_000).default(tokens).describe(`Most model tokens (input + output) ${what} may spend.`),
+      cost_usd: z.number().positive().default(cost).describe(`Most dollars ${what} may spend, estimated from published prices.`),
+    })
+    .prefault({});
+
+export const DEFAULT_DENY = [
+  'rm -rf /',
+  'rm -rf ~',
+  'sudo',
+  'su',
+  'git push',
+  'git remote',
+  'git config',
+  'curl',
+  'wget',
+  'ssh',
+  'scp',
+  'nc',
+  'dd',
+  'mkfs',
+  'shutdown',
+  'reboot',
+];
+
 export const ConfigSchema = z.strictObject({
-  default_model: Tier.default('sonnet').describe('Model tier for agents that have no tier of their own (the decomposer).'),
+  default_model: Tier.default('sonnet').describe('Model tier for the planning agents (intake, decomposer, plan reviewer).'),
   models: z
     .strictObject({
       haiku: z.string().min(1).default('claude-haiku-5-5').describe('Model id for the haiku tier: quick, mechanical tasks.'),
       sonnet: z.string().min(1).default('claude-sonnet-5-5').describe('Model id for the sonnet tier: most tasks.'),
       opus: z.string().min(1).default('claude-opus-5-5').describe('Model id for the opus tier: hard reasoning.'),
     })
-    .default({ haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' })
+    .prefault({})
     .describe('The Anthropic model id used for each tier.'),
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
+  max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried. Not used yet.'),
   max_tasks: z.int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
+  require_plan_approval: z.boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
+  auto_merge: z.boolean().default(false).describe('Merge the pull request when the critic passed it and the checks are green. Not used yet.'),
+  base_branch: z.string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
   protected_paths: z
     .array(z.string().min(1))
     .default(['.github/workflows/**', '.github/crew.yml', '.github/crew/**'])
-    .describe('Globs agents may never write.'),
+    .describe('Globs agents may never write, and no task may plan to touch.'),
+  commands: z
+    .strictObject({
+      allow: z.array(z.string().min(1)).default([]).describe('Command prefixes agents may run; empty allows any not denied.'),
+      deny: z.array(z.string().min(1)).default(DEFAULT_DENY).describe('Command prefixes agents may never run.'),
+    })
+    .prefault({})
+    .describe('The command policy for agent tools. Not used yet.'),
+  criteria: z.array(z.string().min(1)).default([]).describe('Done criteria added to every run, e.g. `npm test`; a command exits 0 when met.'),
+  budgets: z
+    .strictObject({
+      run: Budget(2_000_000, 20, 'one run'),
+      task: Budget(500_000, 5, 'one task attempt'),
+    })
+    .prefault({})
+    .describe('Hard limits on model use. Not used yet.'),
+  history_context_size: z.int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included). Not used yet.'),
+  knowledge_context_size: z.int().min(0).max(100).default(10).describe('How many knowledge-base entries a worker reads. Not used yet.'),
+  retrospect: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe('Post a retrospective after each run.'),
+      filter_threshold: z.number().min(0).max(5).default(3.5).describe('Proposals scoring at least this are adopted.'),
+      model: Tier.default('sonnet').describe('Model tier of the retrospector.'),
+      full_mode: z
+        .strictObject({
+          max_improvements: z.int().min(0).max(10).default(2),
+          max_skills: z.int().min(0).max(10).default(1),
+        })
+        .prefault({}),
+      light_mode: z.strictObject({ max_skills: z.int().min(0).max(10).default(2) }).prefault({}),
+    })
+    .prefault({})
+    .describe('The retrospective (phase 4). Not used yet.'),
+  prompts: z
+    .strictObject({
+      judgment: z.string().default('').describe("Extra guidance for the critic's judgment. Not used yet."),
+      append_system_prompt: z.string().default('').describe("Text appended to every agent's system prompt."),
+    })
+    .prefault({})
+    .describe('Additions to the prompts.'),
+  templates_dir: z.string().min(1).default('.github/crew/templates').describe('Folder on the default branch whose <name>.md files replace crew\'s prompt templates.'),
   bot_login: z.string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Criterion } from './criteria';
 
 /** The plan: what the decomposer proposes, checked and normalised into crew's own shape. Pure. */
 
@@ -12,7 +13,6 @@ export const MAX_TASKS = 20;
 /** What the model submits through the `submit_plan` tool. Its ids are its own; crew renames them. */
 export const ProposedPlanSchema = z.object({
   summary: z.string().trim().min(1).describe('One paragraph: what the change is and why.'),
-  criteria: z.array(z.string().trim().min(1)).min(1).describe('Done criteria for the whole request, each checkable.'),
   tasks: z
     .array(
       z.object({
@@ -23,6 +23,7 @@ export const ProposedPlanSchema = z.object({
         model: z.enum(TIERS).describe('Model tier: haiku for simple edits, sonnet by default, opus for hard reasoning.'),
         depends_on: z.array(z.string()).default([]),
         files: z.array(z.string()).default([]).describe('Files the task expects to create or change.'),
+        criteria: z.array(z.string().trim().min(1)).default([]).describe("The task's own done criteria: observable results a reviewer can check."),
       }),
     )
     .min(1)
@@ -38,11 +39,13 @@ export interface PlanTask {
   tier: Tier;
   dependsOn: string[];
   files: string[];
+  criteria: string[];
 }
 
 export interface Plan {
   summary: string;
-  criteria: string[];
+  /** The run's done criteria, from intake (and config); the critic judges these. */
+  criteria: Criterion[];
   tasks: PlanTask[];
 }
 
@@ -57,7 +60,7 @@ function zodErrors(error: z.ZodError): string[] {
  * given. Task ids end up in branch names, file paths and Mermaid node ids, so they
  * are never taken from the model.
  */
-export function checkPlan(input: unknown): PlanCheck {
+export function checkPlan(input: unknown, criteria: Criterion[] = []): PlanCheck {
   const parsed = ProposedPlanSchema.safeParse(input);
   if (!parsed.success) return { ok: false, errors: zodErrors(parsed.error) };
   const proposed = parsed.data;
@@ -75,7 +78,7 @@ export function checkPlan(input: unknown): PlanCheck {
       else if (mapped === `t${i + 1}`) errors.push(`tasks.${i}.depends_on: task '${t.id}' depends on itself`);
       else if (!deps.includes(mapped)) deps.push(mapped);
     }
-    return { id: `t${i + 1}`, title: t.title, description: t.description, persona: t.persona, tier: t.model, dependsOn: deps, files: t.files };
+    return { id: `t${i + 1}`, title: t.title, description: t.description, persona: t.persona, tier: t.model, dependsOn: deps, files: t.files, criteria: t.criteria };
   });
   if (errors.length) return { ok: false, errors };
   const cycle = findCycle(tasks);
@@ -83,7 +86,7 @@ export function checkPlan(input: unknown): PlanCheck {
     const back = new Map([...idMap].map(([k, v]) => [v, k]));
     return { ok: false, errors: [`depends_on: the tasks form a cycle: ${cycle.map((id) => back.get(id)).join(' → ')}`] };
   }
-  return { ok: true, plan: { summary: proposed.summary, criteria: proposed.criteria, tasks } };
+  return { ok: true, plan: { summary: proposed.summary, criteria, tasks } };
 }
 
 /** A dependency cycle as a closed path of ids (first id repeated at the end), or undefined. */

@@ -43,11 +43,22 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** What a run in ESCALATING or AWAITING_APPROVAL waits for, anchored to the comment that asked. */
+export type Waiting =
+  | { kind: 'answer'; commentId: number; questions: string[] }
+  | { kind: 'approval'; commentId: number; planVersion: number; reason: 'requested' | 'review-failed' };
+
 export interface RunRecord {
   schema: 1;
   issue: number;
   run: number;
   phase: Phase;
+  /** `plan` when started with /crew plan: the plan always waits for approval. */
+  mode: 'run' | 'plan';
+  /** Bumped each time a new plan is recorded; approvals name the version they approve. */
+  planVersion: number;
+  waiting: Waiting | null;
+  approvedBy: string | null;
   title: string;
   /** Bumped on every write; renderings carry it so an older one never replaces a newer one. */
   version: number;

@@ -1,8 +1,11 @@
+import { describeCriterion } from '../domain/criteria';
+import { criticalPath, waves } from '../domain/plan';
 import { totalUsage, type Phase, type RunView, type TaskStatus } from '../domain/run-state';
 import { cell, hiddenMarker, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
   branch(branch: string): string;
+  comment(issue: number, id: number): string;
   run: string;
   stateFile(path: string): string;
 }
@@ -68,7 +71,9 @@ function money(usd: number): string {
 
 /** Commands that make sense in each phase (only those this version of crew answers). */
 export function commandsFor(phase: Phase): string[] {
-  if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED') return ['/crew run', '/crew status', '/crew help'];
+  if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew status', '/crew help'];
+  if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew status'];
+  if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew status'];
   return ['/crew status', '/crew help'];
 }
 
@@ -95,9 +100,22 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     }
     out.push('');
     out.push(mermaidGraph(view));
+    const cp = criticalPath(plan);
+    out.push(`<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`);
     out.push('');
     out.push('**Done criteria**');
-    for (const c of plan.criteria) out.push(`- [ ] ${c}`);
+    for (const c of plan.criteria) out.push(`- [ ] ${describeCriterion(c)}`);
+  }
+  if (run.waiting?.kind === 'answer') {
+    out.push('');
+    out.push(`**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`);
+  } else if (run.waiting?.kind === 'approval') {
+    out.push('');
+    out.push(
+      run.waiting.reason === 'review-failed'
+        ? `**The plan reviewer did not pass this plan** ([findings](${links.comment(run.issue, run.waiting.commentId)})). \`/crew approve\` runs it anyway; \`/crew revise <feedback>\` plans again.`
+        : `**Plan v${run.waiting.planVersion} waits for approval.** \`/crew approve\` starts it; \`/crew revise <feedback>\` plans again.`,
+    );
   }
   if (run.pr) {
     out.push('');

@@ -1,3 +1,4 @@
+import { describeCriterion } from '../domain/criteria';
 import { totalUsage, type RunView } from '../domain/run-state';
 import { cell, details, hiddenMarker } from '../text/markdown';
 
@@ -23,7 +24,7 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
     ...plan.tasks.map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
     '',
     '### Done criteria',
-    ...plan.criteria.map((c) => `- ${c}`),
+    ...plan.criteria.map((c) => `- ${describeCriterion(c)}`),
     '',
     `Closes #${view.run.issue}`,
     '',

@@ -17,6 +17,10 @@ export const paths = {
   issue: (issue: number) => `issue-${issue}/`,
   run: (issue: number, run: number) => `${runFolder(issue, run)}/run.json`,
   request: (issue: number, run: number) => `${runFolder(issue, run)}/request.md`,
+  requestJson: (issue: number, run: number) => `${runFolder(issue, run)}/request.json`,
+  intake: (issue: number, run: number) => `${runFolder(issue, run)}/intake.json`,
+  answers: (issue: number, run: number) => `${runFolder(issue, run)}/answers.md`,
+  review: (issue: number, run: number) => `${runFolder(issue, run)}/review.md`,
   planJson: (issue: number, run: number) => `${runFolder(issue, run)}/plan.json`,
   planMd: (issue: number, run: number) => `${runFolder(issue, run)}/plan.md`,
   taskMd: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/tasks/task_${id}.md`,
@@ -32,7 +36,7 @@ export class StateFormatError extends Error {
   }
 }
 
-function parseJson<T>(r: Reader, path: string): T | undefined {
+export function parseJson<T>(r: Reader, path: string): T | undefined {
   const text = r.read(path);
   if (text === undefined) return undefined;
   try {

@@ -22,6 +22,8 @@ export interface StepContext {
   /** The workflow run this job belongs to; task claims record it. */
   runId: string;
   config(): Promise<Config>;
+  /** A prompt template: the repository's override from the default branch, else crew's own. */
+  template(name: string): Promise<string>;
   /** The model client; throws a clear error when no key was given. */
   model(): Model;
   output(name: string, value: string): void;
@@ -50,6 +52,7 @@ export function nowIso(ctx: StepContext): string {
 export function planLinks(ctx: StepContext): PlanLinks {
   return {
     branch: (b) => ctx.forge.branchLink(b),
+    comment: (issue, id) => ctx.forge.commentLink(issue, id),
     run: ctx.forge.runLink(),
     stateFile: (p) => ctx.forge.blobLink(STATE_BRANCH, p),
   };

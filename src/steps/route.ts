@@ -1,20 +1,19 @@
-import { decompose, PlanRejected } from '../agents/decomposer';
-import { parseCommand } from '../domain/commands';
-import { isTaskId, runFolder, taskBranch } from '../domain/refs';
-import { isTerminal, newTaskRecord, ZERO_USAGE, addUsage, type RunRecord } from '../domain/run-state';
-import type { CommentEvent, DispatchEvent } from '../event';
-import { planMarker, renderPlanComment } from '../render/plan-comment';
-import { AVAILABLE, failureComment, helpComment, notYetComment, refusalComment } from '../render/messages';
-import { paths, readRun, readView, refreshExecutionLog, runNumbers, writePlan, writeRun, writeTask } from '../state/run-files';
-import { claimReadyTasks } from '../state/transitions';
-import { sanitize } from '../text/sanitize';
-import { COMMAND_HELP } from '../domain/commands';
-import { CrewError, failRun, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 import { ConfigError } from '../config/schema';
+import { COMMAND_HELP, parseCommand, type Command } from '../domain/commands';
+import { isTaskId, runFolder } from '../domain/refs';
+import { isTerminal, ZERO_USAGE, type RunRecord } from '../domain/run-state';
+import type { CommentEvent, DispatchEvent } from '../event';
+import { AVAILABLE, helpComment, notYetComment, refusalComment } from '../render/messages';
+import { planMarker, renderPlanComment } from '../render/plan-comment';
+import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../state/run-files';
+import { claimReadyTasks } from '../state/transitions';
+import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { planRun, WAITING_LABEL } from './planning';
 
+/** The matrix for the work job; with nothing to start, the work and advance jobs are skipped. */
 function setOutputs(ctx: StepContext, issue: number | '', run: number | '', tasks: string[]) {
-  ctx.output('issue', String(issue));
-  ctx.output('run', String(run));
+  ctx.output('issue', tasks.length ? String(issue) : '');
+  ctx.output('run', tasks.length ? String(run) : '');
   ctx.output('tasks', JSON.stringify(tasks));
 }
 
@@ -25,30 +24,48 @@ export async function route(ctx: StepContext): Promise<void> {
   return routeComment(ctx, ctx.event);
 }
 
+async function latestRun(ctx: StepContext, issue: number): Promise<RunRecord | undefined> {
+  const snap = await ctx.state.load(`issue-${issue}/`);
+  const last = runNumbers(snap, issue).at(-1);
+  return last === undefined ? undefined : readRun(snap, issue, last);
+}
+
 async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   if (ev.action !== 'created') return ctx.log.info(`ignoring a comment ${ev.action} event`);
+  if (ev.comment.author.type !== 'User') return ctx.log.info(`ignoring a comment from ${ev.comment.author.login} (${ev.comment.author.type})`);
   const command = parseCommand(ev.comment.body);
-  if (!command) return ctx.log.info('the comment is not a /crew command; nothing to do');
-  if (ev.comment.author.type !== 'User') return ctx.log.info(`ignoring a command from ${ev.comment.author.login} (${ev.comment.author.type})`);
   const issue = ev.issue.number;
+  if (!command) {
+    // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
+    if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
+    return answer(ctx, ev, ev.comment.body, { quiet: true });
+  }
 
   await ctx.forge.react(ev.comment.id, 'eyes');
-  let permission;
-  try {
-    permission = await ctx.forge.permissionOf(ev.comment.author.login);
-  } catch (e) {
-    // Fail closed: without a definite answer nobody is trusted.
-    throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`, 'Comment the command again in a minute.');
-  }
-  if (permission !== 'admin' && permission !== 'write') {
-    await ctx.forge.postComment(issue, refusalComment(ev.comment.author.login, permission));
-    return;
-  }
+  if (!(await hasWriteAccess(ctx, ev, true))) return;
   if (ev.issue.isPull) {
     await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
     return;
   }
+  await dispatchCommand(ctx, ev, command);
+}
 
+/** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */
+async function hasWriteAccess(ctx: StepContext, ev: CommentEvent, sayWhy: boolean): Promise<boolean> {
+  let permission;
+  try {
+    permission = await ctx.forge.permissionOf(ev.comment.author.login);
+  } catch (e) {
+    throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`, 'Comment the command again in a minute.');
+  }
+  if (permission === 'admin' || permission === 'write') return true;
+  if (sayWhy) await ctx.forge.postComment(ev.issue.number, refusalComment(ev.comment.author.login, permission));
+  else ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
+  return false;
+}
+
+async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Command): Promise<void> {
+  const issue = ev.issue.number;
   switch (command.kind) {
     case 'help':
       await ctx.forge.postComment(issue, helpComment());
@@ -56,10 +73,25 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
     case 'unknown':
       await ctx.forge.postComment(issue, helpComment(command.word));
       return;
-    case 'status':
-      return status(ctx, issue);
+    case 'status': {
+      const last = await latestRun(ctx, issue);
+      if (!last) await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
+      else await syncPlanComment(ctx, issue, last.run);
+      return;
+    }
     case 'run':
-      return startRun(ctx, ev);
+    case 'plan':
+      return startRun(ctx, ev, command.kind);
+    case 'answer':
+      if (!command.text) {
+        await ctx.forge.postComment(issue, 'Write the answer after the command: `/crew answer <text>`.');
+        return;
+      }
+      return answer(ctx, ev, command.text, { quiet: false });
+    case 'approve':
+      return approve(ctx, ev);
+    case 'revise':
+      return revise(ctx, ev, command.feedback);
     default: {
       const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
       if (!AVAILABLE.has(command.kind)) await ctx.forge.postComment(issue, notYetComment(usage));
@@ -67,29 +99,19 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   }
 }
 
-async function status(ctx: StepContext, issue: number): Promise<void> {
-  const snap = await ctx.state.load(`issue-${issue}/`);
-  const last = runNumbers(snap, issue).at(-1);
-  if (last === undefined) {
-    await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
-    return;
-  }
-  await syncPlanComment(ctx, issue, last);
-}
-
-async function startRun(ctx: StepContext, ev: CommentEvent): Promise<void> {
+async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'): Promise<void> {
   const issue = ev.issue.number;
-  let config;
   try {
-    config = await ctx.config();
+    await ctx.config();
   } catch (e) {
     if (e instanceof ConfigError) throw new CrewError('reading the configuration', `${e.message}\n\nThe run did not start.`, 'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.');
     throw e;
   }
   ctx.model(); // fails now, with a clear message, if no key was given
-  const defaultBranch = await ctx.forge.defaultBranch();
-  const baseSha = await ctx.repo.remoteSha(defaultBranch);
-  if (!baseSha) throw new CrewError('starting the run', `the default branch '${defaultBranch}' has no commits.`, 'Push a first commit, then comment `/crew run`.');
+  const config = await ctx.config();
+  const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
+  const baseSha = await ctx.repo.remoteSha(baseBranch);
+  if (!baseSha) throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
   const now = nowIso(ctx);
 
   const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
@@ -104,11 +126,15 @@ async function startRun(ctx: StepContext, ev: CommentEvent): Promise<void> {
       issue,
       run: k,
       phase: 'PLANNING',
+      mode,
+      planVersion: 0,
+      waiting: null,
+      approvedBy: null,
       title: ev.issue.title,
       version: 0,
       requestedBy: ev.comment.author.login,
       trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt },
-      base: { branch: defaultBranch, sha: baseSha },
+      base: { branch: baseBranch, sha: baseSha },
       planCommentId: null,
       pr: null,
       usage: ZERO_USAGE,
@@ -117,52 +143,29 @@ async function startRun(ctx: StepContext, ev: CommentEvent): Promise<void> {
       failure: null,
       finalizer: null,
     };
+    // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
+    tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
     return { kind: 'created' as const, record: writeRun(tx, record, now) };
   });
 
   if (outcome.kind === 'busy') {
     const r = outcome.record;
-    await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${r.phase.toLowerCase()}). Follow it in the plan comment; a new run can start once it has finished.`);
+    const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
+    await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in the plan comment; a new run can start once it has finished.`);
     return;
   }
   const run = outcome.record.run;
   ctx.log.checkpoint('run-created');
   await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
-  if (outcome.kind === 'existing' && outcome.record.phase !== 'PLANNING') {
+  if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
     const view = await loadView(ctx, issue, run);
-    const mine = [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id);
-    setOutputs(ctx, issue, run, mine);
+    setOutputs(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
     return;
   }
-
-  let planned;
-  try {
-    const files = await ctx.repo.listFiles();
-    planned = await decompose(ctx.model(), config.models[config.default_model], { title: sanitize(ev.issue.title, 300), body: sanitize(ev.issue.body), files, maxTasks: config.max_tasks }, ctx.log);
-  } catch (e) {
-    if (!(e instanceof PlanRejected)) throw e;
-    const message = `The model's plan failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
-    await failRun(ctx, issue, run, 'planning', message.split('\n')[0]!);
-    await syncPlanComment(ctx, issue, run);
-    await ctx.forge.postComment(issue, failureComment('planning', message, ctx.forge.runLink(), 'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.'));
-    return;
-  }
-  const { plan, usage } = planned;
-  const claimNonce = nonce();
-  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan with ${plan.tasks.length} tasks`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
-    if (rec.phase !== 'PLANNING') return [];
-    writePlan(tx, issue, run, plan, planMarkdown(plan), (id) => taskMarkdown(plan, id));
-    for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
-    writeRun(tx, { ...rec, phase: 'EXECUTING', usage: addUsage(rec.usage, usage) }, now);
-    const ids = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-    refreshExecutionLog(tx, issue, run);
-    return ids;
-  });
-  ctx.log.checkpoint('plan-recorded');
-  setOutputs(ctx, issue, run, claimed);
+  const tasks = await planRun(ctx, issue, run);
+  setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -181,6 +184,112 @@ async function ensurePlanComment(ctx: StepContext, issue: number, run: number, r
     if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
   });
   ctx.log.checkpoint('plan-comment-posted');
+}
+
+/**
+ * A reply counts only if it was written after the comment it answers and has not
+ * been edited since: crew re-reads it rather than trusting the event alone.
+ */
+async function trustedReply(ctx: StepContext, ev: CommentEvent, after: number): Promise<'ok' | 'stale' | 'edited'> {
+  if (ev.comment.id <= after) return 'stale';
+  const now = await ctx.forge.getComment(ev.comment.id);
+  if (now.body !== ev.comment.body || now.updatedAt !== now.createdAt) return 'edited';
+  return 'ok';
+}
+
+/** An answer to crew's questions: a plain reply on a labelled issue, or `/crew answer`. */
+async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { quiet: boolean }): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || last.phase !== 'ESCALATING' || last.waiting?.kind !== 'answer') {
+    if (!opts.quiet) await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
+    else ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
+    return;
+  }
+  if (opts.quiet) {
+    if (!(await hasWriteAccess(ctx, ev, false))) return;
+    await ctx.forge.react(ev.comment.id, 'eyes');
+  }
+  const waiting = last.waiting;
+  const trust = await trustedReply(ctx, ev, waiting.commentId);
+  if (trust !== 'ok') {
+    await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
+    return;
+  }
+  const run = last.run;
+  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: answer from @${ev.comment.author.login}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId) return false;
+    const before = tx.read(paths.answers(issue, run)) ?? '';
+    const entry = ['## Questions', ...waiting.questions.map((q, i) => `${i + 1}. ${q}`), '', `## Answer from @${ev.comment.author.login}`, text.trim(), ''].join('\n');
+    tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
+    writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+    return true;
+  });
+  if (!taken) return ctx.log.info('another reply answered the questions first');
+  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('answer-recorded');
+  const tasks = await planRun(ctx, issue, run);
+  setOutputs(ctx, issue, run, tasks);
+  await syncPlanComment(ctx, issue, run);
+}
+
+async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || last.phase !== 'AWAITING_APPROVAL' || last.waiting?.kind !== 'approval') {
+    await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so crew ignored that approval. Comment `/crew plan` to make one.');
+    return;
+  }
+  const waiting = last.waiting;
+  const trust = await trustedReply(ctx, ev, waiting.commentId);
+  if (trust !== 'ok') {
+    await ctx.forge.postComment(
+      issue,
+      trust === 'stale'
+        ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. Comment \`/crew approve\` again to approve the current plan.`
+        : 'That approval was edited after it was posted, so crew ignored it. Post `/crew approve` as a new comment.',
+    );
+    return;
+  }
+  const run = last.run;
+  const config = await ctx.config();
+  const now = nowIso(ctx);
+  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion) return null;
+    writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+  });
+  if (claimed === null) return ctx.log.info('the plan changed or was approved by someone else first');
+  ctx.log.checkpoint('plan-approved');
+  setOutputs(ctx, issue, run, claimed);
+  await syncPlanComment(ctx, issue, run);
+}
+
+async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Promise<void> {
+  const issue = ev.issue.number;
+  if (!feedback) {
+    await ctx.forge.postComment(issue, 'Say what to change after the command: `/crew revise <what to change>`.');
+    return;
+  }
+  const last = await latestRun(ctx, issue);
+  if (!last || last.phase !== 'AWAITING_APPROVAL') {
+    await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
+    return;
+  }
+  const run = last.run;
+  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: revise`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'AWAITING_APPROVAL') return false;
+    writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+    return true;
+  });
+  if (!taken) return;
+  await syncPlanComment(ctx, issue, run);
+  const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
+  setOutputs(ctx, issue, run, tasks);
+  await syncPlanComment(ctx, issue, run);
 }
 
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
@@ -210,16 +319,4 @@ async function routeDispatch(ctx: StepContext, ev: DispatchEvent): Promise<void>
   });
   if (mine.length === 0) ctx.log.info(`dispatch for ${tasks.join(', ')} is stale; nothing to start`);
   setOutputs(ctx, issue, run, mine);
-}
-
-function planMarkdown(plan: import('../domain/plan').Plan): string {
-  const lines = ['# Plan', '', plan.summary, '', '| Task | Persona | Model | Depends on | Title |', '|---|---|---|---|---|'];
-  for (const t of plan.tasks) lines.push(`| ${t.id} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '-'} | ${t.title} |`);
-  lines.push('', '## Done criteria', ...plan.criteria.map((c) => `- ${c}`), '');
-  return lines.join('\n');
-}
-
-function taskMarkdown(plan: import('../domain/plan').Plan, id: string): string {
-  const t = plan.tasks.find((x) => x.id === id)!;
-  return [`# ${t.id}: ${t.title}`, '', `- persona: ${t.persona}`, `- model: ${t.tier}`, `- depends on: ${t.dependsOn.join(', ') || '-'}`, `- files: ${t.files.join(', ') || '-'}`, '', t.description, ''].join('\n');
 }

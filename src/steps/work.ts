@@ -53,7 +53,7 @@ export async function work(ctx: StepContext): Promise<void> {
 
   const report = await runWorker(
     ctx.model(),
-    { task, plan: view.plan!, attempt: rec.attempts, repoDir: ctx.repo.dir, protectedPaths: config.protected_paths, maxTurns: config.worker_max_turns, modelId: config.models[task.tier] },
+    { task, plan: view.plan!, attempt: rec.attempts, repoDir: ctx.repo.dir, protectedPaths: config.protected_paths, maxTurns: config.worker_max_turns, modelId: config.models[task.tier], system: await ctx.template(`worker_${task.persona}`) },
     ctx.log,
   );
   ctx.log.info(`${taskId}: worker finished with ${report.status} after ${report.turns} turns`);

@@ -85,7 +85,7 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
     expect(retries[0]).toContain('the tasks form a cycle: a → b → a');
     expect(retries[0]).toContain('"is_error":true');
     expect(retries[1]).toContain("tasks.1.depends_on: 'c' is not the id of any task");
-    expect(r.model.byRole).toEqual({ decomposer: 3 });
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 3 });
     const failure = crewComments(r).find((c) => c.body.includes('crew stopped'))!;
     expect(failure.body).toContain('failed crew\'s checks 3 times');
     expect(failure.body).toContain('the tasks form a cycle: a → b → a');

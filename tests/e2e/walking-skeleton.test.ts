@@ -48,7 +48,8 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(plan.body).toMatch(/\| \*\*t1\*\* Implement slugify \| coder \| sonnet \| – \| ✅ success \| \[`crew\/1\/r1\/t1`\]/);
     expect(plan.body).toContain('```mermaid');
     expect(plan.body).toContain('t1 --> t2');
-    expect(plan.body).toContain('- [ ] The README lists slugify with an example');
+    expect(plan.body).toContain('- [ ] The README documents slugify with an example');
+    expect(plan.body).toContain('- [ ] The test suite passes, including tests for slugify (`npm test`)');
     expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions']).toBe(1);
   });
 
@@ -80,8 +81,8 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(r.issue.state).toBe('open');
   });
 
-  it('spends model tokens only in agents: one decomposer call and the workers’ turns', () => {
-    expect(r.model.byRole).toEqual({ decomposer: 1, worker: 10 });
+  it('spends model tokens only in agents: intake, decomposer, plan review and the workers’ turns', () => {
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10 });
   });
 
   it('stays within a small REST budget', () => {

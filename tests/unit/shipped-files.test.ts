@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { configReference } from '../../src/config/reference';
+import { configJsonSchema, configReference } from '../../src/config/reference';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -30,7 +30,11 @@ describe('the files users copy', () => {
 
   it('the README’s configuration table is generated from the schema', () => {
     const section = /<!-- config-reference:start -->\n([\s\S]*?)\n<!-- config-reference:end -->/.exec(read('README.md'))?.[1];
-    expect(section).toBe(configReference());
+    expect(section, 'run npm run config-docs').toBe(configReference());
+  });
+
+  it('the shipped JSON Schema for editors is generated from the same schema (npm run config-docs)', () => {
+    expect(JSON.parse(read('schema/crew.schema.json'))).toEqual(configJsonSchema());
   });
 
   it('action.yml runs on node24 from dist/ and documents every input crew reads', () => {

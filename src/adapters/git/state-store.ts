@@ -39,15 +39,17 @@ export class GitStateStore implements StateStore {
   /** Moves the work tree to the remote tip; false when the state branch does not exist yet. */
   private async syncToTip(): Promise<boolean> {
     await this.init();
-    try {
-      await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
-    } catch (e) {
-      if (!/couldn't find remote ref/i.test(String(e))) throw e;
+    const tip = (await this.git.raw(['ls-remote', this.remoteUrl, `refs/heads/${STATE_BRANCH}`])).split(/\s/)[0];
+    if (!tip) {
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
       await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
       await this.clearWorkTree();
       return false;
     }
+    // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
+    const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
+    if (head === tip && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
+    await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+${tip}:${TRACKING}`]);
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     await this.git.raw(['clean', '-fdq']);
     return true;

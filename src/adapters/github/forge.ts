@@ -1,4 +1,4 @@
-import type { CommentRef, Forge, Log, PullRef, Reaction, RepoPermission } from '../../ports';
+import type { CommentInfo, CommentRef, Forge, Log, PullRef, Reaction, RepoPermission } from '../../ports';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
 
@@ -9,8 +9,8 @@ export interface GitHubForgeOptions {
   runId: string;
   /** The workflow file crew runs from, for dispatches (e.g. `crew.yml`). */
   workflowFile: string;
-  /** Overrides the derived login, for App tokens or a configured bot name. */
-  botLogin?: string;
+  /** The login from config (`bot_login`), for GitHub App tokens; read when first needed. */
+  configuredLogin?: () => Promise<string | undefined>;
   /** From the event payload, which saves a request per job. */
   defaultBranch?: string;
   tokenKind: 'actions' | 'app' | 'personal';
@@ -41,7 +41,8 @@ export class GitHubForge implements Forge {
 
   async botLogin(): Promise<string> {
     if (this.cachedLogin) return this.cachedLogin;
-    if (this.opts.botLogin) return (this.cachedLogin = this.opts.botLogin);
+    const configured = await this.opts.configuredLogin?.();
+    if (configured) return (this.cachedLogin = configured);
     // A workflow's GITHUB_TOKEN cannot call GET /user (403); its comments are authored by github-actions[bot].
     if (this.opts.tokenKind === 'actions') return (this.cachedLogin = 'github-actions[bot]');
     const { data } = await this.gh.rest.users.getAuthenticated();
@@ -73,6 +74,23 @@ export class GitHubForge implements Forge {
 
   async updateComment(id: number, body: string): Promise<void> {
     await this.gh.rest.issues.updateComment({ ...this.base, comment_id: id, body: redact(body) });
+  }
+
+  async getComment(id: number): Promise<CommentInfo> {
+    const { data } = await this.gh.rest.issues.getComment({ ...this.base, comment_id: id });
+    return { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', createdAt: data.created_at, updatedAt: data.updated_at };
+  }
+
+  async addLabel(issue: number, label: string): Promise<void> {
+    await this.gh.rest.issues.addLabels({ ...this.base, issue_number: issue, labels: [label] });
+  }
+
+  async removeLabel(issue: number, label: string): Promise<void> {
+    try {
+      await this.gh.rest.issues.removeLabel({ ...this.base, issue_number: issue, name: label });
+    } catch (e) {
+      if (status(e) !== 404) throw e;
+    }
   }
 
   async findComment(issue: number, marker: string, author: string): Promise<CommentRef | undefined> {
@@ -128,6 +146,10 @@ export class GitHubForge implements Forge {
 
   blobLink(branch: string, path: string): string {
     return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/blob/${branch}/${path}`;
+  }
+
+  commentLink(issue: number, id: number): string {
+    return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/issues/${issue}#issuecomment-${id}`;
   }
 
   branchLink(branch: string): string {

@@ -56,6 +56,8 @@ const scriptEntrySchema = z.strictObject({
   role: z.string().min(1),
   task: z.string().min(1).optional(),
   attempt: z.number().int().positive().optional(),
+  /** The entry applies only when the conversation's first user message contains this text. */
+  contains: z.string().min(1).optional(),
   replies: z.array(scriptedReplySchema),
 });
 
@@ -113,15 +115,24 @@ export function selectReply(script: Script, request: IncomingRequest): ScriptedR
   if (responded !== undefined) return parseWith(scriptedReplySchema, responded, 'reply from respond()');
 
   let best: { entry: ScriptEntry; rank: number } | undefined;
+  const opening = firstUserText(request.body);
   for (const entry of script.entries) {
     const matches =
       entry.role === request.role &&
       (entry.task === undefined || entry.task === request.task) &&
-      (entry.attempt === undefined || entry.attempt === request.attempt);
-    const rank = (entry.task === undefined ? 0 : 2) + (entry.attempt === undefined ? 0 : 1);
+      (entry.attempt === undefined || entry.attempt === request.attempt) &&
+      (entry.contains === undefined || opening.includes(entry.contains));
+    const rank = (entry.contains === undefined ? 0 : 4) + (entry.task === undefined ? 0 : 2) + (entry.attempt === undefined ? 0 : 1);
     if (matches && (!best || rank > best.rank)) best = { entry, rank };
   }
   return best?.entry.replies[request.turn];
+}
+
+function firstUserText(body: MessagesRequest): string {
+  const first = body.messages.find((m) => m.role === 'user');
+  if (!first) return '';
+  if (typeof first.content === 'string') return first.content;
+  return first.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n');
 }
 
 const seedOf = (identity: Identity, ...rest: unknown[]) =>

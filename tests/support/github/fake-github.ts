@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { scaledMs } from '../time';
+import { scaledMs, timeScale } from '../time';
 import { BareRepo } from './bare-repo';
 import { matchGitRoute, serveGit } from './git-http';
 import { HttpError, type Route, type RouteResponse } from './http-types';
@@ -30,6 +30,8 @@ import { ROUTES } from './routes/index';
 import { Serializer } from './serialize';
 
 export interface FakeGitHubOptions {
+  /** Scales the rate-limit windows (an hour, a minute); defaults to CREW_TIME_SCALE. */
+  timeScale?: number;
   owner?: string;
   repo?: string;
   /** Folder holding the bare repository (`<root>/<owner>/<repo>.git`). */
@@ -115,6 +117,7 @@ export class FakeGitHub {
   readonly repoId = 700_000_001;
   readonly createdAt = '2026-01-01T00:00:00Z';
   settings: RepoSettings;
+  readonly timeScale: number;
   url = '';
   repo!: BareRepo;
   serialize!: Serializer;
@@ -147,6 +150,7 @@ export class FakeGitHub {
     this.owner = opts.owner ?? 'acme';
     this.repoName = opts.repo ?? 'widgets';
     this.settings = { ...DEFAULT_REPO_SETTINGS, ...opts.settings };
+    this.timeScale = opts.timeScale ?? timeScale();
     this.users.set(ACTIONS_BOT.login, ACTIONS_BOT);
     this.addUser(this.owner, { permission: 'admin' });
   }
@@ -375,12 +379,12 @@ export class FakeGitHub {
     const limit = principal?.kind === 'actions' ? 1000 : principal ? 5000 : 60;
     const now = Date.now();
     let w = this.windows.get(key);
-    if (!w || now - w.start > scaledMs(HOUR_MS)) {
+    if (!w || now - w.start > scaledMs(HOUR_MS, this.timeScale)) {
       w = { start: now, used: 0 };
       this.windows.set(key, w);
     }
     if (count) w.used++;
-    return { limit, used: w.used, reset: Math.ceil((w.start + scaledMs(HOUR_MS)) / 1000) };
+    return { limit, used: w.used, reset: Math.ceil((w.start + scaledMs(HOUR_MS, this.timeScale)) / 1000) };
   }
 
   private rateHeaders(principal: Principal | undefined, count: boolean): Record<string, string> {
@@ -522,7 +526,7 @@ export class FakeGitHub {
   private overSecondaryLimit(principal: Principal): boolean {
     const key = this.rateKey(principal);
     const now = Date.now();
-    const recent = (this.creates.get(key) ?? []).filter((t) => now - t < scaledMs(60_000));
+    const recent = (this.creates.get(key) ?? []).filter((t) => now - t < scaledMs(60_000, this.timeScale));
     recent.push(now);
     this.creates.set(key, recent);
     return recent.length > 80;

@@ -113,13 +113,35 @@ export class WorkflowRunner {
     this.slots = opts.maxConcurrentJobs ?? 8;
     this.unsubscribe = opts.gh.onEvent((e) => {
       // Tracked from the moment GitHub emits, so idle() never misses a run still being set up.
-      const p: Promise<void> = this.trigger(e).then(
-        () => undefined,
-        (err) => void this.errors.push(`trigger ${e.name}: ${err instanceof Error ? err.stack : String(err)}`),
-      );
-      this.active.add(p);
-      void p.finally(() => this.active.delete(p));
+      const start = () => {
+        const p: Promise<void> = this.trigger(e).then(
+          () => undefined,
+          (err) => void this.errors.push(`trigger ${e.name}: ${err instanceof Error ? err.stack : String(err)}`),
+        );
+        this.active.add(p);
+        void p.finally(() => this.active.delete(p));
+        return p;
+      };
+      if (this.held) this.held.push(start);
+      else void start();
     });
+  }
+
+  private held: Array<() => Promise<void>> | null = null;
+
+  /** Queues the runs that events would start, as if every runner were busy, until `release()`. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Starts the held runs in the order their events came, each after the previous (and whatever it started) finished. */
+  async release(): Promise<void> {
+    const queue = this.held ?? [];
+    this.held = null;
+    for (const start of queue) {
+      await start();
+      await this.idle();
+    }
   }
 
   stop(): void {
@@ -190,7 +212,7 @@ export class WorkflowRunner {
     await new Promise<void>((r) => this.waiting.push(r));
   }
 
-  private release(): void {
+  private releaseSlot(): void {
     const next = this.waiting.shift();
     if (next) next();
     else this.slots++;
@@ -348,7 +370,7 @@ export class WorkflowRunner {
             if (failFast) for (const leg of [...inFlight]) leg.cancel(`The job was canceled because "${matrixKey(failedLeg)}" failed.`);
           }
         } finally {
-          this.release();
+          this.releaseSlot();
         }
       }
     };

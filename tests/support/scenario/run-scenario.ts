@@ -103,6 +103,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       defaultBranch: scenario.repo.default_branch,
       files,
       settings: scenario.repo.settings,
+      timeScale: scenario.time_scale,
     });
     for (const u of scenario.users) if (u.login !== gh.owner) gh.addUser(u.login, { permission: u.permission, type: u.type });
     gh.addFaults(...(scenario.faults.github as GitHubFault[]));
@@ -138,6 +139,11 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
     });
     const { data: issue } = await as(scenario.issue.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: scenario.issue.title, body: scenario.issue.body });
     const named = new Map<string, number>();
+    // Seeded straight into the fake: posting them through the API would trip GitHub's secondary rate limit.
+    for (let i = 0; i < scenario.issue.existing_comments; i++) {
+      const id = gh.nextId('comment');
+      gh.comments.set(id, { id, issue: issue.number, body: `Earlier discussion, comment ${i + 1}.`, user: scenario.issue.author, created_at: gh.now(), updated_at: gh.now(), reactions: [] });
+    }
 
     const waitFor = async (w: Exclude<TimelineStep, { comment: string }>['wait' & keyof TimelineStep] | unknown) => {
       if (w === 'idle' || w === undefined) return runner!.idle();
@@ -167,6 +173,10 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
+      } else if ('hold_runs' in step) {
+        runner.hold();
+      } else if ('release_runs' in step) {
+        await runner.release();
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;

@@ -25,6 +25,10 @@ const Step = z.union([
   z.strictObject({ wait: Wait }),
   z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
+  /** Queue workflow runs instead of starting them, as if every runner were busy. */
+  z.strictObject({ hold_runs: z.literal(true) }),
+  /** Start the held runs one after another, in the order their events came. */
+  z.strictObject({ release_runs: z.literal(true) }),
 ]);
 
 const KillPoint = z.strictObject({
@@ -63,7 +67,13 @@ export const ScenarioSchema = z.strictObject({
   users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default([]),
   /** Repository secrets; leave ANTHROPIC_API_KEY out to play a repository that never set it. */
   secrets: z.record(z.string(), z.string()).default({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' }),
-  issue: z.strictObject({ title: z.string(), body: z.string().default(''), author: z.string() }),
+  issue: z.strictObject({
+    title: z.string(),
+    body: z.string().default(''),
+    author: z.string(),
+    /** Earlier conversation: this many comments by the author, already on the issue. */
+    existing_comments: z.int().min(0).max(20_000).default(0),
+  }),
   timeline: z.array(Step).min(1),
   /** Scripted model replies, in the fake Anthropic API's script format. */
   model: z.unknown().optional(),

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { globMatch, PathJail } from '../../../src/agents/path-jail';
+import { PathJail } from '../../../src/agents/path-jail';
+import { globMatch } from '../../../src/domain/glob';
 
 describe('PathJail', () => {
   let root: string;

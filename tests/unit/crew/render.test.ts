@@ -7,11 +7,14 @@ import { helpComment } from '../../../src/render/messages';
 
 const plan: Plan = {
   summary: 'Add slugify and document it.',
-  criteria: ['`npm test` exits 0', 'README lists slugify'],
+  criteria: [
+    { id: 'c1', text: 'The tests pass', kind: 'command', command: 'npm test' },
+    { id: 'c2', text: 'README lists slugify', kind: 'semantic' },
+  ],
   tasks: [
-    { id: 't1', title: 'Implement "slugify" [core]', description: 'd', persona: 'coder', tier: 'sonnet', dependsOn: [], files: [] },
-    { id: 't2', title: 'Test | slugify', description: 'd', persona: 'coder', tier: 'haiku', dependsOn: ['t1'], files: [] },
-    { id: 't3', title: 'Docs', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [] },
+    { id: 't1', title: 'Implement "slugify" [core]', description: 'd', persona: 'coder', tier: 'sonnet', dependsOn: [], files: [], criteria: ['exported'] },
+    { id: 't2', title: 'Test | slugify', description: 'd', persona: 'coder', tier: 'haiku', dependsOn: ['t1'], files: [], criteria: ['tests pass'] },
+    { id: 't3', title: 'Docs', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [], criteria: ['documented'] },
   ],
 };
 
@@ -21,6 +24,10 @@ function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): RunView {
     issue: 12,
     run: 2,
     phase: 'EXECUTING',
+    mode: 'run',
+    planVersion: 1,
+    waiting: null,
+    approvedBy: null,
     title: 'Add slugify',
     version: 7,
     requestedBy: 'maintainer',
@@ -44,7 +51,7 @@ function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): RunView {
   return { run, plan, tasks };
 }
 
-const links = { branch: (b: string) => `https://github.test/acme/w/tree/${b}`, run: 'https://github.test/acme/w/actions/runs/1', stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}` };
+const links = { comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`, branch: (b: string) => `https://github.test/acme/w/tree/${b}`, run: 'https://github.test/acme/w/actions/runs/1', stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}` };
 
 describe('the plan comment', () => {
   it('renders the status, table, DAG, criteria, usage and commands (snapshot)', () => {
@@ -64,6 +71,15 @@ describe('the plan comment', () => {
     const body = renderPlanComment(view(['success', 'running', 'failure']), links);
     expect(body).toContain('t1["t1 · Implement slugify core"]:::success');
     expect(body).toContain('| **t2** Test \\| slugify |');
+  });
+
+  it('says what the run waits for, with a link to the comment that asked', () => {
+    const asking = renderPlanComment(view(['pending', 'pending', 'pending'], { phase: 'ESCALATING', waiting: { kind: 'answer', commentId: 5, questions: ['How fast?'] } }), links);
+    expect(asking).toContain("**Waiting for your answer** to [crew's questions](https://github.test/acme/w/issues/12#issuecomment-5)");
+    expect(asking).toContain('`/crew answer <text>`');
+    const approving = renderPlanComment(view(['pending', 'pending', 'pending'], { phase: 'AWAITING_APPROVAL', waiting: { kind: 'approval', commentId: 6, planVersion: 2, reason: 'requested' } }), links);
+    expect(approving).toContain('**Plan v2 waits for approval.**');
+    expect(approving).toContain('`/crew approve` · `/crew revise <feedback>`');
   });
 
   it('shows the planning state and failures', () => {
@@ -102,7 +118,8 @@ describe('help', () => {
     const body = helpComment('zap');
     expect(body).toContain('crew does not know the command `/crew zap`.');
     expect(body).toContain('| `/crew run` |');
-    expect(body).not.toContain('| `/crew approve` |');
-    expect(body).toContain('Not available in this version yet: `/crew plan`');
+    expect(body).toContain('| `/crew approve` |');
+    expect(body).not.toContain('| `/crew abort` |');
+    expect(body).toContain('Not available in this version yet: `/crew accept`');
   });
 });

@@ -216,8 +216,8 @@ describe('fake Anthropic prompt caching', () => {
   });
 
   it('expires entries after their TTL in scaled time', async () => {
-    // 5 minutes become 30 ms, one hour 360 ms.
-    const fake = await fakeForTest({ script: alwaysReply(), timeScale: 0.0001 });
+    // 5 minutes become 300 ms, one hour 3.6 s: wide margins for a busy machine.
+    const fake = await fakeForTest({ script: alwaysReply(), timeScale: 0.001 });
     const client = clientFor(fake);
     const shortLived = cachedSystem(big('short'));
     const longLived = cachedSystem(big('long'), '1h');
@@ -225,7 +225,7 @@ describe('fake Anthropic prompt caching', () => {
     await client.messages.create(ask(longLived, 'q'));
     expect((await client.messages.create(ask(shortLived, 'q'))).usage.cache_read_input_tokens).toBeGreaterThan(0);
 
-    await sleep(80);
+    await sleep(400);
     const expired = await client.messages.create(ask(shortLived, 'q'));
     expect(expired.usage).toMatchObject({ cache_read_input_tokens: 0 });
     expect(expired.usage.cache_creation_input_tokens).toBeGreaterThan(0);

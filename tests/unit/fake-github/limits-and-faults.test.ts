@@ -64,7 +64,7 @@ describe('primary rate limit', () => {
 
 describe('secondary rate limit', () => {
   it('refuses the 81st content-creating request in a minute with retry-after', async () => {
-    const gh = await fakeForTest();
+    const gh = await fakeForTest({ timeScale: 1 });
     const octokit = octokitFor(gh, gh.userToken('acme'));
     await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
     for (let i = 0; i < 79; i++) await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: `c${i}` });

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { commandProblem, vagueness, type Criterion } from '../domain/criteria';
+import { PERSONAS, TIERS, type Persona, type Tier } from '../domain/plan';
+import type { Usage } from '../domain/run-state';
+import type { Log, Model } from '../ports';
+import { askForSubmission } from './submission';
+
+/** What intake makes of an issue: the task, its done criteria, and what must be asked first. */
+export interface Intake {
+  task: string;
+  criteria: Criterion[];
+  questions: string[];
+  /** Set when the request is one small task: planning skips the decomposer (claude-crew's phase skipping). */
+  single: { title: string; persona: Persona; tier: Tier } | null;
+}
+
+const IntakeSchema = z.object({
+  task: z.string().trim().min(1).describe('The request restated in one or two sentences.'),
+  criteria: z
+    .array(
+      z.object({
+        text: z.string().trim().min(1).describe('The criterion as a statement that is either true or false.'),
+        kind: z.enum(['command', 'semantic']).describe('command: a shell command decides it (exit 0 met, 1 not met, 2+ error); semantic: judged from evidence.'),
+        command: z.string().optional().describe('For command criteria: the command to run, one line.'),
+      }),
+    )
+    .min(1)
+    .describe('Done criteria: the issue’s own if it states them, otherwise proposed ones.'),
+  questions: z.array(z.string().trim().min(1)).default([]).describe('Clarifying questions, only for criteria or requirements that cannot be checked as written.'),
+  single_task: z.boolean().describe('True when one worker can do the whole request as a single small task.'),
+  persona: z.enum(PERSONAS).optional().describe('For a single task: the persona to use.'),
+  model: z.enum(TIERS).optional().describe('For a single task: the model tier.'),
+});
+
+export interface IntakeInput {
+  title: string;
+  body: string;
+  stated: string[];
+  answers: string;
+}
+
+export async function runIntake(model: Model, modelId: string, system: string, input: IntakeInput, log: Log): Promise<{ intake: Intake; usage: Usage }> {
+  const firstMessage = [
+    `Issue: ${input.title}`,
+    '',
+    input.body || '(no description)',
+    '',
+    input.stated.length ? `The issue states these done criteria:\n${input.stated.map((s) => `- ${s}`).join('\n')}` : 'The issue states no done criteria; propose checkable ones.',
+    ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
+  ].join('\n');
+  const { value, usage } = await askForSubmission({
+    model,
+    modelId,
+    system,
+    firstMessage,
+    log,
+    tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
+    check(raw) {
+      const errors: string[] = [];
+      raw.criteria.forEach((c, i) => {
+        if (c.kind === 'command') {
+          const p = commandProblem(c.command);
+          if (p) errors.push(`criteria.${i}: a command criterion needs a runnable command: ${p}`);
+        }
+      });
+      if (raw.single_task && (!raw.persona || !raw.model)) errors.push('single_task: give the persona and model for the single task');
+      return errors.length ? { ok: false, errors } : { ok: true, value: raw };
+    },
+  });
+  const criteria: Criterion[] = value.criteria.map((c, i) => ({ id: `c${i + 1}`, text: c.text, kind: c.kind, ...(c.kind === 'command' ? { command: c.command!.trim() } : {}) }));
+  // Vague criteria the model did not ask about still get a question: nothing unmeasurable reaches the workers.
+  const questions = [...value.questions];
+  if (!input.answers) {
+    for (const c of criteria) {
+      const why = c.kind === 'semantic' ? vagueness(c.text) : undefined;
+      if (why && !questions.some((q) => q.toLowerCase().includes(c.text.toLowerCase().slice(0, 24)))) {
+        questions.push(`"${c.text}" cannot be checked as written (${why}). What result would show it is met — for example a command that exits 0, or a number?`);
+      }
+    }
+  }
+  return {
+    intake: {
+      task: value.task,
+      criteria,
+      questions,
+      single: value.single_task ? { title: input.title.slice(0, 120), persona: value.persona!, tier: value.model! } : null,
+    },
+    usage,
+  };
+}

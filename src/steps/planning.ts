@@ -1,0 +1,233 @@
+import { decompose } from '../agents/decomposer';
+import { runIntake, type Intake } from '../agents/intake';
+import { reviewPlan } from '../agents/plan-reviewer';
+import { SubmissionRejected } from '../agents/submission';
+import { configCriteria, statedCriteria, type Criterion } from '../domain/criteria';
+import { taskBranch, runFolder } from '../domain/refs';
+import type { Plan } from '../domain/plan';
+import { checkPlanRules, findingsText, type Finding } from '../domain/plan-review';
+import { addUsage, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
+import { failureComment } from '../render/messages';
+import { hiddenMarker } from '../text/markdown';
+import type { StateTx } from '../ports';
+import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
+import { claimReadyTasks } from '../state/transitions';
+import { sanitize } from '../text/sanitize';
+import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+
+/** The label that lets plain comments through the workflow while crew waits for an answer. */
+export const WAITING_LABEL = 'crew: waiting';
+
+/** The plan reviewer may send a plan back this many times before a person decides. */
+export const REVIEW_ROUNDS = 3;
+
+/** crew asks clarifying questions at most this many times per run. */
+export const QUESTION_ROUNDS = 2;
+
+interface StoredIntake extends Intake {
+  /** The answers intake saw, so new answers re-run it. */
+  answersSeen: string;
+}
+
+function planMarkdown(plan: Plan, version: number): string {
+  const lines = [`# Plan v${version}`, '', plan.summary, '', '| Task | Persona | Model | Depends on | Title |', '|---|---|---|---|---|'];
+  for (const t of plan.tasks) lines.push(`| ${t.id} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '-'} | ${t.title} |`);
+  lines.push('', '## Done criteria', ...plan.criteria.map((c) => `- ${c.id} (${c.kind}): ${c.text}${c.command ? ` — \`${c.command}\`` : ''}`), '');
+  return lines.join('\n');
+}
+
+function taskMarkdown(plan: Plan, id: string): string {
+  const t = plan.tasks.find((x) => x.id === id)!;
+  return [
+    `# ${t.id}: ${t.title}`,
+    '',
+    `- persona: ${t.persona}`,
+    `- model: ${t.tier}`,
+    `- depends on: ${t.dependsOn.join(', ') || '-'}`,
+    `- files: ${t.files.join(', ') || '-'}`,
+    '',
+    t.description,
+    '',
+    '## Done when',
+    ...t.criteria.map((c) => `- ${c}`),
+    '',
+  ].join('\n');
+}
+
+/** A request small enough for one worker skips the decomposer (claude-crew's phase skipping). */
+function singleTaskPlan(intake: Intake, title: string, body: string, criteria: Criterion[]): Plan {
+  const single = intake.single!;
+  return {
+    summary: intake.task,
+    criteria,
+    tasks: [
+      {
+        id: 't1',
+        title: single.title,
+        description: `${intake.task}\n\nThe issue, for reference:\n${body || title}`,
+        persona: single.persona,
+        tier: single.tier,
+        dependsOn: [],
+        files: [],
+        criteria: criteria.map((c) => c.text),
+      },
+    ],
+  };
+}
+
+function mergeCriteria(intake: Intake, fromConfig: string[]): Criterion[] {
+  const known = new Set(intake.criteria.filter((c) => c.command).map((c) => c.command!.trim()));
+  return [...intake.criteria, ...configCriteria(fromConfig.filter((c) => !known.has(c.trim())), intake.criteria.length + 1)];
+}
+
+/**
+ * Plans a run that is in PLANNING: intake (asking questions when the criteria
+ * cannot be checked), decomposition, review, then either approval or execution.
+ * Returns the task ids to start now. Every step that needs a person stops here
+ * with a comment; the person's reply starts planning again.
+ */
+export async function planRun(ctx: StepContext, issue: number, run: number, revision?: string): Promise<string[]> {
+  const config = await ctx.config();
+  const prefix = `${runFolder(issue, run)}/`;
+  const snap = await ctx.state.load(prefix);
+  const view = readView(snap, issue, run);
+  if (!view || view.run.phase !== 'PLANNING') return [];
+  const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
+  const title = sanitize(request.title, 300);
+  const body = sanitize(request.body);
+  const answers = snap.read(paths.answers(issue, run)) ?? '';
+  const modelId = config.models[config.default_model];
+  let usage: Usage = ZERO_USAGE;
+  const spend = (u: Usage) => (usage = addUsage(usage, u));
+  /** One state write that also books the model usage spent so far in this step. */
+  const record: Recorder = (message, mutate) =>
+    ctx.state.update(prefix, `issue #${issue} run ${run}: ${message}`, (tx) => {
+      const rec = readRun(tx, issue, run)!;
+      writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
+      refreshExecutionLog(tx, issue, run);
+    });
+
+  try {
+    // 1. Intake: the task and its done criteria, or questions first.
+    let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
+    if (!intake || intake.answersSeen !== answers) {
+      const out = await runIntake(ctx.model(), modelId, await ctx.template('intake'), { title, body, stated: statedCriteria(body), answers }, ctx.log);
+      spend(out.usage);
+      intake = { ...out.intake, answersSeen: answers };
+      const asked = (answers.match(/^## Questions/gm) ?? []).length;
+      if (intake.questions.length && asked < QUESTION_ROUNDS) {
+        await ask(ctx, issue, run, intake, record);
+        return [];
+      }
+    }
+    const criteria = mergeCriteria(intake, config.criteria);
+
+    // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
+    const files = await ctx.repo.listFiles();
+    const decomposer = await ctx.template('decomposer');
+    const previous = view.plan;
+    let plan: Plan =
+      intake.single && !revision
+        ? singleTaskPlan(intake, title, body, criteria)
+        : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, files, maxTasks: config.max_tasks, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
+            spend(r.usage);
+            return r.plan;
+          });
+    let findings: Finding[] = [];
+    let passed = false;
+    const reviewerPrompt = await ctx.template('plan_reviewer');
+    for (let round = 1; round <= REVIEW_ROUNDS; round++) {
+      findings = checkPlanRules(plan, config.protected_paths);
+      if (findings.length === 0) {
+        const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
+        spend(review.usage);
+        findings = review.findings;
+        passed = review.verdict === 'PASS';
+      }
+      ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
+      if (passed || round === REVIEW_ROUNDS) break;
+      const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, files, maxTasks: config.max_tasks, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
+      spend(r.usage);
+      plan = r.plan;
+    }
+
+    // 3. Record the plan; then run it, or wait for a person.
+    const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    let version = 0;
+    let claimed: string[] = [];
+    await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (rec, tx) => {
+      version = rec.planVersion + 1;
+      tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
+      writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
+      const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
+      for (const file of tx.list(`${prefix}tasks/`)) if (!keep.has(file)) tx.remove(file);
+      for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
+      tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
+      if (needsApproval) return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
+      return { ...rec, phase: 'EXECUTING', planVersion: version, waiting: null };
+    });
+    ctx.log.checkpoint('plan-recorded');
+    if (needsApproval) {
+      await requestApproval(ctx, issue, run, version, passed, findings);
+      return [];
+    }
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: start`, (tx) => {
+      claimed = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    });
+    return claimed;
+  } catch (e) {
+    if (!(e instanceof SubmissionRejected)) throw e;
+    const who = e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
+    const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
+    spend(e.usage);
+    await record('planning failed', (rec) => ({ ...rec, phase: 'FAILED', failure: { step: 'planning', message: message.split('\n')[0]! } }));
+    await syncPlanComment(ctx, issue, run);
+    await ctx.forge.postComment(issue, failureComment('planning', message, ctx.forge.runLink(), 'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.'));
+    return [];
+  }
+}
+
+type Recorder = (message: string, mutate: (rec: RunRecord, tx: StateTx) => RunRecord) => Promise<unknown>;
+
+/** Posts numbered questions, labels the issue so plain replies reach crew, and waits. */
+async function ask(ctx: StepContext, issue: number, run: number, intake: StoredIntake, record: Recorder): Promise<void> {
+  const body = [
+    `Before planning, crew needs answers to ${intake.questions.length === 1 ? 'one question' : `${intake.questions.length} questions`}:`,
+    '',
+    ...intake.questions.map((q, i) => `${i + 1}. ${q}`),
+    '',
+    'Reply in a comment (or with `/crew answer <text>`). Only people with write access can answer. Nothing runs until then.',
+    hiddenMarker('question', { issue, run, nonce: nonce() }),
+  ].join('\n');
+  const posted = await ctx.forge.postComment(issue, body);
+  const waiting: Waiting = { kind: 'answer', commentId: posted.id, questions: intake.questions };
+  await record(`asked ${intake.questions.length} question(s)`, (rec, tx) => {
+    tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
+    return { ...rec, phase: 'ESCALATING', waiting };
+  });
+  await ctx.forge.addLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('question-asked');
+  await syncPlanComment(ctx, issue, run);
+}
+
+/** Tells the maintainer the plan waits for them; that comment is what an approval must come after. */
+async function requestApproval(ctx: StepContext, issue: number, run: number, version: number, passed: boolean, findings: Finding[]): Promise<void> {
+  const lines = passed
+    ? [`**Plan v${version} is ready** (see the plan comment above). Comment \`/crew approve\` to start it, or \`/crew revise <what to change>\` to plan again.`]
+    : [
+        `**The plan reviewer did not pass plan v${version}** after ${REVIEW_ROUNDS} rounds. Its findings:`,
+        '',
+        findingsText(findings),
+        '',
+        'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
+      ];
+  const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: approval requested for v${version}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version) writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+  });
+  ctx.log.checkpoint('approval-requested');
+  await syncPlanComment(ctx, issue, run);
+}
