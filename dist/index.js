@@ -84811,16 +84811,20 @@ const ACTIONS_IDENTITY = {
  */
 function gitClient(dir, token, identity = ACTIONS_IDENTITY) {
     const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-    // The one unsafe flag: credentials go in GIT_CONFIG_* so they never touch .git/config. Every other guard stays on.
-    return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe: { allowUnsafeConfigEnvCount: true } }).env({
+    // Two flags simple-git calls unsafe, both set by crew itself and never from model text: credentials travel in
+    // GIT_CONFIG_* so they never touch .git/config, and hooks are switched off so nothing an agent wrote into the
+    // checkout runs with those credentials in its environment. Every other guard stays on.
+    return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe: { allowUnsafeConfigEnvCount: true, allowUnsafeHooksPath: true } }).env({
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? '/tmp',
         LANG: 'C.UTF-8',
         GIT_TERMINAL_PROMPT: '0',
         GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_COUNT: '2',
         GIT_CONFIG_KEY_0: 'http.extraheader',
         GIT_CONFIG_VALUE_0: header,
+        GIT_CONFIG_KEY_1: 'core.hooksPath',
+        GIT_CONFIG_VALUE_1: '/dev/null',
         GIT_AUTHOR_NAME: identity.name,
         GIT_AUTHOR_EMAIL: identity.email,
         GIT_COMMITTER_NAME: identity.name,
@@ -94085,11 +94089,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -94100,7 +94104,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -94113,15 +94117,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -94155,7 +94159,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -94726,16 +94730,16 @@ const $ZodEnum = /*@__PURE__*/ $constructor("$ZodEnum", (inst, def) => {
         return payload;
     };
 });
-const $ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodLiteral", (inst, def) => {
+const $ZodLiteral = /*@__PURE__*/ $constructor("$ZodLiteral", (inst, def) => {
     $ZodType.init(inst, def);
     const values = new Set(def.values);
     inst._zod.values = values;
-    util.defineLazyInternal(inst, "pattern", (zod) => {
+    defineLazyInternal(inst, "pattern", (zod) => {
         const vals = zod.def.values;
         // unmatchable fallback, RE2-safe: an empty alternation would compile to /^()$/, which matches ""
         return new RegExp(vals.length
             ? `^(${vals
-                .map((o) => typeof o === "string" ? util.escapeRegex(o) : o ? util.escapeRegex(o.toString()) : String(o))
+                .map((o) => typeof o === "string" ? escapeRegex(o) : o ? escapeRegex(o.toString()) : String(o))
                 .join("|")})$`
             : "^[^\\s\\S]$");
     });
@@ -94752,7 +94756,7 @@ const $ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         });
         return payload;
     };
-})));
+});
 const $ZodFile = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodFile", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, _ctx) => {
@@ -99595,17 +99599,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -99799,10 +99803,10 @@ function nativeEnum(entries, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodLiteral", (inst, def) => {
-    core.$ZodLiteral.init(inst, def);
+const ZodLiteral = /*@__PURE__*/ $constructor("ZodLiteral", (inst, def) => {
+    $ZodLiteral.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.literalProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => literalProcessor(inst, ctx, json, params);
     inst.values = new Set(def.values);
     Object.defineProperty(inst, "value", {
         get() {
@@ -99812,12 +99816,12 @@ const ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && 
             return def.values[0];
         },
     });
-})));
+});
 function literal(value, params) {
     return new ZodLiteral({
         type: "literal",
         values: Array.isArray(value) ? value : [value],
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodFile = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodFile", (inst, def) => {
@@ -100196,7 +100200,6 @@ const DEFAULT_DENY = [
     'su',
     'git push',
     'git remote',
-    'git config',
     'curl',
     'wget',
     'ssh',
@@ -100217,9 +100220,14 @@ const ConfigSchema = strictObject({
         .prefault({})
         .describe('The Anthropic model id used for each tier.'),
     max_parallel: schemas_int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
-    max_retries: schemas_int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried. Not used yet.'),
+    max_retries: schemas_int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
     max_tasks: schemas_int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
     worker_max_turns: schemas_int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
+    task_timeout_minutes: schemas_int().min(1).max(300).default(30).describe('Wall-clock minutes one attempt at a task may take.'),
+    context_budget: schemas_int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
+    setup: array(schemas_string().min(1)).default([]).describe('Trusted commands run before the agents start, with network and outside the sandbox (e.g. `npm ci`).'),
+    command_timeout_seconds: schemas_int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
+    allow_unsandboxed: schemas_boolean().default(false).describe('Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead.'),
     require_plan_approval: schemas_boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
     auto_merge: schemas_boolean().default(false).describe('Merge the pull request when the critic passed it and the checks are green. Not used yet.'),
     base_branch: schemas_string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
@@ -100231,16 +100239,16 @@ const ConfigSchema = strictObject({
         deny: array(schemas_string().min(1)).default(DEFAULT_DENY).describe('Command prefixes agents may never run.'),
     })
         .prefault({})
-        .describe('The command policy for agent tools. Not used yet.'),
+        .describe('The command policy for run_command: a seatbelt on top of the sandbox.'),
     criteria: array(schemas_string().min(1)).default([]).describe('Done criteria added to every run, e.g. `npm test`; a command exits 0 when met.'),
     budgets: strictObject({
         run: Budget(2_000_000, 20, 'one run'),
         task: Budget(500_000, 5, 'one task attempt'),
     })
         .prefault({})
-        .describe('Hard limits on model use. Not used yet.'),
-    history_context_size: schemas_int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included). Not used yet.'),
-    knowledge_context_size: schemas_int().min(0).max(100).default(10).describe('How many knowledge-base entries a worker reads. Not used yet.'),
+        .describe('Hard limits on model use.'),
+    history_context_size: schemas_int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included).'),
+    knowledge_context_size: schemas_int().min(0).max(100).default(10).describe('How many entries of .github/crew/knowledge.jsonl a worker reads.'),
     retrospect: strictObject({
         enabled: schemas_boolean().default(true).describe('Post a retrospective after each run.'),
         filter_threshold: schemas_number().min(0).max(5).default(3.5).describe('Proposals scoring at least this are adopted.'),
@@ -100491,7 +100499,7 @@ function progressBar(done, total, width = 20) {
 
 
 /** Commands this version answers; the rest are listed as coming. */
-const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'status', 'help']);
+const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'abort', 'status', 'help']);
 function helpComment(unknownWord) {
     const lines = [];
     if (unknownWord !== undefined)
@@ -100755,6 +100763,8 @@ function newTaskRecord(id, branch) {
         summary: null,
         error: null,
         changedFiles: [],
+        metadataIssues: [],
+        sandboxWarning: null,
     };
 }
 
@@ -100928,6 +100938,7 @@ const paths = {
     taskMd: (issue, run, id) => `${runFolder(issue, run)}/tasks/task_${id}.md`,
     taskJson: (issue, run, id) => `${runFolder(issue, run)}/tasks/task_${id}.json`,
     result: (issue, run, id) => `${runFolder(issue, run)}/results/result_${id}.md`,
+    attemptResult: (issue, run, id, attempt) => `${runFolder(issue, run)}/results/attempts/result_${id}_a${attempt}.md`,
     log: (issue, run) => `${runFolder(issue, run)}/execution_log.yaml`,
     report: (issue, run) => `${runFolder(issue, run)}/report.md`,
 };
@@ -101007,7 +101018,7 @@ function executionLog(view) {
             duration_seconds: Number.isFinite(finished - started) ? Math.round((finished - started) / 1000) : null,
             retries: Math.max(0, (rec?.attempts ?? 0) - 1),
             branch: rec?.branch ?? null,
-            metadata_issues: [],
+            metadata_issues: rec?.metadataIssues ?? [],
             tokens: rec ? { input: rec.usage.inputTokens, output: rec.usage.outputTokens, cache_read: rec.usage.cacheReadTokens } : null,
             error: rec?.error ?? null,
         };
@@ -101125,10 +101136,10 @@ function commandsFor(phase) {
     if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED')
         return ['/crew run', '/crew plan', '/crew status', '/crew help'];
     if (phase === 'AWAITING_APPROVAL')
-        return ['/crew approve', '/crew revise <feedback>', '/crew status'];
+        return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
     if (phase === 'ESCALATING')
-        return ['/crew answer <text>', '/crew status'];
-    return ['/crew status', '/crew help'];
+        return ['/crew answer <text>', '/crew abort', '/crew status'];
+    return ['/crew status', '/crew abort', '/crew help'];
 }
 /** The one plan comment per run, edited in place. A pure function of the run's state. */
 function renderPlanComment(view, links) {
@@ -101160,6 +101171,11 @@ function renderPlanComment(view, links) {
         out.push('**Done criteria**');
         for (const c of plan.criteria)
             out.push(`- [ ] ${describeCriterion(c)}`);
+    }
+    const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w) => !!w))];
+    for (const w of warnings) {
+        out.push('');
+        out.push(`> [!WARNING]\n> Sandbox: ${w}.`);
     }
     if (run.waiting?.kind === 'answer') {
         out.push('');
@@ -101417,29 +101433,74 @@ async function advance_finalize(ctx, view) {
     await syncPlanComment(ctx, issue, run);
 }
 
+;// CONCATENATED MODULE: ./src/state/inbox.ts
+
+const inboxFolder = (issue, run, task) => `${runFolder(issue, run)}/inbox/${task}/`;
+/** Ids sort in sending order: time first, then sender and a nonce to break ties. */
+function messageId(at, from, nonce) {
+    return `${at.replace(/[-:]/g, '').replace(/\.\d+Z$|Z$/, '')}-${from}-${nonce}`;
+}
+function writeMessage(tx, issue, run, message) {
+    tx.write(`${inboxFolder(issue, run, message.to)}${message.id}.json`, `${JSON.stringify(message, null, 2)}\n`);
+}
+function readInbox(r, issue, run, task) {
+    return r
+        .list(inboxFolder(issue, run, task))
+        .filter((p) => p.endsWith('.json'))
+        .map((p) => {
+        try {
+            return JSON.parse(r.read(p));
+        }
+        catch {
+            return undefined;
+        }
+    })
+        .filter((m) => m !== undefined)
+        .sort((a, b) => a.id.localeCompare(b.id));
+}
+/** A message as the model reads it between turns. */
+function teammateBlock(m) {
+    const text = m.text.replace(/<\/teammate-message>/g, '</ teammate-message>');
+    return `<teammate-message from="${m.from}" type="${m.type}">\n${text}\n</teammate-message>`;
+}
+
 ;// CONCATENATED MODULE: ./src/agents/tool-loop.ts
 
+const COMPACT_AT = 0.6;
 /**
  * The agent loop: ask the model, run the tools it calls, send the results back,
- * until a final tool succeeds or the turn limit is reached. Tool failures go back
- * to the model as errors it can read; they never end the job.
+ * until a final tool succeeds or a limit is reached. Tool failures go back to the
+ * model as errors it can read; they never end the job.
  */
 async function runToolLoop(o) {
-    const messages = [{ role: 'user', content: [{ type: 'text', text: o.firstMessage }] }];
+    let summary = '';
+    const opening = () => ({ role: 'user', content: [{ type: 'text', text: summary ? `${o.firstMessage}\n\n## Your work so far (summarised)\n${summary}` : o.firstMessage }] });
+    let messages = [opening()];
     const byName = new Map(o.tools.map((t) => [t.spec.name, t]));
     const toolCalls = {};
+    const promptTokens = [];
     let usage = ZERO_USAGE;
     let nudged = false;
+    let compactions = 0;
+    const now = o.limits?.now ?? Date.now;
+    const done = (stop, turns, finalInput) => ({ stop, turns, usage, finalInput, toolCalls, messages, promptTokens, compactions });
     for (let turn = 1; turn <= o.maxTurns; turn++) {
-        const reply = await o.model.complete({
-            model: o.modelId,
-            system: o.system,
-            tools: o.tools.map((t) => t.spec),
-            messages,
-            maxTokens: o.maxTokens ?? 8192,
-        });
+        if (o.limits?.deadline !== undefined && now() >= o.limits.deadline)
+            return done('wall_clock', turn - 1);
+        if (o.between) {
+            const b = await o.between(turn);
+            if (b.stop)
+                return done(b.stop, turn - 1);
+            if (b.notes?.length) {
+                const last = messages.at(-1);
+                messages[messages.length - 1] = { ...last, content: [...last.content, ...b.notes.map((text) => ({ type: 'text', text }))] };
+            }
+        }
+        const reply = await o.model.complete({ model: o.modelId, system: o.system, tools: o.tools.map((t) => t.spec), messages, maxTokens: o.maxTokens ?? 8192 });
         usage = addUsage(usage, reply.usage);
-        o.onTurn?.(turn, usage);
+        const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
+        promptTokens.push(sent);
+        o.onTurn?.(turn, usage, sent);
         // Empty text blocks are rejected by the API if sent back.
         const content = reply.content.filter((b) => !(b.type === 'text' && b.text.trim() === ''));
         const uses = content.filter((b) => b.type === 'tool_use');
@@ -101447,7 +101508,7 @@ async function runToolLoop(o) {
             messages.push({ role: 'assistant', content: content });
         if (uses.length === 0) {
             if (!o.nudge || nudged || content.length === 0)
-                return { stop: 'no_final', turns: turn, usage, toolCalls, messages };
+                return done('no_final', turn);
             nudged = true;
             messages.push({ role: 'user', content: [{ type: 'text', text: o.nudge }] });
             continue;
@@ -101459,7 +101520,8 @@ async function runToolLoop(o) {
             toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
             const tool = byName.get(use.name);
             if (!tool) {
-                results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.` });
+                const why = o.refused?.[use.name];
+                results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: why ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.` });
                 continue;
             }
             try {
@@ -101478,9 +101540,23 @@ async function runToolLoop(o) {
         }
         messages.push({ role: 'user', content: results });
         if (finished)
-            return { stop: 'final', turns: turn, usage, finalInput, toolCalls, messages };
+            return done('final', turn, finalInput);
+        if ((o.limits?.tokens !== undefined && usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) {
+            return done('budget', turn);
+        }
+        if (o.compaction && sent > o.compaction.budgetTokens * COMPACT_AT && messages.length > 3) {
+            // Keep the latest exchange (the assistant turn and its tool results) word for word; summarise the rest.
+            const tail = messages.slice(-2);
+            const middle = messages.slice(1, -2);
+            const s = await o.compaction.summarize(summary, middle);
+            usage = addUsage(usage, s.usage);
+            summary = s.summary;
+            messages = [opening(), ...tail];
+            compactions++;
+            o.log.info(`compacted the conversation after turn ${turn} (${sent} input tokens)`);
+        }
     }
-    return { stop: 'max_turns', turns: o.maxTurns, usage, toolCalls, messages };
+    return done('max_turns', o.maxTurns);
 }
 
 ;// CONCATENATED MODULE: ./src/agents/submission.ts
@@ -102041,6 +102117,7 @@ async function requestApproval(ctx, issue, run, version, passed, findings) {
 
 
 
+
 /** The matrix for the work job; with nothing to start, the work and advance jobs are skipped. */
 function setOutputs(ctx, issue, run, tasks) {
     ctx.output('issue', tasks.length ? String(issue) : '');
@@ -102128,6 +102205,8 @@ async function dispatchCommand(ctx, ev, command) {
             return approve(ctx, ev);
         case 'revise':
             return revise(ctx, ev, command.feedback);
+        case 'abort':
+            return route_abort(ctx, ev);
         default: {
             const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
             if (!AVAILABLE.has(command.kind))
@@ -102335,6 +102414,40 @@ async function revise(ctx, ev, feedback) {
     setOutputs(ctx, issue, run, tasks);
     await syncPlanComment(ctx, issue, run);
 }
+/**
+ * `/crew abort`: the run ends ABORTED at once; every running worker gets a
+ * shutdown_request and stops at its next turn, committing what it has.
+ */
+async function route_abort(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || isTerminal(last.phase)) {
+        await ctx.forge.postComment(issue, 'There is no crew run in progress on this issue, so there is nothing to abort.');
+        return;
+    }
+    const run = last.run;
+    const at = nowIso(ctx);
+    const { value: stopping } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`, (tx) => {
+        const view = readView(tx, issue, run);
+        if (isTerminal(view.run.phase))
+            return null;
+        const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+        for (const task of running) {
+            writeMessage(tx, issue, run, { id: messageId(at, 'leader', nonce()), from: 'leader', to: task, type: 'shutdown_request', text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`, at });
+        }
+        writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+        return running;
+    });
+    if (stopping === null)
+        return;
+    if (last.phase === 'ESCALATING')
+        await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('run-aborted');
+    await ctx.forge.postComment(issue, stopping.length
+        ? `Aborting run ${run}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. Comment \`/crew run\` to start again.`
+        : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`);
+    await syncPlanComment(ctx, issue, run);
+}
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
 async function routeDispatch(ctx, ev) {
     const issue = Number(ev.inputs.issue);
@@ -102366,6 +102479,357 @@ async function routeDispatch(ctx, ev) {
     if (mine.length === 0)
         ctx.log.info(`dispatch for ${tasks.join(', ')} is stale; nothing to start`);
     setOutputs(ctx, issue, run, mine);
+}
+
+;// CONCATENATED MODULE: ./src/agents/summarizer.ts
+const MAX_BLOCK_CHARS = 2000;
+function clip(text) {
+    return text.length > MAX_BLOCK_CHARS ? `${text.slice(0, MAX_BLOCK_CHARS)} …[${text.length - MAX_BLOCK_CHARS} characters cut]` : text;
+}
+/** A transcript in plain text: the summarizer reads it as data, not as a conversation to continue. */
+function transcript(messages) {
+    return messages
+        .map((m) => m.content
+        .map((b) => {
+        if (b.type === 'text')
+            return `${m.role}: ${clip(b.text)}`;
+        if (b.type === 'tool_use')
+            return `${m.role} called ${b.name}(${clip(JSON.stringify(b.input))})`;
+        if (b.type === 'tool_result')
+            return `tool result${b.is_error ? ' (error)' : ''}: ${clip(b.content)}`;
+        return '';
+    })
+        .filter(Boolean)
+        .join('\n'))
+        .join('\n');
+}
+/**
+ * Compaction's model half (endless8's history summary): older turns become a short
+ * account that keeps what matters for the rest of the task — files changed,
+ * decisions, and every failed approach, so it is not tried again.
+ */
+async function summarize(model, modelId, system, previous, messages) {
+    const reply = await model.complete({
+        model: modelId,
+        system,
+        tools: [],
+        maxTokens: 2048,
+        messages: [
+            {
+                role: 'user',
+                content: [
+                    {
+                        type: 'text',
+                        text: [
+                            previous ? `Summary so far:\n${previous}\n` : '',
+                            'Turns to fold into the summary:',
+                            transcript(messages),
+                            '',
+                            'Write the updated summary.',
+                        ].join('\n'),
+                    },
+                ],
+            },
+        ],
+    });
+    const summary = reply.content
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('\n')
+        .trim();
+    return { summary: summary || previous, usage: reply.usage };
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/domain/command-policy.ts
+/**
+ * The allow and deny lists for run_command. A seatbelt, not a boundary: a script the
+ * model writes and then runs (`npm test`) gets past any list, which is why commands
+ * also run in the sandbox. Pure.
+ */
+/** The simple commands inside a shell line: split on ; && || | & newlines and command substitution. */
+function commandSegments(command) {
+    return command
+        .replace(/\$\(|`|\)/g, ';')
+        .split(/;|&&|\|\||\||&|\n/)
+        .map((s) => s.trim().replace(/\s+/g, ' '))
+        .map((s) => s.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '')) // leading VAR=value assignments
+        .map((s) => s.replace(/^(?:exec|command|nohup|time|env)\s+/, ''))
+        .filter(Boolean);
+}
+function startsWithWord(segment, prefix) {
+    const p = prefix.trim().replace(/\s+/g, ' ');
+    return segment === p || segment.startsWith(`${p} `) || segment.startsWith(`${p}/`) || segment.endsWith(`/${p}`) || segment.includes(`/${p} `);
+}
+function checkCommand(command, policy) {
+    if (!command.trim())
+        return { ok: false, reason: 'the command is empty' };
+    const segments = commandSegments(command);
+    for (const seg of segments) {
+        const denied = policy.deny.find((d) => startsWithWord(seg, d));
+        if (denied)
+            return { ok: false, reason: `'${seg}' is denied by the command policy (matches '${denied}')` };
+    }
+    if (policy.allow.length) {
+        const stray = segments.find((seg) => !policy.allow.some((a) => startsWithWord(seg, a)));
+        if (stray)
+            return { ok: false, reason: `'${stray}' is not on the allowed list (${policy.allow.join(', ')})` };
+    }
+    return { ok: true };
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/command-runner.ts
+
+
+
+
+const command_runner_exec = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const TOOL_USER = 'crew-tool';
+/** The environment tools see: an allow-list, so no token, key or INPUT_* value ever reaches them. */
+function toolEnv(home) {
+    return {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        HOME: home,
+        LANG: 'C.UTF-8',
+        TERM: 'dumb',
+        NO_COLOR: '1',
+        CI: 'true',
+        TMPDIR: '/tmp',
+    };
+}
+/** Keeps the head and tail of long output: the command line and the error at the end both matter. */
+function capOutput(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return { text, truncated: false };
+    const half = Math.floor(max / 2);
+    const head = text.slice(0, half);
+    const tail = text.slice(-half);
+    return { text: `${head}\n…[${Buffer.byteLength(text) - max} bytes cut]…\n${tail}`, truncated: true };
+}
+function runProcess(cmd, args, opts) {
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_.spawn)(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const chunks = [];
+        let size = 0;
+        const keep = (d) => {
+            // Hold at most twice the cap in memory; capOutput trims the rest.
+            if (size < opts.maxOutputBytes * 2)
+                chunks.push(d);
+            size += d.length;
+        };
+        child.stdout.on('data', keep);
+        child.stderr.on('data', keep);
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            try {
+                process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                child.kill('SIGKILL');
+            }
+        }, opts.timeoutMs);
+        child.on('close', (code, signal) => {
+            clearTimeout(timer);
+            const raw = Buffer.concat(chunks).toString('utf8');
+            const capped = capOutput(raw, opts.maxOutputBytes);
+            resolve({ exitCode: code ?? (signal ? 128 + 9 : 1), output: capped.text, timedOut, truncated: capped.truncated || size > opts.maxOutputBytes * 2 });
+        });
+        child.on('error', (e) => {
+            clearTimeout(timer);
+            resolve({ exitCode: 127, output: `could not start the command: ${e.message}`, timedOut: false, truncated: false });
+        });
+    });
+}
+/**
+ * The sandbox: each command runs as an unprivileged user with no sudo, in new PID,
+ * mount and network namespaces. It cannot see crew's process (or read its
+ * /proc/<pid>/environ), cannot reach the network, and has no credentials.
+ */
+class NamespaceRunner {
+    home;
+    privateDir;
+    viaSudo;
+    sandboxed = true;
+    description;
+    constructor(home, 
+    /** A folder the tool user cannot write, for the sanitised git config (never write as root where it can plant links). */
+    privateDir, viaSudo) {
+        this.home = home;
+        this.privateDir = privateDir;
+        this.viaSudo = viaSudo;
+        this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no network, no credentials and an allow-listed environment`;
+    }
+    async run(command, opts) {
+        // The checkout's .git/config is replaced, inside the command's mount namespace, by a copy without
+        // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
+        const safeConfig = (0,external_node_path_.join)(this.privateDir, 'git-config');
+        await (0,promises_.writeFile)(safeConfig, await sanitizedGitConfig(opts.cwd));
+        const inner = [
+            'unshare', '--pid', '--fork', '--mount-proc', '--net', '--',
+            'sh', '-c', 'if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"', 'crew-mount', opts.cwd, safeConfig,
+            'setpriv', `--reuid=${TOOL_USER}`, `--regid=${TOOL_USER}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--',
+            'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+            'bash', '--noprofile', '--norc', '-c', `umask 000; cd "$1" && eval "$2"`, 'crew-command', opts.cwd, command,
+        ];
+        const [cmd, ...args] = this.viaSudo ? ['sudo', '-n', ...inner] : inner;
+        return runProcess(cmd, args, { ...opts, env: { PATH: process.env.PATH } });
+    }
+}
+/**
+ * Without a sandbox: the environment is still scrubbed and the path jail still holds
+ * for file tools, but a command runs as crew's own user and could read anything that
+ * user can, including the parent process's environment. Only used when config allows it.
+ */
+class UnsandboxedRunner {
+    home;
+    sandboxed = false;
+    description = 'NOT sandboxed: commands run as crew’s own user with a scrubbed environment; they can read files that user can read and reach the network';
+    constructor(home) {
+        this.home = home;
+    }
+    run(command, opts) {
+        return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: toolEnv(this.home) });
+    }
+}
+/** Keys of a checkout's git config that are safe to show a tool: no credentials, nothing that runs a program. */
+const SAFE_GIT_KEYS = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol)|remote\.[^.]+\.(url|fetch)|branch\.[^.]+\.(remote|merge)|extensions\.[a-z]+)$/i;
+async function sanitizedGitConfig(workspace) {
+    let listed = '';
+    try {
+        listed = (await command_runner_exec('git', ['config', '--file', (0,external_node_path_.join)(workspace, '.git', 'config'), '--list'])).stdout;
+    }
+    catch {
+        return '';
+    }
+    const lines = ['# crew: a sanitised view of this checkout\'s .git/config'];
+    for (const line of listed.split('\n')) {
+        const i = line.indexOf('=');
+        if (i < 0)
+            continue;
+        const key = line.slice(0, i);
+        let value = line.slice(i + 1);
+        if (!SAFE_GIT_KEYS.test(key))
+            continue;
+        if (/\.url$/i.test(key))
+            value = value.replace(/\/\/[^/@]*@/, '//');
+        const dot = key.indexOf('.');
+        const last = key.lastIndexOf('.');
+        const section = key.slice(0, dot);
+        const sub = dot === last ? '' : ` "${key.slice(dot + 1, last)}"`;
+        lines.push(`[${section}${sub}]`, `\t${key.slice(last + 1)} = ${JSON.stringify(value)}`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+async function can(cmd, args) {
+    try {
+        await command_runner_exec(cmd, args, { timeout: 20_000 });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Lets the tool user reach and write the workspace, but not .git (crew's own git must not run a hook it planted). */
+async function openWorkspace(workspace, privileged) {
+    for (let dir = (0,external_node_path_.dirname)(workspace);; dir = (0,external_node_path_.dirname)(dir)) {
+        if (((await (0,promises_.stat)(dir)).mode & 0o001) === 0)
+            await privileged('chmod', ['o+x', dir]);
+        if (dir === (0,external_node_path_.dirname)(dir))
+            break;
+    }
+    await privileged('find', [workspace, '-path', (0,external_node_path_.join)(workspace, '.git'), '-prune', '-o', '-exec', 'chmod', 'a+rwX', '{}', '+']);
+}
+/**
+ * Prepares the sandbox at job start: creates the tool user (as root, or through
+ * passwordless sudo as on GitHub's runners), gives it a home and the workspace, and
+ * checks a command really runs inside. Returns undefined with the reason when it cannot.
+ */
+async function prepareSandbox(workspace, tempDir) {
+    const root = process.getuid?.() === 0;
+    const sudo = root ? [] : (await can('sudo', ['-n', 'true'])) ? ['sudo', '-n'] : undefined;
+    if (!sudo)
+        return { reason: 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces' };
+    const run = (cmd, args) => (sudo.length ? command_runner_exec('sudo', ['-n', cmd, ...args]) : command_runner_exec(cmd, args));
+    try {
+        if (!(await can('id', [TOOL_USER])))
+            await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]);
+        const home = (0,external_node_path_.join)(tempDir, 'crew-tool-home');
+        await (0,promises_.mkdir)(home, { recursive: true });
+        await (0,promises_.writeFile)((0,external_node_path_.join)(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
+        await run('chown', ['-R', `${TOOL_USER}:`, home]);
+        await (0,promises_.chmod)(home, 0o700).catch(() => undefined);
+        await openWorkspace(workspace, run);
+        const privateDir = (0,external_node_path_.join)(tempDir, 'crew-sandbox');
+        await (0,promises_.mkdir)(privateDir, { recursive: true, mode: 0o755 });
+        const runner = new NamespaceRunner(home, privateDir, sudo.length > 0);
+        const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
+        if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)
+            return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
+        return { runner };
+    }
+    catch (e) {
+        return { reason: `setting up the sandbox failed: ${e.message.split('\n')[0]}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agents/command-tools.ts
+
+
+
+
+const command_tools_exec = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** run_command: a shell command in the checkout, through the policy and the sandbox. */
+function runCommandTool(jail, o) {
+    return {
+        spec: {
+            name: 'run_command',
+            description: `Run a shell command in the repository root (no network). Exit code and output (capped) come back. Times out after ${Math.round(o.timeoutMs / 1000)} s.`,
+            input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+        },
+        async run(input) {
+            const command = input?.command;
+            if (typeof command !== 'string')
+                throw new Error("'command' must be a string");
+            if (!o.runner)
+                throw new Error(`run_command is not available in this run: ${o.unavailable ?? 'no sandbox'}`);
+            const verdict = checkCommand(command, o.policy);
+            if (!verdict.ok)
+                throw new Error(`refused: ${verdict.reason}`);
+            const r = await o.runner.run(command, { cwd: jail.rootDir, timeoutMs: o.timeoutMs, maxOutputBytes: o.maxOutputBytes });
+            const head = r.timedOut ? `timed out after ${Math.round(o.timeoutMs / 1000)} s (killed)` : `exit code ${r.exitCode}`;
+            return `${head}${r.truncated ? ' (output cut)' : ''}\n${r.output}`;
+        },
+    };
+}
+/** search: `git grep` over tracked and untracked files; the pattern and path never become git options. */
+function searchTool(jail, maxOutputBytes) {
+    return {
+        spec: {
+            name: 'search',
+            description: 'Search file contents with a regular expression (git grep -E). Returns matching lines as path:line:text.',
+            input_schema: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string', description: 'Folder or file to search; the whole repository by default' } }, required: ['pattern'] },
+        },
+        async run(input) {
+            const i = (input ?? {});
+            if (typeof i.pattern !== 'string' || !i.pattern)
+                throw new Error("'pattern' must be a non-empty string");
+            const where = jail.relative(i.path ?? '.');
+            try {
+                const { stdout } = await command_tools_exec('git', ['-c', 'core.hooksPath=/dev/null', 'grep', '--untracked', '-n', '-I', '-E', '-e', i.pattern, '--', where], { cwd: jail.rootDir, maxBuffer: 20 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } });
+                return capOutput(stdout, maxOutputBytes).text;
+            }
+            catch (e) {
+                const err = e;
+                if (err.code === 1)
+                    return 'no matches';
+                throw new Error(`search failed: ${(err.stderr ?? String(e)).trim()}`);
+            }
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/agents/path-jail.ts
@@ -102435,6 +102899,49 @@ class PathJail {
             }
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/agents/team-tools.ts
+function teamTools(self, team, delivered) {
+    return [
+        {
+            spec: {
+                name: 'send_message',
+                description: "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
+                input_schema: { type: 'object', properties: { to: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'text'] },
+            },
+            async run(input) {
+                const i = (input ?? {});
+                if (typeof i.to !== 'string' || typeof i.text !== 'string' || !i.text.trim())
+                    throw new Error("'to' and a non-empty 'text' are required");
+                if (i.text.length > 4000)
+                    throw new Error('messages are limited to 4,000 characters');
+                const running = await team.running();
+                const to = i.to.trim();
+                if (to !== 'all' && to === self)
+                    throw new Error('you cannot message yourself');
+                if (to !== 'all' && !running.includes(to))
+                    throw new Error(`task '${to}' is not running now (running: ${running.join(', ') || 'none'})`);
+                if (to === 'all' && running.length === 0)
+                    return 'no other task is running; nothing was sent';
+                await team.send(to, i.text.trim());
+                return to === 'all' ? `sent to ${running.join(', ')}` : `sent to ${to}`;
+            },
+        },
+        {
+            spec: {
+                name: 'check_inbox',
+                description: 'Read messages from other tasks that you have not seen yet. New messages also arrive on their own between turns.',
+                input_schema: { type: 'object', properties: {} },
+            },
+            async run() {
+                const fresh = (await team.inbox()).filter((m) => !delivered.has(m.id));
+                for (const m of fresh)
+                    delivered.add(m.id);
+                return fresh.length ? fresh.map((m) => `from ${m.from} (${m.type}): ${m.text}`).join('\n\n') : 'no new messages';
+            },
+        },
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/agents/workspace-tools.ts
@@ -102570,78 +103077,256 @@ function workspaceTools(jail, onWrite) {
 
 
 
+
+
+
+
+const FeedbackSchema = discriminatedUnion('type', [
+    object({ type: literal('implementation'), result: schemas_string(), changes: array(schemas_string()).default([]) }),
+    object({ type: literal('exploration'), findings: array(schemas_string()), recommendations: array(schemas_string()).default([]), confidence: schemas_number().min(0).max(1) }),
+    object({
+        type: literal('difficulty'),
+        issue: schemas_string(),
+        attempts: array(schemas_string()).default([]),
+        impediment: object({ category: schemas_enum(['technical', 'ambiguity', 'scope', 'dependency']), requestedAction: schemas_string() }),
+    }),
+]);
 const REPORT_SCHEMA = {
     type: 'object',
     properties: {
         status: { type: 'string', enum: ['success', 'partial', 'failure'], description: 'success: the task is done; partial: part of it; failure: could not do it' },
-        summary: { type: 'string', description: 'Two to five sentences: what you changed and why.' },
-        details: { type: 'string', description: 'Optional markdown: notes, findings, anything the reviewer should know.' },
+        quality: { type: 'string', enum: ['GREEN', 'YELLOW', 'RED'], description: 'Your own judgement of the result' },
+        completeness: { type: 'integer', minimum: 0, maximum: 100, description: 'How much of the task is done, in percent' },
+        summary: { type: 'string', description: 'What you did and why, in a few sentences.' },
+        details: { type: 'string', description: 'Markdown report of at least 20 lines: what changed and where, how you checked it, risks, anything the reviewer should know.' },
+        feedback: {
+            description: 'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}}',
+            type: 'object',
+            properties: { type: { type: 'string', enum: ['implementation', 'exploration', 'difficulty'] } },
+            required: ['type'],
+        },
     },
     required: ['status', 'summary'],
 };
-/** Runs one task's agent in the checkout and reports what happened. */
-async function runWorker(model, input, log) {
-    const system = input.system;
-    const jail = new PathJail(input.repoDir, input.protectedPaths);
-    const written = new Set();
-    let reported;
-    const others = input.plan.tasks.filter((t) => t.id !== input.task.id).map((t) => `- ${t.id}: ${t.title}`);
-    const firstMessage = [
-        `Task: ${input.task.id}`,
+/** Reads what the model reported, keeping what is valid; the metadata rules judge what is missing. */
+function parseReport(raw) {
+    const r = (raw ?? {});
+    const out = {};
+    if (r.status === 'success' || r.status === 'partial' || r.status === 'failure')
+        out.status = r.status;
+    if (r.quality === 'GREEN' || r.quality === 'YELLOW' || r.quality === 'RED')
+        out.quality = r.quality;
+    if (typeof r.completeness === 'number' && Number.isFinite(r.completeness))
+        out.completeness = r.completeness;
+    if (typeof r.summary === 'string')
+        out.summary = r.summary;
+    if (typeof r.details === 'string')
+        out.details = r.details;
+    const f = FeedbackSchema.safeParse(r.feedback);
+    if (f.success)
+        out.feedback = f.data;
+    return out;
+}
+function firstMessage(input) {
+    const t = input.task;
+    const others = input.plan.tasks.filter((x) => x.id !== t.id).map((x) => `- ${x.id}: ${x.title}`);
+    const sections = [
+        `Task: ${t.id}`,
         `Attempt: ${input.attempt}`,
         '',
-        `# ${input.task.title}`,
+        `# ${t.title}`,
         '',
-        input.task.description,
-        '',
-        input.task.files.length ? `Files this task expects to touch: ${input.task.files.join(', ')}` : '',
+        t.description,
+        t.files.length ? `\nFiles this task expects to touch: ${t.files.join(', ')}` : '',
         '',
         'This task is done when:',
-        ...input.task.criteria.map((c) => `- ${c}`),
+        ...t.criteria.map((c) => `- ${c}`),
         '',
         '## The whole request, for context',
         input.plan.summary,
         '',
         'Done criteria for the whole request:',
         ...input.plan.criteria.map((c) => `- ${describeCriterion(c)}`),
-        '',
-        others.length ? `Other workers handle these tasks; do not do them:\n${others.join('\n')}` : '',
-    ]
-        .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
-        .join('\n');
+    ];
+    if (others.length)
+        sections.push('', 'Other workers handle these tasks; do not do them:', ...others);
+    if (input.memory.knowledge.length)
+        sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
+    if (input.memory.attempts.length) {
+        sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
+        if (input.memory.lastFailure)
+            sections.push('', `The last attempt did not succeed because: ${input.memory.lastFailure}. Do not repeat what failed.`);
+    }
+    return sections.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
+}
+/** Runs one attempt of a task's agent in the checkout. */
+async function runWorker(model, input, log) {
+    const jail = new PathJail(input.repoDir, input.protectedPaths);
+    const delivered = new Set();
+    let reported;
+    const readOnly = input.task.persona === 'reviewer';
+    const fileTools = workspaceTools(jail, () => undefined).filter((t) => !readOnly || t.spec.name === 'list_files' || t.spec.name === 'read_file');
+    const refused = readOnly
+        ? { write_file: 'write_file is not available to a reviewer: reviewers read and run checks, they do not change files.', edit_file: 'edit_file is not available to a reviewer: reviewers read and run checks, they do not change files.' }
+        : {};
+    const tools = [
+        ...fileTools,
+        searchTool(jail, input.commands.maxOutputBytes),
+        runCommandTool(jail, input.commands),
+        ...teamTools(input.task.id, input.team, delivered),
+        {
+            final: true,
+            spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
+            run(raw) {
+                reported = parseReport(raw);
+                return 'Reported. crew will check the report, commit and push your changes.';
+            },
+        },
+    ];
     const outcome = await runToolLoop({
         model,
         modelId: input.modelId,
-        system,
+        system: input.system,
         log,
-        firstMessage,
+        tools,
+        refused,
+        firstMessage: firstMessage(input),
         maxTurns: input.maxTurns,
-        nudge: 'If you are finished, call report_result with your status and summary.',
-        tools: [
-            ...workspaceTools(jail, (p) => written.add(p)),
-            {
-                final: true,
-                spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
-                run(raw) {
-                    const r = (raw ?? {});
-                    const status = r.status;
-                    if (status !== 'success' && status !== 'partial' && status !== 'failure')
-                        throw new Error("status must be 'success', 'partial' or 'failure'");
-                    if (typeof r.summary !== 'string' || r.summary.trim() === '')
-                        throw new Error('summary must be a non-empty string');
-                    reported = { status, summary: r.summary.trim(), details: typeof r.details === 'string' ? r.details.trim() : '' };
-                    return 'Reported. crew will commit and push your changes.';
-                },
-            },
-        ],
+        limits: input.limits,
+        compaction: input.compaction,
+        nudge: 'If you are finished, call report_result with your status and report.',
+        async between() {
+            const fresh = (await input.team.inbox()).filter((m) => !delivered.has(m.id));
+            for (const m of fresh)
+                delivered.add(m.id);
+            if (fresh.some((m) => m.type === 'shutdown_request'))
+                return { stop: 'shutdown' };
+            return { notes: fresh.map(teammateBlock) };
+        },
     });
-    const base = { turns: outcome.turns, usage: outcome.usage, toolCalls: outcome.toolCalls, written: [...written].sort() };
-    if (reported)
-        return { ...reported, ...base };
-    if (outcome.stop === 'max_turns') {
-        return { status: 'timeout', summary: `The worker reached the limit of ${input.maxTurns} turns before reporting.`, details: '', ...base };
+    return { reported, stop: outcome.stop, turns: outcome.turns, usage: outcome.usage, toolCalls: outcome.toolCalls, promptTokens: outcome.promptTokens, compactions: outcome.compactions };
+}
+
+;// CONCATENATED MODULE: ./src/domain/result.ts
+
+const MIN_REPORT_LINES = 20;
+/** The text the model reported, as it will appear in the result body. */
+function reportBody(r) {
+    const parts = [r.summary?.trim() ?? '', r.details?.trim() ?? ''];
+    const f = r.feedback;
+    if (f?.type === 'implementation')
+        parts.push(`## Implementation\n${f.result}\n${f.changes.map((c) => `- ${c}`).join('\n')}`);
+    if (f?.type === 'exploration')
+        parts.push(`## Findings\n${f.findings.map((x) => `- ${x}`).join('\n')}\n\n## Recommendations\n${f.recommendations.map((x) => `- ${x}`).join('\n')}\n\nConfidence: ${f.confidence}`);
+    if (f?.type === 'difficulty')
+        parts.push(`## Difficulty\n${f.issue}\n\nTried:\n${f.attempts.map((x) => `- ${x}`).join('\n')}\n\nImpediment (${f.impediment.category}): ${f.impediment.requestedAction}`);
+    return parts.filter(Boolean).join('\n\n');
+}
+const ENDINGS = {
+    no_report: { status: 'failure', retry: true, reason: 'the worker stopped without reporting (no completion marker)' },
+    max_turns: { status: 'timeout', retry: true, reason: 'the worker reached its turn limit' },
+    wall_clock: { status: 'timeout', retry: true, reason: 'the worker ran out of time' },
+    budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
+    shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at its next turn' },
+};
+function checkResult(reported, seen) {
+    const issues = [];
+    if (seen.ending !== 'reported' || !reported) {
+        const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
+        issues.push(`${e.reason}; completion marker missing`);
+        return { status: e.status, quality: 'RED', completeness: 0, summary: e.reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason: e.reason, complete: false };
     }
-    return { status: 'failure', summary: 'The worker stopped without calling report_result.', details: '', ...base };
+    let status = reported.status;
+    if (!status) {
+        issues.push('status missing, treated as failure');
+        status = 'failure';
+    }
+    let quality = reported.quality;
+    if (!quality) {
+        issues.push('quality missing, defaulted to YELLOW');
+        quality = 'YELLOW';
+    }
+    let completeness = reported.completeness;
+    if (completeness === undefined || !Number.isFinite(completeness)) {
+        issues.push('completeness missing, defaulted to 0');
+        completeness = 0;
+    }
+    completeness = Math.max(0, Math.min(100, Math.round(completeness)));
+    const body = reportBody(reported);
+    const lines = body.split('\n').length;
+    let retry = status !== 'success';
+    let reason = status === 'success' ? null : `the worker reported ${status}: ${reported.summary?.trim() || 'no summary'}`;
+    if (lines < MIN_REPORT_LINES) {
+        issues.push(`report has ${lines} lines (under ${MIN_REPORT_LINES}); quality set to RED`);
+        quality = 'RED';
+        retry = true;
+        reason ??= `the report was too thin (${lines} lines; at least ${MIN_REPORT_LINES} are expected)`;
+    }
+    if (seen.persona === 'coder' && seen.changedFiles.length === 0) {
+        issues.push('coder task changed no files; treated as failure');
+        status = 'failure';
+        retry = true;
+        reason = 'the coder task changed no files';
+    }
+    if (seen.persona === 'researcher' && !/^## Sources/m.test(body))
+        issues.push('Sources section missing');
+    if (seen.persona === 'coder' && !body.includes('```'))
+        issues.push('code block missing');
+    return { status, quality, completeness, summary: reported.summary?.trim() || '(no summary)', details: reported.details?.trim() ?? '', feedback: reported.feedback ?? null, metadataIssues: issues, retry, reason, complete: true };
+}
+/** results/result_<id>.md: front matter crew composed, the worker's text, and the marker if it reported. */
+function resultFile(taskId, attempt, r, seen, headSha) {
+    const front = {
+        task: taskId,
+        attempt,
+        status: r.status,
+        quality: r.quality,
+        completeness: r.completeness,
+        ...(r.feedback ? { feedback: r.feedback } : {}),
+        changed_files: seen.changedFiles,
+        turns: seen.turns,
+        tokens: { input: seen.usage.inputTokens, output: seen.usage.outputTokens, cache_read: seen.usage.cacheReadTokens, cache_write: seen.usage.cacheWriteTokens },
+        cost_usd: seen.usage.costUsd,
+        tools_used: seen.toolCalls,
+        head: headSha,
+        metadata_issues: r.metadataIssues,
+    };
+    const body = r.complete ? reportBody({ summary: r.summary, details: r.details, ...(r.feedback ? { feedback: r.feedback } : {}) }) : r.summary;
+    return ['---', yaml_dist.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/state/knowledge.ts
+/**
+ * The knowledge base: `.github/crew/knowledge.jsonl` on the default branch, one entry
+ * a line (endless8's knowledge types). Workers read the newest entries at the start of
+ * every task. A malformed line is skipped and reported, never fatal.
+ */
+const KNOWLEDGE_PATH = '.github/crew/knowledge.jsonl';
+const KNOWLEDGE_TYPES = ['discovery', 'lesson', 'pattern', 'constraint', 'codebase'];
+function parseKnowledge(text) {
+    const entries = [];
+    const problems = [];
+    for (const [i, line] of (text ?? '').split('\n').entries()) {
+        if (!line.trim())
+            continue;
+        try {
+            const e = JSON.parse(line);
+            if (!KNOWLEDGE_TYPES.includes(e.type) || typeof e.content !== 'string' || !e.content.trim())
+                throw new Error('needs a known type and a content string');
+            entries.push({ type: e.type, content: e.content, source: String(e.source ?? ''), confidence: Number(e.confidence ?? 0.5), created_at: String(e.created_at ?? '') });
+        }
+        catch (err) {
+            problems.push(`${KNOWLEDGE_PATH} line ${i + 1}: ${err.message}; skipped`);
+        }
+    }
+    return { entries, problems };
+}
+/** The newest `limit` entries, as one line each for a prompt. */
+function knowledgeLines(entries, limit) {
+    return [...entries]
+        .sort((a, b) => b.created_at.localeCompare(a.created_at))
+        .slice(0, limit)
+        .map((e) => `[${e.type}] ${e.content}`);
 }
 
 ;// CONCATENATED MODULE: ./src/steps/work.ts
@@ -102650,31 +103335,52 @@ async function runWorker(model, input, log) {
 
 
 
-/** The result file: front matter crew composes from what it observed, the worker's text, and the completion marker. */
-function resultMarkdown(taskId, report, changedFiles, headSha) {
-    const front = [
-        '---',
-        `task: ${taskId}`,
-        `status: ${report.status}`,
-        `turns: ${report.turns}`,
-        `head: ${headSha}`,
-        `tokens: { input: ${report.usage.inputTokens}, output: ${report.usage.outputTokens}, cache_read: ${report.usage.cacheReadTokens} }`,
-        `changed_files: [${changedFiles.map((f) => JSON.stringify(f)).join(', ')}]`,
-        `tools_used: { ${Object.entries(report.toolCalls).map(([k, v]) => `${k}: ${v}`).join(', ')} }`,
-        '---',
-    ];
-    return [...front, '', `# Result of ${taskId}`, '', report.summary, '', report.details, '', '<!-- COMPLETE -->', ''].join('\n');
+
+
+
+
+
+
+
+const MAX_OUTPUT_BYTES = 30_000;
+/** The sandbox for run_command, or the reason there is none, said loudly. */
+async function commandRunner(ctx, allowUnsandboxed) {
+    const temp = process.env.RUNNER_TEMP ?? '/tmp';
+    const prepared = await prepareSandbox(ctx.repo.dir, temp);
+    if ('runner' in prepared) {
+        ctx.log.info(`run_command is ${prepared.runner.description}`);
+        return { runner: prepared.runner, warning: null };
+    }
+    if (allowUnsandboxed) {
+        const runner = new UnsandboxedRunner((0,external_node_path_.join)(temp, 'crew-tool-home'));
+        ctx.log.warn(`No sandbox: ${prepared.reason}. allow_unsandboxed is on, so ${runner.description}.`);
+        return { runner, warning: `commands ran without a sandbox (${prepared.reason})` };
+    }
+    ctx.log.warn(`No sandbox: ${prepared.reason}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`);
+    return { warning: `run_command was refused: no sandbox (${prepared.reason})` };
 }
-/** The `work` job: one task, on its own branch, from claim to pushed result. */
+/** Trusted setup (config `setup:`), before any agent runs: with network, outside the sandbox, with a scrubbed environment. */
+async function runSetup(ctx, commands, timeoutMs) {
+    const runner = new UnsandboxedRunner(process.env.HOME ?? '/tmp');
+    for (const command of commands) {
+        ctx.log.info(`setup: ${command}`);
+        const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
+        if (r.exitCode !== 0)
+            return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
+    }
+    return null;
+}
+/** The `work` job: one task, on its own branch, from claim to pushed result, retrying within the job. */
 async function work(ctx) {
     const { issue, run, task: taskId } = ctx.settings;
+    const prefix = `${runFolder(issue, run)}/`;
     const config = await ctx.config();
     const view = await loadView(ctx, issue, run);
     const task = view.plan?.tasks.find((t) => t.id === taskId);
     const rec = view.tasks.get(taskId);
     if (!task || !rec)
         throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.');
-    if (view.run.phase !== 'EXECUTING' || rec.status !== 'running') {
+    if (view.run.phase !== 'EXECUTING' || (rec.status !== 'running' && rec.status !== 'retrying')) {
         ctx.log.info(`task ${taskId} is ${rec.status} and the run is ${view.run.phase}; nothing to do`);
         return;
     }
@@ -102694,35 +103400,121 @@ async function work(ctx) {
                 throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.');
         }
     }
-    const startSha = await ctx.repo.head();
+    const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
     ctx.log.checkpoint('work-started');
-    const report = await runWorker(ctx.model(), { task, plan: view.plan, attempt: rec.attempts, repoDir: ctx.repo.dir, protectedPaths: config.protected_paths, maxTurns: config.worker_max_turns, modelId: config.models[task.tier], system: await ctx.template(`worker_${task.persona}`) }, ctx.log);
-    ctx.log.info(`${taskId}: worker finished with ${report.status} after ${report.turns} turns`);
-    const commit = await ctx.repo.commitAll(`crew: ${taskId} ${task.title}\n\n${report.summary}`);
-    const changedFiles = await ctx.repo.diffFiles(startSha);
-    await ctx.repo.push(rec.branch);
-    ctx.log.checkpoint('task-pushed');
-    const status = report.status;
+    const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+    const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
+    const knowledge = parseKnowledge(await ctx.readDefaultBranchFile(KNOWLEDGE_PATH));
+    for (const p of knowledge.problems)
+        ctx.log.warn(p);
+    const team = {
+        running: async () => [...(await loadView(ctx, issue, run)).tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id),
+        send: async (to, text) => {
+            await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} messages ${to}`, (tx) => {
+                const v = readView(tx, issue, run);
+                const targets = to === 'all' ? [...v.tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id) : [to];
+                const at = nowIso(ctx);
+                for (const target of targets)
+                    writeMessage(tx, issue, run, { id: messageId(at, taskId, nonce()), from: taskId, to: target, type: to === 'all' ? 'broadcast' : 'message', text, at });
+            });
+        },
+        inbox: async () => readInbox(await ctx.state.load(prefix), issue, run, taskId),
+    };
+    const attempts = [];
+    let lastFailure = null;
+    let attempt = rec.attempts;
+    let checked;
+    let seen;
+    let headSha;
+    for (;;) {
+        const current = await loadView(ctx, issue, run);
+        const spent = totalUsage(current);
+        const remainingTokens = config.budgets.run.tokens - (spent.inputTokens + spent.outputTokens + spent.cacheReadTokens + spent.cacheWriteTokens);
+        const remainingCost = config.budgets.run.cost_usd - spent.costUsd;
+        const stopEarly = setupFailure ? 'no_report' : remainingTokens <= 0 || remainingCost <= 0 ? 'budget' : null;
+        let workerRun;
+        if (!stopEarly) {
+            workerRun = await runWorker(ctx.model(), {
+                task,
+                plan: view.plan,
+                attempt,
+                repoDir: ctx.repo.dir,
+                protectedPaths: config.protected_paths,
+                maxTurns: config.worker_max_turns,
+                modelId: config.models[task.tier],
+                system: await ctx.template(`worker_${task.persona}`),
+                commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
+                team,
+                limits: { tokens: Math.min(config.budgets.task.tokens, remainingTokens), costUsd: Math.min(config.budgets.task.cost_usd, remainingCost), deadline: Date.now() + config.task_timeout_minutes * 60_000 },
+                compaction: {
+                    budgetTokens: config.context_budget,
+                    summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages),
+                },
+                memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size) },
+            }, ctx.log);
+            ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns`);
+        }
+        // Whatever happened, the work so far is committed and pushed, so nothing is lost.
+        await ctx.repo.commitAll(`crew: ${taskId} ${task.title} (attempt ${attempt})`);
+        await ctx.repo.push(rec.branch);
+        headSha = await ctx.repo.head();
+        ctx.log.checkpoint('task-pushed');
+        const ending = stopEarly ?? { final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown' }[workerRun.stop];
+        seen = {
+            persona: task.persona,
+            ending,
+            changedFiles: await ctx.repo.diffFiles(startSha),
+            turns: workerRun?.turns ?? 0,
+            usage: workerRun?.usage ?? ZERO_USAGE,
+            toolCalls: workerRun?.toolCalls ?? {},
+        };
+        checked = checkResult(workerRun?.reported, seen);
+        if (setupFailure)
+            checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
+        const last = attempt >= 1 + config.max_retries || !checked.retry || checked.status === 'success';
+        const status = last ? checked.status : 'retrying';
+        const attemptNo = attempt;
+        const prior = rec;
+        await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} attempt ${attemptNo} ${checked.status}`, (tx) => {
+            const mine = readView(tx, issue, run)?.tasks.get(taskId) ?? prior;
+            tx.write(paths.attemptResult(issue, run, taskId, attemptNo), resultFile(taskId, attemptNo, checked, seen, headSha));
+            if (last)
+                return;
+            writeTask(tx, issue, run, { ...mine, status, attempts: attemptNo + 1, usage: addUsage(mine.usage, seen.usage), turns: mine.turns + seen.turns, error: checked.reason, metadataIssues: checked.metadataIssues, sandboxWarning: warning, headSha, changedFiles: seen.changedFiles });
+            refreshExecutionLog(tx, issue, run);
+        });
+        if (last)
+            break;
+        attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
+        lastFailure = checked.reason;
+        attempt++;
+        ctx.log.info(`${taskId}: retrying (attempt ${attempt} of ${1 + config.max_retries}) because ${checked.reason}`);
+        await syncPlanComment(ctx, issue, run);
+    }
     const now = nowIso(ctx);
     const claimNonce = nonce();
-    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${taskId} ${status}`, (tx) => {
+    const final = checked;
+    const observed = seen;
+    const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
         const current = readView(tx, issue, run);
         const mine = current?.tasks.get(taskId);
-        if (!current || !mine || mine.status !== 'running')
+        if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying'))
             return [];
         writeTask(tx, issue, run, {
             ...mine,
-            status,
+            status: final.status,
             claim: null,
             finishedAt: now,
-            headSha: commit.sha,
-            usage: report.usage,
-            turns: report.turns,
-            summary: report.summary,
-            error: status === 'success' ? null : report.summary,
-            changedFiles,
+            headSha: headSha,
+            usage: addUsage(mine.usage, observed.usage),
+            turns: mine.turns + observed.turns,
+            summary: final.summary,
+            error: final.status === 'success' ? null : final.reason,
+            changedFiles: observed.changedFiles,
+            metadataIssues: final.metadataIssues,
+            sandboxWarning: warning,
         });
-        tx.write(paths.result(issue, run, taskId), resultMarkdown(taskId, report, changedFiles, commit.sha));
+        tx.write(paths.result(issue, run, taskId), resultFile(taskId, attempt, final, observed, headSha));
         writeRun(tx, current.run, now);
         const ids = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
         refreshExecutionLog(tx, issue, run);
@@ -102809,6 +103601,7 @@ function buildContext(settings, event) {
             config ??= (async () => parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH)))();
             return config;
         },
+        readDefaultBranchFile: async (path) => repo.readFileAt(await defaultBranchRef(), path),
         async template(name) {
             const cfg = await this.config();
             const override = await repo.readFileAt(await defaultBranchRef(), `${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);

@@ -78,6 +78,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       config ??= (async () => parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH)))();
       return config;
     },
+    readDefaultBranchFile: async (path) => repo.readFileAt(await defaultBranchRef(), path),
     async template(name) {
       const cfg = await this.config();
       const override = await repo.readFileAt(await defaultBranchRef(), `${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);

@@ -1,22 +1,25 @@
+import { z } from 'zod';
+import { describeCriterion } from '../domain/criteria';
 import type { Plan, PlanTask } from '../domain/plan';
+import type { Feedback, Reported } from '../domain/result';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
-import { describeCriterion } from '../domain/criteria';
+import { teammateBlock } from '../state/inbox';
+import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
-import { runToolLoop } from './tool-loop';
+import { teamTools, type Team } from './team-tools';
+import { runToolLoop, type AgentTool, type Compaction, type LoopStop } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
 
-export type WorkerStatus = 'success' | 'partial' | 'failure' | 'timeout';
-
-export interface WorkerReport {
-  status: WorkerStatus;
-  summary: string;
-  details: string;
+export interface WorkerRun {
+  reported: Reported | undefined;
+  stop: LoopStop;
   turns: number;
   usage: Usage;
   /** Counted from the tool stream, never taken from the model's word. */
   toolCalls: Record<string, number>;
-  written: string[];
+  promptTokens: number[];
+  compactions: number;
 }
 
 export interface WorkerInput {
@@ -29,76 +32,129 @@ export interface WorkerInput {
   modelId: string;
   /** The persona's system prompt (worker_<persona>, or the repository's override). */
   system: string;
+  commands: CommandToolOptions;
+  team: Team;
+  limits: { tokens: number; costUsd: number; deadline: number };
+  compaction?: Compaction;
+  /** Earlier attempts and why they failed, and the knowledge base: read before starting. */
+  memory: { attempts: string[]; lastFailure: string | null; knowledge: string[] };
 }
+
+const FeedbackSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('implementation'), result: z.string(), changes: z.array(z.string()).default([]) }),
+  z.object({ type: z.literal('exploration'), findings: z.array(z.string()), recommendations: z.array(z.string()).default([]), confidence: z.number().min(0).max(1) }),
+  z.object({
+    type: z.literal('difficulty'),
+    issue: z.string(),
+    attempts: z.array(z.string()).default([]),
+    impediment: z.object({ category: z.enum(['technical', 'ambiguity', 'scope', 'dependency']), requestedAction: z.string() }),
+  }),
+]);
 
 const REPORT_SCHEMA = {
   type: 'object',
   properties: {
     status: { type: 'string', enum: ['success', 'partial', 'failure'], description: 'success: the task is done; partial: part of it; failure: could not do it' },
-    summary: { type: 'string', description: 'Two to five sentences: what you changed and why.' },
-    details: { type: 'string', description: 'Optional markdown: notes, findings, anything the reviewer should know.' },
+    quality: { type: 'string', enum: ['GREEN', 'YELLOW', 'RED'], description: 'Your own judgement of the result' },
+    completeness: { type: 'integer', minimum: 0, maximum: 100, description: 'How much of the task is done, in percent' },
+    summary: { type: 'string', description: 'What you did and why, in a few sentences.' },
+    details: { type: 'string', description: 'Markdown report of at least 20 lines: what changed and where, how you checked it, risks, anything the reviewer should know.' },
+    feedback: {
+      description: 'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}}',
+      type: 'object',
+      properties: { type: { type: 'string', enum: ['implementation', 'exploration', 'difficulty'] } },
+      required: ['type'],
+    },
   },
   required: ['status', 'summary'],
 };
 
-/** Runs one task's agent in the checkout and reports what happened. */
-export async function runWorker(model: Model, input: WorkerInput, log: Log): Promise<WorkerReport> {
-  const system = input.system;
-  const jail = new PathJail(input.repoDir, input.protectedPaths);
-  const written = new Set<string>();
-  let reported: { status: WorkerStatus; summary: string; details: string } | undefined;
-  const others = input.plan.tasks.filter((t) => t.id !== input.task.id).map((t) => `- ${t.id}: ${t.title}`);
-  const firstMessage = [
-    `Task: ${input.task.id}`,
+/** Reads what the model reported, keeping what is valid; the metadata rules judge what is missing. */
+export function parseReport(raw: unknown): Reported {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const out: Reported = {};
+  if (r.status === 'success' || r.status === 'partial' || r.status === 'failure') out.status = r.status;
+  if (r.quality === 'GREEN' || r.quality === 'YELLOW' || r.quality === 'RED') out.quality = r.quality;
+  if (typeof r.completeness === 'number' && Number.isFinite(r.completeness)) out.completeness = r.completeness;
+  if (typeof r.summary === 'string') out.summary = r.summary;
+  if (typeof r.details === 'string') out.details = r.details;
+  const f = FeedbackSchema.safeParse(r.feedback);
+  if (f.success) out.feedback = f.data as Feedback;
+  return out;
+}
+
+function firstMessage(input: WorkerInput): string {
+  const t = input.task;
+  const others = input.plan.tasks.filter((x) => x.id !== t.id).map((x) => `- ${x.id}: ${x.title}`);
+  const sections = [
+    `Task: ${t.id}`,
     `Attempt: ${input.attempt}`,
     '',
-    `# ${input.task.title}`,
+    `# ${t.title}`,
     '',
-    input.task.description,
-    '',
-    input.task.files.length ? `Files this task expects to touch: ${input.task.files.join(', ')}` : '',
+    t.description,
+    t.files.length ? `\nFiles this task expects to touch: ${t.files.join(', ')}` : '',
     '',
     'This task is done when:',
-    ...input.task.criteria.map((c) => `- ${c}`),
+    ...t.criteria.map((c) => `- ${c}`),
     '',
     '## The whole request, for context',
     input.plan.summary,
     '',
     'Done criteria for the whole request:',
     ...input.plan.criteria.map((c) => `- ${describeCriterion(c)}`),
-    '',
-    others.length ? `Other workers handle these tasks; do not do them:\n${others.join('\n')}` : '',
-  ]
-    .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
-    .join('\n');
+  ];
+  if (others.length) sections.push('', 'Other workers handle these tasks; do not do them:', ...others);
+  if (input.memory.knowledge.length) sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
+  if (input.memory.attempts.length) {
+    sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
+    if (input.memory.lastFailure) sections.push('', `The last attempt did not succeed because: ${input.memory.lastFailure}. Do not repeat what failed.`);
+  }
+  return sections.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
+}
+
+/** Runs one attempt of a task's agent in the checkout. */
+export async function runWorker(model: Model, input: WorkerInput, log: Log): Promise<WorkerRun> {
+  const jail = new PathJail(input.repoDir, input.protectedPaths);
+  const delivered = new Set<string>();
+  let reported: Reported | undefined;
+  const readOnly = input.task.persona === 'reviewer';
+  const fileTools = workspaceTools(jail, () => undefined).filter((t) => !readOnly || t.spec.name === 'list_files' || t.spec.name === 'read_file');
+  const refused: Record<string, string> = readOnly
+    ? { write_file: 'write_file is not available to a reviewer: reviewers read and run checks, they do not change files.', edit_file: 'edit_file is not available to a reviewer: reviewers read and run checks, they do not change files.' }
+    : {};
+  const tools: AgentTool[] = [
+    ...fileTools,
+    searchTool(jail, input.commands.maxOutputBytes),
+    runCommandTool(jail, input.commands),
+    ...teamTools(input.task.id, input.team, delivered),
+    {
+      final: true,
+      spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
+      run(raw) {
+        reported = parseReport(raw);
+        return 'Reported. crew will check the report, commit and push your changes.';
+      },
+    },
+  ];
   const outcome = await runToolLoop({
     model,
     modelId: input.modelId,
-    system,
+    system: input.system,
     log,
-    firstMessage,
+    tools,
+    refused,
+    firstMessage: firstMessage(input),
     maxTurns: input.maxTurns,
-    nudge: 'If you are finished, call report_result with your status and summary.',
-    tools: [
-      ...workspaceTools(jail, (p) => written.add(p)),
-      {
-        final: true,
-        spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
-        run(raw) {
-          const r = (raw ?? {}) as Record<string, unknown>;
-          const status = r.status;
-          if (status !== 'success' && status !== 'partial' && status !== 'failure') throw new Error("status must be 'success', 'partial' or 'failure'");
-          if (typeof r.summary !== 'string' || r.summary.trim() === '') throw new Error('summary must be a non-empty string');
-          reported = { status, summary: r.summary.trim(), details: typeof r.details === 'string' ? r.details.trim() : '' };
-          return 'Reported. crew will commit and push your changes.';
-        },
-      },
-    ],
+    limits: input.limits,
+    compaction: input.compaction,
+    nudge: 'If you are finished, call report_result with your status and report.',
+    async between() {
+      const fresh = (await input.team.inbox()).filter((m) => !delivered.has(m.id));
+      for (const m of fresh) delivered.add(m.id);
+      if (fresh.some((m) => m.type === 'shutdown_request')) return { stop: 'shutdown' };
+      return { notes: fresh.map(teammateBlock) };
+    },
   });
-  const base = { turns: outcome.turns, usage: outcome.usage, toolCalls: outcome.toolCalls, written: [...written].sort() };
-  if (reported) return { ...reported, ...base };
-  if (outcome.stop === 'max_turns') {
-    return { status: 'timeout', summary: `The worker reached the limit of ${input.maxTurns} turns before reporting.`, details: '', ...base };
-  }
-  return { status: 'failure', summary: 'The worker stopped without calling report_result.', details: '', ...base };
+  return { reported, stop: outcome.stop, turns: outcome.turns, usage: outcome.usage, toolCalls: outcome.toolCalls, promptTokens: outcome.promptTokens, compactions: outcome.compactions };
 }

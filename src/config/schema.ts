@@ -23,7 +23,6 @@ export const DEFAULT_DENY = [
   'su',
   'git push',
   'git remote',
-  'git config',
   'curl',
   'wget',
   'ssh',
@@ -46,9 +45,14 @@ export const ConfigSchema = z.strictObject({
     .prefault({})
     .describe('The Anthropic model id used for each tier.'),
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
-  max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried. Not used yet.'),
+  max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
   max_tasks: z.int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
+  task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes one attempt at a task may take.'),
+  context_budget: z.int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
+  setup: z.array(z.string().min(1)).default([]).describe('Trusted commands run before the agents start, with network and outside the sandbox (e.g. `npm ci`).'),
+  command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
+  allow_unsandboxed: z.boolean().default(false).describe('Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead.'),
   require_plan_approval: z.boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
   auto_merge: z.boolean().default(false).describe('Merge the pull request when the critic passed it and the checks are green. Not used yet.'),
   base_branch: z.string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
@@ -62,7 +66,7 @@ export const ConfigSchema = z.strictObject({
       deny: z.array(z.string().min(1)).default(DEFAULT_DENY).describe('Command prefixes agents may never run.'),
     })
     .prefault({})
-    .describe('The command policy for agent tools. Not used yet.'),
+    .describe('The command policy for run_command: a seatbelt on top of the sandbox.'),
   criteria: z.array(z.string().min(1)).default([]).describe('Done criteria added to every run, e.g. `npm test`; a command exits 0 when met.'),
   budgets: z
     .strictObject({
@@ -70,9 +74,9 @@ export const ConfigSchema = z.strictObject({
       task: Budget(500_000, 5, 'one task attempt'),
     })
     .prefault({})
-    .describe('Hard limits on model use. Not used yet.'),
-  history_context_size: z.int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included). Not used yet.'),
-  knowledge_context_size: z.int().min(0).max(100).default(10).describe('How many knowledge-base entries a worker reads. Not used yet.'),
+    .describe('Hard limits on model use.'),
+  history_context_size: z.int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included).'),
+  knowledge_context_size: z.int().min(0).max(100).default(10).describe('How many entries of .github/crew/knowledge.jsonl a worker reads.'),
   retrospect: z
     .strictObject({
       enabled: z.boolean().default(true).describe('Post a retrospective after each run.'),

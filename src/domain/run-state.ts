@@ -98,6 +98,9 @@ export interface TaskRecord {
   summary: string | null;
   error: string | null;
   changedFiles: string[];
+  metadataIssues: string[];
+  /** Set when run_command could not be sandboxed for this task; shown loudly in the plan comment. */
+  sandboxWarning: string | null;
 }
 
 export interface RunView {
@@ -157,5 +160,7 @@ export function newTaskRecord(id: string, branch: string): TaskRecord {
     summary: null,
     error: null,
     changedFiles: [],
+    metadataIssues: [],
+    sandboxWarning: null,
   };
 }

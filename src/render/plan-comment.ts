@@ -72,9 +72,9 @@ function money(usd: number): string {
 /** Commands that make sense in each phase (only those this version of crew answers). */
 export function commandsFor(phase: Phase): string[] {
   if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew status', '/crew help'];
-  if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew status'];
-  if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew status'];
-  return ['/crew status', '/crew help'];
+  if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
+  if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew abort', '/crew status'];
+  return ['/crew status', '/crew abort', '/crew help'];
 }
 
 /** The one plan comment per run, edited in place. A pure function of the run's state. */
@@ -105,6 +105,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     out.push('**Done criteria**');
     for (const c of plan.criteria) out.push(`- [ ] ${describeCriterion(c)}`);
+  }
+  const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w): w is string => !!w))];
+  for (const w of warnings) {
+    out.push('');
+    out.push(`> [!WARNING]\n> Sandbox: ${w}.`);
   }
   if (run.waiting?.kind === 'answer') {
     out.push('');

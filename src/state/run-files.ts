@@ -26,6 +26,7 @@ export const paths = {
   taskMd: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/tasks/task_${id}.md`,
   taskJson: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/tasks/task_${id}.json`,
   result: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/results/result_${id}.md`,
+  attemptResult: (issue: number, run: number, id: string, attempt: number) => `${runFolder(issue, run)}/results/attempts/result_${id}_a${attempt}.md`,
   log: (issue: number, run: number) => `${runFolder(issue, run)}/execution_log.yaml`,
   report: (issue: number, run: number) => `${runFolder(issue, run)}/report.md`,
 };
@@ -109,7 +110,7 @@ export function executionLog(view: RunView): string {
       duration_seconds: Number.isFinite(finished - started) ? Math.round((finished - started) / 1000) : null,
       retries: Math.max(0, (rec?.attempts ?? 0) - 1),
       branch: rec?.branch ?? null,
-      metadata_issues: [] as string[],
+      metadata_issues: rec?.metadataIssues ?? [],
       tokens: rec ? { input: rec.usage.inputTokens, output: rec.usage.outputTokens, cache_read: rec.usage.cacheReadTokens } : null,
       error: rec?.error ?? null,
     };

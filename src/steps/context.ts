@@ -24,6 +24,8 @@ export interface StepContext {
   config(): Promise<Config>;
   /** A prompt template: the repository's override from the default branch, else crew's own. */
   template(name: string): Promise<string>;
+  /** A file as it is on the default branch (configuration, templates, knowledge), never from a branch under work. */
+  readDefaultBranchFile(path: string): Promise<string | undefined>;
   /** The model client; throws a clear error when no key was given. */
   model(): Model;
   output(name: string, value: string): void;

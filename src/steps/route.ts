@@ -5,6 +5,7 @@ import { isTerminal, ZERO_USAGE, type RunRecord } from '../domain/run-state';
 import type { CommentEvent, DispatchEvent } from '../event';
 import { AVAILABLE, helpComment, notYetComment, refusalComment } from '../render/messages';
 import { planMarker, renderPlanComment } from '../render/plan-comment';
+import { messageId, writeMessage } from '../state/inbox';
 import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
@@ -92,6 +93,8 @@ async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Comm
       return approve(ctx, ev);
     case 'revise':
       return revise(ctx, ev, command.feedback);
+    case 'abort':
+      return abort(ctx, ev);
     default: {
       const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
       if (!AVAILABLE.has(command.kind)) await ctx.forge.postComment(issue, notYetComment(usage));
@@ -289,6 +292,41 @@ async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Pro
   await syncPlanComment(ctx, issue, run);
   const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
   setOutputs(ctx, issue, run, tasks);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/**
+ * `/crew abort`: the run ends ABORTED at once; every running worker gets a
+ * shutdown_request and stops at its next turn, committing what it has.
+ */
+async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || isTerminal(last.phase)) {
+    await ctx.forge.postComment(issue, 'There is no crew run in progress on this issue, so there is nothing to abort.');
+    return;
+  }
+  const run = last.run;
+  const at = nowIso(ctx);
+  const { value: stopping } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (isTerminal(view.run.phase)) return null;
+    const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+    for (const task of running) {
+      writeMessage(tx, issue, run, { id: messageId(at, 'leader', nonce()), from: 'leader', to: task, type: 'shutdown_request', text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`, at });
+    }
+    writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+    return running;
+  });
+  if (stopping === null) return;
+  if (last.phase === 'ESCALATING') await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('run-aborted');
+  await ctx.forge.postComment(
+    issue,
+    stopping.length
+      ? `Aborting run ${run}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. Comment \`/crew run\` to start again.`
+      : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`,
+  );
   await syncPlanComment(ctx, issue, run);
 }
 

@@ -17,16 +17,20 @@ export const ACTIONS_IDENTITY: GitIdentity = {
  */
 export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY): SimpleGit {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-  // The one unsafe flag: credentials go in GIT_CONFIG_* so they never touch .git/config. Every other guard stays on.
-  return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe: { allowUnsafeConfigEnvCount: true } }).env({
+  // Two flags simple-git calls unsafe, both set by crew itself and never from model text: credentials travel in
+  // GIT_CONFIG_* so they never touch .git/config, and hooks are switched off so nothing an agent wrote into the
+  // checkout runs with those credentials in its environment. Every other guard stays on.
+  return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe: { allowUnsafeConfigEnvCount: true, allowUnsafeHooksPath: true } }).env({
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
     LANG: 'C.UTF-8',
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_COUNT: '2',
     GIT_CONFIG_KEY_0: 'http.extraheader',
     GIT_CONFIG_VALUE_0: header,
+    GIT_CONFIG_KEY_1: 'core.hooksPath',
+    GIT_CONFIG_VALUE_1: '/dev/null',
     GIT_AUTHOR_NAME: identity.name,
     GIT_AUTHOR_EMAIL: identity.email,
     GIT_COMMITTER_NAME: identity.name,

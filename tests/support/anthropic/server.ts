@@ -77,6 +77,8 @@ export interface FakeAnthropic {
   readonly requests: RecordedRequest[];
   /** Requests answered 400 because the script had no reply for them. */
   readonly unscripted: RecordedRequest[];
+  /** Requests being answered right now (a scripted delay, say) that are not recorded yet. */
+  inFlight(role: string, task?: string): number;
   setScript(script: Script): void;
   addFaults(faults: Fault[]): void;
   /** Sums the usage reported to clients, optionally for one role only. */
@@ -132,6 +134,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   let script = parseScript(options.script ?? { entries: [] });
   const requests: RecordedRequest[] = [];
   const unscripted: RecordedRequest[] = [];
+  const serving = new Set<IncomingRequest>();
   let seq = 0;
 
   const record = (incoming: IncomingRequest, outcome: RecordedRequest['outcome'], extra: Partial<RecordedRequest> = {}) => {
@@ -171,7 +174,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       stop_sequence: null,
       usage,
     };
-    await sleep(scaled((options.latency?.perRequestMs ?? 0) + (reply.delay_ms ?? 0)));
+    serving.add(incoming);
+    try {
+      await sleep(scaled((options.latency?.perRequestMs ?? 0) + (reply.delay_ms ?? 0)));
+    } finally {
+      serving.delete(incoming);
+    }
     cache.commit(lookup.writes);
     thinking.record(content);
     const generationMs = scaled((options.latency?.perOutputTokenMs ?? 0) * usage.output_tokens);
@@ -269,6 +277,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     url: `http://127.0.0.1:${port}`,
     requests,
     unscripted,
+    inFlight: (role, task) => [...serving].filter((q) => q.role === role && (task === undefined || q.task === task)).length,
     setScript(next) {
       script = parseScript(next);
     },

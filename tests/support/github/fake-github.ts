@@ -125,6 +125,8 @@ export class FakeGitHub {
   readonly users = new Map<string, FakeUser>();
   readonly permissions = new Map<string, Permission>();
   readonly tokens = new Map<string, Principal>();
+  /** Every token ever issued, revoked ones included: what leak tests look for. */
+  readonly issuedTokens: string[] = [];
   readonly issues = new Map<number, FakeIssue>();
   readonly comments = new Map<number, FakeComment>();
   readonly pulls = new Map<number, FakePull>();
@@ -208,6 +210,7 @@ export class FakeGitHub {
   userToken(login: string): string {
     this.user(login);
     const token = `ghp_${randomBytes(18).toString('hex')}`;
+    this.issuedTokens.push(token);
     this.tokens.set(token, { kind: 'user', login });
     return token;
   }
@@ -215,6 +218,7 @@ export class FakeGitHub {
   /** A workflow job's GITHUB_TOKEN, limited to the job's `permissions:`. */
   actionsToken(scopes: Scopes, runId?: number): string {
     const token = `ghs_${randomBytes(18).toString('hex')}`;
+    this.issuedTokens.push(token);
     this.tokens.set(token, { kind: 'actions', login: ACTIONS_BOT.login, scopes: { metadata: 'read', ...scopes }, runId });
     return token;
   }
@@ -223,6 +227,7 @@ export class FakeGitHub {
     const login = `${appSlug}[bot]`;
     if (!this.users.has(login)) this.addUser(login, { type: 'Bot', permission: 'write' });
     const token = `ghs_${randomBytes(18).toString('hex')}`;
+    this.issuedTokens.push(token);
     this.tokens.set(token, { kind: 'app', login, scopes: { metadata: 'read', ...scopes } });
     return token;
   }

@@ -41,6 +41,8 @@ export interface JobRun {
   outputs: Record<string, string>;
   steps: StepRun[];
   log: string[];
+  /** The same lines before the runner's secret masking: what crew itself printed, for leak tests. */
+  rawLog: string[];
   annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string }>;
   summary: string;
   startedAt: number;
@@ -321,7 +323,7 @@ export class WorkflowRunner {
       }
     };
     const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
-      run.jobs.push({ id, name: spec.name ?? id, result: 'skipped', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      run.jobs.push({ id, name: spec.name ?? id, result: 'skipped', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
       return { result: 'skipped', outputs: {} };
     };
     let go: boolean;
@@ -335,7 +337,7 @@ export class WorkflowRunner {
 
     const legs = this.expandMatrix(spec, ctx, file, id);
     if (typeof legs === 'string') {
-      run.jobs.push({ id, name: spec.name ?? id, result: 'failure', outputs: {}, steps: [], log: [legs], annotations: [{ level: 'error', message: legs }], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      run.jobs.push({ id, name: spec.name ?? id, result: 'failure', outputs: {}, steps: [], log: [legs], rawLog: [], annotations: [{ level: 'error', message: legs }], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
       return { result: 'failure', outputs: {} };
     }
     const failFast = spec.strategy?.['fail-fast'] === undefined ? true : String(evaluateValue(spec.strategy['fail-fast'], ctx)) !== 'false';
@@ -347,7 +349,7 @@ export class WorkflowRunner {
     const worker = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         if (failedLeg && failFast && item.matrix) {
-          const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
+          const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
           run.jobs.push(jr);
           jobRuns.push(jr);
           continue;
@@ -356,7 +358,7 @@ export class WorkflowRunner {
         try {
           if (run.cancelled && !survivesCancel()) {
             // Still queued when the run was cancelled: GitHub never starts it.
-            const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
+            const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
             run.jobs.push(jr);
             jobRuns.push(jr);
             continue;
@@ -441,7 +443,7 @@ export class WorkflowRunner {
     await Promise.all([workspace, temp, home].map((d) => mkdir(d, { recursive: true })));
     const token = gh.actionsToken(this.scopesFor(wf, spec), run.id);
     const masks = new Set<string>([token, ...Object.values(this.opts.secrets)].filter((s) => s.length >= 4));
-    const job: JobRun = { id, name: legName(spec, id, matrix), matrix, result: 'success', outputs: {}, steps: [], log: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: 0 };
+    const job: JobRun = { id, name: legName(spec, id, matrix), matrix, result: 'success', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: 0 };
     run.jobs.push(job);
     const github = { ...(ctx.github as Record<string, ExprValue>), job: id, token, workspace };
     const jobCtx: ExprContext = { ...ctx, github, secrets: { ...this.opts.secrets, GITHUB_TOKEN: token }, job: { status: 'success' }, runner: { ...(ctx.runner as object), temp } as ExprValue };
@@ -463,6 +465,7 @@ export class WorkflowRunner {
     };
     const log = (line: string) => {
       const masked = mask(line);
+      job.rawLog.push(line);
       job.log.push(masked);
       this.opts.onLog?.(job, masked);
     };

@@ -145,8 +145,20 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       gh.comments.set(id, { id, issue: issue.number, body: `Earlier discussion, comment ${i + 1}.`, user: scenario.issue.author, created_at: gh.now(), updated_at: gh.now(), reactions: [] });
     }
 
-    const waitFor = async (w: Exclude<TimelineStep, { comment: string }>['wait' & keyof TimelineStep] | unknown) => {
+    const api = anthropic;
+    const waitFor = async (w: unknown) => {
       if (w === 'idle' || w === undefined) return runner!.idle();
+      if (typeof w === 'object' && w !== null && 'model' in w) {
+        const m = (w as { model: { role: string; task?: string; requests: number }; timeout_ms: number });
+        const deadline = Date.now() + m.timeout_ms;
+        for (;;) {
+          const seen = api.requests.filter((q) => q.role === m.model.role && (!m.model.task || q.task === m.model.task)).length;
+          // A request still waiting for its reply is not recorded yet, so count what the server is serving too.
+          if (seen + api.inFlight(m.model.role, m.model.task) >= m.model.requests) return;
+          if (Date.now() > deadline) throw new Error(`scenario '${scenario.name}': fewer than ${m.model.requests} ${m.model.role} requests within ${m.timeout_ms} ms`);
+          await sleep(25);
+        }
+      }
       const spec = w as { comment: string; author?: string; on: 'issue' | 'pr'; timeout_ms: number };
       const re = new RegExp(spec.comment);
       const deadline = Date.now() + spec.timeout_ms;

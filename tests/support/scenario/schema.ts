@@ -10,6 +10,11 @@ const Permission = z.enum(['admin', 'maintain', 'write', 'triage', 'read', 'none
 
 const Wait = z.union([
   z.literal('idle'),
+  /** Until the fake Anthropic API has received this many requests from an agent (e.g. a worker mid-task). */
+  z.strictObject({
+    model: z.strictObject({ role: z.string(), task: z.string().optional(), requests: z.int().positive() }),
+    timeout_ms: z.int().positive().default(120_000),
+  }),
   z.strictObject({
     /** A comment on the issue (or, with `on: pr`, on the newest PR) whose body matches this regex. */
     comment: z.string(),

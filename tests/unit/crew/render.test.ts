@@ -119,7 +119,7 @@ describe('help', () => {
     expect(body).toContain('crew does not know the command `/crew zap`.');
     expect(body).toContain('| `/crew run` |');
     expect(body).toContain('| `/crew approve` |');
-    expect(body).not.toContain('| `/crew abort` |');
+    expect(body).not.toContain('| `/crew retry [task]` |');
     expect(body).toContain('Not available in this version yet: `/crew accept`');
   });
 });

@@ -120,3 +120,82 @@ describe('runToolLoop', () => {
     expect(model.requests[1]!.messages[1]).toEqual({ role: 'assistant', content: [thinking, { type: 'tool_use', id: 'toolu_9', name: 'echo', input: { x: 1 } }] });
   });
 });
+
+describe('runToolLoop limits, messages and compaction', () => {
+  const echo: AgentTool = { spec: { name: 'echo', description: 'echo', input_schema: { type: 'object' } }, run: () => 'x'.repeat(400) };
+  const base = { modelId: 'claude-test', system: "You are crew's worker.", firstMessage: 'Task: t1', log };
+  const many = (n: number) => Array.from({ length: n }, (_, i) => [use('echo', { i }, `toolu_${i}`)]);
+
+  it('stops when the token budget is spent', async () => {
+    const model = scriptedModel(many(10));
+    const out = await runToolLoop({ ...base, model, tools: [echo], maxTurns: 10, limits: { tokens: 35 } });
+    expect(out).toMatchObject({ stop: 'budget', turns: 3 });
+  });
+
+  it('stops when the cost budget is spent, and when the deadline passes', async () => {
+    const pricey: Model = { complete: async () => ({ content: [use('echo', {}, 'toolu_p')], stopReason: 'tool_use', usage: { ...ZERO_USAGE, costUsd: 0.4 } }) };
+    expect(await runToolLoop({ ...base, model: pricey, tools: [echo], maxTurns: 10, limits: { costUsd: 1 } })).toMatchObject({ stop: 'budget', turns: 3 });
+    let t = 0;
+    const clockModel = scriptedModel(many(10));
+    const out = await runToolLoop({ ...base, model: clockModel, tools: [echo], maxTurns: 10, limits: { deadline: 3, now: () => t++ } });
+    expect(out).toMatchObject({ stop: 'wall_clock', turns: 3 });
+  });
+
+  it('adds teammate messages before the next turn, and stops on a shutdown request', async () => {
+    const model = scriptedModel(many(5));
+    let calls = 0;
+    const out = await runToolLoop({
+      ...base,
+      model,
+      tools: [echo],
+      maxTurns: 5,
+      between: async (turn) => {
+        calls++;
+        if (turn === 2) return { notes: ['<teammate-message from="t2" type="message">\nuse snake_case\n</teammate-message>'] };
+        if (turn === 3) return { stop: 'shutdown' };
+        return {};
+      },
+    });
+    expect(out).toMatchObject({ stop: 'shutdown', turns: 2 });
+    expect(calls).toBe(3);
+    const second = model.requests[1]!.messages.at(-1)!.content;
+    expect(second.at(-1)).toEqual({ type: 'text', text: '<teammate-message from="t2" type="message">\nuse snake_case\n</teammate-message>' });
+    expect(second[0]).toMatchObject({ type: 'tool_result' });
+  });
+
+  it('compacts long conversations: older turns become a summary, the latest exchange stays word for word', async () => {
+    const model: Model & { requests: ModelRequest[] } = {
+      requests: [],
+      async complete(req) {
+        this.requests.push(structuredClone(req));
+        const n = this.requests.length;
+        const size = req.messages.reduce((s, m) => s + JSON.stringify(m).length, 0);
+        return { content: n < 12 ? [use('echo', { n }, `toolu_${n}`)] : [use('done', {}, 'toolu_done')], stopReason: 'tool_use', usage: { ...ZERO_USAGE, inputTokens: Math.ceil(size / 4) } };
+      },
+    };
+    const done: AgentTool = { final: true, spec: { name: 'done', description: 'done', input_schema: { type: 'object' } }, run: () => 'ok' };
+    const folded: number[] = [];
+    const out = await runToolLoop({
+      ...base,
+      model,
+      tools: [echo, done],
+      maxTurns: 20,
+      compaction: {
+        budgetTokens: 1000,
+        summarize: async (previous, messages) => {
+          folded.push(messages.length);
+          return { summary: `${previous} [${messages.length} messages folded]`.trim(), usage: { ...ZERO_USAGE, inputTokens: 1 } };
+        },
+      },
+    });
+    expect(out.stop).toBe('final');
+    expect(out.compactions).toBeGreaterThan(0);
+    expect(Math.max(...out.promptTokens)).toBeLessThan(1000);
+    // After a compaction the prompt is the task plus the summary, then the last assistant turn and its results.
+    const after = model.requests.find((r) => JSON.stringify(r.messages[0]).includes('Your work so far (summarised)'))!;
+    expect(after.messages[0]!.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Task: t1') });
+    expect(after.messages[1]!.role).toBe('assistant');
+    expect(after.messages[2]!.content[0]).toMatchObject({ type: 'tool_result' });
+    expect(folded.every((n) => n > 0)).toBe(true);
+  });
+});

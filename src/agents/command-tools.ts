@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { checkCommand, type CommandPolicy } from '../domain/command-policy';
+import type { CommandRunner } from '../sandbox/command-runner';
+import { capOutput } from '../sandbox/command-runner';
+import type { PathJail } from './path-jail';
+import type { AgentTool } from './tool-loop';
+
+const exec = promisify(execFile);
+
+export interface CommandToolOptions {
+  runner: CommandRunner | undefined;
+  /** Why commands cannot run, when there is no runner. */
+  unavailable?: string;
+  policy: CommandPolicy;
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+/** run_command: a shell command in the checkout, through the policy and the sandbox. */
+export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool {
+  return {
+    spec: {
+      name: 'run_command',
+      description: `Run a shell command in the repository root (no network). Exit code and output (capped) come back. Times out after ${Math.round(o.timeoutMs / 1000)} s.`,
+      input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+    },
+    async run(input) {
+      const command = (input as { command?: unknown })?.command;
+      if (typeof command !== 'string') throw new Error("'command' must be a string");
+      if (!o.runner) throw new Error(`run_command is not available in this run: ${o.unavailable ?? 'no sandbox'}`);
+      const verdict = checkCommand(command, o.policy);
+      if (!verdict.ok) throw new Error(`refused: ${verdict.reason}`);
+      const r = await o.runner.run(command, { cwd: jail.rootDir, timeoutMs: o.timeoutMs, maxOutputBytes: o.maxOutputBytes });
+      const head = r.timedOut ? `timed out after ${Math.round(o.timeoutMs / 1000)} s (killed)` : `exit code ${r.exitCode}`;
+      return `${head}${r.truncated ? ' (output cut)' : ''}\n${r.output}`;
+    },
+  };
+}
+
+/** search: `git grep` over tracked and untracked files; the pattern and path never become git options. */
+export function searchTool(jail: PathJail, maxOutputBytes: number): AgentTool {
+  return {
+    spec: {
+      name: 'search',
+      description: 'Search file contents with a regular expression (git grep -E). Returns matching lines as path:line:text.',
+      input_schema: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string', description: 'Folder or file to search; the whole repository by default' } }, required: ['pattern'] },
+    },
+    async run(input) {
+      const i = (input ?? {}) as { pattern?: unknown; path?: unknown };
+      if (typeof i.pattern !== 'string' || !i.pattern) throw new Error("'pattern' must be a non-empty string");
+      const where = jail.relative(i.path ?? '.');
+      try {
+        const { stdout } = await exec('git', ['-c', 'core.hooksPath=/dev/null', 'grep', '--untracked', '-n', '-I', '-E', '-e', i.pattern, '--', where], { cwd: jail.rootDir, maxBuffer: 20 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } });
+        return capOutput(stdout, maxOutputBytes).text;
+      } catch (e) {
+        const err = e as { code?: number; stderr?: string };
+        if (err.code === 1) return 'no matches';
+        throw new Error(`search failed: ${(err.stderr ?? String(e)).trim()}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { TeamMessage } from '../state/inbox';
+import type { AgentTool } from './tool-loop';
+
+/** What a worker can do with its teammates; work.ts backs it with the run state. */
+export interface Team {
+  /** Ids of the other tasks running now. */
+  running(): Promise<string[]>;
+  send(to: string, text: string): Promise<void>;
+  inbox(): Promise<TeamMessage[]>;
+}
+
+export function teamTools(self: string, team: Team, delivered: Set<string>): AgentTool[] {
+  return [
+    {
+      spec: {
+        name: 'send_message',
+        description: "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
+        input_schema: { type: 'object', properties: { to: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'text'] },
+      },
+      async run(input) {
+        const i = (input ?? {}) as { to?: unknown; text?: unknown };
+        if (typeof i.to !== 'string' || typeof i.text !== 'string' || !i.text.trim()) throw new Error("'to' and a non-empty 'text' are required");
+        if (i.text.length > 4000) throw new Error('messages are limited to 4,000 characters');
+        const running = await team.running();
+        const to = i.to.trim();
+        if (to !== 'all' && to === self) throw new Error('you cannot message yourself');
+        if (to !== 'all' && !running.includes(to)) throw new Error(`task '${to}' is not running now (running: ${running.join(', ') || 'none'})`);
+        if (to === 'all' && running.length === 0) return 'no other task is running; nothing was sent';
+        await team.send(to, i.text.trim());
+        return to === 'all' ? `sent to ${running.join(', ')}` : `sent to ${to}`;
+      },
+    },
+    {
+      spec: {
+        name: 'check_inbox',
+        description: 'Read messages from other tasks that you have not seen yet. New messages also arrive on their own between turns.',
+        input_schema: { type: 'object', properties: {} },
+      },
+      async run() {
+        const fresh = (await team.inbox()).filter((m) => !delivered.has(m.id));
+        for (const m of fresh) delivered.add(m.id);
+        return fresh.length ? fresh.map((m) => `from ${m.from} (${m.type}): ${m.text}`).join('\n\n') : 'no new messages';
+      },
+    },
+  ];
+}

@@ -1,0 +1,139 @@
+import YAML from 'yaml';
+import type { Persona } from './plan';
+import type { TaskStatus, Usage } from './run-state';
+
+/**
+ * A worker's result: what the model reported through report_result, checked with
+ * claude-crew's metadata rules, then composed by crew into results/result_<id>.md.
+ * The rules apply to what the model said, before crew adds anything, so they can fail.
+ */
+
+export type Quality = 'GREEN' | 'YELLOW' | 'RED';
+export type ImpedimentCategory = 'technical' | 'ambiguity' | 'scope' | 'dependency';
+
+/** The leader ADR's three kinds of worker feedback. */
+export type Feedback =
+  | { type: 'implementation'; result: string; changes: string[] }
+  | { type: 'exploration'; findings: string[]; recommendations: string[]; confidence: number }
+  | { type: 'difficulty'; issue: string; attempts: string[]; impediment: { category: ImpedimentCategory; requestedAction: string } };
+
+export interface Reported {
+  status?: 'success' | 'partial' | 'failure';
+  quality?: Quality;
+  completeness?: number;
+  summary?: string;
+  details?: string;
+  feedback?: Feedback;
+}
+
+/** How the worker's loop ended, as crew saw it. */
+export type Ending = 'reported' | 'no_report' | 'max_turns' | 'budget' | 'wall_clock' | 'shutdown';
+
+export interface Observed {
+  persona: Persona;
+  ending: Ending;
+  changedFiles: string[];
+  turns: number;
+  usage: Usage;
+  toolCalls: Record<string, number>;
+}
+
+export interface CheckedResult {
+  status: Exclude<TaskStatus, 'pending' | 'running' | 'retrying' | 'blocked'>;
+  quality: Quality;
+  completeness: number;
+  summary: string;
+  details: string;
+  feedback: Feedback | null;
+  metadataIssues: string[];
+  /** True when the rules ask for another attempt (if any are left). */
+  retry: boolean;
+  /** Why the result is not a clean success; shown to the next attempt and to people. */
+  reason: string | null;
+  complete: boolean;
+}
+
+export const MIN_REPORT_LINES = 20;
+
+/** The text the model reported, as it will appear in the result body. */
+export function reportBody(r: Reported): string {
+  const parts = [r.summary?.trim() ?? '', r.details?.trim() ?? ''];
+  const f = r.feedback;
+  if (f?.type === 'implementation') parts.push(`## Implementation\n${f.result}\n${f.changes.map((c) => `- ${c}`).join('\n')}`);
+  if (f?.type === 'exploration') parts.push(`## Findings\n${f.findings.map((x) => `- ${x}`).join('\n')}\n\n## Recommendations\n${f.recommendations.map((x) => `- ${x}`).join('\n')}\n\nConfidence: ${f.confidence}`);
+  if (f?.type === 'difficulty') parts.push(`## Difficulty\n${f.issue}\n\nTried:\n${f.attempts.map((x) => `- ${x}`).join('\n')}\n\nImpediment (${f.impediment.category}): ${f.impediment.requestedAction}`);
+  return parts.filter(Boolean).join('\n\n');
+}
+
+const ENDINGS: Record<Exclude<Ending, 'reported'>, { status: CheckedResult['status']; retry: boolean; reason: string }> = {
+  no_report: { status: 'failure', retry: true, reason: 'the worker stopped without reporting (no completion marker)' },
+  max_turns: { status: 'timeout', retry: true, reason: 'the worker reached its turn limit' },
+  wall_clock: { status: 'timeout', retry: true, reason: 'the worker ran out of time' },
+  budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
+  shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at its next turn' },
+};
+
+export function checkResult(reported: Reported | undefined, seen: Observed): CheckedResult {
+  const issues: string[] = [];
+  if (seen.ending !== 'reported' || !reported) {
+    const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
+    issues.push(`${e.reason}; completion marker missing`);
+    return { status: e.status, quality: 'RED', completeness: 0, summary: e.reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason: e.reason, complete: false };
+  }
+  let status = reported.status;
+  if (!status) {
+    issues.push('status missing, treated as failure');
+    status = 'failure';
+  }
+  let quality = reported.quality;
+  if (!quality) {
+    issues.push('quality missing, defaulted to YELLOW');
+    quality = 'YELLOW';
+  }
+  let completeness = reported.completeness;
+  if (completeness === undefined || !Number.isFinite(completeness)) {
+    issues.push('completeness missing, defaulted to 0');
+    completeness = 0;
+  }
+  completeness = Math.max(0, Math.min(100, Math.round(completeness)));
+  const body = reportBody(reported);
+  const lines = body.split('\n').length;
+  let retry = status !== 'success';
+  let reason: string | null = status === 'success' ? null : `the worker reported ${status}: ${reported.summary?.trim() || 'no summary'}`;
+  if (lines < MIN_REPORT_LINES) {
+    issues.push(`report has ${lines} lines (under ${MIN_REPORT_LINES}); quality set to RED`);
+    quality = 'RED';
+    retry = true;
+    reason ??= `the report was too thin (${lines} lines; at least ${MIN_REPORT_LINES} are expected)`;
+  }
+  if (seen.persona === 'coder' && seen.changedFiles.length === 0) {
+    issues.push('coder task changed no files; treated as failure');
+    status = 'failure';
+    retry = true;
+    reason = 'the coder task changed no files';
+  }
+  if (seen.persona === 'researcher' && !/^## Sources/m.test(body)) issues.push('Sources section missing');
+  if (seen.persona === 'coder' && !body.includes('```')) issues.push('code block missing');
+  return { status, quality, completeness, summary: reported.summary?.trim() || '(no summary)', details: reported.details?.trim() ?? '', feedback: reported.feedback ?? null, metadataIssues: issues, retry, reason, complete: true };
+}
+
+/** results/result_<id>.md: front matter crew composed, the worker's text, and the marker if it reported. */
+export function resultFile(taskId: string, attempt: number, r: CheckedResult, seen: Observed, headSha: string): string {
+  const front = {
+    task: taskId,
+    attempt,
+    status: r.status,
+    quality: r.quality,
+    completeness: r.completeness,
+    ...(r.feedback ? { feedback: r.feedback } : {}),
+    changed_files: seen.changedFiles,
+    turns: seen.turns,
+    tokens: { input: seen.usage.inputTokens, output: seen.usage.outputTokens, cache_read: seen.usage.cacheReadTokens, cache_write: seen.usage.cacheWriteTokens },
+    cost_usd: seen.usage.costUsd,
+    tools_used: seen.toolCalls,
+    head: headSha,
+    metadata_issues: r.metadataIssues,
+  };
+  const body = r.complete ? reportBody({ summary: r.summary, details: r.details, ...(r.feedback ? { feedback: r.feedback } : {}) }) : r.summary;
+  return ['---', YAML.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join('\n');
+}

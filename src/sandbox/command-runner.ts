@@ -1,0 +1,206 @@
+import { spawn, execFile } from 'node:child_process';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+
+export interface CommandResult {
+  exitCode: number;
+  output: string;
+  timedOut: boolean;
+  truncated: boolean;
+}
+
+/** Runs an agent's shell command. Implementations differ in how strongly they fence it in. */
+export interface CommandRunner {
+  /** One line for people: what this runner protects and what it does not. */
+  readonly description: string;
+  readonly sandboxed: boolean;
+  run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult>;
+}
+
+export const TOOL_USER = 'crew-tool';
+
+/** The environment tools see: an allow-list, so no token, key or INPUT_* value ever reaches them. */
+export function toolEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    CI: 'true',
+    TMPDIR: '/tmp',
+  };
+}
+
+/** Keeps the head and tail of long output: the command line and the error at the end both matter. */
+export function capOutput(text: string, max: number): { text: string; truncated: boolean } {
+  if (Buffer.byteLength(text) <= max) return { text, truncated: false };
+  const half = Math.floor(max / 2);
+  const head = text.slice(0, half);
+  const tail = text.slice(-half);
+  return { text: `${head}\n…[${Buffer.byteLength(text) - max} bytes cut]…\n${tail}`, truncated: true };
+}
+
+function runProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const keep = (d: Buffer) => {
+      // Hold at most twice the cap in memory; capOutput trims the rest.
+      if (size < opts.maxOutputBytes * 2) chunks.push(d);
+      size += d.length;
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, opts.timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const capped = capOutput(raw, opts.maxOutputBytes);
+      resolve({ exitCode: code ?? (signal ? 128 + 9 : 1), output: capped.text, timedOut, truncated: capped.truncated || size > opts.maxOutputBytes * 2 });
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ exitCode: 127, output: `could not start the command: ${e.message}`, timedOut: false, truncated: false });
+    });
+  });
+}
+
+/**
+ * The sandbox: each command runs as an unprivileged user with no sudo, in new PID,
+ * mount and network namespaces. It cannot see crew's process (or read its
+ * /proc/<pid>/environ), cannot reach the network, and has no credentials.
+ */
+export class NamespaceRunner implements CommandRunner {
+  readonly sandboxed = true;
+  readonly description: string;
+
+  constructor(
+    private readonly home: string,
+    /** A folder the tool user cannot write, for the sanitised git config (never write as root where it can plant links). */
+    private readonly privateDir: string,
+    private readonly viaSudo: boolean,
+  ) {
+    this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no network, no credentials and an allow-listed environment`;
+  }
+
+  async run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+    // The checkout's .git/config is replaced, inside the command's mount namespace, by a copy without
+    // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
+    const safeConfig = join(this.privateDir, 'git-config');
+    await writeFile(safeConfig, await sanitizedGitConfig(opts.cwd));
+    const inner = [
+      'unshare', '--pid', '--fork', '--mount-proc', '--net', '--',
+      'sh', '-c', 'if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"', 'crew-mount', opts.cwd, safeConfig,
+      'setpriv', `--reuid=${TOOL_USER}`, `--regid=${TOOL_USER}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--',
+      'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+      'bash', '--noprofile', '--norc', '-c', `umask 000; cd "$1" && eval "$2"`, 'crew-command', opts.cwd, command,
+    ];
+    const [cmd, ...args] = this.viaSudo ? ['sudo', '-n', ...inner] : inner;
+    return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
+  }
+}
+
+/**
+ * Without a sandbox: the environment is still scrubbed and the path jail still holds
+ * for file tools, but a command runs as crew's own user and could read anything that
+ * user can, including the parent process's environment. Only used when config allows it.
+ */
+export class UnsandboxedRunner implements CommandRunner {
+  readonly sandboxed = false;
+  readonly description = 'NOT sandboxed: commands run as crew’s own user with a scrubbed environment; they can read files that user can read and reach the network';
+
+  constructor(private readonly home: string) {}
+
+  run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+    return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: toolEnv(this.home) });
+  }
+}
+
+/** Keys of a checkout's git config that are safe to show a tool: no credentials, nothing that runs a program. */
+const SAFE_GIT_KEYS = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol)|remote\.[^.]+\.(url|fetch)|branch\.[^.]+\.(remote|merge)|extensions\.[a-z]+)$/i;
+
+async function sanitizedGitConfig(workspace: string): Promise<string> {
+  let listed = '';
+  try {
+    listed = (await exec('git', ['config', '--file', join(workspace, '.git', 'config'), '--list'])).stdout;
+  } catch {
+    return '';
+  }
+  const lines = ['# crew: a sanitised view of this checkout\'s .git/config'];
+  for (const line of listed.split('\n')) {
+    const i = line.indexOf('=');
+    if (i < 0) continue;
+    const key = line.slice(0, i);
+    let value = line.slice(i + 1);
+    if (!SAFE_GIT_KEYS.test(key)) continue;
+    if (/\.url$/i.test(key)) value = value.replace(/\/\/[^/@]*@/, '//');
+    const dot = key.indexOf('.');
+    const last = key.lastIndexOf('.');
+    const section = key.slice(0, dot);
+    const sub = dot === last ? '' : ` "${key.slice(dot + 1, last)}"`;
+    lines.push(`[${section}${sub}]`, `\t${key.slice(last + 1)} = ${JSON.stringify(value)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function can(cmd: string, args: string[]): Promise<boolean> {
+  try {
+    await exec(cmd, args, { timeout: 20_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Privileged = (cmd: string, args: string[]) => Promise<unknown>;
+
+/** Lets the tool user reach and write the workspace, but not .git (crew's own git must not run a hook it planted). */
+async function openWorkspace(workspace: string, privileged: Privileged): Promise<void> {
+  for (let dir = dirname(workspace); ; dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) await privileged('chmod', ['o+x', dir]);
+    if (dir === dirname(dir)) break;
+  }
+  await privileged('find', [workspace, '-path', join(workspace, '.git'), '-prune', '-o', '-exec', 'chmod', 'a+rwX', '{}', '+']);
+}
+
+/**
+ * Prepares the sandbox at job start: creates the tool user (as root, or through
+ * passwordless sudo as on GitHub's runners), gives it a home and the workspace, and
+ * checks a command really runs inside. Returns undefined with the reason when it cannot.
+ */
+export async function prepareSandbox(workspace: string, tempDir: string): Promise<{ runner: CommandRunner } | { reason: string }> {
+  const root = process.getuid?.() === 0;
+  const sudo = root ? [] : (await can('sudo', ['-n', 'true'])) ? ['sudo', '-n'] : undefined;
+  if (!sudo) return { reason: 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces' };
+  const run: Privileged = (cmd, args) => (sudo.length ? exec('sudo', ['-n', cmd, ...args]) : exec(cmd, args));
+  try {
+    if (!(await can('id', [TOOL_USER]))) await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]);
+    const home = join(tempDir, 'crew-tool-home');
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
+    await run('chown', ['-R', `${TOOL_USER}:`, home]);
+    await chmod(home, 0o700).catch(() => undefined);
+    await openWorkspace(workspace, run);
+    const privateDir = join(tempDir, 'crew-sandbox');
+    await mkdir(privateDir, { recursive: true, mode: 0o755 });
+    const runner = new NamespaceRunner(home, privateDir, sudo.length > 0);
+    const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
+    if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER) return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
+    return { runner };
+  } catch (e) {
+    return { reason: `setting up the sandbox failed: ${(e as Error).message.split('\n')[0]}` };
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { crewComments, expectFaithful, play } from './helpers';
+
+const CANARY = 'sk-ant-canary-do-not-leak-0123456789abcdef';
+
+describe('workers: attempts, limits, messages and the sandbox, through dist/', () => {
+  it('a retry receives the failure reason; nothing from the first attempt is lost', async () => {
+    let second = '';
+    let attempts: string[] = [];
+    const r = await play('worker-retry', {
+      hooks: {
+        beforeClose: async ({ gh, anthropic }) => {
+          second = JSON.stringify(anthropic.requests.find((q) => q.role === 'worker' && q.attempt === 2)?.body.messages[0]);
+          attempts = (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => f.includes('/results/attempts/'));
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(second).toContain('Attempt: 2');
+    expect(second).toContain('The last attempt did not succeed because: the worker reached its turn limit');
+    expect(attempts.sort()).toEqual(['issue-1/run-1/results/attempts/result_t1_a1.md', 'issue-1/run-1/results/attempts/result_t1_a2.md']);
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(plan.body).toMatch(/\| \*\*t1\*\* .* \| ✅ success \| .* \| 2 \|/);
+    expect(r.pulls).toHaveLength(1);
+  });
+
+  it('a task budget is a hard stop: the partial work is pushed and the reason is recorded, with no retry', async () => {
+    let notes: string | undefined;
+    const r = await play('worker-budget', { hooks: { beforeClose: async ({ gh }) => void (notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md')) } });
+    expectFaithful(r);
+    expect(r.model.byRole.worker).toBe(1);
+    expect(notes).toBe('# Notes\n\nStarted.\n');
+    expect(crewComments(r).at(-1)!.body).toContain('t1 (failure: the worker spent its token or cost budget)');
+  });
+
+  it('/crew abort mid-task: the worker stops at its next turn, its work is kept, the run ends ABORTED', async () => {
+    let notes: string | undefined;
+    let more: string | undefined;
+    const r = await play('worker-abort', {
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md');
+          more = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'MORE.md');
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(r.model.byRole.worker).toBe(2); // the third turn never happened
+    expect(notes).toBe('# Notes\n\nFirst part.\n');
+    expect(more).toBeUndefined();
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(plan.body).toContain('🛑 Aborted');
+    expect(plan.body).toContain('🟡 partial');
+    expect(crewComments(r).some((c) => c.body.startsWith('Aborting run 1. t1 will stop at their next turn'))).toBe(true);
+    expect(r.pulls).toEqual([]);
+  });
+
+  it('canary secrets never reach a tool, a comment, the PR or a log', async () => {
+    const bodies: string[] = [];
+    const logs: string[] = [];
+    let tokens: string[] = [];
+    let toolOutput = '';
+    const r = await play('worker-canary', {
+      hooks: {
+        beforeClose: async ({ gh, anthropic, runner }) => {
+          bodies.push(...anthropic.requests.map((q) => JSON.stringify(q.body)));
+          toolOutput = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages.at(-1));
+          tokens = gh.issuedTokens.filter((t) => t.startsWith('ghs_'));
+          for (const run of runner.runs) for (const job of run.jobs) logs.push(...job.rawLog);
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(toolOutput).toContain('crew-tool'); // the command really ran, as the sandbox user
+    expect(toolOutput).toContain('PATH=');
+    expect(tokens.length).toBeGreaterThan(0);
+    const everything = [
+      ...bodies,
+      ...logs,
+      ...r.issue.comments.map((c) => c.body),
+      ...r.pulls.flatMap((p) => [p.body ?? '', ...p.comments.map((c) => c.body)]),
+    ].join('\n');
+    for (const secret of [CANARY, ...tokens]) expect(everything.includes(secret), secret.slice(0, 8)).toBe(false);
+  });
+
+  it('messages between running workers arrive between turns as teammate-message blocks', async () => {
+    let t2: string[] = [];
+    let cached = false;
+    const r = await play('worker-messages', {
+      hooks: {
+        beforeClose: async ({ anthropic }) => {
+          const worker = anthropic.requests.filter((q) => q.role === 'worker');
+          t2 = worker.filter((q) => q.task === 't2').map((q) => JSON.stringify(q.body.messages));
+          cached = worker.every((q) => JSON.stringify(q.body.system).includes('cache_control') && JSON.stringify((q.body.tools as unknown[]).at(-1)).includes('cache_control'));
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(t2[0]).not.toContain('teammate-message');
+    expect(t2.slice(1).some((m) => m.includes('<teammate-message from=\\"t1\\" type=\\"message\\">\\nslugify(text) will live in src/slugify.js'))).toBe(true);
+    expect(cached).toBe(true); // the stable prefix carries cache markers on every worker turn
+    expect(r.pulls[0]!.files.sort()).toEqual(['README.md', 'src/slugify.js']);
+  });
+});

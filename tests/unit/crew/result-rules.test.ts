@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { checkResult, MIN_REPORT_LINES, resultFile, type Observed } from '../../../src/domain/result';
+import { ZERO_USAGE } from '../../../src/domain/run-state';
+import { parseReport } from '../../../src/agents/worker';
+
+const long = Array.from({ length: MIN_REPORT_LINES }, (_, i) => `line ${i + 1}`).join('\n');
+const seen = (over: Partial<Observed> = {}): Observed => ({ persona: 'writer', ending: 'reported', changedFiles: ['README.md'], turns: 3, usage: ZERO_USAGE, toolCalls: { read_file: 1 }, ...over });
+
+describe('claude-crew’s metadata rules on what the worker reported', () => {
+  it('a full report passes untouched', () => {
+    const r = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 'done', details: long }, seen());
+    expect(r).toMatchObject({ status: 'success', quality: 'GREEN', completeness: 100, retry: false, reason: null, metadataIssues: [], complete: true });
+  });
+
+  it('missing marker (no report at all): failure, retried', () => {
+    expect(checkResult(undefined, seen({ ending: 'no_report' }))).toMatchObject({ status: 'failure', retry: true, complete: false, metadataIssues: [expect.stringContaining('completion marker missing')] });
+  });
+
+  it('missing status: failure', () => {
+    const r = checkResult({ quality: 'GREEN', completeness: 90, summary: 's', details: long }, seen());
+    expect(r.status).toBe('failure');
+    expect(r.retry).toBe(true);
+    expect(r.metadataIssues).toContain('status missing, treated as failure');
+  });
+
+  it('missing quality: YELLOW; missing completeness: 0', () => {
+    const r = checkResult({ status: 'success', summary: 's', details: long }, seen());
+    expect(r).toMatchObject({ quality: 'YELLOW', completeness: 0, status: 'success', retry: false });
+    expect(r.metadataIssues).toEqual(['quality missing, defaulted to YELLOW', 'completeness missing, defaulted to 0']);
+  });
+
+  it('under 20 lines: RED and retried', () => {
+    const r = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 'short', details: 'two\nlines' }, seen());
+    expect(r).toMatchObject({ quality: 'RED', retry: true, status: 'success' });
+    expect(r.metadataIssues).toEqual([`report has 4 lines (under ${MIN_REPORT_LINES}); quality set to RED`]);
+  });
+
+  it('a coder task with an empty diff: failure', () => {
+    const r = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: `${long}\n\`\`\`js\nx\n\`\`\`` }, seen({ persona: 'coder', changedFiles: [] }));
+    expect(r).toMatchObject({ status: 'failure', retry: true, reason: 'the coder task changed no files' });
+  });
+
+  it('warns, without retrying, about a researcher without sources and a coder without code', () => {
+    expect(checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: long }, seen({ persona: 'researcher' })).metadataIssues).toEqual(['Sources section missing']);
+    expect(checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: long }, seen({ persona: 'coder' }))).toMatchObject({ retry: false, metadataIssues: ['code block missing'] });
+  });
+
+  it('turn limit, time limit, budget and shutdown end the attempt as the spec says', () => {
+    expect(checkResult(undefined, seen({ ending: 'max_turns' }))).toMatchObject({ status: 'timeout', retry: true });
+    expect(checkResult(undefined, seen({ ending: 'wall_clock' }))).toMatchObject({ status: 'timeout', retry: true });
+    expect(checkResult(undefined, seen({ ending: 'budget' }))).toMatchObject({ status: 'failure', retry: false });
+    expect(checkResult(undefined, seen({ ending: 'shutdown' }))).toMatchObject({ status: 'partial', retry: false });
+  });
+
+  it('keeps only the valid parts of what the model sent', () => {
+    expect(parseReport({ status: 'done', quality: 'BLUE', completeness: 'lots', summary: 's', feedback: { type: 'difficulty', issue: 'x' } })).toEqual({ summary: 's' });
+    expect(parseReport({ status: 'partial', feedback: { type: 'difficulty', issue: 'x', attempts: [], impediment: { category: 'scope', requestedAction: 'widen' } } })).toMatchObject({ status: 'partial', feedback: { impediment: { category: 'scope' } } });
+  });
+});
+
+describe('the result file crew composes', () => {
+  it('has front matter from what crew observed, the body, and the marker last', () => {
+    const r = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 'done', details: long, feedback: { type: 'implementation', result: 'ok', changes: ['a'] } }, seen());
+    const file = resultFile('t1', 2, r, seen(), 'abc123');
+    expect(file.startsWith('---\ntask: t1\nattempt: 2\nstatus: success\nquality: GREEN\ncompleteness: 100\n')).toBe(true);
+    expect(file).toContain('tools_used:\n  read_file: 1');
+    expect(file).toContain('changed_files:\n  - README.md');
+    expect(file.trimEnd().endsWith('<!-- COMPLETE -->')).toBe(true);
+  });
+
+  it('has no marker when the worker never reported', () => {
+    const file = resultFile('t1', 1, checkResult(undefined, seen({ ending: 'max_turns' })), seen({ ending: 'max_turns' }), 'abc');
+    expect(file).not.toContain('<!-- COMPLETE -->');
+    expect(file).toContain('status: timeout');
+  });
+});

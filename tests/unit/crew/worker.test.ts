@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnthropicModel } from '../../../src/adapters/anthropic/model';
+import { summarize } from '../../../src/agents/summarizer';
+import { runWorker, type WorkerInput } from '../../../src/agents/worker';
+import { DEFAULT_DENY } from '../../../src/config/schema';
+import type { Plan } from '../../../src/domain/plan';
+import { ZERO_USAGE } from '../../../src/domain/run-state';
+import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
+import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
+
+const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
+
+const plan: Plan = {
+  summary: 'Review the parser.',
+  criteria: [{ id: 'c1', text: 'findings are written down', kind: 'semantic' }],
+  tasks: [{ id: 't1', title: 'Review parse()', description: 'Review src/parse.js.', persona: 'reviewer', tier: 'haiku', dependsOn: [], files: [], criteria: ['findings listed with line numbers'] }],
+};
+
+function input(repoDir: string, over: Partial<WorkerInput> = {}): WorkerInput {
+  return {
+    task: plan.tasks[0]!,
+    plan,
+    attempt: 1,
+    repoDir,
+    protectedPaths: [],
+    maxTurns: 80,
+    modelId: 'claude-haiku-5-5',
+    system: "You are crew's worker, acting as a reviewer.",
+    commands: { runner: undefined, unavailable: 'no sandbox (test)', policy: { allow: [], deny: DEFAULT_DENY }, timeoutMs: 1000, maxOutputBytes: 10_000 },
+    team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
+    limits: { tokens: 10_000_000, costUsd: 100, deadline: Date.now() + 600_000 },
+    memory: { attempts: [], lastFailure: null, knowledge: [] },
+    ...over,
+  };
+}
+
+function scripted(replies: Array<ModelReply['content']>): Model & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    requests,
+    async complete(req) {
+      requests.push(structuredClone(req));
+      return { content: replies[requests.length - 1]!, stopReason: 'tool_use', usage: ZERO_USAGE };
+    },
+  };
+}
+
+describe('runWorker', () => {
+  let repo: string;
+  beforeEach(() => {
+    repo = mkdtempSync(join(tmpdir(), 'worker-'));
+    writeFileSync(join(repo, 'parse.js'), 'export const parse = (s) => s.split(",");\n');
+  });
+  afterEach(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('scopes tools by role: a reviewer may read and run checks but is refused writes, with a reason it can read', async () => {
+    const model = scripted([
+      [{ type: 'tool_use', id: 'toolu_1', name: 'write_file', input: { path: 'x.js', content: 'x' } }],
+      [{ type: 'tool_use', id: 'toolu_2', name: 'run_command', input: { command: 'npm test' } }],
+      [{ type: 'tool_use', id: 'toolu_3', name: 'report_result', input: { status: 'success', summary: 's' } }],
+    ]);
+    const out = await runWorker(model, input(repo), log);
+    const offered = model.requests[0]!.tools.map((t) => t.name);
+    expect(offered).toEqual(['list_files', 'read_file', 'search', 'run_command', 'send_message', 'check_inbox', 'report_result']);
+    expect(model.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining('write_file is not available to a reviewer') });
+    expect(model.requests[2]!.messages.at(-1)!.content[0]).toMatchObject({ is_error: true, content: 'run_command is not available in this run: no sandbox (test)' });
+    expect(out).toMatchObject({ stop: 'final', reported: { status: 'success', summary: 's' }, toolCalls: { write_file: 1, run_command: 1, report_result: 1 } });
+  });
+
+  it('tells a retry what failed before, and gives knowledge from the repository', async () => {
+    const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
+    await runWorker(model, input(repo, { attempt: 2, memory: { attempts: ['Attempt 1 (timeout): ran out of turns'], lastFailure: 'the worker reached its turn limit', knowledge: ['[constraint] never edit generated files'] } }), log);
+    const first = (model.requests[0]!.messages[0]!.content[0] as { text: string }).text;
+    expect(first).toContain('Attempt: 2');
+    expect(first).toContain('## Earlier attempts at this task\nAttempt 1 (timeout): ran out of turns');
+    expect(first).toContain('The last attempt did not succeed because: the worker reached its turn limit.');
+    expect(first).toContain('- [constraint] never edit generated files');
+  });
+});
+
+describe('context management over a 60-turn task, against the fake Messages API with the real SDK', () => {
+  let api: FakeAnthropic;
+  let repo: string;
+  const BUDGET = 20_000;
+  beforeEach(async () => {
+    repo = mkdtempSync(join(tmpdir(), 'worker-long-'));
+    for (let i = 0; i < 5; i++) writeFileSync(join(repo, `part${i}.txt`), `${`part ${i} `.repeat(1200)}\n`);
+    let workerTurns = 0;
+    api = await startFakeAnthropic({
+      minCacheTokens: 512,
+      script: {
+        entries: [],
+        respond: (req) => {
+          if (req.role === 'summarizer') return { content: [{ type: 'text', text: 'Read part files 0-4 repeatedly; nothing changed; no failures.' }] };
+          workerTurns++;
+          if (workerTurns > 60) return { content: [{ type: 'tool_use', name: 'report_result', input: { status: 'success', summary: 'Read everything.' } }] };
+          return { content: [{ type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns % 5}.txt` } }] };
+        },
+      },
+    });
+    process.env.ANTHROPIC_BASE_URL = api.url;
+  });
+  afterEach(async () => {
+    delete process.env.ANTHROPIC_BASE_URL;
+    await api.close();
+    rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('keeps every turn’s input under the context budget, by compaction, and serves most of it from the prompt cache', async () => {
+    const model = new AnthropicModel('sk-ant-test-key-0000', clock, log);
+    const task = { ...plan.tasks[0]!, persona: 'coder' as const };
+    const out = await runWorker(
+      model,
+      input(repo, {
+        task,
+        system: `You are crew's worker, acting as a coder.\n${'Rules. '.repeat(300)}`,
+        compaction: { budgetTokens: BUDGET, summarize: (prev, messages) => summarize(model, 'claude-haiku-5-5', "You are crew's summarizer.", prev, messages) },
+      }),
+      log,
+    );
+    expect(out.stop).toBe('final');
+    expect(out.turns).toBe(61);
+    expect(out.compactions).toBeGreaterThan(0);
+    expect(Math.max(...out.promptTokens)).toBeLessThan(BUDGET);
+    const worker = api.requests.filter((q) => q.role === 'worker' && q.usage);
+    const read = worker.reduce((s, q) => s + q.usage!.cache_read_input_tokens, 0);
+    const all = worker.reduce((s, q) => s + q.usage!.cache_read_input_tokens + q.usage!.cache_creation_input_tokens + q.usage!.input_tokens, 0);
+    expect(read / all).toBeGreaterThan(0.7);
+  }, 60_000);
+});
