@@ -79553,6 +79553,8 @@ class AnthropicModel {
     }
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/domain/refs.ts
 /**
  * Every ref crew writes lives under `crew/`. Git cannot hold both `crew/12` and
@@ -84839,6 +84841,8 @@ function isNonFastForward(e) {
 ;// CONCATENATED MODULE: ./src/adapters/git/git-repo.ts
 
 
+
+
 /** The Repo port over the job's checkout. Only crew's code pushes, and only to crew/* branches. */
 class GitRepo {
     dir;
@@ -84928,6 +84932,13 @@ class GitRepo {
             return undefined;
         }
     }
+    /** Keeps files that exist now but git does not track (setup output such as node_modules) out of every later commit. */
+    async excludeUntracked() {
+        const untracked = (await this.git.raw(['ls-files', '--others', '--exclude-standard', '--directory'])).split('\n').filter(Boolean);
+        if (untracked.length)
+            await (0,promises_.appendFile)((0,external_node_path_.join)(this.dir, '.git', 'info', 'exclude'), `\n# crew: output of the setup commands\n${untracked.map((p) => `/${p}`).join('\n')}\n`);
+        return untracked;
+    }
     async diffFiles(from, to = 'HEAD') {
         return (await this.git.raw(['diff', '--name-only', from, to])).split('\n').filter(Boolean);
     }
@@ -84935,8 +84946,6 @@ class GitRepo {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/adapters/git/state-store.ts
 
 
@@ -102741,7 +102750,9 @@ async function openWorkspace(workspace, privileged) {
         if (dir === (0,external_node_path_.dirname)(dir))
             break;
     }
-    await privileged('find', [workspace, '-path', (0,external_node_path_.join)(workspace, '.git'), '-prune', '-o', '-exec', 'chmod', 'a+rwX', '{}', '+']);
+    // `! -type l`: chmod follows symbolic links, and a checkout may hold one pointing anywhere (run as root, that
+    // would hand the tool user write access to whatever it points at).
+    await privileged('find', [workspace, '-path', (0,external_node_path_.join)(workspace, '.git'), '-prune', '-o', '!', '-type', 'l', '-exec', 'chmod', 'a+rwX', '{}', '+']);
 }
 /**
  * Prepares the sandbox at job start: creates the tool user (as root, or through
@@ -103403,6 +103414,11 @@ async function work(ctx) {
     const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
     ctx.log.checkpoint('work-started');
     const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+    if (config.setup.length) {
+        const produced = await ctx.repo.excludeUntracked();
+        if (produced.length)
+            ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
+    }
     const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
     const knowledge = parseKnowledge(await ctx.readDefaultBranchFile(KNOWLEDGE_PATH));
     for (const p of knowledge.problems)
@@ -103483,8 +103499,16 @@ async function work(ctx) {
             writeTask(tx, issue, run, { ...mine, status, attempts: attemptNo + 1, usage: addUsage(mine.usage, seen.usage), turns: mine.turns + seen.turns, error: checked.reason, metadataIssues: checked.metadataIssues, sandboxWarning: warning, headSha, changedFiles: seen.changedFiles });
             refreshExecutionLog(tx, issue, run);
         });
-        if (last)
+        if (last) {
+            if (ending === 'shutdown') {
+                // The shutdown_response: the leader's record that the worker stopped, and where its work is.
+                await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
+                    const at = nowIso(ctx);
+                    writeMessage(tx, issue, run, { id: messageId(at, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${seen.turns} turns; partial work is on ${rec.branch} at ${headSha.slice(0, 7)}`, at });
+                });
+            }
             break;
+        }
         attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
         lastFailure = checked.reason;
         attempt++;

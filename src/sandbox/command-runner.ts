@@ -173,7 +173,9 @@ async function openWorkspace(workspace: string, privileged: Privileged): Promise
     if (((await stat(dir)).mode & 0o001) === 0) await privileged('chmod', ['o+x', dir]);
     if (dir === dirname(dir)) break;
   }
-  await privileged('find', [workspace, '-path', join(workspace, '.git'), '-prune', '-o', '-exec', 'chmod', 'a+rwX', '{}', '+']);
+  // `! -type l`: chmod follows symbolic links, and a checkout may hold one pointing anywhere (run as root, that
+  // would hand the tool user write access to whatever it points at).
+  await privileged('find', [workspace, '-path', join(workspace, '.git'), '-prune', '-o', '!', '-type', 'l', '-exec', 'chmod', 'a+rwX', '{}', '+']);
 }
 
 /**

@@ -74,6 +74,10 @@ export async function work(ctx: StepContext): Promise<void> {
   ctx.log.checkpoint('work-started');
 
   const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+  if (config.setup.length) {
+    const produced = await ctx.repo.excludeUntracked();
+    if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
+  }
   const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
   const knowledge = parseKnowledge(await ctx.readDefaultBranchFile(KNOWLEDGE_PATH));
   for (const p of knowledge.problems) ctx.log.warn(p);
@@ -155,7 +159,16 @@ export async function work(ctx: StepContext): Promise<void> {
       writeTask(tx, issue, run, { ...mine, status, attempts: attemptNo + 1, usage: addUsage(mine.usage, seen.usage), turns: mine.turns + seen.turns, error: checked.reason, metadataIssues: checked.metadataIssues, sandboxWarning: warning, headSha, changedFiles: seen.changedFiles });
       refreshExecutionLog(tx, issue, run);
     });
-    if (last) break;
+    if (last) {
+      if (ending === 'shutdown') {
+        // The shutdown_response: the leader's record that the worker stopped, and where its work is.
+        await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
+          const at = nowIso(ctx);
+          writeMessage(tx, issue, run, { id: messageId(at, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${seen.turns} turns; partial work is on ${rec.branch} at ${headSha.slice(0, 7)}`, at });
+        });
+      }
+      break;
+    }
     attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
     lastFailure = checked.reason;
     attempt++;

@@ -102,3 +102,14 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(r.pulls[0]!.files.sort()).toEqual(['README.md', 'src/slugify.js']);
   });
 });
+
+describe('trusted setup', () => {
+  it('runs before the agent; its output is visible to the sandboxed tools but never committed', async () => {
+    let toolOutput = '';
+    const r = await play('worker-setup', { hooks: { beforeClose: async ({ anthropic }) => void (toolOutput = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages.at(-1))) } });
+    expectFaithful(r);
+    expect(toolOutput).toContain('exit code 0');
+    expect(toolOutput).toContain('built-by-setup');
+    expect(r.pulls[0]!.files).toEqual(['NOTES.md']);
+  });
+});

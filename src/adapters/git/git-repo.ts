@@ -1,3 +1,5 @@
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertCrewRef } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
@@ -99,6 +101,13 @@ export class GitRepo implements Repo {
     } catch {
       return undefined;
     }
+  }
+
+  /** Keeps files that exist now but git does not track (setup output such as node_modules) out of every later commit. */
+  async excludeUntracked(): Promise<string[]> {
+    const untracked = (await this.git.raw(['ls-files', '--others', '--exclude-standard', '--directory'])).split('\n').filter(Boolean);
+    if (untracked.length) await appendFile(join(this.dir, '.git', 'info', 'exclude'), `\n# crew: output of the setup commands\n${untracked.map((p) => `/${p}`).join('\n')}\n`);
+    return untracked;
   }
 
   async diffFiles(from: string, to = 'HEAD'): Promise<string[]> {

@@ -82,6 +82,12 @@ describe('the plan comment', () => {
     expect(approving).toContain('`/crew approve` · `/crew revise <feedback>`');
   });
 
+  it('says loudly when commands could not be sandboxed', () => {
+    const v = view(['running', 'pending', 'pending']);
+    v.tasks.get('t1')!.sandboxWarning = 'run_command was refused: no sandbox (crew is not root and has no passwordless sudo)';
+    expect(renderPlanComment(v, links)).toContain('> [!WARNING]\n> Sandbox: run_command was refused: no sandbox (crew is not root and has no passwordless sudo).');
+  });
+
   it('shows the planning state and failures', () => {
     const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links);
     expect(planning).toContain('🧭 Planning');

@@ -103,3 +103,54 @@ describe('run_command’s sandbox, for real (this machine runs as root, so the t
     expect(out).toContain(CANARIES.GITHUB_TOKEN);
   });
 });
+
+describe('when the sandbox cannot be set up', () => {
+  it('says why, instead of running commands unprotected', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nosandbox-'));
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    // A machine without util-linux's unshare: every other tool is there.
+    const { symlink } = await import('node:fs/promises');
+    for (const tool of ['id', 'useradd', 'chown', 'chmod', 'find', 'git', 'sh', 'bash']) {
+      for (const d of ['/usr/bin', '/usr/sbin', '/bin', '/sbin']) {
+        try {
+          await symlink(join(d, tool), join(bin, tool));
+          break;
+        } catch {
+          /* not in this folder */
+        }
+      }
+    }
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const prepared = await prepareSandbox(dir, dir);
+      expect('reason' in prepared && prepared.reason).toMatch(/the sandbox did not start \(could not start the command: spawn unshare ENOENT\)/);
+    } finally {
+      process.env.PATH = saved;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('opening the workspace to the tool user', () => {
+  it('never follows a symbolic link in the checkout to a file outside it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'symlink-ws-'));
+    const outside = join(dir, 'outside.txt');
+    await writeFile(outside, 'secret\n', { mode: 0o600 });
+    const ws = join(dir, 'ws');
+    await mkdir(ws);
+    await git(['init', '--quiet', ws]);
+    const { symlink, stat } = await import('node:fs/promises');
+    await symlink(outside, join(ws, 'link-to-outside'));
+    await symlink('/usr/bin/git', join(ws, 'link-to-system'));
+    try {
+      const prepared = await prepareSandbox(ws, dir);
+      expect('runner' in prepared).toBe(true);
+      expect((await stat(outside)).mode & 0o777).toBe(0o600);
+      expect((await stat('/usr/bin/git')).mode & 0o777).toBe(0o755);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
