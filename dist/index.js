@@ -100508,7 +100508,7 @@ function progressBar(done, total, width = 20) {
 
 
 /** Commands this version answers; the rest are listed as coming. */
-const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'abort', 'status', 'help']);
+const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'accept', 'retry', 'abort', 'resume', 'status', 'help']);
 function helpComment(unknownWord) {
     const lines = [];
     if (unknownWord !== undefined)
@@ -100561,6 +100561,9 @@ function readSettings(get = (n) => getInput(n)) {
             throw new InputError(`${parsed.error.issues[0].message} (got '${raw}').`);
         settings[name] = parsed.data;
     }
+    const workResult = get('work_result');
+    if (workResult)
+        settings.workResult = workResult;
     const task = get('task');
     if (step === 'work') {
         if (!/^t[1-9][0-9]{0,2}$/.test(task))
@@ -100712,6 +100715,90 @@ function topologicalOrder(plan) {
     return waves(plan).flat();
 }
 
+;// CONCATENATED MODULE: ./src/domain/leader-policy.ts
+/** How many escalations each target takes per run before crew stops escalating to it. */
+const ESCALATION_LIMITS = { user: 10, planner: 3, advisor: 5 };
+/** ADR priority: user (requirements and direction), planner (task structure), logic validator, advisor (technique). */
+const PRIORITY = { user: 0, planner: 1, advisor: 3 };
+/** Identical failures seen this often stop escalation: the loop detector. */
+const LOOP_LIMIT = 3;
+const FRESH_MEMORY = { escalations: { user: 0, planner: 0, advisor: 0 }, failureStreak: 0, signatures: {}, replannedFailed: false };
+function targetsOf(d) {
+    return d.to === 'user+planner' ? ['user', 'planner'] : [d.to];
+}
+function rank(d) {
+    return Math.min(...targetsOf(d).map((t) => PRIORITY[t]));
+}
+/** Every row of the escalation table that matches, before priorities and limits. */
+function matchingRows(f, memory) {
+    const rows = [];
+    const want = f.impediment?.requestedAction ? ` The worker asks: ${f.impediment.requestedAction}` : '';
+    if (f.failures >= 3)
+        rows.push({ rule: 'the same task failed 3 times', to: 'planner', action: 'replan_task', task: f.task, feedback: `Task ${f.task} failed ${f.failures} times (last: ${f.signature}). Split it into smaller tasks or change its approach.` });
+    if (f.impediment?.category === 'scope')
+        rows.push({ rule: 'impediment: scope', to: 'user', action: 'ask', topic: 'scope', task: f.task, question: `Task ${f.task} needs to go beyond its agreed scope to finish.${want} Approve the wider scope?` });
+    if (f.impediment?.category === 'ambiguity')
+        rows.push({ rule: 'impediment: ambiguity', to: 'user', action: 'ask', topic: 'ambiguity', task: f.task, question: `Task ${f.task} cannot go on without a clarification.${want}` });
+    if (f.impediment?.category === 'technical')
+        rows.push({ rule: 'impediment: technical', to: 'advisor', action: 'retry_stronger', task: f.task, notes: `A technical problem stopped the last attempt: ${f.signature}.${want}` });
+    if (f.impediment?.category === 'dependency')
+        rows.push({ rule: 'impediment: dependency', to: 'planner', action: 'reevaluate_dependencies', task: f.task, feedback: `Task ${f.task} is blocked by something another task should provide.${want} Re-evaluate its dependencies.` });
+    if (f.conflicting?.length)
+        rows.push({ rule: 'conflicting requirements', to: 'user', action: 'ask', topic: 'conflict', task: f.task, question: `Task ${f.task} found requirements that conflict: ${f.conflicting.join(' vs. ')}. Which one takes priority?` });
+    if (memory.failureStreak + 1 >= 3)
+        rows.push({ rule: '3 tasks in a row failed', to: 'user+planner', action: 'review_plan', task: f.task, question: `${memory.failureStreak + 1} tasks in a row have failed, most recently ${f.task}. The plan may be wrong. Revise it, retry, accept what there is, or abort?` });
+    return rows;
+}
+/**
+ * Picks the escalation for a failed task: the matching row with the highest-priority
+ * target that still has room, or none (the failure stands). Returns the memory to store.
+ */
+function decide(f, memory, opts) {
+    const seen = (memory.signatures[f.signature] ?? 0) + 1;
+    const next = { ...memory, escalations: { ...memory.escalations }, failureStreak: memory.failureStreak + 1, signatures: { ...memory.signatures, [f.signature]: seen } };
+    if (seen >= LOOP_LIMIT) {
+        return { decision: { rule: 'loop detector', to: 'none', action: 'give_up', task: f.task, reason: `the same failure happened ${seen} times: ${f.signature}` }, memory: next };
+    }
+    const rows = matchingRows(f, memory).sort((a, b) => rank(a) - rank(b));
+    for (const row of rows) {
+        const targets = targetsOf(row);
+        if (opts.userQuestionOpen && targets.includes('user'))
+            continue; // one user question at a time
+        if (targets.some((t) => next.escalations[t] >= ESCALATION_LIMITS[t]))
+            continue;
+        for (const t of targets)
+            next.escalations[t]++;
+        if (row.action === 'review_plan')
+            next.failureStreak = 0;
+        return { decision: row, memory: next };
+    }
+    const why = rows.length ? `every target for it has reached its limit or is busy (${rows.map((r) => r.rule).join(', ')})` : 'no escalation rule applies';
+    return { decision: { rule: 'none', to: 'none', action: 'give_up', task: f.task, reason: why }, memory: next };
+}
+/** A task that succeeded ends the failure streak. */
+function recordSuccess(memory) {
+    return memory.failureStreak === 0 ? memory : { ...memory, failureStreak: 0 };
+}
+/**
+ * claude-crew's feedback loop: when half or more of the tasks ended partial or failed after
+ * all retries, re-decompose the failed ones, once. The second time, go on to the report.
+ */
+function endOfRunDecision(total, failed, memory) {
+    if (failed.length > 0 && failed.length * 2 >= total && !memory.replannedFailed && memory.escalations.planner < ESCALATION_LIMITS.planner)
+        return { action: 'replan_failed', tasks: failed };
+    return { action: 'report' };
+}
+/** Failure reasons differ in ids and numbers; the detector compares their shape. */
+function failureSignature(reason) {
+    return reason
+        .toLowerCase()
+        .replace(/[0-9a-f]{7,40}/g, '#')
+        .replace(/\d+/g, 'n')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 200);
+}
+
 ;// CONCATENATED MODULE: ./src/domain/run-state.ts
 const TERMINAL_PHASES = new Set(['COMPLETED', 'FAILED', 'ABORTED']);
 const DONE_STATUSES = new Set(['success', 'partial', 'failure', 'timeout', 'blocked']);
@@ -100728,30 +100815,46 @@ function addUsage(a, b) {
 function isTerminal(phase) {
     return TERMINAL_PHASES.has(phase);
 }
-/** Tasks that may start now: pending, every dependency succeeded. */
+/**
+ * Where a task stands for the run: done (succeeded, or accepted as it is by a person),
+ * failed for good, replaced by the planner's new tasks, or still open.
+ */
+function settlement(t) {
+    if (!t)
+        return 'open';
+    if (t.replacedBy)
+        return 'replaced';
+    if (t.status === 'success' || t.accepted)
+        return 'done';
+    if (DONE_STATUSES.has(t.status) && !t.pendingReplan)
+        return 'failed';
+    return 'open';
+}
+/** Tasks that may start now: pending, every dependency done. */
 function readyTasks(view) {
     if (!view.plan)
         return [];
     return view.plan.tasks
         .filter((t) => view.tasks.get(t.id)?.status === 'pending')
-        .filter((t) => t.dependsOn.every((d) => view.tasks.get(d)?.status === 'success'))
+        .filter((t) => t.dependsOn.every((d) => settlement(view.tasks.get(d)) === 'done'))
         .map((t) => t.id);
 }
-/** Pending tasks that can never run because a dependency ended without success. */
+/** Pending tasks that can never run because a dependency failed for good. */
 function blockedTasks(view) {
     if (!view.plan)
         return [];
-    const failed = (id) => {
-        const s = view.tasks.get(id)?.status;
-        return s !== undefined && DONE_STATUSES.has(s) && s !== 'success';
-    };
-    return view.plan.tasks.filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some(failed)).map((t) => t.id);
+    return view.plan.tasks.filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some((d) => settlement(view.tasks.get(d)) === 'failed')).map((t) => t.id);
 }
 function runningCount(view) {
     return [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').length;
 }
+/** Every task has settled: done, failed for good or replaced. */
 function allTasksDone(view) {
-    return [...view.tasks.values()].every((t) => DONE_STATUSES.has(t.status));
+    return [...view.tasks.values()].every((t) => settlement(t) !== 'open');
+}
+/** Tasks that ended without success and were not replaced or accepted. */
+function failedTasks(view) {
+    return [...view.tasks.values()].filter((t) => settlement(t) === 'failed');
 }
 /** Everything spent so far: planning plus every task. */
 function totalUsage(view) {
@@ -100774,6 +100877,12 @@ function newTaskRecord(id, branch) {
         changedFiles: [],
         metadataIssues: [],
         sandboxWarning: null,
+        tierOverride: null,
+        advice: [],
+        accepted: false,
+        replacedBy: null,
+        pendingReplan: false,
+        restarts: 0,
     };
 }
 
@@ -100934,6 +101043,8 @@ function renderReport(view, results, links) {
 ;// CONCATENATED MODULE: ./src/state/run-files.ts
 
 
+
+
 const paths = {
     issue: (issue) => `issue-${issue}/`,
     run: (issue, run) => `${runFolder(issue, run)}/run.json`,
@@ -100979,7 +101090,9 @@ function runNumbers(r, issue) {
     return [...nums].sort((a, b) => a - b);
 }
 function readRun(r, issue, run) {
-    return parseJson(r, paths.run(issue, run));
+    const rec = parseJson(r, paths.run(issue, run));
+    // Fields added after a run was written get their defaults, so older state still reads.
+    return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1 };
 }
 function readView(r, issue, run) {
     const record = readRun(r, issue, run);
@@ -100990,7 +101103,7 @@ function readView(r, issue, run) {
     for (const t of plan?.tasks ?? []) {
         const rec = parseJson(r, paths.taskJson(issue, run, t.id));
         if (rec)
-            tasks.set(t.id, rec);
+            tasks.set(t.id, { ...newTaskRecord(t.id, rec.branch), ...rec });
     }
     return { run: record, plan, tasks };
 }
@@ -101142,7 +101255,11 @@ function money(usd) {
 }
 /** Commands that make sense in each phase (only those this version of crew answers). */
 function commandsFor(phase) {
-    if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED')
+    if (phase === 'FAILED')
+        return ['/crew retry [task]', '/crew run', '/crew status', '/crew help'];
+    if (phase === 'INTERRUPTED')
+        return ['/crew resume', '/crew abort', '/crew status'];
+    if (phase === 'COMPLETED' || phase === 'ABORTED')
         return ['/crew run', '/crew plan', '/crew status', '/crew help'];
     if (phase === 'AWAITING_APPROVAL')
         return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
@@ -101170,7 +101287,9 @@ function renderPlanComment(view, links) {
         for (const t of plan.tasks) {
             const rec = view.tasks.get(t.id);
             const branch = rec?.branch && rec.status !== 'pending' ? `[\`${rec.branch}\`](${links.branch(rec.branch)})` : '–';
-            out.push(`| **${t.id}** ${cell(t.title)} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '–'} | ${STATUS_TEXT[rec?.status ?? 'pending']} | ${branch} | ${rec?.attempts ?? 0} |`);
+            const status = rec?.replacedBy ? `↪ replaced by ${rec.replacedBy.join(', ')}` : rec?.accepted ? `${STATUS_TEXT[rec.status]} (accepted as is)` : STATUS_TEXT[rec?.status ?? 'pending'];
+            const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
+            out.push(`| **${t.id}** ${cell(t.title)} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`);
         }
         out.push('');
         out.push(mermaidGraph(view));
@@ -101186,7 +101305,15 @@ function renderPlanComment(view, links) {
         out.push('');
         out.push(`> [!WARNING]\n> Sandbox: ${w}.`);
     }
-    if (run.waiting?.kind === 'answer') {
+    if (run.phase === 'INTERRUPTED') {
+        out.push('');
+        out.push('**Interrupted** — the workflow run was cancelled. Comment `/crew resume` to continue where it stopped.');
+    }
+    if (run.waiting?.kind === 'decision') {
+        out.push('');
+        out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);
+    }
+    else if (run.waiting?.kind === 'answer') {
         out.push('');
         out.push(`**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`);
     }
@@ -101277,200 +101404,6 @@ async function failRun(ctx, issue, run, step, message) {
             return;
         writeRun(tx, { ...rec, phase: 'FAILED', failure: { step, message } }, nowIso(ctx));
     });
-}
-
-;// CONCATENATED MODULE: ./src/steps/advance.ts
-
-
-
-
-
-
-
-
-
-
-/**
- * The `advance` job runs after every matrix: it notices workers that died, restarts
- * tasks nobody holds, and once every task has succeeded integrates the branches and
- * opens the pull request with its report.
- */
-async function advance(ctx) {
-    const { issue, run } = ctx.settings;
-    const prefix = `${runFolder(issue, run)}/`;
-    let view = await loadView(ctx, issue, run);
-    if (isTerminal(view.run.phase))
-        return ctx.log.info(`run ${run} is already ${view.run.phase}`);
-    if (view.run.phase === 'EXECUTING') {
-        const { max_parallel: maxParallel } = await ctx.config();
-        const now = nowIso(ctx);
-        const claimNonce = nonce();
-        const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
-            const v = readView(tx, issue, run);
-            // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
-            const lost = [...v.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId);
-            for (const t of lost)
-                writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: 'the worker job ended without recording a result (see the workflow log)' });
-            if (lost.length)
-                writeRun(tx, v.run, now);
-            const claimed = claimReadyTasks(tx, issue, run, maxParallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
-            const after = readView(tx, issue, run);
-            if (!allTasksDone(after)) {
-                refreshExecutionLog(tx, issue, run);
-                return { kind: 'waiting', claimed };
-            }
-            const failed = [...after.tasks.values()].filter((t) => t.status !== 'success');
-            if (failed.length)
-                return { kind: 'failed', failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`) };
-            if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId)
-                return { kind: 'elsewhere' };
-            writeRun(tx, { ...after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
-            refreshExecutionLog(tx, issue, run);
-            return { kind: 'finalize' };
-        });
-        if (step.kind === 'waiting') {
-            if (step.claimed.length)
-                await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(step.claimed), nonce: claimNonce });
-            ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
-            await syncPlanComment(ctx, issue, run);
-            return;
-        }
-        if (step.kind === 'elsewhere')
-            return ctx.log.info('another job is finishing this run');
-        if (step.kind === 'failed') {
-            const message = `These tasks did not succeed:\n${step.failed.map((f) => `- ${f}`).join('\n')}`;
-            await failRun(ctx, issue, run, 'the tasks', `${step.failed.length} task(s) did not succeed`);
-            await syncPlanComment(ctx, issue, run);
-            await ctx.forge.postComment(issue, failureComment('the tasks', message, ctx.forge.runLink(), 'Read each task\'s result on the crew/state branch, clarify the issue if needed, then comment `/crew run` to try again.'));
-            return;
-        }
-        view = await loadView(ctx, issue, run);
-    }
-    else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
-        return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
-    }
-    await advance_finalize(ctx, view);
-}
-/** Merges the task branches into the integration branch in dependency order. */
-async function integrate(ctx, view) {
-    const { issue, run, base } = view.run;
-    const branch = integrationBranch(issue, run);
-    const heads = topologicalOrder(view.plan).map((id) => view.tasks.get(id));
-    await ctx.repo.fetchCommit(base.sha);
-    const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
-    const lost = heads.filter((h) => missing.includes(h.branch));
-    if (lost.length)
-        throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.');
-    const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
-    if (existing) {
-        await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
-        const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha, existing)));
-        if (contained.every(Boolean))
-            return existing;
-    }
-    await ctx.repo.checkoutNew(branch, base.sha);
-    for (const h of heads) {
-        const merged = await ctx.repo.merge(`refs/remotes/origin/${h.branch}`, `crew: integrate ${h.id}`);
-        if (!merged.ok) {
-            throw new CrewError('integration', `merging ${h.id} (${h.branch}) conflicts with the tasks before it in ${merged.conflicts.map((f) => `\`${f}\``).join(', ')}. Nothing was lost: every task branch is still there.`, 'Merge the task branches by hand, or comment `/crew run` after making the issue say which task owns those files.');
-        }
-    }
-    if (existing)
-        await ctx.repo.pushReplacing(branch, existing);
-    else
-        await ctx.repo.push(branch);
-    return ctx.repo.head();
-}
-/** The worker's own text from a result file: the body between the title and the completion marker. */
-function resultText(view, read) {
-    const out = new Map();
-    for (const t of view.plan.tasks) {
-        const rec = view.tasks.get(t.id);
-        const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
-        const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
-        const summary = rec?.summary ?? '';
-        out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
-    }
-    return out;
-}
-async function advance_finalize(ctx, view) {
-    const { issue, run } = view.run;
-    const prefix = `${runFolder(issue, run)}/`;
-    const headSha = await integrate(ctx, view);
-    ctx.log.checkpoint('integrated');
-    const snap = await ctx.state.load(prefix);
-    const results = resultText(view, (p) => snap.read(p));
-    const links = planLinks(ctx);
-    const folder = links.stateFile(runFolder(issue, run));
-    const body = capBody(renderPullBody(view, results), folder);
-    const branch = integrationBranch(issue, run);
-    let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
-    const existed = pr !== undefined;
-    try {
-        if (pr)
-            await ctx.forge.updatePull(pr.number, { body });
-        else
-            pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
-    }
-    catch (e) {
-        if (e instanceof PullRequestsNotAllowed)
-            throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\` (${headSha.slice(0, 7)}).`, 'Change the setting, then re-run this workflow run\'s failed job from the Actions tab.');
-        throw e;
-    }
-    ctx.log.checkpoint('pr-opened');
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.pr?.number !== pr.number)
-            writeRun(tx, { ...rec, pr: { number: pr.number, url: pr.url, reportCommentId: null } }, nowIso(ctx));
-    });
-    const current = await loadView(ctx, issue, run);
-    const report = renderReport(current, results, links);
-    // A PR crew just created has no comments to search.
-    let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
-    if (reportId)
-        await ctx.forge.updateComment(reportId, capBody(report, folder));
-    else
-        reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
-    ctx.log.checkpoint('report-posted');
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        tx.write(paths.report(issue, run), `${report}\n`);
-        writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr.number, url: pr.url, reportCommentId: reportId } }, nowIso(ctx));
-        refreshExecutionLog(tx, issue, run);
-    });
-    await ctx.summary(report);
-    await syncPlanComment(ctx, issue, run);
-}
-
-;// CONCATENATED MODULE: ./src/state/inbox.ts
-
-const inboxFolder = (issue, run, task) => `${runFolder(issue, run)}/inbox/${task}/`;
-/** Ids sort in sending order: time first, then sender and a nonce to break ties. */
-function messageId(at, from, nonce) {
-    return `${at.replace(/[-:]/g, '').replace(/\.\d+Z$|Z$/, '')}-${from}-${nonce}`;
-}
-function writeMessage(tx, issue, run, message) {
-    tx.write(`${inboxFolder(issue, run, message.to)}${message.id}.json`, `${JSON.stringify(message, null, 2)}\n`);
-}
-function readInbox(r, issue, run, task) {
-    return r
-        .list(inboxFolder(issue, run, task))
-        .filter((p) => p.endsWith('.json'))
-        .map((p) => {
-        try {
-            return JSON.parse(r.read(p));
-        }
-        catch {
-            return undefined;
-        }
-    })
-        .filter((m) => m !== undefined)
-        .sort((a, b) => a.id.localeCompare(b.id));
-}
-/** A message as the model reads it between turns. */
-function teammateBlock(m) {
-    const text = m.text.replace(/<\/teammate-message>/g, '</ teammate-message>');
-    return `<teammate-message from="${m.from}" type="${m.type}">\n${text}\n</teammate-message>`;
 }
 
 ;// CONCATENATED MODULE: ./src/agents/tool-loop.ts
@@ -101681,77 +101614,6 @@ async function decompose(model, modelId, system, input, log) {
     return { plan: value, usage };
 }
 
-;// CONCATENATED MODULE: ./src/agents/intake.ts
-
-
-
-
-const IntakeSchema = object({
-    task: schemas_string().trim().min(1).describe('The request restated in one or two sentences.'),
-    criteria: array(object({
-        text: schemas_string().trim().min(1).describe('The criterion as a statement that is either true or false.'),
-        kind: schemas_enum(['command', 'semantic']).describe('command: a shell command decides it (exit 0 met, 1 not met, 2+ error); semantic: judged from evidence.'),
-        command: schemas_string().optional().describe('For command criteria: the command to run, one line.'),
-    }))
-        .min(1)
-        .describe('Done criteria: the issue’s own if it states them, otherwise proposed ones.'),
-    questions: array(schemas_string().trim().min(1)).default([]).describe('Clarifying questions, only for criteria or requirements that cannot be checked as written.'),
-    single_task: schemas_boolean().describe('True when one worker can do the whole request as a single small task.'),
-    persona: schemas_enum(PERSONAS).optional().describe('For a single task: the persona to use.'),
-    model: schemas_enum(TIERS).optional().describe('For a single task: the model tier.'),
-});
-async function runIntake(model, modelId, system, input, log) {
-    const firstMessage = [
-        `Issue: ${input.title}`,
-        '',
-        input.body || '(no description)',
-        '',
-        input.stated.length ? `The issue states these done criteria:\n${input.stated.map((s) => `- ${s}`).join('\n')}` : 'The issue states no done criteria; propose checkable ones.',
-        ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
-    ].join('\n');
-    const { value, usage } = await askForSubmission({
-        model,
-        modelId,
-        system,
-        firstMessage,
-        log,
-        tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
-        check(raw) {
-            const errors = [];
-            raw.criteria.forEach((c, i) => {
-                if (c.kind === 'command') {
-                    const p = commandProblem(c.command);
-                    if (p)
-                        errors.push(`criteria.${i}: a command criterion needs a runnable command: ${p}`);
-                }
-            });
-            if (raw.single_task && (!raw.persona || !raw.model))
-                errors.push('single_task: give the persona and model for the single task');
-            return errors.length ? { ok: false, errors } : { ok: true, value: raw };
-        },
-    });
-    const criteria = value.criteria.map((c, i) => ({ id: `c${i + 1}`, text: c.text, kind: c.kind, ...(c.kind === 'command' ? { command: c.command.trim() } : {}) }));
-    // Vague criteria the model did not ask about still get a question: nothing unmeasurable reaches the workers.
-    const questions = [...value.questions];
-    if (!input.answers) {
-        for (const c of criteria) {
-            const why = c.kind === 'semantic' ? vagueness(c.text) : undefined;
-            if (why && !questions.some((q) => q.toLowerCase().includes(c.text.toLowerCase().slice(0, 24)))) {
-                questions.push(`"${c.text}" cannot be checked as written (${why}). What result would show it is met — for example a command that exits 0, or a number?`);
-            }
-        }
-    }
-    return {
-        intake: {
-            task: value.task,
-            criteria,
-            questions,
-            single: value.single_task ? { title: input.title.slice(0, 120), persona: value.persona, tier: value.model } : null,
-        },
-        usage,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/agents/plan-reviewer.ts
 
 
@@ -101892,6 +101754,77 @@ function decodeHarmlessEntities(text) {
         .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number.parseInt(dec, 10)))
         .replace(INVISIBLE, '')
         .replace(TAG_CHARS, '');
+}
+
+;// CONCATENATED MODULE: ./src/agents/intake.ts
+
+
+
+
+const IntakeSchema = object({
+    task: schemas_string().trim().min(1).describe('The request restated in one or two sentences.'),
+    criteria: array(object({
+        text: schemas_string().trim().min(1).describe('The criterion as a statement that is either true or false.'),
+        kind: schemas_enum(['command', 'semantic']).describe('command: a shell command decides it (exit 0 met, 1 not met, 2+ error); semantic: judged from evidence.'),
+        command: schemas_string().optional().describe('For command criteria: the command to run, one line.'),
+    }))
+        .min(1)
+        .describe('Done criteria: the issue’s own if it states them, otherwise proposed ones.'),
+    questions: array(schemas_string().trim().min(1)).default([]).describe('Clarifying questions, only for criteria or requirements that cannot be checked as written.'),
+    single_task: schemas_boolean().describe('True when one worker can do the whole request as a single small task.'),
+    persona: schemas_enum(PERSONAS).optional().describe('For a single task: the persona to use.'),
+    model: schemas_enum(TIERS).optional().describe('For a single task: the model tier.'),
+});
+async function runIntake(model, modelId, system, input, log) {
+    const firstMessage = [
+        `Issue: ${input.title}`,
+        '',
+        input.body || '(no description)',
+        '',
+        input.stated.length ? `The issue states these done criteria:\n${input.stated.map((s) => `- ${s}`).join('\n')}` : 'The issue states no done criteria; propose checkable ones.',
+        ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
+    ].join('\n');
+    const { value, usage } = await askForSubmission({
+        model,
+        modelId,
+        system,
+        firstMessage,
+        log,
+        tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
+        check(raw) {
+            const errors = [];
+            raw.criteria.forEach((c, i) => {
+                if (c.kind === 'command') {
+                    const p = commandProblem(c.command);
+                    if (p)
+                        errors.push(`criteria.${i}: a command criterion needs a runnable command: ${p}`);
+                }
+            });
+            if (raw.single_task && (!raw.persona || !raw.model))
+                errors.push('single_task: give the persona and model for the single task');
+            return errors.length ? { ok: false, errors } : { ok: true, value: raw };
+        },
+    });
+    const criteria = value.criteria.map((c, i) => ({ id: `c${i + 1}`, text: c.text, kind: c.kind, ...(c.kind === 'command' ? { command: c.command.trim() } : {}) }));
+    // Vague criteria the model did not ask about still get a question: nothing unmeasurable reaches the workers.
+    const questions = [...value.questions];
+    if (!input.answers) {
+        for (const c of criteria) {
+            const why = c.kind === 'semantic' ? vagueness(c.text) : undefined;
+            if (why && !questions.some((q) => q.toLowerCase().includes(c.text.toLowerCase().slice(0, 24)))) {
+                questions.push(`"${c.text}" cannot be checked as written (${why}). What result would show it is met — for example a command that exits 0, or a number?`);
+            }
+        }
+    }
+    return {
+        intake: {
+            task: value.task,
+            criteria,
+            questions,
+            single: value.single_task ? { title: input.title.slice(0, 120), persona: value.persona, tier: value.model } : null,
+        },
+        usage,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/steps/planning.ts
@@ -102115,6 +102048,428 @@ async function requestApproval(ctx, issue, run, version, passed, findings) {
     await syncPlanComment(ctx, issue, run);
 }
 
+;// CONCATENATED MODULE: ./src/steps/leader.ts
+
+
+
+
+
+
+
+
+
+
+
+
+const STRONGER = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
+/**
+ * Inside the state write that records a task's final result: the leader decides what
+ * happens to a failure and applies the part that must be atomic with it (so a
+ * dependent is never marked blocked for a task that is about to be retried or replanned).
+ */
+function settleInState(tx, issue, run, taskId, result, claim) {
+    const view = readView(tx, issue, run);
+    const rec = view.tasks.get(taskId);
+    const task = view.plan.tasks.find((t) => t.id === taskId);
+    if (result.status === 'success') {
+        writeRun(tx, { ...view.run, leader: recordSuccess(view.run.leader) }, claim.at);
+        return null;
+    }
+    const difficulty = result.feedback?.type === 'difficulty' ? result.feedback : undefined;
+    const failed = {
+        task: taskId,
+        failures: rec.attempts,
+        ...(difficulty ? { impediment: difficulty.impediment, ...(difficulty.conflicting?.length ? { conflicting: difficulty.conflicting } : {}) } : {}),
+        signature: failureSignature(result.reason ?? result.status),
+    };
+    const open = view.run.waiting !== null;
+    const { decision, memory } = decide(failed, view.run.leader, { userQuestionOpen: open });
+    let next = { ...view.run, leader: memory };
+    if (decision.action === 'retry_stronger') {
+        const tier = STRONGER[rec.tierOverride ?? task.tier];
+        writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, finishedAt: null, startedAt: claim.at, tierOverride: tier, advice: [...rec.advice, decision.notes] });
+    }
+    else if (decision.to === 'planner') {
+        writeTask(tx, issue, run, { ...rec, pendingReplan: true });
+    }
+    else if (decision.action === 'ask' || decision.action === 'review_plan') {
+        next = { ...next, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question } };
+    }
+    writeRun(tx, next, claim.at);
+    return decision;
+}
+/** The side of a decision that happens after the state is written: dispatches, model calls, comments. */
+async function followUp(ctx, issue, run, decision) {
+    ctx.log.info(`leader: ${decision.rule} → ${decision.to} (${decision.action}) for ${decision.task}`);
+    switch (decision.action) {
+        case 'retry_stronger':
+            return; // claimed and dispatched with the other tasks the same write started
+        case 'replan_task':
+        case 'reevaluate_dependencies':
+            await replanTasks(ctx, issue, run, [decision.task], decision.feedback);
+            return;
+        case 'ask':
+        case 'review_plan':
+            await askPerson(ctx, issue, run, decision.task, decision.question, decision.action === 'review_plan');
+            return;
+        case 'give_up':
+            ctx.log.info(`leader: ${decision.task} stays failed: ${decision.reason}`);
+    }
+}
+async function askPerson(ctx, issue, run, task, question, planReview) {
+    const body = [
+        `**crew needs a decision** about ${task}.`,
+        '',
+        question,
+        '',
+        'Reply with one of:',
+        `- \`/crew retry ${task}\` — try it again as it is;`,
+        `- \`/crew accept\` — take ${task}'s work as it is and go on;`,
+        ...(planReview ? ['- `/crew revise <what to change>` — re-plan the failed tasks with your guidance;'] : []),
+        '- `/crew abort` — stop the run;',
+        `- or answer in a comment (or \`/crew answer <text>\`): ${task} runs again with your answer.`,
+        '',
+        'Only people with write access can decide. Other tasks keep running; nothing new starts until then.',
+        hiddenMarker('decision', { issue, run, task, nonce: nonce() }),
+    ].join('\n');
+    const posted = await ctx.forge.postComment(issue, body);
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: asked about ${task}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0)
+            writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+    });
+    await ctx.forge.addLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('decision-asked');
+    await syncPlanComment(ctx, issue, run);
+}
+/** Renumbers a replacement plan's tasks after the existing ones (t1…tN → tN+1…). */
+function renumber(tasks, offset) {
+    const map = new Map(tasks.map((t, i) => [t.id, `t${offset + i + 1}`]));
+    return tasks.map((t) => ({ ...t, id: map.get(t.id), dependsOn: t.dependsOn.map((d) => map.get(d)) }));
+}
+/**
+ * The planner's escalation: the failed tasks are re-decomposed into new ones, which
+ * the plan review checks like any plan, and take the old tasks' place in the DAG. If
+ * the replacement cannot be made or is not passed, the failures stand.
+ */
+async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
+    const config = await ctx.config();
+    const prefix = `${runFolder(issue, run)}/`;
+    const snap = await ctx.state.load(prefix);
+    const view = readView(snap, issue, run);
+    const plan = view.plan;
+    const request = parseJson(snap, paths.requestJson(issue, run));
+    const old = plan.tasks.filter((t) => taskIds.includes(t.id));
+    const reasons = old.map((t) => `- ${t.id} ${t.title}: ${view.tasks.get(t.id)?.error ?? 'failed'}`).join('\n');
+    let usage = ZERO_USAGE;
+    let replacement;
+    let why = '';
+    try {
+        const modelId = config.models[config.default_model];
+        const out = await decompose(ctx.model(), modelId, await ctx.template('decomposer'), {
+            title: sanitize(request.title, 300),
+            body: sanitize(request.body),
+            task: plan.summary,
+            criteria: plan.criteria,
+            answers: '',
+            files: await ctx.repo.listFiles(),
+            maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
+            revise: { plan: { ...plan, tasks: old }, feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.` },
+        }, ctx.log);
+        usage = addUsage(usage, out.usage);
+        const proposed = renumber(out.plan.tasks, plan.tasks.length);
+        const findings = checkPlanRules({ ...plan, tasks: proposed }, config.protected_paths);
+        if (findings.length)
+            why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
+        else {
+            const review = await reviewPlan(ctx.model(), modelId, await ctx.template('plan_reviewer'), request, { ...plan, tasks: proposed }, ctx.log);
+            usage = addUsage(usage, review.usage);
+            if (review.verdict === 'PASS')
+                replacement = proposed;
+            else
+                why = `the plan reviewer did not pass the replacement:\n${findingsText(review.findings)}`;
+        }
+    }
+    catch (e) {
+        why = `re-planning failed: ${e.message}`;
+    }
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: re-plan ${taskIds.join(', ')}`, (tx) => {
+        const v = readView(tx, issue, run);
+        const rec = { ...v.run, usage: addUsage(v.run.usage, usage), ...(opts.endOfRun ? { leader: { ...v.run.leader, replannedFailed: true } } : {}) };
+        if (!replacement) {
+            for (const id of taskIds)
+                writeTask(tx, issue, run, { ...v.tasks.get(id), pendingReplan: false });
+            writeRun(tx, rec, now);
+            refreshExecutionLog(tx, issue, run);
+            return [];
+        }
+        const newIds = replacement.map((t) => t.id);
+        // New tasks start where the old ones did; whatever depended on an old task now waits for its replacements.
+        const inherited = [...new Set(old.flatMap((t) => t.dependsOn))].filter((d) => !taskIds.includes(d));
+        const added = replacement.map((t) => ({ ...t, dependsOn: [...new Set([...t.dependsOn, ...inherited])] }));
+        const kept = v.plan.tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
+        const next = { ...v.plan, tasks: [...kept, ...added] };
+        tx.write(paths.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
+        for (const t of added) {
+            tx.write(paths.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
+            writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
+        }
+        for (const id of taskIds)
+            writeTask(tx, issue, run, { ...v.tasks.get(id), pendingReplan: false, replacedBy: newIds });
+        writeRun(tx, { ...rec, planVersion: rec.planVersion + 1, phase: rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase, waiting: null, failure: null }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+    });
+    if (!replacement)
+        ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);
+    else
+        ctx.log.info(`leader: replaced ${taskIds.join(', ')} with ${replacement.map((t) => t.id).join(', ')}`);
+    if (claimed.length)
+        await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+    await syncPlanComment(ctx, issue, run);
+    return replacement !== undefined;
+}
+
+;// CONCATENATED MODULE: ./src/steps/advance.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The `advance` job runs after every matrix: it notices workers that died, restarts
+ * tasks nobody holds, and once every task has succeeded integrates the branches and
+ * opens the pull request with its report.
+ */
+/** How often a task whose worker vanished (not a cancelled run) is restarted automatically. */
+const MAX_RESTARTS = 2;
+async function advance(ctx) {
+    const { issue, run } = ctx.settings;
+    const prefix = `${runFolder(issue, run)}/`;
+    let view = await loadView(ctx, issue, run);
+    if (isTerminal(view.run.phase))
+        return ctx.log.info(`run ${run} is already ${view.run.phase}`);
+    if (view.run.phase === 'EXECUTING') {
+        const { max_parallel: maxParallel } = await ctx.config();
+        const cancelled = ctx.settings.workResult === 'cancelled';
+        const now = nowIso(ctx);
+        const claimNonce = nonce();
+        const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+        const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
+            const v = readView(tx, issue, run);
+            // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
+            const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId);
+            if (cancelled && lost.length) {
+                // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
+                for (const t of lost)
+                    writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+                writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
+                refreshExecutionLog(tx, issue, run);
+                return { kind: 'interrupted', lost: lost.map((t) => t.id) };
+            }
+            const restart = [];
+            for (const t of lost) {
+                if (t.restarts < MAX_RESTARTS) {
+                    restart.push(t.id);
+                    writeTask(tx, issue, run, { ...t, claim, restarts: t.restarts + 1 });
+                }
+                else
+                    writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)` });
+            }
+            if (lost.length)
+                writeRun(tx, v.run, now);
+            const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim, now)];
+            const after = readView(tx, issue, run);
+            if (!allTasksDone(after)) {
+                refreshExecutionLog(tx, issue, run);
+                return { kind: 'waiting', claimed };
+            }
+            const failed = failedTasks(after);
+            if (failed.length) {
+                const next = endOfRunDecision(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader);
+                if (next.action === 'replan_failed') {
+                    for (const t of failed)
+                        writeTask(tx, issue, run, { ...t, pendingReplan: true });
+                    writeRun(tx, { ...after.run, leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } } }, now);
+                    return { kind: 'replan', tasks: next.tasks };
+                }
+                return { kind: 'failed', failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`) };
+            }
+            if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId)
+                return { kind: 'elsewhere' };
+            writeRun(tx, { ...after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+            refreshExecutionLog(tx, issue, run);
+            return { kind: 'finalize' };
+        });
+        if (step.kind === 'interrupted') {
+            ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
+            await syncPlanComment(ctx, issue, run);
+            return;
+        }
+        if (step.kind === 'waiting') {
+            if (step.claimed.length)
+                await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(step.claimed), nonce: claimNonce });
+            ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
+            await syncPlanComment(ctx, issue, run);
+            return;
+        }
+        if (step.kind === 'elsewhere')
+            return ctx.log.info('another job is finishing this run');
+        if (step.kind === 'replan') {
+            // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
+            const replaced = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
+            if (replaced)
+                return;
+            view = await loadView(ctx, issue, run);
+            return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`));
+        }
+        if (step.kind === 'failed')
+            return reportFailure(ctx, issue, run, step.failed);
+        view = await loadView(ctx, issue, run);
+    }
+    else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
+        return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
+    }
+    await advance_finalize(ctx, view);
+}
+async function reportFailure(ctx, issue, run, failed) {
+    const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
+    await failRun(ctx, issue, run, 'the tasks', `${failed.length} task(s) did not succeed`);
+    await syncPlanComment(ctx, issue, run);
+    await ctx.forge.postComment(issue, failureComment('the tasks', message, ctx.forge.runLink(), "Read each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`."));
+}
+/** Merges the task branches into the integration branch in dependency order. */
+async function integrate(ctx, view) {
+    const { issue, run, base } = view.run;
+    const branch = integrationBranch(issue, run);
+    const heads = topologicalOrder(view.plan)
+        .map((id) => view.tasks.get(id))
+        .filter((t) => settlement(t) === 'done');
+    await ctx.repo.fetchCommit(base.sha);
+    const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
+    const lost = heads.filter((h) => missing.includes(h.branch));
+    if (lost.length)
+        throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.');
+    const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
+    if (existing) {
+        await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
+        const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha, existing)));
+        if (contained.every(Boolean))
+            return existing;
+    }
+    await ctx.repo.checkoutNew(branch, base.sha);
+    for (const h of heads) {
+        const merged = await ctx.repo.merge(`refs/remotes/origin/${h.branch}`, `crew: integrate ${h.id}`);
+        if (!merged.ok) {
+            throw new CrewError('integration', `merging ${h.id} (${h.branch}) conflicts with the tasks before it in ${merged.conflicts.map((f) => `\`${f}\``).join(', ')}. Nothing was lost: every task branch is still there.`, 'Merge the task branches by hand, or comment `/crew run` after making the issue say which task owns those files.');
+        }
+    }
+    if (existing)
+        await ctx.repo.pushReplacing(branch, existing);
+    else
+        await ctx.repo.push(branch);
+    return ctx.repo.head();
+}
+/** The worker's own text from a result file: the body between the title and the completion marker. */
+function resultText(view, read) {
+    const out = new Map();
+    for (const t of view.plan.tasks) {
+        const rec = view.tasks.get(t.id);
+        const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
+        const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
+        const summary = rec?.summary ?? '';
+        out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
+    }
+    return out;
+}
+async function advance_finalize(ctx, view) {
+    const { issue, run } = view.run;
+    const prefix = `${runFolder(issue, run)}/`;
+    const headSha = await integrate(ctx, view);
+    ctx.log.checkpoint('integrated');
+    const snap = await ctx.state.load(prefix);
+    const results = resultText(view, (p) => snap.read(p));
+    const links = planLinks(ctx);
+    const folder = links.stateFile(runFolder(issue, run));
+    const body = capBody(renderPullBody(view, results), folder);
+    const branch = integrationBranch(issue, run);
+    let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
+    const existed = pr !== undefined;
+    try {
+        if (pr)
+            await ctx.forge.updatePull(pr.number, { body });
+        else
+            pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
+    }
+    catch (e) {
+        if (e instanceof PullRequestsNotAllowed)
+            throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\` (${headSha.slice(0, 7)}).`, 'Change the setting, then re-run this workflow run\'s failed job from the Actions tab.');
+        throw e;
+    }
+    ctx.log.checkpoint('pr-opened');
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.pr?.number !== pr.number)
+            writeRun(tx, { ...rec, pr: { number: pr.number, url: pr.url, reportCommentId: null } }, nowIso(ctx));
+    });
+    const current = await loadView(ctx, issue, run);
+    const report = renderReport(current, results, links);
+    // A PR crew just created has no comments to search.
+    let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
+    if (reportId)
+        await ctx.forge.updateComment(reportId, capBody(report, folder));
+    else
+        reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
+    ctx.log.checkpoint('report-posted');
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        tx.write(paths.report(issue, run), `${report}\n`);
+        writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr.number, url: pr.url, reportCommentId: reportId } }, nowIso(ctx));
+        refreshExecutionLog(tx, issue, run);
+    });
+    await ctx.summary(report);
+    await syncPlanComment(ctx, issue, run);
+}
+
+;// CONCATENATED MODULE: ./src/state/inbox.ts
+
+const inboxFolder = (issue, run, task) => `${runFolder(issue, run)}/inbox/${task}/`;
+/** Ids sort in sending order: time first, then sender and a nonce to break ties. */
+function messageId(at, from, nonce) {
+    return `${at.replace(/[-:]/g, '').replace(/\.\d+Z$|Z$/, '')}-${from}-${nonce}`;
+}
+function writeMessage(tx, issue, run, message) {
+    tx.write(`${inboxFolder(issue, run, message.to)}${message.id}.json`, `${JSON.stringify(message, null, 2)}\n`);
+}
+function readInbox(r, issue, run, task) {
+    return r
+        .list(inboxFolder(issue, run, task))
+        .filter((p) => p.endsWith('.json'))
+        .map((p) => {
+        try {
+            return JSON.parse(r.read(p));
+        }
+        catch {
+            return undefined;
+        }
+    })
+        .filter((m) => m !== undefined)
+        .sort((a, b) => a.id.localeCompare(b.id));
+}
+/** A message as the model reads it between turns. */
+function teammateBlock(m) {
+    const text = m.text.replace(/<\/teammate-message>/g, '</ teammate-message>');
+    return `<teammate-message from="${m.from}" type="${m.type}">\n${text}\n</teammate-message>`;
+}
+
 ;// CONCATENATED MODULE: ./src/steps/route.ts
 
 
@@ -102127,10 +102482,16 @@ async function requestApproval(ctx, issue, run, version, passed, findings) {
 
 
 
-/** The matrix for the work job; with nothing to start, the work and advance jobs are skipped. */
-function setOutputs(ctx, issue, run, tasks) {
-    ctx.output('issue', tasks.length ? String(issue) : '');
-    ctx.output('run', tasks.length ? String(run) : '');
+
+
+/**
+ * The matrix for the work job. With nothing to start the work job is skipped, and so is
+ * advance unless `advance` asks for it (a run whose remaining step is to finish).
+ */
+function setOutputs(ctx, issue, run, tasks, advance = false) {
+    const go = tasks.length > 0 || advance;
+    ctx.output('issue', go ? String(issue) : '');
+    ctx.output('run', go ? String(run) : '');
     ctx.output('tasks', JSON.stringify(tasks));
 }
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
@@ -102216,6 +102577,12 @@ async function dispatchCommand(ctx, ev, command) {
             return revise(ctx, ev, command.feedback);
         case 'abort':
             return route_abort(ctx, ev);
+        case 'retry':
+            return route_retry(ctx, ev, command.task);
+        case 'accept':
+            return accept(ctx, ev);
+        case 'resume':
+            return resume(ctx, ev);
         default: {
             const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
             if (!AVAILABLE.has(command.kind))
@@ -102270,6 +102637,7 @@ async function startRun(ctx, ev, mode) {
             updatedAt: now,
             failure: null,
             finalizer: null,
+            leader: FRESH_MEMORY,
         };
         // The request is taken from the event payload: what the issue said when the maintainer asked.
         tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
@@ -102329,12 +102697,20 @@ async function trustedReply(ctx, ev, after) {
 async function answer(ctx, ev, text, opts) {
     const issue = ev.issue.number;
     const last = await latestRun(ctx, issue);
-    if (!last || last.phase !== 'ESCALATING' || last.waiting?.kind !== 'answer') {
+    if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
         if (!opts.quiet)
             await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
         else
             ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
         return;
+    }
+    if (last.waiting.kind === 'decision') {
+        if (opts.quiet) {
+            if (!(await hasWriteAccess(ctx, ev, false)))
+                return;
+            await ctx.forge.react(ev.comment.id, 'eyes');
+        }
+        return decideTask(ctx, ev, last, 'answer', text);
     }
     if (opts.quiet) {
         if (!(await hasWriteAccess(ctx, ev, false)))
@@ -102342,6 +102718,8 @@ async function answer(ctx, ev, text, opts) {
         await ctx.forge.react(ev.comment.id, 'eyes');
     }
     const waiting = last.waiting;
+    if (waiting.kind !== 'answer')
+        return;
     const trust = await trustedReply(ctx, ev, waiting.commentId);
     if (trust !== 'ok') {
         await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
@@ -102404,6 +102782,8 @@ async function revise(ctx, ev, feedback) {
         return;
     }
     const last = await latestRun(ctx, issue);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review')
+        return decideTask(ctx, ev, last, 'revise', feedback);
     if (!last || last.phase !== 'AWAITING_APPROVAL') {
         await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
         return;
@@ -102421,6 +102801,129 @@ async function revise(ctx, ev, feedback) {
     await syncPlanComment(ctx, issue, run);
     const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
     setOutputs(ctx, issue, run, tasks);
+    await syncPlanComment(ctx, issue, run);
+}
+/**
+ * A person's decision on an escalated task: retry it, accept its work as it is,
+ * answer its question (it runs again with the answer), or re-plan the failed tasks.
+ * Counts only if written by someone with write access after crew asked, and not edited.
+ */
+async function decideTask(ctx, ev, last, reply, text = '') {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const waiting = last.waiting;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+        return;
+    }
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    let toReplan = [];
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
+        const view = readView(tx, issue, run);
+        if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const task = view.tasks.get(waiting.task);
+        if (reply === 'accept')
+            writeTask(tx, issue, run, { ...task, accepted: true });
+        if (reply === 'retry' || reply === 'answer') {
+            const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
+            writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
+        }
+        if (reply === 'revise') {
+            toReplan = failedTasks(view).map((t) => t.id);
+            for (const id of toReplan)
+                writeTask(tx, issue, run, { ...view.tasks.get(id), pendingReplan: true });
+        }
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
+        return reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    });
+    if (claimed === null)
+        return ctx.log.info('the decision was already taken');
+    await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('decision-taken');
+    if (reply === 'revise') {
+        await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
+        return setOutputs(ctx, issue, run, [], true);
+    }
+    setOutputs(ctx, issue, run, claimed, true);
+    await syncPlanComment(ctx, issue, run);
+}
+/** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
+async function route_retry(ctx, ev, only) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task))
+        return decideTask(ctx, ev, last, 'retry');
+    if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
+        await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
+        return;
+    }
+    const run = last.run;
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const { value: out } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: retry ${only ?? 'failed tasks'}`, (tx) => {
+        const view = readView(tx, issue, run);
+        const targets = [...view.tasks.values()].filter((t) => (settlement(t) === 'failed' || t.status === 'blocked') && (!only || t.id === only));
+        if (!targets.length)
+            return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
+        for (const t of targets)
+            writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
+        return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now), retried: targets.map((t) => t.id) };
+    });
+    if ('error' in out) {
+        await ctx.forge.postComment(issue, `Run ${run}: ${out.error}`);
+        return;
+    }
+    ctx.log.info(`retrying ${out.retried.join(', ')}`);
+    setOutputs(ctx, issue, run, out.claimed, true);
+    await syncPlanComment(ctx, issue, run);
+}
+/** `/crew accept`: take an escalated task's work as it is. */
+async function accept(ctx, ev) {
+    const last = await latestRun(ctx, ev.issue.number);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision')
+        return decideTask(ctx, ev, last, 'accept');
+    await ctx.forge.postComment(ev.issue.number, 'There is no escalated task waiting for a decision on this issue, so there is nothing to accept.');
+}
+/**
+ * `/crew resume`: picks an interrupted run up from its state. Tasks that succeeded are
+ * skipped, tasks whose work was pushed keep it (their branch is reused), everything
+ * else runs again; a run that was finishing finishes.
+ */
+async function resume(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+        const why = !last ? 'there is no run on this issue' : last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+        await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
+        return;
+    }
+    const run = last.run;
+    if (last.phase === 'PLANNING') {
+        const tasks = await planRun(ctx, issue, run);
+        setOutputs(ctx, issue, run, tasks);
+        return syncPlanComment(ctx, issue, run);
+    }
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const staleAfter = Date.parse(now) - 60 * 60_000;
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
+        const view = readView(tx, issue, run);
+        // A claim from an interrupted run, or older than a job may live, belongs to nobody.
+        for (const t of view.tasks.values()) {
+            const stale = view.run.phase === 'INTERRUPTED' || Date.parse(t.claim?.at ?? now) < staleAfter;
+            if ((t.status === 'running' || t.status === 'retrying') && stale)
+                writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+        }
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    });
+    ctx.log.checkpoint('run-resumed');
+    setOutputs(ctx, issue, run, claimed, true);
     await syncPlanComment(ctx, issue, run);
 }
 /**
@@ -103100,6 +103603,7 @@ const FeedbackSchema = discriminatedUnion('type', [
         issue: schemas_string(),
         attempts: array(schemas_string()).default([]),
         impediment: object({ category: schemas_enum(['technical', 'ambiguity', 'scope', 'dependency']), requestedAction: schemas_string() }),
+        conflicting: array(schemas_string()).optional(),
     }),
 ]);
 const REPORT_SCHEMA = {
@@ -103111,7 +103615,7 @@ const REPORT_SCHEMA = {
         summary: { type: 'string', description: 'What you did and why, in a few sentences.' },
         details: { type: 'string', description: 'Markdown report of at least 20 lines: what changed and where, how you checked it, risks, anything the reviewer should know.' },
         feedback: {
-            description: 'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}}',
+            description: 'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}, conflicting?: [requirement, requirement]}',
             type: 'object',
             properties: { type: { type: 'string', enum: ['implementation', 'exploration', 'difficulty'] } },
             required: ['type'],
@@ -103163,6 +103667,8 @@ function firstMessage(input) {
         sections.push('', 'Other workers handle these tasks; do not do them:', ...others);
     if (input.memory.knowledge.length)
         sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
+    if (input.memory.advice.length)
+        sections.push('', "## Notes for this attempt (from crew's advisor or a maintainer)", ...input.memory.advice.map((a) => `- ${a}`));
     if (input.memory.attempts.length) {
         sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
         if (input.memory.lastFailure)
@@ -103353,6 +103859,7 @@ function knowledgeLines(entries, limit) {
 
 
 
+
 const MAX_OUTPUT_BYTES = 30_000;
 /** The sandbox for run_command, or the reason there is none, said loudly. */
 async function commandRunner(ctx, allowUnsandboxed) {
@@ -103439,6 +103946,8 @@ async function work(ctx) {
     const attempts = [];
     let lastFailure = null;
     let attempt = rec.attempts;
+    const firstAttempt = attempt;
+    const tier = rec.tierOverride ?? task.tier;
     let checked;
     let seen;
     let headSha;
@@ -103457,7 +103966,7 @@ async function work(ctx) {
                 repoDir: ctx.repo.dir,
                 protectedPaths: config.protected_paths,
                 maxTurns: config.worker_max_turns,
-                modelId: config.models[task.tier],
+                modelId: config.models[tier],
                 system: await ctx.template(`worker_${task.persona}`),
                 commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
                 team,
@@ -103466,7 +103975,7 @@ async function work(ctx) {
                     budgetTokens: config.context_budget,
                     summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages),
                 },
-                memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size) },
+                memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
             }, ctx.log);
             ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns`);
         }
@@ -103487,7 +103996,10 @@ async function work(ctx) {
         checked = checkResult(workerRun?.reported, seen);
         if (setupFailure)
             checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
-        const last = attempt >= 1 + config.max_retries || !checked.retry || checked.status === 'success';
+        // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
+        // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
+        const impeded = checked.feedback?.type === 'difficulty';
+        const last = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
         const status = last ? checked.status : 'retrying';
         const attemptNo = attempt;
         const prior = rec;
@@ -103512,18 +104024,18 @@ async function work(ctx) {
         attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
         lastFailure = checked.reason;
         attempt++;
-        ctx.log.info(`${taskId}: retrying (attempt ${attempt} of ${1 + config.max_retries}) because ${checked.reason}`);
+        ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
         await syncPlanComment(ctx, issue, run);
     }
     const now = nowIso(ctx);
     const claimNonce = nonce();
     const final = checked;
     const observed = seen;
-    const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
+    const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
         const current = readView(tx, issue, run);
         const mine = current?.tasks.get(taskId);
         if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying'))
-            return [];
+            return { claimed: [], decision: null };
         writeTask(tx, issue, run, {
             ...mine,
             status: final.status,
@@ -103539,16 +104051,20 @@ async function work(ctx) {
             sandboxWarning: warning,
         });
         tx.write(paths.result(issue, run, taskId), resultFile(taskId, attempt, final, observed, headSha));
-        writeRun(tx, current.run, now);
-        const ids = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+        const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+        // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
+        const decision = settleInState(tx, issue, run, taskId, final, claim);
+        const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
         refreshExecutionLog(tx, issue, run);
-        return ids;
+        return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
     });
     ctx.log.checkpoint('task-recorded');
-    if (claimed.length) {
+    if (outcome.claimed.length) {
         // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
-        await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+        await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
     }
+    if (outcome.decision && outcome.decision.action !== 'retry_stronger')
+        await followUp(ctx, issue, run, outcome.decision);
     await syncPlanComment(ctx, issue, run);
 }
 
@@ -103654,7 +104170,7 @@ function failureTarget(ctx) {
         return { issue: ctx.event.issue.number };
     return {};
 }
-async function reportFailure(ctx, error) {
+async function main_reportFailure(ctx, error) {
     const crew = error instanceof CrewError ? error : undefined;
     const step = crew?.step ?? `the ${ctx.settings.step} step`;
     const message = crew?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -103692,7 +104208,7 @@ async function run() {
     catch (error) {
         const text = error instanceof Error ? error.message : String(error);
         if (ctx)
-            await reportFailure(ctx, error);
+            await main_reportFailure(ctx, error);
         setFailed(redact(text));
     }
 }

@@ -14,6 +14,8 @@ export interface Settings {
   /** For `work` and `advance`: the issue and run the route job chose. */
   issue?: number;
   run?: number;
+  /** For `advance`: how the work matrix ended (`needs.work.result`), to tell a cancelled run from a lost worker. */
+  workResult?: string;
 }
 
 export class InputError extends Error {}
@@ -42,6 +44,8 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
     if (!parsed.success) throw new InputError(`${parsed.error.issues[0]!.message} (got '${raw}').`);
     settings[name] = parsed.data;
   }
+  const workResult = get('work_result');
+  if (workResult) settings.workResult = workResult;
   const task = get('task');
   if (step === 'work') {
     if (!/^t[1-9][0-9]{0,2}$/.test(task)) throw new InputError(`Input \`task\` must be a crew task id such as t1 (got '${task}'). Pass \`\${{ matrix.task }}\`.`);

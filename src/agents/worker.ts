@@ -37,7 +37,7 @@ export interface WorkerInput {
   limits: { tokens: number; costUsd: number; deadline: number };
   compaction?: Compaction;
   /** Earlier attempts and why they failed, and the knowledge base: read before starting. */
-  memory: { attempts: string[]; lastFailure: string | null; knowledge: string[] };
+  memory: { attempts: string[]; lastFailure: string | null; knowledge: string[]; advice: string[] };
 }
 
 const FeedbackSchema = z.discriminatedUnion('type', [
@@ -48,6 +48,7 @@ const FeedbackSchema = z.discriminatedUnion('type', [
     issue: z.string(),
     attempts: z.array(z.string()).default([]),
     impediment: z.object({ category: z.enum(['technical', 'ambiguity', 'scope', 'dependency']), requestedAction: z.string() }),
+    conflicting: z.array(z.string()).optional(),
   }),
 ]);
 
@@ -60,7 +61,8 @@ const REPORT_SCHEMA = {
     summary: { type: 'string', description: 'What you did and why, in a few sentences.' },
     details: { type: 'string', description: 'Markdown report of at least 20 lines: what changed and where, how you checked it, risks, anything the reviewer should know.' },
     feedback: {
-      description: 'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}}',
+      description:
+        'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}, conflicting?: [requirement, requirement]}',
       type: 'object',
       properties: { type: { type: 'string', enum: ['implementation', 'exploration', 'difficulty'] } },
       required: ['type'],
@@ -106,6 +108,7 @@ function firstMessage(input: WorkerInput): string {
   ];
   if (others.length) sections.push('', 'Other workers handle these tasks; do not do them:', ...others);
   if (input.memory.knowledge.length) sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
+  if (input.memory.advice.length) sections.push('', "## Notes for this attempt (from crew's advisor or a maintainer)", ...input.memory.advice.map((a) => `- ${a}`));
   if (input.memory.attempts.length) {
     sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
     if (input.memory.lastFailure) sections.push('', `The last attempt did not succeed because: ${input.memory.lastFailure}. Do not repeat what failed.`);

@@ -15,7 +15,7 @@ export type ImpedimentCategory = 'technical' | 'ambiguity' | 'scope' | 'dependen
 export type Feedback =
   | { type: 'implementation'; result: string; changes: string[] }
   | { type: 'exploration'; findings: string[]; recommendations: string[]; confidence: number }
-  | { type: 'difficulty'; issue: string; attempts: string[]; impediment: { category: ImpedimentCategory; requestedAction: string } };
+  | { type: 'difficulty'; issue: string; attempts: string[]; impediment: { category: ImpedimentCategory; requestedAction: string }; conflicting?: string[] };
 
 export interface Reported {
   status?: 'success' | 'partial' | 'failure';

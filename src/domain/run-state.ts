@@ -1,4 +1,5 @@
-import type { Plan } from './plan';
+import type { LeaderMemory, UserTopic } from './leader-policy';
+import type { Plan, Tier } from './plan';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -46,7 +47,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /** What a run in ESCALATING or AWAITING_APPROVAL waits for, anchored to the comment that asked. */
 export type Waiting =
   | { kind: 'answer'; commentId: number; questions: string[] }
-  | { kind: 'approval'; commentId: number; planVersion: number; reason: 'requested' | 'review-failed' };
+  | { kind: 'approval'; commentId: number; planVersion: number; reason: 'requested' | 'review-failed' }
+  /** An escalation to a person about a task: retry, accept as is, abort, or answer. */
+  | { kind: 'decision'; commentId: number; task: string; topic: UserTopic; question: string };
 
 export interface RunRecord {
   schema: 1;
@@ -74,6 +77,8 @@ export interface RunRecord {
   failure: { step: string; message: string } | null;
   /** Who holds the finalisation step, so two `advance` jobs never integrate twice. */
   finalizer: string | null;
+  /** The escalation policy's memory: counts per target, the failure streak, failures seen. */
+  leader: LeaderMemory;
 }
 
 export interface TaskClaim {
@@ -101,6 +106,18 @@ export interface TaskRecord {
   metadataIssues: string[];
   /** Set when run_command could not be sandboxed for this task; shown loudly in the plan comment. */
   sandboxWarning: string | null;
+  /** The advisor's stronger model for the next attempt. */
+  tierOverride: Tier | null;
+  /** Notes for the next attempt: the advisor's, a person's answer. */
+  advice: string[];
+  /** A person took the result as it is: it counts as done. */
+  accepted: boolean;
+  /** The tasks the planner replaced this one with. */
+  replacedBy: string[] | null;
+  /** A planner is re-decomposing this failed task; until it is done, its dependents wait. */
+  pendingReplan: boolean;
+  /** Times a lost worker was restarted automatically. */
+  restarts: number;
 }
 
 export interface RunView {
@@ -113,31 +130,45 @@ export function isTerminal(phase: Phase): boolean {
   return TERMINAL_PHASES.has(phase);
 }
 
-/** Tasks that may start now: pending, every dependency succeeded. */
+/**
+ * Where a task stands for the run: done (succeeded, or accepted as it is by a person),
+ * failed for good, replaced by the planner's new tasks, or still open.
+ */
+export function settlement(t: TaskRecord | undefined): 'done' | 'failed' | 'replaced' | 'open' {
+  if (!t) return 'open';
+  if (t.replacedBy) return 'replaced';
+  if (t.status === 'success' || t.accepted) return 'done';
+  if (DONE_STATUSES.has(t.status) && !t.pendingReplan) return 'failed';
+  return 'open';
+}
+
+/** Tasks that may start now: pending, every dependency done. */
 export function readyTasks(view: RunView): string[] {
   if (!view.plan) return [];
   return view.plan.tasks
     .filter((t) => view.tasks.get(t.id)?.status === 'pending')
-    .filter((t) => t.dependsOn.every((d) => view.tasks.get(d)?.status === 'success'))
+    .filter((t) => t.dependsOn.every((d) => settlement(view.tasks.get(d)) === 'done'))
     .map((t) => t.id);
 }
 
-/** Pending tasks that can never run because a dependency ended without success. */
+/** Pending tasks that can never run because a dependency failed for good. */
 export function blockedTasks(view: RunView): string[] {
   if (!view.plan) return [];
-  const failed = (id: string) => {
-    const s = view.tasks.get(id)?.status;
-    return s !== undefined && DONE_STATUSES.has(s) && s !== 'success';
-  };
-  return view.plan.tasks.filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some(failed)).map((t) => t.id);
+  return view.plan.tasks.filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some((d) => settlement(view.tasks.get(d)) === 'failed')).map((t) => t.id);
 }
 
 export function runningCount(view: RunView): number {
   return [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').length;
 }
 
+/** Every task has settled: done, failed for good or replaced. */
 export function allTasksDone(view: RunView): boolean {
-  return [...view.tasks.values()].every((t) => DONE_STATUSES.has(t.status));
+  return [...view.tasks.values()].every((t) => settlement(t) !== 'open');
+}
+
+/** Tasks that ended without success and were not replaced or accepted. */
+export function failedTasks(view: RunView): TaskRecord[] {
+  return [...view.tasks.values()].filter((t) => settlement(t) === 'failed');
 }
 
 /** Everything spent so far: planning plus every task. */
@@ -162,5 +193,11 @@ export function newTaskRecord(id: string, branch: string): TaskRecord {
     changedFiles: [],
     metadataIssues: [],
     sandboxWarning: null,
+    tierOverride: null,
+    advice: [],
+    accepted: false,
+    replacedBy: null,
+    pendingReplan: false,
+    restarts: 0,
   };
 }

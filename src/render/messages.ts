@@ -2,7 +2,7 @@ import { COMMAND_HELP } from '../domain/commands';
 import { hiddenMarker } from '../text/markdown';
 
 /** Commands this version answers; the rest are listed as coming. */
-export const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'abort', 'status', 'help']);
+export const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'accept', 'retry', 'abort', 'resume', 'status', 'help']);
 
 export function helpComment(unknownWord?: string): string {
   const lines: string[] = [];

@@ -71,7 +71,9 @@ function money(usd: number): string {
 
 /** Commands that make sense in each phase (only those this version of crew answers). */
 export function commandsFor(phase: Phase): string[] {
-  if (phase === 'COMPLETED' || phase === 'FAILED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew status', '/crew help'];
+  if (phase === 'FAILED') return ['/crew retry [task]', '/crew run', '/crew status', '/crew help'];
+  if (phase === 'INTERRUPTED') return ['/crew resume', '/crew abort', '/crew status'];
+  if (phase === 'COMPLETED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew status', '/crew help'];
   if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
   if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew abort', '/crew status'];
   return ['/crew status', '/crew abort', '/crew help'];
@@ -96,7 +98,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     for (const t of plan.tasks) {
       const rec = view.tasks.get(t.id);
       const branch = rec?.branch && rec.status !== 'pending' ? `[\`${rec.branch}\`](${links.branch(rec.branch)})` : '–';
-      out.push(`| **${t.id}** ${cell(t.title)} | ${t.persona} | ${t.tier} | ${t.dependsOn.join(', ') || '–'} | ${STATUS_TEXT[rec?.status ?? 'pending']} | ${branch} | ${rec?.attempts ?? 0} |`);
+      const status = rec?.replacedBy ? `↪ replaced by ${rec.replacedBy.join(', ')}` : rec?.accepted ? `${STATUS_TEXT[rec.status]} (accepted as is)` : STATUS_TEXT[rec?.status ?? 'pending'];
+      const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
+      out.push(`| **${t.id}** ${cell(t.title)} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`);
     }
     out.push('');
     out.push(mermaidGraph(view));
@@ -111,7 +115,14 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     out.push(`> [!WARNING]\n> Sandbox: ${w}.`);
   }
-  if (run.waiting?.kind === 'answer') {
+  if (run.phase === 'INTERRUPTED') {
+    out.push('');
+    out.push('**Interrupted** — the workflow run was cancelled. Comment `/crew resume` to continue where it stopped.');
+  }
+  if (run.waiting?.kind === 'decision') {
+    out.push('');
+    out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);
+  } else if (run.waiting?.kind === 'answer') {
     out.push('');
     out.push(`**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`);
   } else if (run.waiting?.kind === 'approval') {

@@ -1,7 +1,8 @@
 import YAML from 'yaml';
 import type { Plan } from '../domain/plan';
 import { runFolder } from '../domain/refs';
-import type { RunRecord, RunView, TaskRecord } from '../domain/run-state';
+import { FRESH_MEMORY } from '../domain/leader-policy';
+import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
 
 /**
@@ -60,7 +61,9 @@ export function runNumbers(r: Reader, issue: number): number[] {
 }
 
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
-  return parseJson<RunRecord>(r, paths.run(issue, run));
+  const rec = parseJson<RunRecord>(r, paths.run(issue, run));
+  // Fields added after a run was written get their defaults, so older state still reads.
+  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1 };
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {
@@ -70,7 +73,7 @@ export function readView(r: Reader, issue: number, run: number): RunView | undef
   const tasks = new Map<string, TaskRecord>();
   for (const t of plan?.tasks ?? []) {
     const rec = parseJson<TaskRecord>(r, paths.taskJson(issue, run, t.id));
-    if (rec) tasks.set(t.id, rec);
+    if (rec) tasks.set(t.id, { ...newTaskRecord(t.id, rec.branch), ...rec });
   }
   return { run: record, plan, tasks };
 }

@@ -1,19 +1,24 @@
 import { PullRequestsNotAllowed } from '../adapters/github/forge';
 import { topologicalOrder } from '../domain/plan';
 import { integrationBranch, runFolder } from '../domain/refs';
-import { allTasksDone, isTerminal, type RunView } from '../domain/run-state';
+import { endOfRunDecision } from '../domain/leader-policy';
+import { allTasksDone, failedTasks, isTerminal, settlement, type RunView } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { renderPullBody, renderReport, reportMarker, type TaskResultText } from '../render/report';
 import { paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { capBody } from '../text/markdown';
 import { CrewError, failRun, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { replanTasks } from './leader';
 
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
  * tasks nobody holds, and once every task has succeeded integrates the branches and
  * opens the pull request with its report.
  */
+/** How often a task whose worker vanished (not a cancelled run) is restarted automatically. */
+const MAX_RESTARTS = 2;
+
 export async function advance(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
   const prefix = `${runFolder(issue, run)}/`;
@@ -22,27 +27,55 @@ export async function advance(ctx: StepContext): Promise<void> {
 
   if (view.run.phase === 'EXECUTING') {
     const { max_parallel: maxParallel } = await ctx.config();
+    const cancelled = ctx.settings.workResult === 'cancelled';
     const now = nowIso(ctx);
     const claimNonce = nonce();
+    const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
     const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
       const v = readView(tx, issue, run)!;
       // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
-      const lost = [...v.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId);
-      for (const t of lost) writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: 'the worker job ended without recording a result (see the workflow log)' });
+      const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId);
+      if (cancelled && lost.length) {
+        // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
+        for (const t of lost) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+        writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
+        refreshExecutionLog(tx, issue, run);
+        return { kind: 'interrupted' as const, lost: lost.map((t) => t.id) };
+      }
+      const restart: string[] = [];
+      for (const t of lost) {
+        if (t.restarts < MAX_RESTARTS) {
+          restart.push(t.id);
+          writeTask(tx, issue, run, { ...t, claim, restarts: t.restarts + 1 });
+        } else writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)` });
+      }
       if (lost.length) writeRun(tx, v.run, now);
-      const claimed = claimReadyTasks(tx, issue, run, maxParallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+      const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim, now)];
       const after = readView(tx, issue, run)!;
       if (!allTasksDone(after)) {
         refreshExecutionLog(tx, issue, run);
         return { kind: 'waiting' as const, claimed };
       }
-      const failed = [...after.tasks.values()].filter((t) => t.status !== 'success');
-      if (failed.length) return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`) };
+      const failed = failedTasks(after);
+      if (failed.length) {
+        const next = endOfRunDecision(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader);
+        if (next.action === 'replan_failed') {
+          for (const t of failed) writeTask(tx, issue, run, { ...t, pendingReplan: true });
+          writeRun(tx, { ...after.run, leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } } }, now);
+          return { kind: 'replan' as const, tasks: next.tasks };
+        }
+        return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`) };
+      }
       if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId) return { kind: 'elsewhere' as const };
       writeRun(tx, { ...after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
       refreshExecutionLog(tx, issue, run);
       return { kind: 'finalize' as const };
     });
+    if (step.kind === 'interrupted') {
+      ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
+      await syncPlanComment(ctx, issue, run);
+      return;
+    }
     if (step.kind === 'waiting') {
       if (step.claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(step.claimed), nonce: claimNonce });
       ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
@@ -50,13 +83,14 @@ export async function advance(ctx: StepContext): Promise<void> {
       return;
     }
     if (step.kind === 'elsewhere') return ctx.log.info('another job is finishing this run');
-    if (step.kind === 'failed') {
-      const message = `These tasks did not succeed:\n${step.failed.map((f) => `- ${f}`).join('\n')}`;
-      await failRun(ctx, issue, run, 'the tasks', `${step.failed.length} task(s) did not succeed`);
-      await syncPlanComment(ctx, issue, run);
-      await ctx.forge.postComment(issue, failureComment('the tasks', message, ctx.forge.runLink(), 'Read each task\'s result on the crew/state branch, clarify the issue if needed, then comment `/crew run` to try again.'));
-      return;
+    if (step.kind === 'replan') {
+      // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
+      const replaced = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
+      if (replaced) return;
+      view = await loadView(ctx, issue, run);
+      return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`));
     }
+    if (step.kind === 'failed') return reportFailure(ctx, issue, run, step.failed);
     view = await loadView(ctx, issue, run);
   } else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
     return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
@@ -64,11 +98,23 @@ export async function advance(ctx: StepContext): Promise<void> {
   await finalize(ctx, view);
 }
 
+async function reportFailure(ctx: StepContext, issue: number, run: number, failed: string[]): Promise<void> {
+  const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
+  await failRun(ctx, issue, run, 'the tasks', `${failed.length} task(s) did not succeed`);
+  await syncPlanComment(ctx, issue, run);
+  await ctx.forge.postComment(
+    issue,
+    failureComment('the tasks', message, ctx.forge.runLink(), "Read each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`."),
+  );
+}
+
 /** Merges the task branches into the integration branch in dependency order. */
 async function integrate(ctx: StepContext, view: RunView): Promise<string> {
   const { issue, run, base } = view.run;
   const branch = integrationBranch(issue, run);
-  const heads = topologicalOrder(view.plan!).map((id) => view.tasks.get(id)!);
+  const heads = topologicalOrder(view.plan!)
+    .map((id) => view.tasks.get(id)!)
+    .filter((t) => settlement(t) === 'done');
   await ctx.repo.fetchCommit(base.sha);
   const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
   const lost = heads.filter((h) => missing.includes(h.branch));

@@ -1,7 +1,8 @@
 import { ConfigError } from '../config/schema';
 import { COMMAND_HELP, parseCommand, type Command } from '../domain/commands';
 import { isTaskId, runFolder } from '../domain/refs';
-import { isTerminal, ZERO_USAGE, type RunRecord } from '../domain/run-state';
+import { FRESH_MEMORY } from '../domain/leader-policy';
+import { failedTasks, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
 import type { CommentEvent, DispatchEvent } from '../event';
 import { AVAILABLE, helpComment, notYetComment, refusalComment } from '../render/messages';
 import { planMarker, renderPlanComment } from '../render/plan-comment';
@@ -9,12 +10,17 @@ import { messageId, writeMessage } from '../state/inbox';
 import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { replanTasks } from './leader';
 import { planRun, WAITING_LABEL } from './planning';
 
-/** The matrix for the work job; with nothing to start, the work and advance jobs are skipped. */
-function setOutputs(ctx: StepContext, issue: number | '', run: number | '', tasks: string[]) {
-  ctx.output('issue', tasks.length ? String(issue) : '');
-  ctx.output('run', tasks.length ? String(run) : '');
+/**
+ * The matrix for the work job. With nothing to start the work job is skipped, and so is
+ * advance unless `advance` asks for it (a run whose remaining step is to finish).
+ */
+function setOutputs(ctx: StepContext, issue: number | '', run: number | '', tasks: string[], advance = false) {
+  const go = tasks.length > 0 || advance;
+  ctx.output('issue', go ? String(issue) : '');
+  ctx.output('run', go ? String(run) : '');
   ctx.output('tasks', JSON.stringify(tasks));
 }
 
@@ -95,6 +101,12 @@ async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Comm
       return revise(ctx, ev, command.feedback);
     case 'abort':
       return abort(ctx, ev);
+    case 'retry':
+      return retry(ctx, ev, command.task);
+    case 'accept':
+      return accept(ctx, ev);
+    case 'resume':
+      return resume(ctx, ev);
     default: {
       const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
       if (!AVAILABLE.has(command.kind)) await ctx.forge.postComment(issue, notYetComment(usage));
@@ -145,6 +157,7 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       updatedAt: now,
       failure: null,
       finalizer: null,
+      leader: FRESH_MEMORY,
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
@@ -204,16 +217,24 @@ async function trustedReply(ctx: StepContext, ev: CommentEvent, after: number): 
 async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { quiet: boolean }): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
-  if (!last || last.phase !== 'ESCALATING' || last.waiting?.kind !== 'answer') {
+  if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
     if (!opts.quiet) await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
     else ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
     return;
+  }
+  if (last.waiting.kind === 'decision') {
+    if (opts.quiet) {
+      if (!(await hasWriteAccess(ctx, ev, false))) return;
+      await ctx.forge.react(ev.comment.id, 'eyes');
+    }
+    return decideTask(ctx, ev, last, 'answer', text);
   }
   if (opts.quiet) {
     if (!(await hasWriteAccess(ctx, ev, false))) return;
     await ctx.forge.react(ev.comment.id, 'eyes');
   }
   const waiting = last.waiting;
+  if (waiting.kind !== 'answer') return;
   const trust = await trustedReply(ctx, ev, waiting.commentId);
   if (trust !== 'ok') {
     await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
@@ -277,6 +298,7 @@ async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Pro
     return;
   }
   const last = await latestRun(ctx, issue);
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review') return decideTask(ctx, ev, last, 'revise', feedback);
   if (!last || last.phase !== 'AWAITING_APPROVAL') {
     await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
     return;
@@ -292,6 +314,126 @@ async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Pro
   await syncPlanComment(ctx, issue, run);
   const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
   setOutputs(ctx, issue, run, tasks);
+  await syncPlanComment(ctx, issue, run);
+}
+
+type DecisionReply = 'retry' | 'accept' | 'answer' | 'revise';
+
+/**
+ * A person's decision on an escalated task: retry it, accept its work as it is,
+ * answer its question (it runs again with the answer), or re-plan the failed tasks.
+ * Counts only if written by someone with write access after crew asked, and not edited.
+ */
+async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, reply: DecisionReply, text = ''): Promise<void> {
+  const issue = ev.issue.number;
+  const run = last.run;
+  const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'decision' }>;
+  const trust = await trustedReply(ctx, ev, waiting.commentId);
+  if (trust !== 'ok') {
+    await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+    return;
+  }
+  const config = await ctx.config();
+  const now = nowIso(ctx);
+  const claimNonce = nonce();
+  let toReplan: string[] = [];
+  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
+    const task = view.tasks.get(waiting.task)!;
+    if (reply === 'accept') writeTask(tx, issue, run, { ...task, accepted: true });
+    if (reply === 'retry' || reply === 'answer') {
+      const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
+      writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
+    }
+    if (reply === 'revise') {
+      toReplan = failedTasks(view).map((t) => t.id);
+      for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
+    }
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
+    return reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+  });
+  if (claimed === null) return ctx.log.info('the decision was already taken');
+  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('decision-taken');
+  if (reply === 'revise') {
+    await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
+    return setOutputs(ctx, issue, run, [], true);
+  }
+  setOutputs(ctx, issue, run, claimed, true);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
+async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task)) return decideTask(ctx, ev, last, 'retry');
+  if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
+    await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
+    return;
+  }
+  const run = last.run;
+  const config = await ctx.config();
+  const now = nowIso(ctx);
+  const { value: out } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: retry ${only ?? 'failed tasks'}`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    const targets = [...view.tasks.values()].filter((t) => (settlement(t) === 'failed' || t.status === 'blocked') && (!only || t.id === only));
+    if (!targets.length) return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
+    for (const t of targets) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
+    return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now), retried: targets.map((t) => t.id) };
+  });
+  if ('error' in out) {
+    await ctx.forge.postComment(issue, `Run ${run}: ${out.error}`);
+    return;
+  }
+  ctx.log.info(`retrying ${out.retried!.join(', ')}`);
+  setOutputs(ctx, issue, run, out.claimed!, true);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/** `/crew accept`: take an escalated task's work as it is. */
+async function accept(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const last = await latestRun(ctx, ev.issue.number);
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision') return decideTask(ctx, ev, last, 'accept');
+  await ctx.forge.postComment(ev.issue.number, 'There is no escalated task waiting for a decision on this issue, so there is nothing to accept.');
+}
+
+/**
+ * `/crew resume`: picks an interrupted run up from its state. Tasks that succeeded are
+ * skipped, tasks whose work was pushed keep it (their branch is reused), everything
+ * else runs again; a run that was finishing finishes.
+ */
+async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+    const why = !last ? 'there is no run on this issue' : last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+    await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
+    return;
+  }
+  const run = last.run;
+  if (last.phase === 'PLANNING') {
+    const tasks = await planRun(ctx, issue, run);
+    setOutputs(ctx, issue, run, tasks);
+    return syncPlanComment(ctx, issue, run);
+  }
+  const config = await ctx.config();
+  const now = nowIso(ctx);
+  const staleAfter = Date.parse(now) - 60 * 60_000;
+  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    // A claim from an interrupted run, or older than a job may live, belongs to nobody.
+    for (const t of view.tasks.values()) {
+      const stale = view.run.phase === 'INTERRUPTED' || Date.parse(t.claim?.at ?? now) < staleAfter;
+      if ((t.status === 'running' || t.status === 'retrying') && stale) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+    }
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+  });
+  ctx.log.checkpoint('run-resumed');
+  setOutputs(ctx, issue, run, claimed, true);
   await syncPlanComment(ctx, issue, run);
 }
 

@@ -8,9 +8,10 @@ import { addUsage, totalUsage, ZERO_USAGE, type TaskStatus } from '../domain/run
 import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../sandbox/command-runner';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
-import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { followUp, settleInState } from './leader';
 
 const MAX_OUTPUT_BYTES = 30_000;
 
@@ -97,6 +98,8 @@ export async function work(ctx: StepContext): Promise<void> {
   const attempts: string[] = [];
   let lastFailure: string | null = null;
   let attempt = rec.attempts;
+  const firstAttempt = attempt;
+  const tier = rec.tierOverride ?? task.tier;
   let checked: CheckedResult;
   let seen: Observed;
   let headSha: string;
@@ -117,7 +120,7 @@ export async function work(ctx: StepContext): Promise<void> {
           repoDir: ctx.repo.dir,
           protectedPaths: config.protected_paths,
           maxTurns: config.worker_max_turns,
-          modelId: config.models[task.tier],
+          modelId: config.models[tier],
           system: await ctx.template(`worker_${task.persona}`),
           commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
           team,
@@ -126,7 +129,7 @@ export async function work(ctx: StepContext): Promise<void> {
             budgetTokens: config.context_budget,
             summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages),
           },
-          memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size) },
+          memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
         },
         ctx.log,
       );
@@ -148,7 +151,10 @@ export async function work(ctx: StepContext): Promise<void> {
     };
     checked = checkResult(workerRun?.reported, seen);
     if (setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
-    const last = attempt >= 1 + config.max_retries || !checked.retry || checked.status === 'success';
+    // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
+    // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
+    const impeded = checked.feedback?.type === 'difficulty';
+    const last = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
     const status: TaskStatus = last ? checked.status : 'retrying';
     const attemptNo = attempt;
     const prior = rec;
@@ -172,7 +178,7 @@ export async function work(ctx: StepContext): Promise<void> {
     attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
     lastFailure = checked.reason;
     attempt++;
-    ctx.log.info(`${taskId}: retrying (attempt ${attempt} of ${1 + config.max_retries}) because ${checked.reason}`);
+    ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
     await syncPlanComment(ctx, issue, run);
   }
 
@@ -180,10 +186,10 @@ export async function work(ctx: StepContext): Promise<void> {
   const claimNonce = nonce();
   const final = checked!;
   const observed = seen!;
-  const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
+  const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
     const current = readView(tx, issue, run);
     const mine = current?.tasks.get(taskId);
-    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return [];
+    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null };
     writeTask(tx, issue, run, {
       ...mine,
       status: final.status,
@@ -199,15 +205,18 @@ export async function work(ctx: StepContext): Promise<void> {
       sandboxWarning: warning,
     });
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, attempt, final, observed, headSha!));
-    writeRun(tx, current.run, now);
-    const ids = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+    const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+    // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
+    const decision = settleInState(tx, issue, run, taskId, final, claim);
+    const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
     refreshExecutionLog(tx, issue, run);
-    return ids;
+    return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
   });
   ctx.log.checkpoint('task-recorded');
-  if (claimed.length) {
+  if (outcome.claimed.length) {
     // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
-    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
   }
+  if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
   await syncPlanComment(ctx, issue, run);
 }

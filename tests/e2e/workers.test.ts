@@ -24,13 +24,24 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(r.pulls).toHaveLength(1);
   });
 
-  it('a task budget is a hard stop: the partial work is pushed and the reason is recorded, with no retry', async () => {
+  it('a task budget is a hard stop: the partial work is pushed and the reason recorded, with no retry; then the ≥50% rule re-plans it once', async () => {
     let notes: string | undefined;
-    const r = await play('worker-budget', { hooks: { beforeClose: async ({ gh }) => void (notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md')) } });
+    let t1 = '';
+    const r = await play('worker-budget', {
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md');
+          t1 = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? '';
+        },
+      },
+    });
     expectFaithful(r);
-    expect(r.model.byRole.worker).toBe(1);
     expect(notes).toBe('# Notes\n\nStarted.\n');
-    expect(crewComments(r).at(-1)!.body).toContain('t1 (failure: the worker spent its token or cost budget)');
+    expect(JSON.parse(t1)).toMatchObject({ status: 'failure', attempts: 1, error: 'the worker spent its token or cost budget', replacedBy: ['t2'] });
+    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 2, worker: 2, decomposer: 1 });
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(plan.body).toContain('↪ replaced by t2');
+    expect(r.pulls[0]!.files).toEqual(['NOTES.md']);
   });
 
   it('/crew abort mid-task: the worker stops at its next turn, its work is kept, the run ends ABORTED', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FRESH_MEMORY } from '../../../src/domain/leader-policy';
 import type { Plan } from '../../../src/domain/plan';
 import { newTaskRecord, ZERO_USAGE, type RunRecord, type RunView, type TaskStatus } from '../../../src/domain/run-state';
 import { renderPlanComment } from '../../../src/render/plan-comment';
@@ -40,6 +41,7 @@ function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): RunView {
     updatedAt: '2026-11-21T00:01:00Z',
     failure: null,
     finalizer: null,
+    leader: FRESH_MEMORY,
     ...patch,
   };
   const tasks = new Map(
@@ -125,7 +127,7 @@ describe('help', () => {
     expect(body).toContain('crew does not know the command `/crew zap`.');
     expect(body).toContain('| `/crew run` |');
     expect(body).toContain('| `/crew approve` |');
-    expect(body).not.toContain('| `/crew retry [task]` |');
-    expect(body).toContain('Not available in this version yet: `/crew accept`');
+    expect(body).not.toContain('| `/crew retro` |');
+    expect(body).toContain('Not available in this version yet: `/crew retro`');
   });
 });

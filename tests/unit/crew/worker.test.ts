@@ -33,7 +33,7 @@ function input(repoDir: string, over: Partial<WorkerInput> = {}): WorkerInput {
     commands: { runner: undefined, unavailable: 'no sandbox (test)', policy: { allow: [], deny: DEFAULT_DENY }, timeoutMs: 1000, maxOutputBytes: 10_000 },
     team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
     limits: { tokens: 10_000_000, costUsd: 100, deadline: Date.now() + 600_000 },
-    memory: { attempts: [], lastFailure: null, knowledge: [] },
+    memory: { attempts: [], lastFailure: null, knowledge: [], advice: [] },
     ...over,
   };
 }
@@ -73,12 +73,13 @@ describe('runWorker', () => {
 
   it('tells a retry what failed before, and gives knowledge from the repository', async () => {
     const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
-    await runWorker(model, input(repo, { attempt: 2, memory: { attempts: ['Attempt 1 (timeout): ran out of turns'], lastFailure: 'the worker reached its turn limit', knowledge: ['[constraint] never edit generated files'] } }), log);
+    await runWorker(model, input(repo, { attempt: 2, memory: { attempts: ['Attempt 1 (timeout): ran out of turns'], lastFailure: 'the worker reached its turn limit', knowledge: ['[constraint] never edit generated files'], advice: ['The advisor says: check the types first'] } }), log);
     const first = (model.requests[0]!.messages[0]!.content[0] as { text: string }).text;
     expect(first).toContain('Attempt: 2');
     expect(first).toContain('## Earlier attempts at this task\nAttempt 1 (timeout): ran out of turns');
     expect(first).toContain('The last attempt did not succeed because: the worker reached its turn limit.');
     expect(first).toContain('- [constraint] never edit generated files');
+    expect(first).toContain("## Notes for this attempt (from crew's advisor or a maintainer)\n- The advisor says: check the types first");
   });
 });
 

@@ -1,0 +1,184 @@
+import { decompose } from '../agents/decomposer';
+import { reviewPlan } from '../agents/plan-reviewer';
+import { decide, failureSignature, recordSuccess, type Decision, type FailedTask } from '../domain/leader-policy';
+import type { Plan, PlanTask, Tier } from '../domain/plan';
+import { checkPlanRules, findingsText } from '../domain/plan-review';
+import type { CheckedResult } from '../domain/result';
+import { runFolder, taskBranch } from '../domain/refs';
+import { addUsage, newTaskRecord, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
+import type { StateTx } from '../ports';
+import { hiddenMarker } from '../text/markdown';
+import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { claimReadyTasks } from '../state/transitions';
+import { sanitize } from '../text/sanitize';
+import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { WAITING_LABEL } from './planning';
+
+const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
+
+/**
+ * Inside the state write that records a task's final result: the leader decides what
+ * happens to a failure and applies the part that must be atomic with it (so a
+ * dependent is never marked blocked for a task that is about to be retried or replanned).
+ */
+export function settleInState(tx: StateTx, issue: number, run: number, taskId: string, result: CheckedResult, claim: TaskClaim): Decision | null {
+  const view = readView(tx, issue, run)!;
+  const rec = view.tasks.get(taskId)!;
+  const task = view.plan!.tasks.find((t) => t.id === taskId)!;
+  if (result.status === 'success') {
+    writeRun(tx, { ...view.run, leader: recordSuccess(view.run.leader) }, claim.at);
+    return null;
+  }
+  const difficulty = result.feedback?.type === 'difficulty' ? result.feedback : undefined;
+  const failed: FailedTask = {
+    task: taskId,
+    failures: rec.attempts,
+    ...(difficulty ? { impediment: difficulty.impediment, ...(difficulty.conflicting?.length ? { conflicting: difficulty.conflicting } : {}) } : {}),
+    signature: failureSignature(result.reason ?? result.status),
+  };
+  const open = view.run.waiting !== null;
+  const { decision, memory } = decide(failed, view.run.leader, { userQuestionOpen: open });
+  let next = { ...view.run, leader: memory };
+  if (decision.action === 'retry_stronger') {
+    const tier = STRONGER[rec.tierOverride ?? task.tier];
+    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, finishedAt: null, startedAt: claim.at, tierOverride: tier, advice: [...rec.advice, decision.notes] });
+  } else if (decision.to === 'planner') {
+    writeTask(tx, issue, run, { ...rec, pendingReplan: true });
+  } else if (decision.action === 'ask' || decision.action === 'review_plan') {
+    next = { ...next, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question } };
+  }
+  writeRun(tx, next, claim.at);
+  return decision;
+}
+
+/** The side of a decision that happens after the state is written: dispatches, model calls, comments. */
+export async function followUp(ctx: StepContext, issue: number, run: number, decision: Decision): Promise<void> {
+  ctx.log.info(`leader: ${decision.rule} → ${decision.to} (${decision.action}) for ${decision.task}`);
+  switch (decision.action) {
+    case 'retry_stronger':
+      return; // claimed and dispatched with the other tasks the same write started
+    case 'replan_task':
+    case 'reevaluate_dependencies':
+      await replanTasks(ctx, issue, run, [decision.task], decision.feedback);
+      return;
+    case 'ask':
+    case 'review_plan':
+      await askPerson(ctx, issue, run, decision.task, decision.question, decision.action === 'review_plan');
+      return;
+    case 'give_up':
+      ctx.log.info(`leader: ${decision.task} stays failed: ${decision.reason}`);
+  }
+}
+
+async function askPerson(ctx: StepContext, issue: number, run: number, task: string, question: string, planReview: boolean): Promise<void> {
+  const body = [
+    `**crew needs a decision** about ${task}.`,
+    '',
+    question,
+    '',
+    'Reply with one of:',
+    `- \`/crew retry ${task}\` — try it again as it is;`,
+    `- \`/crew accept\` — take ${task}'s work as it is and go on;`,
+    ...(planReview ? ['- `/crew revise <what to change>` — re-plan the failed tasks with your guidance;'] : []),
+    '- `/crew abort` — stop the run;',
+    `- or answer in a comment (or \`/crew answer <text>\`): ${task} runs again with your answer.`,
+    '',
+    'Only people with write access can decide. Other tasks keep running; nothing new starts until then.',
+    hiddenMarker('decision', { issue, run, task, nonce: nonce() }),
+  ].join('\n');
+  const posted = await ctx.forge.postComment(issue, body);
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: asked about ${task}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0) writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+  });
+  await ctx.forge.addLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('decision-asked');
+  await syncPlanComment(ctx, issue, run);
+}
+
+/** Renumbers a replacement plan's tasks after the existing ones (t1…tN → tN+1…). */
+function renumber(tasks: PlanTask[], offset: number): PlanTask[] {
+  const map = new Map(tasks.map((t, i) => [t.id, `t${offset + i + 1}`]));
+  return tasks.map((t) => ({ ...t, id: map.get(t.id)!, dependsOn: t.dependsOn.map((d) => map.get(d)!) }));
+}
+
+/**
+ * The planner's escalation: the failed tasks are re-decomposed into new ones, which
+ * the plan review checks like any plan, and take the old tasks' place in the DAG. If
+ * the replacement cannot be made or is not passed, the failures stand.
+ */
+export async function replanTasks(ctx: StepContext, issue: number, run: number, taskIds: string[], feedback: string, opts: { endOfRun?: boolean } = {}): Promise<boolean> {
+  const config = await ctx.config();
+  const prefix = `${runFolder(issue, run)}/`;
+  const snap = await ctx.state.load(prefix);
+  const view = readView(snap, issue, run)!;
+  const plan = view.plan!;
+  const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
+  const old = plan.tasks.filter((t) => taskIds.includes(t.id));
+  const reasons = old.map((t) => `- ${t.id} ${t.title}: ${view.tasks.get(t.id)?.error ?? 'failed'}`).join('\n');
+  let usage: Usage = ZERO_USAGE;
+  let replacement: PlanTask[] | undefined;
+  let why = '';
+  try {
+    const modelId = config.models[config.default_model];
+    const out = await decompose(
+      ctx.model(),
+      modelId,
+      await ctx.template('decomposer'),
+      {
+        title: sanitize(request.title, 300),
+        body: sanitize(request.body),
+        task: plan.summary,
+        criteria: plan.criteria,
+        answers: '',
+        files: await ctx.repo.listFiles(),
+        maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
+        revise: { plan: { ...plan, tasks: old }, feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.` },
+      },
+      ctx.log,
+    );
+    usage = addUsage(usage, out.usage);
+    const proposed = renumber(out.plan.tasks, plan.tasks.length);
+    const findings = checkPlanRules({ ...plan, tasks: proposed }, config.protected_paths);
+    if (findings.length) why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
+    else {
+      const review = await reviewPlan(ctx.model(), modelId, await ctx.template('plan_reviewer'), request, { ...plan, tasks: proposed }, ctx.log);
+      usage = addUsage(usage, review.usage);
+      if (review.verdict === 'PASS') replacement = proposed;
+      else why = `the plan reviewer did not pass the replacement:\n${findingsText(review.findings)}`;
+    }
+  } catch (e) {
+    why = `re-planning failed: ${(e as Error).message}`;
+  }
+  const now = nowIso(ctx);
+  const claimNonce = nonce();
+  const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: re-plan ${taskIds.join(', ')}`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    const rec = { ...v.run, usage: addUsage(v.run.usage, usage), ...(opts.endOfRun ? { leader: { ...v.run.leader, replannedFailed: true } } : {}) };
+    if (!replacement) {
+      for (const id of taskIds) writeTask(tx, issue, run, { ...v.tasks.get(id)!, pendingReplan: false });
+      writeRun(tx, rec, now);
+      refreshExecutionLog(tx, issue, run);
+      return [];
+    }
+    const newIds = replacement.map((t) => t.id);
+    // New tasks start where the old ones did; whatever depended on an old task now waits for its replacements.
+    const inherited = [...new Set(old.flatMap((t) => t.dependsOn))].filter((d) => !taskIds.includes(d));
+    const added = replacement.map((t) => ({ ...t, dependsOn: [...new Set([...t.dependsOn, ...inherited])] }));
+    const kept = v.plan!.tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
+    const next: Plan = { ...v.plan!, tasks: [...kept, ...added] };
+    tx.write(paths.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
+    for (const t of added) {
+      tx.write(paths.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
+      writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
+    }
+    for (const id of taskIds) writeTask(tx, issue, run, { ...v.tasks.get(id)!, pendingReplan: false, replacedBy: newIds });
+    writeRun(tx, { ...rec, planVersion: rec.planVersion + 1, phase: rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase, waiting: null, failure: null }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+  });
+  if (!replacement) ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);
+  else ctx.log.info(`leader: replaced ${taskIds.join(', ')} with ${replacement.map((t) => t.id).join(', ')}`);
+  if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+  await syncPlanComment(ctx, issue, run);
+  return replacement !== undefined;
+}
