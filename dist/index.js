@@ -84889,13 +84889,21 @@ class GitRepo {
             return { ok: false, conflicts };
         }
     }
-    async commitAll(message) {
+    async commitAll(message, opts = {}) {
         await this.git.raw(['add', '-A']);
         const changed = (await this.git.raw(['diff', '--cached', '--name-only'])).split('\n').filter(Boolean);
-        if (changed.length === 0)
+        if (changed.length === 0 && !opts.allowEmpty)
             return { sha: await this.head(), changedFiles: [], empty: true };
-        await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
-        return { sha: await this.head(), changedFiles: changed, empty: false };
+        await this.git.raw(['commit', '--quiet', '--no-verify', ...(changed.length ? [] : ['--allow-empty']), '-m', message]);
+        return { sha: await this.head(), changedFiles: changed, empty: changed.length === 0 };
+    }
+    /** Files that differ between `from` and the working tree, new files included (stages everything). */
+    async changedSince(from) {
+        await this.git.raw(['add', '-A']);
+        return (await this.git.raw(['diff', '--cached', '--name-only', from])).split('\n').filter(Boolean);
+    }
+    async commitMessage(ref) {
+        return this.git.raw(['log', '-1', '--format=%B', ref]);
     }
     async push(branch) {
         assertCrewRef(branch);
@@ -85081,6 +85089,7 @@ class GitStateStore {
                 await this.git.raw(['add', '-A']);
                 await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
                 try {
+                    this.log.checkpoint('state-write');
                     await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
                     return { value, snapshot: await this.snapshot(prefix, files) };
                 }
@@ -85246,6 +85255,19 @@ class GitHubForge {
         const ref = await this.defaultBranch();
         this.log.info(`dispatching ${this.opts.workflowFile} on ${ref} with ${JSON.stringify(inputs)}`);
         await this.gh.rest.actions.createWorkflowDispatch({ ...this.base, workflow_id: this.opts.workflowFile, ref, inputs });
+    }
+    async workflowRunActive(runId) {
+        if (!/^\d+$/.test(runId))
+            return undefined;
+        try {
+            const { data } = await this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(runId) });
+            return data.status !== 'completed';
+        }
+        catch (e) {
+            if (forge_status(e) === 404)
+                return false;
+            throw e;
+        }
     }
     runLink() {
         return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${this.opts.runId}`;
@@ -101190,6 +101212,39 @@ function claimReadyTasks(tx, issue, run, maxParallel, claim, now) {
     return claimed;
 }
 
+;// CONCATENATED MODULE: ./src/text/sanitize.ts
+/**
+ * Cleans untrusted text (issue bodies, comments) before it reaches a prompt. Hidden
+ * content is the usual carrier of injected instructions: HTML comments, zero-width
+ * and bidi control characters, and markup a reader never sees rendered.
+ */
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u180E]/g;
+const TAG_CHARS = /[\u{E0000}-\u{E007F}]/gu;
+function sanitize(text, maxChars = 20_000) {
+    let out = text
+        .replace(/<!--[\s\S]*?(-->|$)/g, '')
+        .replace(INVISIBLE, '')
+        .replace(TAG_CHARS, '')
+        // Markup that renders as nothing (or as an attribute a reader never sees).
+        .replace(/<(details|summary|div|span|p)\b[^>]*\bhidden\b[^>]*>[\s\S]*?<\/\1>/gi, '')
+        .replace(/<img\b[^>]*>/gi, '[image]')
+        .replace(/!\[[^\]]*\]\(([^)]*)\)/g, '[image]')
+        .replace(/\s+(?:title|alt|aria-label|data-[\w-]+)\s*=\s*("[^"]*"|'[^']*')/gi, '')
+        .replace(/\r\n?/g, '\n');
+    out = decodeHarmlessEntities(out);
+    if (out.length > maxChars)
+        out = `${out.slice(0, maxChars)}\n\n[truncated: ${out.length - maxChars} more characters not shown]`;
+    return out.trim();
+}
+/** Entities that could spell out hidden characters are decoded, then the hidden characters stripped again. */
+function decodeHarmlessEntities(text) {
+    return text
+        .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(Number.parseInt(hex, 16)))
+        .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number.parseInt(dec, 10)))
+        .replace(INVISIBLE, '')
+        .replace(TAG_CHARS, '');
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/render/plan-comment.ts
@@ -101723,39 +101778,6 @@ function findingsText(findings) {
     return findings.map((f) => `- [${f.aspect}]${f.task ? ` ${f.task}:` : ''} ${f.problem}${f.suggestion ? ` — ${f.suggestion}` : ''}`).join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/text/sanitize.ts
-/**
- * Cleans untrusted text (issue bodies, comments) before it reaches a prompt. Hidden
- * content is the usual carrier of injected instructions: HTML comments, zero-width
- * and bidi control characters, and markup a reader never sees rendered.
- */
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u180E]/g;
-const TAG_CHARS = /[\u{E0000}-\u{E007F}]/gu;
-function sanitize(text, maxChars = 20_000) {
-    let out = text
-        .replace(/<!--[\s\S]*?(-->|$)/g, '')
-        .replace(INVISIBLE, '')
-        .replace(TAG_CHARS, '')
-        // Markup that renders as nothing (or as an attribute a reader never sees).
-        .replace(/<(details|summary|div|span|p)\b[^>]*\bhidden\b[^>]*>[\s\S]*?<\/\1>/gi, '')
-        .replace(/<img\b[^>]*>/gi, '[image]')
-        .replace(/!\[[^\]]*\]\(([^)]*)\)/g, '[image]')
-        .replace(/\s+(?:title|alt|aria-label|data-[\w-]+)\s*=\s*("[^"]*"|'[^']*')/gi, '')
-        .replace(/\r\n?/g, '\n');
-    out = decodeHarmlessEntities(out);
-    if (out.length > maxChars)
-        out = `${out.slice(0, maxChars)}\n\n[truncated: ${out.length - maxChars} more characters not shown]`;
-    return out.trim();
-}
-/** Entities that could spell out hidden characters are decoded, then the hidden characters stripped again. */
-function decodeHarmlessEntities(text) {
-    return text
-        .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(Number.parseInt(hex, 16)))
-        .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number.parseInt(dec, 10)))
-        .replace(INVISIBLE, '')
-        .replace(TAG_CHARS, '');
-}
-
 ;// CONCATENATED MODULE: ./src/agents/intake.ts
 
 
@@ -102150,7 +102172,8 @@ function renumber(tasks, offset) {
 /**
  * The planner's escalation: the failed tasks are re-decomposed into new ones, which
  * the plan review checks like any plan, and take the old tasks' place in the DAG. If
- * the replacement cannot be made or is not passed, the failures stand.
+ * the replacement cannot be made or is not passed, the failures stand, and the
+ * answer says why so the failure comment can tell the maintainer.
  */
 async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
     const config = await ctx.config();
@@ -102228,10 +102251,256 @@ async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
     if (claimed.length)
         await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
     await syncPlanComment(ctx, issue, run);
-    return replacement !== undefined;
+    return replacement ? { replaced: true } : { replaced: false, why };
+}
+
+;// CONCATENATED MODULE: ./src/domain/result.ts
+
+const MIN_REPORT_LINES = 20;
+/** The text the model reported, as it will appear in the result body. */
+function reportBody(r) {
+    const parts = [r.summary?.trim() ?? '', r.details?.trim() ?? ''];
+    const f = r.feedback;
+    if (f?.type === 'implementation')
+        parts.push(`## Implementation\n${f.result}\n${f.changes.map((c) => `- ${c}`).join('\n')}`);
+    if (f?.type === 'exploration')
+        parts.push(`## Findings\n${f.findings.map((x) => `- ${x}`).join('\n')}\n\n## Recommendations\n${f.recommendations.map((x) => `- ${x}`).join('\n')}\n\nConfidence: ${f.confidence}`);
+    if (f?.type === 'difficulty')
+        parts.push(`## Difficulty\n${f.issue}\n\nTried:\n${f.attempts.map((x) => `- ${x}`).join('\n')}\n\nImpediment (${f.impediment.category}): ${f.impediment.requestedAction}`);
+    return parts.filter(Boolean).join('\n\n');
+}
+const ENDINGS = {
+    no_report: { status: 'failure', retry: true, reason: 'the worker stopped without reporting (no completion marker)' },
+    max_turns: { status: 'timeout', retry: true, reason: 'the worker reached its turn limit' },
+    wall_clock: { status: 'timeout', retry: true, reason: 'the worker ran out of time' },
+    budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
+    shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at its next turn' },
+};
+function checkResult(reported, seen) {
+    const issues = [];
+    if (seen.ending !== 'reported' || !reported) {
+        const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
+        issues.push(`${e.reason}; completion marker missing`);
+        return { status: e.status, quality: 'RED', completeness: 0, summary: e.reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason: e.reason, complete: false };
+    }
+    let status = reported.status;
+    if (!status) {
+        issues.push('status missing, treated as failure');
+        status = 'failure';
+    }
+    let quality = reported.quality;
+    if (!quality) {
+        issues.push('quality missing, defaulted to YELLOW');
+        quality = 'YELLOW';
+    }
+    let completeness = reported.completeness;
+    if (completeness === undefined || !Number.isFinite(completeness)) {
+        issues.push('completeness missing, defaulted to 0');
+        completeness = 0;
+    }
+    completeness = Math.max(0, Math.min(100, Math.round(completeness)));
+    const body = reportBody(reported);
+    const lines = body.split('\n').length;
+    let retry = status !== 'success';
+    let reason = status === 'success' ? null : `the worker reported ${status}: ${reported.summary?.trim() || 'no summary'}`;
+    if (lines < MIN_REPORT_LINES) {
+        issues.push(`report has ${lines} lines (under ${MIN_REPORT_LINES}); quality set to RED`);
+        quality = 'RED';
+        retry = true;
+        reason ??= `the report was too thin (${lines} lines; at least ${MIN_REPORT_LINES} are expected)`;
+    }
+    if (seen.persona === 'coder' && seen.changedFiles.length === 0) {
+        issues.push('coder task changed no files; treated as failure');
+        status = 'failure';
+        retry = true;
+        reason = 'the coder task changed no files';
+    }
+    if (seen.persona === 'researcher' && !/^## Sources/m.test(body))
+        issues.push('Sources section missing');
+    if (seen.persona === 'coder' && !body.includes('```'))
+        issues.push('code block missing');
+    return { status, quality, completeness, summary: reported.summary?.trim() || '(no summary)', details: reported.details?.trim() ?? '', feedback: reported.feedback ?? null, metadataIssues: issues, retry, reason, complete: true };
+}
+/** results/result_<id>.md: front matter crew composed, the worker's text, and the marker if it reported. */
+function resultFile(taskId, attempt, r, seen, headSha) {
+    const front = {
+        task: taskId,
+        attempt,
+        status: r.status,
+        quality: r.quality,
+        completeness: r.completeness,
+        ...(r.feedback ? { feedback: r.feedback } : {}),
+        changed_files: seen.changedFiles,
+        turns: seen.turns,
+        tokens: { input: seen.usage.inputTokens, output: seen.usage.outputTokens, cache_read: seen.usage.cacheReadTokens, cache_write: seen.usage.cacheWriteTokens },
+        cost_usd: seen.usage.costUsd,
+        tools_used: seen.toolCalls,
+        head: headSha,
+        metadata_issues: r.metadataIssues,
+    };
+    const body = r.complete ? reportBody({ summary: r.summary, details: r.details, ...(r.feedback ? { feedback: r.feedback } : {}) }) : r.summary;
+    return ['---', yaml_dist.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/state/inbox.ts
+
+const inboxFolder = (issue, run, task) => `${runFolder(issue, run)}/inbox/${task}/`;
+/** Ids sort in sending order: time first, then sender and a nonce to break ties. */
+function messageId(at, from, nonce) {
+    return `${at.replace(/[-:]/g, '').replace(/\.\d+Z$|Z$/, '')}-${from}-${nonce}`;
+}
+function writeMessage(tx, issue, run, message) {
+    tx.write(`${inboxFolder(issue, run, message.to)}${message.id}.json`, `${JSON.stringify(message, null, 2)}\n`);
+}
+function readInbox(r, issue, run, task) {
+    return r
+        .list(inboxFolder(issue, run, task))
+        .filter((p) => p.endsWith('.json'))
+        .map((p) => {
+        try {
+            return JSON.parse(r.read(p));
+        }
+        catch {
+            return undefined;
+        }
+    })
+        .filter((m) => m !== undefined)
+        .sort((a, b) => a.id.localeCompare(b.id));
+}
+/** A message as the model reads it between turns. */
+function teammateBlock(m) {
+    const text = m.text.replace(/<\/teammate-message>/g, '</ teammate-message>');
+    return `<teammate-message from="${m.from}" type="${m.type}">\n${text}\n</teammate-message>`;
+}
+
+;// CONCATENATED MODULE: ./src/steps/task-results.ts
+
+
+
+
+
+
+
+
+const TRAILER = /^Crew-Result: (.+)$/m;
+/**
+ * The commit message of an attempt, with crew's judgement in a trailer. Because the
+ * result and the work are pushed together, a job that dies before recording the result
+ * leaves it on the branch, and resuming takes it instead of doing the work again.
+ */
+function attemptCommitMessage(taskId, title, o) {
+    return `crew: ${taskId} ${title} (attempt ${o.attempt}, ${o.checked.status})\n\n${o.checked.summary}\n\nCrew-Result: ${JSON.stringify(o)}\n`;
+}
+function parseAttemptCommit(message) {
+    const m = TRAILER.exec(message);
+    if (!m)
+        return undefined;
+    try {
+        return JSON.parse(m[1]);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
+async function recordRetry(ctx, issue, run, taskId, o, headSha) {
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${taskId} attempt ${o.attempt} ${o.checked.status}`, (tx) => {
+        const mine = readView(tx, issue, run)?.tasks.get(taskId);
+        tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+        if (!mine)
+            return;
+        writeTask(tx, issue, run, {
+            ...mine,
+            status: 'retrying',
+            attempts: o.attempt + 1,
+            usage: addUsage(mine.usage, o.seen.usage),
+            turns: mine.turns + o.seen.turns,
+            error: o.checked.reason,
+            metadataIssues: o.checked.metadataIssues,
+            sandboxWarning: o.sandboxWarning,
+            headSha,
+            changedFiles: o.seen.changedFiles,
+        });
+        refreshExecutionLog(tx, issue, run);
+    });
+}
+/**
+ * Records a task's final result, lets the leader decide about a failure in the same
+ * write, claims what it unblocked and dispatches it. Idempotent: a task already
+ * settled is left alone.
+ */
+async function recordFinal(ctx, issue, run, taskId, o, headSha) {
+    const config = await ctx.config();
+    const prefix = `${runFolder(issue, run)}/`;
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${o.checked.status}`, (tx) => {
+        const current = readView(tx, issue, run);
+        const mine = current?.tasks.get(taskId);
+        if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying'))
+            return { claimed: [], decision: null };
+        writeTask(tx, issue, run, {
+            ...mine,
+            status: o.checked.status,
+            attempts: o.attempt,
+            claim: null,
+            finishedAt: now,
+            headSha,
+            usage: addUsage(mine.usage, o.seen.usage),
+            turns: mine.turns + o.seen.turns,
+            summary: o.checked.summary,
+            error: o.checked.status === 'success' ? null : o.checked.reason,
+            changedFiles: o.seen.changedFiles,
+            metadataIssues: o.checked.metadataIssues,
+            sandboxWarning: o.sandboxWarning,
+        });
+        tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+        tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+        const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+        // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
+        const decision = settleInState(tx, issue, run, taskId, o.checked, claim);
+        const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
+        refreshExecutionLog(tx, issue, run);
+        return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
+    });
+    ctx.log.checkpoint('task-recorded');
+    if (o.seen.ending === 'shutdown') {
+        // The shutdown_response: the leader's record that the worker stopped, and where its work is.
+        await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
+            writeMessage(tx, issue, run, { id: messageId(now, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`, at: now });
+        });
+    }
+    if (outcome.claimed.length) {
+        // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
+        await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
+    }
+    if (outcome.decision && outcome.decision.action !== 'retry_stronger')
+        await followUp(ctx, issue, run, outcome.decision);
+    await syncPlanComment(ctx, issue, run);
+}
+/**
+ * For a task whose worker vanished: if the attempt that was running pushed its result,
+ * take it. `retry` means the pushed attempt asked for another; `none` means nothing of
+ * the running attempt reached the branch.
+ */
+async function takePushedResult(ctx, issue, run, rec) {
+    const { missing } = await ctx.repo.fetch([rec.branch]);
+    if (missing.length)
+        return 'none';
+    const pushed = parseAttemptCommit(await ctx.repo.commitMessage(`refs/remotes/origin/${rec.branch}`));
+    if (!pushed || pushed.attempt !== rec.attempts)
+        return 'none';
+    const head = await ctx.repo.remoteSha(rec.branch);
+    if (!pushed.final)
+        return 'retry';
+    ctx.log.info(`${rec.id}: taking the result attempt ${pushed.attempt} pushed before its job ended`);
+    await recordFinal(ctx, issue, run, rec.id, pushed, head);
+    return 'recorded';
 }
 
 ;// CONCATENATED MODULE: ./src/steps/advance.ts
+
+
 
 
 
@@ -102263,14 +102532,25 @@ async function advance(ctx) {
         const now = nowIso(ctx);
         const claimNonce = nonce();
         const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+        // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
+        // What that worker pushed before it died is taken; only what never reached the branch runs again.
+        const pushed = new Map();
+        for (const t of view.tasks.values()) {
+            if ((t.status !== 'running' && t.status !== 'retrying') || t.claim?.runId !== ctx.runId)
+                continue;
+            const taken = await takePushedResult(ctx, issue, run, t);
+            if (taken !== 'recorded')
+                pushed.set(t.id, taken);
+        }
         const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
             const v = readView(tx, issue, run);
-            // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
-            const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId);
+            const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId && pushed.has(t.id));
+            // An attempt that never reached the branch does not count against the task.
+            const attemptsAfter = (t) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
             if (cancelled && lost.length) {
                 // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
                 for (const t of lost)
-                    writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+                    writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: attemptsAfter(t) });
                 writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
                 refreshExecutionLog(tx, issue, run);
                 return { kind: 'interrupted', lost: lost.map((t) => t.id) };
@@ -102279,7 +102559,7 @@ async function advance(ctx) {
             for (const t of lost) {
                 if (t.restarts < MAX_RESTARTS) {
                     restart.push(t.id);
-                    writeTask(tx, issue, run, { ...t, claim, restarts: t.restarts + 1 });
+                    writeTask(tx, issue, run, { ...t, status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
                 }
                 else
                     writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)` });
@@ -102325,11 +102605,11 @@ async function advance(ctx) {
             return ctx.log.info('another job is finishing this run');
         if (step.kind === 'replan') {
             // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
-            const replaced = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
-            if (replaced)
+            const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
+            if (replan.replaced)
                 return;
             view = await loadView(ctx, issue, run);
-            return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`));
+            return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), replan.why);
         }
         if (step.kind === 'failed')
             return reportFailure(ctx, issue, run, step.failed);
@@ -102340,8 +102620,9 @@ async function advance(ctx) {
     }
     await advance_finalize(ctx, view);
 }
-async function reportFailure(ctx, issue, run, failed) {
-    const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
+async function reportFailure(ctx, issue, run, failed, replanFailure) {
+    const tried = replanFailure ? `\n\ncrew tried to re-plan them, but ${sanitize(replanFailure, 3000)}` : '';
+    const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}${tried}`;
     await failRun(ctx, issue, run, 'the tasks', `${failed.length} task(s) did not succeed`);
     await syncPlanComment(ctx, issue, run);
     await ctx.forge.postComment(issue, failureComment('the tasks', message, ctx.forge.runLink(), "Read each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`."));
@@ -102439,38 +102720,8 @@ async function advance_finalize(ctx, view) {
     await syncPlanComment(ctx, issue, run);
 }
 
-;// CONCATENATED MODULE: ./src/state/inbox.ts
-
-const inboxFolder = (issue, run, task) => `${runFolder(issue, run)}/inbox/${task}/`;
-/** Ids sort in sending order: time first, then sender and a nonce to break ties. */
-function messageId(at, from, nonce) {
-    return `${at.replace(/[-:]/g, '').replace(/\.\d+Z$|Z$/, '')}-${from}-${nonce}`;
-}
-function writeMessage(tx, issue, run, message) {
-    tx.write(`${inboxFolder(issue, run, message.to)}${message.id}.json`, `${JSON.stringify(message, null, 2)}\n`);
-}
-function readInbox(r, issue, run, task) {
-    return r
-        .list(inboxFolder(issue, run, task))
-        .filter((p) => p.endsWith('.json'))
-        .map((p) => {
-        try {
-            return JSON.parse(r.read(p));
-        }
-        catch {
-            return undefined;
-        }
-    })
-        .filter((m) => m !== undefined)
-        .sort((a, b) => a.id.localeCompare(b.id));
-}
-/** A message as the model reads it between turns. */
-function teammateBlock(m) {
-    const text = m.text.replace(/<\/teammate-message>/g, '</ teammate-message>');
-    return `<teammate-message from="${m.from}" type="${m.type}">\n${text}\n</teammate-message>`;
-}
-
 ;// CONCATENATED MODULE: ./src/steps/route.ts
+
 
 
 
@@ -102604,6 +102855,12 @@ async function startRun(ctx, ev, mode) {
     const config = await ctx.config();
     const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
     const baseSha = await ctx.repo.remoteSha(baseBranch);
+    // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
+    const deadPlanners = new Set();
+    const previous = await latestRun(ctx, issue);
+    if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false)
+        deadPlanners.add(`${previous.run}`);
+    const stalePlanning = (r) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);
     if (!baseSha)
         throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
     const now = nowIso(ctx);
@@ -102613,8 +102870,11 @@ async function startRun(ctx, ev, mode) {
         // The same comment again (a re-run of this job) continues its own run.
         if (lastRec && lastRec.trigger.commentId === ev.comment.id)
             return { kind: 'existing', record: lastRec };
-        if (lastRec && !isTerminal(lastRec.phase))
+        if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec))
             return { kind: 'busy', record: lastRec };
+        // A run whose planner died (its workflow run is over) is taken over, not refused.
+        if (lastRec && stalePlanning(lastRec))
+            return { kind: 'existing', record: lastRec };
         const k = (last ?? 0) + 1;
         const record = {
             schema: 1,
@@ -102628,7 +102888,7 @@ async function startRun(ctx, ev, mode) {
             title: ev.issue.title,
             version: 0,
             requestedBy: ev.comment.author.login,
-            trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt },
+            trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
             base: { branch: baseBranch, sha: baseSha },
             planCommentId: null,
             pr: null,
@@ -102647,7 +102907,8 @@ async function startRun(ctx, ev, mode) {
     if (outcome.kind === 'busy') {
         const r = outcome.record;
         const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
-        await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in the plan comment; a new run can start once it has finished.`);
+        const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
+        await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
         return;
     }
     const run = outcome.record.run;
@@ -102897,12 +103158,17 @@ async function accept(ctx, ev) {
 async function resume(ctx, ev) {
     const issue = ev.issue.number;
     const last = await latestRun(ctx, issue);
-    if (!last || isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
-        const why = !last ? 'there is no run on this issue' : last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+    // Stopped before its run was even written: resuming means doing what was asked.
+    if (!last)
+        return startRun(ctx, ev, 'run');
+    if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+        const why = last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
         await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
         return;
     }
     const run = last.run;
+    // The run may have stopped before its plan comment was posted or recorded.
+    await ensurePlanComment(ctx, issue, run, true);
     if (last.phase === 'PLANNING') {
         const tasks = await planRun(ctx, issue, run);
         setOutputs(ctx, issue, run, tasks);
@@ -102910,14 +103176,32 @@ async function resume(ctx, ev) {
     }
     const config = await ctx.config();
     const now = nowIso(ctx);
-    const staleAfter = Date.parse(now) - 60 * 60_000;
+    // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
+    const snapshot = await loadView(ctx, issue, run);
+    const dead = new Set();
+    for (const t of snapshot.tasks.values()) {
+        if ((t.status !== 'running' && t.status !== 'retrying') || !t.claim)
+            continue;
+        // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
+        // longer matches and it starts nothing.
+        const active = snapshot.run.phase === 'INTERRUPTED' || t.claim.runId.startsWith('dispatch:') ? false : await ctx.forge.workflowRunActive(t.claim.runId);
+        if (active !== true)
+            dead.add(t.id);
+    }
+    // What a vanished worker pushed is taken; only what never reached its branch runs again.
+    const pushed = new Map();
+    for (const id of dead) {
+        const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id));
+        if (taken !== 'recorded')
+            pushed.set(id, taken);
+    }
     const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
         const view = readView(tx, issue, run);
-        // A claim from an interrupted run, or older than a job may live, belongs to nobody.
-        for (const t of view.tasks.values()) {
-            const stale = view.run.phase === 'INTERRUPTED' || Date.parse(t.claim?.at ?? now) < staleAfter;
-            if ((t.status === 'running' || t.status === 'retrying') && stale)
-                writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+        for (const [id, how] of pushed) {
+            const t = view.tasks.get(id);
+            // An attempt that never reached the branch does not count against the task.
+            if (t.status === 'running' || t.status === 'retrying')
+                writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
         }
         writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
         return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
@@ -102980,9 +103264,10 @@ async function routeDispatch(ctx, ev) {
         const view = readView(tx, issue, run);
         if (!view || view.run.phase !== 'EXECUTING')
             return [];
+        // Only a claim no run has taken yet: a repeated dispatch with the same nonce starts nothing twice.
         const live = tasks.filter((id) => {
             const t = view.tasks.get(id);
-            return t?.status === 'running' && t.claim?.nonce === ev.inputs.nonce;
+            return t?.status === 'running' && t.claim !== null && t.claim.nonce === ev.inputs.nonce && t.claim.runId.startsWith('dispatch:');
         });
         for (const id of live)
             writeTask(tx, issue, run, { ...view.tasks.get(id), claim: { runId: ctx.runId, nonce: ev.inputs.nonce, at: now } });
@@ -103724,94 +104009,6 @@ async function runWorker(model, input, log) {
     return { reported, stop: outcome.stop, turns: outcome.turns, usage: outcome.usage, toolCalls: outcome.toolCalls, promptTokens: outcome.promptTokens, compactions: outcome.compactions };
 }
 
-;// CONCATENATED MODULE: ./src/domain/result.ts
-
-const MIN_REPORT_LINES = 20;
-/** The text the model reported, as it will appear in the result body. */
-function reportBody(r) {
-    const parts = [r.summary?.trim() ?? '', r.details?.trim() ?? ''];
-    const f = r.feedback;
-    if (f?.type === 'implementation')
-        parts.push(`## Implementation\n${f.result}\n${f.changes.map((c) => `- ${c}`).join('\n')}`);
-    if (f?.type === 'exploration')
-        parts.push(`## Findings\n${f.findings.map((x) => `- ${x}`).join('\n')}\n\n## Recommendations\n${f.recommendations.map((x) => `- ${x}`).join('\n')}\n\nConfidence: ${f.confidence}`);
-    if (f?.type === 'difficulty')
-        parts.push(`## Difficulty\n${f.issue}\n\nTried:\n${f.attempts.map((x) => `- ${x}`).join('\n')}\n\nImpediment (${f.impediment.category}): ${f.impediment.requestedAction}`);
-    return parts.filter(Boolean).join('\n\n');
-}
-const ENDINGS = {
-    no_report: { status: 'failure', retry: true, reason: 'the worker stopped without reporting (no completion marker)' },
-    max_turns: { status: 'timeout', retry: true, reason: 'the worker reached its turn limit' },
-    wall_clock: { status: 'timeout', retry: true, reason: 'the worker ran out of time' },
-    budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
-    shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at its next turn' },
-};
-function checkResult(reported, seen) {
-    const issues = [];
-    if (seen.ending !== 'reported' || !reported) {
-        const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
-        issues.push(`${e.reason}; completion marker missing`);
-        return { status: e.status, quality: 'RED', completeness: 0, summary: e.reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason: e.reason, complete: false };
-    }
-    let status = reported.status;
-    if (!status) {
-        issues.push('status missing, treated as failure');
-        status = 'failure';
-    }
-    let quality = reported.quality;
-    if (!quality) {
-        issues.push('quality missing, defaulted to YELLOW');
-        quality = 'YELLOW';
-    }
-    let completeness = reported.completeness;
-    if (completeness === undefined || !Number.isFinite(completeness)) {
-        issues.push('completeness missing, defaulted to 0');
-        completeness = 0;
-    }
-    completeness = Math.max(0, Math.min(100, Math.round(completeness)));
-    const body = reportBody(reported);
-    const lines = body.split('\n').length;
-    let retry = status !== 'success';
-    let reason = status === 'success' ? null : `the worker reported ${status}: ${reported.summary?.trim() || 'no summary'}`;
-    if (lines < MIN_REPORT_LINES) {
-        issues.push(`report has ${lines} lines (under ${MIN_REPORT_LINES}); quality set to RED`);
-        quality = 'RED';
-        retry = true;
-        reason ??= `the report was too thin (${lines} lines; at least ${MIN_REPORT_LINES} are expected)`;
-    }
-    if (seen.persona === 'coder' && seen.changedFiles.length === 0) {
-        issues.push('coder task changed no files; treated as failure');
-        status = 'failure';
-        retry = true;
-        reason = 'the coder task changed no files';
-    }
-    if (seen.persona === 'researcher' && !/^## Sources/m.test(body))
-        issues.push('Sources section missing');
-    if (seen.persona === 'coder' && !body.includes('```'))
-        issues.push('code block missing');
-    return { status, quality, completeness, summary: reported.summary?.trim() || '(no summary)', details: reported.details?.trim() ?? '', feedback: reported.feedback ?? null, metadataIssues: issues, retry, reason, complete: true };
-}
-/** results/result_<id>.md: front matter crew composed, the worker's text, and the marker if it reported. */
-function resultFile(taskId, attempt, r, seen, headSha) {
-    const front = {
-        task: taskId,
-        attempt,
-        status: r.status,
-        quality: r.quality,
-        completeness: r.completeness,
-        ...(r.feedback ? { feedback: r.feedback } : {}),
-        changed_files: seen.changedFiles,
-        turns: seen.turns,
-        tokens: { input: seen.usage.inputTokens, output: seen.usage.outputTokens, cache_read: seen.usage.cacheReadTokens, cache_write: seen.usage.cacheWriteTokens },
-        cost_usd: seen.usage.costUsd,
-        tools_used: seen.toolCalls,
-        head: headSha,
-        metadata_issues: r.metadataIssues,
-    };
-    const body = r.complete ? reportBody({ summary: r.summary, details: r.details, ...(r.feedback ? { feedback: r.feedback } : {}) }) : r.summary;
-    return ['---', yaml_dist.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/state/knowledge.ts
 /**
  * The knowledge base: `.github/crew/knowledge.jsonl` on the default branch, one entry
@@ -103847,7 +104044,6 @@ function knowledgeLines(entries, limit) {
 }
 
 ;// CONCATENATED MODULE: ./src/steps/work.ts
-
 
 
 
@@ -103948,9 +104144,6 @@ async function work(ctx) {
     let attempt = rec.attempts;
     const firstAttempt = attempt;
     const tier = rec.tierOverride ?? task.tier;
-    let checked;
-    let seen;
-    let headSha;
     for (;;) {
         const current = await loadView(ctx, issue, run);
         const spent = totalUsage(current);
@@ -103979,93 +104172,39 @@ async function work(ctx) {
             }, ctx.log);
             ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns`);
         }
-        // Whatever happened, the work so far is committed and pushed, so nothing is lost.
-        await ctx.repo.commitAll(`crew: ${taskId} ${task.title} (attempt ${attempt})`);
-        await ctx.repo.push(rec.branch);
-        headSha = await ctx.repo.head();
-        ctx.log.checkpoint('task-pushed');
         const ending = stopEarly ?? { final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown' }[workerRun.stop];
-        seen = {
+        const seen = {
             persona: task.persona,
             ending,
-            changedFiles: await ctx.repo.diffFiles(startSha),
+            changedFiles: await ctx.repo.changedSince(startSha),
             turns: workerRun?.turns ?? 0,
             usage: workerRun?.usage ?? ZERO_USAGE,
             toolCalls: workerRun?.toolCalls ?? {},
         };
-        checked = checkResult(workerRun?.reported, seen);
+        let checked = checkResult(workerRun?.reported, seen);
         if (setupFailure)
             checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
         // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
         // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
         const impeded = checked.feedback?.type === 'difficulty';
-        const last = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
-        const status = last ? checked.status : 'retrying';
-        const attemptNo = attempt;
-        const prior = rec;
-        await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} attempt ${attemptNo} ${checked.status}`, (tx) => {
-            const mine = readView(tx, issue, run)?.tasks.get(taskId) ?? prior;
-            tx.write(paths.attemptResult(issue, run, taskId, attemptNo), resultFile(taskId, attemptNo, checked, seen, headSha));
-            if (last)
-                return;
-            writeTask(tx, issue, run, { ...mine, status, attempts: attemptNo + 1, usage: addUsage(mine.usage, seen.usage), turns: mine.turns + seen.turns, error: checked.reason, metadataIssues: checked.metadataIssues, sandboxWarning: warning, headSha, changedFiles: seen.changedFiles });
-            refreshExecutionLog(tx, issue, run);
-        });
-        if (last) {
-            if (ending === 'shutdown') {
-                // The shutdown_response: the leader's record that the worker stopped, and where its work is.
-                await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
-                    const at = nowIso(ctx);
-                    writeMessage(tx, issue, run, { id: messageId(at, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${seen.turns} turns; partial work is on ${rec.branch} at ${headSha.slice(0, 7)}`, at });
-                });
-            }
-            break;
+        const final = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
+        const outcome = { attempt, checked, seen, final, sandboxWarning: warning };
+        // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
+        await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
+        await ctx.repo.push(rec.branch);
+        const headSha = await ctx.repo.head();
+        ctx.log.checkpoint('task-pushed');
+        if (final) {
+            await recordFinal(ctx, issue, run, taskId, outcome, headSha);
+            return;
         }
-        attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
+        await recordRetry(ctx, issue, run, taskId, outcome, headSha);
+        attempts.push(`Attempt ${attempt} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
         lastFailure = checked.reason;
         attempt++;
         ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
         await syncPlanComment(ctx, issue, run);
     }
-    const now = nowIso(ctx);
-    const claimNonce = nonce();
-    const final = checked;
-    const observed = seen;
-    const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
-        const current = readView(tx, issue, run);
-        const mine = current?.tasks.get(taskId);
-        if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying'))
-            return { claimed: [], decision: null };
-        writeTask(tx, issue, run, {
-            ...mine,
-            status: final.status,
-            claim: null,
-            finishedAt: now,
-            headSha: headSha,
-            usage: addUsage(mine.usage, observed.usage),
-            turns: mine.turns + observed.turns,
-            summary: final.summary,
-            error: final.status === 'success' ? null : final.reason,
-            changedFiles: observed.changedFiles,
-            metadataIssues: final.metadataIssues,
-            sandboxWarning: warning,
-        });
-        tx.write(paths.result(issue, run, taskId), resultFile(taskId, attempt, final, observed, headSha));
-        const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
-        // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
-        const decision = settleInState(tx, issue, run, taskId, final, claim);
-        const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
-        refreshExecutionLog(tx, issue, run);
-        return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
-    });
-    ctx.log.checkpoint('task-recorded');
-    if (outcome.claimed.length) {
-        // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
-        await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
-    }
-    if (outcome.decision && outcome.decision.action !== 'retry_stronger')
-        await followUp(ctx, issue, run, outcome.decision);
-    await syncPlanComment(ctx, issue, run);
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts

@@ -50,6 +50,8 @@ export interface Forge {
   updatePull(number: number, input: { title?: string; body?: string }): Promise<void>;
   /** Starts another run of crew's own workflow. */
   dispatch(inputs: Record<string, string>): Promise<void>;
+  /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
+  workflowRunActive(runId: string): Promise<boolean | undefined>;
   /** A link to the current job's log, for failure comments. */
   runLink(): string;
   /** A link to a file on a branch, for folded reports. */
@@ -79,7 +81,7 @@ export interface Repo {
   /** Points the working tree at a new local branch starting from `start`. */
   checkoutNew(branch: string, start: string): Promise<void>;
   merge(ref: string, message: string): Promise<MergeResult>;
-  commitAll(message: string): Promise<CommitResult>;
+  commitAll(message: string, opts?: { allowEmpty?: boolean }): Promise<CommitResult>;
   /** Pushes HEAD to a `crew/*` branch; refuses any other name. */
   push(branch: string): Promise<void>;
   head(): Promise<string>;

@@ -115,7 +115,7 @@ export function findCycle(tasks: Array<Pick<PlanTask, 'id' | 'dependsOn'>>): str
 }
 
 /** Waves as the seed groups them: wave n holds the tasks whose dependencies all sit in earlier waves. */
-export function waves(plan: Pick<Plan, 'tasks'>): string[][] {
+export function waves(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'dependsOn'>> }): string[][] {
   const level = new Map<string, number>();
   const byId = new Map(plan.tasks.map((t) => [t.id, t]));
   const depth = (id: string): number => {
@@ -132,7 +132,7 @@ export function waves(plan: Pick<Plan, 'tasks'>): string[][] {
 }
 
 /** The longest dependency chain by estimated duration (1 per task unless given): the lower bound on makespan. */
-export function criticalPath(plan: Pick<Plan, 'tasks'>, duration: (id: string) => number = () => 1): { length: number; path: string[] } {
+export function criticalPath(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'dependsOn'>> }, duration: (id: string) => number = () => 1): { length: number; path: string[] } {
   const byId = new Map(plan.tasks.map((t) => [t.id, t]));
   const best = new Map<string, { length: number; path: string[] }>();
   const longest = (id: string): { length: number; path: string[] } => {
@@ -156,6 +156,6 @@ export function criticalPath(plan: Pick<Plan, 'tasks'>, duration: (id: string) =
 }
 
 /** Dependencies first, stable otherwise: the order to merge task branches in. */
-export function topologicalOrder(plan: Pick<Plan, 'tasks'>): string[] {
+export function topologicalOrder(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'dependsOn'>> }): string[] {
   return waves(plan).flat();
 }

@@ -66,7 +66,8 @@ export interface RunRecord {
   /** Bumped on every write; renderings carry it so an older one never replaces a newer one. */
   version: number;
   requestedBy: string;
-  trigger: { commentId: number; createdAt: string };
+  /** The comment that asked for the run, and the workflow run that started planning it. */
+  trigger: { commentId: number; createdAt: string; workflowRunId?: string };
   base: { branch: string; sha: string };
   planCommentId: number | null;
   pr: { number: number; url: string; reportCommentId: number | null } | null;

@@ -2,14 +2,16 @@ import { PullRequestsNotAllowed } from '../adapters/github/forge';
 import { topologicalOrder } from '../domain/plan';
 import { integrationBranch, runFolder } from '../domain/refs';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { allTasksDone, failedTasks, isTerminal, settlement, type RunView } from '../domain/run-state';
+import { allTasksDone, failedTasks, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { renderPullBody, renderReport, reportMarker, type TaskResultText } from '../render/report';
 import { paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { capBody } from '../text/markdown';
+import { sanitize } from '../text/sanitize';
 import { CrewError, failRun, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
+import { takePushedResult } from './task-results';
 
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
@@ -31,13 +33,22 @@ export async function advance(ctx: StepContext): Promise<void> {
     const now = nowIso(ctx);
     const claimNonce = nonce();
     const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+    // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
+    // What that worker pushed before it died is taken; only what never reached the branch runs again.
+    const pushed = new Map<string, 'retry' | 'none'>();
+    for (const t of view.tasks.values()) {
+      if ((t.status !== 'running' && t.status !== 'retrying') || t.claim?.runId !== ctx.runId) continue;
+      const taken = await takePushedResult(ctx, issue, run, t);
+      if (taken !== 'recorded') pushed.set(t.id, taken);
+    }
     const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
       const v = readView(tx, issue, run)!;
-      // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
-      const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId);
+      const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId && pushed.has(t.id));
+      // An attempt that never reached the branch does not count against the task.
+      const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
       if (cancelled && lost.length) {
         // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
-        for (const t of lost) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+        for (const t of lost) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: attemptsAfter(t) });
         writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
         refreshExecutionLog(tx, issue, run);
         return { kind: 'interrupted' as const, lost: lost.map((t) => t.id) };
@@ -46,7 +57,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       for (const t of lost) {
         if (t.restarts < MAX_RESTARTS) {
           restart.push(t.id);
-          writeTask(tx, issue, run, { ...t, claim, restarts: t.restarts + 1 });
+          writeTask(tx, issue, run, { ...t, status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
         } else writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)` });
       }
       if (lost.length) writeRun(tx, v.run, now);
@@ -85,10 +96,10 @@ export async function advance(ctx: StepContext): Promise<void> {
     if (step.kind === 'elsewhere') return ctx.log.info('another job is finishing this run');
     if (step.kind === 'replan') {
       // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
-      const replaced = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
-      if (replaced) return;
+      const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
+      if (replan.replaced) return;
       view = await loadView(ctx, issue, run);
-      return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`));
+      return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), replan.why);
     }
     if (step.kind === 'failed') return reportFailure(ctx, issue, run, step.failed);
     view = await loadView(ctx, issue, run);
@@ -98,8 +109,9 @@ export async function advance(ctx: StepContext): Promise<void> {
   await finalize(ctx, view);
 }
 
-async function reportFailure(ctx: StepContext, issue: number, run: number, failed: string[]): Promise<void> {
-  const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
+async function reportFailure(ctx: StepContext, issue: number, run: number, failed: string[], replanFailure?: string): Promise<void> {
+  const tried = replanFailure ? `\n\ncrew tried to re-plan them, but ${sanitize(replanFailure, 3000)}` : '';
+  const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}${tried}`;
   await failRun(ctx, issue, run, 'the tasks', `${failed.length} task(s) did not succeed`);
   await syncPlanComment(ctx, issue, run);
   await ctx.forge.postComment(

@@ -105,9 +105,17 @@ function renumber(tasks: PlanTask[], offset: number): PlanTask[] {
 /**
  * The planner's escalation: the failed tasks are re-decomposed into new ones, which
  * the plan review checks like any plan, and take the old tasks' place in the DAG. If
- * the replacement cannot be made or is not passed, the failures stand.
+ * the replacement cannot be made or is not passed, the failures stand, and the
+ * answer says why so the failure comment can tell the maintainer.
  */
-export async function replanTasks(ctx: StepContext, issue: number, run: number, taskIds: string[], feedback: string, opts: { endOfRun?: boolean } = {}): Promise<boolean> {
+export async function replanTasks(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  taskIds: string[],
+  feedback: string,
+  opts: { endOfRun?: boolean } = {},
+): Promise<{ replaced: true } | { replaced: false; why: string }> {
   const config = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   const snap = await ctx.state.load(prefix);
@@ -180,5 +188,5 @@ export async function replanTasks(ctx: StepContext, issue: number, run: number, 
   else ctx.log.info(`leader: replaced ${taskIds.join(', ')} with ${replacement.map((t) => t.id).join(', ')}`);
   if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
   await syncPlanComment(ctx, issue, run);
-  return replacement !== undefined;
+  return replacement ? { replaced: true } : { replaced: false, why };
 }

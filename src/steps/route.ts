@@ -11,6 +11,7 @@ import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../st
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
+import { takePushedResult } from './task-results';
 import { planRun, WAITING_LABEL } from './planning';
 
 /**
@@ -126,6 +127,11 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
   const config = await ctx.config();
   const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
   const baseSha = await ctx.repo.remoteSha(baseBranch);
+  // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
+  const deadPlanners = new Set<string>();
+  const previous = await latestRun(ctx, issue);
+  if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false) deadPlanners.add(`${previous.run}`);
+  const stalePlanning = (r: RunRecord) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);
   if (!baseSha) throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
   const now = nowIso(ctx);
 
@@ -134,7 +140,9 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
     const lastRec = last !== undefined ? readRun(tx, issue, last) : undefined;
     // The same comment again (a re-run of this job) continues its own run.
     if (lastRec && lastRec.trigger.commentId === ev.comment.id) return { kind: 'existing' as const, record: lastRec };
-    if (lastRec && !isTerminal(lastRec.phase)) return { kind: 'busy' as const, record: lastRec };
+    if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec)) return { kind: 'busy' as const, record: lastRec };
+    // A run whose planner died (its workflow run is over) is taken over, not refused.
+    if (lastRec && stalePlanning(lastRec)) return { kind: 'existing' as const, record: lastRec };
     const k = (last ?? 0) + 1;
     const record: RunRecord = {
       schema: 1,
@@ -148,7 +156,7 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       title: ev.issue.title,
       version: 0,
       requestedBy: ev.comment.author.login,
-      trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt },
+      trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
       base: { branch: baseBranch, sha: baseSha },
       planCommentId: null,
       pr: null,
@@ -168,7 +176,8 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
   if (outcome.kind === 'busy') {
     const r = outcome.record;
     const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
-    await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in the plan comment; a new run can start once it has finished.`);
+    const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
+    await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
     return;
   }
   const run = outcome.record.run;
@@ -408,12 +417,16 @@ async function accept(ctx: StepContext, ev: CommentEvent): Promise<void> {
 async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
-  if (!last || isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
-    const why = !last ? 'there is no run on this issue' : last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+  // Stopped before its run was even written: resuming means doing what was asked.
+  if (!last) return startRun(ctx, ev, 'run');
+  if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+    const why = last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
     await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
     return;
   }
   const run = last.run;
+  // The run may have stopped before its plan comment was posted or recorded.
+  await ensurePlanComment(ctx, issue, run, true);
   if (last.phase === 'PLANNING') {
     const tasks = await planRun(ctx, issue, run);
     setOutputs(ctx, issue, run, tasks);
@@ -421,13 +434,28 @@ async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> {
   }
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const staleAfter = Date.parse(now) - 60 * 60_000;
+  // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
+  const snapshot = await loadView(ctx, issue, run);
+  const dead = new Set<string>();
+  for (const t of snapshot.tasks.values()) {
+    if ((t.status !== 'running' && t.status !== 'retrying') || !t.claim) continue;
+    // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
+    // longer matches and it starts nothing.
+    const active = snapshot.run.phase === 'INTERRUPTED' || t.claim.runId.startsWith('dispatch:') ? false : await ctx.forge.workflowRunActive(t.claim.runId);
+    if (active !== true) dead.add(t.id);
+  }
+  // What a vanished worker pushed is taken; only what never reached its branch runs again.
+  const pushed = new Map<string, 'retry' | 'none'>();
+  for (const id of dead) {
+    const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id)!);
+    if (taken !== 'recorded') pushed.set(id, taken);
+  }
   const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
     const view = readView(tx, issue, run)!;
-    // A claim from an interrupted run, or older than a job may live, belongs to nobody.
-    for (const t of view.tasks.values()) {
-      const stale = view.run.phase === 'INTERRUPTED' || Date.parse(t.claim?.at ?? now) < staleAfter;
-      if ((t.status === 'running' || t.status === 'retrying') && stale) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null });
+    for (const [id, how] of pushed) {
+      const t = view.tasks.get(id)!;
+      // An attempt that never reached the branch does not count against the task.
+      if (t.status === 'running' || t.status === 'retrying') writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
     return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
@@ -490,9 +518,10 @@ async function routeDispatch(ctx: StepContext, ev: DispatchEvent): Promise<void>
   const { value: mine } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${tasks.join(', ')}`, (tx) => {
     const view = readView(tx, issue, run);
     if (!view || view.run.phase !== 'EXECUTING') return [];
+    // Only a claim no run has taken yet: a repeated dispatch with the same nonce starts nothing twice.
     const live = (tasks as string[]).filter((id) => {
       const t = view.tasks.get(id);
-      return t?.status === 'running' && t.claim?.nonce === ev.inputs.nonce;
+      return t?.status === 'running' && t.claim !== null && t.claim.nonce === ev.inputs.nonce && t.claim.runId.startsWith('dispatch:');
     });
     for (const id of live) writeTask(tx, issue, run, { ...view.tasks.get(id)!, claim: { runId: ctx.runId, nonce: ev.inputs.nonce!, at: now } });
     return live;

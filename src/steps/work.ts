@@ -2,16 +2,15 @@ import { join } from 'node:path';
 import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import { runWorker } from '../agents/worker';
-import { checkResult, resultFile, type CheckedResult, type Observed } from '../domain/result';
+import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { addUsage, totalUsage, ZERO_USAGE, type TaskStatus } from '../domain/run-state';
+import { totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../sandbox/command-runner';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
-import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
-import { claimReadyTasks } from '../state/transitions';
+import { readView } from '../state/run-files';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
-import { followUp, settleInState } from './leader';
+import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
 
 const MAX_OUTPUT_BYTES = 30_000;
 
@@ -100,9 +99,6 @@ export async function work(ctx: StepContext): Promise<void> {
   let attempt = rec.attempts;
   const firstAttempt = attempt;
   const tier = rec.tierOverride ?? task.tier;
-  let checked: CheckedResult;
-  let seen: Observed;
-  let headSha: string;
   for (;;) {
     const current = await loadView(ctx, issue, run);
     const spent = totalUsage(current);
@@ -135,88 +131,36 @@ export async function work(ctx: StepContext): Promise<void> {
       );
       ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns`);
     }
-    // Whatever happened, the work so far is committed and pushed, so nothing is lost.
-    await ctx.repo.commitAll(`crew: ${taskId} ${task.title} (attempt ${attempt})`);
-    await ctx.repo.push(rec.branch);
-    headSha = await ctx.repo.head();
-    ctx.log.checkpoint('task-pushed');
     const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown' } as const)[workerRun!.stop];
-    seen = {
+    const seen: Observed = {
       persona: task.persona,
       ending,
-      changedFiles: await ctx.repo.diffFiles(startSha),
+      changedFiles: await ctx.repo.changedSince(startSha),
       turns: workerRun?.turns ?? 0,
       usage: workerRun?.usage ?? ZERO_USAGE,
       toolCalls: workerRun?.toolCalls ?? {},
     };
-    checked = checkResult(workerRun?.reported, seen);
+    let checked = checkResult(workerRun?.reported, seen);
     if (setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
     // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
     // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
     const impeded = checked.feedback?.type === 'difficulty';
-    const last = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
-    const status: TaskStatus = last ? checked.status : 'retrying';
-    const attemptNo = attempt;
-    const prior = rec;
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} attempt ${attemptNo} ${checked.status}`, (tx) => {
-      const mine = readView(tx, issue, run)?.tasks.get(taskId) ?? prior;
-      tx.write(paths.attemptResult(issue, run, taskId, attemptNo), resultFile(taskId, attemptNo, checked, seen, headSha));
-      if (last) return;
-      writeTask(tx, issue, run, { ...mine, status, attempts: attemptNo + 1, usage: addUsage(mine.usage, seen.usage), turns: mine.turns + seen.turns, error: checked.reason, metadataIssues: checked.metadataIssues, sandboxWarning: warning, headSha, changedFiles: seen.changedFiles });
-      refreshExecutionLog(tx, issue, run);
-    });
-    if (last) {
-      if (ending === 'shutdown') {
-        // The shutdown_response: the leader's record that the worker stopped, and where its work is.
-        await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
-          const at = nowIso(ctx);
-          writeMessage(tx, issue, run, { id: messageId(at, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${seen.turns} turns; partial work is on ${rec.branch} at ${headSha.slice(0, 7)}`, at });
-        });
-      }
-      break;
+    const final = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
+    const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning };
+    // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
+    await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
+    await ctx.repo.push(rec.branch);
+    const headSha = await ctx.repo.head();
+    ctx.log.checkpoint('task-pushed');
+    if (final) {
+      await recordFinal(ctx, issue, run, taskId, outcome, headSha);
+      return;
     }
-    attempts.push(`Attempt ${attemptNo} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
+    await recordRetry(ctx, issue, run, taskId, outcome, headSha);
+    attempts.push(`Attempt ${attempt} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
     lastFailure = checked.reason;
     attempt++;
     ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
     await syncPlanComment(ctx, issue, run);
   }
-
-  const now = nowIso(ctx);
-  const claimNonce = nonce();
-  const final = checked!;
-  const observed = seen!;
-  const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${final.status}`, (tx) => {
-    const current = readView(tx, issue, run);
-    const mine = current?.tasks.get(taskId);
-    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null };
-    writeTask(tx, issue, run, {
-      ...mine,
-      status: final.status,
-      claim: null,
-      finishedAt: now,
-      headSha: headSha!,
-      usage: addUsage(mine.usage, observed.usage),
-      turns: mine.turns + observed.turns,
-      summary: final.summary,
-      error: final.status === 'success' ? null : final.reason,
-      changedFiles: observed.changedFiles,
-      metadataIssues: final.metadataIssues,
-      sandboxWarning: warning,
-    });
-    tx.write(paths.result(issue, run, taskId), resultFile(taskId, attempt, final, observed, headSha!));
-    const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
-    // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
-    const decision = settleInState(tx, issue, run, taskId, final, claim);
-    const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
-    refreshExecutionLog(tx, issue, run);
-    return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
-  });
-  ctx.log.checkpoint('task-recorded');
-  if (outcome.claimed.length) {
-    // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
-    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
-  }
-  if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
-  await syncPlanComment(ctx, issue, run);
 }

@@ -56,12 +56,22 @@ export class GitRepo implements Repo {
     }
   }
 
-  async commitAll(message: string): Promise<CommitResult> {
+  async commitAll(message: string, opts: { allowEmpty?: boolean } = {}): Promise<CommitResult> {
     await this.git.raw(['add', '-A']);
     const changed = (await this.git.raw(['diff', '--cached', '--name-only'])).split('\n').filter(Boolean);
-    if (changed.length === 0) return { sha: await this.head(), changedFiles: [], empty: true };
-    await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
-    return { sha: await this.head(), changedFiles: changed, empty: false };
+    if (changed.length === 0 && !opts.allowEmpty) return { sha: await this.head(), changedFiles: [], empty: true };
+    await this.git.raw(['commit', '--quiet', '--no-verify', ...(changed.length ? [] : ['--allow-empty']), '-m', message]);
+    return { sha: await this.head(), changedFiles: changed, empty: changed.length === 0 };
+  }
+
+  /** Files that differ between `from` and the working tree, new files included (stages everything). */
+  async changedSince(from: string): Promise<string[]> {
+    await this.git.raw(['add', '-A']);
+    return (await this.git.raw(['diff', '--cached', '--name-only', from])).split('\n').filter(Boolean);
+  }
+
+  async commitMessage(ref: string): Promise<string> {
+    return this.git.raw(['log', '-1', '--format=%B', ref]);
   }
 
   async push(branch: string): Promise<void> {

@@ -135,6 +135,7 @@ export class GitStateStore implements StateStore {
         await this.git.raw(['add', '-A']);
         await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
         try {
+          this.log.checkpoint('state-write');
           await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {

@@ -140,6 +140,17 @@ export class GitHubForge implements Forge {
     await this.gh.rest.actions.createWorkflowDispatch({ ...this.base, workflow_id: this.opts.workflowFile, ref, inputs });
   }
 
+  async workflowRunActive(runId: string): Promise<boolean | undefined> {
+    if (!/^\d+$/.test(runId)) return undefined;
+    try {
+      const { data } = await this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(runId) });
+      return data.status !== 'completed';
+    } catch (e) {
+      if (status(e) === 404) return false;
+      throw e;
+    }
+  }
+
   runLink(): string {
     return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${this.opts.runId}`;
   }

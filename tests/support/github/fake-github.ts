@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { scaledMs, timeScale } from '../time';
 import { BareRepo } from './bare-repo';
 import { matchGitRoute, serveGit } from './git-http';
-import { HttpError, type Route, type RouteResponse } from './http-types';
+import { HttpError, type RouteResponse } from './http-types';
 import {
   ACTIONS_BOT,
   DEFAULT_REPO_SETTINGS,
@@ -19,6 +19,7 @@ import {
   type FakeReview,
   type FakeStatus,
   type FakeUser,
+  type FakeWorkflowRun,
   type Access,
   type Permission,
   type Principal,
@@ -134,6 +135,7 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly statuses: FakeStatus[] = [];
   readonly labels = new Map<string, FakeLabel>();
+  readonly workflowRuns = new Map<number, FakeWorkflowRun>();
 
   readonly requests: RecordedRequest[] = [];
   readonly gitRequests: RecordedGitRequest[] = [];
@@ -279,6 +281,13 @@ export class FakeGitHub {
       this.labels.set(name.toLowerCase(), l);
     }
     return l;
+  }
+
+  /** The workflow runner reports its runs here, as GitHub's own records of them. */
+  recordWorkflowRun(update: Partial<FakeWorkflowRun> & { id: number }): void {
+    const now = this.now();
+    const prev = this.workflowRuns.get(update.id);
+    this.workflowRuns.set(update.id, { runNumber: 1, path: '', event: '', actor: this.owner, headSha: '', headBranch: this.defaultBranch, status: 'queued', conclusion: null, createdAt: now, ...prev, ...update, updatedAt: now } as FakeWorkflowRun);
   }
 
   addFaults(...faults: GitHubFault[]): void {

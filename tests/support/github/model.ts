@@ -142,3 +142,17 @@ export function legacyPermission(p: Permission): 'admin' | 'write' | 'read' | 'n
 }
 
 export const ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot', name: null };
+
+export interface FakeWorkflowRun {
+  id: number;
+  runNumber: number;
+  path: string;
+  event: string;
+  actor: string;
+  headSha: string;
+  headBranch: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: 'success' | 'failure' | 'cancelled' | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -136,10 +136,17 @@ export class WorkflowRunner {
     this.held ??= [];
   }
 
-  /** Starts the held runs in the order their events came, each after the previous (and whatever it started) finished. */
-  async release(): Promise<void> {
+  /**
+   * Starts the held runs in the order their events came, each after the previous (and whatever it started)
+   * finished; or, `together`, all at once, as when runners free up at the same moment.
+   */
+  async release(together = false): Promise<void> {
     const queue = this.held ?? [];
     this.held = null;
+    if (together) {
+      await Promise.all(queue.map((start) => start()));
+      return;
+    }
     for (const start of queue) {
       await start();
       await this.idle();
@@ -182,6 +189,8 @@ export class WorkflowRunner {
       };
       this.runs.push(run);
       started.push(run);
+      // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
+      this.opts.gh.recordWorkflowRun({ id: run.id, runNumber: run.number, path: file, event: e.name, actor: e.actor, headSha: sha, headBranch: ref.replace(/^refs\/heads\//, ''), status: 'in_progress', conclusion: null });
       const p = this.execute(run, wf, file, e, sha, ref)
         .catch((err) => {
           this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);
@@ -189,6 +198,9 @@ export class WorkflowRunner {
         .finally(() => {
           run.status = 'completed';
           run.finishedAt = Date.now();
+          const results = run.jobs.map((j) => j.result);
+          const conclusion = run.cancelled ? 'cancelled' : results.includes('failure') ? 'failure' : 'success';
+          this.opts.gh.recordWorkflowRun({ id: run.id, status: 'completed', conclusion });
           this.active.delete(p);
         });
       this.active.add(p);

@@ -19,7 +19,7 @@ export interface ScenarioHooks {
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
   onStep?: (step: TimelineStep, index: number) => void;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
-  beforeClose?: (world: { gh: FakeGitHub; anthropic: FakeAnthropic; runner: WorkflowRunner }) => Promise<void>;
+  beforeClose?: (world: { gh: FakeGitHub; anthropic: FakeAnthropic; runner: WorkflowRunner; result: ScenarioResult }) => Promise<void>;
 }
 
 export interface ScenarioResult {
@@ -37,6 +37,8 @@ export interface ScenarioResult {
   };
   model: { requests: number; byRole: Record<string, number>; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
   jobs: Array<{ run: number; event: string; job: string; name: string; result: string; exitCodes: Array<number | null>; killedAt?: string; annotations: string[] }>;
+  /** When each job that ran started and finished (epoch ms), with its matrix task if any. */
+  jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number }>;
   runnerErrors: string[];
 }
 
@@ -174,6 +176,10 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
     for (const [i, step] of scenario.timeline.entries()) {
       opts.hooks?.onStep?.(step, i);
       if ('comment' in step) {
+        if (step.unless_crew_said) {
+          const re = new RegExp(step.unless_crew_said);
+          if ([...gh.comments.values()].some((c) => c.user === crewLogin && re.test(c.body))) continue;
+        }
         const { data } = await as(step.author).rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: step.comment });
         if (step.id) named.set(step.id, data.id);
         if (step.wait) await waitFor(step.wait);
@@ -188,7 +194,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       } else if ('hold_runs' in step) {
         runner.hold();
       } else if ('release_runs' in step) {
-        await runner.release();
+        await runner.release(step.release_runs === 'together');
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
@@ -200,8 +206,8 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       }
     }
     await runner.idle();
-    await opts.hooks?.beforeClose?.({ gh, anthropic, runner });
     const result = await collect(scenario, gh, anthropic, runner, issue.number, started);
+    await opts.hooks?.beforeClose?.({ gh, anthropic, runner, result });
     if (opts.outDir) await writeOutputs(opts.outDir, result, runner);
     return result;
   } finally {
@@ -273,6 +279,7 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
         annotations: j.annotations.map((a) => `${a.level}: ${a.message}`),
       })),
     ),
+    jobTimes: runner.runs.flatMap((run) => run.jobs.filter((j) => j.steps.length > 0).map((j) => ({ job: j.id, ...(j.matrix?.task ? { task: String(j.matrix.task) } : {}), startedAt: j.startedAt, finishedAt: j.finishedAt }))),
     runnerErrors: [...runner.errors],
   };
 }

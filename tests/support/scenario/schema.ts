@@ -25,15 +25,22 @@ const Wait = z.union([
 ]);
 
 const Step = z.union([
-  z.strictObject({ comment: z.string(), author: z.string(), id: z.string().optional(), wait: Wait.optional() }),
+  z.strictObject({
+    comment: z.string(),
+    author: z.string(),
+    id: z.string().optional(),
+    wait: Wait.optional(),
+    /** Post only if no comment by crew matches this regex yet (e.g. resume only a run that did not finish). */
+    unless_crew_said: z.string().optional(),
+  }),
   z.strictObject({ edit: z.string(), body: z.string(), author: z.string().optional() }),
   z.strictObject({ wait: Wait }),
   z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */
   z.strictObject({ hold_runs: z.literal(true) }),
-  /** Start the held runs one after another, in the order their events came. */
-  z.strictObject({ release_runs: z.literal(true) }),
+  /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */
+  z.strictObject({ release_runs: z.union([z.literal(true), z.literal('together')]) }),
 ]);
 
 const KillPoint = z.strictObject({

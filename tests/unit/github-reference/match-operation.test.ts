@@ -36,6 +36,7 @@ const samples: Array<[method: string, pathname: string, template: string, params
   ['POST', '/repos/o/r/statuses/abc123', '/repos/{owner}/{repo}/statuses/{sha}', { owner: 'o', repo: 'r', sha: 'abc123' }],
   ['POST', '/repos/o/r/actions/workflows/crew.yml/dispatches', '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { owner: 'o', repo: 'r', workflow_id: 'crew.yml' }],
   ['GET', '/repos/o/r/actions/runs', '/repos/{owner}/{repo}/actions/runs', { owner: 'o', repo: 'r' }],
+  ['GET', '/repos/o/r/actions/runs/8000000001', '/repos/{owner}/{repo}/actions/runs/{run_id}', { owner: 'o', repo: 'r', run_id: '8000000001' }],
   ['GET', '/rate_limit', '/rate_limit', {}],
   ['POST', '/repos/o/r/labels', '/repos/{owner}/{repo}/labels', { owner: 'o', repo: 'r' }],
   ['GET', '/repos/o/r/labels/good%20first%20issue', '/repos/{owner}/{repo}/labels/{name}', { owner: 'o', repo: 'r', name: 'good first issue' }],

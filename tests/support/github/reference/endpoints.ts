@@ -46,6 +46,7 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'POST', path: '/repos/{owner}/{repo}/statuses/{sha}' },
   { method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches' },
   { method: 'GET', path: '/repos/{owner}/{repo}/actions/runs' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/runs/{run_id}' },
   { method: 'GET', path: '/rate_limit' },
   { method: 'POST', path: '/repos/{owner}/{repo}/labels' },
   { method: 'GET', path: '/repos/{owner}/{repo}/labels/{name}' },

@@ -1,0 +1,59 @@
+/**
+ * `npm run soak`: kills the demo run at every checkpoint of every job, in both of
+ * GitHub's ways (a cancelled run, a lost runner), resumes it, and checks that each
+ * ends exactly as an uninterrupted run does. `npm test` runs a sample of these.
+ */
+import { loadScenario, PROJECT_ROOT, runScenario } from '../tests/support/scenario/run-scenario';
+import { outcomeOf, type Outcome } from '../tests/support/scenario/outcome';
+import type { Scenario } from '../tests/support/scenario/schema';
+import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
+
+const CHECKPOINTS: Record<string, string[]> = {
+  route: ['run-created', 'plan-comment-posted', 'plan-recorded', 'state-write'],
+  work: ['work-started', 'task-pushed', 'task-recorded', 'state-write'],
+  advance: ['integrated', 'pr-opened', 'report-posted', 'state-write'],
+};
+const LEGS: Record<string, Array<Record<string, string> | undefined>> = { route: [undefined], work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }], advance: [undefined] };
+
+async function play(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; killed: number; problems: string[] }> {
+  const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));
+  edit?.(scenario);
+  let outcome: Outcome | undefined;
+  const result = await runScenario(scenario, { baseDir: dir, hooks: { beforeClose: async ({ gh, result: r }) => void (outcome = await outcomeOf(gh, r)) } });
+  const problems = [...result.github.violations, ...result.runnerErrors, ...result.model.unscripted.map((u) => `unscripted model request: ${u}`)];
+  return { outcome: outcome!, killed: result.jobs.filter((j) => j.killedAt).length, problems };
+}
+
+async function main() {
+  const only = process.argv[2];
+  const baseline = await play();
+  const rows: string[] = [];
+  let failures = 0;
+  for (const [job, points] of Object.entries(CHECKPOINTS)) {
+    if (only && job !== only) continue;
+    for (const checkpoint of points) {
+      for (const matrix of LEGS[job]!) {
+        for (const mode of ['cancel', 'lost'] as const) {
+          const label = `${job}${matrix ? ` (${matrix.task})` : ''} @ ${checkpoint} [${mode}]`;
+          const started = Date.now();
+          const run = await play((s) => {
+            s.kill.push({ job, checkpoint, mode, times: 1, ...(matrix ? { matrix } : {}) });
+            s.timeline.push({ comment: '/crew resume', author: 'maintainer', unless_crew_said: '✅ Done' }, { wait: 'idle' });
+          });
+          const same = isDeepStrictEqual(run.outcome, baseline.outcome) && run.problems.length === 0;
+          if (!same) failures++;
+          rows.push(`${same ? 'ok  ' : 'FAIL'}  ${label.padEnd(44)} killed ${run.killed}  ${((Date.now() - started) / 1000).toFixed(1)} s${run.problems.length ? `  ${run.problems[0]}` : ''}`);
+          console.log(rows.at(-1));
+        }
+      }
+    }
+  }
+  console.log(`\n${rows.length - failures} of ${rows.length} interrupted runs ended exactly like the uninterrupted one.`);
+  process.exit(failures ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,132 @@
+import type { CheckedResult, Observed } from '../domain/result';
+import { resultFile } from '../domain/result';
+import { runFolder } from '../domain/refs';
+import { addUsage, type TaskRecord } from '../domain/run-state';
+import { messageId, writeMessage } from '../state/inbox';
+import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
+import { claimReadyTasks } from '../state/transitions';
+import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { followUp, settleInState } from './leader';
+
+/** One attempt at a task, as crew judged it. It travels in the commit that carries the attempt's work. */
+export interface AttemptOutcome {
+  attempt: number;
+  checked: CheckedResult;
+  seen: Observed;
+  /** No retry follows: this result settles the task. */
+  final: boolean;
+  sandboxWarning: string | null;
+}
+
+const TRAILER = /^Crew-Result: (.+)$/m;
+
+/**
+ * The commit message of an attempt, with crew's judgement in a trailer. Because the
+ * result and the work are pushed together, a job that dies before recording the result
+ * leaves it on the branch, and resuming takes it instead of doing the work again.
+ */
+export function attemptCommitMessage(taskId: string, title: string, o: AttemptOutcome): string {
+  return `crew: ${taskId} ${title} (attempt ${o.attempt}, ${o.checked.status})\n\n${o.checked.summary}\n\nCrew-Result: ${JSON.stringify(o)}\n`;
+}
+
+export function parseAttemptCommit(message: string): AttemptOutcome | undefined {
+  const m = TRAILER.exec(message);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as AttemptOutcome;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
+export async function recordRetry(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${taskId} attempt ${o.attempt} ${o.checked.status}`, (tx) => {
+    const mine = readView(tx, issue, run)?.tasks.get(taskId);
+    tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+    if (!mine) return;
+    writeTask(tx, issue, run, {
+      ...mine,
+      status: 'retrying',
+      attempts: o.attempt + 1,
+      usage: addUsage(mine.usage, o.seen.usage),
+      turns: mine.turns + o.seen.turns,
+      error: o.checked.reason,
+      metadataIssues: o.checked.metadataIssues,
+      sandboxWarning: o.sandboxWarning,
+      headSha,
+      changedFiles: o.seen.changedFiles,
+    });
+    refreshExecutionLog(tx, issue, run);
+  });
+}
+
+/**
+ * Records a task's final result, lets the leader decide about a failure in the same
+ * write, claims what it unblocked and dispatches it. Idempotent: a task already
+ * settled is left alone.
+ */
+export async function recordFinal(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
+  const config = await ctx.config();
+  const prefix = `${runFolder(issue, run)}/`;
+  const now = nowIso(ctx);
+  const claimNonce = nonce();
+  const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${o.checked.status}`, (tx) => {
+    const current = readView(tx, issue, run);
+    const mine = current?.tasks.get(taskId);
+    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null };
+    writeTask(tx, issue, run, {
+      ...mine,
+      status: o.checked.status,
+      attempts: o.attempt,
+      claim: null,
+      finishedAt: now,
+      headSha,
+      usage: addUsage(mine.usage, o.seen.usage),
+      turns: mine.turns + o.seen.turns,
+      summary: o.checked.summary,
+      error: o.checked.status === 'success' ? null : o.checked.reason,
+      changedFiles: o.seen.changedFiles,
+      metadataIssues: o.checked.metadataIssues,
+      sandboxWarning: o.sandboxWarning,
+    });
+    tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+    tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+    const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+    // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
+    const decision = settleInState(tx, issue, run, taskId, o.checked, claim);
+    const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
+    refreshExecutionLog(tx, issue, run);
+    return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
+  });
+  ctx.log.checkpoint('task-recorded');
+  if (o.seen.ending === 'shutdown') {
+    // The shutdown_response: the leader's record that the worker stopped, and where its work is.
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
+      writeMessage(tx, issue, run, { id: messageId(now, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`, at: now });
+    });
+  }
+  if (outcome.claimed.length) {
+    // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
+    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
+  }
+  if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/**
+ * For a task whose worker vanished: if the attempt that was running pushed its result,
+ * take it. `retry` means the pushed attempt asked for another; `none` means nothing of
+ * the running attempt reached the branch.
+ */
+export async function takePushedResult(ctx: StepContext, issue: number, run: number, rec: TaskRecord): Promise<'recorded' | 'retry' | 'none'> {
+  const { missing } = await ctx.repo.fetch([rec.branch]);
+  if (missing.length) return 'none';
+  const pushed = parseAttemptCommit(await ctx.repo.commitMessage(`refs/remotes/origin/${rec.branch}`));
+  if (!pushed || pushed.attempt !== rec.attempts) return 'none';
+  const head = await ctx.repo.remoteSha(rec.branch);
+  if (!pushed.final) return 'retry';
+  ctx.log.info(`${rec.id}: taking the result attempt ${pushed.attempt} pushed before its job ended`);
+  await recordFinal(ctx, issue, run, rec.id, pushed, head!);
+  return 'recorded';
+}

@@ -1,0 +1,42 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { outcomeOf, type Outcome } from '../support/scenario/outcome';
+import type { Scenario } from '../support/scenario/schema';
+import { expectFaithful, play } from './helpers';
+
+/** A kill point, then the maintainer's `/crew resume` if the run did not finish on its own. */
+export function interrupted(kill: Scenario['kill'][number]) {
+  return (s: Scenario) => {
+    s.kill.push(kill);
+    s.timeline.push({ comment: '/crew resume', author: 'maintainer', unless_crew_said: '✅ Done' }, { wait: 'idle' });
+  };
+}
+
+export async function outcome(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; killed: string[]; result: Awaited<ReturnType<typeof play>> }> {
+  let out: Outcome | undefined;
+  const result = await play('scenarios/demo.yaml', { edit, hooks: { beforeClose: async ({ gh, result: r }) => void (out = await outcomeOf(gh, r)) } });
+  expectFaithful(result);
+  return { outcome: out!, killed: result.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`), result };
+}
+
+describe('kill anywhere, resume, and end where an uninterrupted run ends', () => {
+  let baseline: Outcome;
+  beforeAll(async () => {
+    baseline = (await outcome()).outcome;
+    expect(baseline.pulls).toHaveLength(1);
+  }, 120_000);
+
+  it.each([
+    { job: 'route', checkpoint: 'plan-recorded', mode: 'cancel' as const },
+    { job: 'work', checkpoint: 'task-pushed', matrix: { task: 't1' }, mode: 'cancel' as const },
+    { job: 'work', checkpoint: 'state-write', matrix: { task: 't3' }, mode: 'lost' as const },
+    { job: 'work', checkpoint: 'task-recorded', matrix: { task: 't1' }, mode: 'cancel' as const },
+    { job: 'advance', checkpoint: 'pr-opened', mode: 'cancel' as const },
+  ])('$job killed at $checkpoint ($mode)', async (kill) => {
+    const run = await outcome(interrupted({ times: 1, ...kill }));
+    expect(run.killed).toHaveLength(1);
+    expect(run.outcome).toEqual(baseline);
+    // No duplicates: one PR, one plan comment, one report.
+    expect(run.result.pulls).toHaveLength(1);
+    expect(run.result.branches.map((b) => b.name).sort()).toEqual(['crew/1/r1/integration', 'crew/1/r1/t1', 'crew/1/r1/t2', 'crew/1/r1/t3', 'crew/state', 'main']);
+  }, 120_000);
+});

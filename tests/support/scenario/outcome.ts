@@ -1,0 +1,47 @@
+import type { FakeGitHub } from '../github/fake-github';
+import { git } from '../git-cli';
+import type { ScenarioResult } from './run-scenario';
+
+/**
+ * What a run leaves behind, with the parts that legitimately differ between two runs
+ * of the same story taken out (times, costs, ids, ports, nonces). Two runs of a
+ * scenario, one interrupted and resumed, must leave the same outcome.
+ */
+export interface Outcome {
+  branches: Record<string, Record<string, string>>;
+  stateFiles: string[];
+  pulls: Array<{ title: string; state: string; head: string; base: string; body: string }>;
+  crewComments: string[];
+}
+
+export function normalizeText(text: string): string {
+  return text
+    .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github')
+    .replace(/<!-- crew:version v=\d+ -->/g, '')
+    .replace(/nonce=[0-9a-f]+/g, 'nonce=…')
+    .replace(/actions\/runs\/\d+/g, 'actions/runs/…')
+    .replace(/\*\*Usage:\*\*.*$/gm, '**Usage:** …')
+    .replace(/\*\*Total usage:\*\*.*$/gm, '**Total usage:** …')
+    .replace(/\| [\d,]+ \/ [\d,]+ \|$/gm, '| … |')
+    .replace(/\b[0-9a-f]{7,40}\b/g, '#')
+    .replace(/issuecomment-\d+/g, 'issuecomment-…');
+}
+
+export async function outcomeOf(gh: FakeGitHub, result: ScenarioResult): Promise<Outcome> {
+  const branches: Outcome['branches'] = {};
+  for (const b of result.branches) {
+    if (b.name === 'crew/state') continue;
+    const tree = await git(['ls-tree', '-r', `refs/heads/${b.name}`], { cwd: gh.repoDir });
+    branches[b.name] = Object.fromEntries(tree.split('\n').filter(Boolean).map((l) => [l.split('\t')[1]!, l.split(/\s+/)[2]!]));
+  }
+  const stateFiles = (await gh.repo.branchSha('crew/state')) ? (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => !f.includes('/attempts/')) : [];
+  return {
+    branches,
+    stateFiles,
+    pulls: result.pulls.map((p) => ({ title: p.title, state: p.state, head: p.head, base: p.base, body: normalizeText(p.body ?? '') })),
+    crewComments: [...result.issue.comments, ...result.pulls.flatMap((p) => p.comments)]
+      .filter((c) => c.author === 'github-actions[bot]')
+      .map((c) => normalizeText(c.body))
+      .sort(),
+  };
+}
