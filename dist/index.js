@@ -102749,7 +102749,7 @@ function setOutputs(ctx, issue, run, tasks, advance = false) {
 async function route(ctx) {
     setOutputs(ctx, '', '', []);
     if (ctx.event.kind === 'dispatch')
-        return routeDispatch(ctx, ctx.event);
+        outdatedWorkflow(ctx.event);
     return routeComment(ctx, ctx.event);
 }
 async function latestRun(ctx, issue) {
@@ -103245,37 +103245,16 @@ async function route_abort(ctx, ev) {
     await syncPlanComment(ctx, issue, run);
 }
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
-async function routeDispatch(ctx, ev) {
-    const issue = Number(ev.inputs.issue);
-    const run = Number(ev.inputs.run);
-    let tasks;
-    try {
-        tasks = JSON.parse(ev.inputs.tasks ?? '[]');
-    }
-    catch {
-        tasks = undefined;
-    }
-    if (!Number.isInteger(issue) || !Number.isInteger(run) || !Array.isArray(tasks) || !tasks.every((t) => typeof t === 'string' && isTaskId(t))) {
-        ctx.log.warn(`ignoring a dispatch with malformed inputs: ${JSON.stringify(ev.inputs)}`);
-        return;
-    }
-    const now = nowIso(ctx);
-    const { value: mine } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${tasks.join(', ')}`, (tx) => {
-        const view = readView(tx, issue, run);
-        if (!view || view.run.phase !== 'EXECUTING')
-            return [];
-        // Only a claim no run has taken yet: a repeated dispatch with the same nonce starts nothing twice.
-        const live = tasks.filter((id) => {
-            const t = view.tasks.get(id);
-            return t?.status === 'running' && t.claim !== null && t.claim.nonce === ev.inputs.nonce && t.claim.runId.startsWith('dispatch:');
-        });
-        for (const id of live)
-            writeTask(tx, issue, run, { ...view.tasks.get(id), claim: { runId: ctx.runId, nonce: ev.inputs.nonce, at: now } });
-        return live;
-    });
-    if (mine.length === 0)
-        ctx.log.info(`dispatch for ${tasks.join(', ')} is stale; nothing to start`);
-    setOutputs(ctx, issue, run, mine);
+/**
+ * Dispatches start their tasks in the work job directly, one job fewer on every step of
+ * the critical path. A workflow that still routes them here is an old copy of crew's: the
+ * tasks would never start, so say so on the issue rather than stall.
+ */
+function outdatedWorkflow(ev) {
+    throw new CrewError('starting dispatched tasks', `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`, "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.");
+}
+function sanitizeInput(value) {
+    return `\`${(value ?? '').replace(/[^\w",[\]]/g, '').slice(0, 200)}\``;
 }
 
 ;// CONCATENATED MODULE: ./src/agents/summarizer.ts
@@ -104084,6 +104063,27 @@ async function runSetup(ctx, commands, timeoutMs) {
     }
     return null;
 }
+/**
+ * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it. The
+ * first job to present that nonce takes the claim for its workflow run, so resume can
+ * tell a live worker from a dispatch that never started, and a repeated dispatch
+ * starts nothing twice.
+ */
+async function takeDispatchedClaim(ctx, issue, run, taskId, claimNonce) {
+    const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${taskId}`, (tx) => {
+        const v = readView(tx, issue, run);
+        const t = v?.tasks.get(taskId);
+        if (!v || v.run.phase !== 'EXECUTING' || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim)
+            return false;
+        if (t.claim.runId === ctx.runId)
+            return true; // this workflow run already took it (a re-run of the job)
+        if (t.claim.nonce !== claimNonce || !t.claim.runId.startsWith('dispatch:'))
+            return false;
+        writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
+        return true;
+    });
+    return value;
+}
 /** The `work` job: one task, on its own branch, from claim to pushed result, retrying within the job. */
 async function work(ctx) {
     const { issue, run, task: taskId } = ctx.settings;
@@ -104096,6 +104096,10 @@ async function work(ctx) {
         throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.');
     if (view.run.phase !== 'EXECUTING' || (rec.status !== 'running' && rec.status !== 'retrying')) {
         ctx.log.info(`task ${taskId} is ${rec.status} and the run is ${view.run.phase}; nothing to do`);
+        return;
+    }
+    if (ctx.event.kind === 'dispatch' && !(await takeDispatchedClaim(ctx, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
+        ctx.log.info(`the dispatch for ${taskId} is stale (another job holds it, or it finished); nothing to do`);
         return;
     }
     // The branch starts from the run's base plus the work of every task it depends on.
@@ -104307,7 +104311,9 @@ function failureTarget(ctx) {
         return { issue: ctx.settings.issue, run: ctx.settings.run };
     if (ctx.event.kind === 'comment')
         return { issue: ctx.event.issue.number };
-    return {};
+    // A dispatch names its issue; the run is left as it is, so `/crew resume` can carry on once the cause is fixed.
+    const issue = Number(ctx.event.inputs.issue);
+    return Number.isInteger(issue) && issue > 0 ? { issue } : {};
 }
 async function main_reportFailure(ctx, error) {
     const crew = error instanceof CrewError ? error : undefined;

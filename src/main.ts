@@ -104,7 +104,9 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
   if (ctx.event.kind === 'comment') return { issue: ctx.event.issue.number };
-  return {};
+  // A dispatch names its issue; the run is left as it is, so `/crew resume` can carry on once the cause is fixed.
+  const issue = Number(ctx.event.inputs.issue);
+  return Number.isInteger(issue) && issue > 0 ? { issue } : {};
 }
 
 async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {

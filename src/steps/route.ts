@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/schema';
 import { COMMAND_HELP, parseCommand, type Command } from '../domain/commands';
-import { isTaskId, runFolder } from '../domain/refs';
+import { runFolder } from '../domain/refs';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { failedTasks, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
 import type { CommentEvent, DispatchEvent } from '../event';
@@ -28,7 +28,7 @@ function setOutputs(ctx: StepContext, issue: number | '', run: number | '', task
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 export async function route(ctx: StepContext): Promise<void> {
   setOutputs(ctx, '', '', []);
-  if (ctx.event.kind === 'dispatch') return routeDispatch(ctx, ctx.event);
+  if (ctx.event.kind === 'dispatch') outdatedWorkflow(ctx.event);
   return routeComment(ctx, ctx.event);
 }
 
@@ -501,31 +501,19 @@ async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
 }
 
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
-async function routeDispatch(ctx: StepContext, ev: DispatchEvent): Promise<void> {
-  const issue = Number(ev.inputs.issue);
-  const run = Number(ev.inputs.run);
-  let tasks: unknown;
-  try {
-    tasks = JSON.parse(ev.inputs.tasks ?? '[]');
-  } catch {
-    tasks = undefined;
-  }
-  if (!Number.isInteger(issue) || !Number.isInteger(run) || !Array.isArray(tasks) || !tasks.every((t) => typeof t === 'string' && isTaskId(t))) {
-    ctx.log.warn(`ignoring a dispatch with malformed inputs: ${JSON.stringify(ev.inputs)}`);
-    return;
-  }
-  const now = nowIso(ctx);
-  const { value: mine } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${tasks.join(', ')}`, (tx) => {
-    const view = readView(tx, issue, run);
-    if (!view || view.run.phase !== 'EXECUTING') return [];
-    // Only a claim no run has taken yet: a repeated dispatch with the same nonce starts nothing twice.
-    const live = (tasks as string[]).filter((id) => {
-      const t = view.tasks.get(id);
-      return t?.status === 'running' && t.claim !== null && t.claim.nonce === ev.inputs.nonce && t.claim.runId.startsWith('dispatch:');
-    });
-    for (const id of live) writeTask(tx, issue, run, { ...view.tasks.get(id)!, claim: { runId: ctx.runId, nonce: ev.inputs.nonce!, at: now } });
-    return live;
-  });
-  if (mine.length === 0) ctx.log.info(`dispatch for ${tasks.join(', ')} is stale; nothing to start`);
-  setOutputs(ctx, issue, run, mine);
+/**
+ * Dispatches start their tasks in the work job directly, one job fewer on every step of
+ * the critical path. A workflow that still routes them here is an old copy of crew's: the
+ * tasks would never start, so say so on the issue rather than stall.
+ */
+function outdatedWorkflow(ev: DispatchEvent): never {
+  throw new CrewError(
+    'starting dispatched tasks',
+    `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`,
+    "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.",
+  );
+}
+
+function sanitizeInput(value: string | undefined): string {
+  return `\`${(value ?? '').replace(/[^\w",[\]]/g, '').slice(0, 200)}\``;
 }

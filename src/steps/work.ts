@@ -8,7 +8,7 @@ import { totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../sandbox/command-runner';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
-import { readView } from '../state/run-files';
+import { readView, writeTask } from '../state/run-files';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
 
@@ -42,6 +42,25 @@ async function runSetup(ctx: StepContext, commands: string[], timeoutMs: number)
   return null;
 }
 
+/**
+ * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it. The
+ * first job to present that nonce takes the claim for its workflow run, so resume can
+ * tell a live worker from a dispatch that never started, and a repeated dispatch
+ * starts nothing twice.
+ */
+async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
+  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${taskId}`, (tx) => {
+    const v = readView(tx, issue, run);
+    const t = v?.tasks.get(taskId);
+    if (!v || v.run.phase !== 'EXECUTING' || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
+    if (t.claim.runId === ctx.runId) return true; // this workflow run already took it (a re-run of the job)
+    if (t.claim.nonce !== claimNonce || !t.claim.runId.startsWith('dispatch:')) return false;
+    writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
+    return true;
+  });
+  return value;
+}
+
 /** The `work` job: one task, on its own branch, from claim to pushed result, retrying within the job. */
 export async function work(ctx: StepContext): Promise<void> {
   const { issue, run, task: taskId } = ctx.settings as Required<typeof ctx.settings>;
@@ -53,6 +72,10 @@ export async function work(ctx: StepContext): Promise<void> {
   if (!task || !rec) throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.');
   if (view.run.phase !== 'EXECUTING' || (rec.status !== 'running' && rec.status !== 'retrying')) {
     ctx.log.info(`task ${taskId} is ${rec.status} and the run is ${view.run.phase}; nothing to do`);
+    return;
+  }
+  if (ctx.event.kind === 'dispatch' && !(await takeDispatchedClaim(ctx, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
+    ctx.log.info(`the dispatch for ${taskId} is stale (another job holds it, or it finished); nothing to do`);
     return;
   }
 

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SHIPPED_WORKFLOW } from '../support/scenario/run-scenario';
 import { crewComments, expectFaithful, play } from './helpers';
 
 describe('orchestration: triggers, commands and the cost of a run', () => {
@@ -38,5 +40,56 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     // /crew status adds no comment: it edits the plan comment.
     const after = crewComments(r).filter((c) => c.id > r.issue.comments.find((x) => x.body === '/crew status')!.id);
     expect(after).toEqual([]);
+  });
+
+  it('a dispatch replayed with the same nonce, or with a forged one, starts nothing twice', async () => {
+    const workLogs: string[][] = [];
+    const r = await play('scenarios/demo.yaml', {
+      edit: (s) => {
+        // t2 thinks for a while, so the extra dispatches arrive while it runs.
+        const entries = (s.model as { entries: Array<{ role: string; task?: string; replies: Array<{ delay_ms?: number }> }> }).entries;
+        entries.find((e) => e.role === 'worker' && e.task === 't2')!.replies[0]!.delay_ms = 300_000;
+        s.timeline = [
+          { comment: '/crew run', author: 'maintainer' },
+          { wait: { model: { role: 'worker', task: 't2', requests: 1 }, timeout_ms: 60_000 } },
+          { dispatch: 'replay', author: 'maintainer' },
+          { dispatch: { tasks: ['t2'], nonce: 'forged0000', run: '1' }, author: 'maintainer' },
+          { wait: 'idle' },
+        ];
+      },
+      hooks: {
+        beforeClose: async ({ runner }) => {
+          for (const run of runner.runs) for (const j of run.jobs) if (j.name === 'work (t2)') workLogs.push(j.log);
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(r.pulls).toHaveLength(1);
+    expect(workLogs).toHaveLength(3);
+    expect(workLogs.filter((log) => log.some((l) => l.includes('t2 attempt 1: the worker stopped')))).toHaveLength(1);
+    expect(workLogs.filter((log) => log.some((l) => l.includes('the dispatch for t2 is stale')))).toHaveLength(2);
+    expect(crewComments(r).filter((c) => c.body.includes('crew stopped'))).toEqual([]);
+  });
+
+  it('a workflow that still routes dispatches through route says so on the issue instead of stalling', async () => {
+    const shipped = readFileSync(SHIPPED_WORKFLOW, 'utf8');
+    // The older shape: route runs for dispatches too, and work takes its matrix from route alone.
+    const old = shipped
+      .replace("github.event_name == 'issue_comment' && github.event.comment.user.type == 'User' &&", "github.event_name == 'workflow_dispatch' || github.event.comment.user.type == 'User' &&")
+      .replace('fromJSON(inputs.tasks || needs.route.outputs.tasks)', 'fromJSON(needs.route.outputs.tasks)')
+      .replace("!cancelled() && (github.event_name == 'workflow_dispatch' || (needs.route.result == 'success' &&", "!cancelled() && ((needs.route.result == 'success' &&");
+    expect(old).not.toBe(shipped);
+    let phase: string | undefined;
+    const r = await play('scenarios/demo.yaml', {
+      edit: (s) => void (s.repo.files['.github/workflows/crew.yml'] = old),
+      hooks: { beforeClose: async ({ gh }) => void (phase = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!).phase) },
+    });
+    expect(r.github.violations).toEqual([]);
+    const failure = crewComments(r).find((c) => c.body.startsWith('**crew stopped** during starting dispatched tasks.'));
+    expect(failure?.body).toContain('runs the `route` job for crew\'s own dispatches (tasks `["t2"]`)');
+    expect(failure?.body).toContain("Replace `.github/workflows/crew.yml` with the workflow in crew's README");
+    expect(r.pulls).toEqual([]);
+    // The run is left as it was, so /crew resume can carry on once the workflow is replaced.
+    expect(phase).toBe('EXECUTING');
   });
 });

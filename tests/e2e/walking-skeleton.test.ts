@@ -30,12 +30,14 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
         'issue_comment:work (t1):success',
         'issue_comment:work (t3):success',
         'issue_comment:advance:success',
-        'workflow_dispatch:route:success',
+        'workflow_dispatch:route:skipped',
         'workflow_dispatch:work (t2):success',
         'workflow_dispatch:advance:success',
       ]),
     );
     expect(r.jobs).toHaveLength(7);
+    // The dispatch that starts t2 goes straight to work: one job fewer on the critical path.
+    expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(6);
   });
 
   it('acknowledges the command with 👀 and keeps exactly one plan comment, edited in place', () => {

@@ -43,6 +43,8 @@ export interface JobRun {
   log: string[];
   /** The same lines before the runner's secret masking: what crew itself printed, for leak tests. */
   rawLog: string[];
+  /** When each log line was written (ms since the epoch), for timestamped log files. */
+  logAt?: number[];
   annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string }>;
   summary: string;
   startedAt: number;
@@ -64,6 +66,8 @@ export interface WorkflowRun {
   jobs: JobRun[];
   startedAt: number;
   finishedAt?: number;
+  /** A workflow_dispatch run's inputs. */
+  inputs?: Record<string, string>;
 }
 
 export interface RunnerOptions {
@@ -186,6 +190,7 @@ export class WorkflowRunner {
         cancelled: false,
         jobs: [],
         startedAt: Date.now(),
+        ...(e.name === 'workflow_dispatch' ? { inputs: { ...(e.payload.inputs as Record<string, string>) } } : {}),
       };
       this.runs.push(run);
       started.push(run);
@@ -479,6 +484,7 @@ export class WorkflowRunner {
       const masked = mask(line);
       job.rawLog.push(line);
       job.log.push(masked);
+      (job.logAt ??= []).push(Date.now());
       this.opts.onLog?.(job, masked);
     };
     const annotate = (level: 'error' | 'warning' | 'notice', message: string) => {

@@ -195,6 +195,14 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
         runner.hold();
       } else if ('release_runs' in step) {
         await runner.release(step.release_runs === 'together');
+      } else if ('dispatch' in step) {
+        const crewSent = runner.runs.filter((r) => r.event === 'workflow_dispatch').at(-1);
+        if (step.dispatch === 'replay' && !crewSent) throw new Error(`scenario '${scenario.name}': timeline[${i}] replays a dispatch, but crew has not dispatched anything yet`);
+        const inputs =
+          step.dispatch === 'replay'
+            ? crewSent!.inputs!
+            : { issue: String(issue.number), run: step.dispatch.run, tasks: JSON.stringify(step.dispatch.tasks), nonce: step.dispatch.nonce };
+        await as(step.author).rest.actions.createWorkflowDispatch({ owner: gh.owner, repo: gh.repoName, workflow_id: 'crew.yml', ref: gh.defaultBranch, inputs });
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
@@ -291,7 +299,9 @@ async function writeOutputs(outDir: string, result: ScenarioResult, runner: Work
     for (const job of run.jobs) {
       if (!job.log.length) continue;
       const name = `${i + 1}-${run.event}-${job.name.replace(/[^a-z0-9]+/gi, '_')}.log`;
-      await writeFile(join(outDir, 'logs', name), `${job.log.join('\n')}\n`);
+      // Like the Actions log viewer: each line with its time, here in ms since the job started.
+      const lines = job.log.map((line, n) => `${`+${Math.round((job.logAt?.[n] ?? job.startedAt) - job.startedAt)}ms`.padStart(9)} ${line}`);
+      await writeFile(join(outDir, 'logs', name), `${lines.join('\n')}\n`);
     }
   }
 }

@@ -41,6 +41,14 @@ const Step = z.union([
   z.strictObject({ hold_runs: z.literal(true) }),
   /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */
   z.strictObject({ release_runs: z.union([z.literal(true), z.literal('together')]) }),
+  /**
+   * Someone with write access dispatches the workflow by hand: `replay` repeats crew's own
+   * latest dispatch byte for byte (its nonce included); otherwise the given tasks and nonce.
+   */
+  z.strictObject({
+    dispatch: z.union([z.literal('replay'), z.strictObject({ tasks: z.array(z.string()), nonce: z.string(), run: z.string().default('1') })]),
+    author: z.string(),
+  }),
 ]);
 
 const KillPoint = z.strictObject({

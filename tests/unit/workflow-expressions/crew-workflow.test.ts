@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateIf, evaluateValue, type ExprContext, type StatusFunctions } from '../../support/runner/expressions';
+import { parseWorkflow } from '../../support/runner/workflow-file';
 
 // Expressions that appear in the workflow crew ships, evaluated against the event payloads it reacts to.
 
@@ -105,5 +108,43 @@ describe("contains(github.event.issue.labels.*.name, 'crew: waiting')", () => {
   it('is false without labels or without an issue', () => {
     expect(evaluate(cond, commentEvent('/crew', 'User', []))).toBe(false);
     expect(evaluate(cond, { github: { event_name: 'workflow_dispatch', event: {} } })).toBe(false);
+  });
+});
+
+describe('the shipped workflow: which jobs run for a comment and for a dispatch', () => {
+  const wf = parseWorkflow(readFileSync(join(__dirname, '../../../.github/workflows/crew.yml'), 'utf8'), 'crew.yml');
+  const jobIf = (job: string) => wf.jobs[job]!.if!;
+  const skippedRoute = { route: { result: 'skipped', outputs: {} } };
+  const dispatch = (needs: ExprContext['needs']): ExprContext => ({
+    github: { event_name: 'workflow_dispatch', event: { inputs: { issue: '4', run: '2', tasks: '["t3","t5"]', nonce: 'abc' } } },
+    inputs: { issue: '4', run: '2', tasks: '["t3","t5"]', nonce: 'abc' },
+    needs,
+  });
+  const comment = (needs: ExprContext['needs']): ExprContext => ({ ...commentEvent('/crew run', 'User'), inputs: {}, needs });
+  const skippedStatus: StatusFunctions = { success: () => false, failure: () => false, cancelled: () => false };
+
+  it('a dispatch skips route and starts its own tasks in work, then advance', () => {
+    expect(evaluateIf(jobIf('route'), dispatch({}), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('work'), dispatch(skippedRoute), skippedStatus)).toBe(true);
+    expect(evaluateValue(wf.jobs.work!.strategy!.matrix, dispatch(skippedRoute))).toEqual({ task: ['t3', 't5'] });
+    const withInputs = evaluateValue(wf.jobs.work!.steps.at(-1)!.with, { ...dispatch(skippedRoute), matrix: { task: 't3' } }) as Record<string, string>;
+    expect(withInputs).toMatchObject({ issue: '4', run: '2', task: 't3' });
+    expect(evaluateIf(jobIf('advance'), dispatch({ ...skippedRoute, work: { result: 'success', outputs: {} } }), skippedStatus)).toBe(true);
+  });
+
+  it('a comment runs route; work only for the tasks route chose', () => {
+    expect(evaluateIf(jobIf('route'), comment({}), succeeded)).toBe(true);
+    const routed = { route: { result: 'success', outputs: { issue: '4', run: '2', tasks: '["t1"]' } } };
+    expect(evaluateIf(jobIf('work'), comment(routed), succeeded)).toBe(true);
+    expect(evaluateValue(wf.jobs.work!.strategy!.matrix, comment(routed))).toEqual({ task: ['t1'] });
+    expect(evaluateValue(wf.jobs.work!.steps.at(-1)!.with, { ...comment(routed), matrix: { task: 't1' } })).toMatchObject({ issue: '4', run: '2' });
+    expect(evaluateIf(jobIf('work'), comment({ route: { result: 'success', outputs: { issue: '', run: '', tasks: '[]' } } }), succeeded)).toBe(false);
+    // A route job that failed starts no work, whatever it wrote before failing.
+    expect(evaluateIf(jobIf('work'), comment({ route: { result: 'failure', outputs: { tasks: '["t1"]' } } }), failed)).toBe(false);
+  });
+
+  it('a cancelled run starts no work', () => {
+    const cancelled: StatusFunctions = { success: () => false, failure: () => false, cancelled: () => true };
+    expect(evaluateIf(jobIf('work'), dispatch(skippedRoute), cancelled)).toBe(false);
   });
 });
