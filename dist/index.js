@@ -84950,6 +84950,14 @@ class GitRepo {
     async diffFiles(from, to = 'HEAD') {
         return (await this.git.raw(['diff', '--name-only', from, to])).split('\n').filter(Boolean);
     }
+    /** The change between two commits as a zero-context unified diff, for the critic's checks. Capped; the cap is said. */
+    async unifiedDiff(from, to = 'HEAD', maxBytes = 5_000_000) {
+        const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', from, to]);
+        return text.length > maxBytes ? { text: text.slice(0, maxBytes), truncated: true } : { text, truncated: false };
+    }
+    async diffStat(from, to = 'HEAD') {
+        return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-renames', from, to])).trim();
+    }
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -100253,6 +100261,7 @@ const ConfigSchema = strictObject({
     max_parallel: schemas_int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
     max_retries: schemas_int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
     max_tasks: schemas_int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
+    max_iterations: schemas_int().min(1).max(10).default(3).describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
     worker_max_turns: schemas_int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
     task_timeout_minutes: schemas_int().min(1).max(300).default(30).describe('Wall-clock minutes one attempt at a task may take.'),
     context_budget: schemas_int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
@@ -100261,6 +100270,7 @@ const ConfigSchema = strictObject({
     allow_unsandboxed: schemas_boolean().default(false).describe('Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead.'),
     require_plan_approval: schemas_boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
     auto_merge: schemas_boolean().default(false).describe('Merge the pull request when the critic passed it and the checks are green. Not used yet.'),
+    pr_labels: array(schemas_string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
     base_branch: schemas_string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
     protected_paths: array(schemas_string().min(1))
         .default(['.github/workflows/**', '.github/crew.yml', '.github/crew/**'])
@@ -100294,7 +100304,7 @@ const ConfigSchema = strictObject({
         .prefault({})
         .describe('The retrospective (phase 4). Not used yet.'),
     prompts: strictObject({
-        judgment: schemas_string().default('').describe("Extra guidance for the critic's judgment. Not used yet."),
+        judgment: schemas_string().default('').describe("Extra guidance for the critic's judgment, added to what it reads."),
         append_system_prompt: schemas_string().default('').describe("Text appended to every agent's system prompt."),
     })
         .prefault({})
@@ -100564,8 +100574,8 @@ const positiveInt = (name) => schemas_string()
     .transform(Number);
 function readSettings(get = (n) => getInput(n)) {
     const step = get('step');
-    if (step !== 'route' && step !== 'work' && step !== 'advance') {
-        throw new InputError(`Input \`step\` must be one of route, work or advance (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`);
+    if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic') {
+        throw new InputError(`Input \`step\` must be one of route, work, advance or critic (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`);
     }
     const githubToken = get('github_token');
     if (!githubToken)
@@ -100834,6 +100844,7 @@ function addUsage(a, b) {
         costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6,
     };
 }
+const FRESH_REVIEW = { iteration: 0, verdict: null, headSha: null, met: {}, acceptedBy: null, allowance: 0, rerun: [] };
 function isTerminal(phase) {
     return TERMINAL_PHASES.has(phase);
 }
@@ -100908,160 +100919,6 @@ function newTaskRecord(id, branch) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/domain/criteria.ts
-/**
- * Done criteria: what they are, where they come from in an issue, and the pure
- * checks that catch vague, hollow or unrunnable ones. (endless8: command criteria
- * exit 0 when met, 1 when not, ≥2 on error; semantic criteria are judged with evidence.)
- */
-const HEADING = /^\s{0,3}(?:#{1,6}\s*|\*\*)?(done when|acceptance criteria|definition of done|success criteria)\b[^\n]*$/i;
-const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/;
-const CHECKBOX = /^\s*[-*+]\s+\[[ xX]\]\s+(.+?)\s*$/;
-/**
- * The criteria an issue states itself: the list under a "Done when" (or "Acceptance
- * criteria") heading, or failing that, its checklist items.
- */
-function statedCriteria(body) {
-    const lines = body.split(/\r?\n/);
-    const start = lines.findIndex((l) => HEADING.test(l));
-    if (start >= 0) {
-        const items = [];
-        const inline = /:\s*(\S.*)$/.exec(lines[start].replace(/\*\*/g, ''));
-        if (inline && !ITEM.test(lines[start]))
-            items.push(inline[1].trim());
-        for (const line of lines.slice(start + 1)) {
-            if (/^\s*#{1,6}\s/.test(line))
-                break;
-            const m = ITEM.exec(line);
-            if (m)
-                items.push(m[1]);
-            else if (line.trim() !== '' && items.length)
-                break;
-        }
-        if (items.length)
-            return items;
-    }
-    return lines.map((l) => CHECKBOX.exec(l)?.[1]).filter((x) => !!x);
-}
-const VAGUE = [
-    [/\bfast(er)? enough\b|\bquick(ly)?\b|\bperformant\b|\bsnappy\b|\bresponsive\b/i, 'how fast is fast enough'],
-    [/\bclean(er)? code\b|\bclean\b|\bneat\b|\belegant\b|\bbeautiful\b/i, 'what "clean" means here'],
-    [/\breadable\b|\bmaintainable\b|\bwell[- ]structured\b/i, 'how readability or maintainability is judged'],
-    [/\buser[- ]friendly\b|\bintuitive\b|\beasy to use\b|\bnice(r)?\b/i, 'what a user must be able to do'],
-    [/\bbetter\b|\bimproved?\b|\boptimi[sz]ed?\b/i, 'better than what, by how much'],
-    [/\brobust\b|\breliable\b|\bscalable\b|\bstable\b/i, 'which failures or loads it must handle'],
-    [/\bproperly\b|\bas expected\b|\breasonabl[ey]\b|\bappropriate(ly)?\b/i, 'what exactly is expected'],
-];
-/** Why a semantic criterion cannot be checked as written, or undefined when it can. */
-function vagueness(text) {
-    if (/\d/.test(text))
-        return undefined; // a number usually makes it measurable ("under 200 ms", "at least 3 tests")
-    for (const [re, why] of VAGUE)
-        if (re.test(text))
-            return why;
-    return undefined;
-}
-const HOLLOW = [
-    /^(?:it|the (?:code|task|feature|change|work))?\s*(?:works?|is working|runs?)(?:\s+(?:correctly|properly|fine|well|as (?:expected|intended)))?\.?$/i,
-    /^(?:the )?(?:task|work|feature|change|implementation)?\s*(?:is )?(?:done|complete|completed|finished|implemented)\.?$/i,
-    /^no (?:errors|bugs|issues|problems)\.?$/i,
-    /\bworks correctly\b/i,
-    /\btask is (?:done|complete|finished)\b/i,
-];
-/** True for criteria that cannot fail: "works correctly", "is done". */
-function isHollow(text) {
-    const t = text.trim();
-    return t.length < 4 || HOLLOW.some((re) => re.test(t));
-}
-/** Why a command criterion cannot run as a command, or undefined when it looks runnable. */
-function commandProblem(command) {
-    if (!command || !command.trim())
-        return 'it has no command';
-    if (/[\r\n]/.test(command))
-        return 'the command spans several lines; use one command (join with &&)';
-    if (command.length > 500)
-        return 'the command is longer than 500 characters';
-    const first = command.trim().split(/\s+/)[0];
-    if (!/^[A-Za-z0-9_./@:+=-]+$/.test(first))
-        return `'${first}' does not look like a program name`;
-    const quotes = (command.match(/'/g)?.length ?? 0) % 2 + (command.replace(/\\"/g, '').match(/"/g)?.length ?? 0) % 2;
-    if (quotes)
-        return 'the command has an unbalanced quote';
-    return undefined;
-}
-/** Config criteria (`criteria:` in crew.yml) are commands. */
-function configCriteria(commands, startAt) {
-    return commands.map((command, i) => ({ id: `c${startAt + i}`, text: `\`${command}\` exits 0`, kind: 'command', command }));
-}
-/** One line for people: the statement, and the command when there is one. */
-function describeCriterion(c) {
-    if (c.kind !== 'command' || !c.command || c.text.includes(c.command))
-        return c.text;
-    return `${c.text} (\`${c.command}\`)`;
-}
-
-;// CONCATENATED MODULE: ./src/render/report.ts
-
-
-
-const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-function reportMarker(issue, run) {
-    return hiddenMarker('report', { issue, run });
-}
-/** The PR body: the summary, what each task did, and the closing keyword. */
-function renderPullBody(view, results) {
-    const plan = view.plan;
-    const lines = [
-        plan.summary,
-        '',
-        '### What changed',
-        ...plan.tasks.map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
-        '',
-        '### Done criteria',
-        ...plan.criteria.map((c) => `- ${describeCriterion(c)}`),
-        '',
-        `Closes #${view.run.issue}`,
-        '',
-        `<sub>Opened by crew (run ${view.run.run}, requested by @${view.run.requestedBy}). The full report is in the first comment.</sub>`,
-        hiddenMarker('pr', { issue: view.run.issue, run: view.run.run }),
-    ];
-    return lines.join('\n');
-}
-/** The full report: one folded section per task, with its changed files and usage. */
-function renderReport(view, results, links) {
-    const plan = view.plan;
-    const total = totalUsage(view);
-    const out = [
-        reportMarker(view.run.issue, view.run.run),
-        `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
-        '',
-        plan.summary,
-        '',
-        '| Task | Status | Turns | Files changed | Tokens in / out |',
-        '|---|---|---|---|---|',
-    ];
-    for (const t of plan.tasks) {
-        const rec = view.tasks.get(t.id);
-        out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.status ?? 'pending'} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
-    }
-    out.push('');
-    for (const t of plan.tasks) {
-        const rec = view.tasks.get(t.id);
-        const r = results.get(t.id);
-        const body = [
-            r?.summary ?? '(no summary)',
-            r?.details ? `\n${r.details}` : '',
-            rec?.changedFiles.length ? `\n**Files:** ${rec.changedFiles.map((f) => `\`${f}\``).join(', ')}` : '',
-        ].join('\n');
-        out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
-        out.push('');
-    }
-    out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
-    out.push('');
-    out.push(`<sub>The run's files, including every task's result, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);
-    return out.join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/state/run-files.ts
 
 
@@ -101083,6 +100940,8 @@ const paths = {
     attemptResult: (issue, run, id, attempt) => `${runFolder(issue, run)}/results/attempts/result_${id}_a${attempt}.md`,
     log: (issue, run) => `${runFolder(issue, run)}/execution_log.yaml`,
     report: (issue, run) => `${runFolder(issue, run)}/report.md`,
+    reportSummary: (issue, run) => `${runFolder(issue, run)}/report_summary.md`,
+    judgment: (issue, run, iteration) => `${runFolder(issue, run)}/judgments/judgment_${iteration}.json`,
 };
 class StateFormatError extends Error {
     constructor(path, detail) {
@@ -101114,7 +100973,7 @@ function runNumbers(r, issue) {
 function readRun(r, issue, run) {
     const rec = parseJson(r, paths.run(issue, run));
     // Fields added after a run was written get their defaults, so older state still reads.
-    return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1 };
+    return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null };
 }
 function readView(r, issue, run) {
     const record = readRun(r, issue, run);
@@ -101247,6 +101106,98 @@ function decodeHarmlessEntities(text) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/domain/criteria.ts
+/**
+ * Done criteria: what they are, where they come from in an issue, and the pure
+ * checks that catch vague, hollow or unrunnable ones. (endless8: command criteria
+ * exit 0 when met, 1 when not, ≥2 on error; semantic criteria are judged with evidence.)
+ */
+const HEADING = /^\s{0,3}(?:#{1,6}\s*|\*\*)?(done when|acceptance criteria|definition of done|success criteria)\b[^\n]*$/i;
+const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/;
+const CHECKBOX = /^\s*[-*+]\s+\[[ xX]\]\s+(.+?)\s*$/;
+/**
+ * The criteria an issue states itself: the list under a "Done when" (or "Acceptance
+ * criteria") heading, or failing that, its checklist items.
+ */
+function statedCriteria(body) {
+    const lines = body.split(/\r?\n/);
+    const start = lines.findIndex((l) => HEADING.test(l));
+    if (start >= 0) {
+        const items = [];
+        const inline = /:\s*(\S.*)$/.exec(lines[start].replace(/\*\*/g, ''));
+        if (inline && !ITEM.test(lines[start]))
+            items.push(inline[1].trim());
+        for (const line of lines.slice(start + 1)) {
+            if (/^\s*#{1,6}\s/.test(line))
+                break;
+            const m = ITEM.exec(line);
+            if (m)
+                items.push(m[1]);
+            else if (line.trim() !== '' && items.length)
+                break;
+        }
+        if (items.length)
+            return items;
+    }
+    return lines.map((l) => CHECKBOX.exec(l)?.[1]).filter((x) => !!x);
+}
+const VAGUE = [
+    [/\bfast(er)? enough\b|\bquick(ly)?\b|\bperformant\b|\bsnappy\b|\bresponsive\b/i, 'how fast is fast enough'],
+    [/\bclean(er)? code\b|\bclean\b|\bneat\b|\belegant\b|\bbeautiful\b/i, 'what "clean" means here'],
+    [/\breadable\b|\bmaintainable\b|\bwell[- ]structured\b/i, 'how readability or maintainability is judged'],
+    [/\buser[- ]friendly\b|\bintuitive\b|\beasy to use\b|\bnice(r)?\b/i, 'what a user must be able to do'],
+    [/\bbetter\b|\bimproved?\b|\boptimi[sz]ed?\b/i, 'better than what, by how much'],
+    [/\brobust\b|\breliable\b|\bscalable\b|\bstable\b/i, 'which failures or loads it must handle'],
+    [/\bproperly\b|\bas expected\b|\breasonabl[ey]\b|\bappropriate(ly)?\b/i, 'what exactly is expected'],
+];
+/** Why a semantic criterion cannot be checked as written, or undefined when it can. */
+function vagueness(text) {
+    if (/\d/.test(text))
+        return undefined; // a number usually makes it measurable ("under 200 ms", "at least 3 tests")
+    for (const [re, why] of VAGUE)
+        if (re.test(text))
+            return why;
+    return undefined;
+}
+const HOLLOW = [
+    /^(?:it|the (?:code|task|feature|change|work))?\s*(?:works?|is working|runs?)(?:\s+(?:correctly|properly|fine|well|as (?:expected|intended)))?\.?$/i,
+    /^(?:the )?(?:task|work|feature|change|implementation)?\s*(?:is )?(?:done|complete|completed|finished|implemented)\.?$/i,
+    /^no (?:errors|bugs|issues|problems)\.?$/i,
+    /\bworks correctly\b/i,
+    /\btask is (?:done|complete|finished)\b/i,
+];
+/** True for criteria that cannot fail: "works correctly", "is done". */
+function isHollow(text) {
+    const t = text.trim();
+    return t.length < 4 || HOLLOW.some((re) => re.test(t));
+}
+/** Why a command criterion cannot run as a command, or undefined when it looks runnable. */
+function commandProblem(command) {
+    if (!command || !command.trim())
+        return 'it has no command';
+    if (/[\r\n]/.test(command))
+        return 'the command spans several lines; use one command (join with &&)';
+    if (command.length > 500)
+        return 'the command is longer than 500 characters';
+    const first = command.trim().split(/\s+/)[0];
+    if (!/^[A-Za-z0-9_./@:+=-]+$/.test(first))
+        return `'${first}' does not look like a program name`;
+    const quotes = (command.match(/'/g)?.length ?? 0) % 2 + (command.replace(/\\"/g, '').match(/"/g)?.length ?? 0) % 2;
+    if (quotes)
+        return 'the command has an unbalanced quote';
+    return undefined;
+}
+/** Config criteria (`criteria:` in crew.yml) are commands. */
+function configCriteria(commands, startAt) {
+    return commands.map((command, i) => ({ id: `c${startAt + i}`, text: `\`${command}\` exits 0`, kind: 'command', command }));
+}
+/** One line for people: the statement, and the command when there is one. */
+function describeCriterion(c) {
+    if (c.kind !== 'command' || !c.command || c.text.includes(c.command))
+        return c.text;
+    return `${c.text} (\`${c.command}\`)`;
+}
+
 ;// CONCATENATED MODULE: ./src/render/plan-comment.ts
 
 
@@ -101309,7 +101260,7 @@ function money(usd) {
     return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 /** Commands that make sense in each phase (only those this version of crew answers). */
-function commandsFor(phase) {
+function commandsFor(phase, waiting = null) {
     if (phase === 'FAILED')
         return ['/crew retry [task]', '/crew run', '/crew status', '/crew help'];
     if (phase === 'INTERRUPTED')
@@ -101318,8 +101269,12 @@ function commandsFor(phase) {
         return ['/crew run', '/crew plan', '/crew status', '/crew help'];
     if (phase === 'AWAITING_APPROVAL')
         return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
+    if (phase === 'ESCALATING' && waiting === 'answer')
+        return ['/crew answer <text>', '/crew abort'];
+    if (phase === 'ESCALATING' && waiting === 'verdict')
+        return ['/crew retry', '/crew accept', '/crew abort'];
     if (phase === 'ESCALATING')
-        return ['/crew answer <text>', '/crew abort', '/crew status'];
+        return ['/crew answer <text>', '/crew retry', '/crew accept', '/crew abort'];
     return ['/crew status', '/crew abort', '/crew help'];
 }
 /** The one plan comment per run, edited in place. A pure function of the run's state. */
@@ -101351,9 +101306,16 @@ function renderPlanComment(view, links) {
         const cp = criticalPath(plan);
         out.push(`<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`);
         out.push('');
-        out.push('**Done criteria**');
-        for (const c of plan.criteria)
-            out.push(`- [ ] ${describeCriterion(c)}`);
+        const review = run.review;
+        out.push(review?.iteration ? `**Done criteria** · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})` : '**Done criteria**');
+        for (const c of plan.criteria) {
+            const met = review?.met[c.id];
+            out.push(`- [${met === true ? 'x' : ' '}] ${describeCriterion(c)}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`);
+        }
+        if (run.phase === 'EXECUTING' && review?.rerun.length) {
+            out.push('');
+            out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
+        }
     }
     const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w) => !!w))];
     for (const w of warnings) {
@@ -101364,7 +101326,11 @@ function renderPlanComment(view, links) {
         out.push('');
         out.push('**Interrupted** — the workflow run was cancelled. Comment `/crew resume` to continue where it stopped.');
     }
-    if (run.waiting?.kind === 'decision') {
+    if (run.waiting?.kind === 'verdict') {
+        out.push('');
+        out.push(`**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`);
+    }
+    else if (run.waiting?.kind === 'decision') {
         out.push('');
         out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);
     }
@@ -101390,7 +101356,7 @@ function renderPlanComment(view, links) {
     out.push('');
     out.push(`**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`);
     out.push('');
-    out.push(`**Commands now:** ${commandsFor(run.phase).map((c) => `\`${c}\``).join(' · ')}`);
+    out.push(`**Commands now:** ${commandsFor(run.phase, run.waiting?.kind ?? null).map((c) => `\`${c}\``).join(' · ')}`);
     out.push('');
     out.push(`<sub>Requested by @${run.requestedBy} · [workflow run](${links.run}) · [run files](${links.stateFile(`issue-${run.issue}/run-${run.run}`)})</sub>`);
     return out.join('\n');
@@ -101778,6 +101744,112 @@ function findingsText(findings) {
     return findings.map((f) => `- [${f.aspect}]${f.task ? ` ${f.task}:` : ''} ${f.problem}${f.suggestion ? ` — ${f.suggestion}` : ''}`).join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/domain/judgment.ts
+
+/** Below this, a "met" from the model is not trusted: it counts as not met. */
+const MIN_CONFIDENCE = 0.5;
+/** endless8's command convention: 0 met, 1 not met, anything else (or a timeout) an error. */
+function commandEvaluation(c, r) {
+    const tail = r.output.trimEnd().split('\n').slice(-15).join('\n').slice(-2000);
+    const evidence = [`\`${c.command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode ?? 'a signal'}`}`, ...(tail ? [tail] : [])];
+    const base = { criterion: c.id, text: c.text, kind: c.kind, evidence, confidence: 1, tasks: [] };
+    if (r.exitCode === 0 && !r.timedOut)
+        return { ...base, met: true };
+    if (r.exitCode === 1 && !r.timedOut)
+        return { ...base, met: false };
+    const why = r.timedOut ? 'the command timed out' : `the command exited with ${r.exitCode ?? 'a signal'}, which means it could not check the criterion`;
+    return { ...base, met: null, error: why };
+}
+/** A command criterion that could not run at all (no sandbox, setup failed). */
+function commandNotRun(c, why) {
+    return { criterion: c.id, text: c.text, kind: c.kind, met: null, evidence: [], confidence: 0, error: why, tasks: [] };
+}
+/**
+ * The model's word on a semantic criterion, held to the rules: a PASS without evidence
+ * is a FAIL, a PASS it is not confident of is a FAIL, and a criterion it skipped is not met.
+ */
+function semanticEvaluation(c, given, taskIds) {
+    const base = { criterion: c.id, text: c.text, kind: c.kind };
+    if (!given)
+        return { ...base, met: false, evidence: ['the critic gave no judgment for this criterion'], confidence: 0, tasks: [] };
+    const evidence = given.evidence.map((e) => e.trim()).filter(Boolean);
+    const tasks = (given.tasks ?? []).filter((t) => taskIds.has(t));
+    const confidence = Math.max(0, Math.min(1, given.confidence));
+    if (given.met && evidence.length === 0)
+        return { ...base, met: false, evidence: ['judged met without any evidence, which counts as not met'], confidence, tasks };
+    if (given.met && confidence < MIN_CONFIDENCE)
+        return { ...base, met: false, evidence: [...evidence, `judged met with confidence ${confidence}, below ${MIN_CONFIDENCE}`], confidence, tasks };
+    return { ...base, met: given.met, evidence, confidence, tasks };
+}
+/** PASS only when every criterion is met with evidence and no adversarial check found anything. */
+function verdictOf(evaluations, adversarial) {
+    return evaluations.length > 0 && evaluations.every((e) => e.met === true) && adversarial.length === 0 ? 'PASS' : 'FAIL';
+}
+function failingEvaluations(j) {
+    return j.evaluations.filter((e) => e.met !== true);
+}
+/** A digest of the done criteria, recorded with the reviewed plan and checked by the critic. */
+function criteriaDigest(criteria) {
+    const canonical = criteria.map((c) => ({ id: c.id, text: c.text, kind: c.kind, command: c.command ?? null }));
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
+}
+/**
+ * The tasks to run again after a FAIL: those the critic named; for a finding, the tasks
+ * that changed its file; when nothing points anywhere, the tasks no other task builds on.
+ */
+function tasksToRerun(j, view) {
+    const plan = view.plan;
+    const live = plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id);
+    const picked = new Set();
+    for (const e of failingEvaluations(j))
+        for (const t of e.tasks)
+            if (live.includes(t))
+                picked.add(t);
+    const touched = (file) => live.filter((id) => view.tasks.get(id)?.changedFiles.includes(file));
+    for (const f of j.adversarial)
+        if (f.file)
+            for (const t of touched(f.file))
+                picked.add(t);
+    if (picked.size === 0) {
+        for (const e of failingEvaluations(j)) {
+            const text = e.evidence.join('\n');
+            for (const id of live)
+                if (view.tasks.get(id)?.changedFiles.some((file) => text.includes(file)))
+                    picked.add(id);
+        }
+    }
+    if (picked.size === 0) {
+        const dependedOn = new Set(plan.tasks.filter((t) => live.includes(t.id)).flatMap((t) => t.dependsOn));
+        for (const id of live)
+            if (!dependedOn.has(id))
+                picked.add(id);
+    }
+    return live.filter((id) => picked.has(id));
+}
+/** What the next attempt at a task is told: the critic's reasons, criterion by criterion. */
+function rerunAdvice(j, taskId) {
+    const mine = failingEvaluations(j).filter((e) => e.tasks.length === 0 || e.tasks.includes(taskId));
+    const lines = [
+        `The critic judged the integrated work FAIL (iteration ${j.iteration}): ${j.overallReason}`,
+        ...mine.map((e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`),
+        ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`),
+        j.suggestedNextAction ? `Suggested next step: ${j.suggestedNextAction}` : '',
+    ];
+    return lines.filter(Boolean).join('\n');
+}
+/** The run's outcome for the report summary and the retrospective. */
+function runOutcome(view, j, accepted) {
+    const failedTasks = [...view.tasks.values()].filter((t) => !t.replacedBy && t.status !== 'success').map((t) => t.id);
+    const evaluations = j?.evaluations ?? [];
+    const met = evaluations.filter((e) => e.met === true).length;
+    const completeness = evaluations.length ? Math.round((met / evaluations.length) * 100) : 0;
+    if (j?.verdict === 'PASS' && failedTasks.length === 0)
+        return { status: 'success', quality: 'GREEN', completeness, failedTasks };
+    if (accepted || j?.verdict === 'PASS')
+        return { status: 'partial', quality: completeness >= 80 ? 'YELLOW' : 'RED', completeness, failedTasks };
+    return { status: 'failure', quality: 'RED', completeness, failedTasks };
+}
+
 ;// CONCATENATED MODULE: ./src/agents/intake.ts
 
 
@@ -101850,6 +101922,7 @@ async function runIntake(model, modelId, system, input, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/steps/planning.ts
+
 
 
 
@@ -102003,9 +102076,10 @@ async function planRun(ctx, issue, run, revision) {
             for (const t of plan.tasks)
                 writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
             tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
+            const criteria = criteriaDigest(plan.criteria);
             if (needsApproval)
-                return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
-            return { ...rec, phase: 'EXECUTING', planVersion: version, waiting: null };
+                return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, criteriaDigest: criteria, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
+            return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
         });
         ctx.log.checkpoint('plan-recorded');
         if (needsApproval) {
@@ -102510,13 +102584,10 @@ async function takePushedResult(ctx, issue, run, rec) {
 
 
 
-
-
-
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
- * tasks nobody holds, and once every task has succeeded integrates the branches and
- * opens the pull request with its report.
+ * tasks nobody holds, and once every task has succeeded integrates the branches for
+ * the critic job, which gates the pull request.
  */
 /** How often a task whose worker vanished (not a cancelled run) is restarted automatically. */
 const MAX_RESTARTS = 2;
@@ -102615,6 +102686,11 @@ async function advance(ctx) {
             return reportFailure(ctx, issue, run, step.failed);
         view = await loadView(ctx, issue, run);
     }
+    else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
+        // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
+        ctx.output('critic', 'true');
+        return;
+    }
     else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
         return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
     }
@@ -102659,661 +102735,26 @@ async function integrate(ctx, view) {
         await ctx.repo.push(branch);
     return ctx.repo.head();
 }
-/** The worker's own text from a result file: the body between the title and the completion marker. */
-function resultText(view, read) {
-    const out = new Map();
-    for (const t of view.plan.tasks) {
-        const rec = view.tasks.get(t.id);
-        const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
-        const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
-        const summary = rec?.summary ?? '';
-        out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
-    }
-    return out;
-}
+/**
+ * Integrates the branches and hands the run to the critic job of this workflow run:
+ * phase REVIEWING, held by this run (the finalizer), and the `critic` output set.
+ */
 async function advance_finalize(ctx, view) {
     const { issue, run } = view.run;
-    const prefix = `${runFolder(issue, run)}/`;
     const headSha = await integrate(ctx, view);
     ctx.log.checkpoint('integrated');
-    const snap = await ctx.state.load(prefix);
-    const results = resultText(view, (p) => snap.read(p));
-    const links = planLinks(ctx);
-    const folder = links.stateFile(runFolder(issue, run));
-    const body = capBody(renderPullBody(view, results), folder);
-    const branch = integrationBranch(issue, run);
-    let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
-    const existed = pr !== undefined;
-    try {
-        if (pr)
-            await ctx.forge.updatePull(pr.number, { body });
-        else
-            pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
-    }
-    catch (e) {
-        if (e instanceof PullRequestsNotAllowed)
-            throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\` (${headSha.slice(0, 7)}).`, 'Change the setting, then re-run this workflow run\'s failed job from the Actions tab.');
-        throw e;
-    }
-    ctx.log.checkpoint('pr-opened');
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.pr?.number !== pr.number)
-            writeRun(tx, { ...rec, pr: { number: pr.number, url: pr.url, reportCommentId: null } }, nowIso(ctx));
-    });
-    const current = await loadView(ctx, issue, run);
-    const report = renderReport(current, results, links);
-    // A PR crew just created has no comments to search.
-    let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
-    if (reportId)
-        await ctx.forge.updateComment(reportId, capBody(report, folder));
-    else
-        reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
-    ctx.log.checkpoint('report-posted');
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        tx.write(paths.report(issue, run), `${report}\n`);
-        writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr.number, url: pr.url, reportCommentId: reportId } }, nowIso(ctx));
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: integrated ${headSha.slice(0, 7)} for the critic`, (tx) => {
+        const v = readView(tx, issue, run);
+        if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId)
+            return;
+        const review = v.run.review ?? FRESH_REVIEW;
+        // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
+        const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
+        writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
         refreshExecutionLog(tx, issue, run);
     });
-    await ctx.summary(report);
+    ctx.output('critic', 'true');
     await syncPlanComment(ctx, issue, run);
-}
-
-;// CONCATENATED MODULE: ./src/steps/route.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The matrix for the work job. With nothing to start the work job is skipped, and so is
- * advance unless `advance` asks for it (a run whose remaining step is to finish).
- */
-function setOutputs(ctx, issue, run, tasks, advance = false) {
-    const go = tasks.length > 0 || advance;
-    ctx.output('issue', go ? String(issue) : '');
-    ctx.output('run', go ? String(run) : '');
-    ctx.output('tasks', JSON.stringify(tasks));
-}
-/** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
-async function route(ctx) {
-    setOutputs(ctx, '', '', []);
-    if (ctx.event.kind === 'dispatch')
-        outdatedWorkflow(ctx.event);
-    return routeComment(ctx, ctx.event);
-}
-async function latestRun(ctx, issue) {
-    const snap = await ctx.state.load(`issue-${issue}/`);
-    const last = runNumbers(snap, issue).at(-1);
-    return last === undefined ? undefined : readRun(snap, issue, last);
-}
-async function routeComment(ctx, ev) {
-    if (ev.action !== 'created')
-        return ctx.log.info(`ignoring a comment ${ev.action} event`);
-    if (ev.comment.author.type !== 'User')
-        return ctx.log.info(`ignoring a comment from ${ev.comment.author.login} (${ev.comment.author.type})`);
-    const command = parseCommand(ev.comment.body);
-    const issue = ev.issue.number;
-    if (!command) {
-        // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
-        if (!ev.issue.labels.includes(WAITING_LABEL))
-            return ctx.log.info('the comment is not a /crew command; nothing to do');
-        return answer(ctx, ev, ev.comment.body, { quiet: true });
-    }
-    await ctx.forge.react(ev.comment.id, 'eyes');
-    if (!(await hasWriteAccess(ctx, ev, true)))
-        return;
-    if (ev.issue.isPull) {
-        await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
-        return;
-    }
-    await dispatchCommand(ctx, ev, command);
-}
-/** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */
-async function hasWriteAccess(ctx, ev, sayWhy) {
-    let permission;
-    try {
-        permission = await ctx.forge.permissionOf(ev.comment.author.login);
-    }
-    catch (e) {
-        throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${e.message}), so crew did not act.`, 'Comment the command again in a minute.');
-    }
-    if (permission === 'admin' || permission === 'write')
-        return true;
-    if (sayWhy)
-        await ctx.forge.postComment(ev.issue.number, refusalComment(ev.comment.author.login, permission));
-    else
-        ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
-    return false;
-}
-async function dispatchCommand(ctx, ev, command) {
-    const issue = ev.issue.number;
-    switch (command.kind) {
-        case 'help':
-            await ctx.forge.postComment(issue, helpComment());
-            return;
-        case 'unknown':
-            await ctx.forge.postComment(issue, helpComment(command.word));
-            return;
-        case 'status': {
-            const last = await latestRun(ctx, issue);
-            if (!last)
-                await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
-            else
-                await syncPlanComment(ctx, issue, last.run);
-            return;
-        }
-        case 'run':
-        case 'plan':
-            return startRun(ctx, ev, command.kind);
-        case 'answer':
-            if (!command.text) {
-                await ctx.forge.postComment(issue, 'Write the answer after the command: `/crew answer <text>`.');
-                return;
-            }
-            return answer(ctx, ev, command.text, { quiet: false });
-        case 'approve':
-            return approve(ctx, ev);
-        case 'revise':
-            return revise(ctx, ev, command.feedback);
-        case 'abort':
-            return route_abort(ctx, ev);
-        case 'retry':
-            return route_retry(ctx, ev, command.task);
-        case 'accept':
-            return accept(ctx, ev);
-        case 'resume':
-            return resume(ctx, ev);
-        default: {
-            const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
-            if (!AVAILABLE.has(command.kind))
-                await ctx.forge.postComment(issue, notYetComment(usage));
-        }
-    }
-}
-async function startRun(ctx, ev, mode) {
-    const issue = ev.issue.number;
-    try {
-        await ctx.config();
-    }
-    catch (e) {
-        if (e instanceof ConfigError)
-            throw new CrewError('reading the configuration', `${e.message}\n\nThe run did not start.`, 'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.');
-        throw e;
-    }
-    ctx.model(); // fails now, with a clear message, if no key was given
-    const config = await ctx.config();
-    const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
-    const baseSha = await ctx.repo.remoteSha(baseBranch);
-    // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
-    const deadPlanners = new Set();
-    const previous = await latestRun(ctx, issue);
-    if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false)
-        deadPlanners.add(`${previous.run}`);
-    const stalePlanning = (r) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);
-    if (!baseSha)
-        throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
-    const now = nowIso(ctx);
-    const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
-        const last = runNumbers(tx, issue).at(-1);
-        const lastRec = last !== undefined ? readRun(tx, issue, last) : undefined;
-        // The same comment again (a re-run of this job) continues its own run.
-        if (lastRec && lastRec.trigger.commentId === ev.comment.id)
-            return { kind: 'existing', record: lastRec };
-        if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec))
-            return { kind: 'busy', record: lastRec };
-        // A run whose planner died (its workflow run is over) is taken over, not refused.
-        if (lastRec && stalePlanning(lastRec))
-            return { kind: 'existing', record: lastRec };
-        const k = (last ?? 0) + 1;
-        const record = {
-            schema: 1,
-            issue,
-            run: k,
-            phase: 'PLANNING',
-            mode,
-            planVersion: 0,
-            waiting: null,
-            approvedBy: null,
-            title: ev.issue.title,
-            version: 0,
-            requestedBy: ev.comment.author.login,
-            trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
-            base: { branch: baseBranch, sha: baseSha },
-            planCommentId: null,
-            pr: null,
-            usage: ZERO_USAGE,
-            createdAt: now,
-            updatedAt: now,
-            failure: null,
-            finalizer: null,
-            leader: FRESH_MEMORY,
-        };
-        // The request is taken from the event payload: what the issue said when the maintainer asked.
-        tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
-        tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
-        return { kind: 'created', record: writeRun(tx, record, now) };
-    });
-    if (outcome.kind === 'busy') {
-        const r = outcome.record;
-        const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
-        const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
-        await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
-        return;
-    }
-    const run = outcome.record.run;
-    ctx.log.checkpoint('run-created');
-    await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
-    if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
-        // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
-        const view = await loadView(ctx, issue, run);
-        setOutputs(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
-        return;
-    }
-    const tasks = await planRun(ctx, issue, run);
-    setOutputs(ctx, issue, run, tasks);
-    await syncPlanComment(ctx, issue, run);
-}
-/**
- * Posts the run's plan comment once and records its id. When this job is a repeat
- * (an earlier attempt may have posted before recording the id), it first looks for
- * the comment by marker and author.
- */
-async function ensurePlanComment(ctx, issue, run, repeat) {
-    const view = await loadView(ctx, issue, run);
-    if (view.run.planCommentId !== null)
-        return;
-    const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
-    const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
-    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan comment ${ref.id}`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.planCommentId === null)
-            writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
-    });
-    ctx.log.checkpoint('plan-comment-posted');
-}
-/**
- * A reply counts only if it was written after the comment it answers and has not
- * been edited since: crew re-reads it rather than trusting the event alone.
- */
-async function trustedReply(ctx, ev, after) {
-    if (ev.comment.id <= after)
-        return 'stale';
-    const now = await ctx.forge.getComment(ev.comment.id);
-    if (now.body !== ev.comment.body || now.updatedAt !== now.createdAt)
-        return 'edited';
-    return 'ok';
-}
-/** An answer to crew's questions: a plain reply on a labelled issue, or `/crew answer`. */
-async function answer(ctx, ev, text, opts) {
-    const issue = ev.issue.number;
-    const last = await latestRun(ctx, issue);
-    if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
-        if (!opts.quiet)
-            await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
-        else
-            ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
-        return;
-    }
-    if (last.waiting.kind === 'decision') {
-        if (opts.quiet) {
-            if (!(await hasWriteAccess(ctx, ev, false)))
-                return;
-            await ctx.forge.react(ev.comment.id, 'eyes');
-        }
-        return decideTask(ctx, ev, last, 'answer', text);
-    }
-    if (opts.quiet) {
-        if (!(await hasWriteAccess(ctx, ev, false)))
-            return;
-        await ctx.forge.react(ev.comment.id, 'eyes');
-    }
-    const waiting = last.waiting;
-    if (waiting.kind !== 'answer')
-        return;
-    const trust = await trustedReply(ctx, ev, waiting.commentId);
-    if (trust !== 'ok') {
-        await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
-        return;
-    }
-    const run = last.run;
-    const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: answer from @${ev.comment.author.login}`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId)
-            return false;
-        const before = tx.read(paths.answers(issue, run)) ?? '';
-        const entry = ['## Questions', ...waiting.questions.map((q, i) => `${i + 1}. ${q}`), '', `## Answer from @${ev.comment.author.login}`, text.trim(), ''].join('\n');
-        tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
-        writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
-        return true;
-    });
-    if (!taken)
-        return ctx.log.info('another reply answered the questions first');
-    await ctx.forge.removeLabel(issue, WAITING_LABEL);
-    ctx.log.checkpoint('answer-recorded');
-    const tasks = await planRun(ctx, issue, run);
-    setOutputs(ctx, issue, run, tasks);
-    await syncPlanComment(ctx, issue, run);
-}
-async function approve(ctx, ev) {
-    const issue = ev.issue.number;
-    const last = await latestRun(ctx, issue);
-    if (!last || last.phase !== 'AWAITING_APPROVAL' || last.waiting?.kind !== 'approval') {
-        await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so crew ignored that approval. Comment `/crew plan` to make one.');
-        return;
-    }
-    const waiting = last.waiting;
-    const trust = await trustedReply(ctx, ev, waiting.commentId);
-    if (trust !== 'ok') {
-        await ctx.forge.postComment(issue, trust === 'stale'
-            ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. Comment \`/crew approve\` again to approve the current plan.`
-            : 'That approval was edited after it was posted, so crew ignored it. Post `/crew approve` as a new comment.');
-        return;
-    }
-    const run = last.run;
-    const config = await ctx.config();
-    const now = nowIso(ctx);
-    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion)
-            return null;
-        writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
-        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
-    });
-    if (claimed === null)
-        return ctx.log.info('the plan changed or was approved by someone else first');
-    ctx.log.checkpoint('plan-approved');
-    setOutputs(ctx, issue, run, claimed);
-    await syncPlanComment(ctx, issue, run);
-}
-async function revise(ctx, ev, feedback) {
-    const issue = ev.issue.number;
-    if (!feedback) {
-        await ctx.forge.postComment(issue, 'Say what to change after the command: `/crew revise <what to change>`.');
-        return;
-    }
-    const last = await latestRun(ctx, issue);
-    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review')
-        return decideTask(ctx, ev, last, 'revise', feedback);
-    if (!last || last.phase !== 'AWAITING_APPROVAL') {
-        await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
-        return;
-    }
-    const run = last.run;
-    const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: revise`, (tx) => {
-        const rec = readRun(tx, issue, run);
-        if (rec.phase !== 'AWAITING_APPROVAL')
-            return false;
-        writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
-        return true;
-    });
-    if (!taken)
-        return;
-    await syncPlanComment(ctx, issue, run);
-    const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
-    setOutputs(ctx, issue, run, tasks);
-    await syncPlanComment(ctx, issue, run);
-}
-/**
- * A person's decision on an escalated task: retry it, accept its work as it is,
- * answer its question (it runs again with the answer), or re-plan the failed tasks.
- * Counts only if written by someone with write access after crew asked, and not edited.
- */
-async function decideTask(ctx, ev, last, reply, text = '') {
-    const issue = ev.issue.number;
-    const run = last.run;
-    const waiting = last.waiting;
-    const trust = await trustedReply(ctx, ev, waiting.commentId);
-    if (trust !== 'ok') {
-        await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
-        return;
-    }
-    const config = await ctx.config();
-    const now = nowIso(ctx);
-    const claimNonce = nonce();
-    let toReplan = [];
-    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
-        const view = readView(tx, issue, run);
-        if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId)
-            return null;
-        const task = view.tasks.get(waiting.task);
-        if (reply === 'accept')
-            writeTask(tx, issue, run, { ...task, accepted: true });
-        if (reply === 'retry' || reply === 'answer') {
-            const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
-            writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
-        }
-        if (reply === 'revise') {
-            toReplan = failedTasks(view).map((t) => t.id);
-            for (const id of toReplan)
-                writeTask(tx, issue, run, { ...view.tasks.get(id), pendingReplan: true });
-        }
-        writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
-        return reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-    });
-    if (claimed === null)
-        return ctx.log.info('the decision was already taken');
-    await ctx.forge.removeLabel(issue, WAITING_LABEL);
-    ctx.log.checkpoint('decision-taken');
-    if (reply === 'revise') {
-        await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
-        return setOutputs(ctx, issue, run, [], true);
-    }
-    setOutputs(ctx, issue, run, claimed, true);
-    await syncPlanComment(ctx, issue, run);
-}
-/** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
-async function route_retry(ctx, ev, only) {
-    const issue = ev.issue.number;
-    const last = await latestRun(ctx, issue);
-    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task))
-        return decideTask(ctx, ev, last, 'retry');
-    if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
-        await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
-        return;
-    }
-    const run = last.run;
-    const config = await ctx.config();
-    const now = nowIso(ctx);
-    const { value: out } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: retry ${only ?? 'failed tasks'}`, (tx) => {
-        const view = readView(tx, issue, run);
-        const targets = [...view.tasks.values()].filter((t) => (settlement(t) === 'failed' || t.status === 'blocked') && (!only || t.id === only));
-        if (!targets.length)
-            return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
-        for (const t of targets)
-            writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
-        writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
-        return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now), retried: targets.map((t) => t.id) };
-    });
-    if ('error' in out) {
-        await ctx.forge.postComment(issue, `Run ${run}: ${out.error}`);
-        return;
-    }
-    ctx.log.info(`retrying ${out.retried.join(', ')}`);
-    setOutputs(ctx, issue, run, out.claimed, true);
-    await syncPlanComment(ctx, issue, run);
-}
-/** `/crew accept`: take an escalated task's work as it is. */
-async function accept(ctx, ev) {
-    const last = await latestRun(ctx, ev.issue.number);
-    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision')
-        return decideTask(ctx, ev, last, 'accept');
-    await ctx.forge.postComment(ev.issue.number, 'There is no escalated task waiting for a decision on this issue, so there is nothing to accept.');
-}
-/**
- * `/crew resume`: picks an interrupted run up from its state. Tasks that succeeded are
- * skipped, tasks whose work was pushed keep it (their branch is reused), everything
- * else runs again; a run that was finishing finishes.
- */
-async function resume(ctx, ev) {
-    const issue = ev.issue.number;
-    const last = await latestRun(ctx, issue);
-    // Stopped before its run was even written: resuming means doing what was asked.
-    if (!last)
-        return startRun(ctx, ev, 'run');
-    if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
-        const why = last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
-        await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
-        return;
-    }
-    const run = last.run;
-    // The run may have stopped before its plan comment was posted or recorded.
-    await ensurePlanComment(ctx, issue, run, true);
-    if (last.phase === 'PLANNING') {
-        const tasks = await planRun(ctx, issue, run);
-        setOutputs(ctx, issue, run, tasks);
-        return syncPlanComment(ctx, issue, run);
-    }
-    const config = await ctx.config();
-    const now = nowIso(ctx);
-    // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
-    const snapshot = await loadView(ctx, issue, run);
-    const dead = new Set();
-    for (const t of snapshot.tasks.values()) {
-        if ((t.status !== 'running' && t.status !== 'retrying') || !t.claim)
-            continue;
-        // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
-        // longer matches and it starts nothing.
-        const active = snapshot.run.phase === 'INTERRUPTED' || t.claim.runId.startsWith('dispatch:') ? false : await ctx.forge.workflowRunActive(t.claim.runId);
-        if (active !== true)
-            dead.add(t.id);
-    }
-    // What a vanished worker pushed is taken; only what never reached its branch runs again.
-    const pushed = new Map();
-    for (const id of dead) {
-        const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id));
-        if (taken !== 'recorded')
-            pushed.set(id, taken);
-    }
-    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
-        const view = readView(tx, issue, run);
-        for (const [id, how] of pushed) {
-            const t = view.tasks.get(id);
-            // An attempt that never reached the branch does not count against the task.
-            if (t.status === 'running' || t.status === 'retrying')
-                writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
-        }
-        writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
-        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
-    });
-    ctx.log.checkpoint('run-resumed');
-    setOutputs(ctx, issue, run, claimed, true);
-    await syncPlanComment(ctx, issue, run);
-}
-/**
- * `/crew abort`: the run ends ABORTED at once; every running worker gets a
- * shutdown_request and stops at its next turn, committing what it has.
- */
-async function route_abort(ctx, ev) {
-    const issue = ev.issue.number;
-    const last = await latestRun(ctx, issue);
-    if (!last || isTerminal(last.phase)) {
-        await ctx.forge.postComment(issue, 'There is no crew run in progress on this issue, so there is nothing to abort.');
-        return;
-    }
-    const run = last.run;
-    const at = nowIso(ctx);
-    const { value: stopping } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`, (tx) => {
-        const view = readView(tx, issue, run);
-        if (isTerminal(view.run.phase))
-            return null;
-        const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
-        for (const task of running) {
-            writeMessage(tx, issue, run, { id: messageId(at, 'leader', nonce()), from: 'leader', to: task, type: 'shutdown_request', text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`, at });
-        }
-        writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
-        return running;
-    });
-    if (stopping === null)
-        return;
-    if (last.phase === 'ESCALATING')
-        await ctx.forge.removeLabel(issue, WAITING_LABEL);
-    ctx.log.checkpoint('run-aborted');
-    await ctx.forge.postComment(issue, stopping.length
-        ? `Aborting run ${run}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. Comment \`/crew run\` to start again.`
-        : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`);
-    await syncPlanComment(ctx, issue, run);
-}
-/** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
-/**
- * Dispatches start their tasks in the work job directly, one job fewer on every step of
- * the critical path. A workflow that still routes them here is an old copy of crew's: the
- * tasks would never start, so say so on the issue rather than stall.
- */
-function outdatedWorkflow(ev) {
-    throw new CrewError('starting dispatched tasks', `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`, "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.");
-}
-function sanitizeInput(value) {
-    return `\`${(value ?? '').replace(/[^\w",[\]]/g, '').slice(0, 200)}\``;
-}
-
-;// CONCATENATED MODULE: ./src/agents/summarizer.ts
-const MAX_BLOCK_CHARS = 2000;
-function clip(text) {
-    return text.length > MAX_BLOCK_CHARS ? `${text.slice(0, MAX_BLOCK_CHARS)} …[${text.length - MAX_BLOCK_CHARS} characters cut]` : text;
-}
-/** A transcript in plain text: the summarizer reads it as data, not as a conversation to continue. */
-function transcript(messages) {
-    return messages
-        .map((m) => m.content
-        .map((b) => {
-        if (b.type === 'text')
-            return `${m.role}: ${clip(b.text)}`;
-        if (b.type === 'tool_use')
-            return `${m.role} called ${b.name}(${clip(JSON.stringify(b.input))})`;
-        if (b.type === 'tool_result')
-            return `tool result${b.is_error ? ' (error)' : ''}: ${clip(b.content)}`;
-        return '';
-    })
-        .filter(Boolean)
-        .join('\n'))
-        .join('\n');
-}
-/**
- * Compaction's model half (endless8's history summary): older turns become a short
- * account that keeps what matters for the rest of the task — files changed,
- * decisions, and every failed approach, so it is not tried again.
- */
-async function summarize(model, modelId, system, previous, messages) {
-    const reply = await model.complete({
-        model: modelId,
-        system,
-        tools: [],
-        maxTokens: 2048,
-        messages: [
-            {
-                role: 'user',
-                content: [
-                    {
-                        type: 'text',
-                        text: [
-                            previous ? `Summary so far:\n${previous}\n` : '',
-                            'Turns to fold into the summary:',
-                            transcript(messages),
-                            '',
-                            'Write the updated summary.',
-                        ].join('\n'),
-                    },
-                ],
-            },
-        ],
-    });
-    const summary = reply.content
-        .filter((b) => b.type === 'text')
-        .map((b) => b.text)
-        .join('\n')
-        .trim();
-    return { summary: summary || previous, usage: reply.usage };
 }
 
 // EXTERNAL MODULE: external "node:child_process"
@@ -103679,49 +103120,6 @@ class PathJail {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agents/team-tools.ts
-function teamTools(self, team, delivered) {
-    return [
-        {
-            spec: {
-                name: 'send_message',
-                description: "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
-                input_schema: { type: 'object', properties: { to: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'text'] },
-            },
-            async run(input) {
-                const i = (input ?? {});
-                if (typeof i.to !== 'string' || typeof i.text !== 'string' || !i.text.trim())
-                    throw new Error("'to' and a non-empty 'text' are required");
-                if (i.text.length > 4000)
-                    throw new Error('messages are limited to 4,000 characters');
-                const running = await team.running();
-                const to = i.to.trim();
-                if (to !== 'all' && to === self)
-                    throw new Error('you cannot message yourself');
-                if (to !== 'all' && !running.includes(to))
-                    throw new Error(`task '${to}' is not running now (running: ${running.join(', ') || 'none'})`);
-                if (to === 'all' && running.length === 0)
-                    return 'no other task is running; nothing was sent';
-                await team.send(to, i.text.trim());
-                return to === 'all' ? `sent to ${running.join(', ')}` : `sent to ${to}`;
-            },
-        },
-        {
-            spec: {
-                name: 'check_inbox',
-                description: 'Read messages from other tasks that you have not seen yet. New messages also arrive on their own between turns.',
-                input_schema: { type: 'object', properties: {} },
-            },
-            async run() {
-                const fresh = (await team.inbox()).filter((m) => !delivered.has(m.id));
-                for (const m of fresh)
-                    delivered.add(m.id);
-                return fresh.length ? fresh.map((m) => `from ${m.from} (${m.type}): ${m.text}`).join('\n\n') : 'no new messages';
-            },
-        },
-    ];
-}
-
 ;// CONCATENATED MODULE: ./src/agents/workspace-tools.ts
 
 
@@ -103850,6 +103248,1370 @@ function workspaceTools(jail, onWrite) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/agents/critic.ts
+
+
+
+
+
+const JudgmentSchema = object({
+    evaluations: array(object({
+        criterion: schemas_string().describe('The criterion id, e.g. c2.'),
+        met: schemas_boolean(),
+        evidence: array(schemas_string()).describe('What shows it: file:line excerpts, command output. A PASS without evidence counts as FAIL.'),
+        confidence: schemas_number().min(0).max(1),
+        tasks: array(schemas_string()).default([]).describe('When not met: the task ids whose work falls short.'),
+    }))
+        .default([]),
+    overall_reason: schemas_string().trim().min(1),
+    suggested_next_action: schemas_string().default(''),
+});
+function firstMessage(i) {
+    const lines = [
+        '## What was asked',
+        i.plan.summary,
+        '',
+        '## Criteria for you to judge',
+        ...(i.judge.length ? i.judge.map((c) => `- ${c.id}: ${c.text}`) : ['(none: every criterion is a command crew ran; only name the tasks behind any that failed)']),
+        '',
+        '## Command criteria crew ran on this branch',
+        ...(i.commandResults.length ? i.commandResults.map((e) => `- ${e.criterion}: ${e.text} → ${e.met === true ? 'met' : e.met === false ? 'NOT met' : `error (${e.error})`}\n  ${e.evidence.join('\n  ').slice(0, 1500)}`) : ['(none)']),
+        '',
+        '## What crew found in the diff',
+        ...(i.adversarial.length ? i.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`) : ['(nothing)']),
+        '',
+        '## The tasks and what their workers reported (their word, not evidence)',
+        ...i.taskSummaries.map((t) => `- ${t.id} ${t.title}: ${t.summary.split('\n')[0]} (files: ${t.files.join(', ') || 'none'})`),
+        '',
+        '## Files changed against the base',
+        i.diffStat || '(no changes)',
+    ];
+    if (i.guidance.trim())
+        lines.push('', "## This repository's guidance for judging", i.guidance.trim());
+    lines.push('', 'Judge every criterion listed for you on the code as it is in this checkout. Read the files and run checks yourself; a worker saying it did something is not evidence. Then call submit_judgment once, with one evaluation per criterion, and for any criterion not met (yours or a command that failed) the task ids whose work falls short.');
+    return lines.join('\n');
+}
+/** The critic: judges the semantic criteria on the integrated branch with read-only tools. */
+async function runCritic(model, input, log) {
+    const jail = new PathJail(input.repoDir, []);
+    const ids = new Set(input.judge.map((c) => c.id));
+    const failedCommands = new Set(input.commandResults.filter((e) => e.met !== true).map((e) => e.criterion));
+    let out;
+    const readTools = workspaceTools(jail, () => undefined).filter((t) => t.spec.name === 'list_files' || t.spec.name === 'read_file');
+    const tools = [
+        ...readTools,
+        searchTool(jail, input.commands.maxOutputBytes),
+        runCommandTool(jail, input.commands),
+        {
+            final: true,
+            spec: { name: 'submit_judgment', description: 'Submit your judgment of every criterion. Call it once, at the end.', input_schema: toJSONSchema(JudgmentSchema, { io: 'input' }) },
+            run(raw) {
+                const parsed = JudgmentSchema.safeParse(raw);
+                if (!parsed.success)
+                    throw new Error(`Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}`);
+                const unknown = parsed.data.evaluations.filter((e) => !ids.has(e.criterion) && !failedCommands.has(e.criterion)).map((e) => e.criterion);
+                const missing = [...ids].filter((id) => !parsed.data.evaluations.some((e) => e.criterion === id));
+                const problems = [
+                    ...(unknown.length ? [`evaluations: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among the criteria listed for you`] : []),
+                    ...(missing.length ? [`evaluations: judge ${missing.join(', ')} too`] : []),
+                ];
+                if (problems.length)
+                    throw new Error(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall submit_judgment again.`);
+                out = {
+                    evaluations: parsed.data.evaluations.map((e) => ({ criterion: e.criterion, met: e.met, evidence: e.evidence, confidence: e.confidence, tasks: e.tasks })),
+                    overallReason: parsed.data.overall_reason,
+                    suggestedNextAction: parsed.data.suggested_next_action,
+                };
+                return 'Judgment recorded.';
+            },
+        },
+    ];
+    const refusal = 'The critic does not change files: it judges the work, it never does it (4QV+: no self-completion).';
+    const outcome = await runToolLoop({
+        model,
+        modelId: input.modelId,
+        system: input.system,
+        log,
+        tools,
+        refused: { write_file: refusal, edit_file: refusal },
+        firstMessage: firstMessage(input),
+        maxTurns: input.maxTurns,
+        nudge: 'When you have judged every criterion, call submit_judgment.',
+    });
+    return { ...(out ?? { evaluations: [], overallReason: `the critic did not submit a judgment (${outcome.stop} after ${outcome.turns} turns)`, suggestedNextAction: '' }), usage: outcome.usage, turns: outcome.turns, submitted: out !== undefined };
+}
+
+;// CONCATENATED MODULE: ./src/domain/diff.ts
+/**
+ * A unified diff (`git diff -U0 --no-renames`) as data: per file, whether it was added,
+ * changed or deleted, and the lines added and removed with their line numbers. Pure.
+ */
+const unquote = (p) => (p.startsWith('"') && p.endsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p);
+function parseUnifiedDiff(text) {
+    const files = [];
+    let file;
+    let oldLine = 0;
+    let newLine = 0;
+    for (const raw of text.split('\n')) {
+        if (raw.startsWith('diff --git ')) {
+            const m = /^diff --git (?:"?a\/(.+?)"?) (?:"?b\/(.+?)"?)$/.exec(raw);
+            file = { path: unquote(m?.[2] ?? m?.[1] ?? raw.slice(11)), status: 'modified', added: [], removed: [], binary: false };
+            files.push(file);
+            continue;
+        }
+        if (!file)
+            continue;
+        if (raw.startsWith('new file mode'))
+            file.status = 'added';
+        else if (raw.startsWith('deleted file mode'))
+            file.status = 'deleted';
+        else if (raw.startsWith('Binary files '))
+            file.binary = true;
+        else if (raw.startsWith('+++ ') || raw.startsWith('--- ')) {
+            const p = raw.slice(4);
+            if (raw.startsWith('--- ') && p !== '/dev/null' && file.status === 'deleted')
+                file.path = unquote(p).replace(/^a\//, '');
+        }
+        else if (raw.startsWith('@@')) {
+            const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
+            oldLine = Number(m?.[1] ?? 0);
+            newLine = Number(m?.[2] ?? 0);
+        }
+        else if (raw.startsWith('+'))
+            file.added.push({ line: newLine++, text: raw.slice(1) });
+        else if (raw.startsWith('-'))
+            file.removed.push({ line: oldLine++, text: raw.slice(1) });
+        else if (raw.startsWith(' ')) {
+            oldLine++;
+            newLine++;
+        }
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/domain/tamper.ts
+const TEST_PATH = [
+    /(^|\/)(tests?|__tests__|specs?)\//i,
+    /\.(test|spec)\.[cm]?[jt]sx?$/i,
+    /(^|\/)test_[^/]+\.py$/i,
+    /_test\.(py|go|rb|exs?)$/i,
+    /_spec\.rb$/i,
+    /Tests?\.(java|kt|cs|swift)$/,
+];
+function isTestFile(path) {
+    return TEST_PATH.some((re) => re.test(path));
+}
+const SKIP = [
+    /\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(/,
+    /\bx(?:it|test|describe|context)\s*\(/,
+    /@pytest\.mark\.(?:skip|skipif|xfail)\b/,
+    /@unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b/,
+    /\bpytest\.skip\s*\(/,
+    /\bt\.Skip(?:Now|f)?\s*\(/,
+    /#\[ignore\]/,
+    /@(?:Disabled|Ignore)\b/,
+];
+const ASSERTION = /\b(?:expect|assert\w*|should|t\.(?:Error|Errorf|Fatal|Fatalf)|require\.\w+|XCTAssert\w*)\b/;
+const WEAK = /\.(?:toBeTruthy|toBeDefined|toBeUndefined|toBeFalsy)\(\s*\)|expect\.anything\(\)|\bassert\s+True\b|\bassert\(\s*true\s*\)|assertTrue\(\s*true\s*\)/;
+const quote = (s) => `\`${s.trim().slice(0, 160)}\``;
+function findTampering(files) {
+    const out = [];
+    for (const f of files) {
+        if (!isTestFile(f.path) || f.binary)
+            continue;
+        if (f.status === 'deleted') {
+            out.push({ rule: 'deleted-test', file: f.path, evidence: `the test file ${f.path} was deleted (${f.removed.length} lines)` });
+            continue;
+        }
+        for (const l of f.added) {
+            if (SKIP.some((re) => re.test(l.text)))
+                out.push({ rule: 'skipped-test', file: f.path, line: l.line, evidence: `${f.path}:${l.line} skips or narrows tests: ${quote(l.text)}` });
+        }
+        const removedAsserts = f.removed.filter((l) => ASSERTION.test(l.text));
+        const addedAsserts = f.added.filter((l) => ASSERTION.test(l.text));
+        const strongAdded = addedAsserts.filter((l) => !WEAK.test(l.text));
+        const strongRemoved = removedAsserts.filter((l) => !WEAK.test(l.text));
+        if (strongRemoved.length > strongAdded.length) {
+            const lost = strongRemoved.length - strongAdded.length;
+            const sample = strongRemoved.slice(0, 3).map((l) => `${f.path}:${l.line} ${quote(l.text)}`).join('; ');
+            const weakened = addedAsserts.length > strongAdded.length ? `, ${addedAsserts.length - strongAdded.length} replaced by a weaker check` : '';
+            out.push({ rule: 'weakened-assertions', file: f.path, line: strongRemoved[0].line, evidence: `${lost} assertion(s) fewer in ${f.path}${weakened}; removed: ${sample}` });
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/render/report.ts
+
+
+
+
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+function reportMarker(issue, run) {
+    return hiddenMarker('report', { issue, run });
+}
+const mark = (e) => (!e ? '◻️' : e.met === true ? '✅' : e.met === false ? '❌' : '⚠️');
+const verdictWord = (e) => (e.met === true ? 'met' : e.met === false ? 'not met' : `error: ${e.error ?? 'could not be evaluated'}`);
+/** At the top of an accepted PR: which criteria failed, so nobody mistakes it for a PASS. */
+function acceptedBanner(j, acceptedBy) {
+    const failing = failingEvaluations(j);
+    return [
+        `> [!WARNING]`,
+        `> @${acceptedBy} accepted this with \`/crew accept\` although the critic judged it **FAIL** (iteration ${j.iteration}). crew never merges an accepted pull request by itself.`,
+        ...failing.map((e) => `> - ${mark(e)} **${e.criterion}** ${e.text}: ${verdictWord(e)}`),
+        ...j.adversarial.map((f) => `> - ❌ ${f.rule}: ${f.evidence}`),
+        '',
+    ];
+}
+/** The PR body: the summary, what each task did, the criteria with the critic's marks, and the closing keyword. */
+function renderPullBody(view, results, judgment, acceptedBy) {
+    const plan = view.plan;
+    const byId = new Map(judgment?.evaluations.map((e) => [e.criterion, e]));
+    const lines = [
+        ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
+        plan.summary,
+        '',
+        '### What changed',
+        ...plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
+        '',
+        `### Done criteria${judgment ? ` (critic: ${judgment.verdict})` : ''}`,
+        ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${describeCriterion(c)}`),
+        '',
+        `Closes #${view.run.issue}`,
+        '',
+        `<sub>Opened by crew (run ${view.run.run}, requested by @${view.run.requestedBy}). The full report is in the first comment.</sub>`,
+        hiddenMarker('pr', { issue: view.run.issue, run: view.run.run }),
+    ];
+    return lines.join('\n');
+}
+/** The critic's judgment: one row per criterion, the evidence folded under it. */
+function renderJudgment(j) {
+    const out = [
+        `### Critic: ${j.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${j.iteration}, ${j.headSha.slice(0, 7)})`,
+        '',
+        j.overallReason,
+        '',
+        '| Criterion | Verdict | Confidence |',
+        '|---|---|---|',
+        ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.confidence.toFixed(2)} |`),
+        '',
+    ];
+    for (const e of j.evaluations)
+        if (e.evidence.length)
+            out.push(details(`Evidence for ${e.criterion}`, fence(e.evidence.join('\n\n'))), '');
+    if (j.adversarial.length)
+        out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`), '');
+    else
+        out.push('Adversarial checks (criteria unchanged; no deleted, skipped or weakened tests): nothing found.', '');
+    if (j.suggestedNextAction)
+        out.push(`**Suggested next step:** ${j.suggestedNextAction}`, '');
+    return out.join('\n');
+}
+/** The full report: the critic's judgment, then one folded section per task, with its changed files and usage. */
+function renderReport(view, results, links, judgment, acceptedBy) {
+    const plan = view.plan;
+    const total = totalUsage(view);
+    const out = [
+        reportMarker(view.run.issue, view.run.run),
+        `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
+        '',
+        ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
+        plan.summary,
+        '',
+        ...(judgment ? [renderJudgment(judgment)] : []),
+        '### Tasks',
+        '',
+        '| Task | Status | Turns | Files changed | Tokens in / out |',
+        '|---|---|---|---|---|',
+    ];
+    for (const t of plan.tasks) {
+        const rec = view.tasks.get(t.id);
+        out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.replacedBy ? `replaced by ${rec.replacedBy.join(', ')}` : (rec?.status ?? 'pending')} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
+    }
+    out.push('');
+    for (const t of plan.tasks) {
+        const rec = view.tasks.get(t.id);
+        const r = results.get(t.id);
+        const body = [
+            r?.summary ?? '(no summary)',
+            r?.details ? `\n${r.details}` : '',
+            rec?.changedFiles.length ? `\n**Files:** ${rec.changedFiles.map((f) => `\`${f}\``).join(', ')}` : '',
+        ].join('\n');
+        out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
+        out.push('');
+    }
+    out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
+    out.push('');
+    out.push(`<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);
+    return out.join('\n');
+}
+const yamlString = (s) => JSON.stringify(s);
+/**
+ * report_summary.md (claude-crew): at most 50 lines, front matter first, for a reader
+ * who will not open the full report (and for the retrospective's mode decision).
+ */
+function renderReportSummary(view, outcome, judgment, meta) {
+    const plan = view.plan;
+    const head = [
+        '---',
+        `generated_by: ${yamlString(meta.generatedBy)}`,
+        `date: ${yamlString(meta.date)}`,
+        `run_id: ${yamlString(`issue-${view.run.issue}/run-${view.run.run}`)}`,
+        `status: ${outcome.status}`,
+        `quality: ${outcome.quality}`,
+        `completeness: ${outcome.completeness}`,
+        `failed_tasks: [${outcome.failedTasks.join(', ')}]`,
+        `task_count: ${plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).length}`,
+        '---',
+        `# Summary: issue #${view.run.issue}, run ${view.run.run}`,
+        '',
+        plan.summary.split('\n')[0].slice(0, 300),
+        '',
+    ];
+    const criteria = judgment ? [`## Critic: ${judgment.verdict} (iteration ${judgment.iteration})`, ...judgment.evaluations.map((e) => `- ${mark(e)} ${e.criterion}: ${e.text.slice(0, 120)}`)] : [];
+    const tasks = ['## Tasks', ...plan.tasks.map((t) => `- ${t.id} ${t.title.slice(0, 80)}: ${view.tasks.get(t.id)?.status ?? 'pending'}`)];
+    const room = 50 - head.length - 2;
+    const body = [...criteria, '', ...tasks];
+    const lines = body.length > room ? [...body.slice(0, room - 1), `- … ${body.length - room + 1} more lines in report.md`] : body;
+    return [...head, ...lines].join('\n').trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** crew's version, stamped into the reports it writes (claude-crew's `generated_by`). Keep in step with package.json. */
+const CREW_VERSION = '0.1.0';
+
+;// CONCATENATED MODULE: ./src/steps/finish.ts
+
+
+
+
+
+
+
+
+/** The worker's own text from a result file: the body between the title and the completion marker. */
+function resultText(view, read) {
+    const out = new Map();
+    for (const t of view.plan.tasks) {
+        const rec = view.tasks.get(t.id);
+        const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
+        const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
+        const summary = rec?.summary ?? '';
+        out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
+    }
+    return out;
+}
+/**
+ * After the critic's PASS (or a person's `/crew accept`): the pull request, created or
+ * updated idempotently by its head branch, its labels, the report as its first comment,
+ * report.md and report_summary.md on the state branch, the job summary, the plan comment.
+ */
+async function finish(ctx, view, judgment) {
+    const { issue, run } = view.run;
+    const prefix = `${runFolder(issue, run)}/`;
+    const config = await ctx.config();
+    const acceptedBy = view.run.review?.acceptedBy ?? null;
+    const snap = await ctx.state.load(prefix);
+    const results = resultText(view, (p) => snap.read(p));
+    const links = planLinks(ctx);
+    const folder = links.stateFile(runFolder(issue, run));
+    const body = capBody(renderPullBody(view, results, judgment, acceptedBy), folder);
+    const branch = integrationBranch(issue, run);
+    let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
+    const existed = pr !== undefined;
+    try {
+        if (pr)
+            await ctx.forge.updatePull(pr.number, { body });
+        else
+            pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
+    }
+    catch (e) {
+        if (e instanceof PullRequestsNotAllowed) {
+            const head = view.run.review?.headSha?.slice(0, 7) ?? '';
+            throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`, "Change the setting, then re-run this workflow run's failed job from the Actions tab.");
+        }
+        throw e;
+    }
+    ctx.log.checkpoint('pr-opened');
+    for (const label of config.pr_labels) {
+        try {
+            await ctx.forge.addLabel(pr.number, label);
+        }
+        catch (e) {
+            ctx.log.warn(`could not add the label '${label}' to #${pr.number}: ${e.message}`);
+        }
+    }
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.pr?.number !== pr.number)
+            writeRun(tx, { ...rec, pr: { number: pr.number, url: pr.url, reportCommentId: null } }, nowIso(ctx));
+    });
+    const current = await loadView(ctx, issue, run);
+    const report = renderReport(current, results, links, judgment, acceptedBy);
+    // A PR crew just created has no comments to search.
+    let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
+    if (reportId)
+        await ctx.forge.updateComment(reportId, capBody(report, folder));
+    else
+        reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
+    ctx.log.checkpoint('report-posted');
+    const now = nowIso(ctx);
+    const outcome = runOutcome(current, judgment, acceptedBy !== null);
+    const summary = renderReportSummary(current, outcome, judgment, { generatedBy: `crew v${CREW_VERSION}`, date: now.slice(0, 10) });
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        tx.write(paths.report(issue, run), `${report}\n`);
+        tx.write(paths.reportSummary(issue, run), `${summary}\n`);
+        writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr.number, url: pr.url, reportCommentId: reportId } }, now);
+        refreshExecutionLog(tx, issue, run);
+    });
+    await ctx.summary(report);
+    await syncPlanComment(ctx, issue, run);
+}
+
+;// CONCATENATED MODULE: ./src/steps/sandbox-setup.ts
+
+
+/** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
+const MAX_OUTPUT_BYTES = 30_000;
+/** The sandbox for run_command, or the reason there is none, said loudly. */
+async function commandRunner(ctx, allowUnsandboxed) {
+    const temp = process.env.RUNNER_TEMP ?? '/tmp';
+    const prepared = await prepareSandbox(ctx.repo.dir, temp);
+    if ('runner' in prepared) {
+        ctx.log.info(`run_command is ${prepared.runner.description}`);
+        return { runner: prepared.runner, warning: null };
+    }
+    if (allowUnsandboxed) {
+        const runner = new UnsandboxedRunner((0,external_node_path_.join)(temp, 'crew-tool-home'));
+        ctx.log.warn(`No sandbox: ${prepared.reason}. allow_unsandboxed is on, so ${runner.description}.`);
+        return { runner, warning: `commands ran without a sandbox (${prepared.reason})` };
+    }
+    ctx.log.warn(`No sandbox: ${prepared.reason}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`);
+    return { warning: `run_command was refused: no sandbox (${prepared.reason})` };
+}
+/** Trusted setup (config `setup:`), before any agent runs: with network, outside the sandbox, with a scrubbed environment. */
+async function runSetup(ctx, commands, timeoutMs) {
+    const runner = new UnsandboxedRunner(process.env.HOME ?? '/tmp');
+    for (const command of commands) {
+        ctx.log.info(`setup: ${command}`);
+        const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
+        if (r.exitCode !== 0)
+            return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/steps/critic.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const CRITIC_MAX_TURNS = 40;
+/** The judgment the critic last recorded for this run, if any. */
+async function lastJudgment(ctx, view) {
+    const n = view.run.review?.iteration ?? 0;
+    if (!n)
+        return null;
+    const snap = await ctx.state.load(`${runFolder(view.run.issue, view.run.run)}/`);
+    return parseJson(snap, paths.judgment(view.run.issue, view.run.run, n)) ?? null;
+}
+/**
+ * The `critic` job: judges the integrated branch against every done criterion, with
+ * evidence, and gates completion on it. PASS opens the pull request; FAIL sends the
+ * failing criteria back to the tasks behind them, at most `max_iterations` times, and
+ * then asks a person.
+ */
+async function critic(ctx) {
+    const { issue, run } = ctx.settings;
+    const view = await loadView(ctx, issue, run);
+    if (view.run.phase !== 'REVIEWING' || view.run.finalizer !== ctx.runId)
+        return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for the critic to do`);
+    const review = view.run.review ?? FRESH_REVIEW;
+    if (review.acceptedBy) {
+        ctx.log.info(`@${review.acceptedBy} accepted the work as it is; opening the pull request`);
+        return finish(ctx, view, await lastJudgment(ctx, view));
+    }
+    // The same head judged PASS already (a re-run of this job): go straight to finishing.
+    if (review.verdict === 'PASS' && review.headSha) {
+        const j = await lastJudgment(ctx, view);
+        if (j?.headSha === review.headSha)
+            return finish(ctx, view, j);
+    }
+    const judgment = await judge(ctx, view);
+    const prefix = `${runFolder(issue, run)}/`;
+    await ctx.state.update(prefix, `issue #${issue} run ${run}: critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
+        const v = readView(tx, issue, run);
+        tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
+        const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
+        writeRun(tx, { ...v.run, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
+        refreshExecutionLog(tx, issue, run);
+    });
+    ctx.log.checkpoint('judged');
+    ctx.log.info(`critic: ${judgment.verdict} at iteration ${judgment.iteration}: ${judgment.overallReason}`);
+    if (judgment.verdict === 'PASS')
+        return finish(ctx, await loadView(ctx, issue, run), judgment);
+    return afterFail(ctx, await loadView(ctx, issue, run), judgment);
+}
+async function judge(ctx, view) {
+    const { issue, run, base } = view.run;
+    const config = await ctx.config();
+    const plan = view.plan;
+    const branch = integrationBranch(issue, run);
+    await ctx.repo.fetchCommit(base.sha);
+    const { missing } = await ctx.repo.fetch([branch]);
+    if (missing.length)
+        throw new Error(`the integration branch ${branch} is missing`);
+    await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
+    const headSha = await ctx.repo.head();
+    const iteration = (view.run.review?.iteration ?? 0) + 1;
+    // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
+    const adversarial = [];
+    if (view.run.criteriaDigest && criteriaDigest(plan.criteria) !== view.run.criteriaDigest) {
+        adversarial.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${criteriaDigest(plan.criteria)}) differ from the ones the plan review passed (digest ${view.run.criteriaDigest})` });
+    }
+    const diff = await ctx.repo.unifiedDiff(base.sha, headSha);
+    if (diff.truncated)
+        ctx.log.warn('the diff is larger than 5 MB; the test-tampering checks read only its first 5 MB');
+    for (const f of findTampering(parseUnifiedDiff(diff.text)))
+        adversarial.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
+    // 2. Command criteria run for real, in the sandbox, after the trusted setup.
+    const commands = plan.criteria.filter((c) => c.kind === 'command');
+    const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
+    const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+    if (config.setup.length)
+        await ctx.repo.excludeUntracked();
+    const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
+    const commandResults = [];
+    for (const c of commands) {
+        const allowed = checkCommand(c.command ?? '', config.commands);
+        if (setupFailure)
+            commandResults.push(commandNotRun(c, setupFailure));
+        else if (!runner)
+            commandResults.push(commandNotRun(c, warning ?? 'no sandbox to run it in'));
+        else if (!allowed.ok)
+            commandResults.push(commandNotRun(c, `the command policy refuses it: ${allowed.reason}`));
+        else {
+            ctx.log.info(`critic: running ${c.id}: ${c.command}`);
+            const r = await runner.run(c.command, { cwd: ctx.repo.dir, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES });
+            commandResults.push(commandEvaluation(c, { exitCode: r.exitCode, timedOut: r.timedOut, output: redact(r.output) }));
+        }
+    }
+    // 3. Semantic criteria go to the critic model; so do failing commands, to name the tasks behind them.
+    const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true) || adversarial.length > 0;
+    const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+    let modelOut;
+    if (needsModel) {
+        const model = ctx.model();
+        try {
+            modelOut = await runCritic(model, {
+                repoDir: ctx.repo.dir,
+                modelId: config.models[config.default_model],
+                system: await ctx.template('critic'),
+                plan,
+                judge: semantic,
+                commandResults,
+                adversarial,
+                taskSummaries: plan.tasks.filter((t) => taskIds.has(t.id)).map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
+                diffStat: await ctx.repo.diffStat(base.sha, headSha),
+                guidance: config.prompts.judgment,
+                commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
+                maxTurns: CRITIC_MAX_TURNS,
+            }, ctx.log);
+        }
+        catch (e) {
+            // The model being unreachable is not the work's fault: it becomes an error a person can retry.
+            ctx.log.warn(`critic: the model failed: ${e.message}`);
+            modelOut = { evaluations: [], overallReason: `the critic's model call failed: ${e.message}`, suggestedNextAction: 'Comment `/crew retry` to judge again.', usage: ZERO_USAGE, turns: 0, submitted: false };
+        }
+        await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic usage`, (tx) => {
+            const v = readView(tx, issue, run);
+            writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut.usage) }, nowIso(ctx));
+        });
+    }
+    const given = new Map((modelOut?.evaluations ?? []).map((e) => [e.criterion, e]));
+    const evaluations = plan.criteria.map((c) => {
+        if (c.kind === 'command') {
+            const e = commandResults.find((r) => r.criterion === c.id);
+            return e.met === true ? e : { ...e, tasks: (given.get(c.id)?.tasks ?? []).filter((t) => taskIds.has(t)) };
+        }
+        if (modelOut && !modelOut.submitted)
+            return { criterion: c.id, text: c.text, kind: c.kind, met: null, evidence: [], confidence: 0, error: modelOut.overallReason, tasks: [] };
+        return semanticEvaluation(c, given.get(c.id), taskIds);
+    });
+    const verdict = verdictOf(evaluations, adversarial);
+    const failing = failingEvaluations({ evaluations });
+    const overallReason = verdict === 'PASS'
+        ? (modelOut?.overallReason ?? `every criterion is a command and every one exited 0`)
+        : [
+            failing.length ? `${failing.length} of ${evaluations.length} criteria not met (${failing.map((e) => e.criterion).join(', ')})` : '',
+            adversarial.length ? `${adversarial.length} adversarial finding${adversarial.length === 1 ? '' : 's'} (${[...new Set(adversarial.map((f) => f.rule))].join(', ')})` : '',
+            modelOut?.overallReason ? `the critic says: ${modelOut.overallReason.trim().replace(/[.;]+$/, '')}` : '',
+        ]
+            .filter(Boolean)
+            .join('; ');
+    return { iteration, headSha, verdict, evaluations, adversarial, overallReason, suggestedNextAction: modelOut?.suggestedNextAction ?? '', at: nowIso(ctx) };
+}
+/** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */
+async function afterFail(ctx, view, j) {
+    const { issue, run } = view.run;
+    const config = await ctx.config();
+    const review = view.run.review ?? FRESH_REVIEW;
+    const failing = failingEvaluations(j);
+    // An evaluation that errored is not the work's fault: running the tasks again would not fix it.
+    const onlyErrors = failing.length > 0 && failing.every((e) => e.met === null) && j.adversarial.length === 0;
+    const limit = config.max_iterations + review.allowance;
+    if (j.iteration >= limit || onlyErrors)
+        return escalateVerdict(ctx, view, j, onlyErrors ? 'the critic could not evaluate every criterion' : `the critic judged FAIL ${j.iteration} time${j.iteration === 1 ? '' : 's'}, the limit (max_iterations: ${config.max_iterations}${review.allowance ? ` + ${review.allowance}` : ''})`);
+    const targets = tasksToRerun(j, view);
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic sends back ${targets.join(', ')}`, (tx) => {
+        const v = readView(tx, issue, run);
+        if (v.run.phase !== 'REVIEWING')
+            return [];
+        for (const id of targets) {
+            const t = v.tasks.get(id);
+            writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, accepted: false, advice: [...t.advice, rerunAdvice(j, id)] });
+        }
+        writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+    });
+    ctx.log.info(`critic: FAIL; running ${targets.join(', ')} again with the critic's reasons (iteration ${j.iteration} of ${limit})`);
+    if (claimed.length)
+        await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+    await syncPlanComment(ctx, issue, run);
+}
+async function escalateVerdict(ctx, view, j, why) {
+    const { issue, run } = view.run;
+    const body = [
+        `**crew needs a decision** on run ${run}: ${why}.`,
+        '',
+        renderJudgment(j),
+        '**Reply with one of:**',
+        '- `/crew retry`: one more round: the tasks behind the failing criteria run again with the critic\'s reasons, then the critic judges again.',
+        '- `/crew accept`: open the pull request as it is, with the failing criteria stated at its top. crew will not merge it by itself.',
+        '- `/crew abort`: stop here; the branches stay.',
+    ].join('\n');
+    const posted = await ctx.forge.postComment(issue, body);
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic FAIL goes to a person`, (tx) => {
+        const v = readView(tx, issue, run);
+        writeRun(tx, { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'verdict', commentId: posted.id, iteration: j.iteration } }, nowIso(ctx));
+        refreshExecutionLog(tx, issue, run);
+    });
+    await ctx.forge.addLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('verdict-escalated');
+    await syncPlanComment(ctx, issue, run);
+}
+
+;// CONCATENATED MODULE: ./src/steps/route.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The matrix for the work job. With nothing to start the work job is skipped, and so is
+ * advance unless `advance` asks for it (a run whose remaining step is to finish).
+ */
+function setOutputs(ctx, issue, run, tasks, advance = false) {
+    const go = tasks.length > 0 || advance;
+    ctx.output('issue', go ? String(issue) : '');
+    ctx.output('run', go ? String(run) : '');
+    ctx.output('tasks', JSON.stringify(tasks));
+}
+/** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
+async function route(ctx) {
+    setOutputs(ctx, '', '', []);
+    if (ctx.event.kind === 'dispatch')
+        outdatedWorkflow(ctx.event);
+    return routeComment(ctx, ctx.event);
+}
+async function latestRun(ctx, issue) {
+    const snap = await ctx.state.load(`issue-${issue}/`);
+    const last = runNumbers(snap, issue).at(-1);
+    return last === undefined ? undefined : readRun(snap, issue, last);
+}
+async function routeComment(ctx, ev) {
+    if (ev.action !== 'created')
+        return ctx.log.info(`ignoring a comment ${ev.action} event`);
+    if (ev.comment.author.type !== 'User')
+        return ctx.log.info(`ignoring a comment from ${ev.comment.author.login} (${ev.comment.author.type})`);
+    const command = parseCommand(ev.comment.body);
+    const issue = ev.issue.number;
+    if (!command) {
+        // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
+        if (!ev.issue.labels.includes(WAITING_LABEL))
+            return ctx.log.info('the comment is not a /crew command; nothing to do');
+        return answer(ctx, ev, ev.comment.body, { quiet: true });
+    }
+    await ctx.forge.react(ev.comment.id, 'eyes');
+    if (!(await hasWriteAccess(ctx, ev, true)))
+        return;
+    if (ev.issue.isPull) {
+        await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
+        return;
+    }
+    await dispatchCommand(ctx, ev, command);
+}
+/** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */
+async function hasWriteAccess(ctx, ev, sayWhy) {
+    let permission;
+    try {
+        permission = await ctx.forge.permissionOf(ev.comment.author.login);
+    }
+    catch (e) {
+        throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${e.message}), so crew did not act.`, 'Comment the command again in a minute.');
+    }
+    if (permission === 'admin' || permission === 'write')
+        return true;
+    if (sayWhy)
+        await ctx.forge.postComment(ev.issue.number, refusalComment(ev.comment.author.login, permission));
+    else
+        ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
+    return false;
+}
+async function dispatchCommand(ctx, ev, command) {
+    const issue = ev.issue.number;
+    switch (command.kind) {
+        case 'help':
+            await ctx.forge.postComment(issue, helpComment());
+            return;
+        case 'unknown':
+            await ctx.forge.postComment(issue, helpComment(command.word));
+            return;
+        case 'status': {
+            const last = await latestRun(ctx, issue);
+            if (!last)
+                await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
+            else
+                await syncPlanComment(ctx, issue, last.run);
+            return;
+        }
+        case 'run':
+        case 'plan':
+            return startRun(ctx, ev, command.kind);
+        case 'answer':
+            if (!command.text) {
+                await ctx.forge.postComment(issue, 'Write the answer after the command: `/crew answer <text>`.');
+                return;
+            }
+            return answer(ctx, ev, command.text, { quiet: false });
+        case 'approve':
+            return approve(ctx, ev);
+        case 'revise':
+            return revise(ctx, ev, command.feedback);
+        case 'abort':
+            return route_abort(ctx, ev);
+        case 'retry':
+            return route_retry(ctx, ev, command.task);
+        case 'accept':
+            return accept(ctx, ev);
+        case 'resume':
+            return resume(ctx, ev);
+        default: {
+            const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
+            if (!AVAILABLE.has(command.kind))
+                await ctx.forge.postComment(issue, notYetComment(usage));
+        }
+    }
+}
+async function startRun(ctx, ev, mode) {
+    const issue = ev.issue.number;
+    try {
+        await ctx.config();
+    }
+    catch (e) {
+        if (e instanceof ConfigError)
+            throw new CrewError('reading the configuration', `${e.message}\n\nThe run did not start.`, 'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.');
+        throw e;
+    }
+    ctx.model(); // fails now, with a clear message, if no key was given
+    const config = await ctx.config();
+    const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
+    const baseSha = await ctx.repo.remoteSha(baseBranch);
+    // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
+    const deadPlanners = new Set();
+    const previous = await latestRun(ctx, issue);
+    if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false)
+        deadPlanners.add(`${previous.run}`);
+    const stalePlanning = (r) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);
+    if (!baseSha)
+        throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
+    const now = nowIso(ctx);
+    const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
+        const last = runNumbers(tx, issue).at(-1);
+        const lastRec = last !== undefined ? readRun(tx, issue, last) : undefined;
+        // The same comment again (a re-run of this job) continues its own run.
+        if (lastRec && lastRec.trigger.commentId === ev.comment.id)
+            return { kind: 'existing', record: lastRec };
+        if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec))
+            return { kind: 'busy', record: lastRec };
+        // A run whose planner died (its workflow run is over) is taken over, not refused.
+        if (lastRec && stalePlanning(lastRec))
+            return { kind: 'existing', record: lastRec };
+        const k = (last ?? 0) + 1;
+        const record = {
+            schema: 1,
+            issue,
+            run: k,
+            phase: 'PLANNING',
+            mode,
+            planVersion: 0,
+            waiting: null,
+            approvedBy: null,
+            title: ev.issue.title,
+            version: 0,
+            requestedBy: ev.comment.author.login,
+            trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
+            base: { branch: baseBranch, sha: baseSha },
+            planCommentId: null,
+            pr: null,
+            usage: ZERO_USAGE,
+            createdAt: now,
+            updatedAt: now,
+            failure: null,
+            finalizer: null,
+            leader: FRESH_MEMORY,
+            review: null,
+            criteriaDigest: null,
+        };
+        // The request is taken from the event payload: what the issue said when the maintainer asked.
+        tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
+        tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
+        return { kind: 'created', record: writeRun(tx, record, now) };
+    });
+    if (outcome.kind === 'busy') {
+        const r = outcome.record;
+        const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
+        const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
+        await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
+        return;
+    }
+    const run = outcome.record.run;
+    ctx.log.checkpoint('run-created');
+    await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
+    if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
+        // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
+        const view = await loadView(ctx, issue, run);
+        setOutputs(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
+        return;
+    }
+    const tasks = await planRun(ctx, issue, run);
+    setOutputs(ctx, issue, run, tasks);
+    await syncPlanComment(ctx, issue, run);
+}
+/**
+ * Posts the run's plan comment once and records its id. When this job is a repeat
+ * (an earlier attempt may have posted before recording the id), it first looks for
+ * the comment by marker and author.
+ */
+async function ensurePlanComment(ctx, issue, run, repeat) {
+    const view = await loadView(ctx, issue, run);
+    if (view.run.planCommentId !== null)
+        return;
+    const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
+    const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan comment ${ref.id}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.planCommentId === null)
+            writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
+    });
+    ctx.log.checkpoint('plan-comment-posted');
+}
+/**
+ * A reply counts only if it was written after the comment it answers and has not
+ * been edited since: crew re-reads it rather than trusting the event alone.
+ */
+async function trustedReply(ctx, ev, after) {
+    if (ev.comment.id <= after)
+        return 'stale';
+    const now = await ctx.forge.getComment(ev.comment.id);
+    if (now.body !== ev.comment.body || now.updatedAt !== now.createdAt)
+        return 'edited';
+    return 'ok';
+}
+/** An answer to crew's questions: a plain reply on a labelled issue, or `/crew answer`. */
+async function answer(ctx, ev, text, opts) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
+        if (!opts.quiet)
+            await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
+        else
+            ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
+        return;
+    }
+    if (last.waiting.kind === 'decision') {
+        if (opts.quiet) {
+            if (!(await hasWriteAccess(ctx, ev, false)))
+                return;
+            await ctx.forge.react(ev.comment.id, 'eyes');
+        }
+        return decideTask(ctx, ev, last, 'answer', text);
+    }
+    if (opts.quiet) {
+        if (!(await hasWriteAccess(ctx, ev, false)))
+            return;
+        await ctx.forge.react(ev.comment.id, 'eyes');
+    }
+    const waiting = last.waiting;
+    if (waiting.kind !== 'answer')
+        return;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
+        return;
+    }
+    const run = last.run;
+    const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: answer from @${ev.comment.author.login}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId)
+            return false;
+        const before = tx.read(paths.answers(issue, run)) ?? '';
+        const entry = ['## Questions', ...waiting.questions.map((q, i) => `${i + 1}. ${q}`), '', `## Answer from @${ev.comment.author.login}`, text.trim(), ''].join('\n');
+        tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
+        writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+        return true;
+    });
+    if (!taken)
+        return ctx.log.info('another reply answered the questions first');
+    await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('answer-recorded');
+    const tasks = await planRun(ctx, issue, run);
+    setOutputs(ctx, issue, run, tasks);
+    await syncPlanComment(ctx, issue, run);
+}
+async function approve(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || last.phase !== 'AWAITING_APPROVAL' || last.waiting?.kind !== 'approval') {
+        await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so crew ignored that approval. Comment `/crew plan` to make one.');
+        return;
+    }
+    const waiting = last.waiting;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale'
+            ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. Comment \`/crew approve\` again to approve the current plan.`
+            : 'That approval was edited after it was posted, so crew ignored it. Post `/crew approve` as a new comment.');
+        return;
+    }
+    const run = last.run;
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion)
+            return null;
+        writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    });
+    if (claimed === null)
+        return ctx.log.info('the plan changed or was approved by someone else first');
+    ctx.log.checkpoint('plan-approved');
+    setOutputs(ctx, issue, run, claimed);
+    await syncPlanComment(ctx, issue, run);
+}
+async function revise(ctx, ev, feedback) {
+    const issue = ev.issue.number;
+    if (!feedback) {
+        await ctx.forge.postComment(issue, 'Say what to change after the command: `/crew revise <what to change>`.');
+        return;
+    }
+    const last = await latestRun(ctx, issue);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review')
+        return decideTask(ctx, ev, last, 'revise', feedback);
+    if (!last || last.phase !== 'AWAITING_APPROVAL') {
+        await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
+        return;
+    }
+    const run = last.run;
+    const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: revise`, (tx) => {
+        const rec = readRun(tx, issue, run);
+        if (rec.phase !== 'AWAITING_APPROVAL')
+            return false;
+        writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+        return true;
+    });
+    if (!taken)
+        return;
+    await syncPlanComment(ctx, issue, run);
+    const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
+    setOutputs(ctx, issue, run, tasks);
+    await syncPlanComment(ctx, issue, run);
+}
+/**
+ * A person's decision on an escalated task: retry it, accept its work as it is,
+ * answer its question (it runs again with the answer), or re-plan the failed tasks.
+ * Counts only if written by someone with write access after crew asked, and not edited.
+ */
+async function decideTask(ctx, ev, last, reply, text = '') {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const waiting = last.waiting;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+        return;
+    }
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    let toReplan = [];
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
+        const view = readView(tx, issue, run);
+        if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const task = view.tasks.get(waiting.task);
+        if (reply === 'accept')
+            writeTask(tx, issue, run, { ...task, accepted: true });
+        if (reply === 'retry' || reply === 'answer') {
+            const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
+            writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
+        }
+        if (reply === 'revise') {
+            toReplan = failedTasks(view).map((t) => t.id);
+            for (const id of toReplan)
+                writeTask(tx, issue, run, { ...view.tasks.get(id), pendingReplan: true });
+        }
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
+        return reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    });
+    if (claimed === null)
+        return ctx.log.info('the decision was already taken');
+    await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('decision-taken');
+    if (reply === 'revise') {
+        await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
+        return setOutputs(ctx, issue, run, [], true);
+    }
+    setOutputs(ctx, issue, run, claimed, true);
+    await syncPlanComment(ctx, issue, run);
+}
+/**
+ * A person's answer to a FAIL the critic could not get past: `accept` takes the work as
+ * it is (the PR says which criteria failed and is never merged by crew); `retry` grants
+ * one more iteration: the tasks behind the failing criteria run again, or, when the
+ * critic could not evaluate, the critic judges again.
+ */
+async function decideVerdict(ctx, ev, last, reply) {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const waiting = last.waiting;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+        return;
+    }
+    const config = await ctx.config();
+    const judgment = await lastJudgment(ctx, await loadView(ctx, issue, run));
+    const now = nowIso(ctx);
+    const claimNonce = nonce();
+    const judgeAgain = reply === 'accept' || !judgment || (failingEvaluations(judgment).every((e) => e.met === null) && judgment.adversarial.length === 0);
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} the critic's FAIL (@${ev.comment.author.login})`, (tx) => {
+        const view = readView(tx, issue, run);
+        if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const review = view.run.review ?? FRESH_REVIEW;
+        if (reply === 'accept') {
+            writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
+            return [];
+        }
+        const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
+        if (judgeAgain) {
+            writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
+            return [];
+        }
+        const targets = tasksToRerun(judgment, view);
+        for (const id of targets) {
+            const t = view.tasks.get(id);
+            writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment, id)] });
+        }
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    });
+    if (claimed === null)
+        return ctx.log.info('the decision was already taken');
+    await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('decision-taken');
+    // advance runs next in this workflow run: with REVIEWING held by this run it hands over to the critic job.
+    setOutputs(ctx, issue, run, claimed, true);
+    await syncPlanComment(ctx, issue, run);
+}
+/** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
+async function route_retry(ctx, ev, only) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task))
+        return decideTask(ctx, ev, last, 'retry');
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict' && !only)
+        return decideVerdict(ctx, ev, last, 'retry');
+    if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
+        await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
+        return;
+    }
+    const run = last.run;
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    const { value: out } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: retry ${only ?? 'failed tasks'}`, (tx) => {
+        const view = readView(tx, issue, run);
+        const targets = [...view.tasks.values()].filter((t) => (settlement(t) === 'failed' || t.status === 'blocked') && (!only || t.id === only));
+        if (!targets.length)
+            return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
+        for (const t of targets)
+            writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
+        return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now), retried: targets.map((t) => t.id) };
+    });
+    if ('error' in out) {
+        await ctx.forge.postComment(issue, `Run ${run}: ${out.error}`);
+        return;
+    }
+    ctx.log.info(`retrying ${out.retried.join(', ')}`);
+    setOutputs(ctx, issue, run, out.claimed, true);
+    await syncPlanComment(ctx, issue, run);
+}
+/** `/crew accept`: take an escalated task's work as it is. */
+async function accept(ctx, ev) {
+    const last = await latestRun(ctx, ev.issue.number);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision')
+        return decideTask(ctx, ev, last, 'accept');
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict')
+        return decideVerdict(ctx, ev, last, 'accept');
+    await ctx.forge.postComment(ev.issue.number, 'There is no escalated task or critic verdict waiting for a decision on this issue, so there is nothing to accept.');
+}
+/**
+ * `/crew resume`: picks an interrupted run up from its state. Tasks that succeeded are
+ * skipped, tasks whose work was pushed keep it (their branch is reused), everything
+ * else runs again; a run that was finishing finishes.
+ */
+async function resume(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    // Stopped before its run was even written: resuming means doing what was asked.
+    if (!last)
+        return startRun(ctx, ev, 'run');
+    if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+        const why = last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+        await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
+        return;
+    }
+    const run = last.run;
+    // The run may have stopped before its plan comment was posted or recorded.
+    await ensurePlanComment(ctx, issue, run, true);
+    if (last.phase === 'PLANNING') {
+        const tasks = await planRun(ctx, issue, run);
+        setOutputs(ctx, issue, run, tasks);
+        return syncPlanComment(ctx, issue, run);
+    }
+    const config = await ctx.config();
+    const now = nowIso(ctx);
+    // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
+    const snapshot = await loadView(ctx, issue, run);
+    const dead = new Set();
+    for (const t of snapshot.tasks.values()) {
+        if ((t.status !== 'running' && t.status !== 'retrying') || !t.claim)
+            continue;
+        // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
+        // longer matches and it starts nothing.
+        const active = snapshot.run.phase === 'INTERRUPTED' || t.claim.runId.startsWith('dispatch:') ? false : await ctx.forge.workflowRunActive(t.claim.runId);
+        if (active !== true)
+            dead.add(t.id);
+    }
+    // What a vanished worker pushed is taken; only what never reached its branch runs again.
+    const pushed = new Map();
+    for (const id of dead) {
+        const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id));
+        if (taken !== 'recorded')
+            pushed.set(id, taken);
+    }
+    const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
+        const view = readView(tx, issue, run);
+        for (const [id, how] of pushed) {
+            const t = view.tasks.get(id);
+            // An attempt that never reached the branch does not count against the task.
+            if (t.status === 'running' || t.status === 'retrying')
+                writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
+        }
+        writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
+        return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    });
+    ctx.log.checkpoint('run-resumed');
+    setOutputs(ctx, issue, run, claimed, true);
+    await syncPlanComment(ctx, issue, run);
+}
+/**
+ * `/crew abort`: the run ends ABORTED at once; every running worker gets a
+ * shutdown_request and stops at its next turn, committing what it has.
+ */
+async function route_abort(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await latestRun(ctx, issue);
+    if (!last || isTerminal(last.phase)) {
+        await ctx.forge.postComment(issue, 'There is no crew run in progress on this issue, so there is nothing to abort.');
+        return;
+    }
+    const run = last.run;
+    const at = nowIso(ctx);
+    const { value: stopping } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`, (tx) => {
+        const view = readView(tx, issue, run);
+        if (isTerminal(view.run.phase))
+            return null;
+        const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+        for (const task of running) {
+            writeMessage(tx, issue, run, { id: messageId(at, 'leader', nonce()), from: 'leader', to: task, type: 'shutdown_request', text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`, at });
+        }
+        writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+        return running;
+    });
+    if (stopping === null)
+        return;
+    if (last.phase === 'ESCALATING')
+        await ctx.forge.removeLabel(issue, WAITING_LABEL);
+    ctx.log.checkpoint('run-aborted');
+    await ctx.forge.postComment(issue, stopping.length
+        ? `Aborting run ${run}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. Comment \`/crew run\` to start again.`
+        : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`);
+    await syncPlanComment(ctx, issue, run);
+}
+/** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
+/**
+ * Dispatches start their tasks in the work job directly, one job fewer on every step of
+ * the critical path. A workflow that still routes them here is an old copy of crew's: the
+ * tasks would never start, so say so on the issue rather than stall.
+ */
+function outdatedWorkflow(ev) {
+    throw new CrewError('starting dispatched tasks', `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`, "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.");
+}
+function sanitizeInput(value) {
+    return `\`${(value ?? '').replace(/[^\w",[\]]/g, '').slice(0, 200)}\``;
+}
+
+;// CONCATENATED MODULE: ./src/agents/summarizer.ts
+const MAX_BLOCK_CHARS = 2000;
+function clip(text) {
+    return text.length > MAX_BLOCK_CHARS ? `${text.slice(0, MAX_BLOCK_CHARS)} …[${text.length - MAX_BLOCK_CHARS} characters cut]` : text;
+}
+/** A transcript in plain text: the summarizer reads it as data, not as a conversation to continue. */
+function transcript(messages) {
+    return messages
+        .map((m) => m.content
+        .map((b) => {
+        if (b.type === 'text')
+            return `${m.role}: ${clip(b.text)}`;
+        if (b.type === 'tool_use')
+            return `${m.role} called ${b.name}(${clip(JSON.stringify(b.input))})`;
+        if (b.type === 'tool_result')
+            return `tool result${b.is_error ? ' (error)' : ''}: ${clip(b.content)}`;
+        return '';
+    })
+        .filter(Boolean)
+        .join('\n'))
+        .join('\n');
+}
+/**
+ * Compaction's model half (endless8's history summary): older turns become a short
+ * account that keeps what matters for the rest of the task — files changed,
+ * decisions, and every failed approach, so it is not tried again.
+ */
+async function summarize(model, modelId, system, previous, messages) {
+    const reply = await model.complete({
+        model: modelId,
+        system,
+        tools: [],
+        maxTokens: 2048,
+        messages: [
+            {
+                role: 'user',
+                content: [
+                    {
+                        type: 'text',
+                        text: [
+                            previous ? `Summary so far:\n${previous}\n` : '',
+                            'Turns to fold into the summary:',
+                            transcript(messages),
+                            '',
+                            'Write the updated summary.',
+                        ].join('\n'),
+                    },
+                ],
+            },
+        ],
+    });
+    const summary = reply.content
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('\n')
+        .trim();
+    return { summary: summary || previous, usage: reply.usage };
+}
+
+;// CONCATENATED MODULE: ./src/agents/team-tools.ts
+function teamTools(self, team, delivered) {
+    return [
+        {
+            spec: {
+                name: 'send_message',
+                description: "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
+                input_schema: { type: 'object', properties: { to: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'text'] },
+            },
+            async run(input) {
+                const i = (input ?? {});
+                if (typeof i.to !== 'string' || typeof i.text !== 'string' || !i.text.trim())
+                    throw new Error("'to' and a non-empty 'text' are required");
+                if (i.text.length > 4000)
+                    throw new Error('messages are limited to 4,000 characters');
+                const running = await team.running();
+                const to = i.to.trim();
+                if (to !== 'all' && to === self)
+                    throw new Error('you cannot message yourself');
+                if (to !== 'all' && !running.includes(to))
+                    throw new Error(`task '${to}' is not running now (running: ${running.join(', ') || 'none'})`);
+                if (to === 'all' && running.length === 0)
+                    return 'no other task is running; nothing was sent';
+                await team.send(to, i.text.trim());
+                return to === 'all' ? `sent to ${running.join(', ')}` : `sent to ${to}`;
+            },
+        },
+        {
+            spec: {
+                name: 'check_inbox',
+                description: 'Read messages from other tasks that you have not seen yet. New messages also arrive on their own between turns.',
+                input_schema: { type: 'object', properties: {} },
+            },
+            async run() {
+                const fresh = (await team.inbox()).filter((m) => !delivered.has(m.id));
+                for (const m of fresh)
+                    delivered.add(m.id);
+                return fresh.length ? fresh.map((m) => `from ${m.from} (${m.type}): ${m.text}`).join('\n\n') : 'no new messages';
+            },
+        },
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/agents/worker.ts
 
 
@@ -103906,7 +104668,7 @@ function parseReport(raw) {
         out.feedback = f.data;
     return out;
 }
-function firstMessage(input) {
+function worker_firstMessage(input) {
     const t = input.task;
     const others = input.plan.tasks.filter((x) => x.id !== t.id).map((x) => `- ${x.id}: ${x.title}`);
     const sections = [
@@ -103971,7 +104733,7 @@ async function runWorker(model, input, log) {
         log,
         tools,
         refused,
-        firstMessage: firstMessage(input),
+        firstMessage: worker_firstMessage(input),
         maxTurns: input.maxTurns,
         limits: input.limits,
         compaction: input.compaction,
@@ -104034,35 +104796,6 @@ function knowledgeLines(entries, limit) {
 
 
 
-
-const MAX_OUTPUT_BYTES = 30_000;
-/** The sandbox for run_command, or the reason there is none, said loudly. */
-async function commandRunner(ctx, allowUnsandboxed) {
-    const temp = process.env.RUNNER_TEMP ?? '/tmp';
-    const prepared = await prepareSandbox(ctx.repo.dir, temp);
-    if ('runner' in prepared) {
-        ctx.log.info(`run_command is ${prepared.runner.description}`);
-        return { runner: prepared.runner, warning: null };
-    }
-    if (allowUnsandboxed) {
-        const runner = new UnsandboxedRunner((0,external_node_path_.join)(temp, 'crew-tool-home'));
-        ctx.log.warn(`No sandbox: ${prepared.reason}. allow_unsandboxed is on, so ${runner.description}.`);
-        return { runner, warning: `commands ran without a sandbox (${prepared.reason})` };
-    }
-    ctx.log.warn(`No sandbox: ${prepared.reason}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`);
-    return { warning: `run_command was refused: no sandbox (${prepared.reason})` };
-}
-/** Trusted setup (config `setup:`), before any agent runs: with network, outside the sandbox, with a scrubbed environment. */
-async function runSetup(ctx, commands, timeoutMs) {
-    const runner = new UnsandboxedRunner(process.env.HOME ?? '/tmp');
-    for (const command of commands) {
-        ctx.log.info(`setup: ${command}`);
-        const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
-        if (r.exitCode !== 0)
-            return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
-    }
-    return null;
-}
 /**
  * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it. The
  * first job to present that nonce takes the claim for its workflow run, so resume can
@@ -104230,6 +104963,7 @@ async function work(ctx) {
 
 
 
+
 const log = {
     info: (m) => info(redact(m)),
     warn: (m) => warning(redact(m)),
@@ -104347,7 +105081,7 @@ async function run() {
         if (settings.anthropicApiKey)
             core_setSecret(settings.anthropicApiKey);
         ctx = buildContext(settings, readEvent());
-        const steps = { route: route, work: work, advance: advance };
+        const steps = { route: route, work: work, advance: advance, critic: critic };
         await steps[settings.step](ctx);
     }
     catch (error) {

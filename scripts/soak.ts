@@ -12,9 +12,10 @@ import { join } from 'node:path';
 const CHECKPOINTS: Record<string, string[]> = {
   route: ['run-created', 'plan-comment-posted', 'plan-recorded', 'state-write'],
   work: ['work-started', 'task-pushed', 'task-recorded', 'state-write'],
-  advance: ['integrated', 'pr-opened', 'report-posted', 'state-write'],
+  advance: ['integrated', 'state-write'],
+  critic: ['judged', 'pr-opened', 'report-posted', 'state-write'],
 };
-const LEGS: Record<string, Array<Record<string, string> | undefined>> = { route: [undefined], work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }], advance: [undefined] };
+const LEGS: Record<string, Array<Record<string, string> | undefined>> = { route: [undefined], work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }], advance: [undefined], critic: [undefined] };
 
 async function play(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; killed: number; problems: string[] }> {
   const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));

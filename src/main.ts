@@ -13,6 +13,7 @@ import type { Log, Model } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
 import { advance } from './steps/advance';
+import { critic } from './steps/critic';
 import { CrewError, failRun, syncPlanComment, type StepContext } from './steps/context';
 import { route } from './steps/route';
 import { work } from './steps/work';
@@ -139,7 +140,7 @@ export async function run(): Promise<void> {
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
     ctx = buildContext(settings, readEvent());
-    const steps = { route, work, advance } as const;
+    const steps = { route, work, advance, critic } as const;
     await steps[settings.step](ctx);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);

@@ -47,6 +47,7 @@ export const ConfigSchema = z.strictObject({
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
   max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
   max_tasks: z.int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
+  max_iterations: z.int().min(1).max(10).default(3).describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
   task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes one attempt at a task may take.'),
   context_budget: z.int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
@@ -55,6 +56,7 @@ export const ConfigSchema = z.strictObject({
   allow_unsandboxed: z.boolean().default(false).describe('Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead.'),
   require_plan_approval: z.boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
   auto_merge: z.boolean().default(false).describe('Merge the pull request when the critic passed it and the checks are green. Not used yet.'),
+  pr_labels: z.array(z.string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
   base_branch: z.string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
   protected_paths: z
     .array(z.string().min(1))
@@ -94,7 +96,7 @@ export const ConfigSchema = z.strictObject({
     .describe('The retrospective (phase 4). Not used yet.'),
   prompts: z
     .strictObject({
-      judgment: z.string().default('').describe("Extra guidance for the critic's judgment. Not used yet."),
+      judgment: z.string().default('').describe("Extra guidance for the critic's judgment, added to what it reads."),
       append_system_prompt: z.string().default('').describe("Text appended to every agent's system prompt."),
     })
     .prefault({})

@@ -49,7 +49,28 @@ export type Waiting =
   | { kind: 'answer'; commentId: number; questions: string[] }
   | { kind: 'approval'; commentId: number; planVersion: number; reason: 'requested' | 'review-failed' }
   /** An escalation to a person about a task: retry, accept as is, abort, or answer. */
-  | { kind: 'decision'; commentId: number; task: string; topic: UserTopic; question: string };
+  | { kind: 'decision'; commentId: number; task: string; topic: UserTopic; question: string }
+  /** The critic's FAIL stands after every iteration (or it could not judge): retry, accept, or abort. */
+  | { kind: 'verdict'; commentId: number; iteration: number };
+
+/** The critic gate's progress, kept on the run so every job and the plan comment see it. */
+export interface ReviewState {
+  /** Judgments made so far. */
+  iteration: number;
+  verdict: 'PASS' | 'FAIL' | null;
+  /** The integrated head the critic judges (or judged). */
+  headSha: string | null;
+  /** The last judgment, criterion by criterion: met, not met, or could not be evaluated. */
+  met: Record<string, boolean | null>;
+  /** A person took a FAIL as it is with `/crew accept`. */
+  acceptedBy: string | null;
+  /** Extra iterations granted by `/crew retry` after the limit. */
+  allowance: number;
+  /** The tasks the last FAIL sent back. */
+  rerun: string[];
+}
+
+export const FRESH_REVIEW: ReviewState = { iteration: 0, verdict: null, headSha: null, met: {}, acceptedBy: null, allowance: 0, rerun: [] };
 
 export interface RunRecord {
   schema: 1;
@@ -80,6 +101,10 @@ export interface RunRecord {
   finalizer: string | null;
   /** The escalation policy's memory: counts per target, the failure streak, failures seen. */
   leader: LeaderMemory;
+  /** The critic gate; null until the first integration. */
+  review: ReviewState | null;
+  /** Digest of the done criteria as the plan review saw them; the critic checks nothing changed them. */
+  criteriaDigest: string | null;
 }
 
 export interface TaskClaim {

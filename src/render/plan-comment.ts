@@ -1,6 +1,6 @@
 import { describeCriterion } from '../domain/criteria';
 import { criticalPath, waves } from '../domain/plan';
-import { totalUsage, type Phase, type RunView, type TaskStatus } from '../domain/run-state';
+import { totalUsage, type Phase, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
 import { cell, hiddenMarker, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
@@ -70,12 +70,14 @@ function money(usd: number): string {
 }
 
 /** Commands that make sense in each phase (only those this version of crew answers). */
-export function commandsFor(phase: Phase): string[] {
+export function commandsFor(phase: Phase, waiting: Waiting['kind'] | null = null): string[] {
   if (phase === 'FAILED') return ['/crew retry [task]', '/crew run', '/crew status', '/crew help'];
   if (phase === 'INTERRUPTED') return ['/crew resume', '/crew abort', '/crew status'];
   if (phase === 'COMPLETED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew status', '/crew help'];
   if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
-  if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew abort', '/crew status'];
+  if (phase === 'ESCALATING' && waiting === 'answer') return ['/crew answer <text>', '/crew abort'];
+  if (phase === 'ESCALATING' && waiting === 'verdict') return ['/crew retry', '/crew accept', '/crew abort'];
+  if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew retry', '/crew accept', '/crew abort'];
   return ['/crew status', '/crew abort', '/crew help'];
 }
 
@@ -107,8 +109,16 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     const cp = criticalPath(plan);
     out.push(`<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`);
     out.push('');
-    out.push('**Done criteria**');
-    for (const c of plan.criteria) out.push(`- [ ] ${describeCriterion(c)}`);
+    const review = run.review;
+    out.push(review?.iteration ? `**Done criteria** · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})` : '**Done criteria**');
+    for (const c of plan.criteria) {
+      const met = review?.met[c.id];
+      out.push(`- [${met === true ? 'x' : ' '}] ${describeCriterion(c)}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`);
+    }
+    if (run.phase === 'EXECUTING' && review?.rerun.length) {
+      out.push('');
+      out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
+    }
   }
   const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w): w is string => !!w))];
   for (const w of warnings) {
@@ -119,7 +129,10 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     out.push('**Interrupted** — the workflow run was cancelled. Comment `/crew resume` to continue where it stopped.');
   }
-  if (run.waiting?.kind === 'decision') {
+  if (run.waiting?.kind === 'verdict') {
+    out.push('');
+    out.push(`**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`);
+  } else if (run.waiting?.kind === 'decision') {
     out.push('');
     out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);
   } else if (run.waiting?.kind === 'answer') {
@@ -145,7 +158,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   out.push('');
   out.push(`**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`);
   out.push('');
-  out.push(`**Commands now:** ${commandsFor(run.phase).map((c) => `\`${c}\``).join(' · ')}`);
+  out.push(`**Commands now:** ${commandsFor(run.phase, run.waiting?.kind ?? null).map((c) => `\`${c}\``).join(' · ')}`);
   out.push('');
   out.push(`<sub>Requested by @${run.requestedBy} · [workflow run](${links.run}) · [run files](${links.stateFile(`issue-${run.issue}/run-${run.run}`)})</sub>`);
   return out.join('\n');

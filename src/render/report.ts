@@ -1,11 +1,20 @@
 import { describeCriterion } from '../domain/criteria';
+import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type RunView } from '../domain/run-state';
-import { cell, details, hiddenMarker } from '../text/markdown';
+import { cell, details, fence, hiddenMarker } from '../text/markdown';
 
 export interface TaskResultText {
   id: string;
   summary: string;
   details: string;
+}
+
+/** How the run ended, as the report summary's front matter states it. */
+export interface RunOutcome {
+  status: RunStatus;
+  quality: Quality;
+  completeness: number;
+  failedTasks: string[];
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -14,17 +23,34 @@ export function reportMarker(issue: number, run: number): string {
   return hiddenMarker('report', { issue, run });
 }
 
-/** The PR body: the summary, what each task did, and the closing keyword. */
-export function renderPullBody(view: RunView, results: Map<string, TaskResultText>): string {
+const mark = (e: Evaluation | undefined) => (!e ? '◻️' : e.met === true ? '✅' : e.met === false ? '❌' : '⚠️');
+const verdictWord = (e: Evaluation) => (e.met === true ? 'met' : e.met === false ? 'not met' : `error: ${e.error ?? 'could not be evaluated'}`);
+
+/** At the top of an accepted PR: which criteria failed, so nobody mistakes it for a PASS. */
+function acceptedBanner(j: Judgment, acceptedBy: string): string[] {
+  const failing = failingEvaluations(j);
+  return [
+    `> [!WARNING]`,
+    `> @${acceptedBy} accepted this with \`/crew accept\` although the critic judged it **FAIL** (iteration ${j.iteration}). crew never merges an accepted pull request by itself.`,
+    ...failing.map((e) => `> - ${mark(e)} **${e.criterion}** ${e.text}: ${verdictWord(e)}`),
+    ...j.adversarial.map((f) => `> - ❌ ${f.rule}: ${f.evidence}`),
+    '',
+  ];
+}
+
+/** The PR body: the summary, what each task did, the criteria with the critic's marks, and the closing keyword. */
+export function renderPullBody(view: RunView, results: Map<string, TaskResultText>, judgment: Judgment | null, acceptedBy: string | null): string {
   const plan = view.plan!;
+  const byId = new Map(judgment?.evaluations.map((e) => [e.criterion, e]));
   const lines = [
+    ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
     plan.summary,
     '',
     '### What changed',
-    ...plan.tasks.map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
+    ...plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
     '',
-    '### Done criteria',
-    ...plan.criteria.map((c) => `- ${describeCriterion(c)}`),
+    `### Done criteria${judgment ? ` (critic: ${judgment.verdict})` : ''}`,
+    ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${describeCriterion(c)}`),
     '',
     `Closes #${view.run.issue}`,
     '',
@@ -34,22 +60,45 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
   return lines.join('\n');
 }
 
-/** The full report: one folded section per task, with its changed files and usage. */
-export function renderReport(view: RunView, results: Map<string, TaskResultText>, links: { stateFile(path: string): string }): string {
+/** The critic's judgment: one row per criterion, the evidence folded under it. */
+export function renderJudgment(j: Judgment): string {
+  const out = [
+    `### Critic: ${j.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${j.iteration}, ${j.headSha.slice(0, 7)})`,
+    '',
+    j.overallReason,
+    '',
+    '| Criterion | Verdict | Confidence |',
+    '|---|---|---|',
+    ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.confidence.toFixed(2)} |`),
+    '',
+  ];
+  for (const e of j.evaluations) if (e.evidence.length) out.push(details(`Evidence for ${e.criterion}`, fence(e.evidence.join('\n\n'))), '');
+  if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`), '');
+  else out.push('Adversarial checks (criteria unchanged; no deleted, skipped or weakened tests): nothing found.', '');
+  if (j.suggestedNextAction) out.push(`**Suggested next step:** ${j.suggestedNextAction}`, '');
+  return out.join('\n');
+}
+
+/** The full report: the critic's judgment, then one folded section per task, with its changed files and usage. */
+export function renderReport(view: RunView, results: Map<string, TaskResultText>, links: { stateFile(path: string): string }, judgment: Judgment | null, acceptedBy: string | null): string {
   const plan = view.plan!;
   const total = totalUsage(view);
   const out = [
     reportMarker(view.run.issue, view.run.run),
     `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
     '',
+    ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
     plan.summary,
+    '',
+    ...(judgment ? [renderJudgment(judgment)] : []),
+    '### Tasks',
     '',
     '| Task | Status | Turns | Files changed | Tokens in / out |',
     '|---|---|---|---|---|',
   ];
   for (const t of plan.tasks) {
     const rec = view.tasks.get(t.id);
-    out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.status ?? 'pending'} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
+    out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.replacedBy ? `replaced by ${rec.replacedBy.join(', ')}` : (rec?.status ?? 'pending')} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
   }
   out.push('');
   for (const t of plan.tasks) {
@@ -65,6 +114,38 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
   }
   out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
   out.push('');
-  out.push(`<sub>The run's files, including every task's result, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);
+  out.push(`<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);
   return out.join('\n');
+}
+
+const yamlString = (s: string) => JSON.stringify(s);
+
+/**
+ * report_summary.md (claude-crew): at most 50 lines, front matter first, for a reader
+ * who will not open the full report (and for the retrospective's mode decision).
+ */
+export function renderReportSummary(view: RunView, outcome: RunOutcome, judgment: Judgment | null, meta: { generatedBy: string; date: string }): string {
+  const plan = view.plan!;
+  const head = [
+    '---',
+    `generated_by: ${yamlString(meta.generatedBy)}`,
+    `date: ${yamlString(meta.date)}`,
+    `run_id: ${yamlString(`issue-${view.run.issue}/run-${view.run.run}`)}`,
+    `status: ${outcome.status}`,
+    `quality: ${outcome.quality}`,
+    `completeness: ${outcome.completeness}`,
+    `failed_tasks: [${outcome.failedTasks.join(', ')}]`,
+    `task_count: ${plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).length}`,
+    '---',
+    `# Summary: issue #${view.run.issue}, run ${view.run.run}`,
+    '',
+    plan.summary.split('\n')[0]!.slice(0, 300),
+    '',
+  ];
+  const criteria = judgment ? [`## Critic: ${judgment.verdict} (iteration ${judgment.iteration})`, ...judgment.evaluations.map((e) => `- ${mark(e)} ${e.criterion}: ${e.text.slice(0, 120)}`)] : [];
+  const tasks = ['## Tasks', ...plan.tasks.map((t) => `- ${t.id} ${t.title.slice(0, 80)}: ${view.tasks.get(t.id)?.status ?? 'pending'}`)];
+  const room = 50 - head.length - 2;
+  const body = [...criteria, '', ...tasks];
+  const lines = body.length > room ? [...body.slice(0, room - 1), `- … ${body.length - room + 1} more lines in report.md`] : body;
+  return [...head, ...lines].join('\n').trimEnd();
 }

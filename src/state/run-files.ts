@@ -30,6 +30,8 @@ export const paths = {
   attemptResult: (issue: number, run: number, id: string, attempt: number) => `${runFolder(issue, run)}/results/attempts/result_${id}_a${attempt}.md`,
   log: (issue: number, run: number) => `${runFolder(issue, run)}/execution_log.yaml`,
   report: (issue: number, run: number) => `${runFolder(issue, run)}/report.md`,
+  reportSummary: (issue: number, run: number) => `${runFolder(issue, run)}/report_summary.md`,
+  judgment: (issue: number, run: number, iteration: number) => `${runFolder(issue, run)}/judgments/judgment_${iteration}.json`,
 };
 
 export class StateFormatError extends Error {
@@ -63,7 +65,7 @@ export function runNumbers(r: Reader, issue: number): number[] {
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
   const rec = parseJson<RunRecord>(r, paths.run(issue, run));
   // Fields added after a run was written get their defaults, so older state still reads.
-  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1 };
+  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null };
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {

@@ -1,22 +1,19 @@
-import { PullRequestsNotAllowed } from '../adapters/github/forge';
 import { topologicalOrder } from '../domain/plan';
 import { integrationBranch, runFolder } from '../domain/refs';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { allTasksDone, failedTasks, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
+import { allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
-import { renderPullBody, renderReport, reportMarker, type TaskResultText } from '../render/report';
-import { paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
-import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
-import { CrewError, failRun, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { CrewError, failRun, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
 import { takePushedResult } from './task-results';
 
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
- * tasks nobody holds, and once every task has succeeded integrates the branches and
- * opens the pull request with its report.
+ * tasks nobody holds, and once every task has succeeded integrates the branches for
+ * the critic job, which gates the pull request.
  */
 /** How often a task whose worker vanished (not a cancelled run) is restarted automatically. */
 const MAX_RESTARTS = 2;
@@ -103,6 +100,10 @@ export async function advance(ctx: StepContext): Promise<void> {
     }
     if (step.kind === 'failed') return reportFailure(ctx, issue, run, step.failed);
     view = await loadView(ctx, issue, run);
+  } else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
+    // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
+    ctx.output('critic', 'true');
+    return;
   } else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
     return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
   }
@@ -149,59 +150,23 @@ async function integrate(ctx: StepContext, view: RunView): Promise<string> {
   return ctx.repo.head();
 }
 
-/** The worker's own text from a result file: the body between the title and the completion marker. */
-function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
-  const out = new Map<string, TaskResultText>();
-  for (const t of view.plan!.tasks) {
-    const rec = view.tasks.get(t.id);
-    const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
-    const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
-    const summary = rec?.summary ?? '';
-    out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
-  }
-  return out;
-}
-
+/**
+ * Integrates the branches and hands the run to the critic job of this workflow run:
+ * phase REVIEWING, held by this run (the finalizer), and the `critic` output set.
+ */
 async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   const { issue, run } = view.run;
-  const prefix = `${runFolder(issue, run)}/`;
   const headSha = await integrate(ctx, view);
   ctx.log.checkpoint('integrated');
-  const snap = await ctx.state.load(prefix);
-  const results = resultText(view, (p) => snap.read(p));
-  const links = planLinks(ctx);
-  const folder = links.stateFile(runFolder(issue, run));
-  const body = capBody(renderPullBody(view, results), folder);
-  const branch = integrationBranch(issue, run);
-  let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
-  const existed = pr !== undefined;
-  try {
-    if (pr) await ctx.forge.updatePull(pr.number, { body });
-    else pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
-  } catch (e) {
-    if (e instanceof PullRequestsNotAllowed) throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\` (${headSha.slice(0, 7)}).`, 'Change the setting, then re-run this workflow run\'s failed job from the Actions tab.');
-    throw e;
-  }
-  ctx.log.checkpoint('pr-opened');
-  await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
-    if (rec.pr?.number !== pr!.number) writeRun(tx, { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null } }, nowIso(ctx));
-  });
-
-  const current = await loadView(ctx, issue, run);
-  const report = renderReport(current, results, links);
-  // A PR crew just created has no comments to search.
-  let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
-  if (reportId) await ctx.forge.updateComment(reportId, capBody(report, folder));
-  else reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
-  ctx.log.checkpoint('report-posted');
-
-  await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
-    tx.write(paths.report(issue, run), `${report}\n`);
-    writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }, nowIso(ctx));
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: integrated ${headSha.slice(0, 7)} for the critic`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId) return;
+    const review = v.run.review ?? FRESH_REVIEW;
+    // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
+    const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
+    writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
   });
-  await ctx.summary(report);
+  ctx.output('critic', 'true');
   await syncPlanComment(ctx, issue, run);
 }

@@ -1,3 +1,4 @@
+import { criteriaDigest } from '../domain/judgment';
 import { decompose } from '../agents/decomposer';
 import { runIntake, type Intake } from '../agents/intake';
 import { reviewPlan } from '../agents/plan-reviewer';
@@ -165,8 +166,9 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       for (const file of tx.list(`${prefix}tasks/`)) if (!keep.has(file)) tx.remove(file);
       for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
       tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
-      if (needsApproval) return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
-      return { ...rec, phase: 'EXECUTING', planVersion: version, waiting: null };
+      const criteria = criteriaDigest(plan.criteria);
+      if (needsApproval) return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, criteriaDigest: criteria, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
+      return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
     });
     ctx.log.checkpoint('plan-recorded');
     if (needsApproval) {

@@ -2,7 +2,8 @@ import { ConfigError } from '../config/schema';
 import { COMMAND_HELP, parseCommand, type Command } from '../domain/commands';
 import { runFolder } from '../domain/refs';
 import { FRESH_MEMORY } from '../domain/leader-policy';
-import { failedTasks, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
+import { failingEvaluations, rerunAdvice, tasksToRerun } from '../domain/judgment';
+import { failedTasks, FRESH_REVIEW, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
 import type { CommentEvent, DispatchEvent } from '../event';
 import { AVAILABLE, helpComment, notYetComment, refusalComment } from '../render/messages';
 import { planMarker, renderPlanComment } from '../render/plan-comment';
@@ -11,6 +12,7 @@ import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../st
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
+import { lastJudgment } from './critic';
 import { takePushedResult } from './task-results';
 import { planRun, WAITING_LABEL } from './planning';
 
@@ -166,6 +168,8 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       failure: null,
       finalizer: null,
       leader: FRESH_MEMORY,
+      review: null,
+      criteriaDigest: null,
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
@@ -373,11 +377,61 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
   await syncPlanComment(ctx, issue, run);
 }
 
+/**
+ * A person's answer to a FAIL the critic could not get past: `accept` takes the work as
+ * it is (the PR says which criteria failed and is never merged by crew); `retry` grants
+ * one more iteration: the tasks behind the failing criteria run again, or, when the
+ * critic could not evaluate, the critic judges again.
+ */
+async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord, reply: 'accept' | 'retry'): Promise<void> {
+  const issue = ev.issue.number;
+  const run = last.run;
+  const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'verdict' }>;
+  const trust = await trustedReply(ctx, ev, waiting.commentId);
+  if (trust !== 'ok') {
+    await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+    return;
+  }
+  const config = await ctx.config();
+  const judgment = await lastJudgment(ctx, await loadView(ctx, issue, run));
+  const now = nowIso(ctx);
+  const claimNonce = nonce();
+  const judgeAgain = reply === 'accept' || !judgment || (failingEvaluations(judgment).every((e) => e.met === null) && judgment.adversarial.length === 0);
+  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} the critic's FAIL (@${ev.comment.author.login})`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId) return null;
+    const review = view.run.review ?? FRESH_REVIEW;
+    if (reply === 'accept') {
+      writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
+      return [];
+    }
+    const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
+    if (judgeAgain) {
+      writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
+      return [];
+    }
+    const targets = tasksToRerun(judgment!, view);
+    for (const id of targets) {
+      const t = view.tasks.get(id)!;
+      writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });
+    }
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+  });
+  if (claimed === null) return ctx.log.info('the decision was already taken');
+  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('decision-taken');
+  // advance runs next in this workflow run: with REVIEWING held by this run it hands over to the critic job.
+  setOutputs(ctx, issue, run, claimed, true);
+  await syncPlanComment(ctx, issue, run);
+}
+
 /** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
 async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task)) return decideTask(ctx, ev, last, 'retry');
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict' && !only) return decideVerdict(ctx, ev, last, 'retry');
   if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
     await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
     return;
@@ -406,7 +460,8 @@ async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise
 async function accept(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const last = await latestRun(ctx, ev.issue.number);
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision') return decideTask(ctx, ev, last, 'accept');
-  await ctx.forge.postComment(ev.issue.number, 'There is no escalated task waiting for a decision on this issue, so there is nothing to accept.');
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict') return decideVerdict(ctx, ev, last, 'accept');
+  await ctx.forge.postComment(ev.issue.number, 'There is no escalated task or critic verdict waiting for a decision on this issue, so there is nothing to accept.');
 }
 
 /**

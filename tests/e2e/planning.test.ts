@@ -9,7 +9,9 @@ describe('planning: intake, questions, review and approval', () => {
     const r = await play('scenarios/demo.yaml', { hooks: { beforeClose: async ({ anthropic }) => void order.push(...anthropic.requests.map((q) => q.role)) } });
     expectFaithful(r);
     expect(order.slice(0, 3)).toEqual(['intake', 'decomposer', 'plan_reviewer']);
-    expect(order.slice(3).every((role) => role === 'worker')).toBe(true);
+    // Workers, then the critic gates the integrated branch.
+    expect(order.slice(3, -2).every((role) => role === 'worker')).toBe(true);
+    expect(order.slice(-2)).toEqual(['critic', 'critic']);
     expect(r.pulls).toHaveLength(1);
   });
 
@@ -77,7 +79,7 @@ describe('planning: intake, questions, review and approval', () => {
       },
     });
     expectFaithful(r);
-    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 2, plan_reviewer: 1, worker: 2 });
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 2, plan_reviewer: 1, worker: 2, critic: 1 });
     expect(revision).toContain('\\"Works correctly\\" cannot fail, so it proves nothing');
     expect(review).toContain('PASS');
     expect(r.pulls[0]!.files).toEqual(['CHANGELOG.md']);

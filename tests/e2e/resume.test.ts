@@ -30,7 +30,7 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
     { job: 'work', checkpoint: 'task-pushed', matrix: { task: 't1' }, mode: 'cancel' as const },
     { job: 'work', checkpoint: 'state-write', matrix: { task: 't3' }, mode: 'lost' as const },
     { job: 'work', checkpoint: 'task-recorded', matrix: { task: 't1' }, mode: 'cancel' as const },
-    { job: 'advance', checkpoint: 'pr-opened', mode: 'cancel' as const },
+    { job: 'critic', checkpoint: 'pr-opened', mode: 'cancel' as const },
   ])('$job killed at $checkpoint ($mode)', async (kill) => {
     const run = await outcome(interrupted({ times: 1, ...kill }));
     expect(run.killed).toHaveLength(1);

@@ -33,11 +33,13 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
         'workflow_dispatch:route:skipped',
         'workflow_dispatch:work (t2):success',
         'workflow_dispatch:advance:success',
+        'issue_comment:critic:skipped',
+        'workflow_dispatch:critic:success',
       ]),
     );
-    expect(r.jobs).toHaveLength(7);
+    expect(r.jobs).toHaveLength(9);
     // The dispatch that starts t2 goes straight to work: one job fewer on the critical path.
-    expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(6);
+    expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(7);
   });
 
   it('acknowledges the command with 👀 and keeps exactly one plan comment, edited in place', () => {
@@ -50,8 +52,9 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(plan.body).toMatch(/\| \*\*t1\*\* Implement slugify \| coder \| sonnet \| – \| ✅ success \| \[`crew\/1\/r1\/t1`\]/);
     expect(plan.body).toContain('```mermaid');
     expect(plan.body).toContain('t1 --> t2');
-    expect(plan.body).toContain('- [ ] The README documents slugify with an example');
-    expect(plan.body).toContain('- [ ] The test suite passes, including tests for slugify (`npm test`)');
+    expect(plan.body).toContain('**Done criteria** · critic: ✅ PASS (iteration 1)');
+    expect(plan.body).toContain('- [x] The README documents slugify with an example');
+    expect(plan.body).toContain('- [x] The test suite passes, including tests for slugify (`npm test`)');
     expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions']).toBe(1);
   });
 
@@ -80,11 +83,16 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(pr.comments).toHaveLength(1);
     expect(pr.comments[0]!.body).toContain('## crew report · issue #1 · run 1');
     expect(pr.comments[0]!.body).toContain('<details><summary>t2 · Test slugify — success</summary>');
+    // The critic ran the command criterion for real, and judged the semantic one with evidence.
+    expect(pr.comments[0]!.body).toContain('### Critic: ✅ PASS (iteration 1');
+    expect(pr.comments[0]!.body).toMatch(/`npm test` exited with 0\n[\s\S]*ℹ pass 3\nℹ fail 0/);
+    expect(pr.comments[0]!.body).toContain("README.md lists `slugify(text)` in its Functions list");
+    expect(pr.body).toContain('- ✅ The test suite passes, including tests for slugify (`npm test`)');
     expect(r.issue.state).toBe('open');
   });
 
-  it('spends model tokens only in agents: intake, decomposer, plan review and the workers’ turns', () => {
-    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10 });
+  it('spends model tokens only in agents: intake, decomposer, plan review, the workers’ turns and the critic', () => {
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10, critic: 2 });
   });
 
   it('stays within a small REST budget', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { configJsonSchema, configReference } from '../../src/config/reference';
+import { CREW_VERSION } from '../../src/version';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -11,6 +12,10 @@ const workflowText = read('.github/workflows/crew.yml');
 const workflow = parseYaml(workflowText) as { permissions: unknown; on: Record<string, unknown>; jobs: Record<string, { steps: Array<Record<string, any>> }> };
 
 describe('the files users copy', () => {
+  it('the version crew stamps into its reports is the package version', () => {
+    expect(CREW_VERSION).toBe(JSON.parse(read('package.json')).version);
+  });
+
   it('the shipped workflow and action.yml pass a real validator', () => {
     expect(validateWorkflow(workflowText).errors).toEqual([]);
     const action = read('action.yml');

@@ -123,4 +123,14 @@ export class GitRepo implements Repo {
   async diffFiles(from: string, to = 'HEAD'): Promise<string[]> {
     return (await this.git.raw(['diff', '--name-only', from, to])).split('\n').filter(Boolean);
   }
+
+  /** The change between two commits as a zero-context unified diff, for the critic's checks. Capped; the cap is said. */
+  async unifiedDiff(from: string, to = 'HEAD', maxBytes = 5_000_000): Promise<{ text: string; truncated: boolean }> {
+    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', from, to]);
+    return text.length > maxBytes ? { text: text.slice(0, maxBytes), truncated: true } : { text, truncated: false };
+  }
+
+  async diffStat(from: string, to = 'HEAD'): Promise<string> {
+    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-renames', from, to])).trim();
+  }
 }

@@ -24,7 +24,10 @@ export function normalizeText(text: string): string {
     .replace(/\*\*Total usage:\*\*.*$/gm, '**Total usage:** …')
     .replace(/\| [\d,]+ \/ [\d,]+ \|$/gm, '| … |')
     .replace(/\b[0-9a-f]{7,40}\b/g, '#')
-    .replace(/issuecomment-\d+/g, 'issuecomment-…');
+    .replace(/issuecomment-\d+/g, 'issuecomment-…')
+    // Command evidence quotes test runners' timings.
+    .replace(/\((?:[\d.]+)ms\)/g, '(…ms)')
+    .replace(/duration_ms [\d.]+/g, 'duration_ms …');
 }
 
 export async function outcomeOf(gh: FakeGitHub, result: ScenarioResult): Promise<Outcome> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault } from '../anthropic/index';
+import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
 import { sleep } from '../time';
@@ -94,7 +94,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
   let runner: WorkflowRunner | undefined;
   try {
     anthropic = await startFakeAnthropic({
-      script: parseScript(scenario.model ?? { entries: [] }),
+      script: withDefaultCritic(parseScript(scenario.model ?? { entries: [] })),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
     });
@@ -306,3 +306,33 @@ async function writeOutputs(outDir: string, result: ScenarioResult, runner: Work
   }
 }
 
+/**
+ * A scenario that scripts no critic gets one that finds every criterion it is asked about
+ * met, citing the criterion, so scenarios about other things need not script the gate.
+ * Scenarios about the critic script it like any role.
+ */
+export function withDefaultCritic(script: Script): Script {
+  if (script.entries.some((e) => e.role === 'critic') || script.respond) return script;
+  return {
+    ...script,
+    respond: (request) => {
+      if (request.role !== 'critic' || request.turn > 0) return undefined;
+      const first = request.body.messages.find((m) => m.role === 'user');
+      const text = typeof first?.content === 'string' ? first.content : (first?.content ?? []).map((b) => (b.type === 'text' ? String(b.text ?? '') : '')).join('\n');
+      const section = /## Criteria for you to judge\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '';
+      const ids = [...section.matchAll(/^- (c\d+): (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]! }));
+      return {
+        content: [
+          {
+            type: 'tool_use',
+            name: 'submit_judgment',
+            input: {
+              evaluations: ids.map((c) => ({ criterion: c.id, met: true, evidence: [`(scenario's default critic) checked: ${c.text}`], confidence: 0.9 })),
+              overall_reason: 'Every criterion is met (the scenario does not script the critic).',
+            },
+          },
+        ],
+      };
+    },
+  };
+}

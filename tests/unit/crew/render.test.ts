@@ -3,7 +3,9 @@ import { FRESH_MEMORY } from '../../../src/domain/leader-policy';
 import type { Plan } from '../../../src/domain/plan';
 import { newTaskRecord, ZERO_USAGE, type RunRecord, type RunView, type TaskStatus } from '../../../src/domain/run-state';
 import { renderPlanComment } from '../../../src/render/plan-comment';
-import { renderPullBody, renderReport } from '../../../src/render/report';
+import { renderPullBody, renderReport, renderReportSummary } from '../../../src/render/report';
+import { runOutcome, type Judgment } from '../../../src/domain/judgment';
+import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import { helpComment } from '../../../src/render/messages';
 
 const plan: Plan = {
@@ -42,6 +44,8 @@ function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): RunView {
     failure: null,
     finalizer: null,
     leader: FRESH_MEMORY,
+    review: null,
+    criteriaDigest: null,
     ...patch,
   };
   const tasks = new Map(
@@ -108,16 +112,91 @@ describe('the plan comment', () => {
 describe('the PR body and the report', () => {
   const results = new Map(plan.tasks.map((t) => [t.id, { id: t.id, summary: `did ${t.id}\nsecond line`, details: t.id === 't2' ? 'extra notes' : '' }]));
   it('closes the issue and summarises each task (snapshot)', () => {
-    const body = renderPullBody(view(['success', 'success', 'success']), results);
+    const body = renderPullBody(view(['success', 'success', 'success']), results, null, null);
     expect(body).toContain('Closes #12');
     expect(body).toMatchSnapshot();
   });
 
   it('folds each task’s result (snapshot)', () => {
-    const report = renderReport(view(['success', 'success', 'success']), results, links);
+    const report = renderReport(view(['success', 'success', 'success']), results, links, null, null);
     expect(report).toContain('<details><summary>t2 · Test | slugify — success</summary>');
     expect(report).toContain('extra notes');
     expect(report).toMatchSnapshot();
+  });
+});
+
+describe("the critic's judgment in the PR, the report, the summary and the plan comment", () => {
+  const results = new Map(plan.tasks.map((t) => [t.id, { id: t.id, summary: `did ${t.id}`, details: '' }]));
+  const judgment: Judgment = {
+    iteration: 2,
+    headSha: 'b'.repeat(40),
+    verdict: 'FAIL',
+    evaluations: [
+      { criterion: 'c1', text: 'The tests pass', kind: 'command', met: false, evidence: ['`npm test` exited with 1', 'not ok 3 - slugify drops accents'], confidence: 1, tasks: ['t2'] },
+      { criterion: 'c2', text: 'README lists slugify', kind: 'semantic', met: true, evidence: ['README.md:12 `slugify(text)`'], confidence: 0.9, tasks: [] },
+    ],
+    adversarial: [{ rule: 'skipped-test', evidence: 'test/slug.test.js:4 skips or narrows tests: `it.skip(...)`', file: 'test/slug.test.js', line: 4 }],
+    overallReason: 'The tests fail and one is skipped.',
+    suggestedNextAction: 'Fix accent handling and unskip the test.',
+    at: '2026-11-21T00:05:00Z',
+  };
+
+  it('an accepted FAIL says so at the top of the PR and the report, with each failing criterion', () => {
+    const v = view(['success', 'success', 'success']);
+    const body = renderPullBody(v, results, judgment, 'lead');
+    expect(body.split('\n')[0]).toBe('> [!WARNING]');
+    expect(body).toContain('@lead accepted this with `/crew accept` although the critic judged it **FAIL** (iteration 2)');
+    expect(body).toContain('> - ❌ **c1** The tests pass: not met');
+    expect(body).toContain('> - ❌ skipped-test: test/slug.test.js:4');
+    expect(body).toContain('- ✅ README lists slugify');
+    const report = renderReport(v, results, links, judgment, 'lead');
+    expect(report).toContain('### Critic: ❌ FAIL (iteration 2, bbbbbbb)');
+    expect(report).toContain('<details><summary>Evidence for c1</summary>');
+    expect(report).toContain('not ok 3 - slugify drops accents');
+  });
+
+  it('a PASS shows no banner and marks every criterion met', () => {
+    const pass: Judgment = { ...judgment, verdict: 'PASS', adversarial: [], evaluations: judgment.evaluations.map((e) => ({ ...e, met: true })) };
+    const body = renderPullBody(view(['success', 'success', 'success']), results, pass, null);
+    expect(body).not.toContain('[!WARNING]');
+    expect(body).toContain('### Done criteria (critic: PASS)');
+    expect(body).toContain('- ✅ The tests pass (`npm test`)');
+    expect(renderReport(view(['success', 'success', 'success']), results, links, pass, null)).toContain('nothing found');
+  });
+
+  it('report_summary.md has the front matter and stays within 50 lines however many tasks there are', () => {
+    const v = view(['success', 'failure', 'success']);
+    const summary = renderReportSummary(v, runOutcome(v, judgment, false), judgment, { generatedBy: 'crew v0.1.0', date: '2026-11-21' });
+    expect(summary.split('\n').slice(0, 10)).toEqual([
+      '---',
+      'generated_by: "crew v0.1.0"',
+      'date: "2026-11-21"',
+      'run_id: "issue-12/run-2"',
+      'status: failure',
+      'quality: RED',
+      'completeness: 50',
+      'failed_tasks: [t2]',
+      'task_count: 3',
+      '---',
+    ]);
+    const many: Plan = { ...plan, tasks: Array.from({ length: 60 }, (_, i) => ({ ...plan.tasks[0]!, id: `t${i + 1}`, title: `Task ${i + 1}` })) };
+    const big: RunView = { ...v, plan: many, tasks: new Map(many.tasks.map((t) => [t.id, newTaskRecord(t.id, 'b')])) };
+    const long = renderReportSummary(big, runOutcome(big, judgment, false), judgment, { generatedBy: 'crew v0.1.0', date: '2026-11-21' });
+    expect(long.split('\n').length).toBeLessThanOrEqual(50);
+    expect(long).toContain('more lines in report.md');
+  });
+
+  it('the plan comment ticks the criteria the critic found met and asks for a decision on a standing FAIL', () => {
+    const v = view(['success', 'success', 'success'], {
+      phase: 'ESCALATING',
+      review: { ...FRESH_REVIEW, iteration: 3, verdict: 'FAIL', met: { c1: false, c2: true } },
+      waiting: { kind: 'verdict', commentId: 3_000_000_009, iteration: 3 },
+    });
+    const text = renderPlanComment(v, links);
+    expect(text).toContain('**Done criteria** · critic: ❌ FAIL (iteration 3)');
+    expect(text).toContain('- [ ] The tests pass (`npm test`) ❌');
+    expect(text).toContain('- [x] README lists slugify');
+    expect(text).toContain("**Waiting for your decision** on the critic's FAIL");
   });
 });
 

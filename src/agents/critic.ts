@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { Criterion } from '../domain/criteria';
+import type { Evaluation, AdversarialFinding, ModelEvaluation } from '../domain/judgment';
+import type { Plan } from '../domain/plan';
+import type { Usage } from '../domain/run-state';
+import type { Log, Model } from '../ports';
+import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
+import { PathJail } from './path-jail';
+import { runToolLoop, type AgentTool } from './tool-loop';
+import { workspaceTools } from './workspace-tools';
+
+const JudgmentSchema = z.object({
+  evaluations: z
+    .array(
+      z.object({
+        criterion: z.string().describe('The criterion id, e.g. c2.'),
+        met: z.boolean(),
+        evidence: z.array(z.string()).describe('What shows it: file:line excerpts, command output. A PASS without evidence counts as FAIL.'),
+        confidence: z.number().min(0).max(1),
+        tasks: z.array(z.string()).default([]).describe('When not met: the task ids whose work falls short.'),
+      }),
+    )
+    .default([]),
+  overall_reason: z.string().trim().min(1),
+  suggested_next_action: z.string().default(''),
+});
+
+export interface CriticInput {
+  repoDir: string;
+  modelId: string;
+  system: string;
+  plan: Plan;
+  /** Semantic criteria for the model to judge. */
+  judge: Criterion[];
+  /** Command criteria already run, for context and for naming the tasks behind a failure. */
+  commandResults: Evaluation[];
+  adversarial: AdversarialFinding[];
+  taskSummaries: Array<{ id: string; title: string; summary: string; files: string[] }>;
+  diffStat: string;
+  /** The repository's own guidance (`prompts.judgment`). */
+  guidance: string;
+  commands: CommandToolOptions;
+  maxTurns: number;
+}
+
+export interface CriticOutput {
+  evaluations: ModelEvaluation[];
+  overallReason: string;
+  suggestedNextAction: string;
+  usage: Usage;
+  turns: number;
+  submitted: boolean;
+}
+
+function firstMessage(i: CriticInput): string {
+  const lines = [
+    '## What was asked',
+    i.plan.summary,
+    '',
+    '## Criteria for you to judge',
+    ...(i.judge.length ? i.judge.map((c) => `- ${c.id}: ${c.text}`) : ['(none: every criterion is a command crew ran; only name the tasks behind any that failed)']),
+    '',
+    '## Command criteria crew ran on this branch',
+    ...(i.commandResults.length ? i.commandResults.map((e) => `- ${e.criterion}: ${e.text} → ${e.met === true ? 'met' : e.met === false ? 'NOT met' : `error (${e.error})`}\n  ${e.evidence.join('\n  ').slice(0, 1500)}`) : ['(none)']),
+    '',
+    '## What crew found in the diff',
+    ...(i.adversarial.length ? i.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`) : ['(nothing)']),
+    '',
+    '## The tasks and what their workers reported (their word, not evidence)',
+    ...i.taskSummaries.map((t) => `- ${t.id} ${t.title}: ${t.summary.split('\n')[0]} (files: ${t.files.join(', ') || 'none'})`),
+    '',
+    '## Files changed against the base',
+    i.diffStat || '(no changes)',
+  ];
+  if (i.guidance.trim()) lines.push('', "## This repository's guidance for judging", i.guidance.trim());
+  lines.push(
+    '',
+    'Judge every criterion listed for you on the code as it is in this checkout. Read the files and run checks yourself; a worker saying it did something is not evidence. Then call submit_judgment once, with one evaluation per criterion, and for any criterion not met (yours or a command that failed) the task ids whose work falls short.',
+  );
+  return lines.join('\n');
+}
+
+/** The critic: judges the semantic criteria on the integrated branch with read-only tools. */
+export async function runCritic(model: Model, input: CriticInput, log: Log): Promise<CriticOutput> {
+  const jail = new PathJail(input.repoDir, []);
+  const ids = new Set(input.judge.map((c) => c.id));
+  const failedCommands = new Set(input.commandResults.filter((e) => e.met !== true).map((e) => e.criterion));
+  let out: Omit<CriticOutput, 'usage' | 'turns' | 'submitted'> | undefined;
+  const readTools = workspaceTools(jail, () => undefined).filter((t) => t.spec.name === 'list_files' || t.spec.name === 'read_file');
+  const tools: AgentTool[] = [
+    ...readTools,
+    searchTool(jail, input.commands.maxOutputBytes),
+    runCommandTool(jail, input.commands),
+    {
+      final: true,
+      spec: { name: 'submit_judgment', description: 'Submit your judgment of every criterion. Call it once, at the end.', input_schema: z.toJSONSchema(JudgmentSchema, { io: 'input' }) as Record<string, unknown> },
+      run(raw) {
+        const parsed = JudgmentSchema.safeParse(raw);
+        if (!parsed.success) throw new Error(`Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}`);
+        const unknown = parsed.data.evaluations.filter((e) => !ids.has(e.criterion) && !failedCommands.has(e.criterion)).map((e) => e.criterion);
+        const missing = [...ids].filter((id) => !parsed.data.evaluations.some((e) => e.criterion === id));
+        const problems = [
+          ...(unknown.length ? [`evaluations: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among the criteria listed for you`] : []),
+          ...(missing.length ? [`evaluations: judge ${missing.join(', ')} too`] : []),
+        ];
+        if (problems.length) throw new Error(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall submit_judgment again.`);
+        out = {
+          evaluations: parsed.data.evaluations.map((e) => ({ criterion: e.criterion, met: e.met, evidence: e.evidence, confidence: e.confidence, tasks: e.tasks })),
+          overallReason: parsed.data.overall_reason,
+          suggestedNextAction: parsed.data.suggested_next_action,
+        };
+        return 'Judgment recorded.';
+      },
+    },
+  ];
+  const refusal = 'The critic does not change files: it judges the work, it never does it (4QV+: no self-completion).';
+  const outcome = await runToolLoop({
+    model,
+    modelId: input.modelId,
+    system: input.system,
+    log,
+    tools,
+    refused: { write_file: refusal, edit_file: refusal },
+    firstMessage: firstMessage(input),
+    maxTurns: input.maxTurns,
+    nudge: 'When you have judged every criterion, call submit_judgment.',
+  });
+  return { ...(out ?? { evaluations: [], overallReason: `the critic did not submit a judgment (${outcome.stop} after ${outcome.turns} turns)`, suggestedNextAction: '' }), usage: outcome.usage, turns: outcome.turns, submitted: out !== undefined };
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { Criterion } from './criteria';
+import type { Plan } from './plan';
+import type { RunView } from './run-state';
+import type { TamperFinding } from './tamper';
+
+/**
+ * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
+ * one evaluation per done criterion with its evidence and confidence, an overall
+ * reason and a suggested next action. Pure rules; the critic job gathers the facts.
+ */
+
+export interface Evaluation {
+  criterion: string;
+  text: string;
+  kind: Criterion['kind'];
+  /** null: the criterion could not be evaluated (a command error), which is not "not met". */
+  met: boolean | null;
+  evidence: string[];
+  confidence: number;
+  error?: string;
+  /** The tasks whose work falls short, when not met. */
+  tasks: string[];
+}
+
+export interface AdversarialFinding {
+  rule: TamperFinding['rule'] | 'criteria-changed';
+  evidence: string;
+  file?: string;
+  line?: number;
+}
+
+export interface Judgment {
+  iteration: number;
+  headSha: string;
+  verdict: 'PASS' | 'FAIL';
+  evaluations: Evaluation[];
+  adversarial: AdversarialFinding[];
+  overallReason: string;
+  suggestedNextAction: string;
+  at: string;
+}
+
+/** Below this, a "met" from the model is not trusted: it counts as not met. */
+export const MIN_CONFIDENCE = 0.5;
+
+/** endless8's command convention: 0 met, 1 not met, anything else (or a timeout) an error. */
+export function commandEvaluation(c: Criterion, r: { exitCode: number | null; timedOut: boolean; output: string }): Evaluation {
+  const tail = r.output.trimEnd().split('\n').slice(-15).join('\n').slice(-2000);
+  const evidence = [`\`${c.command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode ?? 'a signal'}`}`, ...(tail ? [tail] : [])];
+  const base = { criterion: c.id, text: c.text, kind: c.kind, evidence, confidence: 1, tasks: [] };
+  if (r.exitCode === 0 && !r.timedOut) return { ...base, met: true };
+  if (r.exitCode === 1 && !r.timedOut) return { ...base, met: false };
+  const why = r.timedOut ? 'the command timed out' : `the command exited with ${r.exitCode ?? 'a signal'}, which means it could not check the criterion`;
+  return { ...base, met: null, error: why };
+}
+
+/** A command criterion that could not run at all (no sandbox, setup failed). */
+export function commandNotRun(c: Criterion, why: string): Evaluation {
+  return { criterion: c.id, text: c.text, kind: c.kind, met: null, evidence: [], confidence: 0, error: why, tasks: [] };
+}
+
+export interface ModelEvaluation {
+  criterion: string;
+  met: boolean;
+  evidence: string[];
+  confidence: number;
+  tasks?: string[];
+}
+
+/**
+ * The model's word on a semantic criterion, held to the rules: a PASS without evidence
+ * is a FAIL, a PASS it is not confident of is a FAIL, and a criterion it skipped is not met.
+ */
+export function semanticEvaluation(c: Criterion, given: ModelEvaluation | undefined, taskIds: ReadonlySet<string>): Evaluation {
+  const base = { criterion: c.id, text: c.text, kind: c.kind };
+  if (!given) return { ...base, met: false, evidence: ['the critic gave no judgment for this criterion'], confidence: 0, tasks: [] };
+  const evidence = given.evidence.map((e) => e.trim()).filter(Boolean);
+  const tasks = (given.tasks ?? []).filter((t) => taskIds.has(t));
+  const confidence = Math.max(0, Math.min(1, given.confidence));
+  if (given.met && evidence.length === 0) return { ...base, met: false, evidence: ['judged met without any evidence, which counts as not met'], confidence, tasks };
+  if (given.met && confidence < MIN_CONFIDENCE) return { ...base, met: false, evidence: [...evidence, `judged met with confidence ${confidence}, below ${MIN_CONFIDENCE}`], confidence, tasks };
+  return { ...base, met: given.met, evidence, confidence, tasks };
+}
+
+/** PASS only when every criterion is met with evidence and no adversarial check found anything. */
+export function verdictOf(evaluations: Evaluation[], adversarial: AdversarialFinding[]): 'PASS' | 'FAIL' {
+  return evaluations.length > 0 && evaluations.every((e) => e.met === true) && adversarial.length === 0 ? 'PASS' : 'FAIL';
+}
+
+export function failingEvaluations(j: Pick<Judgment, 'evaluations'>): Evaluation[] {
+  return j.evaluations.filter((e) => e.met !== true);
+}
+
+/** A digest of the done criteria, recorded with the reviewed plan and checked by the critic. */
+export function criteriaDigest(criteria: Criterion[]): string {
+  const canonical = criteria.map((c) => ({ id: c.id, text: c.text, kind: c.kind, command: c.command ?? null }));
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The tasks to run again after a FAIL: those the critic named; for a finding, the tasks
+ * that changed its file; when nothing points anywhere, the tasks no other task builds on.
+ */
+export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, view: RunView): string[] {
+  const plan = view.plan as Plan;
+  const live = plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id);
+  const picked = new Set<string>();
+  for (const e of failingEvaluations(j)) for (const t of e.tasks) if (live.includes(t)) picked.add(t);
+  const touched = (file: string) => live.filter((id) => view.tasks.get(id)?.changedFiles.includes(file));
+  for (const f of j.adversarial) if (f.file) for (const t of touched(f.file)) picked.add(t);
+  if (picked.size === 0) {
+    for (const e of failingEvaluations(j)) {
+      const text = e.evidence.join('\n');
+      for (const id of live) if (view.tasks.get(id)?.changedFiles.some((file) => text.includes(file))) picked.add(id);
+    }
+  }
+  if (picked.size === 0) {
+    const dependedOn = new Set(plan.tasks.filter((t) => live.includes(t.id)).flatMap((t) => t.dependsOn));
+    for (const id of live) if (!dependedOn.has(id)) picked.add(id);
+  }
+  return live.filter((id) => picked.has(id));
+}
+
+/** What the next attempt at a task is told: the critic's reasons, criterion by criterion. */
+export function rerunAdvice(j: Judgment, taskId: string): string {
+  const mine = failingEvaluations(j).filter((e) => e.tasks.length === 0 || e.tasks.includes(taskId));
+  const lines = [
+    `The critic judged the integrated work FAIL (iteration ${j.iteration}): ${j.overallReason}`,
+    ...mine.map((e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`),
+    ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`),
+    j.suggestedNextAction ? `Suggested next step: ${j.suggestedNextAction}` : '',
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+export type RunStatus = 'success' | 'partial' | 'failure';
+export type Quality = 'GREEN' | 'YELLOW' | 'RED';
+
+/** The run's outcome for the report summary and the retrospective. */
+export function runOutcome(view: RunView, j: Judgment | null, accepted: boolean): { status: RunStatus; quality: Quality; completeness: number; failedTasks: string[] } {
+  const failedTasks = [...view.tasks.values()].filter((t) => !t.replacedBy && t.status !== 'success').map((t) => t.id);
+  const evaluations = j?.evaluations ?? [];
+  const met = evaluations.filter((e) => e.met === true).length;
+  const completeness = evaluations.length ? Math.round((met / evaluations.length) * 100) : 0;
+  if (j?.verdict === 'PASS' && failedTasks.length === 0) return { status: 'success', quality: 'GREEN', completeness, failedTasks };
+  if (accepted || j?.verdict === 'PASS') return { status: 'partial', quality: completeness >= 80 ? 'YELLOW' : 'RED', completeness, failedTasks };
+  return { status: 'failure', quality: 'RED', completeness, failedTasks };
+}

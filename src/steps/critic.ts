@@ -1,0 +1,222 @@
+import { runCritic } from '../agents/critic';
+import { checkCommand } from '../domain/command-policy';
+import { parseUnifiedDiff } from '../domain/diff';
+import {
+  commandEvaluation,
+  commandNotRun,
+  criteriaDigest,
+  failingEvaluations,
+  rerunAdvice,
+  semanticEvaluation,
+  tasksToRerun,
+  verdictOf,
+  type AdversarialFinding,
+  type Evaluation,
+  type Judgment,
+} from '../domain/judgment';
+import { integrationBranch, runFolder } from '../domain/refs';
+import { addUsage, FRESH_REVIEW, ZERO_USAGE, type RunView } from '../domain/run-state';
+import { findTampering } from '../domain/tamper';
+import { renderJudgment } from '../render/report';
+import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { claimReadyTasks } from '../state/transitions';
+import { redact } from '../text/redact';
+import { loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { finish } from './finish';
+import { WAITING_LABEL } from './planning';
+import { commandRunner, MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
+
+const CRITIC_MAX_TURNS = 40;
+
+/** The judgment the critic last recorded for this run, if any. */
+export async function lastJudgment(ctx: StepContext, view: RunView): Promise<Judgment | null> {
+  const n = view.run.review?.iteration ?? 0;
+  if (!n) return null;
+  const snap = await ctx.state.load(`${runFolder(view.run.issue, view.run.run)}/`);
+  return parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, n)) ?? null;
+}
+
+/**
+ * The `critic` job: judges the integrated branch against every done criterion, with
+ * evidence, and gates completion on it. PASS opens the pull request; FAIL sends the
+ * failing criteria back to the tasks behind them, at most `max_iterations` times, and
+ * then asks a person.
+ */
+export async function critic(ctx: StepContext): Promise<void> {
+  const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  const view = await loadView(ctx, issue, run);
+  if (view.run.phase !== 'REVIEWING' || view.run.finalizer !== ctx.runId) return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for the critic to do`);
+  const review = view.run.review ?? FRESH_REVIEW;
+  if (review.acceptedBy) {
+    ctx.log.info(`@${review.acceptedBy} accepted the work as it is; opening the pull request`);
+    return finish(ctx, view, await lastJudgment(ctx, view));
+  }
+  // The same head judged PASS already (a re-run of this job): go straight to finishing.
+  if (review.verdict === 'PASS' && review.headSha) {
+    const j = await lastJudgment(ctx, view);
+    if (j?.headSha === review.headSha) return finish(ctx, view, j);
+  }
+
+  const judgment = await judge(ctx, view);
+  const prefix = `${runFolder(issue, run)}/`;
+  await ctx.state.update(prefix, `issue #${issue} run ${run}: critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
+    const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
+    writeRun(tx, { ...v.run, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
+  });
+  ctx.log.checkpoint('judged');
+  ctx.log.info(`critic: ${judgment.verdict} at iteration ${judgment.iteration}: ${judgment.overallReason}`);
+  if (judgment.verdict === 'PASS') return finish(ctx, await loadView(ctx, issue, run), judgment);
+  return afterFail(ctx, await loadView(ctx, issue, run), judgment);
+}
+
+async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
+  const { issue, run, base } = view.run;
+  const config = await ctx.config();
+  const plan = view.plan!;
+  const branch = integrationBranch(issue, run);
+  await ctx.repo.fetchCommit(base.sha);
+  const { missing } = await ctx.repo.fetch([branch]);
+  if (missing.length) throw new Error(`the integration branch ${branch} is missing`);
+  await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
+  const headSha = await ctx.repo.head();
+  const iteration = (view.run.review?.iteration ?? 0) + 1;
+
+  // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
+  const adversarial: AdversarialFinding[] = [];
+  if (view.run.criteriaDigest && criteriaDigest(plan.criteria) !== view.run.criteriaDigest) {
+    adversarial.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${criteriaDigest(plan.criteria)}) differ from the ones the plan review passed (digest ${view.run.criteriaDigest})` });
+  }
+  const diff = await ctx.repo.unifiedDiff(base.sha, headSha);
+  if (diff.truncated) ctx.log.warn('the diff is larger than 5 MB; the test-tampering checks read only its first 5 MB');
+  for (const f of findTampering(parseUnifiedDiff(diff.text))) adversarial.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
+
+  // 2. Command criteria run for real, in the sandbox, after the trusted setup.
+  const commands = plan.criteria.filter((c) => c.kind === 'command');
+  const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
+  const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+  if (config.setup.length) await ctx.repo.excludeUntracked();
+  const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
+  const commandResults: Evaluation[] = [];
+  for (const c of commands) {
+    const allowed = checkCommand(c.command ?? '', config.commands);
+    if (setupFailure) commandResults.push(commandNotRun(c, setupFailure));
+    else if (!runner) commandResults.push(commandNotRun(c, warning ?? 'no sandbox to run it in'));
+    else if (!allowed.ok) commandResults.push(commandNotRun(c, `the command policy refuses it: ${allowed.reason}`));
+    else {
+      ctx.log.info(`critic: running ${c.id}: ${c.command}`);
+      const r = await runner.run(c.command!, { cwd: ctx.repo.dir, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES });
+      commandResults.push(commandEvaluation(c, { exitCode: r.exitCode, timedOut: r.timedOut, output: redact(r.output) }));
+    }
+  }
+
+  // 3. Semantic criteria go to the critic model; so do failing commands, to name the tasks behind them.
+  const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true) || adversarial.length > 0;
+  const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+  let modelOut: Awaited<ReturnType<typeof runCritic>> | undefined;
+  if (needsModel) {
+    const model = ctx.model();
+    try {
+      modelOut = await runCritic(
+        model,
+        {
+          repoDir: ctx.repo.dir,
+          modelId: config.models[config.default_model],
+          system: await ctx.template('critic'),
+          plan,
+          judge: semantic,
+          commandResults,
+          adversarial,
+          taskSummaries: plan.tasks.filter((t) => taskIds.has(t.id)).map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
+          diffStat: await ctx.repo.diffStat(base.sha, headSha),
+          guidance: config.prompts.judgment,
+          commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
+          maxTurns: CRITIC_MAX_TURNS,
+        },
+        ctx.log,
+      );
+    } catch (e) {
+      // The model being unreachable is not the work's fault: it becomes an error a person can retry.
+      ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
+      modelOut = { evaluations: [], overallReason: `the critic's model call failed: ${(e as Error).message}`, suggestedNextAction: 'Comment `/crew retry` to judge again.', usage: ZERO_USAGE, turns: 0, submitted: false };
+    }
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic usage`, (tx) => {
+      const v = readView(tx, issue, run)!;
+      writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut!.usage) }, nowIso(ctx));
+    });
+  }
+  const given = new Map((modelOut?.evaluations ?? []).map((e) => [e.criterion, e]));
+  const evaluations = plan.criteria.map((c) => {
+    if (c.kind === 'command') {
+      const e = commandResults.find((r) => r.criterion === c.id)!;
+      return e.met === true ? e : { ...e, tasks: (given.get(c.id)?.tasks ?? []).filter((t) => taskIds.has(t)) };
+    }
+    if (modelOut && !modelOut.submitted) return { criterion: c.id, text: c.text, kind: c.kind, met: null, evidence: [], confidence: 0, error: modelOut.overallReason, tasks: [] } satisfies Evaluation;
+    return semanticEvaluation(c, given.get(c.id), taskIds);
+  });
+  const verdict = verdictOf(evaluations, adversarial);
+  const failing = failingEvaluations({ evaluations });
+  const overallReason =
+    verdict === 'PASS'
+      ? (modelOut?.overallReason ?? `every criterion is a command and every one exited 0`)
+      : [
+          failing.length ? `${failing.length} of ${evaluations.length} criteria not met (${failing.map((e) => e.criterion).join(', ')})` : '',
+          adversarial.length ? `${adversarial.length} adversarial finding${adversarial.length === 1 ? '' : 's'} (${[...new Set(adversarial.map((f) => f.rule))].join(', ')})` : '',
+          modelOut?.overallReason ? `the critic says: ${modelOut.overallReason.trim().replace(/[.;]+$/, '')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; ');
+  return { iteration, headSha, verdict, evaluations, adversarial, overallReason, suggestedNextAction: modelOut?.suggestedNextAction ?? '', at: nowIso(ctx) };
+}
+
+/** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */
+async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<void> {
+  const { issue, run } = view.run;
+  const config = await ctx.config();
+  const review = view.run.review ?? FRESH_REVIEW;
+  const failing = failingEvaluations(j);
+  // An evaluation that errored is not the work's fault: running the tasks again would not fix it.
+  const onlyErrors = failing.length > 0 && failing.every((e) => e.met === null) && j.adversarial.length === 0;
+  const limit = config.max_iterations + review.allowance;
+  if (j.iteration >= limit || onlyErrors) return escalateVerdict(ctx, view, j, onlyErrors ? 'the critic could not evaluate every criterion' : `the critic judged FAIL ${j.iteration} time${j.iteration === 1 ? '' : 's'}, the limit (max_iterations: ${config.max_iterations}${review.allowance ? ` + ${review.allowance}` : ''})`);
+  const targets = tasksToRerun(j, view);
+  const now = nowIso(ctx);
+  const claimNonce = nonce();
+  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic sends back ${targets.join(', ')}`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    if (v.run.phase !== 'REVIEWING') return [];
+    for (const id of targets) {
+      const t = v.tasks.get(id)!;
+      writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, accepted: false, advice: [...t.advice, rerunAdvice(j, id)] });
+    }
+    writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+  });
+  ctx.log.info(`critic: FAIL; running ${targets.join(', ')} again with the critic's reasons (iteration ${j.iteration} of ${limit})`);
+  if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+  await syncPlanComment(ctx, issue, run);
+}
+
+async function escalateVerdict(ctx: StepContext, view: RunView, j: Judgment, why: string): Promise<void> {
+  const { issue, run } = view.run;
+  const body = [
+    `**crew needs a decision** on run ${run}: ${why}.`,
+    '',
+    renderJudgment(j),
+    '**Reply with one of:**',
+    '- `/crew retry`: one more round: the tasks behind the failing criteria run again with the critic\'s reasons, then the critic judges again.',
+    '- `/crew accept`: open the pull request as it is, with the failing criteria stated at its top. crew will not merge it by itself.',
+    '- `/crew abort`: stop here; the branches stay.',
+  ].join('\n');
+  const posted = await ctx.forge.postComment(issue, body);
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic FAIL goes to a person`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    writeRun(tx, { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'verdict', commentId: posted.id, iteration: j.iteration } }, nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
+  });
+  await ctx.forge.addLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('verdict-escalated');
+  await syncPlanComment(ctx, issue, run);
+}
