@@ -84918,9 +84918,11 @@ class GitRepo {
         await this.git.raw(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expectedSha}`, this.remoteUrl, `HEAD:refs/heads/${branch}`]);
     }
     async isAncestor(ancestor, descendant) {
+        // Not `merge-base --is-ancestor`: it answers by exit code alone, and simple-git resolves a
+        // non-zero exit that prints nothing, which read every commit as an ancestor.
         try {
-            await this.git.raw(['merge-base', '--is-ancestor', ancestor, descendant]);
-            return true;
+            const [a, base] = await Promise.all([this.git.raw(['rev-parse', '--verify', `${ancestor}^{commit}`]), this.git.raw(['merge-base', ancestor, descendant])]);
+            return a.trim() !== '' && a.trim() === base.trim();
         }
         catch {
             return false;
@@ -101826,9 +101828,9 @@ function tasksToRerun(j, view) {
     }
     return live.filter((id) => picked.has(id));
 }
-/** What the next attempt at a task is told: the critic's reasons, criterion by criterion. */
+/** What the next attempt at a task is told (or, with no task, the next critic): the critic's reasons, criterion by criterion. */
 function rerunAdvice(j, taskId) {
-    const mine = failingEvaluations(j).filter((e) => e.tasks.length === 0 || e.tasks.includes(taskId));
+    const mine = failingEvaluations(j).filter((e) => taskId === undefined || e.tasks.length === 0 || e.tasks.includes(taskId));
     const lines = [
         `The critic judged the integrated work FAIL (iteration ${j.iteration}): ${j.overallReason}`,
         ...mine.map((e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`),
@@ -103268,6 +103270,9 @@ const JudgmentSchema = object({
 });
 function firstMessage(i) {
     const lines = [
+        `Judgment ${i.iteration} of at most ${i.limit} for this run.`,
+        ...(i.previous ? ['', '## Why the previous judgment failed (the tasks were sent back with these reasons)', i.previous] : []),
+        '',
         '## What was asked',
         i.plan.summary,
         '',
@@ -103493,7 +103498,7 @@ function renderJudgment(j) {
         '',
         '| Criterion | Verdict | Confidence |',
         '|---|---|---|',
-        ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.confidence.toFixed(2)} |`),
+        ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`),
         '',
     ];
     for (const e of j.evaluations)
@@ -103776,6 +103781,7 @@ async function judge(ctx, view) {
     await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
     const headSha = await ctx.repo.head();
     const iteration = (view.run.review?.iteration ?? 0) + 1;
+    const previous = await lastJudgment(ctx, view);
     // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
     const adversarial = [];
     if (view.run.criteriaDigest && criteriaDigest(plan.criteria) !== view.run.criteriaDigest) {
@@ -103828,6 +103834,9 @@ async function judge(ctx, view) {
                 guidance: config.prompts.judgment,
                 commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
                 maxTurns: CRITIC_MAX_TURNS,
+                iteration,
+                limit: config.max_iterations + (view.run.review?.allowance ?? 0),
+                previous: previous ? rerunAdvice(previous).slice(0, 4000) : undefined,
             }, ctx.log);
         }
         catch (e) {
@@ -104841,15 +104850,14 @@ async function work(ctx) {
     const { missing } = await ctx.repo.fetch([rec.branch, ...depBranches]);
     const resuming = !missing.includes(rec.branch);
     await ctx.repo.checkoutNew(rec.branch, resuming ? `refs/remotes/origin/${rec.branch}` : view.run.base.sha);
-    if (!resuming) {
-        for (const dep of task.dependsOn) {
-            const branch = view.tasks.get(dep).branch;
-            if (missing.includes(branch))
-                throw new CrewError(`task ${taskId}`, `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`, 'Comment `/crew run` to start a fresh run.');
-            const merged = await ctx.repo.merge(`refs/remotes/origin/${branch}`, `crew: start ${taskId} from ${dep}`);
-            if (!merged.ok)
-                throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.');
-        }
+    // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
+    for (const dep of task.dependsOn) {
+        const branch = view.tasks.get(dep).branch;
+        if (missing.includes(branch))
+            throw new CrewError(`task ${taskId}`, `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`, 'Comment `/crew run` to start a fresh run.');
+        const merged = await ctx.repo.merge(`refs/remotes/origin/${branch}`, `crew: start ${taskId} from ${dep}`);
+        if (!merged.ok)
+            throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.');
     }
     const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
     ctx.log.checkpoint('work-started');

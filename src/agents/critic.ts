@@ -41,6 +41,11 @@ export interface CriticInput {
   guidance: string;
   commands: CommandToolOptions;
   maxTurns: number;
+  /** Which judgment this is (1-based) and the limit, so a later round knows what came before. */
+  iteration: number;
+  limit: number;
+  /** The previous round's reasons, when this is not the first. */
+  previous?: string;
 }
 
 export interface CriticOutput {
@@ -54,6 +59,9 @@ export interface CriticOutput {
 
 function firstMessage(i: CriticInput): string {
   const lines = [
+    `Judgment ${i.iteration} of at most ${i.limit} for this run.`,
+    ...(i.previous ? ['', '## Why the previous judgment failed (the tasks were sent back with these reasons)', i.previous] : []),
+    '',
     '## What was asked',
     i.plan.summary,
     '',

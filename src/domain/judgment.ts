@@ -122,9 +122,9 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, v
   return live.filter((id) => picked.has(id));
 }
 
-/** What the next attempt at a task is told: the critic's reasons, criterion by criterion. */
-export function rerunAdvice(j: Judgment, taskId: string): string {
-  const mine = failingEvaluations(j).filter((e) => e.tasks.length === 0 || e.tasks.includes(taskId));
+/** What the next attempt at a task is told (or, with no task, the next critic): the critic's reasons, criterion by criterion. */
+export function rerunAdvice(j: Judgment, taskId?: string): string {
+  const mine = failingEvaluations(j).filter((e) => taskId === undefined || e.tasks.length === 0 || e.tasks.includes(taskId));
   const lines = [
     `The critic judged the integrated work FAIL (iteration ${j.iteration}): ${j.overallReason}`,
     ...mine.map((e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`),

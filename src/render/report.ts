@@ -69,7 +69,7 @@ export function renderJudgment(j: Judgment): string {
     '',
     '| Criterion | Verdict | Confidence |',
     '|---|---|---|',
-    ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.confidence.toFixed(2)} |`),
+    ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`),
     '',
   ];
   for (const e of j.evaluations) if (e.evidence.length) out.push(details(`Evidence for ${e.criterion}`, fence(e.evidence.join('\n\n'))), '');

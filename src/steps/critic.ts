@@ -83,6 +83,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
   const headSha = await ctx.repo.head();
   const iteration = (view.run.review?.iteration ?? 0) + 1;
+  const previous = await lastJudgment(ctx, view);
 
   // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
   const adversarial: AdversarialFinding[] = [];
@@ -134,6 +135,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           guidance: config.prompts.judgment,
           commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
           maxTurns: CRITIC_MAX_TURNS,
+          iteration,
+          limit: config.max_iterations + (view.run.review?.allowance ?? 0),
+          previous: previous ? rerunAdvice(previous).slice(0, 4000) : undefined,
         },
         ctx.log,
       );

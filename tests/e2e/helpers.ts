@@ -10,7 +10,9 @@ export async function play(
   const file = name.includes('/') ? join(PROJECT_ROOT, name) : join(PROJECT_ROOT, 'tests', 'scenarios', `${name}.yaml`);
   const { scenario, dir } = await loadScenario(file);
   opts.edit?.(scenario);
-  return runScenario(scenario, { baseDir: dir, hooks: opts.hooks });
+  // CREW_SCENARIO_OUT=<dir> keeps each scenario's result.json and job logs for debugging a test.
+  const outDir = process.env.CREW_SCENARIO_OUT ? join(process.env.CREW_SCENARIO_OUT, scenario.name) : undefined;
+  return runScenario(scenario, { baseDir: dir, hooks: opts.hooks, ...(outDir ? { outDir } : {}) });
 }
 
 /** What every scenario must satisfy: the fakes saw only valid traffic and the runner had no internal errors. */

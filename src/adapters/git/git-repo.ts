@@ -89,9 +89,11 @@ export class GitRepo implements Repo {
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    // Not `merge-base --is-ancestor`: it answers by exit code alone, and simple-git resolves a
+    // non-zero exit that prints nothing, which read every commit as an ancestor.
     try {
-      await this.git.raw(['merge-base', '--is-ancestor', ancestor, descendant]);
-      return true;
+      const [a, base] = await Promise.all([this.git.raw(['rev-parse', '--verify', `${ancestor}^{commit}`]), this.git.raw(['merge-base', ancestor, descendant])]);
+      return a.trim() !== '' && a.trim() === base.trim();
     } catch {
       return false;
     }

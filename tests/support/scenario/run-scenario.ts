@@ -328,7 +328,7 @@ export function withDefaultCritic(script: Script): Script {
             name: 'submit_judgment',
             input: {
               evaluations: ids.map((c) => ({ criterion: c.id, met: true, evidence: [`(scenario's default critic) checked: ${c.text}`], confidence: 0.9 })),
-              overall_reason: 'Every criterion is met (the scenario does not script the critic).',
+              overall_reason: ids.length ? 'The default critic of a scenario that does not script one marks the criteria it was given met.' : 'The default critic of a scenario that does not script one judges nothing itself.',
             },
           },
         ],

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../../src/domain/judgment';
+import type { ScriptEntry } from '../support/anthropic/script';
+import type { Scenario } from '../support/scenario/schema';
+import { crewComments, expectFaithful, play } from './helpers';
+
+type Entry = ScriptEntry;
+type Hooks = NonNullable<Parameters<typeof play>[1]>['hooks'];
+const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) => (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
+
+/** Collects the run's judgments and every worker prompt before the offline world closes. */
+function collect() {
+  const got = { judgments: [] as Judgment[], workerPrompts: new Map<string, string[]>(), criticPrompts: [] as string[], summary: '', readme: '' };
+  const hooks: Hooks = {
+    beforeClose: async ({ gh, anthropic }) => {
+      for (let i = 1; i <= 5; i++) {
+        const text = await stateFile(gh, `issue-1/run-1/judgments/judgment_${i}.json`);
+        if (text) got.judgments.push(JSON.parse(text) as Judgment);
+      }
+      got.summary = await stateFile(gh, 'issue-1/run-1/report_summary.md');
+      got.readme = (await gh.repo.readFile('refs/heads/crew/1/r1/integration', 'README.md')) ?? '';
+      for (const q of anthropic.requests) {
+        const first = JSON.stringify(q.body.messages[0]);
+        if (q.role === 'critic' && q.turn === 0) got.criticPrompts.push(first);
+        if (q.role === 'worker' && q.turn === 0) got.workerPrompts.set(`${q.task}@${got.workerPrompts.size}`, [first]);
+      }
+    },
+  };
+  return { got, hooks };
+}
+
+describe('the critic gate', () => {
+  it('command criteria: exit 0 met, exit 1 not met, exit 2 an error; the FAIL goes back with reasons, then to the maintainer, who accepts', async () => {
+    const { got, hooks } = collect();
+    const r = await play('critic-commands', { hooks });
+    expectFaithful(r);
+    expect(got.judgments.map((j) => j.evaluations.map((e) => e.met))).toEqual([
+      [true, false, null],
+      [true, false, null],
+    ]);
+    const c3 = got.judgments[0]!.evaluations[2]!;
+    expect(c3.error).toBe('the command exited with 2, which means it could not check the criterion');
+    expect(c3.evidence.join('\n')).toContain("ls: cannot access 'docs'");
+    // The second attempt was told why, criterion by criterion.
+    const prompts = [...got.workerPrompts.values()].map((p) => p[0]!);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain('The critic judged the integrated work FAIL (iteration 1)');
+    expect(prompts[1]).toContain('c2 \\"There is a changelog\\": not met');
+    expect(got.criticPrompts[1]).toContain('Judgment 2 of at most 2');
+    // After max_iterations, a person decides.
+    const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
+    expect(ask.body).toContain('the critic judged FAIL 2 times, the limit (max_iterations: 2)');
+    expect(ask.body).toContain('| ⚠️ **c3** There is a docs folder | error: the command exited with 2');
+    expect(ask.body).toContain('| ❌ **c2** There is a changelog | not met | 1.00 |');
+    // Accepted: the PR opens with the failing criteria at its top and is not merged, although auto_merge is on.
+    expect(r.pulls).toHaveLength(1);
+    const pr = r.pulls[0]!;
+    expect(pr.body!.startsWith('> [!WARNING]\n> @maintainer accepted this with `/crew accept` although the critic judged it **FAIL** (iteration 2).')).toBe(true);
+    expect(pr.body).toContain('> - ❌ **c2** There is a changelog: not met');
+    expect(pr.merged).toBe(false);
+    expect(got.summary).toMatch(/^---\n[\s\S]*status: partial\n[\s\S]*quality: RED\n[\s\S]*completeness: 33\n/);
+    expect(r.issue.labels).toEqual([]);
+  }, 120_000);
+
+  it('a test deleted to make `npm test` pass is caught: FAIL with the evidence, and no PR', async () => {
+    const { got, hooks } = collect();
+    const r = await play('critic-fraud', { hooks });
+    expectFaithful(r);
+    expect(got.judgments).toHaveLength(1);
+    const j = got.judgments[0]!;
+    expect(j.evaluations.map((e) => e.met)).toEqual([true]); // npm test itself passes
+    expect(j.verdict).toBe('FAIL');
+    expect(j.adversarial).toEqual([{ rule: 'deleted-test', file: 'test/index.test.js', evidence: 'the test file test/index.test.js was deleted (7 lines)' }]);
+    expect(crewComments(r).some((c) => c.body.includes('- deleted-test: the test file test/index.test.js was deleted (7 lines)'))).toBe(true);
+    expect(r.pulls).toEqual([]);
+    expect(r.issue.labels).toEqual(['crew: waiting']);
+  }, 120_000);
+
+  it('a semantic criterion judged on evidence: FAIL sends the documentation task back, the retry fixes it, and the second judgment passes', async () => {
+    const { got, hooks } = collect();
+    const r = await play('scenarios/demo.yaml', { hooks, edit: (s) => failThenPass(s) });
+    expectFaithful(r);
+    expect(got.judgments.map((j) => j.verdict)).toEqual(['FAIL', 'PASS']);
+    expect(got.judgments[0]!.evaluations[1]).toMatchObject({ criterion: 'c2', met: false, tasks: ['t3'] });
+    expect(got.judgments[1]!.evaluations[1]!.evidence[0]).toContain('README.md:');
+    // Only t3 ran again, and it was told the critic's reasons.
+    const prompts = [...got.workerPrompts.entries()];
+    expect(prompts.filter(([k]) => k.startsWith('t3@'))).toHaveLength(2);
+    expect(prompts.filter(([k]) => k.startsWith('t1@'))).toHaveLength(1);
+    expect(prompts.filter(([k]) => k.startsWith('t3@'))[1]![1][0]).toContain('The README lists slugify but shows no example');
+    expect(got.criticPrompts[1]).toContain('## Why the previous judgment failed');
+    expect(got.readme).toContain("- `slugify(text)`: turns a title into a URL slug, e.g. `slugify('Hello, World!')` is `'hello-world'`.");
+    expect(r.pulls).toHaveLength(1);
+    expect(r.pulls[0]!.body).not.toContain('[!WARNING]');
+    expect(r.pulls[0]!.body).toContain('✅ The README documents slugify with an example');
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(plan.body).toContain('**Done criteria** · critic: ✅ PASS (iteration 2)');
+    expect(got.summary).toMatch(/status: success\n/);
+  }, 120_000);
+});
+
+/** The demo, with a README task that first leaves out the example and a critic that notices. */
+function failThenPass(s: Scenario): void {
+  const model = s.model as { entries: Entry[] };
+  const entries = model.entries;
+  const t3 = entries.find((e) => e.role === 'worker' && e.task === 't3')!;
+  const firstTry = structuredClone(t3);
+  firstTry.attempt = 1;
+  const toolInput = (e: Entry, reply: number) => (e.replies[reply]!.content[0] as { input: Record<string, string> }).input;
+  const edit = toolInput(firstTry, 1);
+  edit.new_string = "- `capitalize(text)`: upper-cases the first letter.\n- `slugify(text)`: turns a title into a URL slug.";
+  const secondTry = structuredClone(t3);
+  secondTry.attempt = 2;
+  const fix = toolInput(secondTry, 1);
+  fix.old_string = '- `slugify(text)`: turns a title into a URL slug.';
+  fix.new_string = "- `slugify(text)`: turns a title into a URL slug, e.g. `slugify('Hello, World!')` is `'hello-world'`.";
+  const critic = entries.find((e) => e.role === 'critic')!;
+  const pass = { ...structuredClone(critic), contains: 'Judgment 2 of' };
+  const judgeOnly = (input: Record<string, unknown>) => ({ content: [{ type: 'tool_use' as const, name: 'submit_judgment', input }] });
+  const fail = {
+    role: 'critic',
+    contains: 'Judgment 1 of',
+    replies: [
+      critic.replies[0]!,
+      judgeOnly({
+        evaluations: [{ criterion: 'c2', met: false, evidence: ['README.md:6 lists `slugify(text)` without an example'], confidence: 0.9, tasks: ['t3'] }],
+        overall_reason: 'The README lists slugify but shows no example.',
+        suggested_next_action: "Add an example such as slugify('Hello, World!') to the README entry.",
+      }),
+    ],
+  };
+  pass.replies = [critic.replies[0]!, judgeOnly({ evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:6 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }], overall_reason: 'The README now has the example.' })];
+  model.entries = [...entries.filter((e) => e !== t3 && e !== critic), firstTry, secondTry, fail, pass] as Entry[];
+}

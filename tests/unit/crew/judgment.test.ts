@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseUnifiedDiff } from '../../../src/domain/diff';
+import {
+  commandEvaluation,
+  criteriaDigest,
+  rerunAdvice,
+  runOutcome,
+  semanticEvaluation,
+  tasksToRerun,
+  verdictOf,
+  type Evaluation,
+  type Judgment,
+} from '../../../src/domain/judgment';
+import { findTampering, isTestFile } from '../../../src/domain/tamper';
+import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
+import { plan, view } from './run-fixtures';
+
+const [c1, c2] = plan.criteria as [(typeof plan.criteria)[number], (typeof plan.criteria)[number]];
+const tasks = new Set(['t1', 't2', 't3']);
+
+describe('command criteria: exit 0 met, exit 1 not met, anything else an error', () => {
+  it.each([
+    [0, false, true],
+    [1, false, false],
+    [2, false, null],
+    [127, false, null],
+    [null, false, null],
+    [0, true, null],
+  ] as const)('exit %s (timed out: %s) → met %s', (exitCode, timedOut, met) => {
+    const e = commandEvaluation(c1, { exitCode, timedOut, output: 'line 1\nline 2\n' });
+    expect(e.met).toBe(met);
+    expect(e.evidence[0]).toContain('`npm test`');
+    expect(e.evidence[1]).toBe('line 1\nline 2');
+    if (met === null) expect(e.error).toMatch(timedOut ? /timed out/ : /could not check/);
+  });
+});
+
+describe('semantic criteria: the model is held to the evidence rules', () => {
+  it('met with evidence and confidence stands', () => {
+    const e = semanticEvaluation(c2, { criterion: 'c2', met: true, evidence: ['README.md:12 `slugify(text)`'], confidence: 0.9, tasks: [] }, tasks);
+    expect(e).toMatchObject({ met: true, confidence: 0.9, evidence: ['README.md:12 `slugify(text)`'] });
+  });
+  it('a PASS without evidence is a FAIL', () => {
+    const e = semanticEvaluation(c2, { criterion: 'c2', met: true, evidence: ['  '], confidence: 1 }, tasks);
+    expect(e.met).toBe(false);
+    expect(e.evidence.join()).toContain('without any evidence');
+  });
+  it('a PASS below the confidence floor is a FAIL', () => {
+    expect(semanticEvaluation(c2, { criterion: 'c2', met: true, evidence: ['x'], confidence: 0.49 }, tasks).met).toBe(false);
+    expect(semanticEvaluation(c2, { criterion: 'c2', met: true, evidence: ['x'], confidence: 0.5 }, tasks).met).toBe(true);
+  });
+  it('a criterion the model skipped is not met; tasks it names that do not exist are dropped', () => {
+    expect(semanticEvaluation(c2, undefined, tasks).met).toBe(false);
+    expect(semanticEvaluation(c2, { criterion: 'c2', met: false, evidence: ['no'], confidence: 1, tasks: ['t3', 'nope'] }, tasks).tasks).toEqual(['t3']);
+  });
+});
+
+const met = (criterion: string, tasksBehind: string[] = []): Evaluation => ({ criterion, text: criterion, kind: 'semantic', met: true, evidence: ['e'], confidence: 1, tasks: tasksBehind });
+const notMet = (criterion: string, tasksBehind: string[] = [], evidence = ['e']): Evaluation => ({ ...met(criterion), met: false, evidence, tasks: tasksBehind });
+const judgment = (evaluations: Evaluation[], adversarial: Judgment['adversarial'] = []): Judgment => ({
+  iteration: 1,
+  headSha: 'b'.repeat(40),
+  verdict: verdictOf(evaluations, adversarial),
+  evaluations,
+  adversarial,
+  overallReason: 'because',
+  suggestedNextAction: 'fix it',
+  at: '2026-11-22T00:00:00Z',
+});
+
+describe('the verdict', () => {
+  it('PASS only when every criterion is met and nothing adversarial was found', () => {
+    expect(verdictOf([met('c1'), met('c2')], [])).toBe('PASS');
+    expect(verdictOf([met('c1'), notMet('c2')], [])).toBe('FAIL');
+    expect(verdictOf([met('c1'), { ...met('c2'), met: null }], [])).toBe('FAIL');
+    expect(verdictOf([met('c1')], [{ rule: 'deleted-test', evidence: 'x', file: 'test/a.test.js' }])).toBe('FAIL');
+    expect(verdictOf([], [])).toBe('FAIL');
+  });
+  it('the criteria digest changes with any criterion, and not with order of keys', () => {
+    const d = criteriaDigest(plan.criteria);
+    expect(criteriaDigest(plan.criteria.map((c) => ({ ...c })))).toBe(d);
+    expect(criteriaDigest([{ ...c1, command: 'true' }, c2])).not.toBe(d);
+    expect(criteriaDigest([c1])).not.toBe(d);
+  });
+});
+
+describe('which tasks go back after a FAIL', () => {
+  const v = view(['success', 'success', 'success']);
+  v.tasks.get('t1')!.changedFiles = ['src/slugify.js'];
+  v.tasks.get('t2')!.changedFiles = ['test/slugify.test.js'];
+  v.tasks.get('t3')!.changedFiles = ['README.md'];
+  it('the tasks the critic named', () => {
+    expect(tasksToRerun(judgment([met('c1'), notMet('c2', ['t3'])]), v)).toEqual(['t3']);
+  });
+  it('for a finding, the tasks that changed its file', () => {
+    expect(tasksToRerun(judgment([met('c1')], [{ rule: 'skipped-test', evidence: 'x', file: 'test/slugify.test.js' }]), v)).toEqual(['t2']);
+  });
+  it('else the tasks whose files the evidence mentions, else the tasks nothing builds on', () => {
+    expect(tasksToRerun(judgment([notMet('c1', [], ['src/slugify.js:3 throws'])]), v)).toEqual(['t1']);
+    expect(tasksToRerun(judgment([notMet('c1', [], ['no file named'])]), v)).toEqual(['t2', 't3']);
+  });
+  it('the advice a task gets holds only its criteria, the findings and the next step', () => {
+    const j = judgment([notMet('c1', ['t1']), notMet('c2', ['t3'])]);
+    expect(rerunAdvice(j, 't3')).toContain('c2');
+    expect(rerunAdvice(j, 't3')).not.toContain('- c1');
+    expect(rerunAdvice(j, 't3')).toContain('Suggested next step: fix it');
+    expect(rerunAdvice(j)).toContain('- c1');
+  });
+});
+
+describe("the run's outcome", () => {
+  it('success/GREEN on PASS with every task done; partial when accepted; failure otherwise', () => {
+    expect(runOutcome(view(['success', 'success', 'success']), judgment([met('c1'), met('c2')]), false)).toEqual({ status: 'success', quality: 'GREEN', completeness: 100, failedTasks: [] });
+    expect(runOutcome(view(['success', 'success', 'success']), judgment([met('c1'), notMet('c2')]), true)).toMatchObject({ status: 'partial', quality: 'RED', completeness: 50 });
+    expect(runOutcome(view(['success', 'failure', 'success']), judgment([notMet('c1'), notMet('c2')]), false)).toMatchObject({ status: 'failure', quality: 'RED', completeness: 0, failedTasks: ['t2'] });
+  });
+});
+
+describe('tampering, found in a real git diff', () => {
+  const root = mkdtempSync(join(tmpdir(), 'crew-tamper-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let dir = root;
+  const env = { ...FIXTURE_IDENTITY };
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  async function diffAfter(change: () => void): Promise<string> {
+    dir = mkdtempSync(join(root, 'repo-'));
+    await git(['init', '-q', '-b', 'main'], { cwd: dir });
+    write('src/a.js', 'export const a = 1;\n');
+    write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBe(1);\n  expect(a + 1).toBe(2);\n});\n");
+    write('test/b.test.js', "it('b', () => {\n  expect(2).toEqual(2);\n});\n");
+    await git(['add', '-A'], { cwd: dir });
+    await git(['commit', '-qm', 'base', '--allow-empty'], { cwd: dir, env });
+    change();
+    await git(['add', '-A'], { cwd: dir });
+    await git(['commit', '-qm', 'change', '--allow-empty'], { cwd: dir, env });
+    return git(['diff', '--no-color', '--no-renames', '-U0', 'HEAD~1', 'HEAD'], { cwd: dir });
+  }
+
+  it('a deleted test file', async () => {
+    const found = findTampering(parseUnifiedDiff(await diffAfter(() => unlinkSync(join(dir, 'test/b.test.js')))));
+    expect(found).toEqual([{ rule: 'deleted-test', file: 'test/b.test.js', evidence: 'the test file test/b.test.js was deleted (3 lines)' }]);
+  });
+  it('a skipped test, with its file and line', async () => {
+    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('test/a.test.js', "import { a } from '../src/a.js';\nit.skip('is one', () => {\n  expect(a).toBe(1);\n  expect(a + 1).toBe(2);\n});\n"))));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ rule: 'skipped-test', file: 'test/a.test.js', line: 2 });
+  });
+  it('assertions loosened to toBeTruthy()', async () => {
+    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBeTruthy();\n  expect(a + 1).toBeTruthy();\n});\n"))));
+    expect(found).toHaveLength(1);
+    expect(found[0]!.rule).toBe('weakened-assertions');
+    expect(found[0]!.evidence).toContain('2 assertion(s) fewer in test/a.test.js, 2 replaced by a weaker check');
+  });
+  it('new tests and changes outside test files are not findings', async () => {
+    const diff = await diffAfter(() => {
+      write('src/a.js', 'export const a = 1; // it.skip( in a comment of a source file\n');
+      write('test/c.test.js', "it('c', () => {\n  expect(3).toBe(3);\n});\n");
+    });
+    expect(findTampering(parseUnifiedDiff(diff))).toEqual([]);
+  });
+  it('knows test files across languages', () => {
+    for (const p of ['test/a.js', 'src/a.test.ts', 'pkg/a_test.go', 'tests/test_a.py', 'spec/a_spec.rb', 'src/FooTest.java', '__tests__/x.js']) expect(isTestFile(p)).toBe(true);
+    for (const p of ['src/a.js', 'README.md', 'src/testing.js', 'contest/a.js']) expect(isTestFile(p)).toBe(false);
+  });
+});
