@@ -51,7 +51,9 @@ export type Waiting =
   /** An escalation to a person about a task: retry, accept as is, abort, or answer. */
   | { kind: 'decision'; commentId: number; task: string; topic: UserTopic; question: string }
   /** The critic's FAIL stands after every iteration (or it could not judge): retry, accept, or abort. */
-  | { kind: 'verdict'; commentId: number; iteration: number };
+  | { kind: 'verdict'; commentId: number; iteration: number }
+  /** Merging a task into the integration branch conflicted and the resolver could not keep both intents: retry or abort. */
+  | { kind: 'conflict'; commentId: number; task: string; files: string[] };
 
 /** The critic gate's progress, kept on the run so every job and the plan comment see it. */
 export interface ReviewState {

@@ -77,6 +77,7 @@ export function commandsFor(phase: Phase, waiting: Waiting['kind'] | null = null
   if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
   if (phase === 'ESCALATING' && waiting === 'answer') return ['/crew answer <text>', '/crew abort'];
   if (phase === 'ESCALATING' && waiting === 'verdict') return ['/crew retry', '/crew accept', '/crew abort'];
+  if (phase === 'ESCALATING' && waiting === 'conflict') return ['/crew retry', '/crew abort'];
   if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew retry', '/crew accept', '/crew abort'];
   return ['/crew status', '/crew abort', '/crew help'];
 }
@@ -132,6 +133,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   if (run.waiting?.kind === 'verdict') {
     out.push('');
     out.push(`**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`);
+  } else if (run.waiting?.kind === 'conflict') {
+    out.push('');
+    out.push(`**Waiting for your decision** on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => `\`${cell(f)}\``).join(', ')} ([the hunks](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\` or \`/crew abort\`.`);
   } else if (run.waiting?.kind === 'decision') {
     out.push('');
     out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);

@@ -32,6 +32,7 @@ export const paths = {
   report: (issue: number, run: number) => `${runFolder(issue, run)}/report.md`,
   reportSummary: (issue: number, run: number) => `${runFolder(issue, run)}/report_summary.md`,
   judgment: (issue: number, run: number, iteration: number) => `${runFolder(issue, run)}/judgments/judgment_${iteration}.json`,
+  integration: (issue: number, run: number) => `${runFolder(issue, run)}/integration.md`,
 };
 
 export class StateFormatError extends Error {

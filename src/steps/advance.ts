@@ -1,13 +1,18 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runResolver } from '../agents/resolver';
+import { conflictHunks, hasConflictMarkers, renderHunks, type ConflictHunk } from '../domain/conflicts';
 import { topologicalOrder } from '../domain/plan';
 import { integrationBranch, runFolder } from '../domain/refs';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
+import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
-import { readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { CrewError, failRun, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
+import { WAITING_LABEL } from './planning';
 import { takePushedResult } from './task-results';
 
 /**
@@ -121,8 +126,14 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
   );
 }
 
-/** Merges the task branches into the integration branch in dependency order. */
-async function integrate(ctx: StepContext, view: RunView): Promise<string> {
+type Integration = { headSha: string; resolved: string[] } | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };
+
+/**
+ * Merges the task branches into the integration branch in dependency order. A conflict
+ * goes to the resolver agent with both tasks' intent; if it cannot keep both, the merge
+ * is undone and the conflict is returned for a person. Nothing is dropped either way.
+ */
+async function integrate(ctx: StepContext, view: RunView): Promise<Integration> {
   const { issue, run, base } = view.run;
   const branch = integrationBranch(issue, run);
   const heads = topologicalOrder(view.plan!)
@@ -136,18 +147,107 @@ async function integrate(ctx: StepContext, view: RunView): Promise<string> {
   if (existing) {
     await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
     const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha!, existing)));
-    if (contained.every(Boolean)) return existing;
+    if (contained.every(Boolean)) return { headSha: existing, resolved: [] };
   }
   await ctx.repo.checkoutNew(branch, base.sha);
+  const merged: TaskRecord[] = [];
+  const resolved: string[] = [];
   for (const h of heads) {
-    const merged = await ctx.repo.merge(`refs/remotes/origin/${h.branch}`, `crew: integrate ${h.id}`);
-    if (!merged.ok) {
-      throw new CrewError('integration', `merging ${h.id} (${h.branch}) conflicts with the tasks before it in ${merged.conflicts.map((f) => `\`${f}\``).join(', ')}. Nothing was lost: every task branch is still there.`, 'Merge the task branches by hand, or comment `/crew run` after making the issue say which task owns those files.');
+    const m = await ctx.repo.mergeKeepingConflicts(`refs/remotes/origin/${h.branch}`, `crew: integrate ${h.id}`);
+    if (m.ok) {
+      merged.push(h);
+      continue;
     }
+    if (!m.conflicts.length) throw new CrewError('integration', `git could not merge ${h.id} (${h.branch}) and reported no conflicting file. Nothing was lost: every task branch is still there.`, 'Merge the task branches by hand, or comment `/crew run` to start a fresh run.');
+    const outcome = await resolveConflict(ctx, view, h, merged, m.conflicts);
+    if ('conflict' in outcome) {
+      await ctx.repo.abortMerge();
+      return outcome;
+    }
+    await ctx.repo.commitMerge(`crew: integrate ${h.id}, resolving ${m.conflicts.join(', ')}\n\n${outcome.explanation}`);
+    resolved.push(`${h.id} in ${m.conflicts.join(', ')}: ${outcome.explanation}`);
+    merged.push(h);
   }
   if (existing) await ctx.repo.pushReplacing(branch, existing);
   else await ctx.repo.push(branch);
-  return ctx.repo.head();
+  return { headSha: await ctx.repo.head(), resolved };
+}
+
+const RESOLVER_MAX_TURNS = 30;
+
+async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord, merged: TaskRecord[], files: string[]): Promise<{ explanation: string } | Extract<Integration, { conflict: unknown }>> {
+  const { issue, run } = view.run;
+  const hunks: ConflictHunk[] = [];
+  const unreadable: string[] = [];
+  for (const f of files) {
+    const text = await readFile(join(ctx.repo.dir, f), 'utf8').catch(() => undefined);
+    const found = text === undefined ? [] : conflictHunks(f, text);
+    if (found.length) hunks.push(...found);
+    else unreadable.push(f);
+  }
+  const touching = merged.filter((t) => t.changedFiles.some((f) => files.includes(f)));
+  const others = (touching.length ? touching : merged).map((t) => t.id);
+  const conflict = (why: string) => ({ conflict: { task: task.id, with: others, files, hunks, why } });
+  // A file deleted on one side, or a binary file, has no hunks to merge line by line.
+  if (unreadable.length) return conflict(`${unreadable.map((f) => `\`${f}\``).join(', ')} cannot be merged line by line (deleted on one side, or not text)`);
+  const plan = view.plan!;
+  const intentOf = (t: TaskRecord) => {
+    const p = plan.tasks.find((x) => x.id === t.id)!;
+    return { id: t.id, title: p.title, description: p.description, summary: t.summary ?? '' };
+  };
+  const config = await ctx.config();
+  ctx.log.info(`integration: ${task.id} conflicts with ${others.join(', ')} in ${files.join(', ')}; asking the resolver to keep both`);
+  let out;
+  try {
+    out = await runResolver(
+      ctx.model(),
+      { repoDir: ctx.repo.dir, modelId: config.models[config.default_model], system: await ctx.template('resolver'), protectedPaths: config.protected_paths, ours: (touching.length ? touching : merged).map(intentOf), theirs: intentOf(task), hunks, maxTurns: RESOLVER_MAX_TURNS, maxOutputBytes: 64_000 },
+      ctx.log,
+    );
+  } catch (e) {
+    return conflict(`the resolver's model call failed: ${(e as Error).message}`);
+  }
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resolver usage`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, out.usage) }, nowIso(ctx));
+  });
+  if (!out.resolved) return conflict(`the resolver could not keep both intents: ${sanitize(out.explanation, 1000)}`);
+  const outside = out.written.filter((f) => !files.includes(f));
+  if (outside.length) return conflict(`the resolver changed files outside the conflict (${outside.join(', ')}), which crew does not accept`);
+  for (const f of files) {
+    const text = await readFile(join(ctx.repo.dir, f), 'utf8').catch(() => '');
+    if (hasConflictMarkers(text)) return conflict(`the resolver said it was done, but \`${f}\` still has conflict markers`);
+  }
+  ctx.log.info(`integration: the resolver merged ${task.id}: ${out.explanation}`);
+  return { explanation: sanitize(out.explanation, 1000) };
+}
+
+/** The resolver could not merge: a person decides, with the files and hunks in front of them. */
+async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Integration, { conflict: unknown }>['conflict']): Promise<void> {
+  const { issue, run } = view.run;
+  const body = [
+    `**crew needs a decision** on run ${run}: merging **${c.task}** into \`${integrationBranch(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => `\`${f}\``).join(', ')}, and ${c.why}.`,
+    '',
+    'Nothing was lost: every task branch is still there, and the integration branch was not changed.',
+    '',
+    '<details><summary>The conflicting hunks</summary>',
+    '',
+    c.hunks.length ? renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task }) : '(no line-by-line hunks: see the files above)',
+    '</details>',
+    '',
+    '**Reply with one of:**',
+    `- \`/crew retry\`: integrate again, for example after you pushed a fix to one of the task branches.`,
+    '- `/crew abort`: stop here; the branches stay.',
+  ].join('\n');
+  const posted = await ctx.forge.postComment(issue, body);
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: merge conflict goes to a person`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    writeRun(tx, { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'conflict', commentId: posted.id, task: c.task, files: c.files } }, nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
+  });
+  await ctx.forge.addLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('conflict-escalated');
+  await syncPlanComment(ctx, issue, run);
 }
 
 /**
@@ -156,7 +256,9 @@ async function integrate(ctx: StepContext, view: RunView): Promise<string> {
  */
 async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   const { issue, run } = view.run;
-  const headSha = await integrate(ctx, view);
+  const integration = await integrate(ctx, view);
+  if ('conflict' in integration) return escalateConflict(ctx, view, integration.conflict);
+  const { headSha, resolved } = integration;
   ctx.log.checkpoint('integrated');
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: integrated ${headSha.slice(0, 7)} for the critic`, (tx) => {
     const v = readView(tx, issue, run)!;
@@ -165,6 +267,7 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
     // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
     const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
     writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
+    if (resolved.length) tx.write(paths.integration(issue, run), `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`);
     refreshExecutionLog(tx, issue, run);
   });
   ctx.output('critic', 'true');

@@ -219,6 +219,14 @@ async function ensurePlanComment(ctx: StepContext, issue: number, run: number, r
  * A reply counts only if it was written after the comment it answers and has not
  * been edited since: crew re-reads it rather than trusting the event alone.
  */
+/** Whether a reply to crew's decision comment counts; when it does not, says why in a comment. */
+async function decisionReplyCounts(ctx: StepContext, ev: CommentEvent, after: number): Promise<boolean> {
+  const trust = await trustedReply(ctx, ev, after);
+  if (trust === 'ok') return true;
+  await ctx.forge.postComment(ev.issue.number, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+  return false;
+}
+
 async function trustedReply(ctx: StepContext, ev: CommentEvent, after: number): Promise<'ok' | 'stale' | 'edited'> {
   if (ev.comment.id <= after) return 'stale';
   const now = await ctx.forge.getComment(ev.comment.id);
@@ -341,11 +349,7 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
   const issue = ev.issue.number;
   const run = last.run;
   const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'decision' }>;
-  const trust = await trustedReply(ctx, ev, waiting.commentId);
-  if (trust !== 'ok') {
-    await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
-    return;
-  }
+  if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
   const config = await ctx.config();
   const now = nowIso(ctx);
   const claimNonce = nonce();
@@ -387,11 +391,7 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
   const issue = ev.issue.number;
   const run = last.run;
   const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'verdict' }>;
-  const trust = await trustedReply(ctx, ev, waiting.commentId);
-  if (trust !== 'ok') {
-    await ctx.forge.postComment(issue, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
-    return;
-  }
+  if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
   const config = await ctx.config();
   const judgment = await lastJudgment(ctx, await loadView(ctx, issue, run));
   const now = nowIso(ctx);
@@ -426,12 +426,33 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
   await syncPlanComment(ctx, issue, run);
 }
 
+/** `/crew retry` on a merge conflict crew could not resolve: integrate again (the maintainer may have fixed a branch). */
+async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRecord): Promise<void> {
+  const issue = ev.issue.number;
+  const run = last.run;
+  const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'conflict' }>;
+  if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
+  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: integrate again (@${ev.comment.author.login})`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId) return false;
+    writeRun(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, nowIso(ctx));
+    return true;
+  });
+  if (!taken) return ctx.log.info('the decision was already taken');
+  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('decision-taken');
+  // advance runs next in this workflow run and, holding INTEGRATING, integrates again.
+  setOutputs(ctx, issue, run, [], true);
+  await syncPlanComment(ctx, issue, run);
+}
+
 /** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
 async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task)) return decideTask(ctx, ev, last, 'retry');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict' && !only) return decideVerdict(ctx, ev, last, 'retry');
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'conflict' && !only) return retryIntegration(ctx, ev, last);
   if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
     await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
     return;

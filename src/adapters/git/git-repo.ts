@@ -46,14 +46,40 @@ export class GitRepo implements Repo {
   }
 
   async merge(ref: string, message: string): Promise<MergeResult> {
-    try {
-      await this.git.raw(['merge', '--no-ff', '--no-edit', '-m', message, ref]);
-      return { ok: true, conflicts: [] };
-    } catch {
-      const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
-      await this.git.raw(['merge', '--abort']).catch(() => undefined);
-      return { ok: false, conflicts };
-    }
+    const result = await this.tryMerge(ref, message);
+    if (!result.ok) await this.abortMerge();
+    return result;
+  }
+
+  /** Like merge, but a conflict is left in the working tree for a resolver; the conflicted files are listed. */
+  async mergeKeepingConflicts(ref: string, message: string): Promise<MergeResult> {
+    const result = await this.tryMerge(ref, message);
+    if (!result.ok && !result.conflicts.length) await this.abortMerge();
+    return result;
+  }
+
+  /**
+   * The outcome is read from the repository, not from git's exit: a conflicted merge exits 1
+   * with its report on stdout, which simple-git resolves as success.
+   */
+  private async tryMerge(ref: string, message: string): Promise<MergeResult> {
+    let failed = false;
+    await this.git.raw(['merge', '--no-ff', '--no-edit', '-m', message, ref]).catch(() => (failed = true));
+    const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
+    if (conflicts.length) return { ok: false, conflicts };
+    if (failed || !(await this.isAncestor(ref, 'HEAD'))) return { ok: false, conflicts: [] };
+    return { ok: true, conflicts: [] };
+  }
+
+  async abortMerge(): Promise<void> {
+    await this.git.raw(['merge', '--abort']).catch(() => undefined);
+  }
+
+  /** Concludes a merge whose conflicts were resolved in the working tree. */
+  async commitMerge(message: string): Promise<string> {
+    await this.git.raw(['add', '-A']);
+    await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
+    return this.head();
   }
 
   async commitAll(message: string, opts: { allowEmpty?: boolean } = {}): Promise<CommitResult> {

@@ -312,10 +312,13 @@ async function writeOutputs(outDir: string, result: ScenarioResult, runner: Work
  * Scenarios about the critic script it like any role.
  */
 export function withDefaultCritic(script: Script): Script {
-  if (script.entries.some((e) => e.role === 'critic') || script.respond) return script;
+  if (script.entries.some((e) => e.role === 'critic')) return script;
+  const own = script.respond;
   return {
     ...script,
     respond: (request) => {
+      const answered = own?.(request);
+      if (answered !== undefined) return answered;
       if (request.role !== 'critic' || request.turn > 0) return undefined;
       const first = request.body.messages.find((m) => m.role === 'user');
       const text = typeof first?.content === 'string' ? first.content : (first?.content ?? []).map((b) => (b.type === 'text' ? String(b.text ?? '') : '')).join('\n');
