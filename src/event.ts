@@ -17,7 +17,15 @@ export interface DispatchEvent {
   inputs: Record<string, string>;
 }
 
-export type CrewEvent = CommentEvent | DispatchEvent;
+/** A check suite completed or a review was submitted: the pull requests it concerns, for the merge gate. */
+export interface PullEvent {
+  kind: 'pull';
+  source: 'check_suite' | 'pull_request_review' | 'workflow_run';
+  defaultBranch?: string;
+  pulls: Array<{ number: number; headRef: string }>;
+}
+
+export type CrewEvent = CommentEvent | DispatchEvent | PullEvent;
 
 const Repository = z.object({ default_branch: z.string().optional() }).optional();
 
@@ -39,13 +47,18 @@ const CommentPayload = z.object({
   }),
 });
 
+const PullRef = z.object({ number: z.number().int(), head: z.object({ ref: z.string() }) });
+const CheckSuitePayload = z.object({ check_suite: z.object({ pull_requests: z.array(PullRef).default([]) }), repository: Repository });
+const ReviewPayload = z.object({ pull_request: PullRef, repository: Repository });
+const WorkflowRunPayload = z.object({ workflow_run: z.object({ pull_requests: z.array(PullRef).default([]) }), repository: Repository });
+
 const DispatchPayload = z.object({ inputs: z.record(z.string(), z.unknown()).nullable().optional(), repository: Repository });
 
 export class UnsupportedEvent extends Error {}
 
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
-  if (name !== 'issue_comment' && name !== 'workflow_dispatch') {
-    throw new UnsupportedEvent(`crew runs on issue_comment and workflow_dispatch events, not '${name || '(none)'}'. Use the workflow from crew's README.`);
+  if (!['issue_comment', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'workflow_run'].includes(name)) {
+    throw new UnsupportedEvent(`crew runs on issue_comment, workflow_dispatch, check_suite, pull_request_review and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`);
   }
   let raw: unknown;
   try {
@@ -56,6 +69,13 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
   if (name === 'workflow_dispatch') {
     const p = DispatchPayload.parse(raw);
     return { kind: 'dispatch', defaultBranch: p.repository?.default_branch, inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])) };
+  }
+  if (name === 'check_suite' || name === 'pull_request_review' || name === 'workflow_run') {
+    const p = (name === 'check_suite' ? CheckSuitePayload : name === 'workflow_run' ? WorkflowRunPayload : ReviewPayload).safeParse(raw);
+    if (!p.success) throw new UnsupportedEvent(`the ${name} payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+    const d = p.data;
+    const pulls = 'check_suite' in d ? d.check_suite.pull_requests : 'workflow_run' in d ? d.workflow_run.pull_requests : [d.pull_request];
+    return { kind: 'pull', source: name, defaultBranch: d.repository?.default_branch, pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })) };
   }
   const p = CommentPayload.safeParse(raw);
   if (!p.success) throw new UnsupportedEvent(`the issue_comment payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);

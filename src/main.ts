@@ -14,6 +14,7 @@ import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
+import { merge } from './steps/merge';
 import { CrewError, failRun, syncPlanComment, type StepContext } from './steps/context';
 import { route } from './steps/route';
 import { work } from './steps/work';
@@ -105,6 +106,11 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
   if (ctx.event.kind === 'comment') return { issue: ctx.event.issue.number };
+  // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
+  if (ctx.event.kind === 'pull') {
+    const head = ctx.event.pulls.map((p) => /^crew\/(\d+)\/r\d+\/integration$/.exec(p.headRef)).find(Boolean);
+    return head ? { issue: Number(head[1]) } : {};
+  }
   // A dispatch names its issue; the run is left as it is, so `/crew resume` can carry on once the cause is fixed.
   const issue = Number(ctx.event.inputs.issue);
   return Number.isInteger(issue) && issue > 0 ? { issue } : {};
@@ -140,7 +146,7 @@ export async function run(): Promise<void> {
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
     ctx = buildContext(settings, readEvent());
-    const steps = { route, work, advance, critic } as const;
+    const steps = { route, work, advance, critic, merge } as const;
     await steps[settings.step](ctx);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);

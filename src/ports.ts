@@ -1,3 +1,4 @@
+import type { CheckFact, MergeMethod } from './domain/merge-gate';
 /**
  * The narrow interfaces between crew's logic and the outside world. Steps and agents
  * take these as arguments; adapters implement them for GitHub, git, the Anthropic API
@@ -30,6 +31,13 @@ export interface PullRef {
   headSha: string;
 }
 
+export interface PullInfo {
+  state: 'open' | 'closed';
+  merged: boolean;
+  headSha: string;
+  headRef: string;
+}
+
 export interface Forge {
   readonly repo: { owner: string; name: string };
   /** The login crew's comments carry, used to recognise its own comments. */
@@ -48,6 +56,14 @@ export interface Forge {
   findOpenPull(head: string, base: string): Promise<PullRef | undefined>;
   createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef>;
   updatePull(number: number, input: { title?: string; body?: string }): Promise<void>;
+  getPull(number: number): Promise<PullInfo>;
+  /** Check runs (latest per name) and commit statuses on a commit. */
+  checksOn(sha: string): Promise<CheckFact[]>;
+  /** Logins whose latest review approves this head. */
+  approvals(number: number, headSha: string): Promise<string[]>;
+  mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }>;
+  /** Merges only if the head is still `sha`; GitHub's refusal (405, 409, …) comes back as data. */
+  mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }>;
   /** Starts another run of crew's own workflow. */
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */

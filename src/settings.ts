@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** The action's inputs as one typed object. Each error names the input and the form it expects. */
 export interface Settings {
   /** Which workflow job this is: `route` (commands), `work` (one task), `advance` (settle and integrate) or `critic` (judge and finish). */
-  step: 'route' | 'work' | 'advance' | 'critic';
+  step: 'route' | 'work' | 'advance' | 'critic' | 'merge';
   /** The Anthropic API key; empty when the secret is not set, which crew reports when it first needs it. */
   anthropicApiKey: string;
   /** Token for GitHub: the workflow's GITHUB_TOKEN by default, or an App or personal token. */
@@ -28,8 +28,8 @@ const positiveInt = (name: string) =>
 
 export function readSettings(get: (name: string) => string = (n) => core.getInput(n)): Settings {
   const step = get('step');
-  if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic') {
-    throw new InputError(`Input \`step\` must be one of route, work, advance or critic (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`);
+  if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic' && step !== 'merge') {
+    throw new InputError(`Input \`step\` must be one of route, work, advance, critic or merge (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`);
   }
   const githubToken = get('github_token');
   if (!githubToken) throw new InputError('Input `github_token` is empty. Leave it unset to use the workflow token, or pass a GitHub App or personal token.');
@@ -37,7 +37,7 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   for (const name of ['issue', 'run'] as const) {
     const raw = get(name);
     if (raw === '') {
-      if (step !== 'route') throw new InputError(`Input \`${name}\` is required for step '${step}'. Pass \`\${{ needs.route.outputs.${name} }}\`, as the README's workflow does.`);
+      if (step !== 'route' && step !== 'merge') throw new InputError(`Input \`${name}\` is required for step '${step}'. Pass \`\${{ needs.route.outputs.${name} }}\`, as the README's workflow does.`);
       continue;
     }
     const parsed = positiveInt(name).safeParse(raw);

@@ -107,6 +107,17 @@ export interface RunRecord {
   review: ReviewState | null;
   /** Digest of the done criteria as the plan review saw them; the critic checks nothing changed them. */
   criteriaDigest: string | null;
+  /** The auto-merge gate's last word on the pull request; null until it has looked. */
+  merge: MergeState | null;
+}
+
+export interface MergeState {
+  state: 'merged' | 'waiting' | 'not-merged';
+  reason: string;
+  /** The head it looked at, and the merge commit once merged. */
+  headSha: string;
+  mergeSha: string | null;
+  at: string;
 }
 
 export interface TaskClaim {

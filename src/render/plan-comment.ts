@@ -152,7 +152,8 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.pr) {
     out.push('');
-    out.push(`**Pull request:** ${run.pr.url}`);
+    const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${run.merge.reason}`, 'not-merged': ` · not merged by crew: ${run.merge.reason}` }[run.merge.state] : '';
+    out.push(`**Pull request:** ${run.pr.url}${merge}`);
   }
   if (run.failure) {
     out.push('');

@@ -1,6 +1,6 @@
 import { describeCriterion } from '../domain/criteria';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
-import { totalUsage, type RunView } from '../domain/run-state';
+import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
 import { cell, details, fence, hiddenMarker } from '../text/markdown';
 
 export interface TaskResultText {
@@ -112,10 +112,34 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
     out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
     out.push('');
   }
+  out.push(renderMergeSection(view.run.merge), '');
   out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
   out.push('');
   out.push(`<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);
   return out.join('\n');
+}
+
+const MERGE_START = '<!-- crew:merge -->';
+const MERGE_END = '<!-- /crew:merge -->';
+
+/** The report's merge section: merged, waiting (and for what), or why not. Replaced in place as the gate re-runs. */
+export function renderMergeSection(m: MergeState | null): string {
+  const text =
+    m === null
+      ? 'crew has not looked at merging yet.'
+      : m.state === 'merged'
+        ? `✅ Merged by crew as ${m.mergeSha?.slice(0, 7) ?? ''}${m.reason ? ` (${m.reason})` : ''}.`
+        : m.state === 'waiting'
+          ? `⏳ Not merged yet: ${m.reason}.`
+          : `Not merged by crew: ${m.reason}.`;
+  return `${MERGE_START}\n### Merge\n\n${text}\n${MERGE_END}`;
+}
+
+export function replaceMergeSection(report: string, m: MergeState | null): string {
+  const start = report.indexOf(MERGE_START);
+  const end = report.indexOf(MERGE_END);
+  if (start < 0 || end < start) return `${report}\n\n${renderMergeSection(m)}`;
+  return report.slice(0, start) + renderMergeSection(m) + report.slice(end + MERGE_END.length);
 }
 
 const yamlString = (s: string) => JSON.stringify(s);

@@ -6,6 +6,7 @@ import { renderPullBody, renderReport, renderReportSummary, reportMarker, type T
 import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 import { CREW_VERSION } from '../version';
+import { decideMerge } from './merge';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
@@ -62,7 +63,10 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
     if (rec.pr?.number !== pr!.number) writeRun(tx, { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null } }, nowIso(ctx));
   });
 
-  const current = await loadView(ctx, issue, run);
+  // The merge gate runs before the report, so the report says whether crew merged and why (not).
+  const loaded = await loadView(ctx, issue, run);
+  const mergeState = await decideMerge(ctx, loaded, pr.number);
+  const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
   const report = renderReport(current, results, links, judgment, acceptedBy);
   // A PR crew just created has no comments to search.
   let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
@@ -77,7 +81,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
     const rec = readRun(tx, issue, run)!;
     tx.write(paths.report(issue, run), `${report}\n`);
     tx.write(paths.reportSummary(issue, run), `${summary}\n`);
-    writeRun(tx, { ...rec, phase: 'COMPLETED', pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }, now);
+    writeRun(tx, { ...rec, phase: 'COMPLETED', merge: mergeState, pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }, now);
     refreshExecutionLog(tx, issue, run);
   });
   await ctx.summary(report);

@@ -31,6 +31,7 @@ function setOutputs(ctx: StepContext, issue: number | '', run: number | '', task
 export async function route(ctx: StepContext): Promise<void> {
   setOutputs(ctx, '', '', []);
   if (ctx.event.kind === 'dispatch') outdatedWorkflow(ctx.event);
+  if (ctx.event.kind === 'pull') return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
   return routeComment(ctx, ctx.event);
 }
 
@@ -169,6 +170,7 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       finalizer: null,
       leader: FRESH_MEMORY,
       review: null,
+      merge: null,
       criteriaDigest: null,
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.

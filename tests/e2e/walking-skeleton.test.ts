@@ -35,9 +35,11 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
         'workflow_dispatch:advance:success',
         'issue_comment:critic:skipped',
         'workflow_dispatch:critic:success',
+        'issue_comment:merge:skipped',
+        'workflow_dispatch:merge:skipped',
       ]),
     );
-    expect(r.jobs).toHaveLength(9);
+    expect(r.jobs).toHaveLength(11);
     // The dispatch that starts t2 goes straight to work: one job fewer on the critical path.
     expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(7);
   });

@@ -54,7 +54,8 @@ describe('the files users copy', () => {
 
   it('the workflow grants nothing by default and only what each job needs', () => {
     expect(workflow.permissions).toEqual({});
-    expect(Object.keys(workflow.on).sort()).toEqual(['issue_comment', 'workflow_dispatch']);
+    // No pull_request_target: nothing runs with write tokens on a fork's code.
+    expect(Object.keys(workflow.on).sort()).toEqual(['check_suite', 'issue_comment', 'pull_request_review', 'workflow_dispatch']);
     for (const [id, job] of Object.entries(workflow.jobs)) {
       for (const step of job.steps) {
         if (String(step.uses ?? '').startsWith('actions/checkout@')) expect(step.with?.['persist-credentials'], id).toBe(false);

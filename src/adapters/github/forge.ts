@@ -1,4 +1,5 @@
-import type { CommentInfo, CommentRef, Forge, Log, PullRef, Reaction, RepoPermission } from '../../ports';
+import type { CheckFact, MergeMethod } from '../../domain/merge-gate';
+import type { CommentInfo, CommentRef, Forge, Log, PullInfo, PullRef, Reaction, RepoPermission } from '../../ports';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
 
@@ -132,6 +133,41 @@ export class GitHubForge implements Forge {
       ...(input.title !== undefined ? { title: redact(input.title) } : {}),
       ...(input.body !== undefined ? { body: redact(input.body) } : {}),
     });
+  }
+
+  async getPull(number: number): Promise<PullInfo> {
+    const { data } = await this.gh.rest.pulls.get({ ...this.base, pull_number: number });
+    return { state: data.state === 'open' ? 'open' : 'closed', merged: data.merged, headSha: data.head.sha, headRef: data.head.ref };
+  }
+
+  async checksOn(sha: string): Promise<CheckFact[]> {
+    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, per_page: 100 });
+    const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 });
+    return [...runs.map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
+  }
+
+  async approvals(number: number, headSha: string): Promise<string[]> {
+    const reviews = await this.gh.paginate(this.gh.rest.pulls.listReviews, { ...this.base, pull_number: number, per_page: 100 });
+    // A reviewer's latest decisive review counts; comments alone change nothing.
+    const latest = new Map<string, { state: string; commit: string | null }>();
+    for (const r of reviews) if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING') latest.set(r.user.login, { state: r.state, commit: r.commit_id });
+    return [...latest].filter(([, r]) => r.state === 'APPROVED' && r.commit === headSha).map(([login]) => login);
+  }
+
+  async mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }> {
+    const { data } = await this.gh.rest.repos.get(this.base);
+    return { merge: data.allow_merge_commit !== false, squash: data.allow_squash_merge !== false, rebase: data.allow_rebase_merge !== false };
+  }
+
+  async mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }> {
+    try {
+      const { data } = await this.gh.rest.pulls.merge({ ...this.base, pull_number: number, sha, merge_method: method });
+      return { merged: true, sha: data.sha };
+    } catch (e) {
+      const code = status(e);
+      if (code === 405 || code === 409 || code === 422 || code === 403) return { merged: false, status: code, message: e instanceof Error ? e.message : String(e) };
+      throw e;
+    }
   }
 
   async dispatch(inputs: Record<string, string>): Promise<void> {

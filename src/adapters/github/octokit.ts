@@ -22,7 +22,9 @@ export function createClient(token: string, log: Log): GitHubClient {
     {
       // Read now, not when @actions/github was first imported.
       baseUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com',
-      retry: { retryAfterBaseValue: ms(1000) },
+      // The plugin's default list plus 405 and 409: a refused or conflicting write (a merge
+      // GitHub will not do, a head that moved) is an answer, not a fault to repeat.
+      retry: { retryAfterBaseValue: ms(1000), doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 451] },
       throttle: {
         retryAfterBaseValue: ms(1000),
         // GitHub asks integrations to space content-creating requests; notifications more so.

@@ -70,7 +70,7 @@ export const ScenarioSchema = z.strictObject({
       /** A folder, relative to the scenario file, copied as the first commit. */
       fixture: z.string().optional(),
       /** Files added on top of the fixture (path → content). */
-      files: z.record(z.string(), z.string()).default({}),
+      files: z.record(z.string(), z.string()).default(() => ({})),
       settings: z
         .strictObject({
           allow_merge_commit: z.boolean().optional(),
@@ -79,14 +79,14 @@ export const ScenarioSchema = z.strictObject({
           delete_branch_on_merge: z.boolean().optional(),
           actions_can_create_pull_requests: z.boolean().optional(),
         })
-        .default({}),
+        .default(() => ({})),
     })
-    .default({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, settings: {} }),
+    .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, settings: {} })),
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
-  users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default([]),
+  users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default(() => []),
   /** Repository secrets; leave ANTHROPIC_API_KEY out to play a repository that never set it. */
-  secrets: z.record(z.string(), z.string()).default({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' }),
+  secrets: z.record(z.string(), z.string()).default(() => ({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' })),
   issue: z.strictObject({
     title: z.string(),
     body: z.string().default(''),
@@ -97,8 +97,8 @@ export const ScenarioSchema = z.strictObject({
   timeline: z.array(Step).min(1),
   /** Scripted model replies, in the fake Anthropic API's script format. */
   model: z.unknown().optional(),
-  faults: z.strictObject({ github: z.array(z.unknown()).default([]), anthropic: z.array(z.unknown()).default([]) }).default({ github: [], anthropic: [] }),
-  kill: z.array(KillPoint).default([]),
+  faults: z.strictObject({ github: z.array(z.unknown()).default(() => []), anthropic: z.array(z.unknown()).default(() => []) }).default(() => ({ github: [], anthropic: [] })),
+  kill: z.array(KillPoint).default(() => []),
   /** Scales every platform wait (cancellation, retry-after, backoff). */
   time_scale: z.number().positive().default(0.01),
 });

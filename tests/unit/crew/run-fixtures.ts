@@ -41,6 +41,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     leader: FRESH_MEMORY,
     review: null,
     criteriaDigest: null,
+    merge: null,
     ...patch,
   };
   const tasks = new Map(

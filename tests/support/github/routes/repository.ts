@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { HttpError, notFound, validationFailed, type Route } from '../http-types';
 import type { FakeGitHub } from '../fake-github';
 import { legacyPermission, type FakeCheckRun, type FakeStatus } from '../model';
+import type { Principal } from '../model';
 import { eventPayload } from './issues';
 import { paginate } from './paginate';
 
@@ -28,6 +29,27 @@ function triggers(yamlText: string): Record<string, any> {
   if (typeof on === 'string') return { [on]: {} };
   if (Array.isArray(on)) return Object.fromEntries(on.map((e) => [e, {}]));
   return (on as Record<string, any>) ?? {};
+}
+
+/**
+ * GitHub's check suite is one per app and head commit; when its last run completes, the
+ * suite completes and \`check_suite: completed\` fires, listing the open pull requests of the
+ * same repository whose head is that commit. Suites from GitHub Actions start no runs (emit
+ * drops events from the workflow token).
+ */
+async function emitCheckSuiteCompleted(gh: FakeGitHub, principal: Principal, run: FakeCheckRun): Promise<void> {
+  const suite = gh.checkRuns.filter((c) => c.app === run.app && c.head_sha === run.head_sha);
+  if (suite.some((c) => c.status !== 'completed')) return;
+  const order = ['action_required', 'cancelled', 'timed_out', 'failure', 'neutral', 'skipped', 'stale', 'success'];
+  const conclusion = suite.map((c) => c.conclusion ?? 'success').sort((a, b) => order.indexOf(a) - order.indexOf(b))[0];
+  const pulls = [];
+  for (const p of gh.pulls.values()) {
+    if (gh.issues.get(p.number)?.state !== 'open' || (await gh.repo.branchSha(p.head)) !== run.head_sha) continue;
+    pulls.push({ url: `${gh.serialize.repoApi}/pulls/${p.number}`, id: p.id, number: p.number, head: { ref: p.head, sha: run.head_sha, repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } }, base: { ref: p.base, sha: (await gh.repo.branchSha(p.base)) ?? '', repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } } });
+  }
+  const example = eventPayload(gh, 'check_suite.completed', principal.login, {}) as { check_suite: Record<string, unknown> };
+  const headBranch = pulls[0]?.head.ref ?? null;
+  gh.emit(principal, 'check_suite', { ...example, action: 'completed', check_suite: { ...example.check_suite, head_branch: headBranch, head_sha: run.head_sha, after: run.head_sha, status: 'completed', conclusion, pull_requests: pulls, latest_check_runs_count: suite.length, updated_at: gh.now() } });
 }
 
 export const repositoryRoutes: Record<string, Route> = {
@@ -194,7 +216,7 @@ export const repositoryRoutes: Record<string, Route> = {
     scope: 'checks',
     access: 'write',
     creates: true,
-    handle({ gh, principal, body }) {
+    async handle({ gh, principal, body }) {
       // Only GitHub Apps (a workflow's GITHUB_TOKEN included) may create check runs.
       if (principal.kind === 'user') throw new HttpError(403, 'You must authenticate via a GitHub App.');
       if (typeof body.name !== 'string' || typeof body.head_sha !== 'string') throw validationFailed('CheckRun', 'name', 'missing_field');
@@ -210,6 +232,7 @@ export const repositoryRoutes: Record<string, Route> = {
         app: principal.login,
       };
       gh.checkRuns.push(run);
+      if (run.status === 'completed') await emitCheckSuiteCompleted(gh, principal, run);
       return { status: 201, body: gh.serialize.checkRun(run) };
     },
   },

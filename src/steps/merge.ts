@@ -1,0 +1,95 @@
+import { mergeBlocker, mergeDecision, mergeMethod, type MergeFacts } from '../domain/merge-gate';
+import { runFolder } from '../domain/refs';
+import type { MergeState, RunView } from '../domain/run-state';
+import { replaceMergeSection } from '../render/report';
+import { readRun, writeRun } from '../state/run-files';
+import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
+import { lastJudgment } from './critic';
+
+const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
+
+/**
+ * The auto-merge gate for one run's pull request: gathers the facts (head, checks,
+ * approvals), decides, merges with the head sha it judged, and says what happened.
+ * Returns the state to record; GitHub's refusals are explained, never retried.
+ */
+export async function decideMerge(ctx: StepContext, view: RunView, prNumber: number): Promise<MergeState> {
+  const config = await ctx.config();
+  const review = view.run.review;
+  const judgment = await lastJudgment(ctx, view);
+  const pull = await ctx.forge.getPull(prNumber);
+  const facts: MergeFacts = {
+    autoMerge: config.auto_merge,
+    acceptedBy: review?.acceptedBy ?? null,
+    verdict: judgment?.verdict ?? null,
+    judgedSha: judgment?.headSha ?? null,
+    pull,
+    checks: [],
+    mergeWithoutChecks: config.merge_without_checks,
+    requireApproval: config.require_approval,
+    approvedBy: [],
+    requester: view.run.requestedBy,
+  };
+  // Checks and reviews are read only when everything before them already holds.
+  if (!mergeBlocker(facts)) {
+    facts.checks = await ctx.forge.checksOn(pull.headSha);
+    if (config.require_approval) facts.approvedBy = await ctx.forge.approvals(prNumber, pull.headSha);
+  }
+  const decision = mergeDecision(facts);
+  const at = nowIso(ctx);
+  const state = (s: MergeState['state'], reason: string, mergeSha: string | null = null): MergeState => {
+    if (s !== 'merged') ctx.log.info(`auto-merge: #${prNumber} ${s}: ${reason}`);
+    return { state: s, reason, headSha: pull.headSha, mergeSha, at };
+  };
+  if (!decision.merge) {
+    return state(decision.waiting ? 'waiting' : 'not-merged', decision.reason);
+  }
+  const method = mergeMethod(config.merge_method, config.merge_method ? { merge: true, squash: true, rebase: true } : await ctx.forge.mergeMethods());
+  if (!method) return state('not-merged', 'the repository allows no merge method');
+  const out = await ctx.forge.mergePull(prNumber, pull.headSha, method);
+  if (out.merged) {
+    ctx.log.info(`auto-merge: merged #${prNumber} (${method}) as ${out.sha.slice(0, 7)}`);
+    return state('merged', [method === 'merge' ? '' : `${method}`, decision.note ?? ''].filter(Boolean).join('; '), out.sha);
+  }
+  if (out.status === 409) return state('not-merged', `the head moved while crew was merging (GitHub answered 409), so nothing was merged; crew merges only the head the critic judged`);
+  if (out.status === 405) return state('not-merged', `GitHub refused the ${method} merge (405: ${out.message}). Branch protection (required reviews or checks) or a merge method the repository does not allow usually causes this; crew does not retry it`);
+  return state('not-merged', `GitHub refused the merge (${out.status}: ${out.message})`);
+}
+
+/** Records the gate's word on the run and in the report comment, when it changed. */
+export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState): Promise<void> {
+  const { issue, run } = view.run;
+  const before = view.run.merge;
+  if (before && before.state === m.state && before.reason === m.reason && before.headSha === m.headSha) return;
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: merge ${m.state}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    writeRun(tx, { ...rec, merge: m }, nowIso(ctx));
+  });
+  const reportId = view.run.pr?.reportCommentId;
+  if (reportId) {
+    const current = await ctx.forge.getComment(reportId);
+    await ctx.forge.updateComment(reportId, replaceMergeSection(current.body, m));
+  }
+  await syncPlanComment(ctx, issue, run);
+}
+
+/**
+ * The `merge` job: a check suite completed or a review was submitted on a pull request.
+ * For crew's own pull requests (head `crew/<issue>/r<k>/integration`), the gate runs again.
+ */
+export async function merge(ctx: StepContext): Promise<void> {
+  if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite and pull_request_review events');
+  const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
+  if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
+  for (const p of ours) {
+    const [, issue, run] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
+    const view = await loadView(ctx, issue, run).catch(() => undefined);
+    if (!view || view.run.phase !== 'COMPLETED' || view.run.pr?.number !== p.number) {
+      ctx.log.info(`#${p.number}: run ${run} of issue #${issue} is not a completed run with this pull request; nothing to do`);
+      continue;
+    }
+    if (view.run.merge?.state === 'merged') continue;
+    await recordMerge(ctx, view, await decideMerge(ctx, view, p.number));
+    ctx.log.checkpoint('merge-evaluated');
+  }
+}

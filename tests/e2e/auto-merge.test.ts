@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { MergeState, RunRecord } from '../../src/domain/run-state';
+import type { Scenario } from '../support/scenario/schema';
+import { crewComments, expectFaithful, play } from './helpers';
+
+const MERGE_ROUTE = 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge';
+
+/** Plays the auto-merge story with an edit; returns the result, the run record and every merge section crew wrote. */
+async function story(edit?: (s: Scenario) => void) {
+  let record: RunRecord | undefined;
+  let judgedSha = '';
+  let mergeCalls = 0;
+  let mainSha: string | undefined;
+  const sections: string[] = [];
+  const r = await play('auto-merge', {
+    edit,
+    hooks: {
+      onCrewComment: ({ body }) => {
+        const m = /<!-- crew:merge -->\n### Merge\n\n(.*)\n<!-- \/crew:merge -->/.exec(body);
+        if (m && sections.at(-1) !== m[1]) sections.push(m[1]!);
+      },
+      beforeClose: async ({ gh }) => {
+        record = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!) as RunRecord;
+        judgedSha = (JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/judgments/judgment_1.json'))!) as { headSha: string }).headSha;
+        mergeCalls = gh.requests.filter((q) => q.route === MERGE_ROUTE).length;
+        mainSha = await gh.repo.branchSha('main');
+      },
+    },
+  });
+  expectFaithful(r);
+  return { r, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections };
+}
+
+describe('auto-merge: only what the critic passed, on green checks, with the approvals config asks for', () => {
+  it('merged: no checks yet means waiting; a green check suite on the judged head lets the merge job merge it', async () => {
+    const { r, merge, judgedSha, mergeCalls, mainSha, sections } = await story();
+    expect(sections[0]).toMatch(/^⏳ Not merged yet: the repository reports no checks on [0-9a-f]{7}; crew merges when checks pass/);
+    expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
+    expect(r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`)).toContain('check_suite:merge:success');
+    expect(merge).toMatchObject({ state: 'merged', headSha: judgedSha });
+    expect(mergeCalls).toBe(1);
+    expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
+    expect(r.pulls[0]!.mergeCommitSha).toBe(mainSha);
+    expect(r.issue.state).toBe('closed'); // Closes #1
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(plan.body).toContain('· ✅ merged by crew');
+  }, 120_000);
+
+  it('refused for red checks: the report names the failed check, and nothing is merged', async () => {
+    const { r, merge, mergeCalls, sections } = await story((s) => {
+      s.timeline = s.timeline.map((step) => ('check' in step ? { check: { name: 'ci', conclusion: 'failure' as const } } : step));
+    });
+    expect(merge.state).toBe('not-merged');
+    expect(sections.at(-1)).toMatch(/^Not merged by crew: checks failed on [0-9a-f]{7}: ci \(failure\)\.$/);
+    expect(mergeCalls).toBe(0);
+    expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
+  }, 120_000);
+
+  it('refused for a moved head: GitHub answers 409 to the merge with the judged sha; crew explains and does not retry', async () => {
+    const { r, merge, mergeCalls, sections } = await story((s) => {
+      s.faults.github.push({ route: MERGE_ROUTE, status: 409, kind: 'plain', times: 5, message: 'Head branch was modified. Review and try the merge again.' });
+    });
+    expect(mergeCalls).toBe(1);
+    expect(merge.state).toBe('not-merged');
+    expect(sections.at(-1)).toContain('the head moved while crew was merging (GitHub answered 409), so nothing was merged');
+    expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
+  }, 120_000);
+
+  it("refused without approval: green checks wait for a review; the requester's own approval does not count; another maintainer's does", async () => {
+    const { r, merge, sections } = await story((s) => {
+      s.config = `${s.config ?? ''}require_approval: true\n`;
+      s.timeline.push({ review: { author: 'maintainer', event: 'APPROVE', body: '' } }, { wait: 'idle' }, { review: { author: 'reviewer', event: 'APPROVE', body: '' } }, { wait: 'idle' });
+    });
+    const waitingForReview = sections.filter((t) => t.includes('waiting for an approving review'));
+    expect(waitingForReview[0]).toMatch(/^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\)\.$/);
+    expect(r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge').map((j) => j.result)).toEqual(['success', 'success']);
+    expect(merge.state).toBe('merged');
+    expect(r.pulls[0]!.merged).toBe(true);
+  }, 120_000);
+});
