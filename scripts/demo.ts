@@ -66,7 +66,8 @@ async function main() {
     console.log(`    files changed: ${pr.files.join(', ')}`);
     console.log(indent(visible(pr.body ?? '')));
     for (const c of pr.comments) {
-      console.log(bold(`\n  Report comment on #${pr.number}:`));
+      const what = c.body.includes('<!-- crew:retro') ? 'Retrospective' : c.body.includes('<!-- crew:report') ? 'Report' : 'Comment';
+      console.log(bold(`\n  ${what} on #${pr.number}:`));
       console.log(indent(visible(c.body)));
     }
   }

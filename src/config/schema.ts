@@ -96,7 +96,7 @@ export const ConfigSchema = z.strictObject({
       light_mode: z.strictObject({ max_skills: z.int().min(0).max(10).default(2) }).prefault({}),
     })
     .prefault({})
-    .describe('The retrospective (phase 4). Not used yet.'),
+    .describe('The retrospective (phase 4): light after a clean run, full after a failed, partial or weak one. Proposals are scored and capped per mode.'),
   prompts: z
     .strictObject({
       judgment: z.string().default('').describe("Extra guidance for the critic's judgment, added to what it reads."),

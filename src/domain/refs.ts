@@ -7,7 +7,7 @@
 export const STATE_BRANCH = 'crew/state';
 
 const TASK_ID = /^t[1-9][0-9]{0,2}$/;
-const SAFE_REF = /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}))$/;
+const SAFE_REF = /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}|memory-[1-9][0-9]{0,2}))$/;
 
 export function isTaskId(id: string): boolean {
   return TASK_ID.test(id);
@@ -22,9 +22,14 @@ export function integrationBranch(issue: number, run: number): string {
   return assertCrewRef(`crew/${issue}/r${run}/integration`);
 }
 
+/** The branch of the small pull request that adds memory candidate n of run k to the knowledge base. */
+export function memoryBranch(issue: number, run: number, n: number): string {
+  return assertCrewRef(`crew/${issue}/r${run}/memory-${n}`);
+}
+
 /** Throws unless the name is one of the branch shapes crew owns. Guards every push. */
 export function assertCrewRef(branch: string): string {
-  if (!SAFE_REF.test(branch)) throw new Error(`refusing to write ref '${branch}': crew only writes crew/state and crew/<issue>/r<run>/<task|integration>`);
+  if (!SAFE_REF.test(branch)) throw new Error(`refusing to write ref '${branch}': crew only writes crew/state and crew/<issue>/r<run>/<task|integration|memory-n>`);
   return branch;
 }
 

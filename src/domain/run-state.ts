@@ -109,6 +109,8 @@ export interface RunRecord {
   criteriaDigest: string | null;
   /** The auto-merge gate's last word on the pull request; null until it has looked. */
   merge: MergeState | null;
+  /** The retrospective comment (on the PR, or the issue when there is none). */
+  retro: { commentId: number; url: string; mode: 'full' | 'light' } | null;
 }
 
 export interface MergeState {

@@ -2,7 +2,7 @@ import { COMMAND_HELP } from '../domain/commands';
 import { hiddenMarker } from '../text/markdown';
 
 /** Commands this version answers; the rest are listed as coming. */
-export const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'accept', 'retry', 'abort', 'resume', 'status', 'help']);
+export const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'accept', 'retry', 'abort', 'resume', 'status', 'retro', 'remember', 'help']);
 
 export function helpComment(unknownWord?: string): string {
   const lines: string[] = [];
@@ -13,10 +13,6 @@ export function helpComment(unknownWord?: string): string {
   if (coming.length) lines.push('', `Not available in this version yet: ${coming.map((c) => `\`${c.usage}\``).join(', ')}.`);
   lines.push('', 'Only people with write access to this repository can use crew.', hiddenMarker('help'));
   return lines.join('\n');
-}
-
-export function notYetComment(usage: string): string {
-  return `\`${usage}\` is not available in this version of crew yet. Comment \`/crew help\` for the commands you can use now.`;
 }
 
 export function refusalComment(login: string, permission: string): string {

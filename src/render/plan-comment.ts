@@ -73,7 +73,7 @@ function money(usd: number): string {
 export function commandsFor(phase: Phase, waiting: Waiting['kind'] | null = null): string[] {
   if (phase === 'FAILED') return ['/crew retry [task]', '/crew run', '/crew status', '/crew help'];
   if (phase === 'INTERRUPTED') return ['/crew resume', '/crew abort', '/crew status'];
-  if (phase === 'COMPLETED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew status', '/crew help'];
+  if (phase === 'COMPLETED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew retro', '/crew status', '/crew help'];
   if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
   if (phase === 'ESCALATING' && waiting === 'answer') return ['/crew answer <text>', '/crew abort'];
   if (phase === 'ESCALATING' && waiting === 'verdict') return ['/crew retry', '/crew accept', '/crew abort'];
@@ -154,6 +154,10 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${run.merge.reason}`, 'not-merged': ` · not merged by crew: ${run.merge.reason}` }[run.merge.state] : '';
     out.push(`**Pull request:** ${run.pr.url}${merge}`);
+  }
+  if (run.retro) {
+    out.push('');
+    out.push(`**Retrospective** (${run.retro.mode}): ${run.retro.url}`);
   }
   if (run.failure) {
     out.push('');

@@ -33,6 +33,8 @@ export const paths = {
   reportSummary: (issue: number, run: number) => `${runFolder(issue, run)}/report_summary.md`,
   judgment: (issue: number, run: number, iteration: number) => `${runFolder(issue, run)}/judgments/judgment_${iteration}.json`,
   integration: (issue: number, run: number) => `${runFolder(issue, run)}/integration.md`,
+  retrospective: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.md`,
+  retrospectiveJson: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.json`,
 };
 
 export class StateFormatError extends Error {
@@ -66,7 +68,7 @@ export function runNumbers(r: Reader, issue: number): number[] {
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
   const rec = parseJson<RunRecord>(r, paths.run(issue, run));
   // Fields added after a run was written get their defaults, so older state still reads.
-  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null };
+  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null };
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {

@@ -7,6 +7,7 @@ import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-file
 import { capBody } from '../text/markdown';
 import { CREW_VERSION } from '../version';
 import { decideMerge } from './merge';
+import { retrospect } from './retrospect';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
@@ -86,4 +87,11 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   });
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
+  // The run is complete; a retrospective that cannot be written must not undo that.
+  try {
+    await retrospect(ctx, issue, run, false);
+  } catch (e) {
+    ctx.log.warn(`the retrospective failed: ${(e as Error).message}`);
+    await ctx.forge.postComment(pr.number, `crew could not post the retrospective of run ${run}: ${(e as Error).message}. The run itself is complete. Comment \`/crew retro\` on #${issue} to try again.`).catch(() => undefined);
+  }
 }

@@ -1,14 +1,15 @@
 import { ConfigError } from '../config/schema';
-import { COMMAND_HELP, parseCommand, type Command } from '../domain/commands';
+import { parseCommand, type Command } from '../domain/commands';
 import { runFolder } from '../domain/refs';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { failingEvaluations, rerunAdvice, tasksToRerun } from '../domain/judgment';
 import { failedTasks, FRESH_REVIEW, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
 import type { CommentEvent, DispatchEvent } from '../event';
-import { AVAILABLE, helpComment, notYetComment, refusalComment } from '../render/messages';
+import { helpComment, refusalComment } from '../render/messages';
 import { planMarker, renderPlanComment } from '../render/plan-comment';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../state/run-files';
+import { remember, retrospect } from './retrospect';
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
@@ -111,11 +112,27 @@ async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Comm
       return accept(ctx, ev);
     case 'resume':
       return resume(ctx, ev);
-    default: {
-      const usage = COMMAND_HELP.find((c) => c.kind === command.kind)?.usage ?? `/crew ${command.kind}`;
-      if (!AVAILABLE.has(command.kind)) await ctx.forge.postComment(issue, notYetComment(usage));
+    case 'retro':
+      return retro(ctx, ev);
+    case 'remember': {
+      const snap = await ctx.state.load(`issue-${issue}/`);
+      const runs = runNumbers(snap, issue).map((k) => readRun(snap, issue, k)!).filter(Boolean);
+      await ctx.forge.postComment(issue, await remember(ctx, issue, runs, command.n, ev.comment.author.login));
+      return;
     }
   }
+}
+
+/** `/crew retro`: a full retrospective of the newest finished run, posted again if there was one. */
+async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || !isTerminal(last.phase)) {
+    await ctx.forge.postComment(issue, last ? `Run ${last.run} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.` : 'There is no run on this issue to look back at. Comment `/crew run` first.');
+    return;
+  }
+  ctx.model(); // fails now, with a clear message, if no key was given
+  await retrospect(ctx, issue, last.run, true);
 }
 
 async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'): Promise<void> {
@@ -171,6 +188,7 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       leader: FRESH_MEMORY,
       review: null,
       merge: null,
+      retro: null,
       criteriaDigest: null,
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.

@@ -21,8 +21,8 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files).toHaveLength(8);
     expect(r.github.crew.total).toBeLessThanOrEqual(3 * 8 + 15);
-    // Every model request comes from an agent: intake, decomposer, plan review, one per task, and the critic.
-    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 8, critic: 1 });
+    // Every model request comes from an agent: intake, decomposer, plan review, one per task, the critic and the retrospector.
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 8, critic: 1, retrospector: 1 });
   });
 
   it('/crew retry after a failed run runs the failed task again; /crew status refreshes the plan comment', async () => {

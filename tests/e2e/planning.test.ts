@@ -9,9 +9,9 @@ describe('planning: intake, questions, review and approval', () => {
     const r = await play('scenarios/demo.yaml', { hooks: { beforeClose: async ({ anthropic }) => void order.push(...anthropic.requests.map((q) => q.role)) } });
     expectFaithful(r);
     expect(order.slice(0, 3)).toEqual(['intake', 'decomposer', 'plan_reviewer']);
-    // Workers, then the critic gates the integrated branch.
-    expect(order.slice(3, -2).every((role) => role === 'worker')).toBe(true);
-    expect(order.slice(-2)).toEqual(['critic', 'critic']);
+    // Workers, then the critic gates the integrated branch, then the retrospective.
+    expect(order.slice(3, -3).every((role) => role === 'worker')).toBe(true);
+    expect(order.slice(-3)).toEqual(['critic', 'critic', 'retrospector']);
     expect(r.pulls).toHaveLength(1);
   });
 
@@ -39,7 +39,7 @@ describe('planning: intake, questions, review and approval', () => {
     expect(answers).toContain('## Answer from @maintainer\nUnder 5 ms for a 1 MB string');
     expect(secondIntake).toContain('The maintainer already answered these questions');
     // One small task after the answer: the decomposer is skipped.
-    expect(r.model.byRole).toEqual({ intake: 2, plan_reviewer: 1, worker: 2 });
+    expect(r.model.byRole).toEqual({ intake: 2, plan_reviewer: 1, worker: 2, retrospector: 1 });
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files).toEqual(['src/index.js']);
   });
@@ -79,7 +79,7 @@ describe('planning: intake, questions, review and approval', () => {
       },
     });
     expectFaithful(r);
-    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 2, plan_reviewer: 1, worker: 2, critic: 1 });
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 2, plan_reviewer: 1, worker: 2, critic: 1, retrospector: 1 });
     expect(revision).toContain('\\"Works correctly\\" cannot fail, so it proves nothing');
     expect(review).toContain('PASS');
     expect(r.pulls[0]!.files).toEqual(['CHANGELOG.md']);

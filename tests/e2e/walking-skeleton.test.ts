@@ -82,8 +82,10 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(pr).toMatchObject({ state: 'open', head: 'crew/1/r1/integration', base: 'main', title: 'Add a slugify function' });
     expect(pr.body).toContain('Closes #1');
     expect(pr.files.sort()).toEqual(['README.md', 'src/index.js', 'src/slugify.js', 'test/slugify.test.js']);
-    expect(pr.comments).toHaveLength(1);
+    // The report, then the retrospective.
+    expect(pr.comments).toHaveLength(2);
     expect(pr.comments[0]!.body).toContain('## crew report · issue #1 · run 1');
+    expect(pr.comments[1]!.body).toContain('## crew retrospective · run 1 (light)');
     expect(pr.comments[0]!.body).toContain('<details><summary>t2 · Test slugify — success</summary>');
     // The critic ran the command criterion for real, and judged the semantic one with evidence.
     expect(pr.comments[0]!.body).toContain('### Critic: ✅ PASS (iteration 1');
@@ -93,8 +95,8 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(r.issue.state).toBe('open');
   });
 
-  it('spends model tokens only in agents: intake, decomposer, plan review, the workers’ turns and the critic', () => {
-    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10, critic: 2 });
+  it('spends model tokens only in agents: intake, decomposer, plan review, the workers’ turns, the critic and the retrospector', () => {
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10, critic: 2, retrospector: 1 });
   });
 
   it('stays within a small REST budget', () => {

@@ -38,7 +38,7 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expectFaithful(r);
     expect(notes).toBe('# Notes\n\nStarted.\n');
     expect(JSON.parse(t1)).toMatchObject({ status: 'failure', attempts: 1, error: 'the worker spent its token or cost budget', replacedBy: ['t2'] });
-    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 2, worker: 2, decomposer: 1, critic: 1 });
+    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 2, worker: 2, decomposer: 1, critic: 1, retrospector: 1 });
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('↪ replaced by t2');
     expect(r.pulls[0]!.files).toEqual(['NOTES.md']);

@@ -94,7 +94,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
   let runner: WorkflowRunner | undefined;
   try {
     anthropic = await startFakeAnthropic({
-      script: withDefaultCritic(parseScript(scenario.model ?? { entries: [] })),
+      script: withDefaultReviewers(parseScript(scenario.model ?? { entries: [] })),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
     });
@@ -203,6 +203,10 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
             ? crewSent!.inputs!
             : { issue: String(issue.number), run: step.dispatch.run, tasks: JSON.stringify(step.dispatch.tasks), nonce: step.dispatch.nonce };
         await as(step.author).rest.actions.createWorkflowDispatch({ owner: gh.owner, repo: gh.repoName, workflow_id: 'crew.yml', ref: gh.defaultBranch, inputs });
+      } else if ('merge_pr' in step) {
+        const open = [...fake.pulls.values()].filter((p) => fake.issues.get(p.number)?.state === 'open').map((p) => p.number);
+        if (!open.length) throw new Error(`scenario '${scenario.name}': timeline[${i}] merges a pull request, but none is open`);
+        await as(step.merge_pr.author).rest.pulls.merge({ owner: gh.owner, repo: gh.repoName, pull_number: Math.max(...open), merge_method: step.merge_pr.method });
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
@@ -308,18 +312,23 @@ async function writeOutputs(outDir: string, result: ScenarioResult, runner: Work
 
 /**
  * A scenario that scripts no critic gets one that finds every criterion it is asked about
- * met, citing the criterion, so scenarios about other things need not script the gate.
- * Scenarios about the critic script it like any role.
+ * met, citing the criterion, and one that scripts no retrospector gets one with nothing to
+ * propose, so scenarios about other things need not script the end of a run. Scenarios
+ * about either script it like any role.
  */
-export function withDefaultCritic(script: Script): Script {
-  if (script.entries.some((e) => e.role === 'critic')) return script;
+export function withDefaultReviewers(script: Script): Script {
+  if (script.entries.some((e) => e.role === 'critic') && script.entries.some((e) => e.role === 'retrospector')) return script;
+  const scriptedCritic = script.entries.some((e) => e.role === 'critic');
   const own = script.respond;
   return {
     ...script,
     respond: (request) => {
       const answered = own?.(request);
       if (answered !== undefined) return answered;
-      if (request.role !== 'critic' || request.turn > 0) return undefined;
+      if (request.role === 'retrospector' && request.turn === 0 && !script.entries.some((e) => e.role === 'retrospector')) {
+        return { content: [{ type: 'tool_use', name: 'submit_retrospective', input: { summary: 'The default retrospector of a scenario that does not script one has nothing to add.' } }] };
+      }
+      if (scriptedCritic || request.role !== 'critic' || request.turn > 0) return undefined;
       const first = request.body.messages.find((m) => m.role === 'user');
       const text = typeof first?.content === 'string' ? first.content : (first?.content ?? []).map((b) => (b.type === 'text' ? String(b.text ?? '') : '')).join('\n');
       const section = /## Criteria for you to judge\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '';

@@ -37,6 +37,8 @@ const Step = z.union([
   z.strictObject({ wait: Wait }),
   z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
+  /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
+  z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */
   z.strictObject({ hold_runs: z.literal(true) }),
   /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */

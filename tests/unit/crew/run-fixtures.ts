@@ -42,6 +42,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     review: null,
     criteriaDigest: null,
     merge: null,
+    retro: null,
     ...patch,
   };
   const tasks = new Map(

@@ -1,0 +1,124 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runRetrospector } from '../agents/retrospector';
+import { failingEvaluations, runOutcome, type Judgment } from '../domain/judgment';
+import { memoryBranch, runFolder } from '../domain/refs';
+import { knowledgeEntry, renderRetrospective, renderRetrospectiveMd, retroMode, selectProposals, type Retrospective } from '../domain/retrospective';
+import { addUsage, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
+import { KNOWLEDGE_PATH } from '../state/knowledge';
+import { parseJson, paths, readRun, writeRun } from '../state/run-files';
+import { sanitize } from '../text/sanitize';
+import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
+
+/** What the retrospector reads: the run as crew recorded it, as data. */
+function facts(view: RunView, judgments: Judgment[]): string {
+  const plan = view.plan;
+  const total = totalUsage(view);
+  const lines = [
+    `## Request: ${sanitize(view.run.title, 300)}`,
+    plan ? sanitize(plan.summary, 2000) : '(no plan)',
+    '',
+    '## Tasks',
+    ...(plan?.tasks ?? []).map((t) => {
+      const r = view.tasks.get(t.id);
+      return `- ${t.id} ${sanitize(t.title, 200)} (${t.persona}, ${t.tier}): ${r?.status ?? 'pending'}, ${r?.attempts ?? 0} attempt(s), ${r?.turns ?? 0} turns${r?.error ? `; error: ${sanitize(r.error, 400)}` : ''}${r?.summary ? `; reported: ${sanitize(r.summary.split('\n')[0]!, 300)}` : ''}`;
+    }),
+    '',
+    '## Critic judgments',
+    ...(judgments.length
+      ? judgments.map((j) => `- iteration ${j.iteration}: ${j.verdict}${failingEvaluations(j).length ? `; not met: ${failingEvaluations(j).map((e) => `${e.criterion} (${sanitize(e.evidence[0] ?? e.error ?? '', 200)})`).join('; ')}` : ''}${j.adversarial.length ? `; findings: ${j.adversarial.map((f) => f.rule).join(', ')}` : ''}`)
+      : ['(the critic did not judge this run)']),
+    '',
+    `## Outcome: phase ${view.run.phase}${view.run.failure ? `, failed in ${view.run.failure.step}: ${sanitize(view.run.failure.message, 400)}` : ''}${view.run.review?.acceptedBy ? `, accepted by a maintainer despite a FAIL` : ''}`,
+    `Usage: ${total.inputTokens} input tokens (${total.cacheReadTokens} from cache), ${total.outputTokens} output, about $${total.costUsd.toFixed(2)}`,
+  ];
+  return lines.join('\n');
+}
+
+async function judgmentsOf(ctx: StepContext, view: RunView): Promise<Judgment[]> {
+  const n = view.run.review?.iteration ?? 0;
+  if (!n) return [];
+  const snap = await ctx.state.load(`${runFolder(view.run.issue, view.run.run)}/`);
+  return Array.from({ length: n }, (_, i) => parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, i + 1))).filter((j): j is Judgment => !!j);
+}
+
+/**
+ * Phase 4: the retrospective. Full after a failure, a partial result or a weak one (or on
+ * `/crew retro`), light otherwise. Posted on the PR (the issue when there is none), linked
+ * from the plan comment, and kept as retrospective.md and .json on the state branch.
+ */
+export async function retrospect(ctx: StepContext, issue: number, run: number, forced: boolean): Promise<void> {
+  const config = await ctx.config();
+  if (!config.retrospect.enabled && !forced) return ctx.log.info('retrospect.enabled is off; no retrospective');
+  const view = await loadView(ctx, issue, run);
+  // A repeat of the finishing job does not write a second one; `/crew retro` always does.
+  if (view.run.retro && !forced) return ctx.log.info('the retrospective of this run is already posted');
+  const judgments = await judgmentsOf(ctx, view);
+  const outcome = runOutcome(view, judgments.at(-1) ?? null, !!view.run.review?.acceptedBy);
+  const mode = retroMode(outcome, forced);
+  const target = view.run.pr?.number ?? issue;
+  let out;
+  try {
+    out = await runRetrospector(ctx.model(), { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) }, ctx.log);
+  } catch (e) {
+    ctx.log.warn(`retrospective: the model failed: ${(e as Error).message}`);
+    await ctx.forge.postComment(target, `crew could not write the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`);
+    return;
+  }
+  const chosen = selectProposals(out.proposals, mode, { full: config.retrospect.full_mode, light: config.retrospect.light_mode }, config.retrospect.filter_threshold);
+  const retro: Retrospective = { mode, summary: out.summary, wentWell: out.wentWell, wentWrong: out.wentWrong, ...chosen, memory: out.memory, at: nowIso(ctx) };
+  const body = renderRetrospective(retro, { issue, run });
+  // Found by the id crew stored, never by listing comments (issues can have thousands).
+  const existing = view.run.retro?.commentId;
+  let ref: { id: number; url: string };
+  if (existing) {
+    await ctx.forge.updateComment(existing, body);
+    ref = { id: existing, url: ctx.forge.commentLink(target, existing) };
+  } else ref = await ctx.forge.postComment(target, body);
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${mode} retrospective`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
+    tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
+    writeRun(tx, { ...rec, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode } }, nowIso(ctx));
+  });
+  ctx.log.info(`retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/**
+ * `/crew remember <n>`: memory candidate n of the newest retrospective on this issue goes into
+ * the knowledge base, through a small pull request from a crew/ branch (crew never pushes to
+ * the default branch). Workers read the knowledge base once it is merged.
+ */
+export async function remember(ctx: StepContext, issue: number, runs: RunRecord[], n: number, by: string): Promise<string> {
+  for (const rec of [...runs].sort((a, b) => b.run - a.run)) {
+    const snap = await ctx.state.load(`${runFolder(issue, rec.run)}/`);
+    const retro = parseJson<Retrospective>(snap, paths.retrospectiveJson(issue, rec.run));
+    if (!retro) continue;
+    const candidate = retro.memory[n - 1];
+    if (!candidate) return `The retrospective of run ${rec.run} has ${retro.memory.length} memory candidate${retro.memory.length === 1 ? '' : 's'}, so there is no number ${n}.`;
+    const entry = knowledgeEntry(candidate, `issue #${issue} run ${rec.run} retrospective, remembered by @${by}`, nowIso(ctx));
+    const branch = memoryBranch(issue, rec.run, n);
+    const base = await ctx.forge.defaultBranch();
+    const open = await ctx.forge.findOpenPull(branch, base);
+    if (open) return `Memory ${n} of run ${rec.run} is already proposed in ${open.url}.`;
+    await ctx.repo.fetch([base]);
+    await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${base}`);
+    const current = (await ctx.repo.readFileAt(`refs/remotes/origin/${base}`, KNOWLEDGE_PATH)) ?? '';
+    await mkdir(dirname(join(ctx.repo.dir, KNOWLEDGE_PATH)), { recursive: true });
+    await writeFile(join(ctx.repo.dir, KNOWLEDGE_PATH), `${current}${current && !current.endsWith('\n') ? '\n' : ''}${JSON.stringify(entry)}\n`);
+    await ctx.repo.commitAll(`crew: remember a ${entry.type} from issue #${issue} run ${rec.run}`);
+    // A branch left by an earlier proposal whose PR was closed is replaced, never force-pushed blindly.
+    const stale = await ctx.repo.remoteSha(branch);
+    if (stale) await ctx.repo.pushReplacing(branch, stale);
+    else await ctx.repo.push(branch);
+    const pr = await ctx.forge.createPull({
+      title: `crew: remember "${entry.content.slice(0, 60)}${entry.content.length > 60 ? '…' : ''}"`,
+      head: branch,
+      base,
+      body: [`Adds one entry to \`${KNOWLEDGE_PATH}\`, from the retrospective of run ${rec.run} of #${issue} (memory candidate ${n}, asked for by @${by}). Workers read the knowledge base at the start of every task once this is merged.`, '', '```json', JSON.stringify(entry, null, 2), '```'].join('\n'),
+    });
+    return `Opened ${pr.url} to add memory ${n} to the knowledge base. Workers read it from the first run after it is merged.`;
+  }
+  return 'No run on this issue has a retrospective yet, so there is nothing to remember. Memory candidates are listed in a retrospective; `/crew retro` writes one.';
+}
