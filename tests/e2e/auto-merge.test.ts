@@ -11,6 +11,7 @@ async function story(edit?: (s: Scenario) => void) {
   let judgedSha = '';
   let mergeCalls = 0;
   let mainSha: string | undefined;
+  let labels: string[] = [];
   const sections: string[] = [];
   const r = await play('auto-merge', {
     edit,
@@ -24,16 +25,18 @@ async function story(edit?: (s: Scenario) => void) {
         judgedSha = (JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/judgments/judgment_1.json'))!) as { headSha: string }).headSha;
         mergeCalls = gh.requests.filter((q) => q.route === MERGE_ROUTE).length;
         mainSha = await gh.repo.branchSha('main');
+        labels = gh.issues.get(Math.max(...gh.pulls.keys()))?.labels ?? [];
       },
     },
   });
   expectFaithful(r);
-  return { r, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections };
+  return { r, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections, labels };
 }
 
 describe('auto-merge: only what the critic passed, on green checks, with the approvals config asks for', () => {
   it('merged: no checks yet means waiting; a green check suite on the judged head lets the merge job merge it', async () => {
-    const { r, merge, judgedSha, mergeCalls, mainSha, sections } = await story();
+    const { r, merge, judgedSha, mergeCalls, mainSha, sections, labels } = await story((s) => void (s.config = `${s.config ?? ''}pr_labels: [crew, automated]\n`));
+    expect(labels).toEqual(['crew', 'automated']);
     expect(sections[0]).toMatch(/^⏳ Not merged yet: the repository reports no checks on [0-9a-f]{7}; crew merges when checks pass/);
     expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
     expect(r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`)).toContain('check_suite:merge:success');
