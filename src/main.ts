@@ -8,6 +8,7 @@ import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { readEvent, type CrewEvent } from './event';
+import { githubBranches } from './domain/refs';
 import { loadTemplate } from './templates';
 import type { Log, Model } from './ports';
 import { failureComment } from './render/messages';
@@ -72,6 +73,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     forge,
     repo,
     state,
+    branches: githubBranches,
     clock: systemClock,
     log,
     runId,
@@ -116,7 +118,7 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   return Number.isInteger(issue) && issue > 0 ? { issue } : {};
 }
 
-async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
+export async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
   const crew = error instanceof CrewError ? error : undefined;
   const step = crew?.step ?? `the ${ctx.settings.step} step`;
   const message = crew?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -127,7 +129,7 @@ async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
     try {
       await fn();
     } catch (e) {
-      log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
+      ctx.log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
   if (run) {

@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The prompt templates shipped beside the bundle (`<action>/templates/*.md`). */
+/** The prompt templates shipped beside the bundles: `<crew>/templates/*.md`, seen from dist/ (the action) or dist/cli/ (the CLI). */
 function templatesDir(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', 'templates');
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, '..', 'templates'), join(here, '..', '..', 'templates')];
+  return candidates.find((d) => existsSync(join(d, 'worker_default.md'))) ?? candidates[0]!;
 }
 
 export async function loadTemplate(name: string): Promise<string> {

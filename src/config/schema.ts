@@ -113,8 +113,11 @@ export type Config = z.infer<typeof ConfigSchema>;
 export const CONFIG_PATH = '.github/crew.yml';
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`${CONFIG_PATH} is not valid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  constructor(
+    readonly problems: string[],
+    readonly file = CONFIG_PATH,
+  ) {
+    super(`${file} is not valid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
 }
 
@@ -129,18 +132,27 @@ function show(v: unknown): string {
   return s === undefined ? 'nothing' : s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
-/** Parses and validates the file's text; every problem names the key, the bad value and what is expected. */
-export function parseConfig(text: string | undefined): Config {
+/** A YAML mapping from a file's text; an empty or missing file is an empty mapping. */
+export function parseYamlMapping(text: string | undefined, file: string): Record<string, unknown> {
   let raw: unknown = {};
   if (text !== undefined && text.trim() !== '') {
     try {
       raw = parseYaml(text) ?? {};
     } catch (e) {
       const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-      throw new ConfigError([`the file is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}`]);
+      throw new ConfigError([`the file is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}`], file);
     }
   }
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(['the file must be a mapping of keys to values']);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(['the file must be a mapping of keys to values'], file);
+  return raw as Record<string, unknown>;
+}
+
+/** Parses and validates the file's text; every problem names the key, the bad value and what is expected. */
+export function parseConfig(text: string | undefined, file = CONFIG_PATH): Config {
+  return validateConfig(parseYamlMapping(text, file), file);
+}
+
+export function validateConfig(raw: Record<string, unknown>, file = CONFIG_PATH): Config {
   const result = ConfigSchema.safeParse(raw);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
@@ -151,5 +163,5 @@ export function parseConfig(text: string | undefined): Config {
     }
     return `\`${key}\`: ${issue.message} (got ${show(valueAt(raw, issue.path))})`;
   });
-  throw new ConfigError(problems);
+  throw new ConfigError(problems, file);
 }

@@ -7,7 +7,7 @@
 export const STATE_BRANCH = 'crew/state';
 
 const TASK_ID = /^t[1-9][0-9]{0,2}$/;
-const SAFE_REF = /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}|memory-[1-9][0-9]{0,2}))$/;
+const SAFE_REF = /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}|memory-[1-9][0-9]{0,2})|local-[1-9][0-9]{0,9}\/(result|t[1-9][0-9]{0,2}))$/;
 
 export function isTaskId(id: string): boolean {
   return TASK_ID.test(id);
@@ -27,9 +27,34 @@ export function memoryBranch(issue: number, run: number, n: number): string {
   return assertCrewRef(`crew/${issue}/r${run}/memory-${n}`);
 }
 
+/**
+ * How a run names its branches. On GitHub run k of issue N owns `crew/N/rk/…`. A local
+ * run (`crew run` in a terminal) owns `crew/local-N/…`, so it never touches a branch of
+ * a GitHub run that was fetched into the same clone.
+ */
+export interface BranchNames {
+  task(issue: number, run: number, taskId: string): string;
+  /** The branch every task is merged into: the pull request's head on GitHub, the result locally. */
+  integration(issue: number, run: number): string;
+  memory(issue: number, run: number, n: number): string;
+}
+
+export const githubBranches: BranchNames = { task: taskBranch, integration: integrationBranch, memory: memoryBranch };
+
+export const localBranches: BranchNames = {
+  task: (issue, _run, taskId) => {
+    if (!isTaskId(taskId)) throw new Error(`invalid task id '${taskId}': crew task ids look like t1, t2, …`);
+    return assertCrewRef(`crew/local-${issue}/${taskId}`);
+  },
+  integration: (issue) => assertCrewRef(`crew/local-${issue}/result`),
+  memory: () => {
+    throw new Error('remembering a retrospective proposal opens a pull request, which only crew on GitHub does');
+  },
+};
+
 /** Throws unless the name is one of the branch shapes crew owns. Guards every push. */
 export function assertCrewRef(branch: string): string {
-  if (!SAFE_REF.test(branch)) throw new Error(`refusing to write ref '${branch}': crew only writes crew/state and crew/<issue>/r<run>/<task|integration|memory-n>`);
+  if (!SAFE_REF.test(branch)) throw new Error(`refusing to write ref '${branch}': crew only writes crew/state, crew/<issue>/r<run>/<task|integration|memory-n> and crew/local-<run>/<task|result>`);
   return branch;
 }
 

@@ -1,6 +1,6 @@
 import { spawn, execFile } from 'node:child_process';
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
@@ -111,6 +111,49 @@ export class NamespaceRunner implements CommandRunner {
     const [cmd, ...args] = this.viaSudo ? ['sudo', '-n', ...inner] : inner;
     return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
   }
+}
+
+/**
+ * The sandbox without root: user, PID, mount and network namespaces that any user may
+ * create where the kernel allows it (a maintainer's machine, often; GitHub's runners
+ * forbid it). No network, crew's process and its environment out of sight, the
+ * repository's git folders read-only (so no hook or config can be planted for crew's
+ * or the person's own git); but files the user can read and write stay reachable.
+ */
+export class UserNamespaceRunner implements CommandRunner {
+  readonly sandboxed = true;
+  readonly description =
+    "sandboxed with user namespaces: commands have no network, cannot see crew's process or its environment, and cannot change the repository's .git; they can still read and write the files your own user can (for example ~/.ssh)";
+
+  constructor(
+    private readonly home: string,
+    private readonly readOnly: string[],
+  ) {}
+
+  run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+    const args = [
+      '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', '--net', '--',
+      'sh', '-c', 'n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"', 'crew-ro', String(this.readOnly.length), ...this.readOnly,
+      'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+      'bash', '--noprofile', '--norc', '-c', 'cd "$1" && eval "$2"', 'crew-command', opts.cwd, command,
+    ];
+    return runProcess('unshare', args, { ...opts, env: { PATH: process.env.PATH } });
+  }
+}
+
+/** The user-namespace sandbox, if this machine allows it: it must start, and really have no network. */
+export async function prepareUserNamespace(workspace: string, tempDir: string): Promise<{ runner: CommandRunner } | { reason: string }> {
+  const gitDirs = new Set<string>();
+  for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
+    const out = await exec('git', ['-C', workspace, 'rev-parse', flag]).catch(() => undefined);
+    if (out?.stdout.trim()) gitDirs.add(resolvePath(workspace, out.stdout.trim()));
+  }
+  const home = join(tempDir, 'crew-tool-home');
+  await mkdir(home, { recursive: true });
+  const runner = new UserNamespaceRunner(home, [...gitDirs]);
+  const probe = await runner.run('test ! -w "$(git rev-parse --git-common-dir 2>/dev/null || echo /)" && echo ok', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
+  if (probe.exitCode !== 0 || probe.output.trim() !== 'ok') return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
+  return { runner };
 }
 
 /**

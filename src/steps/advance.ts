@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { runResolver } from '../agents/resolver';
 import { conflictHunks, hasConflictMarkers, renderHunks, type ConflictHunk } from '../domain/conflicts';
 import { topologicalOrder } from '../domain/plan';
-import { integrationBranch, runFolder } from '../domain/refs';
+import { runFolder } from '../domain/refs';
 import { endOfRunDecision } from '../domain/leader-policy';
 import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
@@ -135,7 +135,7 @@ type Integration = { headSha: string; resolved: string[] } | { conflict: { task:
  */
 async function integrate(ctx: StepContext, view: RunView): Promise<Integration> {
   const { issue, run, base } = view.run;
-  const branch = integrationBranch(issue, run);
+  const branch = ctx.branches.integration(issue, run);
   const heads = topologicalOrder(view.plan!)
     .map((id) => view.tasks.get(id)!)
     .filter((t) => settlement(t) === 'done');
@@ -145,7 +145,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
   if (lost.length) throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.');
   const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
   if (existing) {
-    await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
+    await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));
     const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha!, existing)));
     if (contained.every(Boolean)) return { headSha: existing, resolved: [] };
   }
@@ -153,7 +153,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
   const merged: TaskRecord[] = [];
   const resolved: string[] = [];
   for (const h of heads) {
-    const m = await ctx.repo.mergeKeepingConflicts(`refs/remotes/origin/${h.branch}`, `crew: integrate ${h.id}`);
+    const m = await ctx.repo.mergeKeepingConflicts(ctx.repo.tracking(h.branch), `crew: integrate ${h.id}`);
     if (m.ok) {
       merged.push(h);
       continue;
@@ -226,7 +226,7 @@ async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord
 async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Integration, { conflict: unknown }>['conflict']): Promise<void> {
   const { issue, run } = view.run;
   const body = [
-    `**crew needs a decision** on run ${run}: merging **${c.task}** into \`${integrationBranch(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => `\`${f}\``).join(', ')}, and ${c.why}.`,
+    `**crew needs a decision** on run ${run}: merging **${c.task}** into \`${ctx.branches.integration(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => `\`${f}\``).join(', ')}, and ${c.why}.`,
     '',
     'Nothing was lost: every task branch is still there, and the integration branch was not changed.',
     '',

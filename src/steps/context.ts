@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import type { RunView } from '../domain/run-state';
-import { runFolder, STATE_BRANCH } from '../domain/refs';
+import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, StateStore } from '../ports';
 import { renderPlanComment, type PlanLinks } from '../render/plan-comment';
@@ -17,6 +17,8 @@ export interface StepContext {
   forge: Forge;
   repo: GitRepo;
   state: StateStore;
+  /** How this run's branches are named (GitHub or local). */
+  branches: BranchNames;
   clock: Clock;
   log: Log;
   /** The workflow run this job belongs to; task claims record it. */

@@ -14,7 +14,7 @@ import {
   type Evaluation,
   type Judgment,
 } from '../domain/judgment';
-import { integrationBranch, runFolder } from '../domain/refs';
+import { runFolder } from '../domain/refs';
 import { addUsage, FRESH_REVIEW, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { findTampering } from '../domain/tamper';
 import { renderJudgment } from '../render/report';
@@ -76,11 +76,11 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const { issue, run, base } = view.run;
   const config = await ctx.config();
   const plan = view.plan!;
-  const branch = integrationBranch(issue, run);
+  const branch = ctx.branches.integration(issue, run);
   await ctx.repo.fetchCommit(base.sha);
   const { missing } = await ctx.repo.fetch([branch]);
   if (missing.length) throw new Error(`the integration branch ${branch} is missing`);
-  await ctx.repo.checkoutNew(branch, `refs/remotes/origin/${branch}`);
+  await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));
   const headSha = await ctx.repo.head();
   const iteration = (view.run.review?.iteration ?? 0) + 1;
   const previous = await lastJudgment(ctx, view);

@@ -1,6 +1,6 @@
 import { PullRequestsNotAllowed } from '../adapters/github/forge';
 import { runOutcome, type Judgment } from '../domain/judgment';
-import { integrationBranch, runFolder } from '../domain/refs';
+import { runFolder } from '../domain/refs';
 import type { RunView } from '../domain/run-state';
 import { renderPullBody, renderReport, renderReportSummary, reportMarker, type TaskResultText } from '../render/report';
 import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
@@ -38,7 +38,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const links = planLinks(ctx);
   const folder = links.stateFile(runFolder(issue, run));
   const body = capBody(renderPullBody(view, results, judgment, acceptedBy), folder);
-  const branch = integrationBranch(issue, run);
+  const branch = ctx.branches.integration(issue, run);
   let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
   const existed = pr !== undefined;
   try {

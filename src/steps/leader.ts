@@ -4,7 +4,7 @@ import { decide, failureSignature, recordSuccess, type Decision, type FailedTask
 import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
-import { runFolder, taskBranch } from '../domain/refs';
+import { runFolder } from '../domain/refs';
 import { addUsage, newTaskRecord, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
 import type { StateTx } from '../ports';
 import { hiddenMarker } from '../text/markdown';
@@ -178,7 +178,7 @@ export async function replanTasks(
     tx.write(paths.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
     for (const t of added) {
       tx.write(paths.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
-      writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
+      writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
     }
     for (const id of taskIds) writeTask(tx, issue, run, { ...v.tasks.get(id)!, pendingReplan: false, replacedBy: newIds });
     writeRun(tx, { ...rec, planVersion: rec.planVersion + 1, phase: rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase, waiting: null, failure: null }, now);

@@ -4,7 +4,7 @@ import { runIntake, type Intake } from '../agents/intake';
 import { reviewPlan } from '../agents/plan-reviewer';
 import { SubmissionRejected } from '../agents/submission';
 import { configCriteria, statedCriteria, type Criterion } from '../domain/criteria';
-import { taskBranch, runFolder } from '../domain/refs';
+import { runFolder } from '../domain/refs';
 import type { Plan } from '../domain/plan';
 import { checkPlanRules, findingsText, type Finding } from '../domain/plan-review';
 import { addUsage, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
@@ -164,7 +164,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
       const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
       for (const file of tx.list(`${prefix}tasks/`)) if (!keep.has(file)) tx.remove(file);
-      for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, taskBranch(issue, run, t.id)));
+      for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
       tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
       const criteria = criteriaDigest(plan.criteria);
       if (needsApproval) return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, criteriaDigest: criteria, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../sandbox/command-runner';
+import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner } from '../sandbox/command-runner';
 import type { StepContext } from './context';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
@@ -14,13 +14,20 @@ export async function commandRunner(ctx: StepContext, allowUnsandboxed: boolean)
     ctx.log.info(`run_command is ${prepared.runner.description}`);
     return { runner: prepared.runner, warning: null };
   }
+  // Without root, user namespaces still give a sandbox where the kernel allows them.
+  const userns = await prepareUserNamespace(ctx.repo.dir, temp);
+  if ('runner' in userns) {
+    ctx.log.info(`run_command is ${userns.runner.description}`);
+    return { runner: userns.runner, warning: null };
+  }
+  const reason = `${prepared.reason}, and ${userns.reason}`;
   if (allowUnsandboxed) {
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'));
-    ctx.log.warn(`No sandbox: ${prepared.reason}. allow_unsandboxed is on, so ${runner.description}.`);
-    return { runner, warning: `commands ran without a sandbox (${prepared.reason})` };
+    ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}.`);
+    return { runner, warning: `commands ran without a sandbox (${reason})` };
   }
-  ctx.log.warn(`No sandbox: ${prepared.reason}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`);
-  return { warning: `run_command was refused: no sandbox (${prepared.reason})` };
+  ctx.log.warn(`No sandbox: ${reason}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`);
+  return { warning: `run_command was refused: no sandbox (${reason})` };
 }
 
 /** Trusted setup (config `setup:`), before any agent runs: with network, outside the sandbox, with a scrubbed environment. */

@@ -53,12 +53,12 @@ export async function work(ctx: StepContext): Promise<void> {
   const depBranches = task.dependsOn.map((d) => view.tasks.get(d)!.branch);
   const { missing } = await ctx.repo.fetch([rec.branch, ...depBranches]);
   const resuming = !missing.includes(rec.branch);
-  await ctx.repo.checkoutNew(rec.branch, resuming ? `refs/remotes/origin/${rec.branch}` : view.run.base.sha);
+  await ctx.repo.checkoutNew(rec.branch, resuming ? ctx.repo.tracking(rec.branch) : view.run.base.sha);
   // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
   for (const dep of task.dependsOn) {
     const branch = view.tasks.get(dep)!.branch;
     if (missing.includes(branch)) throw new CrewError(`task ${taskId}`, `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`, 'Comment `/crew run` to start a fresh run.');
-    const merged = await ctx.repo.merge(`refs/remotes/origin/${branch}`, `crew: start ${taskId} from ${dep}`);
+    const merged = await ctx.repo.merge(ctx.repo.tracking(branch), `crew: start ${taskId} from ${dep}`);
     if (!merged.ok) throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.');
   }
   const startSha = resuming ? view.run.base.sha : await ctx.repo.head();

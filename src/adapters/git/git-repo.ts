@@ -7,15 +7,21 @@ import { gitClient, type GitIdentity } from './git-client';
 
 /** The Repo port over the job's checkout. Only crew's code pushes, and only to crew/* branches. */
 export class GitRepo implements Repo {
-  private readonly git: SimpleGit;
+  protected readonly git: SimpleGit;
 
   constructor(
     readonly dir: string,
     private readonly remoteUrl: string,
     token: string,
     identity?: GitIdentity,
+    extraConfig?: Record<string, string>,
   ) {
-    this.git = gitClient(dir, token, identity);
+    this.git = gitClient(dir, token, identity, extraConfig);
+  }
+
+  /** The local name of a remote branch once fetched. */
+  tracking(branch: string): string {
+    return `refs/remotes/origin/${branch}`;
   }
 
   async remoteSha(branch: string): Promise<string | undefined> {

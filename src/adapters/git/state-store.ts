@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { STATE_BRANCH } from '../../domain/refs';
+import { readTree } from '../files/read-tree';
 import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
 import { gitClient, isNonFastForward } from './git-client';
 
@@ -61,23 +62,8 @@ export class GitStateStore implements StateStore {
     }
   }
 
-  private async readTree(prefix: string): Promise<Map<string, string>> {
-    const files = new Map<string, string>();
-    const walk = async (d: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(d, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        const full = join(d, e.name);
-        if (e.isDirectory()) await walk(full);
-        else files.set(relative(this.dir, full), await readFile(full, 'utf8'));
-      }
-    };
-    await walk(join(this.dir, prefix));
-    return files;
+  private readTree(prefix: string): Promise<Map<string, string>> {
+    return readTree(this.dir, prefix);
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {

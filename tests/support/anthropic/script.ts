@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { identify, selectEntry, type Identity } from '../../../src/adapters/scripted/replies';
 import type { ContentBlock, MessagesRequest } from './request';
 import type { OutputBlock, Usage } from './usage';
 
 /** Who is asking, derived from the request content only (see `identifyRequest`). */
-export interface Identity {
-  role: string;
-  task?: string;
-  attempt: number;
-  turn: number;
-}
+export type { Identity };
 
 /** A request as scripts see it, before the fake answers. */
 export interface IncomingRequest extends Identity {
@@ -99,14 +95,11 @@ const textOf = (content: string | ContentBlock[] | undefined): string =>
  * role: first `You are crew's <role>` in the system prompt, else 'unknown'.
  * task / attempt: `Task: <id>` / `Attempt: <n>` lines of the first user message (attempt 1 if absent).
  * turn: assistant messages already in the conversation, so a retried request gets the same reply.
+ * The rule is crew's own scripted-reply rule (src/adapters/scripted/replies.ts), so a script file
+ * plays the same against this fake and against `crew run --scripted`.
  */
 export function identifyRequest(body: MessagesRequest): Identity {
-  const role = /You are crew's ([a-z_-]+)/.exec(textOf(body.system))?.[1] ?? 'unknown';
-  const firstUser = textOf(body.messages.find((message) => message.role === 'user')?.content);
-  const task = /^Task: ([A-Za-z0-9_-]+)/m.exec(firstUser)?.[1];
-  const attempt = Number(/^Attempt: (\d+)/m.exec(firstUser)?.[1] ?? 1);
-  const turn = body.messages.filter((message) => message.role === 'assistant').length;
-  return { role, ...(task === undefined ? {} : { task }), attempt, turn };
+  return identify(textOf(body.system), textOf(body.messages.find((message) => message.role === 'user')?.content), body.messages.filter((message) => message.role === 'assistant').length);
 }
 
 /** Most specific matching entry wins: task counts more than attempt; ties go to the earlier entry. */
@@ -114,18 +107,7 @@ export function selectReply(script: Script, request: IncomingRequest): ScriptedR
   const responded = script.respond?.(request);
   if (responded !== undefined) return parseWith(scriptedReplySchema, responded, 'reply from respond()');
 
-  let best: { entry: ScriptEntry; rank: number } | undefined;
-  const opening = firstUserText(request.body);
-  for (const entry of script.entries) {
-    const matches =
-      entry.role === request.role &&
-      (entry.task === undefined || entry.task === request.task) &&
-      (entry.attempt === undefined || entry.attempt === request.attempt) &&
-      (entry.contains === undefined || opening.includes(entry.contains));
-    const rank = (entry.contains === undefined ? 0 : 4) + (entry.task === undefined ? 0 : 2) + (entry.attempt === undefined ? 0 : 1);
-    if (matches && (!best || rank > best.rank)) best = { entry, rank };
-  }
-  return best?.entry.replies[request.turn];
+  return selectEntry(script.entries, request, firstUserText(request.body))?.replies[request.turn];
 }
 
 function firstUserText(body: MessagesRequest): string {

@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { AnthropicModel } from '../adapters/anthropic/model';
+import { gitClient } from '../adapters/git/git-client';
+import { ScriptedModel, ScriptError } from '../adapters/scripted/model';
+import { systemClock } from '../clock';
+import { CONFIG_PATH, ConfigError } from '../config/schema';
+import type { Judgment } from '../domain/judgment';
+import { isTerminal } from '../domain/run-state';
+import type { Model } from '../ports';
+import { renderPlanComment } from '../render/plan-comment';
+import { parseJson, paths, readRun, readView } from '../state/run-files';
+import { redact } from '../text/redact';
+import { CREW_VERSION } from '../version';
+import { parseArgs, USAGE, type Command } from './args';
+import { LocalEngine, readRequest, type Ending, type Prompter } from './engine';
+import { LiveView, type Output } from './live-view';
+import { localSandboxStatement } from './sandbox-statement';
+import { LocalStateStore } from './state-store';
+import { localConfig, readTaskFile } from './task-file';
+import { clock, markdownToTerminal } from './terminal-text';
+import { ensureCrewDir, openProject, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
+import { LOCAL_IDENTITY } from './worktree-repo';
+import { localBranches } from '../domain/refs';
+
+/** The `crew` command: exit 0 done, 1 not done, 2 usage or configuration error, 130 interrupted. */
+export async function main(argv: string[], out: Output = process.stdout, tty = Boolean(process.stdout.isTTY)): Promise<number> {
+  let command: Command;
+  try {
+    command = parseArgs(argv, process.cwd());
+    if (command.kind === 'help') {
+      out.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (command.kind === 'version') {
+      out.write(`crew ${CREW_VERSION}\n`);
+      return 0;
+    }
+    const project = await openProject(resolve(command.project));
+    if (command.kind === 'list') return await list(project, out);
+    if (command.kind === 'status') return await status(project, command.run, out);
+    return await run(project, command, out, tty);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out.write(`crew: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ConfigError || e instanceof ScriptError) {
+      out.write(`crew: ${e.message}\nThe run did not start.\n`);
+      return 2;
+    }
+    out.write(`crew: ${redact((e as Error).message)}\n`);
+    return 1;
+  }
+}
+
+function modelFrom(scripted: string | undefined): Promise<Model> | Model {
+  if (scripted) return ScriptedModel.load(resolve(scripted));
+  const key = process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_AUTH_TOKEN;
+  if (!key && !process.env.ANTHROPIC_BASE_URL) {
+    throw new UsageError('no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.');
+  }
+  const log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+  // A gateway may need no key; the SDK still wants one, so a placeholder is sent.
+  return new AnthropicModel(key || 'none', systemClock, log);
+}
+
+async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out: Output, tty: boolean): Promise<number> {
+  if (cmd.maxIterations !== undefined && cmd.maxIterations > 10) throw new UsageError(`--max-iterations is at most 10 (got ${cmd.maxIterations}).`);
+  const task = cmd.configFile ? await readTaskFile(resolve(cmd.configFile)) : undefined;
+  const model = await modelFrom(cmd.scripted);
+  await ensureCrewDir(project.dir);
+  const store = new LocalStateStore(runsDir(project.dir));
+  const git = gitClient(project.dir, '', LOCAL_IDENTITY);
+
+  let runNo: number;
+  let base: { branch: string; sha: string };
+  let request: { title: string; body: string };
+  let fresh = false;
+  if (cmd.resume !== undefined) {
+    const numbers = await runNumbersOf(project.dir);
+    runNo = cmd.resume === 'latest' ? (numbers.at(-1) ?? 0) : cmd.resume;
+    if (!runNo || !numbers.includes(runNo)) throw new UsageError(numbers.length ? `there is no run ${runNo} in ${runsDir(project.dir)} (runs: ${numbers.join(', ')}).` : `there are no runs to resume in ${project.dir}. Start one with crew run "task".`);
+    const rec = readRun(await store.load(`issue-${runNo}/run-1/`), runNo, 1);
+    const req = await readRequest(store.runDir(runNo));
+    if (!rec || !req) throw new UsageError(`run ${runNo} stopped before it was recorded; start a new one with crew run "task".`);
+    base = rec.base;
+    request = req;
+  } else {
+    const text = (task?.task ?? cmd.task!).trim();
+    const criteria = [...(task?.criteria ?? []), ...cmd.criteria];
+    const title = text.split('\n')[0]!.slice(0, 120);
+    request = { title, body: criteria.length ? `${text}\n\nDone when:\n${criteria.map((c) => `- ${c}`).join('\n')}\n` : `${text}\n` };
+    runNo = ((await runNumbersOf(project.dir)).at(-1) ?? 0) + 1;
+    base = { branch: project.branch ?? 'HEAD', sha: project.head };
+    fresh = true;
+  }
+  const crewYml = await git.raw(['show', `${base.sha}:${CONFIG_PATH}`]).catch(() => undefined);
+  const config = localConfig(crewYml, task?.overrides ?? {}, { maxIterations: cmd.maxIterations }, CONFIG_PATH);
+
+  const view = new LiveView(out, tty);
+  const lines = lineReader();
+  const prompter: Prompter = {
+    async ask(question, multiline) {
+      out.write(`${question}\n`);
+      const got: string[] = [];
+      for (;;) {
+        const line = await lines.next();
+        if (line === undefined) return got.length ? got.join('\n') : undefined;
+        if (!multiline) return line;
+        if (!line.trim()) return got.join('\n');
+        got.push(line);
+      }
+    },
+  };
+  const worktrees = join(tmpdir(), 'crew-worktrees', createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
+  await LocalEngine.clearWorktrees(project.dir, worktrees);
+  const engine = new LocalEngine({ project: project.dir, run: runNo, base, config, model, view, prompter, verbose: cmd.verbose, worktrees, user: userInfo().username || 'you' });
+
+  out.write(`crew ${CREW_VERSION} · run ${runNo} · ${project.dir} · from ${base.branch} at ${base.sha.slice(0, 7)}\n`);
+  if (fresh && project.dirty) out.write('note: you have uncommitted changes; crew works from the last commit and does not touch your working tree.\n');
+  out.write(`${await localSandboxStatement(config.allow_unsandboxed)}\n`);
+  if (cmd.scripted) out.write(`model: scripted replies from ${cmd.scripted}\n`);
+  out.write('\n');
+
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    view.message(`\nInterrupted. Saving the run's state… (crew run --resume ${runNo} continues it)`);
+    void engine.interrupt().finally(() => {
+      view.stop();
+      process.exit(130);
+    });
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  try {
+    if (fresh) await engine.comment('/crew run', request);
+    else {
+      const current = await engine.loadView();
+      if (current && !isTerminal(current.run.phase) && current.run.phase !== 'ESCALATING' && current.run.phase !== 'AWAITING_APPROVAL') await engine.comment('/crew resume', request);
+    }
+    const ending = await engine.drive(request);
+    view.stop();
+    lines.close();
+    return await finalWords(engine, ending, out, runNo);
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    lines.close();
+  }
+}
+
+/** The end of a run at the terminal: status, the critic's reasons per criterion, artifacts and branch. */
+async function finalWords(engine: LocalEngine, ending: Ending, out: Output, runNo: number): Promise<number> {
+  const snap = await engine.snapshot();
+  const v = ending.view ?? readView(snap, runNo, 1);
+  const folder = engine.runDir;
+  const w = (s = '') => out.write(`${s}\n`);
+  w();
+  if (!v) {
+    w(`Run ${runNo} stopped before it had a plan. The messages above say why; crew run --resume ${runNo} tries again.`);
+    return 1;
+  }
+  const iteration = v.run.review?.iteration ?? 0;
+  const judgment = iteration ? parseJson<Judgment>(snap, paths.judgment(runNo, 1, iteration)) : undefined;
+  const passed = v.run.phase === 'COMPLETED' && judgment?.verdict === 'PASS';
+  const word =
+    ending.kind === 'waiting' ? 'waiting for your answer' : ending.kind === 'stalled' ? `stopped while ${v.run.phase.toLowerCase()}` : passed ? 'completed' : v.run.phase === 'COMPLETED' ? 'completed, accepted with unmet criteria' : v.run.phase.toLowerCase();
+  w(`Run ${runNo}: ${word}${iteration ? ` after ${iteration} critic iteration${iteration === 1 ? '' : 's'}` : ''}.`);
+  if (judgment) {
+    w(`Critic: ${judgment.verdict} — ${judgment.overallReason}`);
+    for (const e of judgment.evaluations) {
+      const mark = e.met === true ? '✔' : e.met === false ? '✘' : '⚠';
+      w(`  ${mark} ${e.criterion} ${e.text}${e.met === null && e.error ? ` (could not be evaluated: ${e.error})` : ''}`);
+      const why = e.evidence[0];
+      if (why && e.met !== true) w(`      ${why.split('\n')[0]!.slice(0, 160)}`);
+    }
+    if (judgment.suggestedNextAction && !passed) w(`  Next: ${judgment.suggestedNextAction}`);
+  }
+  if (v.run.failure) w(`What went wrong (${v.run.failure.step}): ${v.run.failure.message}`);
+  const result = localBranches.integration(runNo, 1);
+  const hasResult = v.run.pr !== null;
+  w('');
+  if (hasResult) w(`Result branch: ${result}  (git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge it with git merge ${result})`);
+  w(`Run files: ${folder} (report.md, history.jsonl, execution_log.yaml, crew.log)`);
+  if (ending.kind === 'waiting') w(`crew is waiting for an answer: run crew run --resume ${runNo} in a terminal to give it.`);
+  else if (ending.kind === 'stalled' || v.run.phase === 'FAILED') w(`crew run --resume ${runNo} continues this run.`);
+  return passed ? 0 : 1;
+}
+
+async function list(project: Project, out: Output): Promise<number> {
+  const numbers = await runNumbersOf(project.dir);
+  if (!numbers.length) {
+    out.write(`No crew runs in ${project.dir} yet. Start one with crew run "task" --criteria "…".\n`);
+    return 0;
+  }
+  const store = new LocalStateStore(runsDir(project.dir));
+  const rows = [['RUN', 'STATUS', 'ITERATIONS', 'DATE', 'TASK']];
+  for (const n of numbers) {
+    const rec = readRun(await store.load(`issue-${n}/run-1/`), n, 1);
+    if (!rec) {
+      rows.push([String(n), 'not started', '0', '', '']);
+      continue;
+    }
+    const waiting = rec.phase === 'ESCALATING' || rec.phase === 'AWAITING_APPROVAL' ? 'waiting for you' : rec.phase.toLowerCase();
+    rows.push([String(n), waiting, String(rec.review?.iteration ?? 0), rec.createdAt.replace('T', ' ').replace(/:\d\dZ$/, 'Z'), rec.title.slice(0, 60)]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows) out.write(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`);
+  return 0;
+}
+
+async function status(project: Project, run: number | undefined, out: Output): Promise<number> {
+  const numbers = await runNumbersOf(project.dir);
+  const n = run ?? numbers.at(-1);
+  if (n === undefined) {
+    out.write(`No crew runs in ${project.dir} yet.\n`);
+    return 0;
+  }
+  if (!numbers.includes(n)) throw new UsageError(`there is no run ${n} (runs: ${numbers.join(', ') || 'none'}).`);
+  const store = new LocalStateStore(runsDir(project.dir));
+  const view = readView(await store.load(`issue-${n}/run-1/`), n, 1);
+  if (!view) {
+    out.write(`Run ${n} stopped before it was recorded.\n`);
+    return 0;
+  }
+  const rel = (p: string) => join('.crew', 'runs', String(n), p.replace(/^issue-\d+\/run-\d+\/?/, ''));
+  const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: rel('crew.log'), stateFile: rel });
+  const waiting = view.run.phase === 'ESCALATING' || view.run.phase === 'AWAITING_APPROVAL';
+  const next = isTerminal(view.run.phase) ? 'crew run "…" (a new run) · crew list' : waiting ? `crew run --resume ${n} (crew asks again, at the prompt)` : `crew run --resume ${n}`;
+  const text = markdownToTerminal(md, n)
+    .replace(/^Pull request: /m, 'Result branch: ')
+    .replace(/^Commands now: .*$/m, `Next: ${next}`)
+    .replace(/· workflow run \([^)]*\) ·/, `· log (${rel('crew.log')}) ·`);
+  out.write(`${text}\n`);
+  if (!isTerminal(view.run.phase)) out.write(`\nLast change ${clock(Date.now() - Date.parse(view.run.updatedAt))} ago.\n`);
+  return 0;
+}
+
+/** Lines from standard input, one at a time; undefined once the input has ended. */
+function lineReader(): { next(): Promise<string | undefined>; close(): void } {
+  const queue: string[] = [];
+  const waiters: Array<(l: string | undefined) => void> = [];
+  let ended = !process.stdin.readable;
+  const rl = ended ? undefined : createInterface({ input: process.stdin, terminal: false });
+  rl?.on('line', (l) => (waiters.length ? waiters.shift()!(l) : queue.push(l)));
+  rl?.on('close', () => {
+    ended = true;
+    while (waiters.length) waiters.shift()!(undefined);
+  });
+  return {
+    next: () => (queue.length ? Promise.resolve(queue.shift()) : ended ? Promise.resolve(undefined) : new Promise((r) => waiters.push(r))),
+    close: () => rl?.close(),
+  };
+}

@@ -1,0 +1,319 @@
+import { appendFile, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitClient } from '../adapters/git/git-client';
+import { identify } from '../adapters/scripted/replies';
+import { isoSeconds, systemClock } from '../clock';
+import type { Config } from '../config/schema';
+import { localBranches } from '../domain/refs';
+import { isTerminal, type RunView } from '../domain/run-state';
+import type { CommentEvent, CrewEvent } from '../event';
+import { reportFailure } from '../main';
+import type { Log, Model, StateSnapshot } from '../ports';
+import { planMarker } from '../render/plan-comment';
+import { reportMarker } from '../render/report';
+import type { Settings } from '../settings';
+import { readView, writeRun } from '../state/run-files';
+import { advance } from '../steps/advance';
+import type { StepContext } from '../steps/context';
+import { critic } from '../steps/critic';
+import { route } from '../steps/route';
+import { work } from '../steps/work';
+import { loadTemplate } from '../templates';
+import { redact } from '../text/redact';
+import { LocalForge } from './forge';
+import { appendHistory } from './history';
+import type { LiveView } from './live-view';
+import { LocalStateStore } from './state-store';
+import { markdownToTerminal } from './terminal-text';
+import { LOCAL_IDENTITY, WorktreeRepo } from './worktree-repo';
+
+/**
+ * A local run: crew's own steps (route, work, advance, critic), played in this
+ * process the way the shipped workflow plays them on GitHub. A "workflow run" is a
+ * comment or a dispatch; its work jobs run in parallel, each in a git worktree of
+ * the person's repository; dispatches start further workflow runs at once. When
+ * nothing is left running, the run is finished, or it waits for the person, who
+ * answers at the prompt.
+ */
+
+export interface Prompter {
+  /** One reply from the person, or undefined when there is nobody to answer (end of input). */
+  ask(question: string, multiline: boolean): Promise<string | undefined>;
+}
+
+export interface EngineOptions {
+  project: string;
+  run: number;
+  base: { branch: string; sha: string };
+  config: Config;
+  model: Model;
+  view: LiveView;
+  prompter: Prompter;
+  verbose: boolean;
+  /** Where job worktrees go (outside the project). */
+  worktrees: string;
+  user: string;
+}
+
+export type Ending = { kind: 'ended'; view: RunView } | { kind: 'waiting'; view: RunView } | { kind: 'stalled'; view?: RunView };
+
+const STEPS = { route, work, advance, critic } as const;
+
+export class LocalEngine {
+  readonly state: LocalStateStore;
+  readonly forge: LocalForge;
+  private readonly active = new Set<string>();
+  private readonly inflight = new Set<Promise<void>>();
+  private seq = 0;
+  private readonly shown = new Set<number>();
+  interrupted = false;
+
+  constructor(private readonly o: EngineOptions) {
+    this.state = new LocalStateStore(join(o.project, '.crew', 'runs'));
+    this.forge = new LocalForge(this.runDir, o.project, o.base.branch, {
+      dispatch: (inputs) => this.start({ kind: 'dispatch', inputs }),
+      workflowRunActive: (id) => this.active.has(id),
+      branchSha: async (b) => (await gitClient(o.project, '', LOCAL_IDENTITY).raw(['rev-parse', `refs/heads/${b}`])).trim(),
+      onComment: (c) => {
+        if (c.edited || c.author !== 'crew' || c.body.includes(planMarker(o.run, 1)) || c.body.includes(reportMarker(o.run, 1))) return;
+        this.shown.add(c.id);
+        this.o.view.message(`\n${indent(markdownToTerminal(c.body, o.run))}\n`);
+      },
+    });
+    this.state.onChange((run, snap) => {
+      if (run !== o.run) return;
+      const view = readView(snap, run, 1);
+      if (view) this.o.view.update(view);
+      void appendHistory(this.runDir, snap, run).catch((e) => this.o.view.message(`⚠ could not write history.jsonl: ${(e as Error).message}`));
+    });
+  }
+
+  get runDir(): string {
+    return this.state.runDir(this.o.run);
+  }
+
+  async loadView(): Promise<RunView | undefined> {
+    return readView(await this.state.load(`issue-${this.o.run}/run-1/`), this.o.run, 1);
+  }
+
+  async snapshot(): Promise<StateSnapshot> {
+    return this.state.load(`issue-${this.o.run}/run-1/`);
+  }
+
+  /** A comment by the person: the request (`/crew run`) or a reply to crew's question, as on GitHub. */
+  async comment(body: string, request: { title: string; body: string }): Promise<void> {
+    const c = await this.forge.addPersonComment(this.o.run, this.o.user, body);
+    const event: CommentEvent = {
+      kind: 'comment',
+      defaultBranch: this.o.base.branch,
+      action: 'created',
+      issue: { number: this.o.run, title: request.title, body: request.body, isPull: false, labels: [] },
+      comment: { id: c.id, body, createdAt: c.createdAt, author: { login: this.o.user, type: 'User' } },
+    };
+    this.start(event);
+  }
+
+  /** Starts a workflow run for an event; it runs alongside any others, as on GitHub. */
+  private start(event: CrewEvent): void {
+    const id = `local-${process.pid}-${++this.seq}`;
+    this.active.add(id);
+    const p: Promise<void> = this.workflowRun(id, event)
+      .catch((e) => this.o.view.message(`⚠ ${redact((e as Error).message)}`))
+      .finally(() => {
+        this.active.delete(id);
+        this.inflight.delete(p);
+      });
+    this.inflight.add(p);
+  }
+
+  /** Resolves once no workflow run is left (dispatches started meanwhile included). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  private async workflowRun(id: string, event: CrewEvent): Promise<void> {
+    const issue = { issue: this.o.run, run: 1 };
+    let tasks: string[];
+    if (event.kind === 'comment') {
+      const r = await this.job('route', event, id, {});
+      // As the workflow's `if:`s: no run named, nothing more in this workflow run.
+      if (!r.outputs.run) return;
+      tasks = r.ok ? (JSON.parse(r.outputs.tasks || '[]') as string[]) : [];
+    } else {
+      tasks = JSON.parse(event.kind === 'dispatch' ? (event.inputs.tasks ?? '[]') : '[]') as string[];
+    }
+    let workResult = 'skipped';
+    if (tasks.length) {
+      const results = await Promise.all(tasks.map((task) => this.job('work', event, id, { ...issue, task })));
+      workResult = this.interrupted ? 'cancelled' : results.every((r) => r.ok) ? 'success' : 'failure';
+    }
+    if (this.interrupted) return;
+    const adv = await this.job('advance', event, id, { ...issue, workResult });
+    if (adv.outputs.critic === 'true' && !this.interrupted) await this.job('critic', event, id, issue);
+  }
+
+  private async job(step: keyof typeof STEPS, event: CrewEvent, runId: string, extra: Partial<Settings>): Promise<{ ok: boolean; outputs: Record<string, string> }> {
+    const label = extra.task ?? step;
+    const outputs: Record<string, string> = {};
+    const log = this.log(label);
+    const repo = await WorktreeRepo.create(this.o.project, join(this.o.worktrees, `${runId}-${label}`), this.o.base.sha);
+    const ctx: StepContext = {
+      settings: { step, anthropicApiKey: '', githubToken: '', ...extra },
+      event,
+      forge: this.forge,
+      repo,
+      state: this.state,
+      branches: localBranches,
+      clock: systemClock,
+      log,
+      runId,
+      config: async () => this.o.config,
+      template: (name) => this.template(name),
+      readDefaultBranchFile: (path) => this.readBase(path),
+      model: () => this.modelFor(),
+      output: (k, v) => {
+        outputs[k] = v;
+      },
+      summary: async () => undefined,
+    };
+    try {
+      await STEPS[step](ctx);
+      return { ok: true, outputs };
+    } catch (e) {
+      log.warn(`the ${step} step failed: ${(e as Error).message}`);
+      await reportFailure(ctx, e);
+      return { ok: false, outputs };
+    } finally {
+      await repo.dispose();
+    }
+  }
+
+  /** A file as committed at the run's base: configuration, templates and knowledge never come from crew's own branches. */
+  private async readBase(path: string): Promise<string | undefined> {
+    return gitClient(this.o.project, '', LOCAL_IDENTITY)
+      .raw(['show', `${this.o.base.sha}:${path}`])
+      .catch(() => undefined);
+  }
+
+  private async template(name: string): Promise<string> {
+    const cfg = this.o.config;
+    const override = await this.readBase(`${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);
+    const base = override?.trim() || (await loadTemplate(name));
+    return cfg.prompts.append_system_prompt ? `${base}\n\n${cfg.prompts.append_system_prompt}` : base;
+  }
+
+  /** The model, and with --verbose what each agent says and which tools it calls, as it happens. */
+  private modelFor(): Model {
+    if (!this.o.verbose) return this.o.model;
+    return {
+      complete: async (req) => {
+        const reply = await this.o.model.complete(req);
+        const who = identify(req.system, req.messages[0]?.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n') ?? '', 0);
+        const label = who.role === 'worker' && who.task ? who.task : who.role;
+        for (const b of reply.content) {
+          if (b.type === 'text' && b.text.trim()) this.o.view.message(`  📝 [${label}] ${oneLine(b.text, 80)}`);
+          if (b.type === 'tool_use') this.o.view.message(`  → [${label}] ${b.name} ${oneLine(redact(JSON.stringify(b.input)), 100)}`);
+        }
+        return reply;
+      },
+    };
+  }
+
+  private log(label: string): Log {
+    const file = join(this.runDir, 'crew.log');
+    const write = (level: string, m: string) => void appendFile(file, `${new Date().toISOString()} ${level} [${label}] ${redact(m)}\n`).catch(() => undefined);
+    return {
+      info: (m) => write('info', m),
+      warn: (m) => {
+        write('warn', m);
+        this.o.view.message(`⚠ [${label}] ${redact(m)}`);
+      },
+      checkpoint: (name) => write('checkpoint', name),
+    };
+  }
+
+  /** Runs until nothing is left running, asking the person whenever crew waits for them. */
+  async drive(request: { title: string; body: string }): Promise<Ending> {
+    for (;;) {
+      await this.idle();
+      if (this.interrupted) return { kind: 'stalled', view: await this.loadView() };
+      const view = await this.loadView();
+      if (!view) return { kind: 'stalled' };
+      if (isTerminal(view.run.phase)) return { kind: 'ended', view };
+      if (view.run.phase !== 'ESCALATING' && view.run.phase !== 'AWAITING_APPROVAL') return { kind: 'stalled', view };
+      const reply = await this.askPerson(view);
+      if (reply === undefined) return { kind: 'waiting', view };
+      await this.comment(reply, request);
+    }
+  }
+
+  /** crew's question (shown again if it was asked in an earlier session), then the person's reply as a command. */
+  private async askPerson(view: RunView): Promise<string | undefined> {
+    const waiting = view.run.waiting;
+    if (waiting && waiting.commentId && !this.shown.has(waiting.commentId)) {
+      const c = await this.forge.getComment(waiting.commentId).catch(() => undefined);
+      if (c) this.o.view.message(`\n${indent(markdownToTerminal(c.body, this.o.run))}\n`);
+      this.shown.add(waiting.commentId);
+    }
+    this.o.view.pause();
+    try {
+      if (waiting?.kind === 'answer') {
+        const text = await this.o.prompter.ask('Your answer (finish with an empty line):', true);
+        return text?.trim() ? `/crew answer ${text.trim()}` : undefined;
+      }
+      const choices =
+        view.run.phase === 'AWAITING_APPROVAL'
+          ? ['approve', 'revise <feedback>', 'abort']
+          : waiting?.kind === 'verdict'
+            ? ['retry', 'accept', 'abort']
+            : waiting?.kind === 'conflict'
+              ? ['retry', 'abort']
+              : ['retry', 'accept', 'abort', 'answer <text>'];
+      const words = choices.map((c) => c.split(' ')[0]!);
+      for (;;) {
+        const line = await this.o.prompter.ask(`Reply with ${choices.map((c) => `\`${c}\``).join(', ')}:`, false);
+        if (line === undefined) return undefined;
+        const [word = ''] = line.trim().split(/\s+/);
+        if (words.includes(word.toLowerCase())) return `/crew ${line.trim().replace(/^\S+/, word.toLowerCase())}`;
+        this.o.view.message(`'${line.trim()}' is not one of ${words.join(', ')}.`);
+      }
+    } finally {
+      this.o.view.resume();
+    }
+  }
+
+  /** Ctrl-C: the run is marked interrupted (unless it is planning, which resumes by planning again). */
+  async interrupt(): Promise<void> {
+    this.interrupted = true;
+    await this.state.update(`issue-${this.o.run}/run-1/`, `run ${this.o.run}: interrupted at the terminal`, (tx) => {
+      const view = readView(tx, this.o.run, 1);
+      if (!view || !['EXECUTING', 'INTEGRATING', 'REVIEWING'].includes(view.run.phase)) return;
+      writeRun(tx, { ...view.run, phase: 'INTERRUPTED', finalizer: null }, isoSeconds(new Date()));
+    });
+  }
+
+  /** Worktrees a killed session left behind. */
+  static async clearWorktrees(project: string, dir: string): Promise<void> {
+    await rm(dir, { recursive: true, force: true });
+    await gitClient(project, '', LOCAL_IDENTITY)
+      .raw(['worktree', 'prune'])
+      .catch(() => undefined);
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n');
+}
+
+export async function readRequest(runDir: string): Promise<{ title: string; body: string } | undefined> {
+  const text = await readFile(join(runDir, 'request.json'), 'utf8').catch(() => undefined);
+  return text ? (JSON.parse(text) as { title: string; body: string }) : undefined;
+}

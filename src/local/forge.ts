@@ -1,0 +1,226 @@
+import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import type { CheckFact, MergeMethod } from '../domain/merge-gate';
+import type { CommentInfo, CommentRef, Forge, PullInfo, PullRef, Reaction, RepoPermission } from '../ports';
+
+/**
+ * The Forge port without GitHub: the run's "issue" is the request typed at the terminal,
+ * crew's comments are kept in `.crew/runs/<N>/.forge.json` and shown to the person at
+ * the terminal, and the "pull request" is the result branch. Nothing leaves the machine:
+ * there is no merge, no check and no dispatch over the network (dispatches start the
+ * next jobs in this process).
+ */
+
+export const LOCAL_BOT = 'crew';
+
+interface StoredComment extends CommentInfo {
+  issue: number;
+}
+
+interface StoredPull {
+  number: number;
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+}
+
+interface ForgeData {
+  nextComment: number;
+  comments: StoredComment[];
+  labels: string[];
+  pulls: StoredPull[];
+}
+
+export interface LocalForgeHooks {
+  /** A comment crew (or the person) posted, or crew edited; the terminal shows what matters. */
+  onComment?(comment: CommentInfo & { edited: boolean }): void;
+  dispatch(inputs: Record<string, string>): void;
+  workflowRunActive(runId: string): boolean;
+  /** The commit a branch points at, for the "pull request" view. */
+  branchSha(branch: string): Promise<string>;
+}
+
+export class LocalForge implements Forge {
+  readonly repo: { owner: string; name: string };
+  private data?: ForgeData;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly runDir: string,
+    private readonly project: string,
+    private readonly baseBranch: string,
+    private readonly hooks: LocalForgeHooks,
+  ) {
+    this.repo = { owner: 'local', name: project.split('/').filter(Boolean).pop() ?? 'repo' };
+  }
+
+  private get file(): string {
+    return join(this.runDir, '.forge.json');
+  }
+
+  private async load(): Promise<ForgeData> {
+    if (this.data) return this.data;
+    const text = await readFile(this.file, 'utf8').catch(() => undefined);
+    this.data = text ? (JSON.parse(text) as ForgeData) : { nextComment: 1, comments: [], labels: [], pulls: [] };
+    return this.data;
+  }
+
+  /** Writes are queued so parallel jobs never interleave two versions of the file. */
+  private save(): Promise<void> {
+    this.writing = this.writing.then(async () => {
+      await mkdir(dirname(this.file), { recursive: true });
+      await writeFile(`${this.file}.tmp`, JSON.stringify(this.data, null, 2));
+      await rename(`${this.file}.tmp`, this.file);
+    });
+    return this.writing;
+  }
+
+  async botLogin(): Promise<string> {
+    return LOCAL_BOT;
+  }
+
+  async defaultBranch(): Promise<string> {
+    return this.baseBranch;
+  }
+
+  async permissionOf(): Promise<RepoPermission> {
+    // Whoever runs crew in their own checkout owns it.
+    return 'admin';
+  }
+
+  async react(_commentId: number, _reaction: Reaction): Promise<void> {}
+
+  /** A comment by the person at the terminal (their answers and commands), so replies can be checked like on GitHub. */
+  async addPersonComment(issue: number, author: string, body: string): Promise<CommentInfo> {
+    return this.add(issue, author, body);
+  }
+
+  private async add(issue: number, author: string, body: string): Promise<StoredComment> {
+    const data = await this.load();
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const comment: StoredComment = { id: data.nextComment++, issue, body, author, createdAt: now, updatedAt: now };
+    data.comments.push(comment);
+    await this.save();
+    return comment;
+  }
+
+  async postComment(issue: number, body: string): Promise<CommentRef> {
+    const c = await this.add(issue, LOCAL_BOT, body);
+    this.hooks.onComment?.({ ...c, edited: false });
+    return { id: c.id, url: this.commentLink(issue, c.id) };
+  }
+
+  async updateComment(id: number, body: string): Promise<void> {
+    const data = await this.load();
+    const c = data.comments.find((x) => x.id === id);
+    if (!c) throw new Error(`comment ${id} does not exist`);
+    if (c.body === body) return;
+    c.body = body;
+    c.updatedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await this.save();
+    this.hooks.onComment?.({ ...c, edited: true });
+  }
+
+  async getComment(id: number): Promise<CommentInfo> {
+    const c = (await this.load()).comments.find((x) => x.id === id);
+    if (!c) throw new Error(`comment ${id} does not exist`);
+    return { id: c.id, body: c.body, author: c.author, createdAt: c.createdAt, updatedAt: c.updatedAt };
+  }
+
+  async comments(): Promise<CommentInfo[]> {
+    return (await this.load()).comments.map(({ issue: _issue, ...c }) => c);
+  }
+
+  async addLabel(_issue: number, label: string): Promise<void> {
+    const data = await this.load();
+    if (!data.labels.includes(label)) data.labels.push(label);
+    await this.save();
+  }
+
+  async removeLabel(_issue: number, label: string): Promise<void> {
+    const data = await this.load();
+    data.labels = data.labels.filter((l) => l !== label);
+    await this.save();
+  }
+
+  async findComment(issue: number, marker: string, author: string): Promise<CommentRef | undefined> {
+    const c = (await this.load()).comments.find((x) => x.issue === issue && x.author === author && x.body.includes(marker));
+    return c && { id: c.id, url: this.commentLink(issue, c.id) };
+  }
+
+  async findOpenPull(head: string, base: string): Promise<PullRef | undefined> {
+    const p = (await this.load()).pulls.find((x) => x.head === head && x.base === base);
+    return p && { number: p.number, url: this.branchLink(p.head), headSha: await this.hooks.branchSha(p.head) };
+  }
+
+  /** The local "pull request" is the result branch with the summary crew wrote for it. */
+  async createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef> {
+    const data = await this.load();
+    const number = data.pulls.length + 1;
+    data.pulls.push({ number, ...input });
+    await this.save();
+    return { number, url: this.branchLink(input.head), headSha: await this.hooks.branchSha(input.head) };
+  }
+
+  async updatePull(number: number, input: { title?: string; body?: string }): Promise<void> {
+    const data = await this.load();
+    const p = data.pulls.find((x) => x.number === number);
+    if (!p) throw new Error(`result ${number} does not exist`);
+    Object.assign(p, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+    await this.save();
+  }
+
+  async pull(number: number): Promise<StoredPull | undefined> {
+    return (await this.load()).pulls.find((x) => x.number === number);
+  }
+
+  async getPull(number: number): Promise<PullInfo> {
+    const p = await this.pull(number);
+    if (!p) throw new Error(`result ${number} does not exist`);
+    return { state: 'open', merged: false, headRef: p.head, headSha: await this.hooks.branchSha(p.head) };
+  }
+
+  async checksOn(_sha: string): Promise<CheckFact[]> {
+    return [];
+  }
+
+  async approvals(): Promise<string[]> {
+    return [];
+  }
+
+  /** Local runs never merge: the result branch waits for the person to review and merge it. */
+  async mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }> {
+    return { merge: false, squash: false, rebase: false };
+  }
+
+  async mergePull(_n: number, _sha: string, _m: MergeMethod): Promise<{ merged: false; status: number; message: string }> {
+    return { merged: false, status: 405, message: 'local runs do not merge; review the result branch and merge it yourself' };
+  }
+
+  async dispatch(inputs: Record<string, string>): Promise<void> {
+    this.hooks.dispatch(inputs);
+  }
+
+  async workflowRunActive(runId: string): Promise<boolean> {
+    return this.hooks.workflowRunActive(runId);
+  }
+
+  runLink(): string {
+    return relative(this.project, join(this.runDir, 'crew.log'));
+  }
+
+  blobLink(_branch: string, path: string): string {
+    // State paths are issue-<N>/run-1/<rest>; locally they live in the run's folder.
+    const rest = path.replace(/^issue-\d+\/run-\d+\/?/, '');
+    return relative(this.project, join(this.runDir, rest)) || '.';
+  }
+
+  branchLink(branch: string): string {
+    return branch;
+  }
+
+  commentLink(_issue: number, id: number): string {
+    return `#comment-${id}`;
+  }
+}

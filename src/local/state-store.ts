@@ -1,0 +1,195 @@
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { readTree } from '../adapters/files/read-tree';
+import type { StateSnapshot, StateStore, StateTx } from '../ports';
+
+/**
+ * The run state of local runs, as plain files: `.crew/runs/<N>/` holds what the
+ * `crew/state` branch holds under `issue-<N>/run-1/` on GitHub, in the same layout.
+ *
+ * One process runs a local run, so writes are serialised in memory; a lock folder
+ * keeps a second `crew` process on the same run out. A write first lands in a
+ * journal, so a process killed half way through a write is completed (never half
+ * applied) the next time the run is read.
+ */
+
+const JOURNAL = '.journal.json';
+const VERSION = '.version';
+const LOCK = '.lock';
+const AUDIT = '.audit.log';
+const NOT_STATE = new Set(['crew.log', 'history.jsonl']);
+
+interface Journal {
+  writes: Record<string, string>;
+  removes: string[];
+  version: number;
+  message: string;
+}
+
+export class LocalStateError extends Error {}
+
+/** `issue-<N>/run-1/<rest>` ↔ `<N>/<rest>`; local runs are always run 1 of their own issue. */
+function toLocal(statePath: string): { run: number; rest: string } {
+  const m = /^issue-([1-9][0-9]*)\/(?:run-([0-9]+)\/)?(.*)$/.exec(statePath);
+  if (!m) throw new LocalStateError(`'${statePath}' is not a path of a run`);
+  if (m[2] !== undefined && m[2] !== '1') throw new LocalStateError(`local runs have one run per request; '${statePath}' names run ${m[2]}`);
+  if (m[2] === undefined && m[3] !== '') throw new LocalStateError(`'${statePath}' is outside a run folder`);
+  return { run: Number(m[1]), rest: m[3]! };
+}
+
+const toState = (run: number, rest: string) => `issue-${run}/run-1/${rest}`;
+
+export class LocalStateStore implements StateStore {
+  private readonly queues = new Map<number, Promise<unknown>>();
+  private readonly listeners = new Set<(run: number, snapshot: StateSnapshot) => void>();
+
+  constructor(readonly root: string) {}
+
+  runDir(run: number): string {
+    return join(this.root, String(run));
+  }
+
+  /** Called after every write, with the run's new state (the live progress view listens). */
+  onChange(listener: (run: number, snapshot: StateSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async load(prefix: string): Promise<StateSnapshot> {
+    const { run } = toLocal(prefix);
+    await this.recover(run);
+    return this.snapshot(run, await this.readAll(run), await this.version(run));
+  }
+
+  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {
+    const { run } = toLocal(prefix);
+    const previous = this.queues.get(run) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.withLock(run, () => this.apply(run, message, mutate)));
+    this.queues.set(run, next);
+    return next;
+  }
+
+  private async apply<T>(run: number, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {
+    await this.recover(run);
+    const files = await this.readAll(run);
+    const writes = new Map<string, string>();
+    const removes = new Set<string>();
+    const tx: StateTx = {
+      read: (p) => (removes.has(p) ? undefined : (writes.get(p) ?? files.get(p))),
+      write: (p, content) => {
+        toLocal(p);
+        removes.delete(p);
+        writes.set(p, content);
+      },
+      remove: (p) => {
+        writes.delete(p);
+        removes.add(p);
+      },
+      list: (pre) => [...new Set([...files.keys(), ...writes.keys()])].filter((p) => p.startsWith(pre) && !removes.has(p)).sort(),
+    };
+    const value = mutate(tx);
+    const changed = [...writes].some(([p, c]) => files.get(p) !== c) || [...removes].some((p) => files.has(p));
+    let version = await this.version(run);
+    if (changed) {
+      version += 1;
+      const journal: Journal = { writes: Object.fromEntries(writes), removes: [...removes], version, message };
+      const dir = this.runDir(run);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${JOURNAL}.tmp`), JSON.stringify(journal));
+      await rename(join(dir, `${JOURNAL}.tmp`), join(dir, JOURNAL));
+      await this.replay(run, journal);
+      for (const [p, c] of writes) files.set(p, c);
+      for (const p of removes) files.delete(p);
+    }
+    const snapshot = this.snapshot(run, files, version);
+    if (changed) for (const l of this.listeners) l(run, snapshot);
+    return { value, snapshot };
+  }
+
+  /** Applies a journal's writes; safe to repeat, which is what makes a killed write recoverable. */
+  private async replay(run: number, j: Journal): Promise<void> {
+    const dir = this.runDir(run);
+    for (const [p, content] of Object.entries(j.writes)) {
+      const file = join(dir, toLocal(p).rest);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(`${file}.crew-tmp`, content);
+      await rename(`${file}.crew-tmp`, file);
+    }
+    for (const p of j.removes) await rm(join(dir, toLocal(p).rest), { force: true });
+    await writeFile(join(dir, VERSION), `${j.version}\n`);
+    await appendFile(join(dir, AUDIT), `${new Date().toISOString()} v${j.version} ${j.message.replace(/\s+/g, ' ')}\n`);
+    await rm(join(dir, JOURNAL), { force: true });
+  }
+
+  /** Finishes a write a killed process left half done. */
+  private async recover(run: number): Promise<void> {
+    const file = join(this.runDir(run), JOURNAL);
+    if (!existsSync(file)) return;
+    let journal: Journal;
+    try {
+      journal = JSON.parse(await readFile(file, 'utf8')) as Journal;
+    } catch {
+      // The journal is renamed into place whole, so an unreadable one was never committed to.
+      await rm(file, { force: true });
+      return;
+    }
+    await this.replay(run, journal);
+  }
+
+  private async version(run: number): Promise<number> {
+    const text = await readFile(join(this.runDir(run), VERSION), 'utf8').catch(() => '0');
+    return Number(text.trim()) || 0;
+  }
+
+  private async readAll(run: number): Promise<Map<string, string>> {
+    // Dot files are the store's own bookkeeping (version, journal, lock, audit log); the log and the
+    // history sit beside the state for people, and are not part of it.
+    const skip = (path: string) => path.split('/').some((part) => part.startsWith('.')) || path.endsWith('.crew-tmp') || NOT_STATE.has(path);
+    const files = await readTree(this.runDir(run), '', skip);
+    return new Map([...files].map(([path, text]) => [toState(run, path), text]));
+  }
+
+  private snapshot(run: number, files: Map<string, string>, version: number): StateSnapshot {
+    const copy = new Map(files);
+    return {
+      version: `${run}:${version}`,
+      read: (p) => copy.get(p),
+      list: (pre) => [...copy.keys()].filter((p) => p.startsWith(pre)).sort(),
+    };
+  }
+
+  /** A lock folder: another crew process working on the same run waits, and a dead holder's lock is taken over. */
+  private async withLock<T>(run: number, fn: () => Promise<T>): Promise<T> {
+    const dir = this.runDir(run);
+    await mkdir(dir, { recursive: true });
+    const lock = join(dir, LOCK);
+    for (let i = 0; ; i++) {
+      try {
+        await mkdir(lock);
+        await writeFile(join(lock, 'pid'), String(process.pid));
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const holder = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
+        if (holder && !alive(holder)) await rm(lock, { recursive: true, force: true });
+        else if (i > 2000) throw new LocalStateError(`run ${run} is locked by process ${holder || '(unknown)'}; if no crew is running, delete ${lock}`);
+        else await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ConfigError, parseYamlMapping, validateConfig, type Config } from '../config/schema';
+import { UsageError } from './workspace';
+
+/**
+ * `crew run --config task.yaml`: the task and its done criteria, plus any key of
+ * `.github/crew.yml`, which then applies to this run only. One schema for every key:
+ * the crew.yml keys are validated by the same schema as on GitHub.
+ */
+
+const TaskKeys = z.strictObject({
+  task: z.string().trim().min(1, 'say what crew should do'),
+  criteria: z.array(z.string().trim().min(1)).default([]),
+});
+
+export interface TaskFile {
+  task: string;
+  criteria: string[];
+  /** The crew.yml keys the file sets. */
+  overrides: Record<string, unknown>;
+}
+
+export async function readTaskFile(file: string): Promise<TaskFile> {
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new UsageError(`--config ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`);
+  });
+  const raw = parseYamlMapping(text, file);
+  const { task, criteria, ...overrides } = raw;
+  const parsed = TaskKeys.safeParse({ task, criteria });
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `\`${i.path.join('.') || '(top level)'}\`: ${i.message}${i.path[0] === 'task' && task === undefined ? ' (the file needs a `task:` key)' : ''}`),
+      file,
+    );
+  }
+  validateConfig(overrides, file);
+  return { ...parsed.data, overrides };
+}
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Later sources win key by key; nested mappings (budgets, commands, …) merge rather than replace. */
+export function mergeConfig(...layers: Array<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [k, v] of Object.entries(layer)) out[k] = isMapping(v) && isMapping(out[k]) ? mergeConfig(out[k], v) : v;
+  }
+  return out;
+}
+
+/**
+ * The configuration of a local run: `.github/crew.yml` as committed, the task file's
+ * keys, then the command line. Locally run_command may run without the root sandbox
+ * unless the configuration says otherwise: the person runs crew on their own machine,
+ * and crew says at the start what the commands can reach.
+ */
+export function localConfig(crewYml: string | undefined, task: Record<string, unknown>, flags: { maxIterations?: number }, file: string): Config {
+  const committed = parseYamlMapping(crewYml, file);
+  validateConfig(committed, file);
+  const merged = mergeConfig({ allow_unsandboxed: true }, committed, task, flags.maxIterations ? { max_iterations: flags.maxIterations } : {});
+  // A local run has no pull request to merge: the result waits on its branch.
+  return validateConfig({ ...merged, auto_merge: false }, file);
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/config/schema';
+import { parseArgs } from '../../../src/local/args';
+import { LiveView } from '../../../src/local/live-view';
+import { localConfig, mergeConfig } from '../../../src/local/task-file';
+import { localizeCommands, markdownToTerminal } from '../../../src/local/terminal-text';
+import { UsageError } from '../../../src/local/workspace';
+import { renderPlanComment } from '../../../src/render/plan-comment';
+import { view as runView } from '../crew/run-fixtures';
+
+const sampleView = () => runView(['success', 'running', 'pending']);
+
+describe('crew command line', () => {
+  it('parses run, resume, list and status', () => {
+    expect(parseArgs(['run', 'do it', '--criteria', 'a', '--criteria=b', '--project', '/p', '--max-iterations', '4', '--verbose'], '/cwd')).toEqual({
+      kind: 'run', task: 'do it', criteria: ['a', 'b'], configFile: undefined, resume: undefined, project: '/p', maxIterations: 4, verbose: true, scripted: undefined,
+    });
+    expect(parseArgs(['run', '--resume'], '/cwd')).toMatchObject({ kind: 'run', resume: 'latest', project: '/cwd' });
+    expect(parseArgs(['run', '--resume', '7', '--verbose'], '/cwd')).toMatchObject({ resume: 7, verbose: true });
+    expect(parseArgs(['run', '--config', 't.yaml'], '/cwd')).toMatchObject({ configFile: 't.yaml', task: undefined });
+    expect(parseArgs(['list'], '/cwd')).toEqual({ kind: 'list', project: '/cwd' });
+    expect(parseArgs(['status', '3'], '/cwd')).toEqual({ kind: 'status', run: 3, project: '/cwd' });
+    expect(parseArgs([], '/cwd')).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['run'], 'crew run needs a task'],
+    [['run', 'a', 'b'], 'Quote the task: crew run "a b"'],
+    [['run', 'x', '--resume'], '--resume continues an existing run'],
+    [['run', 'x', '--max-iterations', '0'], "--max-iterations needs a positive whole number (got '0')"],
+    [['run', 'x', '--criteria'], '--criteria needs a value'],
+    [['run', 'x', '--colour'], "unknown option '--colour'"],
+    [['status', 'latest'], "the run number needs a positive whole number (got 'latest')"],
+    [['run', '   '], 'the task is empty'],
+  ])('refuses %j with a message that says what to do', (argv, message) => {
+    expect(() => parseArgs(argv, '/cwd')).toThrow(UsageError);
+    expect(() => parseArgs(argv, '/cwd')).toThrow(message);
+  });
+});
+
+describe('configuration of a local run', () => {
+  it('layers crew.yml, the task file and the command line, merging nested keys', () => {
+    expect(mergeConfig({ budgets: { run: { tokens: 5000 } }, max_parallel: 2 }, { budgets: { task: { tokens: 3000 } }, max_parallel: 4 })).toEqual({ budgets: { run: { tokens: 5000 }, task: { tokens: 3000 } }, max_parallel: 4 });
+    const c = localConfig('max_iterations: 4\nmax_parallel: 3\n', { max_iterations: 6 }, { maxIterations: 2 }, '.github/crew.yml');
+    expect(c.max_iterations).toBe(2);
+    expect(c.max_parallel).toBe(3);
+    expect(c.auto_merge).toBe(false);
+    // Local runs allow unsandboxed commands unless the configuration says otherwise.
+    expect(c.allow_unsandboxed).toBe(true);
+    expect(localConfig('allow_unsandboxed: false\n', {}, {}, '.github/crew.yml').allow_unsandboxed).toBe(false);
+  });
+
+  it('names the file and the key of a bad value', () => {
+    expect(() => localConfig('max_parallel: lots\n', {}, {}, '.github/crew.yml')).toThrow(ConfigError);
+    expect(() => localConfig('max_parallel: lots\n', {}, {}, '.github/crew.yml')).toThrow(/\.github\/crew\.yml is not valid:\n- `max_parallel`: .*\(got "lots"\)/);
+    expect(() => localConfig(': :\n', {}, {}, '.github/crew.yml')).toThrow(/not valid YAML at line 1/);
+  });
+});
+
+describe('terminal text', () => {
+  it('shows a plan comment without markup a terminal cannot render, with local commands', () => {
+    const view = sampleView();
+    const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: '.crew/runs/1/crew.log', stateFile: (p) => p });
+    const text = markdownToTerminal(md, 12);
+    expect(md).toContain('```mermaid');
+    expect(text).not.toContain('<!--');
+    expect(text).not.toContain('```mermaid');
+    expect(text).not.toContain('<sub>');
+    expect(text).toContain('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
+  });
+
+  it('turns the /crew commands crew suggests into what a person types locally', () => {
+    expect(localizeCommands('Comment `/crew resume` to continue.', 3)).toBe('Type `crew run --resume 3` to continue.');
+    expect(localizeCommands('Reply `/crew retry` or `/crew answer <text>`.', 3)).toBe('Reply `retry` or `answer <text>`.');
+    expect(localizeCommands('keep\nA maintainer can type `/crew remember <n>` to add it.\nend', 3)).toBe('keep\nend');
+    expect(markdownToTerminal('<details><summary>Evidence</summary>\n\nx\n\n</details>\n**bold** [`a/b`](a/b) [log](x/crew.log)', 1)).toBe('▸ Evidence\n\nx\n\nbold a/b log');
+  });
+
+  it('prints plain lines on change in a log, and redraws in place on a terminal', () => {
+    const view = sampleView();
+    const plain: string[] = [];
+    const log = new LiveView({ write: (t) => plain.push(t) }, false);
+    log.update(view);
+    const first = plain.length;
+    log.update(view);
+    expect(plain.length).toBe(first);
+    log.message('crew asks something');
+    log.stop();
+    expect(plain.join('')).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(plain.join('')).toContain('crew asks something');
+
+    const tty: string[] = [];
+    const term = new LiveView({ write: (t) => tty.push(t) }, true);
+    term.update(view);
+    term.update(view);
+    term.stop();
+    expect(tty.join('')).toMatch(/\x1b\[\d+A\x1b\[J/);
+  });
+});
