@@ -11,6 +11,7 @@ import type { Judgment } from '../domain/judgment';
 import { isTerminal } from '../domain/run-state';
 import type { Model } from '../ports';
 import { renderPlanComment } from '../render/plan-comment';
+import { killRunningCommands } from '../sandbox/command-runner';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
 import { redact } from '../text/redact';
 import { CREW_VERSION } from '../version';
@@ -21,7 +22,7 @@ import { localSandboxStatement } from './sandbox-statement';
 import { LocalStateStore } from './state-store';
 import { localConfig, readTaskFile } from './task-file';
 import { clock, markdownToTerminal } from './terminal-text';
-import { ensureCrewDir, openProject, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
+import { claimRun, ensureCrewDir, nextRunNumber, openProject, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { LOCAL_IDENTITY } from './worktree-repo';
 import { localBranches } from '../domain/refs';
 
@@ -93,7 +94,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     const criteria = [...(task?.criteria ?? []), ...cmd.criteria];
     const title = text.split('\n')[0]!.slice(0, 120);
     request = { title, body: criteria.length ? `${text}\n\nDone when:\n${criteria.map((c) => `- ${c}`).join('\n')}\n` : `${text}\n` };
-    runNo = ((await runNumbersOf(project.dir)).at(-1) ?? 0) + 1;
+    runNo = await nextRunNumber(project.dir);
     base = { branch: project.branch ?? 'HEAD', sha: project.head };
     fresh = true;
   }
@@ -115,6 +116,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
       }
     },
   };
+  const release = await claimRun(store.runDir(runNo));
   const worktrees = join(tmpdir(), 'crew-worktrees', createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
   await LocalEngine.clearWorktrees(project.dir, worktrees);
   const engine = new LocalEngine({ project: project.dir, run: runNo, base, config, model, view, prompter, verbose: cmd.verbose, worktrees, user: userInfo().username || 'you' });
@@ -130,6 +132,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     interrupts++;
     if (interrupts > 1) process.exit(130);
     view.message(`\nInterrupted. Saving the run's state… (crew run --resume ${runNo} continues it)`);
+    killRunningCommands();
     void engine.interrupt().finally(() => {
       view.stop();
       process.exit(130);
@@ -151,6 +154,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     lines.close();
+    await release();
   }
 }
 

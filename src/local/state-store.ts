@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/prom
 import { dirname, join } from 'node:path';
 import { readTree } from '../adapters/files/read-tree';
 import type { StateSnapshot, StateStore, StateTx } from '../ports';
+import { processAlive } from './workspace';
 
 /**
  * The run state of local runs, as plain files: `.crew/runs/<N>/` holds what the
@@ -172,7 +173,7 @@ export class LocalStateStore implements StateStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const holder = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
-        if (holder && !alive(holder)) await rm(lock, { recursive: true, force: true });
+        if (holder && !processAlive(holder)) await rm(lock, { recursive: true, force: true });
         else if (i > 2000) throw new LocalStateError(`run ${run} is locked by process ${holder || '(unknown)'}; if no crew is running, delete ${lock}`);
         else await new Promise((r) => setTimeout(r, 5));
       }
@@ -182,14 +183,5 @@ export class LocalStateStore implements StateStore {
     } finally {
       await rm(lock, { recursive: true, force: true });
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

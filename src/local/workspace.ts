@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitClient } from '../adapters/git/git-client';
 import { LOCAL_IDENTITY } from './worktree-repo';
@@ -52,4 +52,37 @@ export async function runNumbersOf(project: string): Promise<number[]> {
     .filter((e) => /^[1-9][0-9]*$/.test(e))
     .map(Number)
     .sort((a, b) => a - b);
+}
+
+/**
+ * The next run number: past every run folder and every `crew/local-<N>/…` branch, so a new
+ * run never picks up branches an earlier run left (say, after `.crew/` was deleted).
+ */
+export async function nextRunNumber(project: string): Promise<number> {
+  const refs = await gitClient(project, '', LOCAL_IDENTITY).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/crew/']);
+  const fromBranches = [...refs.matchAll(/^crew\/local-([1-9][0-9]*)\//gm)].map((m) => Number(m[1]));
+  return Math.max(0, ...fromBranches, ...(await runNumbersOf(project))) + 1;
+}
+
+/**
+ * One crew process per run: a second `crew run --resume` of a run that is still going would
+ * take its running tasks for dead and start them again. A holder that died leaves a stale claim.
+ */
+export async function claimRun(runDir: string): Promise<() => Promise<void>> {
+  await mkdir(runDir, { recursive: true });
+  const file = join(runDir, '.session');
+  const holder = Number(await readFile(file, 'utf8').catch(() => ''));
+  if (holder && holder !== process.pid && processAlive(holder)) throw new UsageError(`this run is already going in another crew process (pid ${holder}). Wait for it, or stop it with Ctrl-C there.`);
+  await writeFile(file, String(process.pid));
+  return () => rm(file, { force: true });
+}
+
+/** Whether a process is still running (one we may not signal counts as running). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

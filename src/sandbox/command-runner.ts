@@ -44,9 +44,25 @@ export function capOutput(text: string, max: number): { text: string; truncated:
   return { text: `${head}\n…[${Buffer.byteLength(text) - max} bytes cut]…\n${tail}`, truncated: true };
 }
 
+/** Process groups of commands still running: each runs detached, so it must be stopped explicitly when crew stops. */
+const running = new Set<number>();
+
+/** Kills every agent command still running (crew is stopping: Ctrl-C, or the runner cancelling the job). */
+export function killRunningCommands(): void {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  running.clear();
+}
+
 function runProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid) running.add(child.pid);
     const chunks: Buffer[] = [];
     let size = 0;
     const keep = (d: Buffer) => {
@@ -67,6 +83,7 @@ function runProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJ
     }, opts.timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (child.pid) running.delete(child.pid);
       const raw = Buffer.concat(chunks).toString('utf8');
       const capped = capOutput(raw, opts.maxOutputBytes);
       resolve({ exitCode: code ?? (signal ? 128 + 9 : 1), output: capped.text, timedOut, truncated: capped.truncated || size > opts.maxOutputBytes * 2 });
