@@ -57,13 +57,13 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
   }
 }
 
-function modelFrom(scripted: string | undefined): Promise<Model> | Model {
+function modelFrom(scripted: string | undefined, warn: (m: string) => void): Promise<Model> | Model {
   if (scripted) return ScriptedModel.load(resolve(scripted));
   const key = process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_AUTH_TOKEN;
   if (!key && !process.env.ANTHROPIC_BASE_URL) {
     throw new UsageError('no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.');
   }
-  const log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+  const log = { info: () => undefined, warn, checkpoint: () => undefined };
   // A gateway may need no key; the SDK still wants one, so a placeholder is sent.
   return new AnthropicModel(key || 'none', systemClock, log);
 }
@@ -71,7 +71,8 @@ function modelFrom(scripted: string | undefined): Promise<Model> | Model {
 async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out: Output, tty: boolean): Promise<number> {
   if (cmd.maxIterations !== undefined && cmd.maxIterations > 10) throw new UsageError(`--max-iterations is at most 10 (got ${cmd.maxIterations}).`);
   const task = cmd.configFile ? await readTaskFile(resolve(cmd.configFile)) : undefined;
-  const model = await modelFrom(cmd.scripted);
+  let view: LiveView | undefined;
+  const model = await modelFrom(cmd.scripted, (m) => view?.message(`⚠ ${redact(m)}`));
   await ensureCrewDir(project.dir);
   const store = new LocalStateStore(runsDir(project.dir));
   const git = gitClient(project.dir, '', LOCAL_IDENTITY);
@@ -101,7 +102,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const crewYml = await git.raw(['show', `${base.sha}:${CONFIG_PATH}`]).catch(() => undefined);
   const config = localConfig(crewYml, task?.overrides ?? {}, { maxIterations: cmd.maxIterations }, CONFIG_PATH);
 
-  const view = new LiveView(out, tty);
+  view = new LiveView(out, tty);
   const lines = lineReader();
   const prompter: Prompter = {
     async ask(question, multiline) {

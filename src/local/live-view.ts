@@ -23,6 +23,8 @@ export class LiveView {
   constructor(
     private readonly out: Output,
     readonly tty: boolean,
+    /** The terminal's width: a line that wraps would throw off the count of lines to redraw. */
+    private readonly columns: () => number = () => process.stdout.columns || 100,
   ) {
     if (tty) {
       this.timer = setInterval(() => {
@@ -91,7 +93,8 @@ export class LiveView {
 
   private block(frame: number | undefined): string[] {
     if (!this.view) return [];
-    return [headerLine(this.view, this.elapsed()), ...taskLines(this.view, frame).map((l) => l.text)];
+    const width = Math.max(20, this.columns() - 1);
+    return [headerLine(this.view, this.elapsed()), ...taskLines(this.view, frame).map((l) => l.text)].map((l) => ([...l].length > width ? `${[...l].slice(0, width - 1).join('')}…` : l));
   }
 
   private clear(): void {
