@@ -9,7 +9,7 @@ import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { readEvent, type CrewEvent } from './event';
 import { loadTemplate } from './templates';
-import type { Log, Model } from './ports';
+import type { Log, Model, RateLimitWait } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
 import { advance } from './steps/advance';
@@ -43,9 +43,20 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const workflowFile = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').pop() || 'crew.yml';
   const runId = env('GITHUB_RUN_ID');
   let ctx: StepContext | undefined;
+  const waits: RateLimitWait[] = [];
   const forge = new GitHubForge(
-    createClient(settings.githubToken, log),
-    { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch, configuredLogin: async () => (await ctx!.config()).bot_login },
+    createClient(settings.githubToken, log, { onRateLimit: (w) => waits.push(w) }),
+    {
+      owner,
+      repo: name,
+      serverUrl: server,
+      runId,
+      workflowFile,
+      tokenKind: tokenKind(settings.githubToken),
+      defaultBranch: event.defaultBranch,
+      configuredLogin: async () => (await ctx!.config()).bot_login,
+      rateLimitWaits: () => waits,
+    },
     log,
   );
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
@@ -152,6 +163,20 @@ export async function run(): Promise<void> {
     const text = error instanceof Error ? error.message : String(error);
     if (ctx) await reportFailure(ctx, error);
     core.setFailed(redact(text));
+  } finally {
+    if (ctx) await summarizeRateLimits(ctx);
+  }
+}
+
+/** The job summary lists every wait GitHub's rate limits imposed, as the job log does. */
+async function summarizeRateLimits(ctx: StepContext): Promise<void> {
+  const waits = ctx.forge.rateLimitWaits();
+  if (!waits.length) return;
+  const lines = waits.map((w) => `- ${w.at.slice(11, 19)} UTC: waited ${w.seconds} s for GitHub's ${w.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} (${w.request.replace(/^(\S+) https?:\/\/[^/]+/, '$1 ')})`);
+  try {
+    await ctx.summary(`### GitHub rate limits\n\nGitHub rate-limited this job ${waits.length} time${waits.length === 1 ? '' : 's'}; crew waited and carried on.\n\n${lines.join('\n')}\n`);
+  } catch (e) {
+    log.warn(`could not write the job summary: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

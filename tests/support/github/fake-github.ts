@@ -79,6 +79,8 @@ export interface GitHubFault {
   times?: number;
   kind?: 'primary-rate-limit' | 'secondary-rate-limit' | 'server-error' | 'drop' | 'plain';
   retryAfterSeconds?: number;
+  /** For a primary rate limit: `x-ratelimit-reset` this many (platform) seconds from now, instead of the window's end. */
+  resetInSeconds?: number;
   /** Apply the fault after the request has taken effect (a write that succeeded but whose answer was lost). */
   afterEffect?: boolean;
   message?: string;
@@ -423,6 +425,7 @@ export class FakeGitHub {
     if (f.retryAfterSeconds !== undefined) h['retry-after'] = String(f.retryAfterSeconds);
     if (f.kind === 'primary-rate-limit') {
       h['x-ratelimit-remaining'] = '0';
+      if (f.resetInSeconds !== undefined) h['x-ratelimit-reset'] = String(Math.ceil(Date.now() / 1000 + f.resetInSeconds));
       return { status: f.status, headers: h, body: { message: f.message ?? 'API rate limit exceeded for installation.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' } };
     }
     if (f.kind === 'secondary-rate-limit') {
