@@ -12,6 +12,7 @@ import { loadTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
+import { StateFormatError } from './state/run-files';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
@@ -129,9 +130,10 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
 
 async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
   const crew = error instanceof CrewError ? error : undefined;
-  const step = crew?.step ?? `the ${ctx.settings.step} step`;
-  const message = crew?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const next = crew?.next ?? 'Check the workflow log for details, then comment `/crew run` to try again.';
+  const damaged = error instanceof StateFormatError ? error : undefined;
+  const step = crew?.step ?? (damaged ? 'reading the run state' : `the ${ctx.settings.step} step`);
+  const message = crew?.message ?? damaged?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  const next = crew?.next ?? damaged?.next ?? 'Check the workflow log for details, then comment `/crew run` to try again.';
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
   const tryIt = async (what: string, fn: () => Promise<unknown>) => {
@@ -141,7 +143,8 @@ async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
       log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  if (run) {
+  // A state file crew cannot read is left exactly as it is, for a person to repair; the run is not marked failed.
+  if (run && !damaged) {
     await tryIt('record the failure in the run state', () => failRun(ctx, issue, run, step, message.split('\n')[0]!));
     await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
   }

@@ -62,6 +62,14 @@ export async function loadScenario(file: string): Promise<{ scenario: Scenario; 
   if (!parsed.success) {
     throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
   }
+  // The scripted replies are checked now, so a mistake names the file and the path before anything starts.
+  if (parsed.data.model !== undefined) {
+    try {
+      parseScript(parsed.data.model, ['model']);
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
+    }
+  }
   return { scenario: parsed.data, dir: dirname(resolve(file)) };
 }
 
