@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
-import { AnthropicModel } from './adapters/anthropic/model';
+import { AnthropicModel, ModelError } from './adapters/anthropic/model';
 import { GitRepo } from './adapters/git/git-repo';
 import { GitStateStore } from './adapters/git/state-store';
 import { GitHubForge } from './adapters/github/forge';
@@ -35,6 +35,24 @@ function env(name: string): string {
 
 function tokenKind(token: string): 'actions' | 'personal' {
   return /^(ghp_|github_pat_|gho_)/.test(token) ? 'personal' : 'actions';
+}
+
+/**
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then a kill. The work
+ * step stops its worker at the next safe point and saves the work so far (see
+ * steps/interruption.ts); SIGTERM only logs, so that saving is not cut short. Other
+ * steps keep Node's default: they are short, and every step is safe to repeat.
+ */
+function cancellation(step: Settings['step']): AbortSignal | undefined {
+  if (step !== 'work') return undefined;
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) return;
+    log.warn('crew received SIGINT: the workflow run is being cancelled; the worker stops at its next safe point and its work so far is saved');
+    controller.abort();
+  });
+  process.on('SIGTERM', () => log.warn('crew received SIGTERM; still saving the work so far'));
+  return controller.signal;
 }
 
 function buildContext(settings: Settings, event: CrewEvent): StepContext {
@@ -106,6 +124,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log);
       return model;
     },
+    cancellation: cancellation(settings.step),
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {
       await core.summary.addRaw(redact(md)).write();
@@ -131,9 +150,15 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
 async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
   const crew = error instanceof CrewError ? error : undefined;
   const damaged = error instanceof StateFormatError ? error : undefined;
-  const step = crew?.step ?? (damaged ? 'reading the run state' : `the ${ctx.settings.step} step`);
-  const message = crew?.message ?? damaged?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const next = crew?.next ?? damaged?.next ?? 'Check the workflow log for details, then comment `/crew run` to try again.';
+  const model = error instanceof ModelError ? error : undefined;
+  const step = crew?.step ?? (damaged ? 'reading the run state' : model ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
+  const message = crew?.message ?? damaged?.message ?? (model ? `${model.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const next =
+    crew?.next ??
+    damaged?.next ??
+    (model && ctx.settings.step === 'route'
+      ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
+      : 'Check the workflow log for details, then comment `/crew run` to try again.');
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
   const tryIt = async (what: string, fn: () => Promise<unknown>) => {

@@ -175,6 +175,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   messages: Message[];
   maxTokens: number;
+  /** Aborts the request (and any wait before a retry): the job is being cancelled. */
+  signal?: AbortSignal;
 }
 
 export interface ModelReply {
@@ -184,7 +186,15 @@ export interface ModelReply {
 }
 
 export interface Model {
+  /** Rejects with `Interrupted` when `request.signal` aborts. */
   complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+/** The job is being cancelled: what was in flight stopped, and nothing after it ran. */
+export class Interrupted extends Error {
+  constructor(what: string) {
+    super(`${what} was interrupted: the workflow run is being cancelled`);
+  }
 }
 
 // ---- Clock and log ------------------------------------------------------------------------

@@ -48,7 +48,7 @@ export class StateFormatError extends Error {
     detail: string,
   ) {
     super(`${STATE_BRANCH}: ${path} is not valid: ${field ? `field \`${field}\` ${detail}` : detail}.`);
-    this.next = `crew has not written over it. Restore the file from the history of the ${STATE_BRANCH} branch (\`git log -p origin/${STATE_BRANCH} -- ${path}\` shows every version) or correct the field, then comment \`/crew resume\`. To start afresh instead, comment \`/crew run\`.`;
+    this.next = `crew has not written over it. Restore the file from the history of the ${STATE_BRANCH} branch (\`git log -p origin/${STATE_BRANCH} -- ${path}\` shows every version) or correct the field, then comment your command again.`;
   }
 }
 

@@ -30,6 +30,8 @@ export interface StepContext {
   model(): Model;
   output(name: string, value: string): void;
   summary(markdown: string): Promise<void>;
+  /** Aborts when the runner starts cancelling the job (SIGINT); the work step saves its work and stops. */
+  cancellation?: AbortSignal;
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */

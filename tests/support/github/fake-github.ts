@@ -83,6 +83,8 @@ export interface GitHubFault {
   resetInSeconds?: number;
   /** Apply the fault after the request has taken effect (a write that succeeded but whose answer was lost). */
   afterEffect?: boolean;
+  /** Only requests by this kind of principal (e.g. `actions`, crew's workflow token); any by default. */
+  principal?: Principal['kind'];
   message?: string;
 }
 
@@ -414,8 +416,8 @@ export class FakeGitHub {
     };
   }
 
-  private takeFault(routeKey: string, afterEffect: boolean): GitHubFault | undefined {
-    const f = this.faults.find((x) => (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect);
+  private takeFault(routeKey: string, afterEffect: boolean, principal: Principal): GitHubFault | undefined {
+    const f = this.faults.find((x) => (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect && (!x.principal || x.principal === principal.kind));
     if (f) f.times = (f.times ?? 1) - 1;
     return f;
   }
@@ -495,7 +497,7 @@ export class FakeGitHub {
       return send(this.faultResponse({ route: op.key, status: 403, kind: 'primary-rate-limit', message: `API rate limit exceeded for ${who}.` }, headers), false);
     }
 
-    const before = this.takeFault(op.key, false);
+    const before = this.takeFault(op.key, false, principal);
     if (before) {
       if (before.kind === 'drop') {
         recorded.status = -1;
@@ -527,7 +529,7 @@ export class FakeGitHub {
       if (e instanceof HttpError) return error(e);
       throw e;
     }
-    const after = this.takeFault(op.key, true);
+    const after = this.takeFault(op.key, true, principal);
     if (after) {
       if (after.kind === 'drop') {
         recorded.status = -1;

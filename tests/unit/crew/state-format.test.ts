@@ -39,7 +39,7 @@ describe('reading the state branch: a damaged file is refused with the file and 
     const e = refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, phase: 'EXECUTNG' }) }), 12, 2));
     expect(e.message).toMatch(/^crew\/state: issue-12\/run-2\/run\.json is not valid: field `phase` expected one of .*"EXECUTING".* \(got "EXECUTNG"\)\.$/);
     expect(e.next).toContain('git log -p origin/crew/state -- issue-12/run-2/run.json');
-    expect(e.next).toContain('/crew resume');
+    expect(e.next).toContain('crew has not written over it');
     const nested = refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, base: { branch: 'main', sha: 42 } }) }), 12, 2));
     expect(nested.field).toBe('base.sha');
   });
