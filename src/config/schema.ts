@@ -1,4 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { show, valueAt } from '../text/quote-value';
 import { z } from 'zod';
 
 /**
@@ -116,17 +117,6 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`${CONFIG_PATH} is not valid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const k of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-  return v;
-}
-
-function show(v: unknown): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? 'nothing' : s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
 /** Parses and validates the file's text; every problem names the key, the bad value and what is expected. */

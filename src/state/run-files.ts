@@ -5,6 +5,7 @@ import { runFolder, STATE_BRANCH } from '../domain/refs';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
+import { show, valueAt } from '../text/quote-value';
 import { PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
 
 /**
@@ -62,17 +63,6 @@ function jsonSyntaxError(text: string, e: unknown): string {
   }
   // Node quotes the whole text in its message; the reason is enough.
   return `it is not valid JSON (${message.replace(/,\s*"[\s\S]*" is not valid JSON$/, '').split('\n')[0]!.slice(0, 120)})`;
-}
-
-function show(value: unknown): string {
-  const s = JSON.stringify(value);
-  return s === undefined ? 'nothing' : s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const k of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-  return v;
 }
 
 /** Reads a JSON file from the state; with a schema, a value of the wrong shape is refused with the field named. */
