@@ -38,10 +38,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 
 export function rateLimitKind(f: FailedRequest): RateLimitKind | undefined {
   if (f.status !== 403 && f.status !== 429) return undefined;
-  if (/\bsecondary rate\b/i.test(f.message)) return 'secondary';
+  if (/\bsecondary rate\b|\babuse detection\b/i.test(f.message)) return 'secondary';
   if (f.headers['x-ratelimit-remaining'] === '0') return 'primary';
-  // GitHub documents 429 for both limits; without a sign of which, treat it like the secondary one.
-  return f.status === 429 ? 'secondary' : undefined;
+  // GitHub documents 429 for both limits, and a 403 with retry-after as a limit to wait out;
+  // without a sign of which, treat it like the secondary one.
+  return f.status === 429 || f.headers['retry-after'] !== undefined ? 'secondary' : undefined;
 }
 
 function seconds(v: string | undefined): number | undefined {

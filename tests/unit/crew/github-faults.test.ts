@@ -22,6 +22,9 @@ describe('the GitHub retry policy', () => {
     const secondary = { status: 403, message: 'You have exceeded a secondary rate limit.', headers: { 'x-ratelimit-remaining': '4000' } };
     expect(decideRetry(fail({ ...secondary, headers: { ...secondary.headers, 'retry-after': '30' } }), 0, NOW)).toEqual({ retry: true, waitSeconds: 30, kind: 'secondary' });
     expect(decideRetry(fail(secondary), 0, NOW)).toEqual({ retry: true, waitSeconds: 60, kind: 'secondary' });
+    // Older wording, and a 403 that only carries retry-after, are waited out too.
+    expect(decideRetry(fail({ status: 403, message: 'You have triggered an abuse detection mechanism.' }), 0, NOW)).toEqual({ retry: true, waitSeconds: 60, kind: 'secondary' });
+    expect(decideRetry(fail({ status: 403, message: 'Forbidden', headers: { 'retry-after': '9' } }), 0, NOW)).toEqual({ retry: true, waitSeconds: 9, kind: 'secondary' });
     // A bare 429 is a rate limit too; POSTs are safe to repeat because GitHub did nothing.
     expect(decideRetry(fail({ status: 429, method: 'POST' }), 0, NOW)).toEqual({ retry: true, waitSeconds: 60, kind: 'secondary' });
   });
