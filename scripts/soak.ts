@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 const CHECKPOINTS: Record<string, string[]> = {
   route: ['run-created', 'plan-comment-posted', 'plan-recorded', 'state-write'],
-  work: ['work-started', 'task-pushed', 'task-recorded', 'state-write'],
+  work: ['work-started', 'worker-turn', 'task-pushed', 'task-recorded', 'state-write'],
   advance: ['integrated', 'state-write'],
   critic: ['judged', 'pr-opened', 'report-posted', 'state-write'],
 };

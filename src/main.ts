@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
-import { AnthropicModel } from './adapters/anthropic/model';
+import { AnthropicModel, ModelError } from './adapters/anthropic/model';
 import { GitRepo } from './adapters/git/git-repo';
 import { GitStateStore } from './adapters/git/state-store';
 import { GitHubForge } from './adapters/github/forge';
@@ -10,9 +10,10 @@ import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { readEvent, type CrewEvent } from './event';
 import { githubBranches } from './domain/refs';
 import { loadTemplate } from './templates';
-import type { Log, Model } from './ports';
+import type { Log, Model, RateLimitWait } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
+import { StateFormatError } from './state/run-files';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
@@ -37,6 +38,24 @@ function tokenKind(token: string): 'actions' | 'personal' {
   return /^(ghp_|github_pat_|gho_)/.test(token) ? 'personal' : 'actions';
 }
 
+/**
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then a kill. The work
+ * step stops its worker at the next safe point and saves the work so far (see
+ * steps/interruption.ts); SIGTERM only logs, so that saving is not cut short. Other
+ * steps keep Node's default: they are short, and every step is safe to repeat.
+ */
+function cancellation(step: Settings['step']): AbortSignal | undefined {
+  if (step !== 'work') return undefined;
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) return;
+    log.warn('crew received SIGINT: the workflow run is being cancelled; the worker stops at its next safe point and its work so far is saved');
+    controller.abort();
+  });
+  process.on('SIGTERM', () => log.warn('crew received SIGTERM; still saving the work so far'));
+  return controller.signal;
+}
+
 function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const [owner, name] = env('GITHUB_REPOSITORY').split('/') as [string, string];
   const server = env('GITHUB_SERVER_URL');
@@ -44,9 +63,20 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const workflowFile = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').pop() || 'crew.yml';
   const runId = env('GITHUB_RUN_ID');
   let ctx: StepContext | undefined;
+  const waits: RateLimitWait[] = [];
   const forge = new GitHubForge(
-    createClient(settings.githubToken, log),
-    { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch, configuredLogin: async () => (await ctx!.config()).bot_login },
+    createClient(settings.githubToken, log, { onRateLimit: (w) => waits.push(w) }),
+    {
+      owner,
+      repo: name,
+      serverUrl: server,
+      runId,
+      workflowFile,
+      tokenKind: tokenKind(settings.githubToken),
+      defaultBranch: event.defaultBranch,
+      configuredLogin: async () => (await ctx!.config()).bot_login,
+      rateLimitWaits: () => waits,
+    },
     log,
   );
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
@@ -96,6 +126,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log);
       return model;
     },
+    cancellation: cancellation(settings.step),
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {
       await core.summary.addRaw(redact(md)).write();
@@ -120,9 +151,16 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
 
 export async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
   const crew = error instanceof CrewError ? error : undefined;
-  const step = crew?.step ?? `the ${ctx.settings.step} step`;
-  const message = crew?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const next = crew?.next ?? 'Check the workflow log for details, then comment `/crew run` to try again.';
+  const damaged = error instanceof StateFormatError ? error : undefined;
+  const model = error instanceof ModelError ? error : undefined;
+  const step = crew?.step ?? (damaged ? 'reading the run state' : model ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
+  const message = crew?.message ?? damaged?.message ?? (model ? `${model.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const next =
+    crew?.next ??
+    damaged?.next ??
+    (model && ctx.settings.step === 'route'
+      ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
+      : 'Check the workflow log for details, then comment `/crew run` to try again.');
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
   const tryIt = async (what: string, fn: () => Promise<unknown>) => {
@@ -132,7 +170,8 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
       ctx.log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  if (run) {
+  // A state file crew cannot read is left exactly as it is, for a person to repair; the run is not marked failed.
+  if (run && !damaged) {
     await tryIt('record the failure in the run state', () => failRun(ctx, issue, run, step, message.split('\n')[0]!));
     await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
   }
@@ -154,6 +193,20 @@ export async function run(): Promise<void> {
     const text = error instanceof Error ? error.message : String(error);
     if (ctx) await reportFailure(ctx, error);
     core.setFailed(redact(text));
+  } finally {
+    if (ctx) await summarizeRateLimits(ctx);
+  }
+}
+
+/** The job summary lists every wait GitHub's rate limits imposed, as the job log does. */
+async function summarizeRateLimits(ctx: StepContext): Promise<void> {
+  const waits = ctx.forge.rateLimitWaits();
+  if (!waits.length) return;
+  const lines = waits.map((w) => `- ${w.at.slice(11, 19)} UTC: waited ${w.seconds} s for GitHub's ${w.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} (${w.request.replace(/^(\S+) https?:\/\/[^/]+/, '$1 ')})`);
+  try {
+    await ctx.summary(`### GitHub rate limits\n\nGitHub rate-limited this job ${waits.length} time${waits.length === 1 ? '' : 's'}; crew waited and carried on.\n\n${lines.join('\n')}\n`);
+  } catch (e) {
+    log.warn(`could not write the job summary: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

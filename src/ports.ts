@@ -38,6 +38,14 @@ export interface PullInfo {
   headRef: string;
 }
 
+/** A wait GitHub's rate limit imposed on this job: when, for how long (unscaled seconds), and on what. */
+export interface RateLimitWait {
+  at: string;
+  seconds: number;
+  kind: 'primary' | 'secondary';
+  request: string;
+}
+
 export interface Forge {
   readonly repo: { owner: string; name: string };
   /** The login crew's comments carry, used to recognise its own comments. */
@@ -45,6 +53,11 @@ export interface Forge {
   defaultBranch(): Promise<string>;
   permissionOf(login: string): Promise<RepoPermission>;
   react(commentId: number, reaction: Reaction): Promise<void>;
+  /**
+   * Posts a comment exactly once: it carries a hidden idempotency key, and after an
+   * ambiguous failure (5xx, a dropped connection) crew looks for the key among its own
+   * recent comments before posting again.
+   */
   postComment(issue: number, body: string): Promise<CommentRef>;
   updateComment(id: number, body: string): Promise<void>;
   getComment(id: number): Promise<CommentInfo>;
@@ -68,6 +81,8 @@ export interface Forge {
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
   workflowRunActive(runId: string): Promise<boolean | undefined>;
+  /** Every wait GitHub's rate limits imposed on this job so far. */
+  rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */
   runLink(): string;
   /** A link to a file on a branch, for folded reports. */
@@ -160,6 +175,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   messages: Message[];
   maxTokens: number;
+  /** Aborts the request (and any wait before a retry): the job is being cancelled. */
+  signal?: AbortSignal;
 }
 
 export interface ModelReply {
@@ -169,7 +186,15 @@ export interface ModelReply {
 }
 
 export interface Model {
+  /** Rejects with `Interrupted` when `request.signal` aborts. */
   complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+/** The job is being cancelled: what was in flight stopped, and nothing after it ran. */
+export class Interrupted extends Error {
+  constructor(what: string) {
+    super(`${what} was interrupted: the workflow run is being cancelled`);
+  }
 }
 
 // ---- Clock and log ------------------------------------------------------------------------

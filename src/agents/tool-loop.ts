@@ -1,5 +1,5 @@
 import { addUsage, ZERO_USAGE, type Usage } from '../domain/run-state';
-import type { ContentBlock, Log, Message, Model, TextBlock, ToolResultBlock, ToolUseBlock } from '../ports';
+import { Interrupted, type ContentBlock, type Log, type Message, type Model, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../ports';
 
 export interface AgentTool {
   spec: { name: string; description: string; input_schema: Record<string, unknown> };
@@ -9,7 +9,7 @@ export interface AgentTool {
   final?: boolean;
 }
 
-export type LoopStop = 'final' | 'max_turns' | 'no_final' | 'budget' | 'wall_clock' | 'shutdown';
+export type LoopStop = 'final' | 'max_turns' | 'no_final' | 'budget' | 'wall_clock' | 'shutdown' | 'interrupted';
 
 export interface LoopLimits {
   tokens?: number;
@@ -44,6 +44,11 @@ export interface LoopOptions {
   onTurn?: (turn: number, usage: Usage, promptTokens: number) => void;
   /** What to tell the model when it stops without calling the final tool. */
   nudge?: string;
+  /**
+   * The job is being cancelled: the loop stops at the next safe point (a model call in
+   * flight is abandoned; a tool that is running finishes and no further tool starts).
+   */
+  signal?: AbortSignal;
 }
 
 export interface LoopOutcome {
@@ -79,6 +84,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
   const done = (stop: LoopStop, turns: number, finalInput?: unknown): LoopOutcome => ({ stop, turns, usage, finalInput, toolCalls, messages, promptTokens, compactions });
 
   for (let turn = 1; turn <= o.maxTurns; turn++) {
+    if (o.signal?.aborted) return done('interrupted', turn - 1);
     if (o.limits?.deadline !== undefined && now() >= o.limits.deadline) return done('wall_clock', turn - 1);
     if (o.between) {
       const b = await o.between(turn);
@@ -88,7 +94,13 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
         messages[messages.length - 1] = { ...last, content: [...last.content, ...b.notes.map((text): TextBlock => ({ type: 'text', text }))] };
       }
     }
-    const reply = await o.model.complete({ model: o.modelId, system: o.system, tools: o.tools.map((t) => t.spec), messages, maxTokens: o.maxTokens ?? 8192 });
+    let reply;
+    try {
+      reply = await o.model.complete({ model: o.modelId, system: o.system, tools: o.tools.map((t) => t.spec), messages, maxTokens: o.maxTokens ?? 8192, ...(o.signal ? { signal: o.signal } : {}) });
+    } catch (e) {
+      if (e instanceof Interrupted) return done('interrupted', turn - 1);
+      throw e;
+    }
     usage = addUsage(usage, reply.usage);
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
@@ -107,6 +119,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     let finalInput: unknown;
     let finished = false;
     for (const use of uses) {
+      if (o.signal?.aborted) return done('interrupted', turn);
       toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
       const tool = byName.get(use.name);
       if (!tool) {

@@ -38,6 +38,8 @@ export interface WorkerInput {
   compaction?: Compaction;
   /** Earlier attempts and why they failed, and the knowledge base: read before starting. */
   memory: { attempts: string[]; lastFailure: string | null; knowledge: string[]; advice: string[] };
+  /** Aborts when the job is being cancelled; the worker stops at its next safe point. */
+  signal?: AbortSignal;
 }
 
 const FeedbackSchema = z.discriminatedUnion('type', [
@@ -152,7 +154,10 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     limits: input.limits,
     compaction: input.compaction,
     nudge: 'If you are finished, call report_result with your status and report.',
-    async between() {
+    ...(input.signal ? { signal: input.signal } : {}),
+    async between(turn) {
+      // Where a test can cancel the job mid-task: the tools of the turn before have run.
+      if (turn > 1) log.checkpoint('worker-turn');
       const fresh = (await input.team.inbox()).filter((m) => !delivered.has(m.id));
       for (const m of fresh) delivered.add(m.id);
       if (fresh.some((m) => m.type === 'shutdown_request')) return { stop: 'shutdown' };

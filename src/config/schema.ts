@@ -1,4 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { show, valueAt } from '../text/quote-value';
 import { z } from 'zod';
 
 /**
@@ -119,17 +120,6 @@ export class ConfigError extends Error {
   ) {
     super(`${file} is not valid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const k of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-  return v;
-}
-
-function show(v: unknown): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? 'nothing' : s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
 /** A YAML mapping from a file's text; an empty or missing file is an empty mapping. */

@@ -111,6 +111,14 @@ export interface RunRecord {
   merge: MergeState | null;
   /** The retrospective comment (on the PR, or the issue when there is none). */
   retro: { commentId: number; url: string; mode: 'full' | 'light' } | null;
+  /** Jobs of this run that GitHub's rate limits held up, the last few; the plan comment says so. */
+  rateLimited: RateLimitNote[];
+}
+
+/** One job's waits for GitHub's rate limits: when the first began, and how long they were in all (unscaled). */
+export interface RateLimitNote {
+  at: string;
+  seconds: number;
 }
 
 export interface MergeState {

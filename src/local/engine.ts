@@ -66,6 +66,8 @@ export class LocalEngine {
   private readonly inflight = new Set<Promise<void>>();
   private seq = 0;
   private readonly shown = new Set<number>();
+  /** Ctrl-C: workers stop at their next safe point and push their work so far, as a cancelled job does on GitHub. */
+  private readonly cancel = new AbortController();
   interrupted = false;
 
   constructor(private readonly o: EngineOptions) {
@@ -175,6 +177,7 @@ export class LocalEngine {
         outputs[k] = v;
       },
       summary: async () => undefined,
+      cancellation: this.cancel.signal,
     };
     try {
       await STEPS[step](ctx);
@@ -282,9 +285,14 @@ export class LocalEngine {
     }
   }
 
-  /** Ctrl-C: the run is marked interrupted (unless it is planning, which resumes by planning again). */
+  /**
+   * Ctrl-C: running workers save their work so far (at most a few seconds), then the run is
+   * marked interrupted (unless it is planning, which resumes by planning again).
+   */
   async interrupt(): Promise<void> {
     this.interrupted = true;
+    this.cancel.abort();
+    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, 5000))]);
     await this.state.update(`issue-${this.o.run}/run-1/`, `run ${this.o.run}: interrupted at the terminal`, (tx) => {
       const view = readView(tx, this.o.run, 1);
       if (!view || !['EXECUTING', 'INTEGRATING', 'REVIEWING'].includes(view.run.phase)) return;

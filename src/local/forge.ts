@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { CheckFact, MergeMethod } from '../domain/merge-gate';
-import type { CommentInfo, CommentRef, Forge, PullInfo, PullRef, Reaction, RepoPermission } from '../ports';
+import type { CommentInfo, CommentRef, Forge, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../ports';
 
 /**
  * The Forge port without GitHub: the run's "issue" is the request typed at the terminal,
@@ -204,6 +204,11 @@ export class LocalForge implements Forge {
 
   async workflowRunActive(runId: string): Promise<boolean> {
     return this.hooks.workflowRunActive(runId);
+  }
+
+  /** No GitHub, no rate limits. */
+  rateLimitWaits(): readonly RateLimitWait[] {
+    return [];
   }
 
   runLink(): string {

@@ -5,6 +5,17 @@ import { gitClient, type GitIdentity } from '../adapters/git/git-client';
 import { GitRepo } from '../adapters/git/git-repo';
 import { assertCrewRef } from '../domain/refs';
 
+/**
+ * Parallel jobs add and remove worktrees of one repository; git keeps their records in one
+ * folder, and two of these commands at once can trip over each other, so they take turns.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function serially<T>(fn: () => Promise<T>): Promise<T> {
+  const next = queue.catch(() => undefined).then(fn);
+  queue = next;
+  return next;
+}
+
 export const LOCAL_IDENTITY: GitIdentity = { name: 'crew', email: 'crew@localhost' };
 
 /**
@@ -30,15 +41,14 @@ export class WorktreeRepo extends GitRepo {
   static async create(projectDir: string, dir: string, start: string): Promise<WorktreeRepo> {
     const project = gitClient(projectDir, '', LOCAL_IDENTITY);
     await rm(dir, { recursive: true, force: true });
-    await project.raw(['worktree', 'prune']);
-    await project.raw(['worktree', 'add', '--quiet', '--detach', dir, start]);
+    await serially(() => project.raw(['worktree', 'add', '--quiet', '--detach', dir, start]));
     const excludeFile = `${dir}.exclude`;
     await appendFile(excludeFile, '');
     return new WorktreeRepo(dir, project, excludeFile);
   }
 
   async dispose(): Promise<void> {
-    await this.project.raw(['worktree', 'remove', '--force', this.dir]).catch(() => undefined);
+    await serially(() => this.project.raw(['worktree', 'remove', '--force', this.dir])).catch(() => undefined);
     await rm(this.dir, { recursive: true, force: true });
     await rm(this.excludeFile, { force: true });
   }

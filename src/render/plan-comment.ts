@@ -1,6 +1,6 @@
 import { describeCriterion } from '../domain/criteria';
 import { criticalPath, waves } from '../domain/plan';
-import { totalUsage, type Phase, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
+import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
 import { cell, hiddenMarker, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
@@ -44,6 +44,12 @@ const STATUS_STYLE: Record<TaskStatus, string> = {
   timeout: 'fill:#ffebe9,stroke:#cf222e',
   blocked: 'fill:#eaeef2,stroke:#57606a',
 };
+
+/** "GitHub rate-limited crew for 42 s at 12:01 UTC; it waited and carried on." */
+export function rateLimitLine(n: RateLimitNote): string {
+  const at = /T(\d\d:\d\d)/.exec(n.at)?.[1] ?? n.at;
+  return `GitHub rate-limited crew for ${n.seconds} s at ${at} UTC; it waited and carried on.`;
+}
 
 export function planMarker(issue: number, run: number): string {
   return hiddenMarker('plan', { issue, run });
@@ -126,9 +132,13 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     out.push(`> [!WARNING]\n> Sandbox: ${w}.`);
   }
+  for (const n of run.rateLimited ?? []) {
+    out.push('');
+    out.push(rateLimitLine(n));
+  }
   if (run.phase === 'INTERRUPTED') {
     out.push('');
-    out.push('**Interrupted** — the workflow run was cancelled. Comment `/crew resume` to continue where it stopped.');
+    out.push('**Interrupted** — `/crew resume` to continue. The workflow run was cancelled; work done so far is saved on the task branches.');
   }
   if (run.waiting?.kind === 'verdict') {
     out.push('');

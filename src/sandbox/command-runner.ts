@@ -249,7 +249,10 @@ export async function prepareSandbox(workspace: string, tempDir: string): Promis
   if (!sudo) return { reason: 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces' };
   const run: Privileged = (cmd, args) => (sudo.length ? exec('sudo', ['-n', cmd, ...args]) : exec(cmd, args));
   try {
-    if (!(await can('id', [TOOL_USER]))) await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]);
+    // Another job on the same machine may create the user at the same moment: only a user that still does not exist is an error.
+    if (!(await can('id', [TOOL_USER]))) await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]).catch(async (e) => {
+      if (!(await can('id', [TOOL_USER]))) throw e;
+    });
     const home = join(tempDir, 'crew-tool-home');
     await mkdir(home, { recursive: true });
     await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');

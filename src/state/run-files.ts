@@ -1,9 +1,12 @@
 import YAML from 'yaml';
+import type { z } from 'zod';
 import type { Plan } from '../domain/plan';
-import { runFolder } from '../domain/refs';
+import { runFolder, STATE_BRANCH } from '../domain/refs';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
+import { show, valueAt } from '../text/quote-value';
+import { PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
 
 /**
  * The run's files on the state branch, in claude-crew's layout:
@@ -37,20 +40,48 @@ export const paths = {
   retrospectiveJson: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.json`,
 };
 
+/** A file on the state branch that crew cannot read. Nothing is written over it: every write first reads. */
 export class StateFormatError extends Error {
-  constructor(path: string, detail: string) {
-    super(`crew/state: ${path} is not valid (${detail}). Fix or delete the file on the crew/state branch, then try again.`);
+  readonly next: string;
+  constructor(
+    readonly path: string,
+    readonly field: string | null,
+    detail: string,
+  ) {
+    super(`${STATE_BRANCH}: ${path} is not valid: ${field ? `field \`${field}\` ${detail}` : detail}.`);
+    this.next = `crew has not written over it. Restore the file from the history of the ${STATE_BRANCH} branch (\`git log -p origin/${STATE_BRANCH} -- ${path}\` shows every version) or correct the field, then comment your command again.`;
   }
 }
 
-export function parseJson<T>(r: Reader, path: string): T | undefined {
+function jsonSyntaxError(text: string, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const at = /at position (\d+)/.exec(message);
+  if (at) {
+    const before = text.slice(0, Number(at[1]));
+    const line = before.split('\n').length;
+    return `it is not valid JSON (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+  }
+  // Node quotes the whole text in its message; the reason is enough.
+  return `it is not valid JSON (${message.replace(/,\s*"[\s\S]*" is not valid JSON$/, '').split('\n')[0]!.slice(0, 120)})`;
+}
+
+/** Reads a JSON file from the state; with a schema, a value of the wrong shape is refused with the field named. */
+export function parseJson<T>(r: Reader, path: string, schema?: z.ZodType): T | undefined {
   const text = r.read(path);
   if (text === undefined) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(text);
   } catch (e) {
-    throw new StateFormatError(path, (e as Error).message);
+    throw new StateFormatError(path, null, jsonSyntaxError(text, e));
   }
+  if (!schema) return value as T;
+  const checked = schema.safeParse(value);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new StateFormatError(path, issue.path.join('.') || null, `${issue.message.replace(/^Invalid (input|option): /, '')} (got ${show(valueAt(value, issue.path))})`);
+  }
+  return value as T;
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -66,18 +97,18 @@ export function runNumbers(r: Reader, issue: number): number[] {
 }
 
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
-  const rec = parseJson<RunRecord>(r, paths.run(issue, run));
+  const rec = parseJson<RunRecord>(r, paths.run(issue, run), RunRecordSchema);
   // Fields added after a run was written get their defaults, so older state still reads.
-  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null };
+  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null, rateLimited: rec.rateLimited ?? [] };
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {
   const record = readRun(r, issue, run);
   if (!record) return undefined;
-  const plan = parseJson<Plan>(r, paths.planJson(issue, run)) ?? null;
+  const plan = parseJson<Plan>(r, paths.planJson(issue, run), PlanSchema) ?? null;
   const tasks = new Map<string, TaskRecord>();
   for (const t of plan?.tasks ?? []) {
-    const rec = parseJson<TaskRecord>(r, paths.taskJson(issue, run, t.id));
+    const rec = parseJson<TaskRecord>(r, paths.taskJson(issue, run, t.id), TaskRecordSchema);
     if (rec) tasks.set(t.id, { ...newTaskRecord(t.id, rec.branch), ...rec });
   }
   return { run: record, plan, tasks };

@@ -32,6 +32,8 @@ export interface StepContext {
   model(): Model;
   output(name: string, value: string): void;
   summary(markdown: string): Promise<void>;
+  /** Aborts when the runner starts cancelling the job (SIGINT); the work step saves its work and stops. */
+  cancellation?: AbortSignal;
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */
@@ -76,14 +78,35 @@ export async function loadView(ctx: StepContext, issue: number, run: number): Pr
  */
 export async function syncPlanComment(ctx: StepContext, issue: number, run: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
+    await noteRateLimits(ctx, issue, run);
     const view = await loadView(ctx, issue, run);
     const id = view.run.planCommentId;
     if (id === null) return;
     const links = planLinks(ctx);
     await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links), links.stateFile(runFolder(issue, run))));
     const after = readRun(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
-    if (!after || after.version === view.run.version) return;
+    // Render again if another job moved the state, or if that very edit had to wait for a rate limit.
+    if (!after || (after.version === view.run.version && ctx.forge.rateLimitWaits().length === (noted.get(ctx) ?? 0))) return;
   }
+}
+
+/** How many of this job's rate-limit waits are already in the run's record. */
+const noted = new WeakMap<StepContext, number>();
+
+/**
+ * Records in the run the waits GitHub's rate limits imposed on this job since it last
+ * did, as one note, so the plan comment says so once requests are possible again.
+ */
+async function noteRateLimits(ctx: StepContext, issue: number, run: number): Promise<void> {
+  const waits = ctx.forge.rateLimitWaits();
+  const fresh = waits.slice(noted.get(ctx) ?? 0);
+  if (!fresh.length) return;
+  noted.set(ctx, waits.length);
+  const note = { at: fresh[0]!.at, seconds: Math.round(fresh.reduce((sum, w) => sum + w.seconds, 0)) };
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: GitHub rate-limited a job for ${note.seconds}s`, (tx) => {
+    const rec = readRun(tx, issue, run);
+    if (rec) writeRun(tx, { ...rec, rateLimited: [...rec.rateLimited, note].slice(-3) }, nowIso(ctx));
+  });
 }
 
 /** Marks the run FAILED with a reason the plan comment shows. */

@@ -190,6 +190,7 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       merge: null,
       retro: null,
       criteriaDigest: null,
+      rateLimited: [],
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);

@@ -122,7 +122,9 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
 export async function takePushedResult(ctx: StepContext, issue: number, run: number, rec: TaskRecord): Promise<'recorded' | 'retry' | 'none'> {
   const { missing } = await ctx.repo.fetch([rec.branch]);
   if (missing.length) return 'none';
-  const pushed = parseAttemptCommit(await ctx.repo.commitMessage(ctx.repo.tracking(rec.branch)));
+  const message = await ctx.repo.commitMessage(ctx.repo.tracking(rec.branch));
+  const pushed = parseAttemptCommit(message);
+  if (!pushed && TRAILER.test(message)) ctx.log.warn(`${rec.id}: the Crew-Result trailer at the tip of ${rec.branch} is not valid JSON, so crew cannot take that result; the attempt runs again`);
   if (!pushed || pushed.attempt !== rec.attempts) return 'none';
   const head = await ctx.repo.remoteSha(rec.branch);
   if (!pushed.final) return 'retry';

@@ -1,5 +1,6 @@
 import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
+import type { LoopStop } from '../agents/tool-loop';
 import { runWorker } from '../agents/worker';
 import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
@@ -8,6 +9,7 @@ import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { readView, writeTask } from '../state/run-files';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { saveInterruptedAttempt } from './interruption';
 import { commandRunner, MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
 
@@ -117,12 +119,15 @@ export async function work(ctx: StepContext): Promise<void> {
             summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages),
           },
           memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
+          signal: ctx.cancellation,
         },
         ctx.log,
       );
       ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns`);
+      // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
+      if (workerRun.stop === 'interrupted') return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
     }
-    const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown' } as const)[workerRun!.stop];
+    const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown' } as const)[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
     const seen: Observed = {
       persona: task.persona,
       ending,

@@ -1,12 +1,25 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { usageOf } from '../../domain/pricing';
-import type { Clock, ContentBlock, Log, Model, ModelReply, ModelRequest, ThinkingBlock } from '../../ports';
+import { Interrupted, type Clock, type ContentBlock, type Log, type Model, type ModelReply, type ModelRequest, type ThinkingBlock } from '../../ports';
 
 const MAX_ATTEMPTS = 5;
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
 const RETRY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
 
 export class ModelError extends Error {}
+
+/** Waits for `p`, but no longer than until `signal` aborts. */
+function abortable(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return p;
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void p.then(done);
+  });
+}
 
 function retryable(e: unknown): boolean {
   if (e instanceof Anthropic.APIConnectionError) return true;
@@ -56,14 +69,18 @@ export class AnthropicModel implements Model {
   async complete(req: ModelRequest): Promise<ModelReply> {
     const { tools, messages, system } = withCacheMarks(req);
     for (let attempt = 1; ; attempt++) {
+      if (req.signal?.aborted) throw new Interrupted('the model request');
       try {
-        const stream = this.client.messages.stream({
-          model: req.model,
-          max_tokens: req.maxTokens,
-          system,
-          ...(tools.length ? { tools: tools as Anthropic.Tool[] } : {}),
-          messages: messages as Anthropic.MessageParam[],
-        });
+        const stream = this.client.messages.stream(
+          {
+            model: req.model,
+            max_tokens: req.maxTokens,
+            system,
+            ...(tools.length ? { tools: tools as Anthropic.Tool[] } : {}),
+            messages: messages as Anthropic.MessageParam[],
+          },
+          req.signal ? { signal: req.signal } : undefined,
+        );
         const msg = await stream.finalMessage();
         const content = msg.content.filter((b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking') as Array<
           Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock
@@ -80,6 +97,8 @@ export class AnthropicModel implements Model {
           }),
         };
       } catch (e) {
+        // Nothing of a reply cut short is used: the caller stops, and no tool it asked for runs.
+        if (req.signal?.aborted) throw new Interrupted('the model request');
         if (!retryable(e) || attempt >= MAX_ATTEMPTS) {
           const detail = e instanceof Error ? e.message : String(e);
           throw new ModelError(
@@ -90,7 +109,7 @@ export class AnthropicModel implements Model {
         }
         const wait = retryAfterMs(e) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
         this.log.warn(`Anthropic API error (${e instanceof Error ? e.message : String(e)}); retry ${attempt} of ${MAX_ATTEMPTS - 1} in ${Math.round(wait / 1000)}s`);
-        await this.clock.sleep(wait);
+        await abortable(this.clock.sleep(wait), req.signal);
       }
     }
   }

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertCrewRef } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
-import { gitClient, type GitIdentity } from './git-client';
+import { gitClient, isNonFastForward, type GitIdentity } from './git-client';
+
+/** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
+const PUSH_ATTEMPTS = 3;
 
 /** The Repo port over the job's checkout. Only crew's code pushes, and only to crew/* branches. */
 export class GitRepo implements Repo {
@@ -106,9 +109,34 @@ export class GitRepo implements Repo {
     return this.git.raw(['log', '-1', '--format=%B', ref]);
   }
 
+  /**
+   * Pushes HEAD without force. If the branch moved on the remote (another job pushed to
+   * it, e.g. a worker restarted while the first still ran), this job's commits are
+   * rebased onto the remote tip and pushed again, a bounded number of times. A rebase
+   * that conflicts is undone and reported; nothing on the remote is ever overwritten.
+   */
   async push(branch: string): Promise<void> {
     assertCrewRef(branch);
-    await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${branch}`]);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${branch}`]);
+        return;
+      } catch (e) {
+        if (!isNonFastForward(e) || attempt >= PUSH_ATTEMPTS) throw e;
+      }
+      await this.git.raw(['fetch', '--no-tags', '--quiet', this.remoteUrl, `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
+      // --empty=keep: the attempt commit may change nothing, but its Crew-Result trailer must stay at the tip.
+      // The outcome is read from the repository, not the exit (see tryMerge).
+      let failure = '';
+      await this.git.raw(['rebase', '--quiet', '--empty=keep', `refs/remotes/origin/${branch}`]).catch((e: unknown) => (failure = e instanceof Error ? e.message.split('\n')[0]! : String(e)));
+      const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
+      if (conflicts.length || failure || !(await this.isAncestor(`refs/remotes/origin/${branch}`, 'HEAD'))) {
+        await this.git.raw(['rebase', '--abort']).catch(() => undefined);
+        throw new Error(
+          `another job pushed to ${branch} while this one worked, and this job's commits do not rebase onto it${conflicts.length ? ` (conflicts in ${conflicts.join(', ')})` : failure ? ` (${failure})` : ''}. Nothing was overwritten.`,
+        );
+      }
+    }
   }
 
   /**

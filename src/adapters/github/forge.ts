@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { systemClock } from '../../clock';
 import type { CheckFact, MergeMethod } from '../../domain/merge-gate';
-import type { CommentInfo, CommentRef, Forge, Log, PullInfo, PullRef, Reaction, RepoPermission } from '../../ports';
+import type { Clock, CommentInfo, CommentRef, Forge, Log, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../../ports';
+import { BODY_LIMIT } from '../../text/markdown';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
+import { isAmbiguousFailure } from './request-policy';
 
 export interface GitHubForgeOptions {
   owner: string;
@@ -15,6 +19,23 @@ export interface GitHubForgeOptions {
   /** From the event payload, which saves a request per job. */
   defaultBranch?: string;
   tokenKind: 'actions' | 'app' | 'personal';
+  /** The waits the client's rate-limit handling recorded (createClient's onRateLimit). */
+  rateLimitWaits?: () => readonly RateLimitWait[];
+  clock?: Clock;
+}
+
+/** Tries of one comment; between them crew checks whether the last one landed after all. */
+const COMMENT_TRIES = 3;
+/** How far back to look for a comment whose answer was lost: generous, for clock skew. */
+const LANDED_WINDOW_MS = 10 * 60_000;
+
+/** Safe to repeat after an ambiguous failure: the second request changes nothing, or GitHub refuses it (422). */
+const REPEATABLE = { request: { idempotent: true } };
+
+/** The hidden key that makes a comment findable after a lost answer; within GitHub's body limit. */
+export function withIdempotencyKey(body: string, key: string): string {
+  const mark = `\n\n<!-- crew:post key=${key} -->`;
+  return `${body.length + mark.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT - mark.length) : body}${mark}`;
 }
 
 function status(e: unknown): number | undefined {
@@ -65,12 +86,42 @@ export class GitHubForge implements Forge {
   }
 
   async react(commentId: number, reaction: Reaction): Promise<void> {
-    await this.gh.rest.reactions.createForIssueComment({ ...this.base, comment_id: commentId, content: reaction });
+    // A second identical reaction is answered with the first, so a retry adds nothing.
+    await this.gh.rest.reactions.createForIssueComment({ ...this.base, comment_id: commentId, content: reaction, ...REPEATABLE });
   }
 
   async postComment(issue: number, body: string): Promise<CommentRef> {
-    const { data } = await this.gh.rest.issues.createComment({ ...this.base, issue_number: issue, body: redact(body) });
-    return { id: data.id, url: data.html_url };
+    const key = randomBytes(6).toString('hex');
+    const text = withIdempotencyKey(redact(body), key);
+    const clock = this.opts.clock ?? systemClock;
+    const since = new Date(clock.now().getTime() - LANDED_WINDOW_MS).toISOString();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { data } = await this.gh.rest.issues.createComment({ ...this.base, issue_number: issue, body: text });
+        return { id: data.id, url: data.html_url };
+      } catch (e) {
+        if (!isAmbiguousFailure(e)) throw e;
+        // The comment may have been created and only the answer lost: find it by its key before posting again.
+        const landed = await this.findRecentComment(issue, `<!-- crew:post key=${key} -->`, since);
+        if (landed) {
+          this.log.info(`the comment on #${issue} had landed although GitHub's answer was lost; not posting it again`);
+          return landed;
+        }
+        if (attempt >= COMMENT_TRIES) throw e;
+        this.log.warn(`posting a comment on #${issue} failed (${e instanceof Error ? e.message : String(e)}); it did not land, so crew posts it again (try ${attempt + 1} of ${COMMENT_TRIES})`);
+        await clock.sleep(1000 * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  /** Only comments updated since `since`, so a busy issue costs a page, not its whole history. */
+  private async findRecentComment(issue: number, marker: string, since: string): Promise<CommentRef | undefined> {
+    const me = await this.botLogin();
+    for await (const page of this.gh.paginate.iterator(this.gh.rest.issues.listComments, { ...this.base, issue_number: issue, since, per_page: 100 })) {
+      const hit = page.data.find((c) => c.user?.login === me && (c.body ?? '').includes(marker));
+      if (hit) return { id: hit.id, url: hit.html_url };
+    }
+    return undefined;
   }
 
   async updateComment(id: number, body: string): Promise<void> {
@@ -83,7 +134,7 @@ export class GitHubForge implements Forge {
   }
 
   async addLabel(issue: number, label: string): Promise<void> {
-    await this.gh.rest.issues.addLabels({ ...this.base, issue_number: issue, labels: [label] });
+    await this.gh.rest.issues.addLabels({ ...this.base, issue_number: issue, labels: [label], ...REPEATABLE });
   }
 
   async removeLabel(issue: number, label: string): Promise<void> {
@@ -111,7 +162,8 @@ export class GitHubForge implements Forge {
 
   async createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef> {
     try {
-      const { data } = await this.gh.rest.pulls.create({ ...this.base, ...input, title: redact(input.title), body: redact(input.body) });
+      // Repeatable: if a lost answer hid a PR that was created, the repeat gets 422 and finds it below.
+      const { data } = await this.gh.rest.pulls.create({ ...this.base, ...input, title: redact(input.title), body: redact(input.body), ...REPEATABLE });
       return { number: data.number, url: data.html_url, headSha: data.head.sha };
     } catch (e) {
       if (status(e) === 422) {
@@ -173,7 +225,8 @@ export class GitHubForge implements Forge {
   async dispatch(inputs: Record<string, string>): Promise<void> {
     const ref = await this.defaultBranch();
     this.log.info(`dispatching ${this.opts.workflowFile} on ${ref} with ${JSON.stringify(inputs)}`);
-    await this.gh.rest.actions.createWorkflowDispatch({ ...this.base, workflow_id: this.opts.workflowFile, ref, inputs });
+    // Repeatable: a repeated dispatch carries the same claim nonce, and only the first job to present it starts the tasks.
+    await this.gh.rest.actions.createWorkflowDispatch({ ...this.base, workflow_id: this.opts.workflowFile, ref, inputs, ...REPEATABLE });
   }
 
   async workflowRunActive(runId: string): Promise<boolean | undefined> {
@@ -185,6 +238,10 @@ export class GitHubForge implements Forge {
       if (status(e) === 404) return false;
       throw e;
     }
+  }
+
+  rateLimitWaits(): readonly RateLimitWait[] {
+    return this.opts.rateLimitWaits?.() ?? [];
   }
 
   runLink(): string {

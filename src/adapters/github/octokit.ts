@@ -1,46 +1,80 @@
 import { getOctokit } from '@actions/github';
-import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
-import { timeScale } from '../../clock';
-import type { Log } from '../../ports';
+import { systemClock, timeScale } from '../../clock';
+import type { Clock, Log, RateLimitWait } from '../../ports';
+import { decideRetry, type FailedRequest } from './request-policy';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
-const MAX_RATE_LIMIT_RETRIES = 3;
+export interface ClientOptions {
+  clock?: Clock;
+  /** Told about every wait a rate limit imposed, for the job summary and the plan comment. */
+  onRateLimit?: (wait: RateLimitWait) => void;
+}
+
+interface RequestOptions {
+  method: string;
+  url: string;
+  request?: { idempotent?: boolean };
+  [key: string]: unknown;
+}
+
+function failureOf(e: unknown, options: RequestOptions): FailedRequest {
+  const err = e as { status?: unknown; message?: unknown; response?: { headers?: Record<string, unknown> } };
+  const headers: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(err.response?.headers ?? {})) headers[k.toLowerCase()] = v === undefined || v === null ? undefined : String(v);
+  return { method: options.method, status: typeof err.status === 'number' ? err.status : undefined, headers, message: String(err.message ?? e), idempotent: options.request?.idempotent === true };
+}
 
 /**
- * Octokit with GitHub's recommended throttling and retries. Every wait the plugins
- * make (retry-after, reset times, gaps between writes) is multiplied by the time
- * scale, so tests exercise the same paths quickly.
+ * Octokit with GitHub's recommended spacing of writes (the throttling plugin's queues)
+ * and crew's own retry policy (request-policy.ts) in place of the retry plugin, which
+ * repeats a POST whose answer was lost and so duplicates comments, and which does not
+ * honour `retry-after` on a 429. Every wait follows the time scale.
  */
-export function createClient(token: string, log: Log): GitHubClient {
+export function createClient(token: string, log: Log, opts: ClientOptions = {}): GitHubClient {
   const scale = timeScale();
+  const clock = opts.clock ?? systemClock;
   const ms = (n: number) => Math.max(1, Math.round(n * scale));
-  return getOctokit(
+  const octokit = getOctokit(
     token,
     {
       // Read now, not when @actions/github was first imported.
       baseUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com',
-      // The plugin's default list plus 405 and 409: a refused or conflicting write (a merge
-      // GitHub will not do, a head that moved) is an answer, not a fault to repeat.
-      retry: { retryAfterBaseValue: ms(1000), doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 451] },
       throttle: {
-        retryAfterBaseValue: ms(1000),
         // GitHub asks integrations to space content-creating requests; notifications more so.
         write: new Bottleneck.Group({ id: 'crew-write', maxConcurrent: 1, minTime: ms(1000) }),
         notifications: new Bottleneck.Group({ id: 'crew-notifications', maxConcurrent: 1, minTime: ms(3000) }),
-        onRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
-          log.warn(`GitHub rate limit reached on ${options.method} ${options.url}; waiting ${retryAfter}s (try ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES}).`);
-          return retryCount < MAX_RATE_LIMIT_RETRIES;
-        },
-        onSecondaryRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
-          log.warn(`GitHub secondary rate limit on ${options.method} ${options.url}; waiting ${retryAfter}s (try ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES}).`);
-          return retryCount < MAX_RATE_LIMIT_RETRIES;
-        },
+        // Rate limits are retried below, with the rest of the policy.
+        onRateLimit: () => false,
+        onSecondaryRateLimit: () => false,
       },
     },
-    retry,
     throttling,
   );
+  octokit.hook.wrap('request', async (request, options) => {
+    const o = options as unknown as RequestOptions;
+    for (let retry = 0; ; retry++) {
+      try {
+        return await request(options);
+      } catch (e) {
+        const failed = failureOf(e, o);
+        const decision = decideRetry(failed, retry, clock.now().getTime());
+        const what = `${o.method} ${o.url}`;
+        if (!decision.retry) {
+          if (decision.why) log.warn(`GitHub: ${what} failed (${failed.status ?? 'no answer'}): ${decision.why}.`);
+          throw e;
+        }
+        if (decision.kind === 'server-error') {
+          log.warn(`GitHub answered ${what} with ${failed.status} (${failed.message.split('\n')[0]}); retrying in ${decision.waitSeconds}s (retry ${retry + 1}).`);
+        } else {
+          log.warn(`GitHub ${decision.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} on ${what}; crew waits ${decision.waitSeconds}s and tries again (retry ${retry + 1}).`);
+          opts.onRateLimit?.({ at: clock.now().toISOString(), seconds: decision.waitSeconds, kind: decision.kind, request: what });
+        }
+        await clock.sleep(decision.waitSeconds * 1000);
+      }
+    }
+  });
+  return octokit;
 }

@@ -72,15 +72,15 @@ export type ScriptEntry = z.infer<typeof scriptEntrySchema>;
 /** `respond`, when given, is consulted before `entries`; returning undefined falls through. */
 export type Script = z.infer<typeof scriptSchema>;
 
-function parseWith<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+function parseWith<T>(schema: z.ZodType<T>, data: unknown, what: string, at: string[] = []): T {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  const problems = result.error.issues.map((issue) => `  ${[...at, ...issue.path].join('.') || '(root)'}: ${issue.message}`);
   throw new Error(`Invalid ${what}:\n${problems.join('\n')}`);
 }
 
-/** Validates a script from plain (JSON/YAML-shaped) data; errors name the bad path. */
-export const parseScript = (data: unknown): Script => parseWith(scriptSchema, data, 'fake-anthropic script');
+/** Validates a script from plain (JSON/YAML-shaped) data; errors name the bad path, under `at` when given (e.g. `model`). */
+export const parseScript = (data: unknown, at: string[] = []): Script => parseWith(scriptSchema, data, 'fake-anthropic script', at);
 
 export const parseScriptYaml = (text: string): Script => parseScript(YAML.parse(text));
 

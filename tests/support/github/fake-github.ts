@@ -79,8 +79,12 @@ export interface GitHubFault {
   times?: number;
   kind?: 'primary-rate-limit' | 'secondary-rate-limit' | 'server-error' | 'drop' | 'plain';
   retryAfterSeconds?: number;
+  /** For a primary rate limit: `x-ratelimit-reset` this many (platform) seconds from now, instead of the window's end. */
+  resetInSeconds?: number;
   /** Apply the fault after the request has taken effect (a write that succeeded but whose answer was lost). */
   afterEffect?: boolean;
+  /** Only requests by this kind of principal (e.g. `actions`, crew's workflow token); any by default. */
+  principal?: Principal['kind'];
   message?: string;
 }
 
@@ -412,8 +416,8 @@ export class FakeGitHub {
     };
   }
 
-  private takeFault(routeKey: string, afterEffect: boolean): GitHubFault | undefined {
-    const f = this.faults.find((x) => (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect);
+  private takeFault(routeKey: string, afterEffect: boolean, principal: Principal): GitHubFault | undefined {
+    const f = this.faults.find((x) => (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect && (!x.principal || x.principal === principal.kind));
     if (f) f.times = (f.times ?? 1) - 1;
     return f;
   }
@@ -423,6 +427,7 @@ export class FakeGitHub {
     if (f.retryAfterSeconds !== undefined) h['retry-after'] = String(f.retryAfterSeconds);
     if (f.kind === 'primary-rate-limit') {
       h['x-ratelimit-remaining'] = '0';
+      if (f.resetInSeconds !== undefined) h['x-ratelimit-reset'] = String(Math.ceil(Date.now() / 1000 + f.resetInSeconds));
       return { status: f.status, headers: h, body: { message: f.message ?? 'API rate limit exceeded for installation.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' } };
     }
     if (f.kind === 'secondary-rate-limit') {
@@ -492,7 +497,7 @@ export class FakeGitHub {
       return send(this.faultResponse({ route: op.key, status: 403, kind: 'primary-rate-limit', message: `API rate limit exceeded for ${who}.` }, headers), false);
     }
 
-    const before = this.takeFault(op.key, false);
+    const before = this.takeFault(op.key, false, principal);
     if (before) {
       if (before.kind === 'drop') {
         recorded.status = -1;
@@ -524,7 +529,7 @@ export class FakeGitHub {
       if (e instanceof HttpError) return error(e);
       throw e;
     }
-    const after = this.takeFault(op.key, true);
+    const after = this.takeFault(op.key, true, principal);
     if (after) {
       if (after.kind === 'drop') {
         recorded.status = -1;

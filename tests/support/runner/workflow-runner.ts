@@ -23,6 +23,8 @@ export interface KillPoint {
   /** `cancel`: the run is cancelled (SIGINT, SIGTERM, SIGKILL); `lost`: the runner vanishes (SIGKILL, no more steps). */
   mode?: 'cancel' | 'lost';
   times?: number;
+  /** Plays this cancellation's SIGINT → SIGTERM → kill sequence at this scale instead of the runner's (1: GitHub's real 7.5 s and 10 s). */
+  timeScale?: number;
 }
 
 export interface StepRun {
@@ -241,15 +243,18 @@ export class WorkflowRunner {
    * Cancels a run the way GitHub does: jobs in flight whose `if:` still holds once the run is cancelled (e.g.
    * `always()`) carry on untouched; the others are cancelled. Jobs that have not started yet see cancelled().
    */
-  cancel(run: WorkflowRun): void {
+  cancel(run: WorkflowRun, timeScale?: number): void {
     if (run.cancelled) return;
     run.cancelled = true;
+    if (timeScale !== undefined) this.cancelScale.set(run.id, timeScale);
     for (const live of [...(this.live.get(run.id) ?? [])]) {
       if (!live.survivesCancel()) live.cancel();
     }
   }
 
   private live = new Map<number, Set<LiveJob>>();
+  /** A kill point's own scale for the cancellation sequence of its run. */
+  private cancelScale = new Map<number, number>();
 
   private async execute(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string) {
     const dir = join(this.opts.workRoot, `run-${run.id}`);
@@ -500,7 +505,7 @@ export class WorkflowRunner {
         if (reason) annotate('error', reason);
         if (current && !current.survives()) {
           current.signalled = true;
-          current.proc?.cancel(this.opts.timeScale);
+          current.proc?.cancel(this.cancelScale.get(run.id) ?? this.opts.timeScale);
         }
       },
     };
@@ -610,7 +615,7 @@ export class WorkflowRunner {
             });
             me.proc = proc;
             // A cancellation that arrived while the step was starting.
-            if (me.signalled) proc.cancel(this.opts.timeScale);
+            if (me.signalled) proc.cancel(this.cancelScale.get(run.id) ?? this.opts.timeScale);
             const r = await proc.done;
             exitCode = r.code;
             signal = r.signal;
@@ -694,7 +699,7 @@ export class WorkflowRunner {
     kp.times = (kp.times ?? 1) - 1;
     job.killedAt = name;
     if (kp.mode === 'lost') lose();
-    else this.cancel(run);
+    else this.cancel(run, kp.timeScale);
   }
 
   /** Handles `::command::` lines the way the runner does; returns the text to log, '' to hide, undefined if not a command. */

@@ -62,6 +62,14 @@ export async function loadScenario(file: string): Promise<{ scenario: Scenario; 
   if (!parsed.success) {
     throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
   }
+  // The scripted replies are checked now, so a mistake names the file and the path before anything starts.
+  if (parsed.data.model !== undefined) {
+    try {
+      parseScript(parsed.data.model, ['model']);
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
+    }
+  }
   return { scenario: parsed.data, dir: dirname(resolve(file)) };
 }
 
@@ -136,7 +144,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       secrets: scenario.secrets,
       env: { ANTHROPIC_BASE_URL: anthropic.url, CREW_TIME_SCALE: String(scenario.time_scale) },
       timeScale: scenario.time_scale,
-      killPoints: scenario.kill,
+      killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
       onJobDone: opts.hooks?.onJobDone,
     });
     const { data: issue } = await as(scenario.issue.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: scenario.issue.title, body: scenario.issue.body });
@@ -191,6 +199,18 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
+      } else if ('push' in step) {
+        const { author, branch, path, content, find, replace } = step.push;
+        let text = content;
+        if (text === undefined) {
+          const now = await gh.repo.readFile(`refs/heads/${branch}`, path);
+          if (now === undefined || find === undefined || replace === undefined || !now.includes(find)) {
+            throw new Error(`scenario '${scenario.name}': timeline[${i}] edits ${branch}:${path}, but ${now === undefined ? 'there is no such file' : find === undefined || replace === undefined ? 'it gives neither content nor find and replace' : `the file has no ${JSON.stringify(find)}`}`);
+          }
+          text = now.replace(find, replace);
+        }
+        const user = gh.user(author);
+        await gh.repo.writeCommit({ branch, files: { [path]: text }, message: `Edit ${path}`, identity: { name: user.login, email: `${user.login}@users.noreply.github.com` } });
       } else if ('hold_runs' in step) {
         runner.hold();
       } else if ('release_runs' in step) {

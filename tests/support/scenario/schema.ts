@@ -39,6 +39,13 @@ const Step = z.union([
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
   /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
   z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),
+  /**
+   * A person commits to a branch directly (e.g. edits a file on crew/state by hand): the file
+   * gets `content`, or its first `find` becomes `replace`.
+   */
+  z.strictObject({
+    push: z.strictObject({ author: z.string(), branch: z.string(), path: z.string(), content: z.string().optional(), find: z.string().optional(), replace: z.string().optional() }),
+  }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */
   z.strictObject({ hold_runs: z.literal(true) }),
   /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */
@@ -59,6 +66,8 @@ const KillPoint = z.strictObject({
   matrix: z.record(z.string(), z.string()).optional(),
   mode: z.enum(['cancel', 'lost']).default('cancel'),
   times: z.int().positive().default(1),
+  /** The cancellation sequence at this scale instead of the scenario's (1: GitHub's real 7.5 s to SIGTERM, 10 s to the kill). */
+  time_scale: z.number().positive().optional(),
 });
 
 export const ScenarioSchema = z.strictObject({

@@ -74,7 +74,8 @@ describe('GitHubForge against the fake GitHub', () => {
 
   it('redacts secrets from everything it posts', async () => {
     const c = await forge.postComment(issue, `token ghp_${'a'.repeat(36)} leaked`);
-    expect(gh.comments.get(c.id)!.body).toBe('token *** leaked');
+    // The hidden key at the end lets a retry find a comment whose answer was lost (github-faults.test.ts).
+    expect(gh.comments.get(c.id)!.body).toMatch(/^token \*\*\* leaked\n\n<!-- crew:post key=[0-9a-f]{12} -->$/);
     await forge.updateComment(c.id, `now sk-ant-api03-${'b'.repeat(20)}`);
     expect(gh.comments.get(c.id)!.body).toBe('now ***');
   });

@@ -43,6 +43,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     criteriaDigest: null,
     merge: null,
     retro: null,
+    rateLimited: [],
     ...patch,
   };
   const tasks = new Map(

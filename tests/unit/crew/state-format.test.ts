@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GitStateStore } from '../../../src/adapters/git/state-store';
+import type { Clock, Log } from '../../../src/ports';
+import { paths, readRun, readView, refreshExecutionLog, StateFormatError, writeRun } from '../../../src/state/run-files';
+import { FakeGitHub } from '../../support/github/fake-github';
+import { plan, view } from './run-fixtures';
+
+const good = view(['running', 'pending', 'success']);
+const files = (patch: Record<string, string> = {}) => {
+  const all: Record<string, string> = {
+    [paths.run(12, 2)]: JSON.stringify(good.run),
+    [paths.planJson(12, 2)]: JSON.stringify(plan),
+    ...Object.fromEntries([...good.tasks.values()].map((t) => [paths.taskJson(12, 2, t.id), JSON.stringify(t)])),
+    ...patch,
+  };
+  return { read: (p: string) => all[p], list: (prefix: string) => Object.keys(all).filter((k) => k.startsWith(prefix)).sort() };
+};
+const refusal = (fn: () => unknown): StateFormatError => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof StateFormatError) return e;
+    throw e;
+  }
+  throw new Error('expected a StateFormatError');
+};
+
+describe('reading the state branch: a damaged file is refused with the file and the field named', () => {
+  it('reads what crew wrote', () => {
+    const v = readView(files(), 12, 2)!;
+    expect(v.run).toMatchObject({ phase: 'EXECUTING', version: 7 });
+    expect([...v.tasks.keys()]).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('names the field and the bad value of run.json, and says what to do', () => {
+    const e = refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, phase: 'EXECUTNG' }) }), 12, 2));
+    expect(e.message).toMatch(/^crew\/state: issue-12\/run-2\/run\.json is not valid: field `phase` expected one of .*"EXECUTING".* \(got "EXECUTNG"\)\.$/);
+    expect(e.next).toContain('git log -p origin/crew/state -- issue-12/run-2/run.json');
+    expect(e.next).toContain('crew has not written over it');
+    const nested = refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, base: { branch: 'main', sha: 42 } }) }), 12, 2));
+    expect(nested.field).toBe('base.sha');
+  });
+
+  it('says where JSON that does not parse breaks, without quoting the file', () => {
+    const e = refusal(() => readRun(files({ [paths.run(12, 2)]: '{\n  "schema": 1,\n  "phase": \n}' }), 12, 2));
+    expect(e.field).toBeNull();
+    expect(e.message).toMatch(/^crew\/state: issue-12\/run-2\/run\.json is not valid: it is not valid JSON \(.+\)\.$/);
+    expect(e.message).not.toContain('"schema"');
+  });
+
+  it('checks task files and the plan too, including ids that end up in refs and paths', () => {
+    expect(refusal(() => readView(files({ [paths.taskJson(12, 2, 't1')]: JSON.stringify({ ...good.tasks.get('t1'), branch: 'main' }) }), 12, 2)).message).toContain(
+      'issue-12/run-2/tasks/task_t1.json is not valid: field `branch` expected a crew/ branch name (got "main")',
+    );
+    expect(refusal(() => readView(files({ [paths.taskJson(12, 2, 't3')]: JSON.stringify({ ...good.tasks.get('t3'), attempts: -1 }) }), 12, 2)).field).toBe('attempts');
+    const badPlan = { ...plan, tasks: [{ ...plan.tasks[0], id: '--upload-pack=x' }] };
+    expect(refusal(() => readView(files({ [paths.planJson(12, 2)]: JSON.stringify(badPlan) }), 12, 2)).field).toBe('tasks.0.id');
+  });
+
+  it('a write that reads a damaged file writes nothing: the branch keeps the damaged file for a person to repair', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'state-format-'));
+    const gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'hi\n' } });
+    try {
+      const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+      const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
+      const store = new GitStateStore(join(dir, 'state'), gh.cloneUrl, gh.actionsToken({ contents: 'write' }), clock, log);
+      const damaged = JSON.stringify({ ...good.run, phase: 'EXECUTNG' });
+      await store.update('issue-12/', 'a person edits run.json by hand', (tx) => tx.write(paths.run(12, 2), damaged));
+      const tip = await gh.repo.branchSha('crew/state');
+      await expect(store.update('issue-12/', 'regenerate the log', (tx) => refreshExecutionLog(tx, 12, 2))).rejects.toBeInstanceOf(StateFormatError);
+      await expect(
+        store.update('issue-12/', 'bump', (tx) => {
+          const rec = readRun(tx, 12, 2)!;
+          writeRun(tx, rec, 'now');
+        }),
+      ).rejects.toThrow(/field `phase`/);
+      expect(await gh.repo.branchSha('crew/state')).toBe(tip);
+      expect(await gh.repo.readFile('refs/heads/crew/state', paths.run(12, 2))).toBe(damaged);
+    } finally {
+      await gh.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
