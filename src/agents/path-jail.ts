@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { globMatch } from '../domain/glob';
+import { isProtectedPath } from '../domain/glob';
 
 /** More links than this in one path is a loop, as the kernel's ELOOP limit says. */
 const MAX_LINKS = 40;
@@ -104,7 +104,7 @@ export class PathJail {
   forWrite(input: unknown): string {
     const p = this.checkedRead(input);
     for (const rel of new Set([p.typed, p.real])) {
-      const hit = this.protectedPatterns.find((pattern) => globMatch(pattern, rel));
+      const hit = this.protectedPatterns.find((pattern) => isProtectedPath([pattern], rel));
       if (hit) throw new Error(`'${rel}' is protected (matches '${hit}'); crew does not let agents change it${rel === p.typed ? '' : ` ('${p.typed}' is a link to it)`}`);
     }
     return p.abs;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PathJail } from '../../../src/agents/path-jail';
 import { workspaceTools } from '../../../src/agents/workspace-tools';
-import { globMatch } from '../../../src/domain/glob';
+import { globMatch, isProtectedPath } from '../../../src/domain/glob';
 
 describe('PathJail', () => {
   let root: string;
@@ -157,6 +157,15 @@ describe('PathJail: symbolic link attacks, through write_file and edit_file (the
     }
     await expect(write('h.txt', 'pwned')).rejects.toThrow(/other hard links/);
     expect(readFileSync(join(outside, 'h.txt'), 'utf8')).toBe('outside\n');
+  });
+});
+
+describe('isProtectedPath', () => {
+  const globs = ['.github/workflows/**', '.github/crew.yml', '.github/crew/**', 'docs/*.lock'];
+  it('matches the patterns and the folders protected files live in, nothing else', () => {
+    for (const p of ['.github/workflows/ci.yml', '.github/crew.yml', '.github/crew/templates/x.md', 'docs/a.lock', '.github', '.github/workflows', '.github/crew', 'docs'])
+      expect(isProtectedPath(globs, p), p).toBe(true);
+    for (const p of ['.github/CODEOWNERS', '.github/crew.yml.bak', '.githubx', 'docs/a.md', 'src/.github']) expect(isProtectedPath(globs, p), p).toBe(false);
   });
 });
 
