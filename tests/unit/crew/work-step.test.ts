@@ -10,7 +10,6 @@ import { GitHubForge } from '../../../src/adapters/github/forge';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { parseConfig } from '../../../src/config/schema';
 import { parseAttemptResult } from '../../../src/domain/attempt-memory';
-import { FRESH_MEMORY } from '../../../src/domain/leader-policy';
 import type { Plan } from '../../../src/domain/plan';
 import { newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
 import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
@@ -21,6 +20,7 @@ import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { git } from '../../support/git-cli';
+import { view } from './run-fixtures';
 
 /**
  * The work step in-process, against the real parts: git over the fake GitHub's smart HTTP,
@@ -111,33 +111,7 @@ describe('the work step, in-process against the fakes', () => {
     const forge = makeForge();
     planCommentId = (await forge.postComment(ISSUE, 'plan comment (crew renders it)')).id;
     const now = clock.now().toISOString();
-    const record: RunRecord = {
-      schema: 1,
-      issue: ISSUE,
-      run: RUN,
-      phase: 'EXECUTING',
-      mode: 'run',
-      planVersion: 1,
-      waiting: null,
-      approvedBy: null,
-      title: 'Write the notes',
-      version: 0,
-      requestedBy: 'maintainer',
-      trigger: { commentId: 1, createdAt: now },
-      base: { branch: 'main', sha: (await gh.repo.branchSha('main'))! },
-      planCommentId,
-      pr: null,
-      usage: ZERO_USAGE,
-      createdAt: now,
-      updatedAt: now,
-      failure: null,
-      finalizer: null,
-      leader: FRESH_MEMORY,
-      review: null,
-      criteriaDigest: null,
-      merge: null,
-      retro: null,
-    };
+    const record: RunRecord = view([], { issue: ISSUE, run: RUN, title: 'Write the notes', version: 0, base: { branch: 'main', sha: (await gh.repo.branchSha('main'))! }, planCommentId, usage: ZERO_USAGE }).run;
     const claim = { runId: RUN_ID, nonce: 'n1', at: now };
     await stateStore('seed').update(`issue-${ISSUE}/`, 'seed', (tx) => {
       writeRun(tx, record, now);
