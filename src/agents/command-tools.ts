@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { HARDENING } from '../adapters/git/git-client';
 import { checkCommand, type CommandPolicy } from '../domain/command-policy';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { capOutput } from '../sandbox/command-runner';
@@ -51,7 +52,7 @@ export function searchTool(jail: PathJail, maxOutputBytes: number): AgentTool {
       if (typeof i.pattern !== 'string' || !i.pattern) throw new Error("'pattern' must be a non-empty string");
       const where = jail.relative(i.path ?? '.');
       try {
-        const { stdout } = await exec('git', ['-c', 'core.hooksPath=/dev/null', 'grep', '--untracked', '-n', '-I', '-E', '-e', i.pattern, '--', where], { cwd: jail.rootDir, maxBuffer: 20 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } });
+        const { stdout } = await exec('git', [...HARDENING.flatMap(([k, v]) => ['-c', `${k}=${v}`]), 'grep', '--untracked', '-n', '-I', '-E', '-e', i.pattern, '--', where], { cwd: jail.rootDir, maxBuffer: 20 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } });
         return capOutput(stdout, maxOutputBytes).text;
       } catch (e) {
         const err = e as { code?: number; stderr?: string };

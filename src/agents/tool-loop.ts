@@ -9,7 +9,7 @@ export interface AgentTool {
   final?: boolean;
 }
 
-export type LoopStop = 'final' | 'max_turns' | 'no_final' | 'budget' | 'wall_clock' | 'shutdown' | 'interrupted';
+export type LoopStop = 'final' | 'max_turns' | 'no_final' | 'budget' | 'wall_clock' | 'shutdown' | 'error' | 'interrupted';
 
 export interface LoopLimits {
   tokens?: number;
@@ -20,7 +20,11 @@ export interface LoopLimits {
 }
 
 export interface Compaction {
-  /** Input tokens a turn may use; past 60% of it, older turns are summarised. */
+  /**
+   * Input tokens a turn may use. Past 60% of it after a turn, older turns are summarised;
+   * and before each request the prompt's size is estimated, so one large tool result
+   * cannot push it over (older turns are summarised, then oversized tool results cut).
+   */
   budgetTokens: number;
   summarize(previous: string, messages: Message[]): Promise<{ summary: string; usage: Usage }>;
 }
@@ -45,6 +49,12 @@ export interface LoopOptions {
   /** What to tell the model when it stops without calling the final tool. */
   nudge?: string;
   /**
+   * An error outside the tools (the model API failing after its retries, compaction, `between`)
+   * ends the loop with stop 'error' and what was done so far, instead of throwing; for callers
+   * that must save partial work.
+   */
+  recover?: boolean;
+  /**
    * The job is being cancelled: the loop stops at the next safe point (a model call in
    * flight is abandoned; a tool that is running finishes and no further tool starts).
    */
@@ -61,9 +71,48 @@ export interface LoopOutcome {
   /** Input tokens of each turn's prompt (uncached + cached + newly cached), for budgets and benchmarks. */
   promptTokens: number[];
   compactions: number;
+  /** With stop 'error': what went wrong. */
+  error?: string;
+  /** Tool results cut before sending because they would not fit in the context budget. */
+  cutResults: number;
 }
 
 const COMPACT_AT = 0.6;
+/** The pre-send guard keeps an estimated prompt under this share of the budget (estimates are rough). */
+const SEND_LIMIT = 0.85;
+/** Characters per token for the estimate: lower than typical English, so it errs towards too many tokens. */
+const CHARS_PER_TOKEN = 3;
+
+/** A rough, deliberately high count of the tokens a request's prompt will take. */
+export function estimateTokens(system: string, tools: AgentTool['spec'][], messages: Message[]): number {
+  return Math.ceil((system.length + JSON.stringify(tools).length + JSON.stringify(messages).length) / CHARS_PER_TOKEN);
+}
+
+/**
+ * Cuts the largest tool results (head and tail kept, with a note the model reads) until the
+ * estimate fits `limitTokens`. Returns how many it cut; the tool_use pairing is untouched.
+ */
+export function cutToolResults(messages: Message[], overTokens: number): number {
+  let over = overTokens * CHARS_PER_TOKEN;
+  let cut = 0;
+  const results = messages
+    .flatMap((m, i) => m.content.map((b, j) => ({ b, i, j })))
+    .filter((x): x is { b: ToolResultBlock; i: number; j: number } => x.b.type === 'tool_result')
+    .sort((a, b) => b.b.content.length - a.b.content.length);
+  for (const { b, i, j } of results) {
+    if (over <= 0) break;
+    const keep = Math.max(400, b.content.length - over - 400);
+    if (keep >= b.content.length) break;
+    const removed = b.content.length - keep;
+    const text = `${b.content.slice(0, Math.ceil(keep / 2))}\n…[crew cut ${removed} characters of this tool result to keep the prompt within the context budget; ask for a smaller part, e.g. read_file with start_line and end_line]…\n${b.content.slice(-Math.floor(keep / 2))}`;
+    const content = [...messages[i]!.content];
+    content[j] = { ...b, content: text };
+    messages[i] = { ...messages[i]!, content };
+    over -= b.content.length - text.length;
+    cut++;
+  }
+  return cut;
+}
 
 /**
  * The agent loop: ask the model, run the tools it calls, send the results back,
@@ -80,10 +129,24 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
   let usage = ZERO_USAGE;
   let nudged = false;
   let compactions = 0;
+  let cutResults = 0;
   const now = o.limits?.now ?? Date.now;
-  const done = (stop: LoopStop, turns: number, finalInput?: unknown): LoopOutcome => ({ stop, turns, usage, finalInput, toolCalls, messages, promptTokens, compactions });
+  const done = (stop: LoopStop, turns: number, finalInput?: unknown, error?: string): LoopOutcome => ({ stop, turns, usage, finalInput, toolCalls, messages, promptTokens, compactions, cutResults, ...(error ? { error } : {}) });
+  const specs = o.tools.map((t) => t.spec);
+  /** Summarises everything but the opening and the latest exchange, which stays word for word. */
+  const compact = async (why: string): Promise<void> => {
+    const tail = messages.slice(-2);
+    const s = await o.compaction!.summarize(summary, messages.slice(1, -2));
+    usage = addUsage(usage, s.usage);
+    summary = s.summary;
+    messages = [opening(), ...tail];
+    compactions++;
+    o.log.info(`compacted the conversation ${why}`);
+  };
 
-  for (let turn = 1; turn <= o.maxTurns; turn++) {
+  let turnsDone = 0;
+  /** One turn: the outcome when the loop ends with it, undefined to go on. */
+  const step = async (turn: number): Promise<LoopOutcome | undefined> => {
     if (o.signal?.aborted) return done('interrupted', turn - 1);
     if (o.limits?.deadline !== undefined && now() >= o.limits.deadline) return done('wall_clock', turn - 1);
     if (o.between) {
@@ -94,13 +157,24 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
         messages[messages.length - 1] = { ...last, content: [...last.content, ...b.notes.map((text): TextBlock => ({ type: 'text', text }))] };
       }
     }
+    if (o.compaction) {
+      const limit = o.compaction.budgetTokens * SEND_LIMIT;
+      const estimate = () => estimateTokens(o.system, specs, messages);
+      if (estimate() > limit && messages.length > 3) await compact(`before turn ${turn} (about ${estimate()} tokens estimated)`);
+      if (estimate() > limit) {
+        const n = cutToolResults(messages, estimate() - limit);
+        cutResults += n;
+        o.log.info(`cut ${n} tool result(s) before turn ${turn} to stay within the context budget`);
+      }
+    }
     let reply;
     try {
-      reply = await o.model.complete({ model: o.modelId, system: o.system, tools: o.tools.map((t) => t.spec), messages, maxTokens: o.maxTokens ?? 8192, ...(o.signal ? { signal: o.signal } : {}) });
+      reply = await o.model.complete({ model: o.modelId, system: o.system, tools: specs, messages, maxTokens: o.maxTokens ?? 8192, ...(o.signal ? { signal: o.signal } : {}) });
     } catch (e) {
       if (e instanceof Interrupted) return done('interrupted', turn - 1);
       throw e;
     }
+    turnsDone = turn;
     usage = addUsage(usage, reply.usage);
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
@@ -113,7 +187,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       if (!o.nudge || nudged || content.length === 0) return done('no_final', turn);
       nudged = true;
       messages.push({ role: 'user', content: [{ type: 'text', text: o.nudge }] });
-      continue;
+      return undefined;
     }
     const results: ToolResultBlock[] = [];
     let finalInput: unknown;
@@ -145,17 +219,20 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     if ((o.limits?.tokens !== undefined && usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) {
       return done('budget', turn);
     }
-    if (o.compaction && sent > o.compaction.budgetTokens * COMPACT_AT && messages.length > 3) {
-      // Keep the latest exchange (the assistant turn and its tool results) word for word; summarise the rest.
-      const tail = messages.slice(-2);
-      const middle = messages.slice(1, -2);
-      const s = await o.compaction.summarize(summary, middle);
-      usage = addUsage(usage, s.usage);
-      summary = s.summary;
-      messages = [opening(), ...tail];
-      compactions++;
-      o.log.info(`compacted the conversation after turn ${turn} (${sent} input tokens)`);
+    if (o.compaction && sent > o.compaction.budgetTokens * COMPACT_AT && messages.length > 3) await compact(`after turn ${turn} (${sent} input tokens)`);
+    return undefined;
+  };
+
+  for (let turn = 1; turn <= o.maxTurns; turn++) {
+    // Tool errors never get here: they went back to the model. This is the model API, compaction or `between`.
+    let outcome: LoopOutcome | undefined;
+    try {
+      outcome = await step(turn);
+    } catch (e) {
+      if (!o.recover) throw e;
+      return done('error', turnsDone, undefined, e instanceof Error ? e.message : String(e));
     }
+    if (outcome) return outcome;
   }
   return done('max_turns', o.maxTurns);
 }

@@ -8,7 +8,7 @@ import { teammateBlock } from '../state/inbox';
 import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
 import { teamTools, type Team } from './team-tools';
-import { runToolLoop, type AgentTool, type Compaction, type LoopStop } from './tool-loop';
+import { runToolLoop, type AgentTool, type Compaction, type LoopLimits, type LoopStop } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
 
 export interface WorkerRun {
@@ -20,6 +20,8 @@ export interface WorkerRun {
   toolCalls: Record<string, number>;
   promptTokens: number[];
   compactions: number;
+  /** With stop 'error': what went wrong outside the tools. */
+  error?: string;
 }
 
 export interface WorkerInput {
@@ -32,9 +34,11 @@ export interface WorkerInput {
   modelId: string;
   /** The persona's system prompt (worker_<persona>, or the repository's override). */
   system: string;
+  /** The repository's tracked files: the map in the cached system prompt. */
+  repoFiles: string[];
   commands: CommandToolOptions;
   team: Team;
-  limits: { tokens: number; costUsd: number; deadline: number };
+  limits: LoopLimits;
   compaction?: Compaction;
   /** Earlier attempts and why they failed, and the knowledge base: read before starting. */
   memory: { attempts: string[]; lastFailure: string | null; knowledge: string[]; advice: string[] };
@@ -118,6 +122,31 @@ function firstMessage(input: WorkerInput): string {
   return sections.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
 }
 
+const MAP_FILES = 400;
+const MAP_CHARS = 16_000;
+
+/**
+ * The repository map: the tracked files, capped. It sits in the system prompt, the
+ * stable prefix the prompt cache keeps, so every turn reads it at the cached price.
+ */
+export function repositoryMap(files: string[]): string {
+  const shown: string[] = [];
+  let size = 0;
+  for (const f of [...files].sort()) {
+    if (shown.length >= MAP_FILES || size + f.length + 1 > MAP_CHARS) break;
+    shown.push(f);
+    size += f.length + 1;
+  }
+  const more = files.length - shown.length;
+  return [
+    '## Repository map',
+    `The ${files.length} files git tracks in this repository when the attempt started${more ? ` (the first ${shown.length}, by path)` : ''}:`,
+    '',
+    ...shown,
+    ...(more ? [`… and ${more} more: use list_files on a folder to see them.`] : []),
+  ].join('\n');
+}
+
 /** Runs one attempt of a task's agent in the checkout. */
 export async function runWorker(model: Model, input: WorkerInput, log: Log): Promise<WorkerRun> {
   const jail = new PathJail(input.repoDir, input.protectedPaths);
@@ -145,8 +174,9 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
   const outcome = await runToolLoop({
     model,
     modelId: input.modelId,
-    system: input.system,
+    system: `${input.system.trimEnd()}\n\n${repositoryMap(input.repoFiles)}`,
     log,
+    recover: true,
     tools,
     refused,
     firstMessage: firstMessage(input),
@@ -164,5 +194,14 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
       return { notes: fresh.map(teammateBlock) };
     },
   });
-  return { reported, stop: outcome.stop, turns: outcome.turns, usage: outcome.usage, toolCalls: outcome.toolCalls, promptTokens: outcome.promptTokens, compactions: outcome.compactions };
+  return {
+    reported,
+    stop: outcome.stop,
+    turns: outcome.turns,
+    usage: outcome.usage,
+    toolCalls: outcome.toolCalls,
+    promptTokens: outcome.promptTokens,
+    compactions: outcome.compactions,
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
 }

@@ -1,10 +1,48 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { AgentTool } from './tool-loop';
 import type { PathJail } from './path-jail';
 
 const MAX_READ_BYTES = 200_000;
 const MAX_LIST = 500;
+
+/**
+ * Opens the file itself, never a link in its place (O_NOFOLLOW), and refuses a file with
+ * other hard links: the path jail resolved every link already, so either would mean the
+ * checkout changed under it.
+ */
+async function openNoFollow(file: string, flags: number) {
+  const fh = await open(file, flags | constants.O_NOFOLLOW, 0o666).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ELOOP') throw new Error(`'${file}' became a symbolic link; crew does not follow it`);
+    throw e;
+  });
+  const s = await fh.stat();
+  if (!s.isFile() || s.nlink > 1) {
+    await fh.close();
+    throw new Error(s.isFile() ? `'${file}' has other hard links; crew does not change a file that is also elsewhere` : `'${file}' is not a regular file`);
+  }
+  return fh;
+}
+
+async function readText(file: string): Promise<string> {
+  const fh = await openNoFollow(file, constants.O_RDONLY);
+  try {
+    return await fh.readFile('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+async function writeText(file: string, content: string): Promise<void> {
+  const fh = await openNoFollow(file, constants.O_WRONLY | constants.O_CREAT);
+  try {
+    await fh.truncate(0);
+    await fh.writeFile(content);
+  } finally {
+    await fh.close();
+  }
+}
 
 function obj(input: unknown): Record<string, unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error('the tool input must be a JSON object');
@@ -63,7 +101,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         if (!s) throw new Error(`'${str(i, 'path')}' does not exist`);
         if (s.isDirectory()) throw new Error(`'${str(i, 'path')}' is a folder; use list_files`);
         if (s.size > MAX_READ_BYTES && i.start_line === undefined) throw new Error(`'${str(i, 'path')}' is ${s.size} bytes; read it in parts with start_line and end_line`);
-        const lines = (await readFile(file, 'utf8')).split('\n');
+        const lines = (await readText(file)).split('\n');
         const start = typeof i.start_line === 'number' ? i.start_line : 1;
         const end = typeof i.end_line === 'number' ? Math.min(i.end_line, lines.length) : lines.length;
         if (start > lines.length) throw new Error(`the file has only ${lines.length} lines`);
@@ -81,7 +119,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         const file = jail.forWrite(str(i, 'path'));
         const content = str(i, 'content');
         await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, content);
+        await writeText(file, content);
         onWrite(relative(jail.rootDir, file));
         return `wrote ${relative(jail.rootDir, file)} (${content.split('\n').length} lines)`;
       },
@@ -102,13 +140,13 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         const oldString = str(i, 'old_string');
         const newString = str(i, 'new_string');
         if (oldString === '') throw new Error("old_string is empty; use write_file to create a file");
-        const text = await readFile(file, 'utf8').catch(() => {
-          throw new Error(`'${str(i, 'path')}' does not exist; use write_file to create it`);
+        const text = await readText(file).catch((e: NodeJS.ErrnoException) => {
+          throw e.code === 'ENOENT' ? new Error(`'${str(i, 'path')}' does not exist; use write_file to create it`) : e;
         });
         const count = text.split(oldString).length - 1;
         if (count === 0) throw new Error(`old_string was not found in ${str(i, 'path')}; read the file and copy the text exactly`);
         if (count > 1) throw new Error(`old_string occurs ${count} times in ${str(i, 'path')}; include more surrounding text so it matches once`);
-        await writeFile(file, text.replace(oldString, () => newString));
+        await writeText(file, text.replace(oldString, () => newString));
         onWrite(relative(jail.rootDir, file));
         return `edited ${relative(jail.rootDir, file)}`;
       },

@@ -50,7 +50,7 @@ export const ConfigSchema = z.strictObject({
   max_tasks: z.int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
   max_iterations: z.int().min(1).max(10).default(3).describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
-  task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes one attempt at a task may take.'),
+  task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes a task may take, across its attempts (a hard stop; the partial work is kept).'),
   context_budget: z.int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
   setup: z.array(z.string().min(1)).default([]).describe('Trusted commands run before the agents start, with network and outside the sandbox (e.g. `npm ci`).'),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
@@ -77,7 +77,7 @@ export const ConfigSchema = z.strictObject({
   budgets: z
     .strictObject({
       run: Budget(2_000_000, 20, 'one run'),
-      task: Budget(500_000, 5, 'one task attempt'),
+      task: Budget(500_000, 5, 'one task (all its attempts)'),
     })
     .prefault({})
     .describe('Hard limits on model use.'),

@@ -27,7 +27,7 @@ export interface Reported {
 }
 
 /** How the worker's loop ended, as crew saw it. */
-export type Ending = 'reported' | 'no_report' | 'max_turns' | 'budget' | 'wall_clock' | 'shutdown';
+export type Ending = 'reported' | 'no_report' | 'max_turns' | 'budget' | 'wall_clock' | 'shutdown' | 'error';
 
 export interface Observed {
   persona: Persona;
@@ -36,6 +36,12 @@ export interface Observed {
   turns: number;
   usage: Usage;
   toolCalls: Record<string, number>;
+  /** Changes to protected paths (made with run_command) that crew undid before committing. */
+  reverted?: string[];
+  /** Wall-clock milliseconds the attempt took. */
+  elapsedMs?: number;
+  /** With ending 'error': what stopped the attempt outside its tools (the model API, compaction, the inbox). */
+  error?: string;
 }
 
 export interface CheckedResult {
@@ -68,17 +74,28 @@ export function reportBody(r: Reported): string {
 const ENDINGS: Record<Exclude<Ending, 'reported'>, { status: CheckedResult['status']; retry: boolean; reason: string }> = {
   no_report: { status: 'failure', retry: true, reason: 'the worker stopped without reporting (no completion marker)' },
   max_turns: { status: 'timeout', retry: true, reason: 'the worker reached its turn limit' },
-  wall_clock: { status: 'timeout', retry: true, reason: 'the worker ran out of time' },
+  // task_timeout_minutes covers all the task's attempts, so a retry would have no time left.
+  wall_clock: { status: 'timeout', retry: false, reason: 'the task ran out of time (task_timeout_minutes, across its attempts)' },
   budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
   shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at its next turn' },
+  error: { status: 'failure', retry: true, reason: 'the attempt stopped on an error' },
 };
 
 export function checkResult(reported: Reported | undefined, seen: Observed): CheckedResult {
+  const checked = checkReport(reported, seen);
+  if (!seen.reverted?.length) return checked;
+  const list = seen.reverted.join(', ');
+  const note = `crew undid the changes to protected paths (${list}): agents may not change them, with any tool`;
+  return { ...checked, metadataIssues: [...checked.metadataIssues, `changes to protected paths were reverted: ${list}`], reason: checked.reason ? `${checked.reason}; ${note}` : note };
+}
+
+function checkReport(reported: Reported | undefined, seen: Observed): CheckedResult {
   const issues: string[] = [];
   if (seen.ending !== 'reported' || !reported) {
     const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
-    issues.push(`${e.reason}; completion marker missing`);
-    return { status: e.status, quality: 'RED', completeness: 0, summary: e.reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason: e.reason, complete: false };
+    const reason = seen.ending === 'error' && seen.error ? `${e.reason}: ${seen.error}` : e.reason;
+    issues.push(`${reason}; completion marker missing`);
+    return { status: e.status, quality: 'RED', completeness: 0, summary: reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason, complete: false };
   }
   let status = reported.status;
   if (!status) {
@@ -125,9 +142,12 @@ export function resultFile(taskId: string, attempt: number, r: CheckedResult, se
     status: r.status,
     quality: r.quality,
     completeness: r.completeness,
+    summary: r.summary,
+    ...(r.reason ? { reason: r.reason } : {}),
     ...(r.feedback ? { feedback: r.feedback } : {}),
     changed_files: seen.changedFiles,
     turns: seen.turns,
+    ...(seen.elapsedMs !== undefined ? { elapsed_seconds: Math.round(seen.elapsedMs / 1000) } : {}),
     tokens: { input: seen.usage.inputTokens, output: seen.usage.outputTokens, cache_read: seen.usage.cacheReadTokens, cache_write: seen.usage.cacheWriteTokens },
     cost_usd: seen.usage.costUsd,
     tools_used: seen.toolCalls,

@@ -167,6 +167,34 @@ export interface TaskRecord {
   pendingReplan: boolean;
   /** Times a lost worker was restarted automatically. */
   restarts: number;
+  /**
+   * What the task's current allowance of attempts has spent. The task budgets and
+   * task_timeout_minutes are hard stops across those attempts, a restarted or resumed job
+   * included. Starting the task from pending (its first claim, a person's retry or
+   * resume, the critic sending it back) or the advisor's retry opens a new allowance.
+   * Absent in records written before it existed.
+   */
+  spent?: Spent;
+}
+
+export interface Spent {
+  /** Input (cached included) and output tokens. */
+  tokens: number;
+  costUsd: number;
+  /** Wall-clock milliseconds the attempts took. */
+  ms: number;
+}
+
+export const NOTHING_SPENT: Spent = { tokens: 0, costUsd: 0, ms: 0 };
+
+export function tokensOf(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+
+/** Adds one attempt's use to what the allowance has spent. */
+export function addSpent(s: Spent | undefined, usage: Usage, ms: number): Spent {
+  const base = s ?? NOTHING_SPENT;
+  return { tokens: base.tokens + tokensOf(usage), costUsd: Math.round((base.costUsd + usage.costUsd) * 1e6) / 1e6, ms: base.ms + ms };
 }
 
 export interface RunView {

@@ -2,6 +2,7 @@ import YAML from 'yaml';
 import type { z } from 'zod';
 import type { Plan } from '../domain/plan';
 import { runFolder, STATE_BRANCH } from '../domain/refs';
+import { parseAttemptResult, type PastAttempt } from '../domain/attempt-memory';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
@@ -119,6 +120,18 @@ export function writeRun(tx: StateTx, record: RunRecord, now: string): RunRecord
   const next = { ...record, version: (prev?.version ?? 0) + 1, updatedAt: now };
   tx.write(paths.run(record.issue, record.run), json(next));
   return next;
+}
+
+/** A task's attempts before `before`, read back from results/attempts/, so a resumed job remembers them. */
+export function readAttemptHistory(r: Reader, issue: number, run: number, taskId: string, before: number): PastAttempt[] {
+  const folder = `${runFolder(issue, run)}/results/attempts/`;
+  const numberOf = (p: string) => Number(new RegExp(`^result_${taskId}_a(\\d+)\\.md$`).exec(p.slice(folder.length))?.[1] ?? Infinity);
+  return r
+    .list(folder)
+    .filter((p) => numberOf(p) < before)
+    .map((p) => parseAttemptResult(r.read(p) ?? ''))
+    .filter((a): a is PastAttempt => a !== undefined)
+    .sort((a, b) => a.attempt - b.attempt);
 }
 
 export function writeTask(tx: StateTx, issue: number, run: number, task: TaskRecord): void {

@@ -1,4 +1,4 @@
-import { blockedTasks, readyTasks, runningCount, type TaskClaim } from '../domain/run-state';
+import { blockedTasks, NOTHING_SPENT, readyTasks, runningCount, type TaskClaim } from '../domain/run-state';
 import type { StateTx } from '../ports';
 import { readView, refreshExecutionLog, writeRun, writeTask } from './run-files';
 
@@ -18,7 +18,8 @@ export function claimReadyTasks(tx: StateTx, issue: number, run: number, maxPara
   const claimed = readyTasks(view).slice(0, slots);
   for (const id of claimed) {
     const rec = view.tasks.get(id)!;
-    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, startedAt: now });
+    // Started from pending: a new allowance of attempts, with the task budgets whole again.
+    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, startedAt: now, spent: NOTHING_SPENT });
   }
   if (claimed.length || blockedTasks(view).length) {
     writeRun(tx, view.run, now);

@@ -5,7 +5,7 @@ import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { addUsage, newTaskRecord, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
+import { addUsage, newTaskRecord, NOTHING_SPENT, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
 import type { StateTx } from '../ports';
 import { hiddenMarker } from '../text/markdown';
 import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
@@ -41,7 +41,7 @@ export function settleInState(tx: StateTx, issue: number, run: number, taskId: s
   let next = { ...view.run, leader: memory };
   if (decision.action === 'retry_stronger') {
     const tier = STRONGER[rec.tierOverride ?? task.tier];
-    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, finishedAt: null, startedAt: claim.at, tierOverride: tier, advice: [...rec.advice, decision.notes] });
+    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, finishedAt: null, startedAt: claim.at, tierOverride: tier, advice: [...rec.advice, decision.notes], spent: NOTHING_SPENT });
   } else if (decision.to === 'planner') {
     writeTask(tx, issue, run, { ...rec, pendingReplan: true });
   } else if (decision.action === 'ask' || decision.action === 'review_plan') {

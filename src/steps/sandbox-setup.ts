@@ -7,9 +7,13 @@ import type { StepContext } from './context';
 export const MAX_OUTPUT_BYTES = 30_000;
 
 /** The sandbox for run_command, or the reason there is none, said loudly. */
-export async function commandRunner(ctx: StepContext, allowUnsandboxed: boolean): Promise<{ runner?: CommandRunner; warning: string | null }> {
+export async function commandRunner(
+  ctx: Pick<StepContext, 'repo' | 'log'>,
+  allowUnsandboxed: boolean,
+  prepare: typeof prepareSandbox = prepareSandbox,
+): Promise<{ runner?: CommandRunner; warning: string | null }> {
   const temp = process.env.RUNNER_TEMP ?? '/tmp';
-  const prepared = await prepareSandbox(ctx.repo.dir, temp);
+  const prepared = await prepare(ctx.repo.dir, temp);
   if ('runner' in prepared) {
     ctx.log.info(`run_command is ${prepared.runner.description}`);
     return { runner: prepared.runner, warning: null };

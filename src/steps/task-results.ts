@@ -1,7 +1,7 @@
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { addUsage, type TaskRecord } from '../domain/run-state';
+import { addSpent, addUsage, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -50,6 +50,7 @@ export async function recordRetry(ctx: StepContext, issue: number, run: number, 
       status: 'retrying',
       attempts: o.attempt + 1,
       usage: addUsage(mine.usage, o.seen.usage),
+      spent: addSpent(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
       turns: mine.turns + o.seen.turns,
       error: o.checked.reason,
       metadataIssues: o.checked.metadataIssues,
@@ -83,6 +84,7 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
       finishedAt: now,
       headSha,
       usage: addUsage(mine.usage, o.seen.usage),
+      spent: addSpent(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
       turns: mine.turns + o.seen.turns,
       summary: o.checked.summary,
       error: o.checked.status === 'success' ? null : o.checked.reason,

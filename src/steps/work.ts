@@ -4,10 +4,12 @@ import type { LoopStop } from '../agents/tool-loop';
 import { runWorker } from '../agents/worker';
 import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { totalUsage, ZERO_USAGE } from '../domain/run-state';
+import { lastFailure, recallAttempts } from '../domain/attempt-memory';
+import { isProtectedPath } from '../domain/glob';
+import { NOTHING_SPENT, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
-import { readView, writeTask } from '../state/run-files';
+import { readAttemptHistory, readView, writeTask } from '../state/run-files';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { saveInterruptedAttempt } from './interruption';
 import { commandRunner, MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
@@ -87,17 +89,24 @@ export async function work(ctx: StepContext): Promise<void> {
     inbox: async () => readInbox(await ctx.state.load(prefix), issue, run, taskId),
   };
 
-  const attempts: string[] = [];
-  let lastFailure: string | null = null;
+  // Memory from earlier attempts, this job's and those recorded before it (a resumed job, a re-run task).
+  const history = readAttemptHistory(await ctx.state.load(prefix), issue, run, taskId, rec.attempts);
   let attempt = rec.attempts;
   const firstAttempt = attempt;
   const tier = rec.tierOverride ?? task.tier;
+  const isProtected = (path: string) => isProtectedPath(config.protected_paths, path);
   for (;;) {
     const current = await loadView(ctx, issue, run);
-    const spent = totalUsage(current);
-    const remainingTokens = config.budgets.run.tokens - (spent.inputTokens + spent.outputTokens + spent.cacheReadTokens + spent.cacheWriteTokens);
-    const remainingCost = config.budgets.run.cost_usd - spent.costUsd;
-    const stopEarly: Observed['ending'] | null = setupFailure ? 'no_report' : remainingTokens <= 0 || remainingCost <= 0 ? 'budget' : null;
+    const runSpent = totalUsage(current);
+    // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
+    const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
+    const left = {
+      tokens: Math.min(config.budgets.task.tokens - taskSpent.tokens, config.budgets.run.tokens - tokensOf(runSpent)),
+      costUsd: Math.min(config.budgets.task.cost_usd - taskSpent.costUsd, config.budgets.run.cost_usd - runSpent.costUsd),
+      ms: config.task_timeout_minutes * 60_000 - taskSpent.ms,
+    };
+    const stopEarly: Observed['ending'] | null = setupFailure ? 'no_report' : left.tokens <= 0 || left.costUsd <= 0 ? 'budget' : left.ms <= 0 ? 'wall_clock' : null;
+    const started = ctx.clock.now().getTime();
     let workerRun;
     if (!stopEarly) {
       workerRun = await runWorker(
@@ -111,23 +120,28 @@ export async function work(ctx: StepContext): Promise<void> {
           maxTurns: config.worker_max_turns,
           modelId: config.models[tier],
           system: await ctx.template(`worker_${task.persona}`),
+          repoFiles: await ctx.repo.listFiles(),
           commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
           team,
-          limits: { tokens: Math.min(config.budgets.task.tokens, remainingTokens), costUsd: Math.min(config.budgets.task.cost_usd, remainingCost), deadline: Date.now() + config.task_timeout_minutes * 60_000 },
+          limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: started + left.ms, now: () => ctx.clock.now().getTime() },
           compaction: {
             budgetTokens: config.context_budget,
             summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages),
           },
-          memory: { attempts: attempts.slice(-config.history_context_size), lastFailure, knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
+          memory: { attempts: recallAttempts(history, config.history_context_size), lastFailure: lastFailure(history), knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
           signal: ctx.cancellation,
         },
         ctx.log,
       );
-      ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns`);
-      // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
-      if (workerRun.stop === 'interrupted') return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+      ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`);
     }
-    const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown' } as const)[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
+    const elapsedMs = Math.max(0, ctx.clock.now().getTime() - started);
+    // run_command can write anywhere the tool user can; what it did to protected paths never reaches a commit.
+    const reverted = await ctx.repo.restorePaths(isProtected);
+    if (reverted.length) ctx.log.warn(`${taskId} attempt ${attempt}: undid changes to protected paths: ${reverted.join(', ')}`);
+    // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
+    if (workerRun?.stop === 'interrupted') return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+    const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown', error: 'error' } as const)[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
     const seen: Observed = {
       persona: task.persona,
       ending,
@@ -135,13 +149,17 @@ export async function work(ctx: StepContext): Promise<void> {
       turns: workerRun?.turns ?? 0,
       usage: workerRun?.usage ?? ZERO_USAGE,
       toolCalls: workerRun?.toolCalls ?? {},
+      elapsedMs,
+      ...(reverted.length ? { reverted } : {}),
+      ...(workerRun?.error ? { error: workerRun.error } : {}),
     };
     let checked = checkResult(workerRun?.reported, seen);
     if (setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
     // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
     // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
     const impeded = checked.feedback?.type === 'difficulty';
-    const final = attempt >= firstAttempt + config.max_retries || !checked.retry || checked.status === 'success' || impeded;
+    // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
+    const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded;
     const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning };
     // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
     await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
@@ -153,8 +171,7 @@ export async function work(ctx: StepContext): Promise<void> {
       return;
     }
     await recordRetry(ctx, issue, run, taskId, outcome, headSha);
-    attempts.push(`Attempt ${attempt} (${checked.status}): ${checked.summary}${checked.reason ? ` — ${checked.reason}` : ''}`);
-    lastFailure = checked.reason;
+    history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
     attempt++;
     ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
     await syncPlanComment(ctx, issue, run);

@@ -4,24 +4,51 @@ import { crewComments, expectFaithful, play } from './helpers';
 const CANARY = 'sk-ant-canary-do-not-leak-0123456789abcdef';
 
 describe('workers: attempts, limits, messages and the sandbox, through dist/', () => {
-  it('a retry receives the failure reason; nothing from the first attempt is lost', async () => {
+  it('a retry receives the failure reason; nothing from earlier attempts is lost; a thin success is retried; run_command cannot change protected paths; the repo’s persona override and map are in the cached prefix', async () => {
     let second = '';
+    let third = '';
     let attempts: string[] = [];
+    let branch: Record<string, string | undefined> = {};
+    let systems: unknown[] = [];
+    let firstResult = '';
     const r = await play('worker-retry', {
       hooks: {
         beforeClose: async ({ gh, anthropic }) => {
-          second = JSON.stringify(anthropic.requests.find((q) => q.role === 'worker' && q.attempt === 2)?.body.messages[0]);
+          const worker = anthropic.requests.filter((q) => q.role === 'worker');
+          second = JSON.stringify(worker.find((q) => q.attempt === 2)?.body.messages[0]);
+          third = JSON.stringify(worker.find((q) => q.attempt === 3)?.body.messages[0]);
+          systems = worker.map((q) => q.body.system);
           attempts = (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => f.includes('/results/attempts/'));
+          firstResult = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/results/attempts/result_t1_a1.md')) ?? '';
+          const ref = 'refs/heads/crew/1/r1/t1';
+          branch = { notes: await gh.repo.readFile(ref, 'NOTES.md'), crewYml: await gh.repo.readFile(ref, '.github/crew.yml'), mainCrewYml: await gh.repo.readFile('refs/heads/main', '.github/crew.yml') };
         },
       },
     });
     expectFaithful(r);
     expect(second).toContain('Attempt: 2');
-    expect(second).toContain('The last attempt did not succeed because: the worker reached its turn limit');
-    expect(attempts.sort()).toEqual(['issue-1/run-1/results/attempts/result_t1_a1.md', 'issue-1/run-1/results/attempts/result_t1_a2.md']);
+    expect(second).toContain('The last attempt did not succeed because: the worker reached its turn limit; crew undid the changes to protected paths (.github/crew.yml)');
+    // A success reported in under 20 lines is RED and retried, and the retry is told why.
+    expect(third).toContain('Attempt: 3');
+    expect(third).toContain('The last attempt did not succeed because: the report was too thin (3 lines; at least 20 are expected)');
+    expect(attempts.sort()).toEqual(['a1', 'a2', 'a3'].map((a) => `issue-1/run-1/results/attempts/result_t1_${a}.md`));
+    expect(firstResult).toMatch(/metadata_issues:[\s\S]*- "?changes to protected paths were reverted: .github\/crew.yml/);
+    // What run_command wrote to .github/crew.yml never reached a commit; attempt 1's own file did, and stayed.
+    expect(branch.crewYml).toBe(branch.mainCrewYml);
+    expect(branch.crewYml).not.toContain('allow_unsandboxed');
+    expect(branch.notes).toBe('# Notes\n\ncapitalize needs an example.\n');
+    // The repository's worker_coder override from the default branch, then the repository map, in the cached system block.
+    expect(systems).toHaveLength(5);
+    for (const system of systems as Array<Array<{ type: string; text: string; cache_control?: unknown }>>) {
+      expect(system).toHaveLength(1);
+      expect(system[0]!.text).toMatch(/^You are crew's worker, acting as a coder for ACME \(repository override: keep every change small\)\.\n\n## Repository map\n/);
+      expect(system[0]!.text).toContain('\nsrc/index.js\n');
+      expect(system[0]!.cache_control).toEqual({ type: 'ephemeral' });
+    }
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
-    expect(plan.body).toMatch(/\| \*\*t1\*\* .* \| ✅ success \| .* \| 2 \|/);
+    expect(plan.body).toMatch(/\| \*\*t1\*\* .* \| ✅ success \| .* \| 3 \|/);
     expect(r.pulls).toHaveLength(1);
+    expect(r.pulls[0]!.files.sort()).toEqual(['NOTES.md', 'src/index.js']);
   });
 
   it('a task budget is a hard stop: the partial work is pushed and the reason recorded, with no retry; then the ≥50% rule re-plans it once', async () => {
@@ -47,11 +74,17 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
   it('/crew abort mid-task: the worker stops at its next turn, its work is kept, the run ends ABORTED', async () => {
     let notes: string | undefined;
     let more: string | undefined;
+    let head: string | undefined;
+    const inbox: Array<{ from: string; to: string; type: string; text: string }> = [];
     const r = await play('worker-abort', {
       hooks: {
         beforeClose: async ({ gh }) => {
           notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md');
           more = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'MORE.md');
+          head = await gh.repo.branchSha('crew/1/r1/t1');
+          for (const f of (await gh.repo.listFiles('refs/heads/crew/state')).filter((p) => p.startsWith('issue-1/run-1/inbox/'))) {
+            inbox.push(JSON.parse((await gh.repo.readFile('refs/heads/crew/state', f))!));
+          }
         },
       },
     });
@@ -59,6 +92,10 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(r.model.byRole.worker).toBe(2); // the third turn never happened
     expect(notes).toBe('# Notes\n\nFirst part.\n');
     expect(more).toBeUndefined();
+    // The shutdown_request reached t1, and its answer is recorded for the leader, saying where the partial work is.
+    expect(inbox.filter((m) => m.type === 'shutdown_request').map((m) => m.to)).toEqual(['t1']);
+    const answer = inbox.filter((m) => m.type === 'shutdown_response');
+    expect(answer).toEqual([expect.objectContaining({ from: 't1', to: 'leader', text: `stopped after 2 turns; partial work is at ${head!.slice(0, 7)}` })]);
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('🛑 Aborted');
     expect(plan.body).toContain('🟡 partial');

@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertCrewRef } from '../../domain/refs';
@@ -97,6 +97,28 @@ export class GitRepo implements Repo {
     if (changed.length === 0 && !opts.allowEmpty) return { sha: await this.head(), changedFiles: [], empty: true };
     await this.git.raw(['commit', '--quiet', '--no-verify', ...(changed.length ? [] : ['--allow-empty']), '-m', message]);
     return { sha: await this.head(), changedFiles: changed, empty: changed.length === 0 };
+  }
+
+  /**
+   * Undoes what the working tree changed since HEAD on the paths `select` picks: a tracked
+   * file gets its HEAD content back, a new one is removed. Returns the paths it undid.
+   */
+  async restorePaths(select: (path: string) => boolean): Promise<string[]> {
+    await this.git.raw(['add', '-A']);
+    const changed = (await this.git.raw(['diff', '--cached', '--name-only', '--no-renames', '-z', 'HEAD'])).split('\0').filter(Boolean);
+    const hits = changed.filter(select);
+    if (!hits.length) return [];
+    const literal = ['--literal-pathspecs'];
+    const tracked = new Set((await this.git.raw([...literal, 'ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', ...hits])).split('\0').filter(Boolean));
+    const restore = hits.filter((p) => tracked.has(p));
+    const remove = hits.filter((p) => !tracked.has(p));
+    if (remove.length) {
+      await this.git.raw([...literal, 'rm', '-q', '-r', '--cached', '-f', '--', ...remove]);
+      // git never tracks a path below a link, so these parents are real folders; rm does not follow a link it removes.
+      for (const p of remove) await rm(join(this.dir, p), { force: true, recursive: true });
+    }
+    if (restore.length) await this.git.raw([...literal, 'checkout', 'HEAD', '--', ...restore]);
+    return hits;
   }
 
   /** Files that differ between `from` and the working tree, new files included (stages everything). */

@@ -19,6 +19,10 @@ describe('.github/crew.yml', () => {
     expect(parseConfig('# only a comment\n')).toEqual(c);
   });
 
+  it('protects the workflows and crew’s own configuration by default', () => {
+    expect(parseConfig(undefined).protected_paths).toEqual(['.github/workflows/**', '.github/crew.yml', '.github/crew/**']);
+  });
+
   it('reads valid values', () => {
     expect(parseConfig('max_parallel: 3\nmodels:\n  opus: claude-opus-5\n')).toMatchObject({ max_parallel: 3, models: { opus: 'claude-opus-5', haiku: 'claude-haiku-5-5' } });
   });

@@ -47,9 +47,29 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
 
   it('turn limit, time limit, budget and shutdown end the attempt as the spec says', () => {
     expect(checkResult(undefined, seen({ ending: 'max_turns' }))).toMatchObject({ status: 'timeout', retry: true });
-    expect(checkResult(undefined, seen({ ending: 'wall_clock' }))).toMatchObject({ status: 'timeout', retry: true });
+    expect(checkResult(undefined, seen({ ending: 'wall_clock' }))).toMatchObject({ status: 'timeout', retry: false }); // task_timeout covers every attempt: none would have time left
     expect(checkResult(undefined, seen({ ending: 'budget' }))).toMatchObject({ status: 'failure', retry: false });
     expect(checkResult(undefined, seen({ ending: 'shutdown' }))).toMatchObject({ status: 'partial', retry: false });
+  });
+
+  it('an error outside the tools: failure, retried, with the error as the reason', () => {
+    expect(checkResult(undefined, seen({ ending: 'error', error: 'the Anthropic API kept failing after 5 attempts' }))).toMatchObject({
+      status: 'failure',
+      retry: true,
+      complete: false,
+      reason: 'the attempt stopped on an error: the Anthropic API kept failing after 5 attempts',
+    });
+  });
+
+  it('changes to protected paths that crew undid: a metadata issue, and a reason the next attempt reads, whatever else happened', () => {
+    const reverted = ['.github/crew.yml', '.github/workflows/ci.yml'];
+    const ok = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 'done', details: long }, seen({ reverted }));
+    expect(ok).toMatchObject({ status: 'success', retry: false });
+    expect(ok.metadataIssues).toEqual(['changes to protected paths were reverted: .github/crew.yml, .github/workflows/ci.yml']);
+    expect(ok.reason).toBe('crew undid the changes to protected paths (.github/crew.yml, .github/workflows/ci.yml): agents may not change them, with any tool');
+    const timedOut = checkResult(undefined, seen({ ending: 'max_turns', reverted }));
+    expect(timedOut).toMatchObject({ status: 'timeout', retry: true });
+    expect(timedOut.reason).toMatch(/^the worker reached its turn limit; crew undid the changes to protected paths/);
   });
 
   it('keeps only the valid parts of what the model sent', () => {

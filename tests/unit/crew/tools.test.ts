@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PathJail } from '../../../src/agents/path-jail';
-import { runToolLoop, type AgentTool } from '../../../src/agents/tool-loop';
+import { estimateTokens, runToolLoop, type AgentTool } from '../../../src/agents/tool-loop';
 import { workspaceTools } from '../../../src/agents/workspace-tools';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
 import type { Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
@@ -161,6 +161,55 @@ describe('runToolLoop limits, messages and compaction', () => {
     const second = model.requests[1]!.messages.at(-1)!.content;
     expect(second.at(-1)).toEqual({ type: 'text', text: '<teammate-message from="t2" type="message">\nuse snake_case\n</teammate-message>' });
     expect(second[0]).toMatchObject({ type: 'tool_result' });
+  });
+
+  it('with recover, an error outside the tools (the model API, compaction, the inbox) ends the loop with what was done; without, it throws', async () => {
+    const failing = (at: number): Model => {
+      let n = 0;
+      return {
+        async complete() {
+          if (++n === at) throw new Error('the Anthropic API kept failing after 5 attempts');
+          return { content: [use('echo', { n }, `toolu_${n}`)], stopReason: 'tool_use', usage: { ...ZERO_USAGE, inputTokens: 10, outputTokens: 1 } };
+        },
+      };
+    };
+    expect(await runToolLoop({ ...base, model: failing(3), tools: [echo], maxTurns: 10, recover: true })).toMatchObject({
+      stop: 'error',
+      turns: 2,
+      error: 'the Anthropic API kept failing after 5 attempts',
+      usage: { inputTokens: 20, outputTokens: 2 },
+      toolCalls: { echo: 2 },
+    });
+    await expect(runToolLoop({ ...base, model: failing(3), tools: [echo], maxTurns: 10 })).rejects.toThrow(/kept failing/);
+    const inboxDown = await runToolLoop({ ...base, model: failing(99), tools: [echo], maxTurns: 10, recover: true, between: async (turn) => (turn === 2 ? Promise.reject(new Error('crew/state could not be fetched')) : {}) });
+    expect(inboxDown).toMatchObject({ stop: 'error', turns: 1, error: 'crew/state could not be fetched' });
+    const big = { ...base, model: scriptedModel(many(5)), tools: [echo], maxTurns: 5, recover: true };
+    const summaryDown = await runToolLoop({ ...big, compaction: { budgetTokens: 10, summarize: () => Promise.reject(new Error('summarizer: 529 overloaded')) } });
+    expect(summaryDown).toMatchObject({ stop: 'error', error: 'summarizer: 529 overloaded' });
+  });
+
+  it('before sending, a tool result too large for the context budget is cut, head and tail kept, with a note the model reads', async () => {
+    const huge: AgentTool = { spec: { name: 'read_file', description: 'read', input_schema: { type: 'object' } }, run: () => `START\n${'x'.repeat(200_000)}\nEND` };
+    const model = scriptedModel([[use('read_file', {}, 'toolu_big')], [use('echo', {}, 'toolu_after')]]);
+    const out = await runToolLoop({ ...base, model, tools: [huge, echo], maxTurns: 2, compaction: { budgetTokens: 10_000, summarize: async () => ({ summary: 's', usage: ZERO_USAGE }) } });
+    const sent = model.requests[1]!;
+    const result = sent.messages.at(-1)!.content[0] as { type: string; tool_use_id: string; content: string };
+    expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_big' });
+    expect(result.content).toMatch(/^START\n/);
+    expect(result.content).toMatch(/\nEND$/);
+    expect(result.content).toMatch(/crew cut \d+ characters of this tool result to keep the prompt within the context budget/);
+    expect(estimateTokens(base.system, sent.tools, sent.messages)).toBeLessThanOrEqual(10_000);
+    expect(out.cutResults).toBe(1);
+  });
+
+  it('before sending, compacts when the next prompt would pass the budget, even if the last turn was small', async () => {
+    // The model reports tiny prompts, so only the pre-send estimate can see the conversation grow.
+    const model = scriptedModel(many(30));
+    const summarized: number[] = [];
+    const wide: AgentTool = { spec: { name: 'echo', description: 'echo', input_schema: { type: 'object' } }, run: () => 'y'.repeat(3000) };
+    await runToolLoop({ ...base, model, tools: [wide], maxTurns: 30, compaction: { budgetTokens: 10_000, summarize: async (_p, m) => (summarized.push(m.length), { summary: 'read y many times', usage: ZERO_USAGE }) } });
+    expect(summarized.length).toBeGreaterThan(0);
+    for (const r of model.requests) expect(estimateTokens(base.system, r.tools, r.messages)).toBeLessThanOrEqual(8_500);
   });
 
   it('compacts long conversations: older turns become a summary, the latest exchange stays word for word', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModel } from '../../../src/adapters/anthropic/model';
 import { summarize } from '../../../src/agents/summarizer';
-import { runWorker, type WorkerInput } from '../../../src/agents/worker';
+import { repositoryMap, runWorker, type WorkerInput } from '../../../src/agents/worker';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { Plan } from '../../../src/domain/plan';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
@@ -30,6 +30,7 @@ function input(repoDir: string, over: Partial<WorkerInput> = {}): WorkerInput {
     maxTurns: 80,
     modelId: 'claude-haiku-5-5',
     system: "You are crew's worker, acting as a reviewer.",
+    repoFiles: ['parse.js'],
     commands: { runner: undefined, unavailable: 'no sandbox (test)', policy: { allow: [], deny: DEFAULT_DENY }, timeoutMs: 1000, maxOutputBytes: 10_000 },
     team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
     limits: { tokens: 10_000_000, costUsd: 100, deadline: Date.now() + 600_000 },
@@ -80,6 +81,24 @@ describe('runWorker', () => {
     expect(first).toContain('The last attempt did not succeed because: the worker reached its turn limit.');
     expect(first).toContain('- [constraint] never edit generated files');
     expect(first).toContain("## Notes for this attempt (from crew's advisor or a maintainer)\n- The advisor says: check the types first");
+  });
+});
+
+describe('the repository map in the worker’s system prompt', () => {
+  it('lists the tracked files after the persona, capped with a pointer to list_files', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'worker-map-'));
+    try {
+      const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
+      await runWorker(model, input(repo, { repoFiles: ['src/b.js', 'README.md', 'src/a.js'] }), log);
+      expect(model.requests[0]!.system).toBe("You are crew's worker, acting as a reviewer.\n\n## Repository map\nThe 3 files git tracks in this repository when the attempt started:\n\nREADME.md\nsrc/a.js\nsrc/b.js");
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+    const many = Array.from({ length: 1000 }, (_, i) => `pkg/file-${String(i).padStart(4, '0')}.ts`);
+    const map = repositoryMap(many);
+    expect(map).toContain('The 1000 files git tracks in this repository when the attempt started (the first 400, by path):');
+    expect(map).toContain('pkg/file-0399.ts\n… and 600 more: use list_files on a folder to see them.');
+    expect(map.length).toBeLessThan(17_000);
   });
 });
 

@@ -1,0 +1,257 @@
+import { Octokit } from '@octokit/rest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnthropicModel } from '../../../src/adapters/anthropic/model';
+import { GitRepo } from '../../../src/adapters/git/git-repo';
+import { githubBranches } from '../../../src/domain/refs';
+import { GitStateStore } from '../../../src/adapters/git/state-store';
+import { GitHubForge } from '../../../src/adapters/github/forge';
+import { createClient } from '../../../src/adapters/github/octokit';
+import { parseConfig } from '../../../src/config/schema';
+import { parseAttemptResult } from '../../../src/domain/attempt-memory';
+import type { Plan } from '../../../src/domain/plan';
+import { newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
+import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
+import { paths, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
+import type { StepContext } from '../../../src/steps/context';
+import { work } from '../../../src/steps/work';
+import { loadTemplate } from '../../../src/templates';
+import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
+import { FakeGitHub } from '../../support/github/fake-github';
+import { git } from '../../support/git-cli';
+import { view } from './run-fixtures';
+
+/**
+ * The work step in-process, against the real parts: git over the fake GitHub's smart HTTP,
+ * the state branch, Octokit, and (where it matters) the Anthropic SDK against the fake API.
+ * The clock is the one thing under the test's control, so wall-clock limits can be reached.
+ */
+
+const ISSUE = 1;
+const RUN = 1;
+const RUN_ID = '4242';
+
+const plan: Plan = {
+  summary: 'Write the notes.',
+  criteria: [{ id: 'c1', text: 'NOTES.md exists', kind: 'semantic' }],
+  tasks: [
+    { id: 't1', title: 'Write the notes', description: 'Write NOTES.md.', persona: 'coder', tier: 'haiku', dependsOn: [], files: [], criteria: ['NOTES.md exists'] },
+    { id: 't2', title: 'Check the links', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [], criteria: ['links work'] },
+    { id: 't3', title: 'Write the intro', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [], criteria: ['intro written'] },
+  ],
+};
+
+class TestClock implements Clock {
+  offsetMs = 0;
+  now = () => new Date(Date.now() + this.offsetMs);
+  sleep = async () => undefined;
+}
+
+const FULL_REPORT = {
+  status: 'success',
+  quality: 'GREEN',
+  completeness: 100,
+  summary: 'Wrote NOTES.md.',
+  details: ['## What changed', '- NOTES.md', '', '```md', '# Notes', '```', '', ...Array.from({ length: 16 }, (_, i) => `- check ${i + 1} done`)].join('\n'),
+};
+
+type Reply = ModelReply['content'];
+const use = (name: string, input: Record<string, unknown>, id = `toolu_${Math.random().toString(36).slice(2, 10)}`) => ({ type: 'tool_use' as const, id, name, input });
+const attemptOf = (req: ModelRequest) => Number(/^Attempt: (\d+)/m.exec(JSON.stringify(req.messages[0]).replace(/\\n/g, '\n'))?.[1]);
+
+/** A Model port that answers per attempt and turn, reports the usage it is told to, and keeps every request. */
+function scripted(answer: (attempt: number, turn: number) => Reply, opts: { usage?: number; onRequest?: () => void } = {}): Model & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    requests,
+    async complete(req) {
+      requests.push(structuredClone(req));
+      opts.onRequest?.();
+      const attempt = attemptOf(req);
+      const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
+      return { content: answer(attempt, turn), stopReason: 'tool_use', usage: { ...ZERO_USAGE, inputTokens: opts.usage ?? 100, outputTokens: 0 } };
+    },
+  };
+}
+
+describe('the work step, in-process against the fakes', () => {
+  let dir: string;
+  let gh: FakeGitHub;
+  let token: string;
+  let planCommentId: number;
+  let clock: TestClock;
+  const warnings: string[] = [];
+  const log: Log = { info: () => undefined, warn: (m) => void warnings.push(m), checkpoint: () => undefined };
+  const savedTemp = process.env.RUNNER_TEMP;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'work-step-'));
+    process.env.RUNNER_TEMP = dir;
+    warnings.length = 0;
+    clock = new TestClock();
+    gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': '# Demo\n', 'src/index.js': 'export const one = 1;\n' } });
+    gh.addUser('maintainer', { permission: 'write' });
+    process.env.GITHUB_API_URL = gh.url;
+    token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
+    const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
+    await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Write the notes' });
+  });
+  afterEach(async () => {
+    expect(gh.violations).toEqual([]);
+    await gh.close();
+    await rm(dir, { recursive: true, force: true });
+    delete process.env.GITHUB_API_URL;
+    if (savedTemp === undefined) delete process.env.RUNNER_TEMP;
+    else process.env.RUNNER_TEMP = savedTemp;
+  });
+
+  /** A run in EXECUTING with t1 claimed by this job, t2 running elsewhere and t3 done; files as given on crew/state. */
+  async function seed(t1: Partial<TaskRecord> = {}, stateFiles: Record<string, string> = {}): Promise<void> {
+    const forge = makeForge();
+    planCommentId = (await forge.postComment(ISSUE, 'plan comment (crew renders it)')).id;
+    const now = clock.now().toISOString();
+    const record: RunRecord = view([], { issue: ISSUE, run: RUN, title: 'Write the notes', version: 0, base: { branch: 'main', sha: (await gh.repo.branchSha('main'))! }, planCommentId, usage: ZERO_USAGE }).run;
+    const claim = { runId: RUN_ID, nonce: 'n1', at: now };
+    await stateStore('seed').update(`issue-${ISSUE}/`, 'seed', (tx) => {
+      writeRun(tx, record, now);
+      writePlan(tx, ISSUE, RUN, plan, '# plan\n', (id) => `# ${id}\n`);
+      const branch = (id: string) => `crew/${ISSUE}/r${RUN}/${id}`;
+      writeTask(tx, ISSUE, RUN, { ...newTaskRecord('t1', branch('t1')), status: 'running', attempts: 1, claim, startedAt: now, ...t1 });
+      writeTask(tx, ISSUE, RUN, { ...newTaskRecord('t2', branch('t2')), status: 'running', attempts: 1, claim: { ...claim, runId: '999' }, startedAt: now });
+      writeTask(tx, ISSUE, RUN, { ...newTaskRecord('t3', branch('t3')), status: 'success', attempts: 1, finishedAt: now });
+      for (const [p, text] of Object.entries(stateFiles)) tx.write(p, text);
+    });
+  }
+
+  const makeForge = () => new GitHubForge(createClient(token, log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: RUN_ID, workflowFile: 'crew.yml', tokenKind: 'actions', defaultBranch: 'main' }, log);
+  const stateStore = (name: string) => new GitStateStore(join(dir, `state-${name}`), gh.cloneUrl, token, clock, log);
+
+  /** The job's context: a fresh checkout of main, as actions/checkout leaves it (no credentials kept). */
+  async function job(model: Model, configYaml: string): Promise<StepContext> {
+    const workspace = join(dir, `ws-${Math.random().toString(36).slice(2, 8)}`);
+    const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+    await git(['init', '--quiet', '-b', 'main', workspace]);
+    await git(['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--depth=1', gh.cloneUrl, '+refs/heads/main:refs/remotes/origin/main'], { cwd: workspace });
+    await git(['checkout', '--quiet', '-B', 'main', 'refs/remotes/origin/main'], { cwd: workspace });
+    const config = parseConfig(configYaml);
+    return {
+      settings: { step: 'work', anthropicApiKey: 'sk-ant-test-key-0000', githubToken: token, issue: ISSUE, run: RUN, task: 't1' },
+      event: { kind: 'comment', action: 'created', issue: { number: ISSUE, title: 'Write the notes', body: '', isPull: false, labels: [] }, comment: { id: 1, body: '/crew run', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } } },
+      forge: makeForge(),
+      repo: new GitRepo(workspace, gh.cloneUrl, token),
+      state: stateStore(`job-${Math.random().toString(36).slice(2, 8)}`),
+      branches: githubBranches,
+      clock,
+      log,
+      runId: RUN_ID,
+      config: async () => config,
+      template: (name) => loadTemplate(name),
+      readDefaultBranchFile: async () => undefined,
+      model: () => model,
+      output: () => undefined,
+      summary: async () => undefined,
+    };
+  }
+
+  const onBranch = (path: string) => gh.repo.readFile(`refs/heads/crew/${ISSUE}/r${RUN}/t1`, path);
+  const stateFile = (path: string) => gh.repo.readFile('refs/heads/crew/state', path);
+  const taskRecord = async (id = 't1') => JSON.parse((await stateFile(paths.taskJson(ISSUE, RUN, id)))!) as TaskRecord;
+  const planComment = () => gh.comments.get(planCommentId)!.body;
+
+  it('the wall clock is a hard stop across attempts, on ctx.clock: the partial work is pushed, the reason recorded; a broadcast reaches every other running task', async () => {
+    await seed();
+    // Each model turn takes 20 minutes of the test's clock; the task may take 30 in all.
+    const model = scripted(
+      (attempt, turn) => {
+        if (attempt === 1 && turn === 1) return [use('send_message', { to: 'all', text: 'NOTES.md will hold the summary table.' }), use('write_file', { path: 'NOTES.md', content: '# Notes\n\nFirst part.\n' })];
+        if (attempt === 1 && turn === 2) return [use('write_file', { path: 'MORE.md', content: 'second part\n' })];
+        return [use('write_file', { path: 'LATE.md', content: 'never\n' })];
+      },
+      { onRequest: () => void (clock.offsetMs += 20 * 60_000) },
+    );
+    await work(await job(model, 'task_timeout_minutes: 30\nmax_retries: 2\n'));
+    expect(model.requests).toHaveLength(2); // a third turn would start after the 30 minutes
+    expect(await onBranch('NOTES.md')).toBe('# Notes\n\nFirst part.\n');
+    expect(await onBranch('MORE.md')).toBe('second part\n');
+    expect(await onBranch('LATE.md')).toBeUndefined();
+    const t1 = await taskRecord();
+    expect(t1).toMatchObject({ status: 'timeout', attempts: 1, error: 'the task ran out of time (task_timeout_minutes, across its attempts)' });
+    expect(t1.spent!.ms).toBeGreaterThanOrEqual(40 * 60_000);
+    expect(await stateFile(paths.result(ISSUE, RUN, 't1'))).toMatch(/status: timeout[\s\S]*elapsed_seconds: 2[4-9]\d\d/);
+    expect(planComment()).toMatch(/\| \*\*t1\*\* .*timeout/);
+    // team.send('all') against the real state: t2 is running and gets it; t3 is done and does not; nor does t1 itself.
+    const inbox = (await gh.repo.listFiles('refs/heads/crew/state')).filter((p) => p.includes('/inbox/'));
+    const messages = await Promise.all(inbox.map(async (p) => JSON.parse((await stateFile(p))!) as { from: string; to: string; type: string; text: string }));
+    expect(messages.map((m) => ({ from: m.from, to: m.to, type: m.type, text: m.text }))).toEqual([{ from: 't1', to: 't2', type: 'broadcast', text: 'NOTES.md will hold the summary table.' }]);
+  });
+
+  it('token budgets are hard stops across attempts: a retry gets only what the earlier attempts left; the turn-limit attempt’s files stay on the reused branch', async () => {
+    await seed();
+    const model = scripted(
+      (attempt, turn) => {
+        if (attempt === 1) return [turn === 1 ? use('write_file', { path: 'NOTES.md', content: '# Notes\n' }) : use('read_file', { path: 'NOTES.md' })];
+        return [use('write_file', { path: 'MORE.md', content: 'attempt 2 was here\n' })];
+      },
+      { usage: 10_000 },
+    );
+    // 25,000 tokens for the task: attempt 1 spends 20,000 in its two turns (turn limit: timeout, retried),
+    // so attempt 2 stops after one turn. Budgets reset per attempt would have let it take two more.
+    await work(await job(model, 'worker_max_turns: 2\nmax_retries: 2\nbudgets:\n  task:\n    tokens: 25000\n'));
+    expect(model.requests.map(attemptOf)).toEqual([1, 1, 2]);
+    const second = JSON.stringify(model.requests[2]!.messages[0]);
+    expect(second).toContain('The last attempt did not succeed because: the worker reached its turn limit');
+    expect(await onBranch('NOTES.md')).toBe('# Notes\n'); // the timed-out attempt's work, kept on the reused branch
+    expect(await onBranch('MORE.md')).toBe('attempt 2 was here\n');
+    expect(await stateFile(paths.attemptResult(ISSUE, RUN, 't1', 1))).toMatch(/status: timeout/);
+    expect(await taskRecord()).toMatchObject({ status: 'failure', attempts: 2, error: 'the worker spent its token or cost budget', spent: { tokens: 30_000 } });
+  });
+
+  it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {
+    let api: FakeAnthropic | undefined;
+    try {
+      api = await startFakeAnthropic({
+        // The second request of attempt 3 fails five times over: the SDK adapter gives up with a ModelError.
+        faults: [{ match: { role: 'worker', attempt: 3, turn: 1 }, kind: '529', times: 5 }],
+        script: {
+          entries: [],
+          respond: (req) => {
+            if (req.attempt === 3) return { content: [{ type: 'tool_use', name: 'write_file', input: { path: 'NOTES.md', content: '# Notes\n\nStarted.\n' } }] };
+            if (req.turn === 0) return { content: [{ type: 'tool_use', name: 'read_file', input: { path: 'NOTES.md' } }] };
+            return { content: [{ type: 'tool_use', name: 'report_result', input: FULL_REPORT }] };
+          },
+        },
+      });
+      process.env.ANTHROPIC_BASE_URL = api.url;
+      // An earlier job made attempts 1 and 2 and recorded them; this job resumes the task at attempt 3.
+      const front = (n: number, status: string, summary: string, reason?: string) =>
+        `---\ntask: t1\nattempt: ${n}\nstatus: ${status}\nquality: GREEN\ncompleteness: 50\nsummary: ${summary}\n${reason ? `reason: ${reason}\n` : ''}---\n\n# Result of t1\n`;
+      await seed({ attempts: 3, status: 'retrying' }, {
+        [paths.attemptResult(ISSUE, RUN, 't1', 1)]: front(1, 'failure', 'Tried a regex', 'the regex broke unicode input'),
+        [paths.attemptResult(ISSUE, RUN, 't1', 2)]: front(2, 'success', 'Rewrote it with a loop'),
+        [paths.attemptResult(ISSUE, RUN, 't2', 1)]: front(1, 'failure', 'Another task', 'not ours'),
+      });
+      await work(await job(new AnthropicModel('sk-ant-test-key-0000', clock, log), 'max_retries: 1\nhistory_context_size: 0\n'));
+      const worker = api.requests.filter((q) => q.role === 'worker');
+      expect(worker.map((q) => [q.attempt, q.outcome])).toEqual([[3, 200], [3, 529], [3, 529], [3, 529], [3, 529], [3, 529], [4, 200], [4, 200]]);
+      const failed = (await stateFile(paths.attemptResult(ISSUE, RUN, 't1', 3)))!;
+      expect(parseAttemptResult(failed)).toMatchObject({ attempt: 3, status: 'failure', reason: expect.stringMatching(/^the attempt stopped on an error: the Anthropic API kept failing after 5 attempts/) });
+      expect(await onBranch('NOTES.md')).toBe('# Notes\n\nStarted.\n');
+      // history_context_size 0: no recent attempts, but every failure, those on crew/state from before this job included.
+      const opening = (q: (typeof worker)[number]) => (q.body.messages[0]!.content as Array<{ text: string }>)[0]!.text;
+      expect(opening(worker[0]!)).toMatch(/## Earlier attempts at this task\nAttempt 1 \(failure\): Tried a regex — the regex broke unicode input$/);
+      expect(opening(worker[0]!)).not.toContain('Rewrote it with a loop');
+      expect(opening(worker[0]!)).not.toContain('Another task');
+      expect(opening(worker[0]!)).not.toContain('The last attempt did not succeed'); // the latest one, attempt 2, did
+      const retry = opening(worker[6]!);
+      expect(retry).toContain('Attempt 1 (failure): Tried a regex — the regex broke unicode input\nAttempt 3 (failure): the attempt stopped on an error: the Anthropic API kept failing');
+      expect(retry).toContain('The last attempt did not succeed because: the attempt stopped on an error: the Anthropic API kept failing');
+      expect(await taskRecord()).toMatchObject({ status: 'success', attempts: 4 });
+      expect(planComment()).toMatch(/\| \*\*t1\*\* .*success.* \| 4 \|/);
+    } finally {
+      delete process.env.ANTHROPIC_BASE_URL;
+      await api?.close();
+    }
+  });
+});
