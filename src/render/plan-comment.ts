@@ -1,7 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { criticalPath, waves } from '../domain/plan';
 import { totalUsage, type Phase, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
-import { cell, hiddenMarker, progressBar } from '../text/markdown';
+import { cell, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
   branch(branch: string): string;
@@ -47,6 +47,12 @@ const STATUS_STYLE: Record<TaskStatus, string> = {
 
 export function planMarker(issue: number, run: number): string {
   return hiddenMarker('plan', { issue, run });
+}
+
+/** The state version a rendered plan comment shows (its hidden version marker), if it has one. */
+export function shownVersion(body: string): number | undefined {
+  const m = new RegExp(`${markerPrefix('version')} v=(\\d+) -->`).exec(body);
+  return m ? Number(m[1]) : undefined;
 }
 
 /** Mermaid labels cannot hold quotes, brackets or markup; keep them plain. */
