@@ -47,6 +47,8 @@ export interface Plan {
   /** The run's done criteria, from intake (and config); the critic judges these. */
   criteria: Criterion[];
   tasks: PlanTask[];
+  /** Questions crew asked as often as it may and still has no answer to; the plan goes ahead on stated assumptions. */
+  openQuestions?: string[];
 }
 
 export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };

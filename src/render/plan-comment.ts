@@ -102,6 +102,12 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     out.push(`> ${plan.summary.replace(/\n+/g, ' ')}`);
     out.push('');
+    if (plan.openQuestions?.length) {
+      out.push(`> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`);
+      for (const [i, q] of plan.openQuestions.entries()) out.push(`> ${i + 1}. ${cell(q)}`);
+      out.push('> If an assumption is wrong, comment `/crew abort`, add the answer to the issue, and comment `/crew run` again.');
+      out.push('');
+    }
     out.push('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
     out.push('|---|---|---|---|---|---|---|');
     for (const t of plan.tasks) {
