@@ -127,12 +127,14 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
 
     // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
     const files = await ctx.repo.listFiles();
+    // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
+    const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths };
     const decomposer = await ctx.template('decomposer');
     const previous = view.plan;
     let plan: Plan =
       intake.single && !revision
         ? singleTaskPlan(intake, title, body, criteria)
-        : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, maxTasks: config.max_tasks, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
+        : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
             spend(r.usage);
             return r.plan;
           });
@@ -140,7 +142,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let passed = false;
     const reviewerPrompt = await ctx.template('plan_reviewer');
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
-      findings = checkPlanRules(plan, config.protected_paths);
+      findings = checkPlanRules(plan);
       if (findings.length === 0) {
         const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
         spend(review.usage);
@@ -149,7 +151,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       }
       ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
       if (passed || round === REVIEW_ROUNDS) break;
-      const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, maxTasks: config.max_tasks, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
+      const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
       spend(r.usage);
       plan = r.plan;
     }

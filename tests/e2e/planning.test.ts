@@ -79,10 +79,10 @@ describe('planning: intake, questions, review and approval', () => {
       },
     });
     expectFaithful(r);
-    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 2, plan_reviewer: 1, worker: 2, critic: 1, retrospector: 1 });
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 2, plan_reviewer: 1, worker: 4, critic: 1, retrospector: 1 });
     expect(revision).toContain('\\"Works correctly\\" cannot fail, so it proves nothing');
     expect(review).toContain('PASS');
-    expect(r.pulls[0]!.files).toEqual(['CHANGELOG.md']);
+    expect(r.pulls[0]!.files.sort()).toEqual(['CHANGELOG.md', 'README.md']);
   });
 
   it('a plan the reviewer keeps failing: three rounds, then the findings go to a person and nothing runs', async () => {
@@ -134,5 +134,38 @@ describe('planning: intake, questions, review and approval', () => {
     // crew's comment sits on the second page of 100: finding it took both pages, and only the resume searched.
     expect(r.github.crew.byRoute['GET /repos/{owner}/{repo}/issues/{issue_number}/comments']).toBe(2);
     expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1 });
+  });
+  it('the repository’s config: approval required, max_tasks and protected paths enforced by the decomposer, its own templates and appended prompt', async () => {
+    const systems: Array<{ role: string; text: string }> = [];
+    let sentBack: string[] = [];
+    const r = await play('plan-config', {
+      hooks: {
+        beforeClose: async ({ anthropic }) => {
+          for (const q of anthropic.requests) {
+            const sys = q.body.system as string | Array<{ text: string }>;
+            systems.push({ role: q.role, text: typeof sys === 'string' ? sys : sys.map((b) => b.text).join('') });
+          }
+          sentBack = anthropic.requests.filter((q) => q.role === 'decomposer' && q.turn > 0).map((q) => JSON.stringify(q.body.messages.at(-1)));
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(r.model.byRole).toEqual({ intake: 1, decomposer: 3, plan_reviewer: 1 });
+    // prompts.append_system_prompt ends every agent's prompt; templates_dir replaced the decomposer's.
+    for (const s of systems) expect(s.text.trimEnd().endsWith('House rule: write in British English.')).toBe(true);
+    const decomposer = systems.find((s) => s.role === 'decomposer')!.text;
+    expect(decomposer.startsWith("You are crew's decomposer for the textkit project (house template).")).toBe(true);
+    expect(decomposer).not.toContain('separate workers can carry out in parallel');
+    expect(systems.find((s) => s.role === 'intake')!.text).toContain("You are crew's intake.");
+    // max_tasks and a protected path in one answer, then a one-task plan: each sent back with the reason.
+    expect(sentBack).toHaveLength(2);
+    expect(sentBack[0]).toContain('tasks: 3 tasks is more than the limit of 2');
+    expect(sentBack[0]).toContain('tasks.2.files: .github/workflows/release.yml is protected (.github/workflows/**)');
+    expect(sentBack[1]).toContain('tasks: a plan needs at least 2 tasks');
+    // require_plan_approval: `/crew run` waits for approval like `/crew plan`.
+    const bodies = crewComments(r).map((c) => c.body);
+    expect(bodies[1]!.startsWith('**Plan v1 is ready**')).toBe(true);
+    expect(bodies[0]).toContain('⏸️ Waiting for approval');
+    expect(r.jobs.filter((j) => j.job === 'work').every((j) => j.result === 'skipped')).toBe(true);
   });
 });
