@@ -15,7 +15,7 @@ describe('planning: intake, questions, review and approval', () => {
     expect(r.pulls).toHaveLength(1);
   });
 
-  it('an ambiguous criterion: numbered questions, the issue labelled, a reader ignored, the answer resumes planning', async () => {
+  it('an ambiguous criterion: numbered questions, the issue labelled; an early answer, a reader and an edited answer ignored; the answer resumes planning', async () => {
     let answers = '';
     let secondIntake = '';
     let labelledWhileWaiting = false;
@@ -37,6 +37,11 @@ describe('planning: intake, questions, review and approval', () => {
     const reader = r.issue.comments.find((c) => c.author === 'passerby')!;
     expect(crewComments(r).some((c) => c.id > reader.id && c.body.includes('passerby'))).toBe(false);
     expect(answers).toContain('## Answer from @maintainer\nUnder 5 ms for a 1 MB string');
+    // The answer written before the question and the edited one were refused, each with a comment, and never recorded.
+    expect(crewComments(r).filter((c) => c.body === 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.')).toHaveLength(1);
+    expect(crewComments(r).filter((c) => c.body === 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.')).toHaveLength(1);
+    expect(answers).not.toContain('under one second');
+    expect(answers).not.toContain('50 ms');
     expect(secondIntake).toContain('The maintainer already answered these questions');
     // One small task after the answer: the decomposer is skipped.
     expect(r.model.byRole).toEqual({ intake: 2, plan_reviewer: 1, worker: 2, retrospector: 1 });

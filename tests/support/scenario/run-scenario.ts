@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
+import { git } from '../git-cli';
 import { sleep } from '../time';
 import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
 
@@ -220,7 +221,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
     await runner.idle();
     const result = await collect(scenario, gh, anthropic, runner, issue.number, started);
     await opts.hooks?.beforeClose?.({ gh, anthropic, runner, result });
-    if (opts.outDir) await writeOutputs(opts.outDir, result, runner);
+    if (opts.outDir) await writeOutputs(opts.outDir, result, runner, gh);
     return result;
   } finally {
     runner?.stop();
@@ -296,9 +297,12 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
   };
 }
 
-async function writeOutputs(outDir: string, result: ScenarioResult, runner: WorkflowRunner): Promise<void> {
+async function writeOutputs(outDir: string, result: ScenarioResult, runner: WorkflowRunner, gh: FakeGitHub): Promise<void> {
   await mkdir(join(outDir, 'logs'), { recursive: true });
   await writeFile(join(outDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  // The repository as the scenario left it, every branch included, to clone and look at.
+  await rm(join(outDir, 'repo.git'), { recursive: true, force: true });
+  await git(['clone', '--quiet', '--mirror', gh.repoDir, join(outDir, 'repo.git')]);
   for (const [i, run] of runner.runs.entries()) {
     for (const job of run.jobs) {
       if (!job.log.length) continue;
