@@ -116,6 +116,10 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
 
   it('spends model tokens only in agents: intake, decomposer, plan review, the workers’ turns, the critic and the retrospector', () => {
     expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10, critic: 2, retrospector: 1 });
+    // A clear issue: its "Done when" read by intake, a plan reviewed before any worker starts, the critic gating the integrated branch.
+    expect(r.model.order.slice(0, 3)).toEqual(['intake', 'decomposer', 'plan_reviewer']);
+    expect(r.model.order.slice(3, -3).every((role) => role === 'worker')).toBe(true);
+    expect(r.model.order.slice(-3)).toEqual(['critic', 'critic', 'retrospector']);
   });
 
   it('stays within a small REST budget', () => {

@@ -36,7 +36,7 @@ export interface ScenarioResult {
     git: { total: number; pushes: number; fetches: number };
     violations: string[];
   };
-  model: { requests: number; byRole: Record<string, number>; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
+  model: { requests: number; byRole: Record<string, number>; order: string[]; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
   jobs: Array<{ run: number; event: string; job: string; name: string; result: string; exitCodes: Array<number | null>; killedAt?: string; annotations: string[] }>;
   /** When each job that ran started and finished (epoch ms), with its matrix task if any. */
   jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number }>;
@@ -277,6 +277,7 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
     model: {
       requests: anthropic.requests.length,
       byRole,
+      order: anthropic.requests.map((r) => r.role),
       tokens: { input: totals.input_tokens, output: totals.output_tokens, cacheRead: totals.cache_read_input_tokens, cacheWrite: totals.cache_creation_input_tokens },
       unscripted: anthropic.unscripted.map((r) => `role=${r.role} task=${r.task ?? '-'} attempt=${r.attempt} turn=${r.turn}`),
     },

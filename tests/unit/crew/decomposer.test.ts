@@ -2,21 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { decompose, type DecomposeInput } from '../../../src/agents/decomposer';
 import { SubmissionRejected } from '../../../src/agents/submission';
 import { planBoundsProblems } from '../../../src/domain/plan';
-import { ZERO_USAGE } from '../../../src/domain/run-state';
-import type { Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
+import type { Log, ModelRequest } from '../../../src/ports';
+import { scriptedSubmissions } from './scripted-model';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
-function scripted(plans: unknown[]) {
-  const requests: ModelRequest[] = [];
-  const model: Model = {
-    async complete(req): Promise<ModelReply> {
-      requests.push(structuredClone(req));
-      return { content: [{ type: 'tool_use', id: `tu${requests.length}`, name: 'submit_plan', input: plans[requests.length - 1] }], stopReason: 'tool_use', usage: ZERO_USAGE };
-    },
-  };
-  return { model, requests };
-}
+const scripted = (inputs: unknown[]) => scriptedSubmissions('submit_plan', inputs);
 
 const task = (id: string, files: string[] = [`src/${id}.js`]) => ({ id, title: `Do ${id}`, description: `Do ${id}.`, persona: 'coder', model: 'haiku', files, criteria: [`${id} is exported`] });
 const plan = (...tasks: unknown[]) => ({ summary: 'S', tasks });

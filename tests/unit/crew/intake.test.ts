@@ -2,24 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { runIntake } from '../../../src/agents/intake';
 import { SubmissionRejected } from '../../../src/agents/submission';
 import { droppedCriteria, statedCriteria } from '../../../src/domain/criteria';
-import { ZERO_USAGE } from '../../../src/domain/run-state';
-import type { Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
+import type { Log, Model, ModelRequest } from '../../../src/ports';
+import { scriptedSubmissions } from './scripted-model';
 import { renderPlanComment } from '../../../src/render/plan-comment';
 import { view } from './run-fixtures';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
-/** A model that answers each request with the next scripted submit_intake input. */
-function scripted(inputs: unknown[]) {
-  const requests: ModelRequest[] = [];
-  const model: Model = {
-    async complete(req): Promise<ModelReply> {
-      requests.push(structuredClone(req));
-      return { content: [{ type: 'tool_use', id: `tu${requests.length}`, name: 'submit_intake', input: inputs[requests.length - 1] }], stopReason: 'tool_use', usage: ZERO_USAGE };
-    },
-  };
-  return { model, requests };
-}
+const scripted = (inputs: unknown[]) => scriptedSubmissions('submit_intake', inputs);
 const text = (req: ModelRequest) => JSON.stringify(req.messages);
 const intake = (model: Model, body: string, answers = '') => runIntake(model, 'm', 'sys', { title: 'Add slugify', body, stated: statedCriteria(body), answers }, log);
 
