@@ -1,11 +1,23 @@
 /**
- * `npm run demo`: plays scenarios/demo.yaml on the offline world and prints what a
- * maintainer would see on GitHub, step by step.
+ * `npm run demo [-- --out DIR]`: plays scenarios/demo.yaml on the offline world and
+ * prints what a maintainer would see on GitHub, step by step. The result (result.json,
+ * job logs, the repository) goes to DIR, by default .scenario-out/demo.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadScenario, PROJECT_ROOT, runScenario } from '../tests/support/scenario/run-scenario';
 
-const out = join(PROJECT_ROOT, '.scenario-out', 'demo');
+function outDir(argv: string[]): string {
+  const i = argv.indexOf('--out');
+  if (i < 0) return join(PROJECT_ROOT, '.scenario-out', 'demo');
+  const dir = argv[i + 1];
+  if (!dir) {
+    console.error('--out needs a folder.\nusage: npm run demo [-- --out DIR]');
+    process.exit(2);
+  }
+  return resolve(dir);
+}
+
+const out = outDir(process.argv.slice(2));
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
@@ -74,7 +86,7 @@ async function main() {
   const failed = result.jobs.filter((j) => j.result === 'failure');
   console.log(bold('\nWhat it cost:'));
   console.log(`    ${result.jobs.length} jobs (${failed.length} failed) in ${(result.wallMs / 1000).toFixed(1)} s · ${result.github.crew.total} GitHub REST requests (${result.github.crew.writes} writes) · ${result.model.requests} model requests, ${result.model.tokens.input + result.model.tokens.cacheRead + result.model.tokens.cacheWrite} input tokens`);
-  console.log(`\nEverything above, plus job logs, is in ${join(out, 'result.json')} and ${join(out, 'logs')}/`);
+  console.log(`\nEverything above, plus job logs, is in ${join(out, 'result.json')} and ${join(out, 'logs')}/; the repository as crew left it is ${join(out, 'repo.git')}`);
   const ok = result.pulls.length === 1 && failed.length === 0 && result.github.violations.length === 0 && result.runnerErrors.length === 0;
   if (!ok) {
     console.error('\nThe demo did not end as expected; see the result file for details.');

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 
 const CHECKPOINTS: Record<string, string[]> = {
-  route: ['run-created', 'plan-comment-posted', 'plan-recorded', 'state-write'],
+  route: ['run-created', 'plan-comment-sent', 'plan-comment-posted', 'plan-recorded', 'state-write'],
   work: ['work-started', 'worker-turn', 'task-pushed', 'task-recorded', 'state-write'],
   advance: ['integrated', 'state-write'],
   critic: ['judged', 'pr-opened', 'report-posted', 'state-write'],

@@ -34,8 +34,9 @@ function env(name: string): string {
   return v;
 }
 
-function tokenKind(token: string): 'actions' | 'personal' {
-  return /^(ghp_|github_pat_|gho_)/.test(token) ? 'personal' : 'actions';
+/** A user's token (classic, fine-grained, OAuth, or an App acting for a user) or an installation's (`ghs_`). */
+export function tokenKind(token: string): 'installation' | 'personal' {
+  return /^(ghp_|github_pat_|gho_|ghu_)/.test(token) ? 'personal' : 'installation';
 }
 
 /**

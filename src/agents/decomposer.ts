@@ -1,6 +1,6 @@
 import type { Criterion } from '../domain/criteria';
 import { describeCriterion } from '../domain/criteria';
-import { checkPlan, ProposedPlanSchema, type Plan } from '../domain/plan';
+import { checkPlan, planBoundsProblems, ProposedPlanSchema, type Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
 import { askForSubmission } from './submission';
@@ -13,6 +13,12 @@ export interface DecomposeInput {
   answers: string;
   files: string[];
   maxTasks: number;
+  /** 2 for a first plan (one small task skips the decomposer); 1 where a single task is fine (re-planning, revising a one-task plan). */
+  minTasks?: number;
+  /** Globs no task may plan to touch (config `protected_paths`). */
+  protectedPaths: string[];
+  /** Questions the maintainer left open after crew's last round of questions. */
+  openQuestions?: string[];
   /** A plan to improve, with what was wrong with it (reviewer findings or a maintainer's feedback). */
   revise?: { plan: Plan; feedback: string };
 }
@@ -31,11 +37,12 @@ export async function decompose(model: Model, modelId: string, system: string, i
     'Done criteria for the whole request (the critic checks these; give each task its own criteria too):',
     ...input.criteria.map((c) => `- ${c.id}: ${describeCriterion(c)}`),
     ...(input.answers ? ['', 'Answers the maintainer gave to earlier questions:', input.answers] : []),
+    ...(input.openQuestions?.length ? ['', 'Questions still open (crew asked as often as it may; plan without the answers, and state in the summary what you assumed for each):', ...input.openQuestions.map((q, i) => `${i + 1}. ${q}`)] : []),
     '',
     `Repository files${input.files.length > files.length ? ` (first ${files.length} of ${input.files.length})` : ''}:`,
     files.join('\n') || '(empty repository)',
     '',
-    `Plan at most ${input.maxTasks} tasks.`,
+    `Plan ${(input.minTasks ?? 1) > 1 ? `at least ${input.minTasks} and ` : ''}at most ${input.maxTasks} tasks. No task may touch these protected paths: ${input.protectedPaths.join(', ') || '(none)'}.`,
     ...(input.revise
       ? ['', 'Revise this earlier plan:', '```json', JSON.stringify(input.revise.plan.tasks, null, 1), '```', 'What must change:', input.revise.feedback]
       : []),
@@ -50,8 +57,8 @@ export async function decompose(model: Model, modelId: string, system: string, i
     check(raw) {
       const checked = checkPlan(raw, input.criteria);
       if (!checked.ok) return checked;
-      if (checked.plan.tasks.length > input.maxTasks) return { ok: false, errors: [`tasks: ${checked.plan.tasks.length} tasks is more than the limit of ${input.maxTasks}`] };
-      return { ok: true, value: checked.plan };
+      const errors = planBoundsProblems(checked.plan, { minTasks: input.minTasks ?? 1, maxTasks: input.maxTasks, protectedPaths: input.protectedPaths });
+      return errors.length ? { ok: false, errors } : { ok: true, value: checked.plan };
     },
   });
   return { plan: value, usage };

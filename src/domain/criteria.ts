@@ -38,6 +38,21 @@ export function statedCriteria(body: string): string[] {
   return lines.map((l) => CHECKBOX.exec(l)?.[1]).filter((x): x is string => !!x);
 }
 
+/** Equal but for case, markdown emphasis, punctuation and spacing. */
+function sameStatement(a: string, b: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[`*_"'.,;:!?()]/g, '').replace(/\s+/g, ' ').trim();
+  return norm(a) === norm(b);
+}
+
+/**
+ * The issue's own criteria (numbered from 1, as intake is shown them) that a submission
+ * left out. Intake may rephrase a stated criterion or turn it into a command, but then
+ * it names the number it restates; otherwise only the same statement counts.
+ */
+export function droppedCriteria(stated: string[], submitted: ReadonlyArray<{ text: string; restates?: number }>): Array<{ n: number; text: string }> {
+  return stated.map((text, i) => ({ n: i + 1, text })).filter(({ n, text }) => !submitted.some((c) => c.restates === n || sameStatement(c.text, text)));
+}
+
 const VAGUE: Array<[RegExp, string]> = [
   [/\bfast(er)? enough\b|\bquick(ly)?\b|\bperformant\b|\bsnappy\b|\bresponsive\b/i, 'how fast is fast enough'],
   [/\bclean(er)? code\b|\bclean\b|\bneat\b|\belegant\b|\bbeautiful\b/i, 'what "clean" means here'],

@@ -1,4 +1,3 @@
-import { globMatch } from './glob';
 import { commandProblem, isHollow, type Criterion } from './criteria';
 import type { Plan } from './plan';
 
@@ -12,9 +11,11 @@ export interface Finding {
 
 /**
  * The plan review's deterministic half: checks that need no model. A plan that
- * fails them goes back to the decomposer without spending a review call.
+ * fails them goes back to the decomposer without spending a review call. (Protected
+ * paths and the task count are the decomposer's own checks, `planBoundsProblems`: a
+ * plan that breaks them never reaches review, so nobody can approve it anyway.)
  */
-export function checkPlanRules(plan: Plan, protectedPaths: string[]): Finding[] {
+export function checkPlanRules(plan: Plan): Finding[] {
   const out: Finding[] = [];
   const criterion = (c: Criterion, where: string) => {
     if (isHollow(c.text)) out.push({ aspect: 'content', problem: `${where}: "${c.text}" cannot fail, so it proves nothing`, suggestion: 'state an observable result or a command that exits 0 only when it holds' });
@@ -28,10 +29,6 @@ export function checkPlanRules(plan: Plan, protectedPaths: string[]): Finding[] 
   for (const t of plan.tasks) {
     if (t.criteria.length === 0) out.push({ aspect: 'completeness', task: t.id, problem: `task ${t.id} has no done criteria of its own`, suggestion: 'give it at least one checkable criterion' });
     for (const text of t.criteria) if (isHollow(text)) out.push({ aspect: 'content', task: t.id, problem: `task ${t.id}: "${text}" cannot fail, so it proves nothing`, suggestion: 'state an observable result' });
-    for (const f of t.files) {
-      const hit = protectedPaths.find((p) => globMatch(p, f.replace(/^\.\//, '')));
-      if (hit) out.push({ aspect: 'content', task: t.id, problem: `task ${t.id} plans to change ${f}, which is protected (${hit})`, suggestion: 'leave protected files to people' });
-    }
   }
   return out;
 }

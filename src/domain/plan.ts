@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Criterion } from './criteria';
+import { globMatch } from './glob';
 
 /** The plan: what the decomposer proposes, checked and normalised into crew's own shape. Pure. */
 
@@ -47,6 +48,8 @@ export interface Plan {
   /** The run's done criteria, from intake (and config); the critic judges these. */
   criteria: Criterion[];
   tasks: PlanTask[];
+  /** Questions crew asked as often as it may and still has no answer to; the plan goes ahead on stated assumptions. */
+  openQuestions?: string[];
 }
 
 export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };
@@ -87,6 +90,25 @@ export function checkPlan(input: unknown, criteria: Criterion[] = []): PlanCheck
     return { ok: false, errors: [`depends_on: the tasks form a cycle: ${cycle.map((id) => back.get(id)).join(' → ')}`] };
   }
   return { ok: true, plan: { summary: proposed.summary, criteria, tasks } };
+}
+
+/**
+ * What the decomposer's plan must also satisfy beyond its shape: a task count within
+ * bounds (a plan from the decomposer has at least 2 tasks; one small task skips it), and
+ * no task planning to touch a protected path. Errors name the model's own task index.
+ */
+export function planBoundsProblems(plan: Pick<Plan, 'tasks'>, bounds: { minTasks: number; maxTasks: number; protectedPaths: string[] }): string[] {
+  const errors: string[] = [];
+  const n = plan.tasks.length;
+  if (n > bounds.maxTasks) errors.push(`tasks: ${n} tasks is more than the limit of ${bounds.maxTasks}; merge related work into fewer tasks`);
+  if (n < bounds.minTasks) errors.push(`tasks: a plan needs at least ${bounds.minTasks} tasks (a request one task can do skips planning); split the work, for example into the change and its tests or docs`);
+  plan.tasks.forEach((t, i) => {
+    for (const f of t.files) {
+      const hit = bounds.protectedPaths.find((p) => globMatch(p, f.replace(/^\.\//, '')));
+      if (hit) errors.push(`tasks.${i}.files: ${f} is protected (${hit}); no task may change it, so leave it to people and plan without it`);
+    }
+  });
+  return errors;
 }
 
 /** A dependency cycle as a closed path of ids (first id repeated at the end), or undefined. */

@@ -1,7 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { criticalPath, waves } from '../domain/plan';
 import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
-import { cell, hiddenMarker, progressBar } from '../text/markdown';
+import { cell, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
   branch(branch: string): string;
@@ -55,6 +55,12 @@ export function planMarker(issue: number, run: number): string {
   return hiddenMarker('plan', { issue, run });
 }
 
+/** The state version a rendered plan comment shows (its hidden version marker), if it has one. */
+export function shownVersion(body: string): number | undefined {
+  const m = new RegExp(`${markerPrefix('version')} v=(\\d+) -->`).exec(body);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Mermaid labels cannot hold quotes, brackets or markup; keep them plain. */
 function mermaidLabel(text: string): string {
   return text.replace(/["<>[\]{}()|`#;]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
@@ -102,6 +108,12 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     out.push(`> ${plan.summary.replace(/\n+/g, ' ')}`);
     out.push('');
+    if (plan.openQuestions?.length) {
+      out.push(`> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`);
+      for (const [i, q] of plan.openQuestions.entries()) out.push(`> ${i + 1}. ${cell(q)}`);
+      out.push('> If an assumption is wrong, comment `/crew abort`, add the answer to the issue, and comment `/crew run` again.');
+      out.push('');
+    }
     out.push('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
     out.push('|---|---|---|---|---|---|---|');
     for (const t of plan.tasks) {

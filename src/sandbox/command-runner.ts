@@ -168,7 +168,9 @@ export async function prepareUserNamespace(workspace: string, tempDir: string): 
   const home = join(tempDir, 'crew-tool-home');
   await mkdir(home, { recursive: true });
   const runner = new UserNamespaceRunner(home, [...gitDirs]);
-  const probe = await runner.run('test ! -w "$(git rev-parse --git-common-dir 2>/dev/null || echo /)" && echo ok', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
+  // It must start, and the repository's git folders (if any) must really be read-only inside.
+  const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
+  const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
   if (probe.exitCode !== 0 || probe.output.trim() !== 'ok') return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
   return { runner };
 }

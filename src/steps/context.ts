@@ -4,7 +4,7 @@ import type { RunView } from '../domain/run-state';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, StateStore } from '../ports';
-import { renderPlanComment, type PlanLinks } from '../render/plan-comment';
+import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import type { GitRepo } from '../adapters/git/git-repo';
 import { readRun, readView, writeRun } from '../state/run-files';
@@ -71,23 +71,38 @@ export async function loadView(ctx: StepContext, issue: number, run: number): Pr
   return view;
 }
 
+/** Enough for every job of a busy run to move the state while one sync writes. */
+const SYNC_ROUNDS = 10;
+
 /**
- * Brings the plan comment up to date with the state. A job that rendered an older
- * version than the one now stored renders again, so the comment always ends on the
- * newest state even when jobs race.
+ * Brings the plan comment up to date with the state. GitHub has no compare-and-swap
+ * for comments, and this process's writes wait in the throttler's queue, so no check
+ * before writing can stop a slow write landing after a newer one. Instead every sync
+ * checks after it writes: if the state moved meanwhile, it reads the version the
+ * comment shows and, unless another job has already rendered the newest state,
+ * renders again, until the state holds still. The last write to land is therefore
+ * always followed by a check that heals it, and the comment ends on the newest state.
  */
 export async function syncPlanComment(ctx: StepContext, issue: number, run: number): Promise<void> {
-  for (let i = 0; i < 3; i++) {
+  let shown = 0;
+  for (let round = 0; round < SYNC_ROUNDS; round++) {
     await noteRateLimits(ctx, issue, run);
     const view = await loadView(ctx, issue, run);
     const id = view.run.planCommentId;
     if (id === null) return;
-    const links = planLinks(ctx);
-    await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links), links.stateFile(runFolder(issue, run))));
+    // Never write a rendering older than one the comment is known to show.
+    if (view.run.version > shown) {
+      const links = planLinks(ctx);
+      await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links), links.stateFile(runFolder(issue, run))));
+    }
     const after = readRun(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
     // Render again if another job moved the state, or if that very edit had to wait for a rate limit.
     if (!after || (after.version === view.run.version && ctx.forge.rateLimitWaits().length === (noted.get(ctx) ?? 0))) return;
+    if (after.version === view.run.version) continue;
+    shown = shownVersion((await ctx.forge.getComment(id)).body) ?? 0;
+    if (shown >= after.version) return;
   }
+  ctx.log.warn(`the plan comment of issue #${issue} run ${run} may lag the state: it kept moving through ${SYNC_ROUNDS} rewrites; the next step that syncs it will catch up`);
 }
 
 /** How many of this job's rate-limit waits are already in the run's record. */

@@ -141,13 +141,14 @@ export async function replanTasks(
         answers: '',
         files: await ctx.repo.listFiles(),
         maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
+        protectedPaths: config.protected_paths,
         revise: { plan: { ...plan, tasks: old }, feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.` },
       },
       ctx.log,
     );
     usage = addUsage(usage, out.usage);
     const proposed = renumber(out.plan.tasks, plan.tasks.length);
-    const findings = checkPlanRules({ ...plan, tasks: proposed }, config.protected_paths);
+    const findings = checkPlanRules({ ...plan, tasks: proposed });
     if (findings.length) why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
     else {
       const review = await reviewPlan(ctx.model(), modelId, await ctx.template('plan_reviewer'), request, { ...plan, tasks: proposed }, ctx.log);

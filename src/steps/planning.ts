@@ -65,7 +65,7 @@ function singleTaskPlan(intake: Intake, title: string, body: string, criteria: C
       {
         id: 't1',
         title: single.title,
-        description: `${intake.task}\n\nThe issue, for reference:\n${body || title}`,
+        description: `${intake.task}${intake.questions.length ? `\n\nQuestions the maintainer left open (make a reasonable assumption for each and say which in your report):\n${intake.questions.map((q, i) => `${i + 1}. ${q}`).join('\n')}` : ''}\n\nThe issue, for reference:\n${body || title}`,
         persona: single.persona,
         tier: single.tier,
         dependsOn: [],
@@ -122,15 +122,19 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       }
     }
     const criteria = mergeCriteria(intake, config.criteria);
+    // After QUESTION_ROUNDS crew stops asking and plans on assumptions; the plan comment says which questions stayed open.
+    const openQuestions = intake.questions;
 
     // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
     const files = await ctx.repo.listFiles();
+    // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
+    const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths };
     const decomposer = await ctx.template('decomposer');
     const previous = view.plan;
     let plan: Plan =
       intake.single && !revision
         ? singleTaskPlan(intake, title, body, criteria)
-        : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, files, maxTasks: config.max_tasks, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
+        : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
             spend(r.usage);
             return r.plan;
           });
@@ -138,7 +142,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let passed = false;
     const reviewerPrompt = await ctx.template('plan_reviewer');
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
-      findings = checkPlanRules(plan, config.protected_paths);
+      findings = checkPlanRules(plan);
       if (findings.length === 0) {
         const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
         spend(review.usage);
@@ -147,10 +151,12 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       }
       ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
       if (passed || round === REVIEW_ROUNDS) break;
-      const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, files, maxTasks: config.max_tasks, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
+      const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
       spend(r.usage);
       plan = r.plan;
     }
+
+    if (openQuestions.length) plan = { ...plan, openQuestions };
 
     // 3. Record the plan; then run it, or wait for a person.
     const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';

@@ -229,6 +229,8 @@ async function ensurePlanComment(ctx: StepContext, issue: number, run: number, r
   if (view.run.planCommentId !== null) return;
   const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
   const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
+  // Posted but not yet recorded: a job that dies here leaves a comment only a search can find.
+  if (!found) ctx.log.checkpoint('plan-comment-sent');
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan comment ${ref.id}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));

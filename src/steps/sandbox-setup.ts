@@ -6,25 +6,27 @@ import type { StepContext } from './context';
 
 export const MAX_OUTPUT_BYTES = 30_000;
 
-/** The sandbox for run_command, or the reason there is none, said loudly. */
+/**
+ * The sandbox for run_command, or the reason there is none, said loudly. The first that
+ * starts wins: the tool user (root or passwordless sudo), then user namespaces (where the
+ * kernel lets any user create them).
+ */
 export async function commandRunner(
   ctx: Pick<StepContext, 'repo' | 'log'>,
   allowUnsandboxed: boolean,
-  prepare: typeof prepareSandbox = prepareSandbox,
+  sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
 ): Promise<{ runner?: CommandRunner; warning: string | null }> {
   const temp = process.env.RUNNER_TEMP ?? '/tmp';
-  const prepared = await prepare(ctx.repo.dir, temp);
-  if ('runner' in prepared) {
-    ctx.log.info(`run_command is ${prepared.runner.description}`);
-    return { runner: prepared.runner, warning: null };
+  const reasons: string[] = [];
+  for (const prepare of sandboxes) {
+    const prepared = await prepare(ctx.repo.dir, temp);
+    if ('runner' in prepared) {
+      ctx.log.info(`run_command is ${prepared.runner.description}`);
+      return { runner: prepared.runner, warning: null };
+    }
+    reasons.push(prepared.reason);
   }
-  // Without root, user namespaces still give a sandbox where the kernel allows them.
-  const userns = await prepareUserNamespace(ctx.repo.dir, temp);
-  if ('runner' in userns) {
-    ctx.log.info(`run_command is ${userns.runner.description}`);
-    return { runner: userns.runner, warning: null };
-  }
-  const reason = `${prepared.reason}, and ${userns.reason}`;
+  const reason = reasons.join(', and ');
   if (allowUnsandboxed) {
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'));
     ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}.`);

@@ -22,13 +22,19 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
     expect(r.model.requests).toBe(0);
   });
 
-  it('a commenter with only read access: a short refusal and zero model calls', async () => {
-    const r = await play('read-only-user');
+  it.each(['read', 'none'] as const)('a commenter with %s permission: a short refusal and zero model calls', async (permission) => {
+    const r = await play('read-only-user', {
+      edit: (s) => {
+        s.users.find((u) => u.login === 'passerby')!.permission = permission;
+        // Someone with no access at all can comment only on a public repository.
+        s.repo.settings.private = permission === 'read';
+      },
+    });
     expectFaithful(r);
     const [reply, ...more] = crewComments(r);
     expect(more).toEqual([]);
     expect(reply!.body).toContain('@passerby, crew only takes commands from people with write access');
-    expect(reply!.body).toContain('your access: read');
+    expect(reply!.body).toContain(`your access: ${permission}`);
     expect(r.model.requests).toBe(0);
     expect(r.branches.map((b) => b.name)).toEqual(['main']);
   });

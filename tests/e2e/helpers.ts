@@ -23,3 +23,6 @@ export function expectFaithful(r: ScenarioResult): void {
 }
 
 export const crewComments = (r: ScenarioResult) => r.issue.comments.filter((c) => c.author === 'github-actions[bot]');
+
+/** A comment as a reader sees it: without the idempotency key crew adds to every comment it posts. */
+export const shown = (body: string) => body.replace(/\n\n<!-- crew:post key=[0-9a-f]+ -->$/, '');

@@ -66,6 +66,9 @@ function crew(args: string[], opts: { cwd: string; fake?: FakeAnthropic; env?: R
   });
 }
 
+/** The demo issue's own done criteria, which its scripted intake restates one by one. */
+const DEMO_CRITERIA = ['--criteria', '`npm test` passes, with tests for slugify', '--criteria', 'the README documents slugify'];
+
 async function demoScript(): Promise<Script> {
   const demo = YAML.parse(await readFile(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'), 'utf8')) as { model: Script };
   return demo.model;
@@ -83,7 +86,7 @@ describe('crew run on a local repository', () => {
     const fake = await startFakeAnthropic({ script: await demoScript() });
     try {
       const dir = await project('complete');
-      const r = await crew(['run', 'Add a slugify function', '--criteria', '`npm test` passes, with tests for slugify', '--criteria', 'the README documents slugify', '--verbose'], { cwd: dir, fake });
+      const r = await crew(['run', 'Add a slugify function', ...DEMO_CRITERIA, '--verbose'], { cwd: dir, fake });
       expect(r.code, r.out).toBe(0);
       expect(r.out).not.toMatch(CONTROL);
       // The live view in a log: one line per change of state.
@@ -141,7 +144,7 @@ describe('crew run on a local repository', () => {
                 {
                   type: 'tool_use',
                   name: 'submit_intake',
-                  input: { task: 'Add a changelog.', criteria: [{ text: 'There is a changelog', kind: 'command', command: 'test -f CHANGELOG.md' }], questions: [], single_task: true, persona: 'coder', model: 'haiku' },
+                  input: { task: 'Add a changelog.', criteria: [{ text: 'There is a changelog', kind: 'command', command: 'test -f CHANGELOG.md', restates: 1 }], questions: [], single_task: true, persona: 'coder', model: 'haiku' },
                 },
               ],
             },
@@ -220,7 +223,7 @@ describe('crew run on a local repository', () => {
     try {
       const dir = await project('interrupt');
       let sent = false;
-      const first = await crew(['run', 'Add a slugify function'], {
+      const first = await crew(['run', 'Add a slugify function', ...DEMO_CRITERIA], {
         cwd: dir,
         fake,
         onOutput: (out, child) => {
@@ -253,7 +256,7 @@ describe('crew run on a local repository', () => {
 
   it("runs the README's keyless example: --scripted plays the demo scenario's replies", async () => {
     const dir = await project('scripted');
-    const r = await crew(['run', 'Add a slugify function', '--criteria', 'npm test passes', '--scripted', join(PROJECT_ROOT, 'scenarios', 'demo.yaml')], { cwd: dir });
+    const r = await crew(['run', 'Add a slugify function', ...DEMO_CRITERIA, '--scripted', join(PROJECT_ROOT, 'scenarios', 'demo.yaml')], { cwd: dir });
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain('model: scripted replies from');
     expect(await branchFile(dir, 'crew/local-1/result', 'src/slugify.js')).toContain('export function slugify');

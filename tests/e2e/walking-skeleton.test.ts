@@ -1,25 +1,42 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../support/scenario/run-scenario';
-import { crewComments, expectFaithful, play } from './helpers';
+import { PROJECT_ROOT, type ScenarioResult } from '../support/scenario/run-scenario';
+import { crewComments, expectFaithful } from './helpers';
 
-describe('walking skeleton: /crew run → plan comment → matrix workers → PR', () => {
+/**
+ * `npm run demo`, run as a person runs it: a process that plays scenarios/demo.yaml and
+ * prints what happens. Every check below reads what it left: its output, result.json and
+ * the repository it wrote next to it.
+ */
+describe('walking skeleton: /crew run → plan comment → matrix workers → PR, as `npm run demo` shows it', () => {
   let r: ScenarioResult;
+  let out: string;
+  let printed: string;
   let clone: string;
   beforeAll(async () => {
-    clone = await mkdtemp(join(tmpdir(), 'crew-integration-'));
-    r = await play('scenarios/demo.yaml', {
-      hooks: {
-        beforeClose: async ({ gh }) => {
-          execFileSync('git', ['clone', '--quiet', '--branch', 'crew/1/r1/integration', gh.repoDir, clone]);
-        },
-      },
-    });
-  }, 120_000);
-  afterAll(() => rm(clone, { recursive: true, force: true }));
+    out = await mkdtemp(join(tmpdir(), 'crew-demo-'));
+    clone = join(out, 'integration');
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'demo', '--', '--out', out], { cwd: PROJECT_ROOT, maxBuffer: 32 * 1024 * 1024 });
+    printed = stdout;
+    r = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ScenarioResult;
+    execFileSync('git', ['clone', '--quiet', '--branch', 'crew/1/r1/integration', join(out, 'repo.git'), clone]);
+  }, 180_000);
+  afterAll(() => rm(out, { recursive: true, force: true }));
+
+  it('prints what a maintainer sees: the plan comment as it evolves, the branches, the PR, the report, and where the result is', () => {
+    const order = ['@maintainer comments: /crew run', 'crew posts its plan comment:', 'crew edits its plan comment (edit 1):', 'Branches crew pushed:', 'crew/1/r1/integration', 'Pull request #2: Add a slugify function', 'Report on #2:', 'Retrospective on #2:', 'What it cost:', `${join(out, 'result.json')}`];
+    let at = 0;
+    for (const line of order) {
+      const i = printed.indexOf(line, at);
+      expect(i, `"${line}" after position ${at}`).toBeGreaterThanOrEqual(at);
+      at = i;
+    }
+    expect(printed).not.toContain('did not end as expected');
+  });
 
   it('runs every job of the shipped workflow successfully, through dist/', () => {
     expectFaithful(r);
@@ -58,6 +75,8 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(plan.body).toContain('- [x] The README documents slugify with an example');
     expect(plan.body).toContain('- [x] The test suite passes, including tests for slugify (`npm test`)');
     expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions']).toBe(1);
+    // It works from the comment id it stored: it never lists the issue's comments, however many there are.
+    expect(r.github.crew.byRoute['GET /repos/{owner}/{repo}/issues/{issue_number}/comments']).toBeUndefined();
   });
 
   it('checks the commenter with the collaborator-permission API', () => {
@@ -97,6 +116,10 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
 
   it('spends model tokens only in agents: intake, decomposer, plan review, the workers’ turns, the critic and the retrospector', () => {
     expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 10, critic: 2, retrospector: 1 });
+    // A clear issue: its "Done when" read by intake, a plan reviewed before any worker starts, the critic gating the integrated branch.
+    expect(r.model.order.slice(0, 3)).toEqual(['intake', 'decomposer', 'plan_reviewer']);
+    expect(r.model.order.slice(3, -3).every((role) => role === 'worker')).toBe(true);
+    expect(r.model.order.slice(-3)).toEqual(['critic', 'critic', 'retrospector']);
   });
 
   it('stays within a small REST budget', () => {

@@ -14,11 +14,16 @@ export interface GitHubForgeOptions {
   runId: string;
   /** The workflow file crew runs from, for dispatches (e.g. `crew.yml`). */
   workflowFile: string;
-  /** The login from config (`bot_login`), for GitHub App tokens; read when first needed. */
+  /** The login from config (`bot_login`), which overrides any other way of knowing it; read when first needed. */
   configuredLogin?: () => Promise<string | undefined>;
   /** From the event payload, which saves a request per job. */
   defaultBranch?: string;
-  tokenKind: 'actions' | 'app' | 'personal';
+  /**
+   * `personal`: a user's token (GET /user names it). `installation`: a `ghs_` token, which is
+   * either the workflow's GITHUB_TOKEN or a GitHub App's; the prefix does not tell which.
+   * `actions`: known to be the workflow's GITHUB_TOKEN.
+   */
+  tokenKind: 'actions' | 'installation' | 'personal';
   /** The waits the client's rate-limit handling recorded (createClient's onRateLimit). */
   rateLimitWaits?: () => readonly RateLimitWait[];
   clock?: Clock;
@@ -61,14 +66,34 @@ export class GitHubForge implements Forge {
     return { owner: this.opts.owner, repo: this.opts.repo };
   }
 
+  /**
+   * The login crew's comments carry: `bot_login` from config; else the author GitHub gave
+   * something this process wrote (the 👀 reaction every command gets, a comment); else
+   * GET /user for a personal token. Installation tokens get 403 from GET /user, and a
+   * GitHub App's is indistinguishable from GITHUB_TOKEN by its prefix, so GraphQL's
+   * `viewer`, which answers both, names the bot.
+   */
   async botLogin(): Promise<string> {
-    if (this.cachedLogin) return this.cachedLogin;
     const configured = await this.opts.configuredLogin?.();
-    if (configured) return (this.cachedLogin = configured);
-    // A workflow's GITHUB_TOKEN cannot call GET /user (403); its comments are authored by github-actions[bot].
+    if (configured) return configured;
+    if (this.cachedLogin) return this.cachedLogin;
     if (this.opts.tokenKind === 'actions') return (this.cachedLogin = 'github-actions[bot]');
-    const { data } = await this.gh.rest.users.getAuthenticated();
-    return (this.cachedLogin = data.login);
+    if (this.opts.tokenKind === 'personal') {
+      const { data } = await this.gh.rest.users.getAuthenticated();
+      return (this.cachedLogin = data.login);
+    }
+    try {
+      const { viewer } = await this.gh.graphql<{ viewer: { login: string } }>('query { viewer { login } }');
+      return (this.cachedLogin = viewer.login);
+    } catch (e) {
+      this.log.warn(`could not ask GitHub which account this token is (${(e as Error).message}); assuming github-actions[bot]. With a GitHub App token, set bot_login in .github/crew.yml.`);
+      return (this.cachedLogin = 'github-actions[bot]');
+    }
+  }
+
+  /** What GitHub says wrote something for this token is crew's login; no request needed later. */
+  private learnLogin(user: { login: string } | null | undefined): void {
+    if (user?.login) this.cachedLogin ??= user.login;
   }
 
   async defaultBranch(): Promise<string> {
@@ -87,7 +112,8 @@ export class GitHubForge implements Forge {
 
   async react(commentId: number, reaction: Reaction): Promise<void> {
     // A second identical reaction is answered with the first, so a retry adds nothing.
-    await this.gh.rest.reactions.createForIssueComment({ ...this.base, comment_id: commentId, content: reaction, ...REPEATABLE });
+    const { data } = await this.gh.rest.reactions.createForIssueComment({ ...this.base, comment_id: commentId, content: reaction, ...REPEATABLE });
+    this.learnLogin(data.user);
   }
 
   async postComment(issue: number, body: string): Promise<CommentRef> {
@@ -98,6 +124,7 @@ export class GitHubForge implements Forge {
     for (let attempt = 1; ; attempt++) {
       try {
         const { data } = await this.gh.rest.issues.createComment({ ...this.base, issue_number: issue, body: text });
+        this.learnLogin(data.user);
         return { id: data.id, url: data.html_url };
       } catch (e) {
         if (!isAmbiguousFailure(e)) throw e;

@@ -314,6 +314,7 @@ export class FakeGitHub {
     try {
       const gitRoute = matchGitRoute(url.pathname, url.searchParams);
       if (gitRoute) return await this.handleGit(req, res, url, gitRoute);
+      if (url.pathname === '/graphql') return await this.handleGraphql(req, res);
       await this.handleApi(req, res, url);
     } catch (e) {
       const message = e instanceof Error ? e.stack ?? e.message : String(e);
@@ -434,6 +435,37 @@ export class FakeGitHub {
       return { status: f.status, headers: h, body: { message: f.message ?? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' } };
     }
     return { status: f.status, headers: h, body: { message: f.message ?? 'Server Error', documentation_url: 'https://docs.github.com/rest' } };
+  }
+
+  /**
+   * GitHub's GraphQL endpoint, for the one query crew sends: `viewer { login }`, which
+   * (unlike REST `GET /user`) answers installation tokens too, with the bot's login. Any
+   * other query is a violation: the fake does not model GraphQL beyond this.
+   */
+  private async handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await this.readBody(req);
+    const principal = this.principalFor(req);
+    const recorded: RecordedRequest = { seq: ++this.seq, method: req.method ?? 'POST', route: 'POST /graphql', path: '/graphql', status: 200, principal: principal?.kind ?? 'anonymous', login: principal?.login ?? null, write: false, at: Date.now() };
+    this.requests.push(recorded);
+    const send = (status: number, body: unknown) => {
+      recorded.status = status;
+      res.statusCode = status;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'POST') return send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/graphql' });
+    if (!principal) return send(401, { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' });
+    let query = '';
+    try {
+      query = String((JSON.parse(raw) as { query?: unknown }).query ?? '');
+    } catch {
+      return send(400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
+    }
+    if (!/^\s*(query\s*(\w+\s*)?)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) {
+      this.violations.push(`GraphQL query the fake does not serve: ${query.slice(0, 200)}`);
+      return send(200, { errors: [{ message: 'the fake GitHub answers only { viewer { login } }' }] });
+    }
+    send(200, { data: { viewer: { login: principal.login } } });
   }
 
   private async handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

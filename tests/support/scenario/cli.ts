@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(`  jobs: ${result.jobs.length} (${failed.length} failed) · PRs: ${result.pulls.length} · crew REST requests: ${result.github.crew.total} (${result.github.crew.writes} writes) · model requests: ${result.model.requests}`);
   if (result.github.violations.length) console.log(`  OpenAPI violations: ${result.github.violations.length} (see result.json)`);
   if (result.runnerErrors.length) console.log(`  runner errors: ${result.runnerErrors.length} (see result.json)`);
-  console.log(`  result: ${outDir}/result.json · job logs: ${outDir}/logs/`);
+  console.log(`  result: ${outDir}/result.json · job logs: ${outDir}/logs/ · repository: ${outDir}/repo.git`);
   return 0;
 }
 

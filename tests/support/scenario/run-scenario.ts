@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
+import { git } from '../git-cli';
 import { sleep } from '../time';
 import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
 
@@ -35,7 +36,7 @@ export interface ScenarioResult {
     git: { total: number; pushes: number; fetches: number };
     violations: string[];
   };
-  model: { requests: number; byRole: Record<string, number>; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
+  model: { requests: number; byRole: Record<string, number>; order: string[]; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
   jobs: Array<{ run: number; event: string; job: string; name: string; result: string; exitCodes: Array<number | null>; killedAt?: string; annotations: string[] }>;
   /** When each job that ran started and finished (epoch ms), with its matrix task if any. */
   jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number }>;
@@ -240,7 +241,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
     await runner.idle();
     const result = await collect(scenario, gh, anthropic, runner, issue.number, started);
     await opts.hooks?.beforeClose?.({ gh, anthropic, runner, result });
-    if (opts.outDir) await writeOutputs(opts.outDir, result, runner);
+    if (opts.outDir) await writeOutputs(opts.outDir, result, runner, gh);
     return result;
   } finally {
     runner?.stop();
@@ -296,6 +297,7 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
     model: {
       requests: anthropic.requests.length,
       byRole,
+      order: anthropic.requests.map((r) => r.role),
       tokens: { input: totals.input_tokens, output: totals.output_tokens, cacheRead: totals.cache_read_input_tokens, cacheWrite: totals.cache_creation_input_tokens },
       unscripted: anthropic.unscripted.map((r) => `role=${r.role} task=${r.task ?? '-'} attempt=${r.attempt} turn=${r.turn}`),
     },
@@ -316,9 +318,12 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
   };
 }
 
-async function writeOutputs(outDir: string, result: ScenarioResult, runner: WorkflowRunner): Promise<void> {
+async function writeOutputs(outDir: string, result: ScenarioResult, runner: WorkflowRunner, gh: FakeGitHub): Promise<void> {
   await mkdir(join(outDir, 'logs'), { recursive: true });
   await writeFile(join(outDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  // The repository as the scenario left it, every branch included, to clone and look at.
+  await rm(join(outDir, 'repo.git'), { recursive: true, force: true });
+  await git(['clone', '--quiet', '--mirror', gh.repoDir, join(outDir, 'repo.git')]);
   for (const [i, run] of runner.runs.entries()) {
     for (const job of run.jobs) {
       if (!job.log.length) continue;

@@ -84,6 +84,8 @@ export const ScenarioSchema = z.strictObject({
       files: z.record(z.string(), z.string()).default(() => ({})),
       settings: z
         .strictObject({
+          /** Private (the default): people with no access cannot even see the issue. Public: anyone can comment. */
+          private: z.boolean().optional(),
           allow_merge_commit: z.boolean().optional(),
           allow_squash_merge: z.boolean().optional(),
           allow_rebase_merge: z.boolean().optional(),

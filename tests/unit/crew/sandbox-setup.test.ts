@@ -29,7 +29,7 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
 
   it('refuses by default, loudly in the log, and tells the model why when it calls run_command', async () => {
     warnings.length = 0;
-    const refused = await commandRunner(ctx(), false, noSandbox);
+    const refused = await commandRunner(ctx(), false, [noSandbox]);
     expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})` });
     expect(warnings).toEqual([`No sandbox: ${REASON}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`]);
     await expect(Promise.resolve(tool(refused).run({ command: 'echo hi' }))).rejects.toThrow(`run_command is not available in this run: run_command was refused: no sandbox (${REASON})`);
@@ -39,7 +39,7 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
     warnings.length = 0;
     process.env.GITHUB_TOKEN_CANARY_FOR_TEST = 'ghs_canary_must_not_show';
     try {
-      const allowed = await commandRunner(ctx(), true, noSandbox);
+      const allowed = await commandRunner(ctx(), true, [noSandbox]);
       expect(allowed.runner!.sandboxed).toBe(false);
       expect(allowed.warning).toBe(`commands ran without a sandbox (${REASON})`);
       expect(warnings).toEqual([`No sandbox: ${REASON}. allow_unsandboxed is on, so ${allowed.runner!.description}.`]);

@@ -1,0 +1,131 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitHubForge } from '../../../src/adapters/github/forge';
+import { createClient } from '../../../src/adapters/github/octokit';
+import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
+import { shownVersion } from '../../../src/render/plan-comment';
+import { readRun, writeRun } from '../../../src/state/run-files';
+import { syncPlanComment, type StepContext } from '../../../src/steps/context';
+import { FakeGitHub } from '../../support/github/fake-github';
+import { view } from './run-fixtures';
+
+const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+
+/** crew/state in memory: each update is atomic, as the git store's compare-and-swap makes it. */
+class MemoryState implements StateStore {
+  readonly files = new Map<string, string>();
+  private version = 0;
+  private tx(): StateTx {
+    return { read: (p) => this.files.get(p), write: (p, c) => void this.files.set(p, c), remove: (p) => void this.files.delete(p), list: (pre) => [...this.files.keys()].filter((k) => k.startsWith(pre)) };
+  }
+  async load(): Promise<StateSnapshot> {
+    const snap = new Map(this.files);
+    return { version: String(this.version), read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
+  }
+  async update<T>(_prefix: string, _message: string, mutate: (tx: StateTx) => T) {
+    const value = mutate(this.tx());
+    this.version++;
+    return { value, snapshot: await this.load() };
+  }
+}
+
+describe('syncPlanComment: jobs racing to render the plan comment', () => {
+  let gh: FakeGitHub;
+  let dir: string;
+  let state: MemoryState;
+  let commentId: number;
+  /** The state version each write put on the comment, in the order GitHub applied them. */
+  let landed: number[];
+  const { run } = view(['running', 'pending', 'running']);
+
+  /** One job: its own process, token and forge, sharing crew/state and the comment with the others. */
+  const job = (beforeWrite?: () => Promise<void>, afterWrite?: () => Promise<void>): StepContext => {
+    const forge = new GitHubForge(createClient(gh.actionsToken({ issues: 'write' }), log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' }, log);
+    const update = forge.updateComment.bind(forge);
+    forge.updateComment = async (id, body) => {
+      await beforeWrite?.();
+      await update(id, body);
+      landed.push(shownVersion(gh.comments.get(id)!.body)!);
+      await afterWrite?.();
+    };
+    return { forge, state, log } as unknown as StepContext;
+  };
+  /** Another job records something: the run's version moves on. */
+  const move = () => state.update('', 'move', (tx) => void writeRun(tx, readRun(tx, run.issue, run.run)!, '2026-11-21T00:02:00Z'));
+  const stateVersion = async () => readRun(await state.load(), run.issue, run.run)!.version;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sync-'));
+    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' } });
+    process.env.GITHUB_API_URL = gh.url;
+    gh.addUser('maintainer', { permission: 'write' });
+    const { Octokit } = await import('@octokit/rest');
+    const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
+    const issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
+    state = new MemoryState();
+    landed = [];
+    commentId = (await job().forge.postComment(issue, '<!-- crew:plan issue=12 run=2 -->')).id;
+    await state.update('', 'create', (tx) => void writeRun(tx, { ...run, planCommentId: commentId }, run.updatedAt));
+  });
+  afterEach(async () => {
+    expect(gh.violations).toEqual([]);
+    await gh.close();
+    await rm(dir, { recursive: true, force: true });
+    delete process.env.GITHUB_API_URL;
+  });
+
+  it('a write that reads the comment back finds a newer rendering already there and does not write again', async () => {
+    let other: StepContext;
+    // A's write lands, then B records a newer state and renders it before A checks.
+    const a = job(undefined, async () => {
+      if (landed.length > 1) return;
+      await move();
+      await syncPlanComment(other, run.issue, run.run);
+    });
+    other = job();
+    await syncPlanComment(a, run.issue, run.run);
+    expect(landed).toEqual([1, 2]);
+    expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+  });
+
+  it('an older write already in flight when a newer one lands is healed by its own check', async () => {
+    let other: StepContext;
+    // A has rendered version 1; before its write reaches GitHub, B records version 2 and renders it.
+    let held = false;
+    const a = job(async () => {
+      if (held) return;
+      held = true;
+      await move();
+      await syncPlanComment(other, run.issue, run.run);
+    });
+    other = job();
+    await syncPlanComment(a, run.issue, run.run);
+    // No compare-and-swap exists for comments: the stale write lands, and A's check puts the newest back.
+    expect(landed).toEqual([2, 1, 2]);
+    expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(2);
+  });
+
+  it('keeps rendering while a busy run moves the state under every write, and ends on the newest version', async () => {
+    let moves = 0;
+    const a = job(undefined, async () => {
+      if (moves++ < 5) await move();
+    });
+    await syncPlanComment(a, run.issue, run.run);
+    expect(landed).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+  });
+
+  it('two jobs syncing at once leave the comment on the newest state', async () => {
+    let moved = false;
+    const a = job();
+    const b = job(async () => {
+      if (moved) return;
+      moved = true;
+      await move();
+    });
+    await Promise.all([syncPlanComment(a, run.issue, run.run), syncPlanComment(b, run.issue, run.run), move()]);
+    expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+  });
+});
