@@ -12,6 +12,7 @@ import { loadTemplate } from './templates';
 import type { Log, Model } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
+import { redactingStore } from './state/redacting-store';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
@@ -49,7 +50,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     log,
   );
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
-  const state = new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log);
+  const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
   let config: Promise<Config> | undefined;
   let defaultRef: Promise<string> | undefined;
   /**

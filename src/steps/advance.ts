@@ -9,6 +9,7 @@ import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settleme
 import { failureComment } from '../render/messages';
 import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
+import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { CrewError, failRun, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
@@ -164,7 +165,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
       await ctx.repo.abortMerge();
       return outcome;
     }
-    await ctx.repo.commitMerge(`crew: integrate ${h.id}, resolving ${m.conflicts.join(', ')}\n\n${outcome.explanation}`);
+    await ctx.repo.commitMerge(redact(`crew: integrate ${h.id}, resolving ${m.conflicts.join(', ')}\n\n${outcome.explanation}`));
     resolved.push(`${h.id} in ${m.conflicts.join(', ')}: ${outcome.explanation}`);
     merged.push(h);
   }
