@@ -14,6 +14,7 @@ import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
 import { advance } from './steps/advance';
+import { CapReached } from './steps/caps';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
 import { CrewError, failRun, syncPlanComment, type StepContext } from './steps/context';
@@ -118,6 +119,8 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
 }
 
 async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
+  // A cap stopped the run and said so in its one final comment.
+  if (error instanceof CapReached) return;
   const crew = error instanceof CrewError ? error : undefined;
   const step = crew?.step ?? `the ${ctx.settings.step} step`;
   const message = crew?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;

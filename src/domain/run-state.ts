@@ -1,5 +1,6 @@
 import type { LeaderMemory, UserTopic } from './leader-policy';
 import type { Plan, Tier } from './plan';
+import type { Posted } from './caps';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -111,6 +112,8 @@ export interface RunRecord {
   merge: MergeState | null;
   /** The retrospective comment (on the PR, or the issue when there is none). */
   retro: { commentId: number; url: string; mode: 'full' | 'light' } | null;
+  /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
+  posted: Posted;
 }
 
 export interface MergeState {

@@ -4,6 +4,7 @@ import { runFolder } from '../domain/refs';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
+import { NOTHING_POSTED } from '../domain/caps';
 
 /**
  * The run's files on the state branch, in claude-crew's layout:
@@ -68,7 +69,7 @@ export function runNumbers(r: Reader, issue: number): number[] {
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
   const rec = parseJson<RunRecord>(r, paths.run(issue, run));
   // Fields added after a run was written get their defaults, so older state still reads.
-  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null };
+  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null, posted: rec.posted ?? NOTHING_POSTED };
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/schema';
 import { parseCommand, type Command } from '../domain/commands';
 import { runFolder } from '../domain/refs';
+import { NOTHING_POSTED } from '../domain/caps';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { failingEvaluations, rerunAdvice, tasksToRerun } from '../domain/judgment';
 import { failedTasks, FRESH_REVIEW, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
@@ -196,6 +197,8 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       merge: null,
       retro: null,
       criteriaDigest: null,
+      // The plan comment is posted once per run, by ensurePlanComment below.
+      posted: { ...NOTHING_POSTED, comments: 1 },
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);

@@ -4,7 +4,7 @@ import { redactingStore } from '../../../src/state/redacting-store';
 import { addSecret, redact, TOKEN_PATTERNS } from '../../../src/text/redact';
 
 /** One real-shaped sample per pattern, and text that only looks close. */
-const SAMPLES: Record<keyof typeof TOKEN_PATTERNS, { tokens: string[]; near: string[] }> = {
+const SAMPLES = {
   github: {
     tokens: ['ghp_' + 'a1B2'.repeat(9), 'ghs_' + 'Z9'.repeat(18), 'gho_' + 'x'.repeat(36), 'ghu_' + 'y'.repeat(36), 'ghr_' + 'r'.repeat(36)],
     near: ['ghp_short', 'ghx_' + 'a'.repeat(36), 'the ghp prefix'],
@@ -15,7 +15,7 @@ const SAMPLES: Record<keyof typeof TOKEN_PATTERNS, { tokens: string[]; near: str
   slack_config: { tokens: ['xoxe.xoxp-1-Mi0yLTM0MTQwNDI0MDAwMC0xNjg'], near: ['xoxe.'] },
   slack: { tokens: ['xoxb-1234567890-0987654321-AbCdEfGhIjKl', 'xoxp-12345-67890-abcdef', 'xoxa-2-abcdefghijk', 'xoxs-abcdefghijkl'], near: ['xoxb-', 'xoxb-123', 'xoxz-1234567890123'] },
   jwt: { tokens: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'], near: ['eyJhbGciOiJIUzI1NiJ9 alone', 'eyJ.eyJ.x'] },
-};
+} satisfies Record<string, { tokens: string[]; near: string[] }>;
 
 describe('redact: every token shape, in any surrounding text', () => {
   for (const [name, { tokens, near }] of Object.entries(SAMPLES)) {

@@ -43,6 +43,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     criteriaDigest: null,
     merge: null,
     retro: null,
+    posted: { comments: 1, pullRequests: 0, branches: 4 },
     ...patch,
   };
   const tasks = new Map(
