@@ -21,7 +21,10 @@ describe('redact: every token shape, in any surrounding text', () => {
   for (const [name, { tokens, near }] of Object.entries(SAMPLES)) {
     it(name, () => {
       for (const t of tokens) {
-        for (const around of [(x: string) => x, (x: string) => `token=${x}`, (x: string) => `"${x}",`, (x: string) => `Authorization: Bearer ${x}\n`, (x: string) => `(${x})`]) {
+        // Plain, in assignments, quoted, in headers, and escaped inside JSON or YAML (a letter right before the token).
+        const json = (x: string) => JSON.stringify({ details: `found:\n${x}\tand\r${x}` });
+        const yaml = (x: string) => `details: "found:\\n${x}"`;
+        for (const around of [(x: string) => x, (x: string) => `token=${x}`, (x: string) => `"${x}",`, (x: string) => `Authorization: Bearer ${x}\n`, (x: string) => `(${x})`, json, yaml]) {
           const out = redact(around(t));
           expect(out, `${name}: ${around(t)}`).not.toContain(t);
           expect(out).toContain('***');
