@@ -14,7 +14,9 @@ import type { Log, Model, RateLimitWait } from './ports';
 import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
 import { StateFormatError } from './state/run-files';
+import { redactingStore } from './state/redacting-store';
 import { advance } from './steps/advance';
+import { CapReached } from './steps/caps';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
 import { CrewError, failRun, syncPlanComment, type StepContext } from './steps/context';
@@ -81,7 +83,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     log,
   );
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
-  const state = new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log);
+  const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
   let config: Promise<Config> | undefined;
   let defaultRef: Promise<string> | undefined;
   /**
@@ -151,6 +153,8 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
 }
 
 export async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
+  // A cap stopped the run and said so in its one final comment.
+  if (error instanceof CapReached) return;
   const crew = error instanceof CrewError ? error : undefined;
   const damaged = error instanceof StateFormatError ? error : undefined;
   const model = error instanceof ModelError ? error : undefined;

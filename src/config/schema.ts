@@ -1,6 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { show, valueAt } from '../text/quote-value';
 import { z } from 'zod';
+import { isSafeBranchName } from '../domain/refs';
 
 /**
  * `.github/crew.yml`, read from the default branch. One schema for every key; each
@@ -61,7 +62,7 @@ export const ConfigSchema = z.strictObject({
   merge_without_checks: z.boolean().default(false).describe('Let crew merge when the repository reports no checks on the head. Off: no checks means no merge, and the report says why.'),
   require_approval: z.boolean().default(false).describe('Merge only after an approving review of the head from someone other than the person who asked for the run.'),
   pr_labels: z.array(z.string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
-  base_branch: z.string().min(1).optional().describe('The branch pull requests target; the repository default branch when unset.'),
+  base_branch: z.string().min(1).refine(isSafeBranchName, 'must be a plain branch name (letters, digits, . _ + @ # - and /; no leading - or .)').optional().describe('The branch pull requests target; the repository default branch when unset.'),
   protected_paths: z
     .array(z.string().min(1))
     .default(['.github/workflows/**', '.github/crew.yml', '.github/crew/**'])
@@ -106,6 +107,14 @@ export const ConfigSchema = z.strictObject({
     .prefault({})
     .describe('Additions to the prompts.'),
   templates_dir: z.string().min(1).default('.github/crew/templates').describe('Folder on the default branch whose <name>.md files replace crew\'s prompt templates.'),
+  caps: z
+    .strictObject({
+      comments_per_run: z.int().min(1).max(1000).default(50).describe('Most comments crew posts for one run: the plan comment, questions, requests for decisions, the report and the retrospective (a failure comment is always posted).'),
+      pull_requests_per_run: z.int().min(1).max(100).default(5).describe("Most pull requests crew opens for one run: its own, and `/crew remember`'s knowledge-base ones."),
+      branches_per_run: z.int().min(2).max(1000).default(40).describe("Most branches crew creates for one run: one per task (re-planned tasks included), the integration branch, and `/crew remember`'s."),
+    })
+    .prefault({})
+    .describe('Hard limits per run on what crew creates on GitHub, so a run steered by hostile text cannot flood an issue or the repository. When one is reached the run stops with one comment saying which.'),
   bot_login: z.string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
 });
 

@@ -58,6 +58,33 @@ export function assertCrewRef(branch: string): string {
   return branch;
 }
 
+/**
+ * A branch name crew reads (the base branch, a task's dependency): git's own rules for
+ * ref names, and nothing git could take for an option, a transport (`ext::`), a
+ * refspec (`a:b`), a range (`a..b`) or a reflog expression (`@{`).
+ */
+const BRANCH_COMPONENT = /^(?!-)(?!\.)[A-Za-z0-9._+@#-]+(?<!\.lock)(?<!\.)$/;
+
+export function isSafeBranchName(name: string): boolean {
+  return name.length > 0 && name.length <= 255 && !name.includes('..') && !name.includes('@{') && name.split('/').every((c) => BRANCH_COMPONENT.test(c));
+}
+
+export function assertBranchName(name: string): string {
+  if (!isSafeBranchName(name)) throw new Error(`refusing branch name '${name}': it is not a plain git branch name (letters, digits, . _ + @ # - and /; no leading '-' or '.', no '..')`);
+  return name;
+}
+
+/**
+ * Every revision crew passes to git as an argument: a full commit id, HEAD, or a fully
+ * qualified local or remote-tracking ref with a safe branch name. A model never
+ * supplies one, and this makes sure no value could be read as an option either.
+ */
+export function assertRevision(rev: string): string {
+  const branch = /^refs\/(?:heads|remotes\/origin)\/(.+)$/.exec(rev)?.[1];
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64}|HEAD)$/.test(rev) || (branch !== undefined && isSafeBranchName(branch))) return rev;
+  throw new Error(`refusing to pass '${rev}' to git: crew only passes commit ids, HEAD and refs/heads/… or refs/remotes/origin/… names`);
+}
+
 export function runFolder(issue: number, run: number): string {
   return `issue-${issue}/run-${run}`;
 }

@@ -89,8 +89,48 @@ export function checkResult(reported: Reported | undefined, seen: Observed): Che
   return { ...checked, metadataIssues: [...checked.metadataIssues, `changes to protected paths were reverted: ${list}`], reason: checked.reason ? `${checked.reason}; ${note}` : note };
 }
 
-function checkReport(reported: Reported | undefined, seen: Observed): CheckedResult {
-  const issues: string[] = [];
+/** How much of a report crew keeps: enough for any honest report, and small enough to travel in a commit message. */
+export const REPORT_LIMITS = { summary: 2_000, details: 40_000, item: 2_000, items: 50 } as const;
+
+function cut(text: string, max: number, what: string, notes: string[]): string {
+  if (text.length <= max) return text;
+  notes.push(`${what} cut to ${max.toLocaleString('en-US')} characters (the worker wrote ${text.length.toLocaleString('en-US')})`);
+  return `${text.slice(0, max)}\n\n[cut: the ${what} had ${text.length.toLocaleString('en-US')} characters; the first ${max.toLocaleString('en-US')} are kept]`;
+}
+
+/** A model can reply with anything, of any size; what crew keeps of a report is bounded, and says where it was cut. */
+export function boundReport(r: Reported): { reported: Reported; notes: string[] } {
+  const notes: string[] = [];
+  const item = (x: unknown) => cut(String(x ?? ''), REPORT_LIMITS.item, 'feedback item', notes);
+  const list = (xs: unknown) => {
+    const all = Array.isArray(xs) ? xs : [];
+    if (all.length > REPORT_LIMITS.items) notes.push(`feedback list cut to ${REPORT_LIMITS.items} items (the worker gave ${all.length})`);
+    return all.slice(0, REPORT_LIMITS.items).map(item);
+  };
+  const f = r.feedback;
+  const feedback: Feedback | undefined =
+    f?.type === 'implementation'
+      ? { type: 'implementation', result: item(f.result), changes: list(f.changes) }
+      : f?.type === 'exploration'
+        ? { type: 'exploration', findings: list(f.findings), recommendations: list(f.recommendations), confidence: f.confidence }
+        : f?.type === 'difficulty'
+          ? { type: 'difficulty', issue: item(f.issue), attempts: list(f.attempts), impediment: { category: f.impediment?.category, requestedAction: item(f.impediment?.requestedAction) }, ...(f.conflicting ? { conflicting: list(f.conflicting) } : {}) }
+          : f;
+  return {
+    reported: {
+      ...r,
+      ...(r.summary !== undefined ? { summary: cut(String(r.summary), REPORT_LIMITS.summary, 'summary', notes) } : {}),
+      ...(r.details !== undefined ? { details: cut(String(r.details), REPORT_LIMITS.details, 'details', notes) } : {}),
+      ...(feedback ? { feedback } : {}),
+    },
+    notes,
+  };
+}
+
+function checkReport(given: Reported | undefined, seen: Observed): CheckedResult {
+  const bounded = given && boundReport(given);
+  const reported = bounded?.reported;
+  const issues: string[] = [...(bounded?.notes ?? [])];
   if (seen.ending !== 'reported' || !reported) {
     const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
     const reason = seen.ending === 'error' && seen.error ? `${e.reason}: ${seen.error}` : e.reason;

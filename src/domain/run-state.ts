@@ -1,5 +1,6 @@
 import type { LeaderMemory, UserTopic } from './leader-policy';
 import type { Plan, Tier } from './plan';
+import type { Posted } from './caps';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -113,6 +114,8 @@ export interface RunRecord {
   retro: { commentId: number; url: string; mode: 'full' | 'light' } | null;
   /** Jobs of this run that GitHub's rate limits held up, the last few; the plan comment says so. */
   rateLimited: RateLimitNote[];
+  /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
+  posted: Posted;
 }
 
 /** One job's waits for GitHub's rate limits: when the first began, and how long they were in all (unscaled). */

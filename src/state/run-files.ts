@@ -8,6 +8,7 @@ import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '..
 import type { StateSnapshot, StateTx } from '../ports';
 import { show, valueAt } from '../text/quote-value';
 import { PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
+import { NOTHING_POSTED } from '../domain/caps';
 
 /**
  * The run's files on the state branch, in claude-crew's layout:
@@ -100,7 +101,7 @@ export function runNumbers(r: Reader, issue: number): number[] {
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
   const rec = parseJson<RunRecord>(r, paths.run(issue, run), RunRecordSchema);
   // Fields added after a run was written get their defaults, so older state still reads.
-  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null, rateLimited: rec.rateLimited ?? [] };
+  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null, rateLimited: rec.rateLimited ?? [], posted: rec.posted ?? NOTHING_POSTED };
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {

@@ -9,7 +9,9 @@ import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settleme
 import { failureComment } from '../render/messages';
 import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
+import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
+import { spend } from './caps';
 import { CrewError, failRun, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
 import { WAITING_LABEL } from './planning';
@@ -164,7 +166,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
       await ctx.repo.abortMerge();
       return outcome;
     }
-    await ctx.repo.commitMerge(`crew: integrate ${h.id}, resolving ${m.conflicts.join(', ')}\n\n${outcome.explanation}`);
+    await ctx.repo.commitMerge(redact(`crew: integrate ${h.id}, resolving ${m.conflicts.join(', ')}\n\n${outcome.explanation}`));
     resolved.push(`${h.id} in ${m.conflicts.join(', ')}: ${outcome.explanation}`);
     merged.push(h);
   }
@@ -239,6 +241,7 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
     `- \`/crew retry\`: integrate again, for example after you pushed a fix to one of the task branches.`,
     '- `/crew abort`: stop here; the branches stay.',
   ].join('\n');
+  await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: merge conflict goes to a person`, (tx) => {
     const v = readView(tx, issue, run)!;

@@ -21,6 +21,7 @@ import { renderJudgment } from '../render/report';
 import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
+import { spend } from './caps';
 import { loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from './planning';
@@ -214,6 +215,7 @@ async function escalateVerdict(ctx: StepContext, view: RunView, j: Judgment, why
     '- `/crew accept`: open the pull request as it is, with the failing criteria stated at its top. crew will not merge it by itself.',
     '- `/crew abort`: stop here; the branches stay.',
   ].join('\n');
+  await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic FAIL goes to a person`, (tx) => {
     const v = readView(tx, issue, run)!;

@@ -6,6 +6,8 @@ import { renderPullBody, renderReport, renderReportSummary, reportMarker, type T
 import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 import { CREW_VERSION } from '../version';
+import { addPosted } from '../domain/caps';
+import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
@@ -41,6 +43,9 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const branch = ctx.branches.integration(issue, run);
   let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
   const existed = pr !== undefined;
+  // The pull request, its report comment and the retrospective, counted when the PR is recorded below.
+  const creates = { pull_requests: 1, comments: config.retrospect.enabled ? 2 : 1 };
+  if (!existed && view.run.pr === null) await ensureRoom(ctx, view.run, creates);
   try {
     if (pr) await ctx.forge.updatePull(pr.number, { body });
     else pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
@@ -61,7 +66,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   }
   await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
-    if (rec.pr?.number !== pr!.number) writeRun(tx, { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null } }, nowIso(ctx));
+    if (rec.pr?.number !== pr!.number) writeRun(tx, { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null }, posted: rec.pr ? rec.posted : addPosted(rec.posted, creates) }, nowIso(ctx));
   });
 
   // The merge gate runs before the report, so the report says whether crew merged and why (not).

@@ -11,6 +11,7 @@ import { hiddenMarker } from '../text/markdown';
 import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
+import { spend } from './caps';
 import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { WAITING_LABEL } from './planning';
 
@@ -86,6 +87,7 @@ async function askPerson(ctx: StepContext, issue: number, run: number, task: str
     'Only people with write access can decide. Other tasks keep running; nothing new starts until then.',
     hiddenMarker('decision', { issue, run, task, nonce: nonce() }),
   ].join('\n');
+  await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: asked about ${task}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
@@ -159,6 +161,8 @@ export async function replanTasks(
   } catch (e) {
     why = `re-planning failed: ${(e as Error).message}`;
   }
+  // Each replacement task gets a branch of its own; parallel jobs may re-plan at once, so this counts in its own write.
+  if (replacement) await spend(ctx, issue, run, { branches: replacement.length });
   const now = nowIso(ctx);
   const claimNonce = nonce();
   const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: re-plan ${taskIds.join(', ')}`, (tx) => {

@@ -14,6 +14,7 @@ import type { StateTx } from '../ports';
 import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
+import { ensureRoom, spend } from './caps';
 import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
 
 /** The label that lets plain comments through the workflow while crew waits for an answer. */
@@ -158,7 +159,9 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
 
     if (openQuestions.length) plan = { ...plan, openQuestions };
 
-    // 3. Record the plan; then run it, or wait for a person.
+    // 3. Record the plan; then run it, or wait for a person. Each task gets a branch, and so does the integration.
+    const branches = plan.tasks.length + 1;
+    await ensureRoom(ctx, view.run, { branches: branches - view.run.posted.branches });
     const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
     const now = nowIso(ctx);
     const claimNonce = nonce();
@@ -173,6 +176,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
       tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
       const criteria = criteriaDigest(plan.criteria);
+      rec = { ...rec, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
       if (needsApproval) return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, criteriaDigest: criteria, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
       return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
     });
@@ -209,6 +213,7 @@ async function ask(ctx: StepContext, issue: number, run: number, intake: StoredI
     'Reply in a comment (or with `/crew answer <text>`). Only people with write access can answer. Nothing runs until then.',
     hiddenMarker('question', { issue, run, nonce: nonce() }),
   ].join('\n');
+  await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
   const waiting: Waiting = { kind: 'answer', commentId: posted.id, questions: intake.questions };
   await record(`asked ${intake.questions.length} question(s)`, (rec, tx) => {
@@ -231,6 +236,7 @@ async function requestApproval(ctx: StepContext, issue: number, run: number, ver
         '',
         'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
       ];
+  await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: approval requested for v${version}`, (tx) => {
     const rec = readRun(tx, issue, run)!;

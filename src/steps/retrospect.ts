@@ -8,6 +8,7 @@ import { addUsage, totalUsage, type RunRecord, type RunView } from '../domain/ru
 import { KNOWLEDGE_PATH } from '../state/knowledge';
 import { parseJson, paths, readRun, writeRun } from '../state/run-files';
 import { sanitize } from '../text/sanitize';
+import { spend } from './caps';
 import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
@@ -74,7 +75,11 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   if (existing) {
     await ctx.forge.updateComment(existing, body);
     ref = { id: existing, url: ctx.forge.commentLink(target, existing) };
-  } else ref = await ctx.forge.postComment(target, body);
+  } else {
+    // After finishing, the retrospective was counted with the pull request; `/crew retro` counts its own.
+    if (forced) await spend(ctx, issue, run, { comments: 1 });
+    ref = await ctx.forge.postComment(target, body);
+  }
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${mode} retrospective`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
@@ -110,6 +115,7 @@ export async function remember(ctx: StepContext, issue: number, runs: RunRecord[
     await ctx.repo.commitAll(`crew: remember a ${entry.type} from issue #${issue} run ${rec.run}`);
     // A branch left by an earlier proposal whose PR was closed is replaced, never force-pushed blindly.
     const stale = await ctx.repo.remoteSha(branch);
+    await spend(ctx, issue, rec.run, { pull_requests: 1, branches: stale ? 0 : 1 });
     if (stale) await ctx.repo.pushReplacing(branch, stale);
     else await ctx.repo.push(branch);
     const pr = await ctx.forge.createPull({

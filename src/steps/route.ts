@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/schema';
 import { parseCommand, type Command } from '../domain/commands';
 import { runFolder } from '../domain/refs';
+import { NOTHING_POSTED } from '../domain/caps';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { failingEvaluations, rerunAdvice, tasksToRerun } from '../domain/judgment';
 import { failedTasks, FRESH_REVIEW, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
@@ -16,6 +17,10 @@ import { replanTasks } from './leader';
 import { lastJudgment } from './critic';
 import { takePushedResult } from './task-results';
 import { planRun, WAITING_LABEL } from './planning';
+import { sanitize } from '../text/sanitize';
+
+/** A maintainer's answer or feedback reaches prompts like the issue does: sanitised, and at most this long. */
+const REPLY_CHARS = 10_000;
 
 /**
  * The matrix for the work job. With nothing to start the work job is skipped, and so is
@@ -50,7 +55,7 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   if (!command) {
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
-    return answer(ctx, ev, ev.comment.body, { quiet: true });
+    return answer(ctx, ev, sanitize(ev.comment.body, REPLY_CHARS), { quiet: true });
   }
 
   await ctx.forge.react(ev.comment.id, 'eyes');
@@ -94,16 +99,18 @@ async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Comm
     case 'run':
     case 'plan':
       return startRun(ctx, ev, command.kind);
-    case 'answer':
-      if (!command.text) {
+    case 'answer': {
+      const text = sanitize(command.text, REPLY_CHARS);
+      if (!text) {
         await ctx.forge.postComment(issue, 'Write the answer after the command: `/crew answer <text>`.');
         return;
       }
-      return answer(ctx, ev, command.text, { quiet: false });
+      return answer(ctx, ev, text, { quiet: false });
+    }
     case 'approve':
       return approve(ctx, ev);
     case 'revise':
-      return revise(ctx, ev, command.feedback);
+      return revise(ctx, ev, sanitize(command.feedback, REPLY_CHARS));
     case 'abort':
       return abort(ctx, ev);
     case 'retry':
@@ -191,6 +198,8 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
       retro: null,
       criteriaDigest: null,
       rateLimited: [],
+      // The plan comment is posted once per run, by ensurePlanComment below.
+      posted: { ...NOTHING_POSTED, comments: 1 },
     };
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);

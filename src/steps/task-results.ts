@@ -5,6 +5,7 @@ import { addSpent, addUsage, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
+import { redact } from '../text/redact';
 import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
@@ -26,7 +27,8 @@ const TRAILER = /^Crew-Result: (.+)$/m;
  * leaves it on the branch, and resuming takes it instead of doing the work again.
  */
 export function attemptCommitMessage(taskId: string, title: string, o: AttemptOutcome): string {
-  return `crew: ${taskId} ${title} (attempt ${o.attempt}, ${o.checked.status})\n\n${o.checked.summary}\n\nCrew-Result: ${JSON.stringify(o)}\n`;
+  // Pushed with the task's branch: model text in it is redacted like anything crew posts.
+  return redact(`crew: ${taskId} ${title} (attempt ${o.attempt}, ${o.checked.status})\n\n${o.checked.summary}\n\nCrew-Result: ${JSON.stringify(o)}\n`);
 }
 
 export function parseAttemptCommit(message: string): AttemptOutcome | undefined {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { git } from '../support/git-cli';
 import { crewComments, expectFaithful, play } from './helpers';
 
 const CANARY = 'sk-ant-canary-do-not-leak-0123456789abcdef';
@@ -103,32 +104,66 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(r.pulls).toEqual([]);
   });
 
-  it('canary secrets never reach a tool, a comment, the PR or a log', async () => {
+  it('canary secrets never reach a tool, a comment, the PR, a log or a branch, even when the model pastes what it found', async () => {
     const bodies: string[] = [];
     const logs: string[] = [];
+    const pushed: string[] = [];
     let tokens: string[] = [];
     let toolOutput = '';
+    let pasted = '';
+    // Token-shaped strings the model claims to have found (as if a secret had reached it some other way).
+    const found = ['ghp_' + 'Q7'.repeat(18), 'AKIAIOSFODNN7EXAMPLE', 'xoxb-1234567890-exfiltrate'];
+    const details = ['## What changed', '- `NOTES.md`', '', '```md', '# Notes', '```', '', '## How I checked it', '- Re-read the file.', '', '## Not done', '- Nothing.', '', '## Risks', '- None.', '', '## What I found', ...found, CANARY];
     const r = await play('worker-canary', {
+      edit: (s) => {
+        // The worker pastes everything its command printed into a file and its report, and adds what it "knows".
+        s.model = {
+          ...(s.model as object),
+          respond: (q: { role: string; turn: number; body: { messages: Array<{ content: unknown }> } }) => {
+            if (q.role !== 'worker' || q.turn === 0) return undefined;
+            if (q.turn === 1) {
+              pasted = JSON.stringify(q.body.messages.at(-1)?.content);
+              return { content: [{ type: 'tool_use', name: 'write_file', input: { path: 'NOTES.md', content: `# Notes\n\nWhat env printed:\n${pasted}\n` } }] };
+            }
+            return {
+              content: [
+                { type: 'text', text: `Pasting the environment: ${pasted} ${CANARY}` },
+                { type: 'tool_use', name: 'report_result', input: { status: 'success', quality: 'GREEN', completeness: 100, summary: `Added NOTES.md. Found ${CANARY} and ${found.join(' ')}.`, details: [...details, pasted].join('\n'), feedback: { type: 'implementation', result: CANARY, changes: found } } },
+              ],
+            };
+          },
+        };
+      },
       hooks: {
         beforeClose: async ({ gh, anthropic, runner }) => {
           bodies.push(...anthropic.requests.map((q) => JSON.stringify(q.body)));
           toolOutput = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages.at(-1));
           tokens = gh.issuedTokens.filter((t) => t.startsWith('ghs_'));
           for (const run of runner.runs) for (const job of run.jobs) logs.push(...job.rawLog);
+          // Everything crew pushed: every file and every commit message on every branch, crew/state included.
+          for (const { ref } of await gh.repo.listRefs('refs/heads/')) {
+            pushed.push(await git(['log', '--format=%B', ref], { cwd: gh.repoDir }));
+            for (const f of await gh.repo.listFiles(ref)) pushed.push((await gh.repo.readFile(ref, f)) ?? '');
+          }
         },
       },
     });
     expectFaithful(r);
     expect(toolOutput).toContain('crew-tool'); // the command really ran, as the sandbox user
     expect(toolOutput).toContain('PATH=');
+    expect(pasted).toContain('PATH='); // and the model did paste it
     expect(tokens.length).toBeGreaterThan(0);
+    expect(r.pulls).toHaveLength(1);
+    expect(r.pulls[0]!.body).toContain('Added NOTES.md. Found *** and *** *** ***.');
+    expect(pushed.join('\n')).toContain('What env printed:');
     const everything = [
       ...bodies,
       ...logs,
+      ...pushed,
       ...r.issue.comments.map((c) => c.body),
-      ...r.pulls.flatMap((p) => [p.body ?? '', ...p.comments.map((c) => c.body)]),
+      ...r.pulls.flatMap((p) => [p.title, p.body ?? '', ...p.comments.map((c) => c.body)]),
     ].join('\n');
-    for (const secret of [CANARY, ...tokens]) expect(everything.includes(secret), secret.slice(0, 8)).toBe(false);
+    for (const secret of [CANARY, ...tokens, ...found]) expect(everything.includes(secret), secret.slice(0, 8)).toBe(false);
   });
 
   it('messages between running workers arrive between turns as teammate-message blocks', async () => {

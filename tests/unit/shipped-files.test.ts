@@ -9,7 +9,7 @@ import { CREW_VERSION } from '../../src/version';
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
 const workflowText = read('.github/workflows/crew.yml');
-const workflow = parseYaml(workflowText) as { permissions: unknown; on: Record<string, unknown>; jobs: Record<string, { steps: Array<Record<string, any>> }> };
+const workflow = parseYaml(workflowText) as { permissions: unknown; on: Record<string, unknown>; jobs: Record<string, { permissions?: unknown; steps: Array<Record<string, any>> }> };
 
 describe('the files users copy', () => {
   it('the version crew stamps into its reports is the package version', () => {
@@ -54,14 +54,84 @@ describe('the files users copy', () => {
 
   it('the workflow grants nothing by default and only what each job needs', () => {
     expect(workflow.permissions).toEqual({});
-    // No pull_request_target: nothing runs with write tokens on a fork's code.
+    // No pull_request_target (or any trigger that runs with write tokens on a fork's code).
     expect(Object.keys(workflow.on).sort()).toEqual(['check_suite', 'issue_comment', 'pull_request_review', 'workflow_dispatch']);
+    // The least each job needs; a new scope must be argued for here, next to what uses it.
+    expect(Object.fromEntries(Object.entries(workflow.jobs).map(([id, job]) => [id, job.permissions]))).toEqual({
+      // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks · /crew remember's PR
+      route: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
+      // task branch, state · plan comment, questions · dispatching the tasks it unblocks
+      work: { contents: 'write', issues: 'write', actions: 'write' },
+      // integration branch, state · plan comment · restarting tasks nobody holds
+      advance: { contents: 'write', issues: 'write', actions: 'write' },
+      // state, integration · plan comment, decisions · the PR and its report · re-running tasks · the merge gate reads checks
+      critic: { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read' },
+      // merging, state · plan comment · the report comment, merging · the merge gate reads checks
+      merge: { contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' },
+    });
+    expect(workflowText).not.toMatch(/write-all|read-all/);
     for (const [id, job] of Object.entries(workflow.jobs)) {
       for (const step of job.steps) {
         if (String(step.uses ?? '').startsWith('actions/checkout@')) expect(step.with?.['persist-credentials'], id).toBe(false);
-        // Event text never goes inline into a shell script.
-        if (step.run) expect(String(step.run), id).not.toMatch(/\$\{\{\s*github\.event/);
       }
     }
   });
+
+  it('untrusted data never reaches a shell: no ${{ }} of event data, inputs or outputs inside a run: script', () => {
+    expect(untrustedInScripts(workflow)).toEqual([]);
+    const action = parseYaml(read('action.yml')) as { runs: { steps?: Array<Record<string, unknown>> } };
+    expect(untrustedInScripts({ jobs: { action: { steps: action.runs.steps ?? [] } } })).toEqual([]);
+  });
+
+  it('the lint above does catch each way of inlining untrusted data (so passing it means something)', () => {
+    const bad = parseYaml(`
+jobs:
+  x:
+    steps:
+      - run: echo "\${{ github.event.issue.title }}"
+      - run: |
+          echo ok
+          echo \${{ inputs.tasks }}
+      - run: echo \${{needs.route.outputs.tasks}}
+      - run: echo "\${{ steps.crew.outputs.issue }}"
+      - run: echo \${{ matrix.task }} \${{ github.head_ref }}
+      - uses: actions/github-script@v7
+        with:
+          script: console.log('\${{ github.event.comment.body }}')
+      - run: echo "$TITLE"
+        env:
+          TITLE: \${{ github.event.issue.title }}
+`) as typeof workflow;
+    expect(untrustedInScripts(bad)).toEqual([
+      'x step 1: github.event.issue.title',
+      'x step 2: inputs.tasks',
+      'x step 3: needs.route.outputs.tasks',
+      'x step 4: steps.crew.outputs.issue',
+      'x step 5: matrix.task',
+      'x step 5: github.head_ref',
+      'x step 6: github.event.comment.body',
+    ]);
+  });
 });
+
+/**
+ * Every \${{ … }} inside a shell script (`run:`) or a github-script `script:` that reads data
+ * someone else controls: event payloads, workflow inputs, other jobs' or steps' outputs,
+ * matrix values, branch names. Such data must reach a script through `env:`, where the
+ * shell sees it as a value, never as code.
+ */
+function untrustedInScripts(wf: { jobs: Record<string, { steps: Array<Record<string, any>> }> }): string[] {
+  const untrusted = /^(?:github\.event\b|github\.head_ref\b|inputs\.|needs\.[\w-]+\.outputs\b|steps\.[\w-]+\.outputs\b|matrix\.)/;
+  const found: string[] = [];
+  for (const [id, job] of Object.entries(wf.jobs)) {
+    job.steps.forEach((step, i) => {
+      const scripts = [step.run, String(step.uses ?? '').startsWith('actions/github-script@') ? step.with?.script : undefined].filter((x): x is string => typeof x === 'string');
+      for (const script of scripts) {
+        for (const m of script.matchAll(/\$\{\{([\s\S]*?)\}\}/g)) {
+          for (const ref of m[1]!.match(/[A-Za-z_][\w.-]*(?:\.\*)?[\w.-]*/g) ?? []) if (untrusted.test(ref)) found.push(`${id} step ${i + 1}: ${ref}`);
+        }
+      }
+    });
+  }
+  return found;
+}

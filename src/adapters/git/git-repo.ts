@@ -1,7 +1,7 @@
 import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { assertCrewRef } from '../../domain/refs';
+import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
 import { gitClient, isNonFastForward, type GitIdentity } from './git-client';
 
@@ -28,13 +28,13 @@ export class GitRepo implements Repo {
   }
 
   async remoteSha(branch: string): Promise<string | undefined> {
-    const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${branch}`]);
+    const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${assertBranchName(branch)}`]);
     return out.split(/\s+/)[0] || undefined;
   }
 
   async fetch(branches: string[]): Promise<{ missing: string[] }> {
     if (branches.length === 0) return { missing: [] };
-    const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...branches.map((b) => `refs/heads/${b}`)]);
+    const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...branches.map((b) => `refs/heads/${assertBranchName(b)}`)]);
     const present = new Set(out.split('\n').filter(Boolean).map((l) => l.split('\t')[1]!.replace(/^refs\/heads\//, '')));
     const have = branches.filter((b) => present.has(b));
     if (have.length) {
@@ -45,12 +45,12 @@ export class GitRepo implements Repo {
 
   /** Makes a commit known locally (the checkout is shallow and may predate it). */
   async fetchCommit(sha: string): Promise<void> {
-    const have = await this.git.raw(['cat-file', '-t', sha]).catch(() => '');
+    const have = await this.git.raw(['cat-file', '-t', rev(sha)]).catch(() => '');
     if (have.trim() !== 'commit') await this.git.raw(['fetch', '--no-tags', '--quiet', '--depth=1', this.remoteUrl, sha]);
   }
 
   async checkoutNew(branch: string, start: string): Promise<void> {
-    await this.git.raw(['checkout', '--quiet', '--force', '-B', branch, start]);
+    await this.git.raw(['checkout', '--quiet', '--force', '-B', assertCrewRef(branch), rev(start)]);
     await this.git.raw(['clean', '-fdq']);
   }
 
@@ -73,7 +73,7 @@ export class GitRepo implements Repo {
    */
   private async tryMerge(ref: string, message: string): Promise<MergeResult> {
     let failed = false;
-    await this.git.raw(['merge', '--no-ff', '--no-edit', '-m', message, ref]).catch(() => (failed = true));
+    await this.git.raw(['merge', '--no-ff', '--no-edit', '-m', message, rev(ref)]).catch(() => (failed = true));
     const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
     if (conflicts.length) return { ok: false, conflicts };
     if (failed || !(await this.isAncestor(ref, 'HEAD'))) return { ok: false, conflicts: [] };
@@ -124,11 +124,11 @@ export class GitRepo implements Repo {
   /** Files that differ between `from` and the working tree, new files included (stages everything). */
   async changedSince(from: string): Promise<string[]> {
     await this.git.raw(['add', '-A']);
-    return (await this.git.raw(['diff', '--cached', '--name-only', from])).split('\n').filter(Boolean);
+    return (await this.git.raw(['diff', '--cached', '--name-only', rev(from)])).split('\n').filter(Boolean);
   }
 
   async commitMessage(ref: string): Promise<string> {
-    return this.git.raw(['log', '-1', '--format=%B', ref]);
+    return this.git.raw(['log', '-1', '--format=%B', rev(ref)]);
   }
 
   /**
@@ -173,6 +173,8 @@ export class GitRepo implements Repo {
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     // Not `merge-base --is-ancestor`: it answers by exit code alone, and simple-git resolves a
     // non-zero exit that prints nothing, which read every commit as an ancestor.
+    rev(ancestor);
+    rev(descendant);
     try {
       const [a, base] = await Promise.all([this.git.raw(['rev-parse', '--verify', `${ancestor}^{commit}`]), this.git.raw(['merge-base', ancestor, descendant])]);
       return a.trim() !== '' && a.trim() === base.trim();
@@ -190,6 +192,7 @@ export class GitRepo implements Repo {
   }
 
   async readFileAt(ref: string, path: string): Promise<string | undefined> {
+    rev(ref);
     try {
       return await this.git.raw(['show', `${ref}:${path}`]);
     } catch {
@@ -205,16 +208,16 @@ export class GitRepo implements Repo {
   }
 
   async diffFiles(from: string, to = 'HEAD'): Promise<string[]> {
-    return (await this.git.raw(['diff', '--name-only', from, to])).split('\n').filter(Boolean);
+    return (await this.git.raw(['diff', '--name-only', rev(from), rev(to)])).split('\n').filter(Boolean);
   }
 
   /** The change between two commits as a zero-context unified diff, for the critic's checks. Capped; the cap is said. */
   async unifiedDiff(from: string, to = 'HEAD', maxBytes = 5_000_000): Promise<{ text: string; truncated: boolean }> {
-    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', from, to]);
+    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', rev(from), rev(to)]);
     return text.length > maxBytes ? { text: text.slice(0, maxBytes), truncated: true } : { text, truncated: false };
   }
 
   async diffStat(from: string, to = 'HEAD'): Promise<string> {
-    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-renames', from, to])).trim();
+    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-renames', rev(from), rev(to)])).trim();
   }
 }

@@ -19,7 +19,7 @@ export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?
   return {
     name,
     description: `${tasks.length} tasks with scripted durations`,
-    repo: { owner: 'acme', name: 'widgets', default_branch: 'main', files: { 'README.md': '# widgets\n' }, settings: {} },
+    repo: { owner: 'acme', name: 'widgets', default_branch: 'main', files: { 'README.md': '# widgets\n' }, branches: {}, settings: {} },
     config: `max_parallel: ${opts.maxParallel ?? 10}\nmax_tasks: 20\n`,
     users: [{ login: 'maintainer', permission: 'write', type: 'User' }],
     secrets: { ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000' },

@@ -116,6 +116,9 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       settings: scenario.repo.settings,
       timeScale: scenario.time_scale,
     });
+    for (const [branch, branchFiles] of Object.entries(scenario.repo.branches)) {
+      await gh.repo.writeCommit({ branch, files: branchFiles, message: `Work on ${branch}`, from: scenario.repo.default_branch });
+    }
     for (const u of scenario.users) if (u.login !== gh.owner) gh.addUser(u.login, { permission: u.permission, type: u.type });
     gh.addFaults(...(scenario.faults.github as GitHubFault[]));
     const fake = gh;
@@ -197,6 +200,8 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
         if (id === undefined) throw new Error(`scenario '${scenario.name}': timeline[${i}] edits '${step.edit}', which no earlier comment is named`);
         const author = step.author ?? gh.comments.get(id)!.user;
         await as(author).rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: id, body: step.body });
+      } else if ('edit_issue' in step) {
+        await as(step.author).rest.issues.update({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, ...step.edit_issue });
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });

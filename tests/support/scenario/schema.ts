@@ -34,6 +34,8 @@ const Step = z.union([
     unless_crew_said: z.string().optional(),
   }),
   z.strictObject({ edit: z.string(), body: z.string(), author: z.string().optional() }),
+  /** Someone edits the issue itself (e.g. right after the trigger, to check crew uses what the event carried). */
+  z.strictObject({ edit_issue: z.strictObject({ title: z.string().optional(), body: z.string().optional() }), author: z.string() }),
   z.strictObject({ wait: Wait }),
   z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
@@ -82,6 +84,8 @@ export const ScenarioSchema = z.strictObject({
       fixture: z.string().optional(),
       /** Files added on top of the fixture (path → content). */
       files: z.record(z.string(), z.string()).default(() => ({})),
+      /** Other branches (name → files), each one commit on top of the default branch. */
+      branches: z.record(z.string(), z.record(z.string(), z.string())).default(() => ({})),
       settings: z
         .strictObject({
           /** Private (the default): people with no access cannot even see the issue. Public: anyone can comment. */
@@ -94,7 +98,7 @@ export const ScenarioSchema = z.strictObject({
         })
         .default(() => ({})),
     })
-    .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, settings: {} })),
+    .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, branches: {}, settings: {} })),
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
   users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default(() => []),

@@ -72,12 +72,20 @@ describe('GitHubForge against the fake GitHub', () => {
     expect(pages.length).toBe(2 + 2); // 150 comments = two pages of 100, searched twice
   });
 
-  it('redacts secrets from everything it posts', async () => {
+  it('redacts secrets from everything it posts: comments, edits, PR titles and bodies', async () => {
     const c = await forge.postComment(issue, `token ghp_${'a'.repeat(36)} leaked`);
     // The hidden key at the end lets a retry find a comment whose answer was lost (github-faults.test.ts).
     expect(gh.comments.get(c.id)!.body).toMatch(/^token \*\*\* leaked\n\n<!-- crew:post key=[0-9a-f]{12} -->$/);
     await forge.updateComment(c.id, `now sk-ant-api03-${'b'.repeat(20)}`);
     expect(gh.comments.get(c.id)!.body).toBe('now ***');
+    const work = join(dir, 'work');
+    await git(['clone', '--quiet', gh.repoDir, work]);
+    await git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '--allow-empty', '-m', 'x'], { cwd: work });
+    await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/integration'], { cwd: work });
+    const pr = await forge.createPull({ title: 'Add AKIAIOSFODNN7EXAMPLE', body: `key xoxb-1234567890-abcdefghij`, head: 'crew/1/r1/integration', base: 'main' });
+    expect([gh.issues.get(pr.number)!.title, gh.issues.get(pr.number)!.body]).toEqual(['Add ***', 'key ***']);
+    await forge.updatePull(pr.number, { title: `t github_pat_${'c'.repeat(30)}`, body: 'b eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop' });
+    expect([gh.issues.get(pr.number)!.title, gh.issues.get(pr.number)!.body]).toEqual(['t ***', 'b ***']);
   });
 
   it('opens a PR once: a second create finds the first', async () => {

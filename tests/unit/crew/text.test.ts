@@ -40,7 +40,8 @@ describe('sanitize', () => {
   it('truncates huge bodies with a note', () => {
     const out = sanitize('x'.repeat(30_000), 1000);
     expect(out.length).toBeLessThan(1100);
-    expect(out).toContain('[truncated: 29000 more characters not shown]');
+    expect(out).toContain('[truncated: the text has 30,000 characters; only the first part is shown]');
+    expect(sanitize('x'.repeat(1000), 1000)).toBe('x'.repeat(1000));
   });
 });
 
