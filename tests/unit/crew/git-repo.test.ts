@@ -43,7 +43,7 @@ describe('GitRepo.push when another job pushed to the same task branch first', (
         const dir = join(root, name);
         await git(['clone', '--quiet', gh.repoDir, dir]);
         const repo = new GitRepo(dir, gh.cloneUrl, token);
-        await repo.checkoutNew(branch, 'origin/main');
+        await repo.checkoutNew(branch, 'refs/remotes/origin/main');
         return { dir, repo };
       };
       // Two workers on the same task: the first (restarted) and the second both started from main.
