@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { AnthropicModel } from './adapters/anthropic/model';
 import { GitRepo } from './adapters/git/git-repo';
 import { GitStateStore } from './adapters/git/state-store';
+import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
+import { STATE_BRANCH } from './domain/refs';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
@@ -43,11 +45,12 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const workflowFile = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').pop() || 'crew.yml';
   const runId = env('GITHUB_RUN_ID');
   let ctx: StepContext | undefined;
-  const forge = new GitHubForge(
+  const github = new GitHubForge(
     createClient(settings.githubToken, log),
     { owner, repo: name, serverUrl: server, runId, workflowFile, tokenKind: tokenKind(settings.githubToken), defaultBranch: event.defaultBranch, configuredLogin: async () => (await ctx!.config()).bot_login },
     log,
   );
+  const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
   const state = new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log);
   let config: Promise<Config> | undefined;
@@ -120,7 +123,6 @@ async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
   const crew = error instanceof CrewError ? error : undefined;
   const step = crew?.step ?? `the ${ctx.settings.step} step`;
   const message = crew?.message ?? `an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const next = crew?.next ?? 'Check the workflow log for details, then comment `/crew run` to try again.';
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
   const tryIt = async (what: string, fn: () => Promise<unknown>) => {
@@ -130,10 +132,18 @@ async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
       log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
+  // crew failed, not the work: the run keeps the phase it was in, and `/crew resume` carries on from there.
+  let resumable = false;
   if (run) {
-    await tryIt('record the failure in the run state', () => failRun(ctx, issue, run, step, message.split('\n')[0]!));
+    await tryIt('record the failure in the run state', async () => (resumable = await failRun(ctx, issue, run, step, message.split('\n')[0]!, { resumable: true })));
     await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
   }
+  const resumeHint = 'comment `/crew resume` to carry on from where the run stopped, or `/crew run` to start afresh.';
+  const next = crew
+    ? `${crew.next}${resumable && !crew.next.includes('/crew ') ? ` Then ${resumeHint}` : ''}`
+    : resumable
+      ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
+      : 'Check the workflow log for details, then comment `/crew run` to try again.';
   await tryIt('post the failure comment', () => ctx.forge.postComment(issue, failureComment(step, message, ctx.forge.runLink(), next)));
 }
 

@@ -98,7 +98,11 @@ export interface RunRecord {
   usage: Usage;
   createdAt: string;
   updatedAt: string;
-  failure: { step: string; message: string } | null;
+  /**
+   * Why the run stopped. `resumeFrom` is set when crew itself failed (an error outside the
+   * tasks): the phase it was in, which `/crew resume` goes back to.
+   */
+  failure: { step: string; message: string; resumeFrom?: Phase } | null;
   /** Who holds the finalisation step, so two `advance` jobs never integrate twice. */
   finalizer: string | null;
   /** The escalation policy's memory: counts per target, the failure streak, failures seen. */
@@ -109,8 +113,30 @@ export interface RunRecord {
   criteriaDigest: string | null;
   /** The auto-merge gate's last word on the pull request; null until it has looked. */
   merge: MergeState | null;
-  /** The retrospective comment (on the PR, or the issue when there is none). */
-  retro: { commentId: number; url: string; mode: 'full' | 'light' } | null;
+  /** The retrospective comment (on the PR, or the issue when there is none), and the phase it looked back on. */
+  retro: { commentId: number; url: string; mode: 'full' | 'light'; phase?: Phase } | null;
+  /** When crew's own phases ran (claude-crew's execution log lists them next to the tasks). */
+  phases?: Partial<Record<PhaseRole, PhaseLog>>;
+  /** The report comment on the issue of a run that ended without a pull request (failed or aborted). */
+  issueReportCommentId?: number | null;
+}
+
+/** The parts of a run that are not tasks, named as claude-crew's execution log names them. */
+export type PhaseRole = 'decomposer' | 'critic' | 'aggregator' | 'retrospector';
+
+export interface PhaseLog {
+  /** The model tier, or null for a phase crew does without a model (the aggregator). */
+  model: string | null;
+  started: string;
+  finished: string | null;
+  status: 'running' | 'success' | 'failure';
+  retries: number;
+  error: string | null;
+}
+
+/** The run record with one phase's log entry set. */
+export function logPhase(rec: RunRecord, role: PhaseRole, entry: PhaseLog): RunRecord {
+  return { ...rec, phases: { ...rec.phases, [role]: entry } };
 }
 
 export interface MergeState {

@@ -15,7 +15,7 @@ import {
   type Judgment,
 } from '../domain/judgment';
 import { integrationBranch, runFolder } from '../domain/refs';
-import { addUsage, FRESH_REVIEW, ZERO_USAGE, type RunView } from '../domain/run-state';
+import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { findTampering } from '../domain/tamper';
 import { renderJudgment } from '../render/report';
 import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
@@ -57,13 +57,16 @@ export async function critic(ctx: StepContext): Promise<void> {
     if (j?.headSha === review.headSha) return finish(ctx, view, j);
   }
 
+  const startedAt = nowIso(ctx);
   const judgment = await judge(ctx, view);
+  const { default_model: tier } = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   await ctx.state.update(prefix, `issue #${issue} run ${run}: critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
     const v = readView(tx, issue, run)!;
     tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
     const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
-    writeRun(tx, { ...v.run, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
+    const logged = logPhase(v.run, 'critic', { model: tier, started: startedAt, finished: nowIso(ctx), status: judgment.verdict === 'PASS' ? 'success' : 'failure', retries: judgment.iteration - 1, error: judgment.verdict === 'PASS' ? null : judgment.overallReason.slice(0, 500) });
+    writeRun(tx, { ...logged, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
   });
   ctx.log.checkpoint('judged');

@@ -70,7 +70,7 @@ export async function followUp(ctx: StepContext, issue: number, run: number, dec
   }
 }
 
-async function askPerson(ctx: StepContext, issue: number, run: number, task: string, question: string, planReview: boolean): Promise<void> {
+export async function askPerson(ctx: StepContext, issue: number, run: number, task: string, question: string, planReview: boolean): Promise<void> {
   const body = [
     `**crew needs a decision** about ${task}.`,
     '',
