@@ -191,6 +191,8 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
+      } else if ('repo_settings' in step) {
+        Object.assign(gh.settings, step.repo_settings);
       } else if ('hold_runs' in step) {
         runner.hold();
       } else if ('release_runs' in step) {

@@ -24,6 +24,14 @@ const Wait = z.union([
   }),
 ]);
 
+const RepoSettings = z.strictObject({
+  allow_merge_commit: z.boolean().optional(),
+  allow_squash_merge: z.boolean().optional(),
+  allow_rebase_merge: z.boolean().optional(),
+  delete_branch_on_merge: z.boolean().optional(),
+  actions_can_create_pull_requests: z.boolean().optional(),
+});
+
 const Step = z.union([
   z.strictObject({
     comment: z.string(),
@@ -39,6 +47,8 @@ const Step = z.union([
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
   /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
   z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),
+  /** An admin changes repository settings (e.g. lets GitHub Actions open pull requests). */
+  z.strictObject({ repo_settings: RepoSettings }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */
   z.strictObject({ hold_runs: z.literal(true) }),
   /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */
@@ -73,15 +83,7 @@ export const ScenarioSchema = z.strictObject({
       fixture: z.string().optional(),
       /** Files added on top of the fixture (path → content). */
       files: z.record(z.string(), z.string()).default(() => ({})),
-      settings: z
-        .strictObject({
-          allow_merge_commit: z.boolean().optional(),
-          allow_squash_merge: z.boolean().optional(),
-          allow_rebase_merge: z.boolean().optional(),
-          delete_branch_on_merge: z.boolean().optional(),
-          actions_can_create_pull_requests: z.boolean().optional(),
-        })
-        .default(() => ({})),
+      settings: RepoSettings.default(() => ({})),
     })
     .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, settings: {} })),
   /** `.github/crew.yml` on the default branch, as YAML text. */
