@@ -185,6 +185,8 @@ export interface TaskRecord {
   pendingReplan: boolean;
   /** Times a lost worker was restarted automatically. */
   restarts: number;
+  /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
+  queuedQuestion?: { topic: UserTopic; question: string } | null;
 }
 
 export interface RunView {
@@ -205,7 +207,7 @@ export function settlement(t: TaskRecord | undefined): 'done' | 'failed' | 'repl
   if (!t) return 'open';
   if (t.replacedBy) return 'replaced';
   if (t.status === 'success' || t.accepted) return 'done';
-  if (DONE_STATUSES.has(t.status) && !t.pendingReplan) return 'failed';
+  if (DONE_STATUSES.has(t.status) && !t.pendingReplan && !t.queuedQuestion) return 'failed';
   return 'open';
 }
 

@@ -12,7 +12,7 @@ import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../st
 import { remember, retrospect } from './retrospect';
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
-import { askPerson, replanTasks } from './leader';
+import { askPerson, openQueuedQuestion, replanTasks } from './leader';
 import { lastJudgment } from './critic';
 import { reportEndedRun } from './finish';
 import { takePushedResult } from './task-results';
@@ -387,6 +387,7 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
   const now = nowIso(ctx);
   const claimNonce = nonce();
   let toReplan: string[] = [];
+  const asking: { next: ReturnType<typeof openQueuedQuestion> } = { next: null };
   const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
     const view = readView(tx, issue, run)!;
     if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
@@ -401,11 +402,16 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
       for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
-    return reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    // One question at a time: the next one that waited for this answer is asked now.
+    asking.next = openQueuedQuestion(tx, issue, run, now);
+    return started;
   });
   if (claimed === null) return ctx.log.info('the decision was already taken');
-  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  const queued = asking.next;
+  if (!queued) await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
+  if (queued) await askPerson(ctx, issue, run, queued.task, queued.question, queued.planReview);
   if (reply === 'revise') {
     await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
     return setOutputs(ctx, issue, run, [], true);

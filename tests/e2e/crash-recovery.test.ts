@@ -13,8 +13,9 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     const r = await play('crash-resume', {
       edit: (s) => {
         const worker = (s.model as Script).entries.find((e) => e.role === 'worker')!;
-        const input = (worker.replies[1]!.content as Array<{ input: { details: string } }>)[0]!.input;
-        input.details += `\n## Full check log\n\n\`\`\`\n${longLog}\n\`\`\`\n`;
+        const report = worker.replies[1]!.content[0]!;
+        if (report.type !== 'tool_use') throw new Error('the scenario changed: expected report_result');
+        report.input.details += `\n## Full check log\n\n\`\`\`\n${longLog}\n\`\`\`\n`;
       },
       hooks: {
         onJobDone: (_run, job) => void (job.summary && got.summaries.push(job.summary)),
@@ -62,4 +63,49 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     expect(log.tasks[1]).toMatchObject({ id: 2, task: 't1', model: 'haiku', retries: 0, error: null, metadata_issues: [] });
     expect(log.tasks[1].duration_sec).toEqual(expect.any(Number));
   }, 180_000);
+
+  it('a question recorded but never posted is asked on the next reply or /crew resume; replies before it, edited or from a reader do not count; a second question waits its turn; an aborted run gets its report', async () => {
+    let summary = '';
+    let retroPrompt = '';
+    let t1: { accepted: boolean } | undefined;
+    const r = await play('unasked-questions', {
+      hooks: {
+        beforeClose: async ({ gh, anthropic }) => {
+          summary = (await stateFile(gh, 'issue-1/run-1/report_summary.md')) ?? '';
+          t1 = JSON.parse((await stateFile(gh, 'issue-1/run-1/tasks/task_t1.json'))!) as { accepted: boolean };
+          retroPrompt = JSON.stringify(anthropic.requests.find((q) => q.role === 'retrospector')?.body.messages[0]);
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual(['route@plan-recorded', 'work (t1)@task-recorded']);
+    const all = r.issue.comments;
+    const after = (id: number) => all.filter((c) => c.id > id);
+    const by = (text: string) => all.filter((c) => c.body.includes(text));
+    // The approval request was never posted: the first /crew approve does not count, and crew posts the request.
+    const approves = all.filter((c) => c.body === '/crew approve');
+    expect(after(approves[0]!.id)[0]!.body).toContain('**Plan v1 is ready**');
+    expect(by('crew had not posted its request to approve plan v1 yet when that reply came, so the reply does not count.')).toHaveLength(1);
+    expect(by('**Plan v1 is ready**')).toHaveLength(1);
+    expect(by('**Plan v1 is ready**')[0]!.id).toBeLessThan(approves[1]!.id);
+    // t1's question was recorded but not posted; t2's waited behind it. A reader's reply is refused.
+    expect(by('@reader, crew only takes commands from people with write access')).toHaveLength(1);
+    const asked = crewComments(r).filter((c) => c.body.startsWith('**crew needs a decision**'));
+    expect(asked.map((c) => /about (t\d)/.exec(c.body)?.[1])).toEqual(['t1', 't2']);
+    // /crew resume posted t1's question; the /crew accept written before it does not count.
+    const early = all.find((c) => c.body === '/crew accept' && c.author === 'maintainer')!;
+    expect(early.id).toBeLessThan(asked[0]!.id);
+    expect(after(asked[0]!.id).some((c) => c.body.startsWith('That reply was written before crew asked for a decision'))).toBe(true);
+    expect(by('That reply was edited after it was posted, so crew did not take it.')).toHaveLength(1);
+    expect(t1).toMatchObject({ accepted: true });
+    // Aborted while t2's question was open: the run's report is on the issue, status failure, with a full retrospective.
+    const report = crewComments(r).find((c) => c.body.includes('<!-- crew:report'))!;
+    expect(report.body).toContain('> [!CAUTION]\n> @maintainer aborted the run, so crew opened no pull request.');
+    expect(report.body).not.toContain('### Merge');
+    expect(summary).toMatch(/^---\n[\s\S]*status: failure\n[\s\S]*failed_tasks: \[t1, t2\]\n/);
+    expect(retroPrompt).toContain('Mode: full');
+    expect(crewComments(r).some((c) => c.body.includes('<!-- crew:retro'))).toBe(true);
+    expect(r.pulls).toEqual([]);
+    expect(r.issue.labels).toEqual([]);
+  }, 240_000);
 });
