@@ -46,6 +46,9 @@ export function settleInState(tx: StateTx, issue: number, run: number, taskId: s
     writeTask(tx, issue, run, { ...rec, pendingReplan: true });
   } else if (decision.action === 'ask' || decision.action === 'review_plan') {
     next = { ...next, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question } };
+  } else if (decision.action === 'give_up') {
+    // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
+    writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}` });
   } else if (decision.action === 'queue') {
     writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, queuedQuestion: { topic: decision.topic, question: decision.question } });
   }
