@@ -103,9 +103,12 @@ export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestion
     const topic = waitsForUser.action === 'ask' ? waitsForUser.topic : 'plan_review';
     return { decision: { rule: waitsForUser.rule, to: 'user', action: 'queue', topic, task: f.task, question: waitsForUser.question }, memory: next };
   }
-  const why = rows.length ? `every target for it has reached its limit or is busy (${rows.map((r) => r.rule).join(', ')})` : 'no escalation rule applies';
+  const why = rows.length ? `every target for it has reached its limit (${rows.map((r) => r.rule).join(', ')})` : NO_RULE;
   return { decision: { rule: 'none', to: 'none', action: 'give_up', task: f.task, reason: why }, memory: next };
 }
+
+/** The give-up reason when no row of the table matches: the failure simply stands. */
+export const NO_RULE = 'no escalation rule applies';
 
 /** A task that succeeded ends the failure streak. */
 export function recordSuccess(memory: LeaderMemory): LeaderMemory {

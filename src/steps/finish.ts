@@ -106,6 +106,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   ctx.log.checkpoint('report-posted');
 
   await recordReport(ctx, current, report, judgment, startedAt, (rec) => ({ ...rec, phase: 'COMPLETED', merge: mergeState, pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }));
+  // A report left on the issue by an earlier ending of this run (it failed, then was retried) points on to the PR's.
+  if (current.run.issueReportCommentId) await ctx.forge.updateComment(current.run.issueReportCommentId, `${reportMarker(issue, run)}\nRun ${run} failed earlier and was carried on; it completed, and its report is now on ${pr.url}.`);
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);

@@ -1,6 +1,6 @@
 import { decompose } from '../agents/decomposer';
 import { reviewPlan } from '../agents/plan-reviewer';
-import { decide, failureSignature, recordSuccess, type Decision, type FailedTask } from '../domain/leader-policy';
+import { decide, failureSignature, NO_RULE, recordSuccess, type Decision, type FailedTask } from '../domain/leader-policy';
 import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
@@ -46,7 +46,7 @@ export function settleInState(tx: StateTx, issue: number, run: number, taskId: s
     writeTask(tx, issue, run, { ...rec, pendingReplan: true });
   } else if (decision.action === 'ask' || decision.action === 'review_plan') {
     next = { ...next, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question } };
-  } else if (decision.action === 'give_up') {
+  } else if (decision.action === 'give_up' && decision.reason !== NO_RULE) {
     // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
     writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}` });
   } else if (decision.action === 'queue') {
