@@ -191,6 +191,11 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
+      } else if ('push' in step) {
+        const pr = gh.pulls.get(Math.max(0, ...[...gh.pulls.keys()]));
+        const branch = step.push.branch ?? pr?.head;
+        if (!branch) throw new Error(`scenario '${scenario.name}': timeline[${i}] pushes to the newest PR's head, but there is no pull request yet`);
+        await gh.repo.writeCommit({ branch, files: step.push.files, message: step.push.message, identity: { name: step.push.author, email: `${step.push.author}@users.noreply.example` } });
       } else if ('repo_settings' in step) {
         Object.assign(gh.settings, step.repo_settings);
       } else if ('hold_runs' in step) {

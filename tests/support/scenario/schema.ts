@@ -47,6 +47,8 @@ const Step = z.union([
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
   /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
   z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),
+  /** Someone pushes a commit with these files (default branch: the newest PR's head). */
+  z.strictObject({ push: z.strictObject({ author: z.string(), branch: z.string().optional(), files: z.record(z.string(), z.string()), message: z.string().default('a change pushed by hand') }) }),
   /** An admin changes repository settings (e.g. lets GitHub Actions open pull requests). */
   z.strictObject({ repo_settings: RepoSettings }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */
