@@ -2,21 +2,19 @@ import { runCritic } from '../agents/critic';
 import { checkCommand } from '../domain/command-policy';
 import { parseUnifiedDiff } from '../domain/diff';
 import {
+  adversarialChecks,
   commandEvaluation,
   commandNotRun,
-  criteriaDigest,
   failingEvaluations,
   rerunAdvice,
   semanticEvaluation,
   tasksToRerun,
   verdictOf,
-  type AdversarialFinding,
   type Evaluation,
   type Judgment,
 } from '../domain/judgment';
 import { integrationBranch, runFolder } from '../domain/refs';
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
-import { findTampering } from '../domain/tamper';
 import { renderJudgment } from '../render/report';
 import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -89,13 +87,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const previous = await lastJudgment(ctx, view);
 
   // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
-  const adversarial: AdversarialFinding[] = [];
-  if (view.run.criteriaDigest && criteriaDigest(plan.criteria) !== view.run.criteriaDigest) {
-    adversarial.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${criteriaDigest(plan.criteria)}) differ from the ones the plan review passed (digest ${view.run.criteriaDigest})` });
-  }
   const diff = await ctx.repo.unifiedDiff(base.sha, headSha);
   if (diff.truncated) ctx.log.warn('the diff is larger than 5 MB; the test-tampering checks read only its first 5 MB');
-  for (const f of findTampering(parseUnifiedDiff(diff.text))) adversarial.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
+  const adversarial = adversarialChecks(plan.criteria, view.run.criteriaDigest, parseUnifiedDiff(diff.text));
 
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');
