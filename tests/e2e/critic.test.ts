@@ -62,7 +62,7 @@ describe('the critic gate', () => {
     expect(r.issue.labels).toEqual([]);
   }, 120_000);
 
-  it('a test deleted to make `npm test` pass is caught: FAIL with the evidence, and no PR', async () => {
+  it('a test deleted, a test skipped and the test script loosened to make `npm test` pass are caught: FAIL with the evidence, and no PR', async () => {
     const { got, hooks } = collect();
     const r = await play('critic-fraud', { hooks });
     expectFaithful(r);
@@ -70,7 +70,11 @@ describe('the critic gate', () => {
     const j = got.judgments[0]!;
     expect(j.evaluations.map((e) => e.met)).toEqual([true]); // npm test itself passes
     expect(j.verdict).toBe('FAIL');
-    expect(j.adversarial).toEqual([{ rule: 'deleted-test', file: 'test/index.test.js', evidence: 'the test file test/index.test.js was deleted (7 lines)' }]);
+    expect(j.adversarial).toEqual([
+      { rule: 'test-command-changed', file: 'package.json', line: 8, evidence: 'package.json:8 changes the test script from `node --test` to `node --test || true`' },
+      { rule: 'deleted-test', file: 'test/index.test.js', evidence: 'the test file test/index.test.js was deleted (7 lines)' },
+      { rule: 'skipped-test', file: 'test/later.test.js', line: 2, evidence: "test/later.test.js:2 skips or narrows tests: `test.skip('capitalize keeps the rest', () => {});`" },
+    ]);
     expect(crewComments(r).some((c) => c.body.includes('- deleted-test: the test file test/index.test.js was deleted (7 lines)'))).toBe(true);
     expect(r.pulls).toEqual([]);
     expect(r.issue.labels).toEqual(['crew: waiting']);
