@@ -136,19 +136,3 @@ function failThenPass(s: Scenario): void {
   pass.replies = [critic.replies[0]!, judgeOnly({ evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:6 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }], overall_reason: 'The README now has the example.' })];
   model.entries = [...entries.filter((e) => e !== t3 && e !== critic), firstTry, secondTry, fail, pass] as Entry[];
 }
-
-describe('the pull request', () => {
-  it('when the repository does not let Actions open pull requests: a comment names the setting and the branch, which stays', async () => {
-    const r = await play('scenarios/demo.yaml', {
-      edit: (s) => {
-        s.repo.settings = { ...s.repo.settings, actions_can_create_pull_requests: false };
-      },
-    });
-    expectFaithful(r);
-    expect(r.pulls).toEqual([]);
-    const failure = crewComments(r).find((c) => !c.body.includes('<!-- crew:plan') && c.body.includes('Allow GitHub Actions to create and approve pull requests'))!;
-    expect(failure.body).toContain('The integrated work is on branch `crew/1/r1/integration`');
-    expect(failure.body).toContain("Change the setting, then re-run this workflow run's failed job");
-    expect(r.branches.map((b) => b.name)).toContain('crew/1/r1/integration');
-  }, 120_000);
-});
