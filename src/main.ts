@@ -1,9 +1,11 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
-import { AnthropicModel, ModelError } from './adapters/anthropic/model';
+import { AnthropicModel } from './adapters/anthropic/model';
 import { GitRepo } from './adapters/git/git-repo';
 import { GitStateStore } from './adapters/git/state-store';
+import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
+import { STATE_BRANCH } from './domain/refs';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
@@ -11,15 +13,13 @@ import { readEvent, type CrewEvent } from './event';
 import { githubBranches } from './domain/refs';
 import { loadTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
-import { failureComment } from './render/messages';
 import { readSettings, type Settings } from './settings';
-import { StateFormatError } from './state/run-files';
 import { redactingStore } from './state/redacting-store';
 import { advance } from './steps/advance';
-import { CapReached } from './steps/caps';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
-import { CrewError, failRun, syncPlanComment, type StepContext } from './steps/context';
+import { CrewError, type StepContext } from './steps/context';
+import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
@@ -67,7 +67,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const runId = env('GITHUB_RUN_ID');
   let ctx: StepContext | undefined;
   const waits: RateLimitWait[] = [];
-  const forge = new GitHubForge(
+  const github = new GitHubForge(
     createClient(settings.githubToken, log, { onRateLimit: (w) => waits.push(w) }),
     {
       owner,
@@ -82,6 +82,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     },
     log,
   );
+  const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
   const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
   const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
   let config: Promise<Config> | undefined;
@@ -136,51 +137,6 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     },
   };
   return ctx;
-}
-
-/** Where a failure should be reported: the issue, and the run if one is known. */
-function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
-  if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
-  if (ctx.event.kind === 'comment') return { issue: ctx.event.issue.number };
-  // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
-  if (ctx.event.kind === 'pull') {
-    const head = ctx.event.pulls.map((p) => /^crew\/(\d+)\/r\d+\/integration$/.exec(p.headRef)).find(Boolean);
-    return head ? { issue: Number(head[1]) } : {};
-  }
-  // A dispatch names its issue; the run is left as it is, so `/crew resume` can carry on once the cause is fixed.
-  const issue = Number(ctx.event.inputs.issue);
-  return Number.isInteger(issue) && issue > 0 ? { issue } : {};
-}
-
-export async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
-  // A cap stopped the run and said so in its one final comment.
-  if (error instanceof CapReached) return;
-  const crew = error instanceof CrewError ? error : undefined;
-  const damaged = error instanceof StateFormatError ? error : undefined;
-  const model = error instanceof ModelError ? error : undefined;
-  const step = crew?.step ?? (damaged ? 'reading the run state' : model ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
-  const message = crew?.message ?? damaged?.message ?? (model ? `${model.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-  const next =
-    crew?.next ??
-    damaged?.next ??
-    (model && ctx.settings.step === 'route'
-      ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
-      : 'Check the workflow log for details, then comment `/crew run` to try again.');
-  const { issue, run } = failureTarget(ctx);
-  if (!issue) return;
-  const tryIt = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-    } catch (e) {
-      ctx.log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
-  // A state file crew cannot read is left exactly as it is, for a person to repair; the run is not marked failed.
-  if (run && !damaged) {
-    await tryIt('record the failure in the run state', () => failRun(ctx, issue, run, step, message.split('\n')[0]!));
-    await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
-  }
-  await tryIt('post the failure comment', () => ctx.forge.postComment(issue, failureComment(step, message, ctx.forge.runLink(), next)));
 }
 
 /** The action's entry: read the inputs and the event, run one step, and turn any failure into a visible comment. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Criterion } from './criteria';
 import type { Plan } from './plan';
 import type { RunView } from './run-state';
-import type { TamperFinding } from './tamper';
+import type { FileDiff } from './diff';
+import { findTampering, type TamperFinding } from './tamper';
 
 /**
  * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
@@ -96,6 +97,19 @@ export function failingEvaluations(j: Pick<Judgment, 'evaluations'>): Evaluation
 export function criteriaDigest(criteria: Criterion[]): string {
   const canonical = criteria.map((c) => ({ id: c.id, text: c.text, kind: c.kind, command: c.command ?? null }));
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The critic's adversarial checks (4QV+): the done criteria are the ones the plan review
+ * passed (same digest), and the diff does not delete, skip or weaken tests or change how
+ * they run. Every finding fails the verdict with its evidence.
+ */
+export function adversarialChecks(criteria: Criterion[], reviewedDigest: string | null, diff: FileDiff[]): AdversarialFinding[] {
+  const out: AdversarialFinding[] = [];
+  const now = criteriaDigest(criteria);
+  if (reviewedDigest && now !== reviewedDigest) out.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${now}) differ from the ones the plan review passed (digest ${reviewedDigest})` });
+  for (const f of findTampering(diff)) out.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
+  return out;
 }
 
 /**

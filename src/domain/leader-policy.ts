@@ -45,9 +45,11 @@ export type Decision =
   | { rule: string; to: 'user'; action: 'ask'; topic: UserTopic; task: string; question: string }
   | { rule: string; to: 'user+planner'; action: 'review_plan'; task: string; question: string }
   | { rule: string; to: 'advisor'; action: 'retry_stronger'; task: string; notes: string }
+  /** A person should be asked, but another question is open: this one waits and is asked once that is answered. */
+  | { rule: string; to: 'user'; action: 'queue'; topic: UserTopic; task: string; question: string }
   | { rule: string; to: 'none'; action: 'give_up'; task: string; reason: string };
 
-type Candidate = Exclude<Decision, { action: 'give_up' }>;
+type Candidate = Exclude<Decision, { action: 'give_up' | 'queue' }>;
 
 function targetsOf(d: Candidate): Target[] {
   return d.to === 'user+planner' ? ['user', 'planner'] : [d.to];
@@ -82,17 +84,31 @@ export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestion
     return { decision: { rule: 'loop detector', to: 'none', action: 'give_up', task: f.task, reason: `the same failure happened ${seen} times: ${f.signature}` }, memory: next };
   }
   const rows = matchingRows(f, memory).sort((a, b) => rank(a) - rank(b));
+  let waitsForUser: Extract<Candidate, { to: 'user' | 'user+planner' }> | undefined;
   for (const row of rows) {
     const targets = targetsOf(row);
-    if (opts.userQuestionOpen && targets.includes('user')) continue; // one user question at a time
     if (targets.some((t) => next.escalations[t] >= ESCALATION_LIMITS[t])) continue;
+    if (opts.userQuestionOpen && (row.to === 'user' || row.to === 'user+planner')) {
+      waitsForUser ??= row; // one user question at a time: another target may take it meanwhile
+      continue;
+    }
     for (const t of targets) next.escalations[t]++;
     if (row.action === 'review_plan') next.failureStreak = 0;
     return { decision: row, memory: next };
   }
-  const why = rows.length ? `every target for it has reached its limit or is busy (${rows.map((r) => r.rule).join(', ')})` : 'no escalation rule applies';
+  if (waitsForUser) {
+    // Nobody else can take it: the question waits for the open one, rather than being dropped.
+    for (const t of targetsOf(waitsForUser)) next.escalations[t]++;
+    if (waitsForUser.action === 'review_plan') next.failureStreak = 0;
+    const topic = waitsForUser.action === 'ask' ? waitsForUser.topic : 'plan_review';
+    return { decision: { rule: waitsForUser.rule, to: 'user', action: 'queue', topic, task: f.task, question: waitsForUser.question }, memory: next };
+  }
+  const why = rows.length ? `every target for it has reached its limit (${rows.map((r) => r.rule).join(', ')})` : NO_RULE;
   return { decision: { rule: 'none', to: 'none', action: 'give_up', task: f.task, reason: why }, memory: next };
 }
+
+/** The give-up reason when no row of the table matches: the failure simply stands. */
+export const NO_RULE = 'no escalation rule applies';
 
 /** A task that succeeded ends the failure streak. */
 export function recordSuccess(memory: LeaderMemory): LeaderMemory {

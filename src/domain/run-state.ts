@@ -99,7 +99,11 @@ export interface RunRecord {
   usage: Usage;
   createdAt: string;
   updatedAt: string;
-  failure: { step: string; message: string } | null;
+  /**
+   * Why the run stopped. `resumeFrom` is set when crew itself failed (an error outside the
+   * tasks): the phase it was in, which `/crew resume` goes back to.
+   */
+  failure: { step: string; message: string; resumeFrom?: Phase } | null;
   /** Who holds the finalisation step, so two `advance` jobs never integrate twice. */
   finalizer: string | null;
   /** The escalation policy's memory: counts per target, the failure streak, failures seen. */
@@ -110,8 +114,12 @@ export interface RunRecord {
   criteriaDigest: string | null;
   /** The auto-merge gate's last word on the pull request; null until it has looked. */
   merge: MergeState | null;
-  /** The retrospective comment (on the PR, or the issue when there is none). */
-  retro: { commentId: number; url: string; mode: 'full' | 'light' } | null;
+  /** The retrospective comment (on the PR, or the issue when there is none), and the phase it looked back on. */
+  retro: { commentId: number; url: string; mode: 'full' | 'light'; phase?: Phase } | null;
+  /** When crew's own phases ran (claude-crew's execution log lists them next to the tasks). */
+  phases?: Partial<Record<PhaseRole, PhaseLog>>;
+  /** The report comment on the issue of a run that ended without a pull request (failed or aborted). */
+  issueReportCommentId?: number | null;
   /** Jobs of this run that GitHub's rate limits held up, the last few; the plan comment says so. */
   rateLimited: RateLimitNote[];
   /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
@@ -122,6 +130,24 @@ export interface RunRecord {
 export interface RateLimitNote {
   at: string;
   seconds: number;
+}
+
+/** The parts of a run that are not tasks, named as claude-crew's execution log names them. */
+export type PhaseRole = 'decomposer' | 'critic' | 'aggregator' | 'retrospector';
+
+export interface PhaseLog {
+  /** The model tier, or null for a phase crew does without a model (the aggregator). */
+  model: string | null;
+  started: string;
+  finished: string | null;
+  status: 'running' | 'success' | 'failure';
+  retries: number;
+  error: string | null;
+}
+
+/** The run record with one phase's log entry set. */
+export function logPhase(rec: RunRecord, role: PhaseRole, entry: PhaseLog): RunRecord {
+  return { ...rec, phases: { ...rec.phases, [role]: entry } };
 }
 
 export interface MergeState {
@@ -178,6 +204,8 @@ export interface TaskRecord {
    * Absent in records written before it existed.
    */
   spent?: Spent;
+  /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
+  queuedQuestion?: { topic: UserTopic; question: string } | null;
 }
 
 export interface Spent {
@@ -218,7 +246,7 @@ export function settlement(t: TaskRecord | undefined): 'done' | 'failed' | 'repl
   if (!t) return 'open';
   if (t.replacedBy) return 'replaced';
   if (t.status === 'success' || t.accepted) return 'done';
-  if (DONE_STATUSES.has(t.status) && !t.pendingReplan) return 'failed';
+  if (DONE_STATUSES.has(t.status) && !t.pendingReplan && !t.queuedQuestion) return 'failed';
   return 'open';
 }
 

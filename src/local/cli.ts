@@ -145,7 +145,10 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     if (fresh) await engine.comment('/crew run', request);
     else {
       const current = await engine.loadView();
-      if (current && !isTerminal(current.run.phase) && current.run.phase !== 'ESCALATING' && current.run.phase !== 'AWAITING_APPROVAL') await engine.comment('/crew resume', request);
+      const phase = current?.run.phase;
+      // A run crew itself failed carries on from its phase; one whose tasks failed runs them again.
+      if (phase === 'FAILED') await engine.comment(current!.run.failure?.resumeFrom ? '/crew resume' : '/crew retry', request);
+      else if (phase && !isTerminal(phase) && phase !== 'ESCALATING' && phase !== 'AWAITING_APPROVAL') await engine.comment('/crew resume', request);
     }
     const ending = await engine.drive(request);
     view.stop();

@@ -7,7 +7,7 @@ import type { Config } from '../config/schema';
 import { localBranches } from '../domain/refs';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
-import { reportFailure } from '../main';
+import { reportFailure } from '../steps/report-failure';
 import type { Log, Model, StateSnapshot } from '../ports';
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';

@@ -183,13 +183,14 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.failure) {
     out.push('');
-    out.push(`**What went wrong** (${run.failure.step}): ${run.failure.message}`);
+    out.push(`**What went wrong** (${run.failure.step}): ${run.failure.message}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; comment \`/crew resume\` to carry on from there.` : ''}`);
   }
   const u = totalUsage(view);
   out.push('');
   out.push(`**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`);
   out.push('');
-  out.push(`**Commands now:** ${commandsFor(run.phase, run.waiting?.kind ?? null).map((c) => `\`${c}\``).join(' · ')}`);
+  const commands = [...(run.phase === 'FAILED' && run.failure?.resumeFrom ? ['/crew resume'] : []), ...commandsFor(run.phase, run.waiting?.kind ?? null)];
+  out.push(`**Commands now:** ${commands.map((c) => `\`${c}\``).join(' · ')}`);
   out.push('');
   out.push(`<sub>Requested by @${run.requestedBy} · [workflow run](${links.run}) · [run files](${links.stateFile(`issue-${run.issue}/run-${run.run}`)})</sub>`);
   return out.join('\n');

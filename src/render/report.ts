@@ -80,13 +80,21 @@ export function renderJudgment(j: Judgment): string {
 }
 
 /** The full report: the critic's judgment, then one folded section per task, with its changed files and usage. */
-export function renderReport(view: RunView, results: Map<string, TaskResultText>, links: { stateFile(path: string): string }, judgment: Judgment | null, acceptedBy: string | null): string {
+export interface ReportOptions {
+  /** Things that went wrong on the way that the reader should know (e.g. a label crew could not add). */
+  notes?: string[];
+  /** The run ended without a pull request (failed or aborted): why, shown at the top instead of a Merge section. */
+  ended?: string;
+}
+
+export function renderReport(view: RunView, results: Map<string, TaskResultText>, links: { stateFile(path: string): string }, judgment: Judgment | null, acceptedBy: string | null, opts: ReportOptions = {}): string {
   const plan = view.plan!;
   const total = totalUsage(view);
   const out = [
     reportMarker(view.run.issue, view.run.run),
     `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
     '',
+    ...(opts.ended ? ['> [!CAUTION]', `> ${opts.ended}`, ''] : []),
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
     plan.summary,
     '',
@@ -112,7 +120,8 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
     out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
     out.push('');
   }
-  out.push(renderMergeSection(view.run.merge), '');
+  if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${n}`), '');
+  if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
   out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
   out.push('');
   out.push(`<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);

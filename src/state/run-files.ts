@@ -4,7 +4,7 @@ import type { Plan } from '../domain/plan';
 import { runFolder, STATE_BRANCH } from '../domain/refs';
 import { parseAttemptResult, type PastAttempt } from '../domain/attempt-memory';
 import { FRESH_MEMORY } from '../domain/leader-policy';
-import { newTaskRecord, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
+import { newTaskRecord, type PhaseRole, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
 import { show, valueAt } from '../text/quote-value';
 import { PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
@@ -145,37 +145,63 @@ export function writePlan(tx: StateTx, issue: number, run: number, plan: Plan, p
   for (const t of plan.tasks) tx.write(paths.taskMd(issue, run, t.id), taskMd(t.id));
 }
 
-/** execution_log.yaml in the seed's schema, regenerated from run.json and the per-task files. */
+const seconds = (from: string | null | undefined, to: string | null | undefined) => {
+  const d = from && to ? Date.parse(to) - Date.parse(from) : NaN;
+  return Number.isFinite(d) ? Math.round(d / 1000) : null;
+};
+
+/** The run's status in the log's words: running until it ends, then success, partial or failure. */
+function logStatus(view: RunView): 'running' | 'success' | 'partial' | 'failure' {
+  const { phase } = view.run;
+  if (phase === 'FAILED' || phase === 'ABORTED') return 'failure';
+  if (phase !== 'COMPLETED') return 'running';
+  const unfinished = [...view.tasks.values()].some((t) => !t.replacedBy && t.status !== 'success');
+  return view.run.review?.acceptedBy || unfinished ? 'partial' : 'success';
+}
+
+/**
+ * execution_log.yaml in claude-crew's schema: cmd_id, started, finished and status at the
+ * top, then one entry per agent run: the decomposer, each task's worker, the critic, the
+ * aggregator and the retrospector, with started, finished, duration_sec, status, error,
+ * retries and metadata_issues. A task whose dependency failed is `blocked`. Regenerated
+ * from run.json and the per-task files.
+ */
 export function executionLog(view: RunView): string {
+  const phase = (role: PhaseRole) => {
+    const p = view.run.phases?.[role];
+    return p && { role, task: null, model: p.model, started: p.started, finished: p.finished, duration_sec: seconds(p.started, p.finished), status: p.status, error: p.error, retries: p.retries, metadata_issues: [] as string[] };
+  };
   const tasks = (view.plan?.tasks ?? []).map((t) => {
     const rec = view.tasks.get(t.id);
-    const started = rec?.startedAt ? Date.parse(rec.startedAt) : NaN;
-    const finished = rec?.finishedAt ? Date.parse(rec.finishedAt) : NaN;
     return {
-      id: t.id,
-      title: t.title,
-      persona: t.persona,
-      model: t.tier,
-      depends_on: t.dependsOn,
-      status: rec?.status ?? 'pending',
-      started_at: rec?.startedAt ?? null,
-      finished_at: rec?.finishedAt ?? null,
-      duration_seconds: Number.isFinite(finished - started) ? Math.round((finished - started) / 1000) : null,
-      retries: Math.max(0, (rec?.attempts ?? 0) - 1),
-      branch: rec?.branch ?? null,
-      metadata_issues: rec?.metadataIssues ?? [],
-      tokens: rec ? { input: rec.usage.inputTokens, output: rec.usage.outputTokens, cache_read: rec.usage.cacheReadTokens } : null,
+      role: `worker_${t.persona}`,
+      task: t.id,
+      model: rec?.tierOverride ?? t.tier,
+      started: rec?.startedAt ?? null,
+      finished: rec?.finishedAt ?? null,
+      duration_sec: seconds(rec?.startedAt, rec?.finishedAt),
+      status: rec?.replacedBy ? 'failure' : (rec?.status ?? 'pending'),
       error: rec?.error ?? null,
+      retries: Math.max(0, (rec?.attempts ?? 0) - 1),
+      metadata_issues: rec?.metadataIssues ?? [],
+      title: t.title,
+      depends_on: t.dependsOn,
+      branch: rec?.branch ?? null,
+      ...(rec?.replacedBy ? { replaced_by: rec.replacedBy } : {}),
+      tokens: rec ? { input: rec.usage.inputTokens, output: rec.usage.outputTokens, cache_read: rec.usage.cacheReadTokens } : null,
     };
   });
+  const entries = [phase('decomposer'), ...tasks, phase('critic'), phase('aggregator'), phase('retrospector')].filter((e) => !!e);
+  const status = logStatus(view);
   return YAML.stringify({
-    run: `${view.run.issue}/${view.run.run}`,
+    cmd_id: `issue-${view.run.issue}/run-${view.run.run}`,
+    started: view.run.createdAt,
+    finished: status === 'running' ? null : view.run.updatedAt,
+    status,
     phase: view.run.phase,
     requested_by: view.run.requestedBy,
-    started_at: view.run.createdAt,
-    updated_at: view.run.updatedAt,
     base: view.run.base,
-    tasks,
+    tasks: entries.map((e, i) => ({ id: i + 1, ...e })),
   });
 }
 

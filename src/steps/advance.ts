@@ -14,6 +14,7 @@ import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { CrewError, failRun, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
+import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from './planning';
 import { takePushedResult } from './task-results';
 
@@ -124,8 +125,10 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
   await syncPlanComment(ctx, issue, run);
   await ctx.forge.postComment(
     issue,
-    failureComment('the tasks', message, ctx.forge.runLink(), "Read each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`."),
+    failureComment('the tasks', message, ctx.forge.runLink(), "Read the report below and each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`."),
   );
+  // claude-crew goes on to the report even when the tasks failed: what was done, what was not, and a full retrospective.
+  await reportEndedRun(ctx, issue, run, `The run failed: ${failed.length} task${failed.length === 1 ? '' : 's'} did not succeed (${failed.map((f) => f.split(' ')[0]).join(', ')}), so crew opened no pull request.`);
 }
 
 type Integration = { headSha: string; resolved: string[] } | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
-import type { RunView } from '../domain/run-state';
+import { isTerminal, type RunView } from '../domain/run-state';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, StateStore } from '../ports';
@@ -124,11 +124,18 @@ async function noteRateLimits(ctx: StepContext, issue: number, run: number): Pro
   });
 }
 
-/** Marks the run FAILED with a reason the plan comment shows. */
-export async function failRun(ctx: StepContext, issue: number, run: number, step: string, message: string): Promise<void> {
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: failed during ${step}`, (tx) => {
+/**
+ * Marks the run FAILED with a reason the plan comment shows. With `resumable`, the phase it
+ * was in is kept, so `/crew resume` carries on from there (crew failed, not the work).
+ * Returns whether the run was marked resumable.
+ */
+export async function failRun(ctx: StepContext, issue: number, run: number, step: string, message: string, opts: { resumable?: boolean } = {}): Promise<boolean> {
+  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: failed during ${step}`, (tx) => {
     const rec = readRun(tx, issue, run);
-    if (!rec || rec.phase === 'COMPLETED' || rec.phase === 'FAILED') return;
-    writeRun(tx, { ...rec, phase: 'FAILED', failure: { step, message } }, nowIso(ctx));
+    if (!rec || isTerminal(rec.phase)) return false;
+    const resumeFrom = opts.resumable ? rec.phase : undefined;
+    writeRun(tx, { ...rec, phase: 'FAILED', finalizer: null, failure: { step, message, ...(resumeFrom ? { resumeFrom } : {}) } }, nowIso(ctx));
+    return resumeFrom !== undefined;
   });
+  return value;
 }

@@ -2,21 +2,19 @@ import { runCritic } from '../agents/critic';
 import { checkCommand } from '../domain/command-policy';
 import { parseUnifiedDiff } from '../domain/diff';
 import {
+  adversarialChecks,
   commandEvaluation,
   commandNotRun,
-  criteriaDigest,
   failingEvaluations,
   rerunAdvice,
   semanticEvaluation,
   tasksToRerun,
   verdictOf,
-  type AdversarialFinding,
   type Evaluation,
   type Judgment,
 } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
-import { addUsage, FRESH_REVIEW, ZERO_USAGE, type RunView } from '../domain/run-state';
-import { findTampering } from '../domain/tamper';
+import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -58,13 +56,16 @@ export async function critic(ctx: StepContext): Promise<void> {
     if (j?.headSha === review.headSha) return finish(ctx, view, j);
   }
 
+  const startedAt = nowIso(ctx);
   const judgment = await judge(ctx, view);
+  const { default_model: tier } = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   await ctx.state.update(prefix, `issue #${issue} run ${run}: critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
     const v = readView(tx, issue, run)!;
     tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
     const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
-    writeRun(tx, { ...v.run, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
+    const logged = logPhase(v.run, 'critic', { model: tier, started: startedAt, finished: nowIso(ctx), status: judgment.verdict === 'PASS' ? 'success' : 'failure', retries: judgment.iteration - 1, error: judgment.verdict === 'PASS' ? null : judgment.overallReason.slice(0, 500) });
+    writeRun(tx, { ...logged, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
   });
   ctx.log.checkpoint('judged');
@@ -87,13 +88,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const previous = await lastJudgment(ctx, view);
 
   // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
-  const adversarial: AdversarialFinding[] = [];
-  if (view.run.criteriaDigest && criteriaDigest(plan.criteria) !== view.run.criteriaDigest) {
-    adversarial.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${criteriaDigest(plan.criteria)}) differ from the ones the plan review passed (digest ${view.run.criteriaDigest})` });
-  }
   const diff = await ctx.repo.unifiedDiff(base.sha, headSha);
   if (diff.truncated) ctx.log.warn('the diff is larger than 5 MB; the test-tampering checks read only its first 5 MB');
-  for (const f of findTampering(parseUnifiedDiff(diff.text))) adversarial.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
+  const adversarial = adversarialChecks(plan.criteria, view.run.criteriaDigest, parseUnifiedDiff(diff.text));
 
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');

@@ -1,16 +1,18 @@
 import { PullRequestsNotAllowed } from '../adapters/github/forge';
 import { runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
-import type { RunView } from '../domain/run-state';
+import { logPhase, type RunRecord, type RunView } from '../domain/run-state';
 import { renderPullBody, renderReport, renderReportSummary, reportMarker, type TaskResultText } from '../render/report';
 import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
+import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
 import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { lastJudgment } from './critic';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -25,6 +27,31 @@ function resultText(view: RunView, read: (path: string) => string | undefined): 
   return out;
 }
 
+/** report.md and report_summary.md on the state branch, with the run record's own changes, in one write. */
+async function recordReport(ctx: StepContext, view: RunView, report: string, judgment: Judgment | null, startedAt: string, mutate: (rec: RunRecord) => RunRecord): Promise<void> {
+  const { issue, run } = view.run;
+  const now = nowIso(ctx);
+  const outcome = runOutcome(view, judgment, view.run.review?.acceptedBy != null);
+  const summary = renderReportSummary(view, outcome, judgment, { generatedBy: `crew v${CREW_VERSION}`, date: now.slice(0, 10) });
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: report (${outcome.status})`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    tx.write(paths.report(issue, run), `${report}\n`);
+    tx.write(paths.reportSummary(issue, run), `${summary}\n`);
+    writeRun(tx, logPhase(mutate(rec), 'aggregator', { model: null, started: startedAt, finished: now, status: 'success', retries: 0, error: null }), now);
+    refreshExecutionLog(tx, issue, run);
+  });
+}
+
+/** The retrospective after a run ends; one that cannot be written must not undo the ending. */
+async function retrospectAfter(ctx: StepContext, issue: number, run: number, target: number): Promise<void> {
+  try {
+    await retrospect(ctx, issue, run, false);
+  } catch (e) {
+    ctx.log.warn(`the retrospective failed: ${(e as Error).message}`);
+    await ctx.forge.postComment(target, `crew could not post the retrospective of run ${run}: ${(e as Error).message}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`).catch(() => undefined);
+  }
+}
+
 /**
  * After the critic's PASS (or a person's `/crew accept`): the pull request, created or
  * updated idempotently by its head branch, its labels, the report as its first comment,
@@ -32,14 +59,15 @@ function resultText(view: RunView, read: (path: string) => string | undefined): 
  */
 export async function finish(ctx: StepContext, view: RunView, judgment: Judgment | null): Promise<void> {
   const { issue, run } = view.run;
+  const startedAt = nowIso(ctx);
   const prefix = `${runFolder(issue, run)}/`;
   const config = await ctx.config();
   const acceptedBy = view.run.review?.acceptedBy ?? null;
   const snap = await ctx.state.load(prefix);
   const results = resultText(view, (p) => snap.read(p));
   const links = planLinks(ctx);
-  const folder = links.stateFile(runFolder(issue, run));
-  const body = capBody(renderPullBody(view, results, judgment, acceptedBy), folder);
+  const reportLink = links.stateFile(paths.report(issue, run));
+  const body = capBody(renderPullBody(view, results, judgment, acceptedBy), reportLink);
   const branch = ctx.branches.integration(issue, run);
   let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
   const existed = pr !== undefined;
@@ -52,16 +80,18 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   } catch (e) {
     if (e instanceof PullRequestsNotAllowed) {
       const head = view.run.review?.headSha?.slice(0, 7) ?? '';
-      throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`, "Change the setting, then re-run this workflow run's failed job from the Actions tab.");
+      throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`, 'Change the setting (or pass a GitHub App or personal token as `github_token`), then comment `/crew resume`: crew opens the pull request from the branch it kept, without judging again.');
     }
     throw e;
   }
   ctx.log.checkpoint('pr-opened');
+  const notes: string[] = [];
   for (const label of config.pr_labels) {
     try {
       await ctx.forge.addLabel(pr.number, label);
     } catch (e) {
       ctx.log.warn(`could not add the label '${label}' to #${pr.number}: ${(e as Error).message}`);
+      notes.push(`crew could not add the label \`${label}\` (from \`pr_labels\`) to this pull request: ${sanitize((e as Error).message, 300)}`);
     }
   }
   await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
@@ -73,30 +103,42 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const loaded = await loadView(ctx, issue, run);
   const mergeState = await decideMerge(ctx, loaded, pr.number);
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
-  const report = renderReport(current, results, links, judgment, acceptedBy);
+  const report = renderReport(current, results, links, judgment, acceptedBy, { notes });
   // A PR crew just created has no comments to search.
   let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
-  if (reportId) await ctx.forge.updateComment(reportId, capBody(report, folder));
-  else reportId = (await ctx.forge.postComment(pr.number, capBody(report, folder))).id;
+  if (reportId) await ctx.forge.updateComment(reportId, capBody(report, reportLink));
+  else reportId = (await ctx.forge.postComment(pr.number, capBody(report, reportLink))).id;
   ctx.log.checkpoint('report-posted');
 
-  const now = nowIso(ctx);
-  const outcome = runOutcome(current, judgment, acceptedBy !== null);
-  const summary = renderReportSummary(current, outcome, judgment, { generatedBy: `crew v${CREW_VERSION}`, date: now.slice(0, 10) });
-  await ctx.state.update(prefix, `issue #${issue} run ${run}: completed`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
-    tx.write(paths.report(issue, run), `${report}\n`);
-    tx.write(paths.reportSummary(issue, run), `${summary}\n`);
-    writeRun(tx, { ...rec, phase: 'COMPLETED', merge: mergeState, pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }, now);
-    refreshExecutionLog(tx, issue, run);
-  });
+  await recordReport(ctx, current, report, judgment, startedAt, (rec) => ({ ...rec, phase: 'COMPLETED', merge: mergeState, pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }));
+  // A report left on the issue by an earlier ending of this run (it failed, then was retried) points on to the PR's.
+  if (current.run.issueReportCommentId) await ctx.forge.updateComment(current.run.issueReportCommentId, `${reportMarker(issue, run)}\nRun ${run} failed earlier and was carried on; it completed, and its report is now on ${pr.url}.`);
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
-  // The run is complete; a retrospective that cannot be written must not undo that.
-  try {
-    await retrospect(ctx, issue, run, false);
-  } catch (e) {
-    ctx.log.warn(`the retrospective failed: ${(e as Error).message}`);
-    await ctx.forge.postComment(pr.number, `crew could not post the retrospective of run ${run}: ${(e as Error).message}. The run itself is complete. Comment \`/crew retro\` on #${issue} to try again.`).catch(() => undefined);
-  }
+  await retrospectAfter(ctx, issue, run, pr.number);
+}
+
+/**
+ * A run that ended without a pull request (its tasks failed, or it was aborted) still gets
+ * its report: report.md and report_summary.md (status failure), the report as a comment on
+ * the issue (the PR, if an earlier round opened one), the job summary, and the
+ * retrospective, which is full for such a run.
+ */
+export async function reportEndedRun(ctx: StepContext, issue: number, run: number, why: string): Promise<void> {
+  const startedAt = nowIso(ctx);
+  const view = await loadView(ctx, issue, run);
+  if (!view.plan) return ctx.log.info(`run ${run} ended before it had a plan; there is nothing to report`);
+  const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
+  const judgment = await lastJudgment(ctx, view);
+  const links = planLinks(ctx);
+  const report = renderReport(view, resultText(view, (p) => snap.read(p)), links, judgment, null, { ended: why });
+  const body = capBody(report, links.stateFile(paths.report(issue, run)));
+  const target = view.run.pr?.number ?? issue;
+  let id = view.run.issueReportCommentId ?? undefined;
+  if (id) await ctx.forge.updateComment(id, body);
+  else id = (await ctx.forge.postComment(target, body)).id;
+  await recordReport(ctx, view, report, judgment, startedAt, (rec) => ({ ...rec, issueReportCommentId: id! }));
+  await ctx.summary(report);
+  await syncPlanComment(ctx, issue, run);
+  await retrospectAfter(ctx, issue, run, target);
 }

@@ -1,6 +1,6 @@
 import { decompose } from '../agents/decomposer';
 import { reviewPlan } from '../agents/plan-reviewer';
-import { decide, failureSignature, recordSuccess, type Decision, type FailedTask } from '../domain/leader-policy';
+import { decide, failureSignature, NO_RULE, recordSuccess, type Decision, type FailedTask } from '../domain/leader-policy';
 import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
@@ -47,6 +47,11 @@ export function settleInState(tx: StateTx, issue: number, run: number, taskId: s
     writeTask(tx, issue, run, { ...rec, pendingReplan: true });
   } else if (decision.action === 'ask' || decision.action === 'review_plan') {
     next = { ...next, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question } };
+  } else if (decision.action === 'give_up' && decision.reason !== NO_RULE) {
+    // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
+    writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}` });
+  } else if (decision.action === 'queue') {
+    writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, queuedQuestion: { topic: decision.topic, question: decision.question } });
   }
   writeRun(tx, next, claim.at);
   return decision;
@@ -66,12 +71,29 @@ export async function followUp(ctx: StepContext, issue: number, run: number, dec
     case 'review_plan':
       await askPerson(ctx, issue, run, decision.task, decision.question, decision.action === 'review_plan');
       return;
+    case 'queue':
+      ctx.log.info(`leader: the question about ${decision.task} waits until the open one is answered`);
+      return;
     case 'give_up':
       ctx.log.info(`leader: ${decision.task} stays failed: ${decision.reason}`);
   }
 }
 
-async function askPerson(ctx: StepContext, issue: number, run: number, task: string, question: string, planReview: boolean): Promise<void> {
+/**
+ * Inside the state write that answers the open question: the next question that waited
+ * for it becomes the open one (comment id 0 until `askPerson` posts it). Returns it, or null.
+ */
+export function openQueuedQuestion(tx: StateTx, issue: number, run: number, now: string): { task: string; question: string; planReview: boolean } | null {
+  const view = readView(tx, issue, run)!;
+  const next = view.plan?.tasks.map((t) => view.tasks.get(t.id)).find((t) => t?.queuedQuestion);
+  if (!next?.queuedQuestion || view.run.waiting) return null;
+  const { topic, question } = next.queuedQuestion;
+  writeTask(tx, issue, run, { ...next, queuedQuestion: null });
+  writeRun(tx, { ...view.run, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: next.id, topic, question } }, now);
+  return { task: next.id, question, planReview: topic === 'plan_review' };
+}
+
+export async function askPerson(ctx: StepContext, issue: number, run: number, task: string, question: string, planReview: boolean): Promise<void> {
   const body = [
     `**crew needs a decision** about ${task}.`,
     '',
@@ -186,7 +208,10 @@ export async function replanTasks(
       writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
     }
     for (const id of taskIds) writeTask(tx, issue, run, { ...v.tasks.get(id)!, pendingReplan: false, replacedBy: newIds });
-    writeRun(tx, { ...rec, planVersion: rec.planVersion + 1, phase: rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase, waiting: null, failure: null }, now);
+    // A question still open about another task stays open: the new tasks start once it is answered.
+    const answered = rec.waiting?.kind === 'decision' && taskIds.includes(rec.waiting.task);
+    const stillWaiting = rec.phase === 'ESCALATING' && !answered;
+    writeRun(tx, { ...rec, planVersion: rec.planVersion + 1, phase: stillWaiting ? 'ESCALATING' : rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase, waiting: stillWaiting ? rec.waiting : null, failure: null }, now);
     return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
   });
   if (!replacement) ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);

@@ -7,7 +7,7 @@ import { configCriteria, statedCriteria, type Criterion } from '../domain/criter
 import { runFolder } from '../domain/refs';
 import type { Plan } from '../domain/plan';
 import { checkPlanRules, findingsText, type Finding } from '../domain/plan-review';
-import { addUsage, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
+import { addUsage, logPhase, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { hiddenMarker } from '../text/markdown';
 import type { StateTx } from '../ports';
@@ -99,6 +99,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   const body = sanitize(request.body);
   const answers = snap.read(paths.answers(issue, run)) ?? '';
   const modelId = config.models[config.default_model];
+  const startedAt = nowIso(ctx);
   let usage: Usage = ZERO_USAGE;
   const spend = (u: Usage) => (usage = addUsage(usage, u));
   /** One state write that also books the model usage spent so far in this step. */
@@ -141,8 +142,10 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
           });
     let findings: Finding[] = [];
     let passed = false;
+    let rounds = 0;
     const reviewerPrompt = await ctx.template('plan_reviewer');
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
+      rounds = round;
       findings = checkPlanRules(plan);
       if (findings.length === 0) {
         const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
@@ -167,7 +170,8 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     const claimNonce = nonce();
     let version = 0;
     let claimed: string[] = [];
-    await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (rec, tx) => {
+    await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (current, tx) => {
+      let rec = logPhase(current, 'decomposer', { model: config.default_model, started: startedAt, finished: now, status: 'success', retries: rounds - 1, error: null });
       version = rec.planVersion + 1;
       tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
       writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
@@ -182,7 +186,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     });
     ctx.log.checkpoint('plan-recorded');
     if (needsApproval) {
-      await requestApproval(ctx, issue, run, version, passed, findings);
+      await requestApproval(ctx, issue, run, version, passed, findingsText(findings));
       return [];
     }
     await ctx.state.update(prefix, `issue #${issue} run ${run}: start`, (tx) => {
@@ -194,7 +198,11 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     const who = e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
     const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
     spend(e.usage);
-    await record('planning failed', (rec) => ({ ...rec, phase: 'FAILED', failure: { step: 'planning', message: message.split('\n')[0]! } }));
+    await record('planning failed', (rec) => ({
+      ...logPhase(rec, 'decomposer', { model: config.default_model, started: startedAt, finished: nowIso(ctx), status: 'failure', retries: 0, error: message.split('\n')[0]! }),
+      phase: 'FAILED',
+      failure: { step: 'planning', message: message.split('\n')[0]! },
+    }));
     await syncPlanComment(ctx, issue, run);
     await ctx.forge.postComment(issue, failureComment('planning', message, ctx.forge.runLink(), 'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.'));
     return [];
@@ -226,13 +234,13 @@ async function ask(ctx: StepContext, issue: number, run: number, intake: StoredI
 }
 
 /** Tells the maintainer the plan waits for them; that comment is what an approval must come after. */
-async function requestApproval(ctx: StepContext, issue: number, run: number, version: number, passed: boolean, findings: Finding[]): Promise<void> {
+export async function requestApproval(ctx: StepContext, issue: number, run: number, version: number, passed: boolean, findings: string): Promise<void> {
   const lines = passed
     ? [`**Plan v${version} is ready** (see the plan comment above). Comment \`/crew approve\` to start it, or \`/crew revise <what to change>\` to plan again.`]
     : [
         `**The plan reviewer did not pass plan v${version}** after ${REVIEW_ROUNDS} rounds. Its findings:`,
         '',
-        findingsText(findings),
+        findings,
         '',
         'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
       ];

@@ -4,9 +4,9 @@ import { runRetrospector } from '../agents/retrospector';
 import { failingEvaluations, runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import { knowledgeEntry, renderRetrospective, renderRetrospectiveMd, retroMode, selectProposals, type Retrospective } from '../domain/retrospective';
-import { addUsage, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
+import { addUsage, logPhase, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
 import { KNOWLEDGE_PATH } from '../state/knowledge';
-import { parseJson, paths, readRun, writeRun } from '../state/run-files';
+import { parseJson, paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
@@ -52,12 +52,14 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   const config = await ctx.config();
   if (!config.retrospect.enabled && !forced) return ctx.log.info('retrospect.enabled is off; no retrospective');
   const view = await loadView(ctx, issue, run);
-  // A repeat of the finishing job does not write a second one; `/crew retro` always does.
-  if (view.run.retro && !forced) return ctx.log.info('the retrospective of this run is already posted');
+  // A repeat of the finishing job does not write a second one; `/crew retro` always does, and so
+  // does a run that ended again differently (failed, then retried to completion): it is replaced in place.
+  if (view.run.retro && view.run.retro.phase === view.run.phase && !forced) return ctx.log.info('the retrospective of this run is already posted');
   const judgments = await judgmentsOf(ctx, view);
   const outcome = runOutcome(view, judgments.at(-1) ?? null, !!view.run.review?.acceptedBy);
   const mode = retroMode(outcome, forced);
   const target = view.run.pr?.number ?? issue;
+  const startedAt = nowIso(ctx);
   let out;
   try {
     out = await runRetrospector(ctx.model(), { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) }, ctx.log);
@@ -70,7 +72,8 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   const retro: Retrospective = { mode, summary: out.summary, wentWell: out.wentWell, wentWrong: out.wentWrong, ...chosen, memory: out.memory, at: nowIso(ctx) };
   const body = renderRetrospective(retro, { issue, run });
   // Found by the id crew stored, never by listing comments (issues can have thousands).
-  const existing = view.run.retro?.commentId;
+  // A run that ended differently since (failed, then finished) gets a new one where it now ends (its PR).
+  const existing = forced || view.run.retro?.phase === view.run.phase ? view.run.retro?.commentId : undefined;
   let ref: { id: number; url: string };
   if (existing) {
     await ctx.forge.updateComment(existing, body);
@@ -84,7 +87,9 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     const rec = readRun(tx, issue, run)!;
     tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
     tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
-    writeRun(tx, { ...rec, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode } }, nowIso(ctx));
+    const logged = logPhase(rec, 'retrospector', { model: config.retrospect.model, started: startedAt, finished: nowIso(ctx), status: 'success', retries: 0, error: null });
+    writeRun(tx, { ...logged, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase } }, nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
   });
   ctx.log.info(`retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`);
   await syncPlanComment(ctx, issue, run);

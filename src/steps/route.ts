@@ -4,7 +4,7 @@ import { runFolder } from '../domain/refs';
 import { NOTHING_POSTED } from '../domain/caps';
 import { FRESH_MEMORY } from '../domain/leader-policy';
 import { failingEvaluations, rerunAdvice, tasksToRerun } from '../domain/judgment';
-import { failedTasks, FRESH_REVIEW, isTerminal, settlement, ZERO_USAGE, type RunRecord } from '../domain/run-state';
+import { failedTasks, FRESH_REVIEW, isTerminal, settlement, ZERO_USAGE, type Phase, type RunRecord } from '../domain/run-state';
 import type { CommentEvent, DispatchEvent } from '../event';
 import { helpComment, refusalComment } from '../render/messages';
 import { planMarker, renderPlanComment } from '../render/plan-comment';
@@ -13,10 +13,11 @@ import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../st
 import { remember, retrospect } from './retrospect';
 import { claimReadyTasks } from '../state/transitions';
 import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
-import { replanTasks } from './leader';
+import { askPerson, openQueuedQuestion, replanTasks } from './leader';
 import { lastJudgment } from './critic';
+import { reportEndedRun } from './finish';
 import { takePushedResult } from './task-results';
-import { planRun, WAITING_LABEL } from './planning';
+import { planRun, requestApproval, WAITING_LABEL } from './planning';
 import { sanitize } from '../text/sanitize';
 
 /** A maintainer's answer or feedback reaches prompts like the issue does: sanitised, and at most this long. */
@@ -93,7 +94,7 @@ async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Comm
     case 'status': {
       const last = await latestRun(ctx, issue);
       if (!last) await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
-      else await syncPlanComment(ctx, issue, last.run);
+      else if (!(await askUnasked(ctx, last))) await syncPlanComment(ctx, issue, last.run);
       return;
     }
     case 'run':
@@ -248,6 +249,16 @@ async function ensurePlanComment(ctx: StepContext, issue: number, run: number, r
 }
 
 /**
+ * A reply to a question crew never posted (its job stopped in between) cannot count: crew
+ * asks now, says so, and the reply must come after the question.
+ */
+async function askedJustNow(ctx: StepContext, ev: CommentEvent, last: RunRecord): Promise<boolean> {
+  if (!(await askUnasked(ctx, last))) return false;
+  await ctx.forge.postComment(ev.issue.number, `crew had not posted its ${last.waiting!.kind === 'approval' ? `request to approve plan v${last.waiting!.planVersion}` : 'question'} yet when that reply came, so the reply does not count. The ${last.waiting!.kind === 'approval' ? 'request' : 'question'} is above now; reply to it.`);
+  return true;
+}
+
+/**
  * A reply counts only if it was written after the comment it answers and has not
  * been edited since: crew re-reads it rather than trusting the event alone.
  */
@@ -319,6 +330,7 @@ async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {
     return;
   }
   const waiting = last.waiting;
+  if (await askedJustNow(ctx, ev, last)) return;
   const trust = await trustedReply(ctx, ev, waiting.commentId);
   if (trust !== 'ok') {
     await ctx.forge.postComment(
@@ -381,11 +393,13 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
   const issue = ev.issue.number;
   const run = last.run;
   const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'decision' }>;
+  if (await askedJustNow(ctx, ev, last)) return;
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
   const config = await ctx.config();
   const now = nowIso(ctx);
   const claimNonce = nonce();
   let toReplan: string[] = [];
+  const asking: { next: ReturnType<typeof openQueuedQuestion> } = { next: null };
   const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
     const view = readView(tx, issue, run)!;
     if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
@@ -400,11 +414,16 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
       for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
-    return reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    // One question at a time: the next one that waited for this answer is asked now.
+    asking.next = openQueuedQuestion(tx, issue, run, now);
+    return started;
   });
   if (claimed === null) return ctx.log.info('the decision was already taken');
-  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  const queued = asking.next;
+  if (!queued) await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
+  if (queued) await askPerson(ctx, issue, run, queued.task, queued.question, queued.planReview);
   if (reply === 'revise') {
     await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
     return setOutputs(ctx, issue, run, [], true);
@@ -494,12 +513,24 @@ async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise
   const now = nowIso(ctx);
   const { value: out } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: retry ${only ?? 'failed tasks'}`, (tx) => {
     const view = readView(tx, issue, run)!;
-    const targets = [...view.tasks.values()].filter((t) => (settlement(t) === 'failed' || t.status === 'blocked') && (!only || t.id === only));
+    const failed = (id: string) => settlement(view.tasks.get(id)) === 'failed';
+    // A task blocked by a failed dependency can only run if that dependency runs again too.
+    const wanted = new Set<string>();
+    const want = (id: string) => {
+      if (wanted.has(id) || !failed(id)) return;
+      wanted.add(id);
+      for (const d of view.plan?.tasks.find((t) => t.id === id)?.dependsOn ?? []) want(d);
+    };
+    for (const t of view.tasks.values()) if (!only || t.id === only) want(t.id);
+    const targets = [...wanted].map((id) => view.tasks.get(id)!);
+    // crew failed after the tasks (integrating, judging, finishing): retrying means carrying on from there.
+    if (!targets.length && !only && view.run.phase === 'FAILED' && view.run.failure?.resumeFrom) return { resume: true as const };
     if (!targets.length) return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
     for (const t of targets) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
     writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
     return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now), retried: targets.map((t) => t.id) };
   });
+  if ('resume' in out) return resume(ctx, ev);
   if ('error' in out) {
     await ctx.forge.postComment(issue, `Run ${run}: ${out.error}`);
     return;
@@ -527,11 +558,72 @@ async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const last = await latestRun(ctx, issue);
   // Stopped before its run was even written: resuming means doing what was asked.
   if (!last) return startRun(ctx, ev, 'run');
+  // crew itself failed (not the work): go back to the phase it failed in.
+  if (last.phase === 'FAILED' && last.failure?.resumeFrom) return resumeFailed(ctx, ev, last, last.failure.resumeFrom);
+  if ((last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') && (await askUnasked(ctx, last))) return;
   if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
-    const why = last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL' ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)` : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+    const why =
+      last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL'
+        ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)`
+        : last.phase === 'FAILED' && failedTasks(await loadView(ctx, issue, last.run)).length
+          ? `run ${last.run} ended because tasks failed. Comment \`/crew retry\` to run them again (or \`/crew retry <task>\` for one)`
+          : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
     await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
     return;
   }
+  return resumeRun(ctx, ev, last);
+}
+
+/**
+ * Resumes a run that crew failed in (an error outside the tasks): the phase it was in comes
+ * back, with this workflow run as the one finishing it. Integration, judging and finishing
+ * are idempotent, so they simply run again; a PASS on the same head is not judged twice.
+ */
+async function resumeFailed(ctx: StepContext, ev: CommentEvent, last: RunRecord, from: Phase): Promise<void> {
+  const issue = ev.issue.number;
+  const run = last.run;
+  const back: Phase = from === 'INTERRUPTED' ? 'EXECUTING' : from;
+  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume in ${back} after a failure`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'FAILED' || !rec.failure?.resumeFrom) return false;
+    const finalizer = back === 'INTEGRATING' || back === 'REVIEWING' ? ctx.runId : null;
+    writeRun(tx, { ...rec, phase: back, failure: null, finalizer }, nowIso(ctx));
+    return true;
+  });
+  if (!taken) return ctx.log.info('the run was resumed by another job first');
+  ctx.log.info(`resuming run ${run} in ${back}, where crew failed (${last.failure?.step})`);
+  const now = await latestRun(ctx, issue);
+  if (back === 'INTEGRATING' || back === 'REVIEWING') {
+    // advance runs next in this workflow run: it integrates (INTEGRATING) or hands to the critic job (REVIEWING).
+    setOutputs(ctx, issue, run, [], true);
+    await syncPlanComment(ctx, issue, run);
+    return;
+  }
+  if (back === 'ESCALATING' || back === 'AWAITING_APPROVAL') {
+    if (!(await askUnasked(ctx, now!))) await syncPlanComment(ctx, issue, run);
+    return;
+  }
+  return resumeRun(ctx, ev, now!);
+}
+
+/**
+ * A question crew recorded but never posted: the job stopped between writing the state
+ * (waiting, comment id 0) and posting. Posts it now; a reply counts only after it.
+ */
+async function askUnasked(ctx: StepContext, rec: RunRecord): Promise<boolean> {
+  const w = rec.waiting;
+  if (!w || w.commentId !== 0) return false;
+  ctx.log.info(`run ${rec.run} waits on a ${w.kind} that was never posted; asking now`);
+  if (w.kind === 'decision') await askPerson(ctx, rec.issue, rec.run, w.task, w.question, w.topic === 'plan_review');
+  else if (w.kind === 'approval') {
+    const review = (await ctx.state.load(`${runFolder(rec.issue, rec.run)}/`)).read(paths.review(rec.issue, rec.run)) ?? '';
+    await requestApproval(ctx, rec.issue, rec.run, w.planVersion, w.reason === 'requested', review.split(/\n\n/).slice(2).join('\n\n').trim());
+  } else return false;
+  return true;
+}
+
+async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): Promise<void> {
+  const issue = ev.issue.number;
   const run = last.run;
   // The run may have stopped before its plan comment was posted or recorded.
   await ensurePlanComment(ctx, issue, run, true);
@@ -565,7 +657,7 @@ async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> {
       // An attempt that never reached the branch does not count against the task.
       if (t.status === 'running' || t.status === 'retrying') writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
     }
-    writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null }, now);
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null, failure: null }, now);
     return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
   });
   ctx.log.checkpoint('run-resumed');
@@ -606,6 +698,7 @@ async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
       : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`,
   );
   await syncPlanComment(ctx, issue, run);
+  await reportEndedRun(ctx, issue, run, `@${ev.comment.author.login} aborted the run${stopping.length ? ` while ${stopping.join(', ')} ran (their work so far stays on their branches)` : ''}, so crew opened no pull request.`);
 }
 
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */

@@ -30,16 +30,120 @@ export function fence(text: string, lang = ''): string {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Tracks, line by line, whether a code fence or <details> element is open. */
+class OpenTracker {
+  fence: string | null = null;
+  details = 0;
+  line(line: string): void {
+    const f = FENCE.exec(line)?.[1];
+    if (this.fence !== null) {
+      if (f && f[0] === this.fence[0] && f.length >= this.fence.length && line.trim() === f) this.fence = null;
+    } else if (f) this.fence = f;
+    else this.details = Math.max(0, this.details + (line.match(/<details[\s>]/g)?.length ?? 0) - (line.match(/<\/details>/g)?.length ?? 0));
+  }
+  get inside(): boolean {
+    return this.fence !== null || this.details > 0;
+  }
+}
+
+function openConstructs(text: string): { fence: string | null; details: number } {
+  const t = new OpenTracker();
+  for (const line of text.split('\n')) t.line(line);
+  return { fence: t.fence, details: t.details };
+}
+
+/** Closes whatever fence or <details> a cut left open, so the rest of the body renders as written. */
+function closeOpen(text: string): string {
+  const open = openConstructs(text);
+  return `${text}${open.fence ? `\n${open.fence}` : ''}${'\n\n</details>'.repeat(open.details)}`;
+}
+
+/** The first `max` characters of `text`, cut at a line break, with nothing left open. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf('\n', max);
+  return closeOpen(text.slice(0, cut > max / 2 ? cut : max));
+}
+
 /**
- * Fits a body under GitHub's limit: if it is too long, the tail is cut at a line
- * boundary and a note links to the full text.
+ * Top-level blocks of a markdown body, split at blank lines, never inside a code fence, a
+ * <details> element or a section crew marks with `<!-- crew:x -->` … `<!-- /crew:x -->`.
+ */
+export function markdownBlocks(body: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let open = new OpenTracker();
+  let section: string | null = null;
+  for (const line of body.split('\n')) {
+    if (!open.inside && section === null && line.trim() === '') {
+      if (current.length) blocks.push(current.join('\n'));
+      current = [];
+      open = new OpenTracker();
+      continue;
+    }
+    current.push(line);
+    open.line(line);
+    const start = /^<!-- crew:([\w-]+) -->$/.exec(line.trim());
+    if (section === null && start && body.includes(`<!-- /crew:${start[1]} -->`)) section = start[1]!;
+    else if (section !== null && line.trim() === `<!-- /crew:${section} -->`) section = null;
+  }
+  if (current.length) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A block folded into <details>: its summary kept, its text shortened, a link to all of it. */
+function foldBlock(block: string, link: string, max: number): string {
+  const details = /^<details[^>]*>\s*<summary>([\s\S]*?)<\/summary>\n?([\s\S]*?)<\/details>\s*$/.exec(block);
+  const summary = details ? details[1]!.trim() : escapeHtml(block.split('\n')[0]!.replace(/^#+\s*/, '').replace(/<[^>]*>/g, '').slice(0, 100)) || 'Section';
+  const inner = details ? details[2]!.trim() : block;
+  return `<details><summary>${summary} (shortened)</summary>\n\n${shorten(inner, max)}\n\n…shortened to fit GitHub's limit: [the full text](${link}).\n\n</details>`;
+}
+
+/** A block that must stay: crew's markers and sections, and the closing keyword. */
+const KEEP = /<!-- \/?crew:[\w-]+|\b(?:Closes|Fixes|Resolves) #\d+/;
+
+/**
+ * Fits a body under GitHub's 65,536-character limit by folding, not truncating. The
+ * longest sections are shortened into <details> with a link to the full text; if that is
+ * not enough they are left out with a note. The head (the first block), the tail (the
+ * last two blocks, e.g. the commands or footer), crew's marked sections (the Merge section,
+ * hidden markers) and the closing keyword are kept; no fence or <details> is left open.
  */
 export function capBody(body: string, fullTextLink: string, limit = BODY_LIMIT): string {
   if (body.length <= limit) return body;
+  const blocks = markdownBlocks(body);
+  const kept = blocks.map((b, i) => i === 0 || i >= blocks.length - 2 || KEEP.test(b));
+  const total = () => blocks.reduce((n, b) => n + b.length + 2, 0);
+  const byLength = (which: (i: number) => boolean) =>
+    blocks
+      .map((b, i) => [b.length, i] as const)
+      .filter(([, i]) => which(i))
+      .sort((a, b) => b[0] - a[0])
+      .map(([, i]) => i);
+  // 1. Fold the longest sections, then the kept ones that are not markers, until it fits.
+  for (const pass of [(i: number) => !kept[i], (i: number) => kept[i]! && !/<!-- \/?crew:/.test(blocks[i]!)]) {
+    for (const i of byLength(pass)) {
+      if (total() <= limit) break;
+      const size = Math.max(400, Math.min(2000, blocks[i]!.length - (total() - limit) - 200));
+      if (blocks[i]!.length <= size + 300) continue;
+      blocks[i] = foldBlock(blocks[i]!, fullTextLink, size);
+    }
+  }
+  // 2. Still too long (very many sections): leave the longest foldable ones out with a note.
+  for (const i of byLength((i) => !kept[i])) {
+    if (total() <= limit) break;
+    blocks[i] = `<sub>…a section is left out here to fit GitHub's limit: [the full text](${fullTextLink}).</sub>`;
+  }
+  const out = blocks.join('\n\n');
+  if (out.length <= limit) return out;
+  // 3. Only marked sections of enormous size are left: cut, keeping the last block (footer or markers).
+  const last = blocks.at(-1)!.length < limit / 4 ? `\n\n${blocks.at(-1)}` : '';
   const note = `\n\n…the rest is cut to fit GitHub's ${limit.toLocaleString('en-US')}-character limit. [Read the full text](${fullTextLink}).`;
-  const room = limit - note.length;
-  const cut = body.lastIndexOf('\n', room);
-  return `${body.slice(0, cut > 0 ? cut : room)}${note}`;
+  return `${shorten(out.slice(0, out.length - last.length), limit - note.length - last.length - 200)}${note}${last}`;
 }
 
 export function progressBar(done: number, total: number, width = 20): string {

@@ -59,13 +59,15 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 120_000);
 
-  it('refused for a moved head: GitHub answers 409 to the merge with the judged sha; crew explains and does not retry', async () => {
-    const { r, merge, mergeCalls, sections } = await story((s) => {
-      s.faults.github.push({ route: MERGE_ROUTE, status: 409, kind: 'plain', times: 5, message: 'Head branch was modified. Review and try the merge again.' });
+  it('refused for a moved head: someone pushes to the PR after the critic passed it; the green check on the new head does not merge it', async () => {
+    const { r, merge, judgedSha, mergeCalls, sections } = await story((s) => {
+      const check = s.timeline.findIndex((step) => 'check' in step);
+      s.timeline.splice(check, 0, { push: { author: 'reviewer', files: { 'NOTES.md': '# Notes\n\nAn unreviewed line.\n' }, message: 'a change nobody judged' } });
     });
-    expect(mergeCalls).toBe(1);
-    expect(merge.state).toBe('not-merged');
-    expect(sections.at(-1)).toContain('the head moved while crew was merging (GitHub answered 409), so nothing was merged');
+    expect(mergeCalls).toBe(0);
+    expect(merge).toMatchObject({ state: 'not-merged', headSha: r.pulls[0]!.headSha });
+    expect(r.pulls[0]!.headSha).not.toBe(judgedSha);
+    expect(sections.at(-1)).toBe(`Not merged by crew: the head moved to ${r.pulls[0]!.headSha!.slice(0, 7)} after the critic passed ${judgedSha.slice(0, 7)}; crew merges only what the critic judged.`);
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 120_000);
 

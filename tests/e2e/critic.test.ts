@@ -62,7 +62,7 @@ describe('the critic gate', () => {
     expect(r.issue.labels).toEqual([]);
   }, 120_000);
 
-  it('a test deleted to make `npm test` pass is caught: FAIL with the evidence, and no PR', async () => {
+  it('a test deleted, a test skipped and the test script loosened to make `npm test` pass are caught: FAIL with the evidence, and no PR', async () => {
     const { got, hooks } = collect();
     const r = await play('critic-fraud', { hooks });
     expectFaithful(r);
@@ -70,7 +70,11 @@ describe('the critic gate', () => {
     const j = got.judgments[0]!;
     expect(j.evaluations.map((e) => e.met)).toEqual([true]); // npm test itself passes
     expect(j.verdict).toBe('FAIL');
-    expect(j.adversarial).toEqual([{ rule: 'deleted-test', file: 'test/index.test.js', evidence: 'the test file test/index.test.js was deleted (7 lines)' }]);
+    expect(j.adversarial).toEqual([
+      { rule: 'test-command-changed', file: 'package.json', line: 8, evidence: 'package.json:8 changes the test script from `node --test` to `node --test || true`' },
+      { rule: 'deleted-test', file: 'test/index.test.js', evidence: 'the test file test/index.test.js was deleted (7 lines)' },
+      { rule: 'skipped-test', file: 'test/later.test.js', line: 2, evidence: "test/later.test.js:2 skips or narrows tests: `test.skip('capitalize keeps the rest', () => {});`" },
+    ]);
     expect(crewComments(r).some((c) => c.body.includes('- deleted-test: the test file test/index.test.js was deleted (7 lines)'))).toBe(true);
     expect(r.pulls).toEqual([]);
     expect(r.issue.labels).toEqual(['crew: waiting']);
@@ -132,19 +136,3 @@ function failThenPass(s: Scenario): void {
   pass.replies = [critic.replies[0]!, judgeOnly({ evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:6 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }], overall_reason: 'The README now has the example.' })];
   model.entries = [...entries.filter((e) => e !== t3 && e !== critic), firstTry, secondTry, fail, pass] as Entry[];
 }
-
-describe('the pull request', () => {
-  it('when the repository does not let Actions open pull requests: a comment names the setting and the branch, which stays', async () => {
-    const r = await play('scenarios/demo.yaml', {
-      edit: (s) => {
-        s.repo.settings = { ...s.repo.settings, actions_can_create_pull_requests: false };
-      },
-    });
-    expectFaithful(r);
-    expect(r.pulls).toEqual([]);
-    const failure = crewComments(r).find((c) => !c.body.includes('<!-- crew:plan') && c.body.includes('Allow GitHub Actions to create and approve pull requests'))!;
-    expect(failure.body).toContain('The integrated work is on branch `crew/1/r1/integration`');
-    expect(failure.body).toContain("Change the setting, then re-run this workflow run's failed job");
-    expect(r.branches.map((b) => b.name)).toContain('crew/1/r1/integration');
-  }, 120_000);
-});

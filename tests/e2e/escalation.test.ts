@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import type { ScenarioHooks, ScenarioResult } from '../support/scenario/run-scenario';
 import { crewComments, expectFaithful, play } from './helpers';
 
@@ -84,5 +85,44 @@ describe('the leader’s escalation table, one scenario per row (through dist/)'
     expect(decisionComment(r)!.body).toContain('`/crew revise <what to change>`');
     expect(replan).toContain('A maintainer (@maintainer) says: Put all three notes in one file, NOTES.md.');
     expect(r.pulls[0]!.files).toEqual(['NOTES.md']);
+  });
+
+  it('the loop detector stops identical failures; half the plan failed twice, so crew goes on to the report (status failure, blocked tasks, a full retrospective)', async () => {
+    const got = { summary: '', report: '', log: '', models: [] as string[], retro: '' };
+    const r = await playWith('loop-detector', async ({ gh, anthropic }) => {
+      const read = async (p: string) => (await gh.repo.readFile('refs/heads/crew/state', `issue-1/run-1/${p}`)) ?? '';
+      got.summary = await read('report_summary.md');
+      got.report = await read('report.md');
+      got.log = await read('execution_log.yaml');
+      got.models = anthropic.requests.filter((q) => q.role === 'worker').map((q) => `${q.task}:${String(q.body.model)}`);
+      got.retro = JSON.stringify(anthropic.requests.find((q) => q.role === 'retrospector')?.body.messages[0]);
+    });
+    // t1: the advisor twice (stronger each time), then the loop detector; its replacement t3 trips it at once.
+    expect(got.models).toEqual(['t1:claude-haiku-5-5', 't1:claude-sonnet-5-5', 't1:claude-opus-5-5', 't3:claude-haiku-5-5']);
+    expect(r.model.byRole.decomposer).toBe(2); // the plan, and the one re-plan of the failed half
+    const stop = crewComments(r).find((c) => c.body.startsWith('**crew stopped** during the tasks.'))!;
+    expect(stop.body).toContain('- t3 (failure: the worker reported failure: The release tooling is missing from the repository.; crew stopped escalating it: the same failure happened 4 times');
+    expect(stop.body).toContain('- t4 (blocked: a task it depends on did not succeed)');
+    // The second time, crew goes on to the report: on the issue, in report.md and report_summary.md, then a full retrospective.
+    const report = crewComments(r).find((c) => c.body.includes('<!-- crew:report'))!;
+    expect(report.body).toContain('> [!CAUTION]\n> The run failed: 2 tasks did not succeed (t3, t4), so crew opened no pull request.');
+    expect(got.report).toContain('## crew report · issue #1 · run 1');
+    expect(got.summary).toMatch(/^---\n[\s\S]*status: failure\n[\s\S]*failed_tasks: \[t3, t4\]\n[\s\S]*task_count: 2\n/);
+    expect(got.retro).toContain('Mode: full');
+    expect(crewComments(r).some((c) => c.body.includes('<!-- crew:retro issue=1 run=1 -->\n## crew retrospective · run 1 (full)'))).toBe(true);
+    // execution_log.yaml: the seed's fields, the phases, and `blocked` for the tasks whose dependency failed.
+    const log = YAML.parse(got.log);
+    expect(log).toMatchObject({ cmd_id: 'issue-1/run-1', status: 'failure', finished: expect.any(String) });
+    expect(log.tasks.map((t: { role: string; task: string | null; status: string }) => `${t.role}:${t.task ?? '-'}:${t.status}`)).toEqual([
+      'decomposer:-:success',
+      'worker_writer:t1:failure',
+      'worker_writer:t2:failure',
+      'worker_writer:t3:failure',
+      'worker_writer:t4:blocked',
+      'aggregator:-:success',
+      'retrospector:-:success',
+    ]);
+    expect(log.tasks[1]).toMatchObject({ task: 't1', model: 'opus', retries: 2, replaced_by: ['t3', 't4'] });
+    expect(r.pulls).toEqual([]);
   });
 });

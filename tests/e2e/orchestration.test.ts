@@ -25,10 +25,18 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     expect(r.model.byRole).toEqual({ intake: 1, decomposer: 1, plan_reviewer: 1, worker: 8, critic: 1, retrospector: 1 });
   });
 
-  it('/crew retry after a failed run runs the failed task again; /crew status refreshes the plan comment', async () => {
+  it('/crew retry t1 after a failed run runs the failed task again; /crew status re-renders the plan comment', async () => {
     let t1: { attempts: number; status: string } | undefined;
+    let editsAfterStatus: string[] = [];
     const r = await play('retry-after-failure', {
-      hooks: { beforeClose: async ({ gh }) => void (t1 = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? 'null')) },
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          t1 = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? 'null');
+          // The requests after the maintainer's last comment, /crew status: what crew edited.
+          const status = gh.requests.filter((q) => q.route === 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments' && q.login === 'maintainer').at(-1)!;
+          editsAfterStatus = gh.requests.filter((q) => q.seq > status.seq && q.principal === 'actions' && q.route === 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}').map((q) => q.path.split('/').pop()!);
+        },
+      },
     });
     expectFaithful(r);
     const failure = crewComments(r).find((c) => c.body.startsWith('**crew stopped** during the tasks.'))!;
@@ -37,9 +45,11 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     expect(failure.body).toContain('Skipping the type checker hides the error');
     expect(t1).toMatchObject({ attempts: 2, status: 'success' });
     expect(r.pulls).toHaveLength(1);
-    // /crew status adds no comment: it edits the plan comment.
+    // /crew status adds no comment: it re-renders the plan comment in place.
     const after = crewComments(r).filter((c) => c.id > r.issue.comments.find((x) => x.body === '/crew status')!.id);
     expect(after).toEqual([]);
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(editsAfterStatus).toEqual([String(plan.id)]);
   });
 
   it('a dispatch replayed with the same nonce, or with a forged one, starts nothing twice', async () => {

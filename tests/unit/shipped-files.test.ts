@@ -112,6 +112,27 @@ jobs:
       'x step 6: github.event.comment.body',
     ]);
   });
+
+  /**
+   * GitHub keeps one pending run per concurrency group and cancels the older pending one,
+   * whatever cancel-in-progress says (DESIGN.md §7). A group two runs can share could cancel a
+   * queued `/crew answer` or `/crew abort`; only a group unique to the run (keyed by
+   * github.run_id) is harmless. Returns the places that break that.
+   */
+  function cancellingGroups(text: string): string[] {
+    const wf = parseYaml(text) as { concurrency?: unknown; jobs: Record<string, { concurrency?: unknown }> };
+    const unique = (c: unknown) => /github\.run_id/.test(typeof c === 'string' ? c : String((c as { group?: unknown }).group ?? ''));
+    const places = [['the workflow', wf.concurrency], ...Object.entries(wf.jobs).map(([id, job]) => [`job ${id}`, job.concurrency])] as Array<[string, unknown]>;
+    return places.filter(([, c]) => c !== undefined && !unique(c)).map(([where]) => where);
+  }
+
+  it('no concurrency group can cancel a pending /crew run (one run per issue is a lock in the state instead)', () => {
+    expect(cancellingGroups(workflowText)).toEqual([]);
+    // The check catches a group at either level, and allows one keyed by the run itself.
+    expect(cancellingGroups(workflowText.replace('permissions: {}\n', 'permissions: {}\nconcurrency:\n  group: crew-${{ github.event.issue.number }}\n'))).toEqual(['the workflow']);
+    expect(cancellingGroups(workflowText.replace('    runs-on: ubuntu-latest\n    timeout-minutes: 30\n', '    runs-on: ubuntu-latest\n    timeout-minutes: 30\n    concurrency: crew-${{ github.event.issue.number }}\n'))).toEqual(['job route']);
+    expect(cancellingGroups(workflowText.replace('permissions: {}\n', 'permissions: {}\nconcurrency:\n  group: crew-${{ github.run_id }}\n  cancel-in-progress: false\n'))).toEqual([]);
+  });
 });
 
 /**

@@ -206,17 +206,26 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
       } else if ('push' in step) {
-        const { author, branch, path, content, find, replace } = step.push;
-        let text = content;
-        if (text === undefined) {
-          const now = await gh.repo.readFile(`refs/heads/${branch}`, path);
-          if (now === undefined || find === undefined || replace === undefined || !now.includes(find)) {
-            throw new Error(`scenario '${scenario.name}': timeline[${i}] edits ${branch}:${path}, but ${now === undefined ? 'there is no such file' : find === undefined || replace === undefined ? 'it gives neither content nor find and replace' : `the file has no ${JSON.stringify(find)}`}`);
+        const { author, path, content, find, replace } = step.push;
+        const pr = gh.pulls.get(Math.max(0, ...[...gh.pulls.keys()]));
+        const branch = step.push.branch ?? pr?.head;
+        if (!branch) throw new Error(`scenario '${scenario.name}': timeline[${i}] pushes to the newest PR's head, but there is no pull request yet`);
+        const files = { ...step.push.files };
+        if (path !== undefined) {
+          let text = content;
+          if (text === undefined) {
+            const now = await gh.repo.readFile(`refs/heads/${branch}`, path);
+            if (now === undefined || find === undefined || replace === undefined || !now.includes(find)) {
+              throw new Error(`scenario '${scenario.name}': timeline[${i}] edits ${branch}:${path}, but ${now === undefined ? 'there is no such file' : find === undefined || replace === undefined ? 'it gives neither content nor find and replace' : `the file has no ${JSON.stringify(find)}`}`);
+            }
+            text = now.replace(find, replace);
           }
-          text = now.replace(find, replace);
+          files[path] = text;
         }
         const user = gh.user(author);
-        await gh.repo.writeCommit({ branch, files: { [path]: text }, message: `Edit ${path}`, identity: { name: user.login, email: `${user.login}@users.noreply.github.com` } });
+        await gh.repo.writeCommit({ branch, files, message: step.push.message ?? (path ? `Edit ${path}` : 'a change pushed by hand'), identity: { name: user.login, email: `${user.login}@users.noreply.github.com` } });
+      } else if ('repo_settings' in step) {
+        Object.assign(gh.settings, step.repo_settings);
       } else if ('hold_runs' in step) {
         runner.hold();
       } else if ('release_runs' in step) {

@@ -24,6 +24,16 @@ const Wait = z.union([
   }),
 ]);
 
+const RepoSettings = z.strictObject({
+  /** Private (the default): people with no access cannot even see the issue. Public: anyone can comment. */
+  private: z.boolean().optional(),
+  allow_merge_commit: z.boolean().optional(),
+  allow_squash_merge: z.boolean().optional(),
+  allow_rebase_merge: z.boolean().optional(),
+  delete_branch_on_merge: z.boolean().optional(),
+  actions_can_create_pull_requests: z.boolean().optional(),
+});
+
 const Step = z.union([
   z.strictObject({
     comment: z.string(),
@@ -42,12 +52,23 @@ const Step = z.union([
   /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
   z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),
   /**
-   * A person commits to a branch directly (e.g. edits a file on crew/state by hand): the file
-   * gets `content`, or its first `find` becomes `replace`.
+   * Someone commits to a branch directly (default: the newest PR's head): `files` as given, or one
+   * file at `path` that gets `content`, or whose first `find` becomes `replace` (e.g. a hand edit of crew/state).
    */
   z.strictObject({
-    push: z.strictObject({ author: z.string(), branch: z.string(), path: z.string(), content: z.string().optional(), find: z.string().optional(), replace: z.string().optional() }),
+    push: z.strictObject({
+      author: z.string(),
+      branch: z.string().optional(),
+      files: z.record(z.string(), z.string()).optional(),
+      path: z.string().optional(),
+      content: z.string().optional(),
+      find: z.string().optional(),
+      replace: z.string().optional(),
+      message: z.string().optional(),
+    }),
   }),
+  /** An admin changes repository settings (e.g. lets GitHub Actions open pull requests). */
+  z.strictObject({ repo_settings: RepoSettings }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */
   z.strictObject({ hold_runs: z.literal(true) }),
   /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */
@@ -86,17 +107,7 @@ export const ScenarioSchema = z.strictObject({
       files: z.record(z.string(), z.string()).default(() => ({})),
       /** Other branches (name → files), each one commit on top of the default branch. */
       branches: z.record(z.string(), z.record(z.string(), z.string())).default(() => ({})),
-      settings: z
-        .strictObject({
-          /** Private (the default): people with no access cannot even see the issue. Public: anyone can comment. */
-          private: z.boolean().optional(),
-          allow_merge_commit: z.boolean().optional(),
-          allow_squash_merge: z.boolean().optional(),
-          allow_rebase_merge: z.boolean().optional(),
-          delete_branch_on_merge: z.boolean().optional(),
-          actions_can_create_pull_requests: z.boolean().optional(),
-        })
-        .default(() => ({})),
+      settings: RepoSettings.default(() => ({})),
     })
     .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, branches: {}, settings: {} })),
   /** `.github/crew.yml` on the default branch, as YAML text. */

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../../src/domain/diff';
 import {
+  adversarialChecks,
   commandEvaluation,
   criteriaDigest,
   rerunAdvice,
@@ -134,6 +135,7 @@ describe('tampering, found in a real git diff', () => {
     write('src/a.js', 'export const a = 1;\n');
     write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBe(1);\n  expect(a + 1).toBe(2);\n});\n");
     write('test/b.test.js', "it('b', () => {\n  expect(2).toEqual(2);\n});\n");
+    write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n');
     await git(['add', '-A'], { cwd: dir });
     await git(['commit', '-qm', 'base', '--allow-empty'], { cwd: dir, env });
     change();
@@ -163,6 +165,37 @@ describe('tampering, found in a real git diff', () => {
       write('test/c.test.js', "it('c', () => {\n  expect(3).toBe(3);\n});\n");
     });
     expect(findTampering(parseUnifiedDiff(diff))).toEqual([]);
+  });
+  it('exact matchers swapped for looser ones, with as many assertions as before', async () => {
+    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBeGreaterThan(0);\n  expect({ v: a + 1 }).toMatchObject({});\n});\n"))));
+    expect(found).toEqual([{ rule: 'loosened-matcher', file: 'test/a.test.js', line: 3, evidence: 'test/a.test.js:3 checks less than before: `expect(a).toBe(1);` became `expect(a).toBeGreaterThan(0);`' }]);
+  });
+  it('the test script changed so `npm test` checks less, or removed', async () => {
+    const changed = findTampering(parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test || true"\n  }\n}\n'))));
+    expect(changed).toEqual([{ rule: 'test-command-changed', file: 'package.json', line: 4, evidence: 'package.json:4 changes the test script from `node --test` to `node --test || true`' }]);
+    const removed = findTampering(parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {}\n}\n'))));
+    expect(removed).toEqual([{ rule: 'test-command-changed', file: 'package.json', evidence: 'package.json removes the test script `node --test`' }]);
+  });
+  it("the runner's config leaves tests out", async () => {
+    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('vitest.config.ts', "export default { test: { exclude: ['test/a.test.js'] } };\n"))));
+    expect(found).toEqual([{ rule: 'runner-config-weakened', file: 'vitest.config.ts', line: 1, evidence: "vitest.config.ts:1 changes which tests run: `export default { test: { exclude: ['test/a.test.js'] } };`" }]);
+    const jest = findTampering(parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test"\n  },\n  "jest": { "testPathIgnorePatterns": ["test/a"] }\n}\n'))));
+    expect(jest.map((f) => [f.rule, f.line])).toEqual([['runner-config-weakened', 6]]);
+  });
+  it('a new dependency or a new package with its own test script is not a finding', async () => {
+    const diff = await diffAfter(() => {
+      write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test"\n  },\n  "dependencies": { "slug": "1.0.0" }\n}\n');
+      write('packages/y/package.json', '{\n  "scripts": { "test": "node --test" }\n}\n');
+    });
+    expect(findTampering(parseUnifiedDiff(diff))).toEqual([]);
+  });
+  it('the criteria-changed check: criteria edited after the plan review passed them fail the verdict', () => {
+    const reviewed = criteriaDigest(plan.criteria);
+    expect(adversarialChecks(plan.criteria, reviewed, [])).toEqual([]);
+    const edited = plan.criteria.map((c) => (c.id === 'c1' ? { ...c, command: 'true' } : c));
+    expect(adversarialChecks(edited, reviewed, [])).toEqual([{ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${criteriaDigest(edited)}) differ from the ones the plan review passed (digest ${reviewed})` }]);
+    // A run planned before digests were kept has nothing to compare against.
+    expect(adversarialChecks(edited, null, [])).toEqual([]);
   });
   it('knows test files across languages', () => {
     for (const p of ['test/a.js', 'src/a.test.ts', 'pkg/a_test.go', 'tests/test_a.py', 'spec/a_spec.rb', 'src/FooTest.java', '__tests__/x.js']) expect(isTestFile(p)).toBe(true);

@@ -57,6 +57,14 @@ describe('priorities, limits and the loop detector', () => {
     expect(decide(input, mem(), { userQuestionOpen: true }).decision).toMatchObject({ to: 'planner' });
   });
 
+  it('a second question for a person, with nobody else to take it, waits for the open one instead of being dropped', () => {
+    const { decision, memory } = decide(failed({ impediment: { category: 'scope', requestedAction: 'touch the docs' } }), mem(), { userQuestionOpen: true });
+    expect(decision).toMatchObject({ to: 'user', action: 'queue', topic: 'scope', question: expect.stringContaining('The worker asks: touch the docs') });
+    expect(memory.escalations.user).toBe(1);
+    // At the user's limit it is not queued either: the failure stands.
+    expect(decide(failed({ impediment: { category: 'scope', requestedAction: 'x' } }), mem({ escalations: { user: 10, planner: 0, advisor: 0 } }), { userQuestionOpen: true }).decision).toMatchObject({ action: 'give_up' });
+  });
+
   it('stops repeated identical failures', () => {
     let m = mem();
     const input = failed({ impediment: { category: 'technical', requestedAction: 'x' }, signature: failureSignature('npm test exited 1 at line 42 (abc1234)') });

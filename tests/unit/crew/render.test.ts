@@ -53,6 +53,11 @@ describe('the plan comment', () => {
     expect(failed).toContain('❌ Failed');
     expect(failed).toContain('**What went wrong** (the tasks): 1 task(s) did not succeed');
     expect(failed).toContain('`/crew run`');
+    expect(failed).not.toContain('/crew resume');
+    // crew itself failed while finishing: the comment says where, and offers /crew resume first.
+    const crashed = renderPlanComment(view(['success', 'success', 'success'], { phase: 'FAILED', failure: { step: 'opening the pull request', message: 'GitHub refused', resumeFrom: 'REVIEWING' } }), links);
+    expect(crashed).toContain('**What went wrong** (opening the pull request): GitHub refused · crew stopped in REVIEWING; comment `/crew resume` to carry on from there.');
+    expect(crashed).toContain('**Commands now:** `/crew resume` · `/crew retry [task]`');
   });
 
   it('adds planning and task usage together', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addSecret, redact } from '../../../src/text/redact';
-import { capBody, fence } from '../../../src/text/markdown';
+import { capBody, details, fence, markdownBlocks } from '../../../src/text/markdown';
 import { sanitize } from '../../../src/text/sanitize';
 
 describe('redact', () => {
@@ -46,12 +46,70 @@ describe('sanitize', () => {
 });
 
 describe('markdown helpers', () => {
-  it('caps bodies at GitHub’s limit with a link to the full text', () => {
+  it('folds a body with no structure at all under GitHub’s limit, with a link to the full text', () => {
     const body = Array.from({ length: 5000 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n');
     const capped = capBody(body, 'https://example.test/full');
     expect(capped.length).toBeLessThanOrEqual(65_536);
-    expect(capped).toContain('[Read the full text](https://example.test/full)');
+    expect(capped).toContain('[the full text](https://example.test/full)');
     expect(capBody('short', 'x')).toBe('short');
+  });
+
+  /** Every fence and <details> the body opens, it closes. */
+  const balanced = (md: string) => {
+    const fences = md.split('\n').filter((l) => /^ {0,3}```/.test(l)).length;
+    return fences % 2 === 0 && (md.match(/<details[\s>]/g) ?? []).length === (md.match(/<\/details>/g) ?? []).length;
+  };
+
+  it('folds the longest section of a report, cut inside a code fence, and keeps the head and the Merge section and footer', () => {
+    const huge = Array.from({ length: 4000 }, (_, i) => `log line ${i} ${'y'.repeat(30)}`).join('\n');
+    const body = [
+      '<!-- crew:report issue=1 run=1 -->\n## crew report · issue #1 · run 1',
+      'The summary.',
+      details('t1 · Small task — success', 'It went fine.'),
+      details('t2 · Noisy task — success', `Output:\n\n${fence(huge)}`),
+      '<!-- crew:merge -->\n### Merge\n\nNot merged by crew: auto_merge is off.\n<!-- /crew:merge -->',
+      '**Total usage:** 1 input',
+      '<sub>The run\'s files are on the crew/state branch.</sub>',
+    ].join('\n\n');
+    expect(body.length).toBeGreaterThan(65_536);
+    const out = capBody(body, 'https://example.test/report.md');
+    expect(out.length).toBeLessThanOrEqual(65_536);
+    expect(out.startsWith('<!-- crew:report issue=1 run=1 -->\n## crew report · issue #1 · run 1\n\nThe summary.')).toBe(true);
+    expect(out).toContain(details('t1 · Small task — success', 'It went fine.'));
+    expect(out).toContain('<details><summary>t2 · Noisy task — success (shortened)</summary>');
+    expect(out).toContain("…shortened to fit GitHub's limit: [the full text](https://example.test/report.md).");
+    expect(out).toContain('log line 0 ');
+    expect(out).not.toContain('log line 3999');
+    expect(out.endsWith('<!-- crew:merge -->\n### Merge\n\nNot merged by crew: auto_merge is off.\n<!-- /crew:merge -->\n\n**Total usage:** 1 input\n\n<sub>The run\'s files are on the crew/state branch.</sub>')).toBe(true);
+    expect(balanced(out)).toBe(true);
+  });
+
+  it('keeps `Closes #N` near the end of a PR body whose task list is huge', () => {
+    const body = ['Summary.', '### What changed', Array.from({ length: 3000 }, (_, i) => `- **t${i}** did ${'z'.repeat(40)}`).join('\n'), 'Closes #42', '<sub>Opened by crew.</sub>\n<!-- crew:pr issue=42 run=1 -->'].join('\n\n');
+    const out = capBody(body, 'https://example.test/run');
+    expect(out.length).toBeLessThanOrEqual(65_536);
+    expect(out).toContain('\n\nCloses #42\n\n<sub>Opened by crew.</sub>\n<!-- crew:pr issue=42 run=1 -->');
+    expect(out.startsWith('Summary.\n\n### What changed')).toBe(true);
+    expect(balanced(out)).toBe(true);
+  });
+
+  it('leaves sections out with a note when folding each is not enough, and still keeps the tail', () => {
+    const sections = Array.from({ length: 200 }, (_, i) => details(`section ${i}`, 'w'.repeat(2000)));
+    const body = ['Head.', ...sections, 'Reply with `/crew retry` or `/crew abort`.', '<!-- crew:decision nonce=1 -->'].join('\n\n');
+    const out = capBody(body, 'https://example.test/all');
+    expect(out.length).toBeLessThanOrEqual(65_536);
+    expect(out).toContain("…a section is left out here to fit GitHub's limit: [the full text](https://example.test/all).");
+    expect(out.endsWith('Reply with `/crew retry` or `/crew abort`.\n\n<!-- crew:decision nonce=1 -->')).toBe(true);
+    expect(balanced(out)).toBe(true);
+  });
+
+  it('splits markdown into blocks without breaking fences, <details> or crew’s marked sections', () => {
+    expect(markdownBlocks('a\n\n```\nx\n\ny\n```\n\n<details><summary>s</summary>\n\nb\n\n</details>\n\n<!-- crew:merge -->\n### M\n\nt\n<!-- /crew:merge -->')).toEqual([
+      'a',
+      '```\nx\n\ny\n```',
+      '<details><summary>s</summary>\n\nb\n\n</details>',
+      '<!-- crew:merge -->\n### M\n\nt\n<!-- /crew:merge -->',
+    ]);
   });
 
   it('fences text that itself contains backticks', () => {

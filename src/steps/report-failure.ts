@@ -1,0 +1,59 @@
+import { ModelError } from '../adapters/anthropic/model';
+import { failureComment } from '../render/messages';
+import { StateFormatError } from '../state/run-files';
+import { CapReached } from './caps';
+import { CrewError, failRun, syncPlanComment, type StepContext } from './context';
+
+/** Where a failure should be reported: the issue, and the run if one is known. */
+function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
+  if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
+  if (ctx.event.kind === 'comment') return { issue: ctx.event.issue.number };
+  // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
+  if (ctx.event.kind === 'pull') {
+    const head = ctx.event.pulls.map((p) => /^crew\/(\d+)\/r\d+\/integration$/.exec(p.headRef)).find(Boolean);
+    return head ? { issue: Number(head[1]) } : {};
+  }
+  // A dispatch names its issue; the run is left as it is, so `/crew resume` can carry on once the cause is fixed.
+  const issue = Number(ctx.event.inputs.issue);
+  return Number.isInteger(issue) && issue > 0 ? { issue } : {};
+}
+
+/**
+ * Any failure of a step ends in a comment that says what happened and what to do next.
+ * crew failing (not the work) leaves the run resumable from the phase it was in; a state
+ * file crew cannot read is left exactly as it is, for a person to repair.
+ */
+export async function reportFailure(ctx: StepContext, error: unknown): Promise<void> {
+  // A cap stopped the run and said so in its one final comment.
+  if (error instanceof CapReached) return;
+  const crew = error instanceof CrewError ? error : undefined;
+  const damaged = error instanceof StateFormatError ? error : undefined;
+  const model = error instanceof ModelError ? error : undefined;
+  const step = crew?.step ?? (damaged ? 'reading the run state' : model ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
+  const message = crew?.message ?? damaged?.message ?? (model ? `${model.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const { issue, run } = failureTarget(ctx);
+  if (!issue) return;
+  const tryIt = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+    } catch (e) {
+      ctx.log.warn(`could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  let resumable = false;
+  if (run && !damaged) {
+    await tryIt('record the failure in the run state', async () => (resumable = await failRun(ctx, issue, run, step, message.split('\n')[0]!, { resumable: true })));
+    await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
+  }
+  const resumeHint = 'comment `/crew resume` to carry on from where the run stopped, or `/crew run` to start afresh.';
+  const next = crew
+    ? `${crew.next}${resumable && !crew.next.includes('/crew ') ? ` Then ${resumeHint}` : ''}`
+    : damaged
+      ? damaged.next
+      : model && (resumable || ctx.settings.step === 'route')
+        ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
+        : resumable
+          ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
+          : 'Check the workflow log for details, then comment `/crew run` to try again.';
+  await tryIt('post the failure comment', () => ctx.forge.postComment(issue, failureComment(step, message, ctx.forge.runLink(), next)));
+}
