@@ -7,7 +7,7 @@ import { crewComments, expectFaithful, play } from './helpers';
 const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) => gh.repo.readFile('refs/heads/crew/state', path);
 
 describe('crew failing outside the tasks carries on from where it stopped', () => {
-  it('a 403 on opening the PR, then a GitHub fault while finishing: /crew resume and /crew retry each carry on, without judging again; the huge report is folded', async () => {
+  it('a 403 on opening the PR, then a GitHub fault while finishing: /crew resume and /crew retry each carry on, without judging again; an oversized report is bounded', async () => {
     const longLog = Array.from({ length: 2500 }, (_, i) => `check ${i}: ${'ok '.repeat(10)}`).join('\n');
     const got = { run: undefined as RunRecord | undefined, report: '', log: '', judgment2: undefined as string | undefined, summaries: [] as string[] };
     const r = await play('crash-resume', {
@@ -43,14 +43,15 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     expect(got.judgment2).toBeUndefined();
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.body).toContain('Closes #1');
-    // The report comment is folded under GitHub's limit, keeps its Merge section, links the full report.md.
+    // The worker's oversized report is bounded when crew takes it (a note says where it was cut), so the
+    // report comment stays under GitHub's limit with its Merge section; folding a report that is still
+    // too long (many tasks) is tested in tests/unit/crew/fold.test.ts and fit-bodies.test.ts.
     const report = r.pulls[0]!.comments.find((c) => c.body.includes('<!-- crew:report'))!;
     expect(report.body.length).toBeLessThanOrEqual(65_536);
-    expect(report.body).toContain('(shortened)</summary>');
-    expect(report.body).toMatch(/\[the full text\]\(http:\/\/127\.0\.0\.1:\d+\/acme\/widgets\/blob\/crew\/state\/issue-1\/run-1\/report\.md\)/);
     expect(report.body).toContain('<!-- crew:merge -->\n### Merge\n\nNot merged by crew:');
-    expect(report.body).not.toContain('check 2499:');
-    expect(got.report).toContain('check 2499:');
+    expect(got.report).toContain('check 0:');
+    expect(got.report).not.toContain('check 2499:');
+    expect(got.report).toMatch(/\[cut: the details had [\d,]+ characters; the first 40,000 are kept\]/);
     // The label crew could not add is in the report, not only in the log.
     expect(report.body).toContain('⚠️ crew could not add the label `crew` (from `pr_labels`) to this pull request');
     // The job summary carries the report.
@@ -60,7 +61,7 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     expect(log).toMatchObject({ cmd_id: 'issue-1/run-1', status: 'success' });
     expect(log.finished).toEqual(expect.any(String));
     expect(log.tasks.map((t: { role: string; status: string }) => `${t.role}:${t.status}`)).toEqual(['decomposer:success', 'worker_coder:success', 'critic:success', 'aggregator:success', 'retrospector:success']);
-    expect(log.tasks[1]).toMatchObject({ id: 2, task: 't1', model: 'haiku', retries: 0, error: null, metadata_issues: [] });
+    expect(log.tasks[1]).toMatchObject({ id: 2, task: 't1', model: 'haiku', retries: 0, error: null, metadata_issues: ['details cut to 40,000 characters (the worker wrote 106,708)'] });
     expect(log.tasks[1].duration_sec).toEqual(expect.any(Number));
   }, 180_000);
 
