@@ -97,6 +97,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       script: withDefaultReviewers(parseScript(scenario.model ?? { entries: [] })),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
+      ...(scenario.model_latency ? { latency: { perRequestMs: scenario.model_latency.per_request_ms, perOutputTokenMs: scenario.model_latency.per_output_token_ms } } : {}),
     });
     gh = await FakeGitHub.start({
       root: join(work, 'github'),
