@@ -58,7 +58,8 @@ export interface LoopOutcome {
   compactions: number;
 }
 
-const COMPACT_AT = 0.6;
+/** Share of the context budget past which older turns are summarised. */
+export const COMPACT_AT = 0.6;
 
 /**
  * The agent loop: ask the model, run the tools it calls, send the results back,
