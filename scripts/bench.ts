@@ -49,7 +49,7 @@ function makespanFigure(c: DagCase, runs: Record<WayName, WayRun>, o: number): M
     crewRatioToBound: round2(runs.crew.makespanMs / base),
     meetsTarget: runs.crew.makespanMs <= 1.1 * base,
     crewEndToEndMs: runs.crew.endToEndMs!,
-    crewSpans: runs.crew.spans,
+    spans: { crew: runs.crew.spans, seed: runs.seed.spans, single: runs.single.spans },
   };
 }
 
@@ -102,7 +102,7 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
 
   // The baselines mostly wait on the model, so they run side by side.
   say("the seed's way and a single agent");
-  const baselines = await Promise.all(scheduling.map(async (c) => ({ c, seed: await runSeed(c, world), single: await runSingle(c, world) })));
+  const baselines = await Promise.all(scheduling.map(async (c) => ({ c, ...(await Promise.all([runSeed(c, world), runSingle(c, world)]).then(([seed, single]) => ({ seed, single }))) })));
   const runsOf = (c: DagCase) => {
     const b = baselines.find((x) => x.c === c)!;
     return { crew: crew.get(c)!, seed: b.seed, single: b.single };
@@ -110,11 +110,11 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
 
   say('a long task, three ways');
   const longTasks = [];
-  for (const w of ['crew', 'seed', 'single'] as const) longTasks.push(await longTask(w, { ...world, turns: 60 }));
+  for (const w of ['crew', 'seed', 'single'] as const) longTasks.push(await longTask(w, { ...world, turns: opts.quick ? 30 : 60 }));
   say('cold start, bundle, state writes');
   const start = await coldStart(opts.quick ? 3 : 10);
   const writes = [];
-  for (const [writers, n] of opts.quick ? [[1, 3], [5, 5]] : [[1, 20], [5, 20], [20, 20]]) writes.push(await stateWrites(writers!, n!, world.timeScale));
+  for (const [writers, n] of opts.quick ? [[1, 2], [3, 3]] : [[1, 20], [5, 20], [20, 20]]) writes.push(await stateWrites(writers!, n!, world.timeScale));
 
   const requestRuns = [...crew.entries()].map(([c, r]) => requestFigure(c, r)).sort((a, b) => a.tasks - b.tasks);
   return {
@@ -149,7 +149,8 @@ async function main(): Promise<void> {
     return;
   }
   const quick = process.argv.includes('--quick');
-  const r = await runBench({ quick, log: (line) => console.error(`… ${line}`) });
+  const t0 = performance.now();
+  const r = await runBench({ quick, log: (line) => console.error(`… ${((performance.now() - t0) / 1000).toFixed(1)} s: ${line}`) });
   console.log(terminalTable(r));
   if (!quick) {
     mkdirSync(join(PROJECT_ROOT, 'bench'), { recursive: true });

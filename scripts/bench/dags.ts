@@ -96,7 +96,7 @@ export const QUICK: DagCase = {
   maxParallel: 10,
   tasks: [
     { id: 'short', deps: [], ms: 0.5 * min },
-    { id: 'long', deps: [], ms: 10 * min },
+    { id: 'long', deps: [], ms: 8 * min },
     { id: 'after', deps: ['short'], ms: 0.5 * min },
   ],
 };

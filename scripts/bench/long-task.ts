@@ -9,7 +9,7 @@ import type { Plan } from '../../src/domain/plan';
 import type { Clock, Log } from '../../src/ports';
 import { loadTemplate } from '../../src/templates';
 import { startFakeAnthropic } from '../../tests/support/anthropic/index';
-import { inputOf, singleAgentBudget, singleAgentSystem, WORKER_MODEL, type Tally, type WayName, type WorldOptions } from './ways';
+import { aloneInAWorkspace, inputOf, singleAgentBudget, tally, singleAgentSystem, WORKER_MODEL, type Tally, type WayName, type WorldOptions } from './ways';
 
 /**
  * One long task, 60 turns of reading files of about 2,500 tokens each, then the report: how
@@ -20,6 +20,9 @@ import { inputOf, singleAgentBudget, singleAgentSystem, WORKER_MODEL, type Tally
 
 export interface LongTaskFigure {
   way: WayName;
+  /** Turns of work (each reads a file); the report adds one more model turn. */
+  workTurns: number;
+  /** Model turns the worker took, the report included. */
   turns: number;
   largestTurnInput: number;
   meanTurnInput: number;
@@ -74,26 +77,16 @@ export async function longTask(way: WayName, o: WorldOptions & { turns: number }
         maxTurns: o.turns + 5,
         modelId: WORKER_MODEL,
         system: way === 'single' ? await singleAgentSystem() : await loadTemplate('worker_coder'),
-        commands: { runner: undefined, unavailable: 'not needed by this task', policy: { allow: [], deny: [] }, timeoutMs: 1000, maxOutputBytes: 10_000 },
-        team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
-        limits: { tokens: 100_000_000, costUsd: 10_000, deadline: Date.now() + 3_600_000 },
+        ...aloneInAWorkspace(),
         ...(budget ? { compaction: { budgetTokens: budget, summarize: (prev, messages) => summarize(model, WORKER_MODEL, summarizer, prev, messages) } } : {}),
-        memory: { attempts: [], lastFailure: null, knowledge: [], advice: [] },
       },
       log,
     );
     if (out.stop !== 'final') throw new Error(`the ${way} long task stopped with ${out.stop}`);
-    const total: Tally = { requests: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
-    for (const q of api.requests) {
-      if (!q.usage) continue;
-      total.requests++;
-      total.input += q.usage.input_tokens;
-      total.cacheRead += q.usage.cache_read_input_tokens;
-      total.cacheWrite += q.usage.cache_creation_input_tokens;
-      total.output += q.usage.output_tokens;
-    }
+    const total = tally(api.requests);
     return {
       way,
+      workTurns: o.turns,
       turns: out.turns,
       largestTurnInput: Math.max(...out.promptTokens),
       meanTurnInput: Math.round(out.promptTokens.reduce((s, n) => s + n, 0) / out.promptTokens.length),

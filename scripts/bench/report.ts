@@ -57,8 +57,7 @@ export function terminalTable(r: BenchResults): string {
     ['cache share', ...WAYS.map((w) => pct(t.ways[w].cacheShare))],
   ]));
   const lt = (w: WayName) => r.longTask.find((l) => l.way === w)!;
-  const turns = lt('crew').turns;
-  lines.push(`A ${turns}-turn task: input per turn (target ≤ 100k) and cache share (target ≥ 70%)`);
+  lines.push(`A ${lt('crew').workTurns}-turn task: input per turn (target ≤ 100k) and cache share (target ≥ 70%)`);
   lines.push(...table(['', ...WAYS.map((w) => WAY_LABEL[w])], [
     ['largest turn', ...WAYS.map((w) => `${k(lt(w).largestTurnInput)}${w === 'crew' ? '' : ` ${x2(lt(w).largestTurnInput / lt('crew').largestTurnInput)}`}`)],
     ['mean turn', ...WAYS.map((w) => `${k(lt(w).meanTurnInput)}${w === 'crew' ? '' : ` ${x2(lt(w).meanTurnInput / lt('crew').meanTurnInput)}`}`)],
@@ -80,15 +79,16 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   const out: string[] = [];
   out.push(`Measured by \`npm run bench\` on ${r.generated.slice(0, 10)}: ${machineLine(r)}. Offline world: ${worldLine(r)}.`, '');
   out.push(`${heading} Makespan`, '');
-  out.push(`From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}). The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path.`, '');
+  out.push(`From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The work bound is (all model time + n × o) ÷ max_parallel.`, '');
   out.push(
     ...mdTable(
-      ['Scenario', 'Tasks', 'max_parallel', 'Critical path (s steps)', 'crew', "seed's way", 'single agent', 'crew ÷ critical path', 'Target', 'crew ÷ (CP + s·o)', 'crew end to end'],
+      ['Scenario', 'Tasks', 'max_parallel', 'Critical path (s steps)', 'Work bound', 'crew', "seed's way", 'single agent', 'crew ÷ critical path', 'Target', 'crew ÷ (CP + s·o)', 'crew end to end'],
       r.makespan.map((f) => [
         f.scenario,
         String(f.tasks),
         String(f.maxParallel),
         `${s(f.criticalPathMs)} (${f.steps})`,
+        s(f.workBoundMs),
         s(f.ways.crew.makespanMs),
         `${s(f.ways.seed.makespanMs)} (${x2(f.ways.seed.ratioToCrew)}, ÷CP ${f.ways.seed.ratioToCriticalPath.toFixed(2)})`,
         `${s(f.ways.single.makespanMs)} (${x2(f.ways.single.ratioToCrew)}, ÷CP ${f.ways.single.ratioToCriticalPath.toFixed(2)})`,
@@ -118,7 +118,7 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
     '',
   );
   const lt = (w: WayName) => r.longTask.find((l) => l.way === w)!;
-  out.push(`One ${lt('crew').turns}-turn task (each turn reads a file of about 2,500 tokens):`, '');
+  out.push(`One ${lt('crew').workTurns}-turn task (each turn reads a file of about 2,500 tokens, then one more turn reports):`, '');
   out.push(
     ...mdTable(
       ['', ...WAYS.map((w) => WAY_LABEL[w])],

@@ -47,8 +47,8 @@ export interface MakespanFigure {
   meetsTarget: boolean;
   /** crew from the first job to the last: planning, integration, the critic and the pull request included. */
   crewEndToEndMs: number;
-  /** When each task started and ended in crew's run, ms from the first task's start (DAG ids). */
-  crewSpans: Record<string, { start: number; end: number }>;
+  /** When each task started and ended, per way, ms from that way's first task start (DAG ids). */
+  spans: Record<WayName, Record<string, { start: number; end: number }>>;
 }
 
 export interface RequestFigure {

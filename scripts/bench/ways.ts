@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { AnthropicModel } from '../../src/adapters/anthropic/model';
 import { summarize } from '../../src/agents/summarizer';
 import { COMPACT_AT, runToolLoop, type AgentTool } from '../../src/agents/tool-loop';
-import { runWorker } from '../../src/agents/worker';
+import { runWorker, type WorkerInput } from '../../src/agents/worker';
 import { workspaceTools } from '../../src/agents/workspace-tools';
 import { PathJail } from '../../src/agents/path-jail';
 import { checkPlan, topologicalOrder, waves, type Plan } from '../../src/domain/plan';
@@ -71,7 +71,7 @@ const TASK_ROLES = new Set(['worker', 'summarizer', 'single_agent']);
 export const emptyTally = (): Tally => ({ requests: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
 export const inputOf = (t: Tally) => t.input + t.cacheRead + t.cacheWrite;
 
-function tally(requests: RecordedRequest[], keep: (r: RecordedRequest) => boolean): Tally {
+export function tally(requests: RecordedRequest[], keep: (r: RecordedRequest) => boolean = () => true): Tally {
   const t = emptyTally();
   for (const r of requests) {
     if (!r.usage || !keep(r)) continue;
@@ -160,6 +160,16 @@ function baselineModel(api: FakeAnthropic, promptCache: boolean): AnthropicModel
   return model;
 }
 
+/** What a baseline's worker gets besides its task: no commands (these tasks need none), no teammates, no memory, no budget. */
+export function aloneInAWorkspace(): Pick<WorkerInput, 'commands' | 'team' | 'limits' | 'memory'> {
+  return {
+    commands: { runner: undefined, unavailable: 'not needed by these tasks', policy: { allow: [], deny: [] }, timeoutMs: 1000, maxOutputBytes: 10_000 },
+    team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
+    limits: { tokens: 100_000_000, costUsd: 10_000, deadline: Date.now() + 3_600_000 },
+    memory: { attempts: [], lastFailure: null, knowledge: [], advice: [] },
+  };
+}
+
 const workerEntries = (dag: DagTask[]) => {
   const ids = crewIds(dag);
   return dag.map((t) => ({ role: 'worker', task: ids.get(t.id)!, replies: taskReplies(t) }));
@@ -220,10 +230,7 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
           maxTurns: 30,
           modelId: WORKER_MODEL,
           system,
-          commands: { runner: undefined, unavailable: 'not needed by these tasks', policy: { allow: [], deny: [] }, timeoutMs: 1000, maxOutputBytes: 10_000 },
-          team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
-          limits: { tokens: 10_000_000, costUsd: 1000, deadline: Date.now() + 3_600_000 },
-          memory: { attempts: [], lastFailure: null, knowledge: [], advice: [] },
+          ...aloneInAWorkspace(),
         },
         quietLog,
       );
