@@ -88,7 +88,8 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
   const started = performance.now();
   const say = opts.log ?? (() => undefined);
   const m = machine();
-  const world: WorldOptions = { timeScale: opts.quick ? 0.01 : 0.05, latency: LATENCY };
+  // 0.1: crew's per-step overhead here (a few seconds) is then worth about as much model time as a job start on GitHub (tens of seconds).
+  const world: WorldOptions = { timeScale: opts.quick ? 0.01 : 0.1, latency: LATENCY };
   const scheduling = opts.quick ? [QUICK] : [TWELVE, WIDE, CHAIN];
   const requestOnly = opts.quick ? [] : [ONE, EIGHT];
 

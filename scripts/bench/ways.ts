@@ -61,6 +61,8 @@ export interface WorldOptions {
 const quietLog: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 const API_KEY = 'sk-ant-bench-key-000000';
+/** Concurrent jobs GitHub Free allows for a repository owner's standard runners. */
+export const GITHUB_FREE_CONCURRENT_JOBS = 20;
 export const WORKER_MODEL = 'claude-haiku-5-5';
 const PARENT_MODEL = 'claude-sonnet-5-5';
 
@@ -107,7 +109,8 @@ function spansFrom(raw: Record<string, { start: number; end: number }>): { makes
 export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
   let requests: RecordedRequest[] = [];
   const scenario = dagScenario(c.name, c.tasks, { maxParallel: c.maxParallel, timeScale: o.timeScale, latency: o.latency });
-  const r = await runScenario(scenario, { baseDir: PROJECT_ROOT, hooks: { beforeClose: async ({ anthropic }) => void (requests = [...anthropic.requests]) } });
+  // GitHub Free runs 20 jobs at once; the runner's default of 8 would hold back a max_parallel of 10.
+  const r = await runScenario(scenario, { baseDir: PROJECT_ROOT, maxConcurrentJobs: GITHUB_FREE_CONCURRENT_JOBS, hooks: { beforeClose: async ({ anthropic }) => void (requests = [...anthropic.requests]) } });
   const problems = [...r.github.violations, ...r.runnerErrors, ...r.model.unscripted];
   if (r.pulls.length !== 1 || problems.length) throw new Error(`crew, ${c.name}: the run did not finish with one pull request (${r.pulls.length}): ${problems.slice(0, 3).join('; ')}`);
   const dagId = new Map([...crewIds(c.tasks)].map(([id, crewId]) => [crewId, id]));
