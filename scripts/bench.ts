@@ -20,21 +20,24 @@ import { inputOf, runCrew, runSeed, runSingle, type WayName, type WayRun, type W
 
 const LATENCY = { perRequestMs: 1500, perOutputTokenMs: 15 };
 
-function lowerBounds(c: DagCase, crew: WayRun, o: number) {
-  const ms = (id: string) => crew.modelMs[id] ?? 0;
-  const cp = criticalPath({ tasks: c.tasks.map((t) => ({ id: t.id, dependsOn: t.deps })) }, ms);
-  const work = c.tasks.reduce((sum, t) => sum + ms(t.id), 0);
-  return { criticalPathMs: cp.length, steps: cp.path.length, workBoundMs: (work + c.tasks.length * o) / c.maxParallel };
+/** The scripted work of each task, scaled: what no way can do faster. */
+const workMs = (c: DagCase, world: WorldOptions) => (id: string) => c.tasks.find((t) => t.id === id)!.ms * world.timeScale;
+
+function lowerBounds(c: DagCase, world: WorldOptions, o: number) {
+  const work = workMs(c, world);
+  const cp = criticalPath({ tasks: c.tasks.map((t) => ({ id: t.id, dependsOn: t.deps })) }, work);
+  const all = c.tasks.reduce((sum, t) => sum + work(t.id), 0);
+  return { criticalPathMs: cp.length, steps: cp.path.length, workBoundMs: (all + c.tasks.length * o) / c.maxParallel };
 }
 
-/** o from a chain crew ran: the time between the first task's start and the last one's end that was not model time, per step. */
-function overheadOn(chain: string[], crew: WayRun): number {
+/** o from a chain crew ran: the time between the first task's start and the last one's end that was not scripted work, per step. */
+function overheadOn(c: DagCase, chain: string[], crew: WayRun, world: WorldOptions): number {
   const span = crew.spans[chain.at(-1)!]!.end - crew.spans[chain[0]!]!.start;
-  return (span - chain.reduce((sum, id) => sum + (crew.modelMs[id] ?? 0), 0)) / chain.length;
+  return (span - chain.reduce((sum, id) => sum + workMs(c, world)(id), 0)) / chain.length;
 }
 
-function makespanFigure(c: DagCase, runs: Record<WayName, WayRun>, o: number): MakespanFigure {
-  const b = lowerBounds(c, runs.crew, o);
+function makespanFigure(c: DagCase, runs: Record<WayName, WayRun>, o: number, world: WorldOptions): MakespanFigure {
+  const b = lowerBounds(c, world, o);
   const base = b.criticalPathMs + b.steps * o;
   const way = (w: WayName) => ({ makespanMs: runs[w].makespanMs, ratioToCriticalPath: round2(runs[w].makespanMs / b.criticalPathMs), ratioToCrew: round2(runs[w].makespanMs / runs.crew.makespanMs) });
   return {
@@ -99,7 +102,7 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
     say(`crew: ${c.name}`);
     crew.set(c, await runCrew(c, world));
   }
-  const o = opts.quick ? overheadOn(['short', 'after'], crew.get(QUICK)!) : overheadOn(['a', 'b'], crew.get(CALIBRATION)!);
+  const o = opts.quick ? overheadOn(QUICK, ['short', 'after'], crew.get(QUICK)!, world) : overheadOn(CALIBRATION, ['a', 'b'], crew.get(CALIBRATION)!, world);
 
   // The baselines mostly wait on the model, so they run side by side.
   say("the seed's way and a single agent");
@@ -124,7 +127,7 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
     machine: m,
     world,
     overhead: { stepMs: Math.round(o), measuredOn: opts.quick ? `the chain ${QUICK.name} holds` : CALIBRATION.name },
-    makespan: scheduling.map((c) => makespanFigure(c, runsOf(c), o)),
+    makespan: scheduling.map((c) => makespanFigure(c, runsOf(c), o, world)),
     requests: { runs: requestRuns, fit: fit(requestRuns) },
     tokens: tokenFigure(scheduling[0]!, runsOf(scheduling[0]!)),
     longTask: longTasks,

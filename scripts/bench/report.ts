@@ -79,7 +79,7 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   const out: string[] = [];
   out.push(`Measured by \`npm run bench\` on ${r.generated.slice(0, 10)}: ${machineLine(r)}. Offline world: ${worldLine(r)}.`, '');
   out.push(`${heading} Makespan`, '');
-  out.push(`From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The work bound is (all model time + n × o) ÷ max_parallel.`, '');
+  out.push(`From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The critical path is the longest chain of scripted work; the work bound is (all scripted work + n × o) ÷ max_parallel.`, '');
   out.push(
     ...mdTable(
       ['Scenario', 'Tasks', 'max_parallel', 'Critical path (s steps)', 'Work bound', 'crew', "seed's way", 'single agent', 'crew ÷ critical path', 'Target', 'crew ÷ (CP + s·o)', 'crew end to end'],

@@ -23,7 +23,7 @@ export interface BenchResults {
 
 export interface WayMakespan {
   makespanMs: number;
-  /** makespan ÷ the critical path of model time. */
+  /** makespan ÷ the critical path of scripted work. */
   ratioToCriticalPath: number;
   /** this way ÷ crew. */
   ratioToCrew: number;
@@ -33,11 +33,11 @@ export interface MakespanFigure {
   scenario: string;
   tasks: number;
   maxParallel: number;
-  /** The longest chain of model time: no way can finish sooner. */
+  /** The longest chain of scripted work: no way can finish sooner. */
   criticalPathMs: number;
   /** s: tasks on that chain. */
   steps: number;
-  /** (all model time + n × o) ÷ max_parallel: the other lower bound, for wide graphs. */
+  /** (all scripted work + n × o) ÷ max_parallel: the other bound, for wide graphs. */
   workBoundMs: number;
   /** 1.10 × (critical path + s × o). */
   targetMs: number;

@@ -46,8 +46,6 @@ export interface WayRun {
   endToEndMs: number | null;
   /** Per task (the DAG's ids): when it started and ended, ms from the first start. */
   spans: Record<string, { start: number; end: number }>;
-  /** Model time each task took (latency plus scripted work), scaled, by the DAG's ids; for crew and the seed's workers. */
-  modelMs: Record<string, number>;
   tokens: { tasks: Tally; orchestration: Tally; planningAndReview: Tally };
   /** REST requests crew made (writes among them); null for the baselines, which do not run on GitHub. */
   github: { total: number; writes: number; git: number } | null;
@@ -86,19 +84,6 @@ export function tally(requests: RecordedRequest[], keep: (r: RecordedRequest) =>
   return t;
 }
 
-/** Model time per task, from what the fake served: its latency, the scripted work, and the output it streamed. */
-function modelTime(requests: RecordedRequest[], dag: DagTask[], o: WorldOptions): Record<string, number> {
-  const byCrewId = new Map([...crewIds(dag)].map(([id, crewId]) => [crewId, dag.find((t) => t.id === id)!]));
-  const out: Record<string, number> = {};
-  for (const r of requests) {
-    const t = r.role === 'worker' && r.task ? byCrewId.get(r.task) : undefined;
-    if (!t || !r.usage) continue;
-    const delay = taskReplies(t)[r.turn]?.delay_ms ?? 0;
-    out[t.id] = (out[t.id] ?? 0) + (o.latency.perRequestMs + delay + o.latency.perOutputTokenMs * r.usage.output_tokens) * o.timeScale;
-  }
-  return out;
-}
-
 function spansFrom(raw: Record<string, { start: number; end: number }>): { makespanMs: number; spans: WayRun['spans'] } {
   const first = Math.min(...Object.values(raw).map((s) => s.start));
   const last = Math.max(...Object.values(raw).map((s) => s.end));
@@ -125,7 +110,6 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
     way: 'crew',
     ...spansFrom(raw),
     endToEndMs: Math.round(Math.max(...jobs.map((j) => j.finishedAt)) - Math.min(...jobs.map((j) => j.startedAt))),
-    modelMs: modelTime(requests, c.tasks, o),
     tokens: {
       tasks: tally(requests, (q) => TASK_ROLES.has(q.role)),
       orchestration: tally(requests, (q) => !CREW_AGENTS.has(q.role)),
@@ -254,7 +238,6 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
       way: 'seed',
       ...spansFrom(raw),
       endToEndMs: null,
-      modelMs: modelTime(requests, c.tasks, o),
       tokens: { tasks: tally(requests, (q) => q.role === 'worker'), orchestration: tally(requests, (q) => q.role === 'seed_parent'), planningAndReview: emptyTally() },
       github: null,
     };
@@ -339,7 +322,6 @@ export async function runSingle(c: DagCase, o: WorldOptions): Promise<WayRun> {
       way: 'single',
       ...spansFrom(raw),
       endToEndMs: null,
-      modelMs: {},
       tokens: { tasks: tally(requests, (q) => TASK_ROLES.has(q.role)), orchestration: emptyTally(), planningAndReview: emptyTally() },
       github: null,
     };
