@@ -77,7 +77,7 @@ export async function longTask(way: WayName, o: WorldOptions & { turns: number }
         maxTurns: o.turns + 5,
         modelId: WORKER_MODEL,
         system: way === 'single' ? await singleAgentSystem() : await loadTemplate('worker_coder'),
-        ...aloneInAWorkspace(),
+        ...aloneInAWorkspace(Array.from({ length: PARTS }, (_, i) => `part${i}.txt`)),
         ...(budget ? { compaction: { budgetTokens: budget, summarize: (prev, messages) => summarize(model, WORKER_MODEL, summarizer, prev, messages) } } : {}),
       },
       log,

@@ -1,3 +1,5 @@
+import { criticalPath } from '../../src/domain/plan';
+import { CHAIN, QUICK, TWELVE, WIDE } from './dags';
 import type { BenchResults, MakespanFigure } from './results';
 import type { WayName } from './ways';
 
@@ -30,12 +32,36 @@ function table(head: string[], rows: string[][]): string[] {
 
 const wayCell = (f: MakespanFigure, w: WayName) => (w === 'crew' ? s(f.ways.crew.makespanMs) : `${s(f.ways[w].makespanMs)} ${x2(f.ways[w].ratioToCrew)}`);
 
+/**
+ * Where crew's time went on the critical path: what its jobs there took against their scripted
+ * work, and what passed between one job's end and the next one's start (negative: the next
+ * job started before the previous one had finished posting).
+ */
+export function criticalChain(f: MakespanFigure, timeScale: number): { path: string[]; workMs: number; jobsMs: number; gapsMs: number } | undefined {
+  const c = [TWELVE, WIDE, CHAIN, QUICK].find((x) => x.name === f.scenario);
+  const spans = f.spans.crew;
+  if (!c || c.tasks.some((t) => !spans[t.id])) return undefined;
+  const work = (id: string) => c.tasks.find((t) => t.id === id)!.ms * timeScale;
+  const { path } = criticalPath({ tasks: c.tasks.map((t) => ({ id: t.id, dependsOn: t.deps })) }, work);
+  const jobsMs = path.reduce((sum, id) => sum + spans[id]!.end - spans[id]!.start, 0);
+  const gapsMs = path.slice(1).reduce((sum, id, i) => sum + spans[id]!.start - spans[path[i]!]!.end, 0) + spans[path[0]!]!.start;
+  return { path, workMs: path.reduce((sum, id) => sum + work(id), 0), jobsMs, gapsMs };
+}
+
+function chainSentence(f: MakespanFigure, r: BenchResults): string {
+  const chain = criticalChain(f, r.world.timeScale);
+  if (!chain) return `${f.scenario}: no critical chain to show.`;
+  const over = chain.jobsMs - chain.workMs;
+  return `${f.scenario}: the jobs on its critical path (${chain.path.join(' → ')}) took ${s(chain.jobsMs)} for ${s(chain.workMs)} of work, ${s(over)} over it against s × o = ${s(f.steps * r.overhead.stepMs)}; ${s(chain.gapsMs)} passed before and between them.`;
+}
+
 /** The one-screen summary `npm run bench` prints. */
 export function terminalTable(r: BenchResults): string {
   const lines: string[] = [];
   lines.push(`crew benchmark${r.quick ? ' (quick sample)' : ''}: ${machineLine(r)}`);
   lines.push(`offline world: ${worldLine(r)}`);
   lines.push(`o (per-step overhead of a crew job, ${r.overhead.measuredOn}): ${s(r.overhead.stepMs)}`);
+  for (const m of r.remeasured ?? []) lines.push(`${WAY_LABEL[m.way]} measured again ${m.at.slice(0, 16)}: ${m.why}`);
   lines.push('');
   lines.push('Makespan, first task start to last task end (× = that way ÷ crew)');
   lines.push(
@@ -78,6 +104,7 @@ function mdTable(head: string[], rows: string[][]): string[] {
 export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   const out: string[] = [];
   out.push(`Measured by \`npm run bench\` on ${r.generated.slice(0, 10)}: ${machineLine(r)}. Offline world: ${worldLine(r)}.`, '');
+  for (const m of r.remeasured ?? []) out.push(`The ${WAY_LABEL[m.way]}'s figures were measured again on ${m.at.slice(0, 10)} (load average ${m.loadAverage.map((l) => l.toFixed(1)).join(' ')}), crew's kept: ${m.why}.`, '');
   out.push(`${heading} Makespan`, '');
   out.push(`From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The critical path is the longest chain of scripted work; the work bound is (all scripted work + n × o) ÷ max_parallel.`, '');
   out.push(
@@ -100,6 +127,9 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
     ),
     '',
   );
+  out.push('Where crew\'s time went on each critical path (a job holds its start, checkout, state writes, model latency and dispatch; the time before and between the jobs is scheduling):', '');
+  for (const f of r.makespan) out.push(`- ${chainSentence(f, r)}${f.meetsTarget ? '' : ' Target missed.'}`);
+  out.push('');
   out.push(`${heading} GitHub requests`, '');
   out.push(`REST requests crew made per run (git smart-HTTP counted apart). They grow ≈ ${r.requests.fit.perRun.toFixed(1)} + ${r.requests.fit.perTask.toFixed(2)} per task. The baselines are in-process drivers and make none.`, '');
   out.push(...mdTable(['Run', 'Tasks', 'REST', 'of which writes', 'Budget 3 × tasks + 15', 'git requests', 'Runs an hour under 1,000'], r.requests.runs.map((q) => [q.scenario, String(q.tasks), String(q.rest), String(q.writes), String(q.budget), String(q.git), String(q.runsPerHour)])), '');

@@ -19,6 +19,8 @@ export interface BenchResults {
   stateWrites: StateWrites[];
   /** Wall time of the whole benchmark. */
   tookMs: number;
+  /** Baselines measured again after the run (`--remeasure`), with when and why. */
+  remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
 }
 
 export interface WayMakespan {

@@ -147,9 +147,14 @@ function baselineModel(api: FakeAnthropic, promptCache: boolean): AnthropicModel
   return model;
 }
 
-/** What a baseline's worker gets besides its task: no commands (these tasks need none), no teammates, no memory, no budget. */
-export function aloneInAWorkspace(): Pick<WorkerInput, 'commands' | 'team' | 'limits' | 'memory'> {
+/**
+ * What a baseline's worker gets besides its task: no commands (these tasks need none), no
+ * teammates, no memory, no budget; and the workspace's files, for workers that show the model
+ * a map of the repository.
+ */
+export function aloneInAWorkspace(repoFiles: string[]): Pick<WorkerInput, 'commands' | 'team' | 'limits' | 'memory'> & { repoFiles: string[] } {
   return {
+    repoFiles,
     commands: { runner: undefined, unavailable: 'not needed by these tasks', policy: { allow: [], deny: [] }, timeoutMs: 1000, maxOutputBytes: 10_000 },
     team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
     limits: { tokens: 100_000_000, costUsd: 10_000, deadline: Date.now() + 3_600_000 },
@@ -217,7 +222,7 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
           maxTurns: 30,
           modelId: WORKER_MODEL,
           system,
-          ...aloneInAWorkspace(),
+          ...aloneInAWorkspace([SPEC_PATH]),
         },
         quietLog,
       );
@@ -315,8 +320,8 @@ export async function runSingle(c: DagCase, o: WorldOptions): Promise<WayRun> {
       onTurn: (turn) => void (ends[turn] = performance.now()),
     });
     if (out.stop !== 'final') throw new Error(`single agent, ${c.name}: stopped with ${out.stop}`);
-    // Turn 1 reads the spec (counted with the first task); turn k+1 writes the k-th task's note.
-    const raw = Object.fromEntries(order.map((t, k) => [t.id, { start: k === 0 ? start : ends[k]!, end: ends[k + 1]! }]));
+    // Turn 1 reads the spec (counted with the first task); turn k + 2 writes the note of order[k]; the last turn reports.
+    const raw = Object.fromEntries(order.map((t, k) => [t.id, { start: k === 0 ? start : ends[k + 1]!, end: ends[k + 2]! }]));
     const requests = [...api.requests];
     return {
       way: 'single',

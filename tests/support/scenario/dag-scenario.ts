@@ -58,7 +58,8 @@ export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?
     ...(opts.latency ? { model_latency: { per_request_ms: opts.latency.perRequestMs, per_output_token_ms: opts.latency.perOutputTokenMs } } : {}),
     model: {
       entries: [
-        { role: 'intake', replies: [{ content: [{ type: 'tool_use', name: 'submit_intake', input: { task: 'Write the notes.', criteria: [{ text: 'every note exists', kind: 'semantic' }], questions: [], single_task: false } }] }] },
+        // One task skips the decomposer, as crew does for a small request.
+        { role: 'intake', replies: [{ content: [{ type: 'tool_use', name: 'submit_intake', input: { task: 'Write the notes.', criteria: [{ text: 'every note exists', kind: 'semantic' }], questions: [], single_task: tasks.length === 1, ...(tasks.length === 1 ? { persona: 'writer', model: 'haiku' } : {}) } }] }] },
         { role: 'plan_reviewer', replies: [{ content: [{ type: 'tool_use', name: 'submit_review', input: { verdict: 'PASS' } }] }] },
         {
           role: 'decomposer',
