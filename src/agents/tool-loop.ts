@@ -77,7 +77,8 @@ export interface LoopOutcome {
   cutResults: number;
 }
 
-const COMPACT_AT = 0.6;
+/** Share of the context budget past which older turns are summarised. */
+export const COMPACT_AT = 0.6;
 /** The pre-send guard keeps an estimated prompt under this share of the budget (estimates are rough). */
 const SEND_LIMIT = 0.85;
 /** Characters per token for the estimate: lower than typical English, so it errs towards too many tokens. */

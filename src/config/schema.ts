@@ -2,6 +2,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { show, valueAt } from '../text/quote-value';
 import { z } from 'zod';
 import { isSafeBranchName } from '../domain/refs';
+import { MAX_TASKS } from '../domain/plan';
 
 /**
  * `.github/crew.yml`, read from the default branch. One schema for every key; each
@@ -48,7 +49,7 @@ export const ConfigSchema = z.strictObject({
     .describe('The Anthropic model id used for each tier.'),
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
   max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
-  max_tasks: z.int().min(1).max(20).default(10).describe('The most tasks a plan may have.'),
+  max_tasks: z.int().min(1).max(MAX_TASKS).default(10).describe('The most tasks a plan may have.'),
   max_iterations: z.int().min(1).max(10).default(3).describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
   task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes a task may take, across its attempts (a hard stop; the partial work is kept).'),

@@ -9,7 +9,7 @@ export const TIERS = ['haiku', 'sonnet', 'opus'] as const;
 export type Persona = (typeof PERSONAS)[number];
 export type Tier = (typeof TIERS)[number];
 
-export const MAX_TASKS = 20;
+export const MAX_TASKS = 50;
 
 /** What the model submits through the `submit_plan` tool. Its ids are its own; crew renames them. */
 export const ProposedPlanSchema = z.object({
@@ -175,6 +175,26 @@ export function criticalPath(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 
     if (c.length > result.length) result = c;
   }
   return result;
+}
+
+/**
+ * For each task, how many tasks the longest chain starting at it holds (itself included):
+ * 1 for a task nothing depends on. Durations are unknown before a task runs, so this is
+ * the scheduler's measure of how much a task holds up.
+ */
+export function chainAhead(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'dependsOn'>> }): Map<string, number> {
+  const dependents = new Map<string, string[]>(plan.tasks.map((t) => [t.id, []]));
+  for (const t of plan.tasks) for (const d of t.dependsOn) dependents.get(d)?.push(t.id);
+  const ahead = new Map<string, number>();
+  const measure = (id: string): number => {
+    const known = ahead.get(id);
+    if (known !== undefined) return known;
+    const n = 1 + Math.max(0, ...(dependents.get(id) ?? []).map(measure));
+    ahead.set(id, n);
+    return n;
+  };
+  for (const t of plan.tasks) measure(t.id);
+  return ahead;
 }
 
 /** Dependencies first, stable otherwise: the order to merge task branches in. */

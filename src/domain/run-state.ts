@@ -1,5 +1,5 @@
 import type { LeaderMemory, UserTopic } from './leader-policy';
-import type { Plan, Tier } from './plan';
+import { chainAhead, type Plan, type Tier } from './plan';
 import type { Posted } from './caps';
 
 /**
@@ -250,13 +250,19 @@ export function settlement(t: TaskRecord | undefined): 'done' | 'failed' | 'repl
   return 'open';
 }
 
-/** Tasks that may start now: pending, every dependency done. */
+/**
+ * Tasks that may start now: pending, every dependency done. When there are more than
+ * free slots, the first ones go first: those heading the longest chain of dependents,
+ * then plan order, so the critical path never waits behind tasks nothing waits for.
+ */
 export function readyTasks(view: RunView): string[] {
   if (!view.plan) return [];
+  const ahead = chainAhead(view.plan);
   return view.plan.tasks
     .filter((t) => view.tasks.get(t.id)?.status === 'pending')
     .filter((t) => t.dependsOn.every((d) => settlement(view.tasks.get(d)) === 'done'))
-    .map((t) => t.id);
+    .map((t) => t.id)
+    .sort((a, b) => ahead.get(b)! - ahead.get(a)!);
 }
 
 /** Pending tasks that can never run because a dependency failed for good. */

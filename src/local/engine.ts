@@ -149,7 +149,9 @@ export class LocalEngine {
       const results = await Promise.all(tasks.map((task) => this.job('work', event, id, { ...issue, task })));
       workResult = this.interrupted ? 'cancelled' : results.every((r) => r.ok) ? 'success' : 'failure';
     }
-    if (this.interrupted) return;
+    // As the workflow: a work matrix that succeeded recorded its tasks and dispatched what comes next
+    // (the last task dispatches none, to finish the run); advance settles everything else.
+    if (this.interrupted || workResult === 'success') return;
     const adv = await this.job('advance', event, id, { ...issue, workResult });
     if (adv.outputs.critic === 'true' && !this.interrupted) await this.job('critic', event, id, issue);
   }

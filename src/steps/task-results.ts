@@ -1,7 +1,7 @@
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { addSpent, addUsage, type TaskRecord } from '../domain/run-state';
+import { addSpent, addUsage, allTasksDone, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -77,7 +77,7 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
   const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${o.checked.status}`, (tx) => {
     const current = readView(tx, issue, run);
     const mine = current?.tasks.get(taskId);
-    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null };
+    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null, settled: false };
     writeTask(tx, issue, run, {
       ...mine,
       status: o.checked.status,
@@ -101,7 +101,8 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
     const decision = settleInState(tx, issue, run, taskId, o.checked, claim);
     const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
     refreshExecutionLog(tx, issue, run);
-    return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision };
+    const after = readView(tx, issue, run)!;
+    return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision, settled: after.run.phase === 'EXECUTING' && allTasksDone(after) };
   });
   ctx.log.checkpoint('task-recorded');
   if (o.seen.ending === 'shutdown') {
@@ -113,6 +114,9 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
   if (outcome.claimed.length) {
     // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
     await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
+  } else if (outcome.settled && ctx.settings.step === 'work') {
+    // The last task settled. A work job that succeeds has no advance job after it, so a dispatch with no tasks runs one to finish the run.
+    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: '[]', nonce: nonce() });
   }
   if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
   await syncPlanComment(ctx, issue, run);

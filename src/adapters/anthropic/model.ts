@@ -61,13 +61,15 @@ export class AnthropicModel implements Model {
     apiKey: string,
     private readonly clock: Clock,
     private readonly log: Log,
+    /** Prompt caching is always on in crew; the benchmark turns it off to play a design without it. */
+    private readonly options: { promptCache?: boolean } = {},
   ) {
     // The SDK's own retries cannot be time-scaled, so crew retries itself.
     this.client = new Anthropic({ apiKey, maxRetries: 0, timeout: 10 * 60 * 1000 });
   }
 
   async complete(req: ModelRequest): Promise<ModelReply> {
-    const { tools, messages, system } = withCacheMarks(req);
+    const { tools, messages, system } = this.options.promptCache === false ? { tools: req.tools, messages: req.messages, system: req.system } : withCacheMarks(req);
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw new Interrupted('the model request');
       try {

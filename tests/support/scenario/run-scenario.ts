@@ -88,7 +88,10 @@ async function readFixture(dir: string): Promise<Record<string, string>> {
 }
 
 /** Plays a scenario end to end through the shipped workflow and the bundled action. */
-export async function runScenario(scenario: Scenario, opts: { baseDir: string; outDir?: string; hooks?: ScenarioHooks; keepWorkDir?: boolean }): Promise<ScenarioResult> {
+export async function runScenario(
+  scenario: Scenario,
+  opts: { baseDir: string; outDir?: string; hooks?: ScenarioHooks; keepWorkDir?: boolean; /** Jobs the runner runs at once (default 8); GitHub Free allows 20. */ maxConcurrentJobs?: number },
+): Promise<ScenarioResult> {
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), `crew-scenario-`));
   const files: Record<string, string> = {
@@ -106,6 +109,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       script: withDefaultReviewers(parseScript(scenario.model ?? { entries: [] })),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
+      ...(scenario.model_latency ? { latency: { perRequestMs: scenario.model_latency.per_request_ms, perOutputTokenMs: scenario.model_latency.per_output_token_ms } } : {}),
     });
     gh = await FakeGitHub.start({
       root: join(work, 'github'),
@@ -149,6 +153,7 @@ export async function runScenario(scenario: Scenario, opts: { baseDir: string; o
       env: { ANTHROPIC_BASE_URL: anthropic.url, CREW_TIME_SCALE: String(scenario.time_scale) },
       timeScale: scenario.time_scale,
       killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
+      ...(opts.maxConcurrentJobs ? { maxConcurrentJobs: opts.maxConcurrentJobs } : {}),
       onJobDone: opts.hooks?.onJobDone,
     });
     const { data: issue } = await as(scenario.issue.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: scenario.issue.title, body: scenario.issue.body });

@@ -125,6 +125,8 @@ export const ScenarioSchema = z.strictObject({
   timeline: z.array(Step).min(1),
   /** Scripted model replies, in the fake Anthropic API's script format. */
   model: z.unknown().optional(),
+  /** Simulated model latency on every reply, in model time (scaled like every other wait). */
+  model_latency: z.strictObject({ per_request_ms: z.number().nonnegative().default(0), per_output_token_ms: z.number().nonnegative().default(0) }).optional(),
   faults: z.strictObject({ github: z.array(z.unknown()).default(() => []), anthropic: z.array(z.unknown()).default(() => []) }).default(() => ({ github: [], anthropic: [] })),
   kill: z.array(KillPoint).default(() => []),
   /** Scales every platform wait (cancellation, retry-after, backoff). */

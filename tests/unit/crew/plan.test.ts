@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPlan, criticalPath, findCycle, topologicalOrder, waves } from '../../../src/domain/plan';
+import { checkPlan, criticalPath, findCycle, MAX_TASKS, topologicalOrder, waves } from '../../../src/domain/plan';
 
 const task = (id: string, deps: string[] = [], extra: Record<string, unknown> = {}) => ({
   id,
@@ -46,7 +46,8 @@ describe('checkPlan', () => {
 
   it('bounds the number of tasks', () => {
     expect(checkPlan(proposal([]))).toMatchObject({ ok: false });
-    expect(checkPlan(proposal(Array.from({ length: 21 }, (_, i) => task(`k${i}`))))).toMatchObject({ ok: false });
+    expect(checkPlan(proposal(Array.from({ length: MAX_TASKS }, (_, i) => task(`k${i}`))))).toMatchObject({ ok: true });
+    expect(checkPlan(proposal(Array.from({ length: MAX_TASKS + 1 }, (_, i) => task(`k${i}`))))).toMatchObject({ ok: false });
   });
 });
 

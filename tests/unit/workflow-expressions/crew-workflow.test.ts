@@ -129,7 +129,21 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     expect(evaluateValue(wf.jobs.work!.strategy!.matrix, dispatch(skippedRoute))).toEqual({ task: ['t3', 't5'] });
     const withInputs = evaluateValue(wf.jobs.work!.steps.at(-1)!.with, { ...dispatch(skippedRoute), matrix: { task: 't3' } }) as Record<string, string>;
     expect(withInputs).toMatchObject({ issue: '4', run: '2', task: 't3' });
-    expect(evaluateIf(jobIf('advance'), dispatch({ ...skippedRoute, work: { result: 'success', outputs: {} } }), skippedStatus)).toBe(true);
+  });
+
+  it('advance runs only where work did not succeed: a lost or cancelled leg, or a dispatch with no tasks that finishes the run', () => {
+    const work = (result: string) => ({ ...skippedRoute, work: { result, outputs: {} } });
+    expect(evaluateIf(jobIf('advance'), dispatch(work('success')), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('advance'), dispatch(work('failure')), failed)).toBe(true);
+    expect(evaluateIf(jobIf('advance'), dispatch(work('cancelled')), { success: () => false, failure: () => false, cancelled: () => true })).toBe(true);
+    const finish: ExprContext = { ...dispatch(work('skipped')), inputs: { issue: '4', run: '2', tasks: '[]', nonce: 'abc' } };
+    expect(evaluateIf(jobIf('work'), finish, skippedStatus)).toBe(false);
+    expect(evaluateIf(jobIf('advance'), finish, skippedStatus)).toBe(true);
+    const routed = (result: string) => ({ route: { result: 'success', outputs: { issue: '4', run: '2', tasks: '["t1"]' } }, work: { result, outputs: {} } });
+    expect(evaluateIf(jobIf('advance'), comment(routed('success')), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('advance'), comment(routed('failure')), failed)).toBe(true);
+    // A command that started no work (resume, accept, retry of an integration) still gets its advance job.
+    expect(evaluateIf(jobIf('advance'), comment({ route: { result: 'success', outputs: { issue: '4', run: '2', tasks: '[]' } }, work: { result: 'skipped', outputs: {} } }), succeeded)).toBe(true);
   });
 
   it('a comment runs route; work only for the tasks route chose', () => {

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GitStateStore } from '../../src/adapters/git/state-store';
+import type { Clock, Log } from '../../src/ports';
+import { FakeGitHub } from '../../tests/support/github/fake-github';
+import { PROJECT_ROOT } from '../../tests/support/scenario/run-scenario';
+
+/** Figures about crew as a program: how fast it starts, how large it is, how its state store holds up. */
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export interface ColdStart {
+  runs: number;
+  /** `node dist/index.js` (the route step of a `/crew run` comment) until its first network connection. */
+  crewMs: number;
+  /** `node -e ""` from spawn to exit, measured in the same run. */
+  nodeMs: number;
+}
+
+async function nodeEmpty(): Promise<number> {
+  const start = performance.now();
+  await new Promise<void>((resolve, reject) => spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }).on('exit', () => resolve()).on('error', reject));
+  return performance.now() - start;
+}
+
+async function crewFirstRequest(dir: string): Promise<number> {
+  let seen: (() => void) | undefined;
+  const connected = new Promise<void>((resolve) => (seen = resolve));
+  const server = createServer((socket) => {
+    seen!();
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'issue_comment',
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_REPOSITORY: 'acme/widgets',
+    GITHUB_SERVER_URL: url,
+    GITHUB_API_URL: url,
+    GITHUB_RUN_ID: '1',
+    GITHUB_WORKSPACE: dir,
+    RUNNER_TEMP: dir,
+    ANTHROPIC_BASE_URL: url,
+    INPUT_STEP: 'route',
+    INPUT_GITHUB_TOKEN: 'ghs_benchmarkbenchmarkbenchmark0000000',
+    INPUT_ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000',
+  };
+  const start = performance.now();
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'index.js')], { env, stdio: 'ignore', cwd: dir });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const first = await Promise.race([connected.then(() => performance.now() - start), exited.then(() => NaN)]);
+  child.kill('SIGKILL');
+  await exited;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!Number.isFinite(first)) throw new Error('node dist/index.js exited without making a network request; is dist/ built?');
+  return first;
+}
+
+export async function coldStart(runs: number): Promise<ColdStart> {
+  const dir = await mkdtemp(join(tmpdir(), 'crew-bench-start-'));
+  try {
+    const event = { action: 'created', issue: { number: 1, title: 'Write the notes', body: 'Write every note.', labels: [] }, comment: { id: 2_200_000_001, body: '/crew run', created_at: new Date().toISOString(), user: { login: 'maintainer', type: 'User' } }, repository: { default_branch: 'main' } };
+    await writeFile(join(dir, 'event.json'), JSON.stringify(event));
+    const crew: number[] = [];
+    const node: number[] = [];
+    // Interleaved, so both see the same machine.
+    for (let i = 0; i < runs; i++) {
+      node.push(await nodeEmpty());
+      crew.push(await crewFirstRequest(dir));
+    }
+    return { runs, crewMs: Math.round(median(crew)), nodeMs: Math.round(median(node)) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export interface BundleSize {
+  /** dist/index.js. */
+  entryBytes: number;
+  /** Every file in dist/ (chunks, licences). */
+  totalBytes: number;
+}
+
+export async function bundleSize(): Promise<BundleSize> {
+  const dist = join(PROJECT_ROOT, 'dist');
+  let totalBytes = 0;
+  for (const f of await readdir(dist)) totalBytes += (await stat(join(dist, f))).size;
+  return { entryBytes: (await stat(join(dist, 'index.js'))).size, totalBytes };
+}
+
+export interface StateWrites {
+  writers: number;
+  writes: number;
+  ms: number;
+  perSecond: number;
+  /** Increments that did not survive: must be 0. */
+  lost: number;
+}
+
+/**
+ * Concurrent writers, each its own job's checkout of crew/state, each adding one to a shared
+ * counter per write (the worst case: every write touches the same file).
+ */
+export async function stateWrites(writers: number, writes: number, timeScale: number): Promise<StateWrites> {
+  const dir = await mkdtemp(join(tmpdir(), 'crew-bench-state-'));
+  const gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'hi\n' } });
+  try {
+    const token = gh.actionsToken({ contents: 'write' });
+    const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    // The backoff between retries follows the time scale, as crew's does in the offline world.
+    const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms * timeScale)) };
+    const stores = Array.from({ length: writers }, (_, i) => new GitStateStore(join(dir, `w${i}`), gh.cloneUrl, token, clock, log));
+    const each = writes / writers;
+    const start = performance.now();
+    await Promise.all(
+      stores.map(async (s, i) => {
+        for (let k = 0; k < each; k++) {
+          await s.update('issue-1/', `writer ${i} write ${k}`, (tx) => {
+            tx.write('issue-1/counter', String(Number(tx.read('issue-1/counter') ?? '0') + 1));
+            tx.write(`issue-1/writers/w${i}`, String(k + 1));
+          });
+        }
+      }),
+    );
+    const ms = performance.now() - start;
+    const check = new GitStateStore(join(dir, 'check'), gh.cloneUrl, token, clock, log);
+    const counter = Number((await check.load('issue-1/')).read('issue-1/counter') ?? '0');
+    return { writers, writes, ms: Math.round(ms), perSecond: Math.round((writes / ms) * 10_000) / 10, lost: writes - counter };
+  } finally {
+    await gh.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,73 @@
+import type { LongTaskFigure } from './long-task';
+import type { BundleSize, ColdStart, StateWrites } from './platform';
+import type { Tally, WayName } from './ways';
+
+/** bench/results.json: everything `npm run bench` measured, from which results.md and docs/PERFORMANCE.md are written. */
+export interface BenchResults {
+  generated: string;
+  quick: boolean;
+  machine: { cpus: number; cpu: string; memoryGiB: number; os: string; node: string; loadAverage: number[] };
+  world: { timeScale: number; latency: { perRequestMs: number; perOutputTokenMs: number } };
+  /** o: crew's overhead per step (job start, checkout, state writes, dispatch), measured on a chain. */
+  overhead: { stepMs: number; measuredOn: string };
+  makespan: MakespanFigure[];
+  requests: { runs: RequestFigure[]; fit: { perRun: number; perTask: number } };
+  tokens: TokenFigure;
+  longTask: LongTaskFigure[];
+  coldStart: ColdStart;
+  bundle: BundleSize;
+  stateWrites: StateWrites[];
+  /** Wall time of the whole benchmark. */
+  tookMs: number;
+  /** Baselines measured again after the run (`--remeasure`), with when and why. */
+  remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
+}
+
+export interface WayMakespan {
+  makespanMs: number;
+  /** makespan ÷ the critical path of scripted work. */
+  ratioToCriticalPath: number;
+  /** this way ÷ crew. */
+  ratioToCrew: number;
+}
+
+export interface MakespanFigure {
+  scenario: string;
+  tasks: number;
+  maxParallel: number;
+  /** The longest chain of scripted work: no way can finish sooner. */
+  criticalPathMs: number;
+  /** s: tasks on that chain. */
+  steps: number;
+  /** (all scripted work + n × o) ÷ max_parallel: the other bound, for wide graphs. */
+  workBoundMs: number;
+  /** 1.10 × (critical path + s × o). */
+  targetMs: number;
+  ways: Record<WayName, WayMakespan>;
+  /** crew's makespan ÷ (critical path + s × o): the target is ≤ 1.10. */
+  crewRatioToBound: number;
+  meetsTarget: boolean;
+  /** crew from the first job to the last: planning, integration, the critic and the pull request included. */
+  crewEndToEndMs: number;
+  /** When each task started and ended, per way, ms from that way's first task start (DAG ids). */
+  spans: Record<WayName, Record<string, { start: number; end: number }>>;
+}
+
+export interface RequestFigure {
+  scenario: string;
+  tasks: number;
+  rest: number;
+  writes: number;
+  /** git smart-HTTP requests, counted apart from REST. */
+  git: number;
+  /** 3 × tasks + 15. */
+  budget: number;
+  /** How many such runs fit in GITHUB_TOKEN's 1,000 REST requests an hour. */
+  runsPerHour: number;
+}
+
+export interface TokenFigure {
+  scenario: string;
+  tasks: number;
+  ways: Record<WayName, { perTask: number; orchestration: number; cacheShare: number; tasks: Tally; orchestrationTally: Tally }>;
+}
