@@ -1,6 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { show, valueAt } from '../text/quote-value';
 import { z } from 'zod';
+import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { MAX_TASKS } from '../domain/plan';
 
@@ -116,6 +117,14 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('Hard limits per run on what crew creates on GitHub, so a run steered by hostile text cannot flood an issue or the repository. When one is reached the run stops with one comment saying which.'),
+  escalation_limits: z
+    .strictObject({
+      user: z.int().min(0).max(50).default(DEFAULT_ESCALATION_LIMITS.user).describe('Decisions a person is asked for about failed tasks (scope, ambiguity, conflicting requirements, a failing plan). 0: never ask a person.'),
+      planner: z.int().min(0).max(20).default(DEFAULT_ESCALATION_LIMITS.planner).describe('Re-plans of failed tasks (a task failed 3 times, a dependency problem, half the plan failed). 0: never re-plan.'),
+      advisor: z.int().min(0).max(20).default(DEFAULT_ESCALATION_LIMITS.advisor).describe('Retries of a task stuck on a technical problem, each on a stronger model tier with the failure notes. 0: never.'),
+    })
+    .prefault({})
+    .describe("How often per run crew's leader hands a failed task to each target of its escalation table. When a target's limit is reached the next target in priority order takes it (person, planner, advisor); when none can, the failure stands and the failure comment names the limit."),
   bot_login: z.string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
 });
 

@@ -8,8 +8,20 @@ import type { ImpedimentCategory } from './result';
 
 export type Target = 'user' | 'planner' | 'advisor';
 
-/** How many escalations each target takes per run before crew stops escalating to it. */
-export const ESCALATION_LIMITS: Record<Target, number> = { user: 10, planner: 3, advisor: 5 };
+/** How many escalations each target takes per run before crew stops escalating to it (`escalation_limits` in crew.yml). */
+export type EscalationLimits = Record<Target, number>;
+
+/** The ADR's limits, the defaults of `escalation_limits`. */
+export const DEFAULT_ESCALATION_LIMITS: EscalationLimits = { user: 10, planner: 3, advisor: 5 };
+
+const TARGET_NAME: Record<Target, string> = { user: 'a person', planner: 'the planner', advisor: 'the advisor' };
+
+/** Which limit stopped crew, and the key that raises it: part of the failure a maintainer reads. */
+export function limitReached(targets: Target[], limits: EscalationLimits): string {
+  const each = targets.map((t) => `${TARGET_NAME[t]} (\`escalation_limits.${t}: ${limits[t]}\`)`);
+  const one = targets.length === 1;
+  return `the escalation limit per run is reached for ${each.join(' and ')}; raise ${one ? 'it' : 'them'} in .github/crew.yml to let crew escalate further`;
+}
 
 /** ADR priority: user (requirements and direction), planner (task structure), logic validator, advisor (technique). */
 const PRIORITY: Record<Target, number> = { user: 0, planner: 1, advisor: 3 };
@@ -77,7 +89,8 @@ export function matchingRows(f: FailedTask, memory: LeaderMemory): Candidate[] {
  * Picks the escalation for a failed task: the matching row with the highest-priority
  * target that still has room, or none (the failure stands). Returns the memory to store.
  */
-export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestionOpen: boolean }): { decision: Decision; memory: LeaderMemory } {
+export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestionOpen: boolean; limits: EscalationLimits }): { decision: Decision; memory: LeaderMemory } {
+  const limits = opts.limits;
   const seen = (memory.signatures[f.signature] ?? 0) + 1;
   const next: LeaderMemory = { ...memory, escalations: { ...memory.escalations }, failureStreak: memory.failureStreak + 1, signatures: { ...memory.signatures, [f.signature]: seen } };
   if (seen >= LOOP_LIMIT) {
@@ -87,7 +100,7 @@ export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestion
   let waitsForUser: Extract<Candidate, { to: 'user' | 'user+planner' }> | undefined;
   for (const row of rows) {
     const targets = targetsOf(row);
-    if (targets.some((t) => next.escalations[t] >= ESCALATION_LIMITS[t])) continue;
+    if (targets.some((t) => next.escalations[t] >= limits[t])) continue;
     if (opts.userQuestionOpen && (row.to === 'user' || row.to === 'user+planner')) {
       waitsForUser ??= row; // one user question at a time: another target may take it meanwhile
       continue;
@@ -103,7 +116,9 @@ export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestion
     const topic = waitsForUser.action === 'ask' ? waitsForUser.topic : 'plan_review';
     return { decision: { rule: waitsForUser.rule, to: 'user', action: 'queue', topic, task: f.task, question: waitsForUser.question }, memory: next };
   }
-  const why = rows.length ? `every target for it has reached its limit (${rows.map((r) => r.rule).join(', ')})` : NO_RULE;
+  // Every matching row was passed over for a target at its limit.
+  const full = [...new Set(rows.flatMap(targetsOf))].filter((t) => next.escalations[t] >= limits[t]);
+  const why = rows.length ? `${limitReached(full, limits)} (matching: ${rows.map((r) => r.rule).join(', ')})` : NO_RULE;
   return { decision: { rule: 'none', to: 'none', action: 'give_up', task: f.task, reason: why }, memory: next };
 }
 
@@ -119,9 +134,15 @@ export function recordSuccess(memory: LeaderMemory): LeaderMemory {
  * claude-crew's feedback loop: when half or more of the tasks ended partial or failed after
  * all retries, re-decompose the failed ones, once. The second time, go on to the report.
  */
-export function endOfRunDecision(total: number, failed: string[], memory: LeaderMemory): { action: 'replan_failed'; tasks: string[] } | { action: 'report' } {
-  if (failed.length > 0 && failed.length * 2 >= total && !memory.replannedFailed && memory.escalations.planner < ESCALATION_LIMITS.planner) return { action: 'replan_failed', tasks: failed };
-  return { action: 'report' };
+export function endOfRunDecision(
+  total: number,
+  failed: string[],
+  memory: LeaderMemory,
+  limits: EscalationLimits,
+): { action: 'replan_failed'; tasks: string[] } | { action: 'report'; notReplanned?: string } {
+  if (failed.length === 0 || failed.length * 2 < total || memory.replannedFailed) return { action: 'report' };
+  if (memory.escalations.planner >= limits.planner) return { action: 'report', notReplanned: limitReached(['planner'], limits) };
+  return { action: 'replan_failed', tasks: failed };
 }
 
 /** Failure reasons differ in ids and numbers; the detector compares their shape. */

@@ -33,7 +33,7 @@ export async function advance(ctx: StepContext): Promise<void> {
   if (isTerminal(view.run.phase)) return ctx.log.info(`run ${run} is already ${view.run.phase}`);
 
   if (view.run.phase === 'EXECUTING') {
-    const { max_parallel: maxParallel } = await ctx.config();
+    const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
     const cancelled = ctx.settings.workResult === 'cancelled';
     const now = nowIso(ctx);
     const claimNonce = nonce();
@@ -74,13 +74,13 @@ export async function advance(ctx: StepContext): Promise<void> {
       }
       const failed = failedTasks(after);
       if (failed.length) {
-        const next = endOfRunDecision(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader);
+        const next = endOfRunDecision(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader, limits);
         if (next.action === 'replan_failed') {
           for (const t of failed) writeTask(tx, issue, run, { ...t, pendingReplan: true });
           writeRun(tx, { ...after.run, leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } } }, now);
           return { kind: 'replan' as const, tasks: next.tasks };
         }
-        return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`) };
+        return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
       }
       if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId) return { kind: 'elsewhere' as const };
       writeRun(tx, { ...after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
@@ -104,9 +104,9 @@ export async function advance(ctx: StepContext): Promise<void> {
       const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
       if (replan.replaced) return;
       view = await loadView(ctx, issue, run);
-      return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), replan.why);
+      return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`);
     }
-    if (step.kind === 'failed') return reportFailure(ctx, issue, run, step.failed);
+    if (step.kind === 'failed') return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
     view = await loadView(ctx, issue, run);
   } else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
     // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
@@ -118,8 +118,9 @@ export async function advance(ctx: StepContext): Promise<void> {
   await finalize(ctx, view);
 }
 
-async function reportFailure(ctx: StepContext, issue: number, run: number, failed: string[], replanFailure?: string): Promise<void> {
-  const tried = replanFailure ? `\n\ncrew tried to re-plan them, but ${sanitize(replanFailure, 3000)}` : '';
+/** `why` says why the failed tasks were not re-planned, when crew would otherwise have re-planned them. */
+async function reportFailure(ctx: StepContext, issue: number, run: number, failed: string[], why?: string): Promise<void> {
+  const tried = why ? `\n\n${why}` : '';
   const message = `These tasks did not succeed:\n${failed.map((f) => `- ${f}`).join('\n')}${tried}`;
   await failRun(ctx, issue, run, 'the tasks', `${failed.length} task(s) did not succeed`);
   await syncPlanComment(ctx, issue, run);

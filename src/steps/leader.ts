@@ -1,6 +1,6 @@
 import { decompose } from '../agents/decomposer';
 import { reviewPlan } from '../agents/plan-reviewer';
-import { decide, failureSignature, NO_RULE, recordSuccess, type Decision, type FailedTask } from '../domain/leader-policy';
+import { decide, failureSignature, NO_RULE, recordSuccess, type Decision, type EscalationLimits, type FailedTask } from '../domain/leader-policy';
 import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
@@ -22,7 +22,7 @@ const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'o
  * happens to a failure and applies the part that must be atomic with it (so a
  * dependent is never marked blocked for a task that is about to be retried or replanned).
  */
-export function settleInState(tx: StateTx, issue: number, run: number, taskId: string, result: CheckedResult, claim: TaskClaim): Decision | null {
+export function settleInState(tx: StateTx, issue: number, run: number, taskId: string, result: CheckedResult, claim: TaskClaim, limits: EscalationLimits): Decision | null {
   const view = readView(tx, issue, run)!;
   const rec = view.tasks.get(taskId)!;
   const task = view.plan!.tasks.find((t) => t.id === taskId)!;
@@ -38,7 +38,7 @@ export function settleInState(tx: StateTx, issue: number, run: number, taskId: s
     signature: failureSignature(result.reason ?? result.status),
   };
   const open = view.run.waiting !== null;
-  const { decision, memory } = decide(failed, view.run.leader, { userQuestionOpen: open });
+  const { decision, memory } = decide(failed, view.run.leader, { userQuestionOpen: open, limits });
   let next = { ...view.run, leader: memory };
   if (decision.action === 'retry_stronger') {
     const tier = STRONGER[rec.tierOverride ?? task.tier];

@@ -98,7 +98,7 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
     // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
-    const decision = settleInState(tx, issue, run, taskId, o.checked, claim);
+    const decision = settleInState(tx, issue, run, taskId, o.checked, claim, config.escalation_limits);
     const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
     refreshExecutionLog(tx, issue, run);
     const after = readView(tx, issue, run)!;

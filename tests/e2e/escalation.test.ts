@@ -87,6 +87,27 @@ describe('the leader’s escalation table, one scenario per row (through dist/)'
     expect(r.pulls[0]!.files).toEqual(['NOTES.md']);
   });
 
+  it('escalation limits come from crew.yml: at the advisor’s limit (1) the failure stands, the planner’s (0) allows no re-plan, and the failure comment names each limit and its key', async () => {
+    let t1: any;
+    let models: string[] = [];
+    const r = await playWith('escalation-limit', async ({ gh, anthropic }) => {
+      t1 = await taskRecord(gh, 't1');
+      models = anthropic.requests.filter((q) => q.role === 'worker').map((q) => String(q.body.model));
+    });
+    // One advisor retry on a stronger tier, then no more: the default limit (5) would have gone on.
+    expect(models).toEqual(['claude-haiku-5-5', 'claude-sonnet-5-5']);
+    expect(r.model.byRole.decomposer ?? 0).toBe(0);
+    expect(t1).toMatchObject({ status: 'failure', attempts: 2, tierOverride: 'sonnet' });
+    const stop = crewComments(r).find((c) => c.body.startsWith('**crew stopped** during the tasks.'))!;
+    expect(stop.body).toContain(
+      '- t1 (failure: the coder task changed no files; crew stopped escalating it: the escalation limit per run is reached for the advisor (`escalation_limits.advisor: 1`); raise it in .github/crew.yml to let crew escalate further (matching: impediment: technical))',
+    );
+    expect(stop.body).toContain('crew did not re-plan them: the escalation limit per run is reached for the planner (`escalation_limits.planner: 0`); raise it in .github/crew.yml to let crew escalate further.');
+    expect(decisionComment(r)).toBeUndefined();
+    expect(crewComments(r).find((c) => c.body.includes('<!-- crew:report'))!.body).toContain('The run failed: 1 task did not succeed (t1)');
+    expect(r.pulls).toEqual([]);
+  });
+
   it('the loop detector stops identical failures; half the plan failed twice, so crew goes on to the report (status failure, blocked tasks, a full retrospective)', async () => {
     const got = { summary: '', report: '', log: '', models: [] as string[], retro: '' };
     const r = await playWith('loop-detector', async ({ gh, anthropic }) => {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 export interface GitIdentity {
@@ -54,4 +57,21 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
 export function isNonFastForward(e: unknown): boolean {
   const text = String(e instanceof Error ? e.message : e);
   return /non-fast-forward|fetch first|\[rejected\]|failed to update ref|cannot lock ref|stale info/i.test(text);
+}
+
+/**
+ * Runs a git command that takes a message (`commit`, `merge`) with the message read from a
+ * file (`-F`), never as an argument: a message can list thousands of files (an attempt's
+ * Crew-Result trailer) and one argument over 128 KiB fails the exec with E2BIG. The file lives
+ * in a private temporary folder outside the workspace and is removed afterwards.
+ */
+export async function withMessageFile<T>(message: string, run: (args: string[]) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(join(tmpdir(), 'crew-message-'));
+  try {
+    const file = join(folder, 'message');
+    await writeFile(file, message, { mode: 0o600 });
+    return await run(['-F', file]);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }

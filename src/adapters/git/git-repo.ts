@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
-import { gitClient, isNonFastForward, type GitIdentity } from './git-client';
+import { gitClient, isNonFastForward, withMessageFile, type GitIdentity } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
@@ -72,8 +72,9 @@ export class GitRepo implements Repo {
    * with its report on stdout, which simple-git resolves as success.
    */
   private async tryMerge(ref: string, message: string): Promise<MergeResult> {
+    const target = rev(ref); // a hostile ref throws here, not as a failed merge
     let failed = false;
-    await this.git.raw(['merge', '--no-ff', '--no-edit', '-m', message, rev(ref)]).catch(() => (failed = true));
+    await withMessageFile(message, (m) => this.git.raw(['merge', '--no-ff', '--no-edit', ...m, target]).catch(() => (failed = true)));
     const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
     if (conflicts.length) return { ok: false, conflicts };
     if (failed || !(await this.isAncestor(ref, 'HEAD'))) return { ok: false, conflicts: [] };
@@ -87,7 +88,7 @@ export class GitRepo implements Repo {
   /** Concludes a merge whose conflicts were resolved in the working tree. */
   async commitMerge(message: string): Promise<string> {
     await this.git.raw(['add', '-A']);
-    await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
+    await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
     return this.head();
   }
 
@@ -95,7 +96,7 @@ export class GitRepo implements Repo {
     await this.git.raw(['add', '-A']);
     const changed = (await this.git.raw(['diff', '--cached', '--name-only'])).split('\n').filter(Boolean);
     if (changed.length === 0 && !opts.allowEmpty) return { sha: await this.head(), changedFiles: [], empty: true };
-    await this.git.raw(['commit', '--quiet', '--no-verify', ...(changed.length ? [] : ['--allow-empty']), '-m', message]);
+    await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...(changed.length ? [] : ['--allow-empty']), ...m]));
     return { sha: await this.head(), changedFiles: changed, empty: changed.length === 0 };
   }
 

@@ -5,7 +5,7 @@ import type { SimpleGit } from 'simple-git';
 import { STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
 import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
-import { gitClient, isNonFastForward } from './git-client';
+import { gitClient, isNonFastForward, withMessageFile } from './git-client';
 
 /** Enough for 20 jobs finishing at once; each attempt is a fetch and a push. */
 const MAX_ATTEMPTS = 40;
@@ -119,7 +119,7 @@ export class GitStateStore implements StateStore {
           }
         }
         await this.git.raw(['add', '-A']);
-        await this.git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
+        await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
         try {
           this.log.checkpoint('state-write');
           await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);

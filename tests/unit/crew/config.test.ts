@@ -27,6 +27,14 @@ describe('.github/crew.yml', () => {
     expect(parseConfig('max_parallel: 3\nmodels:\n  opus: claude-opus-5\n')).toMatchObject({ max_parallel: 3, models: { opus: 'claude-opus-5', haiku: 'claude-haiku-5-5' } });
   });
 
+  it('escalation limits per target: the ADR’s defaults, any of them set alone, bounded', () => {
+    expect(parseConfig(undefined).escalation_limits).toEqual({ user: 10, planner: 3, advisor: 5 });
+    expect(parseConfig('escalation_limits:\n  advisor: 1\n').escalation_limits).toEqual({ user: 10, planner: 3, advisor: 1 });
+    expect(problems('escalation_limits:\n  planner: -1\n')[0]).toMatch(/^`escalation_limits.planner`: .*>=0.* \(got -1\)$/);
+    expect(problems('escalation_limits:\n  advisor: 1.5\n')[0]).toMatch(/^`escalation_limits.advisor`: .* \(got 1.5\)$/);
+    expect(problems('escalation_limits:\n  critic: 2\n')).toEqual(['unknown key `escalation_limits.critic`: remove it or check the spelling']);
+  });
+
   it('names the key, the bad value and the expected form', () => {
     const [p] = problems('max_parallel: 0\n');
     expect(p).toMatch(/^`max_parallel`: .*>=1.* \(got 0\)$/);

@@ -1,9 +1,10 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../../../src/adapters/git/git-repo';
 import { isProtectedPath } from '../../../src/domain/glob';
+import { parseAttemptCommit } from '../../../src/steps/task-results';
 import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
 import { FakeGitHub } from '../../support/github/fake-github';
 
@@ -153,5 +154,53 @@ describe('GitRepo.restorePaths: what a commit must not carry is undone', () => {
     expect(readFileSync(join(dir, '.github', 'crew.yml'), 'utf8')).toBe('max_retries: 1\n');
     expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('kept\n'); // removing the link did not follow it
     rmSync(elsewhere, { recursive: true, force: true });
+  });
+});
+
+describe('commit messages far over the 128 KiB limit of one argument (E2BIG)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crew-gitrepo-long-'));
+  const temp = mkdtempSync(join(tmpdir(), 'crew-gitrepo-long-tmp-'));
+  const before = process.env.TMPDIR;
+  afterAll(() => {
+    process.env.TMPDIR = before;
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(temp, { recursive: true, force: true });
+  });
+
+  it('commitAll, merge and commitMerge take a 300 KB message (an attempt listing thousands of files) and leave no message file behind', async () => {
+    // The message files go to the temporary folder; a private one here shows they are removed.
+    process.env.TMPDIR = temp;
+    await git(['init', '-q', '-b', 'main'], { cwd: dir });
+    const repo = new GitRepo(dir, dir, 'unused-token');
+    const files = Array.from({ length: 8000 }, (_, i) => `src/generated/module-${String(i).padStart(5, '0')}/index.ts`);
+    const outcome = { attempt: 1, checked: { status: 'success', summary: 'many files' }, seen: { changedFiles: files }, final: true, sandboxWarning: null };
+    const message = `crew: t1 Generate the modules (attempt 1, success)\n\n# not a comment: kept as written\n\nCrew-Result: ${JSON.stringify(outcome)}\n`;
+    expect(Buffer.byteLength(message)).toBeGreaterThan(300_000);
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    const first = await repo.commitAll(message);
+    expect(first).toMatchObject({ empty: false, changedFiles: ['a.txt'] });
+    expect(await repo.commitMessage('HEAD')).toBe(`${message}\n`);
+    expect(parseAttemptCommit(await repo.commitMessage('HEAD'))).toEqual(outcome);
+
+    // A merge and a merge concluded after a resolver: the same long message, read from a file.
+    await git(['checkout', '-q', '-b', 'side'], { cwd: dir });
+    writeFileSync(join(dir, 'b.txt'), 'b\n');
+    await repo.commitAll('side');
+    await git(['checkout', '-q', 'main'], { cwd: dir });
+    writeFileSync(join(dir, 'c.txt'), 'c\n');
+    await repo.commitAll('main');
+    expect(await repo.merge('refs/heads/side', `merge side\n\n${message}`)).toEqual({ ok: true, conflicts: [] });
+    expect(await repo.commitMessage('HEAD')).toBe(`merge side\n\n${message}\n`);
+    await git(['checkout', '-q', '-b', 'other', first.sha], { cwd: dir });
+    writeFileSync(join(dir, 'c.txt'), 'other\n');
+    await repo.commitAll('other');
+    expect((await repo.mergeKeepingConflicts('refs/heads/main', 'unused')).conflicts).toEqual(['c.txt']);
+    writeFileSync(join(dir, 'c.txt'), 'both\n');
+    await repo.commitMerge(message);
+    expect(await repo.commitMessage('HEAD')).toBe(`${message}\n`);
+    expect((await git(['rev-list', '--parents', '-n', '1', 'HEAD'], { cwd: dir })).trim().split(' ')).toHaveLength(3);
+
+    expect(readdirSync(temp)).toEqual([]);
+    expect(await git(['status', '--porcelain'], { cwd: dir })).toBe('');
   });
 });

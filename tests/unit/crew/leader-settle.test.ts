@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ESCALATION_LIMITS } from '../../../src/domain/leader-policy';
 import type { CheckedResult } from '../../../src/domain/result';
 import type { StateTx } from '../../../src/ports';
 import { readView, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
@@ -39,15 +40,15 @@ describe('the leader settling a failed task in the state write', () => {
   it('at the advisor’s limit the failure stands, and the task says why crew stopped escalating, for the failure comment to show', () => {
     const v = view(['failure', 'pending', 'success'], { leader: { escalations: { user: 0, planner: 0, advisor: 5 }, failureStreak: 0, signatures: {}, replannedFailed: false } });
     const tx = stateWith(v);
-    const decision = settleInState(tx, 12, 2, 't1', failure('technical'), claim);
+    const decision = settleInState(tx, 12, 2, 't1', failure('technical'), claim, DEFAULT_ESCALATION_LIMITS);
     expect(decision).toMatchObject({ action: 'give_up' });
-    expect(readView(tx, 12, 2)!.tasks.get('t1')!.error).toBe('the worker reported failure: stuck; crew stopped escalating it: every target for it has reached its limit (impediment: technical)');
+    expect(readView(tx, 12, 2)!.tasks.get('t1')!.error).toBe('the worker reported failure: stuck; crew stopped escalating it: the escalation limit per run is reached for the advisor (`escalation_limits.advisor: 5`); raise it in .github/crew.yml to let crew escalate further (matching: impediment: technical)');
   });
 
   it('a second question waits on its task (unsettled, so its dependents are not blocked) and becomes the open one when the first is answered', () => {
     const v = view(['failure', 'pending', 'success'], { phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 5, task: 't3', topic: 'scope', question: 'first?' } });
     const tx = stateWith(v);
-    expect(settleInState(tx, 12, 2, 't1', failure('scope'), claim)).toMatchObject({ action: 'queue' });
+    expect(settleInState(tx, 12, 2, 't1', failure('scope'), claim, DEFAULT_ESCALATION_LIMITS)).toMatchObject({ action: 'queue' });
     const queued = readView(tx, 12, 2)!;
     expect(queued.run.waiting).toMatchObject({ task: 't3' });
     expect(queued.tasks.get('t1')!.queuedQuestion).toMatchObject({ topic: 'scope' });
