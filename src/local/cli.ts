@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,7 +24,7 @@ import { localSandboxStatement } from './sandbox-statement';
 import { LocalStateStore } from './state-store';
 import { localConfig, readTaskFile } from './task-file';
 import { clock, markdownToTerminal } from './terminal-text';
-import { claimRun, ensureCrewDir, nextRunNumber, openProject, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
+import { claimRun, ensureCrewDir, nextRunNumber, openProject, processAlive, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { LOCAL_IDENTITY } from './worktree-repo';
 import { localBranches } from '../domain/refs';
 
@@ -71,8 +73,6 @@ function modelFrom(scripted: string | undefined, warn: (m: string) => void): Pro
 async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out: Output, tty: boolean): Promise<number> {
   if (cmd.maxIterations !== undefined && cmd.maxIterations > 10) throw new UsageError(`--max-iterations is at most 10 (got ${cmd.maxIterations}).`);
   const task = cmd.configFile ? await readTaskFile(resolve(cmd.configFile)) : undefined;
-  let view: LiveView | undefined;
-  const model = await modelFrom(cmd.scripted, (m) => view?.message(`⚠ ${redact(m)}`));
   await ensureCrewDir(project.dir);
   const store = new LocalStateStore(runsDir(project.dir));
   const git = gitClient(project.dir, '', LOCAL_IDENTITY);
@@ -88,6 +88,10 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     const rec = readRun(await store.load(`issue-${runNo}/run-1/`), runNo, 1);
     const req = await readRequest(store.runDir(runNo));
     if (!rec || !req) throw new UsageError(`run ${runNo} stopped before it was recorded; start a new one with crew run "task".`);
+    if (rec.phase === 'COMPLETED' || rec.phase === 'ABORTED') {
+      out.write(`Run ${runNo} has ended (${rec.phase.toLowerCase()}); there is nothing to resume. crew status ${runNo} shows it.\n`);
+      return finalWords(store, runNo, { kind: 'ended' }, out);
+    }
     base = rec.base;
     request = req;
   } else {
@@ -101,8 +105,9 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   }
   const crewYml = await git.raw(['show', `${base.sha}:${CONFIG_PATH}`]).catch(() => undefined);
   const config = localConfig(crewYml, task?.overrides ?? {}, { maxIterations: cmd.maxIterations }, CONFIG_PATH);
+  const view = new LiveView(out, tty);
+  const model = await modelFrom(cmd.scripted, (m) => view.message(`⚠ ${redact(m)}`));
 
-  view = new LiveView(out, tty);
   const lines = lineReader();
   const prompter: Prompter = {
     async ask(question, multiline) {
@@ -128,19 +133,22 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   if (cmd.scripted) out.write(`model: scripted replies from ${cmd.scripted}\n`);
   out.write('\n');
 
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(130);
-    view.message(`\nInterrupted. Saving the run's state… (crew run --resume ${runNo} continues it)`);
-    killRunningCommands();
-    void engine.interrupt().finally(() => {
-      view.stop();
+  // Ctrl-C: running workers push their work so far and the run is marked interrupted; a second Ctrl-C stops at once.
+  let interrupting: Promise<void> | undefined;
+  const onSignal = () => {
+    if (interrupting) {
+      out.write(`\nStopped at once. crew run --resume ${runNo} cleans up and continues.\n`);
       process.exit(130);
-    });
+    }
+    view.message(`\nInterrupted. Saving the work so far… (Ctrl-C again to stop at once)`);
+    killRunningCommands();
+    lines.close();
+    interrupting = engine.interrupt();
+    // Should a step not come back (a model call that ignores the signal), do not wait for it for ever.
+    setTimeout(() => process.exit(130), 15_000).unref();
   };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     if (fresh) await engine.comment('/crew run', request);
     else {
@@ -151,22 +159,28 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
       else if (phase && !isTerminal(phase) && phase !== 'ESCALATING' && phase !== 'AWAITING_APPROVAL') await engine.comment('/crew resume', request);
     }
     const ending = await engine.drive(request);
+    if (interrupting) {
+      await interrupting;
+      view.stop();
+      out.write(`\nRun ${runNo} interrupted; its work so far is saved. crew run --resume ${runNo} continues it.\n`);
+      return 130;
+    }
     view.stop();
-    lines.close();
-    return await finalWords(engine, ending, out, runNo);
+    return await finalWords(store, runNo, ending, out);
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     lines.close();
+    await LocalEngine.clearWorktrees(project.dir, worktrees).catch(() => undefined);
     await release();
   }
 }
 
 /** The end of a run at the terminal: status, the critic's reasons per criterion, artifacts and branch. */
-async function finalWords(engine: LocalEngine, ending: Ending, out: Output, runNo: number): Promise<number> {
-  const snap = await engine.snapshot();
-  const v = ending.view ?? readView(snap, runNo, 1);
-  const folder = engine.runDir;
+async function finalWords(store: LocalStateStore, runNo: number, ending: { kind: Ending['kind'] }, out: Output): Promise<number> {
+  const snap = await store.load(`issue-${runNo}/run-1/`);
+  const v = readView(snap, runNo, 1);
+  const folder = store.runDir(runNo);
   const w = (s = '') => out.write(`${s}\n`);
   w();
   if (!v) {
@@ -191,13 +205,21 @@ async function finalWords(engine: LocalEngine, ending: Ending, out: Output, runN
   }
   if (v.run.failure) w(`What went wrong (${v.run.failure.step}): ${v.run.failure.message}`);
   const result = localBranches.integration(runNo, 1);
-  const hasResult = v.run.pr !== null;
   w('');
-  if (hasResult) w(`Result branch: ${result}  (git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge it with git merge ${result})`);
-  w(`Run files: ${folder} (report.md, history.jsonl, execution_log.yaml, crew.log)`);
+  if (v.run.pr) w(`Result branch: ${result}  (review: git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge: git merge ${result})`);
+  const files = ['report.md', 'retrospective.md', 'history.jsonl', 'execution_log.yaml', 'crew.log'].filter((f) => existsSync(join(folder, f)));
+  w(`Run files: ${folder}${files.length ? ` (${files.join(', ')})` : ''}`);
+  const canContinue = ending.kind === 'stalled' || Boolean(v.run.failure?.resumeFrom) || (v.run.phase === 'FAILED' && [...v.tasks.values()].some((t) => ['failure', 'partial', 'timeout', 'blocked'].includes(t.status)));
   if (ending.kind === 'waiting') w(`crew is waiting for an answer: run crew run --resume ${runNo} in a terminal to give it.`);
-  else if (ending.kind === 'stalled' || v.run.phase === 'FAILED') w(`crew run --resume ${runNo} continues this run.`);
+  else if (canContinue) w(`crew run --resume ${runNo} continues this run.`);
   return passed ? 0 : 1;
+}
+
+/** A run whose crew process is gone while it was working (stopped at once, or the machine went down). */
+async function orphaned(store: LocalStateStore, n: number, phase: string): Promise<boolean> {
+  if (isTerminal(phase as never) || ['ESCALATING', 'AWAITING_APPROVAL', 'INTERRUPTED'].includes(phase)) return false;
+  const holder = Number(await readFile(join(store.runDir(n), '.session'), 'utf8').catch(() => ''));
+  return !holder || !processAlive(holder);
 }
 
 async function list(project: Project, out: Output): Promise<number> {
@@ -214,8 +236,8 @@ async function list(project: Project, out: Output): Promise<number> {
       rows.push([String(n), 'not started', '0', '', '']);
       continue;
     }
-    const waiting = rec.phase === 'ESCALATING' || rec.phase === 'AWAITING_APPROVAL' ? 'waiting for you' : rec.phase.toLowerCase();
-    rows.push([String(n), waiting, String(rec.review?.iteration ?? 0), rec.createdAt.replace('T', ' ').replace(/:\d\dZ$/, 'Z'), rec.title.slice(0, 60)]);
+    const state = rec.phase === 'ESCALATING' || rec.phase === 'AWAITING_APPROVAL' ? 'waiting for you' : (await orphaned(store, n, rec.phase)) ? 'stopped (--resume continues)' : rec.phase.toLowerCase();
+    rows.push([String(n), state, String(rec.review?.iteration ?? 0), rec.createdAt.replace('T', ' ').replace(/:\d\dZ$/, 'Z'), rec.title.slice(0, 60)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) out.write(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`);
@@ -239,11 +261,11 @@ async function status(project: Project, run: number | undefined, out: Output): P
   const rel = (p: string) => join('.crew', 'runs', String(n), p.replace(/^issue-\d+\/run-\d+\/?/, ''));
   const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: rel('crew.log'), stateFile: rel });
   const waiting = view.run.phase === 'ESCALATING' || view.run.phase === 'AWAITING_APPROVAL';
-  const next = isTerminal(view.run.phase) ? 'crew run "…" (a new run) · crew list' : waiting ? `crew run --resume ${n} (crew asks again, at the prompt)` : `crew run --resume ${n}`;
+  const stopped = await orphaned(store, n, view.run.phase);
+  const next = isTerminal(view.run.phase) ? 'crew run "…" (a new run) · crew list' : waiting ? `crew run --resume ${n} (crew asks again, at the prompt)` : `crew run --resume ${n}${stopped ? ' (no crew process is working on it)' : ''}`;
   const text = markdownToTerminal(md, n)
-    .replace(/^Pull request: /m, 'Result branch: ')
     .replace(/^Commands now: .*$/m, `Next: ${next}`)
-    .replace(/· workflow run \([^)]*\) ·/, `· log (${rel('crew.log')}) ·`);
+    .replace(/^(Retrospective \(\w+\)): #comment-\d+$/m, `$1: ${rel('retrospective.md')}`);
   out.write(`${text}\n`);
   if (!isTerminal(view.run.phase)) out.write(`\nLast change ${clock(Date.now() - Date.parse(view.run.updatedAt))} ago.\n`);
   return 0;

@@ -11,6 +11,7 @@ import { reportFailure } from '../steps/report-failure';
 import type { Log, Model, StateSnapshot } from '../ports';
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';
+import { retroMarker } from '../domain/retrospective';
 import type { Settings } from '../settings';
 import { readView, writeRun } from '../state/run-files';
 import { advance } from '../steps/advance';
@@ -77,7 +78,8 @@ export class LocalEngine {
       workflowRunActive: (id) => this.active.has(id),
       branchSha: async (b) => (await gitClient(o.project, '', LOCAL_IDENTITY).raw(['rev-parse', `refs/heads/${b}`])).trim(),
       onComment: (c) => {
-        if (c.edited || c.author !== 'crew' || c.body.includes(planMarker(o.run, 1)) || c.body.includes(reportMarker(o.run, 1))) return;
+        // The plan comment is the live view; the report and the retrospective are summed up at the end and kept as files.
+        if (c.edited || c.author !== 'crew' || [planMarker(o.run, 1), reportMarker(o.run, 1), retroMarker(o.run, 1)].some((m) => c.body.includes(m))) return;
         this.shown.add(c.id);
         this.o.view.message(`\n${indent(markdownToTerminal(c.body, o.run))}\n`);
       },

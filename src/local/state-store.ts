@@ -57,18 +57,25 @@ export class LocalStateStore implements StateStore {
     return () => this.listeners.delete(listener);
   }
 
-  async load(prefix: string): Promise<StateSnapshot> {
+  /** Reads take their turn with this process's writes and hold the lock, so none sees a write half applied. */
+  load(prefix: string): Promise<StateSnapshot> {
     const { run } = toLocal(prefix);
-    await this.recover(run);
-    return this.snapshot(run, await this.readAll(run), await this.version(run));
+    return this.serially(run, async () => {
+      await this.recover(run);
+      return this.snapshot(run, await this.readAll(run), await this.version(run));
+    });
+  }
+
+  private serially<T>(run: number, fn: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(run) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.withLock(run, fn));
+    this.queues.set(run, next);
+    return next;
   }
 
   update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {
     const { run } = toLocal(prefix);
-    const previous = this.queues.get(run) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.withLock(run, () => this.apply(run, message, mutate)));
-    this.queues.set(run, next);
-    return next;
+    return this.serially(run, () => this.apply(run, message, mutate));
   }
 
   private async apply<T>(run: number, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {

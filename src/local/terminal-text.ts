@@ -26,13 +26,34 @@ export function markdownToTerminal(md: string, run: number): string {
     .replace(/<\/details>/g, '')
     .replace(/<\/?sub>/g, '')
     .replace(/> \[!(WARNING|NOTE|CAUTION|IMPORTANT)\]\n> /g, '⚠ ')
-    .replace(/\[([^\]]+)\]\((#comment-\d+|[^)]*\.log)\)/g, '$1')
+    .replace(/\[([^\]]+)\]\((#comment-\d+)\)/g, '$1')
     .replace(/\[`([^`]+)`\]\(([^)]+)\)/g, (_m, label: string, url: string) => (label === url ? label : `${label} (${url})`))
     .replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_m, label: string, url: string) => (label === url ? label : `${label} (${url})`))
     .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/^#{1,6} /gm, '')
+    .replace(/^- \[x\] /gm, '✔ ')
+    .replace(/^- \[ \] /gm, '☐ ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  return localizeCommands(text, run);
+  return localWording(localizeCommands(text, run), run);
+}
+
+/**
+ * What crew writes for GitHub, said as it is locally: a local run is issue N's only run,
+ * so "run 1" is run N; there is a log file, not a workflow log; answers go to the prompt;
+ * the result is a branch, and nothing is merged.
+ */
+function localWording(text: string, run: number): string {
+  return text
+    .replace(/\bissue #\d+ · run 1\b/g, `run ${run}`)
+    .replace(/\brun 1 of issue #\d+/g, `run ${run}`)
+    .replace(/\b([Rr])un 1\b/g, `$1un ${run}`)
+    .replace(/Check the workflow log for details/g, 'See the log for details')
+    .replace(/^Workflow log \(([^)]*)\)$/gm, 'Log: $1')
+    .replace(/\bworkflow run \(([^)]*)\)/g, 'log ($1)')
+    .replace(/Reply in a comment(?: \(or with `answer <text>`\))?[.;]?(?: Only people with write access can answer\.)?/g, 'Answer at the prompt.')
+    .replace(/`auto_merge` is off in `\.github\/crew\.yml`, so a person merges it/g, 'local runs never merge: review the result branch and merge it yourself')
+    .replace(/^Pull request: /gm, 'Result branch: ');
 }
 
 const ICON: Record<TaskStatus, string> = {

@@ -128,6 +128,15 @@ describe('crew run on a local repository', () => {
       expect(status.out).toMatch(/\| t2 Test slugify \| coder \| haiku \| t1 \| ✅ success \| crew\/local-1\/t2 \| 1 \|/);
       expect(status.out).not.toContain('<!--');
       expect(status.out).not.toMatch(CONTROL);
+      // Said as it is locally: the result branch, the log file, no GitHub-only advice.
+      expect(status.out).toContain('Result branch: crew/local-1/result');
+      expect(status.out).toContain('Retrospective (light): .crew/runs/1/retrospective.md');
+      expect(status.out).toContain('Next: crew run "…" (a new run)');
+      expect(status.out).not.toMatch(/workflow|Reply in a comment|\/crew /);
+      // A finished run has nothing to resume, and saying so needs no model.
+      const again = await crew(['run', '--resume'], { cwd: dir });
+      expect(again.code, again.out).toBe(0);
+      expect(again.out).toContain('Run 1 has ended (completed); there is nothing to resume.');
     } finally {
       await fake.close();
     }
@@ -234,7 +243,8 @@ describe('crew run on a local repository', () => {
         },
       });
       expect(first.code, first.out).toBe(130);
-      expect(first.out).toContain('crew run --resume 1 continues it');
+      expect(first.out).toContain('Run 1 interrupted; its work so far is saved. crew run --resume 1 continues it.');
+      expect((await exec('git', ['-C', dir, 'worktree', 'list'])).stdout.trim().split('\n')).toHaveLength(1);
       const listed = await crew(['list'], { cwd: dir });
       expect(listed.out).toMatch(/^1 +interrupted /m);
 

@@ -74,7 +74,9 @@ describe('terminal text', () => {
     expect(localizeCommands('Comment `/crew resume` to continue.', 3)).toBe('Type `crew run --resume 3` to continue.');
     expect(localizeCommands('Reply `/crew retry` or `/crew answer <text>`.', 3)).toBe('Reply `retry` or `answer <text>`.');
     expect(localizeCommands('keep\nA maintainer can type `/crew remember <n>` to add it.\nend', 3)).toBe('keep\nend');
-    expect(markdownToTerminal('<details><summary>Evidence</summary>\n\nx\n\n</details>\n**bold** [`a/b`](a/b) [log](x/crew.log)', 1)).toBe('▸ Evidence\n\nx\n\nbold a/b log');
+    expect(markdownToTerminal('<details><summary>Evidence</summary>\n\nx\n\n</details>\n**bold** [`a/b`](a/b) [see](#comment-3)', 1)).toBe('▸ Evidence\n\nx\n\nbold a/b see');
+    expect(markdownToTerminal('**crew stopped** during the route step.\n\nCheck the workflow log for details.\n\n<sub>[Workflow log](.crew/runs/4/crew.log)</sub>', 4)).toBe('crew stopped during the route step.\n\nSee the log for details.\n\nLog: .crew/runs/4/crew.log');
+    expect(markdownToTerminal('### crew · run 1 · Done\n- [x] tests pass\nRequested by @me · [workflow run](l/crew.log)', 4)).toBe('crew · run 4 · Done\n✔ tests pass\nRequested by @me · log (l/crew.log)');
   });
 
   it('prints plain lines on change in a log, and redraws in place on a terminal', () => {

@@ -50,6 +50,29 @@ describe('the local state store', () => {
     expect(snap.version).toBe('1:40');
   });
 
+  it('reads taking turns with writes never see a write half applied, nor replay one another is making', async () => {
+    const store = new LocalStateStore(join(root, 'interleaved'));
+    const seen: number[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2
+          ? store.load('issue-2/run-1/').then((snap) => {
+              const a = snap.read('issue-2/run-1/a');
+              // Every write sets both files to the same number: a torn read would show them apart.
+              expect(snap.read('issue-2/run-1/b')).toBe(a);
+              seen.push(Number(a ?? 0));
+            })
+          : store.update('issue-2/', `write ${i}`, (tx) => {
+              const n = String(Number(tx.read('issue-2/run-1/a') ?? '0') + 1);
+              tx.write('issue-2/run-1/a', n);
+              tx.write('issue-2/run-1/b', n);
+            }),
+      ),
+    );
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect((await store.load('issue-2/')).read('issue-2/run-1/a')).toBe('15');
+  });
+
   it('finishes a write that a killed process left in its journal, and takes over a dead holder\'s lock', async () => {
     const dir = join(root, 'journal', '5');
     await mkdir(join(dir, '.lock'), { recursive: true });
