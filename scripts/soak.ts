@@ -26,14 +26,40 @@ async function play(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; k
   return { outcome: outcome!, killed: result.jobs.filter((j) => j.killedAt).length, problems };
 }
 
+/** Where an interrupted run's outcome first differs from the baseline, for the person reading the sweep. */
+function firstDifference(want: unknown, got: unknown, path = 'outcome'): string {
+  if (isDeepStrictEqual(want, got)) return '';
+  if (Array.isArray(want) && Array.isArray(got)) {
+    if (want.length !== got.length) return `${path}: ${want.length} entries expected, ${got.length} found${got.length > want.length ? `; extra: ${JSON.stringify(got.find((g) => !want.some((w) => isDeepStrictEqual(w, g))))?.slice(0, 400)}` : ''}`;
+    const i = want.findIndex((w, k) => !isDeepStrictEqual(w, got[k]));
+    return firstDifference(want[i], got[i], `${path}[${i}]`);
+  }
+  if (want && got && typeof want === 'object' && typeof got === 'object') {
+    const keys = [...new Set([...Object.keys(want), ...Object.keys(got)])];
+    const k = keys.find((key) => !isDeepStrictEqual((want as Record<string, unknown>)[key], (got as Record<string, unknown>)[key]))!;
+    return firstDifference((want as Record<string, unknown>)[k], (got as Record<string, unknown>)[k], `${path}.${k}`);
+  }
+  if (typeof want === 'string' && typeof got === 'string') {
+    let i = 0;
+    while (want[i] === got[i]) i++;
+    const around = (t: string) => JSON.stringify(t.slice(Math.max(0, i - 80), i + 160));
+    return `${path}, from character ${i}:\n  expected …${around(want)}\n  found    …${around(got)}`;
+  }
+  const show = (v: unknown) => JSON.stringify(v)?.slice(0, 600);
+  return `${path}:\n  expected ${show(want)}\n  found    ${show(got)}`;
+}
+
+const indent = (text: string) => text.split('\n').map((l) => `      ${l}`).join('\n');
+
 async function main() {
-  const only = process.argv[2];
+  const [only, onlyPoint] = process.argv.slice(2);
   const baseline = await play();
   const rows: string[] = [];
   let failures = 0;
   for (const [job, points] of Object.entries(CHECKPOINTS)) {
     if (only && job !== only) continue;
     for (const checkpoint of points) {
+      if (onlyPoint && checkpoint !== onlyPoint) continue;
       for (const matrix of LEGS[job]!) {
         for (const mode of ['cancel', 'lost'] as const) {
           const label = `${job}${matrix ? ` (${matrix.task})` : ''} @ ${checkpoint} [${mode}]`;
@@ -46,6 +72,7 @@ async function main() {
           if (!same) failures++;
           rows.push(`${same ? 'ok  ' : 'FAIL'}  ${label.padEnd(44)} killed ${run.killed}  ${((Date.now() - started) / 1000).toFixed(1)} s${run.problems.length ? `  ${run.problems[0]}` : ''}`);
           console.log(rows.at(-1));
+          if (!same && !run.problems.length) console.log(indent(firstDifference(baseline.outcome, run.outcome)));
         }
       }
     }

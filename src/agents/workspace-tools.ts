@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { AgentTool } from './tool-loop';
 import type { PathJail } from './path-jail';
@@ -34,13 +34,35 @@ async function readText(file: string): Promise<string> {
   }
 }
 
+/**
+ * As root, crew writes for the sandbox's tool user too: run_command runs as that user, and
+ * the workspace is opened to it at job start (sandbox/command-runner.ts). Files and folders
+ * crew creates later get the same access, or the agent could not change them with a command.
+ */
+const forToolUser = () => process.getuid?.() === 0;
+
 async function writeText(file: string, content: string): Promise<void> {
+  const created = await stat(file).then(
+    () => false,
+    () => true,
+  );
   const fh = await openNoFollow(file, constants.O_WRONLY | constants.O_CREAT);
   try {
     await fh.truncate(0);
     await fh.writeFile(content);
+    if (created && forToolUser()) await fh.chmod(0o666);
   } finally {
     await fh.close();
+  }
+}
+
+/** Creates the folders of a path; as root, new ones are opened to the tool user like the rest of the workspace. */
+async function makeFolders(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (!first || !forToolUser()) return;
+  for (let d = dir; ; d = dirname(d)) {
+    await chmod(d, 0o777);
+    if (d === first || d === dirname(d)) break;
   }
 }
 
@@ -118,7 +140,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         const i = obj(input);
         const file = jail.forWrite(str(i, 'path'));
         const content = str(i, 'content');
-        await mkdir(dirname(file), { recursive: true });
+        await makeFolders(dirname(file));
         await writeText(file, content);
         onWrite(relative(jail.rootDir, file));
         return `wrote ${relative(jail.rootDir, file)} (${content.split('\n').length} lines)`;
