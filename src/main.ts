@@ -5,12 +5,12 @@ import { GitRepo } from './adapters/git/git-repo';
 import { GitStateStore } from './adapters/git/state-store';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
-import { STATE_BRANCH } from './domain/refs';
+import { githubBranches, STATE_BRANCH } from './domain/refs';
+import { killRunningCommands } from './sandbox/command-runner';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { readEvent, type CrewEvent } from './event';
-import { githubBranches } from './domain/refs';
 import { loadTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
 import { readSettings, type Settings } from './settings';
@@ -54,6 +54,8 @@ function cancellation(step: Settings['step']): AbortSignal | undefined {
     if (controller.signal.aborted) return;
     log.warn('crew received SIGINT: the workflow run is being cancelled; the worker stops at its next safe point and its work so far is saved');
     controller.abort();
+    // A command runs in its own process group, out of the runner's reach: stop it, or the save waits for it past the kill.
+    killRunningCommands();
   });
   process.on('SIGTERM', () => log.warn('crew received SIGTERM; still saving the work so far'));
   return controller.signal;

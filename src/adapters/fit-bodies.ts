@@ -1,5 +1,5 @@
 import type { Forge } from '../ports';
-import { capBody } from '../text/markdown';
+import { BODY_LIMIT, capBody, KEY_ROOM } from '../text/markdown';
 
 /**
  * Every body crew posts or edits (comments, pull requests) goes through here, so none can
@@ -8,7 +8,8 @@ import { capBody } from '../text/markdown';
  * under everything else, linking to `fullText`.
  */
 export function fitBodies(forge: Forge, fullText: string): Forge {
-  const fit = (body: string) => capBody(body, fullText);
+  // Comments get an idempotency key after this, so they leave room for it; PR bodies get none.
+  const fit = (body: string) => capBody(body, fullText, BODY_LIMIT - KEY_ROOM);
   const overrides: Partial<Forge> = {
     postComment: (issue, body) => forge.postComment(issue, fit(body)),
     updateComment: (id, body) => forge.updateComment(id, fit(body)),

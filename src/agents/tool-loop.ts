@@ -91,7 +91,7 @@ export function estimateTokens(system: string, tools: AgentTool['spec'][], messa
 
 /**
  * Cuts the largest tool results (head and tail kept, with a note the model reads) until the
- * estimate fits `limitTokens`. Returns how many it cut; the tool_use pairing is untouched.
+ * estimate has shed `overTokens`. Returns how many it cut; the tool_use pairing is untouched.
  */
 export function cutToolResults(messages: Message[], overTokens: number): number {
   let over = overTokens * CHARS_PER_TOKEN;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,6 +27,12 @@ import { clock, markdownToTerminal } from './terminal-text';
 import { claimRun, ensureCrewDir, nextRunNumber, openProject, processAlive, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { LOCAL_IDENTITY } from './worktree-repo';
 import { localBranches } from '../domain/refs';
+
+/** What a local run was started with, kept beside its state for `--resume`. */
+interface RunOptions {
+  overrides: Record<string, unknown>;
+  maxIterations?: number;
+}
 
 /** The `crew` command: exit 0 done, 1 not done, 2 usage or configuration error, 130 interrupted. */
 export async function main(argv: string[], out: Output = process.stdout, tty = Boolean(process.stdout.isTTY)): Promise<number> {
@@ -103,8 +109,12 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     base = { branch: project.branch ?? 'HEAD', sha: project.head };
     fresh = true;
   }
+  // A resumed run keeps what it was started with (the task file's keys, --max-iterations) unless told otherwise.
+  const optionsFile = join(store.runDir(runNo), '.options.json');
+  const saved: RunOptions = fresh ? { overrides: task?.overrides ?? {} } : (JSON.parse(await readFile(optionsFile, 'utf8').catch(() => '{"overrides":{}}')) as RunOptions);
+  const options: RunOptions = { overrides: saved.overrides, ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}) };
   const crewYml = await git.raw(['show', `${base.sha}:${CONFIG_PATH}`]).catch(() => undefined);
-  const config = localConfig(crewYml, task?.overrides ?? {}, { maxIterations: cmd.maxIterations }, CONFIG_PATH);
+  const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations }, CONFIG_PATH);
   const view = new LiveView(out, tty);
   const model = await modelFrom(cmd.scripted, (m) => view.message(`⚠ ${redact(m)}`));
 
@@ -123,6 +133,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     },
   };
   const release = await claimRun(store.runDir(runNo));
+  await writeFile(optionsFile, `${JSON.stringify(options, null, 2)}\n`);
   const worktrees = join(tmpdir(), 'crew-worktrees', createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
   await LocalEngine.clearWorktrees(project.dir, worktrees);
   const engine = new LocalEngine({ project: project.dir, run: runNo, base, config, model, view, prompter, verbose: cmd.verbose, worktrees, user: userInfo().username || 'you' });

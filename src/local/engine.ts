@@ -119,6 +119,8 @@ export class LocalEngine {
 
   /** Starts a workflow run for an event; it runs alongside any others, as on GitHub. */
   private start(event: CrewEvent): void {
+    // Once interrupted nothing new starts; what was dispatched is claimed and re-queued on resume.
+    if (this.interrupted) return;
     const id = `local-${process.pid}-${++this.seq}`;
     this.active.add(id);
     const p: Promise<void> = this.workflowRun(id, event)
@@ -197,9 +199,10 @@ export class LocalEngine {
 
   /** A file as committed at the run's base: configuration, templates and knowledge never come from crew's own branches. */
   private async readBase(path: string): Promise<string | undefined> {
-    return gitClient(this.o.project, '', LOCAL_IDENTITY)
-      .raw(['show', `${this.o.base.sha}:${path}`])
-      .catch(() => undefined);
+    const git = gitClient(this.o.project, '', LOCAL_IDENTITY);
+    // Only a file that is not in the commit is absent; any other git failure is an error, not "no override".
+    const listed = await git.raw(['ls-tree', '--name-only', this.o.base.sha, '--', path]);
+    return listed.trim() ? git.raw(['show', `${this.o.base.sha}:${path}`]) : undefined;
   }
 
   private async template(name: string): Promise<string> {
@@ -275,7 +278,9 @@ export class LocalEngine {
             ? ['retry', 'accept', 'abort']
             : waiting?.kind === 'conflict'
               ? ['retry', 'abort']
-              : ['retry', 'accept', 'abort', 'answer <text>'];
+              : waiting?.kind === 'decision' && waiting.topic === 'plan_review'
+                ? ['retry', 'accept', 'abort', 'answer <text>', 'revise <feedback>']
+                : ['retry', 'accept', 'abort', 'answer <text>'];
       const words = choices.map((c) => c.split(' ')[0]!);
       for (;;) {
         const line = await this.o.prompter.ask(`Reply with ${choices.map((c) => `\`${c}\``).join(', ')}:`, false);

@@ -43,7 +43,7 @@ export interface LocalForgeHooks {
 
 export class LocalForge implements Forge {
   readonly repo: { owner: string; name: string };
-  private data?: ForgeData;
+  private data?: Promise<ForgeData>;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -59,21 +59,27 @@ export class LocalForge implements Forge {
     return join(this.runDir, '.forge.json');
   }
 
-  private async load(): Promise<ForgeData> {
-    if (this.data) return this.data;
-    const text = await readFile(this.file, 'utf8').catch(() => undefined);
-    this.data = text ? (JSON.parse(text) as ForgeData) : { nextComment: 1, comments: [], labels: [], pulls: [] };
+  /** Read once; only a missing file is a fresh start (anything else must not be overwritten with nothing). */
+  private load(): Promise<ForgeData> {
+    this.data ??= readFile(this.file, 'utf8').then(
+      (text) => JSON.parse(text) as ForgeData,
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') return { nextComment: 1, comments: [], labels: [], pulls: [] };
+        throw new Error(`cannot read ${this.file}: ${e.message}`);
+      },
+    );
     return this.data;
   }
 
   /** Writes are queued so parallel jobs never interleave two versions of the file. */
   private save(): Promise<void> {
-    this.writing = this.writing.then(async () => {
+    const next = this.writing.catch(() => undefined).then(async () => {
       await mkdir(dirname(this.file), { recursive: true });
-      await writeFile(`${this.file}.tmp`, JSON.stringify(this.data, null, 2));
+      await writeFile(`${this.file}.tmp`, JSON.stringify(await this.load(), null, 2));
       await rename(`${this.file}.tmp`, this.file);
     });
-    return this.writing;
+    this.writing = next;
+    return next;
   }
 
   async botLogin(): Promise<string> {

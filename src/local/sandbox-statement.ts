@@ -1,27 +1,23 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const exec = promisify(execFile);
-
-async function works(cmd: string, args: string[]): Promise<boolean> {
-  return exec(cmd, args, { timeout: 10_000 }).then(
-    () => true,
-    () => false,
-  );
-}
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GitRepo } from '../adapters/git/git-repo';
+import { commandRunner } from '../steps/sandbox-setup';
 
 /**
  * What the agents' commands can reach on this machine, said plainly before a local run
- * starts. File tools always stay inside the run's worktree (no `..`, no links out, not
- * `.git`) and every command gets a scrubbed environment; the rest depends on the sandbox.
+ * starts. The sandbox is set up once for real, the way every job sets it up, so what is
+ * said is what the jobs will get. File tools always stay inside the job's worktree.
  */
 export async function localSandboxStatement(allowUnsandboxed: boolean): Promise<string> {
-  const lead = 'sandbox: file tools stay inside the run\'s worktree, and commands get a scrubbed environment (no keys or tokens).';
-  const root = process.getuid?.() === 0 || (await works('sudo', ['-n', 'true']));
-  if (root) return `${lead} Commands run as the unprivileged user crew-tool with no network, in their own PID and mount namespaces; they cannot read your home folder or crew's environment.`;
-  if (await works('unshare', ['--user', '--map-root-user', '--pid', '--fork', '--mount-proc', '--net', '--', 'true'])) {
-    return `${lead} Commands run in user namespaces with no network and cannot see crew's process; the repository's .git is read-only to them. They CAN read and write files your user can, such as ~/.ssh.`;
+  const lead = "sandbox: file tools stay inside the run's worktree (no `..`, no links out, never .git); commands get a scrubbed environment with no keys or tokens.";
+  const probe = await mkdtemp(join(tmpdir(), 'crew-sandbox-probe-'));
+  try {
+    const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const { runner, warning } = await commandRunner({ repo: { dir: probe } as GitRepo, log: quiet }, allowUnsandboxed);
+    if (!runner) return `${lead} ${warning}; agents cannot run commands (set allow_unsandboxed: true to let them, without a sandbox).`;
+    return `${lead} Commands: ${runner.description}.`;
+  } finally {
+    await rm(probe, { recursive: true, force: true });
   }
-  if (allowUnsandboxed) return `${lead} NO SANDBOX on this machine (not root, no sudo, no user namespaces): commands run as you, and can read any file you can (such as ~/.ssh) and reach the network.`;
-  return `${lead} No sandbox on this machine and allow_unsandboxed is false, so agents cannot run commands.`;
 }

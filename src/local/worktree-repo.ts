@@ -1,5 +1,4 @@
-import { appendFile, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, rm } from 'node:fs/promises';
 import type { SimpleGit } from 'simple-git';
 import { gitClient, type GitIdentity } from '../adapters/git/git-client';
 import { GitRepo } from '../adapters/git/git-repo';
@@ -96,11 +95,4 @@ export class WorktreeRepo extends GitRepo {
     if (untracked.length) await appendFile(this.excludeFile, `${untracked.map((p) => `/${p}`).join('\n')}\n`);
     return untracked;
   }
-}
-
-/** Where a project's job worktrees go: outside the project, so the person's tools never see them. */
-export async function worktreeRoot(tmp: string, projectKey: string): Promise<string> {
-  const dir = join(tmp, 'crew-worktrees', projectKey);
-  await mkdir(dir, { recursive: true });
-  return dir;
 }

@@ -148,7 +148,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
   await ctx.repo.fetchCommit(base.sha);
   const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
   const lost = heads.filter((h) => missing.includes(h.branch));
-  if (lost.length) throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.');
+  if (lost.length) throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.', false);
   const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
   if (existing) {
     await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));

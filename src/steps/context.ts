@@ -42,6 +42,8 @@ export class CrewError extends Error {
     readonly step: string,
     message: string,
     readonly next: string,
+    /** False when carrying on cannot help (the advice is a fresh run): the run ends FAILED, not resumable. */
+    readonly resumable = true,
   ) {
     super(message);
   }

@@ -58,6 +58,8 @@ export async function critic(ctx: StepContext): Promise<void> {
 
   const startedAt = nowIso(ctx);
   const judgment = await judge(ctx, view);
+  // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
+  if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
   const { default_model: tier } = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   await ctx.state.update(prefix, `issue #${issue} run ${run}: critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {

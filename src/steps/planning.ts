@@ -101,7 +101,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   const modelId = config.models[config.default_model];
   const startedAt = nowIso(ctx);
   let usage: Usage = ZERO_USAGE;
-  const spend = (u: Usage) => (usage = addUsage(usage, u));
+  const book = (u: Usage) => (usage = addUsage(usage, u));
   /** One state write that also books the model usage spent so far in this step. */
   const record: Recorder = (message, mutate) =>
     ctx.state.update(prefix, `issue #${issue} run ${run}: ${message}`, (tx) => {
@@ -115,7 +115,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
     if (!intake || intake.answersSeen !== answers) {
       const out = await runIntake(ctx.model(), modelId, await ctx.template('intake'), { title, body, stated: statedCriteria(body), answers }, ctx.log);
-      spend(out.usage);
+      book(out.usage);
       intake = { ...out.intake, answersSeen: answers };
       const asked = (answers.match(/^## Questions/gm) ?? []).length;
       if (intake.questions.length && asked < QUESTION_ROUNDS) {
@@ -137,7 +137,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       intake.single && !revision
         ? singleTaskPlan(intake, title, body, criteria)
         : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
-            spend(r.usage);
+            book(r.usage);
             return r.plan;
           });
     let findings: Finding[] = [];
@@ -149,14 +149,14 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       findings = checkPlanRules(plan);
       if (findings.length === 0) {
         const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
-        spend(review.usage);
+        book(review.usage);
         findings = review.findings;
         passed = review.verdict === 'PASS';
       }
       ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
       if (passed || round === REVIEW_ROUNDS) break;
       const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
-      spend(r.usage);
+      book(r.usage);
       plan = r.plan;
     }
 
@@ -197,7 +197,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     if (!(e instanceof SubmissionRejected)) throw e;
     const who = e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
     const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
-    spend(e.usage);
+    book(e.usage);
     await record('planning failed', (rec) => ({
       ...logPhase(rec, 'decomposer', { model: config.default_model, started: startedAt, finished: nowIso(ctx), status: 'failure', retries: 0, error: message.split('\n')[0]! }),
       phase: 'FAILED',

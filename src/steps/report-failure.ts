@@ -42,7 +42,7 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
   };
   let resumable = false;
   if (run && !damaged) {
-    await tryIt('record the failure in the run state', async () => (resumable = await failRun(ctx, issue, run, step, message.split('\n')[0]!, { resumable: true })));
+    await tryIt('record the failure in the run state', async () => (resumable = await failRun(ctx, issue, run, step, message.split('\n')[0]!, { resumable: crew?.resumable ?? true })));
     await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
   }
   const resumeHint = 'comment `/crew resume` to carry on from where the run stopped, or `/crew run` to start afresh.';

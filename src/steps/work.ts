@@ -42,7 +42,7 @@ export async function work(ctx: StepContext): Promise<void> {
   const view = await loadView(ctx, issue, run);
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
-  if (!task || !rec) throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.');
+  if (!task || !rec) throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.', false);
   if (view.run.phase !== 'EXECUTING' || (rec.status !== 'running' && rec.status !== 'retrying')) {
     ctx.log.info(`task ${taskId} is ${rec.status} and the run is ${view.run.phase}; nothing to do`);
     return;
@@ -61,9 +61,9 @@ export async function work(ctx: StepContext): Promise<void> {
   // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
   for (const dep of task.dependsOn) {
     const branch = view.tasks.get(dep)!.branch;
-    if (missing.includes(branch)) throw new CrewError(`task ${taskId}`, `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`, 'Comment `/crew run` to start a fresh run.');
+    if (missing.includes(branch)) throw new CrewError(`task ${taskId}`, `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`, 'Comment `/crew run` to start a fresh run.', false);
     const merged = await ctx.repo.merge(ctx.repo.tracking(branch), `crew: start ${taskId} from ${dep}`);
-    if (!merged.ok) throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.');
+    if (!merged.ok) throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.', false);
   }
   const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
   ctx.log.checkpoint('work-started');

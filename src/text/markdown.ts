@@ -3,6 +3,9 @@
 /** GitHub rejects comment and PR bodies over 65,536 characters. */
 export const BODY_LIMIT = 65_536;
 
+/** What crew adds to a comment after folding (the idempotency key, adapters/github/forge.ts) must still fit. */
+export const KEY_ROOM = 64;
+
 export function hiddenMarker(name: string, fields: Record<string, string | number> = {}): string {
   const attrs = Object.entries(fields)
     .map(([k, v]) => ` ${k}=${v}`)

@@ -201,6 +201,8 @@ describe('crew run on a local repository', () => {
       expect(JSON.stringify(second?.body.messages)).toContain('Create CHANGELOG.md rather than NOTES.md.');
       const history = (await readFile(join(dir, '.crew', 'runs', '1', 'history.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; iteration?: number });
       expect(history.map((h) => `${h.type}:${h.iteration ?? ''}`)).toEqual(['summary:1', 'judgment:1', 'summary:2', 'judgment:2']);
+      // What the run was started with is kept for --resume: the task file's keys and the command line's limit.
+      expect(JSON.parse(await readFile(join(dir, '.crew', 'runs', '1', '.options.json'), 'utf8'))).toEqual({ overrides: { max_iterations: 5, max_retries: 0 }, maxIterations: 2 });
     } finally {
       await fake.close();
     }

@@ -35,4 +35,14 @@ describe('every body crew posts goes through one fold', () => {
     expect(sent.at(-1)![1]).toBe('short');
     expect(sent[0]![1]).toContain('[the full text](https://example.test/state)');
   });
+
+  it('leaves room for the idempotency key, so a body just under the limit keeps its end once the key is added', async () => {
+    const { withIdempotencyKey } = await import('../../../src/adapters/github/forge');
+    let got = '';
+    const real = { postComment: async (_n: number, body: string) => ((got = withIdempotencyKey(body, 'a1b2c3d4e5f6')), { id: 1, url: 'u' }) } as unknown as Forge;
+    const body = ['Head.', 'x'.repeat(65_500), 'The end.'].join('\n\n');
+    await fitBodies(real, 'https://example.test/state').postComment(1, body);
+    expect(got.length).toBeLessThanOrEqual(65_536);
+    expect(got).toMatch(/The end\.\n\n<!-- crew:post key=a1b2c3d4e5f6 -->$/);
+  });
 });
