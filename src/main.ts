@@ -11,7 +11,7 @@ import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { readEvent, type CrewEvent } from './event';
-import { loadTemplate } from './templates';
+import { promptTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
@@ -120,10 +120,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     },
     readDefaultBranchFile: async (path) => repo.readFileAt(await defaultBranchRef(), path),
     async template(name) {
-      const cfg = await this.config();
-      const override = await repo.readFileAt(await defaultBranchRef(), `${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);
-      const base = override?.trim() || (await loadTemplate(name));
-      return cfg.prompts.append_system_prompt ? `${base}\n\n${cfg.prompts.append_system_prompt}` : base;
+      return promptTemplate(name, await this.config(), this.readDefaultBranchFile);
     },
     model() {
       if (!settings.anthropicApiKey) {

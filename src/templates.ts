@@ -19,3 +19,17 @@ export async function loadTemplate(name: string): Promise<string> {
     throw new Error(`crew's prompt template ${name}.md is missing from ${templatesDir()}; the action checkout is incomplete`);
   }
 }
+
+/**
+ * The prompt an agent gets: the repository's override from `templates_dir` (read from the
+ * default branch, or a local run's base commit), else crew's own, plus `append_system_prompt`.
+ */
+export async function promptTemplate(
+  name: string,
+  config: { templates_dir: string; prompts: { append_system_prompt: string } },
+  readDefaultBranchFile: (path: string) => Promise<string | undefined>,
+): Promise<string> {
+  const override = await readDefaultBranchFile(`${config.templates_dir.replace(/\/+$/, '')}/${name}.md`);
+  const base = override?.trim() || (await loadTemplate(name));
+  return config.prompts.append_system_prompt ? `${base}\n\n${config.prompts.append_system_prompt}` : base;
+}

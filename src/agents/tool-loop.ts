@@ -230,6 +230,8 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     try {
       outcome = await step(turn);
     } catch (e) {
+      // The job being cancelled is not an error, wherever the loop was (compaction's model call, `between`).
+      if (e instanceof Interrupted || o.signal?.aborted) return done('interrupted', turnsDone);
       if (!o.recover) throw e;
       return done('error', turnsDone, undefined, e instanceof Error ? e.message : String(e));
     }

@@ -34,6 +34,17 @@ interface RunOptions {
   maxIterations?: number;
 }
 
+/** A run started before options were kept has none; a damaged file is said, not guessed around. */
+async function readOptions(file: string): Promise<RunOptions> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return { overrides: {} };
+  try {
+    return JSON.parse(text) as RunOptions;
+  } catch (e) {
+    throw new UsageError(`${file} is not valid JSON (${(e as Error).message}): it holds what the run was started with. Fix or delete it, then resume again.`);
+  }
+}
+
 /** The `crew` command: exit 0 done, 1 not done, 2 usage or configuration error, 130 interrupted. */
 export async function main(argv: string[], out: Output = process.stdout, tty = Boolean(process.stdout.isTTY)): Promise<number> {
   let command: Command;
@@ -111,7 +122,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   }
   // A resumed run keeps what it was started with (the task file's keys, --max-iterations) unless told otherwise.
   const optionsFile = join(store.runDir(runNo), '.options.json');
-  const saved: RunOptions = fresh ? { overrides: task?.overrides ?? {} } : (JSON.parse(await readFile(optionsFile, 'utf8').catch(() => '{"overrides":{}}')) as RunOptions);
+  const saved: RunOptions = fresh ? { overrides: task?.overrides ?? {} } : await readOptions(optionsFile);
   const options: RunOptions = { overrides: saved.overrides, ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}) };
   const crewYml = await git.raw(['show', `${base.sha}:${CONFIG_PATH}`]).catch(() => undefined);
   const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations }, CONFIG_PATH);

@@ -19,7 +19,7 @@ import type { StepContext } from '../steps/context';
 import { critic } from '../steps/critic';
 import { route } from '../steps/route';
 import { work } from '../steps/work';
-import { loadTemplate } from '../templates';
+import { promptTemplate } from '../templates';
 import { redact } from '../text/redact';
 import { LocalForge } from './forge';
 import { appendHistory } from './history';
@@ -70,6 +70,7 @@ export class LocalEngine {
   /** Ctrl-C: workers stop at their next safe point and push their work so far, as a cancelled job does on GitHub. */
   private readonly cancel = new AbortController();
   interrupted = false;
+  private logBroken = false;
 
   constructor(private readonly o: EngineOptions) {
     this.state = new LocalStateStore(join(o.project, '.crew', 'runs'));
@@ -176,7 +177,7 @@ export class LocalEngine {
       log,
       runId,
       config: async () => this.o.config,
-      template: (name) => this.template(name),
+      template: (name) => promptTemplate(name, this.o.config, (path) => this.readBase(path)),
       readDefaultBranchFile: (path) => this.readBase(path),
       model: () => this.modelFor(),
       output: (k, v) => {
@@ -205,13 +206,6 @@ export class LocalEngine {
     return listed.trim() ? git.raw(['show', `${this.o.base.sha}:${path}`]) : undefined;
   }
 
-  private async template(name: string): Promise<string> {
-    const cfg = this.o.config;
-    const override = await this.readBase(`${cfg.templates_dir.replace(/\/+$/, '')}/${name}.md`);
-    const base = override?.trim() || (await loadTemplate(name));
-    return cfg.prompts.append_system_prompt ? `${base}\n\n${cfg.prompts.append_system_prompt}` : base;
-  }
-
   /** The model, and with --verbose what each agent says and which tools it calls, as it happens. */
   private modelFor(): Model {
     if (!this.o.verbose) return this.o.model;
@@ -231,7 +225,13 @@ export class LocalEngine {
 
   private log(label: string): Log {
     const file = join(this.runDir, 'crew.log');
-    const write = (level: string, m: string) => void appendFile(file, `${new Date().toISOString()} ${level} [${label}] ${redact(m)}\n`).catch(() => undefined);
+    const write = (level: string, m: string) =>
+      void appendFile(file, `${new Date().toISOString()} ${level} [${label}] ${redact(m)}\n`).catch((e: Error) => {
+        // Said once: the run goes on, but its log is incomplete.
+        if (this.logBroken) return;
+        this.logBroken = true;
+        this.o.view.message(`⚠ cannot write ${file} (${e.message}); the run goes on without a complete log`);
+      });
     return {
       info: (m) => write('info', m),
       warn: (m) => {
@@ -331,6 +331,12 @@ function indent(text: string): string {
 }
 
 export async function readRequest(runDir: string): Promise<{ title: string; body: string } | undefined> {
-  const text = await readFile(join(runDir, 'request.json'), 'utf8').catch(() => undefined);
-  return text ? (JSON.parse(text) as { title: string; body: string }) : undefined;
+  const file = join(runDir, 'request.json');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as { title: string; body: string };
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON (${(e as Error).message}); restore it, or start a new run with crew run "task"`);
+  }
 }

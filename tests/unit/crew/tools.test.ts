@@ -188,6 +188,28 @@ describe('runToolLoop limits, messages and compaction', () => {
     expect(summaryDown).toMatchObject({ stop: 'error', error: 'summarizer: 529 overloaded' });
   });
 
+  it('a cancelled job stops as interrupted, not as an error, even when the cancellation lands in compaction or between turns', async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([[use('echo', { n: 1 })], [use('echo', { n: 2 })]]);
+    const out = await runToolLoop({
+      ...base,
+      model,
+      tools: [echo],
+      maxTurns: 5,
+      recover: true,
+      signal: controller.signal,
+      between: async (turn) => {
+        if (turn === 2) {
+          controller.abort();
+          throw new Error('the inbox read was cut off');
+        }
+        return {};
+      },
+    });
+    expect(out).toMatchObject({ stop: 'interrupted', turns: 1 });
+    expect(out.error).toBeUndefined();
+  });
+
   it('before sending, a tool result too large for the context budget is cut, head and tail kept, with a note the model reads', async () => {
     const huge: AgentTool = { spec: { name: 'read_file', description: 'read', input_schema: { type: 'object' } }, run: () => `START\n${'x'.repeat(200_000)}\nEND` };
     const model = scriptedModel([[use('read_file', {}, 'toolu_big')], [use('echo', {}, 'toolu_after')]]);
