@@ -20,6 +20,11 @@ export class GitStateStore implements StateStore {
   private readonly git: SimpleGit;
   private ready?: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The commit checked out, when this store put it there and left the work tree clean; unset
+   * whenever that is not known (saves asking git on every read, which a job does dozens of times).
+   */
+  private head?: string;
 
   constructor(
     private readonly dir: string,
@@ -41,6 +46,8 @@ export class GitStateStore implements StateStore {
   private async syncToTip(): Promise<boolean> {
     await this.init();
     const tip = (await this.git.raw(['ls-remote', this.remoteUrl, `refs/heads/${STATE_BRANCH}`])).split(/\s/)[0];
+    if (tip && tip === this.head) return true;
+    this.head = undefined;
     if (!tip) {
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
       await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
@@ -49,10 +56,14 @@ export class GitStateStore implements StateStore {
     }
     // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
     const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
-    if (head === tip && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
+    if (head === tip && !(await this.git.raw(['status', '--porcelain'])).trim()) {
+      this.head = tip;
+      return true;
+    }
     await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+${tip}:${TRACKING}`]);
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     await this.git.raw(['clean', '-fdq']);
+    this.head = tip;
     return true;
   }
 
@@ -80,7 +91,7 @@ export class GitStateStore implements StateStore {
   }
 
   private async snapshot(prefix: string, files: Map<string, string>): Promise<StateSnapshot> {
-    const version = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || 'none';
+    const version = this.head ?? ((await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || 'none');
     return {
       version,
       read: (path) => files.get(path),
@@ -107,6 +118,7 @@ export class GitStateStore implements StateStore {
         const value = mutate(tx);
         const changed = [...writes].filter(([path, content]) => (content === null ? files.has(path) : files.get(path) !== content));
         if (changed.length === 0) return { value, snapshot: await this.snapshot(prefix, files) };
+        this.head = undefined;
         for (const [path, content] of changed) {
           const full = join(this.dir, path);
           if (content === null) {
@@ -123,6 +135,7 @@ export class GitStateStore implements StateStore {
         try {
           this.log.checkpoint('state-write');
           await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
+          this.head = (await this.git.raw(['rev-parse', '--verify', 'HEAD'])).trim();
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
           if (!isNonFastForward(e)) throw e;

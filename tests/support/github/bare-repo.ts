@@ -51,7 +51,7 @@ export class BareRepo {
     await git(['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`, dir]);
     // http-backend refuses pushes unless receive-pack is enabled for authenticated users.
     // (Written straight into the config file: two fewer git processes per fake.)
-    await appendFile(join(dir, 'config'), '[http]\n\treceivepack = true\n[uploadpack]\n\tallowReachableSHA1InWant = true\n');
+    await appendFile(join(dir, 'config'), '[http]\n\treceivepack = true\n[uploadpack]\n\tallowReachableSHA1InWant = true\n[receive]\n\tautogc = false\n');
     await writeFile(join(dir, 'hooks', 'pre-receive'), PRE_RECEIVE, { mode: 0o755 });
     const repo = new BareRepo(dir, defaultBranch);
     await repo.writeCommit({ branch: defaultBranch, files, message: 'Initial commit', date: Date.parse('2026-01-01T00:00:00Z') / 1000 });

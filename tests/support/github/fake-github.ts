@@ -57,6 +57,7 @@ export interface RecordedRequest {
 export interface RecordedGitRequest {
   seq: number;
   service: 'upload-pack' | 'receive-pack';
+  at: number;
   phase: string;
   login: string | null;
   status: number;
@@ -329,7 +330,7 @@ export class FakeGitHub {
   private async handleGit(req: IncomingMessage, res: ServerResponse, url: URL, route: NonNullable<ReturnType<typeof matchGitRoute>>) {
     const principal = this.principalFor(req);
     const record = (status: number) => {
-      this.gitRequests.push({ seq: ++this.seq, service: route.service, phase: route.rest, login: principal?.login ?? null, status });
+      this.gitRequests.push({ at: Date.now(), seq: ++this.seq, service: route.service, phase: route.rest, login: principal?.login ?? null, status });
     };
     if (route.owner !== this.owner || route.repo !== this.repoName) {
       res.statusCode = 404;
