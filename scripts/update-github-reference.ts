@@ -270,17 +270,24 @@ function buildOpenApiSubset(document: OpenApiDocument): JsonObject {
     }
 
     // GitHub's router prefers a route whose parameters each fill one segment,
-    // so e.g. /branches/main/protection is not get-branch for "main/protection".
-    // Record the real routes that beat this one on paths it would also match.
+    // so e.g. /branches/main/protection is not get-branch for "main/protection",
+    // and a literal segment over a parameter. Record the real routes that beat
+    // this one on paths it would also match. A template that only splits one
+    // parameter segment into several (compare/{base}...{head}, Octokit's old
+    // spelling of compare/{basehead}) describes the same route and beats nothing.
     const integerParams = parameters
       .filter((parameter) => isObject(parameter.schema) && parameter.schema.type === 'integer')
       .map((parameter) => parameter.name);
     const route = compileRouteTemplate(endpoint.path, { slashParams: endpoint.slashParams, integerParams });
     const plainSample = sampleRoutePath(endpoint.path);
+    const ownSegments = endpoint.path.split('/');
     const shadowedBy = allTemplates.filter((other) => {
       if (other === endpoint.path) return false;
-      if (!matchRouteTemplate(route, sampleRoutePath(other))) return false;
-      return !matchRouteTemplate(compileRouteTemplate(other), plainSample);
+      const match = matchRouteTemplate(route, sampleRoutePath(other));
+      if (!match || matchRouteTemplate(compileRouteTemplate(other), plainSample)) return false;
+      if (match.spansSegments) return true;
+      // Same number of segments here: the other wins only with a literal where this has a parameter.
+      return other.split('/').some((segment, index) => !segment.includes('{') && ownSegments[index]?.includes('{'));
     });
     if (shadowedBy.length > 0) entry.shadowedBy = shadowedBy.sort();
 

@@ -5,6 +5,65 @@ import { FIXTURE_IDENTITY, git, tryGit } from '../git-cli';
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 
+/** Who wrote or committed a commit, as git records it; `date` in UTC (`2026-01-01T00:00:00Z`). */
+export interface GitPerson {
+  name: string;
+  email: string;
+  date: string;
+}
+
+export interface GitCommit {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: GitPerson;
+  committer: GitPerson;
+}
+
+/** One file a diff changes, as `git diff --raw` and `--numstat` report it. */
+export interface GitFileChange {
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed';
+  filename: string;
+  /** The old name of a renamed or copied file. */
+  previousFilename?: string;
+  /** The blob after the change, or, for a removed file, the blob that was removed. */
+  blob: string;
+  additions: number;
+  deletions: number;
+  /** The hunks (from the first `@@`), or undefined for a binary file or one with no hunks. */
+  patch?: string;
+}
+
+// Fields of one commit, NUL-separated; %B last, since only it can hold newlines.
+const COMMIT_FORMAT = '%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00';
+const COMMIT_FIELDS = 10;
+
+function utc(isoWithOffset: string): string {
+  return new Date(isoWithOffset).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function parseCommits(out: string): GitCommit[] {
+  const fields = out.split('\0');
+  const commits: GitCommit[] = [];
+  for (let i = 0; i + COMMIT_FIELDS <= fields.length; i += COMMIT_FIELDS) {
+    const [sha, tree, parents, an, ae, ad, cn, ce, cd, message] = fields.slice(i, i + COMMIT_FIELDS) as string[];
+    commits.push({
+      // tformat ends each record with a newline, which the next record's first field starts with.
+      sha: sha!.trim(),
+      tree: tree!,
+      parents: parents!.split(' ').filter(Boolean),
+      // GitHub drops the newline git ends a message with.
+      message: message!.replace(/\n+$/, ''),
+      author: { name: an!, email: ae!, date: utc(ad!) },
+      committer: { name: cn!, email: ce!, date: utc(cd!) },
+    });
+  }
+  return commits;
+}
+
+const FILE_STATUS: Record<string, GitFileChange['status']> = { A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed' };
+
 export interface MergeOutcome {
   ok: boolean;
   sha?: string;
@@ -166,6 +225,72 @@ export class BareRepo {
       changedFiles++;
     }
     return { additions, deletions, changedFiles };
+  }
+
+  /** The best common ancestor of two commits, or undefined when their histories are unrelated. */
+  async mergeBase(a: string, b: string): Promise<string | undefined> {
+    const r = await tryGit(['merge-base', a, b], { cwd: this.dir });
+    if (r.code === 0) return r.stdout.trim();
+    if (r.code === 1) return undefined;
+    throw new Error(`git merge-base failed: ${r.stderr}`);
+  }
+
+  /** One commit's author, committer, message, tree and parents. */
+  async readCommit(sha: string): Promise<GitCommit> {
+    const [commit] = parseCommits(await this.run(['show', '-s', `--format=tformat:${COMMIT_FORMAT}`, sha, '--']));
+    if (!commit) throw new Error(`readCommit: ${sha} is not a commit`);
+    return commit;
+  }
+
+  /** The commits reachable from head but not from base (`git log base..head`), oldest first. */
+  async commitsBetween(base: string, head: string): Promise<GitCommit[]> {
+    // --date-order: by commit date, but never a parent before its children (reversed: after).
+    return parseCommits(await this.run(['log', '--reverse', '--date-order', `--format=tformat:${COMMIT_FORMAT}`, `${base}..${head}`, '--']));
+  }
+
+  /** Files changed from one commit to another, with renames found, in git's order. */
+  async diffFiles(from: string, to: string): Promise<GitFileChange[]> {
+    const plain = ['--no-color', '--no-ext-diff', '--no-textconv', '-M'];
+    const [raw, numstat, patch] = await Promise.all([
+      this.run(['diff', '--raw', '-z', '--no-abbrev', ...plain, from, to, '--']),
+      this.run(['diff', '--numstat', '-z', ...plain, from, to, '--']),
+      this.run(['diff', ...plain, from, to, '--']),
+    ]);
+    // --raw -z: ":old-mode new-mode old-sha new-sha STATUS\0path\0" (and "\0new-path\0" for R and C).
+    const changes: GitFileChange[] = [];
+    const rawFields = raw.split('\0');
+    for (let i = 0; i < rawFields.length && rawFields[i]!.startsWith(':'); ) {
+      const [, , oldSha, newSha, code] = rawFields[i]!.slice(1).split(' ') as string[];
+      const letter = code!.charAt(0);
+      const status = FILE_STATUS[letter];
+      if (!status) throw new Error(`git diff --raw: unexpected status ${code}`);
+      const twoPaths = letter === 'R' || letter === 'C';
+      const filename = twoPaths ? rawFields[i + 2]! : rawFields[i + 1]!;
+      changes.push({
+        status,
+        filename,
+        ...(twoPaths ? { previousFilename: rawFields[i + 1]! } : {}),
+        blob: status === 'removed' ? oldSha! : newSha!,
+        additions: 0,
+        deletions: 0,
+      });
+      i += twoPaths ? 3 : 2;
+    }
+    // --numstat -z: "added\tdeleted\tpath\0", or "added\tdeleted\t\0old\0new\0" for a rename; "-" for binary.
+    const statFields = numstat.split('\0');
+    for (let i = 0, n = 0; i < statFields.length && n < changes.length; n++) {
+      const [added, deleted, path] = statFields[i]!.split('\t');
+      changes[n]!.additions = Number(added) || 0;
+      changes[n]!.deletions = Number(deleted) || 0;
+      i += path === '' ? 3 : 1;
+    }
+    // The full diff, one "diff --git" section per file in the same order; a hunk line never starts with "diff".
+    const sections = patch.split(/^diff --git .*$/m).slice(1);
+    sections.forEach((section, n) => {
+      const hunks = section.indexOf('\n@@');
+      if (hunks >= 0 && changes[n]) changes[n]!.patch = section.slice(hunks + 1).replace(/\n$/, '');
+    });
+    return changes;
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {

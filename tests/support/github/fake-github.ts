@@ -170,7 +170,7 @@ export class FakeGitHub {
     gh.server = createServer((req, res) => void gh.handle(req, res));
     await new Promise<void>((resolve) => gh.server!.listen(0, '127.0.0.1', resolve));
     gh.url = `http://127.0.0.1:${(gh.server.address() as AddressInfo).port}`;
-    gh.serialize = new Serializer(gh.url, gh.url, gh.owner, gh.repoName, gh.repoId, (login) => gh.user(login));
+    gh.serialize = new Serializer(gh.url, gh.url, gh.owner, gh.repoName, gh.repoId, (login) => gh.user(login), (login) => gh.users.get(login));
     return gh;
   }
 

@@ -1,3 +1,4 @@
+import type { GitCommit, GitFileChange } from './bare-repo';
 import type { FakeCheckRun, FakeComment, FakeIssue, FakeLabel, FakePull, FakeReaction, FakeReview, FakeStatus, FakeUser, RepoSettings } from './model';
 
 /** Turns the fake's records into the JSON GitHub serves, field for field as its OpenAPI description requires. */
@@ -9,6 +10,8 @@ export class Serializer {
     readonly repo: string,
     readonly repoId: number,
     private readonly userOf: (login: string) => FakeUser,
+    /** Like userOf, but undefined for a login the fake does not know. */
+    private readonly findUser: (login: string) => FakeUser | undefined,
   ) {}
 
   get repoApi(): string {
@@ -393,6 +396,63 @@ export class Serializer {
       created_at: s.created_at,
       updated_at: s.updated_at,
       creator: this.user(s.creator),
+    };
+  }
+
+  /**
+   * The account GitHub links a commit's author or committer to. GitHub goes by the
+   * email; the fake knows only no-reply addresses (`41898282+github-actions[bot]@users.noreply.github.com`,
+   * what its merge button commits with), and gives null for any other, as GitHub does for an unknown email.
+   */
+  private commitUser(email: string) {
+    const m = /^(?:(\d+)\+)?([^@]+)@users\.noreply\.github\.com$/i.exec(email);
+    const u = m ? this.findUser(m[2]!) : undefined;
+    if (!u || (m![1] !== undefined && Number(m![1]) !== u.id)) return null;
+    return this.user(u.login);
+  }
+
+  /** A commit as GitHub's REST API describes it (the `commit` schema), without its files and stats. */
+  commit(c: GitCommit) {
+    const url = `${this.repoApi}/commits/${c.sha}`;
+    return {
+      url,
+      sha: c.sha,
+      node_id: Buffer.from(`06:Commit${this.repoId}:${c.sha}`).toString('base64'),
+      html_url: `${this.repoWeb}/commit/${c.sha}`,
+      comments_url: `${url}/comments`,
+      commit: {
+        url: `${this.repoApi}/git/commits/${c.sha}`,
+        author: { ...c.author },
+        committer: { ...c.committer },
+        message: c.message,
+        tree: { sha: c.tree, url: `${this.repoApi}/git/trees/${c.tree}` },
+        comment_count: 0,
+        verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
+      },
+      author: this.commitUser(c.author.email),
+      committer: this.commitUser(c.committer.email),
+      parents: c.parents.map((p) => ({ sha: p, url: `${this.repoApi}/commits/${p}`, html_url: `${this.repoWeb}/commit/${p}` })),
+    };
+  }
+
+  /**
+   * One entry of a comparison's `files` (the `diff-entry` schema). Links name the file at
+   * `ref`: the head commit, or for a removed file the commit it was removed from.
+   */
+  diffEntry(f: GitFileChange, ref: string) {
+    const path = f.filename.split('/').map(encodeURIComponent).join('/');
+    return {
+      sha: f.blob,
+      filename: f.filename,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      changes: f.additions + f.deletions,
+      blob_url: `${this.repoWeb}/blob/${ref}/${path}`,
+      raw_url: `${this.repoWeb}/raw/${ref}/${path}`,
+      contents_url: `${this.repoApi}/contents/${path}?ref=${ref}`,
+      ...(f.patch !== undefined ? { patch: f.patch } : {}),
+      ...(f.previousFilename !== undefined ? { previous_filename: f.previousFilename } : {}),
     };
   }
 

@@ -40,6 +40,7 @@ const samples: Array<[method: string, pathname: string, template: string, params
   ['GET', '/rate_limit', '/rate_limit', {}],
   ['POST', '/repos/o/r/labels', '/repos/{owner}/{repo}/labels', { owner: 'o', repo: 'r' }],
   ['GET', '/repos/o/r/labels/good%20first%20issue', '/repos/{owner}/{repo}/labels/{name}', { owner: 'o', repo: 'r', name: 'good first issue' }],
+  ['GET', '/repos/o/r/compare/main...feature', '/repos/{owner}/{repo}/compare/{basehead}', { owner: 'o', repo: 'r', basehead: 'main...feature' }],
 ];
 
 describe('matchOperation', () => {
@@ -70,6 +71,9 @@ describe('matchOperation', () => {
     expect(matchOperation('GET', '/repos/o/r/contents/docs/guide/README.md')?.params.path).toBe('docs/guide/README.md');
     expect(matchOperation('GET', '/repos/o/r/branches/crew/issue-12')?.params.branch).toBe('crew/issue-12');
     expect(matchOperation('GET', '/repos/o/r/branches/crew%2Fissue-12')?.params.branch).toBe('crew/issue-12');
+    expect(matchOperation('GET', '/repos/o/r/compare/main...claude/issue-1')?.params.basehead).toBe('main...claude/issue-1');
+    expect(matchOperation('GET', '/repos/o/r/compare/main...claude%2Fissue-1')?.params.basehead).toBe('main...claude/issue-1');
+    expect(matchOperation('GET', '/repos/o/r/compare/acme%3Amain...feature')?.params.basehead).toBe('acme:main...feature');
   });
 
   it('leaves routes that GitHub gives to a more specific endpoint unmatched', () => {

@@ -12,7 +12,11 @@ export interface ReferenceEndpoint {
   slashParams?: readonly string[];
 }
 
-/** The GitHub REST operations that crew calls and the fake GitHub serves. */
+/**
+ * The GitHub REST operations the fake GitHub serves: those crew calls, plus
+ * GET compare/{basehead}, which crew does not call: it is served for the
+ * benchmark's baselines (their model of claude-code-action's final step).
+ */
 export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'GET', path: '/repos/{owner}/{repo}' },
   { method: 'GET', path: '/repos/{owner}/{repo}/issues/{issue_number}' },
@@ -50,6 +54,8 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'GET', path: '/rate_limit' },
   { method: 'POST', path: '/repos/{owner}/{repo}/labels' },
   { method: 'GET', path: '/repos/{owner}/{repo}/labels/{name}' },
+  // BASE...HEAD; GitHub also takes either branch with a literal `/` (main...claude/issue-1).
+  { method: 'GET', path: '/repos/{owner}/{repo}/compare/{basehead}', slashParams: ['basehead'] },
 ];
 
 /** Webhook events (`event.action`, or just `event`) whose examples we keep. */

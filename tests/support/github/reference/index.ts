@@ -7,7 +7,8 @@
  * Octokit's `/git/ref/heads%2Fmain` gives `ref = "heads/main"`. Parameters
  * listed in `slashParams` (endpoints.ts) also match literal slashes, as GitHub
  * does: git/ref/{ref}, git/matching-refs/{ref}, branches/{branch},
- * contents/{path}, commits/{ref}/check-runs and commits/{ref}/status. A path
+ * contents/{path}, commits/{ref}/check-runs, commits/{ref}/status and
+ * compare/{basehead} (`main...claude/issue-1`). A path
  * that a more specific real GitHub route owns (e.g. /branches/main/protection)
  * does not match. Integer parameters only match digits.
  */

@@ -22,6 +22,31 @@ async function resolveRef(gh: FakeGitHub, ref: string): Promise<string> {
   return sha;
 }
 
+/**
+ * One side of a comparison's BASE...HEAD: a branch, a tag or a commit sha (full or
+ * abbreviated), optionally as `OWNER:ref`. The fake holds one repository, so another
+ * owner's fork is never found. Revision syntax such as `main~1` finds nothing here.
+ */
+async function compareSide(gh: FakeGitHub, side: string): Promise<string | undefined> {
+  const colon = side.indexOf(':');
+  let ref = side;
+  if (colon >= 0) {
+    if (side.slice(0, colon).toLowerCase() !== gh.owner.toLowerCase()) return undefined;
+    ref = side.slice(colon + 1);
+  }
+  // What git refuses in a ref name (git check-ref-format), and would otherwise read as revision syntax.
+  if (!ref || ref.startsWith('-') || ref.startsWith('/') || ref.endsWith('/') || /\.\.|@\{|[\x00-\x20~^:?*[\\\x7f]/.test(ref)) return undefined;
+  return (
+    (await gh.repo.resolve(`refs/heads/${ref}`)) ??
+    (await gh.repo.resolve(`refs/tags/${ref}`)) ??
+    (/^[0-9a-f]{7,40}$/i.test(ref) ? await gh.repo.resolve(ref) : undefined)
+  );
+}
+
+/** At most this many commits without paging, and this many files on any comparison. */
+const COMPARE_COMMITS = 250;
+const COMPARE_FILES = 300;
+
 /** The `on:` block of a workflow file, normalised to an object. */
 function triggers(yamlText: string): Record<string, any> {
   const doc = parseYaml(yamlText) as Record<string, unknown>;
@@ -189,6 +214,58 @@ export const repositoryRoutes: Record<string, Route> = {
           html_url: html,
           download_url: `${gh.url}/raw/${gh.owner}/${gh.repoName}/${ref}/${path}`,
           _links: { self, git: gitUrl, html },
+        },
+      };
+    },
+  },
+  'GET /repos/{owner}/{repo}/compare/{basehead}': {
+    scope: 'contents',
+    access: 'read',
+    async handle({ gh, params, url }) {
+      const basehead = params.basehead!;
+      // Ref names cannot hold "..", so the first "..." is the only place to split.
+      const split = basehead.indexOf('...');
+      if (split < 0) throw notFound();
+      const base = basehead.slice(0, split);
+      const head = basehead.slice(split + 3);
+      const baseSha = await compareSide(gh, base);
+      const headSha = await compareSide(gh, head);
+      if (!baseSha || !headSha) throw notFound();
+      const mergeBase = await gh.repo.mergeBase(baseSha, headSha);
+      if (!mergeBase) throw new HttpError(404, `No common ancestor between ${base} and ${head}.`);
+
+      const aheadBy = await gh.repo.countCommits(baseSha, headSha);
+      const behindBy = await gh.repo.countCommits(headSha, baseSha);
+      const status = aheadBy === 0 ? (behindBy === 0 ? 'identical' : 'behind') : behindBy === 0 ? 'ahead' : 'diverged';
+      const all = await gh.repo.commitsBetween(baseSha, headSha);
+      // Without paging GitHub lists the newest 250 (oldest first); with page or per_page it
+      // pages from the oldest, and only the first page carries the files.
+      const paged = url.searchParams.has('page') || url.searchParams.has('per_page');
+      const page = paged ? paginate(all, url, (c) => gh.serialize.commit(c)) : { body: all.slice(-COMPARE_COMMITS).map((c) => gh.serialize.commit(c)), headers: {} };
+      const firstPage = !paged || (Number(url.searchParams.get('page') ?? 1) || 1) <= 1;
+      const files = firstPage
+        ? (await gh.repo.diffFiles(mergeBase, headSha)).slice(0, COMPARE_FILES).map((f) => gh.serialize.diffEntry(f, f.status === 'removed' ? mergeBase : headSha))
+        : undefined;
+
+      const link = basehead.split('/').map((part) => encodeURIComponent(part).replace(/%3A/gi, ':')).join('/');
+      const web = `${gh.serialize.repoWeb}/compare/${link}`;
+      return {
+        status: 200,
+        headers: page.headers,
+        body: {
+          url: `${gh.serialize.repoApi}/compare/${link}`,
+          html_url: web,
+          permalink_url: `${gh.serialize.repoWeb}/compare/${gh.owner}:${baseSha}...${gh.owner}:${headSha}`,
+          diff_url: `${web}.diff`,
+          patch_url: `${web}.patch`,
+          base_commit: gh.serialize.commit(await gh.repo.readCommit(baseSha)),
+          merge_base_commit: gh.serialize.commit(await gh.repo.readCommit(mergeBase)),
+          status,
+          ahead_by: aheadBy,
+          behind_by: behindBy,
+          total_commits: aheadBy,
+          commits: page.body,
+          ...(files ? { files } : {}),
         },
       };
     },
