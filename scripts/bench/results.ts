@@ -11,7 +11,7 @@ export interface BenchResults {
   /** o: crew's overhead per step (job start, checkout, state writes, dispatch), measured on a chain. */
   overhead: { stepMs: number; measuredOn: string };
   makespan: MakespanFigure[];
-  requests: { runs: RequestFigure[]; fit: { perRun: number; perTask: number } };
+  requests: { runs: RequestFigure[]; fit: { perRun: number; perTask: number }; hostedFit: { perRun: number; perTask: number } };
   tokens: TokenFigure;
   longTask: LongTaskFigure[];
   coldStart: ColdStart;
@@ -41,11 +41,15 @@ export interface MakespanFigure {
   steps: number;
   /** (all scripted work + n × o) ÷ max_parallel: the other bound, for wide graphs. */
   workBoundMs: number;
-  /** 1.10 × (critical path + s × o). */
+  /** o for this scenario: the larger of the quiet chain's o and the median job's overhead under this scenario's load. */
+  overheadMs: number;
+  /** 1.10 × (critical path + s × o), with this scenario's o. */
   targetMs: number;
   ways: Record<WayName, WayMakespan>;
   /** crew's makespan ÷ (critical path + s × o): the target is ≤ 1.10. */
   crewRatioToBound: number;
+  /** The same with the quiet chain's o: how much sharing this machine's cores cost. */
+  crewRatioToQuietBound: number;
   meetsTarget: boolean;
   /** crew from the first job to the last: planning, integration, the critic and the pull request included. */
   crewEndToEndMs: number;
@@ -64,6 +68,11 @@ export interface RequestFigure {
   budget: number;
   /** How many such runs fit in GITHUB_TOKEN's 1,000 REST requests an hour. */
   runsPerHour: number;
+  /**
+   * The baselines hosted on GitHub for the same number of tasks: both run inside
+   * claude-code-action (scripts/bench/hosted.ts), so their requests are the same.
+   */
+  hosted: { rest: number; writes: number; graphql: number; git: number; ratioToCrew: number };
 }
 
 export interface TokenFigure {

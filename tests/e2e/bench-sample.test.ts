@@ -26,10 +26,18 @@ describe('npm run bench -- --quick', () => {
     expect(seed.after!.start).toBeGreaterThanOrEqual(seed.long!.end);
   });
 
+  it("takes a scenario's o under its own load, never below the quiet chain's, and shows both ratios", () => {
+    const f = r.makespan[0]!;
+    expect(f.overheadMs).toBeGreaterThanOrEqual(r.overhead.stepMs);
+    expect(f.crewRatioToQuietBound).toBeGreaterThanOrEqual(f.crewRatioToBound);
+    // The figures are rounded to whole ms after the target is computed from them.
+    expect(Math.abs(f.targetMs - 1.1 * (f.criticalPathMs + f.steps * f.overheadMs))).toBeLessThanOrEqual(1.1 * (1 + f.steps));
+  });
+
   it('prints one screen with every way and every figure, and the hardware it ran on', () => {
     const table = terminalTable(r);
     expect(table.split('\n').length).toBeLessThanOrEqual(45);
-    for (const text of ['crew', "seed's way", 'single agent', 'Makespan', 'GitHub REST', 'orchestration', 'largest turn', 'Cold start', 'Run-state writes', 'Node v', r.machine.cpu]) expect(table).toContain(text);
+    for (const text of ['crew', "seed's way", 'single agent', 'Makespan', 'GitHub REST', 'GraphQL', 'orchestration', 'largest turn', 'Cold start', 'Run-state writes', 'Node v', r.machine.cpu]) expect(table).toContain(text);
     expect(r.machine.cpus).toBeGreaterThan(0);
   });
 
@@ -54,7 +62,12 @@ describe('npm run bench -- --quick', () => {
     expect(crew.cacheShare).toBeGreaterThanOrEqual(0.7);
     expect(seed.cacheShare).toBe(0);
     for (const w of r.stateWrites) expect(w.lost).toBe(0);
-    for (const q of r.requests.runs) expect(q.rest).toBeLessThanOrEqual(q.budget);
+    for (const q of r.requests.runs) {
+      expect(q.rest).toBeLessThanOrEqual(q.budget);
+      // The baselines, hosted in claude-code-action: 9 fixed REST requests (2 writes) and one comment edit per task plus three.
+      expect(q.hosted).toMatchObject({ rest: 9 + q.tasks + 3, writes: 2 + q.tasks + 3, graphql: 2 });
+      expect(q.hosted.git).toBeGreaterThan(0);
+    }
     expect(r.coldStart.crewMs).toBeGreaterThan(0);
     expect(r.bundle.entryBytes).toBeGreaterThan(100_000);
   });
