@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { join } from 'node:path';
 import { AnthropicModel } from './adapters/anthropic/model';
 import { GitRepo } from './adapters/git/git-repo';
+import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
@@ -85,7 +86,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     log,
   );
   const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
-  const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken);
+  const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT);
   const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
   let config: Promise<Config> | undefined;
   let defaultRef: Promise<string> | undefined;

@@ -28,13 +28,14 @@ export const HARDENING: Array<[string, string]> = [
 ];
 
 /**
- * crew's checkouts live for one job: housekeeping git would start after a fetch or a commit
- * (`gc --auto`, `maintenance run --auto`) only costs the job time.
+ * For checkouts that live for one job (an Actions job's workspace, its crew/state checkout):
+ * housekeeping git would start after a fetch or a commit (`gc --auto`, `maintenance run --auto`)
+ * only costs the job time. Not for a person's own repository (local mode).
  */
-const THROWAWAY: Array<[string, string]> = [
-  ['gc.auto', '0'],
-  ['maintenance.auto', 'false'],
-];
+export const THROWAWAY_CHECKOUT: Record<string, string> = {
+  'gc.auto': '0',
+  'maintenance.auto': 'false',
+};
 
 /**
  * A simple-git client whose credentials and identity travel in the environment of
@@ -46,7 +47,7 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
   // simple-git calls setting these keys at all unsafe, even to switch them off. Only crew sets them, never model
   // text: credentials travel in GIT_CONFIG_* so they never touch .git/config, and HARDENING switches off what
   // could run a program with those credentials in its environment. Every other guard stays on.
-  const config = [['http.extraheader', header], ...HARDENING, ...THROWAWAY, ...Object.entries(extraConfig)];
+  const config = [['http.extraheader', header], ...HARDENING, ...Object.entries(extraConfig)];
   const unsafe = { allowUnsafeConfigEnvCount: true, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeCredentialHelper: true, allowUnsafeProtocolOverride: true };
   return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
     PATH: process.env.PATH ?? '/usr/bin:/bin',

@@ -5,7 +5,7 @@ import type { SimpleGit } from 'simple-git';
 import { STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
 import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
-import { gitClient, isNonFastForward, withMessageFile } from './git-client';
+import { gitClient, isNonFastForward, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
 /** Enough for 20 jobs finishing at once; each attempt is a fetch and a push. */
 const MAX_ATTEMPTS = 40;
@@ -21,8 +21,8 @@ export class GitStateStore implements StateStore {
   private ready?: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
   /**
-   * The commit checked out, when this store put it there and left the work tree clean; unset
-   * whenever that is not known (saves asking git on every read, which a job does dozens of times).
+   * The commit checked out, when this store put it there; unset whenever that is not known (saves
+   * asking git for it on every read, which a job does dozens of times).
    */
   private head?: string;
 
@@ -34,7 +34,7 @@ export class GitStateStore implements StateStore {
     private readonly log: Log,
   ) {
     mkdirSync(dir, { recursive: true });
-    this.git = gitClient(dir, token);
+    this.git = gitClient(dir, token, undefined, THROWAWAY_CHECKOUT);
   }
 
   private init(): Promise<void> {
@@ -46,7 +46,9 @@ export class GitStateStore implements StateStore {
   private async syncToTip(): Promise<boolean> {
     await this.init();
     const tip = (await this.git.raw(['ls-remote', this.remoteUrl, `refs/heads/${STATE_BRANCH}`])).split(/\s/)[0];
-    if (tip && tip === this.head) return true;
+    // The remembered head saves asking git for it; the tree is still checked on every read, since
+    // a read must never return (or a write commit) files that something else changed.
+    if (tip && tip === this.head && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
     this.head = undefined;
     if (!tip) {
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,23 @@ describe('GitStateStore on the crew/state branch', () => {
     const before = await gh.repo.branchSha('crew/state');
     await store('noop').update('issue-1/', 'noop', (tx) => tx.read('issue-1/run-1/run.json'));
     expect(await gh.repo.branchSha('crew/state')).toBe(before);
+  });
+
+  it('never reads or pushes files changed in its checkout behind its back, even right after its own write', async () => {
+    const s = store('tampered');
+    await s.update('issue-3/', 'honest write', (tx) => tx.write('issue-3/run.json', '{"ok":true}\n'));
+    const tip = await gh.repo.branchSha('crew/state');
+    await writeFile(join(dir, 'tampered', 'issue-3', 'run.json'), '{"ok":false}\n');
+    await writeFile(join(dir, 'tampered', 'issue-3', 'planted.json'), '{}\n');
+    const read = await s.load('issue-3/');
+    expect(read.read('issue-3/run.json')).toBe('{"ok":true}\n');
+    expect(read.list('issue-3/')).toEqual(['issue-3/run.json']);
+    expect(read.version).toBe(tip);
+    await writeFile(join(dir, 'tampered', 'issue-3', 'planted.json'), '{}\n');
+    await s.update('issue-3/', 'next write', (tx) => tx.write('issue-3/other.json', '1\n'));
+    const fresh = await store('tamper-check').load('issue-3/');
+    expect(fresh.list('issue-3/')).toEqual(['issue-3/other.json', 'issue-3/run.json']);
+    expect(fresh.read('issue-3/run.json')).toBe('{"ok":true}\n');
   });
 
   it('refuses writes outside the prefix it was given', async () => {
