@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { scaledMs, timeScale } from '../time';
 import { BareRepo } from './bare-repo';
-import { matchGitRoute, serveGit } from './git-http';
+import { matchGitRoute, serveGit, type CachedGitResponse } from './git-http';
 import { HttpError, type RouteResponse } from './http-types';
 import {
   ACTIONS_BOT,
@@ -144,6 +144,8 @@ export class FakeGitHub {
 
   readonly requests: RecordedRequest[] = [];
   readonly gitRequests: RecordedGitRequest[] = [];
+  /** upload-pack's protocol v2 capability list, per repository and protocol header (see git-http.ts). */
+  private readonly gitCapabilities = new Map<string, CachedGitResponse>();
   /** Every way the fake or its clients strayed from GitHub's OpenAPI description. Tests expect it empty. */
   readonly violations: string[] = [];
   readonly faults: GitHubFault[] = [];
@@ -355,6 +357,7 @@ export class FakeGitHub {
       pathInfo: `/${this.owner}/${this.repoName}.git/${route.rest}`,
       query: url.search.replace(/^\?/, ''),
       remoteUser: principal.login,
+      capabilities: this.gitCapabilities,
       // Read by the repository's pre-receive hook (see bare-repo.ts).
       extraEnv: { FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow' },
     });

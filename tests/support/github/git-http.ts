@@ -22,6 +22,25 @@ export function matchGitRoute(pathname: string, query: URLSearchParams): GitRout
   return { owner: m[1]!, repo: m[2]!, service, rest };
 }
 
+/** A whole response of `git http-backend`, kept to be sent again. */
+export interface CachedGitResponse {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
+
+/**
+ * Under protocol v2, upload-pack's `info/refs` answer is its capability list alone (no refs), the
+ * same for every request to a repository. The fake sends it from memory after the first time:
+ * GitHub's servers do not run on the runner's cores, and the fake's should not crowd crew's jobs
+ * more than they must.
+ */
+function capabilityKey(req: IncomingMessage, opts: { pathInfo: string; query: string }): string | undefined {
+  const protocol = (req.headers['git-protocol'] as string | undefined) ?? '';
+  if (req.method !== 'GET' || !opts.pathInfo.endsWith('/info/refs') || opts.query !== 'service=git-upload-pack' || !/(^|:)version=2(:|$)/.test(protocol)) return undefined;
+  return `${opts.pathInfo}\n${protocol}`;
+}
+
 /**
  * Serves git's smart-HTTP protocol by running Debian's `git http-backend` as a CGI,
  * so real `git clone`, `fetch` and `push` talk to the fake over loopback.
@@ -29,8 +48,18 @@ export function matchGitRoute(pathname: string, query: URLSearchParams): GitRout
 export function serveGit(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: { projectRoot: string; pathInfo: string; query: string; remoteUser?: string; extraEnv?: Record<string, string> },
+  opts: { projectRoot: string; pathInfo: string; query: string; remoteUser?: string; extraEnv?: Record<string, string>; capabilities?: Map<string, CachedGitResponse> },
 ): Promise<number> {
+  const key = opts.capabilities ? capabilityKey(req, opts) : undefined;
+  const cached = key ? opts.capabilities!.get(key) : undefined;
+  if (cached) {
+    req.resume();
+    res.statusCode = cached.status;
+    for (const [name, value] of cached.headers) res.setHeader(name, value);
+    res.end(cached.body);
+    return Promise.resolve(cached.status);
+  }
+  const kept: CachedGitResponse | undefined = key ? { status: 200, headers: [], body: Buffer.alloc(0) } : undefined;
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -55,6 +84,7 @@ export function serveGit(
     cgi.stderr.on('data', (d: Buffer) => stderr.push(d));
     cgi.stdout.on('data', (chunk: Buffer) => {
       if (headerDone) {
+        if (kept) kept.body = Buffer.concat([kept.body, chunk]);
         res.write(chunk);
         return;
       }
@@ -70,9 +100,13 @@ export function serveGit(
         const name = line.slice(0, i).trim();
         const value = line.slice(i + 1).trim();
         if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-        else res.setHeader(name, value);
+        else {
+          res.setHeader(name, value);
+          kept?.headers.push([name, value]);
+        }
       }
       res.statusCode = status;
+      if (kept) kept.body = Buffer.concat([kept.body, body]);
       if (body.length) res.write(body);
     });
     cgi.on('close', (code) => {
@@ -83,6 +117,7 @@ export function serveGit(
         return;
       }
       res.end();
+      if (kept && key && code === 0 && status === 200) opts.capabilities!.set(key, { ...kept, status });
       resolve(status);
     });
   });

@@ -36,6 +36,25 @@ describe('git over HTTP', () => {
     expect(byUrl.slice(1).every((x) => x.login === 'github-actions[bot]' && x.status === 200)).toBe(true);
   });
 
+  it('answers protocol v2 ref listings fresh every time, although the capability list is kept', async () => {
+    const gh = await fakeForTest();
+    const token = gh.userToken('acme');
+    const first = await gitIn(undefined, ['ls-remote', gh.cloneUrl], token);
+    expect(first.code).toBe(0);
+    expect(first.stdout).not.toContain('refs/heads/later');
+    const sha = await seedBranch(gh, 'later', { 'later.txt': 'new\n' });
+    const second = await gitIn(undefined, ['ls-remote', gh.cloneUrl], token);
+    expect(second.stdout).toContain(`${sha}\trefs/heads/later`);
+    // Protocol v0 advertises the refs in info/refs itself: never kept.
+    const sha2 = await seedBranch(gh, 'later', { 'later.txt': 'newer\n' }, { from: 'later' });
+    const v0 = await gitIn(undefined, ['-c', 'protocol.version=0', 'ls-remote', gh.cloneUrl], token);
+    expect(v0.stdout).toContain(`${sha2}\trefs/heads/later`);
+    // Permissions are still checked before anything is sent from memory.
+    const denied = await gitIn(undefined, ['ls-remote', gh.cloneUrl], gh.actionsToken({ issues: 'write' }));
+    expect(denied.code).not.toBe(0);
+    expect(gh.gitRequests.at(-1)).toMatchObject({ status: 403 });
+  });
+
   it('refuses a clone with a workflow token that lacks contents: read', async () => {
     const gh = await fakeForTest();
     const dir = join(await tempDir(), 'repo');
