@@ -41,20 +41,18 @@ export interface MakespanFigure {
   steps: number;
   /** (all scripted work + n × o) ÷ max_parallel: the other bound, for wide graphs. */
   workBoundMs: number;
-  /** o for this scenario: the larger of the quiet chain's o and the median job's overhead under this scenario's load. */
-  overheadMs: number;
-  /** 1.10 × (critical path + s × o), with this scenario's o. */
+  /** 1.10 × (critical path + s × o). */
   targetMs: number;
   ways: Record<WayName, WayMakespan>;
   /** crew's makespan ÷ (critical path + s × o): the target is ≤ 1.10. */
   crewRatioToBound: number;
-  /** The same with the quiet chain's o: how much sharing this machine's cores cost. */
-  crewRatioToQuietBound: number;
   meetsTarget: boolean;
   /** crew from the first job to the last: planning, integration, the critic and the pull request included. */
   crewEndToEndMs: number;
   /** When each task started and ended, per way, ms from that way's first task start (DAG ids). */
   spans: Record<WayName, Record<string, { start: number; end: number }>>;
+  /** Per task (DAG ids): state writes crew's job had to redo because another job's write got there first. */
+  crewStateRetries: Record<string, number>;
 }
 
 export interface RequestFigure {

@@ -8,6 +8,7 @@ import { runWorker, type WorkerInput } from '../../src/agents/worker';
 import { workspaceTools } from '../../src/agents/workspace-tools';
 import { PathJail } from '../../src/agents/path-jail';
 import { checkPlan, topologicalOrder, waves, type Plan } from '../../src/domain/plan';
+import { STATE_BRANCH } from '../../src/domain/refs';
 import type { Clock, Log } from '../../src/ports';
 import { loadTemplate } from '../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest, type Script, type ScriptedReply } from '../../tests/support/anthropic/index';
@@ -47,7 +48,9 @@ export interface WayRun {
   /** Per task (the DAG's ids): when it started and ended, ms from the first start. */
   spans: Record<string, { start: number; end: number }>;
   tokens: { tasks: Tally; orchestration: Tally; planningAndReview: Tally };
-  /** REST requests crew made (writes among them); null for the baselines, which do not run on GitHub. */
+  /** crew only: per task, state writes its job redid because another job's write got there first. */
+  stateRetries?: Record<string, number>;
+  /** REST requests crew made (writes among them); null for the baselines, whose GitHub requests hosted.ts measures. */
   github: { total: number; writes: number; git: number } | null;
 }
 
@@ -95,7 +98,19 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
   let requests: RecordedRequest[] = [];
   const scenario = dagScenario(c.name, c.tasks, { maxParallel: c.maxParallel, timeScale: o.timeScale, latency: o.latency });
   // GitHub Free runs 20 jobs at once; the runner's default of 8 would hold back a max_parallel of 10.
-  const r = await runScenario(scenario, { baseDir: PROJECT_ROOT, maxConcurrentJobs: GITHUB_FREE_CONCURRENT_JOBS, hooks: { beforeClose: async ({ anthropic }) => void (requests = [...anthropic.requests]) } });
+  const retriesByJob: Record<string, number> = {};
+  const r = await runScenario(scenario, {
+    baseDir: PROJECT_ROOT,
+    maxConcurrentJobs: GITHUB_FREE_CONCURRENT_JOBS,
+    hooks: {
+      beforeClose: async ({ anthropic }) => void (requests = [...anthropic.requests]),
+      // GitStateStore says so each time another job's write beat its own.
+      onJobDone: (_run, job) => {
+        const task = job.matrix?.task;
+        if (job.id === 'work' && task) retriesByJob[String(task)] = (retriesByJob[String(task)] ?? 0) + job.log.filter((l) => l.includes(`${STATE_BRANCH} moved under us`)).length;
+      },
+    },
+  });
   const problems = [...r.github.violations, ...r.runnerErrors, ...r.model.unscripted];
   if (r.pulls.length !== 1 || problems.length) throw new Error(`crew, ${c.name}: the run did not finish with one pull request (${r.pulls.length}): ${problems.slice(0, 3).join('; ')}`);
   const dagId = new Map([...crewIds(c.tasks)].map(([id, crewId]) => [crewId, id]));
@@ -109,6 +124,7 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
   return {
     way: 'crew',
     ...spansFrom(raw),
+    stateRetries: Object.fromEntries(Object.entries(retriesByJob).map(([crewId, n]) => [dagId.get(crewId)!, n])),
     endToEndMs: Math.round(Math.max(...jobs.map((j) => j.finishedAt)) - Math.min(...jobs.map((j) => j.startedAt))),
     tokens: {
       tasks: tally(requests, (q) => TASK_ROLES.has(q.role)),

@@ -24,14 +24,8 @@ describe('npm run bench -- --quick', () => {
     expect(crew.after!.start).toBeLessThan(crew.long!.end);
     // The seed's way is a barrier: there the same task waits for the long one. That is the difference measured.
     expect(seed.after!.start).toBeGreaterThanOrEqual(seed.long!.end);
-  });
-
-  it("takes a scenario's o under its own load, never below the quiet chain's, and shows both ratios", () => {
-    const f = r.makespan[0]!;
-    expect(f.overheadMs).toBeGreaterThanOrEqual(r.overhead.stepMs);
-    expect(f.crewRatioToQuietBound).toBeGreaterThanOrEqual(f.crewRatioToBound);
-    // The figures are rounded to whole ms after the target is computed from them.
-    expect(Math.abs(f.targetMs - 1.1 * (f.criticalPathMs + f.steps * f.overheadMs))).toBeLessThanOrEqual(1.1 * (1 + f.steps));
+    // Each task's job is counted for the state writes it had to redo.
+    expect(Object.keys(r.makespan[0]!.crewStateRetries).sort()).toEqual(['after', 'long', 'short']);
   });
 
   it('prints one screen with every way and every figure, and the hardware it ran on', () => {
