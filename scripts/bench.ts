@@ -2,7 +2,7 @@
  * `npm run bench`: crew against the seed's way and a single agent on the offline world, written
  * to bench/results.json and bench/results.md and into docs/PERFORMANCE.md. Never edit those
  * figures by hand; run this again. Options:
- *   --quick   a sample of a few seconds per part, printed only (npm test runs it)
+ *   --quick   a small sample of every part, the parts at once (about 16 s), printed only (npm test runs it)
  *   --docs    rewrite docs/PERFORMANCE.md and bench/results.md from bench/results.json, measuring nothing
  *   --remeasure=seed|single "why"   measure one baseline again (a driver fix), keeping crew's figures
  */
