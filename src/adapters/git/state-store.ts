@@ -137,7 +137,8 @@ export class GitStateStore implements StateStore {
         try {
           this.log.checkpoint('state-write');
           await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
-          this.head = (await this.git.raw(['rev-parse', '--verify', 'HEAD'])).trim();
+          // The write has landed: not knowing the commit only costs the next read one more question.
+          this.head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || undefined;
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
           if (!isNonFastForward(e)) throw e;
