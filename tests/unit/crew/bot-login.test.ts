@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge, type GitHubForgeOptions } from '../../../src/adapters/github/forge';
-import { createClient } from '../../../src/adapters/github/octokit';
+import type { GitHubForgeOptions } from '../../../src/adapters/github/forge';
 import { tokenKind } from '../../../src/main';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { forgeOn } from '../../support/github/forge-on';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -18,7 +18,7 @@ describe("crew's own login, by the kind of token it was given", () => {
   let people: Octokit;
 
   const forge = (token: string, opts: Partial<GitHubForgeOptions> = {}) =>
-    new GitHubForge(createClient(token, log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: tokenKind(token), ...opts }, log);
+    forgeOn(gh, token, log, { tokenKind: tokenKind(token), ...opts });
   const calls = (route: string) => gh.requests.filter((r) => r.route === route).length;
 
   beforeEach(async () => {

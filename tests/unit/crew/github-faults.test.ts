@@ -3,12 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge } from '../../../src/adapters/github/forge';
-import { createClient } from '../../../src/adapters/github/octokit';
+import type { GitHubForge } from '../../../src/adapters/github/forge';
 import { decideRetry, MAX_RATE_LIMIT_RETRIES, type FailedRequest } from '../../../src/adapters/github/request-policy';
 import type { Clock, Log, RateLimitWait } from '../../../src/ports';
 import { git } from '../../support/git-cli';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { forgeOn } from '../../support/github/forge-on';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const fail = (f: Partial<FailedRequest>): FailedRequest => ({ method: 'GET', status: 500, headers: {}, message: 'x', ...f });
@@ -73,11 +73,7 @@ describe('GitHubForge through faults of the fake GitHub', () => {
     issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
     process.env.GITHUB_API_URL = gh.url;
     const token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
-    forge = new GitHubForge(
-      createClient(token, log, { clock, onRateLimit: (w) => waits.push(w) }),
-      { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions', rateLimitWaits: () => waits, clock },
-      log,
-    );
+    forge = forgeOn(gh, token, log, { rateLimitWaits: () => waits, clock }, { clock, onRateLimit: (w) => waits.push(w) });
   });
   afterEach(async () => {
     expect(gh.violations).toEqual([]);

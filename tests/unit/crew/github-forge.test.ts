@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubForge, PullRequestsNotAllowed } from '../../../src/adapters/github/forge';
-import { createClient } from '../../../src/adapters/github/octokit';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { forgeOn } from '../../support/github/forge-on';
 import { git } from '../../support/git-cli';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
@@ -20,7 +20,7 @@ describe('GitHubForge against the fake GitHub', () => {
 
   const makeForge = async (scopes: Parameters<FakeGitHub['actionsToken']>[0]) => {
     process.env.GITHUB_API_URL = gh.url;
-    return new GitHubForge(createClient(gh.actionsToken(scopes), log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' }, log);
+    return forgeOn(gh, gh.actionsToken(scopes), log);
   };
 
   beforeEach(async () => {

@@ -3,14 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge } from '../../../src/adapters/github/forge';
-import { createClient } from '../../../src/adapters/github/octokit';
+import type { GitHubForge } from '../../../src/adapters/github/forge';
 import { parseConfig } from '../../../src/config/schema';
 import { mergeMethod } from '../../../src/domain/merge-gate';
 import type { Forge, Log } from '../../../src/ports';
 import type { StepContext } from '../../../src/steps/context';
 import { decideMerge } from '../../../src/steps/merge';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
@@ -32,7 +32,7 @@ describe('the merge step against the fake GitHub', () => {
     gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' }, settings: { allow_merge_commit: false } });
     gh.addUser('maintainer', { permission: 'write' });
     process.env.GITHUB_API_URL = gh.url;
-    forge = new GitHubForge(createClient(gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' }), log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' }, log);
+    forge = forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' }), log);
     const head = await gh.repo.writeCommit({ branch: 'crew/12/r2/integration', from: 'main', files: { 'NOTES.md': '# Notes\n' }, message: 'crew: integrate t1' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     const { data } = await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Notes', head: 'crew/12/r2/integration', base: 'main' });

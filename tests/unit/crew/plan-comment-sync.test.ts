@@ -2,13 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge } from '../../../src/adapters/github/forge';
-import { createClient } from '../../../src/adapters/github/octokit';
 import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
 import { shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
 import { syncPlanComment, type StepContext } from '../../../src/steps/context';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
@@ -42,7 +41,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
 
   /** One job: its own process, token and forge, sharing crew/state and the comment with the others. */
   const job = (beforeWrite?: () => Promise<void>, afterWrite?: () => Promise<void>): StepContext => {
-    const forge = new GitHubForge(createClient(gh.actionsToken({ issues: 'write' }), log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' }, log);
+    const forge = forgeOn(gh, gh.actionsToken({ issues: 'write' }), log);
     const update = forge.updateComment.bind(forge);
     forge.updateComment = async (id, body) => {
       await beforeWrite?.();

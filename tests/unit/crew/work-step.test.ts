@@ -7,8 +7,6 @@ import { AnthropicModel } from '../../../src/adapters/anthropic/model';
 import { GitRepo } from '../../../src/adapters/git/git-repo';
 import { githubBranches } from '../../../src/domain/refs';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
-import { GitHubForge } from '../../../src/adapters/github/forge';
-import { createClient } from '../../../src/adapters/github/octokit';
 import { parseConfig } from '../../../src/config/schema';
 import { parseAttemptResult } from '../../../src/domain/attempt-memory';
 import type { Plan } from '../../../src/domain/plan';
@@ -20,6 +18,7 @@ import { work } from '../../../src/steps/work';
 import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { forgeOn } from '../../support/github/forge-on';
 import { git } from '../../support/git-cli';
 import { view } from './run-fixtures';
 
@@ -125,7 +124,7 @@ describe('the work step, in-process against the fakes', () => {
     });
   }
 
-  const makeForge = () => new GitHubForge(createClient(token, log), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: RUN_ID, workflowFile: 'crew.yml', tokenKind: 'actions', defaultBranch: 'main' }, log);
+  const makeForge = () => forgeOn(gh, token, log, { runId: RUN_ID, defaultBranch: 'main' });
   const stateStore = (name: string) => new GitStateStore(join(dir, `state-${name}`), gh.cloneUrl, token, clock, log);
 
   /** The job's context: a fresh checkout of main, as actions/checkout leaves it (no credentials kept). */
