@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
-import { gitClient } from '../adapters/git/git-client';
+import { gitClient, readFileAtCommit } from '../adapters/git/git-client';
 import { ScriptedModel, ScriptError } from '../adapters/scripted/model';
 import { systemClock } from '../clock';
 import { CONFIG_PATH, ConfigError } from '../config/schema';
@@ -15,7 +15,7 @@ import type { Model } from '../ports';
 import { renderPlanComment } from '../render/plan-comment';
 import { killRunningCommands } from '../sandbox/command-runner';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
-import { redact } from '../text/redact';
+import { addSecret, redact } from '../text/redact';
 import { CREW_VERSION } from '../version';
 import { parseArgs, USAGE, type Command } from './args';
 import { LocalEngine, readRequest, type Ending, type Prompter } from './engine';
@@ -79,6 +79,8 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
 function modelFrom(scripted: string | undefined, warn: (m: string) => void): Promise<Model> | Model {
   if (scripted) return ScriptedModel.load(resolve(scripted));
   const key = process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_AUTH_TOKEN;
+  // A gateway's token may match no known key pattern: redact it by value, as the Action does.
+  addSecret(key);
   if (!key && !process.env.ANTHROPIC_BASE_URL) {
     throw new UsageError('no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.');
   }
@@ -124,7 +126,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const optionsFile = join(store.runDir(runNo), '.options.json');
   const saved: RunOptions = fresh ? { overrides: task?.overrides ?? {} } : await readOptions(optionsFile);
   const options: RunOptions = { overrides: saved.overrides, ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}) };
-  const crewYml = await git.raw(['show', `${base.sha}:${CONFIG_PATH}`]).catch(() => undefined);
+  const crewYml = await readFileAtCommit(git, base.sha, CONFIG_PATH);
   const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations }, CONFIG_PATH);
   const view = new LiveView(out, tty);
   const model = await modelFrom(cmd.scripted, (m) => view.message(`⚠ ${redact(m)}`));

@@ -1,6 +1,6 @@
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gitClient } from '../adapters/git/git-client';
+import { gitClient, readFileAtCommit } from '../adapters/git/git-client';
 import { identify } from '../adapters/scripted/replies';
 import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
@@ -199,11 +199,8 @@ export class LocalEngine {
   }
 
   /** A file as committed at the run's base: configuration, templates and knowledge never come from crew's own branches. */
-  private async readBase(path: string): Promise<string | undefined> {
-    const git = gitClient(this.o.project, '', LOCAL_IDENTITY);
-    // Only a file that is not in the commit is absent; any other git failure is an error, not "no override".
-    const listed = await git.raw(['ls-tree', '--name-only', this.o.base.sha, '--', path]);
-    return listed.trim() ? git.raw(['show', `${this.o.base.sha}:${path}`]) : undefined;
+  private readBase(path: string): Promise<string | undefined> {
+    return readFileAtCommit(gitClient(this.o.project, '', LOCAL_IDENTITY), this.o.base.sha, path);
   }
 
   /** The model, and with --verbose what each agent says and which tools it calls, as it happens. */

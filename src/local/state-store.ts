@@ -83,14 +83,20 @@ export class LocalStateStore implements StateStore {
     const files = await this.readAll(run);
     const writes = new Map<string, string>();
     const removes = new Set<string>();
+    // Like the state branch's writes, a transaction stays inside its own run: a bad path is refused
+    // now, never recorded in the journal, where replaying it would fail every later read.
+    const inRun = (p: string) => {
+      if (toLocal(p).run !== run) throw new LocalStateError(`state write outside run ${run}: ${p}`);
+    };
     const tx: StateTx = {
       read: (p) => (removes.has(p) ? undefined : (writes.get(p) ?? files.get(p))),
       write: (p, content) => {
-        toLocal(p);
+        inRun(p);
         removes.delete(p);
         writes.set(p, content);
       },
       remove: (p) => {
+        inRun(p);
         writes.delete(p);
         removes.add(p);
       },

@@ -48,7 +48,9 @@ async function retrospectAfter(ctx: StepContext, issue: number, run: number, tar
     await retrospect(ctx, issue, run, false);
   } catch (e) {
     ctx.log.warn(`the retrospective failed: ${(e as Error).message}`);
-    await ctx.forge.postComment(target, `crew could not post the retrospective of run ${run}: ${(e as Error).message}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`).catch(() => undefined);
+    await ctx.forge
+      .postComment(target, `crew could not post the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`)
+      .catch((post) => ctx.log.warn(`the comment saying so could not be posted either (${(post as Error).message}); comment \`/crew retro\` on #${issue} to try again`));
   }
 }
 

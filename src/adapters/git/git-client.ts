@@ -85,3 +85,13 @@ export async function withMessageFile<T>(message: string, run: (args: string[]) 
     await rm(folder, { recursive: true, force: true });
   }
 }
+
+/**
+ * A file as committed at `ref`, or undefined when that commit does not have it. Any other git
+ * failure (a ref never fetched, a broken repository) is an error, never "no file": a missing
+ * `.github/crew.yml` means defaults, and an unreadable one must not quietly mean them too.
+ */
+export async function readFileAtCommit(git: SimpleGit, ref: string, path: string): Promise<string | undefined> {
+  const listed = await git.raw(['ls-tree', '--name-only', ref, '--', path]);
+  return listed.trim() ? git.raw(['show', `${ref}:${path}`]) : undefined;
+}

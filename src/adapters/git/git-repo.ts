@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
-import { gitClient, isNonFastForward, withMessageFile, type GitIdentity } from './git-client';
+import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
@@ -194,11 +194,7 @@ export class GitRepo implements Repo {
 
   async readFileAt(ref: string, path: string): Promise<string | undefined> {
     rev(ref);
-    try {
-      return await this.git.raw(['show', `${ref}:${path}`]);
-    } catch {
-      return undefined;
-    }
+    return readFileAtCommit(this.git, ref, path);
   }
 
   /** Keeps files that exist now but git does not track (setup output such as node_modules) out of every later commit. */

@@ -28,6 +28,10 @@ describe('the local state store', () => {
     const snap = await store.load('issue-3/');
     expect(snap.list('issue-3/')).toEqual(['issue-3/run-1/run.json', 'issue-3/run-1/tasks/task_t1.json']);
     expect(() => store.update('issue-3/run-2/', 'x', () => undefined)).toThrow(/one run per request/);
+    // A write or a removal outside the run is refused before anything reaches the journal, so the run stays readable.
+    await expect(store.update('issue-3/run-1/', 'stray', (tx) => tx.write('issue-7/run-1/run.json', '{}'))).rejects.toThrow(/outside run 3/);
+    await expect(store.update('issue-3/run-1/', 'stray', (tx) => tx.remove('issue-3/notes.md'))).rejects.toThrow(/outside a run folder/);
+    expect((await store.load('issue-3/')).read('issue-3/run-1/run.json')).toBe('{}');
     // The log and the history sit beside the state for people; they are not state.
     await writeFile(join(root, 'layout', '3', 'crew.log'), 'log');
     expect((await store.load('issue-3/')).list('issue-3/')).not.toContain('issue-3/run-1/crew.log');
