@@ -39,6 +39,7 @@ function overheadOn(c: DagCase, chain: string[], crew: WayRun, world: WorldOptio
 }
 
 function wayMakespan(run: WayRun, crewMs: number, criticalPathMs: number, c: DagCase) {
+  if (!Number.isFinite(run.makespanMs)) throw new Error(`${run.way}, ${c.name}: no makespan was measured (a task without a start or an end)`);
   // Scripted work is a floor no way can go under; below it the measurement itself is wrong.
   if (run.makespanMs < criticalPathMs * 0.99) throw new Error(`${run.way}, ${c.name}: a makespan of ${run.makespanMs} ms is below the critical path of ${Math.round(criticalPathMs)} ms, which cannot be`);
   return { makespanMs: run.makespanMs, ratioToCriticalPath: round2(run.makespanMs / criticalPathMs), ratioToCrew: round2(run.makespanMs / crewMs) };
@@ -202,7 +203,7 @@ async function main(): Promise<void> {
   if (again) {
     const way = again.slice('--remeasure='.length);
     const why = process.argv[process.argv.indexOf(again) + 1];
-    if ((way !== 'seed' && way !== 'single') || !why) throw new Error('usage: npm run bench -- --remeasure=seed|single "why it is measured again"');
+    if ((way !== 'seed' && way !== 'single') || !why || why.startsWith('--')) throw new Error('usage: npm run bench -- --remeasure=seed|single "why it is measured again"');
     const r = await remeasure(JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults, way, why);
     writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
     writeDocs(r);

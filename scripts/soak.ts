@@ -53,7 +53,15 @@ const indent = (text: string) => text.split('\n').map((l) => `      ${l}`).join(
 
 async function main() {
   const [only, onlyPoint] = process.argv.slice(2);
+  // A mistyped job or checkpoint would sweep nothing and report "0 of 0": say so instead.
+  if (only && !CHECKPOINTS[only]) return usage(`no job '${only}'; the jobs are ${Object.keys(CHECKPOINTS).join(', ')}`);
+  if (only && onlyPoint && !CHECKPOINTS[only]!.includes(onlyPoint)) return usage(`${only} has no checkpoint '${onlyPoint}'; it has ${CHECKPOINTS[only]!.join(', ')}`);
   const baseline = await play();
+  // Comparing with a baseline that itself went wrong would prove nothing.
+  if (baseline.problems.length) {
+    console.error(`the uninterrupted run went wrong, so there is nothing to compare with:\n${baseline.problems.map((p) => `  ${p}`).join('\n')}`);
+    process.exit(1);
+  }
   const rows: string[] = [];
   let failures = 0;
   for (const [job, points] of Object.entries(CHECKPOINTS)) {
@@ -79,6 +87,11 @@ async function main() {
   }
   console.log(`\n${rows.length - failures} of ${rows.length} interrupted runs ended exactly like the uninterrupted one.`);
   process.exit(failures ? 1 : 0);
+}
+
+function usage(problem: string): never {
+  console.error(`npm run soak -- [job [checkpoint]]: ${problem}.`);
+  process.exit(2);
 }
 
 main().catch((e) => {

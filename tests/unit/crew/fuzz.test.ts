@@ -100,6 +100,7 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
 
   it('random bytes as the event payload or the config file end in a clear error, not a crash', () => {
     const r = rng(23);
+    let refused = 0;
     for (let i = 0; i < 100; i++) {
       const bytes = Buffer.from(Array.from({ length: r.int(400) }, () => r.int(256)));
       const file = join(dir, `event-${i}.json`);
@@ -109,7 +110,10 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
         parseConfig(bytes.toString('utf8'));
       } catch (e) {
         expect(e, `seed 23 #${i}`).toBeInstanceOf(ConfigError);
+        refused++;
       }
     }
+    // Short inputs can be valid YAML for an empty config; nearly all random bytes must be refused.
+    expect(refused).toBeGreaterThan(90);
   });
 });
