@@ -1,4 +1,4 @@
-import { addUsage, ZERO_USAGE, type Usage } from '../domain/run-state';
+import { addUsage, tokensOf, ZERO_USAGE, type Usage } from '../domain/run-state';
 import { Interrupted, type ContentBlock, type Log, type Message, type Model, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../ports';
 
 export interface AgentTool {
@@ -217,7 +217,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     }
     messages.push({ role: 'user', content: results });
     if (finished) return done('final', turn, finalInput);
-    if ((o.limits?.tokens !== undefined && usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) {
+    if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) {
       return done('budget', turn);
     }
     if (o.compaction && sent > o.compaction.budgetTokens * COMPACT_AT && messages.length > 3) await compact(`after turn ${turn} (${sent} input tokens)`);

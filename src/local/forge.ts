@@ -1,5 +1,6 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { isoSeconds } from '../clock';
 import type { CheckFact, MergeMethod } from '../domain/merge-gate';
 import type { CommentInfo, CommentRef, Forge, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../ports';
 
@@ -104,7 +105,7 @@ export class LocalForge implements Forge {
 
   private async add(issue: number, author: string, body: string): Promise<StoredComment> {
     const data = await this.load();
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = isoSeconds(new Date());
     const comment: StoredComment = { id: data.nextComment++, issue, body, author, createdAt: now, updatedAt: now };
     data.comments.push(comment);
     await this.save();
@@ -123,7 +124,7 @@ export class LocalForge implements Forge {
     if (!c) throw new Error(`comment ${id} does not exist`);
     if (c.body === body) return;
     c.body = body;
-    c.updatedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    c.updatedAt = isoSeconds(new Date());
     await this.save();
     this.hooks.onComment?.({ ...c, edited: true });
   }

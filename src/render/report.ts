@@ -1,7 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
-import { cell, details, fence, hiddenMarker } from '../text/markdown';
+import { cell, details, escapeHtml, fence, hiddenMarker } from '../text/markdown';
 
 export interface TaskResultText {
   id: string;
@@ -17,7 +17,6 @@ export interface RunOutcome {
   failedTasks: string[];
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function reportMarker(issue: number, run: number): string {
   return hiddenMarker('report', { issue, run });

@@ -96,7 +96,8 @@ export function markdownBlocks(body: string): string[] {
   return blocks;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Text safe inside HTML such as a `<summary>`. */
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A block folded into <details>: its summary kept, its text shortened, a link to all of it. */
 function foldBlock(block: string, link: string, max: number): string {
