@@ -17,7 +17,18 @@ export interface CommandRunner {
   /** One line for people: what this runner protects and what it does not. */
   readonly description: string;
   readonly sandboxed: boolean;
-  run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult>;
+  run(command: string, opts: RunOptions): Promise<CommandResult>;
+}
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /**
+   * Lets the command reach the network (setup on a model-written tree: `npm ci` must download). The rest of
+   * the sandbox stays: another user, crew's processes and environment out of sight, no credentials.
+   */
+  network?: boolean;
 }
 
 export const TOOL_USER = 'crew-tool';
@@ -113,13 +124,13 @@ export class NamespaceRunner implements CommandRunner {
     this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no network, no credentials and an allow-listed environment`;
   }
 
-  async run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+  async run(command: string, opts: RunOptions): Promise<CommandResult> {
     // The checkout's .git/config is replaced, inside the command's mount namespace, by a copy without
     // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
     const safeConfig = join(this.privateDir, 'git-config');
     await writeFile(safeConfig, await sanitizedGitConfig(opts.cwd));
     const inner = [
-      'unshare', '--pid', '--fork', '--mount-proc', '--net', '--',
+      'unshare', '--pid', '--fork', '--mount-proc', ...(opts.network ? [] : ['--net']), '--',
       'sh', '-c', 'if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"', 'crew-mount', opts.cwd, safeConfig,
       'setpriv', `--reuid=${TOOL_USER}`, `--regid=${TOOL_USER}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--',
       'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
@@ -147,9 +158,9 @@ export class UserNamespaceRunner implements CommandRunner {
     private readonly readOnly: string[],
   ) {}
 
-  run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+  run(command: string, opts: RunOptions): Promise<CommandResult> {
     const args = [
-      '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', '--net', '--',
+      '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', ...(opts.network ? [] : ['--net']), '--',
       'sh', '-c', 'n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"', 'crew-ro', String(this.readOnly.length), ...this.readOnly,
       'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
       'bash', '--noprofile', '--norc', '-c', 'cd "$1" && eval "$2"', 'crew-command', opts.cwd, command,
@@ -186,7 +197,7 @@ export class UnsandboxedRunner implements CommandRunner {
 
   constructor(private readonly home: string) {}
 
-  run(command: string, opts: { cwd: string; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+  run(command: string, opts: RunOptions): Promise<CommandResult> {
     return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: toolEnv(this.home) });
   }
 }

@@ -23,7 +23,7 @@ import { spend } from './caps';
 import { loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from './planning';
-import { commandRunner, MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
+import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 
 const CRITIC_MAX_TURNS = 40;
 
@@ -97,9 +97,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
-  const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+  // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
+  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === base.sha });
   if (config.setup.length) await ctx.repo.excludeUntracked();
-  const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
   const commandResults: Evaluation[] = [];
   for (const c of commands) {
     const allowed = checkCommand(c.command ?? '', config.commands);

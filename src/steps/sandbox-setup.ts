@@ -36,12 +36,43 @@ export async function commandRunner(
   return { warning: `run_command was refused: no sandbox (${reason})` };
 }
 
-/** Trusted setup (config `setup:`), before any agent runs: with network, outside the sandbox, with a scrubbed environment. */
-export async function runSetup(ctx: StepContext, commands: string[], timeoutMs: number): Promise<string | null> {
-  const runner = new UnsandboxedRunner(process.env.HOME ?? '/tmp');
+/**
+ * Where the job's agents will work: setup (config `setup:`), then the sandbox for their commands.
+ *
+ * Setup runs whatever the tree tells it to (`npm ci` runs package.json lifecycle scripts, `pip install`
+ * runs the build backend). On the run's base commit that is the repository's own reviewed code, so it
+ * runs as crew's user, with network, before the sandbox opens the tree to the tool user. On any tree a
+ * model has written (a dependent task's start, a resumed task, the critic's integrated branch) it is
+ * model code: it runs inside the sandbox like `run_command`, with network but out of sight of crew's
+ * processes, environment and credentials; with no sandbox it is refused unless `allow_unsandboxed`.
+ */
+export async function prepareTools(
+  ctx: Pick<StepContext, 'repo' | 'log'>,
+  config: { setup: string[]; command_timeout_seconds: number; allow_unsandboxed: boolean },
+  tree: { trusted: boolean },
+  sandboxes?: Array<typeof prepareSandbox>,
+): Promise<{ runner?: CommandRunner; warning: string | null; setupFailure: string | null }> {
+  const timeoutMs = config.command_timeout_seconds * 1000;
+  if (tree.trusted || !config.setup.length) {
+    const setupFailure = await runSetup(ctx, config.setup, timeoutMs, new UnsandboxedRunner(process.env.HOME ?? '/tmp'), 'on the base commit, outside the sandbox');
+    if (setupFailure) return { warning: null, setupFailure };
+    return { ...(await commandRunner(ctx, config.allow_unsandboxed, sandboxes)), setupFailure: null };
+  }
+  const prepared = await commandRunner(ctx, config.allow_unsandboxed, sandboxes);
+  if (!prepared.runner) {
+    const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; set allow_unsandboxed: true in .github/crew.yml to run them without one`;
+    ctx.log.warn(setupFailure);
+    return { ...prepared, setupFailure };
+  }
+  const where = prepared.runner.sandboxed ? 'on a model-written tree, inside the sandbox with network' : 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)';
+  const setupFailure = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where);
+  return { ...prepared, setupFailure };
+}
+
+async function runSetup(ctx: Pick<StepContext, 'repo' | 'log'>, commands: string[], timeoutMs: number, runner: CommandRunner, where: string): Promise<string | null> {
   for (const command of commands) {
-    ctx.log.info(`setup: ${command}`);
-    const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
+    ctx.log.info(`setup (${where}): ${command}`);
+    const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, network: true });
     if (r.exitCode !== 0) return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
   }
   return null;

@@ -12,7 +12,7 @@ import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowled
 import { readAttemptHistory, readView, writeTask } from '../state/run-files';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 import { saveInterruptedAttempt } from './interruption';
-import { commandRunner, MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
+import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
 
 /**
@@ -68,12 +68,13 @@ export async function work(ctx: StepContext): Promise<void> {
   const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
   ctx.log.checkpoint('work-started');
 
-  const setupFailure = await runSetup(ctx, config.setup, config.command_timeout_seconds * 1000);
+  // Only the run's base itself is the repository's reviewed code; a resumed branch or merged dependencies hold a model's.
+  const trusted = (await ctx.repo.head()) === view.run.base.sha;
+  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted });
   if (config.setup.length) {
     const produced = await ctx.repo.excludeUntracked();
     if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
   }
-  const { runner, warning } = setupFailure ? { runner: undefined, warning: null } : await commandRunner(ctx, config.allow_unsandboxed);
   const knowledge = parseKnowledge(await ctx.readDefaultBranchFile(KNOWLEDGE_PATH));
   for (const p of knowledge.problems) ctx.log.warn(p);
   const team: Team = {
