@@ -1,5 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitRepo } from '../../../src/adapters/git/git-repo';
@@ -8,7 +10,8 @@ import { PathJail } from '../../../src/agents/path-jail';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { Log } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
-import { commandRunner } from '../../../src/steps/sandbox-setup';
+import { commandRunner, prepareTools } from '../../../src/steps/sandbox-setup';
+import { git } from '../../support/git-cli';
 
 describe('run_command when the sandbox cannot be set up (commandRunner)', () => {
   let ws: string;
@@ -48,6 +51,77 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
       expect(out).toBe('exit code 0\ntoken=none\n');
     } finally {
       delete process.env.GITHUB_TOKEN_CANARY_FOR_TEST;
+    }
+  });
+});
+
+describe('setup (config `setup:`): trusted only on the base commit (prepareTools)', () => {
+  let ws: string;
+  let temp: string;
+  const warnings: string[] = [];
+  const infos: string[] = [];
+  const log: Log = { info: (m) => void infos.push(m), warn: (m) => void warnings.push(m), checkpoint: () => undefined };
+  const ctx = () => ({ repo: { dir: ws } as GitRepo, log });
+  const config = (setup: string[], allow = false) => ({ setup, command_timeout_seconds: 20, allow_unsandboxed: allow });
+  const noSandbox = async () => ({ reason: 'no sandbox on this runner' });
+
+  beforeAll(async () => {
+    temp = await mkdtemp(join(tmpdir(), 'prepare-tools-'));
+    ws = join(temp, 'ws');
+    await mkdir(ws);
+    await git(['init', '--quiet', ws]);
+  });
+  afterAll(async () => {
+    await rm(temp, { recursive: true, force: true });
+  });
+
+  it('on a model-written tree with no sandbox, refuses setup: nothing runs, and the reason names allow_unsandboxed', async () => {
+    warnings.length = 0;
+    const marker = join(temp, 'setup-ran');
+    const r = await prepareTools(ctx(), config([`touch ${marker}`]), { trusted: false }, [noSandbox]);
+    expect(r.runner).toBeUndefined();
+    expect(r.setupFailure).toBe('the setup commands were refused: this tree holds model-written code, and run_command was refused: no sandbox (no sandbox on this runner); set allow_unsandboxed: true in .github/crew.yml to run them without one');
+    expect(warnings.at(-1)).toBe(r.setupFailure);
+    await expect(stat(marker)).rejects.toThrow();
+  });
+
+  it('on a model-written tree with allow_unsandboxed, runs setup without a sandbox and says so', async () => {
+    infos.length = 0;
+    const r = await prepareTools(ctx(), config(['echo hi > from-setup.txt'], true), { trusted: false }, [noSandbox]);
+    expect(r.setupFailure).toBeNull();
+    expect(r.runner!.sandboxed).toBe(false);
+    expect(r.warning).toBe('commands ran without a sandbox (no sandbox on this runner)');
+    expect(infos).toContain('setup (on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)): echo hi > from-setup.txt');
+    expect(await readFile(join(ws, 'from-setup.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('on the base commit, runs setup as crew’s user before the sandbox opens the tree; a failing command stops it with its output', async () => {
+    infos.length = 0;
+    const ok = await prepareTools(ctx(), config(['id -un > setup-user.txt']), { trusted: true }, [noSandbox]);
+    expect(ok.setupFailure).toBeNull();
+    expect(infos[0]).toBe('setup (on the base commit, outside the sandbox): id -un > setup-user.txt');
+    expect((await readFile(join(ws, 'setup-user.txt'), 'utf8')).trim()).toBe(userInfo().username);
+    const failed = await prepareTools(ctx(), config(['echo broken; exit 3', 'touch never']), { trusted: true }, [noSandbox]);
+    expect(failed).toEqual({ warning: null, setupFailure: 'the setup command `echo broken; exit 3` exited with 3: broken' });
+    await expect(stat(join(ws, 'never'))).rejects.toThrow();
+  });
+
+  it('on a model-written tree with the real sandbox, runs setup as the tool user, with network but out of sight of crew’s processes (the canary scenario covers secrets)', async () => {
+    const server = createServer((_, res) => res.end('reachable'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const r = await prepareTools(ctx(), config([`id -un > who.txt; ls /proc | grep -c '^[0-9]' > pids.txt; node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(t => require('fs').writeFileSync('net.txt', t))"`]), { trusted: false });
+      expect(r.setupFailure).toBeNull();
+      expect(r.runner!.sandboxed).toBe(true);
+      expect((await readFile(join(ws, 'who.txt'), 'utf8')).trim()).toBe('crew-tool');
+      expect(Number(await readFile(join(ws, 'pids.txt'), 'utf8'))).toBeLessThan(10);
+      expect(await readFile(join(ws, 'net.txt'), 'utf8')).toBe('reachable');
+      // The agents' own commands keep having no network.
+      const agent = await r.runner!.run(`node -e "fetch('http://127.0.0.1:${port}').then(() => console.log('REACHED'), () => console.log('offline'))"`, { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 10_000 });
+      expect(agent.output.trim()).toBe('offline');
+    } finally {
+      server.close();
     }
   });
 });

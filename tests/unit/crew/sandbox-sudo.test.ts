@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { git } from '../../support/git-cli';
+
+const exec = promisify(execFile);
+/** Like GitHub's hosted runners: crew runs as this non-root user, which has passwordless sudo. */
+const RUNNER_USER = 'crew-runner';
+const CANARIES = { INPUT_GITHUB_TOKEN: 'ghs_sudo_path_canary_0123456789abcdef', INPUT_ANTHROPIC_API_KEY: 'sk-ant-sudo-path-canary-0123456789' };
+
+async function has(cmd: string, args: string[]): Promise<boolean> {
+  return exec(cmd, args).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The test installs what it needs: sudo (Debian's package) and the runner user in sudoers. It runs as root here. */
+async function ensureRunnerUser(): Promise<{ uid: number; gid: number }> {
+  if (!(await has('sudo', ['--version']))) {
+    await exec('apt-get', ['install', '-y', '-qq', 'sudo'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch(async () => {
+      await exec('apt-get', ['update', '-qq']);
+      await exec('apt-get', ['install', '-y', '-qq', 'sudo'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    });
+  }
+  if (!(await has('id', [RUNNER_USER]))) await exec('useradd', ['--create-home', '--shell', '/bin/bash', RUNNER_USER]).catch(async (e) => {
+    if (!(await has('id', [RUNNER_USER]))) throw e;
+  });
+  await writeFile(`/etc/sudoers.d/${RUNNER_USER}`, `${RUNNER_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  const uid = Number((await exec('id', ['-u', RUNNER_USER])).stdout);
+  const gid = Number((await exec('id', ['-g', RUNNER_USER])).stdout);
+  return { uid, gid };
+}
+
+describe('the sandbox when crew runs as a non-root user with passwordless sudo (GitHub’s hosted runners)', () => {
+  let dir: string;
+  let workspace: string;
+
+  beforeAll(async () => {
+    const { uid, gid } = await ensureRunnerUser();
+    dir = await mkdtemp(join(tmpdir(), 'sandbox-sudo-'));
+    workspace = join(dir, 'ws');
+    await mkdir(workspace);
+    await git(['init', '--quiet', workspace]);
+    await writeFile(join(workspace, 'README.md'), 'hello\n');
+    await exec('chown', ['-R', `${uid}:${gid}`, dir]);
+  }, 300_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** crew's process as the runner user, holding the secrets in its initial environment, runs one command through its runner. */
+  async function probe(mode: 'sandboxed' | 'unsandboxed', command: string): Promise<string> {
+    const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
+    const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, ...CANARIES };
+    const { stdout } = await exec('setpriv', [`--reuid=${RUNNER_USER}`, `--regid=${RUNNER_USER}`, '--init-groups', process.execPath, '--import', 'tsx', script, mode, workspace, dir, command], { env, cwd: join(__dirname, '..', '..', '..'), maxBuffer: 10_000_000 });
+    return stdout;
+  }
+
+  const LOOK = 'id -un; echo pids=$(ls /proc | grep -c "^[0-9]"); cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -E "^INPUT_"; sudo -n true 2>/dev/null && echo HAS-SUDO || echo no-sudo';
+
+  it('crew, as that user, starts the tool user’s sandbox through sudo: no secret in reach, no sudo inside, only its own processes', async () => {
+    const out = await probe('sandboxed', LOOK);
+    expect(out.split('\n')[0]).toBe('crew-tool');
+    expect(Number(/pids=(\d+)/.exec(out)?.[1])).toBeLessThan(10);
+    for (const value of Object.values(CANARIES)) expect(out).not.toContain(value);
+    expect(out).toContain('no-sudo');
+    expect(out).not.toContain('HAS-SUDO');
+  });
+
+  it('the same command without the sandbox would have found the secrets and sudo (so the probe can tell)', async () => {
+    const out = await probe('unsandboxed', LOOK);
+    expect(out.split('\n')[0]).toBe(RUNNER_USER);
+    expect(out).toContain(CANARIES.INPUT_GITHUB_TOKEN);
+    expect(out).toContain('HAS-SUDO');
+  });
+});
