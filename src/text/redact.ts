@@ -36,7 +36,28 @@ export function addSecret(value: string | undefined): void {
   // git sends crew's token as `AUTHORIZATION: basic base64(x-access-token:<token>)`; an error or a
   // `git config -l` that echoes the header must not show it either.
   known.add(Buffer.from(`x-access-token:${value}`).toString('base64'));
-  known.add(Buffer.from(value).toString('base64'));
+  for (const form of encodedForms(value)) known.add(form);
+}
+
+/**
+ * The hex and base64 forms a command might print a secret in (`xxd -p`, `base64`, `od`), wherever it sits
+ * in the encoded stream: base64 groups three bytes, so each of the three alignments is encoded and the
+ * groups that would also hold neighbouring bytes are dropped; what remains appears in any encoding of
+ * text that contains the secret at that alignment. Also the URL-safe alphabet.
+ */
+function encodedForms(value: string): string[] {
+  const bytes = Buffer.from(value);
+  // Whole encodings first: a shorter core would otherwise leave their ends behind.
+  const forms = [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('hex').toUpperCase()];
+  for (let pad = 0; pad < 3; pad++) {
+    let b64 = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+    if (pad) b64 = b64.slice(4);
+    if ((pad + bytes.length) % 3) b64 = b64.slice(0, -4);
+    // Too short a core would match ordinary text; a whole-value encoding (pad 0) is kept above anyway.
+    if (b64.length < 12) continue;
+    forms.push(b64, b64.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
 }
 
 export function redact(text: string): string {

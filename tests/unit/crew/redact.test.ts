@@ -49,6 +49,27 @@ describe('redact: every token shape, in any surrounding text', () => {
     expect(redact('abc abcdef')).toBe('abc abcdef');
   });
 
+  it('a registered secret is removed in its hex and base64 forms too, wherever it sits in the encoded stream', () => {
+    const secret = 'sk-proj-hexbase64-canary-7f3a91c2';
+    addSecret(secret);
+    const hex = Buffer.from(`env: KEY=${secret}\n`).toString('hex');
+    expect(redact(hex)).not.toContain(Buffer.from(secret).toString('hex'));
+    expect(redact(hex.toUpperCase())).not.toContain(Buffer.from(secret).toString('hex').toUpperCase());
+    // `cat /proc/$PPID/environ | base64`: the secret starts at every alignment of a 3-byte group.
+    for (const before of ['', 'A', 'AB', 'ABC=', 'INPUT_ANTHROPIC_API_KEY=']) {
+      for (const encode of [(b: Buffer) => b.toString('base64'), (b: Buffer) => b.toString('base64url')]) {
+        const printed = encode(Buffer.from(`${before}${secret}\0PATH=/usr/bin`));
+        const shown = redact(printed);
+        expect(shown, `${before}|${printed}`).toContain('***');
+        // What is left cannot be decoded back into the secret, nor into any 10 of its characters.
+        const decoded = Buffer.from(shown.replace(/\*+/g, ''), 'base64').toString('latin1');
+        for (let i = 0; i + 10 <= secret.length; i++) expect(decoded).not.toContain(secret.slice(i, i + 10));
+      }
+    }
+    // Ordinary hex and base64 are left alone.
+    expect(redact('deadbeef 0123456789abcdef aGVsbG8gd29ybGQ=')).toBe('deadbeef 0123456789abcdef aGVsbG8gd29ybGQ=');
+  });
+
   it('is idempotent and leaves ordinary text alone', () => {
     const text = `a ${SAMPLES.github.tokens[0]} b ${SAMPLES.jwt.tokens[0]} c`;
     expect(redact(redact(text))).toBe(redact(text));
