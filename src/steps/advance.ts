@@ -12,7 +12,7 @@ import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { CrewError, failRun, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { CrewError, failRun, loadView, nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
 import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from './planning';
@@ -206,7 +206,7 @@ async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord
   let out;
   try {
     out = await runResolver(
-      ctx.model(),
+      await runModel(ctx, view),
       { repoDir: ctx.repo.dir, modelId: config.models[config.default_model], system: await ctx.template('resolver'), protectedPaths: config.protected_paths, ours: (touching.length ? touching : merged).map(intentOf), theirs: intentOf(task), hunks, maxTurns: RESOLVER_MAX_TURNS, maxOutputBytes: 64_000 },
       ctx.log,
     );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
-import { isTerminal, type RunView } from '../domain/run-state';
+import { isTerminal, totalUsage, type RunView } from '../domain/run-state';
+import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, StateStore } from '../ports';
@@ -37,6 +38,11 @@ export interface StepContext {
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */
+/** The model for every agent but the worker, refused once the run has spent `budgets.run` (agents/run-budget.ts). */
+export async function runModel(ctx: StepContext, view: RunView): Promise<Model> {
+  return withinRunBudget(ctx.model(), (await ctx.config()).budgets.run, totalUsage(view));
+}
+
 export class CrewError extends Error {
   constructor(
     readonly step: string,

@@ -1,4 +1,5 @@
 import { runCritic } from '../agents/critic';
+import { RunBudgetSpent } from '../agents/run-budget';
 import { checkCommand } from '../domain/command-policy';
 import { parseUnifiedDiff } from '../domain/diff';
 import {
@@ -20,7 +21,7 @@ import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } 
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
-import { loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { loadView, nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from './planning';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
@@ -118,7 +119,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
   let modelOut: Awaited<ReturnType<typeof runCritic>> | undefined;
   if (needsModel) {
-    const model = ctx.model();
+    const model = await runModel(ctx, view);
     try {
       modelOut = await runCritic(
         model,
@@ -144,7 +145,8 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     } catch (e) {
       // The model being unreachable is not the work's fault: it becomes an error a person can retry.
       ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
-      modelOut = { evaluations: [], overallReason: `the critic's model call failed: ${(e as Error).message}`, suggestedNextAction: 'Comment `/crew retry` to judge again.', usage: ZERO_USAGE, turns: 0, submitted: false };
+      const next = e instanceof RunBudgetSpent ? 'Raise `budgets.run` in `.github/crew.yml`, then comment `/crew retry` to judge again.' : 'Comment `/crew retry` to judge again.';
+      modelOut = { evaluations: [], overallReason: `the critic's model call failed: ${(e as Error).message}`, suggestedNextAction: next, usage: ZERO_USAGE, turns: 0, submitted: false };
     }
     await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic usage`, (tx) => {
       const v = readView(tx, issue, run)!;

@@ -12,7 +12,7 @@ import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, wri
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 import { WAITING_LABEL } from './planning';
 
 const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
@@ -153,8 +153,9 @@ export async function replanTasks(
   let why = '';
   try {
     const modelId = config.models[config.default_model];
+    const model = await runModel(ctx, view);
     const out = await decompose(
-      ctx.model(),
+      model,
       modelId,
       await ctx.template('decomposer'),
       {
@@ -175,7 +176,7 @@ export async function replanTasks(
     const findings = checkPlanRules({ ...plan, tasks: proposed });
     if (findings.length) why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
     else {
-      const review = await reviewPlan(ctx.model(), modelId, await ctx.template('plan_reviewer'), request, { ...plan, tasks: proposed }, ctx.log);
+      const review = await reviewPlan(model, modelId, await ctx.template('plan_reviewer'), request, { ...plan, tasks: proposed }, ctx.log);
       usage = addUsage(usage, review.usage);
       if (review.verdict === 'PASS') replacement = proposed;
       else why = `the plan reviewer did not pass the replacement:\n${findingsText(review.findings)}`;

@@ -15,7 +15,7 @@ import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, wr
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
-import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 
 /** The label that lets plain comments through the workflow while crew waits for an answer. */
 export const WAITING_LABEL = 'crew: waiting';
@@ -98,6 +98,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   const title = sanitize(request.title, 300);
   const body = sanitize(request.body);
   const answers = snap.read(paths.answers(issue, run)) ?? '';
+  const model = await runModel(ctx, view);
   const modelId = config.models[config.default_model];
   const startedAt = nowIso(ctx);
   let usage: Usage = ZERO_USAGE;
@@ -114,7 +115,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     // 1. Intake: the task and its done criteria, or questions first.
     let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
     if (!intake || intake.answersSeen !== answers) {
-      const out = await runIntake(ctx.model(), modelId, await ctx.template('intake'), { title, body, stated: statedCriteria(body), answers }, ctx.log);
+      const out = await runIntake(model, modelId, await ctx.template('intake'), { title, body, stated: statedCriteria(body), answers }, ctx.log);
       book(out.usage);
       intake = { ...out.intake, answersSeen: answers };
       const asked = (answers.match(/^## Questions/gm) ?? []).length;
@@ -136,7 +137,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let plan: Plan =
       intake.single && !revision
         ? singleTaskPlan(intake, title, body, criteria)
-        : await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
+        : await decompose(model, modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
             book(r.usage);
             return r.plan;
           });
@@ -148,14 +149,14 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       rounds = round;
       findings = checkPlanRules(plan);
       if (findings.length === 0) {
-        const review = await reviewPlan(ctx.model(), modelId, reviewerPrompt, { title, body }, plan, ctx.log);
+        const review = await reviewPlan(model, modelId, reviewerPrompt, { title, body }, plan, ctx.log);
         book(review.usage);
         findings = review.findings;
         passed = review.verdict === 'PASS';
       }
       ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
       if (passed || round === REVIEW_ROUNDS) break;
-      const r = await decompose(ctx.model(), modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
+      const r = await decompose(model, modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
       book(r.usage);
       plan = r.plan;
     }

@@ -1,4 +1,5 @@
 import { ModelError } from '../adapters/anthropic/model';
+import { RunBudgetSpent } from '../agents/run-budget';
 import { failureComment } from '../render/messages';
 import { StateFormatError } from '../state/run-files';
 import { CapReached } from './caps';
@@ -29,8 +30,9 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
   const crew = error instanceof CrewError ? error : undefined;
   const damaged = error instanceof StateFormatError ? error : undefined;
   const model = error instanceof ModelError ? error : undefined;
-  const step = crew?.step ?? (damaged ? 'reading the run state' : model ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
-  const message = crew?.message ?? damaged?.message ?? (model ? `${model.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const budget = error instanceof RunBudgetSpent ? error : undefined;
+  const step = crew?.step ?? (damaged ? 'reading the run state' : model || budget ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
+  const message = crew?.message ?? damaged?.message ?? (model || budget ? `${(model ?? budget)!.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
   const tryIt = async (what: string, fn: () => Promise<unknown>) => {
@@ -50,7 +52,9 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
     ? `${crew.next}${resumable && !crew.next.includes('/crew ') ? ` Then ${resumeHint}` : ''}`
     : damaged
       ? damaged.next
-      : model && (resumable || ctx.settings.step === 'route')
+      : budget
+        ? `Raise \`budgets.run\` in \`.github/crew.yml\` on the default branch, then ${resumeHint}`
+        : model && (resumable || ctx.settings.step === 'route')
         ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
         : resumable
           ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`

@@ -9,7 +9,7 @@ import { KNOWLEDGE_PATH } from '../state/knowledge';
 import { parseJson, paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
+import { loadView, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
 function facts(view: RunView, judgments: Judgment[]): string {
@@ -62,7 +62,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   const startedAt = nowIso(ctx);
   let out;
   try {
-    out = await runRetrospector(ctx.model(), { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) }, ctx.log);
+    out = await runRetrospector(await runModel(ctx, view), { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) }, ctx.log);
   } catch (e) {
     ctx.log.warn(`retrospective: the model failed: ${(e as Error).message}`);
     await ctx.forge.postComment(target, `crew could not write the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`);

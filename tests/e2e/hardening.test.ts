@@ -141,4 +141,14 @@ describe('caps per run, through dist/', () => {
     expect(r.issue.labels).not.toContain('crew: waiting');
     expect(r.model.byRole.decomposer).toBeUndefined();
   });
+
+  it('the run budget binds the planning agents too: once the intake spends it, the decomposer is never called and one comment names the budget', async () => {
+    const r = await play('run-budget');
+    expectFaithful(r);
+    expect(r.model.byRole).toEqual({ intake: 1 });
+    const failure = crewComments(r).find((c) => !c.body.includes('<!-- crew:plan'))!;
+    expect(failure.body).toMatch(/the run's model budget is spent: [\d,]+ tokens of `budgets.run.tokens` 1,000/);
+    expect(failure.body).toContain('Raise `budgets.run` in `.github/crew.yml` on the default branch, then comment `/crew resume`');
+    expect(r.pulls).toHaveLength(0);
+  });
 });
