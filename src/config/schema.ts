@@ -55,7 +55,7 @@ export const ConfigSchema = z.strictObject({
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
   task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes a task may take, across its attempts (a hard stop; the partial work is kept).'),
   context_budget: z.int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
-  setup: z.array(z.string().min(1)).default([]).describe('Trusted commands run before the agents start, with network and outside the sandbox (e.g. `npm ci`).'),
+  setup: z.array(z.string().min(1)).default([]).describe('Commands run before the agents start, with network (e.g. `npm ci`): as crew\'s user on the run\'s base commit, inside the sandbox on a tree a model has written.'),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
   allow_unsandboxed: z.boolean().default(false).describe('Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead.'),
   require_plan_approval: z.boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
