@@ -114,7 +114,7 @@ describe('item 1: the diff the checks read is the bytes as committed, whatever .
 
 describe("item 1: crew's own git runs no filter, diff or merge driver a tree's .gitattributes picks", () => {
   it('commit, checkout, restore, merge, diff and show leave no marker; the same commands in plain git do', async () => {
-    const { dir, base, write, commit } = await repoWithBase();
+    const { dir, base, write } = await repoWithBase();
     const markers = await configureDrivers(dir);
     const repo = new GitRepo(dir, dir, 'ghs_secret_token_for_the_test');
     // A tree that picks every driver by name, committed through crew (git add runs clean filters).
