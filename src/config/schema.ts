@@ -20,6 +20,14 @@ const Budget = (tokens: number, cost: number, what: string) =>
     })
     .prefault({});
 
+/**
+ * Paths no agent writes by default: everything under `.github` (workflows, crew's own configuration,
+ * CODEOWNERS, dependabot), action definitions anywhere (they run with the repository's permissions),
+ * `.gitattributes` (it can hide a change from a diff, and pick filter and diff programs), `.gitmodules`
+ * (it points clones at other repositories) and `.npmrc` (it can change the registry and run scripts).
+ */
+export const DEFAULT_PROTECTED_PATHS = ['.github/**', '**/action.yml', '**/action.yaml', '**/.gitattributes', '.gitmodules', '**/.npmrc'] as const;
+
 export const DEFAULT_DENY = [
   'rm -rf /',
   'rm -rf ~',
@@ -67,8 +75,8 @@ export const ConfigSchema = z.strictObject({
   base_branch: z.string().min(1).refine(isSafeBranchName, 'must be a plain branch name (letters, digits, . _ + @ # - and /; no leading - or .)').optional().describe('The branch pull requests target; the repository default branch when unset.'),
   protected_paths: z
     .array(z.string().min(1))
-    .default(['.github/workflows/**', '.github/crew.yml', '.github/crew/**'])
-    .describe('Globs agents may never write, and no task may plan to touch.'),
+    .default([...DEFAULT_PROTECTED_PATHS])
+    .describe('Globs agents may never write, and no task may plan to touch: what runs with the repository\'s permissions (workflows, actions), crew\'s own configuration, and files that change how git or npm treat the rest. Setting it replaces the whole list.'),
   commands: z
     .strictObject({
       allow: z.array(z.string().min(1)).default([]).describe('Command prefixes agents may run; empty allows any not denied.'),

@@ -3,6 +3,9 @@
  * changed or deleted, and the lines added and removed with their line numbers. Pure.
  */
 
+/** The most of a diff the critic's test-tampering checks read; past it they fail closed. */
+export const DIFF_LIMIT_BYTES = 5_000_000;
+
 export interface DiffLine {
   /** Line number in the new file (added lines) or the old file (removed lines). */
   line: number;

@@ -1,12 +1,15 @@
-/** Minimal glob: `**` spans folders, `*` stays within one segment. */
+/** Minimal glob: `**` spans folders (followed by a slash, whole ones only), `*` stays within one segment. */
 export function globMatch(pattern: string, path: string): boolean {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
     if (c === '*' && pattern[i + 1] === '*') {
-      re += '.*';
       i++;
-      if (pattern[i + 1] === '/') i++;
+      // `**/` is any number of whole folders, none included: `**/.npmrc` is `.npmrc` or `a/.npmrc`, never `x.npmrc`.
+      if (pattern[i + 1] === '/') {
+        re += '(?:.*/)?';
+        i++;
+      } else re += '.*';
     } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');

@@ -3,7 +3,7 @@ import type { Criterion } from './criteria';
 import type { Plan } from './plan';
 import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
-import { findTampering, type TamperFinding } from './tamper';
+import { findTampering, type TamperContext, type TamperFinding } from './tamper';
 
 /**
  * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
@@ -25,7 +25,7 @@ export interface Evaluation {
 }
 
 export interface AdversarialFinding {
-  rule: TamperFinding['rule'] | 'criteria-changed';
+  rule: TamperFinding['rule'] | 'criteria-changed' | 'diff-too-large';
   evidence: string;
   file?: string;
   line?: number;
@@ -99,16 +99,33 @@ export function criteriaDigest(criteria: Criterion[]): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
 }
 
+/** The diff the checks read, and whether it is all of it. */
+export interface DiffRead {
+  files: FileDiff[];
+  /** Set when the diff was larger than the checks read: its size and the limit, in bytes. */
+  cut?: { bytes: number; limit: number };
+}
+
+const megabytes = (n: number) => `${(n / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+
 /**
  * The critic's adversarial checks (4QV+): the done criteria are the ones the plan review
  * passed (same digest), and the diff does not delete, skip or weaken tests or change how
- * they run. Every finding fails the verdict with its evidence.
+ * they run. Every finding fails the verdict with its evidence. A diff too large to read
+ * whole fails closed: what the checks did not read, they cannot vouch for.
  */
-export function adversarialChecks(criteria: Criterion[], reviewedDigest: string | null, diff: FileDiff[]): AdversarialFinding[] {
+export function adversarialChecks(criteria: Criterion[], reviewedDigest: string | null, diff: DiffRead | FileDiff[], context: TamperContext = {}): AdversarialFinding[] {
+  const read = Array.isArray(diff) ? { files: diff } : diff;
   const out: AdversarialFinding[] = [];
   const now = criteriaDigest(criteria);
   if (reviewedDigest && now !== reviewedDigest) out.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${now}) differ from the ones the plan review passed (digest ${reviewedDigest})` });
-  for (const f of findTampering(diff)) out.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
+  if (read.cut) {
+    out.push({
+      rule: 'diff-too-large',
+      evidence: `the change is ${megabytes(read.cut.bytes)} (${read.cut.bytes.toLocaleString('en-US')} bytes) of diff, over the ${megabytes(read.cut.limit)} limit the test-tampering checks read, so they cannot vouch for the rest: a person must review it (\`/crew accept\` opens the pull request anyway), or the work must be split into smaller runs`,
+    });
+  }
+  for (const f of findTampering(read.files, context)) out.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });
   return out;
 }
 

@@ -8,10 +8,27 @@ import type { FileDiff } from './diff';
  */
 
 export interface TamperFinding {
-  rule: 'deleted-test' | 'skipped-test' | 'weakened-assertions' | 'loosened-matcher' | 'test-command-changed' | 'runner-config-weakened';
+  rule:
+    | 'deleted-test'
+    | 'skipped-test'
+    | 'weakened-assertions'
+    | 'loosened-matcher'
+    | 'test-command-changed'
+    | 'runner-config-weakened'
+    | 'git-attributes-changed'
+    | 'lifecycle-script-changed'
+    | 'diff-unreadable';
   file: string;
   line?: number;
   evidence: string;
+}
+
+/** What the checks know beyond the diff, gathered by the critic from the commits. */
+export interface TamperContext {
+  /** Each changed package.json, whole, before and after (undefined: not there). */
+  packageJson?: Record<string, { before?: string; after?: string }>;
+  /** Files the head's runner configuration loads before the tests (setupFiles, globalSetup, …). */
+  setupFiles?: string[];
 }
 
 const TEST_PATH = [
@@ -47,15 +64,88 @@ const LOOSE = /\.(?:toMatchObject|toContain|toContainEqual|toMatch|toBeGreaterTh
 
 /** Test-runner configuration: a change there decides which tests run at all. */
 const RUNNER_CONFIG = /(^|\/)(?:(?:vitest|vite|jest|playwright|karma|cypress|ava)\.config\.[cm]?[jt]s|jest\.config\.json|\.mocharc\.\w+|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|phpunit\.xml(?:\.dist)?|package\.json)$/;
+/** Code the runner loads around every test, by convention: pytest's conftest.py and the usual setup file names. */
+const RUNNER_CODE = /(^|\/)(?:conftest\.py|(?:vitest|jest|test|tests)\.setup\.[cm]?[jt]sx?|setup-?tests?\.[cm]?[jt]sx?|global-?(?:setup|teardown)\.[cm]?[jt]sx?)$/i;
 /** Settings that leave tests out, or let a run with no tests pass. */
 const NARROWING = /\b(?:exclude|testPathIgnorePatterns|modulePathIgnorePatterns|testIgnore|ignorePatterns|passWithNoTests|onlyChanged)\b|--ignore(?:-glob)?\b|--deselect\b|(?:^|\s)-k\s/;
+/** Settings that name code the runner loads before the tests: it can decide what every test sees. */
+const SETUP_KEYS = /\b(?:setupFiles|setupFilesAfterEnv|globalSetup|globalTeardown)\b/;
+/** In runner code: hooks that drop tests or rewrite their outcome, and replacements of the test functions themselves. */
+const RUNNER_HOOKS =
+  /\b(?:collect_ignore(?:_glob)?|pytest_collection_modifyitems|pytest_ignore_collect|pytest_deselected|pytest_runtest_(?:setup|call|makereport)|pytest_runtest_protocol|pytest_sessionfinish|exitstatus)\b|\b(?:globalThis|global|window)\s*\.\s*(?:expect|it|test|describe|assert)\s*=|^\s*(?:expect|it|test|describe|assert)\s*=[^=]|\b(?:process\.exit|os\._exit|sys\.exit)\s*\(/;
 /** The test script in package.json: `npm test` is what command criteria usually run. */
 const TEST_SCRIPT = /^\s*"test"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+/**
+ * npm's lifecycle scripts (docs.npmjs.com, "Scripts" › "Life Cycle Scripts" and "Life Cycle
+ * Operation Order"): npm runs them by itself on install, ci, pack, publish, test, … on every
+ * machine that installs or tests the package, people's and CI's alike.
+ */
+export const LIFECYCLE_SCRIPTS = [
+  'preinstall', 'install', 'postinstall',
+  'preuninstall', 'uninstall', 'postuninstall',
+  'prepublish', 'preprepare', 'prepare', 'postprepare', 'prepublishOnly',
+  'prepack', 'postpack', 'publish', 'postpublish',
+  'prerestart', 'restart', 'postrestart', 'prestart', 'poststart', 'prestop', 'stop', 'poststop',
+  'pretest', 'posttest', 'preversion', 'version', 'postversion', 'dependencies',
+] as const;
+const LIFECYCLE_LINE = new RegExp(`^\\s*"(${LIFECYCLE_SCRIPTS.join('|')})"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`);
 
 const quote = (s: string) => `\`${s.trim().slice(0, 160)}\``;
 
-/** Changes to how the tests are run, rather than to the tests: the test script, or the runner's exclusions. */
-function runnerFindings(f: FileDiff): TamperFinding[] {
+/** The `scripts` of a package.json, or undefined when it is not JSON with a scripts object. */
+function scriptsOf(text: string | undefined): Record<string, string> | undefined {
+  if (text === undefined) return {};
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    if (scripts === undefined) return {};
+    if (!scripts || typeof scripts !== 'object' || Array.isArray(scripts)) return undefined;
+    return Object.fromEntries(Object.entries(scripts).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Lifecycle scripts a package.json adds or changes. Read from the whole file before and after when
+ * the critic has it (a dependency named `install` is not a script); else from the diff's lines.
+ */
+function lifecycleFindings(f: FileDiff, whole: { before?: string; after?: string } | undefined): TamperFinding[] {
+  const lineOf = (name: string) => f.added.find((l) => LIFECYCLE_LINE.exec(l.text)?.[1] === name)?.line;
+  const finding = (name: string, was: string | undefined, now: string): TamperFinding => {
+    const line = lineOf(name);
+    const where = line ? `${f.path}:${line}` : f.path;
+    const what = was === undefined ? `adds the \`${name}\` script ${quote(now)}` : `changes the \`${name}\` script from ${quote(was)} to ${quote(now)}`;
+    return { rule: 'lifecycle-script-changed', file: f.path, ...(line ? { line } : {}), evidence: `${where} ${what}, which npm runs by itself (on install, test, pack or publish): look at it before merging` };
+  };
+  const before = whole ? scriptsOf(whole.before) : undefined;
+  const after = whole ? scriptsOf(whole.after) : undefined;
+  if (before && after) {
+    return LIFECYCLE_SCRIPTS.filter((n) => after[n] !== undefined && after[n] !== before[n]).map((n) => finding(n, before[n], after[n]!));
+  }
+  const was = new Map(f.removed.map((l) => LIFECYCLE_LINE.exec(l.text)).filter((m) => m !== null).map((m) => [m[1]!, m[2]!]));
+  const out: TamperFinding[] = [];
+  for (const l of f.added) {
+    const m = LIFECYCLE_LINE.exec(l.text);
+    if (m && was.get(m[1]!) !== m[2]) out.push(finding(m[1]!, was.get(m[1]!), m[2]!));
+  }
+  return out;
+}
+
+/** Any change to a `.gitattributes`: it decides how git shows, converts and merges files, so it can hide a change from review. */
+function attributesFinding(f: FileDiff): TamperFinding {
+  const lines = f.added.length ? f.added : f.removed;
+  const sample = lines.slice(0, 3).map((l) => quote(l.text)).join(', ');
+  const verb = f.status === 'deleted' ? 'deletes' : f.status === 'added' ? 'adds' : 'changes';
+  return {
+    rule: 'git-attributes-changed',
+    file: f.path,
+    ...(f.added[0] ? { line: f.added[0].line } : {}),
+    evidence: `${f.added[0] ? `${f.path}:${f.added[0].line}` : f.path} ${verb} git attributes${sample ? ` (${f.added.length ? 'now' : 'removed'}: ${sample})` : ''}; they decide how git shows and converts files (\`-diff\` shows a change as "Binary files differ"), so no task may change them`,
+  };
+}
+
+/** Changes to how the tests are run, rather than to the tests: the test script, the runner's exclusions, setup files and runner code. */
+function runnerFindings(f: FileDiff, context: TamperContext): TamperFinding[] {
   const out: TamperFinding[] = [];
   if (/(^|\/)package\.json$/.test(f.path)) {
     const before = f.removed.map((l) => TEST_SCRIPT.exec(l.text)?.[1]).find((v) => v !== undefined);
@@ -63,20 +153,43 @@ function runnerFindings(f: FileDiff): TamperFinding[] {
     if (before !== undefined && before !== after?.v) {
       out.push({ rule: 'test-command-changed', file: f.path, ...(after ? { line: after.l.line } : {}), evidence: after ? `${f.path}:${after.l.line} changes the test script from ${quote(before)} to ${quote(after.v!)}` : `${f.path} removes the test script ${quote(before)}` });
     }
+    out.push(...lifecycleFindings(f, context.packageJson?.[f.path]));
   }
   if (RUNNER_CONFIG.test(f.path)) {
     for (const l of f.added) {
       if (NARROWING.test(l.text) && !TEST_SCRIPT.test(l.text)) out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} changes which tests run: ${quote(l.text)}` });
+      else if (SETUP_KEYS.test(l.text)) out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} changes the code the runner loads before the tests: ${quote(l.text)}` });
+    }
+    for (const l of f.removed) {
+      if (SETUP_KEYS.test(l.text) && !f.added.some((a) => a.text.trim() === l.text.trim())) out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path} no longer has the runner setting on its former line ${l.line}: ${quote(l.text)}` });
+    }
+  }
+  if (isRunnerCode(f.path, context)) {
+    for (const l of f.added) {
+      if (RUNNER_HOOKS.test(l.text) || NARROWING.test(l.text) || SKIP.some((re) => re.test(l.text))) {
+        out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} is runner code loaded around every test, and this line changes which tests run or how they end: ${quote(l.text)}` });
+      }
     }
   }
   return out;
 }
 
-export function findTampering(files: FileDiff[]): TamperFinding[] {
+/** Whether a path is configuration or code that decides how tests run (for a diff git could not show as text). */
+const isRunnerFile = (path: string, context: TamperContext) => RUNNER_CONFIG.test(path) || isRunnerCode(path, context) || isAttributesFile(path);
+/** conftest.py, a conventionally named setup file, or one the configuration names (which may leave out the extension). */
+const isRunnerCode = (path: string, context: TamperContext) => RUNNER_CODE.test(path) || !!context.setupFiles?.some((s) => s === path || s === path.replace(/\.[^./]+$/, ''));
+const isAttributesFile = (path: string) => /(^|\/)\.gitattributes$/.test(path);
+
+export function findTampering(files: FileDiff[], context: TamperContext = {}): TamperFinding[] {
   const out: TamperFinding[] = [];
   for (const f of files) {
-    if (f.binary) continue;
-    out.push(...runnerFindings(f));
+    if (isAttributesFile(f.path)) out.push(attributesFinding(f));
+    if (f.binary) {
+      // crew reads diffs with --text; a file still shown as binary is one the checks could not read.
+      if (isTestFile(f.path) || isRunnerFile(f.path, context)) out.push({ rule: 'diff-unreadable', file: f.path, evidence: `the change to ${f.path} could not be read as text ("Binary files differ"), so the test-tampering checks cannot vouch for it` });
+      continue;
+    }
+    out.push(...runnerFindings(f, context));
     if (!isTestFile(f.path)) continue;
     if (f.status === 'deleted') {
       out.push({ rule: 'deleted-test', file: f.path, evidence: `the test file ${f.path} was deleted (${f.removed.length} lines)` });
@@ -106,4 +219,36 @@ export function findTampering(files: FileDiff[]): TamperFinding[] {
     }
   }
   return out;
+}
+
+/** Runner configuration files worth reading whole at the head, to learn which setup files it loads. */
+export function isRunnerConfigFile(path: string): boolean {
+  return RUNNER_CONFIG.test(path) && !/(^|\/)node_modules\//.test(path);
+}
+
+/**
+ * The setup files a runner configuration names (vitest and jest `setupFiles`, `setupFilesAfterEnv`,
+ * `globalSetup`, `globalTeardown`), as repository paths. A heuristic read of the text: a string or a
+ * list of strings after the key, relative to the configuration's folder (`<rootDir>` too).
+ */
+export function setupFilesNamedIn(configPath: string, text: string): string[] {
+  const folder = configPath.includes('/') ? configPath.slice(0, configPath.lastIndexOf('/') + 1) : '';
+  const out = new Set<string>();
+  const key = /["']?\b(?:setupFiles|setupFilesAfterEnv|globalSetup|globalTeardown)\b["']?\s*:\s*(\[[^\]]*\]|"[^"]*"|'[^']*'|`[^`]*`)/g;
+  for (const m of text.matchAll(key)) {
+    for (const s of m[1]!.matchAll(/["'`]([^"'`]+)["'`]/g)) {
+      const raw = s[1]!.replace(/^<rootDir>\//, '');
+      // An absolute path is outside the repository; a bare name without an extension is a package (`jest-extended/all`).
+      const looksLikeFile = raw.startsWith('.') || /\.(?:[cm]?[jt]sx?|py)$/.test(raw);
+      if (raw.startsWith('/') || !looksLikeFile) continue;
+      const parts: string[] = [];
+      for (const seg of `${folder}${raw}`.split('/')) {
+        if (seg === '' || seg === '.') continue;
+        if (seg === '..') parts.pop();
+        else parts.push(seg);
+      }
+      if (parts.length) out.add(parts.join('/'));
+    }
+  }
+  return [...out];
 }

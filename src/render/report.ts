@@ -37,6 +37,21 @@ function acceptedBanner(j: Judgment, acceptedBy: string): string[] {
   ];
 }
 
+/**
+ * What a reviewer must look at before merging: every adversarial finding (a lifecycle script npm
+ * runs by itself, changed git attributes, a deleted test, …), as a checklist. A PR that has any was
+ * opened with `/crew accept`, since each finding fails the critic.
+ */
+function lookBeforeMerging(j: Judgment | null): string[] {
+  if (!j?.adversarial.length) return [];
+  return [
+    '### ⚠️ Look at before merging',
+    "crew's adversarial checks found these in the change; each needs a person's review:",
+    ...j.adversarial.map((f) => `- [ ] **${f.rule}**${f.file ? ` in \`${f.file}\`` : ''}: ${f.evidence}`),
+    '',
+  ];
+}
+
 /** The PR body: the summary, what each task did, the criteria with the critic's marks, and the closing keyword. */
 export function renderPullBody(view: RunView, results: Map<string, TaskResultText>, judgment: Judgment | null, acceptedBy: string | null): string {
   const plan = view.plan!;
@@ -51,6 +66,7 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
     `### Done criteria${judgment ? ` (critic: ${judgment.verdict})` : ''}`,
     ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${describeCriterion(c)}`),
     '',
+    ...lookBeforeMerging(judgment),
     `Closes #${view.run.issue}`,
     '',
     `<sub>Opened by crew (run ${view.run.run}, requested by @${view.run.requestedBy}). The full report is in the first comment.</sub>`,

@@ -1,7 +1,7 @@
 import { runCritic } from '../agents/critic';
 import { RunBudgetSpent } from '../agents/run-budget';
 import { checkCommand } from '../domain/command-policy';
-import { parseUnifiedDiff } from '../domain/diff';
+import { DIFF_LIMIT_BYTES, parseUnifiedDiff, type FileDiff } from '../domain/diff';
 import {
   adversarialChecks,
   commandEvaluation,
@@ -15,6 +15,7 @@ import {
   type Judgment,
 } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
+import { isRunnerConfigFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
@@ -91,9 +92,10 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const previous = await lastJudgment(ctx, view);
 
   // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
-  const diff = await ctx.repo.unifiedDiff(base.sha, headSha);
-  if (diff.truncated) ctx.log.warn('the diff is larger than 5 MB; the test-tampering checks read only its first 5 MB');
-  const adversarial = adversarialChecks(plan.criteria, view.run.criteriaDigest, parseUnifiedDiff(diff.text));
+  const diff = await ctx.repo.unifiedDiff(base.sha, headSha, DIFF_LIMIT_BYTES);
+  if (diff.truncated) ctx.log.warn(`the diff is ${diff.bytes} bytes, over the ${DIFF_LIMIT_BYTES} the test-tampering checks read: the critic fails closed`);
+  const files = parseUnifiedDiff(diff.text);
+  const adversarial = adversarialChecks(plan.criteria, view.run.criteriaDigest, { files, ...(diff.truncated ? { cut: { bytes: diff.bytes, limit: DIFF_LIMIT_BYTES } } : {}) }, await tamperContext(ctx, base.sha, headSha, files));
 
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');
@@ -177,6 +179,20 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   return { iteration, headSha, verdict, evaluations, adversarial, overallReason, suggestedNextAction: modelOut?.suggestedNextAction ?? '', at: nowIso(ctx) };
 }
 
+/** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */
+async function tamperContext(ctx: StepContext, baseSha: string, headSha: string, files: FileDiff[]): Promise<TamperContext> {
+  const packageJson: NonNullable<TamperContext['packageJson']> = {};
+  for (const f of files.filter((x) => /(^|\/)package\.json$/.test(x.path))) {
+    packageJson[f.path] = { before: await ctx.repo.readFileAt(baseSha, f.path), after: await ctx.repo.readFileAt(headSha, f.path) };
+  }
+  const setupFiles: string[] = [];
+  for (const path of (await ctx.repo.listFiles()).filter(isRunnerConfigFile)) {
+    const text = await ctx.repo.readFileAt(headSha, path);
+    if (text !== undefined) setupFiles.push(...setupFilesNamedIn(path, text));
+  }
+  return { packageJson, setupFiles };
+}
+
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */
 async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<void> {
   const { issue, run } = view.run;
@@ -185,7 +201,10 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
   const failing = failingEvaluations(j);
   // An evaluation that errored is not the work's fault: running the tasks again would not fix it.
   const onlyErrors = failing.length > 0 && failing.every((e) => e.met === null) && j.adversarial.length === 0;
+  // Running the tasks again would not make the change small enough to read: a person decides.
+  const tooLarge = j.adversarial.find((f) => f.rule === 'diff-too-large');
   const limit = config.max_iterations + review.allowance;
+  if (tooLarge) return escalateVerdict(ctx, view, j, 'the change is too large for the test-tampering checks to read whole');
   if (j.iteration >= limit || onlyErrors) return escalateVerdict(ctx, view, j, onlyErrors ? 'the critic could not evaluate every criterion' : `the critic judged FAIL ${j.iteration} time${j.iteration === 1 ? '' : 's'}, the limit (max_iterations: ${config.max_iterations}${review.allowance ? ` + ${review.allowance}` : ''})`);
   const targets = tasksToRerun(j, view);
   const now = nowIso(ctx);

@@ -154,7 +154,7 @@ describe('planning: intake, questions, review and approval', () => {
     // max_tasks and a protected path in one answer, then a one-task plan: each sent back with the reason.
     expect(sentBack).toHaveLength(2);
     expect(sentBack[0]).toContain('tasks: 3 tasks is more than the limit of 2');
-    expect(sentBack[0]).toContain('tasks.2.files: .github/workflows/release.yml is protected (.github/workflows/**)');
+    expect(sentBack[0]).toContain('tasks.2.files: .github/workflows/release.yml is protected (.github/**)');
     expect(sentBack[1]).toContain('tasks: a plan needs at least 2 tasks');
     // require_plan_approval: `/crew run` waits for approval like `/crew plan`.
     const bodies = crewComments(r).map((c) => c.body);

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,24 +39,64 @@ export const THROWAWAY_CHECKOUT: Record<string, string> = {
   'maintenance.auto': 'false',
 };
 
+/** The configured programs a repository's attributes can pick by name (`filter=x`, `diff=x`, `merge=x`). */
+const DRIVER_PROGRAM = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver)$/;
+
+/**
+ * Every filter, diff and merge driver git's configuration defines, set to no program for crew's
+ * own git. A committed `.gitattributes` chooses drivers by name, so a model-written tree could
+ * otherwise make crew's `add`, `checkout` or `merge` run any program the person's or the runner's
+ * configuration names, with crew's credentials in git's environment. An emptied filter does
+ * nothing (and a `required` one fails the command, visibly); an emptied merge or diff program
+ * fails the command rather than running. crew's diffs pass `--no-textconv --no-ext-diff` anyway.
+ */
+export function driverOverrides(dir: string, env: Record<string, string>): Array<[string, string]> {
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], { cwd: existsSync(dir) ? dir : tmpdir(), env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as { status?: number | null; stderr?: string; message: string };
+    if (err.status === 1) return []; // git config's answer for "no such setting"
+    throw new Error(`crew could not list the filter, diff and merge drivers git is configured with in ${dir}, so it cannot switch them off: ${(err.stderr || err.message).trim()}`);
+  }
+  const keys = listed.split(/[\0\n]/).filter((k) => DRIVER_PROGRAM.test(k));
+  return [...new Set(keys)].map((k) => [k, '']);
+}
+
 /**
  * A simple-git client whose credentials and identity travel in the environment of
  * each git command (GIT_CONFIG_COUNT/KEY/VALUE), so nothing is ever written to
- * `.git/config` where an agent's tools could read it.
+ * `.git/config` where an agent's tools could read it. No configured driver runs (driverOverrides).
  */
 export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}): SimpleGit {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-  // simple-git calls setting these keys at all unsafe, even to switch them off. Only crew sets them, never model
-  // text: credentials travel in GIT_CONFIG_* so they never touch .git/config, and HARDENING switches off what
-  // could run a program with those credentials in its environment. Every other guard stays on.
-  const config = [['http.extraheader', header], ...HARDENING, ...Object.entries(extraConfig)];
-  const unsafe = { allowUnsafeConfigEnvCount: true, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeCredentialHelper: true, allowUnsafeProtocolOverride: true };
-  return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
+  const base = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
     LANG: 'C.UTF-8',
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',
+  };
+  // simple-git calls setting these keys at all unsafe, even to switch them off. Only crew sets them, never model
+  // text: credentials travel in GIT_CONFIG_* so they never touch .git/config, and HARDENING switches off what
+  // could run a program with those credentials in its environment. Every other guard stays on.
+  // The same for the driver programs driverOverrides empties: simple-git refuses any value for them, even none.
+  const drivers = driverOverrides(dir, base);
+  const config = [['http.extraheader', header], ...HARDENING, ...drivers, ...Object.entries(extraConfig)];
+  const emptied = (kind: string) => drivers.some(([k]) => k.startsWith(`${kind}.`));
+  const unsafe = {
+    allowUnsafeConfigEnvCount: true,
+    allowUnsafeHooksPath: true,
+    allowUnsafeFsMonitor: true,
+    allowUnsafeCredentialHelper: true,
+    allowUnsafeProtocolOverride: true,
+    allowUnsafeFilter: emptied('filter'),
+    allowUnsafeDiffTextConv: emptied('diff'),
+    allowUnsafeDiffExternal: emptied('diff'),
+    allowUnsafeMergeDriver: emptied('merge'),
+  };
+  return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
+    ...base,
     GIT_CONFIG_COUNT: String(config.length),
     ...Object.fromEntries(config.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]])),
     GIT_AUTHOR_NAME: identity.name,

@@ -1,12 +1,20 @@
 import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
+import { DIFF_LIMIT_BYTES } from '../../domain/diff';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
 import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
+
+/**
+ * Diff options that show every file's bytes as committed, whatever the repository's attributes or
+ * configuration say: every file as text, no textconv or external diff program, git's own a/ b/
+ * prefixes and whole-tree paths (a person's `diff.noprefix` or `diff.relative` would change them).
+ */
+const AS_COMMITTED = ['--no-color', '--text', '--no-textconv', '--no-ext-diff', '--no-renames', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/'];
 
 /** The Repo port over the job's checkout. Only crew's code pushes, and only to crew/* branches. */
 export class GitRepo implements Repo {
@@ -208,13 +216,20 @@ export class GitRepo implements Repo {
     return (await this.git.raw(['diff', '--name-only', rev(from), rev(to)])).split('\n').filter(Boolean);
   }
 
-  /** The change between two commits as a zero-context unified diff, for the critic's checks. Capped; the cap is said. */
-  async unifiedDiff(from: string, to = 'HEAD', maxBytes = 5_000_000): Promise<{ text: string; truncated: boolean }> {
-    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', rev(from), rev(to)]);
-    return text.length > maxBytes ? { text: text.slice(0, maxBytes), truncated: true } : { text, truncated: false };
+  /**
+   * The change between two commits as a zero-context unified diff, for the critic's checks, read the
+   * way the commits hold it: the tree's `.gitattributes` decide nothing here (`-diff`, `binary` and
+   * `diff=<driver>` would show a deleted test as "Binary files differ", and a textconv program would
+   * rewrite what the checks read), and no configured program runs. Over `maxBytes` the text is cut
+   * and `truncated` says so; `bytes` is the whole size.
+   */
+  async unifiedDiff(from: string, to = 'HEAD', maxBytes = DIFF_LIMIT_BYTES): Promise<{ text: string; truncated: boolean; bytes: number }> {
+    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', ...AS_COMMITTED, '-U0', rev(from), rev(to)]);
+    const bytes = Buffer.byteLength(text);
+    return bytes > maxBytes ? { text: Buffer.from(text).subarray(0, maxBytes).toString('utf8'), truncated: true, bytes } : { text, truncated: false, bytes };
   }
 
   async diffStat(from: string, to = 'HEAD'): Promise<string> {
-    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-renames', rev(from), rev(to)])).trim();
+    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', ...AS_COMMITTED, rev(from), rev(to)])).trim();
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
+import { isProtectedPath } from '../../../src/domain/glob';
 
 const problems = (text: string) => {
   try {
@@ -19,8 +20,13 @@ describe('.github/crew.yml', () => {
     expect(parseConfig('# only a comment\n')).toEqual(c);
   });
 
-  it('protects the workflows and crew’s own configuration by default', () => {
-    expect(parseConfig(undefined).protected_paths).toEqual(['.github/workflows/**', '.github/crew.yml', '.github/crew/**']);
+  it('protects .github, actions, and the files that change how git and npm treat the rest, by default', () => {
+    const globs = parseConfig(undefined).protected_paths;
+    expect(globs).toEqual(['.github/**', '**/action.yml', '**/action.yaml', '**/.gitattributes', '.gitmodules', '**/.npmrc']);
+    const protects = ['.github/workflows/ci.yml', '.github/crew.yml', '.github/crew/templates/worker_coder.md', '.github/dependabot.yml', '.github/CODEOWNERS', '.github',
+      'action.yml', 'action.yaml', 'actions/deploy/action.yml', '.gitattributes', 'test/.gitattributes', 'a/b/.gitattributes', '.gitmodules', '.npmrc', 'packages/x/.npmrc'];
+    for (const p of protects) expect(isProtectedPath(globs, p), p).toBe(true);
+    for (const p of ['src/.github.js', 'x.gitattributes', 'src/x.npmrc', 'myaction.yml', 'docs/action.yml.md', 'README.md', 'package.json']) expect(isProtectedPath(globs, p), p).toBe(false);
   });
 
   it('reads valid values', () => {

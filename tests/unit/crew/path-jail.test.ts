@@ -179,5 +179,12 @@ describe('globMatch', () => {
     expect(globMatch('src/*.js', 'src/a.js')).toBe(true);
     expect(globMatch('src/*.js', 'src/x/a.js')).toBe(false);
     expect(globMatch('**/secret.txt', 'a/b/secret.txt')).toBe(true);
+    // `**/` stands for whole folders, or none: the name must still be the whole last segment.
+    expect(globMatch('**/secret.txt', 'secret.txt')).toBe(true);
+    expect(globMatch('**/secret.txt', 'a/mysecret.txt')).toBe(false);
+    expect(globMatch('**/.npmrc', 'x.npmrc')).toBe(false);
+    expect(globMatch('a/**/b.js', 'a/b.js')).toBe(true);
+    expect(globMatch('a/**/b.js', 'a/x/y/b.js')).toBe(true);
+    expect(globMatch('a/**/b.js', 'a/xb.js')).toBe(false);
   });
 });

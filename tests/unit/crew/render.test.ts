@@ -105,6 +105,8 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
     expect(body).toContain('> - ❌ **c1** The tests pass: not met');
     expect(body).toContain('> - ❌ skipped-test: test/slug.test.js:4');
     expect(body).toContain('- ✅ README lists slugify');
+    // What a reviewer must look at, as a checklist above the closing keyword.
+    expect(body).toContain("### ⚠️ Look at before merging\ncrew's adversarial checks found these in the change; each needs a person's review:\n- [ ] **skipped-test** in `test/slug.test.js`: test/slug.test.js:4 skips or narrows tests: `it.skip(...)`\n\nCloses #");
     const report = renderReport(v, results, links, judgment, 'lead');
     expect(report).toContain('### Critic: ❌ FAIL (iteration 2, bbbbbbb)');
     expect(report).toContain('<details><summary>Evidence for c1</summary>');
@@ -115,6 +117,7 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
     const pass: Judgment = { ...judgment, verdict: 'PASS', adversarial: [], evaluations: judgment.evaluations.map((e) => ({ ...e, met: true })) };
     const body = renderPullBody(view(['success', 'success', 'success']), results, pass, null);
     expect(body).not.toContain('[!WARNING]');
+    expect(body).not.toContain('Look at before merging');
     expect(body).toContain('### Done criteria (critic: PASS)');
     expect(body).toContain('- ✅ The tests pass (`npm test`)');
     expect(renderReport(view(['success', 'success', 'success']), results, links, pass, null)).toContain('nothing found');
