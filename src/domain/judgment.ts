@@ -84,9 +84,21 @@ export function semanticEvaluation(c: Criterion, given: ModelEvaluation | undefi
   return { ...base, met: given.met, evidence, confidence, tasks };
 }
 
-/** PASS only when every criterion is met with evidence and no adversarial check found anything. */
+/**
+ * Findings that are not cheating but need a person's eyes: a lifecycle script may be exactly what the issue
+ * asked for (husky's `prepare`, a `postinstall` build), so sending the task back cannot fix it. They do not
+ * fail the critic; the PR lists them under "Look at before merging", and crew never auto-merges a PR that
+ * has one (merge-gate.ts).
+ */
+const FOR_A_PERSON: ReadonlySet<string> = new Set(['lifecycle-script-changed']);
+
+export const forAPerson = (adversarial: AdversarialFinding[]) => adversarial.filter((f) => FOR_A_PERSON.has(f.rule));
+/** The findings that fail the critic. */
+export const failingFindings = (adversarial: AdversarialFinding[]) => adversarial.filter((f) => !FOR_A_PERSON.has(f.rule));
+
+/** PASS only when every criterion is met with evidence and no adversarial check found cheating. */
 export function verdictOf(evaluations: Evaluation[], adversarial: AdversarialFinding[]): 'PASS' | 'FAIL' {
-  return evaluations.length > 0 && evaluations.every((e) => e.met === true) && adversarial.length === 0 ? 'PASS' : 'FAIL';
+  return evaluations.length > 0 && evaluations.every((e) => e.met === true) && failingFindings(adversarial).length === 0 ? 'PASS' : 'FAIL';
 }
 
 export function failingEvaluations(j: Pick<Judgment, 'evaluations'>): Evaluation[] {
@@ -139,7 +151,7 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, v
   const picked = new Set<string>();
   for (const e of failingEvaluations(j)) for (const t of e.tasks) if (live.includes(t)) picked.add(t);
   const touched = (file: string) => live.filter((id) => view.tasks.get(id)?.changedFiles.includes(file));
-  for (const f of j.adversarial) if (f.file) for (const t of touched(f.file)) picked.add(t);
+  for (const f of failingFindings(j.adversarial)) if (f.file) for (const t of touched(f.file)) picked.add(t);
   if (picked.size === 0) {
     for (const e of failingEvaluations(j)) {
       const text = e.evidence.join('\n');

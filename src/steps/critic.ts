@@ -7,6 +7,7 @@ import {
   commandEvaluation,
   commandNotRun,
   failingEvaluations,
+  failingFindings,
   rerunAdvice,
   semanticEvaluation,
   tasksToRerun,
@@ -200,7 +201,7 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
   const review = view.run.review ?? FRESH_REVIEW;
   const failing = failingEvaluations(j);
   // An evaluation that errored is not the work's fault: running the tasks again would not fix it.
-  const onlyErrors = failing.length > 0 && failing.every((e) => e.met === null) && j.adversarial.length === 0;
+  const onlyErrors = failing.length > 0 && failing.every((e) => e.met === null) && failingFindings(j.adversarial).length === 0;
   // Running the tasks again would not make the change small enough to read: a person decides.
   const tooLarge = j.adversarial.find((f) => f.rule === 'diff-too-large');
   const limit = config.max_iterations + review.allowance;
