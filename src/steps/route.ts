@@ -19,6 +19,9 @@ import { reportEndedRun } from './finish';
 import { takePushedResult } from './task-results';
 import { planRun, requestApproval, WAITING_LABEL } from './planning';
 import { sanitize } from '../text/sanitize';
+import { refusalCommentDue } from '../domain/refusals';
+import { readRefusal, refusalsFolder, writeRefusal } from '../state/refusals';
+import { isoSeconds } from '../clock';
 
 /** A maintainer's answer or feedback reaches prompts like the issue does: sanitised, and at most this long. */
 const REPLY_CHARS = 10_000;
@@ -77,9 +80,31 @@ async function hasWriteAccess(ctx: StepContext, ev: CommentEvent, sayWhy: boolea
     throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`, 'Comment the command again in a minute.');
   }
   if (permission === 'admin' || permission === 'write') return true;
-  if (sayWhy) await ctx.forge.postComment(ev.issue.number, refusalComment(ev.comment.author.login, permission));
+  if (sayWhy) await refuse(ctx, ev, refusalComment(ev.comment.author.login, permission));
   else ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
   return false;
+}
+
+/**
+ * Tells someone crew will not act for them: as a comment at most once per person per issue
+ * an hour, remembered on crew/state (each comment is a new job); inside the hour, a 👎
+ * reaction on their comment instead. One state read; a write only when a comment is due.
+ */
+async function refuse(ctx: StepContext, ev: CommentEvent, body: string): Promise<void> {
+  const issue = ev.issue.number;
+  const login = ev.comment.author.login;
+  const now = ctx.clock.now();
+  const { value: due } = await ctx.state.update(refusalsFolder(issue), `issue #${issue}: refused @${login}`, (tx) => {
+    if (!refusalCommentDue(readRefusal(tx, issue, login)?.lastCommentAt, now)) return false;
+    writeRefusal(tx, issue, { login, lastCommentAt: isoSeconds(now) });
+    return true;
+  });
+  if (due) {
+    await ctx.forge.postComment(issue, body);
+    return;
+  }
+  ctx.log.info(`@${login} was already told on #${issue} within the hour that crew does not act for them; a 👎 reaction instead of another comment`);
+  await ctx.forge.react(ev.comment.id, '-1');
 }
 
 async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Command): Promise<void> {
