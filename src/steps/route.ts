@@ -19,6 +19,7 @@ import { reportEndedRun } from './finish';
 import { takePushedResult } from './task-results';
 import { planRun, requestApproval, WAITING_LABEL } from './planning';
 import { sanitize } from '../text/sanitize';
+import { withoutQuotes } from '../text/markdown';
 import { refusalCommentDue } from '../domain/refusals';
 import { readRefusal, refusalsFolder, writeRefusal } from '../state/refusals';
 import { isoSeconds } from '../clock';
@@ -59,7 +60,8 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   if (!command) {
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
-    return answer(ctx, ev, sanitize(ev.comment.body, REPLY_CHARS), { quiet: true });
+    // Quoted lines are someone else's words (often crew's own question, or another person's text).
+    return answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), { quiet: true });
   }
 
   await ctx.forge.react(ev.comment.id, 'eyes');
@@ -316,12 +318,14 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
       if (!(await hasWriteAccess(ctx, ev, false))) return;
       await ctx.forge.react(ev.comment.id, 'eyes');
     }
+    if (!text) return nothingToTake(ctx, ev);
     return decideTask(ctx, ev, last, 'answer', text);
   }
   if (opts.quiet) {
     if (!(await hasWriteAccess(ctx, ev, false))) return;
     await ctx.forge.react(ev.comment.id, 'eyes');
   }
+  if (!text) return nothingToTake(ctx, ev);
   const waiting = last.waiting;
   if (waiting.kind !== 'answer') return;
   const trust = await trustedReply(ctx, ev, waiting.commentId);
@@ -345,6 +349,11 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
   const tasks = await planRun(ctx, issue, run);
   setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
+}
+
+/** A reply from someone with write access in which everything is quoted (or hidden): crew says it took nothing. */
+async function nothingToTake(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  await ctx.forge.postComment(ev.issue.number, `crew took nothing from that reply: all of it is quoted (lines starting with \`>\`) or hidden, and quoted text is someone else's words, not your answer. Write your answer outside the quote.`);
 }
 
 async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {
