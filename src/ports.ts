@@ -1,4 +1,4 @@
-import type { CheckFact, MergeMethod } from './domain/merge-gate';
+import type { ApprovingReview, CheckFact, MergeMethod } from './domain/merge-gate';
 /**
  * The narrow interfaces between crew's logic and the outside world. Steps and agents
  * take these as arguments; adapters implement them for GitHub, git, the Anthropic API
@@ -51,6 +51,7 @@ export interface Forge {
   /** The login crew's comments carry, used to recognise its own comments. */
   botLogin(): Promise<string>;
   defaultBranch(): Promise<string>;
+  /** The collaborator-permission check (never `author_association`); asked at most once per login per job. */
   permissionOf(login: string): Promise<RepoPermission>;
   react(commentId: number, reaction: Reaction): Promise<void>;
   /**
@@ -72,8 +73,8 @@ export interface Forge {
   getPull(number: number): Promise<PullInfo>;
   /** Check runs (latest per name) and commit statuses on a commit. */
   checksOn(sha: string): Promise<CheckFact[]>;
-  /** Logins whose latest review approves this head. */
-  approvals(number: number, headSha: string): Promise<string[]>;
+  /** Each reviewer's latest decisive review, where it approves, with the commit it approved (any head). */
+  approvals(number: number): Promise<ApprovingReview[]>;
   mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }>;
   /** Merges only if the head is still `sha`; GitHub's refusal (405, 409, …) comes back as data. */
   mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }>;

@@ -70,7 +70,7 @@ export const ConfigSchema = z.strictObject({
   auto_merge: z.boolean().default(false).describe('Merge the pull request when the critic passed its exact head, the checks on it are green, and (with `require_approval`) someone other than the requester approved it.'),
   merge_method: z.enum(['merge', 'squash', 'rebase']).optional().describe('How crew merges. Unset: the first method the repository allows (merge, squash, rebase).'),
   merge_without_checks: z.boolean().default(false).describe('Let crew merge when the repository reports no checks on the head. Off: no checks means no merge, and the report says why.'),
-  require_approval: z.boolean().default(false).describe('Merge only after an approving review of the head from someone other than the person who asked for the run.'),
+  require_approval: z.boolean().default(false).describe('Merge only after an approving review of the head from someone with write, maintain or admin access other than the person who asked for the run.'),
   pr_labels: z.array(z.string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
   base_branch: z.string().min(1).refine(isSafeBranchName, 'must be a plain branch name (letters, digits, . _ + @ # - and /; no leading - or .)').optional().describe('The branch pull requests target; the repository default branch when unset.'),
   protected_paths: z

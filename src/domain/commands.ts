@@ -1,5 +1,7 @@
 /** The `/crew …` commands, parsed from the first line of a comment. Pure. */
 
+import { withoutQuotes } from '../text/markdown';
+
 export type Command =
   | { kind: 'run' }
   | { kind: 'plan' }
@@ -36,9 +38,14 @@ export const COMMAND_HELP: Array<{ usage: string; what: string; kind: Exclude<Co
 
 const PREFIX = /^\/crew(?=\s|$)/;
 
-/** Undefined when the comment is not addressed to crew at all. */
-export function parseCommand(body: string): Command | undefined {
-  if (!PREFIX.test(body)) return undefined;
+/**
+ * Undefined when the comment is not addressed to crew at all: its first line must be the
+ * command. Quoted lines (`>`) are someone else's words, so they are never a command's
+ * argument: they are left out before the rest is read.
+ */
+export function parseCommand(raw: string): Command | undefined {
+  if (!PREFIX.test(raw)) return undefined;
+  const body = withoutQuotes(raw);
   const firstLine = body.split(/\r?\n/, 1)[0]!;
   const rest = body.slice('/crew'.length).trim();
   const [word = '', ...args] = firstLine.slice('/crew'.length).trim().split(/\s+/);

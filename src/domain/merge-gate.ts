@@ -20,9 +20,68 @@ export interface MergeFacts {
   checks: CheckFact[];
   mergeWithoutChecks: boolean;
   requireApproval: boolean;
-  /** Logins whose latest review on the current head approves it. */
+  /** Logins whose latest review approves the current head and who may count (write, maintain or admin). */
   approvedBy: string[];
+  /** Approvals that do not count, and why: shown with the reason crew waits. */
+  uncounted: UncountedApproval[];
   requester: string;
+}
+
+/** A reviewer's latest decisive review, when it approves: the commit it approved. */
+export interface ApprovingReview {
+  login: string;
+  commit: string | null;
+  bot: boolean;
+}
+
+/** What the collaborator-permission check said about a reviewer; `failed` when GitHub did not answer. */
+export type ReviewerPermission = 'admin' | 'write' | 'read' | 'none' | 'failed';
+
+export interface UncountedApproval {
+  login: string;
+  why: string;
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Approvals whose author's permission decides whether they count: of the current head, not by the requester or a bot. */
+function candidates(reviews: ApprovingReview[], headSha: string, requester: string): ApprovingReview[] {
+  return reviews.filter((r) => !r.bot && !r.login.endsWith('[bot]') && !same(r.login, requester) && r.commit === headSha);
+}
+
+/** Whose permission the gate must ask GitHub for, each once. */
+export function reviewersToCheck(reviews: ApprovingReview[], headSha: string, requester: string): string[] {
+  const out: string[] = [];
+  for (const r of candidates(reviews, headSha, requester)) if (!out.some((l) => same(l, r.login))) out.push(r.login);
+  return out;
+}
+
+/**
+ * Which approvals count, as GitHub's required reviews count them: only from people with
+ * write access (write, maintain or admin; the permission endpoint reports maintain as
+ * write), and only on the current head. Anyone can approve on a public repository, and a
+ * permission check that failed counts as no. The requester's own approval and bots'
+ * change nothing (the gate says so in its own words), so they are not listed.
+ */
+export function countApprovals(reviews: ApprovingReview[], headSha: string, requester: string, permission: (login: string) => ReviewerPermission | undefined): Pick<MergeFacts, 'approvedBy' | 'uncounted'> {
+  const approvedBy: string[] = [];
+  const uncounted: UncountedApproval[] = [];
+  for (const r of reviews) {
+    if (r.bot || r.login.endsWith('[bot]')) continue;
+    if (same(r.login, requester)) {
+      if (r.commit === headSha) approvedBy.push(r.login);
+      continue;
+    }
+    if (r.commit !== headSha) {
+      uncounted.push({ login: r.login, why: `@${r.login} approved an older head (${short(r.commit)})` });
+      continue;
+    }
+    const p = permission(r.login) ?? 'failed';
+    if (p === 'admin' || p === 'write') approvedBy.push(r.login);
+    else if (p === 'failed') uncounted.push({ login: r.login, why: `@${r.login}: the permission check failed` });
+    else uncounted.push({ login: r.login, why: `@${r.login} has ${p === 'none' ? 'no' : p} access` });
+  }
+  return { approvedBy, uncounted };
 }
 
 export type MergeDecision = { merge: true; note?: string } | { merge: false; waiting: boolean; reason: string };
@@ -65,7 +124,8 @@ export function mergeDecision(f: MergeFacts): MergeDecision {
   }
   if (f.requireApproval) {
     const others = f.approvedBy.filter((l) => l.toLowerCase() !== f.requester.toLowerCase() && !l.endsWith('[bot]'));
-    if (!others.length) return no(`waiting for an approving review of ${short(f.pull.headSha)} from someone other than @${f.requester} (\`require_approval\`)`, true);
+    const uncounted = f.uncounted.length ? `; approvals that do not count: ${f.uncounted.map((u) => u.why).join(', ')}` : '';
+    if (!others.length) return no(`waiting for an approving review of ${short(f.pull.headSha)} from someone other than @${f.requester} (\`require_approval\`)${uncounted}`, true);
   }
   return note ? { merge: true, note } : { merge: true };
 }

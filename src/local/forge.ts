@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { isoSeconds } from '../clock';
-import type { CheckFact, MergeMethod } from '../domain/merge-gate';
+import type { ApprovingReview, CheckFact, MergeMethod } from '../domain/merge-gate';
 import type { CommentInfo, CommentRef, Forge, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../ports';
 
 /**
@@ -192,7 +192,7 @@ export class LocalForge implements Forge {
     return [];
   }
 
-  async approvals(): Promise<string[]> {
+  async approvals(): Promise<ApprovingReview[]> {
     return [];
   }
 

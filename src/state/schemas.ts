@@ -89,3 +89,6 @@ export const PlanSchema = z.looseObject({
     }),
   ),
 });
+
+/** issue-<N>/refusals/<login>.json: when crew last told that person it would not act for them. */
+export const RefusalSchema = z.looseObject({ login: text, lastCommentAt: z.iso.datetime({ message: 'expected a time such as 2026-01-31T12:00:00Z' }) });

@@ -1,4 +1,4 @@
-import { mergeBlocker, mergeDecision, mergeMethod, type MergeFacts } from '../domain/merge-gate';
+import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCheck, type MergeFacts, type ReviewerPermission } from '../domain/merge-gate';
 import { runFolder } from '../domain/refs';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
@@ -28,12 +28,13 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
     mergeWithoutChecks: config.merge_without_checks,
     requireApproval: config.require_approval,
     approvedBy: [],
+    uncounted: [],
     requester: view.run.requestedBy,
   };
   // Checks and reviews are read only when everything before them already holds.
   if (!mergeBlocker(facts)) {
     facts.checks = await ctx.forge.checksOn(pull.headSha);
-    if (config.require_approval) facts.approvedBy = await ctx.forge.approvals(prNumber, pull.headSha);
+    if (config.require_approval) Object.assign(facts, await approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester));
   }
   const decision = mergeDecision(facts);
   const at = nowIso(ctx);
@@ -54,6 +55,24 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
   if (out.status === 409) return state('not-merged', `the head moved while crew was merging (GitHub answered 409), so nothing was merged; crew merges only the head the critic judged`);
   if (out.status === 405) return state('not-merged', `GitHub refused the ${method} merge (405: ${out.message}). Branch protection (required reviews or checks) or a merge method the repository does not allow usually causes this; crew does not retry it`);
   return state('not-merged', `GitHub refused the merge (${out.status}: ${out.message})`);
+}
+
+/**
+ * The approving reviews, each checked like a command: through the collaborator-permission
+ * endpoint, once per reviewer (the forge remembers answers for the job), failing closed.
+ */
+async function approvalsThatCount(ctx: StepContext, prNumber: number, headSha: string, requester: string): Promise<Pick<MergeFacts, 'approvedBy' | 'uncounted'>> {
+  const reviews = await ctx.forge.approvals(prNumber);
+  const known = new Map<string, ReviewerPermission>();
+  for (const login of reviewersToCheck(reviews, headSha, requester)) {
+    try {
+      known.set(login, await ctx.forge.permissionOf(login));
+    } catch (e) {
+      ctx.log.warn(`the permission check for @${login} failed (${e instanceof Error ? e.message : String(e)}), so their approval does not count`);
+      known.set(login, 'failed');
+    }
+  }
+  return countApprovals(reviews, headSha, requester, (login) => known.get(login));
 }
 
 /** Records the gate's word on the run and in the report comment, when it changed. */

@@ -19,6 +19,10 @@ import { reportEndedRun } from './finish';
 import { takePushedResult } from './task-results';
 import { planRun, requestApproval, WAITING_LABEL } from './planning';
 import { sanitize } from '../text/sanitize';
+import { withoutQuotes } from '../text/markdown';
+import { refusalCommentDue } from '../domain/refusals';
+import { readRefusal, refusalsFolder, writeRefusal } from '../state/refusals';
+import { isoSeconds } from '../clock';
 
 /** A maintainer's answer or feedback reaches prompts like the issue does: sanitised, and at most this long. */
 const REPLY_CHARS = 10_000;
@@ -56,7 +60,8 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   if (!command) {
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
-    return answer(ctx, ev, sanitize(ev.comment.body, REPLY_CHARS), { quiet: true });
+    // Quoted lines are someone else's words (often crew's own question, or another person's text).
+    return answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), { quiet: true });
   }
 
   await ctx.forge.react(ev.comment.id, 'eyes');
@@ -77,9 +82,31 @@ async function hasWriteAccess(ctx: StepContext, ev: CommentEvent, sayWhy: boolea
     throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`, 'Comment the command again in a minute.');
   }
   if (permission === 'admin' || permission === 'write') return true;
-  if (sayWhy) await ctx.forge.postComment(ev.issue.number, refusalComment(ev.comment.author.login, permission));
+  if (sayWhy) await refuse(ctx, ev, refusalComment(ev.comment.author.login, permission));
   else ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
   return false;
+}
+
+/**
+ * Tells someone crew will not act for them: as a comment at most once per person per issue
+ * an hour, remembered on crew/state (each comment is a new job); inside the hour, a 👎
+ * reaction on their comment instead. One state read; a write only when a comment is due.
+ */
+async function refuse(ctx: StepContext, ev: CommentEvent, body: string): Promise<void> {
+  const issue = ev.issue.number;
+  const login = ev.comment.author.login;
+  const now = ctx.clock.now();
+  const { value: due } = await ctx.state.update(refusalsFolder(issue), `issue #${issue}: refused @${login}`, (tx) => {
+    if (!refusalCommentDue(readRefusal(tx, issue, login)?.lastCommentAt, now)) return false;
+    writeRefusal(tx, issue, { login, lastCommentAt: isoSeconds(now) });
+    return true;
+  });
+  if (due) {
+    await ctx.forge.postComment(issue, body);
+    return;
+  }
+  ctx.log.info(`@${login} was already told on #${issue} within the hour that crew does not act for them; a 👎 reaction instead of another comment`);
+  await ctx.forge.react(ev.comment.id, '-1');
 }
 
 async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Command): Promise<void> {
@@ -291,12 +318,14 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
       if (!(await hasWriteAccess(ctx, ev, false))) return;
       await ctx.forge.react(ev.comment.id, 'eyes');
     }
+    if (!text) return nothingToTake(ctx, ev);
     return decideTask(ctx, ev, last, 'answer', text);
   }
   if (opts.quiet) {
     if (!(await hasWriteAccess(ctx, ev, false))) return;
     await ctx.forge.react(ev.comment.id, 'eyes');
   }
+  if (!text) return nothingToTake(ctx, ev);
   const waiting = last.waiting;
   if (waiting.kind !== 'answer') return;
   const trust = await trustedReply(ctx, ev, waiting.commentId);
@@ -320,6 +349,11 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
   const tasks = await planRun(ctx, issue, run);
   setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
+}
+
+/** A reply from someone with write access in which everything is quoted (or hidden): crew says it took nothing. */
+async function nothingToTake(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  await ctx.forge.postComment(ev.issue.number, `crew took nothing from that reply: all of it is quoted (lines starting with \`>\`) or hidden, and quoted text is someone else's words, not your answer. Write your answer outside the quote.`);
 }
 
 async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {

@@ -70,6 +70,39 @@ function shorten(text: string, max: number): string {
   return closeOpen(text.slice(0, cut > max / 2 ? cut : max));
 }
 
+const QUOTE = /^ {0,3}>/;
+/** Lines that start a block of their own, so they end a quoted paragraph instead of continuing it. */
+const NEW_BLOCK = /^ {0,3}(?:[-+*] |\d{1,9}[.)] |#{1,6}(?:\s|$)|(?:`{3,}|~{3,})|(?:[-*_] *){3,}$)/;
+
+/**
+ * What a person wrote themselves: block quotes left out, as GitHub renders them. A quote is
+ * every line starting with `>`, and the plain lines a quoted paragraph runs on into without
+ * a `>` of their own (a "lazy continuation"), up to a blank line or a new block. Lines in a
+ * code fence are code, not quotes.
+ */
+export function withoutQuotes(body: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  let quotedParagraph = false;
+  for (const line of body.split(/\r?\n/)) {
+    const f = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      out.push(line);
+      if (f && f[0] === fence[0] && f.length >= fence.length && line.trim() === f) fence = null;
+      continue;
+    }
+    if (QUOTE.test(line)) {
+      quotedParagraph = line.replace(QUOTE, '').trim() !== '';
+      continue;
+    }
+    if (quotedParagraph && line.trim() !== '' && !NEW_BLOCK.test(line)) continue;
+    quotedParagraph = false;
+    if (f) fence = f;
+    out.push(line);
+  }
+  return out.join('\n').trim();
+}
+
 /**
  * Top-level blocks of a markdown body, split at blank lines, never inside a code fence, a
  * <details> element or a section crew marks with `<!-- crew:x -->` … `<!-- /crew:x -->`.

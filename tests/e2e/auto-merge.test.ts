@@ -4,16 +4,18 @@ import type { Scenario } from '../support/scenario/schema';
 import { crewComments, expectFaithful, play } from './helpers';
 
 const MERGE_ROUTE = 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge';
+const PERMISSION_ROUTE = 'GET /repos/{owner}/{repo}/collaborators/{username}/permission';
 
-/** Plays the auto-merge story with an edit; returns the result, the run record and every merge section crew wrote. */
-async function story(edit?: (s: Scenario) => void) {
+/** Plays an auto-merge story with an edit; returns the result, the run record and every merge section crew wrote. */
+async function story(edit?: (s: Scenario) => void, name = 'auto-merge') {
   let record: RunRecord | undefined;
   let judgedSha = '';
   let mergeCalls = 0;
   let mainSha: string | undefined;
   let labels: string[] = [];
+  let permissionChecks: string[] = [];
   const sections: string[] = [];
-  const r = await play('auto-merge', {
+  const r = await play(name, {
     edit,
     hooks: {
       onCrewComment: ({ body }) => {
@@ -26,11 +28,12 @@ async function story(edit?: (s: Scenario) => void) {
         mergeCalls = gh.requests.filter((q) => q.route === MERGE_ROUTE).length;
         mainSha = await gh.repo.branchSha('main');
         labels = gh.issues.get(Math.max(...gh.pulls.keys()))?.labels ?? [];
+        permissionChecks = gh.requests.filter((q) => q.route === PERMISSION_ROUTE && q.principal === 'actions').map((q) => q.path.split('/').at(-2)!);
       },
     },
   });
   expectFaithful(r);
-  return { r, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections, labels };
+  return { r, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections, labels, permissionChecks };
 }
 
 describe('auto-merge: only what the critic passed, on green checks, with the approvals config asks for', () => {
@@ -81,5 +84,33 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge').map((j) => j.result)).toEqual(['success', 'success']);
     expect(merge.state).toBe('merged');
     expect(r.pulls[0]!.merged).toBe(true);
+  }, 120_000);
+
+  it("a reader's approval does not count (anyone can approve on a public repository): no merge, and the report says why; a maintainer's approval of the same head merges it", async () => {
+    const { r, merge, sections, mergeCalls, permissionChecks } = await story(undefined, 'reader-approval');
+    // GitHub took the reader's approval: it is there for the gate to read.
+    const reviewJobs = r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge');
+    expect(reviewJobs.map((j) => j.result)).toEqual(['success', 'success']);
+    const afterReader = sections.filter((t) => t.includes('@reader'));
+    expect(afterReader).toHaveLength(1);
+    expect(afterReader[0]).toMatch(/^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\); approvals that do not count: @reader has read access\.$/);
+    expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
+    expect(merge.state).toBe('merged');
+    expect(mergeCalls).toBe(1);
+    expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
+    // Each review's merge job asked about each approving reviewer once: the reader twice in all (one per job), the maintainer once.
+    expect(permissionChecks.filter((l) => l !== 'maintainer').sort()).toEqual(['keeper', 'reader', 'reader']);
+  }, 120_000);
+
+  it('the permission check fails for the approving maintainer: crew fails closed, does not merge, and the report says the check failed', async () => {
+    const { r, merge, sections, mergeCalls } = await story((s) => {
+      s.timeline = s.timeline.filter((step) => !('review' in step && step.review.author === 'reader'));
+      // GitHub stops answering the permission check just before the maintainer approves (the route job's check of /crew run passed).
+      s.timeline.splice(s.timeline.findIndex((step) => 'review' in step), 0, { github_faults: [{ route: PERMISSION_ROUTE, status: 502, kind: 'server-error', times: 1000 }] });
+    }, 'reader-approval');
+    expect(mergeCalls).toBe(0);
+    expect(merge.state).toBe('waiting');
+    expect(sections.at(-1)).toMatch(/approvals that do not count: @keeper: the permission check failed\.$/);
+    expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 120_000);
 });

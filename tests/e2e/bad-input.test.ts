@@ -23,7 +23,9 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
   });
 
   it.each(['read', 'none'] as const)('a commenter with %s permission: a short refusal and zero model calls', async (permission) => {
+    let stateFiles: string[] = [];
     const r = await play('read-only-user', {
+      hooks: { beforeClose: async ({ gh }) => void (stateFiles = await gh.repo.listFiles('refs/heads/crew/state')) },
       edit: (s) => {
         s.users.find((u) => u.login === 'passerby')!.permission = permission;
         // Someone with no access at all can comment only on a public repository.
@@ -36,7 +38,40 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
     expect(reply!.body).toContain('@passerby, crew only takes commands from people with write access');
     expect(reply!.body).toContain(`your access: ${permission}`);
     expect(r.model.requests).toBe(0);
-    expect(r.branches.map((b) => b.name)).toEqual(['main']);
+    // crew/state now remembers the refusal (so repeated commands are not refused in a comment each), and nothing else.
+    expect(r.branches.map((b) => b.name)).toEqual(['crew/state', 'main']);
+    expect(stateFiles).toEqual(['issue-1/refusals/passerby.json']);
+  });
+
+  it('a reader repeating commands: one refusal comment per person per issue an hour, remembered on crew/state across jobs; the rest get a 👎', async () => {
+    let memory: unknown;
+    const reactions = new Map<number, string[]>();
+    const r = await play('refusal-limit', {
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          memory = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/refusals/mallory.json'))!);
+          for (const c of gh.comments.values()) reactions.set(c.id, c.reactions.filter((x) => x.user === 'github-actions[bot]').map((x) => x.content));
+        },
+      },
+    });
+    expectFaithful(r);
+    const commands = r.issue.comments.filter((c) => c.author === 'mallory');
+    expect(commands).toHaveLength(8);
+    // Eight commands from mallory, two comments back: the first, and the first after the hour (set back by hand) had passed.
+    const replies = crewComments(r).map((c) => c.body.split('\n')[0]!);
+    expect(replies).toEqual([
+      '@mallory, crew only takes commands from people with write access to this repository (your access: read). Nothing was started.',
+      '@passerby, crew only takes commands from people with write access to this repository (your access: none). Nothing was started.',
+      '@mallory, crew only takes commands from people with write access to this repository (your access: read). Nothing was started.',
+    ]);
+    const lastReply = crewComments(r).at(-1)!;
+    expect(lastReply.id).toBeGreaterThan(commands.at(-1)!.id);
+    // Every command was seen (👀); each one refused without a comment got a 👎, and only those.
+    expect(commands.map((c) => reactions.get(c.id)!.sort())).toEqual([['eyes'], ...Array(6).fill(['-1', 'eyes']), ['eyes']]);
+    expect(memory).toMatchObject({ login: 'mallory', lastCommentAt: expect.stringMatching(/^20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    expect((memory as { lastCommentAt: string }).lastCommentAt).not.toBe('2020-01-01T00:00:00Z');
+    expect(r.jobs.filter((j) => j.job === 'route').every((j) => j.result === 'success')).toBe(true);
+    expect(r.model.requests).toBe(0);
   });
 
   it('a Bot account: ignored, no job runs and nothing is written', async () => {

@@ -110,6 +110,37 @@ describe('planning: intake, questions, review and approval', () => {
     expect(plan.body).toContain('✅ Done');
   });
 
+  it("a quoted reply is not the person's answer: a quote of a reader's answer and /crew approve is taken for nothing; an answer below a quote of crew's question is taken without the quote", async () => {
+    let answers = '';
+    let run: { phase: string; approvedBy: string | null } | undefined;
+    let secondIntake = '';
+    const r = await play('quoted-reply', {
+      hooks: {
+        beforeClose: async ({ gh, anthropic }) => {
+          answers = await stateFile(gh, 'issue-1/run-1/answers.md');
+          run = JSON.parse(await stateFile(gh, 'issue-1/run-1/run.json')) as typeof run;
+          secondIntake = JSON.stringify(anthropic.requests.filter((q) => q.role === 'intake')[1]?.body.messages);
+        },
+      },
+    });
+    expectFaithful(r);
+    const bodies = crewComments(r).map((c) => shown(c.body).split('\n')[0]!);
+    expect(bodies.filter((b) => !b.includes('<!-- crew:plan'))).toEqual([
+      'Before planning, crew needs answers to 2 questions:',
+      "crew took nothing from that reply: all of it is quoted (lines starting with `>`) or hidden, and quoted text is someone else's words, not your answer. Write your answer outside the quote.",
+      '**Plan v1 is ready** (see the plan comment above). Comment `/crew approve` to start it, or `/crew revise <what to change>` to plan again.',
+    ]);
+    // Only the maintainer's own words were taken; the question they quoted appears once, under Questions.
+    expect(answers).toContain('## Answer from @maintainer\nUnder 5 ms for a 1 MB string.\n');
+    expect(answers.split('What does "fast enough" mean').length - 1).toBe(1);
+    expect(answers).not.toContain('underscores');
+    expect(secondIntake).toContain('Under 5 ms for a 1 MB string.');
+    expect(secondIntake).not.toContain('underscores');
+    // The quoted /crew approve approved nothing: the plan waits for a real one.
+    expect(run).toMatchObject({ phase: 'AWAITING_APPROVAL', approvedBy: null });
+    expect(r.model.byRole).toEqual({ intake: 2, plan_reviewer: 1 });
+  });
+
   it('a lost plan comment id: the search pages through 150 comments, takes only crew’s own, and never edits a spoof', async () => {
     const r = await play('plan-comment-search');
     expectFaithful(r);

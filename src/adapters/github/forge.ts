@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../../clock';
-import type { CheckFact, MergeMethod } from '../../domain/merge-gate';
+import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
 import type { Clock, CommentInfo, CommentRef, Forge, Log, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../../ports';
 import { BODY_LIMIT } from '../../text/markdown';
 import { redact } from '../../text/redact';
@@ -52,6 +52,8 @@ export class GitHubForge implements Forge {
   readonly repo: { owner: string; name: string };
   private cachedDefaultBranch?: string;
   private cachedLogin?: string;
+  /** One answer per login per job, failures included: a job never asks twice about the same person. */
+  private readonly permissions = new Map<string, Promise<RepoPermission>>();
 
   constructor(
     private readonly gh: GitHubClient,
@@ -104,10 +106,18 @@ export class GitHubForge implements Forge {
     return this.cachedDefaultBranch;
   }
 
-  async permissionOf(login: string): Promise<RepoPermission> {
-    const { data } = await this.gh.rest.repos.getCollaboratorPermissionLevel({ ...this.base, username: login });
-    const p = data.permission;
-    return p === 'admin' || p === 'write' || p === 'read' ? p : 'none';
+  permissionOf(login: string): Promise<RepoPermission> {
+    const key = login.toLowerCase();
+    let answer = this.permissions.get(key);
+    if (!answer) {
+      // `permission` is the legacy level: maintain reads as write, triage as read.
+      answer = this.gh.rest.repos.getCollaboratorPermissionLevel({ ...this.base, username: login }).then(({ data }) => {
+        const p = data.permission;
+        return p === 'admin' || p === 'write' || p === 'read' ? p : 'none';
+      });
+      this.permissions.set(key, answer);
+    }
+    return answer;
   }
 
   async react(commentId: number, reaction: Reaction): Promise<void> {
@@ -225,12 +235,14 @@ export class GitHubForge implements Forge {
     return [...runs.map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
   }
 
-  async approvals(number: number, headSha: string): Promise<string[]> {
+  async approvals(number: number): Promise<ApprovingReview[]> {
     const reviews = await this.gh.paginate(this.gh.rest.pulls.listReviews, { ...this.base, pull_number: number, per_page: 100 });
     // A reviewer's latest decisive review counts; comments alone change nothing.
-    const latest = new Map<string, { state: string; commit: string | null }>();
-    for (const r of reviews) if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING') latest.set(r.user.login, { state: r.state, commit: r.commit_id });
-    return [...latest].filter(([, r]) => r.state === 'APPROVED' && r.commit === headSha).map(([login]) => login);
+    const latest = new Map<string, { state: string; review: ApprovingReview }>();
+    for (const r of reviews) {
+      if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING') latest.set(r.user.login, { state: r.state, review: { login: r.user.login, commit: r.commit_id, bot: r.user.type !== 'User' } });
+    }
+    return [...latest.values()].filter((r) => r.state === 'APPROVED').map((r) => r.review);
   }
 
   async mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }> {

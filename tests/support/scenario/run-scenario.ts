@@ -229,6 +229,8 @@ export async function runScenario(
         }
         const user = gh.user(author);
         await gh.repo.writeCommit({ branch, files, message: step.push.message ?? (path ? `Edit ${path}` : 'a change pushed by hand'), identity: { name: user.login, email: `${user.login}@users.noreply.github.com` } });
+      } else if ('github_faults' in step) {
+        gh.addFaults(...(step.github_faults as GitHubFault[]));
       } else if ('repo_settings' in step) {
         Object.assign(gh.settings, step.repo_settings);
       } else if ('hold_runs' in step) {

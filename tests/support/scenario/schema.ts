@@ -67,6 +67,8 @@ const Step = z.union([
       message: z.string().optional(),
     }),
   }),
+  /** From this step on, the fake GitHub also serves these faults (same shape as `faults.github`). */
+  z.strictObject({ github_faults: z.array(z.unknown()) }),
   /** An admin changes repository settings (e.g. lets GitHub Actions open pull requests). */
   z.strictObject({ repo_settings: RepoSettings }),
   /** Queue workflow runs instead of starting them, as if every runner were busy. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../src/domain/commands';
+import { withoutQuotes } from '../../../src/text/markdown';
 
 describe('parseCommand', () => {
   it('ignores comments that do not start with /crew', () => {
@@ -25,5 +26,29 @@ describe('parseCommand', () => {
     expect(parseCommand('/crew frobnicate now')).toEqual({ kind: 'unknown', word: 'frobnicate' });
     expect(parseCommand('/crew remember two')).toEqual({ kind: 'unknown', word: 'remember two' });
     expect(parseCommand('/crew remember')).toEqual({ kind: 'unknown', word: 'remember' });
+  });
+
+  it('never takes a quoted line as a command or as its argument', () => {
+    for (const body of ['> /crew approve', '  > /crew approve', '>/crew run', 'I agree:\n> /crew approve']) expect(parseCommand(body)).toBeUndefined();
+    expect(parseCommand('/crew revise\n> Which layout?\n\nUse a table.')).toEqual({ kind: 'revise', feedback: 'Use a table.' });
+    // Without a blank line GitHub shows the next line inside the quote, so it is quoted too.
+    expect(parseCommand('/crew revise keep it short\n> Which layout?\nUse a table.')).toEqual({ kind: 'revise', feedback: 'keep it short' });
+    expect(parseCommand('/crew answer\n> 1. Which separator?\n\nHyphens.')).toEqual({ kind: 'answer', text: 'Hyphens.' });
+    // Only a quote: nothing left to answer with (route asks for the answer after the command).
+    expect(parseCommand('/crew answer\n> /crew approve\n> use underscores')).toEqual({ kind: 'answer', text: '' });
+  });
+});
+
+describe('withoutQuotes', () => {
+  it('leaves out quoted lines and the lines a quoted paragraph runs on into, as GitHub renders them', () => {
+    expect(withoutQuotes('> asked\n\nmine')).toBe('mine');
+    expect(withoutQuotes('> asked\n>\n> more\n\nmine\n> again\nlazy, still quoted\n\nalso mine')).toBe('mine\n\nalso mine');
+    // A blank line, or a new block, ends the quoted paragraph; a quote line with nothing on it does not run on.
+    expect(withoutQuotes('> asked\n- mine\n# also mine')).toBe('- mine\n# also mine');
+    expect(withoutQuotes('>\nmine')).toBe('mine');
+    expect(withoutQuotes('> all\n> quoted')).toBe('');
+  });
+  it('keeps `>` inside code fences: that is code, not a quote', () => {
+    expect(withoutQuotes('Run this:\n```\n> npm test\n```\nthen reply.')).toBe('Run this:\n```\n> npm test\n```\nthen reply.');
   });
 });

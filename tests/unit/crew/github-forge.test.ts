@@ -11,6 +11,8 @@ import { git } from '../../support/git-cli';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
+const PERMISSION = 'GET /repos/{owner}/{repo}/collaborators/{username}/permission';
+
 describe('GitHubForge against the fake GitHub', () => {
   let gh: FakeGitHub;
   let dir: string;
@@ -54,6 +56,16 @@ describe('GitHubForge against the fake GitHub', () => {
     expect(await forge.permissionOf('maintainer')).toBe('write');
     expect(await forge.permissionOf('mallory')).toBe('read');
     expect(await forge.permissionOf(gh.owner)).toBe('admin');
+  });
+
+  it('asks about each person once per job, a failed answer included, so a run of reviews is no request storm', async () => {
+    gh.addUser('keeper', { permission: 'maintain' });
+    gh.addFaults({ route: PERMISSION, status: 404, times: 1 });
+    await expect(forge.permissionOf('mallory')).rejects.toThrow();
+    await expect(forge.permissionOf('Mallory')).rejects.toThrow();
+    expect(await forge.permissionOf('keeper')).toBe('write'); // maintain is write in the legacy `permission`
+    expect(await forge.permissionOf('keeper')).toBe('write');
+    expect(gh.requests.filter((r) => r.route === PERMISSION).map((r) => r.path.split('/').at(-2))).toEqual(['mallory', 'keeper']);
   });
 
   it('finds its own marked comment among 150, and never one someone else wrote with the same marker', async () => {

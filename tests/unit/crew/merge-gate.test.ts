@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeDecision, mergeMethod, type MergeFacts } from '../../../src/domain/merge-gate';
+import { countApprovals, mergeDecision, mergeMethod, reviewersToCheck, type ApprovingReview, type MergeFacts, type ReviewerPermission } from '../../../src/domain/merge-gate';
 
 const HEAD = 'a'.repeat(40);
 const facts = (patch: Partial<MergeFacts> = {}): MergeFacts => ({
@@ -12,6 +12,7 @@ const facts = (patch: Partial<MergeFacts> = {}): MergeFacts => ({
   mergeWithoutChecks: false,
   requireApproval: false,
   approvedBy: [],
+  uncounted: [],
   requester: 'maintainer',
   ...patch,
 });
@@ -42,6 +43,30 @@ describe('the merge gate', () => {
     expect(mergeDecision(facts({ checks: [] }))).toMatchObject({ merge: false, waiting: true, reason: expect.stringContaining('reports no checks') });
     expect(mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer', 'renovate[bot]'] }))).toMatchObject({ merge: false, waiting: true });
     expect(mergeDecision(facts({ requireApproval: true, approvedBy: ['Maintainer', 'reviewer'] }))).toEqual({ merge: true });
+  });
+  it('counts an approval only from write, maintain or admin on the current head, and lists the others with the reason', () => {
+    const OLD = 'c'.repeat(40);
+    const reviews: ApprovingReview[] = [
+      { login: 'maintainer', commit: HEAD, bot: false },
+      { login: 'reader', commit: HEAD, bot: false },
+      { login: 'stranger', commit: HEAD, bot: false },
+      { login: 'flaky', commit: HEAD, bot: false },
+      { login: 'late', commit: OLD, bot: false },
+      { login: 'renovate[bot]', commit: HEAD, bot: true },
+      { login: 'keeper', commit: HEAD, bot: false },
+      { login: 'owner', commit: HEAD, bot: false },
+    ];
+    // Neither the requester, a bot, nor an approval of an older head needs a permission check.
+    expect(reviewersToCheck(reviews, HEAD, 'Maintainer')).toEqual(['reader', 'stranger', 'flaky', 'keeper', 'owner']);
+    const permissions: Record<string, ReviewerPermission> = { reader: 'read', stranger: 'none', flaky: 'failed', keeper: 'write', owner: 'admin' };
+    const counted = countApprovals(reviews, HEAD, 'maintainer', (l) => permissions[l]);
+    expect(counted.approvedBy).toEqual(['maintainer', 'keeper', 'owner']);
+    expect(counted.uncounted.map((u) => u.why)).toEqual(['@reader has read access', '@stranger has no access', '@flaky: the permission check failed', '@late approved an older head (ccccccc)']);
+    // A permission nobody asked for counts as a failed check, never as a yes.
+    expect(countApprovals([{ login: 'ghost', commit: HEAD, bot: false }], HEAD, 'maintainer', () => undefined).uncounted).toEqual([{ login: 'ghost', why: '@ghost: the permission check failed' }]);
+    const waiting = mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer'], uncounted: counted.uncounted.slice(0, 1) }));
+    expect(waiting).toEqual({ merge: false, waiting: true, reason: 'waiting for an approving review of aaaaaaa from someone other than @maintainer (`require_approval`); approvals that do not count: @reader has read access' });
+    expect(mergeDecision(facts({ requireApproval: true, ...counted }))).toEqual({ merge: true });
   });
   it('merges without checks only when config says so, and says why', () => {
     expect(mergeDecision(facts({ checks: [], mergeWithoutChecks: true }))).toEqual({ merge: true, note: expect.stringContaining('`merge_without_checks` is on') });

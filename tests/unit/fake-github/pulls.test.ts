@@ -268,6 +268,20 @@ describe('merging', () => {
 });
 
 describe('reviews', () => {
+  it('takes an approval from anyone who can read the repository, as GitHub does: a reader on a private one, anyone on a public one', async () => {
+    const { gh } = await withFeature();
+    gh.addUser('author', { permission: 'write' });
+    gh.addUser('reader', { permission: 'read' });
+    gh.addUser('stranger', { permission: 'none' });
+    await openFeature(gh, gh.userToken('author'));
+    const review = (login: string) => octokitFor(gh, gh.userToken(login)).rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE' });
+    expect((await review('reader')).data).toMatchObject({ state: 'APPROVED', user: { login: 'reader' } });
+    // A private repository is invisible to someone without access.
+    expect((await failure(review('stranger'))).status).toBe(404);
+    gh.settings.private = false;
+    expect((await review('stranger')).data).toMatchObject({ state: 'APPROVED', user: { login: 'stranger' } });
+  });
+
   it('lets another user approve, and refuses the author’s own approval', async () => {
     const { gh } = await withFeature();
     gh.addUser('author', { permission: 'write' });

@@ -194,6 +194,11 @@ export const pullRoutes: Record<string, Route> = {
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
     scope: 'pull-requests',
     access: 'write',
+    // A person needs only read access to review, approvals included: "anyone with read access
+    // can review and comment on the changes it proposes", and "in public repositories, any user
+    // can submit reviews that approve or request changes" (GitHub Docs, "About pull request
+    // reviews"). Such an approval is recorded; only GitHub's required reviews ignore it.
+    userAccess: 'read',
     creates: true,
     async handle({ gh, principal, params, body }) {
       const p = findPull(gh, params.pull_number!);
