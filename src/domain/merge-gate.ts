@@ -16,6 +16,8 @@ export interface MergeFacts {
   verdict: 'PASS' | 'FAIL' | null;
   /** The head the critic judged. */
   judgedSha: string | null;
+  /** What the critic's checks found for a person to look at (a lifecycle script): crew never merges past these. */
+  forAPerson: string[];
   pull: { state: 'open' | 'closed'; merged: boolean; headSha: string };
   checks: CheckFact[];
   mergeWithoutChecks: boolean;
@@ -98,12 +100,13 @@ function checkState(c: CheckFact): 'pending' | 'green' | 'red' {
 const short = (sha: string | null) => (sha ? sha.slice(0, 7) : '(none)');
 
 /** What stops a merge before checks and reviews matter (so they need not be read), if anything. */
-export function mergeBlocker(f: Pick<MergeFacts, 'autoMerge' | 'acceptedBy' | 'verdict' | 'judgedSha' | 'pull'>): string | undefined {
+export function mergeBlocker(f: Pick<MergeFacts, 'autoMerge' | 'acceptedBy' | 'verdict' | 'judgedSha' | 'pull' | 'forAPerson'>): string | undefined {
   if (f.pull.merged) return 'the pull request is already merged';
   if (f.pull.state !== 'open') return 'the pull request is closed';
   if (!f.autoMerge) return '`auto_merge` is off in `.github/crew.yml`, so a person merges it';
   if (f.acceptedBy) return `@${f.acceptedBy} accepted it with \`/crew accept\` although the critic judged FAIL; crew never merges an accepted pull request`;
   if (f.verdict !== 'PASS') return 'the critic has not passed it';
+  if (f.forAPerson.length) return `a person must look at ${f.forAPerson.join('; ')} first (listed under "Look at before merging"), so crew leaves the merge to them`;
   if (f.judgedSha !== f.pull.headSha) return `the head moved to ${short(f.pull.headSha)} after the critic passed ${short(f.judgedSha)}; crew merges only what the critic judged`;
   return undefined;
 }

@@ -39,8 +39,9 @@ function acceptedBanner(j: Judgment, acceptedBy: string): string[] {
 
 /**
  * What a reviewer must look at before merging: every adversarial finding (a lifecycle script npm
- * runs by itself, changed git attributes, a deleted test, …), as a checklist. A PR that has any was
- * opened with `/crew accept`, since each finding fails the critic.
+ * runs by itself, changed git attributes, a deleted test, …), as a checklist. A lifecycle script does
+ * not fail the critic (judgment.ts, forAPerson) but keeps crew from merging; the others reach a PR
+ * only through `/crew accept`.
  */
 function lookBeforeMerging(j: Judgment | null): string[] {
   if (!j?.adversarial.length) return [];

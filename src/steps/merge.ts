@@ -1,4 +1,5 @@
 import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCheck, type MergeFacts, type ReviewerPermission } from '../domain/merge-gate';
+import { forAPerson } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
@@ -23,6 +24,7 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
     acceptedBy: review?.acceptedBy ?? null,
     verdict: judgment?.verdict ?? null,
     judgedSha: judgment?.headSha ?? null,
+    forAPerson: forAPerson(judgment?.adversarial ?? []).map((f) => `${f.rule}${f.file ? ` in \`${f.file}\`` : ''}`),
     pull,
     checks: [],
     mergeWithoutChecks: config.merge_without_checks,

@@ -104,20 +104,22 @@ describe('the critic gate', () => {
     expect(r.issue.labels).toEqual(['crew: waiting']);
   }, 120_000);
 
-  it('a postinstall script the task added is an adversarial finding: FAIL, and once accepted the PR lists it under "Look at before merging"', async () => {
+  it('a postinstall script the task added is a finding for a person: the critic passes, the PR lists it under "Look at before merging", and crew does not auto-merge it', async () => {
     const { got, hooks } = collect();
     const r = await play('critic-lifecycle', { hooks });
     expectFaithful(r);
     expect(got.judgments).toHaveLength(1);
     const j = got.judgments[0]!;
     expect(j.evaluations.map((e) => e.met)).toEqual([true]);
-    expect(j.verdict).toBe('FAIL');
+    expect(j.verdict).toBe('PASS');
     const evidence = 'package.json:9 adds the `postinstall` script `node scripts/telemetry.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging';
     expect(j.adversarial).toEqual([{ rule: 'lifecycle-script-changed', file: 'package.json', line: 9, evidence }]);
     expect(r.pulls).toHaveLength(1);
     const pr = r.pulls[0]!;
     expect(pr.body).toContain(`### ⚠️ Look at before merging\ncrew's adversarial checks found these in the change; each needs a person's review:\n- [ ] **lifecycle-script-changed** in \`package.json\`: ${evidence}`);
     expect(pr.merged).toBe(false);
+    expect(pr.comments.map((c) => c.body).join('\n')).toContain('a person must look at lifecycle-script-changed in `package.json` first (listed under "Look at before merging"), so crew leaves the merge to them');
+    expect(r.issue.labels).not.toContain('crew: waiting');
   }, 240_000);
 
   it('a semantic criterion judged on evidence: FAIL sends the documentation task back, the retry fixes it, and the second judgment passes', async () => {

@@ -44,6 +44,8 @@ describe('model-written code never meets a secret', () => {
     expect(crewComments(r).some((c) => c.body.includes('found:'))).toBe(false);
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files.sort()).toEqual(['package.json', 'scripts/collect.cjs', 'src/index.js']);
+    // The new lifecycle script is listed for a person to look at before merging.
+    expect(r.pulls[0]!.body).toContain('- [ ] **lifecycle-script-changed** in `package.json`: package.json:8 adds the `postinstall` script `node scripts/collect.cjs`');
     // The setup of the model-written trees said where it ran.
     const logs = r.jobs.length ? seen.join('\n') : '';
     expect(logs).toContain('setup (on a model-written tree, inside the sandbox with network): npm ci');

@@ -80,6 +80,11 @@ describe('the verdict', () => {
     expect(verdictOf([met('c1')], [{ rule: 'deleted-test', evidence: 'x', file: 'test/a.test.js' }])).toBe('FAIL');
     expect(verdictOf([], [])).toBe('FAIL');
   });
+  it('a lifecycle script is for a person to look at: alone, it does not fail the verdict', () => {
+    const lifecycle = { rule: 'lifecycle-script-changed' as const, evidence: 'adds postinstall', file: 'package.json' };
+    expect(verdictOf([met('c1')], [lifecycle])).toBe('PASS');
+    expect(verdictOf([met('c1')], [lifecycle, { rule: 'deleted-test', evidence: 'x', file: 'test/a.test.js' }])).toBe('FAIL');
+  });
   it('the criteria digest changes with any criterion, and not with order of keys', () => {
     const d = criteriaDigest(plan.criteria);
     expect(criteriaDigest(plan.criteria.map((c) => ({ ...c })))).toBe(d);
