@@ -127,7 +127,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       if (!settings.anthropicApiKey) {
         throw new CrewError('starting the agents', 'The `anthropic_api_key` input is empty, so crew cannot call the model.', 'Add a repository secret named `ANTHROPIC_API_KEY` (Settings → Secrets and variables → Actions) and pass it to crew as `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}`, as the README\'s workflow does. Then comment `/crew run` again.');
       }
-      model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log);
+      model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log, { retryWaitMs: async () => (await ctx!.config()).api_retry_wait_seconds * 1000 });
       return model;
     },
     cancellation: cancellation(settings.step),

@@ -182,7 +182,7 @@ export interface ModelRequest {
 
 export interface ModelReply {
   content: Array<TextBlock | ToolUseBlock | ThinkingBlock>;
-  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal' | null;
+  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded' | null;
   usage: Usage;
 }
 

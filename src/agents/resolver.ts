@@ -29,6 +29,8 @@ export interface ResolverInput {
   theirs: TaskIntent;
   hunks: ConflictHunk[];
   maxTurns: number;
+  /** `max_output_tokens.worker`: a resolver writes whole files too. */
+  maxOutputTokens?: number;
   maxOutputBytes: number;
 }
 
@@ -72,7 +74,7 @@ export async function runResolver(model: Model, input: ResolverInput, log: Log):
     renderHunks(input.hunks, { ours: 'integration branch', theirs: input.theirs.id }),
     `Resolve every hunk in ${[...new Set(input.hunks.map((h) => h.file))].join(', ')} so both intents hold, then call submit_resolution.`,
   ].join('\n');
-  const outcome = await runToolLoop({ model, modelId: input.modelId, system: input.system, log, tools, firstMessage, maxTurns: input.maxTurns, nudge: 'When every conflicted file is written without markers, call submit_resolution.' });
+  const outcome = await runToolLoop({ model, modelId: input.modelId, system: input.system, log, tools, firstMessage, maxTurns: input.maxTurns, ...(input.maxOutputTokens ? { maxTokens: input.maxOutputTokens } : {}), nudge: 'When every conflicted file is written without markers, call submit_resolution.' });
   const result = out ?? { resolved: false, explanation: `the resolver did not submit a resolution (${outcome.stop} after ${outcome.turns} turns)` };
   return { ...result, usage: outcome.usage, turns: outcome.turns, written: [...written] };
 }

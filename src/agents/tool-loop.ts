@@ -77,6 +77,9 @@ export interface LoopOutcome {
   cutResults: number;
 }
 
+/** `max_tokens` of an agent's reply unless its role sets one (the planning agents, the critic, the retrospector). */
+export const DEFAULT_MAX_TOKENS = 32_000;
+
 /** Share of the context budget past which older turns are summarised. */
 export const COMPACT_AT = 0.6;
 /** The pre-send guard keeps an estimated prompt under this share of the budget (estimates are rough). */
@@ -145,6 +148,35 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     o.log.info(`compacted the conversation ${why}`);
   };
 
+  /**
+   * A reply cut off mid-way: its tool calls may carry half their input (the SDK drops a field whose
+   * JSON was not finished), so none runs. The API still wants a tool_result for each; each says
+   * why, and how to fit. A full context window is compacted, or ends the loop when it cannot be.
+   */
+  const cutOff = async (turn: number, stop: 'max_tokens' | 'model_context_window_exceeded', uses: ToolUseBlock[]): Promise<LoopOutcome | undefined> => {
+    const room = o.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const why =
+      stop === 'max_tokens'
+        ? `Your last reply was cut off: it reached the output limit of ${room} tokens (max_tokens; thinking counts towards it) before it was complete.`
+        : "Your last reply was cut off: the conversation reached the model's context window.";
+    const parts = byName.has('edit_file') && byName.has('write_file') ? ' Write a large file in parts: write_file with the first part, then edit_file to add each next part after the last lines written. Change an existing file with edit_file instead of rewriting it.' : '';
+    const advice = `Keep each reply, with each tool call's input, well under ${room} tokens.${parts} Think briefly.`;
+    o.log.warn(`turn ${turn} was cut off (stop_reason ${stop}); ${uses.length ? `crew ran none of its ${uses.length} tool call(s) and told the model` : 'crew told the model'}`);
+    for (const use of uses) toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
+    const results: ContentBlock[] = uses.map((use) => ({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: `crew did not run this ${use.name} call: its input may be incomplete. ${why} ${advice}` }));
+    const note: TextBlock = { type: 'text', text: `${why} ${advice}` };
+    const last = messages.at(-1)!;
+    if (results.length) messages.push({ role: 'user', content: results });
+    else if (last.role === 'user') messages[messages.length - 1] = { ...last, content: [...last.content, note] };
+    else messages.push({ role: 'user', content: [note] });
+    if (stop === 'model_context_window_exceeded') {
+      if (!o.compaction || messages.length <= 3) throw new Error(`the conversation filled the model's context window at turn ${turn} (stop_reason model_context_window_exceeded), and there were no older turns to summarise`);
+      await compact(`after turn ${turn} filled the context window`);
+    }
+    if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) return done('budget', turn);
+    return undefined;
+  };
+
   let turnsDone = 0;
   /** One turn: the outcome when the loop ends with it, undefined to go on. */
   const step = async (turn: number): Promise<LoopOutcome | undefined> => {
@@ -170,7 +202,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     }
     let reply;
     try {
-      reply = await o.model.complete({ model: o.modelId, system: o.system, tools: specs, messages, maxTokens: o.maxTokens ?? 8192, ...(o.signal ? { signal: o.signal } : {}) });
+      reply = await o.model.complete({ model: o.modelId, system: o.system, tools: specs, messages, maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS, ...(o.signal ? { signal: o.signal } : {}) });
     } catch (e) {
       if (e instanceof Interrupted) return done('interrupted', turn - 1);
       throw e;
@@ -180,9 +212,19 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
     o.onTurn?.(turn, usage, sent);
+    if (reply.stopReason === 'refusal') throw new Error(`the model refused to continue (stop_reason refusal) at turn ${turn}; crew ran none of the tool calls in that reply`);
     // Empty text blocks are rejected by the API if sent back.
     const content = reply.content.filter((b) => !(b.type === 'text' && b.text.trim() === ''));
     const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (reply.stopReason === 'pause_turn' && uses.length === 0 && content.length) {
+      // The API paused a long turn; sending the reply back unchanged lets the model continue it.
+      messages.push({ role: 'assistant', content: content as ContentBlock[] });
+      return undefined;
+    }
+    if (reply.stopReason === 'max_tokens' || reply.stopReason === 'model_context_window_exceeded') {
+      if (content.length) messages.push({ role: 'assistant', content: content as ContentBlock[] });
+      return cutOff(turn, reply.stopReason, uses);
+    }
     if (content.length) messages.push({ role: 'assistant', content: content as ContentBlock[] });
     if (uses.length === 0) {
       if (!o.nudge || nudged || content.length === 0) return done('no_final', turn);

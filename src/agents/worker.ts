@@ -31,6 +31,8 @@ export interface WorkerInput {
   repoDir: string;
   protectedPaths: string[];
   maxTurns: number;
+  /** `max_output_tokens.worker`: room for one reply, thinking and tool input included. */
+  maxOutputTokens?: number;
   modelId: string;
   /** The persona's system prompt (worker_<persona>, or the repository's override). */
   system: string;
@@ -181,6 +183,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     refused,
     firstMessage: firstMessage(input),
     maxTurns: input.maxTurns,
+    ...(input.maxOutputTokens ? { maxTokens: input.maxOutputTokens } : {}),
     limits: input.limits,
     compaction: input.compaction,
     nudge: 'If you are finished, call report_result with your status and report.',

@@ -62,6 +62,14 @@ export const ConfigSchema = z.strictObject({
   max_iterations: z.int().min(1).max(10).default(3).describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
   task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes a task may take, across its attempts (a hard stop; the partial work is kept).'),
+  max_output_tokens: z
+    .strictObject({
+      worker: z.int().min(1024).max(128_000).default(64_000).describe("Output tokens a worker's or the conflict resolver's reply may use (thinking counts): room to write a whole file in one tool call. 64,000 is the most Claude 4.5 and 5.5 models allow."),
+      summarizer: z.int().min(1024).max(128_000).default(16_000).describe("Output tokens compaction's summary may use (thinking counts); a summary cut off is asked again with twice the room, up to 64,000, then fails visibly."),
+    })
+    .prefault({})
+    .describe("The `max_tokens` crew asks for, by role (the planning agents, the critic and the retrospector ask for 32,000). A reply cut off at it runs none of its tool calls; the model is told, and how much room it has."),
+  api_retry_wait_seconds: z.int().min(0).max(3600).default(300).describe('The most seconds one model request may spend, in all, waiting between retries (429, 529, 5xx, a stream that broke off) before it fails; `retry-after` is honoured within it.'),
   context_budget: z.int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
   setup: z.array(z.string().min(1)).default([]).describe('Commands run before the agents start, with network (e.g. `npm ci`): as crew\'s user on the run\'s base commit, inside the sandbox on a tree a model has written.'),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),

@@ -207,7 +207,7 @@ async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord
   try {
     out = await runResolver(
       await runModel(ctx, view),
-      { repoDir: ctx.repo.dir, modelId: config.models[config.default_model], system: await ctx.template('resolver'), protectedPaths: config.protected_paths, ours: (touching.length ? touching : merged).map(intentOf), theirs: intentOf(task), hunks, maxTurns: RESOLVER_MAX_TURNS, maxOutputBytes: 64_000 },
+      { repoDir: ctx.repo.dir, modelId: config.models[config.default_model], system: await ctx.template('resolver'), protectedPaths: config.protected_paths, ours: (touching.length ? touching : merged).map(intentOf), theirs: intentOf(task), hunks, maxTurns: RESOLVER_MAX_TURNS, maxOutputTokens: config.max_output_tokens.worker, maxOutputBytes: 64_000 },
       ctx.log,
     );
   } catch (e) {

@@ -119,6 +119,7 @@ export async function work(ctx: StepContext): Promise<void> {
           repoDir: ctx.repo.dir,
           protectedPaths: config.protected_paths,
           maxTurns: config.worker_max_turns,
+          maxOutputTokens: config.max_output_tokens.worker,
           modelId: config.models[tier],
           system: await ctx.template(`worker_${task.persona}`),
           repoFiles: await ctx.repo.listFiles(),
@@ -127,7 +128,7 @@ export async function work(ctx: StepContext): Promise<void> {
           limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: started + left.ms, now: () => ctx.clock.now().getTime() },
           compaction: {
             budgetTokens: config.context_budget,
-            summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages),
+            summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
           },
           memory: { attempts: recallAttempts(history, config.history_context_size), lastFailure: lastFailure(history), knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
           signal: ctx.cancellation,

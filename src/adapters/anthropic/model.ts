@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { usageOf } from '../../domain/pricing';
 import { Interrupted, type Clock, type ContentBlock, type Log, type Model, type ModelReply, type ModelRequest, type ThinkingBlock } from '../../ports';
 
-const MAX_ATTEMPTS = 5;
+/** The default for `api_retry_wait_seconds`: the most time, in all, spent waiting between attempts of one request. */
+export const DEFAULT_RETRY_WAIT_MS = 300_000;
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
 const RETRY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
 
@@ -21,8 +22,16 @@ function abortable(p: Promise<void>, signal: AbortSignal | undefined): Promise<v
   });
 }
 
+/**
+ * A stream that broke after the answer began: the socket reset (Node's fetch rejects the body with
+ * `terminated`, which the SDK passes on) or the body ended before `message_stop` (the SDK's
+ * "stream ended without producing a Message"). Neither is an APIError, and the SDK retries neither;
+ * nothing of the reply is used, so asking again cannot run a tool twice.
+ */
+class DroppedStream extends Error {}
+
 function retryable(e: unknown): boolean {
-  if (e instanceof Anthropic.APIConnectionError) return true;
+  if (e instanceof Anthropic.APIConnectionError || e instanceof DroppedStream) return true;
   if (e instanceof Anthropic.APIError) {
     if (e.status !== undefined) return RETRY_STATUS.has(e.status);
     // An `event: error` in the middle of a stream arrives without a status; the SDK does not retry it.
@@ -31,11 +40,23 @@ function retryable(e: unknown): boolean {
   return false;
 }
 
-function retryAfterMs(e: unknown): number | undefined {
+/**
+ * `retry-after-ms` and `retry-after` (seconds or an HTTP date): when both come, the later of the
+ * two, so crew never asks again before either says it may.
+ */
+function retryAfterMs(e: unknown, now: number): number | undefined {
   if (!(e instanceof Anthropic.APIError) || !e.headers) return undefined;
+  const waits: number[] = [];
+  const ms = Number(e.headers.get('retry-after-ms') ?? NaN);
+  if (Number.isFinite(ms) && ms >= 0) waits.push(ms);
   const v = e.headers.get('retry-after');
-  const n = v === null ? NaN : Number(v);
-  return Number.isFinite(n) ? n * 1000 : undefined;
+  if (v !== null) {
+    const seconds = Number(v);
+    const at = Date.parse(v);
+    if (Number.isFinite(seconds) && seconds >= 0) waits.push(seconds * 1000);
+    else if (Number.isFinite(at)) waits.push(Math.max(0, at - now));
+  }
+  return waits.length ? Math.max(...waits) : undefined;
 }
 
 /**
@@ -53,7 +74,10 @@ function withCacheMarks(req: ModelRequest) {
   return { tools, messages, system: [{ type: 'text' as const, text: req.system, cache_control: ephemeral }] };
 }
 
-/** The Model port over the Anthropic SDK: streaming, with retries whose waits follow the time scale. */
+/**
+ * The Model port over the Anthropic SDK: streaming, with retries whose waits follow the time scale
+ * and stay within a total wait budget (429, 5xx, overloaded or broken streams, connection errors).
+ */
 export class AnthropicModel implements Model {
   private readonly client: Anthropic;
 
@@ -61,17 +85,37 @@ export class AnthropicModel implements Model {
     apiKey: string,
     private readonly clock: Clock,
     private readonly log: Log,
-    /** Prompt caching is always on in crew; the benchmark turns it off to play a design without it. */
-    private readonly options: { promptCache?: boolean } = {},
+    private readonly options: {
+      /** Prompt caching is always on in crew; the benchmark turns it off to play a design without it. */
+      promptCache?: boolean;
+      /** The most time (before the time scale) spent waiting between attempts of one request: `api_retry_wait_seconds`. */
+      retryWaitMs?: number | (() => Promise<number>);
+    } = {},
   ) {
     // The SDK's own retries cannot be time-scaled, so crew retries itself.
     this.client = new Anthropic({ apiKey, maxRetries: 0, timeout: 10 * 60 * 1000 });
   }
 
+  private async retryBudget(): Promise<number> {
+    const b = this.options.retryWaitMs;
+    if (typeof b === 'number') return b;
+    if (!b) return DEFAULT_RETRY_WAIT_MS;
+    try {
+      return await b();
+    } catch (e) {
+      // The configuration's own error is reported by the step that reads it; the request keeps the default.
+      this.log.warn(`could not read api_retry_wait_seconds (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); using ${DEFAULT_RETRY_WAIT_MS / 1000} s`);
+      return DEFAULT_RETRY_WAIT_MS;
+    }
+  }
+
   async complete(req: ModelRequest): Promise<ModelReply> {
     const { tools, messages, system } = this.options.promptCache === false ? { tools: req.tools, messages: req.messages, system: req.system } : withCacheMarks(req);
+    let waited = 0;
+    let budget: number | undefined;
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw new Interrupted('the model request');
+      let connected = false;
       try {
         const stream = this.client.messages.stream(
           {
@@ -83,7 +127,13 @@ export class AnthropicModel implements Model {
           },
           req.signal ? { signal: req.signal } : undefined,
         );
-        const msg = await stream.finalMessage();
+        stream.on('connect', () => (connected = true));
+        const msg = await stream.finalMessage().catch((e: unknown) => {
+          if (connected && !(e instanceof Anthropic.APIError) && !(e instanceof Anthropic.APIUserAbortError)) {
+            throw new DroppedStream(`the response stream broke off before its end (${e instanceof Error ? e.message : String(e)})`);
+          }
+          throw e;
+        });
         const content = msg.content.filter((b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking') as Array<
           Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock
         >;
@@ -101,16 +151,17 @@ export class AnthropicModel implements Model {
       } catch (e) {
         // Nothing of a reply cut short is used: the caller stops, and no tool it asked for runs.
         if (req.signal?.aborted) throw new Interrupted('the model request');
-        if (!retryable(e) || attempt >= MAX_ATTEMPTS) {
-          const detail = e instanceof Error ? e.message : String(e);
+        const detail = e instanceof Error ? e.message : String(e);
+        if (!retryable(e)) throw new ModelError(`the Anthropic API refused the request: ${detail}`);
+        budget ??= await this.retryBudget();
+        const wait = retryAfterMs(e, this.clock.now().getTime()) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
+        if (waited + wait > budget) {
           throw new ModelError(
-            retryable(e)
-              ? `the Anthropic API kept failing after ${MAX_ATTEMPTS} attempts (last error: ${detail})`
-              : `the Anthropic API refused the request: ${detail}`,
+            `the Anthropic API kept failing after ${attempt} attempts (last error: ${detail}); crew waited ${Math.round(waited / 1000)} s between them, and the next wait (${Math.round(wait / 1000)} s) would pass \`api_retry_wait_seconds\` (${Math.round(budget / 1000)} s) in .github/crew.yml`,
           );
         }
-        const wait = retryAfterMs(e) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
-        this.log.warn(`Anthropic API error (${e instanceof Error ? e.message : String(e)}); retry ${attempt} of ${MAX_ATTEMPTS - 1} in ${Math.round(wait / 1000)}s`);
+        waited += wait;
+        this.log.warn(`Anthropic API error (${detail}); retry ${attempt} in ${Math.round(wait / 1000)}s (${Math.round(waited / 1000)} of ${Math.round(budget / 1000)} s of retry waits used)`);
         await abortable(this.clock.sleep(wait), req.signal);
       }
     }

@@ -46,6 +46,9 @@ export function selectEntry<E extends EntryMatch>(entries: readonly E[], who: Id
   return best?.entry;
 }
 
+/** The stop reasons a scripted reply may end with (docs/scenarios.md). */
+export const STOP_REASONS = ['end_turn', 'tool_use', 'max_tokens', 'refusal', 'pause_turn', 'model_context_window_exceeded'] as const;
+
 const block = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string().min(1) }),
   z.strictObject({ type: z.literal('thinking'), thinking: z.string() }),
@@ -59,7 +62,7 @@ export const scriptFileSchema = z.strictObject({
       task: z.string().min(1).optional(),
       attempt: z.number().int().positive().optional(),
       contains: z.string().min(1).optional(),
-      replies: z.array(z.strictObject({ content: z.array(block).min(1), stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens']).optional(), delay_ms: z.number().nonnegative().optional() })),
+      replies: z.array(z.strictObject({ content: z.array(block).min(1), stop_reason: z.enum(STOP_REASONS).optional(), delay_ms: z.number().nonnegative().optional() })),
     }),
   ),
 });

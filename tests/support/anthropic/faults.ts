@@ -5,15 +5,23 @@ export interface Fault {
   match?: Partial<Identity>;
   /**
    * '429' rate_limit_error, '529' overloaded_error, '500' api_error; 'midstream' starts the SSE
-   * and then sends an `error` event (it only matches streaming requests); 'drop' destroys the
-   * socket without answering.
+   * and then sends an `error` event; 'reset-midstream' starts the SSE and then destroys the socket
+   * (a connection reset: Node's fetch reports `terminated`); 'eof-midstream' starts the SSE and then
+   * ends the response cleanly without `message_stop` (a proxy or load balancer closing early). The
+   * three midstream kinds only match streaming requests. 'drop' destroys the socket without answering.
    */
-  kind: '429' | '529' | '500' | 'midstream' | 'drop';
+  kind: '429' | '529' | '500' | 'drop' | MidstreamFault;
   /** How many matching requests it hits (default 1). */
   times?: number;
-  /** Sent as `retry-after` with a 429. */
+  /** Sent as `retry-after` (and `retry-after-ms`) with a 429 or 529. */
   retryAfterSeconds?: number;
+  /** Sent as `retry-after-ms` alone (model time, not scaled) with a 429 or 529. */
+  retryAfterMs?: number;
 }
+
+export const MIDSTREAM_FAULTS = ['midstream', 'reset-midstream', 'eof-midstream'] as const;
+export type MidstreamFault = (typeof MIDSTREAM_FAULTS)[number];
+export const isMidstream = (kind: Fault['kind']): kind is MidstreamFault => (MIDSTREAM_FAULTS as readonly string[]).includes(kind);
 
 /** Faults in the order added; each matching request consumes one hit of the first live match. */
 export class FaultPlan {
@@ -27,7 +35,7 @@ export class FaultPlan {
     const slot = this.#pending.find(
       ({ fault, remaining }) =>
         remaining > 0 &&
-        (stream || fault.kind !== 'midstream') &&
+        (stream || !isMidstream(fault.kind)) &&
         Object.entries(fault.match ?? {}).every(([key, value]) => identity[key as keyof Identity] === value),
     );
     if (!slot) return undefined;

@@ -55,7 +55,16 @@ export const rulesForModel = (model: string): ModelRules => (CLAUDE_5_5_IDS.test
 
 const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k'] as const;
 
+/**
+ * The most output tokens a request may ask for. Claude 4.5 models allow 64,000 (docs.claude.com
+ * "Models overview", max output); the fake holds every model to that, never kinder than the API.
+ */
+export const MAX_OUTPUT_TOKENS = 64_000;
+
 export function checkModelRules(request: MessagesRequest): void {
+  if (request.max_tokens > MAX_OUTPUT_TOKENS) {
+    throw invalidRequest(`max_tokens: ${request.max_tokens} > ${MAX_OUTPUT_TOKENS}, which is the maximum allowed number of output tokens for ${request.model}`);
+  }
   const rules = rulesForModel(request.model);
   checkThinkingType(request, rules);
   checkSampling(request, rules);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { identify, selectEntry, type Identity } from '../../../src/adapters/scripted/replies';
+import { identify, selectEntry, STOP_REASONS, type Identity } from '../../../src/adapters/scripted/replies';
+import type { MidstreamFault } from './faults';
 import type { ContentBlock, MessagesRequest } from './request';
 import type { OutputBlock, Usage } from './usage';
 
@@ -20,7 +21,7 @@ export interface IncomingRequest extends Identity {
 /** A request as recorded once the fake has decided its outcome. */
 export interface RecordedRequest extends IncomingRequest {
   /** HTTP status, or how a faulted stream/connection ended. */
-  outcome: number | 'midstream' | 'drop';
+  outcome: number | MidstreamFault | 'drop';
   /** Usage the client was told about. */
   usage?: Usage;
   reply?: OutputBlock[];
@@ -44,7 +45,12 @@ const scriptedBlockSchema = z.discriminatedUnion('type', [
 
 const scriptedReplySchema = z.strictObject({
   content: z.array(scriptedBlockSchema).min(1),
-  stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens']).optional(),
+  /**
+   * max_tokens: the stream is cut inside the last block (a tool call's JSON stops midway), as the
+   * real API cuts a reply at the request's `max_tokens`. refusal, pause_turn and
+   * model_context_window_exceeded are sent as given.
+   */
+  stop_reason: z.enum(STOP_REASONS).optional(),
   delay_ms: z.number().nonnegative().optional(),
 });
 

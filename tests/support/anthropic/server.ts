@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, errorBody, invalidRequest } from './errors';
-import { FaultPlan, type Fault } from './faults';
+import { FaultPlan, isMidstream, type Fault } from './faults';
 import { checkModelRules } from './models';
 import { PromptCache } from './prompt-cache';
 import { validateMessagesRequest, type MessagesRequest } from './request';
@@ -163,7 +163,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const { body } = incoming;
     const { content, stopReason } = materializeReply(reply, incoming);
     const lookup = cache.lookup(body.model, canonicalBlocks(body));
-    const usage: Usage = { ...lookup.split, output_tokens: outputTokens(content) };
+    // A reply cut at max_tokens used all of it (docs.claude.com/en/api/handling-stop-reasons).
+    const usage: Usage = { ...lookup.split, output_tokens: stopReason === 'max_tokens' ? body.max_tokens : outputTokens(content) };
     const message: AssistantMessage = {
       id: `msg_fake${String(incoming.seq).padStart(20, '0')}`,
       type: 'message',
@@ -183,8 +184,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     cache.commit(lookup.writes);
     thinking.record(content);
     const generationMs = scaled((options.latency?.perOutputTokenMs ?? 0) * usage.output_tokens);
-    const failMidstream = fault?.kind === 'midstream';
-    record(incoming, failMidstream ? 'midstream' : 200, { usage, reply: content });
+    const failMidstream = fault && isMidstream(fault.kind) ? fault.kind : undefined;
+    record(incoming, failMidstream ?? 200, { usage, reply: content });
     if (!incoming.stream) {
       await sleep(generationMs);
       sendJson(res, 200, message);
@@ -244,14 +245,15 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       if (fault?.kind === 'drop') {
         record(incoming, 'drop');
         req.socket.destroy();
-      } else if (fault && fault.kind !== 'midstream') {
+      } else if (fault && !isMidstream(fault.kind)) {
         const headers: Record<string, string> = {};
-        if (fault.kind === '429' && fault.retryAfterSeconds !== undefined) {
+        if ((fault.kind === '429' || fault.kind === '529') && fault.retryAfterSeconds !== undefined) {
           headers['retry-after'] = String(fault.retryAfterSeconds);
           // The SDK prefers `retry-after-ms`; sending the scaled wait keeps scaled runs fast.
           if (timeScale !== 1) headers['retry-after-ms'] = String(scaled(fault.retryAfterSeconds * 1000));
         }
-        reject(FAULT_ERRORS[fault.kind], headers);
+        if ((fault.kind === '429' || fault.kind === '529') && fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+        reject(FAULT_ERRORS[fault.kind as keyof typeof FAULT_ERRORS], headers);
       } else {
         await serve(res, incoming, reply, fault);
       }

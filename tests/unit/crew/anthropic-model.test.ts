@@ -105,7 +105,55 @@ describe('AnthropicModel against the fake Messages API', () => {
 
   it('gives up after five attempts with a clear error', async () => {
     api.addFaults([{ kind: '529', times: 10 }]);
-    await expect(new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request())).rejects.toThrow(/kept failing after 5 attempts/);
+    // 1 + 2 + 4 + 8 s of waits fill a 15 s budget: the fifth failure is the last.
+    await expect(new AnthropicModel('sk-ant-test-key-1234', clock, log, { retryWaitMs: 15_000 }).complete(request())).rejects.toThrow(/kept failing after 5 attempts/);
+  });
+
+  it('retries for as long as the wait budget allows (api_retry_wait_seconds), and the error names the key', async () => {
+    api.addFaults([{ kind: '529', times: 20 }]);
+    const err = await new AnthropicModel('sk-ant-test-key-1234', clock, log, { retryWaitMs: async () => 100_000 }).complete(request()).catch((e: Error) => e);
+    // 1+2+4+8+16+32 = 63 s; the next 60 s wait would pass 100 s.
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000]);
+    expect(api.requests).toHaveLength(7);
+    expect(String((err as Error).message)).toMatch(/kept failing after 7 attempts .*`api_retry_wait_seconds` \(100 s\)/);
+  });
+
+  it('retries a stream whose socket is reset mid-reply (the SDK reports "terminated"), using nothing of the broken reply', async () => {
+    api.addFaults([{ kind: 'reset-midstream' }]);
+    const reply = await new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request());
+    expect(reply.content[2]).toMatchObject({ type: 'tool_use', name: 'read_file', input: { path: 'README.md' } });
+    expect(api.requests.map((r) => r.outcome)).toEqual(['reset-midstream', 200]);
+    expect(warnings[0]).toMatch(/stream broke off/);
+  });
+
+  it('retries a stream that ends without message_stop', async () => {
+    api.addFaults([{ kind: 'eof-midstream' }]);
+    const reply = await new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request());
+    expect(reply.stopReason).toBe('tool_use');
+    expect(api.requests.map((r) => r.outcome)).toEqual(['eof-midstream', 200]);
+  });
+
+  it('honours retry-after-ms and retry-after on a 529 as on a 429', async () => {
+    api.addFaults([
+      { kind: '529', retryAfterMs: 4500 },
+      { kind: '529', retryAfterSeconds: 9 },
+    ]);
+    await new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request());
+    expect(waits).toEqual([4500, 9000]);
+  });
+
+  it('a reply cut at max_tokens comes back as the SDK gives it: stop_reason max_tokens, the tool input cut short', async () => {
+    await api.close();
+    const content = 'x'.repeat(400);
+    api = await startFakeAnthropic({ script: { entries: [{ role: 'worker', replies: [{ stop_reason: 'max_tokens', content: [{ type: 'tool_use', name: 'write_file', input: { path: 'a.ts', content } }] }] }] } });
+    process.env.ANTHROPIC_BASE_URL = api.url;
+    const reply = await new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request());
+    expect(reply.stopReason).toBe('max_tokens');
+    const use = reply.content[0] as { type: string; input: { path?: string; content?: string } };
+    expect(use.type).toBe('tool_use');
+    expect(use.input.path).toBe('a.ts');
+    expect(use.input.content ?? '').not.toBe(content);
+    expect(api.requests[0]!.usage!.output_tokens).toBe(1024);
   });
 
   it('does not retry a request the API refuses', async () => {

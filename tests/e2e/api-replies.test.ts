@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '../support/scenario/run-scenario';
+import { crewComments, expectFaithful, play } from './helpers';
+
+type Block = { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown; name?: string; input?: unknown };
+type Worker = { turn: number; outcome: number | string; last: { role: string; content: Block[] } | undefined; maxTokens: number; sentInput?: unknown };
+
+/** Plays a scenario and keeps, for task t1's worker, every request's turn, outcome and last message. */
+async function playWorker(name: string): Promise<{ r: ScenarioResult; worker: Worker[]; files: Record<string, string | undefined> }> {
+  const worker: Worker[] = [];
+  const files: Record<string, string | undefined> = {};
+  const r = await play(name, {
+    hooks: {
+      beforeClose: async ({ gh, anthropic }) => {
+        for (const q of anthropic.requests.filter((x) => x.role === 'worker')) {
+          const last = q.body.messages.at(-1) as Worker['last'];
+          worker.push({ turn: q.turn, outcome: q.outcome, last: last && { role: last.role, content: typeof last.content === 'string' ? [] : last.content }, maxTokens: q.body.max_tokens });
+        }
+        for (const f of ['NOTES.md', 'ran.log']) files[f] = await gh.repo.readFile('refs/heads/crew/1/r1/t1', f);
+      },
+    },
+  });
+  expectFaithful(r);
+  return { r, worker, files };
+}
+
+describe('a reply cut off at max_tokens (max-tokens-cut scenario)', () => {
+  let s: Awaited<ReturnType<typeof playWorker>>;
+  beforeAll(async () => {
+    s = await playWorker('max-tokens-cut');
+  }, 600_000);
+
+  it('the cut write_file call is not run; its tool_result tells the model it was cut off and how much room it has', () => {
+    expect(s.worker.map((w) => w.turn)).toEqual([0, 1, 2, 3]);
+    // Workers ask for max_output_tokens.worker (64,000 by default), not 8,192.
+    expect(s.worker[0]!.maxTokens).toBe(64_000);
+    const answer = s.worker[1]!.last!;
+    expect(answer.role).toBe('user');
+    expect(answer.content).toHaveLength(1);
+    expect(answer.content[0]).toMatchObject({ type: 'tool_result', is_error: true });
+    const text = String(answer.content[0]!.content);
+    expect(text).toContain('crew did not run this write_file call');
+    expect(text).toContain('reached the output limit of 64000 tokens');
+    expect(text).toContain('Write a large file in parts');
+  });
+
+  it('the next replies write the file in parts, and the task succeeds with exactly what they wrote', () => {
+    expect(s.files['NOTES.md']).toBe('# Notes\n\nFirst part.\n\nSecond part.\n');
+    expect(crewComments(s.r).find((c) => c.body.includes('<!-- crew:plan'))!.body).toContain('✅ Done');
+    expect(s.r.pulls).toHaveLength(1);
+  });
+});
+
+describe('dropped streams (dropped-streams scenario)', () => {
+  let s: Awaited<ReturnType<typeof playWorker>>;
+  beforeAll(async () => {
+    s = await playWorker('dropped-streams');
+  }, 600_000);
+
+  it('a socket reset mid-stream and a stream ended without message_stop are each asked again', () => {
+    expect(s.worker.map((w) => [w.turn, w.outcome])).toEqual([
+      [0, 200],
+      [1, 'reset-midstream'],
+      [1, 200],
+      [2, 'eof-midstream'],
+      [2, 200],
+      [3, 200],
+    ]);
+  });
+
+  it('no tool ran twice, and the task succeeds', () => {
+    expect(s.files['ran.log']).toBe('ran\n');
+    expect(s.files['NOTES.md']).toBe('# Notes\n\nFirst part.\n\nSecond part.\n');
+    expect(crewComments(s.r).find((c) => c.body.includes('<!-- crew:plan'))!.body).toContain('✅ Done');
+    expect(crewComments(s.r).some((c) => /refused the request/.test(c.body))).toBe(false);
+  });
+});
