@@ -1,9 +1,10 @@
+import { statSync } from 'node:fs';
 import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
-import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity } from './git-client';
+import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity, type GitPin } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
@@ -18,8 +19,9 @@ export class GitRepo implements Repo {
     token: string,
     identity?: GitIdentity,
     extraConfig?: Record<string, string>,
+    pin: GitPin | undefined = checkoutPin(dir),
   ) {
-    this.git = gitClient(dir, token, identity, extraConfig);
+    this.git = gitClient(dir, token, identity, extraConfig, pin);
   }
 
   /** The local name of a remote branch once fetched. */
@@ -210,11 +212,21 @@ export class GitRepo implements Repo {
 
   /** The change between two commits as a zero-context unified diff, for the critic's checks. Capped; the cap is said. */
   async unifiedDiff(from: string, to = 'HEAD', maxBytes = 5_000_000): Promise<{ text: string; truncated: boolean }> {
-    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', rev(from), rev(to)]);
+    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '-U0', rev(from), rev(to)]);
     return text.length > maxBytes ? { text: text.slice(0, maxBytes), truncated: true } : { text, truncated: false };
   }
 
   async diffStat(from: string, to = 'HEAD'): Promise<string> {
-    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-renames', rev(from), rev(to)])).trim();
+    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', rev(from), rev(to)])).trim();
+  }
+}
+
+/** A checkout's own `.git` folder, pinned as it is when crew starts (see GitPin); none for anything else. */
+function checkoutPin(dir: string): GitPin | undefined {
+  const gitDir = join(dir, '.git');
+  try {
+    return statSync(gitDir).isDirectory() ? { gitDir, workTree: dir } : undefined;
+  } catch {
+    return undefined;
   }
 }
