@@ -15,6 +15,10 @@ export type Command =
       maxIterations?: number;
       verbose: boolean;
       scripted?: string;
+      /** Run agents' commands without a sandbox where none can start (the person's opt-in; never the repository's). */
+      allowUnsandboxed: boolean;
+      /** Run the repository's \`setup:\` commands without asking. */
+      allowSetup: boolean;
     }
   | { kind: 'list'; project: string }
   | { kind: 'status'; run?: number; project: string };
@@ -33,6 +37,10 @@ Options:
   --max-iterations N     how many times the critic may send the work back (overrides max_iterations)
   --verbose              show the agents' tool calls and text as they happen
   --scripted FILE        play scripted model replies from FILE instead of calling the Anthropic API
+  --allow-setup          run the repository's setup: commands (.github/crew.yml or the task file) without
+                         asking; without it crew shows them and asks once for each new content
+  --allow-unsandboxed    where no sandbox can start here, let agents' commands run without one (as you,
+                         with network); without it run_command is refused there
 
 The model: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway.
 Exit codes: 0 done, 1 not done (criteria unmet, failed, or waiting for you), 2 usage or configuration error, 130 interrupted.`;
@@ -56,6 +64,8 @@ export function parseArgs(argv: string[], cwd: string): Command {
   let maxIterations: number | undefined;
   let verbose = false;
   let scripted: string | undefined;
+  let allowUnsandboxed = false;
+  let allowSetup = false;
   const value = (i: number, flag: string) => {
     const v = rest[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value.`);
@@ -71,6 +81,8 @@ export function parseArgs(argv: string[], cwd: string): Command {
     else if (flag === '--max-iterations') maxIterations = positiveInt(flag, take());
     else if (flag === '--verbose' || flag === '-v') verbose = true;
     else if (flag === '--scripted') scripted = take();
+    else if (flag === '--allow-unsandboxed') allowUnsandboxed = true;
+    else if (flag === '--allow-setup') allowSetup = true;
     else if (flag === '--resume') {
       const next = inline ?? rest[i + 1];
       if (next !== undefined && /^[0-9]+$/.test(next)) {
@@ -95,5 +107,5 @@ export function parseArgs(argv: string[], cwd: string): Command {
   if (resume !== undefined && (task !== undefined || configFile !== undefined || criteria.length)) throw new UsageError('--resume continues an existing run; it takes no task, --criteria or --config.');
   if (resume === undefined && task === undefined && configFile === undefined) throw new UsageError('crew run needs a task: crew run "what to do" --criteria "how to tell it is done", or --config task.yaml, or --resume.');
   if (task !== undefined && !task.trim()) throw new UsageError('the task is empty: say what crew should do.');
-  return { kind: 'run', task, criteria, configFile, resume, project, maxIterations, verbose, scripted };
+  return { kind: 'run', task, criteria, configFile, resume, project, maxIterations, verbose, scripted, allowUnsandboxed, allowSetup };
 }

@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
-import { gitClient, readFileAtCommit } from '../adapters/git/git-client';
+import { readFileAtCommit } from '../adapters/git/git-client';
 import { ScriptedModel, ScriptError } from '../adapters/scripted/model';
 import { systemClock } from '../clock';
 import { CONFIG_PATH, ConfigError } from '../config/schema';
@@ -22,16 +22,19 @@ import { LocalEngine, readRequest, type Ending, type Prompter } from './engine';
 import { LiveView, type Output } from './live-view';
 import { localSandboxStatement } from './sandbox-statement';
 import { LocalStateStore } from './state-store';
-import { localConfig, readTaskFile } from './task-file';
+import { confirmSetup } from './setup-approval';
+import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
 import { clock, markdownToTerminal } from './terminal-text';
 import { claimRun, ensureCrewDir, nextRunNumber, openProject, processAlive, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
-import { LOCAL_IDENTITY } from './worktree-repo';
+import { projectGit } from './worktree-repo';
 import { localBranches } from '../domain/refs';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
 interface RunOptions {
   overrides: Record<string, unknown>;
   maxIterations?: number;
+  /** `--allow-unsandboxed` was given when the run started (or on a resume). */
+  allowUnsandboxed?: boolean;
 }
 
 /** A run started before options were kept has none; a damaged file is said, not guessed around. */
@@ -94,7 +97,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const task = cmd.configFile ? await readTaskFile(resolve(cmd.configFile)) : undefined;
   await ensureCrewDir(project.dir);
   const store = new LocalStateStore(runsDir(project.dir));
-  const git = gitClient(project.dir, '', LOCAL_IDENTITY);
+  const git = projectGit(project.dir);
 
   let runNo: number;
   let base: { branch: string; sha: string };
@@ -125,13 +128,36 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   // A resumed run keeps what it was started with (the task file's keys, --max-iterations) unless told otherwise.
   const optionsFile = join(store.runDir(runNo), '.options.json');
   const saved: RunOptions = fresh ? { overrides: task?.overrides ?? {} } : await readOptions(optionsFile);
-  const options: RunOptions = { overrides: saved.overrides, ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}) };
+  const options: RunOptions = {
+    overrides: saved.overrides,
+    ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}),
+    ...(cmd.allowUnsandboxed || saved.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+  };
   const crewYml = await readFileAtCommit(git, base.sha, CONFIG_PATH);
-  const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations }, CONFIG_PATH);
+  const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations, allowUnsandboxed: options.allowUnsandboxed }, CONFIG_PATH);
+  const taskName = cmd.configFile ?? 'the task file this run was started with';
+  const notes = unsandboxedAskedIn(crewYml, options.overrides, { config: CONFIG_PATH, task: taskName }).map(
+    (f) => `note: allow_unsandboxed in ${f} is not used on your machine: only you can turn the sandbox off, with crew run … --allow-unsandboxed.`,
+  );
+
   const view = new LiveView(out, tty);
   const model = await modelFrom(cmd.scripted, (m) => view.message(`⚠ ${redact(m)}`));
 
   const lines = lineReader();
+  // Nothing runs, and the model is not asked anything, before the person has allowed the repository's setup commands.
+  try {
+    await confirmSetup({
+      project: project.dir,
+      commands: config.setup,
+      from: `\`setup:\` in ${'setup' in options.overrides ? taskName : CONFIG_PATH}`,
+      allowed: cmd.allowSetup,
+      ask: process.stdin.isTTY ? async (q) => (out.write(`${q} `), lines.next()) : undefined,
+      say: (t) => out.write(`${t}\n`),
+    });
+  } catch (e) {
+    lines.close();
+    throw e;
+  }
   const prompter: Prompter = {
     async ask(question, multiline) {
       out.write(`${question}\n`);
@@ -147,13 +173,15 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   };
   const release = await claimRun(store.runDir(runNo));
   await writeFile(optionsFile, `${JSON.stringify(options, null, 2)}\n`);
-  const worktrees = join(tmpdir(), 'crew-worktrees', createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
+  // One folder per user: another user's crew (root's, say) may have made a shared one this user cannot write.
+  const worktrees = join(tmpdir(), `crew-worktrees-${process.getuid?.() ?? userInfo().username}`, createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
   await LocalEngine.clearWorktrees(project.dir, worktrees);
   const engine = new LocalEngine({ project: project.dir, run: runNo, base, config, model, view, prompter, verbose: cmd.verbose, worktrees, user: userInfo().username || 'you' });
 
   out.write(`crew ${CREW_VERSION} · run ${runNo} · ${project.dir} · from ${base.branch} at ${base.sha.slice(0, 7)}\n`);
   if (fresh && project.dirty) out.write('note: you have uncommitted changes; crew works from the last commit and does not touch your working tree.\n');
   out.write(`${await localSandboxStatement(config.allow_unsandboxed)}\n`);
+  for (const n of notes) out.write(`${n}\n`);
   if (cmd.scripted) out.write(`model: scripted replies from ${cmd.scripted}\n`);
   out.write('\n');
 

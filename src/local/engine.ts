@@ -1,6 +1,6 @@
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gitClient, readFileAtCommit } from '../adapters/git/git-client';
+import { readFileAtCommit } from '../adapters/git/git-client';
 import { identify } from '../adapters/scripted/replies';
 import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
@@ -26,7 +26,7 @@ import { appendHistory } from './history';
 import type { LiveView } from './live-view';
 import { LocalStateStore } from './state-store';
 import { markdownToTerminal } from './terminal-text';
-import { LOCAL_IDENTITY, WorktreeRepo } from './worktree-repo';
+import { projectGit, WorktreeRepo } from './worktree-repo';
 
 /**
  * A local run: crew's own steps (route, work, advance, critic), played in this
@@ -60,6 +60,9 @@ export type Ending = { kind: 'ended'; view: RunView } | { kind: 'waiting'; view:
 
 const STEPS = { route, work, advance, critic } as const;
 
+/** Locally only the person turns the sandbox off, on the command line. */
+export const LOCAL_OPT_IN = 'run crew again with --allow-unsandboxed (commands then run as you, with network)';
+
 export class LocalEngine {
   readonly state: LocalStateStore;
   readonly forge: LocalForge;
@@ -77,7 +80,7 @@ export class LocalEngine {
     this.forge = new LocalForge(this.runDir, o.project, o.base.branch, {
       dispatch: (inputs) => this.start({ kind: 'dispatch', inputs }),
       workflowRunActive: (id) => this.active.has(id),
-      branchSha: async (b) => (await gitClient(o.project, '', LOCAL_IDENTITY).raw(['rev-parse', `refs/heads/${b}`])).trim(),
+      branchSha: async (b) => (await projectGit(o.project).raw(['rev-parse', `refs/heads/${b}`])).trim(),
       onComment: (c) => {
         // The plan comment is the live view; the report and the retrospective are summed up at the end and kept as files.
         if (c.edited || c.author !== 'crew' || [planMarker(o.run, 1), reportMarker(o.run, 1), retroMarker(o.run, 1)].some((m) => c.body.includes(m))) return;
@@ -185,6 +188,7 @@ export class LocalEngine {
       },
       summary: async () => undefined,
       cancellation: this.cancel.signal,
+      unsandboxedOptIn: LOCAL_OPT_IN,
     };
     try {
       await STEPS[step](ctx);
@@ -200,7 +204,7 @@ export class LocalEngine {
 
   /** A file as committed at the run's base: configuration, templates and knowledge never come from crew's own branches. */
   private readBase(path: string): Promise<string | undefined> {
-    return readFileAtCommit(gitClient(this.o.project, '', LOCAL_IDENTITY), this.o.base.sha, path);
+    return readFileAtCommit(projectGit(this.o.project), this.o.base.sha, path);
   }
 
   /** The model, and with --verbose what each agent says and which tools it calls, as it happens. */
@@ -309,7 +313,7 @@ export class LocalEngine {
   /** Worktrees a killed session left behind. */
   static async clearWorktrees(project: string, dir: string): Promise<void> {
     await rm(dir, { recursive: true, force: true });
-    await gitClient(project, '', LOCAL_IDENTITY)
+    await projectGit(project)
       .raw(['worktree', 'prune'])
       .catch(() => undefined);
   }

@@ -53,14 +53,22 @@ export function mergeConfig(...layers: Array<Record<string, unknown>>): Record<s
 
 /**
  * The configuration of a local run: `.github/crew.yml` as committed, the task file's
- * keys, then the command line. Locally run_command may run without the root sandbox
- * unless the configuration says otherwise: the person runs crew on their own machine,
- * and crew says at the start what the commands can reach.
+ * keys, then the command line. Whether agents' commands may run without a sandbox is the
+ * person's choice alone (`--allow-unsandboxed`): a repository, or a task file that may
+ * come with one, cannot turn the sandbox off on the person's machine.
  */
-export function localConfig(crewYml: string | undefined, task: Record<string, unknown>, flags: { maxIterations?: number }, file: string): Config {
+export function localConfig(crewYml: string | undefined, task: Record<string, unknown>, flags: { maxIterations?: number; allowUnsandboxed?: boolean }, file: string): Config {
   const committed = parseYamlMapping(crewYml, file);
   validateConfig(committed, file);
-  const merged = mergeConfig({ allow_unsandboxed: true }, committed, task, flags.maxIterations ? { max_iterations: flags.maxIterations } : {});
+  const merged = mergeConfig(committed, task, flags.maxIterations ? { max_iterations: flags.maxIterations } : {});
   // A local run has no pull request to merge: the result waits on its branch.
-  return validateConfig({ ...merged, auto_merge: false }, file);
+  return validateConfig({ ...merged, auto_merge: false, allow_unsandboxed: flags.allowUnsandboxed === true }, file);
+}
+
+/** Where `allow_unsandboxed: true` was asked for in a file, which locally only the flag can grant (said, not silently dropped). */
+export function unsandboxedAskedIn(crewYml: string | undefined, task: Record<string, unknown>, files: { config: string; task?: string }): string[] {
+  const asked: string[] = [];
+  if (parseYamlMapping(crewYml, files.config).allow_unsandboxed === true) asked.push(files.config);
+  if (task.allow_unsandboxed === true) asked.push(files.task ?? 'the task file');
+  return asked;
 }

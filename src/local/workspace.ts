@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitClient } from '../adapters/git/git-client';
-import { LOCAL_IDENTITY } from './worktree-repo';
+import { LOCAL_IDENTITY, projectGit } from './worktree-repo';
 
 /** A mistake in how crew was called: the message says what to do; the exit code is 2. */
 export class UsageError extends Error {}
@@ -20,9 +20,9 @@ export interface Project {
 /** The repository a local run works on; a clear error when `--project` is not one. */
 export async function openProject(dir: string): Promise<Project> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--project ${dir}: no such folder. Pass the folder of a git repository (the default is the current folder).`);
-  const git = gitClient(dir, '', LOCAL_IDENTITY);
-  const top = (await git.raw(['rev-parse', '--show-toplevel']).catch(() => '')).trim();
+  const top = (await gitClient(dir, '', LOCAL_IDENTITY).raw(['rev-parse', '--show-toplevel']).catch(() => '')).trim();
   if (!top) throw new UsageError(`${dir} is not inside a git repository. crew works on a repository's last commit: run \`git init\` and commit your files first.`);
+  const git = projectGit(top);
   const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim();
   if (!head) throw new UsageError(`the repository at ${top} has no commits yet. crew works from the last commit: commit your files first.`);
   const branch = (await git.raw(['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')).trim() || undefined;
@@ -59,7 +59,7 @@ export async function runNumbersOf(project: string): Promise<number[]> {
  * run never picks up branches an earlier run left (say, after `.crew/` was deleted).
  */
 export async function nextRunNumber(project: string): Promise<number> {
-  const refs = await gitClient(project, '', LOCAL_IDENTITY).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/crew/']);
+  const refs = await projectGit(project).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/crew/']);
   const fromBranches = [...refs.matchAll(/^crew\/local-([1-9][0-9]*)\//gm)].map((m) => Number(m[1]));
   return Math.max(0, ...fromBranches, ...(await runNumbersOf(project))) + 1;
 }

@@ -1,6 +1,8 @@
-import { appendFile, rm } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { appendFile, readFile, rm } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { gitClient, type GitIdentity } from '../adapters/git/git-client';
+import { gitClient, type GitIdentity, type GitPin } from '../adapters/git/git-client';
 import { GitRepo } from '../adapters/git/git-repo';
 import { assertCrewRef } from '../domain/refs';
 
@@ -17,6 +19,24 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 
 export const LOCAL_IDENTITY: GitIdentity = { name: 'crew', email: 'crew@localhost' };
 
+/** `gitdir: <path>` of a `.git` file, as git reads it. */
+function gitFileTarget(dir: string, text: string): string {
+  const m = /^gitdir: (.+)$/m.exec(text);
+  if (!m) throw new Error(`${join(dir, '.git')} is not a git folder pointer (no "gitdir:" line)`);
+  const target = m[1]!.trim();
+  return isAbsolute(target) ? target : resolve(dir, target);
+}
+
+/**
+ * crew's git in the person's repository (see GitPin): the repository's git folder pinned, the
+ * person's global config left out, since tools run as the person and could have written it.
+ */
+export function projectGit(dir: string): SimpleGit {
+  const dotGit = join(dir, '.git');
+  const gitDir = statSync(dotGit).isDirectory() ? dotGit : gitFileTarget(dir, readFileSync(dotGit, 'utf8'));
+  return gitClient(dir, '', LOCAL_IDENTITY, {}, { gitDir, workTree: dir, ignoreGlobalConfig: true });
+}
+
 /**
  * The Repo port for a local run: each job works in its own git worktree of the
  * person's repository, on a detached HEAD. There is no remote: a branch crew
@@ -30,20 +50,24 @@ export class WorktreeRepo extends GitRepo {
     dir: string,
     private readonly project: SimpleGit,
     private readonly excludeFile: string,
+    pin: GitPin,
   ) {
     // Setup output (node_modules, …) is kept out of commits through a private excludes file: a worktree
     // shares info/exclude with the person's repository, which crew must not edit.
-    super(dir, '', '', LOCAL_IDENTITY, { 'core.excludesFile': excludeFile });
+    super(dir, '', '', LOCAL_IDENTITY, { 'core.excludesFile': excludeFile }, pin);
   }
 
   /** A fresh worktree for one job, at `start`. */
   static async create(projectDir: string, dir: string, start: string): Promise<WorktreeRepo> {
-    const project = gitClient(projectDir, '', LOCAL_IDENTITY);
+    const project = projectGit(projectDir);
     await rm(dir, { recursive: true, force: true });
     await serially(() => project.raw(['worktree', 'add', '--quiet', '--detach', dir, start]));
+    // Read once, as git has just written it: the worktree's own folder in the repository's git folder.
+    // From here on crew's git uses that folder, whatever a tool later writes into the tree's `.git` file.
+    const gitDir = gitFileTarget(dir, await readFile(join(dir, '.git'), 'utf8'));
     const excludeFile = `${dir}.exclude`;
     await appendFile(excludeFile, '');
-    return new WorktreeRepo(dir, project, excludeFile);
+    return new WorktreeRepo(dir, project, excludeFile, { gitDir, workTree: dir, ignoreGlobalConfig: true });
   }
 
   async dispose(): Promise<void> {

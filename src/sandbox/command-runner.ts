@@ -151,7 +151,7 @@ export class NamespaceRunner implements CommandRunner {
 export class UserNamespaceRunner implements CommandRunner {
   readonly sandboxed = true;
   readonly description =
-    "sandboxed with user namespaces: commands have no network, cannot see crew's process or its environment, and cannot change the repository's .git; they can still read and write the files your own user can (for example ~/.ssh)";
+    "sandboxed with user namespaces: commands have no network, cannot see crew's process or its environment, and cannot change the repository's .git (or crew's .crew state beside it); they can still read and write the files your own user can (for example ~/.ssh)";
 
   constructor(
     private readonly home: string,
@@ -175,6 +175,11 @@ export async function prepareUserNamespace(workspace: string, tempDir: string): 
   for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
     const out = await exec('git', ['-C', workspace, 'rev-parse', flag]).catch(() => undefined);
     if (out?.stdout.trim()) gitDirs.add(resolvePath(workspace, out.stdout.trim()));
+  }
+  // Local mode keeps its state beside the repository's git folder (`.crew/`: runs, allowed setup commands): read-only too.
+  for (const d of [...gitDirs]) {
+    const state = join(dirname(d), '.crew');
+    if (d.endsWith('/.git') && (await stat(state).catch(() => undefined))?.isDirectory()) gitDirs.add(state);
   }
   const home = join(tempDir, 'crew-tool-home');
   await mkdir(home, { recursive: true });

@@ -35,6 +35,8 @@ export interface StepContext {
   summary(markdown: string): Promise<void>;
   /** Aborts when the runner starts cancelling the job (SIGINT); the work step saves its work and stops. */
   cancellation?: AbortSignal;
+  /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
+  unsandboxedOptIn?: string;
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */

@@ -6,13 +6,16 @@ import type { StepContext } from './context';
 
 export const MAX_OUTPUT_BYTES = 30_000;
 
+/** How to let commands run without a sandbox, unless the context says otherwise (local mode: a flag). */
+export const CONFIG_OPT_IN = 'set allow_unsandboxed: true in .github/crew.yml';
+
 /**
  * The sandbox for run_command, or the reason there is none, said loudly. The first that
  * starts wins: the tool user (root or passwordless sudo), then user namespaces (where the
  * kernel lets any user create them).
  */
 export async function commandRunner(
-  ctx: Pick<StepContext, 'repo' | 'log'>,
+  ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
   allowUnsandboxed: boolean,
   sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
 ): Promise<{ runner?: CommandRunner; warning: string | null }> {
@@ -32,7 +35,8 @@ export async function commandRunner(
     ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}.`);
     return { runner, warning: `commands ran without a sandbox (${reason})` };
   }
-  ctx.log.warn(`No sandbox: ${reason}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`);
+  const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
+  ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
   return { warning: `run_command was refused: no sandbox (${reason})` };
 }
 
@@ -47,7 +51,7 @@ export async function commandRunner(
  * processes, environment and credentials; with no sandbox it is refused unless `allow_unsandboxed`.
  */
 export async function prepareTools(
-  ctx: Pick<StepContext, 'repo' | 'log'>,
+  ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
   config: { setup: string[]; command_timeout_seconds: number; allow_unsandboxed: boolean },
   tree: { trusted: boolean },
   sandboxes?: Array<typeof prepareSandbox>,
@@ -60,7 +64,7 @@ export async function prepareTools(
   }
   const prepared = await commandRunner(ctx, config.allow_unsandboxed, sandboxes);
   if (!prepared.runner) {
-    const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; set allow_unsandboxed: true in .github/crew.yml to run them without one`;
+    const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
     ctx.log.warn(setupFailure);
     return { ...prepared, setupFailure };
   }

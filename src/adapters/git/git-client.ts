@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -26,7 +26,14 @@ export const HARDENING: Array<[string, string]> = [
   ['core.fsmonitor', 'false'],
   ['credential.helper', ''],
   ['commit.gpgSign', 'false'],
+  ['tag.gpgSign', 'false'],
   ['protocol.ext.allow', 'never'],
+  // crew never needs a pager, an editor, ssh or a password prompt: if git ever wanted one, it fails instead of running a program.
+  ['core.pager', 'cat'],
+  ['core.editor', 'false'],
+  ['sequence.editor', 'false'],
+  ['core.sshCommand', 'false'],
+  ['core.askPass', ''],
 ];
 
 /**
@@ -38,6 +45,25 @@ export const THROWAWAY_CHECKOUT: Record<string, string> = {
   'gc.auto': '0',
   'maintenance.auto': 'false',
 };
+
+/**
+ * Which git folder crew's git uses, fixed when crew made or found it, never looked up again: a
+ * worktree's `.git` is a file in the tree (a tool can rewrite it to point at a folder of its own,
+ * with its own config and hooks), and a checkout's `.git` folder can be renamed away by whoever
+ * may write the checkout. `GIT_DIR`/`GIT_WORK_TREE` pin it; before every command the folder must
+ * still be the one found at the start (same device and inode), or crew's git stops, saying why.
+ */
+export interface GitPin {
+  gitDir: string;
+  workTree: string;
+  /** Leave out the user's global git config (`~/.gitconfig`): locally, tools run as that user and could write it. */
+  ignoreGlobalConfig?: boolean;
+}
+
+function identityOf(path: string): string {
+  const s = statSync(path);
+  return `${s.dev}:${s.ino}`;
+}
 
 /** The configured programs a repository's attributes can pick by name (`filter=x`, `diff=x`, `merge=x`). */
 const DRIVER_PROGRAM = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver)$/;
@@ -68,7 +94,7 @@ export function driverOverrides(dir: string, env: Record<string, string>): Array
  * each git command (GIT_CONFIG_COUNT/KEY/VALUE), so nothing is ever written to
  * `.git/config` where an agent's tools could read it. No configured driver runs (driverOverrides).
  */
-export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}): SimpleGit {
+export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}, pin?: GitPin): SimpleGit {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const base = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -76,6 +102,9 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
     LANG: 'C.UTF-8',
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',
+    // The drivers are listed with the same git folder and global config the commands will read.
+    ...(pin ? { GIT_DIR: pin.gitDir, GIT_WORK_TREE: pin.workTree } : {}),
+    ...(pin?.ignoreGlobalConfig ? { GIT_CONFIG_GLOBAL: '/dev/null' } : {}),
   };
   // simple-git calls setting these keys at all unsafe, even to switch them off. Only crew sets them, never model
   // text: credentials travel in GIT_CONFIG_* so they never touch .git/config, and HARDENING switches off what
@@ -90,12 +119,17 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
     allowUnsafeFsMonitor: true,
     allowUnsafeCredentialHelper: true,
     allowUnsafeProtocolOverride: true,
+    allowUnsafePager: true,
+    allowUnsafeEditor: true,
+    allowUnsafeSshCommand: true,
+    allowUnsafeAskPass: true,
+    allowUnsafeConfigPaths: true,
     allowUnsafeFilter: emptied('filter'),
     allowUnsafeDiffTextConv: emptied('diff'),
     allowUnsafeDiffExternal: emptied('diff'),
     allowUnsafeMergeDriver: emptied('merge'),
   };
-  return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
+  const git = simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
     ...base,
     GIT_CONFIG_COUNT: String(config.length),
     ...Object.fromEntries(config.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]])),
@@ -104,7 +138,25 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
     GIT_COMMITTER_NAME: identity.name,
     GIT_COMMITTER_EMAIL: identity.email,
   });
+  return pin ? pinned(git, pin.gitDir) : git;
 }
+/** The client, whose every command first checks the pinned git folder is still the one it was. */
+function pinned(git: SimpleGit, gitDir: string): SimpleGit {
+  const expected = identityOf(gitDir);
+  const check = async () => {
+    const s = await stat(gitDir).catch(() => undefined);
+    if (!s || `${s.dev}:${s.ino}` !== expected) {
+      throw new Error(`the git folder ${gitDir} was replaced or removed while crew worked (a tool's doing?); crew's git does not follow it, and stops here`);
+    }
+  };
+  return new Proxy(git, {
+    get(target, prop, receiver) {
+      if (prop === 'raw') return async (args: string[]) => (await check(), target.raw(args));
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+}
+
 
 export function isNonFastForward(e: unknown): boolean {
   const text = String(e instanceof Error ? e.message : e);

@@ -1,10 +1,11 @@
+import { statSync } from 'node:fs';
 import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { DIFF_LIMIT_BYTES } from '../../domain/diff';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
-import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity } from './git-client';
+import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity, type GitPin } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
@@ -26,8 +27,9 @@ export class GitRepo implements Repo {
     token: string,
     identity?: GitIdentity,
     extraConfig?: Record<string, string>,
+    pin: GitPin | undefined = checkoutPin(dir),
   ) {
-    this.git = gitClient(dir, token, identity, extraConfig);
+    this.git = gitClient(dir, token, identity, extraConfig, pin);
   }
 
   /** The local name of a remote branch once fetched. */
@@ -231,5 +233,15 @@ export class GitRepo implements Repo {
 
   async diffStat(from: string, to = 'HEAD'): Promise<string> {
     return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', ...AS_COMMITTED, rev(from), rev(to)])).trim();
+  }
+}
+
+/** A checkout's own `.git` folder, pinned as it is when crew starts (see GitPin); none for anything else. */
+function checkoutPin(dir: string): GitPin | undefined {
+  const gitDir = join(dir, '.git');
+  try {
+    return statSync(gitDir).isDirectory() ? { gitDir, workTree: dir } : undefined;
+  } catch {
+    return undefined;
   }
 }

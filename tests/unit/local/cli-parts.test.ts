@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/schema';
 import { parseArgs } from '../../../src/local/args';
 import { LiveView } from '../../../src/local/live-view';
-import { localConfig, mergeConfig } from '../../../src/local/task-file';
+import { localConfig, mergeConfig, unsandboxedAskedIn } from '../../../src/local/task-file';
 import { localizeCommands, markdownToTerminal } from '../../../src/local/terminal-text';
 import { UsageError } from '../../../src/local/workspace';
 import { renderPlanComment } from '../../../src/render/plan-comment';
@@ -13,8 +13,10 @@ const sampleView = () => runView(['success', 'running', 'pending']);
 describe('crew command line', () => {
   it('parses run, resume, list and status', () => {
     expect(parseArgs(['run', 'do it', '--criteria', 'a', '--criteria=b', '--project', '/p', '--max-iterations', '4', '--verbose'], '/cwd')).toEqual({
-      kind: 'run', task: 'do it', criteria: ['a', 'b'], configFile: undefined, resume: undefined, project: '/p', maxIterations: 4, verbose: true, scripted: undefined,
+      kind: 'run', task: 'do it', criteria: ['a', 'b'], configFile: undefined, resume: undefined, project: '/p', maxIterations: 4, verbose: true, scripted: undefined, allowUnsandboxed: false, allowSetup: false,
     });
+    expect(parseArgs(['run', 'x', '--allow-unsandboxed', '--allow-setup'], '/cwd')).toMatchObject({ allowUnsandboxed: true, allowSetup: true });
+    expect(parseArgs(['run', '--resume', '--allow-setup'], '/cwd')).toMatchObject({ resume: 'latest', allowSetup: true });
     expect(parseArgs(['run', '--resume'], '/cwd')).toMatchObject({ kind: 'run', resume: 'latest', project: '/cwd' });
     expect(parseArgs(['run', '--resume', '7', '--verbose'], '/cwd')).toMatchObject({ resume: 7, verbose: true });
     expect(parseArgs(['run', '--config', 't.yaml'], '/cwd')).toMatchObject({ configFile: 't.yaml', task: undefined });
@@ -46,9 +48,12 @@ describe('configuration of a local run', () => {
     expect(c.max_iterations).toBe(2);
     expect(c.max_parallel).toBe(3);
     expect(c.auto_merge).toBe(false);
-    // Local runs allow unsandboxed commands unless the configuration says otherwise.
-    expect(c.allow_unsandboxed).toBe(true);
-    expect(localConfig('allow_unsandboxed: false\n', {}, {}, '.github/crew.yml').allow_unsandboxed).toBe(false);
+    // Local runs are sandboxed unless the person says otherwise, on the command line: a repository or a task file cannot.
+    expect(c.allow_unsandboxed).toBe(false);
+    expect(localConfig('allow_unsandboxed: true\n', { allow_unsandboxed: true }, {}, '.github/crew.yml').allow_unsandboxed).toBe(false);
+    expect(localConfig('', {}, { allowUnsandboxed: true }, '.github/crew.yml').allow_unsandboxed).toBe(true);
+    expect(unsandboxedAskedIn('allow_unsandboxed: true\n', { allow_unsandboxed: true }, { config: '.github/crew.yml', task: 'task.yaml' })).toEqual(['.github/crew.yml', 'task.yaml']);
+    expect(unsandboxedAskedIn('allow_unsandboxed: false\n', {}, { config: '.github/crew.yml' })).toEqual([]);
   });
 
   it('names the file and the key of a bad value', () => {
