@@ -231,7 +231,8 @@ describe('the work step, in-process against the fakes', () => {
         [paths.attemptResult(ISSUE, RUN, 't1', 2)]: front(2, 'success', 'Rewrote it with a loop'),
         [paths.attemptResult(ISSUE, RUN, 't2', 1)]: front(1, 'failure', 'Another task', 'not ours'),
       });
-      await work(await job(new AnthropicModel('sk-ant-test-key-0000', clock, log), 'max_retries: 1\nhistory_context_size: 0\n'));
+      // 15 s of waits (1 + 2 + 4 + 8) end the retries after the fifth failure, as api_retry_wait_seconds: 15 would.
+      await work(await job(new AnthropicModel('sk-ant-test-key-0000', clock, log, { retryWaitMs: 15_000 }), 'max_retries: 1\nhistory_context_size: 0\n'));
       const worker = api.requests.filter((q) => q.role === 'worker');
       expect(worker.map((q) => [q.attempt, q.outcome])).toEqual([[3, 200], [3, 529], [3, 529], [3, 529], [3, 529], [3, 529], [4, 200], [4, 200]]);
       const failed = (await stateFile(paths.attemptResult(ISSUE, RUN, 't1', 3)))!;
