@@ -3,6 +3,8 @@
  * person) sees both sides with their line numbers. Pure.
  */
 
+import { fence } from '../text/markdown';
+
 export interface ConflictHunk {
   file: string;
   /** 1-based line of the `<<<<<<<` marker in the conflicted file. */
@@ -47,7 +49,7 @@ export function hasConflictMarkers(text: string): boolean {
 export function renderHunks(hunks: ConflictHunk[], labels: { ours: string; theirs: string }, maxChars = 20_000): string {
   const out: string[] = [];
   for (const h of hunks) {
-    out.push(`**${h.file}** line ${h.line}`, '', `${labels.ours}:`, '```', h.ours.slice(0, 3000), '```', `${labels.theirs}:`, '```', h.theirs.slice(0, 3000), '```', '');
+    out.push(`**${h.file}** line ${h.line}`, '', `${labels.ours}:`, fence(h.ours.slice(0, 3000)), `${labels.theirs}:`, fence(h.theirs.slice(0, 3000)), '');
   }
   const text = out.join('\n');
   return text.length > maxChars ? `${text.slice(0, maxChars)}\n\n… (more hunks left out)` : text;

@@ -1,5 +1,6 @@
 import type { KnowledgeEntry } from '../state/knowledge';
 import { cell, hiddenMarker } from '../text/markdown';
+import { inert } from '../text/inert';
 import type { Quality, RunStatus } from './judgment';
 
 /**
@@ -119,10 +120,10 @@ const MAX_ITEMS = 20;
 
 const oneLine = (text: string) => text.trim().replace(/\s*[\r\n]+\s*/g, ' ');
 
-// Model text goes into a comment crew finds by its marker: an HTML comment in it must not pass for one.
+// Model text, cut, then made inert: no mention, image, markup (an HTML comment could pass for crew's marker) or closing keyword.
 const clip = (text: string, max: number) => {
   const t = text.trim();
-  return (t.length > max ? `${t.slice(0, max - 1)}…` : t).replace(/<!--/g, '&lt;!--');
+  return inert(t.length > max ? `${t.slice(0, max - 1)}…` : t);
 };
 
 const list = (heading: string, items: string[]) => {
@@ -133,7 +134,7 @@ const list = (heading: string, items: string[]) => {
 };
 
 const row = (p: ScoredProposal) =>
-  `| ${p.decision === 'adopt' ? '✅ adopt' : '⏸ hold'} | ${p.kind} | **${cell(clip(p.title, 200))}**: ${cell(clip(p.body, 800))} | ${p.score.toFixed(2)} |`;
+  `| ${p.decision === 'adopt' ? '✅ adopt' : '⏸ hold'} | ${p.kind} | **${clip(cell(p.title), 200)}**: ${clip(cell(p.body), 800)} | ${p.score.toFixed(2)} |`;
 
 function body(r: Retrospective, ctx: { run: number }): string {
   const listed = [...r.adopted, ...r.held];

@@ -25,6 +25,9 @@ export function markdownToTerminal(md: string, run: number): string {
     .replace(/<details[^>]*>\s*<summary>([\s\S]*?)<\/summary>/g, '▸ $1')
     .replace(/<\/details>/g, '')
     .replace(/<\/?sub>/g, '')
+    // Model text made inert for GitHub (text/inert.ts) reads as it was written at a terminal.
+    .replace(/<code>(@[^<\n]*)<\/code>/g, '`$1`')
+    .replace(/&lt;/g, '<')
     .replace(/> \[!(WARNING|NOTE|CAUTION|IMPORTANT)\]\n> /g, '⚠ ')
     .replace(/\[([^\]]+)\]\((#comment-\d+)\)/g, '$1')
     .replace(/\[`([^`]+)`\]\(([^)]+)\)/g, (_m, label: string, url: string) => (label === url ? label : `${label} (${url})`))

@@ -1,4 +1,5 @@
 import { COMMAND_HELP } from '../domain/commands';
+import { inert } from '../text/inert';
 import { hiddenMarker } from '../text/markdown';
 
 /** Commands this version answers; the rest are listed as coming. */
@@ -20,5 +21,5 @@ export function refusalComment(login: string, permission: string): string {
 }
 
 export function failureComment(step: string, message: string, runLink: string, next: string): string {
-  return [`**crew stopped** during ${step}.`, '', message, '', `**What you can do:** ${next}`, '', `<sub>[Workflow log](${runLink})</sub>`, hiddenMarker('failure')].join('\n');
+  return [`**crew stopped** during ${step}.`, '', inert(message), '', `**What you can do:** ${next}`, '', `<sub>[Workflow log](${runLink})</sub>`, hiddenMarker('failure')].join('\n');
 }

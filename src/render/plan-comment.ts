@@ -1,7 +1,8 @@
 import { describeCriterion } from '../domain/criteria';
 import { criticalPath, waves } from '../domain/plan';
 import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
-import { cell, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
+import { inert } from '../text/inert';
+import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
   branch(branch: string): string;
@@ -106,11 +107,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     const done = [...view.tasks.values()].filter((t) => t.status === 'success').length;
     out.push(`\`${progressBar(done, plan.tasks.length)}\` tasks done`);
     out.push('');
-    out.push(`> ${plan.summary.replace(/\n+/g, ' ')}`);
+    out.push(`> ${inert(plan.summary.replace(/\n+/g, ' '))}`);
     out.push('');
     if (plan.openQuestions?.length) {
       out.push(`> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`);
-      for (const [i, q] of plan.openQuestions.entries()) out.push(`> ${i + 1}. ${cell(q)}`);
+      for (const [i, q] of plan.openQuestions.entries()) out.push(`> ${i + 1}. ${inert(cell(q))}`);
       out.push('> If an assumption is wrong, comment `/crew abort`, add the answer to the issue, and comment `/crew run` again.');
       out.push('');
     }
@@ -121,7 +122,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
       const branch = rec?.branch && rec.status !== 'pending' ? `[\`${rec.branch}\`](${links.branch(rec.branch)})` : '–';
       const status = rec?.replacedBy ? `↪ replaced by ${rec.replacedBy.join(', ')}` : rec?.accepted ? `${STATUS_TEXT[rec.status]} (accepted as is)` : STATUS_TEXT[rec?.status ?? 'pending'];
       const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
-      out.push(`| **${t.id}** ${cell(t.title)} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`);
+      out.push(`| **${t.id}** ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`);
     }
     out.push('');
     out.push(mermaidGraph(view));
@@ -132,7 +133,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push(review?.iteration ? `**Done criteria** · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})` : '**Done criteria**');
     for (const c of plan.criteria) {
       const met = review?.met[c.id];
-      out.push(`- [${met === true ? 'x' : ' '}] ${describeCriterion(c)}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`);
+      out.push(`- [${met === true ? 'x' : ' '}] ${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`);
     }
     if (run.phase === 'EXECUTING' && review?.rerun.length) {
       out.push('');
@@ -157,7 +158,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push(`**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`);
   } else if (run.waiting?.kind === 'conflict') {
     out.push('');
-    out.push(`**Waiting for your decision** on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => `\`${cell(f)}\``).join(', ')} ([the hunks](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\` or \`/crew abort\`.`);
+    out.push(`**Waiting for your decision** on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => inert(codeSpan(f))).join(', ')} ([the hunks](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\` or \`/crew abort\`.`);
   } else if (run.waiting?.kind === 'decision') {
     out.push('');
     out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);
@@ -174,7 +175,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.pr) {
     out.push('');
-    const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${run.merge.reason}`, 'not-merged': ` · not merged by crew: ${run.merge.reason}` }[run.merge.state] : '';
+    const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${inert(run.merge.reason)}`, 'not-merged': ` · not merged by crew: ${inert(run.merge.reason)}` }[run.merge.state] : '';
     out.push(`**Pull request:** ${run.pr.url}${merge}`);
   }
   if (run.retro) {
@@ -183,7 +184,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.failure) {
     out.push('');
-    out.push(`**What went wrong** (${run.failure.step}): ${run.failure.message}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; comment \`/crew resume\` to carry on from there.` : ''}`);
+    out.push(`**What went wrong** (${run.failure.step}): ${inert(run.failure.message)}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; comment \`/crew resume\` to carry on from there.` : ''}`);
   }
   const u = totalUsage(view);
   out.push('');

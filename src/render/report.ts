@@ -1,7 +1,8 @@
 import { describeCriterion } from '../domain/criteria';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
-import { cell, details, escapeHtml, fence, hiddenMarker } from '../text/markdown';
+import { inert } from '../text/inert';
+import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
 
 export interface TaskResultText {
   id: string;
@@ -18,6 +19,9 @@ export interface RunOutcome {
 }
 
 
+/** Model text on one line of crew's markdown (a list item, a quote): flattened first, so no fence spans lines. */
+const line = (text: string) => inert(text.replace(/\s*\r?\n\s*/g, ' '));
+
 export function reportMarker(issue: number, run: number): string {
   return hiddenMarker('report', { issue, run });
 }
@@ -31,8 +35,8 @@ function acceptedBanner(j: Judgment, acceptedBy: string): string[] {
   return [
     `> [!WARNING]`,
     `> @${acceptedBy} accepted this with \`/crew accept\` although the critic judged it **FAIL** (iteration ${j.iteration}). crew never merges an accepted pull request by itself.`,
-    ...failing.map((e) => `> - ${mark(e)} **${e.criterion}** ${e.text}: ${verdictWord(e)}`),
-    ...j.adversarial.map((f) => `> - ❌ ${f.rule}: ${f.evidence}`),
+    ...failing.map((e) => `> - ${mark(e)} **${e.criterion}** ${line(e.text)}: ${line(verdictWord(e))}`),
+    ...j.adversarial.map((f) => `> - ❌ ${f.rule}: ${line(f.evidence)}`),
     '',
   ];
 }
@@ -59,13 +63,13 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
   const byId = new Map(judgment?.evaluations.map((e) => [e.criterion, e]));
   const lines = [
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
-    plan.summary,
+    inert(plan.summary),
     '',
     '### What changed',
-    ...plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => `- **${t.id} ${t.title}** — ${results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)'}`),
+    ...plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => `- **${t.id} ${line(t.title)}** — ${line(results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)')}`),
     '',
     `### Done criteria${judgment ? ` (critic: ${judgment.verdict})` : ''}`,
-    ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${describeCriterion(c)}`),
+    ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${line(describeCriterion(c))}`),
     '',
     ...lookBeforeMerging(judgment),
     `Closes #${view.run.issue}`,
@@ -81,17 +85,17 @@ export function renderJudgment(j: Judgment): string {
   const out = [
     `### Critic: ${j.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${j.iteration}, ${j.headSha.slice(0, 7)})`,
     '',
-    j.overallReason,
+    inert(j.overallReason),
     '',
     '| Criterion | Verdict | Confidence |',
     '|---|---|---|',
-    ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${cell(e.text)} | ${cell(verdictWord(e))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`),
+    ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${inert(cell(e.text))} | ${inert(cell(verdictWord(e)))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`),
     '',
   ];
-  for (const e of j.evaluations) if (e.evidence.length) out.push(details(`Evidence for ${e.criterion}`, fence(e.evidence.join('\n\n'))), '');
-  if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`), '');
+  for (const e of j.evaluations) if (e.evidence.length) out.push(details(`Evidence for ${e.criterion}`, inert(fence(e.evidence.join('\n\n')))), '');
+  if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${line(f.evidence)}`), '');
   else out.push('Adversarial checks (criteria unchanged; no deleted, skipped or weakened tests): nothing found.', '');
-  if (j.suggestedNextAction) out.push(`**Suggested next step:** ${j.suggestedNextAction}`, '');
+  if (j.suggestedNextAction) out.push(`**Suggested next step:** ${inert(j.suggestedNextAction)}`, '');
   return out.join('\n');
 }
 
@@ -110,9 +114,9 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
     reportMarker(view.run.issue, view.run.run),
     `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
     '',
-    ...(opts.ended ? ['> [!CAUTION]', `> ${opts.ended}`, ''] : []),
+    ...(opts.ended ? ['> [!CAUTION]', `> ${line(opts.ended)}`, ''] : []),
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
-    plan.summary,
+    inert(plan.summary),
     '',
     ...(judgment ? [renderJudgment(judgment)] : []),
     '### Tasks',
@@ -122,21 +126,22 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
   ];
   for (const t of plan.tasks) {
     const rec = view.tasks.get(t.id);
-    out.push(`| **${t.id}** ${cell(t.title)} | ${rec?.replacedBy ? `replaced by ${rec.replacedBy.join(', ')}` : (rec?.status ?? 'pending')} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
+    out.push(`| **${t.id}** ${inert(cell(t.title))} | ${rec?.replacedBy ? `replaced by ${rec.replacedBy.join(', ')}` : (rec?.status ?? 'pending')} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
   }
   out.push('');
   for (const t of plan.tasks) {
     const rec = view.tasks.get(t.id);
     const r = results.get(t.id);
+    // Each piece of model text is made inert on its own, so a fence one leaves open cannot reach the next.
     const body = [
-      r?.summary ?? '(no summary)',
-      r?.details ? `\n${r.details}` : '',
-      rec?.changedFiles.length ? `\n**Files:** ${rec.changedFiles.map((f) => `\`${f}\``).join(', ')}` : '',
+      inert(r?.summary ?? '(no summary)'),
+      r?.details ? `\n${inert(r.details)}` : '',
+      rec?.changedFiles.length ? `\n**Files:** ${rec.changedFiles.map((f) => inert(codeSpan(f))).join(', ')}` : '',
     ].join('\n');
-    out.push(details(`${t.id} · ${escapeHtml(t.title)} — ${rec?.status ?? 'pending'}`, body.trim()));
+    out.push(details(`${t.id} · ${inert(t.title.replace(/\s+/g, ' '), 'html')} — ${rec?.status ?? 'pending'}`, body.trim()));
     out.push('');
   }
-  if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${n}`), '');
+  if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${line(n)}`), '');
   if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
   out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
   out.push('');
@@ -153,10 +158,10 @@ export function renderMergeSection(m: MergeState | null): string {
     m === null
       ? 'crew has not looked at merging yet.'
       : m.state === 'merged'
-        ? `✅ Merged by crew as ${m.mergeSha?.slice(0, 7) ?? ''}${m.reason ? ` (${m.reason})` : ''}.`
+        ? `✅ Merged by crew as ${m.mergeSha?.slice(0, 7) ?? ''}${m.reason ? ` (${line(m.reason)})` : ''}.`
         : m.state === 'waiting'
-          ? `⏳ Not merged yet: ${m.reason}.`
-          : `Not merged by crew: ${m.reason}.`;
+          ? `⏳ Not merged yet: ${line(m.reason)}.`
+          : `Not merged by crew: ${line(m.reason)}.`;
   return `${MERGE_START}\n### Merge\n\n${text}\n${MERGE_END}`;
 }
 

@@ -9,6 +9,8 @@ import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settleme
 import { failureComment } from '../render/messages';
 import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
+import { inert } from '../text/inert';
+import { codeSpan } from '../text/markdown';
 import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
@@ -232,13 +234,13 @@ async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord
 async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Integration, { conflict: unknown }>['conflict']): Promise<void> {
   const { issue, run } = view.run;
   const body = [
-    `**crew needs a decision** on run ${run}: merging **${c.task}** into \`${ctx.branches.integration(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => `\`${f}\``).join(', ')}, and ${c.why}.`,
+    `**crew needs a decision** on run ${run}: merging **${c.task}** into \`${ctx.branches.integration(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => inert(codeSpan(f))).join(', ')}, and ${inert(c.why.replace(/\s*\r?\n\s*/g, ' '))}.`,
     '',
     'Nothing was lost: every task branch is still there, and the integration branch was not changed.',
     '',
     '<details><summary>The conflicting hunks</summary>',
     '',
-    c.hunks.length ? renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task }) : '(no line-by-line hunks: see the files above)',
+    c.hunks.length ? inert(renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task })) : '(no line-by-line hunks: see the files above)',
     '</details>',
     '',
     '**Reply with one of:**',

@@ -8,6 +8,7 @@ import { runFolder } from '../domain/refs';
 import { addUsage, newTaskRecord, NOTHING_SPENT, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
 import type { StateTx } from '../ports';
 import { hiddenMarker } from '../text/markdown';
+import { inert } from '../text/inert';
 import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
@@ -97,7 +98,7 @@ export async function askPerson(ctx: StepContext, issue: number, run: number, ta
   const body = [
     `**crew needs a decision** about ${task}.`,
     '',
-    question,
+    inert(question),
     '',
     'Reply with one of:',
     `- \`/crew retry ${task}\` — try it again as it is;`,

@@ -10,6 +10,7 @@ import { checkPlanRules, findingsText, type Finding } from '../domain/plan-revie
 import { addUsage, logPhase, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { hiddenMarker } from '../text/markdown';
+import { inert } from '../text/inert';
 import type { StateTx } from '../ports';
 import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -217,7 +218,7 @@ async function ask(ctx: StepContext, issue: number, run: number, intake: StoredI
   const body = [
     `Before planning, crew needs answers to ${intake.questions.length === 1 ? 'one question' : `${intake.questions.length} questions`}:`,
     '',
-    ...intake.questions.map((q, i) => `${i + 1}. ${q}`),
+    ...intake.questions.map((q, i) => `${i + 1}. ${inert(q.replace(/\s*\r?\n\s*/g, ' '))}`),
     '',
     'Reply in a comment (or with `/crew answer <text>`). Only people with write access can answer. Nothing runs until then.',
     hiddenMarker('question', { issue, run, nonce: nonce() }),
@@ -241,7 +242,7 @@ export async function requestApproval(ctx: StepContext, issue: number, run: numb
     : [
         `**The plan reviewer did not pass plan v${version}** after ${REVIEW_ROUNDS} rounds. Its findings:`,
         '',
-        findings,
+        inert(findings),
         '',
         'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
       ];

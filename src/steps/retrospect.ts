@@ -7,6 +7,8 @@ import { knowledgeEntry, renderRetrospective, renderRetrospectiveMd, retroMode, 
 import { addUsage, logPhase, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
 import { KNOWLEDGE_PATH } from '../state/knowledge';
 import { parseJson, paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
+import { inert } from '../text/inert';
+import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { loadView, nowIso, runModel, syncPlanComment, type StepContext } from './context';
@@ -127,7 +129,7 @@ export async function remember(ctx: StepContext, issue: number, runs: RunRecord[
       title: `crew: remember "${entry.content.slice(0, 60)}${entry.content.length > 60 ? '…' : ''}"`,
       head: branch,
       base,
-      body: [`Adds one entry to \`${KNOWLEDGE_PATH}\`, from the retrospective of run ${rec.run} of #${issue} (memory candidate ${n}, asked for by @${by}). Workers read the knowledge base at the start of every task once this is merged.`, '', '```json', JSON.stringify(entry, null, 2), '```'].join('\n'),
+      body: inert([`Adds one entry to \`${KNOWLEDGE_PATH}\`, from the retrospective of run ${rec.run} of #${issue} (memory candidate ${n}, asked for by @${by}). Workers read the knowledge base at the start of every task once this is merged.`, '', fence(JSON.stringify(entry, null, 2), 'json')].join('\n')),
     });
     return `Opened ${pr.url} to add memory ${n} to the knowledge base. Workers read it from the first run after it is merged.`;
   }

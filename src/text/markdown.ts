@@ -1,3 +1,5 @@
+import { inert } from './inert';
+
 /** Small pure helpers for the markdown crew posts. */
 
 /** GitHub rejects comment and PR bodies over 65,536 characters. */
@@ -31,6 +33,14 @@ export function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = '`'.repeat(longest + 1);
   return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+/** Inline code that holds any one-line text, backticks included (a name crew did not choose, such as a file's). */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r?\n/g, ' ');
+  const ticks = '`'.repeat(Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = /^`|`$|^ .* $/.test(flat) ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -129,13 +139,11 @@ export function markdownBlocks(body: string): string[] {
   return blocks;
 }
 
-/** Text safe inside HTML such as a `<summary>`. */
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** A block folded into <details>: its summary kept, its text shortened, a link to all of it. */
 function foldBlock(block: string, link: string, max: number): string {
   const details = /^<details[^>]*>\s*<summary>([\s\S]*?)<\/summary>\n?([\s\S]*?)<\/details>\s*$/.exec(block);
-  const summary = details ? details[1]!.trim() : escapeHtml(block.split('\n')[0]!.replace(/^#+\s*/, '').replace(/<[^>]*>/g, '').slice(0, 100)) || 'Section';
+  // The first line lost its tags (a mention crew had made inert among them), so it is made inert again for the <summary>.
+  const summary = details ? details[1]!.trim() : inert(block.split('\n')[0]!.replace(/^#+\s*/, '').replace(/<[^>]*>/g, '').slice(0, 100), 'html') || 'Section';
   const inner = details ? details[2]!.trim() : block;
   return `<details><summary>${summary} (shortened)</summary>\n\n${shorten(inner, max)}\n\n…shortened to fit GitHub's limit: [the full text](${link}).\n\n</details>`;
 }

@@ -207,6 +207,8 @@ export async function runScenario(
         await as(author).rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: id, body: step.body });
       } else if ('edit_issue' in step) {
         await as(step.author).rest.issues.update({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, ...step.edit_issue });
+      } else if ('open_issue' in step) {
+        await as(step.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, ...step.open_issue });
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
         await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });

@@ -46,6 +46,8 @@ const Step = z.union([
   z.strictObject({ edit: z.string(), body: z.string(), author: z.string().optional() }),
   /** Someone edits the issue itself (e.g. right after the trigger, to check crew uses what the event carried). */
   z.strictObject({ edit_issue: z.strictObject({ title: z.string().optional(), body: z.string().optional() }), author: z.string() }),
+  /** Another issue, which crew is not asked about (it gets the next number). */
+  z.strictObject({ open_issue: z.strictObject({ title: z.string(), body: z.string().default('') }), author: z.string() }),
   z.strictObject({ wait: Wait }),
   z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),

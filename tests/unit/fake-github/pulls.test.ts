@@ -183,6 +183,16 @@ describe('merging', () => {
     expect((await state(3)).state).toBe('open');
   });
 
+  it('closes by every documented form: a colon, OWNER/REPOSITORY#N and the issue URL, in any case; not a broken one', async () => {
+    const { gh, octokit } = await withFeature();
+    for (const title of ['one', 'two', 'three', 'four', 'five']) await octokit.rest.issues.create({ ...repoOf(gh), title });
+    const { owner, repo } = repoOf(gh);
+    await openFeature(gh, gh.userToken('acme'), { body: `RESOLVES: #1\nfixed ${owner}/${repo}#2\ncloses https://github.com/${owner}/${repo}/issues/3\nfixes issue #4\nfixes other/repo#5` });
+    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 6 });
+    const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data.state;
+    expect([await state(1), await state(2), await state(3), await state(4), await state(5)]).toEqual(['closed', 'closed', 'closed', 'open', 'open']);
+  });
+
   it('does not close linked issues when merging into another branch', async () => {
     const gh = await fakeForTest();
     await seedBranch(gh, 'develop', { 'd.txt': 'd\n' });

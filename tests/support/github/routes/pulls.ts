@@ -36,9 +36,16 @@ async function serializePull(gh: FakeGitHub, p: FakePull, full: boolean) {
   return gh.serialize.pull(issue, p, head, base, repository, labels, gh.authorAssociation(issue.user), extra);
 }
 
-/** GitHub closes issues that a merged PR's body links with closing keywords, when it merges into the default branch. */
+/**
+ * GitHub closes issues that a merged PR's body links with closing keywords, when it merges into the
+ * default branch. The keywords and forms are GitHub's documented ones ("Linking a pull request to an
+ * issue using a keyword"): close(s|d), fix(es|ed), resolve(s|d), any case, with or without a colon,
+ * before `#N`, `OWNER/REPOSITORY#N` or the issue's URL; only issues of this repository are closed here.
+ */
 function closeLinkedIssues(gh: FakeGitHub, body: string | null) {
-  const re = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b/gi;
+  const repo = `${gh.owner}/${gh.repoName}`.replace(/[.]/g, '\\.');
+  const ref = `(?:#|${repo}#|https?://[^\\s/]+/${repo}/issues/)(\\d+)`;
+  const re = new RegExp(`\\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\\s+${ref}\\b`, 'gi');
   for (const m of (body ?? '').matchAll(re)) {
     const issue = gh.issues.get(Number(m[1]));
     if (issue && !issue.isPull && issue.state === 'open') {
