@@ -244,7 +244,8 @@ describe("a tool that rewrites git metadata cannot make crew's own git run a pro
         expect(existsSync(marker), `a planted program ran: ${existsSync(marker) ? await readFile(marker, 'utf8') : ''}`).toBe(false);
         expect(r.code, r.out).toBe(0);
         expect(await branchFile(dir, 'crew/local-1/result', 'NOTES.md'), r.out).toBe('# Notes\n');
-        expect(await branchFile(dir, 'crew/local-1/result', '.gitattributes')).toBe('* filter=evil diff=evil merge=evil\n');
+        // .gitattributes is a protected path by default: crew undid the tool's change instead of committing it.
+        expect(await branchFile(dir, 'crew/local-1/result', '.gitattributes')).toBeUndefined();
         expect((await exec('git', ['-c', 'safe.directory=*', '-C', dir, 'config', '--get', 'core.fsmonitor']).catch(() => ({ stdout: '' }))).stdout).toBe('');
       } finally {
         await fake.close();
