@@ -103,7 +103,7 @@ export function renderJudgment(j: Judgment): string {
 export interface ReportOptions {
   /** Things that went wrong on the way that the reader should know (e.g. a label crew could not add). */
   notes?: string[];
-  /** The run ended without a pull request (failed or aborted): why, shown at the top instead of a Merge section. */
+  /** The run ended without a pull request (failed or aborted): why, in crew's own words (never model text), shown at the top instead of a Merge section. */
   ended?: string;
 }
 
@@ -114,7 +114,8 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
     reportMarker(view.run.issue, view.run.run),
     `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
     '',
-    ...(opts.ended ? ['> [!CAUTION]', `> ${line(opts.ended)}`, ''] : []),
+    // crew's own words (task ids, the login of the person who aborted): a mention of that person stays a mention.
+    ...(opts.ended ? ['> [!CAUTION]', `> ${opts.ended.replace(/\s*\r?\n\s*/g, ' ')}`, ''] : []),
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
     inert(plan.summary),
     '',
