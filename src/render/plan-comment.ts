@@ -175,7 +175,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.pr) {
     out.push('');
-    const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${inert(run.merge.reason)}`, 'not-merged': ` · not merged by crew: ${inert(run.merge.reason)}` }[run.merge.state] : '';
+    const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${run.merge.reason}`, 'not-merged': ` · not merged by crew: ${run.merge.reason}` }[run.merge.state] : '';
     out.push(`**Pull request:** ${run.pr.url}${merge}`);
   }
   if (run.retro) {

@@ -21,6 +21,8 @@ export interface RunOutcome {
 
 /** Model text on one line of crew's markdown (a list item, a quote): flattened first, so no fence spans lines. */
 const line = (text: string) => inert(text.replace(/\s*\r?\n\s*/g, ' '));
+/** crew's own words on one line (the merge gate's reasons name the requester and reviewers): mentions stay mentions. */
+const own = (text: string) => text.replace(/\s*\r?\n\s*/g, ' ');
 
 export function reportMarker(issue: number, run: number): string {
   return hiddenMarker('report', { issue, run });
@@ -115,7 +117,7 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
     `## crew report · issue #${view.run.issue} · run ${view.run.run}`,
     '',
     // crew's own words (task ids, the login of the person who aborted): a mention of that person stays a mention.
-    ...(opts.ended ? ['> [!CAUTION]', `> ${opts.ended.replace(/\s*\r?\n\s*/g, ' ')}`, ''] : []),
+    ...(opts.ended ? ['> [!CAUTION]', `> ${own(opts.ended)}`, ''] : []),
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
     inert(plan.summary),
     '',
@@ -159,10 +161,10 @@ export function renderMergeSection(m: MergeState | null): string {
     m === null
       ? 'crew has not looked at merging yet.'
       : m.state === 'merged'
-        ? `✅ Merged by crew as ${m.mergeSha?.slice(0, 7) ?? ''}${m.reason ? ` (${line(m.reason)})` : ''}.`
+        ? `✅ Merged by crew as ${m.mergeSha?.slice(0, 7) ?? ''}${m.reason ? ` (${own(m.reason)})` : ''}.`
         : m.state === 'waiting'
-          ? `⏳ Not merged yet: ${line(m.reason)}.`
-          : `Not merged by crew: ${line(m.reason)}.`;
+          ? `⏳ Not merged yet: ${own(m.reason)}.`
+          : `Not merged by crew: ${own(m.reason)}.`;
   return `${MERGE_START}\n### Merge\n\n${text}\n${MERGE_END}`;
 }
 

@@ -50,7 +50,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.issue.state).toBe('closed'); // Closes #1
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('· ✅ merged by crew');
-  }, 120_000);
+  }, 360_000);
 
   it('refused for red checks: the report names the failed check, and nothing is merged', async () => {
     const { r, merge, mergeCalls, sections } = await story((s) => {
@@ -60,7 +60,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(sections.at(-1)).toMatch(/^Not merged by crew: checks failed on [0-9a-f]{7}: ci \(failure\)\.$/);
     expect(mergeCalls).toBe(0);
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
-  }, 120_000);
+  }, 360_000);
 
   it('refused for a moved head: someone pushes to the PR after the critic passed it; the green check on the new head does not merge it', async () => {
     const { r, merge, judgedSha, mergeCalls, sections } = await story((s) => {
@@ -72,7 +72,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.pulls[0]!.headSha).not.toBe(judgedSha);
     expect(sections.at(-1)).toBe(`Not merged by crew: the head moved to ${r.pulls[0]!.headSha!.slice(0, 7)} after the critic passed ${judgedSha.slice(0, 7)}; crew merges only what the critic judged.`);
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
-  }, 120_000);
+  }, 360_000);
 
   it("refused without approval: green checks wait for a review; the requester's own approval does not count; another maintainer's does", async () => {
     const { r, merge, sections } = await story((s) => {
@@ -84,7 +84,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge').map((j) => j.result)).toEqual(['success', 'success']);
     expect(merge.state).toBe('merged');
     expect(r.pulls[0]!.merged).toBe(true);
-  }, 120_000);
+  }, 360_000);
 
   it("a reader's approval does not count (anyone can approve on a public repository): no merge, and the report says why; a maintainer's approval of the same head merges it", async () => {
     const { r, merge, sections, mergeCalls, permissionChecks } = await story(undefined, 'reader-approval');
@@ -100,7 +100,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
     // Each review's merge job asked about each approving reviewer once: the reader twice in all (one per job), the maintainer once.
     expect(permissionChecks.filter((l) => l !== 'maintainer').sort()).toEqual(['keeper', 'reader', 'reader']);
-  }, 120_000);
+  }, 360_000);
 
   it('the permission check fails for the approving maintainer: crew fails closed, does not merge, and the report says the check failed', async () => {
     const { r, merge, sections, mergeCalls } = await story((s) => {
@@ -112,5 +112,5 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(merge.state).toBe('waiting');
     expect(sections.at(-1)).toMatch(/approvals that do not count: @keeper: the permission check failed\.$/);
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
-  }, 120_000);
+  }, 360_000);
 });

@@ -63,7 +63,7 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     expect(log.tasks.map((t: { role: string; status: string }) => `${t.role}:${t.status}`)).toEqual(['decomposer:success', 'worker_coder:success', 'critic:success', 'aggregator:success', 'retrospector:success']);
     expect(log.tasks[1]).toMatchObject({ id: 2, task: 't1', model: 'haiku', retries: 0, error: null, metadata_issues: ['details cut to 40,000 characters (the worker wrote 106,708)'] });
     expect(log.tasks[1].duration_sec).toEqual(expect.any(Number));
-  }, 180_000);
+  }, 360_000);
 
   it('a question recorded but never posted is asked on the next reply or /crew resume; replies before it, edited or from a reader do not count; a second question waits its turn; an aborted run gets its report', async () => {
     let summary = '';
@@ -108,5 +108,5 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     expect(crewComments(r).some((c) => c.body.includes('<!-- crew:retro'))).toBe(true);
     expect(r.pulls).toEqual([]);
     expect(r.issue.labels).toEqual([]);
-  }, 240_000);
+  }, 360_000);
 });

@@ -60,7 +60,7 @@ describe('the critic gate', () => {
     expect(pr.merged).toBe(false);
     expect(got.summary).toMatch(/^---\n[\s\S]*status: partial\n[\s\S]*quality: RED\n[\s\S]*completeness: 33\n/);
     expect(r.issue.labels).toEqual([]);
-  }, 240_000);
+  }, 360_000);
 
   it('a test deleted, a test skipped and the test script loosened to make `npm test` pass are caught: FAIL with the evidence, and no PR', async () => {
     const { got, hooks } = collect();
@@ -78,7 +78,7 @@ describe('the critic gate', () => {
     expect(crewComments(r).some((c) => c.body.includes('- deleted-test: the test file test/index.test.js was deleted (7 lines)'))).toBe(true);
     expect(r.pulls).toEqual([]);
     expect(r.issue.labels).toEqual(['crew: waiting']);
-  }, 240_000);
+  }, 360_000);
 
   it('tests deleted and emptied behind a `.gitattributes` of `*.js -diff` are still caught: the diff is read as committed, FAIL with the evidence, and no PR', async () => {
     const { got, hooks } = collect();
@@ -102,7 +102,7 @@ describe('the critic gate', () => {
     expect(ask.body).toContain("test/index.test.js:6 `assert.equal(capitalize('hello'), 'Hello');`");
     expect(r.pulls).toEqual([]);
     expect(r.issue.labels).toEqual(['crew: waiting']);
-  }, 240_000);
+  }, 360_000);
 
   it('a postinstall script the task added is a finding for a person: the critic passes, the PR lists it under "Look at before merging", and crew does not auto-merge it', async () => {
     const { got, hooks } = collect();
@@ -120,7 +120,7 @@ describe('the critic gate', () => {
     expect(pr.merged).toBe(false);
     expect(pr.comments.map((c) => c.body).join('\n')).toContain('a person must look at lifecycle-script-changed in `package.json` first (listed under "Look at before merging"), so crew leaves the merge to them');
     expect(r.issue.labels).not.toContain('crew: waiting');
-  }, 240_000);
+  }, 360_000);
 
   it('a semantic criterion judged on evidence: FAIL sends the documentation task back, the retry fixes it, and the second judgment passes', async () => {
     const { got, hooks } = collect();
@@ -142,7 +142,7 @@ describe('the critic gate', () => {
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('**Done criteria** · critic: ✅ PASS (iteration 2)');
     expect(got.summary).toMatch(/status: success\n/);
-  }, 240_000);
+  }, 360_000);
 });
 
 /** The demo, with a README task that first leaves out the example and a critic that notices. */

@@ -33,7 +33,7 @@ describe('integration: two tasks edit the same line', () => {
     expect(got.notes).toContain("- t2 in src/index.js: Kept t1's empty-string guard and t2's lower-casing");
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files).toEqual(['src/index.js']);
-  }, 120_000);
+  }, 360_000);
 
   it('when the resolver cannot keep both, a person gets the files and hunks; /crew retry integrates again', async () => {
     let sessions = 0;
@@ -65,5 +65,5 @@ describe('integration: two tasks edit the same line', () => {
     expect(got.index).toContain(BOTH);
     expect(r.pulls).toHaveLength(1);
     expect(r.issue.labels).toEqual([]);
-  }, 120_000);
+  }, 360_000);
 });

@@ -23,7 +23,7 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
   beforeAll(async () => {
     baseline = (await outcome()).outcome;
     expect(baseline.pulls).toHaveLength(1);
-  }, 120_000);
+  }, 360_000);
 
   it.each([
     { job: 'route', checkpoint: 'plan-recorded', mode: 'cancel' as const },
@@ -38,5 +38,5 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
     // No duplicates: one PR, one plan comment, one report.
     expect(run.result.pulls).toHaveLength(1);
     expect(run.result.branches.map((b) => b.name).sort()).toEqual(['crew/1/r1/integration', 'crew/1/r1/t1', 'crew/1/r1/t2', 'crew/1/r1/t3', 'crew/state', 'main']);
-  }, 120_000);
+  }, 360_000);
 });

@@ -43,7 +43,7 @@ describe('the retrospective', () => {
     expect(md).toContain('## crew retrospective · run 1 (light)');
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toMatch(/\*\*Retrospective\*\* \(light\): http:\/\/127\.0\.0\.1:\d+\/acme\/textkit\/issues\/2#issuecomment-\d+/);
-  }, 120_000);
+  }, 360_000);
 
   it('full after an accepted FAIL, with the scoring boundaries and the caps of full mode', async () => {
     let retro: Retrospective | undefined;
@@ -87,7 +87,7 @@ describe('the retrospective', () => {
     ]);
     expect(retro!.discarded.map((p) => [p.title, p.score])).toEqual([['below the floor', 2.4]]);
     expect(retroComments(r)[0]!.body).toContain('## crew retrospective · run 1 (full)');
-  }, 120_000);
+  }, 360_000);
 
   it('/crew retro forces a full one on a clean run, replacing the light one in place', async () => {
     const modes: string[] = [];
@@ -100,7 +100,7 @@ describe('the retrospective', () => {
     const comments = retroComments(r);
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('(full)');
-  }, 120_000);
+  }, 360_000);
 
   it('/crew remember opens a knowledge-base PR from a crew/ branch; once merged, the next run’s workers receive the entry', async () => {
     let knowledge = '';
@@ -131,5 +131,5 @@ describe('the retrospective', () => {
     expect(crewComments(r).some((c) => c.body.startsWith('Opened ') && c.body.includes(`/pull/${memoryPr.number} to add memory 1 to the knowledge base`))).toBe(true);
     expect(run2Prompt).toContain("[codebase] textkit's tests use node:test with node:assert/strict");
     expect(r.branches.map((b) => b.name)).toContain('crew/1/r2/integration');
-  }, 180_000);
+  }, 360_000);
 });

@@ -24,7 +24,7 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     printed = stdout;
     r = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ScenarioResult;
     execFileSync('git', ['clone', '--quiet', '--branch', 'crew/1/r1/integration', join(out, 'repo.git'), clone]);
-  }, 180_000);
+  }, 360_000);
   afterAll(() => rm(out, { recursive: true, force: true }));
 
   it('prints what a maintainer sees: the plan comment as it evolves, the branches, the PR, the report, and where the result is', () => {

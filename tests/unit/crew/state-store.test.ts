@@ -84,7 +84,7 @@ describe('GitStateStore on the crew/state branch', () => {
     // Every write landed as its own fast-forward commit: nothing was force-pushed over.
     const messages = (await git(['log', '--format=%s', 'crew/state'], { cwd: gh.repoDir })).split('\n').filter((m) => m.startsWith('writer '));
     expect(new Set(messages).size).toBe(20);
-  }, 180_000);
+  }, 360_000);
 
   it('removes files', async () => {
     const s = store('remover');
