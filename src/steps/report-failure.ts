@@ -55,9 +55,9 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
       : budget
         ? `Raise \`budgets.run\` in \`.github/crew.yml\` on the default branch, then ${resumeHint}`
         : model && (resumable || ctx.settings.step === 'route')
-        ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
-        : resumable
-          ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
-          : 'Check the workflow log for details, then comment `/crew run` to try again.';
+          ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
+          : resumable
+            ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
+            : 'Check the workflow log for details, then comment `/crew run` to try again.';
   await tryIt('post the failure comment', () => ctx.forge.postComment(issue, failureComment(step, message, ctx.forge.runLink(), next)));
 }

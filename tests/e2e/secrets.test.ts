@@ -47,7 +47,7 @@ describe('model-written code never meets a secret', () => {
     // The new lifecycle script is listed for a person to look at before merging.
     expect(r.pulls[0]!.body).toContain('- [ ] **lifecycle-script-changed** in `package.json`: package.json:8 adds the `postinstall` script `node scripts/collect.cjs`');
     // The setup of the model-written trees said where it ran.
-    const logs = r.jobs.length ? seen.join('\n') : '';
+    const logs = seen.join('\n');
     expect(logs).toContain('setup (on a model-written tree, inside the sandbox with network): npm ci');
     expect(logs).toContain('setup (on the base commit, outside the sandbox): npm ci');
   });
