@@ -1,13 +1,17 @@
 /**
- * `npm run soak`: kills the demo run at every checkpoint of every job, in both of
- * GitHub's ways (a cancelled run, a lost runner), resumes it, and checks that each
- * ends exactly as an uninterrupted run does. `npm test` runs a sample of these.
+ * `npm run soak`: first the contention tests at full size (20 jobs writing the state
+ * branch at once, 5 workers × 20 messages; `npm test` runs them smaller), then the
+ * sweep: kills the demo run at every checkpoint of every job, in both of GitHub's
+ * ways (a cancelled run, a lost runner), resumes it, and checks that each ends
+ * exactly as an uninterrupted run does. `npm test` runs a sample of the sweep.
+ * `npm run soak -- <job> [checkpoint]` runs only that part of the sweep.
  */
 import { loadScenario, PROJECT_ROOT, runScenario } from '../tests/support/scenario/run-scenario';
 import { outcomeOf, type Outcome } from '../tests/support/scenario/outcome';
 import type { Scenario } from '../tests/support/scenario/schema';
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 
 const CHECKPOINTS: Record<string, string[]> = {
   route: ['run-created', 'plan-comment-sent', 'plan-comment-posted', 'plan-recorded', 'state-write'],
@@ -15,6 +19,8 @@ const CHECKPOINTS: Record<string, string[]> = {
   advance: ['integrated', 'state-write'],
   critic: ['judged', 'pr-opened', 'report-posted', 'state-write'],
 };
+/** Run at full size with CREW_SOAK=1; `npm test` runs them smaller (tests/support/soak.ts). */
+const CONTENTION_TESTS = ['tests/unit/crew/state-store.test.ts', 'tests/unit/crew/inbox.test.ts'];
 const LEGS: Record<string, Array<Record<string, string> | undefined>> = { route: [undefined], work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }], advance: [undefined], critic: [undefined] };
 
 async function play(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; killed: number; problems: string[] }> {
@@ -56,6 +62,13 @@ async function main() {
   // A mistyped job or checkpoint would sweep nothing and report "0 of 0": say so instead.
   if (only && !CHECKPOINTS[only]) return usage(`no job '${only}'; the jobs are ${Object.keys(CHECKPOINTS).join(', ')}`);
   if (only && onlyPoint && !CHECKPOINTS[only]!.includes(onlyPoint)) return usage(`${only} has no checkpoint '${onlyPoint}'; it has ${CHECKPOINTS[only]!.join(', ')}`);
+  if (!only) {
+    const contention = spawnSync('npx', ['vitest', 'run', ...CONTENTION_TESTS], { cwd: PROJECT_ROOT, stdio: 'inherit', env: { ...process.env, CREW_SOAK: '1' } });
+    if (contention.status !== 0) {
+      console.error('the contention tests failed at full size (output above); the sweep did not run.');
+      process.exit(1);
+    }
+  }
   const baseline = await play();
   // Comparing with a baseline that itself went wrong would prove nothing.
   if (baseline.problems.length) {

@@ -7,8 +7,15 @@ import { readTree } from '../files/read-tree';
 import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
 import { gitClient, isNonFastForward, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
-/** Enough for 20 jobs finishing at once; each attempt is a fetch and a push. */
-const MAX_ATTEMPTS = 40;
+/**
+ * A rejected push means another job's write landed, so the branch as a whole is making progress
+ * and losing again is no reason to stop. A count alone gave up on a busy machine (or a busy
+ * GitHub), where one attempt's fetch and push take longer than the jittered wait, so a writer can
+ * lose 40 times in a row while 20 others finish. So we stop only after both many attempts and a
+ * long time, measured on the wall clock: it bounds our own work, not a platform wait.
+ */
+const MIN_ATTEMPTS = 40;
+const KEEP_TRYING_MS = 15 * 60_000;
 const TRACKING = 'refs/remotes/origin/crew-state';
 
 /**
@@ -103,6 +110,7 @@ export class GitStateStore implements StateStore {
 
   update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {
     return this.serial(async () => {
+      const started = performance.now();
       for (let attempt = 1; ; attempt++) {
         await this.syncToTip();
         const files = await this.readTree(prefix);
@@ -142,8 +150,9 @@ export class GitStateStore implements StateStore {
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
           if (!isNonFastForward(e)) throw e;
-          if (attempt >= MAX_ATTEMPTS) {
-            throw new Error(`could not write ${STATE_BRANCH} after ${MAX_ATTEMPTS} attempts: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
+          const minutes = (performance.now() - started) / 60_000;
+          if (attempt >= MIN_ATTEMPTS && minutes * 60_000 >= KEEP_TRYING_MS) {
+            throw new Error(`could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(minutes)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
           }
           // Full jitter spreads writers that collided, so the next round mostly does not.
           const wait = Math.random() * Math.min(3000, 100 * 2 ** Math.min(attempt, 10));

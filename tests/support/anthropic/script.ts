@@ -52,6 +52,12 @@ const scriptedReplySchema = z.strictObject({
    */
   stop_reason: z.enum(STOP_REASONS).optional(),
   delay_ms: z.number().nonnegative().optional(),
+  /**
+   * Holds the reply until the fake has received this many requests from that role (and task),
+   * counting those still being answered. It orders parallel jobs by what they did, where a delay
+   * would guess how long a loaded machine takes to get there.
+   */
+  after: z.strictObject({ role: z.string().min(1), task: z.string().min(1).optional(), requests: z.number().int().positive() }).optional(),
 });
 
 const scriptEntrySchema = z.strictObject({

@@ -159,6 +159,21 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     }
   }
 
+  /** Real time, not scaled: it bounds a wait on other jobs' progress, not a platform delay. */
+  const HOLD_LIMIT_MS = 5 * 60_000;
+
+  async function holdUntilSeen(after: NonNullable<ScriptedReply['after']>, incoming: IncomingRequest): Promise<void> {
+    const matches = (q: IncomingRequest) => q !== incoming && q.role === after.role && (after.task === undefined || q.task === after.task);
+    const seen = () => requests.filter(matches).length + [...serving].filter(matches).length;
+    const deadline = Date.now() + HOLD_LIMIT_MS;
+    while (seen() < after.requests) {
+      if (Date.now() > deadline) {
+        throw invalidRequest(`fake-anthropic: a reply held until ${after.requests} ${after.role}${after.task ? ` ${after.task}` : ''} requests saw only ${seen()} within ${HOLD_LIMIT_MS / 1000} s`);
+      }
+      await sleep(20);
+    }
+  }
+
   async function serve(res: ServerResponse, incoming: IncomingRequest, reply: ScriptedReply, fault: Fault | undefined) {
     const { body } = incoming;
     const { content, stopReason } = materializeReply(reply, incoming);
@@ -177,6 +192,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     };
     serving.add(incoming);
     try {
+      if (reply.after) await holdUntilSeen(reply.after, incoming);
       await sleep(scaled((options.latency?.perRequestMs ?? 0) + (reply.delay_ms ?? 0)));
     } finally {
       serving.delete(incoming);

@@ -6,6 +6,9 @@ import { GitStateStore } from '../../../src/adapters/git/state-store';
 import type { Clock, Log } from '../../../src/ports';
 import { messageId, readInbox, teammateBlock, writeMessage } from '../../../src/state/inbox';
 import { FakeGitHub } from '../../support/github/fake-github';
+import { soakSize } from '../../support/soak';
+
+const MESSAGES = soakSize(6, 20);
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
@@ -22,13 +25,13 @@ describe('inboxes between workers, on the state branch', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('5 concurrent workers × 20 messages each: every message arrives, none is overwritten or truncated', async () => {
+  it(`5 concurrent workers × ${MESSAGES} messages each: every message arrives, none is overwritten or truncated`, async () => {
     const token = gh.actionsToken({ contents: 'write' });
     const tasks = ['t1', 't2', 't3', 't4', 't5'];
     await Promise.all(
       tasks.map(async (from, w) => {
         const store = new GitStateStore(join(dir, `worker-${from}`), gh.cloneUrl, token, clock, log);
-        for (let i = 0; i < 20; i++) {
+        for (let i = 0; i < MESSAGES; i++) {
           const to = tasks[(w + 1 + (i % 4)) % 5]!;
           await store.update('issue-1/', `${from} → ${to} #${i}`, (tx) => {
             const at = new Date().toISOString();
@@ -41,8 +44,8 @@ describe('inboxes between workers, on the state branch', () => {
     );
     const snap = await new GitStateStore(join(dir, 'reader'), gh.cloneUrl, token, clock, log).load('issue-1/');
     const all = tasks.flatMap((t) => readInbox(snap, 1, 1, t));
-    expect(all).toHaveLength(100);
-    for (const from of tasks) expect(all.filter((m) => m.from === from).map((m) => m.text).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `${from} says ${i}`).sort());
+    expect(all).toHaveLength(5 * MESSAGES);
+    for (const from of tasks) expect(all.filter((m) => m.from === from).map((m) => m.text).sort()).toEqual(Array.from({ length: MESSAGES }, (_, i) => `${from} says ${i}`).sort());
   }, 360_000);
 
   it('renders a message as a teammate block that cannot close itself early', () => {

@@ -6,6 +6,9 @@ import { GitStateStore } from '../../../src/adapters/git/state-store';
 import type { Clock, Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { git } from '../../support/git-cli';
+import { soakSize } from '../../support/soak';
+
+const WRITERS = soakSize(6, 20);
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
@@ -67,8 +70,8 @@ describe('GitStateStore on the crew/state branch', () => {
     await expect(store('outside').update('issue-1/', 'bad', (tx) => tx.write('issue-2/x', 'y'))).rejects.toThrow(/outside issue-1\//);
   });
 
-  it('20 concurrent writers (separate jobs) lose no update', async () => {
-    const writers = Array.from({ length: 20 }, (_, i) => store(`w${i}`));
+  it(`${WRITERS} concurrent writers (separate jobs) lose no update`, async () => {
+    const writers = Array.from({ length: WRITERS }, (_, i) => store(`w${i}`));
     await Promise.all(
       writers.map((s, i) =>
         s.update('issue-9/', `writer ${i}`, (tx) => {
@@ -79,11 +82,11 @@ describe('GitStateStore on the crew/state branch', () => {
       ),
     );
     const snap = await store('check').load('issue-9/');
-    expect(snap.read('issue-9/counter')).toBe('20');
-    expect(snap.list('issue-9/writers/')).toHaveLength(20);
+    expect(snap.read('issue-9/counter')).toBe(String(WRITERS));
+    expect(snap.list('issue-9/writers/')).toHaveLength(WRITERS);
     // Every write landed as its own fast-forward commit: nothing was force-pushed over.
     const messages = (await git(['log', '--format=%s', 'crew/state'], { cwd: gh.repoDir })).split('\n').filter((m) => m.startsWith('writer '));
-    expect(new Set(messages).size).toBe(20);
+    expect(new Set(messages).size).toBe(WRITERS);
   }, 360_000);
 
   it('removes files', async () => {

@@ -156,4 +156,23 @@ describe('fake Anthropic latency', () => {
       vi.unstubAllEnvs();
     }
   });
+
+  it('holds a reply marked `after` until the other task has asked, so parallel jobs run in a known order', async () => {
+    const ordered: Script = {
+      entries: [
+        { role: 'worker', task: 't1', replies: [{ after: { role: 'worker', task: 't2', requests: 1 }, content: [{ type: 'text', text: 'after t2' }] }] },
+        { role: 'worker', task: 't2', replies: [{ content: [{ type: 'text', text: 't2 here' }] }] },
+      ],
+    };
+    const fake = await fakeForTest({ script: ordered });
+    const client = clientFor(fake);
+    const t2ask = { ...ask(), messages: [{ role: 'user' as const, content: taskPrompt('t2') }] };
+    let t1Done = false;
+    const t1 = client.messages.create(ask()).then((m) => ((t1Done = true), m));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t1Done).toBe(false);
+    await client.messages.create(t2ask);
+    expect((await t1).content).toEqual([{ type: 'text', text: 'after t2' }]);
+    expect(fake.requests.map((r) => r.task)).toEqual(['t2', 't1']);
+  });
 });
