@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { configJsonSchema, configReference } from '../../src/config/reference';
 import { CREW_VERSION } from '../../src/version';
+import { lintedFiles, lintProblems } from '../../scripts/lint-workflows';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -16,16 +17,16 @@ describe('the files users copy', () => {
     expect(CREW_VERSION).toBe(JSON.parse(read('package.json')).version);
   });
 
-  it('the shipped workflow and action.yml pass a real validator', () => {
-    expect(validateWorkflow(workflowText).errors).toEqual([]);
-    const action = read('action.yml');
-    // action-validator 0.6.0's schema predates the node24 runtime GitHub added in 2025; everything else is checked as is.
-    expect(validateAction(action).errors.map((e) => ('path' in e ? e.path : e.code))).toEqual(['/runs']);
-    expect(validateAction(action.replace('using: node24', 'using: node20')).errors).toEqual([]);
+  it('every workflow (crew.yml, ci.yml) and action.yml pass a real validator, as crew’s CI lints them', () => {
+    expect(lintedFiles()).toEqual(['.github/workflows/ci.yml', '.github/workflows/crew.yml', 'action.yml']);
+    for (const file of lintedFiles()) expect(lintProblems(file), file).toEqual([]);
+    // action-validator 0.6.0's schema predates the node24 runtime GitHub added in 2025: the lint swaps in node20 for it, and only that.
+    expect(validateAction(read('action.yml')).errors.map((e) => ('path' in e ? e.path : e.code))).toEqual(['/runs']);
   });
 
   it('the validator does catch a broken workflow (so the check above means something)', () => {
     expect(validateWorkflow('on: push\njobs:\n  x:\n    steps: 3\n').errors.length).toBeGreaterThan(0);
+    expect(validateAction(read('action.yml').replace('using: node24', 'using: python')).errors.length).toBeGreaterThan(0);
   });
 
   it('the README’s workflow is byte for byte the file the tests run', () => {
@@ -79,6 +80,7 @@ describe('the files users copy', () => {
 
   it('untrusted data never reaches a shell: no ${{ }} of event data, inputs or outputs inside a run: script', () => {
     expect(untrustedInScripts(workflow)).toEqual([]);
+    expect(untrustedInScripts(parseYaml(read('.github/workflows/ci.yml')))).toEqual([]);
     const action = parseYaml(read('action.yml')) as { runs: { steps?: Array<Record<string, unknown>> } };
     expect(untrustedInScripts({ jobs: { action: { steps: action.runs.steps ?? [] } } })).toEqual([]);
   });
