@@ -9,8 +9,8 @@ import { parseWorkflow } from '../../support/runner/workflow-file';
 const succeeded: StatusFunctions = { success: () => true, failure: () => false, cancelled: () => false };
 const failed: StatusFunctions = { success: () => false, failure: () => true, cancelled: () => false };
 
-const TRIGGER =
-  "github.event_name == 'workflow_dispatch' || (startsWith(github.event.comment.body, '/crew') && github.event.comment.user.type != 'Bot')";
+/** The route job's `if:` as shipped, so this test cannot drift from the workflow people copy. */
+const TRIGGER = String(parseWorkflow(readFileSync(join(__dirname, '../../../.github/workflows/crew.yml'), 'utf8'), 'crew.yml').jobs.route!.if);
 
 function commentEvent(body: string, userType: string, labels: string[] = []): ExprContext {
   return {
@@ -24,11 +24,14 @@ function commentEvent(body: string, userType: string, labels: string[] = []): Ex
   };
 }
 
-describe('trigger condition', () => {
-  it('runs on workflow_dispatch, where there is no comment at all', () => {
+describe("the route job's trigger condition, as shipped", () => {
+  it('is the one this test means (a comment from a User, starting with /crew or on an issue waiting for an answer)', () => {
+    expect(TRIGGER).toContain("github.event.comment.user.type == 'User'");
+  });
+
+  it('skips workflow_dispatch: crew dispatches name their tasks, and the work job starts them itself', () => {
     const ctx: ExprContext = { github: { event_name: 'workflow_dispatch', event: { inputs: { issue: '12' } } } };
-    expect(evaluate(TRIGGER, ctx)).toBe(true);
-    expect(evaluateIf(TRIGGER, ctx, succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, ctx, succeeded)).toBe(false);
   });
 
   it('runs on a /crew comment from a user, whatever its case', () => {
@@ -36,11 +39,18 @@ describe('trigger condition', () => {
     expect(evaluateIf(TRIGGER, commentEvent('/CREW go', 'User'), succeeded)).toBe(true);
   });
 
-  it('ignores other comments and bot comments', () => {
+  it('runs on any reply from a user while the issue is labelled crew: waiting', () => {
+    expect(evaluateIf(TRIGGER, commentEvent('Under one second.', 'User', ['crew: waiting']), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, commentEvent('Under one second.', 'User', ['bug']), succeeded)).toBe(false);
+  });
+
+  it('ignores other comments, and comments from bots, organizations or mannequins', () => {
     expect(evaluateIf(TRIGGER, commentEvent('looks good', 'User'), succeeded)).toBe(false);
     expect(evaluateIf(TRIGGER, commentEvent('please /crew', 'User'), succeeded)).toBe(false);
-    expect(evaluateIf(TRIGGER, commentEvent('/crew go', 'Bot'), succeeded)).toBe(false);
-    expect(evaluateIf(TRIGGER, commentEvent('/crew go', 'bot'), succeeded)).toBe(false);
+    for (const type of ['Bot', 'bot', 'Organization', 'Mannequin']) {
+      expect(evaluateIf(TRIGGER, commentEvent('/crew go', type), succeeded), type).toBe(false);
+      expect(evaluateIf(TRIGGER, commentEvent('an answer', type, ['crew: waiting']), succeeded), type).toBe(false);
+    }
   });
 
   it('ignores unrelated events whose payload lacks a comment', () => {
