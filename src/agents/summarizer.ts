@@ -3,19 +3,23 @@ import type { Message, Model } from '../ports';
 
 const MAX_BLOCK_CHARS = 2000;
 
-function clip(text: string): string {
-  return text.length > MAX_BLOCK_CHARS ? `${text.slice(0, MAX_BLOCK_CHARS)} …[${text.length - MAX_BLOCK_CHARS} characters cut]` : text;
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)} …[${text.length - max} characters cut]` : text;
 }
 
-/** A transcript in plain text: the summarizer reads it as data, not as a conversation to continue. */
-export function transcript(messages: Message[]): string {
+/**
+ * A transcript in plain text: the summarizer reads it as data, not as a conversation to continue.
+ * Thinking blocks are left out: they belong to the conversation that produced them.
+ */
+export function transcript(messages: Message[], maxBlockChars = MAX_BLOCK_CHARS): string {
+  const clipped = (text: string) => clip(text, maxBlockChars);
   return messages
     .map((m) =>
       m.content
         .map((b) => {
-          if (b.type === 'text') return `${m.role}: ${clip(b.text)}`;
-          if (b.type === 'tool_use') return `${m.role} called ${b.name}(${clip(JSON.stringify(b.input))})`;
-          if (b.type === 'tool_result') return `tool result${b.is_error ? ' (error)' : ''}: ${clip(b.content)}`;
+          if (b.type === 'text') return `${m.role}: ${clipped(b.text)}`;
+          if (b.type === 'tool_use') return `${m.role} called ${b.name}(${clipped(JSON.stringify(b.input))})`;
+          if (b.type === 'tool_result') return `tool result${b.is_error ? ' (error)' : ''}: ${clipped(b.content)}`;
           return '';
         })
         .filter(Boolean)

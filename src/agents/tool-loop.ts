@@ -1,5 +1,6 @@
 import { addUsage, tokensOf, ZERO_USAGE, type Usage } from '../domain/run-state';
 import { Interrupted, type ContentBlock, type Log, type Message, type Model, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../ports';
+import { transcript } from './summarizer';
 
 export interface AgentTool {
   spec: { name: string; description: string; input_schema: Record<string, unknown> };
@@ -82,6 +83,8 @@ export const DEFAULT_MAX_TOKENS = 32_000;
 
 /** Share of the context budget past which older turns are summarised. */
 export const COMPACT_AT = 0.6;
+/** Each block of the exchange a fresh conversation repeats as text is kept to this many characters. */
+const LAST_STEP_CHARS = 6000;
 /** The pre-send guard keeps an estimated prompt under this share of the budget (estimates are rough). */
 const SEND_LIMIT = 0.85;
 /** Characters per token for the estimate: lower than typical English, so it errs towards too many tokens. */
@@ -93,14 +96,16 @@ export function estimateTokens(system: string, tools: AgentTool['spec'][], messa
 }
 
 /**
- * Cuts the largest tool results (head and tail kept, with a note the model reads) until the
- * estimate has shed `overTokens`. Returns how many it cut; the tool_use pairing is untouched.
+ * Cuts the largest tool results in `messages[from..]` (head and tail kept, with a note the model
+ * reads) until the estimate has shed `overTokens`. Returns how many it cut; the tool_use pairing is
+ * untouched. Only messages not yet sent may change: a thinking block is bound to everything sent
+ * before it, so editing history the model has seen makes the API refuse the next request.
  */
-export function cutToolResults(messages: Message[], overTokens: number): number {
+export function cutToolResults(messages: Message[], overTokens: number, from = 0): number {
   let over = overTokens * CHARS_PER_TOKEN;
   let cut = 0;
   const results = messages
-    .flatMap((m, i) => m.content.map((b, j) => ({ b, i, j })))
+    .flatMap((m, i) => (i < from ? [] : m.content.map((b, j) => ({ b, i, j }))))
     .filter((x): x is { b: ToolResultBlock; i: number; j: number } => x.b.type === 'tool_result')
     .sort((a, b) => b.b.content.length - a.b.content.length);
   for (const { b, i, j } of results) {
@@ -125,8 +130,21 @@ export function cutToolResults(messages: Message[], overTokens: number): number 
  */
 export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
   let summary = '';
-  const opening = (): Message => ({ role: 'user', content: [{ type: 'text', text: summary ? `${o.firstMessage}\n\n## Your work so far (summarised)\n${summary}` : o.firstMessage }] });
+  /** The exchange before the last compaction, as text: a fresh conversation cannot hold its tool calls. */
+  let lastStep = '';
+  const opening = (): Message => {
+    const parts = [o.firstMessage];
+    if (summary) parts.push(`## Your work so far (summarised)\n${summary}`);
+    if (lastStep) parts.push(`## Your last step, as it happened\n${lastStep}\n\nGo on from there.`);
+    return { role: 'user', content: [{ type: 'text', text: parts.join('\n\n') }] };
+  };
   let messages: Message[] = [opening()];
+  /**
+   * How many messages the model has seen in this conversation. The history is append-only: the
+   * API binds each thinking block to everything before it (system, tools, earlier messages) and
+   * refuses a request in which that changed. Only messages from here on may still be edited.
+   */
+  let seen = 0;
   const byName = new Map(o.tools.map((t) => [t.spec.name, t]));
   const toolCalls: Record<string, number> = {};
   const promptTokens: number[] = [];
@@ -137,15 +155,21 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
   const now = o.limits?.now ?? Date.now;
   const done = (stop: LoopStop, turns: number, finalInput?: unknown, error?: string): LoopOutcome => ({ stop, turns, usage, finalInput, toolCalls, messages, promptTokens, compactions, cutResults, ...(error ? { error } : {}) });
   const specs = o.tools.map((t) => t.spec);
-  /** Summarises everything but the opening and the latest exchange, which stays word for word. */
+  /**
+   * Starts a fresh conversation: an opening with the task, a summary of everything but the latest
+   * exchange, and that exchange word for word as text. No thinking block is carried over (each is
+   * bound to the conversation that produced it); system and tools stay the same, so their cache holds.
+   */
   const compact = async (why: string): Promise<void> => {
     const tail = messages.slice(-2);
     const s = await o.compaction!.summarize(summary, messages.slice(1, -2));
     usage = addUsage(usage, s.usage);
     summary = s.summary;
-    messages = [opening(), ...tail];
+    lastStep = transcript(tail, LAST_STEP_CHARS);
+    messages = [opening()];
+    seen = 0;
     compactions++;
-    o.log.info(`compacted the conversation ${why}`);
+    o.log.info(`compacted the conversation ${why}; it goes on as a fresh one`);
   };
 
   /**
@@ -195,12 +219,13 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       const estimate = () => estimateTokens(o.system, specs, messages);
       if (estimate() > limit && messages.length > 3) await compact(`before turn ${turn} (about ${estimate()} tokens estimated)`);
       if (estimate() > limit) {
-        const n = cutToolResults(messages, estimate() - limit);
+        const n = cutToolResults(messages, estimate() - limit, seen);
         cutResults += n;
         o.log.info(`cut ${n} tool result(s) before turn ${turn} to stay within the context budget`);
       }
     }
     let reply;
+    seen = messages.length;
     try {
       reply = await o.model.complete({ model: o.modelId, system: o.system, tools: specs, messages, maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS, ...(o.signal ? { signal: o.signal } : {}) });
     } catch (e) {

@@ -75,3 +75,41 @@ describe('dropped streams (dropped-streams scenario)', () => {
     expect(crewComments(s.r).some((c) => /refused the request/.test(c.body))).toBe(false);
   });
 });
+
+describe('a worker that thinks on every turn crosses compaction (thinking-compaction scenario; the fake checks each block’s prefix)', () => {
+  it('compaction starts a fresh conversation instead of editing the one the thinking blocks are bound to, and the task succeeds', async () => {
+    type Q = { outcome: number | string; messages: Array<{ role: string; content: string | Block[] }> };
+    let worker: Q[] = [];
+    let summaries = 0;
+    const r = await play('thinking-compaction', {
+      hooks: {
+        beforeClose: async ({ anthropic }) => {
+          worker = anthropic.requests.filter((q) => q.role === 'worker').map((q) => ({ outcome: q.outcome, messages: q.body.messages as Q['messages'] }));
+          summaries = anthropic.requests.filter((q) => q.role === 'summarizer').length;
+        },
+      },
+    });
+    expectFaithful(r);
+    // No request was refused: before the fix, the first request after compaction got the 400
+    // "The block is bound to a different conversation" in each attempt, and the run ended with no PR.
+    expect(worker.map((q) => q.outcome)).toEqual([200, 200, 200, 200]);
+    expect(summaries).toBe(1);
+    // Before compaction the worker sent its thinking back, as the API wants.
+    const blocks = (q: Q) => q.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
+    expect(blocks(worker[1]!).some((b) => b.type === 'thinking')).toBe(true);
+    // After it: one opening message with the summary and the last step as text, and no thinking from before.
+    const fresh = worker[2]!;
+    expect(fresh.messages).toHaveLength(1);
+    const opening = JSON.stringify(fresh.messages[0]);
+    expect(opening).toContain('Your work so far (summarised)');
+    expect(opening).toContain('Your last step, as it happened');
+    expect(opening).toContain('run_command');
+    expect(blocks(fresh).some((b) => b.type === 'thinking')).toBe(false);
+    // From there the conversation only grows (the cache breakpoint moves on to the newest message).
+    const unmarked = (m: unknown) => JSON.stringify(m, (k, v: unknown) => (k === 'cache_control' ? undefined : v));
+    expect(unmarked(worker[3]!.messages[0])).toBe(unmarked(fresh.messages[0]));
+    expect(worker[3]!.messages).toHaveLength(3);
+    expect(r.pulls).toHaveLength(1);
+    expect(r.pulls[0]!.files).toEqual(['NUMBERS.md']);
+  });
+});

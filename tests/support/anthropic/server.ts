@@ -198,7 +198,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       serving.delete(incoming);
     }
     cache.commit(lookup.writes);
-    thinking.record(content);
+    thinking.record(content, body);
     const generationMs = scaled((options.latency?.perOutputTokenMs ?? 0) * usage.output_tokens);
     const failMidstream = fault && isMidstream(fault.kind) ? fault.kind : undefined;
     record(incoming, failMidstream ?? 200, { usage, reply: content });

@@ -20,10 +20,25 @@
  * 2. Signatures: every `thinking` block in an assistant message must carry a signature this
  *    instance issued, with the text it was issued for; otherwise
  *        messages.<i>.content.<j>: Invalid `signature` in `thinking` block
+ * 3. Prefix (preserved thinking): a block is bound to what came before it when it was produced:
+ *    the top-level `system`, `tools`, and every message (and earlier block of its own message)
+ *    before it. When any of that differs on replay, the block and every later one are invalid:
+ *        messages.<i>.content.<j>: Invalid `signature` in `thinking` block. The block is bound to
+ *        a different conversation. Remove the block, or set
+ *        `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".
+ *    unless the request sets that to "drop_block", in which case the API drops them instead.
+ *    The API enforces this by default for accounts created on or after 2026-08-31, so the fake
+ *    always does (platform.claude.com/docs/en/build-with-claude/preserved-thinking, and its
+ *    "Prefix checks" and "Fix a thinking block bound to a different conversation" pages; Amazon
+ *    Bedrock documents the same rule). `cache_control` markers are not content: crew moves its
+ *    cache breakpoint to the newest message every turn, as the prompt-caching docs recommend, and
+ *    that cannot count as a change, or no tool loop with caching could keep its thinking (an
+ *    assumption: the pages do not list what counts as a change to a marker).
  *
  * The wording follows the real API's messages for these cases. Signatures are deterministic
  * (see `thinkingSignature`), but validity is per instance: a fresh fake knows no signature.
  */
+import { createHash } from 'node:crypto';
 import { invalidRequest } from './errors';
 import { blocksOf, type ContentBlock, type MessageParam, type MessagesRequest } from './request';
 import type { OutputBlock } from './usage';
@@ -40,13 +55,18 @@ export class ThinkingLedger {
   readonly #issued = new Map<string, string>();
   /** tool_use id -> the thinking blocks of the reply that carried it. */
   readonly #byToolUse = new Map<string, IssuedThinking[]>();
+  /** Signature -> a digest of the prefix the block was produced after. */
+  readonly #prefixOf = new Map<string, string>();
 
-  /** Records a reply the fake is serving. */
-  record(content: OutputBlock[]): void {
+  /** Records a reply the fake is serving, to the request it answers. */
+  record(content: OutputBlock[], request: MessagesRequest): void {
     const thinking = content.flatMap((block) =>
       block.type === 'thinking' ? [{ thinking: block.thinking, signature: block.signature }] : [],
     );
     for (const { thinking: text, signature } of thinking) this.#issued.set(signature, text);
+    content.forEach((block, j) => {
+      if (block.type === 'thinking') this.#prefixOf.set(block.signature, prefixDigest(request, request.messages.length, content.slice(0, j) as ContentBlock[]));
+    });
     for (const block of content) {
       if (block.type === 'tool_use') this.#byToolUse.set(block.id, thinking);
     }
@@ -56,6 +76,25 @@ export class ThinkingLedger {
   check(request: MessagesRequest): void {
     this.#checkToolLoop(request.messages);
     this.#checkSignatures(request.messages);
+    this.#checkPrefixes(request);
+  }
+
+  #checkPrefixes(request: MessagesRequest): void {
+    const binding = (request.thinking as { block_binding?: { prefix_mismatch_behavior?: unknown } } | undefined)?.block_binding;
+    if (binding?.prefix_mismatch_behavior === 'drop_block') return;
+    request.messages.forEach((message, i) => {
+      if (message.role !== 'assistant') return;
+      const blocks = blocksOf(message);
+      blocks.forEach((block, j) => {
+        if (block.type !== 'thinking' || typeof block.signature !== 'string') return;
+        const bound = this.#prefixOf.get(block.signature);
+        if (bound === undefined || bound === prefixDigest(request, i, blocks.slice(0, j))) return;
+        throw invalidRequest(
+          `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation. ` +
+            'Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".',
+        );
+      });
+    });
   }
 
   #checkToolLoop(messages: MessageParam[]): void {
@@ -112,6 +151,22 @@ export class ThinkingLedger {
       });
     });
   }
+}
+
+/** What a block is bound to: system, tools, the messages before it and its own message's earlier blocks, without cache markers. */
+function prefixDigest(request: MessagesRequest, messageCount: number, earlierBlocks: ContentBlock[]): string {
+  const system = typeof request.system === 'string' ? [{ type: 'text', text: request.system }] : (request.system ?? []);
+  const prefix = [system, request.tools ?? null, request.messages.slice(0, messageCount).map((m) => ({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : blocksOf(m) })), earlierBlocks];
+  return createHash('sha256').update(stableJson(prefix)).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([k, v]) => k !== 'cache_control' && v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 const sameThinking = (block: ContentBlock, issued: IssuedThinking) =>

@@ -262,11 +262,23 @@ describe('runToolLoop limits, messages and compaction', () => {
     expect(out.stop).toBe('final');
     expect(out.compactions).toBeGreaterThan(0);
     expect(Math.max(...out.promptTokens)).toBeLessThan(1000);
-    // After a compaction the prompt is the task plus the summary, then the last assistant turn and its results.
-    const after = model.requests.find((r) => JSON.stringify(r.messages[0]).includes('Your work so far (summarised)'))!;
-    expect(after.messages[0]!.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Task: t1') });
-    expect(after.messages[1]!.role).toBe('assistant');
-    expect(after.messages[2]!.content[0]).toMatchObject({ type: 'tool_result' });
+    // After a compaction the conversation starts afresh: one opening with the task, the summary, and the
+    // latest exchange word for word as text (a new conversation cannot hold its tool calls or thinking).
+    const i = model.requests.findIndex((r) => JSON.stringify(r.messages[0]).includes('Your work so far (summarised)'));
+    const after = model.requests[i]!;
+    expect(after.messages).toHaveLength(1);
+    const text = (after.messages[0]!.content[0] as { text: string }).text;
+    expect(text).toContain('Task: t1');
+    const lastCall = model.requests[i - 1]!.messages.at(-1)!.content.find((b) => b.type === 'tool_result') as { content: string };
+    expect(text).toMatch(/## Your last step, as it happened\nassistant called echo\(\{"n":\d+\}\)\ntool result: /);
+    expect(text).toContain(`tool result: ${lastCall.content}`);
     expect(folded.every((n) => n > 0)).toBe(true);
+    // Append-only in between: every request repeats the one before it (same system, tools and messages) and adds to it.
+    for (let k = 1; k < model.requests.length; k++) {
+      const [prev, next] = [model.requests[k - 1]!, model.requests[k]!];
+      if (next.messages.length === 1) continue; // a fresh conversation after a compaction
+      expect(next.system).toBe(prev.system);
+      expect(next.messages.slice(0, prev.messages.length)).toEqual(prev.messages);
+    }
   });
 });

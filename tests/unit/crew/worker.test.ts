@@ -102,7 +102,7 @@ describe('the repository map in the worker’s system prompt', () => {
   });
 });
 
-describe('context management over a 60-turn task, against the fake Messages API with the real SDK', () => {
+describe('context management over a 60-turn task that thinks on every turn, against the fake Messages API (prefix checks on) with the real SDK', () => {
   let api: FakeAnthropic;
   let repo: string;
   const BUDGET = 20_000;
@@ -117,8 +117,10 @@ describe('context management over a 60-turn task, against the fake Messages API 
         respond: (req) => {
           if (req.role === 'summarizer') return { content: [{ type: 'text', text: 'Read part files 0-4 repeatedly; nothing changed; no failures.' }] };
           workerTurns++;
-          if (workerTurns > 60) return { content: [{ type: 'tool_use', name: 'report_result', input: { status: 'success', summary: 'Read everything.' } }] };
-          return { content: [{ type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns % 5}.txt` } }] };
+          // Claude 5.5 models think on every turn, and each thinking block is bound to everything before it.
+          const thinking = { type: 'thinking' as const, thinking: `Turn ${workerTurns}: what next?` };
+          if (workerTurns > 60) return { content: [thinking, { type: 'tool_use', name: 'report_result', input: { status: 'success', summary: 'Read everything.' } }] };
+          return { content: [thinking, { type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns % 5}.txt` } }] };
         },
       },
     });
@@ -130,7 +132,7 @@ describe('context management over a 60-turn task, against the fake Messages API 
     rmSync(repo, { recursive: true, force: true });
   });
 
-  it('keeps every turn’s input under the context budget, by compaction, and serves most of it from the prompt cache', async () => {
+  it('keeps every turn’s input under the context budget by compaction into a fresh conversation, never editing what a thinking block is bound to, and serves most of it from the prompt cache', async () => {
     const model = new AnthropicModel('sk-ant-test-key-0000', clock, log);
     const task = { ...plan.tasks[0]!, persona: 'coder' as const };
     const out = await runWorker(
@@ -142,6 +144,7 @@ describe('context management over a 60-turn task, against the fake Messages API 
       }),
       log,
     );
+    expect(out.error).toBeUndefined();
     expect(out.stop).toBe('final');
     expect(out.turns).toBe(61);
     expect(out.compactions).toBeGreaterThan(0);

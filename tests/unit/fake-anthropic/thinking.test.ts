@@ -286,6 +286,45 @@ describe('fake Anthropic thinking blocks sent back', () => {
     expect(error).toMatchObject({ status: 400, apiMessage: 'messages.1.content.0: Invalid `signature` in `thinking` block' });
   });
 
+  describe('prefix checks (preserved thinking): a block is bound to everything before it', () => {
+    const BOUND = 'messages.3.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
+    const twoTurns = async (fake: FakeAnthropic) => {
+      const client = clientFor(fake);
+      const first = await client.messages.create(ask());
+      const second = await client.messages.create(ask(turnAfter(first)));
+      return { client, first, second };
+    };
+
+    it('rejects a replayed block after an earlier tool result was shortened (what cutting old results did)', async () => {
+      const fake = await fakeForTest({ script });
+      const { client, first, second } = await twoTurns(fake);
+      const cut: Params['messages'] = [{ role: 'assistant', content: first.content as Block[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseOf(first).id, content: 'export' }] }];
+      await expect(client.messages.create(ask([...cut, ...turnAfter(second)]))).rejects.toMatchObject({ status: 400, apiMessage: BOUND });
+    });
+
+    it('rejects it after the opening message or the system prompt changed (what compaction into the old conversation did)', async () => {
+      const fake = await fakeForTest({ script });
+      const { client, first, second } = await twoTurns(fake);
+      const history = [...turnAfter(first), ...turnAfter(second)];
+      const summarised: Params = { ...ask(history), messages: [{ role: 'user', content: `${taskPrompt('t1')}\n\nSummary: read a.ts.` }, ...history] };
+      await expect(client.messages.create(summarised)).rejects.toMatchObject({ status: 400, apiMessage: 'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".' });
+      await expect(client.messages.create({ ...ask(history), system: `${systemFor('worker')} Be brief.` })).rejects.toMatchObject({ status: 400 });
+    });
+
+    it('accepts the unchanged history with its cache breakpoint moved to the newest message, and drop_block', async () => {
+      const fake = await fakeForTest({ script });
+      const { client, first, second } = await twoTurns(fake);
+      const history = [...turnAfter(first), ...turnAfter(second)];
+      const marked = history.map((m, i) => (i === history.length - 1 ? { ...m, content: (m.content as Block[]).map((b) => ({ ...b, cache_control: { type: 'ephemeral' as const } })) } : m));
+      await expect(client.messages.create(ask(marked as Params['messages']))).resolves.toMatchObject({ content: [{ text: 'Done.' }] });
+      const cut: Params['messages'] = [{ role: 'assistant', content: first.content as Block[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseOf(first).id, content: 'export' }] }];
+      const dropping = { ...ask([...cut, ...turnAfter(second)]), thinking: { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } } } as unknown as Params;
+      expect(fake.requests.map((r) => r.outcome)).toEqual([200, 200, 200]);
+      const response = await rawPost(fake, dropping, VALID_HEADERS);
+      expect(response.status).not.toBe(400);
+    });
+  });
+
   it('rejects a thinking block with a signature it never issued', async () => {
     const fake = await fakeForTest({ script });
     const forged: Params['messages'] = [
