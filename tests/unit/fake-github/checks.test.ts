@@ -35,6 +35,19 @@ describe('check runs', () => {
     expect((await reader.rest.checks.listForRef({ ...repoOf(gh), ref: other })).data).toMatchObject({ total_count: 0, check_runs: [] });
   });
 
+  it('fires check_suite completed with the branch the head is on, and the pull requests whose head it is (none on a branch without one)', async () => {
+    const gh = await fakeForTest();
+    const sha = await withHead(gh);
+    const events: Array<{ head_branch: unknown; pull_requests: unknown[] }> = [];
+    gh.onEvent((e) => {
+      if (e.name === 'check_suite') events.push((e.payload as { check_suite: { head_branch: unknown; pull_requests: unknown[] } }).check_suite);
+    });
+    const ci = octokitFor(gh, gh.appToken('ci', { checks: 'write' }));
+    await ci.rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha, conclusion: 'success' });
+    // GitHub names the branch whatever the pull requests; a suite with none lists none.
+    expect(events).toEqual([expect.objectContaining({ head_branch: 'main', pull_requests: [] })]);
+  });
+
   it('refuses a person’s token: only Apps create check runs', async () => {
     const gh = await fakeForTest();
     const sha = await withHead(gh);

@@ -171,4 +171,20 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     const cancelled: StatusFunctions = { success: () => false, failure: () => false, cancelled: () => true };
     expect(evaluateIf(jobIf('work'), dispatch(skippedRoute), cancelled)).toBe(false);
   });
+
+  it('the merge job runs for a check suite on crew’s pull request, never for one on crew/state or a task branch (#15 §7)', () => {
+    const suite = (headBranch: string | null, pulls: number[]): ExprContext => ({
+      github: { event_name: 'check_suite', event: { action: 'completed', check_suite: { head_branch: headBranch, pull_requests: pulls.map((number) => ({ number })) } } },
+      inputs: {},
+      needs: {},
+    });
+    expect(evaluateIf(jobIf('merge'), suite('crew/4/r2/integration', [9]), succeeded)).toBe(true);
+    expect(evaluateIf(jobIf('merge'), suite('crew/state', []), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('merge'), suite('crew/4/r2/t1', []), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('merge'), suite('feature', [3]), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('merge'), suite(null, []), succeeded)).toBe(false);
+    const review = (head: string): ExprContext => ({ github: { event_name: 'pull_request_review', event: { pull_request: { head: { ref: head } } } }, inputs: {}, needs: {} });
+    expect(evaluateIf(jobIf('merge'), review('crew/4/r2/integration'), succeeded)).toBe(true);
+    expect(evaluateIf(jobIf('merge'), review('feature'), succeeded)).toBe(false);
+  });
 });

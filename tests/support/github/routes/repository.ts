@@ -73,8 +73,15 @@ async function emitCheckSuiteCompleted(gh: FakeGitHub, principal: Principal, run
     pulls.push({ url: `${gh.serialize.repoApi}/pulls/${p.number}`, id: p.id, number: p.number, head: { ref: p.head, sha: run.head_sha, repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } }, base: { ref: p.base, sha: (await gh.repo.branchSha(p.base)) ?? '', repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } } });
   }
   const example = eventPayload(gh, 'check_suite.completed', principal.login, {}) as { check_suite: Record<string, unknown> };
-  const headBranch = pulls[0]?.head.ref ?? null;
+  // GitHub names the branch the head was pushed to, pull request or not (a suite on crew/state has
+  // head_branch 'crew/state' and no pull_requests); the fake takes a branch whose tip it is.
+  const headBranch = pulls[0]?.head.ref ?? (await branchAt(gh, run.head_sha));
   gh.emit(principal, 'check_suite', { ...example, action: 'completed', check_suite: { ...example.check_suite, head_branch: headBranch, head_sha: run.head_sha, after: run.head_sha, status: 'completed', conclusion, pull_requests: pulls, latest_check_runs_count: suite.length, updated_at: gh.now() } });
+}
+
+async function branchAt(gh: FakeGitHub, sha: string): Promise<string | null> {
+  const ref = (await gh.repo.listRefs('refs/heads/')).find((r) => r.sha === sha)?.ref;
+  return ref ? ref.slice('refs/heads/'.length) : null;
 }
 
 export const repositoryRoutes: Record<string, Route> = {
