@@ -300,7 +300,10 @@ async function decisionReplyCounts(ctx: StepContext, ev: CommentEvent, after: nu
 async function trustedReply(ctx: StepContext, ev: CommentEvent, after: number): Promise<'ok' | 'stale' | 'edited'> {
   if (ev.comment.id <= after) return 'stale';
   const now = await ctx.forge.getComment(ev.comment.id);
-  if (now.body !== ev.comment.body || now.updatedAt !== now.createdAt) return 'edited';
+  // The body, not updated_at: GitHub does not say whether crew's own 👀 reaction moves a comment's
+  // updated_at, and if it did, every command crew reacted to would look edited. An edit that
+  // matters changes the body from what the event carried.
+  if (now.body !== ev.comment.body) return 'edited';
   return 'ok';
 }
 

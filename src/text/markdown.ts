@@ -2,7 +2,7 @@ import { inert } from './inert';
 
 /** Small pure helpers for the markdown crew posts. */
 
-/** GitHub rejects comment and PR bodies over 65,536 characters. */
+/** GitHub rejects comment and PR bodies over 65,536 characters (crew counts UTF-8 bytes, to be safe either way). */
 export const BODY_LIMIT = 65_536;
 
 /** What crew adds to a comment after folding (the idempotency key, adapters/github/forge.ts) must still fit. */
@@ -159,6 +159,19 @@ const KEEP = /<!-- \/?crew:[\w-]+|\b(?:Closes|Fixes|Resolves) #\d+/;
  * hidden markers) and the closing keyword are kept; no fence or <details> is left open.
  */
 export function capBody(body: string, fullTextLink: string, limit = BODY_LIMIT): string {
+  // GitHub does not say whether its limit counts UTF-16 units or bytes. UTF-8 bytes are never fewer,
+  // so a body fits in bytes, whichever it is: a run on a Japanese issue must not get a 422.
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+  let room = limit;
+  let out = capUnits(body, fullTextLink, room);
+  while (bytes(out) > limit && room > 2000) {
+    room = Math.max(2000, room - (bytes(out) - limit));
+    out = capUnits(body, fullTextLink, room);
+  }
+  return out;
+}
+
+function capUnits(body: string, fullTextLink: string, limit: number): string {
   if (body.length <= limit) return body;
   const blocks = markdownBlocks(body);
   const kept = blocks.map((b, i) => i === 0 || i >= blocks.length - 2 || KEEP.test(b));

@@ -158,6 +158,21 @@ function pinned(git: SimpleGit, gitDir: string): SimpleGit {
 }
 
 
+/**
+ * A push GitHub refused by rule, not by a race: a repository ruleset (GH013, e.g. required
+ * signatures or restricted creation on crew/*) or branch protection (GH006). Retrying cannot help,
+ * so the error says which rule and what a person can change. Undefined for any other failure.
+ */
+export function pushRefusedByRule(e: unknown, ref: string): Error | undefined {
+  const text = String(e instanceof Error ? e.message : e);
+  if (!/\bGH0(06|13)\b|repository rule violations|protected branch hook declined/i.test(text)) return undefined;
+  const why = text.split('\n').find((l) => /GH0(06|13)|rule violations|protected branch/i.test(l))?.replace(/^\s*remote:\s*/, '').trim() ?? '';
+  return new Error(
+    `GitHub refused crew's push to ${ref}: a repository ruleset or branch protection covers that branch (${why.slice(0, 300)}). ` +
+      'crew pushes only to crew/* branches; exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`.',
+  );
+}
+
 export function isNonFastForward(e: unknown): boolean {
   const text = String(e instanceof Error ? e.message : e);
   return /non-fast-forward|fetch first|\[rejected\]|failed to update ref|cannot lock ref|stale info/i.test(text);

@@ -5,7 +5,7 @@ import type { SimpleGit } from 'simple-git';
 import { DIFF_LIMIT_BYTES } from '../../domain/diff';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, Repo } from '../../ports';
-import { gitClient, isNonFastForward, readFileAtCommit, withMessageFile, type GitIdentity, type GitPin } from './git-client';
+import { gitClient, isNonFastForward, pushRefusedByRule, readFileAtCommit, withMessageFile, type GitIdentity, type GitPin } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
@@ -155,7 +155,7 @@ export class GitRepo implements Repo {
         await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${branch}`]);
         return;
       } catch (e) {
-        if (!isNonFastForward(e) || attempt >= PUSH_ATTEMPTS) throw e;
+        if (!isNonFastForward(e) || attempt >= PUSH_ATTEMPTS) throw pushRefusedByRule(e, branch) ?? e;
       }
       await this.git.raw(['fetch', '--no-tags', '--quiet', this.remoteUrl, `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
       // --empty=keep: the attempt commit may change nothing, but its Crew-Result trailer must stay at the tip.
@@ -178,7 +178,9 @@ export class GitRepo implements Repo {
    */
   async pushReplacing(branch: string, expectedSha: string): Promise<void> {
     assertCrewRef(branch);
-    await this.git.raw(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expectedSha}`, this.remoteUrl, `HEAD:refs/heads/${branch}`]);
+    await this.git.raw(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expectedSha}`, this.remoteUrl, `HEAD:refs/heads/${branch}`]).catch((e: unknown) => {
+      throw pushRefusedByRule(e, branch) ?? e;
+    });
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {

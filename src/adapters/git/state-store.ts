@@ -5,7 +5,7 @@ import type { SimpleGit } from 'simple-git';
 import { STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
 import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
-import { gitClient, isNonFastForward, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
+import { gitClient, isNonFastForward, pushRefusedByRule, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
 /**
  * A rejected push means another job's write landed, so the branch as a whole is making progress
@@ -149,7 +149,7 @@ export class GitStateStore implements StateStore {
           this.head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || undefined;
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
-          if (!isNonFastForward(e)) throw e;
+          if (!isNonFastForward(e)) throw pushRefusedByRule(e, STATE_BRANCH) ?? e;
           const minutes = (performance.now() - started) / 60_000;
           if (attempt >= MIN_ATTEMPTS && minutes * 60_000 >= KEEP_TRYING_MS) {
             throw new Error(`could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(minutes)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);

@@ -76,11 +76,19 @@ export interface MergeOutcome {
  * `workflows` permission, which a GITHUB_TOKEN never has. The fake GitHub sets
  * FAKE_GITHUB_WORKFLOWS=deny for such pushes. GitHub reports the refusal as the ref's
  * "[remote rejected]" reason; here it arrives as a `remote:` line and "pre-receive hook declined".
+ * FAKE_GITHUB_RULESET lists branch prefixes a repository ruleset closes (RepoSettings).
  */
 const PRE_RECEIVE = `#!/bin/sh
-[ "$FAKE_GITHUB_WORKFLOWS" = deny ] || exit 0
 zero=0000000000000000000000000000000000000000
 while read -r old new ref; do
+  for prefix in $FAKE_GITHUB_RULESET; do
+    case "$ref" in refs/heads/$prefix*)
+      # GitHub's answer to a push a ruleset refuses (docs: "About rulesets", push rejections).
+      printf 'error: GH013: Repository rule violations found for %s.\\n\\n- Commits must have verified signatures.\\n  Found 1 violation\\n' "$ref" >&2
+      exit 1;;
+    esac
+  done
+  [ "$FAKE_GITHUB_WORKFLOWS" = deny ] || continue
   [ "$new" = "$zero" ] && continue
   if [ "$old" = "$zero" ]; then commits=$(git rev-list "$new" --not --all); else commits=$(git rev-list "$old..$new"); fi
   for c in $commits; do

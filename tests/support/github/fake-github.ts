@@ -359,7 +359,10 @@ export class FakeGitHub {
       remoteUser: principal.login,
       capabilities: this.gitCapabilities,
       // Read by the repository's pre-receive hook (see bare-repo.ts).
-      extraEnv: { FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow' },
+      extraEnv: {
+        FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow',
+        FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
+      },
     });
     record(status);
   }

@@ -116,6 +116,11 @@ export interface RepoSettings {
   delete_branch_on_merge: boolean;
   /** "Allow GitHub Actions to create and approve pull requests" in the repository's Actions settings. */
   actions_can_create_pull_requests: boolean;
+  /**
+   * Branch-name prefixes (e.g. `crew/`) a repository ruleset closes to pushes, such as one that
+   * requires signed commits: GitHub refuses such a push with GH013 (see bare-repo.ts).
+   */
+  ruleset_branch_prefixes: string[];
 }
 
 export const DEFAULT_REPO_SETTINGS: RepoSettings = {
@@ -125,6 +130,7 @@ export const DEFAULT_REPO_SETTINGS: RepoSettings = {
   allow_rebase_merge: true,
   delete_branch_on_merge: false,
   actions_can_create_pull_requests: true,
+  ruleset_branch_prefixes: [],
 };
 
 const PERMISSION_RANK: Record<Permission, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };

@@ -162,7 +162,9 @@ describe('commit messages far over the 128 KiB limit of one argument (E2BIG)', (
   const temp = mkdtempSync(join(tmpdir(), 'crew-gitrepo-long-tmp-'));
   const before = process.env.TMPDIR;
   afterAll(() => {
-    process.env.TMPDIR = before;
+    // Assigning undefined would set the string 'undefined'.
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
     rmSync(dir, { recursive: true, force: true });
     rmSync(temp, { recursive: true, force: true });
   });
@@ -202,5 +204,33 @@ describe('commit messages far over the 128 KiB limit of one argument (E2BIG)', (
 
     expect(readdirSync(temp)).toEqual([]);
     expect(await git(['status', '--porcelain'], { cwd: dir })).toBe('');
+  });
+});
+
+describe('a push GitHub refuses by rule (a repository ruleset on crew/*)', () => {
+  it('fails once, with a message that names the rule and what to change, for a task branch and for crew/state', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'crew-ruleset-'));
+    const gh = await FakeGitHub.start({ root, files: { 'README.md': '# r\n' }, settings: { ruleset_branch_prefixes: ['crew/'] } });
+    try {
+      const token = gh.actionsToken({ contents: 'write' });
+      const dir = join(root, 'job');
+      await git(['clone', '--quiet', gh.repoDir, dir]);
+      const repo = new GitRepo(dir, gh.cloneUrl, token);
+      await repo.checkoutNew('crew/1/r1/t1', 'refs/remotes/origin/main');
+      writeFileSync(join(dir, 'a.txt'), 'work\n');
+      await repo.commitAll('crew: t1 work');
+      const refused = await repo.push('crew/1/r1/t1').then(() => undefined, (e: unknown) => e as Error);
+      expect(refused?.message).toMatch(/^GitHub refused crew's push to crew\/1\/r1\/t1: a repository ruleset or branch protection covers that branch \(.*GH013: Repository rule violations found for refs\/heads\/crew\/1\/r1\/t1/);
+      expect(refused?.message).toContain('exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`');
+      const { GitStateStore } = await import('../../../src/adapters/git/state-store');
+      const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+      const store = new GitStateStore(join(root, 'state'), gh.cloneUrl, token, { now: () => new Date(), sleep: async () => undefined }, quiet);
+      await expect(store.update('issue-1/', 'x', (tx) => tx.write('issue-1/a', 'b'))).rejects.toThrow(/GitHub refused crew's push to crew\/state: a repository ruleset/);
+      // main is not covered by the rule.
+      expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();
+    } finally {
+      await gh.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -54,6 +54,21 @@ describe('markdown helpers', () => {
     expect(capBody('short', 'x')).toBe('short');
   });
 
+  it('fits GitHub’s limit in UTF-8 bytes too (GitHub does not say which it counts): a Japanese report under 65,536 characters is folded', () => {
+    const section = (i: number) => `## 節 ${i}\n\n${'日本語の報告。'.repeat(600)}`;
+    const body = ['# 報告', ...Array.from({ length: 12 }, (_, i) => section(i)), '<!-- crew:footer -->'].join('\n\n');
+    expect(body.length).toBeLessThan(65_536);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(65_536);
+    const capped = capBody(body, 'https://example.test/full');
+    expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(65_536);
+    expect(capped).toContain('https://example.test/full');
+    expect(capped.startsWith('# 報告')).toBe(true);
+    expect(capped.endsWith('<!-- crew:footer -->')).toBe(true);
+    // ASCII within the limit is left as it is.
+    const ascii = 'x'.repeat(60_000);
+    expect(capBody(ascii, 'x')).toBe(ascii);
+  });
+
   /** Every fence and <details> the body opens, it closes. */
   const balanced = (md: string) => {
     const fences = md.split('\n').filter((l) => /^ {0,3}```/.test(l)).length;
