@@ -83,6 +83,13 @@ export const DEFAULT_MAX_TOKENS = 32_000;
 
 /** Share of the context budget past which older turns are summarised. */
 export const COMPACT_AT = 0.6;
+/** Keeps head and tail of a long text, with a note of what was cut. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 100) / 2);
+  return `${text.slice(0, half)}\n…[crew cut ${text.length - 2 * half} characters here]…\n${text.slice(-half)}`;
+}
+
 /** Each block of the exchange a fresh conversation repeats as text is kept to this many characters. */
 const LAST_STEP_CHARS = 6000;
 /** The pre-send guard keeps an estimated prompt under this share of the budget (estimates are rough). */
@@ -162,10 +169,13 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
    */
   const compact = async (why: string): Promise<void> => {
     const tail = messages.slice(-2);
-    const s = await o.compaction!.summarize(summary, messages.slice(1, -2));
+    // The opening's last step is not in the summary yet: it goes to the summarizer with the turns after it.
+    const before: Message[] = lastStep ? [{ role: 'user', content: [{ type: 'text', text: `(the last step before the previous summary)\n${lastStep}` }] }] : [];
+    const s = await o.compaction!.summarize(summary, [...before, ...messages.slice(1, -2)]);
     usage = addUsage(usage, s.usage);
     summary = s.summary;
-    lastStep = transcript(tail, LAST_STEP_CHARS);
+    // A share of the budget at most, so a fresh conversation does not start near its end.
+    lastStep = shorten(transcript(tail, LAST_STEP_CHARS), Math.floor(o.compaction!.budgetTokens * CHARS_PER_TOKEN * 0.25));
     messages = [opening()];
     seen = 0;
     compactions++;

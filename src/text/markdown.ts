@@ -165,7 +165,8 @@ export function capBody(body: string, fullTextLink: string, limit = BODY_LIMIT):
   let room = limit;
   let out = capUnits(body, fullTextLink, room);
   while (bytes(out) > limit && room > 2000) {
-    room = Math.max(2000, room - (bytes(out) - limit));
+    // Scale by the bytes each character takes in what came out; one less than that keeps it shrinking.
+    room = Math.max(2000, Math.min(room - 1, Math.floor((out.length * limit) / bytes(out))));
     out = capUnits(body, fullTextLink, room);
   }
   return out;

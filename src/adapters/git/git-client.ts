@@ -166,10 +166,15 @@ function pinned(git: SimpleGit, gitDir: string): SimpleGit {
 export function pushRefusedByRule(e: unknown, ref: string): Error | undefined {
   const text = String(e instanceof Error ? e.message : e);
   if (!/\bGH0(06|13)\b|repository rule violations|protected branch hook declined/i.test(text)) return undefined;
-  const why = text.split('\n').find((l) => /GH0(06|13)|rule violations|protected branch/i.test(l))?.replace(/^\s*remote:\s*/, '').trim() ?? '';
+  const lines = text.split('\n').map((l) => l.replace(/^\s*remote:\s*/, '').trim());
+  const first = lines.findIndex((l) => /GH0(06|13)|rule violations|protected branch/i.test(l));
+  // GitHub names each rule broken on the lines after the first ("- Commits must have verified signatures.").
+  const rules = lines.slice(first + 1).filter((l) => /^- /.test(l));
+  const why = [lines[first] ?? '', ...rules].join(' ').slice(0, 400);
   return new Error(
-    `GitHub refused crew's push to ${ref}: a repository ruleset or branch protection covers that branch (${why.slice(0, 300)}). ` +
+    `GitHub refused crew's push to ${ref}: a repository ruleset or branch protection covers that branch (${why}). ` +
       'crew pushes only to crew/* branches; exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`.',
+    { cause: e },
   );
 }
 

@@ -15,7 +15,8 @@ import { gitClient, isNonFastForward, pushRefusedByRule, THROWAWAY_CHECKOUT, wit
  * long time, measured on the wall clock: it bounds our own work, not a platform wait.
  */
 const MIN_ATTEMPTS = 40;
-const KEEP_TRYING_MS = 15 * 60_000;
+/** Under the shortest job limit in the shipped workflow (merge: 10 minutes), so the message is seen. */
+const KEEP_TRYING_MS = 8 * 60_000;
 const TRACKING = 'refs/remotes/origin/crew-state';
 
 /**
@@ -149,7 +150,9 @@ export class GitStateStore implements StateStore {
           this.head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || undefined;
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
-          if (!isNonFastForward(e)) throw pushRefusedByRule(e, STATE_BRANCH) ?? e;
+          const refused = pushRefusedByRule(e, STATE_BRANCH);
+          if (refused) throw refused;
+          if (!isNonFastForward(e)) throw e;
           const minutes = (performance.now() - started) / 60_000;
           if (attempt >= MIN_ATTEMPTS && minutes * 60_000 >= KEEP_TRYING_MS) {
             throw new Error(`could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(minutes)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);

@@ -55,8 +55,11 @@ export class ThinkingLedger {
   readonly #issued = new Map<string, string>();
   /** tool_use id -> the thinking blocks of the reply that carried it. */
   readonly #byToolUse = new Map<string, IssuedThinking[]>();
-  /** Signature -> a digest of the prefix the block was produced after. */
-  readonly #prefixOf = new Map<string, string>();
+  /**
+   * Signature -> digests of the prefixes the block was produced after. A set: signatures derive
+   * from who asked and the text, so two conversations (two issues' critics) can share one.
+   */
+  readonly #prefixOf = new Map<string, Set<string>>();
 
   /** Records a reply the fake is serving, to the request it answers. */
   record(content: OutputBlock[], request: MessagesRequest): void {
@@ -65,7 +68,10 @@ export class ThinkingLedger {
     );
     for (const { thinking: text, signature } of thinking) this.#issued.set(signature, text);
     content.forEach((block, j) => {
-      if (block.type === 'thinking') this.#prefixOf.set(block.signature, prefixDigest(request, request.messages.length, content.slice(0, j) as ContentBlock[]));
+      if (block.type !== 'thinking') return;
+      const digests = this.#prefixOf.get(block.signature) ?? new Set<string>();
+      digests.add(prefixDigest(request, request.messages.length, content.slice(0, j) as ContentBlock[]));
+      this.#prefixOf.set(block.signature, digests);
     });
     for (const block of content) {
       if (block.type === 'tool_use') this.#byToolUse.set(block.id, thinking);
@@ -88,7 +94,7 @@ export class ThinkingLedger {
       blocks.forEach((block, j) => {
         if (block.type !== 'thinking' || typeof block.signature !== 'string') return;
         const bound = this.#prefixOf.get(block.signature);
-        if (bound === undefined || bound === prefixDigest(request, i, blocks.slice(0, j))) return;
+        if (bound === undefined || bound.has(prefixDigest(request, i, blocks.slice(0, j)))) return;
         throw invalidRequest(
           `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation. ` +
             'Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".',

@@ -226,7 +226,8 @@ describe('a push GitHub refuses by rule (a repository ruleset on crew/*)', () =>
       const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
       const store = new GitStateStore(join(root, 'state'), gh.cloneUrl, token, { now: () => new Date(), sleep: async () => undefined }, quiet);
       await expect(store.update('issue-1/', 'x', (tx) => tx.write('issue-1/a', 'b'))).rejects.toThrow(/GitHub refused crew's push to crew\/state: a repository ruleset/);
-      // main is not covered by the rule.
+      expect(refused?.message).toContain('- Commits must have verified signatures.');
+      // Nothing reached the branch.
       expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();
     } finally {
       await gh.close();

@@ -93,9 +93,18 @@ describe('runToolLoop by stop_reason', () => {
       { content: [use('toolu_d', 'done', {})], stop: 'tool_use' },
     ];
     let summaries = 0;
-    const out = await runToolLoop({ ...base, model: model(replies()), compaction: { budgetTokens: 1_000_000, summarize: async () => (summaries++, { summary: 'edited a and b', usage: ZERO_USAGE }) } });
+    const m = model(replies());
+    const out = await runToolLoop({ ...base, model: m, compaction: { budgetTokens: 1_000_000, summarize: async () => (summaries++, { summary: 'edited a and b', usage: ZERO_USAGE }) } });
     expect(out).toMatchObject({ stop: 'final', compactions: 1 });
     expect(summaries).toBe(1);
+    // The next request is a fresh conversation: one opening with the summary, the cut call and the note why.
+    const fresh = m.requests[3]!.messages;
+    expect(fresh).toHaveLength(1);
+    const opening = JSON.stringify(fresh[0]);
+    expect(opening).toContain('edited a and b');
+    expect(opening).toContain('Your last step, as it happened');
+    expect(opening).toContain('write_file');
+    expect(opening).toContain("the conversation reached the model's context window");
     expect(ran).toEqual([{ path: 'a' }, { path: 'b' }]);
     expect(await runToolLoop({ ...base, model: model(replies()), recover: true })).toMatchObject({ stop: 'error', error: expect.stringMatching(/context window/) });
   });

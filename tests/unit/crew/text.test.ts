@@ -61,6 +61,8 @@ describe('markdown helpers', () => {
     expect(Buffer.byteLength(body)).toBeGreaterThan(65_536);
     const capped = capBody(body, 'https://example.test/full');
     expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(65_536);
+    // It folds only what it must: most of the room is still used.
+    expect(Buffer.byteLength(capped)).toBeGreaterThan(0.6 * 65_536);
     expect(capped).toContain('https://example.test/full');
     expect(capped.startsWith('# 報告')).toBe(true);
     expect(capped.endsWith('<!-- crew:footer -->')).toBe(true);

@@ -278,6 +278,7 @@ describe('runToolLoop limits, messages and compaction', () => {
       const [prev, next] = [model.requests[k - 1]!, model.requests[k]!];
       if (next.messages.length === 1) continue; // a fresh conversation after a compaction
       expect(next.system).toBe(prev.system);
+      expect(next.tools).toEqual(prev.tools);
       expect(next.messages.slice(0, prev.messages.length)).toEqual(prev.messages);
     }
   });
