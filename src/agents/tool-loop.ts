@@ -83,11 +83,9 @@ export const DEFAULT_MAX_TOKENS = 32_000;
 
 /** Share of the context budget past which older turns are summarised. */
 export const COMPACT_AT = 0.6;
-/** Keeps head and tail of a long text, with a note of what was cut. */
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const half = Math.floor((max - 100) / 2);
-  return `${text.slice(0, half)}\n…[crew cut ${text.length - 2 * half} characters here]…\n${text.slice(-half)}`;
+/** `keep` characters of `text`, half from its head and half from its tail, with a note of the cut between. */
+function keepEnds(text: string, keep: number, note: (removed: number) => string): string {
+  return `${text.slice(0, Math.ceil(keep / 2))}\n…[${note(text.length - keep)}]…\n${text.slice(-Math.floor(keep / 2))}`;
 }
 
 /** Each block of the exchange a fresh conversation repeats as text is kept to this many characters. */
@@ -119,8 +117,7 @@ export function cutToolResults(messages: Message[], overTokens: number, from = 0
     if (over <= 0) break;
     const keep = Math.max(400, b.content.length - over - 400);
     if (keep >= b.content.length) break;
-    const removed = b.content.length - keep;
-    const text = `${b.content.slice(0, Math.ceil(keep / 2))}\n…[crew cut ${removed} characters of this tool result to keep the prompt within the context budget; ask for a smaller part, e.g. read_file with start_line and end_line]…\n${b.content.slice(-Math.floor(keep / 2))}`;
+    const text = keepEnds(b.content, keep, (removed) => `crew cut ${removed} characters of this tool result to keep the prompt within the context budget; ask for a smaller part, e.g. read_file with start_line and end_line`);
     const content = [...messages[i]!.content];
     content[j] = { ...b, content: text };
     messages[i] = { ...messages[i]!, content };
@@ -175,7 +172,9 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     usage = addUsage(usage, s.usage);
     summary = s.summary;
     // A share of the budget at most, so a fresh conversation does not start near its end.
-    lastStep = shorten(transcript(tail, LAST_STEP_CHARS), Math.floor(o.compaction!.budgetTokens * CHARS_PER_TOKEN * 0.25));
+    const step = transcript(tail, LAST_STEP_CHARS);
+    const room = Math.floor(o.compaction!.budgetTokens * CHARS_PER_TOKEN * 0.25);
+    lastStep = step.length <= room ? step : keepEnds(step, room - 100, (removed) => `crew cut ${removed} characters here`);
     messages = [opening()];
     seen = 0;
     compactions++;

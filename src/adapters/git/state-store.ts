@@ -153,9 +153,9 @@ export class GitStateStore implements StateStore {
           const refused = pushRefusedByRule(e, STATE_BRANCH);
           if (refused) throw refused;
           if (!isNonFastForward(e)) throw e;
-          const minutes = (performance.now() - started) / 60_000;
-          if (attempt >= MIN_ATTEMPTS && minutes * 60_000 >= KEEP_TRYING_MS) {
-            throw new Error(`could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(minutes)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
+          const elapsed = performance.now() - started;
+          if (attempt >= MIN_ATTEMPTS && elapsed >= KEEP_TRYING_MS) {
+            throw new Error(`could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(elapsed / 60_000)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
           }
           // Full jitter spreads writers that collided, so the next round mostly does not.
           const wait = Math.random() * Math.min(3000, 100 * 2 ** Math.min(attempt, 10));
