@@ -19,7 +19,7 @@ import { reportEndedRun } from './finish';
 import { takePushedResult } from './task-results';
 import { planRun, requestApproval, WAITING_LABEL } from './planning';
 import { sanitize } from '../text/sanitize';
-import { withoutQuotes } from '../text/markdown';
+import { carriesCrewMarker, withoutQuotes } from '../text/markdown';
 import { refusalCommentDue } from '../domain/refusals';
 import { readRefusal, refusalsFolder, writeRefusal } from '../state/refusals';
 import { isoSeconds } from '../clock';
@@ -55,6 +55,7 @@ async function latestRun(ctx: StepContext, issue: number): Promise<RunRecord | u
 async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   if (ev.action !== 'created') return ctx.log.info(`ignoring a comment ${ev.action} event`);
   if (ev.comment.author.type !== 'User') return ctx.log.info(`ignoring a comment from ${ev.comment.author.login} (${ev.comment.author.type})`);
+  if (await isOwnComment(ctx, ev)) return ctx.log.info(`ignoring crew's own comment (as @${ev.comment.author.login})`);
   const command = parseCommand(ev.comment.body);
   const issue = ev.issue.number;
   if (!command) {
@@ -71,6 +72,18 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
     return;
   }
   await dispatchCommand(ctx, ev, command);
+}
+
+/**
+ * With a personal token crew comments as a user, so its own comments pass the workflow's
+ * `type == 'User'` filter and, while `crew: waiting` is on, would be taken as the answer.
+ * Its comments are told apart by author and crew's hidden marker together: someone who
+ * lends crew their own token still answers as themselves, with no marker. Only comments
+ * with a marker cost the one look-up of crew's login.
+ */
+async function isOwnComment(ctx: StepContext, ev: CommentEvent): Promise<boolean> {
+  if (!carriesCrewMarker(ev.comment.body)) return false;
+  return ev.comment.author.login.toLowerCase() === (await ctx.forge.botLogin()).toLowerCase();
 }
 
 /** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */

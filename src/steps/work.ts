@@ -43,7 +43,9 @@ export async function work(ctx: StepContext): Promise<void> {
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
   if (!task || !rec) throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.', false);
-  if (view.run.phase !== 'EXECUTING' || (rec.status !== 'running' && rec.status !== 'retrying')) {
+  // A run waiting on a question keeps its claimed tasks running (only new claims wait), and an
+  // answer that starts a task may open the next queued question in the same write.
+  if ((view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') || (rec.status !== 'running' && rec.status !== 'retrying')) {
     ctx.log.info(`task ${taskId} is ${rec.status} and the run is ${view.run.phase}; nothing to do`);
     return;
   }

@@ -19,6 +19,11 @@ export function markerPrefix(name: string): string {
   return `<!-- crew:${name}`;
 }
 
+/** Every comment crew posts carries at least one hidden crew marker (the idempotency key, if nothing else). */
+export function carriesCrewMarker(body: string): boolean {
+  return body.includes('<!-- crew:');
+}
+
 export function details(summary: string, body: string, open = false): string {
   return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
 }

@@ -22,7 +22,7 @@ export function expectFaithful(r: ScenarioResult): void {
   expect(r.model.unscripted).toEqual([]);
 }
 
-export const crewComments = (r: ScenarioResult) => r.issue.comments.filter((c) => c.author === 'github-actions[bot]');
+export const crewComments = (r: ScenarioResult) => r.issue.comments.filter((c) => c.author === r.crewLogin);
 
 /** A comment as a reader sees it: without the idempotency key crew adds to every comment it posts. */
 export const shown = (body: string) => body.replace(/\n\n<!-- crew:post key=[0-9a-f]+ -->$/, '');

@@ -102,6 +102,11 @@ done
 exit 0
 `;
 
+/** Lists the refs a push changed ("old new ref" lines), for the fake's `push` events. */
+const POST_RECEIVE = `#!/bin/sh
+if [ -n "$FAKE_GITHUB_PUSH_LOG" ]; then cat > "$FAKE_GITHUB_PUSH_LOG"; else cat > /dev/null; fi
+`;
+
 /**
  * The fake GitHub's repository: a real bare git repository. Refs, branches,
  * file contents and merges are answered from it, so crew's git traffic and the
@@ -120,6 +125,7 @@ export class BareRepo {
     // (Written straight into the config file: two fewer git processes per fake.)
     await appendFile(join(dir, 'config'), '[http]\n\treceivepack = true\n[uploadpack]\n\tallowReachableSHA1InWant = true\n[receive]\n\tautogc = false\n');
     await writeFile(join(dir, 'hooks', 'pre-receive'), PRE_RECEIVE, { mode: 0o755 });
+    await writeFile(join(dir, 'hooks', 'post-receive'), POST_RECEIVE, { mode: 0o755 });
     const repo = new BareRepo(dir, defaultBranch);
     await repo.writeCommit({ branch: defaultBranch, files, message: 'Initial commit', date: Date.parse('2026-01-01T00:00:00Z') / 1000 });
     return repo;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { scaledMs, timeScale } from '../time';
 import { BareRepo } from './bare-repo';
@@ -26,7 +27,7 @@ import {
   type RepoSettings,
   type Scopes,
 } from './model';
-import { matchOperation, validateRequest, validateResponse } from './reference';
+import { matchOperation, validateRequest, validateResponse, webhookExample } from './reference';
 import { ROUTES } from './routes/index';
 import { Serializer } from './serialize';
 
@@ -352,6 +353,9 @@ export class FakeGitHub {
       res.end(`Permission to ${this.owner}/${this.repoName}.git denied to ${principal.login}.`);
       return record(403);
     }
+    // A push by anyone but a workflow's GITHUB_TOKEN fires `push` (emit drops the token's own):
+    // the post-receive hook lists the refs this push changed.
+    const pushLog = route.rest === 'git-receive-pack' && principal.kind !== 'actions' ? join(dirname(this.repoDir), `push-${++this.seq}.txt`) : undefined;
     const status = await serveGit(req, res, {
       projectRoot: dirname(dirname(this.repoDir)),
       pathInfo: `/${this.owner}/${this.repoName}.git/${route.rest}`,
@@ -362,9 +366,40 @@ export class FakeGitHub {
       extraEnv: {
         FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow',
         FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
+        ...(pushLog ? { FAKE_GITHUB_PUSH_LOG: pushLog } : {}),
       },
     });
     record(status);
+    if (pushLog) await this.emitPushes(principal, pushLog);
+  }
+
+  /** One `push` event per ref a push changed, shaped after GitHub's webhook example. */
+  private async emitPushes(principal: Principal, logFile: string): Promise<void> {
+    const lines = await readFile(logFile, 'utf8').catch(() => '');
+    await rm(logFile, { force: true });
+    const zero = '0'.repeat(40);
+    for (const line of lines.split('\n').filter(Boolean)) {
+      const [before, after, ref] = line.split(' ') as [string, string, string];
+      const example = webhookExample('push') as Record<string, unknown> & { head_commit: Record<string, unknown> };
+      const who = { name: principal.login, email: `${principal.login}@users.noreply.github.com` };
+      const head = after === zero ? null : { ...example.head_commit, id: after, url: `${this.serialize.repoWeb}/commit/${after}`, author: { ...who, username: principal.login }, committer: { ...who, username: principal.login }, added: [], removed: [], modified: [] };
+      this.emit(principal, 'push', {
+        ...example,
+        ref,
+        before,
+        after,
+        created: before === zero,
+        deleted: after === zero,
+        forced: false,
+        base_ref: null,
+        compare: `${this.serialize.repoWeb}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+        commits: head ? [head] : [],
+        head_commit: head,
+        repository: this.serialize.repository(this.settings, this.defaultBranch, this.createdAt),
+        pusher: who,
+        sender: this.serialize.user(principal.login),
+      });
+    }
   }
 
   /** Whether a principal may use a route; mirrors fine-grained GITHUB_TOKEN scopes and collaborator roles. */

@@ -166,10 +166,15 @@ export class WorkflowRunner {
   /** Starts a run of every workflow that listens to the event. */
   async trigger(e: GitHubEvent): Promise<WorkflowRun[]> {
     const started: WorkflowRun[] = [];
-    const files = e.name === 'workflow_dispatch' ? [String(e.payload.workflow)] : await this.workflowFiles();
+    // GitHub reads a push's workflows from the pushed commit (a branch without them, like
+    // crew/state, starts nothing) and runs nothing for a deleted ref; every other event here
+    // runs the default branch's.
+    if (e.name === 'push' && e.payload.deleted) return started;
+    const pushed = e.name === 'push' ? String(e.payload.after) : undefined;
+    const files = e.name === 'workflow_dispatch' ? [String(e.payload.workflow)] : await this.workflowFiles(pushed);
     for (const file of files) {
-      const ref = e.name === 'workflow_dispatch' ? String(e.payload.ref) : `refs/heads/${this.opts.gh.defaultBranch}`;
-      const sha = await this.opts.gh.repo.resolve(ref);
+      const ref = e.name === 'workflow_dispatch' || e.name === 'push' ? String(e.payload.ref) : `refs/heads/${this.opts.gh.defaultBranch}`;
+      const sha = pushed ?? (await this.opts.gh.repo.resolve(ref));
       const text = sha ? await this.opts.gh.repo.readFile(sha, file) : undefined;
       if (!sha || text === undefined) continue;
       let wf: WorkflowSpec;
@@ -220,8 +225,8 @@ export class WorkflowRunner {
     while (this.active.size > 0) await Promise.allSettled([...this.active]);
   }
 
-  private async workflowFiles(): Promise<string[]> {
-    const files = await this.opts.gh.repo.listFiles(`refs/heads/${this.opts.gh.defaultBranch}`);
+  private async workflowFiles(at = `refs/heads/${this.opts.gh.defaultBranch}`): Promise<string[]> {
+    const files = await this.opts.gh.repo.listFiles(at);
     return files.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f));
   }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
+import type { Scopes } from '../github/model';
 import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
 import { git } from '../git-cli';
 import { sleep } from '../time';
@@ -25,6 +26,8 @@ export interface ScenarioHooks {
 
 export interface ScenarioResult {
   scenario: string;
+  /** The login crew's comments and pushes carry: github-actions[bot], or the scenario token's account. */
+  crewLogin: string;
   wallMs: number;
   issue: { number: number; title: string; state: string; labels: string[]; comments: CommentOut[] };
   pulls: Array<{ number: number; title: string; state: string; merged: boolean; head: string; base: string; body: string | null; headSha: string | null; mergeCommitSha: string | null; files: string[]; comments: CommentOut[] }>;
@@ -94,9 +97,10 @@ export async function runScenario(
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), `crew-scenario-`));
+  const shipped = await readFile(SHIPPED_WORKFLOW, 'utf8');
   const files: Record<string, string> = {
     ...(scenario.repo.fixture ? await readFixture(resolve(opts.baseDir, scenario.repo.fixture)) : {}),
-    '.github/workflows/crew.yml': await readFile(SHIPPED_WORKFLOW, 'utf8'),
+    '.github/workflows/crew.yml': scenario.github_token ? withGitHubToken(shipped) : shipped,
     ...scenario.repo.files,
   };
   if (scenario.config !== undefined) files['.github/crew.yml'] = scenario.config;
@@ -132,7 +136,15 @@ export async function runScenario(
       if (!c) clients.set(login, (c = new Octokit({ auth: fake.userToken(login), baseUrl: fake.url, request: { retries: 0 } })));
       return c;
     };
-    const crewLogin = 'github-actions[bot]';
+    const secrets = { ...scenario.secrets };
+    let crewLogin = 'github-actions[bot]';
+    if (scenario.github_token && 'personal' in scenario.github_token) {
+      crewLogin = scenario.github_token.personal;
+      secrets.CREW_GITHUB_TOKEN = gh.userToken(crewLogin);
+    } else if (scenario.github_token) {
+      crewLogin = `${scenario.github_token.app}[bot]`;
+      secrets.CREW_GITHUB_TOKEN = gh.appToken(scenario.github_token.app, APP_PERMISSIONS);
+    }
     if (opts.hooks?.onCrewComment) {
       const seen = new Map<number, string>();
       const poll = setInterval(() => {
@@ -149,7 +161,7 @@ export async function runScenario(
       gh,
       workRoot: join(work, 'runner'),
       actions: { crew: PROJECT_ROOT },
-      secrets: scenario.secrets,
+      secrets,
       env: { ANTHROPIC_BASE_URL: anthropic.url, CREW_TIME_SCALE: String(scenario.time_scale) },
       timeScale: scenario.time_scale,
       killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
@@ -262,7 +274,7 @@ export async function runScenario(
       }
     }
     await runner.idle();
-    const result = await collect(scenario, gh, anthropic, runner, issue.number, started);
+    const result = await collect(scenario, gh, anthropic, runner, issue.number, started, crewLogin);
     await opts.hooks?.beforeClose?.({ gh, anthropic, runner, result });
     if (opts.outDir) await writeOutputs(opts.outDir, result, runner, gh);
     return result;
@@ -274,7 +286,21 @@ export async function runScenario(
   }
 }
 
-async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthropic, runner: WorkflowRunner, issueNumber: number, started: number): Promise<ScenarioResult> {
+/** What the README asks a GitHub App for: the union of the shipped jobs' permissions, plus workflows to push workflow files. */
+const APP_PERMISSIONS: Scopes = { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read', workflows: 'write' };
+
+/** The shipped workflow with every crew step given the scenario's token, the way the README tells people to. */
+export function withGitHubToken(workflow: string): string {
+  let steps = 0;
+  const edited = workflow.replace(/^(\s+)step: (\w+)\n/gm, (line, indent: string) => {
+    steps++;
+    return `${line}${indent}github_token: \${{ secrets.CREW_GITHUB_TOKEN }}\n`;
+  });
+  if (steps !== 5) throw new Error(`the shipped workflow has ${steps} crew steps where the token scenarios expect 5; update withGitHubToken`);
+  return edited;
+}
+
+async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthropic, runner: WorkflowRunner, issueNumber: number, started: number, crewLogin: string): Promise<ScenarioResult> {
   const commentsOf = (n: number): CommentOut[] =>
     [...gh.comments.values()].filter((c) => c.issue === n).map((c) => ({ id: c.id, author: c.user, body: c.body, createdAt: c.created_at, updatedAt: c.updated_at }));
   const issue = gh.issues.get(issueNumber)!;
@@ -306,6 +332,7 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
   const totals = anthropic.usageTotals();
   return {
     scenario: scenario.name,
+    crewLogin,
     wallMs: Date.now() - started,
     issue: { number: issue.number, title: issue.title, state: issue.state, labels: issue.labels, comments: commentsOf(issue.number) },
     pulls,

@@ -117,6 +117,12 @@ export const ScenarioSchema = z.strictObject({
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
   users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default(() => []),
+  /**
+   * The token crew uses instead of the workflow's GITHUB_TOKEN, as the README shows: a
+   * personal token of a user (listed in `users`), or a GitHub App's installation token. The
+   * workflow passes it as `github_token: ${{ secrets.CREW_GITHUB_TOKEN }}` to every crew step.
+   */
+  github_token: z.union([z.strictObject({ personal: z.string() }), z.strictObject({ app: z.string() })]).optional(),
   /** Repository secrets; leave ANTHROPIC_API_KEY out to play a repository that never set it. */
   secrets: z.record(z.string(), z.string()).default(() => ({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' })),
   issue: z.strictObject({

@@ -41,6 +41,6 @@ describe('webhookExample', () => {
   });
 
   it('names the available examples for an unknown event', () => {
-    expect(() => webhookExample('push')).toThrow(/No webhook example "push" \(have: issue_comment\.created/);
+    expect(() => webhookExample('delete')).toThrow(/No webhook example "delete" \(have: issue_comment\.created/);
   });
 });

@@ -67,6 +67,7 @@ export const webhookEvents: readonly string[] = [
   'workflow_dispatch',
   'check_suite.completed',
   'pull_request_review.submitted',
+  'push',
 ];
 
 export function operationKey(method: string, path: string): string {
