@@ -67,8 +67,8 @@ describe('the files users copy', () => {
       advance: { contents: 'write', issues: 'write', actions: 'write' },
       // state, integration · plan comment, decisions · the PR and its report · re-running tasks · the merge gate reads checks
       critic: { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read' },
-      // merging, state · plan comment · the report comment, merging · the merge gate reads checks
-      merge: { contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' },
+      // merging, state · plan comment · the report comment, merging · the merge gate reads checks, and which runs are crew's own
+      merge: { contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read', actions: 'read' },
     });
     expect(workflowText).not.toMatch(/write-all|read-all/);
     for (const [id, job] of Object.entries(workflow.jobs)) {

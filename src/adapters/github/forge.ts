@@ -229,10 +229,47 @@ export class GitHubForge implements Forge {
     return { state: data.state === 'open' ? 'open' : 'closed', merged: data.merged, headSha: data.head.sha, headRef: data.head.ref };
   }
 
+  /**
+   * The checks on a commit, without crew's own jobs. On GitHub every job is a check run on its
+   * run's head, and a run started by a review has the pull request's head: counted, the merge
+   * job's own in-progress check would make it wait for itself, and nothing would start it again.
+   */
   async checksOn(sha: string): Promise<CheckFact[]> {
     const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, per_page: 100 });
     const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 });
-    return [...runs.map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
+    const ours: string[] = [];
+    const counted = [];
+    for (const r of runs) {
+      if (await this.isCrewJob(r)) ours.push(r.name);
+      else counted.push(r);
+    }
+    if (ours.length) this.log.info(`not counting crew's own jobs on ${sha.slice(0, 7)}: ${ours.join(', ')}`);
+    return [...counted.map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
+  }
+
+  private readonly crewRuns = new Map<number, Promise<boolean>>();
+
+  /**
+   * A GitHub Actions check run links to its job (`…/actions/runs/<run>/job/<id>`). This run's
+   * own jobs need no request; another run's is crew's when that run's workflow file is crew's
+   * (the merge job's `actions: read`). When GitHub will not say, the check counts: waiting is safe.
+   */
+  private isCrewJob(r: { app?: { slug?: string } | null; details_url?: string | null }): Promise<boolean> {
+    const run = /\/actions\/runs\/(\d+)\/job\//.exec(r.details_url ?? '')?.[1];
+    if (r.app?.slug !== 'github-actions' || !run) return Promise.resolve(false);
+    if (run === this.opts.runId) return Promise.resolve(true);
+    let known = this.crewRuns.get(Number(run));
+    if (!known) {
+      known = this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(run) }).then(
+        ({ data }) => data.path.replace(/@.*$/, '') === `.github/workflows/${this.opts.workflowFile}`,
+        (e: unknown) => {
+          this.log.warn(`could not tell whether workflow run ${run} is crew's (${e instanceof Error ? e.message : String(e)}), so its checks count; give the merge job \`actions: read\` as the README's workflow does`);
+          return false;
+        },
+      );
+      this.crewRuns.set(Number(run), known);
+    }
+    return known;
   }
 
   async approvals(number: number): Promise<ApprovingReview[]> {

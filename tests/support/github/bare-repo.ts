@@ -322,6 +322,25 @@ export class BareRepo {
   }
 
   /**
+   * GitHub's refs for pull request N: `refs/pull/N/head` at the head, and `refs/pull/N/merge`
+   * at a test merge of the head into the base's tip (parents: base, head). No merge ref when
+   * they conflict. Returns the merge commit.
+   */
+  async writePullRefs(number: number, base: string, headSha: string): Promise<string | undefined> {
+    await this.run(['update-ref', `refs/pull/${number}/head`, headSha]);
+    const baseSha = await this.branchSha(base);
+    const m = baseSha ? await this.canMerge(baseSha, headSha) : { clean: false };
+    if (!baseSha || !m.clean || !('tree' in m) || !m.tree) {
+      await tryGit(['update-ref', '-d', `refs/pull/${number}/merge`], { cwd: this.dir });
+      return undefined;
+    }
+    const who = { GIT_AUTHOR_NAME: 'GitHub', GIT_AUTHOR_EMAIL: 'noreply@github.com', GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.com' };
+    const sha = (await this.run(['commit-tree', m.tree, '-p', baseSha, '-p', headSha, '-m', `Merge ${headSha} into ${baseSha}`], who)).trim();
+    await this.run(['update-ref', `refs/pull/${number}/merge`, sha]);
+    return sha;
+  }
+
+  /**
    * Merges head into the base branch the way GitHub's merge button does, and moves
    * the base ref only if it still points where we read it (a compare-and-swap).
    */

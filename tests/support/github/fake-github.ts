@@ -291,6 +291,33 @@ export class FakeGitHub {
     return l;
   }
 
+  /**
+   * A workflow job's check run (GitHub Actions' app): created in progress (`conclusion: null`) or
+   * completed at once (a skipped job), and completed later by passing the `id` it returned.
+   * Suites from GitHub Actions fire no check_suite run (emit drops the workflow token's events).
+   */
+  recordJobCheckRun(c: { runId: number; headSha: string; name: string; conclusion: FakeCheckRun['conclusion']; id?: number }): number {
+    const now = this.now();
+    const existing = c.id === undefined ? undefined : this.checkRuns.find((r) => r.id === c.id);
+    if (existing) {
+      Object.assign(existing, { status: 'completed', conclusion: c.conclusion, completed_at: now });
+      return existing.id;
+    }
+    const id = this.nextId('check');
+    this.checkRuns.push({
+      id,
+      head_sha: c.headSha,
+      name: c.name,
+      status: c.conclusion ? 'completed' : 'in_progress',
+      conclusion: c.conclusion,
+      started_at: now,
+      completed_at: c.conclusion ? now : null,
+      app: ACTIONS_BOT.login,
+      details_url: `${this.serialize.repoWeb}/actions/runs/${c.runId}/job/${id}`,
+    });
+    return id;
+  }
+
   /** The workflow runner reports its runs here, as GitHub's own records of them. */
   recordWorkflowRun(update: Partial<FakeWorkflowRun> & { id: number }): void {
     const now = this.now();
@@ -368,9 +395,9 @@ export class FakeGitHub {
         FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
         ...(pushLog ? { FAKE_GITHUB_PUSH_LOG: pushLog } : {}),
       },
+      ...(pushLog ? { beforeEnd: () => this.emitPushes(principal, pushLog) } : {}),
     });
     record(status);
-    if (pushLog) await this.emitPushes(principal, pushLog);
   }
 
   /** One `push` event per ref a push changed, shaped after GitHub's webhook example. */

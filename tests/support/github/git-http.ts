@@ -48,7 +48,16 @@ function capabilityKey(req: IncomingMessage, opts: { pathInfo: string; query: st
 export function serveGit(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: { projectRoot: string; pathInfo: string; query: string; remoteUser?: string; extraEnv?: Record<string, string>; capabilities?: Map<string, CachedGitResponse> },
+  opts: {
+    projectRoot: string;
+    pathInfo: string;
+    query: string;
+    remoteUser?: string;
+    extraEnv?: Record<string, string>;
+    capabilities?: Map<string, CachedGitResponse>;
+    /** Runs before the response ends, so the client cannot see the end before it (e.g. a push's events). */
+    beforeEnd?: () => Promise<void>;
+  },
 ): Promise<number> {
   const key = opts.capabilities ? capabilityKey(req, opts) : undefined;
   const cached = key ? opts.capabilities!.get(key) : undefined;
@@ -109,13 +118,14 @@ export function serveGit(
       if (kept) kept.body = Buffer.concat([kept.body, body]);
       if (body.length) res.write(body);
     });
-    cgi.on('close', (code) => {
+    cgi.on('close', async (code) => {
       if (!headerDone) {
         res.statusCode = 500;
         res.end(`git http-backend failed (${code}): ${Buffer.concat(stderr).toString()}`);
         resolve(500);
         return;
       }
+      await opts.beforeEnd?.().catch(() => undefined);
       res.end();
       if (kept && key && code === 0 && status === 200) opts.capabilities!.set(key, { ...kept, status });
       resolve(status);

@@ -94,6 +94,8 @@ export interface FakeCheckRun {
   started_at: string;
   completed_at: string | null;
   app: string;
+  /** A workflow job's check run links to the job (`…/actions/runs/<run>/job/<job>`), as GitHub Actions' do. */
+  details_url?: string;
 }
 
 export interface FakeStatus {

@@ -370,7 +370,7 @@ export class Serializer {
       external_id: '',
       url,
       html_url: `${this.repoWeb}/runs/${c.id}`,
-      details_url: `${this.repoWeb}/runs/${c.id}`,
+      details_url: c.details_url ?? `${this.repoWeb}/runs/${c.id}`,
       status: c.status,
       conclusion: c.conclusion,
       started_at: c.started_at,
@@ -378,8 +378,28 @@ export class Serializer {
       output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${url}/annotations` },
       name: c.name,
       check_suite: { id: c.id },
-      app: null,
+      app: this.app(c.app),
       pull_requests: [],
+    };
+  }
+
+  /** The GitHub App behind a check run, named after its bot login (`github-actions[bot]` → github-actions). */
+  app(botLogin: string) {
+    const slug = botLogin.replace(/\[bot\]$/, '');
+    const id = [...slug].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 1_000_000, 7) + 15_000;
+    return {
+      id,
+      slug,
+      node_id: this.nodeId('Integration', id),
+      owner: this.user(this.owner),
+      name: slug === 'github-actions' ? 'GitHub Actions' : slug,
+      description: null,
+      external_url: `${this.web}/apps/${slug}`,
+      html_url: `${this.web}/apps/${slug}`,
+      created_at: '2018-07-30T09:30:17Z',
+      updated_at: '2024-04-10T20:33:16Z',
+      permissions: { checks: 'write', metadata: 'read' },
+      events: [],
     };
   }
 

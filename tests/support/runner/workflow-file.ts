@@ -59,8 +59,21 @@ export function needsOf(job: JobSpec): string[] {
 }
 
 /** Whether the workflow listens to an event (and, where the trigger lists `types`, to that activity type). */
-export function listensTo(wf: WorkflowSpec, event: string, action?: string): boolean {
+export function listensTo(wf: WorkflowSpec, event: string, action?: string, ref?: string): boolean {
   if (!(event in wf.on)) return false;
   const types = wf.on[event]?.types as string[] | undefined;
-  return !types || !action || types.includes(action);
+  if (types && action && !types.includes(action)) return false;
+  // `branches` / `branches-ignore` of push (and pull request events, against the base branch).
+  const branch = ref?.replace(/^refs\/heads\//, '');
+  const only = wf.on[event]?.branches as string[] | undefined;
+  const ignore = wf.on[event]?.['branches-ignore'] as string[] | undefined;
+  if (branch !== undefined && only && !only.some((g) => branchGlob(g).test(branch))) return false;
+  if (branch !== undefined && ignore && ignore.some((g) => branchGlob(g).test(branch))) return false;
+  return true;
+}
+
+/** GitHub's filter patterns: `*` matches within a path segment, `**` across them. */
+function branchGlob(pattern: string): RegExp {
+  const body = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  return new RegExp(`^${body}$`);
 }

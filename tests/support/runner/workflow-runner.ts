@@ -68,6 +68,8 @@ export interface WorkflowRun {
   jobs: JobRun[];
   startedAt: number;
   finishedAt?: number;
+  /** The commit GitHub files the run's check runs under: a pull request event's head, else the run's sha. */
+  headSha: string;
   /** A workflow_dispatch run's inputs. */
   inputs?: Record<string, string>;
 }
@@ -108,6 +110,17 @@ interface LiveJob {
  * GitHub's runners would: jobs in `needs` order, `if:` expressions, matrices from
  * job outputs, a fresh clone per job, and each action step as its own process.
  */
+/** GitHub's head for a run's check runs: the pull request's head commit for pull request events (GITHUB_SHA is the merge commit). */
+function runHeadSha(e: GitHubEvent, sha: string): string {
+  return pullOf(e)?.head.sha ?? sha;
+}
+
+/** A pull request event's pull request (GITHUB_HEAD_REF and GITHUB_BASE_REF are set only for these). */
+function pullOf(e: GitHubEvent): { head: { sha: string; ref: string }; base: { ref: string } } | undefined {
+  const pull = e.payload.pull_request as { head: { sha: string; ref: string }; base: { ref: string } } | undefined;
+  return e.name.startsWith('pull_request') && pull ? pull : undefined;
+}
+
 export class WorkflowRunner {
   readonly runs: WorkflowRun[] = [];
   private active = new Set<Promise<void>>();
@@ -170,11 +183,20 @@ export class WorkflowRunner {
     // crew/state, starts nothing) and runs nothing for a deleted ref; every other event here
     // runs the default branch's.
     if (e.name === 'push' && e.payload.deleted) return started;
-    const pushed = e.name === 'push' ? String(e.payload.after) : undefined;
-    const files = e.name === 'workflow_dispatch' ? [String(e.payload.workflow)] : await this.workflowFiles(pushed);
+    let fixed: { ref: string; sha: string } | undefined;
+    if (e.name === 'push') fixed = { ref: String(e.payload.ref), sha: String(e.payload.after) };
+    const pull = e.payload.pull_request as { number: number; head: { sha: string }; base: { ref: string } } | undefined;
+    if (e.name.startsWith('pull_request') && pull) {
+      // Pull request events run on refs/pull/N/merge, GitHub's test merge of head into base, with
+      // that commit's workflows; a pull request that does not merge cleanly runs nothing.
+      const merge = await this.opts.gh.repo.writePullRefs(pull.number, pull.base.ref, pull.head.sha);
+      if (!merge) return started;
+      fixed = { ref: `refs/pull/${pull.number}/merge`, sha: merge };
+    }
+    const files = e.name === 'workflow_dispatch' ? [String(e.payload.workflow)] : await this.workflowFiles(fixed?.sha);
     for (const file of files) {
-      const ref = e.name === 'workflow_dispatch' || e.name === 'push' ? String(e.payload.ref) : `refs/heads/${this.opts.gh.defaultBranch}`;
-      const sha = pushed ?? (await this.opts.gh.repo.resolve(ref));
+      const ref = fixed?.ref ?? (e.name === 'workflow_dispatch' ? String(e.payload.ref) : `refs/heads/${this.opts.gh.defaultBranch}`);
+      const sha = fixed?.sha ?? (await this.opts.gh.repo.resolve(ref));
       const text = sha ? await this.opts.gh.repo.readFile(sha, file) : undefined;
       if (!sha || text === undefined) continue;
       let wf: WorkflowSpec;
@@ -185,7 +207,8 @@ export class WorkflowRunner {
         this.errors.push(`invalid workflow file ${file}: ${(err as Error).message}`);
         continue;
       }
-      if (!listensTo(wf, e.name, e.payload.action as string | undefined)) continue;
+      const filterRef = e.name === 'push' ? String(e.payload.ref) : e.name.startsWith('pull_request') ? pullOf(e)?.base.ref : undefined;
+      if (!listensTo(wf, e.name, e.payload.action as string | undefined, filterRef)) continue;
       const run: WorkflowRun = {
         id: ++this.runIds,
         workflow: file,
@@ -197,12 +220,13 @@ export class WorkflowRunner {
         cancelled: false,
         jobs: [],
         startedAt: Date.now(),
+        headSha: runHeadSha(e, sha),
         ...(e.name === 'workflow_dispatch' ? { inputs: { ...(e.payload.inputs as Record<string, string>) } } : {}),
       };
       this.runs.push(run);
       started.push(run);
       // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
-      this.opts.gh.recordWorkflowRun({ id: run.id, runNumber: run.number, path: file, event: e.name, actor: e.actor, headSha: sha, headBranch: ref.replace(/^refs\/heads\//, ''), status: 'in_progress', conclusion: null });
+      this.opts.gh.recordWorkflowRun({ id: run.id, runNumber: run.number, path: file, event: e.name, actor: e.actor, headSha: run.headSha, headBranch: ref.replace(/^refs\/heads\//, ''), status: 'in_progress', conclusion: null });
       const p = this.execute(run, wf, file, e, sha, ref)
         .catch((err) => {
           this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);
@@ -296,7 +320,9 @@ export class WorkflowRunner {
         repository: `${gh.owner}/${gh.repoName}`,
         repository_owner: gh.owner,
         ref,
-        ref_name: ref.replace(/^refs\/(heads|tags)\//, ''),
+        ref_name: ref.replace(/^refs\/(heads|tags|pull)\//, ''),
+        head_ref: pullOf(e)?.head.ref ?? '',
+        base_ref: pullOf(e)?.base.ref ?? '',
         sha,
         actor: e.actor,
         triggering_actor: e.actor,
@@ -351,6 +377,7 @@ export class WorkflowRunner {
     };
     const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
       run.jobs.push({ id, name: spec.name ?? id, result: 'skipped', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      this.opts.gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: spec.name ?? id, conclusion: 'skipped' });
       return { result: 'skipped', outputs: {} };
     };
     let go: boolean;
@@ -472,6 +499,8 @@ export class WorkflowRunner {
     const masks = new Set<string>([token, ...Object.values(this.opts.secrets)].filter((s) => s.length >= 4));
     const job: JobRun = { id, name: legName(spec, id, matrix), matrix, result: 'success', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: 0 };
     run.jobs.push(job);
+    // Every job is a check run on the run's head, in progress while it runs, as on GitHub.
+    const checkRun = gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: job.name, conclusion: null });
     const github = { ...(ctx.github as Record<string, ExprValue>), job: id, token, workspace };
     const jobCtx: ExprContext = { ...ctx, github, secrets: { ...this.opts.secrets, GITHUB_TOKEN: token }, job: { status: 'success' }, runner: { ...(ctx.runner as object), temp } as ExprValue };
     const env: Record<string, string> = {};
@@ -578,6 +607,8 @@ export class WorkflowRunner {
           GITHUB_JOB: id,
           GITHUB_REF: String((ctx.github as Record<string, ExprValue>).ref),
           GITHUB_REF_NAME: String((ctx.github as Record<string, ExprValue>).ref_name),
+          GITHUB_HEAD_REF: String((ctx.github as Record<string, ExprValue>).head_ref),
+          GITHUB_BASE_REF: String((ctx.github as Record<string, ExprValue>).base_ref),
           GITHUB_REPOSITORY: `${gh.owner}/${gh.repoName}`,
           GITHUB_REPOSITORY_OWNER: gh.owner,
           GITHUB_REPOSITORY_ID: String(gh.repoId),
@@ -688,6 +719,7 @@ export class WorkflowRunner {
       }
     }
     job.finishedAt = Date.now();
+    gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: job.name, conclusion: job.result === 'success' ? 'success' : job.result === 'cancelled' ? 'cancelled' : 'failure', id: checkRun });
     this.opts.onJobDone?.(run, job);
     return job;
   }

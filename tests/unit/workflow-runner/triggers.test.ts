@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { git } from '../../support/git-cli';
 import { OUT, job, startWorld, workflow, writeAction, type World } from './helpers';
 
 let world: World | undefined;
@@ -230,5 +231,106 @@ out('status', String(r.status));
     expect(job(world.runner.runs[0]!, 'speak').result).toBe('success');
     expect([...gh.comments.values()].map((c) => `${c.user}: ${c.body}`)).toEqual(['github-actions[bot]: from the job']);
     expect(world.runner.runs).toHaveLength(1);
+  });
+});
+
+const REVIEW_PROBE = `name: on-review
+on:
+  pull_request_review:
+    types: [submitted]
+permissions:
+  checks: read
+jobs:
+  look:
+    runs-on: ubuntu-latest
+    outputs:
+      env: \${{ steps.probe.outputs.env }}
+      own: \${{ steps.probe.outputs.own }}
+    steps:
+      - id: probe
+        uses: someone/probe@v1
+        with:
+          token: \${{ github.token }}
+`;
+
+const PUSH_ANY = `name: on-any-push
+on: push
+jobs:
+  ci:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "CI on $GITHUB_REF at $GITHUB_SHA"
+`;
+
+describe('GitHub-side facts the runner plays', () => {
+  it('a review starts a run on refs/pull/N/merge (the test merge of head into base), and each job is a check run on the PR head, in progress while it runs', async () => {
+    world = await startWorld({
+      files: { 'README.md': '# widgets\n', '.github/workflows/review.yml': REVIEW_PROBE },
+      actions: async (dir) => ({
+        probe: await writeAction(
+          dir,
+          'probe',
+          `${OUT}
+const names = ['GITHUB_EVENT_NAME', 'GITHUB_REF', 'GITHUB_REF_NAME', 'GITHUB_SHA', 'GITHUB_HEAD_REF', 'GITHUB_BASE_REF'];
+out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
+const event = JSON.parse((await import('node:fs')).readFileSync(process.env.GITHUB_EVENT_PATH, 'utf8'));
+const res = await fetch(process.env.GITHUB_API_URL + '/repos/' + process.env.GITHUB_REPOSITORY + '/commits/' + event.pull_request.head.sha + '/check-runs', { headers: { authorization: 'Bearer ' + process.env.INPUT_TOKEN } });
+const runs = (await res.json()).check_runs;
+const own = runs.find((r) => r.details_url.includes('/actions/runs/' + process.env.GITHUB_RUN_ID + '/job/'));
+out('own', own ? own.name + ' ' + own.status + ' ' + own.app.slug : 'none');
+`,
+          { token: undefined },
+        ),
+      }),
+    });
+    const { gh } = world;
+    gh.addUser('alice', { permission: 'write' });
+    const head = await gh.repo.writeCommit({ branch: 'feature', files: { 'NOTES.md': 'notes\n' }, message: 'Add notes', from: 'main' });
+    const base = (await gh.repo.branchSha('main'))!;
+    const { data: pr } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'feature', base: 'main', title: 'Notes' });
+    await world.as('alice').rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr.number, event: 'APPROVE' });
+    await world.settle();
+    const merge = (await gh.repo.resolve(`refs/pull/${pr.number}/merge`))!;
+    expect((await gh.repo.commitInfo(merge)).parents).toEqual([base, head]);
+    expect(await gh.repo.resolve(`refs/pull/${pr.number}/head`)).toBe(head);
+    const look = job(world.runner.runs[0]!, 'look');
+    expect(look.outputs.env).toBe(`GITHUB_EVENT_NAME=pull_request_review GITHUB_REF=refs/pull/${pr.number}/merge GITHUB_REF_NAME=${pr.number}/merge GITHUB_SHA=${merge} GITHUB_HEAD_REF=feature GITHUB_BASE_REF=main`);
+    expect(look.outputs.own).toBe('look in_progress github-actions');
+    const checks = gh.checkRuns.filter((c) => c.head_sha === head);
+    expect(checks.map((c) => [c.name, c.status, c.conclusion, c.app])).toEqual([['look', 'completed', 'success', 'github-actions[bot]']]);
+  });
+
+  it('a push by a person fires `push` with the workflows of the pushed commit and honours `branches`; a workflow token’s push starts nothing', async () => {
+    world = await startWorld({
+      files: { 'README.md': '# widgets\n', '.github/workflows/main-only.yml': PUSH_ONLY, '.github/workflows/any.yml': PUSH_ANY },
+      actions: async (dir) => ({
+        pusher: await writeAction(dir, 'pusher', `import { execFileSync } from 'node:child_process';
+const auth = 'AUTHORIZATION: basic ' + Buffer.from('x-access-token:' + process.env.INPUT_TOKEN).toString('base64');
+const git = (...a) => execFileSync('git', ['-c', 'http.extraheader=' + auth, ...a], { cwd: process.env.GITHUB_WORKSPACE });
+git('init', '-q', '.'); git('fetch', '-q', process.env.GITHUB_SERVER_URL + '/' + process.env.GITHUB_REPOSITORY + '.git', 'main');
+git('push', '-q', process.env.GITHUB_SERVER_URL + '/' + process.env.GITHUB_REPOSITORY + '.git', 'FETCH_HEAD:refs/heads/from-the-token');
+`, { token: undefined }),
+      }),
+    });
+    const { gh } = world;
+    const person = gh.userToken(gh.owner);
+    const clone = `${world.dir}/clone`;
+    const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${person}`).toString('base64')}`;
+    await git(['-c', `http.extraheader=${auth}`, 'clone', '-q', gh.cloneUrl, clone]);
+    await git(['-c', 'user.name=acme', '-c', 'user.email=acme@example.com', 'commit', '-q', '--allow-empty', '-m', 'feature work'], { cwd: clone });
+    await git(['-c', `http.extraheader=${auth}`, 'push', '-q', 'origin', 'HEAD:refs/heads/feature'], { cwd: clone });
+    await world.settle();
+    expect(world.runner.runs.map((r) => [r.workflow, r.event, r.actor])).toEqual([['.github/workflows/any.yml', 'push', 'acme']]);
+    const pushedTo = (await gh.repo.branchSha('feature'))!;
+    expect(world.runner.runs[0]!.headSha).toBe(pushedTo);
+
+    // The same push made with a job's GITHUB_TOKEN fires nothing.
+    const before = world.runner.runs.length;
+    const tokenWorkflow = `name: token-push\non: workflow_dispatch\npermissions:\n  contents: write\njobs:\n  push:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: someone/pusher@v1\n        with:\n          token: \${{ github.token }}\n`;
+    await gh.repo.writeCommit({ branch: 'main', files: { '.github/workflows/token.yml': tokenWorkflow }, message: 'token workflow' });
+    await world.dispatch('token.yml');
+    await world.settle();
+    expect(await gh.repo.branchSha('from-the-token')).toBeDefined();
+    expect(world.runner.runs.slice(before).map((r) => r.workflow)).toEqual(['.github/workflows/token.yml']);
   });
 });
