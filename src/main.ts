@@ -11,6 +11,7 @@ import { killRunningCommands } from './sandbox/command-runner';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
+import { readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readEvent, type CrewEvent } from './event';
 import { promptTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
@@ -24,6 +25,9 @@ import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
+
+/** When this job's crew step started: close to the job's own start (checkout takes seconds; the save margin covers them). */
+const JOB_STARTED_AT = Date.now();
 
 const log: Log = {
   info: (m) => core.info(redact(m)),
@@ -131,6 +135,12 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       return model;
     },
     cancellation: cancellation(settings.step),
+    async jobLimit() {
+      // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
+      const file = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
+      const read = readJobTimeout(await repo.readFileAt(await defaultBranchRef(), file).catch(() => undefined), process.env.GITHUB_JOB ?? settings.step, file);
+      return 'minutes' in read ? { minutes: read.minutes, startedAt: JOB_STARTED_AT } : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable };
+    },
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {
       await core.summary.addRaw(redact(md)).write();

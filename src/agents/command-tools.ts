@@ -16,6 +16,9 @@ export interface CommandToolOptions {
   policy: CommandPolicy;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** No command runs past this time (epoch ms): the job's limit is near. */
+  until?: number;
+  now?: () => number;
 }
 
 /** run_command: a shell command in the checkout, through the policy and the sandbox. */
@@ -32,8 +35,11 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
       if (!o.runner) throw new Error(`run_command is not available in this run: ${o.unavailable ?? 'no sandbox'}`);
       const verdict = checkCommand(command, o.policy);
       if (!verdict.ok) throw new Error(`refused: ${verdict.reason}`);
-      const r = await o.runner.run(command, { cwd: jail.rootDir, timeoutMs: o.timeoutMs, maxOutputBytes: o.maxOutputBytes });
-      const head = r.timedOut ? `timed out after ${Math.round(o.timeoutMs / 1000)} s (killed)` : `exit code ${r.exitCode}`;
+      const left = o.until === undefined ? Infinity : o.until - (o.now ?? Date.now)();
+      if (left <= 0) throw new Error("refused: this job's time is up; crew is saving the work so far");
+      const timeoutMs = Math.min(o.timeoutMs, left);
+      const r = await o.runner.run(command, { cwd: jail.rootDir, timeoutMs, maxOutputBytes: o.maxOutputBytes });
+      const head = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1000)} s (killed)${timeoutMs < o.timeoutMs ? " at the job's time limit" : ''}` : `exit code ${r.exitCode}`;
       return `${head}${r.truncated ? ' (output cut)' : ''}\n${r.output}`;
     },
   };

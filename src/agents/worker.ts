@@ -43,7 +43,7 @@ export interface WorkerInput {
   limits: LoopLimits;
   compaction?: Compaction;
   /** Earlier attempts and why they failed, and the knowledge base: read before starting. */
-  memory: { attempts: string[]; lastFailure: string | null; knowledge: string[]; advice: string[] };
+  memory: { attempts: string[]; lastFailure: string | null; knowledge: string[]; advice: string[]; /** The attempt goes on from a job that ran out of time. */ continuing?: boolean };
   /** Aborts when the job is being cancelled; the worker stops at its next safe point. */
   signal?: AbortSignal;
 }
@@ -117,6 +117,9 @@ function firstMessage(input: WorkerInput): string {
   if (others.length) sections.push('', 'Other workers handle these tasks; do not do them:', ...others);
   if (input.memory.knowledge.length) sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
   if (input.memory.advice.length) sections.push('', "## Notes for this attempt (from crew's advisor or a maintainer)", ...input.memory.advice.map((a) => `- ${a}`));
+  if (input.memory.continuing) {
+    sections.push('', '## Continuing this attempt', 'The job this attempt started in reached its time limit, so crew committed your work so far on this branch and started a new job. Read the files you were changing, then carry on from where the work stopped.');
+  }
   if (input.memory.attempts.length) {
     sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
     if (input.memory.lastFailure) sections.push('', `The last attempt did not succeed because: ${input.memory.lastFailure}. Do not repeat what failed.`);

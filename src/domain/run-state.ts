@@ -196,6 +196,8 @@ export interface TaskRecord {
   pendingReplan: boolean;
   /** Times a lost worker was restarted automatically. */
   restarts: number;
+  /** Times an attempt went on in a new job because its work job's time limit was near. */
+  continuations?: number;
   /**
    * What the task's current allowance of attempts has spent. The task budgets and
    * task_timeout_minutes are hard stops across those attempts, a restarted or resumed job

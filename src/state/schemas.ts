@@ -71,6 +71,7 @@ export const TaskRecordSchema = z.looseObject({
   replacedBy: z.array(taskId).nullable().optional(),
   pendingReplan: z.boolean().optional(),
   restarts: count.optional(),
+  continuations: count.optional(),
 });
 
 export const PlanSchema = z.looseObject({

@@ -35,6 +35,11 @@ export interface StepContext {
   summary(markdown: string): Promise<void>;
   /** Aborts when the runner starts cancelling the job (SIGINT); the work step saves its work and stops. */
   cancellation?: AbortSignal;
+  /**
+   * This job's time limit (`timeout-minutes`, read from the workflow on the default branch) and
+   * when the job started, in epoch ms; undefined where jobs have no limit (local mode).
+   */
+  jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
 }

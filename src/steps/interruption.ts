@@ -1,7 +1,7 @@
 import { runFolder } from '../domain/refs';
-import { addUsage, isTerminal, type Usage } from '../domain/run-state';
+import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
 import { readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
-import { nowIso, syncPlanComment, type StepContext } from './context';
+import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
 
 /**
  * The runner is cancelling the job (SIGINT; SIGTERM follows 7.5 s later, then a kill).
@@ -32,5 +32,51 @@ export async function saveInterruptedAttempt(
     refreshExecutionLog(tx, issue, run);
   });
   ctx.log.info(`${task.id}: interrupted; the work so far is on ${task.branch} at ${head.slice(0, 7)}, saved ${Date.now() - started} ms after the worker stopped`);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/**
+ * The work job's time limit is near (its `timeout-minutes`, less a margin to save in) while
+ * the task still has time of its own: the work so far is committed and pushed, and the task,
+ * still running, is handed to a new job by a dispatch claim, which continues the same attempt
+ * from the branch. What the attempt spent counts towards the task's budgets.
+ */
+export async function continueInNewJob(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  task: { id: string; title: string; branch: string },
+  attempt: number,
+  spent: { usage: Usage; turns: number; elapsedMs: number },
+  limitMinutes: number,
+): Promise<void> {
+  await ctx.repo.commitAll(`crew: ${task.id} ${task.title} (attempt ${attempt}, continued in a new job)\n\nThe work job reached its time limit (timeout-minutes: ${limitMinutes}); this is the work so far. A new job continues the attempt.\n`, { allowEmpty: true });
+  await ctx.repo.push(task.branch);
+  const head = await ctx.repo.head();
+  const claimNonce = nonce();
+  const { value: handedOver } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${task.id} continues in a new job`, (tx) => {
+    const view = readView(tx, issue, run);
+    const mine = view?.tasks.get(task.id);
+    if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return false;
+    const now = nowIso(ctx);
+    writeTask(tx, issue, run, {
+      ...mine,
+      claim: { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now },
+      headSha: head,
+      usage: addUsage(mine.usage, spent.usage),
+      spent: addSpent(mine.spent, spent.usage, spent.elapsedMs),
+      turns: mine.turns + spent.turns,
+      continuations: (mine.continuations ?? 0) + 1,
+    });
+    refreshExecutionLog(tx, issue, run);
+    return true;
+  });
+  if (!handedOver) {
+    ctx.log.warn(`${task.id}: its work so far is on ${task.branch} at ${head.slice(0, 7)}, but the task is no longer this job's, so no new job was started`);
+    return;
+  }
+  await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify([task.id]), nonce: claimNonce });
+  ctx.log.info(`${task.id}: this job's time limit (timeout-minutes: ${limitMinutes}) is near; the work so far is on ${task.branch} at ${head.slice(0, 7)}, and a new job continues attempt ${attempt}`);
+  ctx.log.checkpoint('task-continued');
   await syncPlanComment(ctx, issue, run);
 }

@@ -6,12 +6,14 @@ import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
 import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
+import { jobTimeScale } from '../clock';
+import { saveMarginMinutes } from '../config/job-limit';
 import { NOTHING_SPENT, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { readAttemptHistory, readView, writeTask } from '../state/run-files';
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
-import { saveInterruptedAttempt } from './interruption';
+import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
 
@@ -25,7 +27,7 @@ async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number,
   const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${taskId}`, (tx) => {
     const v = readView(tx, issue, run);
     const t = v?.tasks.get(taskId);
-    if (!v || v.run.phase !== 'EXECUTING' || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
+    if (!v || (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
     if (t.claim.runId === ctx.runId) return true; // this workflow run already took it (a re-run of the job)
     if (t.claim.nonce !== claimNonce || !t.claim.runId.startsWith('dispatch:')) return false;
     writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
@@ -92,6 +94,8 @@ export async function work(ctx: StepContext): Promise<void> {
     inbox: async () => readInbox(await ctx.state.load(prefix), issue, run, taskId),
   };
 
+  const jobStop = await jobStopTime(ctx, config.task_timeout_minutes, taskId);
+
   // Memory from earlier attempts, this job's and those recorded before it (a resumed job, a re-run task).
   const history = readAttemptHistory(await ctx.state.load(prefix), issue, run, taskId, rec.attempts);
   let attempt = rec.attempts;
@@ -110,6 +114,14 @@ export async function work(ctx: StepContext): Promise<void> {
     };
     const stopEarly: Observed['ending'] | null = setupFailure ? 'no_report' : left.tokens <= 0 || left.costUsd <= 0 ? 'budget' : left.ms <= 0 ? 'wall_clock' : null;
     const started = ctx.clock.now().getTime();
+    // The job's limit comes before the task's: the attempt stops in time to save, and goes on in a new job.
+    const jobBinds = jobStop !== undefined && jobStop.at < started + left.ms;
+    if (!stopEarly && jobBinds && started >= jobStop.at) {
+      return continueInNewJob(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, { usage: ZERO_USAGE, turns: 0, elapsedMs: 0 }, jobStop.minutes);
+    }
+    const jobTimer = jobBinds ? new AbortController() : undefined;
+    const timer = jobTimer ? setTimeout(() => jobTimer.abort(), Math.max(0, jobStop!.at - started)) : undefined;
+    const signal = jobTimer ? (ctx.cancellation ? AbortSignal.any([ctx.cancellation, jobTimer.signal]) : jobTimer.signal) : ctx.cancellation;
     let workerRun;
     if (!stopEarly) {
       workerRun = await runWorker(
@@ -125,24 +137,35 @@ export async function work(ctx: StepContext): Promise<void> {
           modelId: config.models[tier],
           system: await ctx.template(`worker_${task.persona}`),
           repoFiles: await ctx.repo.listFiles(),
-          commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
+          commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES, ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}) },
           team,
-          limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: started + left.ms, now: () => ctx.clock.now().getTime() },
+          limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
           compaction: {
             budgetTokens: config.context_budget,
             summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
           },
-          memory: { attempts: recallAttempts(history, config.history_context_size), lastFailure: lastFailure(history), knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), advice: rec.advice },
-          signal: ctx.cancellation,
+          memory: {
+            attempts: recallAttempts(history, config.history_context_size),
+            lastFailure: lastFailure(history),
+            knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size),
+            advice: rec.advice,
+            continuing: resuming && attempt === firstAttempt && (rec.continuations ?? 0) > 0,
+          },
+          ...(signal ? { signal } : {}),
         },
         ctx.log,
-      );
+      ).finally(() => clearTimeout(timer));
       ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`);
     }
+    clearTimeout(timer);
     const elapsedMs = Math.max(0, ctx.clock.now().getTime() - started);
     // run_command can write anywhere the tool user can; what it did to protected paths never reaches a commit.
     const reverted = await ctx.repo.restorePaths(isProtected);
     if (reverted.length) ctx.log.warn(`${taskId} attempt ${attempt}: undid changes to protected paths: ${reverted.join(', ')}`);
+    const jobLimitReached = jobBinds && !ctx.cancellation?.aborted && (jobTimer!.signal.aborted || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
+    if (workerRun && jobLimitReached) {
+      return continueInNewJob(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, { usage: workerRun.usage, turns: workerRun.turns, elapsedMs }, jobStop!.minutes);
+    }
     // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
     if (workerRun?.stop === 'interrupted') return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
     const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown', error: 'error' } as const)[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
@@ -180,4 +203,20 @@ export async function work(ctx: StepContext): Promise<void> {
     ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
     await syncPlanComment(ctx, issue, run);
   }
+}
+
+/**
+ * When this job must stop working to save in time: its `timeout-minutes` less a margin, from
+ * when the job started (scaled in tests by CREW_JOB_TIME_SCALE); undefined without a limit
+ * (local mode). Says so when the task may outlast the job, or the limit could not be read.
+ */
+async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string): Promise<{ at: number; minutes: number } | undefined> {
+  const limit = await ctx.jobLimit?.();
+  if (!limit) return undefined;
+  const usable = limit.minutes - saveMarginMinutes(limit.minutes);
+  if (limit.unreadable) ctx.log.warn(`crew could not read this job's time limit (${limit.unreadable}), so it assumes the shipped workflow's ${limit.minutes} minutes`);
+  if (taskMinutes > usable) {
+    ctx.log.warn(`task_timeout_minutes (${taskMinutes}) is longer than this work job can run (timeout-minutes: ${limit.minutes}): ${taskId} saves its work ${saveMarginMinutes(limit.minutes)} minutes before the job's limit and goes on in a new job. Raise the work job's timeout-minutes in your workflow to keep a task in one job.`);
+  }
+  return { at: limit.startedAt + usable * 60_000 * jobTimeScale(), minutes: limit.minutes };
 }

@@ -84,6 +84,8 @@ export interface RunnerOptions {
   /** Environment every job process gets from the "runner machine" (e.g. ANTHROPIC_BASE_URL, CREW_TIME_SCALE). */
   env?: Record<string, string>;
   timeScale: number;
+  /** The scale of jobs' `timeout-minutes` (default 1: real minutes, which no test reaches). */
+  jobTimeScale?: number;
   killPoints?: KillPoint[];
   maxConcurrentJobs?: number;
   onLog?: (job: JobRun, line: string) => void;
@@ -547,6 +549,15 @@ export class WorkflowRunner {
     if (!liveSet) this.live.set(run.id, (liveSet = new Set()));
     liveSet.add(live);
     siblings.add(live);
+    // GitHub cancels a job that runs past its timeout-minutes (default 360) and fails it. Job limits
+    // scale apart from waits (jobTimeScale): they measure process starts and git too, which do not shrink.
+    const limitMinutes = Number(spec['timeout-minutes'] ?? 360) || 360;
+    let timedOut = false;
+    const limitTimer = setTimeout(() => {
+      timedOut = true;
+      live.cancel(`The job running on runner fake-runner has exceeded the maximum execution time of ${limitMinutes} minutes.`);
+    }, limitMinutes * 60_000 * (this.opts.jobTimeScale ?? 1));
+    limitTimer.unref();
 
     try {
       for (const [i, step] of spec.steps.entries()) {
@@ -693,11 +704,12 @@ export class WorkflowRunner {
         if (outcome === 'failure' && !continueOnError) failed = true;
       }
     } finally {
+      clearTimeout(limitTimer);
       liveSet.delete(live);
       siblings.delete(live);
       gh.revokeToken(token);
     }
-    job.result = lost ? 'failure' : failed ? 'failure' : cancelled ? 'cancelled' : 'success';
+    job.result = lost || timedOut ? 'failure' : failed ? 'failure' : cancelled ? 'cancelled' : 'success';
     if (lost) {
       // A runner that vanished reports nothing more: no outputs.
       annotate('error', LOST_RUNNER);

@@ -55,6 +55,7 @@ export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?
     faults: { github: [], anthropic: [] },
     kill: [],
     time_scale: opts.timeScale ?? 0.01,
+    job_time_scale: 1,
     ...(opts.latency ? { model_latency: { per_request_ms: opts.latency.perRequestMs, per_output_token_ms: opts.latency.perOutputTokenMs } } : {}),
     model: {
       entries: [

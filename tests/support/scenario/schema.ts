@@ -141,6 +141,12 @@ export const ScenarioSchema = z.strictObject({
   kill: z.array(KillPoint).default(() => []),
   /** Scales every platform wait (cancellation, retry-after, backoff). */
   time_scale: z.number().positive().default(0.01),
+  /**
+   * Scales jobs' `timeout-minutes`, for the runner and for crew (CREW_JOB_TIME_SCALE). Default 1:
+   * real minutes, which no scenario reaches. Apart from time_scale because process starts and git
+   * do not shrink with it.
+   */
+  job_time_scale: z.number().positive().default(1),
 });
 
 export type Scenario = z.infer<typeof ScenarioSchema>;

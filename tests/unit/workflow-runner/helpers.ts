@@ -33,6 +33,7 @@ export interface WorldOptions {
   env?: Record<string, string> | ((dir: string) => Record<string, string>);
   killPoints?: KillPoint[];
   timeScale?: number;
+  jobTimeScale?: number;
   maxConcurrentJobs?: number;
   onLog?: RunnerOptions['onLog'];
 }
@@ -48,6 +49,7 @@ export async function startWorld(opts: WorldOptions): Promise<World> {
     secrets: opts.secrets ?? {},
     env: typeof opts.env === 'function' ? opts.env(dir) : opts.env,
     timeScale: opts.timeScale ?? 0.01,
+    ...(opts.jobTimeScale ? { jobTimeScale: opts.jobTimeScale } : {}),
     killPoints: opts.killPoints,
     maxConcurrentJobs: opts.maxConcurrentJobs,
     onLog: opts.onLog,

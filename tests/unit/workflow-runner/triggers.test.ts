@@ -334,3 +334,32 @@ git('push', '-q', process.env.GITHUB_SERVER_URL + '/' + process.env.GITHUB_REPOS
     expect(world.runner.runs.slice(before).map((r) => r.workflow)).toEqual(['.github/workflows/token.yml']);
   });
 });
+
+describe('timeout-minutes', () => {
+  it('a job that runs past its timeout-minutes is cancelled and fails, with GitHub’s annotation; one within it succeeds', async () => {
+    world = await startWorld({
+      files: {
+        '.github/workflows/slow.yml': workflow(`  slow:
+    runs-on: ubuntu-latest
+    timeout-minutes: 1
+    steps:
+      - run: sleep 30
+  quick:
+    runs-on: ubuntu-latest
+    timeout-minutes: 1
+    steps:
+      - run: echo done
+`),
+      },
+      // One minute is 0.6 s of real time.
+      jobTimeScale: 0.01,
+    });
+    await world.dispatch('slow.yml');
+    await world.settle();
+    const run = world.runner.runs[0]!;
+    expect(job(run, 'slow').result).toBe('failure');
+    expect(job(run, 'slow').annotations.map((a) => a.message)).toContain('The job running on runner fake-runner has exceeded the maximum execution time of 1 minutes.');
+    expect(job(run, 'quick').result).toBe('success');
+    expect(world.gh.checkRuns.map((c) => [c.name, c.conclusion]).sort()).toEqual([['quick', 'success'], ['slow', 'failure']]);
+  });
+});
