@@ -643,13 +643,21 @@ export class FakeGitHub {
   }
 
   /** GitHub allows about 80 content-creating requests a minute per identity. */
+  /** The clock of the secondary rate limit's windows; tests move it instead of waiting an hour. */
+  limitClock: () => number = Date.now;
+
+  /**
+   * GitHub's secondary limits on content-creating requests: no more than 80 a minute and no more
+   * than 500 an hour (docs: "Rate limits for the REST API", "About secondary rate limits").
+   */
   private overSecondaryLimit(principal: Principal): boolean {
     const key = this.rateKey(principal);
-    const now = Date.now();
-    const recent = (this.creates.get(key) ?? []).filter((t) => now - t < scaledMs(60_000, this.timeScale));
-    recent.push(now);
-    this.creates.set(key, recent);
-    return recent.length > 80;
+    const now = this.limitClock();
+    const lastHour = (this.creates.get(key) ?? []).filter((t) => now - t < scaledMs(HOUR_MS, this.timeScale));
+    lastHour.push(now);
+    this.creates.set(key, lastHour);
+    const lastMinute = lastHour.filter((t) => now - t < scaledMs(60_000, this.timeScale)).length;
+    return lastMinute > 80 || lastHour.length > 500;
   }
 
   // ---- conveniences for scenarios and tests ---------------------------------------------

@@ -76,6 +76,25 @@ describe('secondary rate limit', () => {
     // Reads are not content creation.
     expect((await octokit.rest.issues.get({ ...repoOf(gh), issue_number: 1 })).status).toBe(200);
   });
+
+  it('refuses the 501st content-creating request in an hour, even at 80 a minute or fewer, until the hour has passed', async () => {
+    const gh = await fakeForTest({ timeScale: 1 });
+    let now = Date.parse('2026-11-25T10:00:00Z');
+    gh.limitClock = () => now;
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
+    for (let i = 1; i < 500; i++) {
+      if (i % 80 === 0) now += 61_000;
+      await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: `c${i}` });
+    }
+    now += 61_000;
+    const refused = await failure(octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'the 501st' }));
+    expect(refused.status).toBe(403);
+    expect(refused.message).toContain('secondary rate limit');
+    expect(gh.comments.size).toBe(499);
+    now += 60 * 60_000;
+    expect((await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'an hour later' })).status).toBe(201);
+  });
 });
 
 describe('fault injection', () => {
