@@ -84,7 +84,7 @@ export const ConfigSchema = z.strictObject({
   protected_paths: z
     .array(z.string().min(1))
     .default([...DEFAULT_PROTECTED_PATHS])
-    .describe('Globs agents may never write, and no task may plan to touch: what runs with the repository\'s permissions (workflows, actions), crew\'s own configuration, and files that change how git or npm treat the rest. Setting it replaces the whole list.'),
+    .describe('Globs agents may never write, and no task may plan to touch (picomatch syntax: `*` within a folder, `**` across folders, `{a,b}`, `[ab]`, a leading `!` negates; dotfiles match like other names): what runs with the repository\'s permissions (workflows, actions), crew\'s own configuration, and files that change how git or npm treat the rest. Setting it replaces the whole list.'),
   commands: z
     .strictObject({
       allow: z.array(z.string().min(1)).default([]).describe('Command prefixes agents may run; empty allows any not denied.'),

@@ -55,6 +55,12 @@ describe('PathJail', () => {
     expect(jail.forWrite('.github/ISSUE_TEMPLATE.md')).toBe(join(jail.rootDir, '.github/ISSUE_TEMPLATE.md'));
   });
 
+  it('protects what a brace pattern names: `.github/{workflows,actions}/**` covers actions and workflows, and the folders', () => {
+    const jail = new PathJail(root, ['.github/{workflows,actions}/**']);
+    for (const p of ['.github/actions/x.yml', '.github/actions/deep/action.yml', '.github/workflows/ci.yml', '.github/actions', '.github']) expect(() => jail.forWrite(p), p).toThrow(/protected/);
+    expect(jail.forWrite('.github/CODEOWNERS')).toBe(join(jail.rootDir, '.github/CODEOWNERS'));
+  });
+
   it('rejects non-strings and NUL bytes with a readable message', () => {
     const jail = new PathJail(root);
     expect(() => jail.relative(42)).toThrow(/non-empty string/);
@@ -186,5 +192,19 @@ describe('globMatch', () => {
     expect(globMatch('a/**/b.js', 'a/b.js')).toBe(true);
     expect(globMatch('a/**/b.js', 'a/x/y/b.js')).toBe(true);
     expect(globMatch('a/**/b.js', 'a/xb.js')).toBe(false);
+    expect(globMatch('docs/**/x.md', 'docs/foox.md')).toBe(false);
+    expect(globMatch('docs/**/x.md', 'docs/a/x.md')).toBe(true);
+  });
+
+  it('braces, classes, dotfiles and negation', () => {
+    expect(globMatch('.github/{workflows,actions}/**', '.github/actions/x.yml')).toBe(true);
+    expect(globMatch('.github/{workflows,actions}/**', '.github/ISSUE_TEMPLATE/x.md')).toBe(false);
+    expect(globMatch('src/[ab].ts', 'src/a.ts')).toBe(true);
+    expect(globMatch('src/[ab].ts', 'src/c.ts')).toBe(false);
+    // Dotfiles and dot-folders match like any other name: a protected pattern must cover them.
+    expect(globMatch('**/*.yml', '.github/workflows/ci.yml')).toBe(true);
+    expect(globMatch('config/*', 'config/.env')).toBe(true);
+    expect(globMatch('!docs/**', 'src/a.ts')).toBe(true);
+    expect(globMatch('!docs/**', 'docs/a.md')).toBe(false);
   });
 });
