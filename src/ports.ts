@@ -212,3 +212,15 @@ export interface Log {
   /** A named point the test runner can kill a job at. */
   checkpoint(name: string): void;
 }
+
+/** The model's API refused a request for good (not worth retrying): what it said, for the failure comment. */
+export class ModelError extends Error {}
+
+/** GitHub refused to let crew open a pull request with this token. */
+export class PullRequestsNotAllowed extends Error {
+  constructor() {
+    super(
+      'GitHub refused to let this workflow open a pull request. Turn on "Allow GitHub Actions to create and approve pull requests" under Settings → Actions → General, or give crew a GitHub App or personal token through the `github_token` input.',
+    );
+  }
+}

@@ -1,4 +1,5 @@
-import type { ImpedimentCategory } from './result';
+/** What stopped a worker, as it reports it (the `difficulty` feedback's impediment). */
+export type ImpedimentCategory = 'technical' | 'ambiguity' | 'scope' | 'dependency';
 
 /**
  * The leader's escalation policy (agent-swarm-leader ADR), as a pure table. When a

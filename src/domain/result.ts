@@ -1,4 +1,5 @@
 import YAML from 'yaml';
+import type { ImpedimentCategory } from './leader-policy';
 import type { Persona } from './plan';
 import type { TaskStatus, Usage } from './run-state';
 
@@ -9,7 +10,6 @@ import type { TaskStatus, Usage } from './run-state';
  */
 
 export type Quality = 'GREEN' | 'YELLOW' | 'RED';
-export type ImpedimentCategory = 'technical' | 'ambiguity' | 'scope' | 'dependency';
 
 /** The leader ADR's three kinds of worker feedback. */
 export type Feedback =

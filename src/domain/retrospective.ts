@@ -1,4 +1,4 @@
-import type { KnowledgeEntry } from '../state/knowledge';
+import type { KnowledgeEntry } from './knowledge';
 import { cell, hiddenMarker } from '../text/markdown';
 import { inert } from '../text/inert';
 import type { Quality, RunStatus } from './judgment';

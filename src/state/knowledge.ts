@@ -4,16 +4,11 @@
  * every task. A malformed line is skipped and reported, never fatal.
  */
 
-export const KNOWLEDGE_PATH = '.github/crew/knowledge.jsonl';
-export const KNOWLEDGE_TYPES = ['discovery', 'lesson', 'pattern', 'constraint', 'codebase'] as const;
+import { KNOWLEDGE_TYPES, type KnowledgeEntry } from '../domain/knowledge';
 
-export interface KnowledgeEntry {
-  type: (typeof KNOWLEDGE_TYPES)[number];
-  content: string;
-  source: string;
-  confidence: number;
-  created_at: string;
-}
+export { KNOWLEDGE_TYPES, type KnowledgeEntry };
+
+export const KNOWLEDGE_PATH = '.github/crew/knowledge.jsonl';
 
 export function parseKnowledge(text: string | undefined): { entries: KnowledgeEntry[]; problems: string[] } {
   const entries: KnowledgeEntry[] = [];

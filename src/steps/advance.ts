@@ -17,7 +17,7 @@ import { spend } from './caps';
 import { CrewError, failRun, loadView, nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 import { replanTasks } from './leader';
 import { reportEndedRun } from './finish';
-import { WAITING_LABEL } from './planning';
+import { WAITING_LABEL } from '../domain/labels';
 import { takePushedResult } from './task-results';
 
 /**

@@ -3,7 +3,7 @@ import { runFolder } from '../domain/refs';
 import { isTerminal, type RunRecord } from '../domain/run-state';
 import { readRun, writeRun } from '../state/run-files';
 import { CrewError, nowIso, syncPlanComment, type StepContext } from './context';
-import { WAITING_LABEL } from './planning';
+import { WAITING_LABEL } from '../domain/labels';
 
 /** The run was stopped by a cap; its one comment is posted, so main.ts posts no failure comment. */
 export class CapReached extends CrewError {

@@ -19,24 +19,17 @@ import { runFolder } from '../domain/refs';
 import { isRunnerConfigFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
-import { parseJson, paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
 import { loadView, nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 import { finish } from './finish';
-import { WAITING_LABEL } from './planning';
+import { WAITING_LABEL } from '../domain/labels';
+import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 
 const CRITIC_MAX_TURNS = 40;
-
-/** The judgment the critic last recorded for this run, if any. */
-export async function lastJudgment(ctx: StepContext, view: RunView): Promise<Judgment | null> {
-  const n = view.run.review?.iteration ?? 0;
-  if (!n) return null;
-  const snap = await ctx.state.load(`${runFolder(view.run.issue, view.run.run)}/`);
-  return parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, n)) ?? null;
-}
 
 /**
  * The `critic` job: judges the integrated branch against every done criterion, with
@@ -51,11 +44,11 @@ export async function critic(ctx: StepContext): Promise<void> {
   const review = view.run.review ?? FRESH_REVIEW;
   if (review.acceptedBy) {
     ctx.log.info(`@${review.acceptedBy} accepted the work as it is; opening the pull request`);
-    return finish(ctx, view, await lastJudgment(ctx, view));
+    return finish(ctx, view, await lastJudgment(ctx.state, view));
   }
   // The same head judged PASS already (a re-run of this job): go straight to finishing.
   if (review.verdict === 'PASS' && review.headSha) {
-    const j = await lastJudgment(ctx, view);
+    const j = await lastJudgment(ctx.state, view);
     if (j?.headSha === review.headSha) return finish(ctx, view, j);
   }
 
@@ -90,7 +83,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));
   const headSha = await ctx.repo.head();
   const iteration = (view.run.review?.iteration ?? 0) + 1;
-  const previous = await lastJudgment(ctx, view);
+  const previous = await lastJudgment(ctx.state, view);
 
   // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
   const diff = await ctx.repo.unifiedDiff(base.sha, headSha, DIFF_LIMIT_BYTES);

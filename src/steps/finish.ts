@@ -1,4 +1,3 @@
-import { PullRequestsNotAllowed } from '../adapters/github/forge';
 import { runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import { logPhase, type RunRecord, type RunView } from '../domain/run-state';
@@ -7,12 +6,13 @@ import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-file
 import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
+import { PullRequestsNotAllowed } from '../ports';
 import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
-import { lastJudgment } from './critic';
+import { lastJudgment } from '../state/judgments';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -131,7 +131,7 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   const view = await loadView(ctx, issue, run);
   if (!view.plan) return ctx.log.info(`run ${run} ended before it had a plan; there is nothing to report`);
   const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
-  const judgment = await lastJudgment(ctx, view);
+  const judgment = await lastJudgment(ctx.state, view);
   const links = planLinks(ctx);
   const report = renderReport(view, resultText(view, (p) => snap.read(p)), links, judgment, null, { ended: why });
   const body = capBody(report, links.stateFile(paths.report(issue, run)));

@@ -14,7 +14,7 @@ import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
-import { WAITING_LABEL } from './planning';
+import { WAITING_LABEL } from '../domain/labels';
 
 const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
 

@@ -5,7 +5,7 @@ import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, writeRun } from '../state/run-files';
 import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
-import { lastJudgment } from './critic';
+import { lastJudgment } from '../state/judgments';
 
 const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
@@ -17,7 +17,7 @@ const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
 export async function decideMerge(ctx: StepContext, view: RunView, prNumber: number): Promise<MergeState> {
   const config = await ctx.config();
   const review = view.run.review;
-  const judgment = await lastJudgment(ctx, view);
+  const judgment = await lastJudgment(ctx.state, view);
   const pull = await ctx.forge.getPull(prNumber);
   const facts: MergeFacts = {
     autoMerge: config.auto_merge,

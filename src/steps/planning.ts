@@ -17,9 +17,8 @@ import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
 import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
+import { WAITING_LABEL } from '../domain/labels';
 
-/** The label that lets plain comments through the workflow while crew waits for an answer. */
-export const WAITING_LABEL = 'crew: waiting';
 
 /** The plan reviewer may send a plan back this many times before a person decides. */
 export const REVIEW_ROUNDS = 3;

@@ -1,9 +1,9 @@
-import { ModelError } from '../adapters/anthropic/model';
 import { RunBudgetSpent } from '../agents/run-budget';
 import { failureComment } from '../render/messages';
 import { StateFormatError } from '../state/run-files';
 import { CapReached } from './caps';
 import { CrewError, failRun, syncPlanComment, type StepContext } from './context';
+import { ModelError } from '../ports';
 
 /** Where a failure should be reported: the issue, and the run if one is known. */
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {

@@ -1,13 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { usageOf } from '../../domain/pricing';
-import { Interrupted, type Clock, type ContentBlock, type Log, type Model, type ModelReply, type ModelRequest, type ThinkingBlock } from '../../ports';
+import { Interrupted, ModelError, type Clock, type ContentBlock, type Log, type Model, type ModelReply, type ModelRequest, type ThinkingBlock } from '../../ports';
 
 /** The default for `api_retry_wait_seconds`: the most time, in all, spent waiting between attempts of one request. */
 export const DEFAULT_RETRY_WAIT_MS = 300_000;
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
 const RETRY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
 
-export class ModelError extends Error {}
+
+export { ModelError };
 
 /** Waits for `p`, but no longer than until `signal` aborts. */
 function abortable(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../../clock';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
-import type { Clock, CommentInfo, CommentRef, Forge, Log, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../../ports';
+import { PullRequestsNotAllowed, type Clock, type CommentInfo, type CommentRef, type Forge, type Log, type PullInfo, type PullRef, type RateLimitWait, type Reaction, type RepoPermission } from '../../ports';
+
+export { PullRequestsNotAllowed };
 import { BODY_LIMIT } from '../../text/markdown';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
@@ -337,11 +339,3 @@ export class GitHubForge implements Forge {
   }
 }
 
-/** The repository does not let GitHub Actions open pull requests (Settings → Actions → General). */
-export class PullRequestsNotAllowed extends Error {
-  constructor() {
-    super(
-      'GitHub refused to let this workflow open a pull request. Turn on "Allow GitHub Actions to create and approve pull requests" under Settings → Actions → General, or give crew a GitHub App or personal token through the `github_token` input.',
-    );
-  }
-}

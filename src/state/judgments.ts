@@ -1,0 +1,13 @@
+import type { Judgment } from '../domain/judgment';
+import { runFolder } from '../domain/refs';
+import type { RunView } from '../domain/run-state';
+import type { StateStore } from '../ports';
+import { parseJson, paths } from './run-files';
+
+/** The judgment the critic last recorded for this run, if any. */
+export async function lastJudgment(state: StateStore, view: RunView): Promise<Judgment | null> {
+  const n = view.run.review?.iteration ?? 0;
+  if (!n) return null;
+  const snap = await state.load(`${runFolder(view.run.issue, view.run.run)}/`);
+  return parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, n)) ?? null;
+}
