@@ -11,7 +11,7 @@ import { killRunningCommands } from './sandbox/command-runner';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
-import { readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
+import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readEvent, type CrewEvent } from './event';
 import { promptTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
@@ -139,7 +139,11 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
       const file = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
       const read = readJobTimeout(await repo.readFileAt(await defaultBranchRef(), file).catch(() => undefined), process.env.GITHUB_JOB ?? settings.step, file);
-      return 'minutes' in read ? { minutes: read.minutes, startedAt: JOB_STARTED_AT } : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable };
+      // A GitHub-hosted job stops after 6 hours whatever the file says (docs: "Usage limits").
+      const cap = process.env.RUNNER_ENVIRONMENT === 'github-hosted' ? GITHUB_DEFAULT_JOB_MINUTES : Infinity;
+      return 'minutes' in read
+        ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT }
+        : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable };
     },
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {

@@ -198,6 +198,8 @@ export interface TaskRecord {
   restarts: number;
   /** Times an attempt went on in a new job because its work job's time limit was near. */
   continuations?: number;
+  /** The attempt handed to a new job, and where its retry allowance started: the new job goes on with both. */
+  continued?: { attempt: number; firstAttempt: number } | null;
   /**
    * What the task's current allowance of attempts has spent. The task budgets and
    * task_timeout_minutes are hard stops across those attempts, a restarted or resumed job

@@ -72,6 +72,7 @@ export const TaskRecordSchema = z.looseObject({
   pendingReplan: z.boolean().optional(),
   restarts: count.optional(),
   continuations: count.optional(),
+  continued: z.looseObject({ attempt: count, firstAttempt: count }).nullable().optional(),
 });
 
 export const PlanSchema = z.looseObject({

@@ -1,7 +1,7 @@
 import { runFolder } from '../domain/refs';
 import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
 import { readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
-import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { CrewError, nonce, nowIso, syncPlanComment, type StepContext } from './context';
 
 /**
  * The runner is cancelling the job (SIGINT; SIGTERM follows 7.5 s later, then a kill).
@@ -46,7 +46,7 @@ export async function continueInNewJob(
   issue: number,
   run: number,
   task: { id: string; title: string; branch: string },
-  attempt: number,
+  { attempt, firstAttempt }: { attempt: number; firstAttempt: number },
   spent: { usage: Usage; turns: number; elapsedMs: number },
   limitMinutes: number,
 ): Promise<void> {
@@ -58,10 +58,12 @@ export async function continueInNewJob(
     const view = readView(tx, issue, run);
     const mine = view?.tasks.get(task.id);
     if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return false;
+    if (view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') return false;
     const now = nowIso(ctx);
     writeTask(tx, issue, run, {
       ...mine,
       claim: { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now },
+      continued: { attempt, firstAttempt },
       headSha: head,
       usage: addUsage(mine.usage, spent.usage),
       spent: addSpent(mine.spent, spent.usage, spent.elapsedMs),
@@ -75,7 +77,20 @@ export async function continueInNewJob(
     ctx.log.warn(`${task.id}: its work so far is on ${task.branch} at ${head.slice(0, 7)}, but the task is no longer this job's, so no new job was started`);
     return;
   }
-  await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify([task.id]), nonce: claimNonce });
+  try {
+    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify([task.id]), nonce: claimNonce });
+  } catch (e) {
+    // No job will present the claim: the task goes back to pending and the run waits for /crew resume.
+    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${task.id} could not be handed over`, (tx) => {
+      const view = readView(tx, issue, run);
+      const mine = view?.tasks.get(task.id);
+      if (!view || !mine || mine.claim?.nonce !== claimNonce) return;
+      writeTask(tx, issue, run, { ...mine, status: 'pending', claim: null, attempts: Math.max(0, attempt - 1) });
+      if (!isTerminal(view.run.phase)) writeRun(tx, { ...view.run, phase: 'INTERRUPTED' }, nowIso(ctx));
+      refreshExecutionLog(tx, issue, run);
+    });
+    throw new CrewError(`task ${task.id}`, `its work job reached its time limit and crew could not start a new job for it (${e instanceof Error ? e.message : String(e)}). The work so far is on ${task.branch}.`, 'Comment `/crew resume` to continue it.');
+  }
   ctx.log.info(`${task.id}: this job's time limit (timeout-minutes: ${limitMinutes}) is near; the work so far is on ${task.branch} at ${head.slice(0, 7)}, and a new job continues attempt ${attempt}`);
   ctx.log.checkpoint('task-continued');
   await syncPlanComment(ctx, issue, run);

@@ -4,6 +4,7 @@ import { StateFormatError } from '../state/run-files';
 import { CapReached } from './caps';
 import { CrewError, failRun, syncPlanComment, type StepContext } from './context';
 import { ModelError } from '../ports';
+import { postedByCrew } from '../text/markdown';
 
 /** Where a failure should be reported: the issue, and the run if one is known. */
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
@@ -35,6 +36,12 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
   const message = crew?.message ?? damaged?.message ?? (model || budget ? `${(model ?? budget)!.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
+  // A failure on crew's own comment (a personal token's comments start the route job) is logged
+  // only: a failure comment, crew's own again, would start the same failure again.
+  if (ctx.event.kind === 'comment' && postedByCrew(ctx.event.comment.body)) {
+    ctx.log.warn(`crew failed on its own comment in ${step}: ${message}`);
+    return;
+  }
   const tryIt = async (what: string, fn: () => Promise<unknown>) => {
     try {
       await fn();

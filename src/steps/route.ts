@@ -20,7 +20,7 @@ import { takePushedResult } from './task-results';
 import { planRun, requestApproval } from './planning';
 import { WAITING_LABEL } from '../domain/labels';
 import { sanitize } from '../text/sanitize';
-import { carriesCrewMarker, withoutQuotes } from '../text/markdown';
+import { postedByCrew, withoutQuotes } from '../text/markdown';
 import { refusalCommentDue } from '../domain/refusals';
 import { readRefusal, refusalsFolder, writeRefusal } from '../state/refusals';
 import { isoSeconds } from '../clock';
@@ -78,13 +78,20 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
 /**
  * With a personal token crew comments as a user, so its own comments pass the workflow's
  * `type == 'User'` filter and, while `crew: waiting` is on, would be taken as the answer.
- * Its comments are told apart by author and crew's hidden marker together: someone who
- * lends crew their own token still answers as themselves, with no marker. Only comments
- * with a marker cost the one look-up of crew's login.
+ * Its comments are told apart by the idempotency key crew puts on every comment, and its
+ * login: someone who lends crew their own token still answers as themselves, with no key.
+ * Only keyed comments cost the look-up of crew's login. When that look-up fails (an invalid
+ * crew.yml with `bot_login`, GitHub down), a keyed comment counts as crew's: answering it
+ * with a failure comment, itself keyed, would start this job again and again.
  */
-async function isOwnComment(ctx: StepContext, ev: CommentEvent): Promise<boolean> {
-  if (!carriesCrewMarker(ev.comment.body)) return false;
-  return ev.comment.author.login.toLowerCase() === (await ctx.forge.botLogin()).toLowerCase();
+export async function isOwnComment(ctx: StepContext, ev: CommentEvent): Promise<boolean> {
+  if (!postedByCrew(ev.comment.body)) return false;
+  try {
+    return ev.comment.author.login.toLowerCase() === (await ctx.forge.botLogin()).toLowerCase();
+  } catch (e) {
+    ctx.log.warn(`could not tell crew's own login (${e instanceof Error ? e.message : String(e)}); a comment with crew's key counts as crew's`);
+    return true;
+  }
 }
 
 /** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */

@@ -56,6 +56,9 @@ export async function work(ctx: StepContext): Promise<void> {
     return;
   }
 
+  // Read before anything runs in the checkout: the limit comes from the default branch's workflow.
+  const jobStop = await jobStopTime(ctx, config.task_timeout_minutes, taskId);
+
   // The branch starts from the run's base plus the work of every task it depends on.
   await ctx.repo.fetchCommit(view.run.base.sha);
   const depBranches = task.dependsOn.map((d) => view.tasks.get(d)!.branch);
@@ -94,12 +97,12 @@ export async function work(ctx: StepContext): Promise<void> {
     inbox: async () => readInbox(await ctx.state.load(prefix), issue, run, taskId),
   };
 
-  const jobStop = await jobStopTime(ctx, config.task_timeout_minutes, taskId);
-
   // Memory from earlier attempts, this job's and those recorded before it (a resumed job, a re-run task).
   const history = readAttemptHistory(await ctx.state.load(prefix), issue, run, taskId, rec.attempts);
   let attempt = rec.attempts;
-  const firstAttempt = attempt;
+  // An attempt carried over from a job that ran out of time keeps its retry allowance.
+  const carried = rec.continued && rec.continued.attempt === attempt && resuming ? rec.continued : undefined;
+  const firstAttempt = carried?.firstAttempt ?? attempt;
   const tier = rec.tierOverride ?? task.tier;
   const isProtected = (path: string) => isProtectedPath(config.protected_paths, path);
   for (;;) {
@@ -116,9 +119,7 @@ export async function work(ctx: StepContext): Promise<void> {
     const started = ctx.clock.now().getTime();
     // The job's limit comes before the task's: the attempt stops in time to save, and goes on in a new job.
     const jobBinds = jobStop !== undefined && jobStop.at < started + left.ms;
-    if (!stopEarly && jobBinds && started >= jobStop.at) {
-      return continueInNewJob(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, { usage: ZERO_USAGE, turns: 0, elapsedMs: 0 }, jobStop.minutes);
-    }
+    if (!stopEarly && jobBinds && started >= jobStop.at) throw noTimeToWork(taskId, jobStop.minutes);
     const jobTimer = jobBinds ? new AbortController() : undefined;
     const timer = jobTimer ? setTimeout(() => jobTimer.abort(), Math.max(0, jobStop!.at - started)) : undefined;
     const signal = jobTimer ? (ctx.cancellation ? AbortSignal.any([ctx.cancellation, jobTimer.signal]) : jobTimer.signal) : ctx.cancellation;
@@ -149,7 +150,7 @@ export async function work(ctx: StepContext): Promise<void> {
             lastFailure: lastFailure(history),
             knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size),
             advice: rec.advice,
-            continuing: resuming && attempt === firstAttempt && (rec.continuations ?? 0) > 0,
+            continuing: carried?.attempt === attempt,
           },
           ...(signal ? { signal } : {}),
         },
@@ -162,9 +163,15 @@ export async function work(ctx: StepContext): Promise<void> {
     // run_command can write anywhere the tool user can; what it did to protected paths never reaches a commit.
     const reverted = await ctx.repo.restorePaths(isProtected);
     if (reverted.length) ctx.log.warn(`${taskId} attempt ${attempt}: undid changes to protected paths: ${reverted.join(', ')}`);
-    const jobLimitReached = jobBinds && !ctx.cancellation?.aborted && (jobTimer!.signal.aborted || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
+    // Only a stop the job's limit caused hands over (not a shutdown or a cancellation that came with it).
+    const jobLimitReached =
+      jobBinds && !ctx.cancellation?.aborted && ((workerRun?.stop === 'interrupted' && jobTimer!.signal.aborted) || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
     if (workerRun && jobLimitReached) {
-      return continueInNewJob(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, { usage: workerRun.usage, turns: workerRun.turns, elapsedMs }, jobStop!.minutes);
+      // A job that got no turn done before its limit would hand over for ever: say so instead.
+      if (workerRun.turns === 0) throw noTimeToWork(taskId, jobStop!.minutes);
+      // The whole job's time counts against task_timeout_minutes, setup included.
+      const jobMs = Math.max(elapsedMs, ctx.clock.now().getTime() - jobStop!.startedAt);
+      return continueInNewJob(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, { attempt, firstAttempt }, { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs }, jobStop!.minutes);
     }
     // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
     if (workerRun?.stop === 'interrupted') return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
@@ -210,7 +217,7 @@ export async function work(ctx: StepContext): Promise<void> {
  * when the job started (scaled in tests by CREW_JOB_TIME_SCALE); undefined without a limit
  * (local mode). Says so when the task may outlast the job, or the limit could not be read.
  */
-async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string): Promise<{ at: number; minutes: number } | undefined> {
+async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string): Promise<{ at: number; minutes: number; startedAt: number } | undefined> {
   const limit = await ctx.jobLimit?.();
   if (!limit) return undefined;
   const usable = limit.minutes - saveMarginMinutes(limit.minutes);
@@ -218,5 +225,13 @@ async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string
   if (taskMinutes > usable) {
     ctx.log.warn(`task_timeout_minutes (${taskMinutes}) is longer than this work job can run (timeout-minutes: ${limit.minutes}): ${taskId} saves its work ${saveMarginMinutes(limit.minutes)} minutes before the job's limit and goes on in a new job. Raise the work job's timeout-minutes in your workflow to keep a task in one job.`);
   }
-  return { at: limit.startedAt + usable * 60_000 * jobTimeScale(), minutes: limit.minutes };
+  return { at: limit.startedAt + usable * 60_000 * jobTimeScale(), minutes: limit.minutes, startedAt: limit.startedAt };
+}
+
+function noTimeToWork(taskId: string, minutes: number): CrewError {
+  return new CrewError(
+    `task ${taskId}`,
+    `the work job's time limit (timeout-minutes: ${minutes}) left ${taskId} no time to work: crew stops ${saveMarginMinutes(minutes)} minutes before the limit to save the work, and setup and the first model turn took the rest.`,
+    'Raise `timeout-minutes` of the work job in your workflow (the README\'s has 60).',
+  );
 }

@@ -19,9 +19,12 @@ export function markerPrefix(name: string): string {
   return `<!-- crew:${name}`;
 }
 
-/** Every comment crew posts carries at least one hidden crew marker (the idempotency key, if nothing else). */
-export function carriesCrewMarker(body: string): boolean {
-  return body.includes('<!-- crew:');
+/** The start of the hidden idempotency key on every comment crew posts (adapters/github/forge.ts). */
+export const POST_KEY_MARK = '<!-- crew:post key=';
+
+/** Whether a comment was posted by crew: people do not type its idempotency key (a quote reply copies no markup). */
+export function postedByCrew(body: string): boolean {
+  return body.includes(POST_KEY_MARK);
 }
 
 export function details(summary: string, body: string, open = false): string {

@@ -4,7 +4,7 @@ import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge
 import { PullRequestsNotAllowed, type Clock, type CommentInfo, type CommentRef, type Forge, type Log, type PullInfo, type PullRef, type RateLimitWait, type Reaction, type RepoPermission } from '../../ports';
 
 export { PullRequestsNotAllowed };
-import { BODY_LIMIT } from '../../text/markdown';
+import { BODY_LIMIT, POST_KEY_MARK } from '../../text/markdown';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
@@ -41,7 +41,7 @@ const REPEATABLE = { request: { idempotent: true } };
 
 /** The hidden key that makes a comment findable after a lost answer; within GitHub's body limit. */
 export function withIdempotencyKey(body: string, key: string): string {
-  const mark = `\n\n<!-- crew:post key=${key} -->`;
+  const mark = `\n\n${POST_KEY_MARK}${key} -->`;
   return `${body.length + mark.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT - mark.length) : body}${mark}`;
 }
 
@@ -141,7 +141,7 @@ export class GitHubForge implements Forge {
       } catch (e) {
         if (!isAmbiguousFailure(e)) throw e;
         // The comment may have been created and only the answer lost: find it by its key before posting again.
-        const landed = await this.findRecentComment(issue, `<!-- crew:post key=${key} -->`, since);
+        const landed = await this.findRecentComment(issue, `${POST_KEY_MARK}${key} -->`, since);
         if (landed) {
           this.log.info(`the comment on #${issue} had landed although GitHub's answer was lost; not posting it again`);
           return landed;
@@ -237,16 +237,18 @@ export class GitHubForge implements Forge {
    * job's own in-progress check would make it wait for itself, and nothing would start it again.
    */
   async checksOn(sha: string): Promise<CheckFact[]> {
-    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, per_page: 100 });
+    // filter=all, then the newest of each name among the rest: with GitHub's default (latest), a
+    // crew job named like one of your checks (`merge`) would hide that check before it was left out.
+    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 });
     const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 });
-    const ours: string[] = [];
-    const counted = [];
+    const ours = new Set<string>();
+    const newest = new Map<string, (typeof runs)[number]>();
     for (const r of runs) {
-      if (await this.isCrewJob(r)) ours.push(r.name);
-      else counted.push(r);
+      if (await this.isCrewJob(r)) ours.add(r.name);
+      else if (!newest.has(r.name) || newest.get(r.name)!.id < r.id) newest.set(r.name, r);
     }
-    if (ours.length) this.log.info(`not counting crew's own jobs on ${sha.slice(0, 7)}: ${ours.join(', ')}`);
-    return [...counted.map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
+    if (ours.size) this.log.info(`not counting crew's own jobs on ${sha.slice(0, 7)}: ${[...ours].join(', ')}`);
+    return [...[...newest.values()].map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
   }
 
   private readonly crewRuns = new Map<number, Promise<boolean>>();

@@ -395,7 +395,7 @@ export class FakeGitHub {
         FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
         ...(pushLog ? { FAKE_GITHUB_PUSH_LOG: pushLog } : {}),
       },
-      ...(pushLog ? { beforeEnd: () => this.emitPushes(principal, pushLog) } : {}),
+      ...(pushLog ? { beforeEnd: () => this.emitPushes(principal, pushLog).catch((e: unknown) => void this.violations.push(`fake GitHub could not emit push events: ${e instanceof Error ? e.stack : String(e)}`)) } : {}),
     });
     record(status);
   }
@@ -417,7 +417,7 @@ export class FakeGitHub {
         after,
         created: before === zero,
         deleted: after === zero,
-        forced: false,
+        forced: before !== zero && after !== zero && !(await this.repo.isAncestor(before, after)),
         base_ref: null,
         compare: `${this.serialize.repoWeb}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
         commits: head ? [head] : [],

@@ -228,7 +228,7 @@ export class WorkflowRunner {
       this.runs.push(run);
       started.push(run);
       // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
-      this.opts.gh.recordWorkflowRun({ id: run.id, runNumber: run.number, path: file, event: e.name, actor: e.actor, headSha: run.headSha, headBranch: ref.replace(/^refs\/heads\//, ''), status: 'in_progress', conclusion: null });
+      this.opts.gh.recordWorkflowRun({ id: run.id, runNumber: run.number, path: file, event: e.name, actor: e.actor, headSha: run.headSha, headBranch: pullOf(e)?.head.ref ?? ref.replace(/^refs\/heads\//, ''), status: 'in_progress', conclusion: null });
       const p = this.execute(run, wf, file, e, sha, ref)
         .catch((err) => {
           this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);

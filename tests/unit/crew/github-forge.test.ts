@@ -127,3 +127,51 @@ describe('GitHubForge against the fake GitHub', () => {
     await expect(weak.postComment(issue, 'x')).rejects.toThrow(/Resource not accessible by integration/);
   });
 });
+
+describe("the merge gate's checks leave out crew's own jobs", () => {
+  let gh: FakeGitHub;
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'forge-checks-'));
+    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' } });
+    process.env.GITHUB_API_URL = gh.url;
+  });
+  afterEach(async () => {
+    expect(gh.violations).toEqual([]);
+    await gh.close();
+    await rm(dir, { recursive: true, force: true });
+    delete process.env.GITHUB_API_URL;
+  });
+
+  it('its own run’s jobs without a request, other runs of crew.yml by their path, and your checks stay, a same-named one included', async () => {
+    const sha = (await gh.repo.branchSha('main'))!;
+    gh.recordWorkflowRun({ id: 2, path: '.github/workflows/crew.yml', headSha: sha, status: 'in_progress' });
+    gh.recordWorkflowRun({ id: 3, path: '.github/workflows/ci.yml', headSha: sha, status: 'in_progress' });
+    gh.recordJobCheckRun({ runId: 1, headSha: sha, name: 'merge', conclusion: null });
+    gh.recordJobCheckRun({ runId: 2, headSha: sha, name: 'merge', conclusion: 'failure' });
+    gh.recordJobCheckRun({ runId: 3, headSha: sha, name: 'test', conclusion: null });
+    const ci = new Octokit({ auth: gh.appToken('ci', { checks: 'write' }), baseUrl: gh.url });
+    // A check of yours named like a crew job, older than crew's: GitHub's `latest` filter would hide it.
+    await ci.rest.checks.create({ owner: gh.owner, repo: gh.repoName, name: 'merge', head_sha: sha, status: 'completed', conclusion: 'success' });
+    gh.recordJobCheckRun({ runId: 1, headSha: sha, name: 'merge', conclusion: null });
+    const forge = forgeOn(gh, gh.actionsToken({ checks: 'read', statuses: 'read', actions: 'read' }), log, { runId: '1' });
+    const checks = await forge.checksOn(sha);
+    expect(checks.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'merge', status: 'completed', conclusion: 'success' },
+      { name: 'test', status: 'in_progress', conclusion: null },
+    ]);
+    // One look-up per other run, none for its own.
+    expect(gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs/{run_id}').length).toBe(2);
+  });
+
+  it('without actions: read, another run’s jobs count (waiting is safe) and crew says what to give the merge job', async () => {
+    const sha = (await gh.repo.branchSha('main'))!;
+    gh.recordWorkflowRun({ id: 2, path: '.github/workflows/crew.yml', headSha: sha, status: 'in_progress' });
+    gh.recordJobCheckRun({ runId: 2, headSha: sha, name: 'merge', conclusion: null });
+    const warnings: string[] = [];
+    const forge = forgeOn(gh, gh.actionsToken({ checks: 'read', statuses: 'read' }), { ...log, warn: (m) => void warnings.push(m) }, { runId: '1' });
+    expect(await forge.checksOn(sha)).toEqual([{ name: 'merge', status: 'in_progress', conclusion: null }]);
+    expect(warnings.join('\n')).toMatch(/could not tell whether workflow run 2 is crew's .*give the merge job `actions: read`/);
+    gh.violations.length = 0; // the 403 is GitHub's answer to a token without actions: read
+  });
+});

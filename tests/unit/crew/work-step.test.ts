@@ -254,4 +254,61 @@ describe('the work step, in-process against the fakes', () => {
       await api?.close();
     }
   });
+
+  describe('the job’s time limit comes before the task’s', () => {
+    const WORKFLOW = 'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\n      run: { required: true }\n      tasks: { required: true }\n      nonce: { required: true }\njobs: {}\n';
+    const withLimit = (ctx: StepContext, startedAt: number): StepContext => ({ ...ctx, jobLimit: async () => ({ minutes: 60, startedAt }) });
+    // Each model turn takes 20 minutes of the test's clock; crew stops 6 minutes before the 60.
+    const slow = (answer: (attempt: number, turn: number, opening: string) => Reply) => {
+      const model = scripted((a, t) => answer(a, t, JSON.stringify(model.requests.at(-1)!.messages[0])), { onRequest: () => void (clock.offsetMs += 20 * 60_000) });
+      return model;
+    };
+
+    it('the attempt saves its work and goes on in a new job, charged the whole job’s time; the new job is told it continues the same attempt', async () => {
+      await gh.repo.writeCommit({ branch: 'main', files: { '.github/workflows/crew.yml': WORKFLOW }, message: 'the workflow' });
+      await seed();
+      const first = slow((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('read_file', { path: 'NOTES.md' })]));
+      await work(withLimit(await job(first, 'task_timeout_minutes: 300\nmax_retries: 1\n'), clock.now().getTime()));
+      expect(first.requests).toHaveLength(3); // a fourth turn would start past the 54 minutes
+      expect(warnings.join('\n')).toMatch(/task_timeout_minutes \(300\) is longer than this work job can run \(timeout-minutes: 60\)/);
+      const handed = await taskRecord();
+      expect(handed).toMatchObject({ status: 'running', attempts: 1, continuations: 1, continued: { attempt: 1, firstAttempt: 1 } });
+      expect(handed.claim!.runId).toMatch(/^dispatch:/);
+      expect(handed.spent!.ms).toBeGreaterThanOrEqual(60 * 60_000);
+      expect(await onBranch('NOTES.md')).toBe('# Notes\n');
+      const dispatched = gh.requests.filter((r) => r.route === 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches');
+      expect(dispatched).toHaveLength(1);
+
+      const openings: string[] = [];
+      const second = scripted((attempt, turn) => {
+        if (turn === 1) openings.push(JSON.stringify(second.requests.at(-1)!.messages[0]));
+        return turn === 1 ? [use('report_result', { ...FULL_REPORT, summary: 'Finished NOTES.md.' })] : [];
+      });
+      const ctx = await job(second, 'task_timeout_minutes: 300\nmax_retries: 1\n');
+      const next = withLimit({ ...ctx, event: { kind: 'dispatch', inputs: { issue: String(ISSUE), run: String(RUN), tasks: '["t1"]', nonce: handed.claim!.nonce } } }, clock.now().getTime());
+      await work(next);
+      expect(openings[0]).toContain('## Continuing this attempt');
+      expect(openings[0]).toContain('Attempt: 1');
+      expect(await taskRecord()).toMatchObject({ status: 'success', attempts: 1 });
+    });
+
+    it('a job whose limit leaves no time after setup fails with a message that says what to change, and hands nothing over', async () => {
+      await seed();
+      const model = slow(() => [use('read_file', { path: 'README.md' })]);
+      await expect(work(withLimit(await job(model, 'task_timeout_minutes: 300\n'), clock.now().getTime() - 55 * 60_000))).rejects.toThrow(/left t1 no time to work: crew stops 6 minutes before the limit/);
+      expect(model.requests).toHaveLength(0);
+      expect((await taskRecord()).claim!.runId).toBe(RUN_ID);
+    });
+
+    it('when the new job cannot be started, the task goes back to pending and the run waits for /crew resume', async () => {
+      await seed(); // no workflow file: GitHub refuses the dispatch
+      const model = slow((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('read_file', { path: 'NOTES.md' })]));
+      await expect(work(withLimit(await job(model, 'task_timeout_minutes: 300\n'), clock.now().getTime()))).rejects.toThrow(/crew could not start a new job for it .*Comment `\/crew resume`|could not start a new job/);
+      expect(await taskRecord()).toMatchObject({ status: 'pending', claim: null, attempts: 0 });
+      expect(JSON.parse((await stateFile(paths.run(ISSUE, RUN)))!)).toMatchObject({ phase: 'INTERRUPTED' });
+      expect(await onBranch('NOTES.md')).toBe('# Notes\n');
+      gh.violations.length = 0; // GitHub's 404 for a workflow the repository does not have
+    });
+  });
+
 });
