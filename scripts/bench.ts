@@ -41,7 +41,10 @@ function overheadOn(c: DagCase, chain: string[], crew: WayRun, world: WorldOptio
 function wayMakespan(run: WayRun, crewMs: number, criticalPathMs: number, c: DagCase) {
   if (!Number.isFinite(run.makespanMs)) throw new Error(`${run.way}, ${c.name}: no makespan was measured (a task without a start or an end)`);
   // Scripted work is a floor no way can go under; below it the measurement itself is wrong.
-  if (run.makespanMs < criticalPathMs * 0.99) throw new Error(`${run.way}, ${c.name}: a makespan of ${run.makespanMs} ms is below the critical path of ${Math.round(criticalPathMs)} ms, which cannot be`);
+  if (run.makespanMs < criticalPathMs * 0.99)
+    throw new Error(
+      `${run.way}, ${c.name}: a makespan of ${run.makespanMs} ms is below the critical path of ${Math.round(criticalPathMs)} ms, which cannot be`,
+    );
   return { makespanMs: run.makespanMs, ratioToCriticalPath: round2(run.makespanMs / criticalPathMs), ratioToCrew: round2(run.makespanMs / crewMs) };
 }
 
@@ -95,7 +98,13 @@ function fit(points: Array<{ tasks: number; rest: number }>): { perRun: number; 
 
 function wayTokens(c: DagCase, run: WayRun) {
   const t = run.tokens;
-  return { perTask: Math.round(inputOf(t.tasks) / c.tasks.length), orchestration: inputOf(t.orchestration), cacheShare: round2(t.tasks.cacheRead / Math.max(1, inputOf(t.tasks))), tasks: t.tasks, orchestrationTally: t.orchestration };
+  return {
+    perTask: Math.round(inputOf(t.tasks) / c.tasks.length),
+    orchestration: inputOf(t.orchestration),
+    cacheShare: round2(t.tasks.cacheRead / Math.max(1, inputOf(t.tasks))),
+    tasks: t.tasks,
+    orchestrationTally: t.orchestration,
+  };
 }
 
 function tokenFigure(c: DagCase, runs: Record<WayName, WayRun>): TokenFigure {
@@ -122,7 +131,14 @@ export async function remeasure(r: BenchResults, way: 'seed' | 'single', why: st
 }
 
 function machine(): BenchResults['machine'] {
-  return { cpus: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()} ${arch()}`, node: process.version, loadAverage: loadavg() };
+  return {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    os: `${platform()} ${release()} ${arch()}`,
+    node: process.version,
+    loadAverage: loadavg(),
+  };
 }
 
 export async function runBench(opts: { quick: boolean; log?: (line: string) => void }): Promise<BenchResults> {
@@ -146,7 +162,9 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
   // The baselines mostly wait on the model, so they run side by side.
   const baselineRuns = () => {
     say("the seed's way and a single agent");
-    return Promise.all(scheduling.map(async (c) => ({ c, ...(await Promise.all([runSeed(c, world), runSingle(c, world)]).then(([seed, single]) => ({ seed, single }))) })));
+    return Promise.all(
+      scheduling.map(async (c) => ({ c, ...(await Promise.all([runSeed(c, world), runSingle(c, world)]).then(([seed, single]) => ({ seed, single }))) })),
+    );
   };
   const longTasks = async () => {
     say('a long task, three ways');
@@ -158,7 +176,17 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
     say('cold start, bundle, state writes');
     const start = await coldStart(opts.quick ? 3 : 10);
     const writes = [];
-    for (const [writers, n] of opts.quick ? [[1, 2], [3, 3]] : [[1, 20], [5, 20], [20, 20]]) writes.push(await stateWrites(writers!, n!, world.timeScale));
+    for (const [writers, n] of opts.quick
+      ? [
+          [1, 2],
+          [3, 3],
+        ]
+      : [
+          [1, 20],
+          [5, 20],
+          [20, 20],
+        ])
+      writes.push(await stateWrites(writers!, n!, world.timeScale));
     return { start, writes };
   };
   // The full bench measures one part at a time, on a machine otherwise quiet. The quick sample runs
@@ -203,7 +231,8 @@ async function main(): Promise<void> {
   if (again) {
     const way = again.slice('--remeasure='.length);
     const why = process.argv[process.argv.indexOf(again) + 1];
-    if ((way !== 'seed' && way !== 'single') || !why || why.startsWith('--')) throw new Error('usage: npm run bench -- --remeasure=seed|single "why it is measured again"');
+    if ((way !== 'seed' && way !== 'single') || !why || why.startsWith('--'))
+      throw new Error('usage: npm run bench -- --remeasure=seed|single "why it is measured again"');
     const r = await remeasure(JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults, way, why);
     writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
     writeDocs(r);

@@ -23,7 +23,11 @@ const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
 /** What a reader sees: hidden markers removed. */
 const visible = (body: string) => body.replace(/<!--[\s\S]*?-->/g, '').trim();
-const indent = (text: string) => text.split('\n').map((l) => `    ${l}`).join('\n');
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 
 /** The lines of the plan comment that change as the run goes: the title, progress and task rows. */
 function planDigest(body: string): string {
@@ -37,7 +41,9 @@ function planDigest(body: string): string {
 async function main() {
   const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));
   console.log(bold(`crew demo: ${scenario.description.trim()}`));
-  console.log(dim('Everything runs on this machine: a local GitHub, a scripted Anthropic API, and crew\'s own workflow file run job by job with dist/index.js.\n'));
+  console.log(
+    dim("Everything runs on this machine: a local GitHub, a scripted Anthropic API, and crew's own workflow file run job by job with dist/index.js.\n"),
+  );
   console.log(`${bold(`Issue #1 in ${scenario.repo.owner}/${scenario.repo.name}:`)} ${scenario.issue.title}`);
   console.log(indent(scenario.issue.body.trim()));
   console.log();
@@ -85,8 +91,12 @@ async function main() {
   }
   const failed = result.jobs.filter((j) => j.result === 'failure');
   console.log(bold('\nWhat it cost:'));
-  console.log(`    ${result.jobs.length} jobs (${failed.length} failed) in ${(result.wallMs / 1000).toFixed(1)} s · ${result.github.crew.total} GitHub REST requests (${result.github.crew.writes} writes) · ${result.model.requests} model requests, ${result.model.tokens.input + result.model.tokens.cacheRead + result.model.tokens.cacheWrite} input tokens`);
-  console.log(`\nEverything above, plus job logs, is in ${join(out, 'result.json')} and ${join(out, 'logs')}/; the repository as crew left it is ${join(out, 'repo.git')}`);
+  console.log(
+    `    ${result.jobs.length} jobs (${failed.length} failed) in ${(result.wallMs / 1000).toFixed(1)} s · ${result.github.crew.total} GitHub REST requests (${result.github.crew.writes} writes) · ${result.model.requests} model requests, ${result.model.tokens.input + result.model.tokens.cacheRead + result.model.tokens.cacheWrite} input tokens`,
+  );
+  console.log(
+    `\nEverything above, plus job logs, is in ${join(out, 'result.json')} and ${join(out, 'logs')}/; the repository as crew left it is ${join(out, 'repo.git')}`,
+  );
   const ok = result.pulls.length === 1 && failed.length === 0 && result.github.violations.length === 0 && result.runnerErrors.length === 0;
   if (!ok) {
     console.error('\nThe demo did not end as expected; see the result file for details.');

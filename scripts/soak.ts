@@ -21,7 +21,12 @@ const CHECKPOINTS: Record<string, string[]> = {
 };
 /** Run at full size with CREW_SOAK=1; `npm test` runs them smaller (tests/support/soak.ts). */
 const CONTENTION_TESTS = ['tests/unit/crew/state-store.test.ts', 'tests/unit/crew/inbox.test.ts'];
-const LEGS: Record<string, Array<Record<string, string> | undefined>> = { route: [undefined], work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }], advance: [undefined], critic: [undefined] };
+const LEGS: Record<string, Array<Record<string, string> | undefined>> = {
+  route: [undefined],
+  work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }],
+  advance: [undefined],
+  critic: [undefined],
+};
 
 async function play(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; killed: number; problems: string[] }> {
   const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));
@@ -36,7 +41,8 @@ async function play(edit?: (s: Scenario) => void): Promise<{ outcome: Outcome; k
 function firstDifference(want: unknown, got: unknown, path = 'outcome'): string {
   if (isDeepStrictEqual(want, got)) return '';
   if (Array.isArray(want) && Array.isArray(got)) {
-    if (want.length !== got.length) return `${path}: ${want.length} entries expected, ${got.length} found${got.length > want.length ? `; extra: ${JSON.stringify(got.find((g) => !want.some((w) => isDeepStrictEqual(w, g))))?.slice(0, 400)}` : ''}`;
+    if (want.length !== got.length)
+      return `${path}: ${want.length} entries expected, ${got.length} found${got.length > want.length ? `; extra: ${JSON.stringify(got.find((g) => !want.some((w) => isDeepStrictEqual(w, g))))?.slice(0, 400)}` : ''}`;
     const i = want.findIndex((w, k) => !isDeepStrictEqual(w, got[k]));
     return firstDifference(want[i], got[i], `${path}[${i}]`);
   }
@@ -55,15 +61,24 @@ function firstDifference(want: unknown, got: unknown, path = 'outcome'): string 
   return `${path}:\n  expected ${show(want)}\n  found    ${show(got)}`;
 }
 
-const indent = (text: string) => text.split('\n').map((l) => `      ${l}`).join('\n');
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n');
 
 async function main() {
   const [only, onlyPoint] = process.argv.slice(2);
   // A mistyped job or checkpoint would sweep nothing and report "0 of 0": say so instead.
   if (only && !CHECKPOINTS[only]) return usage(`no job '${only}'; the jobs are ${Object.keys(CHECKPOINTS).join(', ')}`);
-  if (only && onlyPoint && !CHECKPOINTS[only]!.includes(onlyPoint)) return usage(`${only} has no checkpoint '${onlyPoint}'; it has ${CHECKPOINTS[only]!.join(', ')}`);
+  if (only && onlyPoint && !CHECKPOINTS[only]!.includes(onlyPoint))
+    return usage(`${only} has no checkpoint '${onlyPoint}'; it has ${CHECKPOINTS[only]!.join(', ')}`);
   if (!only) {
-    const contention = spawnSync('npx', ['vitest', 'run', ...CONTENTION_TESTS], { cwd: PROJECT_ROOT, stdio: 'inherit', env: { ...process.env, CREW_SOAK: '1' } });
+    const contention = spawnSync('npx', ['vitest', 'run', ...CONTENTION_TESTS], {
+      cwd: PROJECT_ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, CREW_SOAK: '1' },
+    });
     if (contention.status !== 0) {
       console.error('the contention tests failed at full size (output above); the sweep did not run.');
       process.exit(1);
@@ -91,7 +106,9 @@ async function main() {
           });
           const same = isDeepStrictEqual(run.outcome, baseline.outcome) && run.problems.length === 0;
           if (!same) failures++;
-          rows.push(`${same ? 'ok  ' : 'FAIL'}  ${label.padEnd(44)} killed ${run.killed}  ${((Date.now() - started) / 1000).toFixed(1)} s${run.problems.length ? `  ${run.problems[0]}` : ''}`);
+          rows.push(
+            `${same ? 'ok  ' : 'FAIL'}  ${label.padEnd(44)} killed ${run.killed}  ${((Date.now() - started) / 1000).toFixed(1)} s${run.problems.length ? `  ${run.problems[0]}` : ''}`,
+          );
           console.log(rows.at(-1));
           if (!same && !run.problems.length) console.log(indent(firstDifference(baseline.outcome, run.outcome)));
         }

@@ -18,11 +18,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { endpoints, operationKey, webhookEvents } from '../tests/support/github/reference/endpoints';
-import {
-  compileRouteTemplate,
-  matchRouteTemplate,
-  sampleRoutePath,
-} from '../tests/support/github/reference/route-template';
+import { compileRouteTemplate, matchRouteTemplate, sampleRoutePath } from '../tests/support/github/reference/route-template';
 
 const OPENAPI_PACKAGE = '@octokit/openapi';
 const OPENAPI_VERSION = '23.0.2';
@@ -111,9 +107,7 @@ function convertSchema(input: Json | undefined, where: string): JsonSchema {
       const nullableBranches = value.filter((sub) => isObject(sub) && sub.nullable === true).length;
       const hoistNull = keyword === 'oneOf' && nullableBranches > 1;
       if (hoistNull) nullable = true;
-      out[keyword] = value.map((sub, index) =>
-        convertSchema(hoistNull && isObject(sub) ? { ...sub, nullable: false } : sub, `${where}/${keyword}/${index}`),
-      );
+      out[keyword] = value.map((sub, index) => convertSchema(hoistNull && isObject(sub) ? { ...sub, nullable: false } : sub, `${where}/${keyword}/${index}`));
     } else if (SCHEMA_SINGLE_KEYWORDS.has(keyword)) {
       out[keyword] = convertSchema(value, `${where}/${keyword}`);
     } else if (!keyword.startsWith('x-') && !KNOWN_ANNOTATIONS.has(keyword)) {
@@ -341,14 +335,10 @@ function main(): void {
     const openapiDir = packageDir(installed.dir, OPENAPI_PACKAGE, OPENAPI_VERSION);
     const webhooksDir = packageDir(installed.dir, WEBHOOKS_PACKAGE, WEBHOOKS_VERSION);
 
-    const document = JSON.parse(
-      readFileSync(path.join(openapiDir, 'generated', 'api.github.com.deref.json'), 'utf8'),
-    ) as OpenApiDocument;
+    const document = JSON.parse(readFileSync(path.join(openapiDir, 'generated', 'api.github.com.deref.json'), 'utf8')) as OpenApiDocument;
     writeJson('openapi-subset.json', buildOpenApiSubset(document));
 
-    const definitions = JSON.parse(
-      readFileSync(path.join(webhooksDir, 'api.github.com', 'index.json'), 'utf8'),
-    ) as WebhookDefinition[];
+    const definitions = JSON.parse(readFileSync(path.join(webhooksDir, 'api.github.com', 'index.json'), 'utf8')) as WebhookDefinition[];
     writeJson('webhook-examples.json', buildWebhookExamples(definitions));
 
     for (const [format, count] of droppedFormats) console.log(`Dropped format "${format}" (${count}x): ajv-formats cannot check it`);

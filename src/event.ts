@@ -58,7 +58,9 @@ export class UnsupportedEvent extends Error {}
 
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
   if (!['issue_comment', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'workflow_run'].includes(name)) {
-    throw new UnsupportedEvent(`crew runs on issue_comment, workflow_dispatch, check_suite, pull_request_review and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`);
+    throw new UnsupportedEvent(
+      `crew runs on issue_comment, workflow_dispatch, check_suite, pull_request_review and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
+    );
   }
   let raw: unknown;
   try {
@@ -68,7 +70,11 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
   }
   if (name === 'workflow_dispatch') {
     const p = DispatchPayload.parse(raw);
-    return { kind: 'dispatch', defaultBranch: p.repository?.default_branch, inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])) };
+    return {
+      kind: 'dispatch',
+      defaultBranch: p.repository?.default_branch,
+      inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])),
+    };
   }
   if (name === 'check_suite' || name === 'pull_request_review' || name === 'workflow_run') {
     const p = (name === 'check_suite' ? CheckSuitePayload : name === 'workflow_run' ? WorkflowRunPayload : ReviewPayload).safeParse(raw);
@@ -78,13 +84,25 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
     return { kind: 'pull', source: name, defaultBranch: d.repository?.default_branch, pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })) };
   }
   const p = CommentPayload.safeParse(raw);
-  if (!p.success) throw new UnsupportedEvent(`the issue_comment payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+  if (!p.success)
+    throw new UnsupportedEvent(`the issue_comment payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
   const d = p.data;
   return {
     kind: 'comment',
     defaultBranch: d.repository?.default_branch,
     action: d.action,
-    issue: { number: d.issue.number, title: d.issue.title, body: d.issue.body ?? '', isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null, labels: d.issue.labels.map((l) => l.name) },
-    comment: { id: d.comment.id, body: d.comment.body ?? '', createdAt: d.comment.created_at, author: { login: d.comment.user.login, type: d.comment.user.type } },
+    issue: {
+      number: d.issue.number,
+      title: d.issue.title,
+      body: d.issue.body ?? '',
+      isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null,
+      labels: d.issue.labels.map((l) => l.name),
+    },
+    comment: {
+      id: d.comment.id,
+      body: d.comment.body ?? '',
+      createdAt: d.comment.created_at,
+      author: { login: d.comment.user.login, type: d.comment.user.type },
+    },
   };
 }

@@ -37,7 +37,12 @@ const log: Log = {
 
 function env(name: string): string {
   const v = process.env[name];
-  if (!v) throw new CrewError('startup', `the environment variable ${name} is not set; crew must run inside a GitHub Actions job.`, 'Use the workflow from crew\'s README.');
+  if (!v)
+    throw new CrewError(
+      'startup',
+      `the environment variable ${name} is not set; crew must run inside a GitHub Actions job.`,
+      "Use the workflow from crew's README.",
+    );
   return v;
 }
 
@@ -129,9 +134,15 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     },
     model() {
       if (!settings.anthropicApiKey) {
-        throw new CrewError('starting the agents', 'The `anthropic_api_key` input is empty, so crew cannot call the model.', 'Add a repository secret named `ANTHROPIC_API_KEY` (Settings → Secrets and variables → Actions) and pass it to crew as `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}`, as the README\'s workflow does. Then comment `/crew run` again.');
+        throw new CrewError(
+          'starting the agents',
+          'The `anthropic_api_key` input is empty, so crew cannot call the model.',
+          "Add a repository secret named `ANTHROPIC_API_KEY` (Settings → Secrets and variables → Actions) and pass it to crew as `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}`, as the README's workflow does. Then comment `/crew run` again.",
+        );
       }
-      model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log, { retryWaitMs: async () => (await ctx!.config()).api_retry_wait_seconds * 1000 });
+      model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log, {
+        retryWaitMs: async () => (await ctx!.config()).api_retry_wait_seconds * 1000,
+      });
       return model;
     },
     cancellation: cancellation(settings.step),
@@ -177,11 +188,15 @@ export async function run(): Promise<void> {
 async function summarizeRateLimits(ctx: StepContext): Promise<void> {
   const waits = ctx.forge.rateLimitWaits();
   if (!waits.length) return;
-  const lines = waits.map((w) => `- ${w.at.slice(11, 19)} UTC: waited ${w.seconds} s for GitHub's ${w.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} (${w.request.replace(/^(\S+) https?:\/\/[^/]+/, '$1 ')})`);
+  const lines = waits.map(
+    (w) =>
+      `- ${w.at.slice(11, 19)} UTC: waited ${w.seconds} s for GitHub's ${w.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} (${w.request.replace(/^(\S+) https?:\/\/[^/]+/, '$1 ')})`,
+  );
   try {
-    await ctx.summary(`### GitHub rate limits\n\nGitHub rate-limited this job ${waits.length} time${waits.length === 1 ? '' : 's'}; crew waited and carried on.\n\n${lines.join('\n')}\n`);
+    await ctx.summary(
+      `### GitHub rate limits\n\nGitHub rate-limited this job ${waits.length} time${waits.length === 1 ? '' : 's'}; crew waited and carried on.\n\n${lines.join('\n')}\n`,
+    );
   } catch (e) {
     log.warn(`could not write the job summary: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
-

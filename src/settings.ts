@@ -29,7 +29,9 @@ const positiveInt = (name: string) =>
 export function readSettings(get: (name: string) => string = (n) => core.getInput(n)): Settings {
   const step = get('step');
   if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic' && step !== 'merge') {
-    throw new InputError(`Input \`step\` must be one of route, work, advance, critic or merge (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`);
+    throw new InputError(
+      `Input \`step\` must be one of route, work, advance, critic or merge (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`,
+    );
   }
   const githubToken = get('github_token');
   if (!githubToken) throw new InputError('Input `github_token` is empty. Leave it unset to use the workflow token, or pass a GitHub App or personal token.');
@@ -37,7 +39,8 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   for (const name of ['issue', 'run'] as const) {
     const raw = get(name);
     if (raw === '') {
-      if (step !== 'route' && step !== 'merge') throw new InputError(`Input \`${name}\` is required for step '${step}'. Pass \`\${{ needs.route.outputs.${name} }}\`, as the README's workflow does.`);
+      if (step !== 'route' && step !== 'merge')
+        throw new InputError(`Input \`${name}\` is required for step '${step}'. Pass \`\${{ needs.route.outputs.${name} }}\`, as the README's workflow does.`);
       continue;
     }
     const parsed = positiveInt(name).safeParse(raw);
@@ -48,7 +51,8 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   if (workResult) settings.workResult = workResult;
   const task = get('task');
   if (step === 'work') {
-    if (!/^t[1-9][0-9]{0,2}$/.test(task)) throw new InputError(`Input \`task\` must be a crew task id such as t1 (got '${task}'). Pass \`\${{ matrix.task }}\`.`);
+    if (!/^t[1-9][0-9]{0,2}$/.test(task))
+      throw new InputError(`Input \`task\` must be a crew task id such as t1 (got '${task}'). Pass \`\${{ matrix.task }}\`.`);
     settings.task = task;
   }
   return settings;

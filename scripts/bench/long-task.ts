@@ -38,13 +38,30 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 const plan: Plan = {
   summary: 'Audit the parts.',
   criteria: [{ id: 'c1', text: 'every part is read', kind: 'semantic' }],
-  tasks: [{ id: 't1', title: 'Read every part', description: 'Read the part files again and again until you have checked each rule.', persona: 'coder', tier: 'haiku', dependsOn: [], files: [], criteria: ['all parts read'] }],
+  tasks: [
+    {
+      id: 't1',
+      title: 'Read every part',
+      description: 'Read the part files again and again until you have checked each rule.',
+      persona: 'coder',
+      tier: 'haiku',
+      dependsOn: [],
+      files: [],
+      criteria: ['all parts read'],
+    },
+  ],
 };
 
 export async function longTask(way: WayName, o: WorldOptions & { turns: number }): Promise<LongTaskFigure> {
   const dir = await mkdtemp(join(tmpdir(), 'crew-bench-long-'));
   // About 2,500 tokens each (the fake counts 4 bytes a token).
-  for (let i = 0; i < PARTS; i++) await writeFile(join(dir, `part${i}.txt`), `${Array.from({ length: 125 }, (_, k) => `part ${i} rule ${k}: keep it.`).join(' ').padEnd(10_000, '.')}\n`);
+  for (let i = 0; i < PARTS; i++)
+    await writeFile(
+      join(dir, `part${i}.txt`),
+      `${Array.from({ length: 125 }, (_, k) => `part ${i} rule ${k}: keep it.`)
+        .join(' ')
+        .padEnd(10_000, '.')}\n`,
+    );
   let turns = 0;
   const api = await startFakeAnthropic({
     timeScale: o.timeScale,
@@ -52,9 +69,19 @@ export async function longTask(way: WayName, o: WorldOptions & { turns: number }
     script: {
       entries: [],
       respond: (q) => {
-        if (q.role === 'summarizer') return { content: [{ type: 'text', text: `Read the part files 0-${PARTS - 1} in turn; every rule holds so far; no failures.` }] };
+        if (q.role === 'summarizer')
+          return { content: [{ type: 'text', text: `Read the part files 0-${PARTS - 1} in turn; every rule holds so far; no failures.` }] };
         turns++;
-        if (turns > o.turns) return { content: [{ type: 'tool_use', name: 'report_result', input: { status: 'success', quality: 'GREEN', completeness: 100, summary: 'Read every part.', details: 'All parts read.' } }] };
+        if (turns > o.turns)
+          return {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'report_result',
+                input: { status: 'success', quality: 'GREEN', completeness: 100, summary: 'Read every part.', details: 'All parts read.' },
+              },
+            ],
+          };
         return { content: [{ type: 'tool_use', name: 'read_file', input: { path: `part${turns % PARTS}.txt` } }] };
       },
     },

@@ -26,7 +26,11 @@ export interface ColdStart {
 
 async function nodeEmpty(): Promise<number> {
   const start = performance.now();
-  await new Promise<void>((resolve, reject) => spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }).on('exit', () => resolve()).on('error', reject));
+  await new Promise<void>((resolve, reject) =>
+    spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+      .on('exit', () => resolve())
+      .on('error', reject),
+  );
   return performance.now() - start;
 }
 
@@ -70,7 +74,12 @@ async function crewFirstRequest(dir: string): Promise<number> {
 export async function coldStart(runs: number): Promise<ColdStart> {
   const dir = await mkdtemp(join(tmpdir(), 'crew-bench-start-'));
   try {
-    const event = { action: 'created', issue: { number: 1, title: 'Write the notes', body: 'Write every note.', labels: [] }, comment: { id: 2_200_000_001, body: '/crew run', created_at: new Date().toISOString(), user: { login: 'maintainer', type: 'User' } }, repository: { default_branch: 'main' } };
+    const event = {
+      action: 'created',
+      issue: { number: 1, title: 'Write the notes', body: 'Write every note.', labels: [] },
+      comment: { id: 2_200_000_001, body: '/crew run', created_at: new Date().toISOString(), user: { login: 'maintainer', type: 'User' } },
+      repository: { default_branch: 'main' },
+    };
     await writeFile(join(dir, 'event.json'), JSON.stringify(event));
     const crew: number[] = [];
     const node: number[] = [];

@@ -69,32 +69,72 @@ export function terminalTable(r: BenchResults): string {
   lines.push(
     ...table(
       ['scenario', 'crew', "seed's way", 'single agent', 'crit. path', 'crew÷CP', 'target', 'crew÷(CP+s·o)'],
-      r.makespan.map((f) => [`${f.scenario} (P=${f.maxParallel})`, wayCell(f, 'crew'), wayCell(f, 'seed'), wayCell(f, 'single'), s(f.criticalPathMs), f.ways.crew.ratioToCriticalPath.toFixed(2), `≤ ${s(f.targetMs)}`, `${f.crewRatioToBound.toFixed(2)} ${f.meetsTarget ? 'ok' : 'MISSED'}`]),
+      r.makespan.map((f) => [
+        `${f.scenario} (P=${f.maxParallel})`,
+        wayCell(f, 'crew'),
+        wayCell(f, 'seed'),
+        wayCell(f, 'single'),
+        s(f.criticalPathMs),
+        f.ways.crew.ratioToCriticalPath.toFixed(2),
+        `≤ ${s(f.targetMs)}`,
+        `${f.crewRatioToBound.toFixed(2)} ${f.meetsTarget ? 'ok' : 'MISSED'}`,
+      ]),
     ),
   );
   lines.push('');
   const fit = r.requests.fit;
   const hfit = r.requests.hostedFit;
-  const growth = r.requests.runs.length > 1 ? `; crew ≈ ${fit.perRun.toFixed(1)} + ${fit.perTask.toFixed(2)} per task, baselines ≈ ${hfit.perRun.toFixed(1)} + ${hfit.perTask.toFixed(2)}` : '';
+  const growth =
+    r.requests.runs.length > 1
+      ? `; crew ≈ ${fit.perRun.toFixed(1)} + ${fit.perTask.toFixed(2)} per task, baselines ≈ ${hfit.perRun.toFixed(1)} + ${hfit.perTask.toFixed(2)}`
+      : '';
   lines.push(`GitHub REST requests per run, target ≤ 3 per task + 15${growth}`);
-  lines.push(...table(['run', 'tasks', 'crew (writes)', 'budget', 'runs/hour', "seed's way & single agent (writes)", 'git crew/them'], r.requests.runs.map((q) => [q.scenario, String(q.tasks), `${q.rest} (${q.writes})`, String(q.budget), String(q.runsPerHour), `${q.hosted.rest} (${q.hosted.writes}) ${x2(q.hosted.ratioToCrew)} +${q.hosted.graphql} GraphQL`, `${q.git}/${q.hosted.git}`])));
+  lines.push(
+    ...table(
+      ['run', 'tasks', 'crew (writes)', 'budget', 'runs/hour', "seed's way & single agent (writes)", 'git crew/them'],
+      r.requests.runs.map((q) => [
+        q.scenario,
+        String(q.tasks),
+        `${q.rest} (${q.writes})`,
+        String(q.budget),
+        String(q.runsPerHour),
+        `${q.hosted.rest} (${q.hosted.writes}) ${x2(q.hosted.ratioToCrew)} +${q.hosted.graphql} GraphQL`,
+        `${q.git}/${q.hosted.git}`,
+      ]),
+    ),
+  );
   lines.push('');
   const t = r.tokens;
   lines.push(`Model input tokens (uncached + cache read + cache write), ${t.scenario}`);
-  lines.push(...table(['', ...WAYS.map((w) => WAY_LABEL[w])], [
-    ['per task', ...WAYS.map((w) => `${k(t.ways[w].perTask)}${w === 'crew' ? '' : ` ${x2(t.ways[w].perTask / t.ways.crew.perTask)}`}`)],
-    ['orchestration (target 0)', ...WAYS.map((w) => k(t.ways[w].orchestration))],
-    ['cache share', ...WAYS.map((w) => pct(t.ways[w].cacheShare))],
-  ]));
+  lines.push(
+    ...table(
+      ['', ...WAYS.map((w) => WAY_LABEL[w])],
+      [
+        ['per task', ...WAYS.map((w) => `${k(t.ways[w].perTask)}${w === 'crew' ? '' : ` ${x2(t.ways[w].perTask / t.ways.crew.perTask)}`}`)],
+        ['orchestration (target 0)', ...WAYS.map((w) => k(t.ways[w].orchestration))],
+        ['cache share', ...WAYS.map((w) => pct(t.ways[w].cacheShare))],
+      ],
+    ),
+  );
   const lt = (w: WayName) => r.longTask.find((l) => l.way === w)!;
   lines.push(`A ${lt('crew').workTurns}-turn task: input per turn (target ≤ 100k) and cache share (target ≥ 70%)`);
-  lines.push(...table(['', ...WAYS.map((w) => WAY_LABEL[w])], [
-    ['largest turn', ...WAYS.map((w) => `${k(lt(w).largestTurnInput)}${w === 'crew' ? '' : ` ${x2(lt(w).largestTurnInput / lt('crew').largestTurnInput)}`}`)],
-    ['mean turn', ...WAYS.map((w) => `${k(lt(w).meanTurnInput)}${w === 'crew' ? '' : ` ${x2(lt(w).meanTurnInput / lt('crew').meanTurnInput)}`}`)],
-    ['cache share', ...WAYS.map((w) => pct(lt(w).cacheShare))],
-  ]));
+  lines.push(
+    ...table(
+      ['', ...WAYS.map((w) => WAY_LABEL[w])],
+      [
+        [
+          'largest turn',
+          ...WAYS.map((w) => `${k(lt(w).largestTurnInput)}${w === 'crew' ? '' : ` ${x2(lt(w).largestTurnInput / lt('crew').largestTurnInput)}`}`),
+        ],
+        ['mean turn', ...WAYS.map((w) => `${k(lt(w).meanTurnInput)}${w === 'crew' ? '' : ` ${x2(lt(w).meanTurnInput / lt('crew').meanTurnInput)}`}`)],
+        ['cache share', ...WAYS.map((w) => pct(lt(w).cacheShare))],
+      ],
+    ),
+  );
   lines.push('');
-  lines.push(`Cold start: node dist/index.js to its first network request ${r.coldStart.crewMs} ms, node -e "" ${r.coldStart.nodeMs} ms (medians of ${r.coldStart.runs}); bundle ${(r.bundle.entryBytes / 1e6).toFixed(2)} MB (dist/ ${(r.bundle.totalBytes / 1e6).toFixed(2)} MB)`);
+  lines.push(
+    `Cold start: node dist/index.js to its first network request ${r.coldStart.crewMs} ms, node -e "" ${r.coldStart.nodeMs} ms (medians of ${r.coldStart.runs}); bundle ${(r.bundle.entryBytes / 1e6).toFixed(2)} MB (dist/ ${(r.bundle.totalBytes / 1e6).toFixed(2)} MB)`,
+  );
   lines.push(`Run-state writes: ${r.stateWrites.map((w) => `${w.writers} writer${w.writers > 1 ? 's' : ''} ${w.perSecond}/s (${w.lost} lost)`).join(', ')}`);
   lines.push(`(${s(r.tookMs)})`);
   return lines.join('\n');
@@ -108,12 +148,32 @@ function mdTable(head: string[], rows: string[][]): string[] {
 export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   const out: string[] = [];
   out.push(`Measured by \`npm run bench\` on ${r.generated.slice(0, 10)}: ${machineLine(r)}. Offline world: ${worldLine(r)}.`, '');
-  for (const m of r.remeasured ?? []) out.push(`The ${WAY_LABEL[m.way]}'s figures were measured again on ${m.at.slice(0, 10)} (load average ${m.loadAverage.map((l) => l.toFixed(1)).join(' ')}), crew's kept: ${m.why}.`, '');
+  for (const m of r.remeasured ?? [])
+    out.push(
+      `The ${WAY_LABEL[m.way]}'s figures were measured again on ${m.at.slice(0, 10)} (load average ${m.loadAverage.map((l) => l.toFixed(1)).join(' ')}), crew's kept: ${m.why}.`,
+      '',
+    );
   out.push(`${heading} Makespan`, '');
-  out.push(`From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The critical path is the longest chain of scripted work; the work bound is (all scripted work + n × o) ÷ max_parallel.`, '');
+  out.push(
+    `From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The critical path is the longest chain of scripted work; the work bound is (all scripted work + n × o) ÷ max_parallel.`,
+    '',
+  );
   out.push(
     ...mdTable(
-      ['Scenario', 'Tasks', 'max_parallel', 'Critical path (s steps)', 'Work bound', 'crew', "seed's way", 'single agent', 'crew ÷ critical path', 'Target', 'crew ÷ (CP + s·o)', 'crew end to end'],
+      [
+        'Scenario',
+        'Tasks',
+        'max_parallel',
+        'Critical path (s steps)',
+        'Work bound',
+        'crew',
+        "seed's way",
+        'single agent',
+        'crew ÷ critical path',
+        'Target',
+        'crew ÷ (CP + s·o)',
+        'crew end to end',
+      ],
       r.makespan.map((f) => [
         f.scenario,
         String(f.tasks),
@@ -131,7 +191,10 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
     ),
     '',
   );
-  out.push('Where crew\'s time went on each critical path (a job holds its start, checkout, state writes, model latency and dispatch; the time before and between the jobs is scheduling):', '');
+  out.push(
+    "Where crew's time went on each critical path (a job holds its start, checkout, state writes, model latency and dispatch; the time before and between the jobs is scheduling):",
+    '',
+  );
   for (const f of r.makespan) out.push(`- ${chainSentence(f, r)}${f.meetsTarget ? '' : ' Target missed.'}`);
   out.push('');
   out.push(`${heading} GitHub requests`, '');
@@ -142,8 +205,30 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   );
   out.push(
     ...mdTable(
-      ['Run', 'Tasks', 'crew REST', 'of which writes', 'Budget 3 × tasks + 15', 'crew runs an hour under 1,000', "seed's way and single agent REST (writes)", '÷ crew', 'their GraphQL', 'git requests crew / them'],
-      r.requests.runs.map((q) => [q.scenario, String(q.tasks), String(q.rest), String(q.writes), String(q.budget), String(q.runsPerHour), `${q.hosted.rest} (${q.hosted.writes})`, q.hosted.ratioToCrew.toFixed(2), String(q.hosted.graphql), `${q.git} / ${q.hosted.git}`]),
+      [
+        'Run',
+        'Tasks',
+        'crew REST',
+        'of which writes',
+        'Budget 3 × tasks + 15',
+        'crew runs an hour under 1,000',
+        "seed's way and single agent REST (writes)",
+        '÷ crew',
+        'their GraphQL',
+        'git requests crew / them',
+      ],
+      r.requests.runs.map((q) => [
+        q.scenario,
+        String(q.tasks),
+        String(q.rest),
+        String(q.writes),
+        String(q.budget),
+        String(q.runsPerHour),
+        `${q.hosted.rest} (${q.hosted.writes})`,
+        q.hosted.ratioToCrew.toFixed(2),
+        String(q.hosted.graphql),
+        `${q.git} / ${q.hosted.git}`,
+      ]),
     ),
     '',
   );
@@ -185,7 +270,10 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
         [`\`node -e ""\`, same runs`, `${r.coldStart.nodeMs} ms`],
         ['dist/index.js', `${(r.bundle.entryBytes / 1e6).toFixed(2)} MB`],
         ['dist/, every file', `${(r.bundle.totalBytes / 1e6).toFixed(2)} MB`],
-        ...r.stateWrites.map((w) => [`Run-state writes, ${w.writers} concurrent writer${w.writers > 1 ? 's' : ''} (${w.writes} writes to one counter)`, `${w.perSecond} writes/s, ${w.lost} lost`]),
+        ...r.stateWrites.map((w) => [
+          `Run-state writes, ${w.writers} concurrent writer${w.writers > 1 ? 's' : ''} (${w.writes} writes to one counter)`,
+          `${w.perSecond} writes/s, ${w.lost} lost`,
+        ]),
       ],
     ),
   );
@@ -193,7 +281,9 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
 }
 
 export function resultsMarkdown(r: BenchResults): string {
-  return ['# Benchmark results', '', '<!-- Written by `npm run bench` from bench/results.json. Do not edit by hand. -->', '', figuresMarkdown(r), ''].join('\n');
+  return ['# Benchmark results', '', '<!-- Written by `npm run bench` from bench/results.json. Do not edit by hand. -->', '', figuresMarkdown(r), ''].join(
+    '\n',
+  );
 }
 
 const START = '<!-- bench:start (written by `npm run bench` from bench/results.json; do not edit by hand) -->';

@@ -12,7 +12,17 @@ import { STATE_BRANCH } from '../../src/domain/refs';
 import type { Clock, Log } from '../../src/ports';
 import { loadTemplate } from '../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest, type Script, type ScriptedReply } from '../../tests/support/anthropic/index';
-import { crewIds, dagScenario, notePath, noteContent, SPEC, SPEC_PATH, taskReplies, type DagTask, type ModelLatency } from '../../tests/support/scenario/dag-scenario';
+import {
+  crewIds,
+  dagScenario,
+  notePath,
+  noteContent,
+  SPEC,
+  SPEC_PATH,
+  taskReplies,
+  type DagTask,
+  type ModelLatency,
+} from '../../tests/support/scenario/dag-scenario';
 import { PROJECT_ROOT, runScenario } from '../../tests/support/scenario/run-scenario';
 import type { DagCase } from './dags';
 
@@ -90,7 +100,10 @@ export function tally(requests: RecordedRequest[], keep: (r: RecordedRequest) =>
 function spansFrom(raw: Record<string, { start: number; end: number }>): { makespanMs: number; spans: WayRun['spans'] } {
   const first = Math.min(...Object.values(raw).map((s) => s.start));
   const last = Math.max(...Object.values(raw).map((s) => s.end));
-  return { makespanMs: Math.round(last - first), spans: Object.fromEntries(Object.entries(raw).map(([id, s]) => [id, { start: Math.round(s.start - first), end: Math.round(s.end - first) }])) };
+  return {
+    makespanMs: Math.round(last - first),
+    spans: Object.fromEntries(Object.entries(raw).map(([id, s]) => [id, { start: Math.round(s.start - first), end: Math.round(s.end - first) }])),
+  };
 }
 
 /** crew: the shipped workflow, dist/ as the runner runs it, the fakes. */
@@ -107,12 +120,14 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
       // GitStateStore says so each time another job's write beat its own.
       onJobDone: (_run, job) => {
         const task = job.matrix?.task;
-        if (job.id === 'work' && task) retriesByJob[String(task)] = (retriesByJob[String(task)] ?? 0) + job.log.filter((l) => l.includes(`${STATE_BRANCH} moved under us`)).length;
+        if (job.id === 'work' && task)
+          retriesByJob[String(task)] = (retriesByJob[String(task)] ?? 0) + job.log.filter((l) => l.includes(`${STATE_BRANCH} moved under us`)).length;
       },
     },
   });
   const problems = [...r.github.violations, ...r.runnerErrors, ...r.model.unscripted];
-  if (r.pulls.length !== 1 || problems.length) throw new Error(`crew, ${c.name}: the run did not finish with one pull request (${r.pulls.length}): ${problems.slice(0, 3).join('; ')}`);
+  if (r.pulls.length !== 1 || problems.length)
+    throw new Error(`crew, ${c.name}: the run did not finish with one pull request (${r.pulls.length}): ${problems.slice(0, 3).join('; ')}`);
   const dagId = new Map([...crewIds(c.tasks)].map(([id, crewId]) => [crewId, id]));
   const raw: Record<string, { start: number; end: number }> = {};
   for (const j of r.jobTimes) {
@@ -140,7 +155,16 @@ export function planOf(dag: DagTask[]): Plan {
   const checked = checkPlan(
     {
       summary: 'Notes.',
-      tasks: dag.map((t) => ({ id: t.id, title: `Note ${t.id}`, description: `Write ${notePath(t.id)} following ${SPEC_PATH}.`, persona: 'writer', model: 'haiku', depends_on: t.deps, files: [notePath(t.id)], criteria: [`${notePath(t.id)} exists`] })),
+      tasks: dag.map((t) => ({
+        id: t.id,
+        title: `Note ${t.id}`,
+        description: `Write ${notePath(t.id)} following ${SPEC_PATH}.`,
+        persona: 'writer',
+        model: 'haiku',
+        depends_on: t.deps,
+        files: [notePath(t.id)],
+        criteria: [`${notePath(t.id)} exists`],
+      })),
     },
     [{ id: 'c1', text: 'every note exists', kind: 'semantic' }],
   );
@@ -190,7 +214,11 @@ const SEED_PARENT = [
   'A wave is every task whose dependencies have all succeeded. Call launch_wave with the ids of the next wave; when every task has succeeded, call launch_wave with an empty list to hand over to the aggregator.',
 ].join('\n');
 
-const LAUNCH_WAVE = { name: 'launch_wave', description: 'Start the next wave of workers, or hand over to aggregation with an empty list.', input_schema: { type: 'object', properties: { tasks: { type: 'array', items: { type: 'string' } } }, required: ['tasks'] } };
+const LAUNCH_WAVE = {
+  name: 'launch_wave',
+  description: 'Start the next wave of workers, or hand over to aggregation with an empty list.',
+  input_schema: { type: 'object', properties: { tasks: { type: 'array', items: { type: 'string' } } }, required: ['tasks'] },
+};
 
 /**
  * The seed's way. Per wave: one parent call that reads the plan and the metadata so far and
@@ -205,7 +233,10 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
   const api = await startFakeAnthropic({
     timeScale: o.timeScale,
     latency: o.latency,
-    script: { entries: workerEntries(c.tasks), respond: (q) => (q.role === 'seed_parent' ? { content: [{ type: 'tool_use', name: 'launch_wave', input: { tasks: decided } }] } : undefined) },
+    script: {
+      entries: workerEntries(c.tasks),
+      respond: (q) => (q.role === 'seed_parent' ? { content: [{ type: 'tool_use', name: 'launch_wave', input: { tasks: decided } }] } : undefined),
+    },
   });
   const model = baselineModel(api, false);
   const system = await loadTemplate('worker_writer');
@@ -217,8 +248,26 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
       decided = next;
       const rows = plan.tasks.map((t) => `| ${t.id} | ${t.title} | ${t.dependsOn.join(', ') || '-'} | ${t.persona} |`);
       const meta = [...results].map(([id, m]) => `| ${id} | ${m.status} | ${m.quality} | ${m.completeness} | results/result_${id}.md |`);
-      const text = ['# Plan', '| id | title | depends on | persona |', '|---|---|---|---|', ...rows, '', '# Results so far (metadata only)', '| id | status | quality | completeness | file |', '|---|---|---|---|---|', ...meta, '', 'Which tasks start now?'].join('\n');
-      const reply = await model.complete({ model: PARENT_MODEL, system: SEED_PARENT, tools: [LAUNCH_WAVE], messages: [{ role: 'user', content: [{ type: 'text', text }] }], maxTokens: 1024 });
+      const text = [
+        '# Plan',
+        '| id | title | depends on | persona |',
+        '|---|---|---|---|',
+        ...rows,
+        '',
+        '# Results so far (metadata only)',
+        '| id | status | quality | completeness | file |',
+        '|---|---|---|---|---|',
+        ...meta,
+        '',
+        'Which tasks start now?',
+      ].join('\n');
+      const reply = await model.complete({
+        model: PARENT_MODEL,
+        system: SEED_PARENT,
+        tools: [LAUNCH_WAVE],
+        messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+        maxTokens: 1024,
+      });
       const use = reply.content.find((b) => b.type === 'tool_use');
       return use && use.type === 'tool_use' ? ((use.input as { tasks: string[] }).tasks ?? []) : [];
     };
@@ -249,9 +298,11 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
     for (const wave of waves(plan)) {
       const launch = await parent(wave);
       const queue = [...launch];
-      await Promise.all(Array.from({ length: Math.min(c.maxParallel, queue.length) }, async () => {
-        for (let id = queue.shift(); id; id = queue.shift()) await runTask(id);
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(c.maxParallel, queue.length) }, async () => {
+          for (let id = queue.shift(); id; id = queue.shift()) await runTask(id);
+        }),
+      );
     }
     await parent([]);
     const requests = [...api.requests];
@@ -259,7 +310,11 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
       way: 'seed',
       ...spansFrom(raw),
       endToEndMs: null,
-      tokens: { tasks: tally(requests, (q) => q.role === 'worker'), orchestration: tally(requests, (q) => q.role === 'seed_parent'), planningAndReview: emptyTally() },
+      tokens: {
+        tasks: tally(requests, (q) => q.role === 'worker'),
+        orchestration: tally(requests, (q) => q.role === 'seed_parent'),
+        planningAndReview: emptyTally(),
+      },
       github: null,
     };
   } finally {
@@ -277,7 +332,13 @@ function wholeRequest(plan: Plan): string {
     '',
     'Do every task below, in an order that respects the dependencies, then call report_result once.',
     '',
-    ...plan.tasks.flatMap((t) => [`## ${t.id}: ${t.title}`, t.description, `Depends on: ${t.dependsOn.join(', ') || 'nothing'}`, ...t.criteria.map((x) => `- ${x}`), '']),
+    ...plan.tasks.flatMap((t) => [
+      `## ${t.id}: ${t.title}`,
+      t.description,
+      `Depends on: ${t.dependsOn.join(', ') || 'nothing'}`,
+      ...t.criteria.map((x) => `- ${x}`),
+      '',
+    ]),
     'Done when:',
     ...plan.criteria.map((x) => `- ${x.text}`),
   ].join('\n');
@@ -291,7 +352,15 @@ export const singleAgentBudget = () => Math.round((CONTEXT_WINDOW * SINGLE_AGENT
 
 /** The final tool of a single agent: its one report at the end. */
 export function reportTool(): AgentTool {
-  return { final: true, spec: { name: 'report_result', description: 'Report the outcome once everything is done.', input_schema: { type: 'object', properties: { status: { type: 'string' }, summary: { type: 'string' } }, required: ['status', 'summary'] } }, run: () => 'Reported.' };
+  return {
+    final: true,
+    spec: {
+      name: 'report_result',
+      description: 'Report the outcome once everything is done.',
+      input_schema: { type: 'object', properties: { status: { type: 'string' }, summary: { type: 'string' } }, required: ['status', 'summary'] },
+    },
+    run: () => 'Reported.',
+  };
 }
 
 export async function singleAgentSystem(): Promise<string> {
@@ -332,7 +401,10 @@ export async function runSingle(c: DagCase, o: WorldOptions): Promise<WayRun> {
       firstMessage: wholeRequest(plan),
       maxTurns: order.length + 5,
       log: quietLog,
-      compaction: { budgetTokens: singleAgentBudget(), summarize: async (prev, messages) => summarize(model, WORKER_MODEL, await loadTemplate('summarizer'), prev, messages) },
+      compaction: {
+        budgetTokens: singleAgentBudget(),
+        summarize: async (prev, messages) => summarize(model, WORKER_MODEL, await loadTemplate('summarizer'), prev, messages),
+      },
       onTurn: (turn) => void (ends[turn] = performance.now()),
     });
     if (out.stop !== 'final') throw new Error(`single agent, ${c.name}: stopped with ${out.stop}`);

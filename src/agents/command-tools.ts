@@ -39,7 +39,9 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
       if (left <= 0) throw new Error("refused: this job's time is up; crew is saving the work so far");
       const timeoutMs = Math.min(o.timeoutMs, left);
       const r = await o.runner.run(command, { cwd: jail.rootDir, timeoutMs, maxOutputBytes: o.maxOutputBytes });
-      const head = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1000)} s (killed)${timeoutMs < o.timeoutMs ? " at the job's time limit" : ''}` : `exit code ${r.exitCode}`;
+      const head = r.timedOut
+        ? `timed out after ${Math.round(timeoutMs / 1000)} s (killed)${timeoutMs < o.timeoutMs ? " at the job's time limit" : ''}`
+        : `exit code ${r.exitCode}`;
       return `${head}${r.truncated ? ' (output cut)' : ''}\n${r.output}`;
     },
   };
@@ -51,14 +53,22 @@ export function searchTool(jail: PathJail, maxOutputBytes: number): AgentTool {
     spec: {
       name: 'search',
       description: 'Search file contents with a regular expression (git grep -E). Returns matching lines as path:line:text.',
-      input_schema: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string', description: 'Folder or file to search; the whole repository by default' } }, required: ['pattern'] },
+      input_schema: {
+        type: 'object',
+        properties: { pattern: { type: 'string' }, path: { type: 'string', description: 'Folder or file to search; the whole repository by default' } },
+        required: ['pattern'],
+      },
     },
     async run(input) {
       const i = (input ?? {}) as { pattern?: unknown; path?: unknown };
       if (typeof i.pattern !== 'string' || !i.pattern) throw new Error("'pattern' must be a non-empty string");
       const where = jail.relative(i.path ?? '.');
       try {
-        const { stdout } = await exec('git', [...HARDENING.flatMap(([k, v]) => ['-c', `${k}=${v}`]), 'grep', '--untracked', '-n', '-I', '-E', '-e', i.pattern, '--', where], { cwd: jail.rootDir, maxBuffer: 20 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } });
+        const { stdout } = await exec(
+          'git',
+          [...HARDENING.flatMap(([k, v]) => ['-c', `${k}=${v}`]), 'grep', '--untracked', '-n', '-I', '-E', '-e', i.pattern, '--', where],
+          { cwd: jail.rootDir, maxBuffer: 20 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } },
+        );
         return capOutput(stdout, maxOutputBytes).text;
       } catch (e) {
         const err = e as { code?: number; stderr?: string };

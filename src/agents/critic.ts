@@ -66,10 +66,17 @@ function firstMessage(i: CriticInput): string {
     i.plan.summary,
     '',
     '## Criteria for you to judge',
-    ...(i.judge.length ? i.judge.map((c) => `- ${c.id}: ${c.text}`) : ['(none: every criterion is a command crew ran; only name the tasks behind any that failed)']),
+    ...(i.judge.length
+      ? i.judge.map((c) => `- ${c.id}: ${c.text}`)
+      : ['(none: every criterion is a command crew ran; only name the tasks behind any that failed)']),
     '',
     '## Command criteria crew ran on this branch',
-    ...(i.commandResults.length ? i.commandResults.map((e) => `- ${e.criterion}: ${e.text} → ${e.met === true ? 'met' : e.met === false ? 'NOT met' : `error (${e.error})`}\n  ${e.evidence.join('\n  ').slice(0, 1500)}`) : ['(none)']),
+    ...(i.commandResults.length
+      ? i.commandResults.map(
+          (e) =>
+            `- ${e.criterion}: ${e.text} → ${e.met === true ? 'met' : e.met === false ? 'NOT met' : `error (${e.error})`}\n  ${e.evidence.join('\n  ').slice(0, 1500)}`,
+        )
+      : ['(none)']),
     '',
     '## What crew found in the diff',
     ...(i.adversarial.length ? i.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`) : ['(nothing)']),
@@ -101,7 +108,11 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
     runCommandTool(jail, input.commands),
     {
       final: true,
-      spec: { name: 'submit_judgment', description: 'Submit your judgment of every criterion. Call it once, at the end.', input_schema: z.toJSONSchema(JudgmentSchema, { io: 'input' }) as Record<string, unknown> },
+      spec: {
+        name: 'submit_judgment',
+        description: 'Submit your judgment of every criterion. Call it once, at the end.',
+        input_schema: z.toJSONSchema(JudgmentSchema, { io: 'input' }) as Record<string, unknown>,
+      },
       run(raw) {
         const parsed = JudgmentSchema.safeParse(raw);
         if (!parsed.success) throw new Error(`Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}`);
@@ -113,7 +124,13 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
         ];
         if (problems.length) throw new Error(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall submit_judgment again.`);
         out = {
-          evaluations: parsed.data.evaluations.map((e) => ({ criterion: e.criterion, met: e.met, evidence: e.evidence, confidence: e.confidence, tasks: e.tasks })),
+          evaluations: parsed.data.evaluations.map((e) => ({
+            criterion: e.criterion,
+            met: e.met,
+            evidence: e.evidence,
+            confidence: e.confidence,
+            tasks: e.tasks,
+          })),
           overallReason: parsed.data.overall_reason,
           suggestedNextAction: parsed.data.suggested_next_action,
         };
@@ -133,5 +150,14 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
     maxTurns: input.maxTurns,
     nudge: 'When you have judged every criterion, call submit_judgment.',
   });
-  return { ...(out ?? { evaluations: [], overallReason: `the critic did not submit a judgment (${outcome.stop} after ${outcome.turns} turns)`, suggestedNextAction: '' }), usage: outcome.usage, turns: outcome.turns, submitted: out !== undefined };
+  return {
+    ...(out ?? {
+      evaluations: [],
+      overallReason: `the critic did not submit a judgment (${outcome.stop} after ${outcome.turns} turns)`,
+      suggestedNextAction: '',
+    }),
+    usage: outcome.usage,
+    turns: outcome.turns,
+    submitted: out !== undefined,
+  };
 }

@@ -37,7 +37,13 @@ export async function decompose(model: Model, modelId: string, system: string, i
     'Done criteria for the whole request (the critic checks these; give each task its own criteria too):',
     ...input.criteria.map((c) => `- ${c.id}: ${describeCriterion(c)}`),
     ...(input.answers ? ['', 'Answers the maintainer gave to earlier questions:', input.answers] : []),
-    ...(input.openQuestions?.length ? ['', 'Questions still open (crew asked as often as it may; plan without the answers, and state in the summary what you assumed for each):', ...input.openQuestions.map((q, i) => `${i + 1}. ${q}`)] : []),
+    ...(input.openQuestions?.length
+      ? [
+          '',
+          'Questions still open (crew asked as often as it may; plan without the answers, and state in the summary what you assumed for each):',
+          ...input.openQuestions.map((q, i) => `${i + 1}. ${q}`),
+        ]
+      : []),
     '',
     `Repository files${input.files.length > files.length ? ` (first ${files.length} of ${input.files.length})` : ''}:`,
     files.join('\n') || '(empty repository)',

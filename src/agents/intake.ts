@@ -20,14 +20,23 @@ const IntakeSchema = z.object({
     .array(
       z.object({
         text: z.string().trim().min(1).describe('The criterion as a statement that is either true or false.'),
-        kind: z.enum(['command', 'semantic']).describe('command: a shell command decides it (exit 0 met, 1 not met, 2+ error); semantic: judged from evidence.'),
+        kind: z
+          .enum(['command', 'semantic'])
+          .describe('command: a shell command decides it (exit 0 met, 1 not met, 2+ error); semantic: judged from evidence.'),
         command: z.string().optional().describe('For command criteria: the command to run, one line.'),
-        restates: z.int().positive().optional().describe("When this is one of the issue's own criteria (reworded, or made a command): its number in the list crew gave you."),
+        restates: z
+          .int()
+          .positive()
+          .optional()
+          .describe("When this is one of the issue's own criteria (reworded, or made a command): its number in the list crew gave you."),
       }),
     )
     .min(1)
     .describe('Done criteria: every one the issue states (reworded if need be), plus any you add; proposed ones when it states none.'),
-  questions: z.array(z.string().trim().min(1)).default([]).describe('Clarifying questions, only for criteria or requirements that cannot be checked as written.'),
+  questions: z
+    .array(z.string().trim().min(1))
+    .default([])
+    .describe('Clarifying questions, only for criteria or requirements that cannot be checked as written.'),
   single_task: z.boolean().describe('True when one worker can do the whole request as a single small task.'),
   persona: z.enum(PERSONAS).optional().describe('For a single task: the persona to use.'),
   model: z.enum(TIERS).optional().describe('For a single task: the model tier.'),
@@ -65,15 +74,22 @@ export async function runIntake(model: Model, modelId: string, system: string, i
           const p = commandProblem(c.command);
           if (p) errors.push(`criteria.${i}: a command criterion needs a runnable command: ${p}`);
         }
-        if (c.restates !== undefined && c.restates > input.stated.length) errors.push(`criteria.${i}.restates: the issue states ${input.stated.length || 'no'} criteria, so there is no number ${c.restates}`);
+        if (c.restates !== undefined && c.restates > input.stated.length)
+          errors.push(`criteria.${i}.restates: the issue states ${input.stated.length || 'no'} criteria, so there is no number ${c.restates}`);
       });
       // The issue's own criteria are the maintainer's definition of done: intake may reword them, never drop them.
-      for (const d of droppedCriteria(input.stated, raw.criteria)) errors.push(`criteria: the issue's criterion ${d.n} ("${d.text}") is missing; keep it (reworded or as a command if you like) and set restates: ${d.n}`);
+      for (const d of droppedCriteria(input.stated, raw.criteria))
+        errors.push(`criteria: the issue's criterion ${d.n} ("${d.text}") is missing; keep it (reworded or as a command if you like) and set restates: ${d.n}`);
       if (raw.single_task && (!raw.persona || !raw.model)) errors.push('single_task: give the persona and model for the single task');
       return errors.length ? { ok: false, errors } : { ok: true, value: raw };
     },
   });
-  const criteria: Criterion[] = value.criteria.map((c, i) => ({ id: `c${i + 1}`, text: c.text, kind: c.kind, ...(c.kind === 'command' ? { command: c.command!.trim() } : {}) }));
+  const criteria: Criterion[] = value.criteria.map((c, i) => ({
+    id: `c${i + 1}`,
+    text: c.text,
+    kind: c.kind,
+    ...(c.kind === 'command' ? { command: c.command!.trim() } : {}),
+  }));
   // Vague criteria the model did not ask about still get a question, after an answer too (an answer that
   // left a criterion unmeasurable gets asked about again, within planning's question rounds). Only semantic
   // criteria: a command criterion is decided by its exit code, however its text reads.

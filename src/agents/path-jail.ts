@@ -71,7 +71,8 @@ export class PathJail {
         continue;
       }
       if (!st.isSymbolicLink()) {
-        if (!st.isDirectory() && queue.some((q) => q !== '' && q !== '.')) throw new Error(`'${[...done, name].join('/')}' is a file, not a folder, in '${input}'`);
+        if (!st.isDirectory() && queue.some((q) => q !== '' && q !== '.'))
+          throw new Error(`'${[...done, name].join('/')}' is a file, not a folder, in '${input}'`);
         done.push(name);
         continue;
       }
@@ -105,7 +106,10 @@ export class PathJail {
     const p = this.checkedRead(input);
     for (const rel of new Set([p.typed, p.real])) {
       const hit = this.protectedPatterns.find((pattern) => isProtectedPath([pattern], rel));
-      if (hit) throw new Error(`'${rel}' is protected (matches '${hit}'); crew does not let agents change it${rel === p.typed ? '' : ` ('${p.typed}' is a link to it)`}`);
+      if (hit)
+        throw new Error(
+          `'${rel}' is protected (matches '${hit}'); crew does not let agents change it${rel === p.typed ? '' : ` ('${p.typed}' is a link to it)`}`,
+        );
     }
     return p.abs;
   }

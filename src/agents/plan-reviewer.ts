@@ -21,7 +21,14 @@ const ReviewSchema = z.object({
 });
 
 /** The model half of the plan review (4QV+): form, content, consistency, completeness, and ways to game the criteria. */
-export async function reviewPlan(model: Model, modelId: string, system: string, request: { title: string; body: string }, plan: Plan, log: Log): Promise<{ verdict: 'PASS' | 'FAIL'; findings: Finding[]; usage: Usage }> {
+export async function reviewPlan(
+  model: Model,
+  modelId: string,
+  system: string,
+  request: { title: string; body: string },
+  plan: Plan,
+  log: Log,
+): Promise<{ verdict: 'PASS' | 'FAIL'; findings: Finding[]; usage: Usage }> {
   const firstMessage = [
     `Request: ${request.title}`,
     '',
@@ -48,7 +55,8 @@ export async function reviewPlan(model: Model, modelId: string, system: string, 
     firstMessage,
     log,
     tool: { name: 'submit_review', description: 'Submit the verdict on the plan, with findings.', schema: ReviewSchema },
-    check: (raw) => (raw.verdict === 'FAIL' && raw.findings.length === 0 ? { ok: false, errors: ['findings: a FAIL needs at least one finding'] } : { ok: true, value: raw }),
+    check: (raw) =>
+      raw.verdict === 'FAIL' && raw.findings.length === 0 ? { ok: false, errors: ['findings: a FAIL needs at least one finding'] } : { ok: true, value: raw },
   });
   return { verdict: value.verdict, findings: value.findings, usage };
 }

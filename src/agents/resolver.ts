@@ -54,10 +54,17 @@ export async function runResolver(model: Model, input: ResolverInput, log: Log):
     searchTool(jail, input.maxOutputBytes),
     {
       final: true,
-      spec: { name: 'submit_resolution', description: 'Say whether the conflicts are resolved with both intents kept. Call it once, at the end.', input_schema: z.toJSONSchema(ResolutionSchema, { io: 'input' }) as Record<string, unknown> },
+      spec: {
+        name: 'submit_resolution',
+        description: 'Say whether the conflicts are resolved with both intents kept. Call it once, at the end.',
+        input_schema: z.toJSONSchema(ResolutionSchema, { io: 'input' }) as Record<string, unknown>,
+      },
       run(raw) {
         const parsed = ResolutionSchema.safeParse(raw);
-        if (!parsed.success) throw new Error(`Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}\nCall submit_resolution again.`);
+        if (!parsed.success)
+          throw new Error(
+            `Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}\nCall submit_resolution again.`,
+          );
         out = parsed.data;
         return 'Recorded.';
       },
@@ -74,7 +81,17 @@ export async function runResolver(model: Model, input: ResolverInput, log: Log):
     renderHunks(input.hunks, { ours: 'integration branch', theirs: input.theirs.id }),
     `Resolve every hunk in ${[...new Set(input.hunks.map((h) => h.file))].join(', ')} so both intents hold, then call submit_resolution.`,
   ].join('\n');
-  const outcome = await runToolLoop({ model, modelId: input.modelId, system: input.system, log, tools, firstMessage, maxTurns: input.maxTurns, ...(input.maxOutputTokens ? { maxTokens: input.maxOutputTokens } : {}), nudge: 'When every conflicted file is written without markers, call submit_resolution.' });
+  const outcome = await runToolLoop({
+    model,
+    modelId: input.modelId,
+    system: input.system,
+    log,
+    tools,
+    firstMessage,
+    maxTurns: input.maxTurns,
+    ...(input.maxOutputTokens ? { maxTokens: input.maxOutputTokens } : {}),
+    nudge: 'When every conflicted file is written without markers, call submit_resolution.',
+  });
   const result = out ?? { resolved: false, explanation: `the resolver did not submit a resolution (${outcome.stop} after ${outcome.turns} turns)` };
   return { ...result, usage: outcome.usage, turns: outcome.turns, written: [...written] };
 }

@@ -7,7 +7,9 @@ export class RunBudgetSpent extends Error {
     readonly budget: { tokens: number; cost_usd: number },
     readonly spent: Usage,
   ) {
-    super(`the run's model budget is spent: ${tokensOf(spent).toLocaleString('en-US')} tokens of \`budgets.run.tokens\` ${budget.tokens.toLocaleString('en-US')}, $${spent.costUsd.toFixed(2)} of \`budgets.run.cost_usd\` $${budget.cost_usd.toFixed(2)}`);
+    super(
+      `the run's model budget is spent: ${tokensOf(spent).toLocaleString('en-US')} tokens of \`budgets.run.tokens\` ${budget.tokens.toLocaleString('en-US')}, $${spent.costUsd.toFixed(2)} of \`budgets.run.cost_usd\` $${budget.cost_usd.toFixed(2)}`,
+    );
   }
 }
 

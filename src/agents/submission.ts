@@ -52,7 +52,11 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
     tools: [
       {
         final: true,
-        spec: { name: req.tool.name, description: req.tool.description, input_schema: z.toJSONSchema(req.tool.schema, { io: 'input' }) as Record<string, unknown> },
+        spec: {
+          name: req.tool.name,
+          description: req.tool.description,
+          input_schema: z.toJSONSchema(req.tool.schema, { io: 'input' }) as Record<string, unknown>,
+        },
         run(raw) {
           attempts++;
           const parsed = req.tool.schema.safeParse(raw);

@@ -39,8 +39,21 @@ const MAX_SUMMARY_TOKENS = 64_000;
  * fit, or that the model refuses or leaves empty, is an error: the turns it should fold are
  * never dropped in silence.
  */
-export async function summarize(model: Model, modelId: string, system: string, previous: string, messages: Message[], maxTokens = 16_000): Promise<{ summary: string; usage: Usage }> {
-  const text = [previous ? `Summary so far:\n${previous}\n` : '', 'Turns to fold into the summary:', transcript(messages), '', 'Write the updated summary.'].join('\n');
+export async function summarize(
+  model: Model,
+  modelId: string,
+  system: string,
+  previous: string,
+  messages: Message[],
+  maxTokens = 16_000,
+): Promise<{ summary: string; usage: Usage }> {
+  const text = [
+    previous ? `Summary so far:\n${previous}\n` : '',
+    'Turns to fold into the summary:',
+    transcript(messages),
+    '',
+    'Write the updated summary.',
+  ].join('\n');
   let usage: Usage | undefined;
   for (let room = maxTokens; ; room = Math.min(MAX_SUMMARY_TOKENS, room * 2)) {
     const reply = await model.complete({ model: modelId, system, tools: [], maxTokens: room, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
@@ -52,9 +65,18 @@ export async function summarize(model: Model, modelId: string, system: string, p
       .trim();
     const cut = reply.stopReason === 'max_tokens' || reply.stopReason === 'model_context_window_exceeded';
     if (cut && room < MAX_SUMMARY_TOKENS && reply.stopReason === 'max_tokens') continue;
-    if (cut) throw new Error(`compaction's summary was cut off (stop_reason ${reply.stopReason}) at ${room} output tokens; raise max_output_tokens.summarizer in .github/crew.yml, or lower context_budget so less is summarised at once`);
-    if (reply.stopReason === 'refusal') throw new Error("compaction's summary was refused by the model (stop_reason refusal); the turns it should fold were kept out of the summary, so the attempt stops here");
-    if (!summary) throw new Error(`compaction's summary came back empty (stop_reason ${reply.stopReason ?? 'none'}); the attempt stops rather than lose the turns it should fold`);
+    if (cut)
+      throw new Error(
+        `compaction's summary was cut off (stop_reason ${reply.stopReason}) at ${room} output tokens; raise max_output_tokens.summarizer in .github/crew.yml, or lower context_budget so less is summarised at once`,
+      );
+    if (reply.stopReason === 'refusal')
+      throw new Error(
+        "compaction's summary was refused by the model (stop_reason refusal); the turns it should fold were kept out of the summary, so the attempt stops here",
+      );
+    if (!summary)
+      throw new Error(
+        `compaction's summary came back empty (stop_reason ${reply.stopReason ?? 'none'}); the attempt stops rather than lose the turns it should fold`,
+      );
     return { summary, usage };
   }
 }

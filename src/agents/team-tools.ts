@@ -14,7 +14,8 @@ export function teamTools(self: string, team: Team, delivered: Set<string>): Age
     {
       spec: {
         name: 'send_message',
-        description: "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
+        description:
+          "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
         input_schema: { type: 'object', properties: { to: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'text'] },
       },
       async run(input) {

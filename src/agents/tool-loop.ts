@@ -117,7 +117,12 @@ export function cutToolResults(messages: Message[], overTokens: number, from = 0
     if (over <= 0) break;
     const keep = Math.max(400, b.content.length - over - 400);
     if (keep >= b.content.length) break;
-    const text = keepEnds(b.content, keep, (removed) => `crew cut ${removed} characters of this tool result to keep the prompt within the context budget; ask for a smaller part, e.g. read_file with start_line and end_line`);
+    const text = keepEnds(
+      b.content,
+      keep,
+      (removed) =>
+        `crew cut ${removed} characters of this tool result to keep the prompt within the context budget; ask for a smaller part, e.g. read_file with start_line and end_line`,
+    );
     const content = [...messages[i]!.content];
     content[j] = { ...b, content: text };
     messages[i] = { ...messages[i]!, content };
@@ -157,7 +162,18 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
   let compactions = 0;
   let cutResults = 0;
   const now = o.limits?.now ?? Date.now;
-  const done = (stop: LoopStop, turns: number, finalInput?: unknown, error?: string): LoopOutcome => ({ stop, turns, usage, finalInput, toolCalls, messages, promptTokens, compactions, cutResults, ...(error ? { error } : {}) });
+  const done = (stop: LoopStop, turns: number, finalInput?: unknown, error?: string): LoopOutcome => ({
+    stop,
+    turns,
+    usage,
+    finalInput,
+    toolCalls,
+    messages,
+    promptTokens,
+    compactions,
+    cutResults,
+    ...(error ? { error } : {}),
+  });
   const specs = o.tools.map((t) => t.spec);
   /**
    * Starts a fresh conversation: an opening with the task, a summary of everything but the latest
@@ -192,21 +208,35 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       stop === 'max_tokens'
         ? `Your last reply was cut off: it reached the output limit of ${room} tokens (max_tokens; thinking counts towards it) before it was complete.`
         : "Your last reply was cut off: the conversation reached the model's context window.";
-    const parts = byName.has('edit_file') && byName.has('write_file') ? ' Write a large file in parts: write_file with the first part, then edit_file to add each next part after the last lines written. Change an existing file with edit_file instead of rewriting it.' : '';
+    const parts =
+      byName.has('edit_file') && byName.has('write_file')
+        ? ' Write a large file in parts: write_file with the first part, then edit_file to add each next part after the last lines written. Change an existing file with edit_file instead of rewriting it.'
+        : '';
     const advice = `Keep each reply, with each tool call's input, well under ${room} tokens.${parts} Think briefly.`;
-    o.log.warn(`turn ${turn} was cut off (stop_reason ${stop}); ${uses.length ? `crew ran none of its ${uses.length} tool call(s) and told the model` : 'crew told the model'}`);
+    o.log.warn(
+      `turn ${turn} was cut off (stop_reason ${stop}); ${uses.length ? `crew ran none of its ${uses.length} tool call(s) and told the model` : 'crew told the model'}`,
+    );
     for (const use of uses) toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
-    const results: ContentBlock[] = uses.map((use) => ({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: `crew did not run this ${use.name} call: its input may be incomplete. ${why} ${advice}` }));
+    const results: ContentBlock[] = uses.map((use) => ({
+      type: 'tool_result',
+      tool_use_id: use.id,
+      is_error: true,
+      content: `crew did not run this ${use.name} call: its input may be incomplete. ${why} ${advice}`,
+    }));
     const note: TextBlock = { type: 'text', text: `${why} ${advice}` };
     const last = messages.at(-1)!;
     if (results.length) messages.push({ role: 'user', content: results });
     else if (last.role === 'user') messages[messages.length - 1] = { ...last, content: [...last.content, note] };
     else messages.push({ role: 'user', content: [note] });
     if (stop === 'model_context_window_exceeded') {
-      if (!o.compaction || messages.length <= 3) throw new Error(`the conversation filled the model's context window at turn ${turn} (stop_reason model_context_window_exceeded), and there were no older turns to summarise`);
+      if (!o.compaction || messages.length <= 3)
+        throw new Error(
+          `the conversation filled the model's context window at turn ${turn} (stop_reason model_context_window_exceeded), and there were no older turns to summarise`,
+        );
       await compact(`after turn ${turn} filled the context window`);
     }
-    if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) return done('budget', turn);
+    if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd))
+      return done('budget', turn);
     return undefined;
   };
 
@@ -236,7 +266,14 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     let reply;
     seen = messages.length;
     try {
-      reply = await o.model.complete({ model: o.modelId, system: o.system, tools: specs, messages, maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS, ...(o.signal ? { signal: o.signal } : {}) });
+      reply = await o.model.complete({
+        model: o.modelId,
+        system: o.system,
+        tools: specs,
+        messages,
+        maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
     } catch (e) {
       if (e instanceof Interrupted) return done('interrupted', turn - 1);
       throw e;
@@ -246,7 +283,8 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
     o.onTurn?.(turn, usage, sent);
-    if (reply.stopReason === 'refusal') throw new Error(`the model refused to continue (stop_reason refusal) at turn ${turn}; crew ran none of the tool calls in that reply`);
+    if (reply.stopReason === 'refusal')
+      throw new Error(`the model refused to continue (stop_reason refusal) at turn ${turn}; crew ran none of the tool calls in that reply`);
     // Empty text blocks are rejected by the API if sent back.
     const content = reply.content.filter((b) => !(b.type === 'text' && b.text.trim() === ''));
     const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -275,7 +313,12 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       const tool = byName.get(use.name);
       if (!tool) {
         const why = o.refused?.[use.name];
-        results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: why ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.` });
+        results.push({
+          type: 'tool_result',
+          tool_use_id: use.id,
+          is_error: true,
+          content: why ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.`,
+        });
         continue;
       }
       try {

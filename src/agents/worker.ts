@@ -43,14 +43,25 @@ export interface WorkerInput {
   limits: LoopLimits;
   compaction?: Compaction;
   /** Earlier attempts and why they failed, and the knowledge base: read before starting. */
-  memory: { attempts: string[]; lastFailure: string | null; knowledge: string[]; advice: string[]; /** The attempt goes on from a job that ran out of time. */ continuing?: boolean };
+  memory: {
+    attempts: string[];
+    lastFailure: string | null;
+    knowledge: string[];
+    advice: string[];
+    /** The attempt goes on from a job that ran out of time. */ continuing?: boolean;
+  };
   /** Aborts when the job is being cancelled; the worker stops at its next safe point. */
   signal?: AbortSignal;
 }
 
 const FeedbackSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('implementation'), result: z.string(), changes: z.array(z.string()).default([]) }),
-  z.object({ type: z.literal('exploration'), findings: z.array(z.string()), recommendations: z.array(z.string()).default([]), confidence: z.number().min(0).max(1) }),
+  z.object({
+    type: z.literal('exploration'),
+    findings: z.array(z.string()),
+    recommendations: z.array(z.string()).default([]),
+    confidence: z.number().min(0).max(1),
+  }),
   z.object({
     type: z.literal('difficulty'),
     issue: z.string(),
@@ -63,11 +74,18 @@ const FeedbackSchema = z.discriminatedUnion('type', [
 const REPORT_SCHEMA = {
   type: 'object',
   properties: {
-    status: { type: 'string', enum: ['success', 'partial', 'failure'], description: 'success: the task is done; partial: part of it; failure: could not do it' },
+    status: {
+      type: 'string',
+      enum: ['success', 'partial', 'failure'],
+      description: 'success: the task is done; partial: part of it; failure: could not do it',
+    },
     quality: { type: 'string', enum: ['GREEN', 'YELLOW', 'RED'], description: 'Your own judgement of the result' },
     completeness: { type: 'integer', minimum: 0, maximum: 100, description: 'How much of the task is done, in percent' },
     summary: { type: 'string', description: 'What you did and why, in a few sentences.' },
-    details: { type: 'string', description: 'Markdown report of at least 20 lines: what changed and where, how you checked it, risks, anything the reviewer should know.' },
+    details: {
+      type: 'string',
+      description: 'Markdown report of at least 20 lines: what changed and where, how you checked it, risks, anything the reviewer should know.',
+    },
     feedback: {
       description:
         'One of: implementation {result, changes[]}; exploration {findings[], recommendations[], confidence 0-1}; difficulty {issue, attempts[], impediment {category: technical|ambiguity|scope|dependency, requestedAction}, conflicting?: [requirement, requirement]}',
@@ -115,10 +133,16 @@ function firstMessage(input: WorkerInput): string {
     ...input.plan.criteria.map((c) => `- ${describeCriterion(c)}`),
   ];
   if (others.length) sections.push('', 'Other workers handle these tasks; do not do them:', ...others);
-  if (input.memory.knowledge.length) sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
-  if (input.memory.advice.length) sections.push('', "## Notes for this attempt (from crew's advisor or a maintainer)", ...input.memory.advice.map((a) => `- ${a}`));
+  if (input.memory.knowledge.length)
+    sections.push('', "## What this repository's maintainers want agents to know", ...input.memory.knowledge.map((k) => `- ${k}`));
+  if (input.memory.advice.length)
+    sections.push('', "## Notes for this attempt (from crew's advisor or a maintainer)", ...input.memory.advice.map((a) => `- ${a}`));
   if (input.memory.continuing) {
-    sections.push('', '## Continuing this attempt', 'The job this attempt started in reached its time limit, so crew committed your work so far on this branch and started a new job. Read the files you were changing, then carry on from where the work stopped.');
+    sections.push(
+      '',
+      '## Continuing this attempt',
+      'The job this attempt started in reached its time limit, so crew committed your work so far on this branch and started a new job. Read the files you were changing, then carry on from where the work stopped.',
+    );
   }
   if (input.memory.attempts.length) {
     sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
@@ -160,7 +184,10 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
   const readOnly = input.task.persona === 'reviewer';
   const fileTools = workspaceTools(jail, () => undefined).filter((t) => !readOnly || t.spec.name === 'list_files' || t.spec.name === 'read_file');
   const refused: Record<string, string> = readOnly
-    ? { write_file: 'write_file is not available to a reviewer: reviewers read and run checks, they do not change files.', edit_file: 'edit_file is not available to a reviewer: reviewers read and run checks, they do not change files.' }
+    ? {
+        write_file: 'write_file is not available to a reviewer: reviewers read and run checks, they do not change files.',
+        edit_file: 'edit_file is not available to a reviewer: reviewers read and run checks, they do not change files.',
+      }
     : {};
   const tools: AgentTool[] = [
     ...fileTools,

@@ -122,7 +122,8 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         const s = await stat(file).catch(() => undefined);
         if (!s) throw new Error(`'${str(i, 'path')}' does not exist`);
         if (s.isDirectory()) throw new Error(`'${str(i, 'path')}' is a folder; use list_files`);
-        if (s.size > MAX_READ_BYTES && i.start_line === undefined) throw new Error(`'${str(i, 'path')}' is ${s.size} bytes; read it in parts with start_line and end_line`);
+        if (s.size > MAX_READ_BYTES && i.start_line === undefined)
+          throw new Error(`'${str(i, 'path')}' is ${s.size} bytes; read it in parts with start_line and end_line`);
         const lines = (await readText(file)).split('\n');
         const start = typeof i.start_line === 'number' ? i.start_line : 1;
         const end = typeof i.end_line === 'number' ? Math.min(i.end_line, lines.length) : lines.length;
@@ -161,14 +162,17 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         const file = jail.forWrite(str(i, 'path'));
         const oldString = str(i, 'old_string');
         const newString = str(i, 'new_string');
-        if (oldString === '') throw new Error("old_string is empty; use write_file to create a file");
+        if (oldString === '') throw new Error('old_string is empty; use write_file to create a file');
         const text = await readText(file).catch((e: NodeJS.ErrnoException) => {
           throw e.code === 'ENOENT' ? new Error(`'${str(i, 'path')}' does not exist; use write_file to create it`) : e;
         });
         const count = text.split(oldString).length - 1;
         if (count === 0) throw new Error(`old_string was not found in ${str(i, 'path')}; read the file and copy the text exactly`);
         if (count > 1) throw new Error(`old_string occurs ${count} times in ${str(i, 'path')}; include more surrounding text so it matches once`);
-        await writeText(file, text.replace(oldString, () => newString));
+        await writeText(
+          file,
+          text.replace(oldString, () => newString),
+        );
         onWrite(relative(jail.rootDir, file));
         return `edited ${relative(jail.rootDir, file)}`;
       },

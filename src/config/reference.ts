@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { ConfigSchema } from './schema';
 
-type JsonSchema = { type?: string | string[]; enum?: unknown[]; default?: unknown; description?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema; minimum?: number; maximum?: number };
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  minimum?: number;
+  maximum?: number;
+};
 
 function typeOf(s: JsonSchema): string {
   if (s.enum) return s.enum.map((v) => `\`${String(v)}\``).join(' \\| ');

@@ -59,32 +59,103 @@ export const ConfigSchema = z.strictObject({
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
   max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
   max_tasks: z.int().min(1).max(MAX_TASKS).default(10).describe('The most tasks a plan may have.'),
-  max_iterations: z.int().min(1).max(10).default(3).describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
+  max_iterations: z
+    .int()
+    .min(1)
+    .max(10)
+    .default(3)
+    .describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
-  task_timeout_minutes: z.int().min(1).max(300).default(30).describe('Wall-clock minutes a task may take, across its attempts (a hard stop; the partial work is kept).'),
+  task_timeout_minutes: z
+    .int()
+    .min(1)
+    .max(300)
+    .default(30)
+    .describe('Wall-clock minutes a task may take, across its attempts (a hard stop; the partial work is kept).'),
   max_output_tokens: z
     .strictObject({
-      worker: z.int().min(1024).max(128_000).default(64_000).describe("Output tokens a worker's or the conflict resolver's reply may use (thinking counts): room to write a whole file in one tool call. 64,000 is the most Claude 4.5 and 5.5 models allow."),
-      summarizer: z.int().min(1024).max(128_000).default(16_000).describe("Output tokens compaction's summary may use (thinking counts); a summary cut off is asked again with twice the room, up to 64,000, then fails visibly."),
+      worker: z
+        .int()
+        .min(1024)
+        .max(128_000)
+        .default(64_000)
+        .describe(
+          "Output tokens a worker's or the conflict resolver's reply may use (thinking counts): room to write a whole file in one tool call. 64,000 is the most Claude 4.5 and 5.5 models allow.",
+        ),
+      summarizer: z
+        .int()
+        .min(1024)
+        .max(128_000)
+        .default(16_000)
+        .describe(
+          "Output tokens compaction's summary may use (thinking counts); a summary cut off is asked again with twice the room, up to 64,000, then fails visibly.",
+        ),
     })
     .prefault({})
-    .describe("The `max_tokens` crew asks for, by role (the planning agents, the critic and the retrospector ask for 32,000). A reply cut off at it runs none of its tool calls; the model is told, and how much room it has."),
-  api_retry_wait_seconds: z.int().min(0).max(3600).default(300).describe('The most seconds one model request may spend, in all, waiting between retries (429, 529, 5xx, a stream that broke off) before it fails; `retry-after` is honoured within it.'),
-  context_budget: z.int().min(10_000).max(1_000_000).default(100_000).describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
-  setup: z.array(z.string().min(1)).default([]).describe('Commands run before the agents start, with network (e.g. `npm ci`): as crew\'s user on the run\'s base commit, inside the sandbox on a tree a model has written. Local mode runs them only once you allow them (`[y/N]`, or `--allow-setup`).'),
+    .describe(
+      'The `max_tokens` crew asks for, by role (the planning agents, the critic and the retrospector ask for 32,000). A reply cut off at it runs none of its tool calls; the model is told, and how much room it has.',
+    ),
+  api_retry_wait_seconds: z
+    .int()
+    .min(0)
+    .max(3600)
+    .default(300)
+    .describe(
+      'The most seconds one model request may spend, in all, waiting between retries (429, 529, 5xx, a stream that broke off) before it fails; `retry-after` is honoured within it.',
+    ),
+  context_budget: z
+    .int()
+    .min(10_000)
+    .max(1_000_000)
+    .default(100_000)
+    .describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
+  setup: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      "Commands run before the agents start, with network (e.g. `npm ci`): as crew's user on the run's base commit, inside the sandbox on a tree a model has written. Local mode runs them only once you allow them (`[y/N]`, or `--allow-setup`).",
+    ),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
-  allow_unsandboxed: z.boolean().default(false).describe('Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead. Not used by local mode, where only `crew run --allow-unsandboxed` turns the sandbox off.'),
+  allow_unsandboxed: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead. Not used by local mode, where only `crew run --allow-unsandboxed` turns the sandbox off.',
+    ),
   require_plan_approval: z.boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
-  auto_merge: z.boolean().default(false).describe('Merge the pull request when the critic passed its exact head, the checks on it are green, and (with `require_approval`) someone other than the requester approved it.'),
-  merge_method: z.enum(['merge', 'squash', 'rebase']).optional().describe('How crew merges. Unset: the first method the repository allows (merge, squash, rebase).'),
-  merge_without_checks: z.boolean().default(false).describe('Let crew merge when the repository reports no checks on the head. Off: no checks means no merge, and the report says why.'),
-  require_approval: z.boolean().default(false).describe('Merge only after an approving review of the head from someone with write, maintain or admin access other than the person who asked for the run.'),
+  auto_merge: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Merge the pull request when the critic passed its exact head, the checks on it are green, and (with `require_approval`) someone other than the requester approved it.',
+    ),
+  merge_method: z
+    .enum(['merge', 'squash', 'rebase'])
+    .optional()
+    .describe('How crew merges. Unset: the first method the repository allows (merge, squash, rebase).'),
+  merge_without_checks: z
+    .boolean()
+    .default(false)
+    .describe('Let crew merge when the repository reports no checks on the head. Off: no checks means no merge, and the report says why.'),
+  require_approval: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Merge only after an approving review of the head from someone with write, maintain or admin access other than the person who asked for the run.',
+    ),
   pr_labels: z.array(z.string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
-  base_branch: z.string().min(1).refine(isSafeBranchName, 'must be a plain branch name (letters, digits, . _ + @ # - and /; no leading - or .)').optional().describe('The branch pull requests target; the repository default branch when unset.'),
+  base_branch: z
+    .string()
+    .min(1)
+    .refine(isSafeBranchName, 'must be a plain branch name (letters, digits, . _ + @ # - and /; no leading - or .)')
+    .optional()
+    .describe('The branch pull requests target; the repository default branch when unset.'),
   protected_paths: z
     .array(z.string().min(1))
     .default([...DEFAULT_PROTECTED_PATHS])
-    .describe('Globs agents may never write, and no task may plan to touch (picomatch syntax: `*` within a folder, `**` across folders, `{a,b}`, `[ab]`, a leading `!` negates; dotfiles match like other names): what runs with the repository\'s permissions (workflows, actions), crew\'s own configuration, and files that change how git or npm treat the rest. Setting it replaces the whole list.'),
+    .describe(
+      "Globs agents may never write, and no task may plan to touch (picomatch syntax: `*` within a folder, `**` across folders, `{a,b}`, `[ab]`, a leading `!` negates; dotfiles match like other names): what runs with the repository's permissions (workflows, actions), crew's own configuration, and files that change how git or npm treat the rest. Setting it replaces the whole list.",
+    ),
   commands: z
     .strictObject({
       allow: z.array(z.string().min(1)).default([]).describe('Command prefixes agents may run; empty allows any not denied.'),
@@ -124,23 +195,63 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('Additions to the prompts.'),
-  templates_dir: z.string().min(1).default('.github/crew/templates').describe('Folder on the default branch whose <name>.md files replace crew\'s prompt templates.'),
+  templates_dir: z
+    .string()
+    .min(1)
+    .default('.github/crew/templates')
+    .describe("Folder on the default branch whose <name>.md files replace crew's prompt templates."),
   caps: z
     .strictObject({
-      comments_per_run: z.int().min(1).max(1000).default(50).describe('Most comments crew posts for one run: the plan comment, questions, requests for decisions, the report and the retrospective (a failure comment is always posted).'),
-      pull_requests_per_run: z.int().min(1).max(100).default(5).describe("Most pull requests crew opens for one run: its own, and `/crew remember`'s knowledge-base ones."),
-      branches_per_run: z.int().min(2).max(1000).default(40).describe("Most branches crew creates for one run: one per task (re-planned tasks included), the integration branch, and `/crew remember`'s."),
+      comments_per_run: z
+        .int()
+        .min(1)
+        .max(1000)
+        .default(50)
+        .describe(
+          'Most comments crew posts for one run: the plan comment, questions, requests for decisions, the report and the retrospective (a failure comment is always posted).',
+        ),
+      pull_requests_per_run: z
+        .int()
+        .min(1)
+        .max(100)
+        .default(5)
+        .describe("Most pull requests crew opens for one run: its own, and `/crew remember`'s knowledge-base ones."),
+      branches_per_run: z
+        .int()
+        .min(2)
+        .max(1000)
+        .default(40)
+        .describe("Most branches crew creates for one run: one per task (re-planned tasks included), the integration branch, and `/crew remember`'s."),
     })
     .prefault({})
-    .describe('Hard limits per run on what crew creates on GitHub, so a run steered by hostile text cannot flood an issue or the repository. When one is reached the run stops with one comment saying which.'),
+    .describe(
+      'Hard limits per run on what crew creates on GitHub, so a run steered by hostile text cannot flood an issue or the repository. When one is reached the run stops with one comment saying which.',
+    ),
   escalation_limits: z
     .strictObject({
-      user: z.int().min(0).max(50).default(DEFAULT_ESCALATION_LIMITS.user).describe('Decisions a person is asked for about failed tasks (scope, ambiguity, conflicting requirements, a failing plan). 0: never ask a person.'),
-      planner: z.int().min(0).max(20).default(DEFAULT_ESCALATION_LIMITS.planner).describe('Re-plans of failed tasks (a task failed 3 times, a dependency problem, half the plan failed). 0: never re-plan.'),
-      advisor: z.int().min(0).max(20).default(DEFAULT_ESCALATION_LIMITS.advisor).describe('Retries of a task stuck on a technical problem, each on a stronger model tier with the failure notes. 0: never.'),
+      user: z
+        .int()
+        .min(0)
+        .max(50)
+        .default(DEFAULT_ESCALATION_LIMITS.user)
+        .describe('Decisions a person is asked for about failed tasks (scope, ambiguity, conflicting requirements, a failing plan). 0: never ask a person.'),
+      planner: z
+        .int()
+        .min(0)
+        .max(20)
+        .default(DEFAULT_ESCALATION_LIMITS.planner)
+        .describe('Re-plans of failed tasks (a task failed 3 times, a dependency problem, half the plan failed). 0: never re-plan.'),
+      advisor: z
+        .int()
+        .min(0)
+        .max(20)
+        .default(DEFAULT_ESCALATION_LIMITS.advisor)
+        .describe('Retries of a task stuck on a technical problem, each on a stronger model tier with the failure notes. 0: never.'),
     })
     .prefault({})
-    .describe("How often per run crew's leader hands a failed task to each target of its escalation table. When a target's limit is reached the next target in priority order takes it (person, planner, advisor); when none can, the failure stands and the failure comment names the limit."),
+    .describe(
+      "How often per run crew's leader hands a failed task to each target of its escalation table. When a target's limit is reached the next target in priority order takes it (person, planner, advisor); when none can, the failure stands and the failure comment names the limit.",
+    ),
   bot_login: z.string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
 });
 

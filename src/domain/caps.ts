@@ -26,7 +26,11 @@ export const CAP_STEP = 'caps';
 
 const FIELD: Record<CapKind, keyof Posted> = { comments: 'comments', pull_requests: 'pullRequests', branches: 'branches' };
 const KEY: Record<CapKind, keyof Caps> = { comments: 'comments_per_run', pull_requests: 'pull_requests_per_run', branches: 'branches_per_run' };
-const NOUN: Record<CapKind, [string, string]> = { comments: ['comment', 'comments'], pull_requests: ['pull request', 'pull requests'], branches: ['branch', 'branches'] };
+const NOUN: Record<CapKind, [string, string]> = {
+  comments: ['comment', 'comments'],
+  pull_requests: ['pull request', 'pull requests'],
+  branches: ['branch', 'branches'],
+};
 
 export type Want = Partial<Record<CapKind, number>>;
 

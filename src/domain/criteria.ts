@@ -40,7 +40,12 @@ export function statedCriteria(body: string): string[] {
 
 /** Equal but for case, markdown emphasis, punctuation and spacing. */
 function sameStatement(a: string, b: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/[`*_"'.,;:!?()]/g, '').replace(/\s+/g, ' ').trim();
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[`*_"'.,;:!?()]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   return norm(a) === norm(b);
 }
 
@@ -91,7 +96,7 @@ export function commandProblem(command: string | undefined): string | undefined 
   if (command.length > 500) return 'the command is longer than 500 characters';
   const first = command.trim().split(/\s+/)[0]!;
   if (!/^[A-Za-z0-9_./@:+=-]+$/.test(first)) return `'${first}' does not look like a program name`;
-  const quotes = (command.match(/'/g)?.length ?? 0) % 2 + (command.replace(/\\"/g, '').match(/"/g)?.length ?? 0) % 2;
+  const quotes = ((command.match(/'/g)?.length ?? 0) % 2) + ((command.replace(/\\"/g, '').match(/"/g)?.length ?? 0) % 2);
   if (quotes) return 'the command has an unbalanced quote';
   return undefined;
 }

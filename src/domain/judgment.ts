@@ -79,8 +79,10 @@ export function semanticEvaluation(c: Criterion, given: ModelEvaluation | undefi
   const evidence = given.evidence.map((e) => e.trim()).filter(Boolean);
   const tasks = (given.tasks ?? []).filter((t) => taskIds.has(t));
   const confidence = Math.max(0, Math.min(1, given.confidence));
-  if (given.met && evidence.length === 0) return { ...base, met: false, evidence: ['judged met without any evidence, which counts as not met'], confidence, tasks };
-  if (given.met && confidence < MIN_CONFIDENCE) return { ...base, met: false, evidence: [...evidence, `judged met with confidence ${confidence}, below ${MIN_CONFIDENCE}`], confidence, tasks };
+  if (given.met && evidence.length === 0)
+    return { ...base, met: false, evidence: ['judged met without any evidence, which counts as not met'], confidence, tasks };
+  if (given.met && confidence < MIN_CONFIDENCE)
+    return { ...base, met: false, evidence: [...evidence, `judged met with confidence ${confidence}, below ${MIN_CONFIDENCE}`], confidence, tasks };
   return { ...base, met: given.met, evidence, confidence, tasks };
 }
 
@@ -126,11 +128,20 @@ const megabytes = (n: number) => `${(n / 1_000_000).toLocaleString('en-US', { ma
  * they run. Every finding fails the verdict with its evidence. A diff too large to read
  * whole fails closed: what the checks did not read, they cannot vouch for.
  */
-export function adversarialChecks(criteria: Criterion[], reviewedDigest: string | null, diff: DiffRead | FileDiff[], context: TamperContext = {}): AdversarialFinding[] {
+export function adversarialChecks(
+  criteria: Criterion[],
+  reviewedDigest: string | null,
+  diff: DiffRead | FileDiff[],
+  context: TamperContext = {},
+): AdversarialFinding[] {
   const read = Array.isArray(diff) ? { files: diff } : diff;
   const out: AdversarialFinding[] = [];
   const now = criteriaDigest(criteria);
-  if (reviewedDigest && now !== reviewedDigest) out.push({ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${now}) differ from the ones the plan review passed (digest ${reviewedDigest})` });
+  if (reviewedDigest && now !== reviewedDigest)
+    out.push({
+      rule: 'criteria-changed',
+      evidence: `the done criteria in plan.json (digest ${now}) differ from the ones the plan review passed (digest ${reviewedDigest})`,
+    });
   if (read.cut) {
     out.push({
       rule: 'diff-too-large',
@@ -170,7 +181,9 @@ export function rerunAdvice(j: Judgment, taskId?: string): string {
   const mine = failingEvaluations(j).filter((e) => taskId === undefined || e.tasks.length === 0 || e.tasks.includes(taskId));
   const lines = [
     `The critic judged the integrated work FAIL (iteration ${j.iteration}): ${j.overallReason}`,
-    ...mine.map((e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`),
+    ...mine.map(
+      (e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`,
+    ),
     ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`),
     j.suggestedNextAction ? `Suggested next step: ${j.suggestedNextAction}` : '',
   ];
@@ -181,7 +194,11 @@ export type RunStatus = 'success' | 'partial' | 'failure';
 export type Quality = 'GREEN' | 'YELLOW' | 'RED';
 
 /** The run's outcome for the report summary and the retrospective. */
-export function runOutcome(view: RunView, j: Judgment | null, accepted: boolean): { status: RunStatus; quality: Quality; completeness: number; failedTasks: string[] } {
+export function runOutcome(
+  view: RunView,
+  j: Judgment | null,
+  accepted: boolean,
+): { status: RunStatus; quality: Quality; completeness: number; failedTasks: string[] } {
   const failedTasks = [...view.tasks.values()].filter((t) => !t.replacedBy && t.status !== 'success').map((t) => t.id);
   const evaluations = j?.evaluations ?? [];
   const met = evaluations.filter((e) => e.met === true).length;

@@ -76,13 +76,65 @@ function rank(d: Candidate): number {
 export function matchingRows(f: FailedTask, memory: LeaderMemory): Candidate[] {
   const rows: Candidate[] = [];
   const want = f.impediment?.requestedAction ? ` The worker asks: ${f.impediment.requestedAction}` : '';
-  if (f.failures >= 3) rows.push({ rule: 'the same task failed 3 times', to: 'planner', action: 'replan_task', task: f.task, feedback: `Task ${f.task} failed ${f.failures} times (last: ${f.signature}). Split it into smaller tasks or change its approach.` });
-  if (f.impediment?.category === 'scope') rows.push({ rule: 'impediment: scope', to: 'user', action: 'ask', topic: 'scope', task: f.task, question: `Task ${f.task} needs to go beyond its agreed scope to finish.${want} Approve the wider scope?` });
-  if (f.impediment?.category === 'ambiguity') rows.push({ rule: 'impediment: ambiguity', to: 'user', action: 'ask', topic: 'ambiguity', task: f.task, question: `Task ${f.task} cannot go on without a clarification.${want}` });
-  if (f.impediment?.category === 'technical') rows.push({ rule: 'impediment: technical', to: 'advisor', action: 'retry_stronger', task: f.task, notes: `A technical problem stopped the last attempt: ${f.signature}.${want}` });
-  if (f.impediment?.category === 'dependency') rows.push({ rule: 'impediment: dependency', to: 'planner', action: 'reevaluate_dependencies', task: f.task, feedback: `Task ${f.task} is blocked by something another task should provide.${want} Re-evaluate its dependencies.` });
-  if (f.conflicting?.length) rows.push({ rule: 'conflicting requirements', to: 'user', action: 'ask', topic: 'conflict', task: f.task, question: `Task ${f.task} found requirements that conflict: ${f.conflicting.join(' vs. ')}. Which one takes priority?` });
-  if (memory.failureStreak + 1 >= 3) rows.push({ rule: '3 tasks in a row failed', to: 'user+planner', action: 'review_plan', task: f.task, question: `${memory.failureStreak + 1} tasks in a row have failed, most recently ${f.task}. The plan may be wrong. Revise it, retry, accept what there is, or abort?` });
+  if (f.failures >= 3)
+    rows.push({
+      rule: 'the same task failed 3 times',
+      to: 'planner',
+      action: 'replan_task',
+      task: f.task,
+      feedback: `Task ${f.task} failed ${f.failures} times (last: ${f.signature}). Split it into smaller tasks or change its approach.`,
+    });
+  if (f.impediment?.category === 'scope')
+    rows.push({
+      rule: 'impediment: scope',
+      to: 'user',
+      action: 'ask',
+      topic: 'scope',
+      task: f.task,
+      question: `Task ${f.task} needs to go beyond its agreed scope to finish.${want} Approve the wider scope?`,
+    });
+  if (f.impediment?.category === 'ambiguity')
+    rows.push({
+      rule: 'impediment: ambiguity',
+      to: 'user',
+      action: 'ask',
+      topic: 'ambiguity',
+      task: f.task,
+      question: `Task ${f.task} cannot go on without a clarification.${want}`,
+    });
+  if (f.impediment?.category === 'technical')
+    rows.push({
+      rule: 'impediment: technical',
+      to: 'advisor',
+      action: 'retry_stronger',
+      task: f.task,
+      notes: `A technical problem stopped the last attempt: ${f.signature}.${want}`,
+    });
+  if (f.impediment?.category === 'dependency')
+    rows.push({
+      rule: 'impediment: dependency',
+      to: 'planner',
+      action: 'reevaluate_dependencies',
+      task: f.task,
+      feedback: `Task ${f.task} is blocked by something another task should provide.${want} Re-evaluate its dependencies.`,
+    });
+  if (f.conflicting?.length)
+    rows.push({
+      rule: 'conflicting requirements',
+      to: 'user',
+      action: 'ask',
+      topic: 'conflict',
+      task: f.task,
+      question: `Task ${f.task} found requirements that conflict: ${f.conflicting.join(' vs. ')}. Which one takes priority?`,
+    });
+  if (memory.failureStreak + 1 >= 3)
+    rows.push({
+      rule: '3 tasks in a row failed',
+      to: 'user+planner',
+      action: 'review_plan',
+      task: f.task,
+      question: `${memory.failureStreak + 1} tasks in a row have failed, most recently ${f.task}. The plan may be wrong. Revise it, retry, accept what there is, or abort?`,
+    });
   return rows;
 }
 
@@ -90,12 +142,24 @@ export function matchingRows(f: FailedTask, memory: LeaderMemory): Candidate[] {
  * Picks the escalation for a failed task: the matching row with the highest-priority
  * target that still has room, or none (the failure stands). Returns the memory to store.
  */
-export function decide(f: FailedTask, memory: LeaderMemory, opts: { userQuestionOpen: boolean; limits: EscalationLimits }): { decision: Decision; memory: LeaderMemory } {
+export function decide(
+  f: FailedTask,
+  memory: LeaderMemory,
+  opts: { userQuestionOpen: boolean; limits: EscalationLimits },
+): { decision: Decision; memory: LeaderMemory } {
   const limits = opts.limits;
   const seen = (memory.signatures[f.signature] ?? 0) + 1;
-  const next: LeaderMemory = { ...memory, escalations: { ...memory.escalations }, failureStreak: memory.failureStreak + 1, signatures: { ...memory.signatures, [f.signature]: seen } };
+  const next: LeaderMemory = {
+    ...memory,
+    escalations: { ...memory.escalations },
+    failureStreak: memory.failureStreak + 1,
+    signatures: { ...memory.signatures, [f.signature]: seen },
+  };
   if (seen >= LOOP_LIMIT) {
-    return { decision: { rule: 'loop detector', to: 'none', action: 'give_up', task: f.task, reason: `the same failure happened ${seen} times: ${f.signature}` }, memory: next };
+    return {
+      decision: { rule: 'loop detector', to: 'none', action: 'give_up', task: f.task, reason: `the same failure happened ${seen} times: ${f.signature}` },
+      memory: next,
+    };
   }
   const rows = matchingRows(f, memory).sort((a, b) => rank(a) - rank(b));
   let waitsForUser: Extract<Candidate, { to: 'user' | 'user+planner' }> | undefined;

@@ -65,7 +65,12 @@ export function reviewersToCheck(reviews: ApprovingReview[], headSha: string, re
  * permission check that failed counts as no. The requester's own approval and bots'
  * change nothing (the gate says so in its own words), so they are not listed.
  */
-export function countApprovals(reviews: ApprovingReview[], headSha: string, requester: string, permission: (login: string) => ReviewerPermission | undefined): Pick<MergeFacts, 'approvedBy' | 'uncounted'> {
+export function countApprovals(
+  reviews: ApprovingReview[],
+  headSha: string,
+  requester: string,
+  permission: (login: string) => ReviewerPermission | undefined,
+): Pick<MergeFacts, 'approvedBy' | 'uncounted'> {
   const approvedBy: string[] = [];
   const uncounted: UncountedApproval[] = [];
   for (const r of reviews) {
@@ -106,8 +111,10 @@ export function mergeBlocker(f: Pick<MergeFacts, 'autoMerge' | 'acceptedBy' | 'v
   if (!f.autoMerge) return '`auto_merge` is off in `.github/crew.yml`, so a person merges it';
   if (f.acceptedBy) return `@${f.acceptedBy} accepted it with \`/crew accept\` although the critic judged FAIL; crew never merges an accepted pull request`;
   if (f.verdict !== 'PASS') return 'the critic has not passed it';
-  if (f.forAPerson.length) return `a person must look at ${f.forAPerson.join('; ')} first (listed under "Look at before merging"), so crew leaves the merge to them`;
-  if (f.judgedSha !== f.pull.headSha) return `the head moved to ${short(f.pull.headSha)} after the critic passed ${short(f.judgedSha)}; crew merges only what the critic judged`;
+  if (f.forAPerson.length)
+    return `a person must look at ${f.forAPerson.join('; ')} first (listed under "Look at before merging"), so crew leaves the merge to them`;
+  if (f.judgedSha !== f.pull.headSha)
+    return `the head moved to ${short(f.pull.headSha)} after the critic passed ${short(f.judgedSha)}; crew merges only what the critic judged`;
   return undefined;
 }
 
@@ -118,17 +125,23 @@ export function mergeDecision(f: MergeFacts): MergeDecision {
   const red = f.checks.filter((c) => checkState(c) === 'red');
   if (red.length) return no(`checks failed on ${short(f.pull.headSha)}: ${red.map((c) => `${c.name} (${c.conclusion ?? c.status})`).join(', ')}`);
   const pending = f.checks.filter((c) => checkState(c) === 'pending');
-  if (pending.length) return no(`waiting for checks on ${short(f.pull.headSha)}: ${pending.map((c) => c.name).join(', ')}; crew looks again when they complete`, true);
+  if (pending.length)
+    return no(`waiting for checks on ${short(f.pull.headSha)}: ${pending.map((c) => c.name).join(', ')}; crew looks again when they complete`, true);
   let note: string | undefined;
   if (f.checks.length === 0) {
     // Waiting: checks may still be queued. If none ever come, the reason says what to change.
-    if (!f.mergeWithoutChecks) return no(`the repository reports no checks on ${short(f.pull.headSha)}; crew merges when checks pass, or set \`merge_without_checks: true\` to merge without them (a pull request opened with the workflow's GITHUB_TOKEN starts no CI: see the README)`, true);
+    if (!f.mergeWithoutChecks)
+      return no(
+        `the repository reports no checks on ${short(f.pull.headSha)}; crew merges when checks pass, or set \`merge_without_checks: true\` to merge without them (a pull request opened with the workflow's GITHUB_TOKEN starts no CI: see the README)`,
+        true,
+      );
     note = 'merged without checks: the repository reports none, and `merge_without_checks` is on';
   }
   if (f.requireApproval) {
     const others = f.approvedBy.filter((l) => l.toLowerCase() !== f.requester.toLowerCase() && !l.endsWith('[bot]'));
     const uncounted = f.uncounted.length ? `; approvals that do not count: ${f.uncounted.map((u) => u.why).join(', ')}` : '';
-    if (!others.length) return no(`waiting for an approving review of ${short(f.pull.headSha)} from someone other than @${f.requester} (\`require_approval\`)${uncounted}`, true);
+    if (!others.length)
+      return no(`waiting for an approving review of ${short(f.pull.headSha)} from someone other than @${f.requester} (\`require_approval\`)${uncounted}`, true);
   }
   return note ? { merge: true, note } : { merge: true };
 }

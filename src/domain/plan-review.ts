@@ -18,7 +18,12 @@ export interface Finding {
 export function checkPlanRules(plan: Plan): Finding[] {
   const out: Finding[] = [];
   const criterion = (c: Criterion, where: string) => {
-    if (isHollow(c.text)) out.push({ aspect: 'content', problem: `${where}: "${c.text}" cannot fail, so it proves nothing`, suggestion: 'state an observable result or a command that exits 0 only when it holds' });
+    if (isHollow(c.text))
+      out.push({
+        aspect: 'content',
+        problem: `${where}: "${c.text}" cannot fail, so it proves nothing`,
+        suggestion: 'state an observable result or a command that exits 0 only when it holds',
+      });
     if (c.kind === 'command') {
       const p = commandProblem(c.command);
       if (p) out.push({ aspect: 'form', problem: `${where}: command criterion "${c.text}" is not runnable: ${p}` });
@@ -27,8 +32,21 @@ export function checkPlanRules(plan: Plan): Finding[] {
   if (plan.criteria.length === 0) out.push({ aspect: 'completeness', problem: 'the run has no done criteria' });
   for (const c of plan.criteria) criterion(c, `criterion ${c.id}`);
   for (const t of plan.tasks) {
-    if (t.criteria.length === 0) out.push({ aspect: 'completeness', task: t.id, problem: `task ${t.id} has no done criteria of its own`, suggestion: 'give it at least one checkable criterion' });
-    for (const text of t.criteria) if (isHollow(text)) out.push({ aspect: 'content', task: t.id, problem: `task ${t.id}: "${text}" cannot fail, so it proves nothing`, suggestion: 'state an observable result' });
+    if (t.criteria.length === 0)
+      out.push({
+        aspect: 'completeness',
+        task: t.id,
+        problem: `task ${t.id} has no done criteria of its own`,
+        suggestion: 'give it at least one checkable criterion',
+      });
+    for (const text of t.criteria)
+      if (isHollow(text))
+        out.push({
+          aspect: 'content',
+          task: t.id,
+          problem: `task ${t.id}: "${text}" cannot fail, so it proves nothing`,
+          suggestion: 'state an observable result',
+        });
   }
   return out;
 }

@@ -81,7 +81,16 @@ export function checkPlan(input: unknown, criteria: Criterion[] = []): PlanCheck
       else if (mapped === `t${i + 1}`) errors.push(`tasks.${i}.depends_on: task '${t.id}' depends on itself`);
       else if (!deps.includes(mapped)) deps.push(mapped);
     }
-    return { id: `t${i + 1}`, title: t.title, description: t.description, persona: t.persona, tier: t.model, dependsOn: deps, files: t.files, criteria: t.criteria };
+    return {
+      id: `t${i + 1}`,
+      title: t.title,
+      description: t.description,
+      persona: t.persona,
+      tier: t.model,
+      dependsOn: deps,
+      files: t.files,
+      criteria: t.criteria,
+    };
   });
   if (errors.length) return { ok: false, errors };
   const cycle = findCycle(tasks);
@@ -101,7 +110,10 @@ export function planBoundsProblems(plan: Pick<Plan, 'tasks'>, bounds: { minTasks
   const errors: string[] = [];
   const n = plan.tasks.length;
   if (n > bounds.maxTasks) errors.push(`tasks: ${n} tasks is more than the limit of ${bounds.maxTasks}; merge related work into fewer tasks`);
-  if (n < bounds.minTasks) errors.push(`tasks: a plan needs at least ${bounds.minTasks} tasks (a request one task can do skips planning); split the work, for example into the change and its tests or docs`);
+  if (n < bounds.minTasks)
+    errors.push(
+      `tasks: a plan needs at least ${bounds.minTasks} tasks (a request one task can do skips planning); split the work, for example into the change and its tests or docs`,
+    );
   plan.tasks.forEach((t, i) => {
     for (const f of t.files) {
       const hit = bounds.protectedPaths.find((p) => globMatch(p, f.replace(/^\.\//, '')));
@@ -154,7 +166,10 @@ export function waves(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'depend
 }
 
 /** The longest dependency chain by estimated duration (1 per task unless given): the lower bound on makespan. */
-export function criticalPath(plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'dependsOn'>> }, duration: (id: string) => number = () => 1): { length: number; path: string[] } {
+export function criticalPath(
+  plan: { tasks: ReadonlyArray<Pick<PlanTask, 'id' | 'dependsOn'>> },
+  duration: (id: string) => number = () => 1,
+): { length: number; path: string[] } {
   const byId = new Map(plan.tasks.map((t) => [t.id, t]));
   const best = new Map<string, { length: number; path: string[] }>();
   const longest = (id: string): { length: number; path: string[] } => {

@@ -7,7 +7,8 @@
 export const STATE_BRANCH = 'crew/state';
 
 const TASK_ID = /^t[1-9][0-9]{0,2}$/;
-const SAFE_REF = /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}|memory-[1-9][0-9]{0,2})|local-[1-9][0-9]{0,9}\/(result|t[1-9][0-9]{0,2}))$/;
+const SAFE_REF =
+  /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}|memory-[1-9][0-9]{0,2})|local-[1-9][0-9]{0,9}\/(result|t[1-9][0-9]{0,2}))$/;
 
 export function isTaskId(id: string): boolean {
   return TASK_ID.test(id);
@@ -54,7 +55,10 @@ export const localBranches: BranchNames = {
 
 /** Throws unless the name is one of the branch shapes crew owns. Guards every push. */
 export function assertCrewRef(branch: string): string {
-  if (!SAFE_REF.test(branch)) throw new Error(`refusing to write ref '${branch}': crew only writes crew/state, crew/<issue>/r<run>/<task|integration|memory-n> and crew/local-<run>/<task|result>`);
+  if (!SAFE_REF.test(branch))
+    throw new Error(
+      `refusing to write ref '${branch}': crew only writes crew/state, crew/<issue>/r<run>/<task|integration|memory-n> and crew/local-<run>/<task|result>`,
+    );
   return branch;
 }
 
@@ -70,7 +74,8 @@ export function isSafeBranchName(name: string): boolean {
 }
 
 export function assertBranchName(name: string): string {
-  if (!isSafeBranchName(name)) throw new Error(`refusing branch name '${name}': it is not a plain git branch name (letters, digits, . _ + @ # - and /; no leading '-' or '.', no '..')`);
+  if (!isSafeBranchName(name))
+    throw new Error(`refusing branch name '${name}': it is not a plain git branch name (letters, digits, . _ + @ # - and /; no leading '-' or '.', no '..')`);
   return name;
 }
 

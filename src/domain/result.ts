@@ -66,8 +66,14 @@ export function reportBody(r: Reported): string {
   const parts = [r.summary?.trim() ?? '', r.details?.trim() ?? ''];
   const f = r.feedback;
   if (f?.type === 'implementation') parts.push(`## Implementation\n${f.result}\n${f.changes.map((c) => `- ${c}`).join('\n')}`);
-  if (f?.type === 'exploration') parts.push(`## Findings\n${f.findings.map((x) => `- ${x}`).join('\n')}\n\n## Recommendations\n${f.recommendations.map((x) => `- ${x}`).join('\n')}\n\nConfidence: ${f.confidence}`);
-  if (f?.type === 'difficulty') parts.push(`## Difficulty\n${f.issue}\n\nTried:\n${f.attempts.map((x) => `- ${x}`).join('\n')}\n\nImpediment (${f.impediment.category}): ${f.impediment.requestedAction}`);
+  if (f?.type === 'exploration')
+    parts.push(
+      `## Findings\n${f.findings.map((x) => `- ${x}`).join('\n')}\n\n## Recommendations\n${f.recommendations.map((x) => `- ${x}`).join('\n')}\n\nConfidence: ${f.confidence}`,
+    );
+  if (f?.type === 'difficulty')
+    parts.push(
+      `## Difficulty\n${f.issue}\n\nTried:\n${f.attempts.map((x) => `- ${x}`).join('\n')}\n\nImpediment (${f.impediment.category}): ${f.impediment.requestedAction}`,
+    );
   return parts.filter(Boolean).join('\n\n');
 }
 
@@ -86,7 +92,11 @@ export function checkResult(reported: Reported | undefined, seen: Observed): Che
   if (!seen.reverted?.length) return checked;
   const list = seen.reverted.join(', ');
   const note = `crew undid the changes to protected paths (${list}): agents may not change them, with any tool`;
-  return { ...checked, metadataIssues: [...checked.metadataIssues, `changes to protected paths were reverted: ${list}`], reason: checked.reason ? `${checked.reason}; ${note}` : note };
+  return {
+    ...checked,
+    metadataIssues: [...checked.metadataIssues, `changes to protected paths were reverted: ${list}`],
+    reason: checked.reason ? `${checked.reason}; ${note}` : note,
+  };
 }
 
 /** How much of a report crew keeps: enough for any honest report, and small enough to travel in a commit message. */
@@ -114,7 +124,13 @@ export function boundReport(r: Reported): { reported: Reported; notes: string[] 
       : f?.type === 'exploration'
         ? { type: 'exploration', findings: list(f.findings), recommendations: list(f.recommendations), confidence: f.confidence }
         : f?.type === 'difficulty'
-          ? { type: 'difficulty', issue: item(f.issue), attempts: list(f.attempts), impediment: { category: f.impediment?.category, requestedAction: item(f.impediment?.requestedAction) }, ...(f.conflicting ? { conflicting: list(f.conflicting) } : {}) }
+          ? {
+              type: 'difficulty',
+              issue: item(f.issue),
+              attempts: list(f.attempts),
+              impediment: { category: f.impediment?.category, requestedAction: item(f.impediment?.requestedAction) },
+              ...(f.conflicting ? { conflicting: list(f.conflicting) } : {}),
+            }
           : f;
   return {
     reported: {
@@ -135,7 +151,18 @@ function checkReport(given: Reported | undefined, seen: Observed): CheckedResult
     const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
     const reason = seen.ending === 'error' && seen.error ? `${e.reason}: ${seen.error}` : e.reason;
     issues.push(`${reason}; completion marker missing`);
-    return { status: e.status, quality: 'RED', completeness: 0, summary: reason, details: '', feedback: null, metadataIssues: issues, retry: e.retry, reason, complete: false };
+    return {
+      status: e.status,
+      quality: 'RED',
+      completeness: 0,
+      summary: reason,
+      details: '',
+      feedback: null,
+      metadataIssues: issues,
+      retry: e.retry,
+      reason,
+      complete: false,
+    };
   }
   let status = reported.status;
   if (!status) {
@@ -171,7 +198,18 @@ function checkReport(given: Reported | undefined, seen: Observed): CheckedResult
   }
   if (seen.persona === 'researcher' && !/^## Sources/m.test(body)) issues.push('Sources section missing');
   if (seen.persona === 'coder' && !body.includes('```')) issues.push('code block missing');
-  return { status, quality, completeness, summary: reported.summary?.trim() || '(no summary)', details: reported.details?.trim() ?? '', feedback: reported.feedback ?? null, metadataIssues: issues, retry, reason, complete: true };
+  return {
+    status,
+    quality,
+    completeness,
+    summary: reported.summary?.trim() || '(no summary)',
+    details: reported.details?.trim() ?? '',
+    feedback: reported.feedback ?? null,
+    metadataIssues: issues,
+    retry,
+    reason,
+    complete: true,
+  };
 }
 
 /** results/result_<id>.md: front matter crew composed, the worker's text, and the marker if it reported. */
@@ -188,12 +226,19 @@ export function resultFile(taskId: string, attempt: number, r: CheckedResult, se
     changed_files: seen.changedFiles,
     turns: seen.turns,
     ...(seen.elapsedMs !== undefined ? { elapsed_seconds: Math.round(seen.elapsedMs / 1000) } : {}),
-    tokens: { input: seen.usage.inputTokens, output: seen.usage.outputTokens, cache_read: seen.usage.cacheReadTokens, cache_write: seen.usage.cacheWriteTokens },
+    tokens: {
+      input: seen.usage.inputTokens,
+      output: seen.usage.outputTokens,
+      cache_read: seen.usage.cacheReadTokens,
+      cache_write: seen.usage.cacheWriteTokens,
+    },
     cost_usd: seen.usage.costUsd,
     tools_used: seen.toolCalls,
     head: headSha,
     metadata_issues: r.metadataIssues,
   };
   const body = r.complete ? reportBody({ summary: r.summary, details: r.details, ...(r.feedback ? { feedback: r.feedback } : {}) }) : r.summary;
-  return ['---', YAML.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join('\n');
+  return ['---', YAML.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join(
+    '\n',
+  );
 }

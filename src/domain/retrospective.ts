@@ -62,7 +62,12 @@ export interface RetroCaps {
  * proposal that scores high enough but is over its cap (or an improvement in light
  * mode) is held, not discarded. Each list is sorted by score, highest first.
  */
-export function selectProposals(proposals: Proposal[], mode: RetroMode, caps: RetroCaps, threshold: number): { adopted: ScoredProposal[]; held: ScoredProposal[]; discarded: ScoredProposal[] } {
+export function selectProposals(
+  proposals: Proposal[],
+  mode: RetroMode,
+  caps: RetroCaps,
+  threshold: number,
+): { adopted: ScoredProposal[]; held: ScoredProposal[]; discarded: ScoredProposal[] } {
   const limits = mode === 'full' ? { improvement: caps.full.max_improvements, skill: caps.full.max_skills } : { improvement: 0, skill: caps.light.max_skills };
   const taken = { improvement: 0, skill: 0 };
   const out = { adopted: [] as ScoredProposal[], held: [] as ScoredProposal[], discarded: [] as ScoredProposal[] };
@@ -88,7 +93,11 @@ export const MAX_KNOWLEDGE_CHARS = 500;
 
 /** One line of text, at most 500 characters, as a knowledge entry stores it. */
 export function knowledgeContent(text: string): string {
-  return text.trim().replace(/\s*[\r\n]+\s*/g, ' ').slice(0, MAX_KNOWLEDGE_CHARS).trimEnd();
+  return text
+    .trim()
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .slice(0, MAX_KNOWLEDGE_CHARS)
+    .trimEnd();
 }
 
 const clampConfidence = (c: number) => (Number.isFinite(c) ? Math.max(0, Math.min(1, c)) : 0);
@@ -139,7 +148,14 @@ const row = (p: ScoredProposal) =>
 function body(r: Retrospective, ctx: { run: number }): string {
   const listed = [...r.adopted, ...r.held];
   const shown = listed.slice(0, MAX_ITEMS);
-  const lines = [`## crew retrospective · run ${ctx.run} (${r.mode})`, '', clip(r.summary, 4000), '', ...list('What went well', r.wentWell), ...list('What went wrong', r.wentWrong)];
+  const lines = [
+    `## crew retrospective · run ${ctx.run} (${r.mode})`,
+    '',
+    clip(r.summary, 4000),
+    '',
+    ...list('What went well', r.wentWell),
+    ...list('What went wrong', r.wentWrong),
+  ];
   if (listed.length || r.discarded.length) {
     lines.push('### Proposals', '');
     if (shown.length) lines.push('| Decision | Kind | Proposal | Score |', '|---|---|---|---|', ...shown.map(row), '');
@@ -151,7 +167,10 @@ function body(r: Retrospective, ctx: { run: number }): string {
     lines.push(
       '### Memory candidates',
       '',
-      ...r.memory.map((m, i) => `${i + 1}. [${m.type}] ${clip(knowledgeContent(m.content), MAX_KNOWLEDGE_CHARS)} (confidence ${Number(clampConfidence(m.confidence).toFixed(2))})`),
+      ...r.memory.map(
+        (m, i) =>
+          `${i + 1}. [${m.type}] ${clip(knowledgeContent(m.content), MAX_KNOWLEDGE_CHARS)} (confidence ${Number(clampConfidence(m.confidence).toFixed(2))})`,
+      ),
       '',
       'A maintainer can comment `/crew remember <n>` to add one to `.github/crew/knowledge.jsonl` through a small pull request.',
     );

@@ -8,16 +8,7 @@ import type { Posted } from './caps';
  */
 
 export type Phase =
-  | 'PLANNING'
-  | 'AWAITING_APPROVAL'
-  | 'EXECUTING'
-  | 'INTEGRATING'
-  | 'REVIEWING'
-  | 'COMPLETED'
-  | 'ESCALATING'
-  | 'INTERRUPTED'
-  | 'FAILED'
-  | 'ABORTED';
+  'PLANNING' | 'AWAITING_APPROVAL' | 'EXECUTING' | 'INTEGRATING' | 'REVIEWING' | 'COMPLETED' | 'ESCALATING' | 'INTERRUPTED' | 'FAILED' | 'ABORTED';
 
 export const TERMINAL_PHASES: ReadonlySet<Phase> = new Set(['COMPLETED', 'FAILED', 'ABORTED']);
 
@@ -272,7 +263,9 @@ export function readyTasks(view: RunView): string[] {
 /** Pending tasks that can never run because a dependency failed for good. */
 export function blockedTasks(view: RunView): string[] {
   if (!view.plan) return [];
-  return view.plan.tasks.filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some((d) => settlement(view.tasks.get(d)) === 'failed')).map((t) => t.id);
+  return view.plan.tasks
+    .filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some((d) => settlement(view.tasks.get(d)) === 'failed'))
+    .map((t) => t.id);
 }
 
 export function runningCount(view: RunView): number {

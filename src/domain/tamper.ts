@@ -56,18 +56,24 @@ const SKIP = [
 ];
 
 const ASSERTION = /\b(?:expect|assert\w*|should|t\.(?:Error|Errorf|Fatal|Fatalf)|require\.\w+|XCTAssert\w*)\b/;
-const WEAK = /\.(?:toBeTruthy|toBeDefined|toBeUndefined|toBeFalsy)\(\s*\)|expect\.anything\(\)|\bassert\s+True\b|\bassert\(\s*true\s*\)|assertTrue\(\s*true\s*\)/;
+const WEAK =
+  /\.(?:toBeTruthy|toBeDefined|toBeUndefined|toBeFalsy)\(\s*\)|expect\.anything\(\)|\bassert\s+True\b|\bassert\(\s*true\s*\)|assertTrue\(\s*true\s*\)/;
 
 /** Matchers that pin a value exactly, and looser ones that accept more (a swap from the first to the second weakens a test). */
-const EXACT = /\.(?:toStrictEqual|toEqual|toBe|toHaveLength|toBeNull|toHaveBeenCalledWith|toHaveBeenCalledTimes)\(|\.toThrow\(\s*[^)\s]|\bassert(?:Equal|Equals|StrictEqual|DeepStrictEqual|DeepEqual|Is|IsNone|Count|ListEqual|DictEqual)\b|\bassert\.(?:equal|strictEqual|deepStrictEqual|deepEqual)\(|\bassert\s+\S.*==/;
-const LOOSE = /\.(?:toMatchObject|toContain|toContainEqual|toMatch|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toBeCloseTo|toHaveBeenCalled)\(|\.toThrow\(\s*\)|\bexpect\.(?:objectContaining|arrayContaining|stringContaining|stringMatching|any)\(|\bassert(?:In|IsNotNone|Greater|GreaterEqual|Less|LessEqual|AlmostEqual|Regex|IsInstance)\b|\bassert\.(?:ok|match|notEqual)\(/;
+const EXACT =
+  /\.(?:toStrictEqual|toEqual|toBe|toHaveLength|toBeNull|toHaveBeenCalledWith|toHaveBeenCalledTimes)\(|\.toThrow\(\s*[^)\s]|\bassert(?:Equal|Equals|StrictEqual|DeepStrictEqual|DeepEqual|Is|IsNone|Count|ListEqual|DictEqual)\b|\bassert\.(?:equal|strictEqual|deepStrictEqual|deepEqual)\(|\bassert\s+\S.*==/;
+const LOOSE =
+  /\.(?:toMatchObject|toContain|toContainEqual|toMatch|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toBeCloseTo|toHaveBeenCalled)\(|\.toThrow\(\s*\)|\bexpect\.(?:objectContaining|arrayContaining|stringContaining|stringMatching|any)\(|\bassert(?:In|IsNotNone|Greater|GreaterEqual|Less|LessEqual|AlmostEqual|Regex|IsInstance)\b|\bassert\.(?:ok|match|notEqual)\(/;
 
 /** Test-runner configuration: a change there decides which tests run at all. */
-const RUNNER_CONFIG = /(^|\/)(?:(?:vitest|vite|jest|playwright|karma|cypress|ava)\.config\.[cm]?[jt]s|jest\.config\.json|\.mocharc\.\w+|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|phpunit\.xml(?:\.dist)?|package\.json)$/;
+const RUNNER_CONFIG =
+  /(^|\/)(?:(?:vitest|vite|jest|playwright|karma|cypress|ava)\.config\.[cm]?[jt]s|jest\.config\.json|\.mocharc\.\w+|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|phpunit\.xml(?:\.dist)?|package\.json)$/;
 /** Code the runner loads around every test, by convention: pytest's conftest.py and the usual setup file names. */
-const RUNNER_CODE = /(^|\/)(?:conftest\.py|(?:vitest|jest|test|tests)\.setup\.[cm]?[jt]sx?|setup-?tests?\.[cm]?[jt]sx?|global-?(?:setup|teardown)\.[cm]?[jt]sx?)$/i;
+const RUNNER_CODE =
+  /(^|\/)(?:conftest\.py|(?:vitest|jest|test|tests)\.setup\.[cm]?[jt]sx?|setup-?tests?\.[cm]?[jt]sx?|global-?(?:setup|teardown)\.[cm]?[jt]sx?)$/i;
 /** Settings that leave tests out, or let a run with no tests pass. */
-const NARROWING = /\b(?:exclude|testPathIgnorePatterns|modulePathIgnorePatterns|testIgnore|ignorePatterns|passWithNoTests|onlyChanged)\b|--ignore(?:-glob)?\b|--deselect\b|(?:^|\s)-k\s/;
+const NARROWING =
+  /\b(?:exclude|testPathIgnorePatterns|modulePathIgnorePatterns|testIgnore|ignorePatterns|passWithNoTests|onlyChanged)\b|--ignore(?:-glob)?\b|--deselect\b|(?:^|\s)-k\s/;
 /** Settings that name code the runner loads before the tests: it can decide what every test sees. */
 const SETUP_KEYS = /\b(?:setupFiles|setupFilesAfterEnv|globalSetup|globalTeardown)\b/;
 /** In runner code: hooks that drop tests or rewrite their outcome, and replacements of the test functions themselves. */
@@ -81,12 +87,35 @@ const TEST_SCRIPT = /^\s*"test"\s*:\s*"((?:[^"\\]|\\.)*)"/;
  * machine that installs or tests the package, people's and CI's alike.
  */
 export const LIFECYCLE_SCRIPTS = [
-  'preinstall', 'install', 'postinstall',
-  'preuninstall', 'uninstall', 'postuninstall',
-  'prepublish', 'preprepare', 'prepare', 'postprepare', 'prepublishOnly',
-  'prepack', 'postpack', 'publish', 'postpublish',
-  'prerestart', 'restart', 'postrestart', 'prestart', 'poststart', 'prestop', 'stop', 'poststop',
-  'pretest', 'posttest', 'preversion', 'version', 'postversion', 'dependencies',
+  'preinstall',
+  'install',
+  'postinstall',
+  'preuninstall',
+  'uninstall',
+  'postuninstall',
+  'prepublish',
+  'preprepare',
+  'prepare',
+  'postprepare',
+  'prepublishOnly',
+  'prepack',
+  'postpack',
+  'publish',
+  'postpublish',
+  'prerestart',
+  'restart',
+  'postrestart',
+  'prestart',
+  'poststart',
+  'prestop',
+  'stop',
+  'poststop',
+  'pretest',
+  'posttest',
+  'preversion',
+  'version',
+  'postversion',
+  'dependencies',
 ] as const;
 const LIFECYCLE_LINE = new RegExp(`^\\s*"(${LIFECYCLE_SCRIPTS.join('|')})"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`);
 
@@ -115,14 +144,24 @@ function lifecycleFindings(f: FileDiff, whole: { before?: string; after?: string
     const line = lineOf(name);
     const where = line ? `${f.path}:${line}` : f.path;
     const what = was === undefined ? `adds the \`${name}\` script ${quote(now)}` : `changes the \`${name}\` script from ${quote(was)} to ${quote(now)}`;
-    return { rule: 'lifecycle-script-changed', file: f.path, ...(line ? { line } : {}), evidence: `${where} ${what}, which npm runs by itself (on install, test, pack or publish): look at it before merging` };
+    return {
+      rule: 'lifecycle-script-changed',
+      file: f.path,
+      ...(line ? { line } : {}),
+      evidence: `${where} ${what}, which npm runs by itself (on install, test, pack or publish): look at it before merging`,
+    };
   };
   const before = whole ? scriptsOf(whole.before) : undefined;
   const after = whole ? scriptsOf(whole.after) : undefined;
   if (before && after) {
     return LIFECYCLE_SCRIPTS.filter((n) => after[n] !== undefined && after[n] !== before[n]).map((n) => finding(n, before[n], after[n]!));
   }
-  const was = new Map(f.removed.map((l) => LIFECYCLE_LINE.exec(l.text)).filter((m) => m !== null).map((m) => [m[1]!, m[2]!]));
+  const was = new Map(
+    f.removed
+      .map((l) => LIFECYCLE_LINE.exec(l.text))
+      .filter((m) => m !== null)
+      .map((m) => [m[1]!, m[2]!]),
+  );
   const out: TamperFinding[] = [];
   for (const l of f.added) {
     const m = LIFECYCLE_LINE.exec(l.text);
@@ -134,7 +173,10 @@ function lifecycleFindings(f: FileDiff, whole: { before?: string; after?: string
 /** Any change to a `.gitattributes`: it decides how git shows, converts and merges files, so it can hide a change from review. */
 function attributesFinding(f: FileDiff): TamperFinding {
   const lines = f.added.length ? f.added : f.removed;
-  const sample = lines.slice(0, 3).map((l) => quote(l.text)).join(', ');
+  const sample = lines
+    .slice(0, 3)
+    .map((l) => quote(l.text))
+    .join(', ');
   const verb = f.status === 'deleted' ? 'deletes' : f.status === 'added' ? 'adds' : 'changes';
   return {
     rule: 'git-attributes-changed',
@@ -151,23 +193,48 @@ function runnerFindings(f: FileDiff, context: TamperContext): TamperFinding[] {
     const before = f.removed.map((l) => TEST_SCRIPT.exec(l.text)?.[1]).find((v) => v !== undefined);
     const after = f.added.map((l) => ({ l, v: TEST_SCRIPT.exec(l.text)?.[1] })).find((x) => x.v !== undefined);
     if (before !== undefined && before !== after?.v) {
-      out.push({ rule: 'test-command-changed', file: f.path, ...(after ? { line: after.l.line } : {}), evidence: after ? `${f.path}:${after.l.line} changes the test script from ${quote(before)} to ${quote(after.v!)}` : `${f.path} removes the test script ${quote(before)}` });
+      out.push({
+        rule: 'test-command-changed',
+        file: f.path,
+        ...(after ? { line: after.l.line } : {}),
+        evidence: after
+          ? `${f.path}:${after.l.line} changes the test script from ${quote(before)} to ${quote(after.v!)}`
+          : `${f.path} removes the test script ${quote(before)}`,
+      });
     }
     out.push(...lifecycleFindings(f, context.packageJson?.[f.path]));
   }
   if (RUNNER_CONFIG.test(f.path)) {
     for (const l of f.added) {
-      if (NARROWING.test(l.text) && !TEST_SCRIPT.test(l.text)) out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} changes which tests run: ${quote(l.text)}` });
-      else if (SETUP_KEYS.test(l.text)) out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} changes the code the runner loads before the tests: ${quote(l.text)}` });
+      if (NARROWING.test(l.text) && !TEST_SCRIPT.test(l.text))
+        out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} changes which tests run: ${quote(l.text)}` });
+      else if (SETUP_KEYS.test(l.text))
+        out.push({
+          rule: 'runner-config-weakened',
+          file: f.path,
+          line: l.line,
+          evidence: `${f.path}:${l.line} changes the code the runner loads before the tests: ${quote(l.text)}`,
+        });
     }
     for (const l of f.removed) {
-      if (SETUP_KEYS.test(l.text) && !f.added.some((a) => a.text.trim() === l.text.trim())) out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path} no longer has the runner setting on its former line ${l.line}: ${quote(l.text)}` });
+      if (SETUP_KEYS.test(l.text) && !f.added.some((a) => a.text.trim() === l.text.trim()))
+        out.push({
+          rule: 'runner-config-weakened',
+          file: f.path,
+          line: l.line,
+          evidence: `${f.path} no longer has the runner setting on its former line ${l.line}: ${quote(l.text)}`,
+        });
     }
   }
   if (isRunnerCode(f.path, context)) {
     for (const l of f.added) {
       if (RUNNER_HOOKS.test(l.text) || NARROWING.test(l.text) || SKIP.some((re) => re.test(l.text))) {
-        out.push({ rule: 'runner-config-weakened', file: f.path, line: l.line, evidence: `${f.path}:${l.line} is runner code loaded around every test, and this line changes which tests run or how they end: ${quote(l.text)}` });
+        out.push({
+          rule: 'runner-config-weakened',
+          file: f.path,
+          line: l.line,
+          evidence: `${f.path}:${l.line} is runner code loaded around every test, and this line changes which tests run or how they end: ${quote(l.text)}`,
+        });
       }
     }
   }
@@ -177,7 +244,8 @@ function runnerFindings(f: FileDiff, context: TamperContext): TamperFinding[] {
 /** Whether a path is configuration or code that decides how tests run (for a diff git could not show as text). */
 const isRunnerFile = (path: string, context: TamperContext) => RUNNER_CONFIG.test(path) || isRunnerCode(path, context) || isAttributesFile(path);
 /** conftest.py, a conventionally named setup file, or one the configuration names (which may leave out the extension). */
-const isRunnerCode = (path: string, context: TamperContext) => RUNNER_CODE.test(path) || !!context.setupFiles?.some((s) => s === path || s === path.replace(/\.[^./]+$/, ''));
+const isRunnerCode = (path: string, context: TamperContext) =>
+  RUNNER_CODE.test(path) || !!context.setupFiles?.some((s) => s === path || s === path.replace(/\.[^./]+$/, ''));
 const isAttributesFile = (path: string) => /(^|\/)\.gitattributes$/.test(path);
 
 export function findTampering(files: FileDiff[], context: TamperContext = {}): TamperFinding[] {
@@ -186,7 +254,12 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
     if (isAttributesFile(f.path)) out.push(attributesFinding(f));
     if (f.binary) {
       // crew reads diffs with --text; a file still shown as binary is one the checks could not read.
-      if (isTestFile(f.path) || isRunnerFile(f.path, context)) out.push({ rule: 'diff-unreadable', file: f.path, evidence: `the change to ${f.path} could not be read as text ("Binary files differ"), so the test-tampering checks cannot vouch for it` });
+      if (isTestFile(f.path) || isRunnerFile(f.path, context))
+        out.push({
+          rule: 'diff-unreadable',
+          file: f.path,
+          evidence: `the change to ${f.path} could not be read as text ("Binary files differ"), so the test-tampering checks cannot vouch for it`,
+        });
       continue;
     }
     out.push(...runnerFindings(f, context));
@@ -196,7 +269,8 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
       continue;
     }
     for (const l of f.added) {
-      if (SKIP.some((re) => re.test(l.text))) out.push({ rule: 'skipped-test', file: f.path, line: l.line, evidence: `${f.path}:${l.line} skips or narrows tests: ${quote(l.text)}` });
+      if (SKIP.some((re) => re.test(l.text)))
+        out.push({ rule: 'skipped-test', file: f.path, line: l.line, evidence: `${f.path}:${l.line} skips or narrows tests: ${quote(l.text)}` });
     }
     const removedAsserts = f.removed.filter((l) => ASSERTION.test(l.text));
     const addedAsserts = f.added.filter((l) => ASSERTION.test(l.text));
@@ -204,9 +278,17 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
     const strongRemoved = removedAsserts.filter((l) => !WEAK.test(l.text));
     if (strongRemoved.length > strongAdded.length) {
       const lost = strongRemoved.length - strongAdded.length;
-      const sample = strongRemoved.slice(0, 3).map((l) => `${f.path}:${l.line} ${quote(l.text)}`).join('; ');
+      const sample = strongRemoved
+        .slice(0, 3)
+        .map((l) => `${f.path}:${l.line} ${quote(l.text)}`)
+        .join('; ');
       const weakened = addedAsserts.length > strongAdded.length ? `, ${addedAsserts.length - strongAdded.length} replaced by a weaker check` : '';
-      out.push({ rule: 'weakened-assertions', file: f.path, line: strongRemoved[0]!.line, evidence: `${lost} assertion(s) fewer in ${f.path}${weakened}; removed: ${sample}` });
+      out.push({
+        rule: 'weakened-assertions',
+        file: f.path,
+        line: strongRemoved[0]!.line,
+        evidence: `${lost} assertion(s) fewer in ${f.path}${weakened}; removed: ${sample}`,
+      });
     } else {
       // As many assertions as before, but exact matchers swapped for ones that accept more.
       const exactLost = f.removed.filter((l) => EXACT.test(l.text)).length - f.added.filter((l) => EXACT.test(l.text)).length;
@@ -214,7 +296,12 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
       if (exactLost > 0 && looseGained > 0) {
         const was = f.removed.find((l) => EXACT.test(l.text))!;
         const now = f.added.find((l) => LOOSE.test(l.text))!;
-        out.push({ rule: 'loosened-matcher', file: f.path, line: now.line, evidence: `${f.path}:${now.line} checks less than before: ${quote(was.text)} became ${quote(now.text)}` });
+        out.push({
+          rule: 'loosened-matcher',
+          file: f.path,
+          line: now.line,
+          evidence: `${f.path}:${now.line} checks less than before: ${quote(was.text)} became ${quote(now.text)}`,
+        });
       }
     }
   }

@@ -46,7 +46,8 @@ The model: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for an Anthropic-compati
 Exit codes: 0 done, 1 not done (criteria unmet, failed, or waiting for you), 2 usage or configuration error, 130 interrupted.`;
 
 function positiveInt(flag: string, value: string | undefined): number {
-  if (value === undefined || !/^[1-9][0-9]*$/.test(value)) throw new UsageError(`${flag} needs a positive whole number (got ${value === undefined ? 'nothing' : `'${value}'`}).`);
+  if (value === undefined || !/^[1-9][0-9]*$/.test(value))
+    throw new UsageError(`${flag} needs a positive whole number (got ${value === undefined ? 'nothing' : `'${value}'`}).`);
   return Number(value);
 }
 
@@ -54,7 +55,8 @@ export function parseArgs(argv: string[], cwd: string): Command {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') return { kind: 'help' };
   if (verb === '--version' || verb === 'version') return { kind: 'version' };
-  if (verb !== 'run' && verb !== 'list' && verb !== 'status') throw new UsageError(`unknown command '${verb}'. Use crew run, crew list or crew status (crew --help shows them all).`);
+  if (verb !== 'run' && verb !== 'list' && verb !== 'status')
+    throw new UsageError(`unknown command '${verb}'. Use crew run, crew list or crew status (crew --help shows them all).`);
 
   let project = cwd;
   const criteria: string[] = [];
@@ -102,10 +104,13 @@ export function parseArgs(argv: string[], cwd: string): Command {
     if (positional.length > 1) throw new UsageError('crew status takes at most one run number.');
     return { kind: 'status', project, ...(positional[0] !== undefined ? { run: positiveInt('the run number', positional[0]) } : {}) };
   }
-  if (positional.length > 1) throw new UsageError(`crew run takes one task in quotes; got ${positional.length} words. Quote the task: crew run "${positional.join(' ')}".`);
+  if (positional.length > 1)
+    throw new UsageError(`crew run takes one task in quotes; got ${positional.length} words. Quote the task: crew run "${positional.join(' ')}".`);
   const task = positional[0];
-  if (resume !== undefined && (task !== undefined || configFile !== undefined || criteria.length)) throw new UsageError('--resume continues an existing run; it takes no task, --criteria or --config.');
-  if (resume === undefined && task === undefined && configFile === undefined) throw new UsageError('crew run needs a task: crew run "what to do" --criteria "how to tell it is done", or --config task.yaml, or --resume.');
+  if (resume !== undefined && (task !== undefined || configFile !== undefined || criteria.length))
+    throw new UsageError('--resume continues an existing run; it takes no task, --criteria or --config.');
+  if (resume === undefined && task === undefined && configFile === undefined)
+    throw new UsageError('crew run needs a task: crew run "what to do" --criteria "how to tell it is done", or --config task.yaml, or --resume.');
   if (task !== undefined && !task.trim()) throw new UsageError('the task is empty: say what crew should do.');
   return { kind: 'run', task, criteria, configFile, resume, project, maxIterations, verbose, scripted, allowUnsandboxed, allowSetup };
 }

@@ -85,7 +85,9 @@ function modelFrom(scripted: string | undefined, warn: (m: string) => void): Pro
   // A gateway's token may match no known key pattern: redact it by value, as the Action does.
   addSecret(key);
   if (!key && !process.env.ANTHROPIC_BASE_URL) {
-    throw new UsageError('no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.');
+    throw new UsageError(
+      'no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.',
+    );
   }
   const log = { info: () => undefined, warn, checkpoint: () => undefined };
   // A gateway may need no key; the SDK still wants one, so a placeholder is sent.
@@ -106,7 +108,12 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   if (cmd.resume !== undefined) {
     const numbers = await runNumbersOf(project.dir);
     runNo = cmd.resume === 'latest' ? (numbers.at(-1) ?? 0) : cmd.resume;
-    if (!runNo || !numbers.includes(runNo)) throw new UsageError(numbers.length ? `there is no run ${runNo} in ${runsDir(project.dir)} (runs: ${numbers.join(', ')}).` : `there are no runs to resume in ${project.dir}. Start one with crew run "task".`);
+    if (!runNo || !numbers.includes(runNo))
+      throw new UsageError(
+        numbers.length
+          ? `there is no run ${runNo} in ${runsDir(project.dir)} (runs: ${numbers.join(', ')}).`
+          : `there are no runs to resume in ${project.dir}. Start one with crew run "task".`,
+      );
     const rec = readRun(await store.load(`issue-${runNo}/run-1/`), runNo, 1);
     const req = await readRequest(store.runDir(runNo));
     if (!rec || !req) throw new UsageError(`run ${runNo} stopped before it was recorded; start a new one with crew run "task".`);
@@ -174,9 +181,25 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const release = await claimRun(store.runDir(runNo));
   await writeFile(optionsFile, `${JSON.stringify(options, null, 2)}\n`);
   // One folder per user: another user's crew (root's, say) may have made a shared one this user cannot write.
-  const worktrees = join(tmpdir(), `crew-worktrees-${process.getuid?.() ?? userInfo().username}`, createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
+  const worktrees = join(
+    tmpdir(),
+    `crew-worktrees-${process.getuid?.() ?? userInfo().username}`,
+    createHash('sha256').update(project.dir).digest('hex').slice(0, 12),
+    String(runNo),
+  );
   await LocalEngine.clearWorktrees(project.dir, worktrees);
-  const engine = new LocalEngine({ project: project.dir, run: runNo, base, config, model, view, prompter, verbose: cmd.verbose, worktrees, user: userInfo().username || 'you' });
+  const engine = new LocalEngine({
+    project: project.dir,
+    run: runNo,
+    base,
+    config,
+    model,
+    view,
+    prompter,
+    verbose: cmd.verbose,
+    worktrees,
+    user: userInfo().username || 'you',
+  });
 
   out.write(`crew ${CREW_VERSION} · run ${runNo} · ${project.dir} · from ${base.branch} at ${base.sha.slice(0, 7)}\n`);
   if (fresh && project.dirty) out.write('note: you have uncommitted changes; crew works from the last commit and does not touch your working tree.\n');
@@ -243,7 +266,15 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
   const judgment = iteration ? parseJson<Judgment>(snap, paths.judgment(runNo, 1, iteration)) : undefined;
   const passed = v.run.phase === 'COMPLETED' && judgment?.verdict === 'PASS';
   const word =
-    ending.kind === 'waiting' ? 'waiting for your answer' : ending.kind === 'stalled' ? `stopped while ${v.run.phase.toLowerCase()}` : passed ? 'completed' : v.run.phase === 'COMPLETED' ? 'completed, accepted with unmet criteria' : v.run.phase.toLowerCase();
+    ending.kind === 'waiting'
+      ? 'waiting for your answer'
+      : ending.kind === 'stalled'
+        ? `stopped while ${v.run.phase.toLowerCase()}`
+        : passed
+          ? 'completed'
+          : v.run.phase === 'COMPLETED'
+            ? 'completed, accepted with unmet criteria'
+            : v.run.phase.toLowerCase();
   w(`Run ${runNo}: ${word}${iteration ? ` after ${iteration} critic iteration${iteration === 1 ? '' : 's'}` : ''}.`);
   if (judgment) {
     w(`Critic: ${judgment.verdict} — ${judgment.overallReason}`);
@@ -261,7 +292,10 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
   if (v.run.pr) w(`Result branch: ${result}  (review: git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge: git merge ${result})`);
   const files = ['report.md', 'retrospective.md', 'history.jsonl', 'execution_log.yaml', 'crew.log'].filter((f) => existsSync(join(folder, f)));
   w(`Run files: ${folder}${files.length ? ` (${files.join(', ')})` : ''}`);
-  const canContinue = ending.kind === 'stalled' || Boolean(v.run.failure?.resumeFrom) || (v.run.phase === 'FAILED' && [...v.tasks.values()].some((t) => ['failure', 'partial', 'timeout', 'blocked'].includes(t.status)));
+  const canContinue =
+    ending.kind === 'stalled' ||
+    Boolean(v.run.failure?.resumeFrom) ||
+    (v.run.phase === 'FAILED' && [...v.tasks.values()].some((t) => ['failure', 'partial', 'timeout', 'blocked'].includes(t.status)));
   if (ending.kind === 'waiting') w(`crew is waiting for an answer: run crew run --resume ${runNo} in a terminal to give it.`);
   else if (canContinue) w(`crew run --resume ${runNo} continues this run.`);
   return passed ? 0 : 1;
@@ -288,7 +322,12 @@ async function list(project: Project, out: Output): Promise<number> {
       rows.push([String(n), 'not started', '0', '', '']);
       continue;
     }
-    const state = rec.phase === 'ESCALATING' || rec.phase === 'AWAITING_APPROVAL' ? 'waiting for you' : (await orphaned(store, n, rec.phase)) ? 'stopped (--resume continues)' : rec.phase.toLowerCase();
+    const state =
+      rec.phase === 'ESCALATING' || rec.phase === 'AWAITING_APPROVAL'
+        ? 'waiting for you'
+        : (await orphaned(store, n, rec.phase))
+          ? 'stopped (--resume continues)'
+          : rec.phase.toLowerCase();
     rows.push([String(n), state, String(rec.review?.iteration ?? 0), rec.createdAt.replace('T', ' ').replace(/:\d\dZ$/, 'Z'), rec.title.slice(0, 60)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -314,7 +353,11 @@ async function status(project: Project, run: number | undefined, out: Output): P
   const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: rel('crew.log'), stateFile: rel });
   const waiting = view.run.phase === 'ESCALATING' || view.run.phase === 'AWAITING_APPROVAL';
   const stopped = await orphaned(store, n, view.run.phase);
-  const next = isTerminal(view.run.phase) ? 'crew run "…" (a new run) · crew list' : waiting ? `crew run --resume ${n} (crew asks again, at the prompt)` : `crew run --resume ${n}${stopped ? ' (no crew process is working on it)' : ''}`;
+  const next = isTerminal(view.run.phase)
+    ? 'crew run "…" (a new run) · crew list'
+    : waiting
+      ? `crew run --resume ${n} (crew asks again, at the prompt)`
+      : `crew run --resume ${n}${stopped ? ' (no crew process is working on it)' : ''}`;
   const text = markdownToTerminal(md, n)
     .replace(/^Commands now: .*$/m, `Next: ${next}`)
     .replace(/^(Retrospective \(\w+\)): #comment-\d+$/m, `$1: ${rel('retrospective.md')}`);

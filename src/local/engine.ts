@@ -164,7 +164,12 @@ export class LocalEngine {
     if (adv.outputs.critic === 'true' && !this.interrupted) await this.job('critic', event, id, issue);
   }
 
-  private async job(step: keyof typeof STEPS, event: CrewEvent, runId: string, extra: Partial<Settings>): Promise<{ ok: boolean; outputs: Record<string, string> }> {
+  private async job(
+    step: keyof typeof STEPS,
+    event: CrewEvent,
+    runId: string,
+    extra: Partial<Settings>,
+  ): Promise<{ ok: boolean; outputs: Record<string, string> }> {
     const label = extra.task ?? step;
     const outputs: Record<string, string> = {};
     const log = this.log(label);

@@ -74,11 +74,13 @@ export class LocalForge implements Forge {
 
   /** Writes are queued so parallel jobs never interleave two versions of the file. */
   private save(): Promise<void> {
-    const next = this.writing.catch(() => undefined).then(async () => {
-      await mkdir(dirname(this.file), { recursive: true });
-      await writeFile(`${this.file}.tmp`, JSON.stringify(await this.load(), null, 2));
-      await rename(`${this.file}.tmp`, this.file);
-    });
+    const next = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(dirname(this.file), { recursive: true });
+        await writeFile(`${this.file}.tmp`, JSON.stringify(await this.load(), null, 2));
+        await rename(`${this.file}.tmp`, this.file);
+      });
     this.writing = next;
     return next;
   }

@@ -12,7 +12,12 @@ import { parseJson, paths, readView } from '../state/run-files';
  */
 
 export type HistoryRecord =
-  | { type: 'summary'; iteration: number; at: string; tasks: Array<{ id: string; title: string; status: string; attempts: number; summary: string | null; error: string | null }> }
+  | {
+      type: 'summary';
+      iteration: number;
+      at: string;
+      tasks: Array<{ id: string; title: string; status: string; attempts: number; summary: string | null; error: string | null }>;
+    }
   | {
       type: 'judgment';
       iteration: number;
@@ -40,7 +45,14 @@ export function historyRecords(snap: StateSnapshot, run: number, recorded: Set<s
       at: j.at,
       tasks: view.plan.tasks.map((t) => {
         const rec = view.tasks.get(t.id);
-        return { id: t.id, title: t.title, status: rec?.status ?? 'pending', attempts: rec?.attempts ?? 0, summary: rec?.summary ?? null, error: rec?.error ?? null };
+        return {
+          id: t.id,
+          title: t.title,
+          status: rec?.status ?? 'pending',
+          attempts: rec?.attempts ?? 0,
+          summary: rec?.summary ?? null,
+          error: rec?.error ?? null,
+        };
       }),
     });
     out.push({
@@ -56,7 +68,14 @@ export function historyRecords(snap: StateSnapshot, run: number, recorded: Set<s
   }
   if (isTerminal(view.run.phase) && !recorded.has('final')) {
     const u = totalUsage(view);
-    out.push({ type: 'final', at: view.run.updatedAt, status: view.run.phase.toLowerCase(), iterations, tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens, cost_usd: u.costUsd });
+    out.push({
+      type: 'final',
+      at: view.run.updatedAt,
+      status: view.run.phase.toLowerCase(),
+      iterations,
+      tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
+      cost_usd: u.costUsd,
+    });
   }
   return out;
 }
@@ -76,6 +95,9 @@ export function appendHistory(runDir: string, snap: StateSnapshot, run: number):
     const fresh = historyRecords(snap, run, recorded);
     if (fresh.length) await appendFile(file, fresh.map((r) => `${JSON.stringify(r)}\n`).join(''));
   });
-  chains.set(file, next.catch(() => undefined));
+  chains.set(
+    file,
+    next.catch(() => undefined),
+  );
   return next;
 }

@@ -94,7 +94,9 @@ export class LiveView {
   private block(frame: number | undefined): string[] {
     if (!this.view) return [];
     const width = Math.max(20, this.columns() - 1);
-    return [headerLine(this.view, this.elapsed()), ...taskLines(this.view, frame).map((l) => l.text)].map((l) => ([...l].length > width ? `${[...l].slice(0, width - 1).join('')}…` : l));
+    return [headerLine(this.view, this.elapsed()), ...taskLines(this.view, frame).map((l) => l.text)].map((l) =>
+      [...l].length > width ? `${[...l].slice(0, width - 1).join('')}…` : l,
+    );
   }
 
   private clear(): void {

@@ -19,7 +19,9 @@ interface Approval {
 }
 
 export function setupKey(project: string, commands: string[]): string {
-  return createHash('sha256').update(JSON.stringify({ repository: project, setup: commands })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ repository: project, setup: commands }))
+    .digest('hex');
 }
 
 async function readApprovals(project: string): Promise<Record<string, Approval>> {

@@ -30,7 +30,9 @@ export async function readTaskFile(file: string): Promise<TaskFile> {
   const parsed = TaskKeys.safeParse({ task, criteria });
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((i) => `\`${i.path.join('.') || '(top level)'}\`: ${i.message}${i.path[0] === 'task' && task === undefined ? ' (the file needs a `task:` key)' : ''}`),
+      parsed.error.issues.map(
+        (i) => `\`${i.path.join('.') || '(top level)'}\`: ${i.message}${i.path[0] === 'task' && task === undefined ? ' (the file needs a `task:` key)' : ''}`,
+      ),
       file,
     );
   }
@@ -57,7 +59,12 @@ export function mergeConfig(...layers: Array<Record<string, unknown>>): Record<s
  * person's choice alone (`--allow-unsandboxed`): a repository, or a task file that may
  * come with one, cannot turn the sandbox off on the person's machine.
  */
-export function localConfig(crewYml: string | undefined, task: Record<string, unknown>, flags: { maxIterations?: number; allowUnsandboxed?: boolean }, file: string): Config {
+export function localConfig(
+  crewYml: string | undefined,
+  task: Record<string, unknown>,
+  flags: { maxIterations?: number; allowUnsandboxed?: boolean },
+  file: string,
+): Config {
   const committed = parseYamlMapping(crewYml, file);
   validateConfig(committed, file);
   const merged = mergeConfig(committed, task, flags.maxIterations ? { max_iterations: flags.maxIterations } : {});

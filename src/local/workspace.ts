@@ -19,9 +19,15 @@ export interface Project {
 
 /** The repository a local run works on; a clear error when `--project` is not one. */
 export async function openProject(dir: string): Promise<Project> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--project ${dir}: no such folder. Pass the folder of a git repository (the default is the current folder).`);
-  const top = (await gitClient(dir, '', LOCAL_IDENTITY).raw(['rev-parse', '--show-toplevel']).catch(() => '')).trim();
-  if (!top) throw new UsageError(`${dir} is not inside a git repository. crew works on a repository's last commit: run \`git init\` and commit your files first.`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UsageError(`--project ${dir}: no such folder. Pass the folder of a git repository (the default is the current folder).`);
+  const top = (
+    await gitClient(dir, '', LOCAL_IDENTITY)
+      .raw(['rev-parse', '--show-toplevel'])
+      .catch(() => '')
+  ).trim();
+  if (!top)
+    throw new UsageError(`${dir} is not inside a git repository. crew works on a repository's last commit: run \`git init\` and commit your files first.`);
   const git = projectGit(top);
   const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim();
   if (!head) throw new UsageError(`the repository at ${top} has no commits yet. crew works from the last commit: commit your files first.`);
@@ -42,7 +48,7 @@ export function runsDir(project: string): string {
 export async function ensureCrewDir(project: string): Promise<void> {
   await mkdir(runsDir(project), { recursive: true });
   const ignore = join(crewDir(project), '.gitignore');
-  if (!existsSync(ignore)) await writeFile(ignore, '# crew\'s local runs; never committed\n*\n');
+  if (!existsSync(ignore)) await writeFile(ignore, "# crew's local runs; never committed\n*\n");
 }
 
 /** The numbers of the local runs, ascending. */
@@ -72,7 +78,8 @@ export async function claimRun(runDir: string): Promise<() => Promise<void>> {
   await mkdir(runDir, { recursive: true });
   const file = join(runDir, '.session');
   const holder = Number(await readFile(file, 'utf8').catch(() => ''));
-  if (holder && holder !== process.pid && processAlive(holder)) throw new UsageError(`this run is already going in another crew process (pid ${holder}). Wait for it, or stop it with Ctrl-C there.`);
+  if (holder && holder !== process.pid && processAlive(holder))
+    throw new UsageError(`this run is already going in another crew process (pid ${holder}). Wait for it, or stop it with Ctrl-C there.`);
   await writeFile(file, String(process.pid));
   return () => rm(file, { force: true });
 }

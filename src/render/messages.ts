@@ -21,5 +21,14 @@ export function refusalComment(login: string, permission: string): string {
 }
 
 export function failureComment(step: string, message: string, runLink: string, next: string): string {
-  return [`**crew stopped** during ${step}.`, '', inert(message), '', `**What you can do:** ${next}`, '', `<sub>[Workflow log](${runLink})</sub>`, hiddenMarker('failure')].join('\n');
+  return [
+    `**crew stopped** during ${step}.`,
+    '',
+    inert(message),
+    '',
+    `**What you can do:** ${next}`,
+    '',
+    `<sub>[Workflow log](${runLink})</sub>`,
+    hiddenMarker('failure'),
+  ].join('\n');
 }

@@ -64,7 +64,11 @@ export function shownVersion(body: string): number | undefined {
 
 /** Mermaid labels cannot hold quotes, brackets or markup; keep them plain. */
 function mermaidLabel(text: string): string {
-  return text.replace(/["<>[\]{}()|`#;]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
+  return text
+    .replace(/["<>[\]{}()|`#;]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 60);
 }
 
 export function mermaidGraph(view: RunView): string {
@@ -110,7 +114,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push(`> ${inert(plan.summary.replace(/\n+/g, ' '))}`);
     out.push('');
     if (plan.openQuestions?.length) {
-      out.push(`> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`);
+      out.push(
+        `> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`,
+      );
       for (const [i, q] of plan.openQuestions.entries()) out.push(`> ${i + 1}. ${inert(cell(q))}`);
       out.push('> If an assumption is wrong, comment `/crew abort`, add the answer to the issue, and comment `/crew run` again.');
       out.push('');
@@ -120,20 +126,34 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     for (const t of plan.tasks) {
       const rec = view.tasks.get(t.id);
       const branch = rec?.branch && rec.status !== 'pending' ? `[\`${rec.branch}\`](${links.branch(rec.branch)})` : '–';
-      const status = rec?.replacedBy ? `↪ replaced by ${rec.replacedBy.join(', ')}` : rec?.accepted ? `${STATUS_TEXT[rec.status]} (accepted as is)` : STATUS_TEXT[rec?.status ?? 'pending'];
+      const status = rec?.replacedBy
+        ? `↪ replaced by ${rec.replacedBy.join(', ')}`
+        : rec?.accepted
+          ? `${STATUS_TEXT[rec.status]} (accepted as is)`
+          : STATUS_TEXT[rec?.status ?? 'pending'];
       const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
-      out.push(`| **${t.id}** ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`);
+      out.push(
+        `| **${t.id}** ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`,
+      );
     }
     out.push('');
     out.push(mermaidGraph(view));
     const cp = criticalPath(plan);
-    out.push(`<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`);
+    out.push(
+      `<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`,
+    );
     out.push('');
     const review = run.review;
-    out.push(review?.iteration ? `**Done criteria** · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})` : '**Done criteria**');
+    out.push(
+      review?.iteration
+        ? `**Done criteria** · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})`
+        : '**Done criteria**',
+    );
     for (const c of plan.criteria) {
       const met = review?.met[c.id];
-      out.push(`- [${met === true ? 'x' : ' '}] ${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`);
+      out.push(
+        `- [${met === true ? 'x' : ' '}] ${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`,
+      );
     }
     if (run.phase === 'EXECUTING' && review?.rerun.length) {
       out.push('');
@@ -155,16 +175,24 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.waiting?.kind === 'verdict') {
     out.push('');
-    out.push(`**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`);
+    out.push(
+      `**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`,
+    );
   } else if (run.waiting?.kind === 'conflict') {
     out.push('');
-    out.push(`**Waiting for your decision** on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => inert(codeSpan(f))).join(', ')} ([the hunks](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\` or \`/crew abort\`.`);
+    out.push(
+      `**Waiting for your decision** on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => inert(codeSpan(f))).join(', ')} ([the hunks](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\` or \`/crew abort\`.`,
+    );
   } else if (run.waiting?.kind === 'decision') {
     out.push('');
-    out.push(`**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`);
+    out.push(
+      `**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`,
+    );
   } else if (run.waiting?.kind === 'answer') {
     out.push('');
-    out.push(`**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`);
+    out.push(
+      `**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`,
+    );
   } else if (run.waiting?.kind === 'approval') {
     out.push('');
     out.push(
@@ -175,7 +203,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.pr) {
     out.push('');
-    const merge = run.merge ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${run.merge.reason}`, 'not-merged': ` · not merged by crew: ${run.merge.reason}` }[run.merge.state] : '';
+    const merge = run.merge
+      ? { merged: ' · ✅ merged by crew', waiting: ` · ⏳ not merged yet: ${run.merge.reason}`, 'not-merged': ` · not merged by crew: ${run.merge.reason}` }[
+          run.merge.state
+        ]
+      : '';
     out.push(`**Pull request:** ${run.pr.url}${merge}`);
   }
   if (run.retro) {
@@ -184,11 +216,15 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.failure) {
     out.push('');
-    out.push(`**What went wrong** (${run.failure.step}): ${inert(run.failure.message)}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; comment \`/crew resume\` to carry on from there.` : ''}`);
+    out.push(
+      `**What went wrong** (${run.failure.step}): ${inert(run.failure.message)}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; comment \`/crew resume\` to carry on from there.` : ''}`,
+    );
   }
   const u = totalUsage(view);
   out.push('');
-  out.push(`**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`);
+  out.push(
+    `**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`,
+  );
   out.push('');
   const commands = [...(run.phase === 'FAILED' && run.failure?.resumeFrom ? ['/crew resume'] : []), ...commandsFor(run.phase, run.waiting?.kind ?? null)];
   out.push(`**Commands now:** ${commands.map((c) => `\`${c}\``).join(' · ')}`);

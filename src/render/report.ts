@@ -18,7 +18,6 @@ export interface RunOutcome {
   failedTasks: string[];
 }
 
-
 /** Model text on one line of crew's markdown (a list item, a quote): flattened first, so no fence spans lines. */
 const line = (text: string) => inert(text.replace(/\s*\r?\n\s*/g, ' '));
 /** crew's own words on one line (the merge gate's reasons name the requester and reviewers): mentions stay mentions. */
@@ -68,7 +67,9 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
     inert(plan.summary),
     '',
     '### What changed',
-    ...plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => `- **${t.id} ${line(t.title)}** — ${line(results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)')}`),
+    ...plan.tasks
+      .filter((t) => !view.tasks.get(t.id)?.replacedBy)
+      .map((t) => `- **${t.id} ${line(t.title)}** — ${line(results.get(t.id)?.summary.split('\n')[0] ?? '(no summary)')}`),
     '',
     `### Done criteria${judgment ? ` (critic: ${judgment.verdict})` : ''}`,
     ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${line(describeCriterion(c))}`),
@@ -91,7 +92,9 @@ export function renderJudgment(j: Judgment): string {
     '',
     '| Criterion | Verdict | Confidence |',
     '|---|---|---|',
-    ...j.evaluations.map((e) => `| ${mark(e)} **${e.criterion}** ${inert(cell(e.text))} | ${inert(cell(verdictWord(e)))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`),
+    ...j.evaluations.map(
+      (e) => `| ${mark(e)} **${e.criterion}** ${inert(cell(e.text))} | ${inert(cell(verdictWord(e)))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`,
+    ),
     '',
   ];
   for (const e of j.evaluations) if (e.evidence.length) out.push(details(`Evidence for ${e.criterion}`, inert(fence(e.evidence.join('\n\n')))), '');
@@ -109,7 +112,14 @@ export interface ReportOptions {
   ended?: string;
 }
 
-export function renderReport(view: RunView, results: Map<string, TaskResultText>, links: { stateFile(path: string): string }, judgment: Judgment | null, acceptedBy: string | null, opts: ReportOptions = {}): string {
+export function renderReport(
+  view: RunView,
+  results: Map<string, TaskResultText>,
+  links: { stateFile(path: string): string },
+  judgment: Judgment | null,
+  acceptedBy: string | null,
+  opts: ReportOptions = {},
+): string {
   const plan = view.plan!;
   const total = totalUsage(view);
   const out = [
@@ -129,7 +139,9 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
   ];
   for (const t of plan.tasks) {
     const rec = view.tasks.get(t.id);
-    out.push(`| **${t.id}** ${inert(cell(t.title))} | ${rec?.replacedBy ? `replaced by ${rec.replacedBy.join(', ')}` : (rec?.status ?? 'pending')} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`);
+    out.push(
+      `| **${t.id}** ${inert(cell(t.title))} | ${rec?.replacedBy ? `replaced by ${rec.replacedBy.join(', ')}` : (rec?.status ?? 'pending')} | ${rec?.turns ?? 0} | ${rec?.changedFiles.length ?? 0} | ${(rec?.usage.inputTokens ?? 0).toLocaleString('en-US')} / ${(rec?.usage.outputTokens ?? 0).toLocaleString('en-US')} |`,
+    );
   }
   out.push('');
   for (const t of plan.tasks) {
@@ -146,9 +158,13 @@ export function renderReport(view: RunView, results: Map<string, TaskResultText>
   }
   if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${line(n)}`), '');
   if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
-  out.push(`**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`);
+  out.push(
+    `**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`,
+  );
   out.push('');
-  out.push(`<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`);
+  out.push(
+    `<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`,
+  );
   return out.join('\n');
 }
 
@@ -199,7 +215,12 @@ export function renderReportSummary(view: RunView, outcome: RunOutcome, judgment
     plan.summary.split('\n')[0]!.slice(0, 300),
     '',
   ];
-  const criteria = judgment ? [`## Critic: ${judgment.verdict} (iteration ${judgment.iteration})`, ...judgment.evaluations.map((e) => `- ${mark(e)} ${e.criterion}: ${e.text.slice(0, 120)}`)] : [];
+  const criteria = judgment
+    ? [
+        `## Critic: ${judgment.verdict} (iteration ${judgment.iteration})`,
+        ...judgment.evaluations.map((e) => `- ${mark(e)} ${e.criterion}: ${e.text.slice(0, 120)}`),
+      ]
+    : [];
   const tasks = ['## Tasks', ...plan.tasks.map((t) => `- ${t.id} ${t.title.slice(0, 80)}: ${view.tasks.get(t.id)?.status ?? 'pending'}`)];
   const room = 50 - head.length - 2;
   const body = [...criteria, '', ...tasks];

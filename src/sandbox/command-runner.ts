@@ -70,7 +70,11 @@ export function killRunningCommands(): void {
   running.clear();
 }
 
-function runProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number }): Promise<CommandResult> {
+function runProcess(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number },
+): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (child.pid) running.add(child.pid);
@@ -130,11 +134,37 @@ export class NamespaceRunner implements CommandRunner {
     const safeConfig = join(this.privateDir, 'git-config');
     await writeFile(safeConfig, await sanitizedGitConfig(opts.cwd));
     const inner = [
-      'unshare', '--pid', '--fork', '--mount-proc', ...(opts.network ? [] : ['--net']), '--',
-      'sh', '-c', 'if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"', 'crew-mount', opts.cwd, safeConfig,
-      'setpriv', `--reuid=${TOOL_USER}`, `--regid=${TOOL_USER}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--',
-      'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
-      'bash', '--noprofile', '--norc', '-c', `umask 000; cd "$1" && eval "$2"`, 'crew-command', opts.cwd, command,
+      'unshare',
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      ...(opts.network ? [] : ['--net']),
+      '--',
+      'sh',
+      '-c',
+      'if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"',
+      'crew-mount',
+      opts.cwd,
+      safeConfig,
+      'setpriv',
+      `--reuid=${TOOL_USER}`,
+      `--regid=${TOOL_USER}`,
+      '--clear-groups',
+      '--no-new-privs',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--',
+      'env',
+      '-i',
+      ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+      'bash',
+      '--noprofile',
+      '--norc',
+      '-c',
+      `umask 000; cd "$1" && eval "$2"`,
+      'crew-command',
+      opts.cwd,
+      command,
     ];
     const [cmd, ...args] = this.viaSudo ? ['sudo', '-n', ...inner] : inner;
     return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
@@ -160,10 +190,30 @@ export class UserNamespaceRunner implements CommandRunner {
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
     const args = [
-      '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', ...(opts.network ? [] : ['--net']), '--',
-      'sh', '-c', 'n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"', 'crew-ro', String(this.readOnly.length), ...this.readOnly,
-      'env', '-i', ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
-      'bash', '--noprofile', '--norc', '-c', 'cd "$1" && eval "$2"', 'crew-command', opts.cwd, command,
+      '--user',
+      '--map-root-user',
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      ...(opts.network ? [] : ['--net']),
+      '--',
+      'sh',
+      '-c',
+      'n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"',
+      'crew-ro',
+      String(this.readOnly.length),
+      ...this.readOnly,
+      'env',
+      '-i',
+      ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+      'bash',
+      '--noprofile',
+      '--norc',
+      '-c',
+      'cd "$1" && eval "$2"',
+      'crew-command',
+      opts.cwd,
+      command,
     ];
     return runProcess('unshare', args, { ...opts, env: { PATH: process.env.PATH } });
   }
@@ -187,7 +237,8 @@ export async function prepareUserNamespace(workspace: string, tempDir: string): 
   // It must start, and the repository's git folders (if any) must really be read-only inside.
   const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
   const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
-  if (probe.exitCode !== 0 || probe.output.trim() !== 'ok') return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
+  if (probe.exitCode !== 0 || probe.output.trim() !== 'ok')
+    return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
   return { runner };
 }
 
@@ -198,7 +249,8 @@ export async function prepareUserNamespace(workspace: string, tempDir: string): 
  */
 export class UnsandboxedRunner implements CommandRunner {
   readonly sandboxed = false;
-  readonly description = 'NOT sandboxed: commands run as crew’s own user with a scrubbed environment; they can read files that user can read and reach the network';
+  readonly description =
+    'NOT sandboxed: commands run as crew’s own user with a scrubbed environment; they can read files that user can read and reach the network';
 
   constructor(private readonly home: string) {}
 
@@ -208,7 +260,8 @@ export class UnsandboxedRunner implements CommandRunner {
 }
 
 /** Keys of a checkout's git config that are safe to show a tool: no credentials, nothing that runs a program. */
-const SAFE_GIT_KEYS = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol)|remote\.[^.]+\.(url|fetch)|branch\.[^.]+\.(remote|merge)|extensions\.[a-z]+)$/i;
+const SAFE_GIT_KEYS =
+  /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol)|remote\.[^.]+\.(url|fetch)|branch\.[^.]+\.(remote|merge)|extensions\.[a-z]+)$/i;
 
 async function sanitizedGitConfig(workspace: string): Promise<string> {
   let listed = '';
@@ -217,7 +270,7 @@ async function sanitizedGitConfig(workspace: string): Promise<string> {
   } catch {
     return '';
   }
-  const lines = ['# crew: a sanitised view of this checkout\'s .git/config'];
+  const lines = ["# crew: a sanitised view of this checkout's .git/config"];
   for (const line of listed.split('\n')) {
     const i = line.indexOf('=');
     if (i < 0) continue;
@@ -268,9 +321,10 @@ export async function prepareSandbox(workspace: string, tempDir: string): Promis
   const run: Privileged = (cmd, args) => (sudo.length ? exec('sudo', ['-n', cmd, ...args]) : exec(cmd, args));
   try {
     // Another job on the same machine may create the user at the same moment: only a user that still does not exist is an error.
-    if (!(await can('id', [TOOL_USER]))) await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]).catch(async (e) => {
-      if (!(await can('id', [TOOL_USER]))) throw e;
-    });
+    if (!(await can('id', [TOOL_USER])))
+      await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]).catch(async (e) => {
+        if (!(await can('id', [TOOL_USER]))) throw e;
+      });
     const home = join(tempDir, 'crew-tool-home');
     await mkdir(home, { recursive: true });
     await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
@@ -281,7 +335,8 @@ export async function prepareSandbox(workspace: string, tempDir: string): Promis
     await mkdir(privateDir, { recursive: true, mode: 0o755 });
     const runner = new NamespaceRunner(home, privateDir, sudo.length > 0);
     const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
-    if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER) return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
+    if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)
+      return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
     return { runner };
   } catch (e) {
     return { reason: `setting up the sandbox failed: ${(e as Error).message.split('\n')[0]}` };

@@ -17,8 +17,15 @@ export function parseKnowledge(text: string | undefined): { entries: KnowledgeEn
     if (!line.trim()) continue;
     try {
       const e = JSON.parse(line) as Partial<KnowledgeEntry>;
-      if (!KNOWLEDGE_TYPES.includes(e.type as never) || typeof e.content !== 'string' || !e.content.trim()) throw new Error('needs a known type and a content string');
-      entries.push({ type: e.type!, content: e.content, source: String(e.source ?? ''), confidence: Number(e.confidence ?? 0.5), created_at: String(e.created_at ?? '') });
+      if (!KNOWLEDGE_TYPES.includes(e.type as never) || typeof e.content !== 'string' || !e.content.trim())
+        throw new Error('needs a known type and a content string');
+      entries.push({
+        type: e.type!,
+        content: e.content,
+        source: String(e.source ?? ''),
+        confidence: Number(e.confidence ?? 0.5),
+        created_at: String(e.created_at ?? ''),
+      });
     } catch (err) {
       problems.push(`${KNOWLEDGE_PATH} line ${i + 1}: ${(err as Error).message}; skipped`);
     }

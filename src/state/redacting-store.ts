@@ -10,7 +10,12 @@ export function redactingStore(inner: StateStore): StateStore {
     load: (prefix) => inner.load(prefix),
     update: (prefix, message, mutate) =>
       inner.update(prefix, redact(message), (tx) => {
-        const safe: StateTx = { read: (p) => tx.read(p), write: (p, content) => tx.write(p, redact(content)), remove: (p) => tx.remove(p), list: (p) => tx.list(p) };
+        const safe: StateTx = {
+          read: (p) => tx.read(p),
+          write: (p, content) => tx.write(p, redact(content)),
+          remove: (p) => tx.remove(p),
+          list: (p) => tx.list(p),
+        };
         return mutate(safe);
       }),
   };

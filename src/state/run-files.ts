@@ -64,7 +64,10 @@ function jsonSyntaxError(text: string, e: unknown): string {
     return `it is not valid JSON (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
   }
   // Node quotes the whole text in its message; the reason is enough.
-  return `it is not valid JSON (${message.replace(/,\s*"[\s\S]*" is not valid JSON$/, '').split('\n')[0]!.slice(0, 120)})`;
+  return `it is not valid JSON (${message
+    .replace(/,\s*"[\s\S]*" is not valid JSON$/, '')
+    .split('\n')[0]!
+    .slice(0, 120)})`;
 }
 
 /** Reads a JSON file from the state; with a schema, a value of the wrong shape is refused with the field named. */
@@ -81,7 +84,11 @@ export function parseJson<T>(r: Reader, path: string, schema?: z.ZodType): T | u
   const checked = schema.safeParse(value);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    throw new StateFormatError(path, issue.path.join('.') || null, `${issue.message.replace(/^Invalid (input|option): /, '')} (got ${show(valueAt(value, issue.path))})`);
+    throw new StateFormatError(
+      path,
+      issue.path.join('.') || null,
+      `${issue.message.replace(/^Invalid (input|option): /, '')} (got ${show(valueAt(value, issue.path))})`,
+    );
   }
   return value as T;
 }
@@ -101,7 +108,21 @@ export function runNumbers(r: Reader, issue: number): number[] {
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
   const rec = parseJson<RunRecord>(r, paths.run(issue, run), RunRecordSchema);
   // Fields added after a run was written get their defaults, so older state still reads.
-  return rec && { ...rec, leader: rec.leader ?? FRESH_MEMORY, waiting: rec.waiting ?? null, mode: rec.mode ?? 'run', planVersion: rec.planVersion ?? 1, review: rec.review ?? null, criteriaDigest: rec.criteriaDigest ?? null, merge: rec.merge ?? null, retro: rec.retro ?? null, rateLimited: rec.rateLimited ?? [], posted: rec.posted ?? NOTHING_POSTED };
+  return (
+    rec && {
+      ...rec,
+      leader: rec.leader ?? FRESH_MEMORY,
+      waiting: rec.waiting ?? null,
+      mode: rec.mode ?? 'run',
+      planVersion: rec.planVersion ?? 1,
+      review: rec.review ?? null,
+      criteriaDigest: rec.criteriaDigest ?? null,
+      merge: rec.merge ?? null,
+      retro: rec.retro ?? null,
+      rateLimited: rec.rateLimited ?? [],
+      posted: rec.posted ?? NOTHING_POSTED,
+    }
+  );
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {
@@ -169,7 +190,20 @@ function logStatus(view: RunView): 'running' | 'success' | 'partial' | 'failure'
 export function executionLog(view: RunView): string {
   const phase = (role: PhaseRole) => {
     const p = view.run.phases?.[role];
-    return p && { role, task: null, model: p.model, started: p.started, finished: p.finished, duration_sec: seconds(p.started, p.finished), status: p.status, error: p.error, retries: p.retries, metadata_issues: [] as string[] };
+    return (
+      p && {
+        role,
+        task: null,
+        model: p.model,
+        started: p.started,
+        finished: p.finished,
+        duration_sec: seconds(p.started, p.finished),
+        status: p.status,
+        error: p.error,
+        retries: p.retries,
+        metadata_issues: [] as string[],
+      }
+    );
   };
   const tasks = (view.plan?.tasks ?? []).map((t) => {
     const rec = view.tasks.get(t.id);

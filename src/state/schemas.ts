@@ -15,9 +15,26 @@ const nullableText = text.nullable();
 const taskId = z.string().regex(/^t[1-9][0-9]{0,2}$/, { message: 'expected a crew task id such as t1' });
 const crewBranch = z.string().regex(/^crew\/[A-Za-z0-9._/-]+$/, { message: 'expected a crew/ branch name' });
 
-const UsageSchema = z.looseObject({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), costUsd: z.number() });
+const UsageSchema = z.looseObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  costUsd: z.number(),
+});
 
-const PHASES = ['PLANNING', 'AWAITING_APPROVAL', 'EXECUTING', 'INTEGRATING', 'REVIEWING', 'COMPLETED', 'ESCALATING', 'INTERRUPTED', 'FAILED', 'ABORTED'] as const;
+const PHASES = [
+  'PLANNING',
+  'AWAITING_APPROVAL',
+  'EXECUTING',
+  'INTEGRATING',
+  'REVIEWING',
+  'COMPLETED',
+  'ESCALATING',
+  'INTERRUPTED',
+  'FAILED',
+  'ABORTED',
+] as const;
 const STATUSES = ['pending', 'running', 'retrying', 'success', 'partial', 'failure', 'timeout', 'blocked'] as const;
 
 export const RunRecordSchema = z.looseObject({
@@ -27,7 +44,10 @@ export const RunRecordSchema = z.looseObject({
   phase: z.enum(PHASES),
   mode: z.enum(['run', 'plan']).optional(),
   planVersion: count.optional(),
-  waiting: z.looseObject({ kind: z.enum(['answer', 'approval', 'decision', 'verdict', 'conflict']), commentId: z.number() }).nullable().optional(),
+  waiting: z
+    .looseObject({ kind: z.enum(['answer', 'approval', 'decision', 'verdict', 'conflict']), commentId: z.number() })
+    .nullable()
+    .optional(),
   approvedBy: nullableText.optional(),
   title: text,
   version: count,
@@ -42,9 +62,21 @@ export const RunRecordSchema = z.looseObject({
   failure: z.looseObject({ step: text, message: text }).nullable(),
   finalizer: nullableText,
   leader: z.looseObject({ escalations: z.record(z.string(), count), failureStreak: count }).optional(),
-  review: z.looseObject({ iteration: count, verdict: z.enum(['PASS', 'FAIL']).nullable(), headSha: nullableText, met: z.record(z.string(), z.boolean().nullable()), rerun: z.array(taskId) }).nullable().optional(),
+  review: z
+    .looseObject({
+      iteration: count,
+      verdict: z.enum(['PASS', 'FAIL']).nullable(),
+      headSha: nullableText,
+      met: z.record(z.string(), z.boolean().nullable()),
+      rerun: z.array(taskId),
+    })
+    .nullable()
+    .optional(),
   criteriaDigest: nullableText.optional(),
-  merge: z.looseObject({ state: z.enum(['merged', 'waiting', 'not-merged']), reason: text }).nullable().optional(),
+  merge: z
+    .looseObject({ state: z.enum(['merged', 'waiting', 'not-merged']), reason: text })
+    .nullable()
+    .optional(),
   retro: z.looseObject({ commentId: z.number(), url: text }).nullable().optional(),
   rateLimited: z.array(z.looseObject({ at: text, seconds: z.number() })).optional(),
 });

@@ -65,7 +65,14 @@ export async function advance(ctx: StepContext): Promise<void> {
         if (t.restarts < MAX_RESTARTS) {
           restart.push(t.id);
           writeTask(tx, issue, run, { ...t, status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
-        } else writeTask(tx, issue, run, { ...t, status: 'failure', claim: null, finishedAt: now, error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)` });
+        } else
+          writeTask(tx, issue, run, {
+            ...t,
+            status: 'failure',
+            claim: null,
+            finishedAt: now,
+            error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
+          });
       }
       if (lost.length) writeRun(tx, v.run, now);
       const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim, now)];
@@ -76,10 +83,22 @@ export async function advance(ctx: StepContext): Promise<void> {
       }
       const failed = failedTasks(after);
       if (failed.length) {
-        const next = endOfRunDecision(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader, limits);
+        const next = endOfRunDecision(
+          after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length,
+          failed.map((t) => t.id),
+          after.run.leader,
+          limits,
+        );
         if (next.action === 'replan_failed') {
           for (const t of failed) writeTask(tx, issue, run, { ...t, pendingReplan: true });
-          writeRun(tx, { ...after.run, leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } } }, now);
+          writeRun(
+            tx,
+            {
+              ...after.run,
+              leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } },
+            },
+            now,
+          );
           return { kind: 'replan' as const, tasks: next.tasks };
         }
         return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
@@ -106,9 +125,16 @@ export async function advance(ctx: StepContext): Promise<void> {
       const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
       if (replan.replaced) return;
       view = await loadView(ctx, issue, run);
-      return reportFailure(ctx, issue, run, failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`);
+      return reportFailure(
+        ctx,
+        issue,
+        run,
+        failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`),
+        `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`,
+      );
     }
-    if (step.kind === 'failed') return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
+    if (step.kind === 'failed')
+      return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
     view = await loadView(ctx, issue, run);
   } else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
     // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
@@ -128,13 +154,24 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
   await syncPlanComment(ctx, issue, run);
   await ctx.forge.postComment(
     issue,
-    failureComment('the tasks', message, ctx.forge.runLink(), "Read the report below and each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`."),
+    failureComment(
+      'the tasks',
+      message,
+      ctx.forge.runLink(),
+      "Read the report below and each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`.",
+    ),
   );
   // claude-crew goes on to the report even when the tasks failed: what was done, what was not, and a full retrospective.
-  await reportEndedRun(ctx, issue, run, `The run failed: ${failed.length} task${failed.length === 1 ? '' : 's'} did not succeed (${failed.map((f) => f.split(' ')[0]).join(', ')}), so crew opened no pull request.`);
+  await reportEndedRun(
+    ctx,
+    issue,
+    run,
+    `The run failed: ${failed.length} task${failed.length === 1 ? '' : 's'} did not succeed (${failed.map((f) => f.split(' ')[0]).join(', ')}), so crew opened no pull request.`,
+  );
 }
 
-type Integration = { headSha: string; resolved: string[] } | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };
+type Integration =
+  { headSha: string; resolved: string[] } | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };
 
 /**
  * Merges the task branches into the integration branch in dependency order. A conflict
@@ -150,7 +187,13 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
   await ctx.repo.fetchCommit(base.sha);
   const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
   const lost = heads.filter((h) => missing.includes(h.branch));
-  if (lost.length) throw new CrewError('integration', `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`, 'Comment `/crew run` to start a fresh run.', false);
+  if (lost.length)
+    throw new CrewError(
+      'integration',
+      `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`,
+      'Comment `/crew run` to start a fresh run.',
+      false,
+    );
   const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
   if (existing) {
     await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));
@@ -166,7 +209,12 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
       merged.push(h);
       continue;
     }
-    if (!m.conflicts.length) throw new CrewError('integration', `git could not merge ${h.id} (${h.branch}) and reported no conflicting file. Nothing was lost: every task branch is still there.`, 'Merge the task branches by hand, or comment `/crew run` to start a fresh run.');
+    if (!m.conflicts.length)
+      throw new CrewError(
+        'integration',
+        `git could not merge ${h.id} (${h.branch}) and reported no conflicting file. Nothing was lost: every task branch is still there.`,
+        'Merge the task branches by hand, or comment `/crew run` to start a fresh run.',
+      );
     const outcome = await resolveConflict(ctx, view, h, merged, m.conflicts);
     if ('conflict' in outcome) {
       await ctx.repo.abortMerge();
@@ -183,7 +231,13 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
 
 const RESOLVER_MAX_TURNS = 30;
 
-async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord, merged: TaskRecord[], files: string[]): Promise<{ explanation: string } | Extract<Integration, { conflict: unknown }>> {
+async function resolveConflict(
+  ctx: StepContext,
+  view: RunView,
+  task: TaskRecord,
+  merged: TaskRecord[],
+  files: string[],
+): Promise<{ explanation: string } | Extract<Integration, { conflict: unknown }>> {
   const { issue, run } = view.run;
   const hunks: ConflictHunk[] = [];
   const unreadable: string[] = [];
@@ -209,7 +263,18 @@ async function resolveConflict(ctx: StepContext, view: RunView, task: TaskRecord
   try {
     out = await runResolver(
       await runModel(ctx, view),
-      { repoDir: ctx.repo.dir, modelId: config.models[config.default_model], system: await ctx.template('resolver'), protectedPaths: config.protected_paths, ours: (touching.length ? touching : merged).map(intentOf), theirs: intentOf(task), hunks, maxTurns: RESOLVER_MAX_TURNS, maxOutputTokens: config.max_output_tokens.worker, maxOutputBytes: 64_000 },
+      {
+        repoDir: ctx.repo.dir,
+        modelId: config.models[config.default_model],
+        system: await ctx.template('resolver'),
+        protectedPaths: config.protected_paths,
+        ours: (touching.length ? touching : merged).map(intentOf),
+        theirs: intentOf(task),
+        hunks,
+        maxTurns: RESOLVER_MAX_TURNS,
+        maxOutputTokens: config.max_output_tokens.worker,
+        maxOutputBytes: 64_000,
+      },
       ctx.log,
     );
   } catch (e) {
@@ -240,7 +305,9 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
     '',
     '<details><summary>The conflicting hunks</summary>',
     '',
-    c.hunks.length ? inert(renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task })) : '(no line-by-line hunks: see the files above)',
+    c.hunks.length
+      ? inert(renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task }))
+      : '(no line-by-line hunks: see the files above)',
     '</details>',
     '',
     '**Reply with one of:**',
@@ -251,7 +318,11 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
   const posted = await ctx.forge.postComment(issue, body);
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: merge conflict goes to a person`, (tx) => {
     const v = readView(tx, issue, run)!;
-    writeRun(tx, { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'conflict', commentId: posted.id, task: c.task, files: c.files } }, nowIso(ctx));
+    writeRun(
+      tx,
+      { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'conflict', commentId: posted.id, task: c.task, files: c.files } },
+      nowIso(ctx),
+    );
     refreshExecutionLog(tx, issue, run);
   });
   await ctx.forge.addLabel(issue, WAITING_LABEL);
@@ -276,7 +347,11 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
     // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
     const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
     writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
-    if (resolved.length) tx.write(paths.integration(issue, run), `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`);
+    if (resolved.length)
+      tx.write(
+        paths.integration(issue, run),
+        `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`,
+      );
     refreshExecutionLog(tx, issue, run);
   });
   ctx.output('critic', 'true');

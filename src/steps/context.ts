@@ -67,7 +67,10 @@ export function nonce(): string {
 }
 
 export function nowIso(ctx: StepContext): string {
-  return ctx.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return ctx.clock
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 export function planLinks(ctx: StepContext): PlanLinks {
@@ -82,7 +85,12 @@ export function planLinks(ctx: StepContext): PlanLinks {
 export async function loadView(ctx: StepContext, issue: number, run: number): Promise<RunView> {
   const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
   const view = readView(snap, issue, run);
-  if (!view) throw new CrewError('loading the run', `run ${run} of issue #${issue} does not exist on the ${STATE_BRANCH} branch.`, 'Comment `/crew run` to start a new run.');
+  if (!view)
+    throw new CrewError(
+      'loading the run',
+      `run ${run} of issue #${issue} does not exist on the ${STATE_BRANCH} branch.`,
+      'Comment `/crew run` to start a new run.',
+    );
   return view;
 }
 
@@ -117,7 +125,9 @@ export async function syncPlanComment(ctx: StepContext, issue: number, run: numb
     shown = shownVersion((await ctx.forge.getComment(id)).body) ?? 0;
     if (shown >= after.version) return;
   }
-  ctx.log.warn(`the plan comment of issue #${issue} run ${run} may lag the state: it kept moving through ${SYNC_ROUNDS} rewrites; the next step that syncs it will catch up`);
+  ctx.log.warn(
+    `the plan comment of issue #${issue} run ${run} may lag the state: it kept moving through ${SYNC_ROUNDS} rewrites; the next step that syncs it will catch up`,
+  );
 }
 
 /** How many of this job's rate-limit waits are already in the run's record. */
@@ -144,7 +154,14 @@ async function noteRateLimits(ctx: StepContext, issue: number, run: number): Pro
  * was in is kept, so `/crew resume` carries on from there (crew failed, not the work).
  * Returns whether the run was marked resumable.
  */
-export async function failRun(ctx: StepContext, issue: number, run: number, step: string, message: string, opts: { resumable?: boolean } = {}): Promise<boolean> {
+export async function failRun(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  step: string,
+  message: string,
+  opts: { resumable?: boolean } = {},
+): Promise<boolean> {
   const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: failed during ${step}`, (tx) => {
     const rec = readRun(tx, issue, run);
     if (!rec || isTerminal(rec.phase)) return false;

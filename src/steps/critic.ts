@@ -62,8 +62,19 @@ export async function critic(ctx: StepContext): Promise<void> {
     const v = readView(tx, issue, run)!;
     tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
     const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
-    const logged = logPhase(v.run, 'critic', { model: tier, started: startedAt, finished: nowIso(ctx), status: judgment.verdict === 'PASS' ? 'success' : 'failure', retries: judgment.iteration - 1, error: judgment.verdict === 'PASS' ? null : judgment.overallReason.slice(0, 500) });
-    writeRun(tx, { ...logged, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } }, nowIso(ctx));
+    const logged = logPhase(v.run, 'critic', {
+      model: tier,
+      started: startedAt,
+      finished: nowIso(ctx),
+      status: judgment.verdict === 'PASS' ? 'success' : 'failure',
+      retries: judgment.iteration - 1,
+      error: judgment.verdict === 'PASS' ? null : judgment.overallReason.slice(0, 500),
+    });
+    writeRun(
+      tx,
+      { ...logged, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } },
+      nowIso(ctx),
+    );
     refreshExecutionLog(tx, issue, run);
   });
   ctx.log.checkpoint('judged');
@@ -89,7 +100,12 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const diff = await ctx.repo.unifiedDiff(base.sha, headSha, DIFF_LIMIT_BYTES);
   if (diff.truncated) ctx.log.warn(`the diff is ${diff.bytes} bytes, over the ${DIFF_LIMIT_BYTES} the test-tampering checks read: the critic fails closed`);
   const files = parseUnifiedDiff(diff.text);
-  const adversarial = adversarialChecks(plan.criteria, view.run.criteriaDigest, { files, ...(diff.truncated ? { cut: { bytes: diff.bytes, limit: DIFF_LIMIT_BYTES } } : {}) }, await tamperContext(ctx, base.sha, headSha, files));
+  const adversarial = adversarialChecks(
+    plan.criteria,
+    view.run.criteriaDigest,
+    { files, ...(diff.truncated ? { cut: { bytes: diff.bytes, limit: DIFF_LIMIT_BYTES } } : {}) },
+    await tamperContext(ctx, base.sha, headSha, files),
+  );
 
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');
@@ -127,10 +143,18 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           judge: semantic,
           commandResults,
           adversarial,
-          taskSummaries: plan.tasks.filter((t) => taskIds.has(t.id)).map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
+          taskSummaries: plan.tasks
+            .filter((t) => taskIds.has(t.id))
+            .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
           diffStat: await ctx.repo.diffStat(base.sha, headSha),
           guidance: config.prompts.judgment,
-          commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES },
+          commands: {
+            runner,
+            unavailable: warning ?? undefined,
+            policy: config.commands,
+            timeoutMs: config.command_timeout_seconds * 1000,
+            maxOutputBytes: MAX_OUTPUT_BYTES,
+          },
           maxTurns: CRITIC_MAX_TURNS,
           iteration,
           limit: config.max_iterations + (view.run.review?.allowance ?? 0),
@@ -141,8 +165,18 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     } catch (e) {
       // The model being unreachable is not the work's fault: it becomes an error a person can retry.
       ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
-      const next = e instanceof RunBudgetSpent ? 'Raise `budgets.run` in `.github/crew.yml`, then comment `/crew retry` to judge again.' : 'Comment `/crew retry` to judge again.';
-      modelOut = { evaluations: [], overallReason: `the critic's model call failed: ${(e as Error).message}`, suggestedNextAction: next, usage: ZERO_USAGE, turns: 0, submitted: false };
+      const next =
+        e instanceof RunBudgetSpent
+          ? 'Raise `budgets.run` in `.github/crew.yml`, then comment `/crew retry` to judge again.'
+          : 'Comment `/crew retry` to judge again.';
+      modelOut = {
+        evaluations: [],
+        overallReason: `the critic's model call failed: ${(e as Error).message}`,
+        suggestedNextAction: next,
+        usage: ZERO_USAGE,
+        turns: 0,
+        submitted: false,
+      };
     }
     await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic usage`, (tx) => {
       const v = readView(tx, issue, run)!;
@@ -155,7 +189,17 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
       const e = commandResults.find((r) => r.criterion === c.id)!;
       return e.met === true ? e : { ...e, tasks: (given.get(c.id)?.tasks ?? []).filter((t) => taskIds.has(t)) };
     }
-    if (modelOut && !modelOut.submitted) return { criterion: c.id, text: c.text, kind: c.kind, met: null, evidence: [], confidence: 0, error: modelOut.overallReason, tasks: [] } satisfies Evaluation;
+    if (modelOut && !modelOut.submitted)
+      return {
+        criterion: c.id,
+        text: c.text,
+        kind: c.kind,
+        met: null,
+        evidence: [],
+        confidence: 0,
+        error: modelOut.overallReason,
+        tasks: [],
+      } satisfies Evaluation;
     return semanticEvaluation(c, given.get(c.id), taskIds);
   });
   const verdict = verdictOf(evaluations, adversarial);
@@ -165,7 +209,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
       ? (modelOut?.overallReason ?? `every criterion is a command and every one exited 0`)
       : [
           failing.length ? `${failing.length} of ${evaluations.length} criteria not met (${failing.map((e) => e.criterion).join(', ')})` : '',
-          adversarial.length ? `${adversarial.length} adversarial finding${adversarial.length === 1 ? '' : 's'} (${[...new Set(adversarial.map((f) => f.rule))].join(', ')})` : '',
+          adversarial.length
+            ? `${adversarial.length} adversarial finding${adversarial.length === 1 ? '' : 's'} (${[...new Set(adversarial.map((f) => f.rule))].join(', ')})`
+            : '',
           modelOut?.overallReason ? `the critic says: ${modelOut.overallReason.trim().replace(/[.;]+$/, '')}` : '',
         ]
           .filter(Boolean)
@@ -199,20 +245,40 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
   const tooLarge = j.adversarial.find((f) => f.rule === 'diff-too-large');
   const limit = config.max_iterations + review.allowance;
   if (tooLarge) return escalateVerdict(ctx, view, j, 'the change is too large for the test-tampering checks to read whole');
-  if (j.iteration >= limit || onlyErrors) return escalateVerdict(ctx, view, j, onlyErrors ? 'the critic could not evaluate every criterion' : `the critic judged FAIL ${j.iteration} time${j.iteration === 1 ? '' : 's'}, the limit (max_iterations: ${config.max_iterations}${review.allowance ? ` + ${review.allowance}` : ''})`);
+  if (j.iteration >= limit || onlyErrors)
+    return escalateVerdict(
+      ctx,
+      view,
+      j,
+      onlyErrors
+        ? 'the critic could not evaluate every criterion'
+        : `the critic judged FAIL ${j.iteration} time${j.iteration === 1 ? '' : 's'}, the limit (max_iterations: ${config.max_iterations}${review.allowance ? ` + ${review.allowance}` : ''})`,
+    );
   const targets = tasksToRerun(j, view);
   const now = nowIso(ctx);
   const claimNonce = nonce();
-  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic sends back ${targets.join(', ')}`, (tx) => {
-    const v = readView(tx, issue, run)!;
-    if (v.run.phase !== 'REVIEWING') return [];
-    for (const id of targets) {
-      const t = v.tasks.get(id)!;
-      writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, accepted: false, advice: [...t.advice, rerunAdvice(j, id)] });
-    }
-    writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
-  });
+  const { value: claimed } = await ctx.state.update(
+    `${runFolder(issue, run)}/`,
+    `issue #${issue} run ${run}: critic sends back ${targets.join(', ')}`,
+    (tx) => {
+      const v = readView(tx, issue, run)!;
+      if (v.run.phase !== 'REVIEWING') return [];
+      for (const id of targets) {
+        const t = v.tasks.get(id)!;
+        writeTask(tx, issue, run, {
+          ...t,
+          status: 'pending',
+          claim: null,
+          error: null,
+          finishedAt: null,
+          accepted: false,
+          advice: [...t.advice, rerunAdvice(j, id)],
+        });
+      }
+      writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
+      return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+    },
+  );
   ctx.log.info(`critic: FAIL; running ${targets.join(', ')} again with the critic's reasons (iteration ${j.iteration} of ${limit})`);
   if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
   await syncPlanComment(ctx, issue, run);
@@ -225,7 +291,7 @@ async function escalateVerdict(ctx: StepContext, view: RunView, j: Judgment, why
     '',
     renderJudgment(j),
     '**Reply with one of:**',
-    '- `/crew retry`: one more round: the tasks behind the failing criteria run again with the critic\'s reasons, then the critic judges again.',
+    "- `/crew retry`: one more round: the tasks behind the failing criteria run again with the critic's reasons, then the critic judges again.",
     '- `/crew accept`: open the pull request as it is, with the failing criteria stated at its top. crew will not merge it by itself.',
     '- `/crew abort`: stop here; the branches stay.',
   ].join('\n');

@@ -20,7 +20,11 @@ function resultText(view: RunView, read: (path: string) => string | undefined): 
   for (const t of view.plan!.tasks) {
     const rec = view.tasks.get(t.id);
     const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
-    const body = file.replace(/^---[\s\S]*?\n---\n/, '').replace(/^\s*# Result of \S+\s*/, '').replace(/<!-- COMPLETE -->\s*$/, '').trim();
+    const body = file
+      .replace(/^---[\s\S]*?\n---\n/, '')
+      .replace(/^\s*# Result of \S+\s*/, '')
+      .replace(/<!-- COMPLETE -->\s*$/, '')
+      .trim();
     const summary = rec?.summary ?? '';
     out.set(t.id, { id: t.id, summary, details: body.startsWith(summary) ? body.slice(summary.length).trim() : body });
   }
@@ -28,7 +32,14 @@ function resultText(view: RunView, read: (path: string) => string | undefined): 
 }
 
 /** report.md and report_summary.md on the state branch, with the run record's own changes, in one write. */
-async function recordReport(ctx: StepContext, view: RunView, report: string, judgment: Judgment | null, startedAt: string, mutate: (rec: RunRecord) => RunRecord): Promise<void> {
+async function recordReport(
+  ctx: StepContext,
+  view: RunView,
+  report: string,
+  judgment: Judgment | null,
+  startedAt: string,
+  mutate: (rec: RunRecord) => RunRecord,
+): Promise<void> {
   const { issue, run } = view.run;
   const now = nowIso(ctx);
   const outcome = runOutcome(view, judgment, view.run.review?.acceptedBy != null);
@@ -49,8 +60,13 @@ async function retrospectAfter(ctx: StepContext, issue: number, run: number, tar
   } catch (e) {
     ctx.log.warn(`the retrospective failed: ${(e as Error).message}`);
     await ctx.forge
-      .postComment(target, `crew could not post the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`)
-      .catch((post) => ctx.log.warn(`the comment saying so could not be posted either (${(post as Error).message}); comment \`/crew retro\` on #${issue} to try again`));
+      .postComment(
+        target,
+        `crew could not post the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`,
+      )
+      .catch((post) =>
+        ctx.log.warn(`the comment saying so could not be posted either (${(post as Error).message}); comment \`/crew retro\` on #${issue} to try again`),
+      );
   }
 }
 
@@ -82,7 +98,11 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   } catch (e) {
     if (e instanceof PullRequestsNotAllowed) {
       const head = view.run.review?.headSha?.slice(0, 7) ?? '';
-      throw new CrewError('opening the pull request', `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`, 'Change the setting (or pass a GitHub App or personal token as `github_token`), then comment `/crew resume`: crew opens the pull request from the branch it kept, without judging again.');
+      throw new CrewError(
+        'opening the pull request',
+        `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`,
+        'Change the setting (or pass a GitHub App or personal token as `github_token`), then comment `/crew resume`: crew opens the pull request from the branch it kept, without judging again.',
+      );
     }
     throw e;
   }
@@ -98,7 +118,12 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   }
   await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
-    if (rec.pr?.number !== pr!.number) writeRun(tx, { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null }, posted: rec.pr ? rec.posted : addPosted(rec.posted, creates) }, nowIso(ctx));
+    if (rec.pr?.number !== pr!.number)
+      writeRun(
+        tx,
+        { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null }, posted: rec.pr ? rec.posted : addPosted(rec.posted, creates) },
+        nowIso(ctx),
+      );
   });
 
   // The merge gate runs before the report, so the report says whether crew merged and why (not).
@@ -107,14 +132,25 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
   const report = renderReport(current, results, links, judgment, acceptedBy, { notes });
   // A PR crew just created has no comments to search.
-  let reportId = current.run.pr?.reportCommentId ?? (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
+  let reportId =
+    current.run.pr?.reportCommentId ??
+    (existed ? (await ctx.forge.findComment(pr.number, reportMarker(issue, run), await ctx.forge.botLogin()))?.id : undefined);
   if (reportId) await ctx.forge.updateComment(reportId, capBody(report, reportLink));
   else reportId = (await ctx.forge.postComment(pr.number, capBody(report, reportLink))).id;
   ctx.log.checkpoint('report-posted');
 
-  await recordReport(ctx, current, report, judgment, startedAt, (rec) => ({ ...rec, phase: 'COMPLETED', merge: mergeState, pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! } }));
+  await recordReport(ctx, current, report, judgment, startedAt, (rec) => ({
+    ...rec,
+    phase: 'COMPLETED',
+    merge: mergeState,
+    pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! },
+  }));
   // A report left on the issue by an earlier ending of this run (it failed, then was retried) points on to the PR's.
-  if (current.run.issueReportCommentId) await ctx.forge.updateComment(current.run.issueReportCommentId, `${reportMarker(issue, run)}\nRun ${run} failed earlier and was carried on; it completed, and its report is now on ${pr.url}.`);
+  if (current.run.issueReportCommentId)
+    await ctx.forge.updateComment(
+      current.run.issueReportCommentId,
+      `${reportMarker(issue, run)}\nRun ${run} failed earlier and was carried on; it completed, and its report is now on ${pr.url}.`,
+    );
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);
@@ -133,7 +169,14 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
   const judgment = await lastJudgment(ctx.state, view);
   const links = planLinks(ctx);
-  const report = renderReport(view, resultText(view, (p) => snap.read(p)), links, judgment, null, { ended: why });
+  const report = renderReport(
+    view,
+    resultText(view, (p) => snap.read(p)),
+    links,
+    judgment,
+    null,
+    { ended: why },
+  );
   const body = capBody(report, links.stateFile(paths.report(issue, run)));
   const target = view.run.pr?.number ?? issue;
   let id = view.run.issueReportCommentId ?? undefined;

@@ -19,7 +19,9 @@ export async function saveInterruptedAttempt(
   spent: { usage: Usage; turns: number },
 ): Promise<void> {
   const started = Date.now();
-  await ctx.repo.commitAll(`crew: ${task.id} ${task.title} (attempt ${attempt}, interrupted)\n\nThe workflow run was cancelled; this is the work so far. \`/crew resume\` continues it.\n`);
+  await ctx.repo.commitAll(
+    `crew: ${task.id} ${task.title} (attempt ${attempt}, interrupted)\n\nThe workflow run was cancelled; this is the work so far. \`/crew resume\` continues it.\n`,
+  );
   await ctx.repo.push(task.branch);
   const head = await ctx.repo.head();
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${task.id} interrupted`, (tx) => {
@@ -27,11 +29,21 @@ export async function saveInterruptedAttempt(
     const mine = view?.tasks.get(task.id);
     if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return;
     const now = nowIso(ctx);
-    writeTask(tx, issue, run, { ...mine, status: 'pending', claim: null, attempts: Math.max(0, attempt - 1), headSha: head, usage: addUsage(mine.usage, spent.usage), turns: mine.turns + spent.turns });
+    writeTask(tx, issue, run, {
+      ...mine,
+      status: 'pending',
+      claim: null,
+      attempts: Math.max(0, attempt - 1),
+      headSha: head,
+      usage: addUsage(mine.usage, spent.usage),
+      turns: mine.turns + spent.turns,
+    });
     if (!isTerminal(view.run.phase)) writeRun(tx, { ...view.run, phase: 'INTERRUPTED' }, now);
     refreshExecutionLog(tx, issue, run);
   });
-  ctx.log.info(`${task.id}: interrupted; the work so far is on ${task.branch} at ${head.slice(0, 7)}, saved ${Date.now() - started} ms after the worker stopped`);
+  ctx.log.info(
+    `${task.id}: interrupted; the work so far is on ${task.branch} at ${head.slice(0, 7)}, saved ${Date.now() - started} ms after the worker stopped`,
+  );
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -50,7 +62,10 @@ export async function continueInNewJob(
   spent: { usage: Usage; turns: number; elapsedMs: number },
   limitMinutes: number,
 ): Promise<void> {
-  await ctx.repo.commitAll(`crew: ${task.id} ${task.title} (attempt ${attempt}, continued in a new job)\n\nThe work job reached its time limit (timeout-minutes: ${limitMinutes}); this is the work so far. A new job continues the attempt.\n`, { allowEmpty: true });
+  await ctx.repo.commitAll(
+    `crew: ${task.id} ${task.title} (attempt ${attempt}, continued in a new job)\n\nThe work job reached its time limit (timeout-minutes: ${limitMinutes}); this is the work so far. A new job continues the attempt.\n`,
+    { allowEmpty: true },
+  );
   await ctx.repo.push(task.branch);
   const head = await ctx.repo.head();
   const claimNonce = nonce();
@@ -89,9 +104,15 @@ export async function continueInNewJob(
       if (!isTerminal(view.run.phase)) writeRun(tx, { ...view.run, phase: 'INTERRUPTED' }, nowIso(ctx));
       refreshExecutionLog(tx, issue, run);
     });
-    throw new CrewError(`task ${task.id}`, `its work job reached its time limit and crew could not start a new job for it (${e instanceof Error ? e.message : String(e)}). The work so far is on ${task.branch}.`, 'Comment `/crew resume` to continue it.');
+    throw new CrewError(
+      `task ${task.id}`,
+      `its work job reached its time limit and crew could not start a new job for it (${e instanceof Error ? e.message : String(e)}). The work so far is on ${task.branch}.`,
+      'Comment `/crew resume` to continue it.',
+    );
   }
-  ctx.log.info(`${task.id}: this job's time limit (timeout-minutes: ${limitMinutes}) is near; the work so far is on ${task.branch} at ${head.slice(0, 7)}, and a new job continues attempt ${attempt}`);
+  ctx.log.info(
+    `${task.id}: this job's time limit (timeout-minutes: ${limitMinutes}) is near; the work so far is on ${task.branch} at ${head.slice(0, 7)}, and a new job continues attempt ${attempt}`,
+  );
   ctx.log.checkpoint('task-continued');
   await syncPlanComment(ctx, issue, run);
 }

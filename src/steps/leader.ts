@@ -23,7 +23,15 @@ const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'o
  * happens to a failure and applies the part that must be atomic with it (so a
  * dependent is never marked blocked for a task that is about to be retried or replanned).
  */
-export function settleInState(tx: StateTx, issue: number, run: number, taskId: string, result: CheckedResult, claim: TaskClaim, limits: EscalationLimits): Decision | null {
+export function settleInState(
+  tx: StateTx,
+  issue: number,
+  run: number,
+  taskId: string,
+  result: CheckedResult,
+  claim: TaskClaim,
+  limits: EscalationLimits,
+): Decision | null {
   const view = readView(tx, issue, run)!;
   const rec = view.tasks.get(taskId)!;
   const task = view.plan!.tasks.find((t) => t.id === taskId)!;
@@ -43,14 +51,31 @@ export function settleInState(tx: StateTx, issue: number, run: number, taskId: s
   let next = { ...view.run, leader: memory };
   if (decision.action === 'retry_stronger') {
     const tier = STRONGER[rec.tierOverride ?? task.tier];
-    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, finishedAt: null, startedAt: claim.at, tierOverride: tier, advice: [...rec.advice, decision.notes], spent: NOTHING_SPENT });
+    writeTask(tx, issue, run, {
+      ...rec,
+      status: 'running',
+      attempts: rec.attempts + 1,
+      claim,
+      finishedAt: null,
+      startedAt: claim.at,
+      tierOverride: tier,
+      advice: [...rec.advice, decision.notes],
+      spent: NOTHING_SPENT,
+    });
   } else if (decision.to === 'planner') {
     writeTask(tx, issue, run, { ...rec, pendingReplan: true });
   } else if (decision.action === 'ask' || decision.action === 'review_plan') {
-    next = { ...next, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question } };
+    next = {
+      ...next,
+      phase: 'ESCALATING',
+      waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question },
+    };
   } else if (decision.action === 'give_up' && decision.reason !== NO_RULE) {
     // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
-    writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}` });
+    writeTask(tx, issue, run, {
+      ...readView(tx, issue, run)!.tasks.get(taskId)!,
+      error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}`,
+    });
   } else if (decision.action === 'queue') {
     writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, queuedQuestion: { topic: decision.topic, question: decision.question } });
   }
@@ -114,7 +139,8 @@ export async function askPerson(ctx: StepContext, issue: number, run: number, ta
   const posted = await ctx.forge.postComment(issue, body);
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: asked about ${task}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
-    if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0) writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+    if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0)
+      writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
   });
   await ctx.forge.addLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-asked');
@@ -168,7 +194,10 @@ export async function replanTasks(
         files: await ctx.repo.listFiles(),
         maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
         protectedPaths: config.protected_paths,
-        revise: { plan: { ...plan, tasks: old }, feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.` },
+        revise: {
+          plan: { ...plan, tasks: old },
+          feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.`,
+        },
       },
       ctx.log,
     );
@@ -213,7 +242,17 @@ export async function replanTasks(
     // A question still open about another task stays open: the new tasks start once it is answered.
     const answered = rec.waiting?.kind === 'decision' && taskIds.includes(rec.waiting.task);
     const stillWaiting = rec.phase === 'ESCALATING' && !answered;
-    writeRun(tx, { ...rec, planVersion: rec.planVersion + 1, phase: stillWaiting ? 'ESCALATING' : rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase, waiting: stillWaiting ? rec.waiting : null, failure: null }, now);
+    writeRun(
+      tx,
+      {
+        ...rec,
+        planVersion: rec.planVersion + 1,
+        phase: stillWaiting ? 'ESCALATING' : rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase,
+        waiting: stillWaiting ? rec.waiting : null,
+        failure: null,
+      },
+      now,
+    );
     return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
   });
   if (!replacement) ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);

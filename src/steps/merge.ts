@@ -54,8 +54,16 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
     ctx.log.info(`auto-merge: merged #${prNumber} (${method}) as ${out.sha.slice(0, 7)}`);
     return state('merged', [method === 'merge' ? '' : `${method}`, decision.note ?? ''].filter(Boolean).join('; '), out.sha);
   }
-  if (out.status === 409) return state('not-merged', `the head moved while crew was merging (GitHub answered 409), so nothing was merged; crew merges only the head the critic judged`);
-  if (out.status === 405) return state('not-merged', `GitHub refused the ${method} merge (405: ${out.message}). Branch protection (required reviews or checks) or a merge method the repository does not allow usually causes this; crew does not retry it`);
+  if (out.status === 409)
+    return state(
+      'not-merged',
+      `the head moved while crew was merging (GitHub answered 409), so nothing was merged; crew merges only the head the critic judged`,
+    );
+  if (out.status === 405)
+    return state(
+      'not-merged',
+      `GitHub refused the ${method} merge (405: ${out.message}). Branch protection (required reviews or checks) or a merge method the repository does not allow usually causes this; crew does not retry it`,
+    );
   return state('not-merged', `GitHub refused the merge (${out.status}: ${out.message})`);
 }
 
@@ -63,7 +71,12 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
  * The approving reviews, each checked like a command: through the collaborator-permission
  * endpoint, once per reviewer (the forge remembers answers for the job), failing closed.
  */
-async function approvalsThatCount(ctx: StepContext, prNumber: number, headSha: string, requester: string): Promise<Pick<MergeFacts, 'approvedBy' | 'uncounted'>> {
+async function approvalsThatCount(
+  ctx: StepContext,
+  prNumber: number,
+  headSha: string,
+  requester: string,
+): Promise<Pick<MergeFacts, 'approvedBy' | 'uncounted'>> {
   const reviews = await ctx.forge.approvals(prNumber);
   const known = new Map<string, ReviewerPermission>();
   for (const login of reviewersToCheck(reviews, headSha, requester)) {

@@ -19,7 +19,6 @@ import { ensureRoom, spend } from './caps';
 import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 
-
 /** The plan reviewer may send a plan back this many times before a person decides. */
 export const REVIEW_ROUNDS = 3;
 
@@ -79,7 +78,13 @@ function singleTaskPlan(intake: Intake, title: string, body: string, criteria: C
 
 function mergeCriteria(intake: Intake, fromConfig: string[]): Criterion[] {
   const known = new Set(intake.criteria.filter((c) => c.command).map((c) => c.command!.trim()));
-  return [...intake.criteria, ...configCriteria(fromConfig.filter((c) => !known.has(c.trim())), intake.criteria.length + 1)];
+  return [
+    ...intake.criteria,
+    ...configCriteria(
+      fromConfig.filter((c) => !known.has(c.trim())),
+      intake.criteria.length + 1,
+    ),
+  ];
 }
 
 /**
@@ -137,7 +142,23 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let plan: Plan =
       intake.single && !revision
         ? singleTaskPlan(intake, title, body, criteria)
-        : await decompose(model, modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}) }, ctx.log).then((r) => {
+        : await decompose(
+            model,
+            modelId,
+            decomposer,
+            {
+              title,
+              body,
+              task: intake.task,
+              criteria,
+              answers,
+              openQuestions,
+              files,
+              ...bounds,
+              ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}),
+            },
+            ctx.log,
+          ).then((r) => {
             book(r.usage);
             return r.plan;
           });
@@ -156,7 +177,23 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       }
       ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
       if (passed || round === REVIEW_ROUNDS) break;
-      const r = await decompose(model, modelId, decomposer, { title, body, task: intake.task, criteria, answers, openQuestions, files, ...bounds, revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` } }, ctx.log);
+      const r = await decompose(
+        model,
+        modelId,
+        decomposer,
+        {
+          title,
+          body,
+          task: intake.task,
+          criteria,
+          answers,
+          openQuestions,
+          files,
+          ...bounds,
+          revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` },
+        },
+        ctx.log,
+      );
       book(r.usage);
       plan = r.plan;
     }
@@ -172,7 +209,14 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let version = 0;
     let claimed: string[] = [];
     await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (current, tx) => {
-      let rec = logPhase(current, 'decomposer', { model: config.default_model, started: startedAt, finished: now, status: 'success', retries: rounds - 1, error: null });
+      let rec = logPhase(current, 'decomposer', {
+        model: config.default_model,
+        started: startedAt,
+        finished: now,
+        status: 'success',
+        retries: rounds - 1,
+        error: null,
+      });
       version = rec.planVersion + 1;
       tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
       writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
@@ -182,7 +226,14 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
       const criteria = criteriaDigest(plan.criteria);
       rec = { ...rec, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
-      if (needsApproval) return { ...rec, phase: 'AWAITING_APPROVAL', planVersion: version, criteriaDigest: criteria, waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' } };
+      if (needsApproval)
+        return {
+          ...rec,
+          phase: 'AWAITING_APPROVAL',
+          planVersion: version,
+          criteriaDigest: criteria,
+          waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' },
+        };
       return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
     });
     ctx.log.checkpoint('plan-recorded');
@@ -196,16 +247,32 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     return claimed;
   } catch (e) {
     if (!(e instanceof SubmissionRejected)) throw e;
-    const who = e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
+    const who =
+      e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
     const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
     book(e.usage);
     await record('planning failed', (rec) => ({
-      ...logPhase(rec, 'decomposer', { model: config.default_model, started: startedAt, finished: nowIso(ctx), status: 'failure', retries: 0, error: message.split('\n')[0]! }),
+      ...logPhase(rec, 'decomposer', {
+        model: config.default_model,
+        started: startedAt,
+        finished: nowIso(ctx),
+        status: 'failure',
+        retries: 0,
+        error: message.split('\n')[0]!,
+      }),
       phase: 'FAILED',
       failure: { step: 'planning', message: message.split('\n')[0]! },
     }));
     await syncPlanComment(ctx, issue, run);
-    await ctx.forge.postComment(issue, failureComment('planning', message, ctx.forge.runLink(), 'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.'));
+    await ctx.forge.postComment(
+      issue,
+      failureComment(
+        'planning',
+        message,
+        ctx.forge.runLink(),
+        'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.',
+      ),
+    );
     return [];
   }
 }
@@ -249,7 +316,8 @@ export async function requestApproval(ctx: StepContext, issue: number, run: numb
   const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: approval requested for v${version}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
-    if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version) writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+    if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version)
+      writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
   });
   ctx.log.checkpoint('approval-requested');
   await syncPlanComment(ctx, issue, run);

@@ -32,8 +32,13 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
   const damaged = error instanceof StateFormatError ? error : undefined;
   const model = error instanceof ModelError ? error : undefined;
   const budget = error instanceof RunBudgetSpent ? error : undefined;
-  const step = crew?.step ?? (damaged ? 'reading the run state' : model || budget ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
-  const message = crew?.message ?? damaged?.message ?? (model || budget ? `${(model ?? budget)!.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const step =
+    crew?.step ??
+    (damaged ? 'reading the run state' : model || budget ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
+  const message =
+    crew?.message ??
+    damaged?.message ??
+    (model || budget ? `${(model ?? budget)!.message}.` : `an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   const { issue, run } = failureTarget(ctx);
   if (!issue) return;
   // A failure on crew's own comment (a personal token's comments start the route job) is logged
@@ -51,7 +56,10 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
   };
   let resumable = false;
   if (run && !damaged) {
-    await tryIt('record the failure in the run state', async () => (resumable = await failRun(ctx, issue, run, step, message.split('\n')[0]!, { resumable: crew?.resumable ?? true })));
+    await tryIt(
+      'record the failure in the run state',
+      async () => (resumable = await failRun(ctx, issue, run, step, message.split('\n')[0]!, { resumable: crew?.resumable ?? true })),
+    );
     await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
   }
   const resumeHint = 'comment `/crew resume` to carry on from where the run stopped, or `/crew run` to start afresh.';

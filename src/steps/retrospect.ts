@@ -29,7 +29,16 @@ function facts(view: RunView, judgments: Judgment[]): string {
     '',
     '## Critic judgments',
     ...(judgments.length
-      ? judgments.map((j) => `- iteration ${j.iteration}: ${j.verdict}${failingEvaluations(j).length ? `; not met: ${failingEvaluations(j).map((e) => `${e.criterion} (${sanitize(e.evidence[0] ?? e.error ?? '', 200)})`).join('; ')}` : ''}${j.adversarial.length ? `; findings: ${j.adversarial.map((f) => f.rule).join(', ')}` : ''}`)
+      ? judgments.map(
+          (j) =>
+            `- iteration ${j.iteration}: ${j.verdict}${
+              failingEvaluations(j).length
+                ? `; not met: ${failingEvaluations(j)
+                    .map((e) => `${e.criterion} (${sanitize(e.evidence[0] ?? e.error ?? '', 200)})`)
+                    .join('; ')}`
+                : ''
+            }${j.adversarial.length ? `; findings: ${j.adversarial.map((f) => f.rule).join(', ')}` : ''}`,
+        )
       : ['(the critic did not judge this run)']),
     '',
     `## Outcome: phase ${view.run.phase}${view.run.failure ? `, failed in ${view.run.failure.step}: ${sanitize(view.run.failure.message, 400)}` : ''}${view.run.review?.acceptedBy ? `, accepted by a maintainer despite a FAIL` : ''}`,
@@ -64,13 +73,25 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   const startedAt = nowIso(ctx);
   let out;
   try {
-    out = await runRetrospector(await runModel(ctx, view), { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) }, ctx.log);
+    out = await runRetrospector(
+      await runModel(ctx, view),
+      { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) },
+      ctx.log,
+    );
   } catch (e) {
     ctx.log.warn(`retrospective: the model failed: ${(e as Error).message}`);
-    await ctx.forge.postComment(target, `crew could not write the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`);
+    await ctx.forge.postComment(
+      target,
+      `crew could not write the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`,
+    );
     return;
   }
-  const chosen = selectProposals(out.proposals, mode, { full: config.retrospect.full_mode, light: config.retrospect.light_mode }, config.retrospect.filter_threshold);
+  const chosen = selectProposals(
+    out.proposals,
+    mode,
+    { full: config.retrospect.full_mode, light: config.retrospect.light_mode },
+    config.retrospect.filter_threshold,
+  );
   const retro: Retrospective = { mode, summary: out.summary, wentWell: out.wentWell, wentWrong: out.wentWrong, ...chosen, memory: out.memory, at: nowIso(ctx) };
   const body = renderRetrospective(retro, { issue, run });
   // Found by the id crew stored, never by listing comments (issues can have thousands).
@@ -89,11 +110,20 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     const rec = readRun(tx, issue, run)!;
     tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
     tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
-    const logged = logPhase(rec, 'retrospector', { model: config.retrospect.model, started: startedAt, finished: nowIso(ctx), status: 'success', retries: 0, error: null });
+    const logged = logPhase(rec, 'retrospector', {
+      model: config.retrospect.model,
+      started: startedAt,
+      finished: nowIso(ctx),
+      status: 'success',
+      retries: 0,
+      error: null,
+    });
     writeRun(tx, { ...logged, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
   });
-  ctx.log.info(`retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`);
+  ctx.log.info(
+    `retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`,
+  );
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -108,7 +138,8 @@ export async function remember(ctx: StepContext, issue: number, runs: RunRecord[
     const retro = parseJson<Retrospective>(snap, paths.retrospectiveJson(issue, rec.run));
     if (!retro) continue;
     const candidate = retro.memory[n - 1];
-    if (!candidate) return `The retrospective of run ${rec.run} has ${retro.memory.length} memory candidate${retro.memory.length === 1 ? '' : 's'}, so there is no number ${n}.`;
+    if (!candidate)
+      return `The retrospective of run ${rec.run} has ${retro.memory.length} memory candidate${retro.memory.length === 1 ? '' : 's'}, so there is no number ${n}.`;
     const entry = knowledgeEntry(candidate, `issue #${issue} run ${rec.run} retrospective, remembered by @${by}`, nowIso(ctx));
     const branch = ctx.branches.memory(issue, rec.run, n);
     const base = await ctx.forge.defaultBranch();
@@ -129,7 +160,13 @@ export async function remember(ctx: StepContext, issue: number, runs: RunRecord[
       title: `crew: remember "${entry.content.slice(0, 60)}${entry.content.length > 60 ? '…' : ''}"`,
       head: branch,
       base,
-      body: inert([`Adds one entry to \`${KNOWLEDGE_PATH}\`, from the retrospective of run ${rec.run} of #${issue} (memory candidate ${n}, asked for by @${by}). Workers read the knowledge base at the start of every task once this is merged.`, '', fence(JSON.stringify(entry, null, 2), 'json')].join('\n')),
+      body: inert(
+        [
+          `Adds one entry to \`${KNOWLEDGE_PATH}\`, from the retrospective of run ${rec.run} of #${issue} (memory candidate ${n}, asked for by @${by}). Workers read the knowledge base at the start of every task once this is merged.`,
+          '',
+          fence(JSON.stringify(entry, null, 2), 'json'),
+        ].join('\n'),
+      ),
     });
     return `Opened ${pr.url} to add memory ${n} to the knowledge base. Workers read it from the first run after it is merged.`;
   }

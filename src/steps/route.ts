@@ -100,7 +100,11 @@ async function hasWriteAccess(ctx: StepContext, ev: CommentEvent, sayWhy: boolea
   try {
     permission = await ctx.forge.permissionOf(ev.comment.author.login);
   } catch (e) {
-    throw new CrewError('the permission check', `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`, 'Comment the command again in a minute.');
+    throw new CrewError(
+      'the permission check',
+      `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`,
+      'Comment the command again in a minute.',
+    );
   }
   if (permission === 'admin' || permission === 'write') return true;
   if (sayWhy) await refuse(ctx, ev, refusalComment(ev.comment.author.login, permission));
@@ -172,7 +176,9 @@ async function dispatchCommand(ctx: StepContext, ev: CommentEvent, command: Comm
       return retro(ctx, ev);
     case 'remember': {
       const snap = await ctx.state.load(`issue-${issue}/`);
-      const runs = runNumbers(snap, issue).map((k) => readRun(snap, issue, k)!).filter(Boolean);
+      const runs = runNumbers(snap, issue)
+        .map((k) => readRun(snap, issue, k)!)
+        .filter(Boolean);
       await ctx.forge.postComment(issue, await remember(ctx, issue, runs, command.n, ev.comment.author.login));
       return;
     }
@@ -184,7 +190,12 @@ async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   if (!last || !isTerminal(last.phase)) {
-    await ctx.forge.postComment(issue, last ? `Run ${last.run} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.` : 'There is no run on this issue to look back at. Comment `/crew run` first.');
+    await ctx.forge.postComment(
+      issue,
+      last
+        ? `Run ${last.run} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.`
+        : 'There is no run on this issue to look back at. Comment `/crew run` first.',
+    );
     return;
   }
   ctx.model(); // fails now, with a clear message, if no key was given
@@ -196,7 +207,12 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
   try {
     await ctx.config();
   } catch (e) {
-    if (e instanceof ConfigError) throw new CrewError('reading the configuration', `${e.message}\n\nThe run did not start.`, 'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.');
+    if (e instanceof ConfigError)
+      throw new CrewError(
+        'reading the configuration',
+        `${e.message}\n\nThe run did not start.`,
+        'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.',
+      );
     throw e;
   }
   ctx.model(); // fails now, with a clear message, if no key was given
@@ -206,9 +222,15 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
   // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
   const deadPlanners = new Set<string>();
   const previous = await latestRun(ctx, issue);
-  if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false) deadPlanners.add(`${previous.run}`);
+  if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false)
+    deadPlanners.add(`${previous.run}`);
   const stalePlanning = (r: RunRecord) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);
-  if (!baseSha) throw new CrewError('starting the run', `the base branch '${baseBranch}' does not exist or has no commits.`, 'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.');
+  if (!baseSha)
+    throw new CrewError(
+      'starting the run',
+      `the base branch '${baseBranch}' does not exist or has no commits.`,
+      'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.',
+    );
   const now = nowIso(ctx);
 
   const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
@@ -258,9 +280,17 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
 
   if (outcome.kind === 'busy') {
     const r = outcome.record;
-    const what = r.phase === 'ESCALATING' ? 'waiting for answers to its questions' : r.phase === 'AWAITING_APPROVAL' ? 'waiting for `/crew approve` or `/crew revise`' : r.phase.toLowerCase();
+    const what =
+      r.phase === 'ESCALATING'
+        ? 'waiting for answers to its questions'
+        : r.phase === 'AWAITING_APPROVAL'
+          ? 'waiting for `/crew approve` or `/crew revise`'
+          : r.phase.toLowerCase();
     const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
-    await ctx.forge.postComment(issue, `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
+    await ctx.forge.postComment(
+      issue,
+      `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
+    );
     return;
   }
   const run = outcome.record.run;
@@ -269,7 +299,12 @@ async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'
   if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
     const view = await loadView(ctx, issue, run);
-    setOutputs(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
+    setOutputs(
+      ctx,
+      issue,
+      run,
+      [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id),
+    );
     return;
   }
   const tasks = await planRun(ctx, issue, run);
@@ -302,7 +337,10 @@ async function ensurePlanComment(ctx: StepContext, issue: number, run: number, r
  */
 async function askedJustNow(ctx: StepContext, ev: CommentEvent, last: RunRecord): Promise<boolean> {
   if (!(await askUnasked(ctx, last))) return false;
-  await ctx.forge.postComment(ev.issue.number, `crew had not posted its ${last.waiting!.kind === 'approval' ? `request to approve plan v${last.waiting!.planVersion}` : 'question'} yet when that reply came, so the reply does not count. The ${last.waiting!.kind === 'approval' ? 'request' : 'question'} is above now; reply to it.`);
+  await ctx.forge.postComment(
+    ev.issue.number,
+    `crew had not posted its ${last.waiting!.kind === 'approval' ? `request to approve plan v${last.waiting!.planVersion}` : 'question'} yet when that reply came, so the reply does not count. The ${last.waiting!.kind === 'approval' ? 'request' : 'question'} is above now; reply to it.`,
+  );
   return true;
 }
 
@@ -314,7 +352,12 @@ async function askedJustNow(ctx: StepContext, ev: CommentEvent, last: RunRecord)
 async function decisionReplyCounts(ctx: StepContext, ev: CommentEvent, after: number): Promise<boolean> {
   const trust = await trustedReply(ctx, ev, after);
   if (trust === 'ok') return true;
-  await ctx.forge.postComment(ev.issue.number, trust === 'stale' ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.' : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+  await ctx.forge.postComment(
+    ev.issue.number,
+    trust === 'stale'
+      ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.'
+      : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.',
+  );
   return false;
 }
 
@@ -354,7 +397,12 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
   if (waiting.kind !== 'answer') return;
   const trust = await trustedReply(ctx, ev, waiting.commentId);
   if (trust !== 'ok') {
-    await ctx.forge.postComment(issue, trust === 'stale' ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.' : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
+    await ctx.forge.postComment(
+      issue,
+      trust === 'stale'
+        ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.'
+        : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.',
+    );
     return;
   }
   const run = last.run;
@@ -362,7 +410,14 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
     const rec = readRun(tx, issue, run)!;
     if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId) return false;
     const before = tx.read(paths.answers(issue, run)) ?? '';
-    const entry = ['## Questions', ...waiting.questions.map((q, i) => `${i + 1}. ${q}`), '', `## Answer from @${ev.comment.author.login}`, text.trim(), ''].join('\n');
+    const entry = [
+      '## Questions',
+      ...waiting.questions.map((q, i) => `${i + 1}. ${q}`),
+      '',
+      `## Answer from @${ev.comment.author.login}`,
+      text.trim(),
+      '',
+    ].join('\n');
     tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
     writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
     return true;
@@ -377,7 +432,10 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
 
 /** A reply from someone with write access in which everything is quoted (or hidden): crew says it took nothing. */
 async function nothingToTake(ctx: StepContext, ev: CommentEvent): Promise<void> {
-  await ctx.forge.postComment(ev.issue.number, `crew took nothing from that reply: all of it is quoted (lines starting with \`>\`) or hidden, and quoted text is someone else's words, not your answer. Write your answer outside the quote.`);
+  await ctx.forge.postComment(
+    ev.issue.number,
+    `crew took nothing from that reply: all of it is quoted (lines starting with \`>\`) or hidden, and quoted text is someone else's words, not your answer. Write your answer outside the quote.`,
+  );
 }
 
 async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {
@@ -402,12 +460,16 @@ async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const run = last.run;
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
-    if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion) return null;
-    writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
-  });
+  const { value: claimed } = await ctx.state.update(
+    `${runFolder(issue, run)}/`,
+    `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`,
+    (tx) => {
+      const rec = readRun(tx, issue, run)!;
+      if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion) return null;
+      writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
+      return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    },
+  );
   if (claimed === null) return ctx.log.info('the plan changed or was approved by someone else first');
   ctx.log.checkpoint('plan-approved');
   setOutputs(ctx, issue, run, claimed);
@@ -421,7 +483,8 @@ async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Pro
     return;
   }
   const last = await latestRun(ctx, issue);
-  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review') return decideTask(ctx, ev, last, 'revise', feedback);
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review')
+    return decideTask(ctx, ev, last, 'revise', feedback);
   if (!last || last.phase !== 'AWAITING_APPROVAL') {
     await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
     return;
@@ -458,25 +521,29 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
   const claimNonce = nonce();
   let toReplan: string[] = [];
   const asking: { next: ReturnType<typeof openQueuedQuestion> } = { next: null };
-  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
-    const view = readView(tx, issue, run)!;
-    if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
-    const task = view.tasks.get(waiting.task)!;
-    if (reply === 'accept') writeTask(tx, issue, run, { ...task, accepted: true });
-    if (reply === 'retry' || reply === 'answer') {
-      const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
-      writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
-    }
-    if (reply === 'revise') {
-      toReplan = failedTasks(view).map((t) => t.id);
-      for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
-    }
-    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
-    const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-    // One question at a time: the next one that waited for this answer is asked now.
-    asking.next = openQueuedQuestion(tx, issue, run, now);
-    return started;
-  });
+  const { value: claimed } = await ctx.state.update(
+    `${runFolder(issue, run)}/`,
+    `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`,
+    (tx) => {
+      const view = readView(tx, issue, run)!;
+      if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
+      const task = view.tasks.get(waiting.task)!;
+      if (reply === 'accept') writeTask(tx, issue, run, { ...task, accepted: true });
+      if (reply === 'retry' || reply === 'answer') {
+        const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
+        writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
+      }
+      if (reply === 'revise') {
+        toReplan = failedTasks(view).map((t) => t.id);
+        for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
+      }
+      writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
+      const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+      // One question at a time: the next one that waited for this answer is asked now.
+      asking.next = openQueuedQuestion(tx, issue, run, now);
+      return started;
+    },
+  );
   if (claimed === null) return ctx.log.info('the decision was already taken');
   const queued = asking.next;
   if (!queued) await ctx.forge.removeLabel(issue, WAITING_LABEL);
@@ -506,27 +573,31 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
   const now = nowIso(ctx);
   const claimNonce = nonce();
   const judgeAgain = reply === 'accept' || !judgment || (failingEvaluations(judgment).every((e) => e.met === null) && judgment.adversarial.length === 0);
-  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${reply} the critic's FAIL (@${ev.comment.author.login})`, (tx) => {
-    const view = readView(tx, issue, run)!;
-    if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId) return null;
-    const review = view.run.review ?? FRESH_REVIEW;
-    if (reply === 'accept') {
-      writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
-      return [];
-    }
-    const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
-    if (judgeAgain) {
-      writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
-      return [];
-    }
-    const targets = tasksToRerun(judgment!, view);
-    for (const id of targets) {
-      const t = view.tasks.get(id)!;
-      writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });
-    }
-    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-  });
+  const { value: claimed } = await ctx.state.update(
+    `${runFolder(issue, run)}/`,
+    `issue #${issue} run ${run}: ${reply} the critic's FAIL (@${ev.comment.author.login})`,
+    (tx) => {
+      const view = readView(tx, issue, run)!;
+      if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId) return null;
+      const review = view.run.review ?? FRESH_REVIEW;
+      if (reply === 'accept') {
+        writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
+        return [];
+      }
+      const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
+      if (judgeAgain) {
+        writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
+        return [];
+      }
+      const targets = tasksToRerun(judgment!, view);
+      for (const id of targets) {
+        const t = view.tasks.get(id)!;
+        writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });
+      }
+      writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
+      return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    },
+  );
   if (claimed === null) return ctx.log.info('the decision was already taken');
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
@@ -541,12 +612,16 @@ async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRec
   const run = last.run;
   const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'conflict' }>;
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
-  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: integrate again (@${ev.comment.author.login})`, (tx) => {
-    const view = readView(tx, issue, run)!;
-    if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId) return false;
-    writeRun(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, nowIso(ctx));
-    return true;
-  });
+  const { value: taken } = await ctx.state.update(
+    `${runFolder(issue, run)}/`,
+    `issue #${issue} run ${run}: integrate again (@${ev.comment.author.login})`,
+    (tx) => {
+      const view = readView(tx, issue, run)!;
+      if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId) return false;
+      writeRun(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, nowIso(ctx));
+      return true;
+    },
+  );
   if (!taken) return ctx.log.info('the decision was already taken');
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
@@ -563,7 +638,10 @@ async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict' && !only) return decideVerdict(ctx, ev, last, 'retry');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'conflict' && !only) return retryIntegration(ctx, ev, last);
   if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
-    await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`);
+    await ctx.forge.postComment(
+      issue,
+      `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`,
+    );
     return;
   }
   const run = last.run;
@@ -583,10 +661,14 @@ async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise
     const targets = [...wanted].map((id) => view.tasks.get(id)!);
     // crew failed after the tasks (integrating, judging, finishing): retrying means carrying on from there.
     if (!targets.length && !only && view.run.phase === 'FAILED' && view.run.failure?.resumeFrom) return { resume: true as const };
-    if (!targets.length) return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
+    if (!targets.length)
+      return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
     for (const t of targets) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
     writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
-    return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now), retried: targets.map((t) => t.id) };
+    return {
+      claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now),
+      retried: targets.map((t) => t.id),
+    };
   });
   if ('resume' in out) return resume(ctx, ev);
   if ('error' in out) {
@@ -603,7 +685,10 @@ async function accept(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const last = await latestRun(ctx, ev.issue.number);
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision') return decideTask(ctx, ev, last, 'accept');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict') return decideVerdict(ctx, ev, last, 'accept');
-  await ctx.forge.postComment(ev.issue.number, 'There is no escalated task or critic verdict waiting for a decision on this issue, so there is nothing to accept.');
+  await ctx.forge.postComment(
+    ev.issue.number,
+    'There is no escalated task or critic verdict waiting for a decision on this issue, so there is nothing to accept.',
+  );
 }
 
 /**
@@ -713,7 +798,8 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
     for (const [id, how] of pushed) {
       const t = view.tasks.get(id)!;
       // An attempt that never reached the branch does not count against the task.
-      if (t.status === 'running' || t.status === 'retrying') writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
+      if (t.status === 'running' || t.status === 'retrying')
+        writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null, failure: null }, now);
     return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
@@ -736,16 +822,27 @@ async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
   }
   const run = last.run;
   const at = nowIso(ctx);
-  const { value: stopping } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`, (tx) => {
-    const view = readView(tx, issue, run)!;
-    if (isTerminal(view.run.phase)) return null;
-    const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
-    for (const task of running) {
-      writeMessage(tx, issue, run, { id: messageId(at, 'leader', nonce()), from: 'leader', to: task, type: 'shutdown_request', text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`, at });
-    }
-    writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
-    return running;
-  });
+  const { value: stopping } = await ctx.state.update(
+    `${runFolder(issue, run)}/`,
+    `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`,
+    (tx) => {
+      const view = readView(tx, issue, run)!;
+      if (isTerminal(view.run.phase)) return null;
+      const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+      for (const task of running) {
+        writeMessage(tx, issue, run, {
+          id: messageId(at, 'leader', nonce()),
+          from: 'leader',
+          to: task,
+          type: 'shutdown_request',
+          text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`,
+          at,
+        });
+      }
+      writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+      return running;
+    },
+  );
   if (stopping === null) return;
   if (last.phase === 'ESCALATING') await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('run-aborted');
@@ -756,7 +853,12 @@ async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
       : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`,
   );
   await syncPlanComment(ctx, issue, run);
-  await reportEndedRun(ctx, issue, run, `@${ev.comment.author.login} aborted the run${stopping.length ? ` while ${stopping.join(', ')} ran (their work so far stays on their branches)` : ''}, so crew opened no pull request.`);
+  await reportEndedRun(
+    ctx,
+    issue,
+    run,
+    `@${ev.comment.author.login} aborted the run${stopping.length ? ` while ${stopping.join(', ')} ran (their work so far stays on their branches)` : ''}, so crew opened no pull request.`,
+  );
 }
 
 /** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */

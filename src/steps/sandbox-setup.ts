@@ -58,7 +58,13 @@ export async function prepareTools(
 ): Promise<{ runner?: CommandRunner; warning: string | null; setupFailure: string | null }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
   if (tree.trusted || !config.setup.length) {
-    const setupFailure = await runSetup(ctx, config.setup, timeoutMs, new UnsandboxedRunner(process.env.HOME ?? '/tmp'), 'on the base commit, outside the sandbox');
+    const setupFailure = await runSetup(
+      ctx,
+      config.setup,
+      timeoutMs,
+      new UnsandboxedRunner(process.env.HOME ?? '/tmp'),
+      'on the base commit, outside the sandbox',
+    );
     if (setupFailure) return { warning: null, setupFailure };
     return { ...(await commandRunner(ctx, config.allow_unsandboxed, sandboxes)), setupFailure: null };
   }
@@ -68,16 +74,25 @@ export async function prepareTools(
     ctx.log.warn(setupFailure);
     return { ...prepared, setupFailure };
   }
-  const where = prepared.runner.sandboxed ? 'on a model-written tree, inside the sandbox with network' : 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)';
+  const where = prepared.runner.sandboxed
+    ? 'on a model-written tree, inside the sandbox with network'
+    : 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)';
   const setupFailure = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where);
   return { ...prepared, setupFailure };
 }
 
-async function runSetup(ctx: Pick<StepContext, 'repo' | 'log'>, commands: string[], timeoutMs: number, runner: CommandRunner, where: string): Promise<string | null> {
+async function runSetup(
+  ctx: Pick<StepContext, 'repo' | 'log'>,
+  commands: string[],
+  timeoutMs: number,
+  runner: CommandRunner,
+  where: string,
+): Promise<string | null> {
   for (const command of commands) {
     ctx.log.info(`setup (${where}): ${command}`);
     const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, network: true });
-    if (r.exitCode !== 0) return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
+    if (r.exitCode !== 0)
+      return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
   }
   return null;
 }

@@ -102,13 +102,24 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
     const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
     refreshExecutionLog(tx, issue, run);
     const after = readView(tx, issue, run)!;
-    return { claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids, decision, settled: after.run.phase === 'EXECUTING' && allTasksDone(after) };
+    return {
+      claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids,
+      decision,
+      settled: after.run.phase === 'EXECUTING' && allTasksDone(after),
+    };
   });
   ctx.log.checkpoint('task-recorded');
   if (o.seen.ending === 'shutdown') {
     // The shutdown_response: the leader's record that the worker stopped, and where its work is.
     await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
-      writeMessage(tx, issue, run, { id: messageId(now, taskId, nonce()), from: taskId, to: 'leader', type: 'shutdown_response', text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`, at: now });
+      writeMessage(tx, issue, run, {
+        id: messageId(now, taskId, nonce()),
+        from: taskId,
+        to: 'leader',
+        type: 'shutdown_response',
+        text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`,
+        at: now,
+      });
     });
   }
   if (outcome.claimed.length) {
@@ -132,7 +143,8 @@ export async function takePushedResult(ctx: StepContext, issue: number, run: num
   if (missing.length) return 'none';
   const message = await ctx.repo.commitMessage(ctx.repo.tracking(rec.branch));
   const pushed = parseAttemptCommit(message);
-  if (!pushed && TRAILER.test(message)) ctx.log.warn(`${rec.id}: the Crew-Result trailer at the tip of ${rec.branch} is not valid JSON, so crew cannot take that result; the attempt runs again`);
+  if (!pushed && TRAILER.test(message))
+    ctx.log.warn(`${rec.id}: the Crew-Result trailer at the tip of ${rec.branch} is not valid JSON, so crew cannot take that result; the attempt runs again`);
   if (!pushed || pushed.attempt !== rec.attempts) return 'none';
   const head = await ctx.repo.remoteSha(rec.branch);
   if (!pushed.final) return 'retry';

@@ -27,7 +27,8 @@ async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number,
   const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${taskId}`, (tx) => {
     const v = readView(tx, issue, run);
     const t = v?.tasks.get(taskId);
-    if (!v || (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
+    if (!v || (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim)
+      return false;
     if (t.claim.runId === ctx.runId) return true; // this workflow run already took it (a re-run of the job)
     if (t.claim.nonce !== claimNonce || !t.claim.runId.startsWith('dispatch:')) return false;
     writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
@@ -44,7 +45,8 @@ export async function work(ctx: StepContext): Promise<void> {
   const view = await loadView(ctx, issue, run);
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
-  if (!task || !rec) throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.', false);
+  if (!task || !rec)
+    throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.', false);
   // A run waiting on a question keeps its claimed tasks running (only new claims wait), and an
   // answer that starts a task may open the next queued question in the same write.
   if ((view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') || (rec.status !== 'running' && rec.status !== 'retrying')) {
@@ -68,9 +70,21 @@ export async function work(ctx: StepContext): Promise<void> {
   // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
   for (const dep of task.dependsOn) {
     const branch = view.tasks.get(dep)!.branch;
-    if (missing.includes(branch)) throw new CrewError(`task ${taskId}`, `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`, 'Comment `/crew run` to start a fresh run.', false);
+    if (missing.includes(branch))
+      throw new CrewError(
+        `task ${taskId}`,
+        `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`,
+        'Comment `/crew run` to start a fresh run.',
+        false,
+      );
     const merged = await ctx.repo.merge(ctx.repo.tracking(branch), `crew: start ${taskId} from ${dep}`);
-    if (!merged.ok) throw new CrewError(`task ${taskId}`, `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`, 'Resolve the overlap in the plan and comment `/crew run` again.', false);
+    if (!merged.ok)
+      throw new CrewError(
+        `task ${taskId}`,
+        `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`,
+        'Resolve the overlap in the plan and comment `/crew run` again.',
+        false,
+      );
   }
   const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
   ctx.log.checkpoint('work-started');
@@ -85,13 +99,25 @@ export async function work(ctx: StepContext): Promise<void> {
   const knowledge = parseKnowledge(await ctx.readDefaultBranchFile(KNOWLEDGE_PATH));
   for (const p of knowledge.problems) ctx.log.warn(p);
   const team: Team = {
-    running: async () => [...(await loadView(ctx, issue, run)).tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id),
+    running: async () =>
+      [...(await loadView(ctx, issue, run)).tasks.values()]
+        .filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying'))
+        .map((t) => t.id),
     send: async (to, text) => {
       await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} messages ${to}`, (tx) => {
         const v = readView(tx, issue, run)!;
-        const targets = to === 'all' ? [...v.tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id) : [to];
+        const targets =
+          to === 'all' ? [...v.tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id) : [to];
         const at = nowIso(ctx);
-        for (const target of targets) writeMessage(tx, issue, run, { id: messageId(at, taskId, nonce()), from: taskId, to: target, type: to === 'all' ? 'broadcast' : 'message', text, at });
+        for (const target of targets)
+          writeMessage(tx, issue, run, {
+            id: messageId(at, taskId, nonce()),
+            from: taskId,
+            to: target,
+            type: to === 'all' ? 'broadcast' : 'message',
+            text,
+            at,
+          });
       });
     },
     inbox: async () => readInbox(await ctx.state.load(prefix), issue, run, taskId),
@@ -115,7 +141,13 @@ export async function work(ctx: StepContext): Promise<void> {
       costUsd: Math.min(config.budgets.task.cost_usd - taskSpent.costUsd, config.budgets.run.cost_usd - runSpent.costUsd),
       ms: config.task_timeout_minutes * 60_000 - taskSpent.ms,
     };
-    const stopEarly: Observed['ending'] | null = setupFailure ? 'no_report' : left.tokens <= 0 || left.costUsd <= 0 ? 'budget' : left.ms <= 0 ? 'wall_clock' : null;
+    const stopEarly: Observed['ending'] | null = setupFailure
+      ? 'no_report'
+      : left.tokens <= 0 || left.costUsd <= 0
+        ? 'budget'
+        : left.ms <= 0
+          ? 'wall_clock'
+          : null;
     const started = ctx.clock.now().getTime();
     // The job's limit comes before the task's: the attempt stops in time to save, and goes on in a new job.
     const jobBinds = jobStop !== undefined && jobStop.at < started + left.ms;
@@ -138,12 +170,20 @@ export async function work(ctx: StepContext): Promise<void> {
           modelId: config.models[tier],
           system: await ctx.template(`worker_${task.persona}`),
           repoFiles: await ctx.repo.listFiles(),
-          commands: { runner, unavailable: warning ?? undefined, policy: config.commands, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES, ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}) },
+          commands: {
+            runner,
+            unavailable: warning ?? undefined,
+            policy: config.commands,
+            timeoutMs: config.command_timeout_seconds * 1000,
+            maxOutputBytes: MAX_OUTPUT_BYTES,
+            ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}),
+          },
           team,
           limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
           compaction: {
             budgetTokens: config.context_budget,
-            summarize: async (previous, messages) => summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
+            summarize: async (previous, messages) =>
+              summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
           },
           memory: {
             attempts: recallAttempts(history, config.history_context_size),
@@ -156,7 +196,9 @@ export async function work(ctx: StepContext): Promise<void> {
         },
         ctx.log,
       ).finally(() => clearTimeout(timer));
-      ctx.log.info(`${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`);
+      ctx.log.info(
+        `${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`,
+      );
     }
     clearTimeout(timer);
     const elapsedMs = Math.max(0, ctx.clock.now().getTime() - started);
@@ -165,17 +207,40 @@ export async function work(ctx: StepContext): Promise<void> {
     if (reverted.length) ctx.log.warn(`${taskId} attempt ${attempt}: undid changes to protected paths: ${reverted.join(', ')}`);
     // Only a stop the job's limit caused hands over (not a shutdown or a cancellation that came with it).
     const jobLimitReached =
-      jobBinds && !ctx.cancellation?.aborted && ((workerRun?.stop === 'interrupted' && jobTimer!.signal.aborted) || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
+      jobBinds &&
+      !ctx.cancellation?.aborted &&
+      ((workerRun?.stop === 'interrupted' && jobTimer!.signal.aborted) || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
     if (workerRun && jobLimitReached) {
       // A job that got no turn done before its limit would hand over for ever: say so instead.
       if (workerRun.turns === 0) throw noTimeToWork(taskId, jobStop!.minutes);
       // The whole job's time counts against task_timeout_minutes, setup included.
       const jobMs = Math.max(elapsedMs, ctx.clock.now().getTime() - jobStop!.startedAt);
-      return continueInNewJob(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, { attempt, firstAttempt }, { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs }, jobStop!.minutes);
+      return continueInNewJob(
+        ctx,
+        issue,
+        run,
+        { id: taskId, title: task.title, branch: rec.branch },
+        { attempt, firstAttempt },
+        { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs },
+        jobStop!.minutes,
+      );
     }
     // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
-    if (workerRun?.stop === 'interrupted') return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
-    const ending: Observed['ending'] = stopEarly ?? ({ final: 'reported', max_turns: 'max_turns', no_final: 'no_report', budget: 'budget', wall_clock: 'wall_clock', shutdown: 'shutdown', error: 'error' } as const)[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
+    if (workerRun?.stop === 'interrupted')
+      return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+    const ending: Observed['ending'] =
+      stopEarly ??
+      (
+        {
+          final: 'reported',
+          max_turns: 'max_turns',
+          no_final: 'no_report',
+          budget: 'budget',
+          wall_clock: 'wall_clock',
+          shutdown: 'shutdown',
+          error: 'error',
+        } as const
+      )[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
     const seen: Observed = {
       persona: task.persona,
       ending,
@@ -221,9 +286,12 @@ async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string
   const limit = await ctx.jobLimit?.();
   if (!limit) return undefined;
   const usable = limit.minutes - saveMarginMinutes(limit.minutes);
-  if (limit.unreadable) ctx.log.warn(`crew could not read this job's time limit (${limit.unreadable}), so it assumes the shipped workflow's ${limit.minutes} minutes`);
+  if (limit.unreadable)
+    ctx.log.warn(`crew could not read this job's time limit (${limit.unreadable}), so it assumes the shipped workflow's ${limit.minutes} minutes`);
   if (taskMinutes > usable) {
-    ctx.log.warn(`task_timeout_minutes (${taskMinutes}) is longer than this work job can run (timeout-minutes: ${limit.minutes}): ${taskId} saves its work ${saveMarginMinutes(limit.minutes)} minutes before the job's limit and goes on in a new job. Raise the work job's timeout-minutes in your workflow to keep a task in one job.`);
+    ctx.log.warn(
+      `task_timeout_minutes (${taskMinutes}) is longer than this work job can run (timeout-minutes: ${limit.minutes}): ${taskId} saves its work ${saveMarginMinutes(limit.minutes)} minutes before the job's limit and goes on in a new job. Raise the work job's timeout-minutes in your workflow to keep a task in one job.`,
+    );
   }
   return { at: limit.startedAt + usable * 60_000 * jobTimeScale(), minutes: limit.minutes, startedAt: limit.startedAt };
 }
@@ -232,6 +300,6 @@ function noTimeToWork(taskId: string, minutes: number): CrewError {
   return new CrewError(
     `task ${taskId}`,
     `the work job's time limit (timeout-minutes: ${minutes}) left ${taskId} no time to work: crew stops ${saveMarginMinutes(minutes)} minutes before the limit to save the work, and setup and the first model turn took the rest.`,
-    'Raise `timeout-minutes` of the work job in your workflow (the README\'s has 60).',
+    "Raise `timeout-minutes` of the work job in your workflow (the README's has 60).",
   );
 }

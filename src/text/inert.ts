@@ -81,7 +81,7 @@ function paragraphs(lines: string[]): Segment[] {
     if (last && last.code === s.code) last.text += s.text;
     else out.push(s);
   };
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (i) push({ code: false, text: '\n' });
     if (BLANK.test(lines[i]!)) {
       push({ code: false, text: lines[i++]! });
@@ -173,7 +173,7 @@ function prose(text: string): string {
 function proseBetween(text: string): string {
   let t = text.replace(/</g, '&lt;');
   // A `!` right before `[` (not itself escaped) makes an image; a run of them too, once one is gone.
-  for (let before = ''; before !== t; ) {
+  for (let before = ''; before !== t;) {
     before = t;
     t = t.replace(/(?<!\\)((?:\\\\)*)!+(?=\[)/g, '$1');
   }

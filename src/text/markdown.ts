@@ -151,7 +151,16 @@ export function markdownBlocks(body: string): string[] {
 function foldBlock(block: string, link: string, max: number): string {
   const details = /^<details[^>]*>\s*<summary>([\s\S]*?)<\/summary>\n?([\s\S]*?)<\/details>\s*$/.exec(block);
   // The first line lost its tags (a mention crew had made inert among them), so it is made inert again for the <summary>.
-  const summary = details ? details[1]!.trim() : inert(block.split('\n')[0]!.replace(/^#+\s*/, '').replace(/<[^>]*>/g, '').slice(0, 100), 'html') || 'Section';
+  const summary = details
+    ? details[1]!.trim()
+    : inert(
+        block
+          .split('\n')[0]!
+          .replace(/^#+\s*/, '')
+          .replace(/<[^>]*>/g, '')
+          .slice(0, 100),
+        'html',
+      ) || 'Section';
   const inner = details ? details[2]!.trim() : block;
   return `<details><summary>${summary} (shortened)</summary>\n\n${shorten(inner, max)}\n\n…shortened to fit GitHub's limit: [the full text](${link}).\n\n</details>`;
 }

@@ -28,8 +28,10 @@ const OPEN_TAG = new RegExp(String.raw`<([A-Za-z][A-Za-z0-9-]*)(${ATTRS})(/?)>`,
 const ANY_TAG = new RegExp(String.raw`<(/?)([A-Za-z][A-Za-z0-9-]*)(${ATTRS})(/?)>`, 'g');
 const IMG_TAG = new RegExp(String.raw`<img(?=[\s/>])${ATTRS}/?>`, 'gi');
 const ATTR = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*0*\.?0+\s*(?:;|$)|font-size\s*:\s*0+(?:\.0+)?(?:[a-z%]*)?\s*(?:;|$)|(?:^|;)\s*(?:max-)?(?:height|width)\s*:\s*0+(?:[a-z%]*)?\s*(?:;|$)/i;
-const INVISIBLE_NAMED_ENTITY = /&(?:zwj|zwnj|lrm|rlm|shy|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|NoBreak|ic|InvisibleComma|it|InvisibleTimes|af|ApplyFunction);/g;
+const HIDING_STYLE =
+  /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*0*\.?0+\s*(?:;|$)|font-size\s*:\s*0+(?:\.0+)?(?:[a-z%]*)?\s*(?:;|$)|(?:^|;)\s*(?:max-)?(?:height|width)\s*:\s*0+(?:[a-z%]*)?\s*(?:;|$)/i;
+const INVISIBLE_NAMED_ENTITY =
+  /&(?:zwj|zwnj|lrm|rlm|shy|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|NoBreak|ic|InvisibleComma|it|InvisibleTimes|af|ApplyFunction);/g;
 
 /** How much of a huge input is looked at, relative to what is kept: enough that removals cannot starve the result. */
 const WORK_FACTOR = 3;
@@ -52,7 +54,10 @@ export function sanitize(text: string, maxChars = 20_000): string {
     while (k < out.length && out[k] === next[k]) k++;
     out = `${out.slice(0, k)}\n\n[the rest is cut: its markup nests too deep to show safely]`;
   }
-  out = out.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  out = out
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   if (out.length > maxChars || original > maxChars * WORK_FACTOR) {
     out = `${out.slice(0, maxChars)}\n\n[truncated: the text has ${original.toLocaleString('en-US')} characters; only the first part is shown]`;
   }
@@ -79,7 +84,12 @@ function stripInvisible(text: string): string {
  */
 function removeComments(text: string): string {
   let out = text;
-  for (const [open, close] of [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']] as const) out = removeDelimited(out, open, close);
+  for (const [open, close] of [
+    ['<!--', '-->'],
+    ['<![CDATA[', ']]>'],
+    ['<?', '?>'],
+  ] as const)
+    out = removeDelimited(out, open, close);
   return removeDelimited(out, '<!', '>', /^<![A-Za-z]/);
 }
 
@@ -119,7 +129,12 @@ function attributes(attrs: string): Map<string, string> {
 function hides(tag: string, attrs: string): boolean {
   if (NOT_RENDERED.includes(tag)) return true;
   const a = attributes(attrs);
-  return a.has('hidden') || a.get('aria-hidden')?.toLowerCase() === 'true' || (tag === 'input' && a.get('type')?.toLowerCase() === 'hidden') || HIDING_STYLE.test(a.get('style') ?? '');
+  return (
+    a.has('hidden') ||
+    a.get('aria-hidden')?.toLowerCase() === 'true' ||
+    (tag === 'input' && a.get('type')?.toLowerCase() === 'hidden') ||
+    HIDING_STYLE.test(a.get('style') ?? '')
+  );
 }
 
 /**

@@ -14,7 +14,12 @@ async function playWorker(name: string): Promise<{ r: ScenarioResult; worker: Wo
       beforeClose: async ({ gh, anthropic }) => {
         for (const q of anthropic.requests.filter((x) => x.role === 'worker')) {
           const last = q.body.messages.at(-1) as Worker['last'];
-          worker.push({ turn: q.turn, outcome: q.outcome, last: last && { role: last.role, content: typeof last.content === 'string' ? [] : last.content }, maxTokens: q.body.max_tokens });
+          worker.push({
+            turn: q.turn,
+            outcome: q.outcome,
+            last: last && { role: last.role, content: typeof last.content === 'string' ? [] : last.content },
+            maxTokens: q.body.max_tokens,
+          });
         }
         for (const f of ['NOTES.md', 'ran.log']) files[f] = await gh.repo.readFile('refs/heads/crew/1/r1/t1', f);
       },

@@ -38,7 +38,9 @@ async function story(edit?: (s: Scenario) => void, name = 'auto-merge') {
 
 describe('auto-merge: only what the critic passed, on green checks, with the approvals config asks for', () => {
   it('merged: no checks yet means waiting; a green check suite on the judged head lets the merge job merge it', async () => {
-    const { r, merge, judgedSha, mergeCalls, mainSha, sections, labels } = await story((s) => void (s.config = `${s.config ?? ''}pr_labels: [crew, automated]\n`));
+    const { r, merge, judgedSha, mergeCalls, mainSha, sections, labels } = await story(
+      (s) => void (s.config = `${s.config ?? ''}pr_labels: [crew, automated]\n`),
+    );
     expect(labels).toEqual(['crew', 'automated']);
     expect(sections[0]).toMatch(/^⏳ Not merged yet: the repository reports no checks on [0-9a-f]{7}; crew merges when checks pass/);
     expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
@@ -65,22 +67,33 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
   it('refused for a moved head: someone pushes to the PR after the critic passed it; the green check on the new head does not merge it', async () => {
     const { r, merge, judgedSha, mergeCalls, sections } = await story((s) => {
       const check = s.timeline.findIndex((step) => 'check' in step);
-      s.timeline.splice(check, 0, { push: { author: 'reviewer', files: { 'NOTES.md': '# Notes\n\nAn unreviewed line.\n' }, message: 'a change nobody judged' } });
+      s.timeline.splice(check, 0, {
+        push: { author: 'reviewer', files: { 'NOTES.md': '# Notes\n\nAn unreviewed line.\n' }, message: 'a change nobody judged' },
+      });
     });
     expect(mergeCalls).toBe(0);
     expect(merge).toMatchObject({ state: 'not-merged', headSha: r.pulls[0]!.headSha });
     expect(r.pulls[0]!.headSha).not.toBe(judgedSha);
-    expect(sections.at(-1)).toBe(`Not merged by crew: the head moved to ${r.pulls[0]!.headSha!.slice(0, 7)} after the critic passed ${judgedSha.slice(0, 7)}; crew merges only what the critic judged.`);
+    expect(sections.at(-1)).toBe(
+      `Not merged by crew: the head moved to ${r.pulls[0]!.headSha!.slice(0, 7)} after the critic passed ${judgedSha.slice(0, 7)}; crew merges only what the critic judged.`,
+    );
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 360_000);
 
   it("refused without approval: green checks wait for a review; the requester's own approval does not count; another maintainer's does", async () => {
     const { r, merge, sections } = await story((s) => {
       s.config = `${s.config ?? ''}require_approval: true\n`;
-      s.timeline.push({ review: { author: 'maintainer', event: 'APPROVE', body: '' } }, { wait: 'idle' }, { review: { author: 'reviewer', event: 'APPROVE', body: '' } }, { wait: 'idle' });
+      s.timeline.push(
+        { review: { author: 'maintainer', event: 'APPROVE', body: '' } },
+        { wait: 'idle' },
+        { review: { author: 'reviewer', event: 'APPROVE', body: '' } },
+        { wait: 'idle' },
+      );
     });
     const waitingForReview = sections.filter((t) => t.includes('waiting for an approving review'));
-    expect(waitingForReview[0]).toMatch(/^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\)\.$/);
+    expect(waitingForReview[0]).toMatch(
+      /^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\)\.$/,
+    );
     expect(r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge').map((j) => j.result)).toEqual(['success', 'success']);
     expect(merge.state).toBe('merged');
     expect(r.pulls[0]!.merged).toBe(true);
@@ -93,7 +106,9 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(reviewJobs.map((j) => j.result)).toEqual(['success', 'success']);
     const afterReader = sections.filter((t) => t.includes('@reader'));
     expect(afterReader).toHaveLength(1);
-    expect(afterReader[0]).toMatch(/^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\); approvals that do not count: @reader has read access\.$/);
+    expect(afterReader[0]).toMatch(
+      /^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\); approvals that do not count: @reader has read access\.$/,
+    );
     expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
     expect(merge.state).toBe('merged');
     expect(mergeCalls).toBe(1);
@@ -106,7 +121,11 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     const { r, merge, sections, mergeCalls } = await story((s) => {
       s.timeline = s.timeline.filter((step) => !('review' in step && step.review.author === 'reader'));
       // GitHub stops answering the permission check just before the maintainer approves (the route job's check of /crew run passed).
-      s.timeline.splice(s.timeline.findIndex((step) => 'review' in step), 0, { github_faults: [{ route: PERMISSION_ROUTE, status: 502, kind: 'server-error', times: 1000 }] });
+      s.timeline.splice(
+        s.timeline.findIndex((step) => 'review' in step),
+        0,
+        { github_faults: [{ route: PERMISSION_ROUTE, status: 502, kind: 'server-error', times: 1000 }] },
+      );
     }, 'reader-approval');
     expect(mergeCalls).toBe(0);
     expect(merge.state).toBe('waiting');

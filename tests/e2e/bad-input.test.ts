@@ -50,7 +50,11 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
       hooks: {
         beforeClose: async ({ gh }) => {
           memory = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/refusals/mallory.json'))!);
-          for (const c of gh.comments.values()) reactions.set(c.id, c.reactions.filter((x) => x.user === 'github-actions[bot]').map((x) => x.content));
+          for (const c of gh.comments.values())
+            reactions.set(
+              c.id,
+              c.reactions.filter((x) => x.user === 'github-actions[bot]').map((x) => x.content),
+            );
         },
       },
     });
@@ -115,9 +119,7 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
       hooks: {
         beforeClose: async ({ anthropic }) => {
           // What crew sent back to the model after each rejected plan: the tool_result with the errors.
-          retries = anthropic.requests
-            .filter((q) => q.role === 'decomposer' && q.turn > 0)
-            .map((q) => JSON.stringify(q.body.messages.at(-1)));
+          retries = anthropic.requests.filter((q) => q.role === 'decomposer' && q.turn > 0).map((q) => JSON.stringify(q.body.messages.at(-1)));
         },
       },
     });
@@ -128,7 +130,7 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
     expect(retries[1]).toContain("tasks.1.depends_on: 'c' is not the id of any task");
     expect(r.model.byRole).toEqual({ intake: 1, decomposer: 3 });
     const failure = crewComments(r).find((c) => c.body.includes('crew stopped'))!;
-    expect(failure.body).toContain('failed crew\'s checks 3 times');
+    expect(failure.body).toContain("failed crew's checks 3 times");
     expect(failure.body).toContain('the tasks form a cycle: a → b → a');
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('❌ Failed');

@@ -4,7 +4,8 @@ import type { RunRecord } from '../../src/domain/run-state';
 import type { Script } from '../support/anthropic/script';
 import { crewComments, expectFaithful, play } from './helpers';
 
-const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) => gh.repo.readFile('refs/heads/crew/state', path);
+const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) =>
+  gh.repo.readFile('refs/heads/crew/state', path);
 
 describe('crew failing outside the tasks carries on from where it stopped', () => {
   it('a 403 on opening the PR, then a GitHub fault while finishing: /crew resume and /crew retry each carry on, without judging again; an oversized report is bounded', async () => {
@@ -60,8 +61,21 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     const log = YAML.parse(got.log);
     expect(log).toMatchObject({ cmd_id: 'issue-1/run-1', status: 'success' });
     expect(log.finished).toEqual(expect.any(String));
-    expect(log.tasks.map((t: { role: string; status: string }) => `${t.role}:${t.status}`)).toEqual(['decomposer:success', 'worker_coder:success', 'critic:success', 'aggregator:success', 'retrospector:success']);
-    expect(log.tasks[1]).toMatchObject({ id: 2, task: 't1', model: 'haiku', retries: 0, error: null, metadata_issues: ['details cut to 40,000 characters (the worker wrote 106,708)'] });
+    expect(log.tasks.map((t: { role: string; status: string }) => `${t.role}:${t.status}`)).toEqual([
+      'decomposer:success',
+      'worker_coder:success',
+      'critic:success',
+      'aggregator:success',
+      'retrospector:success',
+    ]);
+    expect(log.tasks[1]).toMatchObject({
+      id: 2,
+      task: 't1',
+      model: 'haiku',
+      retries: 0,
+      error: null,
+      metadata_issues: ['details cut to 40,000 characters (the worker wrote 106,708)'],
+    });
     expect(log.tasks[1].duration_sec).toEqual(expect.any(Number));
   }, 360_000);
 

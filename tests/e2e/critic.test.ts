@@ -6,7 +6,8 @@ import { crewComments, expectFaithful, play } from './helpers';
 
 type Entry = ScriptEntry;
 type Hooks = NonNullable<Parameters<typeof play>[1]>['hooks'];
-const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) => (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
+const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) =>
+  (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
 
 /** Collects the run's judgments and every worker prompt before the offline world closes. */
 function collect() {
@@ -55,7 +56,9 @@ describe('the critic gate', () => {
     // Accepted: the PR opens with the failing criteria at its top and is not merged, although auto_merge is on.
     expect(r.pulls).toHaveLength(1);
     const pr = r.pulls[0]!;
-    expect(pr.body!.startsWith('> [!WARNING]\n> @maintainer accepted this with `/crew accept` although the critic judged it **FAIL** (iteration 2).')).toBe(true);
+    expect(pr.body!.startsWith('> [!WARNING]\n> @maintainer accepted this with `/crew accept` although the critic judged it **FAIL** (iteration 2).')).toBe(
+      true,
+    );
     expect(pr.body).toContain('> - ❌ **c2** There is a changelog: not met');
     expect(pr.merged).toBe(false);
     expect(got.summary).toMatch(/^---\n[\s\S]*status: partial\n[\s\S]*quality: RED\n[\s\S]*completeness: 33\n/);
@@ -71,9 +74,19 @@ describe('the critic gate', () => {
     expect(j.evaluations.map((e) => e.met)).toEqual([true]); // npm test itself passes
     expect(j.verdict).toBe('FAIL');
     expect(j.adversarial).toEqual([
-      { rule: 'test-command-changed', file: 'package.json', line: 8, evidence: 'package.json:8 changes the test script from `node --test` to `node --test || true`' },
+      {
+        rule: 'test-command-changed',
+        file: 'package.json',
+        line: 8,
+        evidence: 'package.json:8 changes the test script from `node --test` to `node --test || true`',
+      },
       { rule: 'deleted-test', file: 'test/index.test.js', evidence: 'the test file test/index.test.js was deleted (7 lines)' },
-      { rule: 'skipped-test', file: 'test/later.test.js', line: 2, evidence: "test/later.test.js:2 skips or narrows tests: `test.skip('capitalize keeps the rest', () => {});`" },
+      {
+        rule: 'skipped-test',
+        file: 'test/later.test.js',
+        line: 2,
+        evidence: "test/later.test.js:2 skips or narrows tests: `test.skip('capitalize keeps the rest', () => {});`",
+      },
     ]);
     expect(crewComments(r).some((c) => c.body.includes('- deleted-test: the test file test/index.test.js was deleted (7 lines)'))).toBe(true);
     expect(r.pulls).toEqual([]);
@@ -112,13 +125,18 @@ describe('the critic gate', () => {
     const j = got.judgments[0]!;
     expect(j.evaluations.map((e) => e.met)).toEqual([true]);
     expect(j.verdict).toBe('PASS');
-    const evidence = 'package.json:9 adds the `postinstall` script `node scripts/telemetry.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging';
+    const evidence =
+      'package.json:9 adds the `postinstall` script `node scripts/telemetry.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging';
     expect(j.adversarial).toEqual([{ rule: 'lifecycle-script-changed', file: 'package.json', line: 9, evidence }]);
     expect(r.pulls).toHaveLength(1);
     const pr = r.pulls[0]!;
-    expect(pr.body).toContain(`### ⚠️ Look at before merging\ncrew's adversarial checks found these in the change; each needs a person's review:\n- [ ] **lifecycle-script-changed** in \`package.json\`: ${evidence}`);
+    expect(pr.body).toContain(
+      `### ⚠️ Look at before merging\ncrew's adversarial checks found these in the change; each needs a person's review:\n- [ ] **lifecycle-script-changed** in \`package.json\`: ${evidence}`,
+    );
     expect(pr.merged).toBe(false);
-    expect(pr.comments.map((c) => c.body).join('\n')).toContain('a person must look at lifecycle-script-changed in `package.json` first (listed under "Look at before merging"), so crew leaves the merge to them');
+    expect(pr.comments.map((c) => c.body).join('\n')).toContain(
+      'a person must look at lifecycle-script-changed in `package.json` first (listed under "Look at before merging"), so crew leaves the merge to them',
+    );
     expect(r.issue.labels).not.toContain('crew: waiting');
   }, 360_000);
 
@@ -154,7 +172,7 @@ function failThenPass(s: Scenario): void {
   firstTry.attempt = 1;
   const toolInput = (e: Entry, reply: number) => (e.replies[reply]!.content[0] as { input: Record<string, string> }).input;
   const edit = toolInput(firstTry, 1);
-  edit.new_string = "- `capitalize(text)`: upper-cases the first letter.\n- `slugify(text)`: turns a title into a URL slug.";
+  edit.new_string = '- `capitalize(text)`: upper-cases the first letter.\n- `slugify(text)`: turns a title into a URL slug.';
   const secondTry = structuredClone(t3);
   secondTry.attempt = 2;
   const fix = toolInput(secondTry, 1);
@@ -175,6 +193,12 @@ function failThenPass(s: Scenario): void {
       }),
     ],
   };
-  pass.replies = [critic.replies[0]!, judgeOnly({ evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:6 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }], overall_reason: 'The README now has the example.' })];
+  pass.replies = [
+    critic.replies[0]!,
+    judgeOnly({
+      evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:6 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }],
+      overall_reason: 'The README now has the example.',
+    }),
+  ];
   model.entries = [...entries.filter((e) => e !== t3 && e !== critic), firstTry, secondTry, fail, pass] as Entry[];
 }

@@ -38,7 +38,10 @@ describe('the leader’s escalation table, one scenario per row (through dist/)'
 
   it('impediment: ambiguity → user: a plain reply answers it, and the task runs again with the answer', async () => {
     let second = '';
-    const r = await playWith('escalate-ambiguity', async ({ anthropic }) => void (second = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages[0])));
+    const r = await playWith(
+      'escalate-ambiguity',
+      async ({ anthropic }) => void (second = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages[0])),
+    );
     expect(decisionComment(r)!.body).toContain('Task t1 cannot go on without a clarification. The worker asks: which format should NOTES.md use?');
     expect(second).toContain('Attempt: 2');
     expect(second).toContain('@maintainer answered: Use a bulleted list with one line per release.');
@@ -80,7 +83,10 @@ describe('the leader’s escalation table, one scenario per row (through dist/)'
 
   it('3 tasks in a row failed → user + planner: /crew revise re-plans the failed tasks with the guidance', async () => {
     let replan = '';
-    const r = await playWith('escalate-plan-review', async ({ anthropic }) => void (replan = JSON.stringify(anthropic.requests.filter((q) => q.role === 'decomposer')[1]?.body.messages[0])));
+    const r = await playWith(
+      'escalate-plan-review',
+      async ({ anthropic }) => void (replan = JSON.stringify(anthropic.requests.filter((q) => q.role === 'decomposer')[1]?.body.messages[0])),
+    );
     expect(decisionComment(r)!.body).toContain('3 tasks in a row have failed');
     expect(decisionComment(r)!.body).toContain('`/crew revise <what to change>`');
     expect(replan).toContain('A maintainer (@maintainer) says: Put all three notes in one file, NOTES.md.');
@@ -102,7 +108,9 @@ describe('the leader’s escalation table, one scenario per row (through dist/)'
     expect(stop.body).toContain(
       '- t1 (failure: the coder task changed no files; crew stopped escalating it: the escalation limit per run is reached for the advisor (`escalation_limits.advisor: 1`); raise it in .github/crew.yml to let crew escalate further (matching: impediment: technical))',
     );
-    expect(stop.body).toContain('crew did not re-plan them: the escalation limit per run is reached for the planner (`escalation_limits.planner: 0`); raise it in .github/crew.yml to let crew escalate further.');
+    expect(stop.body).toContain(
+      'crew did not re-plan them: the escalation limit per run is reached for the planner (`escalation_limits.planner: 0`); raise it in .github/crew.yml to let crew escalate further.',
+    );
     expect(decisionComment(r)).toBeUndefined();
     expect(crewComments(r).find((c) => c.body.includes('<!-- crew:report'))!.body).toContain('The run failed: 1 task did not succeed (t1)');
     expect(r.pulls).toEqual([]);
@@ -122,7 +130,9 @@ describe('the leader’s escalation table, one scenario per row (through dist/)'
     expect(got.models).toEqual(['t1:claude-haiku-5-5', 't1:claude-sonnet-5-5', 't1:claude-opus-5-5', 't3:claude-haiku-5-5']);
     expect(r.model.byRole.decomposer).toBe(2); // the plan, and the one re-plan of the failed half
     const stop = crewComments(r).find((c) => c.body.startsWith('**crew stopped** during the tasks.'))!;
-    expect(stop.body).toContain('- t3 (failure: the worker reported failure: The release tooling is missing from the repository.; crew stopped escalating it: the same failure happened 4 times');
+    expect(stop.body).toContain(
+      '- t3 (failure: the worker reported failure: The release tooling is missing from the repository.; crew stopped escalating it: the same failure happened 4 times',
+    );
     expect(stop.body).toContain('- t4 (blocked: a task it depends on did not succeed)');
     // The second time, crew goes on to the report: on the issue, in report.md and report_summary.md, then a full retrospective.
     const report = crewComments(r).find((c) => c.body.includes('<!-- crew:report'))!;

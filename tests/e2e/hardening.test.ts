@@ -53,7 +53,10 @@ describe('one hostile, huge issue, through dist/ and the shipped workflow', () =
       },
     });
     all = requests.map((q) => JSON.stringify(q.body)).join('\n');
-    intake = textOf(requests.find((q) => q.role === 'intake'), 'first');
+    intake = textOf(
+      requests.find((q) => q.role === 'intake'),
+      'first',
+    );
   }, 600_000);
 
   it('ends like any run: every job succeeds and a pull request is opened', () => {
@@ -91,7 +94,12 @@ describe('one hostile, huge issue, through dist/ and the shipped workflow', () =
     expect(all).not.toContain('FROM-TASK-BRANCH');
     expect(textOf(worker, 'system')).toContain('DEFAULT-APPEND');
     expect(textOf(worker, 'first')).toContain('DEFAULT-KNOWLEDGE: keep helpers small.');
-    expect(requests.filter((q) => q.role === 'critic').map((q) => textOf(q, 'system')).join('')).toContain('DEFAULT-APPEND');
+    expect(
+      requests
+        .filter((q) => q.role === 'critic')
+        .map((q) => textOf(q, 'system'))
+        .join(''),
+    ).toContain('DEFAULT-APPEND');
     // worker_max_turns: 1 from the branch would have ended the task at its first turn.
     expect(r.model.byRole.worker).toBe(2);
     expect(crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!.body).toMatch(/\| \*\*t1\*\* .* \| ✅ success \| .* \| 1 \|/);
@@ -132,12 +140,18 @@ describe('caps per run, through dist/', () => {
     const r = await play('caps', {
       edit: (s) => {
         s.config = 'caps:\n  comments_per_run: 1\n';
-        (s.model as ScriptEntries).entries.find((e) => e.role === 'intake')!.replies[0]!.content[0]!.input.questions = ['What should each note say?', 'Which folder?'];
+        (s.model as ScriptEntries).entries.find((e) => e.role === 'intake')!.replies[0]!.content[0]!.input.questions = [
+          'What should each note say?',
+          'Which folder?',
+        ];
       },
     });
     expectFaithful(r);
     const mine = crewComments(r);
-    expect(mine.map((c) => (c.body.includes('<!-- crew:plan') ? 'plan' : c.body.split('\n')[0]))).toEqual(['plan', '**crew stopped run 1**: it would have created more comments than `caps.comments_per_run` allows (1 per run; this run would need 2).']);
+    expect(mine.map((c) => (c.body.includes('<!-- crew:plan') ? 'plan' : c.body.split('\n')[0]))).toEqual([
+      'plan',
+      '**crew stopped run 1**: it would have created more comments than `caps.comments_per_run` allows (1 per run; this run would need 2).',
+    ]);
     expect(r.issue.labels).not.toContain('crew: waiting');
     expect(r.model.byRole.decomposer).toBeUndefined();
   });

@@ -15,7 +15,8 @@ const outsideCode = (body: string) =>
 /** A mention of the model's targets, as GitHub's mention filter would find it. */
 const MODEL_MENTION = /(?<![A-Za-z0-9_])@(?:octocat|acme\/security)\b/i;
 /** A closing keyword before an issue reference, in every form GitHub documents (raw text: GitHub parses code too). */
-const CLOSING = /(?<![A-Za-z0-9])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?![A-Za-z0-9])[*_~`]*\s*:?\s*[*_~`]*(?:<)?(?:#\d+|GH-\d+|[\w.-]+\/[\w.-]+#\d+|https?:\/\/\S+\/issues\/\d+)/gi;
+const CLOSING =
+  /(?<![A-Za-z0-9])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?![A-Za-z0-9])[*_~`]*\s*:?\s*[*_~`]*(?:<)?(?:#\d+|GH-\d+|[\w.-]+\/[\w.-]+#\d+|https?:\/\/\S+\/issues\/\d+)/gi;
 
 describe('model text is inert wherever crew posts it', () => {
   let r: ScenarioResult;
@@ -32,7 +33,9 @@ describe('model text is inert wherever crew posts it', () => {
     const pr = r.pulls.find((p) => p.head === 'crew/1/r1/integration');
     posts = [
       ...crewComments(r).map((c) => ({ where: `issue comment: ${shown(c.body).split('\n')[0]!.slice(0, 60)}`, body: shown(c.body) })),
-      ...(pr?.comments ?? []).filter((c) => c.author === 'github-actions[bot]').map((c) => ({ where: `PR comment: ${shown(c.body).split('\n')[0]!.slice(0, 60)}`, body: shown(c.body) })),
+      ...(pr?.comments ?? [])
+        .filter((c) => c.author === 'github-actions[bot]')
+        .map((c) => ({ where: `PR comment: ${shown(c.body).split('\n')[0]!.slice(0, 60)}`, body: shown(c.body) })),
       ...(pr ? [{ where: 'PR body', body: pr.body ?? '' }] : []),
     ];
   }, 600_000);
@@ -48,9 +51,31 @@ describe('model text is inert wherever crew posts it', () => {
 
   it('every kind of model text reached a post (so the checks below look at it)', () => {
     const all = posts.map((p) => p.body).join('\n');
-    for (const tag of ['QUESTION', 'CRITERION', 'PLAN-SUMMARY', 'TITLE', 'SUMMARY', 'DETAILS', 'REASON', 'EVIDENCE', 'NEXT-STEP', 'RETRO ', 'RETRO-WELL', 'RETRO-WRONG', 'RETRO-PROPOSAL', 'RETRO-MEMORY']) expect(all, tag).toContain(tag);
+    for (const tag of [
+      'QUESTION',
+      'CRITERION',
+      'PLAN-SUMMARY',
+      'TITLE',
+      'SUMMARY',
+      'DETAILS',
+      'REASON',
+      'EVIDENCE',
+      'NEXT-STEP',
+      'RETRO ',
+      'RETRO-WELL',
+      'RETRO-WRONG',
+      'RETRO-PROPOSAL',
+      'RETRO-MEMORY',
+    ])
+      expect(all, tag).toContain(tag);
     expect(posts.map((p) => p.where)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/crew:plan/), expect.stringMatching(/^issue comment: Before planning/), expect.stringMatching(/crew:report/), expect.stringMatching(/crew:retro/), 'PR body']),
+      expect.arrayContaining([
+        expect.stringMatching(/crew:plan/),
+        expect.stringMatching(/^issue comment: Before planning/),
+        expect.stringMatching(/crew:report/),
+        expect.stringMatching(/crew:retro/),
+        'PR body',
+      ]),
     );
   });
 

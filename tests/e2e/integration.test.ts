@@ -46,8 +46,29 @@ describe('integration: two tasks edit the same line', () => {
         script.respond = (q) => {
           if (q.role !== 'resolver') return undefined;
           if (q.turn === 0) sessions++;
-          if (sessions === 1) return { content: [{ type: 'tool_use', name: 'submit_resolution', input: { resolved: false, explanation: 'Both tasks rewrite the same return statement and I cannot tell which should win.' } }] };
-          if (q.turn === 0) return { content: [{ type: 'tool_use', name: 'write_file', input: { path: 'src/index.js', content: `/** Upper-cases the first letter of a string. */\nexport function capitalize(text) {\n${BOTH}\n}\n` } }] };
+          if (sessions === 1)
+            return {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'submit_resolution',
+                  input: { resolved: false, explanation: 'Both tasks rewrite the same return statement and I cannot tell which should win.' },
+                },
+              ],
+            };
+          if (q.turn === 0)
+            return {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'write_file',
+                  input: {
+                    path: 'src/index.js',
+                    content: `/** Upper-cases the first letter of a string. */\nexport function capitalize(text) {\n${BOTH}\n}\n`,
+                  },
+                },
+              ],
+            };
           return { content: [{ type: 'tool_use', name: 'submit_resolution', input: { resolved: true, explanation: 'Kept both.' } }] };
         };
         s.timeline.push({ comment: '/crew retry', author: 'maintainer' }, { wait: 'idle' });
@@ -56,7 +77,9 @@ describe('integration: two tasks edit the same line', () => {
     });
     expectFaithful(r);
     const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
-    expect(ask.body).toContain('merging **t2** into `crew/1/r1/integration` conflicts with t1 in `src/index.js`, and the resolver could not keep both intents: Both tasks rewrite the same return statement');
+    expect(ask.body).toContain(
+      'merging **t2** into `crew/1/r1/integration` conflicts with t1 in `src/index.js`, and the resolver could not keep both intents: Both tasks rewrite the same return statement',
+    );
     expect(ask.body).toContain('Nothing was lost: every task branch is still there');
     expect(ask.body).toContain("the integration branch (t1):\n```\n  return text === '' ? '' : text.charAt(0).toUpperCase() + text.slice(1);\n```");
     expect(ask.body).toContain('t2:\n```\n  return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();\n```');

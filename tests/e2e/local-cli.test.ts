@@ -47,8 +47,16 @@ interface Ran {
   out: string;
 }
 
-function crew(args: string[], opts: { cwd: string; fake?: FakeAnthropic; env?: Record<string, string>; stdin?: string; onOutput?: (text: string, child: ReturnType<typeof spawn>) => void }): Promise<Ran> {
-  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', CREW_TIME_SCALE: process.env.CREW_TIME_SCALE ?? '0.01', ...opts.env };
+function crew(
+  args: string[],
+  opts: { cwd: string; fake?: FakeAnthropic; env?: Record<string, string>; stdin?: string; onOutput?: (text: string, child: ReturnType<typeof spawn>) => void },
+): Promise<Ran> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME ?? '/tmp',
+    CREW_TIME_SCALE: process.env.CREW_TIME_SCALE ?? '0.01',
+    ...opts.env,
+  };
   if (opts.fake) Object.assign(env, { ANTHROPIC_BASE_URL: opts.fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-local' });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -110,8 +118,22 @@ describe('crew run on a local repository', () => {
 
       // The run's files, in the state branch's layout, and the history written per iteration.
       const run = join(dir, '.crew', 'runs', '1');
-      for (const f of ['request.md', 'plan.json', 'plan.md', 'execution_log.yaml', 'report.md', 'report_summary.md', 'tasks/task_t1.json', 'results/result_t1.md', 'judgments/judgment_1.json']) expect(existsSync(join(run, f)), f).toBe(true);
-      const history = (await readFile(join(run, 'history.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; verdict?: string });
+      for (const f of [
+        'request.md',
+        'plan.json',
+        'plan.md',
+        'execution_log.yaml',
+        'report.md',
+        'report_summary.md',
+        'tasks/task_t1.json',
+        'results/result_t1.md',
+        'judgments/judgment_1.json',
+      ])
+        expect(existsSync(join(run, f)), f).toBe(true);
+      const history = (await readFile(join(run, 'history.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; verdict?: string });
       expect(history.map((h) => h.type)).toEqual(['summary', 'judgment', 'final']);
       expect(history[1]!.verdict).toBe('PASS');
       // The same engine as on GitHub: the model was asked by role, and orchestration asked it nothing.
@@ -153,7 +175,14 @@ describe('crew run on a local repository', () => {
                 {
                   type: 'tool_use',
                   name: 'submit_intake',
-                  input: { task: 'Add a changelog.', criteria: [{ text: 'There is a changelog', kind: 'command', command: 'test -f CHANGELOG.md', restates: 1 }], questions: [], single_task: true, persona: 'coder', model: 'haiku' },
+                  input: {
+                    task: 'Add a changelog.',
+                    criteria: [{ text: 'There is a changelog', kind: 'command', command: 'test -f CHANGELOG.md', restates: 1 }],
+                    questions: [],
+                    single_task: true,
+                    persona: 'coder',
+                    model: 'haiku',
+                  },
                 },
               ],
             },
@@ -165,7 +194,21 @@ describe('crew run on a local repository', () => {
           task: 't1',
           replies: [
             { content: [{ type: 'tool_use', name: 'write_file', input: { path: 'NOTES.md', content: '# Notes\n' } }] },
-            { content: [{ type: 'tool_use', name: 'report_result', input: { status: 'success', quality: 'GREEN', completeness: 100, summary: 'Wrote NOTES.md.', details: Array.from({ length: 24 }, (_, i) => `- line ${i + 1} of the report`).join('\n') } }] },
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'report_result',
+                  input: {
+                    status: 'success',
+                    quality: 'GREEN',
+                    completeness: 100,
+                    summary: 'Wrote NOTES.md.',
+                    details: Array.from({ length: 24 }, (_, i) => `- line ${i + 1} of the report`).join('\n'),
+                  },
+                },
+              ],
+            },
           ],
         },
         {
@@ -176,7 +219,13 @@ describe('crew run on a local repository', () => {
                 {
                   type: 'tool_use',
                   name: 'submit_judgment',
-                  input: { evaluations: [{ criterion: 'c1', met: false, evidence: ['CHANGELOG.md does not exist; NOTES.md was written instead'], confidence: 0.9, tasks: ['t1'] }], overall_reason: 'The changelog is missing.', suggested_next_action: 'Create CHANGELOG.md rather than NOTES.md.' },
+                  input: {
+                    evaluations: [
+                      { criterion: 'c1', met: false, evidence: ['CHANGELOG.md does not exist; NOTES.md was written instead'], confidence: 0.9, tasks: ['t1'] },
+                    ],
+                    overall_reason: 'The changelog is missing.',
+                    suggested_next_action: 'Create CHANGELOG.md rather than NOTES.md.',
+                  },
                 },
               ],
             },
@@ -188,7 +237,10 @@ describe('crew run on a local repository', () => {
     try {
       // The task from a file, whose max_iterations the command line overrides.
       const dir = await project('unmet');
-      await writeFile(join(root, 'unmet-task.yaml'), 'task: Add a changelog\ncriteria:\n  - "`test -f CHANGELOG.md` passes"\nmax_iterations: 5\nmax_retries: 0\n');
+      await writeFile(
+        join(root, 'unmet-task.yaml'),
+        'task: Add a changelog\ncriteria:\n  - "`test -f CHANGELOG.md` passes"\nmax_iterations: 5\nmax_retries: 0\n',
+      );
       const r = await crew(['run', '--config', join(root, 'unmet-task.yaml'), '--max-iterations', '2'], { cwd: dir, fake });
       expect(r.code, r.out).toBe(1);
       expect(r.out).toContain('Run 1: waiting for your answer after 2 critic iterations.');
@@ -199,10 +251,16 @@ describe('crew run on a local repository', () => {
       // Each iteration's worker read the critic's reasons from the iteration before.
       const second = fake.requests.find((q) => q.role === 'worker' && q.attempt === 2 && q.turn === 0);
       expect(JSON.stringify(second?.body.messages)).toContain('Create CHANGELOG.md rather than NOTES.md.');
-      const history = (await readFile(join(dir, '.crew', 'runs', '1', 'history.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; iteration?: number });
+      const history = (await readFile(join(dir, '.crew', 'runs', '1', 'history.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; iteration?: number });
       expect(history.map((h) => `${h.type}:${h.iteration ?? ''}`)).toEqual(['summary:1', 'judgment:1', 'summary:2', 'judgment:2']);
       // What the run was started with is kept for --resume: the task file's keys and the command line's limit.
-      expect(JSON.parse(await readFile(join(dir, '.crew', 'runs', '1', '.options.json'), 'utf8'))).toEqual({ overrides: { max_iterations: 5, max_retries: 0 }, maxIterations: 2 });
+      expect(JSON.parse(await readFile(join(dir, '.crew', 'runs', '1', '.options.json'), 'utf8'))).toEqual({
+        overrides: { max_iterations: 5, max_retries: 0 },
+        maxIterations: 2,
+      });
     } finally {
       await fake.close();
     }
@@ -213,7 +271,11 @@ describe('crew run on a local repository', () => {
     const fake = await startFakeAnthropic({ script: scenario.model });
     try {
       const dir = await project('questions');
-      const r = await crew(['run', 'Make capitalize handle long strings quickly', '--criteria', 'capitalize is fast enough'], { cwd: dir, fake, stdin: 'Under 5 ms for a 1 MB string, checked by `npm test`.\n\n' });
+      const r = await crew(['run', 'Make capitalize handle long strings quickly', '--criteria', 'capitalize is fast enough'], {
+        cwd: dir,
+        fake,
+        stdin: 'Under 5 ms for a 1 MB string, checked by `npm test`.\n\n',
+      });
       expect(r.out).toContain('Before planning, crew needs answers');
       expect(r.out).toContain('Your answer (finish with an empty line):');
       const second = fake.requests.filter((q) => q.role === 'intake').at(-1);

@@ -87,7 +87,11 @@ interface CrewOptions {
 }
 
 function crew(args: string[], o: CrewOptions): Promise<Ran> {
-  const env: Record<string, string> = { PATH: o.path ?? process.env.PATH!, HOME: o.as ? join(o.cwd, '..', 'home') : (process.env.HOME ?? '/tmp'), CREW_TIME_SCALE: process.env.CREW_TIME_SCALE ?? '0.01' };
+  const env: Record<string, string> = {
+    PATH: o.path ?? process.env.PATH!,
+    HOME: o.as ? join(o.cwd, '..', 'home') : (process.env.HOME ?? '/tmp'),
+    CREW_TIME_SCALE: process.env.CREW_TIME_SCALE ?? '0.01',
+  };
   if (o.fake) Object.assign(env, { ANTHROPIC_BASE_URL: o.fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-local' });
   let argv = [process.execPath, BIN, ...args];
   if (o.terminal !== undefined) argv = ['script', '-qec', argv.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' '), '/dev/null'];
@@ -231,7 +235,9 @@ describe("a tool that rewrites git metadata cannot make crew's own git run a pro
         const dir = await repository(name, s.files, as);
         if (as) await home(name, as);
         const r = await crew(['run', 'Add a notes file', '--criteria', 'NOTES.md exists'], { cwd: dir, fake, as });
-        expect(r.out, r.out).toMatch(as ? /sandbox: on \(the default\), sandboxed with user namespaces/ : /sandbox: on \(the default\), sandboxed: commands run as user crew-tool/);
+        expect(r.out, r.out).toMatch(
+          as ? /sandbox: on \(the default\), sandboxed with user namespaces/ : /sandbox: on \(the default\), sandboxed: commands run as user crew-tool/,
+        );
         // The tool did rewrite the pointer; the repository's own config, hooks and worktree folder stayed out of its reach.
         const seen = JSON.stringify(fake.requests.filter((q) => q.role === 'worker').map((q) => q.body.messages));
         const planted = /pointer: rewritten to gitdir: (\/tmp\/crew-evil-[A-Za-z0-9]+)\/g/.exec(seen)?.[1];
@@ -273,10 +279,16 @@ describe('the sandbox by default, and where none can start', () => {
       const path = await pathWithoutSandbox();
       const args = ['run', 'Add a notes file', '--criteria', 'NOTES.md exists'];
       const refused = await crew(args, { cwd: dir, fake, as: PERSON, path });
-      expect(refused.out).toMatch(/sandbox: none can start here \(crew is not root and has no passwordless sudo.*user namespaces are not available here.*\), so agents' commands \(run_command\) are refused\./);
+      expect(refused.out).toMatch(
+        /sandbox: none can start here \(crew is not root and has no passwordless sudo.*user namespaces are not available here.*\), so agents' commands \(run_command\) are refused\./,
+      );
       expect(refused.out).toContain('To let commands run without a sandbox, as you and with network, run crew with --allow-unsandboxed.');
-      expect(refused.out).toContain('note: allow_unsandboxed in .github/crew.yml is not used on your machine: only you can turn the sandbox off, with crew run … --allow-unsandboxed.');
-      expect(refused.out).toContain('run_command is refused; run crew again with --allow-unsandboxed (commands then run as you, with network) to run commands without one.');
+      expect(refused.out).toContain(
+        'note: allow_unsandboxed in .github/crew.yml is not used on your machine: only you can turn the sandbox off, with crew run … --allow-unsandboxed.',
+      );
+      expect(refused.out).toContain(
+        'run_command is refused; run crew again with --allow-unsandboxed (commands then run as you, with network) to run commands without one.',
+      );
       const told = JSON.stringify(fake.requests.filter((q) => q.role === 'worker').map((q) => q.body.messages));
       expect(told).toContain('run_command is not available in this run: run_command was refused: no sandbox');
       expect(told).not.toMatch(/exit code 0\\ncommand-ran/);
@@ -286,7 +298,9 @@ describe('the sandbox by default, and where none can start', () => {
 
       fake.setScript(script);
       const allowed = await crew([...args, '--allow-unsandboxed'], { cwd: dir, fake, as: PERSON, path });
-      expect(allowed.out).toMatch(/sandbox: OFF \(--allow-unsandboxed; commands ran without a sandbox \(.*\)\): NOT sandboxed: commands run as crew’s own user/);
+      expect(allowed.out).toMatch(
+        /sandbox: OFF \(--allow-unsandboxed; commands ran without a sandbox \(.*\)\): NOT sandboxed: commands run as crew’s own user/,
+      );
       const ran = JSON.stringify(fake.requests.filter((q) => q.role === 'worker').map((q) => q.body.messages));
       expect(ran).toMatch(/exit code 0\\ncommand-ran/);
       expect(allowed.code, allowed.out).toBe(0);

@@ -34,7 +34,9 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
           t1 = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? 'null');
           // The requests after the maintainer's last comment, /crew status: what crew edited.
           const status = gh.requests.filter((q) => q.route === 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments' && q.login === 'maintainer').at(-1)!;
-          editsAfterStatus = gh.requests.filter((q) => q.seq > status.seq && q.principal === 'actions' && q.route === 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}').map((q) => q.path.split('/').pop()!);
+          editsAfterStatus = gh.requests
+            .filter((q) => q.seq > status.seq && q.principal === 'actions' && q.route === 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}')
+            .map((q) => q.path.split('/').pop()!);
         },
       },
     });
@@ -85,9 +87,15 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     const shipped = readFileSync(SHIPPED_WORKFLOW, 'utf8');
     // The older shape: route runs for dispatches too, and work takes its matrix from route alone.
     const old = shipped
-      .replace("github.event_name == 'issue_comment' && github.event.comment.user.type == 'User' &&", "github.event_name == 'workflow_dispatch' || github.event.comment.user.type == 'User' &&")
+      .replace(
+        "github.event_name == 'issue_comment' && github.event.comment.user.type == 'User' &&",
+        "github.event_name == 'workflow_dispatch' || github.event.comment.user.type == 'User' &&",
+      )
       .replace('fromJSON(inputs.tasks || needs.route.outputs.tasks)', 'fromJSON(needs.route.outputs.tasks)')
-      .replace("!cancelled() && (github.event_name == 'workflow_dispatch' || (needs.route.result == 'success' &&", "!cancelled() && ((needs.route.result == 'success' &&");
+      .replace(
+        "!cancelled() && (github.event_name == 'workflow_dispatch' || (needs.route.result == 'success' &&",
+        "!cancelled() && ((needs.route.result == 'success' &&",
+      );
     expect(old).not.toBe(shipped);
     let phase: string | undefined;
     const r = await play('scenarios/demo.yaml', {

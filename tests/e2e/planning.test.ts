@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { crewComments, expectFaithful, play, shown } from './helpers';
 
-const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) => (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
+const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) =>
+  (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
 
 describe('planning: intake, questions, review and approval', () => {
   it('an ambiguous criterion: numbered questions, the issue labelled; an early answer, a reader and an edited answer ignored; the answer resumes planning', async () => {
@@ -27,8 +28,14 @@ describe('planning: intake, questions, review and approval', () => {
     expect(crewComments(r).some((c) => c.id > reader.id && c.body.includes('passerby'))).toBe(false);
     expect(answers).toContain('## Answer from @maintainer\nUnder 5 ms for a 1 MB string');
     // The answer written before the question and the edited one were refused, each with a comment, and never recorded.
-    expect(crewComments(r).filter((c) => shown(c.body) === 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.')).toHaveLength(1);
-    expect(crewComments(r).filter((c) => shown(c.body) === 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.')).toHaveLength(1);
+    expect(
+      crewComments(r).filter(
+        (c) => shown(c.body) === 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.',
+      ),
+    ).toHaveLength(1);
+    expect(
+      crewComments(r).filter((c) => shown(c.body) === 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.'),
+    ).toHaveLength(1);
     expect(answers).not.toContain('under one second');
     expect(answers).not.toContain('50 ms');
     expect(secondIntake).toContain('The maintainer already answered these questions');

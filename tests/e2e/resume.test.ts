@@ -31,12 +31,23 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
     { job: 'work', checkpoint: 'state-write', matrix: { task: 't3' }, mode: 'lost' as const },
     { job: 'work', checkpoint: 'task-recorded', matrix: { task: 't1' }, mode: 'cancel' as const },
     { job: 'critic', checkpoint: 'pr-opened', mode: 'cancel' as const },
-  ])('$job killed at $checkpoint ($mode)', async (kill) => {
-    const run = await outcome(interrupted({ times: 1, ...kill }));
-    expect(run.killed).toHaveLength(1);
-    expect(run.outcome).toEqual(baseline);
-    // No duplicates: one PR, one plan comment, one report.
-    expect(run.result.pulls).toHaveLength(1);
-    expect(run.result.branches.map((b) => b.name).sort()).toEqual(['crew/1/r1/integration', 'crew/1/r1/t1', 'crew/1/r1/t2', 'crew/1/r1/t3', 'crew/state', 'main']);
-  }, 360_000);
+  ])(
+    '$job killed at $checkpoint ($mode)',
+    async (kill) => {
+      const run = await outcome(interrupted({ times: 1, ...kill }));
+      expect(run.killed).toHaveLength(1);
+      expect(run.outcome).toEqual(baseline);
+      // No duplicates: one PR, one plan comment, one report.
+      expect(run.result.pulls).toHaveLength(1);
+      expect(run.result.branches.map((b) => b.name).sort()).toEqual([
+        'crew/1/r1/integration',
+        'crew/1/r1/t1',
+        'crew/1/r1/t2',
+        'crew/1/r1/t3',
+        'crew/state',
+        'main',
+      ]);
+    },
+    360_000,
+  );
 });

@@ -4,15 +4,27 @@ import type { Script } from '../support/anthropic/script';
 import type { Scenario } from '../support/scenario/schema';
 import { crewComments, expectFaithful, play } from './helpers';
 
-const read = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) => (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
+const read = async (gh: { repo: { readFile(ref: string, path: string): Promise<string | undefined> } }, path: string) =>
+  (await gh.repo.readFile('refs/heads/crew/state', path)) ?? '';
 const retroComments = (r: Awaited<ReturnType<typeof play>>) => r.pulls.flatMap((p) => p.comments).filter((c) => c.body.includes('<!-- crew:retro'));
 
 /** A proposal whose score is exactly `recurrence*0.3 + impact*0.3 + generality*0.2 + feasibility*0.2`. */
-const proposal = (kind: 'improvement' | 'skill', title: string, [recurrence, impact, generality, feasibility]: [number, number, number, number]) => ({ kind, title, body: `${title}.`, recurrence, impact, generality, feasibility });
+const proposal = (kind: 'improvement' | 'skill', title: string, [recurrence, impact, generality, feasibility]: [number, number, number, number]) => ({
+  kind,
+  title,
+  body: `${title}.`,
+  recurrence,
+  impact,
+  generality,
+  feasibility,
+});
 
 function scriptRetrospector(s: Scenario, input: Record<string, unknown>): void {
   const script = s.model as Script;
-  script.entries = [...script.entries.filter((e) => e.role !== 'retrospector'), { role: 'retrospector', replies: [{ content: [{ type: 'tool_use', name: 'submit_retrospective', input }] }] }];
+  script.entries = [
+    ...script.entries.filter((e) => e.role !== 'retrospector'),
+    { role: 'retrospector', replies: [{ content: [{ type: 'tool_use', name: 'submit_retrospective', input }] }] },
+  ];
 }
 
 describe('the retrospective', () => {
@@ -93,7 +105,14 @@ describe('the retrospective', () => {
     const modes: string[] = [];
     const r = await play('scenarios/demo.yaml', {
       edit: (s) => s.timeline.push({ comment: '/crew retro', author: 'maintainer' }, { wait: 'idle' }),
-      hooks: { beforeClose: async ({ anthropic }) => void modes.push(...anthropic.requests.filter((q) => q.role === 'retrospector').map((q) => (JSON.stringify(q.body.messages[0]).match(/Mode: (full|light)/) ?? [])[1]!)) },
+      hooks: {
+        beforeClose: async ({ anthropic }) =>
+          void modes.push(
+            ...anthropic.requests
+              .filter((q) => q.role === 'retrospector')
+              .map((q) => (JSON.stringify(q.body.messages[0]).match(/Mode: (full|light)/) ?? [])[1]!),
+          ),
+      },
     });
     expectFaithful(r);
     expect(modes).toEqual(['light', 'full']);
@@ -128,7 +147,9 @@ describe('the retrospective', () => {
     const entry = JSON.parse(knowledge.trim()) as Record<string, unknown>;
     expect(entry).toMatchObject({ type: 'codebase', confidence: 0.9, source: 'issue #1 run 1 retrospective, remembered by @maintainer' });
     expect(entry.content).toBe("textkit's tests use node:test with node:assert/strict, one file per helper under test/; `npm test` runs them.");
-    expect(crewComments(r).some((c) => c.body.startsWith('Opened ') && c.body.includes(`/pull/${memoryPr.number} to add memory 1 to the knowledge base`))).toBe(true);
+    expect(crewComments(r).some((c) => c.body.startsWith('Opened ') && c.body.includes(`/pull/${memoryPr.number} to add memory 1 to the knowledge base`))).toBe(
+      true,
+    );
     expect(run2Prompt).toContain("[codebase] textkit's tests use node:test with node:assert/strict");
     expect(r.branches.map((b) => b.name)).toContain('crew/1/r2/integration');
   }, 360_000);

@@ -33,7 +33,10 @@ describe('`npm run scenario -- <file> --out DIR`, as a process', () => {
     const fields = await documentedFields();
     expect(fields.length).toBeGreaterThan(10);
     for (const field of fields) {
-      const value = field.replace(/\[\]$/, '').split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], result);
+      const value = field
+        .replace(/\[\]$/, '')
+        .split('.')
+        .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], result);
       expect(value, field).toBeDefined();
       if (field.endsWith('[]')) expect(Array.isArray(value), field).toBe(true);
     }

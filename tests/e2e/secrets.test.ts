@@ -28,7 +28,12 @@ describe('model-written code never meets a secret', () => {
     });
     expectFaithful(r);
     // The script really ran: in t2's job and in the critic's job, each time as the tool user, seeing none of crew's processes.
-    const reports = await Promise.all((await readdir(FOUND)).map(async (f) => JSON.parse(await readFile(join(FOUND, f), 'utf8')) as { user: string; pids: number; found: Record<string, string>; tokenInConfig: boolean }));
+    const reports = await Promise.all(
+      (await readdir(FOUND)).map(
+        async (f) =>
+          JSON.parse(await readFile(join(FOUND, f), 'utf8')) as { user: string; pids: number; found: Record<string, string>; tokenInConfig: boolean },
+      ),
+    );
     expect(reports.length).toBeGreaterThanOrEqual(2);
     for (const report of reports) {
       expect(report.user).toBe('crew-tool');
@@ -37,7 +42,11 @@ describe('model-written code never meets a secret', () => {
     }
     expect(tokens.length).toBeGreaterThan(0);
     // No secret anywhere: comments, the PR, every request the model saw, every job log, every branch's files and messages.
-    const everything = [...seen, ...r.issue.comments.map((c) => c.body), ...r.pulls.flatMap((p) => [p.title, p.body ?? '', ...p.comments.map((c) => c.body)])].join('\n');
+    const everything = [
+      ...seen,
+      ...r.issue.comments.map((c) => c.body),
+      ...r.pulls.flatMap((p) => [p.title, p.body ?? '', ...p.comments.map((c) => c.body)]),
+    ].join('\n');
     for (const secret of [KEY, ...tokens]) expect(everything.includes(secret), secret.slice(0, 8)).toBe(false);
     // Nobody but crew commented; the run went on to its pull request.
     expect(r.issue.comments.every((c) => c.author === 'maintainer' || c.author === 'github-actions[bot]')).toBe(true);
@@ -45,7 +54,9 @@ describe('model-written code never meets a secret', () => {
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files.sort()).toEqual(['package.json', 'scripts/collect.cjs', 'src/index.js']);
     // The new lifecycle script is listed for a person to look at before merging.
-    expect(r.pulls[0]!.body).toContain('- [ ] **lifecycle-script-changed** in `package.json`: package.json:8 adds the `postinstall` script `node scripts/collect.cjs`');
+    expect(r.pulls[0]!.body).toContain(
+      '- [ ] **lifecycle-script-changed** in `package.json`: package.json:8 adds the `postinstall` script `node scripts/collect.cjs`',
+    );
     // The setup of the model-written trees said where it ran.
     const logs = seen.join('\n');
     expect(logs).toContain('setup (on a model-written tree, inside the sandbox with network): npm ci');

@@ -28,7 +28,18 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
   afterAll(() => rm(out, { recursive: true, force: true }));
 
   it('prints what a maintainer sees: the plan comment as it evolves, the branches, the PR, the report, and where the result is', () => {
-    const order = ['@maintainer comments: /crew run', 'crew posts its plan comment:', 'crew edits its plan comment (edit 1):', 'Branches crew pushed:', 'crew/1/r1/integration', 'Pull request #2: Add a slugify function', 'Report on #2:', 'Retrospective on #2:', 'What it cost:', `${join(out, 'result.json')}`];
+    const order = [
+      '@maintainer comments: /crew run',
+      'crew posts its plan comment:',
+      'crew edits its plan comment (edit 1):',
+      'Branches crew pushed:',
+      'crew/1/r1/integration',
+      'Pull request #2: Add a slugify function',
+      'Report on #2:',
+      'Retrospective on #2:',
+      'What it cost:',
+      `${join(out, 'result.json')}`,
+    ];
     let at = 0;
     for (const line of order) {
       const i = printed.indexOf(line, at);
@@ -43,24 +54,26 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     const jobs = r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`);
     // Three workflow runs: the comment's (t1 and t3), the dispatch t1's job sent for t2, and the dispatch with no
     // tasks t2's job sent to finish the run. advance runs only there: a work job that succeeds needs no advance after it.
-    expect(jobs.sort()).toEqual([
-      'issue_comment:route:success',
-      'issue_comment:work (t1):success',
-      'issue_comment:work (t3):success',
-      'issue_comment:advance:skipped',
-      'issue_comment:critic:skipped',
-      'issue_comment:merge:skipped',
-      'workflow_dispatch:route:skipped',
-      'workflow_dispatch:work (t2):success',
-      'workflow_dispatch:advance:skipped',
-      'workflow_dispatch:critic:skipped',
-      'workflow_dispatch:merge:skipped',
-      'workflow_dispatch:route:skipped',
-      'workflow_dispatch:work:skipped',
-      'workflow_dispatch:advance:success',
-      'workflow_dispatch:critic:success',
-      'workflow_dispatch:merge:skipped',
-    ].sort());
+    expect(jobs.sort()).toEqual(
+      [
+        'issue_comment:route:success',
+        'issue_comment:work (t1):success',
+        'issue_comment:work (t3):success',
+        'issue_comment:advance:skipped',
+        'issue_comment:critic:skipped',
+        'issue_comment:merge:skipped',
+        'workflow_dispatch:route:skipped',
+        'workflow_dispatch:work (t2):success',
+        'workflow_dispatch:advance:skipped',
+        'workflow_dispatch:critic:skipped',
+        'workflow_dispatch:merge:skipped',
+        'workflow_dispatch:route:skipped',
+        'workflow_dispatch:work:skipped',
+        'workflow_dispatch:advance:success',
+        'workflow_dispatch:critic:success',
+        'workflow_dispatch:merge:skipped',
+      ].sort(),
+    );
     // The dispatch that starts t2 goes straight to work: one job fewer on the critical path.
     expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(6);
   });
@@ -114,7 +127,7 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     // The critic ran the command criterion for real, and judged the semantic one with evidence.
     expect(pr.comments[0]!.body).toContain('### Critic: ✅ PASS (iteration 1');
     expect(pr.comments[0]!.body).toMatch(/`npm test` exited with 0\n[\s\S]*ℹ pass 3\nℹ fail 0/);
-    expect(pr.comments[0]!.body).toContain("README.md lists `slugify(text)` in its Functions list");
+    expect(pr.comments[0]!.body).toContain('README.md lists `slugify(text)` in its Functions list');
     expect(pr.body).toContain('- ✅ The test suite passes, including tests for slugify (`npm test`)');
     expect(r.issue.state).toBe('open');
   });

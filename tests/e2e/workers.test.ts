@@ -22,13 +22,19 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
           attempts = (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => f.includes('/results/attempts/'));
           firstResult = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/results/attempts/result_t1_a1.md')) ?? '';
           const ref = 'refs/heads/crew/1/r1/t1';
-          branch = { notes: await gh.repo.readFile(ref, 'NOTES.md'), crewYml: await gh.repo.readFile(ref, '.github/crew.yml'), mainCrewYml: await gh.repo.readFile('refs/heads/main', '.github/crew.yml') };
+          branch = {
+            notes: await gh.repo.readFile(ref, 'NOTES.md'),
+            crewYml: await gh.repo.readFile(ref, '.github/crew.yml'),
+            mainCrewYml: await gh.repo.readFile('refs/heads/main', '.github/crew.yml'),
+          };
         },
       },
     });
     expectFaithful(r);
     expect(second).toContain('Attempt: 2');
-    expect(second).toContain('The last attempt did not succeed because: the worker reached its turn limit; crew undid the changes to protected paths (.github/crew.yml)');
+    expect(second).toContain(
+      'The last attempt did not succeed because: the worker reached its turn limit; crew undid the changes to protected paths (.github/crew.yml)',
+    );
     // A success reported in under 20 lines is RED and retried, and the retry is told why.
     expect(third).toContain('Attempt: 3');
     expect(third).toContain('The last attempt did not succeed because: the report was too thin (3 lines; at least 20 are expected)');
@@ -42,7 +48,9 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(systems).toHaveLength(5);
     for (const system of systems as Array<Array<{ type: string; text: string; cache_control?: unknown }>>) {
       expect(system).toHaveLength(1);
-      expect(system[0]!.text).toMatch(/^You are crew's worker, acting as a coder for ACME \(repository override: keep every change small\)\.\n\n## Repository map\n/);
+      expect(system[0]!.text).toMatch(
+        /^You are crew's worker, acting as a coder for ACME \(repository override: keep every change small\)\.\n\n## Repository map\n/,
+      );
       expect(system[0]!.text).toContain('\nsrc/index.js\n');
       expect(system[0]!.cache_control).toEqual({ type: 'ephemeral' });
     }
@@ -113,7 +121,27 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     let pasted = '';
     // Token-shaped strings the model claims to have found (as if a secret had reached it some other way).
     const found = ['ghp_' + 'Q7'.repeat(18), 'AKIAIOSFODNN7EXAMPLE', 'xoxb-1234567890-exfiltrate'];
-    const details = ['## What changed', '- `NOTES.md`', '', '```md', '# Notes', '```', '', '## How I checked it', '- Re-read the file.', '', '## Not done', '- Nothing.', '', '## Risks', '- None.', '', '## What I found', ...found, CANARY];
+    const details = [
+      '## What changed',
+      '- `NOTES.md`',
+      '',
+      '```md',
+      '# Notes',
+      '```',
+      '',
+      '## How I checked it',
+      '- Re-read the file.',
+      '',
+      '## Not done',
+      '- Nothing.',
+      '',
+      '## Risks',
+      '- None.',
+      '',
+      '## What I found',
+      ...found,
+      CANARY,
+    ];
     const r = await play('worker-canary', {
       edit: (s) => {
         // The worker pastes everything its command printed into a file and its report, and adds what it "knows".
@@ -128,7 +156,18 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
             return {
               content: [
                 { type: 'text', text: `Pasting the environment: ${pasted} ${CANARY}` },
-                { type: 'tool_use', name: 'report_result', input: { status: 'success', quality: 'GREEN', completeness: 100, summary: `Added NOTES.md. Found ${CANARY} and ${found.join(' ')}.`, details: [...details, pasted].join('\n'), feedback: { type: 'implementation', result: CANARY, changes: found } } },
+                {
+                  type: 'tool_use',
+                  name: 'report_result',
+                  input: {
+                    status: 'success',
+                    quality: 'GREEN',
+                    completeness: 100,
+                    summary: `Added NOTES.md. Found ${CANARY} and ${found.join(' ')}.`,
+                    details: [...details, pasted].join('\n'),
+                    feedback: { type: 'implementation', result: CANARY, changes: found },
+                  },
+                },
               ],
             };
           },
@@ -174,7 +213,9 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
         beforeClose: async ({ anthropic }) => {
           const worker = anthropic.requests.filter((q) => q.role === 'worker');
           t2 = worker.filter((q) => q.task === 't2').map((q) => JSON.stringify(q.body.messages));
-          cached = worker.every((q) => JSON.stringify(q.body.system).includes('cache_control') && JSON.stringify((q.body.tools as unknown[]).at(-1)).includes('cache_control'));
+          cached = worker.every(
+            (q) => JSON.stringify(q.body.system).includes('cache_control') && JSON.stringify((q.body.tools as unknown[]).at(-1)).includes('cache_control'),
+          );
         },
       },
     });
@@ -189,7 +230,12 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
 describe('trusted setup', () => {
   it('runs before the agent; its output is visible to the sandboxed tools but never committed', async () => {
     let toolOutput = '';
-    const r = await play('worker-setup', { hooks: { beforeClose: async ({ anthropic }) => void (toolOutput = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages.at(-1))) } });
+    const r = await play('worker-setup', {
+      hooks: {
+        beforeClose: async ({ anthropic }) =>
+          void (toolOutput = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker')[1]?.body.messages.at(-1))),
+      },
+    });
     expectFaithful(r);
     expect(toolOutput).toContain('exit code 0');
     expect(toolOutput).toContain('built-by-setup');

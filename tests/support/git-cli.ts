@@ -27,9 +27,7 @@ export function tryGit(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
     child.stdout!.on('data', (d: Buffer) => out.push(d));
     child.stderr!.on('data', (d: Buffer) => err.push(d));
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
     if (opts.input !== undefined) {
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(opts.input);

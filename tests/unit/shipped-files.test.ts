@@ -10,7 +10,11 @@ import { lintedFiles, lintProblems } from '../../scripts/lint-workflows';
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
 const workflowText = read('.github/workflows/crew.yml');
-const workflow = parseYaml(workflowText) as { permissions: unknown; on: Record<string, unknown>; jobs: Record<string, { permissions?: unknown; steps: Array<Record<string, any>> }> };
+const workflow = parseYaml(workflowText) as {
+  permissions: unknown;
+  on: Record<string, unknown>;
+  jobs: Record<string, { permissions?: unknown; steps: Array<Record<string, any>> }>;
+};
 
 describe('the files users copy', () => {
   it('the version crew stamps into its reports is the package version', () => {
@@ -124,16 +128,31 @@ jobs:
   function cancellingGroups(text: string): string[] {
     const wf = parseYaml(text) as { concurrency?: unknown; jobs: Record<string, { concurrency?: unknown }> };
     const unique = (c: unknown) => /github\.run_id/.test(typeof c === 'string' ? c : String((c as { group?: unknown }).group ?? ''));
-    const places = [['the workflow', wf.concurrency], ...Object.entries(wf.jobs).map(([id, job]) => [`job ${id}`, job.concurrency])] as Array<[string, unknown]>;
+    const places = [['the workflow', wf.concurrency], ...Object.entries(wf.jobs).map(([id, job]) => [`job ${id}`, job.concurrency])] as Array<
+      [string, unknown]
+    >;
     return places.filter(([, c]) => c !== undefined && !unique(c)).map(([where]) => where);
   }
 
   it('no concurrency group can cancel a pending /crew run (one run per issue is a lock in the state instead)', () => {
     expect(cancellingGroups(workflowText)).toEqual([]);
     // The check catches a group at either level, and allows one keyed by the run itself.
-    expect(cancellingGroups(workflowText.replace('permissions: {}\n', 'permissions: {}\nconcurrency:\n  group: crew-${{ github.event.issue.number }}\n'))).toEqual(['the workflow']);
-    expect(cancellingGroups(workflowText.replace('    runs-on: ubuntu-latest\n    timeout-minutes: 30\n', '    runs-on: ubuntu-latest\n    timeout-minutes: 30\n    concurrency: crew-${{ github.event.issue.number }}\n'))).toEqual(['job route']);
-    expect(cancellingGroups(workflowText.replace('permissions: {}\n', 'permissions: {}\nconcurrency:\n  group: crew-${{ github.run_id }}\n  cancel-in-progress: false\n'))).toEqual([]);
+    expect(
+      cancellingGroups(workflowText.replace('permissions: {}\n', 'permissions: {}\nconcurrency:\n  group: crew-${{ github.event.issue.number }}\n')),
+    ).toEqual(['the workflow']);
+    expect(
+      cancellingGroups(
+        workflowText.replace(
+          '    runs-on: ubuntu-latest\n    timeout-minutes: 30\n',
+          '    runs-on: ubuntu-latest\n    timeout-minutes: 30\n    concurrency: crew-${{ github.event.issue.number }}\n',
+        ),
+      ),
+    ).toEqual(['job route']);
+    expect(
+      cancellingGroups(
+        workflowText.replace('permissions: {}\n', 'permissions: {}\nconcurrency:\n  group: crew-${{ github.run_id }}\n  cancel-in-progress: false\n'),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -148,7 +167,9 @@ function untrustedInScripts(wf: { jobs: Record<string, { steps: Array<Record<str
   const found: string[] = [];
   for (const [id, job] of Object.entries(wf.jobs)) {
     job.steps.forEach((step, i) => {
-      const scripts = [step.run, String(step.uses ?? '').startsWith('actions/github-script@') ? step.with?.script : undefined].filter((x): x is string => typeof x === 'string');
+      const scripts = [step.run, String(step.uses ?? '').startsWith('actions/github-script@') ? step.with?.script : undefined].filter(
+        (x): x is string => typeof x === 'string',
+      );
       for (const script of scripts) {
         for (const m of script.matchAll(/\$\{\{([\s\S]*?)\}\}/g)) {
           for (const ref of m[1]!.match(/[A-Za-z_][\w.-]*(?:\.\*)?[\w.-]*/g) ?? []) if (untrusted.test(ref)) found.push(`${id} step ${i + 1}: ${ref}`);

@@ -1,12 +1,21 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { usageOf } from '../../domain/pricing';
-import { Interrupted, ModelError, type Clock, type ContentBlock, type Log, type Model, type ModelReply, type ModelRequest, type ThinkingBlock } from '../../ports';
+import {
+  Interrupted,
+  ModelError,
+  type Clock,
+  type ContentBlock,
+  type Log,
+  type Model,
+  type ModelReply,
+  type ModelRequest,
+  type ThinkingBlock,
+} from '../../ports';
 
 /** The default for `api_retry_wait_seconds`: the most time, in all, spent waiting between attempts of one request. */
 export const DEFAULT_RETRY_WAIT_MS = 300_000;
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
 const RETRY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
-
 
 export { ModelError };
 
@@ -69,7 +78,9 @@ function withCacheMarks(req: ModelRequest) {
   const tools = req.tools.map((t, i) => (i === req.tools.length - 1 ? { ...t, cache_control: ephemeral } : t));
   const messages = req.messages.map((m, i) => {
     if (i !== req.messages.length - 1) return m;
-    const content = m.content.map((b, j) => (j === m.content.length - 1 && b.type !== 'thinking' && b.type !== 'redacted_thinking' ? { ...b, cache_control: ephemeral } : b));
+    const content = m.content.map((b, j) =>
+      j === m.content.length - 1 && b.type !== 'thinking' && b.type !== 'redacted_thinking' ? { ...b, cache_control: ephemeral } : b,
+    );
     return { ...m, content };
   });
   return { tools, messages, system: [{ type: 'text' as const, text: req.system, cache_control: ephemeral }] };
@@ -105,13 +116,16 @@ export class AnthropicModel implements Model {
       return await b();
     } catch (e) {
       // The configuration's own error is reported by the step that reads it; the request keeps the default.
-      this.log.warn(`could not read api_retry_wait_seconds (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); using ${DEFAULT_RETRY_WAIT_MS / 1000} s`);
+      this.log.warn(
+        `could not read api_retry_wait_seconds (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); using ${DEFAULT_RETRY_WAIT_MS / 1000} s`,
+      );
       return DEFAULT_RETRY_WAIT_MS;
     }
   }
 
   async complete(req: ModelRequest): Promise<ModelReply> {
-    const { tools, messages, system } = this.options.promptCache === false ? { tools: req.tools, messages: req.messages, system: req.system } : withCacheMarks(req);
+    const { tools, messages, system } =
+      this.options.promptCache === false ? { tools: req.tools, messages: req.messages, system: req.system } : withCacheMarks(req);
     let waited = 0;
     let budget: number | undefined;
     for (let attempt = 1; ; attempt++) {
@@ -135,9 +149,9 @@ export class AnthropicModel implements Model {
           }
           throw e;
         });
-        const content = msg.content.filter((b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking') as Array<
-          Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock
-        >;
+        const content = msg.content.filter(
+          (b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking',
+        ) as Array<Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock>;
         const u = msg.usage;
         return {
           content: content as ModelReply['content'],
@@ -162,7 +176,9 @@ export class AnthropicModel implements Model {
           );
         }
         waited += wait;
-        this.log.warn(`Anthropic API error (${detail}); retry ${attempt} in ${Math.round(wait / 1000)}s (${Math.round(waited / 1000)} of ${Math.round(budget / 1000)} s of retry waits used)`);
+        this.log.warn(
+          `Anthropic API error (${detail}); retry ${attempt} in ${Math.round(wait / 1000)}s (${Math.round(waited / 1000)} of ${Math.round(budget / 1000)} s of retry waits used)`,
+        );
         await abortable(this.clock.sleep(wait), req.signal);
       }
     }

@@ -79,11 +79,18 @@ const DRIVER_PROGRAM = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:te
 export function driverOverrides(dir: string, env: Record<string, string>): Array<[string, string]> {
   let listed: string;
   try {
-    listed = execFileSync('git', ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], { cwd: existsSync(dir) ? dir : tmpdir(), env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    listed = execFileSync('git', ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], {
+      cwd: existsSync(dir) ? dir : tmpdir(),
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (e) {
     const err = e as { status?: number | null; stderr?: string; message: string };
     if (err.status === 1) return []; // git config's answer for "no such setting"
-    throw new Error(`crew could not list the filter, diff and merge drivers git is configured with in ${dir}, so it cannot switch them off: ${(err.stderr || err.message).trim()}`);
+    throw new Error(
+      `crew could not list the filter, diff and merge drivers git is configured with in ${dir}, so it cannot switch them off: ${(err.stderr || err.message).trim()}`,
+    );
   }
   const keys = listed.split(/[\0\n]/).filter((k) => DRIVER_PROGRAM.test(k));
   return [...new Set(keys)].map((k) => [k, '']);
@@ -94,7 +101,13 @@ export function driverOverrides(dir: string, env: Record<string, string>): Array
  * each git command (GIT_CONFIG_COUNT/KEY/VALUE), so nothing is ever written to
  * `.git/config` where an agent's tools could read it. No configured driver runs (driverOverrides).
  */
-export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}, pin?: GitPin): SimpleGit {
+export function gitClient(
+  dir: string,
+  token: string,
+  identity: GitIdentity = ACTIONS_IDENTITY,
+  extraConfig: Record<string, string> = {},
+  pin?: GitPin,
+): SimpleGit {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const base = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -132,7 +145,12 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
   const git = simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
     ...base,
     GIT_CONFIG_COUNT: String(config.length),
-    ...Object.fromEntries(config.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]])),
+    ...Object.fromEntries(
+      config.flatMap(([k, v], i) => [
+        [`GIT_CONFIG_KEY_${i}`, k],
+        [`GIT_CONFIG_VALUE_${i}`, v],
+      ]),
+    ),
     GIT_AUTHOR_NAME: identity.name,
     GIT_AUTHOR_EMAIL: identity.email,
     GIT_COMMITTER_NAME: identity.name,
@@ -156,7 +174,6 @@ function pinned(git: SimpleGit, gitDir: string): SimpleGit {
     },
   });
 }
-
 
 /**
  * A push GitHub refused by rule, not by a race: a repository ruleset (GH013, e.g. required

@@ -45,7 +45,12 @@ export class GitRepo implements Repo {
   async fetch(branches: string[]): Promise<{ missing: string[] }> {
     if (branches.length === 0) return { missing: [] };
     const out = await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...branches.map((b) => `refs/heads/${assertBranchName(b)}`)]);
-    const present = new Set(out.split('\n').filter(Boolean).map((l) => l.split('\t')[1]!.replace(/^refs\/heads\//, '')));
+    const present = new Set(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[1]!.replace(/^refs\/heads\//, '')),
+    );
     const have = branches.filter((b) => present.has(b));
     if (have.length) {
       await this.git.raw(['fetch', '--no-tags', '--quiet', this.remoteUrl, ...have.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]);
@@ -161,7 +166,9 @@ export class GitRepo implements Repo {
       // --empty=keep: the attempt commit may change nothing, but its Crew-Result trailer must stay at the tip.
       // The outcome is read from the repository, not the exit (see tryMerge).
       let failure = '';
-      await this.git.raw(['rebase', '--quiet', '--empty=keep', `refs/remotes/origin/${branch}`]).catch((e: unknown) => (failure = e instanceof Error ? e.message.split('\n')[0]! : String(e)));
+      await this.git
+        .raw(['rebase', '--quiet', '--empty=keep', `refs/remotes/origin/${branch}`])
+        .catch((e: unknown) => (failure = e instanceof Error ? e.message.split('\n')[0]! : String(e)));
       const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
       if (conflicts.length || failure || !(await this.isAncestor(`refs/remotes/origin/${branch}`, 'HEAD'))) {
         await this.git.raw(['rebase', '--abort']).catch(() => undefined);
@@ -178,9 +185,11 @@ export class GitRepo implements Repo {
    */
   async pushReplacing(branch: string, expectedSha: string): Promise<void> {
     assertCrewRef(branch);
-    await this.git.raw(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expectedSha}`, this.remoteUrl, `HEAD:refs/heads/${branch}`]).catch((e: unknown) => {
-      throw pushRefusedByRule(e, branch) ?? e;
-    });
+    await this.git
+      .raw(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expectedSha}`, this.remoteUrl, `HEAD:refs/heads/${branch}`])
+      .catch((e: unknown) => {
+        throw pushRefusedByRule(e, branch) ?? e;
+      });
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
@@ -189,7 +198,10 @@ export class GitRepo implements Repo {
     rev(ancestor);
     rev(descendant);
     try {
-      const [a, base] = await Promise.all([this.git.raw(['rev-parse', '--verify', `${ancestor}^{commit}`]), this.git.raw(['merge-base', ancestor, descendant])]);
+      const [a, base] = await Promise.all([
+        this.git.raw(['rev-parse', '--verify', `${ancestor}^{commit}`]),
+        this.git.raw(['merge-base', ancestor, descendant]),
+      ]);
       return a.trim() !== '' && a.trim() === base.trim();
     } catch {
       return false;
@@ -212,7 +224,8 @@ export class GitRepo implements Repo {
   /** Keeps files that exist now but git does not track (setup output such as node_modules) out of every later commit. */
   async excludeUntracked(): Promise<string[]> {
     const untracked = (await this.git.raw(['ls-files', '--others', '--exclude-standard', '--directory'])).split('\n').filter(Boolean);
-    if (untracked.length) await appendFile(join(this.dir, '.git', 'info', 'exclude'), `\n# crew: output of the setup commands\n${untracked.map((p) => `/${p}`).join('\n')}\n`);
+    if (untracked.length)
+      await appendFile(join(this.dir, '.git', 'info', 'exclude'), `\n# crew: output of the setup commands\n${untracked.map((p) => `/${p}`).join('\n')}\n`);
     return untracked;
   }
 

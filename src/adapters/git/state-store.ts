@@ -124,7 +124,8 @@ export class GitStateStore implements StateStore {
           read: (path) => (writes.has(path) ? (writes.get(path) ?? undefined) : files.get(path)),
           write: (path, content) => void writes.set(inPrefix(path), content),
           remove: (path) => void writes.set(inPrefix(path), null),
-          list: (p) => [...new Set([...files.keys(), ...writes.keys()])].filter((k) => k.startsWith(p) && (writes.has(k) ? writes.get(k) !== null : true)).sort(),
+          list: (p) =>
+            [...new Set([...files.keys(), ...writes.keys()])].filter((k) => k.startsWith(p) && (writes.has(k) ? writes.get(k) !== null : true)).sort(),
         };
         const value = mutate(tx);
         const changed = [...writes].filter(([path, content]) => (content === null ? files.has(path) : files.get(path) !== content));
@@ -155,7 +156,9 @@ export class GitStateStore implements StateStore {
           if (!isNonFastForward(e)) throw e;
           const elapsed = performance.now() - started;
           if (attempt >= MIN_ATTEMPTS && elapsed >= KEEP_TRYING_MS) {
-            throw new Error(`could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(elapsed / 60_000)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`);
+            throw new Error(
+              `could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(elapsed / 60_000)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`,
+            );
           }
           // Full jitter spreads writers that collided, so the next round mostly does not.
           const wait = Math.random() * Math.min(3000, 100 * 2 ** Math.min(attempt, 10));

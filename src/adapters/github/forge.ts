@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../../clock';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
-import { PullRequestsNotAllowed, type Clock, type CommentInfo, type CommentRef, type Forge, type Log, type PullInfo, type PullRef, type RateLimitWait, type Reaction, type RepoPermission } from '../../ports';
+import {
+  PullRequestsNotAllowed,
+  type Clock,
+  type CommentInfo,
+  type CommentRef,
+  type Forge,
+  type Log,
+  type PullInfo,
+  type PullRef,
+  type RateLimitWait,
+  type Reaction,
+  type RepoPermission,
+} from '../../ports';
 
 export { PullRequestsNotAllowed };
 import { BODY_LIMIT, POST_KEY_MARK } from '../../text/markdown';
@@ -90,7 +102,9 @@ export class GitHubForge implements Forge {
       const { viewer } = await this.gh.graphql<{ viewer: { login: string } }>('query { viewer { login } }');
       return (this.cachedLogin = viewer.login);
     } catch (e) {
-      this.log.warn(`could not ask GitHub which account this token is (${(e as Error).message}); assuming github-actions[bot]. With a GitHub App token, set bot_login in .github/crew.yml.`);
+      this.log.warn(
+        `could not ask GitHub which account this token is (${(e as Error).message}); assuming github-actions[bot]. With a GitHub App token, set bot_login in .github/crew.yml.`,
+      );
       return (this.cachedLogin = 'github-actions[bot]');
     }
   }
@@ -147,7 +161,9 @@ export class GitHubForge implements Forge {
           return landed;
         }
         if (attempt >= COMMENT_TRIES) throw e;
-        this.log.warn(`posting a comment on #${issue} failed (${e instanceof Error ? e.message : String(e)}); it did not land, so crew posts it again (try ${attempt + 1} of ${COMMENT_TRIES})`);
+        this.log.warn(
+          `posting a comment on #${issue} failed (${e instanceof Error ? e.message : String(e)}); it did not land, so crew posts it again (try ${attempt + 1} of ${COMMENT_TRIES})`,
+        );
         await clock.sleep(1000 * 2 ** (attempt - 1));
       }
     }
@@ -248,7 +264,10 @@ export class GitHubForge implements Forge {
       else if (!newest.has(r.name) || newest.get(r.name)!.id < r.id) newest.set(r.name, r);
     }
     if (ours.size) this.log.info(`not counting crew's own jobs on ${sha.slice(0, 7)}: ${[...ours].join(', ')}`);
-    return [...[...newest.values()].map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })), ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null }))];
+    return [
+      ...[...newest.values()].map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })),
+      ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null })),
+    ];
   }
 
   private readonly crewRuns = new Map<number, Promise<boolean>>();
@@ -267,7 +286,9 @@ export class GitHubForge implements Forge {
       known = this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(run) }).then(
         ({ data }) => data.path.replace(/@.*$/, '') === `.github/workflows/${this.opts.workflowFile}`,
         (e: unknown) => {
-          this.log.warn(`could not tell whether workflow run ${run} is crew's (${e instanceof Error ? e.message : String(e)}), so its checks count; give the merge job \`actions: read\` as the README's workflow does`);
+          this.log.warn(
+            `could not tell whether workflow run ${run} is crew's (${e instanceof Error ? e.message : String(e)}), so its checks count; give the merge job \`actions: read\` as the README's workflow does`,
+          );
           return false;
         },
       );
@@ -281,7 +302,8 @@ export class GitHubForge implements Forge {
     // A reviewer's latest decisive review counts; comments alone change nothing.
     const latest = new Map<string, { state: string; review: ApprovingReview }>();
     for (const r of reviews) {
-      if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING') latest.set(r.user.login, { state: r.state, review: { login: r.user.login, commit: r.commit_id, bot: r.user.type !== 'User' } });
+      if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING')
+        latest.set(r.user.login, { state: r.state, review: { login: r.user.login, commit: r.commit_id, bot: r.user.type !== 'User' } });
     }
     return [...latest.values()].filter((r) => r.state === 'APPROVED').map((r) => r.review);
   }
@@ -291,13 +313,18 @@ export class GitHubForge implements Forge {
     return { merge: data.allow_merge_commit !== false, squash: data.allow_squash_merge !== false, rebase: data.allow_rebase_merge !== false };
   }
 
-  async mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }> {
+  async mergePull(
+    number: number,
+    sha: string,
+    method: MergeMethod,
+  ): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }> {
     try {
       const { data } = await this.gh.rest.pulls.merge({ ...this.base, pull_number: number, sha, merge_method: method });
       return { merged: true, sha: data.sha };
     } catch (e) {
       const code = status(e);
-      if (code === 405 || code === 409 || code === 422 || code === 403) return { merged: false, status: code, message: e instanceof Error ? e.message : String(e) };
+      if (code === 405 || code === 409 || code === 422 || code === 403)
+        return { merged: false, status: code, message: e instanceof Error ? e.message : String(e) };
       throw e;
     }
   }
@@ -340,4 +367,3 @@ export class GitHubForge implements Forge {
     return `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/tree/${branch}`;
   }
 }
-

@@ -24,7 +24,13 @@ function failureOf(e: unknown, options: RequestOptions): FailedRequest {
   const err = e as { status?: unknown; message?: unknown; response?: { headers?: Record<string, unknown> } };
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(err.response?.headers ?? {})) headers[k.toLowerCase()] = v === undefined || v === null ? undefined : String(v);
-  return { method: options.method, status: typeof err.status === 'number' ? err.status : undefined, headers, message: String(err.message ?? e), idempotent: options.request?.idempotent === true };
+  return {
+    method: options.method,
+    status: typeof err.status === 'number' ? err.status : undefined,
+    headers,
+    message: String(err.message ?? e),
+    idempotent: options.request?.idempotent === true,
+  };
 }
 
 /**
@@ -67,9 +73,13 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
           throw e;
         }
         if (decision.kind === 'server-error') {
-          log.warn(`GitHub answered ${what} with ${failed.status} (${failed.message.split('\n')[0]}); retrying in ${decision.waitSeconds}s (retry ${retry + 1}).`);
+          log.warn(
+            `GitHub answered ${what} with ${failed.status} (${failed.message.split('\n')[0]}); retrying in ${decision.waitSeconds}s (retry ${retry + 1}).`,
+          );
         } else {
-          log.warn(`GitHub ${decision.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} on ${what}; crew waits ${decision.waitSeconds}s and tries again (retry ${retry + 1}).`);
+          log.warn(
+            `GitHub ${decision.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} on ${what}; crew waits ${decision.waitSeconds}s and tries again (retry ${retry + 1}).`,
+          );
           opts.onRateLimit?.({ at: clock.now().toISOString(), seconds: decision.waitSeconds, kind: decision.kind, request: what });
         }
         await clock.sleep(decision.waitSeconds * 1000);

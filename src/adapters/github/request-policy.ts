@@ -30,9 +30,7 @@ export interface FailedRequest {
 
 export type RateLimitKind = 'primary' | 'secondary';
 
-export type RetryDecision =
-  | { retry: false; why?: string }
-  | { retry: true; waitSeconds: number; kind: RateLimitKind | 'server-error' };
+export type RetryDecision = { retry: false; why?: string } | { retry: true; waitSeconds: number; kind: RateLimitKind | 'server-error' };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

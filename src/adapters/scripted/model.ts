@@ -42,7 +42,9 @@ export class ScriptedModel implements Model {
     const parsed = scriptFileSchema.safeParse(data);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n');
-      throw new ScriptError(`${file} is not a valid script:\n${problems}\nA script is \`entries:\` of { role, task?, attempt?, contains?, replies: [{ content: [...] }] } (or a scenario file with them under \`model:\`).`);
+      throw new ScriptError(
+        `${file} is not a valid script:\n${problems}\nA script is \`entries:\` of { role, task?, attempt?, contains?, replies: [{ content: [...] }] } (or a scenario file with them under \`model:\`).`,
+      );
     }
     return new ScriptedModel(parsed.data, file);
   }
@@ -57,9 +59,17 @@ export class ScriptedModel implements Model {
     if (reply.delay_ms) await systemClock.sleep(reply.delay_ms);
     let n = 0;
     const content = reply.content.map((b) =>
-      b.type === 'tool_use' ? { type: 'tool_use' as const, id: `toolu_scripted_${who.turn}_${n++}`, name: b.name, input: b.input } : b.type === 'thinking' ? { ...b, signature: 'scripted' } : b,
+      b.type === 'tool_use'
+        ? { type: 'tool_use' as const, id: `toolu_scripted_${who.turn}_${n++}`, name: b.name, input: b.input }
+        : b.type === 'thinking'
+          ? { ...b, signature: 'scripted' }
+          : b,
     );
     const stopReason = reply.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
-    return { content, stopReason, usage: usageOf(req.model, { input: tokens([req.system, req.tools, req.messages]), output: tokens(content), cacheRead: 0, cacheWrite: 0 }) };
+    return {
+      content,
+      stopReason,
+      usage: usageOf(req.model, { input: tokens([req.system, req.tools, req.messages]), output: tokens(content), cacheRead: 0, cacheWrite: 0 }),
+    };
   }
 }

@@ -62,7 +62,9 @@ export const scriptFileSchema = z.strictObject({
       task: z.string().min(1).optional(),
       attempt: z.number().int().positive().optional(),
       contains: z.string().min(1).optional(),
-      replies: z.array(z.strictObject({ content: z.array(block).min(1), stop_reason: z.enum(STOP_REASONS).optional(), delay_ms: z.number().nonnegative().optional() })),
+      replies: z.array(
+        z.strictObject({ content: z.array(block).min(1), stop_reason: z.enum(STOP_REASONS).optional(), delay_ms: z.number().nonnegative().optional() }),
+      ),
     }),
   ),
 });

@@ -1,10 +1,4 @@
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'not_found_error'
-  | 'rate_limit_error'
-  | 'api_error'
-  | 'overloaded_error';
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'not_found_error' | 'rate_limit_error' | 'api_error' | 'overloaded_error';
 
 /** An error the fake answers with, in the real API's status/type vocabulary. */
 export class ApiError extends Error {

@@ -76,8 +76,7 @@ function checkThinkingType(request: MessagesRequest, rules: ModelRules): void {
   const type = request.thinking?.type;
   if (type !== undefined && rules.rejectedThinkingTypes.includes(type)) {
     throw invalidRequest(
-      `"thinking.type.${type}" is not supported for this model. ` +
-        'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+      `"thinking.type.${type}" is not supported for this model. ` + 'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
     );
   }
 }
@@ -99,9 +98,7 @@ function checkPrefill(request: MessagesRequest, rules: ModelRules): void {
   const final = request.messages.at(-1);
   if (final?.role !== 'assistant') return;
   if (rules.rejectsPrefill) {
-    throw invalidRequest(
-      'This model does not support assistant message prefill. The conversation must end with a user message.',
-    );
+    throw invalidRequest('This model does not support assistant message prefill. The conversation must end with a user message.');
   }
   const tail = typeof final.content === 'string' ? final.content : final.content.at(-1)?.text;
   if (typeof tail === 'string' && /\s$/.test(tail)) {

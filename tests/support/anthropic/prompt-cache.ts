@@ -44,7 +44,12 @@ const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 
 function prefixKeys(model: string, blocks: CanonicalBlock[]): string[] {
   const hash = createHash('sha256').update(model);
-  return blocks.map((block) => hash.update(JSON.stringify([block.section, block.text])).copy().digest('hex'));
+  return blocks.map((block) =>
+    hash
+      .update(JSON.stringify([block.section, block.text]))
+      .copy()
+      .digest('hex'),
+  );
 }
 
 export class PromptCache {
@@ -93,9 +98,7 @@ export class PromptCache {
         cache_read_input_tokens: cacheRead,
         cache_creation: cacheCreation,
       },
-      writes: breakpoints
-        .filter((i) => tokensThrough(i) >= minTokens)
-        .map((i) => ({ key: keyAt(i), ttlMs: TTL_MS[blocks[i]?.cacheControl?.ttl ?? '5m'] })),
+      writes: breakpoints.filter((i) => tokensThrough(i) >= minTokens).map((i) => ({ key: keyAt(i), ttlMs: TTL_MS[blocks[i]?.cacheControl?.ttl ?? '5m'] })),
     };
   }
 

@@ -44,8 +44,7 @@ export interface MessagesRequest {
 
 const MAX_CACHE_BREAKPOINTS = 4;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Validates a parsed body like the real API does, throwing a 400 `ApiError` with its wording.
@@ -135,15 +134,12 @@ function checkEmptyText(request: MessagesRequest): void {
   request.messages.forEach((message, i) => {
     const isFinalAssistant = i === last && message.role === 'assistant';
     if (message.content.length === 0 && !isFinalAssistant) {
-      throw invalidRequest(
-        `messages.${i}: all messages must have non-empty content except for the optional final assistant message`,
-      );
+      throw invalidRequest(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
     }
   });
 }
 
-export const blocksOf = (message: MessageParam | undefined): ContentBlock[] =>
-  Array.isArray(message?.content) ? message.content : [];
+export const blocksOf = (message: MessageParam | undefined): ContentBlock[] => (Array.isArray(message?.content) ? message.content : []);
 
 function toolUseIds(message: MessageParam | undefined): string[] {
   if (message?.role !== 'assistant') return [];
@@ -192,9 +188,7 @@ function checkCacheControl(request: MessagesRequest): void {
   };
   request.tools?.forEach((tool, i) => collect(`tools.${i}`, tool));
   if (Array.isArray(request.system)) request.system.forEach((block, i) => collect(`system.${i}`, block));
-  request.messages.forEach((message, i) =>
-    blocksOf(message).forEach((block, j) => collect(`messages.${i}.content.${j}`, block)),
-  );
+  request.messages.forEach((message, i) => blocksOf(message).forEach((block, j) => collect(`messages.${i}.content.${j}`, block)));
 
   for (const { path, cacheControl } of marked) {
     if (!isObject(cacheControl) || cacheControl.type !== 'ephemeral') {
@@ -205,9 +199,7 @@ function checkCacheControl(request: MessagesRequest): void {
     }
   }
   if (marked.length > MAX_CACHE_BREAKPOINTS) {
-    throw invalidRequest(
-      `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked.length}.`,
-    );
+    throw invalidRequest(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked.length}.`);
   }
 }
 

@@ -46,7 +46,9 @@ function chunk(text: string): string[] {
 function cutLast(blocks: ReturnType<typeof blockEvents>[], last: OutputBlock | undefined): void {
   if (!last || blocks.length === 0) return;
   const full = last.type === 'tool_use' ? JSON.stringify(last.input) : last.type === 'text' ? last.text : last.thinking;
-  const kept = Array.from(full).slice(0, Math.max(1, Math.floor(Array.from(full).length / 2))).join('');
+  const kept = Array.from(full)
+    .slice(0, Math.max(1, Math.floor(Array.from(full).length / 2)))
+    .join('');
   const index = blocks.length - 1;
   const delta = (fields: { type: string; [field: string]: unknown }) => ({ type: 'content_block_delta', index, delta: fields });
   blocks[index]!.deltas =
@@ -75,9 +77,7 @@ function blockEvents(block: OutputBlock, index: number) {
       return {
         start: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
         deltas: [
-          ...(block.thinking === '' ? [] : chunk(block.thinking)).map((thinking) =>
-            delta({ type: 'thinking_delta', thinking }),
-          ),
+          ...(block.thinking === '' ? [] : chunk(block.thinking)).map((thinking) => delta({ type: 'thinking_delta', thinking })),
           delta({ type: 'signature_delta', signature: block.signature }),
         ],
       };

@@ -99,9 +99,7 @@ export const parseScriptYaml = (text: string): Script => parseScript(YAML.parse(
 const textOf = (content: string | ContentBlock[] | undefined): string =>
   typeof content === 'string'
     ? content
-    : (content ?? [])
-        .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
-        .join('\n');
+    : (content ?? []).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
 
 /**
  * role: first `You are crew's <role>` in the system prompt, else 'unknown'.
@@ -111,7 +109,11 @@ const textOf = (content: string | ContentBlock[] | undefined): string =>
  * plays the same against this fake and against `crew run --scripted`.
  */
 export function identifyRequest(body: MessagesRequest): Identity {
-  return identify(textOf(body.system), textOf(body.messages.find((message) => message.role === 'user')?.content), body.messages.filter((message) => message.role === 'assistant').length);
+  return identify(
+    textOf(body.system),
+    textOf(body.messages.find((message) => message.role === 'user')?.content),
+    body.messages.filter((message) => message.role === 'assistant').length,
+  );
 }
 
 /** Most specific matching entry wins: task counts more than attempt; ties go to the earlier entry. */
@@ -129,8 +131,7 @@ function firstUserText(body: MessagesRequest): string {
   return first.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n');
 }
 
-const seedOf = (identity: Identity, ...rest: unknown[]) =>
-  JSON.stringify([identity.role, identity.task, identity.attempt, identity.turn, ...rest]);
+const seedOf = (identity: Identity, ...rest: unknown[]) => JSON.stringify([identity.role, identity.task, identity.attempt, identity.turn, ...rest]);
 
 /** Ids derive from who asked and where, so a retried request gets identical tool_use ids. */
 function toolUseId(identity: Identity, index: number): string {
@@ -143,7 +144,9 @@ function toolUseId(identity: Identity, index: number): string {
  * text, so a retried request gets the same signature and different text never shares one.
  */
 export function thinkingSignature(identity: Identity, index: number, thinking: string): string {
-  return createHash('sha512').update(seedOf(identity, index, 'thinking', thinking)).digest('base64');
+  return createHash('sha512')
+    .update(seedOf(identity, index, 'thinking', thinking))
+    .digest('base64');
 }
 
 function materializeBlock(block: ScriptedBlock, identity: Identity, index: number): OutputBlock {
@@ -157,10 +160,7 @@ function materializeBlock(block: ScriptedBlock, identity: Identity, index: numbe
   }
 }
 
-export function materializeReply(
-  reply: ScriptedReply,
-  identity: Identity,
-): { content: OutputBlock[]; stopReason: NonNullable<ScriptedReply['stop_reason']> } {
+export function materializeReply(reply: ScriptedReply, identity: Identity): { content: OutputBlock[]; stopReason: NonNullable<ScriptedReply['stop_reason']> } {
   const content = reply.content.map((block, index) => materializeBlock(block, identity, index));
   const stopReason = reply.stop_reason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
   return { content, stopReason };

@@ -168,7 +168,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const deadline = Date.now() + HOLD_LIMIT_MS;
     while (seen() < after.requests) {
       if (Date.now() > deadline) {
-        throw invalidRequest(`fake-anthropic: a reply held until ${after.requests} ${after.role}${after.task ? ` ${after.task}` : ''} requests saw only ${seen()} within ${HOLD_LIMIT_MS / 1000} s`);
+        throw invalidRequest(
+          `fake-anthropic: a reply held until ${after.requests} ${after.role}${after.task ? ` ${after.task}` : ''} requests saw only ${seen()} within ${HOLD_LIMIT_MS / 1000} s`,
+        );
       }
       await sleep(20);
     }
@@ -215,8 +217,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const raw = await readBody(req);
     const requestId = `req_fake${randomBytes(12).toString('hex')}`;
     res.setHeader('request-id', requestId);
-    const fail = (error: ApiError, headers?: Record<string, string>) =>
-      sendJson(res, error.status, errorBody(error.type, error.message, requestId), headers);
+    const fail = (error: ApiError, headers?: Record<string, string>) => sendJson(res, error.status, errorBody(error.type, error.message, requestId), headers);
 
     if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/messages') {
       fail(new ApiError(404, 'not_found_error', 'Not Found'));

@@ -63,9 +63,7 @@ export class ThinkingLedger {
 
   /** Records a reply the fake is serving, to the request it answers. */
   record(content: OutputBlock[], request: MessagesRequest): void {
-    const thinking = content.flatMap((block) =>
-      block.type === 'thinking' ? [{ thinking: block.thinking, signature: block.signature }] : [],
-    );
+    const thinking = content.flatMap((block) => (block.type === 'thinking' ? [{ thinking: block.thinking, signature: block.signature }] : []));
     for (const { thinking: text, signature } of thinking) this.#issued.set(signature, text);
     content.forEach((block, j) => {
       if (block.type !== 'thinking') return;
@@ -162,7 +160,14 @@ export class ThinkingLedger {
 /** What a block is bound to: system, tools, the messages before it and its own message's earlier blocks, without cache markers. */
 function prefixDigest(request: MessagesRequest, messageCount: number, earlierBlocks: ContentBlock[]): string {
   const system = typeof request.system === 'string' ? [{ type: 'text', text: request.system }] : (request.system ?? []);
-  const prefix = [system, request.tools ?? null, request.messages.slice(0, messageCount).map((m) => ({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : blocksOf(m) })), earlierBlocks];
+  const prefix = [
+    system,
+    request.tools ?? null,
+    request.messages
+      .slice(0, messageCount)
+      .map((m) => ({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : blocksOf(m) })),
+    earlierBlocks,
+  ];
   return createHash('sha256').update(stableJson(prefix)).digest('hex');
 }
 
@@ -170,7 +175,10 @@ function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([k, v]) => k !== 'cache_control' && v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

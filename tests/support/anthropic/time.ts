@@ -1,5 +1,4 @@
-export const sleep = (ms: number): Promise<void> =>
-  ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+export const sleep = (ms: number): Promise<void> => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 /** The default time scale: env CREW_TIME_SCALE, else 1 (real time). */
 export function timeScaleFromEnv(): number {

@@ -56,8 +56,7 @@ function canonical(section: PromptSection, item: { cache_control?: CacheControl 
   return { section, text, tokens: tokensForText(text), ...(cacheControl ? { cacheControl } : {}) };
 }
 
-const asBlocks = (content: string | ContentBlock[]): ContentBlock[] =>
-  typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+const asBlocks = (content: string | ContentBlock[]): ContentBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);
 
 export function canonicalBlocks(request: MessagesRequest): CanonicalBlock[] {
   const blocks = (request.tools ?? []).map((tool) => canonical('tools', tool));
@@ -71,8 +70,7 @@ export function canonicalBlocks(request: MessagesRequest): CanonicalBlock[] {
   return blocks;
 }
 
-export const inputTokens = (request: MessagesRequest): number =>
-  canonicalBlocks(request).reduce((sum, block) => sum + block.tokens, 0);
+export const inputTokens = (request: MessagesRequest): number => canonicalBlocks(request).reduce((sum, block) => sum + block.tokens, 0);
 
 function billedText(block: OutputBlock): string {
   switch (block.type) {

@@ -144,7 +144,10 @@ export class BareRepo {
     date?: number;
     identity?: { name: string; email: string };
   }): Promise<string> {
-    const parent = opts.from !== undefined ? await this.resolve(opts.from.startsWith('refs/') || /^[0-9a-f]{40}$/.test(opts.from) ? opts.from : `refs/heads/${opts.from}`) : await this.branchSha(opts.branch);
+    const parent =
+      opts.from !== undefined
+        ? await this.resolve(opts.from.startsWith('refs/') || /^[0-9a-f]{40}$/.test(opts.from) ? opts.from : `refs/heads/${opts.from}`)
+        : await this.branchSha(opts.branch);
     if (opts.from !== undefined && !parent) throw new Error(`writeCommit: ${opts.from} names no commit`);
     const who = opts.identity ?? { name: FIXTURE_IDENTITY.GIT_AUTHOR_NAME, email: FIXTURE_IDENTITY.GIT_AUTHOR_EMAIL };
     const when = `${Math.floor(opts.date ?? Date.now() / 1000)} +0000`;
@@ -273,7 +276,7 @@ export class BareRepo {
     // --raw -z: ":old-mode new-mode old-sha new-sha STATUS\0path\0" (and "\0new-path\0" for R and C).
     const changes: GitFileChange[] = [];
     const rawFields = raw.split('\0');
-    for (let i = 0; i < rawFields.length && rawFields[i]!.startsWith(':'); ) {
+    for (let i = 0; i < rawFields.length && rawFields[i]!.startsWith(':');) {
       const [, , oldSha, newSha, code] = rawFields[i]!.slice(1).split(' ') as string[];
       const letter = code!.charAt(0);
       const status = FILE_STATUS[letter];
@@ -373,7 +376,11 @@ export class BareRepo {
       const wt = await mkdtemp(join(tmpdir(), 'fake-gh-rebase-'));
       try {
         await this.run(['worktree', 'add', '--detach', '--quiet', wt, baseSha]);
-        const committerEnv = { GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME, GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL, GIT_COMMITTER_DATE: env.GIT_COMMITTER_DATE };
+        const committerEnv = {
+          GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME,
+          GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL,
+          GIT_COMMITTER_DATE: env.GIT_COMMITTER_DATE,
+        };
         for (const c of commits) {
           const r = await tryGit(['cherry-pick', '--allow-empty', '--keep-redundant-commits', c], { cwd: wt, env: committerEnv });
           if (r.code !== 0) return { ok: false, conflicts: [] };

@@ -106,7 +106,13 @@ function checkResponse(key: string, status: number, body: unknown): string[] {
   if (typeof b !== 'object' || b === null) return [`body: an error needs GitHub's error object; got ${JSON.stringify(body)}`];
   if (typeof b.message !== 'string') problems.push('body/message: an error needs a message string');
   if (typeof b.documentation_url !== 'string') problems.push('body/documentation_url: an error needs a documentation_url string');
-  if (b.errors !== undefined && !(Array.isArray(b.errors) && b.errors.every((e) => typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string')))) {
+  if (
+    b.errors !== undefined &&
+    !(
+      Array.isArray(b.errors) &&
+      b.errors.every((e) => typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'))
+    )
+  ) {
     problems.push('body/errors: each error needs a code');
   }
   return problems;
@@ -153,7 +159,17 @@ export class FakeGitHub {
 
   private server?: Server;
   private seq = 0;
-  private ids = { issueId: 900_000_000, comment: 2_200_000_000, reaction: 150_000_000, pull: 1_800_000_000, review: 2_100_000_000, check: 30_000_000_000, status: 40_000_000_000, label: 5_000_000_000, user: 100 };
+  private ids = {
+    issueId: 900_000_000,
+    comment: 2_200_000_000,
+    reaction: 150_000_000,
+    pull: 1_800_000_000,
+    review: 2_100_000_000,
+    check: 30_000_000_000,
+    status: 40_000_000_000,
+    label: 5_000_000_000,
+    user: 100,
+  };
   private listeners: Array<(e: GitHubEvent) => void> = [];
   private windows = new Map<string, { start: number; used: number }>();
   private creates = new Map<string, number[]>();
@@ -173,7 +189,15 @@ export class FakeGitHub {
     gh.server = createServer((req, res) => void gh.handle(req, res));
     await new Promise<void>((resolve) => gh.server!.listen(0, '127.0.0.1', resolve));
     gh.url = `http://127.0.0.1:${(gh.server.address() as AddressInfo).port}`;
-    gh.serialize = new Serializer(gh.url, gh.url, gh.owner, gh.repoName, gh.repoId, (login) => gh.user(login), (login) => gh.users.get(login));
+    gh.serialize = new Serializer(
+      gh.url,
+      gh.url,
+      gh.owner,
+      gh.repoName,
+      gh.repoId,
+      (login) => gh.user(login),
+      (login) => gh.users.get(login),
+    );
     return gh;
   }
 
@@ -322,7 +346,20 @@ export class FakeGitHub {
   recordWorkflowRun(update: Partial<FakeWorkflowRun> & { id: number }): void {
     const now = this.now();
     const prev = this.workflowRuns.get(update.id);
-    this.workflowRuns.set(update.id, { runNumber: 1, path: '', event: '', actor: this.owner, headSha: '', headBranch: this.defaultBranch, status: 'queued', conclusion: null, createdAt: now, ...prev, ...update, updatedAt: now } as FakeWorkflowRun);
+    this.workflowRuns.set(update.id, {
+      runNumber: 1,
+      path: '',
+      event: '',
+      actor: this.owner,
+      headSha: '',
+      headBranch: this.defaultBranch,
+      status: 'queued',
+      conclusion: null,
+      createdAt: now,
+      ...prev,
+      ...update,
+      updatedAt: now,
+    } as FakeWorkflowRun);
   }
 
   addFaults(...faults: GitHubFault[]): void {
@@ -348,7 +385,7 @@ export class FakeGitHub {
       if (url.pathname === '/graphql') return await this.handleGraphql(req, res);
       await this.handleApi(req, res, url);
     } catch (e) {
-      const message = e instanceof Error ? e.stack ?? e.message : String(e);
+      const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
       this.violations.push(`fake GitHub crashed on ${req.method} ${url.pathname}: ${message}`);
       if (!res.headersSent) {
         res.statusCode = 500;
@@ -395,7 +432,14 @@ export class FakeGitHub {
         FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
         ...(pushLog ? { FAKE_GITHUB_PUSH_LOG: pushLog } : {}),
       },
-      ...(pushLog ? { beforeEnd: () => this.emitPushes(principal, pushLog).catch((e: unknown) => void this.violations.push(`fake GitHub could not emit push events: ${e instanceof Error ? e.stack : String(e)}`)) } : {}),
+      ...(pushLog
+        ? {
+            beforeEnd: () =>
+              this.emitPushes(principal, pushLog).catch(
+                (e: unknown) => void this.violations.push(`fake GitHub could not emit push events: ${e instanceof Error ? e.stack : String(e)}`),
+              ),
+          }
+        : {}),
     });
     record(status);
   }
@@ -409,7 +453,19 @@ export class FakeGitHub {
       const [before, after, ref] = line.split(' ') as [string, string, string];
       const example = webhookExample('push') as Record<string, unknown> & { head_commit: Record<string, unknown> };
       const who = { name: principal.login, email: `${principal.login}@users.noreply.github.com` };
-      const head = after === zero ? null : { ...example.head_commit, id: after, url: `${this.serialize.repoWeb}/commit/${after}`, author: { ...who, username: principal.login }, committer: { ...who, username: principal.login }, added: [], removed: [], modified: [] };
+      const head =
+        after === zero
+          ? null
+          : {
+              ...example.head_commit,
+              id: after,
+              url: `${this.serialize.repoWeb}/commit/${after}`,
+              author: { ...who, username: principal.login },
+              committer: { ...who, username: principal.login },
+              added: [],
+              removed: [],
+              modified: [],
+            };
       this.emit(principal, 'push', {
         ...example,
         ref,
@@ -487,7 +543,10 @@ export class FakeGitHub {
   }
 
   private takeFault(routeKey: string, afterEffect: boolean, principal: Principal): GitHubFault | undefined {
-    const f = this.faults.find((x) => (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect && (!x.principal || x.principal === principal.kind));
+    const f = this.faults.find(
+      (x) =>
+        (x.route === routeKey || x.route === '*') && (x.times ?? 1) > 0 && !!x.afterEffect === afterEffect && (!x.principal || x.principal === principal.kind),
+    );
     if (f) f.times = (f.times ?? 1) - 1;
     return f;
   }
@@ -498,10 +557,24 @@ export class FakeGitHub {
     if (f.kind === 'primary-rate-limit') {
       h['x-ratelimit-remaining'] = '0';
       if (f.resetInSeconds !== undefined) h['x-ratelimit-reset'] = String(Math.ceil(Date.now() / 1000 + f.resetInSeconds));
-      return { status: f.status, headers: h, body: { message: f.message ?? 'API rate limit exceeded for installation.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' } };
+      return {
+        status: f.status,
+        headers: h,
+        body: {
+          message: f.message ?? 'API rate limit exceeded for installation.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+        },
+      };
     }
     if (f.kind === 'secondary-rate-limit') {
-      return { status: f.status, headers: h, body: { message: f.message ?? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' } };
+      return {
+        status: f.status,
+        headers: h,
+        body: {
+          message: f.message ?? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+        },
+      };
     }
     return { status: f.status, headers: h, body: { message: f.message ?? 'Server Error', documentation_url: 'https://docs.github.com/rest' } };
   }
@@ -514,7 +587,17 @@ export class FakeGitHub {
   private async handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await this.readBody(req);
     const principal = this.principalFor(req);
-    const recorded: RecordedRequest = { seq: ++this.seq, method: req.method ?? 'POST', route: 'POST /graphql', path: '/graphql', status: 200, principal: principal?.kind ?? 'anonymous', login: principal?.login ?? null, write: false, at: Date.now() };
+    const recorded: RecordedRequest = {
+      seq: ++this.seq,
+      method: req.method ?? 'POST',
+      route: 'POST /graphql',
+      path: '/graphql',
+      status: 200,
+      principal: principal?.kind ?? 'anonymous',
+      login: principal?.login ?? null,
+      write: false,
+      at: Date.now(),
+    };
     this.requests.push(recorded);
     const send = (status: number, body: unknown) => {
       recorded.status = status;
@@ -523,7 +606,11 @@ export class FakeGitHub {
       res.end(JSON.stringify(body));
     };
     if (req.method !== 'POST') return send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/graphql' });
-    if (!principal) return send(401, { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' });
+    if (!principal)
+      return send(401, {
+        message: 'This endpoint requires you to be authenticated.',
+        documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
+      });
     let query = '';
     try {
       query = String((JSON.parse(raw) as { query?: unknown }).query ?? '');
@@ -580,7 +667,11 @@ export class FakeGitHub {
     const isRateLimitRoute = op.key === 'GET /rate_limit';
     const headers = this.rateHeaders(principal, !isRateLimitRoute);
     const error = (e: HttpError) =>
-      send({ status: e.status, headers: { ...headers, ...e.headers }, body: { message: e.message, documentation_url: `https://docs.github.com/rest`, ...e.extra } });
+      send({
+        status: e.status,
+        headers: { ...headers, ...e.headers },
+        body: { message: e.message, documentation_url: `https://docs.github.com/rest`, ...e.extra },
+      });
 
     const repoRoute = op.params.owner !== undefined;
     if (repoRoute && (op.params.owner !== this.owner || op.params.repo !== this.repoName)) return error(new HttpError(404, 'Not Found'));
@@ -591,11 +682,15 @@ export class FakeGitHub {
       if (repoRoute && this.settings.private) return error(new HttpError(404, 'Not Found'));
       return error(new HttpError(401, 'Requires authentication'));
     }
-    if (repoRoute && principal.kind === 'user' && this.settings.private && this.permissionOf(principal.login) === 'none') return error(new HttpError(404, 'Not Found'));
+    if (repoRoute && principal.kind === 'user' && this.settings.private && this.permissionOf(principal.login) === 'none')
+      return error(new HttpError(404, 'Not Found'));
     if (!this.allows(principal, route.scope, route.access, route.userAccess)) return error(new HttpError(403, 'Resource not accessible by integration'));
     if (!isRateLimitRoute && headers['x-ratelimit-remaining'] === '0' && Number(headers['x-ratelimit-used']) > Number(headers['x-ratelimit-limit'])) {
       const who = principal.kind === 'user' ? `user ID ${this.user(principal.login).id}` : 'installation';
-      return send(this.faultResponse({ route: op.key, status: 403, kind: 'primary-rate-limit', message: `API rate limit exceeded for ${who}.` }, headers), false);
+      return send(
+        this.faultResponse({ route: op.key, status: 403, kind: 'primary-rate-limit', message: `API rate limit exceeded for ${who}.` }, headers),
+        false,
+      );
     }
 
     const before = this.takeFault(op.key, false, principal);

@@ -8,5 +8,9 @@ import type { FakeGitHub } from './fake-github';
  * of `crew.yml` would build it with the workflow's token. Options override any of that.
  */
 export function forgeOn(gh: FakeGitHub, token: string, log: Log, opts: Partial<GitHubForgeOptions> = {}, client: ClientOptions = {}): GitHubForge {
-  return new GitHubForge(createClient(token, log, client), { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions', ...opts }, log);
+  return new GitHubForge(
+    createClient(token, log, client),
+    { owner: gh.owner, repo: gh.repoName, serverUrl: gh.url, runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions', ...opts },
+    log,
+  );
 }

@@ -17,8 +17,7 @@ export function matchGitRoute(pathname: string, query: URLSearchParams): GitRout
   const m = GIT_PATH.exec(pathname);
   if (!m) return undefined;
   const rest = m[3]!;
-  const service =
-    rest === 'git-receive-pack' || query.get('service') === 'git-receive-pack' ? 'receive-pack' : 'upload-pack';
+  const service = rest === 'git-receive-pack' || query.get('service') === 'git-receive-pack' ? 'receive-pack' : 'upload-pack';
   return { owner: m[1]!, repo: m[2]!, service, rest };
 }
 
@@ -37,7 +36,8 @@ export interface CachedGitResponse {
  */
 function capabilityKey(req: IncomingMessage, opts: { pathInfo: string; query: string }): string | undefined {
   const protocol = (req.headers['git-protocol'] as string | undefined) ?? '';
-  if (req.method !== 'GET' || !opts.pathInfo.endsWith('/info/refs') || opts.query !== 'service=git-upload-pack' || !/(^|:)version=2(:|$)/.test(protocol)) return undefined;
+  if (req.method !== 'GET' || !opts.pathInfo.endsWith('/info/refs') || opts.query !== 'service=git-upload-pack' || !/(^|:)version=2(:|$)/.test(protocol))
+    return undefined;
   return `${opts.pathInfo}\n${protocol}`;
 }
 

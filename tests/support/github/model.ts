@@ -15,9 +15,7 @@ export interface FakeUser {
 
 /** Who a token speaks for. `actions` is a workflow's GITHUB_TOKEN; `app` a GitHub App installation token. */
 export type Principal =
-  | { kind: 'user'; login: string }
-  | { kind: 'actions'; login: string; scopes: Scopes; runId?: number }
-  | { kind: 'app'; login: string; scopes: Scopes };
+  { kind: 'user'; login: string } | { kind: 'actions'; login: string; scopes: Scopes; runId?: number } | { kind: 'app'; login: string; scopes: Scopes };
 
 export interface FakeLabel {
   id: number;

@@ -72,7 +72,12 @@ export class Serializer {
     };
   }
 
-  repository(settings: RepoSettings, defaultBranch: string, createdAt: string, permissions?: { admin: boolean; maintain: boolean; push: boolean; triage: boolean; pull: boolean }) {
+  repository(
+    settings: RepoSettings,
+    defaultBranch: string,
+    createdAt: string,
+    permissions?: { admin: boolean; maintain: boolean; push: boolean; triage: boolean; pull: boolean },
+  ) {
     const url = this.repoApi;
     return {
       id: this.repoId,
@@ -274,7 +279,11 @@ export class Serializer {
     repository: unknown,
     labels: FakeLabel[],
     authorAssociation: string,
-    extra?: { mergeable: boolean | null; mergeable_state: string; counts: { commits: number; additions: number; deletions: number; changed_files: number; comments: number } },
+    extra?: {
+      mergeable: boolean | null;
+      mergeable_state: string;
+      counts: { commits: number; additions: number; deletions: number; changed_files: number; comments: number };
+    },
   ) {
     const url = `${this.repoApi}/pulls/${p.number}`;
     const html = `${this.repoWeb}/pull/${p.number}`;

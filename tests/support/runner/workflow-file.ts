@@ -74,6 +74,10 @@ export function listensTo(wf: WorkflowSpec, event: string, action?: string, ref?
 
 /** GitHub's filter patterns: `*` matches within a path segment, `**` across them. */
 function branchGlob(pattern: string): RegExp {
-  const body = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  const body = pattern
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*/g, '\u0000')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\u0000/g, '.*');
   return new RegExp(`^${body}$`);
 }

@@ -228,7 +228,17 @@ export class WorkflowRunner {
       this.runs.push(run);
       started.push(run);
       // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
-      this.opts.gh.recordWorkflowRun({ id: run.id, runNumber: run.number, path: file, event: e.name, actor: e.actor, headSha: run.headSha, headBranch: pullOf(e)?.head.ref ?? ref.replace(/^refs\/heads\//, ''), status: 'in_progress', conclusion: null });
+      this.opts.gh.recordWorkflowRun({
+        id: run.id,
+        runNumber: run.number,
+        path: file,
+        event: e.name,
+        actor: e.actor,
+        headSha: run.headSha,
+        headBranch: pullOf(e)?.head.ref ?? ref.replace(/^refs\/heads\//, ''),
+        status: 'in_progress',
+        conclusion: null,
+      });
       const p = this.execute(run, wf, file, e, sha, ref)
         .catch((err) => {
           this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);
@@ -378,7 +388,19 @@ export class WorkflowRunner {
       }
     };
     const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
-      run.jobs.push({ id, name: spec.name ?? id, result: 'skipped', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      run.jobs.push({
+        id,
+        name: spec.name ?? id,
+        result: 'skipped',
+        outputs: {},
+        steps: [],
+        log: [],
+        rawLog: [],
+        annotations: [],
+        summary: '',
+        startedAt: Date.now(),
+        finishedAt: Date.now(),
+      });
       this.opts.gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: spec.name ?? id, conclusion: 'skipped' });
       return { result: 'skipped', outputs: {} };
     };
@@ -393,7 +415,19 @@ export class WorkflowRunner {
 
     const legs = this.expandMatrix(spec, ctx, file, id);
     if (typeof legs === 'string') {
-      run.jobs.push({ id, name: spec.name ?? id, result: 'failure', outputs: {}, steps: [], log: [legs], rawLog: [], annotations: [{ level: 'error', message: legs }], summary: '', startedAt: Date.now(), finishedAt: Date.now() });
+      run.jobs.push({
+        id,
+        name: spec.name ?? id,
+        result: 'failure',
+        outputs: {},
+        steps: [],
+        log: [legs],
+        rawLog: [],
+        annotations: [{ level: 'error', message: legs }],
+        summary: '',
+        startedAt: Date.now(),
+        finishedAt: Date.now(),
+      });
       return { result: 'failure', outputs: {} };
     }
     const failFast = spec.strategy?.['fail-fast'] === undefined ? true : String(evaluateValue(spec.strategy['fail-fast'], ctx)) !== 'false';
@@ -405,7 +439,20 @@ export class WorkflowRunner {
     const worker = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         if (failedLeg && failFast && item.matrix) {
-          const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
+          const jr: JobRun = {
+            id,
+            name: legName(spec, id, item.matrix),
+            matrix: item.matrix,
+            result: 'cancelled',
+            outputs: {},
+            steps: [],
+            log: [],
+            rawLog: [],
+            annotations: [],
+            summary: '',
+            startedAt: Date.now(),
+            finishedAt: Date.now(),
+          };
           run.jobs.push(jr);
           jobRuns.push(jr);
           continue;
@@ -414,12 +461,29 @@ export class WorkflowRunner {
         try {
           if (run.cancelled && !survivesCancel()) {
             // Still queued when the run was cancelled: GitHub never starts it.
-            const jr: JobRun = { id, name: legName(spec, id, item.matrix), matrix: item.matrix, result: 'cancelled', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: Date.now() };
+            const jr: JobRun = {
+              id,
+              name: legName(spec, id, item.matrix),
+              matrix: item.matrix,
+              result: 'cancelled',
+              outputs: {},
+              steps: [],
+              log: [],
+              rawLog: [],
+              annotations: [],
+              summary: '',
+              startedAt: Date.now(),
+              finishedAt: Date.now(),
+            };
             run.jobs.push(jr);
             jobRuns.push(jr);
             continue;
           }
-          const legCtx: ExprContext = { ...ctx, matrix: (item.matrix ?? {}) as ExprValue, strategy: { 'fail-fast': failFast, 'job-index': item.index, 'job-total': legs.length, 'max-parallel': maxParallel } };
+          const legCtx: ExprContext = {
+            ...ctx,
+            matrix: (item.matrix ?? {}) as ExprValue,
+            strategy: { 'fail-fast': failFast, 'job-index': item.index, 'job-total': legs.length, 'max-parallel': maxParallel },
+          };
           const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight);
           jobRuns.push(jr);
           if (jr.result === 'failure' && item.matrix && !failedLeg) {
@@ -433,11 +497,7 @@ export class WorkflowRunner {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(maxParallel, legs.length)) }, worker));
-    const result: JobResult = jobRuns.some((j) => j.result === 'failure')
-      ? 'failure'
-      : jobRuns.some((j) => j.result === 'cancelled')
-        ? 'cancelled'
-        : 'success';
+    const result: JobResult = jobRuns.some((j) => j.result === 'failure') ? 'failure' : jobRuns.some((j) => j.result === 'cancelled') ? 'cancelled' : 'success';
     const outputs: Record<string, string> = {};
     for (const j of jobRuns) Object.assign(outputs, j.outputs);
     return { result, outputs };
@@ -499,12 +559,31 @@ export class WorkflowRunner {
     await Promise.all([workspace, temp, home].map((d) => mkdir(d, { recursive: true })));
     const token = gh.actionsToken(this.scopesFor(wf, spec), run.id);
     const masks = new Set<string>([token, ...Object.values(this.opts.secrets)].filter((s) => s.length >= 4));
-    const job: JobRun = { id, name: legName(spec, id, matrix), matrix, result: 'success', outputs: {}, steps: [], log: [], rawLog: [], annotations: [], summary: '', startedAt: Date.now(), finishedAt: 0 };
+    const job: JobRun = {
+      id,
+      name: legName(spec, id, matrix),
+      matrix,
+      result: 'success',
+      outputs: {},
+      steps: [],
+      log: [],
+      rawLog: [],
+      annotations: [],
+      summary: '',
+      startedAt: Date.now(),
+      finishedAt: 0,
+    };
     run.jobs.push(job);
     // Every job is a check run on the run's head, in progress while it runs, as on GitHub.
     const checkRun = gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: job.name, conclusion: null });
     const github = { ...(ctx.github as Record<string, ExprValue>), job: id, token, workspace };
-    const jobCtx: ExprContext = { ...ctx, github, secrets: { ...this.opts.secrets, GITHUB_TOKEN: token }, job: { status: 'success' }, runner: { ...(ctx.runner as object), temp } as ExprValue };
+    const jobCtx: ExprContext = {
+      ...ctx,
+      github,
+      secrets: { ...this.opts.secrets, GITHUB_TOKEN: token },
+      job: { status: 'success' },
+      runner: { ...(ctx.runner as object), temp } as ExprValue,
+    };
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...wf.env, ...spec.env })) env[k] = String(evaluateValue(v, jobCtx) ?? '');
     const addedPath: string[] = [];
@@ -553,10 +632,13 @@ export class WorkflowRunner {
     // scale apart from waits (jobTimeScale): they measure process starts and git too, which do not shrink.
     const limitMinutes = Number(spec['timeout-minutes'] ?? 360) || 360;
     let timedOut = false;
-    const limitTimer = setTimeout(() => {
-      timedOut = true;
-      live.cancel(`The job running on runner fake-runner has exceeded the maximum execution time of ${limitMinutes} minutes.`);
-    }, limitMinutes * 60_000 * (this.opts.jobTimeScale ?? 1));
+    const limitTimer = setTimeout(
+      () => {
+        timedOut = true;
+        live.cancel(`The job running on runner fake-runner has exceeded the maximum execution time of ${limitMinutes} minutes.`);
+      },
+      limitMinutes * 60_000 * (this.opts.jobTimeScale ?? 1),
+    );
     limitTimer.unref();
 
     try {
@@ -598,7 +680,13 @@ export class WorkflowRunner {
         for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, sctx) ?? '');
         // The env context a step's own fields see includes the step's env.
         const runCtx: ExprContext = { ...sctx, env: { ...stepEnv } };
-        const files = { output: join(temp, `output-${i}`), summary: join(temp, `summary-${i}`), env: join(temp, `env-${i}`), path: join(temp, `path-${i}`), state: join(temp, `state-${i}`) };
+        const files = {
+          output: join(temp, `output-${i}`),
+          summary: join(temp, `summary-${i}`),
+          env: join(temp, `env-${i}`),
+          path: join(temp, `path-${i}`),
+          state: join(temp, `state-${i}`),
+        };
         await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
         const processEnv: NodeJS.ProcessEnv = {
           PATH: [...addedPath, process.env.PATH].filter(Boolean).join(':'),
@@ -655,10 +743,11 @@ export class WorkflowRunner {
               if (handled === undefined) log(line);
               else if (handled) log(handled);
               const cp = CHECKPOINT.exec(line);
-              if (cp) this.maybeKill(run, job, cp[1]!, () => {
-                lost = true;
-                proc.kill();
-              });
+              if (cp)
+                this.maybeKill(run, job, cp[1]!, () => {
+                  lost = true;
+                  proc.kill();
+                });
             });
             me.proc = proc;
             // A cancellation that arrived while the step was starting.
@@ -731,7 +820,13 @@ export class WorkflowRunner {
       }
     }
     job.finishedAt = Date.now();
-    gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: job.name, conclusion: job.result === 'success' ? 'success' : job.result === 'cancelled' ? 'cancelled' : 'failure', id: checkRun });
+    gh.recordJobCheckRun({
+      runId: run.id,
+      headSha: run.headSha,
+      name: job.name,
+      conclusion: job.result === 'success' ? 'success' : job.result === 'cancelled' ? 'cancelled' : 'failure',
+      id: checkRun,
+    });
     this.opts.onJobDone?.(run, job);
     return job;
   }
@@ -844,7 +939,11 @@ export class WorkflowRunner {
     const isSha = /^[0-9a-f]{40}$/.test(ref);
     const branch = gh.defaultBranch;
     if (isSha) await git([...fetchArgs, 'origin', `+${ref}:refs/remotes/origin/${branch}`], { cwd: workspace, env: gitEnv });
-    else await git([...fetchArgs, 'origin', `+refs/heads/${ref.replace(/^refs\/heads\//, '')}:refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`], { cwd: workspace, env: gitEnv });
+    else
+      await git([...fetchArgs, 'origin', `+refs/heads/${ref.replace(/^refs\/heads\//, '')}:refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`], {
+        cwd: workspace,
+        env: gitEnv,
+      });
     const target = isSha ? `refs/remotes/origin/${branch}` : `refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`;
     await git(['checkout', '--quiet', '--force', '-B', isSha ? branch : ref.replace(/^refs\/heads\//, ''), target], { cwd: workspace, env: gitEnv });
     if (String(withs['persist-credentials'] ?? 'true') !== 'false') {

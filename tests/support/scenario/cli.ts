@@ -36,7 +36,9 @@ async function main(argv: string[]): Promise<number> {
   const result = await runScenario(loaded.scenario, { baseDir: loaded.dir, outDir });
   const failed = result.jobs.filter((j) => j.result === 'failure');
   console.log(`scenario '${result.scenario}' finished in ${(result.wallMs / 1000).toFixed(1)} s`);
-  console.log(`  jobs: ${result.jobs.length} (${failed.length} failed) · PRs: ${result.pulls.length} · crew REST requests: ${result.github.crew.total} (${result.github.crew.writes} writes) · model requests: ${result.model.requests}`);
+  console.log(
+    `  jobs: ${result.jobs.length} (${failed.length} failed) · PRs: ${result.pulls.length} · crew REST requests: ${result.github.crew.total} (${result.github.crew.writes} writes) · model requests: ${result.model.requests}`,
+  );
   if (result.github.violations.length) console.log(`  OpenAPI violations: ${result.github.violations.length} (see result.json)`);
   if (result.runnerErrors.length) console.log(`  runner errors: ${result.runnerErrors.length} (see result.json)`);
   console.log(`  result: ${outDir}/result.json · job logs: ${outDir}/logs/ · repository: ${outDir}/repo.git`);

@@ -34,7 +34,15 @@ export function taskReplies(t: DagTask): ScriptedReply[] {
   return [
     { content: [{ type: 'tool_use', name: 'read_file', input: { path: SPEC_PATH } }] },
     { delay_ms: t.ms, content: [{ type: 'tool_use', name: 'write_file', input: { path: notePath(t.id), content: noteContent(t.id) } }] },
-    { content: [{ type: 'tool_use', name: 'report_result', input: { status: 'success', quality: 'GREEN', completeness: 100, summary: `Wrote ${notePath(t.id)}.`, details: DETAILS } }] },
+    {
+      content: [
+        {
+          type: 'tool_use',
+          name: 'report_result',
+          input: { status: 'success', quality: 'GREEN', completeness: 100, summary: `Wrote ${notePath(t.id)}.`, details: DETAILS },
+        },
+      ],
+    },
   ];
 }
 
@@ -60,7 +68,26 @@ export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?
     model: {
       entries: [
         // One task skips the decomposer, as crew does for a small request.
-        { role: 'intake', replies: [{ content: [{ type: 'tool_use', name: 'submit_intake', input: { task: 'Write the notes.', criteria: [{ text: 'every note exists', kind: 'semantic' }], questions: [], single_task: tasks.length === 1, ...(tasks.length === 1 ? { persona: 'writer', model: 'haiku' } : {}) } }] }] },
+        {
+          role: 'intake',
+          replies: [
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'submit_intake',
+                  input: {
+                    task: 'Write the notes.',
+                    criteria: [{ text: 'every note exists', kind: 'semantic' }],
+                    questions: [],
+                    single_task: tasks.length === 1,
+                    ...(tasks.length === 1 ? { persona: 'writer', model: 'haiku' } : {}),
+                  },
+                },
+              ],
+            },
+          ],
+        },
         { role: 'plan_reviewer', replies: [{ content: [{ type: 'tool_use', name: 'submit_review', input: { verdict: 'PASS' } }] }] },
         {
           role: 'decomposer',
@@ -72,7 +99,16 @@ export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?
                   name: 'submit_plan',
                   input: {
                     summary: 'Notes.',
-                    tasks: tasks.map((t) => ({ id: t.id, title: `Note ${t.id}`, description: `Write ${notePath(t.id)} following ${SPEC_PATH}.`, persona: 'writer', model: 'haiku', depends_on: t.deps, files: [notePath(t.id)], criteria: [`${notePath(t.id)} exists`] })),
+                    tasks: tasks.map((t) => ({
+                      id: t.id,
+                      title: `Note ${t.id}`,
+                      description: `Write ${notePath(t.id)} following ${SPEC_PATH}.`,
+                      persona: 'writer',
+                      model: 'haiku',
+                      depends_on: t.deps,
+                      files: [notePath(t.id)],
+                      criteria: [`${notePath(t.id)} exists`],
+                    })),
                   },
                 },
               ],

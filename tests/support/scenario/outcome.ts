@@ -15,21 +15,23 @@ export interface Outcome {
 }
 
 export function normalizeText(text: string): string {
-  return text
-    // The idempotency key is for finding a comment whose answer was lost; an edit drops it, and nobody sees it.
-    .replace(/\n\n<!-- crew:post key=[0-9a-f]+ -->$/, '')
-    .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github')
-    .replace(/<!-- crew:version v=\d+ -->/g, '')
-    .replace(/nonce=[0-9a-f]+/g, 'nonce=…')
-    .replace(/actions\/runs\/\d+/g, 'actions/runs/…')
-    .replace(/\*\*Usage:\*\*.*$/gm, '**Usage:** …')
-    .replace(/\*\*Total usage:\*\*.*$/gm, '**Total usage:** …')
-    .replace(/\| [\d,]+ \/ [\d,]+ \|$/gm, '| … |')
-    .replace(/\b[0-9a-f]{7,40}\b/g, '#')
-    .replace(/issuecomment-\d+/g, 'issuecomment-…')
-    // Command evidence quotes test runners' timings.
-    .replace(/\((?:[\d.]+)ms\)/g, '(…ms)')
-    .replace(/duration_ms [\d.]+/g, 'duration_ms …');
+  return (
+    text
+      // The idempotency key is for finding a comment whose answer was lost; an edit drops it, and nobody sees it.
+      .replace(/\n\n<!-- crew:post key=[0-9a-f]+ -->$/, '')
+      .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github')
+      .replace(/<!-- crew:version v=\d+ -->/g, '')
+      .replace(/nonce=[0-9a-f]+/g, 'nonce=…')
+      .replace(/actions\/runs\/\d+/g, 'actions/runs/…')
+      .replace(/\*\*Usage:\*\*.*$/gm, '**Usage:** …')
+      .replace(/\*\*Total usage:\*\*.*$/gm, '**Total usage:** …')
+      .replace(/\| [\d,]+ \/ [\d,]+ \|$/gm, '| … |')
+      .replace(/\b[0-9a-f]{7,40}\b/g, '#')
+      .replace(/issuecomment-\d+/g, 'issuecomment-…')
+      // Command evidence quotes test runners' timings.
+      .replace(/\((?:[\d.]+)ms\)/g, '(…ms)')
+      .replace(/duration_ms [\d.]+/g, 'duration_ms …')
+  );
 }
 
 export async function outcomeOf(gh: FakeGitHub, result: ScenarioResult): Promise<Outcome> {
@@ -37,7 +39,12 @@ export async function outcomeOf(gh: FakeGitHub, result: ScenarioResult): Promise
   for (const b of result.branches) {
     if (b.name === 'crew/state') continue;
     const tree = await git(['ls-tree', '-r', `refs/heads/${b.name}`], { cwd: gh.repoDir });
-    branches[b.name] = Object.fromEntries(tree.split('\n').filter(Boolean).map((l) => [l.split('\t')[1]!, l.split(/\s+/)[2]!]));
+    branches[b.name] = Object.fromEntries(
+      tree
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => [l.split('\t')[1]!, l.split(/\s+/)[2]!]),
+    );
   }
   const stateFiles = (await gh.repo.branchSha('crew/state')) ? (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => !f.includes('/attempts/')) : [];
   return {

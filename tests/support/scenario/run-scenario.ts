@@ -30,7 +30,19 @@ export interface ScenarioResult {
   crewLogin: string;
   wallMs: number;
   issue: { number: number; title: string; state: string; labels: string[]; comments: CommentOut[] };
-  pulls: Array<{ number: number; title: string; state: string; merged: boolean; head: string; base: string; body: string | null; headSha: string | null; mergeCommitSha: string | null; files: string[]; comments: CommentOut[] }>;
+  pulls: Array<{
+    number: number;
+    title: string;
+    state: string;
+    merged: boolean;
+    head: string;
+    base: string;
+    body: string | null;
+    headSha: string | null;
+    mergeCommitSha: string | null;
+    files: string[];
+    comments: CommentOut[];
+  }>;
   branches: Array<{ name: string; sha: string }>;
   defaultBranchSha: string | null;
   github: {
@@ -39,8 +51,23 @@ export interface ScenarioResult {
     git: { total: number; pushes: number; fetches: number };
     violations: string[];
   };
-  model: { requests: number; byRole: Record<string, number>; order: string[]; tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; unscripted: string[] };
-  jobs: Array<{ run: number; event: string; job: string; name: string; result: string; exitCodes: Array<number | null>; killedAt?: string; annotations: string[] }>;
+  model: {
+    requests: number;
+    byRole: Record<string, number>;
+    order: string[];
+    tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+    unscripted: string[];
+  };
+  jobs: Array<{
+    run: number;
+    event: string;
+    job: string;
+    name: string;
+    result: string;
+    exitCodes: Array<number | null>;
+    killedAt?: string;
+    annotations: string[];
+  }>;
   /** When each job that ran started and finished (epoch ms), with its matrix task if any. */
   jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number }>;
   runnerErrors: string[];
@@ -93,7 +120,13 @@ async function readFixture(dir: string): Promise<Record<string, string>> {
 /** Plays a scenario end to end through the shipped workflow and the bundled action. */
 export async function runScenario(
   scenario: Scenario,
-  opts: { baseDir: string; outDir?: string; hooks?: ScenarioHooks; keepWorkDir?: boolean; /** Jobs the runner runs at once (default 8); GitHub Free allows 20. */ maxConcurrentJobs?: number },
+  opts: {
+    baseDir: string;
+    outDir?: string;
+    hooks?: ScenarioHooks;
+    keepWorkDir?: boolean;
+    /** Jobs the runner runs at once (default 8); GitHub Free allows 20. */ maxConcurrentJobs?: number;
+  },
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), `crew-scenario-`));
@@ -113,7 +146,9 @@ export async function runScenario(
       script: withDefaultReviewers(parseScript(scenario.model ?? { entries: [] })),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
-      ...(scenario.model_latency ? { latency: { perRequestMs: scenario.model_latency.per_request_ms, perOutputTokenMs: scenario.model_latency.per_output_token_ms } } : {}),
+      ...(scenario.model_latency
+        ? { latency: { perRequestMs: scenario.model_latency.per_request_ms, perOutputTokenMs: scenario.model_latency.per_output_token_ms } }
+        : {}),
     });
     gh = await FakeGitHub.start({
       root: join(work, 'github'),
@@ -162,32 +197,50 @@ export async function runScenario(
       workRoot: join(work, 'runner'),
       actions: { crew: PROJECT_ROOT },
       secrets,
-      env: { ANTHROPIC_BASE_URL: anthropic.url, CREW_TIME_SCALE: String(scenario.time_scale), ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}) },
+      env: {
+        ANTHROPIC_BASE_URL: anthropic.url,
+        CREW_TIME_SCALE: String(scenario.time_scale),
+        ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}),
+      },
       timeScale: scenario.time_scale,
       jobTimeScale: scenario.job_time_scale,
       killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
       ...(opts.maxConcurrentJobs ? { maxConcurrentJobs: opts.maxConcurrentJobs } : {}),
       onJobDone: opts.hooks?.onJobDone,
     });
-    const { data: issue } = await as(scenario.issue.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: scenario.issue.title, body: scenario.issue.body });
+    const { data: issue } = await as(scenario.issue.author).rest.issues.create({
+      owner: gh.owner,
+      repo: gh.repoName,
+      title: scenario.issue.title,
+      body: scenario.issue.body,
+    });
     const named = new Map<string, number>();
     // Seeded straight into the fake: posting them through the API would trip GitHub's secondary rate limit.
     for (let i = 0; i < scenario.issue.existing_comments; i++) {
       const id = gh.nextId('comment');
-      gh.comments.set(id, { id, issue: issue.number, body: `Earlier discussion, comment ${i + 1}.`, user: scenario.issue.author, created_at: gh.now(), updated_at: gh.now(), reactions: [] });
+      gh.comments.set(id, {
+        id,
+        issue: issue.number,
+        body: `Earlier discussion, comment ${i + 1}.`,
+        user: scenario.issue.author,
+        created_at: gh.now(),
+        updated_at: gh.now(),
+        reactions: [],
+      });
     }
 
     const api = anthropic;
     const waitFor = async (w: unknown) => {
       if (w === 'idle' || w === undefined) return runner!.idle();
       if (typeof w === 'object' && w !== null && 'model' in w) {
-        const m = (w as { model: { role: string; task?: string; requests: number }; timeout_ms: number });
+        const m = w as { model: { role: string; task?: string; requests: number }; timeout_ms: number };
         const deadline = Date.now() + m.timeout_ms;
         for (;;) {
           const seen = api.requests.filter((q) => q.role === m.model.role && (!m.model.task || q.task === m.model.task)).length;
           // A request still waiting for its reply is not recorded yet, so count what the server is serving too.
           if (seen + api.inFlight(m.model.role, m.model.task) >= m.model.requests) return;
-          if (Date.now() > deadline) throw new Error(`scenario '${scenario.name}': fewer than ${m.model.requests} ${m.model.role} requests within ${m.timeout_ms} ms`);
+          if (Date.now() > deadline)
+            throw new Error(`scenario '${scenario.name}': fewer than ${m.model.requests} ${m.model.role} requests within ${m.timeout_ms} ms`);
           await sleep(25);
         }
       }
@@ -196,7 +249,9 @@ export async function runScenario(
       const deadline = Date.now() + spec.timeout_ms;
       for (;;) {
         const target = spec.on === 'pr' ? Math.max(0, ...[...fake.pulls.keys()]) : issue.number;
-        const hit = [...fake.comments.values()].some((c) => c.issue === target && re.test(c.body) && (!spec.author || c.user === (spec.author === 'crew' ? crewLogin : spec.author)));
+        const hit = [...fake.comments.values()].some(
+          (c) => c.issue === target && re.test(c.body) && (!spec.author || c.user === (spec.author === 'crew' ? crewLogin : spec.author)),
+        );
         if (hit) return;
         if (Date.now() > deadline) throw new Error(`scenario '${scenario.name}': no comment matching /${spec.comment}/ within ${spec.timeout_ms} ms`);
         await sleep(25);
@@ -210,7 +265,12 @@ export async function runScenario(
           const re = new RegExp(step.unless_crew_said);
           if ([...gh.comments.values()].some((c) => c.user === crewLogin && re.test(c.body))) continue;
         }
-        const { data } = await as(step.author).rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: step.comment });
+        const { data } = await as(step.author).rest.issues.createComment({
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: issue.number,
+          body: step.comment,
+        });
         if (step.id) named.set(step.id, data.id);
         if (step.wait) await waitFor(step.wait);
       } else if ('edit' in step) {
@@ -224,7 +284,13 @@ export async function runScenario(
         await as(step.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, ...step.open_issue });
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
-        await as(step.review.author).rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr, event: step.review.event, body: step.review.body });
+        await as(step.review.author).rest.pulls.createReview({
+          owner: gh.owner,
+          repo: gh.repoName,
+          pull_number: pr,
+          event: step.review.event,
+          body: step.review.body,
+        });
       } else if ('push' in step) {
         const { author, path, content, find, replace } = step.push;
         const pr = gh.pulls.get(Math.max(0, ...[...gh.pulls.keys()]));
@@ -236,14 +302,21 @@ export async function runScenario(
           if (text === undefined) {
             const now = await gh.repo.readFile(`refs/heads/${branch}`, path);
             if (now === undefined || find === undefined || replace === undefined || !now.includes(find)) {
-              throw new Error(`scenario '${scenario.name}': timeline[${i}] edits ${branch}:${path}, but ${now === undefined ? 'there is no such file' : find === undefined || replace === undefined ? 'it gives neither content nor find and replace' : `the file has no ${JSON.stringify(find)}`}`);
+              throw new Error(
+                `scenario '${scenario.name}': timeline[${i}] edits ${branch}:${path}, but ${now === undefined ? 'there is no such file' : find === undefined || replace === undefined ? 'it gives neither content nor find and replace' : `the file has no ${JSON.stringify(find)}`}`,
+              );
             }
             text = now.replace(find, replace);
           }
           files[path] = text;
         }
         const user = gh.user(author);
-        await gh.repo.writeCommit({ branch, files, message: step.push.message ?? (path ? `Edit ${path}` : 'a change pushed by hand'), identity: { name: user.login, email: `${user.login}@users.noreply.github.com` } });
+        await gh.repo.writeCommit({
+          branch,
+          files,
+          message: step.push.message ?? (path ? `Edit ${path}` : 'a change pushed by hand'),
+          identity: { name: user.login, email: `${user.login}@users.noreply.github.com` },
+        });
       } else if ('github_faults' in step) {
         gh.addFaults(...(step.github_faults as GitHubFault[]));
       } else if ('repo_settings' in step) {
@@ -254,22 +327,41 @@ export async function runScenario(
         await runner.release(step.release_runs === 'together');
       } else if ('dispatch' in step) {
         const crewSent = runner.runs.filter((r) => r.event === 'workflow_dispatch').at(-1);
-        if (step.dispatch === 'replay' && !crewSent) throw new Error(`scenario '${scenario.name}': timeline[${i}] replays a dispatch, but crew has not dispatched anything yet`);
+        if (step.dispatch === 'replay' && !crewSent)
+          throw new Error(`scenario '${scenario.name}': timeline[${i}] replays a dispatch, but crew has not dispatched anything yet`);
         const inputs =
           step.dispatch === 'replay'
             ? crewSent!.inputs!
             : { issue: String(issue.number), run: step.dispatch.run, tasks: JSON.stringify(step.dispatch.tasks), nonce: step.dispatch.nonce };
-        await as(step.author).rest.actions.createWorkflowDispatch({ owner: gh.owner, repo: gh.repoName, workflow_id: 'crew.yml', ref: gh.defaultBranch, inputs });
+        await as(step.author).rest.actions.createWorkflowDispatch({
+          owner: gh.owner,
+          repo: gh.repoName,
+          workflow_id: 'crew.yml',
+          ref: gh.defaultBranch,
+          inputs,
+        });
       } else if ('merge_pr' in step) {
         const open = [...fake.pulls.values()].filter((p) => fake.issues.get(p.number)?.state === 'open').map((p) => p.number);
         if (!open.length) throw new Error(`scenario '${scenario.name}': timeline[${i}] merges a pull request, but none is open`);
-        await as(step.merge_pr.author).rest.pulls.merge({ owner: gh.owner, repo: gh.repoName, pull_number: Math.max(...open), merge_method: step.merge_pr.method });
+        await as(step.merge_pr.author).rest.pulls.merge({
+          owner: gh.owner,
+          repo: gh.repoName,
+          pull_number: Math.max(...open),
+          merge_method: step.merge_pr.method,
+        });
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
         if (!sha) throw new Error(`scenario '${scenario.name}': timeline[${i}] adds a check, but there is no pull request yet`);
         const app = new Octokit({ auth: gh.appToken('ci', { checks: 'write' }), baseUrl: gh.url });
-        await app.rest.checks.create({ owner: gh.owner, repo: gh.repoName, name: step.check.name, head_sha: sha, status: 'completed', conclusion: step.check.conclusion });
+        await app.rest.checks.create({
+          owner: gh.owner,
+          repo: gh.repoName,
+          name: step.check.name,
+          head_sha: sha,
+          status: 'completed',
+          conclusion: step.check.conclusion,
+        });
       } else {
         await waitFor(step.wait);
       }
@@ -288,7 +380,15 @@ export async function runScenario(
 }
 
 /** What the README asks a GitHub App for: the union of the shipped jobs' permissions, plus workflows to push workflow files. */
-const APP_PERMISSIONS: Scopes = { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read', workflows: 'write' };
+const APP_PERMISSIONS: Scopes = {
+  contents: 'write',
+  issues: 'write',
+  'pull-requests': 'write',
+  actions: 'write',
+  checks: 'read',
+  statuses: 'read',
+  workflows: 'write',
+};
 
 /** The shipped workflow with every crew step given the scenario's token, the way the README tells people to. */
 export function withGitHubToken(workflow: string): string {
@@ -301,9 +401,19 @@ export function withGitHubToken(workflow: string): string {
   return edited;
 }
 
-async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthropic, runner: WorkflowRunner, issueNumber: number, started: number, crewLogin: string): Promise<ScenarioResult> {
+async function collect(
+  scenario: Scenario,
+  gh: FakeGitHub,
+  anthropic: FakeAnthropic,
+  runner: WorkflowRunner,
+  issueNumber: number,
+  started: number,
+  crewLogin: string,
+): Promise<ScenarioResult> {
   const commentsOf = (n: number): CommentOut[] =>
-    [...gh.comments.values()].filter((c) => c.issue === n).map((c) => ({ id: c.id, author: c.user, body: c.body, createdAt: c.created_at, updatedAt: c.updated_at }));
+    [...gh.comments.values()]
+      .filter((c) => c.issue === n)
+      .map((c) => ({ id: c.id, author: c.user, body: c.body, createdAt: c.created_at, updatedAt: c.updated_at }));
   const issue = gh.issues.get(issueNumber)!;
   const pulls = await Promise.all(
     [...gh.pulls.values()].map(async (p) => {
@@ -342,14 +452,23 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
     github: {
       crew,
       everyone: { total: everyone.total, writes: everyone.writes },
-      git: { total: gh.gitRequests.length, pushes: gh.gitRequests.filter((r) => r.service === 'receive-pack' && r.phase === 'git-receive-pack').length, fetches: gh.gitRequests.filter((r) => r.service === 'upload-pack' && r.phase === 'git-upload-pack').length },
+      git: {
+        total: gh.gitRequests.length,
+        pushes: gh.gitRequests.filter((r) => r.service === 'receive-pack' && r.phase === 'git-receive-pack').length,
+        fetches: gh.gitRequests.filter((r) => r.service === 'upload-pack' && r.phase === 'git-upload-pack').length,
+      },
       violations: [...gh.violations],
     },
     model: {
       requests: anthropic.requests.length,
       byRole,
       order: anthropic.requests.map((r) => r.role),
-      tokens: { input: totals.input_tokens, output: totals.output_tokens, cacheRead: totals.cache_read_input_tokens, cacheWrite: totals.cache_creation_input_tokens },
+      tokens: {
+        input: totals.input_tokens,
+        output: totals.output_tokens,
+        cacheRead: totals.cache_read_input_tokens,
+        cacheWrite: totals.cache_creation_input_tokens,
+      },
       unscripted: anthropic.unscripted.map((r) => `role=${r.role} task=${r.task ?? '-'} attempt=${r.attempt} turn=${r.turn}`),
     },
     jobs: runner.runs.flatMap((run, i) =>
@@ -364,7 +483,11 @@ async function collect(scenario: Scenario, gh: FakeGitHub, anthropic: FakeAnthro
         annotations: j.annotations.map((a) => `${a.level}: ${a.message}`),
       })),
     ),
-    jobTimes: runner.runs.flatMap((run) => run.jobs.filter((j) => j.steps.length > 0).map((j) => ({ job: j.id, ...(j.matrix?.task ? { task: String(j.matrix.task) } : {}), startedAt: j.startedAt, finishedAt: j.finishedAt }))),
+    jobTimes: runner.runs.flatMap((run) =>
+      run.jobs
+        .filter((j) => j.steps.length > 0)
+        .map((j) => ({ job: j.id, ...(j.matrix?.task ? { task: String(j.matrix.task) } : {}), startedAt: j.startedAt, finishedAt: j.finishedAt })),
+    ),
     runnerErrors: [...runner.errors],
   };
 }
@@ -402,11 +525,20 @@ export function withDefaultReviewers(script: Script): Script {
       const answered = own?.(request);
       if (answered !== undefined) return answered;
       if (request.role === 'retrospector' && request.turn === 0 && !script.entries.some((e) => e.role === 'retrospector')) {
-        return { content: [{ type: 'tool_use', name: 'submit_retrospective', input: { summary: 'The default retrospector of a scenario that does not script one has nothing to add.' } }] };
+        return {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'submit_retrospective',
+              input: { summary: 'The default retrospector of a scenario that does not script one has nothing to add.' },
+            },
+          ],
+        };
       }
       if (scriptedCritic || request.role !== 'critic' || request.turn > 0) return undefined;
       const first = request.body.messages.find((m) => m.role === 'user');
-      const text = typeof first?.content === 'string' ? first.content : (first?.content ?? []).map((b) => (b.type === 'text' ? String(b.text ?? '') : '')).join('\n');
+      const text =
+        typeof first?.content === 'string' ? first.content : (first?.content ?? []).map((b) => (b.type === 'text' ? String(b.text ?? '') : '')).join('\n');
       const section = /## Criteria for you to judge\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '';
       const ids = [...section.matchAll(/^- (c\d+): (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]! }));
       return {
@@ -416,7 +548,9 @@ export function withDefaultReviewers(script: Script): Script {
             name: 'submit_judgment',
             input: {
               evaluations: ids.map((c) => ({ criterion: c.id, met: true, evidence: [`(scenario's default critic) checked: ${c.text}`], confidence: 0.9 })),
-              overall_reason: ids.length ? 'The default critic of a scenario that does not script one marks the criteria it was given met.' : 'The default critic of a scenario that does not script one judges nothing itself.',
+              overall_reason: ids.length
+                ? 'The default critic of a scenario that does not script one marks the criteria it was given met.'
+                : 'The default critic of a scenario that does not script one judges nothing itself.',
             },
           },
         ],

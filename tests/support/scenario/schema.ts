@@ -116,7 +116,9 @@ export const ScenarioSchema = z.strictObject({
     .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, branches: {}, settings: {} })),
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
-  users: z.array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') })).default(() => []),
+  users: z
+    .array(z.strictObject({ login: z.string(), permission: Permission.default('read'), type: z.enum(['User', 'Bot']).default('User') }))
+    .default(() => []),
   /**
    * The token crew uses instead of the workflow's GITHUB_TOKEN, as the README shows: a
    * personal token of a user (listed in `users`), or a GitHub App's installation token. The
@@ -137,7 +139,9 @@ export const ScenarioSchema = z.strictObject({
   model: z.unknown().optional(),
   /** Simulated model latency on every reply, in model time (scaled like every other wait). */
   model_latency: z.strictObject({ per_request_ms: z.number().nonnegative().default(0), per_output_token_ms: z.number().nonnegative().default(0) }).optional(),
-  faults: z.strictObject({ github: z.array(z.unknown()).default(() => []), anthropic: z.array(z.unknown()).default(() => []) }).default(() => ({ github: [], anthropic: [] })),
+  faults: z
+    .strictObject({ github: z.array(z.unknown()).default(() => []), anthropic: z.array(z.unknown()).default(() => []) })
+    .default(() => ({ github: [], anthropic: [] })),
   kill: z.array(KillPoint).default(() => []),
   /** Scales every platform wait (cancellation, retry-after, backoff). */
   time_scale: z.number().positive().default(0.01),

@@ -35,7 +35,13 @@ describe('AnthropicModel against the fake Messages API', () => {
             role: 'worker',
             task: 't1',
             replies: [
-              { content: [{ type: 'thinking', thinking: 'I should read it.' }, { type: 'text', text: 'Reading.' }, { type: 'tool_use', name: 'read_file', input: { path: 'README.md' } }] },
+              {
+                content: [
+                  { type: 'thinking', thinking: 'I should read it.' },
+                  { type: 'text', text: 'Reading.' },
+                  { type: 'tool_use', name: 'read_file', input: { path: 'README.md' } },
+                ],
+              },
               { content: [{ type: 'text', text: 'Done.' }] },
             ],
           },
@@ -84,11 +90,7 @@ describe('AnthropicModel against the fake Messages API', () => {
   });
 
   it('retries 429 (honouring retry-after), 529 and 500, then succeeds', async () => {
-    api.addFaults([
-      { kind: '429', retryAfterSeconds: 7 },
-      { kind: '529' },
-      { kind: '500' },
-    ]);
+    api.addFaults([{ kind: '429', retryAfterSeconds: 7 }, { kind: '529' }, { kind: '500' }]);
     const reply = await new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request());
     expect(reply.stopReason).toBe('tool_use');
     expect(waits[0]).toBe(7000);
@@ -106,7 +108,9 @@ describe('AnthropicModel against the fake Messages API', () => {
   it('gives up after five attempts with a clear error', async () => {
     api.addFaults([{ kind: '529', times: 10 }]);
     // 1 + 2 + 4 + 8 s of waits fill a 15 s budget: the fifth failure is the last.
-    await expect(new AnthropicModel('sk-ant-test-key-1234', clock, log, { retryWaitMs: 15_000 }).complete(request())).rejects.toThrow(/kept failing after 5 attempts/);
+    await expect(new AnthropicModel('sk-ant-test-key-1234', clock, log, { retryWaitMs: 15_000 }).complete(request())).rejects.toThrow(
+      /kept failing after 5 attempts/,
+    );
   });
 
   it('retries for as long as the wait budget allows (api_retry_wait_seconds), and the error names the key', async () => {
@@ -145,7 +149,13 @@ describe('AnthropicModel against the fake Messages API', () => {
   it('a reply cut at max_tokens comes back as the SDK gives it: stop_reason max_tokens, the tool input cut short', async () => {
     await api.close();
     const content = 'x'.repeat(400);
-    api = await startFakeAnthropic({ script: { entries: [{ role: 'worker', replies: [{ stop_reason: 'max_tokens', content: [{ type: 'tool_use', name: 'write_file', input: { path: 'a.ts', content } }] }] }] } });
+    api = await startFakeAnthropic({
+      script: {
+        entries: [
+          { role: 'worker', replies: [{ stop_reason: 'max_tokens', content: [{ type: 'tool_use', name: 'write_file', input: { path: 'a.ts', content } }] }] },
+        ],
+      },
+    });
     process.env.ANTHROPIC_BASE_URL = api.url;
     const reply = await new AnthropicModel('sk-ant-test-key-1234', clock, log).complete(request());
     expect(reply.stopReason).toBe('max_tokens');

@@ -20,7 +20,11 @@ describe('memory from earlier attempts (endless8: recent attempts plus every fai
   });
 
   it('history_context_size 0 keeps only the failures (not everything, as slice(-0) would)', () => {
-    expect(recallAttempts(history, 0)).toEqual(['Attempt 1 (failure): summary 1 — tests failed', 'Attempt 3 (timeout): summary 3 — turn limit', 'Attempt 5 (success): summary 5 — report too thin']);
+    expect(recallAttempts(history, 0)).toEqual([
+      'Attempt 1 (failure): summary 1 — tests failed',
+      'Attempt 3 (timeout): summary 3 — turn limit',
+      'Attempt 5 (success): summary 5 — report too thin',
+    ]);
   });
 
   it('the last failure is the latest attempt’s reason, or none when it succeeded cleanly', () => {
@@ -42,9 +46,17 @@ describe('memory from earlier attempts (endless8: recent attempts plus every fai
     const reader = { read: (p: string) => files.get(p), list: (prefix: string) => [...files.keys()].filter((p) => p.startsWith(prefix)) };
     expect(readAttemptHistory(reader, 1, 1, 't1', 3)).toEqual([
       { attempt: 1, status: 'timeout', summary: 'the worker reached its turn limit', reason: 'the worker reached its turn limit' },
-      { attempt: 2, status: 'failure', summary: 'the worker stopped without reporting (no completion marker)', reason: 'the worker stopped without reporting (no completion marker)' },
+      {
+        attempt: 2,
+        status: 'failure',
+        summary: 'the worker stopped without reporting (no completion marker)',
+        reason: 'the worker stopped without reporting (no completion marker)',
+      },
     ]);
-    expect(recallAttempts(readAttemptHistory(reader, 1, 1, 't1', 3), 5)).toEqual(['Attempt 1 (timeout): the worker reached its turn limit', 'Attempt 2 (failure): the worker stopped without reporting (no completion marker)']);
+    expect(recallAttempts(readAttemptHistory(reader, 1, 1, 't1', 3), 5)).toEqual([
+      'Attempt 1 (timeout): the worker reached its turn limit',
+      'Attempt 2 (failure): the worker stopped without reporting (no completion marker)',
+    ]);
     expect(parseAttemptResult('no front matter')).toBeUndefined();
   });
 });

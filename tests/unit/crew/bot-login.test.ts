@@ -17,8 +17,7 @@ describe("crew's own login, by the kind of token it was given", () => {
   let issue: number;
   let people: Octokit;
 
-  const forge = (token: string, opts: Partial<GitHubForgeOptions> = {}) =>
-    forgeOn(gh, token, log, { tokenKind: tokenKind(token), ...opts });
+  const forge = (token: string, opts: Partial<GitHubForgeOptions> = {}) => forgeOn(gh, token, log, { tokenKind: tokenKind(token), ...opts });
   const calls = (route: string) => gh.requests.filter((r) => r.route === route).length;
 
   beforeEach(async () => {

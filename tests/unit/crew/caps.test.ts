@@ -14,7 +14,11 @@ describe('caps per run', () => {
 
   it('refuses the first request that would pass a cap, and says which and by how much', () => {
     expect(refusal({ comments: 5, pullRequests: 0, branches: 0 }, caps, { comments: 1 })).toEqual({ kind: 'comments', limit: 5, needed: 6 });
-    expect(refusal({ comments: 0, pullRequests: 1, branches: 0 }, caps, { pull_requests: 1, comments: 1 })).toEqual({ kind: 'pull_requests', limit: 1, needed: 2 });
+    expect(refusal({ comments: 0, pullRequests: 1, branches: 0 }, caps, { pull_requests: 1, comments: 1 })).toEqual({
+      kind: 'pull_requests',
+      limit: 1,
+      needed: 2,
+    });
     expect(refusal(NOTHING_POSTED, caps, { branches: 7 })).toEqual({ kind: 'branches', limit: 4, needed: 7 });
   });
 
@@ -36,7 +40,9 @@ describe('caps per run', () => {
     expect(capSummary(r)).toBe('stopped at caps.branches_per_run: the run would need 7 branches, and the cap is 4');
     const c = capComment(3, r);
     expect(c).toContain('**crew stopped run 3**: it would have created more branches than `caps.branches_per_run` allows (4 per run; this run would need 7).');
-    expect(c).toContain('raise `caps.branches_per_run` in `.github/crew.yml` on the default branch (for example `caps: { branches_per_run: 8 }`), then comment `/crew run`');
+    expect(c).toContain(
+      'raise `caps.branches_per_run` in `.github/crew.yml` on the default branch (for example `caps: { branches_per_run: 8 }`), then comment `/crew run`',
+    );
   });
 
   it('the config keys have defaults no ordinary run reaches, and bad values name the key', () => {

@@ -31,7 +31,18 @@ describe('the command policy (a seatbelt over the sandbox)', () => {
   });
 
   it('lets ordinary development commands through', () => {
-    for (const c of ['npm test', 'node --test', 'git status', 'git config -l', 'git diff --stat', 'ls -la', 'cat package.json | head', 'rm -rf build', 'curly --help', 'suspend-check']) {
+    for (const c of [
+      'npm test',
+      'node --test',
+      'git status',
+      'git config -l',
+      'git diff --stat',
+      'ls -la',
+      'cat package.json | head',
+      'rm -rf build',
+      'curly --help',
+      'suspend-check',
+    ]) {
       expect(checkCommand(c, policy), c).toEqual({ ok: true });
     }
   });

@@ -23,14 +23,33 @@ describe('.github/crew.yml', () => {
   it('protects .github, actions, and the files that change how git and npm treat the rest, by default', () => {
     const globs = parseConfig(undefined).protected_paths;
     expect(globs).toEqual(['.github/**', '**/action.yml', '**/action.yaml', '**/.gitattributes', '.gitmodules', '**/.npmrc']);
-    const protects = ['.github/workflows/ci.yml', '.github/crew.yml', '.github/crew/templates/worker_coder.md', '.github/dependabot.yml', '.github/CODEOWNERS', '.github',
-      'action.yml', 'action.yaml', 'actions/deploy/action.yml', '.gitattributes', 'test/.gitattributes', 'a/b/.gitattributes', '.gitmodules', '.npmrc', 'packages/x/.npmrc'];
+    const protects = [
+      '.github/workflows/ci.yml',
+      '.github/crew.yml',
+      '.github/crew/templates/worker_coder.md',
+      '.github/dependabot.yml',
+      '.github/CODEOWNERS',
+      '.github',
+      'action.yml',
+      'action.yaml',
+      'actions/deploy/action.yml',
+      '.gitattributes',
+      'test/.gitattributes',
+      'a/b/.gitattributes',
+      '.gitmodules',
+      '.npmrc',
+      'packages/x/.npmrc',
+    ];
     for (const p of protects) expect(isProtectedPath(globs, p), p).toBe(true);
-    for (const p of ['src/.github.js', 'x.gitattributes', 'src/x.npmrc', 'myaction.yml', 'docs/action.yml.md', 'README.md', 'package.json']) expect(isProtectedPath(globs, p), p).toBe(false);
+    for (const p of ['src/.github.js', 'x.gitattributes', 'src/x.npmrc', 'myaction.yml', 'docs/action.yml.md', 'README.md', 'package.json'])
+      expect(isProtectedPath(globs, p), p).toBe(false);
   });
 
   it('reads valid values', () => {
-    expect(parseConfig('max_parallel: 3\nmodels:\n  opus: claude-opus-5\n')).toMatchObject({ max_parallel: 3, models: { opus: 'claude-opus-5', haiku: 'claude-haiku-5-5' } });
+    expect(parseConfig('max_parallel: 3\nmodels:\n  opus: claude-opus-5\n')).toMatchObject({
+      max_parallel: 3,
+      models: { opus: 'claude-opus-5', haiku: 'claude-haiku-5-5' },
+    });
   });
 
   it('escalation limits per target: the ADR’s defaults, any of them set alone, bounded', () => {

@@ -5,7 +5,10 @@ import type { Plan } from '../../../src/domain/plan';
 
 describe('statedCriteria', () => {
   it('reads the list under a "Done when" heading, in its many spellings', () => {
-    expect(statedCriteria('Intro\n\nDone when:\n- `npm test` passes\n- the README documents it\n\nMore prose.')).toEqual(['`npm test` passes', 'the README documents it']);
+    expect(statedCriteria('Intro\n\nDone when:\n- `npm test` passes\n- the README documents it\n\nMore prose.')).toEqual([
+      '`npm test` passes',
+      'the README documents it',
+    ]);
     expect(statedCriteria('## Acceptance criteria\n1. a\n2) b\n## Notes\n- not this')).toEqual(['a', 'b']);
     expect(statedCriteria('**Done when**\n* [ ] one\n* [x] two')).toEqual(['one', 'two']);
     expect(statedCriteria('Done when: the build is green')).toEqual(['the build is green']);
@@ -19,16 +22,19 @@ describe('statedCriteria', () => {
 
 describe('vagueness', () => {
   it('flags criteria that cannot be checked as written', () => {
-    for (const t of ['It is fast enough', 'The code is clean', 'Better error messages', 'The UI is user-friendly', 'Handles input properly', 'Readable code']) expect(vagueness(t), t).toBeDefined();
+    for (const t of ['It is fast enough', 'The code is clean', 'Better error messages', 'The UI is user-friendly', 'Handles input properly', 'Readable code'])
+      expect(vagueness(t), t).toBeDefined();
   });
   it('lets measurable criteria through', () => {
-    for (const t of ['Responds in under 200 ms', 'README lists slugify with an example', 'At least 3 tests cover parse()', '`npm test` passes']) expect(vagueness(t), t).toBeUndefined();
+    for (const t of ['Responds in under 200 ms', 'README lists slugify with an example', 'At least 3 tests cover parse()', '`npm test` passes'])
+      expect(vagueness(t), t).toBeUndefined();
   });
 });
 
 describe('isHollow', () => {
   it('catches criteria that cannot fail', () => {
-    for (const t of ['Works correctly', 'it works', 'The task is done', 'Done.', 'Implemented', 'no errors', 'The feature works as expected']) expect(isHollow(t), t).toBe(true);
+    for (const t of ['Works correctly', 'it works', 'The task is done', 'Done.', 'Implemented', 'no errors', 'The feature works as expected'])
+      expect(isHollow(t), t).toBe(true);
   });
   it('keeps real ones', () => {
     for (const t of ['`npm test` exits 0', 'parse("") throws a TypeError', 'README has a Usage section']) expect(isHollow(t), t).toBe(false);
@@ -68,7 +74,10 @@ describe('checkPlanRules (the plan review’s deterministic half)', () => {
   it('finds tasks without criteria, hollow criteria and unrunnable commands', () => {
     const bad: Plan = {
       ...good,
-      criteria: [{ id: 'c1', text: 'Works correctly', kind: 'semantic' }, { id: 'c2', text: 'lint', kind: 'command', command: 'npm run lint\nnpm test' }],
+      criteria: [
+        { id: 'c1', text: 'Works correctly', kind: 'semantic' },
+        { id: 'c2', text: 'lint', kind: 'command', command: 'npm run lint\nnpm test' },
+      ],
       tasks: [
         { ...good.tasks[0]!, criteria: [] },
         { ...good.tasks[0]!, id: 't2', criteria: ['The task is done'], files: ['.github/workflows/ci.yml'] },

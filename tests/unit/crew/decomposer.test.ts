@@ -9,7 +9,15 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 
 const scripted = (inputs: unknown[]) => scriptedSubmissions('submit_plan', inputs);
 
-const task = (id: string, files: string[] = [`src/${id}.js`]) => ({ id, title: `Do ${id}`, description: `Do ${id}.`, persona: 'coder', model: 'haiku', files, criteria: [`${id} is exported`] });
+const task = (id: string, files: string[] = [`src/${id}.js`]) => ({
+  id,
+  title: `Do ${id}`,
+  description: `Do ${id}.`,
+  persona: 'coder',
+  model: 'haiku',
+  files,
+  criteria: [`${id} is exported`],
+});
 const plan = (...tasks: unknown[]) => ({ summary: 'S', tasks });
 const input = (over: Partial<DecomposeInput> = {}): DecomposeInput => ({
   title: 'T',
@@ -30,7 +38,9 @@ describe('the decomposer’s own checks, asked again with the errors at most twi
   it('holds a first plan to at least 2 tasks and to the repository’s max_tasks', async () => {
     const { model, requests } = scripted([plan(task('a'), task('b'), task('c')), plan(task('a')), plan(task('a'), task('b'))]);
     const out = await decompose(model, 'm', 'sys', input(), log);
-    expect(JSON.stringify(requests[0]!.messages[0])).toContain('Plan at least 2 and at most 2 tasks. No task may touch these protected paths: .github/workflows/**, .github/crew.yml.');
+    expect(JSON.stringify(requests[0]!.messages[0])).toContain(
+      'Plan at least 2 and at most 2 tasks. No task may touch these protected paths: .github/workflows/**, .github/crew.yml.',
+    );
     const [first, second] = sentBack(requests);
     expect(first).toContain('tasks: 3 tasks is more than the limit of 2');
     expect(second).toContain('tasks: a plan needs at least 2 tasks');
@@ -43,7 +53,9 @@ describe('the decomposer’s own checks, asked again with the errors at most twi
     const err = await decompose(model, 'm', 'sys', input(), log).catch((e) => e);
     expect(requests).toHaveLength(3);
     expect(err).toBeInstanceOf(SubmissionRejected);
-    expect((err as SubmissionRejected).errors).toEqual(['tasks.1.files: ./.github/workflows/ci.yml is protected (.github/workflows/**); no task may change it, so leave it to people and plan without it']);
+    expect((err as SubmissionRejected).errors).toEqual([
+      'tasks.1.files: ./.github/workflows/ci.yml is protected (.github/workflows/**); no task may change it, so leave it to people and plan without it',
+    ]);
   });
 
   it('re-planning may replace a task with one task', async () => {

@@ -21,10 +21,21 @@ describe('events for the merge gate, from GitHub’s webhook examples', () => {
   it('pull_request_review: the reviewed pull request', () => {
     const example = webhookExample('pull_request_review.submitted') as { pull_request: { number: number; head: { ref: string } } };
     const ev = readEvent('pull_request_review', file('prr', example));
-    expect(ev).toMatchObject({ kind: 'pull', source: 'pull_request_review', pulls: [{ number: example.pull_request.number, headRef: example.pull_request.head.ref }] });
+    expect(ev).toMatchObject({
+      kind: 'pull',
+      source: 'pull_request_review',
+      pulls: [{ number: example.pull_request.number, headRef: example.pull_request.head.ref }],
+    });
   });
   it('workflow_run (for CI that runs on GitHub Actions): its pull requests', () => {
-    const ev = readEvent('workflow_run', file('wr', { action: 'completed', workflow_run: { pull_requests: [{ number: 7, head: { ref: 'crew/3/r1/integration', sha: 'a' } }] }, repository: { default_branch: 'main' } }));
+    const ev = readEvent(
+      'workflow_run',
+      file('wr', {
+        action: 'completed',
+        workflow_run: { pull_requests: [{ number: 7, head: { ref: 'crew/3/r1/integration', sha: 'a' } }] },
+        repository: { default_branch: 'main' },
+      }),
+    );
     expect(ev).toEqual({ kind: 'pull', source: 'workflow_run', defaultBranch: 'main', pulls: [{ number: 7, headRef: 'crew/3/r1/integration' }] });
   });
   it('other events are refused with the list crew runs on', () => {

@@ -16,7 +16,12 @@ describe('every body crew posts goes through one fold', () => {
       updatePull: async (_n: number, i: { title?: string; body?: string }) => void sent.push(['update-pull', i.body ?? `(title ${i.title})`]),
     } as unknown as Forge;
     const forge = fitBodies(real, 'https://example.test/state');
-    const huge = ['Head.', `<details><summary>Log</summary>\n\n${'x'.repeat(80_000)}\n\n</details>`, 'Reply with `/crew retry`.', '<!-- crew:decision -->'].join('\n\n');
+    const huge = [
+      'Head.',
+      `<details><summary>Log</summary>\n\n${'x'.repeat(80_000)}\n\n</details>`,
+      'Reply with `/crew retry`.',
+      '<!-- crew:decision -->',
+    ].join('\n\n');
     await forge.postComment(1, huge);
     await forge.updateComment(1, huge);
     await forge.createPull({ title: 't', body: huge, head: 'h', base: 'b' });
@@ -24,7 +29,13 @@ describe('every body crew posts goes through one fold', () => {
     await forge.updatePull(2, { title: 'only a title' });
     await forge.postComment(1, 'short');
     expect(await forge.botLogin()).toBe('github-actions[bot]');
-    expect(sent.map(([kind, body]) => [kind, body.length <= 65_536, body.includes('(shortened)') && body.endsWith('Reply with `/crew retry`.\n\n<!-- crew:decision -->')])).toEqual([
+    expect(
+      sent.map(([kind, body]) => [
+        kind,
+        body.length <= 65_536,
+        body.includes('(shortened)') && body.endsWith('Reply with `/crew retry`.\n\n<!-- crew:decision -->'),
+      ]),
+    ).toEqual([
       ['post', true, true],
       ['update', true, true],
       ['create', true, true],
@@ -39,7 +50,9 @@ describe('every body crew posts goes through one fold', () => {
   it('leaves room for the idempotency key, so a body just under the limit keeps its end once the key is added', async () => {
     const { withIdempotencyKey } = await import('../../../src/adapters/github/forge');
     let got = '';
-    const real = { postComment: async (_n: number, body: string) => ((got = withIdempotencyKey(body, 'a1b2c3d4e5f6')), { id: 1, url: 'u' }) } as unknown as Forge;
+    const real = {
+      postComment: async (_n: number, body: string) => ((got = withIdempotencyKey(body, 'a1b2c3d4e5f6')), { id: 1, url: 'u' }),
+    } as unknown as Forge;
     const body = ['Head.', 'x'.repeat(65_500), 'The end.'].join('\n\n');
     await fitBodies(real, 'https://example.test/state').postComment(1, body);
     expect(got.length).toBeLessThanOrEqual(65_536);

@@ -13,11 +13,56 @@ import { sanitize } from '../../../src/text/sanitize';
 /** A seeded generator, so a failure names an input that can be replayed. */
 function rng(seed: number) {
   let s = seed >>> 0 || 1;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
 }
 
-const FRAGMENTS = ['<!--', '-->', '<div hidden>', '</div>', '<span style="display:none">', '</span>', '<img alt="x">', '![a', '](', ')', '[', ']', '&#60;', '&#x200B;', '&zwj;', '&amp;', '```', '~~~', '`', '\n', '\r\n', '\t', ' ', '<', '>', '&', '"', "'", '/crew', 'run', 'ghp_', 'sk-ant-', '\u200B', '\u202E', '\u{E0041}', '\uFE0F', '\uD800', '\uDC00', '\u0000', '漢', '🙂', 'a', 'Z', '0'];
+const FRAGMENTS = [
+  '<!--',
+  '-->',
+  '<div hidden>',
+  '</div>',
+  '<span style="display:none">',
+  '</span>',
+  '<img alt="x">',
+  '![a',
+  '](',
+  ')',
+  '[',
+  ']',
+  '&#60;',
+  '&#x200B;',
+  '&zwj;',
+  '&amp;',
+  '```',
+  '~~~',
+  '`',
+  '\n',
+  '\r\n',
+  '\t',
+  ' ',
+  '<',
+  '>',
+  '&',
+  '"',
+  "'",
+  '/crew',
+  'run',
+  'ghp_',
+  'sk-ant-',
+  '\u200B',
+  '\u202E',
+  '\u{E0041}',
+  '\uFE0F',
+  '\uD800',
+  '\uDC00',
+  '\u0000',
+  '漢',
+  '🙂',
+  'a',
+  'Z',
+  '0',
+];
 
 /** Random text: raw code units (lone surrogates and control characters included) mixed with markup that matters here. */
 function randomText(r: ReturnType<typeof rng>, length: number): string {
@@ -46,7 +91,15 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
 
   it('sanitize: a megabyte of random or adversarial text takes well under a second', () => {
     const r = rng(11);
-    const inputs = [randomText(r, 1_000_000), '<!<!--'.repeat(200_000), '<div hidden>'.repeat(100_000), '[x]('.repeat(250_000), '![['.repeat(300_000), '<a '.concat('b '.repeat(500_000)), '&#60;'.repeat(200_000)];
+    const inputs = [
+      randomText(r, 1_000_000),
+      '<!<!--'.repeat(200_000),
+      '<div hidden>'.repeat(100_000),
+      '[x]('.repeat(250_000),
+      '![['.repeat(300_000),
+      '<a '.concat('b '.repeat(500_000)),
+      '&#60;'.repeat(200_000),
+    ];
     for (const input of inputs) {
       const t = performance.now();
       const out = sanitize(input);
@@ -68,7 +121,14 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
 
   it('redact: tokens hidden in random text are always removed, and nothing else breaks', () => {
     const r = rng(17);
-    const tokens = ['ghp_' + 'A1'.repeat(18), 'github_pat_' + 'b'.repeat(40), 'sk-ant-api03-' + 'c'.repeat(40), 'AKIAIOSFODNN7EXAMPLE', 'xoxb-1234567890-abcdefghij', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop'];
+    const tokens = [
+      'ghp_' + 'A1'.repeat(18),
+      'github_pat_' + 'b'.repeat(40),
+      'sk-ant-api03-' + 'c'.repeat(40),
+      'AKIAIOSFODNN7EXAMPLE',
+      'xoxb-1234567890-abcdefghij',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop',
+    ];
     for (let i = 0; i < 500; i++) {
       const token = r.pick(tokens);
       const text = `${randomText(r, r.int(300))} ${token} ${randomText(r, r.int(300))}`;
@@ -83,7 +143,12 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
 
   it('a worker report of any size is kept bounded, with a note where it was cut', () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} of a very long report`).join('\n');
-    const { reported, notes } = boundReport({ status: 'success', summary: 's'.repeat(10_000), details: lines, feedback: { type: 'implementation', result: 'r', changes: Array.from({ length: 500 }, () => 'c'.repeat(5000)) } });
+    const { reported, notes } = boundReport({
+      status: 'success',
+      summary: 's'.repeat(10_000),
+      details: lines,
+      feedback: { type: 'implementation', result: 'r', changes: Array.from({ length: 500 }, () => 'c'.repeat(5000)) },
+    });
     expect(reported.details!.length).toBeLessThan(REPORT_LIMITS.details + 200);
     expect(reported.details).toMatch(/\[cut: the details had [\d,]+ characters; the first 40,000 are kept\]$/);
     expect(reported.summary!.length).toBeLessThan(REPORT_LIMITS.summary + 200);
@@ -91,8 +156,17 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
     const changes = (reported.feedback as { changes: string[] }).changes;
     expect(changes).toHaveLength(REPORT_LIMITS.items);
     expect(changes.every((c) => c.length < REPORT_LIMITS.item + 200)).toBe(true);
-    expect(notes).toEqual(expect.arrayContaining(['summary cut to 2,000 characters (the worker wrote 10,000)', expect.stringMatching(/^details cut to 40,000 characters/), 'feedback list cut to 50 items (the worker gave 500)']));
-    const checked = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 'ok', details: `${lines}\n\`\`\`js\nx\n\`\`\`` }, { persona: 'coder', ending: 'reported', changedFiles: ['a'], turns: 1, usage: ZERO_USAGE, toolCalls: {} });
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        'summary cut to 2,000 characters (the worker wrote 10,000)',
+        expect.stringMatching(/^details cut to 40,000 characters/),
+        'feedback list cut to 50 items (the worker gave 500)',
+      ]),
+    );
+    const checked = checkResult(
+      { status: 'success', quality: 'GREEN', completeness: 100, summary: 'ok', details: `${lines}\n\`\`\`js\nx\n\`\`\`` },
+      { persona: 'coder', ending: 'reported', changedFiles: ['a'], turns: 1, usage: ZERO_USAGE, toolCalls: {} },
+    );
     expect(checked.status).toBe('success');
     expect(checked.details.length).toBeLessThan(REPORT_LIMITS.details + 200);
     expect(checked.metadataIssues[0]).toMatch(/^details cut to 40,000 characters/);

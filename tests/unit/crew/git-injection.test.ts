@@ -27,12 +27,31 @@ const hostile = (pwn: string) => [
 
 describe('refs: crew writes only the ref shapes it owns', () => {
   it('builds its own branch names', () => {
-    expect([taskBranch(12, 3, 't7'), integrationBranch(12, 3), memoryBranch(12, 3, 2), assertCrewRef('crew/state')]).toEqual(['crew/12/r3/t7', 'crew/12/r3/integration', 'crew/12/r3/memory-2', 'crew/state']);
+    expect([taskBranch(12, 3, 't7'), integrationBranch(12, 3), memoryBranch(12, 3, 2), assertCrewRef('crew/state')]).toEqual([
+      'crew/12/r3/t7',
+      'crew/12/r3/integration',
+      'crew/12/r3/memory-2',
+      'crew/state',
+    ]);
   });
 
   it('refuses every other name, whatever a model or a person puts in it', () => {
     const pwn = '/tmp/crew-never';
-    for (const name of [...hostile(pwn), 'main', 'crew/12', 'crew/12/r3', 'crew/12/r3/t01', 'crew/12/r3/t1000', 'crew/0/r1/t1', 'refs/heads/crew/1/r1/t1', 'crew/state/x', 'crew/1/r1/integration.lock', 'crew/1/r1/t1 ', ' crew/1/r1/t1', 'crew/1/r1/memory-0']) {
+    for (const name of [
+      ...hostile(pwn),
+      'main',
+      'crew/12',
+      'crew/12/r3',
+      'crew/12/r3/t01',
+      'crew/12/r3/t1000',
+      'crew/0/r1/t1',
+      'refs/heads/crew/1/r1/t1',
+      'crew/state/x',
+      'crew/1/r1/integration.lock',
+      'crew/1/r1/t1 ',
+      ' crew/1/r1/t1',
+      'crew/1/r1/memory-0',
+    ]) {
       expect(() => assertCrewRef(name), JSON.stringify(name)).toThrow(/refusing to write ref/);
     }
   });
@@ -54,15 +73,44 @@ describe('refs: crew writes only the ref shapes it owns', () => {
 
   it('branch names crew reads (the base branch) follow git’s rules and cannot pass for options', () => {
     for (const ok of ['main', 'master', 'release/1.x', 'feature/a-b_c+d', 'crew/1/r1/t1', 'v2@next']) expect(isSafeBranchName(ok), ok).toBe(true);
-    for (const bad of [...hostile('/tmp/x'), '', '-x', '.hidden', 'a/.b', 'a//b', 'a.lock', 'a/', 'a b', 'a~1', 'a^', 'a?', 'a*', 'a[1]', 'a\\b', 'a\u0000b', 'x'.repeat(256)]) {
+    for (const bad of [
+      ...hostile('/tmp/x'),
+      '',
+      '-x',
+      '.hidden',
+      'a/.b',
+      'a//b',
+      'a.lock',
+      'a/',
+      'a b',
+      'a~1',
+      'a^',
+      'a?',
+      'a*',
+      'a[1]',
+      'a\\b',
+      'a\u0000b',
+      'x'.repeat(256),
+    ]) {
       expect(isSafeBranchName(bad), JSON.stringify(bad)).toBe(false);
     }
     expect(() => assertBranchName('--upload-pack=x')).toThrow(/refusing branch name/);
   });
 
   it('revisions crew passes to git are commit ids, HEAD or qualified refs', () => {
-    for (const ok of ['a'.repeat(40), 'b'.repeat(64), 'HEAD', 'refs/remotes/origin/main', 'refs/heads/crew/1/r1/t1', 'refs/remotes/origin/release/1.x']) expect(assertRevision(ok)).toBe(ok);
-    for (const bad of [...hostile('/tmp/x'), 'A'.repeat(40), 'a'.repeat(39), 'origin/main', 'main', 'refs/remotes/origin/-x', 'refs/remotes/evil/main', 'refs/heads/a..b', 'refs/heads/']) {
+    for (const ok of ['a'.repeat(40), 'b'.repeat(64), 'HEAD', 'refs/remotes/origin/main', 'refs/heads/crew/1/r1/t1', 'refs/remotes/origin/release/1.x'])
+      expect(assertRevision(ok)).toBe(ok);
+    for (const bad of [
+      ...hostile('/tmp/x'),
+      'A'.repeat(40),
+      'a'.repeat(39),
+      'origin/main',
+      'main',
+      'refs/remotes/origin/-x',
+      'refs/remotes/evil/main',
+      'refs/heads/a..b',
+      'refs/heads/',
+    ]) {
       expect(() => assertRevision(bad), JSON.stringify(bad)).toThrow(/refusing to pass/);
     }
   });

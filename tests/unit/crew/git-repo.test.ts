@@ -219,13 +219,20 @@ describe('a push GitHub refuses by rule (a repository ruleset on crew/*)', () =>
       await repo.checkoutNew('crew/1/r1/t1', 'refs/remotes/origin/main');
       writeFileSync(join(dir, 'a.txt'), 'work\n');
       await repo.commitAll('crew: t1 work');
-      const refused = await repo.push('crew/1/r1/t1').then(() => undefined, (e: unknown) => e as Error);
-      expect(refused?.message).toMatch(/^GitHub refused crew's push to crew\/1\/r1\/t1: a repository ruleset or branch protection covers that branch \(.*GH013: Repository rule violations found for refs\/heads\/crew\/1\/r1\/t1/);
+      const refused = await repo.push('crew/1/r1/t1').then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(refused?.message).toMatch(
+        /^GitHub refused crew's push to crew\/1\/r1\/t1: a repository ruleset or branch protection covers that branch \(.*GH013: Repository rule violations found for refs\/heads\/crew\/1\/r1\/t1/,
+      );
       expect(refused?.message).toContain('exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`');
       const { GitStateStore } = await import('../../../src/adapters/git/state-store');
       const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
       const store = new GitStateStore(join(root, 'state'), gh.cloneUrl, token, { now: () => new Date(), sleep: async () => undefined }, quiet);
-      await expect(store.update('issue-1/', 'x', (tx) => tx.write('issue-1/a', 'b'))).rejects.toThrow(/GitHub refused crew's push to crew\/state: a repository ruleset/);
+      await expect(store.update('issue-1/', 'x', (tx) => tx.write('issue-1/a', 'b'))).rejects.toThrow(
+        /GitHub refused crew's push to crew\/state: a repository ruleset/,
+      );
       expect(refused?.message).toContain('- Commits must have verified signatures.');
       // Nothing reached the branch.
       expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();

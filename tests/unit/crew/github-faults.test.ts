@@ -15,16 +15,36 @@ const fail = (f: Partial<FailedRequest>): FailedRequest => ({ method: 'GET', sta
 
 describe('the GitHub retry policy', () => {
   it('waits out a rate limit: retry-after first, then the reset time, then 60 s', () => {
-    const primary = { status: 403, message: 'API rate limit exceeded for installation.', headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 42) } };
-    expect(decideRetry(fail({ ...primary, headers: { ...primary.headers, 'retry-after': '7' } }), 0, NOW)).toEqual({ retry: true, waitSeconds: 7, kind: 'primary' });
+    const primary = {
+      status: 403,
+      message: 'API rate limit exceeded for installation.',
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 42) },
+    };
+    expect(decideRetry(fail({ ...primary, headers: { ...primary.headers, 'retry-after': '7' } }), 0, NOW)).toEqual({
+      retry: true,
+      waitSeconds: 7,
+      kind: 'primary',
+    });
     expect(decideRetry(fail(primary), 0, NOW)).toEqual({ retry: true, waitSeconds: 43, kind: 'primary' });
     expect(decideRetry(fail({ ...primary, status: 429 }), 0, NOW)).toEqual({ retry: true, waitSeconds: 43, kind: 'primary' });
     const secondary = { status: 403, message: 'You have exceeded a secondary rate limit.', headers: { 'x-ratelimit-remaining': '4000' } };
-    expect(decideRetry(fail({ ...secondary, headers: { ...secondary.headers, 'retry-after': '30' } }), 0, NOW)).toEqual({ retry: true, waitSeconds: 30, kind: 'secondary' });
+    expect(decideRetry(fail({ ...secondary, headers: { ...secondary.headers, 'retry-after': '30' } }), 0, NOW)).toEqual({
+      retry: true,
+      waitSeconds: 30,
+      kind: 'secondary',
+    });
     expect(decideRetry(fail(secondary), 0, NOW)).toEqual({ retry: true, waitSeconds: 60, kind: 'secondary' });
     // Older wording, and a 403 that only carries retry-after, are waited out too.
-    expect(decideRetry(fail({ status: 403, message: 'You have triggered an abuse detection mechanism.' }), 0, NOW)).toEqual({ retry: true, waitSeconds: 60, kind: 'secondary' });
-    expect(decideRetry(fail({ status: 403, message: 'Forbidden', headers: { 'retry-after': '9' } }), 0, NOW)).toEqual({ retry: true, waitSeconds: 9, kind: 'secondary' });
+    expect(decideRetry(fail({ status: 403, message: 'You have triggered an abuse detection mechanism.' }), 0, NOW)).toEqual({
+      retry: true,
+      waitSeconds: 60,
+      kind: 'secondary',
+    });
+    expect(decideRetry(fail({ status: 403, message: 'Forbidden', headers: { 'retry-after': '9' } }), 0, NOW)).toEqual({
+      retry: true,
+      waitSeconds: 9,
+      kind: 'secondary',
+    });
     // A bare 429 is a rate limit too; POSTs are safe to repeat because GitHub did nothing.
     expect(decideRetry(fail({ status: 429, method: 'POST' }), 0, NOW)).toEqual({ retry: true, waitSeconds: 60, kind: 'secondary' });
   });
@@ -42,9 +62,15 @@ describe('the GitHub retry policy', () => {
   });
 
   it('repeats a 5xx or a lost connection only for requests that are safe to repeat, with backoff', () => {
-    expect([0, 1, 2].map((r) => decideRetry(fail({ status: 502 }), r, NOW))).toEqual([1, 2, 4].map((waitSeconds) => ({ retry: true, waitSeconds, kind: 'server-error' })));
+    expect([0, 1, 2].map((r) => decideRetry(fail({ status: 502 }), r, NOW))).toEqual(
+      [1, 2, 4].map((waitSeconds) => ({ retry: true, waitSeconds, kind: 'server-error' })),
+    );
     expect(decideRetry(fail({ status: 502 }), 3, NOW).retry).toBe(false);
-    expect(decideRetry(fail({ status: 503, method: 'PATCH', headers: { 'retry-after': '5' } }), 0, NOW)).toEqual({ retry: true, waitSeconds: 5, kind: 'server-error' });
+    expect(decideRetry(fail({ status: 503, method: 'PATCH', headers: { 'retry-after': '5' } }), 0, NOW)).toEqual({
+      retry: true,
+      waitSeconds: 5,
+      kind: 'server-error',
+    });
     expect(decideRetry(fail({ status: 500, method: 'POST' }), 0, NOW)).toMatchObject({ retry: false, why: expect.stringContaining('may have landed') });
     expect(decideRetry(fail({ status: 500, method: 'POST', idempotent: true }), 0, NOW).retry).toBe(true);
   });

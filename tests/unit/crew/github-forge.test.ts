@@ -94,7 +94,12 @@ describe('GitHubForge against the fake GitHub', () => {
     await git(['clone', '--quiet', gh.repoDir, work]);
     await git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '--allow-empty', '-m', 'x'], { cwd: work });
     await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/integration'], { cwd: work });
-    const pr = await forge.createPull({ title: 'Add AKIAIOSFODNN7EXAMPLE', body: `key xoxb-1234567890-abcdefghij`, head: 'crew/1/r1/integration', base: 'main' });
+    const pr = await forge.createPull({
+      title: 'Add AKIAIOSFODNN7EXAMPLE',
+      body: `key xoxb-1234567890-abcdefghij`,
+      head: 'crew/1/r1/integration',
+      base: 'main',
+    });
     expect([gh.issues.get(pr.number)!.title, gh.issues.get(pr.number)!.body]).toEqual(['Add ***', 'key ***']);
     await forge.updatePull(pr.number, { title: `t github_pat_${'c'.repeat(30)}`, body: 'b eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop' });
     expect([gh.issues.get(pr.number)!.title, gh.issues.get(pr.number)!.body]).toEqual(['t ***', 'b ***']);

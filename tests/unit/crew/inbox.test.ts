@@ -45,7 +45,13 @@ describe('inboxes between workers, on the state branch', () => {
     const snap = await new GitStateStore(join(dir, 'reader'), gh.cloneUrl, token, clock, log).load('issue-1/');
     const all = tasks.flatMap((t) => readInbox(snap, 1, 1, t));
     expect(all).toHaveLength(5 * MESSAGES);
-    for (const from of tasks) expect(all.filter((m) => m.from === from).map((m) => m.text).sort()).toEqual(Array.from({ length: MESSAGES }, (_, i) => `${from} says ${i}`).sort());
+    for (const from of tasks)
+      expect(
+        all
+          .filter((m) => m.from === from)
+          .map((m) => m.text)
+          .sort(),
+      ).toEqual(Array.from({ length: MESSAGES }, (_, i) => `${from} says ${i}`).sort());
   }, 360_000);
 
   it('renders a message as a teammate block that cannot close itself early', () => {

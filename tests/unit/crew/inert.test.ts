@@ -33,9 +33,12 @@ describe('inert: mentions', () => {
     expect(outsideCode(inert(input))).not.toMatch(LIVE_MENTION);
   });
 
-  it.each(['mail a@b.com', 'first.last+tag@example.org', 'user_1@host', '`@inside` code', 'no at all', '@', '@ alone', '@-dash'])('leaves %j as it is', (input) => {
-    expect(inert(input)).toBe(input);
-  });
+  it.each(['mail a@b.com', 'first.last+tag@example.org', 'user_1@host', '`@inside` code', 'no at all', '@', '@ alone', '@-dash'])(
+    'leaves %j as it is',
+    (input) => {
+      expect(inert(input)).toBe(input);
+    },
+  );
 
   it('decodes a spelled @ but leaves an email an email', () => {
     expect(inert('A&#64;b.com')).toBe('A@b.com');
@@ -75,7 +78,13 @@ describe('inert: images and raw HTML', () => {
     expect(inert(input)).toBe(expected);
   });
 
-  it.each(['&lt;img src=x&gt; is text already', '&amp;#64;x shows as text', '&#60;img&#62; is text too', '&#33;[x](u) is no image', '<https://example.com/a> stays a link'])('leaves %j as it is', (input) => {
+  it.each([
+    '&lt;img src=x&gt; is text already',
+    '&amp;#64;x shows as text',
+    '&#60;img&#62; is text too',
+    '&#33;[x](u) is no image',
+    '<https://example.com/a> stays a link',
+  ])('leaves %j as it is', (input) => {
     expect(inert(input)).toBe(input);
   });
 
@@ -144,9 +153,12 @@ describe('inert: closing keywords', () => {
     expect(inert(input)).not.toMatch(CLOSING);
   });
 
-  it.each(['fixes the bug in #7', 'this fixed it', 'prefix #7', 'disclosed #7', 'fixesx #7', 'Closes issue #7', 'issue #7 is related'])('leaves %j as it is', (input) => {
-    expect(inert(input)).toBe(input);
-  });
+  it.each(['fixes the bug in #7', 'this fixed it', 'prefix #7', 'disclosed #7', 'fixesx #7', 'Closes issue #7', 'issue #7 is related'])(
+    'leaves %j as it is',
+    (input) => {
+      expect(inert(input)).toBe(input);
+    },
+  );
 });
 
 describe('inert: properties', () => {

@@ -11,7 +11,8 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 
 const scripted = (inputs: unknown[]) => scriptedSubmissions('submit_intake', inputs);
 const text = (req: ModelRequest) => JSON.stringify(req.messages);
-const intake = (model: Model, body: string, answers = '') => runIntake(model, 'm', 'sys', { title: 'Add slugify', body, stated: statedCriteria(body), answers }, log);
+const intake = (model: Model, body: string, answers = '') =>
+  runIntake(model, 'm', 'sys', { title: 'Add slugify', body, stated: statedCriteria(body), answers }, log);
 
 describe("intake keeps the issue's own done criteria", () => {
   const doneWhen = 'Add slugify.\n\nDone when:\n- `npm test` passes, with tests for slugify\n- the README documents slugify\n';
@@ -41,8 +42,22 @@ describe("intake keeps the issue's own done criteria", () => {
   it('a checklist: kept word for word, no number needed; a number past the list is refused', async () => {
     const body = 'Tidy up:\n- [ ] remove the unused export\n- [x] `npm run lint` exits 0\n';
     const { model, requests } = scripted([
-      { task: 'Tidy.', criteria: [{ text: 'remove the unused export', kind: 'semantic' }, { text: 'lint is clean', kind: 'command', command: 'npm run lint', restates: 3 }], single_task: false },
-      { task: 'Tidy.', criteria: [{ text: 'Remove the unused export.', kind: 'semantic' }, { text: 'lint is clean', kind: 'command', command: 'npm run lint', restates: 2 }], single_task: false },
+      {
+        task: 'Tidy.',
+        criteria: [
+          { text: 'remove the unused export', kind: 'semantic' },
+          { text: 'lint is clean', kind: 'command', command: 'npm run lint', restates: 3 },
+        ],
+        single_task: false,
+      },
+      {
+        task: 'Tidy.',
+        criteria: [
+          { text: 'Remove the unused export.', kind: 'semantic' },
+          { text: 'lint is clean', kind: 'command', command: 'npm run lint', restates: 2 },
+        ],
+        single_task: false,
+      },
     ]);
     const out = await intake(model, body);
     expect(text(requests[1]!)).toContain('criteria.1.restates: the issue states 2 criteria, so there is no number 3');
@@ -50,7 +65,9 @@ describe("intake keeps the issue's own done criteria", () => {
   });
 
   it('no stated criteria: intake proposes its own, and nothing is demanded of it', async () => {
-    const { model, requests } = scripted([{ task: 'Add slugify.', criteria: [{ text: 'src/slugify.js exports slugify', kind: 'semantic' }], single_task: false }]);
+    const { model, requests } = scripted([
+      { task: 'Add slugify.', criteria: [{ text: 'src/slugify.js exports slugify', kind: 'semantic' }], single_task: false },
+    ]);
     const out = await intake(model, 'Please add a slugify function.');
     expect(text(requests[0]!)).toContain('The issue states no done criteria; propose checkable ones.');
     expect(requests).toHaveLength(1);
@@ -62,11 +79,15 @@ describe("intake keeps the issue's own done criteria", () => {
     const { model } = scripted([dropping, dropping, dropping]);
     const err = await intake(model, doneWhen).catch((e) => e);
     expect(err).toBeInstanceOf(SubmissionRejected);
-    expect((err as SubmissionRejected).errors).toEqual([`criteria: the issue's criterion 2 ("the README documents slugify") is missing; keep it (reworded or as a command if you like) and set restates: 2`]);
+    expect((err as SubmissionRejected).errors).toEqual([
+      `criteria: the issue's criterion 2 ("the README documents slugify") is missing; keep it (reworded or as a command if you like) and set restates: 2`,
+    ]);
   });
 
   it('droppedCriteria: case, emphasis and punctuation aside, or by number', () => {
-    expect(droppedCriteria(['`npm test` passes', 'the README documents it'], [{ text: 'npm test passes.' }])).toEqual([{ n: 2, text: 'the README documents it' }]);
+    expect(droppedCriteria(['`npm test` passes', 'the README documents it'], [{ text: 'npm test passes.' }])).toEqual([
+      { n: 2, text: 'the README documents it' },
+    ]);
     expect(droppedCriteria(['a', 'b'], [{ text: 'x', restates: 2 }, { text: 'A' }])).toEqual([]);
     expect(droppedCriteria([], [{ text: 'x' }])).toEqual([]);
   });
@@ -81,7 +102,13 @@ describe('vague criteria', () => {
   });
 
   it('a command criterion is decided by its exit code, however vague its wording', async () => {
-    const { model } = scripted([{ task: 'Speed up capitalize.', criteria: [{ text: 'capitalize is fast enough', kind: 'command', command: 'npm run bench', restates: 1 }], single_task: false }]);
+    const { model } = scripted([
+      {
+        task: 'Speed up capitalize.',
+        criteria: [{ text: 'capitalize is fast enough', kind: 'command', command: 'npm run bench', restates: 1 }],
+        single_task: false,
+      },
+    ]);
     const out = await intake(model, 'Done when:\n- capitalize is fast enough\n');
     expect(out.intake.questions).toEqual([]);
   });
@@ -92,7 +119,11 @@ describe('questions still open after the last round', () => {
     const v = view(['pending', 'pending', 'pending']);
     v.plan = { ...v.plan!, openQuestions: ['How fast is fast enough?', 'Which | browsers?'] };
     const body = renderPlanComment(v, { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' });
-    expect(body).toContain("> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:\n> 1. How fast is fast enough?\n> 2. Which \\| browsers?");
-    expect(renderPlanComment(view(['pending', 'pending', 'pending']), { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' })).not.toContain('Planned without answers');
+    expect(body).toContain(
+      '> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:\n> 1. How fast is fast enough?\n> 2. Which \\| browsers?',
+    );
+    expect(renderPlanComment(view(['pending', 'pending', 'pending']), { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' })).not.toContain(
+      'Planned without answers',
+    );
   });
 });

@@ -22,7 +22,9 @@ describe("a job's time limit, read from its workflow", () => {
   it('the job’s timeout-minutes; GitHub’s 360 when it sets none; unreadable, with the reason, otherwise', () => {
     expect(readJobTimeout(WORKFLOW, 'work', 'crew.yml')).toEqual({ minutes: 60 });
     expect(readJobTimeout(WORKFLOW, 'advance', 'crew.yml')).toEqual({ minutes: 360 });
-    expect(readJobTimeout(WORKFLOW, 'odd', 'crew.yml')).toEqual({ unreadable: 'jobs.odd.timeout-minutes in crew.yml is "${{ inputs.minutes }}", which only GitHub can evaluate' });
+    expect(readJobTimeout(WORKFLOW, 'odd', 'crew.yml')).toEqual({
+      unreadable: 'jobs.odd.timeout-minutes in crew.yml is "${{ inputs.minutes }}", which only GitHub can evaluate',
+    });
     expect(readJobTimeout(WORKFLOW, 'missing', 'crew.yml')).toEqual({ unreadable: "crew.yml has no job 'missing'" });
     expect(readJobTimeout(undefined, 'work', 'crew.yml')).toEqual({ unreadable: 'crew.yml is not on the default branch' });
     expect(readJobTimeout('jobs: [', 'work', 'crew.yml')).toMatchObject({ unreadable: expect.stringMatching(/^crew.yml is not valid YAML/) });
@@ -45,7 +47,8 @@ describe('run_command near the job’s limit', () => {
     },
   };
   const jail = new PathJail(mkdtempSync(join(tmpdir(), 'until-')));
-  const tool = (now: number) => runCommandTool(jail, { runner, policy: { allow: [], deny: DEFAULT_DENY }, timeoutMs: 600_000, maxOutputBytes: 1000, until: 1_000_000, now: () => now });
+  const tool = (now: number) =>
+    runCommandTool(jail, { runner, policy: { allow: [], deny: DEFAULT_DENY }, timeoutMs: 600_000, maxOutputBytes: 1000, until: 1_000_000, now: () => now });
 
   it('a command gets no more time than the job has left, and none once it is up', async () => {
     await tool(970_000).run({ command: 'npm test' });

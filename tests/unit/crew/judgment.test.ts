@@ -59,8 +59,21 @@ describe('semantic criteria: the model is held to the evidence rules', () => {
   });
 });
 
-const met = (criterion: string, tasksBehind: string[] = []): Evaluation => ({ criterion, text: criterion, kind: 'semantic', met: true, evidence: ['e'], confidence: 1, tasks: tasksBehind });
-const notMet = (criterion: string, tasksBehind: string[] = [], evidence = ['e']): Evaluation => ({ ...met(criterion), met: false, evidence, tasks: tasksBehind });
+const met = (criterion: string, tasksBehind: string[] = []): Evaluation => ({
+  criterion,
+  text: criterion,
+  kind: 'semantic',
+  met: true,
+  evidence: ['e'],
+  confidence: 1,
+  tasks: tasksBehind,
+});
+const notMet = (criterion: string, tasksBehind: string[] = [], evidence = ['e']): Evaluation => ({
+  ...met(criterion),
+  met: false,
+  evidence,
+  tasks: tasksBehind,
+});
 const judgment = (evaluations: Evaluation[], adversarial: Judgment['adversarial'] = []): Judgment => ({
   iteration: 1,
   headSha: 'b'.repeat(40),
@@ -119,9 +132,23 @@ describe('which tasks go back after a FAIL', () => {
 
 describe("the run's outcome", () => {
   it('success/GREEN on PASS with every task done; partial when accepted; failure otherwise', () => {
-    expect(runOutcome(view(['success', 'success', 'success']), judgment([met('c1'), met('c2')]), false)).toEqual({ status: 'success', quality: 'GREEN', completeness: 100, failedTasks: [] });
-    expect(runOutcome(view(['success', 'success', 'success']), judgment([met('c1'), notMet('c2')]), true)).toMatchObject({ status: 'partial', quality: 'RED', completeness: 50 });
-    expect(runOutcome(view(['success', 'failure', 'success']), judgment([notMet('c1'), notMet('c2')]), false)).toMatchObject({ status: 'failure', quality: 'RED', completeness: 0, failedTasks: ['t2'] });
+    expect(runOutcome(view(['success', 'success', 'success']), judgment([met('c1'), met('c2')]), false)).toEqual({
+      status: 'success',
+      quality: 'GREEN',
+      completeness: 100,
+      failedTasks: [],
+    });
+    expect(runOutcome(view(['success', 'success', 'success']), judgment([met('c1'), notMet('c2')]), true)).toMatchObject({
+      status: 'partial',
+      quality: 'RED',
+      completeness: 50,
+    });
+    expect(runOutcome(view(['success', 'failure', 'success']), judgment([notMet('c1'), notMet('c2')]), false)).toMatchObject({
+      status: 'failure',
+      quality: 'RED',
+      completeness: 0,
+      failedTasks: ['t2'],
+    });
   });
 });
 
@@ -154,12 +181,24 @@ describe('tampering, found in a real git diff', () => {
     expect(found).toEqual([{ rule: 'deleted-test', file: 'test/b.test.js', evidence: 'the test file test/b.test.js was deleted (3 lines)' }]);
   });
   it('a skipped test, with its file and line', async () => {
-    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('test/a.test.js', "import { a } from '../src/a.js';\nit.skip('is one', () => {\n  expect(a).toBe(1);\n  expect(a + 1).toBe(2);\n});\n"))));
+    const found = findTampering(
+      parseUnifiedDiff(
+        await diffAfter(() =>
+          write('test/a.test.js', "import { a } from '../src/a.js';\nit.skip('is one', () => {\n  expect(a).toBe(1);\n  expect(a + 1).toBe(2);\n});\n"),
+        ),
+      ),
+    );
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ rule: 'skipped-test', file: 'test/a.test.js', line: 2 });
   });
   it('assertions loosened to toBeTruthy()', async () => {
-    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBeTruthy();\n  expect(a + 1).toBeTruthy();\n});\n"))));
+    const found = findTampering(
+      parseUnifiedDiff(
+        await diffAfter(() =>
+          write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBeTruthy();\n  expect(a + 1).toBeTruthy();\n});\n"),
+        ),
+      ),
+    );
     expect(found).toHaveLength(1);
     expect(found[0]!.rule).toBe('weakened-assertions');
     expect(found[0]!.evidence).toContain('2 assertion(s) fewer in test/a.test.js, 2 replaced by a weaker check');
@@ -172,19 +211,59 @@ describe('tampering, found in a real git diff', () => {
     expect(findTampering(parseUnifiedDiff(diff))).toEqual([]);
   });
   it('exact matchers swapped for looser ones, with as many assertions as before', async () => {
-    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('test/a.test.js', "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBeGreaterThan(0);\n  expect({ v: a + 1 }).toMatchObject({});\n});\n"))));
-    expect(found).toEqual([{ rule: 'loosened-matcher', file: 'test/a.test.js', line: 3, evidence: 'test/a.test.js:3 checks less than before: `expect(a).toBe(1);` became `expect(a).toBeGreaterThan(0);`' }]);
+    const found = findTampering(
+      parseUnifiedDiff(
+        await diffAfter(() =>
+          write(
+            'test/a.test.js',
+            "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBeGreaterThan(0);\n  expect({ v: a + 1 }).toMatchObject({});\n});\n",
+          ),
+        ),
+      ),
+    );
+    expect(found).toEqual([
+      {
+        rule: 'loosened-matcher',
+        file: 'test/a.test.js',
+        line: 3,
+        evidence: 'test/a.test.js:3 checks less than before: `expect(a).toBe(1);` became `expect(a).toBeGreaterThan(0);`',
+      },
+    ]);
   });
   it('the test script changed so `npm test` checks less, or removed', async () => {
-    const changed = findTampering(parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test || true"\n  }\n}\n'))));
-    expect(changed).toEqual([{ rule: 'test-command-changed', file: 'package.json', line: 4, evidence: 'package.json:4 changes the test script from `node --test` to `node --test || true`' }]);
+    const changed = findTampering(
+      parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test || true"\n  }\n}\n'))),
+    );
+    expect(changed).toEqual([
+      {
+        rule: 'test-command-changed',
+        file: 'package.json',
+        line: 4,
+        evidence: 'package.json:4 changes the test script from `node --test` to `node --test || true`',
+      },
+    ]);
     const removed = findTampering(parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {}\n}\n'))));
     expect(removed).toEqual([{ rule: 'test-command-changed', file: 'package.json', evidence: 'package.json removes the test script `node --test`' }]);
   });
   it("the runner's config leaves tests out", async () => {
-    const found = findTampering(parseUnifiedDiff(await diffAfter(() => write('vitest.config.ts', "export default { test: { exclude: ['test/a.test.js'] } };\n"))));
-    expect(found).toEqual([{ rule: 'runner-config-weakened', file: 'vitest.config.ts', line: 1, evidence: "vitest.config.ts:1 changes which tests run: `export default { test: { exclude: ['test/a.test.js'] } };`" }]);
-    const jest = findTampering(parseUnifiedDiff(await diffAfter(() => write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test"\n  },\n  "jest": { "testPathIgnorePatterns": ["test/a"] }\n}\n'))));
+    const found = findTampering(
+      parseUnifiedDiff(await diffAfter(() => write('vitest.config.ts', "export default { test: { exclude: ['test/a.test.js'] } };\n"))),
+    );
+    expect(found).toEqual([
+      {
+        rule: 'runner-config-weakened',
+        file: 'vitest.config.ts',
+        line: 1,
+        evidence: "vitest.config.ts:1 changes which tests run: `export default { test: { exclude: ['test/a.test.js'] } };`",
+      },
+    ]);
+    const jest = findTampering(
+      parseUnifiedDiff(
+        await diffAfter(() =>
+          write('package.json', '{\n  "name": "x",\n  "scripts": {\n    "test": "node --test"\n  },\n  "jest": { "testPathIgnorePatterns": ["test/a"] }\n}\n'),
+        ),
+      ),
+    );
     expect(jest.map((f) => [f.rule, f.line])).toEqual([['runner-config-weakened', 6]]);
   });
   it('a new dependency or a new package with its own test script is not a finding', async () => {
@@ -198,12 +277,18 @@ describe('tampering, found in a real git diff', () => {
     const reviewed = criteriaDigest(plan.criteria);
     expect(adversarialChecks(plan.criteria, reviewed, [])).toEqual([]);
     const edited = plan.criteria.map((c) => (c.id === 'c1' ? { ...c, command: 'true' } : c));
-    expect(adversarialChecks(edited, reviewed, [])).toEqual([{ rule: 'criteria-changed', evidence: `the done criteria in plan.json (digest ${criteriaDigest(edited)}) differ from the ones the plan review passed (digest ${reviewed})` }]);
+    expect(adversarialChecks(edited, reviewed, [])).toEqual([
+      {
+        rule: 'criteria-changed',
+        evidence: `the done criteria in plan.json (digest ${criteriaDigest(edited)}) differ from the ones the plan review passed (digest ${reviewed})`,
+      },
+    ]);
     // A run planned before digests were kept has nothing to compare against.
     expect(adversarialChecks(edited, null, [])).toEqual([]);
   });
   it('knows test files across languages', () => {
-    for (const p of ['test/a.js', 'src/a.test.ts', 'pkg/a_test.go', 'tests/test_a.py', 'spec/a_spec.rb', 'src/FooTest.java', '__tests__/x.js']) expect(isTestFile(p)).toBe(true);
+    for (const p of ['test/a.js', 'src/a.test.ts', 'pkg/a_test.go', 'tests/test_a.py', 'spec/a_spec.rb', 'src/FooTest.java', '__tests__/x.js'])
+      expect(isTestFile(p)).toBe(true);
     for (const p of ['src/a.js', 'README.md', 'src/testing.js', 'contest/a.js']) expect(isTestFile(p)).toBe(false);
   });
 });

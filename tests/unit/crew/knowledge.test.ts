@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { knowledgeLines, parseKnowledge } from '../../../src/state/knowledge';
 
-const line = (i: number) => JSON.stringify({ type: 'lesson', content: `lesson ${i}`, source: 's', confidence: 0.5, created_at: `2026-01-${String(i).padStart(2, '0')}T00:00:00Z` });
+const line = (i: number) =>
+  JSON.stringify({ type: 'lesson', content: `lesson ${i}`, source: 's', confidence: 0.5, created_at: `2026-01-${String(i).padStart(2, '0')}T00:00:00Z` });
 
 describe('the knowledge a worker reads', () => {
   it('is capped at knowledge_context_size entries, the newest first', () => {

@@ -38,15 +38,22 @@ const claim = { runId: 'dispatch:x', nonce: 'x', at: '2026-11-21T00:02:00Z' };
 
 describe('the leader settling a failed task in the state write', () => {
   it('at the advisor’s limit the failure stands, and the task says why crew stopped escalating, for the failure comment to show', () => {
-    const v = view(['failure', 'pending', 'success'], { leader: { escalations: { user: 0, planner: 0, advisor: 5 }, failureStreak: 0, signatures: {}, replannedFailed: false } });
+    const v = view(['failure', 'pending', 'success'], {
+      leader: { escalations: { user: 0, planner: 0, advisor: 5 }, failureStreak: 0, signatures: {}, replannedFailed: false },
+    });
     const tx = stateWith(v);
     const decision = settleInState(tx, 12, 2, 't1', failure('technical'), claim, DEFAULT_ESCALATION_LIMITS);
     expect(decision).toMatchObject({ action: 'give_up' });
-    expect(readView(tx, 12, 2)!.tasks.get('t1')!.error).toBe('the worker reported failure: stuck; crew stopped escalating it: the escalation limit per run is reached for the advisor (`escalation_limits.advisor: 5`); raise it in .github/crew.yml to let crew escalate further (matching: impediment: technical)');
+    expect(readView(tx, 12, 2)!.tasks.get('t1')!.error).toBe(
+      'the worker reported failure: stuck; crew stopped escalating it: the escalation limit per run is reached for the advisor (`escalation_limits.advisor: 5`); raise it in .github/crew.yml to let crew escalate further (matching: impediment: technical)',
+    );
   });
 
   it('a second question waits on its task (unsettled, so its dependents are not blocked) and becomes the open one when the first is answered', () => {
-    const v = view(['failure', 'pending', 'success'], { phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 5, task: 't3', topic: 'scope', question: 'first?' } });
+    const v = view(['failure', 'pending', 'success'], {
+      phase: 'ESCALATING',
+      waiting: { kind: 'decision', commentId: 5, task: 't3', topic: 'scope', question: 'first?' },
+    });
     const tx = stateWith(v);
     expect(settleInState(tx, 12, 2, 't1', failure('scope'), claim, DEFAULT_ESCALATION_LIMITS)).toMatchObject({ action: 'queue' });
     const queued = readView(tx, 12, 2)!;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { countApprovals, mergeDecision, mergeMethod, reviewersToCheck, type ApprovingReview, type MergeFacts, type ReviewerPermission } from '../../../src/domain/merge-gate';
+import {
+  countApprovals,
+  mergeDecision,
+  mergeMethod,
+  reviewersToCheck,
+  type ApprovingReview,
+  type MergeFacts,
+  type ReviewerPermission,
+} from '../../../src/domain/merge-gate';
 
 const HEAD = 'a'.repeat(40);
 const facts = (patch: Partial<MergeFacts> = {}): MergeFacts => ({
@@ -21,15 +29,41 @@ const facts = (patch: Partial<MergeFacts> = {}): MergeFacts => ({
 describe('the merge gate', () => {
   it('merges when every condition holds', () => {
     expect(mergeDecision(facts())).toEqual({ merge: true });
-    expect(mergeDecision(facts({ checks: [{ name: 'ci', status: 'completed', conclusion: 'neutral' }, { name: 'lint', status: 'success', conclusion: null }] }))).toEqual({ merge: true });
+    expect(
+      mergeDecision(
+        facts({
+          checks: [
+            { name: 'ci', status: 'completed', conclusion: 'neutral' },
+            { name: 'lint', status: 'success', conclusion: null },
+          ],
+        }),
+      ),
+    ).toEqual({ merge: true });
   });
   it.each([
     ['auto_merge off', { autoMerge: false }, /`auto_merge` is off/],
     ['accepted FAIL', { acceptedBy: 'maintainer', verdict: 'FAIL' as const }, /@maintainer accepted it with `\/crew accept`/],
     ['no PASS', { verdict: 'FAIL' as const }, /the critic has not passed it/],
-    ['a finding for a person', { forAPerson: ['lifecycle-script-changed in `package.json`'] }, /a person must look at lifecycle-script-changed in `package.json` first \(listed under "Look at before merging"\), so crew leaves the merge to them/],
-    ['head moved after the critic', { pull: { state: 'open' as const, merged: false, headSha: 'b'.repeat(40) } }, /the head moved to bbbbbbb after the critic passed aaaaaaa/],
-    ['red check', { checks: [{ name: 'ci', status: 'completed', conclusion: 'failure' }, { name: 'lint', status: 'error', conclusion: null }] }, /checks failed on aaaaaaa: ci \(failure\), lint \(error\)/],
+    [
+      'a finding for a person',
+      { forAPerson: ['lifecycle-script-changed in `package.json`'] },
+      /a person must look at lifecycle-script-changed in `package.json` first \(listed under "Look at before merging"\), so crew leaves the merge to them/,
+    ],
+    [
+      'head moved after the critic',
+      { pull: { state: 'open' as const, merged: false, headSha: 'b'.repeat(40) } },
+      /the head moved to bbbbbbb after the critic passed aaaaaaa/,
+    ],
+    [
+      'red check',
+      {
+        checks: [
+          { name: 'ci', status: 'completed', conclusion: 'failure' },
+          { name: 'lint', status: 'error', conclusion: null },
+        ],
+      },
+      /checks failed on aaaaaaa: ci \(failure\), lint \(error\)/,
+    ],
     ['closed', { pull: { state: 'closed' as const, merged: false, headSha: HEAD } }, /closed/],
   ])('refuses: %s', (_name, patch, reason) => {
     const d = mergeDecision(facts(patch));
@@ -63,15 +97,30 @@ describe('the merge gate', () => {
     const permissions: Record<string, ReviewerPermission> = { reader: 'read', stranger: 'none', flaky: 'failed', keeper: 'write', owner: 'admin' };
     const counted = countApprovals(reviews, HEAD, 'maintainer', (l) => permissions[l]);
     expect(counted.approvedBy).toEqual(['maintainer', 'keeper', 'owner']);
-    expect(counted.uncounted.map((u) => u.why)).toEqual(['@reader has read access', '@stranger has no access', '@flaky: the permission check failed', '@late approved an older head (ccccccc)']);
+    expect(counted.uncounted.map((u) => u.why)).toEqual([
+      '@reader has read access',
+      '@stranger has no access',
+      '@flaky: the permission check failed',
+      '@late approved an older head (ccccccc)',
+    ]);
     // A permission nobody asked for counts as a failed check, never as a yes.
-    expect(countApprovals([{ login: 'ghost', commit: HEAD, bot: false }], HEAD, 'maintainer', () => undefined).uncounted).toEqual([{ login: 'ghost', why: '@ghost: the permission check failed' }]);
+    expect(countApprovals([{ login: 'ghost', commit: HEAD, bot: false }], HEAD, 'maintainer', () => undefined).uncounted).toEqual([
+      { login: 'ghost', why: '@ghost: the permission check failed' },
+    ]);
     const waiting = mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer'], uncounted: counted.uncounted.slice(0, 1) }));
-    expect(waiting).toEqual({ merge: false, waiting: true, reason: 'waiting for an approving review of aaaaaaa from someone other than @maintainer (`require_approval`); approvals that do not count: @reader has read access' });
+    expect(waiting).toEqual({
+      merge: false,
+      waiting: true,
+      reason:
+        'waiting for an approving review of aaaaaaa from someone other than @maintainer (`require_approval`); approvals that do not count: @reader has read access',
+    });
     expect(mergeDecision(facts({ requireApproval: true, ...counted }))).toEqual({ merge: true });
   });
   it('merges without checks only when config says so, and says why', () => {
-    expect(mergeDecision(facts({ checks: [], mergeWithoutChecks: true }))).toEqual({ merge: true, note: expect.stringContaining('`merge_without_checks` is on') });
+    expect(mergeDecision(facts({ checks: [], mergeWithoutChecks: true }))).toEqual({
+      merge: true,
+      note: expect.stringContaining('`merge_without_checks` is on'),
+    });
   });
   it('the method: config first, else the first the repository allows', () => {
     expect(mergeMethod('rebase', { merge: true, squash: true, rebase: false })).toBe('rebase');

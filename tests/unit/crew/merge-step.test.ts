@@ -33,7 +33,12 @@ describe('the merge step against the fake GitHub', () => {
     gh.addUser('maintainer', { permission: 'write' });
     process.env.GITHUB_API_URL = gh.url;
     forge = forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' }), log);
-    const head = await gh.repo.writeCommit({ branch: 'crew/12/r2/integration', from: 'main', files: { 'NOTES.md': '# Notes\n' }, message: 'crew: integrate t1' });
+    const head = await gh.repo.writeCommit({
+      branch: 'crew/12/r2/integration',
+      from: 'main',
+      files: { 'NOTES.md': '# Notes\n' },
+      message: 'crew: integrate t1',
+    });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     const { data } = await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Notes', head: 'crew/12/r2/integration', base: 'main' });
     pr = { number: data.number, head };
@@ -47,7 +52,16 @@ describe('the merge step against the fake GitHub', () => {
 
   /** A context with just what the merge gate uses: config, the critic's PASS on `judged`, the forge, a clock. */
   function context(configText: string, judged: string, f: Forge = forge): StepContext {
-    const judgment = JSON.stringify({ iteration: 1, headSha: judged, verdict: 'PASS', evaluations: [], adversarial: [], overallReason: 'ok', suggestedNextAction: '', at: '2026-11-21T00:00:00Z' });
+    const judgment = JSON.stringify({
+      iteration: 1,
+      headSha: judged,
+      verdict: 'PASS',
+      evaluations: [],
+      adversarial: [],
+      overallReason: 'ok',
+      suggestedNextAction: '',
+      at: '2026-11-21T00:00:00Z',
+    });
     return {
       config: async () => parseConfig(configText),
       forge: f,
@@ -56,7 +70,10 @@ describe('the merge step against the fake GitHub', () => {
       log,
     } as unknown as StepContext;
   }
-  const reviewed = view(['success', 'success', 'success'], { phase: 'COMPLETED', review: { iteration: 1, verdict: 'PASS', headSha: null, met: {}, acceptedBy: null, allowance: 0, rerun: [] } });
+  const reviewed = view(['success', 'success', 'success'], {
+    phase: 'COMPLETED',
+    review: { iteration: 1, verdict: 'PASS', headSha: null, met: {}, acceptedBy: null, allowance: 0, rerun: [] },
+  });
 
   it('takes the first method repos.get allows: squash when merge commits are off', async () => {
     // GitHub's schema marks allow_* optional with a default of true, so a missing one counts as allowed.
@@ -71,7 +88,9 @@ describe('the merge step against the fake GitHub', () => {
   it('a configured method the repository does not allow: GitHub answers 405, and crew explains it without retrying', async () => {
     const m = await decideMerge(context('auto_merge: true\nmerge_without_checks: true\nmerge_method: merge\n', pr.head), reviewed, pr.number);
     expect(m.state).toBe('not-merged');
-    expect(m.reason).toMatch(/^GitHub refused the merge merge \(405: .*Merge commits are not allowed on this repository.*\)\. Branch protection .* crew does not retry it$/);
+    expect(m.reason).toMatch(
+      /^GitHub refused the merge merge \(405: .*Merge commits are not allowed on this repository.*\)\. Branch protection .* crew does not retry it$/,
+    );
     expect(gh.requests.filter((q) => q.route === MERGE_ROUTE)).toHaveLength(1);
   });
 

@@ -57,7 +57,8 @@ describe('PathJail', () => {
 
   it('protects what a brace pattern names: `.github/{workflows,actions}/**` covers actions and workflows, and the folders', () => {
     const jail = new PathJail(root, ['.github/{workflows,actions}/**']);
-    for (const p of ['.github/actions/x.yml', '.github/actions/deep/action.yml', '.github/workflows/ci.yml', '.github/actions', '.github']) expect(() => jail.forWrite(p), p).toThrow(/protected/);
+    for (const p of ['.github/actions/x.yml', '.github/actions/deep/action.yml', '.github/workflows/ci.yml', '.github/actions', '.github'])
+      expect(() => jail.forWrite(p), p).toThrow(/protected/);
     expect(jail.forWrite('.github/CODEOWNERS')).toBe(join(jail.rootDir, '.github/CODEOWNERS'));
   });
 
@@ -171,7 +172,16 @@ describe('PathJail: symbolic link attacks, through write_file and edit_file (the
 describe('isProtectedPath', () => {
   const globs = ['.github/workflows/**', '.github/crew.yml', '.github/crew/**', 'docs/*.lock'];
   it('matches the patterns and the folders protected files live in, nothing else', () => {
-    for (const p of ['.github/workflows/ci.yml', '.github/crew.yml', '.github/crew/templates/x.md', 'docs/a.lock', '.github', '.github/workflows', '.github/crew', 'docs'])
+    for (const p of [
+      '.github/workflows/ci.yml',
+      '.github/crew.yml',
+      '.github/crew/templates/x.md',
+      'docs/a.lock',
+      '.github',
+      '.github/workflows',
+      '.github/crew',
+      'docs',
+    ])
       expect(isProtectedPath(globs, p), p).toBe(true);
     for (const p of ['.github/CODEOWNERS', '.github/crew.yml.bak', '.githubx', 'docs/a.md', 'src/.github']) expect(isProtectedPath(globs, p), p).toBe(false);
   });

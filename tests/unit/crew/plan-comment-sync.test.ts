@@ -17,7 +17,12 @@ class MemoryState implements StateStore {
   readonly files = new Map<string, string>();
   private version = 0;
   private tx(): StateTx {
-    return { read: (p) => this.files.get(p), write: (p, c) => void this.files.set(p, c), remove: (p) => void this.files.delete(p), list: (pre) => [...this.files.keys()].filter((k) => k.startsWith(pre)) };
+    return {
+      read: (p) => this.files.get(p),
+      write: (p, c) => void this.files.set(p, c),
+      remove: (p) => void this.files.delete(p),
+      list: (pre) => [...this.files.keys()].filter((k) => k.startsWith(pre)),
+    };
   }
   async load(): Promise<StateSnapshot> {
     const snap = new Map(this.files);

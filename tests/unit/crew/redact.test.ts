@@ -13,8 +13,14 @@ const SAMPLES = {
   anthropic: { tokens: ['sk-ant-api03-' + 'q'.repeat(80) + '-AA', 'sk-ant-admin01-' + 'k'.repeat(40)], near: ['sk-ant-', 'sk-ant is a prefix'] },
   aws_access_key: { tokens: ['AKIAIOSFODNN7EXAMPLE', 'ASIAY34FZKBOKMUTVV7A', 'AROAJQABLZS4A3QDU576'], near: ['AKIA123', 'AKIAIOSFODNN7EXAMPLEX'] },
   slack_config: { tokens: ['xoxe.xoxp-1-Mi0yLTM0MTQwNDI0MDAwMC0xNjg'], near: ['xoxe.'] },
-  slack: { tokens: ['xoxb-1234567890-0987654321-AbCdEfGhIjKl', 'xoxp-12345-67890-abcdef', 'xoxa-2-abcdefghijk', 'xoxs-abcdefghijkl'], near: ['xoxb-', 'xoxb-123', 'xoxz-1234567890123'] },
-  jwt: { tokens: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'], near: ['eyJhbGciOiJIUzI1NiJ9 alone', 'eyJ.eyJ.x'] },
+  slack: {
+    tokens: ['xoxb-1234567890-0987654321-AbCdEfGhIjKl', 'xoxp-12345-67890-abcdef', 'xoxa-2-abcdefghijk', 'xoxs-abcdefghijkl'],
+    near: ['xoxb-', 'xoxb-123', 'xoxz-1234567890123'],
+  },
+  jwt: {
+    tokens: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+    near: ['eyJhbGciOiJIUzI1NiJ9 alone', 'eyJ.eyJ.x'],
+  },
 } satisfies Record<string, { tokens: string[]; near: string[] }>;
 
 describe('redact: every token shape, in any surrounding text', () => {
@@ -24,7 +30,15 @@ describe('redact: every token shape, in any surrounding text', () => {
         // Plain, in assignments, quoted, in headers, and escaped inside JSON or YAML (a letter right before the token).
         const json = (x: string) => JSON.stringify({ details: `found:\n${x}\tand\r${x}` });
         const yaml = (x: string) => `details: "found:\\n${x}"`;
-        for (const around of [(x: string) => x, (x: string) => `token=${x}`, (x: string) => `"${x}",`, (x: string) => `Authorization: Bearer ${x}\n`, (x: string) => `(${x})`, json, yaml]) {
+        for (const around of [
+          (x: string) => x,
+          (x: string) => `token=${x}`,
+          (x: string) => `"${x}",`,
+          (x: string) => `Authorization: Bearer ${x}\n`,
+          (x: string) => `(${x})`,
+          json,
+          yaml,
+        ]) {
           const out = redact(around(t));
           expect(out, `${name}: ${around(t)}`).not.toContain(t);
           expect(out).toContain('***');
@@ -82,7 +96,12 @@ describe('the crew/state branch is redacted like anything crew posts', () => {
   it('file contents and commit messages written through the store are redacted; reads pass through', async () => {
     const files = new Map<string, string>();
     const messages: string[] = [];
-    const tx: StateTx = { read: (p) => files.get(p), write: (p, c) => void files.set(p, c), remove: (p) => void files.delete(p), list: () => [...files.keys()] };
+    const tx: StateTx = {
+      read: (p) => files.get(p),
+      write: (p, c) => void files.set(p, c),
+      remove: (p) => void files.delete(p),
+      list: () => [...files.keys()],
+    };
     const snapshot: StateSnapshot = { version: '1', read: (p) => files.get(p), list: () => [...files.keys()] };
     const inner: StateStore = {
       load: async () => snapshot,

@@ -8,7 +8,12 @@ import { runOutcome, type Judgment } from '../../../src/domain/judgment';
 import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import { helpComment } from '../../../src/render/messages';
 
-const links = { comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`, branch: (b: string) => `https://github.test/acme/w/tree/${b}`, run: 'https://github.test/acme/w/actions/runs/1', stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}` };
+const links = {
+  comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
+  branch: (b: string) => `https://github.test/acme/w/tree/${b}`,
+  run: 'https://github.test/acme/w/actions/runs/1',
+  stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}`,
+};
 
 describe('the plan comment', () => {
   it('renders the status, table, DAG, criteria, usage and commands (snapshot)', () => {
@@ -31,10 +36,16 @@ describe('the plan comment', () => {
   });
 
   it('says what the run waits for, with a link to the comment that asked', () => {
-    const asking = renderPlanComment(view(['pending', 'pending', 'pending'], { phase: 'ESCALATING', waiting: { kind: 'answer', commentId: 5, questions: ['How fast?'] } }), links);
+    const asking = renderPlanComment(
+      view(['pending', 'pending', 'pending'], { phase: 'ESCALATING', waiting: { kind: 'answer', commentId: 5, questions: ['How fast?'] } }),
+      links,
+    );
     expect(asking).toContain("**Waiting for your answer** to [crew's questions](https://github.test/acme/w/issues/12#issuecomment-5)");
     expect(asking).toContain('`/crew answer <text>`');
-    const approving = renderPlanComment(view(['pending', 'pending', 'pending'], { phase: 'AWAITING_APPROVAL', waiting: { kind: 'approval', commentId: 6, planVersion: 2, reason: 'requested' } }), links);
+    const approving = renderPlanComment(
+      view(['pending', 'pending', 'pending'], { phase: 'AWAITING_APPROVAL', waiting: { kind: 'approval', commentId: 6, planVersion: 2, reason: 'requested' } }),
+      links,
+    );
     expect(approving).toContain('**Plan v2 waits for approval.**');
     expect(approving).toContain('`/crew approve` · `/crew revise <feedback>`');
   });
@@ -42,26 +53,41 @@ describe('the plan comment', () => {
   it('says loudly when commands could not be sandboxed', () => {
     const v = view(['running', 'pending', 'pending']);
     v.tasks.get('t1')!.sandboxWarning = 'run_command was refused: no sandbox (crew is not root and has no passwordless sudo)';
-    expect(renderPlanComment(v, links)).toContain('> [!WARNING]\n> Sandbox: run_command was refused: no sandbox (crew is not root and has no passwordless sudo).');
+    expect(renderPlanComment(v, links)).toContain(
+      '> [!WARNING]\n> Sandbox: run_command was refused: no sandbox (crew is not root and has no passwordless sudo).',
+    );
   });
 
   it('shows the planning state and failures', () => {
     const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links);
     expect(planning).toContain('🧭 Planning');
     expect(planning).toContain('Reading the issue');
-    const failed = renderPlanComment(view(['failure', 'blocked', 'success'], { phase: 'FAILED', failure: { step: 'the tasks', message: '1 task(s) did not succeed' } }), links);
+    const failed = renderPlanComment(
+      view(['failure', 'blocked', 'success'], { phase: 'FAILED', failure: { step: 'the tasks', message: '1 task(s) did not succeed' } }),
+      links,
+    );
     expect(failed).toContain('❌ Failed');
     expect(failed).toContain('**What went wrong** (the tasks): 1 task(s) did not succeed');
     expect(failed).toContain('`/crew run`');
     expect(failed).not.toContain('/crew resume');
     // crew itself failed while finishing: the comment says where, and offers /crew resume first.
-    const crashed = renderPlanComment(view(['success', 'success', 'success'], { phase: 'FAILED', failure: { step: 'opening the pull request', message: 'GitHub refused', resumeFrom: 'REVIEWING' } }), links);
-    expect(crashed).toContain('**What went wrong** (opening the pull request): GitHub refused · crew stopped in REVIEWING; comment `/crew resume` to carry on from there.');
+    const crashed = renderPlanComment(
+      view(['success', 'success', 'success'], {
+        phase: 'FAILED',
+        failure: { step: 'opening the pull request', message: 'GitHub refused', resumeFrom: 'REVIEWING' },
+      }),
+      links,
+    );
+    expect(crashed).toContain(
+      '**What went wrong** (opening the pull request): GitHub refused · crew stopped in REVIEWING; comment `/crew resume` to carry on from there.',
+    );
     expect(crashed).toContain('**Commands now:** `/crew resume` · `/crew retry [task]`');
   });
 
   it('adds planning and task usage together', () => {
-    expect(renderPlanComment(view(['success', 'success', 'success']), links)).toContain('**Usage:** 2,500 input (1,200 from cache) · 250 output tokens · about $0.0090');
+    expect(renderPlanComment(view(['success', 'success', 'success']), links)).toContain(
+      '**Usage:** 2,500 input (1,200 from cache) · 250 output tokens · about $0.0090',
+    );
   });
 });
 
@@ -88,7 +114,15 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
     headSha: 'b'.repeat(40),
     verdict: 'FAIL',
     evaluations: [
-      { criterion: 'c1', text: 'The tests pass', kind: 'command', met: false, evidence: ['`npm test` exited with 1', 'not ok 3 - slugify drops accents'], confidence: 1, tasks: ['t2'] },
+      {
+        criterion: 'c1',
+        text: 'The tests pass',
+        kind: 'command',
+        met: false,
+        evidence: ['`npm test` exited with 1', 'not ok 3 - slugify drops accents'],
+        confidence: 1,
+        tasks: ['t2'],
+      },
       { criterion: 'c2', text: 'README lists slugify', kind: 'semantic', met: true, evidence: ['README.md:12 `slugify(text)`'], confidence: 0.9, tasks: [] },
     ],
     adversarial: [{ rule: 'skipped-test', evidence: 'test/slug.test.js:4 skips or narrows tests: `it.skip(...)`', file: 'test/slug.test.js', line: 4 }],
@@ -106,7 +140,9 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
     expect(body).toContain('> - ❌ skipped-test: test/slug.test.js:4');
     expect(body).toContain('- ✅ README lists slugify');
     // What a reviewer must look at, as a checklist above the closing keyword.
-    expect(body).toContain("### ⚠️ Look at before merging\ncrew's adversarial checks found these in the change; each needs a person's review:\n- [ ] **skipped-test** in `test/slug.test.js`: test/slug.test.js:4 skips or narrows tests: `it.skip(...)`\n\nCloses #");
+    expect(body).toContain(
+      "### ⚠️ Look at before merging\ncrew's adversarial checks found these in the change; each needs a person's review:\n- [ ] **skipped-test** in `test/slug.test.js`: test/slug.test.js:4 skips or narrows tests: `it.skip(...)`\n\nCloses #",
+    );
     const report = renderReport(v, results, links, judgment, 'lead');
     expect(report).toContain('### Critic: ❌ FAIL (iteration 2, bbbbbbb)');
     expect(report).toContain('<details><summary>Evidence for c1</summary>');

@@ -4,7 +4,15 @@ import { ZERO_USAGE } from '../../../src/domain/run-state';
 import { parseReport } from '../../../src/agents/worker';
 
 const long = Array.from({ length: MIN_REPORT_LINES }, (_, i) => `line ${i + 1}`).join('\n');
-const seen = (over: Partial<Observed> = {}): Observed => ({ persona: 'writer', ending: 'reported', changedFiles: ['README.md'], turns: 3, usage: ZERO_USAGE, toolCalls: { read_file: 1 }, ...over });
+const seen = (over: Partial<Observed> = {}): Observed => ({
+  persona: 'writer',
+  ending: 'reported',
+  changedFiles: ['README.md'],
+  turns: 3,
+  usage: ZERO_USAGE,
+  toolCalls: { read_file: 1 },
+  ...over,
+});
 
 describe('claude-crew’s metadata rules on what the worker reported', () => {
   it('a full report passes untouched', () => {
@@ -13,7 +21,12 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
   });
 
   it('missing marker (no report at all): failure, retried', () => {
-    expect(checkResult(undefined, seen({ ending: 'no_report' }))).toMatchObject({ status: 'failure', retry: true, complete: false, metadataIssues: [expect.stringContaining('completion marker missing')] });
+    expect(checkResult(undefined, seen({ ending: 'no_report' }))).toMatchObject({
+      status: 'failure',
+      retry: true,
+      complete: false,
+      metadataIssues: [expect.stringContaining('completion marker missing')],
+    });
   });
 
   it('missing status: failure', () => {
@@ -36,13 +49,21 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
   });
 
   it('a coder task with an empty diff: failure', () => {
-    const r = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: `${long}\n\`\`\`js\nx\n\`\`\`` }, seen({ persona: 'coder', changedFiles: [] }));
+    const r = checkResult(
+      { status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: `${long}\n\`\`\`js\nx\n\`\`\`` },
+      seen({ persona: 'coder', changedFiles: [] }),
+    );
     expect(r).toMatchObject({ status: 'failure', retry: true, reason: 'the coder task changed no files' });
   });
 
   it('warns, without retrying, about a researcher without sources and a coder without code', () => {
-    expect(checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: long }, seen({ persona: 'researcher' })).metadataIssues).toEqual(['Sources section missing']);
-    expect(checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: long }, seen({ persona: 'coder' }))).toMatchObject({ retry: false, metadataIssues: ['code block missing'] });
+    expect(
+      checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: long }, seen({ persona: 'researcher' })).metadataIssues,
+    ).toEqual(['Sources section missing']);
+    expect(checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: long }, seen({ persona: 'coder' }))).toMatchObject({
+      retry: false,
+      metadataIssues: ['code block missing'],
+    });
   });
 
   it('turn limit, time limit, budget and shutdown end the attempt as the spec says', () => {
@@ -73,14 +94,31 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
   });
 
   it('keeps only the valid parts of what the model sent', () => {
-    expect(parseReport({ status: 'done', quality: 'BLUE', completeness: 'lots', summary: 's', feedback: { type: 'difficulty', issue: 'x' } })).toEqual({ summary: 's' });
-    expect(parseReport({ status: 'partial', feedback: { type: 'difficulty', issue: 'x', attempts: [], impediment: { category: 'scope', requestedAction: 'widen' } } })).toMatchObject({ status: 'partial', feedback: { impediment: { category: 'scope' } } });
+    expect(parseReport({ status: 'done', quality: 'BLUE', completeness: 'lots', summary: 's', feedback: { type: 'difficulty', issue: 'x' } })).toEqual({
+      summary: 's',
+    });
+    expect(
+      parseReport({
+        status: 'partial',
+        feedback: { type: 'difficulty', issue: 'x', attempts: [], impediment: { category: 'scope', requestedAction: 'widen' } },
+      }),
+    ).toMatchObject({ status: 'partial', feedback: { impediment: { category: 'scope' } } });
   });
 });
 
 describe('the result file crew composes', () => {
   it('has front matter from what crew observed, the body, and the marker last', () => {
-    const r = checkResult({ status: 'success', quality: 'GREEN', completeness: 100, summary: 'done', details: long, feedback: { type: 'implementation', result: 'ok', changes: ['a'] } }, seen());
+    const r = checkResult(
+      {
+        status: 'success',
+        quality: 'GREEN',
+        completeness: 100,
+        summary: 'done',
+        details: long,
+        feedback: { type: 'implementation', result: 'ok', changes: ['a'] },
+      },
+      seen(),
+    );
     const file = resultFile('t1', 2, r, seen(), 'abc123');
     expect(file.startsWith('---\ntask: t1\nattempt: 2\nstatus: success\nquality: GREEN\ncompleteness: 100\n')).toBe(true);
     expect(file).toContain('tools_used:\n  read_file: 1');

@@ -165,7 +165,12 @@ describe('selectProposals: scores, caps and mode', () => {
     ]);
   });
   it('held proposals cut by a cap sort among those that scored below the threshold', () => {
-    const r = selectProposals([proposal('improvement', 'below', [4, 4, 3, 2]), proposal('skill', 'top', [5, 5, 5, 5]), proposal('skill', 'cut', [4, 4, 4, 4])], 'full', caps, 3.5);
+    const r = selectProposals(
+      [proposal('improvement', 'below', [4, 4, 3, 2]), proposal('skill', 'top', [5, 5, 5, 5]), proposal('skill', 'cut', [4, 4, 4, 4])],
+      'full',
+      caps,
+      3.5,
+    );
     expect(titles(r.adopted)).toEqual(['top']);
     expect(r.held.map((p) => [p.title, p.score])).toEqual([
       ['cut', 4],
@@ -184,8 +189,18 @@ describe('selectProposals: scores, caps and mode', () => {
 
 describe('knowledgeEntry', () => {
   it('trims, joins lines, and records the source and time', () => {
-    const e = knowledgeEntry({ type: 'lesson', content: '  Run `npm ci` first.\n\n  The lockfile is strict.\r\n ', confidence: 0.8 }, 'issue #7 run 2', '2025-01-02T03:04:05Z');
-    expect(e).toEqual({ type: 'lesson', content: 'Run `npm ci` first. The lockfile is strict.', source: 'issue #7 run 2', confidence: 0.8, created_at: '2025-01-02T03:04:05Z' });
+    const e = knowledgeEntry(
+      { type: 'lesson', content: '  Run `npm ci` first.\n\n  The lockfile is strict.\r\n ', confidence: 0.8 },
+      'issue #7 run 2',
+      '2025-01-02T03:04:05Z',
+    );
+    expect(e).toEqual({
+      type: 'lesson',
+      content: 'Run `npm ci` first. The lockfile is strict.',
+      source: 'issue #7 run 2',
+      confidence: 0.8,
+      created_at: '2025-01-02T03:04:05Z',
+    });
   });
   it('caps content at 500 characters', () => {
     const e = knowledgeEntry({ type: 'codebase', content: 'x'.repeat(800), confidence: 0.5 }, 's', 't');
@@ -240,13 +255,19 @@ describe('renderRetrospective', () => {
     expect(md).not.toContain('Weak idea');
   });
   it('numbers the memory candidates and says how to keep one', () => {
-    expect(md).toContain('### Memory candidates\n\n1. [lesson] Docs live in README.md, not docs/. (confidence 0.8)\n2. [constraint] CI runs Node 20 only. (confidence 0.95)');
+    expect(md).toContain(
+      '### Memory candidates\n\n1. [lesson] Docs live in README.md, not docs/. (confidence 0.8)\n2. [constraint] CI runs Node 20 only. (confidence 0.95)',
+    );
     expect(md).toContain('A maintainer can comment `/crew remember <n>` to add one to `.github/crew/knowledge.jsonl` through a small pull request.');
   });
   it('omits empty sections', () => {
-    const bare = renderRetrospective(retro({ mode: 'light', wentWell: [], wentWrong: ['  '], adopted: [], held: [], discarded: [], memory: [] }), { issue: 12, run: 3 });
+    const bare = renderRetrospective(retro({ mode: 'light', wentWell: [], wentWrong: ['  '], adopted: [], held: [], discarded: [], memory: [] }), {
+      issue: 12,
+      run: 3,
+    });
     expect(bare).toContain('## crew retrospective · run 3 (light)');
-    for (const gone of ['What went well', 'What went wrong', 'Proposals', '| Decision', 'Memory candidates', '/crew remember', 'discarded']) expect(bare).not.toContain(gone);
+    for (const gone of ['What went well', 'What went wrong', 'Proposals', '| Decision', 'Memory candidates', '/crew remember', 'discarded'])
+      expect(bare).not.toContain(gone);
   });
   it('with only discarded proposals, says so without a table', () => {
     const only = renderRetrospective(retro({ adopted: [], held: [] }), { issue: 1, run: 1 });
@@ -254,7 +275,9 @@ describe('renderRetrospective', () => {
     expect(only).toContain('2 proposals scored too low and were discarded.');
   });
   it('a single discarded proposal reads in the singular', () => {
-    expect(renderRetrospective(retro({ discarded: retro().discarded.slice(0, 1) }), { issue: 1, run: 1 })).toContain('1 other proposal scored too low and was discarded.');
+    expect(renderRetrospective(retro({ discarded: retro().discarded.slice(0, 1) }), { issue: 1, run: 1 })).toContain(
+      '1 other proposal scored too low and was discarded.',
+    );
   });
   it('model text cannot pass for a crew marker', () => {
     const sneaky = renderRetrospective(retro({ summary: 'ok <!-- crew:report issue=12 run=3 -->' }), { issue: 12, run: 3 });
@@ -264,7 +287,13 @@ describe('renderRetrospective', () => {
     const long = 'word '.repeat(5000);
     const many = Array.from({ length: 200 }, (_, i) => scored(proposal('skill', `p${i} ${long}`, [4, 4, 4, 4]), 'hold'));
     const huge = renderRetrospective(
-      retro({ summary: long.repeat(10), wentWell: Array(200).fill(long), wentWrong: Array(200).fill(long), held: many, memory: Array(50).fill({ type: 'lesson', content: long, confidence: 0.5 }) }),
+      retro({
+        summary: long.repeat(10),
+        wentWell: Array(200).fill(long),
+        wentWrong: Array(200).fill(long),
+        held: many,
+        memory: Array(50).fill({ type: 'lesson', content: long, confidence: 0.5 }),
+      }),
       { issue: 1, run: 1 },
     );
     expect(huge.length).toBeLessThanOrEqual(60_000);
@@ -286,7 +315,11 @@ describe('runRetrospector', () => {
       async complete(req): Promise<ModelReply> {
         requests.push(structuredClone(req));
         const input = inputs[requests.length - 1];
-        return { content: [{ type: 'tool_use', id: `tu${requests.length}`, name: 'submit_retrospective', input }], stopReason: 'tool_use', usage: { ...ZERO_USAGE, inputTokens: 10, outputTokens: 5 } };
+        return {
+          content: [{ type: 'tool_use', id: `tu${requests.length}`, name: 'submit_retrospective', input }],
+          stopReason: 'tool_use',
+          usage: { ...ZERO_USAGE, inputTokens: 10, outputTokens: 5 },
+        };
       },
     };
     return { model, requests };

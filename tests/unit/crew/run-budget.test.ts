@@ -3,7 +3,13 @@ import { RunBudgetSpent, withinRunBudget } from '../../../src/agents/run-budget'
 import { ZERO_USAGE, type Usage } from '../../../src/domain/run-state';
 import type { Model, ModelRequest } from '../../../src/ports';
 
-const request: ModelRequest = { model: 'claude-haiku-4-5', system: 's', tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 100 };
+const request: ModelRequest = {
+  model: 'claude-haiku-4-5',
+  system: 's',
+  tools: [],
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+  maxTokens: 100,
+};
 const usage = (tokens: number, costUsd = 0): Usage => ({ ...ZERO_USAGE, inputTokens: tokens, costUsd });
 
 function counting(perReply: Usage): Model & { calls: number } {
@@ -33,7 +39,9 @@ describe('the run budget for every agent but the worker (withinRunBudget)', () =
     await expect(withinRunBudget(inner, { tokens: 1000, cost_usd: 5 }, usage(1000)).complete(request)).rejects.toThrow(
       "the run's model budget is spent: 1,000 tokens of `budgets.run.tokens` 1,000, $0.00 of `budgets.run.cost_usd` $5.00",
     );
-    await expect(withinRunBudget(inner, { tokens: 1000, cost_usd: 5 }, usage(10, 5.01)).complete(request)).rejects.toThrow('$5.01 of `budgets.run.cost_usd` $5.00');
+    await expect(withinRunBudget(inner, { tokens: 1000, cost_usd: 5 }, usage(10, 5.01)).complete(request)).rejects.toThrow(
+      '$5.01 of `budgets.run.cost_usd` $5.00',
+    );
     expect(inner.calls).toBe(0);
   });
 });

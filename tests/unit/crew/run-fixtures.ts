@@ -50,9 +50,13 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
   const tasks = new Map(
     plan.tasks.map((t, i) => [
       t.id,
-      { ...newTaskRecord(t.id, `crew/12/r2/${t.id}`), status: statuses[i]!, attempts: statuses[i] === 'pending' ? 0 : 1, usage: { ...ZERO_USAGE, inputTokens: 500, cacheReadTokens: 400, outputTokens: 50, costUsd: 0.002 } },
+      {
+        ...newTaskRecord(t.id, `crew/12/r2/${t.id}`),
+        status: statuses[i]!,
+        attempts: statuses[i] === 'pending' ? 0 : 1,
+        usage: { ...ZERO_USAGE, inputTokens: 500, cacheReadTokens: 400, outputTokens: 50, costUsd: 0.002 },
+      },
     ]),
   );
   return { run, plan, tasks };
 }
-

@@ -21,7 +21,13 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
   const noSandbox = async () => ({ reason: REASON });
   const ctx = () => ({ repo: { dir: ws } as GitRepo, log });
   const tool = (r: { runner?: CommandRunner; warning: string | null }) =>
-    runCommandTool(new PathJail(ws), { runner: r.runner, unavailable: r.warning ?? undefined, policy: { allow: [], deny: DEFAULT_DENY }, timeoutMs: 10_000, maxOutputBytes: 10_000 });
+    runCommandTool(new PathJail(ws), {
+      runner: r.runner,
+      unavailable: r.warning ?? undefined,
+      policy: { allow: [], deny: DEFAULT_DENY },
+      timeoutMs: 10_000,
+      maxOutputBytes: 10_000,
+    });
 
   beforeAll(async () => {
     ws = await mkdtemp(join(tmpdir(), 'sandbox-setup-'));
@@ -35,7 +41,9 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
     const refused = await commandRunner(ctx(), false, [noSandbox]);
     expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})` });
     expect(warnings).toEqual([`No sandbox: ${REASON}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`]);
-    await expect(Promise.resolve(tool(refused).run({ command: 'echo hi' }))).rejects.toThrow(`run_command is not available in this run: run_command was refused: no sandbox (${REASON})`);
+    await expect(Promise.resolve(tool(refused).run({ command: 'echo hi' }))).rejects.toThrow(
+      `run_command is not available in this run: run_command was refused: no sandbox (${REASON})`,
+    );
   });
 
   it('with allow_unsandboxed, runs commands unsandboxed with a scrubbed environment, and says so', async () => {
@@ -80,7 +88,9 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
     const marker = join(temp, 'setup-ran');
     const r = await prepareTools(ctx(), config([`touch ${marker}`]), { trusted: false }, [noSandbox]);
     expect(r.runner).toBeUndefined();
-    expect(r.setupFailure).toBe('the setup commands were refused: this tree holds model-written code, and run_command was refused: no sandbox (no sandbox on this runner); set allow_unsandboxed: true in .github/crew.yml to run them without one');
+    expect(r.setupFailure).toBe(
+      'the setup commands were refused: this tree holds model-written code, and run_command was refused: no sandbox (no sandbox on this runner); set allow_unsandboxed: true in .github/crew.yml to run them without one',
+    );
     expect(warnings.at(-1)).toBe(r.setupFailure);
     await expect(stat(marker)).rejects.toThrow();
   });
@@ -111,14 +121,24 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     try {
-      const r = await prepareTools(ctx(), config([`id -un > who.txt; ls /proc | grep -c '^[0-9]' > pids.txt; node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(t => require('fs').writeFileSync('net.txt', t))"`]), { trusted: false });
+      const r = await prepareTools(
+        ctx(),
+        config([
+          `id -un > who.txt; ls /proc | grep -c '^[0-9]' > pids.txt; node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(t => require('fs').writeFileSync('net.txt', t))"`,
+        ]),
+        { trusted: false },
+      );
       expect(r.setupFailure).toBeNull();
       expect(r.runner!.sandboxed).toBe(true);
       expect((await readFile(join(ws, 'who.txt'), 'utf8')).trim()).toBe('crew-tool');
       expect(Number(await readFile(join(ws, 'pids.txt'), 'utf8'))).toBeLessThan(10);
       expect(await readFile(join(ws, 'net.txt'), 'utf8')).toBe('reachable');
       // The agents' own commands keep having no network.
-      const agent = await r.runner!.run(`node -e "fetch('http://127.0.0.1:${port}').then(() => console.log('REACHED'), () => console.log('offline'))"`, { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 10_000 });
+      const agent = await r.runner!.run(`node -e "fetch('http://127.0.0.1:${port}').then(() => console.log('REACHED'), () => console.log('offline'))"`, {
+        cwd: ws,
+        timeoutMs: 20_000,
+        maxOutputBytes: 10_000,
+      });
       expect(agent.output.trim()).toBe('offline');
     } finally {
       server.close();

@@ -26,9 +26,10 @@ async function ensureRunnerUser(): Promise<{ uid: number; gid: number }> {
       await exec('apt-get', ['install', '-y', '-qq', 'sudo'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     });
   }
-  if (!(await has('id', [RUNNER_USER]))) await exec('useradd', ['--create-home', '--shell', '/bin/bash', RUNNER_USER]).catch(async (e) => {
-    if (!(await has('id', [RUNNER_USER]))) throw e;
-  });
+  if (!(await has('id', [RUNNER_USER])))
+    await exec('useradd', ['--create-home', '--shell', '/bin/bash', RUNNER_USER]).catch(async (e) => {
+      if (!(await has('id', [RUNNER_USER]))) throw e;
+    });
   await writeFile(`/etc/sudoers.d/${RUNNER_USER}`, `${RUNNER_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
   const uid = Number((await exec('id', ['-u', RUNNER_USER])).stdout);
   const gid = Number((await exec('id', ['-g', RUNNER_USER])).stdout);
@@ -56,11 +57,16 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
   async function probe(mode: 'sandboxed' | 'unsandboxed', command: string): Promise<string> {
     const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
     const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, ...CANARIES };
-    const { stdout } = await exec('setpriv', [`--reuid=${RUNNER_USER}`, `--regid=${RUNNER_USER}`, '--init-groups', process.execPath, '--import', 'tsx', script, mode, workspace, dir, command], { env, cwd: join(__dirname, '..', '..', '..'), maxBuffer: 10_000_000 });
+    const { stdout } = await exec(
+      'setpriv',
+      [`--reuid=${RUNNER_USER}`, `--regid=${RUNNER_USER}`, '--init-groups', process.execPath, '--import', 'tsx', script, mode, workspace, dir, command],
+      { env, cwd: join(__dirname, '..', '..', '..'), maxBuffer: 10_000_000 },
+    );
     return stdout;
   }
 
-  const LOOK = 'id -un; echo pids=$(ls /proc | grep -c "^[0-9]"); cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -E "^INPUT_"; sudo -n true 2>/dev/null && echo HAS-SUDO || echo no-sudo';
+  const LOOK =
+    'id -un; echo pids=$(ls /proc | grep -c "^[0-9]"); cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -E "^INPUT_"; sudo -n true 2>/dev/null && echo HAS-SUDO || echo no-sudo';
 
   it('crew, as that user, starts the tool user’s sandbox through sudo: no secret in reach, no sudo inside, only its own processes', async () => {
     const out = await probe('sandboxed', LOOK);

@@ -18,11 +18,15 @@ const CANARIES = {
 /** Runs a command the way crew does in a job: from a process whose initial environment holds the secrets. */
 async function probe(mode: 'sandboxed' | 'unsandboxed', workspace: string, temp: string, command: string): Promise<string> {
   const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, mode, workspace, temp, command], { env: { ...process.env, ...CANARIES }, maxBuffer: 10_000_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, mode, workspace, temp, command], {
+    env: { ...process.env, ...CANARIES },
+    maxBuffer: 10_000_000,
+  });
   return stdout;
 }
 
-const PROBE = 'env; echo ---; cat /proc/$PPID/environ; echo; cat /proc/1/environ; echo; for p in /proc/[0-9]*; do cat $p/environ 2>/dev/null; done; echo; git config -l; cat .git/config; ls /proc';
+const PROBE =
+  'env; echo ---; cat /proc/$PPID/environ; echo; cat /proc/1/environ; echo; for p in /proc/[0-9]*; do cat $p/environ 2>/dev/null; done; echo; git config -l; cat .git/config; ls /proc';
 
 describe('run_command’s sandbox, for real (this machine runs as root, so the tool user and namespaces exist)', () => {
   let dir: string;

@@ -17,7 +17,18 @@ const forms = readdirSync(dir)
 
 describe('sanitize: golden files, one per form of hidden instruction', () => {
   it('covers every form the threat model names', () => {
-    expect(forms).toEqual(['attributes', 'bidi', 'code-blocks', 'entities', 'hidden-elements', 'html-comments', 'image-alt', 'plain', 'unicode-tags', 'zero-width']);
+    expect(forms).toEqual([
+      'attributes',
+      'bidi',
+      'code-blocks',
+      'entities',
+      'hidden-elements',
+      'html-comments',
+      'image-alt',
+      'plain',
+      'unicode-tags',
+      'zero-width',
+    ]);
   });
 
   for (const form of forms) {

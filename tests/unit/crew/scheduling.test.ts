@@ -6,13 +6,26 @@ import { readView, writePlan, writeRun, writeTask } from '../../../src/state/run
 import { claimReadyTasks } from '../../../src/state/transitions';
 import { view as fixtureView } from './run-fixtures';
 
-const task = (id: string, ...dependsOn: string[]): PlanTask => ({ id, title: id, description: 'd', persona: 'coder', tier: 'haiku', dependsOn, files: [], criteria: [] });
+const task = (id: string, ...dependsOn: string[]): PlanTask => ({
+  id,
+  title: id,
+  description: 'd',
+  persona: 'coder',
+  tier: 'haiku',
+  dependsOn,
+  files: [],
+  criteria: [],
+});
 
 /** A run whose plan is `tasks`, each with the status given (pending when not named). */
 function runOf(tasks: PlanTask[], statuses: Record<string, TaskStatus> = {}): RunView {
   const base = fixtureView([]);
   const plan: Plan = { ...base.plan!, tasks };
-  return { run: base.run, plan, tasks: new Map(tasks.map((t) => [t.id, { ...newTaskRecord(t.id, `crew/12/r2/${t.id}`), status: statuses[t.id] ?? 'pending' }])) };
+  return {
+    run: base.run,
+    plan,
+    tasks: new Map(tasks.map((t) => [t.id, { ...newTaskRecord(t.id, `crew/12/r2/${t.id}`), status: statuses[t.id] ?? 'pending' }])),
+  };
 }
 
 /** The run's files in memory, written the way a state update writes them. */

@@ -7,7 +7,11 @@ export function scriptedSubmissions(tool: string, inputs: unknown[]): { model: M
   const model: Model = {
     async complete(req): Promise<ModelReply> {
       requests.push(structuredClone(req));
-      return { content: [{ type: 'tool_use', id: `tu${requests.length}`, name: tool, input: inputs[requests.length - 1] }], stopReason: 'tool_use', usage: ZERO_USAGE };
+      return {
+        content: [{ type: 'tool_use', id: `tu${requests.length}`, name: tool, input: inputs[requests.length - 1] }],
+        stopReason: 'tool_use',
+        usage: ZERO_USAGE,
+      };
     },
   };
   return { model, requests };

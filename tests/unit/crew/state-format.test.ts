@@ -16,7 +16,13 @@ const files = (patch: Record<string, string> = {}) => {
     ...Object.fromEntries([...good.tasks.values()].map((t) => [paths.taskJson(12, 2, t.id), JSON.stringify(t)])),
     ...patch,
   };
-  return { read: (p: string) => all[p], list: (prefix: string) => Object.keys(all).filter((k) => k.startsWith(prefix)).sort() };
+  return {
+    read: (p: string) => all[p],
+    list: (prefix: string) =>
+      Object.keys(all)
+        .filter((k) => k.startsWith(prefix))
+        .sort(),
+  };
 };
 const refusal = (fn: () => unknown): StateFormatError => {
   try {
@@ -52,10 +58,12 @@ describe('reading the state branch: a damaged file is refused with the file and 
   });
 
   it('checks task files and the plan too, including ids that end up in refs and paths', () => {
-    expect(refusal(() => readView(files({ [paths.taskJson(12, 2, 't1')]: JSON.stringify({ ...good.tasks.get('t1'), branch: 'main' }) }), 12, 2)).message).toContain(
-      'issue-12/run-2/tasks/task_t1.json is not valid: field `branch` expected a crew/ branch name (got "main")',
+    expect(
+      refusal(() => readView(files({ [paths.taskJson(12, 2, 't1')]: JSON.stringify({ ...good.tasks.get('t1'), branch: 'main' }) }), 12, 2)).message,
+    ).toContain('issue-12/run-2/tasks/task_t1.json is not valid: field `branch` expected a crew/ branch name (got "main")');
+    expect(refusal(() => readView(files({ [paths.taskJson(12, 2, 't3')]: JSON.stringify({ ...good.tasks.get('t3'), attempts: -1 }) }), 12, 2)).field).toBe(
+      'attempts',
     );
-    expect(refusal(() => readView(files({ [paths.taskJson(12, 2, 't3')]: JSON.stringify({ ...good.tasks.get('t3'), attempts: -1 }) }), 12, 2)).field).toBe('attempts');
     const badPlan = { ...plan, tasks: [{ ...plan.tasks[0], id: '--upload-pack=x' }] };
     expect(refusal(() => readView(files({ [paths.planJson(12, 2)]: JSON.stringify(badPlan) }), 12, 2)).field).toBe('tasks.0.id');
   });

@@ -31,7 +31,15 @@ const ran: unknown[] = [];
 const write: AgentTool = { spec: { name: 'write_file', description: 'w', input_schema: { type: 'object' } }, run: (i) => (ran.push(i), 'wrote') };
 const edit: AgentTool = { spec: { name: 'edit_file', description: 'e', input_schema: { type: 'object' } }, run: (i) => (ran.push(i), 'edited') };
 const done: AgentTool = { final: true, spec: { name: 'done', description: 'd', input_schema: { type: 'object' } }, run: () => 'ok' };
-const base = { modelId: 'claude-test', system: "You are crew's worker.", firstMessage: 'Task: t1', log, tools: [write, edit, done], maxTurns: 6, maxTokens: 8000 };
+const base = {
+  modelId: 'claude-test',
+  system: "You are crew's worker.",
+  firstMessage: 'Task: t1',
+  log,
+  tools: [write, edit, done],
+  maxTurns: 6,
+  maxTokens: 8000,
+};
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use' as const, id, name, input });
 
 describe('runToolLoop by stop_reason', () => {
@@ -70,7 +78,10 @@ describe('runToolLoop by stop_reason', () => {
   it('refusal: no tool runs, and the loop ends with a visible error (or throws without recover)', async () => {
     ran.length = 0;
     const refusing = () => model([{ content: [use('toolu_r', 'write_file', { path: 'a.ts', content: 'x' })], stop: 'refusal' }]);
-    expect(await runToolLoop({ ...base, model: refusing(), recover: true })).toMatchObject({ stop: 'error', error: expect.stringMatching(/refused to continue \(stop_reason refusal\)/) });
+    expect(await runToolLoop({ ...base, model: refusing(), recover: true })).toMatchObject({
+      stop: 'error',
+      error: expect.stringMatching(/refused to continue \(stop_reason refusal\)/),
+    });
     await expect(runToolLoop({ ...base, model: refusing() })).rejects.toThrow(/refused/);
     expect(ran).toEqual([]);
   });
@@ -94,7 +105,11 @@ describe('runToolLoop by stop_reason', () => {
     ];
     let summaries = 0;
     const m = model(replies());
-    const out = await runToolLoop({ ...base, model: m, compaction: { budgetTokens: 1_000_000, summarize: async () => (summaries++, { summary: 'edited a and b', usage: ZERO_USAGE }) } });
+    const out = await runToolLoop({
+      ...base,
+      model: m,
+      compaction: { budgetTokens: 1_000_000, summarize: async () => (summaries++, { summary: 'edited a and b', usage: ZERO_USAGE }) },
+    });
     expect(out).toMatchObject({ stop: 'final', compactions: 1 });
     expect(summaries).toBe(1);
     // The next request is a fresh conversation: one opening with the summary, the cut call and the note why.
@@ -106,7 +121,10 @@ describe('runToolLoop by stop_reason', () => {
     expect(opening).toContain('write_file');
     expect(opening).toContain("the conversation reached the model's context window");
     expect(ran).toEqual([{ path: 'a' }, { path: 'b' }]);
-    expect(await runToolLoop({ ...base, model: model(replies()), recover: true })).toMatchObject({ stop: 'error', error: expect.stringMatching(/context window/) });
+    expect(await runToolLoop({ ...base, model: model(replies()), recover: true })).toMatchObject({
+      stop: 'error',
+      error: expect.stringMatching(/context window/),
+    });
   });
 });
 
@@ -122,10 +140,17 @@ describe('summarize by stop_reason', () => {
   });
 
   it('one still cut at 64,000 tokens, refused, or empty fails visibly instead of keeping the previous summary', async () => {
-    const cut = model([{ content: [{ type: 'text', text: 'x' }], stop: 'max_tokens' }, { content: [{ type: 'text', text: 'x' }], stop: 'max_tokens' }]);
-    await expect(summarize(cut, 'claude-test', 'sys', 'before', turns, 32_000)).rejects.toThrow(/cut off \(stop_reason max_tokens\) at 64000 output tokens; raise max_output_tokens.summarizer/);
+    const cut = model([
+      { content: [{ type: 'text', text: 'x' }], stop: 'max_tokens' },
+      { content: [{ type: 'text', text: 'x' }], stop: 'max_tokens' },
+    ]);
+    await expect(summarize(cut, 'claude-test', 'sys', 'before', turns, 32_000)).rejects.toThrow(
+      /cut off \(stop_reason max_tokens\) at 64000 output tokens; raise max_output_tokens.summarizer/,
+    );
     expect(cut.requests.map((r) => r.maxTokens)).toEqual([32_000, 64_000]);
     await expect(summarize(model([{ content: [{ type: 'text', text: 'no' }], stop: 'refusal' }]), 'm', 's', 'before', turns)).rejects.toThrow(/refused/);
-    await expect(summarize(model([{ content: [{ type: 'thinking', thinking: 'hm', signature: 's' }], stop: 'end_turn' }]), 'm', 's', 'before', turns)).rejects.toThrow(/came back empty/);
+    await expect(
+      summarize(model([{ content: [{ type: 'thinking', thinking: 'hm', signature: 's' }], stop: 'end_turn' }]), 'm', 's', 'before', turns),
+    ).rejects.toThrow(/came back empty/);
   });
 });

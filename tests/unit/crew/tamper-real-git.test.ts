@@ -19,7 +19,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const TEST_FILE = "import { a } from '../src/a.js';\nit('is one', () => {\n  expect(a).toBe(1);\n  expect(a + 1).toBe(2);\n});\n";
 
 /** A repository with a source file, a test and a package.json, committed as the base. */
-async function repoWithBase(extra: Record<string, string> = {}): Promise<{ dir: string; base: string; write: (p: string, t: string) => void; commit: (m: string) => Promise<string> }> {
+async function repoWithBase(
+  extra: Record<string, string> = {},
+): Promise<{ dir: string; base: string; write: (p: string, t: string) => void; commit: (m: string) => Promise<string> }> {
   const dir = mkdtempSync(join(root, 'repo-'));
   const write = (path: string, text: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -54,13 +56,7 @@ async function configureDrivers(dir: string): Promise<string> {
 const ran = (markers: string) => readdirSync(markers).sort();
 
 describe('item 1: the diff the checks read is the bytes as committed, whatever .gitattributes says', () => {
-  const hiding = [
-    ['*.js -diff'],
-    ['*.js binary'],
-    ['*.js diff=evil'],
-    ['[attr]hide -diff -text', '*.js hide'],
-    ['test/** -diff'],
-  ];
+  const hiding = [['*.js -diff'], ['*.js binary'], ['*.js diff=evil'], ['[attr]hide -diff -text', '*.js hide'], ['test/** -diff']];
 
   it.each(hiding)('%s: a deleted and an emptied test are found, and git itself would have hidden them', async (...lines) => {
     const { dir, base, write, commit } = await repoWithBase({ 'test/b.test.js': "it('b', () => {\n  expect(2).toEqual(2);\n});\n" });
@@ -80,7 +76,7 @@ describe('item 1: the diff the checks read is the bytes as committed, whatever .
     const diff = await repo.unifiedDiff(base, head);
     expect(diff.truncated).toBe(false);
     expect(diff.text).not.toContain('Binary files');
-    expect(diff.text).toContain("-  expect(a).toBe(1);");
+    expect(diff.text).toContain('-  expect(a).toBe(1);');
     const found = findTampering(parseUnifiedDiff(diff.text));
     expect(found.map((f) => [f.rule, f.file])).toEqual([
       ['git-attributes-changed', '.gitattributes'],
@@ -99,15 +95,31 @@ describe('item 1: the diff the checks read is the bytes as committed, whatever .
     const head = await commit('attrs');
     const found = findTampering(parseUnifiedDiff((await new GitRepo(dir, dir, 'unused-token').unifiedDiff(base, head)).text));
     expect(found).toEqual([
-      { rule: 'git-attributes-changed', file: 'docs/.gitattributes', evidence: 'docs/.gitattributes deletes git attributes (removed: `*.md text`); they decide how git shows and converts files (`-diff` shows a change as "Binary files differ"), so no task may change them' },
-      { rule: 'git-attributes-changed', file: 'test/.gitattributes', line: 1, evidence: 'test/.gitattributes:1 changes git attributes (now: `*.js -diff`); they decide how git shows and converts files (`-diff` shows a change as "Binary files differ"), so no task may change them' },
+      {
+        rule: 'git-attributes-changed',
+        file: 'docs/.gitattributes',
+        evidence:
+          'docs/.gitattributes deletes git attributes (removed: `*.md text`); they decide how git shows and converts files (`-diff` shows a change as "Binary files differ"), so no task may change them',
+      },
+      {
+        rule: 'git-attributes-changed',
+        file: 'test/.gitattributes',
+        line: 1,
+        evidence:
+          'test/.gitattributes:1 changes git attributes (now: `*.js -diff`); they decide how git shows and converts files (`-diff` shows a change as "Binary files differ"), so no task may change them',
+      },
     ]);
   });
 
-  it("a test file git still showed as binary fails closed instead of being skipped", () => {
-    const diff = 'diff --git a/test/a.test.js b/test/a.test.js\ndeleted file mode 100644\nBinary files a/test/a.test.js and /dev/null differ\ndiff --git a/img/logo.png b/img/logo.png\nBinary files a/img/logo.png and b/img/logo.png differ\n';
+  it('a test file git still showed as binary fails closed instead of being skipped', () => {
+    const diff =
+      'diff --git a/test/a.test.js b/test/a.test.js\ndeleted file mode 100644\nBinary files a/test/a.test.js and /dev/null differ\ndiff --git a/img/logo.png b/img/logo.png\nBinary files a/img/logo.png and b/img/logo.png differ\n';
     expect(findTampering(parseUnifiedDiff(diff))).toEqual([
-      { rule: 'diff-unreadable', file: 'test/a.test.js', evidence: 'the change to test/a.test.js could not be read as text ("Binary files differ"), so the test-tampering checks cannot vouch for it' },
+      {
+        rule: 'diff-unreadable',
+        file: 'test/a.test.js',
+        evidence: 'the change to test/a.test.js could not be read as text ("Binary files differ"), so the test-tampering checks cannot vouch for it',
+      },
     ]);
   });
 });
@@ -143,7 +155,7 @@ describe("item 1: crew's own git runs no filter, diff or merge driver a tree's .
     expect(ran(markers)).toEqual(['clean', 'diff-command', 'merge', 'smudge']);
   });
 
-  it('a required filter it cannot run fails the commit with git\'s reason instead of committing around it', async () => {
+  it("a required filter it cannot run fails the commit with git's reason instead of committing around it", async () => {
     const { dir, write } = await repoWithBase();
     const markers = await configureDrivers(dir);
     await git(['config', 'filter.evil.required', 'true'], { cwd: dir });
@@ -167,10 +179,14 @@ describe('item 3: a diff over the limit fails closed', () => {
     const found = adversarialChecks(plan.criteria, null, { files: parseUnifiedDiff(diff.text), cut: { bytes: diff.bytes, limit: 50_000 } });
     expect(found).toHaveLength(1);
     expect(found[0]!.rule).toBe('diff-too-large');
-    expect(found[0]!.evidence).toMatch(/^the change is 0\.2 MB \(2\d\d,\d\d\d bytes\) of diff, over the 0.1 MB limit the test-tampering checks read, so they cannot vouch for the rest/);
+    expect(found[0]!.evidence).toMatch(
+      /^the change is 0\.2 MB \(2\d\d,\d\d\d bytes\) of diff, over the 0.1 MB limit the test-tampering checks read, so they cannot vouch for the rest/,
+    );
     const met = plan.criteria.map((c) => ({ criterion: c.id, text: c.text, kind: c.kind, met: true, evidence: ['ok'], confidence: 1, tasks: [] }));
     expect(verdictOf(met, found)).toBe('FAIL');
-    expect(adversarialChecks(plan.criteria, null, { files: [], cut: { bytes: 6_000_000, limit: DIFF_LIMIT_BYTES } })[0]!.evidence).toContain('the change is 6 MB (6,000,000 bytes) of diff, over the 5 MB limit');
+    expect(adversarialChecks(plan.criteria, null, { files: [], cut: { bytes: 6_000_000, limit: DIFF_LIMIT_BYTES } })[0]!.evidence).toContain(
+      'the change is 6 MB (6,000,000 bytes) of diff, over the 5 MB limit',
+    );
     // Under the limit, nothing is said.
     expect((await repo.unifiedDiff(base, head)).truncated).toBe(false);
   });
@@ -190,8 +206,10 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
     const repo = new GitRepo(r.dir, r.dir, 'unused-token');
     const files = parseUnifiedDiff((await repo.unifiedDiff(from, head)).text);
     const context: TamperContext = { packageJson: {}, setupFiles: [] };
-    for (const f of files.filter((x) => x.path.endsWith('package.json'))) context.packageJson![f.path] = { before: await repo.readFileAt(from, f.path), after: await repo.readFileAt(head, f.path) };
-    for (const p of (await repo.listFiles()).filter(isRunnerConfigFile)) context.setupFiles!.push(...setupFilesNamedIn(p, (await repo.readFileAt(head, p)) ?? ''));
+    for (const f of files.filter((x) => x.path.endsWith('package.json')))
+      context.packageJson![f.path] = { before: await repo.readFileAt(from, f.path), after: await repo.readFileAt(head, f.path) };
+    for (const p of (await repo.listFiles()).filter(isRunnerConfigFile))
+      context.setupFiles!.push(...setupFilesNamedIn(p, (await repo.readFileAt(head, p)) ?? ''));
     return findTampering(files, context);
   }
   const pkg = (scripts: string, rest = '') => `{\n  "name": "x",\n  "scripts": {\n${scripts}\n  }${rest}\n}\n`;
@@ -200,13 +218,29 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
     r.write('package.json', pkg('    "test": "node --test",\n    "postinstall": "node scripts/steal.js",\n    "prepare": "husky",\n    "lint": "eslint ."'));
     const added = await checks(await r.commit('scripts'));
     expect(added).toEqual([
-      { rule: 'lifecycle-script-changed', file: 'package.json', line: 5, evidence: 'package.json:5 adds the `postinstall` script `node scripts/steal.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging' },
-      { rule: 'lifecycle-script-changed', file: 'package.json', line: 6, evidence: 'package.json:6 adds the `prepare` script `husky`, which npm runs by itself (on install, test, pack or publish): look at it before merging' },
+      {
+        rule: 'lifecycle-script-changed',
+        file: 'package.json',
+        line: 5,
+        evidence:
+          'package.json:5 adds the `postinstall` script `node scripts/steal.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging',
+      },
+      {
+        rule: 'lifecycle-script-changed',
+        file: 'package.json',
+        line: 6,
+        evidence: 'package.json:6 adds the `prepare` script `husky`, which npm runs by itself (on install, test, pack or publish): look at it before merging',
+      },
     ]);
-    r.write('package.json', pkg('    "test": "node --test",\n    "postinstall": "node scripts/other.js",\n    "lint": "eslint src"', ',\n  "dependencies": { "install": "^0.13.0" }'));
+    r.write(
+      'package.json',
+      pkg('    "test": "node --test",\n    "postinstall": "node scripts/other.js",\n    "lint": "eslint src"', ',\n  "dependencies": { "install": "^0.13.0" }'),
+    );
     const first = await git(['rev-parse', 'HEAD'], { cwd: r.dir });
     const changed = await checks(await r.commit('change'), first.trim());
-    expect(changed.map((f) => f.evidence)).toEqual(['package.json:5 changes the `postinstall` script from `node scripts/steal.js` to `node scripts/other.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging']);
+    expect(changed.map((f) => f.evidence)).toEqual([
+      'package.json:5 changes the `postinstall` script from `node scripts/steal.js` to `node scripts/other.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging',
+    ]);
     // The same commit read from the diff alone (no whole files): the line rules still find it.
     const repo = new GitRepo(r.dir, r.dir, 'unused-token');
     expect(findTampering(parseUnifiedDiff((await repo.unifiedDiff(first.trim(), 'HEAD')).text)).map((f) => f.evidence)).toEqual(changed.map((f) => f.evidence));
@@ -218,9 +252,12 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
   });
 
   it('conftest.py that drops tests or forces the exit status; setup files by convention and named by the config', async () => {
-    r.write('tests/conftest.py', 'import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    items.clear()\n\ndef pytest_sessionfinish(session, exitstatus):\n    session.exitstatus = 0\n');
+    r.write(
+      'tests/conftest.py',
+      'import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    items.clear()\n\ndef pytest_sessionfinish(session, exitstatus):\n    session.exitstatus = 0\n',
+    );
     r.write('test/setup/global.ts', "import { vi } from 'vitest';\nglobalThis.expect = () => ({ toBe() {} });\n");
-    r.write('jest.setup.js', "process.exit(0);\n");
+    r.write('jest.setup.js', 'process.exit(0);\n');
     r.write('src/a.js', 'export const a = 1; // process.exit( in a source file is not runner code\n');
     const found = await checks(await r.commit('runner code'));
     expect(found.map((f) => `${f.rule} ${f.file}:${f.line}`)).toEqual([
@@ -230,7 +267,9 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
       'runner-config-weakened tests/conftest.py:6',
       'runner-config-weakened tests/conftest.py:7',
     ]);
-    expect(found[1]!.evidence).toBe('test/setup/global.ts:2 is runner code loaded around every test, and this line changes which tests run or how they end: `globalThis.expect = () => ({ toBe() {} });`');
+    expect(found[1]!.evidence).toBe(
+      'test/setup/global.ts:2 is runner code loaded around every test, and this line changes which tests run or how they end: `globalThis.expect = () => ({ toBe() {} });`',
+    );
     // A harmless setup change (a new mock) is not a finding.
     r.write('test/setup/global.ts', "import { vi } from 'vitest';\nvi.mock('node:fs');\n");
     r.write('tests/conftest.py', 'import pytest\n\n@pytest.fixture\ndef user():\n    return "u"\n');
@@ -245,7 +284,12 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
       "vitest.config.ts:3 changes the code the runner loads before the tests: `globalSetup: './test/setup/teardown-all.ts',`",
       "vitest.config.ts no longer has the runner setting on its former line 1: `export default { test: { setupFiles: ['./test/setup/global.ts'] } };`",
     ]);
-    expect(setupFilesNamedIn('packages/web/jest.config.js', "module.exports = { setupFilesAfterEnv: ['<rootDir>/jest/after.ts', 'jest-extended/all'], globalSetup: '../../tools/setup' };")).toEqual(['packages/web/jest/after.ts', 'tools/setup']);
+    expect(
+      setupFilesNamedIn(
+        'packages/web/jest.config.js',
+        "module.exports = { setupFilesAfterEnv: ['<rootDir>/jest/after.ts', 'jest-extended/all'], globalSetup: '../../tools/setup' };",
+      ),
+    ).toEqual(['packages/web/jest/after.ts', 'tools/setup']);
     expect(existsSync(join(r.dir, 'test/setup/global.ts'))).toBe(true);
   });
 });

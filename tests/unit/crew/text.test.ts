@@ -86,7 +86,7 @@ describe('markdown helpers', () => {
       details('t2 · Noisy task — success', `Output:\n\n${fence(huge)}`),
       '<!-- crew:merge -->\n### Merge\n\nNot merged by crew: auto_merge is off.\n<!-- /crew:merge -->',
       '**Total usage:** 1 input',
-      '<sub>The run\'s files are on the crew/state branch.</sub>',
+      "<sub>The run's files are on the crew/state branch.</sub>",
     ].join('\n\n');
     expect(body.length).toBeGreaterThan(65_536);
     const out = capBody(body, 'https://example.test/report.md');
@@ -97,12 +97,22 @@ describe('markdown helpers', () => {
     expect(out).toContain("…shortened to fit GitHub's limit: [the full text](https://example.test/report.md).");
     expect(out).toContain('log line 0 ');
     expect(out).not.toContain('log line 3999');
-    expect(out.endsWith('<!-- crew:merge -->\n### Merge\n\nNot merged by crew: auto_merge is off.\n<!-- /crew:merge -->\n\n**Total usage:** 1 input\n\n<sub>The run\'s files are on the crew/state branch.</sub>')).toBe(true);
+    expect(
+      out.endsWith(
+        "<!-- crew:merge -->\n### Merge\n\nNot merged by crew: auto_merge is off.\n<!-- /crew:merge -->\n\n**Total usage:** 1 input\n\n<sub>The run's files are on the crew/state branch.</sub>",
+      ),
+    ).toBe(true);
     expect(balanced(out)).toBe(true);
   });
 
   it('keeps `Closes #N` near the end of a PR body whose task list is huge', () => {
-    const body = ['Summary.', '### What changed', Array.from({ length: 3000 }, (_, i) => `- **t${i}** did ${'z'.repeat(40)}`).join('\n'), 'Closes #42', '<sub>Opened by crew.</sub>\n<!-- crew:pr issue=42 run=1 -->'].join('\n\n');
+    const body = [
+      'Summary.',
+      '### What changed',
+      Array.from({ length: 3000 }, (_, i) => `- **t${i}** did ${'z'.repeat(40)}`).join('\n'),
+      'Closes #42',
+      '<sub>Opened by crew.</sub>\n<!-- crew:pr issue=42 run=1 -->',
+    ].join('\n\n');
     const out = capBody(body, 'https://example.test/run');
     expect(out.length).toBeLessThanOrEqual(65_536);
     expect(out).toContain('\n\nCloses #42\n\n<sub>Opened by crew.</sub>\n<!-- crew:pr issue=42 run=1 -->');
@@ -121,12 +131,9 @@ describe('markdown helpers', () => {
   });
 
   it('splits markdown into blocks without breaking fences, <details> or crew’s marked sections', () => {
-    expect(markdownBlocks('a\n\n```\nx\n\ny\n```\n\n<details><summary>s</summary>\n\nb\n\n</details>\n\n<!-- crew:merge -->\n### M\n\nt\n<!-- /crew:merge -->')).toEqual([
-      'a',
-      '```\nx\n\ny\n```',
-      '<details><summary>s</summary>\n\nb\n\n</details>',
-      '<!-- crew:merge -->\n### M\n\nt\n<!-- /crew:merge -->',
-    ]);
+    expect(
+      markdownBlocks('a\n\n```\nx\n\ny\n```\n\n<details><summary>s</summary>\n\nb\n\n</details>\n\n<!-- crew:merge -->\n### M\n\nt\n<!-- /crew:merge -->'),
+    ).toEqual(['a', '```\nx\n\ny\n```', '<details><summary>s</summary>\n\nb\n\n</details>', '<!-- crew:merge -->\n### M\n\nt\n<!-- /crew:merge -->']);
   });
 
   it('fences text that itself contains backticks', () => {

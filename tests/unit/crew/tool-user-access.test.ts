@@ -24,7 +24,11 @@ describe('files crew writes can be changed by the sandboxed commands', () => {
     expect((await stat(join(ws, 'src', 'deep', 'notes.txt'))).mode & 0o777).toBe(0o666);
     expect((await stat(join(ws, 'src', 'deep'))).mode & 0o777).toBe(0o777);
     if (!('runner' in prepared)) throw new Error(`the sandbox should start here (crew runs as root): ${prepared.reason}`);
-    const r = await prepared.runner.run('echo two >> src/deep/notes.txt && touch src/deep/more.txt && id -un', { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 1000 });
+    const r = await prepared.runner.run('echo two >> src/deep/notes.txt && touch src/deep/more.txt && id -un', {
+      cwd: ws,
+      timeoutMs: 20_000,
+      maxOutputBytes: 1000,
+    });
     expect(r.output.trim()).toBe('crew-tool');
     expect(r.exitCode).toBe(0);
   });

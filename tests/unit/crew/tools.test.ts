@@ -19,7 +19,11 @@ function scriptedModel(replies: Array<ModelReply['content']>): Model & { request
       requests.push(structuredClone(req));
       const content = replies[requests.length - 1];
       if (!content) throw new Error(`no reply scripted for turn ${requests.length}`);
-      return { content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { ...ZERO_USAGE, inputTokens: 10, outputTokens: 2 } };
+      return {
+        content,
+        stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+        usage: { ...ZERO_USAGE, inputTokens: 10, outputTokens: 2 },
+      };
     },
   };
 }
@@ -117,7 +121,10 @@ describe('runToolLoop', () => {
     const thinking = { type: 'thinking' as const, thinking: 'plan', signature: 'sig' };
     const model = scriptedModel([[thinking, { type: 'text', text: '' }, use('echo', { x: 1 }, 'toolu_9')], [use('done', {})]]);
     await runToolLoop({ ...base, model, tools: [echo, done], maxTurns: 5 });
-    expect(model.requests[1]!.messages[1]).toEqual({ role: 'assistant', content: [thinking, { type: 'tool_use', id: 'toolu_9', name: 'echo', input: { x: 1 } }] });
+    expect(model.requests[1]!.messages[1]).toEqual({
+      role: 'assistant',
+      content: [thinking, { type: 'tool_use', id: 'toolu_9', name: 'echo', input: { x: 1 } }],
+    });
   });
 });
 
@@ -181,10 +188,20 @@ describe('runToolLoop limits, messages and compaction', () => {
       toolCalls: { echo: 2 },
     });
     await expect(runToolLoop({ ...base, model: failing(3), tools: [echo], maxTurns: 10 })).rejects.toThrow(/kept failing/);
-    const inboxDown = await runToolLoop({ ...base, model: failing(99), tools: [echo], maxTurns: 10, recover: true, between: async (turn) => (turn === 2 ? Promise.reject(new Error('crew/state could not be fetched')) : {}) });
+    const inboxDown = await runToolLoop({
+      ...base,
+      model: failing(99),
+      tools: [echo],
+      maxTurns: 10,
+      recover: true,
+      between: async (turn) => (turn === 2 ? Promise.reject(new Error('crew/state could not be fetched')) : {}),
+    });
     expect(inboxDown).toMatchObject({ stop: 'error', turns: 1, error: 'crew/state could not be fetched' });
     const big = { ...base, model: scriptedModel(many(5)), tools: [echo], maxTurns: 5, recover: true };
-    const summaryDown = await runToolLoop({ ...big, compaction: { budgetTokens: 10, summarize: () => Promise.reject(new Error('summarizer: 529 overloaded')) } });
+    const summaryDown = await runToolLoop({
+      ...big,
+      compaction: { budgetTokens: 10, summarize: () => Promise.reject(new Error('summarizer: 529 overloaded')) },
+    });
     expect(summaryDown).toMatchObject({ stop: 'error', error: 'summarizer: 529 overloaded' });
   });
 
@@ -211,9 +228,18 @@ describe('runToolLoop limits, messages and compaction', () => {
   });
 
   it('before sending, a tool result too large for the context budget is cut, head and tail kept, with a note the model reads', async () => {
-    const huge: AgentTool = { spec: { name: 'read_file', description: 'read', input_schema: { type: 'object' } }, run: () => `START\n${'x'.repeat(200_000)}\nEND` };
+    const huge: AgentTool = {
+      spec: { name: 'read_file', description: 'read', input_schema: { type: 'object' } },
+      run: () => `START\n${'x'.repeat(200_000)}\nEND`,
+    };
     const model = scriptedModel([[use('read_file', {}, 'toolu_big')], [use('echo', {}, 'toolu_after')]]);
-    const out = await runToolLoop({ ...base, model, tools: [huge, echo], maxTurns: 2, compaction: { budgetTokens: 10_000, summarize: async () => ({ summary: 's', usage: ZERO_USAGE }) } });
+    const out = await runToolLoop({
+      ...base,
+      model,
+      tools: [huge, echo],
+      maxTurns: 2,
+      compaction: { budgetTokens: 10_000, summarize: async () => ({ summary: 's', usage: ZERO_USAGE }) },
+    });
     const sent = model.requests[1]!;
     const result = sent.messages.at(-1)!.content[0] as { type: string; tool_use_id: string; content: string };
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_big' });
@@ -229,7 +255,13 @@ describe('runToolLoop limits, messages and compaction', () => {
     const model = scriptedModel(many(30));
     const summarized: number[] = [];
     const wide: AgentTool = { spec: { name: 'echo', description: 'echo', input_schema: { type: 'object' } }, run: () => 'y'.repeat(3000) };
-    await runToolLoop({ ...base, model, tools: [wide], maxTurns: 30, compaction: { budgetTokens: 10_000, summarize: async (_p, m) => (summarized.push(m.length), { summary: 'read y many times', usage: ZERO_USAGE }) } });
+    await runToolLoop({
+      ...base,
+      model,
+      tools: [wide],
+      maxTurns: 30,
+      compaction: { budgetTokens: 10_000, summarize: async (_p, m) => (summarized.push(m.length), { summary: 'read y many times', usage: ZERO_USAGE }) },
+    });
     expect(summarized.length).toBeGreaterThan(0);
     for (const r of model.requests) expect(estimateTokens(base.system, r.tools, r.messages)).toBeLessThanOrEqual(8_500);
   });
@@ -241,7 +273,11 @@ describe('runToolLoop limits, messages and compaction', () => {
         this.requests.push(structuredClone(req));
         const n = this.requests.length;
         const size = req.messages.reduce((s, m) => s + JSON.stringify(m).length, 0);
-        return { content: n < 12 ? [use('echo', { n }, `toolu_${n}`)] : [use('done', {}, 'toolu_done')], stopReason: 'tool_use', usage: { ...ZERO_USAGE, inputTokens: Math.ceil(size / 4) } };
+        return {
+          content: n < 12 ? [use('echo', { n }, `toolu_${n}`)] : [use('done', {}, 'toolu_done')],
+          stopReason: 'tool_use',
+          usage: { ...ZERO_USAGE, inputTokens: Math.ceil(size / 4) },
+        };
       },
     };
     const done: AgentTool = { final: true, spec: { name: 'done', description: 'done', input_schema: { type: 'object' } }, run: () => 'ok' };

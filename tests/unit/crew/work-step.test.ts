@@ -36,7 +36,16 @@ const plan: Plan = {
   summary: 'Write the notes.',
   criteria: [{ id: 'c1', text: 'NOTES.md exists', kind: 'semantic' }],
   tasks: [
-    { id: 't1', title: 'Write the notes', description: 'Write NOTES.md.', persona: 'coder', tier: 'haiku', dependsOn: [], files: [], criteria: ['NOTES.md exists'] },
+    {
+      id: 't1',
+      title: 'Write the notes',
+      description: 'Write NOTES.md.',
+      persona: 'coder',
+      tier: 'haiku',
+      dependsOn: [],
+      files: [],
+      criteria: ['NOTES.md exists'],
+    },
     { id: 't2', title: 'Check the links', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [], criteria: ['links work'] },
     { id: 't3', title: 'Write the intro', description: 'd', persona: 'writer', tier: 'haiku', dependsOn: [], files: [], criteria: ['intro written'] },
   ],
@@ -57,11 +66,19 @@ const FULL_REPORT = {
 };
 
 type Reply = ModelReply['content'];
-const use = (name: string, input: Record<string, unknown>, id = `toolu_${Math.random().toString(36).slice(2, 10)}`) => ({ type: 'tool_use' as const, id, name, input });
+const use = (name: string, input: Record<string, unknown>, id = `toolu_${Math.random().toString(36).slice(2, 10)}`) => ({
+  type: 'tool_use' as const,
+  id,
+  name,
+  input,
+});
 const attemptOf = (req: ModelRequest) => Number(/^Attempt: (\d+)/m.exec(JSON.stringify(req.messages[0]).replace(/\\n/g, '\n'))?.[1]);
 
 /** A Model port that answers per attempt and turn, reports the usage it is told to, and keeps every request. */
-function scripted(answer: (attempt: number, turn: number) => Reply, opts: { usage?: number; onRequest?: () => void } = {}): Model & { requests: ModelRequest[] } {
+function scripted(
+  answer: (attempt: number, turn: number) => Reply,
+  opts: { usage?: number; onRequest?: () => void } = {},
+): Model & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   return {
     requests,
@@ -111,7 +128,15 @@ describe('the work step, in-process against the fakes', () => {
     const forge = makeForge();
     planCommentId = (await forge.postComment(ISSUE, 'plan comment (crew renders it)')).id;
     const now = clock.now().toISOString();
-    const record: RunRecord = view([], { issue: ISSUE, run: RUN, title: 'Write the notes', version: 0, base: { branch: 'main', sha: (await gh.repo.branchSha('main'))! }, planCommentId, usage: ZERO_USAGE }).run;
+    const record: RunRecord = view([], {
+      issue: ISSUE,
+      run: RUN,
+      title: 'Write the notes',
+      version: 0,
+      base: { branch: 'main', sha: (await gh.repo.branchSha('main'))! },
+      planCommentId,
+      usage: ZERO_USAGE,
+    }).run;
     const claim = { runId: RUN_ID, nonce: 'n1', at: now };
     await stateStore('seed').update(`issue-${ISSUE}/`, 'seed', (tx) => {
       writeRun(tx, record, now);
@@ -132,12 +157,19 @@ describe('the work step, in-process against the fakes', () => {
     const workspace = join(dir, `ws-${Math.random().toString(36).slice(2, 8)}`);
     const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
     await git(['init', '--quiet', '-b', 'main', workspace]);
-    await git(['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--depth=1', gh.cloneUrl, '+refs/heads/main:refs/remotes/origin/main'], { cwd: workspace });
+    await git(['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--depth=1', gh.cloneUrl, '+refs/heads/main:refs/remotes/origin/main'], {
+      cwd: workspace,
+    });
     await git(['checkout', '--quiet', '-B', 'main', 'refs/remotes/origin/main'], { cwd: workspace });
     const config = parseConfig(configYaml);
     return {
       settings: { step: 'work', anthropicApiKey: 'sk-ant-test-key-0000', githubToken: token, issue: ISSUE, run: RUN, task: 't1' },
-      event: { kind: 'comment', action: 'created', issue: { number: ISSUE, title: 'Write the notes', body: '', isPull: false, labels: [] }, comment: { id: 1, body: '/crew run', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } } },
+      event: {
+        kind: 'comment',
+        action: 'created',
+        issue: { number: ISSUE, title: 'Write the notes', body: '', isPull: false, labels: [] },
+        comment: { id: 1, body: '/crew run', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } },
+      },
       forge: makeForge(),
       repo: new GitRepo(workspace, gh.cloneUrl, token),
       state: stateStore(`job-${Math.random().toString(36).slice(2, 8)}`),
@@ -164,7 +196,11 @@ describe('the work step, in-process against the fakes', () => {
     // Each model turn takes 20 minutes of the test's clock; the task may take 30 in all.
     const model = scripted(
       (attempt, turn) => {
-        if (attempt === 1 && turn === 1) return [use('send_message', { to: 'all', text: 'NOTES.md will hold the summary table.' }), use('write_file', { path: 'NOTES.md', content: '# Notes\n\nFirst part.\n' })];
+        if (attempt === 1 && turn === 1)
+          return [
+            use('send_message', { to: 'all', text: 'NOTES.md will hold the summary table.' }),
+            use('write_file', { path: 'NOTES.md', content: '# Notes\n\nFirst part.\n' }),
+          ];
         if (attempt === 1 && turn === 2) return [use('write_file', { path: 'MORE.md', content: 'second part\n' })];
         return [use('write_file', { path: 'LATE.md', content: 'never\n' })];
       },
@@ -183,7 +219,9 @@ describe('the work step, in-process against the fakes', () => {
     // team.send('all') against the real state: t2 is running and gets it; t3 is done and does not; nor does t1 itself.
     const inbox = (await gh.repo.listFiles('refs/heads/crew/state')).filter((p) => p.includes('/inbox/'));
     const messages = await Promise.all(inbox.map(async (p) => JSON.parse((await stateFile(p))!) as { from: string; to: string; type: string; text: string }));
-    expect(messages.map((m) => ({ from: m.from, to: m.to, type: m.type, text: m.text }))).toEqual([{ from: 't1', to: 't2', type: 'broadcast', text: 'NOTES.md will hold the summary table.' }]);
+    expect(messages.map((m) => ({ from: m.from, to: m.to, type: m.type, text: m.text }))).toEqual([
+      { from: 't1', to: 't2', type: 'broadcast', text: 'NOTES.md will hold the summary table.' },
+    ]);
   });
 
   it('token budgets are hard stops across attempts: a retry gets only what the earlier attempts left; the turn-limit attempt’s files stay on the reused branch', async () => {
@@ -216,7 +254,8 @@ describe('the work step, in-process against the fakes', () => {
         script: {
           entries: [],
           respond: (req) => {
-            if (req.attempt === 3) return { content: [{ type: 'tool_use', name: 'write_file', input: { path: 'NOTES.md', content: '# Notes\n\nStarted.\n' } }] };
+            if (req.attempt === 3)
+              return { content: [{ type: 'tool_use', name: 'write_file', input: { path: 'NOTES.md', content: '# Notes\n\nStarted.\n' } }] };
             if (req.turn === 0) return { content: [{ type: 'tool_use', name: 'read_file', input: { path: 'NOTES.md' } }] };
             return { content: [{ type: 'tool_use', name: 'report_result', input: FULL_REPORT }] };
           },
@@ -226,17 +265,33 @@ describe('the work step, in-process against the fakes', () => {
       // An earlier job made attempts 1 and 2 and recorded them; this job resumes the task at attempt 3.
       const front = (n: number, status: string, summary: string, reason?: string) =>
         `---\ntask: t1\nattempt: ${n}\nstatus: ${status}\nquality: GREEN\ncompleteness: 50\nsummary: ${summary}\n${reason ? `reason: ${reason}\n` : ''}---\n\n# Result of t1\n`;
-      await seed({ attempts: 3, status: 'retrying' }, {
-        [paths.attemptResult(ISSUE, RUN, 't1', 1)]: front(1, 'failure', 'Tried a regex', 'the regex broke unicode input'),
-        [paths.attemptResult(ISSUE, RUN, 't1', 2)]: front(2, 'success', 'Rewrote it with a loop'),
-        [paths.attemptResult(ISSUE, RUN, 't2', 1)]: front(1, 'failure', 'Another task', 'not ours'),
-      });
+      await seed(
+        { attempts: 3, status: 'retrying' },
+        {
+          [paths.attemptResult(ISSUE, RUN, 't1', 1)]: front(1, 'failure', 'Tried a regex', 'the regex broke unicode input'),
+          [paths.attemptResult(ISSUE, RUN, 't1', 2)]: front(2, 'success', 'Rewrote it with a loop'),
+          [paths.attemptResult(ISSUE, RUN, 't2', 1)]: front(1, 'failure', 'Another task', 'not ours'),
+        },
+      );
       // 15 s of waits (1 + 2 + 4 + 8) end the retries after the fifth failure, as api_retry_wait_seconds: 15 would.
       await work(await job(new AnthropicModel('sk-ant-test-key-0000', clock, log, { retryWaitMs: 15_000 }), 'max_retries: 1\nhistory_context_size: 0\n'));
       const worker = api.requests.filter((q) => q.role === 'worker');
-      expect(worker.map((q) => [q.attempt, q.outcome])).toEqual([[3, 200], [3, 529], [3, 529], [3, 529], [3, 529], [3, 529], [4, 200], [4, 200]]);
+      expect(worker.map((q) => [q.attempt, q.outcome])).toEqual([
+        [3, 200],
+        [3, 529],
+        [3, 529],
+        [3, 529],
+        [3, 529],
+        [3, 529],
+        [4, 200],
+        [4, 200],
+      ]);
       const failed = (await stateFile(paths.attemptResult(ISSUE, RUN, 't1', 3)))!;
-      expect(parseAttemptResult(failed)).toMatchObject({ attempt: 3, status: 'failure', reason: expect.stringMatching(/^the attempt stopped on an error: the Anthropic API kept failing after 5 attempts/) });
+      expect(parseAttemptResult(failed)).toMatchObject({
+        attempt: 3,
+        status: 'failure',
+        reason: expect.stringMatching(/^the attempt stopped on an error: the Anthropic API kept failing after 5 attempts/),
+      });
       expect(await onBranch('NOTES.md')).toBe('# Notes\n\nStarted.\n');
       // history_context_size 0: no recent attempts, but every failure, those on crew/state from before this job included.
       const opening = (q: (typeof worker)[number]) => (q.body.messages[0]!.content as Array<{ text: string }>)[0]!.text;
@@ -245,7 +300,9 @@ describe('the work step, in-process against the fakes', () => {
       expect(opening(worker[0]!)).not.toContain('Another task');
       expect(opening(worker[0]!)).not.toContain('The last attempt did not succeed'); // the latest one, attempt 2, did
       const retry = opening(worker[6]!);
-      expect(retry).toContain('Attempt 1 (failure): Tried a regex — the regex broke unicode input\nAttempt 3 (failure): the attempt stopped on an error: the Anthropic API kept failing');
+      expect(retry).toContain(
+        'Attempt 1 (failure): Tried a regex — the regex broke unicode input\nAttempt 3 (failure): the attempt stopped on an error: the Anthropic API kept failing',
+      );
       expect(retry).toContain('The last attempt did not succeed because: the attempt stopped on an error: the Anthropic API kept failing');
       expect(await taskRecord()).toMatchObject({ status: 'success', attempts: 4 });
       expect(planComment()).toMatch(/\| \*\*t1\*\* .*success.* \| 4 \|/);
@@ -256,18 +313,23 @@ describe('the work step, in-process against the fakes', () => {
   });
 
   describe('the job’s time limit comes before the task’s', () => {
-    const WORKFLOW = 'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\n      run: { required: true }\n      tasks: { required: true }\n      nonce: { required: true }\njobs: {}\n';
+    const WORKFLOW =
+      'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\n      run: { required: true }\n      tasks: { required: true }\n      nonce: { required: true }\njobs: {}\n';
     const withLimit = (ctx: StepContext, startedAt: number): StepContext => ({ ...ctx, jobLimit: async () => ({ minutes: 60, startedAt }) });
     // Each model turn takes 20 minutes of the test's clock; crew stops 6 minutes before the 60.
     const slow = (answer: (attempt: number, turn: number, opening: string) => Reply) => {
-      const model = scripted((a, t) => answer(a, t, JSON.stringify(model.requests.at(-1)!.messages[0])), { onRequest: () => void (clock.offsetMs += 20 * 60_000) });
+      const model = scripted((a, t) => answer(a, t, JSON.stringify(model.requests.at(-1)!.messages[0])), {
+        onRequest: () => void (clock.offsetMs += 20 * 60_000),
+      });
       return model;
     };
 
     it('the attempt saves its work and goes on in a new job, charged the whole job’s time; the new job is told it continues the same attempt', async () => {
       await gh.repo.writeCommit({ branch: 'main', files: { '.github/workflows/crew.yml': WORKFLOW }, message: 'the workflow' });
       await seed();
-      const first = slow((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('read_file', { path: 'NOTES.md' })]));
+      const first = slow((_a, turn) =>
+        turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('read_file', { path: 'NOTES.md' })],
+      );
       await work(withLimit(await job(first, 'task_timeout_minutes: 300\nmax_retries: 1\n'), clock.now().getTime()));
       expect(first.requests).toHaveLength(3); // a fourth turn would start past the 54 minutes
       expect(warnings.join('\n')).toMatch(/task_timeout_minutes \(300\) is longer than this work job can run \(timeout-minutes: 60\)/);
@@ -285,7 +347,10 @@ describe('the work step, in-process against the fakes', () => {
         return turn === 1 ? [use('report_result', { ...FULL_REPORT, summary: 'Finished NOTES.md.' })] : [];
       });
       const ctx = await job(second, 'task_timeout_minutes: 300\nmax_retries: 1\n');
-      const next = withLimit({ ...ctx, event: { kind: 'dispatch', inputs: { issue: String(ISSUE), run: String(RUN), tasks: '["t1"]', nonce: handed.claim!.nonce } } }, clock.now().getTime());
+      const next = withLimit(
+        { ...ctx, event: { kind: 'dispatch', inputs: { issue: String(ISSUE), run: String(RUN), tasks: '["t1"]', nonce: handed.claim!.nonce } } },
+        clock.now().getTime(),
+      );
       await work(next);
       expect(openings[0]).toContain('## Continuing this attempt');
       expect(openings[0]).toContain('Attempt: 1');
@@ -295,20 +360,25 @@ describe('the work step, in-process against the fakes', () => {
     it('a job whose limit leaves no time after setup fails with a message that says what to change, and hands nothing over', async () => {
       await seed();
       const model = slow(() => [use('read_file', { path: 'README.md' })]);
-      await expect(work(withLimit(await job(model, 'task_timeout_minutes: 300\n'), clock.now().getTime() - 55 * 60_000))).rejects.toThrow(/left t1 no time to work: crew stops 6 minutes before the limit/);
+      await expect(work(withLimit(await job(model, 'task_timeout_minutes: 300\n'), clock.now().getTime() - 55 * 60_000))).rejects.toThrow(
+        /left t1 no time to work: crew stops 6 minutes before the limit/,
+      );
       expect(model.requests).toHaveLength(0);
       expect((await taskRecord()).claim!.runId).toBe(RUN_ID);
     });
 
     it('when the new job cannot be started, the task goes back to pending and the run waits for /crew resume', async () => {
       await seed(); // no workflow file: GitHub refuses the dispatch
-      const model = slow((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('read_file', { path: 'NOTES.md' })]));
-      await expect(work(withLimit(await job(model, 'task_timeout_minutes: 300\n'), clock.now().getTime()))).rejects.toThrow(/crew could not start a new job for it .*Comment `\/crew resume`|could not start a new job/);
+      const model = slow((_a, turn) =>
+        turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('read_file', { path: 'NOTES.md' })],
+      );
+      await expect(work(withLimit(await job(model, 'task_timeout_minutes: 300\n'), clock.now().getTime()))).rejects.toThrow(
+        /crew could not start a new job for it .*Comment `\/crew resume`|could not start a new job/,
+      );
       expect(await taskRecord()).toMatchObject({ status: 'pending', claim: null, attempts: 0 });
       expect(JSON.parse((await stateFile(paths.run(ISSUE, RUN)))!)).toMatchObject({ phase: 'INTERRUPTED' });
       expect(await onBranch('NOTES.md')).toBe('# Notes\n');
       gh.violations.length = 0; // GitHub's 404 for a workflow the repository does not have
     });
   });
-
 });

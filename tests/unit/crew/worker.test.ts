@@ -17,7 +17,18 @@ const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
 const plan: Plan = {
   summary: 'Review the parser.',
   criteria: [{ id: 'c1', text: 'findings are written down', kind: 'semantic' }],
-  tasks: [{ id: 't1', title: 'Review parse()', description: 'Review src/parse.js.', persona: 'reviewer', tier: 'haiku', dependsOn: [], files: [], criteria: ['findings listed with line numbers'] }],
+  tasks: [
+    {
+      id: 't1',
+      title: 'Review parse()',
+      description: 'Review src/parse.js.',
+      persona: 'reviewer',
+      tier: 'haiku',
+      dependsOn: [],
+      files: [],
+      criteria: ['findings listed with line numbers'],
+    },
+  ],
 };
 
 function input(repoDir: string, over: Partial<WorkerInput> = {}): WorkerInput {
@@ -67,14 +78,32 @@ describe('runWorker', () => {
     const out = await runWorker(model, input(repo), log);
     const offered = model.requests[0]!.tools.map((t) => t.name);
     expect(offered).toEqual(['list_files', 'read_file', 'search', 'run_command', 'send_message', 'check_inbox', 'report_result']);
-    expect(model.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining('write_file is not available to a reviewer') });
-    expect(model.requests[2]!.messages.at(-1)!.content[0]).toMatchObject({ is_error: true, content: 'run_command is not available in this run: no sandbox (test)' });
+    expect(model.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('write_file is not available to a reviewer'),
+    });
+    expect(model.requests[2]!.messages.at(-1)!.content[0]).toMatchObject({
+      is_error: true,
+      content: 'run_command is not available in this run: no sandbox (test)',
+    });
     expect(out).toMatchObject({ stop: 'final', reported: { status: 'success', summary: 's' }, toolCalls: { write_file: 1, run_command: 1, report_result: 1 } });
   });
 
   it('tells a retry what failed before, and gives knowledge from the repository', async () => {
     const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
-    await runWorker(model, input(repo, { attempt: 2, memory: { attempts: ['Attempt 1 (timeout): ran out of turns'], lastFailure: 'the worker reached its turn limit', knowledge: ['[constraint] never edit generated files'], advice: ['The advisor says: check the types first'] } }), log);
+    await runWorker(
+      model,
+      input(repo, {
+        attempt: 2,
+        memory: {
+          attempts: ['Attempt 1 (timeout): ran out of turns'],
+          lastFailure: 'the worker reached its turn limit',
+          knowledge: ['[constraint] never edit generated files'],
+          advice: ['The advisor says: check the types first'],
+        },
+      }),
+      log,
+    );
     const first = (model.requests[0]!.messages[0]!.content[0] as { text: string }).text;
     expect(first).toContain('Attempt: 2');
     expect(first).toContain('## Earlier attempts at this task\nAttempt 1 (timeout): ran out of turns');
@@ -90,7 +119,9 @@ describe('the repository map in the worker’s system prompt', () => {
     try {
       const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
       await runWorker(model, input(repo, { repoFiles: ['src/b.js', 'README.md', 'src/a.js'] }), log);
-      expect(model.requests[0]!.system).toBe("You are crew's worker, acting as a reviewer.\n\n## Repository map\nThe 3 files git tracks in this repository when the attempt started:\n\nREADME.md\nsrc/a.js\nsrc/b.js");
+      expect(model.requests[0]!.system).toBe(
+        "You are crew's worker, acting as a reviewer.\n\n## Repository map\nThe 3 files git tracks in this repository when the attempt started:\n\nREADME.md\nsrc/a.js\nsrc/b.js",
+      );
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
@@ -119,7 +150,8 @@ describe('context management over a 60-turn task that thinks on every turn, agai
           workerTurns++;
           // Claude 5.5 models think on every turn, and each thinking block is bound to everything before it.
           const thinking = { type: 'thinking' as const, thinking: `Turn ${workerTurns}: what next?` };
-          if (workerTurns > 60) return { content: [thinking, { type: 'tool_use', name: 'report_result', input: { status: 'success', summary: 'Read everything.' } }] };
+          if (workerTurns > 60)
+            return { content: [thinking, { type: 'tool_use', name: 'report_result', input: { status: 'success', summary: 'Read everything.' } }] };
           return { content: [thinking, { type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns % 5}.txt` } }] };
         },
       },

@@ -104,10 +104,7 @@ describe('fake Anthropic faults', () => {
   it('only hits requests matching role and turn', async () => {
     const fake = await fakeForTest({
       script: {
-        entries: [
-          { role: 'critic', replies: [{ content: [{ type: 'text', text: 'a' }] }, { content: [{ type: 'text', text: 'b' }] }] },
-          ...script.entries,
-        ],
+        entries: [{ role: 'critic', replies: [{ content: [{ type: 'text', text: 'a' }] }, { content: [{ type: 'text', text: 'b' }] }] }, ...script.entries],
       },
       faults: [{ match: { role: 'critic', turn: 1 }, kind: '500' }],
     });

@@ -1,16 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import {
-  MODEL,
-  VALID_HEADERS,
-  alwaysReply,
-  clientFor,
-  fakeForTest,
-  rawPost,
-  sseEvents,
-  systemFor,
-  taskPrompt,
-} from './helpers';
+import { MODEL, VALID_HEADERS, alwaysReply, clientFor, fakeForTest, rawPost, sseEvents, systemFor, taskPrompt } from './helpers';
 
 const workerScript = {
   entries: [
@@ -143,7 +133,9 @@ describe('fake Anthropic messages', () => {
 
     it('rejects an unknown key with 401 authentication_error', async () => {
       const fake = await fakeForTest({ script: alwaysReply(), apiKeys: ['key-1'] });
-      const error = await clientFor(fake, { apiKey: 'other' }).messages.create(request(0)).catch((e: unknown) => e);
+      const error = await clientFor(fake, { apiKey: 'other' })
+        .messages.create(request(0))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
       expect(error).toMatchObject({ status: 401, type: 'authentication_error' });
       expect(fake.requests[0]?.outcome).toBe(401);

@@ -35,11 +35,9 @@ const withPrefill = (model: string, prefill: string): Params => ({
 });
 
 const thinkingMessage = (type: string) =>
-  `"thinking.type.${type}" is not supported for this model. ` +
-  'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.';
+  `"thinking.type.${type}" is not supported for this model. ` + 'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.';
 const FORCED_TOOL = 'Thinking may not be enabled when tool_choice forces tool use.';
-const PREFILL =
-  'This model does not support assistant message prefill. The conversation must end with a user message.';
+const PREFILL = 'This model does not support assistant message prefill. The conversation must end with a user message.';
 
 interface Rule {
   rule: string;
@@ -167,10 +165,6 @@ describe('fake Anthropic model-specific rules', () => {
       expect((await rawPost(fake, base(model), VALID_HEADERS)).status).toBe(200);
     }
     expect(CLAUDE_5_5.map((model) => rulesForModel(model).rejectsPrefill)).toEqual([true, true, true]);
-    expect(['claude-sonnet-5', 'claude-opus-5', MODEL].map((model) => rulesForModel(model).rejectsPrefill)).toEqual([
-      false,
-      false,
-      false,
-    ]);
+    expect(['claude-sonnet-5', 'claude-opus-5', MODEL].map((model) => rulesForModel(model).rejectsPrefill)).toEqual([false, false, false]);
   });
 });

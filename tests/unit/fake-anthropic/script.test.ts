@@ -62,8 +62,7 @@ describe('fake Anthropic scripted replies', () => {
       },
     });
     const client = clientFor(fake);
-    const answer = async (role: string, task: string, attempt: number) =>
-      textOf(await client.messages.create(ask(role, task, attempt)));
+    const answer = async (role: string, task: string, attempt: number) => textOf(await client.messages.create(ask(role, task, attempt)));
 
     expect(await answer('worker', 't1', 1)).toBe('task only');
     expect(await answer('worker', 't1', 2)).toBe('task and attempt');
@@ -78,10 +77,7 @@ describe('fake Anthropic scripted replies', () => {
         entries: [
           {
             role: 'worker',
-            replies: [
-              { content: [{ type: 'tool_use', name: 'read_file', input: { path: 'a.ts' } }] },
-              { content: [{ type: 'text', text: 'Done.' }] },
-            ],
+            replies: [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'a.ts' } }] }, { content: [{ type: 'text', text: 'Done.' }] }],
           },
         ],
       },
@@ -131,7 +127,12 @@ describe('fake Anthropic scripted replies', () => {
     const fake = await fakeForTest({ script: { entries: [{ role: 'worker', replies: [reply('only turn 0')] }] } });
     const client = clientFor(fake);
     const error = await client.messages
-      .create(ask('worker', 't1', 1, [{ role: 'assistant', content: 'x' }, { role: 'user', content: 'y' }]))
+      .create(
+        ask('worker', 't1', 1, [
+          { role: 'assistant', content: 'x' },
+          { role: 'user', content: 'y' },
+        ]),
+      )
       .catch((e: unknown) => e);
 
     expect(error).toMatchObject({

@@ -43,8 +43,7 @@ const ask = (history: Params['messages'] = [], model = MODEL): Params => ({
   system: systemFor('worker'),
   messages: [{ role: 'user', content: taskPrompt('t1') }, ...history],
 });
-const toolUseOf = (message: Anthropic.Message) =>
-  message.content.find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')!;
+const toolUseOf = (message: Anthropic.Message) => message.content.find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')!;
 const resultFor = (message: Anthropic.Message): Params['messages'][number] => ({
   role: 'user',
   content: [{ type: 'tool_result', tool_use_id: toolUseOf(message).id, content: 'export {}' }],
@@ -105,7 +104,12 @@ describe('fake Anthropic thinking blocks in replies', () => {
     const deltas = ofBlock0.slice(1, -1).map((data) => data.delta as { type: string; thinking?: string });
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.slice(0, -1).every((delta) => delta.type === 'thinking_delta')).toBe(true);
-    expect(deltas.slice(0, -1).map((delta) => delta.thinking).join('')).toBe(PLAN);
+    expect(
+      deltas
+        .slice(0, -1)
+        .map((delta) => delta.thinking)
+        .join(''),
+    ).toBe(PLAN);
     expect(deltas.at(-1)).toEqual({ type: 'signature_delta', signature });
     expect(ofBlock0.at(-1)).toEqual({ type: 'content_block_stop', index: 0 });
   });
@@ -122,17 +126,19 @@ describe('fake Anthropic thinking blocks in replies', () => {
 
     expect(streamed.content).toEqual(plain.content);
     expect(thinking.join('')).toBe(PLAN + AFTERTHOUGHT);
-    expect(signatures).toEqual([
-      (plain.content[0] as Anthropic.ThinkingBlock).signature,
-      (plain.content[2] as Anthropic.ThinkingBlock).signature,
-    ]);
+    expect(signatures).toEqual([(plain.content[0] as Anthropic.ThinkingBlock).signature, (plain.content[2] as Anthropic.ThinkingBlock).signature]);
   });
 
   it('returns empty thinking text (display omitted) with only a signature_delta', async () => {
     const fake = await fakeForTest({
       script: {
         entries: [],
-        respond: () => ({ content: [{ type: 'thinking', thinking: '' }, { type: 'text', text: 'Hi.' }] }),
+        respond: () => ({
+          content: [
+            { type: 'thinking', thinking: '' },
+            { type: 'text', text: 'Hi.' },
+          ],
+        }),
       },
     });
     const response = await rawPost(fake, { ...ask(), stream: true }, VALID_HEADERS);
@@ -148,7 +154,8 @@ describe('fake Anthropic thinking blocks in replies', () => {
   });
 });
 
-const MODIFIED = '`thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. ' +
+const MODIFIED =
+  '`thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. ' +
   'These blocks must remain as they were in the original response.';
 const missingThinking = (found: string) =>
   `messages.1.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. ` +
@@ -158,8 +165,7 @@ const missingThinking = (found: string) =>
   'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 
 const isThinking = (block: Anthropic.ContentBlock): block is Anthropic.ThinkingBlock => block.type === 'thinking';
-const edit = (block: Anthropic.ContentBlock, change: Partial<Anthropic.ThinkingBlock>) =>
-  (isThinking(block) ? { ...block, ...change } : block) as Block;
+const edit = (block: Anthropic.ContentBlock, change: Partial<Anthropic.ThinkingBlock>) => (isThinking(block) ? { ...block, ...change } : block) as Block;
 
 interface LoopCase {
   rule: string;
@@ -186,8 +192,7 @@ const loopCases: LoopCase[] = [
   },
   {
     rule: 'thinking text edited',
-    send: (content) =>
-      content.map((block, i) => (i === 2 ? edit(block, { thinking: `${AFTERTHOUGHT} (edited)` }) : block)) as Block[],
+    send: (content) => content.map((block, i) => (i === 2 ? edit(block, { thinking: `${AFTERTHOUGHT} (edited)` }) : block)) as Block[],
     message: `messages.1.content.2: ${MODIFIED}`,
   },
   {
@@ -254,10 +259,7 @@ describe('fake Anthropic thinking blocks sent back', () => {
         entries: [
           {
             role: 'worker',
-            replies: [
-              { content: [{ type: 'tool_use', name: 'read_file', input: {} }] },
-              { content: [{ type: 'text', text: 'ok' }] },
-            ],
+            replies: [{ content: [{ type: 'tool_use', name: 'read_file', input: {} }] }, { content: [{ type: 'text', text: 'ok' }] }],
           },
         ],
       },
@@ -280,14 +282,13 @@ describe('fake Anthropic thinking blocks sent back', () => {
     const second = await client.messages.create(ask(turnAfter(first)));
     const editedFirst = first.content.map((block, i) => (i === 0 ? edit(block, { thinking: 'Something else.' }) : block));
 
-    const error = await client.messages
-      .create(ask([...turnAfter(first, editedFirst as Block[]), ...turnAfter(second)]))
-      .catch((e: unknown) => e);
+    const error = await client.messages.create(ask([...turnAfter(first, editedFirst as Block[]), ...turnAfter(second)])).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, apiMessage: 'messages.1.content.0: Invalid `signature` in `thinking` block' });
   });
 
   describe('prefix checks (preserved thinking): a block is bound to everything before it', () => {
-    const BOUND = 'messages.3.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
+    const BOUND =
+      'messages.3.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
     const twoTurns = async (fake: FakeAnthropic) => {
       const client = clientFor(fake);
       const first = await client.messages.create(ask());
@@ -298,7 +299,10 @@ describe('fake Anthropic thinking blocks sent back', () => {
     it('rejects a replayed block after an earlier tool result was shortened (what cutting old results did)', async () => {
       const fake = await fakeForTest({ script });
       const { client, first, second } = await twoTurns(fake);
-      const cut: Params['messages'] = [{ role: 'assistant', content: first.content as Block[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseOf(first).id, content: 'export' }] }];
+      const cut: Params['messages'] = [
+        { role: 'assistant', content: first.content as Block[] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseOf(first).id, content: 'export' }] },
+      ];
       await expect(client.messages.create(ask([...cut, ...turnAfter(second)]))).rejects.toMatchObject({ status: 400, apiMessage: BOUND });
     });
 
@@ -307,7 +311,11 @@ describe('fake Anthropic thinking blocks sent back', () => {
       const { client, first, second } = await twoTurns(fake);
       const history = [...turnAfter(first), ...turnAfter(second)];
       const summarised: Params = { ...ask(history), messages: [{ role: 'user', content: `${taskPrompt('t1')}\n\nSummary: read a.ts.` }, ...history] };
-      await expect(client.messages.create(summarised)).rejects.toMatchObject({ status: 400, apiMessage: 'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".' });
+      await expect(client.messages.create(summarised)).rejects.toMatchObject({
+        status: 400,
+        apiMessage:
+          'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".',
+      });
       await expect(client.messages.create({ ...ask(history), system: `${systemFor('worker')} Be brief.` })).rejects.toMatchObject({ status: 400 });
     });
 
@@ -315,10 +323,18 @@ describe('fake Anthropic thinking blocks sent back', () => {
       const fake = await fakeForTest({ script });
       const { client, first, second } = await twoTurns(fake);
       const history = [...turnAfter(first), ...turnAfter(second)];
-      const marked = history.map((m, i) => (i === history.length - 1 ? { ...m, content: (m.content as Block[]).map((b) => ({ ...b, cache_control: { type: 'ephemeral' as const } })) } : m));
+      const marked = history.map((m, i) =>
+        i === history.length - 1 ? { ...m, content: (m.content as Block[]).map((b) => ({ ...b, cache_control: { type: 'ephemeral' as const } })) } : m,
+      );
       await expect(client.messages.create(ask(marked as Params['messages']))).resolves.toMatchObject({ content: [{ text: 'Done.' }] });
-      const cut: Params['messages'] = [{ role: 'assistant', content: first.content as Block[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseOf(first).id, content: 'export' }] }];
-      const dropping = { ...ask([...cut, ...turnAfter(second)]), thinking: { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } } } as unknown as Params;
+      const cut: Params['messages'] = [
+        { role: 'assistant', content: first.content as Block[] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseOf(first).id, content: 'export' }] },
+      ];
+      const dropping = {
+        ...ask([...cut, ...turnAfter(second)]),
+        thinking: { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } },
+      } as unknown as Params;
       expect(fake.requests.map((r) => r.outcome)).toEqual([200, 200, 200]);
       const response = await rawPost(fake, dropping, VALID_HEADERS);
       expect(response.status).not.toBe(400);
@@ -363,7 +379,13 @@ describe('fake Anthropic thinking blocks sent back', () => {
   it('requires thinking blocks sent back to carry a signature', async () => {
     const fake = await fakeForTest({ script });
     const unsigned = [
-      { role: 'assistant', content: [{ type: 'thinking', thinking: PLAN }, { type: 'text', text: 'Reading a.ts.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: PLAN },
+          { type: 'text', text: 'Reading a.ts.' },
+        ],
+      },
       { role: 'user', content: 'Go on.' },
     ] as unknown as Params['messages'];
     await expect(clientFor(fake).messages.create(ask(unsigned))).rejects.toMatchObject({
@@ -376,7 +398,19 @@ describe('fake Anthropic thinking blocks sent back', () => {
 describe('thinking blocks in scripts', () => {
   it('accepts thinking blocks, including empty ones', () => {
     const parsed = parseScript({
-      entries: [{ role: 'worker', replies: [{ content: [{ type: 'thinking', thinking: '' }, { type: 'text', text: 'ok' }] }] }],
+      entries: [
+        {
+          role: 'worker',
+          replies: [
+            {
+              content: [
+                { type: 'thinking', thinking: '' },
+                { type: 'text', text: 'ok' },
+              ],
+            },
+          ],
+        },
+      ],
     });
     expect(parsed.entries[0]?.replies[0]?.content[0]).toEqual({ type: 'thinking', thinking: '' });
   });

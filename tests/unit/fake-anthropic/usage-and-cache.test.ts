@@ -44,15 +44,9 @@ describe('fake Anthropic usage rule', () => {
     const message = await clientFor(fake).messages.create(params);
 
     const expectedInput =
-      tokens(tool) +
-      tokens(text(systemFor('worker'))) +
-      tokens(text(taskPrompt('t1'))) +
-      tokens(text('Je lis.')) +
-      tokens(toolUse) +
-      tokens(toolResult);
+      tokens(tool) + tokens(text(systemFor('worker'))) + tokens(text(taskPrompt('t1'))) + tokens(text('Je lis.')) + tokens(toolUse) + tokens(toolResult);
     const expectedOutput =
-      Math.ceil(Buffer.byteLength('Voilà — fini') / 4) +
-      Math.ceil(Buffer.byteLength('write_file' + JSON.stringify({ path: 'b.ts', body: 'été' })) / 4);
+      Math.ceil(Buffer.byteLength('Voilà — fini') / 4) + Math.ceil(Buffer.byteLength('write_file' + JSON.stringify({ path: 'b.ts', body: 'été' })) / 4);
     // The tool's breakpoint prefix is under the default 1024 tokens, so nothing is cached.
     expect(message.usage).toMatchObject({
       input_tokens: expectedInput,
@@ -89,9 +83,7 @@ describe('fake Anthropic usage rule', () => {
 });
 
 describe('fake Anthropic prompt caching', () => {
-  const cachedSystem = (body: string, ttl?: '5m' | '1h') => [
-    { ...text(systemFor('worker') + body), cache_control: ttl ? { ...cc, ttl } : cc },
-  ];
+  const cachedSystem = (body: string, ttl?: '5m' | '1h') => [{ ...text(systemFor('worker') + body), cache_control: ttl ? { ...cc, ttl } : cc }];
   const ask = (system: Params['system'], question: string, model = MODEL): Params => ({
     model,
     max_tokens: 100,
@@ -175,11 +167,7 @@ describe('fake Anthropic prompt caching', () => {
         { role: 'user', content: [{ ...text('u3'), cache_control: cc }] },
       ],
     };
-    const throughU2 =
-      tokens(text(systemFor('worker'))) +
-      tokens(text(taskPrompt('t1') + big('context'))) +
-      tokens(text('a1')) +
-      tokens(text('u2'));
+    const throughU2 = tokens(text(systemFor('worker'))) + tokens(text(taskPrompt('t1') + big('context'))) + tokens(text('a1')) + tokens(text('u2'));
     const afterU2 = tokens(text('a2')) + tokens(text('u3'));
 
     it('hits an earlier breakpoint prefix within the lookback window', async () => {

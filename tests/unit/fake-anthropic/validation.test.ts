@@ -64,15 +64,43 @@ const rules: Rule[] = [
   },
   {
     rule: 'empty text block in a message',
-    invalid: { ...base, messages: [user([{ type: 'text', text: taskPrompt('t1') }, { type: 'text', text: '' }])] },
+    invalid: {
+      ...base,
+      messages: [
+        user([
+          { type: 'text', text: taskPrompt('t1') },
+          { type: 'text', text: '' },
+        ]),
+      ],
+    },
     message: 'messages: text content blocks must be non-empty',
-    valid: { ...base, messages: [user([{ type: 'text', text: taskPrompt('t1') }, { type: 'text', text: '.' }])] },
+    valid: {
+      ...base,
+      messages: [
+        user([
+          { type: 'text', text: taskPrompt('t1') },
+          { type: 'text', text: '.' },
+        ]),
+      ],
+    },
   },
   {
     rule: 'empty text block in system',
-    invalid: { ...base, system: [{ type: 'text', text: systemFor('worker') }, { type: 'text', text: '' }] },
+    invalid: {
+      ...base,
+      system: [
+        { type: 'text', text: systemFor('worker') },
+        { type: 'text', text: '' },
+      ],
+    },
     message: 'system: text content blocks must be non-empty',
-    valid: { ...base, system: [{ type: 'text', text: systemFor('worker') }, { type: 'text', text: '.' }] },
+    valid: {
+      ...base,
+      system: [
+        { type: 'text', text: systemFor('worker') },
+        { type: 'text', text: '.' },
+      ],
+    },
   },
   {
     rule: 'final assistant prefill ending in whitespace',
@@ -104,7 +132,12 @@ const rules: Rule[] = [
         { type: 'text', text: systemFor('worker'), cache_control: cc },
         { type: 'text', text: 'Rules.', cache_control: cc },
       ],
-      messages: [user([{ type: 'text', text: taskPrompt('t1'), cache_control: cc }, { type: 'text', text: 'More.' }])],
+      messages: [
+        user([
+          { type: 'text', text: taskPrompt('t1'), cache_control: cc },
+          { type: 'text', text: 'More.' },
+        ]),
+      ],
     },
   },
   {

@@ -8,11 +8,31 @@ describe('collaborator permissions', () => {
     const octokit = octokitFor(gh, gh.userToken('acme'));
     const level = async (username: string) => (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repoOf(gh), username })).data;
 
-    expect(await level('acme')).toMatchObject({ permission: 'admin', role_name: 'admin', user: { login: 'acme', permissions: { admin: true, maintain: true, push: true, triage: true, pull: true } } });
-    expect(await level('u-maintain')).toMatchObject({ permission: 'write', role_name: 'maintain', user: { permissions: { admin: false, maintain: true, push: true, triage: true, pull: true } } });
-    expect(await level('u-write')).toMatchObject({ permission: 'write', role_name: 'write', user: { permissions: { admin: false, maintain: false, push: true, triage: true, pull: true } } });
-    expect(await level('u-triage')).toMatchObject({ permission: 'read', role_name: 'triage', user: { permissions: { admin: false, maintain: false, push: false, triage: true, pull: true } } });
-    expect(await level('u-read')).toMatchObject({ permission: 'read', role_name: 'read', user: { permissions: { admin: false, maintain: false, push: false, triage: false, pull: true } } });
+    expect(await level('acme')).toMatchObject({
+      permission: 'admin',
+      role_name: 'admin',
+      user: { login: 'acme', permissions: { admin: true, maintain: true, push: true, triage: true, pull: true } },
+    });
+    expect(await level('u-maintain')).toMatchObject({
+      permission: 'write',
+      role_name: 'maintain',
+      user: { permissions: { admin: false, maintain: true, push: true, triage: true, pull: true } },
+    });
+    expect(await level('u-write')).toMatchObject({
+      permission: 'write',
+      role_name: 'write',
+      user: { permissions: { admin: false, maintain: false, push: true, triage: true, pull: true } },
+    });
+    expect(await level('u-triage')).toMatchObject({
+      permission: 'read',
+      role_name: 'triage',
+      user: { permissions: { admin: false, maintain: false, push: false, triage: true, pull: true } },
+    });
+    expect(await level('u-read')).toMatchObject({
+      permission: 'read',
+      role_name: 'read',
+      user: { permissions: { admin: false, maintain: false, push: false, triage: false, pull: true } },
+    });
     expect((await level('u-none')).permission).toBe('none');
 
     const unknown = await failure(octokit.rest.repos.getCollaboratorPermissionLevel({ ...repoOf(gh), username: 'ghost' }));
@@ -102,7 +122,9 @@ describe('token scopes and roles', () => {
     expect(gh.comments.size).toBe(0);
 
     const writer = octokitFor(gh, gh.actionsToken({ issues: 'write' }));
-    expect((await writer.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'from the workflow' })).data.user?.login).toBe('github-actions[bot]');
+    expect((await writer.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'from the workflow' })).data.user?.login).toBe(
+      'github-actions[bot]',
+    );
 
     const reader = octokitFor(gh, gh.userToken('reader'));
     const byReader = await reader.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'a reader speaks' });
@@ -123,7 +145,8 @@ describe('token scopes and roles', () => {
 
   it('needs actions: write to dispatch a workflow', async () => {
     const gh = await fakeForTest();
-    const dispatch = (token: string) => octokitFor(gh, token).rest.actions.createWorkflowDispatch({ ...repoOf(gh), workflow_id: 'crew.yml', ref: 'main', inputs: { issue: '1' } });
+    const dispatch = (token: string) =>
+      octokitFor(gh, token).rest.actions.createWorkflowDispatch({ ...repoOf(gh), workflow_id: 'crew.yml', ref: 'main', inputs: { issue: '1' } });
     const refused = await failure(dispatch(gh.actionsToken({ actions: 'read', contents: 'write', issues: 'write' })));
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('Resource not accessible by integration');

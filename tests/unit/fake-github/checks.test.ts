@@ -55,7 +55,9 @@ describe('check runs', () => {
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('You must authenticate via a GitHub App.');
     expect((await octokitFor(gh, gh.actionsToken({ checks: 'write' })).rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha })).status).toBe(201);
-    expect((await failure(octokitFor(gh, gh.actionsToken({ checks: 'read' })).rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha }))).status).toBe(403);
+    expect((await failure(octokitFor(gh, gh.actionsToken({ checks: 'read' })).rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha }))).status).toBe(
+      403,
+    );
   });
 
   it('answers 422 for a ref that names no commit', async () => {

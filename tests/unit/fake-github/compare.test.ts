@@ -73,12 +73,44 @@ describe('GET /repos/{owner}/{repo}/compare/{basehead}', () => {
     expect(two!.commit.tree.sha).toBe((await git(['rev-parse', `${second}^{tree}`], { cwd: gh.repoDir })).trim());
 
     const blob = async (ref: string, path: string) => (await git(['rev-parse', `${ref}:${path}`], { cwd: gh.repoDir })).trim();
-    const files = data.files!.map(({ filename, status: s, previous_filename, additions, deletions, changes, sha }) => ({ filename, status: s, previous_filename, additions, deletions, changes, sha }));
+    const files = data.files!.map(({ filename, status: s, previous_filename, additions, deletions, changes, sha }) => ({
+      filename,
+      status: s,
+      previous_filename,
+      additions,
+      deletions,
+      changes,
+      sha,
+    }));
     expect(files).toEqual([
-      { filename: '.github/workflows/test.yml', status: 'renamed', previous_filename: '.github/workflows/ci.yml', additions: 0, deletions: 0, changes: 0, sha: await blob(second, '.github/workflows/test.yml') },
+      {
+        filename: '.github/workflows/test.yml',
+        status: 'renamed',
+        previous_filename: '.github/workflows/ci.yml',
+        additions: 0,
+        deletions: 0,
+        changes: 0,
+        sha: await blob(second, '.github/workflows/test.yml'),
+      },
       { filename: 'README.md', status: 'removed', previous_filename: undefined, additions: 0, deletions: 1, changes: 1, sha: await blob(main, 'README.md') },
-      { filename: 'docs/guide.md', status: 'added', previous_filename: undefined, additions: 3, deletions: 0, changes: 3, sha: await blob(second, 'docs/guide.md') },
-      { filename: 'src/app.ts', status: 'modified', previous_filename: undefined, additions: 2, deletions: 1, changes: 3, sha: await blob(second, 'src/app.ts') },
+      {
+        filename: 'docs/guide.md',
+        status: 'added',
+        previous_filename: undefined,
+        additions: 3,
+        deletions: 0,
+        changes: 3,
+        sha: await blob(second, 'docs/guide.md'),
+      },
+      {
+        filename: 'src/app.ts',
+        status: 'modified',
+        previous_filename: undefined,
+        additions: 2,
+        deletions: 1,
+        changes: 3,
+        sha: await blob(second, 'src/app.ts'),
+      },
     ]);
     const app = data.files!.find((f) => f.filename === 'src/app.ts')!;
     expect(app.patch).toBe('@@ -1 +1,2 @@\n-export const answer = 42;\n+export const answer = 43;\n+export const question = "?";');

@@ -16,7 +16,13 @@ describe('workflow_dispatch', () => {
     expect(events[0]!).toMatchObject({
       name: 'workflow_dispatch',
       actor: 'acme',
-      payload: { inputs: { issue: '12', mode: 'route', note: 'hello' }, ref: 'refs/heads/main', workflow: '.github/workflows/crew.yml', repository: { full_name: 'acme/widgets' }, sender: { login: 'acme' } },
+      payload: {
+        inputs: { issue: '12', mode: 'route', note: 'hello' },
+        ref: 'refs/heads/main',
+        workflow: '.github/workflows/crew.yml',
+        repository: { full_name: 'acme/widgets' },
+        sender: { login: 'acme' },
+      },
     });
     expect(events[0]!.payload).not.toHaveProperty('organization');
   });
@@ -66,7 +72,12 @@ describe('workflow_dispatch', () => {
 
   it('reads the workflow at the dispatched ref', async () => {
     const gh = await fakeForTest();
-    await seedBranch(gh, 'next', { '.github/workflows/crew.yml': CREW_WORKFLOW.replace('      note:\n        required: false\n', '      note:\n        required: false\n      nonce:\n        required: false\n') });
+    await seedBranch(gh, 'next', {
+      '.github/workflows/crew.yml': CREW_WORKFLOW.replace(
+        '      note:\n        required: false\n',
+        '      note:\n        required: false\n      nonce:\n        required: false\n',
+      ),
+    });
     const events = recordEvents(gh);
     expect((await failure(dispatch(gh, gh.userToken('acme'), 'crew.yml', { issue: '1', nonce: 'n' }))).status).toBe(422);
     expect((await dispatch(gh, gh.userToken('acme'), 'crew.yml', { issue: '1', nonce: 'n' }, 'next')).status).toBe(204);
@@ -74,7 +85,9 @@ describe('workflow_dispatch', () => {
   });
 
   it('accepts the short `on: workflow_dispatch` spelling', async () => {
-    const gh = await fakeForTest({ files: { '.github/workflows/plain.yml': 'on: workflow_dispatch\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: true\n' } });
+    const gh = await fakeForTest({
+      files: { '.github/workflows/plain.yml': 'on: workflow_dispatch\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: true\n' },
+    });
     const events = recordEvents(gh);
     expect((await dispatch(gh, gh.userToken('acme'), 'plain.yml', undefined)).status).toBe(204);
     expect(events[0]!.payload).toMatchObject({ inputs: {}, workflow: '.github/workflows/plain.yml' });

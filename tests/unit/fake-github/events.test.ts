@@ -55,7 +55,12 @@ describe('events', () => {
     await octokit.rest.issues.updateComment({ ...repoOf(gh), comment_id: c.data.id, body: 'after' });
     expect(events).toHaveLength(1);
     expect(events[0]!.name).toBe('issue_comment');
-    expect(events[0]!.payload).toMatchObject({ action: 'edited', changes: { body: { from: 'before' } }, comment: { id: c.data.id, body: 'after' }, issue: { number: 1 } });
+    expect(events[0]!.payload).toMatchObject({
+      action: 'edited',
+      changes: { body: { from: 'before' } },
+      comment: { id: c.data.id, body: 'after' },
+      issue: { number: 1 },
+    });
   });
 
   it('emits issues opened, edited (naming only what changed) and labeled', async () => {
@@ -94,7 +99,11 @@ describe('events', () => {
     const events = recordEvents(gh);
     await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({ ...repoOf(gh), pull_number: pr.data.number, event: 'APPROVE', body: 'lgtm' });
     expect(events).toHaveLength(1);
-    expect(events[0]!).toMatchObject({ name: 'pull_request_review', actor: 'reviewer', payload: { action: 'submitted', review: { state: 'approved', body: 'lgtm' }, pull_request: { number: pr.data.number } } });
+    expect(events[0]!).toMatchObject({
+      name: 'pull_request_review',
+      actor: 'reviewer',
+      payload: { action: 'submitted', review: { state: 'approved', body: 'lgtm' }, pull_request: { number: pr.data.number } },
+    });
   });
 
   it('stops telling a listener once it unsubscribes', async () => {

@@ -161,7 +161,9 @@ describe('git over HTTP', () => {
     expect((await gitIn(dir, ['push', 'origin', 'HEAD:main'], bot)).code).not.toBe(0);
 
     // An App with the workflows permission, and a person, may.
-    expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/by-app'], gh.appToken('crew-app', { contents: 'write', workflows: 'write' }))).code).toBe(0);
+    expect(
+      (await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/by-app'], gh.appToken('crew-app', { contents: 'write', workflows: 'write' }))).code,
+    ).toBe(0);
     expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/t1'], gh.userToken('acme'))).code).toBe(0);
     expect(await gh.repo.readFile('refs/heads/crew/1/r1/t1', '.github/workflows/crew.yml')).toBe('name: changed\n');
 

@@ -83,7 +83,9 @@ export function octokitFor(gh: FakeGitHub, token?: string): Octokit {
 export const repoOf = (gh: FakeGitHub) => ({ owner: gh.owner, repo: gh.repoName });
 
 /** Runs a call that must fail, and returns the error's status, message and response. */
-export async function failure(p: Promise<unknown>): Promise<{ status: number; message: string; data: any; headers: Record<string, string | number | undefined> }> {
+export async function failure(
+  p: Promise<unknown>,
+): Promise<{ status: number; message: string; data: any; headers: Record<string, string | number | undefined> }> {
   try {
     await p;
   } catch (e) {
@@ -145,7 +147,12 @@ export async function commitFiles(dir: string, files: Record<string, string>, me
  * Commits files straight into the fake's bare repository (no HTTP) and points `branch`
  * at the commit, forced, starting from `from` (default: the default branch). Returns its sha.
  */
-export async function seedBranch(gh: FakeGitHub, branch: string, files: Record<string, string>, opts: { from?: string; message?: string } = {}): Promise<string> {
+export async function seedBranch(
+  gh: FakeGitHub,
+  branch: string,
+  files: Record<string, string>,
+  opts: { from?: string; message?: string } = {},
+): Promise<string> {
   return gh.repo.writeCommit({ branch, files, from: opts.from ?? gh.defaultBranch, message: opts.message ?? `Change on ${branch}` });
 }
 

@@ -8,7 +8,14 @@ describe('issues', () => {
     const octokit = octokitFor(gh, gh.userToken('alice'));
     const created = await octokit.rest.issues.create({ ...repoOf(gh), title: 'Add a widget', body: 'Please.', labels: ['crew'] });
     expect(created.status).toBe(201);
-    expect(created.data).toMatchObject({ number: 1, title: 'Add a widget', body: 'Please.', state: 'open', comments: 0, user: { login: 'alice', type: 'User' } });
+    expect(created.data).toMatchObject({
+      number: 1,
+      title: 'Add a widget',
+      body: 'Please.',
+      state: 'open',
+      comments: 0,
+      user: { login: 'alice', type: 'User' },
+    });
     expect(created.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).toEqual(['crew']);
     expect(created.data.pull_request).toBeUndefined();
 
@@ -40,7 +47,14 @@ describe('issues', () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
     await octokit.rest.issues.create({ ...repoOf(gh), title: 'Old', body: 'old body' });
-    const closed = await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, title: 'New', body: 'new body', state: 'closed', state_reason: 'not_planned' });
+    const closed = await octokit.rest.issues.update({
+      ...repoOf(gh),
+      issue_number: 1,
+      title: 'New',
+      body: 'new body',
+      state: 'closed',
+      state_reason: 'not_planned',
+    });
     expect(closed.data).toMatchObject({ title: 'New', body: 'new body', state: 'closed', state_reason: 'not_planned' });
     expect(closed.data.closed_at).toEqual(expect.any(String));
     const reopened = await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, state: 'open' });
@@ -67,7 +81,12 @@ describe('issue comments', () => {
     expect(c.data.id).toBeGreaterThan(2 ** 31);
     expect(Number.isSafeInteger(c.data.id)).toBe(true);
     expect(c.headers.location).toBe(`${gh.url}/repos/acme/widgets/issues/comments/${c.data.id}`);
-    expect(c.data).toMatchObject({ body: 'first!', user: { login: 'alice' }, issue_url: `${gh.url}/repos/acme/widgets/issues/1`, author_association: 'COLLABORATOR' });
+    expect(c.data).toMatchObject({
+      body: 'first!',
+      user: { login: 'alice' },
+      issue_url: `${gh.url}/repos/acme/widgets/issues/1`,
+      author_association: 'COLLABORATOR',
+    });
     expect(c.data.html_url).toBe(`${gh.url}/acme/widgets/issues/1#issuecomment-${c.data.id}`);
 
     const got = await octokit.rest.issues.getComment({ ...repoOf(gh), comment_id: c.data.id });
@@ -101,7 +120,8 @@ describe('issue comments', () => {
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
 
     const pages: number[] = [];
-    for await (const page of alice.paginate.iterator(alice.rest.issues.listComments, { ...repoOf(gh), issue_number: 1, per_page: 100 })) pages.push(page.data.length);
+    for await (const page of alice.paginate.iterator(alice.rest.issues.listComments, { ...repoOf(gh), issue_number: 1, per_page: 100 }))
+      pages.push(page.data.length);
     expect(pages).toEqual([100, 50]);
 
     const first = await alice.rest.issues.listComments({ ...repoOf(gh), issue_number: 1, per_page: 100 });
@@ -222,11 +242,19 @@ describe('reactions', () => {
     await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
     const c = await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'hi' });
     const bad = await failure(
-      octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...repoOf(gh), comment_id: c.data.id, content: 'thumbsup' as 'eyes' }),
+      octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', {
+        ...repoOf(gh),
+        comment_id: c.data.id,
+        content: 'thumbsup' as 'eyes',
+      }),
     );
     expect(bad.status).toBe(422);
     expect(bad.data.errors).toEqual([expect.objectContaining({ resource: 'Reaction', field: 'content', code: 'invalid' })]);
-    expect(takeViolations(gh)).toEqual([expect.stringMatching(/^request POST \/repos\/\{owner\}\/\{repo\}\/issues\/comments\/\{comment_id\}\/reactions: body\/content: must be equal to one of the allowed values.*got "thumbsup"$/)]);
+    expect(takeViolations(gh)).toEqual([
+      expect.stringMatching(
+        /^request POST \/repos\/\{owner\}\/\{repo\}\/issues\/comments\/\{comment_id\}\/reactions: body\/content: must be equal to one of the allowed values.*got "thumbsup"$/,
+      ),
+    ]);
     expect(gh.comments.get(c.data.id)!.reactions).toEqual([]);
   });
 });

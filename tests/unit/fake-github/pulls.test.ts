@@ -6,7 +6,12 @@ import { bareSha, failure, fakeForTest, octokitFor, repoOf, seedBranch } from '.
 /** A fake with a `feature` branch one commit ahead of main, and the owner's Octokit. */
 async function withFeature(options: Parameters<typeof fakeForTest>[0] = {}) {
   const gh = await fakeForTest(options);
-  const featureSha = await seedBranch(gh, 'feature', { 'feature.txt': 'one\ntwo\n', 'src/app.ts': 'export const answer = 43;\n' }, { message: 'Add the feature' });
+  const featureSha = await seedBranch(
+    gh,
+    'feature',
+    { 'feature.txt': 'one\ntwo\n', 'src/app.ts': 'export const answer = 43;\n' },
+    { message: 'Add the feature' },
+  );
   return { gh, featureSha, octokit: octokitFor(gh, gh.userToken('acme')) };
 }
 
@@ -164,7 +169,16 @@ describe('merging', () => {
     expect(await gh.repo.readFile(after, 'feature.txt')).toBe('one\ntwo\n');
 
     const pr = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
-    expect(pr.data).toMatchObject({ state: 'closed', merged: true, merge_commit_sha: after, merged_by: { login: 'acme' }, mergeable: null, head: { sha: featureSha }, commits: 1, changed_files: 2 });
+    expect(pr.data).toMatchObject({
+      state: 'closed',
+      merged: true,
+      merge_commit_sha: after,
+      merged_by: { login: 'acme' },
+      mergeable: null,
+      head: { sha: featureSha },
+      commits: 1,
+      changed_files: 2,
+    });
     expect(pr.data.merged_at).toEqual(expect.any(String));
     // Merging twice is refused.
     expect((await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
@@ -187,7 +201,9 @@ describe('merging', () => {
     const { gh, octokit } = await withFeature();
     for (const title of ['one', 'two', 'three', 'four', 'five']) await octokit.rest.issues.create({ ...repoOf(gh), title });
     const { owner, repo } = repoOf(gh);
-    await openFeature(gh, gh.userToken('acme'), { body: `RESOLVES: #1\nfixed ${owner}/${repo}#2\ncloses https://github.com/${owner}/${repo}/issues/3\nfixes issue #4\nfixes other/repo#5` });
+    await openFeature(gh, gh.userToken('acme'), {
+      body: `RESOLVES: #1\nfixed ${owner}/${repo}#2\ncloses https://github.com/${owner}/${repo}/issues/3\nfixes issue #4\nfixes other/repo#5`,
+    });
     await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 6 });
     const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data.state;
     expect([await state(1), await state(2), await state(3), await state(4), await state(5)]).toEqual(['closed', 'closed', 'closed', 'open', 'open']);
@@ -256,7 +272,9 @@ describe('merging', () => {
     expect(first.parents).toEqual([mainNext]);
     expect(await gh.repo.readFile(merged.data.sha, 'main.txt')).toBe('m\n');
     // Replayed commits keep their author; the merger becomes the committer.
-    expect((await git(['show', '-s', '--format=%an|%cn|%ce', merged.data.sha], { cwd: gh.repoDir })).trim()).toMatch(/^Fixture\|acme\|\d+\+acme@users\.noreply\.github\.com$/);
+    expect((await git(['show', '-s', '--format=%an|%cn|%ce', merged.data.sha], { cwd: gh.repoDir })).trim()).toMatch(
+      /^Fixture\|acme\|\d+\+acme@users\.noreply\.github\.com$/,
+    );
   });
 
   it('deletes the head branch on merge when the repository says so', async () => {
@@ -297,7 +315,12 @@ describe('reviews', () => {
     gh.addUser('author', { permission: 'write' });
     gh.addUser('reviewer', { permission: 'write' });
     await openFeature(gh, gh.userToken('author'));
-    const approve = await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE', body: 'Ship it' });
+    const approve = await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({
+      ...repoOf(gh),
+      pull_number: 1,
+      event: 'APPROVE',
+      body: 'Ship it',
+    });
     expect(approve.status).toBe(200);
     expect(approve.data).toMatchObject({ state: 'APPROVED', body: 'Ship it', user: { login: 'reviewer' }, commit_id: await bareSha(gh, 'feature') });
 
@@ -320,7 +343,9 @@ describe('reviews', () => {
   it('refuses a workflow token’s approval when Actions may not approve pull requests', async () => {
     const { gh } = await withFeature({ settings: { actions_can_create_pull_requests: false } });
     await openFeature(gh, gh.userToken('acme'));
-    const refused = await failure(octokitFor(gh, gh.actionsToken({ 'pull-requests': 'write' })).rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE' }));
+    const refused = await failure(
+      octokitFor(gh, gh.actionsToken({ 'pull-requests': 'write' })).rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE' }),
+    );
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('GitHub Actions is not permitted to create or approve pull requests.');
   });

@@ -6,7 +6,15 @@ describe('repository contents and metadata', () => {
   it('serves a file with its blob sha, at the default branch or a ref', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.actionsToken({ contents: 'read' }));
-    const file = (await octokit.rest.repos.getContent({ ...repoOf(gh), path: 'src/app.ts' })).data as { type: string; sha: string; content: string; size: number; name: string; path: string; git_url: string };
+    const file = (await octokit.rest.repos.getContent({ ...repoOf(gh), path: 'src/app.ts' })).data as {
+      type: string;
+      sha: string;
+      content: string;
+      size: number;
+      name: string;
+      path: string;
+      git_url: string;
+    };
     const blob = (await git(['rev-parse', 'main:src/app.ts'], { cwd: gh.repoDir })).trim();
     expect(file).toMatchObject({ type: 'file', name: 'app.ts', path: 'src/app.ts', sha: blob, size: 26 });
     expect(file.git_url).toBe(`${gh.url}/repos/acme/widgets/git/blobs/${blob}`);
@@ -34,7 +42,15 @@ describe('repository contents and metadata', () => {
     expect((await octokit.rest.users.getByUsername({ username: 'github-actions[bot]' })).data).toMatchObject({ type: 'Bot', id: 41898282 });
     expect((await failure(octokit.rest.users.getByUsername({ username: 'ghost' }))).status).toBe(404);
     const repo = (await octokit.rest.repos.get(repoOf(gh))).data;
-    expect(repo).toMatchObject({ id: gh.repoId, name: 'widgets', owner: { login: 'acme' }, allow_squash_merge: false, delete_branch_on_merge: true, visibility: 'private', permissions: { admin: true } });
+    expect(repo).toMatchObject({
+      id: gh.repoId,
+      name: 'widgets',
+      owner: { login: 'acme' },
+      allow_squash_merge: false,
+      delete_branch_on_merge: true,
+      visibility: 'private',
+      permissions: { admin: true },
+    });
   });
 
   it('seeds the repository with a fixed first commit', async () => {

@@ -6,13 +6,17 @@ describe('OpenAPI checks', () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
     await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
-    const bad = await failure(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...repoOf(gh), issue_number: 1, content: 42 as unknown as '+1' }));
+    const bad = await failure(
+      octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...repoOf(gh), issue_number: 1, content: 42 as unknown as '+1' }),
+    );
     expect(bad.status).toBe(422);
     const violations = takeViolations(gh);
     // Both the type and the enum are wrong.
     expect(violations).toEqual([
       'request POST /repos/{owner}/{repo}/issues/{issue_number}/reactions: body/content: must be string (type); got 42',
-      expect.stringMatching(/^request POST \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/reactions: body\/content: must be equal to one of the allowed values.*got 42$/),
+      expect.stringMatching(
+        /^request POST \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/reactions: body\/content: must be equal to one of the allowed values.*got 42$/,
+      ),
     ]);
   });
 
@@ -36,7 +40,11 @@ describe('OpenAPI checks', () => {
   it('answers 400 for a body that is not JSON', async () => {
     const gh = await fakeForTest();
     const token = gh.userToken('acme');
-    const res = await fetch(`${gh.url}/repos/acme/widgets/issues`, { method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: '{"title": ' });
+    const res = await fetch(`${gh.url}/repos/acme/widgets/issues`, {
+      method: 'POST',
+      headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+      body: '{"title": ',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe('Problems parsing JSON');
     expect(gh.issues.size).toBe(0);
@@ -68,7 +76,9 @@ describe('OpenAPI checks', () => {
     const v = takeViolations(gh);
     expect(v).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^response POST \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/comments 201: body\/node_id: required property is missing/),
+        expect.stringMatching(
+          /^response POST \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/comments 201: body\/node_id: required property is missing/,
+        ),
         expect.stringMatching(/^response POST .*comments 201: body\/id: must be integer/),
       ]),
     );

@@ -37,20 +37,20 @@ describe('GitHub reference data', () => {
     expect(Object.keys(webhooks.events).sort()).toEqual([...webhookEvents].sort());
   });
 
-  it.each(endpoints.map((endpoint) => operationKey(endpoint.method, endpoint.path)))(
-    '%s documents its path parameters and compiles',
-    (key) => {
-      const operation = subset.operations[key]!;
-      const template = key.slice(key.indexOf(' ') + 1);
-      const templateParams = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
-      const pathParams = operation.parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name).sort();
-      expect(pathParams).toEqual(templateParams);
-      expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
-      // Compiling every schema here catches anything ajv cannot handle.
-      for (const status of Object.keys(operation.responses)) {
-        expect(() => validateResponse(key, Number(status), {})).not.toThrow();
-      }
-      expect(() => validateRequest(key, { query: {}, params: {}, body: {} })).not.toThrow();
-    },
-  );
+  it.each(endpoints.map((endpoint) => operationKey(endpoint.method, endpoint.path)))('%s documents its path parameters and compiles', (key) => {
+    const operation = subset.operations[key]!;
+    const template = key.slice(key.indexOf(' ') + 1);
+    const templateParams = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+    const pathParams = operation.parameters
+      .filter((parameter) => parameter.in === 'path')
+      .map((parameter) => parameter.name)
+      .sort();
+    expect(pathParams).toEqual(templateParams);
+    expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
+    // Compiling every schema here catches anything ajv cannot handle.
+    for (const status of Object.keys(operation.responses)) {
+      expect(() => validateResponse(key, Number(status), {})).not.toThrow();
+    }
+    expect(() => validateRequest(key, { query: {}, params: {}, body: {} })).not.toThrow();
+  });
 });

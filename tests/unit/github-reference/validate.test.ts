@@ -109,9 +109,7 @@ describe('validateResponse', () => {
   });
 
   it('flags an undocumented status', () => {
-    expect(validateResponse(GET_COMMENT, 500, { message: 'oops' })).toEqual([
-      `status 500 is not documented for ${GET_COMMENT} (documented: 200, 404)`,
-    ]);
+    expect(validateResponse(GET_COMMENT, 500, { message: 'oops' })).toEqual([`status 500 is not documented for ${GET_COMMENT} (documented: 200, 404)`]);
   });
 
   it('validates documented error bodies', () => {
@@ -124,23 +122,17 @@ describe('validateResponse', () => {
     const dispatch = 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches';
     expect(validateResponse(dispatch, 204, undefined)).toEqual([]);
     expect(validateResponse(dispatch, 204, '')).toEqual([]);
-    expect(validateResponse(dispatch, 204, { ok: true })).toEqual([
-      'body: status 204 has no content, but a body was sent; got {"ok":true}',
-    ]);
+    expect(validateResponse(dispatch, 204, { ok: true })).toEqual(['body: status 204 has no content, but a body was sent; got {"ok":true}']);
   });
 
   it('requires a body where one is documented', () => {
-    expect(validateResponse(GET_COMMENT, 200, undefined)).toEqual([
-      'body: status 200 requires a JSON body, but none was sent',
-    ]);
+    expect(validateResponse(GET_COMMENT, 200, undefined)).toEqual(['body: status 200 requires a JSON body, but none was sent']);
   });
 
   it('validates list responses item by item', () => {
     const list = 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments';
     expect(validateResponse(list, 200, [issueComment(), issueComment()])).toEqual([]);
-    expect(validateResponse(list, 200, [issueComment(), { ...issueComment(), url: 42 }])).toEqual([
-      'body/1/url: must be string (type); got 42',
-    ]);
+    expect(validateResponse(list, 200, [issueComment(), { ...issueComment(), url: 42 }])).toEqual(['body/1/url: must be string (type); got 42']);
   });
 
   it('throws for an operation outside the reference', () => {
@@ -156,9 +148,7 @@ describe('validateRequest', () => {
   });
 
   it('rejects a comment without body', () => {
-    expect(validateRequest(CREATE_COMMENT, { query: {}, params: commentParams, body: {} })).toEqual([
-      'body/body: required property is missing (required)',
-    ]);
+    expect(validateRequest(CREATE_COMMENT, { query: {}, params: commentParams, body: {} })).toEqual(['body/body: required property is missing (required)']);
     expect(validateRequest(CREATE_COMMENT, { query: {}, params: commentParams, body: undefined })).toEqual([
       `body: ${CREATE_COMMENT} requires a JSON request body, but none was sent`,
     ]);
@@ -175,9 +165,9 @@ describe('validateRequest', () => {
   });
 
   it('checks path parameter types', () => {
-    expect(
-      validateRequest(CREATE_COMMENT, { query: {}, params: { ...commentParams, issue_number: 'twelve' }, body: { body: 'x' } }),
-    ).toEqual(['path/issue_number: must be integer (type); got "twelve"']);
+    expect(validateRequest(CREATE_COMMENT, { query: {}, params: { ...commentParams, issue_number: 'twelve' }, body: { body: 'x' } })).toEqual([
+      'path/issue_number: must be integer (type); got "twelve"',
+    ]);
   });
 
   it('coerces and checks query parameters, and flags undocumented ones', () => {
@@ -199,17 +189,15 @@ describe('validateRequest', () => {
       'body/base: required property is missing (required)',
     ]);
     const dispatch = 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches';
-    expect(
-      validateRequest(dispatch, { query: {}, params: { owner: 'o', repo: 'r', workflow_id: 'crew.yml' }, body: { inputs: {} } }),
-    ).toEqual(['body/ref: required property is missing (required)']);
+    expect(validateRequest(dispatch, { query: {}, params: { owner: 'o', repo: 'r', workflow_id: 'crew.yml' }, body: { inputs: {} } })).toEqual([
+      'body/ref: required property is missing (required)',
+    ]);
   });
 
   it('flags a body sent to an operation that takes none', () => {
     const getIssue = 'GET /repos/{owner}/{repo}/issues/{issue_number}';
     expect(validateRequest(getIssue, { query: {}, params: commentParams, body: {} })).toEqual([]);
-    expect(validateRequest(getIssue, { query: {}, params: commentParams, body: { a: 1 } })).toEqual([
-      `body: ${getIssue} takes no request body; got {"a":1}`,
-    ]);
+    expect(validateRequest(getIssue, { query: {}, params: commentParams, body: { a: 1 } })).toEqual([`body: ${getIssue} takes no request body; got {"a":1}`]);
   });
 
   it('accepts nullable request fields as null', () => {

@@ -13,7 +13,17 @@ const sampleView = () => runView(['success', 'running', 'pending']);
 describe('crew command line', () => {
   it('parses run, resume, list and status', () => {
     expect(parseArgs(['run', 'do it', '--criteria', 'a', '--criteria=b', '--project', '/p', '--max-iterations', '4', '--verbose'], '/cwd')).toEqual({
-      kind: 'run', task: 'do it', criteria: ['a', 'b'], configFile: undefined, resume: undefined, project: '/p', maxIterations: 4, verbose: true, scripted: undefined, allowUnsandboxed: false, allowSetup: false,
+      kind: 'run',
+      task: 'do it',
+      criteria: ['a', 'b'],
+      configFile: undefined,
+      resume: undefined,
+      project: '/p',
+      maxIterations: 4,
+      verbose: true,
+      scripted: undefined,
+      allowUnsandboxed: false,
+      allowSetup: false,
     });
     expect(parseArgs(['run', 'x', '--allow-unsandboxed', '--allow-setup'], '/cwd')).toMatchObject({ allowUnsandboxed: true, allowSetup: true });
     expect(parseArgs(['run', '--resume', '--allow-setup'], '/cwd')).toMatchObject({ resume: 'latest', allowSetup: true });
@@ -43,7 +53,10 @@ describe('crew command line', () => {
 
 describe('configuration of a local run', () => {
   it('layers crew.yml, the task file and the command line, merging nested keys', () => {
-    expect(mergeConfig({ budgets: { run: { tokens: 5000 } }, max_parallel: 2 }, { budgets: { task: { tokens: 3000 } }, max_parallel: 4 })).toEqual({ budgets: { run: { tokens: 5000 }, task: { tokens: 3000 } }, max_parallel: 4 });
+    expect(mergeConfig({ budgets: { run: { tokens: 5000 } }, max_parallel: 2 }, { budgets: { task: { tokens: 3000 } }, max_parallel: 4 })).toEqual({
+      budgets: { run: { tokens: 5000 }, task: { tokens: 3000 } },
+      max_parallel: 4,
+    });
     const c = localConfig('max_iterations: 4\nmax_parallel: 3\n', { max_iterations: 6 }, { maxIterations: 2 }, '.github/crew.yml');
     expect(c.max_iterations).toBe(2);
     expect(c.max_parallel).toBe(3);
@@ -52,13 +65,18 @@ describe('configuration of a local run', () => {
     expect(c.allow_unsandboxed).toBe(false);
     expect(localConfig('allow_unsandboxed: true\n', { allow_unsandboxed: true }, {}, '.github/crew.yml').allow_unsandboxed).toBe(false);
     expect(localConfig('', {}, { allowUnsandboxed: true }, '.github/crew.yml').allow_unsandboxed).toBe(true);
-    expect(unsandboxedAskedIn('allow_unsandboxed: true\n', { allow_unsandboxed: true }, { config: '.github/crew.yml', task: 'task.yaml' })).toEqual(['.github/crew.yml', 'task.yaml']);
+    expect(unsandboxedAskedIn('allow_unsandboxed: true\n', { allow_unsandboxed: true }, { config: '.github/crew.yml', task: 'task.yaml' })).toEqual([
+      '.github/crew.yml',
+      'task.yaml',
+    ]);
     expect(unsandboxedAskedIn('allow_unsandboxed: false\n', {}, { config: '.github/crew.yml' })).toEqual([]);
   });
 
   it('names the file and the key of a bad value', () => {
     expect(() => localConfig('max_parallel: lots\n', {}, {}, '.github/crew.yml')).toThrow(ConfigError);
-    expect(() => localConfig('max_parallel: lots\n', {}, {}, '.github/crew.yml')).toThrow(/\.github\/crew\.yml is not valid:\n- `max_parallel`: .*\(got "lots"\)/);
+    expect(() => localConfig('max_parallel: lots\n', {}, {}, '.github/crew.yml')).toThrow(
+      /\.github\/crew\.yml is not valid:\n- `max_parallel`: .*\(got "lots"\)/,
+    );
     expect(() => localConfig(': :\n', {}, {}, '.github/crew.yml')).toThrow(/not valid YAML at line 1/);
   });
 });
@@ -79,9 +97,18 @@ describe('terminal text', () => {
     expect(localizeCommands('Comment `/crew resume` to continue.', 3)).toBe('Type `crew run --resume 3` to continue.');
     expect(localizeCommands('Reply `/crew retry` or `/crew answer <text>`.', 3)).toBe('Reply `retry` or `answer <text>`.');
     expect(localizeCommands('keep\nA maintainer can type `/crew remember <n>` to add it.\nend', 3)).toBe('keep\nend');
-    expect(markdownToTerminal('<details><summary>Evidence</summary>\n\nx\n\n</details>\n**bold** [`a/b`](a/b) [see](#comment-3)', 1)).toBe('▸ Evidence\n\nx\n\nbold a/b see');
-    expect(markdownToTerminal('**crew stopped** during the route step.\n\nCheck the workflow log for details.\n\n<sub>[Workflow log](.crew/runs/4/crew.log)</sub>', 4)).toBe('crew stopped during the route step.\n\nSee the log for details.\n\nLog: .crew/runs/4/crew.log');
-    expect(markdownToTerminal('### crew · run 1 · Done\n- [x] tests pass\nRequested by @me · [workflow run](l/crew.log)', 4)).toBe('crew · run 4 · Done\n✔ tests pass\nRequested by @me · log (l/crew.log)');
+    expect(markdownToTerminal('<details><summary>Evidence</summary>\n\nx\n\n</details>\n**bold** [`a/b`](a/b) [see](#comment-3)', 1)).toBe(
+      '▸ Evidence\n\nx\n\nbold a/b see',
+    );
+    expect(
+      markdownToTerminal(
+        '**crew stopped** during the route step.\n\nCheck the workflow log for details.\n\n<sub>[Workflow log](.crew/runs/4/crew.log)</sub>',
+        4,
+      ),
+    ).toBe('crew stopped during the route step.\n\nSee the log for details.\n\nLog: .crew/runs/4/crew.log');
+    expect(markdownToTerminal('### crew · run 1 · Done\n- [x] tests pass\nRequested by @me · [workflow run](l/crew.log)', 4)).toBe(
+      'crew · run 4 · Done\n✔ tests pass\nRequested by @me · log (l/crew.log)',
+    );
   });
 
   it('prints plain lines on change in a log, and redraws in place on a terminal', () => {

@@ -53,9 +53,11 @@ async function poisonedGitDir(dir: string): Promise<void> {
     ['diff.external', trap],
     ['core.pager', trap],
     ['alias.commit', `!${trap}`],
-  ]) await exec('git', ['--git-dir', dir, 'config', k!, v!]);
+  ])
+    await exec('git', ['--git-dir', dir, 'config', k!, v!]);
   await mkdir(join(dir, 'hooks'), { recursive: true });
-  for (const hook of ['pre-commit', 'post-commit', 'commit-msg', 'post-checkout']) await writeFile(join(dir, 'hooks', hook), `#!/bin/sh\necho ${hook} >> ${marker}\n`, { mode: 0o755 });
+  for (const hook of ['pre-commit', 'post-commit', 'commit-msg', 'post-checkout'])
+    await writeFile(join(dir, 'hooks', hook), `#!/bin/sh\necho ${hook} >> ${marker}\n`, { mode: 0o755 });
 }
 
 describe("crew's own git in a worktree whose .git pointer a tool rewrote", () => {

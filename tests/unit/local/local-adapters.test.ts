@@ -77,12 +77,15 @@ describe('the local state store', () => {
     expect((await store.load('issue-2/')).read('issue-2/run-1/a')).toBe('15');
   });
 
-  it('finishes a write that a killed process left in its journal, and takes over a dead holder\'s lock', async () => {
+  it("finishes a write that a killed process left in its journal, and takes over a dead holder's lock", async () => {
     const dir = join(root, 'journal', '5');
     await mkdir(join(dir, '.lock'), { recursive: true });
     await writeFile(join(dir, '.lock', 'pid'), '999999');
     await writeFile(join(dir, 'run.json'), 'old');
-    await writeFile(join(dir, '.journal.json'), JSON.stringify({ writes: { 'issue-5/run-1/run.json': 'new', 'issue-5/run-1/plan.json': 'plan' }, removes: [], version: 3, message: 'killed half way' }));
+    await writeFile(
+      join(dir, '.journal.json'),
+      JSON.stringify({ writes: { 'issue-5/run-1/run.json': 'new', 'issue-5/run-1/plan.json': 'plan' }, removes: [], version: 3, message: 'killed half way' }),
+    );
     const store = new LocalStateStore(join(root, 'journal'));
     const snap = await store.load('issue-5/run-1/');
     expect(snap.read('issue-5/run-1/run.json')).toBe('new');
@@ -94,7 +97,7 @@ describe('the local state store', () => {
 });
 
 describe('the worktree repo', () => {
-  it('pushes crew branches forward only, replaces only what it last saw, and leaves the person\'s checkout alone', async () => {
+  it("pushes crew branches forward only, replaces only what it last saw, and leaves the person's checkout alone", async () => {
     const project = join(root, 'project');
     const git = (...args: string[]) => exec('git', ['-C', project, '-c', 'user.name=p', '-c', 'user.email=p@x', ...args]).then((r) => r.stdout.trim());
     await mkdir(project, { recursive: true });

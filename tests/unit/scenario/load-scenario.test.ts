@@ -17,8 +17,13 @@ describe('loading a scenario file: a mistake names the file and the path', () =>
   const base = 'name: s\nissue: { title: T, author: m }\ntimeline:\n  - { comment: /crew run, author: m }\n';
 
   it('a scripted reply of the wrong shape, before anything starts', async () => {
-    const file = await scenario('bad-reply', `${base}model:\n  entries:\n    - role: worker\n      replies:\n        - content:\n            - { type: tool_call, name: x, input: {} }\n`);
-    await expect(loadScenario(file)).rejects.toThrow(new RegExp(`^${file.replace(/[/.]/g, '\\$&')}: Invalid fake-anthropic script:\\n  model\\.entries\\.0\\.replies\\.0\\.content\\.0(\\.type)?: `));
+    const file = await scenario(
+      'bad-reply',
+      `${base}model:\n  entries:\n    - role: worker\n      replies:\n        - content:\n            - { type: tool_call, name: x, input: {} }\n`,
+    );
+    await expect(loadScenario(file)).rejects.toThrow(
+      new RegExp(`^${file.replace(/[/.]/g, '\\$&')}: Invalid fake-anthropic script:\\n  model\\.entries\\.0\\.replies\\.0\\.content\\.0(\\.type)?: `),
+    );
   });
 
   it('YAML that does not parse, with the line', async () => {

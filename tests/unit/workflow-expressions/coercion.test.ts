@@ -85,7 +85,7 @@ describe('relational operators', () => {
     ['null < 1', true],
     ['null < 0', false],
     ['null <= null', true],
-    ["-1 < null", true],
+    ['-1 < null', true],
     ["'' < null", false],
     ["'-1' < false", true],
     ["0 < ' 1 '", true],

@@ -153,7 +153,13 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     expect(evaluateIf(jobIf('advance'), comment(routed('success')), succeeded)).toBe(false);
     expect(evaluateIf(jobIf('advance'), comment(routed('failure')), failed)).toBe(true);
     // A command that started no work (resume, accept, retry of an integration) still gets its advance job.
-    expect(evaluateIf(jobIf('advance'), comment({ route: { result: 'success', outputs: { issue: '4', run: '2', tasks: '[]' } }, work: { result: 'skipped', outputs: {} } }), succeeded)).toBe(true);
+    expect(
+      evaluateIf(
+        jobIf('advance'),
+        comment({ route: { result: 'success', outputs: { issue: '4', run: '2', tasks: '[]' } }, work: { result: 'skipped', outputs: {} } }),
+        succeeded,
+      ),
+    ).toBe(true);
   });
 
   it('a comment runs route; work only for the tasks route chose', () => {
@@ -174,7 +180,10 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
 
   it('the merge job runs for a check suite on crew’s pull request, never for one on crew/state or a task branch (#15 §7)', () => {
     const suite = (headBranch: string | null, pulls: number[]): ExprContext => ({
-      github: { event_name: 'check_suite', event: { action: 'completed', check_suite: { head_branch: headBranch, pull_requests: pulls.map((number) => ({ number })) } } },
+      github: {
+        event_name: 'check_suite',
+        event: { action: 'completed', check_suite: { head_branch: headBranch, pull_requests: pulls.map((number) => ({ number })) } },
+      },
       inputs: {},
       needs: {},
     });
@@ -183,7 +192,11 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     expect(evaluateIf(jobIf('merge'), suite('crew/4/r2/t1', []), succeeded)).toBe(false);
     expect(evaluateIf(jobIf('merge'), suite('feature', [3]), succeeded)).toBe(false);
     expect(evaluateIf(jobIf('merge'), suite(null, []), succeeded)).toBe(false);
-    const review = (head: string): ExprContext => ({ github: { event_name: 'pull_request_review', event: { pull_request: { head: { ref: head } } } }, inputs: {}, needs: {} });
+    const review = (head: string): ExprContext => ({
+      github: { event_name: 'pull_request_review', event: { pull_request: { head: { ref: head } } } },
+      inputs: {},
+      needs: {},
+    });
     expect(evaluateIf(jobIf('merge'), review('crew/4/r2/integration'), succeeded)).toBe(true);
     expect(evaluateIf(jobIf('merge'), review('feature'), succeeded)).toBe(false);
   });

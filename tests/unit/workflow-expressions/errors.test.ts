@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  evaluate,
-  evaluateIf,
-  evaluateValue,
-  ExpressionError,
-  interpolate,
-  type ExprContext,
-} from '../../support/runner/expressions';
+import { evaluate, evaluateIf, evaluateValue, ExpressionError, interpolate, type ExprContext } from '../../support/runner/expressions';
 
 const ok = { success: () => true, failure: () => false, cancelled: () => false };
 
@@ -25,7 +18,7 @@ const ctx: ExprContext = { github: { event: {} }, foo: { bar: 1 } };
 describe('ExpressionError messages name the expression and a 1-based position', () => {
   it.each([
     ['unknown function', 'github.x && frobnicate(1)', "Unrecognized function: 'frobnicate'", 13],
-    ['unknown named value', "1 == nope.x", "Unrecognized named-value: 'nope'", 6],
+    ['unknown named value', '1 == nope.x', "Unrecognized named-value: 'nope'", 6],
     ['unclosed string', "github.ref == 'refs/heads", "Unclosed string literal: ''refs/heads'", 15],
     ['double quotes', 'github.ref == "main"', `Unexpected symbol: '"main"'`, 15],
     ['single =', "github.ref = 'x'", "Unexpected symbol: '='", 12],

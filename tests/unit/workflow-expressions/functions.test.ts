@@ -27,7 +27,7 @@ describe('contains', () => {
     expect(ev("contains(list, 'push_request')", ctx)).toBe(false);
     expect(ev("contains(list, '1')", ctx)).toBe(true);
     expect(ev('contains(list, null)', ctx)).toBe(true);
-    expect(ev("contains(fromJSON('[\"a\",\"b\"]'), 'B')")).toBe(true);
+    expect(ev('contains(fromJSON(\'["a","b"]\'), \'B\')')).toBe(true);
   });
 
   it('works with object filters', () => {
@@ -74,12 +74,9 @@ describe('format', () => {
     expect(ev("format('{{{0}}}', 'abc')")).toBe('{abc}');
   });
 
-  it.each(["format('{0')", "format('{0}}', '')", "format('}{0}', '')", "format('{0}{', '')", "format('{x}', '')"])(
-    '%s is an invalid format string',
-    (expr) => {
-      expect(() => ev(expr)).toThrow(/Invalid format string/);
-    },
-  );
+  it.each(["format('{0')", "format('{0}}', '')", "format('}{0}', '')", "format('{0}{', '')", "format('{x}', '')"])('%s is an invalid format string', (expr) => {
+    expect(() => ev(expr)).toThrow(/Invalid format string/);
+  });
 
   it('rejects placeholders without a matching argument', () => {
     expect(() => ev("format('{0}{1}', 'abc')")).toThrow(/references \{1\} but only 1 argument\(s\) provided/);
@@ -132,7 +129,10 @@ describe('toJSON / fromJSON', () => {
   });
 
   it('fromJSON round-trips toJSON', () => {
-    const tasks = [{ id: 'a', deps: [] }, { id: 'b', deps: ['a'] }];
+    const tasks = [
+      { id: 'a', deps: [] },
+      { id: 'b', deps: ['a'] },
+    ];
     expect(ev('fromJSON(toJSON(t))', { t: tasks })).toEqual(tasks);
   });
 

@@ -101,7 +101,7 @@ describe('precedence (GitHub: () [] . > ! > < <= > >= > == != > && > ||)', () =>
 describe('property access and indexing', () => {
   const ctx: ExprContext = {
     github: {
-      event: { issue: { number: 7, title: 'Add X' }, 'pull_request': null },
+      event: { issue: { number: 7, title: 'Add X' }, pull_request: null },
       Ref: 'refs/heads/main',
     },
     steps: { 'my-step': { outputs: { 'result-json': '{}' } } },
@@ -111,14 +111,14 @@ describe('property access and indexing', () => {
   it('dereferences nested objects', () => {
     expect(ev('github.event.issue.number', ctx)).toBe(7);
     expect(ev("github['event']['issue']['title']", ctx)).toBe('Add X');
-    expect(ev("steps.my-step.outputs.result-json", ctx)).toBe('{}');
+    expect(ev('steps.my-step.outputs.result-json', ctx)).toBe('{}');
   });
 
   it('missing properties are null, and so is anything below them', () => {
     expect(ev('github.event.comment', ctx)).toBe(null);
     expect(ev('github.event.comment.body', ctx)).toBe(null);
     expect(ev('github.event.pull_request.head.ref', ctx)).toBe(null);
-    expect(ev("github.event.issue.title.length", ctx)).toBe(null);
+    expect(ev('github.event.issue.title.length', ctx)).toBe(null);
     expect(ev('matrix.list.length', ctx)).toBe(null);
     expect(ev('(1).x')).toBe(null);
   });

@@ -19,9 +19,7 @@ describe('interpolate', () => {
   });
 
   it('replaces several expressions with their string forms', () => {
-    expect(interpolate('${{ github.repository }}#${{ github.event.issue.number }} by ${{ env.NAME }}', ctx)).toBe(
-      'acme/widgets#42 by Mona',
-    );
+    expect(interpolate('${{ github.repository }}#${{ github.event.issue.number }} by ${{ env.NAME }}', ctx)).toBe('acme/widgets#42 by Mona');
     expect(interpolate('[${{ null }}][${{ true }}][${{ 1.50 }}][${{ github.event }}][${{ fromJSON(needs.route.outputs.tasks) }}]', ctx)).toBe(
       '[][true][1.5][Object][Array]',
     );
@@ -100,12 +98,13 @@ strategy:
   });
 
   it('evaluates with:/env: maps and leaves non-strings alone', () => {
-    expect(
-      evaluateValue(
-        { repo: '${{ github.repository }}', issue: '${{ github.event.issue.number }}', retries: 3, dry: false, none: null },
-        ctx,
-      ),
-    ).toEqual({ repo: 'acme/widgets', issue: 42, retries: 3, dry: false, none: null });
+    expect(evaluateValue({ repo: '${{ github.repository }}', issue: '${{ github.event.issue.number }}', retries: 3, dry: false, none: null }, ctx)).toEqual({
+      repo: 'acme/widgets',
+      issue: 42,
+      retries: 3,
+      dry: false,
+      none: null,
+    });
   });
 
   it('does not mutate its input', () => {

@@ -121,7 +121,8 @@ out('env', process.env.JOB_LEVEL + ' ' + process.env.MACHINE_VAR);
 });
 
 describe('actions/checkout', () => {
-  const status = (name: string) => `echo "${name}=$(git rev-parse HEAD) $(git rev-list --count HEAD) $(git rev-parse --is-shallow-repository) $(test -f new.txt && echo new || echo old)" >> "$GITHUB_OUTPUT"`;
+  const status = (name: string) =>
+    `echo "${name}=$(git rev-parse HEAD) $(git rev-list --count HEAD) $(git rev-parse --is-shallow-repository) $(test -f new.txt && echo new || echo old)" >> "$GITHUB_OUTPUT"`;
 
   it('clones the event commit shallowly by default; ref and fetch-depth change that; credentials persist unless told', async () => {
     world = await startWorld({

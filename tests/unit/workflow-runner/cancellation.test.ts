@@ -174,7 +174,14 @@ describe('lost kill points', () => {
     world = await startWorld({
       env: (dir) => ({ PROBE_DIR: dir }),
       killPoints: [{ job: 'work', checkpoint: 'mid', matrix: { task: 'a' }, mode: 'lost' }],
-      actions: async (dir) => ({ probe: await writeAction(dir, 'probe', SIGNAL_PROBE.replace("setTimeout(() => appendFileSync(file, 'finished\\n'), 8000);", "setTimeout(() => appendFileSync(file, 'finished\\n'), 400);"), PROBE_INPUTS) }),
+      actions: async (dir) => ({
+        probe: await writeAction(
+          dir,
+          'probe',
+          SIGNAL_PROBE.replace("setTimeout(() => appendFileSync(file, 'finished\\n'), 8000);", "setTimeout(() => appendFileSync(file, 'finished\\n'), 400);"),
+          PROBE_INPUTS,
+        ),
+      }),
       files: {
         '.github/workflows/t.yml': workflow(`
   work:
@@ -288,7 +295,12 @@ describe('what a cancellation reaches', () => {
     await world.dispatch('cancel.yml');
     await world.dispatch('lose.yml');
     await world.settle();
-    const [cancelled, lost] = ['cancel.yml', 'lose.yml'].map((f) => job(world!.runner.runs.find((r) => r.workflow.endsWith(f))!, 'j'));
+    const [cancelled, lost] = ['cancel.yml', 'lose.yml'].map((f) =>
+      job(
+        world!.runner.runs.find((r) => r.workflow.endsWith(f))!,
+        'j',
+      ),
+    );
     expect(cancelled!.result).toBe('cancelled');
     expect(lost!.result).toBe('failure');
     for (const j of [cancelled!, lost!]) {
@@ -297,4 +309,3 @@ describe('what a cancellation reaches', () => {
     }
   });
 });
-

@@ -100,7 +100,9 @@ describe('strategy.matrix', () => {
     });
     await world.dispatch('t.yml');
     await world.settle();
-    const names = legs(onlyRun(world.runner), 'm').map((l) => l.name).sort();
+    const names = legs(onlyRun(world.runner), 'm')
+      .map((l) => l.name)
+      .sort();
     expect(names).toEqual(['m (linux, 20)', 'm (linux, 24)', 'm (mac, 24)', 'm (windows, 24)']);
   });
 
@@ -153,7 +155,9 @@ describe('strategy.matrix', () => {
     const work = job(run, 'work');
     expect(work.result).toBe('failure');
     expect(work.steps).toEqual([]);
-    expect(work.annotations).toEqual([{ level: 'error', message: "Error when evaluating 'strategy' for job 'work'. Matrix vector 'task' does not contain any values" }]);
+    expect(work.annotations).toEqual([
+      { level: 'error', message: "Error when evaluating 'strategy' for job 'work'. Matrix vector 'task' does not contain any values" },
+    ]);
     const broken = job(run, 'broken');
     expect(broken.result).toBe('failure');
     expect(broken.annotations[0]!.message).toMatch(/^Error when evaluating 'strategy' for job 'broken'\. /);

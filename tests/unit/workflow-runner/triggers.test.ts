@@ -93,7 +93,12 @@ describe('which workflows an event starts', () => {
 
   it('gives steps the event payload at GITHUB_EVENT_PATH and the GITHUB_* variables', async () => {
     world = await startWorld({
-      files: { '.github/workflows/created.yml': COMMENT_ECHO.replace('      - run: echo "seen"', '      - id: probe\n        uses: someone/probe@v1').replace("body: ${{ github.event.comment.body }}", 'body: ${{ steps.probe.outputs.body }}\n      env: ${{ steps.probe.outputs.env }}') },
+      files: {
+        '.github/workflows/created.yml': COMMENT_ECHO.replace('      - run: echo "seen"', '      - id: probe\n        uses: someone/probe@v1').replace(
+          'body: ${{ github.event.comment.body }}',
+          'body: ${{ steps.probe.outputs.body }}\n      env: ${{ steps.probe.outputs.env }}',
+        ),
+      },
       actions: async (dir) => ({
         probe: await writeAction(
           dir,
@@ -115,7 +120,9 @@ out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
     const echo = job(world.runner.runs[0]!, 'echo');
     expect(echo.result).toBe('success');
     expect(echo.outputs.body).toBe(`/crew go on #${issue.number} by acme`);
-    expect(echo.outputs.env).toBe('GITHUB_EVENT_NAME=issue_comment GITHUB_JOB=echo GITHUB_REF=refs/heads/main GITHUB_REPOSITORY=acme/widgets GITHUB_ACTOR=acme GITHUB_ACTIONS=true CI=true');
+    expect(echo.outputs.env).toBe(
+      'GITHUB_EVENT_NAME=issue_comment GITHUB_JOB=echo GITHUB_REF=refs/heads/main GITHUB_REPOSITORY=acme/widgets GITHUB_ACTOR=acme GITHUB_ACTIONS=true CI=true',
+    );
   });
 });
 
@@ -294,7 +301,9 @@ out('own', own ? own.name + ' ' + own.status + ' ' + own.app.slug : 'none');
     expect((await gh.repo.commitInfo(merge)).parents).toEqual([base, head]);
     expect(await gh.repo.resolve(`refs/pull/${pr.number}/head`)).toBe(head);
     const look = job(world.runner.runs[0]!, 'look');
-    expect(look.outputs.env).toBe(`GITHUB_EVENT_NAME=pull_request_review GITHUB_REF=refs/pull/${pr.number}/merge GITHUB_REF_NAME=${pr.number}/merge GITHUB_SHA=${merge} GITHUB_HEAD_REF=feature GITHUB_BASE_REF=main`);
+    expect(look.outputs.env).toBe(
+      `GITHUB_EVENT_NAME=pull_request_review GITHUB_REF=refs/pull/${pr.number}/merge GITHUB_REF_NAME=${pr.number}/merge GITHUB_SHA=${merge} GITHUB_HEAD_REF=feature GITHUB_BASE_REF=main`,
+    );
     expect(look.outputs.own).toBe('look in_progress github-actions');
     const checks = gh.checkRuns.filter((c) => c.head_sha === head);
     expect(checks.map((c) => [c.name, c.status, c.conclusion, c.app])).toEqual([['look', 'completed', 'success', 'github-actions[bot]']]);
@@ -304,12 +313,17 @@ out('own', own ? own.name + ' ' + own.status + ' ' + own.app.slug : 'none');
     world = await startWorld({
       files: { 'README.md': '# widgets\n', '.github/workflows/main-only.yml': PUSH_ONLY, '.github/workflows/any.yml': PUSH_ANY },
       actions: async (dir) => ({
-        pusher: await writeAction(dir, 'pusher', `import { execFileSync } from 'node:child_process';
+        pusher: await writeAction(
+          dir,
+          'pusher',
+          `import { execFileSync } from 'node:child_process';
 const auth = 'AUTHORIZATION: basic ' + Buffer.from('x-access-token:' + process.env.INPUT_TOKEN).toString('base64');
 const git = (...a) => execFileSync('git', ['-c', 'http.extraheader=' + auth, ...a], { cwd: process.env.GITHUB_WORKSPACE });
 git('init', '-q', '.'); git('fetch', '-q', process.env.GITHUB_SERVER_URL + '/' + process.env.GITHUB_REPOSITORY + '.git', 'main');
 git('push', '-q', process.env.GITHUB_SERVER_URL + '/' + process.env.GITHUB_REPOSITORY + '.git', 'FETCH_HEAD:refs/heads/from-the-token');
-`, { token: undefined }),
+`,
+          { token: undefined },
+        ),
       }),
     });
     const { gh } = world;
@@ -358,8 +372,13 @@ describe('timeout-minutes', () => {
     await world.settle();
     const run = world.runner.runs[0]!;
     expect(job(run, 'slow').result).toBe('failure');
-    expect(job(run, 'slow').annotations.map((a) => a.message)).toContain('The job running on runner fake-runner has exceeded the maximum execution time of 1 minutes.');
+    expect(job(run, 'slow').annotations.map((a) => a.message)).toContain(
+      'The job running on runner fake-runner has exceeded the maximum execution time of 1 minutes.',
+    );
     expect(job(run, 'quick').result).toBe('success');
-    expect(world.gh.checkRuns.map((c) => [c.name, c.conclusion]).sort()).toEqual([['quick', 'success'], ['slow', 'failure']]);
+    expect(world.gh.checkRuns.map((c) => [c.name, c.conclusion]).sort()).toEqual([
+      ['quick', 'success'],
+      ['slow', 'failure'],
+    ]);
   });
 });

@@ -125,9 +125,7 @@ export function matchOperation(method: string, pathname: string): OperationMatch
     if (match) candidates.push({ compiled, match });
   }
   candidates.sort(
-    (a, b) =>
-      Number(a.match.spansSegments) - Number(b.match.spansSegments) ||
-      b.compiled.route.literalSegments - a.compiled.route.literalSegments,
+    (a, b) => Number(a.match.spansSegments) - Number(b.match.spansSegments) || b.compiled.route.literalSegments - a.compiled.route.literalSegments,
   );
   const best = candidates[0];
   if (!best) return undefined;

@@ -44,7 +44,14 @@ export const actionsRoutes: Record<string, Route> = {
           rerun_url: `${url}/rerun`,
           workflow_url: `${api}/actions/workflows/1`,
           head_commit: info
-            ? { id: run.headSha, tree_id: info.tree, message: info.message, timestamp: gh.createdAt, author: { name: 'Fixture', email: 'fixture@example.com' }, committer: { name: 'Fixture', email: 'fixture@example.com' } }
+            ? {
+                id: run.headSha,
+                tree_id: info.tree,
+                message: info.message,
+                timestamp: gh.createdAt,
+                author: { name: 'Fixture', email: 'fixture@example.com' },
+                committer: { name: 'Fixture', email: 'fixture@example.com' },
+              }
             : null,
           repository,
           head_repository: repository,

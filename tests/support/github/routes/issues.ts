@@ -53,7 +53,11 @@ export function eventPayload(gh: FakeGitHub, name: string, sender: string, field
   };
 }
 
-export function createIssue(gh: FakeGitHub, principal: Principal, input: { title: string; body?: string | null; labels?: string[]; isPull?: boolean }): FakeIssue {
+export function createIssue(
+  gh: FakeGitHub,
+  principal: Principal,
+  input: { title: string; body?: string | null; labels?: string[]; isPull?: boolean },
+): FakeIssue {
   const now = gh.now();
   const issue: FakeIssue = {
     id: gh.nextId('issueId'),
@@ -93,7 +97,12 @@ function addLabels(gh: FakeGitHub, principal: Principal, issue: FakeIssue, names
     issue.labels.push(label.name);
     issue.updated_at = gh.now();
     // Labelling a pull request is a pull_request event on GitHub, not an issues event.
-    if (!issue.isPull) gh.emit(principal, 'issues', eventPayload(gh, 'issues.labeled', principal.login, { action: 'labeled', issue: serializeIssue(gh, issue), label: gh.serialize.label(label) }));
+    if (!issue.isPull)
+      gh.emit(
+        principal,
+        'issues',
+        eventPayload(gh, 'issues.labeled', principal.login, { action: 'labeled', issue: serializeIssue(gh, issue), label: gh.serialize.label(label) }),
+      );
   }
 }
 
@@ -173,9 +182,21 @@ export const issueRoutes: Record<string, Route> = {
       if (body.body.length > 65_536) throw validationFailed('IssueComment', 'body', 'custom', 'Body is too long (maximum is 65536 characters)');
       if (issue.locked && !gh.allows(principal, 'issues', 'write')) throw new HttpError(403, 'Issue is locked');
       const now = gh.now();
-      const c: FakeComment = { id: gh.nextId('comment'), issue: issue.number, body: body.body, user: principal.login, created_at: now, updated_at: now, reactions: [] };
+      const c: FakeComment = {
+        id: gh.nextId('comment'),
+        issue: issue.number,
+        body: body.body,
+        user: principal.login,
+        created_at: now,
+        updated_at: now,
+        reactions: [],
+      };
       gh.comments.set(c.id, c);
-      gh.emit(principal, 'issue_comment', eventPayload(gh, 'issue_comment.created', principal.login, { action: 'created', issue: serializeIssue(gh, issue), comment: serializeComment(gh, c) }));
+      gh.emit(
+        principal,
+        'issue_comment',
+        eventPayload(gh, 'issue_comment.created', principal.login, { action: 'created', issue: serializeIssue(gh, issue), comment: serializeComment(gh, c) }),
+      );
       return { status: 201, body: serializeComment(gh, c), headers: { location: `${gh.serialize.repoApi}/issues/comments/${c.id}` } };
     },
   },
@@ -196,14 +217,24 @@ export const issueRoutes: Record<string, Route> = {
       const c = findComment(gh, params.comment_id!);
       requireThreadScope(gh, principal, findIssue(gh, c.issue), 'write');
       // Anyone may edit their own comment; editing someone else's needs write access.
-      if (principal.kind === 'user' && c.user !== principal.login && !gh.allows(principal, 'issues', 'write')) throw new HttpError(403, 'Resource not accessible by integration');
+      if (principal.kind === 'user' && c.user !== principal.login && !gh.allows(principal, 'issues', 'write'))
+        throw new HttpError(403, 'Resource not accessible by integration');
       if (typeof body.body !== 'string' || body.body === '') throw validationFailed('IssueComment', 'body', 'missing_field');
       if (body.body.length > 65_536) throw validationFailed('IssueComment', 'body', 'custom', 'Body is too long (maximum is 65536 characters)');
       const from = c.body;
       c.body = body.body;
       c.updated_at = gh.now();
       const issue = findIssue(gh, c.issue);
-      gh.emit(principal, 'issue_comment', eventPayload(gh, 'issue_comment.edited', principal.login, { action: 'edited', issue: serializeIssue(gh, issue), comment: serializeComment(gh, c), changes: { body: { from } } }));
+      gh.emit(
+        principal,
+        'issue_comment',
+        eventPayload(gh, 'issue_comment.edited', principal.login, {
+          action: 'edited',
+          issue: serializeIssue(gh, issue),
+          comment: serializeComment(gh, c),
+          changes: { body: { from } },
+        }),
+      );
       return { status: 200, body: serializeComment(gh, c) };
     },
   },

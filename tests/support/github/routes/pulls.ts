@@ -90,7 +90,17 @@ export const pullRoutes: Record<string, Route> = {
       if (open) throw validationFailed('PullRequest', '', 'custom', `A pull request already exists for ${gh.owner}:${head}.`);
       if (await gh.repo.isAncestor(headSha, baseSha)) throw validationFailed('PullRequest', '', 'custom', `No commits between ${base} and ${head}`);
       const issue = createIssue(gh, principal, { title: body.title, body: body.body ?? null, isPull: true });
-      const pull: FakePull = { number: issue.number, id: gh.nextId('pull'), head, base, draft: !!body.draft, merged_at: null, merge_commit_sha: null, merged_by: null, frozenHeadSha: null };
+      const pull: FakePull = {
+        number: issue.number,
+        id: gh.nextId('pull'),
+        head,
+        base,
+        draft: !!body.draft,
+        merged_at: null,
+        merge_commit_sha: null,
+        merged_by: null,
+        frozenHeadSha: null,
+      };
       gh.pulls.set(pull.number, pull);
       const json = await serializePull(gh, pull, true);
       return { status: 201, body: json, headers: { location: json.url } };
@@ -195,7 +205,11 @@ export const pullRoutes: Record<string, Route> = {
     access: 'read',
     handle({ gh, params, url }) {
       const p = findPull(gh, params.pull_number!);
-      return paginate(gh.reviews.filter((r) => r.pull === p.number), url, (r) => gh.serialize.review(r, gh.authorAssociation(r.user)));
+      return paginate(
+        gh.reviews.filter((r) => r.pull === p.number),
+        url,
+        (r) => gh.serialize.review(r, gh.authorAssociation(r.user)),
+      );
     },
   },
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
@@ -231,7 +245,15 @@ export const pullRoutes: Record<string, Route> = {
       gh.reviews.push(review);
       const reviewJson = gh.serialize.review(review, gh.authorAssociation(principal.login));
       // The webhook spells review states in lower case ("approved"); the REST API in upper case.
-      gh.emit(principal, 'pull_request_review', eventPayload(gh, 'pull_request_review.submitted', principal.login, { action: 'submitted', review: { ...reviewJson, state: review.state.toLowerCase() }, pull_request: await serializePull(gh, p, false) }));
+      gh.emit(
+        principal,
+        'pull_request_review',
+        eventPayload(gh, 'pull_request_review.submitted', principal.login, {
+          action: 'submitted',
+          review: { ...reviewJson, state: review.state.toLowerCase() },
+          pull_request: await serializePull(gh, p, false),
+        }),
+      );
       return { status: 200, body: reviewJson };
     },
   },

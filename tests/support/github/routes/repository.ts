@@ -9,7 +9,13 @@ import { paginate } from './paginate';
 function repositoryJson(gh: FakeGitHub, login?: string) {
   const p = login ? gh.permissionOf(login) : undefined;
   const permissions = p
-    ? { admin: p === 'admin', maintain: p === 'admin' || p === 'maintain', push: ['admin', 'maintain', 'write'].includes(p), triage: p !== 'read' && p !== 'none', pull: p !== 'none' }
+    ? {
+        admin: p === 'admin',
+        maintain: p === 'admin' || p === 'maintain',
+        push: ['admin', 'maintain', 'write'].includes(p),
+        triage: p !== 'read' && p !== 'none',
+        pull: p !== 'none',
+      }
     : undefined;
   return gh.serialize.repository(gh.settings, gh.defaultBranch, gh.createdAt, permissions);
 }
@@ -70,13 +76,33 @@ async function emitCheckSuiteCompleted(gh: FakeGitHub, principal: Principal, run
   const pulls = [];
   for (const p of gh.pulls.values()) {
     if (gh.issues.get(p.number)?.state !== 'open' || (await gh.repo.branchSha(p.head)) !== run.head_sha) continue;
-    pulls.push({ url: `${gh.serialize.repoApi}/pulls/${p.number}`, id: p.id, number: p.number, head: { ref: p.head, sha: run.head_sha, repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } }, base: { ref: p.base, sha: (await gh.repo.branchSha(p.base)) ?? '', repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } } });
+    pulls.push({
+      url: `${gh.serialize.repoApi}/pulls/${p.number}`,
+      id: p.id,
+      number: p.number,
+      head: { ref: p.head, sha: run.head_sha, repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } },
+      base: { ref: p.base, sha: (await gh.repo.branchSha(p.base)) ?? '', repo: { id: 1, url: gh.serialize.repoApi, name: gh.repoName } },
+    });
   }
   const example = eventPayload(gh, 'check_suite.completed', principal.login, {}) as { check_suite: Record<string, unknown> };
   // GitHub names the branch the head was pushed to, pull request or not (a suite on crew/state has
   // head_branch 'crew/state' and no pull_requests); the fake takes a branch whose tip it is.
   const headBranch = pulls[0]?.head.ref ?? (await branchAt(gh, run.head_sha));
-  gh.emit(principal, 'check_suite', { ...example, action: 'completed', check_suite: { ...example.check_suite, head_branch: headBranch, head_sha: run.head_sha, after: run.head_sha, status: 'completed', conclusion, pull_requests: pulls, latest_check_runs_count: suite.length, updated_at: gh.now() } });
+  gh.emit(principal, 'check_suite', {
+    ...example,
+    action: 'completed',
+    check_suite: {
+      ...example.check_suite,
+      head_branch: headBranch,
+      head_sha: run.head_sha,
+      after: run.head_sha,
+      status: 'completed',
+      conclusion,
+      pull_requests: pulls,
+      latest_check_runs_count: suite.length,
+      updated_at: gh.now(),
+    },
+  });
 }
 
 async function branchAt(gh: FakeGitHub, sha: string): Promise<string | null> {
@@ -125,7 +151,13 @@ export const repositoryRoutes: Record<string, Route> = {
           role_name: p,
           user: {
             ...gh.serialize.user(login),
-            permissions: { admin: legacy === 'admin', maintain: p === 'maintain' || p === 'admin', push: legacy === 'admin' || legacy === 'write', triage: p !== 'read' && p !== 'none', pull: legacy !== 'none' },
+            permissions: {
+              admin: legacy === 'admin',
+              maintain: p === 'maintain' || p === 'admin',
+              push: legacy === 'admin' || legacy === 'write',
+              triage: p !== 'read' && p !== 'none',
+              pull: legacy !== 'none',
+            },
             role_name: p,
           },
         },
@@ -248,13 +280,20 @@ export const repositoryRoutes: Record<string, Route> = {
       // Without paging GitHub lists the newest 250 (oldest first); with page or per_page it
       // pages from the oldest, and only the first page carries the files.
       const paged = url.searchParams.has('page') || url.searchParams.has('per_page');
-      const page = paged ? paginate(all, url, (c) => gh.serialize.commit(c)) : { body: all.slice(-COMPARE_COMMITS).map((c) => gh.serialize.commit(c)), headers: {} };
+      const page = paged
+        ? paginate(all, url, (c) => gh.serialize.commit(c))
+        : { body: all.slice(-COMPARE_COMMITS).map((c) => gh.serialize.commit(c)), headers: {} };
       const firstPage = !paged || (Number(url.searchParams.get('page') ?? 1) || 1) <= 1;
       const files = firstPage
-        ? (await gh.repo.diffFiles(mergeBase, headSha)).slice(0, COMPARE_FILES).map((f) => gh.serialize.diffEntry(f, f.status === 'removed' ? mergeBase : headSha))
+        ? (await gh.repo.diffFiles(mergeBase, headSha))
+            .slice(0, COMPARE_FILES)
+            .map((f) => gh.serialize.diffEntry(f, f.status === 'removed' ? mergeBase : headSha))
         : undefined;
 
-      const link = basehead.split('/').map((part) => encodeURIComponent(part).replace(/%3A/gi, ':')).join('/');
+      const link = basehead
+        .split('/')
+        .map((part) => encodeURIComponent(part).replace(/%3A/gi, ':'))
+        .join('/');
       const web = `${gh.serialize.repoWeb}/compare/${link}`;
       return {
         status: 200,
@@ -331,7 +370,11 @@ export const repositoryRoutes: Record<string, Route> = {
       const list = [...latest.values()];
       // GitHub: failure if any context reports error or failure; otherwise pending if there
       // are no statuses or one is pending; success only when every latest status is success.
-      const state = list.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : list.length === 0 || list.some((s) => s.state === 'pending') ? 'pending' : 'success';
+      const state = list.some((s) => s.state === 'failure' || s.state === 'error')
+        ? 'failure'
+        : list.length === 0 || list.some((s) => s.state === 'pending')
+          ? 'pending'
+          : 'success';
       return {
         status: 200,
         body: {
@@ -386,7 +429,9 @@ export const repositoryRoutes: Record<string, Route> = {
       const given: Record<string, unknown> = body.inputs ?? {};
       const unexpected = Object.keys(given).filter((k) => !(k in declared));
       if (unexpected.length) throw new HttpError(422, `Unexpected inputs provided: ${JSON.stringify(unexpected)}`);
-      const missing = Object.entries(declared).filter(([k, d]) => d.required && given[k] === undefined && d.default === undefined).map(([k]) => k);
+      const missing = Object.entries(declared)
+        .filter(([k, d]) => d.required && given[k] === undefined && d.default === undefined)
+        .map(([k]) => k);
       if (missing.length) throw new HttpError(422, `Required input '${missing[0]}' not provided`);
       for (const [k, d] of Object.entries(declared)) {
         const v = given[k];

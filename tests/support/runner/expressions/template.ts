@@ -18,18 +18,14 @@ export function splitTemplate(template: string): Segment[] {
     let close = -1;
     for (let i = open + 3; i < template.length; i++) {
       const ch = template[i];
-      if (ch === '\'') inString = !inString;
+      if (ch === "'") inString = !inString;
       else if (!inString && ch === '}' && template[i + 1] === '}') {
         close = i;
         break;
       }
     }
     if (close === -1) {
-      throw new ExpressionError(
-        "Unclosed expression: an unescaped '${{' was found but the closing '}}' was not",
-        template,
-        open + 1,
-      );
+      throw new ExpressionError("Unclosed expression: an unescaped '${{' was found but the closing '}}' was not", template, open + 1);
     }
     segments.push({ kind: 'expression', source: template.slice(open + 3, close) });
     cursor = close + 2;

@@ -24,7 +24,7 @@ function isWhitespace(ch: string): boolean {
 }
 
 function isDelimiter(ch: string): boolean {
-  return isWhitespace(ch) || '()[],.!<>=&|\''.includes(ch);
+  return isWhitespace(ch) || "()[],.!<>=&|'".includes(ch);
 }
 
 /** Tokens after which `.` dereferences a value; anywhere else it can only start a number such as `.5`. */
@@ -51,15 +51,15 @@ export function tokenize(expr: string): Token[] {
       continue;
     }
 
-    if (ch === '\'') {
+    if (ch === "'") {
       let value = '';
       i++;
       for (;;) {
         if (i >= expr.length) fail(`Unclosed string literal: '${expr.slice(start)}'`, start);
         const c = expr[i] as string;
-        if (c === '\'') {
-          if (expr[i + 1] === '\'') {
-            value += '\'';
+        if (c === "'") {
+          if (expr[i + 1] === "'") {
+            value += "'";
             i += 2;
             continue;
           }
