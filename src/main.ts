@@ -13,7 +13,7 @@ import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readEvent, type CrewEvent } from './event';
-import { promptTemplate } from './templates';
+import { preloadTemplates, promptTemplate } from './templates';
 import type { Log, Model, RateLimitWait } from './ports';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
@@ -168,6 +168,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
 export async function run(): Promise<void> {
   let ctx: StepContext | undefined;
   try {
+    await preloadTemplates();
     const settings = readSettings();
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);

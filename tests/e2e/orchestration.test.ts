@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SHIPPED_WORKFLOW } from '../support/scenario/run-scenario';
+import { readUserWorkflow } from '../support/scenario/run-scenario';
 import { crewComments, expectFaithful, play } from './helpers';
 
 describe('orchestration: triggers, commands and the cost of a run', () => {
@@ -84,7 +83,7 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
   });
 
   it('a workflow that still routes dispatches through route says so on the issue instead of stalling', async () => {
-    const shipped = readFileSync(SHIPPED_WORKFLOW, 'utf8');
+    const shipped = readUserWorkflow();
     // The older shape: route runs for dispatches too, and work takes its matrix from route alone.
     const old = shipped
       .replace(

@@ -33,9 +33,14 @@ describe('the files users copy', () => {
     expect(validateAction(read('action.yml').replace('using: node24', 'using: python')).errors.length).toBeGreaterThan(0);
   });
 
-  it('the README’s workflow is byte for byte the file the tests run', () => {
+  it('the README’s workflow, which the tests run, is crew’s own but for `uses: ./`: crew runs on its own issues from its checkout', () => {
     const block = /```yaml\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
-    expect(block).toBe(workflowText);
+    expect(workflowText.match(/uses: \.\/$/gm)).toHaveLength(5);
+    expect(workflowText).not.toContain('your-org/crew');
+    expect(block).toBe(workflowText.replace(/uses: \.\/$/gm, 'uses: your-org/crew@v1'));
+    // `uses: ./` runs the checked-out code, so every job checks out the default branch, never a pull request's merge ref.
+    for (const [id, job] of Object.entries(workflow.jobs))
+      expect(job.steps[0], id).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.event.repository.default_branch }}' } });
   });
 
   it('the README’s configuration table is generated from the schema', () => {

@@ -1,4 +1,5 @@
 import { Octokit } from '@octokit/rest';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,7 +14,16 @@ import { sleep } from '../time';
 import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const SHIPPED_WORKFLOW = join(PROJECT_ROOT, '.github', 'workflows', 'crew.yml');
+/**
+ * The workflow people copy: the README's, which runs crew as `your-org/crew@v1` (the runner maps
+ * that to this checkout). The repository's own `.github/workflows/crew.yml` is the same file with
+ * `uses: ./`, so crew runs on its own issues (tests/unit/shipped-files.test.ts checks both).
+ */
+export function readUserWorkflow(): string {
+  const block = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'))?.[1];
+  if (!block?.startsWith('# crew:')) throw new Error("README.md: the first yaml block is not crew's workflow");
+  return block;
+}
 
 export interface ScenarioHooks {
   /** Called whenever a comment crew wrote is created or edited. */
@@ -130,7 +140,7 @@ export async function runScenario(
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), `crew-scenario-`));
-  const shipped = await readFile(SHIPPED_WORKFLOW, 'utf8');
+  const shipped = readUserWorkflow();
   const files: Record<string, string> = {
     ...(scenario.repo.fixture ? await readFixture(resolve(opts.baseDir, scenario.repo.fixture)) : {}),
     '.github/workflows/crew.yml': scenario.github_token ? withGitHubToken(shipped) : shipped,
