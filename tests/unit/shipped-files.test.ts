@@ -21,8 +21,8 @@ describe('the files users copy', () => {
     expect(CREW_VERSION).toBe(JSON.parse(read('package.json')).version);
   });
 
-  it('every workflow (crew.yml, ci.yml) and action.yml pass a real validator, as crew’s CI lints them', () => {
-    expect(lintedFiles()).toEqual(['.github/workflows/ci.yml', '.github/workflows/crew.yml', 'action.yml']);
+  it('every workflow (crew.yml, ci.yml, release.yml) and action.yml pass a real validator, as crew’s CI lints them', () => {
+    expect(lintedFiles()).toEqual(['.github/workflows/ci.yml', '.github/workflows/crew.yml', '.github/workflows/release.yml', 'action.yml']);
     for (const file of lintedFiles()) expect(lintProblems(file), file).toEqual([]);
     // action-validator 0.6.0's schema predates the node24 runtime GitHub added in 2025: the lint swaps in node20 for it, and only that.
     expect(validateAction(read('action.yml')).errors.map((e) => ('path' in e ? e.path : e.code))).toEqual(['/runs']);
@@ -90,6 +90,7 @@ describe('the files users copy', () => {
   it('untrusted data never reaches a shell: no ${{ }} of event data, inputs or outputs inside a run: script', () => {
     expect(untrustedInScripts(workflow)).toEqual([]);
     expect(untrustedInScripts(parseYaml(read('.github/workflows/ci.yml')))).toEqual([]);
+    expect(untrustedInScripts(parseYaml(read('.github/workflows/release.yml')))).toEqual([]);
     const action = parseYaml(read('action.yml')) as { runs: { steps?: Array<Record<string, unknown>> } };
     expect(untrustedInScripts({ jobs: { action: { steps: action.runs.steps ?? [] } } })).toEqual([]);
   });

@@ -401,6 +401,11 @@ export class BareRepo {
     return { ok: true, sha: newSha };
   }
 
+  /** Points a ref at a commit (made by the REST API, not a push: no hooks run, as on GitHub). */
+  async setRef(ref: string, sha: string): Promise<void> {
+    await this.run(['update-ref', ref, sha]);
+  }
+
   async deleteRef(ref: string): Promise<void> {
     await this.run(['update-ref', '-d', ref]);
   }

@@ -13,6 +13,7 @@ import {
   DEFAULT_REPO_SETTINGS,
   atLeast,
   type FakeCheckRun,
+  type FakeRelease,
   type FakeComment,
   type FakeIssue,
   type FakeLabel,
@@ -145,6 +146,7 @@ export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   readonly reviews: FakeReview[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
+  readonly releases = new Map<number, FakeRelease>();
   readonly statuses: FakeStatus[] = [];
   readonly labels = new Map<string, FakeLabel>();
   readonly workflowRuns = new Map<number, FakeWorkflowRun>();
@@ -168,6 +170,7 @@ export class FakeGitHub {
     check: 30_000_000_000,
     status: 40_000_000_000,
     label: 5_000_000_000,
+    release: 260_000_000,
     user: 100,
   };
   private listeners: Array<(e: GitHubEvent) => void> = [];

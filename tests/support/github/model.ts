@@ -96,6 +96,20 @@ export interface FakeCheckRun {
   details_url?: string;
 }
 
+export interface FakeRelease {
+  id: number;
+  tag_name: string;
+  target_commitish: string;
+  name: string | null;
+  body: string | null;
+  draft: boolean;
+  prerelease: boolean;
+  /** The login that created it. */
+  author: string;
+  created_at: string;
+  published_at: string | null;
+}
+
 export interface FakeStatus {
   id: number;
   sha: string;

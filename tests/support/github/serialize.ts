@@ -1,5 +1,17 @@
 import type { GitCommit, GitFileChange } from './bare-repo';
-import type { FakeCheckRun, FakeComment, FakeIssue, FakeLabel, FakePull, FakeReaction, FakeReview, FakeStatus, FakeUser, RepoSettings } from './model';
+import type {
+  FakeCheckRun,
+  FakeComment,
+  FakeRelease,
+  FakeIssue,
+  FakeLabel,
+  FakePull,
+  FakeReaction,
+  FakeReview,
+  FakeStatus,
+  FakeUser,
+  RepoSettings,
+} from './model';
 
 /** Turns the fake's records into the JSON GitHub serves, field for field as its OpenAPI description requires. */
 export class Serializer {
@@ -482,6 +494,32 @@ export class Serializer {
       contents_url: `${this.repoApi}/contents/${path}?ref=${ref}`,
       ...(f.patch !== undefined ? { patch: f.patch } : {}),
       ...(f.previousFilename !== undefined ? { previous_filename: f.previousFilename } : {}),
+    };
+  }
+
+  release(r: FakeRelease) {
+    const url = `${this.repoApi}/releases/${r.id}`;
+    return {
+      url,
+      html_url: `${this.repoWeb}/releases/tag/${encodeURIComponent(r.tag_name)}`,
+      assets_url: `${url}/assets`,
+      upload_url: `${this.api.replace('://', '://uploads.')}/repos/${this.owner}/${this.repo}/releases/${r.id}/assets{?name,label}`,
+      tarball_url: `${this.repoApi}/tarball/${encodeURIComponent(r.tag_name)}`,
+      zipball_url: `${this.repoApi}/zipball/${encodeURIComponent(r.tag_name)}`,
+      id: r.id,
+      node_id: this.nodeId('Release', r.id),
+      tag_name: r.tag_name,
+      target_commitish: r.target_commitish,
+      name: r.name,
+      body: r.body,
+      draft: r.draft,
+      prerelease: r.prerelease,
+      immutable: false,
+      created_at: r.created_at,
+      published_at: r.published_at,
+      updated_at: r.created_at,
+      author: this.user(r.author),
+      assets: [],
     };
   }
 

@@ -63,12 +63,19 @@ export function listensTo(wf: WorkflowSpec, event: string, action?: string, ref?
   if (!(event in wf.on)) return false;
   const types = wf.on[event]?.types as string[] | undefined;
   if (types && action && !types.includes(action)) return false;
-  // `branches` / `branches-ignore` of push (and pull request events, against the base branch).
-  const branch = ref?.replace(/^refs\/heads\//, '');
-  const only = wf.on[event]?.branches as string[] | undefined;
-  const ignore = wf.on[event]?.['branches-ignore'] as string[] | undefined;
-  if (branch !== undefined && only && !only.some((g) => branchGlob(g).test(branch))) return false;
-  if (branch !== undefined && ignore && ignore.some((g) => branchGlob(g).test(branch))) return false;
+  if (ref === undefined) return true;
+  // Filters (docs: "Workflow syntax", on.push.<branches|tags>): a push of a tag is matched by
+  // `tags`/`tags-ignore`, of a branch by `branches`/`branches-ignore` (pull request events: the
+  // base branch). A workflow that filters only tags runs for no branch push, and the other way round.
+  const spec = (wf.on[event] ?? {}) as Record<string, string[] | undefined>;
+  const isTag = ref.startsWith('refs/tags/');
+  const name = ref.replace(/^refs\/(heads|tags)\//, '');
+  const [only, ignore, otherOnly, otherIgnore] = isTag
+    ? [spec.tags, spec['tags-ignore'], spec.branches, spec['branches-ignore']]
+    : [spec.branches, spec['branches-ignore'], spec.tags, spec['tags-ignore']];
+  if (!only && !ignore && (otherOnly || otherIgnore)) return false;
+  if (only && !only.some((g) => branchGlob(g).test(name))) return false;
+  if (ignore && ignore.some((g) => branchGlob(g).test(name))) return false;
   return true;
 }
 

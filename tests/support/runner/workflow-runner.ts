@@ -186,7 +186,8 @@ export class WorkflowRunner {
     // runs the default branch's.
     if (e.name === 'push' && e.payload.deleted) return started;
     let fixed: { ref: string; sha: string } | undefined;
-    if (e.name === 'push') fixed = { ref: String(e.payload.ref), sha: String(e.payload.after) };
+    // An annotated tag's push names the tag object; GITHUB_SHA is the commit it points at.
+    if (e.name === 'push') fixed = { ref: String(e.payload.ref), sha: (await this.opts.gh.repo.resolve(String(e.payload.after))) ?? String(e.payload.after) };
     const pull = e.payload.pull_request as { number: number; head: { sha: string }; base: { ref: string } } | undefined;
     if (e.name.startsWith('pull_request') && pull) {
       // Pull request events run on refs/pull/N/merge, GitHub's test merge of head into base, with

@@ -1,0 +1,80 @@
+import { HttpError, notFound, validationFailed, type Route } from '../http-types';
+import type { FakeRelease } from '../model';
+
+/**
+ * Git references and releases, as a release workflow uses them (docs: REST "Git references",
+ * "Releases"). A ref's name is checked as GitHub does, a moved ref must fast-forward unless
+ * `force`, and one release per tag; a release of a tag that does not exist yet creates the tag
+ * at `target_commitish` (the default branch by default).
+ */
+export const releaseRoutes: Record<string, Route> = {
+  'POST /repos/{owner}/{repo}/git/refs': {
+    scope: 'contents',
+    access: 'write',
+    creates: true,
+    async handle({ gh, body }) {
+      const ref = typeof body.ref === 'string' ? body.ref : '';
+      const sha = typeof body.sha === 'string' ? body.sha : '';
+      // "If it doesn't start with 'refs' and have at least two slashes, it will be rejected."
+      if (!/^refs\/[^/]+\/.+/.test(ref)) throw new HttpError(422, 'Reference name must start with refs/ and have at least two slashes.');
+      if (!(await gh.repo.resolve(sha))) throw new HttpError(422, 'Object does not exist');
+      if (await gh.repo.resolve(ref)) throw new HttpError(422, 'Reference already exists');
+      await gh.repo.setRef(ref, sha);
+      return { status: 201, body: gh.serialize.gitRef(ref, sha) };
+    },
+  },
+  'PATCH /repos/{owner}/{repo}/git/refs/{ref}': {
+    scope: 'contents',
+    access: 'write',
+    async handle({ gh, params, body }) {
+      const ref = `refs/${params.ref!}`;
+      const sha = typeof body.sha === 'string' ? body.sha : '';
+      const current = await gh.repo.resolve(ref);
+      if (!current) throw new HttpError(422, 'Reference does not exist');
+      if (!(await gh.repo.resolve(sha))) throw new HttpError(422, 'Object does not exist');
+      if (body.force !== true && !(await gh.repo.isAncestor(current, sha))) throw new HttpError(422, 'Update is not a fast forward');
+      await gh.repo.setRef(ref, sha);
+      return { status: 200, body: gh.serialize.gitRef(ref, sha) };
+    },
+  },
+  'POST /repos/{owner}/{repo}/releases': {
+    scope: 'contents',
+    access: 'write',
+    creates: true,
+    async handle({ gh, principal, body }) {
+      const tag = typeof body.tag_name === 'string' ? body.tag_name : '';
+      if (!tag) throw validationFailed('Release', 'tag_name', 'missing_field');
+      if ([...gh.releases.values()].some((r) => r.tag_name === tag)) throw validationFailed('Release', 'tag_name', 'already_exists');
+      const target = typeof body.target_commitish === 'string' ? body.target_commitish : gh.defaultBranch;
+      if (!(await gh.repo.resolve(`refs/tags/${tag}`))) {
+        const sha = await gh.repo.resolve(/^[0-9a-f]{40}$/.test(target) ? target : `refs/heads/${target}`);
+        if (!sha) throw validationFailed('Release', 'target_commitish', 'invalid');
+        await gh.repo.setRef(`refs/tags/${tag}`, sha);
+      }
+      const now = gh.now();
+      const release: FakeRelease = {
+        id: gh.nextId('release'),
+        tag_name: tag,
+        target_commitish: target,
+        name: typeof body.name === 'string' ? body.name : null,
+        body: typeof body.body === 'string' ? body.body : null,
+        draft: body.draft === true,
+        prerelease: body.prerelease === true,
+        author: principal.login,
+        created_at: now,
+        published_at: body.draft === true ? null : now,
+      };
+      gh.releases.set(release.id, release);
+      return { status: 201, body: gh.serialize.release(release) };
+    },
+  },
+  'GET /repos/{owner}/{repo}/releases/tags/{tag}': {
+    scope: 'contents',
+    access: 'read',
+    handle({ gh, params }) {
+      const release = [...gh.releases.values()].find((r) => r.tag_name === params.tag);
+      if (!release) throw notFound();
+      return { status: 200, body: gh.serialize.release(release) };
+    },
+  },
+};
