@@ -12,22 +12,26 @@ interface Seen {
   result: ScenarioResult;
   runs: WorkflowRun[];
   secondPrompts: string[];
+  /** Who GitHub says opened each pull request. */
+  prAuthors: string[];
 }
 
 async function playWithToken(token: { personal: string } | { app: string }): Promise<Seen> {
   let runs: WorkflowRun[] = [];
   let secondPrompts: string[] = [];
+  let prAuthors: string[] = [];
   const result = await play('token-personal', {
     edit: (s) => void (s.github_token = token),
     hooks: {
-      beforeClose: async ({ runner, anthropic }) => {
+      beforeClose: async ({ runner, anthropic, gh }) => {
         runs = runner.runs;
+        prAuthors = [...gh.pulls.values()].map((p) => gh.issues.get(p.number)!.user);
         secondPrompts = anthropic.requests.filter((q) => q.role === 'worker' && q.attempt === 2 && q.turn === 0).map((q) => JSON.stringify(q.body.messages[0]));
       },
     },
   });
   expectFaithful(result);
-  return { result, runs, secondPrompts };
+  return { result, runs, secondPrompts, prAuthors };
 }
 
 function expectBothQuestionsAnsweredByTheMaintainer({ result, secondPrompts }: Seen): void {
@@ -54,6 +58,7 @@ describe('crew with a personal or GitHub App token instead of GITHUB_TOKEN (thro
   it('personal token: crew comments as a user, its own comments start route jobs, and it ignores them (a queued question included)', async () => {
     const seen = await playWithToken({ personal: 'crew-bot' });
     expect(seen.result.crewLogin).toBe('crew-bot');
+    expect(seen.prAuthors).toEqual(['crew-bot']);
     expectBothQuestionsAnsweredByTheMaintainer(seen);
     // crew-bot is a user, so the workflow's `type == 'User'` filter lets its comments through:
     // the queued question, posted while crew: waiting is on, starts a route job that must do nothing.
@@ -67,6 +72,7 @@ describe('crew with a personal or GitHub App token instead of GITHUB_TOKEN (thro
   it('App token: comments and pushes are the App bot’s; route jobs skip its comments, pushes start push workflows but never crew’s', async () => {
     const seen = await playWithToken({ app: 'crew-app' });
     expect(seen.result.crewLogin).toBe('crew-app[bot]');
+    expect(seen.prAuthors).toEqual(['crew-app[bot]']);
     expectBothQuestionsAnsweredByTheMaintainer(seen);
     // An App's comments fire issue_comment (GITHUB_TOKEN's would not); the `type == 'User'` filter skips the route job.
     const routes = routeJobsOnCrewComments(seen);

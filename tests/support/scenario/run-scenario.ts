@@ -389,7 +389,7 @@ export async function runScenario(
   }
 }
 
-/** What the README asks a GitHub App for: the union of the shipped jobs' permissions, plus workflows to push workflow files. */
+/** What the README asks a GitHub App for: the union of the shipped jobs' permissions, and not `workflows`. */
 const APP_PERMISSIONS: Scopes = {
   contents: 'write',
   issues: 'write',
@@ -397,7 +397,6 @@ const APP_PERMISSIONS: Scopes = {
   actions: 'write',
   checks: 'read',
   statuses: 'read',
-  workflows: 'write',
 };
 
 /** The shipped workflow with every crew step given the scenario's token, the way the README tells people to. */
