@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Criterion } from '../domain/criteria';
 import type { Evaluation, AdversarialFinding, ModelEvaluation } from '../domain/judgment';
+import { citationProblem, citationsIn } from '../domain/citations';
 import type { Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
@@ -46,6 +47,8 @@ export interface CriticInput {
   limit: number;
   /** The previous round's reasons, when this is not the first. */
   previous?: string;
+  /** A file as the judged commit has it (not the checkout, which commands may have changed); undefined when absent. */
+  readTree?: (path: string) => Promise<string | undefined>;
 }
 
 export interface CriticOutput {
@@ -91,8 +94,21 @@ function firstMessage(i: CriticInput): string {
   lines.push(
     '',
     'Judge every criterion listed for you on the code as it is in this checkout. Read the files and run checks yourself; a worker saying it did something is not evidence. Then call submit_judgment once, with one evaluation per criterion, and for any criterion not met (yours or a command that failed) the task ids whose work falls short.',
+    'Cite code as `path:line` or `path:first-last`, with the code you mean quoted in backticks right after it (for example: src/a.ts:12 `return a + b;`). crew checks every citation against the committed tree: a file, line or quote that is not there makes the criterion not met.',
   );
   return lines.join('\n');
+}
+
+/** Every citation in a met criterion's evidence, checked against the judged commit. */
+async function checkEvidence(evidence: string[], readTree: (path: string) => Promise<string | undefined>): Promise<{ verified: string[]; problems: string[] }> {
+  const verified: string[] = [];
+  const problems: string[] = [];
+  for (const c of evidence.flatMap((e) => citationsIn(e))) {
+    const problem = citationProblem(c, await readTree(c.path));
+    if (problem) problems.push(problem);
+    else verified.push(c.quote ? `${c.raw} ${c.quote}` : c.raw.replace(/`/g, ''));
+  }
+  return { verified: [...new Set(verified)], problems: [...new Set(problems)] };
 }
 
 /** The critic: judges the semantic criteria on the integrated branch with read-only tools. */
@@ -101,6 +117,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
   const ids = new Set(input.judge.map((c) => c.id));
   const failedCommands = new Set(input.commandResults.filter((e) => e.met !== true).map((e) => e.criterion));
   let out: Omit<CriticOutput, 'usage' | 'turns' | 'submitted'> | undefined;
+  let askedAgain = false;
   const readTools = workspaceTools(jail, () => undefined).filter((t) => t.spec.name === 'list_files' || t.spec.name === 'read_file');
   const tools: AgentTool[] = [
     ...readTools,
@@ -113,7 +130,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
         description: 'Submit your judgment of every criterion. Call it once, at the end.',
         input_schema: z.toJSONSchema(JudgmentSchema, { io: 'input' }) as Record<string, unknown>,
       },
-      run(raw) {
+      async run(raw) {
         const parsed = JudgmentSchema.safeParse(raw);
         if (!parsed.success) throw new Error(`Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}`);
         const unknown = parsed.data.evaluations.filter((e) => !ids.has(e.criterion) && !failedCommands.has(e.criterion)).map((e) => e.criterion);
@@ -123,6 +140,16 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
           ...(missing.length ? [`evaluations: judge ${missing.join(', ')} too`] : []),
         ];
         if (problems.length) throw new Error(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall submit_judgment again.`);
+        const checked = new Map<string, { verified: string[]; problems: string[] }>();
+        if (input.readTree) for (const e of parsed.data.evaluations) if (e.met) checked.set(e.criterion, await checkEvidence(e.evidence, input.readTree));
+        const wrong = [...checked].filter(([, c]) => c.problems.length);
+        // Asked once more with the reasons; the second answer stands (its bad citations make it not met).
+        if (wrong.length && !askedAgain) {
+          askedAgain = true;
+          throw new Error(
+            `Not accepted: your evidence cites code the judged commit does not hold:\n${wrong.map(([id, c]) => c.problems.map((p) => `- ${id}: ${p}`).join('\n')).join('\n')}\nRead the files again and call submit_judgment again. Cite what is there, or judge the criterion not met.`,
+          );
+        }
         out = {
           evaluations: parsed.data.evaluations.map((e) => ({
             criterion: e.criterion,
@@ -130,6 +157,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
             evidence: e.evidence,
             confidence: e.confidence,
             tasks: e.tasks,
+            ...(checked.has(e.criterion) ? { citations: checked.get(e.criterion)! } : {}),
           })),
           overallReason: parsed.data.overall_reason,
           suggestedNextAction: parsed.data.suggested_next_action,

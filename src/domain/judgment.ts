@@ -22,6 +22,8 @@ export interface Evaluation {
   error?: string;
   /** The tasks whose work falls short, when not met. */
   tasks: string[];
+  /** The citations in the evidence crew found in the committed tree (`src/a.ts:5`). */
+  verified?: string[];
 }
 
 export interface AdversarialFinding {
@@ -67,6 +69,8 @@ export interface ModelEvaluation {
   evidence: string[];
   confidence: number;
   tasks?: string[];
+  /** Citations crew checked against the committed tree: those that held, and why others did not. */
+  citations?: { verified: string[]; problems: string[] };
 }
 
 /**
@@ -83,7 +87,18 @@ export function semanticEvaluation(c: Criterion, given: ModelEvaluation | undefi
     return { ...base, met: false, evidence: ['judged met without any evidence, which counts as not met'], confidence, tasks };
   if (given.met && confidence < MIN_CONFIDENCE)
     return { ...base, met: false, evidence: [...evidence, `judged met with confidence ${confidence}, below ${MIN_CONFIDENCE}`], confidence, tasks };
-  return { ...base, met: given.met, evidence, confidence, tasks };
+  const verified = given.citations?.verified.length ? { verified: given.citations.verified } : {};
+  // Evidence that cites what the tree does not hold is no evidence: not met, with crew's reasons.
+  if (given.met && given.citations?.problems.length)
+    return {
+      ...base,
+      met: false,
+      evidence: [...evidence, ...given.citations.problems.map((p) => `crew checked the evidence: ${p}`)],
+      confidence,
+      tasks,
+      ...verified,
+    };
+  return { ...base, met: given.met, evidence, confidence, tasks, ...verified };
 }
 
 /**

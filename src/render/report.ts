@@ -97,7 +97,16 @@ export function renderJudgment(j: Judgment): string {
     ),
     '',
   ];
-  for (const e of j.evaluations) if (e.evidence.length) out.push(details(`Evidence for ${e.criterion}`, inert(fence(e.evidence.join('\n\n')))), '');
+  for (const e of j.evaluations) {
+    if (!e.evidence.length) continue;
+    const checked = e.verified?.length
+      ? `\n\ncrew found the cited code in the tree: ${inert(e.verified.map((v) => `\`${v.replace(/`/g, "'")}\``).join(', '))}`
+      : '';
+    out.push(
+      details(`Evidence for ${e.criterion}${e.verified?.length ? ' (citations verified)' : ''}`, `${inert(fence(e.evidence.join('\n\n')))}${checked}`),
+      '',
+    );
+  }
   if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${line(f.evidence)}`), '');
   else out.push('Adversarial checks (criteria unchanged; no deleted, skipped or weakened tests): nothing found.', '');
   if (j.suggestedNextAction) out.push(`**Suggested next step:** ${inert(j.suggestedNextAction)}`, '');
