@@ -1,4 +1,5 @@
 import type { FileDiff } from './diff';
+import { hollowness, testCasesIn, testStyle } from './hollow-tests';
 
 /**
  * The critic's adversarial checks on the integrated diff (4QV+ critical thinking): a
@@ -17,6 +18,7 @@ export interface TamperFinding {
     | 'runner-config-weakened'
     | 'git-attributes-changed'
     | 'lifecycle-script-changed'
+    | 'hollow-test'
     | 'diff-unreadable';
   file: string;
   line?: number;
@@ -29,6 +31,8 @@ export interface TamperContext {
   packageJson?: Record<string, { before?: string; after?: string }>;
   /** Files the head's runner configuration loads before the tests (setupFiles, globalSetup, …). */
   setupFiles?: string[];
+  /** Each added or changed test file, whole, as the change left it: its test cases are judged whole. */
+  testFiles?: Record<string, string>;
 }
 
 const TEST_PATH = [
@@ -268,6 +272,8 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
       out.push({ rule: 'deleted-test', file: f.path, evidence: `the test file ${f.path} was deleted (${f.removed.length} lines)` });
       continue;
     }
+    const whole = context.testFiles?.[f.path];
+    if (whole !== undefined) out.push(...hollowTests(f, whole));
     for (const l of f.added) {
       if (SKIP.some((re) => re.test(l.text)))
         out.push({ rule: 'skipped-test', file: f.path, line: l.line, evidence: `${f.path}:${l.line} skips or narrows tests: ${quote(l.text)}` });
@@ -306,6 +312,28 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
     }
   }
   return out;
+}
+
+/** Test cases the change added or touched that assert nothing, or only constants. */
+function hollowTests(f: FileDiff, whole: string): TamperFinding[] {
+  const style = testStyle(f.path);
+  if (!style) return [];
+  const touched = new Set(f.added.map((l) => l.line));
+  return testCasesIn(f.path, whole)
+    .filter((c) => f.status === 'added' || [...touched].some((n) => n >= c.startLine && n <= c.endLine))
+    .flatMap((c): TamperFinding[] => {
+      const kind = hollowness(style, c.body);
+      if (!kind) return [];
+      const what = kind === 'no-assertion' ? 'asserts nothing' : 'asserts only constants';
+      return [
+        {
+          rule: 'hollow-test',
+          file: f.path,
+          line: c.startLine,
+          evidence: `${f.path}:${c.startLine} the test ${quote(c.name)} ${what}, so it passes whatever the code does`,
+        },
+      ];
+    });
 }
 
 /** Runner configuration files worth reading whole at the head, to learn which setup files it loads. */

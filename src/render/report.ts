@@ -108,7 +108,7 @@ export function renderJudgment(j: Judgment): string {
     );
   }
   if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${line(f.evidence)}`), '');
-  else out.push('Adversarial checks (criteria unchanged; no deleted, skipped or weakened tests): nothing found.', '');
+  else out.push('Adversarial checks (criteria unchanged; no deleted, skipped, weakened or hollow tests): nothing found.', '');
   if (j.suggestedNextAction) out.push(`**Suggested next step:** ${inert(j.suggestedNextAction)}`, '');
   return out.join('\n');
 }

@@ -16,7 +16,7 @@ import {
   type Judgment,
 } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
-import { isRunnerConfigFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
+import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
@@ -231,7 +231,12 @@ async function tamperContext(ctx: StepContext, baseSha: string, headSha: string,
     const text = await ctx.repo.readFileAt(headSha, path);
     if (text !== undefined) setupFiles.push(...setupFilesNamedIn(path, text));
   }
-  return { packageJson, setupFiles };
+  const testFiles: NonNullable<TamperContext['testFiles']> = {};
+  for (const f of files.filter((x) => x.status !== 'deleted' && !x.binary && isTestFile(x.path))) {
+    const text = await ctx.repo.readFileAt(headSha, f.path);
+    if (text !== undefined) testFiles[f.path] = text;
+  }
+  return { packageJson, setupFiles, testFiles };
 }
 
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */

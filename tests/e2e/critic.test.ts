@@ -117,6 +117,27 @@ describe('the critic gate', () => {
     expect(r.issue.labels).toEqual(['crew: waiting']);
   }, 360_000);
 
+  it('a hollow test: the test the task added asserts nothing, so `npm test` passes; an adversarial finding, FAIL with the evidence, and no PR', async () => {
+    const { got, hooks } = collect();
+    const r = await play('critic-hollow-test', { hooks });
+    expectFaithful(r);
+    expect(got.judgments).toHaveLength(1);
+    const j = got.judgments[0]!;
+    expect(j.evaluations.map((e) => e.met)).toEqual([true]); // npm test passes: the new test checks nothing
+    expect(j.verdict).toBe('FAIL');
+    expect(j.adversarial).toEqual([
+      {
+        rule: 'hollow-test',
+        file: 'test/negative.test.js',
+        line: 4,
+        evidence: 'test/negative.test.js:4 the test `capitalize keeps working` asserts nothing, so it passes whatever the code does',
+      },
+    ]);
+    const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
+    expect(ask.body).toContain('- hollow-test: test/negative.test.js:4 the test `capitalize keeps working` asserts nothing');
+    expect(r.pulls).toEqual([]);
+  }, 360_000);
+
   it('a postinstall script the task added is a finding for a person: the critic passes, the PR lists it under "Look at before merging", and crew does not auto-merge it', async () => {
     const { got, hooks } = collect();
     const r = await play('critic-lifecycle', { hooks });
@@ -196,7 +217,7 @@ function failThenPass(s: Scenario): void {
   pass.replies = [
     critic.replies[0]!,
     judgeOnly({
-      evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:6 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }],
+      evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:8 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }],
       overall_reason: 'The README now has the example.',
     }),
   ];
