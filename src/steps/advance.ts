@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { runResolver } from '../agents/resolver';
 import { conflictHunks, hasConflictMarkers, renderHunks, type ConflictHunk } from '../domain/conflicts';
 import { topologicalOrder } from '../domain/plan';
-import { runFolder } from '../domain/refs';
 import { endOfRunDecision } from '../domain/leader-policy';
 import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
@@ -14,7 +13,7 @@ import { codeSpan } from '../text/markdown';
 import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { CrewError, failRun, loadView, nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
+import { CrewError, failRun, loadView, nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { replanTasks } from './leader';
 import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
@@ -30,7 +29,6 @@ const MAX_RESTARTS = 2;
 
 export async function advance(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
-  const prefix = `${runFolder(issue, run)}/`;
   let view = await loadView(ctx, issue, run);
   if (isTerminal(view.run.phase)) return ctx.log.info(`run ${run} is already ${view.run.phase}`);
 
@@ -48,7 +46,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       const taken = await takePushedResult(ctx, issue, run, t);
       if (taken !== 'recorded') pushed.set(t.id, taken);
     }
-    const { value: step } = await ctx.state.update(prefix, `issue #${issue} run ${run}: advance`, (tx) => {
+    const { value: step } = await updateRun(ctx, issue, run, `advance`, (tx) => {
       const v = readView(tx, issue, run)!;
       const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId && pushed.has(t.id));
       // An attempt that never reached the branch does not count against the task.
@@ -280,7 +278,7 @@ async function resolveConflict(
   } catch (e) {
     return conflict(`the resolver's model call failed: ${(e as Error).message}`);
   }
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resolver usage`, (tx) => {
+  await updateRun(ctx, issue, run, `resolver usage`, (tx) => {
     const v = readView(tx, issue, run)!;
     writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, out.usage) }, nowIso(ctx));
   });
@@ -316,7 +314,7 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: merge conflict goes to a person`, (tx) => {
+  await updateRun(ctx, issue, run, `merge conflict goes to a person`, (tx) => {
     const v = readView(tx, issue, run)!;
     writeRun(
       tx,
@@ -340,7 +338,7 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   if ('conflict' in integration) return escalateConflict(ctx, view, integration.conflict);
   const { headSha, resolved } = integration;
   ctx.log.checkpoint('integrated');
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: integrated ${headSha.slice(0, 7)} for the critic`, (tx) => {
+  await updateRun(ctx, issue, run, `integrated ${headSha.slice(0, 7)} for the critic`, (tx) => {
     const v = readView(tx, issue, run)!;
     if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId) return;
     const review = v.run.review ?? FRESH_REVIEW;

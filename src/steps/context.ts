@@ -4,7 +4,7 @@ import { isTerminal, totalUsage, type RunView } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Log, Model, StateStore } from '../ports';
+import type { Clock, Forge, Log, Model, StateSnapshot, StateStore, StateTx } from '../ports';
 import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import type { GitRepo } from '../adapters/git/git-repo';
@@ -42,6 +42,20 @@ export interface StepContext {
   jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
+}
+
+/**
+ * One compare-and-swap write of a run's folder on crew/state; the commit message names the issue
+ * and the run, then `what`. `mutate` may run more than once (see StateStore.update).
+ */
+export function updateRun<T>(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  what: string,
+  mutate: (tx: StateTx) => T,
+): Promise<{ value: T; snapshot: StateSnapshot }> {
+  return ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${what}`, mutate);
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */

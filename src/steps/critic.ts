@@ -15,7 +15,6 @@ import {
   type Evaluation,
   type Judgment,
 } from '../domain/judgment';
-import { runFolder } from '../domain/refs';
 import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
@@ -23,7 +22,7 @@ import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../st
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
-import { loadView, nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
+import { loadView, nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
@@ -57,8 +56,7 @@ export async function critic(ctx: StepContext): Promise<void> {
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
   const { default_model: tier } = await ctx.config();
-  const prefix = `${runFolder(issue, run)}/`;
-  await ctx.state.update(prefix, `issue #${issue} run ${run}: critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
+  await updateRun(ctx, issue, run, `critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
     const v = readView(tx, issue, run)!;
     tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
     const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
@@ -179,7 +177,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
         submitted: false,
       };
     }
-    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic usage`, (tx) => {
+    await updateRun(ctx, issue, run, `critic usage`, (tx) => {
       const v = readView(tx, issue, run)!;
       writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut!.usage) }, nowIso(ctx));
     });
@@ -263,28 +261,24 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
   const targets = tasksToRerun(j, view);
   const now = nowIso(ctx);
   const claimNonce = nonce();
-  const { value: claimed } = await ctx.state.update(
-    `${runFolder(issue, run)}/`,
-    `issue #${issue} run ${run}: critic sends back ${targets.join(', ')}`,
-    (tx) => {
-      const v = readView(tx, issue, run)!;
-      if (v.run.phase !== 'REVIEWING') return [];
-      for (const id of targets) {
-        const t = v.tasks.get(id)!;
-        writeTask(tx, issue, run, {
-          ...t,
-          status: 'pending',
-          claim: null,
-          error: null,
-          finishedAt: null,
-          accepted: false,
-          advice: [...t.advice, rerunAdvice(j, id)],
-        });
-      }
-      writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
-      return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
-    },
-  );
+  const { value: claimed } = await updateRun(ctx, issue, run, `critic sends back ${targets.join(', ')}`, (tx) => {
+    const v = readView(tx, issue, run)!;
+    if (v.run.phase !== 'REVIEWING') return [];
+    for (const id of targets) {
+      const t = v.tasks.get(id)!;
+      writeTask(tx, issue, run, {
+        ...t,
+        status: 'pending',
+        claim: null,
+        error: null,
+        finishedAt: null,
+        accepted: false,
+        advice: [...t.advice, rerunAdvice(j, id)],
+      });
+    }
+    writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+  });
   ctx.log.info(`critic: FAIL; running ${targets.join(', ')} again with the critic's reasons (iteration ${j.iteration} of ${limit})`);
   if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
   await syncPlanComment(ctx, issue, run);
@@ -303,7 +297,7 @@ async function escalateVerdict(ctx: StepContext, view: RunView, j: Judgment, why
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: critic FAIL goes to a person`, (tx) => {
+  await updateRun(ctx, issue, run, `critic FAIL goes to a person`, (tx) => {
     const v = readView(tx, issue, run)!;
     writeRun(tx, { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'verdict', commentId: posted.id, iteration: j.iteration } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);

@@ -11,7 +11,7 @@ import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
-import { CrewError, loadView, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
@@ -44,7 +44,7 @@ async function recordReport(
   const now = nowIso(ctx);
   const outcome = runOutcome(view, judgment, view.run.review?.acceptedBy != null);
   const summary = renderReportSummary(view, outcome, judgment, { generatedBy: `crew v${CREW_VERSION}`, date: now.slice(0, 10) });
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: report (${outcome.status})`, (tx) => {
+  await updateRun(ctx, issue, run, `report (${outcome.status})`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     tx.write(paths.report(issue, run), `${report}\n`);
     tx.write(paths.reportSummary(issue, run), `${summary}\n`);
@@ -116,7 +116,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       notes.push(`crew could not add the label \`${label}\` (from \`pr_labels\`) to this pull request: ${sanitize((e as Error).message, 300)}`);
     }
   }
-  await ctx.state.update(prefix, `issue #${issue} run ${run}: PR #${pr.number}`, (tx) => {
+  await updateRun(ctx, issue, run, `PR #${pr.number}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.pr?.number !== pr!.number)
       writeRun(

@@ -1,7 +1,6 @@
-import { runFolder } from '../domain/refs';
 import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
 import { readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
-import { CrewError, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { CrewError, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 
 /**
  * The runner is cancelling the job (SIGINT; SIGTERM follows 7.5 s later, then a kill).
@@ -24,7 +23,7 @@ export async function saveInterruptedAttempt(
   );
   await ctx.repo.push(task.branch);
   const head = await ctx.repo.head();
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${task.id} interrupted`, (tx) => {
+  await updateRun(ctx, issue, run, `${task.id} interrupted`, (tx) => {
     const view = readView(tx, issue, run);
     const mine = view?.tasks.get(task.id);
     if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return;
@@ -69,7 +68,7 @@ export async function continueInNewJob(
   await ctx.repo.push(task.branch);
   const head = await ctx.repo.head();
   const claimNonce = nonce();
-  const { value: handedOver } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${task.id} continues in a new job`, (tx) => {
+  const { value: handedOver } = await updateRun(ctx, issue, run, `${task.id} continues in a new job`, (tx) => {
     const view = readView(tx, issue, run);
     const mine = view?.tasks.get(task.id);
     if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return false;
@@ -96,7 +95,7 @@ export async function continueInNewJob(
     await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify([task.id]), nonce: claimNonce });
   } catch (e) {
     // No job will present the claim: the task goes back to pending and the run waits for /crew resume.
-    await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${task.id} could not be handed over`, (tx) => {
+    await updateRun(ctx, issue, run, `${task.id} could not be handed over`, (tx) => {
       const view = readView(tx, issue, run);
       const mine = view?.tasks.get(task.id);
       if (!view || !mine || mine.claim?.nonce !== claimNonce) return;

@@ -13,7 +13,7 @@ import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, wri
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
+import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 
 const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
@@ -137,7 +137,7 @@ export async function askPerson(ctx: StepContext, issue: number, run: number, ta
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: asked about ${task}`, (tx) => {
+  await updateRun(ctx, issue, run, `asked about ${task}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0)
       writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
@@ -218,7 +218,7 @@ export async function replanTasks(
   if (replacement) await spend(ctx, issue, run, { branches: replacement.length });
   const now = nowIso(ctx);
   const claimNonce = nonce();
-  const { value: claimed } = await ctx.state.update(prefix, `issue #${issue} run ${run}: re-plan ${taskIds.join(', ')}`, (tx) => {
+  const { value: claimed } = await updateRun(ctx, issue, run, `re-plan ${taskIds.join(', ')}`, (tx) => {
     const v = readView(tx, issue, run)!;
     const rec = { ...v.run, usage: addUsage(v.run.usage, usage), ...(opts.endOfRun ? { leader: { ...v.run.leader, replannedFailed: true } } : {}) };
     if (!replacement) {

@@ -1,10 +1,9 @@
 import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCheck, type MergeFacts, type ReviewerPermission } from '../domain/merge-gate';
 import { forAPerson } from '../domain/judgment';
-import { runFolder } from '../domain/refs';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, writeRun } from '../state/run-files';
-import { loadView, nowIso, syncPlanComment, type StepContext } from './context';
+import { loadView, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
 
 const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
@@ -95,7 +94,7 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
   const { issue, run } = view.run;
   const before = view.run.merge;
   if (before && before.state === m.state && before.reason === m.reason && before.headSha === m.headSha) return;
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: merge ${m.state}`, (tx) => {
+  await updateRun(ctx, issue, run, `merge ${m.state}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     writeRun(tx, { ...rec, merge: m }, nowIso(ctx));
   });

@@ -16,7 +16,7 @@ import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, wr
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
-import { nonce, nowIso, runModel, syncPlanComment, type StepContext } from './context';
+import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 
 /** The plan reviewer may send a plan back this many times before a person decides. */
@@ -110,7 +110,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   const book = (u: Usage) => (usage = addUsage(usage, u));
   /** One state write that also books the model usage spent so far in this step. */
   const record: Recorder = (message, mutate) =>
-    ctx.state.update(prefix, `issue #${issue} run ${run}: ${message}`, (tx) => {
+    updateRun(ctx, issue, run, `${message}`, (tx) => {
       const rec = readRun(tx, issue, run)!;
       writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
       refreshExecutionLog(tx, issue, run);
@@ -241,7 +241,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       await requestApproval(ctx, issue, run, version, passed, findingsText(findings));
       return [];
     }
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: start`, (tx) => {
+    await updateRun(ctx, issue, run, `start`, (tx) => {
       claimed = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
     });
     return claimed;
@@ -314,7 +314,7 @@ export async function requestApproval(ctx: StepContext, issue: number, run: numb
       ];
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: approval requested for v${version}`, (tx) => {
+  await updateRun(ctx, issue, run, `approval requested for v${version}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version)
       writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));

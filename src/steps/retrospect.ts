@@ -11,7 +11,7 @@ import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { loadView, nowIso, runModel, syncPlanComment, type StepContext } from './context';
+import { loadView, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
 function facts(view: RunView, judgments: Judgment[]): string {
@@ -106,7 +106,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     if (forced) await spend(ctx, issue, run, { comments: 1 });
     ref = await ctx.forge.postComment(target, body);
   }
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${mode} retrospective`, (tx) => {
+  await updateRun(ctx, issue, run, `${mode} retrospective`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
     tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);

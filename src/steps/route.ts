@@ -12,7 +12,7 @@ import { messageId, writeMessage } from '../state/inbox';
 import { paths, readRun, readView, runNumbers, writeRun, writeTask } from '../state/run-files';
 import { remember, retrospect } from './retrospect';
 import { claimReadyTasks } from '../state/transitions';
-import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, type StepContext } from './context';
+import { CrewError, loadView, nonce, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
 import { askPerson, openQueuedQuestion, replanTasks } from './leader';
 import { lastJudgment } from '../state/judgments';
 import { reportEndedRun } from './finish';
@@ -324,7 +324,7 @@ async function ensurePlanComment(ctx: StepContext, issue: number, run: number, r
   const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
   // Posted but not yet recorded: a job that dies here leaves a comment only a search can find.
   if (!found) ctx.log.checkpoint('plan-comment-sent');
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: plan comment ${ref.id}`, (tx) => {
+  await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
   });
@@ -406,7 +406,7 @@ async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { 
     return;
   }
   const run = last.run;
-  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: answer from @${ev.comment.author.login}`, (tx) => {
+  const { value: taken } = await updateRun(ctx, issue, run, `answer from @${ev.comment.author.login}`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId) return false;
     const before = tx.read(paths.answers(issue, run)) ?? '';
@@ -460,16 +460,12 @@ async function approve(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const run = last.run;
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const { value: claimed } = await ctx.state.update(
-    `${runFolder(issue, run)}/`,
-    `issue #${issue} run ${run}: plan v${waiting.planVersion} approved by @${ev.comment.author.login}`,
-    (tx) => {
-      const rec = readRun(tx, issue, run)!;
-      if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion) return null;
-      writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
-      return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
-    },
-  );
+  const { value: claimed } = await updateRun(ctx, issue, run, `plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion) return null;
+    writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+  });
   if (claimed === null) return ctx.log.info('the plan changed or was approved by someone else first');
   ctx.log.checkpoint('plan-approved');
   setOutputs(ctx, issue, run, claimed);
@@ -490,7 +486,7 @@ async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Pro
     return;
   }
   const run = last.run;
-  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: revise`, (tx) => {
+  const { value: taken } = await updateRun(ctx, issue, run, `revise`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.phase !== 'AWAITING_APPROVAL') return false;
     writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
@@ -521,29 +517,25 @@ async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRecord, r
   const claimNonce = nonce();
   let toReplan: string[] = [];
   const asking: { next: ReturnType<typeof openQueuedQuestion> } = { next: null };
-  const { value: claimed } = await ctx.state.update(
-    `${runFolder(issue, run)}/`,
-    `issue #${issue} run ${run}: ${reply} ${waiting.task} (@${ev.comment.author.login})`,
-    (tx) => {
-      const view = readView(tx, issue, run)!;
-      if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
-      const task = view.tasks.get(waiting.task)!;
-      if (reply === 'accept') writeTask(tx, issue, run, { ...task, accepted: true });
-      if (reply === 'retry' || reply === 'answer') {
-        const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
-        writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
-      }
-      if (reply === 'revise') {
-        toReplan = failedTasks(view).map((t) => t.id);
-        for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
-      }
-      writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
-      const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-      // One question at a time: the next one that waited for this answer is asked now.
-      asking.next = openQueuedQuestion(tx, issue, run, now);
-      return started;
-    },
-  );
+  const { value: claimed } = await updateRun(ctx, issue, run, `${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
+    const task = view.tasks.get(waiting.task)!;
+    if (reply === 'accept') writeTask(tx, issue, run, { ...task, accepted: true });
+    if (reply === 'retry' || reply === 'answer') {
+      const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
+      writeTask(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
+    }
+    if (reply === 'revise') {
+      toReplan = failedTasks(view).map((t) => t.id);
+      for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
+    }
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
+    const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    // One question at a time: the next one that waited for this answer is asked now.
+    asking.next = openQueuedQuestion(tx, issue, run, now);
+    return started;
+  });
   if (claimed === null) return ctx.log.info('the decision was already taken');
   const queued = asking.next;
   if (!queued) await ctx.forge.removeLabel(issue, WAITING_LABEL);
@@ -573,31 +565,27 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
   const now = nowIso(ctx);
   const claimNonce = nonce();
   const judgeAgain = reply === 'accept' || !judgment || (failingEvaluations(judgment).every((e) => e.met === null) && judgment.adversarial.length === 0);
-  const { value: claimed } = await ctx.state.update(
-    `${runFolder(issue, run)}/`,
-    `issue #${issue} run ${run}: ${reply} the critic's FAIL (@${ev.comment.author.login})`,
-    (tx) => {
-      const view = readView(tx, issue, run)!;
-      if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId) return null;
-      const review = view.run.review ?? FRESH_REVIEW;
-      if (reply === 'accept') {
-        writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
-        return [];
-      }
-      const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
-      if (judgeAgain) {
-        writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
-        return [];
-      }
-      const targets = tasksToRerun(judgment!, view);
-      for (const id of targets) {
-        const t = view.tasks.get(id)!;
-        writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });
-      }
-      writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
-      return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-    },
-  );
+  const { value: claimed } = await updateRun(ctx, issue, run, `${reply} the critic's FAIL (@${ev.comment.author.login})`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId) return null;
+    const review = view.run.review ?? FRESH_REVIEW;
+    if (reply === 'accept') {
+      writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
+      return [];
+    }
+    const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
+    if (judgeAgain) {
+      writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
+      return [];
+    }
+    const targets = tasksToRerun(judgment!, view);
+    for (const id of targets) {
+      const t = view.tasks.get(id)!;
+      writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });
+    }
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+  });
   if (claimed === null) return ctx.log.info('the decision was already taken');
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
@@ -612,16 +600,12 @@ async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRec
   const run = last.run;
   const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'conflict' }>;
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
-  const { value: taken } = await ctx.state.update(
-    `${runFolder(issue, run)}/`,
-    `issue #${issue} run ${run}: integrate again (@${ev.comment.author.login})`,
-    (tx) => {
-      const view = readView(tx, issue, run)!;
-      if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId) return false;
-      writeRun(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, nowIso(ctx));
-      return true;
-    },
-  );
+  const { value: taken } = await updateRun(ctx, issue, run, `integrate again (@${ev.comment.author.login})`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId) return false;
+    writeRun(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, nowIso(ctx));
+    return true;
+  });
   if (!taken) return ctx.log.info('the decision was already taken');
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
@@ -647,7 +631,7 @@ async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise
   const run = last.run;
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const { value: out } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: retry ${only ?? 'failed tasks'}`, (tx) => {
+  const { value: out } = await updateRun(ctx, issue, run, `retry ${only ?? 'failed tasks'}`, (tx) => {
     const view = readView(tx, issue, run)!;
     const failed = (id: string) => settlement(view.tasks.get(id)) === 'failed';
     // A task blocked by a failed dependency can only run if that dependency runs again too.
@@ -726,7 +710,7 @@ async function resumeFailed(ctx: StepContext, ev: CommentEvent, last: RunRecord,
   const issue = ev.issue.number;
   const run = last.run;
   const back: Phase = from === 'INTERRUPTED' ? 'EXECUTING' : from;
-  const { value: taken } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume in ${back} after a failure`, (tx) => {
+  const { value: taken } = await updateRun(ctx, issue, run, `resume in ${back} after a failure`, (tx) => {
     const rec = readRun(tx, issue, run)!;
     if (rec.phase !== 'FAILED' || !rec.failure?.resumeFrom) return false;
     const finalizer = back === 'INTEGRATING' || back === 'REVIEWING' ? ctx.runId : null;
@@ -793,7 +777,7 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
     const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id)!);
     if (taken !== 'recorded') pushed.set(id, taken);
   }
-  const { value: claimed } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: resume`, (tx) => {
+  const { value: claimed } = await updateRun(ctx, issue, run, `resume`, (tx) => {
     const view = readView(tx, issue, run)!;
     for (const [id, how] of pushed) {
       const t = view.tasks.get(id)!;
@@ -822,27 +806,23 @@ async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
   }
   const run = last.run;
   const at = nowIso(ctx);
-  const { value: stopping } = await ctx.state.update(
-    `${runFolder(issue, run)}/`,
-    `issue #${issue} run ${run}: aborted by @${ev.comment.author.login}`,
-    (tx) => {
-      const view = readView(tx, issue, run)!;
-      if (isTerminal(view.run.phase)) return null;
-      const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
-      for (const task of running) {
-        writeMessage(tx, issue, run, {
-          id: messageId(at, 'leader', nonce()),
-          from: 'leader',
-          to: task,
-          type: 'shutdown_request',
-          text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`,
-          at,
-        });
-      }
-      writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
-      return running;
-    },
-  );
+  const { value: stopping } = await updateRun(ctx, issue, run, `aborted by @${ev.comment.author.login}`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (isTerminal(view.run.phase)) return null;
+    const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+    for (const task of running) {
+      writeMessage(tx, issue, run, {
+        id: messageId(at, 'leader', nonce()),
+        from: 'leader',
+        to: task,
+        type: 'shutdown_request',
+        text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`,
+        at,
+      });
+    }
+    writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+    return running;
+  });
   if (stopping === null) return;
   if (last.phase === 'ESCALATING') await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('run-aborted');

@@ -1,12 +1,11 @@
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
-import { runFolder } from '../domain/refs';
 import { addSpent, addUsage, allTasksDone, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
-import { nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { nonce, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
 /** One attempt at a task, as crew judged it. It travels in the commit that carries the attempt's work. */
@@ -43,7 +42,7 @@ export function parseAttemptCommit(message: string): AttemptOutcome | undefined 
 
 /** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
 export async function recordRetry(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${taskId} attempt ${o.attempt} ${o.checked.status}`, (tx) => {
+  await updateRun(ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (tx) => {
     const mine = readView(tx, issue, run)?.tasks.get(taskId);
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     if (!mine) return;
@@ -71,10 +70,9 @@ export async function recordRetry(ctx: StepContext, issue: number, run: number, 
  */
 export async function recordFinal(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
   const config = await ctx.config();
-  const prefix = `${runFolder(issue, run)}/`;
   const now = nowIso(ctx);
   const claimNonce = nonce();
-  const { value: outcome } = await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} ${o.checked.status}`, (tx) => {
+  const { value: outcome } = await updateRun(ctx, issue, run, `${taskId} ${o.checked.status}`, (tx) => {
     const current = readView(tx, issue, run);
     const mine = current?.tasks.get(taskId);
     if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null, settled: false };
@@ -111,7 +109,7 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
   ctx.log.checkpoint('task-recorded');
   if (o.seen.ending === 'shutdown') {
     // The shutdown_response: the leader's record that the worker stopped, and where its work is.
-    await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} stopped`, (tx) => {
+    await updateRun(ctx, issue, run, `${taskId} stopped`, (tx) => {
       writeMessage(tx, issue, run, {
         id: messageId(now, taskId, nonce()),
         from: taskId,

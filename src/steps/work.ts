@@ -12,7 +12,7 @@ import { NOTHING_SPENT, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-s
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { readAttemptHistory, readView, writeTask } from '../state/run-files';
-import { CrewError, loadView, nonce, nowIso, syncPlanComment, type StepContext } from './context';
+import { CrewError, loadView, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
@@ -24,7 +24,7 @@ import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } f
  * starts nothing twice.
  */
 async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
-  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: start ${taskId}`, (tx) => {
+  const { value } = await updateRun(ctx, issue, run, `start ${taskId}`, (tx) => {
     const v = readView(tx, issue, run);
     const t = v?.tasks.get(taskId);
     if (!v || (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim)
@@ -104,7 +104,7 @@ export async function work(ctx: StepContext): Promise<void> {
         .filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying'))
         .map((t) => t.id),
     send: async (to, text) => {
-      await ctx.state.update(prefix, `issue #${issue} run ${run}: ${taskId} messages ${to}`, (tx) => {
+      await updateRun(ctx, issue, run, `${taskId} messages ${to}`, (tx) => {
         const v = readView(tx, issue, run)!;
         const targets =
           to === 'all' ? [...v.tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id) : [to];
