@@ -41,11 +41,14 @@ async function main() {
 
   const api = `${env('GITHUB_API_URL')}/repos/${env('GITHUB_REPOSITORY')}`;
   const sha = env('GITHUB_SHA');
+  // A workflow's own token cannot move a tag past commits that change .github/workflows (GitHub
+  // refuses an App without the `workflows` permission); RELEASE_TOKEN, when set, can.
+  const token = process.env.RELEASE_TOKEN || env('GITHUB_TOKEN');
   const call = async (method, path, body) => {
     const res = await fetch(`${api}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${env('GITHUB_TOKEN')}`,
+        authorization: `Bearer ${token}`,
         accept: 'application/vnd.github+json',
         'x-github-api-version': '2022-11-28',
         'content-type': 'application/json',
@@ -56,23 +59,30 @@ async function main() {
     return { status: res.status, json: text ? JSON.parse(text) : {} };
   };
 
-  const created = await call('POST', '/releases', { tag_name: tag, target_commitish: sha, name: tag, body: notes });
-  if (created.status === 422 && JSON.stringify(created.json).includes('already_exists'))
-    fail(`a release for ${tag} exists already; a version is released once (bump the version for a new one)`);
-  if (created.status !== 201) fail(`GitHub did not create the release (${created.status}): ${created.json.message ?? ''}`);
-  console.log(`released ${tag}: ${created.json.html_url}`);
+  const existingRelease = await call('GET', `/releases/tags/${tag}`);
+  if (existingRelease.status === 200) fail(`a release for ${tag} exists already; a version is released once (bump the version for a new one)`);
 
+  // The major tag first: if it cannot move, nothing is published and the job can simply run again.
   const major = `v${parts[1]}`;
   const existing = await call('GET', `/git/ref/tags/${major}`);
   const moved =
     existing.status === 404
       ? await call('POST', '/git/refs', { ref: `refs/tags/${major}`, sha })
       : await call('PATCH', `/git/refs/tags/${major}`, { sha, force: true });
-  if (moved.status !== 200 && moved.status !== 201)
+  if (moved.status !== 200 && moved.status !== 201) {
+    const why = /workflow/.test(moved.json.message ?? '')
+      ? `${moved.json.message}. The commits since ${major} change a workflow, which the workflow's own token may not do: add a repository secret RELEASE_TOKEN (a token with Contents and Workflows write) and run the job again`
+      : (moved.json.message ?? '');
     fail(
-      `the release exists, but GitHub did not move ${major} to it (${moved.status}): ${moved.json.message ?? ''}. Move it by hand: git tag -f ${major} ${tag} && git push -f origin ${major}`,
+      `GitHub did not move ${major} to ${tag} (${moved.status}): ${why}. Nothing was released. Or move it by hand (git tag -f ${major} ${tag} && git push -f origin ${major}) and run the job again.`,
     );
+  }
   console.log(`${major} now points at ${tag} (${sha.slice(0, 7)})`);
+
+  const created = await call('POST', '/releases', { tag_name: tag, target_commitish: sha, name: tag, body: notes });
+  if (created.status !== 201)
+    fail(`${major} points at ${tag}, but GitHub did not create the release (${created.status}): ${created.json.message ?? ''}. Run the job again.`);
+  console.log(`released ${tag}: ${created.json.html_url}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

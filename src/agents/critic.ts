@@ -49,6 +49,8 @@ export interface CriticInput {
   previous?: string;
   /** A file as the judged commit has it (not the checkout, which commands may have changed); undefined when absent. */
   readTree?: (path: string) => Promise<string | undefined>;
+  /** A file as the run's base has it: a file the change deleted may be named without being evidence of anything. */
+  readBase?: (path: string) => Promise<string | undefined>;
 }
 
 export interface CriticOutput {
@@ -100,11 +102,20 @@ function firstMessage(i: CriticInput): string {
 }
 
 /** Every citation in a met criterion's evidence, checked against the judged commit. */
-async function checkEvidence(evidence: string[], readTree: (path: string) => Promise<string | undefined>): Promise<{ verified: string[]; problems: string[] }> {
+async function checkEvidence(
+  evidence: string[],
+  readTree: (path: string) => Promise<string | undefined>,
+  readBase?: (path: string) => Promise<string | undefined>,
+): Promise<{ verified: string[]; problems: string[] }> {
   const verified: string[] = [];
   const problems: string[] = [];
+  // A path git cannot read (outside the repository, say) is a file the tree does not hold.
+  const read = (f: (path: string) => Promise<string | undefined>, path: string) => f(path).catch(() => undefined);
   for (const c of evidence.flatMap((e) => citationsIn(e))) {
-    const problem = citationProblem(c, await readTree(c.path));
+    const text = await read(readTree, c.path);
+    // Naming a file the change deleted (no line cited) is a statement about the change, not a citation of code.
+    if (text === undefined && c.from === undefined && readBase && (await read(readBase, c.path)) !== undefined) continue;
+    const problem = citationProblem(c, text);
     if (problem) problems.push(problem);
     else verified.push(c.quote ? `${c.raw} ${c.quote}` : c.raw.replace(/`/g, ''));
   }
@@ -141,7 +152,8 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
         ];
         if (problems.length) throw new Error(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall submit_judgment again.`);
         const checked = new Map<string, { verified: string[]; problems: string[] }>();
-        if (input.readTree) for (const e of parsed.data.evaluations) if (e.met) checked.set(e.criterion, await checkEvidence(e.evidence, input.readTree));
+        if (input.readTree)
+          for (const e of parsed.data.evaluations) if (e.met) checked.set(e.criterion, await checkEvidence(e.evidence, input.readTree, input.readBase));
         const wrong = [...checked].filter(([, c]) => c.problems.length);
         // Asked once more with the reasons; the second answer stands (its bad citations make it not met).
         if (wrong.length && !askedAgain) {

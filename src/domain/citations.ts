@@ -19,26 +19,36 @@ export interface Citation {
 // A path: segments of word characters, dots and dashes, the last with a letter-led extension.
 const PATH = String.raw`(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]*`;
 const LINED = new RegExp(String.raw`(?<![\w/.:@-])(${PATH}):(\d+)(?:-(\d+))?(?![\w])`, 'g');
+const CITATION_ONLY = new RegExp(String.raw`^${PATH}(?::\d+(?:-\d+)?)?$`);
 const BACKTICKED_PATH = new RegExp(String.raw`\`(${PATH})\``, 'g');
-// A quote in the same clause as the citation: no `;` or sentence end between them.
-const QUOTE = /^[^`;\n]{0,80}?`([^`\n]+)`/;
-const WHOLE_PATH = new RegExp(`^${PATH}$`);
+/** A quote right after the citation: only spaces or a colon or dash between them. */
+const QUOTE = /^\s*[:—–-]?\s*`([^`\n]+)`/;
+/**
+ * Extensions of files people cite. A name with a slash is a path whatever its extension; without
+ * one, `JSON.parse`, `res.status` or `api.example.com` are code and hosts, not files.
+ */
+const FILE_EXTENSIONS = new Set(
+  'js jsx mjs cjs ts tsx mts cts py pyi go rb rs java kt kts swift c h cc cpp hpp cs php scala sh bash zsh ps1 sql md mdx rst txt json jsonc yml yaml toml ini cfg conf xml html htm css scss sass less vue svelte graphql proto lock env gradle'.split(
+    ' ',
+  ),
+);
+const looksLikeFile = (path: string) => path.includes('/') || FILE_EXTENSIONS.has(path.slice(path.lastIndexOf('.') + 1).toLowerCase());
 
-/** The citations in one piece of evidence, in order. URLs are not citations. */
+/** The citations in one piece of evidence, in order. URLs, code like `JSON.parse` and host names are not citations. */
 export function citationsIn(evidence: string): Citation[] {
   const text = evidence.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, (url) => ' '.repeat(url.length));
   const out: Citation[] = [];
   for (const m of text.matchAll(LINED)) {
+    if (!looksLikeFile(m[1]!)) continue;
     const from = Number(m[2]);
     const to = m[3] === undefined ? from : Number(m[3]);
-    const after = text.slice(m.index! + m[0].length).replace(/^`/, '');
-    const gap = QUOTE.exec(after);
-    const quote = gap && !/\.\s/.test(gap[0]) && !WHOLE_PATH.test(gap[1]!.trim()) ? gap[1]!.trim() : undefined;
-    out.push({ raw: m[0], path: normalise(m[1]!), from, to, ...(quote ? { quote } : {}) });
+    const quote = QUOTE.exec(text.slice(m.index! + m[0].length).replace(/^`/, ''))?.[1]?.trim();
+    // A backticked citation after it is a citation of its own, not a quote of this one.
+    out.push({ raw: m[0], path: normalise(m[1]!), from, to, ...(quote && !CITATION_ONLY.test(quote) ? { quote } : {}) });
   }
   for (const m of text.matchAll(BACKTICKED_PATH)) {
     const path = normalise(m[1]!);
-    if (!out.some((c) => c.path === path)) out.push({ raw: m[0], path });
+    if (looksLikeFile(path) && !out.some((c) => c.path === path)) out.push({ raw: m[0], path });
   }
   return out;
 }
@@ -57,7 +67,20 @@ export function citationProblem(c: Citation, text: string | undefined): string |
     // Spacing aside: a quote may space code differently from the file.
     const squash = (s: string) => s.replace(/\s+/g, '');
     const cited = lines.slice(c.from - 1, to);
-    if (!squash(cited.join('\n')).includes(squash(c.quote))) {
+    // An elided quote (`a(…) + b`) holds when its pieces appear in order.
+    const pieces = c.quote
+      .split(/\.\.\.|…/)
+      .map(squash)
+      .filter(Boolean);
+    const hay = squash(cited.join('\n'));
+    let at = 0;
+    const holds = pieces.every((p) => {
+      const found = hay.indexOf(p, at);
+      if (found < 0) return false;
+      at = found + p.length;
+      return true;
+    });
+    if (!holds) {
       return `${c.raw} does not contain \`${c.quote}\` (${c.from === to ? `line ${c.from} is` : `lines ${c.from}-${to} are`} \`${cited.join(' ').replace(/\s+/g, ' ').trim().slice(0, 120)}\`)`;
     }
   }

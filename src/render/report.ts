@@ -103,7 +103,7 @@ export function renderJudgment(j: Judgment): string {
       ? `\n\ncrew found the cited code in the tree: ${inert(e.verified.map((v) => `\`${v.replace(/`/g, "'")}\``).join(', '))}`
       : '';
     out.push(
-      details(`Evidence for ${e.criterion}${e.verified?.length ? ' (citations verified)' : ''}`, `${inert(fence(e.evidence.join('\n\n')))}${checked}`),
+      details(`Evidence for ${e.criterion}${e.verified?.length && e.met ? ' (citations verified)' : ''}`, `${inert(fence(e.evidence.join('\n\n')))}${checked}`),
       '',
     );
   }

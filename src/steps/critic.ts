@@ -158,6 +158,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           limit: config.max_iterations + (view.run.review?.allowance ?? 0),
           previous: previous ? rerunAdvice(previous).slice(0, 4000) : undefined,
           readTree: (path) => ctx.repo.readFileAt(headSha, path),
+          readBase: (path) => ctx.repo.readFileAt(base.sha, path),
         },
         ctx.log,
       );

@@ -401,6 +401,20 @@ export class BareRepo {
     return { ok: true, sha: newSha };
   }
 
+  /**
+   * The first workflow file changed by the commits a ref update brings in (`from..to`; for a new
+   * ref, the commits no ref has yet), as the pre-receive hook judges pushes.
+   */
+  async workflowChangedBetween(from: string | undefined, to: string): Promise<string | undefined> {
+    const range = from ? [`${from}..${to}`] : [to, '--not', '--all'];
+    const commits = (await this.run(['rev-list', ...range])).split('\n').filter(Boolean);
+    for (const c of commits) {
+      const f = (await this.run(['diff-tree', '--no-commit-id', '--name-only', '-r', '--root', c, '--', '.github/workflows'])).split('\n').find(Boolean);
+      if (f) return f;
+    }
+    return undefined;
+  }
+
   /** Points a ref at a commit (made by the REST API, not a push: no hooks run, as on GitHub). */
   async setRef(ref: string, sha: string): Promise<void> {
     await this.run(['update-ref', ref, sha]);

@@ -79,12 +79,23 @@ export function listensTo(wf: WorkflowSpec, event: string, action?: string, ref?
   return true;
 }
 
-/** GitHub's filter patterns: `*` matches within a path segment, `**` across them. */
+/**
+ * GitHub's filter patterns (docs: "Workflow syntax", "Filter pattern cheat sheet"): `*` within a
+ * path segment, `**` across them, `[0-9]` a class, `+` one or more and `?` zero or one of what
+ * comes before.
+ */
 function branchGlob(pattern: string): RegExp {
-  const body = pattern
-    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*\*/g, '\u0000')
-    .replace(/\*/g, '[^/]*')
-    .replace(/\u0000/g, '.*');
-  return new RegExp(`^${body}$`);
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*') {
+      re += pattern[i + 1] === '*' ? '.*' : '[^/]*';
+      if (pattern[i + 1] === '*') i++;
+    } else if (c === '[' && pattern.indexOf(']', i) > i) {
+      re += pattern.slice(i, pattern.indexOf(']', i) + 1);
+      i = pattern.indexOf(']', i);
+    } else if (c === '+' || c === '?') re += c;
+    else re += c.replace(/[.^${}()|\\/\]]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
 }

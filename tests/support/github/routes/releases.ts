@@ -1,5 +1,16 @@
 import { HttpError, notFound, validationFailed, type Route } from '../http-types';
-import type { FakeRelease } from '../model';
+import type { FakeRelease, Principal } from '../model';
+
+/**
+ * GitHub refuses a ref update that brings in commits changing `.github/workflows/` from a GitHub
+ * App without the `workflows` permission, which a workflow's GITHUB_TOKEN never has, over REST
+ * as over git (a bare 403; mkb79/Audible#882, cloudposse/atmos#2962: moving a tag past such commits).
+ */
+async function refuseWorkflowChange(gh: Parameters<Route['handle']>[0]['gh'], principal: Principal, from: string | undefined, to: string): Promise<void> {
+  const app = principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write');
+  const file = app ? await gh.repo.workflowChangedBetween(from, to) : undefined;
+  if (file) throw new HttpError(403, `refusing to allow a GitHub App to create or update workflow \`${file}\` without \`workflows\` permission`);
+}
 
 /**
  * Git references and releases, as a release workflow uses them (docs: REST "Git references",
@@ -12,13 +23,14 @@ export const releaseRoutes: Record<string, Route> = {
     scope: 'contents',
     access: 'write',
     creates: true,
-    async handle({ gh, body }) {
+    async handle({ gh, principal, body }) {
       const ref = typeof body.ref === 'string' ? body.ref : '';
       const sha = typeof body.sha === 'string' ? body.sha : '';
       // "If it doesn't start with 'refs' and have at least two slashes, it will be rejected."
       if (!/^refs\/[^/]+\/.+/.test(ref)) throw new HttpError(422, 'Reference name must start with refs/ and have at least two slashes.');
       if (!(await gh.repo.resolve(sha))) throw new HttpError(422, 'Object does not exist');
       if (await gh.repo.resolve(ref)) throw new HttpError(422, 'Reference already exists');
+      await refuseWorkflowChange(gh, principal, undefined, sha);
       await gh.repo.setRef(ref, sha);
       return { status: 201, body: gh.serialize.gitRef(ref, sha) };
     },
@@ -26,13 +38,14 @@ export const releaseRoutes: Record<string, Route> = {
   'PATCH /repos/{owner}/{repo}/git/refs/{ref}': {
     scope: 'contents',
     access: 'write',
-    async handle({ gh, params, body }) {
+    async handle({ gh, principal, params, body }) {
       const ref = `refs/${params.ref!}`;
       const sha = typeof body.sha === 'string' ? body.sha : '';
       const current = await gh.repo.resolve(ref);
       if (!current) throw new HttpError(422, 'Reference does not exist');
       if (!(await gh.repo.resolve(sha))) throw new HttpError(422, 'Object does not exist');
       if (body.force !== true && !(await gh.repo.isAncestor(current, sha))) throw new HttpError(422, 'Update is not a fast forward');
+      await refuseWorkflowChange(gh, principal, current, sha);
       await gh.repo.setRef(ref, sha);
       return { status: 200, body: gh.serialize.gitRef(ref, sha) };
     },
