@@ -14,6 +14,7 @@ import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
+import { preloadBundleChunks } from './bundle';
 import type { Log, Model, RateLimitWait } from './ports';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
@@ -168,6 +169,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
 export async function run(): Promise<void> {
   let ctx: StepContext | undefined;
   try {
+    await preloadBundleChunks();
     await preloadTemplates();
     const settings = readSettings();
     addSecret(settings.githubToken);

@@ -1,5 +1,5 @@
 import type { FileDiff } from './diff';
-import { hollowness, testCasesIn, testStyle } from './hollow-tests';
+import { hollowness, hooksAssert, testCasesIn, testStyle } from './hollow-tests';
 
 /**
  * The critic's adversarial checks on the integrated diff (4QV+ critical thinking): a
@@ -33,6 +33,8 @@ export interface TamperContext {
   setupFiles?: string[];
   /** Each added or changed test file, whole, as the change left it: its test cases are judged whole. */
   testFiles?: Record<string, string>;
+  /** The same files as the base had them (changed files only). */
+  testFilesBefore?: Record<string, string>;
 }
 
 const TEST_PATH = [
@@ -273,7 +275,7 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
       continue;
     }
     const whole = context.testFiles?.[f.path];
-    if (whole !== undefined) out.push(...hollowTests(f, whole));
+    if (whole !== undefined) out.push(...hollowTests(f, whole, context.testFilesBefore?.[f.path]));
     for (const l of f.added) {
       if (SKIP.some((re) => re.test(l.text)))
         out.push({ rule: 'skipped-test', file: f.path, line: l.line, evidence: `${f.path}:${l.line} skips or narrows tests: ${quote(l.text)}` });
@@ -314,16 +316,22 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
   return out;
 }
 
-/** Test cases the change added or touched that assert nothing, or only constants. */
-function hollowTests(f: FileDiff, whole: string): TamperFinding[] {
+/**
+ * Test cases the change added or touched that assert nothing, or only constants. A case that was
+ * already so before the change (same name, same verdict) is not the change's doing; with a
+ * `beforeEach`/`afterEach` that asserts, a case without assertions of its own may still be checked.
+ */
+function hollowTests(f: FileDiff, whole: string, before: string | undefined): TamperFinding[] {
   const style = testStyle(f.path);
   if (!style) return [];
+  const hooks = hooksAssert(f.path, whole);
   const touched = new Set(f.added.map((l) => l.line));
+  const earlier = new Map((before === undefined ? [] : testCasesIn(f.path, before)).map((c) => [c.name, hollowness(style, c.body, c.param)]));
   return testCasesIn(f.path, whole)
     .filter((c) => f.status === 'added' || [...touched].some((n) => n >= c.startLine && n <= c.endLine))
     .flatMap((c): TamperFinding[] => {
-      const kind = hollowness(style, c.body);
-      if (!kind) return [];
+      const kind = hollowness(style, c.body, c.param);
+      if (!kind || (kind === 'no-assertion' && hooks) || (earlier.has(c.name) && earlier.get(c.name) === kind)) return [];
       const what = kind === 'no-assertion' ? 'asserts nothing' : 'asserts only constants';
       return [
         {

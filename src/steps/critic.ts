@@ -231,11 +231,14 @@ async function tamperContext(ctx: StepContext, baseSha: string, headSha: string,
     if (text !== undefined) setupFiles.push(...setupFilesNamedIn(path, text));
   }
   const testFiles: NonNullable<TamperContext['testFiles']> = {};
+  const testFilesBefore: NonNullable<TamperContext['testFilesBefore']> = {};
   for (const f of files.filter((x) => x.status !== 'deleted' && !x.binary && isTestFile(x.path))) {
     const text = await ctx.repo.readFileAt(headSha, f.path);
     if (text !== undefined) testFiles[f.path] = text;
+    const before = f.status === 'modified' ? await ctx.repo.readFileAt(baseSha, f.path) : undefined;
+    if (before !== undefined) testFilesBefore[f.path] = before;
   }
-  return { packageJson, setupFiles, testFiles };
+  return { packageJson, setupFiles, testFiles, testFilesBefore };
 }
 
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */

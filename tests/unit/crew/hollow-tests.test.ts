@@ -48,5 +48,16 @@ describe('hollow and constant tests, per style (golden files)', () => {
     expect(findTampering([changed], { testFiles: { [path]: text } })).toEqual([]);
     const touchedHollow: FileDiff = { ...changed, added: [{ line: 8, text: "test('negatives', () => {});" }], removed: [] };
     expect(findTampering([touchedHollow], { testFiles: { [path]: text } }).map((f) => f.rule)).toEqual(['hollow-test']);
+    // Touching a case that was already hollow before the change is not the change's doing.
+    expect(findTampering([touchedHollow], { testFiles: { [path]: text }, testFilesBefore: { [path]: text } })).toEqual([]);
+  });
+
+  it('a beforeEach or afterEach that asserts may check every case: no "asserts nothing" finding in that file', () => {
+    const path = 'test/app.test.ts';
+    const text =
+      "afterEach(() => {\n  expect(console.error).not.toHaveBeenCalled();\n});\n\nit('renders', () => {\n  render(App);\n});\n\nit('is constant', () => expect(1).toBe(1));\n";
+    expect(findTampering([added(path, text)], { testFiles: { [path]: text } }).map((f) => f.evidence)).toEqual([
+      'test/app.test.ts:9 the test `is constant` asserts only constants, so it passes whatever the code does',
+    ]);
   });
 });
