@@ -3,7 +3,7 @@ import type { Criterion } from './criteria';
 import type { Plan } from './plan';
 import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
-import { findTampering, type TamperContext, type TamperFinding } from './tamper';
+import { findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
 
 /**
  * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
@@ -167,26 +167,42 @@ export function adversarialChecks(
   return out;
 }
 
+/** Documentation: a change to these alone cannot make a command such as `npm test` fail. */
+const DOCS = /\.(?:md|mdx|markdown|rst|txt|adoc)$/i;
+
 /**
- * The tasks to run again after a FAIL: those the critic named; for a finding, the tasks
- * that changed its file; when nothing points anywhere, the tasks no other task builds on.
+ * The tasks to run again after a FAIL (#18 re-run scoping). For a failed command, the tasks
+ * whose changed files its output names, else the ones the critic named; for a semantic
+ * criterion, the ones the critic named; for a finding, the tasks that changed its file. When
+ * nothing points anywhere: the tasks whose files any evidence mentions, else the tasks no other
+ * task builds on, leaving out, for failed commands, tasks that changed documentation only.
  */
 export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, view: RunView): string[] {
   const plan = view.plan as Plan;
   const live = plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id);
+  const changed = (id: string) => view.tasks.get(id)?.changedFiles ?? [];
+  // A stack names the test that called the code as well as the code that threw: the code is the cause.
+  const named = (text: string) => {
+    const hits = live.filter((id) => changed(id).some((file) => text.includes(file)));
+    const inCode = hits.filter((id) => changed(id).some((file) => !isTestFile(file) && text.includes(file)));
+    return inCode.length ? inCode : hits;
+  };
+  const failing = failingEvaluations(j);
   const picked = new Set<string>();
-  for (const e of failingEvaluations(j)) for (const t of e.tasks) if (live.includes(t)) picked.add(t);
-  const touched = (file: string) => live.filter((id) => view.tasks.get(id)?.changedFiles.includes(file));
-  for (const f of failingFindings(j.adversarial)) if (f.file) for (const t of touched(f.file)) picked.add(t);
-  if (picked.size === 0) {
-    for (const e of failingEvaluations(j)) {
-      const text = e.evidence.join('\n');
-      for (const id of live) if (view.tasks.get(id)?.changedFiles.some((file) => text.includes(file))) picked.add(id);
-    }
+  for (const e of failing) {
+    // What the command printed is evidence; the critic's attribution of a command's failure is its guess.
+    const fromOutput = e.kind === 'command' ? named(e.evidence.join('\n')) : [];
+    for (const t of fromOutput.length ? fromOutput : e.tasks.filter((t) => live.includes(t))) picked.add(t);
   }
+  for (const f of failingFindings(j.adversarial)) if (f.file) for (const t of live.filter((id) => changed(id).includes(f.file!))) picked.add(t);
+  if (picked.size === 0) for (const e of failing) for (const id of named(e.evidence.join('\n'))) picked.add(id);
   if (picked.size === 0) {
     const dependedOn = new Set(plan.tasks.filter((t) => live.includes(t.id)).flatMap((t) => t.dependsOn));
-    for (const id of live) if (!dependedOn.has(id)) picked.add(id);
+    const leaves = live.filter((id) => !dependedOn.has(id));
+    const docsOnly = (id: string) => changed(id).length > 0 && changed(id).every((f) => DOCS.test(f));
+    const commandsOnly = failing.length > 0 && failing.every((e) => e.kind === 'command') && failingFindings(j.adversarial).length === 0;
+    const scoped = commandsOnly ? leaves.filter((id) => !docsOnly(id)) : leaves;
+    for (const id of scoped.length ? scoped : leaves) picked.add(id);
   }
   return live.filter((id) => picked.has(id));
 }

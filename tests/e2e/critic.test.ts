@@ -182,7 +182,55 @@ describe('the critic gate', () => {
     expect(plan.body).toContain('**Done criteria** · critic: ✅ PASS (iteration 2)');
     expect(got.summary).toMatch(/status: success\n/);
   }, 360_000);
+
+  it('re-run scoping: `npm test` fails in code the first task wrote; its output names that code, so that task goes back, not the README task the critic blamed', async () => {
+    const { got, hooks } = collect();
+    const r = await play('scenarios/demo.yaml', { hooks, edit: (s) => brokenCodeFirst(s) });
+    expectFaithful(r);
+    expect(got.judgments.map((j) => j.verdict)).toEqual(['FAIL', 'PASS']);
+    const c1 = got.judgments[0]!.evaluations[0]!;
+    expect(c1).toMatchObject({ criterion: 'c1', kind: 'command', met: false });
+    expect(c1.evidence.join('\n')).toContain('src/slugify.js');
+    const prompts = [...got.workerPrompts.keys()].map((k) => k.split('@')[0]);
+    // t1 wrote the code the output names: it runs again. The stack also names t2's test, the
+    // caller, and t3 changed only the README: neither runs again, although the critic named both.
+    expect(prompts.filter((t) => t === 't1')).toHaveLength(2);
+    expect(prompts.filter((t) => t === 't2')).toHaveLength(1);
+    expect(prompts.filter((t) => t === 't3')).toHaveLength(1);
+    expect(r.pulls).toHaveLength(1);
+  }, 360_000);
 });
+
+/** The demo, with a first slugify that throws and a critic that blames the tests and the README for `npm test` failing. */
+function brokenCodeFirst(s: Scenario): void {
+  const model = s.model as { entries: Entry[] };
+  const entries = model.entries;
+  const t1 = entries.find((e) => e.role === 'worker' && e.task === 't1')!;
+  const secondTry = structuredClone(t1);
+  secondTry.attempt = 2;
+  // The retry starts from its own pushed work: the re-export is there already.
+  secondTry.replies = secondTry.replies.filter((r) => !r.content.some((c) => 'name' in c && c.name === 'edit_file'));
+  const write = (t1.replies[1]!.content[0] as { input: Record<string, string> }).input;
+  write.content = "/** Turns a title into a URL slug. */\nexport function slugify(text) {\n  return text.toLowerCase().words.join('-');\n}\n";
+  const critic = entries.find((e) => e.role === 'critic')!;
+  const judgeOnly = (input: Record<string, unknown>) => ({ content: [{ type: 'tool_use' as const, name: 'submit_judgment', input }] });
+  const fail = {
+    role: 'critic',
+    contains: 'Judgment 1 of',
+    replies: [
+      critic.replies[0]!,
+      judgeOnly({
+        evaluations: [
+          { criterion: 'c1', met: false, evidence: ['npm test fails'], confidence: 0.9, tasks: ['t2', 't3'] },
+          { criterion: 'c2', met: true, evidence: ["README.md:8 `slugify('Hello, World!')`"], confidence: 0.9 },
+        ],
+        overall_reason: 'The tests fail.',
+      }),
+    ],
+  };
+  const pass = { ...structuredClone(critic), contains: 'Judgment 2 of' };
+  model.entries = [...entries.filter((e) => e !== critic), secondTry, fail, pass] as Entry[];
+}
 
 /** The demo, with a README task that first leaves out the example and a critic that notices. */
 function failThenPass(s: Scenario): void {

@@ -388,21 +388,33 @@ export class WorkflowRunner {
         return false;
       }
     };
-    const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
-      run.jobs.push({
+    /** A job or leg that never ran: skipped, cancelled before it started, or failed before its steps. Each is a completed check run too. */
+    const neverRan = (result: JobResult, name: string, matrix?: Record<string, unknown>, error?: string): JobRun => {
+      const jr: JobRun = {
         id,
-        name: spec.name ?? id,
-        result: 'skipped',
+        name,
+        ...(matrix ? { matrix } : {}),
+        result,
         outputs: {},
         steps: [],
-        log: [],
+        log: error ? [error] : [],
         rawLog: [],
-        annotations: [],
+        annotations: error ? [{ level: 'error', message: error }] : [],
         summary: '',
         startedAt: Date.now(),
         finishedAt: Date.now(),
+      };
+      run.jobs.push(jr);
+      this.opts.gh.recordJobCheckRun({
+        runId: run.id,
+        headSha: run.headSha,
+        name,
+        conclusion: result === 'skipped' ? 'skipped' : result === 'cancelled' ? 'cancelled' : 'failure',
       });
-      this.opts.gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: spec.name ?? id, conclusion: 'skipped' });
+      return jr;
+    };
+    const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
+      neverRan('skipped', spec.name ?? id);
       return { result: 'skipped', outputs: {} };
     };
     let go: boolean;
@@ -416,19 +428,7 @@ export class WorkflowRunner {
 
     const legs = this.expandMatrix(spec, ctx, file, id);
     if (typeof legs === 'string') {
-      run.jobs.push({
-        id,
-        name: spec.name ?? id,
-        result: 'failure',
-        outputs: {},
-        steps: [],
-        log: [legs],
-        rawLog: [],
-        annotations: [{ level: 'error', message: legs }],
-        summary: '',
-        startedAt: Date.now(),
-        finishedAt: Date.now(),
-      });
+      neverRan('failure', spec.name ?? id, undefined, legs);
       return { result: 'failure', outputs: {} };
     }
     const failFast = spec.strategy?.['fail-fast'] === undefined ? true : String(evaluateValue(spec.strategy['fail-fast'], ctx)) !== 'false';
@@ -440,44 +440,14 @@ export class WorkflowRunner {
     const worker = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         if (failedLeg && failFast && item.matrix) {
-          const jr: JobRun = {
-            id,
-            name: legName(spec, id, item.matrix),
-            matrix: item.matrix,
-            result: 'cancelled',
-            outputs: {},
-            steps: [],
-            log: [],
-            rawLog: [],
-            annotations: [],
-            summary: '',
-            startedAt: Date.now(),
-            finishedAt: Date.now(),
-          };
-          run.jobs.push(jr);
-          jobRuns.push(jr);
+          jobRuns.push(neverRan('cancelled', legName(spec, id, item.matrix), item.matrix));
           continue;
         }
         await this.acquire();
         try {
           if (run.cancelled && !survivesCancel()) {
             // Still queued when the run was cancelled: GitHub never starts it.
-            const jr: JobRun = {
-              id,
-              name: legName(spec, id, item.matrix),
-              matrix: item.matrix,
-              result: 'cancelled',
-              outputs: {},
-              steps: [],
-              log: [],
-              rawLog: [],
-              annotations: [],
-              summary: '',
-              startedAt: Date.now(),
-              finishedAt: Date.now(),
-            };
-            run.jobs.push(jr);
-            jobRuns.push(jr);
+            jobRuns.push(neverRan('cancelled', legName(spec, id, item.matrix), item.matrix));
             continue;
           }
           const legCtx: ExprContext = {

@@ -121,6 +121,24 @@ describe('which tasks go back after a FAIL', () => {
     expect(tasksToRerun(judgment([notMet('c1', [], ['src/slugify.js:3 throws'])]), v)).toEqual(['t1']);
     expect(tasksToRerun(judgment([notMet('c1', [], ['no file named'])]), v)).toEqual(['t2', 't3']);
   });
+  const commandFailed = (tasksBehind: string[], output: string): Evaluation => ({
+    ...notMet('c1', tasksBehind, ['`npm test` exited with 1', output]),
+    kind: 'command',
+  });
+  it('a failed command: the tasks whose files its output names, whatever the critic guessed', () => {
+    // The critic blamed the tests and the README; the output names the code the tests call.
+    expect(tasksToRerun(judgment([commandFailed(['t2', 't3'], 'TypeError at slugify (src/slugify.js:3:9)')]), v)).toEqual(['t1']);
+    // Nothing named in the output: the critic's attribution stands.
+    expect(tasksToRerun(judgment([commandFailed(['t2'], 'Error: 1 test failed')]), v)).toEqual(['t2']);
+    // A stack through the test into the code: the code threw, so its task goes back, not the caller's.
+    const stack = 'TypeError: x\n    at slugify (src/slugify.js:3:34)\n    at test/slugify.test.js:10:16';
+    expect(tasksToRerun(judgment([commandFailed([], stack)]), v)).toEqual(['t1']);
+    // Only the test named: the test's task.
+    expect(tasksToRerun(judgment([commandFailed(['t1'], 'AssertionError at test/slugify.test.js:10:16')]), v)).toEqual(['t2']);
+  });
+  it('a failed command that points nowhere never sends back a task that changed documentation only', () => {
+    expect(tasksToRerun(judgment([commandFailed([], 'Error: 1 test failed')]), v)).toEqual(['t2']);
+  });
   it('the advice a task gets holds only its criteria, the findings and the next step', () => {
     const j = judgment([notMet('c1', ['t1']), notMet('c2', ['t3'])]);
     expect(rerunAdvice(j, 't3')).toContain('c2');
