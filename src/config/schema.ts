@@ -65,6 +65,14 @@ export const ConfigSchema = z.strictObject({
     .max(10)
     .default(3)
     .describe('How many times the critic judges the integrated work, sending failed criteria back to their tasks in between, before a person decides.'),
+  localisation_seconds: z
+    .int()
+    .min(0)
+    .max(3600)
+    .default(600)
+    .describe(
+      "How long, per judgment, the critic may spend re-running a failed command criterion on the base and on each task's branch to find the task that makes it fail (no model involved); 0 turns it off.",
+    ),
   worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
   task_timeout_minutes: z
     .int()

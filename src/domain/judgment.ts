@@ -4,6 +4,7 @@ import type { Plan } from './plan';
 import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
 import { findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
+import { isDocsOnly, type Localisation } from './localisation';
 
 /**
  * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
@@ -42,6 +43,8 @@ export interface Judgment {
   overallReason: string;
   suggestedNextAction: string;
   at: string;
+  /** Failed command criteria re-run on the base and the task branches to find their cause (#18 §1). */
+  localisation?: Localisation[];
 }
 
 /** Below this, a "met" from the model is not trusted: it counts as not met. */
@@ -167,17 +170,16 @@ export function adversarialChecks(
   return out;
 }
 
-/** Documentation: a change to these alone cannot make a command such as `npm test` fail. */
-const DOCS = /\.(?:md|mdx|markdown|rst|txt|adoc)$/i;
-
 /**
- * The tasks to run again after a FAIL (#18 re-run scoping). For a failed command, the tasks
- * whose changed files its output names, else the ones the critic named; for a semantic
- * criterion, the ones the critic named; for a finding, the tasks that changed its file. When
- * nothing points anywhere: the tasks whose files any evidence mentions, else the tasks no other
- * task builds on, leaving out, for failed commands, tasks that changed documentation only.
+ * The tasks to run again after a FAIL (#18 re-run scoping). For a failed command: the tasks
+ * localisation convicted; none when it fails the same way on the base; else the tasks whose
+ * changed files its output names, else the ones the critic named. For a semantic criterion, the
+ * ones the critic named; for a finding, the tasks that changed its file. When nothing points
+ * anywhere: the tasks whose files any evidence mentions, else the tasks no other task builds on,
+ * leaving out, for failed commands, tasks that changed documentation only. `blameBefore` (a
+ * person's `/crew retry`) treats a failure that was already on the base like any other.
  */
-export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, view: RunView): string[] {
+export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial' | 'localisation'>, view: RunView, opts: { blameBefore?: boolean } = {}): string[] {
   const plan = view.plan as Plan;
   const live = plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id);
   const changed = (id: string) => view.tasks.get(id)?.changedFiles ?? [];
@@ -187,21 +189,29 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, v
     const inCode = hits.filter((id) => changed(id).some((file) => !isTestFile(file) && text.includes(file)));
     return inCode.length ? inCode : hits;
   };
-  const failing = failingEvaluations(j);
+  const localised = new Map((j.localisation ?? []).map((l) => [l.criterion, l.outcome]));
+  const before = (e: Evaluation) => !opts.blameBefore && localised.get(e.criterion)?.kind === 'before';
+  const failing = failingEvaluations(j).filter((e) => !before(e));
   const picked = new Set<string>();
   for (const e of failing) {
+    const found = localised.get(e.criterion);
+    if (found?.kind === 'tasks') {
+      for (const t of found.tasks) if (live.includes(t)) picked.add(t);
+      continue;
+    }
     // What the command printed is evidence; the critic's attribution of a command's failure is its guess.
     const fromOutput = e.kind === 'command' ? named(e.evidence.join('\n')) : [];
     for (const t of fromOutput.length ? fromOutput : e.tasks.filter((t) => live.includes(t))) picked.add(t);
   }
   for (const f of failingFindings(j.adversarial)) if (f.file) for (const t of live.filter((id) => changed(id).includes(f.file!))) picked.add(t);
+  // Only failures that were there before crew's changes: no task is to blame.
+  if (failing.length === 0 && failingFindings(j.adversarial).length === 0) return [];
   if (picked.size === 0) for (const e of failing) for (const id of named(e.evidence.join('\n'))) picked.add(id);
   if (picked.size === 0) {
     const dependedOn = new Set(plan.tasks.filter((t) => live.includes(t.id)).flatMap((t) => t.dependsOn));
     const leaves = live.filter((id) => !dependedOn.has(id));
-    const docsOnly = (id: string) => changed(id).length > 0 && changed(id).every((f) => DOCS.test(f));
     const commandsOnly = failing.length > 0 && failing.every((e) => e.kind === 'command') && failingFindings(j.adversarial).length === 0;
-    const scoped = commandsOnly ? leaves.filter((id) => !docsOnly(id)) : leaves;
+    const scoped = commandsOnly ? leaves.filter((id) => !isDocsOnly({ changedFiles: changed(id) })) : leaves;
     for (const id of scoped.length ? scoped : leaves) picked.add(id);
   }
   return live.filter((id) => picked.has(id));
@@ -209,11 +219,31 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial'>, v
 
 /** What the next attempt at a task is told (or, with no task, the next critic): the critic's reasons, criterion by criterion. */
 export function rerunAdvice(j: Judgment, taskId?: string): string {
-  const mine = failingEvaluations(j).filter((e) => taskId === undefined || e.tasks.length === 0 || e.tasks.includes(taskId));
+  const blamed = (e: Evaluation) => {
+    const found = j.localisation?.find((l) => l.criterion === e.criterion)?.outcome;
+    return found?.kind === 'tasks' ? found.tasks : e.tasks;
+  };
+  const mine = failingEvaluations(j).filter((e) => taskId === undefined || blamed(e).length === 0 || blamed(e).includes(taskId));
+  // The run that convicts this task: what its own branch printed, which is the failure to fix.
+  const convicting = (criterion: string) => {
+    const l = j.localisation?.find((x) => x.criterion === criterion);
+    if (!taskId || l?.outcome.kind !== 'tasks' || !l.outcome.tasks.includes(taskId)) return '';
+    const how = l.outcome.how;
+    if (how === 'code') {
+      const shown = l.runs.find((x) => x.site.kind === 'alone' && l.outcome.kind === 'tasks' && l.outcome.shownBy?.includes(x.site.task));
+      return `\n  crew re-ran \`${l.command}\` on the branches of the tasks that build on this one: it fails in code this task wrote. What it printed:\n${(shown?.output ?? '').slice(-1200)}`;
+    }
+    const r = l.runs.find((x) => x.site.kind === how && x.site.task === taskId);
+    if (!r) return '';
+    if (how === 'without')
+      return `\n  crew re-ran \`${l.command}\` on the integrated work without this task, and it passes: the failure above comes from this task's work.`;
+    return `\n  crew re-ran \`${l.command}\` on this task's branch alone, and it fails (exit ${r.exitCode}). What it printed there:\n${r.output.slice(-1200)}`;
+  };
   const lines = [
     `The critic judged the integrated work FAIL (iteration ${j.iteration}): ${j.overallReason}`,
     ...mine.map(
-      (e) => `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}`,
+      (e) =>
+        `- ${e.criterion} "${e.text}": ${e.met === null ? `error: ${e.error}` : 'not met'}. ${e.evidence.slice(0, 2).join(' / ').slice(0, 600)}${convicting(e.criterion)}`,
     ),
     ...j.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`),
     j.suggestedNextAction ? `Suggested next step: ${j.suggestedNextAction}` : '',

@@ -1,6 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
+import { describeOutcome, describeSite, describeVerdict } from '../domain/localisation';
 import { inert } from '../text/inert';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
 
@@ -107,10 +108,35 @@ export function renderJudgment(j: Judgment): string {
       '',
     );
   }
+  out.push(...renderLocalisation(j));
   if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${line(f.evidence)}`), '');
   else out.push('Adversarial checks (criteria unchanged; no deleted, skipped, weakened or hollow tests): nothing found.', '');
   if (j.suggestedNextAction) out.push(`**Suggested next step:** ${inert(j.suggestedNextAction)}`, '');
   return out.join('\n');
+}
+
+/** Where each failed command's failure comes from: crew's own runs on the base and the task branches, a table per criterion. */
+export function renderLocalisation(j: Pick<Judgment, 'localisation'>): string[] {
+  const out: string[] = [];
+  for (const l of j.localisation ?? []) {
+    out.push(`**Where ${l.criterion} fails** (crew re-ran ${inert(codeSpan(l.command))} in the sandbox; no model involved): ${line(describeOutcome(l))}.`, '');
+    out.push('| Task | What ran | Exit code | Verdict |', '|---|---|---|---|');
+    for (const r of l.runs) {
+      const task = r.site.kind === 'base' ? '–' : r.site.task;
+      const exit = r.timedOut ? 'timed out' : (r.exitCode ?? '–');
+      out.push(`| ${task} | ${inert(cell(`${l.command} on ${describeSite(r.site, l.base ?? '')}`))} | ${exit} | ${inert(cell(describeVerdict(r)))} |`);
+    }
+    if (!l.runs.length) out.push('| – | nothing: there was no time left | – | – |');
+    out.push('');
+  }
+  return out;
+}
+
+function earlierRounds(judgments: Judgment[]): string[] {
+  const rounds = judgments.filter((j) => j.localisation?.length);
+  if (!rounds.length) return [];
+  const body = rounds.map((j) => [`**Iteration ${j.iteration}: ${j.verdict}** (${j.headSha.slice(0, 7)})`, '', ...renderLocalisation(j)].join('\n')).join('\n');
+  return [details(`Earlier rounds: where the failures came from (${rounds.length})`, body), ''];
 }
 
 /** The full report: the critic's judgment, then one folded section per task, with its changed files and usage. */
@@ -119,6 +145,8 @@ export interface ReportOptions {
   notes?: string[];
   /** The run ended without a pull request (failed or aborted): why, in crew's own words (never model text), shown at the top instead of a Merge section. */
   ended?: string;
+  /** The critic's earlier rounds: where they found a failed command's cause is shown below the last judgment. */
+  earlier?: Judgment[];
 }
 
 export function renderReport(
@@ -141,6 +169,7 @@ export function renderReport(
     inert(plan.summary),
     '',
     ...(judgment ? [renderJudgment(judgment)] : []),
+    ...earlierRounds(opts.earlier ?? []),
     '### Tasks',
     '',
     '| Task | Status | Turns | Files changed | Tokens in / out |',

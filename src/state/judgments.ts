@@ -11,3 +11,16 @@ export async function lastJudgment(state: StateStore, view: RunView): Promise<Ju
   const snap = await state.load(`${runFolder(view.run.issue, view.run.run)}/`);
   return parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, n)) ?? null;
 }
+
+/** The judgments before the last, oldest first: the earlier rounds the report shows. */
+export async function earlierJudgments(state: StateStore, view: RunView): Promise<Judgment[]> {
+  const n = view.run.review?.iteration ?? 0;
+  if (n < 2) return [];
+  const snap = await state.load(`${runFolder(view.run.issue, view.run.run)}/`);
+  const out: Judgment[] = [];
+  for (let i = 1; i < n; i++) {
+    const j = parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, i));
+    if (j) out.push(j);
+  }
+  return out;
+}

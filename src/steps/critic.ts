@@ -27,6 +27,8 @@ import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { localise } from './localise';
+import { describeOutcome } from '../domain/localisation';
 
 const CRITIC_MAX_TURNS = 40;
 
@@ -112,6 +114,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === base.sha });
   if (config.setup.length) await ctx.repo.excludeUntracked();
   const commandResults: Evaluation[] = [];
+  const printed = new Map<string, { exitCode: number | null; output: string }>();
   for (const c of commands) {
     const allowed = checkCommand(c.command ?? '', config.commands);
     if (setupFailure) commandResults.push(commandNotRun(c, setupFailure));
@@ -120,12 +123,29 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     else {
       ctx.log.info(`critic: running ${c.id}: ${c.command}`);
       const r = await runner.run(c.command!, { cwd: ctx.repo.dir, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES });
-      commandResults.push(commandEvaluation(c, { exitCode: r.exitCode, timedOut: r.timedOut, output: redact(r.output) }));
+      const output = redact(r.output);
+      printed.set(c.id, { exitCode: r.exitCode, output });
+      commandResults.push(commandEvaluation(c, { exitCode: r.exitCode, timedOut: r.timedOut, output }));
     }
   }
 
-  // 3. Semantic criteria go to the critic model; so do failing commands, to name the tasks behind them.
-  const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true) || adversarial.length > 0;
+  // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
+  const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
+  const localisation =
+    runner && failedCommands.length && headSha !== base.sha
+      ? await localise(
+          ctx,
+          view,
+          failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)! })),
+          { runner, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: config.command_timeout_seconds * 1000 },
+        )
+      : [];
+  if (ctx.cancellation?.aborted)
+    return { iteration, headSha, verdict: 'FAIL', evaluations: [], adversarial, overallReason: 'interrupted', suggestedNextAction: '', at: nowIso(ctx) };
+  const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
+
+  // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
+  const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
   const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
   let modelOut: Awaited<ReturnType<typeof runCritic>> | undefined;
   if (needsModel) {
@@ -187,7 +207,10 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const evaluations = plan.criteria.map((c) => {
     if (c.kind === 'command') {
       const e = commandResults.find((r) => r.criterion === c.id)!;
-      return e.met === true ? e : { ...e, tasks: (given.get(c.id)?.tasks ?? []).filter((t) => taskIds.has(t)) };
+      if (e.met === true) return e;
+      const found = decided.get(c.id);
+      if (found) return { ...e, evidence: [...e.evidence, describeOutcome(found)], tasks: found.outcome.kind === 'tasks' ? found.outcome.tasks : [] };
+      return { ...e, tasks: (given.get(c.id)?.tasks ?? []).filter((t) => taskIds.has(t)) };
     }
     if (modelOut && !modelOut.submitted)
       return {
@@ -212,11 +235,22 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           adversarial.length
             ? `${adversarial.length} adversarial finding${adversarial.length === 1 ? '' : 's'} (${[...new Set(adversarial.map((f) => f.rule))].join(', ')})`
             : '',
+          ...localisation.map(describeOutcome),
           modelOut?.overallReason ? `the critic says: ${modelOut.overallReason.trim().replace(/[.;]+$/, '')}` : '',
         ]
           .filter(Boolean)
           .join('; ');
-  return { iteration, headSha, verdict, evaluations, adversarial, overallReason, suggestedNextAction: modelOut?.suggestedNextAction ?? '', at: nowIso(ctx) };
+  return {
+    iteration,
+    headSha,
+    verdict,
+    evaluations,
+    adversarial,
+    overallReason,
+    suggestedNextAction: modelOut?.suggestedNextAction ?? '',
+    at: nowIso(ctx),
+    ...(localisation.length ? { localisation } : {}),
+  };
 }
 
 /** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */
@@ -263,6 +297,27 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
         : `the critic judged FAIL ${j.iteration} time${j.iteration === 1 ? '' : 's'}, the limit (max_iterations: ${config.max_iterations}${review.allowance ? ` + ${review.allowance}` : ''})`,
     );
   const targets = tasksToRerun(j, view);
+  // Every failure was there before crew's changes: running a task again cannot be the fix, so a person decides.
+  if (!targets.length)
+    return escalateVerdict(
+      ctx,
+      view,
+      j,
+      (j.localisation ?? [])
+        .filter((l) => l.outcome.kind === 'before')
+        .map(describeOutcome)
+        .join('; ') || 'no task can be sent back for what failed',
+    );
+  // What localisation found is shown where the maintainer looks, before the tasks go back.
+  if (j.localisation?.length) {
+    await spend(ctx, issue, run, { comments: 1 });
+    await ctx.forge.postComment(
+      issue,
+      [`**crew's critic** judged run ${run} FAIL (iteration ${j.iteration} of ${limit}) and sends ${targets.join(', ')} back.`, '', renderJudgment(j)].join(
+        '\n',
+      ),
+    );
+  }
   const now = nowIso(ctx);
   const claimNonce = nonce();
   const { value: claimed } = await updateRun(ctx, issue, run, `critic sends back ${targets.join(', ')}`, (tx) => {

@@ -12,7 +12,7 @@ import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
-import { lastJudgment } from '../state/judgments';
+import { earlierJudgments, lastJudgment } from '../state/judgments';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -130,7 +130,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const loaded = await loadView(ctx, issue, run);
   const mergeState = await decideMerge(ctx, loaded, pr.number);
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
-  const report = renderReport(current, results, links, judgment, acceptedBy, { notes });
+  const report = renderReport(current, results, links, judgment, acceptedBy, { notes, earlier: await earlierJudgments(ctx.state, current) });
   // A PR crew just created has no comments to search.
   let reportId =
     current.run.pr?.reportCommentId ??

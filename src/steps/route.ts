@@ -578,7 +578,8 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
       writeRun(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
       return [];
     }
-    const targets = tasksToRerun(judgment!, view);
+    // The person asks for another round: a failure that was already on the base is the tasks' to fix too.
+    const targets = tasksToRerun(judgment!, view, { blameBefore: true });
     for (const id of targets) {
       const t = view.tasks.get(id)!;
       writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });

@@ -191,6 +191,8 @@ describe('the critic gate', () => {
     const c1 = got.judgments[0]!.evaluations[0]!;
     expect(c1).toMatchObject({ criterion: 'c1', kind: 'command', met: false });
     expect(c1.evidence.join('\n')).toContain('src/slugify.js');
+    // Localisation: t1's branch alone passes (no test calls slugify yet); t2's, built on it, fails in t1's code.
+    expect(got.judgments[0]!.localisation?.[0]?.outcome).toEqual({ kind: 'tasks', tasks: ['t1'], how: 'code', shownBy: ['t2'] });
     const prompts = [...got.workerPrompts.keys()].map((k) => k.split('@')[0]);
     // t1 wrote the code the output names: it runs again. The stack also names t2's test, the
     // caller, and t3 changed only the README: neither runs again, although the critic named both.

@@ -69,6 +69,12 @@ export class GitRepo implements Repo {
     await this.git.raw(['clean', '-fdq']);
   }
 
+  /** Points the working tree at a commit with no branch: for looking, never for pushing. */
+  async checkoutDetached(start: string): Promise<void> {
+    await this.git.raw(['checkout', '--quiet', '--force', '--detach', rev(start)]);
+    await this.git.raw(['clean', '-fdq']);
+  }
+
   async merge(ref: string, message: string): Promise<MergeResult> {
     const result = await this.tryMerge(ref, message);
     if (!result.ok) await this.abortMerge();

@@ -16,6 +16,7 @@ import {
   type Judgment,
 } from '../../../src/domain/judgment';
 import { findTampering, isTestFile } from '../../../src/domain/tamper';
+import type { Localisation } from '../../../src/domain/localisation';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { plan, view } from './run-fixtures';
 
@@ -138,6 +139,34 @@ describe('which tasks go back after a FAIL', () => {
   });
   it('a failed command that points nowhere never sends back a task that changed documentation only', () => {
     expect(tasksToRerun(judgment([commandFailed([], 'Error: 1 test failed')]), v)).toEqual(['t2']);
+  });
+  const localised = (outcome: Localisation['outcome'], runs: Localisation['runs'] = []): Localisation => ({
+    criterion: 'c1',
+    command: 'npm test',
+    runs,
+    outcome,
+  });
+  it('localisation decides over the output and the critic: the convicted tasks go back, with the output that convicts them', () => {
+    const runs: Localisation['runs'] = [
+      { site: { kind: 'alone', task: 't3' }, exitCode: 1, timedOut: false, output: 'README doctest: expected 3', verdict: 'fails' },
+    ];
+    const j = { ...judgment([commandFailed(['t1'], 'at src/slugify.js:3')]), localisation: [localised({ kind: 'tasks', tasks: ['t3'], how: 'alone' }, runs)] };
+    expect(tasksToRerun(j, v)).toEqual(['t3']);
+    const advice = rerunAdvice({ ...j, iteration: 1, headSha: 'h', verdict: 'FAIL', overallReason: 'x', suggestedNextAction: '', at: '' } as Judgment, 't3');
+    expect(advice).toContain("on this task's branch alone, and it fails (exit 1)");
+    expect(advice).toContain('README doctest: expected 3');
+  });
+  it('a failure that was there before crew: no task goes back, unless a person asks for another round', () => {
+    const j = { ...judgment([commandFailed(['t1'], 'at src/slugify.js:3')]), localisation: [localised({ kind: 'before' })] };
+    expect(tasksToRerun(j, v)).toEqual([]);
+    expect(tasksToRerun(j, v, { blameBefore: true })).toEqual(['t1']);
+    // Another criterion that is the work's fault still sends its task back.
+    const both = { ...j, evaluations: [...j.evaluations, notMet('c2', ['t3'])] };
+    expect(tasksToRerun(both, v)).toEqual(['t3']);
+  });
+  it('undecided localisation falls back to the output and the critic', () => {
+    const j = { ...judgment([commandFailed(['t2'], 'Error: 1 test failed')]), localisation: [localised({ kind: 'undecided', why: 'x' })] };
+    expect(tasksToRerun(j, v)).toEqual(['t2']);
   });
   it('the advice a task gets holds only its criteria, the findings and the next step', () => {
     const j = judgment([notMet('c1', ['t1']), notMet('c2', ['t3'])]);

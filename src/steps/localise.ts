@@ -1,0 +1,120 @@
+import type { Criterion } from '../domain/criteria';
+import {
+  compareWithBase,
+  decide,
+  leftOutWith,
+  settledByAloneRuns,
+  tryOrder,
+  verdictOfRun,
+  type LocalisableTask,
+  type Localisation,
+  type LocalisationRun,
+  type RunSite,
+} from '../domain/localisation';
+import type { RunView } from '../domain/run-state';
+import type { CommandRunner } from '../sandbox/command-runner';
+import { redact } from '../text/redact';
+import type { StepContext } from './context';
+import { MAX_OUTPUT_BYTES } from './sandbox-setup';
+
+/** What a failed command printed on the integrated branch. */
+export interface FailedCommand {
+  criterion: Criterion;
+  exitCode: number | null;
+  output: string;
+}
+
+const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);
+
+/**
+ * Runs each failed command criterion again, in the sandbox, on the base, on each task's branch
+ * alone, and (where that does not settle it) on the integrated work without one task at a time,
+ * within `localisation_seconds`. No model is asked. The workspace is back at `headSha` after.
+ */
+export async function localise(
+  ctx: StepContext,
+  view: RunView,
+  failed: FailedCommand[],
+  opts: { runner: CommandRunner; headSha: string; budgetSeconds: number; commandTimeoutMs: number },
+): Promise<Localisation[]> {
+  if (!failed.length || opts.budgetSeconds <= 0) return [];
+  const { issue, run, base } = view.run;
+  const plan = view.plan!;
+  const tasks: LocalisableTask[] = plan.tasks
+    .filter((t) => !view.tasks.get(t.id)?.replacedBy)
+    .map((t) => ({ id: t.id, dependsOn: t.dependsOn, changedFiles: view.tasks.get(t.id)?.changedFiles ?? [] }));
+  const branchOf = (id: string) => view.tasks.get(id)?.branch ?? ctx.branches.task(issue, run, id);
+  const deadline = ctx.clock.now().getTime() + opts.budgetSeconds * 1000;
+  const left = () => deadline - ctx.clock.now().getTime();
+  const runs = new Map<string, LocalisationRun[]>(failed.map((f) => [f.criterion.id, []]));
+  const open = new Set(failed.map((f) => f.criterion.id));
+
+  const { missing } = await ctx.repo.fetch(tasks.filter((t) => t.changedFiles.length).map((t) => branchOf(t.id)));
+  const runAll = async (site: RunSite, checkout: () => Promise<string | null>) => {
+    const targets = failed.filter((f) => open.has(f.criterion.id));
+    if (!targets.length || left() <= 0) return;
+    const refused = await checkout();
+    for (const f of targets) {
+      const list = runs.get(f.criterion.id)!;
+      if (refused || left() <= 0) {
+        list.push({ site, exitCode: null, timedOut: false, output: refused ?? 'the time for localisation ran out', verdict: 'not-run' });
+        continue;
+      }
+      ctx.log.info(`critic: localising ${f.criterion.id} on ${site.kind === 'base' ? 'the base' : `${site.kind} ${site.task}`}`);
+      const r = await opts.runner.run(f.criterion.command!, {
+        cwd: ctx.repo.dir,
+        timeoutMs: Math.max(1000, Math.min(opts.commandTimeoutMs, left())),
+        maxOutputBytes: MAX_OUTPUT_BYTES,
+      });
+      const output = redact(r.output);
+      const baseRun = list.find((x) => x.site.kind === 'base' && x.verdict === 'fails');
+      const verdict = verdictOfRun({ exitCode: r.exitCode, timedOut: r.timedOut, output }, site.kind === 'base' ? undefined : baseRun);
+      list.push({ site, exitCode: r.exitCode, timedOut: r.timedOut, output, verdict });
+    }
+  };
+  const detach = (sha: string) => async () => (await ctx.repo.checkoutDetached(sha), null);
+
+  try {
+    await runAll({ kind: 'base' }, detach(base.sha));
+    for (const f of failed) if (decide(tasks, runs.get(f.criterion.id)!, f).kind === 'before') open.delete(f.criterion.id);
+    const order = tryOrder(tasks, failed.map((f) => f.output).join('\n'));
+    for (const id of order) {
+      const branch = branchOf(id);
+      await runAll({ kind: 'alone', task: id }, async () =>
+        missing.includes(branch) ? `its branch ${branch} is missing` : (await ctx.repo.checkoutDetached(ctx.repo.tracking(branch)), null),
+      );
+    }
+    for (const f of failed) {
+      const list = runs.get(f.criterion.id)!;
+      const base = list.find((r) => r.site.kind === 'base' && r.verdict === 'fails');
+      // Settled, or the base fails too and the output cannot tell the failures apart: leaving tasks out cannot either.
+      if (settledByAloneRuns(tasks, list, f) || (base && compareWithBase(base, f) === 'unknown')) open.delete(f.criterion.id);
+    }
+    // Only a combination fails: leave one task out at a time (with the tasks built on it, whose branches hold its work).
+    if (order.length > 1)
+      for (const id of order) {
+        const keep = order.filter((t) => !leftOutWith(tasks, id).has(t));
+        await runAll({ kind: 'without', task: id }, async () => {
+          await ctx.repo.checkoutDetached(base.sha);
+          for (const t of keep) {
+            if (missing.includes(branchOf(t))) return `the branch of ${t} is missing`;
+            const merged = await ctx.repo.merge(ctx.repo.tracking(branchOf(t)), `crew: localise without ${id}`);
+            if (!merged.ok) return `the other tasks do not merge without it (${merged.conflicts.join(', ') || 'merge failed'})`;
+          }
+          return null;
+        });
+      }
+  } finally {
+    await ctx.repo.checkoutNew(ctx.branches.integration(issue, run), opts.headSha);
+  }
+  return failed.map((f) => {
+    const list = runs.get(f.criterion.id)!;
+    return {
+      criterion: f.criterion.id,
+      command: f.criterion.command!,
+      base: base.sha,
+      runs: list.map((r) => ({ ...r, output: tail(r.output) })),
+      outcome: decide(tasks, list, f),
+    };
+  });
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../../src/domain/judgment';
+import { crewComments, expectFaithful, play } from './helpers';
+
+/** The judgments the run recorded, and how many times each task's worker started. */
+async function played(name: string) {
+  const judgments: Judgment[] = [];
+  const starts = new Map<string, number>();
+  const r = await play(name, {
+    hooks: {
+      beforeClose: async ({ anthropic, gh }) => {
+        for (let i = 1; i <= 4; i++) {
+          const text = await gh.repo.readFile('refs/heads/crew/state', `issue-1/run-1/judgments/judgment_${i}.json`);
+          if (text) judgments.push(JSON.parse(text) as Judgment);
+        }
+        for (const q of anthropic.requests) if (q.role === 'worker' && q.turn === 0) starts.set(q.task!, (starts.get(q.task!) ?? 0) + 1);
+      },
+    },
+  });
+  expectFaithful(r);
+  return { r, judgments, starts };
+}
+
+describe('localisation (#18 §1)', () => {
+  it('one task breaks the build: crew re-runs `npm test` on the base and on each task branch alone, names that task, sends only it back, and the second judgment passes', async () => {
+    const { r, judgments, starts } = await played('critic-localise');
+    expect(judgments.map((j) => j.verdict)).toEqual(['FAIL', 'PASS']);
+    const [l] = judgments[0]!.localisation!;
+    expect(l).toMatchObject({ criterion: 'c1', command: 'npm test', outcome: { kind: 'tasks', tasks: ['t1'], how: 'alone' } });
+    expect(l!.runs.map((x) => [x.site.kind === 'base' ? 'base' : x.site.task, x.exitCode, x.verdict])).toEqual([
+      ['base', 0, 'passes'],
+      ['t1', 1, 'fails'],
+      ['t2', 0, 'passes'],
+      ['t3', 0, 'passes'],
+    ]);
+    // The critic model blamed t2 and t3; the runs decide: only t1 ran again.
+    expect(judgments[0]!.evaluations[0]!.tasks).toEqual(['t1']);
+    expect(Object.fromEntries(starts)).toEqual({ t1: 2, t2: 1, t3: 1 });
+    // The comment that sends it back shows the table, and the report keeps it under the earlier rounds.
+    const sendBack = crewComments(r).find((c) => c.body.startsWith("**crew's critic** judged run 1 FAIL"))!;
+    expect(sendBack.body).toContain('sends t1 back');
+    expect(sendBack.body).toContain('| Task | What ran | Exit code | Verdict |');
+    expect(sendBack.body).toContain("| t1 | npm test on t1's branch alone on the base | 1 | fails |");
+    expect(sendBack.body).toContain('| t3 | npm test on t3');
+    expect(r.pulls).toHaveLength(1);
+    const report = r.pulls[0]!.comments.find((c) => c.body.includes('## crew report'))!.body;
+    expect(report).toContain('Earlier rounds: where the failures came from (1)');
+    expect(report).toContain('c1 fails because of t1');
+  }, 360_000);
+
+  it('the criterion already fails on the base: crew says so, blames no task and re-runs nothing; the maintainer accepts', async () => {
+    const { r, judgments, starts } = await played('critic-base-failing');
+    expect(judgments.map((j) => j.verdict)).toEqual(['FAIL']);
+    expect(judgments[0]!.localisation![0]!.outcome).toEqual({ kind: 'before' });
+    expect(judgments[0]!.evaluations[0]!.tasks).toEqual([]);
+    expect(Object.fromEntries(starts)).toEqual({ t1: 1, t2: 1 });
+    const decision = crewComments(r).find((c) => c.body.includes('crew needs a decision'))!;
+    expect(decision.body).toContain("c1 fails before crew's changes: `npm test` fails the same way on the base branch");
+    expect(decision.body).toContain('| – | npm test on the base');
+    expect(decision.body).toContain('| fails |');
+    expect(crewComments(r).some((c) => c.body.startsWith("**crew's critic**"))).toBe(false);
+    expect(r.pulls).toHaveLength(1);
+  }, 360_000);
+});
