@@ -1,6 +1,14 @@
-/** The `/crew …` commands, parsed from the first line of a comment. Pure. */
+/**
+ * The `/crew …` commands: one registry entry per command, in the order crew offers them. Each
+ * says how it is spelled and parsed, what `/crew help` and the README say about it, when the plan
+ * comment offers it, and how a person gives it in local mode. Parsing, `/crew help`, the plan
+ * comment's "Commands now", local mode's choices and the README's table all read this table;
+ * the handlers live in `steps/commands/` (route.ts looks them up by kind; the compiler holds
+ * every kind to a handler). Pure.
+ */
 
 import { withoutQuotes } from '../text/markdown';
+import type { Phase, RunRecord } from './run-state';
 
 export type Command =
   | { kind: 'run' }
@@ -19,21 +27,168 @@ export type Command =
   | { kind: 'unknown'; word: string };
 
 export type CommandKind = Command['kind'];
+export type KnownKind = Exclude<CommandKind, 'unknown'>;
 
-export const COMMAND_HELP: Array<{ usage: string; what: string; kind: Exclude<CommandKind, 'unknown'> }> = [
-  { kind: 'run', usage: '/crew run', what: 'plan the issue, run the workers and open a pull request' },
-  { kind: 'plan', usage: '/crew plan', what: 'plan only, then wait for `/crew approve`' },
-  { kind: 'approve', usage: '/crew approve', what: 'start a plan that is waiting for approval' },
-  { kind: 'revise', usage: '/crew revise <feedback>', what: 'plan again with your feedback' },
-  { kind: 'answer', usage: '/crew answer <text>', what: 'answer a question crew asked' },
-  { kind: 'accept', usage: '/crew accept', what: 'take the result although the critic failed it (never auto-merged)' },
-  { kind: 'retry', usage: '/crew retry [task]', what: 'run failed tasks again' },
-  { kind: 'abort', usage: '/crew abort', what: 'stop the run, keeping work done so far' },
-  { kind: 'resume', usage: '/crew resume', what: 'continue an interrupted run' },
-  { kind: 'status', usage: '/crew status', what: 'refresh the plan comment' },
-  { kind: 'retro', usage: '/crew retro', what: 'post a full retrospective' },
-  { kind: 'remember', usage: '/crew remember <n>', what: 'add memory candidate n to the knowledge base' },
-  { kind: 'help', usage: '/crew help', what: 'show this list' },
+/** How a person gives a command in a local run: typed at crew's prompt, as a `crew` command line, or not at all. */
+export type LocalSpelling = { at: 'prompt' } | { at: 'cli'; line: (run: number) => string } | { at: 'none'; why: string };
+
+export interface CommandSpec<K extends KnownKind = KnownKind> {
+  kind: K;
+  /** Where the plan comment and local mode's prompt put it among the commands offered at once. */
+  offerOrder: number;
+  /** As in `/crew help` and the README, e.g. `/crew retry [task]`. */
+  usage: string;
+  /** One line for `/crew help` and the README. */
+  help: string;
+  /** The command from the words after its name (`args`) and the rest of the comment after it (`tail`). */
+  parse(args: string[], tail: string): Extract<Command, { kind: K }> | { kind: 'unknown'; word: string };
+  /** The usage the plan comment offers while the run is in this state, or null. */
+  offered(run: Pick<RunRecord, 'phase' | 'waiting' | 'failure'>): string | null;
+  local: LocalSpelling;
+}
+
+const inPhase =
+  (...phases: Phase[]) =>
+  (run: Pick<RunRecord, 'phase'>) =>
+    phases.includes(run.phase);
+const RUNNING: Phase[] = ['PLANNING', 'EXECUTING', 'INTEGRATING', 'REVIEWING'];
+const ENDED: Phase[] = ['COMPLETED', 'ABORTED'];
+const prompt: LocalSpelling = { at: 'prompt' };
+const plain =
+  <K extends 'run' | 'plan' | 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help'>(kind: K) =>
+  () =>
+    ({ kind }) as Extract<Command, { kind: K }>;
+
+/** Every command, in the order `/crew help` and the README list them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    kind: 'run',
+    offerOrder: 7,
+    usage: '/crew run',
+    help: 'plan the issue, run the workers, integrate and open a pull request',
+    parse: plain('run'),
+    offered: (r) => (inPhase('FAILED', ...ENDED)(r) ? '/crew run' : null),
+    local: { at: 'cli', line: () => 'crew run "…"' },
+  },
+  {
+    kind: 'plan',
+    offerOrder: 8,
+    usage: '/crew plan',
+    help: 'plan, then wait for `/crew approve` before running anything',
+    parse: plain('plan'),
+    offered: (r) => (inPhase(...ENDED)(r) ? '/crew plan' : null),
+    local: { at: 'cli', line: () => 'crew run --plan "…"' },
+  },
+  {
+    kind: 'approve',
+    offerOrder: 1,
+    usage: '/crew approve',
+    help: 'start a plan that waits for approval (only an approval written after the plan counts)',
+    parse: plain('approve'),
+    offered: (r) => (r.phase === 'AWAITING_APPROVAL' ? '/crew approve' : null),
+    local: prompt,
+  },
+  {
+    kind: 'revise',
+    offerOrder: 2,
+    usage: '/crew revise <feedback>',
+    help: 'plan again, taking your feedback into account',
+    parse: (_args, tail) => ({ kind: 'revise', feedback: tail }),
+    offered: (r) =>
+      r.phase === 'AWAITING_APPROVAL' || (r.phase === 'ESCALATING' && r.waiting?.kind === 'decision' && r.waiting.topic === 'plan_review')
+        ? '/crew revise <feedback>'
+        : null,
+    local: prompt,
+  },
+  {
+    kind: 'answer',
+    offerOrder: 3,
+    usage: '/crew answer <text>',
+    help: "answer crew's questions; while crew waits, a plain reply works too",
+    parse: (_args, tail) => ({ kind: 'answer', text: tail }),
+    offered: (r) => (r.phase === 'ESCALATING' && (r.waiting?.kind === 'answer' || r.waiting?.kind === 'decision') ? '/crew answer <text>' : null),
+    local: prompt,
+  },
+  {
+    kind: 'retry',
+    offerOrder: 5,
+    usage: '/crew retry [task]',
+    help: 'run failed tasks (or one) again, retry a task crew asked you about, or give the critic one more round',
+    parse: (args) => (args[0] ? { kind: 'retry', task: args[0] } : { kind: 'retry' }),
+    offered: (r) =>
+      r.phase === 'FAILED'
+        ? '/crew retry [task]'
+        : r.phase === 'ESCALATING' && (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict' || r.waiting?.kind === 'conflict')
+          ? '/crew retry'
+          : null,
+    local: prompt,
+  },
+  {
+    kind: 'accept',
+    offerOrder: 6,
+    usage: '/crew accept',
+    help: "take an escalated task's work as it is and go on; after the critic's FAIL, open the PR with the failing criteria at its top (crew never merges it)",
+    parse: plain('accept'),
+    offered: (r) => (r.phase === 'ESCALATING' && (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict') ? '/crew accept' : null),
+    local: prompt,
+  },
+  {
+    kind: 'abort',
+    offerOrder: 11,
+    usage: '/crew abort',
+    help: 'stop the run: running workers stop at their next turn and keep their work',
+    parse: plain('abort'),
+    offered: (r) => (inPhase(...RUNNING, 'AWAITING_APPROVAL', 'ESCALATING', 'INTERRUPTED')(r) ? '/crew abort' : null),
+    local: prompt,
+  },
+  {
+    kind: 'resume',
+    offerOrder: 4,
+    usage: '/crew resume',
+    help: 'continue a run that was interrupted (a cancelled workflow, a lost runner) or that crew itself failed in after the work (integrating, judging, opening the PR): it carries on from there',
+    parse: plain('resume'),
+    offered: (r) => (r.phase === 'INTERRUPTED' || (r.phase === 'FAILED' && r.failure?.resumeFrom) ? '/crew resume' : null),
+    local: { at: 'cli', line: (run) => `crew run --resume ${run}` },
+  },
+  {
+    kind: 'status',
+    offerOrder: 12,
+    usage: '/crew status',
+    help: 'refresh the plan comment',
+    parse: plain('status'),
+    offered: (r) => (inPhase(...RUNNING, 'FAILED', 'INTERRUPTED', ...ENDED)(r) ? '/crew status' : null),
+    local: { at: 'cli', line: (run) => `crew status ${run}` },
+  },
+  {
+    kind: 'retro',
+    offerOrder: 9,
+    usage: '/crew retro',
+    help: 'post a full retrospective of the newest finished run',
+    parse: plain('retro'),
+    offered: (r) => (inPhase(...ENDED)(r) ? '/crew retro' : null),
+    local: { at: 'none', why: 'a local run writes its retrospective when it ends' },
+  },
+  {
+    kind: 'remember',
+    offerOrder: 10,
+    usage: '/crew remember <n>',
+    help: 'open a pull request adding memory candidate n of the retrospective to `.github/crew/knowledge.jsonl`',
+    parse: (args) => {
+      const n = Number(args[0]);
+      return Number.isInteger(n) && n > 0 ? { kind: 'remember', n } : { kind: 'unknown', word: `remember ${args[0] ?? ''}`.trim() };
+    },
+    offered: () => null,
+    local: { at: 'none', why: 'remembering opens a pull request, which only crew on GitHub does' },
+  },
+  {
+    kind: 'help',
+    offerOrder: 13,
+    usage: '/crew help',
+    help: 'list the commands',
+    parse: plain('help'),
+    offered: (r) => (inPhase(...RUNNING, 'FAILED', ...ENDED)(r) ? '/crew help' : null),
+    local: { at: 'cli', line: () => 'crew --help' },
+  },
 ];
 
 const PREFIX = /^\/crew(?=\s|$)/;
@@ -50,37 +205,24 @@ export function parseCommand(raw: string): Command | undefined {
   const rest = body.slice('/crew'.length).trim();
   const [word = '', ...args] = firstLine.slice('/crew'.length).trim().split(/\s+/);
   const tail = rest.slice(word.length).trim();
-  switch (word.toLowerCase()) {
-    case '':
-    case 'help':
-      return { kind: 'help' };
-    case 'run':
-      return { kind: 'run' };
-    case 'plan':
-      return { kind: 'plan' };
-    case 'approve':
-      return { kind: 'approve' };
-    case 'revise':
-      return { kind: 'revise', feedback: tail };
-    case 'answer':
-      return { kind: 'answer', text: tail };
-    case 'accept':
-      return { kind: 'accept' };
-    case 'retry':
-      return args[0] ? { kind: 'retry', task: args[0] } : { kind: 'retry' };
-    case 'abort':
-      return { kind: 'abort' };
-    case 'resume':
-      return { kind: 'resume' };
-    case 'status':
-      return { kind: 'status' };
-    case 'retro':
-      return { kind: 'retro' };
-    case 'remember': {
-      const n = Number(args[0]);
-      return Number.isInteger(n) && n > 0 ? { kind: 'remember', n } : { kind: 'unknown', word: `remember ${args[0] ?? ''}`.trim() };
-    }
-    default:
-      return { kind: 'unknown', word };
-  }
+  if (word === '') return { kind: 'help' };
+  const spec = COMMANDS.find((c) => c.kind === word.toLowerCase());
+  return spec ? spec.parse(args, tail) : { kind: 'unknown', word };
+}
+
+const byOffer = (specs: readonly CommandSpec[]) => [...specs].sort((a, b) => a.offerOrder - b.offerOrder);
+
+/** The commands that make sense while the run is in this state, as the plan comment offers them. */
+export function commandsNow(run: Pick<RunRecord, 'phase' | 'waiting' | 'failure'>): string[] {
+  return byOffer(COMMANDS)
+    .map((c) => c.offered(run))
+    .filter((u): u is string => u !== null);
+}
+
+/** What a person can type at local mode's prompt now: the offered commands given there, without `/crew `. */
+export function promptChoices(run: Pick<RunRecord, 'phase' | 'waiting' | 'failure'>): string[] {
+  return byOffer(COMMANDS.filter((c) => c.local.at === 'prompt'))
+    .map((c) => c.offered(run))
+    .filter((u): u is string => u !== null)
+    .map((u) => u.replace(/^\/crew /, ''));
 }

@@ -358,9 +358,10 @@ async function status(project: Project, run: number | undefined, out: Output): P
     : waiting
       ? `crew run --resume ${n} (crew asks again, at the prompt)`
       : `crew run --resume ${n}${stopped ? ' (no crew process is working on it)' : ''}`;
-  const text = markdownToTerminal(md, n)
-    .replace(/^Commands now: .*$/m, `Next: ${next}`)
-    .replace(/^(Retrospective \(\w+\)): #comment-\d+$/m, `$1: ${rel('retrospective.md')}`);
+  const text = markdownToTerminal(md.replace(/^\*\*Commands now:\*\* .*$/m, `**Next:** ${next}`), n).replace(
+    /^(Retrospective \(\w+\)): #comment-\d+$/m,
+    `$1: ${rel('retrospective.md')}`,
+  );
   out.write(`${text}\n`);
   if (!isTerminal(view.run.phase)) out.write(`\nLast change ${clock(Date.now() - Date.parse(view.run.updatedAt))} ago.\n`);
   return 0;

@@ -4,6 +4,7 @@ import { readFileAtCommit } from '../adapters/git/git-client';
 import { identify } from '../adapters/scripted/replies';
 import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
+import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
@@ -277,16 +278,7 @@ export class LocalEngine {
         const text = await this.o.prompter.ask('Your answer (finish with an empty line):', true);
         return text?.trim() ? `/crew answer ${text.trim()}` : undefined;
       }
-      const choices =
-        view.run.phase === 'AWAITING_APPROVAL'
-          ? ['approve', 'revise <feedback>', 'abort']
-          : waiting?.kind === 'verdict'
-            ? ['retry', 'accept', 'abort']
-            : waiting?.kind === 'conflict'
-              ? ['retry', 'abort']
-              : waiting?.kind === 'decision' && waiting.topic === 'plan_review'
-                ? ['retry', 'accept', 'abort', 'answer <text>', 'revise <feedback>']
-                : ['retry', 'accept', 'abort', 'answer <text>'];
+      const choices = promptChoices(view.run);
       const words = choices.map((c) => c.split(' ')[0]!);
       for (;;) {
         const line = await this.o.prompter.ask(`Reply with ${choices.map((c) => `\`${c}\``).join(', ')}:`, false);

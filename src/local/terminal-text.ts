@@ -1,3 +1,4 @@
+import { COMMANDS } from '../domain/commands';
 import { totalUsage, type RunView, type TaskStatus } from '../domain/run-state';
 
 /**
@@ -6,16 +7,16 @@ import { totalUsage, type RunView, type TaskStatus } from '../domain/run-state';
  * suggests turned into what the person types here. Pure functions.
  */
 
-/** A `/crew …` command as a local run takes it: at the prompt, or as a `crew` command. */
+/** A `/crew …` command as a local run takes it, from the command registry: at the prompt, as a `crew` command, or not at all (its line goes). */
 export function localizeCommands(text: string, run: number): string {
-  return text
-    .replace(/^.*`\/crew remember[^`]*`.*$\n?/gm, '')
-    .replace(/`\/crew resume`/g, `\`crew run --resume ${run}\``)
-    .replace(/`\/crew status`/g, `\`crew status ${run}\``)
-    .replace(/`\/crew run`/g, '`crew run "…"`')
-    .replace(/`\/crew (retry|accept|abort|approve|answer|revise)([^`]*)`/g, '`$1$2`')
-    .replace(/\bComment (`[^`]+`)/g, 'Type $1')
-    .replace(/\bcomment (`[^`]+`)/g, 'type $1');
+  let out = text;
+  for (const c of COMMANDS) {
+    const name = `\`/crew ${c.kind}(?=[\\s\`])([^\`]*)\``;
+    if (c.local.at === 'none') out = out.replace(new RegExp(`^.*${name}.*$\\n?`, 'gm'), '');
+    else if (c.local.at === 'cli') out = out.replace(new RegExp(name, 'g'), `\`${c.local.line(run)}\``);
+    else out = out.replace(new RegExp(name, 'g'), `\`${c.kind}$1\``);
+  }
+  return out.replace(/\bComment (`[^`]+`)/g, 'Type $1').replace(/\bcomment (`[^`]+`)/g, 'type $1');
 }
 
 export function markdownToTerminal(md: string, run: number): string {

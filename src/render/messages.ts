@@ -1,19 +1,18 @@
-import { COMMAND_HELP } from '../domain/commands';
+import { COMMANDS } from '../domain/commands';
 import { inert } from '../text/inert';
 import { hiddenMarker } from '../text/markdown';
-
-/** Commands this version answers; the rest are listed as coming. */
-export const AVAILABLE = new Set(['run', 'plan', 'approve', 'revise', 'answer', 'accept', 'retry', 'abort', 'resume', 'status', 'retro', 'remember', 'help']);
 
 export function helpComment(unknownWord?: string): string {
   const lines: string[] = [];
   if (unknownWord !== undefined) lines.push(`crew does not know the command \`/crew ${unknownWord}\`.`, '');
-  lines.push('**crew commands**', '', '| Command | What it does |', '|---|---|');
-  for (const c of COMMAND_HELP.filter((c) => AVAILABLE.has(c.kind))) lines.push(`| \`${c.usage}\` | ${c.what} |`);
-  const coming = COMMAND_HELP.filter((c) => !AVAILABLE.has(c.kind));
-  if (coming.length) lines.push('', `Not available in this version yet: ${coming.map((c) => `\`${c.usage}\``).join(', ')}.`);
+  lines.push('**crew commands**', '', ...commandTable());
   lines.push('', 'Only people with write access to this repository can use crew.', hiddenMarker('help'));
   return lines.join('\n');
+}
+
+/** The commands as a markdown table: `/crew help` and the README's Commands section. */
+export function commandTable(): string[] {
+  return ['| Command | What it does |', '|---|---|', ...COMMANDS.map((c) => `| \`${c.usage}\` | ${c.help} |`)];
 }
 
 export function refusalComment(login: string, permission: string): string {

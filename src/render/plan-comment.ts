@@ -1,6 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
+import { commandsNow } from '../domain/commands';
 import { criticalPath, waves } from '../domain/plan';
-import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus, type Waiting } from '../domain/run-state';
+import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
 import { inert } from '../text/inert';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
@@ -84,19 +85,6 @@ export function mermaidGraph(view: RunView): string {
 
 function money(usd: number): string {
   return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
-}
-
-/** Commands that make sense in each phase (only those this version of crew answers). */
-export function commandsFor(phase: Phase, waiting: Waiting['kind'] | null = null): string[] {
-  if (phase === 'FAILED') return ['/crew retry [task]', '/crew run', '/crew status', '/crew help'];
-  if (phase === 'INTERRUPTED') return ['/crew resume', '/crew abort', '/crew status'];
-  if (phase === 'COMPLETED' || phase === 'ABORTED') return ['/crew run', '/crew plan', '/crew retro', '/crew status', '/crew help'];
-  if (phase === 'AWAITING_APPROVAL') return ['/crew approve', '/crew revise <feedback>', '/crew abort'];
-  if (phase === 'ESCALATING' && waiting === 'answer') return ['/crew answer <text>', '/crew abort'];
-  if (phase === 'ESCALATING' && waiting === 'verdict') return ['/crew retry', '/crew accept', '/crew abort'];
-  if (phase === 'ESCALATING' && waiting === 'conflict') return ['/crew retry', '/crew abort'];
-  if (phase === 'ESCALATING') return ['/crew answer <text>', '/crew retry', '/crew accept', '/crew abort'];
-  return ['/crew status', '/crew abort', '/crew help'];
 }
 
 /** The one plan comment per run, edited in place. A pure function of the run's state. */
@@ -226,7 +214,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     `**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`,
   );
   out.push('');
-  const commands = [...(run.phase === 'FAILED' && run.failure?.resumeFrom ? ['/crew resume'] : []), ...commandsFor(run.phase, run.waiting?.kind ?? null)];
+  const commands = commandsNow(run);
   out.push(`**Commands now:** ${commands.map((c) => `\`${c}\``).join(' · ')}`);
   out.push('');
   out.push(`<sub>Requested by @${run.requestedBy} · [workflow run](${links.run}) · [run files](${links.stateFile(`issue-${run.issue}/run-${run.run}`)})</sub>`);

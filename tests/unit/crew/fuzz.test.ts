@@ -89,7 +89,9 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
     }
   });
 
-  it('sanitize: a megabyte of random or adversarial text takes well under a second', () => {
+  // The bound catches super-linear regular expressions (on a megabyte they take minutes), not speed:
+  // it must hold on a loaded machine, so it is ten times what one pass takes there.
+  it('sanitize: a megabyte of random or adversarial text takes linear time, not minutes', () => {
     const r = rng(11);
     const inputs = [
       randomText(r, 1_000_000),
@@ -103,7 +105,7 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
     for (const input of inputs) {
       const t = performance.now();
       const out = sanitize(input);
-      expect(performance.now() - t, input.slice(0, 12)).toBeLessThan(1000);
+      expect(performance.now() - t, input.slice(0, 12)).toBeLessThan(10_000);
       expect(out.length).toBeLessThanOrEqual(20_000 + 120);
     }
   });
@@ -136,9 +138,10 @@ describe('fuzz: random bytes and huge inputs never crash, hang or leak', () => {
       expect(out, `seed 17 #${i}`).not.toContain(token);
       for (const p of Object.values(TOKEN_PATTERNS)) expect(out.match(new RegExp(p.source, 'g')) ?? [], p.source).toEqual([]);
     }
+    // As for sanitize: a bound that catches super-linear patterns on a loaded machine, not a speed target.
     const t = performance.now();
     redact(randomText(r, 1_000_000));
-    expect(performance.now() - t).toBeLessThan(2000);
+    expect(performance.now() - t).toBeLessThan(10_000);
   });
 
   it('a worker report of any size is kept bounded, with a note where it was cut', () => {

@@ -1,0 +1,56 @@
+import { isTerminal } from '../../domain/run-state';
+import type { CommentEvent } from '../../event';
+import { messageId, writeMessage } from '../../state/inbox';
+import { readView, writeRun } from '../../state/run-files';
+import { nonce, nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { reportEndedRun } from '../finish';
+import { WAITING_LABEL } from '../../domain/labels';
+import { latestRun } from './common';
+
+/**
+ * `/crew abort`: the run ends ABORTED at once; every running worker gets a
+ * shutdown_request and stops at its next turn, committing what it has.
+ */
+export async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || isTerminal(last.phase)) {
+    await ctx.forge.postComment(issue, 'There is no crew run in progress on this issue, so there is nothing to abort.');
+    return;
+  }
+  const run = last.run;
+  const at = nowIso(ctx);
+  const { value: stopping } = await updateRun(ctx, issue, run, `aborted by @${ev.comment.author.login}`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    if (isTerminal(view.run.phase)) return null;
+    const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+    for (const task of running) {
+      writeMessage(tx, issue, run, {
+        id: messageId(at, 'leader', nonce()),
+        from: 'leader',
+        to: task,
+        type: 'shutdown_request',
+        text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`,
+        at,
+      });
+    }
+    writeRun(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+    return running;
+  });
+  if (stopping === null) return;
+  if (last.phase === 'ESCALATING') await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('run-aborted');
+  await ctx.forge.postComment(
+    issue,
+    stopping.length
+      ? `Aborting run ${run}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. Comment \`/crew run\` to start again.`
+      : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`,
+  );
+  await syncPlanComment(ctx, issue, run);
+  await reportEndedRun(
+    ctx,
+    issue,
+    run,
+    `@${ev.comment.author.login} aborted the run${stopping.length ? ` while ${stopping.join(', ')} ran (their work so far stays on their branches)` : ''}, so crew opened no pull request.`,
+  );
+}

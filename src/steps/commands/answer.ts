@@ -1,0 +1,70 @@
+import type { CommentEvent } from '../../event';
+import { paths, readRun, writeRun } from '../../state/run-files';
+import { nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { planRun } from '../planning';
+import { WAITING_LABEL } from '../../domain/labels';
+import { latestRun, setOutputs } from './common';
+import { decideTask } from './decisions';
+import { hasWriteAccess } from './permission';
+import { nothingToTake, trustedReply } from './replies';
+
+/** `/crew answer` and a plain reply while crew waits on a question. */
+
+/** An answer to crew's questions: a plain reply on a labelled issue, or `/crew answer`. */
+export async function answer(ctx: StepContext, ev: CommentEvent, text: string, opts: { quiet: boolean }): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
+    if (!opts.quiet) await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
+    else ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
+    return;
+  }
+  if (last.waiting.kind === 'decision') {
+    if (opts.quiet) {
+      if (!(await hasWriteAccess(ctx, ev, false))) return;
+      await ctx.forge.react(ev.comment.id, 'eyes');
+    }
+    if (!text) return nothingToTake(ctx, ev);
+    return decideTask(ctx, ev, last, 'answer', text);
+  }
+  if (opts.quiet) {
+    if (!(await hasWriteAccess(ctx, ev, false))) return;
+    await ctx.forge.react(ev.comment.id, 'eyes');
+  }
+  if (!text) return nothingToTake(ctx, ev);
+  const waiting = last.waiting;
+  if (waiting.kind !== 'answer') return;
+  const trust = await trustedReply(ctx, ev, waiting.commentId);
+  if (trust !== 'ok') {
+    await ctx.forge.postComment(
+      issue,
+      trust === 'stale'
+        ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.'
+        : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.',
+    );
+    return;
+  }
+  const run = last.run;
+  const { value: taken } = await updateRun(ctx, issue, run, `answer from @${ev.comment.author.login}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId) return false;
+    const before = tx.read(paths.answers(issue, run)) ?? '';
+    const entry = [
+      '## Questions',
+      ...waiting.questions.map((q, i) => `${i + 1}. ${q}`),
+      '',
+      `## Answer from @${ev.comment.author.login}`,
+      text.trim(),
+      '',
+    ].join('\n');
+    tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
+    writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+    return true;
+  });
+  if (!taken) return ctx.log.info('another reply answered the questions first');
+  await ctx.forge.removeLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('answer-recorded');
+  const tasks = await planRun(ctx, issue, run);
+  setOutputs(ctx, issue, run, tasks);
+  await syncPlanComment(ctx, issue, run);
+}

@@ -1,0 +1,50 @@
+import { isTerminal } from '../../domain/run-state';
+import type { CommentEvent } from '../../event';
+import { helpComment } from '../../render/messages';
+import { readRun, runNumbers } from '../../state/run-files';
+import { remember, retrospect } from '../retrospect';
+import { syncPlanComment, type StepContext } from '../context';
+import { latestRun } from './common';
+import { askUnasked } from './replies';
+
+/** `/crew status`, `/crew help`, `/crew retro` and `/crew remember`. */
+
+/** `/crew retro`: a full retrospective of the newest finished run, posted again if there was one. */
+export async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last || !isTerminal(last.phase)) {
+    await ctx.forge.postComment(
+      issue,
+      last
+        ? `Run ${last.run} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.`
+        : 'There is no run on this issue to look back at. Comment `/crew run` first.',
+    );
+    return;
+  }
+  ctx.model(); // fails now, with a clear message, if no key was given
+  await retrospect(ctx, issue, last.run, true);
+}
+
+/** `/crew status`: the plan comment brought up to date (or a question that was never posted, asked now). */
+export async function status(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  if (!last) await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
+  else if (!(await askUnasked(ctx, last))) await syncPlanComment(ctx, issue, last.run);
+}
+
+/** `/crew help`, and any word crew does not know. */
+export async function help(ctx: StepContext, ev: CommentEvent, unknownWord?: string): Promise<void> {
+  await ctx.forge.postComment(ev.issue.number, helpComment(unknownWord));
+}
+
+/** `/crew remember <n>`: memory candidate n of the newest retrospective becomes a pull request to the knowledge base. */
+export async function rememberCandidate(ctx: StepContext, ev: CommentEvent, n: number): Promise<void> {
+  const issue = ev.issue.number;
+  const snap = await ctx.state.load(`issue-${issue}/`);
+  const runs = runNumbers(snap, issue)
+    .map((k) => readRun(snap, issue, k)!)
+    .filter(Boolean);
+  await ctx.forge.postComment(issue, await remember(ctx, issue, runs, n, ev.comment.author.login));
+}

@@ -1,0 +1,114 @@
+import { failedTasks, isTerminal, type Phase, type RunRecord } from '../../domain/run-state';
+import type { CommentEvent } from '../../event';
+import { readRun, readView, writeRun, writeTask } from '../../state/run-files';
+import { claimReadyTasks } from '../../state/transitions';
+import { loadView, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { takePushedResult } from '../task-results';
+import { planRun } from '../planning';
+import { latestRun, setOutputs } from './common';
+import { askUnasked } from './replies';
+import { ensurePlanComment, startRun } from './start';
+
+/** `/crew resume`: an interrupted run, or one crew failed in after the work, carries on from its state. */
+
+/**
+ * `/crew resume`: picks an interrupted run up from its state. Tasks that succeeded are
+ * skipped, tasks whose work was pushed keep it (their branch is reused), everything
+ * else runs again; a run that was finishing finishes.
+ */
+export async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  const issue = ev.issue.number;
+  const last = await latestRun(ctx, issue);
+  // Stopped before its run was even written: resuming means doing what was asked.
+  if (!last) return startRun(ctx, ev, 'run');
+  // crew itself failed (not the work): go back to the phase it failed in.
+  if (last.phase === 'FAILED' && last.failure?.resumeFrom) return resumeFailed(ctx, ev, last, last.failure.resumeFrom);
+  if ((last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') && (await askUnasked(ctx, last))) return;
+  if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+    const why =
+      last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL'
+        ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)`
+        : last.phase === 'FAILED' && failedTasks(await loadView(ctx, issue, last.run)).length
+          ? `run ${last.run} ended because tasks failed. Comment \`/crew retry\` to run them again (or \`/crew retry <task>\` for one)`
+          : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+    await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
+    return;
+  }
+  return resumeRun(ctx, ev, last);
+}
+
+/**
+ * Resumes a run that crew failed in (an error outside the tasks): the phase it was in comes
+ * back, with this workflow run as the one finishing it. Integration, judging and finishing
+ * are idempotent, so they simply run again; a PASS on the same head is not judged twice.
+ */
+async function resumeFailed(ctx: StepContext, ev: CommentEvent, last: RunRecord, from: Phase): Promise<void> {
+  const issue = ev.issue.number;
+  const run = last.run;
+  const back: Phase = from === 'INTERRUPTED' ? 'EXECUTING' : from;
+  const { value: taken } = await updateRun(ctx, issue, run, `resume in ${back} after a failure`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.phase !== 'FAILED' || !rec.failure?.resumeFrom) return false;
+    const finalizer = back === 'INTEGRATING' || back === 'REVIEWING' ? ctx.runId : null;
+    writeRun(tx, { ...rec, phase: back, failure: null, finalizer }, nowIso(ctx));
+    return true;
+  });
+  if (!taken) return ctx.log.info('the run was resumed by another job first');
+  ctx.log.info(`resuming run ${run} in ${back}, where crew failed (${last.failure?.step})`);
+  const now = await latestRun(ctx, issue);
+  if (back === 'INTEGRATING' || back === 'REVIEWING') {
+    // advance runs next in this workflow run: it integrates (INTEGRATING) or hands to the critic job (REVIEWING).
+    setOutputs(ctx, issue, run, [], true);
+    await syncPlanComment(ctx, issue, run);
+    return;
+  }
+  if (back === 'ESCALATING' || back === 'AWAITING_APPROVAL') {
+    if (!(await askUnasked(ctx, now!))) await syncPlanComment(ctx, issue, run);
+    return;
+  }
+  return resumeRun(ctx, ev, now!);
+}
+
+async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): Promise<void> {
+  const issue = ev.issue.number;
+  const run = last.run;
+  // The run may have stopped before its plan comment was posted or recorded.
+  await ensurePlanComment(ctx, issue, run, true);
+  if (last.phase === 'PLANNING') {
+    const tasks = await planRun(ctx, issue, run);
+    setOutputs(ctx, issue, run, tasks);
+    return syncPlanComment(ctx, issue, run);
+  }
+  const config = await ctx.config();
+  const now = nowIso(ctx);
+  // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
+  const snapshot = await loadView(ctx, issue, run);
+  const dead = new Set<string>();
+  for (const t of snapshot.tasks.values()) {
+    if ((t.status !== 'running' && t.status !== 'retrying') || !t.claim) continue;
+    // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
+    // longer matches and it starts nothing.
+    const active = snapshot.run.phase === 'INTERRUPTED' || t.claim.runId.startsWith('dispatch:') ? false : await ctx.forge.workflowRunActive(t.claim.runId);
+    if (active !== true) dead.add(t.id);
+  }
+  // What a vanished worker pushed is taken; only what never reached its branch runs again.
+  const pushed = new Map<string, 'retry' | 'none'>();
+  for (const id of dead) {
+    const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id)!);
+    if (taken !== 'recorded') pushed.set(id, taken);
+  }
+  const { value: claimed } = await updateRun(ctx, issue, run, `resume`, (tx) => {
+    const view = readView(tx, issue, run)!;
+    for (const [id, how] of pushed) {
+      const t = view.tasks.get(id)!;
+      // An attempt that never reached the branch does not count against the task.
+      if (t.status === 'running' || t.status === 'retrying')
+        writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
+    }
+    writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null, failure: null }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+  });
+  ctx.log.checkpoint('run-resumed');
+  setOutputs(ctx, issue, run, claimed, true);
+  await syncPlanComment(ctx, issue, run);
+}

@@ -1,0 +1,141 @@
+import { ConfigError } from '../../config/schema';
+import { NOTHING_POSTED } from '../../domain/caps';
+import { FRESH_MEMORY } from '../../domain/leader-policy';
+import { isTerminal, ZERO_USAGE, type RunRecord } from '../../domain/run-state';
+import type { CommentEvent } from '../../event';
+import { planMarker, renderPlanComment } from '../../render/plan-comment';
+import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
+import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from '../context';
+import { planRun } from '../planning';
+import { latestRun, setOutputs } from './common';
+
+/** `/crew run` and `/crew plan`: a new run of the issue, its plan comment, and planning. */
+
+export async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'): Promise<void> {
+  const issue = ev.issue.number;
+  try {
+    await ctx.config();
+  } catch (e) {
+    if (e instanceof ConfigError)
+      throw new CrewError(
+        'reading the configuration',
+        `${e.message}\n\nThe run did not start.`,
+        'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.',
+      );
+    throw e;
+  }
+  ctx.model(); // fails now, with a clear message, if no key was given
+  const config = await ctx.config();
+  const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
+  const baseSha = await ctx.repo.remoteSha(baseBranch);
+  // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
+  const deadPlanners = new Set<string>();
+  const previous = await latestRun(ctx, issue);
+  if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false)
+    deadPlanners.add(`${previous.run}`);
+  const stalePlanning = (r: RunRecord) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);
+  if (!baseSha)
+    throw new CrewError(
+      'starting the run',
+      `the base branch '${baseBranch}' does not exist or has no commits.`,
+      'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.',
+    );
+  const now = nowIso(ctx);
+
+  const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
+    const last = runNumbers(tx, issue).at(-1);
+    const lastRec = last !== undefined ? readRun(tx, issue, last) : undefined;
+    // The same comment again (a re-run of this job) continues its own run.
+    if (lastRec && lastRec.trigger.commentId === ev.comment.id) return { kind: 'existing' as const, record: lastRec };
+    if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec)) return { kind: 'busy' as const, record: lastRec };
+    // A run whose planner died (its workflow run is over) is taken over, not refused.
+    if (lastRec && stalePlanning(lastRec)) return { kind: 'existing' as const, record: lastRec };
+    const k = (last ?? 0) + 1;
+    const record: RunRecord = {
+      schema: 1,
+      issue,
+      run: k,
+      phase: 'PLANNING',
+      mode,
+      planVersion: 0,
+      waiting: null,
+      approvedBy: null,
+      title: ev.issue.title,
+      version: 0,
+      requestedBy: ev.comment.author.login,
+      trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
+      base: { branch: baseBranch, sha: baseSha },
+      planCommentId: null,
+      pr: null,
+      usage: ZERO_USAGE,
+      createdAt: now,
+      updatedAt: now,
+      failure: null,
+      finalizer: null,
+      leader: FRESH_MEMORY,
+      review: null,
+      merge: null,
+      retro: null,
+      criteriaDigest: null,
+      rateLimited: [],
+      // The plan comment is posted once per run, by ensurePlanComment below.
+      posted: { ...NOTHING_POSTED, comments: 1 },
+    };
+    // The request is taken from the event payload: what the issue said when the maintainer asked.
+    tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
+    tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
+    return { kind: 'created' as const, record: writeRun(tx, record, now) };
+  });
+
+  if (outcome.kind === 'busy') {
+    const r = outcome.record;
+    const what =
+      r.phase === 'ESCALATING'
+        ? 'waiting for answers to its questions'
+        : r.phase === 'AWAITING_APPROVAL'
+          ? 'waiting for `/crew approve` or `/crew revise`'
+          : r.phase.toLowerCase();
+    const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
+    await ctx.forge.postComment(
+      issue,
+      `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
+    );
+    return;
+  }
+  const run = outcome.record.run;
+  ctx.log.checkpoint('run-created');
+  await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
+  if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
+    // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
+    const view = await loadView(ctx, issue, run);
+    setOutputs(
+      ctx,
+      issue,
+      run,
+      [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id),
+    );
+    return;
+  }
+  const tasks = await planRun(ctx, issue, run);
+  setOutputs(ctx, issue, run, tasks);
+  await syncPlanComment(ctx, issue, run);
+}
+
+/**
+ * Posts the run's plan comment once and records its id. When this job is a repeat
+ * (an earlier attempt may have posted before recording the id), it first looks for
+ * the comment by marker and author.
+ */
+export async function ensurePlanComment(ctx: StepContext, issue: number, run: number, repeat: boolean): Promise<void> {
+  const view = await loadView(ctx, issue, run);
+  if (view.run.planCommentId !== null) return;
+  const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
+  const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
+  // Posted but not yet recorded: a job that dies here leaves a comment only a search can find.
+  if (!found) ctx.log.checkpoint('plan-comment-sent');
+  await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (tx) => {
+    const rec = readRun(tx, issue, run)!;
+    if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
+  });
+  ctx.log.checkpoint('plan-comment-posted');
+}
