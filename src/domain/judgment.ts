@@ -5,6 +5,7 @@ import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
 import { findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
 import { isDocsOnly, type Localisation } from './localisation';
+import type { Quality } from './result';
 
 /**
  * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
@@ -252,7 +253,7 @@ export function rerunAdvice(j: Judgment, taskId?: string): string {
 }
 
 export type RunStatus = 'success' | 'partial' | 'failure';
-export type Quality = 'GREEN' | 'YELLOW' | 'RED';
+export type { Quality };
 
 /** The run's outcome for the report summary and the retrospective. */
 export function runOutcome(

@@ -1,18 +1,31 @@
-import type { LeaderMemory, UserTopic } from './leader-policy';
+import { FRESH_MEMORY, type LeaderMemory, type UserTopic } from './leader-policy';
 import { chainAhead, type Plan, type Tier } from './plan';
-import type { Posted } from './caps';
+import { NOTHING_POSTED, type Posted } from './caps';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
  * from this and nothing else. Pure types and transitions.
  */
 
-export type Phase =
-  'PLANNING' | 'AWAITING_APPROVAL' | 'EXECUTING' | 'INTEGRATING' | 'REVIEWING' | 'COMPLETED' | 'ESCALATING' | 'INTERRUPTED' | 'FAILED' | 'ABORTED';
+/** Every phase a run can be in; the state files' schema (state/schemas.ts) reads the list from here. */
+export const PHASES = [
+  'PLANNING',
+  'AWAITING_APPROVAL',
+  'EXECUTING',
+  'INTEGRATING',
+  'REVIEWING',
+  'COMPLETED',
+  'ESCALATING',
+  'INTERRUPTED',
+  'FAILED',
+  'ABORTED',
+] as const;
+export type Phase = (typeof PHASES)[number];
 
 export const TERMINAL_PHASES: ReadonlySet<Phase> = new Set(['COMPLETED', 'FAILED', 'ABORTED']);
 
-export type TaskStatus = 'pending' | 'running' | 'retrying' | 'success' | 'partial' | 'failure' | 'timeout' | 'blocked';
+export const TASK_STATUSES = ['pending', 'running', 'retrying', 'success', 'partial', 'failure', 'timeout', 'blocked'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const DONE_STATUSES: ReadonlySet<TaskStatus> = new Set(['success', 'partial', 'failure', 'timeout', 'blocked']);
 
@@ -115,6 +128,51 @@ export interface RunRecord {
   rateLimited: RateLimitNote[];
   /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
   posted: Posted;
+}
+
+/**
+ * A run as `/crew run` (or `/crew plan`) starts it: planning, nothing spent, nothing posted
+ * but the plan comment it is about to post. Every field a new run has is set here, once.
+ */
+export function newRunRecord(a: {
+  issue: number;
+  run: number;
+  mode: RunRecord['mode'];
+  title: string;
+  requestedBy: string;
+  trigger: RunRecord['trigger'];
+  base: RunRecord['base'];
+  now: string;
+}): RunRecord {
+  return {
+    schema: 1,
+    issue: a.issue,
+    run: a.run,
+    phase: 'PLANNING',
+    mode: a.mode,
+    planVersion: 0,
+    waiting: null,
+    approvedBy: null,
+    title: a.title,
+    version: 0,
+    requestedBy: a.requestedBy,
+    trigger: a.trigger,
+    base: a.base,
+    planCommentId: null,
+    pr: null,
+    usage: ZERO_USAGE,
+    createdAt: a.now,
+    updatedAt: a.now,
+    failure: null,
+    finalizer: null,
+    leader: FRESH_MEMORY,
+    review: null,
+    merge: null,
+    retro: null,
+    criteriaDigest: null,
+    rateLimited: [],
+    posted: { ...NOTHING_POSTED, comments: 1 },
+  };
 }
 
 /** One job's waits for GitHub's rate limits: when the first began, and how long they were in all (unscaled). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PERSONAS, TIERS } from '../domain/plan';
+import { PHASES, TASK_STATUSES } from '../domain/run-state';
 
 /**
  * The shapes of the JSON files crew keeps on the state branch, checked on every read so
@@ -22,20 +23,6 @@ const UsageSchema = z.looseObject({
   cacheWriteTokens: z.number(),
   costUsd: z.number(),
 });
-
-const PHASES = [
-  'PLANNING',
-  'AWAITING_APPROVAL',
-  'EXECUTING',
-  'INTEGRATING',
-  'REVIEWING',
-  'COMPLETED',
-  'ESCALATING',
-  'INTERRUPTED',
-  'FAILED',
-  'ABORTED',
-] as const;
-const STATUSES = ['pending', 'running', 'retrying', 'success', 'partial', 'failure', 'timeout', 'blocked'] as const;
 
 export const RunRecordSchema = z.looseObject({
   schema: z.literal(1),
@@ -83,7 +70,7 @@ export const RunRecordSchema = z.looseObject({
 
 export const TaskRecordSchema = z.looseObject({
   id: taskId,
-  status: z.enum(STATUSES),
+  status: z.enum(TASK_STATUSES),
   attempts: count,
   branch: crewBranch,
   claim: z.looseObject({ runId: text, nonce: text, at: text }).nullable().optional(),

@@ -1,7 +1,5 @@
 import { ConfigError } from '../../config/schema';
-import { NOTHING_POSTED } from '../../domain/caps';
-import { FRESH_MEMORY } from '../../domain/leader-policy';
-import { isTerminal, ZERO_USAGE, type RunRecord } from '../../domain/run-state';
+import { isTerminal, newRunRecord, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import { planMarker, renderPlanComment } from '../../render/plan-comment';
 import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
@@ -51,36 +49,16 @@ export async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' |
     // A run whose planner died (its workflow run is over) is taken over, not refused.
     if (lastRec && stalePlanning(lastRec)) return { kind: 'existing' as const, record: lastRec };
     const k = (last ?? 0) + 1;
-    const record: RunRecord = {
-      schema: 1,
+    const record = newRunRecord({
       issue,
       run: k,
-      phase: 'PLANNING',
       mode,
-      planVersion: 0,
-      waiting: null,
-      approvedBy: null,
       title: ev.issue.title,
-      version: 0,
       requestedBy: ev.comment.author.login,
       trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
       base: { branch: baseBranch, sha: baseSha },
-      planCommentId: null,
-      pr: null,
-      usage: ZERO_USAGE,
-      createdAt: now,
-      updatedAt: now,
-      failure: null,
-      finalizer: null,
-      leader: FRESH_MEMORY,
-      review: null,
-      merge: null,
-      retro: null,
-      criteriaDigest: null,
-      rateLimited: [],
-      // The plan comment is posted once per run, by ensurePlanComment below.
-      posted: { ...NOTHING_POSTED, comments: 1 },
-    };
+      now,
+    });
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
     tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
