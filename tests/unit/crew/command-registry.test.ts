@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS, commandsNow, parseCommand, promptChoices, type CommandSpec } from '../../../src/domain/commands';
-import type { Phase, RunRecord } from '../../../src/domain/run-state';
+import { PHASES, type RunRecord } from '../../../src/domain/run-state';
 import { commandTable, helpComment } from '../../../src/render/messages';
 import { renderPlanComment } from '../../../src/render/plan-comment';
 import { localizeCommands } from '../../../src/local/terminal-text';
@@ -10,7 +10,6 @@ import { HANDLERS } from '../../../src/steps/commands';
 import { view } from './run-fixtures';
 
 const links = { comment: () => 'c', branch: (b: string) => b, run: 'r', stateFile: (p: string) => p };
-const PHASES: Phase[] = [
   'PLANNING',
   'AWAITING_APPROVAL',
   'EXECUTING',
