@@ -10,17 +10,6 @@ import { HANDLERS } from '../../../src/steps/commands';
 import { view } from './run-fixtures';
 
 const links = { comment: () => 'c', branch: (b: string) => b, run: 'r', stateFile: (p: string) => p };
-  'PLANNING',
-  'AWAITING_APPROVAL',
-  'EXECUTING',
-  'INTEGRATING',
-  'REVIEWING',
-  'COMPLETED',
-  'ESCALATING',
-  'INTERRUPTED',
-  'FAILED',
-  'ABORTED',
-];
 const WAITING: Array<RunRecord['waiting']> = [
   null,
   { kind: 'answer', commentId: 1, questions: ['q'] },
