@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeCriterion } from '../domain/criteria';
 import type { Plan, PlanTask } from '../domain/plan';
-import type { Feedback, Reported } from '../domain/result';
+import { REPORT_REASKS, reportProblems, type Feedback, type Reported } from '../domain/result';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
 import { teammateBlock } from '../state/inbox';
@@ -49,6 +49,8 @@ export interface WorkerInput {
     knowledge: string[];
     advice: string[];
     /** The attempt goes on from a job that ran out of time. */ continuing?: boolean;
+    /** What earlier attempts left on the branch (a diff stat or a file list), for a retry. */
+    branchHolds?: string;
   };
   /** Aborts when the job is being cancelled; the worker stops at its next safe point. */
   signal?: AbortSignal;
@@ -144,6 +146,14 @@ function firstMessage(input: WorkerInput): string {
       'The job this attempt started in reached its time limit, so crew committed your work so far on this branch and started a new job. Read the files you were changing, then carry on from where the work stopped.',
     );
   }
+  if (input.memory.branchHolds) {
+    sections.push(
+      '',
+      '## What the branch already holds',
+      'Earlier attempts committed this work on your branch; it is in the files now. Build on it: check it, fix what is wrong, finish what is missing, and do not redo what is done.',
+      input.memory.branchHolds,
+    );
+  }
   if (input.memory.attempts.length) {
     sections.push('', '## Earlier attempts at this task', ...input.memory.attempts);
     if (input.memory.lastFailure) sections.push('', `The last attempt did not succeed because: ${input.memory.lastFailure}. Do not repeat what failed.`);
@@ -181,6 +191,9 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
   const jail = new PathJail(input.repoDir, input.protectedPaths);
   const delivered = new Set<string>();
   let reported: Reported | undefined;
+  let reportReasks = 0;
+  /** The last report sent back to be fixed: it stands, as crew's rules judge it, if the worker has no turn left to fix it. */
+  let sentBack: Reported | undefined;
   const readOnly = input.task.persona === 'reviewer';
   const fileTools = workspaceTools(jail, () => undefined).filter((t) => !readOnly || t.spec.name === 'list_files' || t.spec.name === 'read_file');
   const refused: Record<string, string> = readOnly
@@ -198,7 +211,18 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
       final: true,
       spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
       run(raw) {
-        reported = parseReport(raw);
+        const candidate = parseReport(raw);
+        // A report that breaks only the report rules is fixed here, in one more turn, not by a new attempt.
+        const problems = reportProblems(candidate);
+        if (problems.length && reportReasks < REPORT_REASKS) {
+          reportReasks++;
+          sentBack = candidate;
+          log.info(`report_result sent back (${reportReasks} of ${REPORT_REASKS}): ${problems.join('; ')}`);
+          throw new Error(
+            `Not accepted yet, only the report: your work is kept as it is.\n${problems.map((p) => `- ${p}`).join('\n')}\nCall report_result again with the whole report fixed; do not redo the work.`,
+          );
+        }
+        reported = candidate;
         return 'Reported. crew will check the report, commit and push your changes.';
       },
     },
@@ -227,9 +251,10 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
       return { notes: fresh.map(teammateBlock) };
     },
   });
+  const unfixed = !reported && sentBack && (outcome.stop === 'max_turns' || outcome.stop === 'no_final');
   return {
-    reported,
-    stop: outcome.stop,
+    reported: reported ?? (unfixed ? sentBack : undefined),
+    stop: unfixed ? 'final' : outcome.stop,
     turns: outcome.turns,
     usage: outcome.usage,
     toolCalls: outcome.toolCalls,

@@ -61,6 +61,27 @@ export interface CheckedResult {
 
 export const MIN_REPORT_LINES = 20;
 
+/** How many times a worker is asked to fix a report that breaks only the report rules, in the same conversation. */
+export const REPORT_REASKS = 2;
+
+/**
+ * What is wrong with the report itself, as opposed to the work: missing metadata, or too few
+ * lines. The worker is told in the same conversation and can fix it in one more turn; a new
+ * attempt is for work that failed (#17 §5).
+ */
+export function reportProblems(r: Reported): string[] {
+  const out: string[] = [];
+  if (!r.status) out.push('status is missing: say success, partial or failure');
+  if (!r.quality) out.push('quality is missing: say GREEN, YELLOW or RED');
+  if (r.completeness === undefined || !Number.isFinite(r.completeness)) out.push('completeness is missing: a number from 0 to 100');
+  const lines = reportBody(r).split('\n').length;
+  if (lines < MIN_REPORT_LINES)
+    out.push(
+      `the report has ${lines} lines; at least ${MIN_REPORT_LINES} are expected: what changed and where, why, how you checked it (the commands you ran and what they printed), what is not done, and the risks`,
+    );
+  return out;
+}
+
 /** The text the model reported, as it will appear in the result body. */
 export function reportBody(r: Reported): string {
   const parts = [r.summary?.trim() ?? '', r.details?.trim() ?? ''];

@@ -191,6 +191,7 @@ export async function work(ctx: StepContext): Promise<void> {
             knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size),
             advice: rec.advice,
             continuing: carried?.attempt === attempt,
+            branchHolds: history.length ? await branchHolds(ctx, resuming ? null : startSha, rec.changedFiles) : undefined,
           },
           ...(signal ? { signal } : {}),
         },
@@ -302,4 +303,14 @@ function noTimeToWork(taskId: string, minutes: number): CrewError {
     `the work job's time limit (timeout-minutes: ${minutes}) left ${taskId} no time to work: crew stops ${saveMarginMinutes(minutes)} minutes before the limit to save the work, and setup and the first model turn took the rest.`,
     "Raise `timeout-minutes` of the work job in your workflow (the README's has 60).",
   );
+}
+
+/**
+ * What the task's branch holds from earlier attempts, for the next attempt's prompt: the diff
+ * stat since the task started, or, on a branch resumed in a new job (whose start is the base
+ * plus its dependencies' work), the files earlier attempts recorded.
+ */
+async function branchHolds(ctx: StepContext, startSha: string | null, recorded: string[]): Promise<string> {
+  if (startSha) return (await ctx.repo.diffStat(startSha, 'HEAD')) || '(nothing yet)';
+  return recorded.length ? recorded.map((f) => `- ${f}`).join('\n') : '(nothing yet)';
 }

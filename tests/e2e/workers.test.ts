@@ -38,6 +38,10 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     // A success reported in under 20 lines is RED and retried, and the retry is told why.
     expect(third).toContain('Attempt: 3');
     expect(third).toContain('The last attempt did not succeed because: the report was too thin (3 lines; at least 20 are expected)');
+    // The retry is told plainly what the branch already holds, so it builds on it instead of redoing it.
+    expect(third).toContain('## What the branch already holds');
+    expect(third).toMatch(/NOTES\.md +\|/);
+    expect(third).toMatch(/src\/index\.js +\|/);
     expect(attempts.sort()).toEqual(['a1', 'a2', 'a3'].map((a) => `issue-1/run-1/results/attempts/result_t1_${a}.md`));
     expect(firstResult).toMatch(/metadata_issues:[\s\S]*- "?changes to protected paths were reverted: .github\/crew.yml/);
     // What run_command wrote to .github/crew.yml never reached a commit; attempt 1's own file did, and stayed.
@@ -225,6 +229,36 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(cached).toBe(true); // the stable prefix carries cache markers on every worker turn
     expect(r.pulls[0]!.files.sort()).toEqual(['README.md', 'src/slugify.js']);
   });
+});
+
+describe('report checks inside the conversation (#17 §5)', () => {
+  it('a 16-line report is sent back as a tool error and fixed in one more turn: one attempt, the work kept, the critic passes', async () => {
+    let requests: Array<{ attempt?: number; turn: number; last: string }> = [];
+    let result = '';
+    const r = await play('report-fixed-in-conversation', {
+      hooks: {
+        beforeClose: async ({ anthropic, gh }) => {
+          requests = anthropic.requests
+            .filter((q) => q.role === 'worker')
+            .map((q) => ({ attempt: q.attempt, turn: q.turn, last: JSON.stringify(q.body.messages.at(-1)) }));
+          result = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/results/result_t1.md')) ?? '';
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(requests.map((q) => [q.attempt, q.turn])).toEqual([
+      [1, 0],
+      [1, 1],
+      [1, 2],
+    ]);
+    // The third request answers the thin report with the reason, as an error, and keeps the work.
+    expect(requests[2]!.last).toContain('"is_error":true');
+    expect(requests[2]!.last).toContain('Not accepted yet, only the report: your work is kept as it is.');
+    expect(requests[2]!.last).toContain('the report has 16 lines; at least 20 are expected');
+    expect(result).toMatch(/^attempt: 1$/m);
+    expect(result).toMatch(/^quality: GREEN$/m);
+    expect(r.pulls).toHaveLength(1);
+  }, 300_000);
 });
 
 describe('trusted setup', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkResult, MIN_REPORT_LINES, resultFile, type Observed } from '../../../src/domain/result';
+import { checkResult, MIN_REPORT_LINES, reportProblems, resultFile, type Observed } from '../../../src/domain/result';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
 import { parseReport } from '../../../src/agents/worker';
 
@@ -103,6 +103,20 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
         feedback: { type: 'difficulty', issue: 'x', attempts: [], impediment: { category: 'scope', requestedAction: 'widen' } },
       }),
     ).toMatchObject({ status: 'partial', feedback: { impediment: { category: 'scope' } } });
+  });
+});
+
+describe('what is wrong with a report itself, for the worker to fix in the same conversation', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
+  it('names missing metadata and a short report; a whole report has nothing wrong', () => {
+    expect(reportProblems({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: lines(MIN_REPORT_LINES) })).toEqual([]);
+    const thin = reportProblems({ status: 'success', quality: 'GREEN', completeness: 100, summary: 's', details: lines(14) });
+    expect(thin).toEqual([expect.stringContaining('the report has 16 lines; at least 20 are expected')]);
+    expect(reportProblems({ summary: 's', details: lines(30) })).toEqual([
+      'status is missing: say success, partial or failure',
+      'quality is missing: say GREEN, YELLOW or RED',
+      'completeness is missing: a number from 0 to 100',
+    ]);
   });
 });
 
