@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { scaledMs, timeScale } from '../time';
+import type { PlatformProfile } from '../latency';
+import { scaledMs, sleep, timeScale } from '../time';
 import { BareRepo } from './bare-repo';
 import { matchGitRoute, serveGit, type CachedGitResponse } from './git-http';
 import { HttpError, type RouteResponse } from './http-types';
@@ -42,6 +43,8 @@ export interface FakeGitHubOptions {
   files: Record<string, string>;
   defaultBranch?: string;
   settings?: Partial<RepoSettings>;
+  /** Time each request takes before it is answered (before the time scale); none by default. */
+  latency?: Pick<PlatformProfile, 'restMs' | 'graphqlMs' | 'gitMs'>;
 }
 
 export interface RecordedRequest {
@@ -132,6 +135,9 @@ export class FakeGitHub {
   readonly createdAt = '2026-01-01T00:00:00Z';
   settings: RepoSettings;
   readonly timeScale: number;
+  readonly latency: FakeGitHubOptions['latency'];
+  /** Requests the latency profile held up, by kind, and the time it added (scaled). */
+  readonly delays = { rest: 0, graphql: 0, git: 0, ms: 0 };
   url = '';
   repo!: BareRepo;
   serialize!: Serializer;
@@ -182,6 +188,7 @@ export class FakeGitHub {
     this.repoName = opts.repo ?? 'widgets';
     this.settings = { ...DEFAULT_REPO_SETTINGS, ...opts.settings };
     this.timeScale = opts.timeScale ?? timeScale();
+    this.latency = opts.latency;
     this.users.set(ACTIONS_BOT.login, ACTIONS_BOT);
     this.addUser(this.owner, { permission: 'admin' });
   }
@@ -384,6 +391,13 @@ export class FakeGitHub {
     const url = new URL(req.url ?? '/', this.url);
     try {
       const gitRoute = matchGitRoute(url.pathname, url.searchParams);
+      const kind = gitRoute ? 'git' : url.pathname === '/graphql' ? 'graphql' : 'rest';
+      const delay = scaledMs(this.latency?.[`${kind}Ms`] ?? 0, this.timeScale);
+      if (delay) {
+        this.delays[kind]++;
+        this.delays.ms += delay;
+        await sleep(delay);
+      }
       if (gitRoute) return await this.handleGit(req, res, url, gitRoute);
       if (url.pathname === '/graphql') return await this.handleGraphql(req, res);
       await this.handleApi(req, res, url);

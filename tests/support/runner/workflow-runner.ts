@@ -10,6 +10,8 @@ import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValu
 import { readKeyValueFile } from './output-files';
 import { startProcess, type StepProcess } from './process-control';
 import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowSpec } from './workflow-file';
+import type { PlatformProfile } from '../latency';
+import { scaledMs, sleep } from '../time';
 
 export type JobResult = 'success' | 'failure' | 'cancelled' | 'skipped';
 
@@ -48,6 +50,8 @@ export interface JobRun {
   /** When each log line was written (ms since the epoch), for timestamped log files. */
   logAt?: number[];
   annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string }>;
+  /** How long it waited for a runner (the latency profile's job start and dispatch lag, scaled). */
+  queuedMs?: number;
   summary: string;
   startedAt: number;
   finishedAt: number;
@@ -90,6 +94,8 @@ export interface RunnerOptions {
   maxConcurrentJobs?: number;
   onLog?: (job: JobRun, line: string) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
+  /** How long a dispatched run waits to start, and a job to get a runner (before the time scale); none by default. */
+  latency?: Pick<PlatformProfile, 'dispatchLagMs' | 'jobStartMs'>;
 }
 
 const DEFAULT_PERMISSIONS: Scopes = { contents: 'read', metadata: 'read' };
@@ -523,6 +529,11 @@ export class WorkflowRunner {
     siblings: Set<LiveJob>,
   ): Promise<JobRun> {
     const gh = this.opts.gh;
+    // Queued: a runner is picked and set up (and a dispatched run's first jobs wait for the run to start).
+    const first = needsOf(spec).length === 0;
+    const queued = (this.opts.latency?.jobStartMs ?? 0) + (run.event === 'workflow_dispatch' && first ? (this.opts.latency?.dispatchLagMs ?? 0) : 0);
+    const queuedMs = scaledMs(queued, this.opts.timeScale);
+    if (queuedMs) await sleep(queuedMs);
     const jobDir = join(dir, matrix ? `${id}-${index}` : id);
     const workspace = join(jobDir, 'workspace');
     const temp = join(jobDir, 'temp');
@@ -538,6 +549,7 @@ export class WorkflowRunner {
       outputs: {},
       steps: [],
       log: [],
+      queuedMs,
       rawLog: [],
       annotations: [],
       summary: '',

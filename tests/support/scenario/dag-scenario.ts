@@ -49,7 +49,11 @@ export function taskReplies(t: DagTask): ScriptedReply[] {
 /** crew's ids for the tasks: t1, t2, … in plan order. */
 export const crewIds = (tasks: DagTask[]) => new Map(tasks.map((t, i) => [t.id, `t${i + 1}`]));
 
-export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?: number; timeScale?: number; latency?: ModelLatency } = {}): Scenario {
+export function dagScenario(
+  name: string,
+  tasks: DagTask[],
+  opts: { maxParallel?: number; timeScale?: number; latency?: ModelLatency; profile?: Scenario['profile'] } = {},
+): Scenario {
   const crewId = crewIds(tasks);
   return {
     name,
@@ -64,6 +68,7 @@ export function dagScenario(name: string, tasks: DagTask[], opts: { maxParallel?
     kill: [],
     time_scale: opts.timeScale ?? 0.01,
     job_time_scale: 1,
+    profile: opts.profile ?? 'loopback',
     ...(opts.latency ? { model_latency: { per_request_ms: opts.latency.perRequestMs, per_output_token_ms: opts.latency.perOutputTokenMs } } : {}),
     model: {
       entries: [

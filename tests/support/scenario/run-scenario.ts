@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
+import { PROFILES } from '../latency';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
 import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
@@ -168,6 +169,7 @@ export async function runScenario(
       files,
       settings: scenario.repo.settings,
       timeScale: scenario.time_scale,
+      latency: PROFILES[scenario.profile],
     });
     for (const [branch, branchFiles] of Object.entries(scenario.repo.branches)) {
       await gh.repo.writeCommit({ branch, files: branchFiles, message: `Work on ${branch}`, from: scenario.repo.default_branch });
@@ -213,6 +215,7 @@ export async function runScenario(
         ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}),
       },
       timeScale: scenario.time_scale,
+      latency: PROFILES[scenario.profile],
       jobTimeScale: scenario.job_time_scale,
       killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
       ...(opts.maxConcurrentJobs ? { maxConcurrentJobs: opts.maxConcurrentJobs } : {}),

@@ -137,6 +137,8 @@ export const ScenarioSchema = z.strictObject({
   timeline: z.array(Step).min(1),
   /** Scripted model replies, in the fake Anthropic API's script format. */
   model: z.unknown().optional(),
+  /** GitHub's latency profile (tests/support/latency.ts): `loopback` (none, the default) or `github-hosted`, scaled like every other wait. */
+  profile: z.enum(['loopback', 'github-hosted']).default('loopback'),
   /** Simulated model latency on every reply, in model time (scaled like every other wait). */
   model_latency: z.strictObject({ per_request_ms: z.number().nonnegative().default(0), per_output_token_ms: z.number().nonnegative().default(0) }).optional(),
   faults: z

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
+import type { PlatformProfile } from '../../support/latency';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { WorkflowRunner, type JobRun, type KillPoint, type RunnerOptions, type WorkflowRun } from '../../support/runner/workflow-runner';
 
@@ -36,11 +37,16 @@ export interface WorldOptions {
   jobTimeScale?: number;
   maxConcurrentJobs?: number;
   onLog?: RunnerOptions['onLog'];
+  profile?: PlatformProfile;
 }
 
 export async function startWorld(opts: WorldOptions): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), 'crew-runner-test-'));
-  const gh = await FakeGitHub.start({ root: join(dir, 'github'), files: opts.files });
+  const gh = await FakeGitHub.start({
+    root: join(dir, 'github'),
+    files: opts.files,
+    ...(opts.profile ? { latency: opts.profile, timeScale: opts.timeScale ?? 0.01 } : {}),
+  });
   const actions = typeof opts.actions === 'function' ? await opts.actions(dir) : (opts.actions ?? {});
   const runner = new WorkflowRunner({
     gh,
@@ -53,6 +59,7 @@ export async function startWorld(opts: WorldOptions): Promise<World> {
     killPoints: opts.killPoints,
     maxConcurrentJobs: opts.maxConcurrentJobs,
     onLog: opts.onLog,
+    ...(opts.profile ? { latency: opts.profile } : {}),
   });
   const clients = new Map<string, Octokit>();
   const as = (login: string) => {
