@@ -1,10 +1,10 @@
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileAtCommit } from '../adapters/git/git-client';
-import { identify } from '../adapters/scripted/replies';
 import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
 import { localBranches } from '../domain/refs';
+import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
 import { reportFailure } from '../steps/report-failure';
