@@ -1,6 +1,7 @@
 /**
  * The direction of crew's layers (docs/ARCHITECTURE.md, "Layout"), checked in CI by
- * `npm run deps`: no cycles; domain/ is pure; steps/ reach IO only through ports.
+ * `npm run deps`: no cycles; domain/ is pure; nothing but the two entry points imports an adapter,
+ * and adapters import nothing above the ports.
  */
 module.exports = {
   forbidden: [
@@ -13,11 +14,19 @@ module.exports = {
       to: { path: '^src/(state|steps|adapters|local|agents|render)/' },
     },
     {
-      name: 'steps-use-ports',
+      name: 'adapters-only-at-the-entries',
       severity: 'error',
-      comment: 'Steps reach GitHub, git and the model through the ports (src/ports.ts); only the entry points build adapters.',
-      from: { path: '^src/steps/' },
+      comment:
+        "Logic reaches GitHub, git, the model and the person's machine through the ports (src/ports.ts); only the two entry points build adapters: src/main.ts (the Action) and src/local/cli.ts (the crew command).",
+      from: { path: '^src/', pathNot: '^src/(adapters/|main[.]ts$|local/cli[.]ts$)' },
       to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'adapters-implement-ports',
+      severity: 'error',
+      comment: 'An adapter implements a port with domain types; it never calls back into the logic that uses it.',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/(steps|agents|local|render|state|sandbox|config)/|^src/(main|settings|event|templates)[.]ts$' },
     },
   ],
   options: {

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
 import { AnthropicModel } from './adapters/anthropic/model';
-import { GitRepo } from './adapters/git/git-repo';
+import { gitRepo } from './adapters/git/git-repo';
 import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
 import { fitBodies } from './adapters/fit-bodies';
@@ -96,7 +96,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     log,
   );
   const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
-  const repo = new GitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT);
+  const { repo, remote } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT);
   const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
   let config: Promise<Config> | undefined;
   let defaultRef: Promise<string> | undefined;
@@ -110,8 +110,8 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       const branch = await forge.defaultBranch();
       const sha = process.env.GITHUB_SHA;
       if (sha && process.env.GITHUB_REF === `refs/heads/${branch}`) return sha;
-      await repo.fetch([branch]);
-      return `refs/remotes/origin/${branch}`;
+      await remote.fetch([branch]);
+      return remote.tracking(branch);
     })());
   let model: Model | undefined;
   ctx = {
@@ -119,6 +119,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     event,
     forge,
     repo,
+    remote,
     state,
     branches: githubBranches,
     clock: systemClock,

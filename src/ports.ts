@@ -1,8 +1,9 @@
 import type { ApprovingReview, CheckFact, MergeMethod } from './domain/merge-gate';
 /**
- * The narrow interfaces between crew's logic and the outside world. Steps and agents
- * take these as arguments; adapters implement them for GitHub, git, the Anthropic API
- * and (later) the local terminal.
+ * The narrow interfaces between crew's logic and the outside world, and the errors steps
+ * recognise. Steps and agents take these as arguments; adapters (src/adapters/) implement them
+ * for GitHub, git, the Anthropic API and local mode, and only the two entry points build
+ * adapters: src/main.ts (the Action) and src/local/cli.ts (the `crew` command).
  */
 
 import type { Usage } from './domain/run-state';
@@ -92,7 +93,7 @@ export interface Forge {
   commentLink(issue: number, id: number): string;
 }
 
-// ---- Repo: git in the job's checkout ---------------------------------------------------
+// ---- Repo: the job's working copy, and the remote it fetches from and pushes to ----------
 
 export interface CommitResult {
   sha: string;
@@ -105,20 +106,78 @@ export interface MergeResult {
   conflicts: string[];
 }
 
-export interface Repo {
+/** The change between two commits, read as committed; over the size limit the text is cut and `truncated` says so. */
+export interface UnifiedDiff {
+  text: string;
+  truncated: boolean;
+  /** The whole diff's size in bytes, cut or not. */
+  bytes: number;
+}
+
+/**
+ * The job's working copy: what is checked out, and the commits, merges and diffs made in it.
+ * Revisions are commit shas, or what `Remote.tracking` names for a fetched branch.
+ */
+export interface WorkingCopy {
   readonly dir: string;
+  head(): Promise<string>;
+  /** Points the working tree at `start` for work on `branch` (which moves only when crew pushes it). */
+  checkoutNew(branch: string, start: string): Promise<void>;
+  /** Points the working tree at a commit with no branch: for looking, never for pushing. */
+  checkoutDetached(start: string): Promise<void>;
+  /** Merges `rev` into HEAD; a conflict leaves the working tree as it was. */
+  merge(rev: string, message: string): Promise<MergeResult>;
+  /** Like merge, but a conflict is left in the working tree for a resolver; the conflicted files are listed. */
+  mergeKeepingConflicts(rev: string, message: string): Promise<MergeResult>;
+  abortMerge(): Promise<void>;
+  /** Concludes a merge whose conflicts were resolved in the working tree; returns the new head. */
+  commitMerge(message: string): Promise<string>;
+  /** Commits every change in the working tree; with nothing changed, no commit unless `allowEmpty`. */
+  commitAll(message: string, opts?: { allowEmpty?: boolean }): Promise<CommitResult>;
+  /**
+   * Undoes what the working tree changed since HEAD on the paths `select` picks: a tracked
+   * file gets its HEAD content back, a new one is removed. Returns the paths it undid.
+   */
+  restorePaths(select: (path: string) => boolean): Promise<string[]>;
+  /** Keeps files that exist now but are not tracked (setup output such as node_modules) out of every later commit. */
+  excludeUntracked(): Promise<string[]>;
+  /** Files that differ between `from` and the working tree, new files included. */
+  changedSince(from: string): Promise<string[]>;
+  /** Files that differ between two commits. */
+  diffFiles(from: string, to?: string): Promise<string[]>;
+  /**
+   * The change between two commits as a zero-context unified diff, read the way the commits hold
+   * it (the tree's attributes decide nothing, no configured program runs), cut at `maxBytes`.
+   */
+  unifiedDiff(from: string, to?: string, maxBytes?: number): Promise<UnifiedDiff>;
+  /** A short per-file summary of the change between two commits, for people. */
+  diffStat(from: string, to?: string): Promise<string>;
+  commitMessage(rev: string): Promise<string>;
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  listFiles(): Promise<string[]>;
+  readFileAt(rev: string, path: string): Promise<string | undefined>;
+}
+
+/**
+ * Where branches live between jobs (GitHub, or the person's own repository in local mode), as
+ * seen from the job's working copy: what is there, bringing it in, and crew's pushes.
+ */
+export interface Remote {
+  /** The revision the working copy knows a fetched branch by. */
+  tracking(branch: string): string;
+  /** The commit `branch` points at on the remote; undefined when there is no such branch. */
+  head(branch: string): Promise<string | undefined>;
   /** Fetches branches from the remote; missing ones are reported, not fatal. */
   fetch(branches: string[]): Promise<{ missing: string[] }>;
-  remoteSha(branch: string): Promise<string | undefined>;
-  /** Points the working tree at a new local branch starting from `start`. */
-  checkoutNew(branch: string, start: string): Promise<void>;
-  merge(ref: string, message: string): Promise<MergeResult>;
-  commitAll(message: string, opts?: { allowEmpty?: boolean }): Promise<CommitResult>;
-  /** Pushes HEAD to a `crew/*` branch; refuses any other name. */
+  /** Makes a commit known to the working copy (a shallow checkout may predate it). */
+  fetchCommit(sha: string): Promise<void>;
+  /**
+   * Pushes the working copy's HEAD to a `crew/*` branch (any other name is refused), never by
+   * force: if another job pushed first, crew's commits go on top of it or the push fails.
+   */
   push(branch: string): Promise<void>;
-  head(): Promise<string>;
-  listFiles(): Promise<string[]>;
-  readFileAt(ref: string, path: string): Promise<string | undefined>;
+  /** Replaces a crew branch only if it still points at `expectedSha` (a compare-and-swap). */
+  pushReplacing(branch: string, expectedSha: string): Promise<void>;
 }
 
 // ---- State: the crew/state branch -----------------------------------------------------
@@ -223,4 +282,45 @@ export class PullRequestsNotAllowed extends Error {
       'GitHub refused to let this workflow open a pull request. Turn on "Allow GitHub Actions to create and approve pull requests" under Settings → Actions → General, or give crew a GitHub App or personal token through the `github_token` input.',
     );
   }
+}
+
+// ---- Local mode: the `crew` command on the person's machine --------------------------------
+
+/** What the local Forge tells the engine, and asks of it. */
+export interface LocalForgeHooks {
+  /** A comment crew (or the person) posted, or crew edited; the terminal shows what matters. */
+  onComment?(comment: CommentInfo & { edited: boolean }): void;
+  dispatch(inputs: Record<string, string>): void;
+  workflowRunActive(runId: string): boolean;
+}
+
+/** The Forge at the terminal: the person's replies are comments too, so they are checked as on GitHub. */
+export interface TerminalForge extends Forge {
+  addPersonComment(issue: number, author: string, body: string): Promise<CommentInfo>;
+}
+
+/** The StateStore over `.crew/runs/`: one folder per run, and a word each time a run's state changes. */
+export interface RunFolders extends StateStore {
+  runDir(run: number): string;
+  /** Calls `listener` after every write; returns a function that stops it. */
+  onChange(listener: (run: number, snapshot: StateSnapshot) => void): () => void;
+}
+
+/** One job's working copy of the person's repository, with the branches crew "pushes" there. */
+export interface JobCheckout {
+  repo: WorkingCopy;
+  remote: Remote;
+  /** Removes the working copy; the branches it pushed stay. */
+  dispose(): Promise<void>;
+}
+
+/** The adapters local mode's engine works through, built by the CLI's entry point over the person's repository. */
+export interface LocalAdapters {
+  readonly state: RunFolders;
+  /** The Forge for one run, kept in `runDir`; its "default branch" is the run's base branch. */
+  forge(runDir: string, baseBranch: string, hooks: LocalForgeHooks): TerminalForge;
+  /** A fresh working copy for one job in `dir`, at `start`. */
+  checkout(dir: string, start: string): Promise<JobCheckout>;
+  /** A file as committed at `sha` in the person's repository. */
+  fileAt(sha: string, path: string): Promise<string | undefined>;
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { HARDENING } from '../adapters/git/git-client';
 import { checkCommand, type CommandPolicy } from '../domain/command-policy';
+import { HARDENING } from '../domain/git-hardening';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { capOutput } from '../sandbox/command-runner';
 import type { PathJail } from './path-jail';

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
-import { readFileAtCommit } from '../adapters/git/git-client';
+import { LocalForge } from '../adapters/local/forge';
+import { projectFileAt, projectGit, repositoryTop } from '../adapters/local/project-git';
+import { LocalStateStore, processAlive } from '../adapters/local/state-store';
+import { clearWorktrees, createWorktree } from '../adapters/local/worktree';
 import { ScriptedModel, ScriptError } from '../adapters/scripted/model';
 import { systemClock } from '../clock';
 import { CONFIG_PATH, ConfigError } from '../config/schema';
 import type { Judgment } from '../domain/judgment';
 import { isTerminal } from '../domain/run-state';
-import type { Model } from '../ports';
+import type { LocalAdapters, Model } from '../ports';
 import { renderPlanComment } from '../render/plan-comment';
 import { killRunningCommands } from '../sandbox/command-runner';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
@@ -21,12 +24,10 @@ import { parseArgs, USAGE, type Command } from './args';
 import { LocalEngine, readRequest, type Ending, type Prompter } from './engine';
 import { LiveView, type Output } from './live-view';
 import { localSandboxStatement } from './sandbox-statement';
-import { LocalStateStore } from './state-store';
 import { confirmSetup } from './setup-approval';
 import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
 import { clock, markdownToTerminal } from './terminal-text';
-import { claimRun, ensureCrewDir, nextRunNumber, openProject, processAlive, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
-import { projectGit } from './worktree-repo';
+import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { localBranches } from '../domain/refs';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
@@ -79,6 +80,62 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
   }
 }
 
+/** The repository a local run works on; a clear error when `--project` is not one. */
+async function openProject(dir: string): Promise<Project> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UsageError(`--project ${dir}: no such folder. Pass the folder of a git repository (the default is the current folder).`);
+  const top = await repositoryTop(dir);
+  if (!top)
+    throw new UsageError(`${dir} is not inside a git repository. crew works on a repository's last commit: run \`git init\` and commit your files first.`);
+  const git = projectGit(top);
+  const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim();
+  if (!head) throw new UsageError(`the repository at ${top} has no commits yet. crew works from the last commit: commit your files first.`);
+  const branch = (await git.raw(['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')).trim() || undefined;
+  const dirty = (await git.raw(['status', '--porcelain', '--untracked-files=no'])).trim() !== '';
+  return { dir: top, branch, head, dirty };
+}
+
+/**
+ * The next run number: past every run folder and every `crew/local-<N>/…` branch, so a new
+ * run never picks up branches an earlier run left (say, after `.crew/` was deleted).
+ */
+async function nextRunNumber(project: string): Promise<number> {
+  const refs = await projectGit(project).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/crew/']);
+  const fromBranches = [...refs.matchAll(/^crew\/local-([1-9][0-9]*)\//gm)].map((m) => Number(m[1]));
+  return Math.max(0, ...fromBranches, ...(await runNumbersOf(project))) + 1;
+}
+
+/**
+ * One crew process per run: a second `crew run --resume` of a run that is still going would
+ * take its running tasks for dead and start them again. A holder that died leaves a stale claim.
+ */
+async function claimRun(runDir: string): Promise<() => Promise<void>> {
+  await mkdir(runDir, { recursive: true });
+  const file = join(runDir, '.session');
+  const holder = Number(await readFile(file, 'utf8').catch(() => ''));
+  if (holder && holder !== process.pid && processAlive(holder))
+    throw new UsageError(`this run is already going in another crew process (pid ${holder}). Wait for it, or stop it with Ctrl-C there.`);
+  await writeFile(file, String(process.pid));
+  return () => rm(file, { force: true });
+}
+
+/**
+ * Local mode's adapters over the person's repository (the engine sees only the ports): the run
+ * files under .crew/runs/, the forge at the terminal, and a git worktree per job.
+ */
+function localAdapters(project: string): LocalAdapters {
+  return {
+    state: new LocalStateStore(runsDir(project)),
+    forge: (runDir, baseBranch, hooks) =>
+      new LocalForge(runDir, project, baseBranch, {
+        ...hooks,
+        branchSha: async (b) => (await projectGit(project).raw(['rev-parse', `refs/heads/${b}`])).trim(),
+      }),
+    checkout: (dir, start) => createWorktree(project, dir, start),
+    fileAt: (sha, path) => projectFileAt(project, sha, path),
+  };
+}
+
 function modelFrom(scripted: string | undefined, warn: (m: string) => void): Promise<Model> | Model {
   if (scripted) return ScriptedModel.load(resolve(scripted));
   const key = process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_AUTH_TOKEN;
@@ -99,7 +156,6 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const task = cmd.configFile ? await readTaskFile(resolve(cmd.configFile)) : undefined;
   await ensureCrewDir(project.dir);
   const store = new LocalStateStore(runsDir(project.dir));
-  const git = projectGit(project.dir);
 
   let runNo: number;
   let base: { branch: string; sha: string };
@@ -140,7 +196,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}),
     ...(cmd.allowUnsandboxed || saved.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
   };
-  const crewYml = await readFileAtCommit(git, base.sha, CONFIG_PATH);
+  const crewYml = await projectFileAt(project.dir, base.sha, CONFIG_PATH);
   const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations, allowUnsandboxed: options.allowUnsandboxed }, CONFIG_PATH);
   const taskName = cmd.configFile ?? 'the task file this run was started with';
   const notes = unsandboxedAskedIn(crewYml, options.overrides, { config: CONFIG_PATH, task: taskName }).map(
@@ -187,7 +243,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     createHash('sha256').update(project.dir).digest('hex').slice(0, 12),
     String(runNo),
   );
-  await LocalEngine.clearWorktrees(project.dir, worktrees);
+  await clearWorktrees(project.dir, worktrees);
   const engine = new LocalEngine({
     project: project.dir,
     run: runNo,
@@ -199,6 +255,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     verbose: cmd.verbose,
     worktrees,
     user: userInfo().username || 'you',
+    adapters: localAdapters(project.dir),
   });
 
   out.write(`crew ${CREW_VERSION} · run ${runNo} · ${project.dir} · from ${base.branch} at ${base.sha.slice(0, 7)}\n`);
@@ -246,7 +303,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     lines.close();
-    await LocalEngine.clearWorktrees(project.dir, worktrees).catch(() => undefined);
+    await clearWorktrees(project.dir, worktrees).catch(() => undefined);
     await release();
   }
 }

@@ -1,15 +1,14 @@
-import { appendFile, readFile, rm } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readFileAtCommit } from '../adapters/git/git-client';
-import { identify } from '../adapters/scripted/replies';
 import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
 import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
+import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
 import { reportFailure } from '../steps/report-failure';
-import type { Log, Model, StateSnapshot } from '../ports';
+import type { LocalAdapters, Log, Model, RunFolders, StateSnapshot, TerminalForge } from '../ports';
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
@@ -22,12 +21,9 @@ import { route } from '../steps/route';
 import { work } from '../steps/work';
 import { promptTemplate } from '../templates';
 import { redact } from '../text/redact';
-import { LocalForge } from './forge';
 import { appendHistory } from './history';
 import type { LiveView } from './live-view';
-import { LocalStateStore } from './state-store';
 import { markdownToTerminal } from './terminal-text';
-import { projectGit, WorktreeRepo } from './worktree-repo';
 
 /**
  * A local run: crew's own steps (route, work, advance, critic), played in this
@@ -55,6 +51,8 @@ export interface EngineOptions {
   /** Where job worktrees go (outside the project). */
   worktrees: string;
   user: string;
+  /** The run files, the terminal's forge and the job worktrees, built by the entry point (cli.ts). */
+  adapters: LocalAdapters;
 }
 
 export type Ending = { kind: 'ended'; view: RunView } | { kind: 'waiting'; view: RunView } | { kind: 'stalled'; view?: RunView };
@@ -65,8 +63,8 @@ const STEPS = { route, work, advance, critic } as const;
 export const LOCAL_OPT_IN = 'run crew again with --allow-unsandboxed (commands then run as you, with network)';
 
 export class LocalEngine {
-  readonly state: LocalStateStore;
-  readonly forge: LocalForge;
+  readonly state: RunFolders;
+  readonly forge: TerminalForge;
   private readonly active = new Set<string>();
   private readonly inflight = new Set<Promise<void>>();
   private seq = 0;
@@ -77,11 +75,10 @@ export class LocalEngine {
   private logBroken = false;
 
   constructor(private readonly o: EngineOptions) {
-    this.state = new LocalStateStore(join(o.project, '.crew', 'runs'));
-    this.forge = new LocalForge(this.runDir, o.project, o.base.branch, {
+    this.state = o.adapters.state;
+    this.forge = o.adapters.forge(this.runDir, o.base.branch, {
       dispatch: (inputs) => this.start({ kind: 'dispatch', inputs }),
       workflowRunActive: (id) => this.active.has(id),
-      branchSha: async (b) => (await projectGit(o.project).raw(['rev-parse', `refs/heads/${b}`])).trim(),
       onComment: (c) => {
         // The plan comment is the live view; the report and the retrospective are summed up at the end and kept as files.
         if (c.edited || c.author !== 'crew' || [planMarker(o.run, 1), reportMarker(o.run, 1), retroMarker(o.run, 1)].some((m) => c.body.includes(m))) return;
@@ -174,12 +171,13 @@ export class LocalEngine {
     const label = extra.task ?? step;
     const outputs: Record<string, string> = {};
     const log = this.log(label);
-    const repo = await WorktreeRepo.create(this.o.project, join(this.o.worktrees, `${runId}-${label}`), this.o.base.sha);
+    const { repo, remote, dispose } = await this.o.adapters.checkout(join(this.o.worktrees, `${runId}-${label}`), this.o.base.sha);
     const ctx: StepContext = {
       settings: { step, anthropicApiKey: '', githubToken: '', ...extra },
       event,
       forge: this.forge,
       repo,
+      remote,
       state: this.state,
       branches: localBranches,
       clock: systemClock,
@@ -204,13 +202,13 @@ export class LocalEngine {
       await reportFailure(ctx, e);
       return { ok: false, outputs };
     } finally {
-      await repo.dispose();
+      await dispose();
     }
   }
 
   /** A file as committed at the run's base: configuration, templates and knowledge never come from crew's own branches. */
   private readBase(path: string): Promise<string | undefined> {
-    return readFileAtCommit(projectGit(this.o.project), this.o.base.sha, path);
+    return this.o.adapters.fileAt(this.o.base.sha, path);
   }
 
   /** The model, and with --verbose what each agent says and which tools it calls, as it happens. */
@@ -305,14 +303,6 @@ export class LocalEngine {
       if (!view || !['EXECUTING', 'INTEGRATING', 'REVIEWING'].includes(view.run.phase)) return;
       writeRun(tx, { ...view.run, phase: 'INTERRUPTED', finalizer: null }, isoSeconds(new Date()));
     });
-  }
-
-  /** Worktrees a killed session left behind. */
-  static async clearWorktrees(project: string, dir: string): Promise<void> {
-    await rm(dir, { recursive: true, force: true });
-    await projectGit(project)
-      .raw(['worktree', 'prune'])
-      .catch(() => undefined);
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GitRepo } from '../adapters/git/git-repo';
+import type { WorkingCopy } from '../ports';
 import type { prepareSandbox } from '../sandbox/command-runner';
 import { commandRunner } from '../steps/sandbox-setup';
 
@@ -16,7 +16,7 @@ export async function localSandboxStatement(allowUnsandboxed: boolean, sandboxes
   const probe = await mkdtemp(join(tmpdir(), 'crew-sandbox-probe-'));
   try {
     const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-    const { runner, warning } = await commandRunner({ repo: { dir: probe } as GitRepo, log: quiet }, allowUnsandboxed, sandboxes);
+    const { runner, warning } = await commandRunner({ repo: { dir: probe } as WorkingCopy, log: quiet }, allowUnsandboxed, sandboxes);
     if (!runner) {
       return `sandbox: none can start here (${warning?.replace(/^run_command was refused: no sandbox \((.*)\)$/, '$1')}), so agents' commands (run_command) are refused. ${files} To let commands run without a sandbox, as you and with network, run crew with --allow-unsandboxed.`;
     }

@@ -182,8 +182,8 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
   const heads = topologicalOrder(view.plan!)
     .map((id) => view.tasks.get(id)!)
     .filter((t) => settlement(t) === 'done');
-  await ctx.repo.fetchCommit(base.sha);
-  const { missing } = await ctx.repo.fetch([branch, ...heads.map((h) => h.branch)]);
+  await ctx.remote.fetchCommit(base.sha);
+  const { missing } = await ctx.remote.fetch([branch, ...heads.map((h) => h.branch)]);
   const lost = heads.filter((h) => missing.includes(h.branch));
   if (lost.length)
     throw new CrewError(
@@ -192,9 +192,9 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
       'Comment `/crew run` to start a fresh run.',
       false,
     );
-  const existing = missing.includes(branch) ? undefined : await ctx.repo.remoteSha(branch);
+  const existing = missing.includes(branch) ? undefined : await ctx.remote.head(branch);
   if (existing) {
-    await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));
+    await ctx.repo.checkoutNew(branch, ctx.remote.tracking(branch));
     const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha!, existing)));
     if (contained.every(Boolean)) return { headSha: existing, resolved: [] };
   }
@@ -202,7 +202,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
   const merged: TaskRecord[] = [];
   const resolved: string[] = [];
   for (const h of heads) {
-    const m = await ctx.repo.mergeKeepingConflicts(ctx.repo.tracking(h.branch), `crew: integrate ${h.id}`);
+    const m = await ctx.repo.mergeKeepingConflicts(ctx.remote.tracking(h.branch), `crew: integrate ${h.id}`);
     if (m.ok) {
       merged.push(h);
       continue;
@@ -222,8 +222,8 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
     resolved.push(`${h.id} in ${m.conflicts.join(', ')}: ${outcome.explanation}`);
     merged.push(h);
   }
-  if (existing) await ctx.repo.pushReplacing(branch, existing);
-  else await ctx.repo.push(branch);
+  if (existing) await ctx.remote.pushReplacing(branch, existing);
+  else await ctx.remote.push(branch);
   return { headSha: await ctx.repo.head(), resolved };
 }
 

@@ -4,19 +4,21 @@ import { isTerminal, totalUsage, type RunView } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Log, Model, StateSnapshot, StateStore, StateTx } from '../ports';
+import type { Clock, Forge, Log, Model, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
 import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
-import type { GitRepo } from '../adapters/git/git-repo';
 import { readRun, readView, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 
-/** Everything a step needs, built once by main.ts. */
+/** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with cli.ts's adapters). */
 export interface StepContext {
   settings: Settings;
   event: CrewEvent;
   forge: Forge;
-  repo: GitRepo;
+  /** The job's checkout. */
+  repo: WorkingCopy;
+  /** Where branches live between jobs: what the checkout fetches and pushes. */
+  remote: Remote;
   state: StateStore;
   /** How this run's branches are named (GitHub or local). */
   branches: BranchNames;

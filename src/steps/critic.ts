@@ -88,10 +88,10 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const config = await ctx.config();
   const plan = view.plan!;
   const branch = ctx.branches.integration(issue, run);
-  await ctx.repo.fetchCommit(base.sha);
-  const { missing } = await ctx.repo.fetch([branch]);
+  await ctx.remote.fetchCommit(base.sha);
+  const { missing } = await ctx.remote.fetch([branch]);
   if (missing.length) throw new Error(`the integration branch ${branch} is missing`);
-  await ctx.repo.checkoutNew(branch, ctx.repo.tracking(branch));
+  await ctx.repo.checkoutNew(branch, ctx.remote.tracking(branch));
   const headSha = await ctx.repo.head();
   const iteration = (view.run.review?.iteration ?? 0) + 1;
   const previous = await lastJudgment(ctx.state, view);

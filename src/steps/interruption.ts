@@ -21,7 +21,7 @@ export async function saveInterruptedAttempt(
   await ctx.repo.commitAll(
     `crew: ${task.id} ${task.title} (attempt ${attempt}, interrupted)\n\nThe workflow run was cancelled; this is the work so far. \`/crew resume\` continues it.\n`,
   );
-  await ctx.repo.push(task.branch);
+  await ctx.remote.push(task.branch);
   const head = await ctx.repo.head();
   await updateRun(ctx, issue, run, `${task.id} interrupted`, (tx) => {
     const view = readView(tx, issue, run);
@@ -65,7 +65,7 @@ export async function continueInNewJob(
     `crew: ${task.id} ${task.title} (attempt ${attempt}, continued in a new job)\n\nThe work job reached its time limit (timeout-minutes: ${limitMinutes}); this is the work so far. A new job continues the attempt.\n`,
     { allowEmpty: true },
   );
-  await ctx.repo.push(task.branch);
+  await ctx.remote.push(task.branch);
   const head = await ctx.repo.head();
   const claimNonce = nonce();
   const { value: handedOver } = await updateRun(ctx, issue, run, `${task.id} continues in a new job`, (tx) => {

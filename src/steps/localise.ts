@@ -49,7 +49,7 @@ export async function localise(
   const runs = new Map<string, LocalisationRun[]>(failed.map((f) => [f.criterion.id, []]));
   const open = new Set(failed.map((f) => f.criterion.id));
 
-  const { missing } = await ctx.repo.fetch(tasks.filter((t) => t.changedFiles.length).map((t) => branchOf(t.id)));
+  const { missing } = await ctx.remote.fetch(tasks.filter((t) => t.changedFiles.length).map((t) => branchOf(t.id)));
   const runAll = async (site: RunSite, checkout: () => Promise<string | null>) => {
     const targets = failed.filter((f) => open.has(f.criterion.id));
     if (!targets.length || left() <= 0) return;
@@ -81,7 +81,7 @@ export async function localise(
     for (const id of order) {
       const branch = branchOf(id);
       await runAll({ kind: 'alone', task: id }, async () =>
-        missing.includes(branch) ? `its branch ${branch} is missing` : (await ctx.repo.checkoutDetached(ctx.repo.tracking(branch)), null),
+        missing.includes(branch) ? `its branch ${branch} is missing` : (await ctx.repo.checkoutDetached(ctx.remote.tracking(branch)), null),
       );
     }
     for (const f of failed) {
@@ -98,7 +98,7 @@ export async function localise(
           await ctx.repo.checkoutDetached(base.sha);
           for (const t of keep) {
             if (missing.includes(branchOf(t))) return `the branch of ${t} is missing`;
-            const merged = await ctx.repo.merge(ctx.repo.tracking(branchOf(t)), `crew: localise without ${id}`);
+            const merged = await ctx.repo.merge(ctx.remote.tracking(branchOf(t)), `crew: localise without ${id}`);
             if (!merged.ok) return `the other tasks do not merge without it (${merged.conflicts.join(', ') || 'merge failed'})`;
           }
           return null;

@@ -145,17 +145,17 @@ export async function remember(ctx: StepContext, issue: number, runs: RunRecord[
     const base = await ctx.forge.defaultBranch();
     const open = await ctx.forge.findOpenPull(branch, base);
     if (open) return `Memory ${n} of run ${rec.run} is already proposed in ${open.url}.`;
-    await ctx.repo.fetch([base]);
-    await ctx.repo.checkoutNew(branch, ctx.repo.tracking(base));
-    const current = (await ctx.repo.readFileAt(ctx.repo.tracking(base), KNOWLEDGE_PATH)) ?? '';
+    await ctx.remote.fetch([base]);
+    await ctx.repo.checkoutNew(branch, ctx.remote.tracking(base));
+    const current = (await ctx.repo.readFileAt(ctx.remote.tracking(base), KNOWLEDGE_PATH)) ?? '';
     await mkdir(dirname(join(ctx.repo.dir, KNOWLEDGE_PATH)), { recursive: true });
     await writeFile(join(ctx.repo.dir, KNOWLEDGE_PATH), `${current}${current && !current.endsWith('\n') ? '\n' : ''}${JSON.stringify(entry)}\n`);
     await ctx.repo.commitAll(`crew: remember a ${entry.type} from issue #${issue} run ${rec.run}`);
     // A branch left by an earlier proposal whose PR was closed is replaced, never force-pushed blindly.
-    const stale = await ctx.repo.remoteSha(branch);
+    const stale = await ctx.remote.head(branch);
     await spend(ctx, issue, rec.run, { pull_requests: 1, branches: stale ? 0 : 1 });
-    if (stale) await ctx.repo.pushReplacing(branch, stale);
-    else await ctx.repo.push(branch);
+    if (stale) await ctx.remote.pushReplacing(branch, stale);
+    else await ctx.remote.push(branch);
     const pr = await ctx.forge.createPull({
       title: `crew: remember "${entry.content.slice(0, 60)}${entry.content.length > 60 ? '…' : ''}"`,
       head: branch,

@@ -137,14 +137,14 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
  * the running attempt reached the branch.
  */
 export async function takePushedResult(ctx: StepContext, issue: number, run: number, rec: TaskRecord): Promise<'recorded' | 'retry' | 'none'> {
-  const { missing } = await ctx.repo.fetch([rec.branch]);
+  const { missing } = await ctx.remote.fetch([rec.branch]);
   if (missing.length) return 'none';
-  const message = await ctx.repo.commitMessage(ctx.repo.tracking(rec.branch));
+  const message = await ctx.repo.commitMessage(ctx.remote.tracking(rec.branch));
   const pushed = parseAttemptCommit(message);
   if (!pushed && TRAILER.test(message))
     ctx.log.warn(`${rec.id}: the Crew-Result trailer at the tip of ${rec.branch} is not valid JSON, so crew cannot take that result; the attempt runs again`);
   if (!pushed || pushed.attempt !== rec.attempts) return 'none';
-  const head = await ctx.repo.remoteSha(rec.branch);
+  const head = await ctx.remote.head(rec.branch);
   if (!pushed.final) return 'retry';
   ctx.log.info(`${rec.id}: taking the result attempt ${pushed.attempt} pushed before its job ended`);
   await recordFinal(ctx, issue, run, rec.id, pushed, head!);

@@ -62,11 +62,11 @@ export async function work(ctx: StepContext): Promise<void> {
   const jobStop = await jobStopTime(ctx, config.task_timeout_minutes, taskId);
 
   // The branch starts from the run's base plus the work of every task it depends on.
-  await ctx.repo.fetchCommit(view.run.base.sha);
+  await ctx.remote.fetchCommit(view.run.base.sha);
   const depBranches = task.dependsOn.map((d) => view.tasks.get(d)!.branch);
-  const { missing } = await ctx.repo.fetch([rec.branch, ...depBranches]);
+  const { missing } = await ctx.remote.fetch([rec.branch, ...depBranches]);
   const resuming = !missing.includes(rec.branch);
-  await ctx.repo.checkoutNew(rec.branch, resuming ? ctx.repo.tracking(rec.branch) : view.run.base.sha);
+  await ctx.repo.checkoutNew(rec.branch, resuming ? ctx.remote.tracking(rec.branch) : view.run.base.sha);
   // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
   for (const dep of task.dependsOn) {
     const branch = view.tasks.get(dep)!.branch;
@@ -77,7 +77,7 @@ export async function work(ctx: StepContext): Promise<void> {
         'Comment `/crew run` to start a fresh run.',
         false,
       );
-    const merged = await ctx.repo.merge(ctx.repo.tracking(branch), `crew: start ${taskId} from ${dep}`);
+    const merged = await ctx.repo.merge(ctx.remote.tracking(branch), `crew: start ${taskId} from ${dep}`);
     if (!merged.ok)
       throw new CrewError(
         `task ${taskId}`,
@@ -263,7 +263,7 @@ export async function work(ctx: StepContext): Promise<void> {
     const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning };
     // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
     await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
-    await ctx.repo.push(rec.branch);
+    await ctx.remote.push(rec.branch);
     const headSha = await ctx.repo.head();
     ctx.log.checkpoint('task-pushed');
     if (final) {

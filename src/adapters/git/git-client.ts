@@ -4,6 +4,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { HARDENING } from '../../domain/git-hardening';
 
 export interface GitIdentity {
   name: string;
@@ -14,27 +15,6 @@ export const ACTIONS_IDENTITY: GitIdentity = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com',
 };
-
-/**
- * Settings that would make crew's own git run a program, overridden for every command. They
- * outrank `.git/config`, so a poisoned checkout config (tools cannot write it, but this is the
- * second fence) runs nothing while the credentials are in git's environment: no hooks, no
- * fsmonitor daemon, no credential helper, no signing program.
- */
-export const HARDENING: Array<[string, string]> = [
-  ['core.hooksPath', '/dev/null'],
-  ['core.fsmonitor', 'false'],
-  ['credential.helper', ''],
-  ['commit.gpgSign', 'false'],
-  ['tag.gpgSign', 'false'],
-  ['protocol.ext.allow', 'never'],
-  // crew never needs a pager, an editor, ssh or a password prompt: if git ever wanted one, it fails instead of running a program.
-  ['core.pager', 'cat'],
-  ['core.editor', 'false'],
-  ['sequence.editor', 'false'],
-  ['core.sshCommand', 'false'],
-  ['core.askPass', ''],
-];
 
 /**
  * For checkouts that live for one job (an Actions job's workspace, its crew/state checkout):

@@ -3,7 +3,8 @@ import YAML from 'yaml';
 import { systemClock } from '../../clock';
 import { usageOf } from '../../domain/pricing';
 import type { Message, Model, ModelReply, ModelRequest } from '../../ports';
-import { identify, scriptFileSchema, selectEntry, type ScriptFile } from './replies';
+import { identify } from '../../domain/model-request';
+import { scriptFileSchema, selectEntry, type ScriptFile } from './replies';
 
 export class ScriptError extends Error {}
 

@@ -1,27 +1,12 @@
 import { z } from 'zod';
+import type { Identity } from '../../domain/model-request';
 
 /**
- * Scripted model replies: who asks is read from the request itself (the role from
- * "You are crew's <role>" in the system prompt, the task and attempt from the
- * "Task:" and "Attempt:" lines of the first user message, the turn from the
- * assistant messages so far), and the most specific matching entry answers.
+ * Scripted model replies: who asks is read from the request itself (domain/model-request.ts),
+ * and the most specific matching entry answers.
  * `crew run --scripted` plays such a file; the offline Anthropic API in the tests
  * answers from the same kind of script.
  */
-
-export interface Identity {
-  role: string;
-  task?: string;
-  attempt: number;
-  turn: number;
-}
-
-export function identify(system: string, firstUserText: string, assistantTurns: number): Identity {
-  const role = /You are crew's ([a-z_-]+)/.exec(system)?.[1] ?? 'unknown';
-  const task = /^Task: ([A-Za-z0-9_-]+)/m.exec(firstUserText)?.[1];
-  const attempt = Number(/^Attempt: (\d+)/m.exec(firstUserText)?.[1] ?? 1);
-  return { role, ...(task === undefined ? {} : { task }), attempt, turn: assistantTurns };
-}
 
 export interface EntryMatch {
   role: string;

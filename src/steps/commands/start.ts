@@ -25,7 +25,7 @@ export async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' |
   ctx.model(); // fails now, with a clear message, if no key was given
   const config = await ctx.config();
   const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
-  const baseSha = await ctx.repo.remoteSha(baseBranch);
+  const baseSha = await ctx.remote.head(baseBranch);
   // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
   const deadPlanners = new Set<string>();
   const previous = await latestRun(ctx, issue);

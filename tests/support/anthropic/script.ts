@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { identify, selectEntry, STOP_REASONS, type Identity } from '../../../src/adapters/scripted/replies';
+import { identify, type Identity } from '../../../src/domain/model-request';
+import { selectEntry, STOP_REASONS } from '../../../src/adapters/scripted/replies';
 import type { MidstreamFault } from './faults';
 import type { ContentBlock, MessagesRequest } from './request';
 import type { OutputBlock, Usage } from './usage';
@@ -105,7 +106,7 @@ const textOf = (content: string | ContentBlock[] | undefined): string =>
  * role: first `You are crew's <role>` in the system prompt, else 'unknown'.
  * task / attempt: `Task: <id>` / `Attempt: <n>` lines of the first user message (attempt 1 if absent).
  * turn: assistant messages already in the conversation, so a retried request gets the same reply.
- * The rule is crew's own scripted-reply rule (src/adapters/scripted/replies.ts), so a script file
+ * The rule is crew's own (src/domain/model-request.ts, as scripted replies use it), so a script file
  * plays the same against this fake and against `crew run --scripted`.
  */
 export function identifyRequest(body: MessagesRequest): Identity {

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitRepo } from '../../../src/adapters/git/git-repo';
+import { gitRepo } from '../../../src/adapters/git/git-repo';
+import type { Remote, WorkingCopy } from '../../../src/ports';
 import { searchTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
 import { checkPlan } from '../../../src/domain/plan';
@@ -118,31 +119,32 @@ describe('refs: crew writes only the ref shapes it owns', () => {
 
 describe('every place text could reach a git command line, against a real repository', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crew-inject-'));
-  const remote = mkdtempSync(join(tmpdir(), 'crew-inject-remote-'));
+  const remoteDir = mkdtempSync(join(tmpdir(), 'crew-inject-remote-'));
   const pwn = join(tmpdir(), `crew-pwn-${process.pid}-${Date.now()}`);
-  let repo: GitRepo;
+  let repo: WorkingCopy;
+  let remote: Remote;
   let head: string;
   beforeAll(async () => {
-    await git(['init', '-q', '--bare', remote]);
+    await git(['init', '-q', '--bare', remoteDir]);
     await git(['init', '-q', '-b', 'main', dir]);
     writeFileSync(join(dir, 'a.txt'), 'needle\n');
     await git(['add', '-A'], { cwd: dir });
     await git(['commit', '-qm', 'first'], { cwd: dir, env: FIXTURE_IDENTITY });
     head = (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim();
-    repo = new GitRepo(dir, remote, 'unused-token');
+    ({ repo, remote } = gitRepo(dir, remoteDir, 'unused-token'));
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(remote, { recursive: true, force: true });
+    rmSync(remoteDir, { recursive: true, force: true });
     rmSync(pwn, { force: true });
   });
 
-  it('refuses a hostile revision or branch before git runs, in every Repo method that takes one', async () => {
+  it('refuses a hostile revision or branch before git runs, in every WorkingCopy and Remote method that takes one', async () => {
     for (const bad of hostile(pwn)) {
       const calls: Array<[string, () => Promise<unknown>]> = [
-        ['remoteSha', () => repo.remoteSha(bad)],
-        ['fetch', () => repo.fetch(['main', bad])],
-        ['fetchCommit', () => repo.fetchCommit(bad)],
+        ['remote head', () => remote.head(bad)],
+        ['fetch', () => remote.fetch(['main', bad])],
+        ['fetchCommit', () => remote.fetchCommit(bad)],
         ['checkoutNew branch', () => repo.checkoutNew(bad, head)],
         ['checkoutNew start', () => repo.checkoutNew('crew/1/r1/t1', bad)],
         ['merge', () => repo.merge(bad, 'm')],
@@ -154,8 +156,8 @@ describe('every place text could reach a git command line, against a real reposi
         ['diffFiles', () => repo.diffFiles(head, bad)],
         ['unifiedDiff', () => repo.unifiedDiff(bad)],
         ['diffStat', () => repo.diffStat(head, bad)],
-        ['push', () => repo.push(bad)],
-        ['pushReplacing', () => repo.pushReplacing(bad, head)],
+        ['push', () => remote.push(bad)],
+        ['pushReplacing', () => remote.pushReplacing(bad, head)],
       ];
       for (const [name, call] of calls) await expect(call(), `${name}(${JSON.stringify(bad)})`).rejects.toThrow(/refus/);
     }

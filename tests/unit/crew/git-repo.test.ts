@@ -2,13 +2,13 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GitRepo } from '../../../src/adapters/git/git-repo';
+import { gitRepo } from '../../../src/adapters/git/git-repo';
 import { isProtectedPath } from '../../../src/domain/glob';
 import { parseAttemptCommit } from '../../../src/steps/task-results';
 import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
 import { FakeGitHub } from '../../support/github/fake-github';
 
-describe('GitRepo over a real checkout', () => {
+describe('GitWorkingCopy over a real checkout', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crew-gitrepo-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const commit = async (file: string, text: string) => {
@@ -24,7 +24,7 @@ describe('GitRepo over a real checkout', () => {
     const onMain = await commit('b.txt', 'b\n');
     await git(['checkout', '-q', '-b', 'side', base], { cwd: dir });
     const onSide = await commit('c.txt', 'c\n');
-    const repo = new GitRepo(dir, dir, 'unused-token');
+    const repo = gitRepo(dir, dir, 'unused-token').repo;
     expect(await repo.isAncestor(base, onMain)).toBe(true);
     expect(await repo.isAncestor(onMain, onMain)).toBe(true);
     expect(await repo.isAncestor(onSide, onMain)).toBe(false);
@@ -33,7 +33,7 @@ describe('GitRepo over a real checkout', () => {
   });
 });
 
-describe('GitRepo.push when another job pushed to the same task branch first', () => {
+describe('GitRemote.push when another job pushed to the same task branch first', () => {
   it('fetches, rebases and pushes again, never forcing; a conflicting rebase is undone and reported', async () => {
     const root = mkdtempSync(join(tmpdir(), 'crew-push-'));
     const gh = await FakeGitHub.start({ root, files: { 'README.md': '# r\n' } });
@@ -43,9 +43,9 @@ describe('GitRepo.push when another job pushed to the same task branch first', (
       const job = async (name: string) => {
         const dir = join(root, name);
         await git(['clone', '--quiet', gh.repoDir, dir]);
-        const repo = new GitRepo(dir, gh.cloneUrl, token);
+        const { repo, remote } = gitRepo(dir, gh.cloneUrl, token);
         await repo.checkoutNew(branch, 'refs/remotes/origin/main');
-        return { dir, repo };
+        return { dir, repo, remote };
       };
       // Two workers on the same task: the first (restarted) and the second both started from main.
       const first = await job('first');
@@ -53,13 +53,13 @@ describe('GitRepo.push when another job pushed to the same task branch first', (
       const third = await job('third');
       writeFileSync(join(first.dir, 'a.txt'), 'from the first job\n');
       await first.repo.commitAll('crew: t1 (attempt 1, partial)');
-      await first.repo.push(branch);
+      await first.remote.push(branch);
       const firstTip = await first.repo.head();
 
       writeFileSync(join(second.dir, 'b.txt'), 'from the second job\n');
       await second.repo.commitAll('crew: t1 work');
       await second.repo.commitAll('crew: t1 (attempt 2, success)\n\nCrew-Result: {}', { allowEmpty: true });
-      await second.repo.push(branch);
+      await second.remote.push(branch);
       const tip = await gh.repo.branchSha(branch);
       expect(tip).toBe(await second.repo.head());
       // Nothing the first job pushed was lost: its commit is in the history, and the result commit is still at the tip.
@@ -71,7 +71,7 @@ describe('GitRepo.push when another job pushed to the same task branch first', (
       writeFileSync(join(third.dir, 'a.txt'), 'from the third job\n');
       await third.repo.commitAll('crew: t1 conflicting');
       const mine = await third.repo.head();
-      await expect(third.repo.push(branch)).rejects.toThrow(/another job pushed to crew\/1\/r1\/t1 .* \(conflicts in a\.txt\)\. Nothing was overwritten\./);
+      await expect(third.remote.push(branch)).rejects.toThrow(/another job pushed to crew\/1\/r1\/t1 .* \(conflicts in a\.txt\)\. Nothing was overwritten\./);
       expect(await gh.repo.branchSha(branch)).toBe(tip);
       // The rebase was undone: the job's own commit is checked out as it was.
       expect(await third.repo.head()).toBe(mine);
@@ -99,7 +99,7 @@ describe("crew's own git ignores program-running settings in a poisoned .git/con
     mkdirSync(join(dir, '.githooks'));
     writeFileSync(join(dir, '.githooks', 'pre-commit'), `#!/bin/sh\nenv > ${marker}\n`, { mode: 0o755 });
     writeFileSync(join(dir, 'a.txt'), 'a\n');
-    const repo = new GitRepo(dir, dir, 'ghs_secret_token_for_the_test');
+    const repo = gitRepo(dir, dir, 'ghs_secret_token_for_the_test').repo;
     const first = await repo.commitAll('first');
     writeFileSync(join(dir, 'a.txt'), 'b\n');
     await repo.changedSince(first.sha);
@@ -113,7 +113,7 @@ describe("crew's own git ignores program-running settings in a poisoned .git/con
   });
 });
 
-describe('GitRepo.restorePaths: what a commit must not carry is undone', () => {
+describe('GitWorkingCopy.restorePaths: what a commit must not carry is undone', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crew-gitrepo-restore-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -133,7 +133,7 @@ describe('GitRepo.restorePaths: what a commit must not carry is undone', () => {
     writeFileSync(join(dir, '.github', 'workflows', '[evil] *.yml'), 'on: issue_comment\n');
     writeFileSync(join(dir, 'app.js'), 'two\n');
     writeFileSync(join(dir, '.github', 'CODEOWNERS'), '* @me\n');
-    const repo = new GitRepo(dir, dir, 'unused-token');
+    const repo = gitRepo(dir, dir, 'unused-token').repo;
     const globs = ['.github/workflows/**', '.github/crew.yml', '.github/crew/**'];
     const undone = await repo.restorePaths((p) => isProtectedPath(globs, p));
     expect(undone.sort()).toEqual(['.github/crew.yml', '.github/crew/templates/worker_coder.md', '.github/workflows/[evil] *.yml', '.github/workflows/ci.yml']);
@@ -173,7 +173,7 @@ describe('commit messages far over the 128 KiB limit of one argument (E2BIG)', (
     // The message files go to the temporary folder; a private one here shows they are removed.
     process.env.TMPDIR = temp;
     await git(['init', '-q', '-b', 'main'], { cwd: dir });
-    const repo = new GitRepo(dir, dir, 'unused-token');
+    const repo = gitRepo(dir, dir, 'unused-token').repo;
     const files = Array.from({ length: 8000 }, (_, i) => `src/generated/module-${String(i).padStart(5, '0')}/index.ts`);
     const outcome = { attempt: 1, checked: { status: 'success', summary: 'many files' }, seen: { changedFiles: files }, final: true, sandboxWarning: null };
     const message = `crew: t1 Generate the modules (attempt 1, success)\n\n# not a comment: kept as written\n\nCrew-Result: ${JSON.stringify(outcome)}\n`;
@@ -215,11 +215,11 @@ describe('a push GitHub refuses by rule (a repository ruleset on crew/*)', () =>
       const token = gh.actionsToken({ contents: 'write' });
       const dir = join(root, 'job');
       await git(['clone', '--quiet', gh.repoDir, dir]);
-      const repo = new GitRepo(dir, gh.cloneUrl, token);
+      const { repo, remote } = gitRepo(dir, gh.cloneUrl, token);
       await repo.checkoutNew('crew/1/r1/t1', 'refs/remotes/origin/main');
       writeFileSync(join(dir, 'a.txt'), 'work\n');
       await repo.commitAll('crew: t1 work');
-      const refused = await repo.push('crew/1/r1/t1').then(
+      const refused = await remote.push('crew/1/r1/t1').then(
         () => undefined,
         (e: unknown) => e as Error,
       );

@@ -4,11 +4,10 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GitRepo } from '../../../src/adapters/git/git-repo';
 import { runCommandTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
 import { DEFAULT_DENY } from '../../../src/config/schema';
-import type { Log } from '../../../src/ports';
+import type { Log, WorkingCopy } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
 import { commandRunner, prepareTools } from '../../../src/steps/sandbox-setup';
 import { git } from '../../support/git-cli';
@@ -19,7 +18,7 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
   const log: Log = { info: () => undefined, warn: (m) => void warnings.push(m), checkpoint: () => undefined };
   const REASON = 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces';
   const noSandbox = async () => ({ reason: REASON });
-  const ctx = () => ({ repo: { dir: ws } as GitRepo, log });
+  const ctx = () => ({ repo: { dir: ws } as WorkingCopy, log });
   const tool = (r: { runner?: CommandRunner; warning: string | null }) =>
     runCommandTool(new PathJail(ws), {
       runner: r.runner,
@@ -69,7 +68,7 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
   const warnings: string[] = [];
   const infos: string[] = [];
   const log: Log = { info: (m) => void infos.push(m), warn: (m) => void warnings.push(m), checkpoint: () => undefined };
-  const ctx = () => ({ repo: { dir: ws } as GitRepo, log });
+  const ctx = () => ({ repo: { dir: ws } as WorkingCopy, log });
   const config = (setup: string[], allow = false) => ({ setup, command_timeout_seconds: 20, allow_unsandboxed: allow });
   const noSandbox = async () => ({ reason: 'no sandbox on this runner' });
 

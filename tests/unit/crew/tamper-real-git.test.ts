@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { GitRepo } from '../../../src/adapters/git/git-repo';
+import { gitRepo } from '../../../src/adapters/git/git-repo';
 import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../../../src/domain/diff';
 import { adversarialChecks, verdictOf } from '../../../src/domain/judgment';
 import { findTampering, isRunnerConfigFile, setupFilesNamedIn, type TamperContext } from '../../../src/domain/tamper';
@@ -10,7 +10,7 @@ import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
 import { plan } from './run-fixtures';
 
 /**
- * The test-tampering checks read the diff crew's own git produces (GitRepo.unifiedDiff), in real
+ * The test-tampering checks read the diff crew's own git produces (GitWorkingCopy.unifiedDiff), in real
  * repositories whose `.gitattributes` and configuration try to hide a change or run a program.
  */
 const root = mkdtempSync(join(tmpdir(), 'crew-tamper-git-'));
@@ -72,7 +72,7 @@ describe('item 1: the diff the checks read is the bytes as committed, whatever .
     rmSync(markers, { recursive: true, force: true });
     mkdirSync(markers);
 
-    const repo = new GitRepo(dir, dir, 'unused-token');
+    const repo = gitRepo(dir, dir, 'unused-token').repo;
     const diff = await repo.unifiedDiff(base, head);
     expect(diff.truncated).toBe(false);
     expect(diff.text).not.toContain('Binary files');
@@ -93,7 +93,7 @@ describe('item 1: the diff the checks read is the bytes as committed, whatever .
     write('test/.gitattributes', '*.js -diff\n');
     unlinkSync(join(dir, 'docs/.gitattributes'));
     const head = await commit('attrs');
-    const found = findTampering(parseUnifiedDiff((await new GitRepo(dir, dir, 'unused-token').unifiedDiff(base, head)).text));
+    const found = findTampering(parseUnifiedDiff((await gitRepo(dir, dir, 'unused-token').repo.unifiedDiff(base, head)).text));
     expect(found).toEqual([
       {
         rule: 'git-attributes-changed',
@@ -128,7 +128,7 @@ describe("item 1: crew's own git runs no filter, diff or merge driver a tree's .
   it('commit, checkout, restore, merge, diff and show leave no marker; the same commands in plain git do', async () => {
     const { dir, base, write } = await repoWithBase();
     const markers = await configureDrivers(dir);
-    const repo = new GitRepo(dir, dir, 'ghs_secret_token_for_the_test');
+    const repo = gitRepo(dir, dir, 'ghs_secret_token_for_the_test').repo;
     // A tree that picks every driver by name, committed through crew (git add runs clean filters).
     write('.gitattributes', '* filter=evil diff=evil merge=evil\n');
     write('src/a.js', 'export const a = 2;\n');
@@ -161,7 +161,7 @@ describe("item 1: crew's own git runs no filter, diff or merge driver a tree's .
     await git(['config', 'filter.evil.required', 'true'], { cwd: dir });
     write('.gitattributes', '*.bin filter=evil\n');
     write('a.bin', 'data\n');
-    await expect(new GitRepo(dir, dir, 'unused-token').commitAll('bin')).rejects.toThrow(/clean filter 'evil' failed/);
+    await expect(gitRepo(dir, dir, 'unused-token').repo.commitAll('bin')).rejects.toThrow(/clean filter 'evil' failed/);
     expect(ran(markers)).toEqual([]);
   });
 });
@@ -171,7 +171,7 @@ describe('item 3: a diff over the limit fails closed', () => {
     const { dir, base, write, commit } = await repoWithBase();
     write('src/big.js', `${'x'.repeat(99)}\n`.repeat(2000));
     const head = await commit('big');
-    const repo = new GitRepo(dir, dir, 'unused-token');
+    const repo = gitRepo(dir, dir, 'unused-token').repo;
     const diff = await repo.unifiedDiff(base, head, 50_000);
     expect(diff.truncated).toBe(true);
     expect(diff.bytes).toBeGreaterThan(200_000);
@@ -203,7 +203,7 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
   });
   /** What the critic gathers: each changed package.json whole, and the setup files the head's configuration names. */
   async function checks(head: string, from = r.base): Promise<ReturnType<typeof findTampering>> {
-    const repo = new GitRepo(r.dir, r.dir, 'unused-token');
+    const repo = gitRepo(r.dir, r.dir, 'unused-token').repo;
     const files = parseUnifiedDiff((await repo.unifiedDiff(from, head)).text);
     const context: TamperContext = { packageJson: {}, setupFiles: [] };
     for (const f of files.filter((x) => x.path.endsWith('package.json')))
@@ -242,7 +242,7 @@ describe('items 4 and 5: runner setup and npm lifecycle scripts', () => {
       'package.json:5 changes the `postinstall` script from `node scripts/steal.js` to `node scripts/other.js`, which npm runs by itself (on install, test, pack or publish): look at it before merging',
     ]);
     // The same commit read from the diff alone (no whole files): the line rules still find it.
-    const repo = new GitRepo(r.dir, r.dir, 'unused-token');
+    const repo = gitRepo(r.dir, r.dir, 'unused-token').repo;
     expect(findTampering(parseUnifiedDiff((await repo.unifiedDiff(first.trim(), 'HEAD')).text)).map((f) => f.evidence)).toEqual(changed.map((f) => f.evidence));
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModel } from '../../../src/adapters/anthropic/model';
-import { GitRepo } from '../../../src/adapters/git/git-repo';
+import { gitRepo } from '../../../src/adapters/git/git-repo';
 import { githubBranches } from '../../../src/domain/refs';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { parseConfig } from '../../../src/config/schema';
@@ -171,7 +171,7 @@ describe('the work step, in-process against the fakes', () => {
         comment: { id: 1, body: '/crew run', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } },
       },
       forge: makeForge(),
-      repo: new GitRepo(workspace, gh.cloneUrl, token),
+      ...gitRepo(workspace, gh.cloneUrl, token),
       state: stateStore(`job-${Math.random().toString(36).slice(2, 8)}`),
       branches: githubBranches,
       clock,

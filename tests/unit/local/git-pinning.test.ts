@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitRepo } from '../../../src/adapters/git/git-repo';
-import { WorktreeRepo } from '../../../src/local/worktree-repo';
+import { gitRepo } from '../../../src/adapters/git/git-repo';
+import { createWorktree } from '../../../src/adapters/local/worktree';
 
 /**
  * crew's own git never follows git metadata a tool could have changed: a worktree's `.git`
@@ -63,7 +63,7 @@ async function poisonedGitDir(dir: string): Promise<void> {
 describe("crew's own git in a worktree whose .git pointer a tool rewrote", () => {
   it('keeps using the worktree folder crew made: no hook, fsmonitor, filter or textconv of the planted folder runs, and the commit lands in the repository', async () => {
     const { project, base } = await repository('pointer');
-    const repo = await WorktreeRepo.create(project, join(root, 'wt-pointer'), base);
+    const { repo, remote, dispose } = await createWorktree(project, join(root, 'wt-pointer'), base);
     const planted = join(root, 'planted.git');
     await poisonedGitDir(planted);
     // What a tool in the worktree can do: the `.git` file is in the tree it may write.
@@ -75,7 +75,7 @@ describe("crew's own git in a worktree whose .git pointer a tool rewrote", () =>
     expect(commit.changedFiles.sort()).toEqual(['.gitattributes', 'b.txt']);
     await repo.unifiedDiff(base);
     await repo.diffStat(base);
-    await repo.push('crew/local-1/t1');
+    await remote.push('crew/local-1/t1');
     expect(existsSync(marker), 'a planted program ran').toBe(false);
     // The commit is in the person's repository, not in the planted folder.
     expect(await gitIn(project, 'rev-parse', 'crew/local-1/t1')).toBe(commit.sha);
@@ -85,7 +85,7 @@ describe("crew's own git in a worktree whose .git pointer a tool rewrote", () =>
     await exec('git', ['-C', repo.dir, 'status'], { timeout: 20_000 }).catch(() => undefined);
     expect(existsSync(marker)).toBe(true);
     await rm(marker);
-    await repo.dispose();
+    await dispose();
   });
 });
 
@@ -100,7 +100,7 @@ describe("crew's own git in the person's repository ignores their global git con
     const saved = process.env.HOME;
     process.env.HOME = home;
     try {
-      const repo = await WorktreeRepo.create(project, join(root, 'wt-global'), base);
+      const { repo, dispose } = await createWorktree(project, join(root, 'wt-global'), base);
       await writeFile(join(repo.dir, '.gitattributes'), '* filter=evil diff=evil\n');
       await writeFile(join(repo.dir, 'b.txt'), 'b\n');
       await repo.commitAll('crew: t1');
@@ -110,7 +110,7 @@ describe("crew's own git in the person's repository ignores their global git con
       await exec('git', ['-C', repo.dir, 'add', '--renormalize', '.'], { env: { ...process.env, HOME: home } });
       expect(existsSync(marker)).toBe(true);
       await rm(marker);
-      await repo.dispose();
+      await dispose();
     } finally {
       process.env.HOME = saved;
     }
@@ -120,7 +120,7 @@ describe("crew's own git in the person's repository ignores their global git con
 describe("crew's own git in a checkout whose .git folder was swapped (the Action's workspace)", () => {
   it('stops with a message instead of following the new folder, and runs nothing from it', async () => {
     const { project } = await repository('swapped');
-    const repo = new GitRepo(project, project, 'ghs_token_for_the_test');
+    const { repo } = gitRepo(project, project, 'ghs_token_for_the_test');
     await writeFile(join(project, 'b.txt'), 'b\n');
     await repo.commitAll('first');
     // What a tool may do where it can write the checkout's top folder: rename .git away and plant another.

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalStateStore } from '../../../src/local/state-store';
-import { WorktreeRepo } from '../../../src/local/worktree-repo';
+import { LocalStateStore } from '../../../src/adapters/local/state-store';
+import { createWorktree } from '../../../src/adapters/local/worktree';
 
 const exec = promisify(execFile);
 let root: string;
@@ -107,24 +107,24 @@ describe('the worktree repo', () => {
     await git('commit', '-qm', 'base');
     const base = await git('rev-parse', 'HEAD');
 
-    const one = await WorktreeRepo.create(project, join(root, 'wt', 'one'), base);
-    expect(await one.fetch(['crew/local-1/t1'])).toEqual({ missing: ['crew/local-1/t1'] });
-    await one.checkoutNew('crew/local-1/t1', base);
-    await writeFile(join(one.dir, 'b.txt'), 'b\n');
-    await one.commitAll('crew: t1');
-    await one.push('crew/local-1/t1');
-    const first = await one.head();
-    expect(await one.remoteSha('crew/local-1/t1')).toBe(first);
-    await expect(one.push('main')).rejects.toThrow(/refusing to write ref 'main'/);
+    const one = await createWorktree(project, join(root, 'wt', 'one'), base);
+    expect(await one.remote.fetch(['crew/local-1/t1'])).toEqual({ missing: ['crew/local-1/t1'] });
+    await one.repo.checkoutNew('crew/local-1/t1', base);
+    await writeFile(join(one.repo.dir, 'b.txt'), 'b\n');
+    await one.repo.commitAll('crew: t1');
+    await one.remote.push('crew/local-1/t1');
+    const first = await one.repo.head();
+    expect(await one.remote.head('crew/local-1/t1')).toBe(first);
+    await expect(one.remote.push('main')).rejects.toThrow(/refusing to write ref 'main'/);
 
     // A second job starting from the base cannot overwrite t1's work by pushing.
-    const two = await WorktreeRepo.create(project, join(root, 'wt', 'two'), base);
-    await writeFile(join(two.dir, 'c.txt'), 'c\n');
-    await two.commitAll('crew: elsewhere');
-    await expect(two.push('crew/local-1/t1')).rejects.toThrow(/non-fast-forward/);
-    await expect(two.pushReplacing('crew/local-1/t1', base)).rejects.toThrow();
-    await two.pushReplacing('crew/local-1/t1', first);
-    expect(await git('rev-parse', 'crew/local-1/t1')).toBe(await two.head());
+    const two = await createWorktree(project, join(root, 'wt', 'two'), base);
+    await writeFile(join(two.repo.dir, 'c.txt'), 'c\n');
+    await two.repo.commitAll('crew: elsewhere');
+    await expect(two.remote.push('crew/local-1/t1')).rejects.toThrow(/non-fast-forward/);
+    await expect(two.remote.pushReplacing('crew/local-1/t1', base)).rejects.toThrow();
+    await two.remote.pushReplacing('crew/local-1/t1', first);
+    expect(await git('rev-parse', 'crew/local-1/t1')).toBe(await two.repo.head());
 
     await one.dispose();
     await two.dispose();

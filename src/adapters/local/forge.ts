@@ -1,8 +1,8 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { isoSeconds } from '../clock';
-import type { ApprovingReview, CheckFact, MergeMethod } from '../domain/merge-gate';
-import type { CommentInfo, CommentRef, Forge, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission } from '../ports';
+import { isoSeconds } from '../../clock';
+import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
+import type { CommentInfo, CommentRef, LocalForgeHooks, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission, TerminalForge } from '../../ports';
 
 /**
  * The Forge port without GitHub: the run's "issue" is the request typed at the terminal,
@@ -33,16 +33,7 @@ interface ForgeData {
   pulls: StoredPull[];
 }
 
-export interface LocalForgeHooks {
-  /** A comment crew (or the person) posted, or crew edited; the terminal shows what matters. */
-  onComment?(comment: CommentInfo & { edited: boolean }): void;
-  dispatch(inputs: Record<string, string>): void;
-  workflowRunActive(runId: string): boolean;
-  /** The commit a branch points at, for the "pull request" view. */
-  branchSha(branch: string): Promise<string>;
-}
-
-export class LocalForge implements Forge {
+export class LocalForge implements TerminalForge {
   readonly repo: { owner: string; name: string };
   private data?: Promise<ForgeData>;
   private writing: Promise<void> = Promise.resolve();
@@ -51,7 +42,10 @@ export class LocalForge implements Forge {
     private readonly runDir: string,
     private readonly project: string,
     private readonly baseBranch: string,
-    private readonly hooks: LocalForgeHooks,
+    private readonly hooks: LocalForgeHooks & {
+      /** The commit a branch points at, for the "pull request" view. */
+      branchSha(branch: string): Promise<string>;
+    },
   ) {
     this.repo = { owner: 'local', name: project.split('/').filter(Boolean).pop() ?? 'repo' };
   }

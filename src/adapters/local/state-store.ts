@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { readTree } from '../adapters/files/read-tree';
-import type { StateSnapshot, StateStore, StateTx } from '../ports';
-import { processAlive } from './workspace';
+import type { RunFolders, StateSnapshot, StateTx } from '../../ports';
+import { readTree } from '../files/read-tree';
 
 /**
  * The run state of local runs, as plain files: `.crew/runs/<N>/` holds what the
@@ -41,7 +40,7 @@ function toLocal(statePath: string): { run: number; rest: string } {
 
 const toState = (run: number, rest: string) => `issue-${run}/run-1/${rest}`;
 
-export class LocalStateStore implements StateStore {
+export class LocalStateStore implements RunFolders {
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly listeners = new Set<(run: number, snapshot: StateSnapshot) => void>();
 
@@ -196,5 +195,15 @@ export class LocalStateStore implements StateStore {
     } finally {
       await rm(lock, { recursive: true, force: true });
     }
+  }
+}
+
+/** Whether a process is still running (one we may not signal counts as running). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,0 +1,162 @@
+import { appendFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { DIFF_LIMIT_BYTES } from '../../domain/diff';
+import { assertCrewRef, assertRevision as rev } from '../../domain/refs';
+import type { CommitResult, MergeResult, UnifiedDiff, WorkingCopy } from '../../ports';
+import { readFileAtCommit, withMessageFile } from './git-client';
+
+/**
+ * Diff options that show every file's bytes as committed, whatever the repository's attributes or
+ * configuration say: every file as text, no textconv or external diff program, git's own a/ b/
+ * prefixes and whole-tree paths (a person's `diff.noprefix` or `diff.relative` would change them).
+ */
+const AS_COMMITTED = ['--no-color', '--text', '--no-textconv', '--no-ext-diff', '--no-renames', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/'];
+
+/** The WorkingCopy port over the job's checkout, through crew's hardened git client (git-client.ts). */
+export class GitWorkingCopy implements WorkingCopy {
+  constructor(
+    readonly dir: string,
+    protected readonly git: SimpleGit,
+  ) {}
+
+  async checkoutNew(branch: string, start: string): Promise<void> {
+    await this.git.raw(['checkout', '--quiet', '--force', '-B', assertCrewRef(branch), rev(start)]);
+    await this.git.raw(['clean', '-fdq']);
+  }
+
+  async checkoutDetached(start: string): Promise<void> {
+    await this.git.raw(['checkout', '--quiet', '--force', '--detach', rev(start)]);
+    await this.git.raw(['clean', '-fdq']);
+  }
+
+  async merge(ref: string, message: string): Promise<MergeResult> {
+    const result = await this.tryMerge(ref, message);
+    if (!result.ok) await this.abortMerge();
+    return result;
+  }
+
+  async mergeKeepingConflicts(ref: string, message: string): Promise<MergeResult> {
+    const result = await this.tryMerge(ref, message);
+    if (!result.ok && !result.conflicts.length) await this.abortMerge();
+    return result;
+  }
+
+  /**
+   * The outcome is read from the repository, not from git's exit: a conflicted merge exits 1
+   * with its report on stdout, which simple-git resolves as success.
+   */
+  private async tryMerge(ref: string, message: string): Promise<MergeResult> {
+    const target = rev(ref); // a hostile ref throws here, not as a failed merge
+    let failed = false;
+    await withMessageFile(message, (m) => this.git.raw(['merge', '--no-ff', '--no-edit', ...m, target]).catch(() => (failed = true)));
+    const conflicts = (await this.git.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
+    if (conflicts.length) return { ok: false, conflicts };
+    if (failed || !(await this.isAncestor(ref, 'HEAD'))) return { ok: false, conflicts: [] };
+    return { ok: true, conflicts: [] };
+  }
+
+  async abortMerge(): Promise<void> {
+    await this.git.raw(['merge', '--abort']).catch(() => undefined);
+  }
+
+  async commitMerge(message: string): Promise<string> {
+    await this.git.raw(['add', '-A']);
+    await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
+    return this.head();
+  }
+
+  async commitAll(message: string, opts: { allowEmpty?: boolean } = {}): Promise<CommitResult> {
+    await this.git.raw(['add', '-A']);
+    const changed = (await this.git.raw(['diff', '--cached', '--name-only'])).split('\n').filter(Boolean);
+    if (changed.length === 0 && !opts.allowEmpty) return { sha: await this.head(), changedFiles: [], empty: true };
+    await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...(changed.length ? [] : ['--allow-empty']), ...m]));
+    return { sha: await this.head(), changedFiles: changed, empty: changed.length === 0 };
+  }
+
+  async restorePaths(select: (path: string) => boolean): Promise<string[]> {
+    await this.git.raw(['add', '-A']);
+    const changed = (await this.git.raw(['diff', '--cached', '--name-only', '--no-renames', '-z', 'HEAD'])).split('\0').filter(Boolean);
+    const hits = changed.filter(select);
+    if (!hits.length) return [];
+    const literal = ['--literal-pathspecs'];
+    const tracked = new Set((await this.git.raw([...literal, 'ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', ...hits])).split('\0').filter(Boolean));
+    const restore = hits.filter((p) => tracked.has(p));
+    const remove = hits.filter((p) => !tracked.has(p));
+    if (remove.length) {
+      await this.git.raw([...literal, 'rm', '-q', '-r', '--cached', '-f', '--', ...remove]);
+      // git never tracks a path below a link, so these parents are real folders; rm does not follow a link it removes.
+      for (const p of remove) await rm(join(this.dir, p), { force: true, recursive: true });
+    }
+    if (restore.length) await this.git.raw([...literal, 'checkout', 'HEAD', '--', ...restore]);
+    return hits;
+  }
+
+  /** Stages everything to compare. */
+  async changedSince(from: string): Promise<string[]> {
+    await this.git.raw(['add', '-A']);
+    return (await this.git.raw(['diff', '--cached', '--name-only', rev(from)])).split('\n').filter(Boolean);
+  }
+
+  async commitMessage(ref: string): Promise<string> {
+    return this.git.raw(['log', '-1', '--format=%B', rev(ref)]);
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    // Not `merge-base --is-ancestor`: it answers by exit code alone, and simple-git resolves a
+    // non-zero exit that prints nothing, which read every commit as an ancestor.
+    rev(ancestor);
+    rev(descendant);
+    try {
+      const [a, base] = await Promise.all([
+        this.git.raw(['rev-parse', '--verify', `${ancestor}^{commit}`]),
+        this.git.raw(['merge-base', ancestor, descendant]),
+      ]);
+      return a.trim() !== '' && a.trim() === base.trim();
+    } catch {
+      return false;
+    }
+  }
+
+  async head(): Promise<string> {
+    return (await this.git.raw(['rev-parse', 'HEAD'])).trim();
+  }
+
+  async listFiles(): Promise<string[]> {
+    return (await this.git.raw(['ls-files'])).split('\n').filter(Boolean);
+  }
+
+  async readFileAt(ref: string, path: string): Promise<string | undefined> {
+    rev(ref);
+    return readFileAtCommit(this.git, ref, path);
+  }
+
+  /** Through the checkout's own `.git/info/exclude`. */
+  async excludeUntracked(): Promise<string[]> {
+    const untracked = (await this.git.raw(['ls-files', '--others', '--exclude-standard', '--directory'])).split('\n').filter(Boolean);
+    if (untracked.length)
+      await appendFile(join(this.dir, '.git', 'info', 'exclude'), `\n# crew: output of the setup commands\n${untracked.map((p) => `/${p}`).join('\n')}\n`);
+    return untracked;
+  }
+
+  async diffFiles(from: string, to = 'HEAD'): Promise<string[]> {
+    return (await this.git.raw(['diff', '--name-only', rev(from), rev(to)])).split('\n').filter(Boolean);
+  }
+
+  /**
+   * The change between two commits as a zero-context unified diff, for the critic's checks, read the
+   * way the commits hold it: the tree's `.gitattributes` decide nothing here (`-diff`, `binary` and
+   * `diff=<driver>` would show a deleted test as "Binary files differ", and a textconv program would
+   * rewrite what the checks read), and no configured program runs. Over `maxBytes` the text is cut
+   * and `truncated` says so; `bytes` is the whole size.
+   */
+  async unifiedDiff(from: string, to = 'HEAD', maxBytes = DIFF_LIMIT_BYTES): Promise<UnifiedDiff> {
+    const text = await this.git.raw(['-c', 'core.quotePath=false', 'diff', ...AS_COMMITTED, '-U0', rev(from), rev(to)]);
+    const bytes = Buffer.byteLength(text);
+    return bytes > maxBytes ? { text: Buffer.from(text).subarray(0, maxBytes).toString('utf8'), truncated: true, bytes } : { text, truncated: false, bytes };
+  }
+
+  async diffStat(from: string, to = 'HEAD'): Promise<string> {
+    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--stat=120', ...AS_COMMITTED, rev(from), rev(to)])).trim();
+  }
+}
