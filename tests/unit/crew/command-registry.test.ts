@@ -26,7 +26,7 @@ const WAITING: Array<RunRecord['waiting']> = [
   null,
   { kind: 'answer', commentId: 1, questions: ['q'] },
   { kind: 'approval', commentId: 1, planVersion: 1, reason: 'requested' },
-  { kind: 'decision', commentId: 1, task: 't1', topic: 'technical', question: 'q' },
+  { kind: 'decision', commentId: 1, task: 't1', topic: 'scope', question: 'q' },
   { kind: 'decision', commentId: 1, task: 't1', topic: 'plan_review', question: 'q' },
   { kind: 'verdict', commentId: 1, iteration: 3 },
   { kind: 'conflict', commentId: 1, task: 't2', files: ['a'] },
