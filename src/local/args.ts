@@ -67,7 +67,13 @@ const OTHER_OPTIONS = { project: RUN_OPTIONS.project, help: RUN_OPTIONS.help } a
 type Verb = 'run' | 'list' | 'status';
 type Token = NonNullable<ReturnType<typeof parseOptions>['tokens']>[number];
 type OptionToken = Extract<Token, { kind: 'option' }>;
-type Values = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof RUN_OPTIONS)[K] extends { type: 'string' } ? string : boolean };
+type Values = {
+  [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof RUN_OPTIONS)[K] extends { type: 'string' }
+      ? string
+      : boolean;
+};
 
 const optionsOf = (verb: Verb): ParseArgsOptionsConfig => (verb === 'run' ? RUN_OPTIONS : OTHER_OPTIONS);
 
@@ -86,7 +92,8 @@ function splitResume(args: string[]): string[] {
   return args.flatMap((a, i) => {
     if (i >= end || !a.startsWith('--resume=')) return [a];
     const run = a.slice('--resume='.length);
-    if (!/^[0-9]+$/.test(run)) throw new UsageError(`--resume takes a run number (got '${run}'): crew run --resume 7, or crew run --resume for the latest run.`);
+    if (!/^[0-9]+$/.test(run))
+      throw new UsageError(`--resume takes a run number (got '${run}'): crew run --resume 7, or crew run --resume for the latest run.`);
     return ['--resume', run];
   });
 }
@@ -96,9 +103,7 @@ function splitResume(args: string[]): string[] {
  * another command's), lacks its value, or has one it does not take. Read from the tokens of a lenient
  * parse of the same line, so nothing depends on Node's wording.
  */
-function explain(verb: Verb, args: string[], error: Error): string {
-  const options = optionsOf(verb);
-  const { tokens } = parseOptions({ args, options, strict: false, allowPositionals: true, tokens: true });
+function explain(verb: Verb, tokens: Token[], options: ParseArgsOptionsConfig, error: Error): string {
   for (const t of tokens) {
     if (t.kind !== 'option') continue;
     const known = options[t.name];
@@ -140,19 +145,21 @@ export function parseArgs(argv: string[], cwd: string): Command {
 
   const args = verb === 'run' ? splitResume(given) : given;
   const options = optionsOf(verb);
-  // --help anywhere (as an option, not a value) shows the help, whatever else is wrong with the line.
-  const lenient = parseOptions({ args, options, strict: false, allowPositionals: true, tokens: true });
-  if (lenient.values.help === true) return { kind: 'help' };
+  // --help or -h on its own anywhere (as an option, not a value) shows the help, whatever else is wrong with the
+  // line; inside a group of short options (-vh) only when the rest is right, so a task like "-fix the bug" is not -h.
+  const { tokens } = parseOptions({ args, options, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help' && (args[t.index] === '--help' || args[t.index] === '-h'))) return { kind: 'help' };
 
   let parsed: { values: object; positionals: string[]; tokens: Token[] };
   try {
     parsed = parseOptions({ args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
-    if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(explain(verb, args, e as Error));
+    if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(explain(verb, tokens, options, e as Error));
     throw e;
   }
-  checkRepeats(parsed.tokens, options);
   const values = parsed.values as Values;
+  if (values.help) return { kind: 'help' };
+  checkRepeats(parsed.tokens, options);
   const project = values.project ?? cwd;
 
   if (verb === 'list') {
