@@ -1,3 +1,4 @@
+import { parseArgs as parseOptions, type ParseArgsOptionsConfig } from 'node:util';
 import { UsageError } from './workspace';
 
 /** The `crew` command line, parsed without side effects; mistakes are UsageErrors (exit 2). */
@@ -45,65 +46,145 @@ Options:
 The model: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway.
 Exit codes: 0 done, 1 not done (criteria unmet, failed, or waiting for you), 2 usage or configuration error, 130 interrupted.`;
 
+/** `crew run`'s options; `list` and `status` take `--project` and `--help` only. */
+const RUN_OPTIONS = {
+  project: { type: 'string' },
+  criteria: { type: 'string', multiple: true },
+  criterion: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  'max-iterations': { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
+  scripted: { type: 'string' },
+  'allow-unsandboxed': { type: 'boolean' },
+  'allow-setup': { type: 'boolean' },
+  // `--resume [run]`: parseArgs has no optional values, so the run number is the positional right after it.
+  resume: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig;
+
+const OTHER_OPTIONS = { project: RUN_OPTIONS.project, help: RUN_OPTIONS.help } as const satisfies ParseArgsOptionsConfig;
+
+type Verb = 'run' | 'list' | 'status';
+type Token = NonNullable<ReturnType<typeof parseOptions>['tokens']>[number];
+type OptionToken = Extract<Token, { kind: 'option' }>;
+type Values = {
+  [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof RUN_OPTIONS)[K] extends { type: 'string' }
+      ? string
+      : boolean;
+};
+
+const optionsOf = (verb: Verb): ParseArgsOptionsConfig => (verb === 'run' ? RUN_OPTIONS : OTHER_OPTIONS);
+
+/** `--criteria` as it was typed, or the long name for `-v`. */
+const spelled = (t: OptionToken): string => (t.rawName.startsWith('--') ? t.rawName : `${t.rawName} (--${t.name})`);
+
 function positiveInt(flag: string, value: string | undefined): number {
   if (value === undefined || !/^[1-9][0-9]*$/.test(value))
     throw new UsageError(`${flag} needs a positive whole number (got ${value === undefined ? 'nothing' : `'${value}'`}).`);
   return Number(value);
 }
 
+/** `--resume=7` is `--resume 7`: the one option whose value may be left out (up to `--`, after which all is positional). */
+function splitResume(args: string[]): string[] {
+  const end = args.includes('--') ? args.indexOf('--') : args.length;
+  return args.flatMap((a, i) => {
+    if (i >= end || !a.startsWith('--resume=')) return [a];
+    const run = a.slice('--resume='.length);
+    if (!/^[0-9]+$/.test(run))
+      throw new UsageError(`--resume takes a run number (got '${run}'): crew run --resume 7, or crew run --resume for the latest run.`);
+    return ['--resume', run];
+  });
+}
+
+/**
+ * Why parseArgs refused the line, in crew's words: the first option, in order, that is unknown (or
+ * another command's), lacks its value, or has one it does not take. Read from the tokens of a lenient
+ * parse of the same line, so nothing depends on Node's wording.
+ */
+function explain(verb: Verb, tokens: Token[], options: ParseArgsOptionsConfig, error: Error): string {
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const known = options[t.name];
+    if (known === undefined) {
+      const ofRun = Object.entries(RUN_OPTIONS).find(([name, o]) => name === t.name || ('short' in o && o.short === t.name));
+      if (ofRun && verb !== 'run') return `crew ${verb} does not take ${t.rawName} (an option of crew run); crew ${verb} takes --project DIR.`;
+      const dash = t.rawName.startsWith('--') ? '' : `; a task that starts with '-' goes after --: crew run -- "-task"`;
+      return `unknown option '${t.rawName}' for crew ${verb} (crew --help lists the options${dash}).`;
+    }
+    if (known.type === 'boolean' && t.value !== undefined) return `${spelled(t)} takes no value (got '${t.value}'); leave out '=${t.value}'.`;
+    if (known.type === 'string' && t.value === undefined) return `${t.rawName} needs a value: ${t.rawName} VALUE, or ${t.rawName}=VALUE.`;
+    if (known.type === 'string' && !t.inlineValue && t.value?.startsWith('-'))
+      return `${t.rawName} needs a value, and '${t.value}' after it looks like an option. For a value that starts with '-', write ${t.rawName}='${t.value}'.`;
+  }
+  return error.message;
+}
+
+/** Refuses a single-value option given twice (parseArgs would keep the last one silently) and an empty value. */
+function checkRepeats(tokens: Token[], options: ParseArgsOptionsConfig): void {
+  const seen = new Map<string, string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const o = options[t.name]!;
+    if (o.type === 'string' && t.value?.trim() === '') throw new UsageError(`${t.rawName} is empty: give it a value (${t.rawName} VALUE).`);
+    if (o.multiple || (o.type === 'boolean' && t.name !== 'resume')) continue;
+    const shown = t.name === 'resume' ? '--resume' : `${t.rawName} '${t.value}'`;
+    const before = seen.get(t.name);
+    if (before !== undefined) throw new UsageError(`${t.rawName} was given twice (${before}, then ${shown}); give it once.`);
+    seen.set(t.name, shown);
+  }
+}
+
 export function parseArgs(argv: string[], cwd: string): Command {
-  const [verb, ...rest] = argv;
+  const [verb, ...given] = argv;
   if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') return { kind: 'help' };
   if (verb === '--version' || verb === 'version') return { kind: 'version' };
   if (verb !== 'run' && verb !== 'list' && verb !== 'status')
     throw new UsageError(`unknown command '${verb}'. Use crew run, crew list or crew status (crew --help shows them all).`);
 
-  let project = cwd;
-  const criteria: string[] = [];
-  const positional: string[] = [];
-  let configFile: string | undefined;
-  let resume: number | 'latest' | undefined;
-  let maxIterations: number | undefined;
-  let verbose = false;
-  let scripted: string | undefined;
-  let allowUnsandboxed = false;
-  let allowSetup = false;
-  const value = (i: number, flag: string) => {
-    const v = rest[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value.`);
-    return v;
-  };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const take = () => (inline !== undefined ? inline : value(i++, flag));
-    if (flag === '--project') project = take();
-    else if (flag === '--criteria' || flag === '--criterion') criteria.push(take());
-    else if (flag === '--config') configFile = take();
-    else if (flag === '--max-iterations') maxIterations = positiveInt(flag, take());
-    else if (flag === '--verbose' || flag === '-v') verbose = true;
-    else if (flag === '--scripted') scripted = take();
-    else if (flag === '--allow-unsandboxed') allowUnsandboxed = true;
-    else if (flag === '--allow-setup') allowSetup = true;
-    else if (flag === '--resume') {
-      const next = inline ?? rest[i + 1];
-      if (next !== undefined && /^[0-9]+$/.test(next)) {
-        resume = positiveInt(flag, next);
-        if (inline === undefined) i++;
-      } else resume = 'latest';
-    } else if (flag === '--help' || flag === '-h') return { kind: 'help' };
-    else if (flag.startsWith('-')) throw new UsageError(`unknown option '${flag}' for crew ${verb} (crew --help lists the options).`);
-    else positional.push(a);
+  const args = verb === 'run' ? splitResume(given) : given;
+  const options = optionsOf(verb);
+  // --help or -h on its own anywhere (as an option, not a value) shows the help, whatever else is wrong with the
+  // line; inside a group of short options (-vh) only when the rest is right, so a task like "-fix the bug" is not -h.
+  const { tokens } = parseOptions({ args, options, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help' && (args[t.index] === '--help' || args[t.index] === '-h'))) return { kind: 'help' };
+
+  let parsed: { values: object; positionals: string[]; tokens: Token[] };
+  try {
+    parsed = parseOptions({ args, options, strict: true, allowPositionals: true, tokens: true });
+  } catch (e) {
+    if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(explain(verb, tokens, options, e as Error));
+    throw e;
   }
+  const values = parsed.values as Values;
+  if (values.help) return { kind: 'help' };
+  checkRepeats(parsed.tokens, options);
+  const project = values.project ?? cwd;
 
   if (verb === 'list') {
-    if (positional.length) throw new UsageError(`crew list takes no arguments (got '${positional[0]}').`);
+    if (parsed.positionals.length) throw new UsageError(`crew list takes no arguments (got '${parsed.positionals[0]}').`);
     return { kind: 'list', project };
   }
   if (verb === 'status') {
-    if (positional.length > 1) throw new UsageError('crew status takes at most one run number.');
-    return { kind: 'status', project, ...(positional[0] !== undefined ? { run: positiveInt('the run number', positional[0]) } : {}) };
+    if (parsed.positionals.length > 1) throw new UsageError('crew status takes at most one run number.');
+    const [run] = parsed.positionals;
+    return { kind: 'status', project, ...(run !== undefined ? { run: positiveInt('the run number', run) } : {}) };
   }
+
+  // The positional right after --resume is its run number when it is a number.
+  const resumeAt = parsed.tokens.find((t) => t.kind === 'option' && t.name === 'resume')?.index;
+  let resume: number | 'latest' | undefined = values.resume ? 'latest' : undefined;
+  const positional: string[] = [];
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'positional') continue;
+    if (resumeAt !== undefined && t.index === resumeAt + 1 && /^[0-9]+$/.test(t.value)) resume = positiveInt('--resume', t.value);
+    else positional.push(t.value);
+  }
+  const criteria = parsed.tokens.flatMap((t) => (t.kind === 'option' && (t.name === 'criteria' || t.name === 'criterion') ? [t.value!] : []));
+  const configFile = values.config;
+  const maxIterations = values['max-iterations'] === undefined ? undefined : positiveInt('--max-iterations', values['max-iterations']);
+
   if (positional.length > 1)
     throw new UsageError(`crew run takes one task in quotes; got ${positional.length} words. Quote the task: crew run "${positional.join(' ')}".`);
   const task = positional[0];
@@ -112,5 +193,17 @@ export function parseArgs(argv: string[], cwd: string): Command {
   if (resume === undefined && task === undefined && configFile === undefined)
     throw new UsageError('crew run needs a task: crew run "what to do" --criteria "how to tell it is done", or --config task.yaml, or --resume.');
   if (task !== undefined && !task.trim()) throw new UsageError('the task is empty: say what crew should do.');
-  return { kind: 'run', task, criteria, configFile, resume, project, maxIterations, verbose, scripted, allowUnsandboxed, allowSetup };
+  return {
+    kind: 'run',
+    task,
+    criteria,
+    configFile,
+    resume,
+    project,
+    maxIterations,
+    verbose: values.verbose === true,
+    scripted: values.scripted,
+    allowUnsandboxed: values['allow-unsandboxed'] === true,
+    allowSetup: values['allow-setup'] === true,
+  };
 }

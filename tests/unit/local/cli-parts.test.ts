@@ -49,6 +49,56 @@ describe('crew command line', () => {
     expect(() => parseArgs(argv, '/cwd')).toThrow(UsageError);
     expect(() => parseArgs(argv, '/cwd')).toThrow(message);
   });
+
+  it('reads --flag=value, --criterion, --resume=N, -v and a task after --', () => {
+    expect(parseArgs(['run', 'x', '--criterion', 'a', '--criteria=b', '--criterion=c', '-v', '--project=/p', '--scripted=s.yaml'], '/cwd')).toMatchObject({
+      criteria: ['a', 'b', 'c'],
+      verbose: true,
+      project: '/p',
+      scripted: 's.yaml',
+    });
+    expect(parseArgs(['run', '--resume=3'], '/cwd')).toMatchObject({ resume: 3 });
+    expect(parseArgs(['run', '--verbose', '--resume', '12'], '/cwd')).toMatchObject({ resume: 12, verbose: true });
+    expect(parseArgs(['run', '--', '--not-an-option'], '/cwd')).toMatchObject({ task: '--not-an-option' });
+    expect(parseArgs(['run', 'x', '--criteria=-1 is refused'], '/cwd')).toMatchObject({ criteria: ['-1 is refused'] });
+    expect(parseArgs(['status', '--project', '/p'], '/cwd')).toEqual({ kind: 'status', project: '/p' });
+  });
+
+  it('shows the help for --help or -h anywhere, even on a line that is wrong otherwise', () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['run', '--help'], ['run', 'x', '-vh'], ['run', 'x', '--colour', '-h'], ['list', '--help']])
+      expect(parseArgs(argv, '/cwd')).toEqual({ kind: 'help' });
+    // A value is not an option: `--criteria -h` is a criterion that needs the = form.
+    expect(() => parseArgs(['run', 'x', '--criteria', '-h'], '/cwd')).toThrow("write --criteria='-h'");
+  });
+
+  // What strict parsing refuses that the hand parser let through or got wrong; each names the flag and says what to do.
+  it.each([
+    [['run', 'x', '-z'], "unknown option '-z' for crew run (crew --help lists the options; a task that starts with '-' goes after --"],
+    [['run', '-fix the bug'], "unknown option '-f' for crew run"],
+    [
+      ['run', 'x', '--criteria', '--verbose'],
+      "--criteria needs a value, and '--verbose' after it looks like an option. For a value that starts with '-', write --criteria='--verbose'.",
+    ],
+    [['run', 'x', '--criteria', '-1 works'], "write --criteria='-1 works'"],
+    [['run', 'x', '--project'], '--project needs a value: --project VALUE, or --project=VALUE.'],
+    [['run', 'x', '--config='], '--config is empty: give it a value'],
+    [['run', 'x', '--verbose=yes'], "--verbose takes no value (got 'yes'); leave out '=yes'."],
+    [['run', 'x', '--allow-setup=false'], "--allow-setup takes no value (got 'false')"],
+    [['run', 'x', '--project', 'a', '--project=b'], "--project was given twice (--project 'a', then --project 'b'); give it once."],
+    [['run', 'x', '--max-iterations', '2', '--max-iterations', '3'], '--max-iterations was given twice'],
+    [['run', 'x', '--scripted', 'a.yaml', '--scripted', 'b.yaml'], '--scripted was given twice'],
+    [['run', '--config', 'a.yaml', '--config', 'b.yaml'], '--config was given twice'],
+    [['run', '--resume', '2', '--resume'], '--resume was given twice'],
+    [['run', '--resume=latest'], "--resume takes a run number (got 'latest'): crew run --resume 7, or crew run --resume for the latest run."],
+    [['run', '--resume', '0'], "--resume needs a positive whole number (got '0')"],
+    [['list', '--verbose'], 'crew list does not take --verbose (an option of crew run); crew list takes --project DIR.'],
+    [['status', '-v'], 'crew status does not take -v (an option of crew run)'],
+    [['status', '1', '--criteria', 'a'], 'crew status does not take --criteria'],
+    [['list', '--colour'], "unknown option '--colour' for crew list"],
+  ])('refuses %j, naming the flag', (argv, message) => {
+    expect(() => parseArgs(argv, '/cwd')).toThrow(UsageError);
+    expect(() => parseArgs(argv, '/cwd')).toThrow(message);
+  });
 });
 
 describe('configuration of a local run', () => {

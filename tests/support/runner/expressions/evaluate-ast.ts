@@ -115,16 +115,14 @@ export function evaluateParsed(parsed: ParsedExpression, ctx: ExprContext, statu
             return !looseEquals(left, right);
           case '<':
             return compare(left, right) === -1;
-          case '<=': {
-            const c = compare(left, right);
-            return c === -1 || c === 0;
-          }
+          // As GitHub's runner defines them (Expressions2 EvaluationResult): equal or less, so an array or
+          // object is <= and >= itself (the same instance is equal) though it cannot be ordered.
+          case '<=':
+            return looseEquals(left, right) || compare(left, right) === -1;
           case '>':
             return compare(left, right) === 1;
-          case '>=': {
-            const c = compare(left, right);
-            return c === 1 || c === 0;
-          }
+          case '>=':
+            return looseEquals(left, right) || compare(left, right) === 1;
         }
         return null;
       }
