@@ -28,9 +28,9 @@ const CANARIES = {
 };
 
 async function probe(mode: 'sandboxed' | 'unsandboxed', workspace: string, temp: string, env: Record<string, string>, command: string): Promise<string> {
-  const script = join(__dirname, '..', '..', 'support', 'sandbox', 'cloud-probe.ts');
+  const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, mode, workspace, temp, command], {
-    env: { ...process.env, ...CANARIES, ...env },
+    env: { ...process.env, ...CANARIES, ...env, CREW_PROBE_CLOUD: '1' },
     maxBuffer: 10_000_000,
   });
   return stdout;
