@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,9 @@ import type { Clock, Log, ModelRequest } from '../../../src/ports';
 import { startFakeAnthropic, type FakeAnthropic, type Script } from '../../support/anthropic/index';
 import { decodeEventStream, eventStreamMessage, platformBody } from '../../support/anthropic/platforms';
 import { awsSession, googleWifCredentials, WIF_AUDIENCE } from '../../support/platforms/credentials';
+import { AUTH_STEPS, MODEL_JOBS, withProvider } from '../../support/platforms/actions';
+import { PROJECT_ROOT, readUserWorkflow } from '../../support/scenario/run-scenario';
+import { parse as parseYaml } from 'yaml';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
@@ -214,5 +217,28 @@ describe("the fake's event-stream encoding", () => {
     const bad = Buffer.from(frame);
     bad[bad.length - 6]! ^= 1;
     expect(() => decodeEventStream(bad)).toThrow(/message CRC mismatch/);
+  });
+});
+
+describe("the README's provider workflows", () => {
+  it('add the auth step and id-token: write to the jobs that call the model, and to no other; the README shows the same steps', () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    for (const provider of ['bedrock', 'vertex'] as const) {
+      const wf = parseYaml(withProvider(readUserWorkflow(), provider)) as {
+        jobs: Record<string, { permissions: Record<string, string>; steps: Array<{ uses?: string; with?: Record<string, string> }> }>;
+      };
+      for (const [id, job] of Object.entries(wf.jobs)) {
+        const calls = (MODEL_JOBS as readonly string[]).includes(id);
+        expect(job.permissions['id-token'], id).toBe(calls ? 'write' : undefined);
+        if (!calls) continue;
+        expect(job.steps[0]!.uses).toMatch(/^actions\/checkout@/);
+        expect(job.steps[1]).toEqual(AUTH_STEPS[provider]);
+        expect(job.steps.at(-1)!.with!.provider).toBe(provider);
+      }
+      const step = AUTH_STEPS[provider] as { uses: string; with: Record<string, string> };
+      expect(readme).toContain(`- uses: ${step.uses}`);
+      for (const [k, v] of Object.entries(step.with)) expect(readme).toContain(`${k}: ${v}`);
+      expect(readme).toContain(`provider: ${provider}`);
+    }
   });
 });
