@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { join } from 'node:path';
 import { AnthropicModel } from './adapters/anthropic/model';
 import { gitRepo } from './adapters/git/git-repo';
+import { providerClient, ProviderSetupError } from './adapters/anthropic/providers';
 import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
 import { fitBodies } from './adapters/fit-bodies';
@@ -26,6 +27,7 @@ import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
+import { secureCloudCredentials } from './sandbox/cloud-credentials';
 
 /** When this job's crew step started: close to the job's own start (checkout takes seconds; the save margin covers them). */
 const JOB_STARTED_AT = Date.now();
@@ -72,6 +74,33 @@ function cancellation(step: Settings['step']): AbortSignal | undefined {
   return controller.signal;
 }
 
+/**
+ * The Model port for the provider in force: the Claude API with the `anthropic_api_key` input, or
+ * Amazon Bedrock / Vertex AI through Anthropic's SDKs for them, with the credentials the official
+ * auth actions left in the job's environment. Whatever is missing is named, with what to do.
+ */
+function buildModel(settings: Settings, config: Config, readConfig: () => Promise<Config>): Model {
+  const retryWaitMs = async () => (await readConfig()).api_retry_wait_seconds * 1000;
+  if (config.provider === 'anthropic') {
+    if (!settings.anthropicApiKey) {
+      throw new CrewError(
+        'starting the agents',
+        'The `anthropic_api_key` input is empty, so crew cannot call the model.',
+        "Add a repository secret named `ANTHROPIC_API_KEY` (Settings → Secrets and variables → Actions) and pass it to crew as `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}`, as the README's workflow does. Then comment `/crew run` again. (To use Amazon Bedrock or Vertex AI instead, set `provider`: see the README.)",
+      );
+    }
+    return new AnthropicModel(settings.anthropicApiKey, systemClock, log, { retryWaitMs });
+  }
+  try {
+    const client = providerClient(config.provider, config);
+    log.info(`crew calls the model through ${client.label}`);
+    return new AnthropicModel(client, systemClock, log, { retryWaitMs });
+  } catch (e) {
+    if (e instanceof ProviderSetupError) throw new CrewError('starting the agents', e.missing, e.fix);
+    throw e;
+  }
+}
+
 function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const [owner, name] = env('GITHUB_REPOSITORY').split('/') as [string, string];
   const server = env('GITHUB_SERVER_URL');
@@ -99,6 +128,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const { repo, remote } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT);
   const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
   let config: Promise<Config> | undefined;
+  let loadedConfig: Config | undefined;
   let defaultRef: Promise<string> | undefined;
   /**
    * A commit of the default branch to read configuration and templates from. The
@@ -127,7 +157,8 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     runId,
     config() {
       // Configuration always comes from the default branch, never from a branch under work.
-      config ??= (async () => parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH)))();
+      // The `provider` input, when set, replaces the file's `provider` (and with it the tiers' default model ids).
+      config ??= (async () => (loadedConfig = parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH), CONFIG_PATH, settings.provider)))();
       return config;
     },
     readDefaultBranchFile: async (path) => repo.readFileAt(await defaultBranchRef(), path),
@@ -135,17 +166,18 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       return promptTemplate(name, await this.config(), this.readDefaultBranchFile);
     },
     model() {
-      if (!settings.anthropicApiKey) {
-        throw new CrewError(
-          'starting the agents',
-          'The `anthropic_api_key` input is empty, so crew cannot call the model.',
-          "Add a repository secret named `ANTHROPIC_API_KEY` (Settings → Secrets and variables → Actions) and pass it to crew as `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}`, as the README's workflow does. Then comment `/crew run` again.",
-        );
-      }
-      model ??= new AnthropicModel(settings.anthropicApiKey, systemClock, log, {
-        retryWaitMs: async () => (await ctx!.config()).api_retry_wait_seconds * 1000,
-      });
-      return model;
+      if (model) return model;
+      // Steps read the configuration before they call a model, so it is usually known here and a setup
+      // problem is thrown at once; otherwise the first request waits for it.
+      if (loadedConfig) return (model = buildModel(settings, loadedConfig, () => ctx!.config()));
+      let built: Model | undefined;
+      const lazy: Model = {
+        complete: async (req) => {
+          built ??= buildModel(settings, await ctx!.config(), () => ctx!.config());
+          return built.complete(req);
+        },
+      };
+      return (model = lazy);
     },
     cancellation: cancellation(settings.step),
     async jobLimit() {
@@ -173,6 +205,7 @@ export async function run(): Promise<void> {
     await preloadBundleChunks();
     await preloadTemplates();
     const settings = readSettings();
+    protectCloudCredentials();
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
@@ -186,6 +219,22 @@ export async function run(): Promise<void> {
   } finally {
     if (ctx) await summarizeRateLimits(ctx);
   }
+}
+
+/**
+ * Before anything else: credentials files the auth actions wrote into the workspace move where only
+ * crew's user can read them, and every cloud secret in the environment is redacted and masked.
+ */
+function protectCloudCredentials(): void {
+  const workspace = process.env.GITHUB_WORKSPACE;
+  const temp = process.env.RUNNER_TEMP;
+  if (!workspace || !temp) return;
+  const secured = secureCloudCredentials(process.env, workspace, join(temp, 'crew-credentials'));
+  for (const s of secured.secrets) {
+    addSecret(s);
+    core.setSecret(s);
+  }
+  for (const m of secured.moved) log.info(`moved the credentials file ${m.from} out of the workspace, where agents and commits cannot reach it`);
 }
 
 /** The job summary lists every wait GitHub's rate limits imposed, as the job log does. */

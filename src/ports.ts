@@ -273,7 +273,15 @@ export interface Log {
 }
 
 /** The model's API refused a request for good (not worth retrying): what it said, for the failure comment. */
-export class ModelError extends Error {}
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    /** Who failed to answer: "the Anthropic API", "Amazon Bedrock (us-east-1)", "Vertex AI (…)". */
+    readonly service = 'the Anthropic API',
+  ) {
+    super(message);
+  }
+}
 
 /** GitHub refused to let crew open a pull request with this token. */
 export class PullRequestsNotAllowed extends Error {

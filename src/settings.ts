@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
+import { isProvider, PROVIDERS, type Provider } from './domain/providers';
 
 /** The action's inputs as one typed object. Each error names the input and the form it expects. */
 export interface Settings {
@@ -7,6 +8,8 @@ export interface Settings {
   step: 'route' | 'work' | 'advance' | 'critic' | 'merge';
   /** The Anthropic API key; empty when the secret is not set, which crew reports when it first needs it. */
   anthropicApiKey: string;
+  /** The `provider` input: where model calls go, over `.github/crew.yml`'s `provider`; undefined when the input is empty. */
+  provider?: Provider;
   /** Token for GitHub: the workflow's GITHUB_TOKEN by default, or an App or personal token. */
   githubToken: string;
   /** For `work`: the task id from the matrix. */
@@ -46,6 +49,14 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
     const parsed = positiveInt(name).safeParse(raw);
     if (!parsed.success) throw new InputError(`${parsed.error.issues[0]!.message} (got '${raw}').`);
     settings[name] = parsed.data;
+  }
+  const provider = get('provider');
+  if (provider !== '') {
+    if (!isProvider(provider))
+      throw new InputError(
+        `Input \`provider\` must be one of ${PROVIDERS.join(', ')} (got '${provider}'). Leave it unset to use \`provider\` in .github/crew.yml (anthropic by default).`,
+      );
+    settings.provider = provider;
   }
   const workResult = get('work_result');
   if (workResult) settings.workResult = workResult;

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { MAX_TASKS } from '../domain/plan';
+import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domain/providers';
+import type { Tier as TierName } from '../domain/plan';
 
 /**
  * `.github/crew.yml`, read from the default branch. One schema for every key; each
@@ -48,14 +50,61 @@ export const DEFAULT_DENY = [
 
 export const ConfigSchema = z.strictObject({
   default_model: Tier.default('sonnet').describe('Model tier for the planning agents (intake, decomposer, plan reviewer).'),
+  provider: z
+    .enum(PROVIDERS)
+    .default('anthropic')
+    .describe(
+      "Where the model calls go: `anthropic` (the Claude API, `anthropic_api_key`), `bedrock` (Amazon Bedrock, with the AWS credentials `aws-actions/configure-aws-credentials` leaves in the job) or `vertex` (Google Cloud Vertex AI, with the credentials `google-github-actions/auth` leaves). The action's `provider` input, when set, takes precedence.",
+    ),
   models: z
     .strictObject({
-      haiku: z.string().min(1).default('claude-haiku-5-5').describe('Model id for the haiku tier: quick, mechanical tasks.'),
-      sonnet: z.string().min(1).default('claude-sonnet-5-5').describe('Model id for the sonnet tier: most tasks.'),
-      opus: z.string().min(1).default('claude-opus-5-5').describe('Model id for the opus tier: hard reasoning.'),
+      haiku: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(`Model id for the haiku tier: quick, mechanical tasks. Default: ${defaultsText('haiku')}.`),
+      sonnet: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(`Model id for the sonnet tier: most tasks. Default: ${defaultsText('sonnet')}.`),
+      opus: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(`Model id for the opus tier: hard reasoning. Default: ${defaultsText('opus')}.`),
     })
     .prefault({})
-    .describe('The Anthropic model id used for each tier.'),
+    .describe("The model id used for each tier, in the provider's own naming; a tier left out takes the provider's default."),
+  bedrock: z
+    .strictObject({
+      region: z
+        .string()
+        .regex(/^[a-z]{2}(-[a-z]+)+-[0-9]+$/, 'must be an AWS region such as us-east-1')
+        .optional()
+        .describe(
+          'The AWS region of the Bedrock runtime endpoint. Unset: `AWS_REGION` (or `AWS_DEFAULT_REGION`), which `aws-actions/configure-aws-credentials` sets from its `aws-region`.',
+        ),
+    })
+    .prefault({})
+    .describe('Amazon Bedrock (`provider: bedrock`).'),
+  vertex: z
+    .strictObject({
+      region: z
+        .string()
+        .regex(/^(global|us|eu|[a-z]+-[a-z]+[0-9]+)$/, 'must be a Vertex AI location such as us-east5, europe-west1 or global')
+        .optional()
+        .describe('The Vertex AI location. Unset: `CLOUD_ML_REGION`, else `global` (the global endpoint).'),
+      project_id: z
+        .string()
+        .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, 'must be a Google Cloud project id (6–30 lowercase letters, digits and hyphens)')
+        .optional()
+        .describe(
+          'The Google Cloud project. Unset: `ANTHROPIC_VERTEX_PROJECT_ID`, else the project `google-github-actions/auth` exported (`GOOGLE_CLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`).',
+        ),
+    })
+    .prefault({})
+    .describe('Google Cloud Vertex AI (`provider: vertex`).'),
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
   max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
   max_tasks: z.int().min(1).max(MAX_TASKS).default(10).describe('The most tasks a plan may have.'),
@@ -263,7 +312,21 @@ export const ConfigSchema = z.strictObject({
   bot_login: z.string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
+type ParsedConfig = z.infer<typeof ConfigSchema>;
+
+/** The configuration as steps see it: the provider in force, and every tier's model id (the provider's default where the file sets none). */
+export type Config = Omit<ParsedConfig, 'models'> & { provider: Provider; models: Record<TierName, string> };
+
+/** Fills each tier the file left out with `provider`'s default; `provider` (the action's input) replaces the file's key when given. */
+export function resolveProvider(parsed: ParsedConfig, provider?: Provider): Config {
+  const p = provider ?? parsed.provider;
+  const d = DEFAULT_MODELS[p];
+  return {
+    ...parsed,
+    provider: p,
+    models: { haiku: parsed.models.haiku ?? d.haiku, sonnet: parsed.models.sonnet ?? d.sonnet, opus: parsed.models.opus ?? d.opus },
+  };
+}
 
 export const CONFIG_PATH = '.github/crew.yml';
 
@@ -292,13 +355,13 @@ export function parseYamlMapping(text: string | undefined, file: string): Record
 }
 
 /** Parses and validates the file's text; every problem names the key, the bad value and what is expected. */
-export function parseConfig(text: string | undefined, file = CONFIG_PATH): Config {
-  return validateConfig(parseYamlMapping(text, file), file);
+export function parseConfig(text: string | undefined, file = CONFIG_PATH, provider?: Provider): Config {
+  return validateConfig(parseYamlMapping(text, file), file, provider);
 }
 
-export function validateConfig(raw: Record<string, unknown>, file = CONFIG_PATH): Config {
+export function validateConfig(raw: Record<string, unknown>, file = CONFIG_PATH, provider?: Provider): Config {
   const result = ConfigSchema.safeParse(raw);
-  if (result.success) return result.data;
+  if (result.success) return resolveProvider(result.data, provider);
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(top level)';
     if (issue.code === 'unrecognized_keys') {

@@ -9,9 +9,11 @@ import { LocalForge } from '../adapters/local/forge';
 import { projectFileAt, projectGit, repositoryTop } from '../adapters/local/project-git';
 import { LocalStateStore, processAlive } from '../adapters/local/state-store';
 import { clearWorktrees, createWorktree } from '../adapters/local/worktree';
+import { providerClient, ProviderSetupError } from '../adapters/anthropic/providers';
 import { ScriptedModel, ScriptError } from '../adapters/scripted/model';
 import { systemClock } from '../clock';
-import { CONFIG_PATH, ConfigError } from '../config/schema';
+import { CONFIG_PATH, ConfigError, type Config } from '../config/schema';
+import { SECRET_VARIABLES } from '../sandbox/cloud-credentials';
 import type { Judgment } from '../domain/judgment';
 import { isTerminal } from '../domain/run-state';
 import type { LocalAdapters, Model } from '../ports';
@@ -136,8 +138,22 @@ function localAdapters(project: string): LocalAdapters {
   };
 }
 
-function modelFrom(scripted: string | undefined, warn: (m: string) => void): Promise<Model> | Model {
+function modelFrom(scripted: string | undefined, config: Config, warn: (m: string) => void): Promise<Model> | Model {
   if (scripted) return ScriptedModel.load(resolve(scripted));
+  const log = { info: () => undefined, warn, checkpoint: () => undefined };
+  if (config.provider !== 'anthropic') {
+    // Amazon Bedrock or Vertex AI, with the credentials of your own AWS or gcloud setup.
+    for (const name of SECRET_VARIABLES) addSecret(process.env[name]);
+    try {
+      return new AnthropicModel(providerClient(config.provider, config), systemClock, log);
+    } catch (e) {
+      if (e instanceof ProviderSetupError)
+        throw new UsageError(
+          `${e.missing} Set them in your shell (\`aws configure\` / \`gcloud auth application-default login\`), or set \`bedrock:\`/\`vertex:\` in ${CONFIG_PATH}.`,
+        );
+      throw e;
+    }
+  }
   const key = process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_AUTH_TOKEN;
   // A gateway's token may match no known key pattern: redact it by value, as the Action does.
   addSecret(key);
@@ -146,7 +162,6 @@ function modelFrom(scripted: string | undefined, warn: (m: string) => void): Pro
       'no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.',
     );
   }
-  const log = { info: () => undefined, warn, checkpoint: () => undefined };
   // A gateway may need no key; the SDK still wants one, so a placeholder is sent.
   return new AnthropicModel(key || 'none', systemClock, log);
 }
@@ -204,7 +219,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   );
 
   const view = new LiveView(out, tty);
-  const model = await modelFrom(cmd.scripted, (m) => view.message(`⚠ ${redact(m)}`));
+  const model = await modelFrom(cmd.scripted, config, (m) => view.message(`⚠ ${redact(m)}`));
 
   const lines = lineReader();
   // Nothing runs, and the model is not asked anything, before the person has allowed the repository's setup commands.

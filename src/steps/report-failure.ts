@@ -34,7 +34,11 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
   const budget = error instanceof RunBudgetSpent ? error : undefined;
   const step =
     crew?.step ??
-    (damaged ? 'reading the run state' : model || budget ? `the ${ctx.settings.step} step, calling the Anthropic API` : `the ${ctx.settings.step} step`);
+    (damaged
+      ? 'reading the run state'
+      : model || budget
+        ? `the ${ctx.settings.step} step, calling ${model?.service ?? 'the Anthropic API'}`
+        : `the ${ctx.settings.step} step`);
   const message =
     crew?.message ??
     damaged?.message ??
@@ -70,7 +74,9 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
       : budget
         ? `Raise \`budgets.run\` in \`.github/crew.yml\` on the default branch, then ${resumeHint}`
         : model && (resumable || ctx.settings.step === 'route')
-          ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
+          ? model.service === 'the Anthropic API'
+            ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
+            : `Once ${model.service} answers again (check the provider's credentials and quotas in the workflow log), comment \`/crew resume\` to carry on from where it stopped.`
           : resumable
             ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
             : 'Check the workflow log for details, then comment `/crew run` to try again.';

@@ -11,11 +11,24 @@ import {
   type ModelRequest,
   type ThinkingBlock,
 } from '../../ports';
+import { providerClient, type MessagesClient, type ProviderClient } from './providers';
 
 /** The default for `api_retry_wait_seconds`: the most time, in all, spent waiting between attempts of one request. */
 export const DEFAULT_RETRY_WAIT_MS = 300_000;
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
-const RETRY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
+const RETRY_TYPES = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'timeout_error',
+  // Amazon Bedrock reports a failure inside a stream as an exception event; the SDK names it by the
+  // exception's type (InvokeModelWithResponseStream, "Errors"). These pass, as a 5xx or 429 would.
+  'internalServerException',
+  'modelStreamErrorException',
+  'modelTimeoutException',
+  'serviceUnavailableException',
+  'throttlingException',
+]);
 
 export { ModelError };
 
@@ -91,10 +104,13 @@ function withCacheMarks(req: ModelRequest) {
  * and stay within a total wait budget (429, 5xx, overloaded or broken streams, connection errors).
  */
 export class AnthropicModel implements Model {
-  private readonly client: Anthropic;
+  private readonly client: MessagesClient;
+  private readonly body: Record<string, unknown>;
+  private readonly label: string;
 
   constructor(
-    apiKey: string,
+    /** An Anthropic API key, or a provider's client (adapters/anthropic/providers.ts). */
+    apiKeyOrProvider: string | ProviderClient,
     private readonly clock: Clock,
     private readonly log: Log,
     private readonly options: {
@@ -104,8 +120,11 @@ export class AnthropicModel implements Model {
       retryWaitMs?: number | (() => Promise<number>);
     } = {},
   ) {
-    // The SDK's own retries cannot be time-scaled, so crew retries itself.
-    this.client = new Anthropic({ apiKey, maxRetries: 0, timeout: 10 * 60 * 1000 });
+    // The SDK's own retries cannot be time-scaled, so crew retries itself (providerClient turns them off).
+    const p = typeof apiKeyOrProvider === 'string' ? providerClient('anthropic', { apiKey: apiKeyOrProvider }) : apiKeyOrProvider;
+    this.client = p.client;
+    this.body = p.body;
+    this.label = p.label;
   }
 
   private async retryBudget(): Promise<number> {
@@ -139,6 +158,8 @@ export class AnthropicModel implements Model {
             system,
             ...(tools.length ? { tools: tools as Anthropic.Tool[] } : {}),
             messages: messages as Anthropic.MessageParam[],
+            // The platform's own `anthropic_version` (Bedrock, Vertex AI); the SDK leaves a field it finds alone.
+            ...this.body,
           },
           req.signal ? { signal: req.signal } : undefined,
         );
@@ -166,18 +187,21 @@ export class AnthropicModel implements Model {
       } catch (e) {
         // Nothing of a reply cut short is used: the caller stops, and no tool it asked for runs.
         if (req.signal?.aborted) throw new Interrupted('the model request');
-        const detail = e instanceof Error ? e.message : String(e);
-        if (!retryable(e)) throw new ModelError(`the Anthropic API refused the request: ${detail}`);
+        // The Vertex SDK wraps a failed Google sign-in in a connection error; its cause says what failed.
+        const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message.split('\n')[0]}` : '';
+        const detail = e instanceof Error ? `${e.message}${cause}` : String(e);
+        if (!retryable(e)) throw new ModelError(`${this.label} refused the request: ${detail}`, this.label);
         budget ??= await this.retryBudget();
         const wait = retryAfterMs(e, this.clock.now().getTime()) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
         if (waited + wait > budget) {
           throw new ModelError(
-            `the Anthropic API kept failing after ${attempt} attempts (last error: ${detail}); crew waited ${Math.round(waited / 1000)} s between them, and the next wait (${Math.round(wait / 1000)} s) would pass \`api_retry_wait_seconds\` (${Math.round(budget / 1000)} s) in .github/crew.yml`,
+            `${this.label} kept failing after ${attempt} attempts (last error: ${detail}); crew waited ${Math.round(waited / 1000)} s between them, and the next wait (${Math.round(wait / 1000)} s) would pass \`api_retry_wait_seconds\` (${Math.round(budget / 1000)} s) in .github/crew.yml`,
+            this.label,
           );
         }
         waited += wait;
         this.log.warn(
-          `Anthropic API error (${detail}); retry ${attempt} in ${Math.round(wait / 1000)}s (${Math.round(waited / 1000)} of ${Math.round(budget / 1000)} s of retry waits used)`,
+          `${this.label} answered with an error (${detail}); retry ${attempt} in ${Math.round(wait / 1000)}s (${Math.round(waited / 1000)} of ${Math.round(budget / 1000)} s of retry waits used)`,
         );
         await abortable(this.clock.sleep(wait), req.signal);
       }

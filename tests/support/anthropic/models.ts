@@ -51,7 +51,18 @@ const EARLIER: ModelRules = {
 
 const CLAUDE_5_5_IDS = /^claude-(opus|sonnet|haiku)-5-5$/;
 
-export const rulesForModel = (model: string): ModelRules => (CLAUDE_5_5_IDS.test(model) ? CLAUDE_5_5 : EARLIER);
+/**
+ * The Claude API's id behind a platform's: Bedrock's `anthropic.` prefix with an optional inference
+ * profile geography (`us.`, `eu.`, `apac.`, `jp.`, `global.`) and version suffix (`-v1:0`), and Vertex AI's
+ * `@date` suffix, are dropped, so the same rules hold wherever the model is served.
+ */
+export const baseModelId = (model: string): string =>
+  model
+    .replace(/^(?:(?:us|eu|apac|jp|global)\.)?anthropic\./, '')
+    .replace(/-v\d+(?::\d+)?$/, '')
+    .replace(/@[0-9a-z-]+$/, '');
+
+export const rulesForModel = (model: string): ModelRules => (CLAUDE_5_5_IDS.test(baseModelId(model)) ? CLAUDE_5_5 : EARLIER);
 
 const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k'] as const;
 

@@ -14,7 +14,9 @@ export type { Identity };
 export interface IncomingRequest extends Identity {
   seq: number;
   receivedAt: number;
-  auth: 'x-api-key' | 'bearer' | 'none';
+  auth: 'x-api-key' | 'bearer' | 'sigv4' | 'none';
+  /** With a platform front (platforms.ts): which, the path the request came in on, and whose credentials signed it. */
+  platform?: { kind: 'bedrock' | 'vertex'; path: string; principal: string };
   body: MessagesRequest;
   stream: boolean;
 }

@@ -19,6 +19,7 @@ import {
   type ScriptedReply,
 } from './script';
 import { ThinkingLedger } from './thinking';
+import { bedrockStream, GoogleTokens, platformBody, PlatformError, routeOf, sendPlatformError, verifySigV4, type PlatformOptions } from './platforms';
 import { sleep, timeScaleFromEnv } from './time';
 import { canonicalBlocks, outputTokens, type Usage } from './usage';
 
@@ -38,6 +39,12 @@ export const DEFAULT_MODELS = [
   'claude-opus-5-5',
 ];
 
+/** The ids each platform serves the default models under (Bedrock: the base id and the inference profiles). */
+export function platformModels(kind: 'bedrock' | 'vertex' | undefined): string[] {
+  if (kind !== 'bedrock') return DEFAULT_MODELS;
+  return DEFAULT_MODELS.flatMap((m) => [`anthropic.${m}`, ...['us', 'eu', 'apac', 'global'].map((g) => `${g}.anthropic.${m}`)]);
+}
+
 export interface FakeAnthropicOptions {
   /** Accepted API keys / bearer tokens; by default any non-empty one. */
   apiKeys?: string[];
@@ -56,6 +63,11 @@ export interface FakeAnthropicOptions {
   minCacheTokens?: number;
   cacheLookbackBlocks?: number;
   identify?: (body: MessagesRequest) => Identity;
+  /**
+   * Serve as Amazon Bedrock or Vertex AI instead of the Claude API (platforms.ts): their routes,
+   * authentication, body rules, errors and stream encoding; `/v1/messages` then answers 404.
+   */
+  platform?: PlatformOptions;
 }
 
 export interface UsageTotals {
@@ -75,6 +87,8 @@ export interface FakeAnthropic {
    * are checked against the ones this instance served (thinking.ts).
    */
   readonly requests: RecordedRequest[];
+  /** With `platform: vertex`: the token service and STS behind the credentials file. */
+  readonly google?: GoogleTokens;
   /** Requests answered 400 because the script had no reply for them. */
   readonly unscripted: RecordedRequest[];
   /** Requests being answered right now (a scripted delay, say) that are not recorded yet. */
@@ -112,6 +126,16 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
+const BEDROCK_ERRORS: Record<number, string> = {
+  400: 'ValidationException',
+  401: 'AccessDeniedException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  429: 'ThrottlingException',
+  500: 'InternalServerException',
+  503: 'ServiceUnavailableException',
+};
+
 const FAULT_ERRORS = {
   '429': new ApiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'),
   '529': new ApiError(529, 'overloaded_error', 'Overloaded'),
@@ -121,7 +145,7 @@ const FAULT_ERRORS = {
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const timeScale = options.timeScale ?? timeScaleFromEnv();
   const scaled = (ms: number) => ms * timeScale;
-  const models = new Set(options.models ?? DEFAULT_MODELS);
+  const models = new Set(options.models ?? platformModels(options.platform?.kind));
   const identify = options.identify ?? identifyRequest;
   const cache = new PromptCache({
     minTokens: options.minCacheTokens ?? 1024,
@@ -136,6 +160,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const unscripted: RecordedRequest[] = [];
   const serving = new Set<IncomingRequest>();
   let seq = 0;
+  const google = options.platform?.kind === 'vertex' ? new GoogleTokens(options.platform) : undefined;
 
   const record = (incoming: IncomingRequest, outcome: RecordedRequest['outcome'], extra: Partial<RecordedRequest> = {}) => {
     const recorded: RecordedRequest = { ...incoming, outcome, ...extra };
@@ -209,6 +234,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 200, message);
       return;
     }
+    if (options.platform?.kind === 'bedrock') {
+      await streamMessage(bedrockStream(res), message, { generationMs, failMidstream });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     await streamMessage(res, message, { generationMs, failMidstream });
   }
@@ -217,14 +246,43 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const raw = await readBody(req);
     const requestId = `req_fake${randomBytes(12).toString('hex')}`;
     res.setHeader('request-id', requestId);
-    const fail = (error: ApiError, headers?: Record<string, string>) => sendJson(res, error.status, errorBody(error.type, error.message, requestId), headers);
+    const fail = (error: ApiError, headers?: Record<string, string>) => {
+      if (options.platform?.kind !== 'bedrock') return sendJson(res, error.status, errorBody(error.type, error.message, requestId), headers);
+      // Bedrock answers in its own shape, and has no 529: an overloaded model is a 503 ServiceUnavailableException.
+      const status = error.status === 529 ? 503 : error.status;
+      const code = BEDROCK_ERRORS[status] ?? 'InternalServerException';
+      for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+      sendPlatformError(res, options.platform, new PlatformError(status, code, error.message));
+    };
 
-    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/messages') {
+    const platform = options.platform;
+    const url = new URL(req.url ?? '/', 'http://fake');
+    let route: ReturnType<typeof routeOf>;
+    if (platform) {
+      if (google?.handle(req, url.pathname, url, raw, res)) return;
+      try {
+        route = routeOf(platform, req.method ?? 'GET', url.pathname);
+      } catch (e) {
+        if (!(e instanceof PlatformError)) throw e;
+        sendPlatformError(res, platform, e);
+        return;
+      }
+      if (!route) {
+        sendPlatformError(
+          res,
+          platform,
+          new PlatformError(404, platform.kind === 'bedrock' ? 'UnknownOperationException' : 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`),
+        );
+        return;
+      }
+    } else if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
       fail(new ApiError(404, 'not_found_error', 'Not Found'));
       return;
     }
-    const { auth, credential } = credentialsOf(req.headers);
-    const parsed = parseJson(raw);
+    const { auth, credential } = platform
+      ? { auth: (platform.kind === 'bedrock' ? 'sigv4' : 'bearer') as IncomingRequest['auth'], credential: undefined }
+      : credentialsOf(req.headers);
+    let parsed = parseJson(raw);
     let incoming: IncomingRequest = {
       seq: ++seq,
       receivedAt: Date.now(),
@@ -241,11 +299,31 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       return recorded;
     };
 
+    if (platform && route) {
+      // The platform's own gate first: authentication, then its body rules; its errors are its own shape.
+      try {
+        const principal = platform.kind === 'bedrock' ? verifySigV4(req, Buffer.from(raw, 'utf8'), platform.region, platform.credentials) : google!.check(req);
+        if (parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          throw new PlatformError(
+            400,
+            platform.kind === 'bedrock' ? 'ValidationException' : 'INVALID_ARGUMENT',
+            'Malformed input request: the body is not a JSON object.',
+          );
+        parsed = platformBody(platform, parsed as Record<string, unknown>, route);
+        incoming = { ...incoming, body: parsed as MessagesRequest, stream: route.stream, platform: { kind: platform.kind, path: url.pathname, principal } };
+      } catch (e) {
+        if (!(e instanceof PlatformError)) throw e;
+        record(incoming, e.status, { error: { type: e.code, message: e.message }, platform: { kind: platform.kind, path: url.pathname, principal: '' } });
+        sendPlatformError(res, platform, e);
+        return;
+      }
+    }
     try {
-      checkAccess(req, credential, auth);
+      if (!platform) checkAccess(req, credential, auth);
       if (parsed === undefined) throw invalidRequest('There was an error parsing the body as JSON');
       const body = validateMessagesRequest(parsed);
       if (!models.has(body.model) && !options.acceptModel?.(body.model)) {
+        if (platform?.kind === 'bedrock') throw new ApiError(400, 'invalid_request_error', 'The provided model identifier is invalid.');
         throw new ApiError(404, 'not_found_error', `model: ${body.model}`);
       }
       checkModelRules(body);
@@ -294,6 +372,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 
   return {
     url: `http://127.0.0.1:${port}`,
+    ...(google ? { google } : {}),
     requests,
     unscripted,
     inFlight: (role, task) => [...serving].filter((q) => q.role === role && (task === undefined || q.task === task)).length,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
@@ -96,7 +96,23 @@ export interface RunnerOptions {
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
   /** How long a dispatched run waits to start, and a job to get a runner (before the time scale); none by default. */
   latency?: Pick<PlatformProfile, 'dispatchLagMs' | 'jobStartMs'>;
+  /**
+   * GitHub's OIDC token service for jobs with `id-token: write`: as on GitHub (docs: "About security
+   * hardening with OpenID Connect"), only those jobs get ACTIONS_ID_TOKEN_REQUEST_URL and
+   * ACTIONS_ID_TOKEN_REQUEST_TOKEN.
+   */
+  oidc?: { url: string; requestToken: string };
+  /** Built-in stand-ins for third-party actions, by `owner/name` (`uses: owner/name@ref`): what the action leaves in the job. */
+  standIns?: Record<string, StandIn>;
 }
+
+/** A third-party action played in-process: it reads its `with:` and the job's environment, and exports variables as the action would (GITHUB_ENV). */
+export type StandIn = (step: {
+  with: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  workspace: string;
+  exportVariable: (name: string, value: string) => Promise<void>;
+}) => Promise<void>;
 
 const DEFAULT_PERMISSIONS: Scopes = { contents: 'read', metadata: 'read' };
 const CHECKPOINT = /^crew checkpoint: (\S+)/;
@@ -678,6 +694,9 @@ export class WorkflowRunner {
           CI: 'true',
           GITHUB_ACTIONS: 'true',
           ...this.opts.env,
+          ...(this.opts.oidc && (spec.permissions ?? wf.permissions)?.['id-token' as never] === 'write'
+            ? { ACTIONS_ID_TOKEN_REQUEST_URL: this.opts.oidc.url, ACTIONS_ID_TOKEN_REQUEST_TOKEN: this.opts.oidc.requestToken }
+            : {}),
           ...stepEnv,
           GITHUB_ACTION: step.id ?? `__step${i}`,
           GITHUB_ACTOR: run.actor,
@@ -716,7 +735,16 @@ export class WorkflowRunner {
         let exitCode: number | null = 0;
         let signal: string | null = null;
         try {
-          if (step.uses && /^actions\/checkout@/.test(step.uses)) {
+          const standIn = step.uses ? this.opts.standIns?.[step.uses.split('@')[0]!] : undefined;
+          if (standIn) {
+            await standIn({
+              with: evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>,
+              env: processEnv,
+              workspace,
+              exportVariable: (name, value) => appendFile(files.env, `${name}<<CREW_EOF\n${value}\nCREW_EOF\n`),
+            });
+            log(`${step.uses}: done`);
+          } else if (step.uses && /^actions\/checkout@/.test(step.uses)) {
             await this.checkout(evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, workspace, token, sha, processEnv);
             log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
             if (me.signalled) outcome = 'cancelled';

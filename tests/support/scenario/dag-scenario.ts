@@ -59,6 +59,7 @@ export function dagScenario(
     name,
     description: `${tasks.length} tasks with scripted durations`,
     repo: { owner: 'acme', name: 'widgets', default_branch: 'main', files: { 'README.md': '# widgets\n', [SPEC_PATH]: SPEC }, branches: {}, settings: {} },
+    provider: 'anthropic',
     config: `max_parallel: ${opts.maxParallel ?? 10}\nmax_tasks: 50\n`,
     users: [{ login: 'maintainer', permission: 'write', type: 'User' }],
     secrets: { ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000' },

@@ -5,11 +5,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { randomBytes } from 'node:crypto';
+import type { PlatformOptions } from '../anthropic/platforms';
+import { configureAwsCredentials, googleAuth, withProvider } from '../platforms/actions';
+import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
 import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { PROFILES } from '../latency';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
-import { WorkflowRunner, type JobRun, type WorkflowRun } from '../runner/workflow-runner';
+import { WorkflowRunner, type JobRun, type StandIn, type WorkflowRun } from '../runner/workflow-runner';
 import { git } from '../git-cli';
 import { sleep } from '../time';
 import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
@@ -128,6 +132,47 @@ async function readFixture(dir: string): Promise<Record<string, string>> {
   return files;
 }
 
+/** The README's workflow for a cloud provider; the shipped one for `anthropic`. */
+function withCloudProvider(workflow: string, provider: Scenario['provider']): string {
+  return provider === 'anthropic' ? workflow : withProvider(workflow, provider);
+}
+
+export const CLOUD = {
+  bedrockRegion: 'us-east-1',
+  vertexProject: 'acme-crew',
+  vertexRegion: 'us-east5',
+  wifProvider: WIF_AUDIENCE.replace(/^\/\/iam\.googleapis\.com\//, ''),
+};
+
+/**
+ * The fake as the provider, and what the runner machine and the repository's variables hold for
+ * the README's provider workflow: the OIDC token service, the auth actions' stand-ins, and the SDKs'
+ * documented base-URL variables pointed at the fake (ANTHROPIC_BEDROCK_BASE_URL, ANTHROPIC_VERTEX_BASE_URL).
+ */
+function cloudWorld(provider: Scenario['provider']) {
+  if (provider === 'anthropic') return undefined;
+  const requestToken = `oidc-request-${randomBytes(16).toString('hex')}`;
+  const session = awsSession(CLOUD.bedrockRegion);
+  const platform: PlatformOptions =
+    provider === 'bedrock'
+      ? { kind: 'bedrock', region: CLOUD.bedrockRegion, credentials: [session.credentials] }
+      : { kind: 'vertex', project: CLOUD.vertexProject, region: CLOUD.vertexRegion, oidcRequestToken: requestToken, audience: WIF_AUDIENCE };
+  return {
+    platform,
+    env: (url: string): Record<string, string> =>
+      provider === 'bedrock' ? { ANTHROPIC_BEDROCK_BASE_URL: url } : { ANTHROPIC_VERTEX_BASE_URL: `${url}/v1`, CLOUD_ML_REGION: CLOUD.vertexRegion },
+    runner: (url: string) => ({
+      oidc: { url: `${url}/oidc/token?api-version=2.0`, requestToken },
+      standIns: (provider === 'bedrock'
+        ? { 'aws-actions/configure-aws-credentials': configureAwsCredentials(session.credentials) }
+        : { 'google-github-actions/auth': googleAuth(url) }) as Record<string, StandIn>,
+      vars: (provider === 'bedrock'
+        ? { CREW_AWS_ROLE_ARN: 'arn:aws:iam::123456789012:role/crew-bedrock', CREW_AWS_REGION: CLOUD.bedrockRegion }
+        : { CREW_GCP_WIF_PROVIDER: CLOUD.wifProvider, CREW_GCP_PROJECT: CLOUD.vertexProject }) as Record<string, string>,
+    }),
+  };
+}
+
 /** Plays a scenario end to end through the shipped workflow and the bundled action. */
 export async function runScenario(
   scenario: Scenario,
@@ -144,7 +189,7 @@ export async function runScenario(
   const shipped = readUserWorkflow();
   const files: Record<string, string> = {
     ...(scenario.repo.fixture ? await readFixture(resolve(opts.baseDir, scenario.repo.fixture)) : {}),
-    '.github/workflows/crew.yml': scenario.github_token ? withGitHubToken(shipped) : shipped,
+    '.github/workflows/crew.yml': withCloudProvider(scenario.github_token ? withGitHubToken(shipped) : shipped, scenario.provider),
     ...scenario.repo.files,
   };
   if (scenario.config !== undefined) files['.github/crew.yml'] = scenario.config;
@@ -153,7 +198,9 @@ export async function runScenario(
   let gh: FakeGitHub | undefined;
   let runner: WorkflowRunner | undefined;
   try {
+    const cloud = cloudWorld(scenario.provider);
     anthropic = await startFakeAnthropic({
+      ...(cloud ? { platform: cloud.platform } : {}),
       script: withDefaultReviewers(parseScript(scenario.model ?? { entries: [] })),
       faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
@@ -209,8 +256,10 @@ export async function runScenario(
       workRoot: join(work, 'runner'),
       actions: { crew: PROJECT_ROOT },
       secrets,
+      ...(cloud ? cloud.runner(anthropic.url) : {}),
       env: {
         ANTHROPIC_BASE_URL: anthropic.url,
+        ...(cloud?.env(anthropic.url) ?? {}),
         CREW_TIME_SCALE: String(scenario.time_scale),
         ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}),
       },

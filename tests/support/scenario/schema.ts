@@ -114,6 +114,12 @@ export const ScenarioSchema = z.strictObject({
       settings: RepoSettings.default(() => ({})),
     })
     .default(() => ({ owner: 'acme', name: 'widgets', default_branch: 'main', files: {}, branches: {}, settings: {} })),
+  /**
+   * Where crew's model calls go. `bedrock` and `vertex` play the README's workflow for that provider
+   * (the auth action in each job that calls the model, `id-token: write`, `provider:`), with the fake
+   * serving as Amazon Bedrock (us-east-1) or Vertex AI (project acme-crew, us-east5).
+   */
+  provider: z.enum(['anthropic', 'bedrock', 'vertex']).default('anthropic'),
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
   users: z

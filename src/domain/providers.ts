@@ -1,0 +1,26 @@
+import type { Tier } from './plan';
+
+/**
+ * Where crew's model calls go, and the model id each tier maps to by default on each of them.
+ *
+ * Defaults (the Claude 5.5 family, November 2026):
+ * - `anthropic`: the Claude API's ids.
+ * - `bedrock`: the US cross-region inference profiles (`us.anthropic.…`). Bedrock's own ids for the
+ *   family are `anthropic.claude-<tier>-5-5`; calling a profile spreads the load over US regions,
+ *   and an account outside the US sets `models:` to its own geography's prefix (`eu.`, `apac.`,
+ *   `global.`).
+ * - `vertex`: Vertex AI's publisher model ids, which for this family carry no `@date` suffix.
+ */
+export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const DEFAULT_MODELS: Record<Provider, Record<Tier, string>> = {
+  anthropic: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
+  bedrock: { haiku: 'us.anthropic.claude-haiku-5-5', sonnet: 'us.anthropic.claude-sonnet-5-5', opus: 'us.anthropic.claude-opus-5-5' },
+  vertex: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
+};
+
+export const isProvider = (v: string): v is Provider => (PROVIDERS as readonly string[]).includes(v);
+
+/** One line per provider for a key's description: `anthropic` → x, `bedrock` → y, `vertex` → z. */
+export const defaultsText = (tier: Tier): string => PROVIDERS.map((p) => `\`${DEFAULT_MODELS[p][tier]}\` (${p})`).join(', ');
