@@ -11,6 +11,14 @@ import { ZERO_USAGE } from '../../../src/domain/run-state';
 import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 
+/** A report crew's report rules take as it is (they are tested in result-rules.test.ts and the workers e2e). */
+const WHOLE_REPORT = {
+  status: 'success',
+  quality: 'GREEN',
+  completeness: 100,
+  details: Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n'),
+};
+
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
 
@@ -73,7 +81,7 @@ describe('runWorker', () => {
     const model = scripted([
       [{ type: 'tool_use', id: 'toolu_1', name: 'write_file', input: { path: 'x.js', content: 'x' } }],
       [{ type: 'tool_use', id: 'toolu_2', name: 'run_command', input: { command: 'npm test' } }],
-      [{ type: 'tool_use', id: 'toolu_3', name: 'report_result', input: { status: 'success', summary: 's' } }],
+      [{ type: 'tool_use', id: 'toolu_3', name: 'report_result', input: { ...WHOLE_REPORT, summary: 's' } }],
     ]);
     const out = await runWorker(model, input(repo), log);
     const offered = model.requests[0]!.tools.map((t) => t.name);
@@ -151,7 +159,7 @@ describe('context management over a 60-turn task that thinks on every turn, agai
           // Claude 5.5 models think on every turn, and each thinking block is bound to everything before it.
           const thinking = { type: 'thinking' as const, thinking: `Turn ${workerTurns}: what next?` };
           if (workerTurns > 60)
-            return { content: [thinking, { type: 'tool_use', name: 'report_result', input: { status: 'success', summary: 'Read everything.' } }] };
+            return { content: [thinking, { type: 'tool_use', name: 'report_result', input: { ...WHOLE_REPORT, summary: 'Read everything.' } }] };
           return { content: [thinking, { type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns % 5}.txt` } }] };
         },
       },
