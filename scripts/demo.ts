@@ -1,7 +1,9 @@
 /**
- * `npm run demo [-- --out DIR]`: plays scenarios/demo.yaml on the offline world and
- * prints what a maintainer would see on GitHub, step by step. The result (result.json,
- * job logs, the repository) goes to DIR, by default .scenario-out/demo.
+ * `npm run demo [-- --out DIR] [--provider anthropic|bedrock|vertex]`: plays scenarios/demo.yaml
+ * on the offline world and prints what a maintainer would see on GitHub, step by step. With
+ * `--provider`, crew reaches the model through the fake Amazon Bedrock or Vertex AI, with the
+ * README's workflow for that provider (its auth action in each job that calls the model). The
+ * result (result.json, job logs, the repository) goes to DIR, by default .scenario-out/demo.
  */
 import { join, resolve } from 'node:path';
 import { loadScenario, PROJECT_ROOT, runScenario } from '../tests/support/scenario/run-scenario';
@@ -11,13 +13,27 @@ function outDir(argv: string[]): string {
   if (i < 0) return join(PROJECT_ROOT, '.scenario-out', 'demo');
   const dir = argv[i + 1];
   if (!dir) {
-    console.error('--out needs a folder.\nusage: npm run demo [-- --out DIR]');
+    console.error(`--out needs a folder.\n${USAGE}`);
     process.exit(2);
   }
   return resolve(dir);
 }
 
+const USAGE = 'usage: npm run demo [-- --out DIR] [--provider anthropic|bedrock|vertex]';
+
+function providerOf(argv: string[]): 'anthropic' | 'bedrock' | 'vertex' {
+  const i = argv.indexOf('--provider');
+  if (i < 0) return 'anthropic';
+  const p = argv[i + 1];
+  if (p !== 'anthropic' && p !== 'bedrock' && p !== 'vertex') {
+    console.error(`--provider takes anthropic, bedrock or vertex${p ? `, not '${p}'` : ''}.\n${USAGE}`);
+    process.exit(2);
+  }
+  return p;
+}
+
 const out = outDir(process.argv.slice(2));
+const provider = providerOf(process.argv.slice(2));
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
@@ -40,7 +56,13 @@ function planDigest(body: string): string {
 
 async function main() {
   const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));
+  if (provider !== 'anthropic') {
+    scenario.provider = provider;
+    scenario.config = `${scenario.config ?? ''}\nprovider: ${provider}\n`;
+    scenario.secrets = {};
+  }
   console.log(bold(`crew demo: ${scenario.description.trim()}`));
+  if (provider !== 'anthropic') console.log(dim(`The model is reached through ${provider === 'bedrock' ? 'Amazon Bedrock' : 'Vertex AI'} (a local fake of it), with the README's workflow for it.`));
   console.log(
     dim("Everything runs on this machine: a local GitHub, a scripted Anthropic API, and crew's own workflow file run job by job with dist/index.js.\n"),
   );
@@ -97,7 +119,9 @@ async function main() {
   console.log(
     `\nEverything above, plus job logs, is in ${join(out, 'result.json')} and ${join(out, 'logs')}/; the repository as crew left it is ${join(out, 'repo.git')}`,
   );
-  const ok = result.pulls.length === 1 && failed.length === 0 && result.github.violations.length === 0 && result.runnerErrors.length === 0;
+  const wrongPlace = provider === 'anthropic' ? 0 : result.model.requests - (result.model.byPlatform[provider] ?? 0);
+  if (wrongPlace) console.error(`\n${wrongPlace} model requests did not go through ${provider}.`);
+  const ok = wrongPlace === 0 && result.pulls.length === 1 && failed.length === 0 && result.github.violations.length === 0 && result.runnerErrors.length === 0;
   if (!ok) {
     console.error('\nThe demo did not end as expected; see the result file for details.');
     process.exit(1);

@@ -69,6 +69,8 @@ export interface ScenarioResult {
   model: {
     requests: number;
     byRole: Record<string, number>;
+    /** Model requests by where they arrived: the Claude API (`anthropic`), or the fake Bedrock or Vertex AI. */
+    byPlatform: Record<string, number>;
     order: string[];
     tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
     unscripted: string[];
@@ -501,6 +503,8 @@ async function collect(
   const everyone = gh.requestCounts();
   const byRole: Record<string, number> = {};
   for (const r of anthropic.requests) byRole[r.role] = (byRole[r.role] ?? 0) + 1;
+  const byPlatform: Record<string, number> = {};
+  for (const r of anthropic.requests) byPlatform[r.platform?.kind ?? 'anthropic'] = (byPlatform[r.platform?.kind ?? 'anthropic'] ?? 0) + 1;
   const totals = anthropic.usageTotals();
   return {
     scenario: scenario.name,
@@ -523,6 +527,7 @@ async function collect(
     model: {
       requests: anthropic.requests.length,
       byRole,
+      byPlatform,
       order: anthropic.requests.map((r) => r.role),
       tokens: {
         input: totals.input_tokens,
