@@ -62,7 +62,10 @@ async function main() {
     scenario.secrets = {};
   }
   console.log(bold(`crew demo: ${scenario.description.trim()}`));
-  if (provider !== 'anthropic') console.log(dim(`The model is reached through ${provider === 'bedrock' ? 'Amazon Bedrock' : 'Vertex AI'} (a local fake of it), with the README's workflow for it.`));
+  if (provider !== 'anthropic')
+    console.log(
+      dim(`The model is reached through ${provider === 'bedrock' ? 'Amazon Bedrock' : 'Vertex AI'} (a local fake of it), with the README's workflow for it.`),
+    );
   console.log(
     dim("Everything runs on this machine: a local GitHub, a scripted Anthropic API, and crew's own workflow file run job by job with dist/index.js.\n"),
   );

@@ -203,6 +203,15 @@ describe('the critic gate', () => {
   }, 360_000);
 });
 
+/** The demo critic's first reply (it searches the README), then a judgment: the critic entry for one judgment. */
+function judgedAs(critic: Entry, contains: string, judgment: Record<string, unknown>): Entry {
+  return {
+    role: 'critic',
+    contains,
+    replies: [critic.replies[0]!, { content: [{ type: 'tool_use' as const, name: 'submit_judgment', input: judgment }] }],
+  } as unknown as Entry;
+}
+
 /** The demo, with a first slugify that throws and a critic that blames the tests and the README for `npm test` failing. */
 function brokenCodeFirst(s: Scenario): void {
   const model = s.model as { entries: Entry[] };
@@ -215,21 +224,13 @@ function brokenCodeFirst(s: Scenario): void {
   const write = (t1.replies[1]!.content[0] as { input: Record<string, string> }).input;
   write.content = "/** Turns a title into a URL slug. */\nexport function slugify(text) {\n  return text.toLowerCase().words.join('-');\n}\n";
   const critic = entries.find((e) => e.role === 'critic')!;
-  const judgeOnly = (input: Record<string, unknown>) => ({ content: [{ type: 'tool_use' as const, name: 'submit_judgment', input }] });
-  const fail = {
-    role: 'critic',
-    contains: 'Judgment 1 of',
-    replies: [
-      critic.replies[0]!,
-      judgeOnly({
-        evaluations: [
-          { criterion: 'c1', met: false, evidence: ['npm test fails'], confidence: 0.9, tasks: ['t2', 't3'] },
-          { criterion: 'c2', met: true, evidence: ["README.md:8 `slugify('Hello, World!')`"], confidence: 0.9 },
-        ],
-        overall_reason: 'The tests fail.',
-      }),
+  const fail = judgedAs(critic, 'Judgment 1 of', {
+    evaluations: [
+      { criterion: 'c1', met: false, evidence: ['npm test fails'], confidence: 0.9, tasks: ['t2', 't3'] },
+      { criterion: 'c2', met: true, evidence: ["README.md:8 `slugify('Hello, World!')`"], confidence: 0.9 },
     ],
-  };
+    overall_reason: 'The tests fail.',
+  });
   const pass = { ...structuredClone(critic), contains: 'Judgment 2 of' };
   model.entries = [...entries.filter((e) => e !== critic), secondTry, fail, pass] as Entry[];
 }
@@ -250,26 +251,14 @@ function failThenPass(s: Scenario): void {
   fix.old_string = '- `slugify(text)`: turns a title into a URL slug.';
   fix.new_string = "- `slugify(text)`: turns a title into a URL slug, e.g. `slugify('Hello, World!')` is `'hello-world'`.";
   const critic = entries.find((e) => e.role === 'critic')!;
-  const pass = { ...structuredClone(critic), contains: 'Judgment 2 of' };
-  const judgeOnly = (input: Record<string, unknown>) => ({ content: [{ type: 'tool_use' as const, name: 'submit_judgment', input }] });
-  const fail = {
-    role: 'critic',
-    contains: 'Judgment 1 of',
-    replies: [
-      critic.replies[0]!,
-      judgeOnly({
-        evaluations: [{ criterion: 'c2', met: false, evidence: ['README.md:6 lists `slugify(text)` without an example'], confidence: 0.9, tasks: ['t3'] }],
-        overall_reason: 'The README lists slugify but shows no example.',
-        suggested_next_action: "Add an example such as slugify('Hello, World!') to the README entry.",
-      }),
-    ],
-  };
-  pass.replies = [
-    critic.replies[0]!,
-    judgeOnly({
-      evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:8 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }],
-      overall_reason: 'The README now has the example.',
-    }),
-  ];
+  const fail = judgedAs(critic, 'Judgment 1 of', {
+    evaluations: [{ criterion: 'c2', met: false, evidence: ['README.md:6 lists `slugify(text)` without an example'], confidence: 0.9, tasks: ['t3'] }],
+    overall_reason: 'The README lists slugify but shows no example.',
+    suggested_next_action: "Add an example such as slugify('Hello, World!') to the README entry.",
+  });
+  const pass = judgedAs(critic, 'Judgment 2 of', {
+    evaluations: [{ criterion: 'c2', met: true, evidence: ["README.md:8 `slugify('Hello, World!')` is `'hello-world'`"], confidence: 0.95 }],
+    overall_reason: 'The README now has the example.',
+  });
   model.entries = [...entries.filter((e) => e !== t3 && e !== critic), firstTry, secondTry, fail, pass] as Entry[];
 }
