@@ -48,6 +48,24 @@ describe('localisation (#18 §1)', () => {
     expect(report).toContain('c1 fails because of t1');
   }, 360_000);
 
+  it('only a combination fails: no branch fails alone, so crew leaves one task out at a time; without either it passes, so both are named', async () => {
+    const { r, judgments } = await played('critic-localise-combination');
+    expect(judgments.map((j) => j.verdict)).toEqual(['FAIL']);
+    const [l] = judgments[0]!.localisation!;
+    expect(l!.outcome).toEqual({ kind: 'tasks', tasks: ['t1', 't2'], how: 'without' });
+    expect(l!.runs.map((x) => [x.site.kind, x.site.kind === 'base' ? '-' : x.site.task, x.exitCode, x.verdict])).toEqual([
+      ['base', '-', 0, 'passes'],
+      ['alone', 't1', 0, 'passes'],
+      ['alone', 't2', 0, 'passes'],
+      ['without', 't1', 0, 'passes'],
+      ['without', 't2', 0, 'passes'],
+    ]);
+    const decision = crewComments(r).find((c) => c.body.includes('crew needs a decision'))!;
+    expect(decision.body).toContain('c1 fails because of t1, t2: without one of them, `npm test` passes');
+    expect(decision.body).toContain('| t2 | npm test on the integrated work without t2 | 0 | passes |');
+    expect(r.pulls).toHaveLength(0);
+  }, 360_000);
+
   it('the criterion already fails on the base: crew says so, blames no task and re-runs nothing; the maintainer accepts', async () => {
     const { r, judgments, starts } = await played('critic-base-failing');
     expect(judgments.map((j) => j.verdict)).toEqual(['FAIL']);
