@@ -86,9 +86,9 @@ export async function localise(
     }
     for (const f of failed) {
       const list = runs.get(f.criterion.id)!;
-      const base = list.find((r) => r.site.kind === 'base' && r.verdict === 'fails');
+      const failingBase = list.find((r) => r.site.kind === 'base' && r.verdict === 'fails');
       // Settled, or the base fails too and the output cannot tell the failures apart: leaving tasks out cannot either.
-      if (settledByAloneRuns(tasks, list, f) || (base && compareWithBase(base, f) === 'unknown')) open.delete(f.criterion.id);
+      if (settledByAloneRuns(tasks, list, f) || (failingBase && compareWithBase(failingBase, f) === 'unknown')) open.delete(f.criterion.id);
     }
     // Only a combination fails: leave one task out at a time (with the tasks built on it, whose branches hold its work).
     if (order.length > 1)
