@@ -49,7 +49,7 @@ export async function localise(
   const runs = new Map<string, LocalisationRun[]>(failed.map((f) => [f.criterion.id, []]));
   const open = new Set(failed.map((f) => f.criterion.id));
 
-  const { missing } = await ctx.remote.fetch(tasks.filter((t) => t.changedFiles.length).map((t) => branchOf(t.id)));
+  let missing: string[] = [];
   const runAll = async (site: RunSite, checkout: () => Promise<string | null>) => {
     const targets = failed.filter((f) => open.has(f.criterion.id));
     if (!targets.length || left() <= 0) return;
@@ -74,7 +74,11 @@ export async function localise(
   };
   const detach = (sha: string) => async () => (await ctx.repo.checkoutDetached(sha), null);
 
+  // Localisation only advises: a git or sandbox error here leaves what is not settled undecided (the
+  // critic model's attribution is used), says why in the table, and never fails the judgment.
+  let stopped: string | undefined;
   try {
+    ({ missing } = await ctx.remote.fetch(tasks.filter((t) => t.changedFiles.length).map((t) => branchOf(t.id))));
     await runAll({ kind: 'base' }, detach(base.sha));
     for (const f of failed) if (decide(tasks, runs.get(f.criterion.id)!, f).kind === 'before') open.delete(f.criterion.id);
     const order = tryOrder(tasks, failed.map((f) => f.output).join('\n'));
@@ -104,17 +108,22 @@ export async function localise(
           return null;
         });
       }
+  } catch (e) {
+    stopped = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+    ctx.log.warn(`critic: localisation stopped (${stopped}); the critic model's attribution is used for what it had not settled`);
   } finally {
     await ctx.repo.checkoutNew(ctx.branches.integration(issue, run), opts.headSha);
   }
   return failed.map((f) => {
     const list = runs.get(f.criterion.id)!;
+    const outcome = decide(tasks, list, f);
+    if (stopped && outcome.kind === 'undecided') outcome.why = `localisation stopped: ${redact(stopped)}`;
     return {
       criterion: f.criterion.id,
       command: f.criterion.command!,
       base: base.sha,
       runs: list.map((r) => ({ ...r, output: tail(r.output) })),
-      outcome: decide(tasks, list, f),
+      outcome,
     };
   });
 }

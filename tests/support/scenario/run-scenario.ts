@@ -10,7 +10,7 @@ import type { PlatformOptions } from '../anthropic/platforms';
 import { configureAwsCredentials, googleAuth, withProvider } from '../platforms/actions';
 import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
 import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
-import { PROFILES } from '../latency';
+import { profileNamed } from '../latency';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
 import { WorkflowRunner, type JobRun, type StandIn, type WorkflowRun } from '../runner/workflow-runner';
@@ -218,7 +218,7 @@ export async function runScenario(
       files,
       settings: scenario.repo.settings,
       timeScale: scenario.time_scale,
-      latency: PROFILES[scenario.profile],
+      latency: profileNamed(scenario.profile),
     });
     for (const [branch, branchFiles] of Object.entries(scenario.repo.branches)) {
       await gh.repo.writeCommit({ branch, files: branchFiles, message: `Work on ${branch}`, from: scenario.repo.default_branch });
@@ -266,7 +266,7 @@ export async function runScenario(
         ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}),
       },
       timeScale: scenario.time_scale,
-      latency: PROFILES[scenario.profile],
+      latency: profileNamed(scenario.profile),
       jobTimeScale: scenario.job_time_scale,
       killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
       ...(opts.maxConcurrentJobs ? { maxConcurrentJobs: opts.maxConcurrentJobs } : {}),
