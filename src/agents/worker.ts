@@ -192,6 +192,8 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
   const delivered = new Set<string>();
   let reported: Reported | undefined;
   let reportReasks = 0;
+  /** Commands the worker ran in this attempt: a report that says a check passed needs at least one. */
+  let commandsRun = 0;
   /** The last report sent back to be fixed: it stands, as crew's rules judge it, if the worker has no turn left to fix it. */
   let sentBack: Reported | undefined;
   const readOnly = input.task.persona === 'reviewer';
@@ -205,7 +207,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
   const tools: AgentTool[] = [
     ...fileTools,
     searchTool(jail, input.commands.maxOutputBytes),
-    runCommandTool(jail, input.commands),
+    counted(runCommandTool(jail, input.commands), () => commandsRun++),
     ...teamTools(input.task.id, input.team, delivered),
     {
       final: true,
@@ -213,7 +215,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
       run(raw) {
         const candidate = parseReport(raw);
         // A report that breaks only the report rules is fixed here, in one more turn, not by a new attempt.
-        const problems = reportProblems(candidate);
+        const problems = reportProblems(candidate, commandsRun);
         if (problems.length && reportReasks < REPORT_REASKS) {
           reportReasks++;
           sentBack = candidate;
@@ -261,5 +263,16 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     promptTokens: outcome.promptTokens,
     compactions: outcome.compactions,
     ...(outcome.error ? { error: outcome.error } : {}),
+  };
+}
+
+/** The same tool, calling `onCall` each time it runs. */
+function counted(tool: AgentTool, onCall: () => void): AgentTool {
+  return {
+    ...tool,
+    run(raw) {
+      onCall();
+      return tool.run(raw);
+    },
   };
 }

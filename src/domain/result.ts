@@ -69,7 +69,7 @@ export const REPORT_REASKS = 2;
  * lines. The worker is told in the same conversation and can fix it in one more turn; a new
  * attempt is for work that failed (#17 §5).
  */
-export function reportProblems(r: Reported): string[] {
+export function reportProblems(r: Reported, commandsRun?: number): string[] {
   const out: string[] = [];
   if (!r.status) out.push('status is missing: say success, partial or failure');
   if (!r.quality) out.push('quality is missing: say GREEN, YELLOW or RED');
@@ -79,7 +79,38 @@ export function reportProblems(r: Reported): string[] {
     out.push(
       `the report has ${lines} lines; at least ${MIN_REPORT_LINES} are expected: what changed and where, why, how you checked it (the commands you ran and what they printed), what is not done, and the risks`,
     );
+  const claims = commandsRun === 0 && r.status === 'success' ? unbackedClaims(reportBody(r)) : [];
+  if (claims.length)
+    out.push(
+      `the report claims checks it has no evidence for (${claims.map((c) => `"${c}"`).join(', ')}), but you ran no command in this attempt: run the check with run_command and report what it printed, or say plainly that you did not run it`,
+    );
   return out;
+}
+
+/**
+ * Sentences where a report says a check passed: "the tests pass", "`npm test` exits 0",
+ * "I ran `make`". A worker that ran no command cannot know that, so the claim goes back to it
+ * (#17 §5). Wishes and conditions ("make sure the tests pass", "did not run") are not claims.
+ * English only: reports in other languages are not checked for this rule.
+ */
+const CLAIMS = [
+  /\b(?:tests?|specs?|checks?|builds?|lint(?:er|ing)?|(?:test )?suites?|type-?checks?|compil(?:es|ation))\s+(?:now\s+|still\s+|all\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?|(?:is|are)\s+(?:green|passing|clean))\b/i,
+  /`[^`\n]+`\s+(?:now\s+|still\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0)\b/i,
+  /\b(?:I|we)\s+(?:have\s+)?(?:ran|run)\s+`[^`\n]+`/i,
+];
+const NOT_A_CLAIM = /(?:\b(?:not|never|could|should|would|will|must|make sure|ensure|until|unless|if|whether|so that|once|when)\b|n't\b)[^.!?\n]*$/i;
+
+export function unbackedClaims(body: string): string[] {
+  const found: string[] = [];
+  for (const sentence of body.split(/(?<=[.!?])\s+|\n+/)) {
+    for (const re of CLAIMS) {
+      const m = re.exec(sentence);
+      if (!m || NOT_A_CLAIM.test(sentence.slice(Math.max(0, m.index - 40), m.index))) continue;
+      found.push(m[0].trim());
+      break;
+    }
+  }
+  return [...new Set(found)].slice(0, 3);
 }
 
 /** The text the model reported, as it will appear in the result body. */
@@ -216,6 +247,14 @@ function checkReport(given: Reported | undefined, seen: Observed): CheckedResult
     status = 'failure';
     retry = true;
     reason = 'the coder task changed no files';
+  }
+  const claims = status === 'success' && !seen.toolCalls.run_command ? unbackedClaims(body) : [];
+  if (claims.length) {
+    // The worker was asked to back or drop these claims and did not: the report is not trusted.
+    issues.push(`success claimed without evidence: the report says ${claims.map((c) => `"${c}"`).join(', ')}, but the worker ran no command`);
+    quality = 'RED';
+    retry = true;
+    reason ??= `the report claims checks the worker never ran (${claims.join(', ')})`;
   }
   if (seen.persona === 'researcher' && !/^## Sources/m.test(body)) issues.push('Sources section missing');
   if (seen.persona === 'coder' && !body.includes('```')) issues.push('code block missing');

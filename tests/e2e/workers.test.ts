@@ -255,6 +255,10 @@ describe('report checks inside the conversation (#17 §5)', () => {
     expect(requests[2]!.last).toContain('"is_error":true');
     expect(requests[2]!.last).toContain('Not accepted yet, only the report: your work is kept as it is.');
     expect(requests[2]!.last).toContain('the report has 16 lines; at least 20 are expected');
+    // The same report also said "npm test passes" with no command run: the one re-ask names both.
+    expect(requests[2]!.last).toContain(
+      JSON.stringify('the report claims checks it has no evidence for ("test passes"), but you ran no command in this attempt').slice(1, -1),
+    );
     expect(result).toMatch(/^attempt: 1$/m);
     expect(result).toMatch(/^quality: GREEN$/m);
     expect(r.pulls).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkResult, MIN_REPORT_LINES, reportProblems, resultFile, type Observed } from '../../../src/domain/result';
+import { checkResult, MIN_REPORT_LINES, reportProblems, resultFile, unbackedClaims, type Observed } from '../../../src/domain/result';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
 import { parseReport } from '../../../src/agents/worker';
 
@@ -117,6 +117,47 @@ describe('what is wrong with a report itself, for the worker to fix in the same 
       'quality is missing: say GREEN, YELLOW or RED',
       'completeness is missing: a number from 0 to 100',
     ]);
+  });
+});
+
+describe('a success claim without evidence', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
+  it('finds sentences that say a check passed, and not wishes, conditions or denials', () => {
+    expect(unbackedClaims('## How I checked it\n- npm test passes.\n- `npm run lint` exits 0\n- I ran `make check` twice.')).toEqual([
+      'test passes',
+      '`npm run lint` exits 0',
+      'I ran `make check`',
+    ]);
+    expect(unbackedClaims('All the tests pass now. The build is green.')).toEqual(['tests pass', 'build is green']);
+    for (const honest of [
+      'Re-read every changed file after editing it.',
+      'I did not run the tests: the sandbox has no node.',
+      'Someone should make sure the tests pass on Windows.',
+      "The build won't pass until t2 lands.",
+      'Run `npm test` once t2 is merged.',
+    ])
+      expect(unbackedClaims(honest), honest).toEqual([]);
+  });
+
+  it('goes back to the worker only when it ran no command, and only for a success', () => {
+    const report = { status: 'success' as const, quality: 'GREEN' as const, completeness: 100, summary: 'npm test passes.', details: lines(MIN_REPORT_LINES) };
+    expect(reportProblems(report, 0)).toEqual([
+      expect.stringContaining('the report claims checks it has no evidence for ("test passes"), but you ran no command in this attempt'),
+    ]);
+    expect(reportProblems(report, 1)).toEqual([]);
+    expect(reportProblems(report)).toEqual([]);
+    expect(reportProblems({ ...report, status: 'partial' }, 0)).toEqual([]);
+  });
+
+  it('a claim the worker would not back or drop makes the result RED and asks for a new attempt', () => {
+    const report = { status: 'success' as const, quality: 'GREEN' as const, completeness: 100, summary: 'The tests pass.', details: long };
+    expect(checkResult(report, seen({ persona: 'coder', toolCalls: { edit_file: 1 } }))).toMatchObject({
+      quality: 'RED',
+      retry: true,
+      reason: 'the report claims checks the worker never ran (tests pass)',
+      metadataIssues: ['success claimed without evidence: the report says "tests pass", but the worker ran no command', 'code block missing'],
+    });
+    expect(checkResult(report, seen({ persona: 'coder', toolCalls: { edit_file: 1, run_command: 2 } }))).toMatchObject({ quality: 'GREEN', retry: false });
   });
 });
 
