@@ -25,7 +25,19 @@ export interface PullEvent {
   pulls: Array<{ number: number; headRef: string }>;
 }
 
-export type CrewEvent = CommentEvent | DispatchEvent | PullEvent;
+/** Someone labelled or assigned an issue: a run starts when it is crew's `trigger_label` or `trigger_assignee`. */
+export interface IssueEvent {
+  kind: 'issue';
+  defaultBranch?: string;
+  action: string;
+  issue: { number: number; title: string; body: string; labels: string[]; updatedAt: string };
+  /** Who labelled or assigned: only this person's access counts, never the issue's author's. */
+  sender: { login: string; type: string };
+  label?: string;
+  assignee?: string;
+}
+
+export type CrewEvent = CommentEvent | DispatchEvent | PullEvent | IssueEvent;
 
 const Repository = z.object({ default_branch: z.string().optional() }).optional();
 
@@ -52,14 +64,29 @@ const CheckSuitePayload = z.object({ check_suite: z.object({ pull_requests: z.ar
 const ReviewPayload = z.object({ pull_request: PullRef, repository: Repository });
 const WorkflowRunPayload = z.object({ workflow_run: z.object({ pull_requests: z.array(PullRef).default([]) }), repository: Repository });
 
+const IssuesPayload = z.object({
+  action: z.string(),
+  issue: z.object({
+    number: z.number().int(),
+    title: z.string(),
+    body: z.string().nullable().optional(),
+    updated_at: z.string(),
+    labels: z.array(z.object({ name: z.string() })).default([]),
+  }),
+  label: z.object({ name: z.string() }).optional(),
+  assignee: z.object({ login: z.string() }).nullable().optional(),
+  sender: z.object({ login: z.string(), type: z.string() }),
+  repository: Repository,
+});
+
 const DispatchPayload = z.object({ inputs: z.record(z.string(), z.unknown()).nullable().optional(), repository: Repository });
 
 export class UnsupportedEvent extends Error {}
 
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
-  if (!['issue_comment', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'workflow_run'].includes(name)) {
+  if (!['issue_comment', 'issues', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'workflow_run'].includes(name)) {
     throw new UnsupportedEvent(
-      `crew runs on issue_comment, workflow_dispatch, check_suite, pull_request_review and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
+      `crew runs on issue_comment, issues, workflow_dispatch, check_suite, pull_request_review and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
     );
   }
   let raw: unknown;
@@ -76,28 +103,33 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])),
     };
   }
+  if (name === 'issues') {
+    const d = parsePayload(IssuesPayload, raw, name);
+    return {
+      kind: 'issue',
+      defaultBranch: d.repository?.default_branch,
+      action: d.action,
+      issue: { ...issueOf(d.issue), updatedAt: d.issue.updated_at },
+      sender: { login: d.sender.login, type: d.sender.type },
+      ...(d.label ? { label: d.label.name } : {}),
+      ...(d.assignee ? { assignee: d.assignee.login } : {}),
+    };
+  }
   if (name === 'check_suite' || name === 'pull_request_review' || name === 'workflow_run') {
-    const p = (name === 'check_suite' ? CheckSuitePayload : name === 'workflow_run' ? WorkflowRunPayload : ReviewPayload).safeParse(raw);
-    if (!p.success) throw new UnsupportedEvent(`the ${name} payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
-    const d = p.data;
+    const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload | typeof ReviewPayload>>(
+      name === 'check_suite' ? CheckSuitePayload : name === 'workflow_run' ? WorkflowRunPayload : ReviewPayload,
+      raw,
+      name,
+    );
     const pulls = 'check_suite' in d ? d.check_suite.pull_requests : 'workflow_run' in d ? d.workflow_run.pull_requests : [d.pull_request];
     return { kind: 'pull', source: name, defaultBranch: d.repository?.default_branch, pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })) };
   }
-  const p = CommentPayload.safeParse(raw);
-  if (!p.success)
-    throw new UnsupportedEvent(`the issue_comment payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
-  const d = p.data;
+  const d = parsePayload(CommentPayload, raw, 'issue_comment');
   return {
     kind: 'comment',
     defaultBranch: d.repository?.default_branch,
     action: d.action,
-    issue: {
-      number: d.issue.number,
-      title: d.issue.title,
-      body: d.issue.body ?? '',
-      isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null,
-      labels: d.issue.labels.map((l) => l.name),
-    },
+    issue: { ...issueOf(d.issue), isPull: d.issue.pull_request !== undefined && d.issue.pull_request !== null },
     comment: {
       id: d.comment.id,
       body: d.comment.body ?? '',
@@ -105,4 +137,14 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       author: { login: d.comment.user.login, type: d.comment.user.type },
     },
   };
+}
+
+function parsePayload<T>(schema: z.ZodType<T>, raw: unknown, name: string): T {
+  const p = schema.safeParse(raw);
+  if (!p.success) throw new UnsupportedEvent(`the ${name} payload is missing fields crew needs: ${p.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+  return p.data;
+}
+
+function issueOf(i: { number: number; title: string; body?: string | null; labels: Array<{ name: string }> }) {
+  return { number: i.number, title: i.title, body: i.body ?? '', labels: i.labels.map((l) => l.name) };
 }

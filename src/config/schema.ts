@@ -5,6 +5,7 @@ import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { MAX_TASKS } from '../domain/plan';
 import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domain/providers';
+import { WAITING_LABEL } from '../domain/labels';
 import type { Tier as TierName } from '../domain/plan';
 
 /**
@@ -310,6 +311,29 @@ export const ConfigSchema = z.strictObject({
       "How often per run crew's leader hands a failed task to each target of its escalation table. When a target's limit is reached the next target in priority order takes it (person, planner, advisor); when none can, the failure stands and the failure comment names the limit.",
     ),
   bot_login: z.string().min(1).optional().describe("The login crew's comments appear under, when it is not github-actions[bot] (e.g. a GitHub App)."),
+  // The workflow's `if:` cannot read this file, so it lets through only labels that start with
+  // `crew` and assignees whose login contains `crew`: other label and assignment traffic starts no job.
+  trigger_label: z
+    .string()
+    .min(1)
+    .refine((l) => l.toLowerCase().startsWith('crew'), {
+      message: 'must start with `crew` (for example `crew` or `crew: run`): the workflow lets only such labels start a job',
+    })
+    .refine((l) => l.toLowerCase() !== WAITING_LABEL, { message: `cannot be \`${WAITING_LABEL}\`, the label crew adds while it waits for an answer` })
+    .optional()
+    .describe(
+      'A label that starts `/crew run` when a person with write access adds it to an issue (for example `crew`). It must start with `crew`, so the workflow can skip every other label without starting a job. Off by default.',
+    ),
+  trigger_assignee: z
+    .string()
+    .min(1)
+    .refine((l) => l.toLowerCase().includes('crew'), {
+      message: 'must contain `crew` (for example `acme-crew`): the workflow lets only such assignees start a job',
+    })
+    .optional()
+    .describe(
+      'A login (for example the account crew runs as, `acme-crew`) whose assignment to an issue by a person with write access starts `/crew run`. It must contain `crew`, so the workflow can skip every other assignment without starting a job. Off by default.',
+    ),
 });
 
 type ParsedConfig = z.infer<typeof ConfigSchema>;

@@ -94,8 +94,11 @@ export interface RunRecord {
   /** Bumped on every write; renderings carry it so an older one never replaces a newer one. */
   version: number;
   requestedBy: string;
-  /** The comment that asked for the run, and the workflow run that started planning it. */
-  trigger: { commentId: number; createdAt: string; workflowRunId?: string };
+  /**
+   * The comment that asked for the run (0 when a label or an assignment started it: `how` says
+   * which), and the workflow run that started planning it.
+   */
+  trigger: { commentId: number; createdAt: string; workflowRunId?: string; how?: 'label' | 'assignee' };
   base: { branch: string; sha: string };
   planCommentId: number | null;
   pr: { number: number; url: string; reportCommentId: number | null } | null;

@@ -1,5 +1,7 @@
 import { parseCommand } from '../domain/commands';
-import type { CommentEvent, DispatchEvent } from '../event';
+import type { CommentEvent, DispatchEvent, IssueEvent } from '../event';
+import { ConfigError } from '../config/schema';
+import { startRun } from './commands/start';
 import { CrewError, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { sanitize } from '../text/sanitize';
@@ -14,6 +16,7 @@ export async function route(ctx: StepContext): Promise<void> {
   setOutputs(ctx, '', '', []);
   if (ctx.event.kind === 'dispatch') outdatedWorkflow(ctx.event);
   if (ctx.event.kind === 'pull') return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
+  if (ctx.event.kind === 'issue') return routeIssueEvent(ctx, ctx.event);
   return routeComment(ctx, ctx.event);
 }
 
@@ -37,6 +40,46 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
     return;
   }
   await handle(ctx, ev, command);
+}
+
+/**
+ * A label or an assignment starts `/crew run` when it is the configured trigger and the person
+ * who made it (the event's sender, not the issue's author) has write access: triage users can
+ * label and assign, so neither is a sign of it.
+ */
+async function routeIssueEvent(ctx: StepContext, ev: IssueEvent): Promise<void> {
+  const how = ev.action === 'labeled' ? 'label' : ev.action === 'assigned' ? 'assignee' : undefined;
+  if (!how) return ctx.log.info(`ignoring an issues ${ev.action} event`);
+  if (ev.sender.type !== 'User') return ctx.log.info(`ignoring an issues ${ev.action} event by ${ev.sender.login} (${ev.sender.type})`);
+  let config;
+  try {
+    config = await ctx.config();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    // Whether this label is crew's trigger is in the file crew cannot read: say so, but only to a writer.
+    if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.sender.login }, false))) return;
+    throw new CrewError(
+      'reading the configuration',
+      `${e.message}\n\ncrew could not tell whether this ${how === 'label' ? `label (\`${ev.label}\`)` : `assignment (@${ev.assignee})`} should start a run, so nothing started.`,
+      'Fix `.github/crew.yml` on the default branch, then comment `/crew run`.',
+    );
+  }
+  const wanted = how === 'label' ? config.trigger_label : config.trigger_assignee;
+  const got = how === 'label' ? ev.label : ev.assignee;
+  if (!wanted || !got || wanted.toLowerCase() !== got.toLowerCase())
+    return ctx.log.info(`the ${how} ${got ?? '(none)'} is not crew's trigger_${how} (${wanted ?? 'not set'}); nothing to do`);
+  if (await isOwnLogin(ctx, ev.sender.login)) return ctx.log.info(`ignoring crew's own ${how} (as @${ev.sender.login})`);
+  if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.sender.login }, true))) return;
+  ctx.log.info(`@${ev.sender.login} ${how === 'label' ? `labelled the issue ${got}` : `assigned the issue to @${got}`}: starting a run`);
+  await startRun(ctx, { issue: ev.issue, by: ev.sender.login, trigger: { commentId: 0, createdAt: ev.issue.updatedAt, workflowRunId: ctx.runId, how } }, 'run');
+}
+
+async function isOwnLogin(ctx: StepContext, login: string): Promise<boolean> {
+  try {
+    return login.toLowerCase() === (await ctx.forge.botLogin()).toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 /**

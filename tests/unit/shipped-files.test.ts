@@ -65,7 +65,7 @@ describe('the files users copy', () => {
   it('the workflow grants nothing by default and only what each job needs', () => {
     expect(workflow.permissions).toEqual({});
     // No pull_request_target (or any trigger that runs with write tokens on a fork's code).
-    expect(Object.keys(workflow.on).sort()).toEqual(['check_suite', 'issue_comment', 'pull_request_review', 'workflow_dispatch']);
+    expect(Object.keys(workflow.on).sort()).toEqual(['check_suite', 'issue_comment', 'issues', 'pull_request_review', 'workflow_dispatch']);
     // The least each job needs; a new scope must be argued for here, next to what uses it.
     expect(Object.fromEntries(Object.entries(workflow.jobs).map(([id, job]) => [id, job.permissions]))).toEqual({
       // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks · /crew remember's PR

@@ -9,7 +9,7 @@ import { REPLY_CHARS } from './common';
 import { accept, retry } from './decisions';
 import { help, rememberCandidate, retro, status } from './info';
 import { resume } from './resume';
-import { startRun } from './start';
+import { commentRequest, startRun } from './start';
 
 type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, command: Extract<Command, { kind: K }>) => Promise<void>;
 
@@ -18,8 +18,8 @@ type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, comma
  * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
  */
 export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
-  run: (ctx, ev) => startRun(ctx, ev, 'run'),
-  plan: (ctx, ev) => startRun(ctx, ev, 'plan'),
+  run: (ctx, ev) => startRun(ctx, commentRequest(ctx, ev), 'run'),
+  plan: (ctx, ev) => startRun(ctx, commentRequest(ctx, ev), 'plan'),
   approve: (ctx, ev) => approve(ctx, ev),
   revise: (ctx, ev, c) => revise(ctx, ev, sanitize(c.feedback, REPLY_CHARS)),
   answer: async (ctx, ev, c) => {

@@ -7,32 +7,44 @@ import { isoSeconds } from '../../clock';
 
 /** Who may command crew: write or admin, by GitHub's permission API; everyone else is told, at most once an hour. */
 
+/** Who asks crew to act: a commenter (whose comment gets a 👎 when crew already said no within the hour), or who labelled or assigned. */
+export interface Asker {
+  issue: number;
+  login: string;
+  commentId?: number;
+}
+
+function askerOf(ev: CommentEvent | Asker): Asker {
+  return 'comment' in ev ? { issue: ev.issue.number, login: ev.comment.author.login, commentId: ev.comment.id } : ev;
+}
+
 /** Write or admin, checked with the collaborator-permission API; anything else (or an API failure) is a no. */
-export async function hasWriteAccess(ctx: StepContext, ev: CommentEvent, sayWhy: boolean): Promise<boolean> {
+export async function hasWriteAccess(ctx: StepContext, ev: CommentEvent | Asker, sayWhy: boolean): Promise<boolean> {
+  const who = askerOf(ev);
   let permission;
   try {
-    permission = await ctx.forge.permissionOf(ev.comment.author.login);
+    permission = await ctx.forge.permissionOf(who.login);
   } catch (e) {
     throw new CrewError(
       'the permission check',
-      `GitHub did not answer the permission check for @${ev.comment.author.login} (${(e as Error).message}), so crew did not act.`,
-      'Comment the command again in a minute.',
+      `GitHub did not answer the permission check for @${who.login} (${(e as Error).message}), so crew did not act.`,
+      who.commentId ? 'Comment the command again in a minute.' : 'Remove the label or the assignment and add it again in a minute, or comment `/crew run`.',
     );
   }
   if (permission === 'admin' || permission === 'write') return true;
-  if (sayWhy) await refuse(ctx, ev, refusalComment(ev.comment.author.login, permission));
-  else ctx.log.info(`ignoring a reply from @${ev.comment.author.login}, who has ${permission} access`);
+  if (sayWhy) await refuse(ctx, who, refusalComment(who.login, permission));
+  else ctx.log.info(`ignoring a reply from @${who.login}, who has ${permission} access`);
   return false;
 }
 
 /**
  * Tells someone crew will not act for them: as a comment at most once per person per issue
  * an hour, remembered on crew/state (each comment is a new job); inside the hour, a 👎
- * reaction on their comment instead. One state read; a write only when a comment is due.
+ * reaction on their comment instead (or only the log, when a label or an assignment asked).
+ * One state read; a write only when a comment is due.
  */
-async function refuse(ctx: StepContext, ev: CommentEvent, body: string): Promise<void> {
-  const issue = ev.issue.number;
-  const login = ev.comment.author.login;
+async function refuse(ctx: StepContext, who: Asker, body: string): Promise<void> {
+  const { issue, login } = who;
   const now = ctx.clock.now();
   const { value: due } = await ctx.state.update(refusalsFolder(issue), `issue #${issue}: refused @${login}`, (tx) => {
     if (!refusalCommentDue(readRefusal(tx, issue, login)?.lastCommentAt, now)) return false;
@@ -43,6 +55,6 @@ async function refuse(ctx: StepContext, ev: CommentEvent, body: string): Promise
     await ctx.forge.postComment(issue, body);
     return;
   }
-  ctx.log.info(`@${login} was already told on #${issue} within the hour that crew does not act for them; a 👎 reaction instead of another comment`);
-  await ctx.forge.react(ev.comment.id, '-1');
+  ctx.log.info(`@${login} was already told on #${issue} within the hour that crew does not act for them`);
+  if (who.commentId !== undefined) await ctx.forge.react(who.commentId, '-1');
 }

@@ -7,7 +7,7 @@ import { takePushedResult } from '../task-results';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
 import { askUnasked } from './replies';
-import { ensurePlanComment, startRun } from './start';
+import { commentRequest, ensurePlanComment, startRun } from './start';
 
 /** `/crew resume`: an interrupted run, or one crew failed in after the work, carries on from its state. */
 
@@ -20,7 +20,7 @@ export async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> 
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   // Stopped before its run was even written: resuming means doing what was asked.
-  if (!last) return startRun(ctx, ev, 'run');
+  if (!last) return startRun(ctx, commentRequest(ctx, ev), 'run');
   // crew itself failed (not the work): go back to the phase it failed in.
   if (last.phase === 'FAILED' && last.failure?.resumeFrom) return resumeFailed(ctx, ev, last, last.failure.resumeFrom);
   if ((last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') && (await askUnasked(ctx, last))) return;

@@ -9,7 +9,28 @@ import { latestRun, setOutputs } from './common';
 
 /** `/crew run` and `/crew plan`: a new run of the issue, its plan comment, and planning. */
 
-export async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' | 'plan'): Promise<void> {
+/** What asks for a run: a comment, or a label or an assignment by a writer (`trigger_label`, `trigger_assignee`). */
+export interface RunRequest {
+  issue: { number: number; title: string; body: string };
+  by: string;
+  trigger: RunRecord['trigger'];
+}
+
+export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
+  return {
+    issue: ev.issue,
+    by: ev.comment.author.login,
+    trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
+  };
+}
+
+/** The same request again: the same comment, or (for a label or an assignment) the same workflow run re-run. */
+function sameRequest(a: RunRecord['trigger'], b: RunRecord['trigger']): boolean {
+  if (b.commentId) return a.commentId === b.commentId;
+  return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId;
+}
+
+export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<void> {
   const issue = ev.issue.number;
   try {
     await ctx.config();
@@ -44,7 +65,7 @@ export async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' |
     const last = runNumbers(tx, issue).at(-1);
     const lastRec = last !== undefined ? readRun(tx, issue, last) : undefined;
     // The same comment again (a re-run of this job) continues its own run.
-    if (lastRec && lastRec.trigger.commentId === ev.comment.id) return { kind: 'existing' as const, record: lastRec };
+    if (lastRec && sameRequest(lastRec.trigger, ev.trigger)) return { kind: 'existing' as const, record: lastRec };
     if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec)) return { kind: 'busy' as const, record: lastRec };
     // A run whose planner died (its workflow run is over) is taken over, not refused.
     if (lastRec && stalePlanning(lastRec)) return { kind: 'existing' as const, record: lastRec };
@@ -54,8 +75,8 @@ export async function startRun(ctx: StepContext, ev: CommentEvent, mode: 'run' |
       run: k,
       mode,
       title: ev.issue.title,
-      requestedBy: ev.comment.author.login,
-      trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
+      requestedBy: ev.by,
+      trigger: ev.trigger,
       base: { branch: baseBranch, sha: baseSha },
       now,
     });

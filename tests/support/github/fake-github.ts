@@ -508,6 +508,7 @@ export class FakeGitHub {
       if (userAccess === 'none') return true;
       const p = this.permissionOf(principal.login);
       if (userAccess === 'read') return atLeast(p, 'read') || !this.settings.private;
+      if (userAccess === 'triage') return atLeast(p, 'triage');
       return atLeast(p, 'write');
     }
     if (access === 'none') return true;

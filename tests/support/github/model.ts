@@ -3,7 +3,8 @@
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 /** `workflows` exists only for GitHub Apps: a workflow's GITHUB_TOKEN can never have it. */
 export type Scope = 'contents' | 'issues' | 'pull-requests' | 'actions' | 'checks' | 'statuses' | 'metadata' | 'workflows';
-export type Access = 'read' | 'write' | 'none';
+/** `triage` applies to people only: what a token's scopes grant is read or write. */
+export type Access = 'read' | 'triage' | 'write' | 'none';
 export type Scopes = Partial<Record<Scope, Access>>;
 
 export interface FakeUser {
@@ -40,6 +41,7 @@ export interface FakeIssue {
   state: 'open' | 'closed';
   state_reason: 'completed' | 'not_planned' | 'reopened' | null;
   labels: string[];
+  assignees: string[];
   locked: boolean;
   created_at: string;
   updated_at: string;

@@ -344,6 +344,14 @@ export async function runScenario(
         await as(author).rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: id, body: step.body });
       } else if ('edit_issue' in step) {
         await as(step.author).rest.issues.update({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, ...step.edit_issue });
+      } else if ('label' in step) {
+        await as(step.author).rest.issues.addLabels({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, labels: step.label });
+        if (step.wait) await waitFor(step.wait);
+      } else if ('unlabel' in step) {
+        await as(step.author).rest.issues.removeLabel({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, name: step.unlabel });
+      } else if ('assign' in step) {
+        await as(step.author).rest.issues.addAssignees({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, assignees: step.assign });
+        if (step.wait) await waitFor(step.wait);
       } else if ('open_issue' in step) {
         await as(step.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, ...step.open_issue });
       } else if ('review' in step) {

@@ -48,6 +48,12 @@ const Step = z.union([
   z.strictObject({ edit_issue: z.strictObject({ title: z.string().optional(), body: z.string().optional() }), author: z.string() }),
   /** Another issue, which crew is not asked about (it gets the next number). */
   z.strictObject({ open_issue: z.strictObject({ title: z.string(), body: z.string().default('') }), author: z.string() }),
+  /** Someone adds labels to the issue (an `issues` `labeled` event each). */
+  z.strictObject({ label: z.array(z.string()).min(1), author: z.string(), wait: Wait.optional() }),
+  /** Someone removes a label from the issue (no event: crew does not act on it). */
+  z.strictObject({ unlabel: z.string(), author: z.string() }),
+  /** Someone assigns people to the issue (an `issues` `assigned` event each). */
+  z.strictObject({ assign: z.array(z.string()).min(1), author: z.string(), wait: Wait.optional() }),
   z.strictObject({ wait: Wait }),
   z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),

@@ -67,6 +67,18 @@ describe('.github/crew.yml', () => {
     expect(problems('models:\n  sonnet: 5\n')[0]).toMatch(/^`models.sonnet`: .*string.* \(got 5\)$/);
   });
 
+  it('trigger_label and trigger_assignee must fit the workflow’s filter, and say why', () => {
+    expect(parseConfig('trigger_label: "crew: run"\ntrigger_assignee: acme-crew\n')).toMatchObject({
+      trigger_label: 'crew: run',
+      trigger_assignee: 'acme-crew',
+    });
+    expect(problems('trigger_label: ai\n')).toEqual([
+      expect.stringMatching(/^`trigger_label`: must start with `crew` .*the workflow lets only such labels start a job \(got "ai"\)$/),
+    ]);
+    expect(problems('trigger_label: "Crew: Waiting"\n')).toEqual([expect.stringMatching(/^`trigger_label`: cannot be `crew: waiting`/)]);
+    expect(problems('trigger_assignee: alice\n')).toEqual([expect.stringMatching(/^`trigger_assignee`: must contain `crew`/)]);
+  });
+
   it('reports unknown keys instead of ignoring them', () => {
     expect(problems('max_paralel: 3\n')).toEqual(['unknown key `max_paralel`: remove it or check the spelling']);
     expect(problems('models:\n  gpt: x\n')).toEqual(['unknown key `models.gpt`: remove it or check the spelling']);

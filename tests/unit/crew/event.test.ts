@@ -40,6 +40,30 @@ describe('events for the merge gate, from GitHub’s webhook examples', () => {
   });
   it('other events are refused with the list crew runs on', () => {
     expect(() => readEvent('push', file('push', {}))).toThrow(UnsupportedEvent);
-    expect(() => readEvent('push', file('push', {}))).toThrow(/issue_comment, workflow_dispatch, check_suite, pull_request_review and workflow_run/);
+    expect(() => readEvent('push', file('push', {}))).toThrow(/issue_comment, issues, workflow_dispatch, check_suite, pull_request_review and workflow_run/);
+  });
+});
+
+describe('issues events (trigger_label, trigger_assignee), from GitHub’s webhook examples', () => {
+  type Example = { issue: { number: number; title: string; updated_at: string }; sender: { login: string; type: string } };
+  it('labeled: the label, the issue and who added it', () => {
+    const example = webhookExample('issues.labeled') as Example & { label: { name: string } };
+    expect(readEvent('issues', file('labeled', example))).toMatchObject({
+      kind: 'issue',
+      action: 'labeled',
+      label: example.label.name,
+      issue: { number: example.issue.number, title: example.issue.title, updatedAt: example.issue.updated_at },
+      sender: { login: example.sender.login, type: example.sender.type },
+    });
+  });
+  it('assigned: the assignee and who assigned', () => {
+    const example = webhookExample('issues.assigned') as Example & { assignee: { login: string } };
+    const ev = readEvent('issues', file('assigned', example));
+    expect(ev).toMatchObject({ kind: 'issue', action: 'assigned', assignee: example.assignee.login, sender: { login: example.sender.login } });
+    expect(ev).not.toHaveProperty('label');
+  });
+  it('a payload without its sender is refused, naming the field', () => {
+    const { sender: _, ...rest } = webhookExample('issues.labeled') as Record<string, unknown>;
+    expect(() => readEvent('issues', file('nosender', rest))).toThrow(/the issues payload is missing fields crew needs: sender/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeForTest, octokitFor, recordEvents, repoOf, seedBranch } from './helpers';
+import { fakeForTest, octokitFor, recordEvents, repoOf, seedBranch, takeViolations } from './helpers';
 
 describe('events', () => {
   it('emits issue_comment created for a comment made with a person’s token', async () => {
@@ -78,6 +78,25 @@ describe('events', () => {
     expect(events[1]!.payload.changes).toEqual({ title: { from: 'First title' } });
     expect(events[2]!.payload.changes).toEqual({ body: { from: 'first body' } });
     expect(events[3]!.payload).toMatchObject({ label: { name: 'crew' }, issue: { labels: [{ name: 'crew' }] } });
+  });
+
+  it('lets triage users label and assign (as GitHub’s role table says), and emits issues.assigned for each new assignee it keeps', async () => {
+    const gh = await fakeForTest();
+    gh.addUser('triager', { permission: 'triage' });
+    gh.addUser('reader', { permission: 'read' });
+    gh.addUser('outsider', { permission: 'none' });
+    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    const triager = octokitFor(gh, gh.userToken('triager'));
+    const events = recordEvents(gh);
+    await triager.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['crew'] });
+    const { data } = await triager.rest.issues.addAssignees({ ...repoOf(gh), issue_number: 1, assignees: ['reader', 'outsider'] });
+    // Someone with no access cannot be assigned: GitHub ignores the login without an error.
+    expect(data.assignees?.map((a) => a.login)).toEqual(['reader']);
+    expect(events.map((e) => `${e.name}.${String(e.payload.action)}`)).toEqual(['issues.labeled', 'issues.assigned']);
+    expect(events[1]!.payload).toMatchObject({ assignee: { login: 'reader' }, sender: { login: 'triager' }, issue: { assignees: [{ login: 'reader' }] } });
+    const reader = octokitFor(gh, gh.userToken('reader'));
+    await expect(reader.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['bug'] })).rejects.toMatchObject({ status: 403 });
+    expect(takeViolations(gh)).toEqual([]);
   });
 
   it('emits no issues events for a pull request', async () => {

@@ -57,6 +57,25 @@ describe("the route job's trigger condition, as shipped", () => {
     expect(evaluateIf(TRIGGER, { github: { event_name: 'push', event: {} } }, succeeded)).toBe(false);
   });
 
+  const issuesEvent = (action: string, fields: Record<string, unknown>, senderType = 'User'): ExprContext => ({
+    github: { event_name: 'issues', event: { action, issue: { number: 12, labels: [] }, sender: { login: 'maintainer', type: senderType }, ...fields } },
+  });
+
+  it('runs on a label from a person that starts with crew (the trigger_label rule), except crew: waiting', () => {
+    expect(evaluateIf(TRIGGER, issuesEvent('labeled', { label: { name: 'crew' } }), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, issuesEvent('labeled', { label: { name: 'Crew: run' } }), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, issuesEvent('labeled', { label: { name: 'crew: waiting' } }), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, issuesEvent('labeled', { label: { name: 'bug' } }), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, issuesEvent('labeled', { label: { name: 'crew' } }, 'Bot'), succeeded)).toBe(false);
+  });
+
+  it('runs on an assignment from a person to a login that contains crew (the trigger_assignee rule)', () => {
+    expect(evaluateIf(TRIGGER, issuesEvent('assigned', { assignee: { login: 'acme-crew' } }), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, issuesEvent('assigned', { assignee: { login: 'alice' } }), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, issuesEvent('assigned', { assignee: { login: 'acme-crew' } }, 'Bot'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, issuesEvent('opened', {}), succeeded)).toBe(false);
+  });
+
   it('works the same wrapped in ${{ }}', () => {
     expect(evaluateIf(`\${{ ${TRIGGER} }}`, commentEvent('/crew go', 'User'), succeeded)).toBe(true);
     expect(evaluateIf(`\${{ ${TRIGGER} }}`, commentEvent('/crew go', 'Bot'), succeeded)).toBe(false);

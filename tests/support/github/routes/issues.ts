@@ -1,5 +1,5 @@
 import { HttpError, notFound, validationFailed, type Route, type RouteRequest } from '../http-types';
-import type { FakeComment, FakeIssue, FakeReaction, Principal } from '../model';
+import { atLeast, type FakeComment, type FakeIssue, type FakeReaction, type Principal } from '../model';
 import type { FakeGitHub } from '../fake-github';
 import { webhookExample } from '../reference';
 import { paginate } from './paginate';
@@ -68,6 +68,7 @@ export function createIssue(
     state: 'open',
     state_reason: null,
     labels: (input.labels ?? []).map((l) => gh.labelRecord(l).name),
+    assignees: [],
     locked: false,
     created_at: now,
     updated_at: now,
@@ -96,14 +97,14 @@ function addLabels(gh: FakeGitHub, principal: Principal, issue: FakeIssue, names
     if (issue.labels.some((l) => l.toLowerCase() === label.name.toLowerCase())) continue;
     issue.labels.push(label.name);
     issue.updated_at = gh.now();
-    // Labelling a pull request is a pull_request event on GitHub, not an issues event.
-    if (!issue.isPull)
-      gh.emit(
-        principal,
-        'issues',
-        eventPayload(gh, 'issues.labeled', principal.login, { action: 'labeled', issue: serializeIssue(gh, issue), label: gh.serialize.label(label) }),
-      );
+    emitIssues(gh, principal, issue, 'labeled', { label: gh.serialize.label(label) });
   }
+}
+
+/** Labelling or assigning a pull request is a pull_request event on GitHub, not an issues event. */
+function emitIssues(gh: FakeGitHub, principal: Principal, issue: FakeIssue, action: 'labeled' | 'assigned', fields: Record<string, unknown>) {
+  if (issue.isPull) return;
+  gh.emit(principal, 'issues', eventPayload(gh, `issues.${action}`, principal.login, { action, issue: serializeIssue(gh, issue), ...fields }));
 }
 
 export const issueRoutes: Record<string, Route> = {
@@ -260,9 +261,13 @@ export const issueRoutes: Record<string, Route> = {
       return react(req.gh, req, issue.reactions);
     },
   },
+  // People with triage access apply and remove labels and assign people, as GitHub's role table
+  // says (https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role):
+  // a label or an assignment is no sign of write access.
   'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': {
     scope: 'issues',
     access: 'write',
+    userAccess: 'triage',
     handle({ gh, principal, params, body }) {
       const issue = findIssue(gh, params.issue_number!);
       const names: unknown = Array.isArray(body) ? body : body.labels;
@@ -274,6 +279,7 @@ export const issueRoutes: Record<string, Route> = {
   'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}': {
     scope: 'issues',
     access: 'write',
+    userAccess: 'triage',
     handle({ gh, params }) {
       const issue = findIssue(gh, params.issue_number!);
       const i = issue.labels.findIndex((l) => l.toLowerCase() === params.name!.toLowerCase());
@@ -281,6 +287,32 @@ export const issueRoutes: Record<string, Route> = {
       issue.labels.splice(i, 1);
       issue.updated_at = gh.now();
       return { status: 200, body: issue.labels.map((n) => gh.serialize.label(gh.labelRecord(n))) };
+    },
+  },
+  /**
+   * Adds up to 10 assignees and keeps those already there. A login that cannot be assigned
+   * (no access to the repository) is silently ignored, as the REST reference says
+   * (https://docs.github.com/en/rest/issues/assignees#add-assignees-to-an-issue). Each new
+   * assignee fires `issues` `assigned`.
+   */
+  'POST /repos/{owner}/{repo}/issues/{issue_number}/assignees': {
+    scope: 'issues',
+    access: 'write',
+    userAccess: 'triage',
+    creates: true,
+    handle({ gh, principal, params, body }) {
+      const issue = findIssue(gh, params.issue_number!);
+      const logins: unknown = body.assignees;
+      if (!Array.isArray(logins) || logins.some((l) => typeof l !== 'string')) throw validationFailed('Issue', 'assignees', 'invalid');
+      if (issue.assignees.length + logins.length > 10) throw validationFailed('Issue', 'assignees', 'invalid');
+      for (const login of logins as string[]) {
+        if (issue.assignees.some((a) => a.toLowerCase() === login.toLowerCase())) continue;
+        if (!atLeast(gh.permissionOf(login), 'read')) continue;
+        issue.assignees.push(login);
+        issue.updated_at = gh.now();
+        emitIssues(gh, principal, issue, 'assigned', { assignee: gh.serialize.user(login) });
+      }
+      return { status: 201, body: serializeIssue(gh, issue) };
     },
   },
   'GET /repos/{owner}/{repo}/labels/{name}': {
