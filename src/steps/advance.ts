@@ -18,6 +18,7 @@ import { replanTasks } from './leader';
 import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { takePushedResult } from './task-results';
+import { promptWithInstructions } from './agent-instructions';
 
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
@@ -264,7 +265,7 @@ async function resolveConflict(
       {
         repoDir: ctx.repo.dir,
         modelId: config.models[config.default_model],
-        system: await ctx.template('resolver'),
+        system: await promptWithInstructions(ctx, 'resolver', view.run.base.sha, files),
         protectedPaths: config.protected_paths,
         ours: (touching.length ? touching : merged).map(intentOf),
         theirs: intentOf(task),

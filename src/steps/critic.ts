@@ -29,6 +29,7 @@ import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { localise } from './localise';
 import { describeOutcome } from '../domain/localisation';
+import { promptWithInstructions } from './agent-instructions';
 
 const CRITIC_MAX_TURNS = 40;
 
@@ -156,7 +157,12 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
         {
           repoDir: ctx.repo.dir,
           modelId: config.models[config.default_model],
-          system: await ctx.template('critic'),
+          system: await promptWithInstructions(
+            ctx,
+            'critic',
+            base.sha,
+            plan.tasks.flatMap((t) => t.files),
+          ),
           plan,
           judge: semantic,
           commandResults,

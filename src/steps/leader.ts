@@ -15,6 +15,7 @@ import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
+import { promptWithInstructions } from './agent-instructions';
 
 const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
 
@@ -184,7 +185,7 @@ export async function replanTasks(
     const out = await decompose(
       model,
       modelId,
-      await ctx.template('decomposer'),
+      await promptWithInstructions(ctx, 'decomposer', view.run.base.sha),
       {
         title: sanitize(request.title, 300),
         body: sanitize(request.body),
@@ -206,7 +207,14 @@ export async function replanTasks(
     const findings = checkPlanRules({ ...plan, tasks: proposed });
     if (findings.length) why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
     else {
-      const review = await reviewPlan(model, modelId, await ctx.template('plan_reviewer'), request, { ...plan, tasks: proposed }, ctx.log);
+      const review = await reviewPlan(
+        model,
+        modelId,
+        await promptWithInstructions(ctx, 'plan_reviewer', view.run.base.sha),
+        request,
+        { ...plan, tasks: proposed },
+        ctx.log,
+      );
       usage = addUsage(usage, review.usage);
       if (review.verdict === 'PASS') replacement = proposed;
       else why = `the plan reviewer did not pass the replacement:\n${findingsText(review.findings)}`;

@@ -18,6 +18,7 @@ import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
 import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
+import { promptWithInstructions } from './agent-instructions';
 
 /** The plan reviewer may send a plan back this many times before a person decides. */
 export const REVIEW_ROUNDS = 3;
@@ -120,7 +121,13 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     // 1. Intake: the task and its done criteria, or questions first.
     let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
     if (!intake || intake.answersSeen !== answers) {
-      const out = await runIntake(model, modelId, await ctx.template('intake'), { title, body, stated: statedCriteria(body), answers }, ctx.log);
+      const out = await runIntake(
+        model,
+        modelId,
+        await promptWithInstructions(ctx, 'intake', view.run.base.sha),
+        { title, body, stated: statedCriteria(body), answers },
+        ctx.log,
+      );
       book(out.usage);
       intake = { ...out.intake, answersSeen: answers };
       const asked = (answers.match(/^## Questions/gm) ?? []).length;
@@ -137,7 +144,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     const files = await ctx.repo.listFiles();
     // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
     const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths };
-    const decomposer = await ctx.template('decomposer');
+    const decomposer = await promptWithInstructions(ctx, 'decomposer', view.run.base.sha);
     const previous = view.plan;
     let plan: Plan =
       intake.single && !revision
@@ -165,7 +172,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let findings: Finding[] = [];
     let passed = false;
     let rounds = 0;
-    const reviewerPrompt = await ctx.template('plan_reviewer');
+    const reviewerPrompt = await promptWithInstructions(ctx, 'plan_reviewer', view.run.base.sha);
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
       rounds = round;
       findings = checkPlanRules(plan);

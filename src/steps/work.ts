@@ -16,6 +16,7 @@ import { CrewError, loadView, nonce, nowIso, syncPlanComment, updateRun, type St
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
+import { promptWithInstructions } from './agent-instructions';
 
 /**
  * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it. The
@@ -168,7 +169,7 @@ export async function work(ctx: StepContext): Promise<void> {
           maxTurns: config.worker_max_turns,
           maxOutputTokens: config.max_output_tokens.worker,
           modelId: config.models[tier],
-          system: await ctx.template(`worker_${task.persona}`),
+          system: await promptWithInstructions(ctx, `worker_${task.persona}`, view.run.base.sha, task.files),
           repoFiles: await ctx.repo.listFiles(),
           commands: {
             runner,

@@ -26,6 +26,7 @@ const samples: Array<[method: string, pathname: string, template: string, params
     '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
     { owner: 'o', repo: 'r', issue_number: '12', name: 'crew:working' },
   ],
+  ['POST', '/repos/o/r/issues/12/assignees', '/repos/{owner}/{repo}/issues/{issue_number}/assignees', { owner: 'o', repo: 'r', issue_number: '12' }],
   [
     'GET',
     '/repos/o/r/collaborators/octocat/permission',
