@@ -1,5 +1,6 @@
 import type { PlanTask, Tier } from './plan';
 import { usageOf } from './pricing';
+import type { CostEstimate, Range } from './cost-estimate';
 
 /**
  * What a run will likely cost, said before its tasks start: model cost in USD and billable
@@ -15,26 +16,6 @@ import { usageOf } from './pricing';
  * `budgets.run.cost_usd`. Retries beyond what past runs show, extra critic rounds and merge jobs
  * are not in the prior; the run's budget is the hard cap, and the estimate says so.
  */
-
-export interface Range {
-  low: number;
-  high: number;
-}
-
-export interface CostEstimate {
-  /** When it was made (the plan's recording). */
-  at: string;
-  costUsd: Range;
-  /** null for a local run: it bills no Actions minutes. */
-  minutes: Range | null;
-  /** Already spent when the estimate was made (planning), inside both ranges. */
-  spentUsd: number;
-  spentMinutes: number | null;
-  /** `budgets.run.cost_usd`: the run's model use stops there. */
-  capUsd: number;
-  /** What it rests on: how many earlier runs and task figures of this repository (0: the plan and crew's assumptions alone). */
-  basis: { runs: number; tasks: number };
-}
 
 /** One finished run of the repository, as much as an estimate needs of it (state/past-runs.ts reads them). */
 export interface PastRun {
@@ -186,9 +167,4 @@ export function estimateRun(input: EstimateInput): CostEstimate {
     capUsd: cap,
     basis: { runs: runsUsed.size, tasks: tasksUsed.size },
   };
-}
-
-/** Where the actual figure fell against the estimate's range. */
-export function against(range: Range, actual: number): 'below' | 'within' | 'above' {
-  return actual < range.low ? 'below' : actual > range.high ? 'above' : 'within';
 }

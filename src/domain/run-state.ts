@@ -2,7 +2,7 @@ import { FRESH_MEMORY, type LeaderMemory, type UserTopic } from './leader-policy
 import { chainAhead, type Plan, type Tier } from './plan';
 import { NOTHING_POSTED, type Posted } from './caps';
 import type { JobTime } from './actions-minutes';
-import type { CostEstimate } from './estimate';
+import type { CostEstimate } from './cost-estimate';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next

@@ -1,5 +1,5 @@
 import { runMinutes } from '../domain/actions-minutes';
-import { against, type CostEstimate, type Range } from '../domain/estimate';
+import { against, type CostEstimate, type Range } from '../domain/cost-estimate';
 import { totalUsage, type RunView } from '../domain/run-state';
 
 /**

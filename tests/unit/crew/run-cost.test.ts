@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { billableMinutes, jobMinutes, minutesPerTask, runMinutes, type JobTime } from '../../../src/domain/actions-minutes';
-import { against, estimateRun, MIN_SAMPLES, PRIOR, quantile, type EstimateInput, type PastRun } from '../../../src/domain/estimate';
+import { against } from '../../../src/domain/cost-estimate';
+import { estimateRun, MIN_SAMPLES, PRIOR, quantile, type EstimateInput, type PastRun } from '../../../src/domain/estimate';
 import { usageOf } from '../../../src/domain/pricing';
 import { estimateText, estimateVsActual, localCostLine, minutesNote } from '../../../src/render/cost';
 import { renderPlanComment } from '../../../src/render/plan-comment';
