@@ -26,7 +26,8 @@ export function minutesNote(view: RunView): string {
 /** The estimate as one sentence: both ranges, what is already in them, what they rest on, and the hard cap. */
 export function estimateText(e: CostEstimate): string {
   const minutes = e.minutes ? ` and ${span(e.minutes, String)} billable Actions minutes` : '';
-  const spent = e.spentMinutes !== null ? `planning's ${money(e.spentUsd)} and ${plural(e.spentMinutes, 'minute')} included` : `planning's ${money(e.spentUsd)} included`;
+  const spent =
+    e.spentMinutes !== null ? `planning's ${money(e.spentUsd)} and ${plural(e.spentMinutes, 'minute')} included` : `planning's ${money(e.spentUsd)} included`;
   const local = e.minutes ? '' : '; a local run bills no Actions minutes';
   const basis = e.basis.runs
     ? `based on ${plural(e.basis.runs, 'earlier run')} of this repository${e.basis.tasks ? ` (${plural(e.basis.tasks, 'task')})` : ''}`

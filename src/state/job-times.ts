@@ -12,7 +12,10 @@ export interface BilledJob {
 
 /** A job id that is safe in a file name: GitHub's run id, attempt and job id are; a task id is too. */
 export function jobId(parts: { runId: string; attempt?: string; job: string; task?: string }): string {
-  return [parts.runId, parts.attempt || '1', parts.job, parts.task].filter(Boolean).join('-').replace(/[^A-Za-z0-9_-]/g, '_');
+  return [parts.runId, parts.attempt || '1', parts.job, parts.task]
+    .filter(Boolean)
+    .join('-')
+    .replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 const RUN_FOLDER = /^issue-(\d+)\/run-(\d+)\//;

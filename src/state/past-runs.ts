@@ -16,7 +16,11 @@ export const PAST_RUNS = 20;
  * (domain/estimate.ts). A run whose files crew cannot read is left out and named in `problems`,
  * so a damaged old run never stops a new one from planning.
  */
-export async function readPastRuns(store: StateStore, current: { issue: number; run: number }, limit = PAST_RUNS): Promise<{ runs: PastRun[]; problems: string[] }> {
+export async function readPastRuns(
+  store: StateStore,
+  current: { issue: number; run: number },
+  limit = PAST_RUNS,
+): Promise<{ runs: PastRun[]; problems: string[] }> {
   const snap = await store.loadRuns((p) => WANTED.test(p));
   const folders = new Map<string, { issue: number; run: number }>();
   for (const p of snap.list('')) {
@@ -52,8 +56,7 @@ export function pastRun(view: RunView): PastRun {
     e && view.run.phase === 'COMPLETED'
       ? {
           costUsd: Math.max(0, view.run.usage.costUsd - e.spentUsd),
-          minutes:
-            jobs.length && e.spentMinutes !== null ? Math.max(0, runMinutes(jobs.filter((j) => j.step !== 'work')) - e.spentMinutes) : null,
+          minutes: jobs.length && e.spentMinutes !== null ? Math.max(0, runMinutes(jobs.filter((j) => j.step !== 'work')) - e.spentMinutes) : null,
         }
       : null;
   return { tasks, afterPlan };

@@ -159,7 +159,9 @@ describe('crew run on a local repository', () => {
       expect(status.out).toContain('Retrospective (light): .crew/runs/1/retrospective.md');
       expect(status.out).toContain('Next: crew run "…" (a new run)');
       expect(status.out).toMatch(/^Usage: .* · about \$[\d.]+ · no Actions minutes \(a local run\)$/m);
-      expect(status.out).toMatch(/^Estimate: \$[\d.]+–\$[\d.]+ of model use for the whole run \(planning's \$[\d.]+ included\); a local run bills no Actions minutes · /m);
+      expect(status.out).toMatch(
+        /^Estimate: \$[\d.]+–\$[\d.]+ of model use for the whole run \(planning's \$[\d.]+ included\); a local run bills no Actions minutes · /m,
+      );
       expect(status.out).not.toMatch(/workflow|Reply in a comment|\/crew /);
       // A finished run has nothing to resume, and saying so needs no model.
       const again = await crew(['run', '--resume'], { cwd: dir });

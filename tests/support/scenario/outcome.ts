@@ -49,7 +49,9 @@ export async function outcomeOf(gh: FakeGitHub, result: ScenarioResult): Promise
         .map((l) => [l.split('\t')[1]!, l.split(/\s+/)[2]!]),
     );
   }
-  const stateFiles = (await gh.repo.branchSha('crew/state')) ? (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => !f.includes('/attempts/') && !f.includes('/jobs/')) : [];
+  const stateFiles = (await gh.repo.branchSha('crew/state'))
+    ? (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => !f.includes('/attempts/') && !f.includes('/jobs/'))
+    : [];
   return {
     branches,
     stateFiles,

@@ -13,7 +13,13 @@ import type { StateSnapshot, StateStore, StateTx } from '../../../src/ports';
 import { view } from './run-fixtures';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 21, 0, 0, 0) + s * 1000).toISOString();
-const job = (id: string, step: string, from: number, to: number, task?: string): JobTime => ({ id, step, ...(task ? { task } : {}), startedAt: at(from), lastAt: at(to) });
+const job = (id: string, step: string, from: number, to: number, task?: string): JobTime => ({
+  id,
+  step,
+  ...(task ? { task } : {}),
+  startedAt: at(from),
+  lastAt: at(to),
+});
 
 describe('billable Actions minutes: each job rounded up to a whole minute (docs: Actions runner pricing)', () => {
   it('rounds every started minute up, and a job that ran at all bills one', () => {
@@ -66,8 +72,18 @@ const price = (model: string, t: { input: number; output: number; cacheRead: num
 describe('the estimate before any work: from the plan and crew’s assumptions', () => {
   it('adds a light and a heavy attempt per task at its tier, the finish, and what planning spent', () => {
     const e = estimateRun(input());
-    const low = 0.05 + 2 * price(MODELS.sonnet, PRIOR.worker.light) + price(MODELS.haiku, PRIOR.worker.light) + price(MODELS.sonnet, PRIOR.critic.light) + price(MODELS.sonnet, PRIOR.retrospector.light);
-    const high = 0.05 + 2 * price(MODELS.sonnet, PRIOR.worker.heavy) + price(MODELS.haiku, PRIOR.worker.heavy) + price(MODELS.sonnet, PRIOR.critic.heavy) + price(MODELS.sonnet, PRIOR.retrospector.heavy);
+    const low =
+      0.05 +
+      2 * price(MODELS.sonnet, PRIOR.worker.light) +
+      price(MODELS.haiku, PRIOR.worker.light) +
+      price(MODELS.sonnet, PRIOR.critic.light) +
+      price(MODELS.sonnet, PRIOR.retrospector.light);
+    const high =
+      0.05 +
+      2 * price(MODELS.sonnet, PRIOR.worker.heavy) +
+      price(MODELS.haiku, PRIOR.worker.heavy) +
+      price(MODELS.sonnet, PRIOR.critic.heavy) +
+      price(MODELS.sonnet, PRIOR.retrospector.heavy);
     expect(e.costUsd.low).toBeCloseTo(low, 3);
     expect(e.costUsd.high).toBeCloseTo(high, 3);
     expect(e.costUsd.low).toBeLessThanOrEqual(low + 1e-9);
@@ -92,11 +108,16 @@ describe('the estimate before any work: from the plan and crew’s assumptions',
     const tightTask = estimateRun(input({ tasks: [{ tier: 'opus' }], budgets: { run: { cost_usd: 20 }, task: { cost_usd: 0.5 } } }));
     const heavyCritic = price(MODELS.sonnet, PRIOR.critic.heavy) + price(MODELS.sonnet, PRIOR.retrospector.heavy);
     expect(tightTask.costUsd.high).toBeCloseTo(0.05 + 0.5 + heavyCritic, 3);
-    const tightRun = estimateRun(input({ tasks: Array.from({ length: 10 }, () => ({ tier: 'opus' as const })), budgets: { run: { cost_usd: 3 }, task: { cost_usd: 5 } } }));
+    const tightRun = estimateRun(
+      input({ tasks: Array.from({ length: 10 }, () => ({ tier: 'opus' as const })), budgets: { run: { cost_usd: 3 }, task: { cost_usd: 5 } } }),
+    );
     expect(tightRun.costUsd.high).toBe(3);
     expect(tightRun.costUsd.low).toBeLessThanOrEqual(3);
     // What was spent stays spent, even past a budget lowered since.
-    expect(estimateRun(input({ spent: { costUsd: 4, minutes: 1 }, budgets: { run: { cost_usd: 3 }, task: { cost_usd: 5 } } })).costUsd).toEqual({ low: 4, high: 4 });
+    expect(estimateRun(input({ spent: { costUsd: 4, minutes: 1 }, budgets: { run: { cost_usd: 3 }, task: { cost_usd: 5 } } })).costUsd).toEqual({
+      low: 4,
+      high: 4,
+    });
   });
 
   it('caps a heavy work job at the task’s time limit, and counts the route job /crew approve starts', () => {
@@ -122,7 +143,11 @@ describe('the estimate from the repository’s past runs', () => {
   });
 
   it('takes the 25th and 90th percentiles of what earlier tasks of the same tier cost, once there are enough', () => {
-    const past = [pastRunOf([0.2, 0.4], [3, 5], { costUsd: 0.3, minutes: 4 }), pastRunOf([0.6, 1.0], [4, 8], { costUsd: 0.5, minutes: 6 }), pastRunOf([], [], { costUsd: 0.7, minutes: 5 })];
+    const past = [
+      pastRunOf([0.2, 0.4], [3, 5], { costUsd: 0.3, minutes: 4 }),
+      pastRunOf([0.6, 1.0], [4, 8], { costUsd: 0.5, minutes: 6 }),
+      pastRunOf([], [], { costUsd: 0.7, minutes: 5 }),
+    ];
     const e = estimateRun(input({ tasks: [{ tier: 'sonnet' }, { tier: 'sonnet' }], past }));
     const costs = [0.2, 0.4, 0.6, 1.0];
     const finish = [0.3, 0.5, 0.7];
@@ -187,7 +212,7 @@ class MemoryStore implements StateStore {
     const changed = [...writes].filter(([p, c]) => (c === null ? this.files.has(p) : this.files.get(p) !== c));
     if (changed.length) {
       this.commits++;
-      for (const [p, c] of changed) (c === null ? this.files.delete(p) : this.files.set(p, c));
+      for (const [p, c] of changed) c === null ? this.files.delete(p) : this.files.set(p, c);
     }
     return { value, snapshot: this.snap(this.files) };
   }
@@ -231,20 +256,39 @@ describe('jobs record their start and last write in the writes they make anyway'
 });
 
 describe('reading past runs from the state', () => {
-  async function finishedRun(store: MemoryStore, issue: number, run: number, opts: { phase?: 'COMPLETED' | 'FAILED' | 'EXECUTING'; createdAt: string; estimate?: boolean }) {
+  async function finishedRun(
+    store: MemoryStore,
+    issue: number,
+    run: number,
+    opts: { phase?: 'COMPLETED' | 'FAILED' | 'EXECUTING'; createdAt: string; estimate?: boolean },
+  ) {
     const v = view(['success', 'success', 'failure'], { issue, run, phase: opts.phase ?? 'COMPLETED', createdAt: opts.createdAt });
     const rec = {
       ...v.run,
       usage: { ...v.run.usage, costUsd: 0.5 },
       estimate: opts.estimate
-        ? { at: opts.createdAt, costUsd: { low: 0.1, high: 1 }, minutes: { low: 3, high: 9 }, spentUsd: 0.2, spentMinutes: 1, capUsd: 20, basis: { runs: 0, tasks: 0 } }
+        ? {
+            at: opts.createdAt,
+            costUsd: { low: 0.1, high: 1 },
+            minutes: { low: 3, high: 9 },
+            spentUsd: 0.2,
+            spentMinutes: 1,
+            capUsd: 20,
+            basis: { runs: 0, tasks: 0 },
+          }
         : null,
     };
     await store.update(`issue-${issue}/run-${run}/`, 'write', (tx) => {
       writeRun(tx, rec, opts.createdAt);
       tx.write(paths.planJson(issue, run), JSON.stringify(v.plan));
       for (const t of v.tasks.values()) tx.write(paths.taskJson(issue, run, t.id), JSON.stringify({ ...t, branch: `crew/${issue}/r${run}/${t.id}` }));
-      for (const j of [job('r', 'route', 0, 30), job('w1', 'work', 40, 100, 't1'), job('w2', 'work', 40, 200, 't2'), job('a', 'advance', 300, 310), job('c', 'critic', 320, 400)])
+      for (const j of [
+        job('r', 'route', 0, 30),
+        job('w1', 'work', 40, 100, 't1'),
+        job('w2', 'work', 40, 200, 't2'),
+        job('a', 'advance', 300, 310),
+        job('c', 'critic', 320, 400),
+      ])
         tx.write(paths.job(issue, run, j.id), JSON.stringify(j));
     });
   }
@@ -280,8 +324,21 @@ describe('reading past runs from the state', () => {
 });
 
 describe('what the plan comment, the approval request, the report and the terminal say', () => {
-  const estimate = { at: at(0), costUsd: { low: 0.4, high: 2.1 }, minutes: { low: 8, high: 60 }, spentUsd: 0.05, spentMinutes: 1, capUsd: 20, basis: { runs: 0, tasks: 0 } };
-  const links = { branch: (b: string) => `https://x/${b}`, comment: (_i: number, id: number) => `#${id}`, run: 'https://run', stateFile: (p: string) => `https://state/${p}` };
+  const estimate = {
+    at: at(0),
+    costUsd: { low: 0.4, high: 2.1 },
+    minutes: { low: 8, high: 60 },
+    spentUsd: 0.05,
+    spentMinutes: 1,
+    capUsd: 20,
+    basis: { runs: 0, tasks: 0 },
+  };
+  const links = {
+    branch: (b: string) => `https://x/${b}`,
+    comment: (_i: number, id: number) => `#${id}`,
+    run: 'https://run',
+    stateFile: (p: string) => `https://state/${p}`,
+  };
 
   it('puts the billable minutes after the usage line’s cost, and the estimate on a line of its own', () => {
     const v = { ...view(['success', 'running', 'pending'], { host: 'actions', estimate }), jobs: [job('r', 'route', 0, 30), job('w', 'work', 40, 130, 't1')] };
@@ -296,19 +353,31 @@ describe('what the plan comment, the approval request, the report and the termin
   it('says plainly that a local run bills no Actions minutes', () => {
     const v = { ...view(['success', 'success', 'success'], { host: 'local', estimate: { ...estimate, minutes: null, spentMinutes: null } }), jobs: [] };
     expect(minutesNote(v)).toBe(' · no Actions minutes (a local run)');
-    expect(renderPlanComment(v, links)).toContain("$0.40–$2.10 of model use for the whole run (planning's $0.05 included); a local run bills no Actions minutes");
-    expect(localCostLine(v)).toBe('Cost: about $0.0090 of model use (estimated $0.40–$2.10: under the estimate). A local run bills no GitHub Actions minutes: it ran on this machine.');
-    expect(estimateVsActual(v)).toBe('**Estimate vs actual:** model use $0.40–$2.10 estimated, $0.0090 spent (under the estimate); a local run bills no Actions minutes');
+    expect(renderPlanComment(v, links)).toContain(
+      "$0.40–$2.10 of model use for the whole run (planning's $0.05 included); a local run bills no Actions minutes",
+    );
+    expect(localCostLine(v)).toBe(
+      'Cost: about $0.0090 of model use (estimated $0.40–$2.10: under the estimate). A local run bills no GitHub Actions minutes: it ran on this machine.',
+    );
+    expect(estimateVsActual(v)).toBe(
+      '**Estimate vs actual:** model use $0.40–$2.10 estimated, $0.0090 spent (under the estimate); a local run bills no Actions minutes',
+    );
   });
 
   it('shows the estimate beside the actual figures in the report', () => {
     const v = {
-      ...view(['success', 'success', 'success'], { host: 'actions', phase: 'COMPLETED', estimate: { ...estimate, costUsd: { low: 0.001, high: 0.5 }, minutes: { low: 2, high: 4 } } }),
+      ...view(['success', 'success', 'success'], {
+        host: 'actions',
+        phase: 'COMPLETED',
+        estimate: { ...estimate, costUsd: { low: 0.001, high: 0.5 }, minutes: { low: 2, high: 4 } },
+      }),
       jobs: [job('r', 'route', 0, 30), job('w', 'work', 40, 130, 't1'), job('c', 'critic', 200, 330)],
     };
     const report = renderReport(v, new Map(), links, null, null);
     expect(report).toMatch(/^\*\*Total usage:\*\* .* · about \$0\.01 · 6 billable Actions minutes$/m);
-    expect(report).toContain('**Estimate vs actual:** model use $0.0010–$0.50 estimated, $0.0090 spent (within the estimate) · Actions minutes 2–4 estimated, 6 billed so far (over the estimate)');
+    expect(report).toContain(
+      '**Estimate vs actual:** model use $0.0010–$0.50 estimated, $0.0090 spent (within the estimate) · Actions minutes 2–4 estimated, 6 billed so far (over the estimate)',
+    );
     // A run from before estimates existed says nothing of one.
     expect(renderReport({ ...v, run: { ...v.run, estimate: undefined } }, new Map(), links, null, null)).not.toContain('Estimate');
   });
@@ -322,7 +391,9 @@ describe('what the plan comment, the approval request, the report and the termin
       tx.write(paths.job(12, 2, 'a'), JSON.stringify(job('a', 'route', 0, 20)));
     });
     expect(readView(await store.load('issue-12/run-2/'), 12, 2)!.jobs!.map((j) => j.id)).toEqual(['a', 'b']);
-    await store.update('issue-12/run-2/', 'damage', (tx) => tx.write(paths.job(12, 2, 'a'), JSON.stringify({ id: 'a', step: 'route', startedAt: 'yesterday', lastAt: at(1) })));
+    await store.update('issue-12/run-2/', 'damage', (tx) =>
+      tx.write(paths.job(12, 2, 'a'), JSON.stringify({ id: 'a', step: 'route', startedAt: 'yesterday', lastAt: at(1) })),
+    );
     const damaged = await store.load('issue-12/run-2/');
     expect(() => readView(damaged, 12, 2)).toThrow(/jobs\/job_a\.json is not valid: field `startedAt`/);
   });
