@@ -73,7 +73,7 @@ export const PRIOR = {
   },
   workMinutes: { light: 2, heavy: 15 },
   finishMinutes: { light: 2, heavy: 10 },
-} as const satisfies Record<string, unknown>;
+} as const;
 
 const cost = (model: string, t: Tokens) => usageOf(model, t).costUsd;
 
