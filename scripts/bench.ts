@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { criticalPath } from '../src/domain/plan';
 import { PROJECT_ROOT } from '../tests/support/scenario/run-scenario';
 import { CALIBRATION, CHAIN, EIGHT, ONE, QUICK, TWELVE, WIDE, type DagCase } from './bench/dags';
+import { costFigure } from './bench/cost';
 import { hostedRequests } from './bench/hosted';
 import { longTask } from './bench/long-task';
 import { bundleSize, coldStart, stateWrites } from './bench/platform';
@@ -214,6 +215,7 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
     coldStart: start,
     bundle: await bundleSize(),
     stateWrites: writes,
+    cost: scheduling.map((c) => costFigure(c.name, c.tasks.length, runsOf(c).crew.cost!, runsOf(c).single.cost!, world.timeScale)),
     tookMs: Math.round(performance.now() - started),
   };
 }

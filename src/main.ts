@@ -19,6 +19,7 @@ import { preloadBundleChunks } from './bundle';
 import type { Log, Model, RateLimitWait } from './ports';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
+import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
@@ -126,7 +127,18 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   );
   const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
   const { repo, remote } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT);
-  const state = redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log));
+  const job: BilledJob = {
+    id: jobId({ runId, attempt: process.env.GITHUB_RUN_ATTEMPT, job: process.env.GITHUB_JOB ?? settings.step, task: settings.task }),
+    step: settings.step,
+    ...(settings.task ? { task: settings.task } : {}),
+    startedAt: JOB_STARTED_AT,
+  };
+  // Every write also records this job's start and that write's time, for the run's billable minutes.
+  const state = recordingJobTimes(
+    redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log)),
+    job,
+    () => systemClock.now(),
+  );
   let config: Promise<Config> | undefined;
   let loadedConfig: Config | undefined;
   let defaultRef: Promise<string> | undefined;
@@ -180,6 +192,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       return (model = lazy);
     },
     cancellation: cancellation(settings.step),
+    job,
     async jobLimit() {
       // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
       const file = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;

@@ -204,6 +204,11 @@ export interface StateStore {
    * writes nothing commits nothing.
    */
   update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }>;
+  /**
+   * The files of every run on the store (`issue-<N>/run-<k>/…`) whose path `pick` accepts, read
+   * once: what earlier runs of the repository cost, for an estimate. Nothing else is read.
+   */
+  loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot>;
 }
 
 // ---- Model: the Anthropic Messages API -----------------------------------------------

@@ -1,4 +1,5 @@
 import { criticalPath } from '../../src/domain/plan';
+import { costLines, costMarkdown } from './cost';
 import { CHAIN, QUICK, TWELVE, WIDE } from './dags';
 import type { BenchResults, MakespanFigure } from './results';
 import type { WayName } from './ways';
@@ -136,6 +137,7 @@ export function terminalTable(r: BenchResults): string {
     `Cold start: node dist/index.js to its first network request ${r.coldStart.crewMs} ms, node -e "" ${r.coldStart.nodeMs} ms (medians of ${r.coldStart.runs}); bundle ${(r.bundle.entryBytes / 1e6).toFixed(2)} MB (dist/ ${(r.bundle.totalBytes / 1e6).toFixed(2)} MB)`,
   );
   lines.push(`Run-state writes: ${r.stateWrites.map((w) => `${w.writers} writer${w.writers > 1 ? 's' : ''} ${w.perSecond}/s (${w.lost} lost)`).join(', ')}`);
+  lines.push(...costLines(r.cost ?? []));
   lines.push(`(${s(r.tookMs)})`);
   return lines.join('\n');
 }
@@ -261,6 +263,7 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
     ),
     '',
   );
+  out.push(...costMarkdown(r.cost ?? [], heading));
   out.push(`${heading} Start, size and state`, '');
   out.push(
     ...mdTable(

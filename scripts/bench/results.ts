@@ -1,3 +1,4 @@
+import type { CostFigure } from './cost';
 import type { LongTaskFigure } from './long-task';
 import type { BundleSize, ColdStart, StateWrites } from './platform';
 import type { Tally, WayName } from './ways';
@@ -19,6 +20,8 @@ export interface BenchResults {
   stateWrites: StateWrites[];
   /** Wall time of the whole benchmark. */
   tookMs: number;
+  /** What each scheduling run cost, crew against the single agent, and how close crew's estimate came (scripts/bench/cost.ts); absent in older results. */
+  cost?: CostFigure[];
   /** Baselines measured again after the run (`--remeasure`), with when and why. */
   remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
 }

@@ -25,6 +25,8 @@ import {
 } from '../../tests/support/scenario/dag-scenario';
 import { PROJECT_ROOT, runScenario } from '../../tests/support/scenario/run-scenario';
 import type { DagCase } from './dags';
+import { pricedUsd, recordedEstimate, type CostInput } from './cost';
+import type { CostEstimate } from '../../src/domain/cost-estimate';
 
 /**
  * The three ways the benchmark plays the same tasks, on the offline world:
@@ -62,6 +64,8 @@ export interface WayRun {
   stateRetries?: Record<string, number>;
   /** REST requests crew made (writes among them); null for the baselines, whose GitHub requests hosted.ts measures. */
   github: { total: number; writes: number; git: number } | null;
+  /** crew and the single agent: what the run spent, for cost.ts. */
+  cost?: CostInput;
 }
 
 export interface WorldOptions {
@@ -109,6 +113,7 @@ function spansFrom(raw: Record<string, { start: number; end: number }>): { makes
 /** crew: the shipped workflow, dist/ as the runner runs it, the fakes. */
 export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
   let requests: RecordedRequest[] = [];
+  let estimate: CostEstimate | null = null;
   const scenario = dagScenario(c.name, c.tasks, { maxParallel: c.maxParallel, timeScale: o.timeScale, latency: o.latency });
   // GitHub Free runs 20 jobs at once; the runner's default of 8 would hold back a max_parallel of 10.
   const retriesByJob: Record<string, number> = {};
@@ -116,7 +121,10 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
     baseDir: PROJECT_ROOT,
     maxConcurrentJobs: GITHUB_FREE_CONCURRENT_JOBS,
     hooks: {
-      beforeClose: async ({ anthropic }) => void (requests = [...anthropic.requests]),
+      beforeClose: async ({ anthropic, gh }) => {
+        requests = [...anthropic.requests];
+        estimate = await recordedEstimate(gh);
+      },
       // GitStateStore says so each time another job's write beat its own.
       onJobDone: (_run, job) => {
         const task = job.matrix?.task;
@@ -147,6 +155,7 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
       planningAndReview: tally(requests, (q) => CREW_AGENTS.has(q.role) && !TASK_ROLES.has(q.role)),
     },
     github: { total: r.github.crew.total, writes: r.github.crew.writes, git: r.github.git.total },
+    cost: { usd: pricedUsd(requests), jobsMs: jobs.map((j) => j.finishedAt - j.startedAt), estimate },
   };
 }
 
@@ -417,6 +426,8 @@ export async function runSingle(c: DagCase, o: WorldOptions): Promise<WayRun> {
       endToEndMs: null,
       tokens: { tasks: tally(requests, (q) => TASK_ROLES.has(q.role)), orchestration: emptyTally(), planningAndReview: emptyTally() },
       github: null,
+      // One job, as claude-code-action runs it, from its first turn to its last.
+      cost: { usd: pricedUsd(requests), jobsMs: [Math.max(...ends.filter((e) => e !== undefined)) - start] },
     };
   } finally {
     await api.close();

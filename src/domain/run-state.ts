@@ -1,6 +1,8 @@
 import { FRESH_MEMORY, type LeaderMemory, type UserTopic } from './leader-policy';
 import { chainAhead, type Plan, type Tier } from './plan';
 import { NOTHING_POSTED, type Posted } from './caps';
+import type { JobTime } from './actions-minutes';
+import type { CostEstimate } from './cost-estimate';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -131,6 +133,13 @@ export interface RunRecord {
   rateLimited: RateLimitNote[];
   /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
   posted: Posted;
+  /**
+   * Where the run's jobs run: GitHub Actions, which bills minutes, or the person's machine
+   * (`crew run`), which bills none. Absent in records written before it existed.
+   */
+  host?: 'actions' | 'local';
+  /** What the run will likely cost, made when its plan was recorded (domain/estimate.ts); the report sets the actual figures beside it. */
+  estimate?: CostEstimate | null;
 }
 
 /**
@@ -146,6 +155,7 @@ export function newRunRecord(a: {
   trigger: RunRecord['trigger'];
   base: RunRecord['base'];
   now: string;
+  host: NonNullable<RunRecord['host']>;
 }): RunRecord {
   return {
     schema: 1,
@@ -175,6 +185,8 @@ export function newRunRecord(a: {
     criteriaDigest: null,
     rateLimited: [],
     posted: { ...NOTHING_POSTED, comments: 1 },
+    host: a.host,
+    estimate: null,
   };
 }
 
@@ -288,6 +300,8 @@ export interface RunView {
   run: RunRecord;
   plan: Plan | null;
   tasks: Map<string, TaskRecord>;
+  /** The jobs that have written the run's state on GitHub, each with its start and last write (for billable minutes); none locally. */
+  jobs?: JobTime[];
 }
 
 export function isTerminal(phase: Phase): boolean {

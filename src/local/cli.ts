@@ -18,6 +18,7 @@ import type { Judgment } from '../domain/judgment';
 import { isTerminal } from '../domain/run-state';
 import type { LocalAdapters, Model } from '../ports';
 import { renderPlanComment } from '../render/plan-comment';
+import { localCostLine } from '../render/cost';
 import { killRunningCommands } from '../sandbox/command-runner';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
 import { addSecret, redact } from '../text/redact';
@@ -359,6 +360,7 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
     if (judgment.suggestedNextAction && !passed) w(`  Next: ${judgment.suggestedNextAction}`);
   }
   if (v.run.failure) w(`What went wrong (${v.run.failure.step}): ${v.run.failure.message}`);
+  w(localCostLine(v));
   const result = localBranches.integration(runNo, 1);
   w('');
   if (v.run.pr) w(`Result branch: ${result}  (review: git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge: git merge ${result})`);

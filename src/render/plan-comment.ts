@@ -3,6 +3,7 @@ import { commandsNow } from '../domain/commands';
 import { criticalPath, waves } from '../domain/plan';
 import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
 import { inert } from '../text/inert';
+import { estimateText, minutesNote, money } from './cost';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
@@ -81,10 +82,6 @@ export function mermaidGraph(view: RunView): string {
   for (const s of used) lines.push(`  classDef ${s} ${STATUS_STYLE[s]}`);
   lines.push('```');
   return lines.join('\n');
-}
-
-function money(usd: number): string {
-  return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 
 /** The one plan comment per run, edited in place. A pure function of the run's state. */
@@ -211,8 +208,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   const u = totalUsage(view);
   out.push('');
   out.push(
-    `**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}`,
+    `**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}${minutesNote(view)}`,
   );
+  if (run.estimate) out.push('', `**Estimate:** ${estimateText(run.estimate)}`);
   out.push('');
   const commands = commandsNow(run);
   out.push(`**Commands now:** ${commands.map((c) => `\`${c}\``).join(' · ')}`);

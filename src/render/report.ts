@@ -3,6 +3,7 @@ import { failingEvaluations, type Evaluation, type Judgment, type Quality, type 
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
 import { describeOutcome, describeSite, describeVerdict } from '../domain/localisation';
 import { inert } from '../text/inert';
+import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
 
 export interface TaskResultText {
@@ -197,8 +198,10 @@ export function renderReport(
   if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${line(n)}`), '');
   if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
   out.push(
-    `**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}`,
+    `**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}${minutesNote(view)}`,
   );
+  const estimate = estimateVsActual(view);
+  if (estimate) out.push('', estimate);
   out.push('');
   out.push(
     `<sub>The run's files, including every task's result and the critic's judgments, are on the [crew/state branch](${links.stateFile(`issue-${view.run.issue}/run-${view.run.run}`)}).</sub>`,

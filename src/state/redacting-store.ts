@@ -8,6 +8,7 @@ import { redact } from '../text/redact';
 export function redactingStore(inner: StateStore): StateStore {
   return {
     load: (prefix) => inner.load(prefix),
+    loadRuns: (pick) => inner.loadRuns(pick),
     update: (prefix, message, mutate) =>
       inner.update(prefix, redact(message), (tx) => {
         const safe: StateTx = {

@@ -7,7 +7,8 @@ import { FRESH_MEMORY } from '../domain/leader-policy';
 import { newTaskRecord, type PhaseRole, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
 import { show, valueAt } from '../text/quote-value';
-import { PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
+import { JobTimeSchema, PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
+import type { JobTime } from '../domain/actions-minutes';
 import { NOTHING_POSTED } from '../domain/caps';
 
 /**
@@ -40,6 +41,9 @@ export const paths = {
   integration: (issue: number, run: number) => `${runFolder(issue, run)}/integration.md`,
   retrospective: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.md`,
   retrospectiveJson: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.json`,
+  /** One file per job that wrote the run's state: its start and its last write (state/job-times.ts). */
+  jobs: (issue: number, run: number) => `${runFolder(issue, run)}/jobs/`,
+  job: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/jobs/job_${id}.json`,
 };
 
 /** A file on the state branch that crew cannot read. Nothing is written over it: every write first reads. */
@@ -134,7 +138,16 @@ export function readView(r: Reader, issue: number, run: number): RunView | undef
     const rec = parseJson<TaskRecord>(r, paths.taskJson(issue, run, t.id), TaskRecordSchema);
     if (rec) tasks.set(t.id, { ...newTaskRecord(t.id, rec.branch), ...rec });
   }
-  return { run: record, plan, tasks };
+  return { run: record, plan, tasks, jobs: readJobTimes(r, issue, run) };
+}
+
+/** The jobs that recorded themselves in the run's folder, oldest first. */
+export function readJobTimes(r: Reader, issue: number, run: number): JobTime[] {
+  return r
+    .list(paths.jobs(issue, run))
+    .filter((p) => p.endsWith('.json'))
+    .map((p) => parseJson<JobTime>(r, p, JobTimeSchema)!)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
 
 export function writeRun(tx: StateTx, record: RunRecord, now: string): RunRecord {

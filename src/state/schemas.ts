@@ -24,6 +24,8 @@ const UsageSchema = z.looseObject({
   costUsd: z.number(),
 });
 
+const RangeSchema = z.looseObject({ low: z.number(), high: z.number() });
+
 export const RunRecordSchema = z.looseObject({
   schema: z.literal(1),
   issue: z.int().positive(),
@@ -66,6 +68,19 @@ export const RunRecordSchema = z.looseObject({
     .optional(),
   retro: z.looseObject({ commentId: z.number(), url: text }).nullable().optional(),
   rateLimited: z.array(z.looseObject({ at: text, seconds: z.number() })).optional(),
+  host: z.enum(['actions', 'local']).optional(),
+  estimate: z
+    .looseObject({
+      at: text,
+      costUsd: RangeSchema,
+      minutes: RangeSchema.nullable(),
+      spentUsd: z.number(),
+      spentMinutes: z.number().nullable(),
+      capUsd: z.number(),
+      basis: z.looseObject({ runs: count, tasks: count }),
+    })
+    .nullable()
+    .optional(),
 });
 
 export const TaskRecordSchema = z.looseObject({
@@ -109,6 +124,15 @@ export const PlanSchema = z.looseObject({
       criteria: z.array(text),
     }),
   ),
+});
+
+/** issue-<N>/run-<k>/jobs/job_<id>.json: one job's start and last write (state/job-times.ts). */
+export const JobTimeSchema = z.looseObject({
+  id: text,
+  step: text,
+  task: taskId.optional(),
+  startedAt: z.iso.datetime({ message: 'expected a time such as 2026-01-31T12:00:00.000Z' }),
+  lastAt: z.iso.datetime({ message: 'expected a time such as 2026-01-31T12:00:00.000Z' }),
 });
 
 /** issue-<N>/refusals/<login>.json: when crew last told that person it would not act for them. */

@@ -8,6 +8,7 @@ import type { Clock, Forge, Log, Model, Remote, StateSnapshot, StateStore, State
 import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
+import type { BilledJob } from '../state/job-times';
 import { capBody } from '../text/markdown';
 
 /** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with cli.ts's adapters). */
@@ -44,6 +45,12 @@ export interface StepContext {
   jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
+  /**
+   * This job as GitHub bills it: an id unique per job GitHub starts, its workflow job and task, and
+   * when crew's step began (epoch ms). main.ts records it with every state write (state/job-times.ts).
+   * Absent locally: a local run bills no Actions minutes.
+   */
+  job?: BilledJob;
 }
 
 /**

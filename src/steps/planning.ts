@@ -12,7 +12,12 @@ import { failureComment } from '../render/messages';
 import { hiddenMarker } from '../text/markdown';
 import { inert } from '../text/inert';
 import type { StateTx } from '../ports';
-import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
+import { parseJson, paths, readJobTimes, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
+import { readPastRuns } from '../state/past-runs';
+import { billableMinutes, runMinutes, type JobTime } from '../domain/actions-minutes';
+import { estimateRun } from '../domain/estimate';
+import type { CostEstimate } from '../domain/cost-estimate';
+import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
@@ -211,6 +216,9 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     const branches = plan.tasks.length + 1;
     await ensureRoom(ctx, view.run, { branches: branches - view.run.posted.branches });
     const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
+    const past = await readPastRuns(ctx.state, { issue, run });
+    for (const problem of past.problems) ctx.log.warn(problem);
+    let estimate: CostEstimate | null = null;
     const now = nowIso(ctx);
     const claimNonce = nonce();
     let version = 0;
@@ -232,7 +240,19 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
       tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
       const criteria = criteriaDigest(plan.criteria);
-      rec = { ...rec, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
+      estimate = estimateRun({
+        at: now,
+        tasks: plan.tasks,
+        models: config.models,
+        criticTier: config.default_model,
+        retroTier: config.retrospect.enabled ? config.retrospect.model : null,
+        budgets: config.budgets,
+        taskTimeoutMinutes: config.task_timeout_minutes,
+        spent: { costUsd: rec.usage.costUsd, minutes: minutesSoFar(ctx, readJobTimes(tx, issue, run)) },
+        waitsForApproval: needsApproval,
+        past: past.runs,
+      });
+      rec = { ...rec, estimate, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
       if (needsApproval)
         return {
           ...rec,
@@ -245,7 +265,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     });
     ctx.log.checkpoint('plan-recorded');
     if (needsApproval) {
-      await requestApproval(ctx, issue, run, version, passed, findingsText(findings));
+      await requestApproval(ctx, issue, run, version, passed, findingsText(findings), estimate);
       return [];
     }
     await updateRun(ctx, issue, run, `start`, (tx) => {
@@ -284,6 +304,13 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   }
 }
 
+/** Billable minutes so far: the run's other jobs as recorded, and this one until now; null locally (no Actions minutes). */
+function minutesSoFar(ctx: StepContext, jobs: JobTime[]): number | null {
+  if (!ctx.job) return null;
+  const me = ctx.job;
+  return runMinutes(jobs.filter((j) => j.id !== me.id)) + billableMinutes(ctx.clock.now().getTime() - me.startedAt);
+}
+
 type Recorder = (message: string, mutate: (rec: RunRecord, tx: StateTx) => RunRecord) => Promise<unknown>;
 
 /** Posts numbered questions, labels the issue so plain replies reach crew, and waits. */
@@ -309,7 +336,15 @@ async function ask(ctx: StepContext, issue: number, run: number, intake: StoredI
 }
 
 /** Tells the maintainer the plan waits for them; that comment is what an approval must come after. */
-export async function requestApproval(ctx: StepContext, issue: number, run: number, version: number, passed: boolean, findings: string): Promise<void> {
+export async function requestApproval(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  version: number,
+  passed: boolean,
+  findings: string,
+  estimate: CostEstimate | null = null,
+): Promise<void> {
   const lines = passed
     ? [`**Plan v${version} is ready** (see the plan comment above). Comment \`/crew approve\` to start it, or \`/crew revise <what to change>\` to plan again.`]
     : [
@@ -319,6 +354,8 @@ export async function requestApproval(ctx: StepContext, issue: number, run: numb
         '',
         'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
       ];
+  // What approving will likely cost, before any of it is spent.
+  if (estimate) lines.push('', `**Estimate:** ${estimateText(estimate)}`);
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
   await updateRun(ctx, issue, run, `approval requested for v${version}`, (tx) => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { terminalTable, withFigures } from '../../scripts/bench/report';
 import { PROJECT_ROOT } from '../support/scenario/run-scenario';
 import type { BenchResults } from '../../scripts/bench/results';
+import { against } from '../../src/domain/cost-estimate';
 
 // `npm run bench -- --quick`: one small DAG three ways (crew through the shipped workflow and dist/,
 // the seed's way, a single agent), a long task three ways, cold start, state writes. It keeps the
@@ -57,6 +58,24 @@ describe('npm run bench -- --quick', () => {
     expect(written).toContain(`| ${QUICK.name} | 3 | 10 |`);
     expect(withFigures(written, r)).toBe(written);
     expect(() => withFigures('# no markers', r)).toThrow(/bench:start/);
+  });
+
+  it('prices crew and the single agent, counts billable minutes job by job, and checks crew’s estimate against what crew spent', () => {
+    const f = r.cost![0]!;
+    expect(f).toMatchObject({ scenario: QUICK.name, tasks: QUICK.tasks.length, single: { jobs: 1 } });
+    // The route job, one work job per task, then advance and critic: every job bills at least a minute.
+    expect(f.crew.jobs).toBeGreaterThanOrEqual(QUICK.tasks.length + 3);
+    expect(f.crew.minutes).toBeGreaterThanOrEqual(f.crew.jobs);
+    expect(f.single.minutes).toBeGreaterThanOrEqual(1);
+    expect(f.crew.usd).toBeGreaterThan(0);
+    expect(f.single.usd).toBeGreaterThan(0);
+    // crew recorded an estimate with its plan, before any task ran; the verdict is the actual figure against its range.
+    const e = f.crew.estimate!;
+    expect(e.usd.low).toBeLessThanOrEqual(e.usd.high);
+    expect(f.crew.usdAgainst).toBe(against(e.usd, f.crew.usd));
+    expect(f.crew.minutesAgainst).toBe(against(e.minutes!, f.crew.minutes));
+    expect(terminalTable(r)).toContain(`Cost, ${QUICK.name}: crew $`);
+    expect(withFigures(readFileSync(join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), 'utf8'), r)).toContain(`| ${QUICK.name} | 3 | $`);
   });
 
   it('figures that do not depend on the machine hold: no orchestration tokens, small turns, the cache, no lost updates', () => {

@@ -107,6 +107,10 @@ describe('crew run on a local repository', () => {
       expect(r.out).toMatch(/✔ c1 The test suite passes/);
       expect(r.out).toContain('Result branch: crew/local-1/result');
       expect(r.out).toMatch(/sandbox: .*crew-tool/);
+      // What it cost, against the estimate made with the plan; a local run bills no Actions minutes, and says so.
+      expect(r.out).toMatch(
+        /^Cost: about \$[\d.]+ of model use \(estimated \$[\d.]+–\$[\d.]+: (under|within|over) the estimate\)\. A local run bills no GitHub Actions minutes: it ran on this machine\.$/m,
+      );
 
       // The result: the work of all three tasks on the result branch; the person's branch and tree untouched.
       expect(await branchFile(dir, 'crew/local-1/result', 'src/slugify.js')).toContain('export function slugify');
@@ -154,6 +158,10 @@ describe('crew run on a local repository', () => {
       expect(status.out).toContain('Result branch: crew/local-1/result');
       expect(status.out).toContain('Retrospective (light): .crew/runs/1/retrospective.md');
       expect(status.out).toContain('Next: crew run "…" (a new run)');
+      expect(status.out).toMatch(/^Usage: .* · about \$[\d.]+ · no Actions minutes \(a local run\)$/m);
+      expect(status.out).toMatch(
+        /^Estimate: \$[\d.]+–\$[\d.]+ of model use for the whole run \(planning's \$[\d.]+ included\); a local run bills no Actions minutes · /m,
+      );
       expect(status.out).not.toMatch(/workflow|Reply in a comment|\/crew /);
       // A finished run has nothing to resume, and saying so needs no model.
       const again = await crew(['run', '--resume'], { cwd: dir });

@@ -198,6 +198,21 @@ describe('planning: intake, questions, review and approval', () => {
     const bodies = crewComments(r).map((c) => c.body);
     expect(bodies[1]!.startsWith('**Plan v1 is ready**')).toBe(true);
     expect(bodies[0]).toContain('⏸️ Waiting for approval');
+    // Before any work is paid for, the approval request and the plan comment say what the run will likely cost.
+    const estimate =
+      /^\*\*Estimate:\*\* \$([\d.]+)–\$([\d.]+) of model use and (\d+)–(\d+) billable Actions minutes for the whole run \(planning's \$([\d.]+) and (\d+) minutes? included\) · based on the plan and crew's assumptions \(no earlier runs on record\) · model use stops at \$20\.00 \(`budgets\.run`\)$/m;
+    const asked = estimate.exec(bodies[1]!);
+    expect(asked, bodies[1]).not.toBeNull();
+    expect(estimate.exec(bodies[0]!)?.[0]).toBe(asked![0]);
+    const [low, high, fewest, most, spent, minutes] = asked!.slice(1).map(Number) as [number, number, number, number, number, number];
+    expect(spent).toBeGreaterThan(0);
+    expect(low).toBeGreaterThanOrEqual(spent);
+    expect(high).toBeGreaterThan(low);
+    // Planning's route job so far, two haiku work jobs of 2 to 16 minutes, the finish 2 to 10, and the route job /crew approve starts.
+    expect(minutes).toBeGreaterThanOrEqual(1);
+    expect([fewest, most]).toEqual([minutes + 2 * 2 + 2 + 1, minutes + 2 * 16 + 10 + 1]);
+    // The plan comment's usage line counts the route job that planned: it wrote the state, so it recorded itself.
+    expect(bodies[0]).toMatch(/^\*\*Usage:\*\* .* · about \$[\d.]+ · \d+ billable Actions minutes?$/m);
     expect(r.jobs.filter((j) => j.job === 'work').every((j) => j.result === 'skipped')).toBe(true);
   });
 });

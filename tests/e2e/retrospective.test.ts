@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Retrospective } from '../../src/domain/retrospective';
+import { minutesPerTask, type JobTime } from '../../src/domain/actions-minutes';
+import { quantile } from '../../src/domain/estimate';
 import type { Script } from '../support/anthropic/script';
 import type { Scenario } from '../support/scenario/schema';
 import { crewComments, expectFaithful, play } from './helpers';
@@ -124,6 +126,7 @@ describe('the retrospective', () => {
   it('/crew remember opens a knowledge-base PR from a crew/ branch; once merged, the next run’s workers receive the entry', async () => {
     let knowledge = '';
     let run2Prompt = '';
+    const run1Jobs: JobTime[] = [];
     const r = await play('scenarios/demo.yaml', {
       edit: (s) =>
         s.timeline.push(
@@ -135,6 +138,8 @@ describe('the retrospective', () => {
         ),
       hooks: {
         beforeClose: async ({ gh, anthropic }) => {
+          for (const f of (await gh.repo.listFiles('refs/heads/crew/state')).filter((p) => p.startsWith('issue-1/run-1/jobs/')))
+            run1Jobs.push(JSON.parse(await read(gh, f)) as JobTime);
           knowledge = (await gh.repo.readFile('refs/heads/main', '.github/crew/knowledge.jsonl')) ?? '';
           const workers = anthropic.requests.filter((q) => q.role === 'worker' && q.turn === 0);
           run2Prompt = JSON.stringify(workers.at(-1)?.body.messages[0]);
@@ -152,5 +157,17 @@ describe('the retrospective', () => {
     );
     expect(run2Prompt).toContain("[codebase] textkit's tests use node:test with node:assert/strict");
     expect(r.branches.map((b) => b.name)).toContain('crew/1/r2/integration');
+    // The second run's estimate rests on the first, read back from crew/state: its three tasks' work jobs replace crew's
+    // assumptions for the minutes per task (one run is too few for the rest, which keep the assumptions).
+    const plan2 = crewComments(r).find((c) => c.body.includes('<!-- crew:plan issue=1 run=2 -->'))!.body;
+    const estimate =
+      /^\*\*Estimate:\*\* .* and (\d+)–(\d+) billable Actions minutes for the whole run \(planning's \$[\d.]+ and (\d+) minutes? included\) · based on 1 earlier run of this repository \(3 tasks\) · /m.exec(
+        plan2,
+      );
+    expect(estimate, plan2).not.toBeNull();
+    const [fewest, most, spent] = estimate!.slice(1).map(Number) as [number, number, number];
+    const perTask = [...minutesPerTask(run1Jobs).values()];
+    expect(perTask).toHaveLength(3);
+    expect([fewest, most]).toEqual([spent + 3 * Math.ceil(quantile(perTask, 0.25)) + 2, spent + 3 * Math.ceil(quantile(perTask, 0.9)) + 10]);
   }, 360_000);
 });

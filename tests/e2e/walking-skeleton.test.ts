@@ -96,6 +96,48 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(r.github.crew.byRoute['GET /repos/{owner}/{repo}/issues/{issue_number}/comments']).toBeUndefined();
   });
 
+  it('says what the run costs: model use and billable Actions minutes, beside the estimate made with the plan', () => {
+    const plan = crewComments(r)[0]!.body;
+    const report = r.pulls[0]!.comments[0]!.body;
+    const ran = r.jobs.filter((j) => j.result !== 'skipped');
+    // Every job that ran wrote the run's state, so each recorded itself there once, in a write it made anyway.
+    const files = execFileSync('git', ['--git-dir', join(out, 'repo.git'), 'ls-tree', '-r', '--name-only', 'crew/state', 'issue-1/run-1/jobs/'])
+      .toString()
+      .trim()
+      .split('\n');
+    expect(files).toHaveLength(ran.length);
+    const steps = files.map(
+      (f) => (JSON.parse(execFileSync('git', ['--git-dir', join(out, 'repo.git'), 'show', `crew/state:${f}`]).toString()) as { step: string }).step,
+    );
+    expect(steps.sort()).toEqual(['advance', 'critic', 'route', 'work', 'work', 'work']);
+    // GitHub bills each job that ran at least a minute, and no more than its time rounded up to the minute.
+    const ceiling = r.jobTimes.reduce((sum, j) => sum + Math.max(1, Math.ceil((j.finishedAt - j.startedAt) / 60_000)), 0);
+    const billed = Number(/^\*\*Usage:\*\* .* · about \$[\d.]+ · (\d+) billable Actions minutes$/m.exec(plan)?.[1]);
+    expect(billed).toBeGreaterThanOrEqual(ran.length);
+    expect(billed).toBeLessThanOrEqual(ceiling);
+    // The estimate made with the plan stays on the plan comment; the report sets the actual figures beside it.
+    const estimate =
+      /^\*\*Estimate:\*\* \$([\d.]+)–\$([\d.]+) of model use and (\d+)–(\d+) billable Actions minutes for the whole run \(planning's \$[\d.]+ and \d+ minutes? included\)/m.exec(
+        plan,
+      );
+    expect(estimate, plan).not.toBeNull();
+    const [low, high, fewest, mostMinutes] = estimate!.slice(1).map(Number) as [number, number, number, number];
+    expect(report).toMatch(/^\*\*Total usage:\*\* .* · about \$[\d.]+ · \d+ billable Actions minutes$/m);
+    const vs =
+      /^\*\*Estimate vs actual:\*\* model use \$([\d.]+)–\$([\d.]+) estimated, \$([\d.]+) spent \((under|within|over) the estimate\) · Actions minutes (\d+)–(\d+) estimated, (\d+) billed so far \((under|within|over) the estimate\)$/m.exec(
+        report,
+      );
+    expect(vs, report).not.toBeNull();
+    expect(vs!.slice(1, 3).map(Number)).toEqual([low, high]);
+    expect(vs!.slice(5, 7).map(Number)).toEqual([fewest, mostMinutes]);
+    const [spent, soFar] = [Number(vs![3]), Number(vs![7])];
+    expect(vs![4]).toBe(spent < low ? 'under' : spent > high ? 'over' : 'within');
+    expect(vs![8]).toBe(soFar < fewest ? 'under' : soFar > mostMinutes ? 'over' : 'within');
+    // The report is written in the critic job, before its last writes: it has counted every job but the end of that one.
+    expect(soFar).toBeGreaterThanOrEqual(ran.length);
+    expect(soFar).toBeLessThanOrEqual(billed);
+  });
+
   it('checks the commenter with the collaborator-permission API', () => {
     expect(r.github.crew.byRoute['GET /repos/{owner}/{repo}/collaborators/{username}/permission']).toBe(1);
   });

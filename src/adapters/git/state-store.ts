@@ -100,6 +100,15 @@ export class GitStateStore implements StateStore {
     });
   }
 
+  loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot> {
+    return this.serial(async () => {
+      await this.syncToTip();
+      // Only run folders, and only the files asked for: never git's own folder, never a whole tree.
+      const skip = (path: string, isDir: boolean) => (isDir ? path === '.git' || !/^issue-\d+(\/run-\d+(\/|$)|$)/.test(path) : !pick(path));
+      return this.snapshot('', await readTree(this.dir, '', skip));
+    });
+  }
+
   private async snapshot(prefix: string, files: Map<string, string>): Promise<StateSnapshot> {
     const version = this.head ?? ((await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || 'none');
     return {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunFolders, StateSnapshot, StateTx } from '../../ports';
 import { readTree } from '../files/read-tree';
@@ -63,6 +63,23 @@ export class LocalStateStore implements RunFolders {
       await this.recover(run);
       return this.snapshot(run, await this.readAll(run), await this.version(run));
     });
+  }
+
+  /**
+   * The chosen files of every run folder, read as they are: a run another crew process is writing
+   * may show its last whole write (each file is renamed into place), and none is locked or repaired.
+   */
+  async loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot> {
+    const runs = (await readdir(this.root, { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isDirectory() && /^[1-9][0-9]*$/.test(e.name))
+      .map((e) => Number(e.name));
+    const files = new Map<string, string>();
+    for (const run of runs) {
+      const skip = (path: string, isDir: boolean) =>
+        path.split('/').some((part) => part.startsWith('.')) || path.endsWith('.crew-tmp') || NOT_STATE.has(path) || (!isDir && !pick(toState(run, path)));
+      for (const [path, text] of await readTree(this.runDir(run), '', skip)) files.set(toState(run, path), text);
+    }
+    return this.snapshot(0, files, 0);
   }
 
   private serially<T>(run: number, fn: () => Promise<T>): Promise<T> {

@@ -59,7 +59,15 @@ export async function askUnasked(ctx: StepContext, rec: RunRecord): Promise<bool
   if (w.kind === 'decision') await askPerson(ctx, rec.issue, rec.run, w.task, w.question, w.topic === 'plan_review');
   else if (w.kind === 'approval') {
     const review = (await ctx.state.load(`${runFolder(rec.issue, rec.run)}/`)).read(paths.review(rec.issue, rec.run)) ?? '';
-    await requestApproval(ctx, rec.issue, rec.run, w.planVersion, w.reason === 'requested', review.split(/\n\n/).slice(2).join('\n\n').trim());
+    await requestApproval(
+      ctx,
+      rec.issue,
+      rec.run,
+      w.planVersion,
+      w.reason === 'requested',
+      review.split(/\n\n/).slice(2).join('\n\n').trim(),
+      rec.estimate ?? null,
+    );
   } else return false;
   return true;
 }

@@ -79,6 +79,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       trigger: ev.trigger,
       base: { branch: baseBranch, sha: baseSha },
       now,
+      host: ctx.job ? 'actions' : 'local',
     });
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);

@@ -25,6 +25,9 @@ export function normalizeText(text: string): string {
       .replace(/actions\/runs\/\d+/g, 'actions/runs/…')
       .replace(/\*\*Usage:\*\*.*$/gm, '**Usage:** …')
       .replace(/\*\*Total usage:\*\*.*$/gm, '**Total usage:** …')
+      // The estimate counts the minutes jobs took so far, which an interrupted job adds to.
+      .replace(/\*\*Estimate:\*\*.*$/gm, '**Estimate:** …')
+      .replace(/\*\*Estimate vs actual:\*\*.*$/gm, '**Estimate vs actual:** …')
       .replace(/\| [\d,]+ \/ [\d,]+ \|$/gm, '| … |')
       .replace(/\b[0-9a-f]{7,40}\b/g, '#')
       .replace(/issuecomment-\d+/g, 'issuecomment-…')
@@ -46,7 +49,9 @@ export async function outcomeOf(gh: FakeGitHub, result: ScenarioResult): Promise
         .map((l) => [l.split('\t')[1]!, l.split(/\s+/)[2]!]),
     );
   }
-  const stateFiles = (await gh.repo.branchSha('crew/state')) ? (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => !f.includes('/attempts/')) : [];
+  const stateFiles = (await gh.repo.branchSha('crew/state'))
+    ? (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => !f.includes('/attempts/') && !f.includes('/jobs/'))
+    : [];
   return {
     branches,
     stateFiles,

@@ -33,6 +33,10 @@ class MemoryState implements StateStore {
     this.version++;
     return { value, snapshot: await this.load() };
   }
+  async loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot> {
+    const snap = new Map([...this.files].filter(([p]) => pick(p)));
+    return { version: String(this.version), read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
+  }
 }
 
 describe('syncPlanComment: jobs racing to render the plan comment', () => {

@@ -105,6 +105,7 @@ describe('the crew/state branch is redacted like anything crew posts', () => {
     const snapshot: StateSnapshot = { version: '1', read: (p) => files.get(p), list: () => [...files.keys()] };
     const inner: StateStore = {
       load: async () => snapshot,
+      loadRuns: async () => snapshot,
       update: async (_prefix, message, mutate) => {
         messages.push(message);
         return { value: mutate(tx), snapshot };

@@ -66,6 +66,22 @@ describe('GitStateStore on the crew/state branch', () => {
     expect(fresh.read('issue-3/run.json')).toBe('{"ok":true}\n');
   });
 
+  it('reads only the chosen files of every run folder for an estimate: never git’s own folder, nor files outside runs', async () => {
+    const s = store('runs-writer');
+    await s.update('issue-20/', 'two runs', (tx) => {
+      tx.write('issue-20/run-1/run.json', '{"r":1}\n');
+      tx.write('issue-20/run-1/results/result_t1.md', 'long\n');
+      tx.write('issue-20/run-2/run.json', '{"r":2}\n');
+      tx.write('issue-20/refusals/someone.json', '{}\n');
+    });
+    const snap = await store('runs-reader').loadRuns((p) => p.endsWith('.json'));
+    const mine = snap.list('issue-20/');
+    expect(mine).toEqual(['issue-20/run-1/run.json', 'issue-20/run-2/run.json']);
+    expect(snap.read('issue-20/run-2/run.json')).toBe('{"r":2}\n');
+    expect(snap.list('').some((p) => p.startsWith('.git'))).toBe(false);
+    expect(snap.version).toBe(await gh.repo.branchSha('crew/state'));
+  });
+
   it('refuses writes outside the prefix it was given', async () => {
     await expect(store('outside').update('issue-1/', 'bad', (tx) => tx.write('issue-2/x', 'y'))).rejects.toThrow(/outside issue-1\//);
   });

@@ -37,6 +37,21 @@ describe('the local state store', () => {
     expect((await store.load('issue-3/')).list('issue-3/')).not.toContain('issue-3/run-1/crew.log');
   });
 
+  it('reads the chosen files of every run for an estimate, in the state branch’s paths, without the store’s own files', async () => {
+    const store = new LocalStateStore(join(root, 'runs'));
+    await store.update('issue-1/run-1/', 'a', (tx) => tx.write('issue-1/run-1/run.json', '{"r":1}'));
+    await store.update('issue-2/run-1/', 'b', (tx) => {
+      tx.write('issue-2/run-1/run.json', '{"r":2}');
+      tx.write('issue-2/run-1/report.md', 'text');
+    });
+    await writeFile(join(root, 'runs', '2', 'crew.log'), 'log');
+    await mkdir(join(root, 'runs', 'not-a-run'), { recursive: true });
+    const snap = await store.loadRuns((p) => !p.endsWith('.md'));
+    expect(snap.list('')).toEqual(['issue-1/run-1/run.json', 'issue-2/run-1/run.json']);
+    expect(snap.read('issue-2/run-1/run.json')).toBe('{"r":2}');
+    expect((await new LocalStateStore(join(root, 'nothing-yet')).loadRuns(() => true)).list('')).toEqual([]);
+  });
+
   it('loses no update when 40 writers in this process race', async () => {
     const store = new LocalStateStore(join(root, 'race'));
     await Promise.all(

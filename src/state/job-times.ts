@@ -1,0 +1,65 @@
+import type { JobTime } from '../domain/actions-minutes';
+import type { StateStore, StateTx } from '../ports';
+import { paths } from './run-files';
+
+/** The job, as main.ts knows it: GitHub's ids for it, and when crew's step began (epoch ms). */
+export interface BilledJob {
+  id: string;
+  step: string;
+  task?: string;
+  startedAt: number;
+}
+
+/** A job id that is safe in a file name: GitHub's run id, attempt and job id are; a task id is too. */
+export function jobId(parts: { runId: string; attempt?: string; job: string; task?: string }): string {
+  return [parts.runId, parts.attempt || '1', parts.job, parts.task]
+    .filter(Boolean)
+    .join('-')
+    .replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+const RUN_FOLDER = /^issue-(\d+)\/run-(\d+)\//;
+
+/**
+ * The StateStore main.ts uses on GitHub, recording when each job started and last wrote, for the
+ * billable minutes (domain/actions-minutes.ts). It costs no write of its own: every write this job
+ * makes to a run's folder also writes `jobs/job_<id>.json` there, in the same commit, with the
+ * time of that write. So a job's record ends at its last state write, which for every step is
+ * close to its end (only the plan comment's edit and a dispatch come after). A mutation that
+ * changes nothing still commits nothing. Parallel jobs each write their own file, so the
+ * re-applied mutation after a lost compare-and-swap never merges anything.
+ */
+export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => Date): StateStore {
+  const started = new Date(job.startedAt).toISOString();
+  return {
+    load: (prefix) => inner.load(prefix),
+    loadRuns: (pick) => inner.loadRuns(pick),
+    update: (prefix, message, mutate) =>
+      inner.update(prefix, message, (tx) => {
+        const touched = new Set<string>();
+        const note = (path: string, changes: boolean) => {
+          const m = RUN_FOLDER.exec(path);
+          if (m && changes) touched.add(`${m[1]}/${m[2]}`);
+        };
+        const watched: StateTx = {
+          read: (p) => tx.read(p),
+          write: (p, content) => {
+            note(p, tx.read(p) !== content);
+            tx.write(p, content);
+          },
+          remove: (p) => {
+            note(p, tx.read(p) !== undefined);
+            tx.remove(p);
+          },
+          list: (p) => tx.list(p),
+        };
+        const value = mutate(watched);
+        for (const key of touched) {
+          const [issue, run] = key.split('/').map(Number) as [number, number];
+          const record: JobTime = { id: job.id, step: job.step, ...(job.task ? { task: job.task } : {}), startedAt: started, lastAt: now().toISOString() };
+          tx.write(paths.job(issue, run, job.id), `${JSON.stringify(record, null, 2)}\n`);
+        }
+        return value;
+      }),
+  };
+}
