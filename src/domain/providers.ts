@@ -20,6 +20,18 @@ export const DEFAULT_MODELS: Record<Provider, Record<Tier, string>> = {
   vertex: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
 };
 
+/**
+ * The fallback's model id for a primary model id: the same tier in the fallback's mapping, so a
+ * request for the primary's sonnet goes to the fallback's sonnet. Undefined for an id in no tier.
+ */
+export function fallbackModelFor(primary: Record<Tier, string>, fallback: Record<Tier, string>): (model: string) => string | undefined {
+  const tiers = Object.keys(primary) as Tier[];
+  return (model) => {
+    const tier = tiers.find((t) => primary[t] === model);
+    return tier && fallback[tier];
+  };
+}
+
 export const isProvider = (v: string): v is Provider => (PROVIDERS as readonly string[]).includes(v);
 
 /** One line per provider for a key's description: `anthropic` → x, `bedrock` → y, `vertex` → z. */

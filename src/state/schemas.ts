@@ -66,6 +66,7 @@ export const RunRecordSchema = z.looseObject({
     .optional(),
   retro: z.looseObject({ commentId: z.number(), url: text }).nullable().optional(),
   rateLimited: z.array(z.looseObject({ at: text, seconds: z.number() })).optional(),
+  failovers: z.array(z.looseObject({ at: text, from: text, to: text, reason: text, job: text })).optional(),
 });
 
 export const TaskRecordSchema = z.looseObject({

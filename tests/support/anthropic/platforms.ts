@@ -292,15 +292,20 @@ export function bedrockStream(res: ServerResponse): ServerResponse {
       const data = /^data: (.*)$/m.exec(chunk)?.[1];
       if (data === undefined) return res.write('', cb);
       const event = JSON.parse(data) as { type: string; error?: { type: string; message: string } };
+      // Bedrock's own exception for the failure: an overloaded model is serviceUnavailableException
+      // ({"message":"Bedrock is unable to process your request."}, as Bedrock sends it mid-stream:
+      // aws-samples/foundation-model-benchmarking-tool#247), a rate limit throttlingException.
+      const exception =
+        event.error?.type === 'overloaded_error'
+          ? { type: 'serviceUnavailableException', message: 'Bedrock is unable to process your request.' }
+          : event.error?.type === 'rate_limit_error'
+            ? { type: 'throttlingException', message: 'Too many requests, please wait before trying again.' }
+            : { type: 'modelStreamErrorException', message: event.error?.message ?? 'error' };
       const frame =
         event.type === 'error'
           ? eventStreamMessage(
-              {
-                ':exception-type': event.error?.type === 'overloaded_error' ? 'serviceUnavailableException' : 'modelStreamErrorException',
-                ':content-type': 'application/json',
-                ':message-type': 'exception',
-              },
-              Buffer.from(JSON.stringify({ message: event.error?.message ?? 'error' })),
+              { ':exception-type': exception.type, ':content-type': 'application/json', ':message-type': 'exception' },
+              Buffer.from(JSON.stringify({ message: exception.message })),
             )
           : eventStreamMessage(
               { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' },
