@@ -177,3 +177,74 @@ describe('provider: vertex', () => {
     expect(failure?.body).toMatch(/google-github-actions\/auth.*workload_identity_provider/);
   });
 });
+
+describe('fallback_provider', () => {
+  const FAILOVER_LINE =
+    /\*\*Model failover:\*\* The Anthropic API was overloaded \(529 overloaded_error\) past its retries \(first at \d\d:\d\d UTC\), so (.+) went on with Amazon Bedrock \(us-east-1\) \(`fallback_provider`\)\./;
+
+  it('the Claude API stays overloaded for the whole run: every job goes on with Bedrock, the run ends in a PR, and the plan comment and the report say so', async () => {
+    let primary: RecordedRequest[] = [];
+    let fallback: RecordedRequest[] = [];
+    let report = '';
+    let toolOutput = '';
+    const r = await play('provider-failover', {
+      hooks: {
+        beforeClose: async ({ gh, anthropic, fallback: bedrock }) => {
+          primary = [...anthropic.requests];
+          fallback = [...bedrock!.requests];
+          report = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/report.md')) ?? '';
+          toolOutput = JSON.stringify(fallback.filter((q) => q.role === 'worker')[1]?.body.messages.at(-1));
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(r.pulls).toHaveLength(1);
+    expect(r.jobs.filter((j) => j.result === 'failure')).toEqual([]);
+    // The Claude API answered nothing but 529s; each job asked it five times (1+2+4+8 s of waits fill
+    // `api_retry_wait_seconds: 30`), once, and never again after going over.
+    expect(primary.length).toBeGreaterThan(0);
+    expect(new Set(primary.map((q) => q.outcome))).toEqual(new Set([529]));
+    expect(primary.length % 5).toBe(0);
+    expect(new Set(primary.map((q) => q.turn))).toEqual(new Set([0]));
+    // Bedrock answered everything, signed with SigV4, with Bedrock's ids for the same tiers.
+    for (const q of fallback) {
+      expect([q.outcome, q.auth, q.platform?.kind, q.stream]).toEqual([200, 'sigv4', 'bedrock', true]);
+      expect(q.body.model).toMatch(/^us\.anthropic\.claude-(haiku|sonnet)-5-5$/);
+    }
+    expect(new Set(fallback.filter((q) => q.role === 'worker').map((q) => q.body.model))).toEqual(new Set(['us.anthropic.claude-haiku-5-5']));
+    // Each job asked the Claude API once (its first request), and stayed on Bedrock after: the plan
+    // reviewer follows the intake in the route job, the retrospector the critic in the critic job.
+    expect(new Set(primary.map((q) => q.role))).toEqual(new Set(['intake', 'worker', 'critic']));
+    expect(new Set(fallback.map((q) => q.role))).toEqual(new Set(['intake', 'plan_reviewer', 'worker', 'critic', 'retrospector']));
+    // The plan comment says so, naming both providers, the limit and the jobs that went on with Bedrock.
+    const plan = crewComments(r).find((c) => c.body.includes('**Model failover:**'));
+    const jobs = FAILOVER_LINE.exec(plan?.body ?? '')?.[1] ?? '';
+    expect(jobs).toContain('the route job');
+    expect(jobs).toContain('the worker of t1');
+    expect(jobs).toContain('the critic job');
+    expect(report).toMatch(FAILOVER_LINE);
+    // Neither provider's credentials reached the worker's command.
+    expect(toolOutput).toContain('crew-tool');
+    expect(toolOutput).not.toMatch(/sk-ant-scenario|AWS_|ASIA[A-Z0-9]{16}/);
+  });
+
+  it('a hit limit is never success: when Bedrock is throttled too, the run stops with a comment naming both, no PR, and the job fails', async () => {
+    let fallback: RecordedRequest[] = [];
+    const r = await play('provider-failover', {
+      edit: (s) => {
+        s.name = 'provider-failover-both-limited';
+        s.faults.fallback = [{ kind: '429', times: 1000 }];
+      },
+      hooks: { beforeClose: async ({ fallback: bedrock }) => void (fallback = [...bedrock!.requests]) },
+    });
+    expect(r.pulls).toEqual([]);
+    expect(new Set(fallback.map((q) => q.outcome))).toEqual(new Set([429]));
+    const failure = crewComments(r).find((c) => /crew stopped/.test(c.body));
+    expect(failure?.body).toContain(
+      'the Anthropic API was overloaded (529 overloaded_error) past its retries, and the fallback Amazon Bedrock (us-east-1) failed too: Amazon Bedrock (us-east-1) kept failing after',
+    );
+    expect(failure?.body).toContain('429 Too many requests, please wait before trying again.');
+    expect(failure?.body).toContain('Once the Anthropic API or its fallback Amazon Bedrock (us-east-1) answers again');
+    expect(r.jobs.find((j) => j.job === 'route')?.result).toBe('failure');
+  });
+});

@@ -53,7 +53,12 @@ export class FailoverModel implements Model {
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
       // Both providers failed: the run fails visibly, naming both, never as a success.
-      throw new ModelError(`${via.from} was ${via.reason} past its retries, and the fallback ${via.to} failed too: ${e.message}`, this.fallback.label, e.limit);
+      throw new ModelError(
+        `${via.from} was ${via.reason} past its retries, and the fallback ${via.to} failed too: ${e.message}`,
+        // Either answering again is enough for `/crew resume`: the next job tries the primary first.
+        `${via.from} or its fallback ${via.to}`,
+        e.limit,
+      );
     }
   }
 

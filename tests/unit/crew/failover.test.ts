@@ -217,14 +217,14 @@ describe('fallback_provider: a limit past the retries moves the job to the fallb
 });
 
 describe('fallback_provider: what it does not do', () => {
-  it('a hit limit is never success: when the fallback fails too, the error names both, with the fallback as the service', async () => {
+  it('a hit limit is never success: when the fallback fails too, the error names both, and both as the service to wait for', async () => {
     const f = await failover('anthropic', 'bedrock', { primary: always('529'), fallback: always('429') });
     const err = (await f.model.complete(request(f.models.sonnet)).catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.message).toMatch(
       /^the Anthropic API was overloaded \(529 overloaded_error\) past its retries, and the fallback Amazon Bedrock \(us-east-1\) failed too: Amazon Bedrock \(us-east-1\) kept failing after 3 attempts \(last error: 429 Too many requests, please wait before trying again\.\)/,
     );
-    expect(err.service).toBe('Amazon Bedrock (us-east-1)');
+    expect(err.service).toBe('the Anthropic API or its fallback Amazon Bedrock (us-east-1)');
     expect(err.limit).toBe('rate-limited (429 ThrottlingException)');
     expect(f.fallback.requests.map((q) => q.outcome)).toEqual([429, 429, 429]);
   });
