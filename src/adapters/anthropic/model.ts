@@ -130,7 +130,9 @@ function retryAfterMs(e: unknown, now: number): number | undefined {
 
 /**
  * Caches the stable prefix: the tool definitions and the system prompt, plus the
- * conversation so far, so each turn pays full price only for what is new.
+ * conversation so far, so each turn pays full price only for what is new. Bedrock and Vertex AI
+ * take the same `cache_control` marks in the same body (and the same limit of 4), so one marking
+ * serves every provider.
  */
 function withCacheMarks(req: ModelRequest) {
   const ephemeral = { type: 'ephemeral' as const };
@@ -220,6 +222,12 @@ export class AnthropicModel implements Model {
         const content = msg.content.filter(
           (b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking',
         ) as Array<Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock>;
+        // Usage comes in the Claude API's fields on all three platforms: Bedrock's InvokeModel and
+        // Vertex AI's rawPredict return Anthropic's own message body. Bedrock also adds its own
+        // `amazon-bedrock-invocationMetrics` (inputTokenCount, outputTokenCount, …) to the last
+        // stream chunk, which does not split out the cache; crew reads the body's fields only.
+        // (Bedrock's Converse API, which crew does not use, would name them cacheReadInputTokens
+        // and cacheWriteInputTokens.)
         const u = msg.usage;
         return {
           content: content as ModelReply['content'],
