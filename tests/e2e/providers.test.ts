@@ -247,4 +247,21 @@ describe('fallback_provider', () => {
     expect(failure?.body).toContain('Once the Anthropic API or its fallback Amazon Bedrock (us-east-1) answers again');
     expect(r.jobs.find((j) => j.job === 'route')?.result).toBe('failure');
   });
+
+  it('`fallback_provider` in crew.yml with no AWS setup in the workflow: the run stops before any model call, saying what to add', async () => {
+    let calls = 0;
+    const r = await play('provider-failover', {
+      edit: (s) => {
+        s.name = 'provider-failover-unset-up';
+        // The key in the file, but the plain workflow: no configure-aws-credentials step.
+        delete s.fallback_provider;
+        s.config = 'fallback_provider: bedrock\n';
+      },
+      hooks: { beforeClose: async ({ anthropic }) => void (calls = anthropic.requests.length) },
+    });
+    expect(calls).toBe(0);
+    const failure = crewComments(r).find((c) => /crew stopped/.test(c.body));
+    expect(failure?.body).toMatch(/`fallback_provider` is bedrock, but provider `bedrock` needs an AWS region/);
+    expect(failure?.body).toMatch(/aws-actions\/configure-aws-credentials/);
+  });
 });
