@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
 import { AnthropicModel } from './adapters/anthropic/model';
+import { FailoverModel } from './adapters/anthropic/failover';
 import { gitRepo } from './adapters/git/git-repo';
 import { providerClient, ProviderSetupError } from './adapters/anthropic/providers';
 import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
@@ -16,14 +17,15 @@ import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } 
 import { readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
 import { preloadBundleChunks } from './bundle';
-import type { Log, Model, RateLimitWait } from './ports';
+import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
+import { fallbackModelFor, type Provider } from './domain/providers';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
 import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
-import { CrewError, type StepContext } from './steps/context';
+import { CrewError, syncPlanComment, unnotedFailovers, type StepContext } from './steps/context';
 import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
@@ -76,30 +78,46 @@ function cancellation(step: Settings['step']): AbortSignal | undefined {
 }
 
 /**
- * The Model port for the provider in force: the Claude API with the `anthropic_api_key` input, or
- * Amazon Bedrock / Vertex AI through Anthropic's SDKs for them, with the credentials the official
- * auth actions left in the job's environment. Whatever is missing is named, with what to do.
+ * The Model port over one provider: the Claude API with the `anthropic_api_key` input, or Amazon
+ * Bedrock / Vertex AI through Anthropic's SDKs for them, with the credentials the official auth
+ * actions left in the job's environment. Whatever is missing is named, with what to do; `role`
+ * says which key asked for it (`provider` or `fallback_provider`).
  */
-function buildModel(settings: Settings, config: Config, readConfig: () => Promise<Config>): Model {
-  const retryWaitMs = async () => (await readConfig()).api_retry_wait_seconds * 1000;
-  if (config.provider === 'anthropic') {
+function providerModel(provider: Provider, role: 'provider' | 'fallback_provider', settings: Settings, config: Config, retryWaitMs: () => Promise<number>) {
+  const as = role === 'provider' ? '' : `\`fallback_provider\` is ${provider}, but `;
+  if (provider === 'anthropic') {
     if (!settings.anthropicApiKey) {
       throw new CrewError(
         'starting the agents',
-        'The `anthropic_api_key` input is empty, so crew cannot call the model.',
-        "Add a repository secret named `ANTHROPIC_API_KEY` (Settings → Secrets and variables → Actions) and pass it to crew as `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}`, as the README's workflow does. Then comment `/crew run` again. (To use Amazon Bedrock or Vertex AI instead, set `provider`: see the README.)",
+        as
+          ? `${as}the \`anthropic_api_key\` input is empty, so crew cannot call its fallback.`
+          : 'The `anthropic_api_key` input is empty, so crew cannot call the model.',
+        `Add a repository secret named \`ANTHROPIC_API_KEY\` (Settings → Secrets and variables → Actions) and pass it to crew as \`anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}\`, as the README's workflow does. Then comment \`/crew run\` again. ${as ? '(Or remove `fallback_provider`.)' : '(To use Amazon Bedrock or Vertex AI instead, set `provider`: see the README.)'}`,
       );
     }
     return new AnthropicModel(settings.anthropicApiKey, systemClock, log, { retryWaitMs });
   }
   try {
-    const client = providerClient(config.provider, config);
-    log.info(`crew calls the model through ${client.label}`);
-    return new AnthropicModel(client, systemClock, log, { retryWaitMs });
+    return new AnthropicModel(providerClient(provider, config), systemClock, log, { retryWaitMs });
   } catch (e) {
-    if (e instanceof ProviderSetupError) throw new CrewError('starting the agents', e.missing, e.fix);
+    if (e instanceof ProviderSetupError) throw new CrewError('starting the agents', `${as}${e.missing}`, e.fix);
     throw e;
   }
+}
+
+/**
+ * The Model port for the provider in force, and with `fallback_provider` the failover over it and
+ * the fallback (both set up, and their setup checked, before the first call). Each failover of the
+ * job is added to `failovers`, which the plan comment reports.
+ */
+function buildModel(settings: Settings, config: Config, readConfig: () => Promise<Config>, failovers: ModelFailover[]): Model {
+  const retryWaitMs = async () => (await readConfig()).api_retry_wait_seconds * 1000;
+  const primary = providerModel(config.provider, 'provider', settings, config, retryWaitMs);
+  if (config.provider !== 'anthropic') log.info(`crew calls the model through ${primary.label}`);
+  if (!config.fallback) return primary;
+  const fallback = providerModel(config.fallback.provider, 'fallback_provider', settings, config, retryWaitMs);
+  log.info(`if ${primary.label} stays overloaded or rate-limited past its retries, crew goes on with ${fallback.label} (fallback_provider)`);
+  return new FailoverModel(primary, fallback, fallbackModelFor(config.models, config.fallback.models), systemClock, log, (f) => failovers.push(f));
 }
 
 function buildContext(settings: Settings, event: CrewEvent): StepContext {
@@ -156,6 +174,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       return remote.tracking(branch);
     })());
   let model: Model | undefined;
+  const failovers: ModelFailover[] = [];
   ctx = {
     settings,
     event,
@@ -169,8 +188,12 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     runId,
     config() {
       // Configuration always comes from the default branch, never from a branch under work.
-      // The `provider` input, when set, replaces the file's `provider` (and with it the tiers' default model ids).
-      config ??= (async () => (loadedConfig = parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH), CONFIG_PATH, settings.provider)))();
+      // The `provider` and `fallback_provider` inputs, when set, replace the file's keys (and with them the tiers' default model ids).
+      config ??= (async () =>
+        (loadedConfig = parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH), CONFIG_PATH, {
+          provider: settings.provider,
+          fallbackProvider: settings.fallbackProvider,
+        })))();
       return config;
     },
     readDefaultBranchFile: async (path) => repo.readFileAt(await defaultBranchRef(), path),
@@ -181,16 +204,17 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       if (model) return model;
       // Steps read the configuration before they call a model, so it is usually known here and a setup
       // problem is thrown at once; otherwise the first request waits for it.
-      if (loadedConfig) return (model = buildModel(settings, loadedConfig, () => ctx!.config()));
+      if (loadedConfig) return (model = buildModel(settings, loadedConfig, () => ctx!.config(), failovers));
       let built: Model | undefined;
       const lazy: Model = {
         complete: async (req) => {
-          built ??= buildModel(settings, await ctx!.config(), () => ctx!.config());
+          built ??= buildModel(settings, await ctx!.config(), () => ctx!.config(), failovers);
           return built.complete(req);
         },
       };
       return (model = lazy);
     },
+    modelFailovers: () => failovers,
     cancellation: cancellation(settings.step),
     job,
     async jobLimit() {
@@ -230,7 +254,11 @@ export async function run(): Promise<void> {
     if (ctx) await reportFailure(ctx, error);
     core.setFailed(redact(text));
   } finally {
-    if (ctx) await summarizeRateLimits(ctx);
+    if (ctx) {
+      await noteLateFailover(ctx);
+      await summarizeRateLimits(ctx);
+      await summarizeFailovers(ctx);
+    }
   }
 }
 
@@ -248,6 +276,29 @@ function protectCloudCredentials(): void {
     core.setSecret(s);
   }
   for (const m of secured.moved) log.info(`moved the credentials file ${m.from} out of the workspace, where agents and commits cannot reach it`);
+}
+
+/** A failover after the step's last plan-comment sync (a model call at its very end) still reaches the plan comment. */
+async function noteLateFailover(ctx: StepContext): Promise<void> {
+  const { issue, run } = ctx.settings;
+  if (!issue || !run || !unnotedFailovers(ctx)) return;
+  try {
+    await syncPlanComment(ctx, issue, run);
+  } catch (e) {
+    log.warn(`could not note the failover in the plan comment: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The job summary says where this job's model calls went when the primary provider hit a limit. */
+async function summarizeFailovers(ctx: StepContext): Promise<void> {
+  const failovers = ctx.modelFailovers?.() ?? [];
+  if (!failovers.length) return;
+  const lines = failovers.map((f) => `- ${f.at.slice(11, 19)} UTC: ${f.from} was ${f.reason} past its retries; crew went on with ${f.to}.`);
+  try {
+    await ctx.summary(`### Model failover\n\n${lines.join('\n')}\n`);
+  } catch (e) {
+    log.warn(`could not write the job summary: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** The job summary lists every wait GitHub's rate limits imposed, as the job log does. */

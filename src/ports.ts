@@ -283,9 +283,25 @@ export class ModelError extends Error {
     message: string,
     /** Who failed to answer: "the Anthropic API", "Amazon Bedrock (us-east-1)", "Vertex AI (…)". */
     readonly service = 'the Anthropic API',
+    /**
+     * Set when the service was overloaded or rate-limited past its retries (the limit it hit, e.g.
+     * "overloaded (529 overloaded_error)"): the one failure that `fallback_provider` takes over from.
+     */
+    readonly limit?: string,
   ) {
     super(message);
   }
+}
+
+/** A job's model calls moved from the primary provider to `fallback_provider`: who, when, and why. */
+export interface ModelFailover {
+  at: string;
+  /** The primary, as messages name it: "the Anthropic API", "Amazon Bedrock (us-east-1)". */
+  from: string;
+  /** The fallback, named the same way. */
+  to: string;
+  /** The limit the primary hit past its retries: "overloaded (529 overloaded_error)". */
+  reason: string;
 }
 
 /** GitHub refused to let crew open a pull request with this token. */

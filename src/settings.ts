@@ -10,6 +10,8 @@ export interface Settings {
   anthropicApiKey: string;
   /** The `provider` input: where model calls go, over `.github/crew.yml`'s `provider`; undefined when the input is empty. */
   provider?: Provider;
+  /** The `fallback_provider` input: where model calls go when the provider hits its limits, over `.github/crew.yml`'s key; undefined when empty. */
+  fallbackProvider?: Provider;
   /** Token for GitHub: the workflow's GITHUB_TOKEN by default, or an App or personal token. */
   githubToken: string;
   /** For `work`: the task id from the matrix. */
@@ -57,6 +59,14 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
         `Input \`provider\` must be one of ${PROVIDERS.join(', ')} (got '${provider}'). Leave it unset to use \`provider\` in .github/crew.yml (anthropic by default).`,
       );
     settings.provider = provider;
+  }
+  const fallback = get('fallback_provider');
+  if (fallback !== '') {
+    if (!isProvider(fallback))
+      throw new InputError(
+        `Input \`fallback_provider\` must be one of ${PROVIDERS.join(', ')} (got '${fallback}'). Leave it unset to use \`fallback_provider\` in .github/crew.yml (no failover by default).`,
+      );
+    settings.fallbackProvider = fallback;
   }
   const workResult = get('work_result');
   if (workResult) settings.workResult = workResult;

@@ -57,6 +57,12 @@ export const ConfigSchema = z.strictObject({
     .describe(
       "Where the model calls go: `anthropic` (the Claude API, `anthropic_api_key`), `bedrock` (Amazon Bedrock, with the AWS credentials `aws-actions/configure-aws-credentials` leaves in the job) or `vertex` (Google Cloud Vertex AI, with the credentials `google-github-actions/auth` leaves). The action's `provider` input, when set, takes precedence.",
     ),
+  fallback_provider: z
+    .enum(PROVIDERS)
+    .optional()
+    .describe(
+      "Where the model calls go when `provider` stays overloaded or rate-limited past its retries (`api_retry_wait_seconds`), or its monthly spend limit is reached: `anthropic`, `bedrock` or `vertex`, another than `provider`, with its own credentials in the job (the README's \"Failover\"). The job goes on there, with the fallback's model ids (`fallback_models`), and the plan comment says so; if the fallback fails too, the run fails. Unset: no failover. The action's `fallback_provider` input, when set, takes precedence.",
+    ),
   models: z
     .strictObject({
       haiku: z
@@ -77,6 +83,14 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe("The model id used for each tier, in the provider's own naming; a tier left out takes the provider's default."),
+  fallback_models: z
+    .strictObject({
+      haiku: z.string().min(1).optional().describe("The fallback's model id for the haiku tier. Default: the fallback provider's (see `models.haiku`)."),
+      sonnet: z.string().min(1).optional().describe("The fallback's model id for the sonnet tier. Default: the fallback provider's (see `models.sonnet`)."),
+      opus: z.string().min(1).optional().describe("The fallback's model id for the opus tier. Default: the fallback provider's (see `models.opus`)."),
+    })
+    .optional()
+    .describe("The model id used for each tier on `fallback_provider`, in that provider's own naming; a tier left out takes the fallback provider's default."),
   bedrock: z
     .strictObject({
       region: z
@@ -338,17 +352,52 @@ export const ConfigSchema = z.strictObject({
 
 type ParsedConfig = z.infer<typeof ConfigSchema>;
 
-/** The configuration as steps see it: the provider in force, and every tier's model id (the provider's default where the file sets none). */
-export type Config = Omit<ParsedConfig, 'models'> & { provider: Provider; models: Record<TierName, string> };
+/**
+ * The configuration as steps see it: the provider in force, every tier's model id (the provider's
+ * default where the file sets none), and the fallback provider with its own ids, or null.
+ */
+export type Config = Omit<ParsedConfig, 'models' | 'fallback_provider' | 'fallback_models'> & {
+  provider: Provider;
+  models: Record<TierName, string>;
+  fallback: { provider: Provider; models: Record<TierName, string> } | null;
+};
 
-/** Fills each tier the file left out with `provider`'s default; `provider` (the action's input) replaces the file's key when given. */
-export function resolveProvider(parsed: ParsedConfig, provider?: Provider): Config {
-  const p = provider ?? parsed.provider;
-  const d = DEFAULT_MODELS[p];
+/** The action's inputs that replace the file's keys when given. */
+export interface ConfigInputs {
+  provider?: Provider | undefined;
+  fallbackProvider?: Provider | undefined;
+}
+
+const tiersOf = (set: { haiku?: string | undefined; sonnet?: string | undefined; opus?: string | undefined } | undefined, d: Record<TierName, string>) => ({
+  haiku: set?.haiku ?? d.haiku,
+  sonnet: set?.sonnet ?? d.sonnet,
+  opus: set?.opus ?? d.opus,
+});
+
+/**
+ * Fills each tier the file left out with the provider's default (and the fallback's with the
+ * fallback provider's); the action's `provider` and `fallback_provider` inputs replace the file's keys
+ * when given. A fallback that is the primary, or fallback ids with no fallback, are refused.
+ */
+export function resolveProvider(parsed: ParsedConfig, inputs: ConfigInputs = {}, file = CONFIG_PATH): Config {
+  const { fallback_provider: fileFallback, fallback_models: fallbackModels, ...rest } = parsed;
+  const p = inputs.provider ?? parsed.provider;
+  const f = inputs.fallbackProvider ?? fileFallback;
+  const from = (input: unknown, key: string) => (input ? `the action's \`${key}\` input` : `\`${key}\``);
+  if (f === p)
+    throw new ConfigError(
+      [
+        `${from(inputs.fallbackProvider, 'fallback_provider')} is ${f}, the same as ${from(inputs.provider, 'provider')}: a fallback must be another provider. Name one (anthropic, bedrock or vertex), or remove \`fallback_provider\`.`,
+      ],
+      file,
+    );
+  if (fallbackModels && !f)
+    throw new ConfigError(['`fallback_models` is set, but `fallback_provider` is not: set `fallback_provider`, or remove `fallback_models`.'], file);
   return {
-    ...parsed,
+    ...rest,
     provider: p,
-    models: { haiku: parsed.models.haiku ?? d.haiku, sonnet: parsed.models.sonnet ?? d.sonnet, opus: parsed.models.opus ?? d.opus },
+    models: tiersOf(parsed.models, DEFAULT_MODELS[p]),
+    fallback: f ? { provider: f, models: tiersOf(fallbackModels, DEFAULT_MODELS[f]) } : null,
   };
 }
 
@@ -379,13 +428,13 @@ export function parseYamlMapping(text: string | undefined, file: string): Record
 }
 
 /** Parses and validates the file's text; every problem names the key, the bad value and what is expected. */
-export function parseConfig(text: string | undefined, file = CONFIG_PATH, provider?: Provider): Config {
-  return validateConfig(parseYamlMapping(text, file), file, provider);
+export function parseConfig(text: string | undefined, file = CONFIG_PATH, inputs: ConfigInputs = {}): Config {
+  return validateConfig(parseYamlMapping(text, file), file, inputs);
 }
 
-export function validateConfig(raw: Record<string, unknown>, file = CONFIG_PATH, provider?: Provider): Config {
+export function validateConfig(raw: Record<string, unknown>, file = CONFIG_PATH, inputs: ConfigInputs = {}): Config {
   const result = ConfigSchema.safeParse(raw);
-  if (result.success) return resolveProvider(result.data, provider);
+  if (result.success) return resolveProvider(result.data, inputs, file);
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(top level)';
     if (issue.code === 'unrecognized_keys') {

@@ -131,6 +131,8 @@ export interface RunRecord {
   issueReportCommentId?: number | null;
   /** Jobs of this run that GitHub's rate limits held up, the last few; the plan comment says so. */
   rateLimited: RateLimitNote[];
+  /** Jobs whose model calls moved to `fallback_provider`, the last few; the plan comment and the report say so. */
+  failovers: FailoverNote[];
   /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
   posted: Posted;
   /**
@@ -184,6 +186,7 @@ export function newRunRecord(a: {
     retro: null,
     criteriaDigest: null,
     rateLimited: [],
+    failovers: [],
     posted: { ...NOTHING_POSTED, comments: 1 },
     host: a.host,
     estimate: null,
@@ -194,6 +197,22 @@ export function newRunRecord(a: {
 export interface RateLimitNote {
   at: string;
   seconds: number;
+}
+
+/** The most failover notes a run keeps: enough to show a pattern, never a flood in the plan comment. */
+export const MAX_FAILOVER_NOTES = 5;
+
+/**
+ * One job's move to `fallback_provider`: when, from which provider to which (as messages name
+ * them: "the Anthropic API", "Amazon Bedrock (us-east-1)"), the limit the primary hit past its
+ * retries ("overloaded (529 overloaded_error)"), and which job ("the worker of t1", "the critic job").
+ */
+export interface FailoverNote {
+  at: string;
+  from: string;
+  to: string;
+  reason: string;
+  job: string;
 }
 
 /** The parts of a run that are not tasks, named as claude-crew's execution log names them. */

@@ -5,6 +5,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
+import { FailoverModel } from '../adapters/anthropic/failover';
+import { fallbackModelFor } from '../domain/providers';
 import { LocalForge } from '../adapters/local/forge';
 import { projectFileAt, projectGit, repositoryTop } from '../adapters/local/project-git';
 import { LocalStateStore, processAlive } from '../adapters/local/state-store';
@@ -16,7 +18,7 @@ import { CONFIG_PATH, ConfigError, type Config } from '../config/schema';
 import { SECRET_VARIABLES } from '../sandbox/cloud-credentials';
 import type { Judgment } from '../domain/judgment';
 import { isTerminal } from '../domain/run-state';
-import type { LocalAdapters, Model } from '../ports';
+import type { LocalAdapters, Log, Model, ModelFailover } from '../ports';
 import { renderPlanComment } from '../render/plan-comment';
 import { localCostLine } from '../render/cost';
 import { killRunningCommands } from '../sandbox/command-runner';
@@ -139,18 +141,18 @@ function localAdapters(project: string): LocalAdapters {
   };
 }
 
-function modelFrom(scripted: string | undefined, config: Config, warn: (m: string) => void): Promise<Model> | Model {
-  if (scripted) return ScriptedModel.load(resolve(scripted));
-  const log = { info: () => undefined, warn, checkpoint: () => undefined };
-  if (config.provider !== 'anthropic') {
+/** One provider's Model with the credentials of your own shell (ANTHROPIC_API_KEY, your AWS or gcloud setup). */
+function localProviderModel(provider: Config['provider'], config: Config, log: Log, role: 'provider' | 'fallback_provider'): AnthropicModel {
+  const as = role === 'fallback_provider' ? `fallback_provider is ${provider}, but ` : '';
+  if (provider !== 'anthropic') {
     // Amazon Bedrock or Vertex AI, with the credentials of your own AWS or gcloud setup.
     for (const name of SECRET_VARIABLES) addSecret(process.env[name]);
     try {
-      return new AnthropicModel(providerClient(config.provider, config), systemClock, log);
+      return new AnthropicModel(providerClient(provider, config), systemClock, log);
     } catch (e) {
       if (e instanceof ProviderSetupError)
         throw new UsageError(
-          `${e.missing} Set them in your shell (\`aws configure\` / \`gcloud auth application-default login\`), or set \`bedrock:\`/\`vertex:\` in ${CONFIG_PATH}.`,
+          `${as}${e.missing} Set them in your shell (\`aws configure\` / \`gcloud auth application-default login\`), or set \`bedrock:\`/\`vertex:\` in ${CONFIG_PATH}.`,
         );
       throw e;
     }
@@ -160,11 +162,24 @@ function modelFrom(scripted: string | undefined, config: Config, warn: (m: strin
   addSecret(key);
   if (!key && !process.env.ANTHROPIC_BASE_URL) {
     throw new UsageError(
-      'no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway, or try crew without a key: crew run … --scripted <replies.yaml>.',
+      `${as}no model to talk to. Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway${as ? `, or remove fallback_provider from ${CONFIG_PATH}` : ', or try crew without a key: crew run … --scripted <replies.yaml>'}.`,
     );
   }
   // A gateway may need no key; the SDK still wants one, so a placeholder is sent.
   return new AnthropicModel(key || 'none', systemClock, log);
+}
+
+/**
+ * The run's model: scripted replies, or the provider in force, failing over to `fallback_provider`
+ * when it is set (once for the whole local run: one process). Failovers are added to `failovers`.
+ */
+function modelFrom(scripted: string | undefined, config: Config, warn: (m: string) => void, failovers: ModelFailover[]): Promise<Model> | Model {
+  if (scripted) return ScriptedModel.load(resolve(scripted));
+  const log = { info: () => undefined, warn, checkpoint: () => undefined };
+  const primary = localProviderModel(config.provider, config, log, 'provider');
+  if (!config.fallback) return primary;
+  const fallback = localProviderModel(config.fallback.provider, config, log, 'fallback_provider');
+  return new FailoverModel(primary, fallback, fallbackModelFor(config.models, config.fallback.models), systemClock, log, (f) => failovers.push(f));
 }
 
 async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out: Output, tty: boolean): Promise<number> {
@@ -220,7 +235,8 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   );
 
   const view = new LiveView(out, tty);
-  const model = await modelFrom(cmd.scripted, config, (m) => view.message(`⚠ ${redact(m)}`));
+  const failovers: ModelFailover[] = [];
+  const model = await modelFrom(cmd.scripted, config, (m) => view.message(`⚠ ${redact(m)}`), failovers);
 
   const lines = lineReader();
   // Nothing runs, and the model is not asked anything, before the person has allowed the repository's setup commands.
@@ -266,6 +282,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     base,
     config,
     model,
+    failovers,
     view,
     prompter,
     verbose: cmd.verbose,

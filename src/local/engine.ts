@@ -8,7 +8,7 @@ import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
 import { reportFailure } from '../steps/report-failure';
-import type { LocalAdapters, Log, Model, RunFolders, StateSnapshot, TerminalForge } from '../ports';
+import type { LocalAdapters, Log, Model, ModelFailover, RunFolders, StateSnapshot, TerminalForge } from '../ports';
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
@@ -45,6 +45,8 @@ export interface EngineOptions {
   base: { branch: string; sha: string };
   config: Config;
   model: Model;
+  /** The run's moves to `fallback_provider` so far (the model adds to it); each job's plan comment reports its own. */
+  failovers?: readonly ModelFailover[];
   view: LiveView;
   prompter: Prompter;
   verbose: boolean;
@@ -172,6 +174,8 @@ export class LocalEngine {
     const outputs: Record<string, string> = {};
     const log = this.log(label);
     const { repo, remote, dispose } = await this.o.adapters.checkout(join(this.o.worktrees, `${runId}-${label}`), this.o.base.sha);
+    // The model is shared by every job of the run: this job reports only the failovers made while it ran.
+    const failoversBefore = this.o.failovers?.length ?? 0;
     const ctx: StepContext = {
       settings: { step, anthropicApiKey: '', githubToken: '', ...extra },
       event,
@@ -187,6 +191,7 @@ export class LocalEngine {
       template: (name) => promptTemplate(name, this.o.config, (path) => this.readBase(path)),
       readDefaultBranchFile: (path) => this.readBase(path),
       model: () => this.modelFor(),
+      modelFailovers: () => this.o.failovers?.slice(failoversBefore) ?? [],
       output: (k, v) => {
         outputs[k] = v;
       },

@@ -1,7 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { commandsNow } from '../domain/commands';
 import { criticalPath, waves } from '../domain/plan';
-import { totalUsage, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
+import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
 import { inert } from '../text/inert';
 import { estimateText, minutesNote, money } from './cost';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
@@ -52,6 +52,28 @@ const STATUS_STYLE: Record<TaskStatus, string> = {
 export function rateLimitLine(n: RateLimitNote): string {
   const at = /T(\d\d:\d\d)/.exec(n.at)?.[1] ?? n.at;
   return `GitHub rate-limited crew for ${n.seconds} s at ${at} UTC; it waited and carried on.`;
+}
+
+/**
+ * The visible word on a failover, one line per primary → fallback and limit: "Model failover: the
+ * Anthropic API was overloaded (529 overloaded_error) past its retries (first at 12:03 UTC), so the
+ * worker of t1 and the critic job went on with Amazon Bedrock (us-east-1) (`fallback_provider`)."
+ */
+export function failoverLines(notes: readonly FailoverNote[]): string[] {
+  const groups = new Map<string, { first: FailoverNote; jobs: string[] }>();
+  for (const n of notes) {
+    const key = `${n.from}\u0000${n.to}\u0000${n.reason}`;
+    const g = groups.get(key);
+    if (g) {
+      if (!g.jobs.includes(n.job)) g.jobs.push(n.job);
+    } else groups.set(key, { first: n, jobs: [n.job] });
+  }
+  return [...groups.values()].map(({ first, jobs }) => {
+    const at = /T(\d\d:\d\d)/.exec(first.at)?.[1] ?? first.at;
+    const who = jobs.length === 1 ? jobs[0]! : `${jobs.slice(0, -1).join(', ')} and ${jobs.at(-1)!}`;
+    const from = first.from.charAt(0).toUpperCase() + first.from.slice(1);
+    return `**Model failover:** ${from} was ${first.reason} past its retries (first at ${at} UTC), so ${who} went on with ${first.to} (\`fallback_provider\`).`;
+  });
 }
 
 export function planMarker(issue: number, run: number): string {
@@ -153,6 +175,10 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   for (const n of run.rateLimited ?? []) {
     out.push('');
     out.push(rateLimitLine(n));
+  }
+  for (const line of failoverLines(run.failovers ?? [])) {
+    out.push('');
+    out.push(`> [!WARNING]\n> ${line}`);
   }
   if (run.phase === 'INTERRUPTED') {
     out.push('');

@@ -5,6 +5,7 @@ import { describeOutcome, describeSite, describeVerdict } from '../domain/locali
 import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
+import { failoverLines } from './plan-comment';
 
 export interface TaskResultText {
   id: string;
@@ -196,6 +197,9 @@ export function renderReport(
     out.push('');
   }
   if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${line(n)}`), '');
+  // Where a provider hit its limits and the run went on elsewhere: part of how the result came about.
+  const failovers = failoverLines(view.run.failovers ?? []);
+  if (failovers.length) out.push(...failovers.map((l) => `> ${l}`), '');
   if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
   out.push(
     `**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}${minutesNote(view)}`,

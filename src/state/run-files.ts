@@ -124,6 +124,7 @@ export function readRun(r: Reader, issue: number, run: number): RunRecord | unde
       merge: rec.merge ?? null,
       retro: rec.retro ?? null,
       rateLimited: rec.rateLimited ?? [],
+      failovers: rec.failovers ?? [],
       posted: rec.posted ?? NOTHING_POSTED,
     }
   );

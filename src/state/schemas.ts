@@ -81,6 +81,7 @@ export const RunRecordSchema = z.looseObject({
     })
     .nullable()
     .optional(),
+  failovers: z.array(z.looseObject({ at: text, from: text, to: text, reason: text, job: text })).optional(),
 });
 
 export const TaskRecordSchema = z.looseObject({

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
-import { isTerminal, totalUsage, type RunView } from '../domain/run-state';
+import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunView } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Log, Model, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
+import type { Clock, Forge, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
 import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
@@ -34,6 +34,8 @@ export interface StepContext {
   readDefaultBranchFile(path: string): Promise<string | undefined>;
   /** The model client; throws a clear error when no key was given. */
   model(): Model;
+  /** Every time this job's model calls moved to `fallback_provider` (at most once per job); the plan comment says so. */
+  modelFailovers?: () => readonly ModelFailover[];
   output(name: string, value: string): void;
   summary(markdown: string): Promise<void>;
   /** Aborts when the runner starts cancelling the job (SIGINT); the work step saves its work and stops. */
@@ -133,6 +135,7 @@ export async function syncPlanComment(ctx: StepContext, issue: number, run: numb
   let shown = 0;
   for (let round = 0; round < SYNC_ROUNDS; round++) {
     await noteRateLimits(ctx, issue, run);
+    await noteFailovers(ctx, issue, run);
     const view = await loadView(ctx, issue, run);
     const id = view.run.planCommentId;
     if (id === null) return;
@@ -169,6 +172,28 @@ async function noteRateLimits(ctx: StepContext, issue: number, run: number): Pro
   await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: GitHub rate-limited a job for ${note.seconds}s`, (tx) => {
     const rec = readRun(tx, issue, run);
     if (rec) writeRun(tx, { ...rec, rateLimited: [...rec.rateLimited, note].slice(-3) }, nowIso(ctx));
+  });
+}
+
+/** How many of this job's failovers are already in the run's record. */
+const failoversNoted = new WeakMap<StepContext, number>();
+
+/** Whether this job failed over since the plan comment last said so (a model call after the step's last sync). */
+export const unnotedFailovers = (ctx: StepContext): boolean => (ctx.modelFailovers?.().length ?? 0) > (failoversNoted.get(ctx) ?? 0);
+
+/**
+ * Records in the run each failover to `fallback_provider` this job made since it last did, so the
+ * plan comment (and the report) say which provider hit which limit and where the run went on.
+ */
+async function noteFailovers(ctx: StepContext, issue: number, run: number): Promise<void> {
+  const all = ctx.modelFailovers?.() ?? [];
+  const fresh = all.slice(failoversNoted.get(ctx) ?? 0);
+  if (!fresh.length) return;
+  failoversNoted.set(ctx, all.length);
+  const who = ctx.settings.task ? `the worker of ${ctx.settings.task}` : `the ${ctx.settings.step} job`;
+  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${fresh[0]!.from} hit a limit; went on with ${fresh[0]!.to}`, (tx) => {
+    const rec = readRun(tx, issue, run);
+    if (rec) writeRun(tx, { ...rec, failovers: [...rec.failovers, ...fresh.map((f) => ({ ...f, job: who }))].slice(-MAX_FAILOVER_NOTES) }, nowIso(ctx));
   });
 }
 

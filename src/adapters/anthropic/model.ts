@@ -53,14 +53,60 @@ function abortable(p: Promise<void>, signal: AbortSignal | undefined): Promise<v
  */
 class DroppedStream extends Error {}
 
+/**
+ * A 429 that waiting cannot clear: the Claude API's monthly spend cap (`error.details.error_code`
+ * `enforced_spend_limit_reached`, no `retry-after`; platform.claude.com/docs/en/api/errors and
+ * "Handle errors"). Access resumes next month, so crew does not retry it; a fallback provider,
+ * billed elsewhere, can take over at once.
+ */
+const spendCapped = (e: unknown) => e instanceof Anthropic.APIError && e.errorCode === 'enforced_spend_limit_reached';
+
 function retryable(e: unknown): boolean {
   if (e instanceof Anthropic.APIConnectionError || e instanceof DroppedStream) return true;
+  if (spendCapped(e)) return false;
   if (e instanceof Anthropic.APIError) {
     if (e.status !== undefined) return RETRY_STATUS.has(e.status);
     // An `event: error` in the middle of a stream arrives without a status; the SDK does not retry it.
     return e.type !== null && RETRY_TYPES.has(e.type);
   }
   return false;
+}
+
+/**
+ * What the platform called an error: the Claude API's `error.type` (Vertex AI passes Anthropic's own
+ * errors through unchanged), Amazon Bedrock's exception name (the `x-amzn-errortype` header, before
+ * its `:`; inside a stream the exception event's type, which the Bedrock SDK passes on as the
+ * `error.type`), or a Google API error's `status` (Vertex AI's own quota and gateway errors).
+ */
+function platformErrorName(e: InstanceType<typeof Anthropic.APIError>): string | undefined {
+  const amzn = e.headers?.get('x-amzn-errortype')?.split(':')[0];
+  const google = (e.error as { error?: { status?: unknown } } | undefined)?.error?.status;
+  return e.errorCode ?? amzn ?? e.type ?? (typeof google === 'string' ? google : undefined);
+}
+
+/**
+ * The limit a failed request hit, when it is one `fallback_provider` takes over from: the service
+ * was overloaded or rate-limited. The platforms say so differently:
+ * - the Claude API: 529 `overloaded_error`, 429 `rate_limit_error` (platform.claude.com/docs/en/api/errors);
+ *   mid-stream, an `error` event of those types with no status;
+ * - Amazon Bedrock: 429 `ThrottlingException` (the account's quota), 503 `ServiceUnavailableException`
+ *   (Bedrock has no 529; this is its "overloaded"), named in `x-amzn-errortype` with a `{"message"}`
+ *   body (docs.aws.amazon.com/bedrock/latest/userguide/troubleshooting-api-error-codes.html);
+ *   mid-stream, `throttlingException` / `serviceUnavailableException` exception events;
+ * - Vertex AI: its own quota is a 429 Google error, `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}`
+ *   (cloud.google.com/vertex-ai/generative-ai/docs/provisioned-throughput/error-code-429); Claude's own
+ *   overload comes through as the Claude API's 529 `overloaded_error`.
+ * Any other error (a 500, a dropped stream, a 400) is not a limit: a fallback would not fix it.
+ */
+export function limitOf(e: unknown): string | undefined {
+  if (!(e instanceof Anthropic.APIError)) return undefined;
+  const name = platformErrorName(e);
+  const what = [e.status, name].filter((x) => x !== undefined && x !== null).join(' ');
+  const where = e.status === undefined ? ' in the stream' : '';
+  if (spendCapped(e)) return `out of spend (${what}: the organisation's monthly spend limit)`;
+  if (e.status === 529 || e.status === 503 || name === 'overloaded_error' || name === 'serviceUnavailableException') return `overloaded (${what}${where})`;
+  if (e.status === 429 || name === 'rate_limit_error' || name === 'throttlingException') return `rate-limited (${what}${where})`;
+  return undefined;
 }
 
 /**
@@ -84,7 +130,9 @@ function retryAfterMs(e: unknown, now: number): number | undefined {
 
 /**
  * Caches the stable prefix: the tool definitions and the system prompt, plus the
- * conversation so far, so each turn pays full price only for what is new.
+ * conversation so far, so each turn pays full price only for what is new. Bedrock and Vertex AI
+ * take the same `cache_control` marks in the same body (and the same limit of 4), so one marking
+ * serves every provider.
  */
 function withCacheMarks(req: ModelRequest) {
   const ephemeral = { type: 'ephemeral' as const };
@@ -106,7 +154,8 @@ function withCacheMarks(req: ModelRequest) {
 export class AnthropicModel implements Model {
   private readonly client: MessagesClient;
   private readonly body: Record<string, unknown>;
-  private readonly label: string;
+  /** Who answers, for messages: "the Anthropic API", "Amazon Bedrock (us-east-1)". */
+  readonly label: string;
 
   constructor(
     /** An Anthropic API key, or a provider's client (adapters/anthropic/providers.ts). */
@@ -173,6 +222,12 @@ export class AnthropicModel implements Model {
         const content = msg.content.filter(
           (b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'thinking' || b.type === 'redacted_thinking',
         ) as Array<Exclude<ContentBlock, { type: 'tool_result' }> | ThinkingBlock>;
+        // Usage comes in the Claude API's fields on all three platforms: Bedrock's InvokeModel and
+        // Vertex AI's rawPredict return Anthropic's own message body. Bedrock also adds its own
+        // `amazon-bedrock-invocationMetrics` (inputTokenCount, outputTokenCount, …) to the last
+        // stream chunk, which does not split out the cache; crew reads the body's fields only.
+        // (Bedrock's Converse API, which crew does not use, would name them cacheReadInputTokens
+        // and cacheWriteInputTokens.)
         const u = msg.usage;
         return {
           content: content as ModelReply['content'],
@@ -190,13 +245,14 @@ export class AnthropicModel implements Model {
         // The Vertex SDK wraps a failed Google sign-in in a connection error; its cause says what failed.
         const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message.split('\n')[0]}` : '';
         const detail = e instanceof Error ? `${e.message}${cause}` : String(e);
-        if (!retryable(e)) throw new ModelError(`${this.label} refused the request: ${detail}`, this.label);
+        if (!retryable(e)) throw new ModelError(`${this.label} refused the request: ${detail}`, this.label, spendCapped(e) ? limitOf(e) : undefined);
         budget ??= await this.retryBudget();
         const wait = retryAfterMs(e, this.clock.now().getTime()) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
         if (waited + wait > budget) {
           throw new ModelError(
             `${this.label} kept failing after ${attempt} attempts (last error: ${detail}); crew waited ${Math.round(waited / 1000)} s between them, and the next wait (${Math.round(wait / 1000)} s) would pass \`api_retry_wait_seconds\` (${Math.round(budget / 1000)} s) in .github/crew.yml`,
             this.label,
+            limitOf(e),
           );
         }
         waited += wait;

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly type: ErrorType,
     message: string,
+    /** `error.details`: `error_code` names the cause where the API gives one (platform.claude.com/docs/en/api/errors). */
+    readonly details?: { error_code: string },
   ) {
     super(message);
   }
@@ -13,10 +15,10 @@ export class ApiError extends Error {
 
 export const invalidRequest = (message: string) => new ApiError(400, 'invalid_request_error', message);
 
-export function errorBody(type: ErrorType, message: string, requestId?: string) {
+export function errorBody(type: ErrorType, message: string, requestId?: string, details?: { error_code: string }) {
   return {
     type: 'error' as const,
-    error: { type, message },
+    error: { type, message, ...(details ? { details } : {}) },
     ...(requestId === undefined ? {} : { request_id: requestId }),
   };
 }

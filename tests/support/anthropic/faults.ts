@@ -4,13 +4,16 @@ export interface Fault {
   /** Every given field must equal the request's identity; no match means any request. */
   match?: Partial<Identity>;
   /**
-   * '429' rate_limit_error, '529' overloaded_error, '500' api_error; 'midstream' starts the SSE
+   * '429' rate_limit_error, '529' overloaded_error, '500' api_error, 'spend-limit' the monthly spend
+   * cap (a 429 rate_limit_error with `details.error_code: enforced_spend_limit_reached`, no retry-after).
+   * On Amazon Bedrock a 429 is its ThrottlingException and a 529 its 503 ServiceUnavailableException;
+   * on Vertex AI a 429 is Google's RESOURCE_EXHAUSTED (server.ts). 'midstream' starts the SSE
    * and then sends an `error` event; 'reset-midstream' starts the SSE and then destroys the socket
    * (a connection reset: Node's fetch reports `terminated`); 'eof-midstream' starts the SSE and then
    * ends the response cleanly without `message_stop` (a proxy or load balancer closing early). The
    * three midstream kinds only match streaming requests. 'drop' destroys the socket without answering.
    */
-  kind: '429' | '529' | '500' | 'drop' | MidstreamFault;
+  kind: '429' | '529' | '500' | 'spend-limit' | 'drop' | MidstreamFault;
   /** How many matching requests it hits (default 1). */
   times?: number;
   /** Sent as `retry-after` (and `retry-after-ms`) with a 429 or 529. */

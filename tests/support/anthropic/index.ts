@@ -8,3 +8,4 @@ export type { Fault } from './faults';
 export type { MessagesRequest } from './request';
 export { canonicalBlocks, inputTokens, outputTokens, tokensForText } from './usage';
 export type { CanonicalBlock, OutputBlock, Usage } from './usage';
+export { ThinkingLedger } from './thinking';

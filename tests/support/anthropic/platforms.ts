@@ -280,6 +280,9 @@ export function decodeEventStream(data: Buffer): Array<{ headers: Record<string,
  */
 export function bedrockStream(res: ServerResponse): ServerResponse {
   res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-content-type': 'application/json' });
+  const started = Date.now();
+  let firstByte: number | undefined;
+  const tokens = { input: 0, output: 0 };
   const wrapper = {
     get destroyed() {
       return res.destroyed;
@@ -289,18 +292,43 @@ export function bedrockStream(res: ServerResponse): ServerResponse {
     },
     writeHead: () => wrapper,
     write(chunk: string, cb?: () => void) {
-      const data = /^data: (.*)$/m.exec(chunk)?.[1];
+      let data = /^data: (.*)$/m.exec(chunk)?.[1];
       if (data === undefined) return res.write('', cb);
-      const event = JSON.parse(data) as { type: string; error?: { type: string; message: string } };
+      const event = JSON.parse(data) as {
+        type: string;
+        error?: { type: string; message: string };
+        message?: { usage?: { input_tokens?: number } };
+        usage?: { output_tokens?: number };
+      };
+      firstByte ??= Date.now() - started;
+      if (event.type === 'message_start') tokens.input = event.message?.usage?.input_tokens ?? 0;
+      if (event.type === 'message_delta') tokens.output = event.usage?.output_tokens ?? 0;
+      // Bedrock adds its own invocation metrics to the last chunk (message_stop); they do not split
+      // out the cache, so a client must read the Messages usage (langchain-ai/langchain#14120 shows the field).
+      if (event.type === 'message_stop')
+        data = JSON.stringify({
+          ...event,
+          'amazon-bedrock-invocationMetrics': {
+            inputTokenCount: tokens.input,
+            outputTokenCount: tokens.output,
+            invocationLatency: Date.now() - started,
+            firstByteLatency: firstByte,
+          },
+        });
+      // Bedrock's own exception for the failure: an overloaded model is serviceUnavailableException
+      // ({"message":"Bedrock is unable to process your request."}, as Bedrock sends it mid-stream:
+      // aws-samples/foundation-model-benchmarking-tool#247), a rate limit throttlingException.
+      const exception =
+        event.error?.type === 'overloaded_error'
+          ? { type: 'serviceUnavailableException', message: 'Bedrock is unable to process your request.' }
+          : event.error?.type === 'rate_limit_error'
+            ? { type: 'throttlingException', message: 'Too many requests, please wait before trying again.' }
+            : { type: 'modelStreamErrorException', message: event.error?.message ?? 'error' };
       const frame =
         event.type === 'error'
           ? eventStreamMessage(
-              {
-                ':exception-type': event.error?.type === 'overloaded_error' ? 'serviceUnavailableException' : 'modelStreamErrorException',
-                ':content-type': 'application/json',
-                ':message-type': 'exception',
-              },
-              Buffer.from(JSON.stringify({ message: event.error?.message ?? 'error' })),
+              { ':exception-type': exception.type, ':content-type': 'application/json', ':message-type': 'exception' },
+              Buffer.from(JSON.stringify({ message: exception.message })),
             )
           : eventStreamMessage(
               { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' },

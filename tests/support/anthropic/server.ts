@@ -39,6 +39,15 @@ export const DEFAULT_MODELS = [
   'claude-opus-5-5',
 ];
 
+/**
+ * Bedrock base ids that cannot be called on demand, only through an inference profile (`us.`, `eu.`,
+ * `global.`, …): Claude Opus 5.5 lists `inferenceTypesSupported: ["INFERENCE_PROFILE"]`
+ * (list-foundation-models, dev.classmethod.jp/en/articles/bedrock-claude-opus-5-5/). Bedrock answers a
+ * ValidationException worded as for earlier profile-only models (e.g. bolt.diy#1102). The other 5.5
+ * tiers are not listed here only because no stored source says which way they go.
+ */
+const PROFILE_ONLY_ON_BEDROCK = new Set(['anthropic.claude-opus-5-5']);
+
 /** The ids each platform serves the default models under (Bedrock: the base id and the inference profiles). */
 export function platformModels(kind: 'bedrock' | 'vertex' | undefined): string[] {
   if (kind !== 'bedrock') return DEFAULT_MODELS;
@@ -68,6 +77,14 @@ export interface FakeAnthropicOptions {
    * authentication, body rules, errors and stream encoding; `/v1/messages` then answers 404.
    */
   platform?: PlatformOptions;
+  /**
+   * The thinking blocks this instance accepts back: by default only its own. Two instances that stand
+   * for the Claude API and a cloud platform behind one failover share one ledger, because a thinking
+   * block's signature is Anthropic's, whichever platform served it: Anthropic's extended-thinking docs
+   * ("Thinking encryption") say signatures are compatible across the Claude API, Bedrock and Vertex AI.
+   * That page was not among the stored references when this was written; see docs/ARCHITECTURE.md.
+   */
+  thinking?: ThinkingLedger;
 }
 
 export interface UsageTotals {
@@ -140,7 +157,24 @@ const FAULT_ERRORS = {
   '429': new ApiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'),
   '529': new ApiError(529, 'overloaded_error', 'Overloaded'),
   '500': new ApiError(500, 'api_error', 'Internal server error'),
+  // The monthly spend cap: a 429 rate_limit_error with `error.details.error_code`, and no retry-after
+  // (platform.claude.com/docs/en/api/errors; "Handle errors" names EnforcedSpendLimitReachedError).
+  'spend-limit': new ApiError(429, 'rate_limit_error', "Your organization has reached its usage tier's monthly spend limit. Access resumes next month.", {
+    error_code: 'enforced_spend_limit_reached',
+  }),
 } as const;
+
+/**
+ * How Amazon Bedrock words its own throttling and capacity errors (the type is in `x-amzn-errortype`):
+ * ThrottlingException "Too many requests, please wait before trying again." (AWS Knowledge Center,
+ * repost.aws/knowledge-center/bedrock-throttling-error) and ServiceUnavailableException "Bedrock is
+ * unable to process your request." (the message the AWS SDKs surface, e.g. LibreChat#4217; Bedrock
+ * has no 529: an overloaded model is this 503, docs.aws.amazon.com/bedrock/latest/userguide/troubleshooting-api-error-codes.html).
+ */
+const BEDROCK_MESSAGES: Record<string, string> = {
+  ThrottlingException: 'Too many requests, please wait before trying again.',
+  ServiceUnavailableException: 'Bedrock is unable to process your request.',
+};
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const timeScale = options.timeScale ?? timeScaleFromEnv();
@@ -154,7 +188,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   });
   const faults = new FaultPlan();
   faults.add(options.faults ?? []);
-  const thinking = new ThinkingLedger();
+  const thinking = options.thinking ?? new ThinkingLedger();
   let script = parseScript(options.script ?? { entries: [] });
   const requests: RecordedRequest[] = [];
   const unscripted: RecordedRequest[] = [];
@@ -247,12 +281,21 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const requestId = `req_fake${randomBytes(12).toString('hex')}`;
     res.setHeader('request-id', requestId);
     const fail = (error: ApiError, headers?: Record<string, string>) => {
-      if (options.platform?.kind !== 'bedrock') return sendJson(res, error.status, errorBody(error.type, error.message, requestId), headers);
+      const platform = options.platform;
+      // Neither cloud documents a retry-after on its throttling answers, so the fake sends none there:
+      // crew must fall back on its own backoff.
+      if (platform?.kind === 'vertex' && error.status === 429) {
+        // Vertex AI's own quota answers in Google's error shape, RESOURCE_EXHAUSTED, with the
+        // pay-as-you-go wording (cloud.google.com/vertex-ai/generative-ai/docs/provisioned-throughput/error-code-429).
+        // Claude's own answers (a 529 overloaded_error, say) come through in Anthropic's shape (below).
+        return sendPlatformError(res, platform, new PlatformError(429, 'RESOURCE_EXHAUSTED', 'Resource exhausted, please try again later.'));
+      }
+      if (platform?.kind !== 'bedrock')
+        return sendJson(res, error.status, errorBody(error.type, error.message, requestId, error.details), platform ? undefined : headers);
       // Bedrock answers in its own shape, and has no 529: an overloaded model is a 503 ServiceUnavailableException.
       const status = error.status === 529 ? 503 : error.status;
       const code = BEDROCK_ERRORS[status] ?? 'InternalServerException';
-      for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
-      sendPlatformError(res, options.platform, new PlatformError(status, code, error.message));
+      sendPlatformError(res, platform, new PlatformError(status, code, BEDROCK_MESSAGES[code] ?? error.message));
     };
 
     const platform = options.platform;
@@ -294,7 +337,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       stream: (parsed as { stream?: unknown } | undefined)?.stream === true,
     };
     const reject = (error: ApiError, headers?: Record<string, string>) => {
-      const recorded = record(incoming, error.status, { error: { type: error.type, message: error.message } });
+      // Recorded as it went out on the wire: on Bedrock a 529 is its 503.
+      const status = options.platform?.kind === 'bedrock' && error.status === 529 ? 503 : error.status;
+      const recorded = record(incoming, status, { error: { type: error.type, message: error.message } });
       fail(error, headers);
       return recorded;
     };
@@ -326,6 +371,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         if (platform?.kind === 'bedrock') throw new ApiError(400, 'invalid_request_error', 'The provided model identifier is invalid.');
         throw new ApiError(404, 'not_found_error', `model: ${body.model}`);
       }
+      if (platform?.kind === 'bedrock' && PROFILE_ONLY_ON_BEDROCK.has(body.model))
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          `Invocation of model ID ${body.model} with on-demand throughput isn’t supported. Retry your request with the ID or ARN of an inference profile that contains this model.`,
+        );
       checkModelRules(body);
       thinking.check(body);
       incoming = { ...incoming, ...identify(body) };
@@ -348,7 +399,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
           if (timeScale !== 1) headers['retry-after-ms'] = String(scaled(fault.retryAfterSeconds * 1000));
         }
         if ((fault.kind === '429' || fault.kind === '529') && fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
-        reject(FAULT_ERRORS[fault.kind as keyof typeof FAULT_ERRORS], headers);
+        reject(FAULT_ERRORS[fault.kind as keyof typeof FAULT_ERRORS], fault.kind === 'spend-limit' ? {} : headers);
       } else {
         await serve(res, incoming, reply, fault);
       }

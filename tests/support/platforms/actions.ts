@@ -22,16 +22,31 @@ export const AUTH_STEPS: Record<CloudProvider, Record<string, unknown>> = {
 
 /**
  * crew's workflow for a cloud provider, as the README says to change it: in each job that calls the
- * model, `id-token: write`, the auth step after the checkout, and `provider:` on crew's step.
+ * model, `id-token: write`, the auth step after the checkout (after any other provider's auth step),
+ * and `provider:` on crew's step, or `fallback_provider:` for the README's failover.
  */
-export function withProvider(workflow: string, provider: CloudProvider): string {
+export function withProvider(workflow: string, provider: CloudProvider, input: 'provider' | 'fallback_provider' = 'provider'): string {
   const doc = parseDocument(workflow);
+  const authUses = new Set(Object.values(AUTH_STEPS).map((s) => s.uses));
   for (const job of MODEL_JOBS) {
     (doc.getIn(['jobs', job, 'permissions']) as YAMLMap).set('id-token', 'write');
     const steps = doc.getIn(['jobs', job, 'steps']) as YAMLSeq;
     const crew = steps.items.find((s) => ((s as YAMLMap).get('with') as YAMLMap | undefined)?.has('step')) as YAMLMap;
-    (crew.get('with') as YAMLMap).set('provider', provider);
-    steps.items.splice(1, 0, doc.createNode(AUTH_STEPS[provider]));
+    (crew.get('with') as YAMLMap).set(input, provider);
+    let at = 1;
+    while (authUses.has(String((steps.items[at] as YAMLMap | undefined)?.get('uses')))) at++;
+    steps.items.splice(at, 0, doc.createNode(AUTH_STEPS[provider]));
+  }
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** The README's failover: `fallback_provider:` on crew's steps (the Claude API's key is in the workflow already). */
+export function withFallbackInput(workflow: string, provider: 'anthropic'): string {
+  const doc = parseDocument(workflow);
+  for (const job of MODEL_JOBS) {
+    const steps = doc.getIn(['jobs', job, 'steps']) as YAMLSeq;
+    const crew = steps.items.find((s) => ((s as YAMLMap).get('with') as YAMLMap | undefined)?.has('step')) as YAMLMap;
+    (crew.get('with') as YAMLMap).set('fallback_provider', provider);
   }
   return doc.toString({ lineWidth: 0 });
 }

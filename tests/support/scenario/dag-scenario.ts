@@ -65,7 +65,7 @@ export function dagScenario(
     secrets: { ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000' },
     issue: { title: 'Write the notes', body: 'Write every note.', author: 'maintainer', existing_comments: 0 },
     timeline: [{ comment: '/crew run', author: 'maintainer' }, { wait: 'idle' }],
-    faults: { github: [], anthropic: [] },
+    faults: { github: [], anthropic: [], fallback: [] },
     kill: [],
     time_scale: opts.timeScale ?? 0.01,
     job_time_scale: 1,

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { randomBytes } from 'node:crypto';
 import type { PlatformOptions } from '../anthropic/platforms';
-import { configureAwsCredentials, googleAuth, withProvider } from '../platforms/actions';
+import { configureAwsCredentials, googleAuth, withFallbackInput, withProvider } from '../platforms/actions';
 import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
-import { parseScript, startFakeAnthropic, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
+import { parseScript, startFakeAnthropic, ThinkingLedger, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { profileNamed } from '../latency';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
@@ -36,7 +36,13 @@ export interface ScenarioHooks {
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
   onStep?: (step: TimelineStep, index: number) => void;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
-  beforeClose?: (world: { gh: FakeGitHub; anthropic: FakeAnthropic; runner: WorkflowRunner; result: ScenarioResult }) => Promise<void>;
+  beforeClose?: (world: {
+    gh: FakeGitHub;
+    anthropic: FakeAnthropic;
+    fallback?: FakeAnthropic;
+    runner: WorkflowRunner;
+    result: ScenarioResult;
+  }) => Promise<void>;
 }
 
 export interface ScenarioResult {
@@ -147,32 +153,49 @@ export const CLOUD = {
 };
 
 /**
- * The fake as the provider, and what the runner machine and the repository's variables hold for
- * the README's provider workflow: the OIDC token service, the auth actions' stand-ins, and the SDKs'
- * documented base-URL variables pointed at the fake (ANTHROPIC_BEDROCK_BASE_URL, ANTHROPIC_VERTEX_BASE_URL).
+ * The fake as a cloud provider, and what the runner machine and the repository's variables hold for
+ * the README's provider workflow: the auth actions' stand-ins, and the SDKs' documented base-URL
+ * variables pointed at the fake (ANTHROPIC_BEDROCK_BASE_URL, ANTHROPIC_VERTEX_BASE_URL). The job's
+ * OIDC request token is one per runner, shared by both worlds of a failover.
  */
-function cloudWorld(provider: Scenario['provider']) {
+function cloudWorld(provider: Scenario['provider'], requestToken: string) {
   if (provider === 'anthropic') return undefined;
-  const requestToken = `oidc-request-${randomBytes(16).toString('hex')}`;
   const session = awsSession(CLOUD.bedrockRegion);
   const platform: PlatformOptions =
     provider === 'bedrock'
       ? { kind: 'bedrock', region: CLOUD.bedrockRegion, credentials: [session.credentials] }
       : { kind: 'vertex', project: CLOUD.vertexProject, region: CLOUD.vertexRegion, oidcRequestToken: requestToken, audience: WIF_AUDIENCE };
   return {
+    provider,
     platform,
     env: (url: string): Record<string, string> =>
       provider === 'bedrock' ? { ANTHROPIC_BEDROCK_BASE_URL: url } : { ANTHROPIC_VERTEX_BASE_URL: `${url}/v1`, CLOUD_ML_REGION: CLOUD.vertexRegion },
-    runner: (url: string) => ({
-      oidc: { url: `${url}/oidc/token?api-version=2.0`, requestToken },
-      standIns: (provider === 'bedrock'
+    standIns: (url: string) =>
+      (provider === 'bedrock'
         ? { 'aws-actions/configure-aws-credentials': configureAwsCredentials(session.credentials) }
         : { 'google-github-actions/auth': googleAuth(url) }) as Record<string, StandIn>,
-      vars: (provider === 'bedrock'
-        ? { CREW_AWS_ROLE_ARN: 'arn:aws:iam::123456789012:role/crew-bedrock', CREW_AWS_REGION: CLOUD.bedrockRegion }
-        : { CREW_GCP_WIF_PROVIDER: CLOUD.wifProvider, CREW_GCP_PROJECT: CLOUD.vertexProject }) as Record<string, string>,
-    }),
+    vars: (provider === 'bedrock'
+      ? { CREW_AWS_ROLE_ARN: 'arn:aws:iam::123456789012:role/crew-bedrock', CREW_AWS_REGION: CLOUD.bedrockRegion }
+      : { CREW_GCP_WIF_PROVIDER: CLOUD.wifProvider, CREW_GCP_PROJECT: CLOUD.vertexProject }) as Record<string, string>,
   };
+}
+
+/** What the runner needs for the cloud providers in play (the primary's, the fallback's): the OIDC token service, the stand-ins, the variables. */
+function cloudRunner(requestToken: string, clouds: Array<{ world: NonNullable<ReturnType<typeof cloudWorld>>; url: string }>) {
+  if (!clouds.length) return {};
+  // GitHub's token service: the Vertex fake plays it (its STS checks the tokens); Bedrock's stand-in only needs it to exist.
+  const oidcHost = (clouds.find((c) => c.world.provider === 'vertex') ?? clouds[0]!).url;
+  return {
+    oidc: { url: `${oidcHost}/oidc/token?api-version=2.0`, requestToken },
+    standIns: Object.assign({}, ...clouds.map((c) => c.world.standIns(c.url))) as Record<string, StandIn>,
+    vars: Object.assign({}, ...clouds.map((c) => c.world.vars)) as Record<string, string>,
+  };
+}
+
+/** The README's workflow with `fallback_provider:` on crew's steps, and that provider's auth step where it needs one. */
+function withFallback(workflow: string, fallback: Scenario['fallback_provider']): string {
+  if (!fallback) return workflow;
+  return fallback === 'anthropic' ? withFallbackInput(workflow, fallback) : withProvider(workflow, fallback, 'fallback_provider');
 }
 
 /** Plays a scenario end to end through the shipped workflow and the bundled action. */
@@ -191,25 +214,39 @@ export async function runScenario(
   const shipped = readUserWorkflow();
   const files: Record<string, string> = {
     ...(scenario.repo.fixture ? await readFixture(resolve(opts.baseDir, scenario.repo.fixture)) : {}),
-    '.github/workflows/crew.yml': withCloudProvider(scenario.github_token ? withGitHubToken(shipped) : shipped, scenario.provider),
+    '.github/workflows/crew.yml': withFallback(
+      withCloudProvider(scenario.github_token ? withGitHubToken(shipped) : shipped, scenario.provider),
+      scenario.fallback_provider,
+    ),
     ...scenario.repo.files,
   };
   if (scenario.config !== undefined) files['.github/crew.yml'] = scenario.config;
 
   let anthropic: FakeAnthropic | undefined;
+  let fallback: FakeAnthropic | undefined;
   let gh: FakeGitHub | undefined;
   let runner: WorkflowRunner | undefined;
   try {
-    const cloud = cloudWorld(scenario.provider);
-    anthropic = await startFakeAnthropic({
-      ...(cloud ? { platform: cloud.platform } : {}),
+    const requestToken = `oidc-request-${randomBytes(16).toString('hex')}`;
+    const cloud = cloudWorld(scenario.provider, requestToken);
+    const fallbackCloud = scenario.fallback_provider ? cloudWorld(scenario.fallback_provider, requestToken) : undefined;
+    // The primary and the fallback serve one model: a thinking block either signed is good on both (server.ts, `thinking`).
+    const thinking = scenario.fallback_provider ? new ThinkingLedger() : undefined;
+    const model = {
       script: withDefaultReviewers(parseScript(scenario.model ?? { entries: [] })),
-      faults: scenario.faults.anthropic as Fault[],
       timeScale: scenario.time_scale,
+      ...(thinking ? { thinking } : {}),
       ...(scenario.model_latency
         ? { latency: { perRequestMs: scenario.model_latency.per_request_ms, perOutputTokenMs: scenario.model_latency.per_output_token_ms } }
         : {}),
-    });
+    };
+    anthropic = await startFakeAnthropic({ ...model, ...(cloud ? { platform: cloud.platform } : {}), faults: scenario.faults.anthropic as Fault[] });
+    if (scenario.fallback_provider)
+      fallback = await startFakeAnthropic({
+        ...model,
+        ...(fallbackCloud ? { platform: fallbackCloud.platform } : {}),
+        faults: scenario.faults.fallback as Fault[],
+      });
     gh = await FakeGitHub.start({
       root: join(work, 'github'),
       owner: scenario.repo.owner,
@@ -258,10 +295,15 @@ export async function runScenario(
       workRoot: join(work, 'runner'),
       actions: { crew: PROJECT_ROOT },
       secrets,
-      ...(cloud ? cloud.runner(anthropic.url) : {}),
+      ...cloudRunner(requestToken, [
+        ...(cloud ? [{ world: cloud, url: anthropic.url }] : []),
+        ...(fallbackCloud ? [{ world: fallbackCloud, url: fallback!.url }] : []),
+      ]),
       env: {
-        ANTHROPIC_BASE_URL: anthropic.url,
+        // The Claude API's fake: the fallback's when the primary is a cloud and the fallback is not.
+        ANTHROPIC_BASE_URL: (scenario.provider !== 'anthropic' && scenario.fallback_provider === 'anthropic' ? fallback! : anthropic).url,
         ...(cloud?.env(anthropic.url) ?? {}),
+        ...(fallbackCloud?.env(fallback!.url) ?? {}),
         CREW_TIME_SCALE: String(scenario.time_scale),
         ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}),
       },
@@ -439,14 +481,15 @@ export async function runScenario(
       }
     }
     await runner.idle();
-    const result = await collect(scenario, gh, anthropic, runner, issue.number, started, crewLogin);
-    await opts.hooks?.beforeClose?.({ gh, anthropic, runner, result });
+    const result = await collect(scenario, gh, fallback ? [anthropic, fallback] : [anthropic], runner, issue.number, started, crewLogin);
+    await opts.hooks?.beforeClose?.({ gh, anthropic, ...(fallback ? { fallback } : {}), runner, result });
     if (opts.outDir) await writeOutputs(opts.outDir, result, runner, gh);
     return result;
   } finally {
     runner?.stop();
     await gh?.close();
     await anthropic?.close();
+    await fallback?.close();
     if (!opts.keepWorkDir) await rm(work, { recursive: true, force: true });
   }
 }
@@ -475,7 +518,8 @@ export function withGitHubToken(workflow: string): string {
 async function collect(
   scenario: Scenario,
   gh: FakeGitHub,
-  anthropic: FakeAnthropic,
+  /** The provider's fake, and with `fallback_provider` the fallback's: the model traffic is both. */
+  fakes: FakeAnthropic[],
   runner: WorkflowRunner,
   issueNumber: number,
   started: number,
@@ -509,11 +553,20 @@ async function collect(
   const branches = (await gh.repo.listRefs('refs/heads/')).map((r) => ({ name: r.ref.replace(/^refs\/heads\//, ''), sha: r.sha }));
   const crew = gh.requestCounts('actions');
   const everyone = gh.requestCounts();
+  const requests = fakes.flatMap((f) => f.requests).sort((a, b) => a.receivedAt - b.receivedAt);
   const byRole: Record<string, number> = {};
-  for (const r of anthropic.requests) byRole[r.role] = (byRole[r.role] ?? 0) + 1;
+  for (const r of requests) byRole[r.role] = (byRole[r.role] ?? 0) + 1;
   const byPlatform: Record<string, number> = {};
-  for (const r of anthropic.requests) byPlatform[r.platform?.kind ?? 'anthropic'] = (byPlatform[r.platform?.kind ?? 'anthropic'] ?? 0) + 1;
-  const totals = anthropic.usageTotals();
+  for (const r of requests) byPlatform[r.platform?.kind ?? 'anthropic'] = (byPlatform[r.platform?.kind ?? 'anthropic'] ?? 0) + 1;
+  const totals = fakes
+    .map((f) => f.usageTotals())
+    .reduce((a, b) => ({
+      requests: a.requests + b.requests,
+      input_tokens: a.input_tokens + b.input_tokens,
+      output_tokens: a.output_tokens + b.output_tokens,
+      cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+      cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+    }));
   return {
     scenario: scenario.name,
     crewLogin,
@@ -533,17 +586,17 @@ async function collect(
       violations: [...gh.violations],
     },
     model: {
-      requests: anthropic.requests.length,
+      requests: requests.length,
       byRole,
       byPlatform,
-      order: anthropic.requests.map((r) => r.role),
+      order: requests.map((r) => r.role),
       tokens: {
         input: totals.input_tokens,
         output: totals.output_tokens,
         cacheRead: totals.cache_read_input_tokens,
         cacheWrite: totals.cache_creation_input_tokens,
       },
-      unscripted: anthropic.unscripted.map((r) => `role=${r.role} task=${r.task ?? '-'} attempt=${r.attempt} turn=${r.turn}`),
+      unscripted: fakes.flatMap((f) => f.unscripted).map((r) => `role=${r.role} task=${r.task ?? '-'} attempt=${r.attempt} turn=${r.turn}`),
     },
     jobs: runner.runs.flatMap((run, i) =>
       run.jobs.map((j) => ({

@@ -126,6 +126,11 @@ export const ScenarioSchema = z.strictObject({
    * serving as Amazon Bedrock (us-east-1) or Vertex AI (project acme-crew, us-east5).
    */
   provider: z.enum(['anthropic', 'bedrock', 'vertex']).default('anthropic'),
+  /**
+   * The README's failover: `fallback_provider:` on crew's steps (with that provider's auth step), and
+   * a second fake serving as it, from the same script; `faults.fallback` are its faults.
+   */
+  fallback_provider: z.enum(['anthropic', 'bedrock', 'vertex']).optional(),
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
   users: z
@@ -154,8 +159,13 @@ export const ScenarioSchema = z.strictObject({
   /** Simulated model latency on every reply, in model time (scaled like every other wait). */
   model_latency: z.strictObject({ per_request_ms: z.number().nonnegative().default(0), per_output_token_ms: z.number().nonnegative().default(0) }).optional(),
   faults: z
-    .strictObject({ github: z.array(z.unknown()).default(() => []), anthropic: z.array(z.unknown()).default(() => []) })
-    .default(() => ({ github: [], anthropic: [] })),
+    .strictObject({
+      github: z.array(z.unknown()).default(() => []),
+      anthropic: z.array(z.unknown()).default(() => []),
+      /** The fallback provider's fake (with `fallback_provider`), same shape as `anthropic`. */
+      fallback: z.array(z.unknown()).default(() => []),
+    })
+    .default(() => ({ github: [], anthropic: [], fallback: [] })),
   kill: z.array(KillPoint).default(() => []),
   /** Scales every platform wait (cancellation, retry-after, backoff). */
   time_scale: z.number().positive().default(0.01),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
 import { isProtectedPath } from '../../../src/domain/glob';
+import { InputError, readSettings } from '../../../src/settings';
 
 const problems = (text: string) => {
   try {
@@ -87,5 +88,60 @@ describe('.github/crew.yml', () => {
   it('says where the YAML is broken', () => {
     expect(problems('max_parallel: [1,\n')[0]).toMatch(/not valid YAML at line \d+, column \d+/);
     expect(problems('- a\n- b\n')).toEqual(['the file must be a mapping of keys to values']);
+  });
+});
+
+describe('fallback_provider', () => {
+  it('is off unless set; set, the fallback takes its own provider’s default ids, and `fallback_models` overrides them per tier', () => {
+    expect(parseConfig(undefined).fallback).toBeNull();
+    expect(parseConfig('fallback_provider: bedrock\n')).toMatchObject({
+      provider: 'anthropic',
+      models: { sonnet: 'claude-sonnet-5-5' },
+      fallback: {
+        provider: 'bedrock',
+        models: { haiku: 'us.anthropic.claude-haiku-5-5', sonnet: 'us.anthropic.claude-sonnet-5-5', opus: 'us.anthropic.claude-opus-5-5' },
+      },
+    });
+    const eu = parseConfig('provider: vertex\nfallback_provider: bedrock\nfallback_models:\n  opus: eu.anthropic.claude-opus-5-5\n');
+    expect(eu.models.opus).toBe('claude-opus-5-5');
+    expect(eu.fallback!.models).toEqual({
+      haiku: 'us.anthropic.claude-haiku-5-5',
+      sonnet: 'us.anthropic.claude-sonnet-5-5',
+      opus: 'eu.anthropic.claude-opus-5-5',
+    });
+  });
+
+  it('refuses a fallback that is the primary, and fallback ids without a fallback, naming the keys', () => {
+    expect(problems('provider: bedrock\nfallback_provider: bedrock\n')).toEqual([
+      '`fallback_provider` is bedrock, the same as `provider`: a fallback must be another provider. Name one (anthropic, bedrock or vertex), or remove `fallback_provider`.',
+    ]);
+    expect(problems('fallback_models:\n  opus: x\n')).toEqual([
+      '`fallback_models` is set, but `fallback_provider` is not: set `fallback_provider`, or remove `fallback_models`.',
+    ]);
+    expect(problems('fallback_provider: azure\n')[0]).toMatch(/^`fallback_provider`: .*"anthropic"\|"bedrock"\|"vertex".* \(got "azure"\)$/);
+  });
+
+  it('the action’s inputs replace the file’s keys, and a clash they cause is named as theirs', () => {
+    const file = 'provider: anthropic\nfallback_provider: vertex\n';
+    expect(parseConfig(file, undefined, { fallbackProvider: 'bedrock' }).fallback!.provider).toBe('bedrock');
+    expect(() => parseConfig(file, undefined, { provider: 'vertex' })).toThrow(
+      /`fallback_provider` is vertex, the same as the action's `provider` input: a fallback must be another provider/,
+    );
+  });
+});
+
+describe('the action’s inputs', () => {
+  const inputs = (values: Record<string, string>) => (name: string) => values[name] ?? '';
+  const base = { step: 'route', github_token: 'ghs_x' };
+  it('reads `provider` and `fallback_provider`, and names a bad value with what it may be', () => {
+    expect(readSettings(inputs({ ...base, provider: 'bedrock', fallback_provider: 'anthropic' }))).toMatchObject({
+      provider: 'bedrock',
+      fallbackProvider: 'anthropic',
+    });
+    expect(readSettings(inputs(base)).fallbackProvider).toBeUndefined();
+    expect(() => readSettings(inputs({ ...base, fallback_provider: 'openai' }))).toThrow(InputError);
+    expect(() => readSettings(inputs({ ...base, fallback_provider: 'openai' }))).toThrow(
+      "Input `fallback_provider` must be one of anthropic, bedrock, vertex (got 'openai'). Leave it unset to use `fallback_provider` in .github/crew.yml (no failover by default).",
+    );
   });
 });

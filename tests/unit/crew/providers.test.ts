@@ -241,4 +241,18 @@ describe("the README's provider workflows", () => {
       expect(readme).toContain(`provider: ${provider}`);
     }
   });
+
+  it('for the failover, add the fallback’s auth step after the provider’s and `fallback_provider:`; the README shows it', () => {
+    const wf = parseYaml(withProvider(withProvider(readUserWorkflow(), 'vertex'), 'bedrock', 'fallback_provider')) as {
+      jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, string> }> }>;
+    };
+    for (const id of MODEL_JOBS) {
+      const steps = wf.jobs[id]!.steps;
+      expect(steps.slice(1, 3)).toEqual([AUTH_STEPS.vertex, AUTH_STEPS.bedrock]);
+      expect(steps.at(-1)!.with).toMatchObject({ provider: 'vertex', fallback_provider: 'bedrock' });
+    }
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('fallback_provider: bedrock');
+    expect(readme).toMatch(/### Failover to a second provider/);
+  });
 });

@@ -84,6 +84,28 @@ describe('the plan comment', () => {
     expect(crashed).toContain('**Commands now:** `/crew resume` · `/crew retry [task]`');
   });
 
+  it('says when a job went on with the fallback provider: from where, to where, why, and which jobs', () => {
+    const note = { at: '2026-11-25T12:03:09Z', from: 'the Anthropic API', to: 'Amazon Bedrock (us-east-1)', reason: 'overloaded (529 overloaded_error)' };
+    const body = renderPlanComment(
+      view(['success', 'running', 'pending'], {
+        failovers: [
+          { ...note, job: 'the route job' },
+          { ...note, at: '2026-11-25T12:05:00Z', job: 'the worker of t1' },
+          { ...note, at: '2026-11-25T12:06:00Z', job: 'the worker of t1' },
+          { ...note, from: 'Amazon Bedrock (us-east-1)', to: 'the Anthropic API', reason: 'rate-limited (429 ThrottlingException)', job: 'the critic job' },
+        ],
+      }),
+      links,
+    );
+    expect(body).toContain(
+      '> [!WARNING]\n> **Model failover:** The Anthropic API was overloaded (529 overloaded_error) past its retries (first at 12:03 UTC), so the route job and the worker of t1 went on with Amazon Bedrock (us-east-1) (`fallback_provider`).',
+    );
+    expect(body).toContain(
+      '> [!WARNING]\n> **Model failover:** Amazon Bedrock (us-east-1) was rate-limited (429 ThrottlingException) past its retries (first at 12:03 UTC), so the critic job went on with the Anthropic API (`fallback_provider`).',
+    );
+    expect(renderPlanComment(view(['success', 'running', 'pending']), links)).not.toContain('failover');
+  });
+
   it('adds planning and task usage together', () => {
     expect(renderPlanComment(view(['success', 'success', 'success']), links)).toContain(
       '**Usage:** 2,500 input (1,200 from cache) · 250 output tokens · about $0.0090',
@@ -97,6 +119,22 @@ describe('the PR body and the report', () => {
     const body = renderPullBody(view(['success', 'success', 'success']), results, null, null);
     expect(body).toContain('Closes #12');
     expect(body).toMatchSnapshot();
+  });
+
+  it('says in the report where the run went on when a provider hit its limits', () => {
+    const failovers = [
+      {
+        at: '2026-11-25T12:03:09Z',
+        from: 'Vertex AI (acme, global)',
+        to: 'the Anthropic API',
+        reason: 'rate-limited (429 RESOURCE_EXHAUSTED)',
+        job: 'the worker of t2',
+      },
+    ];
+    const report = renderReport(view(['success', 'success', 'success'], { failovers }), results, links, null, null);
+    expect(report).toContain(
+      '> **Model failover:** Vertex AI (acme, global) was rate-limited (429 RESOURCE_EXHAUSTED) past its retries (first at 12:03 UTC), so the worker of t2 went on with the Anthropic API (`fallback_provider`).',
+    );
   });
 
   it('folds each task’s result (snapshot)', () => {

@@ -44,6 +44,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     merge: null,
     retro: null,
     rateLimited: [],
+    failovers: [],
     posted: { comments: 1, pullRequests: 0, branches: 4 },
     ...patch,
   };
