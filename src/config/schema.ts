@@ -366,6 +366,8 @@ export type Config = Omit<ParsedConfig, 'models' | 'fallback_provider' | 'fallba
 export interface ConfigInputs {
   provider?: Provider | undefined;
   fallbackProvider?: Provider | undefined;
+  /** Where they were given, for messages: the action's inputs (default) or `crew run`'s flags. */
+  via?: 'action' | 'cli';
 }
 
 const tiersOf = (set: { haiku?: string | undefined; sonnet?: string | undefined; opus?: string | undefined } | undefined, d: Record<TierName, string>) => ({
@@ -383,7 +385,8 @@ export function resolveProvider(parsed: ParsedConfig, inputs: ConfigInputs = {},
   const { fallback_provider: fileFallback, fallback_models: fallbackModels, ...rest } = parsed;
   const p = inputs.provider ?? parsed.provider;
   const f = inputs.fallbackProvider ?? fileFallback;
-  const from = (input: unknown, key: string) => (input ? `the action's \`${key}\` input` : `\`${key}\``);
+  const from = (input: unknown, key: string) =>
+    input ? (inputs.via === 'cli' ? `--${key.replace('_', '-')}` : `the action's \`${key}\` input`) : `\`${key}\``;
   if (f === p)
     throw new ConfigError(
       [

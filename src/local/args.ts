@@ -1,5 +1,6 @@
 import { parseArgs as parseOptions, type ParseArgsOptionsConfig } from 'node:util';
 import { UsageError } from './workspace';
+import { PROVIDERS, type Provider } from '../domain/providers';
 
 /** The `crew` command line, parsed without side effects; mistakes are UsageErrors (exit 2). */
 
@@ -20,6 +21,9 @@ export type Command =
       allowUnsandboxed: boolean;
       /** Run the repository's \`setup:\` commands without asking. */
       allowSetup: boolean;
+      /** Where the model calls go, over \`provider\` / \`fallback_provider\` in the configuration. */
+      provider?: Provider;
+      fallbackProvider?: Provider;
     }
   | { kind: 'list'; project: string }
   | { kind: 'status'; run?: number; project: string };
@@ -42,8 +46,13 @@ Options:
                          asking; without it crew shows them and asks once for each new content
   --allow-unsandboxed    where no sandbox can start here, let agents' commands run without one (as you,
                          with network); without it run_command is refused there
+  --provider P           where the model calls go: anthropic, bedrock or vertex (over provider: in
+                         .github/crew.yml)
+  --fallback-provider P  the provider to go on with when the first stays overloaded or rate-limited
 
-The model: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway.
+The model: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway. With
+--provider bedrock, your AWS credentials and AWS_REGION (as the AWS SDK reads them); with vertex,
+your Google application-default credentials, ANTHROPIC_VERTEX_PROJECT_ID and CLOUD_ML_REGION.
 Exit codes: 0 done, 1 not done (criteria unmet, failed, or waiting for you), 2 usage or configuration error, 130 interrupted.`;
 
 /** `crew run`'s options; `list` and `status` take `--project` and `--help` only. */
@@ -57,6 +66,8 @@ const RUN_OPTIONS = {
   scripted: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
   'allow-setup': { type: 'boolean' },
+  provider: { type: 'string' },
+  'fallback-provider': { type: 'string' },
   // `--resume [run]`: parseArgs has no optional values, so the run number is the positional right after it.
   resume: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -79,6 +90,12 @@ const optionsOf = (verb: Verb): ParseArgsOptionsConfig => (verb === 'run' ? RUN_
 
 /** `--criteria` as it was typed, or the long name for `-v`. */
 const spelled = (t: OptionToken): string => (t.rawName.startsWith('--') ? t.rawName : `${t.rawName} (--${t.name})`);
+
+function providerOf(flag: string, value: string | undefined): Provider | undefined {
+  if (value === undefined) return undefined;
+  if (!(PROVIDERS as readonly string[]).includes(value)) throw new UsageError(`${flag} is one of ${PROVIDERS.join(', ')} (got '${value}').`);
+  return value as Provider;
+}
 
 function positiveInt(flag: string, value: string | undefined): number {
   if (value === undefined || !/^[1-9][0-9]*$/.test(value))
@@ -205,5 +222,7 @@ export function parseArgs(argv: string[], cwd: string): Command {
     scripted: values.scripted,
     allowUnsandboxed: values['allow-unsandboxed'] === true,
     allowSetup: values['allow-setup'] === true,
+    ...(values.provider !== undefined ? { provider: providerOf('--provider', values.provider) } : {}),
+    ...(values['fallback-provider'] !== undefined ? { fallbackProvider: providerOf('--fallback-provider', values['fallback-provider']) } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
 import { FailoverModel } from '../adapters/anthropic/failover';
-import { fallbackModelFor } from '../domain/providers';
+import { fallbackModelFor, type Provider } from '../domain/providers';
 import { LocalForge } from '../adapters/local/forge';
 import { projectFileAt, projectGit, repositoryTop } from '../adapters/local/project-git';
 import { LocalStateStore, processAlive } from '../adapters/local/state-store';
@@ -41,6 +41,9 @@ interface RunOptions {
   maxIterations?: number;
   /** `--allow-unsandboxed` was given when the run started (or on a resume). */
   allowUnsandboxed?: boolean;
+  /** `--provider` / `--fallback-provider`, kept so a resumed run talks to the same place unless told otherwise. */
+  provider?: Provider;
+  fallbackProvider?: Provider;
 }
 
 /** A run started before options were kept has none; a damaged file is said, not guessed around. */
@@ -226,9 +229,21 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     overrides: saved.overrides,
     ...((cmd.maxIterations ?? saved.maxIterations) ? { maxIterations: cmd.maxIterations ?? saved.maxIterations } : {}),
     ...(cmd.allowUnsandboxed || saved.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+    ...((cmd.provider ?? saved.provider) ? { provider: cmd.provider ?? saved.provider } : {}),
+    ...((cmd.fallbackProvider ?? saved.fallbackProvider) ? { fallbackProvider: cmd.fallbackProvider ?? saved.fallbackProvider } : {}),
   };
   const crewYml = await projectFileAt(project.dir, base.sha, CONFIG_PATH);
-  const config = localConfig(crewYml, options.overrides, { maxIterations: options.maxIterations, allowUnsandboxed: options.allowUnsandboxed }, CONFIG_PATH);
+  const config = localConfig(
+    crewYml,
+    options.overrides,
+    {
+      maxIterations: options.maxIterations,
+      allowUnsandboxed: options.allowUnsandboxed,
+      provider: options.provider,
+      fallbackProvider: options.fallbackProvider,
+    },
+    CONFIG_PATH,
+  );
   const taskName = cmd.configFile ?? 'the task file this run was started with';
   const notes = unsandboxedAskedIn(crewYml, options.overrides, { config: CONFIG_PATH, task: taskName }).map(
     (f) => `note: allow_unsandboxed in ${f} is not used on your machine: only you can turn the sandbox off, with crew run … --allow-unsandboxed.`,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ConfigError, parseYamlMapping, validateConfig, type Config } from '../config/schema';
+import type { Provider } from '../domain/providers';
 import { UsageError } from './workspace';
 
 /**
@@ -62,14 +63,18 @@ export function mergeConfig(...layers: Array<Record<string, unknown>>): Record<s
 export function localConfig(
   crewYml: string | undefined,
   task: Record<string, unknown>,
-  flags: { maxIterations?: number; allowUnsandboxed?: boolean },
+  flags: { maxIterations?: number; allowUnsandboxed?: boolean; provider?: Provider; fallbackProvider?: Provider },
   file: string,
 ): Config {
   const committed = parseYamlMapping(crewYml, file);
   validateConfig(committed, file);
   const merged = mergeConfig(committed, task, flags.maxIterations ? { max_iterations: flags.maxIterations } : {});
   // A local run has no pull request to merge: the result waits on its branch.
-  return validateConfig({ ...merged, auto_merge: false, allow_unsandboxed: flags.allowUnsandboxed === true }, file);
+  return validateConfig({ ...merged, auto_merge: false, allow_unsandboxed: flags.allowUnsandboxed === true }, file, {
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(flags.fallbackProvider ? { fallbackProvider: flags.fallbackProvider } : {}),
+    via: 'cli',
+  });
 }
 
 /** Where `allow_unsandboxed: true` was asked for in a file, which locally only the flag can grant (said, not silently dropped). */

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { startFakeAnthropic, type FakeAnthropic, type Script } from '../support/anthropic';
+import { awsSession } from '../support/platforms/credentials';
 import { PROJECT_ROOT } from '../support/scenario/run-scenario';
 
 /**
@@ -335,6 +336,26 @@ describe('crew run on a local repository', () => {
       await fake.close();
     }
   });
+
+  it('--provider bedrock: every model call goes to Bedrock, signed with the AWS credentials of your shell, and the run completes', async () => {
+    const region = 'us-west-2';
+    const session = awsSession(region);
+    const fake = await startFakeAnthropic({ script: await demoScript(), platform: { kind: 'bedrock', region, credentials: [session.credentials] } });
+    try {
+      const dir = await project('bedrock');
+      const r = await crew(['run', 'Add a slugify function', ...DEMO_CRITERIA, '--provider', 'bedrock'], {
+        cwd: dir,
+        env: { ...session.env, ANTHROPIC_BEDROCK_BASE_URL: fake.url },
+      });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain('Result branch: crew/local-1/result');
+      expect(fake.requests.length).toBeGreaterThan(5);
+      expect(fake.requests.every((q) => q.auth === 'sigv4' && q.platform?.kind === 'bedrock')).toBe(true);
+      expect(fake.unscripted).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  }, 240_000);
 
   it("runs the README's keyless example: --scripted plays the demo scenario's replies", async () => {
     const dir = await project('scripted');

@@ -27,6 +27,11 @@ describe('crew command line', () => {
     });
     expect(parseArgs(['run', 'x', '--allow-unsandboxed', '--allow-setup'], '/cwd')).toMatchObject({ allowUnsandboxed: true, allowSetup: true });
     expect(parseArgs(['run', '--resume', '--allow-setup'], '/cwd')).toMatchObject({ resume: 'latest', allowSetup: true });
+    expect(parseArgs(['run', 'x', '--provider', 'bedrock', '--fallback-provider=anthropic'], '/cwd')).toMatchObject({
+      provider: 'bedrock',
+      fallbackProvider: 'anthropic',
+    });
+    expect(() => parseArgs(['run', 'x', '--provider', 'azure'], '/cwd')).toThrow("--provider is one of anthropic, bedrock, vertex (got 'azure').");
     expect(parseArgs(['run', '--resume'], '/cwd')).toMatchObject({ kind: 'run', resume: 'latest', project: '/cwd' });
     expect(parseArgs(['run', '--resume', '7', '--verbose'], '/cwd')).toMatchObject({ resume: 7, verbose: true });
     expect(parseArgs(['run', '--config', 't.yaml'], '/cwd')).toMatchObject({ configFile: 't.yaml', task: undefined });
@@ -115,6 +120,14 @@ describe('configuration of a local run', () => {
     expect(c.allow_unsandboxed).toBe(false);
     expect(localConfig('allow_unsandboxed: true\n', { allow_unsandboxed: true }, {}, '.github/crew.yml').allow_unsandboxed).toBe(false);
     expect(localConfig('', {}, { allowUnsandboxed: true }, '.github/crew.yml').allow_unsandboxed).toBe(true);
+    // --provider and --fallback-provider go over the file's keys, with the provider's own model ids; a clash names the flags.
+    const onBedrock = localConfig('provider: vertex\n', {}, { provider: 'bedrock', fallbackProvider: 'anthropic' }, '.github/crew.yml');
+    expect(onBedrock.provider).toBe('bedrock');
+    expect(onBedrock.models.sonnet).toMatch(/^(us\.)?anthropic\./);
+    expect(onBedrock.fallback?.provider).toBe('anthropic');
+    expect(() => localConfig('', {}, { provider: 'vertex', fallbackProvider: 'vertex' }, '.github/crew.yml')).toThrow(
+      '--fallback-provider is vertex, the same as --provider',
+    );
     expect(unsandboxedAskedIn('allow_unsandboxed: true\n', { allow_unsandboxed: true }, { config: '.github/crew.yml', task: 'task.yaml' })).toEqual([
       '.github/crew.yml',
       'task.yaml',
