@@ -7,6 +7,9 @@ import type { Clock, Log } from '../../../src/ports';
 import { paths, readRun, readView, refreshExecutionLog, StateFormatError, writeRun } from '../../../src/state/run-files';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { plan, view } from './run-fixtures';
+import { FRESH_MEMORY } from '../../../src/domain/leader-policy';
+import { NOTHING_POSTED } from '../../../src/domain/caps';
+import { newTaskRecord } from '../../../src/domain/run-state';
 
 const good = view(['running', 'pending', 'success']);
 const files = (patch: Record<string, string> = {}) => {
@@ -66,6 +69,47 @@ describe('reading the state branch: a damaged file is refused with the file and 
     );
     const badPlan = { ...plan, tasks: [{ ...plan.tasks[0], id: '--upload-pack=x' }] };
     expect(refusal(() => readView(files({ [paths.planJson(12, 2)]: JSON.stringify(badPlan) }), 12, 2)).field).toBe('tasks.0.id');
+  });
+
+  it('a run written before later fields reads with the defaults its schema declares, and fields a newer crew added are kept when written back', () => {
+    const later = ['mode', 'planVersion', 'waiting', 'leader', 'review', 'criteriaDigest', 'merge', 'retro', 'rateLimited', 'posted', 'approvedBy'];
+    const older = Object.fromEntries(Object.entries(good.run).filter(([k]) => !later.includes(k))) as typeof good.run;
+    const stored = { ...older, base: { ...older.base, mirror: 'elsewhere' }, futureField: { kept: true } };
+    const rec = readRun(files({ [paths.run(12, 2)]: JSON.stringify(stored) }), 12, 2)!;
+    expect(rec).toMatchObject({
+      mode: 'run',
+      planVersion: 1,
+      waiting: null,
+      approvedBy: null,
+      leader: FRESH_MEMORY,
+      review: null,
+      criteriaDigest: null,
+      merge: null,
+      retro: null,
+      rateLimited: [],
+      posted: NOTHING_POSTED,
+    });
+    const written = new Map<string, string>();
+    const tx = { ...files({ [paths.run(12, 2)]: JSON.stringify(stored) }), write: (p: string, c: string) => void written.set(p, c), remove: () => undefined };
+    writeRun(tx, rec, '2026-11-21T00:05:00Z');
+    expect(JSON.parse(written.get(paths.run(12, 2))!)).toMatchObject({ futureField: { kept: true }, base: { mirror: 'elsewhere' }, mode: 'run', version: 8 });
+  });
+
+  it('a task file with only what a new task has reads as a new task record, and the defaults are not shared between reads', () => {
+    const bare = { id: 't1', status: 'pending', attempts: 0, branch: 'crew/12/r2/t1' };
+    const read = () => readView(files({ [paths.taskJson(12, 2, 't1')]: JSON.stringify(bare) }), 12, 2)!.tasks.get('t1')!;
+    const first = read();
+    expect(first).toEqual(newTaskRecord('t1', 'crew/12/r2/t1'));
+    first.advice.push('changed in place');
+    expect(read().advice).toEqual([]);
+  });
+
+  it('checks the parts of the record too: a question about a task names the task', () => {
+    const waiting = { kind: 'decision', commentId: 5, topic: 'scope', question: 'which?' };
+    const e = refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, phase: 'ESCALATING', waiting }) }), 12, 2));
+    expect(e.field).toBe('waiting.task');
+    const review = { iteration: 1, verdict: 'MAYBE', headSha: null, met: {}, rerun: [] };
+    expect(refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, review }) }), 12, 2)).field).toBe('review.verdict');
   });
 
   it('a write that reads a damaged file writes nothing: the branch keeps the damaged file for a person to repair', async () => {
