@@ -1,6 +1,6 @@
 import YAML from 'yaml';
 import type { z } from 'zod';
-import { PlanSchema, type Plan } from '../domain/plan';
+import { PlanSchema, type Plan, type PlanTask } from '../domain/plan';
 import { runFolder, STATE_BRANCH } from '../domain/refs';
 import { parseAttemptResult, type PastAttempt } from '../domain/attempt-memory';
 import { RunRecordSchema, TaskRecordSchema, type PhaseRole, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
@@ -124,6 +124,29 @@ export function readView(r: Reader, issue: number, run: number): RunView | undef
     if (rec) tasks.set(t.id, rec);
   }
   return { run: record, plan, tasks };
+}
+
+/** The run's plan; a run past planning without plan.json is refused like a damaged file. */
+export function planOf(view: RunView): Plan {
+  if (!view.plan) throw new StateFormatError(paths.planJson(view.run.issue, view.run.run), null, `it is missing, though the run is ${view.run.phase}`);
+  return view.plan;
+}
+
+/** A task as the plan has it; one plan.json does not list is refused like a damaged file. */
+export function planTask(view: RunView, id: string): PlanTask {
+  const task = planOf(view).tasks.find((t) => t.id === id);
+  if (!task) throw new StateFormatError(paths.planJson(view.run.issue, view.run.run), null, `it has no task ${id}`);
+  return task;
+}
+
+/** A task's record; a task plan.json lists without its file (or one it does not list) is refused like a damaged file. */
+export function taskOf(view: RunView, id: string): TaskRecord {
+  const rec = view.tasks.get(id);
+  if (rec) return rec;
+  const { issue, run } = view.run;
+  if (view.plan?.tasks.some((t) => t.id === id))
+    throw new StateFormatError(paths.taskJson(issue, run, id), null, 'it is missing, though plan.json lists the task');
+  throw new StateFormatError(paths.planJson(issue, run), null, `it has no task ${id}`);
 }
 
 export function writeRun(tx: StateTx, record: RunRecord, now: string): RunRecord {

@@ -12,11 +12,11 @@ import { failureComment } from '../render/messages';
 import { hiddenMarker } from '../text/markdown';
 import { inert } from '../text/inert';
 import type { StateTx } from '../ports';
-import { parseJson, paths, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
+import { parseJson, paths, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
-import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 
 /** The plan reviewer may send a plan back this many times before a person decides. */
@@ -110,8 +110,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   const book = (u: Usage) => (usage = addUsage(usage, u));
   /** One state write that also books the model usage spent so far in this step. */
   const record: Recorder = (message, mutate) =>
-    updateRun(ctx, issue, run, `${message}`, (tx) => {
-      const rec = readRun(tx, issue, run)!;
+    updateRun(ctx, issue, run, `${message}`, (rec, tx) => {
       writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
       refreshExecutionLog(tx, issue, run);
     });
@@ -205,9 +204,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     await ensureRoom(ctx, view.run, { branches: branches - view.run.posted.branches });
     const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
     const now = nowIso(ctx);
-    const claimNonce = nonce();
     let version = 0;
-    let claimed: string[] = [];
     await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (current, tx) => {
       let rec = logPhase(current, 'decomposer', {
         model: config.default_model,
@@ -241,10 +238,8 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       await requestApproval(ctx, issue, run, version, passed, findingsText(findings));
       return [];
     }
-    await updateRun(ctx, issue, run, `start`, (tx) => {
-      claimed = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-    });
-    return claimed;
+    const claim = taskClaim(ctx, 'this-run', now);
+    return await updateRunFolder(ctx, issue, run, `start`, (tx) => claimReadyTasks(tx, issue, run, config.max_parallel, claim));
   } catch (e) {
     if (!(e instanceof SubmissionRejected)) throw e;
     const who =
@@ -314,8 +309,7 @@ export async function requestApproval(ctx: StepContext, issue: number, run: numb
       ];
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
-  await updateRun(ctx, issue, run, `approval requested for v${version}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `approval requested for v${version}`, (rec, tx) => {
     if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version)
       writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
   });
