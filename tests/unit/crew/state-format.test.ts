@@ -1,15 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import type { Clock, Log } from '../../../src/ports';
 import { paths, readRun, readView, refreshExecutionLog, StateFormatError, writeRun } from '../../../src/state/run-files';
-import { FakeGitHub } from '../../support/github/fake-github';
 import { plan, view } from './run-fixtures';
 import { FRESH_MEMORY } from '../../../src/domain/leader-policy';
 import { NOTHING_POSTED } from '../../../src/domain/caps';
 import { newTaskRecord } from '../../../src/domain/run-state';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const good = view(['running', 'pending', 'success']);
 const files = (patch: Record<string, string> = {}) => {
@@ -113,27 +111,21 @@ describe('reading the state branch: a damaged file is refused with the file and 
   });
 
   it('a write that reads a damaged file writes nothing: the branch keeps the damaged file for a person to repair', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'state-format-'));
-    const gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'hi\n' } });
-    try {
-      const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-      const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
-      const store = new GitStateStore(join(dir, 'state'), gh.cloneUrl, gh.actionsToken({ contents: 'write' }), clock, log);
-      const damaged = JSON.stringify({ ...good.run, phase: 'EXECUTNG' });
-      await store.update('issue-12/', 'a person edits run.json by hand', (tx) => tx.write(paths.run(12, 2), damaged));
-      const tip = await gh.repo.branchSha('crew/state');
-      await expect(store.update('issue-12/', 'regenerate the log', (tx) => refreshExecutionLog(tx, 12, 2))).rejects.toBeInstanceOf(StateFormatError);
-      await expect(
-        store.update('issue-12/', 'bump', (tx) => {
-          const rec = readRun(tx, 12, 2)!;
-          writeRun(tx, rec, 'now');
-        }),
-      ).rejects.toThrow(/field `phase`/);
-      expect(await gh.repo.branchSha('crew/state')).toBe(tip);
-      expect(await gh.repo.readFile('refs/heads/crew/state', paths.run(12, 2))).toBe(damaged);
-    } finally {
-      await gh.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    const { gh, dir } = await fakeGitHubForTest({ prefix: 'state-format-' });
+    const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
+    const store = new GitStateStore(join(dir, 'state'), gh.cloneUrl, gh.actionsToken({ contents: 'write' }), clock, log);
+    const damaged = JSON.stringify({ ...good.run, phase: 'EXECUTNG' });
+    await store.update('issue-12/', 'a person edits run.json by hand', (tx) => tx.write(paths.run(12, 2), damaged));
+    const tip = await gh.repo.branchSha('crew/state');
+    await expect(store.update('issue-12/', 'regenerate the log', (tx) => refreshExecutionLog(tx, 12, 2))).rejects.toBeInstanceOf(StateFormatError);
+    await expect(
+      store.update('issue-12/', 'bump', (tx) => {
+        const rec = readRun(tx, 12, 2)!;
+        writeRun(tx, rec, 'now');
+      }),
+    ).rejects.toThrow(/field `phase`/);
+    expect(await gh.repo.branchSha('crew/state')).toBe(tip);
+    expect(await gh.repo.readFile('refs/heads/crew/state', paths.run(12, 2))).toBe(damaged);
   });
 });
