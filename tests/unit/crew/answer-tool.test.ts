@@ -21,7 +21,9 @@ describe('answerTool', () => {
   it('refuses an input its schema refuses, naming every field, and says to call it again; accept never sees it', async () => {
     const rejected: string[][] = [];
     const tool = answerTool({ name: 'submit_verdict', description: 'd', schema: Verdict }, () => 'never', { rejected: (p) => void rejected.push(p) });
-    const e = await tool.run({ verdict: 'MAYBE', reasons: [''] }).catch((x: unknown) => x as Error);
+    const e = await Promise.resolve()
+      .then(() => tool.run({ verdict: 'MAYBE', reasons: [''] }))
+      .catch((x: unknown) => x as Error);
     expect(e).toBeInstanceOf(NotAccepted);
     expect((e as Error).message).toMatch(/^Not accepted:\n- verdict: .+\n- reasons\.0: .+\nFix these and call submit_verdict again\.$/);
     expect(rejected).toHaveLength(1);
