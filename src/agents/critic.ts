@@ -7,6 +7,7 @@ import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
 import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
+import { answerTool, NotAccepted } from './submission';
 import { runToolLoop, type AgentTool } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
 
@@ -134,26 +135,19 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
     ...readTools,
     searchTool(jail, input.commands.maxOutputBytes),
     runCommandTool(jail, input.commands),
-    {
-      final: true,
-      spec: {
-        name: 'submit_judgment',
-        description: 'Submit your judgment of every criterion. Call it once, at the end.',
-        input_schema: z.toJSONSchema(JudgmentSchema, { io: 'input' }) as Record<string, unknown>,
-      },
-      async run(raw) {
-        const parsed = JudgmentSchema.safeParse(raw);
-        if (!parsed.success) throw new Error(`Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}`);
-        const unknown = parsed.data.evaluations.filter((e) => !ids.has(e.criterion) && !failedCommands.has(e.criterion)).map((e) => e.criterion);
-        const missing = [...ids].filter((id) => !parsed.data.evaluations.some((e) => e.criterion === id));
+    answerTool(
+      { name: 'submit_judgment', description: 'Submit your judgment of every criterion. Call it once, at the end.', schema: JudgmentSchema },
+      async (judged) => {
+        const unknown = judged.evaluations.filter((e) => !ids.has(e.criterion) && !failedCommands.has(e.criterion)).map((e) => e.criterion);
+        const missing = [...ids].filter((id) => !judged.evaluations.some((e) => e.criterion === id));
         const problems = [
           ...(unknown.length ? [`evaluations: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among the criteria listed for you`] : []),
           ...(missing.length ? [`evaluations: judge ${missing.join(', ')} too`] : []),
         ];
-        if (problems.length) throw new Error(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall submit_judgment again.`);
+        if (problems.length) throw new NotAccepted(problems, 'submit_judgment');
         const checked = new Map<string, { verified: string[]; problems: string[] }>();
         if (input.readTree)
-          for (const e of parsed.data.evaluations) if (e.met) checked.set(e.criterion, await checkEvidence(e.evidence, input.readTree, input.readBase));
+          for (const e of judged.evaluations) if (e.met) checked.set(e.criterion, await checkEvidence(e.evidence, input.readTree, input.readBase));
         const wrong = [...checked].filter(([, c]) => c.problems.length);
         // Asked once more with the reasons; the second answer stands (its bad citations make it not met).
         if (wrong.length && !askedAgain) {
@@ -163,7 +157,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
           );
         }
         out = {
-          evaluations: parsed.data.evaluations.map((e) => ({
+          evaluations: judged.evaluations.map((e) => ({
             criterion: e.criterion,
             met: e.met,
             evidence: e.evidence,
@@ -171,12 +165,12 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
             tasks: e.tasks,
             ...(checked.has(e.criterion) ? { citations: checked.get(e.criterion)! } : {}),
           })),
-          overallReason: parsed.data.overall_reason,
-          suggestedNextAction: parsed.data.suggested_next_action,
+          overallReason: judged.overall_reason,
+          suggestedNextAction: judged.suggested_next_action,
         };
         return 'Judgment recorded.';
       },
-    },
+    ),
   ];
   const refusal = 'The critic does not change files: it judges the work, it never does it (4QV+: no self-completion).';
   const outcome = await runToolLoop({

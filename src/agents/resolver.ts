@@ -4,6 +4,7 @@ import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
 import { searchTool } from './command-tools';
 import { PathJail } from './path-jail';
+import { answerTool } from './submission';
 import { runToolLoop, type AgentTool } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
 
@@ -52,23 +53,17 @@ export async function runResolver(model: Model, input: ResolverInput, log: Log):
   const tools: AgentTool[] = [
     ...workspaceTools(jail, (p) => written.add(p)),
     searchTool(jail, input.maxOutputBytes),
-    {
-      final: true,
-      spec: {
+    answerTool(
+      {
         name: 'submit_resolution',
         description: 'Say whether the conflicts are resolved with both intents kept. Call it once, at the end.',
-        input_schema: z.toJSONSchema(ResolutionSchema, { io: 'input' }) as Record<string, unknown>,
+        schema: ResolutionSchema,
       },
-      run(raw) {
-        const parsed = ResolutionSchema.safeParse(raw);
-        if (!parsed.success)
-          throw new Error(
-            `Not accepted:\n${parsed.error.issues.map((e) => `- ${e.path.join('.') || '(input)'}: ${e.message}`).join('\n')}\nCall submit_resolution again.`,
-          );
-        out = parsed.data;
+      (resolution) => {
+        out = resolution;
         return 'Recorded.';
       },
-    },
+    ),
   ];
   const firstMessage = [
     '## The side already on the integration branch (the first side of each hunk)',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Usage } from '../domain/run-state';
 import type { Log, Model } from '../ports';
-import { runToolLoop } from './tool-loop';
+import { runToolLoop, type AgentTool } from './tool-loop';
 
 /** The model's submission failed the checks on every try; `errors` is what was wrong the last time. */
 export class SubmissionRejected extends Error {
@@ -31,6 +31,49 @@ export interface SubmissionRequest<S extends z.ZodType, T> {
   check?: (input: z.infer<S>) => Check<T>;
 }
 
+/** A tool input crew does not take: the problems go back to the model as a tool error, with what to do. */
+export class NotAccepted extends Error {
+  constructor(
+    readonly problems: string[],
+    tool: string,
+  ) {
+    super(`Not accepted:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call ${tool} again.`);
+  }
+}
+
+/** What is wrong with an input its schema refused, field by field, as the model reads it. */
+export function schemaProblems(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+}
+
+/**
+ * The final tool an agent answers through: the model is given its schema as JSON Schema, and
+ * its input is checked against it. `accept` gets the parsed input and returns what the model
+ * reads; it throws NotAccepted for checks beyond the schema. A refused input (schema or
+ * `accept`) goes back to the model as a tool error naming every problem, and `rejected`
+ * hears of it first.
+ */
+export function answerTool<S extends z.ZodType>(
+  tool: { name: string; description: string; schema: S },
+  accept: (input: z.output<S>) => string | Promise<string>,
+  opts: { rejected?: (problems: string[]) => void } = {},
+): AgentTool {
+  return {
+    final: true,
+    spec: { name: tool.name, description: tool.description, input_schema: z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown> },
+    async run(raw) {
+      try {
+        const parsed = tool.schema.safeParse(raw);
+        if (!parsed.success) throw new NotAccepted(schemaProblems(parsed.error), tool.name);
+        return await accept(parsed.data);
+      } catch (e) {
+        if (e instanceof NotAccepted) opts.rejected?.(e.problems);
+        throw e;
+      }
+    },
+  };
+}
+
 /**
  * Asks an agent for one structured answer through a tool. An invalid answer goes
  * back as an `is_error` tool result with the exact problems, at most twice; crew
@@ -50,31 +93,24 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
     maxTurns: 1 + REASKS,
     nudge: `Answer by calling the ${req.tool.name} tool.`,
     tools: [
-      {
-        final: true,
-        spec: {
-          name: req.tool.name,
-          description: req.tool.description,
-          input_schema: z.toJSONSchema(req.tool.schema, { io: 'input' }) as Record<string, unknown>,
-        },
-        run(raw) {
+      answerTool(
+        req.tool,
+        (input) => {
+          const checked: Check<T> = req.check ? req.check(input) : { ok: true, value: input as T };
+          if (!checked.ok) throw new NotAccepted(checked.errors, req.tool.name);
           attempts++;
-          const parsed = req.tool.schema.safeParse(raw);
-          const checked: Check<T> = !parsed.success
-            ? { ok: false, errors: parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`) }
-            : req.check
-              ? req.check(parsed.data)
-              : { ok: true, value: parsed.data as T };
-          if (!checked.ok) {
-            lastErrors = checked.errors;
-            req.log.info(`${req.tool.name} attempt ${attempts} rejected: ${checked.errors.join('; ')}`);
-            throw new Error(`Not accepted:\n${checked.errors.map((e) => `- ${e}`).join('\n')}\nFix these and call ${req.tool.name} again.`);
-          }
           value = checked.value;
           accepted = true;
           return 'Accepted.';
         },
-      },
+        {
+          rejected(problems) {
+            attempts++;
+            lastErrors = problems;
+            req.log.info(`${req.tool.name} attempt ${attempts} rejected: ${problems.join('; ')}`);
+          },
+        },
+      ),
     ],
   });
   if (accepted) return { value: value as T, usage: outcome.usage };

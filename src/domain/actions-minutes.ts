@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { taskId, text, type Stored } from './stored-shape';
 /**
  * Billable GitHub Actions minutes. Pure.
  *
@@ -14,19 +16,22 @@
  * GitHub shows billable time only for private repositories ("Viewing job execution time").
  */
 
-/** One job of a run, as it recorded itself on crew/state (state/job-times.ts). */
-export interface JobTime {
+const isoTime = z.iso.datetime({ message: 'expected a time such as 2026-01-31T12:00:00.000Z' });
+
+/** issue-<N>/run-<k>/jobs/job_<id>.json: one job of a run, as it recorded itself on crew/state (state/job-times.ts). */
+export const JobTimeSchema = z.looseObject({
   /** `<workflow run id>-<attempt>-<job>[-<task>]`: unique per job GitHub starts. */
-  id: string;
+  id: text,
   /** The workflow job: route, work, advance, critic or merge. */
-  step: string;
+  step: text,
   /** For a work job, its task. */
-  task?: string;
+  task: taskId.optional(),
   /** When crew's step started in that job (ISO, milliseconds). */
-  startedAt: string;
+  startedAt: isoTime,
   /** The job's last write to crew/state so far (ISO, milliseconds): where crew last saw it running. */
-  lastAt: string;
-}
+  lastAt: isoTime,
+});
+export type JobTime = Stored<typeof JobTimeSchema>;
 
 const MINUTE_MS = 60_000;
 

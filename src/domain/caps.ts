@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { count, type Stored } from './stored-shape';
+
 /**
  * Caps per run on what crew creates on GitHub: comments, pull requests and branches.
  * The model decides how many tasks, questions and re-plans a run has, so without a cap a
@@ -7,11 +10,8 @@
 export type CapKind = 'comments' | 'pull_requests' | 'branches';
 
 /** What a run has created (or reserved) so far, kept in run.json. */
-export interface Posted {
-  comments: number;
-  pullRequests: number;
-  branches: number;
-}
+export const PostedSchema = z.looseObject({ comments: count, pullRequests: count, branches: count });
+export type Posted = Stored<typeof PostedSchema>;
 
 export interface Caps {
   comments_per_run: number;

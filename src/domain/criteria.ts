@@ -1,16 +1,20 @@
+import { z } from 'zod';
+import { text, type Stored } from './stored-shape';
+
 /**
  * Done criteria: what they are, where they come from in an issue, and the pure
  * checks that catch vague, hollow or unrunnable ones. (endless8: command criteria
  * exit 0 when met, 1 when not, ≥2 on error; semantic criteria are judged with evidence.)
  */
 
-export interface Criterion {
-  id: string;
-  text: string;
-  kind: 'command' | 'semantic';
+export const CriterionSchema = z.looseObject({
+  id: text,
+  text,
+  kind: z.enum(['command', 'semantic']),
   /** For command criteria: the shell command the critic runs. */
-  command?: string;
-}
+  command: text.optional(),
+});
+export type Criterion = Stored<typeof CriterionSchema>;
 
 const HEADING = /^\s{0,3}(?:#{1,6}\s*|\*\*)?(done when|acceptance criteria|definition of done|success criteria)\b[^\n]*$/i;
 const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/;

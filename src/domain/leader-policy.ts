@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { count, type Stored } from './stored-shape';
+
 /** What stopped a worker, as it reports it (the `difficulty` feedback's impediment). */
 export type ImpedimentCategory = 'technical' | 'ambiguity' | 'scope' | 'dependency';
 
@@ -7,7 +10,8 @@ export type ImpedimentCategory = 'technical' | 'ambiguity' | 'scope' | 'dependen
  * No model is asked: orchestration spends no tokens.
  */
 
-export type Target = 'user' | 'planner' | 'advisor';
+export const TARGETS = ['user', 'planner', 'advisor'] as const;
+export type Target = (typeof TARGETS)[number];
 
 /** How many escalations each target takes per run before crew stops escalating to it (`escalation_limits` in crew.yml). */
 export type EscalationLimits = Record<Target, number>;
@@ -41,17 +45,20 @@ export interface FailedTask {
   signature: string;
 }
 
-export interface LeaderMemory {
-  escalations: Record<Target, number>;
+/** The escalation policy's memory, kept in run.json: counts per target, the failure streak, failures seen. */
+export const LeaderMemorySchema = z.looseObject({
+  escalations: z.record(z.enum(TARGETS), count),
   /** Tasks that ended in failure one after another, across the run. */
-  failureStreak: number;
-  signatures: Record<string, number>;
-  replannedFailed: boolean;
-}
+  failureStreak: count,
+  signatures: z.record(z.string(), count).default(() => ({})),
+  replannedFailed: z.boolean().default(false),
+});
+export type LeaderMemory = Stored<typeof LeaderMemorySchema>;
 
 export const FRESH_MEMORY: LeaderMemory = { escalations: { user: 0, planner: 0, advisor: 0 }, failureStreak: 0, signatures: {}, replannedFailed: false };
 
-export type UserTopic = 'scope' | 'ambiguity' | 'conflict' | 'plan_review';
+export const USER_TOPICS = ['scope', 'ambiguity', 'conflict', 'plan_review'] as const;
+export type UserTopic = (typeof USER_TOPICS)[number];
 
 export type Decision =
   | { rule: string; to: 'planner'; action: 'replan_task' | 'reevaluate_dependencies'; task: string; feedback: string }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Criterion } from './criteria';
+import { CriterionSchema, type Criterion } from './criteria';
 import { globMatch } from './glob';
+import { taskId, text, type Stored } from './stored-shape';
 
 /** The plan: what the decomposer proposes, checked and normalised into crew's own shape. Pure. */
 
@@ -32,25 +33,29 @@ export const ProposedPlanSchema = z.object({
 });
 export type ProposedPlan = z.infer<typeof ProposedPlanSchema>;
 
-export interface PlanTask {
-  id: string;
-  title: string;
-  description: string;
-  persona: Persona;
-  tier: Tier;
-  dependsOn: string[];
-  files: string[];
-  criteria: string[];
-}
+/** A task of the plan, as plan.json keeps it: crew's own ids (t1, t2, …), never the model's. */
+export const PlanTaskSchema = z.looseObject({
+  id: taskId,
+  title: text,
+  description: text,
+  persona: z.enum(PERSONAS),
+  tier: z.enum(TIERS),
+  dependsOn: z.array(taskId),
+  files: z.array(text),
+  criteria: z.array(text),
+});
+export type PlanTask = Stored<typeof PlanTaskSchema>;
 
-export interface Plan {
-  summary: string;
+/** plan.json: the checked plan. */
+export const PlanSchema = z.looseObject({
+  summary: text,
   /** The run's done criteria, from intake (and config); the critic judges these. */
-  criteria: Criterion[];
-  tasks: PlanTask[];
+  criteria: z.array(CriterionSchema),
+  tasks: z.array(PlanTaskSchema),
   /** Questions crew asked as often as it may and still has no answer to; the plan goes ahead on stated assumptions. */
-  openQuestions?: string[];
-}
+  openQuestions: z.array(text).optional(),
+});
+export type Plan = Stored<typeof PlanSchema>;
 
 export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };
 

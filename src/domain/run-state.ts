@@ -1,15 +1,19 @@
-import { FRESH_MEMORY, type LeaderMemory, type UserTopic } from './leader-policy';
-import { chainAhead, type Plan, type Tier } from './plan';
-import { NOTHING_POSTED, type Posted } from './caps';
+import { z } from 'zod';
+import { FRESH_MEMORY, LeaderMemorySchema, USER_TOPICS } from './leader-policy';
+import { chainAhead, TIERS, type Plan } from './plan';
+import { NOTHING_POSTED, PostedSchema } from './caps';
+import { count, crewBranch, nullableText, taskId, text, type Stored } from './stored-shape';
 import type { JobTime } from './actions-minutes';
-import type { CostEstimate } from './cost-estimate';
+import { CostEstimateSchema } from './cost-estimate';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
- * from this and nothing else. Pure types and transitions.
+ * from this and nothing else. The state files' shapes are declared here once, as zod
+ * schemas with their defaults (state/run-files.ts checks every read against them), and
+ * the types are derived from them. Pure types and transitions.
  */
 
-/** Every phase a run can be in; the state files' schema (state/schemas.ts) reads the list from here. */
+/** Every phase a run can be in. */
 export const PHASES = [
   'PLANNING',
   'AWAITING_APPROVAL',
@@ -31,13 +35,14 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const DONE_STATUSES: ReadonlySet<TaskStatus> = new Set(['success', 'partial', 'failure', 'timeout', 'blocked']);
 
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costUsd: number;
-}
+export const UsageSchema = z.looseObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  costUsd: z.number(),
+});
+export type Usage = Stored<typeof UsageSchema>;
 
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
 
@@ -51,102 +56,156 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+const commentId = z.number();
+
 /** What a run in ESCALATING or AWAITING_APPROVAL waits for, anchored to the comment that asked. */
-export type Waiting =
-  | { kind: 'answer'; commentId: number; questions: string[] }
-  | { kind: 'approval'; commentId: number; planVersion: number; reason: 'requested' | 'review-failed' }
+export const WaitingSchema = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('answer'), commentId, questions: z.array(text) }),
+  z.looseObject({ kind: z.literal('approval'), commentId, planVersion: count, reason: z.enum(['requested', 'review-failed']) }),
   /** An escalation to a person about a task: retry, accept as is, abort, or answer. */
-  | { kind: 'decision'; commentId: number; task: string; topic: UserTopic; question: string }
+  z.looseObject({ kind: z.literal('decision'), commentId, task: taskId, topic: z.enum(USER_TOPICS), question: text }),
   /** The critic's FAIL stands after every iteration (or it could not judge): retry, accept, or abort. */
-  | { kind: 'verdict'; commentId: number; iteration: number }
+  z.looseObject({ kind: z.literal('verdict'), commentId, iteration: count }),
   /** Merging a task into the integration branch conflicted and the resolver could not keep both intents: retry or abort. */
-  | { kind: 'conflict'; commentId: number; task: string; files: string[] };
+  z.looseObject({ kind: z.literal('conflict'), commentId, task: taskId, files: z.array(text) }),
+]);
+export type Waiting = Stored<typeof WaitingSchema>;
 
 /** The critic gate's progress, kept on the run so every job and the plan comment see it. */
-export interface ReviewState {
+export const ReviewStateSchema = z.looseObject({
   /** Judgments made so far. */
-  iteration: number;
-  verdict: 'PASS' | 'FAIL' | null;
+  iteration: count,
+  verdict: z.enum(['PASS', 'FAIL']).nullable(),
   /** The integrated head the critic judges (or judged). */
-  headSha: string | null;
+  headSha: nullableText,
   /** The last judgment, criterion by criterion: met, not met, or could not be evaluated. */
-  met: Record<string, boolean | null>;
+  met: z.record(z.string(), z.boolean().nullable()),
   /** A person took a FAIL as it is with `/crew accept`. */
-  acceptedBy: string | null;
+  acceptedBy: nullableText.default(null),
   /** Extra iterations granted by `/crew retry` after the limit. */
-  allowance: number;
+  allowance: count.default(0),
   /** The tasks the last FAIL sent back. */
-  rerun: string[];
-}
+  rerun: z.array(taskId),
+});
+export type ReviewState = Stored<typeof ReviewStateSchema>;
 
 export const FRESH_REVIEW: ReviewState = { iteration: 0, verdict: null, headSha: null, met: {}, acceptedBy: null, allowance: 0, rerun: [] };
 
-export interface RunRecord {
-  schema: 1;
-  issue: number;
-  run: number;
-  phase: Phase;
+/** The auto-merge gate's last word on the pull request. */
+export const MergeStateSchema = z.looseObject({
+  state: z.enum(['merged', 'waiting', 'not-merged']),
+  reason: text,
+  /** The head it looked at, and the merge commit once merged. */
+  headSha: text,
+  mergeSha: nullableText,
+  at: text,
+});
+export type MergeState = Stored<typeof MergeStateSchema>;
+
+/** One job's waits for GitHub's rate limits: when the first began, and how long they were in all (unscaled). */
+export const RateLimitNoteSchema = z.looseObject({ at: text, seconds: z.number() });
+export type RateLimitNote = Stored<typeof RateLimitNoteSchema>;
+
+/** The most failover notes a run keeps: enough to show a pattern, never a flood in the plan comment. */
+export const MAX_FAILOVER_NOTES = 5;
+
+/**
+ * One job's move to `fallback_provider`: when, from which provider to which (as messages name
+ * them: "the Anthropic API", "Amazon Bedrock (us-east-1)"), the limit the primary hit past its
+ * retries ("overloaded (529 overloaded_error)"), and which job ("the worker of t1", "the critic job").
+ */
+export const FailoverNoteSchema = z.looseObject({ at: text, from: text, to: text, reason: text, job: text });
+export type FailoverNote = Stored<typeof FailoverNoteSchema>;
+
+/** The parts of a run that are not tasks, named as claude-crew's execution log names them. */
+export const PHASE_ROLES = ['decomposer', 'critic', 'aggregator', 'retrospector'] as const;
+export type PhaseRole = (typeof PHASE_ROLES)[number];
+
+export const PhaseLogSchema = z.looseObject({
+  /** The model tier, or null for a phase crew does without a model (the aggregator). */
+  model: nullableText,
+  started: text,
+  finished: nullableText,
+  status: z.enum(['running', 'success', 'failure']),
+  retries: count,
+  error: nullableText,
+});
+export type PhaseLog = Stored<typeof PhaseLogSchema>;
+
+/**
+ * run.json: the leader's record of one run. Fields that later versions added have defaults,
+ * so a run written before them still reads.
+ */
+export const RunRecordSchema = z.looseObject({
+  schema: z.literal(1),
+  issue: z.int().positive(),
+  run: z.int().positive(),
+  phase: z.enum(PHASES),
   /** `plan` when started with /crew plan: the plan always waits for approval. */
-  mode: 'run' | 'plan';
-  /** Bumped each time a new plan is recorded; approvals name the version they approve. */
-  planVersion: number;
-  waiting: Waiting | null;
-  approvedBy: string | null;
-  title: string;
+  mode: z.enum(['run', 'plan']).default('run'),
+  /** Bumped each time a new plan is recorded; approvals name the version they approve. A run from before it had one plan. */
+  planVersion: count.default(1),
+  waiting: WaitingSchema.nullable().default(null),
+  approvedBy: nullableText.default(null),
+  title: text,
   /** Bumped on every write; renderings carry it so an older one never replaces a newer one. */
-  version: number;
-  requestedBy: string;
+  version: count,
+  requestedBy: text,
   /**
    * The comment that asked for the run (0 when a label or an assignment started it: `how` says
    * which), and the workflow run that started planning it.
    */
-  trigger: { commentId: number; createdAt: string; workflowRunId?: string; how?: 'label' | 'assignee' };
-  base: { branch: string; sha: string };
-  planCommentId: number | null;
-  pr: { number: number; url: string; reportCommentId: number | null } | null;
+  trigger: z.looseObject({ commentId, createdAt: text, workflowRunId: text.optional(), how: z.enum(['label', 'assignee']).optional() }),
+  base: z.looseObject({ branch: text, sha: text }),
+  planCommentId: commentId.nullable(),
+  pr: z.looseObject({ number: z.int().positive(), url: text, reportCommentId: commentId.nullable() }).nullable(),
   /** Tokens spent outside tasks (planning); task usage lives in the task files. */
-  usage: Usage;
-  createdAt: string;
-  updatedAt: string;
+  usage: UsageSchema,
+  createdAt: text,
+  updatedAt: text,
   /**
    * Why the run stopped. `resumeFrom` is set when crew itself failed (an error outside the
    * tasks): the phase it was in, which `/crew resume` goes back to.
    */
-  failure: { step: string; message: string; resumeFrom?: Phase } | null;
+  failure: z.looseObject({ step: text, message: text, resumeFrom: z.enum(PHASES).optional() }).nullable(),
   /** Who holds the finalisation step, so two `advance` jobs never integrate twice. */
-  finalizer: string | null;
+  finalizer: nullableText,
   /** The escalation policy's memory: counts per target, the failure streak, failures seen. */
-  leader: LeaderMemory;
+  leader: LeaderMemorySchema.default(() => FRESH_MEMORY),
   /** The critic gate; null until the first integration. */
-  review: ReviewState | null;
+  review: ReviewStateSchema.nullable().default(null),
   /** Digest of the done criteria as the plan review saw them; the critic checks nothing changed them. */
-  criteriaDigest: string | null;
+  criteriaDigest: nullableText.default(null),
   /** The auto-merge gate's last word on the pull request; null until it has looked. */
-  merge: MergeState | null;
+  merge: MergeStateSchema.nullable().default(null),
   /** The retrospective comment (on the PR, or the issue when there is none), and the phase it looked back on. */
-  retro: { commentId: number; url: string; mode: 'full' | 'light'; phase?: Phase } | null;
+  retro: z
+    .looseObject({ commentId, url: text, mode: z.enum(['full', 'light']), phase: z.enum(PHASES).optional() })
+    .nullable()
+    .default(null),
   /** When crew's own phases ran (claude-crew's execution log lists them next to the tasks). */
-  phases?: Partial<Record<PhaseRole, PhaseLog>>;
+  phases: z.partialRecord(z.enum(PHASE_ROLES), PhaseLogSchema).optional(),
   /** The report comment on the issue of a run that ended without a pull request (failed or aborted). */
-  issueReportCommentId?: number | null;
+  issueReportCommentId: commentId.nullable().optional(),
   /** Jobs of this run that GitHub's rate limits held up, the last few; the plan comment says so. */
-  rateLimited: RateLimitNote[];
+  rateLimited: z.array(RateLimitNoteSchema).default(() => []),
   /** Jobs whose model calls moved to `fallback_provider`, the last few; the plan comment and the report say so. */
-  failovers: FailoverNote[];
+  failovers: z.array(FailoverNoteSchema).default(() => []),
   /** What the run has created on GitHub, counted against the caps (domain/caps.ts). */
-  posted: Posted;
+  posted: PostedSchema.default(() => NOTHING_POSTED),
   /**
    * Where the run's jobs run: GitHub Actions, which bills minutes, or the person's machine
    * (`crew run`), which bills none. Absent in records written before it existed.
    */
-  host?: 'actions' | 'local';
+  host: z.enum(['actions', 'local']).optional(),
   /** What the run will likely cost, made when its plan was recorded (domain/estimate.ts); the report sets the actual figures beside it. */
-  estimate?: CostEstimate | null;
-}
+  estimate: CostEstimateSchema.nullable().optional(),
+});
+export type RunRecord = Stored<typeof RunRecordSchema>;
 
 /**
  * A run as `/crew run` (or `/crew plan`) starts it: planning, nothing spent, nothing posted
- * but the plan comment it is about to post. Every field a new run has is set here, once.
+ * but the plan comment it is about to post. What the schema does not default is set here, once.
  */
 export function newRunRecord(a: {
   issue: number;
@@ -159,15 +218,13 @@ export function newRunRecord(a: {
   now: string;
   host: NonNullable<RunRecord['host']>;
 }): RunRecord {
-  return {
+  return RunRecordSchema.parse({
     schema: 1,
     issue: a.issue,
     run: a.run,
     phase: 'PLANNING',
     mode: a.mode,
     planVersion: 0,
-    waiting: null,
-    approvedBy: null,
     title: a.title,
     version: 0,
     requestedBy: a.requestedBy,
@@ -180,52 +237,10 @@ export function newRunRecord(a: {
     updatedAt: a.now,
     failure: null,
     finalizer: null,
-    leader: FRESH_MEMORY,
-    review: null,
-    merge: null,
-    retro: null,
-    criteriaDigest: null,
-    rateLimited: [],
-    failovers: [],
     posted: { ...NOTHING_POSTED, comments: 1 },
     host: a.host,
     estimate: null,
-  };
-}
-
-/** One job's waits for GitHub's rate limits: when the first began, and how long they were in all (unscaled). */
-export interface RateLimitNote {
-  at: string;
-  seconds: number;
-}
-
-/** The most failover notes a run keeps: enough to show a pattern, never a flood in the plan comment. */
-export const MAX_FAILOVER_NOTES = 5;
-
-/**
- * One job's move to `fallback_provider`: when, from which provider to which (as messages name
- * them: "the Anthropic API", "Amazon Bedrock (us-east-1)"), the limit the primary hit past its
- * retries ("overloaded (529 overloaded_error)"), and which job ("the worker of t1", "the critic job").
- */
-export interface FailoverNote {
-  at: string;
-  from: string;
-  to: string;
-  reason: string;
-  job: string;
-}
-
-/** The parts of a run that are not tasks, named as claude-crew's execution log names them. */
-export type PhaseRole = 'decomposer' | 'critic' | 'aggregator' | 'retrospector';
-
-export interface PhaseLog {
-  /** The model tier, or null for a phase crew does without a model (the aggregator). */
-  model: string | null;
-  started: string;
-  finished: string | null;
-  status: 'running' | 'success' | 'failure';
-  retries: number;
-  error: string | null;
+  } satisfies z.input<typeof RunRecordSchema>);
 }
 
 /** The run record with one phase's log entry set. */
@@ -233,56 +248,61 @@ export function logPhase(rec: RunRecord, role: PhaseRole, entry: PhaseLog): RunR
   return { ...rec, phases: { ...rec.phases, [role]: entry } };
 }
 
-export interface MergeState {
-  state: 'merged' | 'waiting' | 'not-merged';
-  reason: string;
-  /** The head it looked at, and the merge commit once merged. */
-  headSha: string;
-  mergeSha: string | null;
-  at: string;
-}
-
-export interface TaskClaim {
+export const TaskClaimSchema = z.looseObject({
   /** The workflow run that will execute the task. */
-  runId: string;
+  runId: text,
   /** Matches the nonce of the dispatch that carries the task, so a stale dispatch does nothing. */
-  nonce: string;
-  at: string;
-}
+  nonce: text,
+  at: text,
+});
+export type TaskClaim = Stored<typeof TaskClaimSchema>;
 
-export interface TaskRecord {
-  id: string;
-  status: TaskStatus;
-  attempts: number;
-  branch: string;
-  claim: TaskClaim | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  headSha: string | null;
-  usage: Usage;
-  turns: number;
-  summary: string | null;
-  error: string | null;
-  changedFiles: string[];
-  metadataIssues: string[];
+export const SpentSchema = z.looseObject({
+  /** Input (cached included) and output tokens. */
+  tokens: z.number(),
+  costUsd: z.number(),
+  /** Wall-clock milliseconds the attempts took. */
+  ms: z.number(),
+});
+export type Spent = Stored<typeof SpentSchema>;
+
+/**
+ * tasks/task_<id>.json: one task's record, written by the jobs that run it. Every field but
+ * the first four has a default: a task record starts from those (newTaskRecord).
+ */
+export const TaskRecordSchema = z.looseObject({
+  id: taskId,
+  status: z.enum(TASK_STATUSES),
+  attempts: count,
+  branch: crewBranch,
+  claim: TaskClaimSchema.nullable().default(null),
+  startedAt: nullableText.default(null),
+  finishedAt: nullableText.default(null),
+  headSha: nullableText.default(null),
+  usage: UsageSchema.default(() => ZERO_USAGE),
+  turns: count.default(0),
+  summary: nullableText.default(null),
+  error: nullableText.default(null),
+  changedFiles: z.array(text).default(() => []),
+  metadataIssues: z.array(text).default(() => []),
   /** Set when run_command could not be sandboxed for this task; shown loudly in the plan comment. */
-  sandboxWarning: string | null;
+  sandboxWarning: nullableText.default(null),
   /** The advisor's stronger model for the next attempt. */
-  tierOverride: Tier | null;
+  tierOverride: z.enum(TIERS).nullable().default(null),
   /** Notes for the next attempt: the advisor's, a person's answer. */
-  advice: string[];
+  advice: z.array(text).default(() => []),
   /** A person took the result as it is: it counts as done. */
-  accepted: boolean;
+  accepted: z.boolean().default(false),
   /** The tasks the planner replaced this one with. */
-  replacedBy: string[] | null;
+  replacedBy: z.array(taskId).nullable().default(null),
   /** A planner is re-decomposing this failed task; until it is done, its dependents wait. */
-  pendingReplan: boolean;
+  pendingReplan: z.boolean().default(false),
   /** Times a lost worker was restarted automatically. */
-  restarts: number;
+  restarts: count.default(0),
   /** Times an attempt went on in a new job because its work job's time limit was near. */
-  continuations?: number;
+  continuations: count.optional(),
   /** The attempt handed to a new job, and where its retry allowance started: the new job goes on with both. */
-  continued?: { attempt: number; firstAttempt: number } | null;
+  continued: z.looseObject({ attempt: count, firstAttempt: count }).nullable().optional(),
   /**
    * What the task's current allowance of attempts has spent. The task budgets and
    * task_timeout_minutes are hard stops across those attempts, a restarted or resumed job
@@ -290,18 +310,17 @@ export interface TaskRecord {
    * resume, the critic sending it back) or the advisor's retry opens a new allowance.
    * Absent in records written before it existed.
    */
-  spent?: Spent;
+  spent: SpentSchema.optional(),
   /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
-  queuedQuestion?: { topic: UserTopic; question: string } | null;
-}
+  queuedQuestion: z
+    .looseObject({ topic: z.enum(USER_TOPICS), question: text })
+    .nullable()
+    .optional(),
+});
+export type TaskRecord = Stored<typeof TaskRecordSchema>;
 
-export interface Spent {
-  /** Input (cached included) and output tokens. */
-  tokens: number;
-  costUsd: number;
-  /** Wall-clock milliseconds the attempts took. */
-  ms: number;
-}
+/** What a task record holds before anything happened to it: the schema's defaults. */
+const TaskDefaultsSchema = TaskRecordSchema.omit({ id: true, status: true, attempts: true, branch: true });
 
 export const NOTHING_SPENT: Spent = { tokens: 0, costUsd: 0, ms: 0 };
 
@@ -382,27 +401,5 @@ export function totalUsage(view: RunView): Usage {
 }
 
 export function newTaskRecord(id: string, branch: string): TaskRecord {
-  return {
-    id,
-    status: 'pending',
-    attempts: 0,
-    branch,
-    claim: null,
-    startedAt: null,
-    finishedAt: null,
-    headSha: null,
-    usage: ZERO_USAGE,
-    turns: 0,
-    summary: null,
-    error: null,
-    changedFiles: [],
-    metadataIssues: [],
-    sandboxWarning: null,
-    tierOverride: null,
-    advice: [],
-    accepted: false,
-    replacedBy: null,
-    pendingReplan: false,
-    restarts: 0,
-  };
+  return { id, status: 'pending', attempts: 0, branch, ...TaskDefaultsSchema.parse({}) };
 }

@@ -1,15 +1,13 @@
 import YAML from 'yaml';
 import type { z } from 'zod';
-import type { Plan } from '../domain/plan';
+import { PlanSchema, type Plan, type PlanTask } from '../domain/plan';
 import { runFolder, STATE_BRANCH } from '../domain/refs';
 import { parseAttemptResult, type PastAttempt } from '../domain/attempt-memory';
-import { FRESH_MEMORY } from '../domain/leader-policy';
-import { newTaskRecord, type PhaseRole, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
+import { RunRecordSchema, TaskRecordSchema, type PhaseRole, type RunRecord, type RunView, type TaskRecord } from '../domain/run-state';
+import type { Stored } from '../domain/stored-shape';
+import { JobTimeSchema, type JobTime } from '../domain/actions-minutes';
 import type { StateSnapshot, StateTx } from '../ports';
 import { show, valueAt } from '../text/quote-value';
-import { JobTimeSchema, PlanSchema, RunRecordSchema, TaskRecordSchema } from './schemas';
-import type { JobTime } from '../domain/actions-minutes';
-import { NOTHING_POSTED } from '../domain/caps';
 
 /**
  * The run's files on the state branch, in claude-crew's layout:
@@ -74,17 +72,24 @@ function jsonSyntaxError(text: string, e: unknown): string {
     .slice(0, 120)})`;
 }
 
-/** Reads a JSON file from the state; with a schema, a value of the wrong shape is refused with the field named. */
-export function parseJson<T>(r: Reader, path: string, schema?: z.ZodType): T | undefined {
+/** Reads a JSON file from the state as it is, unchecked (files crew writes whole, such as request.json and judgments). */
+export function parseJson<T>(r: Reader, path: string): T | undefined {
   const text = r.read(path);
   if (text === undefined) return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as T;
   } catch (e) {
     throw new StateFormatError(path, null, jsonSyntaxError(text, e));
   }
-  if (!schema) return value as T;
+}
+
+/**
+ * Reads a JSON file from the state through its schema: a value of the wrong shape is refused
+ * with the field named, and fields it lacks that the schema defaults are filled in.
+ */
+export function readChecked<S extends z.ZodType>(r: Reader, path: string, schema: S): Stored<S> | undefined {
+  const value = parseJson<unknown>(r, path);
+  if (value === undefined) return undefined;
   const checked = schema.safeParse(value);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
@@ -94,7 +99,7 @@ export function parseJson<T>(r: Reader, path: string, schema?: z.ZodType): T | u
       `${issue.message.replace(/^Invalid (input|option): /, '')} (got ${show(valueAt(value, issue.path))})`,
     );
   }
-  return value as T;
+  return checked.data as Stored<S>;
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -110,34 +115,17 @@ export function runNumbers(r: Reader, issue: number): number[] {
 }
 
 export function readRun(r: Reader, issue: number, run: number): RunRecord | undefined {
-  const rec = parseJson<RunRecord>(r, paths.run(issue, run), RunRecordSchema);
-  // Fields added after a run was written get their defaults, so older state still reads.
-  return (
-    rec && {
-      ...rec,
-      leader: rec.leader ?? FRESH_MEMORY,
-      waiting: rec.waiting ?? null,
-      mode: rec.mode ?? 'run',
-      planVersion: rec.planVersion ?? 1,
-      review: rec.review ?? null,
-      criteriaDigest: rec.criteriaDigest ?? null,
-      merge: rec.merge ?? null,
-      retro: rec.retro ?? null,
-      rateLimited: rec.rateLimited ?? [],
-      failovers: rec.failovers ?? [],
-      posted: rec.posted ?? NOTHING_POSTED,
-    }
-  );
+  return readChecked(r, paths.run(issue, run), RunRecordSchema);
 }
 
 export function readView(r: Reader, issue: number, run: number): RunView | undefined {
   const record = readRun(r, issue, run);
   if (!record) return undefined;
-  const plan = parseJson<Plan>(r, paths.planJson(issue, run), PlanSchema) ?? null;
+  const plan = readChecked(r, paths.planJson(issue, run), PlanSchema) ?? null;
   const tasks = new Map<string, TaskRecord>();
   for (const t of plan?.tasks ?? []) {
-    const rec = parseJson<TaskRecord>(r, paths.taskJson(issue, run, t.id), TaskRecordSchema);
-    if (rec) tasks.set(t.id, { ...newTaskRecord(t.id, rec.branch), ...rec });
+    const rec = readChecked(r, paths.taskJson(issue, run, t.id), TaskRecordSchema);
+    if (rec) tasks.set(t.id, rec);
   }
   return { run: record, plan, tasks, jobs: readJobTimes(r, issue, run) };
 }
@@ -147,8 +135,31 @@ export function readJobTimes(r: Reader, issue: number, run: number): JobTime[] {
   return r
     .list(paths.jobs(issue, run))
     .filter((p) => p.endsWith('.json'))
-    .map((p) => parseJson<JobTime>(r, p, JobTimeSchema)!)
+    .map((p) => readChecked(r, p, JobTimeSchema)!)
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** The run's plan; a run past planning without plan.json is refused like a damaged file. */
+export function planOf(view: RunView): Plan {
+  if (!view.plan) throw new StateFormatError(paths.planJson(view.run.issue, view.run.run), null, `it is missing, though the run is ${view.run.phase}`);
+  return view.plan;
+}
+
+/** A task as the plan has it; one plan.json does not list is refused like a damaged file. */
+export function planTask(view: RunView, id: string): PlanTask {
+  const task = planOf(view).tasks.find((t) => t.id === id);
+  if (!task) throw new StateFormatError(paths.planJson(view.run.issue, view.run.run), null, `it has no task ${id}`);
+  return task;
+}
+
+/** A task's record; a task plan.json lists without its file (or one it does not list) is refused like a damaged file. */
+export function taskOf(view: RunView, id: string): TaskRecord {
+  const rec = view.tasks.get(id);
+  if (rec) return rec;
+  const { issue, run } = view.run;
+  if (view.plan?.tasks.some((t) => t.id === id))
+    throw new StateFormatError(paths.taskJson(issue, run, id), null, 'it is missing, though plan.json lists the task');
+  throw new StateFormatError(paths.planJson(issue, run), null, `it has no task ${id}`);
 }
 
 export function writeRun(tx: StateTx, record: RunRecord, now: string): RunRecord {

@@ -7,7 +7,7 @@ import { readView, refreshExecutionLog, writeRun, writeTask } from './run-files'
  * marks tasks whose dependencies failed as blocked. Runs inside a state update, so
  * two jobs can never claim the same task.
  */
-export function claimReadyTasks(tx: StateTx, issue: number, run: number, maxParallel: number, claim: TaskClaim, now: string): string[] {
+export function claimReadyTasks(tx: StateTx, issue: number, run: number, maxParallel: number, claim: TaskClaim, now = claim.at): string[] {
   const view = readView(tx, issue, run);
   if (!view || view.run.phase !== 'EXECUTING') return [];
   for (const id of blockedTasks(view)) {

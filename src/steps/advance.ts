@@ -6,14 +6,14 @@ import { topologicalOrder } from '../domain/plan';
 import { endOfRunDecision } from '../domain/leader-policy';
 import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
-import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { paths, planOf, planTask, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { inert } from '../text/inert';
 import { codeSpan } from '../text/markdown';
 import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { CrewError, failRun, loadView, nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { CrewError, dispatchTasks, failRun, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, viewIn, type StepContext } from './context';
 import { replanTasks } from './leader';
 import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
@@ -37,8 +37,7 @@ export async function advance(ctx: StepContext): Promise<void> {
     const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
     const cancelled = ctx.settings.workResult === 'cancelled';
     const now = nowIso(ctx);
-    const claimNonce = nonce();
-    const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
+    const claim = taskClaim(ctx, 'dispatch', now);
     // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
     // What that worker pushed before it died is taken; only what never reached the branch runs again.
     const pushed = new Map<string, 'retry' | 'none'>();
@@ -47,8 +46,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       const taken = await takePushedResult(ctx, issue, run, t);
       if (taken !== 'recorded') pushed.set(t.id, taken);
     }
-    const { value: step } = await updateRun(ctx, issue, run, `advance`, (tx) => {
-      const v = readView(tx, issue, run)!;
+    const step = await updateView(ctx, issue, run, `advance`, (v, tx) => {
       const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId && pushed.has(t.id));
       // An attempt that never reached the branch does not count against the task.
       const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
@@ -74,8 +72,8 @@ export async function advance(ctx: StepContext): Promise<void> {
           });
       }
       if (lost.length) writeRun(tx, v.run, now);
-      const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim, now)];
-      const after = readView(tx, issue, run)!;
+      const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim)];
+      const after = viewIn(tx, issue, run);
       if (!allTasksDone(after)) {
         refreshExecutionLog(tx, issue, run);
         return { kind: 'waiting' as const, claimed };
@@ -113,7 +111,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       return;
     }
     if (step.kind === 'waiting') {
-      if (step.claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(step.claimed), nonce: claimNonce });
+      if (step.claimed.length) await dispatchTasks(ctx, issue, run, step.claimed, claim);
       ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
       await syncPlanComment(ctx, issue, run);
       return;
@@ -180,7 +178,7 @@ type Integration =
 async function integrate(ctx: StepContext, view: RunView): Promise<Integration> {
   const { issue, run, base } = view.run;
   const branch = ctx.branches.integration(issue, run);
-  const heads = topologicalOrder(view.plan!)
+  const heads = topologicalOrder(planOf(view))
     .map((id) => view.tasks.get(id)!)
     .filter((t) => settlement(t) === 'done');
   await ctx.remote.fetchCommit(base.sha);
@@ -251,9 +249,8 @@ async function resolveConflict(
   const conflict = (why: string) => ({ conflict: { task: task.id, with: others, files, hunks, why } });
   // A file deleted on one side, or a binary file, has no hunks to merge line by line.
   if (unreadable.length) return conflict(`${unreadable.map((f) => `\`${f}\``).join(', ')} cannot be merged line by line (deleted on one side, or not text)`);
-  const plan = view.plan!;
   const intentOf = (t: TaskRecord) => {
-    const p = plan.tasks.find((x) => x.id === t.id)!;
+    const p = planTask(view, t.id);
     return { id: t.id, title: p.title, description: p.description, summary: t.summary ?? '' };
   };
   const config = await ctx.config();
@@ -279,8 +276,7 @@ async function resolveConflict(
   } catch (e) {
     return conflict(`the resolver's model call failed: ${(e as Error).message}`);
   }
-  await updateRun(ctx, issue, run, `resolver usage`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  await updateView(ctx, issue, run, `resolver usage`, (v, tx) => {
     writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, out.usage) }, nowIso(ctx));
   });
   if (!out.resolved) return conflict(`the resolver could not keep both intents: ${sanitize(out.explanation, 1000)}`);
@@ -315,8 +311,7 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
-  await updateRun(ctx, issue, run, `merge conflict goes to a person`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  await updateView(ctx, issue, run, `merge conflict goes to a person`, (v, tx) => {
     writeRun(
       tx,
       { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'conflict', commentId: posted.id, task: c.task, files: c.files } },
@@ -339,8 +334,7 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   if ('conflict' in integration) return escalateConflict(ctx, view, integration.conflict);
   const { headSha, resolved } = integration;
   ctx.log.checkpoint('integrated');
-  await updateRun(ctx, issue, run, `integrated ${headSha.slice(0, 7)} for the critic`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  await updateView(ctx, issue, run, `integrated ${headSha.slice(0, 7)} for the critic`, (v, tx) => {
     if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId) return;
     const review = v.run.review ?? FRESH_REVIEW;
     // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.

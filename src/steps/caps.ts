@@ -1,6 +1,6 @@
 import { addPosted, CAP_STEP, capComment, capSummary, refusal, type CapRefusal, type Want } from '../domain/caps';
 import { isTerminal, type RunRecord } from '../domain/run-state';
-import { readRun, writeRun } from '../state/run-files';
+import { writeRun } from '../state/run-files';
 import { CrewError, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 
@@ -24,8 +24,7 @@ export async function ensureRoom(ctx: StepContext, rec: RunRecord, want: Want): 
 /** Checks and counts in one state write, before crew posts or creates: for steps that may run side by side. */
 export async function spend(ctx: StepContext, issue: number, run: number, want: Want): Promise<void> {
   const caps = (await ctx.config()).caps;
-  const { value: refused } = await updateRun(ctx, issue, run, `count ${Object.keys(want).join(', ')}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  const refused = await updateRun(ctx, issue, run, `count ${Object.keys(want).join(', ')}`, (rec, tx) => {
     const no = refusal(rec.posted, caps, want);
     if (!no) writeRun(tx, { ...rec, posted: addPosted(rec.posted, want) }, nowIso(ctx));
     return no;
@@ -35,8 +34,7 @@ export async function spend(ctx: StepContext, issue: number, run: number, want: 
 
 /** Ends the run FAILED with the cap as the reason; the first job to get here posts the one comment that says so. */
 async function stopRun(ctx: StepContext, issue: number, run: number, refused: CapRefusal): Promise<never> {
-  const { value: first } = await updateRun(ctx, issue, run, `stopped by ${refused.kind} cap`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  const first = await updateRun(ctx, issue, run, `stopped by ${refused.kind} cap`, (rec, tx) => {
     // A finished run (e.g. /crew remember after it) keeps its outcome; the comment still says why nothing happened.
     if (isTerminal(rec.phase)) return true;
     if (rec.failure?.step === CAP_STEP) return false;

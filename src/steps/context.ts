@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
-import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunView } from '../domain/run-state';
+import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import type { CrewEvent } from '../event';
@@ -55,26 +55,74 @@ export interface StepContext {
   job?: BilledJob;
 }
 
-/**
- * One compare-and-swap write of a run's folder on crew/state; the commit message names the issue
- * and the run, then `what`. `mutate` may run more than once (see StateStore.update).
- */
-export function updateRun<T>(
-  ctx: StepContext,
-  issue: number,
-  run: number,
-  what: string,
-  mutate: (tx: StateTx) => T,
-): Promise<{ value: T; snapshot: StateSnapshot }> {
-  return ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${what}`, mutate);
+/** A step was given a run that crew/state does not hold (never started, or its folder was removed). */
+function runMissing(issue: number, run: number): CrewError {
+  return new CrewError(
+    'loading the run',
+    `run ${run} of issue #${issue} does not exist on the ${STATE_BRANCH} branch.`,
+    'Comment `/crew run` to start a new run.',
+  );
 }
 
-/** A failure the user can act on: what happened, in which step, and what to do next. */
+/** The run's record as a state read or write sees it; a run that is not there is a CrewError. */
+export function recordIn(r: Pick<StateSnapshot, 'read' | 'list'>, issue: number, run: number): RunRecord {
+  const rec = readRun(r, issue, run);
+  if (!rec) throw runMissing(issue, run);
+  return rec;
+}
+
+/** The run, its plan and its tasks as a state read or write sees them; a run that is not there is a CrewError. */
+export function viewIn(r: Pick<StateSnapshot, 'read' | 'list'>, issue: number, run: number): RunView {
+  const view = readView(r, issue, run);
+  if (!view) throw runMissing(issue, run);
+  return view;
+}
+
+/**
+ * One compare-and-swap write of a run's folder on crew/state, for code that reads nothing
+ * first or handles a missing run itself; the commit message names the issue and the run,
+ * then `what`. `mutate` may run more than once (see StateStore.update).
+ */
+export async function updateRunFolder<T>(ctx: StepContext, issue: number, run: number, what: string, mutate: (tx: StateTx) => T): Promise<T> {
+  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${what}`, mutate);
+  return value;
+}
+
+/**
+ * One write of a run that reads its record first: `mutate` gets run.json as this attempt of
+ * the write reads it (a run that is not there is a CrewError) and returns the step's value.
+ */
+export function updateRun<T>(ctx: StepContext, issue: number, run: number, what: string, mutate: (rec: RunRecord, tx: StateTx) => T): Promise<T> {
+  return updateRunFolder(ctx, issue, run, what, (tx) => mutate(recordIn(tx, issue, run), tx));
+}
+
+/** As updateRun, with the whole view: the record, the plan and every task's record. */
+export function updateView<T>(ctx: StepContext, issue: number, run: number, what: string, mutate: (view: RunView, tx: StateTx) => T): Promise<T> {
+  return updateRunFolder(ctx, issue, run, what, (tx) => mutate(viewIn(tx, issue, run), tx));
+}
+
+/**
+ * A claim for the tasks a state write starts. `this-run`: the route job hands them to this
+ * workflow run's work matrix through its outputs. `dispatch`: a workflow_dispatch sent once
+ * the write has landed (dispatchTasks) starts them, and the work job that presents the
+ * claim's nonce takes it (work.ts), so a stale or repeated dispatch starts nothing.
+ */
+export function taskClaim(ctx: StepContext, by: 'this-run' | 'dispatch', at = nowIso(ctx)): TaskClaim {
+  const claimNonce = nonce();
+  return { runId: by === 'dispatch' ? `dispatch:${claimNonce}` : ctx.runId, nonce: claimNonce, at };
+}
+
+/** Starts tasks in a new workflow run: the dispatch carries the nonce of the claim they were taken for (none: the finishing dispatch). */
+export async function dispatchTasks(ctx: StepContext, issue: number, run: number, tasks: string[], claim?: TaskClaim): Promise<void> {
+  await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(tasks), nonce: claim?.nonce ?? nonce() });
+}
+
 /** The model for every agent but the worker, refused once the run has spent `budgets.run` (agents/run-budget.ts). */
 export async function runModel(ctx: StepContext, view: RunView): Promise<Model> {
   return withinRunBudget(ctx.model(), (await ctx.config()).budgets.run, totalUsage(view));
 }
 
+/** A failure the user can act on: what happened, in which step, and what to do next. */
 export class CrewError extends Error {
   constructor(
     readonly step: string,
@@ -108,15 +156,7 @@ export function planLinks(ctx: StepContext): PlanLinks {
 }
 
 export async function loadView(ctx: StepContext, issue: number, run: number): Promise<RunView> {
-  const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
-  const view = readView(snap, issue, run);
-  if (!view)
-    throw new CrewError(
-      'loading the run',
-      `run ${run} of issue #${issue} does not exist on the ${STATE_BRANCH} branch.`,
-      'Comment `/crew run` to start a new run.',
-    );
-  return view;
+  return viewIn(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
 }
 
 /** Enough for every job of a busy run to move the state while one sync writes. */
@@ -169,7 +209,7 @@ async function noteRateLimits(ctx: StepContext, issue: number, run: number): Pro
   if (!fresh.length) return;
   noted.set(ctx, waits.length);
   const note = { at: fresh[0]!.at, seconds: Math.round(fresh.reduce((sum, w) => sum + w.seconds, 0)) };
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: GitHub rate-limited a job for ${note.seconds}s`, (tx) => {
+  await updateRunFolder(ctx, issue, run, `GitHub rate-limited a job for ${note.seconds}s`, (tx) => {
     const rec = readRun(tx, issue, run);
     if (rec) writeRun(tx, { ...rec, rateLimited: [...rec.rateLimited, note].slice(-3) }, nowIso(ctx));
   });
@@ -191,7 +231,7 @@ async function noteFailovers(ctx: StepContext, issue: number, run: number): Prom
   if (!fresh.length) return;
   failoversNoted.set(ctx, all.length);
   const who = ctx.settings.task ? `the worker of ${ctx.settings.task}` : `the ${ctx.settings.step} job`;
-  await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${fresh[0]!.from} hit a limit; went on with ${fresh[0]!.to}`, (tx) => {
+  await updateRunFolder(ctx, issue, run, `${fresh[0]!.from} hit a limit; went on with ${fresh[0]!.to}`, (tx) => {
     const rec = readRun(tx, issue, run);
     if (rec) writeRun(tx, { ...rec, failovers: [...rec.failovers, ...fresh.map((f) => ({ ...f, job: who }))].slice(-MAX_FAILOVER_NOTES) }, nowIso(ctx));
   });
@@ -210,12 +250,12 @@ export async function failRun(
   message: string,
   opts: { resumable?: boolean } = {},
 ): Promise<boolean> {
-  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: failed during ${step}`, (tx) => {
+  // The failure path itself: a run that is not there is nothing to mark, not a second failure.
+  return updateRunFolder(ctx, issue, run, `failed during ${step}`, (tx) => {
     const rec = readRun(tx, issue, run);
     if (!rec || isTerminal(rec.phase)) return false;
     const resumeFrom = opts.resumable ? rec.phase : undefined;
     writeRun(tx, { ...rec, phase: 'FAILED', finalizer: null, failure: { step, message, ...(resumeFrom ? { resumeFrom } : {}) } }, nowIso(ctx));
     return resumeFrom !== undefined;
   });
-  return value;
 }

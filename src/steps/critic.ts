@@ -18,11 +18,11 @@ import {
 import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
-import { paths, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
-import { loadView, nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { dispatchTasks, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
@@ -59,8 +59,7 @@ export async function critic(ctx: StepContext): Promise<void> {
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
   const { default_model: tier } = await ctx.config();
-  await updateRun(ctx, issue, run, `critic ${judgment.verdict} (iteration ${judgment.iteration})`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  await updateView(ctx, issue, run, `critic ${judgment.verdict} (iteration ${judgment.iteration})`, (v, tx) => {
     tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
     const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
     const logged = logPhase(v.run, 'critic', {
@@ -87,7 +86,7 @@ export async function critic(ctx: StepContext): Promise<void> {
 async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const { issue, run, base } = view.run;
   const config = await ctx.config();
-  const plan = view.plan!;
+  const plan = planOf(view);
   const branch = ctx.branches.integration(issue, run);
   await ctx.remote.fetchCommit(base.sha);
   const { missing } = await ctx.remote.fetch([branch]);
@@ -204,8 +203,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
         submitted: false,
       };
     }
-    await updateRun(ctx, issue, run, `critic usage`, (tx) => {
-      const v = readView(tx, issue, run)!;
+    await updateView(ctx, issue, run, `critic usage`, (v, tx) => {
       writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut!.usage) }, nowIso(ctx));
     });
   }
@@ -325,12 +323,11 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
     );
   }
   const now = nowIso(ctx);
-  const claimNonce = nonce();
-  const { value: claimed } = await updateRun(ctx, issue, run, `critic sends back ${targets.join(', ')}`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  const claim = taskClaim(ctx, 'dispatch', now);
+  const claimed = await updateView(ctx, issue, run, `critic sends back ${targets.join(', ')}`, (v, tx) => {
     if (v.run.phase !== 'REVIEWING') return [];
     for (const id of targets) {
-      const t = v.tasks.get(id)!;
+      const t = taskOf(v, id);
       writeTask(tx, issue, run, {
         ...t,
         status: 'pending',
@@ -342,10 +339,10 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
       });
     }
     writeRun(tx, { ...v.run, phase: 'EXECUTING', finalizer: null, review: { ...(v.run.review ?? FRESH_REVIEW), rerun: targets } }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, claim);
   });
   ctx.log.info(`critic: FAIL; running ${targets.join(', ')} again with the critic's reasons (iteration ${j.iteration} of ${limit})`);
-  if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+  if (claimed.length) await dispatchTasks(ctx, issue, run, claimed, claim);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -362,8 +359,7 @@ async function escalateVerdict(ctx: StepContext, view: RunView, j: Judgment, why
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
-  await updateRun(ctx, issue, run, `critic FAIL goes to a person`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  await updateView(ctx, issue, run, `critic FAIL goes to a person`, (v, tx) => {
     writeRun(tx, { ...v.run, phase: 'ESCALATING', finalizer: null, waiting: { kind: 'verdict', commentId: posted.id, iteration: j.iteration } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
   });

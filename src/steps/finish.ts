@@ -2,7 +2,7 @@ import { runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import { logPhase, type RunRecord, type RunView } from '../domain/run-state';
 import { renderPullBody, renderReport, renderReportSummary, reportMarker, type TaskResultText } from '../render/report';
-import { paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
+import { paths, planOf, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
@@ -17,7 +17,7 @@ import { earlierJudgments, lastJudgment } from '../state/judgments';
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
   const out = new Map<string, TaskResultText>();
-  for (const t of view.plan!.tasks) {
+  for (const t of planOf(view).tasks) {
     const rec = view.tasks.get(t.id);
     const file = read(paths.result(view.run.issue, view.run.run, t.id)) ?? '';
     const body = file
@@ -44,8 +44,7 @@ async function recordReport(
   const now = nowIso(ctx);
   const outcome = runOutcome(view, judgment, view.run.review?.acceptedBy != null);
   const summary = renderReportSummary(view, outcome, judgment, { generatedBy: `crew v${CREW_VERSION}`, date: now.slice(0, 10) });
-  await updateRun(ctx, issue, run, `report (${outcome.status})`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `report (${outcome.status})`, (rec, tx) => {
     tx.write(paths.report(issue, run), `${report}\n`);
     tx.write(paths.reportSummary(issue, run), `${summary}\n`);
     writeRun(tx, logPhase(mutate(rec), 'aggregator', { model: null, started: startedAt, finished: now, status: 'success', retries: 0, error: null }), now);
@@ -116,8 +115,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       notes.push(`crew could not add the label \`${label}\` (from \`pr_labels\`) to this pull request: ${sanitize((e as Error).message, 300)}`);
     }
   }
-  await updateRun(ctx, issue, run, `PR #${pr.number}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `PR #${pr.number}`, (rec, tx) => {
     if (rec.pr?.number !== pr!.number)
       writeRun(
         tx,

@@ -1,6 +1,6 @@
 import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
-import { readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
-import { CrewError, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
+import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { CrewError, dispatchTasks, nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 
 /**
  * The runner is cancelling the job (SIGINT; SIGTERM follows 7.5 s later, then a kill).
@@ -23,10 +23,9 @@ export async function saveInterruptedAttempt(
   );
   await ctx.remote.push(task.branch);
   const head = await ctx.repo.head();
-  await updateRun(ctx, issue, run, `${task.id} interrupted`, (tx) => {
-    const view = readView(tx, issue, run);
-    const mine = view?.tasks.get(task.id);
-    if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return;
+  await updateView(ctx, issue, run, `${task.id} interrupted`, (view, tx) => {
+    const mine = view.tasks.get(task.id);
+    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return;
     const now = nowIso(ctx);
     writeTask(tx, issue, run, {
       ...mine,
@@ -67,16 +66,14 @@ export async function continueInNewJob(
   );
   await ctx.remote.push(task.branch);
   const head = await ctx.repo.head();
-  const claimNonce = nonce();
-  const { value: handedOver } = await updateRun(ctx, issue, run, `${task.id} continues in a new job`, (tx) => {
-    const view = readView(tx, issue, run);
-    const mine = view?.tasks.get(task.id);
-    if (!view || !mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return false;
+  const claim = taskClaim(ctx, 'dispatch');
+  const handedOver = await updateView(ctx, issue, run, `${task.id} continues in a new job`, (view, tx) => {
+    const mine = view.tasks.get(task.id);
+    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return false;
     if (view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') return false;
-    const now = nowIso(ctx);
     writeTask(tx, issue, run, {
       ...mine,
-      claim: { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now },
+      claim: { ...claim, at: nowIso(ctx) },
       continued: { attempt, firstAttempt },
       headSha: head,
       usage: addUsage(mine.usage, spent.usage),
@@ -92,13 +89,12 @@ export async function continueInNewJob(
     return;
   }
   try {
-    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify([task.id]), nonce: claimNonce });
+    await dispatchTasks(ctx, issue, run, [task.id], claim);
   } catch (e) {
     // No job will present the claim: the task goes back to pending and the run waits for /crew resume.
-    await updateRun(ctx, issue, run, `${task.id} could not be handed over`, (tx) => {
-      const view = readView(tx, issue, run);
-      const mine = view?.tasks.get(task.id);
-      if (!view || !mine || mine.claim?.nonce !== claimNonce) return;
+    await updateView(ctx, issue, run, `${task.id} could not be handed over`, (view, tx) => {
+      const mine = view.tasks.get(task.id);
+      if (!mine || mine.claim?.nonce !== claim.nonce) return;
       writeTask(tx, issue, run, { ...mine, status: 'pending', claim: null, attempts: Math.max(0, attempt - 1) });
       if (!isTerminal(view.run.phase)) writeRun(tx, { ...view.run, phase: 'INTERRUPTED' }, nowIso(ctx));
       refreshExecutionLog(tx, issue, run);

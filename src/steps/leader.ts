@@ -9,11 +9,11 @@ import { addUsage, newTaskRecord, NOTHING_SPENT, ZERO_USAGE, type TaskClaim, typ
 import type { StateTx } from '../ports';
 import { hiddenMarker } from '../text/markdown';
 import { inert } from '../text/inert';
-import { parseJson, paths, readRun, readView, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { parseJson, paths, planOf, planTask, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateView, viewIn, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -33,9 +33,9 @@ export function settleInState(
   claim: TaskClaim,
   limits: EscalationLimits,
 ): Decision | null {
-  const view = readView(tx, issue, run)!;
-  const rec = view.tasks.get(taskId)!;
-  const task = view.plan!.tasks.find((t) => t.id === taskId)!;
+  const view = viewIn(tx, issue, run);
+  const rec = taskOf(view, taskId);
+  const task = planTask(view, taskId);
   if (result.status === 'success') {
     writeRun(tx, { ...view.run, leader: recordSuccess(view.run.leader) }, claim.at);
     return null;
@@ -74,11 +74,11 @@ export function settleInState(
   } else if (decision.action === 'give_up' && decision.reason !== NO_RULE) {
     // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
     writeTask(tx, issue, run, {
-      ...readView(tx, issue, run)!.tasks.get(taskId)!,
+      ...rec,
       error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}`,
     });
   } else if (decision.action === 'queue') {
-    writeTask(tx, issue, run, { ...readView(tx, issue, run)!.tasks.get(taskId)!, queuedQuestion: { topic: decision.topic, question: decision.question } });
+    writeTask(tx, issue, run, { ...rec, queuedQuestion: { topic: decision.topic, question: decision.question } });
   }
   writeRun(tx, next, claim.at);
   return decision;
@@ -111,7 +111,7 @@ export async function followUp(ctx: StepContext, issue: number, run: number, dec
  * for it becomes the open one (comment id 0 until `askPerson` posts it). Returns it, or null.
  */
 export function openQueuedQuestion(tx: StateTx, issue: number, run: number, now: string): { task: string; question: string; planReview: boolean } | null {
-  const view = readView(tx, issue, run)!;
+  const view = viewIn(tx, issue, run);
   const next = view.plan?.tasks.map((t) => view.tasks.get(t.id)).find((t) => t?.queuedQuestion);
   if (!next?.queuedQuestion || view.run.waiting) return null;
   const { topic, question } = next.queuedQuestion;
@@ -138,8 +138,7 @@ export async function askPerson(ctx: StepContext, issue: number, run: number, ta
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
-  await updateRun(ctx, issue, run, `asked about ${task}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `asked about ${task}`, (rec, tx) => {
     if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0)
       writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
   });
@@ -171,8 +170,8 @@ export async function replanTasks(
   const config = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   const snap = await ctx.state.load(prefix);
-  const view = readView(snap, issue, run)!;
-  const plan = view.plan!;
+  const view = viewIn(snap, issue, run);
+  const plan = planOf(view);
   const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
   const old = plan.tasks.filter((t) => taskIds.includes(t.id));
   const reasons = old.map((t) => `- ${t.id} ${t.title}: ${view.tasks.get(t.id)?.error ?? 'failed'}`).join('\n');
@@ -225,12 +224,11 @@ export async function replanTasks(
   // Each replacement task gets a branch of its own; parallel jobs may re-plan at once, so this counts in its own write.
   if (replacement) await spend(ctx, issue, run, { branches: replacement.length });
   const now = nowIso(ctx);
-  const claimNonce = nonce();
-  const { value: claimed } = await updateRun(ctx, issue, run, `re-plan ${taskIds.join(', ')}`, (tx) => {
-    const v = readView(tx, issue, run)!;
+  const claim = taskClaim(ctx, 'dispatch', now);
+  const claimed = await updateView(ctx, issue, run, `re-plan ${taskIds.join(', ')}`, (v, tx) => {
     const rec = { ...v.run, usage: addUsage(v.run.usage, usage), ...(opts.endOfRun ? { leader: { ...v.run.leader, replannedFailed: true } } : {}) };
     if (!replacement) {
-      for (const id of taskIds) writeTask(tx, issue, run, { ...v.tasks.get(id)!, pendingReplan: false });
+      for (const id of taskIds) writeTask(tx, issue, run, { ...taskOf(v, id), pendingReplan: false });
       writeRun(tx, rec, now);
       refreshExecutionLog(tx, issue, run);
       return [];
@@ -239,14 +237,14 @@ export async function replanTasks(
     // New tasks start where the old ones did; whatever depended on an old task now waits for its replacements.
     const inherited = [...new Set(old.flatMap((t) => t.dependsOn))].filter((d) => !taskIds.includes(d));
     const added = replacement.map((t) => ({ ...t, dependsOn: [...new Set([...t.dependsOn, ...inherited])] }));
-    const kept = v.plan!.tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
-    const next: Plan = { ...v.plan!, tasks: [...kept, ...added] };
+    const kept = planOf(v).tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
+    const next: Plan = { ...planOf(v), tasks: [...kept, ...added] };
     tx.write(paths.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
     for (const t of added) {
       tx.write(paths.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
       writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
     }
-    for (const id of taskIds) writeTask(tx, issue, run, { ...v.tasks.get(id)!, pendingReplan: false, replacedBy: newIds });
+    for (const id of taskIds) writeTask(tx, issue, run, { ...taskOf(v, id), pendingReplan: false, replacedBy: newIds });
     // A question still open about another task stays open: the new tasks start once it is answered.
     const answered = rec.waiting?.kind === 'decision' && taskIds.includes(rec.waiting.task);
     const stillWaiting = rec.phase === 'ESCALATING' && !answered;
@@ -261,11 +259,11 @@ export async function replanTasks(
       },
       now,
     );
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, claim);
   });
   if (!replacement) ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);
   else ctx.log.info(`leader: replaced ${taskIds.join(', ')} with ${replacement.map((t) => t.id).join(', ')}`);
-  if (claimed.length) await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(claimed), nonce: claimNonce });
+  if (claimed.length) await dispatchTasks(ctx, issue, run, claimed, claim);
   await syncPlanComment(ctx, issue, run);
   return replacement ? { replaced: true } : { replaced: false, why };
 }

@@ -16,6 +16,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import { redact } from '../text/redact';
 import type { StepContext } from './context';
 import { MAX_OUTPUT_BYTES } from './sandbox-setup';
+import { planOf } from '../state/run-files';
 
 /** What a failed command printed on the integrated branch. */
 export interface FailedCommand {
@@ -39,7 +40,7 @@ export async function localise(
 ): Promise<Localisation[]> {
   if (!failed.length || opts.budgetSeconds <= 0) return [];
   const { issue, run, base } = view.run;
-  const plan = view.plan!;
+  const plan = planOf(view);
   const tasks: LocalisableTask[] = plan.tasks
     .filter((t) => !view.tasks.get(t.id)?.replacedBy)
     .map((t) => ({ id: t.id, dependsOn: t.dependsOn, changedFiles: view.tasks.get(t.id)?.changedFiles ?? [] }));

@@ -2,7 +2,7 @@ import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCh
 import { forAPerson } from '../domain/judgment';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
-import { readRun, writeRun } from '../state/run-files';
+import { writeRun } from '../state/run-files';
 import { loadView, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
 
@@ -94,8 +94,7 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
   const { issue, run } = view.run;
   const before = view.run.merge;
   if (before && before.state === m.state && before.reason === m.reason && before.headSha === m.headSha) return;
-  await updateRun(ctx, issue, run, `merge ${m.state}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `merge ${m.state}`, (rec, tx) => {
     writeRun(tx, { ...rec, merge: m }, nowIso(ctx));
   });
   const reportId = view.run.pr?.reportCommentId;

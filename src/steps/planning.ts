@@ -12,7 +12,7 @@ import { failureComment } from '../render/messages';
 import { hiddenMarker } from '../text/markdown';
 import { inert } from '../text/inert';
 import type { StateTx } from '../ports';
-import { parseJson, paths, readJobTimes, readRun, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
+import { parseJson, paths, readJobTimes, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
 import { readPastRuns } from '../state/past-runs';
 import { billableMinutes, runMinutes, type JobTime } from '../domain/actions-minutes';
 import { estimateRun } from '../domain/estimate';
@@ -21,7 +21,7 @@ import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
-import { nonce, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -116,8 +116,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   const book = (u: Usage) => (usage = addUsage(usage, u));
   /** One state write that also books the model usage spent so far in this step. */
   const record: Recorder = (message, mutate) =>
-    updateRun(ctx, issue, run, `${message}`, (tx) => {
-      const rec = readRun(tx, issue, run)!;
+    updateRun(ctx, issue, run, `${message}`, (rec, tx) => {
       writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
       refreshExecutionLog(tx, issue, run);
     });
@@ -220,9 +219,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     for (const problem of past.problems) ctx.log.warn(problem);
     let estimate: CostEstimate | null = null;
     const now = nowIso(ctx);
-    const claimNonce = nonce();
     let version = 0;
-    let claimed: string[] = [];
     await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (current, tx) => {
       let rec = logPhase(current, 'decomposer', {
         model: config.default_model,
@@ -268,10 +265,8 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       await requestApproval(ctx, issue, run, version, passed, findingsText(findings), estimate);
       return [];
     }
-    await updateRun(ctx, issue, run, `start`, (tx) => {
-      claimed = claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
-    });
-    return claimed;
+    const claim = taskClaim(ctx, 'this-run', now);
+    return await updateRunFolder(ctx, issue, run, `start`, (tx) => claimReadyTasks(tx, issue, run, config.max_parallel, claim));
   } catch (e) {
     if (!(e instanceof SubmissionRejected)) throw e;
     const who =
@@ -358,8 +353,7 @@ export async function requestApproval(
   if (estimate) lines.push('', `**Estimate:** ${estimateText(estimate)}`);
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
-  await updateRun(ctx, issue, run, `approval requested for v${version}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `approval requested for v${version}`, (rec, tx) => {
     if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version)
       writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
   });

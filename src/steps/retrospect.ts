@@ -6,7 +6,7 @@ import { runFolder } from '../domain/refs';
 import { knowledgeEntry, renderRetrospective, renderRetrospectiveMd, retroMode, selectProposals, type Retrospective } from '../domain/retrospective';
 import { addUsage, logPhase, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
 import { KNOWLEDGE_PATH } from '../state/knowledge';
-import { parseJson, paths, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
+import { parseJson, paths, refreshExecutionLog, writeRun } from '../state/run-files';
 import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
@@ -106,8 +106,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     if (forced) await spend(ctx, issue, run, { comments: 1 });
     ref = await ctx.forge.postComment(target, body);
   }
-  await updateRun(ctx, issue, run, `${mode} retrospective`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `${mode} retrospective`, (rec, tx) => {
     tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
     tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
     const logged = logPhase(rec, 'retrospector', {

@@ -2,10 +2,10 @@ import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
 import { addSpent, addUsage, allTasksDone, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
-import { paths, readView, refreshExecutionLog, writeTask } from '../state/run-files';
+import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
-import { nonce, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
+import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateView, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
 /** One attempt at a task, as crew judged it. It travels in the commit that carries the attempt's work. */
@@ -42,8 +42,8 @@ export function parseAttemptCommit(message: string): AttemptOutcome | undefined 
 
 /** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
 export async function recordRetry(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
-  await updateRun(ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (tx) => {
-    const mine = readView(tx, issue, run)?.tasks.get(taskId);
+  await updateView(ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (view, tx) => {
+    const mine = view.tasks.get(taskId);
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     if (!mine) return;
     writeTask(tx, issue, run, {
@@ -71,11 +71,10 @@ export async function recordRetry(ctx: StepContext, issue: number, run: number, 
 export async function recordFinal(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const claimNonce = nonce();
-  const { value: outcome } = await updateRun(ctx, issue, run, `${taskId} ${o.checked.status}`, (tx) => {
-    const current = readView(tx, issue, run);
-    const mine = current?.tasks.get(taskId);
-    if (!current || !mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null, settled: false };
+  const claim = taskClaim(ctx, 'dispatch', now);
+  const outcome = await updateView(ctx, issue, run, `${taskId} ${o.checked.status}`, (current, tx) => {
+    const mine = current.tasks.get(taskId);
+    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null, settled: false };
     writeTask(tx, issue, run, {
       ...mine,
       status: o.checked.status,
@@ -94,12 +93,11 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
-    const claim = { runId: `dispatch:${claimNonce}`, nonce: claimNonce, at: now };
     // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
     const decision = settleInState(tx, issue, run, taskId, o.checked, claim, config.escalation_limits);
     const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
     refreshExecutionLog(tx, issue, run);
-    const after = readView(tx, issue, run)!;
+    const after = viewIn(tx, issue, run);
     return {
       claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids,
       decision,
@@ -109,7 +107,7 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
   ctx.log.checkpoint('task-recorded');
   if (o.seen.ending === 'shutdown') {
     // The shutdown_response: the leader's record that the worker stopped, and where its work is.
-    await updateRun(ctx, issue, run, `${taskId} stopped`, (tx) => {
+    await updateRunFolder(ctx, issue, run, `${taskId} stopped`, (tx) => {
       writeMessage(tx, issue, run, {
         id: messageId(now, taskId, nonce()),
         from: taskId,
@@ -122,10 +120,10 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
   }
   if (outcome.claimed.length) {
     // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
-    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(outcome.claimed), nonce: claimNonce });
+    await dispatchTasks(ctx, issue, run, outcome.claimed, claim);
   } else if (outcome.settled && ctx.settings.step === 'work') {
     // The last task settled. A work job that succeeds has no advance job after it, so a dispatch with no tasks runs one to finish the run.
-    await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: '[]', nonce: nonce() });
+    await dispatchTasks(ctx, issue, run, []);
   }
   if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
   await syncPlanComment(ctx, issue, run);

@@ -11,8 +11,8 @@ import { saveMarginMinutes } from '../config/job-limit';
 import { NOTHING_SPENT, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
-import { readAttemptHistory, readView, writeTask } from '../state/run-files';
-import { CrewError, loadView, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
+import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-files';
+import { CrewError, loadView, nonce, nowIso, syncPlanComment, updateView, type StepContext } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
@@ -25,17 +25,14 @@ import { promptWithInstructions } from './agent-instructions';
  * starts nothing twice.
  */
 async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
-  const { value } = await updateRun(ctx, issue, run, `start ${taskId}`, (tx) => {
-    const v = readView(tx, issue, run);
-    const t = v?.tasks.get(taskId);
-    if (!v || (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim)
-      return false;
+  return updateView(ctx, issue, run, `start ${taskId}`, (v, tx) => {
+    const t = v.tasks.get(taskId);
+    if ((v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
     if (t.claim.runId === ctx.runId) return true; // this workflow run already took it (a re-run of the job)
     if (t.claim.nonce !== claimNonce || !t.claim.runId.startsWith('dispatch:')) return false;
     writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
     return true;
   });
-  return value;
 }
 
 /** The `work` job: one task, on its own branch, from claim to pushed result, retrying within the job. */
@@ -64,13 +61,13 @@ export async function work(ctx: StepContext): Promise<void> {
 
   // The branch starts from the run's base plus the work of every task it depends on.
   await ctx.remote.fetchCommit(view.run.base.sha);
-  const depBranches = task.dependsOn.map((d) => view.tasks.get(d)!.branch);
+  const depBranches = task.dependsOn.map((d) => taskOf(view, d).branch);
   const { missing } = await ctx.remote.fetch([rec.branch, ...depBranches]);
   const resuming = !missing.includes(rec.branch);
   await ctx.repo.checkoutNew(rec.branch, resuming ? ctx.remote.tracking(rec.branch) : view.run.base.sha);
   // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
   for (const dep of task.dependsOn) {
-    const branch = view.tasks.get(dep)!.branch;
+    const branch = taskOf(view, dep).branch;
     if (missing.includes(branch))
       throw new CrewError(
         `task ${taskId}`,
@@ -105,8 +102,7 @@ export async function work(ctx: StepContext): Promise<void> {
         .filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying'))
         .map((t) => t.id),
     send: async (to, text) => {
-      await updateRun(ctx, issue, run, `${taskId} messages ${to}`, (tx) => {
-        const v = readView(tx, issue, run)!;
+      await updateView(ctx, issue, run, `${taskId} messages ${to}`, (v, tx) => {
         const targets =
           to === 'all' ? [...v.tasks.values()].filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')).map((t) => t.id) : [to];
         const at = nowIso(ctx);
@@ -162,7 +158,7 @@ export async function work(ctx: StepContext): Promise<void> {
         ctx.model(),
         {
           task,
-          plan: view.plan!,
+          plan: planOf(view),
           attempt,
           repoDir: ctx.repo.dir,
           protectedPaths: config.protected_paths,

@@ -1,8 +1,8 @@
 import { isTerminal } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import { messageId, writeMessage } from '../../state/inbox';
-import { readView, writeRun } from '../../state/run-files';
-import { nonce, nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { writeRun } from '../../state/run-files';
+import { nonce, nowIso, syncPlanComment, updateView, type StepContext } from '../context';
 import { reportEndedRun } from '../finish';
 import { WAITING_LABEL } from '../../domain/labels';
 import { latestRun } from './common';
@@ -20,8 +20,7 @@ export async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
   }
   const run = last.run;
   const at = nowIso(ctx);
-  const { value: stopping } = await updateRun(ctx, issue, run, `aborted by @${ev.comment.author.login}`, (tx) => {
-    const view = readView(tx, issue, run)!;
+  const stopping = await updateView(ctx, issue, run, `aborted by @${ev.comment.author.login}`, (view, tx) => {
     if (isTerminal(view.run.phase)) return null;
     const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
     for (const task of running) {

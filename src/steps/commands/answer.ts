@@ -1,5 +1,5 @@
 import type { CommentEvent } from '../../event';
-import { paths, readRun, writeRun } from '../../state/run-files';
+import { paths, writeRun } from '../../state/run-files';
 import { nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
 import { planRun } from '../planning';
 import { WAITING_LABEL } from '../../domain/labels';
@@ -45,8 +45,7 @@ export async function answer(ctx: StepContext, ev: CommentEvent, text: string, o
     return;
   }
   const run = last.run;
-  const { value: taken } = await updateRun(ctx, issue, run, `answer from @${ev.comment.author.login}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  const taken = await updateRun(ctx, issue, run, `answer from @${ev.comment.author.login}`, (rec, tx) => {
     if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId) return false;
     const before = tx.read(paths.answers(issue, run)) ?? '';
     const entry = [

@@ -1,7 +1,7 @@
 import type { CommentEvent } from '../../event';
-import { readRun, writeRun } from '../../state/run-files';
+import { writeRun } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
-import { nonce, nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { nowIso, syncPlanComment, taskClaim, updateRun, type StepContext } from '../context';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
 import { decideTask } from './decisions';
@@ -31,11 +31,10 @@ export async function approve(ctx: StepContext, ev: CommentEvent): Promise<void>
   const run = last.run;
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const { value: claimed } = await updateRun(ctx, issue, run, `plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  const claimed = await updateRun(ctx, issue, run, `plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (rec, tx) => {
     if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion) return null;
     writeRun(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now));
   });
   if (claimed === null) return ctx.log.info('the plan changed or was approved by someone else first');
   ctx.log.checkpoint('plan-approved');
@@ -57,8 +56,7 @@ export async function revise(ctx: StepContext, ev: CommentEvent, feedback: strin
     return;
   }
   const run = last.run;
-  const { value: taken } = await updateRun(ctx, issue, run, `revise`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  const taken = await updateRun(ctx, issue, run, `revise`, (rec, tx) => {
     if (rec.phase !== 'AWAITING_APPROVAL') return false;
     writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
     return true;

@@ -1,9 +1,9 @@
 import { failingEvaluations, rerunAdvice, tasksToRerun } from '../../domain/judgment';
 import { failedTasks, FRESH_REVIEW, settlement, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
-import { readView, writeRun, writeTask } from '../../state/run-files';
+import { taskOf, writeRun, writeTask } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
-import { loadView, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { loadView, nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from '../context';
 import { askPerson, openQueuedQuestion, replanTasks } from '../leader';
 import { lastJudgment } from '../../state/judgments';
 import { WAITING_LABEL } from '../../domain/labels';
@@ -28,13 +28,12 @@ export async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRe
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const claimNonce = nonce();
+  const claim = taskClaim(ctx, 'this-run', now);
   let toReplan: string[] = [];
   const asking: { next: ReturnType<typeof openQueuedQuestion> } = { next: null };
-  const { value: claimed } = await updateRun(ctx, issue, run, `${reply} ${waiting.task} (@${ev.comment.author.login})`, (tx) => {
-    const view = readView(tx, issue, run)!;
+  const claimed = await updateView(ctx, issue, run, `${reply} ${waiting.task} (@${ev.comment.author.login})`, (view, tx) => {
     if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId) return null;
-    const task = view.tasks.get(waiting.task)!;
+    const task = taskOf(view, waiting.task);
     if (reply === 'accept') writeTask(tx, issue, run, { ...task, accepted: true });
     if (reply === 'retry' || reply === 'answer') {
       const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
@@ -42,10 +41,10 @@ export async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRe
     }
     if (reply === 'revise') {
       toReplan = failedTasks(view).map((t) => t.id);
-      for (const id of toReplan) writeTask(tx, issue, run, { ...view.tasks.get(id)!, pendingReplan: true });
+      for (const id of toReplan) writeTask(tx, issue, run, { ...taskOf(view, id), pendingReplan: true });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
-    const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    const started = reply === 'revise' ? [] : claimReadyTasks(tx, issue, run, config.max_parallel, claim);
     // One question at a time: the next one that waited for this answer is asked now.
     asking.next = openQueuedQuestion(tx, issue, run, now);
     return started;
@@ -77,10 +76,9 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
   const config = await ctx.config();
   const judgment = await lastJudgment(ctx.state, await loadView(ctx, issue, run));
   const now = nowIso(ctx);
-  const claimNonce = nonce();
+  const claim = taskClaim(ctx, 'this-run', now);
   const judgeAgain = reply === 'accept' || !judgment || (failingEvaluations(judgment).every((e) => e.met === null) && judgment.adversarial.length === 0);
-  const { value: claimed } = await updateRun(ctx, issue, run, `${reply} the critic's FAIL (@${ev.comment.author.login})`, (tx) => {
-    const view = readView(tx, issue, run)!;
+  const claimed = await updateView(ctx, issue, run, `${reply} the critic's FAIL (@${ev.comment.author.login})`, (view, tx) => {
     if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId) return null;
     const review = view.run.review ?? FRESH_REVIEW;
     if (reply === 'accept') {
@@ -95,11 +93,11 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
     // The person asks for another round: a failure that was already on the base is the tasks' to fix too.
     const targets = tasksToRerun(judgment!, view, { blameBefore: true });
     for (const id of targets) {
-      const t = view.tasks.get(id)!;
+      const t = taskOf(view, id);
       writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, rerunAdvice(judgment!, id)] });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: claimNonce, at: now }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, claim);
   });
   if (claimed === null) return ctx.log.info('the decision was already taken');
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
@@ -115,8 +113,7 @@ async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRec
   const run = last.run;
   const waiting = last.waiting as Extract<RunRecord['waiting'], { kind: 'conflict' }>;
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
-  const { value: taken } = await updateRun(ctx, issue, run, `integrate again (@${ev.comment.author.login})`, (tx) => {
-    const view = readView(tx, issue, run)!;
+  const taken = await updateView(ctx, issue, run, `integrate again (@${ev.comment.author.login})`, (view, tx) => {
     if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId) return false;
     writeRun(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, nowIso(ctx));
     return true;
@@ -146,8 +143,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
   const run = last.run;
   const config = await ctx.config();
   const now = nowIso(ctx);
-  const { value: out } = await updateRun(ctx, issue, run, `retry ${only ?? 'failed tasks'}`, (tx) => {
-    const view = readView(tx, issue, run)!;
+  const out = await updateView(ctx, issue, run, `retry ${only ?? 'failed tasks'}`, (view, tx) => {
     const failed = (id: string) => settlement(view.tasks.get(id)) === 'failed';
     // A task blocked by a failed dependency can only run if that dependency runs again too.
     const wanted = new Set<string>();
@@ -157,7 +153,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
       for (const d of view.plan?.tasks.find((t) => t.id === id)?.dependsOn ?? []) want(d);
     };
     for (const t of view.tasks.values()) if (!only || t.id === only) want(t.id);
-    const targets = [...wanted].map((id) => view.tasks.get(id)!);
+    const targets = [...wanted].map((id) => taskOf(view, id));
     // crew failed after the tasks (integrating, judging, finishing): retrying means carrying on from there.
     if (!targets.length && !only && view.run.phase === 'FAILED' && view.run.failure?.resumeFrom) return { resume: true as const };
     if (!targets.length)
@@ -165,7 +161,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
     for (const t of targets) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
     writeRun(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
     return {
-      claimed: claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now),
+      claimed: claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now)),
       retried: targets.map((t) => t.id),
     };
   });

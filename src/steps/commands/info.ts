@@ -1,9 +1,9 @@
 import { isTerminal } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import { helpComment } from '../../render/messages';
-import { readRun, runNumbers } from '../../state/run-files';
+import { runNumbers } from '../../state/run-files';
 import { remember, retrospect } from '../retrospect';
-import { syncPlanComment, type StepContext } from '../context';
+import { recordIn, syncPlanComment, type StepContext } from '../context';
 import { latestRun } from './common';
 import { askUnasked } from './replies';
 
@@ -44,7 +44,7 @@ export async function rememberCandidate(ctx: StepContext, ev: CommentEvent, n: n
   const issue = ev.issue.number;
   const snap = await ctx.state.load(`issue-${issue}/`);
   const runs = runNumbers(snap, issue)
-    .map((k) => readRun(snap, issue, k)!)
+    .map((k) => recordIn(snap, issue, k))
     .filter(Boolean);
   await ctx.forge.postComment(issue, await remember(ctx, issue, runs, n, ev.comment.author.login));
 }

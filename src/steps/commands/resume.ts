@@ -1,8 +1,8 @@
 import { failedTasks, isTerminal, type Phase, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
-import { readRun, readView, writeRun, writeTask } from '../../state/run-files';
+import { taskOf, writeRun, writeTask } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
-import { loadView, nonce, nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
+import { loadView, nowIso, syncPlanComment, taskClaim, updateRun, updateView, type StepContext } from '../context';
 import { takePushedResult } from '../task-results';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
@@ -46,8 +46,7 @@ async function resumeFailed(ctx: StepContext, ev: CommentEvent, last: RunRecord,
   const issue = ev.issue.number;
   const run = last.run;
   const back: Phase = from === 'INTERRUPTED' ? 'EXECUTING' : from;
-  const { value: taken } = await updateRun(ctx, issue, run, `resume in ${back} after a failure`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  const taken = await updateRun(ctx, issue, run, `resume in ${back} after a failure`, (rec, tx) => {
     if (rec.phase !== 'FAILED' || !rec.failure?.resumeFrom) return false;
     const finalizer = back === 'INTEGRATING' || back === 'REVIEWING' ? ctx.runId : null;
     writeRun(tx, { ...rec, phase: back, failure: null, finalizer }, nowIso(ctx));
@@ -94,19 +93,18 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
   // What a vanished worker pushed is taken; only what never reached its branch runs again.
   const pushed = new Map<string, 'retry' | 'none'>();
   for (const id of dead) {
-    const taken = await takePushedResult(ctx, issue, run, snapshot.tasks.get(id)!);
+    const taken = await takePushedResult(ctx, issue, run, taskOf(snapshot, id));
     if (taken !== 'recorded') pushed.set(id, taken);
   }
-  const { value: claimed } = await updateRun(ctx, issue, run, `resume`, (tx) => {
-    const view = readView(tx, issue, run)!;
+  const claimed = await updateView(ctx, issue, run, `resume`, (view, tx) => {
     for (const [id, how] of pushed) {
-      const t = view.tasks.get(id)!;
+      const t = taskOf(view, id);
       // An attempt that never reached the branch does not count against the task.
       if (t.status === 'running' || t.status === 'retrying')
         writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null, failure: null }, now);
-    return claimReadyTasks(tx, issue, run, config.max_parallel, { runId: ctx.runId, nonce: nonce(), at: now }, now);
+    return claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now));
   });
   ctx.log.checkpoint('run-resumed');
   setOutputs(ctx, issue, run, claimed, true);

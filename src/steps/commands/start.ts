@@ -133,8 +133,7 @@ export async function ensurePlanComment(ctx: StepContext, issue: number, run: nu
   const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
   // Posted but not yet recorded: a job that dies here leaves a comment only a search can find.
   if (!found) ctx.log.checkpoint('plan-comment-sent');
-  await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (tx) => {
-    const rec = readRun(tx, issue, run)!;
+  await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (rec, tx) => {
     if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
   });
   ctx.log.checkpoint('plan-comment-posted');

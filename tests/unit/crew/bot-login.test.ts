@@ -1,19 +1,16 @@
 import { Octokit } from '@octokit/rest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubForgeOptions } from '../../../src/adapters/github/forge';
 import { tokenKind } from '../../../src/main';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
 describe("crew's own login, by the kind of token it was given", () => {
   let gh: FakeGitHub;
-  let dir: string;
   let issue: number;
   let people: Octokit;
 
@@ -21,18 +18,10 @@ describe("crew's own login, by the kind of token it was given", () => {
   const calls = (route: string) => gh.requests.filter((r) => r.route === route).length;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bot-login-'));
-    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' } });
-    process.env.GITHUB_API_URL = gh.url;
+    ({ gh } = await fakeGitHubForTest({ prefix: 'bot-login-', apiUrl: true }));
     gh.addUser('maintainer', { permission: 'write' });
     people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
-  });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
   });
 
   it('tells user tokens from installation tokens by prefix, and no further', () => {

@@ -6,7 +6,7 @@ import { gitRepo } from '../../../src/adapters/git/git-repo';
 import { isProtectedPath } from '../../../src/domain/glob';
 import { parseAttemptCommit } from '../../../src/steps/task-results';
 import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
-import { FakeGitHub } from '../../support/github/fake-github';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 describe('GitWorkingCopy over a real checkout', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crew-gitrepo-'));
@@ -35,51 +35,45 @@ describe('GitWorkingCopy over a real checkout', () => {
 
 describe('GitRemote.push when another job pushed to the same task branch first', () => {
   it('fetches, rebases and pushes again, never forcing; a conflicting rebase is undone and reported', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'crew-push-'));
-    const gh = await FakeGitHub.start({ root, files: { 'README.md': '# r\n' } });
-    try {
-      const branch = 'crew/1/r1/t1';
-      const token = gh.actionsToken({ contents: 'write' });
-      const job = async (name: string) => {
-        const dir = join(root, name);
-        await git(['clone', '--quiet', gh.repoDir, dir]);
-        const { repo, remote } = gitRepo(dir, gh.cloneUrl, token);
-        await repo.checkoutNew(branch, 'refs/remotes/origin/main');
-        return { dir, repo, remote };
-      };
-      // Two workers on the same task: the first (restarted) and the second both started from main.
-      const first = await job('first');
-      const second = await job('second');
-      const third = await job('third');
-      writeFileSync(join(first.dir, 'a.txt'), 'from the first job\n');
-      await first.repo.commitAll('crew: t1 (attempt 1, partial)');
-      await first.remote.push(branch);
-      const firstTip = await first.repo.head();
+    const { gh, dir: root } = await fakeGitHubForTest({ prefix: 'crew-push-', files: { 'README.md': '# r\n' } });
+    const branch = 'crew/1/r1/t1';
+    const token = gh.actionsToken({ contents: 'write' });
+    const job = async (name: string) => {
+      const dir = join(root, name);
+      await git(['clone', '--quiet', gh.repoDir, dir]);
+      const { repo, remote } = gitRepo(dir, gh.cloneUrl, token);
+      await repo.checkoutNew(branch, 'refs/remotes/origin/main');
+      return { dir, repo, remote };
+    };
+    // Two workers on the same task: the first (restarted) and the second both started from main.
+    const first = await job('first');
+    const second = await job('second');
+    const third = await job('third');
+    writeFileSync(join(first.dir, 'a.txt'), 'from the first job\n');
+    await first.repo.commitAll('crew: t1 (attempt 1, partial)');
+    await first.remote.push(branch);
+    const firstTip = await first.repo.head();
 
-      writeFileSync(join(second.dir, 'b.txt'), 'from the second job\n');
-      await second.repo.commitAll('crew: t1 work');
-      await second.repo.commitAll('crew: t1 (attempt 2, success)\n\nCrew-Result: {}', { allowEmpty: true });
-      await second.remote.push(branch);
-      const tip = await gh.repo.branchSha(branch);
-      expect(tip).toBe(await second.repo.head());
-      // Nothing the first job pushed was lost: its commit is in the history, and the result commit is still at the tip.
-      expect(await second.repo.isAncestor(firstTip, tip!)).toBe(true);
-      expect(await gh.repo.readFile(`refs/heads/${branch}`, 'a.txt')).toBe('from the first job\n');
-      expect(await gh.repo.readFile(`refs/heads/${branch}`, 'b.txt')).toBe('from the second job\n');
-      expect(await second.repo.commitMessage('HEAD')).toContain('Crew-Result: {}');
+    writeFileSync(join(second.dir, 'b.txt'), 'from the second job\n');
+    await second.repo.commitAll('crew: t1 work');
+    await second.repo.commitAll('crew: t1 (attempt 2, success)\n\nCrew-Result: {}', { allowEmpty: true });
+    await second.remote.push(branch);
+    const tip = await gh.repo.branchSha(branch);
+    expect(tip).toBe(await second.repo.head());
+    // Nothing the first job pushed was lost: its commit is in the history, and the result commit is still at the tip.
+    expect(await second.repo.isAncestor(firstTip, tip!)).toBe(true);
+    expect(await gh.repo.readFile(`refs/heads/${branch}`, 'a.txt')).toBe('from the first job\n');
+    expect(await gh.repo.readFile(`refs/heads/${branch}`, 'b.txt')).toBe('from the second job\n');
+    expect(await second.repo.commitMessage('HEAD')).toContain('Crew-Result: {}');
 
-      writeFileSync(join(third.dir, 'a.txt'), 'from the third job\n');
-      await third.repo.commitAll('crew: t1 conflicting');
-      const mine = await third.repo.head();
-      await expect(third.remote.push(branch)).rejects.toThrow(/another job pushed to crew\/1\/r1\/t1 .* \(conflicts in a\.txt\)\. Nothing was overwritten\./);
-      expect(await gh.repo.branchSha(branch)).toBe(tip);
-      // The rebase was undone: the job's own commit is checked out as it was.
-      expect(await third.repo.head()).toBe(mine);
-      expect(await git(['status', '--porcelain'], { cwd: third.dir })).toBe('');
-    } finally {
-      await gh.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    writeFileSync(join(third.dir, 'a.txt'), 'from the third job\n');
+    await third.repo.commitAll('crew: t1 conflicting');
+    const mine = await third.repo.head();
+    await expect(third.remote.push(branch)).rejects.toThrow(/another job pushed to crew\/1\/r1\/t1 .* \(conflicts in a\.txt\)\. Nothing was overwritten\./);
+    expect(await gh.repo.branchSha(branch)).toBe(tip);
+    // The rebase was undone: the job's own commit is checked out as it was.
+    expect(await third.repo.head()).toBe(mine);
+    expect(await git(['status', '--porcelain'], { cwd: third.dir })).toBe('');
   });
 });
 
@@ -209,36 +203,34 @@ describe('commit messages far over the 128 KiB limit of one argument (E2BIG)', (
 
 describe('a push GitHub refuses by rule (a repository ruleset on crew/*)', () => {
   it('fails once, with a message that names the rule and what to change, for a task branch and for crew/state', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'crew-ruleset-'));
-    const gh = await FakeGitHub.start({ root, files: { 'README.md': '# r\n' }, settings: { ruleset_branch_prefixes: ['crew/'] } });
-    try {
-      const token = gh.actionsToken({ contents: 'write' });
-      const dir = join(root, 'job');
-      await git(['clone', '--quiet', gh.repoDir, dir]);
-      const { repo, remote } = gitRepo(dir, gh.cloneUrl, token);
-      await repo.checkoutNew('crew/1/r1/t1', 'refs/remotes/origin/main');
-      writeFileSync(join(dir, 'a.txt'), 'work\n');
-      await repo.commitAll('crew: t1 work');
-      const refused = await remote.push('crew/1/r1/t1').then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
-      expect(refused?.message).toMatch(
-        /^GitHub refused crew's push to crew\/1\/r1\/t1: a repository ruleset or branch protection covers that branch \(.*GH013: Repository rule violations found for refs\/heads\/crew\/1\/r1\/t1/,
-      );
-      expect(refused?.message).toContain('exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`');
-      const { GitStateStore } = await import('../../../src/adapters/git/state-store');
-      const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-      const store = new GitStateStore(join(root, 'state'), gh.cloneUrl, token, { now: () => new Date(), sleep: async () => undefined }, quiet);
-      await expect(store.update('issue-1/', 'x', (tx) => tx.write('issue-1/a', 'b'))).rejects.toThrow(
-        /GitHub refused crew's push to crew\/state: a repository ruleset/,
-      );
-      expect(refused?.message).toContain('- Commits must have verified signatures.');
-      // Nothing reached the branch.
-      expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();
-    } finally {
-      await gh.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    const { gh, dir: root } = await fakeGitHubForTest({
+      prefix: 'crew-ruleset-',
+      files: { 'README.md': '# r\n' },
+      settings: { ruleset_branch_prefixes: ['crew/'] },
+    });
+    const token = gh.actionsToken({ contents: 'write' });
+    const dir = join(root, 'job');
+    await git(['clone', '--quiet', gh.repoDir, dir]);
+    const { repo, remote } = gitRepo(dir, gh.cloneUrl, token);
+    await repo.checkoutNew('crew/1/r1/t1', 'refs/remotes/origin/main');
+    writeFileSync(join(dir, 'a.txt'), 'work\n');
+    await repo.commitAll('crew: t1 work');
+    const refused = await remote.push('crew/1/r1/t1').then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).toMatch(
+      /^GitHub refused crew's push to crew\/1\/r1\/t1: a repository ruleset or branch protection covers that branch \(.*GH013: Repository rule violations found for refs\/heads\/crew\/1\/r1\/t1/,
+    );
+    expect(refused?.message).toContain('exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`');
+    const { GitStateStore } = await import('../../../src/adapters/git/state-store');
+    const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const store = new GitStateStore(join(root, 'state'), gh.cloneUrl, token, { now: () => new Date(), sleep: async () => undefined }, quiet);
+    await expect(store.update('issue-1/', 'x', (tx) => tx.write('issue-1/a', 'b'))).rejects.toThrow(
+      /GitHub refused crew's push to crew\/state: a repository ruleset/,
+    );
+    expect(refused?.message).toContain('- Commits must have verified signatures.');
+    // Nothing reached the branch.
+    expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();
   });
 });

@@ -1,14 +1,13 @@
 import { Octokit } from '@octokit/rest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubForge } from '../../../src/adapters/github/forge';
 import { decideRetry, MAX_RATE_LIMIT_RETRIES, type FailedRequest } from '../../../src/adapters/github/request-policy';
 import type { Clock, Log, RateLimitWait } from '../../../src/ports';
 import { git } from '../../support/git-cli';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const fail = (f: Partial<FailedRequest>): FailedRequest => ({ method: 'GET', status: 500, headers: {}, message: 'x', ...f });
@@ -92,20 +91,12 @@ describe('GitHubForge through faults of the fake GitHub', () => {
 
   beforeEach(async () => {
     waits.length = slept.length = warnings.length = 0;
-    dir = await mkdtemp(join(tmpdir(), 'forge-faults-'));
-    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' } });
+    ({ gh, dir } = await fakeGitHubForTest({ prefix: 'forge-faults-', apiUrl: true }));
     gh.addUser('maintainer', { permission: 'write' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
-    process.env.GITHUB_API_URL = gh.url;
     const token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
     forge = forgeOn(gh, token, log, { rateLimitWaits: () => waits, clock }, { clock, onRateLimit: (w) => waits.push(w) });
-  });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
   });
 
   it('waits out primary and secondary rate limits, 403 and 429, and records each wait', async () => {

@@ -1,13 +1,12 @@
 import { Octokit } from '@octokit/rest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { GitHubForge, PullRequestsNotAllowed } from '../../../src/adapters/github/forge';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { git } from '../../support/git-cli';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -26,25 +25,19 @@ describe('GitHubForge against the fake GitHub', () => {
   };
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'forge-'));
-    gh = await FakeGitHub.start({
-      root: dir,
+    ({ gh, dir } = await fakeGitHubForTest({
+      prefix: 'forge-',
+      apiUrl: true,
       files: {
         'README.md': 'hi\n',
         '.github/workflows/crew.yml': 'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\njobs: {}\n',
       },
-    });
+    }));
     gh.addUser('maintainer', { permission: 'write' });
     gh.addUser('mallory', { permission: 'read' });
     people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
     forge = await makeForge({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
-  });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
   });
 
   it('knows its login without GET /user, which a workflow token may not call', async () => {
@@ -135,17 +128,8 @@ describe('GitHubForge against the fake GitHub', () => {
 
 describe("the merge gate's checks leave out crew's own jobs", () => {
   let gh: FakeGitHub;
-  let dir: string;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'forge-checks-'));
-    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' } });
-    process.env.GITHUB_API_URL = gh.url;
-  });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
+    ({ gh } = await fakeGitHubForTest({ prefix: 'forge-checks-', apiUrl: true }));
   });
 
   it('its own run’s jobs without a request, other runs of crew.yml by their path, and your checks stay, a same-named one included', async () => {

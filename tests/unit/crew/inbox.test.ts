@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import type { Clock, Log } from '../../../src/ports';
 import { messageId, readInbox, teammateBlock, writeMessage } from '../../../src/state/inbox';
-import { FakeGitHub } from '../../support/github/fake-github';
 import { soakSize } from '../../support/soak';
+import { fakeGitHubForSuite } from '../../support/github/for-test';
 
 const MESSAGES = soakSize(6, 20);
 
@@ -14,23 +12,14 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 describe('inboxes between workers, on the state branch', () => {
-  let gh: FakeGitHub;
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'inbox-'));
-    gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'x' } });
-  });
-  afterAll(async () => {
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const world = fakeGitHubForSuite({ prefix: 'inbox-', files: { 'README.md': 'x' } });
 
   it(`5 concurrent workers × ${MESSAGES} messages each: every message arrives, none is overwritten or truncated`, async () => {
-    const token = gh.actionsToken({ contents: 'write' });
+    const token = world.gh.actionsToken({ contents: 'write' });
     const tasks = ['t1', 't2', 't3', 't4', 't5'];
     await Promise.all(
       tasks.map(async (from, w) => {
-        const store = new GitStateStore(join(dir, `worker-${from}`), gh.cloneUrl, token, clock, log);
+        const store = new GitStateStore(join(world.dir, `worker-${from}`), world.gh.cloneUrl, token, clock, log);
         for (let i = 0; i < MESSAGES; i++) {
           const to = tasks[(w + 1 + (i % 4)) % 5]!;
           await store.update('issue-1/', `${from} → ${to} #${i}`, (tx) => {
@@ -42,7 +31,7 @@ describe('inboxes between workers, on the state branch', () => {
         }
       }),
     );
-    const snap = await new GitStateStore(join(dir, 'reader'), gh.cloneUrl, token, clock, log).load('issue-1/');
+    const snap = await new GitStateStore(join(world.dir, 'reader'), world.gh.cloneUrl, token, clock, log).load('issue-1/');
     const all = tasks.flatMap((t) => readInbox(snap, 1, 1, t));
     expect(all).toHaveLength(5 * MESSAGES);
     for (const from of tasks)

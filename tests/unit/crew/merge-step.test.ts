@@ -1,8 +1,5 @@
 import { Octokit } from '@octokit/rest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubForge } from '../../../src/adapters/github/forge';
 import { parseConfig } from '../../../src/config/schema';
 import { mergeMethod } from '../../../src/domain/merge-gate';
@@ -12,6 +9,7 @@ import { decideMerge } from '../../../src/steps/merge';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const MERGE_ROUTE = 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -23,15 +21,12 @@ const MERGE_ROUTE = 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge';
  */
 describe('the merge step against the fake GitHub', () => {
   let gh: FakeGitHub;
-  let dir: string;
   let forge: GitHubForge;
   let pr: { number: number; head: string };
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'merge-step-'));
-    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' }, settings: { allow_merge_commit: false } });
+    ({ gh } = await fakeGitHubForTest({ prefix: 'merge-step-', apiUrl: true, settings: { allow_merge_commit: false } }));
     gh.addUser('maintainer', { permission: 'write' });
-    process.env.GITHUB_API_URL = gh.url;
     forge = forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' }), log);
     const head = await gh.repo.writeCommit({
       branch: 'crew/12/r2/integration',
@@ -42,12 +37,6 @@ describe('the merge step against the fake GitHub', () => {
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     const { data } = await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Notes', head: 'crew/12/r2/integration', base: 'main' });
     pr = { number: data.number, head };
-  });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
   });
 
   /** A context with just what the merge gate uses: config, the critic's PASS on `judged`, the forge, a clock. */

@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
 import { shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
@@ -9,6 +6,7 @@ import { syncPlanComment, type StepContext } from '../../../src/steps/context';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -41,7 +39,6 @@ class MemoryState implements StateStore {
 
 describe('syncPlanComment: jobs racing to render the plan comment', () => {
   let gh: FakeGitHub;
-  let dir: string;
   let state: MemoryState;
   let commentId: number;
   /** The state version each write put on the comment, in the order GitHub applied them. */
@@ -65,9 +62,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
   const stateVersion = async () => readRun(await state.load(), run.issue, run.run)!.version;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sync-'));
-    gh = await FakeGitHub.start({ root: dir, files: { 'README.md': 'hi\n' } });
-    process.env.GITHUB_API_URL = gh.url;
+    ({ gh } = await fakeGitHubForTest({ prefix: 'sync-', apiUrl: true }));
     gh.addUser('maintainer', { permission: 'write' });
     const { Octokit } = await import('@octokit/rest');
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
@@ -76,12 +71,6 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     landed = [];
     commentId = (await job().forge.postComment(issue, '<!-- crew:plan issue=12 run=2 -->')).id;
     await state.update('', 'create', (tx) => void writeRun(tx, { ...run, planCommentId: commentId }, run.updatedAt));
-  });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
   });
 
   it('a write that reads the comment back finds a newer rendering already there and does not write again', async () => {

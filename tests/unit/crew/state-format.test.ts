@@ -1,12 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import type { Clock, Log } from '../../../src/ports';
 import { paths, readRun, readView, refreshExecutionLog, StateFormatError, writeRun } from '../../../src/state/run-files';
-import { FakeGitHub } from '../../support/github/fake-github';
 import { plan, view } from './run-fixtures';
+import { FRESH_MEMORY } from '../../../src/domain/leader-policy';
+import { NOTHING_POSTED } from '../../../src/domain/caps';
+import { newTaskRecord } from '../../../src/domain/run-state';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 const good = view(['running', 'pending', 'success']);
 const files = (patch: Record<string, string> = {}) => {
@@ -68,28 +69,63 @@ describe('reading the state branch: a damaged file is refused with the file and 
     expect(refusal(() => readView(files({ [paths.planJson(12, 2)]: JSON.stringify(badPlan) }), 12, 2)).field).toBe('tasks.0.id');
   });
 
+  it('a run written before later fields reads with the defaults its schema declares, and fields a newer crew added are kept when written back', () => {
+    const later = ['mode', 'planVersion', 'waiting', 'leader', 'review', 'criteriaDigest', 'merge', 'retro', 'rateLimited', 'posted', 'approvedBy'];
+    const older = Object.fromEntries(Object.entries(good.run).filter(([k]) => !later.includes(k))) as typeof good.run;
+    const stored = { ...older, base: { ...older.base, mirror: 'elsewhere' }, futureField: { kept: true } };
+    const rec = readRun(files({ [paths.run(12, 2)]: JSON.stringify(stored) }), 12, 2)!;
+    expect(rec).toMatchObject({
+      mode: 'run',
+      planVersion: 1,
+      waiting: null,
+      approvedBy: null,
+      leader: FRESH_MEMORY,
+      review: null,
+      criteriaDigest: null,
+      merge: null,
+      retro: null,
+      rateLimited: [],
+      posted: NOTHING_POSTED,
+    });
+    const written = new Map<string, string>();
+    const tx = { ...files({ [paths.run(12, 2)]: JSON.stringify(stored) }), write: (p: string, c: string) => void written.set(p, c), remove: () => undefined };
+    writeRun(tx, rec, '2026-11-21T00:05:00Z');
+    expect(JSON.parse(written.get(paths.run(12, 2))!)).toMatchObject({ futureField: { kept: true }, base: { mirror: 'elsewhere' }, mode: 'run', version: 8 });
+  });
+
+  it('a task file with only what a new task has reads as a new task record, and the defaults are not shared between reads', () => {
+    const bare = { id: 't1', status: 'pending', attempts: 0, branch: 'crew/12/r2/t1' };
+    const read = () => readView(files({ [paths.taskJson(12, 2, 't1')]: JSON.stringify(bare) }), 12, 2)!.tasks.get('t1')!;
+    const first = read();
+    expect(first).toEqual(newTaskRecord('t1', 'crew/12/r2/t1'));
+    first.advice.push('changed in place');
+    expect(read().advice).toEqual([]);
+  });
+
+  it('checks the parts of the record too: a question about a task names the task', () => {
+    const waiting = { kind: 'decision', commentId: 5, topic: 'scope', question: 'which?' };
+    const e = refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, phase: 'ESCALATING', waiting }) }), 12, 2));
+    expect(e.field).toBe('waiting.task');
+    const review = { iteration: 1, verdict: 'MAYBE', headSha: null, met: {}, rerun: [] };
+    expect(refusal(() => readRun(files({ [paths.run(12, 2)]: JSON.stringify({ ...good.run, review }) }), 12, 2)).field).toBe('review.verdict');
+  });
+
   it('a write that reads a damaged file writes nothing: the branch keeps the damaged file for a person to repair', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'state-format-'));
-    const gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'hi\n' } });
-    try {
-      const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-      const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
-      const store = new GitStateStore(join(dir, 'state'), gh.cloneUrl, gh.actionsToken({ contents: 'write' }), clock, log);
-      const damaged = JSON.stringify({ ...good.run, phase: 'EXECUTNG' });
-      await store.update('issue-12/', 'a person edits run.json by hand', (tx) => tx.write(paths.run(12, 2), damaged));
-      const tip = await gh.repo.branchSha('crew/state');
-      await expect(store.update('issue-12/', 'regenerate the log', (tx) => refreshExecutionLog(tx, 12, 2))).rejects.toBeInstanceOf(StateFormatError);
-      await expect(
-        store.update('issue-12/', 'bump', (tx) => {
-          const rec = readRun(tx, 12, 2)!;
-          writeRun(tx, rec, 'now');
-        }),
-      ).rejects.toThrow(/field `phase`/);
-      expect(await gh.repo.branchSha('crew/state')).toBe(tip);
-      expect(await gh.repo.readFile('refs/heads/crew/state', paths.run(12, 2))).toBe(damaged);
-    } finally {
-      await gh.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    const { gh, dir } = await fakeGitHubForTest({ prefix: 'state-format-' });
+    const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
+    const store = new GitStateStore(join(dir, 'state'), gh.cloneUrl, gh.actionsToken({ contents: 'write' }), clock, log);
+    const damaged = JSON.stringify({ ...good.run, phase: 'EXECUTNG' });
+    await store.update('issue-12/', 'a person edits run.json by hand', (tx) => tx.write(paths.run(12, 2), damaged));
+    const tip = await gh.repo.branchSha('crew/state');
+    await expect(store.update('issue-12/', 'regenerate the log', (tx) => refreshExecutionLog(tx, 12, 2))).rejects.toBeInstanceOf(StateFormatError);
+    await expect(
+      store.update('issue-12/', 'bump', (tx) => {
+        const rec = readRun(tx, 12, 2)!;
+        writeRun(tx, rec, 'now');
+      }),
+    ).rejects.toThrow(/field `phase`/);
+    expect(await gh.repo.branchSha('crew/state')).toBe(tip);
+    expect(await gh.repo.readFile('refs/heads/crew/state', paths.run(12, 2))).toBe(damaged);
   });
 });

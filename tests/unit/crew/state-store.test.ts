@@ -1,12 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import type { Clock, Log } from '../../../src/ports';
-import { FakeGitHub } from '../../support/github/fake-github';
 import { git } from '../../support/git-cli';
 import { soakSize } from '../../support/soak';
+import { fakeGitHubForSuite } from '../../support/github/for-test';
 
 const WRITERS = soakSize(6, 20);
 
@@ -14,19 +13,12 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 describe('GitStateStore on the crew/state branch', () => {
-  let gh: FakeGitHub;
-  let dir: string;
+  const world = fakeGitHubForSuite({ prefix: 'state-store-' });
   let token: string;
-  const store = (name: string) => new GitStateStore(join(dir, name), gh.cloneUrl, token, clock, log);
+  const store = (name: string) => new GitStateStore(join(world.dir, name), world.gh.cloneUrl, token, clock, log);
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'state-store-'));
-    gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': 'hi\n' } });
-    token = gh.actionsToken({ contents: 'write' });
-  });
-  afterAll(async () => {
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    token = world.gh.actionsToken({ contents: 'write' });
   });
 
   it('creates the branch on first write and reads back what it wrote', async () => {
@@ -40,26 +32,26 @@ describe('GitStateStore on the crew/state branch', () => {
     const again = await store('reader').load('issue-1/');
     expect(again.read('issue-1/run-1/run.json')).toBe('{"a":1}\n');
     expect(again.list('issue-1/')).toEqual(['issue-1/run-1/run.json']);
-    expect(await gh.repo.branchSha('crew/state')).toBe(again.version);
+    expect(await world.gh.repo.branchSha('crew/state')).toBe(again.version);
   });
 
   it('commits nothing when a mutation writes nothing', async () => {
-    const before = await gh.repo.branchSha('crew/state');
+    const before = await world.gh.repo.branchSha('crew/state');
     await store('noop').update('issue-1/', 'noop', (tx) => tx.read('issue-1/run-1/run.json'));
-    expect(await gh.repo.branchSha('crew/state')).toBe(before);
+    expect(await world.gh.repo.branchSha('crew/state')).toBe(before);
   });
 
   it('never reads or pushes files changed in its checkout behind its back, even right after its own write', async () => {
     const s = store('tampered');
     await s.update('issue-3/', 'honest write', (tx) => tx.write('issue-3/run.json', '{"ok":true}\n'));
-    const tip = await gh.repo.branchSha('crew/state');
-    await writeFile(join(dir, 'tampered', 'issue-3', 'run.json'), '{"ok":false}\n');
-    await writeFile(join(dir, 'tampered', 'issue-3', 'planted.json'), '{}\n');
+    const tip = await world.gh.repo.branchSha('crew/state');
+    await writeFile(join(world.dir, 'tampered', 'issue-3', 'run.json'), '{"ok":false}\n');
+    await writeFile(join(world.dir, 'tampered', 'issue-3', 'planted.json'), '{}\n');
     const read = await s.load('issue-3/');
     expect(read.read('issue-3/run.json')).toBe('{"ok":true}\n');
     expect(read.list('issue-3/')).toEqual(['issue-3/run.json']);
     expect(read.version).toBe(tip);
-    await writeFile(join(dir, 'tampered', 'issue-3', 'planted.json'), '{}\n');
+    await writeFile(join(world.dir, 'tampered', 'issue-3', 'planted.json'), '{}\n');
     await s.update('issue-3/', 'next write', (tx) => tx.write('issue-3/other.json', '1\n'));
     const fresh = await store('tamper-check').load('issue-3/');
     expect(fresh.list('issue-3/')).toEqual(['issue-3/other.json', 'issue-3/run.json']);
@@ -79,7 +71,7 @@ describe('GitStateStore on the crew/state branch', () => {
     expect(mine).toEqual(['issue-20/run-1/run.json', 'issue-20/run-2/run.json']);
     expect(snap.read('issue-20/run-2/run.json')).toBe('{"r":2}\n');
     expect(snap.list('').some((p) => p.startsWith('.git'))).toBe(false);
-    expect(snap.version).toBe(await gh.repo.branchSha('crew/state'));
+    expect(snap.version).toBe(await world.gh.repo.branchSha('crew/state'));
   });
 
   it('refuses writes outside the prefix it was given', async () => {
@@ -101,7 +93,7 @@ describe('GitStateStore on the crew/state branch', () => {
     expect(snap.read('issue-9/counter')).toBe(String(WRITERS));
     expect(snap.list('issue-9/writers/')).toHaveLength(WRITERS);
     // Every write landed as its own fast-forward commit: nothing was force-pushed over.
-    const messages = (await git(['log', '--format=%s', 'crew/state'], { cwd: gh.repoDir })).split('\n').filter((m) => m.startsWith('writer '));
+    const messages = (await git(['log', '--format=%s', 'crew/state'], { cwd: world.gh.repoDir })).split('\n').filter((m) => m.startsWith('writer '));
     expect(new Set(messages).size).toBe(WRITERS);
   }, 360_000);
 

@@ -1,6 +1,4 @@
 import { Octokit } from '@octokit/rest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModel } from '../../../src/adapters/anthropic/model';
@@ -21,6 +19,7 @@ import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { git } from '../../support/git-cli';
 import { view } from './run-fixtures';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 /**
  * The work step in-process, against the real parts: git over the fake GitHub's smart HTTP,
@@ -103,22 +102,20 @@ describe('the work step, in-process against the fakes', () => {
   const savedTemp = process.env.RUNNER_TEMP;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'work-step-'));
+    ({ gh, dir } = await fakeGitHubForTest({
+      prefix: 'work-step-',
+      apiUrl: true,
+      files: { 'README.md': '# Demo\n', 'src/index.js': 'export const one = 1;\n' },
+    }));
     process.env.RUNNER_TEMP = dir;
     warnings.length = 0;
     clock = new TestClock();
-    gh = await FakeGitHub.start({ root: join(dir, 'gh'), files: { 'README.md': '# Demo\n', 'src/index.js': 'export const one = 1;\n' } });
     gh.addUser('maintainer', { permission: 'write' });
-    process.env.GITHUB_API_URL = gh.url;
     token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Write the notes' });
   });
-  afterEach(async () => {
-    expect(gh.violations).toEqual([]);
-    await gh.close();
-    await rm(dir, { recursive: true, force: true });
-    delete process.env.GITHUB_API_URL;
+  afterEach(() => {
     if (savedTemp === undefined) delete process.env.RUNNER_TEMP;
     else process.env.RUNNER_TEMP = savedTemp;
   });

@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Octokit } from '@octokit/rest';
-import { expect, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { FIXTURE_IDENTITY, git, tryGit, type GitResult } from '../../support/git-cli';
-import { FakeGitHub, type FakeGitHubOptions, type GitHubEvent } from '../../support/github/fake-github';
+import type { FakeGitHub, FakeGitHubOptions, GitHubEvent } from '../../support/github/fake-github';
+import { fakeGitHubForTest } from '../../support/github/for-test';
 
 export const README = '# widgets\n';
 
@@ -51,21 +52,13 @@ export const DEFAULT_FILES: Record<string, string> = {
 };
 
 /**
- * Starts a fake GitHub for the current test. When the test finishes the fake is
- * closed, its folder removed, and the test fails if any OpenAPI violation is left:
- * a test that sends a bad request on purpose asserts and clears them with `takeViolations`.
+ * Starts a fake GitHub for the current test (tests/support/github/for-test.ts), with the
+ * files above. When the test finishes the fake is closed, its folder removed, and the test
+ * fails if any OpenAPI violation is left: a test that sends a bad request on purpose asserts
+ * and clears them with `takeViolations`.
  */
-export async function fakeForTest(options: Partial<FakeGitHubOptions> = {}): Promise<FakeGitHub> {
-  const root = await mkdtemp(join(tmpdir(), 'fake-gh-test-'));
-  const gh = await FakeGitHub.start({ root, files: DEFAULT_FILES, ...options });
-  onTestFinished(async () => {
-    await gh.close();
-    await rm(root, { recursive: true, force: true });
-  });
-  onTestFinished(() => {
-    expect(gh.violations, 'OpenAPI violations left by the test').toEqual([]);
-  });
-  return gh;
+export async function fakeForTest(options: Partial<Omit<FakeGitHubOptions, 'root'>> = {}): Promise<FakeGitHub> {
+  return (await fakeGitHubForTest({ prefix: 'fake-gh-test-', files: DEFAULT_FILES, ...options })).gh;
 }
 
 /** Returns the violations recorded so far and forgets them. */
