@@ -20,6 +20,7 @@ import {
   type FakeLabel,
   type FakePull,
   type FakeReview,
+  type FakeReviewComment,
   type FakeStatus,
   type FakeUser,
   type FakeWorkflowRun,
@@ -31,6 +32,7 @@ import {
 } from './model';
 import { matchOperation, validateRequest, validateResponse, webhookExample } from './reference';
 import { ROUTES } from './routes/index';
+import { createIssue } from './routes/issues';
 import { Serializer } from './serialize';
 
 export interface FakeGitHubOptions {
@@ -151,6 +153,7 @@ export class FakeGitHub {
   readonly comments = new Map<number, FakeComment>();
   readonly pulls = new Map<number, FakePull>();
   readonly reviews: FakeReview[] = [];
+  readonly reviewComments: FakeReviewComment[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
   readonly releases = new Map<number, FakeRelease>();
   readonly statuses: FakeStatus[] = [];
@@ -173,6 +176,7 @@ export class FakeGitHub {
     reaction: 150_000_000,
     pull: 1_800_000_000,
     review: 2_100_000_000,
+    reviewComment: 2_300_000_000,
     check: 30_000_000_000,
     status: 40_000_000_000,
     label: 5_000_000_000,
@@ -314,6 +318,39 @@ export class FakeGitHub {
   emit(principal: Principal, name: string, payload: Record<string, unknown>): void {
     if (principal.kind === 'actions' && name !== 'workflow_dispatch') return;
     for (const l of this.listeners) l({ name, payload, actor: principal.login });
+  }
+
+  /**
+   * `owner` forks this repository, commits `files` on `branch` there and opens a pull request into
+   * `base`. The fork is not served (only this repository is); its commit lives here under
+   * `refs/pull/N/head`, as GitHub keeps a fork's pull request head in the base repository.
+   */
+  async openForkPull(o: { owner: string; branch: string; base: string; title: string; body: string; files: Record<string, string> }): Promise<FakePull> {
+    const scratch = `fork-scratch/${randomBytes(4).toString('hex')}`;
+    const sha = await this.repo.writeCommit({
+      branch: scratch,
+      files: o.files,
+      message: `Work on ${o.branch}`,
+      from: o.base,
+      identity: { name: o.owner, email: `${o.owner}@users.noreply.github.com` },
+    });
+    const issue = createIssue(this, { kind: 'user', login: o.owner }, { title: o.title, body: o.body, isPull: true });
+    await this.repo.setRef(`refs/pull/${issue.number}/head`, sha);
+    await this.repo.deleteRef(`refs/heads/${scratch}`);
+    const pull: FakePull = {
+      number: issue.number,
+      id: this.nextId('pull'),
+      head: o.branch,
+      base: o.base,
+      draft: false,
+      merged_at: null,
+      merge_commit_sha: null,
+      merged_by: null,
+      frozenHeadSha: null,
+      fork: { owner: o.owner, sha },
+    };
+    this.pulls.set(pull.number, pull);
+    return pull;
   }
 
   labelRecord(name: string): FakeLabel {

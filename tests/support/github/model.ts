@@ -73,6 +73,26 @@ export interface FakePull {
   frozenHeadSha: string | null;
   /** The base branch's sha when the PR was closed or merged, so its commit counts stay put. */
   frozenBaseSha?: string | null;
+  /**
+   * A pull request from a fork: the fork's owner and its head commit. As on GitHub, the fork's
+   * commits are reachable in this repository only through `refs/pull/N/head`; `head` is the fork's branch.
+   */
+  fork?: { owner: string; sha: string };
+}
+
+/** A comment on a line of a pull request's diff (GitHub's "review comment"). */
+export interface FakeReviewComment {
+  id: number;
+  pull: number;
+  /** The review it belongs to: a single comment makes a review of its own, as on GitHub. */
+  review: number;
+  user: string;
+  body: string;
+  path: string;
+  line: number;
+  commit_id: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface FakeReview {

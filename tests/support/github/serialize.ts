@@ -8,6 +8,7 @@ import type {
   FakePull,
   FakeReaction,
   FakeReview,
+  FakeReviewComment,
   FakeStatus,
   FakeUser,
   RepoSettings,
@@ -279,8 +280,52 @@ export class Serializer {
     };
   }
 
-  branchRef(branch: string, sha: string, repository: unknown) {
-    return { label: `${this.owner}:${branch}`, ref: branch, sha, user: this.user(this.owner), repo: repository };
+  branchRef(branch: string, sha: string, repository: unknown, owner = this.owner) {
+    return { label: `${owner}:${branch}`, ref: branch, sha, user: this.user(owner), repo: repository };
+  }
+
+  /** `owner`'s fork of this repository: the same object under another owner, with `fork: true`. */
+  forkRepository(base: Record<string, unknown>, owner: string) {
+    const id = this.repoId + 1 + [...owner].reduce((n, c) => n + c.charCodeAt(0), 0);
+    const api = `${this.api}/repos/${owner}/${this.repo}`;
+    return {
+      ...base,
+      id,
+      node_id: this.nodeId('Repository', id),
+      full_name: `${owner}/${this.repo}`,
+      owner: this.user(owner),
+      html_url: `${this.web}/${owner}/${this.repo}`,
+      url: api,
+      fork: true,
+    };
+  }
+
+  reviewComment(c: FakeReviewComment, diffHunk: string, authorAssociation: string) {
+    const url = `${this.repoApi}/pulls/comments/${c.id}`;
+    const html = `${this.repoWeb}/pull/${c.pull}#discussion_r${c.id}`;
+    const pull = `${this.repoApi}/pulls/${c.pull}`;
+    return {
+      url,
+      pull_request_review_id: c.review,
+      id: c.id,
+      node_id: this.nodeId('PullRequestReviewComment', c.id),
+      diff_hunk: diffHunk,
+      path: c.path,
+      commit_id: c.commit_id,
+      original_commit_id: c.commit_id,
+      user: this.user(c.user),
+      body: c.body,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      html_url: html,
+      pull_request_url: pull,
+      author_association: authorAssociation,
+      _links: { self: { href: url }, html: { href: html }, pull_request: { href: pull } },
+      line: c.line,
+      original_line: c.line,
+      side: 'RIGHT',
+      subject_type: 'line',
+    };
   }
 
   pull(
@@ -331,7 +376,9 @@ export class Serializer {
       assignees: [],
       requested_reviewers: [],
       requested_teams: [],
-      head: this.branchRef(p.head, headSha, repository),
+      head: p.fork
+        ? this.branchRef(p.head, headSha, this.forkRepository(repository as Record<string, unknown>, p.fork.owner), p.fork.owner)
+        : this.branchRef(p.head, headSha, repository),
       base: this.branchRef(p.base, baseSha, repository),
       _links: {
         self: link(url),

@@ -371,10 +371,12 @@ export async function runScenario(
           const re = new RegExp(step.unless_crew_said);
           if ([...gh.comments.values()].some((c) => c.user === crewLogin && re.test(c.body))) continue;
         }
+        const target = step.on === 'pr' ? Math.max(0, ...[...gh.pulls.keys()]) : issue.number;
+        if (!target) throw new Error(`scenario '${scenario.name}': timeline[${i}] comments on the newest pull request, but there is none yet`);
         const { data } = await as(step.author).rest.issues.createComment({
           owner: gh.owner,
           repo: gh.repoName,
-          issue_number: issue.number,
+          issue_number: target,
           body: step.comment,
         });
         if (step.id) named.set(step.id, data.id);
@@ -405,6 +407,45 @@ export async function runScenario(
           event: step.review.event,
           body: step.review.body,
         });
+        if (step.wait) await waitFor(step.wait);
+      } else if ('review_comment' in step) {
+        const pr = gh.pulls.get(Math.max(0, ...[...gh.pulls.keys()]));
+        if (!pr) throw new Error(`scenario '${scenario.name}': timeline[${i}] comments on a line, but there is no pull request yet`);
+        const { author, path, line, body, count } = step.review_comment;
+        const commitId = pr.fork?.sha ?? (await gh.repo.branchSha(pr.head))!;
+        for (let n = 1; n <= count; n++) {
+          await as(author).rest.pulls.createReviewComment({
+            owner: gh.owner,
+            repo: gh.repoName,
+            pull_number: pr.number,
+            body: body.replaceAll('{n}', String(n)),
+            commit_id: commitId,
+            path,
+            line,
+            side: 'RIGHT',
+          });
+        }
+        if (step.wait) await waitFor(step.wait);
+      } else if ('open_pr' in step) {
+        const { head, title, body, files, fork } = step.open_pr;
+        const base = step.open_pr.base ?? gh.defaultBranch;
+        const user = gh.user(step.author);
+        if (fork) {
+          if (!Object.keys(files).length) throw new Error(`scenario '${scenario.name}': timeline[${i}] opens a pull request from a fork with no files`);
+          await gh.openForkPull({ owner: step.author, branch: head, base, title, body, files });
+        } else {
+          if (Object.keys(files).length) {
+            const exists = (await gh.repo.branchSha(head)) !== undefined;
+            await gh.repo.writeCommit({
+              branch: head,
+              files,
+              message: `Work on ${head}`,
+              ...(exists ? {} : { from: base }),
+              identity: { name: user.login, email: `${user.login}@users.noreply.github.com` },
+            });
+          }
+          await as(step.author).rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head, base, title, body });
+        }
       } else if ('push' in step) {
         const { author, path, content, find, replace } = step.push;
         const pr = gh.pulls.get(Math.max(0, ...[...gh.pulls.keys()]));

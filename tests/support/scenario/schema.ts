@@ -39,6 +39,8 @@ const Step = z.union([
     comment: z.string(),
     author: z.string(),
     id: z.string().optional(),
+    /** Where: the scenario's issue (the default), or the newest pull request's conversation. */
+    on: z.enum(['issue', 'pr']).optional(),
     wait: Wait.optional(),
     /** Post only if no comment by crew matches this regex yet (e.g. resume only a run that did not finish). */
     unless_crew_said: z.string().optional(),
@@ -55,7 +57,35 @@ const Step = z.union([
   /** Someone assigns people to the issue (an `issues` `assigned` event each). */
   z.strictObject({ assign: z.array(z.string()).min(1), author: z.string(), wait: Wait.optional() }),
   z.strictObject({ wait: Wait }),
-  z.strictObject({ review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }) }),
+  z.strictObject({
+    review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }),
+    wait: Wait.optional(),
+  }),
+  /**
+   * Someone comments on a line of the newest pull request (a `pull_request_review_comment` event, and
+   * the `pull_request_review` GitHub sends with a single comment), `count` times; `{n}` in the body
+   * becomes 1, 2, …
+   */
+  z.strictObject({
+    review_comment: z.strictObject({ author: z.string(), path: z.string(), line: z.int().positive(), body: z.string(), count: z.int().positive().default(1) }),
+    wait: Wait.optional(),
+  }),
+  /**
+   * A person opens a pull request from `head` into `base` (default: the default branch). `files` are
+   * committed on `head` first (made from `base` if it does not exist). With `fork: true` the branch is
+   * in the author's fork of the repository.
+   */
+  z.strictObject({
+    open_pr: z.strictObject({
+      head: z.string(),
+      base: z.string().optional(),
+      title: z.string(),
+      body: z.string().default(''),
+      files: z.record(z.string(), z.string()).default(() => ({})),
+      fork: z.boolean().default(false),
+    }),
+    author: z.string(),
+  }),
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
   /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
   z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { git } from '../../support/git-cli';
 import type { FakeGitHub } from '../../support/github/fake-github';
-import { bareSha, failure, fakeForTest, octokitFor, repoOf, seedBranch } from './helpers';
+import { bareSha, failure, fakeForTest, octokitFor, recordEvents, repoOf, seedBranch } from './helpers';
 
 /** A fake with a `feature` branch one commit ahead of main, and the owner's Octokit. */
 async function withFeature(options: Parameters<typeof fakeForTest>[0] = {}) {
@@ -348,5 +348,66 @@ describe('reviews', () => {
     );
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('GitHub Actions is not permitted to create or approve pull requests.');
+  });
+});
+
+describe('pull requests from forks, and line comments', () => {
+  it('serves a fork’s pull request: head.repo is the fork (fork: true, its owner), the head sha is refs/pull/N/head, no branch here', async () => {
+    const { gh, octokit } = await withFeature();
+    gh.addUser('contributor', { permission: 'read' });
+    const pull = await gh.openForkPull({ owner: 'contributor', branch: 'patch-1', base: 'main', title: 'Fix', body: 'A fix.', files: { 'fix.txt': 'x\n' } });
+    const { data } = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: pull.number });
+    expect(data.head).toMatchObject({
+      ref: 'patch-1',
+      label: 'contributor:patch-1',
+      sha: pull.fork!.sha,
+      repo: { full_name: 'contributor/widgets', fork: true },
+    });
+    expect(data.head.repo?.owner.login).toBe('contributor');
+    expect(data.base.repo.full_name).toBe('acme/widgets');
+    expect(data.base.repo.fork).toBe(false);
+    expect(data.changed_files).toBe(1);
+    expect(await gh.repo.branchSha('patch-1')).toBeUndefined();
+    expect(await git(['rev-parse', `refs/pull/${pull.number}/head`], { cwd: gh.repoDir })).toBe(`${pull.fork!.sha}\n`);
+    // Listed under the fork owner's label, as GitHub's `head` filter spells it.
+    expect((await octokit.rest.pulls.list({ ...repoOf(gh), head: 'contributor:patch-1' })).data.map((p) => p.number)).toEqual([pull.number]);
+    expect((await octokit.rest.pulls.list({ ...repoOf(gh), head: 'acme:patch-1' })).data).toEqual([]);
+  });
+
+  it('a line comment (201) is a review comment and a review of its own: both events, the review with no body', async () => {
+    const { gh } = await withFeature();
+    gh.addUser('reviewer', { permission: 'read' });
+    const opened = await openFeature(gh, gh.userToken('acme'));
+    const events = recordEvents(gh);
+    const reviewer = octokitFor(gh, gh.userToken('reviewer'));
+    const { status, data } = await reviewer.rest.pulls.createReviewComment({
+      ...repoOf(gh),
+      pull_number: opened.data.number,
+      body: '/crew run',
+      commit_id: opened.data.head.sha,
+      path: 'src/app.ts',
+      line: 1,
+      side: 'RIGHT',
+    });
+    expect(status).toBe(201);
+    expect(data).toMatchObject({ body: '/crew run', path: 'src/app.ts', line: 1, user: { login: 'reviewer' } });
+    expect(events.map((e) => [e.name, e.payload.action])).toEqual([
+      ['pull_request_review_comment', 'created'],
+      ['pull_request_review', 'submitted'],
+    ]);
+    expect(events[0]!.payload).toMatchObject({ comment: { id: data.id, body: '/crew run' }, pull_request: { number: opened.data.number } });
+    expect(events[1]!.payload).toMatchObject({ review: { id: data.pull_request_review_id, body: null, state: 'commented' } });
+    // A line the file does not have is refused.
+    const err = await failure(
+      reviewer.rest.pulls.createReviewComment({
+        ...repoOf(gh),
+        pull_number: opened.data.number,
+        body: 'x',
+        commit_id: opened.data.head.sha,
+        path: 'src/app.ts',
+        line: 40,
+      }),
+    );
+    expect(err.status).toBe(422);
   });
 });

@@ -49,6 +49,8 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'PUT', path: '/repos/{owner}/{repo}/pulls/{pull_number}/merge' },
   { method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews' },
   { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews' },
+  // Not called by crew: scenarios post line comments through it, as a reviewer does.
+  { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments' },
   { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs', slashParams: ['ref'] },
   { method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
   { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status', slashParams: ['ref'] },
@@ -73,6 +75,7 @@ export const webhookEvents: readonly string[] = [
   'workflow_dispatch',
   'check_suite.completed',
   'pull_request_review.submitted',
+  'pull_request_review_comment.created',
   'push',
 ];
 

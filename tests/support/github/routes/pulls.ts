@@ -1,6 +1,6 @@
 import { HttpError, notFound, validationFailed, type Route } from '../http-types';
 import type { FakeGitHub } from '../fake-github';
-import type { FakePull, FakeReview, Principal } from '../model';
+import type { FakePull, FakeReview, FakeReviewComment, Principal } from '../model';
 import { createIssue, eventPayload, findIssue } from './issues';
 import { paginate } from './paginate';
 
@@ -11,7 +11,8 @@ function findPull(gh: FakeGitHub, n: string | number): FakePull {
 }
 
 async function headSha(gh: FakeGitHub, p: FakePull): Promise<string> {
-  return p.frozenHeadSha ?? (await gh.repo.branchSha(p.head)) ?? '0'.repeat(40);
+  // A fork's branch is not a branch here: its head is the fork's commit (refs/pull/N/head).
+  return p.frozenHeadSha ?? (p.fork ? p.fork.sha : await gh.repo.branchSha(p.head)) ?? '0'.repeat(40);
 }
 
 async function serializePull(gh: FakeGitHub, p: FakePull, full: boolean) {
@@ -116,7 +117,7 @@ export const pullRoutes: Record<string, Route> = {
       const all = [...gh.pulls.values()].filter((p) => {
         const issue = gh.issues.get(p.number)!;
         if (state !== 'all' && issue.state !== state) return false;
-        if (head && `${gh.owner}:${p.head}` !== head) return false;
+        if (head && `${p.fork?.owner ?? gh.owner}:${p.head}` !== head) return false;
         if (base && p.base !== base) return false;
         return true;
       });
@@ -255,6 +256,72 @@ export const pullRoutes: Record<string, Route> = {
         }),
       );
       return { status: 200, body: reviewJson };
+    },
+  },
+  /**
+   * A single comment on a line of the diff. GitHub makes it a review of its own (state COMMENTED,
+   * no body), so it sends `pull_request_review` (submitted) as well as `pull_request_review_comment`
+   * (created): the webhook examples show the pair, the comment's `pull_request_review_id` naming the
+   * review whose body is null. Only `line` (on the new side) is served; `position` is deprecated.
+   */
+  'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
+    scope: 'pull-requests',
+    access: 'write',
+    // Anyone who can read the repository can comment on a pull request's lines (GitHub Docs, "About pull request reviews").
+    userAccess: 'read',
+    creates: true,
+    async handle({ gh, principal, params, body }) {
+      const p = findPull(gh, params.pull_number!);
+      const head = await headSha(gh, p);
+      if (typeof body.body !== 'string' || !body.body) throw validationFailed('PullRequestReviewComment', 'body', 'missing_field');
+      if (typeof body.path !== 'string') throw validationFailed('PullRequestReviewComment', 'path', 'missing_field');
+      const line = typeof body.line === 'number' ? body.line : undefined;
+      if (line === undefined) throw validationFailed('PullRequestReviewComment', 'line', 'missing_field');
+      const text = await gh.repo.readFile(head, body.path);
+      // GitHub answers 422 for a line outside the diff; the fake accepts any line of the file at the head.
+      if (text === undefined || line < 1 || line > text.split('\n').length) throw validationFailed('PullRequestReviewComment', 'line', 'invalid');
+      const now = gh.now();
+      const review: FakeReview = {
+        id: gh.nextId('review'),
+        pull: p.number,
+        user: principal.login,
+        state: 'COMMENTED',
+        body: '',
+        commit_id: head,
+        submitted_at: now,
+      };
+      gh.reviews.push(review);
+      const comment: FakeReviewComment = {
+        id: gh.nextId('reviewComment'),
+        pull: p.number,
+        review: review.id,
+        user: principal.login,
+        body: body.body,
+        path: body.path,
+        line,
+        commit_id: typeof body.commit_id === 'string' ? body.commit_id : head,
+        created_at: now,
+        updated_at: now,
+      };
+      gh.reviewComments.push(comment);
+      const hunk = `@@ -${line},1 +${line},1 @@\n+${text.split('\n')[line - 1] ?? ''}`;
+      const json = gh.serialize.reviewComment(comment, hunk, gh.authorAssociation(principal.login));
+      const pull = await serializePull(gh, p, false);
+      gh.emit(
+        principal,
+        'pull_request_review_comment',
+        eventPayload(gh, 'pull_request_review_comment.created', principal.login, { action: 'created', comment: json, pull_request: pull }),
+      );
+      gh.emit(
+        principal,
+        'pull_request_review',
+        eventPayload(gh, 'pull_request_review.submitted', principal.login, {
+          action: 'submitted',
+          review: { ...gh.serialize.review(review, gh.authorAssociation(principal.login)), body: null, state: 'commented' },
+          pull_request: pull,
+        }),
+      );
+      return { status: 201, body: json, headers: { location: json.url } };
     },
   },
 };
