@@ -7,6 +7,12 @@ export interface CommentEvent {
   kind: 'comment';
   defaultBranch?: string;
   action: string;
+  /**
+   * Where the words were written: a comment in the conversation (absent), the body of a submitted
+   * review, or a review comment on a line. Only a conversation comment can be reacted to, edited or
+   * re-read through the issue-comment endpoints.
+   */
+  via?: 'review' | 'review_comment';
   issue: { number: number; title: string; body: string; isPull: boolean; labels: string[] };
   comment: { id: number; body: string; createdAt: string; author: { login: string; type: string } };
 }
@@ -17,12 +23,17 @@ export interface DispatchEvent {
   inputs: Record<string, string>;
 }
 
-/** A check suite completed or a review was submitted: the pull requests it concerns, for the merge gate. */
+/**
+ * A check suite completed, a review was submitted or a review comment written: the pull requests
+ * it concerns, for the merge gate; and for a review or review comment, its words as a comment on
+ * the pull request, for route (a `/crew` there counts like one in the conversation).
+ */
 export interface PullEvent {
   kind: 'pull';
-  source: 'check_suite' | 'pull_request_review' | 'workflow_run';
+  source: 'check_suite' | 'pull_request_review' | 'pull_request_review_comment' | 'workflow_run';
   defaultBranch?: string;
   pulls: Array<{ number: number; headRef: string }>;
+  comment?: CommentEvent;
 }
 
 /** Someone labelled or assigned an issue: a run starts when it is crew's `trigger_label` or `trigger_assignee`. */
@@ -61,7 +72,25 @@ const CommentPayload = z.object({
 
 const PullRef = z.object({ number: z.number().int(), head: z.object({ ref: z.string() }) });
 const CheckSuitePayload = z.object({ check_suite: z.object({ pull_requests: z.array(PullRef).default([]) }), repository: Repository });
-const ReviewPayload = z.object({ pull_request: PullRef, repository: Repository });
+const Author = z.object({ login: z.string(), type: z.string() });
+/** The reviewed pull request as route reads it: what a comment event's `issue` carries. */
+const ReviewedPull = PullRef.extend({
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  labels: z.array(z.object({ name: z.string() })).default([]),
+});
+const ReviewPayload = z.object({
+  action: z.string(),
+  pull_request: ReviewedPull,
+  review: z.object({ id: z.number().int(), body: z.string().nullable().optional(), submitted_at: z.string().nullable().optional(), user: Author }),
+  repository: Repository,
+});
+const ReviewCommentPayload = z.object({
+  action: z.string(),
+  pull_request: ReviewedPull,
+  comment: z.object({ id: z.number().int(), body: z.string(), created_at: z.string(), user: Author }),
+  repository: Repository,
+});
 const WorkflowRunPayload = z.object({ workflow_run: z.object({ pull_requests: z.array(PullRef).default([]) }), repository: Repository });
 
 const IssuesPayload = z.object({
@@ -84,9 +113,9 @@ const DispatchPayload = z.object({ inputs: z.record(z.string(), z.unknown()).nul
 export class UnsupportedEvent extends Error {}
 
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
-  if (!['issue_comment', 'issues', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'workflow_run'].includes(name)) {
+  if (!['issue_comment', 'issues', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'pull_request_review_comment', 'workflow_run'].includes(name)) {
     throw new UnsupportedEvent(
-      `crew runs on issue_comment, issues, workflow_dispatch, check_suite, pull_request_review and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
+      `crew runs on issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
     );
   }
   let raw: unknown;
@@ -115,13 +144,36 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       ...(d.assignee ? { assignee: d.assignee.login } : {}),
     };
   }
-  if (name === 'check_suite' || name === 'pull_request_review' || name === 'workflow_run') {
-    const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload | typeof ReviewPayload>>(
-      name === 'check_suite' ? CheckSuitePayload : name === 'workflow_run' ? WorkflowRunPayload : ReviewPayload,
+  if (name === 'pull_request_review' || name === 'pull_request_review_comment') {
+    const d = name === 'pull_request_review' ? parsePayload(ReviewPayload, raw, name) : parsePayload(ReviewCommentPayload, raw, name);
+    const said =
+      'review' in d
+        ? { id: d.review.id, body: d.review.body ?? '', createdAt: d.review.submitted_at ?? '', user: d.review.user }
+        : { id: d.comment.id, body: d.comment.body, createdAt: d.comment.created_at, user: d.comment.user };
+    const pr = d.pull_request;
+    return {
+      kind: 'pull',
+      source: name,
+      defaultBranch: d.repository?.default_branch,
+      pulls: [{ number: pr.number, headRef: pr.head.ref }],
+      comment: {
+        kind: 'comment',
+        defaultBranch: d.repository?.default_branch,
+        // A submitted review is a new review, as a created comment is a new comment.
+        action: d.action === 'submitted' ? 'created' : d.action,
+        via: name === 'pull_request_review' ? 'review' : 'review_comment',
+        issue: { ...issueOf(pr), isPull: true },
+        comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
+      },
+    };
+  }
+  if (name === 'check_suite' || name === 'workflow_run') {
+    const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload>>(
+      name === 'check_suite' ? CheckSuitePayload : WorkflowRunPayload,
       raw,
       name,
     );
-    const pulls = 'check_suite' in d ? d.check_suite.pull_requests : 'workflow_run' in d ? d.workflow_run.pull_requests : [d.pull_request];
+    const pulls = 'check_suite' in d ? d.check_suite.pull_requests : d.workflow_run.pull_requests;
     return { kind: 'pull', source: name, defaultBranch: d.repository?.default_branch, pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })) };
   }
   const d = parsePayload(CommentPayload, raw, 'issue_comment');

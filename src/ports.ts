@@ -37,6 +37,13 @@ export interface PullInfo {
   merged: boolean;
   headSha: string;
   headRef: string;
+  /**
+   * The head branch lives in another repository (a fork; also when that fork was deleted): told
+   * apart by the API's head repository, never by the branch's name.
+   */
+  fromFork: boolean;
+  /** The head repository's `owner/name`, or null when it was deleted. */
+  headRepo: string | null;
 }
 
 /** A wait GitHub's rate limit imposed on this job: when, for how long (unscaled seconds), and on what. */

@@ -210,6 +210,17 @@ export function parseCommand(raw: string): Command | undefined {
   return spec ? spec.parse(args, tail) : { kind: 'unknown', word };
 }
 
+/**
+ * What follows the command word, quoted lines left out (`/crew run keep the old API` → `keep the old
+ * API`): on a pull request a person opened, part of the request, since the PR has no issue text of its own.
+ */
+export function commandText(raw: string): string {
+  if (!PREFIX.test(raw)) return '';
+  const rest = withoutQuotes(raw).slice('/crew'.length).trim();
+  const word = rest.split(/\s+/, 1)[0] ?? '';
+  return rest.slice(word.length).trim();
+}
+
 const byOffer = (specs: readonly CommandSpec[]) => [...specs].sort((a, b) => a.offerOrder - b.offerOrder);
 
 /** The commands that make sense while the run is in this state, as the plan comment offers them. */

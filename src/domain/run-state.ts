@@ -155,8 +155,19 @@ export const RunRecordSchema = z.looseObject({
    * The comment that asked for the run (0 when a label or an assignment started it: `how` says
    * which), and the workflow run that started planning it.
    */
-  trigger: z.looseObject({ commentId, createdAt: text, workflowRunId: text.optional(), how: z.enum(['label', 'assignee']).optional() }),
-  base: z.looseObject({ branch: text, sha: text }),
+  trigger: z.looseObject({
+    commentId,
+    createdAt: text,
+    workflowRunId: text.optional(),
+    /** Absent: a comment in the conversation. A review's or a review comment's id is `commentId`. */
+    how: z.enum(['label', 'assignee', 'review', 'review_comment']).optional(),
+  }),
+  /**
+   * What the run starts from and its pull request goes into: the default branch (or `base_branch`),
+   * or, for `/crew run` on a person's pull request (`pull`, the number the run lives under), that
+   * pull request's head branch and the sha it had when asked.
+   */
+  base: z.looseObject({ branch: text, sha: text, pull: z.int().positive().optional() }),
   planCommentId: commentId.nullable(),
   pr: z.looseObject({ number: z.int().positive(), url: text, reportCommentId: commentId.nullable() }).nullable(),
   /** Tokens spent outside tasks (planning); task usage lives in the task files. */

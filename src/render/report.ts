@@ -78,7 +78,10 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
     ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${line(describeCriterion(c))}`),
     '',
     ...lookBeforeMerging(judgment),
-    `Closes #${view.run.issue}`,
+    // Into a person's pull request: merging adds these commits to their branch, and closes nothing.
+    view.run.base.pull
+      ? `Stacked on #${view.run.base.pull}: this pull request goes into its branch \`${view.run.base.branch}\`, which crew does not push to.`
+      : `Closes #${view.run.issue}`,
     '',
     `<sub>Opened by crew (run ${view.run.run}, requested by @${view.run.requestedBy}). The full report is in the first comment.</sub>`,
     hiddenMarker('pr', { issue: view.run.issue, run: view.run.run }),

@@ -43,6 +43,9 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
     if (s !== 'merged') ctx.log.info(`auto-merge: #${prNumber} ${s}: ${reason}`);
     return { state: s, reason, headSha: pull.headSha, mergeSha, at };
   };
+  // Merging would move a person's branch, which crew never pushes to: its owner merges.
+  if (config.auto_merge && view.run.base.pull)
+    return state('not-merged', `this pull request goes into the branch of #${view.run.base.pull} (\`${view.run.base.branch}\`), which only its owner changes`);
   if (!decision.merge) {
     return state(decision.waiting ? 'waiting' : 'not-merged', decision.reason);
   }

@@ -13,7 +13,9 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
   if (ctx.event.kind === 'pull') {
     const head = ctx.event.pulls.map((p) => /^crew\/(\d+)\/r\d+\/integration$/.exec(p.headRef)).find(Boolean);
-    return head ? { issue: Number(head[1]) } : {};
+    if (head) return { issue: Number(head[1]) };
+    // A `/crew` review or review comment on someone's pull request: said on that pull request.
+    return ctx.event.comment ? { issue: ctx.event.comment.issue.number } : {};
   }
   // A dispatch names its issue; the run is left as it is, so `/crew resume` can carry on once the cause is fixed.
   const issue = Number(ctx.event.inputs.issue);

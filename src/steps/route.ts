@@ -1,7 +1,8 @@
-import { parseCommand } from '../domain/commands';
+import { commandText, parseCommand, type Command } from '../domain/commands';
+import type { PullInfo } from '../ports';
 import type { CommentEvent, DispatchEvent, IssueEvent } from '../event';
 import { ConfigError } from '../config/schema';
-import { startRun } from './commands/start';
+import { startRun, type RunRequest } from './commands/start';
 import { CrewError, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { sanitize } from '../text/sanitize';
@@ -15,7 +16,11 @@ import { hasWriteAccess } from './commands/permission';
 export async function route(ctx: StepContext): Promise<void> {
   setOutputs(ctx, '', '', []);
   if (ctx.event.kind === 'dispatch') outdatedWorkflow(ctx.event);
-  if (ctx.event.kind === 'pull') return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
+  if (ctx.event.kind === 'pull') {
+    // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
+    if (ctx.event.comment) return routeComment(ctx, ctx.event.comment);
+    return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
+  }
   if (ctx.event.kind === 'issue') return routeIssueEvent(ctx, ctx.event);
   return routeComment(ctx, ctx.event);
 }
@@ -27,19 +32,86 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const command = parseCommand(ev.comment.body);
   const issue = ev.issue.number;
   if (!command) {
+    // The workflow lets through only reviews that start with /crew; any other is not an answer either.
+    if (ev.via) return ctx.log.info(`the ${ev.via === 'review' ? 'review' : 'review comment'} is not a /crew command; nothing to do`);
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
     // Quoted lines are someone else's words (often crew's own question, or another person's text).
     return answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), { quiet: true });
   }
 
-  await ctx.forge.react(ev.comment.id, 'eyes');
-  if (!(await hasWriteAccess(ctx, ev, true))) return;
-  if (ev.issue.isPull) {
-    await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
+  // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
+  if (!ev.via) await ctx.forge.react(ev.comment.id, 'eyes');
+  if (!(await hasWriteAccess(ctx, ev.via ? { issue, login: ev.comment.author.login } : ev, true))) return;
+  if (ev.issue.isPull) return routePullCommand(ctx, ev, command);
+  await handle(ctx, ev, command);
+}
+
+/** What a review or a review comment may ask for: the commands that need no re-reading of the comment. */
+const FROM_REVIEWS = new Set<Command['kind']>(['run', 'plan', 'status', 'help', 'unknown']);
+
+/**
+ * A `/crew` command on a pull request, from a person with write access. crew's own pull requests
+ * (head `crew/…`) are for follow-up runs, not built yet. A fork's is refused: crew cannot push
+ * there, and would run the fork's code in jobs that hold this repository's tokens. A person's
+ * branch in this repository is the base of a run under the pull request's number, whose own pull
+ * request goes into that branch; crew never pushes to it.
+ */
+async function routePullCommand(ctx: StepContext, ev: CommentEvent, command: Command): Promise<void> {
+  const number = ev.issue.number;
+  const pull = await ctx.forge.getPull(number);
+  if (pull.fromFork) {
+    await ctx.forge.postComment(number, forkRefusal(pull));
     return;
   }
+  const own = /^crew\/(\d+)\/r\d+\/integration$/.exec(pull.headRef);
+  if (pull.headRef.startsWith('crew/')) {
+    const where = own ? `on issue #${own[1]}` : 'on the issue it came from';
+    await ctx.forge.postComment(
+      number,
+      `This pull request is crew's own (branch \`${pull.headRef}\`). Follow-up runs on crew's pull requests are not built yet: comment \`/crew run\` ${where} to start a new run, which opens a new pull request.`,
+    );
+    return;
+  }
+  if (pull.state !== 'open') {
+    await ctx.forge.postComment(
+      number,
+      'This pull request is closed, so crew will not work on it. Reopen it, or comment `/crew run` on an issue that describes the change.',
+    );
+    return;
+  }
+  if (ev.via && !FROM_REVIEWS.has(command.kind)) {
+    await ctx.forge.postComment(
+      number,
+      `crew takes \`/crew ${command.kind}\` only as a comment in the pull request's conversation, not in a review${ev.via === 'review_comment' ? ' comment' : ''}. Comment it there.`,
+    );
+    return;
+  }
+  if (command.kind === 'run' || command.kind === 'plan') return startRun(ctx, pullRequestRun(ctx, ev, pull), command.kind);
   await handle(ctx, ev, command);
+}
+
+/** The run a person's pull request asks for: its title and body, the words after the command, and its head as the base. */
+function pullRequestRun(ctx: StepContext, ev: CommentEvent, pull: PullInfo): RunRequest {
+  const asked = commandText(ev.comment.body);
+  return {
+    issue: { number: ev.issue.number, title: ev.issue.title, body: asked ? `${ev.issue.body}\n\n${asked}` : ev.issue.body },
+    by: ev.comment.author.login,
+    trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, ...(ev.via ? { how: ev.via } : {}) },
+    base: { branch: pull.headRef, sha: pull.headSha, pull: ev.issue.number },
+  };
+}
+
+function forkRefusal(pull: PullInfo): string {
+  const where = pull.headRepo ? `\`${pull.headRepo}\`` : 'a fork that no longer exists';
+  return [
+    `crew does not work on pull requests from forks, and this one's branch is in ${where}.`,
+    '',
+    '- crew cannot push there: it pushes only to `crew/` branches of this repository.',
+    "- It does not run a fork's code in jobs that hold this repository's write token and secrets.",
+    '',
+    'Instead, open an issue that describes the change and comment `/crew run` on it; or, if you have write access, push the branch to this repository, open a pull request from it and comment `/crew run` there.',
+  ].join('\n');
 }
 
 /**

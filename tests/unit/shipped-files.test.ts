@@ -65,15 +65,26 @@ describe('the files users copy', () => {
   it('the workflow grants nothing by default and only what each job needs', () => {
     expect(workflow.permissions).toEqual({});
     // No pull_request_target (or any trigger that runs with write tokens on a fork's code).
-    expect(Object.keys(workflow.on).sort()).toEqual(['check_suite', 'issue_comment', 'issues', 'pull_request_review', 'workflow_dispatch']);
+    expect(Object.keys(workflow.on).sort()).toEqual([
+      'check_suite',
+      'issue_comment',
+      'issues',
+      'pull_request_review',
+      'pull_request_review_comment',
+      'workflow_dispatch',
+    ]);
+    // Review traffic is filtered to the activity crew reads: submitted reviews, created review comments.
+    expect(workflow.on.pull_request_review).toEqual({ types: ['submitted'] });
+    expect(workflow.on.pull_request_review_comment).toEqual({ types: ['created'] });
     // The least each job needs; a new scope must be argued for here, next to what uses it.
     expect(Object.fromEntries(Object.entries(workflow.jobs).map(([id, job]) => [id, job.permissions]))).toEqual({
-      // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks · /crew remember's PR
+      // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks · /crew remember's PR, reading the PR a /crew is on
       route: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
-      // task branch, state · plan comment, questions · dispatching the tasks it unblocks
-      work: { contents: 'write', issues: 'write', actions: 'write' },
-      // integration branch, state · plan comment · restarting tasks nobody holds
-      advance: { contents: 'write', issues: 'write', actions: 'write' },
+      // task branch, state · plan comment, questions · dispatching the tasks it unblocks · a run's plan comment on a pull
+      // request (commenting on a pull request's conversation needs pull-requests, not issues)
+      work: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
+      // integration branch, state · plan comment · restarting tasks nobody holds · a run's plan comment on a pull request
+      advance: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
       // state, integration · plan comment, decisions · the PR and its report · re-running tasks · the merge gate reads checks
       critic: { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read' },
       // merging, state · plan comment · the report comment, merging · the merge gate reads checks, and which runs are crew's own

@@ -244,7 +244,15 @@ export class GitHubForge implements Forge {
 
   async getPull(number: number): Promise<PullInfo> {
     const { data } = await this.gh.rest.pulls.get({ ...this.base, pull_number: number });
-    return { state: data.state === 'open' ? 'open' : 'closed', merged: data.merged, headSha: data.head.sha, headRef: data.head.ref };
+    const headRepo = data.head.repo?.full_name ?? null;
+    return {
+      state: data.state === 'open' ? 'open' : 'closed',
+      merged: data.merged,
+      headSha: data.head.sha,
+      headRef: data.head.ref,
+      headRepo,
+      fromFork: headRepo === null || headRepo.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
+    };
   }
 
   /**

@@ -181,7 +181,7 @@ export class LocalForge implements TerminalForge {
   async getPull(number: number): Promise<PullInfo> {
     const p = await this.pull(number);
     if (!p) throw new Error(`result ${number} does not exist`);
-    return { state: 'open', merged: false, headRef: p.head, headSha: await this.hooks.branchSha(p.head) };
+    return { state: 'open', merged: false, headRef: p.head, headSha: await this.hooks.branchSha(p.head), headRepo: null, fromFork: false };
   }
 
   async checksOn(_sha: string): Promise<CheckFact[]> {

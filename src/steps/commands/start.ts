@@ -14,6 +14,8 @@ export interface RunRequest {
   issue: { number: number; title: string; body: string };
   by: string;
   trigger: RunRecord['trigger'];
+  /** A person's pull request: the run starts from its head and its pull request goes into that branch. */
+  base?: { branch: string; sha: string; pull: number };
 }
 
 export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
@@ -26,7 +28,8 @@ export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
 
 /** The same request again: the same comment, or (for a label or an assignment) the same workflow run re-run. */
 function sameRequest(a: RunRecord['trigger'], b: RunRecord['trigger']): boolean {
-  if (b.commentId) return a.commentId === b.commentId;
+  // A review's id and a comment's may be equal numbers: the kind of text counts too.
+  if (b.commentId) return a.commentId === b.commentId && a.how === b.how;
   return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId;
 }
 
@@ -45,8 +48,8 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   }
   ctx.model(); // fails now, with a clear message, if no key was given
   const config = await ctx.config();
-  const baseBranch = config.base_branch ?? (await ctx.forge.defaultBranch());
-  const baseSha = await ctx.remote.head(baseBranch);
+  const baseBranch = ev.base?.branch ?? config.base_branch ?? (await ctx.forge.defaultBranch());
+  const baseSha = ev.base?.sha ?? (await ctx.remote.head(baseBranch));
   // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
   const deadPlanners = new Set<string>();
   const previous = await latestRun(ctx, issue);
@@ -77,7 +80,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       title: ev.issue.title,
       requestedBy: ev.by,
       trigger: ev.trigger,
-      base: { branch: baseBranch, sha: baseSha },
+      base: { branch: baseBranch, sha: baseSha, ...(ev.base ? { pull: ev.base.pull } : {}) },
       now,
       host: ctx.job ? 'actions' : 'local',
     });

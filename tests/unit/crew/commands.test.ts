@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../../src/domain/commands';
+import { commandText, parseCommand } from '../../../src/domain/commands';
 import { withoutQuotes } from '../../../src/text/markdown';
+
+describe('commandText (the words after the command, part of a pull request run’s request)', () => {
+  it('is what follows the command word, on its line and below, without quoted lines', () => {
+    expect(commandText('/crew run')).toBe('');
+    expect(commandText('/crew run keep the old API')).toBe('keep the old API');
+    expect(commandText('/crew RUN\nAlso trim.\n\nDone when:\n- `npm test` passes')).toBe('Also trim.\n\nDone when:\n- `npm test` passes');
+    expect(commandText('/crew run\n> quoted from someone\n\nmine')).toBe('mine');
+    expect(commandText('please /crew run now')).toBe('');
+  });
+});
 
 describe('parseCommand', () => {
   it('ignores comments that do not start with /crew', () => {

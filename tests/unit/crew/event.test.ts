@@ -40,7 +40,65 @@ describe('events for the merge gate, from GitHub’s webhook examples', () => {
   });
   it('other events are refused with the list crew runs on', () => {
     expect(() => readEvent('push', file('push', {}))).toThrow(UnsupportedEvent);
-    expect(() => readEvent('push', file('push', {}))).toThrow(/issue_comment, issues, workflow_dispatch, check_suite, pull_request_review and workflow_run/);
+    expect(() => readEvent('push', file('push', {}))).toThrow(
+      /issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment and workflow_run/,
+    );
+  });
+});
+
+describe('reviews and review comments, for route: their words as a comment on the pull request', () => {
+  type Example = {
+    action: string;
+    pull_request: { number: number; title: string; body: string | null; head: { ref: string } };
+    review: { id: number; body: string | null; user: { login: string; type: string }; submitted_at: string };
+    comment: { id: number; body: string; user: { login: string; type: string }; created_at: string };
+  };
+  it('pull_request_review: the review’s body, author and id; the pull request as the issue', () => {
+    const example = webhookExample('pull_request_review.submitted') as Example;
+    example.review.body = '/crew run keep the old API';
+    const ev = readEvent('pull_request_review', file('prr-crew', example));
+    const pr = example.pull_request;
+    expect(ev).toMatchObject({ kind: 'pull', source: 'pull_request_review', pulls: [{ number: pr.number, headRef: pr.head.ref }] });
+    expect(ev.kind === 'pull' && ev.comment).toEqual({
+      kind: 'comment',
+      defaultBranch: (example as unknown as { repository: { default_branch: string } }).repository.default_branch,
+      action: 'created',
+      via: 'review',
+      issue: { number: pr.number, title: pr.title, body: pr.body ?? '', isPull: true, labels: [] },
+      comment: {
+        id: example.review.id,
+        body: '/crew run keep the old API',
+        createdAt: example.review.submitted_at,
+        author: { login: example.review.user.login, type: 'User' },
+      },
+    });
+  });
+  it('a review with no body (GitHub sends null) is an empty comment', () => {
+    const example = webhookExample('pull_request_review.submitted') as Example;
+    expect(example.review.body).toBeNull();
+    const ev = readEvent('pull_request_review', file('prr-null', example));
+    expect(ev.kind === 'pull' && ev.comment?.comment.body).toBe('');
+  });
+  it('pull_request_review_comment: the line comment’s body, author and id', () => {
+    const example = webhookExample('pull_request_review_comment.created') as Example;
+    const ev = readEvent('pull_request_review_comment', file('prrc', example));
+    expect(ev).toMatchObject({
+      kind: 'pull',
+      source: 'pull_request_review_comment',
+      pulls: [{ number: example.pull_request.number, headRef: example.pull_request.head.ref }],
+      comment: {
+        action: 'created',
+        via: 'review_comment',
+        issue: { number: example.pull_request.number, isPull: true },
+        comment: { id: example.comment.id, body: example.comment.body, createdAt: example.comment.created_at, author: { login: example.comment.user.login } },
+      },
+    });
+  });
+  it('a review comment payload without its comment names the field', () => {
+    const { comment: _, ...rest } = webhookExample('pull_request_review_comment.created') as Example;
+    expect(() => readEvent('pull_request_review_comment', file('prrc-bad', rest))).toThrow(
+      /the pull_request_review_comment payload is missing fields crew needs: comment/,
+    );
   });
 });
 

@@ -76,6 +76,45 @@ describe("the route job's trigger condition, as shipped", () => {
     expect(evaluateIf(TRIGGER, issuesEvent('opened', {}), succeeded)).toBe(false);
   });
 
+  const reviewEvent = (body: string | null, userType = 'User', action = 'submitted'): ExprContext => ({
+    github: {
+      event_name: 'pull_request_review',
+      event: {
+        action,
+        review: { body, state: 'commented', user: { login: 'maintainer', type: userType } },
+        pull_request: { number: 3, head: { ref: 'feature' } },
+      },
+    },
+  });
+  const reviewCommentEvent = (body: string, userType = 'User', action = 'created'): ExprContext => ({
+    github: {
+      event_name: 'pull_request_review_comment',
+      event: {
+        action,
+        comment: { body, path: 'src/a.ts', user: { login: 'maintainer', type: userType } },
+        pull_request: { number: 3, head: { ref: 'feature' } },
+      },
+    },
+  });
+
+  it('runs on a submitted review and a created review comment from a person that start with /crew', () => {
+    expect(evaluateIf(TRIGGER, reviewEvent('/crew run keep the old API'), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, reviewCommentEvent('/crew run'), succeeded)).toBe(true);
+  });
+
+  it('ignores ordinary review traffic: other text, no body, bots, edits and dismissals', () => {
+    expect(evaluateIf(TRIGGER, reviewEvent('Looks good, one nit.'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent(null), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('please /crew run'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('/crew run', 'Bot'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('/crew run', 'User', 'edited'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('/crew run', 'User', 'dismissed'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewCommentEvent('nit: rename this'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewCommentEvent('/crew run', 'Bot'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewCommentEvent('/crew run', 'User', 'edited'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewCommentEvent('/crew run', 'User', 'deleted'), succeeded)).toBe(false);
+  });
+
   it('works the same wrapped in ${{ }}', () => {
     expect(evaluateIf(`\${{ ${TRIGGER} }}`, commentEvent('/crew go', 'User'), succeeded)).toBe(true);
     expect(evaluateIf(`\${{ ${TRIGGER} }}`, commentEvent('/crew go', 'Bot'), succeeded)).toBe(false);
