@@ -2,15 +2,18 @@
  * `npm run bench`: crew against the seed's way and a single agent on the offline world, written
  * to bench/results.json and bench/results.md and into docs/PERFORMANCE.md. Never edit those
  * figures by hand; run this again. Options:
- *   --quick   a small sample of every part, the parts at once (about 16 s), printed only (npm test runs it)
+ *   --profile=loopback|github-hosted|both   GitHub's latency (tests/support/latency.ts); both by default.
+ *             One profile keeps the other's figures from bench/results.json.
+ *   --quick   a small sample of every part, the parts at once (about 30 s), printed only (npm test runs it)
  *   --docs    rewrite docs/PERFORMANCE.md and bench/results.md from bench/results.json, measuring nothing
  *   --remeasure=seed|single "why"   measure one baseline again (a driver fix), keeping crew's figures
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem, arch } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { criticalPath } from '../src/domain/plan';
+import { PROFILES, profileNamed, type PlatformProfile } from '../tests/support/latency';
 import { PROJECT_ROOT } from '../tests/support/scenario/run-scenario';
 import { CALIBRATION, CHAIN, EIGHT, ONE, QUICK, TWELVE, WIDE, type DagCase } from './bench/dags';
 import { costFigure } from './bench/cost';
@@ -18,7 +21,8 @@ import { hostedRequests } from './bench/hosted';
 import { longTask } from './bench/long-task';
 import { bundleSize, coldStart, stateWrites } from './bench/platform';
 import { resultsMarkdown, terminalTable, withFigures } from './bench/report';
-import type { BenchResults, MakespanFigure, RequestFigure, TokenFigure } from './bench/results';
+import type { BenchResults, MakespanFigure, ProfileFigures, RequestFigure, RoundTripFigure, TokenFigure } from './bench/results';
+import { byJobKind } from './bench/round-trips';
 import { inputOf, runCrew, runSeed, runSingle, type WayName, type WayRun, type WorldOptions } from './bench/ways';
 
 const LATENCY = { perRequestMs: 1500, perOutputTokenMs: 15 };
@@ -112,21 +116,36 @@ function tokenFigure(c: DagCase, runs: Record<WayName, WayRun>): TokenFigure {
   return { scenario: c.name, tasks: c.tasks.length, ways: { crew: wayTokens(c, runs.crew), seed: wayTokens(c, runs.seed), single: wayTokens(c, runs.single) } };
 }
 
+function roundTripFigure(c: DagCase, crew: WayRun, uncontended: boolean): RoundTripFigure {
+  const jobs = crew.jobs!;
+  return {
+    scenario: c.name,
+    maxParallel: c.maxParallel,
+    uncontended,
+    kinds: byJobKind(jobs),
+    jobs,
+    retriesPerJob: round2(jobs.reduce((n, j) => n + j.stateWriteRetries, 0) / jobs.length),
+    applied: crew.applied!,
+  };
+}
+
 /**
- * Measures one baseline again on the scheduling scenarios of a results file, keeping the rest:
- * for a fix to a baseline's driver without running crew again. The results say so.
+ * Measures one baseline again on the scheduling scenarios of a results file, under each profile
+ * there, keeping the rest: for a fix to a baseline's driver without running crew again. The results say so.
  */
 export async function remeasure(r: BenchResults, way: 'seed' | 'single', why: string): Promise<BenchResults> {
   const drive = way === 'seed' ? runSeed : runSingle;
-  const cases = r.makespan.map((f) => [TWELVE, WIDE, CHAIN, QUICK].find((c) => c.name === f.scenario)!);
-  const runs = await Promise.all(cases.map((c) => drive(c, r.world)));
   const out: BenchResults = structuredClone(r);
-  out.makespan.forEach((f, i) => {
-    f.ways[way] = wayMakespan(runs[i]!, f.ways.crew.makespanMs, f.criticalPathMs, cases[i]!);
-    f.spans[way] = runs[i]!.spans;
-  });
-  const tokenCase = cases.findIndex((c) => c.name === r.tokens.scenario);
-  if (tokenCase >= 0) out.tokens.ways[way] = wayTokens(cases[tokenCase]!, runs[tokenCase]!);
+  for (const p of out.profiles) {
+    const cases = p.makespan.map((f) => [TWELVE, WIDE, CHAIN, QUICK].find((c) => c.name === f.scenario)!);
+    const runs = await Promise.all(cases.map((c) => drive(c, r.world, p.profile)));
+    p.makespan.forEach((f, i) => {
+      f.ways[way] = wayMakespan(runs[i]!, f.ways.crew.makespanMs, f.criticalPathMs, cases[i]!);
+      f.spans[way] = runs[i]!.spans;
+    });
+    const tokenCase = cases.findIndex((c) => c.name === r.tokens.scenario);
+    if (p.profile.name === r.tokens.profile && tokenCase >= 0) out.tokens.ways[way] = wayTokens(cases[tokenCase]!, runs[tokenCase]!);
+  }
   out.remeasured = [...(r.remeasured ?? []), { way, at: new Date().toISOString(), why, loadAverage: loadavg() }];
   return out;
 }
@@ -142,29 +161,34 @@ function machine(): BenchResults['machine'] {
   };
 }
 
-export async function runBench(opts: { quick: boolean; log?: (line: string) => void }): Promise<BenchResults> {
+export async function runBench(opts: { quick: boolean; profiles?: PlatformProfile[]; log?: (line: string) => void }): Promise<BenchResults> {
   const started = performance.now();
   const say = opts.log ?? (() => undefined);
   const m = machine();
-  // 0.1: crew's per-step overhead here (a few seconds) is then worth about as much model time as a job start on GitHub (tens of seconds).
+  const profiles = opts.profiles ?? [PROFILES.loopback, PROFILES['github-hosted']];
+  // 0.1: crew's per-step overhead here (a few seconds) is then worth about as much model time as a job start on GitHub
+  // (tens of seconds). The profile's waits (a job start, each request) shrink by the same scale.
   const world: WorldOptions = { timeScale: opts.quick ? 0.01 : 0.1, latency: LATENCY };
   const scheduling = opts.quick ? [QUICK] : [TWELVE, WIDE, CHAIN];
   const requestOnly = opts.quick ? [] : [ONE, EIGHT];
 
   // crew's runs one at a time: each keeps this machine's cores busy.
-  const crewRuns = async () => {
+  const crewRuns = async (profile: PlatformProfile) => {
     const crew = new Map<DagCase, WayRun>();
     for (const c of [...(opts.quick ? [] : [CALIBRATION]), ...scheduling, ...requestOnly]) {
-      say(`crew: ${c.name}`);
-      crew.set(c, await runCrew(c, world));
+      say(`crew, ${profile.name}: ${c.name}`);
+      crew.set(c, await runCrew(c, world, profile));
     }
     return crew;
   };
   // The baselines mostly wait on the model, so they run side by side.
-  const baselineRuns = () => {
-    say("the seed's way and a single agent");
+  const baselineRuns = (profile: PlatformProfile) => {
+    say(`the seed's way and a single agent, ${profile.name}`);
     return Promise.all(
-      scheduling.map(async (c) => ({ c, ...(await Promise.all([runSeed(c, world), runSingle(c, world)]).then(([seed, single]) => ({ seed, single }))) })),
+      scheduling.map(async (c) => ({
+        c,
+        ...(await Promise.all([runSeed(c, world, profile), runSingle(c, world, profile)]).then(([seed, single]) => ({ seed, single }))),
+      })),
     );
   };
   const longTasks = async () => {
@@ -190,34 +214,96 @@ export async function runBench(opts: { quick: boolean; log?: (line: string) => v
       writes.push(await stateWrites(writers!, n!, world.timeScale));
     return { start, writes };
   };
+  const eachProfile = async () => {
+    const out = [];
+    for (const profile of profiles) out.push({ profile, crew: await crewRuns(profile), baselines: await baselineRuns(profile) });
+    return out;
+  };
   // The full bench measures one part at a time, on a machine otherwise quiet. The quick sample runs
   // them all at once; the one timing it judges (crew does not wait for a wave) has seconds to spare.
-  const [crew, baselines, longTaskFigures, { start, writes }] = opts.quick
-    ? await Promise.all([crewRuns(), baselineRuns(), longTasks(), program()])
-    : [await crewRuns(), await baselineRuns(), await longTasks(), await program()];
-  const o = opts.quick ? overheadOn(QUICK, ['short', 'after'], crew.get(QUICK)!, world) : overheadOn(CALIBRATION, ['a', 'b'], crew.get(CALIBRATION)!, world);
-  const runsOf = (c: DagCase) => {
-    const b = baselines.find((x) => x.c === c)!;
-    return { crew: crew.get(c)!, seed: b.seed, single: b.single };
-  };
+  let measured: Awaited<ReturnType<typeof eachProfile>>;
+  let longTaskFigures: Awaited<ReturnType<typeof longTasks>>;
+  let platform: Awaited<ReturnType<typeof program>>;
+  if (opts.quick) {
+    const [crew, baselines, lt, pf] = await Promise.all([Promise.all(profiles.map(crewRuns)), Promise.all(profiles.map(baselineRuns)), longTasks(), program()]);
+    measured = profiles.map((profile, i) => ({ profile, crew: crew[i]!, baselines: baselines[i]! }));
+    longTaskFigures = lt;
+    platform = pf;
+  } else {
+    measured = await eachProfile();
+    longTaskFigures = await longTasks();
+    platform = await program();
+  }
 
-  const requestRuns = (await Promise.all([...crew.entries()].map(([c, r]) => requestFigure(c, r)))).sort((a, b) => a.tasks - b.tasks);
+  const figures: ProfileFigures[] = [];
+  for (const { profile, crew, baselines } of measured) {
+    const o = opts.quick ? overheadOn(QUICK, ['short', 'after'], crew.get(QUICK)!, world) : overheadOn(CALIBRATION, ['a', 'b'], crew.get(CALIBRATION)!, world);
+    const runsOf = (c: DagCase) => {
+      const b = baselines.find((x) => x.c === c)!;
+      return { crew: crew.get(c)!, seed: b.seed, single: b.single };
+    };
+    const requestRuns = (await Promise.all([...crew.entries()].map(([c, r]) => requestFigure(c, r)))).sort((a, b) => a.tasks - b.tasks);
+    // The quick sample's one DAG stands in for both runs the per-job figures come from.
+    const uncontended = opts.quick ? QUICK : CHAIN;
+    const traced = opts.quick ? 'after' : 'b';
+    figures.push({
+      profile,
+      generated: new Date().toISOString(),
+      overhead: { stepMs: Math.round(o), measuredOn: opts.quick ? `the chain ${QUICK.name} holds` : CALIBRATION.name },
+      makespan: scheduling.map((c) => makespanFigure(c, runsOf(c), o, world)),
+      requests: { runs: requestRuns, fit: fit(requestRuns), hostedFit: fit(requestRuns.map((q) => ({ tasks: q.tasks, rest: q.hosted.rest }))) },
+      roundTrips: opts.quick
+        ? [roundTripFigure(QUICK, crew.get(QUICK)!, false)]
+        : [roundTripFigure(CHAIN, crew.get(CHAIN)!, true), roundTripFigure(WIDE, crew.get(WIDE)!, false)],
+      workJobTrace: { scenario: uncontended.name, task: traced, requests: crew.get(uncontended)!.traces![traced] ?? [] },
+    });
+  }
+  const first = measured[0]!;
+  const tokenRuns = {
+    crew: first.crew.get(scheduling[0]!)!,
+    ...(({ seed, single }) => ({ seed, single }))(first.baselines.find((x) => x.c === scheduling[0])!),
+  };
   return {
     generated: new Date().toISOString(),
     quick: opts.quick,
     machine: m,
     world,
-    overhead: { stepMs: Math.round(o), measuredOn: opts.quick ? `the chain ${QUICK.name} holds` : CALIBRATION.name },
-    makespan: scheduling.map((c) => makespanFigure(c, runsOf(c), o, world)),
-    requests: { runs: requestRuns, fit: fit(requestRuns), hostedFit: fit(requestRuns.map((q) => ({ tasks: q.tasks, rest: q.hosted.rest }))) },
-    tokens: tokenFigure(scheduling[0]!, runsOf(scheduling[0]!)),
+    profiles: figures,
+    tokens: { ...tokenFigure(scheduling[0]!, tokenRuns), profile: first.profile.name },
     longTask: longTaskFigures,
-    coldStart: start,
+    coldStart: platform.start,
     bundle: await bundleSize(),
-    stateWrites: writes,
-    cost: scheduling.map((c) => costFigure(c.name, c.tasks.length, runsOf(c).crew.cost!, runsOf(c).single.cost!, world.timeScale)),
+    stateWrites: platform.writes,
+    cost: scheduling.map((c) => {
+      const single = first.baselines.find((x) => x.c === c)!.single;
+      return costFigure(c.name, c.tasks.length, first.crew.get(c)!.cost!, single.cost!, world.timeScale);
+    }),
     tookMs: Math.round(performance.now() - started),
   };
+}
+
+/** `--profile=x` or `--profile x`: loopback, github-hosted or both (the default). */
+export function profilesFrom(argv: string[]): PlatformProfile[] {
+  const at = argv.findIndex((a) => a === '--profile' || a.startsWith('--profile='));
+  if (at < 0) return [PROFILES.loopback, PROFILES['github-hosted']];
+  const value = argv[at]!.includes('=') ? argv[at]!.slice('--profile='.length) : argv[at + 1];
+  if (value === 'both') return [PROFILES.loopback, PROFILES['github-hosted']];
+  if (!value || value.startsWith('--')) throw new Error('npm run bench -- --profile needs a value: loopback, github-hosted or both');
+  try {
+    return [profileNamed(value)];
+  } catch {
+    throw new Error(`npm run bench -- --profile=${value}: no such profile; use loopback, github-hosted or both (tests/support/latency.ts)`);
+  }
+}
+
+/** A run of some profiles keeps the others' figures from the results before it, oldest profile first. */
+export function keepOtherProfiles(fresh: BenchResults, before: BenchResults | undefined): BenchResults {
+  if (!before?.profiles) return fresh;
+  const measured = new Set(fresh.profiles.map((p) => p.profile.name));
+  const kept = before.profiles.filter((p) => !measured.has(p.profile.name));
+  if (kept.length === 0) return fresh;
+  const order = Object.keys(PROFILES);
+  return { ...fresh, profiles: [...fresh.profiles, ...kept].sort((a, b) => order.indexOf(a.profile.name) - order.indexOf(b.profile.name)) };
 }
 
 const RESULTS_JSON = join(PROJECT_ROOT, 'bench', 'results.json');
@@ -247,8 +333,10 @@ async function main(): Promise<void> {
     return;
   }
   const quick = process.argv.includes('--quick');
+  const profiles = profilesFrom(process.argv);
   const t0 = performance.now();
-  const r = await runBench({ quick, log: (line) => console.error(`… ${((performance.now() - t0) / 1000).toFixed(1)} s: ${line}`) });
+  const fresh = await runBench({ quick, profiles, log: (line) => console.error(`… ${((performance.now() - t0) / 1000).toFixed(1)} s: ${line}`) });
+  const r = quick || !existsSync(RESULTS_JSON) ? fresh : keepOtherProfiles(fresh, JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults);
   console.log(terminalTable(r));
   if (!quick) {
     mkdirSync(join(PROJECT_ROOT, 'bench'), { recursive: true });

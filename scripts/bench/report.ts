@@ -1,7 +1,9 @@
 import { criticalPath } from '../../src/domain/plan';
 import { costLines, costMarkdown } from './cost';
+import type { PlatformProfile } from '../../tests/support/latency';
 import { CHAIN, QUICK, TWELVE, WIDE } from './dags';
-import type { BenchResults, MakespanFigure } from './results';
+import type { BenchResults, MakespanFigure, ProfileFigures, RoundTripFigure } from './results';
+import type { TracedRequest } from './round-trips';
 import type { WayName } from './ways';
 
 /** Renders bench/results.json: the one-screen table, bench/results.md, and the figures in docs/PERFORMANCE.md. */
@@ -20,6 +22,12 @@ export function machineLine(r: BenchResults): string {
 
 export function worldLine(r: BenchResults): string {
   return `time scale ${r.world.timeScale} (one minute of model time takes ${(60 * r.world.timeScale).toFixed(1)} s); model latency ${r.world.latency.perRequestMs} ms per request + ${r.world.latency.perOutputTokenMs} ms per output token, before scaling`;
+}
+
+/** What a latency profile adds, before scaling. */
+export function profileLine(p: PlatformProfile): string {
+  if (!p.restMs && !p.graphqlMs && !p.gitMs && !p.dispatchLagMs && !p.jobStartMs) return `${p.name}: no latency`;
+  return `${p.name}: ${p.restMs} ms per REST, ${p.graphqlMs} ms per GraphQL and ${p.gitMs} ms per git request, ${p.dispatchLagMs / 1000} s for a dispatched run to start, ${p.jobStartMs / 1000} s for a job to start, before scaling`;
 }
 
 function pad(cells: string[], widths: number[]): string {
@@ -49,51 +57,141 @@ export function criticalChain(f: MakespanFigure, timeScale: number): { path: str
   return { path, workMs: path.reduce((sum, id) => sum + work(id), 0), jobsMs, gapsMs };
 }
 
-function chainSentence(f: MakespanFigure, r: BenchResults): string {
+function chainSentence(f: MakespanFigure, p: ProfileFigures, r: BenchResults): string {
   const chain = criticalChain(f, r.world.timeScale);
   if (!chain) return `${f.scenario}: no critical chain to show.`;
   const over = chain.jobsMs - chain.workMs;
   const retries = chain.path.reduce((n, id) => n + (f.crewStateRetries?.[id] ?? 0), 0);
   const total = Object.values(f.crewStateRetries ?? {}).reduce((n, k) => n + k, 0);
-  return `${f.scenario}: the jobs on its critical path (${chain.path.join(' → ')}) took ${s(chain.jobsMs)} for ${s(chain.workMs)} of work, ${s(over)} over it against s × o = ${s(f.steps * r.overhead.stepMs)}; ${s(chain.gapsMs)} passed before and between them. Those jobs redid ${retries} state write${retries === 1 ? '' : 's'} another job's write had beaten (${total} across all ${f.tasks} jobs).`;
+  return `${p.profile.name}, ${f.scenario}: the jobs on its critical path (${chain.path.join(' → ')}) took ${s(chain.jobsMs)} for ${s(chain.workMs)} of work, ${s(over)} over it against s × o = ${s(f.steps * p.overhead.stepMs)}; ${s(chain.gapsMs)} passed before and between them. Those jobs redid ${retries} state write${retries === 1 ? '' : 's'} another job's write had beaten (${total} across all ${f.tasks} jobs).`;
 }
+
+/** One of issue #17's targets, measured under one profile. */
+export interface TargetCheck {
+  target: string;
+  /** The figure, or why there is none (e.g. not in the quick sample). */
+  measured: string;
+  met: boolean | undefined;
+}
+
+const one = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+
+/** Issue #17's targets against one profile's figures. */
+export function issueTargets(p: ProfileFigures): TargetCheck[] {
+  const none = (target: string, why: string): TargetCheck => ({ target, measured: why, met: undefined });
+  const byName = (c: { name: string }) => p.makespan.find((f) => f.scenario === c.name);
+  const out: TargetCheck[] = [];
+  const worst = p.makespan.reduce<MakespanFigure | undefined>((w, f) => (!w || f.crewRatioToBound > w.crewRatioToBound ? f : w), undefined);
+  out.push(
+    worst
+      ? {
+          target: 'makespan ≤ 1.10 × (CP + s·o) on every DAG',
+          measured: `at most ${worst.crewRatioToBound.toFixed(2)} (${worst.scenario})`,
+          met: p.makespan.every((f) => f.meetsTarget),
+        }
+      : none('makespan ≤ 1.10 × (CP + s·o) on every DAG', 'no DAG measured'),
+  );
+  const chain = byName(CHAIN);
+  out.push(
+    chain
+      ? {
+          target: '5-task chain ≤ 1.15 × the single agent',
+          measured: `× ${(chain.ways.crew.makespanMs / chain.ways.single.makespanMs).toFixed(2)}`,
+          met: chain.ways.crew.makespanMs <= 1.15 * chain.ways.single.makespanMs,
+        }
+      : none('5-task chain ≤ 1.15 × the single agent', 'not in this run'),
+  );
+  const twelve = byName(TWELVE);
+  out.push(
+    twelve
+      ? {
+          target: '12-task DAG ≥ 2 × faster than the single agent',
+          measured: `${twelve.ways.single.ratioToCrew.toFixed(2)} × faster`,
+          met: twelve.ways.single.makespanMs >= 2 * twelve.ways.crew.makespanMs,
+        }
+      : none('12-task DAG ≥ 2 × faster than the single agent', 'not in this run'),
+  );
+  const quiet = p.roundTrips.find((t) => t.uncontended);
+  const work = quiet?.jobs.filter((j) => j.kind === 'work') ?? [];
+  const perWork = (target: string, limit: number, f: (j: (typeof work)[number]) => number): TargetCheck => {
+    if (!work.length) return none(target, 'no uncontended run here');
+    const values = work.map(f);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    return { target, measured: `mean ${one(Math.round(mean * 100) / 100)}, most ${Math.max(...values)}`, met: Math.max(...values) <= limit };
+  };
+  out.push(perWork('work job ≤ 6 git requests (uncontended)', 6, (j) => j.git.total));
+  out.push(perWork('work job ≤ 4 REST requests (uncontended)', 4, (j) => j.rest));
+  out.push(perWork('work job ≤ 2 state writes (uncontended)', 2, (j) => j.stateWrites));
+  const busy = p.roundTrips.find((t) => !t.uncontended && t.maxParallel >= 10 && t.jobs.length >= 20);
+  out.push(
+    busy
+      ? {
+          target: 'state-write retries ≤ 1 per job at max_parallel 10',
+          measured: `${busy.retriesPerJob.toFixed(2)} per job (${busy.scenario})`,
+          met: busy.retriesPerJob <= 1,
+        }
+      : none('state-write retries ≤ 1 per job at max_parallel 10', 'no wide run here'),
+  );
+  return out;
+}
+
+const verdict = (met: boolean | undefined) => (met === undefined ? '–' : met ? 'met' : 'missed');
+
+/** The profile the targets of #17 are judged under: github-hosted when it was measured. */
+const judgedUnder = (r: BenchResults) => r.profiles.find((p) => p.profile.name === 'github-hosted') ?? r.profiles.at(-1)!;
+
+const gitCells = (g: { total: number; infoRefs: number; lsRefs: number; fetch: number; push: number }) => [
+  one(g.total),
+  one(g.infoRefs),
+  one(g.lsRefs),
+  one(g.fetch),
+  one(g.push),
+];
 
 /** The one-screen summary `npm run bench` prints. */
 export function terminalTable(r: BenchResults): string {
   const lines: string[] = [];
   lines.push(`crew benchmark${r.quick ? ' (quick sample)' : ''}: ${machineLine(r)}`);
   lines.push(`offline world: ${worldLine(r)}`);
-  lines.push(`o (per-step overhead of a crew job, ${r.overhead.measuredOn}): ${s(r.overhead.stepMs)}`);
+  for (const p of r.profiles)
+    lines.push(`GitHub ${profileLine(p.profile)}; o (per-step overhead of a crew job, ${p.overhead.measuredOn}) ${s(p.overhead.stepMs)}`);
   for (const m of r.remeasured ?? []) lines.push(`${WAY_LABEL[m.way]} measured again ${m.at.slice(0, 16)}: ${m.why}`);
   lines.push('');
   lines.push('Makespan, first task start to last task end (× = that way ÷ crew)');
   lines.push(
     ...table(
-      ['scenario', 'crew', "seed's way", 'single agent', 'crit. path', 'crew÷CP', 'target', 'crew÷(CP+s·o)'],
-      r.makespan.map((f) => [
-        `${f.scenario} (P=${f.maxParallel})`,
-        wayCell(f, 'crew'),
-        wayCell(f, 'seed'),
-        wayCell(f, 'single'),
-        s(f.criticalPathMs),
-        f.ways.crew.ratioToCriticalPath.toFixed(2),
-        `≤ ${s(f.targetMs)}`,
-        `${f.crewRatioToBound.toFixed(2)} ${f.meetsTarget ? 'ok' : 'MISSED'}`,
-      ]),
+      ['scenario', 'profile', 'crew', "seed's way", 'single agent', 'crit. path', 'crew÷CP', 'target', 'crew÷(CP+s·o)'],
+      r.profiles[0]!.makespan.flatMap((f0) =>
+        r.profiles.map((p) => {
+          const f = p.makespan.find((x) => x.scenario === f0.scenario) ?? f0;
+          return [
+            `${f.scenario} (P=${f.maxParallel})`,
+            p.profile.name,
+            wayCell(f, 'crew'),
+            wayCell(f, 'seed'),
+            wayCell(f, 'single'),
+            s(f.criticalPathMs),
+            f.ways.crew.ratioToCriticalPath.toFixed(2),
+            `≤ ${s(f.targetMs)}`,
+            `${f.crewRatioToBound.toFixed(2)} ${f.meetsTarget ? 'ok' : 'MISSED'}`,
+          ];
+        }),
+      ),
     ),
   );
   lines.push('');
-  const fit = r.requests.fit;
-  const hfit = r.requests.hostedFit;
+  const main = r.profiles[0]!;
+  const fit = main.requests.fit;
+  const hfit = main.requests.hostedFit;
   const growth =
-    r.requests.runs.length > 1
+    main.requests.runs.length > 1
       ? `; crew ≈ ${fit.perRun.toFixed(1)} + ${fit.perTask.toFixed(2)} per task, baselines ≈ ${hfit.perRun.toFixed(1)} + ${hfit.perTask.toFixed(2)}`
       : '';
-  lines.push(`GitHub REST requests per run, target ≤ 3 per task + 15${growth}`);
+  lines.push(`GitHub REST requests per run (${main.profile.name}), target ≤ 3 per task + 15${growth}`);
   lines.push(
     ...table(
       ['run', 'tasks', 'crew (writes)', 'budget', 'runs/hour', "seed's way & single agent (writes)", 'git crew/them'],
-      r.requests.runs.map((q) => [
+      main.requests.runs.map((q) => [
         q.scenario,
         String(q.tasks),
         `${q.rest} (${q.writes})`,
@@ -104,6 +202,31 @@ export function terminalTable(r: BenchResults): string {
       ]),
     ),
   );
+  lines.push('');
+  const judged = judgedUnder(r);
+  lines.push(`Requests per job, mean by kind (${judged.profile.name}); git = info/refs + ls-refs + fetch + push`);
+  lines.push(
+    ...table(
+      ['run', 'job', 'jobs', 'REST', 'GraphQL', 'git', 'info/refs', 'ls-refs', 'fetch', 'push', 'state writes', 'retries'],
+      judged.roundTrips.flatMap((t) =>
+        t.kinds.map((k) => [
+          t.scenario,
+          k.kind,
+          String(k.jobs),
+          one(k.mean.rest),
+          one(k.mean.graphql),
+          ...gitCells(k.mean.git),
+          one(k.mean.stateWrites),
+          one(k.mean.stateWriteRetries),
+        ]),
+      ),
+    ),
+  );
+  const measuredTargets = issueTargets(judged).filter((t) => t.met !== undefined);
+  if (measuredTargets.length) {
+    lines.push(`Issue #17's targets under ${judged.profile.name}`);
+    for (const t of measuredTargets) lines.push(`  ${t.target}: ${t.measured}, ${verdict(t.met)}`);
+  }
   lines.push('');
   const t = r.tokens;
   lines.push(`Model input tokens (uncached + cache read + cache write), ${t.scenario}`);
@@ -142,6 +265,25 @@ export function terminalTable(r: BenchResults): string {
   return lines.join('\n');
 }
 
+/** A job's requests in order, runs of the same request folded into one line with a count. */
+export function traceLines(requests: TracedRequest[]): string[] {
+  const out: Array<{ r: TracedRequest; n: number }> = [];
+  for (const r of requests) {
+    const last = out.at(-1);
+    if (last && last.r.step === r.step && last.r.type === r.type && last.r.what === r.what && last.r.status === r.status) last.n++;
+    else out.push({ r, n: 1 });
+  }
+  let i = 0;
+  return out.map(({ r, n }) => {
+    const from = ++i;
+    i += n - 1;
+    return `${n > 1 ? `${from}–${i}` : from}. ${r.type} ${r.what}${r.status >= 300 ? ` (${r.status})` : ''}${n > 1 ? ` × ${n}` : ''}, in \`${r.step}\``;
+  });
+}
+
+const heldUp = (t: RoundTripFigure) =>
+  `${t.applied.delays.rest} of ${t.applied.received.rest} REST, ${t.applied.delays.graphql} of ${t.applied.received.graphql} GraphQL and ${t.applied.delays.git} of ${t.applied.received.git} git requests held up, ${s(t.applied.delays.ms)} in all`;
+
 function mdTable(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
 }
@@ -150,20 +292,44 @@ function mdTable(head: string[], rows: string[][]): string[] {
 export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   const out: string[] = [];
   out.push(`Measured by \`npm run bench\` on ${r.generated.slice(0, 10)}: ${machineLine(r)}. Offline world: ${worldLine(r)}.`, '');
+  out.push('GitHub latency profiles:', '');
+  for (const p of r.profiles)
+    out.push(
+      `- ${profileLine(p.profile)}${p.generated.slice(0, 10) === r.generated.slice(0, 10) ? '' : ` (measured on ${p.generated.slice(0, 10)}, kept from that run)`}.`,
+    );
+  out.push('');
   for (const m of r.remeasured ?? [])
     out.push(
       `The ${WAY_LABEL[m.way]}'s figures were measured again on ${m.at.slice(0, 10)} (load average ${m.loadAverage.map((l) => l.toFixed(1)).join(' ')}), crew's kept: ${m.why}.`,
       '',
     );
+
+  const judged = judgedUnder(r);
+  out.push(`${heading} Issue #17's targets`, '');
+  out.push(
+    `Judged under ${judged.profile.name}${r.profiles.length > 1 ? `; the other profile${r.profiles.length > 2 ? 's' : ''} for comparison` : ''}. "Most" is the largest figure of any one work job of the uncontended run (${judged.roundTrips.find((t) => t.uncontended)?.scenario ?? 'none here'}); retries are averaged over every job of the widest run.`,
+    '',
+  );
+  const checks = r.profiles.map((p) => ({ p, checks: issueTargets(p) }));
+  const judgedChecks = issueTargets(judged);
+  out.push(
+    ...mdTable(
+      ['Target', ...checks.map((c) => c.p.profile.name), `Under ${judged.profile.name}`],
+      judgedChecks.map((t, i) => [t.target, ...checks.map((c) => c.checks[i]!.measured), `**${verdict(t.met)}**`]),
+    ),
+    '',
+  );
+
   out.push(`${heading} Makespan`, '');
   out.push(
-    `From the first task's start to the last task's end. o = ${s(r.overhead.stepMs)}, crew's overhead per step (${r.overhead.measuredOn}), as long as ${Math.round(r.overhead.stepMs / r.world.timeScale / 1000)} s of model time at this time scale. The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The critical path is the longest chain of scripted work; the work bound is (all scripted work + n × o) ÷ max_parallel.`,
+    `From the first task's start to the last task's end. o is crew's overhead per step, measured under each profile (${r.profiles.map((p) => `${p.profile.name}: o = ${s(p.overhead.stepMs)} on the ${p.overhead.measuredOn}, as long as ${Math.round(p.overhead.stepMs / r.world.timeScale / 1000)} s of model time`).join('; ')}). The target is crew ≤ 1.10 × (critical path + s × o), s = tasks on the critical path. The critical path is the longest chain of scripted work; the work bound is (all scripted work + n × o) ÷ max_parallel.`,
     '',
   );
   out.push(
     ...mdTable(
       [
         'Scenario',
+        'Profile',
         'Tasks',
         'max_parallel',
         'Critical path (s steps)',
@@ -176,39 +342,108 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
         'crew ÷ (CP + s·o)',
         'crew end to end',
       ],
-      r.makespan.map((f) => [
-        f.scenario,
-        String(f.tasks),
-        String(f.maxParallel),
-        `${s(f.criticalPathMs)} (${f.steps})`,
-        s(f.workBoundMs),
-        s(f.ways.crew.makespanMs),
-        `${s(f.ways.seed.makespanMs)} (${x2(f.ways.seed.ratioToCrew)}, ÷CP ${f.ways.seed.ratioToCriticalPath.toFixed(2)})`,
-        `${s(f.ways.single.makespanMs)} (${x2(f.ways.single.ratioToCrew)}, ÷CP ${f.ways.single.ratioToCriticalPath.toFixed(2)})`,
-        f.ways.crew.ratioToCriticalPath.toFixed(2),
-        `≤ ${s(f.targetMs)}`,
-        `**${f.crewRatioToBound.toFixed(2)}** ${f.meetsTarget ? 'met' : 'missed'}`,
-        s(f.crewEndToEndMs),
+      r.profiles[0]!.makespan.flatMap((f0) =>
+        r.profiles.flatMap((p) => {
+          const f = p.makespan.find((x) => x.scenario === f0.scenario);
+          if (!f) return [];
+          return [
+            [
+              f.scenario,
+              p.profile.name,
+              String(f.tasks),
+              String(f.maxParallel),
+              `${s(f.criticalPathMs)} (${f.steps})`,
+              s(f.workBoundMs),
+              s(f.ways.crew.makespanMs),
+              `${s(f.ways.seed.makespanMs)} (${x2(f.ways.seed.ratioToCrew)}, ÷CP ${f.ways.seed.ratioToCriticalPath.toFixed(2)})`,
+              `${s(f.ways.single.makespanMs)} (${x2(f.ways.single.ratioToCrew)}, ÷CP ${f.ways.single.ratioToCriticalPath.toFixed(2)})`,
+              f.ways.crew.ratioToCriticalPath.toFixed(2),
+              `≤ ${s(f.targetMs)}`,
+              `**${f.crewRatioToBound.toFixed(2)}** ${f.meetsTarget ? 'met' : 'missed'}`,
+              s(f.crewEndToEndMs),
+            ],
+          ];
+        }),
+      ),
+    ),
+    '',
+  );
+  out.push(
+    "Against a single agent: crew's makespan ÷ the single agent's (under 1: crew is faster; the chain's target is ≤ 1.15, the 12-task DAG's ≤ 0.5):",
+    '',
+  );
+  out.push(
+    ...mdTable(
+      ['Profile', ...r.profiles[0]!.makespan.map((f) => f.scenario)],
+      r.profiles.map((p) => [
+        p.profile.name,
+        ...r.profiles[0]!.makespan.map((f0) => {
+          const f = p.makespan.find((x) => x.scenario === f0.scenario);
+          return f ? `${(f.ways.crew.makespanMs / f.ways.single.makespanMs).toFixed(2)} (single agent ${x2(f.ways.single.ratioToCrew)})` : '–';
+        }),
       ]),
     ),
     '',
   );
   out.push(
-    "Where crew's time went on each critical path (a job holds its start, checkout, state writes, model latency and dispatch; the time before and between the jobs is scheduling):",
+    "Where crew's time went on each critical path (a job holds its start, checkout, state writes, model latency and dispatch; the time before and between the jobs is scheduling, and under github-hosted holds each job's start):",
     '',
   );
-  for (const f of r.makespan) out.push(`- ${chainSentence(f, r)}${f.meetsTarget ? '' : ' Target missed.'}`);
+  for (const p of r.profiles) for (const f of p.makespan) out.push(`- ${chainSentence(f, p, r)}${f.meetsTarget ? '' : ' Target missed.'}`);
   out.push('');
-  out.push(`${heading} GitHub requests`, '');
+
+  out.push(`${heading} Requests per job`, '');
   out.push(
-    `REST requests per run with the workflow's token (git smart-HTTP counted apart). crew's grow ≈ ${r.requests.fit.perRun.toFixed(1)} + ${r.requests.fit.perTask.toFixed(2)} per task. ` +
-      `The baselines are measured hosted on GitHub the only way they can be, inside claude-code-action (the seed's way is a Claude Code plugin), so both make the same requests: ≈ ${r.requests.hostedFit.perRun.toFixed(1)} + ${r.requests.hostedFit.perTask.toFixed(2)} per task, plus GraphQL queries, and they open no pull request (scripts/bench/hosted.ts lists the sequence and its source).`,
+    "What each kind of crew job asked of GitHub, as means per job (most in any one job in brackets), counted by the fake GitHub from each job's own GITHUB_TOKEN. git counts every smart-HTTP round trip: info/refs starts every fetch, ls-remote and push (a push's ref advertisement; under protocol v2 the capabilities, after which ls-refs lists the refs), fetch is a pack download, push a pack upload. \"checkout\" is the share of git requests made by actions/checkout. State writes are pushes to crew/state that landed; retries, the ones redone because another job's write landed first (from crew's log). The model's requests are not GitHub's and are not counted.",
+    '',
+  );
+  out.push(
+    ...mdTable(
+      ['Profile', 'Run', 'Job', 'Jobs', 'REST', 'GraphQL', 'git', 'info/refs', 'ls-refs', 'fetch', 'push', 'checkout', 'State writes', 'Retries'],
+      r.profiles.flatMap((p) =>
+        p.roundTrips.flatMap((t) =>
+          t.kinds.map((k) => [
+            p.profile.name,
+            `${t.scenario}${t.uncontended ? ' (uncontended)' : ''}`,
+            k.kind,
+            String(k.jobs),
+            `${one(k.mean.rest)} (${k.max.rest})`,
+            one(k.mean.graphql),
+            `${one(k.mean.git.total)} (${k.max.git})`,
+            ...gitCells(k.mean.git).slice(1),
+            one(k.mean.checkoutGit),
+            `${one(k.mean.stateWrites)} (${k.max.stateWrites})`,
+            `${one(k.mean.stateWriteRetries)} (${k.max.stateWriteRetries})`,
+          ]),
+        ),
+      ),
+    ),
+    '',
+  );
+  out.push('What each profile added to those runs:', '');
+  for (const p of r.profiles)
+    for (const t of p.roundTrips)
+      out.push(`- ${p.profile.name}, ${t.scenario}: ${heldUp(t)}; jobs waited ${s(t.jobs.reduce((n, j) => n + j.queuedMs, 0))} to start.`);
+  out.push('');
+  const trace = judged.workJobTrace;
+  out.push(
+    `Every request of one work job (task ${trace.task} of the ${trace.scenario}, ${judged.profile.name}), in the order the fake GitHub received them; each git line is one round trip:`,
+    '',
+  );
+  out.push(...traceLines(trace.requests), '');
+
+  out.push(`${heading} GitHub requests per run`, '');
+  const main = r.profiles[0]!;
+  out.push(
+    `REST requests per run with the workflow's token (git smart-HTTP counted apart). crew's grow ≈ ${main.requests.fit.perRun.toFixed(1)} + ${main.requests.fit.perTask.toFixed(2)} per task under ${main.profile.name}. ` +
+      `The baselines are measured hosted on GitHub the only way they can be, inside claude-code-action (the seed's way is a Claude Code plugin), so both make the same requests: ≈ ${main.requests.hostedFit.perRun.toFixed(1)} + ${main.requests.hostedFit.perTask.toFixed(2)} per task, plus GraphQL queries, and they open no pull request (scripts/bench/hosted.ts lists the sequence and its source).`,
     '',
   );
   out.push(
     ...mdTable(
       [
         'Run',
+        'Profile',
         'Tasks',
         'crew REST',
         'of which writes',
@@ -219,24 +454,33 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
         'their GraphQL',
         'git requests crew / them',
       ],
-      r.requests.runs.map((q) => [
-        q.scenario,
-        String(q.tasks),
-        String(q.rest),
-        String(q.writes),
-        String(q.budget),
-        String(q.runsPerHour),
-        `${q.hosted.rest} (${q.hosted.writes})`,
-        q.hosted.ratioToCrew.toFixed(2),
-        String(q.hosted.graphql),
-        `${q.git} / ${q.hosted.git}`,
-      ]),
+      main.requests.runs.flatMap((q0) =>
+        r.profiles.flatMap((p) => {
+          const q = p.requests.runs.find((x) => x.scenario === q0.scenario);
+          if (!q) return [];
+          return [
+            [
+              q.scenario,
+              p.profile.name,
+              String(q.tasks),
+              String(q.rest),
+              String(q.writes),
+              String(q.budget),
+              String(q.runsPerHour),
+              `${q.hosted.rest} (${q.hosted.writes})`,
+              q.hosted.ratioToCrew.toFixed(2),
+              String(q.hosted.graphql),
+              `${q.git} / ${q.hosted.git}`,
+            ],
+          ];
+        }),
+      ),
     ),
     '',
   );
   const t = r.tokens;
   out.push(`${heading} Model tokens`, '');
-  out.push(`Input tokens (uncached + read from the cache + written to it), ${t.scenario}:`, '');
+  out.push(`Input tokens (uncached + read from the cache + written to it), ${t.scenario}, ${t.profile}:`, '');
   out.push(
     ...mdTable(
       ['', ...WAYS.map((w) => WAY_LABEL[w])],

@@ -1,6 +1,8 @@
 import type { CostFigure } from './cost';
+import type { PlatformProfile } from '../../tests/support/latency';
 import type { LongTaskFigure } from './long-task';
 import type { BundleSize, ColdStart, StateWrites } from './platform';
+import type { JobKindFigure, JobRequests, ProfileApplied, TracedRequest } from './round-trips';
 import type { Tally, WayName } from './ways';
 
 /** bench/results.json: everything `npm run bench` measured, from which results.md and docs/PERFORMANCE.md are written. */
@@ -9,11 +11,10 @@ export interface BenchResults {
   quick: boolean;
   machine: { cpus: number; cpu: string; memoryGiB: number; os: string; node: string; loadAverage: number[] };
   world: { timeScale: number; latency: { perRequestMs: number; perOutputTokenMs: number } };
-  /** o: crew's overhead per step (job start, checkout, state writes, dispatch), measured on a chain. */
-  overhead: { stepMs: number; measuredOn: string };
-  makespan: MakespanFigure[];
-  requests: { runs: RequestFigure[]; fit: { perRun: number; perTask: number }; hostedFit: { perRun: number; perTask: number } };
-  tokens: TokenFigure;
+  /** Everything that depends on GitHub's latency, once per profile (#17 §2): loopback, github-hosted. */
+  profiles: ProfileFigures[];
+  /** Measured under the first profile run. */
+  tokens: TokenFigure & { profile: PlatformProfile['name'] };
   longTask: LongTaskFigure[];
   coldStart: ColdStart;
   bundle: BundleSize;
@@ -24,6 +25,35 @@ export interface BenchResults {
   cost?: CostFigure[];
   /** Baselines measured again after the run (`--remeasure`), with when and why. */
   remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
+}
+
+/** One latency profile's figures. */
+export interface ProfileFigures {
+  profile: PlatformProfile;
+  /** When this profile was measured: a run of one profile keeps the other's figures from before. */
+  generated: string;
+  /** o: crew's overhead per step (job start, checkout, state writes, dispatch), measured on a chain. */
+  overhead: { stepMs: number; measuredOn: string };
+  makespan: MakespanFigure[];
+  requests: { runs: RequestFigure[]; fit: { perRun: number; perTask: number }; hostedFit: { perRun: number; perTask: number } };
+  /** What each kind of crew job asked of GitHub: on a run where jobs do not overlap, and on the widest one. */
+  roundTrips: RoundTripFigure[];
+  /** Every request of one work job of the uncontended run, in order. */
+  workJobTrace: { scenario: string; task: string; requests: TracedRequest[] };
+}
+
+export interface RoundTripFigure {
+  scenario: string;
+  maxParallel: number;
+  /** One task at a time (a chain): its jobs barely overlap, so they seldom race for crew/state. */
+  uncontended: boolean;
+  kinds: JobKindFigure[];
+  /** Every job's own counts (work jobs by DAG id). */
+  jobs: JobRequests[];
+  /** State-write retries per job, over every job of the run. */
+  retriesPerJob: number;
+  /** What the latency profile held up, against what the fake received. */
+  applied: ProfileApplied;
 }
 
 export interface WayMakespan {

@@ -24,9 +24,11 @@ import {
   type ModelLatency,
 } from '../../tests/support/scenario/dag-scenario';
 import { PROJECT_ROOT, runScenario } from '../../tests/support/scenario/run-scenario';
+import { PROFILES, type PlatformProfile } from '../../tests/support/latency';
 import type { DagCase } from './dags';
 import { pricedUsd, recordedEstimate, type CostInput } from './cost';
 import type { CostEstimate } from '../../src/domain/cost-estimate';
+import { jobRequests, profileApplied, requestTrace, type JobRequests, type ProfileApplied, type TracedRequest } from './round-trips';
 
 /**
  * The three ways the benchmark plays the same tasks, on the offline world:
@@ -37,7 +39,10 @@ import type { CostEstimate } from '../../src/domain/cost-estimate';
  * - a single agent (claude-code-action): every task in turn in one growing conversation, with
  *   prompt caching, and compaction only near the model's context window.
  * The baselines run in-process against their own fake Anthropic API with the same latency and the
- * same scripted work; they add no sleeps and make no calls beyond what their design needs.
+ * same scripted work; they add no sleeps and make no calls beyond what their design needs. Under a
+ * latency profile each baseline task also pays one REST request: hosted in claude-code-action, the
+ * agent edits its tracking comment once per finished task (hosted.ts). It is added to the turn that
+ * writes the task's note. Their one job start comes before the first task, outside the makespan.
  */
 
 export type WayName = 'crew' | 'seed' | 'single';
@@ -66,6 +71,11 @@ export interface WayRun {
   github: { total: number; writes: number; git: number } | null;
   /** crew and the single agent: what the run spent, for cost.ts. */
   cost?: CostInput;
+  /** crew only: what each job asked of GitHub, the latency the fake added, and one work job's requests in order. */
+  jobs?: JobRequests[];
+  applied?: ProfileApplied;
+  /** crew only: per DAG id, the requests of that task's work job, in order. */
+  traces?: Record<string, TracedRequest[]>;
 }
 
 export interface WorldOptions {
@@ -111,19 +121,29 @@ function spansFrom(raw: Record<string, { start: number; end: number }>): { makes
 }
 
 /** crew: the shipped workflow, dist/ as the runner runs it, the fakes. */
-export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
+export async function runCrew(c: DagCase, o: WorldOptions, profile: PlatformProfile = PROFILES.loopback): Promise<WayRun> {
   let requests: RecordedRequest[] = [];
   let estimate: CostEstimate | null = null;
-  const scenario = dagScenario(c.name, c.tasks, { maxParallel: c.maxParallel, timeScale: o.timeScale, latency: o.latency });
+  let jobRequestsSeen: JobRequests[] = [];
+  let applied: ProfileApplied | undefined;
+  const traces: Record<string, TracedRequest[]> = {};
+  const dagIds = new Map([...crewIds(c.tasks)].map(([id, crewId]) => [crewId, id]));
+  const scenario = dagScenario(c.name, c.tasks, { maxParallel: c.maxParallel, timeScale: o.timeScale, latency: o.latency, profile: profile.name });
   // GitHub Free runs 20 jobs at once; the runner's default of 8 would hold back a max_parallel of 10.
   const retriesByJob: Record<string, number> = {};
   const r = await runScenario(scenario, {
     baseDir: PROJECT_ROOT,
     maxConcurrentJobs: GITHUB_FREE_CONCURRENT_JOBS,
     hooks: {
-      beforeClose: async ({ anthropic, gh }) => {
+      beforeClose: async ({ anthropic, gh, runner }) => {
         requests = [...anthropic.requests];
         estimate = await recordedEstimate(gh);
+        jobRequestsSeen = jobRequests(gh, runner);
+        applied = profileApplied(gh);
+        for (const job of runner.runs.flatMap((run) => run.jobs)) {
+          const task = job.matrix?.task;
+          if (job.id === 'work' && task && job.key) traces[dagIds.get(String(task)) ?? String(task)] = requestTrace(gh, job.key);
+        }
       },
       // GitStateStore says so each time another job's write beat its own.
       onJobDone: (_run, job) => {
@@ -156,6 +176,9 @@ export async function runCrew(c: DagCase, o: WorldOptions): Promise<WayRun> {
     },
     github: { total: r.github.crew.total, writes: r.github.crew.writes, git: r.github.git.total },
     cost: { usd: pricedUsd(requests), jobsMs: jobs.map((j) => j.finishedAt - j.startedAt), estimate },
+    jobs: jobRequestsSeen.map((j) => (j.task ? { ...j, task: dagIds.get(j.task) ?? j.task } : j)),
+    ...(applied ? { applied } : {}),
+    traces,
   };
 }
 
@@ -211,9 +234,12 @@ export function aloneInAWorkspace(repoFiles: string[]): Pick<WorkerInput, 'comma
   };
 }
 
-const workerEntries = (dag: DagTask[]) => {
+/** A baseline task's work under a profile: its note, then its edit of the tracking comment (one REST request). */
+const hostedWork = (t: DagTask, profile: PlatformProfile): DagTask => ({ ...t, ms: t.ms + profile.restMs });
+
+const workerEntries = (dag: DagTask[], profile: PlatformProfile) => {
   const ids = crewIds(dag);
-  return dag.map((t) => ({ role: 'worker', task: ids.get(t.id)!, replies: taskReplies(t) }));
+  return dag.map((t) => ({ role: 'worker', task: ids.get(t.id)!, replies: taskReplies(hostedWork(t, profile)) }));
 };
 
 const SEED_PARENT = [
@@ -234,7 +260,7 @@ const LAUNCH_WAVE = {
  * names the wave; then the wave's workers (crew's worker agent, at most max_parallel at once);
  * then the barrier. After the last wave, one more parent call hands over to aggregation.
  */
-export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
+export async function runSeed(c: DagCase, o: WorldOptions, profile: PlatformProfile = PROFILES.loopback): Promise<WayRun> {
   const plan = planOf(c.tasks);
   const ids = crewIds(c.tasks);
   const dagId = new Map([...ids].map(([id, crewId]) => [crewId, id]));
@@ -243,7 +269,7 @@ export async function runSeed(c: DagCase, o: WorldOptions): Promise<WayRun> {
     timeScale: o.timeScale,
     latency: o.latency,
     script: {
-      entries: workerEntries(c.tasks),
+      entries: workerEntries(c.tasks, profile),
       respond: (q) => (q.role === 'seed_parent' ? { content: [{ type: 'tool_use', name: 'launch_wave', input: { tasks: decided } }] } : undefined),
     },
   });
@@ -381,7 +407,7 @@ export async function singleAgentSystem(): Promise<string> {
  * respects the dependencies takes the same time), and reports once. Its context grows with
  * every task; prompt caching is on, compaction only near the context window.
  */
-export async function runSingle(c: DagCase, o: WorldOptions): Promise<WayRun> {
+export async function runSingle(c: DagCase, o: WorldOptions, profile: PlatformProfile = PROFILES.loopback): Promise<WayRun> {
   const plan = planOf(c.tasks);
   const dagId = new Map([...crewIds(c.tasks)].map(([id, crewId]) => [crewId, id]));
   const order = topologicalOrder(plan).map((id) => c.tasks.find((t) => t.id === dagId.get(id))!);
@@ -393,7 +419,10 @@ export async function runSingle(c: DagCase, o: WorldOptions): Promise<WayRun> {
       if (q.turn === 0) return { content: [{ type: 'tool_use', name: 'read_file', input: { path: SPEC_PATH } }] };
       const t = order[q.turn - 1];
       if (!t) return { content: [{ type: 'tool_use', name: 'report_result', input: { status: 'success', summary: `Wrote ${order.length} notes.` } }] };
-      return { delay_ms: t.ms, content: [{ type: 'tool_use', name: 'write_file', input: { path: notePath(t.id), content: noteContent(t.id) } }] };
+      return {
+        delay_ms: hostedWork(t, profile).ms,
+        content: [{ type: 'tool_use', name: 'write_file', input: { path: notePath(t.id), content: noteContent(t.id) } }],
+      };
     },
   };
   const api = await startFakeAnthropic({ timeScale: o.timeScale, latency: o.latency, script });

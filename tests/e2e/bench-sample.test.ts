@@ -7,11 +7,12 @@ import { terminalTable, withFigures } from '../../scripts/bench/report';
 import { PROJECT_ROOT } from '../support/scenario/run-scenario';
 import type { BenchResults } from '../../scripts/bench/results';
 import { against } from '../../src/domain/cost-estimate';
+import { PROFILES } from '../support/latency';
 
 // `npm run bench -- --quick`: one small DAG three ways (crew through the shipped workflow and dist/,
-// the seed's way, a single agent), a long task three ways, cold start, state writes. It keeps the
-// benchmark from rotting. Timings are not judged here (docs/PERFORMANCE.md holds the targets);
-// what does not depend on the machine is.
+// the seed's way, a single agent) under both latency profiles, a long task three ways, cold start,
+// state writes. It keeps the benchmark from rotting. Timings are not judged here (docs/PERFORMANCE.md
+// holds the targets); what does not depend on the machine is.
 describe('npm run bench -- --quick', () => {
   let r: BenchResults;
   beforeAll(async () => {
@@ -20,13 +21,63 @@ describe('npm run bench -- --quick', () => {
 
   it('crew does not wait for a wave: the task after the short one starts while the long one of the same wave still runs', () => {
     expect(QUICK.tasks.find((t) => t.id === 'after')!.deps).toEqual(['short']);
-    const { crew, seed } = r.makespan[0]!.spans;
-    expect(crew.after!.start).toBeGreaterThan(crew.short!.start);
-    expect(crew.after!.start).toBeLessThan(crew.long!.end);
-    // The seed's way is a barrier: there the same task waits for the long one. That is the difference measured.
-    expect(seed.after!.start).toBeGreaterThanOrEqual(seed.long!.end);
-    // Each task's job is counted for the state writes it had to redo.
-    expect(Object.keys(r.makespan[0]!.crewStateRetries).sort()).toEqual(['after', 'long', 'short']);
+    expect(r.profiles.map((p) => p.profile.name)).toEqual(['loopback', 'github-hosted']);
+    for (const p of r.profiles) {
+      const { crew, seed } = p.makespan[0]!.spans;
+      expect(crew.after!.start).toBeGreaterThan(crew.short!.start);
+      expect(crew.after!.start).toBeLessThan(crew.long!.end);
+      // The seed's way is a barrier: there the same task waits for the long one. That is the difference measured.
+      expect(seed.after!.start).toBeGreaterThanOrEqual(seed.long!.end);
+      // Each task's job is counted for the state writes it had to redo.
+      expect(Object.keys(p.makespan[0]!.crewStateRetries).sort()).toEqual(['after', 'long', 'short']);
+    }
+  });
+
+  it('applies each latency profile: github-hosted holds up every request and every job start by its figures scaled, loopback none', () => {
+    const scale = r.world.timeScale;
+    const [loopback, hosted] = r.profiles.map((p) => p.roundTrips[0]!);
+    expect(loopback!.applied.delays).toEqual({ rest: 0, graphql: 0, git: 0, ms: 0 });
+    expect(loopback!.jobs.every((j) => j.queuedMs === 0)).toBe(true);
+
+    const gh = PROFILES['github-hosted'];
+    const { delays, received } = hosted!.applied;
+    expect(received.rest).toBeGreaterThan(0);
+    expect(received.git).toBeGreaterThan(0);
+    expect({ rest: delays.rest, graphql: delays.graphql, git: delays.git }).toEqual(received);
+    expect(delays.ms).toBe(
+      delays.rest * Math.round(gh.restMs * scale) + delays.graphql * Math.round(gh.graphqlMs * scale) + delays.git * Math.round(gh.gitMs * scale),
+    );
+    // Every job waits for a runner; the first job to run in a dispatched run (the task after the short one) also for the run to start.
+    const start = Math.round(gh.jobStartMs * scale);
+    const dispatched = Math.round((gh.jobStartMs + gh.dispatchLagMs) * scale);
+    for (const j of hosted!.jobs) expect([start, dispatched]).toContain(j.queuedMs);
+    expect(hosted!.jobs.find((j) => j.task === 'after')!.queuedMs).toBe(dispatched);
+    expect(hosted!.jobs.find((j) => j.kind === 'route')!.queuedMs).toBe(start);
+  });
+
+  it("puts every request crew made down to the job that made it, by kind, with one work job's requests in order", () => {
+    for (const p of r.profiles) {
+      const t = p.roundTrips[0]!;
+      const run = p.requests.runs[0]!;
+      expect(t.jobs.reduce((n, j) => n + j.rest + j.graphql, 0)).toBe(run.rest);
+      expect(t.jobs.reduce((n, j) => n + j.git.total, 0)).toBe(t.applied.received.git);
+      for (const j of t.jobs) expect(j.git.total).toBe(j.git.infoRefs + j.git.lsRefs + j.git.fetch + j.git.push + j.git.other);
+      expect(t.kinds.map((k) => k.kind)).toEqual(expect.arrayContaining(['route', 'work']));
+      expect(t.kinds.find((k) => k.kind === 'work')!.jobs).toBe(3);
+      const work = t.jobs.filter((j) => j.kind === 'work');
+      // Each records its task in crew/state at least once, and its checkout is part of its git requests.
+      for (const j of work) {
+        expect(j.stateWrites).toBeGreaterThanOrEqual(1);
+        expect(j.checkoutGit).toBeGreaterThan(0);
+        expect(j.git.push).toBeGreaterThan(0);
+      }
+      const trace = p.workJobTrace;
+      expect(trace.task).toBe('after');
+      const after = work.find((j) => j.task === 'after')!;
+      expect(trace.requests.length).toBe(after.git.total + after.rest + after.graphql);
+      expect(trace.requests[0]).toMatchObject({ type: 'git', step: 'actions/checkout@v4' });
+      expect(trace.requests.some((q) => q.type === 'git' && q.what.includes('refs/heads/crew/state'))).toBe(true);
+    }
   });
 
   it('prints one screen with every way and every figure, and the hardware it ran on', () => {
@@ -34,6 +85,8 @@ describe('npm run bench -- --quick', () => {
     expect(table.split('\n').length).toBeLessThanOrEqual(45);
     for (const text of [
       'crew',
+      'github-hosted',
+      'Requests per job',
       "seed's way",
       'single agent',
       'Makespan',
@@ -55,7 +108,10 @@ describe('npm run bench -- --quick', () => {
     const written = withFigures(doc, r);
     expect(written).toContain('## Targets');
     expect(written).toContain('### Makespan');
-    expect(written).toContain(`| ${QUICK.name} | 3 | 10 |`);
+    expect(written).toContain("### Issue #17's targets");
+    expect(written).toContain('### Requests per job');
+    expect(written).toContain(`| ${QUICK.name} | loopback | 3 | 10 |`);
+    expect(written).toContain(`| ${QUICK.name} | github-hosted | 3 | 10 |`);
     expect(withFigures(written, r)).toBe(written);
     expect(() => withFigures('# no markers', r)).toThrow(/bench:start/);
   });
@@ -89,7 +145,7 @@ describe('npm run bench -- --quick', () => {
     expect(crew.cacheShare).toBeGreaterThanOrEqual(0.7);
     expect(seed.cacheShare).toBe(0);
     for (const w of r.stateWrites) expect(w.lost).toBe(0);
-    for (const q of r.requests.runs) {
+    for (const q of r.profiles.flatMap((p) => p.requests.runs)) {
       expect(q.rest).toBeLessThanOrEqual(q.budget);
       // The baselines, hosted in claude-code-action: 9 fixed REST requests (2 writes) and one comment edit per task plus three.
       expect(q.hosted).toMatchObject({ rest: 9 + q.tasks + 3, writes: 2 + q.tasks + 3, graphql: 2 });

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import type { PlatformProfile } from '../latency';
 import { scaledMs, sleep, timeScale } from '../time';
 import { BareRepo } from './bare-repo';
-import { matchGitRoute, serveGit, type CachedGitResponse } from './git-http';
+import { gitRequestPeek, matchGitRoute, serveGit, type CachedGitResponse, type GitRequestKind } from './git-http';
 import { HttpError, type RouteResponse } from './http-types';
 import {
   ACTIONS_BOT,
@@ -24,6 +24,7 @@ import {
   type FakeStatus,
   type FakeUser,
   type FakeWorkflowRun,
+  type JobTag,
   type Access,
   type Permission,
   type Principal,
@@ -59,6 +60,9 @@ export interface RecordedRequest {
   login: string | null;
   write: boolean;
   at: number;
+  /** The workflow job whose GITHUB_TOKEN made it, and the step it was on (JobTag); none for other tokens. */
+  job?: string;
+  step?: string;
 }
 
 export interface RecordedGitRequest {
@@ -68,6 +72,13 @@ export interface RecordedGitRequest {
   phase: string;
   login: string | null;
   status: number;
+  /** What the round trip was for (git-http.ts, gitRequestKind). */
+  kind: GitRequestKind;
+  /** A push's refs, from the commands at the start of its body. */
+  refs?: string[];
+  /** The workflow job whose GITHUB_TOKEN made it, and the step it was on (JobTag); none for other tokens. */
+  job?: string;
+  step?: string;
 }
 
 export interface GitHubEvent {
@@ -124,6 +135,12 @@ function checkResponse(key: string, status: number, body: unknown): string[] {
   return problems;
 }
 const HOUR_MS = 3_600_000;
+
+/** The job (and its step, now) a request's token belongs to, for the request's record. */
+function jobOf(principal: Principal | undefined): { job?: string; step?: string } {
+  const tag = principal?.kind === 'actions' ? principal.tag : undefined;
+  return tag ? { job: tag.job, ...(tag.step === undefined ? {} : { step: tag.step }) } : {};
+}
 
 /**
  * A stand-in for github.com and api.github.com on one loopback port: REST for the
@@ -263,11 +280,14 @@ export class FakeGitHub {
     return token;
   }
 
-  /** A workflow job's GITHUB_TOKEN, limited to the job's `permissions:`. */
-  actionsToken(scopes: Scopes, runId?: number): string {
+  /**
+   * A workflow job's GITHUB_TOKEN, limited to the job's `permissions:`. With a tag, every request
+   * made with it is recorded as that job's (and the tag's step at the time).
+   */
+  actionsToken(scopes: Scopes, runId?: number, tag?: JobTag): string {
     const token = `ghs_${randomBytes(18).toString('hex')}`;
     this.issuedTokens.push(token);
-    this.tokens.set(token, { kind: 'actions', login: ACTIONS_BOT.login, scopes: { metadata: 'read', ...scopes }, runId });
+    this.tokens.set(token, { kind: 'actions', login: ACTIONS_BOT.login, scopes: { metadata: 'read', ...scopes }, runId, ...(tag ? { tag } : {}) });
     return token;
   }
 
@@ -450,8 +470,21 @@ export class FakeGitHub {
 
   private async handleGit(req: IncomingMessage, res: ServerResponse, url: URL, route: NonNullable<ReturnType<typeof matchGitRoute>>) {
     const principal = this.principalFor(req);
+    const at = Date.now();
+    const seq = ++this.seq;
+    // The body is watched on its way to the backend, only to say what the request was for.
+    const peek = gitRequestPeek(req, route);
     const record = (status: number) => {
-      this.gitRequests.push({ at: Date.now(), seq: ++this.seq, service: route.service, phase: route.rest, login: principal?.login ?? null, status });
+      this.gitRequests.push({
+        at,
+        seq,
+        service: route.service,
+        phase: route.rest,
+        login: principal?.login ?? null,
+        status,
+        ...peek.describe(),
+        ...jobOf(principal),
+      });
     };
     if (route.owner !== this.owner || route.repo !== this.repoName) {
       res.statusCode = 404;
@@ -480,6 +513,7 @@ export class FakeGitHub {
       query: url.search.replace(/^\?/, ''),
       remoteUser: principal.login,
       capabilities: this.gitCapabilities,
+      peek: peek.onChunk,
       // Read by the repository's pre-receive hook (see bare-repo.ts).
       extraEnv: {
         FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow',
@@ -652,6 +686,7 @@ export class FakeGitHub {
       login: principal?.login ?? null,
       write: false,
       at: Date.now(),
+      ...jobOf(principal),
     };
     this.requests.push(recorded);
     const send = (status: number, body: unknown) => {
@@ -695,6 +730,7 @@ export class FakeGitHub {
       login: principal?.login ?? null,
       write,
       at: Date.now(),
+      ...jobOf(principal),
     };
     this.requests.push(recorded);
     const send = (r: RouteResponse, validate = true) => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants, gunzipSync } from 'node:zlib';
 
 const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
 
@@ -19,6 +20,75 @@ export function matchGitRoute(pathname: string, query: URLSearchParams): GitRout
   const rest = m[3]!;
   const service = rest === 'git-receive-pack' || query.get('service') === 'git-receive-pack' ? 'receive-pack' : 'upload-pack';
   return { owner: m[1]!, repo: m[2]!, service, rest };
+}
+
+/**
+ * What one git round trip was for. `info/refs` is the first request of every fetch, ls-remote and
+ * push: under protocol v2 (fetch and ls-remote) it answers only the server's capabilities, and
+ * `ls-refs` then lists the refs; a push (protocol v0) gets the refs in it. `fetch` is upload-pack's
+ * negotiation and pack, `push` receive-pack's commands and pack.
+ * Source: https://git-scm.com/docs/gitprotocol-v2 and https://git-scm.com/docs/gitprotocol-http
+ */
+export type GitRequestKind = 'info/refs' | 'ls-refs' | 'fetch' | 'push' | 'other';
+
+/** Enough of a request body to see its command (a push's commands come before its pack). */
+const PEEK_BYTES = 64 * 1024;
+
+/** pkt-lines from the start of a body, up to the first flush (0000) or as far as the bytes go. */
+function pktLines(buf: Buffer): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i + 4 <= buf.length;) {
+    const len = Number.parseInt(buf.subarray(i, i + 4).toString('latin1'), 16);
+    if (!Number.isFinite(len) || len === 0) break;
+    if (len < 4) {
+      i += 4; // v2's delimiter (0001) and response-end (0002) packets
+      continue;
+    }
+    lines.push(buf.subarray(i + 4, Math.min(buf.length, i + len)).toString('latin1'));
+    i += len;
+  }
+  return lines;
+}
+
+/**
+ * Watches a git request's body go by (without holding it up) and says, once it is answered, what
+ * the request was for and, for a push, which refs it updated.
+ */
+export function gitRequestPeek(
+  req: IncomingMessage,
+  route: GitRoute,
+): { onChunk: (chunk: Buffer) => void; describe: () => { kind: GitRequestKind; refs?: string[] } } {
+  let seen = Buffer.alloc(0);
+  const onChunk = (chunk: Buffer) => {
+    if (seen.length < PEEK_BYTES) seen = Buffer.concat([seen, chunk.subarray(0, PEEK_BYTES - seen.length)]);
+  };
+  const body = () => {
+    if (req.headers['content-encoding'] !== 'gzip') return seen;
+    try {
+      // Only the start may be here: decode what there is.
+      return gunzipSync(seen, { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      return Buffer.alloc(0);
+    }
+  };
+  const describe = (): { kind: GitRequestKind; refs?: string[] } => {
+    if (req.method === 'GET') return { kind: route.rest === 'info/refs' ? 'info/refs' : 'other' };
+    if (route.rest === 'git-receive-pack') {
+      // "<old> <new> <ref>\0<capabilities>" per ref; a shallow clone's push sends "shallow <oid>" lines first.
+      const refs = pktLines(body())
+        .filter((l) => !l.startsWith('shallow ') && !l.startsWith('push-cert'))
+        .map((l) => l.split('\0')[0]!.trim().split(' ')[2])
+        .filter((r): r is string => !!r);
+      return { kind: 'push', refs };
+    }
+    if (route.rest === 'git-upload-pack') {
+      const first = pktLines(body())[0]?.trim() ?? '';
+      if (first === 'command=ls-refs') return { kind: 'ls-refs' };
+      if (first === 'command=fetch' || first.startsWith('want ')) return { kind: 'fetch' };
+    }
+    return { kind: 'other' };
+  };
+  return { onChunk, describe };
 }
 
 /** A whole response of `git http-backend`, kept to be sent again. */
@@ -57,6 +127,8 @@ export function serveGit(
     capabilities?: Map<string, CachedGitResponse>;
     /** Runs before the response ends, so the client cannot see the end before it (e.g. a push's events). */
     beforeEnd?: () => Promise<void>;
+    /** Sees each chunk of the request body as it goes to the backend. */
+    peek?: (chunk: Buffer) => void;
   },
 ): Promise<number> {
   const key = opts.capabilities ? capabilityKey(req, opts) : undefined;
@@ -85,6 +157,7 @@ export function serveGit(
       ...opts.extraEnv,
     };
     const cgi = spawn(HTTP_BACKEND, [], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    if (opts.peek) req.on('data', opts.peek);
     req.pipe(cgi.stdin);
     let headerDone = false;
     let pending = Buffer.alloc(0);

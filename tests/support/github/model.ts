@@ -14,9 +14,21 @@ export interface FakeUser {
   name: string | null;
 }
 
+/**
+ * Which job a workflow's GITHUB_TOKEN belongs to, and the step that job is on. GitHub mints one
+ * token per job, so every request made with it is that job's; the offline runner keeps `step`
+ * current (a job's steps run one at a time), and the fake puts each request down to both.
+ */
+export interface JobTag {
+  job: string;
+  step?: string;
+}
+
 /** Who a token speaks for. `actions` is a workflow's GITHUB_TOKEN; `app` a GitHub App installation token. */
 export type Principal =
-  { kind: 'user'; login: string } | { kind: 'actions'; login: string; scopes: Scopes; runId?: number } | { kind: 'app'; login: string; scopes: Scopes };
+  | { kind: 'user'; login: string }
+  | { kind: 'actions'; login: string; scopes: Scopes; runId?: number; tag?: JobTag }
+  | { kind: 'app'; login: string; scopes: Scopes };
 
 export interface FakeLabel {
   id: number;

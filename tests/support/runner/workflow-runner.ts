@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
-import type { Access, Scopes } from '../github/model';
+import type { Access, JobTag, Scopes } from '../github/model';
 import { git, tryGit } from '../git-cli';
 import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
@@ -52,6 +52,8 @@ export interface JobRun {
   annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string }>;
   /** How long it waited for a runner (the latency profile's job start and dispatch lag, scaled). */
   queuedMs?: number;
+  /** The fake GitHub records the requests this job's GITHUB_TOKEN made under this name (RecordedRequest.job). */
+  key?: string;
   summary: string;
   startedAt: number;
   finishedAt: number;
@@ -477,7 +479,10 @@ export class WorkflowRunner {
             matrix: (item.matrix ?? {}) as ExprValue,
             strategy: { 'fail-fast': failFast, 'job-index': item.index, 'job-total': legs.length, 'max-parallel': maxParallel },
           };
-          const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight);
+          // Among the run's first jobs to run when every job it needs was skipped (or it needs none):
+          // a dispatched run's `work`, whose `route` is skipped, waits for the run to start too.
+          const first = ancestorResults.every((r) => r === 'skipped');
+          const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight, first);
           jobRuns.push(jr);
           if (jr.result === 'failure' && item.matrix && !failedLeg) {
             failedLeg = item.matrix;
@@ -543,10 +548,10 @@ export class WorkflowRunner {
     index: number,
     survivesCancel: () => boolean,
     siblings: Set<LiveJob>,
+    first: boolean,
   ): Promise<JobRun> {
     const gh = this.opts.gh;
     // Queued: a runner is picked and set up (and a dispatched run's first jobs wait for the run to start).
-    const first = needsOf(spec).length === 0;
     const queued = (this.opts.latency?.jobStartMs ?? 0) + (run.event === 'workflow_dispatch' && first ? (this.opts.latency?.dispatchLagMs ?? 0) : 0);
     const queuedMs = scaledMs(queued, this.opts.timeScale);
     if (queuedMs) await sleep(queuedMs);
@@ -555,7 +560,9 @@ export class WorkflowRunner {
     const temp = join(jobDir, 'temp');
     const home = join(jobDir, 'home');
     await Promise.all([workspace, temp, home].map((d) => mkdir(d, { recursive: true })));
-    const token = gh.actionsToken(this.scopesFor(wf, spec), run.id);
+    // GitHub mints a token per job; tagged, the fake puts each request down to this job and its step.
+    const tag: JobTag = { job: `${run.id}/${id}${matrix ? `/${index}` : ''}` };
+    const token = gh.actionsToken(this.scopesFor(wf, spec), run.id, tag);
     const masks = new Set<string>([token, ...Object.values(this.opts.secrets)].filter((s) => s.length >= 4));
     const job: JobRun = {
       id,
@@ -566,6 +573,7 @@ export class WorkflowRunner {
       steps: [],
       log: [],
       queuedMs,
+      key: tag.job,
       rawLog: [],
       annotations: [],
       summary: '',
@@ -675,6 +683,7 @@ export class WorkflowRunner {
           },
         };
         current = me;
+        tag.step = stepName;
         const stepEnv: Record<string, string> = { ...env };
         for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, sctx) ?? '');
         // The env context a step's own fields see includes the step's env.

@@ -45,6 +45,8 @@ describe('git over HTTP', () => {
     const sha = await seedBranch(gh, 'later', { 'later.txt': 'new\n' });
     const second = await gitIn(undefined, ['ls-remote', gh.cloneUrl], token);
     expect(second.stdout).toContain(`${sha}\trefs/heads/later`);
+    // Each v2 ls-remote: the capabilities (info/refs), then the ref listing.
+    expect(gh.gitRequests.map((r) => r.kind)).toEqual(['info/refs', 'ls-refs', 'info/refs', 'ls-refs']);
     // Protocol v0 advertises the refs in info/refs itself: never kept.
     const sha2 = await seedBranch(gh, 'later', { 'later.txt': 'newer\n' }, { from: 'later' });
     const v0 = await gitIn(undefined, ['-c', 'protocol.version=0', 'ls-remote', gh.cloneUrl], token);
@@ -83,6 +85,11 @@ describe('git over HTTP', () => {
     expect(gh.gitRequests.filter((r) => r.service === 'receive-pack').map((r) => [r.phase, r.status, r.login])).toEqual([
       ['info/refs', 200, 'github-actions[bot]'],
       ['git-receive-pack', 200, 'github-actions[bot]'],
+    ]);
+    // What each round trip was for (the bench counts them by kind): the push names its ref.
+    expect(gh.gitRequests.filter((r) => r.service === 'receive-pack').map((r) => [r.kind, r.refs])).toEqual([
+      ['info/refs', undefined],
+      ['push', ['refs/heads/crew/1/r1/t1']],
     ]);
 
     const octokit = octokitFor(gh, token);
