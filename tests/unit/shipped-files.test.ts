@@ -1,5 +1,5 @@
 import { validateAction, validateWorkflow } from '@action-validator/core';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -196,3 +196,14 @@ function untrustedInScripts(wf: { jobs: Record<string, { steps: Array<Record<str
   }
   return found;
 }
+
+describe('docs/ARCHITECTURE.md', () => {
+  it('“Where to make common changes” names only paths that exist', () => {
+    const section = /## Where to make common changes\n([\s\S]*?)\n## /.exec(read('docs/ARCHITECTURE.md'))?.[1] ?? '';
+    // Names that are not files of this repository: the branch crew keeps its state on, and a user's config file.
+    const notFiles = new Set(['crew/state', '.github/crew.yml']);
+    const named = [...section.matchAll(/`([\w.-]+(?:\/[\w.-]+)+\/?)`/g)].map((m) => m[1]!).filter((p) => !notFiles.has(p));
+    expect(named.length).toBeGreaterThan(30);
+    expect(named.filter((p) => !existsSync(join(root, p)))).toEqual([]);
+  });
+});
