@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
-import { LocalForge } from '../adapters/local/forge';
+import { LocalForge, localLinks } from '../adapters/local/forge';
 import { projectFileAt, projectGit, repositoryTop } from '../adapters/local/project-git';
 import { LocalStateStore, processAlive } from '../adapters/local/state-store';
 import { clearWorktrees, createWorktree } from '../adapters/local/worktree';
@@ -31,6 +31,7 @@ import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
 import { clock, markdownToTerminal } from './terminal-text';
 import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { localBranches } from '../domain/refs';
+import { LOCAL_RUN, localRunOfBranch, localStatePath, localStatePrefix } from '../domain/local-runs';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
 interface RunOptions {
@@ -103,7 +104,10 @@ async function openProject(dir: string): Promise<Project> {
  */
 async function nextRunNumber(project: string): Promise<number> {
   const refs = await projectGit(project).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/crew/']);
-  const fromBranches = [...refs.matchAll(/^crew\/local-([1-9][0-9]*)\//gm)].map((m) => Number(m[1]));
+  const fromBranches = refs
+    .split('\n')
+    .map(localRunOfBranch)
+    .filter((n): n is number => n !== undefined);
   return Math.max(0, ...fromBranches, ...(await runNumbersOf(project))) + 1;
 }
 
@@ -185,7 +189,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
           ? `there is no run ${runNo} in ${runsDir(project.dir)} (runs: ${numbers.join(', ')}).`
           : `there are no runs to resume in ${project.dir}. Start one with crew run "task".`,
       );
-    const rec = readRun(await store.load(`issue-${runNo}/run-1/`), runNo, 1);
+    const rec = readRun(await store.load(localStatePrefix(runNo)), runNo, LOCAL_RUN);
     const req = await readRequest(store.runDir(runNo));
     if (!rec || !req) throw new UsageError(`run ${runNo} stopped before it was recorded; start a new one with crew run "task".`);
     if (rec.phase === 'COMPLETED' || rec.phase === 'ABORTED') {
@@ -325,8 +329,8 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
 
 /** The end of a run at the terminal: status, the critic's reasons per criterion, artifacts and branch. */
 async function finalWords(store: LocalStateStore, runNo: number, ending: { kind: Ending['kind'] }, out: Output): Promise<number> {
-  const snap = await store.load(`issue-${runNo}/run-1/`);
-  const v = readView(snap, runNo, 1);
+  const snap = await store.load(localStatePrefix(runNo));
+  const v = readView(snap, runNo, LOCAL_RUN);
   const folder = store.runDir(runNo);
   const w = (s = '') => out.write(`${s}\n`);
   w();
@@ -335,7 +339,7 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
     return 1;
   }
   const iteration = v.run.review?.iteration ?? 0;
-  const judgment = iteration ? parseJson<Judgment>(snap, paths.judgment(runNo, 1, iteration)) : undefined;
+  const judgment = iteration ? parseJson<Judgment>(snap, paths.judgment(runNo, LOCAL_RUN, iteration)) : undefined;
   const passed = v.run.phase === 'COMPLETED' && judgment?.verdict === 'PASS';
   const word =
     ending.kind === 'waiting'
@@ -359,7 +363,7 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
     if (judgment.suggestedNextAction && !passed) w(`  Next: ${judgment.suggestedNextAction}`);
   }
   if (v.run.failure) w(`What went wrong (${v.run.failure.step}): ${v.run.failure.message}`);
-  const result = localBranches.integration(runNo, 1);
+  const result = localBranches.integration(runNo, LOCAL_RUN);
   w('');
   if (v.run.pr) w(`Result branch: ${result}  (review: git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge: git merge ${result})`);
   const files = ['report.md', 'retrospective.md', 'history.jsonl', 'execution_log.yaml', 'crew.log'].filter((f) => existsSync(join(folder, f)));
@@ -389,7 +393,7 @@ async function list(project: Project, out: Output): Promise<number> {
   const store = new LocalStateStore(runsDir(project.dir));
   const rows = [['RUN', 'STATUS', 'ITERATIONS', 'DATE', 'TASK']];
   for (const n of numbers) {
-    const rec = readRun(await store.load(`issue-${n}/run-1/`), n, 1);
+    const rec = readRun(await store.load(localStatePrefix(n)), n, LOCAL_RUN);
     if (!rec) {
       rows.push([String(n), 'not started', '0', '', '']);
       continue;
@@ -416,13 +420,14 @@ async function status(project: Project, run: number | undefined, out: Output): P
   }
   if (!numbers.includes(n)) throw new UsageError(`there is no run ${n} (runs: ${numbers.join(', ') || 'none'}).`);
   const store = new LocalStateStore(runsDir(project.dir));
-  const view = readView(await store.load(`issue-${n}/run-1/`), n, 1);
+  const view = readView(await store.load(localStatePrefix(n)), n, LOCAL_RUN);
   if (!view) {
     out.write(`Run ${n} stopped before it was recorded.\n`);
     return 0;
   }
-  const rel = (p: string) => join('.crew', 'runs', String(n), p.replace(/^issue-\d+\/run-\d+\/?/, ''));
-  const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: rel('crew.log'), stateFile: rel });
+  const links = localLinks(project.dir, store.runDir(n));
+  const rel = (file: string) => links.stateFile(localStatePath(n, file));
+  const md = renderPlanComment(view, links);
   const waiting = view.run.phase === 'ESCALATING' || view.run.phase === 'AWAITING_APPROVAL';
   const stopped = await orphaned(store, n, view.run.phase);
   const next = isTerminal(view.run.phase)

@@ -4,6 +4,7 @@ import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
 import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
+import { LOCAL_RUN, localRunKey, localStatePrefix } from '../domain/local-runs';
 import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
@@ -81,14 +82,19 @@ export class LocalEngine {
       workflowRunActive: (id) => this.active.has(id),
       onComment: (c) => {
         // The plan comment is the live view; the report and the retrospective are summed up at the end and kept as files.
-        if (c.edited || c.author !== 'crew' || [planMarker(o.run, 1), reportMarker(o.run, 1), retroMarker(o.run, 1)].some((m) => c.body.includes(m))) return;
+        if (
+          c.edited ||
+          c.author !== 'crew' ||
+          [planMarker(o.run, LOCAL_RUN), reportMarker(o.run, LOCAL_RUN), retroMarker(o.run, LOCAL_RUN)].some((m) => c.body.includes(m))
+        )
+          return;
         this.shown.add(c.id);
         this.o.view.message(`\n${indent(markdownToTerminal(c.body, o.run))}\n`);
       },
     });
     this.state.onChange((run, snap) => {
       if (run !== o.run) return;
-      const view = readView(snap, run, 1);
+      const view = readView(snap, run, LOCAL_RUN);
       if (view) this.o.view.update(view);
       void appendHistory(this.runDir, snap, run).catch((e) => this.o.view.message(`⚠ could not write history.jsonl: ${(e as Error).message}`));
     });
@@ -99,11 +105,11 @@ export class LocalEngine {
   }
 
   async loadView(): Promise<RunView | undefined> {
-    return readView(await this.state.load(`issue-${this.o.run}/run-1/`), this.o.run, 1);
+    return readView(await this.state.load(localStatePrefix(this.o.run)), this.o.run, LOCAL_RUN);
   }
 
   async snapshot(): Promise<StateSnapshot> {
-    return this.state.load(`issue-${this.o.run}/run-1/`);
+    return this.state.load(localStatePrefix(this.o.run));
   }
 
   /** A comment by the person: the request (`/crew run`) or a reply to crew's question, as on GitHub. */
@@ -140,7 +146,7 @@ export class LocalEngine {
   }
 
   private async workflowRun(id: string, event: CrewEvent): Promise<void> {
-    const issue = { issue: this.o.run, run: 1 };
+    const issue = localRunKey(this.o.run);
     let tasks: string[];
     if (event.kind === 'comment') {
       const r = await this.job('route', event, id, {});
@@ -298,8 +304,8 @@ export class LocalEngine {
     this.interrupted = true;
     this.cancel.abort();
     await Promise.race([this.idle(), new Promise((r) => setTimeout(r, 5000))]);
-    await this.state.update(`issue-${this.o.run}/run-1/`, `run ${this.o.run}: interrupted at the terminal`, (tx) => {
-      const view = readView(tx, this.o.run, 1);
+    await this.state.update(localStatePrefix(this.o.run), `run ${this.o.run}: interrupted at the terminal`, (tx) => {
+      const view = readView(tx, this.o.run, LOCAL_RUN);
       if (!view || !['EXECUTING', 'INTEGRATING', 'REVIEWING'].includes(view.run.phase)) return;
       writeRun(tx, { ...view.run, phase: 'INTERRUPTED', finalizer: null }, isoSeconds(new Date()));
     });
