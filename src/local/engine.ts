@@ -4,7 +4,8 @@ import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
 import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
-import { LOCAL_RUN, localRunKey, localStatePrefix } from '../domain/local-runs';
+import { LOCAL_RUN, localStatePrefix } from '../domain/local-runs';
+import { playWorkflowRun, type JobInputs, type WorkflowEvent } from '../domain/workflow-jobs';
 import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
@@ -13,7 +14,6 @@ import type { LocalAdapters, Log, Model, RunFolders, StateSnapshot, TerminalForg
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
-import type { Settings } from '../settings';
 import { readView, writeRun } from '../state/run-files';
 import { advance } from '../steps/advance';
 import type { StepContext } from '../steps/context';
@@ -145,35 +145,19 @@ export class LocalEngine {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
+  /** A workflow run: the shipped workflow's jobs (domain/workflow-jobs.ts), each in this process. */
   private async workflowRun(id: string, event: CrewEvent): Promise<void> {
-    const issue = localRunKey(this.o.run);
-    let tasks: string[];
-    if (event.kind === 'comment') {
-      const r = await this.job('route', event, id, {});
-      // As the workflow's `if:`s: no run named, nothing more in this workflow run.
-      if (!r.outputs.run) return;
-      tasks = r.ok ? (JSON.parse(r.outputs.tasks || '[]') as string[]) : [];
-    } else {
-      tasks = JSON.parse(event.kind === 'dispatch' ? (event.inputs.tasks ?? '[]') : '[]') as string[];
-    }
-    let workResult = 'skipped';
-    if (tasks.length) {
-      const results = await Promise.all(tasks.map((task) => this.job('work', event, id, { ...issue, task })));
-      workResult = this.interrupted ? 'cancelled' : results.every((r) => r.ok) ? 'success' : 'failure';
-    }
-    // As the workflow: a work matrix that succeeded recorded its tasks and dispatched what comes next
-    // (the last task dispatches none, to finish the run); advance settles everything else.
-    if (this.interrupted || workResult === 'success') return;
-    const adv = await this.job('advance', event, id, { ...issue, workResult });
-    if (adv.outputs.critic === 'true' && !this.interrupted) await this.job('critic', event, id, issue);
+    await playWorkflowRun(workflowEvent(event), {
+      job: async (name, inputs) => {
+        if (name === 'merge') throw new Error('local mode has no merge job: it never merges');
+        const r = await this.job(name, event, id, inputs);
+        return { result: r.ok ? 'success' : this.interrupted ? 'cancelled' : 'failure', outputs: r.outputs };
+      },
+      stopped: () => this.interrupted,
+    });
   }
 
-  private async job(
-    step: keyof typeof STEPS,
-    event: CrewEvent,
-    runId: string,
-    extra: Partial<Settings>,
-  ): Promise<{ ok: boolean; outputs: Record<string, string> }> {
+  private async job(step: keyof typeof STEPS, event: CrewEvent, runId: string, extra: JobInputs): Promise<{ ok: boolean; outputs: Record<string, string> }> {
     const label = extra.task ?? step;
     const outputs: Record<string, string> = {};
     const log = this.log(label);
@@ -310,6 +294,16 @@ export class LocalEngine {
       writeRun(tx, { ...view.run, phase: 'INTERRUPTED', finalizer: null }, isoSeconds(new Date()));
     });
   }
+}
+
+/** The event as the workflow's conditions read it: the person's comments come from a user; crew's dispatches name their tasks. */
+function workflowEvent(event: CrewEvent): WorkflowEvent {
+  if (event.kind === 'comment') return { kind: 'comment', body: event.comment.body, userType: event.comment.author.type, labels: event.issue.labels };
+  if (event.kind === 'dispatch') {
+    const i = event.inputs;
+    return { kind: 'dispatch', inputs: { issue: i.issue ?? '', run: i.run ?? '', tasks: i.tasks ?? '[]', nonce: i.nonce ?? '' } };
+  }
+  throw new Error(`local mode plays comments and dispatches only, not ${event.kind} events`);
 }
 
 function oneLine(text: string, max: number): string {
