@@ -20,6 +20,7 @@ import type { LocalAdapters, Model } from '../ports';
 import { renderPlanComment } from '../render/plan-comment';
 import { killRunningCommands } from '../sandbox/command-runner';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
+import { withoutMarkerLines } from '../text/markdown';
 import { addSecret, redact } from '../text/redact';
 import { CREW_VERSION } from '../version';
 import { parseArgs, USAGE, type Command } from './args';
@@ -28,10 +29,11 @@ import { LiveView, type Output } from './live-view';
 import { localSandboxStatement } from './sandbox-statement';
 import { confirmSetup } from './setup-approval';
 import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
-import { clock, markdownToTerminal } from './terminal-text';
+import { clock } from './terminal-text';
 import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { localBranches } from '../domain/refs';
-import { LOCAL_RUN, localRunOfBranch, localStatePath, localStatePrefix } from '../domain/local-runs';
+import { LOCAL_RUN, localRunOfBranch, localStatePrefix } from '../domain/local-runs';
+import { terminalSurface } from '../domain/surface';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
 interface RunOptions {
@@ -426,19 +428,7 @@ async function status(project: Project, run: number | undefined, out: Output): P
     return 0;
   }
   const links = localLinks(project.dir, store.runDir(n));
-  const rel = (file: string) => links.stateFile(localStatePath(n, file));
-  const md = renderPlanComment(view, links);
-  const waiting = view.run.phase === 'ESCALATING' || view.run.phase === 'AWAITING_APPROVAL';
-  const stopped = await orphaned(store, n, view.run.phase);
-  const next = isTerminal(view.run.phase)
-    ? 'crew run "…" (a new run) · crew list'
-    : waiting
-      ? `crew run --resume ${n} (crew asks again, at the prompt)`
-      : `crew run --resume ${n}${stopped ? ' (no crew process is working on it)' : ''}`;
-  const text = markdownToTerminal(md.replace(/^\*\*Commands now:\*\* .*$/m, `**Next:** ${next}`), n).replace(
-    /^(Retrospective \(\w+\)): #comment-\d+$/m,
-    `$1: ${rel('retrospective.md')}`,
-  );
+  const text = withoutMarkerLines(renderPlanComment(view, links, terminalSurface(n, { stopped: await orphaned(store, n, view.run.phase) })));
   out.write(`${text}\n`);
   if (!isTerminal(view.run.phase)) out.write(`\nLast change ${clock(Date.now() - Date.parse(view.run.updatedAt))} ago.\n`);
   return 0;

@@ -5,6 +5,7 @@ import type { Config } from '../config/schema';
 import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
 import { LOCAL_RUN, localStatePrefix } from '../domain/local-runs';
+import { terminalSurface } from '../domain/surface';
 import { playWorkflowRun, type JobInputs, type WorkflowEvent } from '../domain/workflow-jobs';
 import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
@@ -21,10 +22,10 @@ import { critic } from '../steps/critic';
 import { route } from '../steps/route';
 import { work } from '../steps/work';
 import { promptTemplate } from '../templates';
+import { withoutMarkerLines } from '../text/markdown';
 import { redact } from '../text/redact';
 import { appendHistory } from './history';
 import type { LiveView } from './live-view';
-import { markdownToTerminal } from './terminal-text';
 
 /**
  * A local run: crew's own steps (route, work, advance, critic), played in this
@@ -89,7 +90,7 @@ export class LocalEngine {
         )
           return;
         this.shown.add(c.id);
-        this.o.view.message(`\n${indent(markdownToTerminal(c.body, o.run))}\n`);
+        this.o.view.message(`\n${indent(withoutMarkerLines(c.body))}\n`);
       },
     });
     this.state.onChange((run, snap) => {
@@ -170,6 +171,7 @@ export class LocalEngine {
       remote,
       state: this.state,
       branches: localBranches,
+      surface: terminalSurface(this.o.run),
       clock: systemClock,
       log,
       runId,
@@ -257,7 +259,7 @@ export class LocalEngine {
     const waiting = view.run.waiting;
     if (waiting && waiting.commentId && !this.shown.has(waiting.commentId)) {
       const c = await this.forge.getComment(waiting.commentId).catch(() => undefined);
-      if (c) this.o.view.message(`\n${indent(markdownToTerminal(c.body, this.o.run))}\n`);
+      if (c) this.o.view.message(`\n${indent(withoutMarkerLines(c.body))}\n`);
       this.shown.add(waiting.commentId);
     }
     this.o.view.pause();

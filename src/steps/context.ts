@@ -3,6 +3,7 @@ import type { Config } from '../config/schema';
 import { isTerminal, totalUsage, type RunView } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
+import { sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
 import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
@@ -44,6 +45,8 @@ export interface StepContext {
   jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
+  /** Where the people who read crew's comments are (GitHub, or a local run's terminal): every text a step writes is worded for it. */
+  surface: Surface;
 }
 
 /**
@@ -104,8 +107,8 @@ export async function loadView(ctx: StepContext, issue: number, run: number): Pr
   if (!view)
     throw new CrewError(
       'loading the run',
-      `run ${run} of issue #${issue} does not exist on the ${STATE_BRANCH} branch.`,
-      'Comment `/crew run` to start a new run.',
+      `${ctx.surface.runOfIssue(issue, run)} does not exist on the ${STATE_BRANCH} branch.`,
+      `${sentence(ctx.surface.give('run'))} to start a new run.`,
     );
   return view;
 }
@@ -132,7 +135,7 @@ export async function syncPlanComment(ctx: StepContext, issue: number, run: numb
     // Never write a rendering older than one the comment is known to show.
     if (view.run.version > shown) {
       const links = planLinks(ctx);
-      await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links), links.stateFile(runFolder(issue, run))));
+      await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links, ctx.surface), links.stateFile(runFolder(issue, run))));
     }
     const after = readRun(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
     // Render again if another job moved the state, or if that very edit had to wait for a rate limit.

@@ -8,6 +8,7 @@ import { handle } from './commands';
 import { answer } from './commands/answer';
 import { REPLY_CHARS, setOutputs } from './commands/common';
 import { hasWriteAccess } from './commands/permission';
+import { sentence } from '../domain/surface';
 
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 export async function route(ctx: StepContext): Promise<void> {
@@ -33,7 +34,7 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   await ctx.forge.react(ev.comment.id, 'eyes');
   if (!(await hasWriteAccess(ctx, ev, true))) return;
   if (ev.issue.isPull) {
-    await ctx.forge.postComment(issue, 'crew works from issues. Comment `/crew run` on the issue that describes the change.');
+    await ctx.forge.postComment(issue, `crew works from issues. ${sentence(ctx.surface.give('run'))} on the issue that describes the change.`);
     return;
   }
   await handle(ctx, ev, command);
@@ -68,6 +69,7 @@ function outdatedWorkflow(ev: DispatchEvent): never {
   throw new CrewError(
     'starting dispatched tasks',
     `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`,
+    // GitHub's own workflow file is the problem, so this is said only there.
     "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.",
   );
 }

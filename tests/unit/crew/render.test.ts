@@ -7,6 +7,7 @@ import { renderPullBody, renderReport, renderReportSummary } from '../../../src/
 import { runOutcome, type Judgment } from '../../../src/domain/judgment';
 import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import { helpComment } from '../../../src/render/messages';
+import { GITHUB } from '../../../src/domain/surface';
 
 const links = {
   comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
@@ -17,20 +18,22 @@ const links = {
 
 describe('the plan comment', () => {
   it('renders the status, table, DAG, criteria, usage and commands (snapshot)', () => {
-    expect(renderPlanComment(view(['success', 'running', 'failure']), links)).toMatchSnapshot();
+    expect(renderPlanComment(view(['success', 'running', 'failure']), links, GITHUB)).toMatchSnapshot();
   });
 
   it('is a pure function of the state: same state, same text', () => {
-    expect(renderPlanComment(view(['running', 'pending', 'running']), links)).toBe(renderPlanComment(view(['running', 'pending', 'running']), links));
+    expect(renderPlanComment(view(['running', 'pending', 'running']), links, GITHUB)).toBe(
+      renderPlanComment(view(['running', 'pending', 'running']), links, GITHUB),
+    );
   });
 
   it('carries the run marker and the state version', () => {
-    const body = renderPlanComment(view(['pending', 'pending', 'pending']), links);
+    const body = renderPlanComment(view(['pending', 'pending', 'pending']), links, GITHUB);
     expect(body.startsWith('<!-- crew:plan issue=12 run=2 --><!-- crew:version v=7 -->')).toBe(true);
   });
 
   it('keeps model-written titles from breaking the table or the Mermaid graph', () => {
-    const body = renderPlanComment(view(['success', 'running', 'failure']), links);
+    const body = renderPlanComment(view(['success', 'running', 'failure']), links, GITHUB);
     expect(body).toContain('t1["t1 · Implement slugify core"]:::success');
     expect(body).toContain('| **t2** Test \\| slugify |');
   });
@@ -39,12 +42,14 @@ describe('the plan comment', () => {
     const asking = renderPlanComment(
       view(['pending', 'pending', 'pending'], { phase: 'ESCALATING', waiting: { kind: 'answer', commentId: 5, questions: ['How fast?'] } }),
       links,
+      GITHUB,
     );
     expect(asking).toContain("**Waiting for your answer** to [crew's questions](https://github.test/acme/w/issues/12#issuecomment-5)");
     expect(asking).toContain('`/crew answer <text>`');
     const approving = renderPlanComment(
       view(['pending', 'pending', 'pending'], { phase: 'AWAITING_APPROVAL', waiting: { kind: 'approval', commentId: 6, planVersion: 2, reason: 'requested' } }),
       links,
+      GITHUB,
     );
     expect(approving).toContain('**Plan v2 waits for approval.**');
     expect(approving).toContain('`/crew approve` · `/crew revise <feedback>`');
@@ -53,18 +58,19 @@ describe('the plan comment', () => {
   it('says loudly when commands could not be sandboxed', () => {
     const v = view(['running', 'pending', 'pending']);
     v.tasks.get('t1')!.sandboxWarning = 'run_command was refused: no sandbox (crew is not root and has no passwordless sudo)';
-    expect(renderPlanComment(v, links)).toContain(
+    expect(renderPlanComment(v, links, GITHUB)).toContain(
       '> [!WARNING]\n> Sandbox: run_command was refused: no sandbox (crew is not root and has no passwordless sudo).',
     );
   });
 
   it('shows the planning state and failures', () => {
-    const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links);
+    const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links, GITHUB);
     expect(planning).toContain('🧭 Planning');
     expect(planning).toContain('Reading the issue');
     const failed = renderPlanComment(
       view(['failure', 'blocked', 'success'], { phase: 'FAILED', failure: { step: 'the tasks', message: '1 task(s) did not succeed' } }),
       links,
+      GITHUB,
     );
     expect(failed).toContain('❌ Failed');
     expect(failed).toContain('**What went wrong** (the tasks): 1 task(s) did not succeed');
@@ -77,6 +83,7 @@ describe('the plan comment', () => {
         failure: { step: 'opening the pull request', message: 'GitHub refused', resumeFrom: 'REVIEWING' },
       }),
       links,
+      GITHUB,
     );
     expect(crashed).toContain(
       '**What went wrong** (opening the pull request): GitHub refused · crew stopped in REVIEWING; comment `/crew resume` to carry on from there.',
@@ -85,7 +92,7 @@ describe('the plan comment', () => {
   });
 
   it('adds planning and task usage together', () => {
-    expect(renderPlanComment(view(['success', 'success', 'success']), links)).toContain(
+    expect(renderPlanComment(view(['success', 'success', 'success']), links, GITHUB)).toContain(
       '**Usage:** 2,500 input (1,200 from cache) · 250 output tokens · about $0.0090',
     );
   });
@@ -187,7 +194,7 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
       review: { ...FRESH_REVIEW, iteration: 3, verdict: 'FAIL', met: { c1: false, c2: true } },
       waiting: { kind: 'verdict', commentId: 3_000_000_009, iteration: 3 },
     });
-    const text = renderPlanComment(v, links);
+    const text = renderPlanComment(v, links, GITHUB);
     expect(text).toContain('**Done criteria** · critic: ❌ FAIL (iteration 3)');
     expect(text).toContain('- [ ] The tests pass (`npm test`) ❌');
     expect(text).toContain('- [x] README lists slugify');
