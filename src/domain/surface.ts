@@ -83,7 +83,7 @@ const byKind = (kind: KnownKind) => COMMANDS.find((c) => c.kind === kind)!;
 const code = (text: string) => `\`${text}\``;
 const withArgs = (usage: string, args?: string) => (args ? `${usage} ${args}` : usage);
 
-/** Markdown shared by GitHub and the files crew writes. */
+/** GitHub's comments, as markdown; also the form of the documents crew writes on every surface (the report, report.md, the retrospective). */
 export const GITHUB: Surface = {
   name: 'github',
   command: (kind: KnownKind, args?: string) => code(withArgs(`/crew ${kind}`, args)),

@@ -3,11 +3,11 @@ import { newTaskRecord, type RunView } from '../../../src/domain/run-state';
 import type { Plan } from '../../../src/domain/plan';
 import { plan, view } from './run-fixtures';
 import { renderPlanComment } from '../../../src/render/plan-comment';
-import { renderPullBody, renderReport, renderReportSummary } from '../../../src/render/report';
+import { renderJudgment, renderPullBody, renderReport, renderReportSummary } from '../../../src/render/report';
 import { runOutcome, type Judgment } from '../../../src/domain/judgment';
 import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import { helpComment } from '../../../src/render/messages';
-import { GITHUB } from '../../../src/domain/surface';
+import { GITHUB, terminalSurface } from '../../../src/domain/surface';
 
 const links = {
   comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
@@ -154,6 +154,22 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
     expect(report).toContain('### Critic: ❌ FAIL (iteration 2, bbbbbbb)');
     expect(report).toContain('<details><summary>Evidence for c1</summary>');
     expect(report).toContain('not ok 3 - slugify drops accents');
+  });
+
+  it('is shown at a terminal as plain text, worded for it, and on GitHub as the report shows it', () => {
+    const withModelText: Judgment = { ...judgment, overallReason: 'Ask @octocat; <b>tests</b> fail. Fixes #3' };
+    const md = renderJudgment(withModelText, GITHUB);
+    expect(renderReport(view(['success', 'success', 'success']), results, links, withModelText, null)).toContain(md);
+    expect(md).toContain('Ask <code>@octocat</code>; &lt;b>tests&lt;/b> fail. Fixes issue #3');
+    const text = renderJudgment(withModelText, terminalSurface(12));
+    expect(text.split('\n')[0]).toBe('Critic: ❌ FAIL (iteration 2, bbbbbbb)');
+    expect(text).toContain('| ❌ c1 The tests pass | not met | 1.00 |');
+    expect(text).toContain('▸ Evidence for c1\n\n```\n`npm test` exited with 1');
+    expect(text).toContain('Adversarial checks found:\n- skipped-test: test/slug.test.js:4');
+    expect(text).toContain('Suggested next step: Fix accent handling and unskip the test.');
+    // Model text reads as the model wrote it: nothing at a terminal mentions, fetches or closes anything.
+    expect(text).toContain('Ask @octocat; <b>tests</b> fail. Fixes #3');
+    expect(text).not.toMatch(/\*\*|<details|<summary|<sub>|^#/m);
   });
 
   it('a PASS shows no banner and marks every criterion met', () => {

@@ -178,6 +178,13 @@ describe('terminal text', () => {
     expect(footer(GITHUB)).toBe('### crew · run 1 · Done\n- [x] tests pass\nRequested by @me · [workflow run](l/crew.log)');
   });
 
+  it('leaves out only the lines that are crew’s markers', () => {
+    const body = ['<!-- crew:plan issue=3 run=1 --><!-- crew:version v=4 -->', 'Run 3', 'see <!-- crew:x --> here', '', 'end', '<!-- crew:failure -->'].join(
+      '\n',
+    );
+    expect(withoutMarkerLines(body)).toBe('Run 3\nsee <!-- crew:x --> here\n\nend');
+  });
+
   it('prints plain lines on change in a log, and redraws in place on a terminal', () => {
     const view = sampleView();
     const plain: string[] = [];
