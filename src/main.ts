@@ -8,6 +8,7 @@ import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
+import { GITHUB } from './domain/surface';
 import { githubBranches, STATE_BRANCH } from './domain/refs';
 import { killRunningCommands } from './sandbox/command-runner';
 import { createClient } from './adapters/github/octokit';
@@ -183,6 +184,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     remote,
     state,
     branches: githubBranches,
+    surface: GITHUB,
     clock: systemClock,
     log,
     runId,

@@ -68,14 +68,20 @@ export function capSummary(r: CapRefusal): string {
   return `stopped at ${capKey(r.kind)}: the run would need ${r.needed} ${r.needed === 1 ? one : many}, and the cap is ${r.limit}`;
 }
 
-/** The final comment: which cap, why crew has caps, and how to raise this one. */
-export function capComment(run: number, r: CapRefusal): string {
+/** What the cap comment needs of its surface (domain/surface.ts, which this module cannot import: run-state reads it). */
+export interface CapWords {
+  bold(text: string): string;
+  give(kind: 'run'): string;
+}
+
+/** The final comment: which cap, why crew has caps, and how to raise this one; `run` is the run's number as the surface names it. */
+export function capComment(run: number, r: CapRefusal, s: CapWords): string {
   const [, many] = NOUN[r.kind];
   return [
-    `**crew stopped run ${run}**: it would have created more ${many} than \`${capKey(r.kind)}\` allows (${r.limit} per run; this run would need ${r.needed}).`,
+    `${s.bold(`crew stopped run ${run}`)}: it would have created more ${many} than \`${capKey(r.kind)}\` allows (${r.limit} per run; this run would need ${r.needed}).`,
     '',
     'crew caps what one run may create on GitHub, so that a run steered by hostile text cannot flood the issue or the repository. Nothing more will be posted or pushed for this run; the work done so far stays on its branches and on `crew/state`.',
     '',
-    `If the run legitimately needs more, raise \`${capKey(r.kind)}\` in \`.github/crew.yml\` on the default branch (for example \`caps: { ${KEY[r.kind]}: ${Math.max(r.needed, r.limit * 2)} }\`), then comment \`/crew run\` to start again.`,
+    `If the run legitimately needs more, raise \`${capKey(r.kind)}\` in \`.github/crew.yml\` on the default branch (for example \`caps: { ${KEY[r.kind]}: ${Math.max(r.needed, r.limit * 2)} }\`), then ${s.give('run')} to start again.`,
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import type { FileDiff } from './diff';
 import { findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
 import { isDocsOnly, type Localisation } from './localisation';
 import type { Quality } from './result';
+import { GITHUB, type Surface } from './surface';
 
 /**
  * The critic's judgment (endless8's JudgmentResult, with 4QV+'s adversarial checks):
@@ -152,6 +153,8 @@ export function adversarialChecks(
   reviewedDigest: string | null,
   diff: DiffRead | FileDiff[],
   context: TamperContext = {},
+  /** Where the finding is read, for the command it names. */
+  surface: Surface = GITHUB,
 ): AdversarialFinding[] {
   const read = Array.isArray(diff) ? { files: diff } : diff;
   const out: AdversarialFinding[] = [];
@@ -164,7 +167,7 @@ export function adversarialChecks(
   if (read.cut) {
     out.push({
       rule: 'diff-too-large',
-      evidence: `the change is ${megabytes(read.cut.bytes)} (${read.cut.bytes.toLocaleString('en-US')} bytes) of diff, over the ${megabytes(read.cut.limit)} limit the test-tampering checks read, so they cannot vouch for the rest: a person must review it (\`/crew accept\` opens the pull request anyway), or the work must be split into smaller runs`,
+      evidence: `the change is ${megabytes(read.cut.bytes)} (${read.cut.bytes.toLocaleString('en-US')} bytes) of diff, over the ${megabytes(read.cut.limit)} limit the test-tampering checks read, so they cannot vouch for the rest: a person must review it (${surface.command('accept')} opens the pull request anyway), or the work must be split into smaller runs`,
     });
   }
   for (const f of findTampering(read.files, context)) out.push({ rule: f.rule, evidence: f.evidence, file: f.file, ...(f.line ? { line: f.line } : {}) });

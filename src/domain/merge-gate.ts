@@ -3,6 +3,8 @@
  * exactly why not (or what it is waiting for). Pure: the merge step gathers the facts.
  */
 
+import type { Surface } from './surface';
+
 export interface CheckFact {
   name: string;
   /** queued, in_progress, completed (check runs); pending, success, failure, error (statuses). */
@@ -104,12 +106,19 @@ function checkState(c: CheckFact): 'pending' | 'green' | 'red' {
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 7) : '(none)');
 
+/** What the gate's reasons say differently where they are read (domain/surface.ts). */
+export type MergeWords = Pick<Surface, 'noAutoMerge' | 'command'>;
+
 /** What stops a merge before checks and reviews matter (so they need not be read), if anything. */
-export function mergeBlocker(f: Pick<MergeFacts, 'autoMerge' | 'acceptedBy' | 'verdict' | 'judgedSha' | 'pull' | 'forAPerson'>): string | undefined {
+export function mergeBlocker(
+  f: Pick<MergeFacts, 'autoMerge' | 'acceptedBy' | 'verdict' | 'judgedSha' | 'pull' | 'forAPerson'>,
+  s: MergeWords,
+): string | undefined {
   if (f.pull.merged) return 'the pull request is already merged';
   if (f.pull.state !== 'open') return 'the pull request is closed';
-  if (!f.autoMerge) return '`auto_merge` is off in `.github/crew.yml`, so a person merges it';
-  if (f.acceptedBy) return `@${f.acceptedBy} accepted it with \`/crew accept\` although the critic judged FAIL; crew never merges an accepted pull request`;
+  if (!f.autoMerge) return s.noAutoMerge;
+  if (f.acceptedBy)
+    return `@${f.acceptedBy} accepted it with ${s.command('accept')} although the critic judged FAIL; crew never merges an accepted pull request`;
   if (f.verdict !== 'PASS') return 'the critic has not passed it';
   if (f.forAPerson.length)
     return `a person must look at ${f.forAPerson.join('; ')} first (listed under "Look at before merging"), so crew leaves the merge to them`;
@@ -118,9 +127,9 @@ export function mergeBlocker(f: Pick<MergeFacts, 'autoMerge' | 'acceptedBy' | 'v
   return undefined;
 }
 
-export function mergeDecision(f: MergeFacts): MergeDecision {
+export function mergeDecision(f: MergeFacts, s: MergeWords): MergeDecision {
   const no = (reason: string, waiting = false): MergeDecision => ({ merge: false, waiting, reason });
-  const blocked = mergeBlocker(f);
+  const blocked = mergeBlocker(f, s);
   if (blocked) return no(blocked);
   const red = f.checks.filter((c) => checkState(c) === 'red');
   if (red.length) return no(`checks failed on ${short(f.pull.headSha)}: ${red.map((c) => `${c.name} (${c.conclusion ?? c.status})`).join(', ')}`);

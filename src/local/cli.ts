@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
 import { FailoverModel } from '../adapters/anthropic/failover';
 import { fallbackModelFor, type Provider } from '../domain/providers';
-import { LocalForge } from '../adapters/local/forge';
+import { LocalForge, localLinks } from '../adapters/local/forge';
 import { projectFileAt, projectGit, repositoryTop } from '../adapters/local/project-git';
 import { LocalStateStore, processAlive } from '../adapters/local/state-store';
 import { clearWorktrees, createWorktree } from '../adapters/local/worktree';
@@ -23,6 +23,7 @@ import { renderPlanComment } from '../render/plan-comment';
 import { localCostLine } from '../render/cost';
 import { killRunningCommands } from '../sandbox/command-runner';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
+import { withoutMarkerLines } from '../text/markdown';
 import { addSecret, redact } from '../text/redact';
 import { CREW_VERSION } from '../version';
 import { parseArgs, USAGE, type Command } from './args';
@@ -31,9 +32,11 @@ import { LiveView, type Output } from './live-view';
 import { localSandboxStatement } from './sandbox-statement';
 import { confirmSetup } from './setup-approval';
 import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
-import { clock, markdownToTerminal } from './terminal-text';
+import { clock } from './terminal-text';
 import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { localBranches } from '../domain/refs';
+import { LOCAL_RUN, localRunOfBranch, localStatePrefix } from '../domain/local-runs';
+import { terminalSurface } from '../domain/surface';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
 interface RunOptions {
@@ -109,7 +112,10 @@ async function openProject(dir: string): Promise<Project> {
  */
 async function nextRunNumber(project: string): Promise<number> {
   const refs = await projectGit(project).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/crew/']);
-  const fromBranches = [...refs.matchAll(/^crew\/local-([1-9][0-9]*)\//gm)].map((m) => Number(m[1]));
+  const fromBranches = refs
+    .split('\n')
+    .map(localRunOfBranch)
+    .filter((n): n is number => n !== undefined);
   return Math.max(0, ...fromBranches, ...(await runNumbersOf(project))) + 1;
 }
 
@@ -204,7 +210,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
           ? `there is no run ${runNo} in ${runsDir(project.dir)} (runs: ${numbers.join(', ')}).`
           : `there are no runs to resume in ${project.dir}. Start one with crew run "task".`,
       );
-    const rec = readRun(await store.load(`issue-${runNo}/run-1/`), runNo, 1);
+    const rec = readRun(await store.load(localStatePrefix(runNo)), runNo, LOCAL_RUN);
     const req = await readRequest(store.runDir(runNo));
     if (!rec || !req) throw new UsageError(`run ${runNo} stopped before it was recorded; start a new one with crew run "task".`);
     if (rec.phase === 'COMPLETED' || rec.phase === 'ABORTED') {
@@ -358,8 +364,8 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
 
 /** The end of a run at the terminal: status, the critic's reasons per criterion, artifacts and branch. */
 async function finalWords(store: LocalStateStore, runNo: number, ending: { kind: Ending['kind'] }, out: Output): Promise<number> {
-  const snap = await store.load(`issue-${runNo}/run-1/`);
-  const v = readView(snap, runNo, 1);
+  const snap = await store.load(localStatePrefix(runNo));
+  const v = readView(snap, runNo, LOCAL_RUN);
   const folder = store.runDir(runNo);
   const w = (s = '') => out.write(`${s}\n`);
   w();
@@ -368,7 +374,7 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
     return 1;
   }
   const iteration = v.run.review?.iteration ?? 0;
-  const judgment = iteration ? parseJson<Judgment>(snap, paths.judgment(runNo, 1, iteration)) : undefined;
+  const judgment = iteration ? parseJson<Judgment>(snap, paths.judgment(runNo, LOCAL_RUN, iteration)) : undefined;
   const passed = v.run.phase === 'COMPLETED' && judgment?.verdict === 'PASS';
   const word =
     ending.kind === 'waiting'
@@ -393,7 +399,7 @@ async function finalWords(store: LocalStateStore, runNo: number, ending: { kind:
   }
   if (v.run.failure) w(`What went wrong (${v.run.failure.step}): ${v.run.failure.message}`);
   w(localCostLine(v));
-  const result = localBranches.integration(runNo, 1);
+  const result = localBranches.integration(runNo, LOCAL_RUN);
   w('');
   if (v.run.pr) w(`Result branch: ${result}  (review: git diff ${v.run.base.sha.slice(0, 7)}...${result}; merge: git merge ${result})`);
   const files = ['report.md', 'retrospective.md', 'history.jsonl', 'execution_log.yaml', 'crew.log'].filter((f) => existsSync(join(folder, f)));
@@ -423,7 +429,7 @@ async function list(project: Project, out: Output): Promise<number> {
   const store = new LocalStateStore(runsDir(project.dir));
   const rows = [['RUN', 'STATUS', 'ITERATIONS', 'DATE', 'TASK']];
   for (const n of numbers) {
-    const rec = readRun(await store.load(`issue-${n}/run-1/`), n, 1);
+    const rec = readRun(await store.load(localStatePrefix(n)), n, LOCAL_RUN);
     if (!rec) {
       rows.push([String(n), 'not started', '0', '', '']);
       continue;
@@ -450,24 +456,13 @@ async function status(project: Project, run: number | undefined, out: Output): P
   }
   if (!numbers.includes(n)) throw new UsageError(`there is no run ${n} (runs: ${numbers.join(', ') || 'none'}).`);
   const store = new LocalStateStore(runsDir(project.dir));
-  const view = readView(await store.load(`issue-${n}/run-1/`), n, 1);
+  const view = readView(await store.load(localStatePrefix(n)), n, LOCAL_RUN);
   if (!view) {
     out.write(`Run ${n} stopped before it was recorded.\n`);
     return 0;
   }
-  const rel = (p: string) => join('.crew', 'runs', String(n), p.replace(/^issue-\d+\/run-\d+\/?/, ''));
-  const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: rel('crew.log'), stateFile: rel });
-  const waiting = view.run.phase === 'ESCALATING' || view.run.phase === 'AWAITING_APPROVAL';
-  const stopped = await orphaned(store, n, view.run.phase);
-  const next = isTerminal(view.run.phase)
-    ? 'crew run "…" (a new run) · crew list'
-    : waiting
-      ? `crew run --resume ${n} (crew asks again, at the prompt)`
-      : `crew run --resume ${n}${stopped ? ' (no crew process is working on it)' : ''}`;
-  const text = markdownToTerminal(md.replace(/^\*\*Commands now:\*\* .*$/m, `**Next:** ${next}`), n).replace(
-    /^(Retrospective \(\w+\)): #comment-\d+$/m,
-    `$1: ${rel('retrospective.md')}`,
-  );
+  const links = localLinks(project.dir, store.runDir(n));
+  const text = withoutMarkerLines(renderPlanComment(view, links, terminalSurface(n, { stopped: await orphaned(store, n, view.run.phase) })));
   out.write(`${text}\n`);
   if (!isTerminal(view.run.phase)) out.write(`\nLast change ${clock(Date.now() - Date.parse(view.run.updatedAt))} ago.\n`);
   return 0;

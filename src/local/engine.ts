@@ -4,6 +4,9 @@ import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
 import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
+import { LOCAL_RUN, localStatePrefix } from '../domain/local-runs';
+import { terminalSurface } from '../domain/surface';
+import { playWorkflowRun, type JobInputs, type WorkflowEvent } from '../domain/workflow-jobs';
 import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
@@ -12,7 +15,6 @@ import type { LocalAdapters, Log, Model, ModelFailover, RunFolders, StateSnapsho
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
-import type { Settings } from '../settings';
 import { readView, writeRun } from '../state/run-files';
 import { advance } from '../steps/advance';
 import type { StepContext } from '../steps/context';
@@ -20,10 +22,10 @@ import { critic } from '../steps/critic';
 import { route } from '../steps/route';
 import { work } from '../steps/work';
 import { promptTemplate } from '../templates';
+import { withoutMarkerLines } from '../text/markdown';
 import { redact } from '../text/redact';
 import { appendHistory } from './history';
 import type { LiveView } from './live-view';
-import { markdownToTerminal } from './terminal-text';
 
 /**
  * A local run: crew's own steps (route, work, advance, critic), played in this
@@ -83,14 +85,19 @@ export class LocalEngine {
       workflowRunActive: (id) => this.active.has(id),
       onComment: (c) => {
         // The plan comment is the live view; the report and the retrospective are summed up at the end and kept as files.
-        if (c.edited || c.author !== 'crew' || [planMarker(o.run, 1), reportMarker(o.run, 1), retroMarker(o.run, 1)].some((m) => c.body.includes(m))) return;
+        if (
+          c.edited ||
+          c.author !== 'crew' ||
+          [planMarker(o.run, LOCAL_RUN), reportMarker(o.run, LOCAL_RUN), retroMarker(o.run, LOCAL_RUN)].some((m) => c.body.includes(m))
+        )
+          return;
         this.shown.add(c.id);
-        this.o.view.message(`\n${indent(markdownToTerminal(c.body, o.run))}\n`);
+        this.o.view.message(`\n${indent(withoutMarkerLines(c.body))}\n`);
       },
     });
     this.state.onChange((run, snap) => {
       if (run !== o.run) return;
-      const view = readView(snap, run, 1);
+      const view = readView(snap, run, LOCAL_RUN);
       if (view) this.o.view.update(view);
       void appendHistory(this.runDir, snap, run).catch((e) => this.o.view.message(`⚠ could not write history.jsonl: ${(e as Error).message}`));
     });
@@ -101,11 +108,11 @@ export class LocalEngine {
   }
 
   async loadView(): Promise<RunView | undefined> {
-    return readView(await this.state.load(`issue-${this.o.run}/run-1/`), this.o.run, 1);
+    return readView(await this.state.load(localStatePrefix(this.o.run)), this.o.run, LOCAL_RUN);
   }
 
   async snapshot(): Promise<StateSnapshot> {
-    return this.state.load(`issue-${this.o.run}/run-1/`);
+    return this.state.load(localStatePrefix(this.o.run));
   }
 
   /** A comment by the person: the request (`/crew run`) or a reply to crew's question, as on GitHub. */
@@ -141,35 +148,19 @@ export class LocalEngine {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
+  /** A workflow run: the shipped workflow's jobs (domain/workflow-jobs.ts), each in this process. */
   private async workflowRun(id: string, event: CrewEvent): Promise<void> {
-    const issue = { issue: this.o.run, run: 1 };
-    let tasks: string[];
-    if (event.kind === 'comment') {
-      const r = await this.job('route', event, id, {});
-      // As the workflow's `if:`s: no run named, nothing more in this workflow run.
-      if (!r.outputs.run) return;
-      tasks = r.ok ? (JSON.parse(r.outputs.tasks || '[]') as string[]) : [];
-    } else {
-      tasks = JSON.parse(event.kind === 'dispatch' ? (event.inputs.tasks ?? '[]') : '[]') as string[];
-    }
-    let workResult = 'skipped';
-    if (tasks.length) {
-      const results = await Promise.all(tasks.map((task) => this.job('work', event, id, { ...issue, task })));
-      workResult = this.interrupted ? 'cancelled' : results.every((r) => r.ok) ? 'success' : 'failure';
-    }
-    // As the workflow: a work matrix that succeeded recorded its tasks and dispatched what comes next
-    // (the last task dispatches none, to finish the run); advance settles everything else.
-    if (this.interrupted || workResult === 'success') return;
-    const adv = await this.job('advance', event, id, { ...issue, workResult });
-    if (adv.outputs.critic === 'true' && !this.interrupted) await this.job('critic', event, id, issue);
+    await playWorkflowRun(workflowEvent(event), {
+      job: async (name, inputs) => {
+        if (name === 'merge') throw new Error('local mode has no merge job: it never merges');
+        const r = await this.job(name, event, id, inputs);
+        return { result: r.ok ? 'success' : this.interrupted ? 'cancelled' : 'failure', outputs: r.outputs };
+      },
+      stopped: () => this.interrupted,
+    });
   }
 
-  private async job(
-    step: keyof typeof STEPS,
-    event: CrewEvent,
-    runId: string,
-    extra: Partial<Settings>,
-  ): Promise<{ ok: boolean; outputs: Record<string, string> }> {
+  private async job(step: keyof typeof STEPS, event: CrewEvent, runId: string, extra: JobInputs): Promise<{ ok: boolean; outputs: Record<string, string> }> {
     const label = extra.task ?? step;
     const outputs: Record<string, string> = {};
     const log = this.log(label);
@@ -184,6 +175,7 @@ export class LocalEngine {
       remote,
       state: this.state,
       branches: localBranches,
+      surface: terminalSurface(this.o.run),
       clock: systemClock,
       log,
       runId,
@@ -272,7 +264,7 @@ export class LocalEngine {
     const waiting = view.run.waiting;
     if (waiting && waiting.commentId && !this.shown.has(waiting.commentId)) {
       const c = await this.forge.getComment(waiting.commentId).catch(() => undefined);
-      if (c) this.o.view.message(`\n${indent(markdownToTerminal(c.body, this.o.run))}\n`);
+      if (c) this.o.view.message(`\n${indent(withoutMarkerLines(c.body))}\n`);
       this.shown.add(waiting.commentId);
     }
     this.o.view.pause();
@@ -303,12 +295,22 @@ export class LocalEngine {
     this.interrupted = true;
     this.cancel.abort();
     await Promise.race([this.idle(), new Promise((r) => setTimeout(r, 5000))]);
-    await this.state.update(`issue-${this.o.run}/run-1/`, `run ${this.o.run}: interrupted at the terminal`, (tx) => {
-      const view = readView(tx, this.o.run, 1);
+    await this.state.update(localStatePrefix(this.o.run), `run ${this.o.run}: interrupted at the terminal`, (tx) => {
+      const view = readView(tx, this.o.run, LOCAL_RUN);
       if (!view || !['EXECUTING', 'INTEGRATING', 'REVIEWING'].includes(view.run.phase)) return;
       writeRun(tx, { ...view.run, phase: 'INTERRUPTED', finalizer: null }, isoSeconds(new Date()));
     });
   }
+}
+
+/** The event as the workflow's conditions read it: the person's comments come from a user; crew's dispatches name their tasks. */
+function workflowEvent(event: CrewEvent): WorkflowEvent {
+  if (event.kind === 'comment') return { kind: 'comment', body: event.comment.body, userType: event.comment.author.type, labels: event.issue.labels };
+  if (event.kind === 'dispatch') {
+    const i = event.inputs;
+    return { kind: 'dispatch', inputs: { issue: i.issue ?? '', run: i.run ?? '', tasks: i.tasks ?? '[]', nonce: i.nonce ?? '' } };
+  }
+  throw new Error(`local mode plays comments and dispatches only, not ${event.kind} events`);
 }
 
 function oneLine(text: string, max: number): string {

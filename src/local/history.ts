@@ -1,6 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Judgment } from '../domain/judgment';
+import { LOCAL_RUN } from '../domain/local-runs';
 import { isTerminal, totalUsage } from '../domain/run-state';
 import type { StateSnapshot } from '../ports';
 import { parseJson, paths, readView } from '../state/run-files';
@@ -31,13 +32,13 @@ export type HistoryRecord =
   | { type: 'final'; at: string; status: string; iterations: number; tokens: number; cost_usd: number };
 
 export function historyRecords(snap: StateSnapshot, run: number, recorded: Set<string>): HistoryRecord[] {
-  const view = readView(snap, run, 1);
+  const view = readView(snap, run, LOCAL_RUN);
   if (!view?.plan) return [];
   const out: HistoryRecord[] = [];
   const iterations = view.run.review?.iteration ?? 0;
   for (let i = 1; i <= iterations; i++) {
     if (recorded.has(`judgment:${i}`)) continue;
-    const j = parseJson<Judgment>(snap, paths.judgment(run, 1, i));
+    const j = parseJson<Judgment>(snap, paths.judgment(run, LOCAL_RUN, i));
     if (!j) continue;
     out.push({
       type: 'summary',

@@ -16,9 +16,9 @@ export async function localSandboxStatement(allowUnsandboxed: boolean, sandboxes
   const probe = await mkdtemp(join(tmpdir(), 'crew-sandbox-probe-'));
   try {
     const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-    const { runner, warning } = await commandRunner({ repo: { dir: probe } as WorkingCopy, log: quiet }, allowUnsandboxed, sandboxes);
+    const { runner, warning, reason } = await commandRunner({ repo: { dir: probe } as WorkingCopy, log: quiet }, allowUnsandboxed, sandboxes);
     if (!runner) {
-      return `sandbox: none can start here (${warning?.replace(/^run_command was refused: no sandbox \((.*)\)$/, '$1')}), so agents' commands (run_command) are refused. ${files} To let commands run without a sandbox, as you and with network, run crew with --allow-unsandboxed.`;
+      return `sandbox: none can start here (${reason}), so agents' commands (run_command) are refused. ${files} To let commands run without a sandbox, as you and with network, run crew with --allow-unsandboxed.`;
     }
     if (!runner.sandboxed) return `sandbox: OFF (--allow-unsandboxed; ${warning}): ${runner.description}. ${files}`;
     return `sandbox: on (the default), ${runner.description}. ${files}`;

@@ -1,64 +1,10 @@
-import { COMMANDS } from '../domain/commands';
 import { totalUsage, type RunView, type TaskStatus } from '../domain/run-state';
 
 /**
- * crew's comments are written for GitHub. At a terminal the same text is shown with
- * the markup that only a browser renders taken out, and the `/crew …` commands it
- * suggests turned into what the person types here. Pure functions.
+ * The live view's lines: the header and one line per task, from the run's state. crew's comments
+ * need nothing here: the steps word and mark them up for the terminal as they write them
+ * (domain/surface.ts). Pure functions.
  */
-
-/** A `/crew …` command as a local run takes it, from the command registry: at the prompt, as a `crew` command, or not at all (its line goes). */
-export function localizeCommands(text: string, run: number): string {
-  let out = text;
-  for (const c of COMMANDS) {
-    const name = `\`/crew ${c.kind}(?=[\\s\`])([^\`]*)\``;
-    if (c.local.at === 'none') out = out.replace(new RegExp(`^.*${name}.*$\\n?`, 'gm'), '');
-    else if (c.local.at === 'cli') out = out.replace(new RegExp(name, 'g'), `\`${c.local.line(run)}\``);
-    else out = out.replace(new RegExp(name, 'g'), `\`${c.kind}$1\``);
-  }
-  return out.replace(/\bComment (`[^`]+`)/g, 'Type $1').replace(/\bcomment (`[^`]+`)/g, 'type $1');
-}
-
-export function markdownToTerminal(md: string, run: number): string {
-  const text = md
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/```mermaid[\s\S]*?```\n?/g, '')
-    .replace(/<details[^>]*>\s*<summary>([\s\S]*?)<\/summary>/g, '▸ $1')
-    .replace(/<\/details>/g, '')
-    .replace(/<\/?sub>/g, '')
-    // Model text made inert for GitHub (text/inert.ts) reads as it was written at a terminal.
-    .replace(/<code>(@[^<\n]*)<\/code>/g, '`$1`')
-    .replace(/&lt;/g, '<')
-    .replace(/> \[!(WARNING|NOTE|CAUTION|IMPORTANT)\]\n> /g, '⚠ ')
-    .replace(/\[([^\]]+)\]\((#comment-\d+)\)/g, '$1')
-    .replace(/\[`([^`]+)`\]\(([^)]+)\)/g, (_m, label: string, url: string) => (label === url ? label : `${label} (${url})`))
-    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_m, label: string, url: string) => (label === url ? label : `${label} (${url})`))
-    .replace(/\*\*([^*]+)\*\*/g, '$1')
-    .replace(/^#{1,6} /gm, '')
-    .replace(/^- \[x\] /gm, '✔ ')
-    .replace(/^- \[ \] /gm, '☐ ')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return localWording(localizeCommands(text, run), run);
-}
-
-/**
- * What crew writes for GitHub, said as it is locally: a local run is issue N's only run,
- * so "run 1" is run N; there is a log file, not a workflow log; answers go to the prompt;
- * the result is a branch, and nothing is merged.
- */
-function localWording(text: string, run: number): string {
-  return text
-    .replace(/\bissue #\d+ · run 1\b/g, `run ${run}`)
-    .replace(/\brun 1 of issue #\d+/g, `run ${run}`)
-    .replace(/\b([Rr])un 1\b/g, `$1un ${run}`)
-    .replace(/Check the workflow log for details/g, 'See the log for details')
-    .replace(/^Workflow log \(([^)]*)\)$/gm, 'Log: $1')
-    .replace(/\bworkflow run \(([^)]*)\)/g, 'log ($1)')
-    .replace(/Reply in a comment(?: \(or with `answer <text>`\))?[.;]?(?: Only people with write access can answer\.)?/g, 'Answer at the prompt.')
-    .replace(/`auto_merge` is off in `\.github\/crew\.yml`, so a person merges it/g, 'local runs never merge: review the result branch and merge it yourself')
-    .replace(/^Pull request: /gm, 'Result branch: ');
-}
 
 const ICON: Record<TaskStatus, string> = {
   pending: '·',

@@ -1,5 +1,5 @@
 import { COMMANDS } from '../domain/commands';
-import { inert } from '../text/inert';
+import type { Surface } from '../domain/surface';
 import { hiddenMarker } from '../text/markdown';
 
 export function helpComment(unknownWord?: string): string {
@@ -19,15 +19,15 @@ export function refusalComment(login: string, permission: string): string {
   return `@${login}, crew only takes commands from people with write access to this repository (your access: ${permission}). Nothing was started.`;
 }
 
-export function failureComment(step: string, message: string, runLink: string, next: string): string {
+export function failureComment(step: string, message: string, runLink: string, next: string, s: Surface): string {
   return [
-    `**crew stopped** during ${step}.`,
+    `${s.bold('crew stopped')} during ${step}.`,
     '',
-    inert(message),
+    s.modelText(message),
     '',
-    `**What you can do:** ${next}`,
+    `${s.bold('What you can do:')} ${next}`,
     '',
-    `<sub>[Workflow log](${runLink})</sub>`,
-    hiddenMarker('failure'),
+    s.small(s.runLog(runLink)),
+    s.marker('failure'),
   ].join('\n');
 }

@@ -1,8 +1,9 @@
 import { describeCriterion } from '../domain/criteria';
 import { commandsNow } from '../domain/commands';
 import { criticalPath, waves } from '../domain/plan';
+import { runFolder } from '../domain/refs';
 import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
-import { inert } from '../text/inert';
+import type { Surface } from '../domain/surface';
 import { estimateText, minutesNote, money } from './cost';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
@@ -95,22 +96,23 @@ function mermaidLabel(text: string): string {
     .slice(0, 60);
 }
 
-export function mermaidGraph(view: RunView): string {
+/** The plan's tasks and dependencies as a mermaid graph, each task coloured by its status. */
+export function mermaidSource(view: RunView): string[] {
   const tasks = view.plan?.tasks ?? [];
-  const lines = ['```mermaid', 'graph LR'];
+  const lines = ['graph LR'];
   for (const t of tasks) lines.push(`  ${t.id}["${t.id} · ${mermaidLabel(t.title)}"]:::${view.tasks.get(t.id)?.status ?? 'pending'}`);
   for (const t of tasks) for (const d of t.dependsOn) lines.push(`  ${d} --> ${t.id}`);
   const used = new Set(tasks.map((t) => view.tasks.get(t.id)?.status ?? 'pending'));
   for (const s of used) lines.push(`  classDef ${s} ${STATUS_STYLE[s]}`);
-  lines.push('```');
-  return lines.join('\n');
+  return lines;
 }
 
-/** The one plan comment per run, edited in place. A pure function of the run's state. */
-export function renderPlanComment(view: RunView, links: PlanLinks): string {
+/** The one plan comment per run, edited in place. A pure function of the run's state, worded and marked up for the surface. */
+export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): string {
   const { run, plan } = view;
-  const out: string[] = [`${planMarker(run.issue, run.run)}${hiddenMarker('version', { v: run.version })}`];
-  out.push(`### crew · run ${run.run} · ${PHASE_TEXT[run.phase]}`);
+  const inert = s.modelText;
+  const out: string[] = [`${planMarker(run.issue, run.run)}${s.marker('version', { v: run.version })}`];
+  out.push(s.heading(`crew · run ${s.runNumber(run.issue, run.run)} · ${PHASE_TEXT[run.phase]}`));
   out.push('');
   if (!plan) {
     out.push(run.phase === 'FAILED' ? 'crew could not make a plan for this issue.' : 'Reading the issue and the repository to make a plan…');
@@ -122,17 +124,21 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
     out.push('');
     if (plan.openQuestions?.length) {
       out.push(
-        `> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`,
+        s.warning(
+          `${s.bold('Planned without answers.')} crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`,
+          [
+            ...plan.openQuestions.map((q, i) => `${i + 1}. ${inert(cell(q))}`),
+            `If an assumption is wrong, ${s.give('abort')}, add the answer to the issue, and ${s.give('run')} again.`,
+          ],
+        ),
       );
-      for (const [i, q] of plan.openQuestions.entries()) out.push(`> ${i + 1}. ${inert(cell(q))}`);
-      out.push('> If an assumption is wrong, comment `/crew abort`, add the answer to the issue, and comment `/crew run` again.');
       out.push('');
     }
     out.push('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
     out.push('|---|---|---|---|---|---|---|');
     for (const t of plan.tasks) {
       const rec = view.tasks.get(t.id);
-      const branch = rec?.branch && rec.status !== 'pending' ? `[\`${rec.branch}\`](${links.branch(rec.branch)})` : '–';
+      const branch = rec?.branch && rec.status !== 'pending' ? s.link(rec.branch, links.branch(rec.branch), true) : '–';
       const status = rec?.replacedBy
         ? `↪ replaced by ${rec.replacedBy.join(', ')}`
         : rec?.accepted
@@ -140,26 +146,32 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
           : STATUS_TEXT[rec?.status ?? 'pending'];
       const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
       out.push(
-        `| **${t.id}** ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`,
+        `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`,
       );
     }
     out.push('');
-    out.push(mermaidGraph(view));
+    const diagram = s.diagram(mermaidSource(view));
+    if (diagram) out.push(diagram);
     const cp = criticalPath(plan);
     out.push(
-      `<sub>${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})</sub>`,
+      s.small(
+        `${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})`,
+      ),
     );
     out.push('');
     const review = run.review;
     out.push(
       review?.iteration
-        ? `**Done criteria** · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})`
-        : '**Done criteria**',
+        ? `${s.bold('Done criteria')} · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})`
+        : s.bold('Done criteria'),
     );
     for (const c of plan.criteria) {
       const met = review?.met[c.id];
       out.push(
-        `- [${met === true ? 'x' : ' '}] ${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`,
+        s.checkbox(
+          met === true,
+          `${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`,
+        ),
       );
     }
     if (run.phase === 'EXECUTING' && review?.rerun.length) {
@@ -170,7 +182,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w): w is string => !!w))];
   for (const w of warnings) {
     out.push('');
-    out.push(`> [!WARNING]\n> Sandbox: ${w}.`);
+    out.push(s.warning(`Sandbox: ${w}.`));
   }
   for (const n of run.rateLimited ?? []) {
     out.push('');
@@ -182,34 +194,34 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
   }
   if (run.phase === 'INTERRUPTED') {
     out.push('');
-    out.push('**Interrupted** — `/crew resume` to continue. The workflow run was cancelled; work done so far is saved on the task branches.');
+    out.push(`${s.bold('Interrupted')} — ${s.command('resume')} to continue. The workflow run was cancelled; work done so far is saved on the task branches.`);
   }
   if (run.waiting?.kind === 'verdict') {
     out.push('');
     out.push(
-      `**Waiting for your decision** on the critic's FAIL ([what it found](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\`, \`/crew accept\` or \`/crew abort\`.`,
+      `${s.bold('Waiting for your decision')} on the critic's FAIL (${s.commentLink('what it found', links.comment(run.issue, run.waiting.commentId))}): ${s.command('retry')}, ${s.command('accept')} or ${s.command('abort')}.`,
     );
   } else if (run.waiting?.kind === 'conflict') {
     out.push('');
     out.push(
-      `**Waiting for your decision** on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => inert(codeSpan(f))).join(', ')} ([the hunks](${links.comment(run.issue, run.waiting.commentId)})): \`/crew retry\` or \`/crew abort\`.`,
+      `${s.bold('Waiting for your decision')} on a merge conflict: ${run.waiting.task} in ${run.waiting.files.map((f) => inert(codeSpan(f))).join(', ')} (${s.commentLink('the hunks', links.comment(run.issue, run.waiting.commentId))}): ${s.command('retry')} or ${s.command('abort')}.`,
     );
   } else if (run.waiting?.kind === 'decision') {
     out.push('');
     out.push(
-      `**Waiting for your decision** on ${run.waiting.task} ([what crew asked](${links.comment(run.issue, run.waiting.commentId)})): retry, accept as is, abort, or answer.`,
+      `${s.bold('Waiting for your decision')} on ${run.waiting.task} (${s.commentLink('what crew asked', links.comment(run.issue, run.waiting.commentId))}): retry, accept as is, abort, or answer.`,
     );
   } else if (run.waiting?.kind === 'answer') {
     out.push('');
     out.push(
-      `**Waiting for your answer** to [crew's questions](${links.comment(run.issue, run.waiting.commentId)}). Reply in a comment; nothing runs until then.`,
+      `${s.bold('Waiting for your answer')} to ${s.commentLink("crew's questions", links.comment(run.issue, run.waiting.commentId))}. ${s.answerWhere}; nothing runs until then.`,
     );
   } else if (run.waiting?.kind === 'approval') {
     out.push('');
     out.push(
       run.waiting.reason === 'review-failed'
-        ? `**The plan reviewer did not pass this plan** ([findings](${links.comment(run.issue, run.waiting.commentId)})). \`/crew approve\` runs it anyway; \`/crew revise <feedback>\` plans again.`
-        : `**Plan v${run.waiting.planVersion} waits for approval.** \`/crew approve\` starts it; \`/crew revise <feedback>\` plans again.`,
+        ? `${s.bold('The plan reviewer did not pass this plan')} (${s.commentLink('findings', links.comment(run.issue, run.waiting.commentId))}). ${s.command('approve')} runs it anyway; ${s.command('revise', '<feedback>')} plans again.`
+        : `${s.bold(`Plan v${run.waiting.planVersion} waits for approval.`)} ${s.command('approve')} starts it; ${s.command('revise', '<feedback>')} plans again.`,
     );
   }
   if (run.pr) {
@@ -219,28 +231,31 @@ export function renderPlanComment(view: RunView, links: PlanLinks): string {
           run.merge.state
         ]
       : '';
-    out.push(`**Pull request:** ${run.pr.url}${merge}`);
+    out.push(`${s.bold(`${s.resultName}:`)} ${run.pr.url}${merge}`);
   }
   if (run.retro) {
     out.push('');
-    out.push(`**Retrospective** (${run.retro.mode}): ${run.retro.url}`);
+    out.push(
+      `${s.bold('Retrospective')} (${run.retro.mode}): ${s.retrospectiveAt(run.retro.url, links.stateFile(`${runFolder(run.issue, run.run)}/retrospective.md`))}`,
+    );
   }
   if (run.failure) {
     out.push('');
     out.push(
-      `**What went wrong** (${run.failure.step}): ${inert(run.failure.message)}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; comment \`/crew resume\` to carry on from there.` : ''}`,
+      `${s.bold('What went wrong')} (${run.failure.step}): ${inert(run.failure.message)}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; ${s.give('resume')} to carry on from there.` : ''}`,
     );
   }
   const u = totalUsage(view);
   out.push('');
   out.push(
-    `**Usage:** ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}${minutesNote(view)}`,
+    `${s.bold('Usage:')} ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}${minutesNote(view)}`,
   );
   if (run.estimate) out.push('', `**Estimate:** ${estimateText(run.estimate)}`);
   out.push('');
-  const commands = commandsNow(run);
-  out.push(`**Commands now:** ${commands.map((c) => `\`${c}\``).join(' · ')}`);
+  out.push(s.commandsNow(run, commandsNow(run)));
   out.push('');
-  out.push(`<sub>Requested by @${run.requestedBy} · [workflow run](${links.run}) · [run files](${links.stateFile(`issue-${run.issue}/run-${run.run}`)})</sub>`);
+  out.push(
+    s.small(`Requested by @${run.requestedBy} · ${s.link(s.runLogLabel, links.run)} · ${s.link('run files', links.stateFile(runFolder(run.issue, run.run)))}`),
+  );
   return out.join('\n');
 }

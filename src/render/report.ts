@@ -2,6 +2,7 @@ import { describeCriterion } from '../domain/criteria';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
 import { describeOutcome, describeSite, describeVerdict } from '../domain/localisation';
+import { GITHUB, type Surface } from '../domain/surface';
 import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
@@ -21,8 +22,10 @@ export interface RunOutcome {
   failedTasks: string[];
 }
 
-/** Model text on one line of crew's markdown (a list item, a quote): flattened first, so no fence spans lines. */
-const line = (text: string) => inert(text.replace(/\s*\r?\n\s*/g, ' '));
+/** Model text on one line of crew's text (a list item, a quote): flattened first, so no fence spans lines. */
+const lineFor = (s: Surface, text: string) => s.modelText(text.replace(/\s*\r?\n\s*/g, ' '));
+/** The same in the report and the pull request body, which are markdown documents on every surface (report.md in a local run). */
+const line = (text: string) => lineFor(GITHUB, text);
 /** crew's own words on one line (the merge gate's reasons name the requester and reviewers): mentions stay mentions. */
 const own = (text: string) => text.replace(/\s*\r?\n\s*/g, ' ');
 
@@ -89,17 +92,19 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
   return lines.join('\n');
 }
 
-/** The critic's judgment: one row per criterion, the evidence folded under it. */
-export function renderJudgment(j: Judgment): string {
+/** The critic's judgment: one row per criterion, the evidence folded under it; worded and marked up for the surface it is shown on. */
+export function renderJudgment(j: Judgment, s: Surface): string {
+  const inert = s.modelText;
   const out = [
-    `### Critic: ${j.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${j.iteration}, ${j.headSha.slice(0, 7)})`,
+    s.heading(`Critic: ${j.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${j.iteration}, ${j.headSha.slice(0, 7)})`),
     '',
     inert(j.overallReason),
     '',
     '| Criterion | Verdict | Confidence |',
     '|---|---|---|',
     ...j.evaluations.map(
-      (e) => `| ${mark(e)} **${e.criterion}** ${inert(cell(e.text))} | ${inert(cell(verdictWord(e)))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`,
+      (e) =>
+        `| ${mark(e)} ${s.bold(e.criterion)} ${inert(cell(e.text))} | ${inert(cell(verdictWord(e)))} | ${e.met === null ? '–' : e.confidence.toFixed(2)} |`,
     ),
     '',
   ];
@@ -109,22 +114,29 @@ export function renderJudgment(j: Judgment): string {
       ? `\n\ncrew found the cited code in the tree: ${inert(e.verified.map((v) => `\`${v.replace(/`/g, "'")}\``).join(', '))}`
       : '';
     out.push(
-      details(`Evidence for ${e.criterion}${e.verified?.length && e.met ? ' (citations verified)' : ''}`, `${inert(fence(e.evidence.join('\n\n')))}${checked}`),
+      s.details(
+        `Evidence for ${e.criterion}${e.verified?.length && e.met ? ' (citations verified)' : ''}`,
+        `${inert(fence(e.evidence.join('\n\n')))}${checked}`,
+      ),
       '',
     );
   }
-  out.push(...renderLocalisation(j));
-  if (j.adversarial.length) out.push('**Adversarial checks found:**', ...j.adversarial.map((f) => `- ${f.rule}: ${line(f.evidence)}`), '');
+  out.push(...renderLocalisation(j, s));
+  if (j.adversarial.length) out.push(s.bold('Adversarial checks found:'), ...j.adversarial.map((f) => `- ${f.rule}: ${lineFor(s, f.evidence)}`), '');
   else out.push('Adversarial checks (criteria unchanged; no deleted, skipped, weakened or hollow tests): nothing found.', '');
-  if (j.suggestedNextAction) out.push(`**Suggested next step:** ${inert(j.suggestedNextAction)}`, '');
+  if (j.suggestedNextAction) out.push(`${s.bold('Suggested next step:')} ${inert(j.suggestedNextAction)}`, '');
   return out.join('\n');
 }
 
 /** Where each failed command's failure comes from: crew's own runs on the base and the task branches, a table per criterion. */
-export function renderLocalisation(j: Pick<Judgment, 'localisation'>): string[] {
+export function renderLocalisation(j: Pick<Judgment, 'localisation'>, s: Surface): string[] {
+  const inert = s.modelText;
   const out: string[] = [];
   for (const l of j.localisation ?? []) {
-    out.push(`**Where ${l.criterion} fails** (crew re-ran ${inert(codeSpan(l.command))} in the sandbox; no model involved): ${line(describeOutcome(l))}.`, '');
+    out.push(
+      `${s.bold(`Where ${l.criterion} fails`)} (crew re-ran ${inert(codeSpan(l.command))} in the sandbox; no model involved): ${lineFor(s, describeOutcome(l))}.`,
+      '',
+    );
     out.push('| Task | What ran | Exit code | Verdict |', '|---|---|---|---|');
     for (const r of l.runs) {
       const task = r.site.kind === 'base' ? '–' : r.site.task;
@@ -140,7 +152,9 @@ export function renderLocalisation(j: Pick<Judgment, 'localisation'>): string[] 
 function earlierRounds(judgments: Judgment[]): string[] {
   const rounds = judgments.filter((j) => j.localisation?.length);
   if (!rounds.length) return [];
-  const body = rounds.map((j) => [`**Iteration ${j.iteration}: ${j.verdict}** (${j.headSha.slice(0, 7)})`, '', ...renderLocalisation(j)].join('\n')).join('\n');
+  const body = rounds
+    .map((j) => [`**Iteration ${j.iteration}: ${j.verdict}** (${j.headSha.slice(0, 7)})`, '', ...renderLocalisation(j, GITHUB)].join('\n'))
+    .join('\n');
   return [details(`Earlier rounds: where the failures came from (${rounds.length})`, body), ''];
 }
 
@@ -173,7 +187,7 @@ export function renderReport(
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
     inert(plan.summary),
     '',
-    ...(judgment ? [renderJudgment(judgment)] : []),
+    ...(judgment ? [renderJudgment(judgment, GITHUB)] : []),
     ...earlierRounds(opts.earlier ?? []),
     '### Tasks',
     '',

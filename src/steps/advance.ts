@@ -7,8 +7,8 @@ import { endOfRunDecision } from '../domain/leader-policy';
 import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { paths, planOf, planTask, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
+import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
-import { inert } from '../text/inert';
 import { codeSpan } from '../text/markdown';
 import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
@@ -155,7 +155,8 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
       'the tasks',
       message,
       ctx.forge.runLink(),
-      "Read the report below and each task's result on the crew/state branch. Comment `/crew retry` to run the failed tasks again (or `/crew retry <task>` for one), or clarify the issue and comment `/crew run`.",
+      `Read the report below and each task's result on the crew/state branch. ${sentence(ctx.surface.give('retry'))} to run the failed tasks again (or ${ctx.surface.command('retry', '<task>')} for one), or clarify the issue and ${ctx.surface.give('run')}.`,
+      ctx.surface,
     ),
   );
   // claude-crew goes on to the report even when the tasks failed: what was done, what was not, and a full retrospective.
@@ -188,7 +189,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
     throw new CrewError(
       'integration',
       `the branches of ${lost.map((h) => h.id).join(', ')} are missing from the repository.`,
-      'Comment `/crew run` to start a fresh run.',
+      `${sentence(ctx.surface.give('run'))} to start a fresh run.`,
       false,
     );
   const existing = missing.includes(branch) ? undefined : await ctx.remote.head(branch);
@@ -210,7 +211,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
       throw new CrewError(
         'integration',
         `git could not merge ${h.id} (${h.branch}) and reported no conflicting file. Nothing was lost: every task branch is still there.`,
-        'Merge the task branches by hand, or comment `/crew run` to start a fresh run.',
+        `Merge the task branches by hand, or ${ctx.surface.give('run')} to start a fresh run.`,
       );
     const outcome = await resolveConflict(ctx, view, h, merged, m.conflicts);
     if ('conflict' in outcome) {
@@ -293,21 +294,23 @@ async function resolveConflict(
 /** The resolver could not merge: a person decides, with the files and hunks in front of them. */
 async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Integration, { conflict: unknown }>['conflict']): Promise<void> {
   const { issue, run } = view.run;
+  const s = ctx.surface;
   const body = [
-    `**crew needs a decision** on run ${run}: merging **${c.task}** into \`${ctx.branches.integration(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => inert(codeSpan(f))).join(', ')}, and ${inert(c.why.replace(/\s*\r?\n\s*/g, ' '))}.`,
+    `${s.bold('crew needs a decision')} on run ${s.runNumber(issue, run)}: merging ${s.bold(c.task)} into \`${ctx.branches.integration(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => s.modelText(codeSpan(f))).join(', ')}, and ${s.modelText(c.why.replace(/\s*\r?\n\s*/g, ' '))}.`,
     '',
     'Nothing was lost: every task branch is still there, and the integration branch was not changed.',
     '',
-    '<details><summary>The conflicting hunks</summary>',
+    s.details(
+      'The conflicting hunks',
+      c.hunks.length
+        ? s.modelText(renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task }))
+        : '(no line-by-line hunks: see the files above)',
+      true,
+    ),
     '',
-    c.hunks.length
-      ? inert(renderHunks(c.hunks, { ours: `the integration branch (${c.with.join(', ') || 'earlier tasks'})`, theirs: c.task }))
-      : '(no line-by-line hunks: see the files above)',
-    '</details>',
-    '',
-    '**Reply with one of:**',
-    `- \`/crew retry\`: integrate again, for example after you pushed a fix to one of the task branches.`,
-    '- `/crew abort`: stop here; the branches stay.',
+    s.bold('Reply with one of:'),
+    `- ${s.command('retry')}: integrate again, for example after you pushed a fix to one of the task branches.`,
+    `- ${s.command('abort')}: stop here; the branches stay.`,
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);

@@ -3,11 +3,15 @@ import { isTerminal, type RunRecord } from '../domain/run-state';
 import { writeRun } from '../state/run-files';
 import { CrewError, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
+import type { Surface } from '../domain/surface';
 
 /** The run was stopped by a cap; its one comment is posted, so main.ts posts no failure comment. */
 export class CapReached extends CrewError {
-  constructor(readonly refusal: CapRefusal) {
-    super(CAP_STEP, capSummary(refusal), 'Raise the cap in `.github/crew.yml`, then comment `/crew run`.');
+  constructor(
+    readonly refusal: CapRefusal,
+    surface: Surface,
+  ) {
+    super(CAP_STEP, capSummary(refusal), `Raise the cap in \`.github/crew.yml\`, then ${surface.give('run')}.`);
   }
 }
 
@@ -43,9 +47,9 @@ async function stopRun(ctx: StepContext, issue: number, run: number, refused: Ca
   });
   ctx.log.warn(`run ${run}: ${capSummary(refused)}`);
   if (first) {
-    await ctx.forge.postComment(issue, capComment(run, refused));
+    await ctx.forge.postComment(issue, capComment(ctx.surface.runNumber(issue, run), refused, ctx.surface));
     await ctx.forge.removeLabel(issue, WAITING_LABEL);
     await syncPlanComment(ctx, issue, run);
   }
-  throw new CapReached(refused);
+  throw new CapReached(refused, ctx.surface);
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema';
 import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
 import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
+import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
 import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
@@ -47,6 +48,8 @@ export interface StepContext {
   jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
+  /** Where the people who read crew's comments are (GitHub, or a local run's terminal): every text a step writes is worded for it. */
+  surface: Surface;
   /**
    * This job as GitHub bills it: an id unique per job GitHub starts, its workflow job and task, and
    * when crew's step began (epoch ms). main.ts records it with every state write (state/job-times.ts).
@@ -56,11 +59,11 @@ export interface StepContext {
 }
 
 /** A step was given a run that crew/state does not hold (never started, or its folder was removed). */
-function runMissing(issue: number, run: number): CrewError {
+function runMissing(issue: number, run: number, s: Surface = GITHUB): CrewError {
   return new CrewError(
     'loading the run',
-    `run ${run} of issue #${issue} does not exist on the ${STATE_BRANCH} branch.`,
-    'Comment `/crew run` to start a new run.',
+    `${s.runOfIssue(issue, run)} does not exist on the ${STATE_BRANCH} branch.`,
+    `${sentence(s.give('run'))} to start a new run.`,
   );
 }
 
@@ -156,7 +159,9 @@ export function planLinks(ctx: StepContext): PlanLinks {
 }
 
 export async function loadView(ctx: StepContext, issue: number, run: number): Promise<RunView> {
-  return viewIn(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
+  const view = readView(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
+  if (!view) throw runMissing(issue, run, ctx.surface);
+  return view;
 }
 
 /** Enough for every job of a busy run to move the state while one sync writes. */
@@ -182,7 +187,7 @@ export async function syncPlanComment(ctx: StepContext, issue: number, run: numb
     // Never write a rendering older than one the comment is known to show.
     if (view.run.version > shown) {
       const links = planLinks(ctx);
-      await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links), links.stateFile(runFolder(issue, run))));
+      await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links, ctx.surface), links.stateFile(runFolder(issue, run))));
     }
     const after = readRun(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
     // Render again if another job moved the state, or if that very edit had to wait for a rate limit.

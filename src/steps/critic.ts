@@ -19,6 +19,7 @@ import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext }
 import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
+import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
@@ -105,6 +106,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     view.run.criteriaDigest,
     { files, ...(diff.truncated ? { cut: { bytes: diff.bytes, limit: DIFF_LIMIT_BYTES } } : {}) },
     await tamperContext(ctx, base.sha, headSha, files),
+    ctx.surface,
   );
 
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
@@ -192,8 +194,8 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
       ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
       const next =
         e instanceof RunBudgetSpent
-          ? 'Raise `budgets.run` in `.github/crew.yml`, then comment `/crew retry` to judge again.'
-          : 'Comment `/crew retry` to judge again.';
+          ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
+          : `${sentence(ctx.surface.give('retry'))} to judge again.`;
       modelOut = {
         evaluations: [],
         overallReason: `the critic's model call failed: ${(e as Error).message}`,
@@ -317,9 +319,11 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
     await spend(ctx, issue, run, { comments: 1 });
     await ctx.forge.postComment(
       issue,
-      [`**crew's critic** judged run ${run} FAIL (iteration ${j.iteration} of ${limit}) and sends ${targets.join(', ')} back.`, '', renderJudgment(j)].join(
-        '\n',
-      ),
+      [
+        `${ctx.surface.bold("crew's critic")} judged run ${ctx.surface.runNumber(issue, run)} FAIL (iteration ${j.iteration} of ${limit}) and sends ${targets.join(', ')} back.`,
+        '',
+        renderJudgment(j, ctx.surface),
+      ].join('\n'),
     );
   }
   const now = nowIso(ctx);
@@ -348,14 +352,15 @@ async function afterFail(ctx: StepContext, view: RunView, j: Judgment): Promise<
 
 async function escalateVerdict(ctx: StepContext, view: RunView, j: Judgment, why: string): Promise<void> {
   const { issue, run } = view.run;
+  const s = ctx.surface;
   const body = [
-    `**crew needs a decision** on run ${run}: ${why}.`,
+    `${s.bold('crew needs a decision')} on run ${s.runNumber(issue, run)}: ${why}.`,
     '',
-    renderJudgment(j),
-    '**Reply with one of:**',
-    "- `/crew retry`: one more round: the tasks behind the failing criteria run again with the critic's reasons, then the critic judges again.",
-    '- `/crew accept`: open the pull request as it is, with the failing criteria stated at its top. crew will not merge it by itself.',
-    '- `/crew abort`: stop here; the branches stay.',
+    renderJudgment(j, s),
+    s.bold('Reply with one of:'),
+    `- ${s.command('retry')}: one more round: the tasks behind the failing criteria run again with the critic's reasons, then the critic judges again.`,
+    `- ${s.command('accept')}: open the pull request as it is, with the failing criteria stated at its top. crew will not merge it by itself.`,
+    `- ${s.command('abort')}: stop here; the branches stay.`,
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);

@@ -13,6 +13,7 @@ import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
+import { sentence } from '../domain/surface';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -58,10 +59,11 @@ async function retrospectAfter(ctx: StepContext, issue: number, run: number, tar
     await retrospect(ctx, issue, run, false);
   } catch (e) {
     ctx.log.warn(`the retrospective failed: ${(e as Error).message}`);
+    const again = ctx.surface.give('retro');
     await ctx.forge
       .postComment(
         target,
-        `crew could not post the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`,
+        `crew could not post the retrospective of run ${ctx.surface.runNumber(issue, run)}: ${sanitize((e as Error).message, 500)}. The run itself is not affected.${again ? ` ${sentence(again)} on #${issue} to try again.` : ''}`,
       )
       .catch((post) =>
         ctx.log.warn(`the comment saying so could not be posted either (${(post as Error).message}); comment \`/crew retro\` on #${issue} to try again`),
@@ -100,7 +102,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       throw new CrewError(
         'opening the pull request',
         `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`,
-        'Change the setting (or pass a GitHub App or personal token as `github_token`), then comment `/crew resume`: crew opens the pull request from the branch it kept, without judging again.',
+        `Change the setting (or pass a GitHub App or personal token as \`github_token\`), then ${ctx.surface.give('resume')}: crew opens the pull request from the branch it kept, without judging again.`,
       );
     }
     throw e;

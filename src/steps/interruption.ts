@@ -1,6 +1,7 @@
 import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
 import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { CrewError, dispatchTasks, nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { sentence } from '../domain/surface';
 
 /**
  * The runner is cancelling the job (SIGINT; SIGTERM follows 7.5 s later, then a kill).
@@ -102,7 +103,7 @@ export async function continueInNewJob(
     throw new CrewError(
       `task ${task.id}`,
       `its work job reached its time limit and crew could not start a new job for it (${e instanceof Error ? e.message : String(e)}). The work so far is on ${task.branch}.`,
-      'Comment `/crew resume` to continue it.',
+      `${sentence(ctx.surface.give('resume'))} to continue it.`,
     );
   }
   ctx.log.info(

@@ -7,8 +7,6 @@ import type { CheckedResult } from '../domain/result';
 import { runFolder } from '../domain/refs';
 import { addUsage, newTaskRecord, NOTHING_SPENT, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
 import type { StateTx } from '../ports';
-import { hiddenMarker } from '../text/markdown';
-import { inert } from '../text/inert';
 import { parseJson, paths, planOf, planTask, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
@@ -121,20 +119,21 @@ export function openQueuedQuestion(tx: StateTx, issue: number, run: number, now:
 }
 
 export async function askPerson(ctx: StepContext, issue: number, run: number, task: string, question: string, planReview: boolean): Promise<void> {
+  const s = ctx.surface;
   const body = [
-    `**crew needs a decision** about ${task}.`,
+    `${s.bold('crew needs a decision')} about ${task}.`,
     '',
-    inert(question),
+    s.modelText(question),
     '',
     'Reply with one of:',
-    `- \`/crew retry ${task}\` — try it again as it is;`,
-    `- \`/crew accept\` — take ${task}'s work as it is and go on;`,
-    ...(planReview ? ['- `/crew revise <what to change>` — re-plan the failed tasks with your guidance;'] : []),
-    '- `/crew abort` — stop the run;',
-    `- or answer in a comment (or \`/crew answer <text>\`): ${task} runs again with your answer.`,
+    `- ${s.command('retry', task)} — try it again as it is;`,
+    `- ${s.command('accept')} — take ${task}'s work as it is and go on;`,
+    ...(planReview ? [`- ${s.command('revise', '<what to change>')} — re-plan the failed tasks with your guidance;`] : []),
+    `- ${s.command('abort')} — stop the run;`,
+    `- or ${s.answerOr}: ${task} runs again with your answer.`,
     '',
     'Only people with write access can decide. Other tasks keep running; nothing new starts until then.',
-    hiddenMarker('decision', { issue, run, task, nonce: nonce() }),
+    s.marker('decision', { issue, run, task, nonce: nonce() }),
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);

@@ -33,11 +33,11 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
     requester: view.run.requestedBy,
   };
   // Checks and reviews are read only when everything before them already holds.
-  if (!mergeBlocker(facts)) {
+  if (!mergeBlocker(facts, ctx.surface)) {
     facts.checks = await ctx.forge.checksOn(pull.headSha);
     if (config.require_approval) Object.assign(facts, await approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester));
   }
-  const decision = mergeDecision(facts);
+  const decision = mergeDecision(facts, ctx.surface);
   const at = nowIso(ctx);
   const state = (s: MergeState['state'], reason: string, mergeSha: string | null = null): MergeState => {
     if (s !== 'merged') ctx.log.info(`auto-merge: #${prNumber} ${s}: ${reason}`);

@@ -9,8 +9,7 @@ import type { Plan } from '../domain/plan';
 import { checkPlanRules, findingsText, type Finding } from '../domain/plan-review';
 import { addUsage, logPhase, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
 import { failureComment } from '../render/messages';
-import { hiddenMarker } from '../text/markdown';
-import { inert } from '../text/inert';
+import { sentence } from '../domain/surface';
 import type { StateTx } from '../ports';
 import { parseJson, paths, readJobTimes, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
 import { readPastRuns } from '../state/past-runs';
@@ -292,7 +291,8 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
         'planning',
         message,
         ctx.forge.runLink(),
-        'Make the issue more specific (what to change, and how to check it is done), then comment `/crew run` again.',
+        `Make the issue more specific (what to change, and how to check it is done), then ${ctx.surface.give('run')} again.`,
+        ctx.surface,
       ),
     );
     return [];
@@ -313,10 +313,10 @@ async function ask(ctx: StepContext, issue: number, run: number, intake: StoredI
   const body = [
     `Before planning, crew needs answers to ${intake.questions.length === 1 ? 'one question' : `${intake.questions.length} questions`}:`,
     '',
-    ...intake.questions.map((q, i) => `${i + 1}. ${inert(q.replace(/\s*\r?\n\s*/g, ' '))}`),
+    ...intake.questions.map((q, i) => `${i + 1}. ${ctx.surface.modelText(q.replace(/\s*\r?\n\s*/g, ' '))}`),
     '',
-    'Reply in a comment (or with `/crew answer <text>`). Only people with write access can answer. Nothing runs until then.',
-    hiddenMarker('question', { issue, run, nonce: nonce() }),
+    `${ctx.surface.answerHow} Nothing runs until then.`,
+    ctx.surface.marker('question', { issue, run, nonce: nonce() }),
   ].join('\n');
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, body);
@@ -340,19 +340,22 @@ export async function requestApproval(
   findings: string,
   estimate: CostEstimate | null = null,
 ): Promise<void> {
+  const s = ctx.surface;
   const lines = passed
-    ? [`**Plan v${version} is ready** (see the plan comment above). Comment \`/crew approve\` to start it, or \`/crew revise <what to change>\` to plan again.`]
+    ? [
+        `${s.bold(`Plan v${version} is ready`)} (see the plan comment above). ${sentence(s.give('approve'))} to start it, or ${s.command('revise', '<what to change>')} to plan again.`,
+      ]
     : [
-        `**The plan reviewer did not pass plan v${version}** after ${REVIEW_ROUNDS} rounds. Its findings:`,
+        `${s.bold(`The plan reviewer did not pass plan v${version}`)} after ${REVIEW_ROUNDS} rounds. Its findings:`,
         '',
-        inert(findings),
+        s.modelText(findings),
         '',
-        'Comment `/crew approve` to run this plan anyway, or `/crew revise <what to change>` to plan again.',
+        `${sentence(s.give('approve'))} to run this plan anyway, or ${s.command('revise', '<what to change>')} to plan again.`,
       ];
   // What approving will likely cost, before any of it is spent.
   if (estimate) lines.push('', `**Estimate:** ${estimateText(estimate)}`);
   await spend(ctx, issue, run, { comments: 1 });
-  const posted = await ctx.forge.postComment(issue, [...lines, hiddenMarker('approval', { issue, run, v: version })].join('\n'));
+  const posted = await ctx.forge.postComment(issue, [...lines, s.marker('approval', { issue, run, v: version })].join('\n'));
   await updateRun(ctx, issue, run, `approval requested for v${version}`, (rec, tx) => {
     if (rec.waiting?.kind === 'approval' && rec.waiting.planVersion === version)
       writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));

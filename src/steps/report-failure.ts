@@ -68,19 +68,20 @@ export async function reportFailure(ctx: StepContext, error: unknown): Promise<v
     );
     await tryIt('update the plan comment', () => syncPlanComment(ctx, issue, run));
   }
-  const resumeHint = 'comment `/crew resume` to carry on from where the run stopped, or `/crew run` to start afresh.';
+  const s = ctx.surface;
+  const resumeHint = `${s.give('resume')} to carry on from where the run stopped, or ${s.command('run')} to start afresh.`;
   const next = crew
-    ? `${crew.next}${resumable && !crew.next.includes('/crew ') ? ` Then ${resumeHint}` : ''}`
+    ? `${crew.next}${resumable && !s.namesACommand(crew.next) ? ` Then ${resumeHint}` : ''}`
     : damaged
       ? damaged.next
       : budget
         ? `Raise \`budgets.run\` in \`.github/crew.yml\` on the default branch, then ${resumeHint}`
         : model && (resumable || ctx.settings.step === 'route')
           ? model.service === 'the Anthropic API'
-            ? 'Once the Anthropic API answers again (https://status.anthropic.com), comment `/crew resume` to carry on from where it stopped.'
-            : `Once ${model.service} answers again (check the provider's credentials and quotas in the workflow log), comment \`/crew resume\` to carry on from where it stopped.`
+            ? `Once the Anthropic API answers again (https://status.anthropic.com), ${s.give('resume')} to carry on from where it stopped.`
+            : `Once ${model.service} answers again (check the provider's credentials and quotas in the workflow log), ${s.give('resume')} to carry on from where it stopped.`
           : resumable
-            ? `Check the workflow log for details. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
-            : 'Check the workflow log for details, then comment `/crew run` to try again.';
-  await tryIt('post the failure comment', () => ctx.forge.postComment(issue, failureComment(step, message, ctx.forge.runLink(), next)));
+            ? `${s.seeTheLog}. Once the cause is fixed (or if it was a passing fault), ${resumeHint}`
+            : `${s.seeTheLog}, then ${s.give('run')} to try again.`;
+  await tryIt('post the failure comment', () => ctx.forge.postComment(issue, failureComment(step, message, ctx.forge.runLink(), next, s)));
 }

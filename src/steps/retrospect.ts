@@ -12,6 +12,7 @@ import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { loadView, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { sentence } from '../domain/surface';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
 function facts(view: RunView, judgments: Judgment[]): string {
@@ -80,9 +81,10 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     );
   } catch (e) {
     ctx.log.warn(`retrospective: the model failed: ${(e as Error).message}`);
+    const again = ctx.surface.give('retro');
     await ctx.forge.postComment(
       target,
-      `crew could not write the retrospective of run ${run}: ${sanitize((e as Error).message, 500)}. The run itself is not affected. Comment \`/crew retro\` on #${issue} to try again.`,
+      `crew could not write the retrospective of run ${ctx.surface.runNumber(issue, run)}: ${sanitize((e as Error).message, 500)}. The run itself is not affected.${again ? ` ${sentence(again)} on #${issue} to try again.` : ''}`,
     );
     return;
   }

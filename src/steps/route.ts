@@ -183,6 +183,7 @@ function outdatedWorkflow(ev: DispatchEvent): never {
   throw new CrewError(
     'starting dispatched tasks',
     `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`,
+    // GitHub's own workflow file is the problem, so this is said only there.
     "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.",
   );
 }

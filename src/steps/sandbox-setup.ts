@@ -18,7 +18,7 @@ export async function commandRunner(
   ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
   allowUnsandboxed: boolean,
   sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
-): Promise<{ runner?: CommandRunner; warning: string | null }> {
+): Promise<{ runner?: CommandRunner; warning: string | null; /** Why no sandbox started, when none did. */ reason?: string }> {
   const temp = process.env.RUNNER_TEMP ?? '/tmp';
   const reasons: string[] = [];
   for (const prepare of sandboxes) {
@@ -37,7 +37,7 @@ export async function commandRunner(
   }
   const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
   ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
-  return { warning: `run_command was refused: no sandbox (${reason})` };
+  return { warning: `run_command was refused: no sandbox (${reason})`, reason };
 }
 
 /**

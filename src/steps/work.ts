@@ -17,6 +17,7 @@ import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
 import { promptWithInstructions } from './agent-instructions';
+import { sentence } from '../domain/surface';
 
 /**
  * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it. The
@@ -44,7 +45,12 @@ export async function work(ctx: StepContext): Promise<void> {
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
   if (!task || !rec)
-    throw new CrewError(`task ${taskId}`, `task ${taskId} is not part of run ${run} of issue #${issue}.`, 'Comment `/crew run` to start a fresh run.', false);
+    throw new CrewError(
+      `task ${taskId}`,
+      `task ${taskId} is not part of ${ctx.surface.runOfIssue(issue, run)}.`,
+      `${sentence(ctx.surface.give('run'))} to start a fresh run.`,
+      false,
+    );
   // A run waiting on a question keeps its claimed tasks running (only new claims wait), and an
   // answer that starts a task may open the next queued question in the same write.
   if ((view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') || (rec.status !== 'running' && rec.status !== 'retrying')) {
@@ -72,7 +78,7 @@ export async function work(ctx: StepContext): Promise<void> {
       throw new CrewError(
         `task ${taskId}`,
         `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`,
-        'Comment `/crew run` to start a fresh run.',
+        `${sentence(ctx.surface.give('run'))} to start a fresh run.`,
         false,
       );
     const merged = await ctx.repo.merge(ctx.remote.tracking(branch), `crew: start ${taskId} from ${dep}`);
@@ -80,7 +86,7 @@ export async function work(ctx: StepContext): Promise<void> {
       throw new CrewError(
         `task ${taskId}`,
         `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`,
-        'Resolve the overlap in the plan and comment `/crew run` again.',
+        `Resolve the overlap in the plan and ${ctx.surface.give('run')} again.`,
         false,
       );
   }

@@ -15,6 +15,19 @@ export function hiddenMarker(name: string, fields: Record<string, string | numbe
   return `<!-- crew:${name}${attrs} -->`;
 }
 
+/**
+ * A comment as a reader sees it where nothing hides HTML comments (a terminal): crew's markers
+ * are machine data, each on a line of its own, so those lines are left out. The rest is shown as
+ * it was written.
+ */
+export function withoutMarkerLines(body: string): string {
+  const isMarker = (line: string) => (line.startsWith('<!-- crew:') || line.startsWith('<!-- /crew:')) && line.endsWith(' -->');
+  return body
+    .split('\n')
+    .filter((line) => !isMarker(line))
+    .join('\n');
+}
+
 export function markerPrefix(name: string): string {
   return `<!-- crew:${name}`;
 }

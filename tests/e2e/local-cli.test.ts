@@ -257,6 +257,11 @@ describe('crew run on a local repository', () => {
       expect(r.out).toMatch(/✘ c1 There is a changelog\n +`test -f CHANGELOG.md` exited with 1/);
       expect(r.out).toContain('Next: Create CHANGELOG.md rather than NOTES.md.');
       expect(r.out).not.toMatch(CONTROL);
+      // crew's question is written for the terminal: the judgment as plain text, the choices as typed here.
+      expect(r.out).toContain('crew needs a decision on run 1: ');
+      expect(r.out).toContain('▸ Evidence for c1');
+      expect(r.out).toContain("- `retry`: one more round: the tasks behind the failing criteria run again with the critic's reasons");
+      expect(r.out).not.toMatch(/\/crew |\*\*|<details|<sub>|<!--/);
       // Each iteration's worker read the critic's reasons from the iteration before.
       const second = fake.requests.find((q) => q.role === 'worker' && q.attempt === 2 && q.turn === 0);
       expect(JSON.stringify(second?.body.messages)).toContain('Create CHANGELOG.md rather than NOTES.md.');

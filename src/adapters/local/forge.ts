@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { isoSeconds } from '../../clock';
+import { pathInRunFolder } from '../../domain/local-runs';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
 import type { CommentInfo, CommentRef, LocalForgeHooks, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission, TerminalForge } from '../../ports';
 
@@ -215,20 +216,44 @@ export class LocalForge implements TerminalForge {
   }
 
   runLink(): string {
-    return relative(this.project, join(this.runDir, 'crew.log'));
+    return this.links.run;
   }
 
   blobLink(_branch: string, path: string): string {
-    // State paths are issue-<N>/run-1/<rest>; locally they live in the run's folder.
-    const rest = path.replace(/^issue-\d+\/run-\d+\/?/, '');
-    return relative(this.project, join(this.runDir, rest)) || '.';
+    return this.links.stateFile(path);
   }
 
   branchLink(branch: string): string {
-    return branch;
+    return this.links.branch(branch);
   }
 
-  commentLink(_issue: number, id: number): string {
-    return `#comment-${id}`;
+  commentLink(issue: number, id: number): string {
+    return this.links.comment(issue, id);
   }
+
+  private get links(): LocalLinks {
+    return localLinks(this.project, this.runDir);
+  }
+}
+
+export interface LocalLinks {
+  /** The run's log, where GitHub has the workflow run. */
+  run: string;
+  /** A file of the run's state, where GitHub has the crew/state branch: the file in the run's folder. */
+  stateFile(path: string): string;
+  branch(branch: string): string;
+  comment(issue: number, id: number): string;
+}
+
+/**
+ * What the local forge's links are, relative to the project: the log and the run's files in
+ * `.crew/runs/<N>/`, branches by name, comments by number. `crew status` shows the same ones.
+ */
+export function localLinks(project: string, runDir: string): LocalLinks {
+  return {
+    run: relative(project, join(runDir, 'crew.log')),
+    stateFile: (path) => relative(project, join(runDir, pathInRunFolder(path))) || '.',
+    branch: (branch) => branch,
+    comment: (_issue, id) => `#comment-${id}`,
+  };
 }

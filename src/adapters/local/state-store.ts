@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { localRunOfPath, localStatePath } from '../../domain/local-runs';
 import type { RunFolders, StateSnapshot, StateTx } from '../../ports';
 import { readTree } from '../files/read-tree';
 
@@ -29,16 +30,12 @@ interface Journal {
 
 export class LocalStateError extends Error {}
 
-/** `issue-<N>/run-1/<rest>` ↔ `<N>/<rest>`; local runs are always run 1 of their own issue. */
+/** A state path → its local run and the path in that run's folder (domain/local-runs.ts); anything else is refused. */
 function toLocal(statePath: string): { run: number; rest: string } {
-  const m = /^issue-([1-9][0-9]*)\/(?:run-([0-9]+)\/)?(.*)$/.exec(statePath);
-  if (!m) throw new LocalStateError(`'${statePath}' is not a path of a run`);
-  if (m[2] !== undefined && m[2] !== '1') throw new LocalStateError(`local runs have one run per request; '${statePath}' names run ${m[2]}`);
-  if (m[2] === undefined && m[3] !== '') throw new LocalStateError(`'${statePath}' is outside a run folder`);
-  return { run: Number(m[1]), rest: m[3]! };
+  const local = localRunOfPath(statePath);
+  if ('error' in local) throw new LocalStateError(local.error);
+  return local;
 }
-
-const toState = (run: number, rest: string) => `issue-${run}/run-1/${rest}`;
 
 export class LocalStateStore implements RunFolders {
   private readonly queues = new Map<number, Promise<unknown>>();
@@ -76,8 +73,11 @@ export class LocalStateStore implements RunFolders {
     const files = new Map<string, string>();
     for (const run of runs) {
       const skip = (path: string, isDir: boolean) =>
-        path.split('/').some((part) => part.startsWith('.')) || path.endsWith('.crew-tmp') || NOT_STATE.has(path) || (!isDir && !pick(toState(run, path)));
-      for (const [path, text] of await readTree(this.runDir(run), '', skip)) files.set(toState(run, path), text);
+        path.split('/').some((part) => part.startsWith('.')) ||
+        path.endsWith('.crew-tmp') ||
+        NOT_STATE.has(path) ||
+        (!isDir && !pick(localStatePath(run, path)));
+      for (const [path, text] of await readTree(this.runDir(run), '', skip)) files.set(localStatePath(run, path), text);
     }
     return this.snapshot(0, files, 0);
   }
@@ -177,7 +177,7 @@ export class LocalStateStore implements RunFolders {
     // history sit beside the state for people, and are not part of it.
     const skip = (path: string) => path.split('/').some((part) => part.startsWith('.')) || path.endsWith('.crew-tmp') || NOT_STATE.has(path);
     const files = await readTree(this.runDir(run), '', skip);
-    return new Map([...files].map(([path, text]) => [toState(run, path), text]));
+    return new Map([...files].map(([path, text]) => [localStatePath(run, path), text]));
   }
 
   private snapshot(run: number, files: Map<string, string>, version: number): StateSnapshot {

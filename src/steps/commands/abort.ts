@@ -6,6 +6,7 @@ import { nonce, nowIso, syncPlanComment, updateView, type StepContext } from '..
 import { reportEndedRun } from '../finish';
 import { WAITING_LABEL } from '../../domain/labels';
 import { latestRun } from './common';
+import { sentence } from '../../domain/surface';
 
 /**
  * `/crew abort`: the run ends ABORTED at once; every running worker gets a
@@ -42,8 +43,8 @@ export async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
   await ctx.forge.postComment(
     issue,
     stopping.length
-      ? `Aborting run ${run}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. Comment \`/crew run\` to start again.`
-      : `Aborted run ${run}; nothing was running. Comment \`/crew run\` to start again.`,
+      ? `Aborting run ${ctx.surface.runNumber(issue, run)}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. ${sentence(ctx.surface.give('run'))} to start again.`
+      : `Aborted run ${ctx.surface.runNumber(issue, run)}; nothing was running. ${sentence(ctx.surface.give('run'))} to start again.`,
   );
   await syncPlanComment(ctx, issue, run);
   await reportEndedRun(

@@ -7,6 +7,7 @@ import { latestRun, setOutputs } from './common';
 import { decideTask } from './decisions';
 import { hasWriteAccess } from './permission';
 import { nothingToTake, trustedReply } from './replies';
+import { sentence } from '../../domain/surface';
 
 /** `/crew answer` and a plain reply while crew waits on a question. */
 
@@ -15,7 +16,11 @@ export async function answer(ctx: StepContext, ev: CommentEvent, text: string, o
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
-    if (!opts.quiet) await ctx.forge.postComment(issue, 'crew is not waiting for an answer on this issue. Comment `/crew status` to see where the run stands.');
+    if (!opts.quiet)
+      await ctx.forge.postComment(
+        issue,
+        `crew is not waiting for an answer on this issue. ${sentence(ctx.surface.give('status'))} to see where the run stands.`,
+      );
     else ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
     return;
   }

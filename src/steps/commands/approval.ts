@@ -6,6 +6,7 @@ import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
 import { decideTask } from './decisions';
 import { askedJustNow, trustedReply } from './replies';
+import { sentence } from '../../domain/surface';
 
 /** `/crew approve` and `/crew revise`: the plan that waits for a person. */
 
@@ -13,7 +14,10 @@ export async function approve(ctx: StepContext, ev: CommentEvent): Promise<void>
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   if (!last || last.phase !== 'AWAITING_APPROVAL' || last.waiting?.kind !== 'approval') {
-    await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so crew ignored that approval. Comment `/crew plan` to make one.');
+    await ctx.forge.postComment(
+      issue,
+      `There is no plan waiting for approval on this issue, so crew ignored that approval. ${sentence(ctx.surface.give('plan'))} to make one.`,
+    );
     return;
   }
   const waiting = last.waiting;
@@ -23,8 +27,8 @@ export async function approve(ctx: StepContext, ev: CommentEvent): Promise<void>
     await ctx.forge.postComment(
       issue,
       trust === 'stale'
-        ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. Comment \`/crew approve\` again to approve the current plan.`
-        : 'That approval was edited after it was posted, so crew ignored it. Post `/crew approve` as a new comment.',
+        ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. ${sentence(ctx.surface.give('approve'))} again to approve the current plan.`
+        : `That approval was edited after it was posted, so crew ignored it. Post ${ctx.surface.command('approve')} as a new comment.`,
     );
     return;
   }
@@ -45,14 +49,17 @@ export async function approve(ctx: StepContext, ev: CommentEvent): Promise<void>
 export async function revise(ctx: StepContext, ev: CommentEvent, feedback: string): Promise<void> {
   const issue = ev.issue.number;
   if (!feedback) {
-    await ctx.forge.postComment(issue, 'Say what to change after the command: `/crew revise <what to change>`.');
+    await ctx.forge.postComment(issue, `Say what to change after the command: ${ctx.surface.command('revise', '<what to change>')}.`);
     return;
   }
   const last = await latestRun(ctx, issue);
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review')
     return decideTask(ctx, ev, last, 'revise', feedback);
   if (!last || last.phase !== 'AWAITING_APPROVAL') {
-    await ctx.forge.postComment(issue, 'There is no plan waiting for approval on this issue, so there is nothing to revise. Comment `/crew plan` to make one.');
+    await ctx.forge.postComment(
+      issue,
+      `There is no plan waiting for approval on this issue, so there is nothing to revise. ${sentence(ctx.surface.give('plan'))} to make one.`,
+    );
     return;
   }
   const run = last.run;

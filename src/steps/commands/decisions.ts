@@ -10,6 +10,7 @@ import { WAITING_LABEL } from '../../domain/labels';
 import { latestRun, setOutputs } from './common';
 import { askedJustNow, decisionReplyCounts } from './replies';
 import { resume } from './resume';
+import { sentence } from '../../domain/surface';
 
 /** `/crew retry` and `/crew accept`: a person's decision on an escalated task, a critic's FAIL, a conflict, or failed tasks. */
 
@@ -136,7 +137,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
   if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
     await ctx.forge.postComment(
       issue,
-      `There is nothing to retry${last ? ` (run ${last.run} is ${last.phase.toLowerCase()})` : ''}. Comment \`/crew run\` to start a run.`,
+      `There is nothing to retry${last ? ` (run ${ctx.surface.runNumber(issue, last.run)} is ${last.phase.toLowerCase()})` : ''}. ${sentence(ctx.surface.give('run'))} to start a run.`,
     );
     return;
   }
@@ -167,7 +168,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
   });
   if ('resume' in out) return resume(ctx, ev);
   if ('error' in out) {
-    await ctx.forge.postComment(issue, `Run ${run}: ${out.error}`);
+    await ctx.forge.postComment(issue, `Run ${ctx.surface.runNumber(issue, run)}: ${out.error}`);
     return;
   }
   ctx.log.info(`retrying ${out.retried!.join(', ')}`);

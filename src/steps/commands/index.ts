@@ -25,7 +25,7 @@ export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
   answer: async (ctx, ev, c) => {
     const text = sanitize(c.text, REPLY_CHARS);
     if (!text) {
-      await ctx.forge.postComment(ev.issue.number, 'Write the answer after the command: `/crew answer <text>`.');
+      await ctx.forge.postComment(ev.issue.number, `Write the answer after the command: ${ctx.surface.command('answer', '<text>')}.`);
       return;
     }
     return answer(ctx, ev, text, { quiet: false });

@@ -6,6 +6,7 @@ import { remember, retrospect } from '../retrospect';
 import { recordIn, syncPlanComment, type StepContext } from '../context';
 import { latestRun } from './common';
 import { askUnasked } from './replies';
+import { sentence } from '../../domain/surface';
 
 /** `/crew status`, `/crew help`, `/crew retro` and `/crew remember`. */
 
@@ -17,8 +18,8 @@ export async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
     await ctx.forge.postComment(
       issue,
       last
-        ? `Run ${last.run} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.`
-        : 'There is no run on this issue to look back at. Comment `/crew run` first.',
+        ? `Run ${ctx.surface.runNumber(issue, last.run)} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.`
+        : `There is no run on this issue to look back at. ${sentence(ctx.surface.give('run'))} first.`,
     );
     return;
   }
@@ -30,7 +31,7 @@ export async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
 export async function status(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
-  if (!last) await ctx.forge.postComment(issue, 'There is no crew run on this issue yet. Comment `/crew run` to start one.');
+  if (!last) await ctx.forge.postComment(issue, `There is no crew run on this issue yet. ${sentence(ctx.surface.give('run'))} to start one.`);
   else if (!(await askUnasked(ctx, last))) await syncPlanComment(ctx, issue, last.run);
 }
 

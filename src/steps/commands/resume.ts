@@ -8,6 +8,7 @@ import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
 import { askUnasked } from './replies';
 import { commentRequest, ensurePlanComment, startRun } from './start';
+import { sentence } from '../../domain/surface';
 
 /** `/crew resume`: an interrupted run, or one crew failed in after the work, carries on from its state. */
 
@@ -27,10 +28,10 @@ export async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> 
   if (isTerminal(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
     const why =
       last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL'
-        ? `run ${last.run} is waiting for you, not interrupted (see the plan comment)`
+        ? `run ${ctx.surface.runNumber(issue, last.run)} is waiting for you, not interrupted (see the plan comment)`
         : last.phase === 'FAILED' && failedTasks(await loadView(ctx, issue, last.run)).length
-          ? `run ${last.run} ended because tasks failed. Comment \`/crew retry\` to run them again (or \`/crew retry <task>\` for one)`
-          : `run ${last.run} has ended (${last.phase.toLowerCase()})`;
+          ? `run ${ctx.surface.runNumber(issue, last.run)} ended because tasks failed. ${sentence(ctx.surface.give('retry'))} to run them again (or ${ctx.surface.command('retry', '<task>')} for one)`
+          : `run ${ctx.surface.runNumber(issue, last.run)} has ended (${last.phase.toLowerCase()})`;
     await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
     return;
   }

@@ -42,7 +42,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       throw new CrewError(
         'reading the configuration',
         `${e.message}\n\nThe run did not start.`,
-        'Fix `.github/crew.yml` on the default branch, then comment `/crew run` again.',
+        `Fix \`.github/crew.yml\` on the default branch, then ${ctx.surface.give('run')} again.`,
       );
     throw e;
   }
@@ -60,7 +60,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     throw new CrewError(
       'starting the run',
       `the base branch '${baseBranch}' does not exist or has no commits.`,
-      'Push a first commit (or fix `base_branch` in `.github/crew.yml`), then comment `/crew run`.',
+      `Push a first commit (or fix \`base_branch\` in \`.github/crew.yml\`), then ${ctx.surface.give('run')}.`,
     );
   const now = nowIso(ctx);
 
@@ -96,12 +96,12 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       r.phase === 'ESCALATING'
         ? 'waiting for answers to its questions'
         : r.phase === 'AWAITING_APPROVAL'
-          ? 'waiting for `/crew approve` or `/crew revise`'
+          ? `waiting for ${ctx.surface.command('approve')} or ${ctx.surface.command('revise')}`
           : r.phase.toLowerCase();
-    const where = r.planCommentId ? `[the plan comment](${ctx.forge.commentLink(issue, r.planCommentId)})` : 'the plan comment';
+    const where = r.planCommentId ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(issue, r.planCommentId)) : 'the plan comment';
     await ctx.forge.postComment(
       issue,
-      `crew is already working on this issue (run ${r.run}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
+      `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
     );
     return;
   }
@@ -133,7 +133,7 @@ export async function ensurePlanComment(ctx: StepContext, issue: number, run: nu
   const view = await loadView(ctx, issue, run);
   if (view.run.planCommentId !== null) return;
   const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
-  const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx))));
+  const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx), ctx.surface)));
   // Posted but not yet recorded: a job that dies here leaves a comment only a search can find.
   if (!found) ctx.log.checkpoint('plan-comment-sent');
   await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (rec, tx) => {

@@ -396,14 +396,7 @@ export class WorkflowRunner {
     const needs: Record<string, ExprValue> = {};
     for (const n of needsOf(spec)) needs[n] = { result: results.get(n)!.result, outputs: results.get(n)!.outputs };
     const ctx: ExprContext = { ...this.baseContext(run, wf, file, e, sha, ref, eventPath), needs };
-    // success() and failure() look at the whole chain of ancestors, as GitHub's do.
-    const ancestorResults = ancestorsOf(wf, id).map((n) => results.get(n)!.result);
-    const status: StatusFunctions = {
-      success: () => !run.cancelled && ancestorResults.every((r) => r === 'success'),
-      failure: () => ancestorResults.some((r) => r === 'failure'),
-      cancelled: () => run.cancelled,
-      always: () => true,
-    };
+    const status = statusFunctions(wf, id, results, () => run.cancelled);
     const afterCancel: StatusFunctions = { ...status, success: () => false, cancelled: () => true };
     const survivesCancel = () => {
       try {
@@ -450,7 +443,7 @@ export class WorkflowRunner {
     }
     if (!go) return skipped();
 
-    const legs = this.expandMatrix(spec, ctx, file, id);
+    const legs = matrixLegs(spec, ctx, file, id);
     if (typeof legs === 'string') {
       neverRan('failure', spec.name ?? id, undefined, legs);
       return { result: 'failure', outputs: {} };
@@ -481,7 +474,7 @@ export class WorkflowRunner {
           };
           // Among the run's first jobs to run when every job it needs was skipped (or it needs none):
           // a dispatched run's `work`, whose `route` is skipped, waits for the run to start too.
-          const first = ancestorResults.every((r) => r === 'skipped');
+          const first = ancestorsOf(wf, id).every((n) => results.get(n)!.result === 'skipped');
           const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight, first);
           jobRuns.push(jr);
           if (jr.result === 'failure' && item.matrix && !failedLeg) {
@@ -495,33 +488,10 @@ export class WorkflowRunner {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(maxParallel, legs.length)) }, worker));
-    const result: JobResult = jobRuns.some((j) => j.result === 'failure') ? 'failure' : jobRuns.some((j) => j.result === 'cancelled') ? 'cancelled' : 'success';
+    const result = jobResultOf(jobRuns.map((j) => j.result));
     const outputs: Record<string, string> = {};
     for (const j of jobRuns) Object.assign(outputs, j.outputs);
     return { result, outputs };
-  }
-
-  /** Matrix legs; a string is the error GitHub would fail the job with. */
-  private expandMatrix(spec: JobSpec, ctx: ExprContext, file: string, id: string): Array<Record<string, unknown> | undefined> | string {
-    if (!spec.strategy?.matrix) return [undefined];
-    let m: unknown;
-    try {
-      m = evaluateValue(spec.strategy.matrix, ctx);
-    } catch (err) {
-      return `Error when evaluating 'strategy' for job '${id}'. ${file}: ${(err as Error).message}`;
-    }
-    if (!m || typeof m !== 'object' || Array.isArray(m)) return `${file}: jobs.${id}.strategy.matrix: Unexpected value '${JSON.stringify(m)}'`;
-    const { include, exclude, ...axes } = m as Record<string, unknown>;
-    let legs: Array<Record<string, unknown>> = [{}];
-    for (const [key, values] of Object.entries(axes)) {
-      if (!Array.isArray(values)) return `${file}: jobs.${id}.strategy.matrix.${key}: Unexpected value '${JSON.stringify(values)}'`;
-      if (values.length === 0) return `Error when evaluating 'strategy' for job '${id}'. Matrix vector '${key}' does not contain any values`;
-      legs = legs.flatMap((leg) => values.map((v) => ({ ...leg, [key]: v })));
-    }
-    if (Array.isArray(exclude)) legs = legs.filter((leg) => !exclude.some((ex: Record<string, unknown>) => Object.entries(ex).every(([k, v]) => leg[k] === v)));
-    if (Array.isArray(include)) legs.push(...include.filter((x) => x && typeof x === 'object'));
-    if (legs.length === 1 && Object.keys(legs[0]!).length === 0) return `Error when evaluating 'strategy' for job '${id}'. Matrix is empty`;
-    return legs;
   }
 
   private scopesFor(wf: WorkflowSpec, spec: JobSpec): Scopes {
@@ -970,6 +940,45 @@ export class WorkflowRunner {
       await git(['config', '--local', `http.${gh.url}/.extraheader`, auth], { cwd: workspace, env: gitEnv });
     }
   }
+}
+
+/** The status functions a job's `if:` sees: success() and failure() look at the whole chain of ancestors, as GitHub's do. */
+export function statusFunctions(wf: WorkflowSpec, id: string, results: ReadonlyMap<string, { result: JobResult }>, cancelled: () => boolean): StatusFunctions {
+  const ancestorResults = ancestorsOf(wf, id).map((n) => results.get(n)!.result);
+  return {
+    success: () => !cancelled() && ancestorResults.every((r) => r === 'success'),
+    failure: () => ancestorResults.some((r) => r === 'failure'),
+    cancelled,
+    always: () => true,
+  };
+}
+
+/** A matrix job's result from its legs': any failure fails it, else any cancelled leg cancels it. */
+export function jobResultOf(legs: JobResult[]): JobResult {
+  return legs.some((r) => r === 'failure') ? 'failure' : legs.some((r) => r === 'cancelled') ? 'cancelled' : 'success';
+}
+
+/** A job's matrix legs (`[undefined]` without a matrix); a string is the error GitHub would fail the job with. */
+export function matrixLegs(spec: JobSpec, ctx: ExprContext, file: string, id: string): Array<Record<string, unknown> | undefined> | string {
+  if (!spec.strategy?.matrix) return [undefined];
+  let m: unknown;
+  try {
+    m = evaluateValue(spec.strategy.matrix, ctx);
+  } catch (err) {
+    return `Error when evaluating 'strategy' for job '${id}'. ${file}: ${(err as Error).message}`;
+  }
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return `${file}: jobs.${id}.strategy.matrix: Unexpected value '${JSON.stringify(m)}'`;
+  const { include, exclude, ...axes } = m as Record<string, unknown>;
+  let legs: Array<Record<string, unknown>> = [{}];
+  for (const [key, values] of Object.entries(axes)) {
+    if (!Array.isArray(values)) return `${file}: jobs.${id}.strategy.matrix.${key}: Unexpected value '${JSON.stringify(values)}'`;
+    if (values.length === 0) return `Error when evaluating 'strategy' for job '${id}'. Matrix vector '${key}' does not contain any values`;
+    legs = legs.flatMap((leg) => values.map((v) => ({ ...leg, [key]: v })));
+  }
+  if (Array.isArray(exclude)) legs = legs.filter((leg) => !exclude.some((ex: Record<string, unknown>) => Object.entries(ex).every(([k, v]) => leg[k] === v)));
+  if (Array.isArray(include)) legs.push(...include.filter((x) => x && typeof x === 'object'));
+  if (legs.length === 1 && Object.keys(legs[0]!).length === 0) return `Error when evaluating 'strategy' for job '${id}'. Matrix is empty`;
+  return legs;
 }
 
 /** Every job `id` needs, directly or through other jobs. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addPosted, capComment, capKey, capSummary, NOTHING_POSTED, refusal, type Caps } from '../../../src/domain/caps';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
+import { GITHUB } from '../../../src/domain/surface';
 
 const caps: Caps = { comments_per_run: 5, pull_requests_per_run: 1, branches_per_run: 4 };
 
@@ -38,7 +39,7 @@ describe('caps per run', () => {
     const r = { kind: 'branches' as const, limit: 4, needed: 7 };
     expect(capKey('branches')).toBe('caps.branches_per_run');
     expect(capSummary(r)).toBe('stopped at caps.branches_per_run: the run would need 7 branches, and the cap is 4');
-    const c = capComment(3, r);
+    const c = capComment(3, r, GITHUB);
     expect(c).toContain('**crew stopped run 3**: it would have created more branches than `caps.branches_per_run` allows (4 per run; this run would need 7).');
     expect(c).toContain(
       'raise `caps.branches_per_run` in `.github/crew.yml` on the default branch (for example `caps: { branches_per_run: 8 }`), then comment `/crew run`',

@@ -5,7 +5,7 @@ import { COMMANDS, commandsNow, parseCommand, promptChoices, type CommandSpec } 
 import { PHASES, type RunRecord } from '../../../src/domain/run-state';
 import { commandTable, helpComment } from '../../../src/render/messages';
 import { renderPlanComment } from '../../../src/render/plan-comment';
-import { localizeCommands } from '../../../src/local/terminal-text';
+import { GITHUB, GITHUB_ONLY, terminalSurface } from '../../../src/domain/surface';
 import { HANDLERS } from '../../../src/steps/commands';
 import { view } from './run-fixtures';
 
@@ -50,14 +50,14 @@ describe('the command registry', () => {
   it('`/crew help`, the plan comment and local mode’s choices all read it: a command added to it shows in each', () => {
     (COMMANDS as CommandSpec[]).push(extra);
     expect(helpComment()).toContain('| `/crew zap <what>` | a command this test adds to the registry |');
-    const body = renderPlanComment(view(['success', 'running', 'pending']), links);
+    const body = renderPlanComment(view(['success', 'running', 'pending']), links, GITHUB);
     expect(body).toMatch(/\*\*Commands now:\*\* `\/crew zap <what>` · /);
     expect(promptChoices({ phase: 'AWAITING_APPROVAL', waiting: null, failure: null })[0]).toBe('zap <what>');
   });
 
   it('the plan comment offers exactly what the registry offers, in every phase and wait', () => {
     for (const s of states) {
-      const body = renderPlanComment(view(['success', 'success', 'success'], s), links);
+      const body = renderPlanComment(view(['success', 'success', 'success'], s), links, GITHUB);
       const line = body.split('\n').find((l) => l.startsWith('**Commands now:**'))!;
       expect(line, `${s.phase} ${s.waiting?.kind}`).toBe(
         `**Commands now:** ${commandsNow(s)
@@ -83,8 +83,17 @@ describe('the command registry', () => {
   });
 
   it('local mode spells each command as the registry says: at the prompt, as a crew command line, or leaves it out', () => {
-    const text = 'Comment `/crew resume`, `/crew status`, `/crew retry [task]` or `/crew run`.\nOr `/crew remember 2`.';
-    expect(localizeCommands(text, 4)).toBe('Type `crew run --resume 4`, `crew status 4`, `retry [task]` or `crew run "…"`.\n');
+    const s = terminalSurface(4);
+    expect(`${s.give('resume')}, ${s.command('status')}, ${s.command('retry', '[task]')} or ${s.command('run')}`).toBe(
+      'type `crew run --resume 4`, `crew status 4`, `retry [task]` or `crew run "…"`',
+    );
+    expect(s.command('remember', '2')).toBeNull();
+    expect(s.give('retro')).toBeNull();
+    // Only the commands the registry keeps off the terminal are typed as possibly missing there.
+    expect(COMMANDS.filter((c) => c.local.at === 'none').map((c) => c.kind)).toEqual([...GITHUB_ONLY]);
+    for (const c of COMMANDS) expect(s.command(c.kind) === null, c.kind).toBe(c.local.at === 'none');
+    // On GitHub every command is a comment.
+    expect(`${GITHUB.give('resume')}, ${GITHUB.command('retry', '[task]')}`).toBe('comment `/crew resume`, `/crew retry [task]`');
   });
 
   it('the README’s table is the registry’s (npm run config-docs)', () => {

@@ -6,6 +6,7 @@ import type { Log, Model, ModelRequest } from '../../../src/ports';
 import { scriptedSubmissions } from './scripted-model';
 import { renderPlanComment } from '../../../src/render/plan-comment';
 import { view } from './run-fixtures';
+import { GITHUB } from '../../../src/domain/surface';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -118,12 +119,12 @@ describe('questions still open after the last round', () => {
   it('the plan comment says the plan went ahead without answers, and lists them', () => {
     const v = view(['pending', 'pending', 'pending']);
     v.plan = { ...v.plan!, openQuestions: ['How fast is fast enough?', 'Which | browsers?'] };
-    const body = renderPlanComment(v, { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' });
+    const body = renderPlanComment(v, { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' }, GITHUB);
     expect(body).toContain(
       '> [!WARNING]\n> **Planned without answers.** crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:\n> 1. How fast is fast enough?\n> 2. Which \\| browsers?',
     );
-    expect(renderPlanComment(view(['pending', 'pending', 'pending']), { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' })).not.toContain(
-      'Planned without answers',
-    );
+    expect(
+      renderPlanComment(view(['pending', 'pending', 'pending']), { comment: () => 'c', branch: () => 'b', run: 'r', stateFile: () => 's' }, GITHUB),
+    ).not.toContain('Planned without answers');
   });
 });

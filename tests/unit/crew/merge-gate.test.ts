@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GITHUB } from '../../../src/domain/surface';
 import {
   countApprovals,
   mergeDecision,
@@ -28,7 +29,7 @@ const facts = (patch: Partial<MergeFacts> = {}): MergeFacts => ({
 
 describe('the merge gate', () => {
   it('merges when every condition holds', () => {
-    expect(mergeDecision(facts())).toEqual({ merge: true });
+    expect(mergeDecision(facts(), GITHUB)).toEqual({ merge: true });
     expect(
       mergeDecision(
         facts({
@@ -37,6 +38,7 @@ describe('the merge gate', () => {
             { name: 'lint', status: 'success', conclusion: null },
           ],
         }),
+        GITHUB,
       ),
     ).toEqual({ merge: true });
   });
@@ -66,7 +68,7 @@ describe('the merge gate', () => {
     ],
     ['closed', { pull: { state: 'closed' as const, merged: false, headSha: HEAD } }, /closed/],
   ])('refuses: %s', (_name, patch, reason) => {
-    const d = mergeDecision(facts(patch));
+    const d = mergeDecision(facts(patch), GITHUB);
     expect(d.merge).toBe(false);
     if (!d.merge) {
       expect(d.reason).toMatch(reason);
@@ -74,11 +76,11 @@ describe('the merge gate', () => {
     }
   });
   it('waits for pending checks, for checks that have not started, and for an approval from someone else', () => {
-    const pending = mergeDecision(facts({ checks: [{ name: 'ci', status: 'in_progress', conclusion: null }] }));
+    const pending = mergeDecision(facts({ checks: [{ name: 'ci', status: 'in_progress', conclusion: null }] }), GITHUB);
     expect(pending).toMatchObject({ merge: false, waiting: true, reason: expect.stringContaining('waiting for checks on aaaaaaa: ci') });
-    expect(mergeDecision(facts({ checks: [] }))).toMatchObject({ merge: false, waiting: true, reason: expect.stringContaining('reports no checks') });
-    expect(mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer', 'renovate[bot]'] }))).toMatchObject({ merge: false, waiting: true });
-    expect(mergeDecision(facts({ requireApproval: true, approvedBy: ['Maintainer', 'reviewer'] }))).toEqual({ merge: true });
+    expect(mergeDecision(facts({ checks: [] }), GITHUB)).toMatchObject({ merge: false, waiting: true, reason: expect.stringContaining('reports no checks') });
+    expect(mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer', 'renovate[bot]'] }), GITHUB)).toMatchObject({ merge: false, waiting: true });
+    expect(mergeDecision(facts({ requireApproval: true, approvedBy: ['Maintainer', 'reviewer'] }), GITHUB)).toEqual({ merge: true });
   });
   it('counts an approval only from write, maintain or admin on the current head, and lists the others with the reason', () => {
     const OLD = 'c'.repeat(40);
@@ -107,17 +109,17 @@ describe('the merge gate', () => {
     expect(countApprovals([{ login: 'ghost', commit: HEAD, bot: false }], HEAD, 'maintainer', () => undefined).uncounted).toEqual([
       { login: 'ghost', why: '@ghost: the permission check failed' },
     ]);
-    const waiting = mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer'], uncounted: counted.uncounted.slice(0, 1) }));
+    const waiting = mergeDecision(facts({ requireApproval: true, approvedBy: ['maintainer'], uncounted: counted.uncounted.slice(0, 1) }), GITHUB);
     expect(waiting).toEqual({
       merge: false,
       waiting: true,
       reason:
         'waiting for an approving review of aaaaaaa from someone other than @maintainer (`require_approval`); approvals that do not count: @reader has read access',
     });
-    expect(mergeDecision(facts({ requireApproval: true, ...counted }))).toEqual({ merge: true });
+    expect(mergeDecision(facts({ requireApproval: true, ...counted }), GITHUB)).toEqual({ merge: true });
   });
   it('merges without checks only when config says so, and says why', () => {
-    expect(mergeDecision(facts({ checks: [], mergeWithoutChecks: true }))).toEqual({
+    expect(mergeDecision(facts({ checks: [], mergeWithoutChecks: true }), GITHUB)).toEqual({
       merge: true,
       note: expect.stringContaining('`merge_without_checks` is on'),
     });

@@ -10,6 +10,7 @@ import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 import { fakeGitHubForTest } from '../../support/github/for-test';
+import { GITHUB } from '../../../src/domain/surface';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const MERGE_ROUTE = 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -57,6 +58,7 @@ describe('the merge step against the fake GitHub', () => {
       state: { load: async () => ({ version: '1', read: (p: string) => (p.endsWith('judgments/judgment_1.json') ? judgment : undefined), list: () => [] }) },
       clock: { now: () => new Date('2026-11-21T00:05:00Z') },
       log,
+      surface: GITHUB,
     } as unknown as StepContext;
   }
   const reviewed = view(['success', 'success', 'success'], {

@@ -7,6 +7,7 @@ import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 import { fakeGitHubForTest } from '../../support/github/for-test';
+import { GITHUB } from '../../../src/domain/surface';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -55,7 +56,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       landed.push(shownVersion(gh.comments.get(id)!.body)!);
       await afterWrite?.();
     };
-    return { forge, state, log } as unknown as StepContext;
+    return { forge, state, log, surface: GITHUB } as unknown as StepContext;
   };
   /** Another job records something: the run's version moves on. */
   const move = () => state.update('', 'move', (tx) => void writeRun(tx, readRun(tx, run.issue, run.run)!, '2026-11-21T00:02:00Z'));

@@ -3,10 +3,11 @@ import { newTaskRecord, type RunView } from '../../../src/domain/run-state';
 import type { Plan } from '../../../src/domain/plan';
 import { plan, view } from './run-fixtures';
 import { renderPlanComment } from '../../../src/render/plan-comment';
-import { renderPullBody, renderReport, renderReportSummary } from '../../../src/render/report';
+import { renderJudgment, renderPullBody, renderReport, renderReportSummary } from '../../../src/render/report';
 import { runOutcome, type Judgment } from '../../../src/domain/judgment';
 import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import { helpComment } from '../../../src/render/messages';
+import { GITHUB, terminalSurface } from '../../../src/domain/surface';
 
 const links = {
   comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
@@ -17,20 +18,22 @@ const links = {
 
 describe('the plan comment', () => {
   it('renders the status, table, DAG, criteria, usage and commands (snapshot)', () => {
-    expect(renderPlanComment(view(['success', 'running', 'failure']), links)).toMatchSnapshot();
+    expect(renderPlanComment(view(['success', 'running', 'failure']), links, GITHUB)).toMatchSnapshot();
   });
 
   it('is a pure function of the state: same state, same text', () => {
-    expect(renderPlanComment(view(['running', 'pending', 'running']), links)).toBe(renderPlanComment(view(['running', 'pending', 'running']), links));
+    expect(renderPlanComment(view(['running', 'pending', 'running']), links, GITHUB)).toBe(
+      renderPlanComment(view(['running', 'pending', 'running']), links, GITHUB),
+    );
   });
 
   it('carries the run marker and the state version', () => {
-    const body = renderPlanComment(view(['pending', 'pending', 'pending']), links);
+    const body = renderPlanComment(view(['pending', 'pending', 'pending']), links, GITHUB);
     expect(body.startsWith('<!-- crew:plan issue=12 run=2 --><!-- crew:version v=7 -->')).toBe(true);
   });
 
   it('keeps model-written titles from breaking the table or the Mermaid graph', () => {
-    const body = renderPlanComment(view(['success', 'running', 'failure']), links);
+    const body = renderPlanComment(view(['success', 'running', 'failure']), links, GITHUB);
     expect(body).toContain('t1["t1 · Implement slugify core"]:::success');
     expect(body).toContain('| **t2** Test \\| slugify |');
   });
@@ -39,12 +42,14 @@ describe('the plan comment', () => {
     const asking = renderPlanComment(
       view(['pending', 'pending', 'pending'], { phase: 'ESCALATING', waiting: { kind: 'answer', commentId: 5, questions: ['How fast?'] } }),
       links,
+      GITHUB,
     );
     expect(asking).toContain("**Waiting for your answer** to [crew's questions](https://github.test/acme/w/issues/12#issuecomment-5)");
     expect(asking).toContain('`/crew answer <text>`');
     const approving = renderPlanComment(
       view(['pending', 'pending', 'pending'], { phase: 'AWAITING_APPROVAL', waiting: { kind: 'approval', commentId: 6, planVersion: 2, reason: 'requested' } }),
       links,
+      GITHUB,
     );
     expect(approving).toContain('**Plan v2 waits for approval.**');
     expect(approving).toContain('`/crew approve` · `/crew revise <feedback>`');
@@ -53,18 +58,19 @@ describe('the plan comment', () => {
   it('says loudly when commands could not be sandboxed', () => {
     const v = view(['running', 'pending', 'pending']);
     v.tasks.get('t1')!.sandboxWarning = 'run_command was refused: no sandbox (crew is not root and has no passwordless sudo)';
-    expect(renderPlanComment(v, links)).toContain(
+    expect(renderPlanComment(v, links, GITHUB)).toContain(
       '> [!WARNING]\n> Sandbox: run_command was refused: no sandbox (crew is not root and has no passwordless sudo).',
     );
   });
 
   it('shows the planning state and failures', () => {
-    const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links);
+    const planning = renderPlanComment({ ...view([]), plan: null, tasks: new Map(), run: { ...view([]).run, phase: 'PLANNING' } }, links, GITHUB);
     expect(planning).toContain('🧭 Planning');
     expect(planning).toContain('Reading the issue');
     const failed = renderPlanComment(
       view(['failure', 'blocked', 'success'], { phase: 'FAILED', failure: { step: 'the tasks', message: '1 task(s) did not succeed' } }),
       links,
+      GITHUB,
     );
     expect(failed).toContain('❌ Failed');
     expect(failed).toContain('**What went wrong** (the tasks): 1 task(s) did not succeed');
@@ -77,6 +83,7 @@ describe('the plan comment', () => {
         failure: { step: 'opening the pull request', message: 'GitHub refused', resumeFrom: 'REVIEWING' },
       }),
       links,
+      GITHUB,
     );
     expect(crashed).toContain(
       '**What went wrong** (opening the pull request): GitHub refused · crew stopped in REVIEWING; comment `/crew resume` to carry on from there.',
@@ -96,6 +103,7 @@ describe('the plan comment', () => {
         ],
       }),
       links,
+      GITHUB,
     );
     expect(body).toContain(
       '> [!WARNING]\n> **Model failover:** The Anthropic API was overloaded (529 overloaded_error) past its retries (first at 12:03 UTC), so the route job and the worker of t1 went on with Amazon Bedrock (us-east-1) (`fallback_provider`).',
@@ -103,11 +111,11 @@ describe('the plan comment', () => {
     expect(body).toContain(
       '> [!WARNING]\n> **Model failover:** Amazon Bedrock (us-east-1) was rate-limited (429 ThrottlingException) past its retries (first at 12:03 UTC), so the critic job went on with the Anthropic API (`fallback_provider`).',
     );
-    expect(renderPlanComment(view(['success', 'running', 'pending']), links)).not.toContain('failover');
+    expect(renderPlanComment(view(['success', 'running', 'pending']), links, GITHUB)).not.toContain('failover');
   });
 
   it('adds planning and task usage together', () => {
-    expect(renderPlanComment(view(['success', 'success', 'success']), links)).toContain(
+    expect(renderPlanComment(view(['success', 'success', 'success']), links, GITHUB)).toContain(
       '**Usage:** 2,500 input (1,200 from cache) · 250 output tokens · about $0.0090',
     );
   });
@@ -187,6 +195,22 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
     expect(report).toContain('not ok 3 - slugify drops accents');
   });
 
+  it('is shown at a terminal as plain text, worded for it, and on GitHub as the report shows it', () => {
+    const withModelText: Judgment = { ...judgment, overallReason: 'Ask @octocat; <b>tests</b> fail. Fixes #3' };
+    const md = renderJudgment(withModelText, GITHUB);
+    expect(renderReport(view(['success', 'success', 'success']), results, links, withModelText, null)).toContain(md);
+    expect(md).toContain('Ask <code>@octocat</code>; &lt;b>tests&lt;/b> fail. Fixes issue #3');
+    const text = renderJudgment(withModelText, terminalSurface(12));
+    expect(text.split('\n')[0]).toBe('Critic: ❌ FAIL (iteration 2, bbbbbbb)');
+    expect(text).toContain('| ❌ c1 The tests pass | not met | 1.00 |');
+    expect(text).toContain('▸ Evidence for c1\n\n```\n`npm test` exited with 1');
+    expect(text).toContain('Adversarial checks found:\n- skipped-test: test/slug.test.js:4');
+    expect(text).toContain('Suggested next step: Fix accent handling and unskip the test.');
+    // Model text reads as the model wrote it: nothing at a terminal mentions, fetches or closes anything.
+    expect(text).toContain('Ask @octocat; <b>tests</b> fail. Fixes #3');
+    expect(text).not.toMatch(/\*\*|<details|<summary|<sub>|^#/m);
+  });
+
   it('a PASS shows no banner and marks every criterion met', () => {
     const pass: Judgment = { ...judgment, verdict: 'PASS', adversarial: [], evaluations: judgment.evaluations.map((e) => ({ ...e, met: true })) };
     const body = renderPullBody(view(['success', 'success', 'success']), results, pass, null);
@@ -225,7 +249,7 @@ describe("the critic's judgment in the PR, the report, the summary and the plan 
       review: { ...FRESH_REVIEW, iteration: 3, verdict: 'FAIL', met: { c1: false, c2: true } },
       waiting: { kind: 'verdict', commentId: 3_000_000_009, iteration: 3 },
     });
-    const text = renderPlanComment(v, links);
+    const text = renderPlanComment(v, links, GITHUB);
     expect(text).toContain('**Done criteria** · critic: ❌ FAIL (iteration 3)');
     expect(text).toContain('- [ ] The tests pass (`npm test`) ❌');
     expect(text).toContain('- [x] README lists slugify');

@@ -1,3 +1,4 @@
+import { GITHUB } from '../../../src/domain/surface';
 import { describe, expect, it } from 'vitest';
 import { billableMinutes, jobMinutes, minutesPerTask, runMinutes, type JobTime } from '../../../src/domain/actions-minutes';
 import { against } from '../../../src/domain/cost-estimate';
@@ -342,7 +343,7 @@ describe('what the plan comment, the approval request, the report and the termin
 
   it('puts the billable minutes after the usage line’s cost, and the estimate on a line of its own', () => {
     const v = { ...view(['success', 'running', 'pending'], { host: 'actions', estimate }), jobs: [job('r', 'route', 0, 30), job('w', 'work', 40, 130, 't1')] };
-    const body = renderPlanComment(v, links);
+    const body = renderPlanComment(v, links, GITHUB);
     expect(body).toMatch(/^\*\*Usage:\*\* .* · about \$0\.0\d+ · 3 billable Actions minutes$/m);
     expect(body).toContain(
       "**Estimate:** $0.40–$2.10 of model use and 8–60 billable Actions minutes for the whole run (planning's $0.05 and 1 minute included) · based on the plan and crew's assumptions (no earlier runs on record) · model use stops at $20.00 (`budgets.run`)",
@@ -353,7 +354,7 @@ describe('what the plan comment, the approval request, the report and the termin
   it('says plainly that a local run bills no Actions minutes', () => {
     const v = { ...view(['success', 'success', 'success'], { host: 'local', estimate: { ...estimate, minutes: null, spentMinutes: null } }), jobs: [] };
     expect(minutesNote(v)).toBe(' · no Actions minutes (a local run)');
-    expect(renderPlanComment(v, links)).toContain(
+    expect(renderPlanComment(v, links, GITHUB)).toContain(
       "$0.40–$2.10 of model use for the whole run (planning's $0.05 included); a local run bills no Actions minutes",
     );
     expect(localCostLine(v)).toBe(

@@ -38,7 +38,7 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
   it('refuses by default, loudly in the log, and tells the model why when it calls run_command', async () => {
     warnings.length = 0;
     const refused = await commandRunner(ctx(), false, [noSandbox]);
-    expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})` });
+    expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})`, reason: REASON });
     expect(warnings).toEqual([`No sandbox: ${REASON}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`]);
     await expect(Promise.resolve(tool(refused).run({ command: 'echo hi' }))).rejects.toThrow(
       `run_command is not available in this run: run_command was refused: no sandbox (${REASON})`,

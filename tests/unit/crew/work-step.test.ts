@@ -20,6 +20,7 @@ import { forgeOn } from '../../support/github/forge-on';
 import { git } from '../../support/git-cli';
 import { view } from './run-fixtures';
 import { fakeGitHubForTest } from '../../support/github/for-test';
+import { GITHUB } from '../../../src/domain/surface';
 
 /**
  * The work step in-process, against the real parts: git over the fake GitHub's smart HTTP,
@@ -171,6 +172,7 @@ describe('the work step, in-process against the fakes', () => {
       ...gitRepo(workspace, gh.cloneUrl, token),
       state: stateStore(`job-${Math.random().toString(36).slice(2, 8)}`),
       branches: githubBranches,
+      surface: GITHUB,
       clock,
       log,
       runId: RUN_ID,

@@ -3,7 +3,9 @@ import { ConfigError } from '../../../src/config/schema';
 import { parseArgs } from '../../../src/local/args';
 import { LiveView } from '../../../src/local/live-view';
 import { localConfig, mergeConfig, unsandboxedAskedIn } from '../../../src/local/task-file';
-import { localizeCommands, markdownToTerminal } from '../../../src/local/terminal-text';
+import { GITHUB, sentence, terminalSurface } from '../../../src/domain/surface';
+import { failureComment } from '../../../src/render/messages';
+import { withoutMarkerLines } from '../../../src/text/markdown';
 import { UsageError } from '../../../src/local/workspace';
 import { renderPlanComment } from '../../../src/render/plan-comment';
 import { view as runView } from '../crew/run-fixtures';
@@ -145,33 +147,55 @@ describe('configuration of a local run', () => {
 });
 
 describe('terminal text', () => {
+  const links = { branch: (b: string) => b, comment: (_i: number, id: number) => `#comment-${id}`, run: '.crew/runs/1/crew.log', stateFile: (p: string) => p };
+
   it('shows a plan comment without markup a terminal cannot render, with local commands', () => {
     const view = sampleView();
-    const md = renderPlanComment(view, { branch: (b) => b, comment: (_i, id) => `#comment-${id}`, run: '.crew/runs/1/crew.log', stateFile: (p) => p });
-    const text = markdownToTerminal(md, 12);
+    const md = renderPlanComment(view, links, GITHUB);
+    const text = withoutMarkerLines(renderPlanComment(view, links, terminalSurface(12)));
     expect(md).toContain('```mermaid');
     expect(text).not.toContain('<!--');
     expect(text).not.toContain('```mermaid');
     expect(text).not.toContain('<sub>');
+    expect(text).not.toContain('**');
+    expect(text).not.toContain('/crew ');
     expect(text).toContain('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
+    expect(text).toContain('Next: crew run --resume 12');
+    // The markers stay in what is stored, so crew finds its comments again; only the terminal leaves them out.
+    expect(renderPlanComment(view, links, terminalSurface(12)).split('\n')[0]).toBe(md.split('\n')[0]);
   });
 
-  it('turns the /crew commands crew suggests into what a person types locally', () => {
-    expect(localizeCommands('Comment `/crew resume` to continue.', 3)).toBe('Type `crew run --resume 3` to continue.');
-    expect(localizeCommands('Reply `/crew retry` or `/crew answer <text>`.', 3)).toBe('Reply `retry` or `answer <text>`.');
-    expect(localizeCommands('keep\nA maintainer can type `/crew remember <n>` to add it.\nend', 3)).toBe('keep\nend');
-    expect(markdownToTerminal('<details><summary>Evidence</summary>\n\nx\n\n</details>\n**bold** [`a/b`](a/b) [see](#comment-3)', 1)).toBe(
-      '▸ Evidence\n\nx\n\nbold a/b see',
+  it('words and marks up for the terminal what GitHub reads as markdown', () => {
+    const s = terminalSurface(3);
+    expect(`${sentence(s.give('resume'))} to continue.`).toBe('Type `crew run --resume 3` to continue.');
+    expect(`${sentence(GITHUB.give('resume'))} to continue.`).toBe('Comment `/crew resume` to continue.');
+    expect(`Reply ${s.command('retry')} or ${s.command('answer', '<text>')}.`).toBe('Reply `retry` or `answer <text>`.');
+    expect(`Reply ${GITHUB.command('retry')} or ${GITHUB.command('answer', '<text>')}.`).toBe('Reply `/crew retry` or `/crew answer <text>`.');
+    expect(s.give('remember', '<n>')).toBeNull();
+    const marked = (x: typeof s) =>
+      [x.details('Evidence', 'x'), '', `${x.bold('bold')} ${x.link('a/b', 'a/b', true)} ${x.commentLink('see', '#comment-3')}`].join('\n');
+    expect(marked(terminalSurface(1))).toBe('▸ Evidence\n\nx\n\nbold a/b see');
+    expect(marked(GITHUB)).toBe('<details><summary>Evidence</summary>\n\nx\n\n</details>\n\n**bold** [`a/b`](a/b) [see](#comment-3)');
+    const failure = (x: typeof s) => failureComment('the route step', 'git failed', '.crew/runs/4/crew.log', `${x.seeTheLog}.`, x);
+    expect(withoutMarkerLines(failure(terminalSurface(4)))).toBe(
+      'crew stopped during the route step.\n\ngit failed\n\nWhat you can do: See the log for details.\n\nLog: .crew/runs/4/crew.log',
     );
-    expect(
-      markdownToTerminal(
-        '**crew stopped** during the route step.\n\nCheck the workflow log for details.\n\n<sub>[Workflow log](.crew/runs/4/crew.log)</sub>',
-        4,
-      ),
-    ).toBe('crew stopped during the route step.\n\nSee the log for details.\n\nLog: .crew/runs/4/crew.log');
-    expect(markdownToTerminal('### crew · run 1 · Done\n- [x] tests pass\nRequested by @me · [workflow run](l/crew.log)', 4)).toBe(
-      'crew · run 4 · Done\n✔ tests pass\nRequested by @me · log (l/crew.log)',
+    expect(failure(GITHUB)).toBe(
+      '**crew stopped** during the route step.\n\ngit failed\n\n**What you can do:** Check the workflow log for details.\n\n<sub>[Workflow log](.crew/runs/4/crew.log)</sub>\n<!-- crew:failure -->',
     );
+    const footer = (x: typeof s) =>
+      [x.heading(`crew · run ${x.runNumber(4, 1)} · Done`), x.checkbox(true, 'tests pass'), `Requested by @me · ${x.link(x.runLogLabel, 'l/crew.log')}`].join(
+        '\n',
+      );
+    expect(footer(terminalSurface(4))).toBe('crew · run 4 · Done\n✔ tests pass\nRequested by @me · log (l/crew.log)');
+    expect(footer(GITHUB)).toBe('### crew · run 1 · Done\n- [x] tests pass\nRequested by @me · [workflow run](l/crew.log)');
+  });
+
+  it('leaves out only the lines that are crew’s markers', () => {
+    const body = ['<!-- crew:plan issue=3 run=1 --><!-- crew:version v=4 -->', 'Run 3', 'see <!-- crew:x --> here', '', 'end', '<!-- crew:failure -->'].join(
+      '\n',
+    );
+    expect(withoutMarkerLines(body)).toBe('Run 3\nsee <!-- crew:x --> here\n\nend');
   });
 
   it('prints plain lines on change in a log, and redraws in place on a terminal', () => {
