@@ -3,7 +3,7 @@ import { commandsNow } from '../domain/commands';
 import { criticalPath, waves } from '../domain/plan';
 import { runFolder } from '../domain/refs';
 import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
-import type { Surface } from '../domain/surface';
+import { GITHUB, type Surface } from '../domain/surface';
 import { estimateText, minutesNote, money } from './cost';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
@@ -60,7 +60,7 @@ export function rateLimitLine(n: RateLimitNote): string {
  * Anthropic API was overloaded (529 overloaded_error) past its retries (first at 12:03 UTC), so the
  * worker of t1 and the critic job went on with Amazon Bedrock (us-east-1) (`fallback_provider`)."
  */
-export function failoverLines(notes: readonly FailoverNote[]): string[] {
+export function failoverLines(notes: readonly FailoverNote[], s: Surface = GITHUB): string[] {
   const groups = new Map<string, { first: FailoverNote; jobs: string[] }>();
   for (const n of notes) {
     const key = `${n.from}\u0000${n.to}\u0000${n.reason}`;
@@ -73,7 +73,7 @@ export function failoverLines(notes: readonly FailoverNote[]): string[] {
     const at = /T(\d\d:\d\d)/.exec(first.at)?.[1] ?? first.at;
     const who = jobs.length === 1 ? jobs[0]! : `${jobs.slice(0, -1).join(', ')} and ${jobs.at(-1)!}`;
     const from = first.from.charAt(0).toUpperCase() + first.from.slice(1);
-    return `**Model failover:** ${from} was ${first.reason} past its retries (first at ${at} UTC), so ${who} went on with ${first.to} (\`fallback_provider\`).`;
+    return `${s.bold('Model failover:')} ${from} was ${first.reason} past its retries (first at ${at} UTC), so ${who} went on with ${first.to} (\`fallback_provider\`).`;
   });
 }
 
@@ -188,9 +188,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     out.push('');
     out.push(rateLimitLine(n));
   }
-  for (const line of failoverLines(run.failovers ?? [])) {
+  for (const line of failoverLines(run.failovers ?? [], s)) {
     out.push('');
-    out.push(`> [!WARNING]\n> ${line}`);
+    out.push(s.warning(line));
   }
   if (run.phase === 'INTERRUPTED') {
     out.push('');
@@ -250,7 +250,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
   out.push(
     `${s.bold('Usage:')} ${u.inputTokens.toLocaleString('en-US')} input (${u.cacheReadTokens.toLocaleString('en-US')} from cache) · ${u.outputTokens.toLocaleString('en-US')} output tokens · about ${money(u.costUsd)}${minutesNote(view)}`,
   );
-  if (run.estimate) out.push('', `**Estimate:** ${estimateText(run.estimate)}`);
+  if (run.estimate) out.push('', `${s.bold('Estimate:')} ${estimateText(run.estimate)}`);
   out.push('');
   out.push(s.commandsNow(run, commandsNow(run)));
   out.push('');

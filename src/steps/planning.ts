@@ -353,7 +353,7 @@ export async function requestApproval(
         `${sentence(s.give('approve'))} to run this plan anyway, or ${s.command('revise', '<what to change>')} to plan again.`,
       ];
   // What approving will likely cost, before any of it is spent.
-  if (estimate) lines.push('', `**Estimate:** ${estimateText(estimate)}`);
+  if (estimate) lines.push('', `${s.bold('Estimate:')} ${estimateText(estimate)}`);
   await spend(ctx, issue, run, { comments: 1 });
   const posted = await ctx.forge.postComment(issue, [...lines, s.marker('approval', { issue, run, v: version })].join('\n'));
   await updateRun(ctx, issue, run, `approval requested for v${version}`, (rec, tx) => {
