@@ -101,7 +101,8 @@ async function main() {
           const label = `${job}${matrix ? ` (${matrix.task})` : ''} @ ${checkpoint} [${mode}]`;
           const started = Date.now();
           const run = await play((s) => {
-            s.kill.push({ job, checkpoint, mode, times: 1, ...(matrix ? { matrix } : {}) });
+            // By the task the job works on, not its matrix leg: a work job that runs a chain takes t2 up itself.
+            s.kill.push({ job, checkpoint, mode, times: 1, ...(matrix ? { task: matrix.task! } : {}) });
             s.timeline.push({ comment: '/crew resume', author: 'maintainer', unless_crew_said: '✅ Done' }, { wait: 'idle' });
           });
           const same = isDeepStrictEqual(run.outcome, baseline.outcome) && run.problems.length === 0;

@@ -1,6 +1,6 @@
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
-import { addSpent, addUsage, allTasksDone, type TaskRecord } from '../domain/run-state';
+import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -64,17 +64,40 @@ export async function recordRetry(ctx: StepContext, issue: number, run: number, 
 }
 
 /**
+ * A work job that may run the next task itself (a chain): `fits` says whether a task with the
+ * whole of `task_timeout_minutes` ahead of it still fits in what is left of this job.
+ */
+export interface ChainOffer {
+  fits(): boolean;
+}
+
+/**
  * Records a task's final result, lets the leader decide about a failure in the same
  * write, claims what it unblocked and dispatches it. Idempotent: a task already
  * settled is left alone.
+ *
+ * With a `chain` offer (the work job that ran the task), a write that claims exactly one
+ * task, leaving no other ready task waiting for a slot, claims it for this job's own
+ * workflow run instead, when it fits in the job's time: no dispatch, no new job start. The
+ * claim is a this-run claim like route's, so a job killed mid-chain is found as today
+ * (advance of this run, or `/crew resume` asking whether the run is alive). Returns that task.
  */
-export async function recordFinal(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
+export async function recordFinal(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  taskId: string,
+  o: AttemptOutcome,
+  headSha: string,
+  chain?: ChainOffer,
+): Promise<string | undefined> {
   const config = await ctx.config();
   const now = nowIso(ctx);
   const claim = taskClaim(ctx, 'dispatch', now);
   const outcome = await updateView(ctx, issue, run, `${taskId} ${o.checked.status}`, (current, tx) => {
     const mine = current.tasks.get(taskId);
-    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying')) return { claimed: [] as string[], decision: null, settled: false };
+    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying'))
+      return { claimed: [] as string[], decision: null, settled: false, chained: undefined as string | undefined };
     writeTask(tx, issue, run, {
       ...mine,
       status: o.checked.status,
@@ -96,12 +119,22 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
     // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
     const decision = settleInState(tx, issue, run, taskId, o.checked, claim, config.escalation_limits);
     const ids = claimReadyTasks(tx, issue, run, config.max_parallel, claim, now);
+    let chained: string | undefined;
+    // Only the one task it unblocked, nothing else ready and waiting for a slot, and only a job that has the time.
+    // A task the advisor sends back to a stronger tier is dispatched as today (ids then holds it too).
+    if (chain && decision?.action !== 'retry_stronger' && ids.length === 1 && !readyTasks(viewIn(tx, issue, run)).length && chain.fits()) {
+      const next = viewIn(tx, issue, run).tasks.get(ids[0]!)!;
+      writeTask(tx, issue, run, { ...next, claim: taskClaim(ctx, 'this-run', now) });
+      chained = next.id;
+    }
     refreshExecutionLog(tx, issue, run);
     const after = viewIn(tx, issue, run);
+    const dispatched = ids.filter((id) => id !== chained);
     return {
-      claimed: decision?.action === 'retry_stronger' ? [...ids, taskId] : ids,
+      claimed: decision?.action === 'retry_stronger' ? [...dispatched, taskId] : dispatched,
       decision,
       settled: after.run.phase === 'EXECUTING' && allTasksDone(after),
+      chained,
     };
   });
   ctx.log.checkpoint('task-recorded');
@@ -127,6 +160,7 @@ export async function recordFinal(ctx: StepContext, issue: number, run: number, 
   }
   if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
   await syncPlanComment(ctx, issue, run);
+  return outcome.chained;
 }
 
 /**

@@ -15,7 +15,8 @@ import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-file
 import { CrewError, loadView, nonce, nowIso, syncPlanComment, updateView, type StepContext } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
-import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome } from './task-results';
+import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
+import type { Config } from '../config/schema';
 import { promptWithInstructions } from './agent-instructions';
 import { sentence } from '../domain/surface';
 
@@ -36,11 +37,47 @@ async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number,
   });
 }
 
-/** The `work` job: one task, on its own branch, from claim to pushed result, retrying within the job. */
+/**
+ * The `work` job: its task, on its own branch, from claim to pushed result, retrying within the
+ * job. When recording it claims the one task it unblocked for this job (recordFinal's chain),
+ * the job runs that one next, on the same runner and checkout, and so on down the chain.
+ */
 export async function work(ctx: StepContext): Promise<void> {
-  const { issue, run, task: taskId } = ctx.settings as Required<typeof ctx.settings>;
-  const prefix = `${runFolder(issue, run)}/`;
+  const { issue, run, task: first } = ctx.settings as Required<typeof ctx.settings>;
   const config = await ctx.config();
+  let jobStop: JobStop | undefined | null = null;
+  // Read once, when the first task is taken: the limit comes from the default branch's workflow.
+  const stopTime = async (taskId: string) => (jobStop === null ? (jobStop = await jobStopTime(ctx, config.task_timeout_minutes, taskId)) : jobStop);
+  const chain: ChainOffer = {
+    // The chained task starts with the whole task_timeout_minutes ahead of it; it must end before this job saves and stops.
+    fits: () => !ctx.cancellation?.aborted && (!jobStop || ctx.clock.now().getTime() + config.task_timeout_minutes * 60_000 <= jobStop.at),
+  };
+  let taskId: string | undefined = first;
+  let chained = false;
+  while (taskId) {
+    const next: string | undefined = await runTask(ctx, config, issue, run, taskId, { chained, stopTime, chain });
+    if (!next) return;
+    // The state write that recorded the task claimed `next` for this workflow run: it is ours now.
+    ctx.log.info(`crew task: ${next} (unblocked by ${taskId}; it runs next in this job, on the same runner)`);
+    // Later messages (failovers, failures) name the task the job is on now.
+    ctx.settings = { ...ctx.settings, task: next };
+    taskId = next;
+    chained = true;
+  }
+}
+
+type JobStop = { at: number; minutes: number; startedAt: number };
+
+/** One task of a work job, from its claim to its recorded result; returns the task the record chained to this job, if any. */
+async function runTask(
+  ctx: StepContext,
+  config: Config,
+  issue: number,
+  run: number,
+  taskId: string,
+  job: { chained: boolean; stopTime: (taskId: string) => Promise<JobStop | undefined>; chain: ChainOffer },
+): Promise<string | undefined> {
+  const prefix = `${runFolder(issue, run)}/`;
   const view = await loadView(ctx, issue, run);
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
@@ -57,13 +94,18 @@ export async function work(ctx: StepContext): Promise<void> {
     ctx.log.info(`task ${taskId} is ${rec.status} and the run is ${view.run.phase}; nothing to do`);
     return;
   }
-  if (ctx.event.kind === 'dispatch' && !(await takeDispatchedClaim(ctx, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
+  // A chained task was claimed for this workflow run by the write that recorded the one before.
+  if (job.chained && rec.claim?.runId !== ctx.runId) {
+    ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);
+    return;
+  }
+  if (!job.chained && ctx.event.kind === 'dispatch' && !(await takeDispatchedClaim(ctx, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
     ctx.log.info(`the dispatch for ${taskId} is stale (another job holds it, or it finished); nothing to do`);
     return;
   }
 
   // Read before anything runs in the checkout: the limit comes from the default branch's workflow.
-  const jobStop = await jobStopTime(ctx, config.task_timeout_minutes, taskId);
+  const jobStop = await job.stopTime(taskId);
 
   // The branch starts from the run's base plus the work of every task it depends on.
   await ctx.remote.fetchCommit(view.run.base.sha);
@@ -94,7 +136,9 @@ export async function work(ctx: StepContext): Promise<void> {
   ctx.log.checkpoint('work-started');
 
   // Only the run's base itself is the repository's reviewed code; a resumed branch or merged dependencies hold a model's.
-  const trusted = (await ctx.repo.head()) === view.run.base.sha;
+  // A chained task's checkout is the one the task before it worked in: ignored files its commands left (setup
+  // output is excluded, `git clean` keeps it) are a model's, so its setup runs in the sandbox whatever its start.
+  const trusted = !job.chained && (await ctx.repo.head()) === view.run.base.sha;
   const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted });
   if (config.setup.length) {
     const produced = await ctx.repo.excludeUntracked();
@@ -219,7 +263,7 @@ export async function work(ctx: StepContext): Promise<void> {
       if (workerRun.turns === 0) throw noTimeToWork(taskId, jobStop!.minutes);
       // The whole job's time counts against task_timeout_minutes, setup included.
       const jobMs = Math.max(elapsedMs, ctx.clock.now().getTime() - jobStop!.startedAt);
-      return continueInNewJob(
+      await continueInNewJob(
         ctx,
         issue,
         run,
@@ -228,10 +272,13 @@ export async function work(ctx: StepContext): Promise<void> {
         { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs },
         jobStop!.minutes,
       );
+      return undefined;
     }
     // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
-    if (workerRun?.stop === 'interrupted')
-      return saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+    if (workerRun?.stop === 'interrupted') {
+      await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+      return undefined;
+    }
     const ending: Observed['ending'] =
       stopEarly ??
       (
@@ -269,10 +316,7 @@ export async function work(ctx: StepContext): Promise<void> {
     await ctx.remote.push(rec.branch);
     const headSha = await ctx.repo.head();
     ctx.log.checkpoint('task-pushed');
-    if (final) {
-      await recordFinal(ctx, issue, run, taskId, outcome, headSha);
-      return;
-    }
+    if (final) return recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain);
     await recordRetry(ctx, issue, run, taskId, outcome, headSha);
     history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
     attempt++;
@@ -286,7 +330,7 @@ export async function work(ctx: StepContext): Promise<void> {
  * when the job started (scaled in tests by CREW_JOB_TIME_SCALE); undefined without a limit
  * (local mode). Says so when the task may outlast the job, or the limit could not be read.
  */
-async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string): Promise<{ at: number; minutes: number; startedAt: number } | undefined> {
+async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string): Promise<JobStop | undefined> {
   const limit = await ctx.jobLimit?.();
   if (!limit) return undefined;
   const usable = limit.minutes - saveMarginMinutes(limit.minutes);

@@ -28,8 +28,9 @@ describe('npm run bench -- --quick', () => {
       expect(crew.after!.start).toBeLessThan(crew.long!.end);
       // The seed's way is a barrier: there the same task waits for the long one. That is the difference measured.
       expect(seed.after!.start).toBeGreaterThanOrEqual(seed.long!.end);
-      // Each task's job is counted for the state writes it had to redo.
-      expect(Object.keys(p.makespan[0]!.crewStateRetries).sort()).toEqual(['after', 'long', 'short']);
+      // Each work job is counted for the state writes it had to redo. `after` runs in `short`'s job (short unblocks it
+      // alone, and the job has the time: a chain, #17 §4), so there are two work jobs.
+      expect(Object.keys(p.makespan[0]!.crewStateRetries).sort()).toEqual(['long', 'short']);
     }
   });
 
@@ -47,11 +48,12 @@ describe('npm run bench -- --quick', () => {
     expect(delays.ms).toBe(
       delays.rest * Math.round(gh.restMs * scale) + delays.graphql * Math.round(gh.graphqlMs * scale) + delays.git * Math.round(gh.gitMs * scale),
     );
-    // Every job waits for a runner; the first job to run in a dispatched run (the task after the short one) also for the run to start.
+    // Every job waits for a runner; the first job to run in a dispatched run (the run's finish: `after` is chained in
+    // `short`'s job) also for the run to start.
     const start = Math.round(gh.jobStartMs * scale);
     const dispatched = Math.round((gh.jobStartMs + gh.dispatchLagMs) * scale);
     for (const j of hosted!.jobs) expect([start, dispatched]).toContain(j.queuedMs);
-    expect(hosted!.jobs.find((j) => j.task === 'after')!.queuedMs).toBe(dispatched);
+    expect(hosted!.jobs.find((j) => j.kind === 'advance')!.queuedMs).toBe(dispatched);
     expect(hosted!.jobs.find((j) => j.kind === 'route')!.queuedMs).toBe(start);
   });
 
@@ -63,7 +65,7 @@ describe('npm run bench -- --quick', () => {
       expect(t.jobs.reduce((n, j) => n + j.git.total, 0)).toBe(t.applied.received.git);
       for (const j of t.jobs) expect(j.git.total).toBe(j.git.infoRefs + j.git.lsRefs + j.git.fetch + j.git.push + j.git.other);
       expect(t.kinds.map((k) => k.kind)).toEqual(expect.arrayContaining(['route', 'work']));
-      expect(t.kinds.find((k) => k.kind === 'work')!.jobs).toBe(3);
+      expect(t.kinds.find((k) => k.kind === 'work')!.jobs).toBe(2);
       const work = t.jobs.filter((j) => j.kind === 'work');
       // Each records its task in crew/state at least once, and its checkout is part of its git requests.
       for (const j of work) {
@@ -72,9 +74,9 @@ describe('npm run bench -- --quick', () => {
         expect(j.git.push).toBeGreaterThan(0);
       }
       const trace = p.workJobTrace;
-      expect(trace.task).toBe('after');
-      const after = work.find((j) => j.task === 'after')!;
-      expect(trace.requests.length).toBe(after.git.total + after.rest + after.graphql);
+      expect(trace.task).toBe('short');
+      const chained = work.find((j) => j.task === 'short')!;
+      expect(trace.requests.length).toBe(chained.git.total + chained.rest + chained.graphql);
       expect(trace.requests[0]).toMatchObject({ type: 'git', step: 'actions/checkout@v4' });
       expect(trace.requests.some((q) => q.type === 'git' && q.what.includes('refs/heads/crew/state'))).toBe(true);
     }

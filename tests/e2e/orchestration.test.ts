@@ -57,6 +57,9 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     const workLogs: string[][] = [];
     const r = await play('scenarios/demo.yaml', {
       edit: (s) => {
+        // A task needs more time than a work job has left after t1 (55 of the 60 minutes' 54 usable), so t1's job
+        // dispatches t2 rather than running it next itself (a chain): there is a dispatch to replay.
+        s.config = 'task_timeout_minutes: 55\n';
         // t2 thinks for a while, so the extra dispatches arrive while it runs.
         const entries = (s.model as { entries: Array<{ role: string; task?: string; replies: Array<{ delay_ms?: number }> }> }).entries;
         entries.find((e) => e.role === 'worker' && e.task === 't2')!.replies[0]!.delay_ms = 300_000;
@@ -98,7 +101,11 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
     expect(old).not.toBe(shipped);
     let phase: string | undefined;
     const r = await play('scenarios/demo.yaml', {
-      edit: (s) => void (s.repo.files['.github/workflows/crew.yml'] = old),
+      edit: (s) => {
+        s.repo.files['.github/workflows/crew.yml'] = old;
+        // No time left in t1's job for t2 (see the replay test above): t2 is dispatched, which this workflow routes wrongly.
+        s.config = 'task_timeout_minutes: 55\n';
+      },
       hooks: { beforeClose: async ({ gh }) => void (phase = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!).phase) },
     });
     expect(r.github.violations).toEqual([]);

@@ -52,8 +52,9 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
   it('runs every job of the shipped workflow successfully, through dist/', () => {
     expectFaithful(r);
     const jobs = r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`);
-    // Three workflow runs: the comment's (t1 and t3), the dispatch t1's job sent for t2, and the dispatch with no
-    // tasks t2's job sent to finish the run. advance runs only there: a work job that succeeds needs no advance after it.
+    // Two workflow runs: the comment's (t1 and t3; t1's job goes on to t2, which t1 alone unblocked: a chain), and the
+    // dispatch with no tasks the job of the last task sent to finish the run. advance runs only there: a work job that
+    // succeeds needs no advance after it.
     expect(jobs.sort()).toEqual(
       [
         'issue_comment:route:success',
@@ -63,19 +64,14 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
         'issue_comment:critic:skipped',
         'issue_comment:merge:skipped',
         'workflow_dispatch:route:skipped',
-        'workflow_dispatch:work (t2):success',
-        'workflow_dispatch:advance:skipped',
-        'workflow_dispatch:critic:skipped',
-        'workflow_dispatch:merge:skipped',
-        'workflow_dispatch:route:skipped',
         'workflow_dispatch:work:skipped',
         'workflow_dispatch:advance:success',
         'workflow_dispatch:critic:success',
         'workflow_dispatch:merge:skipped',
       ].sort(),
     );
-    // The dispatch that starts t2 goes straight to work: one job fewer on the critical path.
-    expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(6);
+    // t2 runs in t1's job, so no workflow run starts for it: two job starts fewer on the critical path.
+    expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(5);
   });
 
   it('acknowledges the command with 👀 and keeps exactly one plan comment, edited in place', () => {
@@ -109,9 +105,16 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     const steps = files.map(
       (f) => (JSON.parse(execFileSync('git', ['--git-dir', join(out, 'repo.git'), 'show', `crew/state:${f}`]).toString()) as { step: string }).step,
     );
-    expect(steps.sort()).toEqual(['advance', 'critic', 'route', 'work', 'work', 'work']);
-    // GitHub bills each job that ran at least a minute, and no more than its time rounded up to the minute.
-    const ceiling = r.jobTimes.reduce((sum, j) => sum + Math.max(1, Math.ceil((j.finishedAt - j.startedAt) / 60_000)), 0);
+    expect(steps.sort()).toEqual(['advance', 'critic', 'route', 'work', 'work']);
+    // GitHub bills each job that ran at least a minute, and no more than its time rounded up to the minute
+    // (a chained job's parts joined again: it is one job).
+    const jobs: Array<{ startedAt: number; finishedAt: number }> = [];
+    for (const j of r.jobTimes) {
+      if (j.chainPart) jobs.at(-1)!.finishedAt = j.finishedAt;
+      else jobs.push({ ...j });
+    }
+    expect(jobs).toHaveLength(ran.length);
+    const ceiling = jobs.reduce((sum, j) => sum + Math.max(1, Math.ceil((j.finishedAt - j.startedAt) / 60_000)), 0);
     const billed = Number(/^\*\*Usage:\*\* .* · about \$[\d.]+ · (\d+) billable Actions minutes$/m.exec(plan)?.[1]);
     expect(billed).toBeGreaterThanOrEqual(ran.length);
     expect(billed).toBeLessThanOrEqual(ceiling);
@@ -148,11 +151,13 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     for (const a of names) for (const b of names) if (a !== b) expect(b.startsWith(`${a}/`)).toBe(false);
   });
 
-  it('starts t2 through workflow_dispatch as soon as t1 is done, not after the first matrix', () => {
-    // One dispatch starts t2; the other, with no tasks, finishes the run.
-    expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches']).toBe(2);
+  it('starts t2 as soon as t1 is done, not after the first matrix: in t1’s own job, which has the time, with nothing else waiting', () => {
+    // The one dispatch, with no tasks, finishes the run; t2 needed none.
+    expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches']).toBe(1);
     const dispatched = r.jobs.filter((j) => j.event === 'workflow_dispatch' && j.name.startsWith('work') && j.result !== 'skipped');
-    expect(dispatched.map((j) => j.name)).toEqual(['work (t2)']);
+    expect(dispatched).toEqual([]);
+    expect(r.jobs.find((j) => j.name === 'work (t1)')!.chained).toEqual(['t2']);
+    expect(r.jobs.find((j) => j.name === 'work (t3)')!.chained).toBeUndefined();
   });
 
   it('opens one PR from the integration branch that closes the issue, with the report as a comment', () => {

@@ -22,6 +22,11 @@ export interface KillPoint {
   checkpoint: string;
   /** Only the matrix leg whose values include these. */
   matrix?: Record<string, string>;
+  /**
+   * Only while the job works on this crew task: the matrix leg's `task` until crew logs
+   * `crew task: <id>`, when a work job goes on to the task its own record chained to it.
+   */
+  task?: string;
   /** `cancel`: the run is cancelled (SIGINT, SIGTERM, SIGKILL); `lost`: the runner vanishes (SIGKILL, no more steps). */
   mode?: 'cancel' | 'lost';
   times?: number;
@@ -58,6 +63,8 @@ export interface JobRun {
   startedAt: number;
   finishedAt: number;
   killedAt?: string;
+  /** The crew task the job works on: its matrix leg's, then each one crew says it goes on to (`crew task: <id>`), with when. */
+  tasks?: Array<{ task: string; at: number }>;
 }
 
 export interface WorkflowRun {
@@ -118,6 +125,8 @@ export type StandIn = (step: {
 
 const DEFAULT_PERMISSIONS: Scopes = { contents: 'read', metadata: 'read' };
 const CHECKPOINT = /^crew checkpoint: (\S+)/;
+/** A work job going on to the next task of a chain (steps/work.ts). */
+const TASK_SWITCH = /^crew task: (\S+)/;
 /** What GitHub's runner annotates when a step is cancelled, when a step's process fails, and when a runner is lost. */
 const OPERATION_CANCELED = 'The operation was canceled.';
 const LOST_RUNNER =
@@ -732,6 +741,8 @@ export class WorkflowRunner {
               const handled = this.workflowCommand(line, masks, annotate);
               if (handled === undefined) log(line);
               else if (handled) log(handled);
+              const switched = TASK_SWITCH.exec(line);
+              if (switched) (job.tasks ??= []).push({ task: switched[1]!, at: Date.now() });
               const cp = CHECKPOINT.exec(line);
               if (cp)
                 this.maybeKill(run, job, cp[1]!, () => {
@@ -827,7 +838,8 @@ export class WorkflowRunner {
         k.job === job.id &&
         k.checkpoint === name &&
         (k.times ?? 1) > 0 &&
-        Object.entries(k.matrix ?? {}).every(([key, v]) => String((job.matrix ?? {})[key]) === v),
+        Object.entries(k.matrix ?? {}).every(([key, v]) => String((job.matrix ?? {})[key]) === v) &&
+        (k.task === undefined || k.task === currentTask(job)),
     );
     if (!kp) return;
     kp.times = (kp.times ?? 1) - 1;
@@ -1005,4 +1017,9 @@ function matrixKey(matrix: Record<string, unknown>): string {
 function legName(spec: JobSpec, id: string, matrix?: Record<string, unknown>): string {
   const base = spec.name ?? id;
   return matrix ? `${base} (${Object.values(matrix).map(String).join(', ')})` : base;
+}
+
+/** The crew task a job works on now: the last one it said it went on to, else its matrix leg's. */
+function currentTask(job: JobRun): string | undefined {
+  return job.tasks?.at(-1)?.task ?? (job.matrix?.task === undefined ? undefined : String(job.matrix.task));
 }

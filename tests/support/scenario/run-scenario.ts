@@ -90,9 +90,15 @@ export interface ScenarioResult {
     exitCodes: Array<number | null>;
     killedAt?: string;
     annotations: string[];
+    /** The tasks a work job went on to after its matrix task (a chain, steps/work.ts), in order. */
+    chained?: string[];
   }>;
-  /** When each job that ran started and finished (epoch ms), with its matrix task if any. */
-  jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number }>;
+  /**
+   * When each job that ran started and finished (epoch ms), with its matrix task if any. A work
+   * job that ran a chain gives one entry per task, each its part of the job (so a task's span is
+   * where it ran, as the bench measures it); `chainPart` numbers the parts after the first.
+   */
+  jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number; chainPart?: number }>;
   runnerErrors: string[];
 }
 
@@ -649,12 +655,25 @@ async function collect(
         exitCodes: j.steps.map((s) => s.exitCode),
         ...(j.killedAt ? { killedAt: j.killedAt } : {}),
         annotations: j.annotations.map((a) => `${a.level}: ${a.message}`),
+        ...(j.tasks?.length ? { chained: j.tasks.map((t) => t.task) } : {}),
       })),
     ),
     jobTimes: runner.runs.flatMap((run) =>
       run.jobs
         .filter((j) => j.steps.length > 0)
-        .map((j) => ({ job: j.id, ...(j.matrix?.task ? { task: String(j.matrix.task) } : {}), startedAt: j.startedAt, finishedAt: j.finishedAt })),
+        .flatMap((j) => {
+          const parts = [
+            { ...(j.matrix?.task ? { task: String(j.matrix.task) } : {}), at: j.startedAt },
+            ...(j.tasks ?? []).map((t) => ({ task: t.task, at: t.at })),
+          ];
+          return parts.map(({ at, ...task }, i) => ({
+            job: j.id,
+            ...task,
+            startedAt: at,
+            finishedAt: parts[i + 1]?.at ?? j.finishedAt,
+            ...(i ? { chainPart: i } : {}),
+          }));
+        }),
     ),
     runnerErrors: [...runner.errors],
   };

@@ -127,6 +127,8 @@ const KillPoint = z.strictObject({
   job: z.string(),
   checkpoint: z.string(),
   matrix: z.record(z.string(), z.string()).optional(),
+  /** Only while the job works on this task: a work job that runs a chain goes on to the tasks its records claim for it. */
+  task: z.string().optional(),
   mode: z.enum(['cancel', 'lost']).default('cancel'),
   times: z.int().positive().default(1),
   /** The cancellation sequence at this scale instead of the scenario's (1: GitHub's real 7.5 s to SIGTERM, 10 s to the kill). */

@@ -121,8 +121,8 @@ describe('the work step, in-process against the fakes', () => {
     else process.env.RUNNER_TEMP = savedTemp;
   });
 
-  /** A run in EXECUTING with t1 claimed by this job, t2 running elsewhere and t3 done; files as given on crew/state. */
-  async function seed(t1: Partial<TaskRecord> = {}, stateFiles: Record<string, string> = {}): Promise<void> {
+  /** A run in EXECUTING with t1 claimed by this job, t2 running elsewhere and t3 done (any later task pending); files as given on crew/state. */
+  async function seed(t1: Partial<TaskRecord> = {}, stateFiles: Record<string, string> = {}, runPlan: Plan = plan): Promise<void> {
     const forge = makeForge();
     planCommentId = (await forge.postComment(ISSUE, 'plan comment (crew renders it)')).id;
     const now = clock.now().toISOString();
@@ -138,11 +138,12 @@ describe('the work step, in-process against the fakes', () => {
     const claim = { runId: RUN_ID, nonce: 'n1', at: now };
     await stateStore('seed').update(`issue-${ISSUE}/`, 'seed', (tx) => {
       writeRun(tx, record, now);
-      writePlan(tx, ISSUE, RUN, plan, '# plan\n', (id) => `# ${id}\n`);
+      writePlan(tx, ISSUE, RUN, runPlan, '# plan\n', (id) => `# ${id}\n`);
       const branch = (id: string) => `crew/${ISSUE}/r${RUN}/${id}`;
       writeTask(tx, ISSUE, RUN, { ...newTaskRecord('t1', branch('t1')), status: 'running', attempts: 1, claim, startedAt: now, ...t1 });
       writeTask(tx, ISSUE, RUN, { ...newTaskRecord('t2', branch('t2')), status: 'running', attempts: 1, claim: { ...claim, runId: '999' }, startedAt: now });
       writeTask(tx, ISSUE, RUN, { ...newTaskRecord('t3', branch('t3')), status: 'success', attempts: 1, finishedAt: now });
+      for (const t of runPlan.tasks.slice(3)) writeTask(tx, ISSUE, RUN, newTaskRecord(t.id, branch(t.id)));
       for (const [p, text] of Object.entries(stateFiles)) tx.write(p, text);
     });
   }
@@ -309,6 +310,51 @@ describe('the work step, in-process against the fakes', () => {
       delete process.env.ANTHROPIC_BASE_URL;
       await api?.close();
     }
+  });
+
+  describe('a chain: t1 unblocks t4 alone', () => {
+    const WORKFLOW =
+      'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\n      run: { required: true }\n      tasks: { required: true }\n      nonce: { required: true }\njobs: {}\n';
+    const chainPlan: Plan = {
+      ...plan,
+      tasks: [...plan.tasks, { ...plan.tasks[0]!, id: 't4', title: 'Extend the notes', dependsOn: ['t1'], criteria: ['more notes'] }],
+    };
+    const dispatches = () => gh.requests.filter((r) => r.route === 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches');
+    /** Each task writes a note of its own, then reports. */
+    const notes = () => {
+      let n = 0;
+      return scripted((_a, turn) =>
+        turn === 1 ? [use('write_file', { path: `NOTES-${++n}.md`, content: `# Note ${n}\n` })] : [use('report_result', FULL_REPORT)],
+      );
+    };
+    const limited = async (startedAt: number) => ({ ...(await job(notes(), 'max_retries: 0\n')), jobLimit: async () => ({ minutes: 60, startedAt }) });
+
+    it('with time for the whole task_timeout_minutes left in the job, t4 is claimed for this workflow run and runs next in the same job: no dispatch', async () => {
+      await gh.repo.writeCommit({ branch: 'main', files: { '.github/workflows/crew.yml': WORKFLOW }, message: 'the workflow' });
+      await seed({}, {}, chainPlan);
+      const ctx = await limited(clock.now().getTime());
+      await work(ctx);
+      expect(await taskRecord('t1')).toMatchObject({ status: 'success' });
+      // Claimed by this workflow run (as route's claims are), so a job killed mid-chain is found as any killed job is.
+      expect(await taskRecord('t4')).toMatchObject({ status: 'success', attempts: 1, claim: null });
+      expect(await gh.repo.readFile(`refs/heads/crew/${ISSUE}/r${RUN}/t4`, 'NOTES-1.md')).toBe('# Note 1\n'); // started from t1's work
+      expect(await gh.repo.readFile(`refs/heads/crew/${ISSUE}/r${RUN}/t4`, 'NOTES-2.md')).toBe('# Note 2\n');
+      expect(dispatches()).toHaveLength(0);
+      expect(ctx.settings.task).toBe('t4');
+    });
+
+    it('with less than task_timeout_minutes (30) left before the job saves and stops, t4 is dispatched to a new job as before', async () => {
+      await gh.repo.writeCommit({ branch: 'main', files: { '.github/workflows/crew.yml': WORKFLOW }, message: 'the workflow' });
+      await seed({}, {}, chainPlan);
+      // The job started 25 minutes ago: it stops to save at 54, so 29 minutes are left.
+      await work(await limited(clock.now().getTime() - 25 * 60_000));
+      expect(await taskRecord('t1')).toMatchObject({ status: 'success' });
+      const t4 = await taskRecord('t4');
+      expect(t4).toMatchObject({ status: 'running', attempts: 1 });
+      expect(t4.claim!.runId).toMatch(/^dispatch:/);
+      expect(dispatches()).toHaveLength(1);
+      expect(t4.startedAt).toBeTruthy();
+    });
   });
 
   describe('the job’s time limit comes before the task’s', () => {

@@ -1,0 +1,100 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dagScenario, notePath } from '../support/scenario/dag-scenario';
+import { outcomeOf, type Outcome } from '../support/scenario/outcome';
+import { PROJECT_ROOT, runScenario, type ScenarioResult } from '../support/scenario/run-scenario';
+import type { Scenario } from '../support/scenario/schema';
+import { expectFaithful } from './helpers';
+
+// #17 §4: a work job whose task unblocks exactly one task (nothing else ready, and time left in the
+// job) runs that task itself, on the same runner and checkout, instead of dispatching a new workflow
+// run for it. A three-task chain t1 → t2 → t3 is one work job; before, it was three work jobs in three
+// workflow runs (route's, then one dispatch each for t2 and t3), and a fourth run to finish.
+const DISPATCHES = 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches';
+
+function chain(edit?: (s: Scenario) => void): Scenario {
+  const s = dagScenario('chain of three', [
+    { id: 'a', deps: [], ms: 20_000 },
+    { id: 'b', deps: ['a'], ms: 20_000 },
+    { id: 'c', deps: ['b'], ms: 20_000 },
+  ]);
+  edit?.(s);
+  return s;
+}
+
+async function play(s: Scenario): Promise<{ r: ScenarioResult; outcome: Outcome }> {
+  let outcome: Outcome | undefined;
+  const r = await runScenario(s, { baseDir: PROJECT_ROOT, hooks: { beforeClose: async ({ gh, result }) => void (outcome = await outcomeOf(gh, result)) } });
+  expectFaithful(r);
+  return { r, outcome: outcome! };
+}
+
+const workJobs = (r: ScenarioResult) => r.jobs.filter((j) => j.job === 'work' && j.result !== 'skipped');
+
+describe('a chain of tasks runs in one work job', () => {
+  let baseline: { r: ScenarioResult; outcome: Outcome };
+  beforeAll(async () => {
+    baseline = await play(chain());
+  }, 360_000);
+
+  it('one work job runs t1, then t2, then t3; one dispatch finishes the run; the PR holds all three', () => {
+    const { r } = baseline;
+    const work = workJobs(r);
+    expect(work).toHaveLength(1);
+    expect(work[0]).toMatchObject({ name: 'work (t1)', result: 'success', chained: ['t2', 't3'] });
+    // Two workflow runs: the comment's (route, work) and the finishing dispatch's (advance, critic).
+    expect(new Set(r.jobs.map((j) => j.run)).size).toBe(2);
+    expect(r.github.crew.byRoute[DISPATCHES]).toBe(1);
+    expect(r.jobs.filter((j) => j.result !== 'skipped').map((j) => j.job)).toEqual(['route', 'work', 'advance', 'critic']);
+    expect(r.pulls).toHaveLength(1);
+    expect([...r.pulls[0]!.files].sort()).toEqual([notePath('a'), notePath('b'), notePath('c')]);
+    // Each task still has its own branch, started from the one before it.
+    expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/1/r1/integration', 'crew/1/r1/t1', 'crew/1/r1/t2', 'crew/1/r1/t3', 'crew/state', 'main']);
+    // The job's time is split where it went on to the next task, so each task's span is its own.
+    const parts = r.jobTimes.filter((j) => j.job === 'work');
+    expect(parts.map((p) => p.task)).toEqual(['t1', 't2', 't3']);
+    expect(parts[1]!.startedAt).toBe(parts[0]!.finishedAt);
+  });
+
+  it('with a second task ready and waiting for a slot, nothing chains: both are dispatched as before', async () => {
+    // t1 unblocks t2 and t3 at once: two tasks, so t1's job dispatches them rather than taking one and keeping the other waiting.
+    const s = dagScenario('fan-out', [
+      { id: 'a', deps: [], ms: 1_000 },
+      { id: 'b', deps: ['a'], ms: 1_000 },
+      { id: 'c', deps: ['a'], ms: 1_000 },
+    ]);
+    const { r } = await play(s);
+    expect(
+      workJobs(r)
+        .map((j) => j.name)
+        .sort(),
+    ).toEqual(['work (t1)', 'work (t2)', 'work (t3)']);
+    expect(workJobs(r).every((j) => !j.chained)).toBe(true);
+    expect(r.pulls).toHaveLength(1);
+  }, 360_000);
+
+  // Killed at a checkpoint of the second task, which the job took up itself: the claim names this
+  // workflow run, so advance (a lost runner) or `/crew resume` (a cancelled run) finds it as it
+  // finds any killed work job's, and the run ends exactly as the uninterrupted one.
+  it.each([
+    { checkpoint: 'work-started', mode: 'cancel' as const },
+    { checkpoint: 'worker-turn', mode: 'lost' as const },
+    { checkpoint: 'task-pushed', mode: 'cancel' as const },
+    { checkpoint: 'task-recorded', mode: 'lost' as const },
+  ])(
+    'killed mid-chain at t2 $checkpoint ($mode): resumes to the same outcome',
+    async ({ checkpoint, mode }) => {
+      const { r, outcome } = await play(
+        chain((s) => {
+          s.kill.push({ job: 'work', task: 't2', checkpoint, mode, times: 1 });
+          s.timeline.push({ comment: '/crew resume', author: 'maintainer', unless_crew_said: '✅ Done' }, { wait: 'idle' });
+        }),
+      );
+      expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual([`work (t1)@${checkpoint}`]);
+      // The killed job had gone on to t2 itself: the kill landed in the chain, not in a job of t2's own.
+      expect(r.jobs.find((j) => j.killedAt)!.chained).toEqual(['t2']);
+      expect(outcome).toEqual(baseline.outcome);
+      expect(r.pulls).toHaveLength(1);
+    },
+    360_000,
+  );
+});
