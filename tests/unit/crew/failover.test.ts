@@ -7,9 +7,10 @@ import { AnthropicModel } from '../../../src/adapters/anthropic/model';
 import { providerClient } from '../../../src/adapters/anthropic/providers';
 import { parseConfig } from '../../../src/config/schema';
 import { fallbackModelFor } from '../../../src/domain/providers';
-import { ModelError, type Clock, type Log, type ModelFailover, type ModelRequest } from '../../../src/ports';
-import { startFakeAnthropic, ThinkingLedger, type FakeAnthropic, type Fault, type Script } from '../../support/anthropic/index';
+import { ModelError, type Clock, type Log, type ModelFailover } from '../../../src/ports';
+import { startFakeAnthropic, ThinkingLedger, type FakeAnthropic, type Fault } from '../../support/anthropic/index';
 import { awsSession, googleWifCredentials, WIF_AUDIENCE } from '../../support/platforms/credentials';
+import { ONE_TURN_WORKER, workerRequest } from './one-turn-worker';
 
 /**
  * `fallback_provider` through the real SDKs against the fakes: each provider's own way of saying
@@ -22,31 +23,8 @@ const log: Log = { info: () => undefined, warn: (m) => warnings.push(m), checkpo
 const waits: number[] = [];
 const clock: Clock = { now: () => new Date('2026-11-25T12:03:00Z'), sleep: async (ms) => void waits.push(ms) };
 
-const script: Script = {
-  entries: [
-    {
-      role: 'worker',
-      task: 't1',
-      replies: [
-        {
-          content: [
-            { type: 'thinking', thinking: 'Read it first.' },
-            { type: 'tool_use', name: 'read_file', input: { path: 'README.md' } },
-          ],
-        },
-        { content: [{ type: 'text', text: 'Done.' }] },
-      ],
-    },
-  ],
-};
-const request = (model: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  model,
-  system: "You are crew's worker.",
-  tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'Task: t1\nAttempt: 1\n\nRead the README.' }] }],
-  maxTokens: 1024,
-  ...extra,
-});
+const script = ONE_TURN_WORKER;
+const request = workerRequest;
 
 const fakes: FakeAnthropic[] = [];
 const dirs: string[] = [];

@@ -5,41 +5,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicModel } from '../../../src/adapters/anthropic/model';
 import { bedrockSetup, providerClient, ProviderSetupError, vertexSetup } from '../../../src/adapters/anthropic/providers';
 import { parseConfig } from '../../../src/config/schema';
-import type { Clock, Log, ModelRequest } from '../../../src/ports';
-import { startFakeAnthropic, type FakeAnthropic, type Script } from '../../support/anthropic/index';
+import type { Clock, Log } from '../../../src/ports';
+import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { decodeEventStream, eventStreamMessage, platformBody } from '../../support/anthropic/platforms';
 import { awsSession, googleWifCredentials, WIF_AUDIENCE } from '../../support/platforms/credentials';
 import { AUTH_STEPS, MODEL_JOBS, withProvider } from '../../support/platforms/actions';
 import { PROJECT_ROOT, readUserWorkflow } from '../../support/scenario/run-scenario';
 import { parse as parseYaml } from 'yaml';
+import { ONE_TURN_WORKER, workerRequest } from './one-turn-worker';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: async () => undefined };
-const script: Script = {
-  entries: [
-    {
-      role: 'worker',
-      task: 't1',
-      replies: [
-        {
-          content: [
-            { type: 'thinking', thinking: 'Read it first.' },
-            { type: 'tool_use', name: 'read_file', input: { path: 'README.md' } },
-          ],
-        },
-        { content: [{ type: 'text', text: 'Done.' }] },
-      ],
-    },
-  ],
-};
-const request = (model: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  model,
-  system: "You are crew's worker.",
-  tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'Task: t1\nAttempt: 1\n\nRead the README.' }] }],
-  maxTokens: 1024,
-  ...extra,
-});
+const script = ONE_TURN_WORKER;
+const request = workerRequest;
 
 let fake: FakeAnthropic | undefined;
 const dirs: string[] = [];
