@@ -26,6 +26,8 @@ export const JobTimeSchema = z.looseObject({
   step: text,
   /** For a work job, its task. */
   task: taskId.optional(),
+  /** The tasks the work job ran after its first one, in a chain. */
+  chained: z.array(taskId).optional(),
   /** When crew's step started in that job (ISO, milliseconds). */
   startedAt: isoTime,
   /** The job's last write to crew/state so far (ISO, milliseconds): where crew last saw it running. */
@@ -54,6 +56,11 @@ export function runMinutes(jobs: ReadonlyArray<Pick<JobTime, 'startedAt' | 'last
 /** The minutes of a run's work jobs, per task (a task that needed more than one job adds them). */
 export function minutesPerTask(jobs: ReadonlyArray<JobTime>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const j of jobs) if (j.step === 'work' && j.task) out.set(j.task, (out.get(j.task) ?? 0) + jobMinutes(j));
+  for (const j of jobs) {
+    if (j.step !== 'work' || !j.task) continue;
+    // A job that ran a chain bills once; its tasks share those minutes evenly.
+    const tasks = [j.task, ...(j.chained ?? [])];
+    for (const t of tasks) out.set(t, (out.get(t) ?? 0) + jobMinutes(j) / tasks.length);
+  }
   return out;
 }

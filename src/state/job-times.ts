@@ -7,6 +7,8 @@ export interface BilledJob {
   id: string;
   step: string;
   task?: string;
+  /** The tasks a work job ran after its first, in a chain (#17 §4): the work step adds each as it starts it. */
+  chained?: string[];
   startedAt: number;
 }
 
@@ -56,7 +58,14 @@ export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => 
         const value = mutate(watched);
         for (const key of touched) {
           const [issue, run] = key.split('/').map(Number) as [number, number];
-          const record: JobTime = { id: job.id, step: job.step, ...(job.task ? { task: job.task } : {}), startedAt: started, lastAt: now().toISOString() };
+          const record: JobTime = {
+            id: job.id,
+            step: job.step,
+            ...(job.task ? { task: job.task } : {}),
+            ...(job.chained?.length ? { chained: [...job.chained] } : {}),
+            startedAt: started,
+            lastAt: now().toISOString(),
+          };
           tx.write(paths.job(issue, run, job.id), `${JSON.stringify(record, null, 2)}\n`);
         }
         return value;

@@ -61,6 +61,7 @@ export async function work(ctx: StepContext): Promise<void> {
     ctx.log.info(`crew task: ${next} (unblocked by ${taskId}; it runs next in this job, on the same runner)`);
     // Later messages (failovers, failures) name the task the job is on now.
     ctx.settings = { ...ctx.settings, task: next };
+    if (ctx.job) ctx.job.chained = [...(ctx.job.chained ?? []), next];
     taskId = next;
     chained = true;
   }

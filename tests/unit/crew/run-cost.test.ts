@@ -41,6 +41,15 @@ describe('billable Actions minutes: each job rounded up to a whole minute (docs:
     expect(jobMinutes(job('x', 'critic', 0, 61))).toBe(2);
   });
 
+  it('shares a chained job’s minutes evenly among the tasks it ran', () => {
+    const m = minutesPerTask([{ ...job('a', 'work', 0, 170, 't1'), chained: ['t2'] }, job('b', 'work', 0, 10, 't3')]);
+    expect([...m]).toEqual([
+      ['t1', 1.5],
+      ['t2', 1.5],
+      ['t3', 1],
+    ]);
+  });
+
   it('adds the minutes of a task that needed more than one work job', () => {
     const m = minutesPerTask([job('a', 'work', 0, 30, 't1'), job('b', 'work', 100, 200, 't1'), job('c', 'work', 0, 10, 't2'), job('d', 'route', 0, 10)]);
     expect([...m]).toEqual([
