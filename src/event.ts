@@ -52,14 +52,18 @@ export type CrewEvent = CommentEvent | DispatchEvent | PullEvent | IssueEvent;
 
 const Repository = z.object({ default_branch: z.string().optional() }).optional();
 
+/** What crew reads of an issue in any event that carries one (issue_comment, issues). */
+const IssueFields = z.object({
+  number: z.number().int(),
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  labels: z.array(z.object({ name: z.string() })).default([]),
+});
+
 const CommentPayload = z.object({
   action: z.string(),
-  issue: z.object({
-    number: z.number().int(),
-    title: z.string(),
-    body: z.string().nullable().optional(),
+  issue: IssueFields.extend({
     pull_request: z.unknown().optional(),
-    labels: z.array(z.object({ name: z.string() })).default([]),
   }),
   repository: Repository,
   comment: z.object({
@@ -95,13 +99,7 @@ const WorkflowRunPayload = z.object({ workflow_run: z.object({ pull_requests: z.
 
 const IssuesPayload = z.object({
   action: z.string(),
-  issue: z.object({
-    number: z.number().int(),
-    title: z.string(),
-    body: z.string().nullable().optional(),
-    updated_at: z.string(),
-    labels: z.array(z.object({ name: z.string() })).default([]),
-  }),
+  issue: IssueFields.extend({ updated_at: z.string() }),
   label: z.object({ name: z.string() }).optional(),
   assignee: z.object({ login: z.string() }).nullable().optional(),
   sender: z.object({ login: z.string(), type: z.string() }),
