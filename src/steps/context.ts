@@ -56,6 +56,11 @@ export interface StepContext {
    * Absent locally: a local run bills no Actions minutes.
    */
   job?: BilledJob;
+  /**
+   * The run this job is working on, once a job that did not start with one (route) has created or
+   * found it: a failure no step caught is then recorded on that run, so its plan comment says so.
+   */
+  working?: { issue: number; run: number };
 }
 
 /** A step was given a run that crew/state does not hold (never started, or its folder was removed). */

@@ -99,6 +99,7 @@ function mergeCriteria(intake: Intake, fromConfig: string[]): Criterion[] {
  * with a comment; the person's reply starts planning again.
  */
 export async function planRun(ctx: StepContext, issue: number, run: number, revision?: string): Promise<string[]> {
+  ctx.working = { issue, run };
   const config = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   const snap = await ctx.state.load(prefix);

@@ -9,6 +9,7 @@ import { postedByCrew } from '../text/markdown';
 /** Where a failure should be reported: the issue, and the run if one is known. */
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
+  if (ctx.working) return ctx.working;
   if (ctx.event.kind === 'comment' || ctx.event.kind === 'issue') return { issue: ctx.event.issue.number };
   // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
   if (ctx.event.kind === 'pull') {

@@ -107,6 +107,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   }
   const run = outcome.record.run;
   ctx.log.checkpoint('run-created');
+  ctx.working = { issue, run };
   await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
   if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
