@@ -13,6 +13,8 @@ export interface CommentEvent {
    * re-read through the issue-comment endpoints.
    */
   via?: 'review' | 'review_comment';
+  /** A submitted review's state as the webhook spells it (`approved`, `changes_requested`, `commented`). */
+  reviewState?: string;
   issue: { number: number; title: string; body: string; isPull: boolean; labels: string[] };
   comment: { id: number; body: string; createdAt: string; author: { login: string; type: string } };
 }
@@ -86,7 +88,13 @@ const ReviewedPull = PullRef.extend({
 const ReviewPayload = z.object({
   action: z.string(),
   pull_request: ReviewedPull,
-  review: z.object({ id: z.number().int(), body: z.string().nullable().optional(), submitted_at: z.string().nullable().optional(), user: Author }),
+  review: z.object({
+    id: z.number().int(),
+    body: z.string().nullable().optional(),
+    submitted_at: z.string().nullable().optional(),
+    state: z.string().optional(),
+    user: Author,
+  }),
   repository: Repository,
 });
 const ReviewCommentPayload = z.object({
@@ -160,6 +168,7 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
         // A submitted review is a new review, as a created comment is a new comment.
         action: d.action === 'submitted' ? 'created' : d.action,
         via: name === 'pull_request_review' ? 'review' : 'review_comment',
+        ...('review' in d && d.review.state ? { reviewState: d.review.state.toLowerCase() } : {}),
         issue: { ...issueOf(pr), isPull: true },
         comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
       },

@@ -44,6 +44,27 @@ export interface PullInfo {
   fromFork: boolean;
   /** The head repository's `owner/name`, or null when it was deleted. */
   headRepo: string | null;
+  /** The branch the pull request goes into. */
+  baseRef: string;
+}
+
+/** One comment of a review thread on a pull request's diff, as GitHub has it (untrusted text). */
+export interface ReviewComment {
+  id: number;
+  author: { login: string; type: string };
+  body: string;
+  path: string;
+  /** The line on the diff's new side; null when the comment is outdated (its line is gone). */
+  line: number | null;
+  diffHunk: string;
+  createdAt: string;
+}
+
+/** A review thread: its first comment (the one replies name), the replies in order, and whether a person resolved it. */
+export interface ReviewThread {
+  rootId: number;
+  resolved: boolean;
+  comments: ReviewComment[];
 }
 
 /** A wait GitHub's rate limit imposed on this job: when, for how long (unscaled seconds), and on what. */
@@ -79,6 +100,10 @@ export interface Forge {
   createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef>;
   updatePull(number: number, input: { title?: string; body?: string }): Promise<void>;
   getPull(number: number): Promise<PullInfo>;
+  /** Every review thread of a pull request, with whether it is resolved (REST lists the comments; only GraphQL says resolved). */
+  reviewThreads(number: number): Promise<ReviewThread[]>;
+  /** A reply in a review thread, to its first comment (GitHub refuses replies to replies). */
+  replyInThread(number: number, rootId: number, body: string): Promise<void>;
   /** Check runs (latest per name) and commit statuses on a commit. */
   checksOn(sha: string): Promise<CheckFact[]>;
   /** Each reviewer's latest decisive review, where it approves, with the commit it approved (any head). */

@@ -348,6 +348,14 @@ export const ConfigSchema = z.strictObject({
     .describe(
       'A login (for example the account crew runs as, `acme-crew`) whose assignment to an issue by a person with write access starts `/crew run`. It must contain `crew`, so the workflow can skip every other assignment without starting a job. Off by default.',
     ),
+  // The workflow cannot read this file either: it starts the route job for every changes-requested
+  // review on a `crew/` head, and route skips it (logged) when this is off.
+  iterate_on_review: z
+    .boolean()
+    .default(false)
+    .describe(
+      "A review that requests changes on crew's own pull request, by a person with write access, starts a follow-up run on the same branch without a `/crew` command, as `/crew fix` with the review's text would. Off by default.",
+    ),
 });
 
 type ParsedConfig = z.infer<typeof ConfigSchema>;

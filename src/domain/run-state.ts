@@ -5,6 +5,7 @@ import { NOTHING_POSTED, PostedSchema } from './caps';
 import { count, crewBranch, nullableText, taskId, text, type Stored } from './stored-shape';
 import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
+import { FollowUpSchema } from './follow-up';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -211,6 +212,12 @@ export const RunRecordSchema = z.looseObject({
   host: z.enum(['actions', 'local']).optional(),
   /** What the run will likely cost, made when its plan was recorded (domain/estimate.ts); the report sets the actual figures beside it. */
   estimate: CostEstimateSchema.nullable().optional(),
+  /**
+   * A follow-up run on crew's own pull request (domain/follow-up.ts): `base.sha` is the pull
+   * request's head it starts from, `base.branch` the branch the pull request goes into, and the
+   * run integrates onto `followUp.branch`. Null for every other run.
+   */
+  followUp: FollowUpSchema.nullable().default(null),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
@@ -228,6 +235,8 @@ export function newRunRecord(a: {
   base: RunRecord['base'];
   now: string;
   host: NonNullable<RunRecord['host']>;
+  /** A follow-up run, with the pull request (and its report comment) it updates. */
+  followUp?: { record: NonNullable<RunRecord['followUp']>; pr: NonNullable<RunRecord['pr']> };
 }): RunRecord {
   return RunRecordSchema.parse({
     schema: 1,
@@ -242,7 +251,8 @@ export function newRunRecord(a: {
     trigger: a.trigger,
     base: a.base,
     planCommentId: null,
-    pr: null,
+    pr: a.followUp?.pr ?? null,
+    followUp: a.followUp?.record ?? null,
     usage: ZERO_USAGE,
     createdAt: a.now,
     updatedAt: a.now,
@@ -351,6 +361,15 @@ export interface RunView {
   tasks: Map<string, TaskRecord>;
   /** The jobs that have written the run's state on GitHub, each with its start and last write (for billable minutes); none locally. */
   jobs?: JobTime[];
+}
+
+/**
+ * The commit whose files crew trusts for the run: its base, except for a follow-up, whose base is
+ * its pull request's model-written head; there it is the first run's base. Setup runs as crew's
+ * user only on this commit, and agent instructions are read from it.
+ */
+export function reviewedSha(run: Pick<RunRecord, 'base' | 'followUp'>): string {
+  return run.followUp?.reviewedSha ?? run.base.sha;
 }
 
 export function isTerminal(phase: Phase): boolean {

@@ -19,7 +19,8 @@ export type WorkflowEvent =
   | { kind: 'comment'; body: string; userType: string; labels: string[] }
   | { kind: 'dispatch'; inputs: { issue: string; run: string; tasks: string; nonce: string } }
   | { kind: 'check_suite'; headBranch: string | null; pullRequests: number }
-  | { kind: 'review'; headRef: string };
+  /** A submitted review (GitHub only): its head branch, and for route its body, state and author type. */
+  | { kind: 'review'; headRef: string; body?: string | null; state?: string; userType?: string };
 
 export interface Finished {
   result: JobResult;
@@ -66,13 +67,19 @@ const issueAndRun = (f: JobFacts): JobInputs => {
 export const WORKFLOW_JOBS: readonly WorkflowJob[] = [
   {
     // A comment from a person that starts with /crew, or any reply while crew waits for an answer; crew's own dispatches skip it.
+    // (The YAML's review-comment and issues branches are GitHub-only events local mode never plays.)
     name: 'route',
     needs: [],
     runs: (f) =>
       !f.cancelled &&
-      f.event.kind === 'comment' &&
-      same(f.event.userType, 'User') &&
-      (f.event.body.toLowerCase().startsWith('/crew') || f.event.labels.some((l) => same(l, WAITING))),
+      ((f.event.kind === 'comment' &&
+        same(f.event.userType, 'User') &&
+        (f.event.body.toLowerCase().startsWith('/crew') || f.event.labels.some((l) => same(l, WAITING)))) ||
+        // A review from a person that starts with /crew, or that requests changes on crew's own branch (iterate_on_review, checked by route).
+        (f.event.kind === 'review' &&
+          same(f.event.userType ?? '', 'User') &&
+          ((f.event.body ?? '').toLowerCase().startsWith('/crew') ||
+            (same(f.event.state ?? '', 'changes_requested') && f.event.headRef.toLowerCase().startsWith('crew/'))))),
     inputs: () => ({}),
   },
   {

@@ -114,6 +114,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
   const out: string[] = [`${planMarker(run.issue, run.run)}${s.marker('version', { v: run.version })}`];
   out.push(s.heading(`crew · run ${s.runNumber(run.issue, run.run)} · ${PHASE_TEXT[run.phase]}`));
   out.push('');
+  if (run.followUp)
+    out.push(
+      `Follow-up ${run.followUp.k} on pull request #${run.followUp.pull} (continues run ${run.followUp.fromRun}): new commits go on \`${run.followUp.branch}\`, and the critic judges every criterion again.`,
+      '',
+    );
   if (!plan) {
     out.push(run.phase === 'FAILED' ? 'crew could not make a plan for this issue.' : 'Reading the issue and the repository to make a plan…');
   } else {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
-import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
+import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
@@ -161,6 +161,14 @@ export function planLinks(ctx: StepContext): PlanLinks {
     run: ctx.forge.runLink(),
     stateFile: (p) => ctx.forge.blobLink(STATE_BRANCH, p),
   };
+}
+
+/**
+ * The branch a run integrates onto and its pull request's head: its own integration branch, or
+ * for a follow-up the pull request's branch, where new commits go on top and nothing is replaced.
+ */
+export function integrationBranchOf(ctx: StepContext, run: Pick<RunRecord, 'issue' | 'run' | 'followUp'>): string {
+  return run.followUp ? assertCrewRef(run.followUp.branch) : ctx.branches.integration(run.issue, run.run);
 }
 
 export async function loadView(ctx: StepContext, issue: number, run: number): Promise<RunView> {

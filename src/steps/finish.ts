@@ -11,7 +11,8 @@ import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
-import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
+import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
+import { replyInThreads } from './follow-up';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
 
@@ -87,8 +88,14 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const links = planLinks(ctx);
   const reportLink = links.stateFile(paths.report(issue, run));
   const body = capBody(renderPullBody(view, results, judgment, acceptedBy), reportLink);
-  const branch = ctx.branches.integration(issue, run);
+  const branch = integrationBranchOf(ctx, view.run);
   let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
+  if (!pr && view.run.followUp)
+    throw new CrewError(
+      'updating the pull request',
+      `pull request #${view.run.followUp.pull} is no longer open, so follow-up ${view.run.followUp.k} cannot update it. Its work is on \`${branch}\`${view.run.review?.headSha ? ` (${view.run.review.headSha.slice(0, 7)})` : ''}.`,
+      `Reopen the pull request, then ${ctx.surface.give('resume')}; or ${ctx.surface.give('run')} for a new one.`,
+    );
   const existed = pr !== undefined;
   // The pull request, its report comment and the retrospective, counted when the PR is recorded below.
   const creates = { pull_requests: 1, comments: config.retrospect.enabled ? 2 : 1 };
@@ -152,6 +159,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       `${reportMarker(issue, run)}\nRun ${run} failed earlier and was carried on; it completed, and its report is now on ${pr.url}.`,
     );
   await ctx.summary(report);
+  // A follow-up answers in each review thread it addressed, naming the commit the critic passed.
+  if (current.run.followUp && judgment?.verdict === 'PASS') await replyInThreads(ctx, current, judgment.headSha);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);
 }

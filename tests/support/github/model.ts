@@ -105,6 +105,12 @@ export interface FakeReviewComment {
   commit_id: string;
   created_at: string;
   updated_at: string;
+  /** The diff hunk GitHub shows with the comment (the lines above and at `line`). */
+  diff_hunk: string;
+  /** A reply names the thread's first comment (GitHub's `in_reply_to_id`); the first comment has none. */
+  in_reply_to?: number;
+  /** Whether a person resolved the thread: kept on the thread's first comment (GitHub serves it over GraphQL only). */
+  resolved?: boolean;
 }
 
 export interface FakeReview {

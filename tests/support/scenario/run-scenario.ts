@@ -432,6 +432,12 @@ export async function runScenario(
           });
         }
         if (step.wait) await waitFor(step.wait);
+      } else if ('resolve_thread' in step) {
+        const pr = Math.max(0, ...[...gh.pulls.keys()]);
+        const pattern = new RegExp(step.resolve_thread.body);
+        const root = gh.reviewComments.find((c) => c.pull === pr && c.in_reply_to === undefined && pattern.test(c.body));
+        if (!root) throw new Error(`scenario '${scenario.name}': timeline[${i}] resolves a thread matching ${pattern}, but #${pr} has none`);
+        root.resolved = true;
       } else if ('open_pr' in step) {
         const { head, title, body, files, fork } = step.open_pr;
         const base = step.open_pr.base ?? gh.defaultBranch;

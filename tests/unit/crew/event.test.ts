@@ -64,6 +64,8 @@ describe('reviews and review comments, for route: their words as a comment on th
       defaultBranch: (example as unknown as { repository: { default_branch: string } }).repository.default_branch,
       action: 'created',
       via: 'review',
+      // The webhook's state, in its own lower case: `changes_requested` is what iterate_on_review acts on.
+      reviewState: 'commented',
       issue: { number: pr.number, title: pr.title, body: pr.body ?? '', isPull: true, labels: [] },
       comment: {
         id: example.review.id,
@@ -72,6 +74,12 @@ describe('reviews and review comments, for route: their words as a comment on th
         author: { login: example.review.user.login, type: 'User' },
       },
     });
+  });
+  it('a review that requests changes carries its state', () => {
+    const example = webhookExample('pull_request_review.submitted') as Example & { review: { state: string } };
+    example.review.state = 'changes_requested';
+    const ev = readEvent('pull_request_review', file('prr-changes', example));
+    expect(ev.kind === 'pull' && ev.comment?.reviewState).toBe('changes_requested');
   });
   it('a review with no body (GitHub sends null) is an empty comment', () => {
     const example = webhookExample('pull_request_review.submitted') as Example;

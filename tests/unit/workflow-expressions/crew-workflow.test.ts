@@ -76,13 +76,13 @@ describe("the route job's trigger condition, as shipped", () => {
     expect(evaluateIf(TRIGGER, issuesEvent('opened', {}), succeeded)).toBe(false);
   });
 
-  const reviewEvent = (body: string | null, userType = 'User', action = 'submitted'): ExprContext => ({
+  const reviewEvent = (body: string | null, userType = 'User', action = 'submitted', state = 'commented', head = 'feature'): ExprContext => ({
     github: {
       event_name: 'pull_request_review',
       event: {
         action,
-        review: { body, state: 'commented', user: { login: 'maintainer', type: userType } },
-        pull_request: { number: 3, head: { ref: 'feature' } },
+        review: { body, state, user: { login: 'maintainer', type: userType } },
+        pull_request: { number: 3, head: { ref: head } },
       },
     },
   });
@@ -95,6 +95,17 @@ describe("the route job's trigger condition, as shipped", () => {
         pull_request: { number: 3, head: { ref: 'feature' } },
       },
     },
+  });
+
+  it('runs on a review that requests changes on a crew/ branch (iterate_on_review is read by route), and on no other review without /crew', () => {
+    const crewHead = 'crew/4/r1/integration';
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'User', 'submitted', 'changes_requested', crewHead), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, reviewEvent(null, 'User', 'submitted', 'changes_requested', crewHead), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'User', 'submitted', 'changes_requested'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('Looks good.', 'User', 'submitted', 'commented', crewHead), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('LGTM', 'User', 'submitted', 'approved', crewHead), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'Bot', 'submitted', 'changes_requested', crewHead), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'User', 'dismissed', 'changes_requested', crewHead), succeeded)).toBe(false);
   });
 
   it('runs on a submitted review and a created review comment from a person that start with /crew', () => {

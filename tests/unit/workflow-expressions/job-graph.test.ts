@@ -54,7 +54,17 @@ function exprContext(event: WorkflowEvent): ExprContext {
         inputs: {},
       };
     case 'review':
-      return { github: { event_name: 'pull_request_review', event: { pull_request: { head: { ref: event.headRef } } } }, inputs: {} };
+      return {
+        github: {
+          event_name: 'pull_request_review',
+          event: {
+            action: 'submitted',
+            pull_request: { head: { ref: event.headRef } },
+            review: { body: event.body ?? null, state: event.state ?? 'commented', user: { type: event.userType ?? 'User' } },
+          },
+        },
+        inputs: {},
+      };
   }
 }
 
@@ -149,6 +159,22 @@ const EVENTS: Record<string, WorkflowEvent> = {
   'a check suite without a branch': { kind: 'check_suite', headBranch: null, pullRequests: 0 },
   "a review of crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration' },
   'a review of another pull request': { kind: 'review', headRef: 'feature' },
+  "a /crew review of crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration', body: '/crew fix the typo', userType: 'User' },
+  "changes requested on crew's pull request": {
+    kind: 'review',
+    headRef: 'crew/4/r2/integration',
+    state: 'changes_requested',
+    body: 'Please rename it.',
+    userType: 'User',
+  },
+  'changes requested on a person’s pull request': {
+    kind: 'review',
+    headRef: 'feature',
+    state: 'changes_requested',
+    body: 'Please rename it.',
+    userType: 'User',
+  },
+  "a bot's changes requested on crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration', state: 'changes_requested', userType: 'Bot' },
 };
 
 const ROUTE: Record<string, Finished> = {

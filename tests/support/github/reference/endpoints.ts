@@ -51,6 +51,9 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews' },
   // Not called by crew: scenarios post line comments through it, as a reviewer does.
   { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments' },
+  // A follow-up run reads the review comments, and replies in each thread it addressed.
+  { method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies' },
   { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs', slashParams: ['ref'] },
   { method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
   { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status', slashParams: ['ref'] },
