@@ -5,6 +5,7 @@ import { NOTHING_POSTED, PostedSchema } from './caps';
 import { count, crewBranch, nullableText, taskId, text, type Stored } from './stored-shape';
 import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
+import { FixCiStateSchema } from './fix-ci';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -211,6 +212,8 @@ export const RunRecordSchema = z.looseObject({
   host: z.enum(['actions', 'local']).optional(),
   /** What the run will likely cost, made when its plan was recorded (domain/estimate.ts); the report sets the actual figures beside it. */
   estimate: CostEstimateSchema.nullable().optional(),
+  /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
+  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null })),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
