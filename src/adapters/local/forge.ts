@@ -3,7 +3,18 @@ import { dirname, join, relative } from 'node:path';
 import { isoSeconds } from '../../clock';
 import { pathInRunFolder } from '../../domain/local-runs';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
-import type { CommentInfo, CommentRef, LocalForgeHooks, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission, TerminalForge } from '../../ports';
+import type {
+  CommentInfo,
+  CommentRef,
+  FailedJob,
+  LocalForgeHooks,
+  PullInfo,
+  PullRef,
+  RateLimitWait,
+  Reaction,
+  RepoPermission,
+  TerminalForge,
+} from '../../ports';
 
 /**
  * The Forge port without GitHub: the run's "issue" is the request typed at the terminal,
@@ -208,6 +219,11 @@ export class LocalForge implements TerminalForge {
 
   async workflowRunActive(runId: string): Promise<boolean> {
     return this.hooks.workflowRunActive(runId);
+  }
+
+  /** No CI runs on a local run's result branch. */
+  async failedJobs(_runId: number, _limit: number): Promise<FailedJob[]> {
+    return [];
   }
 
   /** No GitHub, no rate limits. */
