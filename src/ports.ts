@@ -54,8 +54,6 @@ export interface FailedJob {
   url: string;
   /** The first step that failed, when GitHub names one. */
   step: string | null;
-  /** The raw log text (timestamps and all), cut to its last part when long; null when GitHub gave none. */
-  log: string | null;
 }
 
 /** A wait GitHub's rate limit imposed on this job: when, for how long (unscaled seconds), and on what. */
@@ -102,11 +100,10 @@ export interface Forge {
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
   workflowRunActive(runId: string): Promise<boolean | undefined>;
-  /**
-   * The failed jobs of a workflow run (at most `limit`, first failed first), each with its log as
-   * GitHub serves it (the end of it when it is long), or null when GitHub has none. Needs `actions: read`.
-   */
+  /** The failed jobs of a workflow run (at most `limit`, first failed first). Needs `actions: read`. */
   failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
+  /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
+  jobLog(jobId: number): Promise<string | null>;
   /** Every wait GitHub's rate limits imposed on this job so far. */
   rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */

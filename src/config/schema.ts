@@ -227,7 +227,7 @@ export const ConfigSchema = z.strictObject({
     .max(5)
     .default(2)
     .describe(
-      "How many follow-up runs `fix_ci` may start for one pull request. When they are used up crew says so on the pull request and stops: it never loops on its own pushes.",
+      'How many follow-up runs `fix_ci` may start for one pull request. When they are used up crew says so on the pull request and stops: it never loops on its own pushes.',
     ),
   pr_labels: z.array(z.string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
   base_branch: z

@@ -57,7 +57,7 @@ export interface CiFailureSeen {
 export type FixCiDecision =
   /** Start attempt `n`. */
   | { kind: 'start'; n: number }
-  /** The same check on the same head again (a re-run, a repeated event): already counted. */
+  /** The same check, or the same workflow run, on the same head again (a re-run, a repeated event): already counted. */
   | { kind: 'duplicate'; n: number }
   /** Another check failed on a head an attempt already covers: listed with it, nothing new starts. */
   | { kind: 'same-head'; n: number }
@@ -74,7 +74,8 @@ export type FixCiDecision =
 export function decideFixCi(state: FixCiState, seen: CiFailureSeen, pullHead: string, max: number): FixCiDecision {
   const onHead = state.attempts.find((a) => a.headSha === seen.headSha);
   if (onHead) {
-    const same = onHead.checks.some((c) => c.workflow === seen.check.workflow && c.job === seen.check.job);
+    // The same check, or the same workflow run again (GitHub re-sends an event; a re-run keeps the run's id).
+    const same = onHead.checks.some((c) => (c.workflow === seen.check.workflow && c.job === seen.check.job) || c.runId === seen.check.runId);
     return { kind: same ? 'duplicate' : 'same-head', n: onHead.n };
   }
   if (seen.headSha !== pullHead) return { kind: 'stale', pullHead };

@@ -359,36 +359,35 @@ export class GitHubForge implements Forge {
     }
   }
 
-  /**
-   * The log comes from `GET …/actions/jobs/{id}/logs`, which answers 302 with a short-lived link to
-   * the log on another host. Octokit's fetch (undici) follows it and, being another origin, drops
-   * the Authorization header (fetch spec, HTTP-redirect fetch step 13), so crew's token never
-   * reaches the log host; the fake GitHub refuses a log request that carries one.
-   */
   async failedJobs(runId: number, limit: number): Promise<FailedJob[]> {
     const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: runId, filter: 'latest', per_page: 100 });
-    const failed = jobs.filter((j) => j.conclusion === 'failure' || j.conclusion === 'timed_out').slice(0, limit);
-    const out: FailedJob[] = [];
-    for (const j of failed) {
-      let log: string | null = null;
-      try {
-        const { data } = await this.gh.rest.actions.downloadJobLogsForWorkflowRun({ ...this.base, job_id: j.id });
-        const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data);
-        log = text.length > MAX_LOG_CHARS ? text.slice(-MAX_LOG_CHARS) : text;
-      } catch (e) {
-        // Logs expire (90 days by default) and a job that never started has none: the feedback says so.
-        this.log.warn(`could not read the log of job ${j.id} (${j.name}): ${e instanceof Error ? e.message : String(e)}`);
-      }
-      const step = j.steps?.find((s) => s.conclusion === 'failure')?.name ?? null;
-      out.push({
+    return jobs
+      .filter((j) => j.conclusion === 'failure' || j.conclusion === 'timed_out')
+      .slice(0, limit)
+      .map((j) => ({
         id: j.id,
         name: j.name,
         url: j.html_url ?? `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${runId}/job/${j.id}`,
-        step,
-        log,
-      });
+        step: j.steps?.find((s) => s.conclusion === 'failure')?.name ?? null,
+      }));
+  }
+
+  /**
+   * `GET …/actions/jobs/{id}/logs` answers 302 with a short-lived link to the log on another host.
+   * Octokit's fetch (undici) follows it and, the link being another origin, drops the Authorization
+   * header (fetch spec, HTTP-redirect fetch step 13), so crew's token never reaches the log host;
+   * the fake GitHub refuses a log request that carries one.
+   */
+  async jobLog(jobId: number): Promise<string | null> {
+    try {
+      const { data } = await this.gh.rest.actions.downloadJobLogsForWorkflowRun({ ...this.base, job_id: jobId });
+      const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data);
+      return text.length > MAX_LOG_CHARS ? text.slice(-MAX_LOG_CHARS) : text;
+    } catch (e) {
+      // Logs expire (90 days by default), and a job that never started has none: the feedback says so.
+      this.log.warn(`could not read the log of job ${jobId}: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
     }
-    return out;
   }
 
   rateLimitWaits(): readonly RateLimitWait[] {

@@ -226,6 +226,10 @@ export class LocalForge implements TerminalForge {
     return [];
   }
 
+  async jobLog(_jobId: number): Promise<string | null> {
+    return null;
+  }
+
   /** No GitHub, no rate limits. */
   rateLimitWaits(): readonly RateLimitWait[] {
     return [];

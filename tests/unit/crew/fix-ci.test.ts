@@ -159,13 +159,17 @@ describe('counting fix_ci attempts', () => {
     const { state, decisions } = play(
       [
         [seen(HEAD1), HEAD1],
+        // the same check in another run of the workflow on the same head
         [seen(HEAD1, 'test', 2), HEAD1],
-        [seen(HEAD1, 'lint'), HEAD1],
-        [seen(HEAD1, 'lint'), HEAD1],
+        // another workflow's check on the same head, then that event again
+        [seen(HEAD1, 'lint', 3), HEAD1],
+        [seen(HEAD1, 'lint', 3), HEAD1],
+        // the first run sent again, whatever job it names
+        [seen(HEAD1, 'e2e', 1), HEAD1],
       ],
       2,
     );
-    expect(decisions).toEqual(['start 1', 'duplicate 1', 'same-head 1', 'duplicate 1']);
+    expect(decisions).toEqual(['start 1', 'duplicate 1', 'same-head 1', 'duplicate 1', 'duplicate 1']);
     expect(state.attempts).toHaveLength(1);
     expect(state.attempts[0]!.checks.map((c) => c.job)).toEqual(['test', 'lint']);
   });
@@ -207,9 +211,9 @@ describe('the attempts in words', () => {
     let state = play(
       [
         [seen(HEAD1), HEAD1],
-        [seen(HEAD1, 'lint'), HEAD1],
-        [seen(HEAD2), HEAD2],
-        [seen(HEAD3), HEAD3],
+        [seen(HEAD1, 'lint', 2), HEAD1],
+        [seen(HEAD2, 'test', 3), HEAD2],
+        [seen(HEAD3, 'test', 4), HEAD3],
       ],
       2,
     ).state;
@@ -217,8 +221,8 @@ describe('the attempts in words', () => {
     expect(renderFixCiAttempts(state, 2)).toEqual([
       '**CI fixes** (`fix_ci`): 2 of 2 attempts used.',
       '',
-      '- Attempt 1 on 1111111: `test` (`CI`, [job](https://x/actions/runs/1/job/9)) and `lint` (`CI`, [job](https://x/actions/runs/1/job/9)) failed; follow-up run requested.',
-      '- Attempt 2 on 2222222: `test` (`CI`, [job](https://x/actions/runs/1/job/9)) failed; no follow-up run started.',
+      '- Attempt 1 on 1111111: `test` (`CI`, [job](https://x/actions/runs/1/job/9)) and `lint` (`CI`, [job](https://x/actions/runs/2/job/9)) failed; follow-up run requested.',
+      '- Attempt 2 on 2222222: `test` (`CI`, [job](https://x/actions/runs/3/job/9)) failed; no follow-up run started.',
       '',
       'CI failed again on 3333333 with no attempts left, so crew stopped fixing CI on this pull request.',
     ]);

@@ -49,8 +49,8 @@ function jobs(gh: FakeGitHub) {
   gh.recordWorkflowJob({ ...base, id: 30_000_000_013, name: 'e2e', conclusion: 'failure', steps: [], log: 'x\n' });
 }
 
-describe('GitHubForge.failedJobs', () => {
-  it('lists a run’s failed jobs with the failed step and the log, following the 302 without sending the token to the log host', async () => {
+describe('GitHubForge.failedJobs and jobLog', () => {
+  it('lists a run’s failed jobs with the failed step, and reads a log through the 302 without sending the token to the log host', async () => {
     const { gh } = await fakeGitHubForTest({ prefix: 'forge-ci-', apiUrl: true, files: { 'README.md': 'hi\n' } });
     jobs(gh);
     const forge = forgeOn(gh, gh.actionsToken({ actions: 'read' }), log);
@@ -60,22 +60,22 @@ describe('GitHubForge.failedJobs', () => {
       [30_000_000_013, 'e2e', null],
     ]);
     expect(failed[0]!.url).toBe(`${gh.url}/${gh.owner}/${gh.repoName}/actions/runs/${RUN}/job/30000000012`);
-    expect(failed[0]!.log).toContain('FAIL tests/a.test.ts\n2026-11-27T10:00:01.0000000Z ##[error]Process completed with exit code 1.');
-    expect(gh.logDownloads.map((d) => [d.jobId, d.status, d.authorization])).toEqual([
-      [30_000_000_012, 200, false],
-      [30_000_000_013, 200, false],
-    ]);
+    expect(gh.logDownloads).toEqual([]);
+    expect(await forge.jobLog(30_000_000_012)).toBe(
+      '2026-11-27T10:00:00.0000000Z FAIL tests/a.test.ts\n2026-11-27T10:00:01.0000000Z ##[error]Process completed with exit code 1.\n',
+    );
+    expect(gh.logDownloads).toEqual([{ jobId: 30_000_000_012, status: 200, authorization: false }]);
     expect(await forge.failedJobs(RUN, 1)).toHaveLength(1);
   });
 
-  it('a job whose log GitHub will not give comes back with no log and a warning; a token without actions: read fails loudly', async () => {
+  it('a log GitHub will not give is null, with a warning; a token without actions: read fails loudly', async () => {
     const { gh } = await fakeGitHubForTest({ prefix: 'forge-ci-', apiUrl: true, files: { 'README.md': 'hi\n' } });
     jobs(gh);
     gh.addFaults({ route: 'GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', status: 410, message: 'Gone' });
     warnings.length = 0;
-    const failed = await forgeOn(gh, gh.actionsToken({ actions: 'read' }), log).failedJobs(RUN, 1);
-    expect(failed).toEqual([expect.objectContaining({ name: 'test', log: null })]);
-    expect(warnings).toEqual([expect.stringMatching(/^could not read the log of job 30000000012 \(test\): /)]);
+    const forge = forgeOn(gh, gh.actionsToken({ actions: 'read' }), log);
+    expect(await forge.jobLog(30_000_000_012)).toBeNull();
+    expect(warnings).toEqual([expect.stringMatching(/^could not read the log of job 30000000012: /)]);
     await expect(forgeOn(gh, gh.actionsToken({ contents: 'read' }), log).failedJobs(RUN, 1)).rejects.toMatchObject({ status: 403 });
     gh.violations.splice(0);
   });
