@@ -635,41 +635,52 @@ export class FakeGitHub {
   private async emitPushes(principal: Principal, logFile: string): Promise<void> {
     const lines = await readFile(logFile, 'utf8').catch(() => '');
     await rm(logFile, { force: true });
-    const zero = '0'.repeat(40);
     for (const line of lines.split('\n').filter(Boolean)) {
       const [before, after, ref] = line.split(' ') as [string, string, string];
-      const example = webhookExample('push') as Record<string, unknown> & { head_commit: Record<string, unknown> };
-      const who = { name: principal.login, email: `${principal.login}@users.noreply.github.com` };
-      const head =
-        after === zero
-          ? null
-          : {
-              ...example.head_commit,
-              id: after,
-              url: `${this.serialize.repoWeb}/commit/${after}`,
-              author: { ...who, username: principal.login },
-              committer: { ...who, username: principal.login },
-              added: [],
-              removed: [],
-              modified: [],
-            };
-      this.emit(principal, 'push', {
-        ...example,
-        ref,
-        before,
-        after,
-        created: before === zero,
-        deleted: after === zero,
-        forced: before !== zero && after !== zero && !(await this.repo.isAncestor(before, after)),
-        base_ref: null,
-        compare: `${this.serialize.repoWeb}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
-        commits: head ? [head] : [],
-        head_commit: head,
-        repository: this.serialize.repository(this.settings, this.defaultBranch, this.createdAt),
-        pusher: who,
-        sender: this.serialize.user(principal.login),
-      });
+      await this.emitPush(principal, before, after, ref);
     }
+  }
+
+  /** A person's push made outside git's HTTP (a scenario's commit written straight into the repository) fires `push` as one over git would. */
+  async pushedBy(login: string, ref: string, before: string | null, after: string): Promise<void> {
+    this.user(login);
+    await this.emitPush({ kind: 'user', login }, before ?? '0'.repeat(40), after, ref);
+  }
+
+  /** One `push` event, shaped after GitHub's webhook example. */
+  private async emitPush(principal: Principal, before: string, after: string, ref: string): Promise<void> {
+    const zero = '0'.repeat(40);
+    const example = webhookExample('push') as Record<string, unknown> & { head_commit: Record<string, unknown> };
+    const who = { name: principal.login, email: `${principal.login}@users.noreply.github.com` };
+    const head =
+      after === zero
+        ? null
+        : {
+            ...example.head_commit,
+            id: after,
+            url: `${this.serialize.repoWeb}/commit/${after}`,
+            author: { ...who, username: principal.login },
+            committer: { ...who, username: principal.login },
+            added: [],
+            removed: [],
+            modified: [],
+          };
+    this.emit(principal, 'push', {
+      ...example,
+      ref,
+      before,
+      after,
+      created: before === zero,
+      deleted: after === zero,
+      forced: before !== zero && after !== zero && !(await this.repo.isAncestor(before, after)),
+      base_ref: null,
+      compare: `${this.serialize.repoWeb}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+      commits: head ? [head] : [],
+      head_commit: head,
+      repository: this.serialize.repository(this.settings, this.defaultBranch, this.createdAt),
+      pusher: who,
+      sender: this.serialize.user(principal.login),
+    });
   }
 
   /** Whether a principal may use a route; mirrors fine-grained GITHUB_TOKEN scopes and collaborator roles. */
