@@ -43,10 +43,12 @@ export const FixCiStateSchema = z.looseObject({
   attempts: z.array(FixCiAttemptSchema).default(() => []),
   /** The head on which crew last said the attempts were used up, so it says so once per head, not once per failing check. */
   exhaustedNotedFor: text.nullable().default(null),
+  /** `fix_ci_attempts` when crew last counted, so the plan comment and the report can say "k of n" without the configuration. */
+  limit: z.int().positive().nullable().default(null),
 });
 export type FixCiState = Stored<typeof FixCiStateSchema>;
 
-export const NO_FIX_CI: FixCiState = { attempts: [], exhaustedNotedFor: null };
+export const NO_FIX_CI: FixCiState = { attempts: [], exhaustedNotedFor: null, limit: null };
 
 /** A failed check on the pull request, as the event and the Actions API tell it. */
 export interface CiFailureSeen {

@@ -213,7 +213,7 @@ export const RunRecordSchema = z.looseObject({
   /** What the run will likely cost, made when its plan was recorded (domain/estimate.ts); the report sets the actual figures beside it. */
   estimate: CostEstimateSchema.nullable().optional(),
   /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
-  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null })),
+  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null })),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

@@ -19,12 +19,14 @@ function list(items: string[]): string {
 }
 
 /**
- * One line per attempt, under a heading that counts them against `fix_ci_attempts`, and a last line
- * once they are used up; nothing when CI never failed on the pull request.
+ * One line per attempt, under a heading that counts them against `fix_ci_attempts` (as it was when
+ * crew last counted), and a last line once they are used up; nothing when CI never failed on the
+ * pull request. The plan comment and the report show it.
  */
-export function renderFixCiAttempts(state: FixCiState, max: number, s: Surface = GITHUB): string[] {
+export function renderFixCiAttempts(state: FixCiState, s: Surface = GITHUB): string[] {
   if (!state.attempts.length && !state.exhaustedNotedFor) return [];
-  const lines = [`${s.bold('CI fixes')} (\`fix_ci\`): ${state.attempts.length} of ${max} attempts used.`, ''];
+  const of = state.limit === null ? '' : ` of ${state.limit}`;
+  const lines = [`${s.bold('CI fixes')} (\`fix_ci\`): ${state.attempts.length}${of} attempts used.`, ''];
   for (const a of state.attempts) {
     const failed = list(a.checks.map((c) => checkText(c, s)));
     const what = a.outcome === 'requested' ? 'follow-up run requested' : 'no follow-up run started';

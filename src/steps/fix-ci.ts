@@ -6,7 +6,7 @@ import { fixCiExhaustedComment } from '../render/fix-ci';
 import { codeSpan, details } from '../text/markdown';
 import { runFolder } from '../domain/refs';
 import { readRun, writeRun } from '../state/run-files';
-import { nowIso, updateRun, type StepContext } from './context';
+import { nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 
 /**
  * `fix_ci` (#19 §2): a CI workflow run failed on the head of crew's own pull request. The route job
@@ -74,14 +74,17 @@ export async function routeCiFailure(ctx: StepContext, ev: PullEvent, ci: CiRun)
   const failures: CiFailure[] = [];
   if (first.kind === 'start') for (const j of jobs.length ? jobs : [undefined]) failures.push(failureOf(ci, j, j ? await ctx.forge.jobLog(j.id) : null));
   const at = nowIso(ctx);
-  const { decision, by } = await updateRun(ctx, target.issue, target.run, 'fix_ci: count the attempt', (rec, tx) => {
+  const { decision, by, changed } = await updateRun(ctx, target.issue, target.run, 'fix_ci: count the attempt', (rec, tx) => {
     const d = decideFixCi(rec.fixCi, seen, pull.headSha, max);
     let fixCi = recordFixCi(rec.fixCi, { ...seen, check: { ...seen.check, at } }, d, at);
     // The other failed jobs of the same run join the attempt, so the plan comment and the report list them.
     if (d.kind === 'start') for (const j of jobs.slice(1)) fixCi = recordFixCi(fixCi, seenOf(ci, j.name, j.url, at), { kind: 'same-head', n: d.n }, at);
-    if (fixCi !== rec.fixCi) writeRun(tx, { ...rec, fixCi }, at);
-    return { decision: d, by: rec.requestedBy };
+    const changed = fixCi !== rec.fixCi;
+    if (changed) writeRun(tx, { ...rec, fixCi: { ...fixCi, limit: max } }, at);
+    return { decision: d, by: rec.requestedBy, changed };
   });
+  // The plan comment lists the attempts; the state write above is what it renders.
+  if (changed) await syncPlanComment(ctx, target.issue, target.run);
   // (A decision that changed between the peek and the write only ever changes away from starting.)
   if (decision.kind === 'start' && !failures.length) failures.push(...(jobs.length ? jobs : [undefined]).map((j) => failureOf(ci, j, null)));
   await act(ctx, decision, { ci, seen, failures, target, pull: { number: listed.number, headRef: ci.headBranch, headSha: pull.headSha }, by, max, at });

@@ -45,6 +45,12 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2, up to the follo
       { jobId: expect.any(Number), status: 200, authorization: false },
     ]);
 
+    // The plan comment on the issue shows each attempt and where they ran out.
+    const plan = r.issue.comments.find((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 run=1 -->'))!.body;
+    expect(plan).toContain('**CI fixes** (`fix_ci`): 2 of 2 attempts used.');
+    expect(plan.match(/^- Attempt \d on [0-9a-f]{7}: `test` \(`CI`, \[job\]/gm)).toHaveLength(2);
+    expect(plan).toContain(`CI failed again on ${pr!.headSha!.slice(0, 7)} with no attempts left`);
+
     // The run's record holds both attempts on their heads, and the head where they ran out.
     const fixCi = record!.fixCi;
     expect(fixCi.attempts.map((a) => [a.n, a.checks.map((c) => `${c.workflow}/${c.job}`), a.outcome])).toEqual([

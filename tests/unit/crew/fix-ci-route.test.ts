@@ -47,7 +47,7 @@ class MemoryStore implements StateStore {
 
 const dir = mkdtempSync(join(tmpdir(), 'crew-fix-ci-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const BRANCH = 'crew/12/r2/integration';
+const BRANCH = 'crew/1/r2/integration';
 const LOG = [
   '2026-11-27T10:00:00.0000000Z ##[group]Run npm test',
   '2026-11-27T10:00:00.1000000Z ##[endgroup]',
@@ -62,6 +62,7 @@ describe('route on a failed CI run (fix_ci)', () => {
   let gh: FakeGitHub;
   let store: MemoryStore;
   let pull: number;
+  let planComment: number;
   let lines: string[];
   let runs = 8_000_000_100;
 
@@ -76,10 +77,19 @@ describe('route on a failed CI run (fix_ci)', () => {
       message: 'crew: integrate t1',
     });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
+    const issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
     pull = (await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Add', head: BRANCH, base: 'main' })).data.number;
+    // The run's plan comment, on the issue, as crew posted it.
+    const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write' }), baseUrl: gh.url });
+    planComment = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: 'plan' })).data.id;
     store = new MemoryStore();
-    const rec = view(['success', 'success', 'success'], { phase: 'COMPLETED', pr: { number: pull, url: `${gh.url}/pull/${pull}`, reportCommentId: null } }).run;
-    store.files.set('issue-12/run-2/run.json', JSON.stringify(rec, null, 2));
+    const rec = view(['success', 'success', 'success'], {
+      issue,
+      phase: 'COMPLETED',
+      planCommentId: planComment,
+      pr: { number: pull, url: `${gh.url}/pull/${pull}`, reportCommentId: null },
+    }).run;
+    store.files.set(`issue-${issue}/run-2/run.json`, JSON.stringify(rec, null, 2));
     lines = [];
   });
 
@@ -132,7 +142,7 @@ describe('route on a failed CI run (fix_ci)', () => {
   }
 
   const comments = () => [...gh.comments.values()].filter((c) => c.issue === pull).map((c) => c.body);
-  const attempts = () => readRun({ read: (p) => store.files.get(p), list: () => [] }, 12, 2)!.fixCi;
+  const attempts = () => readRun({ read: (p) => store.files.get(p), list: () => [] }, 1, 2)!.fixCi;
 
   it('with fix_ci off: a logged skip, no comment, no state write', async () => {
     const { event } = await ciFailed();
@@ -170,6 +180,8 @@ describe('route on a failed CI run (fix_ci)', () => {
     // The log tail: no timestamps or colours, the token redacted, the runner's cleanup left out.
     expect(body).toContain('FAIL tests/add.test.ts > adds\nAssertionError: expected 4 to be 3 (token ***)\n##[error]Process completed with exit code 1.');
     expect(body).not.toMatch(/ghp_|2026-11-27T10:00|\u001b|orphan/);
+    // The plan comment on the issue lists the attempt.
+    expect(gh.comments.get(planComment)!.body).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
     // Only the failed job's log was read, through the redirect, without the token.
     expect(gh.logDownloads).toEqual([{ jobId: id * 10 + 1, status: 200, authorization: false }]);
 
@@ -194,6 +206,10 @@ describe('route on a failed CI run (fix_ci)', () => {
     const said = comments();
     expect(said).toHaveLength(3);
     expect(said[1]).toContain('this is attempt 2 of 2');
+    const plan = gh.comments.get(planComment)!.body;
+    expect(plan).toContain('**CI fixes** (`fix_ci`): 2 of 2 attempts used.');
+    expect(plan).toMatch(/- Attempt 1 on [0-9a-f]{7}: `test` \(`CI`, \[job\]\([^)]+\)\) failed; follow-up run requested\.\n- Attempt 2 on /);
+    expect(plan).toContain(`CI failed again on ${third.headSha.slice(0, 7)} with no attempts left, so crew stopped fixing CI on this pull request.`);
     expect(said[2]).toMatch(
       new RegExp(
         `^CI failed on ${third.headSha.slice(0, 7)}: \`test\` \\(\`CI\`, \\[job\\]\\(.*\\)\\)\\. crew has used all 2 of its \`fix_ci_attempts\` on this pull request, so it stops here`,

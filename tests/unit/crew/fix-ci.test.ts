@@ -191,7 +191,7 @@ describe('counting fix_ci attempts', () => {
 
   it('is kept in run.json with a default, so runs written before it read as no attempts', () => {
     const old = RunRecordSchema.shape.fixCi.parse(undefined);
-    expect(old).toEqual({ attempts: [], exhaustedNotedFor: null });
+    expect(old).toEqual({ attempts: [], exhaustedNotedFor: null, limit: null });
     // Each run gets its own object: zod's shared defaults would leak attempts between records.
     old.attempts.push({ n: 1, headSha: HEAD1, checks: [seen(HEAD1).check], at: 'x', outcome: 'requested' });
     expect(RunRecordSchema.shape.fixCi.parse(undefined).attempts).toEqual([]);
@@ -217,8 +217,8 @@ describe('the attempts in words', () => {
       ],
       2,
     ).state;
-    state = attemptNotStarted(state, 2);
-    expect(renderFixCiAttempts(state, 2)).toEqual([
+    state = { ...attemptNotStarted(state, 2), limit: 2 };
+    expect(renderFixCiAttempts(state)).toEqual([
       '**CI fixes** (`fix_ci`): 2 of 2 attempts used.',
       '',
       '- Attempt 1 on 1111111: `test` (`CI`, [job](https://x/actions/runs/1/job/9)) and `lint` (`CI`, [job](https://x/actions/runs/2/job/9)) failed; follow-up run requested.',
@@ -226,8 +226,10 @@ describe('the attempts in words', () => {
       '',
       'CI failed again on 3333333 with no attempts left, so crew stopped fixing CI on this pull request.',
     ]);
-    expect(renderFixCiAttempts(NO_FIX_CI, 2)).toEqual([]);
-    expect(renderFixCiAttempts(state, 2, terminalSurface(4))[0]).toBe('CI fixes (`fix_ci`): 2 of 2 attempts used.');
+    expect(renderFixCiAttempts(NO_FIX_CI)).toEqual([]);
+    expect(renderFixCiAttempts(state, terminalSurface(4))[0]).toBe('CI fixes (`fix_ci`): 2 of 2 attempts used.');
+    // Without the limit on record (it is written with the first count), the count stands alone.
+    expect(renderFixCiAttempts({ ...state, limit: null })[0]).toBe('**CI fixes** (`fix_ci`): 2 attempts used.');
   });
 
   it('the comment when the attempts are used up names the check, the limit and what a person can do', () => {
