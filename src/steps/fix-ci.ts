@@ -49,26 +49,26 @@ export async function routeCiFailure(ctx: StepContext, ev: PullEvent, ci: CiRun)
   const target = ci.headBranch ? runOfPullBranch(ci.headBranch) : undefined;
   if (!target || !ci.headBranch)
     return skip(`the ${ci.workflow} run ${ci.runId} is on ${ci.headBranch ?? 'no branch'}, not one of crew's pull request branches`);
-  const listed = ev.pulls.find((p) => p.headRef === ci.headBranch);
-  if (!listed) return skip(`no pull request is open from ${ci.headBranch}`);
-  const pull = await ctx.forge.getPull(listed.number);
-  if (pull.state !== 'open' || pull.fromFork || pull.headRef !== ci.headBranch)
-    return skip(`pull request #${listed.number} is not crew's open pull request from ${ci.headBranch}`);
-
   const config = await ctx.config();
   // Off means off: no comment, so a repository that never asked for it hears nothing about its CI.
-  if (!config.fix_ci) return skip(`fix_ci is off in .github/crew.yml (CI failed on #${listed.number})`);
+  if (!config.fix_ci) return skip(`fix_ci is off in .github/crew.yml (CI failed on ${ci.headBranch})`);
   const max = config.fix_ci_attempts;
 
-  // The failed jobs name the checks; their logs are read only for an attempt that starts. The peek
-  // spares a repeat the downloads; the write below decides again on the newest state.
-  const jobs = await ctx.forge.failedJobs(ci.runId, MAX_FAILED_JOBS);
+  // The run's record names its pull request; the event's list of pull requests may be empty, so it is
+  // only checked against. The peek also spares a repeat the log downloads; the write below decides
+  // again on the newest state.
   const prefix = `${runFolder(target.issue, target.run)}/`;
   const peeked = readRun(await ctx.state.load(prefix), target.issue, target.run);
-  if (peeked?.pr?.number !== listed.number)
-    return skip(
-      `run ${target.run} of issue #${target.issue} has no pull request #${listed.number} on record (${peeked ? `its pull request: ${peeked.pr ? `#${peeked.pr.number}` : 'none'}` : 'no such run'})`,
-    );
+  if (!peeked?.pr) return skip(`run ${target.run} of issue #${target.issue} ${peeked ? 'has no pull request' : 'is not on crew/state'}`);
+  const number = peeked.pr.number;
+  const listed = ev.pulls.find((p) => p.headRef === ci.headBranch);
+  if (listed && listed.number !== number) ctx.log.warn(`fix_ci: GitHub lists pull request #${listed.number} for ${ci.headBranch}; the run's is #${number}`);
+  const pull = await ctx.forge.getPull(number);
+  if (pull.state !== 'open' || pull.fromFork || pull.headRef !== ci.headBranch)
+    return skip(`pull request #${number} is not crew's open pull request from ${ci.headBranch}`);
+
+  // The failed jobs name the checks; their logs are read only for an attempt that starts.
+  const jobs = await ctx.forge.failedJobs(ci.runId, MAX_FAILED_JOBS);
   const seen = seenOf(ci, jobs[0]?.name ?? ci.workflow, jobs[0]?.url ?? ci.url);
   const first = decideFixCi(peeked.fixCi, seen, pull.headSha, max);
   const failures: CiFailure[] = [];
@@ -87,7 +87,7 @@ export async function routeCiFailure(ctx: StepContext, ev: PullEvent, ci: CiRun)
   if (changed) await syncPlanComment(ctx, target.issue, target.run);
   // (A decision that changed between the peek and the write only ever changes away from starting.)
   if (decision.kind === 'start' && !failures.length) failures.push(...(jobs.length ? jobs : [undefined]).map((j) => failureOf(ci, j, null)));
-  await act(ctx, decision, { ci, seen, failures, target, pull: { number: listed.number, headRef: ci.headBranch, headSha: pull.headSha }, by, max, at });
+  await act(ctx, decision, { ci, seen, failures, target, pull: { number, headRef: ci.headBranch, headSha: pull.headSha }, by, max, at });
 }
 
 function seenOf(ci: CiRun, job: string, url: string, at = ''): CiFailureSeen {

@@ -94,7 +94,7 @@ describe('route on a failed CI run (fix_ci)', () => {
   });
 
   /** A CI run that failed on the branch's head, its `test` job with LOG; the workflow_run event GitHub sends, as crew reads it. */
-  async function ciFailed(over: { headBranch?: string; headOwner?: string; conclusion?: 'failure' | 'success' } = {}) {
+  async function ciFailed(over: { headBranch?: string; headOwner?: string; conclusion?: 'failure' | 'success'; unlisted?: boolean } = {}) {
     const id = ++runs;
     const headSha = (await gh.repo.branchSha(over.headBranch ?? BRANCH)) ?? 'f'.repeat(40);
     gh.recordWorkflowRun({
@@ -122,7 +122,9 @@ describe('route on a failed CI run (fix_ci)', () => {
     await gh.workflowRunCompleted(id);
     stop();
     const path = join(dir, `event-${id}.json`);
-    writeFileSync(path, JSON.stringify(seen[0]!.payload));
+    const payload = seen[0]!.payload as { workflow_run: { pull_requests: unknown[] } };
+    if (over.unlisted) payload.workflow_run.pull_requests = [];
+    writeFileSync(path, JSON.stringify(payload));
     return { id, headSha, event: readEvent('workflow_run', path) };
   }
 
@@ -149,7 +151,9 @@ describe('route on a failed CI run (fix_ci)', () => {
     await route(context(event, ''));
     expect(comments()).toEqual([]);
     expect(store.commits).toBe(0);
-    expect(lines).toContainEqual(expect.stringMatching(/^fix_ci: fix_ci is off in \.github\/crew\.yml \(CI failed on #\d+\); nothing to do$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^fix_ci: fix_ci is off in \.github\/crew\.yml \(CI failed on crew\/1\/r2\/integration\); nothing to do$/),
+    );
   });
 
   it('with fix_ci on: counts attempt 1 in the run, reads the failed job’s log tail, and says on the pull request what it saw (follow-up runs are not built yet); a repeat of the same failure says nothing more', async () => {
@@ -215,6 +219,14 @@ describe('route on a failed CI run (fix_ci)', () => {
         `^CI failed on ${third.headSha.slice(0, 7)}: \`test\` \\(\`CI\`, \\[job\\]\\(.*\\)\\)\\. crew has used all 2 of its \`fix_ci_attempts\` on this pull request, so it stops here`,
       ),
     );
+  });
+
+  it('finds its pull request from the run’s record when GitHub lists none in the event', async () => {
+    const { event } = await ciFailed({ unlisted: true });
+    expect(event.kind === 'pull' && event.pulls).toEqual([]);
+    await route(context(event, 'fix_ci: true\n'));
+    expect(attempts().attempts.map((a) => a.n)).toEqual([1]);
+    expect(comments()).toEqual([expect.stringContaining('this is attempt 1 of 2')]);
   });
 
   it('ignores a failure on an older head, a fork’s branch named like crew’s, a branch that is no pull request of crew’s, and a success', async () => {
