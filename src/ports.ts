@@ -67,6 +67,16 @@ export interface ReviewThread {
   comments: ReviewComment[];
 }
 
+/** A failed job of a CI workflow run, as the Actions API describes it. */
+export interface FailedJob {
+  id: number;
+  name: string;
+  /** The job's page. */
+  url: string;
+  /** The first step that failed, when GitHub names one. */
+  step: string | null;
+}
+
 /** A wait GitHub's rate limit imposed on this job: when, for how long (unscaled seconds), and on what. */
 export interface RateLimitWait {
   at: string;
@@ -115,6 +125,10 @@ export interface Forge {
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
   workflowRunActive(runId: string): Promise<boolean | undefined>;
+  /** The failed jobs of a workflow run (at most `limit`, first failed first). Needs `actions: read`. */
+  failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
+  /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
+  jobLog(jobId: number): Promise<string | null>;
   /** Every wait GitHub's rate limits imposed on this job so far. */
   rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */

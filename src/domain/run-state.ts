@@ -6,6 +6,7 @@ import { count, crewBranch, nullableText, taskId, text, type Stored } from './st
 import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
 import { FollowUpSchema } from './follow-up';
+import { FixCiStateSchema } from './fix-ci';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -160,8 +161,8 @@ export const RunRecordSchema = z.looseObject({
     commentId,
     createdAt: text,
     workflowRunId: text.optional(),
-    /** Absent: a comment in the conversation. A review's or a review comment's id is `commentId`. */
-    how: z.enum(['label', 'assignee', 'review', 'review_comment']).optional(),
+    /** Absent: a comment in the conversation. A review's or a review comment's id is `commentId`; a failed CI run (fix_ci) has none (0). */
+    how: z.enum(['label', 'assignee', 'review', 'review_comment', 'ci']).optional(),
   }),
   /**
    * What the run starts from and its pull request goes into: the default branch (or `base_branch`),
@@ -218,6 +219,8 @@ export const RunRecordSchema = z.looseObject({
    * run integrates onto `followUp.branch`. Null for every other run.
    */
   followUp: FollowUpSchema.nullable().default(null),
+  /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
+  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null })),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

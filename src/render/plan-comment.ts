@@ -5,6 +5,7 @@ import { runFolder } from '../domain/refs';
 import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
 import { GITHUB, type Surface } from '../domain/surface';
 import { estimateText, minutesNote, money } from './cost';
+import { renderFixCiAttempts } from './fix-ci';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
@@ -197,6 +198,8 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     out.push('');
     out.push(s.warning(line));
   }
+  const ciFixes = renderFixCiAttempts(run.fixCi, s);
+  if (ciFixes.length) out.push('', ...ciFixes);
   if (run.phase === 'INTERRUPTED') {
     out.push('');
     out.push(`${s.bold('Interrupted')} — ${s.command('resume')} to continue. The workflow run was cancelled; work done so far is saved on the task branches.`);

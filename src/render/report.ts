@@ -8,6 +8,7 @@ import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
 import { failoverLines } from './plan-comment';
+import { renderFixCiAttempts } from './fix-ci';
 
 export interface TaskResultText {
   id: string;
@@ -242,6 +243,9 @@ export function renderReport(
   // Where a provider hit its limits and the run went on elsewhere: part of how the result came about.
   const failovers = failoverLines(view.run.failovers ?? []);
   if (failovers.length) out.push(...failovers.map((l) => `> ${l}`), '');
+  // CI failures on the pull request and what crew did about them (fix_ci).
+  const ciFixes = renderFixCiAttempts(view.run.fixCi);
+  if (ciFixes.length) out.push(...ciFixes, '');
   if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
   out.push(
     `**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}${minutesNote(view)}`,

@@ -24,6 +24,8 @@ export interface FollowUpRequest {
   source: 'comment' | 'review' | 'ci';
   /** The event that asked (RunRecord['trigger']): the same trigger again continues the same run. */
   trigger: RunRecord['trigger'];
+  /** Why the follow-up starts, when no person asked in words (a failed CI): the pull request note opens with it. */
+  why?: string;
 }
 
 /** Review text's limits on the way to a prompt: each comment, each hunk, the feedback. */
@@ -36,14 +38,14 @@ const FEEDBACK_CHARS = 6_000;
  * branch for the feedback, every unresolved review thread a writer took part in, and the stated
  * criteria, judged with all the pull request's criteria again; the same pull request, report
  * comment and issue are updated. A comment on the pull request says why when it cannot start
- * (closed, not crew's, a run of the issue still active, nothing asked).
+ * (closed, not crew's, a run of the issue still active, nothing asked), and it returns false.
  */
-export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Promise<void> {
+export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Promise<boolean> {
   const pull = await ctx.forge.getPull(req.pull);
   const own = OWN_PULL_HEAD.exec(pull.headRef);
   if (!own || pull.fromFork) {
     await ctx.forge.postComment(req.pull, `This pull request's branch (\`${pull.headRef}\`) is not one crew opened, so crew does not follow up on it.`);
-    return;
+    return false;
   }
   const issue = Number(own[1]);
   if (pull.state !== 'open') {
@@ -51,7 +53,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       req.pull,
       `This pull request is ${pull.merged ? 'merged' : 'closed'}, so crew does not follow up on it. Comment \`/crew run\` on issue #${issue} to start a new run, which opens a new pull request.`,
     );
-    return;
+    return false;
   }
   const from = await pullsRun(ctx, issue, req.pull);
   if (!from?.view.plan) {
@@ -59,7 +61,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       req.pull,
       `crew has no finished run of issue #${issue} with this pull request on its state branch, so it cannot follow up here. Comment \`/crew run\` on issue #${issue} to start a new run.`,
     );
-    return;
+    return false;
   }
   const { threads, leftOut } = await writersThreads(ctx, req.pull);
   const material: FollowUpMaterial = {
@@ -74,7 +76,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       req.pull,
       'crew found nothing to follow up on: no words after the command and no unresolved review comment by someone with write access. Say what to change, for example `/crew fix rename the option to --dry-run`, or leave review comments first.',
     );
-    return;
+    return false;
   }
   const k = (from.view.run.followUp?.k ?? 0) + 1;
   const request = from.request ?? { title: from.view.run.title, body: '' };
@@ -90,7 +92,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
     added: [],
   };
   const pr = from.view.run.pr!;
-  await startRun(
+  return startRun(
     ctx,
     {
       issue: { number: issue, title: request.title, body: request.body },
@@ -177,10 +179,11 @@ async function announce(
   const where = view.run.planCommentId
     ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(a.issue, view.run.planCommentId))
     : `issue #${a.issue}`;
+  const asked = req.why
+    ? `${req.why} What failed${a.threads ? ` and ${a.threads} unresolved review thread${a.threads === 1 ? '' : 's'}` : ''}`
+    : `asked by @${req.by}: ${a.threads ? `your words and ${a.threads} unresolved review thread${a.threads === 1 ? '' : 's'}` : 'your words'}`;
   const lines = [
-    `crew starts follow-up ${a.k} on this pull request (run ${ctx.surface.runNumber(a.issue, a.run)} of #${a.issue}), asked by @${req.by}: ${
-      a.threads ? `your words and ${a.threads} unresolved review thread${a.threads === 1 ? '' : 's'}` : 'your words'
-    } become new done criteria next to the earlier ones, and the critic judges them all again. New commits go on \`${pull.headRef}\`; nothing is force-pushed. Follow it in ${where}.`,
+    `crew starts follow-up ${a.k} on this pull request (run ${ctx.surface.runNumber(a.issue, a.run)} of #${a.issue})${req.why ? '. ' : ', '}${asked} become new done criteria next to the earlier ones, and the critic judges them all again. New commits go on \`${pull.headRef}\`; nothing is force-pushed. Follow it in ${where}.`,
   ];
   if (a.handPushed)
     lines.push(

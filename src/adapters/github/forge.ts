@@ -11,6 +11,7 @@ import {
   type PullInfo,
   type PullRef,
   type RateLimitWait,
+  type FailedJob,
   type Reaction,
   type RepoPermission,
   type ReviewThread,
@@ -21,6 +22,9 @@ import { BODY_LIMIT, POST_KEY_MARK } from '../../text/markdown';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
+
+/** How much of a job log crew keeps in memory: its end, far more than the tail a follow-up is given. */
+const MAX_LOG_CHARS = 1_000_000;
 
 export interface GitHubForgeOptions {
   owner: string;
@@ -419,6 +423,37 @@ export class GitHubForge implements Forge {
     } catch (e) {
       if (status(e) === 404) return false;
       throw e;
+    }
+  }
+
+  async failedJobs(runId: number, limit: number): Promise<FailedJob[]> {
+    const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: runId, filter: 'latest', per_page: 100 });
+    return jobs
+      .filter((j) => j.conclusion === 'failure' || j.conclusion === 'timed_out')
+      .slice(0, limit)
+      .map((j) => ({
+        id: j.id,
+        name: j.name,
+        url: j.html_url ?? `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${runId}/job/${j.id}`,
+        step: j.steps?.find((s) => s.conclusion === 'failure')?.name ?? null,
+      }));
+  }
+
+  /**
+   * `GET …/actions/jobs/{id}/logs` answers 302 with a short-lived link to the log on another host.
+   * Octokit's fetch (undici) follows it and, the link being another origin, drops the Authorization
+   * header (fetch spec, HTTP-redirect fetch step 13), so crew's token never reaches the log host;
+   * the fake GitHub refuses a log request that carries one.
+   */
+  async jobLog(jobId: number): Promise<string | null> {
+    try {
+      const { data } = await this.gh.rest.actions.downloadJobLogsForWorkflowRun({ ...this.base, job_id: jobId });
+      const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data);
+      return text.length > MAX_LOG_CHARS ? text.slice(-MAX_LOG_CHARS) : text;
+    } catch (e) {
+      // Logs expire (90 days by default), and a job that never started has none: the feedback says so.
+      this.log.warn(`could not read the log of job ${jobId}: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
     }
   }
 

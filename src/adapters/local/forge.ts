@@ -6,6 +6,7 @@ import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge
 import type {
   CommentInfo,
   CommentRef,
+  FailedJob,
   LocalForgeHooks,
   PullInfo,
   PullRef,
@@ -228,6 +229,15 @@ export class LocalForge implements TerminalForge {
 
   async workflowRunActive(runId: string): Promise<boolean> {
     return this.hooks.workflowRunActive(runId);
+  }
+
+  /** No CI runs on a local run's result branch. */
+  async failedJobs(_runId: number, _limit: number): Promise<FailedJob[]> {
+    return [];
+  }
+
+  async jobLog(_jobId: number): Promise<string | null> {
+    return null;
   }
 
   /** No GitHub, no rate limits. */

@@ -18,8 +18,8 @@ type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, comma
  * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
  */
 export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
-  run: (ctx, ev) => startRun(ctx, commentRequest(ctx, ev), 'run'),
-  plan: (ctx, ev) => startRun(ctx, commentRequest(ctx, ev), 'plan'),
+  run: async (ctx, ev) => void (await startRun(ctx, commentRequest(ctx, ev), 'run')),
+  plan: async (ctx, ev) => void (await startRun(ctx, commentRequest(ctx, ev), 'plan')),
   // On crew's own pull request route.ts starts the follow-up; anywhere else there is no branch of crew's to fix.
   fix: async (ctx, ev) => {
     await ctx.forge.postComment(

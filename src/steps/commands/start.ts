@@ -43,7 +43,8 @@ function sameRequest(a: RunRecord['trigger'], b: RunRecord['trigger']): boolean 
   return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId;
 }
 
-export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<void> {
+/** Whether a run started (or this job's earlier attempt's run continued): false when crew said why it did not. */
+export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<boolean> {
   const issue = ev.issue.number;
   try {
     await ctx.config();
@@ -117,7 +118,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
         ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
         : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
     );
-    return;
+    return false;
   }
   const run = outcome.record.run;
   ctx.log.checkpoint('run-created');
@@ -133,11 +134,12 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       run,
       [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id),
     );
-    return;
+    return true;
   }
   const tasks = await planRun(ctx, issue, run);
   setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
+  return true;
 }
 
 /**

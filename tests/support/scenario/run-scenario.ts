@@ -478,12 +478,15 @@ export async function runScenario(
           files[path] = text;
         }
         const user = gh.user(author);
-        await gh.repo.writeCommit({
+        const before = await gh.repo.branchSha(branch);
+        const after = await gh.repo.writeCommit({
           branch,
           files,
           message: step.push.message ?? (path ? `Edit ${path}` : 'a change pushed by hand'),
           identity: { name: user.login, email: `${user.login}@users.noreply.github.com` },
         });
+        // As a push over git would: `push` fires, and starts the workflows that listen to it.
+        await gh.pushedBy(user.login, `refs/heads/${branch}`, before ?? null, after);
       } else if ('github_faults' in step) {
         gh.addFaults(...(step.github_faults as GitHubFault[]));
       } else if ('repo_settings' in step) {

@@ -59,6 +59,8 @@ const samples: Array<[method: string, pathname: string, template: string, params
   ],
   ['GET', '/repos/o/r/actions/runs', '/repos/{owner}/{repo}/actions/runs', { owner: 'o', repo: 'r' }],
   ['GET', '/repos/o/r/actions/runs/8000000001', '/repos/{owner}/{repo}/actions/runs/{run_id}', { owner: 'o', repo: 'r', run_id: '8000000001' }],
+  ['GET', '/repos/o/r/actions/runs/8000000001/jobs', '/repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { owner: 'o', repo: 'r', run_id: '8000000001' }],
+  ['GET', '/repos/o/r/actions/jobs/30000000001/logs', '/repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { owner: 'o', repo: 'r', job_id: '30000000001' }],
   ['GET', '/rate_limit', '/rate_limit', {}],
   ['POST', '/repos/o/r/git/refs', '/repos/{owner}/{repo}/git/refs', { owner: 'o', repo: 'r' }],
   ['PATCH', '/repos/o/r/git/refs/tags/v1', '/repos/{owner}/{repo}/git/refs/{ref}', { owner: 'o', repo: 'r', ref: 'tags/v1' }],

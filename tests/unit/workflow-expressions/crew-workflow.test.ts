@@ -269,4 +269,47 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     expect(evaluateIf(jobIf('merge'), review('crew/4/r2/integration'), succeeded)).toBe(true);
     expect(evaluateIf(jobIf('merge'), review('feature'), succeeded)).toBe(false);
   });
+
+  it('a completed CI run (workflow_run): a failure on crew’s pull request branch in this repository starts route (fix_ci), a success the merge gate; nothing else starts a job (#19 §2)', () => {
+    const ci = (over: Record<string, unknown> = {}, workflow = 'crew'): ExprContext => ({
+      github: {
+        event_name: 'workflow_run',
+        repository: 'acme/widgets',
+        workflow,
+        event: {
+          action: 'completed',
+          workflow: { name: 'CI', path: '.github/workflows/ci.yml' },
+          workflow_run: {
+            name: 'CI',
+            conclusion: 'failure',
+            head_branch: 'crew/4/r2/integration',
+            head_repository: { full_name: 'acme/widgets' },
+            pull_requests: [{ number: 9 }],
+            ...over,
+          },
+        },
+      },
+      inputs: {},
+      needs: {},
+    });
+    const jobs = (c: ExprContext) => ['route', 'merge'].filter((j) => evaluateIf(jobIf(j), c, succeeded));
+    expect(jobs(ci())).toEqual(['route']);
+    expect(jobs(ci({ conclusion: 'success' }))).toEqual(['merge']);
+    // GitHub may list no pull request for the run: route finds crew's pull request itself; the merge gate needs one listed.
+    expect(jobs(ci({ pull_requests: [] }))).toEqual(['route']);
+    expect(jobs(ci({ conclusion: 'success', pull_requests: [] }))).toEqual([]);
+    for (const conclusion of ['cancelled', 'skipped', 'neutral', 'timed_out', 'action_required', null])
+      expect(jobs(ci({ conclusion })), String(conclusion)).toEqual([]);
+    // Task branches, the state branch and a person's branch are ordinary CI traffic.
+    expect(jobs(ci({ head_branch: 'crew/4/r2/t1', pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_branch: 'crew/state', pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_branch: 'feature' }))).toEqual([]);
+    expect(jobs(ci({ head_branch: null, pull_requests: [] }))).toEqual([]);
+    // A fork can name its branch like crew's: its head repository is not this one.
+    expect(jobs(ci({ head_repository: { full_name: 'mallory/widgets' }, pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_repository: null }))).toEqual([]);
+    // crew's own workflow failing on its pull request never starts fix_ci.
+    expect(jobs(ci({ name: 'crew' }))).toEqual([]);
+    expect(jobs(ci({ name: 'CI' }, 'CI'))).toEqual([]);
+  });
 });
