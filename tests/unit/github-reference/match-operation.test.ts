@@ -47,6 +47,13 @@ const samples: Array<[method: string, pathname: string, template: string, params
   ['GET', '/repos/o/r/pulls/7/reviews', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', { owner: 'o', repo: 'r', pull_number: '7' }],
   ['POST', '/repos/o/r/pulls/7/reviews', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', { owner: 'o', repo: 'r', pull_number: '7' }],
   ['POST', '/repos/o/r/pulls/7/comments', '/repos/{owner}/{repo}/pulls/{pull_number}/comments', { owner: 'o', repo: 'r', pull_number: '7' }],
+  ['GET', '/repos/o/r/pulls/7/comments', '/repos/{owner}/{repo}/pulls/{pull_number}/comments', { owner: 'o', repo: 'r', pull_number: '7' }],
+  [
+    'POST',
+    '/repos/o/r/pulls/7/comments/55/replies',
+    '/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies',
+    { owner: 'o', repo: 'r', pull_number: '7', comment_id: '55' },
+  ],
   ['GET', '/repos/o/r/commits/abc123/check-runs', '/repos/{owner}/{repo}/commits/{ref}/check-runs', { owner: 'o', repo: 'r', ref: 'abc123' }],
   ['POST', '/repos/o/r/check-runs', '/repos/{owner}/{repo}/check-runs', { owner: 'o', repo: 'r' }],
   ['GET', '/repos/o/r/commits/abc123/status', '/repos/{owner}/{repo}/commits/{ref}/status', { owner: 'o', repo: 'r', ref: 'abc123' }],
