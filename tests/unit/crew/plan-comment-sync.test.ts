@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
+import type { Log } from '../../../src/ports';
+import { MemoryState } from './memory-state';
 import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
 import { syncPlanComment, type StepContext } from '../../../src/steps/context';
@@ -10,33 +11,6 @@ import { fakeGitHubForTest } from '../../support/github/for-test';
 import { GITHUB } from '../../../src/domain/surface';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-
-/** crew/state in memory: each update is atomic, as the git store's compare-and-swap makes it. */
-class MemoryState implements StateStore {
-  readonly files = new Map<string, string>();
-  private version = 0;
-  private tx(): StateTx {
-    return {
-      read: (p) => this.files.get(p),
-      write: (p, c) => void this.files.set(p, c),
-      remove: (p) => void this.files.delete(p),
-      list: (pre) => [...this.files.keys()].filter((k) => k.startsWith(pre)),
-    };
-  }
-  async load(): Promise<StateSnapshot> {
-    const snap = new Map(this.files);
-    return { version: String(this.version), read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
-  }
-  async update<T>(_prefix: string, _message: string, mutate: (tx: StateTx) => T) {
-    const value = mutate(this.tx());
-    this.version++;
-    return { value, snapshot: await this.load() };
-  }
-  async loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot> {
-    const snap = new Map([...this.files].filter(([p]) => pick(p)));
-    return { version: String(this.version), read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
-  }
-}
 
 describe('syncPlanComment: jobs racing to render the plan comment', () => {
   let gh: FakeGitHub;
