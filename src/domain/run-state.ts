@@ -171,6 +171,11 @@ export const RunRecordSchema = z.looseObject({
    */
   base: z.looseObject({ branch: text, sha: text, pull: z.int().positive().optional() }),
   planCommentId: commentId.nullable(),
+  /**
+   * A follow-up run of this run's pull request took over the plan comment (the issue keeps one live
+   * plan comment): that run's number. This run never edits the comment again.
+   */
+  planCommentPassedTo: z.int().positive().nullable().default(null),
   pr: z.looseObject({ number: z.int().positive(), url: text, reportCommentId: commentId.nullable() }).nullable(),
   /** Tokens spent outside tasks (planning); task usage lives in the task files. */
   usage: UsageSchema,

@@ -88,6 +88,15 @@ export function shownVersion(body: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/**
+ * Which run a plan comment shows (its plan marker), if it says. A follow-up takes over the comment
+ * of the run it continues, and versions count per run, so a version means something only beside its run.
+ */
+export function shownRun(body: string): number | undefined {
+  const m = new RegExp(`${markerPrefix('plan')} issue=\\d+ run=(\\d+) -->`).exec(body);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Mermaid labels cannot hold quotes, brackets or markup; keep them plain. */
 function mermaidLabel(text: string): string {
   return text
@@ -117,7 +126,10 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
   out.push('');
   if (run.followUp)
     out.push(
-      `Follow-up ${run.followUp.k} on pull request #${run.followUp.pull} (continues run ${run.followUp.fromRun}): new commits go on \`${run.followUp.branch}\`, and the critic judges every criterion again.`,
+      `Follow-up ${run.followUp.k} on pull request #${run.followUp.pull} (continues run ${run.followUp.fromRun}, which this comment showed before: ${s.link(
+        'its report',
+        links.stateFile(`${runFolder(run.issue, run.followUp.fromRun)}/report.md`),
+      )}): new commits go on \`${run.followUp.branch}\`, and the critic judges every criterion again.`,
       '',
     );
   if (!plan) {

@@ -13,7 +13,16 @@ const started = (r: Played, event: string) => r.jobs.filter((j) => j.event === e
 interface World {
   runs: Record<
     number,
-    { followUp: unknown; base: unknown; pr: unknown; phase: string; review: { headSha: string } | null; merge: { state: string; reason: string } | null }
+    {
+      followUp: unknown;
+      base: unknown;
+      pr: unknown;
+      phase: string;
+      review: { headSha: string } | null;
+      merge: { state: string; reason: string } | null;
+      planCommentId: number | null;
+      planCommentPassedTo: number | null;
+    }
   >;
   threads: FakeReviewComment[];
   ancestors: Record<string, boolean>;
@@ -51,6 +60,19 @@ async function playFollowUp(name: string): Promise<{ r: Played; w: World }> {
     },
   });
   return { r, w };
+}
+
+/** One plan comment by crew on the issue: run 1's, taken over by run 2 (the follow-up), which it shows. */
+function expectOnePlanComment(r: Played, w: World): void {
+  const plans = r.issue.comments.filter((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan '));
+  expect(plans).toHaveLength(1);
+  expect(plans[0]!.id).toBe(w.runs[1]!.planCommentId);
+  expect(w.runs[2]!.planCommentId).toBe(w.runs[1]!.planCommentId);
+  expect(w.runs[1]!.planCommentPassedTo).toBe(2);
+  expect(plans[0]!.body).toMatch(/^<!-- crew:plan issue=1 run=2 --><!-- crew:version v=\d+ -->\n### crew · run 2 · ✅ Done\n/);
+  expect(plans[0]!.body).toMatch(
+    /Follow-up 1 on pull request #2 \(continues run 1, which this comment showed before: \[its report\]\([^)]*issue-1\/run-1\/report\.md\)\)/,
+  );
 }
 
 describe('follow-up runs on crew’s own pull request (#19 §1)', () => {
@@ -107,8 +129,8 @@ describe('follow-up runs on crew’s own pull request (#19 §1)', () => {
     expect(roots.filter((c) => c.resolved).map((c) => c.body)).toEqual(['Old nit about capitalize, settled already.']);
     // The note on the pull request, and the plan comment of run 2 on the issue.
     expect(crewSaid(r, 2).some((b) => b.startsWith('crew starts follow-up 1 on this pull request (run 2 of #1), asked by @reviewer'))).toBe(true);
-    const plan2 = r.issue.comments.find((c) => c.body.startsWith('<!-- crew:plan issue=1 run=2 -->'))!;
-    expect(plan2.body).toContain('Follow-up 1 on pull request #2 (continues run 1)');
+    // The issue keeps one live plan comment: run 1's, taken over by the follow-up, now showing run 2 with a link to run 1's report.
+    expectOnePlanComment(r, w);
     // Line comments without /crew started no route job; the /crew review did.
     expect(started(r, 'pull_request_review_comment')).toEqual([]);
     expect(started(r, 'pull_request_review').filter((j) => j.startsWith('route'))).toEqual(['route:success']);
@@ -137,6 +159,7 @@ describe('follow-up runs on crew’s own pull request (#19 §1)', () => {
     const report = crewSaid(r, 2).find((b) => /^<!-- crew:report issue=1 run=2 -->/.test(b))!;
     expect(report).toContain(`The branch had commits crew did not make (head ${handHead.slice(0, 7)} when the follow-up started`);
     expect(crewSaid(r, 2).some((b) => b.includes("The critic's earlier pass no longer counts for merging"))).toBe(true);
+    expectOnePlanComment(r, w);
   }, 600_000);
 
   it('iterate_on_review: a writer’s changes-requested review starts a follow-up; with the key off route skips it, logged; an ordinary review starts no job', async () => {

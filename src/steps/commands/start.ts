@@ -97,6 +97,13 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       ...(ev.followUp ? { followUp: { record: ev.followUp.record, pr: ev.followUp.pr } } : {}),
     });
     if (ev.followUp) tx.write(paths.followUp(issue, k), `${JSON.stringify(ev.followUp.material, null, 2)}\n`);
+    // The issue keeps one live plan comment: a follow-up takes over the comment of the run whose pull
+    // request it continues, in this same write, so from here on only the newer run renders into it.
+    const from = ev.followUp ? readRun(tx, issue, ev.followUp.record.fromRun) : undefined;
+    if (from && from.planCommentId !== null) {
+      record.planCommentId = from.planCommentId;
+      writeRun(tx, { ...from, planCommentPassedTo: k }, now);
+    }
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
     tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
@@ -124,6 +131,8 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   ctx.log.checkpoint('run-created');
   ctx.working = { issue, run };
   await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
+  // A follow-up's comment still shows the run it took it over from: show the follow-up at once.
+  if (outcome.kind === 'created' && ev.followUp) await syncPlanComment(ctx, issue, run);
   if (outcome.kind === 'created') await ev.onCreated?.(run);
   if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.

@@ -262,7 +262,12 @@ export const pullRoutes: Record<string, Route> = {
    * A single comment on a line of the diff. GitHub makes it a review of its own (state COMMENTED,
    * no body), so it sends `pull_request_review` (submitted) as well as `pull_request_review_comment`
    * (created): the webhook examples show the pair, the comment's `pull_request_review_id` naming the
-   * review whose body is null. Only `line` (on the new side) is served; `position` is deprecated.
+   * review whose body is null. GitHub's docs do not say so in words; people who consume the events
+   * report the pair for a single comment and for a reply: kubernetes/test-infra#2477 ("commenting on
+   * a review gives two events"), dolphin-emu/sadm#69 ("a review event in addition to a review comment
+   * event when someone replies to an earlier comment or adds a single comment"), and
+   * github/github-mcp-server#540 (a reply made through the API fires `pull_request_review.submitted`
+   * with state `commented`). Only `line` (on the new side) is served; `position` is deprecated.
    */
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
     scope: 'pull-requests',
@@ -380,7 +385,8 @@ export const pullRoutes: Record<string, Route> = {
       };
       gh.reviewComments.push(reply);
       const json = gh.serialize.reviewComment(reply, gh.authorAssociation(principal.login));
-      // The reply carries a review id as any single comment does, so the fake sends that review's event too (more events, never fewer).
+      // A reply is a single comment with a review of its own, so GitHub sends that review's event too
+      // (kubernetes/test-infra#2477, dolphin-emu/sadm#69, github/github-mcp-server#540; see the single comment above).
       const pull = await serializePull(gh, p, false);
       gh.emit(
         principal,
