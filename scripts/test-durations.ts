@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DURATIONS_FILE } from '../tests/support/slowest-first';
+import { DURATIONS_FILE } from '../tests/support/test-durations';
 
 const root = join(import.meta.dirname, '..');
 const cacheRoot = join(root, 'node_modules', '.vite', 'vitest');

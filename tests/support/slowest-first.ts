@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { DURATIONS_FILE, expectedSeconds, readDurations } from './test-durations';
 
 /**
  * Test files in the order that finishes the suite soonest on a few workers: the longest first, the
@@ -8,16 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * on this machine, which a clean clone (CI) does not have, and falls back to file size: a 35-line
  * scenario test that waits 90 s then starts last and the suite ends with one worker busy. So the
  * seconds each file took in a whole run are kept in tests/durations.json (`npm run test:durations`
- * rewrites it); a file not listed there counts as a scenario test if it sits in tests/e2e.
+ * rewrites it); a file not listed there counts as one scenario if it sits in tests/e2e.
  */
-export const DURATIONS_FILE = join('tests', 'durations.json');
-/** A scenario test not yet measured: about one scenario's worth, so it starts among the scenario tests. */
-const UNLISTED_E2E_SECONDS = 40;
-
-export function expectedSeconds(file: string, durations: Record<string, number>): number {
-  return durations[file] ?? (file.startsWith('tests/e2e/') ? UNLISTED_E2E_SECONDS : 0);
-}
-
 export default class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
@@ -25,13 +17,5 @@ export default class SlowestFirst extends BaseSequencer {
     const key = (f: TestSpecification) => relative(root, f.moduleId).split('\\').join('/');
     // Ties (the many short unit files) keep a fixed order by name, so two runs schedule alike.
     return [...files].sort((a, b) => expectedSeconds(key(b), durations) - expectedSeconds(key(a), durations) || key(a).localeCompare(key(b)));
-  }
-}
-
-function readDurations(path: string): Record<string, number> {
-  try {
-    return (JSON.parse(readFileSync(path, 'utf8')) as { seconds: Record<string, number> }).seconds;
-  } catch (e) {
-    throw new Error(`${path}: ${(e as Error).message}; run \`npm run test:durations\` after a whole \`npm test\` to write it`);
   }
 }
