@@ -3,8 +3,7 @@ import type { RunRecord } from '../../src/domain/run-state';
 import { expectFaithful, play, shown } from './helpers';
 
 type Played = Awaited<ReturnType<typeof play>>;
-const crewSaid = (r: Played) =>
-  r.pulls[0]!.comments.filter((c) => c.author === r.crewLogin).map((c) => shown(c.body));
+const crewSaid = (r: Played) => r.pulls[0]!.comments.filter((c) => c.author === r.crewLogin).map((c) => shown(c.body));
 const ciFile = '.github/workflows/ci.yml';
 
 interface World {
@@ -76,19 +75,26 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     expect(intake).toContain('c1: The tests pass');
     expect(w.logDownloads).toEqual([{ jobId: expect.any(Number), status: 200, authorization: false }]);
     // The critic judged the original criterion and the two new ones.
-    expect(pr.body).toMatch(/### Done criteria \(critic: PASS\)\n- ✅ The tests pass \(`npm test`\)\n- ✅ shout trims[^\n]*\n- ✅ The `test` check of the `CI` workflow passes/);
+    expect(pr.body).toMatch(
+      /### Done criteria \(critic: PASS\)\n- ✅ The tests pass \(`npm test`\)\n- ✅ shout trims[^\n]*\n- ✅ The `test` check of the `CI` workflow passes/,
+    );
 
     // On the pull request: the note that the follow-up starts, why, and where; the report comment edited with the follow-up and the attempt.
     const said = crewSaid(r);
     const note = said.find((b) => b.startsWith('crew starts follow-up 1'))!;
     expect(note).toMatch(
-      /^crew starts follow-up 1 on this pull request \(run 2 of #1\)\. CI failed on [0-9a-f]{7}: the `CI` workflow \(\[run\]\([^)]+\)\); with `fix_ci` on, this is attempt 1 of 2 \(`fix_ci_attempts`\)\. What failed become/,
+      /^crew starts follow-up 1 on this pull request \(run 2 of #1\)\. CI failed on [0-9a-f]{7}: the `CI` workflow \(\[run\]\([^)]+\)\); with `fix_ci` on, this is attempt 1 of 2 \(`fix_ci_attempts`\)\. The failed check becomes a new done criterion next to the earlier ones, and the critic judges them all again\./,
     );
     expect(note).toContain('New commits go on `crew/1/r1/integration`; nothing is force-pushed.');
     const reports = said.filter((b) => /^<!-- crew:report /.test(b));
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatch(/^<!-- crew:report issue=1 run=2 -->/);
-    expect(reports[0]).toContain('### Follow-up 1');
+    expect(reports[0]).toContain(
+      '### Follow-up 1\n\nRun 2 continues run 1 on this pull request, started by a failed check (`fix_ci`) for @maintainer: new criteria c2, c3.',
+    );
+    // The report the follow-up wrote shows the attempt (counted on run 1, whose branch the pull request is).
+    expect(reports[0]).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
+    expect(reports[0]).toMatch(/^- Attempt 1 on [0-9a-f]{7}: `test` \(`CI`, \[job\]/m);
     expect(said.filter((b) => /fix_ci_attempts.*stops here/.test(b))).toEqual([]);
     // The attempt is counted once, on run 1 (whose branch the pull request is), and shown in the plan comment.
     expect(w.runs[1]!.fixCi.attempts.map((a) => [a.n, a.headSha, a.checks.map((c) => `${c.workflow}/${c.job}`), a.outcome])).toEqual([
@@ -107,7 +113,14 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     // Three pushes by the maintainer, three CI runs, each failing in `test`; crew's pushes (GITHUB_TOKEN) started none.
     expect(w.ci.map((c) => `${c.actor}:${c.result}`)).toEqual(['maintainer:failure', 'maintainer:failure', 'maintainer:failure']);
     const byWorkflowRun = r.jobs.filter((j) => j.event === 'workflow_run');
-    expect(byWorkflowRun.filter((j) => j.result !== 'skipped').map((j) => `${j.job}:${j.result}`)).toEqual(['route:success', 'route:success', 'route:success']);
+    // Each started crew's route job; the first two went on to plan a follow-up and start its work.
+    expect(byWorkflowRun.filter((j) => j.result !== 'skipped').map((j) => `${j.job}:${j.result}`)).toEqual([
+      'route:success',
+      'work:success',
+      'route:success',
+      'work:success',
+      'route:success',
+    ]);
 
     // Two follow-ups (runs 2 and 3), each from a CI failure, each finished on the same branch; no run 4.
     expect(Object.keys(w.runs)).toEqual(['1', '2', '3']);
@@ -125,7 +138,9 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     const notes = said.filter((b) => b.startsWith('crew starts follow-up'));
     expect(notes).toHaveLength(2);
     expect(notes[0]).toContain('this is attempt 1 of 2 (`fix_ci_attempts`)');
-    expect(notes[1]).toMatch(/^crew starts follow-up 2 on this pull request \(run 3 of #1\)\. CI failed on [0-9a-f]{7}[^\n]*this is attempt 2 of 2 \(`fix_ci_attempts`\)/);
+    expect(notes[1]).toMatch(
+      /^crew starts follow-up 2 on this pull request \(run 3 of #1\)\. CI failed on [0-9a-f]{7}[^\n]*this is attempt 2 of 2 \(`fix_ci_attempts`\)/,
+    );
     // Each follow-up's intake read its failure's log tail; the second keeps the first one's criteria.
     expect(w.intakePrompts).toHaveLength(3);
     for (const p of w.intakePrompts.slice(1)) {
