@@ -61,7 +61,7 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     expect(run2.followUp).toMatchObject({ pull: pr.number, k: 1, fromRun: 1, branch: 'crew/1/r1/integration', source: 'ci', added: ['c2', 'c3'] });
     expect(run2.base.sha).toBe(w.ci[1]!.head);
     expect(run2.review!.headSha).toBe(pr.headSha);
-    for (const sha of [w.runs[1]!.review!.headSha, w.ci[1]!.head]) expect(w.ancestors[sha]).toBe(true);
+    for (const sha of [w.runs[1]!.review!.headSha!, w.ci[1]!.head]) expect(w.ancestors[sha]).toBe(true);
     expect(w.files['src/index.js']).toContain("return text.trim().toUpperCase() + '!';");
     expect(w.files['test/shout.test.js']).toContain("assert.equal(shout('  hi '), 'HI!');");
 
@@ -131,7 +131,7 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
       expect(w.runs[k]!.phase).toBe('COMPLETED');
       expect(w.runs[k]!.followUp).toMatchObject({ pull: pr.number, k: n, branch: 'crew/1/r1/integration', source: 'ci' });
       expect(w.runs[k]!.base.sha).toBe(w.ci[n - 1]!.head);
-      expect(w.ancestors[w.runs[k]!.review!.headSha]).toBe(true);
+      expect(w.ancestors[w.runs[k]!.review!.headSha!]).toBe(true);
     }
 
     const said = crewSaid(r);
