@@ -17,7 +17,7 @@ interface World {
   files: Record<string, string | undefined>;
 }
 
-async function playFixCi(name: string, edit?: Parameters<typeof play>[1]['edit']): Promise<{ r: Played; w: World }> {
+async function playFixCi(name: string, edit?: NonNullable<Parameters<typeof play>[1]>['edit']): Promise<{ r: Played; w: World }> {
   const w: World = { runs: {}, ci: [], ancestors: {}, forcedPushes: 0, intakePrompts: [], logDownloads: [], files: {} };
   const r = await play(name, {
     ...(edit ? { edit } : {}),
