@@ -66,7 +66,7 @@ function lookBeforeMerging(j: Judgment | null): string[] {
   ];
 }
 
-const SOURCE = { comment: 'a comment', review: 'a review', ci: 'a failed check' } as const;
+const SOURCE = { comment: 'a comment', review: 'a review' } as const;
 
 /** A follow-up's short section: which follow-up, what it added, and what the critic judged (crew's own words, no model text). */
 function followUpLines(view: RunView): string[] {
@@ -77,7 +77,7 @@ function followUpLines(view: RunView): string[] {
   return [
     `### Follow-up ${f.k}`,
     '',
-    `Run ${view.run.run} continues run ${f.fromRun} on this pull request, asked by @${view.run.requestedBy} in ${SOURCE[f.source]}: ${added}${threads}. The critic judged every criterion again, the earlier ones and the new ones. New commits went on top of the branch; nothing was force-pushed.`,
+    `Run ${view.run.run} continues run ${f.fromRun} on this pull request, ${f.source === 'ci' ? `started by a failed check (\`fix_ci\`) for @${view.run.requestedBy}` : `asked by @${view.run.requestedBy} in ${SOURCE[f.source]}`}: ${added}${threads}. The critic judged every criterion again, the earlier ones and the new ones. New commits went on top of the branch; nothing was force-pushed.`,
     ...(handPushed(f, view.run.base.sha)
       ? [
           '',

@@ -2,7 +2,7 @@ import { runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import { logPhase, type RunRecord, type RunView } from '../domain/run-state';
 import { renderPullBody, renderReport, renderReportSummary, reportMarker, type TaskResultText } from '../render/report';
-import { paths, planOf, refreshExecutionLog, writeRun } from '../state/run-files';
+import { paths, planOf, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
@@ -15,6 +15,7 @@ import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanCo
 import { replyInThreads } from './follow-up';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
+import { runOfPullBranch } from '../domain/fix-ci';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -137,7 +138,10 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const loaded = await loadView(ctx, issue, run);
   const mergeState = await decideMerge(ctx, loaded, pr.number);
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
-  const report = renderReport(current, results, links, judgment, acceptedBy, { notes, earlier: await earlierJudgments(ctx.state, current) });
+  const report = renderReport(await withPullsCiAttempts(ctx, current), results, links, judgment, acceptedBy, {
+    notes,
+    earlier: await earlierJudgments(ctx.state, current),
+  });
   // A PR crew just created has no comments to search.
   let reportId =
     current.run.pr?.reportCommentId ??
@@ -195,4 +199,16 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, target);
+}
+
+/**
+ * fix_ci counts its attempts on the run whose branch the pull request is (crew/N/rK/integration),
+ * and a follow-up run keeps that branch; so the report a follow-up writes on the same pull request
+ * shows that run's attempts (the follow-up's own record holds none). Only for rendering.
+ */
+async function withPullsCiAttempts(ctx: StepContext, view: RunView): Promise<RunView> {
+  const owner = view.run.followUp ? runOfPullBranch(view.run.followUp.branch) : undefined;
+  if (!owner || (owner.issue === view.run.issue && owner.run === view.run.run)) return view;
+  const rec = readRun(await ctx.state.load(`${runFolder(owner.issue, owner.run)}/`), owner.issue, owner.run);
+  return rec?.fixCi.attempts.length ? { ...view, run: { ...view.run, fixCi: rec.fixCi } } : view;
 }

@@ -179,11 +179,13 @@ async function announce(
   const where = view.run.planCommentId
     ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(a.issue, view.run.planCommentId))
     : `issue #${a.issue}`;
+  const checks = req.criteria?.length ?? 0;
   const asked = req.why
-    ? `${req.why} What failed${a.threads ? ` and ${a.threads} unresolved review thread${a.threads === 1 ? '' : 's'}` : ''}`
+    ? `${req.why} The failed check${checks === 1 ? '' : 's'}${a.threads ? ` and ${a.threads} unresolved review thread${a.threads === 1 ? '' : 's'}` : ''}`
     : `asked by @${req.by}: ${a.threads ? `your words and ${a.threads} unresolved review thread${a.threads === 1 ? '' : 's'}` : 'your words'}`;
+  const become = req.why && checks === 1 && !a.threads ? 'becomes a new done criterion' : 'become new done criteria';
   const lines = [
-    `crew starts follow-up ${a.k} on this pull request (run ${ctx.surface.runNumber(a.issue, a.run)} of #${a.issue})${req.why ? '. ' : ', '}${asked} become new done criteria next to the earlier ones, and the critic judges them all again. New commits go on \`${pull.headRef}\`; nothing is force-pushed. Follow it in ${where}.`,
+    `crew starts follow-up ${a.k} on this pull request (run ${ctx.surface.runNumber(a.issue, a.run)} of #${a.issue})${req.why ? '. ' : ', '}${asked} ${become} next to the earlier ones, and the critic judges them all again. New commits go on \`${pull.headRef}\`; nothing is force-pushed. Follow it in ${where}.`,
   ];
   if (a.handPushed)
     lines.push(

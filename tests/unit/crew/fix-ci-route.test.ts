@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { readEvent } from '../../../src/event';
+import { loadTemplate } from '../../../src/templates';
 import { GITHUB } from '../../../src/domain/surface';
 import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
 import type { StepContext } from '../../../src/steps/context';
 import { route } from '../../../src/steps/route';
-import { readRun } from '../../../src/state/run-files';
+import type { ModelRequest } from '../../../src/ports';
+import { paths, readRun } from '../../../src/state/run-files';
 import type { FakeGitHub, GitHubEvent } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
@@ -58,6 +60,9 @@ const LOG = [
   '',
 ].join('\n');
 
+/** Thrown by the model stub: the follow-up run started and reached its first model call (intake), where these tests stop. */
+class StopAtIntake extends Error {}
+
 describe('route on a failed CI run (fix_ci)', () => {
   let gh: FakeGitHub;
   let store: MemoryStore;
@@ -65,6 +70,8 @@ describe('route on a failed CI run (fix_ci)', () => {
   let planComment: number;
   let lines: string[];
   let runs = 8_000_000_100;
+  let issue: number;
+  let intake: ModelRequest[];
 
   beforeEach(async () => {
     ({ gh } = await fakeGitHubForTest({ prefix: 'fix-ci-route-', apiUrl: true }));
@@ -77,21 +84,32 @@ describe('route on a failed CI run (fix_ci)', () => {
       message: 'crew: integrate t1',
     });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    const issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
+    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
     pull = (await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Add', head: BRANCH, base: 'main' })).data.number;
     // The run's plan comment, on the issue, as crew posted it.
     const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write' }), baseUrl: gh.url });
     planComment = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: 'plan' })).data.id;
     store = new MemoryStore();
-    const rec = view(['success', 'success', 'success'], {
+    finished(2);
+    lines = [];
+    intake = [];
+  });
+
+  /** Run k of the issue as a finished run with crew's pull request and a plan (what a follow-up continues). */
+  function finished(k: number, phase: 'COMPLETED' | 'EXECUTING' = 'COMPLETED') {
+    const v = view(['success', 'success', 'success'], {
       issue,
-      phase: 'COMPLETED',
+      run: k,
+      phase,
       planCommentId: planComment,
       pr: { number: pull, url: `${gh.url}/pull/${pull}`, reportCommentId: null },
-    }).run;
-    store.files.set(`issue-${issue}/run-2/run.json`, JSON.stringify(rec, null, 2));
-    lines = [];
-  });
+    });
+    // What the record already holds of the pull request's follow-ups and CI attempts stays.
+    const old = store.files.get(paths.run(issue, k));
+    const { fixCi, followUp } = old ? (JSON.parse(old) as { fixCi?: unknown; followUp?: unknown }) : {};
+    store.files.set(paths.run(issue, k), JSON.stringify({ ...v.run, ...(fixCi ? { fixCi } : {}), ...(followUp ? { followUp } : {}) }, null, 2));
+    store.files.set(paths.planJson(issue, k), JSON.stringify(v.plan, null, 2));
+  }
 
   /** A CI run that failed on the branch's head, its `test` job with LOG; the workflow_run event GitHub sends, as crew reads it. */
   async function ciFailed(over: { headBranch?: string; headOwner?: string; conclusion?: 'failure' | 'success'; unlisted?: boolean } = {}) {
@@ -139,12 +157,30 @@ describe('route on a failed CI run (fix_ci)', () => {
       log,
       surface: GITHUB,
       runId: '7',
+      template: (name: string) => loadTemplate(name),
+      // Planning reads the agent instructions at the follow-up's base, from the fake's repository.
+      repo: { readFileAt: async (rev: string, path: string) => (await gh.repo.readFile(rev, path)) ?? undefined },
+      model: () => ({
+        complete: async (req: ModelRequest) => {
+          intake.push(req);
+          throw new StopAtIntake('stopped at the follow-up’s first model call');
+        },
+      }),
       output: () => undefined,
     } as unknown as StepContext;
   }
 
   const comments = () => [...gh.comments.values()].filter((c) => c.issue === pull).map((c) => c.body);
-  const attempts = () => readRun({ read: (p) => store.files.get(p), list: () => [] }, 1, 2)!.fixCi;
+  const reader = { read: (p: string) => store.files.get(p), list: (pre: string) => [...store.files.keys()].filter((k) => k.startsWith(pre)) };
+  const attempts = () => readRun(reader, issue, 2)!.fixCi;
+  /** route, for a failure that starts a follow-up: it runs until the follow-up's intake asks the model. */
+  const routeToIntake = async (ctx: StepContext) => {
+    const e = await route(ctx).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    if (!(e instanceof StopAtIntake)) throw e ?? new Error("route did not reach the follow-up's intake");
+  };
 
   it('with fix_ci off: a logged skip, no comment, no state write', async () => {
     const { event } = await ciFailed();
@@ -156,9 +192,9 @@ describe('route on a failed CI run (fix_ci)', () => {
     );
   });
 
-  it('with fix_ci on: counts attempt 1 in the run, reads the failed job’s log tail, and says on the pull request what it saw (follow-up runs are not built yet); a repeat of the same failure says nothing more', async () => {
+  it('with fix_ci on: counts attempt 1 in the run, reads the failed job’s log tail, and starts follow-up run 3 on the pull request with the criterion and the log tail; a repeat of the same failure starts nothing more', async () => {
     const { id, headSha, event } = await ciFailed();
-    await route(context(event, 'fix_ci: true\n'));
+    await routeToIntake(context(event, 'fix_ci: true\n'));
     expect(attempts().attempts).toEqual([
       {
         n: 1,
@@ -176,14 +212,32 @@ describe('route on a failed CI run (fix_ci)', () => {
         outcome: 'requested',
       },
     ]);
-    const [body] = comments();
-    expect(body).toContain(`CI failed on ${headSha.slice(0, 7)}: the \`CI\` workflow`);
-    expect(body).toContain('this is attempt 1 of 2 (`fix_ci_attempts`)');
-    expect(body).toContain('crew cannot start a follow-up run on its own pull request yet (not built)');
-    expect(body).toContain('- the `test` check of the `CI` workflow passes');
-    // The log tail: no timestamps or colours, the token redacted, the runner's cleanup left out.
-    expect(body).toContain('FAIL tests/add.test.ts > adds\nAssertionError: expected 4 to be 3 (token ***)\n##[error]Process completed with exit code 1.');
-    expect(body).not.toMatch(/ghp_|2026-11-27T10:00|\u001b|orphan/);
+    // Run 3: a follow-up of run 2 from a failed check, on the pull request's branch and head.
+    const run3 = readRun(reader, issue, 3)!;
+    expect(run3.phase).toBe('PLANNING');
+    expect(run3.followUp).toMatchObject({ pull, k: 1, fromRun: 2, branch: BRANCH, source: 'ci', threads: [] });
+    expect(run3.base.sha).toBe(headSha);
+    expect(run3.trigger).toMatchObject({ commentId: 0, how: 'ci', workflowRunId: '7' });
+    // followup.json: the criterion, and the feedback with the log tail (no timestamps or colours, the token redacted, no cleanup).
+    const material = JSON.parse(store.files.get(paths.followUp(issue, 3))!) as { feedback: string; criteria: string[] };
+    expect(material.criteria).toEqual(['the `test` check of the `CI` workflow passes']);
+    expect(material.feedback).toContain(`The \`CI\` workflow failed on this pull request's head ${headSha.slice(0, 7)}: job \`test\`, step \`Run npm test\`.`);
+    expect(material.feedback).toContain(
+      'FAIL tests/add.test.ts > adds\nAssertionError: expected 4 to be 3 (token ***)\n##[error]Process completed with exit code 1.',
+    );
+    expect(material.feedback).not.toMatch(/ghp_|2026-11-27T10:00|\u001b|orphan/);
+    // Intake is what asks the model first, with both.
+    const prompt = JSON.stringify(intake[0]?.messages);
+    expect(prompt).toContain('Follow-up 1 on pull request');
+    expect(prompt).toContain('the `test` check of the `CI` workflow passes');
+    expect(prompt).toContain('AssertionError: expected 4 to be 3 (token ***)');
+    // The note on the pull request says why, which attempt, and where to follow it.
+    const [note] = comments();
+    expect(note).toMatch(
+      new RegExp(
+        `^crew starts follow-up 1 on this pull request \\(run 3 of #${issue}\\)\\. CI failed on ${headSha.slice(0, 7)}: the \`CI\` workflow \\(\\[run\\]\\([^)]+\\)\\); with \`fix_ci\` on, this is attempt 1 of 2 \\(\`fix_ci_attempts\`\\)\\. The failed check becomes a new done criterion`,
+      ),
+    );
     // The plan comment on the issue lists the attempt.
     expect(gh.comments.get(planComment)!.body).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
     // Only the failed job's log was read, through the redirect, without the token.
@@ -191,25 +245,34 @@ describe('route on a failed CI run (fix_ci)', () => {
 
     await route(context(event, 'fix_ci: true\n'));
     expect(comments()).toHaveLength(1);
+    expect(readRun(reader, issue, 4)).toBeUndefined();
     expect(attempts().attempts).toHaveLength(1);
     expect(gh.logDownloads).toHaveLength(1);
     expect(lines).toContainEqual(expect.stringMatching(/is already counted in attempt 1; nothing to do$/));
   });
 
-  it('crew’s fixes failing again: attempt 2 on the next head, then the attempts are used up: one comment per head, and it stops', async () => {
+  it('crew’s fixes failing again: attempt 2 on the next head starts follow-up 2, then the attempts are used up: one comment per head, and no run starts', async () => {
     const config = 'fix_ci: true\nfix_ci_attempts: 2\n';
-    await route(context((await ciFailed()).event, config));
+    await routeToIntake(context((await ciFailed()).event, config));
+    finished(3); // follow-up 1 finished and pushed its fix
     await gh.repo.writeCommit({ branch: BRANCH, files: { 'src/add.ts': 'export const add = (a, b) => a * b;\n' }, message: 'crew: fix attempt 1' });
-    await route(context((await ciFailed()).event, config));
+    await routeToIntake(context((await ciFailed()).event, config));
+    expect(readRun(reader, issue, 4)!.followUp).toMatchObject({ k: 2, fromRun: 3, source: 'ci' });
+    finished(4);
     await gh.repo.writeCommit({ branch: BRANCH, files: { 'src/add.ts': 'export const add = (a, b) => b - a;\n' }, message: 'crew: fix attempt 2' });
     const third = await ciFailed();
     await route(context(third.event, config));
     await route(context((await ciFailed()).event, config)); // a re-run of the same CI on the same head
-    expect(attempts().attempts.map((a) => a.n)).toEqual([1, 2]);
+    expect(readRun(reader, issue, 5)).toBeUndefined();
+    expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([
+      [1, 'requested'],
+      [2, 'requested'],
+    ]);
     expect(attempts().exhaustedNotedFor).toBe(third.headSha);
     const said = comments();
     expect(said).toHaveLength(3);
-    expect(said[1]).toContain('this is attempt 2 of 2');
+    expect(said[0]).toMatch(/^crew starts follow-up 1 [^\n]*this is attempt 1 of 2/);
+    expect(said[1]).toMatch(/^crew starts follow-up 2 [^\n]*this is attempt 2 of 2/);
     const plan = gh.comments.get(planComment)!.body;
     expect(plan).toContain('**CI fixes** (`fix_ci`): 2 of 2 attempts used.');
     expect(plan).toMatch(/- Attempt 1 on [0-9a-f]{7}: `test` \(`CI`, \[job\]\([^)]+\)\) failed; follow-up run requested\.\n- Attempt 2 on /);
@@ -221,10 +284,20 @@ describe('route on a failed CI run (fix_ci)', () => {
     );
   });
 
+  it('a follow-up that cannot start (a run of the issue is still working) is said on the pull request, and the attempt is marked not started but counted', async () => {
+    finished(2, 'EXECUTING');
+    await route(context((await ciFailed()).event, 'fix_ci: true\n'));
+    expect(readRun(reader, issue, 3)).toBeUndefined();
+    expect(intake).toEqual([]);
+    expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'not-started']]);
+    expect(comments()).toEqual([expect.stringMatching(/^crew is still working on issue #\d+ \(run 2, executing\), so this follow-up did not start/)]);
+    expect(lines).toContainEqual('fix_ci: attempt 1 did not start');
+  });
+
   it('finds its pull request from the run’s record when GitHub lists none in the event', async () => {
     const { event } = await ciFailed({ unlisted: true });
     expect(event.kind === 'pull' && event.pulls).toEqual([]);
-    await route(context(event, 'fix_ci: true\n'));
+    await routeToIntake(context(event, 'fix_ci: true\n'));
     expect(attempts().attempts.map((a) => a.n)).toEqual([1]);
     expect(comments()).toEqual([expect.stringContaining('this is attempt 1 of 2')]);
   });
