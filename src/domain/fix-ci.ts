@@ -74,22 +74,37 @@ export type FixCiDecision =
  * counted is never counted again, even when the attempts are used up.
  */
 export function decideFixCi(state: FixCiState, seen: CiFailureSeen, pullHead: string, max: number): FixCiDecision {
-  const onHead = state.attempts.find((a) => a.headSha === seen.headSha);
+  // An attempt that could not start (a run of the issue was still working) pushed nothing: it is not
+  // counted, and the same failure again (a re-run of the failed jobs) may start it.
+  const onHead = state.attempts.find((a) => a.headSha === seen.headSha && a.outcome === 'requested');
   if (onHead) {
     // The same check, or the same workflow run again (GitHub re-sends an event; a re-run keeps the run's id).
     const same = onHead.checks.some((c) => (c.workflow === seen.check.workflow && c.job === seen.check.job) || c.runId === seen.check.runId);
     return { kind: same ? 'duplicate' : 'same-head', n: onHead.n };
   }
   if (seen.headSha !== pullHead) return { kind: 'stale', pullHead };
-  if (state.attempts.length >= max) return { kind: 'exhausted', max, say: state.exhaustedNotedFor !== seen.headSha };
-  return { kind: 'start', n: state.attempts.length + 1 };
+  const used = usedAttempts(state);
+  if (used >= max) return { kind: 'exhausted', max, say: state.exhaustedNotedFor !== seen.headSha };
+  return { kind: 'start', n: used + 1 };
+}
+
+/** The attempts that count against `fix_ci_attempts`: the ones handed to a follow-up run that started. */
+export function usedAttempts(state: FixCiState): number {
+  return state.attempts.filter((a) => a.outcome === 'requested').length;
 }
 
 /** The state after a decision, as the route step writes it in the same compare-and-swap that made it. */
 export function recordFixCi(state: FixCiState, seen: CiFailureSeen, decision: FixCiDecision, at: string): FixCiState {
   switch (decision.kind) {
     case 'start':
-      return { ...state, attempts: [...state.attempts, { n: decision.n, headSha: seen.headSha, checks: [seen.check], at, outcome: 'requested' }] };
+      // An attempt that did not start and carries this number (the same failure retried, or a later head) gives way to it.
+      return {
+        ...state,
+        attempts: [
+          ...state.attempts.filter((a) => a.outcome === 'requested' || a.n !== decision.n),
+          { n: decision.n, headSha: seen.headSha, checks: [seen.check], at, outcome: 'requested' },
+        ],
+      };
     case 'same-head':
       return {
         ...state,
@@ -103,7 +118,11 @@ export function recordFixCi(state: FixCiState, seen: CiFailureSeen, decision: Fi
   }
 }
 
-/** Marks attempt `n` as not started (the entry point refused); it still counts, so a refusal cannot loop either. */
+/**
+ * Marks attempt `n` as not started (the entry point refused, and said why on the pull request). It
+ * pushed nothing, so it does not count against `fix_ci_attempts`: a re-run of the failed jobs, or
+ * the next head's failure, may start it. A refusal cannot loop: only a new CI run asks again.
+ */
 export function attemptNotStarted(state: FixCiState, n: number): FixCiState {
   return { ...state, attempts: state.attempts.map((a) => (a.n === n ? { ...a, outcome: 'not-started' as const } : a)) };
 }

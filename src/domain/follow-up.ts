@@ -62,6 +62,8 @@ export const FollowUpMaterialSchema = z.looseObject({
   kept: z.array(CriterionSchema),
   /** How many unresolved threads were left out to keep the prompt bounded. */
   leftOut: count.default(0),
+  /** Who gave the feedback: a person (a comment or a review), or a failed CI run whose log tail it is. */
+  source: z.enum(['comment', 'review', 'ci']).default('comment'),
 });
 export type FollowUpMaterial = Stored<typeof FollowUpMaterialSchema>;
 
@@ -76,7 +78,9 @@ const where = (t: { path: string; line: number | null }) => `\`${t.path}\`${t.li
  */
 export function followUpItems(m: FollowUpMaterial): string[] {
   return [
-    ...(m.feedback.trim() ? [`Do what the reviewer asked: ${oneLine(m.feedback)}`] : []),
+    ...(m.feedback.trim()
+      ? [m.source === 'ci' ? `Make the failed check pass; what it printed: ${oneLine(m.feedback)}` : `Do what the reviewer asked: ${oneLine(m.feedback)}`]
+      : []),
     ...m.threads.map((t) => `Address the review comment on ${where(t)}: ${oneLine(t.comments.map((c) => c.body).join(' / '))}`),
     ...m.criteria.map(oneLine),
   ];
@@ -85,7 +89,7 @@ export function followUpItems(m: FollowUpMaterial): string[] {
 /** The follow-up's part of the request: the feedback and each thread with its diff hunk, for intake and the planner. */
 export function followUpSection(m: FollowUpMaterial, k: number, pull: number): string {
   const out = [`## Follow-up ${k} on pull request #${pull}`, '', 'The pull request is open and its earlier work stays; this follow-up changes it further.', ''];
-  if (m.feedback.trim()) out.push('### Feedback', '', m.feedback.trim(), '');
+  if (m.feedback.trim()) out.push(m.source === 'ci' ? "### What failed (the end of the failed CI job's log)" : '### Feedback', '', m.feedback.trim(), '');
   if (m.threads.length) {
     out.push('### Unresolved review comments', '');
     for (const t of m.threads) {

@@ -1,4 +1,4 @@
-import type { CiCheck, FixCiState } from '../domain/fix-ci';
+import { usedAttempts, type CiCheck, type FixCiState } from '../domain/fix-ci';
 import { GITHUB, type Surface } from '../domain/surface';
 import { codeSpan } from '../text/markdown';
 
@@ -26,10 +26,11 @@ function list(items: string[]): string {
 export function renderFixCiAttempts(state: FixCiState, s: Surface = GITHUB): string[] {
   if (!state.attempts.length && !state.exhaustedNotedFor) return [];
   const of = state.limit === null ? '' : ` of ${state.limit}`;
-  const lines = [`${s.bold('CI fixes')} (\`fix_ci\`): ${state.attempts.length}${of} attempts used.`, ''];
+  const used = usedAttempts(state);
+  const lines = [`${s.bold('CI fixes')} (\`fix_ci\`): ${used}${of} attempt${used === 1 && !of ? '' : 's'} used.`, ''];
   for (const a of state.attempts) {
     const failed = list(a.checks.map((c) => checkText(c, s)));
-    const what = a.outcome === 'requested' ? 'follow-up run requested' : 'no follow-up run started';
+    const what = a.outcome === 'requested' ? 'follow-up run requested' : 'no follow-up run started (a run was still working), not counted';
     lines.push(`- Attempt ${a.n} on ${short(a.headSha)}: ${failed} failed; ${what}.`);
   }
   if (state.exhaustedNotedFor) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
+import { runOfPullBranch } from '../domain/fix-ci';
 import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
@@ -207,7 +208,7 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
   for (let round = 0; round < SYNC_ROUNDS; round++) {
     await noteRateLimits(ctx, issue, run);
     await noteFailovers(ctx, issue, run);
-    const view = await loadView(ctx, issue, run);
+    const view = await withPullsCiAttempts(ctx, await loadView(ctx, issue, run));
     const id = view.run.planCommentId;
     if (id === null) return;
     const heir = view.run.planCommentPassedTo;
@@ -235,6 +236,34 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
   ctx.log.warn(
     `the plan comment of issue #${issue} run ${run} may lag the state: it kept moving through ${SYNC_ROUNDS} rewrites; the next step that syncs it will catch up`,
   );
+}
+
+/**
+ * fix_ci counts its attempts on the run whose branch the pull request is (crew/N/rK/integration),
+ * and a follow-up run keeps that branch; so the report a follow-up writes on the same pull request
+ * and the plan comment it holds show that run's attempts (the follow-up's own record holds none).
+ * Only for rendering.
+ */
+export async function withPullsCiAttempts(ctx: StepContext, view: RunView): Promise<RunView> {
+  const owner = view.run.followUp ? runOfPullBranch(view.run.followUp.branch) : undefined;
+  if (!owner || (owner.issue === view.run.issue && owner.run === view.run.run)) return view;
+  const rec = readRun(await ctx.state.load(`${runFolder(owner.issue, owner.run)}/`), owner.issue, owner.run);
+  return rec?.fixCi.attempts.length ? { ...view, run: { ...view.run, fixCi: rec.fixCi } } : view;
+}
+
+/**
+ * Syncs the plan comment through whichever run holds it now: `run`, or the follow-up it was passed
+ * on to (and so on). For a change to an older run's record that the newest run's rendering shows
+ * (fix_ci's attempts).
+ */
+export async function syncPlanCommentHolder(ctx: StepContext, issue: number, run: number): Promise<void> {
+  let holder = run;
+  for (let hops = 0; hops < 100; hops++) {
+    const next = readRun(await ctx.state.load(`${runFolder(issue, holder)}/`), issue, holder)?.planCommentPassedTo ?? null;
+    if (next === null) break;
+    holder = next;
+  }
+  await syncPlanComment(ctx, issue, holder);
 }
 
 /** How many of this job's rate-limit waits are already in the run's record. */

@@ -2,7 +2,7 @@ import { runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import { logPhase, type RunRecord, type RunView } from '../domain/run-state';
 import { renderPullBody, renderReport, renderReportSummary, reportMarker, type TaskResultText } from '../render/report';
-import { paths, planOf, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
+import { paths, planOf, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
@@ -11,11 +11,10 @@ import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
-import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
+import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { replyInThreads } from './follow-up';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
-import { runOfPullBranch } from '../domain/fix-ci';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -199,16 +198,4 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, target);
-}
-
-/**
- * fix_ci counts its attempts on the run whose branch the pull request is (crew/N/rK/integration),
- * and a follow-up run keeps that branch; so the report a follow-up writes on the same pull request
- * shows that run's attempts (the follow-up's own record holds none). Only for rendering.
- */
-async function withPullsCiAttempts(ctx: StepContext, view: RunView): Promise<RunView> {
-  const owner = view.run.followUp ? runOfPullBranch(view.run.followUp.branch) : undefined;
-  if (!owner || (owner.issue === view.run.issue && owner.run === view.run.run)) return view;
-  const rec = readRun(await ctx.state.load(`${runFolder(owner.issue, owner.run)}/`), owner.issue, owner.run);
-  return rec?.fixCi.attempts.length ? { ...view, run: { ...view.run, fixCi: rec.fixCi } } : view;
 }

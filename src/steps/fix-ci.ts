@@ -6,7 +6,7 @@ import { fixCiExhaustedComment } from '../render/fix-ci';
 import { codeSpan } from '../text/markdown';
 import { runFolder } from '../domain/refs';
 import { readRun, writeRun } from '../state/run-files';
-import { nowIso, syncPlanComment, updateRun, type StepContext } from './context';
+import { nowIso, syncPlanCommentHolder, updateRun, type StepContext } from './context';
 import { startFollowUp } from './follow-up';
 
 /**
@@ -85,7 +85,7 @@ export async function routeCiFailure(ctx: StepContext, ev: PullEvent, ci: CiRun)
     return { decision: d, by: rec.requestedBy, changed };
   });
   // The plan comment lists the attempts; the state write above is what it renders.
-  if (changed) await syncPlanComment(ctx, target.issue, target.run);
+  if (changed) await syncPlanCommentHolder(ctx, target.issue, target.run);
   // (A decision that changed between the peek and the write only ever changes away from starting.)
   if (decision.kind === 'start' && !failures.length) failures.push(...(jobs.length ? jobs : [undefined]).map((j) => failureOf(ci, j, null)));
   await act(ctx, decision, { ci, seen, failures, target, pull: { number, headRef: ci.headBranch, headSha: pull.headSha }, by, max, at });
@@ -175,4 +175,5 @@ export async function startCiFollowUp(ctx: StepContext, req: CiFollowUpRequest):
   await updateRun(ctx, req.issue, req.run, `fix_ci attempt ${req.attempt.n} not started`, (rec, tx) => {
     writeRun(tx, { ...rec, fixCi: attemptNotStarted(rec.fixCi, req.attempt.n) }, nowIso(ctx));
   });
+  await syncPlanCommentHolder(ctx, req.issue, req.run);
 }

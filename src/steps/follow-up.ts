@@ -70,6 +70,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
     threads: threads.map((t) => t.material),
     kept: from.view.plan.criteria,
     leftOut,
+    source: req.source,
   };
   if (!followUpItems(material).length) {
     await ctx.forge.postComment(

@@ -100,8 +100,10 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     expect(w.runs[1]!.fixCi.attempts.map((a) => [a.n, a.headSha, a.checks.map((c) => `${c.workflow}/${c.job}`), a.outcome])).toEqual([
       [1, w.ci[1]!.head, ['CI/test'], 'requested'],
     ]);
-    const plan1 = r.issue.comments.find((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 run=1 -->'))!.body;
-    expect(plan1).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
+    // The issue keeps one plan comment: the follow-up took it over, and it shows the pull request's attempts.
+    const plans = r.issue.comments.filter((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 '));
+    expect(plans.map((c) => c.body.slice(0, 32))).toEqual(['<!-- crew:plan issue=1 run=2 -->']);
+    expect(plans[0]!.body).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
   }, 600_000);
 
   it('a check that keeps failing: attempts 1 and 2 each start a follow-up, then one comment that they are used up, and no further run; crew’s own pushes start no CI', async () => {
@@ -166,8 +168,10 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     ]);
     expect(fixCi.exhaustedNotedFor).toBe(w.ci[2]!.head);
     expect(fixCi.exhaustedNotedFor).toBe(pr.headSha);
-    // The plan comment of run 1 shows each attempt and where they ran out.
-    const plan = r.issue.comments.find((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 run=1 -->'))!.body;
+    // The issue's one plan comment (held by the newest follow-up, run 3) shows each attempt and where they ran out.
+    const plans = r.issue.comments.filter((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 '));
+    expect(plans.map((c) => c.body.slice(0, 32))).toEqual(['<!-- crew:plan issue=1 run=3 -->']);
+    const plan = plans[0]!.body;
     expect(plan).toContain('**CI fixes** (`fix_ci`): 2 of 2 attempts used.');
     expect(plan.match(/^- Attempt \d on [0-9a-f]{7}: `test` \(`CI`, \[job\]/gm)).toHaveLength(2);
     expect(plan).toContain(`CI failed again on ${pr.headSha!.slice(0, 7)} with no attempts left`);

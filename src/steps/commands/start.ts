@@ -121,9 +121,11 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     const where = r.planCommentId ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(issue, r.planCommentId)) : 'the plan comment';
     await ctx.forge.postComment(
       ev.replyOn ?? issue,
-      ev.followUp
-        ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
-        : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
+      ev.followUp?.record.source === 'ci'
+        ? `CI failed on ${ev.base?.sha.slice(0, 7) ?? 'this pull request'} while crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so no follow-up started and no \`fix_ci\` attempt was counted. Follow it in ${where}; if CI still fails once it has finished, re-run the failed jobs and crew tries again.`
+        : ev.followUp
+          ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
+          : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
     );
     return false;
   }

@@ -284,13 +284,18 @@ describe('route on a failed CI run (fix_ci)', () => {
     );
   });
 
-  it('a follow-up that cannot start (a run of the issue is still working) is said on the pull request, and the attempt is marked not started but counted', async () => {
+  it('a follow-up that cannot start (a run of the issue is still working) is said on the pull request, and the attempt is marked not started and not counted', async () => {
     finished(2, 'EXECUTING');
     await route(context((await ciFailed()).event, 'fix_ci: true\n'));
     expect(readRun(reader, issue, 3)).toBeUndefined();
     expect(intake).toEqual([]);
     expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'not-started']]);
-    expect(comments()).toEqual([expect.stringMatching(/^crew is still working on issue #\d+ \(run 2, executing\), so this follow-up did not start/)]);
+    expect(comments()).toEqual([
+      expect.stringMatching(
+        /^CI failed on [0-9a-f]{7} while crew is still working on issue #\d+ \(run 2, executing\), so no follow-up started and no `fix_ci` attempt was counted\..*re-run the failed jobs/,
+      ),
+    ]);
+    expect(gh.comments.get(planComment)!.body).toContain('**CI fixes** (`fix_ci`): 0 of 2 attempts used.');
     expect(lines).toContainEqual('fix_ci: attempt 1 did not start');
   });
 

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ciCriterion, ciFeedback, cleanLogLine, logTail, type CiFailure } from '../../../src/domain/ci-log';
-import { attemptNotStarted, decideFixCi, NO_FIX_CI, recordFixCi, runOfPullBranch, type CiFailureSeen, type FixCiState } from '../../../src/domain/fix-ci';
+import {
+  attemptNotStarted,
+  decideFixCi,
+  NO_FIX_CI,
+  recordFixCi,
+  runOfPullBranch,
+  usedAttempts,
+  type CiFailureSeen,
+  type FixCiState,
+} from '../../../src/domain/fix-ci';
 import { RunRecordSchema } from '../../../src/domain/run-state';
 import { terminalSurface } from '../../../src/domain/surface';
 import { addSecret } from '../../../src/text/redact';
@@ -180,13 +189,21 @@ describe('counting fix_ci attempts', () => {
     expect(state).toEqual(NO_FIX_CI);
   });
 
-  it('nothing resets the count: a green run leaves no trace, and a refused attempt still counts', () => {
+  it('nothing resets the count: a green run leaves no trace; a refused attempt pushed nothing, so it does not count and a re-run may start it', () => {
     let state = play([[seen(HEAD1), HEAD1]], 2).state;
     state = attemptNotStarted(state, 1);
     expect(state.attempts[0]!.outcome).toBe('not-started');
-    // (a success on HEAD2 is no event for fix_ci at all)
-    expect(decideFixCi(state, seen(HEAD3), HEAD3, 2)).toEqual({ kind: 'start', n: 2 });
-    expect(decideFixCi(state, seen(HEAD3), HEAD3, 1)).toEqual({ kind: 'exhausted', max: 1, say: true });
+    expect(usedAttempts(state)).toBe(0);
+    // The failed jobs re-run (same workflow run, same head): attempt 1 again, replacing the one that did not start.
+    const retry = decideFixCi(state, seen(HEAD1), HEAD1, 1);
+    expect(retry).toEqual({ kind: 'start', n: 1 });
+    const retried = recordFixCi(state, seen(HEAD1), retry, 'y');
+    expect(retried.attempts.map((a) => [a.n, a.headSha, a.outcome])).toEqual([[1, HEAD1, 'requested']]);
+    // Once started it counts: the next head's failure is attempt 2, or the end at fix_ci_attempts 1.
+    expect(decideFixCi(retried, seen(HEAD3), HEAD3, 2)).toEqual({ kind: 'start', n: 2 });
+    expect(decideFixCi(retried, seen(HEAD3), HEAD3, 1)).toEqual({ kind: 'exhausted', max: 1, say: true });
+    // A later head's failure also takes the place of one that did not start.
+    expect(recordFixCi(state, seen(HEAD3), { kind: 'start', n: 1 }, 'z').attempts.map((a) => [a.n, a.headSha])).toEqual([[1, HEAD3]]);
   });
 
   it('is kept in run.json with a default, so runs written before it read as no attempts', () => {
@@ -219,17 +236,18 @@ describe('the attempts in words', () => {
     ).state;
     state = { ...attemptNotStarted(state, 2), limit: 2 };
     expect(renderFixCiAttempts(state)).toEqual([
-      '**CI fixes** (`fix_ci`): 2 of 2 attempts used.',
+      // The attempt that did not start is listed, and not counted.
+      '**CI fixes** (`fix_ci`): 1 of 2 attempts used.',
       '',
       '- Attempt 1 on 1111111: `test` (`CI`, [job](https://x/actions/runs/1/job/9)) and `lint` (`CI`, [job](https://x/actions/runs/2/job/9)) failed; follow-up run requested.',
-      '- Attempt 2 on 2222222: `test` (`CI`, [job](https://x/actions/runs/3/job/9)) failed; no follow-up run started.',
+      '- Attempt 2 on 2222222: `test` (`CI`, [job](https://x/actions/runs/3/job/9)) failed; no follow-up run started (a run was still working), not counted.',
       '',
       'CI failed again on 3333333 with no attempts left, so crew stopped fixing CI on this pull request.',
     ]);
     expect(renderFixCiAttempts(NO_FIX_CI)).toEqual([]);
-    expect(renderFixCiAttempts(state, terminalSurface(4))[0]).toBe('CI fixes (`fix_ci`): 2 of 2 attempts used.');
+    expect(renderFixCiAttempts(state, terminalSurface(4))[0]).toBe('CI fixes (`fix_ci`): 1 of 2 attempts used.');
     // Without the limit on record (it is written with the first count), the count stands alone.
-    expect(renderFixCiAttempts({ ...state, limit: null })[0]).toBe('**CI fixes** (`fix_ci`): 2 attempts used.');
+    expect(renderFixCiAttempts({ ...state, limit: null })[0]).toBe('**CI fixes** (`fix_ci`): 1 attempt used.');
   });
 
   it('the comment when the attempts are used up names the check, the limit and what a person can do', () => {

@@ -22,6 +22,7 @@ const material: FollowUpMaterial = {
   ],
   kept: [{ id: 'c1', text: 'The tests pass', kind: 'command', command: 'npm test' }],
   leftOut: 1,
+  source: 'review',
 };
 
 describe('follow-up runs (domain)', () => {
@@ -39,6 +40,10 @@ describe('follow-up runs (domain)', () => {
       'The `test` check passes',
     ]);
     expect(followUpItems({ ...material, feedback: ' ', threads: [], criteria: [] })).toEqual([]);
+    // A failed CI run's log tail is what failed, not a reviewer's words.
+    const ci = { ...material, source: 'ci' as const, feedback: 'FAIL adds\nexpected 4 to be 3', threads: [] };
+    expect(followUpItems(ci)).toEqual(['Make the failed check pass; what it printed: FAIL adds expected 4 to be 3', 'The `test` check passes']);
+    expect(followUpSection(ci, 1, 14)).toContain("### What failed (the end of the failed CI job's log)\n\nFAIL adds\nexpected 4 to be 3");
   });
 
   it('the request section shows each thread with its hunk and says how many were left for later', () => {
