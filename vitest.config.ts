@@ -1,12 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './tests/support/slowest-first.js';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
     // Scenario tests wait on child processes and loopback I/O, so one more worker than cores pays off; more than that only slows
-    // every job down (each scenario costs ~30 CPU-seconds on this 2-core machine) and stretches the timing scenarios rely on.
+    // every job down (each scenario costs ~10 CPU-seconds, about one core while it runs) and stretches the timing scenarios rely on.
     maxWorkers: 3,
+    // The longest files first, from tests/durations.json, so the suite does not end waiting on one long file (slowest-first.ts).
+    sequence: { sequencer: SlowestFirst },
     testTimeout: 360_000,
     hookTimeout: 360_000,
     reporters: ['default'],

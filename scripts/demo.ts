@@ -1,9 +1,11 @@
 /**
- * `npm run demo [-- --out DIR] [--provider anthropic|bedrock|vertex]`: plays scenarios/demo.yaml
+ * `npm run demo [-- --out DIR] [--provider anthropic|bedrock|vertex] [--follow-up]`: plays scenarios/demo.yaml
  * on the offline world and prints what a maintainer would see on GitHub, step by step. With
  * `--provider`, crew reaches the model through the fake Amazon Bedrock or Vertex AI, with the
  * README's workflow for that provider (its auth action in each job that calls the model). The
  * result (result.json, job logs, the repository) goes to DIR, by default .scenario-out/demo.
+ * With `--follow-up` it plays tests/scenarios/pr-follow-up.yaml instead: crew's pull request gets
+ * line comments and a `/crew` review, and a follow-up run adds commits to the same pull request.
  */
 import { join, resolve } from 'node:path';
 import { loadScenario, PROJECT_ROOT, runScenario } from '../tests/support/scenario/run-scenario';
@@ -19,7 +21,7 @@ function outDir(argv: string[]): string {
   return resolve(dir);
 }
 
-const USAGE = 'usage: npm run demo [-- --out DIR] [--provider anthropic|bedrock|vertex]';
+const USAGE = 'usage: npm run demo [-- --out DIR] [--provider anthropic|bedrock|vertex] [--follow-up]';
 
 function providerOf(argv: string[]): 'anthropic' | 'bedrock' | 'vertex' {
   const i = argv.indexOf('--provider');
@@ -33,6 +35,8 @@ function providerOf(argv: string[]): 'anthropic' | 'bedrock' | 'vertex' {
 }
 
 const out = outDir(process.argv.slice(2));
+/** The follow-up story: the scenario the e2e test plays (tests/e2e/follow-ups.test.ts). */
+const followUp = process.argv.includes('--follow-up');
 const provider = providerOf(process.argv.slice(2));
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
@@ -55,7 +59,9 @@ function planDigest(body: string): string {
 }
 
 async function main() {
-  const { scenario, dir } = await loadScenario(join(PROJECT_ROOT, 'scenarios', 'demo.yaml'));
+  const { scenario, dir } = await loadScenario(
+    followUp ? join(PROJECT_ROOT, 'tests', 'scenarios', 'pr-follow-up.yaml') : join(PROJECT_ROOT, 'scenarios', 'demo.yaml'),
+  );
   if (provider !== 'anthropic') {
     scenario.provider = provider;
     scenario.config = `${scenario.config ?? ''}\nprovider: ${provider}\n`;
@@ -79,6 +85,12 @@ async function main() {
     hooks: {
       onStep(step) {
         if ('comment' in step) console.log(`${bold(`@${step.author} comments:`)} ${step.comment}\n`);
+        if ('review_comment' in step)
+          console.log(
+            `${bold(`@${step.review_comment.author} comments on ${step.review_comment.path} line ${step.review_comment.line}:`)} ${step.review_comment.body}\n`,
+          );
+        if ('resolve_thread' in step) console.log(`${bold('A reviewer resolves the thread')} ${step.resolve_thread.body}\n`);
+        if ('review' in step) console.log(`${bold(`@${step.review.author} submits a review (${step.review.event}):`)} ${step.review.body}\n`);
       },
       onCrewComment({ body, edited }) {
         if (body.includes('<!-- crew:plan')) {
@@ -124,7 +136,15 @@ async function main() {
   );
   const wrongPlace = provider === 'anthropic' ? 0 : result.model.requests - (result.model.byPlatform[provider] ?? 0);
   if (wrongPlace) console.error(`\n${wrongPlace} model requests did not go through ${provider}.`);
-  const ok = wrongPlace === 0 && result.pulls.length === 1 && failed.length === 0 && result.github.violations.length === 0 && result.runnerErrors.length === 0;
+  // The follow-up story ends with a second run on the same pull request (its report comment edited in place).
+  const followedUp = !followUp || result.pulls[0]?.comments.some((c) => c.body.includes('<!-- crew:report issue=1 run=2 -->'));
+  const ok =
+    followedUp &&
+    wrongPlace === 0 &&
+    result.pulls.length === 1 &&
+    failed.length === 0 &&
+    result.github.violations.length === 0 &&
+    result.runnerErrors.length === 0;
   if (!ok) {
     console.error('\nThe demo did not end as expected; see the result file for details.');
     process.exit(1);

@@ -1,8 +1,9 @@
 /**
- * `npm run soak`: first the contention tests at full size (20 jobs writing the state
- * branch at once, 5 workers × 20 messages; `npm test` runs them smaller), then the
- * sweep: kills the demo run at every checkpoint of every job, in both of GitHub's
- * ways (a cancelled run, a lost runner), resumes it, and checks that each ends
+ * `npm run soak`: first the soak test files at full size (CREW_SOAK=1, tests/support/soak.ts): the
+ * contention tests (20 jobs writing the state branch at once, 5 workers × 20 messages) and every
+ * case of the kill-and-resume tables (tests/e2e/resume.test.ts, tests/e2e/chain.test.ts), of which
+ * `npm test` runs a sample. Then the sweep: kills the demo run at every checkpoint of every job, in
+ * both of GitHub's ways (a cancelled run, a lost runner), resumes it, and checks that each ends
  * exactly as an uninterrupted run does. `npm test` runs a sample of the sweep.
  * `npm run soak -- <job> [checkpoint]` runs only that part of the sweep.
  */
@@ -19,8 +20,8 @@ const CHECKPOINTS: Record<string, string[]> = {
   advance: ['integrated', 'state-write'],
   critic: ['judged', 'pr-opened', 'report-posted', 'state-write'],
 };
-/** Run at full size with CREW_SOAK=1; `npm test` runs them smaller (tests/support/soak.ts). */
-const CONTENTION_TESTS = ['tests/unit/crew/state-store.test.ts', 'tests/unit/crew/inbox.test.ts'];
+/** Run at full size with CREW_SOAK=1; `npm test` runs them smaller, or a sample of their cases (tests/support/soak.ts). */
+const SOAK_TESTS = ['tests/unit/crew/state-store.test.ts', 'tests/unit/crew/inbox.test.ts', 'tests/e2e/resume.test.ts', 'tests/e2e/chain.test.ts'];
 const LEGS: Record<string, Array<Record<string, string> | undefined>> = {
   route: [undefined],
   work: [{ task: 't1' }, { task: 't2' }, { task: 't3' }],
@@ -74,13 +75,13 @@ async function main() {
   if (only && onlyPoint && !CHECKPOINTS[only]!.includes(onlyPoint))
     return usage(`${only} has no checkpoint '${onlyPoint}'; it has ${CHECKPOINTS[only]!.join(', ')}`);
   if (!only) {
-    const contention = spawnSync('npx', ['vitest', 'run', ...CONTENTION_TESTS], {
+    const full = spawnSync('npx', ['vitest', 'run', ...SOAK_TESTS], {
       cwd: PROJECT_ROOT,
       stdio: 'inherit',
       env: { ...process.env, CREW_SOAK: '1' },
     });
-    if (contention.status !== 0) {
-      console.error('the contention tests failed at full size (output above); the sweep did not run.');
+    if (full.status !== 0) {
+      console.error('the soak tests failed at full size (output above); the sweep did not run.');
       process.exit(1);
     }
   }

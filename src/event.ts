@@ -13,6 +13,8 @@ export interface CommentEvent {
    * re-read through the issue-comment endpoints.
    */
   via?: 'review' | 'review_comment';
+  /** A submitted review's state as the webhook spells it (`approved`, `changes_requested`, `commented`). */
+  reviewState?: string;
   issue: { number: number; title: string; body: string; isPull: boolean; labels: string[] };
   comment: { id: number; body: string; createdAt: string; author: { login: string; type: string } };
 }
@@ -34,6 +36,24 @@ export interface PullEvent {
   defaultBranch?: string;
   pulls: Array<{ number: number; headRef: string }>;
   comment?: CommentEvent;
+  /** A completed workflow run (`workflow_run`): what `fix_ci` reads of it. */
+  ci?: CiRun;
+}
+
+/** A completed workflow run, as its `workflow_run` event names it. */
+export interface CiRun {
+  runId: number;
+  /** The workflow's name (`CI`) and file. */
+  workflow: string;
+  path: string;
+  conclusion: string | null;
+  headBranch: string | null;
+  headSha: string;
+  /** `owner/name` of the repository the head is in (a fork's for a fork's pull request), or null when GitHub gives none. */
+  headRepo: string | null;
+  /** `owner/name` of this repository. */
+  repo: string | null;
+  url: string;
 }
 
 /** Someone labelled or assigned an issue: a run starts when it is crew's `trigger_label` or `trigger_assignee`. */
@@ -86,7 +106,13 @@ const ReviewedPull = PullRef.extend({
 const ReviewPayload = z.object({
   action: z.string(),
   pull_request: ReviewedPull,
-  review: z.object({ id: z.number().int(), body: z.string().nullable().optional(), submitted_at: z.string().nullable().optional(), user: Author }),
+  review: z.object({
+    id: z.number().int(),
+    body: z.string().nullable().optional(),
+    submitted_at: z.string().nullable().optional(),
+    state: z.string().optional(),
+    user: Author,
+  }),
   repository: Repository,
 });
 const ReviewCommentPayload = z.object({
@@ -95,7 +121,22 @@ const ReviewCommentPayload = z.object({
   comment: z.object({ id: z.number().int(), body: z.string(), created_at: z.string(), user: Author }),
   repository: Repository,
 });
-const WorkflowRunPayload = z.object({ workflow_run: z.object({ pull_requests: z.array(PullRef).default([]) }), repository: Repository });
+const WorkflowRunPayload = z.object({
+  workflow_run: z.object({
+    id: z.number().int(),
+    name: z.string().nullable().optional(),
+    path: z.string().default(''),
+    conclusion: z.string().nullable(),
+    head_branch: z.string().nullable(),
+    head_sha: z.string(),
+    html_url: z.string(),
+    head_repository: z.object({ full_name: z.string() }).nullable().optional(),
+    pull_requests: z.array(PullRef).default([]),
+  }),
+  /** The workflow's own record: its file, which older examples of the run leave out. */
+  workflow: z.object({ path: z.string().optional() }).nullable().optional(),
+  repository: z.object({ default_branch: z.string().optional(), full_name: z.string().optional() }).optional(),
+});
 
 const IssuesPayload = z.object({
   action: z.string(),
@@ -160,6 +201,7 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
         // A submitted review is a new review, as a created comment is a new comment.
         action: d.action === 'submitted' ? 'created' : d.action,
         via: name === 'pull_request_review' ? 'review' : 'review_comment',
+        ...('review' in d && d.review.state ? { reviewState: d.review.state.toLowerCase() } : {}),
         issue: { ...issueOf(pr), isPull: true },
         comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
       },
@@ -172,7 +214,27 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       name,
     );
     const pulls = 'check_suite' in d ? d.check_suite.pull_requests : d.workflow_run.pull_requests;
-    return { kind: 'pull', source: name, defaultBranch: d.repository?.default_branch, pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })) };
+    const event: PullEvent = {
+      kind: 'pull',
+      source: name,
+      defaultBranch: d.repository?.default_branch,
+      pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })),
+    };
+    if ('workflow_run' in d) {
+      const r = d.workflow_run;
+      event.ci = {
+        runId: r.id,
+        workflow: r.name ?? (r.path || d.workflow?.path || ''),
+        path: r.path || d.workflow?.path || '',
+        conclusion: r.conclusion,
+        headBranch: r.head_branch,
+        headSha: r.head_sha,
+        headRepo: r.head_repository?.full_name ?? null,
+        repo: (d.repository as { full_name?: string } | undefined)?.full_name ?? null,
+        url: r.html_url,
+      };
+    }
+    return event;
   }
   const d = parsePayload(CommentPayload, raw, 'issue_comment');
   return {

@@ -44,6 +44,37 @@ export interface PullInfo {
   fromFork: boolean;
   /** The head repository's `owner/name`, or null when it was deleted. */
   headRepo: string | null;
+  /** The branch the pull request goes into. */
+  baseRef: string;
+}
+
+/** One comment of a review thread on a pull request's diff, as GitHub has it (untrusted text). */
+export interface ReviewComment {
+  id: number;
+  author: { login: string; type: string };
+  body: string;
+  path: string;
+  /** The line on the diff's new side; null when the comment is outdated (its line is gone). */
+  line: number | null;
+  diffHunk: string;
+  createdAt: string;
+}
+
+/** A review thread: its first comment (the one replies name), the replies in order, and whether a person resolved it. */
+export interface ReviewThread {
+  rootId: number;
+  resolved: boolean;
+  comments: ReviewComment[];
+}
+
+/** A failed job of a CI workflow run, as the Actions API describes it. */
+export interface FailedJob {
+  id: number;
+  name: string;
+  /** The job's page. */
+  url: string;
+  /** The first step that failed, when GitHub names one. */
+  step: string | null;
 }
 
 /** A wait GitHub's rate limit imposed on this job: when, for how long (unscaled seconds), and on what. */
@@ -79,6 +110,10 @@ export interface Forge {
   createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef>;
   updatePull(number: number, input: { title?: string; body?: string }): Promise<void>;
   getPull(number: number): Promise<PullInfo>;
+  /** Every review thread of a pull request, with whether it is resolved (REST lists the comments; only GraphQL says resolved). */
+  reviewThreads(number: number): Promise<ReviewThread[]>;
+  /** A reply in a review thread, to its first comment (GitHub refuses replies to replies). */
+  replyInThread(number: number, rootId: number, body: string): Promise<void>;
   /** Check runs (latest per name) and commit statuses on a commit. */
   checksOn(sha: string): Promise<CheckFact[]>;
   /** Each reviewer's latest decisive review, where it approves, with the commit it approved (any head). */
@@ -90,6 +125,10 @@ export interface Forge {
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
   workflowRunActive(runId: string): Promise<boolean | undefined>;
+  /** The failed jobs of a workflow run (at most `limit`, first failed first). Needs `actions: read`. */
+  failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
+  /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
+  jobLog(jobId: number): Promise<string | null>;
   /** Every wait GitHub's rate limits imposed on this job so far. */
   rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */

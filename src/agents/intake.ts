@@ -47,6 +47,11 @@ export interface IntakeInput {
   body: string;
   stated: string[];
   answers: string;
+  /**
+   * A follow-up run: the pull request's criteria so far. They stay as they are and are judged
+   * again, so intake writes only the new ones, for the stated items (the feedback and review comments).
+   */
+  kept?: Criterion[];
 }
 
 export async function runIntake(model: Model, modelId: string, system: string, input: IntakeInput, log: Log): Promise<{ intake: Intake; usage: Usage }> {
@@ -55,6 +60,12 @@ export async function runIntake(model: Model, modelId: string, system: string, i
     '',
     input.body || '(no description)',
     '',
+    ...(input.kept?.length
+      ? [
+          `This is a follow-up on crew's open pull request. Its done criteria so far stay exactly as they are and will be judged again; do not repeat them. Write only the new criteria the follow-up needs.\n${input.kept.map((c) => `- ${c.id}: ${c.text}${c.command ? ` (\`${c.command}\`)` : ''}`).join('\n')}`,
+          '',
+        ]
+      : []),
     input.stated.length
       ? `The issue states these done criteria. Keep every one: you may reword it or make it a command, and then give its number as \`restates\`.\n${input.stated.map((s, i) => `${i + 1}. ${s}`).join('\n')}`
       : 'The issue states no done criteria; propose checkable ones.',

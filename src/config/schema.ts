@@ -215,6 +215,20 @@ export const ConfigSchema = z.strictObject({
     .describe(
       'Merge only after an approving review of the head from someone with write, maintain or admin access other than the person who asked for the run.',
     ),
+  fix_ci: z
+    .boolean()
+    .default(false)
+    .describe(
+      "When a CI workflow run fails on the head of crew's open pull request, read the failed job's log tail and start a follow-up run on the same branch to fix it, at most `fix_ci_attempts` times per pull request. Needs the `workflow_run` trigger to name your CI workflows, and a token whose pushes start CI (a GitHub App's or a personal token). Off by default.",
+    ),
+  fix_ci_attempts: z
+    .int()
+    .min(1)
+    .max(5)
+    .default(2)
+    .describe(
+      'How many follow-up runs `fix_ci` may start for one pull request. When they are used up crew says so on the pull request and stops: it never loops on its own pushes.',
+    ),
   pr_labels: z.array(z.string().min(1).max(50)).default([]).describe('Labels crew adds to the pull requests it opens.'),
   base_branch: z
     .string()
@@ -347,6 +361,14 @@ export const ConfigSchema = z.strictObject({
     .optional()
     .describe(
       'A login (for example the account crew runs as, `acme-crew`) whose assignment to an issue by a person with write access starts `/crew run`. It must contain `crew`, so the workflow can skip every other assignment without starting a job. Off by default.',
+    ),
+  // The workflow cannot read this file either: it starts the route job for every changes-requested
+  // review on a `crew/` head, and route skips it (logged) when this is off.
+  iterate_on_review: z
+    .boolean()
+    .default(false)
+    .describe(
+      "A review that requests changes on crew's own pull request, by a person with write access, starts a follow-up run on the same branch without a `/crew` command, as `/crew fix` with the review's text would. Off by default.",
     ),
 });
 

@@ -13,6 +13,7 @@ import type { Phase, RunRecord } from './run-state';
 export type Command =
   | { kind: 'run' }
   | { kind: 'plan' }
+  | { kind: 'fix'; feedback: string }
   | { kind: 'approve' }
   | { kind: 'revise'; feedback: string }
   | { kind: 'answer'; text: string }
@@ -78,6 +79,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     parse: plain('plan'),
     offered: (r) => (inPhase(...ENDED)(r) ? '/crew plan' : null),
     local: { at: 'cli', line: () => 'crew run --plan "…"' },
+  },
+  {
+    kind: 'fix',
+    offerOrder: 14,
+    usage: '/crew fix <feedback>',
+    help: "on crew's own pull request: a follow-up run on the same branch for your feedback and the unresolved review comments (`/crew <feedback>` there does the same)",
+    parse: (_args, tail) => ({ kind: 'fix', feedback: tail }),
+    offered: () => null,
+    local: { at: 'none', why: "a follow-up works on crew's pull request, which only crew on GitHub opens" },
   },
   {
     kind: 'approve',

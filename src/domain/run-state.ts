@@ -5,6 +5,8 @@ import { NOTHING_POSTED, PostedSchema } from './caps';
 import { count, crewBranch, nullableText, taskId, text, type Stored } from './stored-shape';
 import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
+import { FollowUpSchema } from './follow-up';
+import { FixCiStateSchema } from './fix-ci';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -159,8 +161,8 @@ export const RunRecordSchema = z.looseObject({
     commentId,
     createdAt: text,
     workflowRunId: text.optional(),
-    /** Absent: a comment in the conversation. A review's or a review comment's id is `commentId`. */
-    how: z.enum(['label', 'assignee', 'review', 'review_comment']).optional(),
+    /** Absent: a comment in the conversation. A review's or a review comment's id is `commentId`; a failed CI run (fix_ci) has none (0). */
+    how: z.enum(['label', 'assignee', 'review', 'review_comment', 'ci']).optional(),
   }),
   /**
    * What the run starts from and its pull request goes into: the default branch (or `base_branch`),
@@ -169,6 +171,11 @@ export const RunRecordSchema = z.looseObject({
    */
   base: z.looseObject({ branch: text, sha: text, pull: z.int().positive().optional() }),
   planCommentId: commentId.nullable(),
+  /**
+   * A follow-up run of this run's pull request took over the plan comment (the issue keeps one live
+   * plan comment): that run's number. This run never edits the comment again.
+   */
+  planCommentPassedTo: z.int().positive().nullable().default(null),
   pr: z.looseObject({ number: z.int().positive(), url: text, reportCommentId: commentId.nullable() }).nullable(),
   /** Tokens spent outside tasks (planning); task usage lives in the task files. */
   usage: UsageSchema,
@@ -211,6 +218,14 @@ export const RunRecordSchema = z.looseObject({
   host: z.enum(['actions', 'local']).optional(),
   /** What the run will likely cost, made when its plan was recorded (domain/estimate.ts); the report sets the actual figures beside it. */
   estimate: CostEstimateSchema.nullable().optional(),
+  /**
+   * A follow-up run on crew's own pull request (domain/follow-up.ts): `base.sha` is the pull
+   * request's head it starts from, `base.branch` the branch the pull request goes into, and the
+   * run integrates onto `followUp.branch`. Null for every other run.
+   */
+  followUp: FollowUpSchema.nullable().default(null),
+  /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
+  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null })),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
@@ -228,6 +243,8 @@ export function newRunRecord(a: {
   base: RunRecord['base'];
   now: string;
   host: NonNullable<RunRecord['host']>;
+  /** A follow-up run, with the pull request (and its report comment) it updates. */
+  followUp?: { record: NonNullable<RunRecord['followUp']>; pr: NonNullable<RunRecord['pr']> };
 }): RunRecord {
   return RunRecordSchema.parse({
     schema: 1,
@@ -242,7 +259,8 @@ export function newRunRecord(a: {
     trigger: a.trigger,
     base: a.base,
     planCommentId: null,
-    pr: null,
+    pr: a.followUp?.pr ?? null,
+    followUp: a.followUp?.record ?? null,
     usage: ZERO_USAGE,
     createdAt: a.now,
     updatedAt: a.now,
@@ -351,6 +369,15 @@ export interface RunView {
   tasks: Map<string, TaskRecord>;
   /** The jobs that have written the run's state on GitHub, each with its start and last write (for billable minutes); none locally. */
   jobs?: JobTime[];
+}
+
+/**
+ * The commit whose files crew trusts for the run: its base, except for a follow-up, whose base is
+ * its pull request's model-written head; there it is the first run's base. Setup runs as crew's
+ * user only on this commit, and agent instructions are read from it.
+ */
+export function reviewedSha(run: Pick<RunRecord, 'base' | 'followUp'>): string {
+  return run.followUp?.reviewedSha ?? run.base.sha;
 }
 
 export function isTerminal(phase: Phase): boolean {

@@ -14,7 +14,7 @@ import { inert } from '../text/inert';
 import { details, hiddenMarker } from '../text/markdown';
 
 /** The commands only crew on GitHub takes (the registry's `local: { at: 'none' }`; a test holds the two together). */
-export const GITHUB_ONLY = ['retro', 'remember'] as const;
+export const GITHUB_ONLY = ['fix', 'retro', 'remember'] as const;
 /** The commands every surface can give. */
 export type Everywhere = Exclude<KnownKind, (typeof GITHUB_ONLY)[number]>;
 

@@ -19,7 +19,22 @@ export type WorkflowEvent =
   | { kind: 'comment'; body: string; userType: string; labels: string[] }
   | { kind: 'dispatch'; inputs: { issue: string; run: string; tasks: string; nonce: string } }
   | { kind: 'check_suite'; headBranch: string | null; pullRequests: number }
-  | { kind: 'review'; headRef: string };
+  /** A submitted review (GitHub only): its head branch, and for route its body, state and author type. */
+  | { kind: 'review'; headRef: string; body?: string | null; state?: string; userType?: string }
+  /**
+   * A CI workflow run completed (GitHub only): its conclusion, head branch and head repository, its
+   * workflow's name, the pull requests GitHub lists for it, and this repository and workflow's names.
+   */
+  | {
+      kind: 'workflow_run';
+      conclusion: string | null;
+      headBranch: string | null;
+      headRepo: string | null;
+      name: string;
+      pullRequests: number;
+      repository: string;
+      workflow: string;
+    };
 
 export interface Finished {
   result: JobResult;
@@ -65,14 +80,28 @@ const issueAndRun = (f: JobFacts): JobInputs => {
 
 export const WORKFLOW_JOBS: readonly WorkflowJob[] = [
   {
-    // A comment from a person that starts with /crew, or any reply while crew waits for an answer; crew's own dispatches skip it.
+    // A comment from a person that starts with /crew, any reply while crew waits for an answer, or a failed CI run on crew's
+    // pull request (GitHub only); crew's own dispatches skip it.
+    // (The YAML's review-comment and issues branches are GitHub-only events local mode never plays.)
     name: 'route',
     needs: [],
     runs: (f) =>
       !f.cancelled &&
-      f.event.kind === 'comment' &&
-      same(f.event.userType, 'User') &&
-      (f.event.body.toLowerCase().startsWith('/crew') || f.event.labels.some((l) => same(l, WAITING))),
+      ((f.event.kind === 'comment' &&
+        same(f.event.userType, 'User') &&
+        (f.event.body.toLowerCase().startsWith('/crew') || f.event.labels.some((l) => same(l, WAITING)))) ||
+        // A review from a person that starts with /crew, or that requests changes on crew's own branch (iterate_on_review, checked by route).
+        (f.event.kind === 'review' &&
+          same(f.event.userType ?? '', 'User') &&
+          ((f.event.body ?? '').toLowerCase().startsWith('/crew') ||
+            (same(f.event.state ?? '', 'changes_requested') && f.event.headRef.toLowerCase().startsWith('crew/')))) ||
+        // A CI run that failed on crew's pull request branch in this repository, from another workflow (fix_ci).
+        (f.event.kind === 'workflow_run' &&
+          same(f.event.conclusion ?? '', 'failure') &&
+          (f.event.headBranch ?? '').toLowerCase().startsWith('crew/') &&
+          (f.event.headBranch ?? '').toLowerCase().endsWith('/integration') &&
+          same(f.event.headRepo ?? '', f.event.repository) &&
+          !same(f.event.name, f.event.workflow))),
     inputs: () => ({}),
   },
   {
@@ -101,12 +130,16 @@ export const WORKFLOW_JOBS: readonly WorkflowJob[] = [
     inputs: (f) => issueAndRun(f),
   },
   {
-    // The merge gate again on crew's own pull request: a check suite completed or a review (GitHub only).
+    // The merge gate again on crew's own pull request: a check suite completed, a CI run succeeded, or a review (GitHub only).
     name: 'merge',
     needs: [],
     runs: (f) =>
       !f.cancelled &&
       ((f.event.kind === 'check_suite' && (f.event.headBranch ?? '').toLowerCase().startsWith('crew/') && f.event.pullRequests > 0) ||
+        (f.event.kind === 'workflow_run' &&
+          same(f.event.conclusion ?? '', 'success') &&
+          (f.event.headBranch ?? '').toLowerCase().startsWith('crew/') &&
+          f.event.pullRequests > 0) ||
         (f.event.kind === 'review' && f.event.headRef.toLowerCase().startsWith('crew/'))),
     inputs: () => ({}),
   },

@@ -5,6 +5,7 @@ import { runFolder } from '../domain/refs';
 import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
 import { GITHUB, type Surface } from '../domain/surface';
 import { estimateText, minutesNote, money } from './cost';
+import { renderFixCiAttempts } from './fix-ci';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
@@ -87,6 +88,15 @@ export function shownVersion(body: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/**
+ * Which run a plan comment shows (its plan marker), if it says. A follow-up takes over the comment
+ * of the run it continues, and versions count per run, so a version means something only beside its run.
+ */
+export function shownRun(body: string): number | undefined {
+  const m = new RegExp(`${markerPrefix('plan')} issue=\\d+ run=(\\d+) -->`).exec(body);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Mermaid labels cannot hold quotes, brackets or markup; keep them plain. */
 function mermaidLabel(text: string): string {
   return text
@@ -114,6 +124,14 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
   const out: string[] = [`${planMarker(run.issue, run.run)}${s.marker('version', { v: run.version })}`];
   out.push(s.heading(`crew · run ${s.runNumber(run.issue, run.run)} · ${PHASE_TEXT[run.phase]}`));
   out.push('');
+  if (run.followUp)
+    out.push(
+      `Follow-up ${run.followUp.k} on pull request #${run.followUp.pull} (continues run ${run.followUp.fromRun}, which this comment showed before: ${s.link(
+        'its report',
+        links.stateFile(`${runFolder(run.issue, run.followUp.fromRun)}/report.md`),
+      )}): new commits go on \`${run.followUp.branch}\`, and the critic judges every criterion again.`,
+      '',
+    );
   if (!plan) {
     out.push(run.phase === 'FAILED' ? 'crew could not make a plan for this issue.' : 'Reading the issue and the repository to make a plan…');
   } else {
@@ -192,6 +210,8 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     out.push('');
     out.push(s.warning(line));
   }
+  const ciFixes = renderFixCiAttempts(run.fixCi, s);
+  if (ciFixes.length) out.push('', ...ciFixes);
   if (run.phase === 'INTERRUPTED') {
     out.push('');
     out.push(`${s.bold('Interrupted')} — ${s.command('resume')} to continue. The workflow run was cancelled; work done so far is saved on the task branches.`);

@@ -1,12 +1,14 @@
 import { describeCriterion } from '../domain/criteria';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
+import { handPushed } from '../domain/follow-up';
 import { describeOutcome, describeSite, describeVerdict } from '../domain/localisation';
 import { GITHUB, type Surface } from '../domain/surface';
 import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
 import { failoverLines } from './plan-comment';
+import { renderFixCiAttempts } from './fix-ci';
 
 export interface TaskResultText {
   id: string;
@@ -64,6 +66,28 @@ function lookBeforeMerging(j: Judgment | null): string[] {
   ];
 }
 
+const SOURCE = { comment: 'a comment', review: 'a review' } as const;
+
+/** A follow-up's short section: which follow-up, what it added, and what the critic judged (crew's own words, no model text). */
+function followUpLines(view: RunView): string[] {
+  const f = view.run.followUp;
+  if (!f) return [];
+  const added = f.added.length ? `new criteria ${f.added.join(', ')}` : 'no new criteria';
+  const threads = f.threads.length ? `; ${f.threads.length} review thread${f.threads.length === 1 ? '' : 's'} addressed` : '';
+  return [
+    `### Follow-up ${f.k}`,
+    '',
+    `Run ${view.run.run} continues run ${f.fromRun} on this pull request, ${f.source === 'ci' ? `started by a failed check (\`fix_ci\`) for @${view.run.requestedBy}` : `asked by @${view.run.requestedBy} in ${SOURCE[f.source]}`}: ${added}${threads}. The critic judged every criterion again, the earlier ones and the new ones. New commits went on top of the branch; nothing was force-pushed.`,
+    ...(handPushed(f, view.run.base.sha)
+      ? [
+          '',
+          `The branch had commits crew did not make (head ${view.run.base.sha.slice(0, 7)} when the follow-up started, crew's last was ${f.crewHead!.slice(0, 7)}): they were kept, and the earlier pass no longer counts for merging.`,
+        ]
+      : []),
+    '',
+  ];
+}
+
 /** The PR body: the summary, what each task did, the criteria with the critic's marks, and the closing keyword. */
 export function renderPullBody(view: RunView, results: Map<string, TaskResultText>, judgment: Judgment | null, acceptedBy: string | null): string {
   const plan = view.plan!;
@@ -81,6 +105,7 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
     ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${line(describeCriterion(c))}`),
     '',
     ...lookBeforeMerging(judgment),
+    ...followUpLines(view),
     // Into a person's pull request: merging adds these commits to their branch, and closes nothing.
     view.run.base.pull
       ? `Stacked on #${view.run.base.pull}: this pull request goes into its branch \`${view.run.base.branch}\`, which crew does not push to.`
@@ -185,6 +210,7 @@ export function renderReport(
     // crew's own words (task ids, the login of the person who aborted): a mention of that person stays a mention.
     ...(opts.ended ? ['> [!CAUTION]', `> ${own(opts.ended)}`, ''] : []),
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
+    ...followUpLines(view),
     inert(plan.summary),
     '',
     ...(judgment ? [renderJudgment(judgment, GITHUB)] : []),
@@ -217,6 +243,9 @@ export function renderReport(
   // Where a provider hit its limits and the run went on elsewhere: part of how the result came about.
   const failovers = failoverLines(view.run.failovers ?? []);
   if (failovers.length) out.push(...failovers.map((l) => `> ${l}`), '');
+  // CI failures on the pull request and what crew did about them (fix_ci).
+  const ciFixes = renderFixCiAttempts(view.run.fixCi);
+  if (ciFixes.length) out.push(...ciFixes, '');
   if (!opts.ended) out.push(renderMergeSection(view.run.merge), '');
   out.push(
     `**Total usage:** ${total.inputTokens.toLocaleString('en-US')} input · ${total.cacheReadTokens.toLocaleString('en-US')} from cache · ${total.outputTokens.toLocaleString('en-US')} output tokens · about $${total.costUsd.toFixed(2)}${minutesNote(view)}`,

@@ -24,6 +24,8 @@ export const paths = {
   request: (issue: number, run: number) => `${runFolder(issue, run)}/request.md`,
   requestJson: (issue: number, run: number) => `${runFolder(issue, run)}/request.json`,
   intake: (issue: number, run: number) => `${runFolder(issue, run)}/intake.json`,
+  /** A follow-up run's feedback, review threads and earlier criteria, sanitised (domain/follow-up.ts). */
+  followUp: (issue: number, run: number) => `${runFolder(issue, run)}/followup.json`,
   answers: (issue: number, run: number) => `${runFolder(issue, run)}/answers.md`,
   review: (issue: number, run: number) => `${runFolder(issue, run)}/review.md`,
   planJson: (issue: number, run: number) => `${runFolder(issue, run)}/plan.json`,

@@ -4,7 +4,7 @@ import { runResolver } from '../agents/resolver';
 import { conflictHunks, hasConflictMarkers, renderHunks, type ConflictHunk } from '../domain/conflicts';
 import { topologicalOrder } from '../domain/plan';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunView, type TaskRecord } from '../domain/run-state';
+import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, reviewedSha, settlement, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { paths, planOf, planTask, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { sentence } from '../domain/surface';
@@ -13,7 +13,20 @@ import { codeSpan } from '../text/markdown';
 import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { CrewError, dispatchTasks, failRun, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, viewIn, type StepContext } from './context';
+import {
+  CrewError,
+  dispatchTasks,
+  failRun,
+  integrationBranchOf,
+  loadView,
+  nowIso,
+  runModel,
+  syncPlanComment,
+  taskClaim,
+  updateView,
+  viewIn,
+  type StepContext,
+} from './context';
 import { replanTasks } from './leader';
 import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
@@ -177,8 +190,8 @@ type Integration =
  * is undone and the conflict is returned for a person. Nothing is dropped either way.
  */
 async function integrate(ctx: StepContext, view: RunView): Promise<Integration> {
-  const { issue, run, base } = view.run;
-  const branch = ctx.branches.integration(issue, run);
+  const { base } = view.run;
+  const branch = integrationBranchOf(ctx, view.run);
   const heads = topologicalOrder(planOf(view))
     .map((id) => view.tasks.get(id)!)
     .filter((t) => settlement(t) === 'done');
@@ -193,12 +206,20 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
       false,
     );
   const existing = missing.includes(branch) ? undefined : await ctx.remote.head(branch);
+  if (view.run.followUp && !existing)
+    throw new CrewError(
+      'integration',
+      `the pull request's branch \`${branch}\` is gone, so the follow-up has nowhere to add its commits. Nothing was lost: every task branch is still there.`,
+      `Restore the branch (or reopen the pull request), then ${ctx.surface.give('resume')}; or ${ctx.surface.give('run')} on the issue for a new pull request.`,
+    );
   if (existing) {
     await ctx.repo.checkoutNew(branch, ctx.remote.tracking(branch));
     const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha!, existing)));
     if (contained.every(Boolean)) return { headSha: existing, resolved: [] };
   }
-  await ctx.repo.checkoutNew(branch, base.sha);
+  // A follow-up adds merge commits on top of the pull request's head as it is now (hand-pushed commits
+  // included), and pushes without force; any other run builds its integration afresh from its base.
+  if (!view.run.followUp) await ctx.repo.checkoutNew(branch, base.sha);
   const merged: TaskRecord[] = [];
   const resolved: string[] = [];
   for (const h of heads) {
@@ -222,7 +243,7 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
     resolved.push(`${h.id} in ${m.conflicts.join(', ')}: ${outcome.explanation}`);
     merged.push(h);
   }
-  if (existing) await ctx.remote.pushReplacing(branch, existing);
+  if (existing && !view.run.followUp) await ctx.remote.pushReplacing(branch, existing);
   else await ctx.remote.push(branch);
   return { headSha: await ctx.repo.head(), resolved };
 }
@@ -263,7 +284,7 @@ async function resolveConflict(
       {
         repoDir: ctx.repo.dir,
         modelId: config.models[config.default_model],
-        system: await promptWithInstructions(ctx, 'resolver', view.run.base.sha, files),
+        system: await promptWithInstructions(ctx, 'resolver', reviewedSha(view.run), files),
         protectedPaths: config.protected_paths,
         ours: (touching.length ? touching : merged).map(intentOf),
         theirs: intentOf(task),
@@ -296,7 +317,7 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
   const { issue, run } = view.run;
   const s = ctx.surface;
   const body = [
-    `${s.bold('crew needs a decision')} on run ${s.runNumber(issue, run)}: merging ${s.bold(c.task)} into \`${ctx.branches.integration(issue, run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => s.modelText(codeSpan(f))).join(', ')}, and ${s.modelText(c.why.replace(/\s*\r?\n\s*/g, ' '))}.`,
+    `${s.bold('crew needs a decision')} on run ${s.runNumber(issue, run)}: merging ${s.bold(c.task)} into \`${integrationBranchOf(ctx, view.run)}\` conflicts with ${c.with.join(', ') || 'the tasks before it'} in ${c.files.map((f) => s.modelText(codeSpan(f))).join(', ')}, and ${s.modelText(c.why.replace(/\s*\r?\n\s*/g, ' '))}.`,
     '',
     'Nothing was lost: every task branch is still there, and the integration branch was not changed.',
     '',

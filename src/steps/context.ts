@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { withinRunBudget } from '../agents/run-budget';
-import { runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
+import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
 import type { Clock, Forge, Freshness, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
-import { renderPlanComment, shownVersion, type PlanLinks } from '../render/plan-comment';
+import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
 import type { BilledJob } from '../state/job-times';
@@ -56,6 +56,11 @@ export interface StepContext {
    * Absent locally: a local run bills no Actions minutes.
    */
   job?: BilledJob;
+  /**
+   * The run this job is working on, once a job that did not start with one (route) has created or
+   * found it: a failure no step caught is then recorded on that run, so its plan comment says so.
+   */
+  working?: { issue: number; run: number };
 }
 
 /** A step was given a run that crew/state does not hold (never started, or its folder was removed). */
@@ -197,6 +202,14 @@ export function planLinks(ctx: StepContext): PlanLinks {
   };
 }
 
+/**
+ * The branch a run integrates onto and its pull request's head: its own integration branch, or
+ * for a follow-up the pull request's branch, where new commits go on top and nothing is replaced.
+ */
+export function integrationBranchOf(ctx: StepContext, run: Pick<RunRecord, 'issue' | 'run' | 'followUp'>): string {
+  return run.followUp ? assertCrewRef(run.followUp.branch) : ctx.branches.integration(run.issue, run.run);
+}
+
 export async function loadView(ctx: StepContext, issue: number, run: number, fresh?: Freshness): Promise<RunView> {
   const view = readView(await ctx.state.load(`${runFolder(issue, run)}/`, fresh), issue, run);
   if (!view) throw runMissing(issue, run, ctx.surface);
@@ -216,7 +229,20 @@ const SYNC_ROUNDS = 10;
  * always followed by a check that heals it, and the comment ends on the newest state.
  */
 export async function syncPlanComment(ctx: StepContext, issue: number, run: number): Promise<void> {
+  await syncFrom(ctx, issue, run, false);
+}
+
+/**
+ * syncPlanComment's loop. A follow-up run takes over the plan comment of the run it continues
+ * (`planCommentPassedTo`), so the comment may show another run than this one: versions count per
+ * run, and the comment's plan marker says whose version it shows. The older run stops writing once
+ * it is passed on; a write of it that was already on its way (loaded before the handover, landing
+ * after the newer run's) is caught by its own check after writing, which sees the handover and
+ * renders the newer run again (`healing`, which follows a chain of follow-ups to the newest).
+ */
+async function syncFrom(ctx: StepContext, issue: number, run: number, healing: boolean): Promise<void> {
   let shown = 0;
+  let wrote = healing;
   for (let round = 0; round < SYNC_ROUNDS; round++) {
     await noteRateLimits(ctx, issue, run);
     await noteFailovers(ctx, issue, run);
@@ -224,16 +250,26 @@ export async function syncPlanComment(ctx: StepContext, issue: number, run: numb
     const view = await loadView(ctx, issue, run, SEEN);
     const id = view.run.planCommentId;
     if (id === null) return;
+    const heir = view.run.planCommentPassedTo;
+    if (heir !== null) {
+      // Passed on: this run never writes again, but heals its own write if it may have landed last.
+      if (wrote && (shownRun((await ctx.forge.getComment(id)).body) ?? 0) < heir) await syncFrom(ctx, issue, heir, true);
+      return;
+    }
     // Never write a rendering older than one the comment is known to show.
     if (view.run.version > shown) {
       const links = planLinks(ctx);
       await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links, ctx.surface), links.stateFile(runFolder(issue, run))));
+      wrote = true;
     }
     const after = readRun(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
     // Render again if another job moved the state, or if that very edit had to wait for a rate limit.
     if (!after || (after.version === view.run.version && ctx.forge.rateLimitWaits().length === (noted.get(ctx) ?? 0))) return;
-    if (after.version === view.run.version) continue;
-    shown = shownVersion((await ctx.forge.getComment(id)).body) ?? 0;
+    if (after.version === view.run.version || after.planCommentPassedTo !== null) continue;
+    const body = (await ctx.forge.getComment(id)).body;
+    const whose = shownRun(body) ?? run;
+    // An older run's rendering is stale whatever its version; a newer run's is never this run's to replace.
+    shown = whose === run ? (shownVersion(body) ?? 0) : whose < run ? 0 : Infinity;
     if (shown >= after.version) return;
   }
   ctx.log.warn(

@@ -16,14 +16,14 @@ import {
   type Judgment,
 } from '../domain/judgment';
 import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
-import { addUsage, FRESH_REVIEW, logPhase, ZERO_USAGE, type RunView } from '../domain/run-state';
+import { addUsage, FRESH_REVIEW, logPhase, reviewedSha, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
-import { dispatchTasks, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
@@ -88,7 +88,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const { issue, run, base } = view.run;
   const config = await ctx.config();
   const plan = planOf(view);
-  const branch = ctx.branches.integration(issue, run);
+  const branch = integrationBranchOf(ctx, view.run);
   await ctx.remote.fetchCommit(base.sha);
   const { missing } = await ctx.remote.fetch([branch]);
   if (missing.length) throw new Error(`the integration branch ${branch} is missing`);
@@ -113,7 +113,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
   // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === base.sha });
+  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
   if (config.setup.length) await ctx.repo.excludeUntracked();
   const commandResults: Evaluation[] = [];
   const printed = new Map<string, { exitCode: number | null; output: string }>();
@@ -161,7 +161,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           system: await promptWithInstructions(
             ctx,
             'critic',
-            base.sha,
+            reviewedSha(view.run),
             plan.tasks.flatMap((t) => t.files),
           ),
           plan,

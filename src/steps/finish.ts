@@ -2,7 +2,7 @@ import { runOutcome, type Judgment } from '../domain/judgment';
 import { runFolder } from '../domain/refs';
 import { logPhase, type RunRecord, type RunView } from '../domain/run-state';
 import { renderPullBody, renderReport, renderReportSummary, reportMarker, type TaskResultText } from '../render/report';
-import { paths, planOf, refreshExecutionLog, writeRun } from '../state/run-files';
+import { paths, planOf, readRun, refreshExecutionLog, writeRun } from '../state/run-files';
 import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
@@ -11,9 +11,11 @@ import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
-import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
+import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from './context';
+import { replyInThreads } from './follow-up';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
+import { runOfPullBranch } from '../domain/fix-ci';
 
 /** The worker's own text from a result file: the body between the title and the completion marker. */
 function resultText(view: RunView, read: (path: string) => string | undefined): Map<string, TaskResultText> {
@@ -87,8 +89,14 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const links = planLinks(ctx);
   const reportLink = links.stateFile(paths.report(issue, run));
   const body = capBody(renderPullBody(view, results, judgment, acceptedBy), reportLink);
-  const branch = ctx.branches.integration(issue, run);
+  const branch = integrationBranchOf(ctx, view.run);
   let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
+  if (!pr && view.run.followUp)
+    throw new CrewError(
+      'updating the pull request',
+      `pull request #${view.run.followUp.pull} is no longer open, so follow-up ${view.run.followUp.k} cannot update it. Its work is on \`${branch}\`${view.run.review?.headSha ? ` (${view.run.review.headSha.slice(0, 7)})` : ''}.`,
+      `Reopen the pull request, then ${ctx.surface.give('resume')}; or ${ctx.surface.give('run')} for a new one.`,
+    );
   const existed = pr !== undefined;
   // The pull request, its report comment and the retrospective, counted when the PR is recorded below.
   const creates = { pull_requests: 1, comments: config.retrospect.enabled ? 2 : 1 };
@@ -130,7 +138,10 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const loaded = await loadView(ctx, issue, run);
   const mergeState = await decideMerge(ctx, loaded, pr.number);
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
-  const report = renderReport(current, results, links, judgment, acceptedBy, { notes, earlier: await earlierJudgments(ctx.state, current) });
+  const report = renderReport(await withPullsCiAttempts(ctx, current), results, links, judgment, acceptedBy, {
+    notes,
+    earlier: await earlierJudgments(ctx.state, current),
+  });
   // A PR crew just created has no comments to search.
   let reportId =
     current.run.pr?.reportCommentId ??
@@ -152,6 +163,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       `${reportMarker(issue, run)}\nRun ${run} failed earlier and was carried on; it completed, and its report is now on ${pr.url}.`,
     );
   await ctx.summary(report);
+  // A follow-up answers in each review thread it addressed, naming the commit the critic passed.
+  if (current.run.followUp && judgment?.verdict === 'PASS') await replyInThreads(ctx, current, judgment.headSha);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);
 }
@@ -186,4 +199,16 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, target);
+}
+
+/**
+ * fix_ci counts its attempts on the run whose branch the pull request is (crew/N/rK/integration),
+ * and a follow-up run keeps that branch; so the report a follow-up writes on the same pull request
+ * shows that run's attempts (the follow-up's own record holds none). Only for rendering.
+ */
+async function withPullsCiAttempts(ctx: StepContext, view: RunView): Promise<RunView> {
+  const owner = view.run.followUp ? runOfPullBranch(view.run.followUp.branch) : undefined;
+  if (!owner || (owner.issue === view.run.issue && owner.run === view.run.run)) return view;
+  const rec = readRun(await ctx.state.load(`${runFolder(owner.issue, owner.run)}/`), owner.issue, owner.run);
+  return rec?.fixCi.attempts.length ? { ...view, run: { ...view.run, fixCi: rec.fixCi } } : view;
 }

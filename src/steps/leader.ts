@@ -5,7 +5,7 @@ import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { addUsage, newTaskRecord, NOTHING_SPENT, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
+import { addUsage, newTaskRecord, NOTHING_SPENT, reviewedSha, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
 import type { StateTx } from '../ports';
 import { parseJson, paths, planOf, planTask, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -183,7 +183,7 @@ export async function replanTasks(
     const out = await decompose(
       model,
       modelId,
-      await promptWithInstructions(ctx, 'decomposer', view.run.base.sha),
+      await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run)),
       {
         title: sanitize(request.title, 300),
         body: sanitize(request.body),
@@ -208,7 +208,7 @@ export async function replanTasks(
       const review = await reviewPlan(
         model,
         modelId,
-        await promptWithInstructions(ctx, 'plan_reviewer', view.run.base.sha),
+        await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run)),
         request,
         { ...plan, tasks: proposed },
         ctx.log,

@@ -14,7 +14,7 @@ import {
 import type { RunView } from '../domain/run-state';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { redact } from '../text/redact';
-import type { StepContext } from './context';
+import { integrationBranchOf, type StepContext } from './context';
 import { MAX_OUTPUT_BYTES } from './sandbox-setup';
 import { planOf } from '../state/run-files';
 
@@ -113,7 +113,7 @@ export async function localise(
     stopped = e instanceof Error ? e.message.split('\n')[0]! : String(e);
     ctx.log.warn(`critic: localisation stopped (${stopped}); the critic model's attribution is used for what it had not settled`);
   } finally {
-    await ctx.repo.checkoutNew(ctx.branches.integration(issue, run), opts.headSha);
+    await ctx.repo.checkoutNew(integrationBranchOf(ctx, view.run), opts.headSha);
   }
   return failed.map((f) => {
     const list = runs.get(f.criterion.id)!;

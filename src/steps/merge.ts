@@ -2,7 +2,7 @@ import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCh
 import { forAPerson } from '../domain/judgment';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
-import { writeRun } from '../state/run-files';
+import { readRun, runNumbers, writeRun } from '../state/run-files';
 import { loadView, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
 
@@ -117,7 +117,10 @@ export async function merge(ctx: StepContext): Promise<void> {
   const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
   for (const p of ours) {
-    const [, issue, run] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
+    const [, issue, first] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
+    // Follow-ups update the same pull request as later runs of the issue: the newest one speaks for it, and
+    // while it works (not COMPLETED) nothing merges on an older run's pass.
+    const run = await newestRunOfPull(ctx, issue, first, p.number);
     const view = await loadView(ctx, issue, run).catch(() => undefined);
     if (!view || view.run.phase !== 'COMPLETED' || view.run.pr?.number !== p.number) {
       ctx.log.info(`#${p.number}: run ${run} of issue #${issue} is not a completed run with this pull request; nothing to do`);
@@ -127,4 +130,12 @@ export async function merge(ctx: StepContext): Promise<void> {
     await recordMerge(ctx, view, await decideMerge(ctx, view, p.number));
     ctx.log.checkpoint('merge-evaluated');
   }
+}
+
+/** The newest run of the issue (from the one that opened it on) whose record names this pull request. */
+async function newestRunOfPull(ctx: StepContext, issue: number, first: number, pull: number): Promise<number> {
+  const snap = await ctx.state.load(`issue-${issue}/`);
+  const later = runNumbers(snap, issue).filter((k) => k > first);
+  for (const k of later.reverse()) if (readRun(snap, issue, k)?.pr?.number === pull) return k;
+  return first;
 }

@@ -7,11 +7,12 @@ import { configCriteria, statedCriteria, type Criterion } from '../domain/criter
 import { runFolder } from '../domain/refs';
 import type { Plan } from '../domain/plan';
 import { checkPlanRules, findingsText, type Finding } from '../domain/plan-review';
-import { addUsage, logPhase, newTaskRecord, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
+import { addUsage, logPhase, newTaskRecord, reviewedSha, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { sentence } from '../domain/surface';
-import type { StateTx } from '../ports';
-import { parseJson, paths, readJobTimes, readView, refreshExecutionLog, writePlan, writeRun, writeTask } from '../state/run-files';
+import type { StateSnapshot, StateTx } from '../ports';
+import { followUpCriteria, followUpItems, followUpSection, FollowUpMaterialSchema, type FollowUpMaterial } from '../domain/follow-up';
+import { parseJson, paths, readJobTimes, readView, refreshExecutionLog, StateFormatError, writePlan, writeRun, writeTask } from '../state/run-files';
 import { readPastRuns } from '../state/past-runs';
 import { billableMinutes, runMinutes, type JobTime } from '../domain/actions-minutes';
 import { estimateRun } from '../domain/estimate';
@@ -60,6 +61,14 @@ function taskMarkdown(plan: Plan, id: string): string {
   ].join('\n');
 }
 
+/** followup.json of a follow-up run, checked against its schema (a damaged file is named, never guessed at). */
+function readFollowUp(snap: StateSnapshot, issue: number, run: number): FollowUpMaterial {
+  const path = paths.followUp(issue, run);
+  const parsed = FollowUpMaterialSchema.safeParse(parseJson<unknown>(snap, path));
+  if (!parsed.success) throw new StateFormatError(path, null, `it is missing or damaged (${parsed.error.issues[0]?.message ?? 'unreadable'})`);
+  return parsed.data;
+}
+
 /** A request small enough for one worker skips the decomposer (claude-crew's phase skipping). */
 function singleTaskPlan(intake: Intake, title: string, body: string, criteria: Criterion[]): Plan {
   const single = intake.single!;
@@ -99,6 +108,7 @@ function mergeCriteria(intake: Intake, fromConfig: string[]): Criterion[] {
  * with a comment; the person's reply starts planning again.
  */
 export async function planRun(ctx: StepContext, issue: number, run: number, revision?: string): Promise<string[]> {
+  ctx.working = { issue, run };
   const config = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
   const snap = await ctx.state.load(prefix);
@@ -106,7 +116,9 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
   if (!view || view.run.phase !== 'PLANNING') return [];
   const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
   const title = sanitize(request.title, 300);
-  const body = sanitize(request.body);
+  // A follow-up's feedback and review threads (sanitised when stored) join the request; its items are the criteria intake must keep.
+  const followUp = view.run.followUp ? readFollowUp(snap, issue, run) : null;
+  const body = followUp ? `${sanitize(request.body)}\n\n${followUpSection(followUp, view.run.followUp!.k, view.run.followUp!.pull)}` : sanitize(request.body);
   const answers = snap.read(paths.answers(issue, run)) ?? '';
   const model = await runModel(ctx, view);
   const modelId = config.models[config.default_model];
@@ -127,8 +139,8 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       const out = await runIntake(
         model,
         modelId,
-        await promptWithInstructions(ctx, 'intake', view.run.base.sha),
-        { title, body, stated: statedCriteria(body), answers },
+        await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
+        { title, body, stated: followUp ? followUpItems(followUp) : statedCriteria(body), answers, ...(followUp ? { kept: followUp.kept } : {}) },
         ctx.log,
       );
       book(out.usage);
@@ -139,7 +151,9 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
         return [];
       }
     }
-    const criteria = mergeCriteria(intake, config.criteria);
+    // A follow-up keeps the pull request's criteria as they were (the critic judges them again) and numbers the new ones on.
+    const fresh = followUp ? followUpCriteria(followUp.kept, intake.criteria) : null;
+    const criteria = mergeCriteria(fresh ? { ...intake, criteria: fresh.criteria } : intake, config.criteria);
     // After QUESTION_ROUNDS crew stops asking and plans on assumptions; the plan comment says which questions stayed open.
     const openQuestions = intake.questions;
 
@@ -147,7 +161,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     const files = await ctx.repo.listFiles();
     // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
     const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths };
-    const decomposer = await promptWithInstructions(ctx, 'decomposer', view.run.base.sha);
+    const decomposer = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
     const previous = view.plan;
     let plan: Plan =
       intake.single && !revision
@@ -175,7 +189,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
     let findings: Finding[] = [];
     let passed = false;
     let rounds = 0;
-    const reviewerPrompt = await promptWithInstructions(ctx, 'plan_reviewer', view.run.base.sha);
+    const reviewerPrompt = await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run));
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
       rounds = round;
       findings = checkPlanRules(plan);
@@ -249,6 +263,7 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
         past: past.runs,
       });
       rec = { ...rec, estimate, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
+      if (rec.followUp && fresh) rec = { ...rec, followUp: { ...rec.followUp, added: fresh.added } };
       if (needsApproval)
         return {
           ...rec,

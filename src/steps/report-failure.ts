@@ -9,10 +9,13 @@ import { postedByCrew } from '../text/markdown';
 /** Where a failure should be reported: the issue, and the run if one is known. */
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
+  if (ctx.working) return ctx.working;
   if (ctx.event.kind === 'comment' || ctx.event.kind === 'issue') return { issue: ctx.event.issue.number };
   // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
   if (ctx.event.kind === 'pull') {
-    const head = ctx.event.pulls.map((p) => /^crew\/(\d+)\/r\d+\/integration$/.exec(p.headRef)).find(Boolean);
+    // fix_ci: a CI run on crew's branch, whether or not GitHub listed its pull request.
+    const heads = [...ctx.event.pulls.map((p) => p.headRef), ...(ctx.event.ci?.headBranch ? [ctx.event.ci.headBranch] : [])];
+    const head = heads.map((h) => /^crew\/(\d+)\/r\d+\/integration$/.exec(h)).find(Boolean);
     if (head) return { issue: Number(head[1]) };
     // A `/crew` review or review comment on someone's pull request: said on that pull request.
     return ctx.event.comment ? { issue: ctx.event.comment.issue.number } : {};

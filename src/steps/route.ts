@@ -11,6 +11,8 @@ import { handle } from './commands';
 import { answer } from './commands/answer';
 import { REPLY_CHARS, setOutputs } from './commands/common';
 import { hasWriteAccess } from './commands/permission';
+import { OWN_PULL_HEAD, startFollowUp } from './follow-up';
+import { routeCiFailure } from './fix-ci';
 
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 export async function route(ctx: StepContext): Promise<void> {
@@ -19,6 +21,8 @@ export async function route(ctx: StepContext): Promise<void> {
   if (ctx.event.kind === 'pull') {
     // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
     if (ctx.event.comment) return routeComment(ctx, ctx.event.comment);
+    // A completed CI run on crew's pull request: fix_ci's to count and answer.
+    if (ctx.event.ci) return routeCiFailure(ctx, ctx.event, ctx.event.ci);
     return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
   }
   if (ctx.event.kind === 'issue') return routeIssueEvent(ctx, ctx.event);
@@ -31,8 +35,9 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   if (await isOwnComment(ctx, ev)) return ctx.log.info(`ignoring crew's own comment (as @${ev.comment.author.login})`);
   const command = parseCommand(ev.comment.body);
   const issue = ev.issue.number;
+  if (!command && ev.via === 'review' && ev.reviewState === 'changes_requested') return routeChangesRequested(ctx, ev);
   if (!command) {
-    // The workflow lets through only reviews that start with /crew; any other is not an answer either.
+    // The workflow lets through only reviews that start with /crew (and changes requested on crew's own); any other is not an answer either.
     if (ev.via) return ctx.log.info(`the ${ev.via === 'review' ? 'review' : 'review comment'} is not a /crew command; nothing to do`);
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
@@ -52,7 +57,7 @@ const FROM_REVIEWS = new Set<Command['kind']>(['run', 'plan', 'status', 'help', 
 
 /**
  * A `/crew` command on a pull request, from a person with write access. crew's own pull requests
- * (head `crew/…`) are for follow-up runs, not built yet. A fork's is refused: crew cannot push
+ * (head `crew/<issue>/r<k>/integration`) get follow-up runs on their branch. A fork's is refused: crew cannot push
  * there, and would run the fork's code in jobs that hold this repository's tokens. A person's
  * branch in this repository is the base of a run under the pull request's number, whose own pull
  * request goes into that branch; crew never pushes to it.
@@ -64,12 +69,12 @@ async function routePullCommand(ctx: StepContext, ev: CommentEvent, command: Com
     await ctx.forge.postComment(number, forkRefusal(pull));
     return;
   }
-  const own = /^crew\/(\d+)\/r\d+\/integration$/.exec(pull.headRef);
+  const own = OWN_PULL_HEAD.exec(pull.headRef);
+  if (own) return ownPullCommand(ctx, ev, command, Number(own[1]));
   if (pull.headRef.startsWith('crew/')) {
-    const where = own ? `on issue #${own[1]}` : 'on the issue it came from';
     await ctx.forge.postComment(
       number,
-      `This pull request is crew's own (branch \`${pull.headRef}\`). Follow-up runs on crew's pull requests are not built yet: comment \`/crew run\` ${where} to start a new run, which opens a new pull request.`,
+      `This pull request's branch (\`${pull.headRef}\`) is one of crew's, but not a run's pull request, so crew does not work on it. Comment \`/crew run\` on the issue it came from to start a new run.`,
     );
     return;
   }
@@ -87,8 +92,66 @@ async function routePullCommand(ctx: StepContext, ev: CommentEvent, command: Com
     );
     return;
   }
-  if (command.kind === 'run' || command.kind === 'plan') return startRun(ctx, pullRequestRun(ctx, ev, pull), command.kind);
+  if (command.kind === 'run' || command.kind === 'plan') return void (await startRun(ctx, pullRequestRun(ctx, ev, pull), command.kind));
   await handle(ctx, ev, command);
+}
+
+/**
+ * A `/crew` on crew's own pull request: `/crew fix <feedback>`, `/crew run [feedback]` and
+ * `/crew <feedback>` start a follow-up on its branch; the commands about a run are given on its
+ * issue, where the run lives.
+ */
+async function ownPullCommand(ctx: StepContext, ev: CommentEvent, command: Command, issue: number): Promise<void> {
+  const feedback = command.kind === 'fix' ? command.feedback : command.kind === 'run' || command.kind === 'unknown' ? commandText(ev.comment.body) : undefined;
+  if (command.kind === 'unknown') ctx.log.info(`/crew ${command.word} on crew's own pull request: taken as feedback for a follow-up`);
+  if (feedback === undefined) {
+    if (command.kind === 'help') return handle(ctx, ev, command);
+    await ctx.forge.postComment(
+      ev.issue.number,
+      `This pull request is crew's own: \`/crew ${command.kind}\` is about its run, so comment it on issue #${issue}, where the run lives. Here, \`/crew fix <feedback>\` (or \`/crew <feedback>\`) starts a follow-up on this branch.`,
+    );
+    return;
+  }
+  // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
+  const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
+  await startFollowUp(ctx, {
+    pull: ev.issue.number,
+    by: ev.comment.author.login,
+    feedback: withoutQuotes(words),
+    source: ev.via ? 'review' : 'comment',
+    trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, ...(ev.via ? { how: ev.via } : {}) },
+  });
+}
+
+/**
+ * A review that requests changes without a command. The workflow cannot read crew.yml, so it
+ * starts this job for every such review on a `crew/` head; only `iterate_on_review: true` makes
+ * it a follow-up, by a writer, on crew's own open pull request. Otherwise it is skipped, logged.
+ */
+async function routeChangesRequested(ctx: StepContext, ev: CommentEvent): Promise<void> {
+  let on = false;
+  try {
+    on = (await ctx.config()).iterate_on_review;
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return ctx.log.warn(`a review requested changes, but .github/crew.yml cannot be read (${e.message}); no follow-up started`);
+  }
+  if (!on)
+    return ctx.log.info('a review requested changes; iterate_on_review is off in .github/crew.yml, so no follow-up starts (comment /crew fix to start one)');
+  if (ev.comment.author.type !== 'User') return ctx.log.info(`ignoring a review by ${ev.comment.author.login} (${ev.comment.author.type})`);
+  const pull = await ctx.forge.getPull(ev.issue.number);
+  if (!OWN_PULL_HEAD.test(pull.headRef) || pull.fromFork)
+    return ctx.log.info(`#${ev.issue.number} is not crew's own pull request; a review there starts nothing`);
+  // Without a command, a reader's review is ordinary review traffic, not a request to crew: no refusal comment.
+  if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false))) return;
+  ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
+  await startFollowUp(ctx, {
+    pull: ev.issue.number,
+    by: ev.comment.author.login,
+    feedback: withoutQuotes(ev.comment.body),
+    source: 'review',
+    trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, how: 'review' },
+  });
 }
 
 /** The run a person's pull request asks for: its title and body, the words after the command, and its head as the base. */

@@ -8,7 +8,7 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
-import { NOTHING_SPENT, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
+import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-files';
@@ -149,7 +149,8 @@ async function runTask(
   // Only the run's base itself is the repository's reviewed code; a resumed branch or merged dependencies hold a model's.
   // A chained task's checkout is the one the task before it worked in: ignored files its commands left (setup
   // output is excluded, `git clean` keeps it) are a model's, so its setup runs in the sandbox whatever its start.
-  const trusted = !job.chained && (await ctx.repo.head()) === view.run.base.sha;
+  // A follow-up's base is its pull request's head, a model's: reviewedSha is then the first run's base, never this checkout.
+  const trusted = !job.chained && (await ctx.repo.head()) === reviewedSha(view.run);
   const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted });
   if (config.setup.length) {
     const produced = await ctx.repo.excludeUntracked();
@@ -235,7 +236,7 @@ async function runTask(
           maxTurns: config.worker_max_turns,
           maxOutputTokens: config.max_output_tokens.worker,
           modelId: config.models[tier],
-          system: await promptWithInstructions(ctx, `worker_${task.persona}`, view.run.base.sha, task.files),
+          system: await promptWithInstructions(ctx, `worker_${task.persona}`, reviewedSha(view.run), task.files),
           repoFiles: await ctx.repo.listFiles(),
           commands: {
             runner,

@@ -3,6 +3,7 @@ import { dagScenario, notePath } from '../support/scenario/dag-scenario';
 import { outcomeOf, type Outcome } from '../support/scenario/outcome';
 import { PROJECT_ROOT, runScenario, type ScenarioResult } from '../support/scenario/run-scenario';
 import type { Scenario } from '../support/scenario/schema';
+import { soakCases } from '../support/soak';
 import { expectFaithful } from './helpers';
 
 // #17 §4: a work job whose task unblocks exactly one task (nothing else ready, and time left in the
@@ -74,13 +75,16 @@ describe('a chain of tasks runs in one work job', () => {
 
   // Killed at a checkpoint of the second task, which the job took up itself: the claim names this
   // workflow run, so advance (a lost runner) or `/crew resume` (a cancelled run) finds it as it
-  // finds any killed work job's, and the run ends exactly as the uninterrupted one.
-  it.each([
-    { checkpoint: 'work-started', mode: 'cancel' as const },
-    { checkpoint: 'worker-turn', mode: 'lost' as const },
-    { checkpoint: 'task-pushed', mode: 'cancel' as const },
-    { checkpoint: 'task-recorded', mode: 'lost' as const },
-  ])(
+  // finds any killed work job's, and the run ends exactly as the uninterrupted one. `npm test` kills
+  // at one checkpoint in each of GitHub's ways; `npm run soak` at all four (tests/support/soak.ts).
+  it.each(
+    soakCases([
+      { checkpoint: 'work-started', mode: 'cancel' as const },
+      { checkpoint: 'worker-turn', mode: 'lost' as const, sample: true },
+      { checkpoint: 'task-pushed', mode: 'cancel' as const, sample: true },
+      { checkpoint: 'task-recorded', mode: 'lost' as const },
+    ]),
+  )(
     'killed mid-chain at t2 $checkpoint ($mode): resumes to the same outcome',
     async ({ checkpoint, mode }) => {
       const { r, outcome } = await play(

@@ -49,14 +49,15 @@ describe('/crew on a pull request a person opened (#19 §3, §6)', () => {
     expect(onPerson[0]).toMatch(/^<!-- crew:plan issue=2 run=1 -->/);
     expect(onPerson[0]).toContain('✅ Done');
     expect(r.issue.comments.filter((c) => c.author === r.crewLogin)).toEqual([]);
-    // The review started route (and the run); crew's own pull request gets the not-yet message.
+    // The review started route (and the run).
     expect(
       reviewJobs(r)
         .filter((j) => j.result !== 'skipped')
         .map((j) => `${j.job}:${j.result}`),
     ).toEqual(['route:success', 'work:success']);
+    // A bare `/crew run` on crew's own pull request, with no words and no review thread, is a follow-up with nothing to do: crew says so.
     expect(crewSaid(r, stacked!.number).at(-1)).toBe(
-      "This pull request is crew's own (branch `crew/2/r1/integration`). Follow-up runs on crew's pull requests are not built yet: comment `/crew run` on issue #2 to start a new run, which opens a new pull request.",
+      'crew found nothing to follow up on: no words after the command and no unresolved review comment by someone with write access. Say what to change, for example `/crew fix rename the option to --dry-run`, or leave review comments first.',
     );
   }, 360_000);
 

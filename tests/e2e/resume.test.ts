@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outcomeOf, type Outcome } from '../support/scenario/outcome';
 import type { Scenario } from '../support/scenario/schema';
+import { soakCases } from '../support/soak';
 import { expectFaithful, play } from './helpers';
 
 /** A kill point, then the maintainer's `/crew resume` if the run did not finish on its own. */
@@ -25,15 +26,19 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
     expect(baseline.pulls).toHaveLength(1);
   }, 360_000);
 
-  it.each([
-    { job: 'route', checkpoint: 'plan-recorded', mode: 'cancel' as const },
-    { job: 'work', checkpoint: 'task-pushed', matrix: { task: 't1' }, mode: 'cancel' as const },
-    { job: 'work', checkpoint: 'state-write', matrix: { task: 't3' }, mode: 'lost' as const },
-    { job: 'work', checkpoint: 'task-recorded', matrix: { task: 't1' }, mode: 'cancel' as const },
-    { job: 'critic', checkpoint: 'pr-opened', mode: 'cancel' as const },
-  ])(
+  // `npm test` kills at two of these, one in each of GitHub's ways; `npm run soak` at all five
+  // (tests/support/soak.ts), then at every checkpoint of every job (scripts/soak.ts).
+  it.each(
+    soakCases([
+      { job: 'route', checkpoint: 'plan-recorded', mode: 'cancel' as const, sample: true },
+      { job: 'work', checkpoint: 'task-pushed', matrix: { task: 't1' }, mode: 'cancel' as const },
+      { job: 'work', checkpoint: 'state-write', matrix: { task: 't3' }, mode: 'lost' as const, sample: true },
+      { job: 'work', checkpoint: 'task-recorded', matrix: { task: 't1' }, mode: 'cancel' as const },
+      { job: 'critic', checkpoint: 'pr-opened', mode: 'cancel' as const },
+    ]),
+  )(
     '$job killed at $checkpoint ($mode)',
-    async (kill) => {
+    async ({ sample: _, ...kill }) => {
       const run = await outcome(interrupted({ times: 1, ...kill }));
       expect(run.killed).toHaveLength(1);
       expect(run.outcome).toEqual(baseline);

@@ -72,13 +72,17 @@ describe('the files users copy', () => {
       'pull_request_review',
       'pull_request_review_comment',
       'workflow_dispatch',
+      'workflow_run',
     ]);
+    // Completed CI runs, by workflow name (GitHub starts workflow_run only for the workflows listed).
+    expect(workflow.on.workflow_run).toEqual({ workflows: ['CI'], types: ['completed'] });
     // Review traffic is filtered to the activity crew reads: submitted reviews, created review comments.
     expect(workflow.on.pull_request_review).toEqual({ types: ['submitted'] });
     expect(workflow.on.pull_request_review_comment).toEqual({ types: ['created'] });
     // The least each job needs; a new scope must be argued for here, next to what uses it.
     expect(Object.fromEntries(Object.entries(workflow.jobs).map(([id, job]) => [id, job.permissions]))).toEqual({
-      // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks · /crew remember's PR, reading the PR a /crew is on
+      // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks, reading a failed CI
+      // job's log (fix_ci; write includes read) · /crew remember's PR, reading the PR a /crew is on
       route: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
       // task branch, state · plan comment, questions · dispatching the tasks it unblocks · a run's plan comment on a pull
       // request (commenting on a pull request's conversation needs pull-requests, not issues)

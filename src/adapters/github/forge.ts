@@ -11,8 +11,10 @@ import {
   type PullInfo,
   type PullRef,
   type RateLimitWait,
+  type FailedJob,
   type Reaction,
   type RepoPermission,
+  type ReviewThread,
 } from '../../ports';
 
 export { PullRequestsNotAllowed };
@@ -20,6 +22,9 @@ import { BODY_LIMIT, POST_KEY_MARK } from '../../text/markdown';
 import { redact } from '../../text/redact';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
+
+/** How much of a job log crew keeps in memory: its end, far more than the tail a follow-up is given. */
+const MAX_LOG_CHARS = 1_000_000;
 
 export interface GitHubForgeOptions {
   owner: string;
@@ -59,6 +64,29 @@ export function withIdempotencyKey(body: string, key: string): string {
 
 function status(e: unknown): number | undefined {
   return typeof e === 'object' && e !== null && 'status' in e ? Number((e as { status: unknown }).status) : undefined;
+}
+
+/** A pull request's review threads, resolved or not (GraphQL only: REST does not say); the fake GitHub serves exactly this query. */
+const REVIEW_THREADS_QUERY = `query($owner: String!, $name: String!, $number: Int!, $cursor: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $cursor) {
+        pageInfo { hasNextPage endCursor }
+        nodes { isResolved comments(first: 1) { nodes { databaseId } } }
+      }
+    }
+  }
+}`;
+
+interface ThreadsPage {
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: Array<{ isResolved: boolean; comments: { nodes: Array<{ databaseId: number | null }> } }>;
+      };
+    } | null;
+  } | null;
 }
 
 /** The Forge port over GitHub's REST API. Everything it posts passes secret redaction. */
@@ -252,7 +280,50 @@ export class GitHubForge implements Forge {
       headRef: data.head.ref,
       headRepo,
       fromFork: headRepo === null || headRepo.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
+      baseRef: data.base.ref,
     };
+  }
+
+  /**
+   * The review comments (REST, every page) grouped into threads by `in_reply_to_id`, and each
+   * thread's `isResolved`, which only GraphQL serves (`reviewThreads`, keyed here by the first
+   * comment's `databaseId`, the REST id). A thread GraphQL does not list counts as unresolved.
+   */
+  async reviewThreads(number: number): Promise<ReviewThread[]> {
+    const comments = await this.gh.paginate(this.gh.rest.pulls.listReviewComments, { ...this.base, pull_number: number, per_page: 100 });
+    const resolved = new Set<number>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const answer: ThreadsPage = await this.gh.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, { owner: this.opts.owner, name: this.opts.repo, number, cursor });
+      const threads = answer.repository?.pullRequest?.reviewThreads;
+      if (!threads) throw new Error(`GitHub did not list the review threads of #${number}`);
+      for (const t of threads.nodes) {
+        const first = t.comments.nodes[0]?.databaseId;
+        if (t.isResolved && typeof first === 'number') resolved.add(first);
+      }
+      if (!threads.pageInfo.hasNextPage) break;
+      cursor = threads.pageInfo.endCursor;
+    }
+    const threads = new Map<number, ReviewThread>();
+    for (const c of [...comments].sort((a, b) => a.id - b.id)) {
+      const rootId = c.in_reply_to_id ?? c.id;
+      let t = threads.get(rootId);
+      if (!t) threads.set(rootId, (t = { rootId, resolved: resolved.has(rootId), comments: [] }));
+      t.comments.push({
+        id: c.id,
+        author: { login: c.user.login, type: c.user.type },
+        body: c.body,
+        path: c.path,
+        line: c.line ?? null,
+        diffHunk: c.diff_hunk,
+        createdAt: c.created_at,
+      });
+    }
+    return [...threads.values()];
+  }
+
+  async replyInThread(number: number, rootId: number, body: string): Promise<void> {
+    await this.gh.rest.pulls.createReplyForReviewComment({ ...this.base, pull_number: number, comment_id: rootId, body: redact(body) });
   }
 
   /**
@@ -352,6 +423,37 @@ export class GitHubForge implements Forge {
     } catch (e) {
       if (status(e) === 404) return false;
       throw e;
+    }
+  }
+
+  async failedJobs(runId: number, limit: number): Promise<FailedJob[]> {
+    const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: runId, filter: 'latest', per_page: 100 });
+    return jobs
+      .filter((j) => j.conclusion === 'failure' || j.conclusion === 'timed_out')
+      .slice(0, limit)
+      .map((j) => ({
+        id: j.id,
+        name: j.name,
+        url: j.html_url ?? `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${runId}/job/${j.id}`,
+        step: j.steps?.find((s) => s.conclusion === 'failure')?.name ?? null,
+      }));
+  }
+
+  /**
+   * `GET …/actions/jobs/{id}/logs` answers 302 with a short-lived link to the log on another host.
+   * Octokit's fetch (undici) follows it and, the link being another origin, drops the Authorization
+   * header (fetch spec, HTTP-redirect fetch step 13), so crew's token never reaches the log host;
+   * the fake GitHub refuses a log request that carries one.
+   */
+  async jobLog(jobId: number): Promise<string | null> {
+    try {
+      const { data } = await this.gh.rest.actions.downloadJobLogsForWorkflowRun({ ...this.base, job_id: jobId });
+      const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data);
+      return text.length > MAX_LOG_CHARS ? text.slice(-MAX_LOG_CHARS) : text;
+    } catch (e) {
+      // Logs expire (90 days by default), and a job that never started has none: the feedback says so.
+      this.log.warn(`could not read the log of job ${jobId}: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
     }
   }
 

@@ -3,7 +3,19 @@ import { dirname, join, relative } from 'node:path';
 import { isoSeconds } from '../../clock';
 import { pathInRunFolder } from '../../domain/local-runs';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
-import type { CommentInfo, CommentRef, LocalForgeHooks, PullInfo, PullRef, RateLimitWait, Reaction, RepoPermission, TerminalForge } from '../../ports';
+import type {
+  CommentInfo,
+  CommentRef,
+  FailedJob,
+  LocalForgeHooks,
+  PullInfo,
+  PullRef,
+  RateLimitWait,
+  Reaction,
+  RepoPermission,
+  ReviewThread,
+  TerminalForge,
+} from '../../ports';
 
 /**
  * The Forge port without GitHub: the run's "issue" is the request typed at the terminal,
@@ -182,7 +194,16 @@ export class LocalForge implements TerminalForge {
   async getPull(number: number): Promise<PullInfo> {
     const p = await this.pull(number);
     if (!p) throw new Error(`result ${number} does not exist`);
-    return { state: 'open', merged: false, headRef: p.head, headSha: await this.hooks.branchSha(p.head), headRepo: null, fromFork: false };
+    return { state: 'open', merged: false, headRef: p.head, headSha: await this.hooks.branchSha(p.head), headRepo: null, fromFork: false, baseRef: p.base };
+  }
+
+  /** A local result has no review threads: nobody reviews it on a forge. */
+  async reviewThreads(): Promise<ReviewThread[]> {
+    return [];
+  }
+
+  async replyInThread(): Promise<void> {
+    throw new Error('a local run has no review threads to reply in');
   }
 
   async checksOn(_sha: string): Promise<CheckFact[]> {
@@ -208,6 +229,15 @@ export class LocalForge implements TerminalForge {
 
   async workflowRunActive(runId: string): Promise<boolean> {
     return this.hooks.workflowRunActive(runId);
+  }
+
+  /** No CI runs on a local run's result branch. */
+  async failedJobs(_runId: number, _limit: number): Promise<FailedJob[]> {
+    return [];
+  }
+
+  async jobLog(_jobId: number): Promise<string | null> {
+    return null;
   }
 
   /** No GitHub, no rate limits. */

@@ -18,8 +18,15 @@ type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, comma
  * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
  */
 export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
-  run: (ctx, ev) => startRun(ctx, commentRequest(ctx, ev), 'run'),
-  plan: (ctx, ev) => startRun(ctx, commentRequest(ctx, ev), 'plan'),
+  run: async (ctx, ev) => void (await startRun(ctx, commentRequest(ctx, ev), 'run')),
+  plan: async (ctx, ev) => void (await startRun(ctx, commentRequest(ctx, ev), 'plan')),
+  // On crew's own pull request route.ts starts the follow-up; anywhere else there is no branch of crew's to fix.
+  fix: async (ctx, ev) => {
+    await ctx.forge.postComment(
+      ev.issue.number,
+      `\`/crew fix\` works on a pull request crew opened: comment it there (or submit a review starting with \`/crew\`), and crew follows up on the same branch. On an issue, ${ctx.surface.command('run')} starts a new run.`,
+    );
+  },
   approve: (ctx, ev) => approve(ctx, ev),
   revise: (ctx, ev, c) => revise(ctx, ev, sanitize(c.feedback, REPLY_CHARS)),
   answer: async (ctx, ev, c) => {

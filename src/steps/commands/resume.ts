@@ -21,7 +21,7 @@ export async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> 
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   // Stopped before its run was even written: resuming means doing what was asked.
-  if (!last) return startRun(ctx, commentRequest(ctx, ev), 'run');
+  if (!last) return void (await startRun(ctx, commentRequest(ctx, ev), 'run'));
   // crew itself failed (not the work): go back to the phase it failed in.
   if (last.phase === 'FAILED' && last.failure?.resumeFrom) return resumeFailed(ctx, ev, last, last.failure.resumeFrom);
   if ((last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') && (await askUnasked(ctx, last))) return;

@@ -1,6 +1,7 @@
 import { ConfigError } from '../../config/schema';
 import { isTerminal, newRunRecord, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
+import type { FollowUpMaterial } from '../../domain/follow-up';
 import { planMarker, renderPlanComment } from '../../render/plan-comment';
 import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
 import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from '../context';
@@ -14,8 +15,17 @@ export interface RunRequest {
   issue: { number: number; title: string; body: string };
   by: string;
   trigger: RunRecord['trigger'];
-  /** A person's pull request: the run starts from its head and its pull request goes into that branch. */
-  base?: { branch: string; sha: string; pull: number };
+  /**
+   * A person's pull request (`pull`): the run starts from its head and its pull request goes into
+   * that branch. A follow-up: the run starts from crew's pull request's head, which goes into `branch`.
+   */
+  base?: { branch: string; sha: string; pull?: number };
+  /** A follow-up run on crew's own pull request (steps/follow-up.ts): its record, the pull request it updates, and followup.json. */
+  followUp?: { record: NonNullable<RunRecord['followUp']>; pr: NonNullable<RunRecord['pr']>; material: FollowUpMaterial };
+  /** Where "crew is already working on this issue" goes, when not the issue (the pull request a follow-up was asked on). */
+  replyOn?: number;
+  /** Said where the request was made once the run exists, before planning (a follow-up's note on the pull request). */
+  onCreated?: (run: number) => Promise<void>;
 }
 
 export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
@@ -33,7 +43,8 @@ function sameRequest(a: RunRecord['trigger'], b: RunRecord['trigger']): boolean 
   return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId;
 }
 
-export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<void> {
+/** Whether a run started (or this job's earlier attempt's run continued): false when crew said why it did not. */
+export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<boolean> {
   const issue = ev.issue.number;
   try {
     await ctx.config();
@@ -80,10 +91,19 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       title: ev.issue.title,
       requestedBy: ev.by,
       trigger: ev.trigger,
-      base: { branch: baseBranch, sha: baseSha, ...(ev.base ? { pull: ev.base.pull } : {}) },
+      base: { branch: baseBranch, sha: baseSha, ...(ev.base?.pull ? { pull: ev.base.pull } : {}) },
       now,
       host: ctx.job ? 'actions' : 'local',
+      ...(ev.followUp ? { followUp: { record: ev.followUp.record, pr: ev.followUp.pr } } : {}),
     });
+    if (ev.followUp) tx.write(paths.followUp(issue, k), `${JSON.stringify(ev.followUp.material, null, 2)}\n`);
+    // The issue keeps one live plan comment: a follow-up takes over the comment of the run whose pull
+    // request it continues, in this same write, so from here on only the newer run renders into it.
+    const from = ev.followUp ? readRun(tx, issue, ev.followUp.record.fromRun) : undefined;
+    if (from && from.planCommentId !== null) {
+      record.planCommentId = from.planCommentId;
+      writeRun(tx, { ...from, planCommentPassedTo: k }, now);
+    }
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
     tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
@@ -100,14 +120,20 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
           : r.phase.toLowerCase();
     const where = r.planCommentId ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(issue, r.planCommentId)) : 'the plan comment';
     await ctx.forge.postComment(
-      issue,
-      `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
+      ev.replyOn ?? issue,
+      ev.followUp
+        ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
+        : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
     );
-    return;
+    return false;
   }
   const run = outcome.record.run;
   ctx.log.checkpoint('run-created');
+  ctx.working = { issue, run };
   await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
+  // A follow-up's comment still shows the run it took it over from: show the follow-up at once.
+  if (outcome.kind === 'created' && ev.followUp) await syncPlanComment(ctx, issue, run);
+  if (outcome.kind === 'created') await ev.onCreated?.(run);
   if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
     const view = await loadView(ctx, issue, run);
@@ -117,11 +143,12 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       run,
       [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id),
     );
-    return;
+    return true;
   }
   const tasks = await planRun(ctx, issue, run);
   setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
+  return true;
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   type FakeStatus,
   type FakeUser,
   type FakeWorkflowRun,
+  type FakeWorkflowJob,
   type JobTag,
   type Access,
   type Permission,
@@ -34,6 +35,7 @@ import {
 import { matchOperation, validateRequest, validateResponse, webhookExample } from './reference';
 import { ROUTES } from './routes/index';
 import { createIssue } from './routes/issues';
+import { serializeWorkflowRun } from './routes/actions';
 import { Serializer } from './serialize';
 
 export interface FakeGitHubOptions {
@@ -147,6 +149,26 @@ function jobOf(principal: Principal | undefined): { job?: string; step?: string 
  * endpoints crew uses, git smart-HTTP for clones and pushes, and the events that
  * start workflow runs. Every response is checked against GitHub's OpenAPI description.
  */
+/** crew's review-threads query (src/adapters/github/forge.ts), whitespace squashed; the fake serves exactly this one. */
+const REVIEW_THREADS_QUERY = squash(`query($owner: String!, $name: String!, $number: Int!, $cursor: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $cursor) {
+        pageInfo { hasNextPage endCursor }
+        nodes { isResolved comments(first: 1) { nodes { databaseId } } }
+      }
+    }
+  }
+}`);
+const REVIEW_THREADS_PAGE = 100;
+
+function squash(query: string): string {
+  return query
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{}():,!$])\s*/g, '$1')
+    .trim();
+}
+
 export class FakeGitHub {
   readonly owner: string;
   readonly repoName: string;
@@ -176,6 +198,17 @@ export class FakeGitHub {
   readonly statuses: FakeStatus[] = [];
   readonly labels = new Map<string, FakeLabel>();
   readonly workflowRuns = new Map<number, FakeWorkflowRun>();
+  /** Jobs of workflow runs by id (their check runs' ids), with their logs. */
+  readonly workflowJobs = new Map<number, FakeWorkflowJob>();
+  /**
+   * Where `GET …/actions/jobs/{id}/logs` redirects: another origin (its own port), like GitHub's log
+   * storage, serving a link only for a minute. Every request it got, and whether it carried an
+   * Authorization header (a token sent to another host), for tests to check.
+   */
+  logHost = '';
+  readonly logDownloads: Array<{ jobId: number; status: number; authorization: boolean }> = [];
+  private readonly logLinks = new Map<string, { jobId: number; expires: number }>();
+  private logServer?: Server;
 
   readonly requests: RecordedRequest[] = [];
   readonly gitRequests: RecordedGitRequest[] = [];
@@ -220,6 +253,9 @@ export class FakeGitHub {
     gh.server = createServer((req, res) => void gh.handle(req, res));
     await new Promise<void>((resolve) => gh.server!.listen(0, '127.0.0.1', resolve));
     gh.url = `http://127.0.0.1:${(gh.server.address() as AddressInfo).port}`;
+    gh.logServer = createServer((req, res) => gh.serveLog(req, res));
+    await new Promise<void>((resolve) => gh.logServer!.listen(0, '127.0.0.1', resolve));
+    gh.logHost = `http://127.0.0.1:${(gh.logServer.address() as AddressInfo).port}`;
     gh.serialize = new Serializer(
       gh.url,
       gh.url,
@@ -233,6 +269,11 @@ export class FakeGitHub {
   }
 
   async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (!this.logServer) return resolve();
+      this.logServer.closeAllConnections();
+      this.logServer.close(() => resolve());
+    });
     await new Promise<void>((resolve) => {
       if (!this.server) return resolve();
       this.server.closeAllConnections();
@@ -415,6 +456,7 @@ export class FakeGitHub {
     const prev = this.workflowRuns.get(update.id);
     this.workflowRuns.set(update.id, {
       runNumber: 1,
+      name: 'crew',
       path: '',
       event: '',
       actor: this.owner,
@@ -427,6 +469,83 @@ export class FakeGitHub {
       ...update,
       updatedAt: now,
     } as FakeWorkflowRun);
+  }
+
+  /** The workflow runner reports each job as it ends: its steps and its log, as GitHub keeps them. */
+  recordWorkflowJob(job: FakeWorkflowJob): void {
+    this.workflowJobs.set(job.id, job);
+  }
+
+  /**
+   * A short-lived link to a job's log on the log host. GitHub: "Gets a redirect URL to download a
+   * plain text file of logs for a workflow job. This link expires after 1 minute." (REST docs,
+   * "Download job logs for a workflow run"). The minute is time-scaled.
+   */
+  jobLogLink(jobId: number): string {
+    const sig = randomBytes(12).toString('hex');
+    this.logLinks.set(sig, { jobId, expires: Date.now() + scaledMs(60_000, this.timeScale) });
+    return `${this.logHost}/job-logs/${jobId}?sig=${sig}`;
+  }
+
+  /**
+   * The log host. It knows nothing of GitHub's tokens: the link's signature is the only credential,
+   * and a request that also carries an Authorization header is refused, as storage that
+   * authenticates by signed URL refuses a second scheme, so a client that forwards crew's token
+   * across the redirect fails here instead of passing unnoticed.
+   */
+  private serveLog(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', this.logHost);
+    const jobId = Number(/^\/job-logs\/(\d+)$/.exec(url.pathname)?.[1] ?? NaN);
+    const link = this.logLinks.get(url.searchParams.get('sig') ?? '');
+    const authorization = req.headers.authorization !== undefined;
+    const answer = (status: number, body: string, type = 'application/xml') => {
+      this.logDownloads.push({ jobId, status, authorization });
+      res.statusCode = status;
+      res.setHeader('content-type', type);
+      res.end(body);
+    };
+    if (authorization) return answer(400, '<Error><Code>InvalidAuthenticationInfo</Code></Error>');
+    if (!link || link.jobId !== jobId) return answer(403, '<Error><Code>AuthenticationFailed</Code></Error>');
+    if (Date.now() > link.expires) return answer(403, '<Error><Code>AuthenticationFailed</Code><Message>Signed expiry time has passed</Message></Error>');
+    const job = this.workflowJobs.get(jobId);
+    if (!job) return answer(404, '<Error><Code>BlobNotFound</Code></Error>');
+    answer(200, job.log, 'text/plain; charset=utf-8');
+  }
+
+  /**
+   * GitHub Actions sends `workflow_run` when a run completes, for every workflow. It is not an event a
+   * token caused, so the GITHUB_TOKEN rule of `emit` does not drop it; GitHub stops chains of it
+   * after three levels (docs: "Events that trigger workflows", workflow_run), which the runner's
+   * `workflows:` filter keeps crew's own workflow out of in the first place.
+   */
+  async workflowRunCompleted(id: number): Promise<void> {
+    const run = this.workflowRuns.get(id);
+    if (!run || run.status !== 'completed') return;
+    const example = webhookExample('workflow_run.completed') as Record<string, unknown> & { workflow: Record<string, unknown> };
+    delete example.installation;
+    delete example.organization;
+    const pulls = [];
+    for (const p of this.pulls.values()) {
+      // Only pull requests from this repository are listed (a fork's head is not a branch here).
+      if (p.fork || p.head !== run.headBranch || this.issues.get(p.number)?.state !== 'open') continue;
+      pulls.push({
+        url: `${this.serialize.repoApi}/pulls/${p.number}`,
+        id: p.id,
+        number: p.number,
+        head: { ref: p.head, sha: run.headSha, repo: { id: this.repoId, url: this.serialize.repoApi, name: this.repoName } },
+        base: { ref: p.base, sha: (await this.repo.branchSha(p.base)) ?? '', repo: { id: this.repoId, url: this.serialize.repoApi, name: this.repoName } },
+      });
+    }
+    const serialized = await serializeWorkflowRun(this, run);
+    const payload = {
+      ...example,
+      action: 'completed',
+      workflow: { ...example.workflow, id: 1, name: run.name, path: run.path, url: `${this.serialize.repoApi}/actions/workflows/1` },
+      workflow_run: { ...(example.workflow_run as Record<string, unknown>), ...serialized, pull_requests: pulls },
+      repository: this.serialize.repository(this.settings, this.defaultBranch, this.createdAt),
+      sender: this.serialize.user(run.actor),
+    };
+    for (const l of this.listeners) l({ name: 'workflow_run', payload, actor: run.actor });
   }
 
   addFaults(...faults: GitHubFault[]): void {
@@ -536,41 +655,52 @@ export class FakeGitHub {
   private async emitPushes(principal: Principal, logFile: string): Promise<void> {
     const lines = await readFile(logFile, 'utf8').catch(() => '');
     await rm(logFile, { force: true });
-    const zero = '0'.repeat(40);
     for (const line of lines.split('\n').filter(Boolean)) {
       const [before, after, ref] = line.split(' ') as [string, string, string];
-      const example = webhookExample('push') as Record<string, unknown> & { head_commit: Record<string, unknown> };
-      const who = { name: principal.login, email: `${principal.login}@users.noreply.github.com` };
-      const head =
-        after === zero
-          ? null
-          : {
-              ...example.head_commit,
-              id: after,
-              url: `${this.serialize.repoWeb}/commit/${after}`,
-              author: { ...who, username: principal.login },
-              committer: { ...who, username: principal.login },
-              added: [],
-              removed: [],
-              modified: [],
-            };
-      this.emit(principal, 'push', {
-        ...example,
-        ref,
-        before,
-        after,
-        created: before === zero,
-        deleted: after === zero,
-        forced: before !== zero && after !== zero && !(await this.repo.isAncestor(before, after)),
-        base_ref: null,
-        compare: `${this.serialize.repoWeb}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
-        commits: head ? [head] : [],
-        head_commit: head,
-        repository: this.serialize.repository(this.settings, this.defaultBranch, this.createdAt),
-        pusher: who,
-        sender: this.serialize.user(principal.login),
-      });
+      await this.emitPush(principal, before, after, ref);
     }
+  }
+
+  /** A person's push made outside git's HTTP (a scenario's commit written straight into the repository) fires `push` as one over git would. */
+  async pushedBy(login: string, ref: string, before: string | null, after: string): Promise<void> {
+    this.user(login);
+    await this.emitPush({ kind: 'user', login }, before ?? '0'.repeat(40), after, ref);
+  }
+
+  /** One `push` event, shaped after GitHub's webhook example. */
+  private async emitPush(principal: Principal, before: string, after: string, ref: string): Promise<void> {
+    const zero = '0'.repeat(40);
+    const example = webhookExample('push') as Record<string, unknown> & { head_commit: Record<string, unknown> };
+    const who = { name: principal.login, email: `${principal.login}@users.noreply.github.com` };
+    const head =
+      after === zero
+        ? null
+        : {
+            ...example.head_commit,
+            id: after,
+            url: `${this.serialize.repoWeb}/commit/${after}`,
+            author: { ...who, username: principal.login },
+            committer: { ...who, username: principal.login },
+            added: [],
+            removed: [],
+            modified: [],
+          };
+    this.emit(principal, 'push', {
+      ...example,
+      ref,
+      before,
+      after,
+      created: before === zero,
+      deleted: after === zero,
+      forced: before !== zero && after !== zero && !(await this.repo.isAncestor(before, after)),
+      base_ref: null,
+      compare: `${this.serialize.repoWeb}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+      commits: head ? [head] : [],
+      head_commit: head,
+      repository: this.serialize.repository(this.settings, this.defaultBranch, this.createdAt),
+      pusher: who,
+      sender: this.serialize.user(principal.login),
+    });
   }
 
   /** Whether a principal may use a route; mirrors fine-grained GITHUB_TOKEN scopes and collaborator roles. */
@@ -669,9 +799,11 @@ export class FakeGitHub {
   }
 
   /**
-   * GitHub's GraphQL endpoint, for the one query crew sends: `viewer { login }`, which
-   * (unlike REST `GET /user`) answers installation tokens too, with the bot's login. Any
-   * other query is a violation: the fake does not model GraphQL beyond this.
+   * GitHub's GraphQL endpoint, for the two queries crew sends: `viewer { login }`, which
+   * (unlike REST `GET /user`) answers installation tokens too, with the bot's login; and a pull
+   * request's review threads with `isResolved`, which REST does not serve (REST lists review
+   * comments, never whether their thread is resolved). Any other query is a violation: the fake
+   * does not model GraphQL beyond these.
    */
   private async handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await this.readBody(req);
@@ -707,11 +839,64 @@ export class FakeGitHub {
     } catch {
       return send(400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
     }
+    if (squash(query) === REVIEW_THREADS_QUERY) return send(200, this.reviewThreads(principal, raw));
     if (!/^\s*(query\s*(\w+\s*)?)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) {
       this.violations.push(`GraphQL query the fake does not serve: ${query.slice(0, 200)}`);
-      return send(200, { errors: [{ message: 'the fake GitHub answers only { viewer { login } }' }] });
+      return send(200, { errors: [{ message: 'the fake GitHub answers only { viewer { login } } and the review-threads query' }] });
     }
     send(200, { data: { viewer: { login: principal.login } } });
+  }
+
+  /**
+   * `repository.pullRequest.reviewThreads`: one thread per top-level review comment, `isResolved`
+   * as a person left it, its first comment's `databaseId` (the REST id), paged by `first`/`after`
+   * (GraphQL's connection rules: `first` is required here, at most 100). A workflow token without
+   * `pull-requests: read` gets GitHub's FORBIDDEN error with `data.repository.pullRequest` null.
+   */
+  private reviewThreads(principal: Principal, raw: string): unknown {
+    const vars = ((JSON.parse(raw) as { variables?: Record<string, unknown> }).variables ?? {}) as {
+      owner?: string;
+      name?: string;
+      number?: number;
+      cursor?: string | null;
+    };
+    if (principal.kind !== 'user' && !principal.scopes['pull-requests'])
+      return {
+        data: { repository: { pullRequest: null } },
+        errors: [{ type: 'FORBIDDEN', path: ['repository', 'pullRequest'], message: 'Resource not accessible by integration' }],
+      };
+    if (vars.owner !== this.owner || vars.name !== this.repoName)
+      return {
+        data: { repository: null },
+        errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a Repository with the name '${vars.owner}/${vars.name}'.` }],
+      };
+    if (!this.pulls.has(Number(vars.number)))
+      return {
+        data: { repository: { pullRequest: null } },
+        errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a PullRequest with the number of ${vars.number}.` }],
+      };
+    const roots = this.reviewComments.filter((c) => c.pull === Number(vars.number) && c.in_reply_to === undefined).sort((a, b) => a.id - b.id);
+    const start = vars.cursor
+      ? Number(
+          Buffer.from(vars.cursor, 'base64')
+            .toString('utf8')
+            .replace(/^cursor:/, ''),
+        )
+      : 0;
+    const page = roots.slice(start, start + REVIEW_THREADS_PAGE);
+    const end = start + page.length;
+    return {
+      data: {
+        repository: {
+          pullRequest: {
+            reviewThreads: {
+              pageInfo: { hasNextPage: end < roots.length, endCursor: page.length ? Buffer.from(`cursor:${end}`).toString('base64') : null },
+              nodes: page.map((c) => ({ isResolved: c.resolved === true, comments: { nodes: [{ databaseId: c.id }] } })),
+            },
+          },
+        },
+      },
+    };
   }
 
   private async handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

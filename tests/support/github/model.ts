@@ -105,6 +105,12 @@ export interface FakeReviewComment {
   commit_id: string;
   created_at: string;
   updated_at: string;
+  /** The diff hunk GitHub shows with the comment (the lines above and at `line`). */
+  diff_hunk: string;
+  /** A reply names the thread's first comment (GitHub's `in_reply_to_id`); the first comment has none. */
+  in_reply_to?: number;
+  /** Whether a person resolved the thread: kept on the thread's first comment (GitHub serves it over GraphQL only). */
+  resolved?: boolean;
 }
 
 export interface FakeReview {
@@ -200,13 +206,34 @@ export const ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 4189828
 export interface FakeWorkflowRun {
   id: number;
   runNumber: number;
+  /** The workflow's `name:` (its file path when it has none), as GitHub names runs and `workflow_run` filters them. */
+  name: string;
   path: string;
   event: string;
   actor: string;
   headSha: string;
   headBranch: string;
+  /** A fork's owner, when the run is for that fork's pull request: its head repository is the fork. */
+  headOwner?: string;
   status: 'queued' | 'in_progress' | 'completed';
   conclusion: 'success' | 'failure' | 'cancelled' | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One job of a workflow run (a matrix leg is a job of its own): its id is its check run's, as on GitHub. */
+export interface FakeWorkflowJob {
+  id: number;
+  runId: number;
+  name: string;
+  headSha: string;
+  headBranch: string;
+  workflowName: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: 'success' | 'failure' | 'cancelled' | 'skipped' | null;
+  startedAt: string;
+  completedAt: string | null;
+  steps: Array<{ name: string; conclusion: 'success' | 'failure' | 'cancelled' | 'skipped'; number: number }>;
+  /** The job's log as GitHub serves it: a timestamp on every line, each step's lines after its `##[group]Run …`. */
+  log: string;
 }

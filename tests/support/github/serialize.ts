@@ -300,7 +300,7 @@ export class Serializer {
     };
   }
 
-  reviewComment(c: FakeReviewComment, diffHunk: string, authorAssociation: string) {
+  reviewComment(c: FakeReviewComment, authorAssociation: string) {
     const url = `${this.repoApi}/pulls/comments/${c.id}`;
     const html = `${this.repoWeb}/pull/${c.pull}#discussion_r${c.id}`;
     const pull = `${this.repoApi}/pulls/${c.pull}`;
@@ -309,7 +309,7 @@ export class Serializer {
       pull_request_review_id: c.review,
       id: c.id,
       node_id: this.nodeId('PullRequestReviewComment', c.id),
-      diff_hunk: diffHunk,
+      diff_hunk: c.diff_hunk,
       path: c.path,
       commit_id: c.commit_id,
       original_commit_id: c.commit_id,
@@ -325,6 +325,7 @@ export class Serializer {
       original_line: c.line,
       side: 'RIGHT',
       subject_type: 'line',
+      ...(c.in_reply_to !== undefined ? { in_reply_to_id: c.in_reply_to } : {}),
     };
   }
 

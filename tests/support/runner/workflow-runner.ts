@@ -245,6 +245,8 @@ export class WorkflowRunner {
       }
       const filterRef = e.name === 'push' ? String(e.payload.ref) : e.name.startsWith('pull_request') ? pullOf(e)?.base.ref : undefined;
       if (!listensTo(wf, e.name, e.payload.action as string | undefined, filterRef)) continue;
+      // workflow_run starts only the workflows that name the completed one in `workflows:` (docs: "Events that trigger workflows").
+      if (e.name === 'workflow_run' && !workflowRunNames(wf).includes(String((e.payload.workflow as { name?: unknown } | undefined)?.name))) continue;
       const run: WorkflowRun = {
         id: ++this.runIds,
         workflow: file,
@@ -262,9 +264,13 @@ export class WorkflowRunner {
       this.runs.push(run);
       started.push(run);
       // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
+      const headRepo = (pullOf(e) as { head: { repo?: { full_name?: string; owner?: { login?: string } } | null } } | undefined)?.head.repo;
+      const headOwner = headRepo?.full_name && headRepo.full_name !== `${this.opts.gh.owner}/${this.opts.gh.repoName}` ? headRepo.owner?.login : undefined;
       this.opts.gh.recordWorkflowRun({
         id: run.id,
         runNumber: run.number,
+        name: wf.name ?? file,
+        ...(headOwner ? { headOwner } : {}),
         path: file,
         event: e.name,
         actor: e.actor,
@@ -283,6 +289,12 @@ export class WorkflowRunner {
           const results = run.jobs.map((j) => j.result);
           const conclusion = run.cancelled ? 'cancelled' : results.includes('failure') ? 'failure' : 'success';
           this.opts.gh.recordWorkflowRun({ id: run.id, status: 'completed', conclusion });
+          // GitHub then sends workflow_run (completed), which may start other workflows: tracked like any event's runs.
+          const sent = this.opts.gh.workflowRunCompleted(run.id).catch((err: unknown) => {
+            this.errors.push(`workflow_run for run ${run.id}: ${err instanceof Error ? err.stack : String(err)}`);
+          });
+          this.active.add(sent);
+          void sent.finally(() => this.active.delete(sent));
           this.active.delete(p);
         });
       this.active.add(p);
@@ -431,12 +443,9 @@ export class WorkflowRunner {
         finishedAt: Date.now(),
       };
       run.jobs.push(jr);
-      this.opts.gh.recordJobCheckRun({
-        runId: run.id,
-        headSha: run.headSha,
-        name,
-        conclusion: result === 'skipped' ? 'skipped' : result === 'cancelled' ? 'cancelled' : 'failure',
-      });
+      const conclusion = result === 'skipped' ? 'skipped' : result === 'cancelled' ? 'cancelled' : 'failure';
+      const checkId = this.opts.gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name, conclusion });
+      this.recordJob(run, wf, file, jr, checkId, conclusion, []);
       return jr;
     };
     const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
@@ -579,6 +588,8 @@ export class WorkflowRunner {
     /** Set once this job gets a cancellation (the run's, or fail-fast's); jobs started after a run was cancelled never get one. */
     let cancelled = false;
     let canceledNoted = false;
+    /** Where each step that ran begins in the job's log, for the log GitHub serves. */
+    const stepStarts: Array<{ name: string; index: number }> = [];
     /** The step in progress: whether its `if:` holds after a cancellation, and whether it has been told to stop. */
     let current: { proc?: StepProcess; survives: () => boolean; signalled: boolean } | undefined;
     const mask = (text: string) => {
@@ -663,6 +674,7 @@ export class WorkflowRunner {
         };
         current = me;
         tag.step = stepName;
+        stepStarts.push({ name: stepName, index: job.log.length });
         const stepEnv: Record<string, string> = { ...env };
         for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, sctx) ?? '');
         // The env context a step's own fields see includes the step's env.
@@ -821,15 +833,51 @@ export class WorkflowRunner {
       }
     }
     job.finishedAt = Date.now();
-    gh.recordJobCheckRun({
-      runId: run.id,
-      headSha: run.headSha,
-      name: job.name,
-      conclusion: job.result === 'success' ? 'success' : job.result === 'cancelled' ? 'cancelled' : 'failure',
-      id: checkRun,
-    });
+    const conclusion = job.result === 'success' ? 'success' : job.result === 'cancelled' ? 'cancelled' : 'failure';
+    gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: job.name, conclusion, id: checkRun });
+    this.recordJob(run, wf, file, job, checkRun, conclusion, stepStarts);
     this.opts.onJobDone?.(run, job);
     return job;
+  }
+
+  /**
+   * GitHub's record of a job: its steps and its log, the way the Actions API serves them (every line
+   * timestamped, each step's lines after its `##[group]Run …`, the runner's annotations as `##[error]`).
+   */
+  private recordJob(
+    run: WorkflowRun,
+    wf: WorkflowSpec,
+    file: string,
+    job: JobRun,
+    id: number,
+    conclusion: 'success' | 'failure' | 'cancelled' | 'skipped',
+    stepStarts: Array<{ name: string; index: number }>,
+  ): void {
+    // GitHub's log lines carry seven fractional digits: 2026-11-27T10:00:01.1230000Z.
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/Z$/, '0000Z');
+    const at = (i: number) => stamp(job.logAt?.[i] ?? job.finishedAt ?? Date.now());
+    const lines: string[] = [];
+    job.log.forEach((line, i) => {
+      for (const s of stepStarts.filter((x) => x.index === i)) lines.push(`${at(i)} ##[group]Run ${s.name}`, `${at(i)} ##[endgroup]`);
+      lines.push(`${at(i)} ${line}`);
+    });
+    for (const s of stepStarts.filter((x) => x.index >= job.log.length)) lines.push(`${stamp(job.finishedAt || Date.now())} ##[group]Run ${s.name}`);
+    if (conclusion !== 'skipped') lines.push(`${stamp(job.finishedAt || Date.now())} Cleaning up orphan processes`);
+    const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    this.opts.gh.recordWorkflowJob({
+      id,
+      runId: run.id,
+      name: job.name,
+      headSha: run.headSha,
+      headBranch: this.opts.gh.workflowRuns.get(run.id)?.headBranch ?? '',
+      workflowName: wf.name ?? file,
+      status: 'completed',
+      conclusion,
+      startedAt: iso(job.startedAt),
+      completedAt: iso(job.finishedAt || Date.now()),
+      steps: job.steps.map((s, i) => ({ name: s.name, conclusion: s.outcome, number: i + 1 })),
+      log: lines.length ? `${lines.join('\n')}\n` : '',
+    });
   }
 
   private maybeKill(run: WorkflowRun, job: JobRun, name: string, lose: () => void) {
@@ -1022,4 +1070,10 @@ function legName(spec: JobSpec, id: string, matrix?: Record<string, unknown>): s
 /** The crew task a job works on now: the last one it said it went on to, else its matrix leg's. */
 function currentTask(job: JobRun): string | undefined {
   return job.tasks?.at(-1)?.task ?? (job.matrix?.task === undefined ? undefined : String(job.matrix.task));
+}
+
+/** The workflow names a `workflow_run` trigger lists (`on.workflow_run.workflows`). */
+function workflowRunNames(wf: WorkflowSpec): string[] {
+  const names = (wf.on.workflow_run as { workflows?: unknown } | null | undefined)?.workflows;
+  return Array.isArray(names) ? names.map(String) : typeof names === 'string' ? [names] : [];
 }

@@ -432,6 +432,12 @@ export async function runScenario(
           });
         }
         if (step.wait) await waitFor(step.wait);
+      } else if ('resolve_thread' in step) {
+        const pr = Math.max(0, ...[...gh.pulls.keys()]);
+        const pattern = new RegExp(step.resolve_thread.body);
+        const root = gh.reviewComments.find((c) => c.pull === pr && c.in_reply_to === undefined && pattern.test(c.body));
+        if (!root) throw new Error(`scenario '${scenario.name}': timeline[${i}] resolves a thread matching ${pattern}, but #${pr} has none`);
+        root.resolved = true;
       } else if ('open_pr' in step) {
         const { head, title, body, files, fork } = step.open_pr;
         const base = step.open_pr.base ?? gh.defaultBranch;
@@ -472,12 +478,15 @@ export async function runScenario(
           files[path] = text;
         }
         const user = gh.user(author);
-        await gh.repo.writeCommit({
+        const before = await gh.repo.branchSha(branch);
+        const after = await gh.repo.writeCommit({
           branch,
           files,
           message: step.push.message ?? (path ? `Edit ${path}` : 'a change pushed by hand'),
           identity: { name: user.login, email: `${user.login}@users.noreply.github.com` },
         });
+        // As a push over git would: `push` fires, and starts the workflows that listen to it.
+        await gh.pushedBy(user.login, `refs/heads/${branch}`, before ?? null, after);
       } else if ('github_faults' in step) {
         gh.addFaults(...(step.github_faults as GitHubFault[]));
       } else if ('repo_settings' in step) {

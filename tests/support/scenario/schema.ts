@@ -70,6 +70,8 @@ const Step = z.union([
     review_comment: z.strictObject({ author: z.string(), path: z.string(), line: z.int().positive(), body: z.string(), count: z.int().positive().default(1) }),
     wait: Wait.optional(),
   }),
+  /** A person resolves the review thread on the newest pull request whose first comment matches `body` (a regex), as in GitHub's UI. */
+  z.strictObject({ resolve_thread: z.strictObject({ body: z.string() }) }),
   /**
    * A person opens a pull request from `head` into `base` (default: the default branch). `files` are
    * committed on `head` first (made from `base` if it does not exist). With `fork: true` the branch is

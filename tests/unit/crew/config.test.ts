@@ -80,6 +80,14 @@ describe('.github/crew.yml', () => {
     expect(problems('trigger_assignee: alice\n')).toEqual([expect.stringMatching(/^`trigger_assignee`: must contain `crew`/)]);
   });
 
+  it('fix_ci is off by default; fix_ci_attempts is 2 by default and bounded to 1..5, naming the key', () => {
+    expect(parseConfig(undefined)).toMatchObject({ fix_ci: false, fix_ci_attempts: 2 });
+    expect(parseConfig('fix_ci: true\nfix_ci_attempts: 5\n')).toMatchObject({ fix_ci: true, fix_ci_attempts: 5 });
+    expect(problems('fix_ci_attempts: 0\n')[0]).toMatch(/^`fix_ci_attempts`: .*>=1.* \(got 0\)$/);
+    expect(problems('fix_ci_attempts: 6\n')[0]).toMatch(/^`fix_ci_attempts`: .*<=5.* \(got 6\)$/);
+    expect(problems('fix_ci: yes please\n')[0]).toMatch(/^`fix_ci`: .*boolean.*$/);
+  });
+
   it('reports unknown keys instead of ignoring them', () => {
     expect(problems('max_paralel: 3\n')).toEqual(['unknown key `max_paralel`: remove it or check the spelling']);
     expect(problems('models:\n  gpt: x\n')).toEqual(['unknown key `models.gpt`: remove it or check the spelling']);

@@ -27,16 +27,39 @@ describe('events for the merge gate, from GitHub’s webhook examples', () => {
       pulls: [{ number: example.pull_request.number, headRef: example.pull_request.head.ref }],
     });
   });
-  it('workflow_run (for CI that runs on GitHub Actions): its pull requests', () => {
+  it('workflow_run (for CI that runs on GitHub Actions): its pull requests, and the run fix_ci reads', () => {
+    const example = webhookExample('workflow_run.completed') as { workflow_run: Record<string, unknown>; repository: Record<string, unknown> };
     const ev = readEvent(
       'workflow_run',
       file('wr', {
-        action: 'completed',
-        workflow_run: { pull_requests: [{ number: 7, head: { ref: 'crew/3/r1/integration', sha: 'a' } }] },
-        repository: { default_branch: 'main' },
+        ...example,
+        workflow_run: {
+          ...example.workflow_run,
+          conclusion: 'failure',
+          head_branch: 'crew/3/r1/integration',
+          pull_requests: [{ number: 7, head: { ref: 'crew/3/r1/integration', sha: 'a' } }],
+        },
+        repository: { ...example.repository, default_branch: 'main' },
       }),
     );
-    expect(ev).toEqual({ kind: 'pull', source: 'workflow_run', defaultBranch: 'main', pulls: [{ number: 7, headRef: 'crew/3/r1/integration' }] });
+    expect(ev).toEqual({
+      kind: 'pull',
+      source: 'workflow_run',
+      defaultBranch: 'main',
+      pulls: [{ number: 7, headRef: 'crew/3/r1/integration' }],
+      ci: {
+        runId: 1589141559,
+        workflow: 'Manually triggered workflow',
+        path: '.github/workflows/syntax.yml',
+        conclusion: 'failure',
+        headBranch: 'crew/3/r1/integration',
+        headSha: '5779607b49aab1200488439f02372c57b4f75444',
+        headRepo: 'octo-org/octo-repo',
+        // (the example's repository is another one than its run's)
+        repo: 'Codertocat/Hello-World',
+        url: 'https://github.com/octo-org/octo-repo/actions/runs/1589141559',
+      },
+    });
   });
   it('other events are refused with the list crew runs on', () => {
     expect(() => readEvent('push', file('push', {}))).toThrow(UnsupportedEvent);
@@ -64,6 +87,8 @@ describe('reviews and review comments, for route: their words as a comment on th
       defaultBranch: (example as unknown as { repository: { default_branch: string } }).repository.default_branch,
       action: 'created',
       via: 'review',
+      // The webhook's state, in its own lower case: `changes_requested` is what iterate_on_review acts on.
+      reviewState: 'commented',
       issue: { number: pr.number, title: pr.title, body: pr.body ?? '', isPull: true, labels: [] },
       comment: {
         id: example.review.id,
@@ -72,6 +97,12 @@ describe('reviews and review comments, for route: their words as a comment on th
         author: { login: example.review.user.login, type: 'User' },
       },
     });
+  });
+  it('a review that requests changes carries its state', () => {
+    const example = webhookExample('pull_request_review.submitted') as Example & { review: { state: string } };
+    example.review.state = 'changes_requested';
+    const ev = readEvent('pull_request_review', file('prr-changes', example));
+    expect(ev.kind === 'pull' && ev.comment?.reviewState).toBe('changes_requested');
   });
   it('a review with no body (GitHub sends null) is an empty comment', () => {
     const example = webhookExample('pull_request_review.submitted') as Example;

@@ -113,6 +113,56 @@ describe('GitHubForge against the fake GitHub', () => {
     await expect(forge.createPull({ ...input, head: 'crew/2/r1/integration' })).rejects.toBeInstanceOf(PullRequestsNotAllowed);
   });
 
+  it('reads review threads with whether each is resolved, and replies to a thread’s first comment only', async () => {
+    const work = join(dir, 'work');
+    await git(['clone', '--quiet', gh.repoDir, work]);
+    await git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '--allow-empty', '-m', 'x'], { cwd: work });
+    await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/integration'], { cwd: work });
+    const pr = await forge.createPull({ title: 'T', body: 'b', head: 'crew/1/r1/integration', base: 'main' });
+    const line = (body: string) =>
+      people.rest.pulls.createReviewComment({
+        owner: gh.owner,
+        repo: gh.repoName,
+        pull_number: pr.number,
+        body,
+        commit_id: pr.headSha,
+        path: 'README.md',
+        line: 1,
+        side: 'RIGHT',
+      });
+    const first = (await line('Rename this')).data;
+    const second = (await line('And this')).data;
+    await people.rest.pulls.createReplyForReviewComment({
+      owner: gh.owner,
+      repo: gh.repoName,
+      pull_number: pr.number,
+      comment_id: first.id,
+      body: 'Also here',
+    });
+    gh.reviewComments.find((c) => c.id === second.id)!.resolved = true;
+    const threads = await forge.reviewThreads(pr.number);
+    expect(threads.map((t) => [t.rootId, t.resolved, t.comments.map((c) => `${c.author.login}:${c.path}:${c.line}:${c.body}`)])).toEqual([
+      [first.id, false, ['maintainer:README.md:1:Rename this', 'maintainer:README.md:1:Also here']],
+      [second.id, true, ['maintainer:README.md:1:And this']],
+    ]);
+    expect(threads[0]!.comments[0]!.diffHunk).toBe('@@ -1,1 +1,1 @@\n+hi');
+    // Resolution comes only from GraphQL; the query was served (not a violation).
+    expect(gh.requests.filter((r) => r.route === 'POST /graphql').length).toBe(1);
+    await forge.replyInThread(pr.number, first.id, 'Addressed in abc1234.');
+    const replies = gh.reviewComments.filter((c) => c.in_reply_to === first.id);
+    expect(replies.map((c) => [c.user, c.body])).toEqual([
+      ['maintainer', 'Also here'],
+      ['github-actions[bot]', 'Addressed in abc1234.'],
+    ]);
+    // GitHub refuses a reply to a reply.
+    await expect(forge.replyInThread(pr.number, replies[0]!.id, 'no')).rejects.toThrow(/Not Found/);
+  });
+
+  it('without pull-requests: read, GitHub will not list review threads, and crew says so', async () => {
+    const narrow = await makeForge({ contents: 'write', issues: 'write' });
+    await expect(narrow.reviewThreads(issue)).rejects.toThrow();
+  });
+
   it('dispatches its own workflow, which the fake turns into an event', async () => {
     const events: string[] = [];
     gh.onEvent((e) => events.push(`${e.name}:${JSON.stringify(e.payload.inputs)}`));

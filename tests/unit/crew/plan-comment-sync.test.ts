@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
-import { shownVersion } from '../../../src/render/plan-comment';
+import type { Log } from '../../../src/ports';
+import { MemoryState } from './memory-state';
+import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
 import { syncPlanComment, type StepContext } from '../../../src/steps/context';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -11,39 +12,14 @@ import { GITHUB } from '../../../src/domain/surface';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
-/** crew/state in memory: each update is atomic, as the git store's compare-and-swap makes it. */
-class MemoryState implements StateStore {
-  readonly files = new Map<string, string>();
-  private version = 0;
-  private tx(): StateTx {
-    return {
-      read: (p) => this.files.get(p),
-      write: (p, c) => void this.files.set(p, c),
-      remove: (p) => void this.files.delete(p),
-      list: (pre) => [...this.files.keys()].filter((k) => k.startsWith(pre)),
-    };
-  }
-  async load(): Promise<StateSnapshot> {
-    const snap = new Map(this.files);
-    return { version: String(this.version), read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
-  }
-  async update<T>(_prefix: string, _message: string, mutate: (tx: StateTx) => T) {
-    const value = mutate(this.tx());
-    this.version++;
-    return { value, snapshot: await this.load() };
-  }
-  async loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot> {
-    const snap = new Map([...this.files].filter(([p]) => pick(p)));
-    return { version: String(this.version), read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
-  }
-}
-
 describe('syncPlanComment: jobs racing to render the plan comment', () => {
   let gh: FakeGitHub;
   let state: MemoryState;
   let commentId: number;
   /** The state version each write put on the comment, in the order GitHub applied them. */
   let landed: number[];
+  /** The same, with the run each write showed: a follow-up's versions count from its own start. */
+  let landedRuns: string[];
   const { run } = view(['running', 'pending', 'running']);
 
   /** One job: its own process, token and forge, sharing crew/state and the comment with the others. */
@@ -54,6 +30,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       await beforeWrite?.();
       await update(id, body);
       landed.push(shownVersion(gh.comments.get(id)!.body)!);
+      landedRuns.push(`r${shownRun(gh.comments.get(id)!.body)}v${shownVersion(gh.comments.get(id)!.body)}`);
       await afterWrite?.();
     };
     return { forge, state, log, surface: GITHUB } as unknown as StepContext;
@@ -70,6 +47,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     const issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
     state = new MemoryState();
     landed = [];
+    landedRuns = [];
     commentId = (await job().forge.postComment(issue, '<!-- crew:plan issue=12 run=2 -->')).id;
     await state.update('', 'create', (tx) => void writeRun(tx, { ...run, planCommentId: commentId }, run.updatedAt));
   });
@@ -113,6 +91,59 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     await syncPlanComment(a, run.issue, run.run);
     expect(landed).toEqual([1, 2, 3, 4, 5, 6]);
     expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+  });
+
+  /** A follow-up (run 3) takes the comment over from run 2 in one state write, as startRun does. */
+  const handOver = () =>
+    state.update('', 'follow-up', (tx) => {
+      const old = readRun(tx, run.issue, run.run)!;
+      writeRun(tx, { ...run, run: 3, version: 0, planCommentId: old.planCommentId, planCommentPassedTo: null }, '2026-11-21T00:03:00Z');
+      writeRun(tx, { ...old, planCommentPassedTo: 3 }, '2026-11-21T00:03:00Z');
+    });
+  const shows = () => {
+    const body = gh.comments.get(commentId)!.body;
+    return { run: shownRun(body), v: shownVersion(body) };
+  };
+  const versionOf = async (k: number) => readRun(await state.load(), run.issue, k)!.version;
+
+  it('a run whose plan comment a follow-up took over never writes it again; the follow-up renders itself there', async () => {
+    await handOver();
+    await syncPlanComment(job(), run.issue, run.run);
+    expect(landed).toEqual([]);
+    await syncPlanComment(job(), run.issue, 3);
+    expect(shows()).toEqual({ run: 3, v: await versionOf(3) });
+    expect(landedRuns).toEqual(['r3v1']);
+  });
+
+  it('an older run’s write in flight when the follow-up takes the comment over and renders is healed by the older run’s own check', async () => {
+    let other: StepContext;
+    // A rendered run 2; before its write reaches GitHub, run 3 takes the comment over and renders itself.
+    let held = false;
+    const a = job(async () => {
+      if (held) return;
+      held = true;
+      await handOver();
+      await syncPlanComment(other, run.issue, 3);
+    });
+    other = job();
+    for (let i = 0; i < 4; i++) await move();
+    await syncPlanComment(a, run.issue, run.run);
+    // Run 3's rendering, run 2's stale one landing after it, then run 3's again from A's own check.
+    expect(landedRuns).toEqual(['r3v1', 'r2v5', 'r3v1']);
+    expect(shows()).toEqual({ run: 3, v: await versionOf(3) });
+  });
+
+  it('a follow-up whose comment still shows the older run, at a higher version, renders over it', async () => {
+    for (let i = 0; i < 4; i++) await move();
+    await syncPlanComment(job(), run.issue, run.run);
+    await handOver();
+    const c = job(undefined, async () => {
+      if (landed.length === 2) await state.update('', 'move', (tx) => void writeRun(tx, readRun(tx, run.issue, 3)!, '2026-11-21T00:04:00Z'));
+    });
+    await syncPlanComment(c, run.issue, 3);
+    // The check after the write compares versions of the same run only: run 2's 5 is not "newer" than run 3's 2.
+    expect(shows()).toEqual({ run: 3, v: await versionOf(3) });
+    expect(landedRuns).toEqual(['r2v5', 'r3v1', 'r3v2']);
   });
 
   it('two jobs syncing at once leave the comment on the newest state', async () => {

@@ -32,7 +32,9 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     trigger: { commentId: 3_000_000_001, createdAt: '2026-11-21T00:00:00Z' },
     base: { branch: 'main', sha: 'a'.repeat(40) },
     planCommentId: 3_000_000_002,
+    planCommentPassedTo: null,
     pr: null,
+    followUp: null,
     usage: { ...ZERO_USAGE, inputTokens: 1000, outputTokens: 100, costUsd: 0.003 },
     createdAt: '2026-11-21T00:00:00Z',
     updatedAt: '2026-11-21T00:01:00Z',
@@ -45,6 +47,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     retro: null,
     rateLimited: [],
     failovers: [],
+    fixCi: { attempts: [], exhaustedNotedFor: null, limit: null },
     posted: { comments: 1, pullRequests: 0, branches: 4 },
     ...patch,
   };

@@ -76,13 +76,13 @@ describe("the route job's trigger condition, as shipped", () => {
     expect(evaluateIf(TRIGGER, issuesEvent('opened', {}), succeeded)).toBe(false);
   });
 
-  const reviewEvent = (body: string | null, userType = 'User', action = 'submitted'): ExprContext => ({
+  const reviewEvent = (body: string | null, userType = 'User', action = 'submitted', state = 'commented', head = 'feature'): ExprContext => ({
     github: {
       event_name: 'pull_request_review',
       event: {
         action,
-        review: { body, state: 'commented', user: { login: 'maintainer', type: userType } },
-        pull_request: { number: 3, head: { ref: 'feature' } },
+        review: { body, state, user: { login: 'maintainer', type: userType } },
+        pull_request: { number: 3, head: { ref: head } },
       },
     },
   });
@@ -95,6 +95,17 @@ describe("the route job's trigger condition, as shipped", () => {
         pull_request: { number: 3, head: { ref: 'feature' } },
       },
     },
+  });
+
+  it('runs on a review that requests changes on a crew/ branch (iterate_on_review is read by route), and on no other review without /crew', () => {
+    const crewHead = 'crew/4/r1/integration';
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'User', 'submitted', 'changes_requested', crewHead), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, reviewEvent(null, 'User', 'submitted', 'changes_requested', crewHead), succeeded)).toBe(true);
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'User', 'submitted', 'changes_requested'), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('Looks good.', 'User', 'submitted', 'commented', crewHead), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('LGTM', 'User', 'submitted', 'approved', crewHead), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'Bot', 'submitted', 'changes_requested', crewHead), succeeded)).toBe(false);
+    expect(evaluateIf(TRIGGER, reviewEvent('Please rename it.', 'User', 'dismissed', 'changes_requested', crewHead), succeeded)).toBe(false);
   });
 
   it('runs on a submitted review and a created review comment from a person that start with /crew', () => {
@@ -257,5 +268,48 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     });
     expect(evaluateIf(jobIf('merge'), review('crew/4/r2/integration'), succeeded)).toBe(true);
     expect(evaluateIf(jobIf('merge'), review('feature'), succeeded)).toBe(false);
+  });
+
+  it('a completed CI run (workflow_run): a failure on crew’s pull request branch in this repository starts route (fix_ci), a success the merge gate; nothing else starts a job (#19 §2)', () => {
+    const ci = (over: Record<string, unknown> = {}, workflow = 'crew'): ExprContext => ({
+      github: {
+        event_name: 'workflow_run',
+        repository: 'acme/widgets',
+        workflow,
+        event: {
+          action: 'completed',
+          workflow: { name: 'CI', path: '.github/workflows/ci.yml' },
+          workflow_run: {
+            name: 'CI',
+            conclusion: 'failure',
+            head_branch: 'crew/4/r2/integration',
+            head_repository: { full_name: 'acme/widgets' },
+            pull_requests: [{ number: 9 }],
+            ...over,
+          },
+        },
+      },
+      inputs: {},
+      needs: {},
+    });
+    const jobs = (c: ExprContext) => ['route', 'merge'].filter((j) => evaluateIf(jobIf(j), c, succeeded));
+    expect(jobs(ci())).toEqual(['route']);
+    expect(jobs(ci({ conclusion: 'success' }))).toEqual(['merge']);
+    // GitHub may list no pull request for the run: route finds crew's pull request itself; the merge gate needs one listed.
+    expect(jobs(ci({ pull_requests: [] }))).toEqual(['route']);
+    expect(jobs(ci({ conclusion: 'success', pull_requests: [] }))).toEqual([]);
+    for (const conclusion of ['cancelled', 'skipped', 'neutral', 'timed_out', 'action_required', null])
+      expect(jobs(ci({ conclusion })), String(conclusion)).toEqual([]);
+    // Task branches, the state branch and a person's branch are ordinary CI traffic.
+    expect(jobs(ci({ head_branch: 'crew/4/r2/t1', pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_branch: 'crew/state', pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_branch: 'feature' }))).toEqual([]);
+    expect(jobs(ci({ head_branch: null, pull_requests: [] }))).toEqual([]);
+    // A fork can name its branch like crew's: its head repository is not this one.
+    expect(jobs(ci({ head_repository: { full_name: 'mallory/widgets' }, pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_repository: null }))).toEqual([]);
+    // crew's own workflow failing on its pull request never starts fix_ci.
+    expect(jobs(ci({ name: 'crew' }))).toEqual([]);
+    expect(jobs(ci({ name: 'CI' }, 'CI'))).toEqual([]);
   });
 });

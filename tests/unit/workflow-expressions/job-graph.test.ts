@@ -54,7 +54,36 @@ function exprContext(event: WorkflowEvent): ExprContext {
         inputs: {},
       };
     case 'review':
-      return { github: { event_name: 'pull_request_review', event: { pull_request: { head: { ref: event.headRef } } } }, inputs: {} };
+      return {
+        github: {
+          event_name: 'pull_request_review',
+          event: {
+            action: 'submitted',
+            pull_request: { head: { ref: event.headRef } },
+            review: { body: event.body ?? null, state: event.state ?? 'commented', user: { type: event.userType ?? 'User' } },
+          },
+        },
+        inputs: {},
+      };
+    case 'workflow_run':
+      return {
+        github: {
+          event_name: 'workflow_run',
+          repository: event.repository,
+          workflow: event.workflow,
+          event: {
+            action: 'completed',
+            workflow_run: {
+              name: event.name,
+              conclusion: event.conclusion,
+              head_branch: event.headBranch,
+              head_repository: event.headRepo === null ? null : { full_name: event.headRepo },
+              pull_requests: Array.from({ length: event.pullRequests }, (_, i) => ({ number: i + 1 })),
+            },
+          },
+        },
+        inputs: {},
+      };
   }
 }
 
@@ -149,7 +178,52 @@ const EVENTS: Record<string, WorkflowEvent> = {
   'a check suite without a branch': { kind: 'check_suite', headBranch: null, pullRequests: 0 },
   "a review of crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration' },
   'a review of another pull request': { kind: 'review', headRef: 'feature' },
+  "a /crew review of crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration', body: '/crew fix the typo', userType: 'User' },
+  "changes requested on crew's pull request": {
+    kind: 'review',
+    headRef: 'crew/4/r2/integration',
+    state: 'changes_requested',
+    body: 'Please rename it.',
+    userType: 'User',
+  },
+  'changes requested on a person’s pull request': {
+    kind: 'review',
+    headRef: 'feature',
+    state: 'changes_requested',
+    body: 'Please rename it.',
+    userType: 'User',
+  },
+  "a bot's changes requested on crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration', state: 'changes_requested', userType: 'Bot' },
+  ...ciRuns(),
 };
+
+/** Completed CI runs (workflow_run): a failure on crew's pull request, and each thing that makes it not fix_ci's or not the merge gate's. */
+function ciRuns(): Record<string, WorkflowEvent> {
+  const run = (over: Partial<Extract<WorkflowEvent, { kind: 'workflow_run' }>> = {}): WorkflowEvent => ({
+    kind: 'workflow_run',
+    conclusion: 'failure',
+    headBranch: 'crew/4/r2/integration',
+    headRepo: 'acme/widgets',
+    name: 'CI',
+    pullRequests: 1,
+    repository: 'acme/widgets',
+    workflow: 'crew',
+    ...over,
+  });
+  return {
+    "CI failed on crew's pull request": run(),
+    "CI failed on crew's pull request, GitHub listing no pull request": run({ pullRequests: 0 }),
+    "CI succeeded on crew's pull request": run({ conclusion: 'success' }),
+    'CI was cancelled on crew’s pull request': run({ conclusion: 'cancelled' }),
+    'CI failed on a task branch': run({ headBranch: 'crew/4/r2/t1', pullRequests: 0 }),
+    'CI failed on crew/state': run({ headBranch: 'crew/state', pullRequests: 0 }),
+    'CI failed on a person’s branch': run({ headBranch: 'feature', pullRequests: 1 }),
+    'CI failed on a fork’s branch named like crew’s': run({ headRepo: 'mallory/widgets', pullRequests: 0 }),
+    'CI failed with no head repository': run({ headRepo: null }),
+    "crew's own workflow failed on its pull request": run({ name: 'crew' }),
+    'CI failed on a run without a branch': run({ headBranch: null, pullRequests: 0 }),
+  };
+}
 
 const ROUTE: Record<string, Finished> = {
   'claims two tasks': { result: 'success', outputs: { issue: '4', run: '2', tasks: '["t1","t2"]' } },

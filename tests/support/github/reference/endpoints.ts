@@ -51,6 +51,9 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews' },
   // Not called by crew: scenarios post line comments through it, as a reviewer does.
   { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments' },
+  // A follow-up run reads the review comments, and replies in each thread it addressed.
+  { method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments' },
+  { method: 'POST', path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies' },
   { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs', slashParams: ['ref'] },
   { method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
   { method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status', slashParams: ['ref'] },
@@ -58,6 +61,8 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches' },
   { method: 'GET', path: '/repos/{owner}/{repo}/actions/runs' },
   { method: 'GET', path: '/repos/{owner}/{repo}/actions/runs/{run_id}' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/runs/{run_id}/jobs' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/jobs/{job_id}/logs' },
   { method: 'GET', path: '/rate_limit' },
   { method: 'POST', path: '/repos/{owner}/{repo}/labels' },
   { method: 'GET', path: '/repos/{owner}/{repo}/labels/{name}' },
@@ -74,6 +79,7 @@ export const webhookEvents: readonly string[] = [
   'issues.assigned',
   'workflow_dispatch',
   'check_suite.completed',
+  'workflow_run.completed',
   'pull_request_review.submitted',
   'pull_request_review_comment.created',
   'push',

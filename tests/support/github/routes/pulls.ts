@@ -262,7 +262,12 @@ export const pullRoutes: Record<string, Route> = {
    * A single comment on a line of the diff. GitHub makes it a review of its own (state COMMENTED,
    * no body), so it sends `pull_request_review` (submitted) as well as `pull_request_review_comment`
    * (created): the webhook examples show the pair, the comment's `pull_request_review_id` naming the
-   * review whose body is null. Only `line` (on the new side) is served; `position` is deprecated.
+   * review whose body is null. GitHub's docs do not say so in words; people who consume the events
+   * report the pair for a single comment and for a reply: kubernetes/test-infra#2477 ("commenting on
+   * a review gives two events"), dolphin-emu/sadm#69 ("a review event in addition to a review comment
+   * event when someone replies to an earlier comment or adds a single comment"), and
+   * github/github-mcp-server#540 (a reply made through the API fires `pull_request_review.submitted`
+   * with state `commented`). Only `line` (on the new side) is served; `position` is deprecated.
    */
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
     scope: 'pull-requests',
@@ -302,10 +307,86 @@ export const pullRoutes: Record<string, Route> = {
         commit_id: typeof body.commit_id === 'string' ? body.commit_id : head,
         created_at: now,
         updated_at: now,
+        diff_hunk: `@@ -${line},1 +${line},1 @@\n+${text.split('\n')[line - 1] ?? ''}`,
       };
       gh.reviewComments.push(comment);
-      const hunk = `@@ -${line},1 +${line},1 @@\n+${text.split('\n')[line - 1] ?? ''}`;
-      const json = gh.serialize.reviewComment(comment, hunk, gh.authorAssociation(principal.login));
+      const json = gh.serialize.reviewComment(comment, gh.authorAssociation(principal.login));
+      const pull = await serializePull(gh, p, false);
+      gh.emit(
+        principal,
+        'pull_request_review_comment',
+        eventPayload(gh, 'pull_request_review_comment.created', principal.login, { action: 'created', comment: json, pull_request: pull }),
+      );
+      gh.emit(
+        principal,
+        'pull_request_review',
+        eventPayload(gh, 'pull_request_review.submitted', principal.login, {
+          action: 'submitted',
+          review: { ...gh.serialize.review(review, gh.authorAssociation(principal.login)), body: null, state: 'commented' },
+          pull_request: pull,
+        }),
+      );
+      return { status: 201, body: json, headers: { location: json.url } };
+    },
+  },
+  /** The pull request's review comments, replies included, in ascending order by id (GitHub's default). */
+  'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
+    scope: 'pull-requests',
+    access: 'read',
+    handle({ gh, params, url }) {
+      const p = findPull(gh, params.pull_number!);
+      return paginate(
+        gh.reviewComments.filter((c) => c.pull === p.number).sort((a, b) => a.id - b.id),
+        url,
+        (c) => gh.serialize.reviewComment(c, gh.authorAssociation(c.user)),
+      );
+    },
+  },
+  /**
+   * A reply in a review thread. "This must be the ID of a top-level review comment, not a reply to
+   * that comment. Replies to replies are not supported." (GitHub Docs, REST "Create a reply for a
+   * review comment"): the fake answers a reply to a reply with 404, as to an unknown comment. The
+   * reply takes the thread's path, line and hunk.
+   */
+  'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
+    scope: 'pull-requests',
+    access: 'write',
+    userAccess: 'read',
+    creates: true,
+    async handle({ gh, principal, params, body }) {
+      const p = findPull(gh, params.pull_number!);
+      const root = gh.reviewComments.find((c) => c.id === Number(params.comment_id) && c.pull === p.number);
+      if (!root || root.in_reply_to !== undefined) throw notFound();
+      if (typeof body.body !== 'string' || !body.body) throw validationFailed('PullRequestReviewComment', 'body', 'missing_field');
+      const now = gh.now();
+      const review: FakeReview = {
+        id: gh.nextId('review'),
+        pull: p.number,
+        user: principal.login,
+        state: 'COMMENTED',
+        body: '',
+        commit_id: root.commit_id,
+        submitted_at: now,
+      };
+      gh.reviews.push(review);
+      const reply: FakeReviewComment = {
+        id: gh.nextId('reviewComment'),
+        pull: p.number,
+        review: review.id,
+        user: principal.login,
+        body: body.body,
+        path: root.path,
+        line: root.line,
+        commit_id: root.commit_id,
+        created_at: now,
+        updated_at: now,
+        diff_hunk: root.diff_hunk,
+        in_reply_to: root.id,
+      };
+      gh.reviewComments.push(reply);
+      const json = gh.serialize.reviewComment(reply, gh.authorAssociation(principal.login));
+      // A reply is a single comment with a review of its own, so GitHub sends that review's event too
+      // (kubernetes/test-infra#2477, dolphin-emu/sadm#69, github/github-mcp-server#540; see the single comment above).
       const pull = await serializePull(gh, p, false);
       gh.emit(
         principal,

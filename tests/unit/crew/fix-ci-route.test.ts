@@ -1,0 +1,321 @@
+import { Octokit } from '@octokit/rest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/schema';
+import { readEvent } from '../../../src/event';
+import { loadTemplate } from '../../../src/templates';
+import { GITHUB } from '../../../src/domain/surface';
+import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
+import type { StepContext } from '../../../src/steps/context';
+import { route } from '../../../src/steps/route';
+import type { ModelRequest } from '../../../src/ports';
+import { paths, readRun } from '../../../src/state/run-files';
+import type { FakeGitHub, GitHubEvent } from '../../support/github/fake-github';
+import { fakeGitHubForTest } from '../../support/github/for-test';
+import { forgeOn } from '../../support/github/forge-on';
+import { view } from './run-fixtures';
+
+/** crew/state in memory; a mutation that changes nothing commits nothing (the store's rule); counts commits. */
+class MemoryStore implements StateStore {
+  readonly files = new Map<string, string>();
+  commits = 0;
+  private snap(files: Map<string, string>): StateSnapshot {
+    const copy = new Map(files);
+    return { version: String(this.commits), read: (p) => copy.get(p), list: (pre) => [...copy.keys()].filter((k) => k.startsWith(pre)).sort() };
+  }
+  async load(prefix: string) {
+    return this.snap(new Map([...this.files].filter(([p]) => p.startsWith(prefix))));
+  }
+  async loadRuns() {
+    return this.snap(new Map());
+  }
+  async update<T>(_prefix: string, _message: string, mutate: (tx: StateTx) => T) {
+    const writes = new Map<string, string>();
+    const tx: StateTx = {
+      read: (p) => writes.get(p) ?? this.files.get(p),
+      write: (p, c) => void writes.set(p, c),
+      remove: () => undefined,
+      list: (pre) => [...new Set([...this.files.keys(), ...writes.keys()])].filter((k) => k.startsWith(pre)).sort(),
+    };
+    const value = mutate(tx);
+    const changed = [...writes].filter(([p, c]) => this.files.get(p) !== c);
+    if (changed.length) this.commits++;
+    for (const [p, c] of changed) this.files.set(p, c);
+    return { value, snapshot: this.snap(this.files) };
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'crew-fix-ci-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const BRANCH = 'crew/1/r2/integration';
+const LOG = [
+  '2026-11-27T10:00:00.0000000Z ##[group]Run npm test',
+  '2026-11-27T10:00:00.1000000Z ##[endgroup]',
+  '2026-11-27T10:00:01.0000000Z \u001b[31mFAIL\u001b[39m tests/add.test.ts > adds',
+  '2026-11-27T10:00:01.1000000Z AssertionError: expected 4 to be 3 (token ghp_abcdefghijklmnopqrstuvwxyz0123456789)',
+  '2026-11-27T10:00:02.0000000Z ##[error]Process completed with exit code 1.',
+  '2026-11-27T10:00:03.0000000Z Cleaning up orphan processes',
+  '',
+].join('\n');
+
+/** Thrown by the model stub: the follow-up run started and reached its first model call (intake), where these tests stop. */
+class StopAtIntake extends Error {}
+
+describe('route on a failed CI run (fix_ci)', () => {
+  let gh: FakeGitHub;
+  let store: MemoryStore;
+  let pull: number;
+  let planComment: number;
+  let lines: string[];
+  let runs = 8_000_000_100;
+  let issue: number;
+  let intake: ModelRequest[];
+
+  beforeEach(async () => {
+    ({ gh } = await fakeGitHubForTest({ prefix: 'fix-ci-route-', apiUrl: true }));
+    gh.addUser('maintainer', { permission: 'write' });
+    gh.addUser('mallory');
+    await gh.repo.writeCommit({
+      branch: BRANCH,
+      from: 'main',
+      files: { 'src/add.ts': 'export const add = (a, b) => a - b;\n' },
+      message: 'crew: integrate t1',
+    });
+    const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
+    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
+    pull = (await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Add', head: BRANCH, base: 'main' })).data.number;
+    // The run's plan comment, on the issue, as crew posted it.
+    const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write' }), baseUrl: gh.url });
+    planComment = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: 'plan' })).data.id;
+    store = new MemoryStore();
+    finished(2);
+    lines = [];
+    intake = [];
+  });
+
+  /** Run k of the issue as a finished run with crew's pull request and a plan (what a follow-up continues). */
+  function finished(k: number, phase: 'COMPLETED' | 'EXECUTING' = 'COMPLETED') {
+    const v = view(['success', 'success', 'success'], {
+      issue,
+      run: k,
+      phase,
+      planCommentId: planComment,
+      pr: { number: pull, url: `${gh.url}/pull/${pull}`, reportCommentId: null },
+    });
+    // What the record already holds of the pull request's follow-ups and CI attempts stays.
+    const old = store.files.get(paths.run(issue, k));
+    const { fixCi, followUp } = old ? (JSON.parse(old) as { fixCi?: unknown; followUp?: unknown }) : {};
+    store.files.set(paths.run(issue, k), JSON.stringify({ ...v.run, ...(fixCi ? { fixCi } : {}), ...(followUp ? { followUp } : {}) }, null, 2));
+    store.files.set(paths.planJson(issue, k), JSON.stringify(v.plan, null, 2));
+  }
+
+  /** A CI run that failed on the branch's head, its `test` job with LOG; the workflow_run event GitHub sends, as crew reads it. */
+  async function ciFailed(over: { headBranch?: string; headOwner?: string; conclusion?: 'failure' | 'success'; unlisted?: boolean } = {}) {
+    const id = ++runs;
+    const headSha = (await gh.repo.branchSha(over.headBranch ?? BRANCH)) ?? 'f'.repeat(40);
+    gh.recordWorkflowRun({
+      id,
+      name: 'CI',
+      path: '.github/workflows/ci.yml',
+      event: 'pull_request',
+      headSha,
+      headBranch: over.headBranch ?? BRANCH,
+      ...(over.headOwner ? { headOwner: over.headOwner } : {}),
+    });
+    const base = { runId: id, headSha, headBranch: BRANCH, workflowName: 'CI', status: 'completed' as const, startedAt: gh.now(), completedAt: gh.now() };
+    gh.recordWorkflowJob({
+      ...base,
+      id: id * 10 + 1,
+      name: 'test',
+      conclusion: 'failure',
+      steps: [{ name: 'Run npm test', conclusion: 'failure', number: 1 }],
+      log: LOG,
+    });
+    gh.recordWorkflowJob({ ...base, id: id * 10 + 2, name: 'lint', conclusion: 'success', steps: [], log: 'ok\n' });
+    gh.recordWorkflowRun({ id, status: 'completed', conclusion: over.conclusion ?? 'failure' });
+    const seen: GitHubEvent[] = [];
+    const stop = gh.onEvent((e) => seen.push(e));
+    await gh.workflowRunCompleted(id);
+    stop();
+    const path = join(dir, `event-${id}.json`);
+    const payload = seen[0]!.payload as { workflow_run: { pull_requests: unknown[] } };
+    if (over.unlisted) payload.workflow_run.pull_requests = [];
+    writeFileSync(path, JSON.stringify(payload));
+    return { id, headSha, event: readEvent('workflow_run', path) };
+  }
+
+  function context(event: StepContext['event'], configText: string): StepContext {
+    const log: Log = { info: (m: string) => void lines.push(m), warn: (m: string) => void lines.push(`warn: ${m}`), checkpoint: () => undefined };
+    return {
+      event,
+      config: async () => parseConfig(configText),
+      forge: forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' }), log),
+      state: store,
+      clock: { now: () => new Date('2026-11-27T10:05:00Z') },
+      log,
+      surface: GITHUB,
+      runId: '7',
+      template: (name: string) => loadTemplate(name),
+      // Planning reads the agent instructions at the follow-up's base, from the fake's repository.
+      repo: { readFileAt: async (rev: string, path: string) => (await gh.repo.readFile(rev, path)) ?? undefined },
+      model: () => ({
+        complete: async (req: ModelRequest) => {
+          intake.push(req);
+          throw new StopAtIntake('stopped at the follow-up’s first model call');
+        },
+      }),
+      output: () => undefined,
+    } as unknown as StepContext;
+  }
+
+  const comments = () => [...gh.comments.values()].filter((c) => c.issue === pull).map((c) => c.body);
+  const reader = { read: (p: string) => store.files.get(p), list: (pre: string) => [...store.files.keys()].filter((k) => k.startsWith(pre)) };
+  const attempts = () => readRun(reader, issue, 2)!.fixCi;
+  /** route, for a failure that starts a follow-up: it runs until the follow-up's intake asks the model. */
+  const routeToIntake = async (ctx: StepContext) => {
+    const e = await route(ctx).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    if (!(e instanceof StopAtIntake)) throw e ?? new Error("route did not reach the follow-up's intake");
+  };
+
+  it('with fix_ci off: a logged skip, no comment, no state write', async () => {
+    const { event } = await ciFailed();
+    await route(context(event, ''));
+    expect(comments()).toEqual([]);
+    expect(store.commits).toBe(0);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^fix_ci: fix_ci is off in \.github\/crew\.yml \(CI failed on crew\/1\/r2\/integration\); nothing to do$/),
+    );
+  });
+
+  it('with fix_ci on: counts attempt 1 in the run, reads the failed job’s log tail, and starts follow-up run 3 on the pull request with the criterion and the log tail; a repeat of the same failure starts nothing more', async () => {
+    const { id, headSha, event } = await ciFailed();
+    await routeToIntake(context(event, 'fix_ci: true\n'));
+    expect(attempts().attempts).toEqual([
+      {
+        n: 1,
+        headSha,
+        checks: [
+          {
+            workflow: 'CI',
+            job: 'test',
+            runId: id,
+            url: `${gh.url}/${gh.owner}/${gh.repoName}/actions/runs/${id}/job/${id * 10 + 1}`,
+            at: '2026-11-27T10:05:00Z',
+          },
+        ],
+        at: '2026-11-27T10:05:00Z',
+        outcome: 'requested',
+      },
+    ]);
+    // Run 3: a follow-up of run 2 from a failed check, on the pull request's branch and head.
+    const run3 = readRun(reader, issue, 3)!;
+    expect(run3.phase).toBe('PLANNING');
+    expect(run3.followUp).toMatchObject({ pull, k: 1, fromRun: 2, branch: BRANCH, source: 'ci', threads: [] });
+    expect(run3.base.sha).toBe(headSha);
+    expect(run3.trigger).toMatchObject({ commentId: 0, how: 'ci', workflowRunId: '7' });
+    // followup.json: the criterion, and the feedback with the log tail (no timestamps or colours, the token redacted, no cleanup).
+    const material = JSON.parse(store.files.get(paths.followUp(issue, 3))!) as { feedback: string; criteria: string[] };
+    expect(material.criteria).toEqual(['the `test` check of the `CI` workflow passes']);
+    expect(material.feedback).toContain(`The \`CI\` workflow failed on this pull request's head ${headSha.slice(0, 7)}: job \`test\`, step \`Run npm test\`.`);
+    expect(material.feedback).toContain(
+      'FAIL tests/add.test.ts > adds\nAssertionError: expected 4 to be 3 (token ***)\n##[error]Process completed with exit code 1.',
+    );
+    expect(material.feedback).not.toMatch(/ghp_|2026-11-27T10:00|\u001b|orphan/);
+    // Intake is what asks the model first, with both.
+    const prompt = JSON.stringify(intake[0]?.messages);
+    expect(prompt).toContain('Follow-up 1 on pull request');
+    expect(prompt).toContain('the `test` check of the `CI` workflow passes');
+    expect(prompt).toContain('AssertionError: expected 4 to be 3 (token ***)');
+    // The note on the pull request says why, which attempt, and where to follow it.
+    const [note] = comments();
+    expect(note).toMatch(
+      new RegExp(
+        `^crew starts follow-up 1 on this pull request \\(run 3 of #${issue}\\)\\. CI failed on ${headSha.slice(0, 7)}: the \`CI\` workflow \\(\\[run\\]\\([^)]+\\)\\); with \`fix_ci\` on, this is attempt 1 of 2 \\(\`fix_ci_attempts\`\\)\\. The failed check becomes a new done criterion`,
+      ),
+    );
+    // The plan comment on the issue lists the attempt.
+    expect(gh.comments.get(planComment)!.body).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
+    // Only the failed job's log was read, through the redirect, without the token.
+    expect(gh.logDownloads).toEqual([{ jobId: id * 10 + 1, status: 200, authorization: false }]);
+
+    await route(context(event, 'fix_ci: true\n'));
+    expect(comments()).toHaveLength(1);
+    expect(readRun(reader, issue, 4)).toBeUndefined();
+    expect(attempts().attempts).toHaveLength(1);
+    expect(gh.logDownloads).toHaveLength(1);
+    expect(lines).toContainEqual(expect.stringMatching(/is already counted in attempt 1; nothing to do$/));
+  });
+
+  it('crew’s fixes failing again: attempt 2 on the next head starts follow-up 2, then the attempts are used up: one comment per head, and no run starts', async () => {
+    const config = 'fix_ci: true\nfix_ci_attempts: 2\n';
+    await routeToIntake(context((await ciFailed()).event, config));
+    finished(3); // follow-up 1 finished and pushed its fix
+    await gh.repo.writeCommit({ branch: BRANCH, files: { 'src/add.ts': 'export const add = (a, b) => a * b;\n' }, message: 'crew: fix attempt 1' });
+    await routeToIntake(context((await ciFailed()).event, config));
+    expect(readRun(reader, issue, 4)!.followUp).toMatchObject({ k: 2, fromRun: 3, source: 'ci' });
+    finished(4);
+    await gh.repo.writeCommit({ branch: BRANCH, files: { 'src/add.ts': 'export const add = (a, b) => b - a;\n' }, message: 'crew: fix attempt 2' });
+    const third = await ciFailed();
+    await route(context(third.event, config));
+    await route(context((await ciFailed()).event, config)); // a re-run of the same CI on the same head
+    expect(readRun(reader, issue, 5)).toBeUndefined();
+    expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([
+      [1, 'requested'],
+      [2, 'requested'],
+    ]);
+    expect(attempts().exhaustedNotedFor).toBe(third.headSha);
+    const said = comments();
+    expect(said).toHaveLength(3);
+    expect(said[0]).toMatch(/^crew starts follow-up 1 [^\n]*this is attempt 1 of 2/);
+    expect(said[1]).toMatch(/^crew starts follow-up 2 [^\n]*this is attempt 2 of 2/);
+    const plan = gh.comments.get(planComment)!.body;
+    expect(plan).toContain('**CI fixes** (`fix_ci`): 2 of 2 attempts used.');
+    expect(plan).toMatch(/- Attempt 1 on [0-9a-f]{7}: `test` \(`CI`, \[job\]\([^)]+\)\) failed; follow-up run requested\.\n- Attempt 2 on /);
+    expect(plan).toContain(`CI failed again on ${third.headSha.slice(0, 7)} with no attempts left, so crew stopped fixing CI on this pull request.`);
+    expect(said[2]).toMatch(
+      new RegExp(
+        `^CI failed on ${third.headSha.slice(0, 7)}: \`test\` \\(\`CI\`, \\[job\\]\\(.*\\)\\)\\. crew has used all 2 of its \`fix_ci_attempts\` on this pull request, so it stops here`,
+      ),
+    );
+  });
+
+  it('a follow-up that cannot start (a run of the issue is still working) is said on the pull request, and the attempt is marked not started but counted', async () => {
+    finished(2, 'EXECUTING');
+    await route(context((await ciFailed()).event, 'fix_ci: true\n'));
+    expect(readRun(reader, issue, 3)).toBeUndefined();
+    expect(intake).toEqual([]);
+    expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'not-started']]);
+    expect(comments()).toEqual([expect.stringMatching(/^crew is still working on issue #\d+ \(run 2, executing\), so this follow-up did not start/)]);
+    expect(lines).toContainEqual('fix_ci: attempt 1 did not start');
+  });
+
+  it('finds its pull request from the run’s record when GitHub lists none in the event', async () => {
+    const { event } = await ciFailed({ unlisted: true });
+    expect(event.kind === 'pull' && event.pulls).toEqual([]);
+    await routeToIntake(context(event, 'fix_ci: true\n'));
+    expect(attempts().attempts.map((a) => a.n)).toEqual([1]);
+    expect(comments()).toEqual([expect.stringContaining('this is attempt 1 of 2')]);
+  });
+
+  it('ignores a failure on an older head, a fork’s branch named like crew’s, a branch that is no pull request of crew’s, and a success', async () => {
+    const config = 'fix_ci: true\n';
+    const old = await ciFailed();
+    await gh.repo.writeCommit({ branch: BRANCH, files: { 'NOTES.md': 'moved\n' }, message: 'a push' });
+    await route(context(old.event, config));
+    expect(lines.at(-1)).toMatch(/is for an older head \(the pull request is at [0-9a-f]{7}\); its CI decides$/);
+    await route(context((await ciFailed({ headOwner: 'mallory' })).event, config));
+    expect(lines.at(-1)).toMatch(/is on mallory\/widgets, not acme\/widgets; nothing to do$/);
+    await gh.repo.writeCommit({ branch: 'crew/12/r2/t1', from: 'main', files: { 'x.md': 'x\n' }, message: 'task' });
+    await route(context((await ciFailed({ headBranch: 'crew/12/r2/t1' })).event, config));
+    expect(lines.at(-1)).toMatch(/is on crew\/12\/r2\/t1, not one of crew's pull request branches; nothing to do$/);
+    await route(context((await ciFailed({ conclusion: 'success' })).event, config));
+    expect(lines.at(-1)).toMatch(/ended success, not in failure; nothing to do$/);
+    expect(comments()).toEqual([]);
+    expect(store.commits).toBe(0);
+  });
+});

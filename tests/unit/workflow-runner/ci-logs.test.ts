@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Octokit } from '@octokit/rest';
+import { startWorld, type World } from './helpers';
+import { failure, fakeForTest, octokitFor, takeViolations } from '../fake-github/helpers';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const CI = `name: CI
+on:
+  workflow_dispatch:
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "lint ok"
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Prepare
+        run: echo "preparing"
+      - name: Run the tests
+        run: |
+          echo "FAIL tests/add.test.ts"
+          echo "expected 3, got 4"
+          exit 3
+      - name: Never
+        run: echo "not reached"
+`;
+
+const WATCHER = `name: watcher
+on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+jobs:
+  note:
+    runs-on: ubuntu-latest
+    outputs:
+      seen: \${{ github.event.workflow.name }} \${{ github.event.workflow_run.conclusion }} \${{ github.event.workflow_run.id }}
+    steps:
+      - run: echo "seen"
+`;
+
+const OTHER = `name: other
+on:
+  workflow_run:
+    workflows: [Deploy]
+    types: [completed]
+jobs:
+  never:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "must not run"
+`;
+
+const repo = (w: World) => ({ owner: w.gh.owner, repo: w.gh.repoName });
+
+describe('workflow_run and a job’s log', () => {
+  it('a completed run sends workflow_run to the workflows that name it; the jobs API lists its jobs and the log answers 302 to another host, which Octokit follows without the token', async () => {
+    world = await startWorld({
+      files: { 'README.md': 'x\n', '.github/workflows/ci.yml': CI, '.github/workflows/watcher.yml': WATCHER, '.github/workflows/other.yml': OTHER },
+    });
+    await world.dispatch('ci.yml');
+    await world.settle();
+    const ci = world.runner.runs.find((r) => r.workflow === '.github/workflows/ci.yml')!;
+    expect(world.runner.runs.map((r) => r.workflow).sort()).toEqual(['.github/workflows/ci.yml', '.github/workflows/watcher.yml']);
+    const watcher = world.runner.runs.find((r) => r.workflow === '.github/workflows/watcher.yml')!;
+    expect(watcher.event).toBe('workflow_run');
+    expect(watcher.jobs[0]!.outputs.seen).toBe(`CI failure ${ci.id}`);
+
+    // GitHub's own run record names the workflow.
+    const reader = new Octokit({ baseUrl: world.gh.url, auth: world.gh.actionsToken({ actions: 'read' }), request: { retries: 0 } });
+    expect((await reader.rest.actions.getWorkflowRun({ ...repo(world), run_id: ci.id })).data).toMatchObject({ name: 'CI', conclusion: 'failure' });
+    const { data } = await reader.rest.actions.listJobsForWorkflowRun({ ...repo(world), run_id: ci.id });
+    expect(data.jobs.map((j) => [j.name, j.conclusion])).toEqual([
+      ['lint', 'success'],
+      ['test', 'failure'],
+    ]);
+    const test = data.jobs[1]!;
+    expect(test.steps!.map((s) => [s.number, s.name, s.conclusion])).toEqual([
+      [1, 'Prepare', 'success'],
+      [2, 'Run the tests', 'failure'],
+      [3, 'Never', 'skipped'],
+    ]);
+    expect(test.html_url).toBe(`${world.gh.url}/${world.gh.owner}/${world.gh.repoName}/actions/runs/${ci.id}/job/${test.id}`);
+
+    const log = await reader.rest.actions.downloadJobLogsForWorkflowRun({ ...repo(world), job_id: test.id });
+    const lines = String(log.data).trimEnd().split('\n');
+    for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /);
+    const text = lines.map((l) => l.slice(29));
+    expect(text).toEqual([
+      '##[group]Run Prepare',
+      '##[endgroup]',
+      'preparing',
+      '##[group]Run Run the tests',
+      '##[endgroup]',
+      'FAIL tests/add.test.ts',
+      'expected 3, got 4',
+      '##[error]Process completed with exit code 3.',
+      'Cleaning up orphan processes',
+    ]);
+    // The redirect went to the log host, which got no Authorization header.
+    expect(world.gh.logDownloads).toEqual([{ jobId: test.id, status: 200, authorization: false }]);
+    expect(world.gh.requests.filter((r) => r.route.endsWith('/logs')).map((r) => r.status)).toEqual([302]);
+  });
+
+  it('the log link is refused with a token on it, for another job, and once its minute is over; the API needs actions: read', async () => {
+    // A minute at this scale is 1.2 s: room for the requests below on a busy machine.
+    const gh = await fakeForTest({ timeScale: 0.02 });
+    const job = (id: number) => ({
+      id,
+      runId: 8_000_000_001,
+      name: 'test',
+      headSha: 'a'.repeat(40),
+      headBranch: 'main',
+      workflowName: 'CI',
+      status: 'completed' as const,
+      conclusion: 'failure' as const,
+      startedAt: gh.now(),
+      completedAt: gh.now(),
+      steps: [],
+      log: `2026-11-27T10:00:00.0000000Z boom ${id}\n`,
+    });
+    gh.recordWorkflowJob(job(30_000_000_001));
+    gh.recordWorkflowJob(job(30_000_000_002));
+    const link = gh.jobLogLink(30_000_000_002);
+    expect(new URL(link).origin).not.toBe(new URL(gh.url).origin);
+    expect((await fetch(link, { headers: { authorization: 'token ghs_x' } })).status).toBe(400);
+    expect((await fetch(link.replace('/job-logs/30000000002', '/job-logs/30000000001'))).status).toBe(403);
+    const ok = await fetch(link);
+    expect([ok.status, await ok.text()]).toEqual([200, '2026-11-27T10:00:00.0000000Z boom 30000000002\n']);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await fetch(link)).status).toBe(403);
+    expect(gh.logDownloads.map((d) => [d.status, d.authorization])).toEqual([
+      [400, true],
+      [403, false],
+      [200, false],
+      [403, false],
+    ]);
+
+    const noActions = octokitFor(gh, gh.actionsToken({ contents: 'read' }));
+    expect((await failure(noActions.rest.actions.downloadJobLogsForWorkflowRun({ owner: gh.owner, repo: gh.repoName, job_id: 30_000_000_002 }))).status).toBe(
+      403,
+    );
+    const reader = octokitFor(gh, gh.actionsToken({ actions: 'read' }));
+    expect((await failure(reader.rest.actions.downloadJobLogsForWorkflowRun({ owner: gh.owner, repo: gh.repoName, job_id: 5 }))).status).toBe(404);
+    expect((await failure(reader.rest.actions.listJobsForWorkflowRun({ owner: gh.owner, repo: gh.repoName, run_id: 5 }))).status).toBe(404);
+    takeViolations(gh);
+  });
+});
