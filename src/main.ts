@@ -6,6 +6,7 @@ import { gitRepo } from './adapters/git/git-repo';
 import { providerClient, ProviderSetupError } from './adapters/anthropic/providers';
 import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
+import { BranchTips } from './adapters/git/branch-tips';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
 import { GITHUB } from './domain/surface';
@@ -145,7 +146,9 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     log,
   );
   const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
-  const { repo, remote } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT);
+  // One listing of the run's branches serves the state store's read and the checkout's fetch.
+  const tips = new BranchTips();
+  const { repo, remote } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, undefined, tips);
   const job: BilledJob = {
     id: jobId({ runId, attempt: process.env.GITHUB_RUN_ATTEMPT, job: process.env.GITHUB_JOB ?? settings.step, task: settings.task }),
     step: settings.step,
@@ -154,7 +157,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   };
   // Every write also records this job's start and that write's time, for the run's billable minutes.
   const state = recordingJobTimes(
-    redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log)),
+    redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log, tips)),
     job,
     () => systemClock.now(),
   );

@@ -242,14 +242,26 @@ export interface StateSnapshot {
   list(prefix: string): string[];
 }
 
+/**
+ * How recent a state read must be. By default a read asks the remote for the tip first (one round
+ * trip on GitHub). `seenWithinMs` lets the store answer from the tip it last read or wrote itself,
+ * when it saw that tip no longer ago than this (real milliseconds; Infinity: whenever it has one).
+ * For reads whose staleness costs nothing: a write is a compare-and-swap whatever it started from.
+ */
+export interface Freshness {
+  seenWithinMs?: number;
+}
+
 export interface StateStore {
-  load(prefix: string): Promise<StateSnapshot>;
+  load(prefix: string, fresh?: Freshness): Promise<StateSnapshot>;
   /**
    * Applies `mutate` atomically: on a concurrent write it reloads and calls `mutate`
    * again, so `mutate` must be a pure function of what it reads. A mutation that
-   * writes nothing commits nothing.
+   * writes nothing commits nothing. With `fresh`, the first try may start from the tip the
+   * store last saw (see Freshness); a tip that moved since only makes the push lose, and the
+   * mutation is applied again on the new one.
    */
-  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }>;
+  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, fresh?: Freshness): Promise<{ value: T; snapshot: StateSnapshot }>;
   /**
    * The files of every run on the store (`issue-<N>/run-<k>/…`) whose path `pick` accepts, read
    * once: what earlier runs of the repository cost, for an estimate. Nothing else is read.

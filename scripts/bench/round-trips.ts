@@ -37,6 +37,8 @@ export interface JobRequests {
   stateWriteRetries: number;
   /** Waiting for a runner (and, first in a dispatched run, for the run to start), as the profile says, scaled. */
   queuedMs: number;
+  /** How many tasks a work job ran: its matrix leg's, and each its record chained to it (#17 §4); 0 for other jobs. */
+  tasks: number;
 }
 
 export const emptyGit = (): GitCounts => ({ total: 0, infoRefs: 0, lsRefs: 0, fetch: 0, push: 0, other: 0 });
@@ -76,6 +78,7 @@ export function jobRequests(gh: FakeGitHub, runner: WorkflowRunner): JobRequests
         stateWrites: attempts - retries,
         stateWriteRetries: retries,
         queuedMs: job.queuedMs ?? 0,
+        tasks: job.id === 'work' ? 1 + (job.tasks?.length ?? 0) : 0,
       });
     }
   }
@@ -85,6 +88,8 @@ export function jobRequests(gh: FakeGitHub, runner: WorkflowRunner): JobRequests
 export interface JobKindFigure {
   kind: string;
   jobs: number;
+  /** The tasks those jobs ran (work jobs; a chain runs several in one job). */
+  tasks: number;
   /** Means per job of this kind. */
   mean: { rest: number; graphql: number; git: GitCounts; checkoutGit: number; stateWrites: number; stateWriteRetries: number };
   /** The most any one job of this kind made. */
@@ -106,6 +111,7 @@ export function byJobKind(jobs: JobRequests[]): JobKindFigure[] {
     return {
       kind,
       jobs: js.length,
+      tasks: js.reduce((n, j) => n + (j.tasks ?? 0), 0),
       mean: {
         rest: mean((j) => j.rest),
         graphql: mean((j) => j.graphql),

@@ -146,7 +146,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'abort',
     offerOrder: 11,
     usage: '/crew abort',
-    help: 'stop the run: running workers stop at their next turn and keep their work',
+    help: 'stop the run: running workers stop at the end of a turn, within half a minute, and keep their work',
     parse: plain('abort'),
     offered: (r) => (inPhase(...RUNNING, 'AWAITING_APPROVAL', 'ESCALATING', 'INTERRUPTED')(r) ? '/crew abort' : null),
     local: prompt,

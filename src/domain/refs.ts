@@ -19,6 +19,11 @@ export function taskBranch(issue: number, run: number, taskId: string): string {
   return assertCrewRef(`crew/${issue}/r${run}/${taskId}`);
 }
 
+/** The folder every branch of run k of issue N lies in on GitHub (`crew/N/rk/`), for listing them at once. */
+export function runBranchFolder(issue: number, run: number): string {
+  return `crew/${issue}/r${run}/`;
+}
+
 export function integrationBranch(issue: number, run: number): string {
   return assertCrewRef(`crew/${issue}/r${run}/integration`);
 }

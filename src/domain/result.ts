@@ -135,7 +135,7 @@ const ENDINGS: Record<Exclude<Ending, 'reported'>, { status: CheckedResult['stat
   // task_timeout_minutes covers all the task's attempts, so a retry would have no time left.
   wall_clock: { status: 'timeout', retry: false, reason: 'the task ran out of time (task_timeout_minutes, across its attempts)' },
   budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
-  shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at its next turn' },
+  shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at the end of a turn' },
   error: { status: 'failure', retry: true, reason: 'the attempt stopped on an error' },
 };
 

@@ -34,41 +34,46 @@ const RUN_FOLDER = /^issue-(\d+)\/run-(\d+)\//;
 export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => Date): StateStore {
   const started = new Date(job.startedAt).toISOString();
   return {
-    load: (prefix) => inner.load(prefix),
+    load: (prefix, fresh) => inner.load(prefix, fresh),
     loadRuns: (pick) => inner.loadRuns(pick),
-    update: (prefix, message, mutate) =>
-      inner.update(prefix, message, (tx) => {
-        const touched = new Set<string>();
-        const note = (path: string, changes: boolean) => {
-          const m = RUN_FOLDER.exec(path);
-          if (m && changes) touched.add(`${m[1]}/${m[2]}`);
-        };
-        const watched: StateTx = {
-          read: (p) => tx.read(p),
-          write: (p, content) => {
-            note(p, tx.read(p) !== content);
-            tx.write(p, content);
-          },
-          remove: (p) => {
-            note(p, tx.read(p) !== undefined);
-            tx.remove(p);
-          },
-          list: (p) => tx.list(p),
-        };
-        const value = mutate(watched);
-        for (const key of touched) {
-          const [issue, run] = key.split('/').map(Number) as [number, number];
-          const record: JobTime = {
-            id: job.id,
-            step: job.step,
-            ...(job.task ? { task: job.task } : {}),
-            ...(job.chained?.length ? { chained: [...job.chained] } : {}),
-            startedAt: started,
-            lastAt: now().toISOString(),
+    update: (prefix, message, mutate, fresh) =>
+      inner.update(
+        prefix,
+        message,
+        (tx) => {
+          const touched = new Set<string>();
+          const note = (path: string, changes: boolean) => {
+            const m = RUN_FOLDER.exec(path);
+            if (m && changes) touched.add(`${m[1]}/${m[2]}`);
           };
-          tx.write(paths.job(issue, run, job.id), `${JSON.stringify(record, null, 2)}\n`);
-        }
-        return value;
-      }),
+          const watched: StateTx = {
+            read: (p) => tx.read(p),
+            write: (p, content) => {
+              note(p, tx.read(p) !== content);
+              tx.write(p, content);
+            },
+            remove: (p) => {
+              note(p, tx.read(p) !== undefined);
+              tx.remove(p);
+            },
+            list: (p) => tx.list(p),
+          };
+          const value = mutate(watched);
+          for (const key of touched) {
+            const [issue, run] = key.split('/').map(Number) as [number, number];
+            const record: JobTime = {
+              id: job.id,
+              step: job.step,
+              ...(job.task ? { task: job.task } : {}),
+              ...(job.chained?.length ? { chained: [...job.chained] } : {}),
+              startedAt: started,
+              lastAt: now().toISOString(),
+            };
+            tx.write(paths.job(issue, run, job.id), `${JSON.stringify(record, null, 2)}\n`);
+          }
+          return value;
+        },
+        fresh,
+      ),
   };
 }

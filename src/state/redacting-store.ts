@@ -7,17 +7,22 @@ import { redact } from '../text/redact';
  */
 export function redactingStore(inner: StateStore): StateStore {
   return {
-    load: (prefix) => inner.load(prefix),
+    load: (prefix, fresh) => inner.load(prefix, fresh),
     loadRuns: (pick) => inner.loadRuns(pick),
-    update: (prefix, message, mutate) =>
-      inner.update(prefix, redact(message), (tx) => {
-        const safe: StateTx = {
-          read: (p) => tx.read(p),
-          write: (p, content) => tx.write(p, redact(content)),
-          remove: (p) => tx.remove(p),
-          list: (p) => tx.list(p),
-        };
-        return mutate(safe);
-      }),
+    update: (prefix, message, mutate, fresh) =>
+      inner.update(
+        prefix,
+        redact(message),
+        (tx) => {
+          const safe: StateTx = {
+            read: (p) => tx.read(p),
+            write: (p, content) => tx.write(p, redact(content)),
+            remove: (p) => tx.remove(p),
+            list: (p) => tx.list(p),
+          };
+          return mutate(safe);
+        },
+        fresh,
+      ),
   };
 }

@@ -6,7 +6,7 @@ import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
+import type { Clock, Forge, Freshness, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
 import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
@@ -92,8 +92,15 @@ export function viewIn(r: Pick<StateSnapshot, 'read' | 'list'>, issue: number, r
  * first or handles a missing run itself; the commit message names the issue and the run,
  * then `what`. `mutate` may run more than once (see StateStore.update).
  */
-export async function updateRunFolder<T>(ctx: StepContext, issue: number, run: number, what: string, mutate: (tx: StateTx) => T): Promise<T> {
-  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${what}`, mutate);
+export async function updateRunFolder<T>(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  what: string,
+  mutate: (tx: StateTx) => T,
+  fresh?: Freshness,
+): Promise<T> {
+  const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${what}`, mutate, fresh);
   return value;
 }
 
@@ -101,14 +108,46 @@ export async function updateRunFolder<T>(ctx: StepContext, issue: number, run: n
  * One write of a run that reads its record first: `mutate` gets run.json as this attempt of
  * the write reads it (a run that is not there is a CrewError) and returns the step's value.
  */
-export function updateRun<T>(ctx: StepContext, issue: number, run: number, what: string, mutate: (rec: RunRecord, tx: StateTx) => T): Promise<T> {
-  return updateRunFolder(ctx, issue, run, what, (tx) => mutate(recordIn(tx, issue, run), tx));
+export function updateRun<T>(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  what: string,
+  mutate: (rec: RunRecord, tx: StateTx) => T,
+  fresh?: Freshness,
+): Promise<T> {
+  return updateRunFolder(ctx, issue, run, what, (tx) => mutate(recordIn(tx, issue, run), tx), fresh);
 }
 
 /** As updateRun, with the whole view: the record, the plan and every task's record. */
-export function updateView<T>(ctx: StepContext, issue: number, run: number, what: string, mutate: (view: RunView, tx: StateTx) => T): Promise<T> {
-  return updateRunFolder(ctx, issue, run, what, (tx) => mutate(viewIn(tx, issue, run), tx));
+export function updateView<T>(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  what: string,
+  mutate: (view: RunView, tx: StateTx) => T,
+  fresh?: Freshness,
+): Promise<T> {
+  return updateRunFolder(ctx, issue, run, what, (tx) => mutate(viewIn(tx, issue, run), tx), fresh);
 }
+
+/** As updateView, where the write's first try may start from a tip this job saw (see Freshness). */
+export function updateViewFrom<T>(
+  fresh: Freshness | undefined,
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  what: string,
+  mutate: (view: RunView, tx: StateTx) => T,
+): Promise<T> {
+  return updateView(ctx, issue, run, what, mutate, fresh);
+}
+
+/**
+ * A read any tip this job saw will do (see Freshness): for reads whose answer only shapes what the
+ * job does next, where a write acting on it is a compare-and-swap anyway, or a fresh read follows.
+ */
+export const SEEN: Freshness = { seenWithinMs: Infinity };
 
 /**
  * A claim for the tasks a state write starts. `this-run`: the route job hands them to this
@@ -172,8 +211,8 @@ export function integrationBranchOf(ctx: StepContext, run: Pick<RunRecord, 'issu
   return run.followUp ? assertCrewRef(run.followUp.branch) : ctx.branches.integration(run.issue, run.run);
 }
 
-export async function loadView(ctx: StepContext, issue: number, run: number): Promise<RunView> {
-  const view = readView(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
+export async function loadView(ctx: StepContext, issue: number, run: number, fresh?: Freshness): Promise<RunView> {
+  const view = readView(await ctx.state.load(`${runFolder(issue, run)}/`, fresh), issue, run);
   if (!view) throw runMissing(issue, run, ctx.surface);
   return view;
 }
@@ -208,7 +247,8 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
   for (let round = 0; round < SYNC_ROUNDS; round++) {
     await noteRateLimits(ctx, issue, run);
     await noteFailovers(ctx, issue, run);
-    const view = await withPullsCiAttempts(ctx, await loadView(ctx, issue, run));
+    // Any tip this job saw: the read after the edit asks GitHub, and renders again if the state had moved.
+    const view = await withPullsCiAttempts(ctx, await loadView(ctx, issue, run, SEEN));
     const id = view.run.planCommentId;
     if (id === null) return;
     const heir = view.run.planCommentPassedTo;
@@ -247,7 +287,7 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
 export async function withPullsCiAttempts(ctx: StepContext, view: RunView): Promise<RunView> {
   const owner = view.run.followUp ? runOfPullBranch(view.run.followUp.branch) : undefined;
   if (!owner || (owner.issue === view.run.issue && owner.run === view.run.run)) return view;
-  const rec = readRun(await ctx.state.load(`${runFolder(owner.issue, owner.run)}/`), owner.issue, owner.run);
+  const rec = readRun(await ctx.state.load(`${runFolder(owner.issue, owner.run)}/`, SEEN), owner.issue, owner.run);
   return rec?.fixCi.attempts.length ? { ...view, run: { ...view.run, fixCi: rec.fixCi } } : view;
 }
 

@@ -4,8 +4,9 @@ import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '.
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
+import type { Freshness } from '../ports';
 import { redact } from '../text/redact';
-import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateView, viewIn, type StepContext } from './context';
+import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
 /** One attempt at a task, as crew judged it. It travels in the commit that carries the attempt's work. */
@@ -41,8 +42,16 @@ export function parseAttemptCommit(message: string): AttemptOutcome | undefined 
 }
 
 /** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
-export async function recordRetry(ctx: StepContext, issue: number, run: number, taskId: string, o: AttemptOutcome, headSha: string): Promise<void> {
-  await updateView(ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (view, tx) => {
+export async function recordRetry(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  taskId: string,
+  o: AttemptOutcome,
+  headSha: string,
+  fresh?: Freshness,
+): Promise<void> {
+  await updateViewFrom(fresh, ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (view, tx) => {
     const mine = view.tasks.get(taskId);
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     if (!mine) return;
@@ -90,11 +99,13 @@ export async function recordFinal(
   o: AttemptOutcome,
   headSha: string,
   chain?: ChainOffer,
+  /** How recent a tip the write may start from (the worker's last look at its inbox); by default GitHub is asked. */
+  fresh?: Freshness,
 ): Promise<string | undefined> {
   const config = await ctx.config();
   const now = nowIso(ctx);
   const claim = taskClaim(ctx, 'dispatch', now);
-  const outcome = await updateView(ctx, issue, run, `${taskId} ${o.checked.status}`, (current, tx) => {
+  const outcome = await updateViewFrom(fresh, ctx, issue, run, `${taskId} ${o.checked.status}`, (current, tx) => {
     const mine = current.tasks.get(taskId);
     if (!mine || (mine.status !== 'running' && mine.status !== 'retrying'))
       return { claimed: [] as string[], decision: null, settled: false, chained: undefined as string | undefined };

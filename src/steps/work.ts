@@ -6,13 +6,13 @@ import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
 import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
-import { jobTimeScale } from '../clock';
+import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
 import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-files';
-import { CrewError, loadView, nonce, nowIso, syncPlanComment, updateView, type StepContext } from './context';
+import { CrewError, loadView, nonce, nowIso, SEEN, syncPlanComment, updateView, updateViewFrom, type StepContext } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
@@ -27,7 +27,8 @@ import { sentence } from '../domain/surface';
  * starts nothing twice.
  */
 async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
-  return updateView(ctx, issue, run, `start ${taskId}`, (v, tx) => {
+  // The job read the state a moment ago to find the task: the write starts from that tip.
+  return updateViewFrom(SEEN, ctx, issue, run, `start ${taskId}`, (v, tx) => {
     const t = v.tasks.get(taskId);
     if ((v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
     if (t.claim.runId === ctx.runId) return true; // this workflow run already took it (a re-run of the job)
@@ -69,6 +70,14 @@ export async function work(ctx: StepContext): Promise<void> {
 
 type JobStop = { at: number; minutes: number; startedAt: number };
 
+/**
+ * The worker checks its inbox between turns. Asking GitHub for the state's tip each time is a
+ * round trip per turn; a teammate's message or an abort's shutdown request can wait this long
+ * instead (30 s, time-scaled), which a turn of a real model mostly takes anyway.
+ */
+const TEAM_NEWS_MS = 30_000;
+const teamFreshness = () => ({ seenWithinMs: TEAM_NEWS_MS * timeScale() });
+
 /** One task of a work job, from its claim to its recorded result; returns the task the record chained to this job, if any. */
 async function runTask(
   ctx: StepContext,
@@ -79,7 +88,8 @@ async function runTask(
   job: { chained: boolean; stopTime: (taskId: string) => Promise<JobStop | undefined>; chain: ChainOffer },
 ): Promise<string | undefined> {
   const prefix = `${runFolder(issue, run)}/`;
-  const view = await loadView(ctx, issue, run);
+  // A chained task was claimed for this job by its own last write, so the tip it saw will do.
+  const view = await loadView(ctx, issue, run, job.chained ? SEEN : undefined);
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
   if (!task || !rec)
@@ -148,9 +158,10 @@ async function runTask(
   }
   const knowledge = parseKnowledge(await ctx.readDefaultBranchFile(KNOWLEDGE_PATH));
   for (const p of knowledge.problems) ctx.log.warn(p);
+  let looked = false;
   const team: Team = {
     running: async () =>
-      [...(await loadView(ctx, issue, run)).tasks.values()]
+      [...(await loadView(ctx, issue, run, teamFreshness())).tasks.values()]
         .filter((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying'))
         .map((t) => t.id),
     send: async (to, text) => {
@@ -169,11 +180,16 @@ async function runTask(
           });
       });
     },
-    inbox: async () => readInbox(await ctx.state.load(prefix), issue, run, taskId),
+    inbox: async () => {
+      // An attempt's first look may use what the job last saw (it read the state to start the task); later looks are fresh within TEAM_NEWS_MS.
+      const fresh = looked ? teamFreshness() : SEEN;
+      looked = true;
+      return readInbox(await ctx.state.load(prefix, fresh), issue, run, taskId);
+    },
   };
 
   // Memory from earlier attempts, this job's and those recorded before it (a resumed job, a re-run task).
-  const history = readAttemptHistory(await ctx.state.load(prefix), issue, run, taskId, rec.attempts);
+  const history = readAttemptHistory(await ctx.state.load(prefix, SEEN), issue, run, taskId, rec.attempts);
   let attempt = rec.attempts;
   // An attempt carried over from a job that ran out of time keeps its retry allowance.
   const carried = rec.continued && rec.continued.attempt === attempt && resuming ? rec.continued : undefined;
@@ -181,7 +197,10 @@ async function runTask(
   const tier = rec.tierOverride ?? task.tier;
   const isProtected = (path: string) => isProtectedPath(config.protected_paths, path);
   for (;;) {
-    const current = await loadView(ctx, issue, run);
+    looked = false;
+    // What the task and the run have spent: this job's own last write or read holds it (a parallel
+    // task's spending is a moment behind at most, as it is between any two reads).
+    const current = await loadView(ctx, issue, run, SEEN);
     const runSpent = totalUsage(current);
     // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
     const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
@@ -318,8 +337,9 @@ async function runTask(
     await ctx.remote.push(rec.branch);
     const headSha = await ctx.repo.head();
     ctx.log.checkpoint('task-pushed');
-    if (final) return recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain);
-    await recordRetry(ctx, issue, run, taskId, outcome, headSha);
+    // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
+    if (final) return recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain, teamFreshness());
+    await recordRetry(ctx, issue, run, taskId, outcome, headSha, teamFreshness());
     history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
     attempt++;
     ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);

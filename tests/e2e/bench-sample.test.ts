@@ -76,6 +76,11 @@ describe('npm run bench -- --quick', () => {
       const trace = p.workJobTrace;
       expect(trace.task).toBe('short');
       const chained = work.find((j) => j.task === 'short')!;
+      // The job that ran the chain is counted for both its tasks (the round-trip targets are judged per task), the other for one.
+      expect(work.map((j) => [j.task, j.tasks]).sort()).toEqual([
+        ['long', 1],
+        ['short', 2],
+      ]);
       expect(trace.requests.length).toBe(chained.git.total + chained.rest + chained.graphql);
       expect(trace.requests[0]).toMatchObject({ type: 'git', step: 'actions/checkout@v4' });
       expect(trace.requests.some((q) => q.type === 'git' && q.what.includes('refs/heads/crew/state'))).toBe(true);

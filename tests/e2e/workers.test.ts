@@ -112,7 +112,7 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('🛑 Aborted');
     expect(plan.body).toContain('🟡 partial');
-    expect(crewComments(r).some((c) => c.body.startsWith('Aborting run 1. t1 will stop at their next turn'))).toBe(true);
+    expect(crewComments(r).some((c) => c.body.startsWith('Aborting run 1. t1 will stop at the end of a turn within half a minute'))).toBe(true);
     expect(r.pulls).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BranchTips } from './branch-tips';
 import { gitClient, type GitIdentity, type GitPin } from './git-client';
 import { GitRemote } from './remote';
 import { GitWorkingCopy } from './working-copy';
@@ -15,10 +16,12 @@ export function gitRepo(
   identity?: GitIdentity,
   extraConfig?: Record<string, string>,
   pin: GitPin | undefined = checkoutPin(dir),
+  /** Branch tips the job's state store lists, shared so a fetch need not ask again. */
+  tips?: BranchTips,
 ): { repo: GitWorkingCopy; remote: GitRemote } {
   const git = gitClient(dir, token, identity, extraConfig, pin);
   const repo = new GitWorkingCopy(dir, git);
-  return { repo, remote: new GitRemote(git, remoteUrl, repo) };
+  return { repo, remote: new GitRemote(git, remoteUrl, repo, tips) };
 }
 
 /** A checkout's own `.git` folder, pinned as it is when crew starts (see GitPin); none for anything else. */

@@ -1,6 +1,7 @@
 import type { SimpleGit } from 'simple-git';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { Remote, WorkingCopy } from '../../ports';
+import type { BranchTips } from './branch-tips';
 import { isNonFastForward, pushRefusedByRule } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
@@ -15,6 +16,8 @@ export class GitRemote implements Remote {
     private readonly git: SimpleGit,
     private readonly url: string,
     private readonly copy: Pick<WorkingCopy, 'isAncestor'>,
+    /** The run's branch tips the job's state store last listed, when it shares them (see BranchTips). */
+    private readonly tips?: BranchTips,
   ) {}
 
   tracking(branch: string): string {
@@ -28,18 +31,31 @@ export class GitRemote implements Remote {
 
   async fetch(branches: string[]): Promise<{ missing: string[] }> {
     if (branches.length === 0) return { missing: [] };
-    const out = await this.git.raw(['ls-remote', '--heads', this.url, ...branches.map((b) => `refs/heads/${assertBranchName(b)}`)]);
-    const present = new Set(
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[1]!.replace(/^refs\/heads\//, '')),
-    );
-    const have = branches.filter((b) => present.has(b));
-    if (have.length) {
-      await this.git.raw(['fetch', '--no-tags', '--quiet', this.url, ...have.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]);
+    for (const b of branches) assertBranchName(b);
+    const tips = new Map<string, string>();
+    const heard = this.tips?.lookup(branches);
+    if (heard) {
+      // The state store listed these a moment ago, in the round trip that read the state.
+      for (const [b, sha] of heard) if (sha) tips.set(b, rev(sha));
+    } else {
+      const out = await this.git.raw(['ls-remote', '--heads', this.url, ...branches.map((b) => `refs/heads/${b}`)]);
+      for (const line of out.split('\n').filter(Boolean)) {
+        const [sha, ref] = line.split('\t') as [string, string];
+        tips.set(ref.replace(/^refs\/heads\//, ''), rev(sha));
+      }
     }
-    return { missing: branches.filter((b) => !present.has(b)) };
+    // The listing named each tip: a commit already here (this job pushed it) needs no round trip, and
+    // the rest are fetched by id, which spares the fetch listing the refs again.
+    const absent: string[] = [];
+    for (const b of branches.filter((b) => tips.has(b))) {
+      if ((await this.git.raw(['cat-file', '-t', tips.get(b)!]).catch(() => '')).trim() === 'commit') {
+        await this.git.raw(['update-ref', this.tracking(b), tips.get(b)!]);
+      } else absent.push(b);
+    }
+    if (absent.length) {
+      await this.git.raw(['fetch', '--no-tags', '--quiet', this.url, ...absent.map((b) => `+${tips.get(b)!}:${this.tracking(b)}`)]);
+    }
+    return { missing: branches.filter((b) => !tips.has(b)) };
   }
 
   async fetchCommit(sha: string): Promise<void> {
@@ -58,6 +74,7 @@ export class GitRemote implements Remote {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.git.raw(['push', '--quiet', this.url, `HEAD:refs/heads/${branch}`]);
+        this.tips?.pushed(branch, (await this.git.raw(['rev-parse', 'HEAD'])).trim());
         return;
       } catch (e) {
         if (!isNonFastForward(e) || attempt >= PUSH_ATTEMPTS) throw pushRefusedByRule(e, branch) ?? e;

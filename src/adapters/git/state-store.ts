@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { STATE_BRANCH } from '../../domain/refs';
+import { runBranchFolder, STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
-import type { Clock, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
+import type { Clock, Freshness, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
+import type { BranchTips } from './branch-tips';
 import { gitClient, isNonFastForward, pushRefusedByRule, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
 /**
@@ -33,6 +34,17 @@ export class GitStateStore implements StateStore {
    * asking git for it on every read, which a job does dozens of times).
    */
   private head?: string;
+  /**
+   * When (performance.now()) `head` was last known to be the remote tip: this store's own ls-remote
+   * said so, or its own push put it there. A read that may be that old answers without a round trip.
+   */
+  private seenAt?: number;
+  /**
+   * Whether other jobs left the branch alone the last time this store asked GitHub (the tip was the
+   * one it knew, or it knew none yet). A write starts from a tip seen earlier only then: where
+   * others are writing, that tip is likely gone, and asking first costs less than a lost push.
+   */
+  private quiet = true;
 
   constructor(
     private readonly dir: string,
@@ -40,6 +52,8 @@ export class GitStateStore implements StateStore {
     token: string,
     private readonly clock: Clock,
     private readonly log: Log,
+    /** Where the run's branch tips this store's ls-remote lists go, for the job's fetches (see BranchTips). */
+    private readonly tips?: BranchTips,
   ) {
     mkdirSync(dir, { recursive: true });
     this.git = gitClient(dir, token, undefined, THROWAWAY_CHECKOUT);
@@ -50,14 +64,25 @@ export class GitStateStore implements StateStore {
     return this.ready;
   }
 
-  /** Moves the work tree to the remote tip; false when the state branch does not exist yet. */
-  private async syncToTip(): Promise<boolean> {
+  /**
+   * Moves the work tree to the remote tip; false when the state branch does not exist yet. For a
+   * run's folder (`issue-N/run-k/`), the same ls-remote lists the run's branches (BranchTips).
+   */
+  private async syncToTip(fresh: Freshness = {}, prefix = ''): Promise<boolean> {
     await this.init();
-    const tip = (await this.git.raw(['ls-remote', this.remoteUrl, `refs/heads/${STATE_BRANCH}`])).split(/\s/)[0];
+    // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
+    const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
+    if (this.head && age <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
+    const asked = performance.now();
+    const tip = await this.remoteTip(prefix, asked);
+    this.quiet = !this.head || tip === this.head;
     // The remembered head saves asking git for it; the tree is still checked on every read, since
     // a read must never return (or a write commit) files that something else changed.
-    if (tip && tip === this.head && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
-    this.head = undefined;
+    if (tip && tip === this.head && !(await this.git.raw(['status', '--porcelain'])).trim()) {
+      this.seenAt = asked;
+      return true;
+    }
+    this.forget();
     if (!tip) {
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
       await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
@@ -67,14 +92,38 @@ export class GitStateStore implements StateStore {
     // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
     const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
     if (head === tip && !(await this.git.raw(['status', '--porcelain'])).trim()) {
-      this.head = tip;
+      this.saw(tip, asked);
       return true;
     }
     await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+${tip}:${TRACKING}`]);
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     await this.git.raw(['clean', '-fdq']);
-    this.head = tip;
+    this.saw(tip, asked);
     return true;
+  }
+
+  /** The state branch's tip on GitHub (undefined: no branch yet), and the run's branches in the same listing. */
+  private async remoteTip(prefix: string, asked: number): Promise<string | undefined> {
+    const run = /^issue-(\d+)\/run-(\d+)\/$/.exec(prefix);
+    const folder = this.tips && run ? runBranchFolder(Number(run[1]), Number(run[2])) : undefined;
+    const patterns = [`refs/heads/${STATE_BRANCH}`, ...(folder ? [`refs/heads/${folder}*`] : [])];
+    const listed = new Map<string, string>();
+    for (const line of (await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...patterns])).split('\n')) {
+      const [sha, ref] = line.split('\t');
+      if (sha && ref?.startsWith('refs/heads/')) listed.set(ref.slice('refs/heads/'.length), sha);
+    }
+    if (folder) this.tips!.heard(folder, new Map([...listed].filter(([b]) => b.startsWith(folder))), asked);
+    return listed.get(STATE_BRANCH);
+  }
+
+  private saw(tip: string, at: number): void {
+    this.head = tip;
+    this.seenAt = at;
+  }
+
+  private forget(): void {
+    this.head = undefined;
+    this.seenAt = undefined;
   }
 
   private async clearWorkTree(): Promise<void> {
@@ -93,9 +142,9 @@ export class GitStateStore implements StateStore {
     return next;
   }
 
-  load(prefix: string): Promise<StateSnapshot> {
+  load(prefix: string, fresh?: Freshness): Promise<StateSnapshot> {
     return this.serial(async () => {
-      await this.syncToTip();
+      await this.syncToTip(fresh, prefix);
       return this.snapshot(prefix, await this.readTree(prefix));
     });
   }
@@ -118,11 +167,13 @@ export class GitStateStore implements StateStore {
     };
   }
 
-  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T): Promise<{ value: T; snapshot: StateSnapshot }> {
+  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, fresh?: Freshness): Promise<{ value: T; snapshot: StateSnapshot }> {
     return this.serial(async () => {
       const started = performance.now();
       for (let attempt = 1; ; attempt++) {
-        await this.syncToTip();
+        // Only the first try may start from a tip seen earlier: after a lost push, the remote is asked.
+        const tried = performance.now();
+        await this.syncToTip(attempt === 1 && this.quiet ? fresh : {}, prefix);
         const files = await this.readTree(prefix);
         const writes = new Map<string, string | null>();
         const inPrefix = (path: string) => {
@@ -139,7 +190,7 @@ export class GitStateStore implements StateStore {
         const value = mutate(tx);
         const changed = [...writes].filter(([path, content]) => (content === null ? files.has(path) : files.get(path) !== content));
         if (changed.length === 0) return { value, snapshot: await this.snapshot(prefix, files) };
-        this.head = undefined;
+        this.forget();
         for (const [path, content] of changed) {
           const full = join(this.dir, path);
           if (content === null) {
@@ -155,9 +206,11 @@ export class GitStateStore implements StateStore {
         await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
         try {
           this.log.checkpoint('state-write');
+          const pushed = performance.now();
           await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
           // The write has landed: not knowing the commit only costs the next read one more question.
-          this.head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || undefined;
+          const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
+          if (head) this.saw(head, pushed);
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
           const refused = pushRefusedByRule(e, STATE_BRANCH);
@@ -169,9 +222,18 @@ export class GitStateStore implements StateStore {
               `could not write ${STATE_BRANCH} after ${attempt} attempts in ${Math.round(elapsed / 60_000)} minutes: other jobs kept moving it. Re-run the failed job from the Actions tab to try again.`,
             );
           }
-          // Full jitter spreads writers that collided, so the next round mostly does not.
-          const wait = Math.random() * Math.min(3000, 100 * 2 ** Math.min(attempt, 10));
-          this.log.info(`${STATE_BRANCH} moved under us (attempt ${attempt}); retrying in ~${Math.round(wait)}ms`);
+          this.quiet = false;
+          // Full jitter spreads writers that collided, so the next round mostly does not. The
+          // window grows with the attempts and with how long this attempt took (read, commit,
+          // push): writers collide when their attempts overlap, so a window shorter than one
+          // attempt hardly separates them. That part is measured in real time and waited in real
+          // time, as no time scale shrinks git; the rest is a platform wait, scaled.
+          const window = Math.min(3000, 100 * 2 ** Math.min(attempt, 10));
+          const overlap = (performance.now() - tried) * Math.min(2 ** (attempt - 1), 8);
+          const wait = Math.random() * window;
+          const apart = Math.random() * overlap;
+          this.log.info(`${STATE_BRANCH} moved under us (attempt ${attempt}); retrying in ~${Math.round(apart + wait)}ms`);
+          await new Promise((resolve) => setTimeout(resolve, apart));
           await this.clock.sleep(wait);
         }
       }

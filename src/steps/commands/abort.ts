@@ -10,7 +10,9 @@ import { sentence } from '../../domain/surface';
 
 /**
  * `/crew abort`: the run ends ABORTED at once; every running worker gets a
- * shutdown_request and stops at its next turn, committing what it has.
+ * shutdown_request and stops at the end of a turn once it has seen it (within half a minute:
+ * workers look at the state between turns, at most every 30 s; TEAM_NEWS_MS in work.ts),
+ * committing what it has.
  */
 export async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const issue = ev.issue.number;
@@ -43,7 +45,7 @@ export async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
   await ctx.forge.postComment(
     issue,
     stopping.length
-      ? `Aborting run ${ctx.surface.runNumber(issue, run)}. ${stopping.join(', ')} will stop at their next turn and keep their work on their branches; nothing else will start. ${sentence(ctx.surface.give('run'))} to start again.`
+      ? `Aborting run ${ctx.surface.runNumber(issue, run)}. ${stopping.join(', ')} will stop at the end of a turn within half a minute and keep their work on their branches; nothing else will start. ${sentence(ctx.surface.give('run'))} to start again.`
       : `Aborted run ${ctx.surface.runNumber(issue, run)}; nothing was running. ${sentence(ctx.surface.give('run'))} to start again.`,
   );
   await syncPlanComment(ctx, issue, run);

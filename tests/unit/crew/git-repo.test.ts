@@ -2,7 +2,9 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BranchTips } from '../../../src/adapters/git/branch-tips';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
+import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { isProtectedPath } from '../../../src/domain/glob';
 import { parseAttemptCommit } from '../../../src/steps/task-results';
 import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
@@ -74,6 +76,52 @@ describe('GitRemote.push when another job pushed to the same task branch first',
     // The rebase was undone: the job's own commit is checked out as it was.
     expect(await third.repo.head()).toBe(mine);
     expect(await git(['status', '--porcelain'], { cwd: third.dir })).toBe('');
+  });
+});
+
+describe("GitRemote.fetch takes the run's branch tips from the state store's listing", () => {
+  it('one ls-remote reads the state and lists the run’s branches; the fetch then asks GitHub only for the pack', async () => {
+    const { gh, dir: root } = await fakeGitHubForTest({ prefix: 'crew-tips-', files: { 'README.md': '# r\n' } });
+    const token = gh.actionsToken({ contents: 'write' });
+    const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const clock = { now: () => new Date(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+    // Jobs checked out before t1's work existed, so they have to fetch it.
+    const job = async (name: string, shared: boolean) => {
+      const dir = join(root, name);
+      await git(['clone', '--quiet', gh.repoDir, dir]);
+      const tips = shared ? new BranchTips() : undefined;
+      const store = new GitStateStore(join(root, `${name}-state`), gh.cloneUrl, token, clock, quiet, tips);
+      return { dir, store, ...gitRepo(dir, gh.cloneUrl, token, undefined, undefined, undefined, tips) };
+    };
+    const next = await job('next', true);
+    const alone = await job('alone', false);
+    // An earlier job pushed t1's work and recorded it.
+    const earlier = join(root, 'earlier');
+    await git(['clone', '--quiet', gh.repoDir, earlier]);
+    const before = gitRepo(earlier, gh.cloneUrl, token);
+    await before.repo.checkoutNew('crew/1/r1/t1', 'refs/remotes/origin/main');
+    writeFileSync(join(earlier, 't1.txt'), 'done\n');
+    await before.repo.commitAll('crew: t1');
+    await before.remote.push('crew/1/r1/t1');
+    const t1 = await before.repo.head();
+    await new GitStateStore(join(root, 'earlier-state'), gh.cloneUrl, token, clock, quiet).update('issue-1/run-1/', 't1 done', (tx) =>
+      tx.write('issue-1/run-1/run.json', '{}\n'),
+    );
+
+    const kinds = (from: number) => gh.gitRequests.slice(from).map((r) => r.kind);
+
+    await next.store.load('issue-1/run-1/');
+    const at = gh.gitRequests.length;
+    expect(await next.remote.fetch(['crew/1/r1/t2', 'crew/1/r1/t1'])).toEqual({ missing: ['crew/1/r1/t2'] });
+    // No listing of refs: the fetch wanted t1's commit by id.
+    expect(kinds(at)).toEqual(['info/refs', 'fetch']);
+    expect(await git(['rev-parse', next.remote.tracking('crew/1/r1/t1')], { cwd: next.dir })).toBe(`${t1}\n`);
+
+    // Without a shared listing, the fetch lists the branches itself first.
+    await alone.store.load('issue-1/run-1/');
+    const from = gh.gitRequests.length;
+    expect(await alone.remote.fetch(['crew/1/r1/t2', 'crew/1/r1/t1'])).toEqual({ missing: ['crew/1/r1/t2'] });
+    expect(kinds(from)).toEqual(['info/refs', 'ls-refs', 'info/refs', 'fetch']);
   });
 });
 

@@ -97,6 +97,51 @@ describe('GitStateStore on the crew/state branch', () => {
     expect(new Set(messages).size).toBe(WRITERS);
   }, 360_000);
 
+  it('answers a read from the tip it saw itself only when the caller accepts one that old, and asks GitHub otherwise', async () => {
+    const mine = store('seen-reader');
+    const other = store('seen-other');
+    await mine.update('issue-30/', 'mine', (tx) => tx.write('issue-30/a', '1'));
+    await other.update('issue-30/', 'other', (tx) => tx.write('issue-30/b', '2'));
+    const before = world.gh.gitRequests.length;
+    // Its own write is the tip it saw: no round trip, and the other job's write is not there yet.
+    const seen = await mine.load('issue-30/', { seenWithinMs: Infinity });
+    expect(world.gh.gitRequests.length).toBe(before);
+    expect(seen.list('issue-30/')).toEqual(['issue-30/a']);
+    // Too old for the caller, or no age given: GitHub is asked, and the other write is read.
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await mine.load('issue-30/', { seenWithinMs: 5 })).list('issue-30/')).toEqual(['issue-30/a', 'issue-30/b']);
+    expect(world.gh.gitRequests.length).toBeGreaterThan(before);
+    await other.update('issue-30/', 'other again', (tx) => tx.write('issue-30/c', '3'));
+    expect((await mine.load('issue-30/')).list('issue-30/')).toEqual(['issue-30/a', 'issue-30/b', 'issue-30/c']);
+  });
+
+  it('a write that starts from a tip it saw earlier loses its push when another job moved the tip, and applies again on the new one', async () => {
+    const mine = store('seen-writer');
+    const other = store('seen-writer-other');
+    await mine.update('issue-31/', 'first', (tx) => tx.write('issue-31/counter', '1'));
+    await other.update('issue-31/', 'second', (tx) => tx.write('issue-31/counter', String(Number(tx.read('issue-31/counter')) + 1)));
+    const runs: string[] = [];
+    await mine.update(
+      'issue-31/',
+      'third',
+      (tx) => {
+        runs.push(tx.read('issue-31/counter') ?? '');
+        tx.write('issue-31/counter', String(Number(tx.read('issue-31/counter')) + 1));
+      },
+      { seenWithinMs: Infinity },
+    );
+    // Applied first on the tip it had seen (1), then on the one the other job pushed (2): nothing lost.
+    expect(runs).toEqual(['1', '2']);
+    expect((await store('seen-check').load('issue-31/')).read('issue-31/counter')).toBe('3');
+  });
+
+  it('never answers from its own tip when its checkout was changed behind its back', async () => {
+    const s = store('seen-tampered');
+    await s.update('issue-32/', 'honest', (tx) => tx.write('issue-32/run.json', '{"ok":true}\n'));
+    await writeFile(join(world.dir, 'seen-tampered', 'issue-32', 'run.json'), '{"ok":false}\n');
+    expect((await s.load('issue-32/', { seenWithinMs: Infinity })).read('issue-32/run.json')).toBe('{"ok":true}\n');
+  });
+
   it('removes files', async () => {
     const s = store('remover');
     await s.update('issue-3/', 'add', (tx) => tx.write('issue-3/a', '1'));

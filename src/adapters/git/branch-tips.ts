@@ -1,0 +1,47 @@
+/**
+ * How long a listing of a run's branches stays good for a fetch: 30 s of real time, the few steps
+ * of crew's own between reading the state and fetching (no time scale shrinks those, so neither
+ * does it shrink this). A task's dependencies do not move while it runs, and its own branch moves
+ * only under a second worker of the same task, whose push this job's push then rebases onto
+ * (GitRemote.push), so a listing that old cannot mislead a fetch.
+ */
+const GOOD_FOR_MS = 30_000;
+
+/**
+ * What one job last heard from GitHub about the tips of a run's branches. The state store's
+ * ls-remote lists the run's folder of branches (`crew/N/rk/`) along with `crew/state`, in the same
+ * round trip, and the remote's fetch takes the tips from here instead of asking again.
+ */
+export class BranchTips {
+  private readonly folders = new Map<string, { at: number; tips: Map<string, string> }>();
+
+  /** A listing of every branch under `folder` (branch name → commit), asked for at `at` (performance.now()). */
+  heard(folder: string, tips: Map<string, string>, at: number): void {
+    this.folders.set(folder, { at, tips });
+  }
+
+  /**
+   * The tips of `branches` (absent: no such branch) when each lies in a folder listed recently
+   * enough; undefined when any does not, and GitHub must be asked.
+   */
+  lookup(branches: string[]): Map<string, string | undefined> | undefined {
+    const out = new Map<string, string | undefined>();
+    for (const b of branches) {
+      const folder = this.folderOf(b);
+      const listed = folder === undefined ? undefined : this.folders.get(folder);
+      if (!listed || performance.now() - listed.at > GOOD_FOR_MS) return undefined;
+      out.set(b, listed.tips.get(b));
+    }
+    return out;
+  }
+
+  /** This job's own push moved a branch: a listing that covers it says so from now on. */
+  pushed(branch: string, sha: string): void {
+    const folder = this.folderOf(branch);
+    if (folder !== undefined) this.folders.get(folder)?.tips.set(branch, sha);
+  }
+
+  private folderOf(branch: string): string | undefined {
+    return [...this.folders.keys()].find((f) => branch.startsWith(f));
+  }
+}
