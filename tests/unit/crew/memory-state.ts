@@ -4,7 +4,7 @@ import type { StateSnapshot, StateStore, StateTx } from '../../../src/ports';
 export class MemoryState implements StateStore {
   readonly files = new Map<string, string>();
   private version = 0;
-  private tx(): StateTx {
+  tx(): StateTx {
     return {
       read: (p) => this.files.get(p),
       write: (p, c) => void this.files.set(p, c),

@@ -1,30 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { StateSnapshot, StateStore, StateTx } from '../../../src/ports';
+import type { StateStore, StateTx } from '../../../src/ports';
 import { paths, planOf, StateFormatError, taskOf, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import { CrewError, dispatchTasks, taskClaim, updateRun, updateRunFolder, updateView, type StepContext } from '../../../src/steps/context';
+import { MemoryState } from './memory-state';
 import { view } from './run-fixtures';
 
 /**
  * crew/state in memory, with the compare-and-swap's retry made visible: `conflictOnce` lets
  * another job write between a mutation's first run and its retry, as a rejected push does.
  */
-class RacingState implements StateStore {
-  readonly files = new Map<string, string>();
+class RacingState extends MemoryState {
   readonly messages: string[] = [];
   conflictOnce?: (tx: StateTx) => void;
-  tx(): StateTx {
-    return {
-      read: (p) => this.files.get(p),
-      write: (p, c) => void this.files.set(p, c),
-      remove: (p) => void this.files.delete(p),
-      list: (pre) => [...this.files.keys()].filter((k) => k.startsWith(pre)),
-    };
-  }
-  async load(): Promise<StateSnapshot> {
-    const snap = new Map(this.files);
-    return { version: '1', read: (p) => snap.get(p), list: (pre) => [...snap.keys()].filter((k) => k.startsWith(pre)) };
-  }
-  async update<T>(_prefix: string, message: string, mutate: (tx: StateTx) => T) {
+  override async update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T) {
     this.messages.push(message);
     const other = this.conflictOnce;
     if (other) {
@@ -35,11 +23,7 @@ class RacingState implements StateStore {
       this.conflictOnce = undefined;
       other(this.tx());
     }
-    const value = mutate(this.tx());
-    return { value, snapshot: await this.load() };
-  }
-  async loadRuns(): Promise<StateSnapshot> {
-    return this.load();
+    return super.update(prefix, message, mutate);
   }
 }
 
