@@ -172,7 +172,7 @@ describe('provider: vertex', () => {
       return { r, requests };
     })();
     expect(requests).toEqual([]);
-    const failure = crewComments(r).find((c) => /crew stopped/.test(c.body));
+    const failure = crewComments(r).find((c) => /\*\*crew stopped\*\*/.test(c.body));
     expect(failure?.body).toMatch(/provider `vertex` needs a Google Cloud project/);
     expect(failure?.body).toMatch(/google-github-actions\/auth.*workload_identity_provider/);
   });
@@ -239,7 +239,7 @@ describe('fallback_provider', () => {
     });
     expect(r.pulls).toEqual([]);
     expect(new Set(fallback.map((q) => q.outcome))).toEqual(new Set([429]));
-    const failure = crewComments(r).find((c) => /crew stopped/.test(c.body));
+    const failure = crewComments(r).find((c) => /\*\*crew stopped\*\*/.test(c.body));
     expect(failure?.body).toContain(
       'the Anthropic API was overloaded (529 overloaded_error) past its retries, and the fallback Amazon Bedrock (us-east-1) failed too: Amazon Bedrock (us-east-1) kept failing after',
     );
@@ -260,7 +260,7 @@ describe('fallback_provider', () => {
       hooks: { beforeClose: async ({ anthropic }) => void (calls = anthropic.requests.length) },
     });
     expect(calls).toBe(0);
-    const failure = crewComments(r).find((c) => /crew stopped/.test(c.body));
+    const failure = crewComments(r).find((c) => /\*\*crew stopped\*\*/.test(c.body));
     expect(failure?.body).toMatch(/`fallback_provider` is bedrock, but provider `bedrock` needs an AWS region/);
     expect(failure?.body).toMatch(/aws-actions\/configure-aws-credentials/);
   });

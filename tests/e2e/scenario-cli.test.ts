@@ -16,7 +16,7 @@ const run = (args: string[]) =>
 async function documentedFields(): Promise<string[]> {
   const doc = await readFile(join(PROJECT_ROOT, 'docs', 'scenarios.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## `result.json`'), doc.indexOf('\n## ', doc.indexOf('## `result.json`') + 1));
-  return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+  return [...section.matchAll(/^\| `([^`]+)` +\|/gm)].map((m) => m[1]!);
 }
 
 describe('`npm run scenario -- <file> --out DIR`, as a process', () => {
