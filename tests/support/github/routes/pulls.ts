@@ -71,6 +71,34 @@ function committerOf(gh: FakeGitHub, principal: Principal) {
   return { name: u.name ?? u.login, email: `${u.id}+${u.login}@users.noreply.github.com` };
 }
 
+/**
+ * A review comment made on its own (not in a pending review): GitHub sends the comment's event and
+ * the event of the one-comment review it makes (a `commented` review with no body).
+ */
+async function emitSingleComment(
+  gh: FakeGitHub,
+  principal: Principal,
+  p: FakePull,
+  review: FakeReview,
+  json: ReturnType<FakeGitHub['serialize']['reviewComment']>,
+) {
+  const pull = await serializePull(gh, p, false);
+  gh.emit(
+    principal,
+    'pull_request_review_comment',
+    eventPayload(gh, 'pull_request_review_comment.created', principal.login, { action: 'created', comment: json, pull_request: pull }),
+  );
+  gh.emit(
+    principal,
+    'pull_request_review',
+    eventPayload(gh, 'pull_request_review.submitted', principal.login, {
+      action: 'submitted',
+      review: { ...gh.serialize.review(review, gh.authorAssociation(principal.login)), body: null, state: 'commented' },
+      pull_request: pull,
+    }),
+  );
+}
+
 export const pullRoutes: Record<string, Route> = {
   'POST /repos/{owner}/{repo}/pulls': {
     scope: 'pull-requests',
@@ -311,21 +339,7 @@ export const pullRoutes: Record<string, Route> = {
       };
       gh.reviewComments.push(comment);
       const json = gh.serialize.reviewComment(comment, gh.authorAssociation(principal.login));
-      const pull = await serializePull(gh, p, false);
-      gh.emit(
-        principal,
-        'pull_request_review_comment',
-        eventPayload(gh, 'pull_request_review_comment.created', principal.login, { action: 'created', comment: json, pull_request: pull }),
-      );
-      gh.emit(
-        principal,
-        'pull_request_review',
-        eventPayload(gh, 'pull_request_review.submitted', principal.login, {
-          action: 'submitted',
-          review: { ...gh.serialize.review(review, gh.authorAssociation(principal.login)), body: null, state: 'commented' },
-          pull_request: pull,
-        }),
-      );
+      await emitSingleComment(gh, principal, p, review, json);
       return { status: 201, body: json, headers: { location: json.url } };
     },
   },
@@ -387,21 +401,7 @@ export const pullRoutes: Record<string, Route> = {
       const json = gh.serialize.reviewComment(reply, gh.authorAssociation(principal.login));
       // A reply is a single comment with a review of its own, so GitHub sends that review's event too
       // (kubernetes/test-infra#2477, dolphin-emu/sadm#69, github/github-mcp-server#540; see the single comment above).
-      const pull = await serializePull(gh, p, false);
-      gh.emit(
-        principal,
-        'pull_request_review_comment',
-        eventPayload(gh, 'pull_request_review_comment.created', principal.login, { action: 'created', comment: json, pull_request: pull }),
-      );
-      gh.emit(
-        principal,
-        'pull_request_review',
-        eventPayload(gh, 'pull_request_review.submitted', principal.login, {
-          action: 'submitted',
-          review: { ...gh.serialize.review(review, gh.authorAssociation(principal.login)), body: null, state: 'commented' },
-          pull_request: pull,
-        }),
-      );
+      await emitSingleComment(gh, principal, p, review, json);
       return { status: 201, body: json, headers: { location: json.url } };
     },
   },
