@@ -7,7 +7,7 @@ import { parseConfig } from '../../../src/config/schema';
 import { readEvent } from '../../../src/event';
 import { loadTemplate } from '../../../src/templates';
 import { GITHUB } from '../../../src/domain/surface';
-import type { Log, StateSnapshot, StateStore, StateTx } from '../../../src/ports';
+import type { Log } from '../../../src/ports';
 import type { StepContext } from '../../../src/steps/context';
 import { route } from '../../../src/steps/route';
 import type { ModelRequest } from '../../../src/ports';
@@ -16,36 +16,7 @@ import type { FakeGitHub, GitHubEvent } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
-
-/** crew/state in memory; a mutation that changes nothing commits nothing (the store's rule); counts commits. */
-class MemoryStore implements StateStore {
-  readonly files = new Map<string, string>();
-  commits = 0;
-  private snap(files: Map<string, string>): StateSnapshot {
-    const copy = new Map(files);
-    return { version: String(this.commits), read: (p) => copy.get(p), list: (pre) => [...copy.keys()].filter((k) => k.startsWith(pre)).sort() };
-  }
-  async load(prefix: string) {
-    return this.snap(new Map([...this.files].filter(([p]) => p.startsWith(prefix))));
-  }
-  async loadRuns() {
-    return this.snap(new Map());
-  }
-  async update<T>(_prefix: string, _message: string, mutate: (tx: StateTx) => T) {
-    const writes = new Map<string, string>();
-    const tx: StateTx = {
-      read: (p) => writes.get(p) ?? this.files.get(p),
-      write: (p, c) => void writes.set(p, c),
-      remove: () => undefined,
-      list: (pre) => [...new Set([...this.files.keys(), ...writes.keys()])].filter((k) => k.startsWith(pre)).sort(),
-    };
-    const value = mutate(tx);
-    const changed = [...writes].filter(([p, c]) => this.files.get(p) !== c);
-    if (changed.length) this.commits++;
-    for (const [p, c] of changed) this.files.set(p, c);
-    return { value, snapshot: this.snap(this.files) };
-  }
-}
+import { CountingState } from './memory-state';
 
 const dir = mkdtempSync(join(tmpdir(), 'crew-fix-ci-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,7 +36,7 @@ class StopAtIntake extends Error {}
 
 describe('route on a failed CI run (fix_ci)', () => {
   let gh: FakeGitHub;
-  let store: MemoryStore;
+  let store: CountingState;
   let pull: number;
   let planComment: number;
   let lines: string[];
@@ -89,7 +60,7 @@ describe('route on a failed CI run (fix_ci)', () => {
     // The run's plan comment, on the issue, as crew posted it.
     const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write' }), baseUrl: gh.url });
     planComment = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: 'plan' })).data.id;
-    store = new MemoryStore();
+    store = new CountingState();
     finished(2);
     lines = [];
     intake = [];

@@ -10,8 +10,8 @@ import { renderReport } from '../../../src/render/report';
 import { recordingJobTimes, jobId } from '../../../src/state/job-times';
 import { pastRun, readPastRuns } from '../../../src/state/past-runs';
 import { paths, readJobTimes, readView, writeRun } from '../../../src/state/run-files';
-import type { StateSnapshot, StateStore, StateTx } from '../../../src/ports';
 import { view } from './run-fixtures';
+import { CountingState } from './memory-state';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 21, 0, 0, 0) + s * 1000).toISOString();
 const job = (id: string, step: string, from: number, to: number, task?: string): JobTime => ({
@@ -196,41 +196,9 @@ describe('the estimate from the repository’s past runs', () => {
   });
 });
 
-/** crew/state in memory with the store's rule that a mutation changing nothing commits nothing; counts commits. */
-class MemoryStore implements StateStore {
-  readonly files = new Map<string, string>();
-  commits = 0;
-  private snap(files: Map<string, string>): StateSnapshot {
-    const copy = new Map(files);
-    return { version: String(this.commits), read: (p) => copy.get(p), list: (pre) => [...copy.keys()].filter((k) => k.startsWith(pre)).sort() };
-  }
-  async load(prefix: string) {
-    return this.snap(new Map([...this.files].filter(([p]) => p.startsWith(prefix))));
-  }
-  async loadRuns(pick: (path: string) => boolean) {
-    return this.snap(new Map([...this.files].filter(([p]) => pick(p))));
-  }
-  async update<T>(_prefix: string, _message: string, mutate: (tx: StateTx) => T) {
-    const writes = new Map<string, string | null>();
-    const tx: StateTx = {
-      read: (p) => (writes.has(p) ? (writes.get(p) ?? undefined) : this.files.get(p)),
-      write: (p, c) => void writes.set(p, c),
-      remove: (p) => void writes.set(p, null),
-      list: (pre) => [...new Set([...this.files.keys(), ...writes.keys()])].filter((k) => k.startsWith(pre) && writes.get(k) !== null).sort(),
-    };
-    const value = mutate(tx);
-    const changed = [...writes].filter(([p, c]) => (c === null ? this.files.has(p) : this.files.get(p) !== c));
-    if (changed.length) {
-      this.commits++;
-      for (const [p, c] of changed) c === null ? this.files.delete(p) : this.files.set(p, c);
-    }
-    return { value, snapshot: this.snap(this.files) };
-  }
-}
-
 describe('jobs record their start and last write in the writes they make anyway', () => {
   it('adds the job file to every write that changes a run, and makes no write of its own', async () => {
-    const inner = new MemoryStore();
+    const inner = new CountingState();
     let clock = Date.parse(at(10));
     const store = recordingJobTimes(inner, { id: '77-1-work-t2', step: 'work', task: 't2', startedAt: Date.parse(at(0)) }, () => new Date(clock));
     await store.update('issue-12/run-2/', 'record', (tx) => tx.write('issue-12/run-2/tasks/task_t2.json', '{"a":1}\n'));
@@ -250,7 +218,7 @@ describe('jobs record their start and last write in the writes they make anyway'
   });
 
   it('finds the run folder a write to the issue’s folder created, and records nothing for files outside runs', async () => {
-    const inner = new MemoryStore();
+    const inner = new CountingState();
     const store = recordingJobTimes(inner, { id: '5-1-route', step: 'route', startedAt: Date.parse(at(0)) }, () => new Date(Date.parse(at(3))));
     await store.update('issue-4/', 'start a run', (tx) => tx.write('issue-4/run-3/request.md', '# x\n'));
     await store.update('issue-4/', 'a refusal', (tx) => tx.write('issue-4/refusals/someone.json', '{}\n'));
@@ -267,7 +235,7 @@ describe('jobs record their start and last write in the writes they make anyway'
 
 describe('reading past runs from the state', () => {
   async function finishedRun(
-    store: MemoryStore,
+    store: CountingState,
     issue: number,
     run: number,
     opts: { phase?: 'COMPLETED' | 'FAILED' | 'EXECUTING'; createdAt: string; estimate?: boolean },
@@ -304,7 +272,7 @@ describe('reading past runs from the state', () => {
   }
 
   it('reads the newest finished runs, leaves out the current and unfinished ones, and names a damaged one', async () => {
-    const store = new MemoryStore();
+    const store = new CountingState();
     await finishedRun(store, 1, 1, { createdAt: '2026-11-01T00:00:00Z', estimate: true });
     await finishedRun(store, 2, 1, { createdAt: '2026-11-02T00:00:00Z', phase: 'FAILED' });
     await finishedRun(store, 3, 1, { createdAt: '2026-11-03T00:00:00Z', phase: 'EXECUTING' });
@@ -393,7 +361,7 @@ describe('what the plan comment, the approval request, the report and the termin
   });
 
   it('reads every job back through readView', async () => {
-    const store = new MemoryStore();
+    const store = new CountingState();
     const rec = view(['pending', 'pending', 'pending']).run;
     await store.update('issue-12/run-2/', 'w', (tx) => {
       writeRun(tx, rec, at(0));
