@@ -71,6 +71,21 @@ function committerOf(gh: FakeGitHub, principal: Principal) {
   return { name: u.name ?? u.login, email: `${u.id}+${u.login}@users.noreply.github.com` };
 }
 
+/** A review comment made on its own is a one-comment review of its own: `COMMENTED`, with no body. */
+function singleCommentReview(gh: FakeGitHub, p: FakePull, principal: Principal, commitId: string, now: string): FakeReview {
+  const review: FakeReview = {
+    id: gh.nextId('review'),
+    pull: p.number,
+    user: principal.login,
+    state: 'COMMENTED',
+    body: '',
+    commit_id: commitId,
+    submitted_at: now,
+  };
+  gh.reviews.push(review);
+  return review;
+}
+
 /**
  * A review comment made on its own (not in a pending review): GitHub sends the comment's event and
  * the event of the one-comment review it makes (a `commented` review with no body).
@@ -314,16 +329,7 @@ export const pullRoutes: Record<string, Route> = {
       // GitHub answers 422 for a line outside the diff; the fake accepts any line of the file at the head.
       if (text === undefined || line < 1 || line > text.split('\n').length) throw validationFailed('PullRequestReviewComment', 'line', 'invalid');
       const now = gh.now();
-      const review: FakeReview = {
-        id: gh.nextId('review'),
-        pull: p.number,
-        user: principal.login,
-        state: 'COMMENTED',
-        body: '',
-        commit_id: head,
-        submitted_at: now,
-      };
-      gh.reviews.push(review);
+      const review = singleCommentReview(gh, p, principal, head, now);
       const comment: FakeReviewComment = {
         id: gh.nextId('reviewComment'),
         pull: p.number,
@@ -373,16 +379,7 @@ export const pullRoutes: Record<string, Route> = {
       if (!root || root.in_reply_to !== undefined) throw notFound();
       if (typeof body.body !== 'string' || !body.body) throw validationFailed('PullRequestReviewComment', 'body', 'missing_field');
       const now = gh.now();
-      const review: FakeReview = {
-        id: gh.nextId('review'),
-        pull: p.number,
-        user: principal.login,
-        state: 'COMMENTED',
-        body: '',
-        commit_id: root.commit_id,
-        submitted_at: now,
-      };
-      gh.reviews.push(review);
+      const review = singleCommentReview(gh, p, principal, root.commit_id, now);
       const reply: FakeReviewComment = {
         id: gh.nextId('reviewComment'),
         pull: p.number,
