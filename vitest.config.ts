@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowestFirst from './tests/support/slowest-first.js';
 
@@ -14,6 +15,6 @@ export default defineConfig({
     hookTimeout: 360_000,
     reporters: ['default'],
     // One knob for every platform wait (retry-after, backoff, throttling gaps, cancellation) in the offline world.
-    env: { CREW_TIME_SCALE: '0.01' },
+    env: { CREW_TIME_SCALE: '0.01', CREW_TEST_COMPILE_CACHE: resolve('node_modules/.cache/crew-test-compile-cache') },
   },
 });

@@ -148,7 +148,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
   // One listing of the run's branches serves the state store's read and the checkout's fetch.
   const tips = new BranchTips();
-  const { repo, remote } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, undefined, tips);
+  const { repo, remote, objects } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, undefined, tips);
   const job: BilledJob = {
     id: jobId({ runId, attempt: process.env.GITHUB_RUN_ATTEMPT, job: process.env.GITHUB_JOB ?? settings.step, task: settings.task }),
     step: settings.step,
@@ -157,7 +157,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   };
   // Every write also records this job's start and that write's time, for the run's billable minutes.
   const state = recordingJobTimes(
-    redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log, tips)),
+    redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log, tips, objects)),
     job,
     () => systemClock.now(),
   );

@@ -238,6 +238,11 @@ export interface StateTx {
 export interface StateSnapshot {
   /** An opaque version (a commit sha for git, a counter locally). */
   version: string;
+  /**
+   * When the remote last said this version was its tip (performance.now()), where the store has a
+   * remote: a read answered from a tip seen earlier carries that earlier time. Undefined locally.
+   */
+  confirmedAt?: number;
   read(path: string): string | undefined;
   list(prefix: string): string[];
 }
@@ -252,7 +257,27 @@ export interface Freshness {
   seenWithinMs?: number;
 }
 
+/**
+ * A state write's options: how fresh a tip its first try may start from, and a branch to carry.
+ * `carry` pushes a commit of the job's checkout to `branch` in the same push as the write's own
+ * commit, atomically (both land, or neither): one round trip for a task's work and its record.
+ * Only where the store `carriesBranches`; if another push moved `branch` first, nothing lands and
+ * the write throws BranchMoved, so the caller pushes the branch its own way and writes again.
+ */
+export interface WriteOptions extends Freshness {
+  carry?: { branch: string; sha: string };
+}
+
+/** A carried branch (WriteOptions) had moved on the remote: neither it nor the state write landed. */
+export class BranchMoved extends Error {
+  constructor(readonly branch: string) {
+    super(`${branch} moved on the remote before this job's push; nothing was pushed`);
+  }
+}
+
 export interface StateStore {
+  /** Whether update() can carry a branch (WriteOptions.carry). */
+  readonly carriesBranches?: boolean;
   load(prefix: string, fresh?: Freshness): Promise<StateSnapshot>;
   /**
    * Applies `mutate` atomically: on a concurrent write it reloads and calls `mutate`
@@ -261,7 +286,7 @@ export interface StateStore {
    * store last saw (see Freshness); a tip that moved since only makes the push lose, and the
    * mutation is applied again on the new one.
    */
-  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, fresh?: Freshness): Promise<{ value: T; snapshot: StateSnapshot }>;
+  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, options?: WriteOptions): Promise<{ value: T; snapshot: StateSnapshot }>;
   /**
    * The files of every run on the store (`issue-<N>/run-<k>/…`) whose path `pick` accepts, read
    * once: what earlier runs of the repository cost, for an estimate. Nothing else is read.

@@ -34,6 +34,7 @@ const RUN_FOLDER = /^issue-(\d+)\/run-(\d+)\//;
 export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => Date): StateStore {
   const started = new Date(job.startedAt).toISOString();
   return {
+    ...(inner.carriesBranches ? { carriesBranches: true } : {}),
     load: (prefix, fresh) => inner.load(prefix, fresh),
     loadRuns: (pick) => inner.loadRuns(pick),
     update: (prefix, message, mutate, fresh) =>

@@ -7,6 +7,7 @@ import { redact } from '../text/redact';
  */
 export function redactingStore(inner: StateStore): StateStore {
   return {
+    ...(inner.carriesBranches ? { carriesBranches: true } : {}),
     load: (prefix, fresh) => inner.load(prefix, fresh),
     loadRuns: (pick) => inner.loadRuns(pick),
     update: (prefix, message, mutate, fresh) =>

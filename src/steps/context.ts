@@ -6,7 +6,7 @@ import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Freshness, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy } from '../ports';
+import type { Clock, Forge, Freshness, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy, WriteOptions } from '../ports';
 import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
@@ -98,7 +98,7 @@ export async function updateRunFolder<T>(
   run: number,
   what: string,
   mutate: (tx: StateTx) => T,
-  fresh?: Freshness,
+  fresh?: WriteOptions,
 ): Promise<T> {
   const { value } = await ctx.state.update(`${runFolder(issue, run)}/`, `issue #${issue} run ${run}: ${what}`, mutate, fresh);
   return value;
@@ -114,7 +114,7 @@ export function updateRun<T>(
   run: number,
   what: string,
   mutate: (rec: RunRecord, tx: StateTx) => T,
-  fresh?: Freshness,
+  fresh?: WriteOptions,
 ): Promise<T> {
   return updateRunFolder(ctx, issue, run, what, (tx) => mutate(recordIn(tx, issue, run), tx), fresh);
 }
@@ -126,14 +126,14 @@ export function updateView<T>(
   run: number,
   what: string,
   mutate: (view: RunView, tx: StateTx) => T,
-  fresh?: Freshness,
+  fresh?: WriteOptions,
 ): Promise<T> {
   return updateRunFolder(ctx, issue, run, what, (tx) => mutate(viewIn(tx, issue, run), tx), fresh);
 }
 
 /** As updateView, where the write's first try may start from a tip this job saw (see Freshness). */
 export function updateViewFrom<T>(
-  fresh: Freshness | undefined,
+  fresh: WriteOptions | undefined,
   ctx: StepContext,
   issue: number,
   run: number,
@@ -263,6 +263,12 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
       await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links, ctx.surface), links.stateFile(runFolder(issue, run))));
       wrote = true;
     }
+    const deferring = deferred.get(ctx);
+    if (deferring && ctx.forge.rateLimitWaits().length === (noted.get(ctx) ?? 0)) {
+      // The check after the edit waits for the job's next look at the state (deferPlanChecks).
+      deferring.pending = { issue, run, version: view.run.version, editedAt: performance.now() };
+      return;
+    }
     const after = readRun(await ctx.state.load(`${runFolder(issue, run)}/`), issue, run);
     // Render again if another job moved the state, or if that very edit had to wait for a rate limit.
     if (!after || (after.version === view.run.version && ctx.forge.rateLimitWaits().length === (noted.get(ctx) ?? 0))) return;
@@ -276,6 +282,41 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
   ctx.log.warn(
     `the plan comment of issue #${issue} run ${run} may lag the state: it kept moving through ${SYNC_ROUNDS} rewrites; the next step that syncs it will catch up`,
   );
+}
+
+/** The edit whose check after writing is put off, per job that defers them (deferPlanChecks). */
+const deferred = new WeakMap<StepContext, { pending?: { issue: number; run: number; version: number; editedAt: number } }>();
+
+/**
+ * For a work job that runs tasks back to back (#17 §3): the read after each plan comment edit that
+ * syncPlanComment makes (a round trip to GitHub) waits instead for the job's next look at the state,
+ * which the worker makes anyway between its turns (planCheckSaw), or for the job's end
+ * (settlePlanCheck). A later edit by this job replaces the pending check, since it renders a newer
+ * state and is checked in turn. Only an edit that crossed another job's can leave the comment
+ * behind, and then only until that look: ARCHITECTURE.md, "Things that will bite".
+ */
+export function deferPlanChecks(ctx: StepContext): void {
+  deferred.set(ctx, {});
+}
+
+/**
+ * A read of the run's state this job made for its own reasons: when GitHub confirmed it after the
+ * pending edit, it settles that edit's check, rendering again only if the state moved since.
+ */
+export async function planCheckSaw(ctx: StepContext, issue: number, run: number, snapshot: StateSnapshot): Promise<void> {
+  const d = deferred.get(ctx);
+  const p = d?.pending;
+  if (!d || !p || p.issue !== issue || p.run !== run || snapshot.confirmedAt === undefined || snapshot.confirmedAt < p.editedAt) return;
+  d.pending = undefined;
+  if (readRun(snapshot, issue, run)?.version !== p.version) await syncPlanComment(ctx, issue, run);
+}
+
+/** The job's end: the pending check is made now, with GitHub asked, and the job edits at once from here on. */
+export async function settlePlanCheck(ctx: StepContext): Promise<void> {
+  const p = deferred.get(ctx)?.pending;
+  deferred.delete(ctx);
+  if (!p) return;
+  if (readRun(await ctx.state.load(`${runFolder(p.issue, p.run)}/`), p.issue, p.run)?.version !== p.version) await syncPlanComment(ctx, p.issue, p.run);
 }
 
 /**

@@ -4,7 +4,7 @@ import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '.
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
-import type { Freshness } from '../ports';
+import type { WriteOptions } from '../ports';
 import { redact } from '../text/redact';
 import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
@@ -49,7 +49,8 @@ export async function recordRetry(
   taskId: string,
   o: AttemptOutcome,
   headSha: string,
-  fresh?: Freshness,
+  /** How recent a tip the write may start from, and the task's branch when the write carries it (WriteOptions). */
+  fresh?: WriteOptions,
 ): Promise<void> {
   await updateViewFrom(fresh, ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (view, tx) => {
     const mine = view.tasks.get(taskId);
@@ -70,6 +71,7 @@ export async function recordRetry(
     });
     refreshExecutionLog(tx, issue, run);
   });
+  if (fresh?.carry) ctx.log.checkpoint('task-pushed');
 }
 
 /**
@@ -99,8 +101,11 @@ export async function recordFinal(
   o: AttemptOutcome,
   headSha: string,
   chain?: ChainOffer,
-  /** How recent a tip the write may start from (the worker's last look at its inbox); by default GitHub is asked. */
-  fresh?: Freshness,
+  /**
+   * How recent a tip the write may start from (the worker's last look at its inbox; by default GitHub
+   * is asked), and the task's branch when the write carries it (WriteOptions): one push for both.
+   */
+  fresh?: WriteOptions,
 ): Promise<string | undefined> {
   const config = await ctx.config();
   const now = nowIso(ctx);
@@ -148,6 +153,7 @@ export async function recordFinal(
       chained,
     };
   });
+  if (fresh?.carry) ctx.log.checkpoint('task-pushed');
   ctx.log.checkpoint('task-recorded');
   if (o.seen.ending === 'shutdown') {
     // The shutdown_response: the leader's record that the worker stopped, and where its work is.

@@ -12,11 +12,25 @@ import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE } from '..
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-files';
-import { CrewError, loadView, nonce, nowIso, SEEN, syncPlanComment, updateView, updateViewFrom, type StepContext } from './context';
+import {
+  CrewError,
+  deferPlanChecks,
+  loadView,
+  nonce,
+  nowIso,
+  planCheckSaw,
+  SEEN,
+  settlePlanCheck,
+  syncPlanComment,
+  updateView,
+  updateViewFrom,
+  type StepContext,
+} from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { Config } from '../config/schema';
+import { BranchMoved, type WriteOptions } from '../ports';
 import { promptWithInstructions } from './agent-instructions';
 import { sentence } from '../domain/surface';
 
@@ -55,16 +69,24 @@ export async function work(ctx: StepContext): Promise<void> {
   };
   let taskId: string | undefined = first;
   let chained = false;
-  while (taskId) {
-    const next: string | undefined = await runTask(ctx, config, issue, run, taskId, { chained, stopTime, chain });
-    if (!next) return;
-    // The state write that recorded the task claimed `next` for this workflow run: it is ours now.
-    ctx.log.info(`crew task: ${next} (unblocked by ${taskId}; it runs next in this job, on the same runner)`);
-    // Later messages (failovers, failures) name the task the job is on now.
-    ctx.settings = { ...ctx.settings, task: next };
-    if (ctx.job) ctx.job.chained = [...(ctx.job.chained ?? []), next];
-    taskId = next;
-    chained = true;
+  deferPlanChecks(ctx);
+  try {
+    while (taskId) {
+      const next: string | undefined = await runTask(ctx, config, issue, run, taskId, { chained, stopTime, chain });
+      if (!next) return;
+      // The state write that recorded the task claimed `next` for this workflow run: it is ours now.
+      ctx.log.info(`crew task: ${next} (unblocked by ${taskId}; it runs next in this job, on the same runner)`);
+      // Later messages (failovers, failures) name the task the job is on now.
+      ctx.settings = { ...ctx.settings, task: next };
+      if (ctx.job) ctx.job.chained = [...(ctx.job.chained ?? []), next];
+      taskId = next;
+      chained = true;
+    }
+  } finally {
+    // A failure on its way out is the one to report; this check failing too only costs the comment a render.
+    await settlePlanCheck(ctx).catch((e: unknown) =>
+      ctx.log.warn(`could not check the plan comment against the state: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 }
 
@@ -184,7 +206,10 @@ async function runTask(
       // An attempt's first look may use what the job last saw (it read the state to start the task); later looks are fresh within TEAM_NEWS_MS.
       const fresh = looked ? teamFreshness() : SEEN;
       looked = true;
-      return readInbox(await ctx.state.load(prefix, fresh), issue, run, taskId);
+      const seen = await ctx.state.load(prefix, fresh);
+      // A look GitHub answered also makes the check put off after the job's last plan comment edit.
+      await planCheckSaw(ctx, issue, run, seen);
+      return readInbox(seen, issue, run, taskId);
     },
   };
 
@@ -334,12 +359,32 @@ async function runTask(
     const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning };
     // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
     await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
-    await ctx.remote.push(rec.branch);
-    const headSha = await ctx.repo.head();
-    ctx.log.checkpoint('task-pushed');
     // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
-    if (final) return recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain, teamFreshness());
-    await recordRetry(ctx, issue, run, taskId, outcome, headSha, teamFreshness());
+    const record = (headSha: string, carry?: WriteOptions['carry']) => {
+      const options = { ...teamFreshness(), ...(carry ? { carry } : {}) };
+      return final
+        ? recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain, options)
+        : recordRetry(ctx, issue, run, taskId, outcome, headSha, options);
+    };
+    const pushThenRecord = async () => {
+      await ctx.remote.push(rec.branch);
+      const headSha = await ctx.repo.head();
+      ctx.log.checkpoint('task-pushed');
+      return record(headSha);
+    };
+    let recorded: string | undefined | void;
+    if (!ctx.state.carriesBranches) recorded = await pushThenRecord();
+    else {
+      // One push for the work and its record (#17 §3): both land, or neither. A branch another
+      // worker of this task moved meanwhile takes the separate way, which rebases onto its push.
+      const headSha = await ctx.repo.head();
+      recorded = await record(headSha, { branch: rec.branch, sha: headSha }).catch((e: unknown) => {
+        if (!(e instanceof BranchMoved)) throw e;
+        ctx.log.info(`${rec.branch} moved while ${taskId} worked; pushing it on its own first`);
+        return pushThenRecord();
+      });
+    }
+    if (final) return recorded || undefined;
     history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
     attempt++;
     ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);

@@ -22,17 +22,30 @@ function chain(edit?: (s: Scenario) => void): Scenario {
   return s;
 }
 
-async function play(s: Scenario): Promise<{ r: ScenarioResult; outcome: Outcome }> {
+/** What the work job asked of GitHub's git, in order: each smart-HTTP round trip, with a push's refs. */
+type GitTrip = { kind: string; refs?: string[]; step?: string };
+
+async function play(s: Scenario): Promise<{ r: ScenarioResult; outcome: Outcome; workGit: GitTrip[] }> {
   let outcome: Outcome | undefined;
-  const r = await runScenario(s, { baseDir: PROJECT_ROOT, hooks: { beforeClose: async ({ gh, result }) => void (outcome = await outcomeOf(gh, result)) } });
+  let workGit: GitTrip[] = [];
+  const r = await runScenario(s, {
+    baseDir: PROJECT_ROOT,
+    hooks: {
+      beforeClose: async ({ gh, result, runner }) => {
+        outcome = await outcomeOf(gh, result);
+        const keys = new Set(runner.runs.flatMap((run) => run.jobs.filter((j) => j.id === 'work' && j.steps.length).map((j) => j.key)));
+        workGit = gh.gitRequests.filter((g) => g.job !== undefined && keys.has(g.job)).map((g) => ({ kind: g.kind, refs: g.refs, step: g.step }));
+      },
+    },
+  });
   expectFaithful(r);
-  return { r, outcome: outcome! };
+  return { r, outcome: outcome!, workGit };
 }
 
 const workJobs = (r: ScenarioResult) => r.jobs.filter((j) => j.job === 'work' && j.result !== 'skipped');
 
 describe('a chain of tasks runs in one work job', () => {
-  let baseline: { r: ScenarioResult; outcome: Outcome };
+  let baseline: { r: ScenarioResult; outcome: Outcome; workGit: GitTrip[] };
   beforeAll(async () => {
     baseline = await play(chain());
   }, 360_000);
@@ -55,6 +68,27 @@ describe('a chain of tasks runs in one work job', () => {
     expect(parts.map((p) => p.task)).toEqual(['t1', 't2', 't3']);
     expect(parts[1]!.startedAt).toBe(parts[0]!.finishedAt);
   });
+
+  it('each task’s work and its record go to GitHub in one push, and the job makes at most 6 git round trips a task besides actions/checkout (#17 §3)', async () => {
+    // At the bench's time scale (0.1), where the inbox's 30 s are 3 s: at 0.01 they are shorter than crew's own
+    // work between two turns, so the worker would look at GitHub before every turn, as no real worker does.
+    const quick = dagScenario(
+      'chain at the bench scale',
+      ['a', 'b', 'c'].map((id, i, all) => ({ id, deps: i ? [all[i - 1]!] : [], ms: 2_000 })),
+      {
+        timeScale: 0.1,
+      },
+    );
+    const { r, workGit } = await play(quick);
+    expect(workJobs(r)).toHaveLength(1);
+    const own = workGit.filter((g) => !/^actions\/checkout@/.test(g.step ?? ''));
+    const pushes = own.filter((g) => g.kind === 'push').map((g) => [...(g.refs ?? [])].sort());
+    expect(pushes).toEqual(['t1', 't2', 't3'].map((t) => [`refs/heads/crew/1/r1/${t}`, 'refs/heads/crew/state']));
+    // Each push is two round trips (info/refs, then the pack); besides them, the first read of the state and
+    // the check after the job's last plan comment edit. A task later in the chain reads nothing first.
+    expect(own.length).toBeLessThanOrEqual(6 * 3);
+    expect(own.slice(-2).map((g) => g.kind)).toEqual(['info/refs', 'ls-refs']);
+  }, 360_000);
 
   it('with a second task ready and waiting for a slot, nothing chains: both are dispatched as before', async () => {
     // t1 unblocks t2 and t3 at once: two tasks, so t1's job dispatches them rather than taking one and keeping the other waiting.
@@ -95,7 +129,11 @@ describe('a chain of tasks runs in one work job', () => {
       );
       expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual([`work (t1)@${checkpoint}`]);
       // The killed job had gone on to t2 itself: the kill landed in the chain, not in a job of t2's own.
-      expect(r.jobs.find((j) => j.killedAt)!.chained).toEqual(['t2']);
+      // From `task-pushed` on, t2's record has landed in the same push as its work and claimed t3 for
+      // this job, which a cancelled job takes up only to save it and stop; a lost one never does.
+      const chained = r.jobs.find((j) => j.killedAt)!.chained!;
+      expect(chained[0]).toBe('t2');
+      expect(chained).toEqual(checkpoint === 'task-pushed' && mode === 'cancel' ? ['t2', 't3'] : ['t2']);
       expect(outcome).toEqual(baseline.outcome);
       expect(r.pulls).toHaveLength(1);
     },

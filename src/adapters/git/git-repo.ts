@@ -18,10 +18,11 @@ export function gitRepo(
   pin: GitPin | undefined = checkoutPin(dir),
   /** Branch tips the job's state store lists, shared so a fetch need not ask again. */
   tips?: BranchTips,
-): { repo: GitWorkingCopy; remote: GitRemote } {
+): { repo: GitWorkingCopy; remote: GitRemote; objects?: string } {
   const git = gitClient(dir, token, identity, extraConfig, pin);
   const repo = new GitWorkingCopy(dir, git);
-  return { repo, remote: new GitRemote(git, remoteUrl, repo, tips) };
+  // The pinned git folder's objects: where a state write that carries the checkout's work reads its commits.
+  return { repo, remote: new GitRemote(git, remoteUrl, repo, tips), ...(pin ? { objects: join(pin.gitDir, 'objects') } : {}) };
 }
 
 /** A checkout's own `.git` folder, pinned as it is when crew starts (see GitPin); none for anything else. */

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { runBranchFolder, STATE_BRANCH } from '../../domain/refs';
+import { assertCrewRef, assertRevision, runBranchFolder, STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
-import type { Clock, Freshness, Log, StateSnapshot, StateStore, StateTx } from '../../ports';
+import { BranchMoved, type Clock, type Freshness, type Log, type StateSnapshot, type StateStore, type StateTx, type WriteOptions } from '../../ports';
 import type { BranchTips } from './branch-tips';
 import { gitClient, isNonFastForward, pushRefusedByRule, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
@@ -54,9 +54,22 @@ export class GitStateStore implements StateStore {
     private readonly log: Log,
     /** Where the run's branch tips this store's ls-remote lists go, for the job's fetches (see BranchTips). */
     private readonly tips?: BranchTips,
+    /**
+     * The object folder of the job's checkout, whose commits a write can carry (WriteOptions.carry).
+     * Only the push that carries one reads it (GIT_ALTERNATE_OBJECT_DIRECTORIES for that command):
+     * the checkout holds a model's files, so the state's own reads never take objects from there.
+     */
+    carryFrom?: string,
   ) {
     mkdirSync(dir, { recursive: true });
     this.git = gitClient(dir, token, undefined, THROWAWAY_CHECKOUT);
+    this.carrier = carryFrom ? gitClient(dir, token, undefined, THROWAWAY_CHECKOUT).env('GIT_ALTERNATE_OBJECT_DIRECTORIES', carryFrom) : undefined;
+  }
+
+  private readonly carrier?: SimpleGit;
+
+  get carriesBranches(): boolean {
+    return this.carrier !== undefined;
   }
 
   private init(): Promise<void> {
@@ -100,6 +113,26 @@ export class GitStateStore implements StateStore {
     await this.git.raw(['clean', '-fdq']);
     this.saw(tip, asked);
     return true;
+  }
+
+  /**
+   * Pushes the carried commit to its branch, with `refs` (the state's own commit) in the same
+   * atomic push: GitHub takes every ref or none. A rejection of the branch itself (another push
+   * moved it) is BranchMoved; any other rejection is the state's, and the caller's retry handles it.
+   */
+  private async pushCarried(carry: NonNullable<WriteOptions['carry']>, refs: string[]): Promise<void> {
+    const target = `refs/heads/${carry.branch}`;
+    try {
+      await this.carrier!.raw(['push', '--quiet', '--atomic', this.remoteUrl, `${carry.sha}:${target}`, ...refs]);
+    } catch (e) {
+      const refused = pushRefusedByRule(e, carry.branch);
+      if (refused) throw refused;
+      const text = String(e instanceof Error ? e.message : e);
+      // git names the ref that failed an atomic push; alone, the branch is the only one there is.
+      if (isNonFastForward(e) && (refs.length === 0 || text.includes(`atomic push failed for ref ${target}.`))) throw new BranchMoved(carry.branch);
+      throw e;
+    }
+    this.tips?.pushed(carry.branch, carry.sha);
   }
 
   /** The state branch's tip on GitHub (undefined: no branch yet), and the run's branches in the same listing. */
@@ -162,13 +195,20 @@ export class GitStateStore implements StateStore {
     const version = this.head ?? ((await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || 'none');
     return {
       version,
+      ...(this.head && this.seenAt !== undefined ? { confirmedAt: this.seenAt } : {}),
       read: (path) => files.get(path),
       list: (p) => [...files.keys()].filter((k) => k.startsWith(p)).sort(),
     };
   }
 
-  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, fresh?: Freshness): Promise<{ value: T; snapshot: StateSnapshot }> {
+  update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, options: WriteOptions = {}): Promise<{ value: T; snapshot: StateSnapshot }> {
+    const { carry, ...fresh } = options;
     return this.serial(async () => {
+      if (carry && !this.carrier) throw new Error('this state store was not given a checkout to carry branches from');
+      if (carry) {
+        assertCrewRef(carry.branch);
+        assertRevision(carry.sha);
+      }
       const started = performance.now();
       for (let attempt = 1; ; attempt++) {
         // Only the first try may start from a tip seen earlier: after a lost push, the remote is asked.
@@ -189,7 +229,11 @@ export class GitStateStore implements StateStore {
         };
         const value = mutate(tx);
         const changed = [...writes].filter(([path, content]) => (content === null ? files.has(path) : files.get(path) !== content));
-        if (changed.length === 0) return { value, snapshot: await this.snapshot(prefix, files) };
+        if (changed.length === 0) {
+          // Nothing to record, but the carried work is pushed all the same: nothing a job did is lost.
+          if (carry) await this.pushCarried(carry, []);
+          return { value, snapshot: await this.snapshot(prefix, files) };
+        }
         this.forget();
         for (const [path, content] of changed) {
           const full = join(this.dir, path);
@@ -207,12 +251,14 @@ export class GitStateStore implements StateStore {
         try {
           this.log.checkpoint('state-write');
           const pushed = performance.now();
-          await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
+          if (carry) await this.pushCarried(carry, [`HEAD:refs/heads/${STATE_BRANCH}`]);
+          else await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
           // The write has landed: not knowing the commit only costs the next read one more question.
           const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
           if (head) this.saw(head, pushed);
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
+          if (e instanceof BranchMoved) throw e;
           const refused = pushRefusedByRule(e, STATE_BRANCH);
           if (refused) throw refused;
           if (!isNonFastForward(e)) throw e;

@@ -3,7 +3,7 @@ import type { Log } from '../../../src/ports';
 import { MemoryState } from './memory-state';
 import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
-import { syncPlanComment, type StepContext } from '../../../src/steps/context';
+import { deferPlanChecks, planCheckSaw, settlePlanCheck, syncPlanComment, type StepContext } from '../../../src/steps/context';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
@@ -66,9 +66,9 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
   });
 
-  it('an older write already in flight when a newer one lands is healed by its own check', async () => {
+  /** Job A, whose first write lands after B's newer one: A has rendered version 1; before its write reaches GitHub, B records version 2 and renders it. */
+  const crossed = () => {
     let other: StepContext;
-    // A has rendered version 1; before its write reaches GitHub, B records version 2 and renders it.
     let held = false;
     const a = job(async () => {
       if (held) return;
@@ -77,6 +77,11 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       await syncPlanComment(other, run.issue, run.run);
     });
     other = job();
+    return a;
+  };
+
+  it('an older write already in flight when a newer one lands is healed by its own check', async () => {
+    const a = crossed();
     await syncPlanComment(a, run.issue, run.run);
     // No compare-and-swap exists for comments: the stale write lands, and A's check puts the newest back.
     expect(landed).toEqual([2, 1, 2]);
@@ -156,5 +161,65 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     });
     await Promise.all([syncPlanComment(a, run.issue, run.run), syncPlanComment(b, run.issue, run.run), move()]);
     expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+  });
+
+  describe('a work job that defers the check after each edit (#17 §3)', () => {
+    /** Reads that ask GitHub (no freshness given), counted; every snapshot says when GitHub confirmed it. */
+    const confirming = (ctx: StepContext) => {
+      const asked = { count: 0 };
+      const load = state.load.bind(state);
+      ctx.state = {
+        ...state,
+        update: state.update.bind(state),
+        loadRuns: state.loadRuns.bind(state),
+        load: async (prefix: string, fresh?: object) => {
+          if (!fresh) asked.count++;
+          return { ...(await load()), confirmedAt: performance.now() };
+        },
+      } as StepContext['state'];
+      return asked;
+    };
+
+    it('makes no read after the edit; a look GitHub confirmed after the edit heals a crossed edit, one confirmed before it does not', async () => {
+      const a = crossed();
+      const asked = confirming(a);
+      deferPlanChecks(a);
+      const before = { ...(await state.load()), confirmedAt: performance.now() };
+      await syncPlanComment(a, run.issue, run.run);
+      expect(landed).toEqual([2, 1]);
+      expect(asked.count).toBe(0);
+      await planCheckSaw(a, run.issue, run.run, before);
+      expect(landed).toEqual([2, 1]);
+      await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
+      expect(landed).toEqual([2, 1, 2]);
+      expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+    });
+
+    it('the job’s end makes the check put off, and edits check at once after it', async () => {
+      const a = crossed();
+      const asked = confirming(a);
+      deferPlanChecks(a);
+      await syncPlanComment(a, run.issue, run.run);
+      expect(landed).toEqual([2, 1]);
+      // The check (one read), then the render it calls for, checked at once (a second read).
+      await settlePlanCheck(a);
+      expect(asked.count).toBe(2);
+      expect(landed).toEqual([2, 1, 2]);
+      await syncPlanComment(a, run.issue, run.run);
+      expect(asked.count).toBe(3);
+      await settlePlanCheck(a);
+      expect(asked.count).toBe(3);
+    });
+
+    it('when nothing crossed the edit, neither the look nor the job’s end renders again', async () => {
+      const a = job();
+      const asked = confirming(a);
+      deferPlanChecks(a);
+      await syncPlanComment(a, run.issue, run.run);
+      await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
+      await settlePlanCheck(a);
+      expect(landed).toEqual([1]);
+      expect(asked.count).toBe(0);
+    });
   });
 });

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
-import type { Clock, Log } from '../../../src/ports';
-import { git } from '../../support/git-cli';
+import { BranchMoved, type Clock, type Log } from '../../../src/ports';
+import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { soakSize } from '../../support/soak';
 import { fakeGitHubForSuite } from '../../support/github/for-test';
 
@@ -147,5 +148,87 @@ describe('GitStateStore on the crew/state branch', () => {
     await s.update('issue-3/', 'add', (tx) => tx.write('issue-3/a', '1'));
     await s.update('issue-3/', 'remove', (tx) => tx.remove('issue-3/a'));
     expect((await s.load('issue-3/')).read('issue-3/a')).toBeUndefined();
+  });
+
+  describe('a write that carries a task branch: one push for the work and its record (#17 §3)', () => {
+    /** A job's checkout with one commit of its own: the work a task pushes. */
+    const checkout = async (name: string, content: string) => {
+      const dir = join(world.dir, name);
+      await git(['init', '--quiet', dir]);
+      await writeFile(join(dir, 'work.txt'), content);
+      await git(['add', '-A'], { cwd: dir });
+      await git(['commit', '--quiet', '-m', content], { cwd: dir, env: { ...process.env, ...FIXTURE_IDENTITY } });
+      return { dir, objects: join(dir, '.git', 'objects'), sha: (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim() };
+    };
+    const carrying = (name: string, objects: string) => new GitStateStore(join(world.dir, name), world.gh.cloneUrl, token, clock, log, undefined, objects);
+    const pushes = () => world.gh.gitRequests.filter((r) => r.kind === 'push');
+
+    it('pushes the branch and the state in one push, and both land', async () => {
+      const work = await checkout('carry-work', 'one');
+      const s = carrying('carry-state', work.objects);
+      expect(s.carriesBranches).toBe(true);
+      expect(store('plain').carriesBranches).toBe(false);
+      const before = pushes().length;
+      await s.update('issue-40/', 'record', (tx) => tx.write('issue-40/run.json', '{"t":1}\n'), { carry: { branch: 'crew/40/r1/t1', sha: work.sha } });
+      expect(pushes().length - before).toBe(1);
+      expect(pushes().at(-1)!.refs?.sort()).toEqual(['refs/heads/crew/40/r1/t1', 'refs/heads/crew/state']);
+      expect(await world.gh.repo.branchSha('crew/40/r1/t1')).toBe(work.sha);
+      expect((await store('carry-check').load('issue-40/')).read('issue-40/run.json')).toBe('{"t":1}\n');
+      // Only that push read the checkout's objects: the state's own folder never borrows them.
+      expect(existsSync(join(world.dir, 'carry-state', '.git', 'objects', 'info', 'alternates'))).toBe(false);
+    });
+
+    it('a branch another push moved first: BranchMoved, and neither the branch nor the state moves', async () => {
+      const theirs = await checkout('carry-theirs', 'theirs');
+      const mine = await checkout('carry-mine', 'mine');
+      await carrying('carry-first', theirs.objects).update('issue-41/', 'theirs', (tx) => tx.write('issue-41/a', '1'), {
+        carry: { branch: 'crew/41/r1/t1', sha: theirs.sha },
+      });
+      const state = await world.gh.repo.branchSha('crew/state');
+      const write = carrying('carry-second', mine.objects).update('issue-41/', 'mine', (tx) => tx.write('issue-41/a', '2'), {
+        carry: { branch: 'crew/41/r1/t1', sha: mine.sha },
+      });
+      await expect(write).rejects.toBeInstanceOf(BranchMoved);
+      expect(await world.gh.repo.branchSha('crew/41/r1/t1')).toBe(theirs.sha);
+      expect(await world.gh.repo.branchSha('crew/state')).toBe(state);
+    });
+
+    it('a state another job moved first: the write is applied again on the new tip, and both land', async () => {
+      const work = await checkout('carry-race-work', 'race');
+      const s = carrying('carry-race', work.objects);
+      await s.update('issue-42/', 'first', (tx) => tx.write('issue-42/counter', '1'));
+      await store('carry-race-other').update('issue-42/', 'other', (tx) => tx.write('issue-42/counter', '2'));
+      const runs: string[] = [];
+      await s.update(
+        'issue-42/',
+        'mine',
+        (tx) => {
+          runs.push(tx.read('issue-42/counter') ?? '');
+          tx.write('issue-42/counter', String(Number(tx.read('issue-42/counter')) + 1));
+        },
+        { seenWithinMs: Infinity, carry: { branch: 'crew/42/r1/t1', sha: work.sha } },
+      );
+      expect(runs).toEqual(['1', '2']);
+      expect((await store('carry-race-check').load('issue-42/')).read('issue-42/counter')).toBe('3');
+      expect(await world.gh.repo.branchSha('crew/42/r1/t1')).toBe(work.sha);
+    });
+
+    it('a write with nothing to record still pushes the branch: no work is lost', async () => {
+      const work = await checkout('carry-noop-work', 'noop');
+      const state = await world.gh.repo.branchSha('crew/state');
+      await carrying('carry-noop', work.objects).update('issue-43/', 'nothing', (tx) => tx.read('issue-43/x'), {
+        carry: { branch: 'crew/43/r1/t1', sha: work.sha },
+      });
+      expect(await world.gh.repo.branchSha('crew/43/r1/t1')).toBe(work.sha);
+      expect(await world.gh.repo.branchSha('crew/state')).toBe(state);
+    });
+
+    it('carries only to crew/ branches', async () => {
+      const work = await checkout('carry-bad-work', 'bad');
+      await expect(
+        carrying('carry-bad', work.objects).update('issue-44/', 'x', (tx) => tx.write('issue-44/a', '1'), { carry: { branch: 'main', sha: work.sha } }),
+      ).rejects.toThrow();
+      expect(await world.gh.repo.branchSha('main')).not.toBe(work.sha);
+    });
   });
 });
