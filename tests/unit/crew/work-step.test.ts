@@ -191,6 +191,45 @@ describe('the work step, in-process against the fakes', () => {
   const taskRecord = async (id = 't1') => JSON.parse((await stateFile(paths.taskJson(ISSUE, RUN, id)))!) as TaskRecord;
   const planComment = () => gh.comments.get(planCommentId)!.body;
 
+  it('a store that carries the task’s branch pushes the work with its record; when another worker of the task pushed first, the job rebases onto it and records the rebased head', async () => {
+    await seed();
+    const other = join(dir, 'other-worker');
+    const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+    // A second worker of t1 (a job thought lost, still running) pushes its own commit to t1's branch mid-attempt.
+    const pushFromOtherWorker = async () => {
+      await git(['clone', '--quiet', '-c', `http.extraheader=${auth}`, gh.cloneUrl, other]);
+      await git(['-C', other, 'checkout', '--quiet', '-b', 'mine']);
+      await git(['-C', other, '-c', 'user.name=w', '-c', 'user.email=w@example.com', 'commit', '--quiet', '--allow-empty', '-m', 'the other worker']);
+      await git(['-C', other, '-c', `http.extraheader=${auth}`, 'push', '--quiet', 'origin', `HEAD:refs/heads/crew/${ISSUE}/r${RUN}/t1`]);
+    };
+    const base = scripted((_attempt, turn) =>
+      turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', FULL_REPORT)],
+    );
+    let pushed = false;
+    const model: Model = {
+      complete: async (req) => {
+        if (req.messages.length > 1 && !pushed) {
+          pushed = true;
+          await pushFromOtherWorker();
+        }
+        return base.complete(req);
+      },
+    };
+    const ctx = await job(model, 'max_retries: 0\n');
+    const infos: string[] = [];
+    ctx.log = { ...log, info: (m) => void infos.push(m) };
+    ctx.state = new GitStateStore(join(dir, 'state-carrying'), gh.cloneUrl, token, clock, ctx.log, undefined, join(ctx.repo.dir, '.git', 'objects'));
+    await work(ctx);
+    expect(pushed).toBe(true);
+    expect(infos).toContain(`crew/${ISSUE}/r${RUN}/t1 moved while t1 worked; pushing it on its own first`);
+    const tip = (await gh.repo.branchSha(`crew/${ISSUE}/r${RUN}/t1`))!;
+    // Nothing overwritten: the other worker's commit is under this job's, and the record names the tip GitHub has.
+    const subjects = (await git(['log', '--format=%s', tip], { cwd: gh.repoDir })).split('\n');
+    expect(subjects).toContain('the other worker');
+    expect(await onBranch('NOTES.md')).toBe('# Notes\n');
+    expect(await taskRecord()).toMatchObject({ status: 'success', headSha: tip });
+  });
+
   it('the wall clock is a hard stop across attempts, on ctx.clock: the partial work is pushed, the reason recorded; a broadcast reaches every other running task', async () => {
     await seed();
     // Each model turn takes 20 minutes of the test's clock; the task may take 30 in all.
