@@ -15,6 +15,6 @@ export default defineConfig({
     hookTimeout: 360_000,
     reporters: ['default'],
     // One knob for every platform wait (retry-after, backoff, throttling gaps, cancellation) in the offline world.
-    env: { CREW_TIME_SCALE: '0.01', CREW_TEST_COMPILE_CACHE: resolve('node_modules/.cache/crew-test-compile-cache') },
+    env: { CREW_TIME_SCALE: '0.01', NODE_COMPILE_CACHE: resolve('node_modules/.cache/crew-test-compile-cache') },
   },
 });

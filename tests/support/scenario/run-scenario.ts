@@ -188,14 +188,15 @@ function cloudWorld(provider: Scenario['provider'], requestToken: string) {
 
 /** What the runner needs for the cloud providers in play (the primary's, the fallback's): the OIDC token service, the stand-ins, the variables. */
 /**
- * Test speed only: with CREW_TEST_COMPILE_CACHE set (vitest.config.ts sets it), crew's job processes
- * share Node's compile cache, so each of the suite's many job starts does not compile the 6 MB
- * bundle again (about 0.3 CPU-s a job here). GitHub's runners start cold; the bench leaves it unset,
- * so its figures keep a cold start in every job. The folder is the test process's own, out of reach
- * of the sandboxed tools' user.
+ * Test speed only: with NODE_COMPILE_CACHE set (vitest.config.ts sets it for every process the tests
+ * start, the local CLI's included), crew's job processes share Node's compile cache too, so each of
+ * the suite's many job starts does not compile the 6 MB bundle again (about 0.3 CPU-s a job here).
+ * The runner gives jobs only the environment it chooses, so it is passed on here. GitHub's runners
+ * start cold; `npm run bench` leaves it unset, so its figures keep a cold start in every job. The
+ * folder is the test process's own, out of reach of the sandboxed tools' user.
  */
 function compileCache(): Record<string, string> {
-  const dir = process.env.CREW_TEST_COMPILE_CACHE;
+  const dir = process.env.NODE_COMPILE_CACHE;
   return dir ? { NODE_COMPILE_CACHE: dir } : {};
 }
 
