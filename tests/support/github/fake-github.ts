@@ -283,6 +283,7 @@ export class FakeGitHub {
       this.server.closeAllConnections();
       this.server.close(() => resolve());
     });
+    this.repo?.close();
   }
 
   get repoDir(): string {
