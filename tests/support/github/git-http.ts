@@ -212,15 +212,21 @@ function isLsRefs(req: IncomingMessage, body: Buffer): boolean {
   return pktLines(plainBody(req, body))[0]?.trim() === 'command=ls-refs';
 }
 
+/**
+ * The whole request body. A client that goes away mid-request leaves what it sent, which the
+ * backend then gets, as it would have through a pipe (and fails on, to no one).
+ */
 function readBody(req: IncomingMessage, peek?: (chunk: Buffer) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    const done = () => resolve(Buffer.concat(chunks));
     req.on('data', (chunk: Buffer) => {
       peek?.(chunk);
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', done);
+    req.on('close', done);
+    req.on('error', done);
   });
 }
 
