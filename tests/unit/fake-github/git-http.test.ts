@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +97,26 @@ describe('git over HTTP', () => {
     expect(await bareSha(gh, 'pushed')).toBe(tip);
     // The second push was told where `pushed` stood: a stale answer would make it a non-fast-forward.
     expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD~1:refs/heads/pushed'], token)).code).not.toBe(0);
+  });
+
+  it('takes a client that goes away halfway through its request body in its stride', async () => {
+    const gh = await fakeForTest();
+    const auth = `Basic ${Buffer.from(`x-access-token:${gh.userToken('acme')}`).toString('base64')}`;
+    const answered = new Promise<void>((resolve) => {
+      const req = request(`${gh.cloneUrl}/git-upload-pack`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2' },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      // Half of "command=ls-refs", then the connection is cut.
+      req.write('0014command=ls', () => setTimeout(() => req.destroy(), 50));
+    });
+    await answered;
+    await expect.poll(() => gh.gitRequests.length).toBe(1);
+    expect(gh.violations).toEqual([]);
+    // And the fake goes on serving.
+    expect((await gitIn(undefined, ['ls-remote', gh.cloneUrl], gh.userToken('acme'))).code).toBe(0);
   });
 
   it('refuses a clone with a workflow token that lacks contents: read', async () => {
