@@ -2,6 +2,7 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_IDENTITY, git, tryGit } from '../git-cli';
+import { ObjectReader } from './object-reader';
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 
@@ -113,10 +114,20 @@ if [ -n "$FAKE_GITHUB_PUSH_LOG" ]; then cat > "$FAKE_GITHUB_PUSH_LOG"; else cat 
  * REST view of the same repository can never disagree.
  */
 export class BareRepo {
+  /** Ref and file reads, through one git process kept open (object-reader.ts). */
+  private readonly objects: ObjectReader;
+
   constructor(
     readonly dir: string,
     readonly defaultBranch: string,
-  ) {}
+  ) {
+    this.objects = new ObjectReader(dir);
+  }
+
+  /** Ends the git process kept open for reads; a later read starts another. */
+  close(): void {
+    this.objects.close();
+  }
 
   static async create(dir: string, files: Record<string, string>, defaultBranch = 'main'): Promise<BareRepo> {
     await mkdir(dir, { recursive: true });
@@ -170,8 +181,8 @@ export class BareRepo {
 
   /** The sha a fully qualified ref points at, or undefined. */
   async resolve(ref: string): Promise<string | undefined> {
-    const r = await tryGit(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: this.dir });
-    return r.code === 0 ? r.stdout.trim() : undefined;
+    // As `git rev-parse --verify --quiet <ref>^{commit}` would answer.
+    return (await this.objects.info(`${ref}^{commit}`))?.sha;
   }
 
   branchSha(branch: string): Promise<string | undefined> {
@@ -191,15 +202,15 @@ export class BareRepo {
   }
 
   async readFile(ref: string, path: string): Promise<string | undefined> {
-    // cat-file blob, not show: `show ref:dir` would print a directory listing and succeed.
-    const r = await tryGit(['cat-file', 'blob', `${ref}:${path}`], { cwd: this.dir });
-    return r.code === 0 ? r.stdout : undefined;
+    // A blob only, as `git cat-file blob` answers: `ref:dir` names a tree, which is no file.
+    const object = await this.objects.contents(`${ref}:${path}`);
+    return object?.type === 'blob' ? object.content!.toString('utf8') : undefined;
   }
 
   /** The blob sha of a file at a ref, as the contents API reports it. */
   async blobSha(ref: string, path: string): Promise<string | undefined> {
-    const r = await tryGit(['rev-parse', '--verify', '--quiet', `${ref}:${path}`], { cwd: this.dir });
-    return r.code === 0 ? r.stdout.trim() : undefined;
+    // As `git rev-parse --verify --quiet <ref>:<path>` would answer.
+    return (await this.objects.info(`${ref}:${path}`))?.sha;
   }
 
   async listFiles(ref: string): Promise<string[]> {

@@ -214,6 +214,10 @@ export class FakeGitHub {
   readonly gitRequests: RecordedGitRequest[] = [];
   /** upload-pack's protocol v2 capability list, per repository and protocol header (see git-http.ts). */
   private readonly gitCapabilities = new Map<string, CachedGitResponse>();
+  /** Ref advertisements, by request and the refs they were made from (see git-http.ts). */
+  private readonly gitAdvertisements = new Map<string, CachedGitResponse>();
+  /** How many times the fake has started `git http-backend`: what it could not answer from memory. */
+  gitBackendRuns = 0;
   /** Every way the fake or its clients strayed from GitHub's OpenAPI description. Tests expect it empty. */
   readonly violations: string[] = [];
   readonly faults: GitHubFault[] = [];
@@ -279,6 +283,7 @@ export class FakeGitHub {
       this.server.closeAllConnections();
       this.server.close(() => resolve());
     });
+    this.repo?.close();
   }
 
   get repoDir(): string {
@@ -632,6 +637,8 @@ export class FakeGitHub {
       query: url.search.replace(/^\?/, ''),
       remoteUser: principal.login,
       capabilities: this.gitCapabilities,
+      advertisements: { gitDir: this.repoDir, answers: this.gitAdvertisements },
+      onBackendRun: () => void this.gitBackendRuns++,
       peek: peek.onChunk,
       // Read by the repository's pre-receive hook (see bare-repo.ts).
       extraEnv: {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +56,67 @@ describe('git over HTTP', () => {
     const denied = await gitIn(undefined, ['ls-remote', gh.cloneUrl], gh.actionsToken({ issues: 'write' }));
     expect(denied.code).not.toBe(0);
     expect(gh.gitRequests.at(-1)).toMatchObject({ status: 403 });
+  });
+
+  it('answers a repeated ref listing from memory only while no ref moves, whoever moves it', async () => {
+    const gh = await fakeForTest();
+    const token = gh.userToken('acme');
+    const list = async () => {
+      const r = await gitIn(undefined, ['ls-remote', gh.cloneUrl], token);
+      expect(r.code).toBe(0);
+      return r.stdout;
+    };
+    const first = await list();
+    const runs = gh.gitBackendRuns;
+    // Same refs, same question: the same bytes, without starting git.
+    expect(await list()).toBe(first);
+    expect(gh.gitBackendRuns).toBe(runs);
+
+    // A ref moved by the fake itself (a seeded commit).
+    const sha = await seedBranch(gh, 'later', { 'later.txt': 'new\n' });
+    const second = await list();
+    expect(second).toContain(`${sha}\trefs/heads/later`);
+    expect(gh.gitBackendRuns).toBe(runs + 1);
+
+    // A ref moved behind the fake's back, straight in the bare repository, and moved back.
+    await git(['update-ref', 'refs/heads/elsewhere', sha], { cwd: gh.repoDir });
+    expect(await list()).toContain(`${sha}\trefs/heads/elsewhere`);
+    await git(['update-ref', '-d', 'refs/heads/elsewhere'], { cwd: gh.repoDir });
+    expect(await list()).toBe(second);
+    // Packed refs count as much as loose ones.
+    await git(['pack-refs', '--all'], { cwd: gh.repoDir });
+    await git(['update-ref', 'refs/heads/later', (await bareSha(gh, 'main'))!], { cwd: gh.repoDir });
+    expect(await list()).not.toContain(`${sha}\trefs/heads/later`);
+
+    // A push's advertisement (protocol v0, the refs themselves) follows the refs too.
+    const dir = await cloneWith(gh, token);
+    await commitFiles(dir, { 'p.txt': 'one\n' }, 'One');
+    expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/pushed'], token)).code).toBe(0);
+    const tip = await commitFiles(dir, { 'p.txt': 'two\n' }, 'Two');
+    expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD:refs/heads/pushed'], token)).code).toBe(0);
+    expect(await bareSha(gh, 'pushed')).toBe(tip);
+    // The second push was told where `pushed` stood: a stale answer would make it a non-fast-forward.
+    expect((await gitIn(dir, ['push', '--quiet', 'origin', 'HEAD~1:refs/heads/pushed'], token)).code).not.toBe(0);
+  });
+
+  it('takes a client that goes away halfway through its request body in its stride', async () => {
+    const gh = await fakeForTest();
+    const auth = `Basic ${Buffer.from(`x-access-token:${gh.userToken('acme')}`).toString('base64')}`;
+    const answered = new Promise<void>((resolve) => {
+      const req = request(`${gh.cloneUrl}/git-upload-pack`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2' },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      // Half of "command=ls-refs", then the connection is cut.
+      req.write('0014command=ls', () => setTimeout(() => req.destroy(), 50));
+    });
+    await answered;
+    await expect.poll(() => gh.gitRequests.length).toBe(1);
+    expect(gh.violations).toEqual([]);
+    // And the fake goes on serving.
+    expect((await gitIn(undefined, ['ls-remote', gh.cloneUrl], gh.userToken('acme'))).code).toBe(0);
   });
 
   it('refuses a clone with a workflow token that lacks contents: read', async () => {

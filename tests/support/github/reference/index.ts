@@ -17,6 +17,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { endpoints, operationKey } from './endpoints';
 import { compileRouteTemplate, matchRouteTemplate, type RouteMatch, type RouteTemplate } from './route-template';
+import { loadOrCompile } from './validator-cache';
 
 export interface OperationMatch {
   key: string;
@@ -74,10 +75,19 @@ export const referenceVersions: { openapi: string; webhooks: string } = {
   webhooks: webhooks.version,
 };
 
-function createAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes });
+interface ValidatorCompiler {
+  ajv: Ajv;
+  /** What shapes the compiled code: part of a cached validator's name (validator-cache.ts). */
+  options: object;
+}
+
+function createAjv(coerceTypes: boolean): ValidatorCompiler {
+  // code.source keeps each validator's code, so it can be written out for the next test file.
+  const options = { strict: false, allErrors: true, coerceTypes, code: { source: true } };
+  const ajv = new Ajv(options);
+  // All of ajv-formats' formats (its version is part of a cached validator's name too).
   addFormats(ajv);
-  return ajv;
+  return { ajv, options };
 }
 
 const bodyAjv = createAjv(false);
@@ -141,10 +151,10 @@ export function matchOperation(method: string, pathname: string): OperationMatch
 
 const validatorCache = new Map<string, ValidateFunction>();
 
-function cachedValidator(cacheKey: string, ajv: Ajv, schema: () => JsonSchema): ValidateFunction {
+function cachedValidator(cacheKey: string, compiler: ValidatorCompiler, schema: () => JsonSchema): ValidateFunction {
   let validate = validatorCache.get(cacheKey);
   if (!validate) {
-    validate = ajv.compile(schema());
+    validate = loadOrCompile(compiler.ajv, compiler.options, schema());
     validatorCache.set(cacheKey, validate);
   }
   return validate;
