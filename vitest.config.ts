@@ -6,9 +6,10 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
-    // Scenario tests wait on child processes and loopback I/O, so one more worker than cores pays off; more than that only slows
-    // every job down (each scenario costs ~10 CPU-seconds, about one core while it runs) and stretches the timing scenarios rely on.
-    maxWorkers: 3,
+    // Scenario tests wait on child processes and loopback I/O: one scenario keeps about 0.6 of a core busy, so on
+    // this 2-core machine 3 workers left a third of it idle (844 s wall, 1.5 cores used) and 4 fill it (636 s, all
+    // passing; docs/PERFORMANCE.md, "Test time").
+    maxWorkers: 4,
     // The longest files first, from tests/durations.json, so the suite does not end waiting on one long file (slowest-first.ts).
     sequence: { sequencer: SlowestFirst },
     testTimeout: 360_000,
