@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { DURATIONS_FILE, expectedSeconds, readDurations } from './test-durations';
+import { DURATIONS_FILE, expectedSeconds, readDurations } from './test-durations.js';
 
 /**
  * Test files in the order that finishes the suite soonest on a few workers: the longest first, the
