@@ -117,7 +117,10 @@ export class GitStateStore implements StateStore {
 
   /**
    * Pushes the carried commit to its branch, with `refs` (the state's own commit) in the same
-   * atomic push: GitHub takes every ref or none. A rejection of the branch itself (another push
+   * atomic push: GitHub takes every ref or none (its receive-pack reports the `atomic` capability
+   * and commits the refs in one transaction: github/spokes-receive-pack#18; the offline world's
+   * git receive-pack does the same). A server without it fails the push with git's "does not
+   * support --atomic push", which the job shows. A rejection of the branch itself (another push
    * moved it) is BranchMoved; any other rejection is the state's, and the caller's retry handles it.
    */
   private async pushCarried(carry: NonNullable<WriteOptions['carry']>, refs: string[]): Promise<void> {
