@@ -308,7 +308,12 @@ export async function planCheckSaw(ctx: StepContext, issue: number, run: number,
   const p = d?.pending;
   if (!d || !p || p.issue !== issue || p.run !== run || snapshot.confirmedAt === undefined || snapshot.confirmedAt < p.editedAt) return;
   d.pending = undefined;
-  if (readRun(snapshot, issue, run)?.version !== p.version) await syncPlanComment(ctx, issue, run);
+  if (readRun(snapshot, issue, run)?.version === p.version) return;
+  await syncPlanComment(ctx, issue, run).catch((e: unknown) => {
+    // Still owed: the job's end (settlePlanCheck) tries again, unless a newer edit replaced it meanwhile.
+    d.pending ??= p;
+    throw e;
+  });
 }
 
 /** The job's end: the pending check is made now, with GitHub asked, and the job edits at once from here on. */

@@ -207,8 +207,11 @@ async function runTask(
       const fresh = looked ? teamFreshness() : SEEN;
       looked = true;
       const seen = await ctx.state.load(prefix, fresh);
-      // A look GitHub answered also makes the check put off after the job's last plan comment edit.
-      await planCheckSaw(ctx, issue, run, seen);
+      // A look GitHub answered also makes the check put off after the job's last plan comment edit. The
+      // worker's turn does not hang on the comment: a failed render stays pending for the job's end.
+      await planCheckSaw(ctx, issue, run, seen).catch((e: unknown) =>
+        ctx.log.warn(`could not bring the plan comment up to date between turns (tried again at the job's end): ${e instanceof Error ? e.message : String(e)}`),
+      );
       return readInbox(seen, issue, run, taskId);
     },
   };

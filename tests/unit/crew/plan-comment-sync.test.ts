@@ -211,6 +211,24 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       expect(asked.count).toBe(3);
     });
 
+    it('a render the look calls for that fails stays owed, and the job’s end makes it', async () => {
+      const a = crossed();
+      confirming(a);
+      deferPlanChecks(a);
+      await syncPlanComment(a, run.issue, run.run);
+      expect(landed).toEqual([2, 1]);
+      const update = a.forge.updateComment.bind(a.forge);
+      a.forge.updateComment = async () => {
+        throw new Error('GitHub is down');
+      };
+      await expect(planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }))).rejects.toThrow(
+        'GitHub is down',
+      );
+      a.forge.updateComment = update;
+      await settlePlanCheck(a);
+      expect(landed).toEqual([2, 1, 2]);
+    });
+
     it('when nothing crossed the edit, neither the look nor the job’s end renders again', async () => {
       const a = job();
       const asked = confirming(a);
