@@ -130,10 +130,12 @@ describe('a chain of tasks runs in one work job', () => {
       expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual([`work (t1)@${checkpoint}`]);
       // The killed job had gone on to t2 itself: the kill landed in the chain, not in a job of t2's own.
       // From `task-pushed` on, t2's record has landed in the same push as its work and claimed t3 for
-      // this job, which a cancelled job takes up only to save it and stop; a lost one never does.
+      // this job. A cancelled job takes t3 up only to save it and stop, if it gets that far before the
+      // runner's SIGTERM and kill (a race on a busy machine: both ends are the same run); a lost one never does.
       const chained = r.jobs.find((j) => j.killedAt)!.chained!;
       expect(chained[0]).toBe('t2');
-      expect(chained).toEqual(checkpoint === 'task-pushed' && mode === 'cancel' ? ['t2', 't3'] : ['t2']);
+      if (checkpoint === 'task-pushed' && mode === 'cancel') expect([['t2'], ['t2', 't3']]).toContainEqual(chained);
+      else expect(chained).toEqual(['t2']);
       expect(outcome).toEqual(baseline.outcome);
       expect(r.pulls).toHaveLength(1);
     },
