@@ -160,6 +160,19 @@ export function taskClaim(ctx: StepContext, by: 'this-run' | 'dispatch', at = no
   return { runId: by === 'dispatch' ? `dispatch:${claimNonce}` : ctx.runId, nonce: claimNonce, at };
 }
 
+/**
+ * Whether this workflow run holds a task's claim: one it took, or, in a dispatched run, the
+ * dispatch's own (`dispatch:<nonce>`), which its legs work under until one of them has taken
+ * them all for the run (work.ts, takeDispatchedClaims).
+ */
+export function holdsClaim(ctx: StepContext, claim: TaskClaim | null | undefined): boolean {
+  if (!claim) return false;
+  if (claim.runId === ctx.runId) return true;
+  return (
+    ctx.event.kind === 'dispatch' && !!ctx.event.inputs.nonce && claim.runId === `dispatch:${ctx.event.inputs.nonce}` && claim.nonce === ctx.event.inputs.nonce
+  );
+}
+
 /** Starts tasks in a new workflow run: the dispatch carries the nonce of the claim they were taken for (none: the finishing dispatch). */
 export async function dispatchTasks(ctx: StepContext, issue: number, run: number, tasks: string[], claim?: TaskClaim): Promise<void> {
   await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(tasks), nonce: claim?.nonce ?? nonce() });

@@ -1,6 +1,6 @@
 import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
 import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
-import { CrewError, dispatchTasks, nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { CrewError, dispatchTasks, holdsClaim, nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { sentence } from '../domain/surface';
 
 /**
@@ -26,7 +26,7 @@ export async function saveInterruptedAttempt(
   const head = await ctx.repo.head();
   await updateView(ctx, issue, run, `${task.id} interrupted`, (view, tx) => {
     const mine = view.tasks.get(task.id);
-    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return;
+    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying') || !holdsClaim(ctx, mine.claim)) return;
     const now = nowIso(ctx);
     writeTask(tx, issue, run, {
       ...mine,
@@ -70,7 +70,7 @@ export async function continueInNewJob(
   const claim = taskClaim(ctx, 'dispatch');
   const handedOver = await updateView(ctx, issue, run, `${task.id} continues in a new job`, (view, tx) => {
     const mine = view.tasks.get(task.id);
-    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying') || mine.claim?.runId !== ctx.runId) return false;
+    if (!mine || (mine.status !== 'running' && mine.status !== 'retrying') || !holdsClaim(ctx, mine.claim)) return false;
     if (view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') return false;
     writeTask(tx, issue, run, {
       ...mine,

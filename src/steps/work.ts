@@ -8,7 +8,7 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
-import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE } from '../domain/run-state';
+import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE, type RunView, type TaskRecord } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-files';
@@ -24,6 +24,7 @@ import {
   syncPlanComment,
   updateView,
   updateViewFrom,
+  viewIn,
   type StepContext,
 } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
@@ -35,21 +36,52 @@ import { promptWithInstructions } from './agent-instructions';
 import { sentence } from '../domain/surface';
 
 /**
- * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it. The
- * first job to present that nonce takes the claim for its workflow run, so resume can
- * tell a live worker from a dispatch that never started, and a repeated dispatch
- * starts nothing twice.
+ * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it; the
+ * dispatch carries that nonce, and a stale or repeated one (the claim has moved on) starts nothing.
+ * The claims are taken for this workflow run, so resume can tell a live worker from a dispatch
+ * that never started. Its matrix legs all start at once and share the run's id, so one write
+ * takes every task of the dispatch, made by the leg of the first task still waiting for it: one
+ * leg per leg writing at the same moment would race N ways on crew/state (#17's retries).
  */
-async function takeDispatchedClaim(ctx: StepContext, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
-  // The job read the state a moment ago to find the task: the write starts from that tip.
-  return updateViewFrom(SEEN, ctx, issue, run, `start ${taskId}`, (v, tx) => {
+async function takeDispatchedClaims(ctx: StepContext, view: RunView, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
+  const waiting = (t: TaskRecord | undefined): t is TaskRecord =>
+    !!t && (t.status === 'running' || t.status === 'retrying') && t.claim?.nonce === claimNonce && t.claim.runId.startsWith('dispatch:');
+  const held = (v: RunView) => {
     const t = v.tasks.get(taskId);
-    if ((v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying') || !t.claim) return false;
-    if (t.claim.runId === ctx.runId) return true; // this workflow run already took it (a re-run of the job)
-    if (t.claim.nonce !== claimNonce || !t.claim.runId.startsWith('dispatch:')) return false;
-    writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
-    return true;
+    // this workflow run already took it (its first leg, or a re-run of the job)
+    return (
+      (v.run.phase === 'EXECUTING' || v.run.phase === 'ESCALATING') &&
+      !!t &&
+      (t.status === 'running' || t.status === 'retrying') &&
+      t.claim?.runId === ctx.runId
+    );
+  };
+  if (held(view)) return true;
+  if (!waiting(view.tasks.get(taskId))) return false;
+  const dispatched = dispatchedTasks(ctx, taskId);
+  const writer = dispatched.find((id) => waiting(view.tasks.get(id)));
+  // Another leg writes for this one; the claim is ours by its nonce meanwhile (advance and resume know it).
+  if (writer !== taskId) return true;
+  // The job read the state a moment ago to find the task: the write starts from that tip.
+  return updateViewFrom(SEEN, ctx, issue, run, `start ${dispatched.join(' ')}`, (v, tx) => {
+    if (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') return false;
+    for (const id of dispatched) {
+      const t = v.tasks.get(id);
+      if (waiting(t)) writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
+    }
+    return held(viewIn(tx, issue, run));
   });
+}
+
+/** The tasks this workflow run was dispatched for (the `tasks` input), this leg's first if the input is unreadable. */
+function dispatchedTasks(ctx: StepContext, taskId: string): string[] {
+  try {
+    const list: unknown = JSON.parse(ctx.event.kind === 'dispatch' ? (ctx.event.inputs.tasks ?? '') : '');
+    if (Array.isArray(list) && list.every((id) => typeof id === 'string') && list.includes(taskId)) return list as string[];
+  } catch {
+    // a hand-made dispatch: this leg takes its own task
+  }
+  return [taskId];
 }
 
 /**
@@ -132,7 +164,7 @@ async function runTask(
     ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);
     return;
   }
-  if (!job.chained && ctx.event.kind === 'dispatch' && !(await takeDispatchedClaim(ctx, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
+  if (!job.chained && ctx.event.kind === 'dispatch' && !(await takeDispatchedClaims(ctx, view, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
     ctx.log.info(`the dispatch for ${taskId} is stale (another job holds it, or it finished); nothing to do`);
     return;
   }

@@ -396,6 +396,80 @@ describe('the work step, in-process against the fakes', () => {
     });
   });
 
+  describe('a dispatch that starts two tasks: its legs share one workflow run', () => {
+    const CLAIM = { runId: 'dispatch:n9', nonce: 'n9', at: '2026-11-21T00:00:00Z' };
+    const DISPATCHABLE =
+      'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\n      run: { required: true }\n      tasks: { required: true }\n      nonce: { required: true }\njobs: {}\n';
+    const dispatched = (ctx: StepContext, task: string): StepContext => ({
+      ...ctx,
+      settings: { ...ctx.settings, task },
+      event: { kind: 'dispatch', inputs: { issue: String(ISSUE), run: String(RUN), tasks: '["t1","t2"]', nonce: 'n9' } },
+    });
+    /** Pushes to crew/state so far (this harness's store does not carry a branch with them). */
+    const statePushes = () => gh.gitRequests.filter((r) => r.kind === 'push' && r.refs?.includes('refs/heads/crew/state'));
+    const claimOf = async (id: string) => (await taskRecord(id)).claim;
+    async function seedDispatch(): Promise<void> {
+      // The last task to settle dispatches a run to finish the run.
+      await gh.repo.writeCommit({ branch: 'main', files: { '.github/workflows/crew.yml': DISPATCHABLE }, message: 'the workflow' });
+      await seed({ claim: CLAIM });
+      const t2 = await taskRecord('t2');
+      await stateStore('dispatch').update(`issue-${ISSUE}/`, 'both dispatched', (tx) => writeTask(tx, ISSUE, RUN, { ...t2, claim: CLAIM }));
+    }
+    /** Writes a note, then reports; each request to the model first looks at the state. */
+    const noteThenReport = (seen: Array<Promise<unknown>> = [], look: () => Promise<unknown> = async () => undefined) =>
+      scripted((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', FULL_REPORT)]), {
+        onRequest: () => void seen.push(look()),
+      });
+
+    it('the leg of the first task takes both claims for the workflow run in one write; the other leg writes nothing to start', async () => {
+      await seedDispatch();
+      const before = statePushes().length;
+      const seen: Array<Promise<unknown>> = [];
+      const look = async () => [await claimOf('t1'), await claimOf('t2')];
+      await work(dispatched(await job(noteThenReport(seen, look), 'max_retries: 0\n'), 't1'));
+      // When t1's worker first asked the model, both tasks were held by this workflow run.
+      const held = { runId: RUN_ID, nonce: 'n9' };
+      expect(await seen[0]).toEqual([expect.objectContaining(held), expect.objectContaining(held)]);
+      expect(statePushes().length - before).toBe(2); // the claims, then t1's record
+
+      const after = statePushes().length;
+      await work(dispatched(await job(noteThenReport(), 'max_retries: 0\n'), 't2'));
+      expect(statePushes().length - after).toBe(1); // its record only
+      expect(await taskRecord('t1')).toMatchObject({ status: 'success' });
+      expect(await taskRecord('t2')).toMatchObject({ status: 'success' });
+    });
+
+    it('a leg that starts before the first one has written works under the dispatch’s claim, and writes only its record', async () => {
+      await seedDispatch();
+      const before = statePushes().length;
+      const seen: Array<Promise<unknown>> = [];
+      await work(
+        dispatched(
+          await job(
+            noteThenReport(seen, () => claimOf('t2')),
+            'max_retries: 0\n',
+          ),
+          't2',
+        ),
+      );
+      expect(await seen[0]).toEqual(CLAIM);
+      expect(statePushes().length - before).toBe(1); // its record only
+      expect(await taskRecord('t2')).toMatchObject({ status: 'success' });
+      expect(await claimOf('t1')).toEqual(CLAIM); // still the first leg's to take
+    });
+
+    it('a stale dispatch (the claim has moved on to another nonce) starts nothing and writes nothing', async () => {
+      await seedDispatch();
+      const before = statePushes().length;
+      const model = scripted(() => [use('report_result', FULL_REPORT)]);
+      const ctx = await job(model, 'max_retries: 0\n');
+      await work({ ...dispatched(ctx, 't2'), event: { kind: 'dispatch', inputs: { issue: String(ISSUE), run: String(RUN), tasks: '["t2"]', nonce: 'old' } } });
+      expect(model.requests).toHaveLength(0);
+      expect(statePushes().length).toBe(before);
+      expect(await claimOf('t2')).toEqual(CLAIM);
+    });
+  });
+
   describe('the job’s time limit comes before the task’s', () => {
     const WORKFLOW =
       'on:\n  workflow_dispatch:\n    inputs:\n      issue: { required: true }\n      run: { required: true }\n      tasks: { required: true }\n      nonce: { required: true }\njobs: {}\n';
