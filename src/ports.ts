@@ -125,6 +125,24 @@ export interface Forge {
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
   workflowRunActive(runId: string): Promise<boolean | undefined>;
+  /**
+   * The tasks whose `work` legs started in workflow run `runId` (the shipped workflow names a leg
+   * `work (<task>)`). A dispatched run's claims stay `dispatch:<nonce>` while its legs work, so this
+   * is how its advance job tells a leg that was lost from one that never started.
+   */
+  workLegsStarted(runId: string): Promise<string[]>;
+  /**
+   * The tasks with a `work` leg still going in a run of crew's dispatches created since `since`
+   * (ISO time), whichever issue's: how `/crew resume` leaves a dispatched task to a worker that may
+   * still hold it. Task ids repeat across issues, so a match may be another issue's task.
+   */
+  workLegsRunning(since: string): Promise<string[]>;
+  /**
+   * The workflow runs of crew's dispatches created since `since` and before run `runId` (a lower id)
+   * with a `work (<task>)` job still going. A leg of a dispatch repeated with the same nonce (a retry
+   * of a dispatch whose answer was lost) finds the first one's run here, and waits for it.
+   */
+  earlierWorkLegs(task: string, since: string, runId: string): Promise<string[]>;
   /** The failed jobs of a workflow run (at most `limit`, first failed first). Needs `actions: read`. */
   failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
   /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
@@ -404,6 +422,8 @@ export interface LocalForgeHooks {
   onComment?(comment: CommentInfo & { edited: boolean }): void;
   dispatch(inputs: Record<string, string>): void;
   workflowRunActive(runId: string): boolean;
+  workLegsStarted(runId: string): string[];
+  workLegsRunning(): string[];
 }
 
 /** The Forge at the terminal: the person's replies are comments too, so they are checked as on GitHub. */

@@ -189,3 +189,12 @@ export async function playWorkflowRun(event: WorkflowEvent, runner: JobRunner): 
   }
   return done;
 }
+
+/**
+ * The crew task of a `work` matrix leg, from the name GitHub gives the leg: `work (<task>)` (a
+ * matrix of one key). Empty for any other job, or a job the workflow renamed.
+ */
+export function workLegTask(jobName: string): string[] {
+  const m = /^work \(([^()]+)\)$/.exec(jobName);
+  return m ? [m[1]!] : [];
+}

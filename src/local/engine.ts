@@ -70,6 +70,9 @@ export class LocalEngine {
   readonly state: RunFolders;
   readonly forge: TerminalForge;
   private readonly active = new Set<string>();
+  /** The `work` legs each workflow run started, and those of dispatched runs still going (by run/task). */
+  private readonly legs = new Map<string, Set<string>>();
+  private readonly runningLegs = new Map<string, string>();
   private readonly inflight = new Set<Promise<void>>();
   private seq = 0;
   private readonly shown = new Set<number>();
@@ -83,6 +86,8 @@ export class LocalEngine {
     this.forge = o.adapters.forge(this.runDir, o.base.branch, {
       dispatch: (inputs) => this.start({ kind: 'dispatch', inputs }),
       workflowRunActive: (id) => this.active.has(id),
+      workLegsStarted: (id) => [...(this.legs.get(id) ?? [])],
+      workLegsRunning: () => [...new Set([...this.runningLegs.values()])],
       onComment: (c) => {
         // The plan comment is the live view; the report and the retrospective are summed up at the end and kept as files.
         if (
@@ -163,6 +168,11 @@ export class LocalEngine {
   private async job(step: keyof typeof STEPS, event: CrewEvent, runId: string, extra: JobInputs): Promise<{ ok: boolean; outputs: Record<string, string> }> {
     const label = extra.task ?? step;
     const outputs: Record<string, string> = {};
+    const leg = step === 'work' && extra.task ? `${runId}/${extra.task}` : undefined;
+    if (leg) {
+      this.legs.set(runId, (this.legs.get(runId) ?? new Set()).add(extra.task!));
+      if (event.kind === 'dispatch') this.runningLegs.set(leg, extra.task!);
+    }
     const log = this.log(label);
     const { repo, remote, dispose } = await this.o.adapters.checkout(join(this.o.worktrees, `${runId}-${label}`), this.o.base.sha);
     // The model is shared by every job of the run: this job reports only the failovers made while it ran.
@@ -199,6 +209,7 @@ export class LocalEngine {
       await reportFailure(ctx, e);
       return { ok: false, outputs };
     } finally {
+      if (leg) this.runningLegs.delete(leg);
       await dispose();
     }
   }

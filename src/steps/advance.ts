@@ -17,6 +17,7 @@ import {
   CrewError,
   dispatchTasks,
   failRun,
+  holdsClaim,
   integrationBranchOf,
   loadView,
   nowIso,
@@ -51,16 +52,21 @@ export async function advance(ctx: StepContext): Promise<void> {
     const cancelled = ctx.settings.workResult === 'cancelled';
     const now = nowIso(ctx);
     const claim = taskClaim(ctx, 'dispatch', now);
+    // A dispatch's legs work under its claims (`dispatch:<nonce>`) without taking them, so those are
+    // this run's only for legs that started: a workflow that routes dispatches wrongly starts none.
+    const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && holdsClaim(ctx, t.claim));
+    const started = new Set(dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []);
+    const ours = (t: TaskRecord) => t.claim?.runId === ctx.runId || (holdsClaim(ctx, t.claim) && started.has(t.id));
     // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
     // What that worker pushed before it died is taken; only what never reached the branch runs again.
     const pushed = new Map<string, 'retry' | 'none'>();
     for (const t of view.tasks.values()) {
-      if ((t.status !== 'running' && t.status !== 'retrying') || t.claim?.runId !== ctx.runId) continue;
+      if ((t.status !== 'running' && t.status !== 'retrying') || !ours(t)) continue;
       const taken = await takePushedResult(ctx, issue, run, t);
       if (taken !== 'recorded') pushed.set(t.id, taken);
     }
     const step = await updateView(ctx, issue, run, `advance`, (v, tx) => {
-      const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim?.runId === ctx.runId && pushed.has(t.id));
+      const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
       // An attempt that never reached the branch does not count against the task.
       const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
       if (cancelled && lost.length) {

@@ -173,6 +173,13 @@ export function holdsClaim(ctx: StepContext, claim: TaskClaim | null | undefined
   );
 }
 
+/**
+ * A dispatched run is created after the claim it carries, by GitHub's clock; the claim's time is a
+ * runner's. Both keep NTP time, so this margin is generous; a wider one only makes crew look at
+ * more runs' jobs.
+ */
+export const DISPATCH_CLOCK_SKEW_MS = 30_000;
+
 /** Starts tasks in a new workflow run: the dispatch carries the nonce of the claim they were taken for (none: the finishing dispatch). */
 export async function dispatchTasks(ctx: StepContext, issue: number, run: number, tasks: string[], claim?: TaskClaim): Promise<void> {
   await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(tasks), nonce: claim?.nonce ?? nonce() });

@@ -8,13 +8,14 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
-import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE, type RunView, type TaskRecord } from '../domain/run-state';
+import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
-import { planOf, readAttemptHistory, taskOf, writeTask } from '../state/run-files';
+import { planOf, readAttemptHistory, taskOf } from '../state/run-files';
 import {
   CrewError,
   deferPlanChecks,
+  DISPATCH_CLOCK_SKEW_MS,
   loadView,
   nonce,
   nowIso,
@@ -23,8 +24,6 @@ import {
   settlePlanCheck,
   syncPlanComment,
   updateView,
-  updateViewFrom,
-  viewIn,
   type StepContext,
 } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
@@ -36,52 +35,43 @@ import { promptWithInstructions } from './agent-instructions';
 import { sentence } from '../domain/surface';
 
 /**
- * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it; the
- * dispatch carries that nonce, and a stale or repeated one (the claim has moved on) starts nothing.
- * The claims are taken for this workflow run, so resume can tell a live worker from a dispatch
- * that never started. Its matrix legs all start at once and share the run's id, so one write
- * takes every task of the dispatch, made by the leg of the first task still waiting for it: one
- * leg per leg writing at the same moment would race N ways on crew/state (#17's retries).
+ * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it, and the
+ * dispatch carries that nonce: a stale or repeated one (the claim has moved on) starts nothing.
+ * The leg writes nothing to take it. Every write to crew/state races every other job's, and a
+ * claim write at each dispatched job's start was the most of them at `max_parallel` 10 (#17's
+ * retries). Who holds such a claim is asked of GitHub instead: this run's advance job lists the
+ * legs that started (Forge.workLegsStarted), `/crew resume` the legs still going (workLegsRunning).
  */
-async function takeDispatchedClaims(ctx: StepContext, view: RunView, issue: number, run: number, taskId: string, claimNonce: string): Promise<boolean> {
-  const waiting = (t: TaskRecord | undefined): t is TaskRecord =>
-    !!t && (t.status === 'running' || t.status === 'retrying') && t.claim?.nonce === claimNonce && t.claim.runId.startsWith('dispatch:');
-  const held = (v: RunView) => {
-    const t = v.tasks.get(taskId);
-    // this workflow run already took it (its first leg, or a re-run of the job)
-    return (
-      (v.run.phase === 'EXECUTING' || v.run.phase === 'ESCALATING') &&
-      !!t &&
-      (t.status === 'running' || t.status === 'retrying') &&
-      t.claim?.runId === ctx.runId
-    );
-  };
-  if (held(view)) return true;
-  if (!waiting(view.tasks.get(taskId))) return false;
-  const dispatched = dispatchedTasks(ctx, taskId);
-  const writer = dispatched.find((id) => waiting(view.tasks.get(id)));
-  // Another leg writes for this one; the claim is ours by its nonce meanwhile (advance and resume know it).
-  if (writer !== taskId) return true;
-  // The job read the state a moment ago to find the task: the write starts from that tip.
-  return updateViewFrom(SEEN, ctx, issue, run, `start ${dispatched.join(' ')}`, (v, tx) => {
-    if (v.run.phase !== 'EXECUTING' && v.run.phase !== 'ESCALATING') return false;
-    for (const id of dispatched) {
-      const t = v.tasks.get(id);
-      if (waiting(t)) writeTask(tx, issue, run, { ...t, claim: { runId: ctx.runId, nonce: claimNonce, at: nowIso(ctx) } });
-    }
-    return held(viewIn(tx, issue, run));
-  });
+function dispatchedClaimHeld(ctx: StepContext, view: RunView, taskId: string, claimNonce: string): boolean {
+  const t = view.tasks.get(taskId);
+  if ((view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying')) return false;
+  // Also a claim this workflow run holds by its id: a re-run of the job after it chained or was handed a task.
+  return t.claim?.runId === ctx.runId || (!!claimNonce && t.claim?.nonce === claimNonce && t.claim.runId === `dispatch:${claimNonce}`);
 }
 
-/** The tasks this workflow run was dispatched for (the `tasks` input), this leg's first if the input is unreadable. */
-function dispatchedTasks(ctx: StepContext, taskId: string): string[] {
-  try {
-    const list: unknown = JSON.parse(ctx.event.kind === 'dispatch' ? (ctx.event.inputs.tasks ?? '') : '');
-    if (Array.isArray(list) && list.every((id) => typeof id === 'string') && list.includes(taskId)) return list as string[];
-  } catch {
-    // a hand-made dispatch: this leg takes its own task
+/** How often a leg waiting for an earlier leg of the same dispatch asks GitHub again (time-scaled). */
+const EARLIER_LEG_POLL_MS = 30_000;
+
+/**
+ * A dispatch repeated with the same nonce (a retry whose first answer was lost, or a person's
+ * replay) starts a second run whose leg passes the nonce check while the first leg works. The
+ * later run waits for the earlier one's `work (<task>)` job to end, then looks again: the task
+ * is recorded (nothing to do) or still waits for a worker (this leg takes it). A leg of another
+ * issue's task with the same id only delays this one.
+ */
+async function noEarlierLeg(ctx: StepContext, issue: number, run: number, view: RunView, taskId: string, claimNonce: string): Promise<boolean> {
+  const claim = view.tasks.get(taskId)?.claim;
+  if (!claim || claim.runId === ctx.runId) return true;
+  const since = new Date(Date.parse(claim.at) - DISPATCH_CLOCK_SKEW_MS).toISOString();
+  for (;;) {
+    const earlier = await ctx.forge.earlierWorkLegs(taskId, since, ctx.runId);
+    if (!earlier.length) return true;
+    ctx.log.info(
+      `${taskId}: workflow run ${earlier.join(', ')} has a work job for ${taskId} still going (maybe a first run of this same dispatch); waiting for it to end`,
+    );
+    await ctx.clock.sleep(EARLIER_LEG_POLL_MS * timeScale());
+    if (ctx.cancellation?.aborted || !dispatchedClaimHeld(ctx, await loadView(ctx, issue, run), taskId, claimNonce)) return false;
   }
-  return [taskId];
 }
 
 /**
@@ -164,7 +154,11 @@ async function runTask(
     ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);
     return;
   }
-  if (!job.chained && ctx.event.kind === 'dispatch' && !(await takeDispatchedClaims(ctx, view, issue, run, taskId, ctx.event.inputs.nonce ?? ''))) {
+  if (
+    !job.chained &&
+    ctx.event.kind === 'dispatch' &&
+    !(dispatchedClaimHeld(ctx, view, taskId, ctx.event.inputs.nonce ?? '') && (await noEarlierLeg(ctx, issue, run, view, taskId, ctx.event.inputs.nonce ?? '')))
+  ) {
     ctx.log.info(`the dispatch for ${taskId} is stale (another job holds it, or it finished); nothing to do`);
     return;
   }

@@ -142,3 +142,37 @@ describe('a chain of tasks runs in one work job', () => {
     360_000,
   );
 });
+
+// A dispatched run's legs work under the dispatch's claim without writing to take it (the writes all
+// jobs made at once were most of #17's state-write races). `/crew resume` asks GitHub which dispatched
+// legs are still going instead, and leaves their tasks to them rather than start a second worker.
+describe('a dispatched task whose worker is still going', () => {
+  it('is left to it by /crew resume, which says so: no second worker, one pull request', async () => {
+    let workerRequests: Record<string, number> = {};
+    const s = dagScenario('fan-out, resumed mid-task', [
+      { id: 'a', deps: [], ms: 1_000 },
+      { id: 'b', deps: ['a'], ms: 600_000 }, // t2: 6 s at the tests' time scale, long enough to resume during it
+      { id: 'c', deps: ['a'], ms: 1_000 },
+    ]);
+    s.timeline = [
+      { comment: '/crew run', author: 'maintainer', wait: { model: { role: 'worker', task: 't2', requests: 2 }, timeout_ms: 120_000 } },
+      { comment: '/crew resume', author: 'maintainer', wait: 'idle' },
+    ];
+    const r = await runScenario(s, {
+      baseDir: PROJECT_ROOT,
+      hooks: {
+        beforeClose: async ({ anthropic }) => {
+          workerRequests = {};
+          for (const q of anthropic.requests.filter((x) => x.role === 'worker')) workerRequests[q.task!] = (workerRequests[q.task!] ?? 0) + 1;
+        },
+      },
+    });
+    expectFaithful(r);
+    // t1 runs in route's run and unblocks t2 and t3 at once: one dispatch starts both.
+    expect(workJobs(r).map((j) => j.name)).toEqual(['work (t1)', 'work (t2)', 'work (t3)']);
+    const left = r.issue.comments.find((c) => /is left to the dispatched workflow run/.test(c.body));
+    expect(left?.body).toMatch(/^`t2` is left to the dispatched workflow run that may still be working on it/);
+    expect(workerRequests).toEqual({ t1: 3, t2: 3, t3: 3 });
+    expect(r.pulls).toHaveLength(1);
+  }, 360_000);
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../../clock';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
+import { workLegTask } from '../../domain/workflow-jobs';
 import {
   PullRequestsNotAllowed,
   type Clock,
@@ -424,6 +425,49 @@ export class GitHubForge implements Forge {
       if (status(e) === 404) return false;
       throw e;
     }
+  }
+
+  async workLegsStarted(runId: string): Promise<string[]> {
+    if (!/^\d+$/.test(runId)) return [];
+    const jobs = await this.gh
+      .paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: Number(runId), filter: 'latest', per_page: 100 })
+      .catch((e: unknown) => {
+        if (status(e) === 404) return []; // no such run: it started nothing
+        throw e;
+      });
+    return jobs.filter((j) => j.started_at && j.conclusion !== 'skipped').flatMap((j) => workLegTask(j.name));
+  }
+
+  async earlierWorkLegs(task: string, since: string, runId: string): Promise<string[]> {
+    if (!/^\d+$/.test(runId)) return [];
+    const runs = (await this.dispatchedRunsSince(since)).filter((r) => r.id < Number(runId));
+    const going = await Promise.all(runs.map(async (r) => ((await this.legsGoing(r.id)).includes(task) ? [String(r.id)] : [])));
+    return going.flat();
+  }
+
+  /** In-progress runs of crew's own workflow started by a dispatch, created since `since`. */
+  private async dispatchedRunsSince(since: string) {
+    // Queued runs have no legs yet, and a leg that starts after this look finds its claim taken afresh.
+    const runs = await this.gh.paginate(this.gh.rest.actions.listWorkflowRunsForRepo, {
+      ...this.base,
+      event: 'workflow_dispatch',
+      status: 'in_progress',
+      per_page: 100,
+    });
+    // `created` takes a range in the search syntax by the REST docs, but GitHub's OpenAPI description says
+    // date-time: the runs in progress are few, so the time is compared here.
+    return runs.filter((r) => r.path.replace(/@.*$/, '') === `.github/workflows/${this.opts.workflowFile}` && Date.parse(r.created_at) >= Date.parse(since));
+  }
+
+  /** The tasks of a run's `work` legs that have not completed. */
+  private async legsGoing(runId: number): Promise<string[]> {
+    const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: runId, filter: 'latest', per_page: 100 });
+    return jobs.filter((j) => j.status !== 'completed').flatMap((j) => workLegTask(j.name));
+  }
+
+  async workLegsRunning(since: string): Promise<string[]> {
+    const legs = await Promise.all((await this.dispatchedRunsSince(since)).map((r) => this.legsGoing(r.id)));
+    return [...new Set(legs.flat())];
   }
 
   async failedJobs(runId: number, limit: number): Promise<FailedJob[]> {

@@ -231,6 +231,20 @@ export class LocalForge implements TerminalForge {
     return this.hooks.workflowRunActive(runId);
   }
 
+  async workLegsStarted(runId: string): Promise<string[]> {
+    return this.hooks.workLegsStarted(runId);
+  }
+
+  /** The local engine starts exactly one workflow run per dispatch, so no dispatch is ever repeated. */
+  async earlierWorkLegs(_task: string, _since: string, _runId: string): Promise<string[]> {
+    return [];
+  }
+
+  /** Locally every workflow run is this process's: `since` narrows nothing. */
+  async workLegsRunning(_since: string): Promise<string[]> {
+    return this.hooks.workLegsRunning();
+  }
+
   /** No CI runs on a local run's result branch. */
   async failedJobs(_runId: number, _limit: number): Promise<FailedJob[]> {
     return [];

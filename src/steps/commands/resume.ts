@@ -2,7 +2,7 @@ import { failedTasks, isTerminal, type Phase, type RunRecord } from '../../domai
 import type { CommentEvent } from '../../event';
 import { taskOf, writeRun, writeTask } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
-import { loadView, nowIso, syncPlanComment, taskClaim, updateRun, updateView, type StepContext } from '../context';
+import { DISPATCH_CLOCK_SKEW_MS, loadView, nowIso, syncPlanComment, taskClaim, updateRun, updateView, type StepContext } from '../context';
 import { takePushedResult } from '../task-results';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
@@ -84,13 +84,30 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
   // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
   const snapshot = await loadView(ctx, issue, run);
   const dead = new Set<string>();
-  for (const t of snapshot.tasks.values()) {
-    if ((t.status !== 'running' && t.status !== 'retrying') || !t.claim) continue;
+  const holding = [...snapshot.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim);
+  // A dispatched run's legs work under its `dispatch:` claims without taking them (work.ts): a task
+  // with a leg still going in a dispatched run is left to it. Task ids repeat across issues, so this
+  // may leave a task to another issue's leg; the comment below says so.
+  const dispatched = snapshot.run.phase === 'INTERRUPTED' ? [] : holding.filter((t) => t.claim!.runId.startsWith('dispatch:'));
+  const since = dispatched.length ? new Date(Math.min(...dispatched.map((t) => Date.parse(t.claim!.at))) - DISPATCH_CLOCK_SKEW_MS).toISOString() : '';
+  const running = new Set(dispatched.length ? await ctx.forge.workLegsRunning(since) : []);
+  const leftToLegs: string[] = [];
+  for (const t of holding) {
     // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
     // longer matches and it starts nothing.
-    const active = snapshot.run.phase === 'INTERRUPTED' || t.claim.runId.startsWith('dispatch:') ? false : await ctx.forge.workflowRunActive(t.claim.runId);
+    if (t.claim!.runId.startsWith('dispatch:')) {
+      if (snapshot.run.phase !== 'INTERRUPTED' && running.has(t.id)) leftToLegs.push(t.id);
+      else dead.add(t.id);
+      continue;
+    }
+    const active = snapshot.run.phase === 'INTERRUPTED' ? false : await ctx.forge.workflowRunActive(t.claim!.runId);
     if (active !== true) dead.add(t.id);
   }
+  if (leftToLegs.length)
+    await ctx.forge.postComment(
+      issue,
+      `${leftToLegs.map((id) => `\`${id}\``).join(', ')} ${leftToLegs.length === 1 ? 'is' : 'are'} left to the dispatched workflow run that may still be working on ${leftToLegs.length === 1 ? 'it' : 'them'}: a \`work\` job for ${leftToLegs.length === 1 ? 'that task' : 'those tasks'} is still going. If ${leftToLegs.length === 1 ? 'it does' : 'they do'} not finish, ${ctx.surface.give('resume')} again once no such job is running.`,
+    );
   // What a vanished worker pushed is taken; only what never reached its branch runs again.
   const pushed = new Map<string, 'retry' | 'none'>();
   for (const id of dead) {

@@ -571,6 +571,21 @@ export class WorkflowRunner {
     run.jobs.push(job);
     // Every job is a check run on the run's head, in progress while it runs, as on GitHub.
     const checkRun = gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name: job.name, conclusion: null });
+    // The Actions API lists a job while it runs, in_progress with no conclusion ("List jobs for a workflow run").
+    gh.recordWorkflowJob({
+      id: checkRun,
+      runId: run.id,
+      name: job.name,
+      headSha: run.headSha,
+      headBranch: gh.workflowRuns.get(run.id)?.headBranch ?? '',
+      workflowName: wf.name ?? file,
+      status: 'in_progress',
+      conclusion: null,
+      startedAt: new Date(job.startedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      completedAt: null,
+      steps: [],
+      log: '',
+    });
     const github = { ...(ctx.github as Record<string, ExprValue>), job: id, token, workspace };
     const jobCtx: ExprContext = {
       ...ctx,

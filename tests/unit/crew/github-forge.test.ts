@@ -163,6 +163,53 @@ describe('GitHubForge against the fake GitHub', () => {
     await expect(narrow.reviewThreads(issue)).rejects.toThrow();
   });
 
+  it('lists the work legs a run started, and those still going in dispatched runs of its own workflow since a time', async () => {
+    const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    const run = (id: number, o: { event?: string; path?: string; status?: 'in_progress' | 'completed'; createdAt: number }) =>
+      gh.recordWorkflowRun({
+        id,
+        event: o.event ?? 'workflow_dispatch',
+        path: o.path ?? '.github/workflows/crew.yml',
+        status: o.status ?? 'in_progress',
+        createdAt: iso(o.createdAt),
+      });
+    let jobId = 500;
+    const job = (runId: number, name: string, status: 'in_progress' | 'completed', conclusion: 'failure' | 'skipped' | null = null) =>
+      gh.recordWorkflowJob({
+        id: ++jobId,
+        runId,
+        name,
+        headSha: '',
+        headBranch: 'main',
+        workflowName: 'crew',
+        status,
+        conclusion,
+        startedAt: iso(now),
+        completedAt: status === 'completed' ? iso(now) : null,
+        steps: [],
+        log: '',
+      });
+    run(11, { createdAt: now });
+    job(11, 'work (t2)', 'in_progress');
+    job(11, 'work (t3)', 'completed', 'failure');
+    job(11, 'route', 'completed', 'skipped');
+    run(12, { createdAt: now - 60 * 60_000 }); // before the claim
+    job(12, 'work (t4)', 'in_progress');
+    run(13, { createdAt: now, path: '.github/workflows/other.yml' }); // another workflow
+    job(13, 'work (t5)', 'in_progress');
+    run(14, { createdAt: now, event: 'issue_comment' }); // crew's, but not a dispatch
+    job(14, 'work (t6)', 'in_progress');
+    run(15, { createdAt: now, status: 'completed' });
+    job(15, 'work (t7)', 'in_progress');
+
+    expect((await forge.workLegsStarted('11')).sort()).toEqual(['t2', 't3']);
+    expect(await forge.workLegsStarted('99')).toEqual([]);
+    expect(await forge.workLegsRunning(iso(now - 60_000))).toEqual(['t2']);
+    const listed = gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs');
+    expect(listed.map((r) => r.status)).toEqual([200]);
+  });
+
   it('dispatches its own workflow, which the fake turns into an event', async () => {
     const events: string[] = [];
     gh.onEvent((e) => events.push(`${e.name}:${JSON.stringify(e.payload.inputs)}`));

@@ -13,6 +13,7 @@ import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/p
 import { paths, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import type { StepContext } from '../../../src/steps/context';
 import { work } from '../../../src/steps/work';
+import { advance } from '../../../src/steps/advance';
 import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -421,41 +422,64 @@ describe('the work step, in-process against the fakes', () => {
         onRequest: () => void seen.push(look()),
       });
 
-    it('the leg of the first task takes both claims for the workflow run in one write; the other leg writes nothing to start', async () => {
+    it('neither leg writes to take its claim: each works under the dispatch’s, and its record is its one write', async () => {
       await seedDispatch();
-      const before = statePushes().length;
-      const seen: Array<Promise<unknown>> = [];
-      const look = async () => [await claimOf('t1'), await claimOf('t2')];
-      await work(dispatched(await job(noteThenReport(seen, look), 'max_retries: 0\n'), 't1'));
-      // When t1's worker first asked the model, both tasks were held by this workflow run.
-      const held = { runId: RUN_ID, nonce: 'n9' };
-      expect(await seen[0]).toEqual([expect.objectContaining(held), expect.objectContaining(held)]);
-      expect(statePushes().length - before).toBe(2); // the claims, then t1's record
-
-      const after = statePushes().length;
-      await work(dispatched(await job(noteThenReport(), 'max_retries: 0\n'), 't2'));
-      expect(statePushes().length - after).toBe(1); // its record only
-      expect(await taskRecord('t1')).toMatchObject({ status: 'success' });
-      expect(await taskRecord('t2')).toMatchObject({ status: 'success' });
+      for (const task of ['t2', 't1']) {
+        const before = statePushes().length;
+        const seen: Array<Promise<unknown>> = [];
+        await work(
+          dispatched(
+            await job(
+              noteThenReport(seen, () => claimOf(task)),
+              'max_retries: 0\n',
+            ),
+            task,
+          ),
+        );
+        expect(await seen[0]).toEqual(CLAIM); // when its worker first asked the model
+        expect(statePushes().length - before).toBe(1);
+        expect(await taskRecord(task)).toMatchObject({ status: 'success', claim: null });
+      }
     });
 
-    it('a leg that starts before the first one has written works under the dispatch’s claim, and writes only its record', async () => {
+    const advanceAfter = async (legs: string[]) => {
+      gh.recordWorkflowRun({ id: Number(RUN_ID), event: 'workflow_dispatch', path: '.github/workflows/crew.yml', status: 'in_progress' });
+      for (const [i, task] of legs.entries())
+        gh.recordWorkflowJob({
+          id: 9_000 + i,
+          runId: Number(RUN_ID),
+          name: `work (${task})`,
+          headSha: '',
+          headBranch: 'main',
+          workflowName: 'crew',
+          status: 'completed',
+          conclusion: 'failure',
+          startedAt: clock
+            .now()
+            .toISOString()
+            .replace(/\.\d{3}Z$/, 'Z'),
+          completedAt: clock
+            .now()
+            .toISOString()
+            .replace(/\.\d{3}Z$/, 'Z'),
+          steps: [],
+          log: '',
+        });
+      const ctx = dispatched(await job(noteThenReport(), 'max_retries: 0\n'), 't1');
+      await advance({ ...ctx, settings: { ...ctx.settings, step: 'advance', task: undefined, workResult: 'failure' } });
+    };
+
+    it('the run’s advance job restarts a task whose leg started and was lost, found by the dispatch’s nonce and the run’s jobs', async () => {
       await seedDispatch();
-      const before = statePushes().length;
-      const seen: Array<Promise<unknown>> = [];
-      await work(
-        dispatched(
-          await job(
-            noteThenReport(seen, () => claimOf('t2')),
-            'max_retries: 0\n',
-          ),
-          't2',
-        ),
-      );
-      expect(await seen[0]).toEqual(CLAIM);
-      expect(statePushes().length - before).toBe(1); // its record only
-      expect(await taskRecord('t2')).toMatchObject({ status: 'success' });
-      expect(await claimOf('t1')).toEqual(CLAIM); // still the first leg's to take
+      await advanceAfter(['t1']);
+      const t1 = await taskRecord('t1');
+      expect(t1).toMatchObject({ status: 'running', restarts: 1 });
+      expect(t1.claim!.runId).toMatch(/^dispatch:/);
+      expect(t1.claim!.nonce).not.toBe('n9');
+      // t2's leg never started (GitHub lists no job for it): its claim is left for /crew resume.
+      expect(await claimOf('t2')).toEqual(CLAIM);
+      const sent = gh.requests.filter((r) => r.route === 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches');
+      expect(sent).toHaveLength(1);
     });
 
     it('a stale dispatch (the claim has moved on to another nonce) starts nothing and writes nothing', async () => {

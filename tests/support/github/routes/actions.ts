@@ -102,6 +102,24 @@ function serializeJob(gh: FakeGitHub, j: FakeWorkflowJob) {
 
 /** The Actions API crew reads: whether a workflow run is alive; a failed CI run's jobs and their logs. */
 export const actionsRoutes: Record<string, Route> = {
+  // "List workflow runs for a repository": newest first, narrowed by `event` and `status` (a status
+  // or a conclusion); `{ total_count, workflow_runs }`. crew sends no other filter, so none is kept.
+  'GET /repos/{owner}/{repo}/actions/runs': {
+    scope: 'actions',
+    access: 'read',
+    async handle({ gh, url }) {
+      const q = url.searchParams;
+      const event = q.get('event');
+      const status = q.get('status');
+      const runs = [...gh.workflowRuns.values()]
+        .filter((r) => !event || r.event === event)
+        .filter((r) => !status || r.status === status || r.conclusion === status)
+        .sort((a, b) => b.id - a.id);
+      const page = paginate(runs, url, (r) => r);
+      const body = await Promise.all((page.body as typeof runs).map((r) => serializeWorkflowRun(gh, r)));
+      return { ...page, body: { total_count: runs.length, workflow_runs: body } };
+    },
+  },
   'GET /repos/{owner}/{repo}/actions/runs/{run_id}': {
     scope: 'actions',
     access: 'read',
