@@ -161,9 +161,8 @@ export function taskClaim(ctx: StepContext, by: 'this-run' | 'dispatch', at = no
 }
 
 /**
- * Whether this workflow run holds a task's claim: one it took, or, in a dispatched run, the
- * dispatch's own (`dispatch:<nonce>`), which its legs work under until one of them has taken
- * them all for the run (work.ts, takeDispatchedClaims).
+ * Whether this workflow run holds a task's claim: one it took (its id), or, in a dispatched run,
+ * the dispatch's own (`dispatch:<nonce>`), which its legs work under without writing (work.ts).
  */
 export function holdsClaim(ctx: StepContext, claim: TaskClaim | null | undefined): boolean {
   if (!claim) return false;

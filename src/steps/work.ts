@@ -16,6 +16,7 @@ import {
   CrewError,
   deferPlanChecks,
   DISPATCH_CLOCK_SKEW_MS,
+  holdsClaim,
   loadView,
   nonce,
   nowIso,
@@ -42,11 +43,11 @@ import { sentence } from '../domain/surface';
  * retries). Who holds such a claim is asked of GitHub instead: this run's advance job lists the
  * legs that started (Forge.workLegsStarted), `/crew resume` the legs still going (workLegsRunning).
  */
-function dispatchedClaimHeld(ctx: StepContext, view: RunView, taskId: string, claimNonce: string): boolean {
+function dispatchedClaimHeld(ctx: StepContext, view: RunView, taskId: string): boolean {
   const t = view.tasks.get(taskId);
   if ((view.run.phase !== 'EXECUTING' && view.run.phase !== 'ESCALATING') || !t || (t.status !== 'running' && t.status !== 'retrying')) return false;
   // Also a claim this workflow run holds by its id: a re-run of the job after it chained or was handed a task.
-  return t.claim?.runId === ctx.runId || (!!claimNonce && t.claim?.nonce === claimNonce && t.claim.runId === `dispatch:${claimNonce}`);
+  return holdsClaim(ctx, t.claim);
 }
 
 /** How often a leg waiting for an earlier leg of the same dispatch asks GitHub again (time-scaled). */
@@ -57,9 +58,11 @@ const EARLIER_LEG_POLL_MS = 30_000;
  * replay) starts a second run whose leg passes the nonce check while the first leg works. The
  * later run waits for the earlier one's `work (<task>)` job to end, then looks again: the task
  * is recorded (nothing to do) or still waits for a worker (this leg takes it). A leg of another
- * issue's task with the same id only delays this one.
+ * issue's task with the same id only delays this one. Runs still queued are not looked at (a leg
+ * waiting on one could hold the runner it needs), so if the earlier run starts after the later
+ * one, both work the task and the first record wins.
  */
-async function noEarlierLeg(ctx: StepContext, issue: number, run: number, view: RunView, taskId: string, claimNonce: string): Promise<boolean> {
+async function noEarlierLeg(ctx: StepContext, issue: number, run: number, view: RunView, taskId: string): Promise<boolean> {
   const claim = view.tasks.get(taskId)?.claim;
   if (!claim || claim.runId === ctx.runId) return true;
   const since = new Date(Date.parse(claim.at) - DISPATCH_CLOCK_SKEW_MS).toISOString();
@@ -70,7 +73,7 @@ async function noEarlierLeg(ctx: StepContext, issue: number, run: number, view: 
       `${taskId}: workflow run ${earlier.join(', ')} has a work job for ${taskId} still going (maybe a first run of this same dispatch); waiting for it to end`,
     );
     await ctx.clock.sleep(EARLIER_LEG_POLL_MS * timeScale());
-    if (ctx.cancellation?.aborted || !dispatchedClaimHeld(ctx, await loadView(ctx, issue, run), taskId, claimNonce)) return false;
+    if (ctx.cancellation?.aborted || !dispatchedClaimHeld(ctx, await loadView(ctx, issue, run), taskId)) return false;
   }
 }
 
@@ -154,11 +157,7 @@ async function runTask(
     ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);
     return;
   }
-  if (
-    !job.chained &&
-    ctx.event.kind === 'dispatch' &&
-    !(dispatchedClaimHeld(ctx, view, taskId, ctx.event.inputs.nonce ?? '') && (await noEarlierLeg(ctx, issue, run, view, taskId, ctx.event.inputs.nonce ?? '')))
-  ) {
+  if (!job.chained && ctx.event.kind === 'dispatch' && !(dispatchedClaimHeld(ctx, view, taskId) && (await noEarlierLeg(ctx, issue, run, view, taskId)))) {
     ctx.log.info(`the dispatch for ${taskId} is stale (another job holds it, or it finished); nothing to do`);
     return;
   }
