@@ -151,7 +151,7 @@ describe('a dispatched task whose worker is still going', () => {
     let workerRequests: Record<string, number> = {};
     const s = dagScenario('fan-out, resumed mid-task', [
       { id: 'a', deps: [], ms: 1_000 },
-      { id: 'b', deps: ['a'], ms: 600_000 }, // t2: 6 s at the tests' time scale, long enough to resume during it
+      { id: 'b', deps: ['a'], ms: 1_500_000 }, // t2: 15 s at the tests' time scale, time enough to resume during it on a busy machine
       { id: 'c', deps: ['a'], ms: 1_000 },
     ]);
     s.timeline = [
