@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { GitProcess, type Git, type UnsafeAllowed } from './git-process';
 import { HARDENING } from '../../domain/git-hardening';
 
 export interface GitIdentity {
@@ -77,17 +77,11 @@ export function driverOverrides(dir: string, env: Record<string, string>): Array
 }
 
 /**
- * A simple-git client whose credentials and identity travel in the environment of
+ * crew's git client (GitProcess), whose credentials and identity travel in the environment of
  * each git command (GIT_CONFIG_COUNT/KEY/VALUE), so nothing is ever written to
  * `.git/config` where an agent's tools could read it. No configured driver runs (driverOverrides).
  */
-export function gitClient(
-  dir: string,
-  token: string,
-  identity: GitIdentity = ACTIONS_IDENTITY,
-  extraConfig: Record<string, string> = {},
-  pin?: GitPin,
-): SimpleGit {
+export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}, pin?: GitPin): Git {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const base = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -99,14 +93,14 @@ export function gitClient(
     ...(pin ? { GIT_DIR: pin.gitDir, GIT_WORK_TREE: pin.workTree } : {}),
     ...(pin?.ignoreGlobalConfig ? { GIT_CONFIG_GLOBAL: '/dev/null' } : {}),
   };
-  // simple-git calls setting these keys at all unsafe, even to switch them off. Only crew sets them, never model
+  // simple-git's argument checks (kept by GitProcess) call setting these keys at all unsafe, even to switch them off. Only crew sets them, never model
   // text: credentials travel in GIT_CONFIG_* so they never touch .git/config, and HARDENING switches off what
   // could run a program with those credentials in its environment. Every other guard stays on.
-  // The same for the driver programs driverOverrides empties: simple-git refuses any value for them, even none.
+  // The same for the driver programs driverOverrides empties: the checks refuse any value for them, even none.
   const drivers = driverOverrides(dir, base);
   const config = [['http.extraheader', header], ...HARDENING, ...drivers, ...Object.entries(extraConfig)];
   const emptied = (kind: string) => drivers.some(([k]) => k.startsWith(`${kind}.`));
-  const unsafe = {
+  const unsafe: UnsafeAllowed = {
     allowUnsafeConfigEnvCount: true,
     allowUnsafeHooksPath: true,
     allowUnsafeFsMonitor: true,
@@ -122,7 +116,7 @@ export function gitClient(
     allowUnsafeDiffExternal: emptied('diff'),
     allowUnsafeMergeDriver: emptied('merge'),
   };
-  const git = simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, trimmed: false, unsafe }).env({
+  const vars = {
     ...base,
     GIT_CONFIG_COUNT: String(config.length),
     ...Object.fromEntries(
@@ -135,24 +129,19 @@ export function gitClient(
     GIT_AUTHOR_EMAIL: identity.email,
     GIT_COMMITTER_NAME: identity.name,
     GIT_COMMITTER_EMAIL: identity.email,
-  });
-  return pin ? pinned(git, pin.gitDir) : git;
+  };
+  return new GitProcess(dir, vars, unsafe, pin ? pinCheck(pin.gitDir) : undefined);
 }
-/** The client, whose every command first checks the pinned git folder is still the one it was. */
-function pinned(git: SimpleGit, gitDir: string): SimpleGit {
+
+/** Before every command of a pinned client: the git folder must still be the one it was. */
+function pinCheck(gitDir: string): () => Promise<void> {
   const expected = identityOf(gitDir);
-  const check = async () => {
+  return async () => {
     const s = await stat(gitDir).catch(() => undefined);
     if (!s || `${s.dev}:${s.ino}` !== expected) {
       throw new Error(`the git folder ${gitDir} was replaced or removed while crew worked (a tool's doing?); crew's git does not follow it, and stops here`);
     }
   };
-  return new Proxy(git, {
-    get(target, prop, receiver) {
-      if (prop === 'raw') return async (args: string[]) => (await check(), target.raw(args));
-      return Reflect.get(target, prop, receiver) as unknown;
-    },
-  });
 }
 
 /**
@@ -202,7 +191,7 @@ export async function withMessageFile<T>(message: string, run: (args: string[]) 
  * failure (a ref never fetched, a broken repository) is an error, never "no file": a missing
  * `.github/crew.yml` means defaults, and an unreadable one must not quietly mean them too.
  */
-export async function readFileAtCommit(git: SimpleGit, ref: string, path: string): Promise<string | undefined> {
+export async function readFileAtCommit(git: Git, ref: string, path: string): Promise<string | undefined> {
   const listed = await git.raw(['ls-tree', '--name-only', ref, '--', path]);
   return listed.trim() ? git.raw(['show', `${ref}:${path}`]) : undefined;
 }

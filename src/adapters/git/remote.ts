@@ -1,4 +1,4 @@
-import type { SimpleGit } from 'simple-git';
+import type { Git } from './git-process';
 import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { Remote, WorkingCopy } from '../../ports';
 import type { BranchTips } from './branch-tips';
@@ -13,7 +13,7 @@ const PUSH_ATTEMPTS = 3;
  */
 export class GitRemote implements Remote {
   constructor(
-    private readonly git: SimpleGit,
+    private readonly git: Git,
     private readonly url: string,
     private readonly copy: Pick<WorkingCopy, 'isAncestor'>,
     /** The run's branch tips the job's state store last listed, when it shares them (see BranchTips). */

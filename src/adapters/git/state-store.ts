@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { Git } from './git-process';
 import { assertCrewRef, assertRevision, runBranchFolder, STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
 import { BranchMoved, type Clock, type Freshness, type Log, type StateSnapshot, type StateStore, type StateTx, type WriteOptions } from '../../ports';
@@ -26,7 +26,7 @@ const TRACKING = 'refs/remotes/origin/crew-state';
  * first the push is rejected, and we fetch, re-apply the mutation and try again.
  */
 export class GitStateStore implements StateStore {
-  private readonly git: SimpleGit;
+  private readonly git: Git;
   private ready?: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
   /**
@@ -66,7 +66,7 @@ export class GitStateStore implements StateStore {
     this.carrier = carryFrom ? gitClient(dir, token, undefined, THROWAWAY_CHECKOUT).env('GIT_ALTERNATE_OBJECT_DIRECTORIES', carryFrom) : undefined;
   }
 
-  private readonly carrier?: SimpleGit;
+  private readonly carrier?: Git;
 
   get carriesBranches(): boolean {
     return this.carrier !== undefined;

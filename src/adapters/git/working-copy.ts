@@ -1,6 +1,6 @@
 import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { Git } from './git-process';
 import { DIFF_LIMIT_BYTES } from '../../domain/diff';
 import { assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, UnifiedDiff, WorkingCopy } from '../../ports';
@@ -17,7 +17,7 @@ const AS_COMMITTED = ['--no-color', '--text', '--no-textconv', '--no-ext-diff', 
 export class GitWorkingCopy implements WorkingCopy {
   constructor(
     readonly dir: string,
-    protected readonly git: SimpleGit,
+    protected readonly git: Git,
   ) {}
 
   async checkoutNew(branch: string, start: string): Promise<void> {
@@ -44,7 +44,7 @@ export class GitWorkingCopy implements WorkingCopy {
 
   /**
    * The outcome is read from the repository, not from git's exit: a conflicted merge exits 1
-   * with its report on stdout, which simple-git resolves as success.
+   * with its report on stdout, which crew's git (GitProcess) resolves as success.
    */
   private async tryMerge(ref: string, message: string): Promise<MergeResult> {
     const target = rev(ref); // a hostile ref throws here, not as a failed merge
@@ -103,7 +103,7 @@ export class GitWorkingCopy implements WorkingCopy {
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    // Not `merge-base --is-ancestor`: it answers by exit code alone, and simple-git resolves a
+    // Not `merge-base --is-ancestor`: it answers by exit code alone, and crew's git (GitProcess) resolves a
     // non-zero exit that prints nothing, which read every commit as an ancestor.
     rev(ancestor);
     rev(descendant);

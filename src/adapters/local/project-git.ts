@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { Git } from '../git/git-process';
 import { gitClient, readFileAtCommit, type GitIdentity } from '../git/git-client';
 
 export const LOCAL_IDENTITY: GitIdentity = { name: 'crew', email: 'crew@localhost' };
@@ -17,7 +17,7 @@ export function gitFileTarget(dir: string, text: string): string {
  * crew's git in the person's repository (see GitPin): the repository's git folder pinned, the
  * person's global config left out, since tools run as the person and could have written it.
  */
-export function projectGit(dir: string): SimpleGit {
+export function projectGit(dir: string): Git {
   const dotGit = join(dir, '.git');
   const gitDir = statSync(dotGit).isDirectory() ? dotGit : gitFileTarget(dir, readFileSync(dotGit, 'utf8'));
   return gitClient(dir, '', LOCAL_IDENTITY, {}, { gitDir, workTree: dir, ignoreGlobalConfig: true });

@@ -1,6 +1,6 @@
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { Git } from '../git/git-process';
 import { assertCrewRef } from '../../domain/refs';
 import type { JobCheckout, Remote, WorkingCopy } from '../../ports';
 import { gitClient, type GitPin } from '../git/git-client';
@@ -25,7 +25,7 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 export class LocalWorktree extends GitWorkingCopy {
   constructor(
     dir: string,
-    git: SimpleGit,
+    git: Git,
     private readonly excludeFile: string,
   ) {
     super(dir, git);
@@ -52,7 +52,7 @@ export class LocalWorktree extends GitWorkingCopy {
  */
 export class LocalBranches implements Remote {
   constructor(
-    private readonly git: SimpleGit,
+    private readonly git: Git,
     private readonly copy: Pick<WorkingCopy, 'head' | 'isAncestor'>,
   ) {}
 

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from '@simple-git/argv-parser';
+
+/** crew's git: one command at a time, its output as text. */
+export interface Git {
+  /** Runs `git <args>`; resolves with its standard output. */
+  raw(args: string[]): Promise<string>;
+  /** Adds a variable to the environment of every later command. */
+  env(name: string, value: string): Git;
+}
+
+/** Which of the argument checks below (the categories of `@simple-git/argv-parser`) a client lets through. */
+export type UnsafeAllowed = Partial<VulnerabilityCategoryFlags>;
+
+/**
+ * Runs git for crew. It replaces simple-git, whose completion handling waits 50 ms after every
+ * command that printed nothing (its `deferClose`, in case output arrives after `close`, which
+ * Node's `close` event already rules out). Most of crew's commands print nothing (`checkout
+ * --quiet`, `add`, `commit --quiet`, a clean `status`), and a chained task runs about thirty:
+ * 1.5 s a task, a sixth of a task's time at the bench's scale (#17's chain).
+ *
+ * Kept from simple-git, on purpose:
+ * - the argument and environment checks of its "unsafe" plugin (the same parser, the same
+ *   categories), so a value that slipped past crew's own validation still cannot set an upload
+ *   program, an alias or a driver;
+ * - when a command counts as failed: a non-zero exit with something on standard error. A
+ *   conflicted merge exits 1 with its report on standard output only and resolves; callers read
+ *   the outcome from the repository (GitWorkingCopy.tryMerge), not from the exit;
+ * - the error's text: standard output, then standard error;
+ * - one command at a time per client, so two of crew's commands never meet on the index lock.
+ * Not kept: a command killed by a signal resolved with what it printed; here it fails.
+ */
+export class GitProcess implements Git {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private vars: Record<string, string>,
+    private readonly allowed: UnsafeAllowed,
+    /** Runs before every command, in turn with them (a pinned git folder's check). */
+    private readonly before?: () => Promise<void>,
+  ) {
+    if (!isDirectory(dir)) throw new Error(`crew cannot run git in ${dir}: there is no such folder`);
+  }
+
+  env(name: string, value: string): Git {
+    this.vars = { ...this.vars, [name]: value };
+    return this;
+  }
+
+  raw(args: string[]): Promise<string> {
+    const next = this.queue.then(
+      () => this.run(args),
+      () => this.run(args),
+    );
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(args: string[]): Promise<string> {
+    for (const found of vulnerabilityCheck(args, this.vars))
+      if (this.allowed[found.category] !== true) throw new Error(`crew refused to run git ${args[0] ?? ''}: ${found.message}`);
+    await this.before?.();
+    return new Promise<string>((resolve, reject) => {
+      const child = spawn('git', args, { cwd: this.dir, env: this.vars, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.on('error', (e) => reject(new Error(`crew could not start git ${args[0] ?? ''}: ${e.message}`, { cause: e })));
+      // `close` comes after both streams ended: everything git printed is in.
+      child.on('close', (code, signal) => {
+        const stdout = Buffer.concat(out);
+        if (signal) reject(new Error(`git ${args[0] ?? ''} was stopped by ${signal}: ${Buffer.concat([stdout, ...err]).toString('utf8')}`));
+        else if (code && err.length) reject(new Error(Buffer.concat([stdout, ...err]).toString('utf8')));
+        else resolve(stdout.toString('utf8'));
+      });
+    });
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
