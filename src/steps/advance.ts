@@ -57,6 +57,9 @@ export async function advance(ctx: StepContext): Promise<void> {
     const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && holdsClaim(ctx, t.claim));
     const started = new Set(dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []);
     const ours = (t: TaskRecord) => t.claim?.runId === ctx.runId || (holdsClaim(ctx, t.claim) && started.has(t.id));
+    // A leg GitHub does not list by its name is left alone (it may never have started); say so, or the run waits unseen.
+    const unlisted = dispatched.filter((t) => (t.status === 'running' || t.status === 'retrying') && !started.has(t.id)).map((t) => t.id);
+    if (unlisted.length && !cancelled) await ctx.forge.postComment(issue, legsNotListed(ctx, unlisted));
     // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
     // What that worker pushed before it died is taken; only what never reached the branch runs again.
     const pushed = new Map<string, 'retry' | 'none'>();
@@ -160,6 +163,22 @@ export async function advance(ctx: StepContext): Promise<void> {
     return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
   }
   await finalize(ctx, view);
+}
+
+/**
+ * This dispatched run held tasks by its nonce, and GitHub lists no `work (<task>)` job of it that
+ * started for them. crew knows its legs by that name, so a workflow whose `work` job is renamed or
+ * skipped leaves them claimed with no worker; `/crew resume` claims them afresh.
+ */
+function legsNotListed(ctx: StepContext, tasks: string[]): string {
+  const one = tasks.length === 1;
+  const names = tasks.map((id) => codeSpan(id)).join(', ');
+  const jobs = tasks.map((id) => codeSpan(`work (${id})`)).join(', ');
+  return (
+    `This workflow run was dispatched to work on ${names}, but GitHub lists no ${jobs} job of it that started, so ${one ? 'that task stays' : 'those tasks stay'} claimed with no worker on ${one ? 'it' : 'them'}. ` +
+    `crew finds its work jobs by that name: the shipped workflow's \`work\` job, one per task. If \`.github/workflows/crew.yml\` renames that job or skips it, put it back as in crew's README. ` +
+    `Then ${ctx.surface.give('resume')}: it starts ${one ? 'the task' : 'the tasks'} again.`
+  );
 }
 
 /** `why` says why the failed tasks were not re-planned, when crew would otherwise have re-planned them. */

@@ -476,8 +476,13 @@ describe('the work step, in-process against the fakes', () => {
       expect(t1).toMatchObject({ status: 'running', restarts: 1 });
       expect(t1.claim!.runId).toMatch(/^dispatch:/);
       expect(t1.claim!.nonce).not.toBe('n9');
-      // t2's leg never started (GitHub lists no job for it): its claim is left for /crew resume.
+      // t2's leg never started (GitHub lists no job for it): its claim is left for /crew resume, and the issue hears why.
       expect(await claimOf('t2')).toEqual(CLAIM);
+      const said = [...gh.comments.values()].filter((c) => c.body.includes('GitHub lists no `work (t2)` job'));
+      expect(said).toHaveLength(1);
+      expect(said[0]!.body).toContain('renames that job or skips it');
+      expect(said[0]!.body).toContain('/crew resume');
+      expect(said[0]!.body).not.toContain('`t1`');
       const sent = gh.requests.filter((r) => r.route === 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches');
       expect(sent).toHaveLength(1);
     });
