@@ -21,7 +21,7 @@ import { hostedRequests } from './bench/hosted';
 import { longTask } from './bench/long-task';
 import { bundleSize, coldStart, stateWrites } from './bench/platform';
 import { resultsMarkdown, terminalTable, withFigures } from './bench/report';
-import type { BenchResults, MakespanFigure, ProfileFigures, RequestFigure, RoundTripFigure, TokenFigure } from './bench/results';
+import type { BenchResults, FullScaleChain, MakespanFigure, ProfileFigures, RequestFigure, RoundTripFigure, TokenFigure } from './bench/results';
 import { byJobKind } from './bench/round-trips';
 import { inputOf, runCrew, runSeed, runSingle, type WayName, type WayRun, type WorldOptions } from './bench/ways';
 
@@ -214,9 +214,19 @@ export async function runBench(opts: { quick: boolean; profiles?: PlatformProfil
       writes.push(await stateWrites(writers!, n!, world.timeScale));
     return { start, writes };
   };
+  // #17 judges the chain against the single agent as on GitHub: at time scale 1 crew's own seconds a
+  // step weigh against the model's time as they would there. Both mostly wait on the model, so side by side.
+  const fullScaleChain = async (profile: PlatformProfile): Promise<FullScaleChain | undefined> => {
+    if (opts.quick || profile.name !== 'github-hosted') return undefined;
+    say(`crew and a single agent at full scale, ${profile.name}: ${CHAIN.name}`);
+    const full: WorldOptions = { ...world, timeScale: 1 };
+    const [crew, single] = await Promise.all([runCrew(CHAIN, full, profile), runSingle(CHAIN, full, profile)]);
+    return { scenario: CHAIN.name, timeScale: 1, crewMs: crew.makespanMs, singleMs: single.makespanMs, crewEndToEndMs: crew.endToEndMs! };
+  };
   const eachProfile = async () => {
     const out = [];
-    for (const profile of profiles) out.push({ profile, crew: await crewRuns(profile), baselines: await baselineRuns(profile) });
+    for (const profile of profiles)
+      out.push({ profile, crew: await crewRuns(profile), baselines: await baselineRuns(profile), fullChain: await fullScaleChain(profile) });
     return out;
   };
   // The full bench measures one part at a time, on a machine otherwise quiet. The quick sample runs
@@ -226,7 +236,7 @@ export async function runBench(opts: { quick: boolean; profiles?: PlatformProfil
   let platform: Awaited<ReturnType<typeof program>>;
   if (opts.quick) {
     const [crew, baselines, lt, pf] = await Promise.all([Promise.all(profiles.map(crewRuns)), Promise.all(profiles.map(baselineRuns)), longTasks(), program()]);
-    measured = profiles.map((profile, i) => ({ profile, crew: crew[i]!, baselines: baselines[i]! }));
+    measured = profiles.map((profile, i) => ({ profile, crew: crew[i]!, baselines: baselines[i]!, fullChain: undefined }));
     longTaskFigures = lt;
     platform = pf;
   } else {
@@ -236,7 +246,7 @@ export async function runBench(opts: { quick: boolean; profiles?: PlatformProfil
   }
 
   const figures: ProfileFigures[] = [];
-  for (const { profile, crew, baselines } of measured) {
+  for (const { profile, crew, baselines, fullChain } of measured) {
     const o = opts.quick ? overheadOn(QUICK, ['short', 'after'], crew.get(QUICK)!, world) : overheadOn(CALIBRATION, ['a', 'b'], crew.get(CALIBRATION)!, world);
     const runsOf = (c: DagCase) => {
       const b = baselines.find((x) => x.c === c)!;
@@ -257,6 +267,7 @@ export async function runBench(opts: { quick: boolean; profiles?: PlatformProfil
         ? [roundTripFigure(QUICK, crew.get(QUICK)!, false)]
         : [roundTripFigure(CHAIN, crew.get(CHAIN)!, true), roundTripFigure(WIDE, crew.get(WIDE)!, false)],
       workJobTrace: { scenario: uncontended.name, task: traced, requests: crew.get(uncontended)!.traces![traced] ?? [] },
+      ...(fullChain ? { fullScaleChain: fullChain } : {}),
     });
   }
   const first = measured[0]!;

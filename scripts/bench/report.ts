@@ -92,12 +92,16 @@ export function issueTargets(p: ProfileFigures): TargetCheck[] {
       : none('makespan ≤ 1.10 × (CP + s·o) on every DAG', 'no DAG measured'),
   );
   const chain = byName(CHAIN);
+  // Judged at full scale where the bench measured it (ProfileFigures.fullScaleChain), the bench's own scale beside it.
+  const full = p.fullScaleChain;
   out.push(
     chain
       ? {
           target: '5-task chain ≤ 1.15 × the single agent',
-          measured: `× ${(chain.ways.crew.makespanMs / chain.ways.single.makespanMs).toFixed(2)}`,
-          met: chain.ways.crew.makespanMs <= 1.15 * chain.ways.single.makespanMs,
+          measured: full
+            ? `× ${(full.crewMs / full.singleMs).toFixed(2)} at full scale (${s(full.crewMs)} against ${s(full.singleMs)}); × ${(chain.ways.crew.makespanMs / chain.ways.single.makespanMs).toFixed(2)} at the bench's scale`
+            : `× ${(chain.ways.crew.makespanMs / chain.ways.single.makespanMs).toFixed(2)}`,
+          met: full ? full.crewMs <= 1.15 * full.singleMs : chain.ways.crew.makespanMs <= 1.15 * chain.ways.single.makespanMs,
         }
       : none('5-task chain ≤ 1.15 × the single agent', 'not in this run'),
   );
@@ -399,6 +403,14 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
     ),
     '',
   );
+  for (const p of r.profiles) {
+    const full = p.fullScaleChain;
+    if (!full) continue;
+    out.push(
+      `At full scale (time scale ${full.timeScale}: a task's scripted minute takes a minute, and ${p.profile.name}'s waits are as listed above), the ${full.scenario} once more, crew and the single agent side by side: crew ${s(full.crewMs)} (end to end ${s(full.crewEndToEndMs)}), the single agent ${s(full.singleMs)}, **× ${(full.crewMs / full.singleMs).toFixed(2)}**. This is the figure #17's chain target is judged on: at the bench's scale crew's own seconds a step count ${Math.round(full.timeScale / r.world.timeScale)} times over against the model's time.`,
+      '',
+    );
+  }
   out.push(
     "Where crew's time went on each critical path (a job holds its start, checkout, state writes, model latency and dispatch; the time before and between the jobs is scheduling, and under github-hosted holds each job's start):",
     '',

@@ -40,6 +40,20 @@ export interface ProfileFigures {
   roundTrips: RoundTripFigure[];
   /** Every request of one work job of the uncontended run, in order. */
   workJobTrace: { scenario: string; task: string; requests: TracedRequest[] };
+  /**
+   * The 5-task chain against the single agent once more at time scale 1, as on GitHub (#17 §4's
+   * target): at the bench's 0.1 the model's time shrinks tenfold and crew's own seconds a step do
+   * not. Full bench, github-hosted only; absent in the quick sample and in older results.
+   */
+  fullScaleChain?: FullScaleChain;
+}
+
+export interface FullScaleChain {
+  scenario: string;
+  timeScale: number;
+  crewMs: number;
+  singleMs: number;
+  crewEndToEndMs: number;
 }
 
 export interface RoundTripFigure {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepOtherProfiles, profilesFrom } from '../../scripts/bench';
-import type { BenchResults, ProfileFigures } from '../../scripts/bench/results';
+import { issueTargets } from '../../scripts/bench/report';
+import type { BenchResults, MakespanFigure, ProfileFigures } from '../../scripts/bench/results';
 import { PROFILES } from '../support/latency';
 
 describe('npm run bench -- --profile', () => {
@@ -25,5 +26,24 @@ describe('npm run bench -- --profile', () => {
     // Results written before there were profiles have nothing to keep.
     expect(keepOtherProfiles(fresh, {} as BenchResults)).toBe(fresh);
     expect(keepOtherProfiles(fresh, undefined)).toBe(fresh);
+  });
+
+  it("judges the chain's target at full scale when the bench measured it there, and says both figures", () => {
+    const chain = {
+      scenario: '5-task chain',
+      crewRatioToBound: 0.9,
+      meetsTarget: true,
+      ways: { crew: { makespanMs: 37_400 }, single: { makespanMs: 31_300 } },
+    } as unknown as MakespanFigure;
+    const figures = { profile: PROFILES['github-hosted'], makespan: [chain], roundTrips: [] } as unknown as ProfileFigures;
+    const chainCheck = (p: ProfileFigures) => issueTargets(p).find((t) => t.target.startsWith('5-task chain'))!;
+    // At the bench's scale alone: 1.19 is over 1.15.
+    expect(chainCheck(figures)).toMatchObject({ measured: '× 1.19', met: false });
+    const full = { scenario: '5-task chain', timeScale: 1, crewMs: 340_000, singleMs: 312_000, crewEndToEndMs: 400_000 };
+    expect(chainCheck({ ...figures, fullScaleChain: full })).toMatchObject({
+      measured: "× 1.09 at full scale (340.0 s against 312.0 s); × 1.19 at the bench's scale",
+      met: true,
+    });
+    expect(chainCheck({ ...figures, fullScaleChain: { ...full, crewMs: 360_000 } }).met).toBe(false);
   });
 });
