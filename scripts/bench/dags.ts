@@ -9,6 +9,8 @@ export interface DagCase {
   name: string;
   tasks: DagTask[];
   maxParallel: number;
+  /** More of `.github/crew.yml` for crew's run. */
+  config?: string;
 }
 
 const min = 60_000;
@@ -60,10 +62,16 @@ export const CHAIN: DagCase = {
   tasks: ['a', 'b', 'c', 'd', 'e'].map((id, i, all) => ({ id, deps: i ? [all[i - 1]!] : [], ms: 1 * min })),
 };
 
-/** Two tasks in a row: measures the per-step overhead o, where no scheduling choice exists. */
+/**
+ * Two tasks in a row: measures the per-step overhead o, where no scheduling choice exists. A step
+ * of a DAG whose next task is dispatched pays a dispatch and a job start, and o is defined to hold
+ * them; since chains (#17 §4) a job would run b itself, so the task's timeout leaves no room for a
+ * second task in a 60-minute job (as in tests/e2e/orchestration.test.ts) and b is dispatched.
+ */
 export const CALIBRATION: DagCase = {
   name: '2-task chain (calibration)',
   maxParallel: 10,
+  config: 'task_timeout_minutes: 55\n',
   tasks: [
     { id: 'a', deps: [], ms: 1 * min },
     { id: 'b', deps: ['a'], ms: 1 * min },

@@ -128,7 +128,13 @@ export async function runCrew(c: DagCase, o: WorldOptions, profile: PlatformProf
   let applied: ProfileApplied | undefined;
   const traces: Record<string, TracedRequest[]> = {};
   const dagIds = new Map([...crewIds(c.tasks)].map(([id, crewId]) => [crewId, id]));
-  const scenario = dagScenario(c.name, c.tasks, { maxParallel: c.maxParallel, timeScale: o.timeScale, latency: o.latency, profile: profile.name });
+  const scenario = dagScenario(c.name, c.tasks, {
+    maxParallel: c.maxParallel,
+    timeScale: o.timeScale,
+    latency: o.latency,
+    profile: profile.name,
+    ...(c.config ? { config: c.config } : {}),
+  });
   // GitHub Free runs 20 jobs at once; the runner's default of 8 would hold back a max_parallel of 10.
   const retriesByJob: Record<string, number> = {};
   const r = await runScenario(scenario, {

@@ -52,7 +52,14 @@ export const crewIds = (tasks: DagTask[]) => new Map(tasks.map((t, i) => [t.id, 
 export function dagScenario(
   name: string,
   tasks: DagTask[],
-  opts: { maxParallel?: number; timeScale?: number; latency?: ModelLatency; profile?: Scenario['profile'] } = {},
+  opts: {
+    maxParallel?: number;
+    timeScale?: number;
+    latency?: ModelLatency;
+    profile?: Scenario['profile'];
+    /** More of `.github/crew.yml`. */
+    config?: string;
+  } = {},
 ): Scenario {
   const crewId = crewIds(tasks);
   return {
@@ -60,7 +67,7 @@ export function dagScenario(
     description: `${tasks.length} tasks with scripted durations`,
     repo: { owner: 'acme', name: 'widgets', default_branch: 'main', files: { 'README.md': '# widgets\n', [SPEC_PATH]: SPEC }, branches: {}, settings: {} },
     provider: 'anthropic',
-    config: `max_parallel: ${opts.maxParallel ?? 10}\nmax_tasks: 50\n`,
+    config: `max_parallel: ${opts.maxParallel ?? 10}\nmax_tasks: 50\n${opts.config ?? ''}`,
     users: [{ login: 'maintainer', permission: 'write', type: 'User' }],
     secrets: { ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000' },
     issue: { title: 'Write the notes', body: 'Write every note.', author: 'maintainer', existing_comments: 0 },
