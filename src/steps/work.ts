@@ -170,27 +170,37 @@ async function runTask(
   const depBranches = task.dependsOn.map((d) => taskOf(view, d).branch);
   const { missing } = await ctx.remote.fetch([rec.branch, ...depBranches]);
   const resuming = !missing.includes(rec.branch);
-  await ctx.repo.checkoutNew(rec.branch, resuming ? ctx.remote.tracking(rec.branch) : view.run.base.sha);
-  // Also when resuming: a dependency sent back by the critic may have moved on since this branch started.
-  for (const dep of task.dependsOn) {
-    const branch = taskOf(view, dep).branch;
-    if (missing.includes(branch))
-      throw new CrewError(
-        `task ${taskId}`,
-        `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`,
-        `${sentence(ctx.surface.give('run'))} to start a fresh run.`,
-        false,
-      );
-    const merged = await ctx.repo.merge(ctx.remote.tracking(branch), `crew: start ${taskId} from ${dep}`);
-    if (!merged.ok)
-      throw new CrewError(
-        `task ${taskId}`,
-        `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`,
-        `Resolve the overlap in the plan and ${ctx.surface.give('run')} again.`,
-        false,
-      );
+  const mergeDependencies = async () => {
+    for (const dep of task.dependsOn) {
+      const branch = taskOf(view, dep).branch;
+      if (missing.includes(branch))
+        throw new CrewError(
+          `task ${taskId}`,
+          `the branch of ${dep} (${branch}) is missing, although ${dep} succeeded.`,
+          `${sentence(ctx.surface.give('run'))} to start a fresh run.`,
+          false,
+        );
+      const merged = await ctx.repo.merge(ctx.remote.tracking(branch), `crew: start ${taskId} from ${dep}`);
+      if (!merged.ok)
+        throw new CrewError(
+          `task ${taskId}`,
+          `the results of its dependencies conflict in ${merged.conflicts.join(', ')}.`,
+          `Resolve the overlap in the plan and ${ctx.surface.give('run')} again.`,
+          false,
+        );
+    }
+  };
+  // Where the task's own work starts: the base with its dependencies merged in. The files the task
+  // changed are counted from there, on a resumed branch too (never from the base, which would count
+  // its dependencies' files as its own).
+  await ctx.repo.checkoutNew(rec.branch, view.run.base.sha);
+  await mergeDependencies();
+  const startSha = await ctx.repo.head();
+  if (resuming) {
+    await ctx.repo.checkoutNew(rec.branch, ctx.remote.tracking(rec.branch));
+    // A dependency sent back by the critic may have moved on since this branch started.
+    await mergeDependencies();
   }
-  const startSha = resuming ? view.run.base.sha : await ctx.repo.head();
   ctx.log.checkpoint('work-started');
 
   // Only the run's base itself is the repository's reviewed code; a resumed branch or merged dependencies hold a model's.
