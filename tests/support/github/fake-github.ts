@@ -35,6 +35,7 @@ import {
 import { matchOperation, validateRequest, validateResponse, webhookExample } from './reference';
 import { ROUTES } from './routes/index';
 import { createIssue } from './routes/issues';
+import { answerGraphql } from './graphql/serve';
 import { serializeWorkflowRun } from './routes/actions';
 import { Serializer } from './serialize';
 
@@ -149,26 +150,6 @@ function jobOf(principal: Principal | undefined): { job?: string; step?: string 
  * endpoints crew uses, git smart-HTTP for clones and pushes, and the events that
  * start workflow runs. Every response is checked against GitHub's OpenAPI description.
  */
-/** crew's review-threads query (src/adapters/github/forge.ts), whitespace squashed; the fake serves exactly this one. */
-const REVIEW_THREADS_QUERY = squash(`query($owner: String!, $name: String!, $number: Int!, $cursor: String) {
-  repository(owner: $owner, name: $name) {
-    pullRequest(number: $number) {
-      reviewThreads(first: 100, after: $cursor) {
-        pageInfo { hasNextPage endCursor }
-        nodes { isResolved comments(first: 1) { nodes { databaseId } } }
-      }
-    }
-  }
-}`);
-const REVIEW_THREADS_PAGE = 100;
-
-function squash(query: string): string {
-  return query
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{}():,!$])\s*/g, '$1')
-    .trim();
-}
-
 export class FakeGitHub {
   readonly owner: string;
   readonly repoName: string;
@@ -806,11 +787,9 @@ export class FakeGitHub {
   }
 
   /**
-   * GitHub's GraphQL endpoint, for the two queries crew sends: `viewer { login }`, which
-   * (unlike REST `GET /user`) answers installation tokens too, with the bot's login; and a pull
-   * request's review threads with `isResolved`, which REST does not serve (REST lists review
-   * comments, never whether their thread is resolved). Any other query is a violation: the fake
-   * does not model GraphQL beyond these.
+   * GitHub's GraphQL endpoint: every query is parsed, validated against GitHub's published schema
+   * and executed over the fake's state (graphql/serve.ts). A query GitHub would refuse, or one that
+   * asks for a field the fake does not model, is a violation that fails the test.
    */
   private async handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await this.readBody(req);
@@ -840,70 +819,9 @@ export class FakeGitHub {
         message: 'This endpoint requires you to be authenticated.',
         documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
       });
-    let query = '';
-    try {
-      query = String((JSON.parse(raw) as { query?: unknown }).query ?? '');
-    } catch {
-      return send(400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
-    }
-    if (squash(query) === REVIEW_THREADS_QUERY) return send(200, this.reviewThreads(principal, raw));
-    if (!/^\s*(query\s*(\w+\s*)?)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) {
-      this.violations.push(`GraphQL query the fake does not serve: ${query.slice(0, 200)}`);
-      return send(200, { errors: [{ message: 'the fake GitHub answers only { viewer { login } } and the review-threads query' }] });
-    }
-    send(200, { data: { viewer: { login: principal.login } } });
-  }
-
-  /**
-   * `repository.pullRequest.reviewThreads`: one thread per top-level review comment, `isResolved`
-   * as a person left it, its first comment's `databaseId` (the REST id), paged by `first`/`after`
-   * (GraphQL's connection rules: `first` is required here, at most 100). A workflow token without
-   * `pull-requests: read` gets GitHub's FORBIDDEN error with `data.repository.pullRequest` null.
-   */
-  private reviewThreads(principal: Principal, raw: string): unknown {
-    const vars = ((JSON.parse(raw) as { variables?: Record<string, unknown> }).variables ?? {}) as {
-      owner?: string;
-      name?: string;
-      number?: number;
-      cursor?: string | null;
-    };
-    if (principal.kind !== 'user' && !principal.scopes['pull-requests'])
-      return {
-        data: { repository: { pullRequest: null } },
-        errors: [{ type: 'FORBIDDEN', path: ['repository', 'pullRequest'], message: 'Resource not accessible by integration' }],
-      };
-    if (vars.owner !== this.owner || vars.name !== this.repoName)
-      return {
-        data: { repository: null },
-        errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a Repository with the name '${vars.owner}/${vars.name}'.` }],
-      };
-    if (!this.pulls.has(Number(vars.number)))
-      return {
-        data: { repository: { pullRequest: null } },
-        errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a PullRequest with the number of ${vars.number}.` }],
-      };
-    const roots = this.reviewComments.filter((c) => c.pull === Number(vars.number) && c.in_reply_to === undefined).sort((a, b) => a.id - b.id);
-    const start = vars.cursor
-      ? Number(
-          Buffer.from(vars.cursor, 'base64')
-            .toString('utf8')
-            .replace(/^cursor:/, ''),
-        )
-      : 0;
-    const page = roots.slice(start, start + REVIEW_THREADS_PAGE);
-    const end = start + page.length;
-    return {
-      data: {
-        repository: {
-          pullRequest: {
-            reviewThreads: {
-              pageInfo: { hasNextPage: end < roots.length, endCursor: page.length ? Buffer.from(`cursor:${end}`).toString('base64') : null },
-              nodes: page.map((c) => ({ isResolved: c.resolved === true, comments: { nodes: [{ databaseId: c.id }] } })),
-            },
-          },
-        },
-      },
-    };
+    const answer = await answerGraphql(this, principal, raw);
+    this.violations.push(...answer.violations);
+    send(answer.status, answer.body);
   }
 
   private async handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -10,7 +10,7 @@ function findPull(gh: FakeGitHub, n: string | number): FakePull {
   return p;
 }
 
-async function headSha(gh: FakeGitHub, p: FakePull): Promise<string> {
+export async function headSha(gh: FakeGitHub, p: FakePull): Promise<string> {
   // A fork's branch is not a branch here: its head is the fork's commit (refs/pull/N/head).
   return p.frozenHeadSha ?? (p.fork ? p.fork.sha : await gh.repo.branchSha(p.head)) ?? '0'.repeat(40);
 }
