@@ -63,17 +63,28 @@ export function withIdempotencyKey(body: string, key: string): string {
   return `${body.length + mark.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT - mark.length) : body}${mark}`;
 }
 
+/** A GraphQL `BigInt` (a string of digits) as the REST id it is; undefined when it is none or JSON numbers cannot hold it exactly. */
+export function restId(value: string | null | undefined): number | undefined {
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
 function status(e: unknown): number | undefined {
   return typeof e === 'object' && e !== null && 'status' in e ? Number((e as { status: unknown }).status) : undefined;
 }
 
-/** A pull request's review threads, resolved or not (GraphQL only: REST does not say); the fake GitHub serves exactly this query. */
+/**
+ * A pull request's review threads, resolved or not (GraphQL only: REST does not say). Each thread is
+ * known by its first comment's `fullDatabaseId`, the REST id: GitHub's comment ids are past 2^31,
+ * and `databaseId` is an `Int` (32 bits), which GitHub answers with a field error for such an id.
+ */
 const REVIEW_THREADS_QUERY = `query($owner: String!, $name: String!, $number: Int!, $cursor: String) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       reviewThreads(first: 100, after: $cursor) {
         pageInfo { hasNextPage endCursor }
-        nodes { isResolved comments(first: 1) { nodes { databaseId } } }
+        nodes { isResolved comments(first: 1) { nodes { fullDatabaseId } } }
       }
     }
   }
@@ -84,7 +95,7 @@ interface ThreadsPage {
     pullRequest: {
       reviewThreads: {
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
-        nodes: Array<{ isResolved: boolean; comments: { nodes: Array<{ databaseId: number | null }> } }>;
+        nodes: Array<{ isResolved: boolean; comments: { nodes: Array<{ fullDatabaseId: string | null }> } }>;
       };
     } | null;
   } | null;
@@ -288,7 +299,7 @@ export class GitHubForge implements Forge {
   /**
    * The review comments (REST, every page) grouped into threads by `in_reply_to_id`, and each
    * thread's `isResolved`, which only GraphQL serves (`reviewThreads`, keyed here by the first
-   * comment's `databaseId`, the REST id). A thread GraphQL does not list counts as unresolved.
+   * comment's `fullDatabaseId`, the REST id). A thread GraphQL does not list counts as unresolved.
    */
   async reviewThreads(number: number): Promise<ReviewThread[]> {
     const comments = await this.gh.paginate(this.gh.rest.pulls.listReviewComments, { ...this.base, pull_number: number, per_page: 100 });
@@ -299,8 +310,13 @@ export class GitHubForge implements Forge {
       const threads = answer.repository?.pullRequest?.reviewThreads;
       if (!threads) throw new Error(`GitHub did not list the review threads of #${number}`);
       for (const t of threads.nodes) {
-        const first = t.comments.nodes[0]?.databaseId;
-        if (t.isResolved && typeof first === 'number') resolved.add(first);
+        if (!t.isResolved) continue;
+        const first = restId(t.comments.nodes[0]?.fullDatabaseId);
+        if (first !== undefined) resolved.add(first);
+        else
+          this.log.warn(
+            `GitHub named a resolved review thread's first comment ${String(t.comments.nodes[0]?.fullDatabaseId)}, which is no REST id; that thread counts as unresolved`,
+          );
       }
       if (!threads.pageInfo.hasNextPage) break;
       cursor = threads.pageInfo.endCursor;

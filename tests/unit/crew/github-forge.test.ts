@@ -1,7 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge, PullRequestsNotAllowed } from '../../../src/adapters/github/forge';
+import { GitHubForge, PullRequestsNotAllowed, restId } from '../../../src/adapters/github/forge';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
@@ -132,6 +132,7 @@ describe('GitHubForge against the fake GitHub', () => {
       });
     const first = (await line('Rename this')).data;
     const second = (await line('And this')).data;
+    expect(second.id).toBeGreaterThan(2 ** 31);
     await people.rest.pulls.createReplyForReviewComment({
       owner: gh.owner,
       repo: gh.repoName,
@@ -146,7 +147,7 @@ describe('GitHubForge against the fake GitHub', () => {
       [second.id, true, ['maintainer:README.md:1:And this']],
     ]);
     expect(threads[0]!.comments[0]!.diffHunk).toBe('@@ -1,1 +1,1 @@\n+hi');
-    // Resolution comes only from GraphQL; the query was served (not a violation).
+    // Resolution comes only from GraphQL; the query passed the schema check (not a violation), its ids past 2^31 read as fullDatabaseId.
     expect(gh.requests.filter((r) => r.route === 'POST /graphql').length).toBe(1);
     await forge.replyInThread(pr.number, first.id, 'Addressed in abc1234.');
     const replies = gh.reviewComments.filter((c) => c.in_reply_to === first.id);
@@ -259,5 +260,20 @@ describe("the merge gate's checks leave out crew's own jobs", () => {
     expect(await forge.checksOn(sha)).toEqual([{ name: 'merge', status: 'in_progress', conclusion: null }]);
     expect(warnings.join('\n')).toMatch(/could not tell whether workflow run 2 is crew's .*give the merge job `actions: read`/);
     gh.violations.length = 0; // the 403 is GitHub's answer to a token without actions: read
+  });
+});
+
+describe('restId', () => {
+  it('reads a GraphQL BigInt as a REST id only when it is digits a JSON number holds exactly', () => {
+    expect(restId('2300000001')).toBe(2_300_000_001);
+    expect(restId(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+    expect([restId('9007199254740993'), restId('-1'), restId('1e9'), restId(''), restId(null), restId(undefined)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
