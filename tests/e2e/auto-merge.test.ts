@@ -84,9 +84,9 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     const { r, merge, sections } = await story((s) => {
       s.config = `${s.config ?? ''}require_approval: true\n`;
       s.timeline.push(
-        { review: { author: 'maintainer', event: 'APPROVE', body: '' } },
+        { review: { author: 'maintainer', event: 'APPROVE', body: '', comments: [] } },
         { wait: 'idle' },
-        { review: { author: 'reviewer', event: 'APPROVE', body: '' } },
+        { review: { author: 'reviewer', event: 'APPROVE', body: '', comments: [] } },
         { wait: 'idle' },
       );
     });

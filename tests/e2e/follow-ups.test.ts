@@ -162,13 +162,28 @@ describe('follow-up runs on crew’s own pull request (#19 §1)', () => {
     expectOnePlanComment(r, w);
   }, 600_000);
 
-  it('iterate_on_review: a writer’s changes-requested review starts a follow-up; with the key off route skips it, logged; an ordinary review starts no job', async () => {
+  it('iterate_on_review: a writer’s changes-requested review with line comments (ids past 2^31) starts a follow-up on the same pull request that replies in each thread; with the key off route skips it, logged; an ordinary review starts no job', async () => {
     const on = await playFollowUp('pr-iterate-on-review');
     expectFaithful(on.r);
     expect(on.r.pulls).toHaveLength(1);
     expect(on.w.runs[2]?.followUp).toMatchObject({ pull: 2, k: 1, source: 'review' });
     expect(on.w.runs[2]!.phase).toBe('COMPLETED');
     expect(on.w.intakePrompt).toContain("Trim the text first: shout('  hi ') should give 'HI!'");
+    // The review's line comments, ids past 2^31 as on GitHub, are the threads the follow-up took up (read over
+    // GraphQL by fullDatabaseId, the schema checked): crew replied once in each, naming the head it pushed.
+    const pr = on.r.pulls[0]!;
+    const roots = on.w.threads.filter((c) => c.in_reply_to === undefined);
+    expect(roots.map((c) => c.body)).toEqual(['Trim here, before upper-casing.', 'The JSDoc should say that it trims.']);
+    expect(on.w.intakePrompt).toContain('Trim here, before upper-casing.');
+    expect((on.w.runs[2]!.followUp as { threads: Array<{ rootId: number }> }).threads.map((t) => t.rootId)).toEqual(roots.map((c) => c.id));
+    for (const root of roots) {
+      expect([root.id, root.review].every((id) => id > 2 ** 31)).toBe(true);
+      expect(on.w.threads.filter((c) => c.in_reply_to === root.id).map((c) => `${c.user}: ${c.body}`)).toEqual([
+        `${on.r.crewLogin}: Addressed in ${pr.headSha} (follow-up 1, run 2 of #1); the critic judged it with every other criterion. Resolve this thread if you agree.`,
+      ]);
+    }
+    expect(pr.headSha).toBe(on.w.runs[2]!.review!.headSha);
+    expect(started(on.r, 'pull_request_review_comment')).toEqual([]);
     // The COMMENT review without /crew: filtered by the workflow. The changes-requested one: route, then the run.
     expect(started(on.r, 'pull_request_review').filter((j) => j.startsWith('route'))).toEqual(['route:success']);
 

@@ -205,12 +205,17 @@ export class FakeGitHub {
 
   private server?: Server;
   private seq = 0;
+  /**
+   * Where each kind of id starts: in GitHub's present ranges, past 2^31 (GraphQL's `Int`) for
+   * issues, pull requests, comments, reviews, review comments, check runs and jobs (a job's id is
+   * its check run's), so a client that keeps one in 32 bits fails here as on GitHub.
+   */
   private ids = {
-    issueId: 900_000_000,
+    issueId: 3_400_000_000,
     comment: 2_200_000_000,
     reaction: 150_000_000,
-    pull: 1_800_000_000,
-    review: 2_100_000_000,
+    pull: 2_800_000_000,
+    review: 3_300_000_000,
     reviewComment: 2_300_000_000,
     check: 30_000_000_000,
     status: 40_000_000_000,

@@ -426,6 +426,7 @@ export async function runScenario(
           pull_number: pr,
           event: step.review.event,
           body: step.review.body,
+          ...(step.review.comments.length ? { comments: step.review.comments.map((c) => ({ ...c, side: 'RIGHT' as const })) } : {}),
         });
         if (step.wait) await waitFor(step.wait);
       } else if ('review_comment' in step) {

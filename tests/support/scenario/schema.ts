@@ -57,8 +57,17 @@ const Step = z.union([
   /** Someone assigns people to the issue (an `issues` `assigned` event each). */
   z.strictObject({ assign: z.array(z.string()).min(1), author: z.string(), wait: Wait.optional() }),
   z.strictObject({ wait: Wait }),
+  /**
+   * Someone reviews the newest pull request; `comments` are line comments made with the review (each
+   * a `pull_request_review_comment` event, then the review's `pull_request_review`).
+   */
   z.strictObject({
-    review: z.strictObject({ author: z.string(), event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: z.string().default('') }),
+    review: z.strictObject({
+      author: z.string(),
+      event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']),
+      body: z.string().default(''),
+      comments: z.array(z.strictObject({ path: z.string(), line: z.int().positive(), body: z.string().min(1) })).default([]),
+    }),
     wait: Wait.optional(),
   }),
   /**

@@ -90,6 +90,18 @@ describe('the fake GitHub’s GraphQL endpoint: GitHub’s schema, executed over
     ]);
   });
 
+  it('hands out ids in GitHub’s present ranges: past 2^31 for issues, pull requests, comments, reviews, review comments, check runs and jobs; numbers stay small', async () => {
+    const { gh, octokit, pr, first } = await withThreads();
+    const issue = (await octokit.rest.issues.create({ ...repoOf(gh), title: 'Bug' })).data;
+    const comment = (await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: issue.number, body: 'hi' })).data;
+    const review = (
+      await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({ ...repoOf(gh), pull_number: pr.number, event: 'COMMENT', body: 'ok' })
+    ).data;
+    const job = gh.recordJobCheckRun({ runId: 1, headSha: pr.head.sha, name: 'test', conclusion: 'success' });
+    for (const id of [issue.id, pr.id, comment.id, review.id, first.id, job]) expect(id).toBeGreaterThan(2 ** 31);
+    expect([pr.number, issue.number]).toEqual([1, 2]);
+  });
+
   it('serves any valid shape: aliases, fragments, pages by cursor both ways, node() from a REST node_id, the issue and its comments', async () => {
     const { gh, octokit, pr, first } = await withThreads();
     const issue = (await octokit.rest.issues.create({ ...repoOf(gh), title: 'Bug', body: 'It breaks.' })).data;

@@ -410,4 +410,48 @@ describe('pull requests from forks, and line comments', () => {
     );
     expect(err.status).toBe(422);
   });
+
+  it('a review with line comments: each comment belongs to the review and sends its event, then the review; a bad line refuses the whole review', async () => {
+    const { gh } = await withFeature();
+    gh.addUser('reviewer', { permission: 'write' });
+    const opened = await openFeature(gh, gh.userToken('acme'));
+    const events = recordEvents(gh);
+    const reviewer = octokitFor(gh, gh.userToken('reviewer'));
+    const { data: review } = await reviewer.rest.pulls.createReview({
+      ...repoOf(gh),
+      pull_number: opened.data.number,
+      event: 'REQUEST_CHANGES',
+      body: 'Two things.',
+      comments: [
+        { path: 'src/app.ts', line: 1, side: 'RIGHT', body: 'Name it.' },
+        { path: 'feature.txt', line: 2, side: 'RIGHT', body: 'Drop this line.' },
+      ],
+    });
+    expect(review).toMatchObject({ state: 'CHANGES_REQUESTED', body: 'Two things.' });
+    const comments = (await reviewer.rest.pulls.listReviewComments({ ...repoOf(gh), pull_number: opened.data.number })).data;
+    expect(comments.map((c) => [c.pull_request_review_id, c.path, c.line, c.body, c.in_reply_to_id])).toEqual([
+      [review.id, 'src/app.ts', 1, 'Name it.', undefined],
+      [review.id, 'feature.txt', 2, 'Drop this line.', undefined],
+    ]);
+    expect(
+      events.map((e) => [e.name, e.payload.action, (e.payload.comment as { id?: number } | undefined)?.id ?? (e.payload.review as { id: number }).id]),
+    ).toEqual([
+      ['pull_request_review_comment', 'created', comments[0]!.id],
+      ['pull_request_review_comment', 'created', comments[1]!.id],
+      ['pull_request_review', 'submitted', review.id],
+    ]);
+    const bad = await failure(
+      reviewer.rest.pulls.createReview({
+        ...repoOf(gh),
+        pull_number: opened.data.number,
+        event: 'COMMENT',
+        comments: [
+          { path: 'src/app.ts', line: 1, body: 'fine' },
+          { path: 'src/app.ts', line: 40, body: 'no such line' },
+        ],
+      }),
+    );
+    expect([bad.status, bad.data.errors]).toEqual([422, ['Line could not be resolved']]);
+    expect([gh.reviews.length, gh.reviewComments.length]).toEqual([1, 2]);
+  });
 });

@@ -71,6 +71,50 @@ function committerOf(gh: FakeGitHub, principal: Principal) {
   return { name: u.name ?? u.login, email: `${u.id}+${u.login}@users.noreply.github.com` };
 }
 
+/** A line comment as asked (body, path, line on the new side), checked against the file at `head`. */
+async function lineComment(
+  gh: FakeGitHub,
+  head: string,
+  c: Record<string, unknown>,
+  refuse: (field: 'body' | 'path' | 'line', code: 'missing_field' | 'invalid') => Error = (field, code) =>
+    validationFailed('PullRequestReviewComment', field, code),
+): Promise<{ body: string; path: string; line: number; text: string[] }> {
+  if (typeof c.body !== 'string' || !c.body) throw refuse('body', 'missing_field');
+  if (typeof c.path !== 'string') throw refuse('path', 'missing_field');
+  const line = typeof c.line === 'number' ? c.line : undefined;
+  if (line === undefined) throw refuse('line', 'missing_field');
+  const text = await gh.repo.readFile(head, c.path);
+  // GitHub answers 422 for a line outside the diff; the fake accepts any line of the file at the head.
+  if (text === undefined || line < 1 || line > text.split('\n').length) throw refuse('line', 'invalid');
+  return { body: c.body, path: c.path, line, text: text.split('\n') };
+}
+
+function addLineComment(
+  gh: FakeGitHub,
+  p: FakePull,
+  principal: Principal,
+  review: FakeReview,
+  c: Awaited<ReturnType<typeof lineComment>>,
+  commitId: string,
+  now: string,
+): FakeReviewComment {
+  const comment: FakeReviewComment = {
+    id: gh.nextId('reviewComment'),
+    pull: p.number,
+    review: review.id,
+    user: principal.login,
+    body: c.body,
+    path: c.path,
+    line: c.line,
+    commit_id: commitId,
+    created_at: now,
+    updated_at: now,
+    diff_hunk: `@@ -${c.line},1 +${c.line},1 @@\n+${c.text[c.line - 1] ?? ''}`,
+  };
+  gh.reviewComments.push(comment);
+  return comment;
+}
+
 /** A review comment made on its own is a one-comment review of its own: `COMMENTED`, with no body. */
 function singleCommentReview(gh: FakeGitHub, p: FakePull, principal: Principal, commitId: string, now: string): FakeReview {
   const review: FakeReview = {
@@ -276,18 +320,44 @@ export const pullRoutes: Record<string, Route> = {
         const verb = body.event === 'APPROVE' ? 'approve' : 'request changes on';
         throw new HttpError(422, 'Unprocessable Entity', { errors: [`Can not ${verb} your own pull request`] });
       }
-      const state = ({ APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' } as const)[body.event as 'APPROVE'] ?? 'PENDING';
+      const states: Record<string, FakeReview['state']> = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' };
+      const state = states[String(body.event)] ?? 'PENDING';
+      const head = await headSha(gh, p);
+      // Line comments made with the review (`comments`): all are checked before any is kept, as one request.
+      const asked = Array.isArray(body.comments) ? (body.comments as Array<Record<string, unknown>>) : [];
+      const drafts = [];
+      // This endpoint's 422 lists its errors as plain strings (its OpenAPI response), GitHub's "Line could not be resolved".
+      const refuse = (field: string) =>
+        new HttpError(422, 'Unprocessable Entity', { errors: [`${field[0]!.toUpperCase()}${field.slice(1)} could not be resolved`] });
+      for (const c of asked) drafts.push(await lineComment(gh, head, c, refuse));
       const review: FakeReview = {
         id: gh.nextId('review'),
         pull: p.number,
         user: principal.login,
         state,
         body: body.body ?? '',
-        commit_id: body.commit_id ?? (await headSha(gh, p)),
+        commit_id: body.commit_id ?? head,
         submitted_at: gh.now(),
       };
       gh.reviews.push(review);
+      const comments = drafts.map((d) => addLineComment(gh, p, principal, review, d, review.commit_id, review.submitted_at));
       const reviewJson = gh.serialize.review(review, gh.authorAssociation(principal.login));
+      // A submitted review's line comments each send `pull_request_review_comment` (created), as a
+      // single comment does; bots that follow both events report one per comment of a review
+      // (progval/Supybot-plugins#308, Kibibit/achievibit#78). A pending review sends nothing yet.
+      if (state !== 'PENDING')
+        for (const c of comments) {
+          const json = gh.serialize.reviewComment(c, gh.authorAssociation(principal.login));
+          gh.emit(
+            principal,
+            'pull_request_review_comment',
+            eventPayload(gh, 'pull_request_review_comment.created', principal.login, {
+              action: 'created',
+              comment: json,
+              pull_request: await serializePull(gh, p, false),
+            }),
+          );
+        }
       // The webhook spells review states in lower case ("approved"); the REST API in upper case.
       gh.emit(
         principal,
@@ -321,29 +391,10 @@ export const pullRoutes: Record<string, Route> = {
     async handle({ gh, principal, params, body }) {
       const p = findPull(gh, params.pull_number!);
       const head = await headSha(gh, p);
-      if (typeof body.body !== 'string' || !body.body) throw validationFailed('PullRequestReviewComment', 'body', 'missing_field');
-      if (typeof body.path !== 'string') throw validationFailed('PullRequestReviewComment', 'path', 'missing_field');
-      const line = typeof body.line === 'number' ? body.line : undefined;
-      if (line === undefined) throw validationFailed('PullRequestReviewComment', 'line', 'missing_field');
-      const text = await gh.repo.readFile(head, body.path);
-      // GitHub answers 422 for a line outside the diff; the fake accepts any line of the file at the head.
-      if (text === undefined || line < 1 || line > text.split('\n').length) throw validationFailed('PullRequestReviewComment', 'line', 'invalid');
+      const draft = await lineComment(gh, head, body);
       const now = gh.now();
       const review = singleCommentReview(gh, p, principal, head, now);
-      const comment: FakeReviewComment = {
-        id: gh.nextId('reviewComment'),
-        pull: p.number,
-        review: review.id,
-        user: principal.login,
-        body: body.body,
-        path: body.path,
-        line,
-        commit_id: typeof body.commit_id === 'string' ? body.commit_id : head,
-        created_at: now,
-        updated_at: now,
-        diff_hunk: `@@ -${line},1 +${line},1 @@\n+${text.split('\n')[line - 1] ?? ''}`,
-      };
-      gh.reviewComments.push(comment);
+      const comment = addLineComment(gh, p, principal, review, draft, typeof body.commit_id === 'string' ? body.commit_id : head, now);
       const json = gh.serialize.reviewComment(comment, gh.authorAssociation(principal.login));
       await emitSingleComment(gh, principal, p, review, json);
       return { status: 201, body: json, headers: { location: json.url } };
