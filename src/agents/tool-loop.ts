@@ -1,5 +1,6 @@
 import { addUsage, tokensOf, ZERO_USAGE, type Usage } from '../domain/run-state';
 import { Interrupted, type ContentBlock, type Log, type Message, type Model, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../ports';
+import { logLine } from '../text/log-line';
 import { transcript } from './summarizer';
 
 export interface AgentTool {
@@ -312,13 +313,10 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
       const tool = byName.get(use.name);
       if (!tool) {
-        const why = o.refused?.[use.name];
-        results.push({
-          type: 'tool_result',
-          tool_use_id: use.id,
-          is_error: true,
-          content: why ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.`,
-        });
+        const why = o.refused?.[use.name] ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.`;
+        // The name is the model's own (no such tool here): one line of it, like the reason.
+        o.log.info(`tool ${logLine(use.name, 80)} refused: ${logLine(why)}`);
+        results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: why });
         continue;
       }
       try {
@@ -330,7 +328,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
         }
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
-        o.log.info(`tool ${use.name} failed: ${message.split('\n')[0]}`);
+        o.log.info(`tool ${use.name} failed: ${logLine(message)}`);
         results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: message });
       }
     }

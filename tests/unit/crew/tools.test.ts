@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PathJail } from '../../../src/agents/path-jail';
+import { NotAccepted } from '../../../src/agents/submission';
 import { estimateTokens, runToolLoop, type AgentTool } from '../../../src/agents/tool-loop';
 import { workspaceTools } from '../../../src/agents/workspace-tools';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
+import { LOG_REASON_CHARS } from '../../../src/text/log-line';
 import type { Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
@@ -102,6 +104,40 @@ describe('runToolLoop', () => {
     ]);
     expect(out.toolCalls).toEqual({ fail: 1, nope: 1, done: 1 });
     expect(out.usage.inputTokens).toBe(20);
+  });
+
+  it('logs every refused call with its reason on the same line, shortened, never more than one line', async () => {
+    const infos: string[] = [];
+    let calls = 0;
+    const judge: AgentTool = {
+      spec: { name: 'submit_judgment', description: 'judge', input_schema: { type: 'object' } },
+      run: () => {
+        calls++;
+        if (calls === 1) throw new NotAccepted(['evaluations: judge c2 too', 'evaluations: c9 is not among the criteria listed for you'], 'submit_judgment');
+        if (calls === 2) throw new Error(`Not accepted:\n::add-mask::secret\n- ${'x'.repeat(400)}`);
+        return 'judged';
+      },
+    };
+    const model = scriptedModel([
+      [use('submit_judgment', {}, 'toolu_1'), use('nope\n::warning::hi', {}, 'toolu_2')],
+      [use('submit_judgment', {}, 'toolu_3'), use('done', {}, 'toolu_4')],
+    ]);
+    await runToolLoop({
+      ...base,
+      log: { ...log, info: (m) => infos.push(m) },
+      model,
+      tools: [judge, done],
+      maxTurns: 5,
+    });
+    expect(infos[0]).toBe(
+      'tool submit_judgment failed: Not accepted: evaluations: judge c2 too; evaluations: c9 is not among the criteria listed for you; Fix these and call submit_judgment again.',
+    );
+    expect(infos[1]).toBe("tool nope; ::warning::hi refused: There is no tool named 'nope; ::warning::hi'. Available tools: submit_judgment, done.");
+    expect(infos[2]).toMatch(/^tool submit_judgment failed: Not accepted: ::add-mask::secret; x+…$/);
+    expect(infos[2]!.length).toBe('tool submit_judgment failed: '.length + LOG_REASON_CHARS);
+    for (const line of infos) expect(line).not.toMatch(/[\r\n]/);
+    // The model still gets the whole reason.
+    expect(JSON.stringify(model.requests[1]!.messages.at(-1)!.content)).toContain('c9 is not among the criteria listed for you');
   });
 
   it('stops at the turn limit', async () => {
