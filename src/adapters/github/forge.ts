@@ -90,6 +90,12 @@ const REVIEW_THREADS_QUERY = `query($owner: String!, $name: String!, $number: In
   }
 }`;
 
+/** Who the token is: answers installation tokens too, which GET /user refuses. */
+const VIEWER_QUERY = 'query { viewer { login } }';
+
+/** Every GraphQL document crew sends, by name: tests validate each against GitHub's schema. */
+export const GRAPHQL_QUERIES = { REVIEW_THREADS_QUERY, VIEWER_QUERY };
+
 interface ThreadsPage {
   repository: {
     pullRequest: {
@@ -139,7 +145,7 @@ export class GitHubForge implements Forge {
       return (this.cachedLogin = data.login);
     }
     try {
-      const { viewer } = await this.gh.graphql<{ viewer: { login: string } }>('query { viewer { login } }');
+      const { viewer } = await this.gh.graphql<{ viewer: { login: string } }>(VIEWER_QUERY);
       return (this.cachedLogin = viewer.login);
     } catch (e) {
       this.log.warn(
