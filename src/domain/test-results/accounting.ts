@@ -144,22 +144,24 @@ export function account(
   };
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** One line per criterion: "`npm test`: 124 passed, 3 fixed, 0 lost, 2 skipped as on the base". */
-export function summaryLine(a: TestAccounting): string {
-  const cmd = `\`${a.command.replace(/`/g, "'")}\``;
-  if (a.state === 'unknown') return `${cmd}: test identities unknown (${a.why})`;
-  if (a.state === 'unreadable') return `${cmd}: undecided: ${a.why}`;
+/** A criterion's counts in words: "124 passed, 3 fixed, 0 lost, 2 skipped as on the base" (or why there are none). */
+export function countsText(a: TestAccounting): string {
+  if (a.state === 'unknown') return `test identities unknown (${a.why})`;
+  if (a.state === 'unreadable') return `undecided: ${a.why}`;
   const c = a.counts;
-  if (!c) return `${cmd}: ${a.why}`;
+  if (!c) return a.why ?? '';
   const parts = [`${c.passed} passed`, `${c.fixed} fixed`, `${c.lost} lost`];
-  if (a.renamed.length) parts.push(`${plural(a.renamed.length, 'renamed', 'renamed')}`);
+  if (a.renamed.length) parts.push(`${a.renamed.length} renamed`);
   if (c.failing) parts.push(`${c.failing} failing${c.failingAsBefore ? ` (${c.failingAsBefore} as on the base)` : ''}`);
   if (c.skippedAsBefore || !c.skippedNew) parts.push(`${c.skippedAsBefore} skipped as on the base`);
   if (c.skippedNew) parts.push(`${c.skippedNew} newly skipped`);
   if (c.flaky) parts.push(`${c.flaky} flaky`);
-  return `${cmd}: ${parts.join(', ')}${a.state === 'missing' ? `; ${a.why}` : ''}`;
+  return `${parts.join(', ')}${a.state === 'missing' ? `; ${a.why}` : ''}`;
+}
+
+/** One line per criterion, for logs and the model: "`npm test`: 124 passed, 3 fixed, 0 lost, 2 skipped as on the base". */
+export function summaryLine(a: TestAccounting): string {
+  return `\`${a.command.replace(/`/g, "'")}\`: ${countsText(a)}`;
 }
 
 /** A lost test in words: "test/a.test.js › sum › adds passed on the base and is missing on the head (it did not run)". */

@@ -7,5 +7,16 @@
 export { describeTest, testKey, RUNNERS, type Runner, type TestId, type TestOutcome, type TestResult, type TestRun } from './types';
 export { readReports, MAX_REPORT_BYTES, MAX_REPORTS_BYTES, MAX_REPORT_FILES, type ReportFile } from './read';
 export { compare, changeKind, failToPass, passToPass, lostTests, failingKeys, type Before, type ChangeKind, type TestChange } from './compare';
-export { account, summaryLine, describeLost, testFindings, lineInDiff, LIST_LIMIT, type TestAccounting, type TestCounts, type LostTest } from './accounting';
+export {
+  account,
+  summaryLine,
+  countsText,
+  describeLost,
+  testFindings,
+  lineInDiff,
+  LIST_LIMIT,
+  type TestAccounting,
+  type TestCounts,
+  type LostTest,
+} from './accounting';
 export { BaseRunSchema, TestRunSchema, type BaseRun } from './base-run';

@@ -84,6 +84,7 @@ describe('test reports from each runner crew reads (#32)', () => {
       'package.json': JSON.stringify({ name: 'n', scripts: { test: 'node --test' } }),
       'test/a.test.js': `const { describe, it } = require('node:test');\n${JS_SUITE('')}it.todo('later');\n`,
       'test/b.test.js': "throw new Error('broken at load');\n",
+      'test/c.test.js': '// no tests yet: a file that runs and defines none is no test\n',
     });
     const r = await run(root, 'npm test');
     expect(r.exitCode).toBe(1);
