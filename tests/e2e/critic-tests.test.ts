@@ -1,0 +1,82 @@
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Judgment } from '../../src/domain/judgment';
+import type { RunRecord } from '../../src/domain/run-state';
+import { crewComments, expectFaithful, play } from './helpers';
+
+/**
+ * The critic counts tests by identity (#32): each scenario has a fixture of its own, and its command
+ * criterion runs for real in the sandbox, where crew's hooks make the runner report its tests.
+ */
+
+type Hooks = NonNullable<Parameters<typeof play>[1]>['hooks'];
+type Edit = NonNullable<Parameters<typeof play>[1]>['edit'];
+
+/** The run's judgments, its base, the files under test-results/ on crew/state, and how often each task's worker started. */
+async function played(name: string, edit?: Edit) {
+  const got = { judgments: [] as Judgment[], base: '', baseFiles: [] as string[], starts: new Map<string, number>() };
+  const hooks: Hooks = {
+    beforeClose: async ({ gh, anthropic }) => {
+      const read = (path: string) => gh.repo.readFile('refs/heads/crew/state', path);
+      for (let i = 1; i <= 5; i++) {
+        const text = await read(`issue-1/run-1/judgments/judgment_${i}.json`);
+        if (text) got.judgments.push(JSON.parse(text) as Judgment);
+      }
+      got.base = (JSON.parse((await read('issue-1/run-1/run.json'))!) as RunRecord).base.sha;
+      for (const c of ['c1', 'c2']) if (await read(`issue-1/run-1/test-results/base_${c}.json`)) got.baseFiles.push(c);
+      for (const q of anthropic.requests) if (q.role === 'worker' && q.turn === 0) got.starts.set(q.task!, (got.starts.get(q.task!) ?? 0) + 1);
+    },
+  };
+  const r = await play(name, { hooks, ...(edit ? { edit } : {}) });
+  expectFaithful(r);
+  return { r, ...got };
+}
+
+const report = (r: Awaited<ReturnType<typeof play>>) => r.pulls[0]?.comments.find((c) => c.body.includes('## crew report'))?.body ?? '';
+
+let runsDir: string;
+beforeAll(async () => {
+  runsDir = await mkdtemp(join(tmpdir(), 'crew-test-runs-'));
+  // The sandbox's tool user appends to it.
+  await chmod(runsDir, 0o777);
+});
+afterAll(async () => {
+  await rm(runsDir, { recursive: true, force: true });
+});
+
+describe('the critic counts tests by identity (#32)', () => {
+  it("node --test, the base already failing one test: the task that only adds passing tests is not blamed (TAP renumbers, the failing test is the base's), only the task that broke median goes back, by the tests that convict it; the base runs once across both judgments", async () => {
+    const log = join(runsDir, 'tally.log');
+    // Every run of `npm test`, wherever crew runs it, appends the commit it ran on.
+    const recorder = `require('node:fs').appendFileSync(${JSON.stringify(log)}, require('node:child_process').execFileSync('git', ['rev-parse', 'HEAD']));\n`;
+    const { r, judgments, base, baseFiles, starts } = await played('critic-tests-localise', (s) => {
+      const pkg = JSON.parse(JSON.stringify({ name: 'tally', version: '1.0.0', type: 'module', main: 'src/index.js' })) as Record<string, unknown>;
+      pkg.scripts = { test: 'node tools/record-run.cjs && node --test --test-reporter=tap --test-reporter-destination=stdout' };
+      s.repo.files = { ...s.repo.files, 'tools/record-run.cjs': recorder, 'package.json': `${JSON.stringify(pkg, null, 2)}\n` };
+    });
+    expect(judgments.map((j) => j.verdict)).toEqual(['FAIL', 'PASS']);
+    const [l] = judgments[0]!.localisation!;
+    expect(l!.outcome).toEqual({ kind: 'tasks', tasks: ['t1'], how: 'alone' });
+    expect(l!.runs.map((x) => [x.site.kind === 'base' ? 'base' : x.site.task, x.exitCode, x.verdict, x.convicting ?? []])).toEqual([
+      ['base', 1, 'fails', []],
+      ['t1', 1, 'fails', ['test/median.test.js › median of an odd list is the middle value', 'test/median.test.js › median sorts numbers as numbers']],
+      ['t2', 1, 'as-before', []],
+    ]);
+    expect(Object.fromEntries(starts)).toEqual({ t1: 2, t2: 1 });
+    // The base ran once for the run: the second judgment and localisation read it from crew/state.
+    const ran = (await readFile(log, 'utf8')).trim().split('\n');
+    expect(ran.filter((sha) => sha === base)).toHaveLength(1);
+    expect(baseFiles).toEqual(['c1']);
+    expect(judgments[1]!.tests).toEqual([
+      expect.objectContaining({ criterion: 'c1', state: 'compared', counts: expect.objectContaining({ passed: 7, fixed: 3, lost: 0, failing: 0 }) }),
+    ]);
+    const sendBack = crewComments(r).find((c) => c.body.startsWith("**crew's critic** judged run 1 FAIL"))!;
+    expect(sendBack.body).toContain('sends t1 back');
+    expect(sendBack.body).toContain("| t2 | npm test on t2's branch alone on the base | 1 | fails, as on the base (the same tests) |");
+    expect(sendBack.body).toContain("| t1 | npm test on t1's branch alone on the base | 1 | fails: test/median.test.js › median of an odd list");
+    expect(report(r)).toContain('- `npm test`: 7 passed, 3 fixed, 0 lost, 0 skipped as on the base');
+    expect(report(r)).toContain('`test/a-mode.test.js › mode is the most frequent number`');
+  }, 360_000);
+});
