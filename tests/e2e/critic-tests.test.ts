@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +35,25 @@ async function played(name: string, edit?: Edit) {
   const r = await play(name, { hooks, ...(edit ? { edit } : {}) });
   expectFaithful(r);
   return { r, ...got };
+}
+
+/** A python3 the sandbox's tool user can run (root's pyenv is out of its reach). */
+const toolPython = () => ['/usr/bin/python3', '/usr/local/bin/python3'].some((p) => existsSync(p));
+
+/**
+ * A real library and its own unittest suite, from the installed Python: textwrap.py and its
+ * test/test_textwrap.py (importing `wraptext` instead). Undefined, with the reason, where that Python has no test package.
+ */
+async function pythonLibrary(): Promise<{ module: string; tests: string } | { missing: string }> {
+  try {
+    const { stdout } = await promisify(execFile)('python3', ['-c', 'import textwrap, test.test_textwrap as t; print(textwrap.__file__); print(t.__file__)']);
+    const [module, tests] = stdout.trim().split('\n');
+    const text = await readFile(tests!, 'utf8');
+    if (!text.includes('from textwrap import')) return { missing: `${tests} does not import textwrap as expected` };
+    return { module: await readFile(module!, 'utf8'), tests: text.replace('from textwrap import', 'from wraptext import') };
+  } catch (e) {
+    return { missing: `the installed Python has no test.test_textwrap (Debian: apt-get install libpython3.11-testsuite): ${(e as Error).message.split('\n')[0]}` };
+  }
 }
 
 const report = (r: Awaited<ReturnType<typeof play>>) => r.pulls[0]?.comments.find((c) => c.body.includes('## crew report'))?.body ?? '';
@@ -78,5 +100,27 @@ describe('the critic counts tests by identity (#32)', () => {
     expect(sendBack.body).toContain("| t1 | npm test on t1's branch alone on the base | 1 | fails: test/median.test.js › median of an odd list");
     expect(report(r)).toContain('- `npm test`: 7 passed, 3 fixed, 0 lost, 0 skipped as on the base');
     expect(report(r)).toContain('`test/a-mode.test.js › mode is the most frequent number`');
+  }, 360_000);
+
+  it('Python unittest on a real library (textwrap and its own suite), an existing test class switched off in a way no diff pattern lists: FAIL, naming the three lost tests', async (ctx) => {
+    const lib = await pythonLibrary();
+    if ('missing' in lib) return ctx.skip(lib.missing);
+    if (!toolPython()) return ctx.skip('no python3 outside root\'s home for the sandbox\'s tool user (Debian: apt-get install python3)');
+    const { r, judgments } = await played('critic-tests-unittest', (s) => {
+      s.repo.files = { ...s.repo.files, 'wraptext.py': lib.module, 'tests/test_wraptext.py': lib.tests };
+    });
+    expect(judgments).toHaveLength(1);
+    const j = judgments[0]!;
+    expect(j.evaluations.map((e) => e.met)).toEqual([true]); // the suite passes: the class no longer runs
+    expect(j.verdict).toBe('FAIL');
+    // No pattern of the diff checks saw it; the runs did.
+    expect(j.adversarial.map((f) => f.rule)).toEqual(['lost-test', 'lost-test', 'lost-test']);
+    const lost = ['test_break_long', 'test_max_lines_long', 'test_nobreak_long'].map((t) => `tests/test_wraptext.py › LongWordTestCase › ${t}`);
+    expect(j.tests![0]!.lost.map((l) => [l.test, l.now, l.line, l.lineOn])).toEqual(lost.map((t) => [t, 'missing', expect.any(Number), 'head']));
+    expect(j.tests![0]!.counts).toMatchObject({ lost: 3, fixed: 0, failing: 0 });
+    const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
+    for (const t of lost) expect(ask.body).toContain(`- lost-test: \`python3 -m unittest\`: ${t} passed on the base and is missing on the head (it did not run)`);
+    expect(ask.body).toMatch(/- `python3 -m unittest`: \d+ passed, 0 fixed, 3 lost, 0 skipped as on the base/);
+    expect(r.pulls).toEqual([]);
   }, 360_000);
 });
