@@ -123,4 +123,28 @@ describe('the critic counts tests by identity (#32)', () => {
     expect(ask.body).toMatch(/- `python3 -m unittest`: \d+ passed, 0 fixed, 3 lost, 0 skipped as on the base/);
     expect(r.pulls).toEqual([]);
   }, 360_000);
+
+  it('pytest, a conftest.py hook that deselects tests: FAIL, naming the deselected test', async (ctx) => {
+    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
+    if (!(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(() => true, () => false)))
+      return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
+    const { r, judgments } = await played('critic-tests-pytest');
+    expect(judgments).toHaveLength(1);
+    const j = judgments[0]!;
+    expect(j.evaluations.map((e) => e.met)).toEqual([true]); // pytest passes: the test was deselected
+    expect(j.verdict).toBe('FAIL');
+    const lost = j.adversarial.filter((f) => f.rule === 'lost-test');
+    expect(lost).toEqual([
+      {
+        rule: 'lost-test',
+        file: 'tests/test_slugs.py',
+        evidence: '`python3 -m pytest -q`: tests/test_slugs.py › test_unicode_letters_kept passed on the base and is missing on the head (it did not run)',
+      },
+    ]);
+    expect(j.tests![0]!.counts).toMatchObject({ passed: 3, fixed: 1, lost: 1 });
+    const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
+    expect(ask.body).toContain('- `python3 -m pytest -q`: 3 passed, 1 fixed, 1 lost, 0 skipped as on the base');
+    expect(ask.body).toContain('❌ lost: `tests/test_slugs.py › test_unicode_letters_kept`: passed on the base and is missing on the head (it did not run)');
+    expect(r.pulls).toEqual([]);
+  }, 360_000);
 });
