@@ -52,9 +52,15 @@ async function pythonLibrary(): Promise<{ module: string; tests: string } | { mi
     if (!text.includes('from textwrap import')) return { missing: `${tests} does not import textwrap as expected` };
     return { module: await readFile(module!, 'utf8'), tests: text.replace('from textwrap import', 'from wraptext import') };
   } catch (e) {
-    return { missing: `the installed Python has no test.test_textwrap (Debian: apt-get install libpython3.11-testsuite): ${(e as Error).message.split('\n')[0]}` };
+    return {
+      missing: `the installed Python has no test.test_textwrap (Debian: apt-get install libpython3.11-testsuite): ${(e as Error).message.split('\n')[0]}`,
+    };
   }
 }
+
+const PROJECT_ROOT = join(__dirname, '..', '..');
+/** A setup command that gives a fixture crew's own node_modules (vitest among them), linked package by package into a folder of its own where tools may write. */
+const LINK_NODE_MODULES = `mkdir -p node_modules && for p in '${join(PROJECT_ROOT, 'node_modules')}'/* '${join(PROJECT_ROOT, 'node_modules')}'/.bin; do ln -sfn "$p" node_modules/; done`;
 
 const report = (r: Awaited<ReturnType<typeof play>>) => r.pulls[0]?.comments.find((c) => c.body.includes('## crew report'))?.body ?? '';
 
@@ -105,7 +111,7 @@ describe('the critic counts tests by identity (#32)', () => {
   it('Python unittest on a real library (textwrap and its own suite), an existing test class switched off in a way no diff pattern lists: FAIL, naming the three lost tests', async (ctx) => {
     const lib = await pythonLibrary();
     if ('missing' in lib) return ctx.skip(lib.missing);
-    if (!toolPython()) return ctx.skip('no python3 outside root\'s home for the sandbox\'s tool user (Debian: apt-get install python3)');
+    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
     const { r, judgments } = await played('critic-tests-unittest', (s) => {
       s.repo.files = { ...s.repo.files, 'wraptext.py': lib.module, 'tests/test_wraptext.py': lib.tests };
     });
@@ -119,14 +125,20 @@ describe('the critic counts tests by identity (#32)', () => {
     expect(j.tests![0]!.lost.map((l) => [l.test, l.now, l.line, l.lineOn])).toEqual(lost.map((t) => [t, 'missing', expect.any(Number), 'head']));
     expect(j.tests![0]!.counts).toMatchObject({ lost: 3, fixed: 0, failing: 0 });
     const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
-    for (const t of lost) expect(ask.body).toContain(`- lost-test: \`python3 -m unittest\`: ${t} passed on the base and is missing on the head (it did not run)`);
+    for (const t of lost)
+      expect(ask.body).toContain(`- lost-test: \`python3 -m unittest\`: ${t} passed on the base and is missing on the head (it did not run)`);
     expect(ask.body).toMatch(/- `python3 -m unittest`: \d+ passed, 0 fixed, 3 lost, 0 skipped as on the base/);
     expect(r.pulls).toEqual([]);
   }, 360_000);
 
   it('pytest, a conftest.py hook that deselects tests: FAIL, naming the deselected test', async (ctx) => {
     if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
-    if (!(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(() => true, () => false)))
+    if (
+      !(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(
+        () => true,
+        () => false,
+      ))
+    )
       return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
     const { r, judgments } = await played('critic-tests-pytest');
     expect(judgments).toHaveLength(1);
@@ -145,6 +157,24 @@ describe('the critic counts tests by identity (#32)', () => {
     const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
     expect(ask.body).toContain('- `python3 -m pytest -q`: 3 passed, 1 fixed, 1 lost, 0 skipped as on the base');
     expect(ask.body).toContain('❌ lost: `tests/test_slugs.py › test_unicode_letters_kept`: passed on the base and is missing on the head (it did not run)');
+    expect(r.pulls).toEqual([]);
+  }, 360_000);
+
+  it('vitest, a configuration change that leaves a test file out: FAIL, naming its tests', async () => {
+    const { r, judgments } = await played('critic-tests-vitest', (s) => {
+      s.config = `${s.config ?? ''}setup:\n  - ${JSON.stringify(LINK_NODE_MODULES)}\n`;
+    });
+    expect(judgments).toHaveLength(1);
+    const j = judgments[0]!;
+    expect(j.evaluations.map((e) => e.met)).toEqual([true]); // npm test passes: the file no longer runs
+    expect(j.verdict).toBe('FAIL');
+    expect(j.adversarial.filter((f) => f.rule === 'lost-test').map((f) => f.evidence)).toEqual([
+      '`npm test`: test/luminance.test.js › luminance › is 0 for black passed on the base and is missing on the head (it did not run)',
+      '`npm test`: test/luminance.test.js › luminance › is 1 for white passed on the base and is missing on the head (it did not run)',
+    ]);
+    expect(j.tests![0]!.counts).toMatchObject({ passed: 2, fixed: 1, lost: 2 });
+    const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
+    expect(ask.body).toContain('- `npm test`: 2 passed, 1 fixed, 2 lost, 0 skipped as on the base');
     expect(r.pulls).toEqual([]);
   }, 360_000);
 });
