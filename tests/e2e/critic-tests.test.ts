@@ -18,7 +18,9 @@ type Hooks = NonNullable<Parameters<typeof play>[1]>['hooks'];
 type Edit = NonNullable<Parameters<typeof play>[1]>['edit'];
 
 /** The run's judgments, its base, the files under test-results/ on crew/state, and how often each task's worker started. */
-async function played(name: string, edit?: Edit) {
+let criticPrompt = '';
+
+async function played(name: string, edit?: Edit, keepCriticPrompt = false) {
   const got = { judgments: [] as Judgment[], base: '', baseFiles: [] as string[], starts: new Map<string, number>() };
   const hooks: Hooks = {
     beforeClose: async ({ gh, anthropic }) => {
@@ -30,6 +32,7 @@ async function played(name: string, edit?: Edit) {
       got.base = (JSON.parse((await read('issue-1/run-1/run.json'))!) as RunRecord).base.sha;
       for (const c of ['c1', 'c2']) if (await read(`issue-1/run-1/test-results/base_${c}.json`)) got.baseFiles.push(c);
       for (const q of anthropic.requests) if (q.role === 'worker' && q.turn === 0) got.starts.set(q.task!, (got.starts.get(q.task!) ?? 0) + 1);
+      if (keepCriticPrompt) criticPrompt = JSON.stringify(anthropic.requests.find((q) => q.role === 'critic' && q.turn === 0)?.body.messages[0] ?? '');
     },
   };
   const r = await play(name, { hooks, ...(edit ? { edit } : {}) });
@@ -176,5 +179,23 @@ describe('the critic counts tests by identity (#32)', () => {
     const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
     expect(ask.body).toContain('- `npm test`: 2 passed, 1 fixed, 2 lost, 0 skipped as on the base');
     expect(r.pulls).toEqual([]);
+  }, 360_000);
+
+  it('a test renamed without change: the critic model calls it a rename, naming both tests; crew checks them against its lists and passes', async () => {
+    const { r, judgments } = await played('critic-tests-rename', undefined, true);
+    expect(judgments.map((j) => j.verdict)).toEqual(['PASS']);
+    const j = judgments[0]!;
+    expect(j.adversarial).toEqual([]);
+    expect(j.tests![0]).toMatchObject({
+      state: 'compared',
+      renamed: [{ from: 'test/greet.test.js › greets by name', to: 'test/greet.test.js › greets a person by name' }],
+      counts: { passed: 3, fixed: 2, lost: 0 },
+    });
+    // The critic was shown the lost test and the new ones it may name.
+    expect(criticPrompt).toContain('- test/greet.test.js › greets by name');
+    expect(criticPrompt).toContain('- test/greet.test.js › takes a greeting word');
+    expect(r.pulls).toHaveLength(1);
+    expect(report(r)).toContain('- `npm test`: 3 passed, 2 fixed, 0 lost, 1 renamed, 0 skipped as on the base');
+    expect(report(r)).toContain('renamed (the critic named its replacement): `test/greet.test.js › greets by name` → `test/greet.test.js › greets a person by name`');
   }, 360_000);
 });
