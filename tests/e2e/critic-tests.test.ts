@@ -196,6 +196,54 @@ describe('the critic counts tests by identity (#32)', () => {
     expect(criticPrompt).toContain('- test/greet.test.js › takes a greeting word');
     expect(r.pulls).toHaveLength(1);
     expect(report(r)).toContain('- `npm test`: 3 passed, 2 fixed, 0 lost, 1 renamed, 0 skipped as on the base');
-    expect(report(r)).toContain('renamed (the critic named its replacement): `test/greet.test.js › greets by name` → `test/greet.test.js › greets a person by name`');
+    expect(report(r)).toContain(
+      'renamed (the critic named its replacement): `test/greet.test.js › greets by name` → `test/greet.test.js › greets a person by name`',
+    );
+  }, 360_000);
+
+  it("a forged report: conftest.py stops pytest writing its own and writes one at crew's path claiming every test passed; the runs are fooled, the diff check is not: FAIL, never PASS", async (ctx) => {
+    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
+    if (
+      !(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
+    const { r, judgments } = await played('critic-tests-forged');
+    expect(judgments).toHaveLength(1);
+    const j = judgments[0]!;
+    expect(j.verdict).toBe('FAIL');
+    // The forged report names the deselected test as passing, so the runs show nothing lost…
+    expect(j.tests![0]).toMatchObject({ state: 'compared', counts: { lost: 0 } });
+    // …but the change reached for the report, and that is a finding.
+    expect(j.adversarial.map((f) => [f.rule, f.file])).toContainEqual(['test-report-tampering', 'conftest.py']);
+    expect(j.adversarial.find((f) => f.rule === 'test-report-tampering')!.evidence).toContain('PYTEST_ADDOPTS');
+    expect(r.pulls).toEqual([]);
+  }, 360_000);
+
+  it('a missing report: conftest.py only stops pytest writing its JUnit XML; the base wrote one and the head did not, which is a finding: FAIL, never PASS', async (ctx) => {
+    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
+    if (
+      !(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
+    const { r, judgments } = await played('critic-tests-forged', (s) => {
+      const worker = s.model!.entries.find((e) => e.role === 'worker')!;
+      const calls = (worker.replies[0] as { content: Array<{ name?: string; input?: { path?: string; content?: string } }> }).content;
+      calls.find((c) => c.input?.path === 'conftest.py')!.input!.content = 'def pytest_configure(config):\n    config.option.xmlpath = None\n';
+    });
+    const j = judgments[0]!;
+    expect(j.verdict).toBe('FAIL');
+    expect(j.tests![0]).toMatchObject({ state: 'missing', missingReports: ['pytest'] });
+    expect(j.adversarial.filter((f) => f.rule === 'test-report-missing').map((f) => f.evidence)).toEqual([
+      '`python3 -m pytest -q` wrote no pytest report on the head, though it did on the base: the change keeps the runner, or its report, from running, so crew cannot see which tests ran',
+    ]);
+    const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
+    expect(ask.body).toContain('test-report-missing');
+    expect(r.pulls).toEqual([]);
   }, 360_000);
 });
