@@ -246,4 +246,27 @@ describe('the critic counts tests by identity (#32)', () => {
     expect(ask.body).toContain('test-report-missing');
     expect(r.pulls).toEqual([]);
   }, 360_000);
+
+  /** A toolchain the sandbox's tool user can run: root's own (rustup's, under /root) is out of its reach. */
+  const toolchain = (program: string) => ['/usr/bin', '/usr/local/bin', '/usr/local/go/bin'].some((d) => existsSync(join(d, program)));
+
+  it('go test: the report shows the counts by test identity (subtests count; the new test is fixed)', async (ctx) => {
+    if (!toolchain('go')) return ctx.skip('go is not installed where the tool user can run it (Debian: apt-get install golang-go; .ci/run installs it)');
+    const { r, judgments } = await played('critic-tests-go');
+    expect(judgments.map((j) => j.verdict)).toEqual(['PASS']);
+    expect(judgments[0]!.tests![0]).toMatchObject({ state: 'compared', counts: { passed: 4, fixed: 1, lost: 0 }, fixed: ['. › TestMin'] });
+    expect(report(r)).toContain('- `go test ./...`: 4 passed, 1 fixed, 0 lost, 0 skipped as on the base');
+  }, 360_000);
+
+  it('cargo test: the report shows the counts by test identity (the ignored test is skipped as on the base; the new test is fixed)', async (ctx) => {
+    if (!toolchain('cargo')) return ctx.skip('cargo is not installed where the tool user can run it (Debian: apt-get install cargo; .ci/run installs it)');
+    const { r, judgments } = await played('critic-tests-cargo');
+    expect(judgments.map((j) => j.verdict)).toEqual(['PASS']);
+    expect(judgments[0]!.tests![0]).toMatchObject({
+      state: 'compared',
+      counts: { passed: 2, fixed: 1, lost: 0, skippedAsBefore: 1 },
+      fixed: ['rscalc › tests › subtracts'],
+    });
+    expect(report(r)).toContain('- `cargo test`: 2 passed, 1 fixed, 0 lost, 1 skipped as on the base');
+  }, 360_000);
 });
