@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Judgment } from '../../src/domain/judgment';
 import type { RunRecord } from '../../src/domain/run-state';
+import type { ScriptEntry } from '../support/anthropic/script';
 import { crewComments, expectFaithful, play } from './helpers';
 
 /**
@@ -83,8 +84,13 @@ describe('the critic counts tests by identity (#32)', () => {
     // Every run of `npm test`, wherever crew runs it, appends the commit it ran on.
     const recorder = `require('node:fs').appendFileSync(${JSON.stringify(log)}, require('node:child_process').execFileSync('git', ['rev-parse', 'HEAD']));\n`;
     const { r, judgments, base, baseFiles, starts } = await played('critic-tests-localise', (s) => {
-      const pkg = JSON.parse(JSON.stringify({ name: 'tally', version: '1.0.0', type: 'module', main: 'src/index.js' })) as Record<string, unknown>;
-      pkg.scripts = { test: 'node tools/record-run.cjs && node --test --test-reporter=tap --test-reporter-destination=stdout' };
+      const pkg = {
+        name: 'tally',
+        version: '1.0.0',
+        type: 'module',
+        main: 'src/index.js',
+        scripts: { test: 'node tools/record-run.cjs && node --test --test-reporter=tap --test-reporter-destination=stdout' },
+      };
       s.repo.files = { ...s.repo.files, 'tools/record-run.cjs': recorder, 'package.json': `${JSON.stringify(pkg, null, 2)}\n` };
     });
     expect(judgments.map((j) => j.verdict)).toEqual(['FAIL', 'PASS']);
@@ -232,7 +238,7 @@ describe('the critic counts tests by identity (#32)', () => {
     )
       return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
     const { r, judgments } = await played('critic-tests-forged', (s) => {
-      const worker = s.model!.entries.find((e) => e.role === 'worker')!;
+      const worker = (s.model as { entries: ScriptEntry[] }).entries.find((e) => e.role === 'worker')!;
       const calls = (worker.replies[0] as { content: Array<{ name?: string; input?: { path?: string; content?: string } }> }).content;
       calls.find((c) => c.input?.path === 'conftest.py')!.input!.content = 'def pytest_configure(config):\n    config.option.xmlpath = None\n';
     });
