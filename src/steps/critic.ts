@@ -127,7 +127,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   const commandResults: Evaluation[] = [];
   const printed = new Map<string, CommandRun>();
   const timeoutMs = config.command_timeout_seconds * 1000;
-  const reports = runner ? await testReports(ctx, runner) : undefined;
+  const reports = runner && commands.length ? await testReports(ctx, runner) : undefined;
   for (const c of commands) {
     const allowed = checkCommand(c.command ?? '', config.commands);
     if (setupFailure) commandResults.push(commandNotRun(c, setupFailure));
@@ -188,6 +188,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
           { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs },
         )
       : [];
+  await reports?.dispose();
   if (ctx.cancellation?.aborted)
     return { iteration, headSha, verdict: 'FAIL', evaluations: [], adversarial, overallReason: 'interrupted', suggestedNextAction: '', at: nowIso(ctx) };
   const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));

@@ -84,6 +84,11 @@ export class TestReports {
     return { dir, env };
   }
 
+  /** Removes the hooks and the report folders: the job's runs of command criteria are over. */
+  async dispose(): Promise<void> {
+    for (const d of [this.hooks, this.root]) await rm(d, { recursive: true, force: true }).catch(() => undefined);
+  }
+
   /** What the run left in its folder (regular files only, never followed through a link), then the folder is gone. */
   async collect(run: ReportRun): Promise<ReportFile[]> {
     const out: ReportFile[] = [];
@@ -102,11 +107,12 @@ export class TestReports {
         }
         const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
         try {
-          const buf = Buffer.alloc(MAX_REPORT_BYTES + 1);
+          // One byte more than lstat saw, up to the limit: a file still growing shows as larger.
+          const buf = Buffer.alloc(Math.min(MAX_REPORT_BYTES, st.size) + 1);
           const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
           out.push(
-            bytesRead > MAX_REPORT_BYTES
-              ? { name, bytes: bytesRead, problem: `it grew past the ${MAX_REPORT_BYTES} bytes crew reads` }
+            bytesRead > st.size
+              ? { name, bytes: bytesRead, problem: 'it was still being written when crew read it' }
               : { name, bytes: bytesRead, text: buf.subarray(0, bytesRead).toString('utf8') },
           );
         } finally {
