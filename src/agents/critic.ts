@@ -25,7 +25,34 @@ const JudgmentSchema = z.object({
     .default([]),
   overall_reason: z.string().trim().min(1),
   suggested_next_action: z.string().default(''),
+  renames: z
+    .array(
+      z.object({
+        criterion: z.string().describe('The command criterion whose run lost the test, e.g. c1.'),
+        lost: z.string().describe('The lost test exactly as crew listed it.'),
+        replacement: z.string().describe('The new passing test that replaces it, exactly as crew listed it among the new tests.'),
+      }),
+    )
+    .default([])
+    .describe(
+      'Lost tests that were renamed, not lost: each with the new test that replaces it. Leave a lost test out unless the diff shows the same test under the new name.',
+    ),
 });
+
+/** A command criterion's tests that passed on the base and do not pass on the head, and the new passing tests that could replace them. */
+export interface LostTestsInput {
+  criterion: string;
+  command: string;
+  lost: string[];
+  newPassing: string[];
+}
+
+/** A lost test the critic called a rename, naming the test that replaces it (checked against crew's lists). */
+export interface Rename {
+  criterion: string;
+  lost: string;
+  replacement: string;
+}
 
 export interface CriticInput {
   repoDir: string;
@@ -52,6 +79,8 @@ export interface CriticInput {
   readTree?: (path: string) => Promise<string | undefined>;
   /** A file as the run's base has it: a file the change deleted may be named without being evidence of anything. */
   readBase?: (path: string) => Promise<string | undefined>;
+  /** Tests lost between the base and this branch, per command criterion (#32): each fails the judgment unless shown to be a rename. */
+  lostTests?: LostTestsInput[];
 }
 
 export interface CriticOutput {
@@ -61,6 +90,8 @@ export interface CriticOutput {
   usage: Usage;
   turns: number;
   submitted: boolean;
+  /** Lost tests the critic showed to be renamed (each checked: a listed lost test, a listed new test, each used once). */
+  renames?: Rename[];
 }
 
 function firstMessage(i: CriticInput): string {
@@ -84,8 +115,9 @@ function firstMessage(i: CriticInput): string {
         )
       : ['(none)']),
     '',
-    '## What crew found in the diff',
+    '## What crew found in the diff and the test runs',
     ...(i.adversarial.length ? i.adversarial.map((f) => `- ${f.rule}: ${f.evidence}`) : ['(nothing)']),
+    ...lostSection(i.lostTests ?? []),
     '',
     '## The tasks and what their workers reported (their word, not evidence)',
     ...i.taskSummaries.map((t) => `- ${t.id} ${t.title}: ${t.summary.split('\n')[0]} (files: ${t.files.join(', ') || 'none'})`),
@@ -100,6 +132,43 @@ function firstMessage(i: CriticInput): string {
     'Cite code as `path:line` or `path:first-last`, with the code you mean quoted in backticks right after it (for example: src/a.ts:12 `return a + b;`). crew checks every citation against the committed tree: a file, line or quote that is not there makes the criterion not met.',
   );
   return lines.join('\n');
+}
+
+/** The lost tests, and the new tests a rename may name: a lost test stays a failure unless the model names its replacement. */
+function lostSection(lost: LostTestsInput[]): string[] {
+  const withLost = lost.filter((l) => l.lost.length);
+  if (!withLost.length) return [];
+  return [
+    '',
+    '## Tests that passed on the base and do not pass on this branch',
+    'crew ran each command on the base and on this branch and compared the tests by name. Each lost test below fails the judgment. If the diff shows one was only renamed (the same test under a new name), list it in `renames` with the new test that replaces it, both exactly as written here; otherwise leave it.',
+    ...withLost.flatMap((l) => [
+      `- ${l.criterion} (\`${l.command}\`), lost:`,
+      ...l.lost.map((t) => `  - ${t}`),
+      `  new tests that pass here and did not exist on the base: ${l.newPassing.length ? '' : '(none)'}`,
+      ...l.newPassing.map((t) => `  - ${t}`),
+    ]),
+  ];
+}
+
+/** The renames a judgment names, held to crew's lists: the problems, for the model to correct. */
+function renameProblems(renames: Rename[], lost: LostTestsInput[]): string[] {
+  const problems: string[] = [];
+  const usedLost = new Set<string>();
+  const usedNew = new Set<string>();
+  for (const [n, r] of renames.entries()) {
+    const l = lost.find((x) => x.criterion === r.criterion);
+    const at = `renames.${n}`;
+    if (!l) problems.push(`${at}: ${r.criterion} lost no tests`);
+    else if (!l.lost.includes(r.lost.trim())) problems.push(`${at}.lost: "${r.lost}" is not among the tests ${r.criterion} lost`);
+    else if (!l.newPassing.includes(r.replacement.trim()))
+      problems.push(`${at}.replacement: "${r.replacement}" is not among the new passing tests of ${r.criterion}`);
+    else if (usedLost.has(`${r.criterion}\0${r.lost.trim()}`) || usedNew.has(`${r.criterion}\0${r.replacement.trim()}`))
+      problems.push(`${at}: each lost test and each new test can be named in one rename only`);
+    usedLost.add(`${r.criterion}\0${r.lost.trim()}`);
+    usedNew.add(`${r.criterion}\0${r.replacement.trim()}`);
+  }
+  return problems;
 }
 
 /** Every citation in a met criterion's evidence, checked against the judged commit. */
@@ -143,6 +212,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
         const problems = [
           ...(unknown.length ? [`evaluations: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among the criteria listed for you`] : []),
           ...(missing.length ? [`evaluations: judge ${missing.join(', ')} too`] : []),
+          ...renameProblems(judged.renames, input.lostTests ?? []),
         ];
         if (problems.length) throw new NotAccepted(problems, 'submit_judgment');
         const checked = new Map<string, { verified: string[]; problems: string[] }>();
@@ -167,6 +237,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
           })),
           overallReason: judged.overall_reason,
           suggestedNextAction: judged.suggested_next_action,
+          renames: judged.renames.map((r) => ({ criterion: r.criterion, lost: r.lost.trim(), replacement: r.replacement.trim() })),
         };
         return 'Judgment recorded.';
       },

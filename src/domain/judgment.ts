@@ -3,8 +3,9 @@ import type { Criterion } from './criteria';
 import type { Plan } from './plan';
 import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
-import { findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
+import { changesHowTestsRun, findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
 import { isDocsOnly, type Localisation } from './localisation';
+import type { TestAccounting } from './test-results';
 import type { Quality } from './result';
 import { GITHUB, type Surface } from './surface';
 
@@ -30,7 +31,7 @@ export interface Evaluation {
 }
 
 export interface AdversarialFinding {
-  rule: TamperFinding['rule'] | 'criteria-changed' | 'diff-too-large';
+  rule: TamperFinding['rule'] | 'criteria-changed' | 'diff-too-large' | 'lost-test' | 'test-report-missing';
   evidence: string;
   file?: string;
   line?: number;
@@ -47,6 +48,8 @@ export interface Judgment {
   at: string;
   /** Failed command criteria re-run on the base and the task branches to find their cause (#18 §1). */
   localisation?: Localisation[];
+  /** Each command criterion's tests, base against head, by identity (#32). */
+  tests?: TestAccounting[];
 }
 
 /** Below this, a "met" from the model is not trusted: it counts as not met. */
@@ -207,7 +210,12 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial' | '
     const fromOutput = e.kind === 'command' ? named(e.evidence.join('\n')) : [];
     for (const t of fromOutput.length ? fromOutput : e.tasks.filter((t) => live.includes(t))) picked.add(t);
   }
-  for (const f of failingFindings(j.adversarial)) if (f.file) for (const t of live.filter((id) => changed(id).includes(f.file!))) picked.add(t);
+  for (const f of failingFindings(j.adversarial)) {
+    const owners = f.file ? live.filter((id) => changed(id).includes(f.file!)) : [];
+    // A test lost without its file changing (a config that leaves it out, a hook that deselects it): the tasks that changed how tests run.
+    const how = owners.length || (f.rule !== 'lost-test' && f.rule !== 'test-report-missing') ? [] : live.filter((id) => changed(id).some(changesHowTestsRun));
+    for (const t of [...owners, ...how]) picked.add(t);
+  }
   // Only failures that were there before crew's changes: no task is to blame.
   if (failing.length === 0 && failingFindings(j.adversarial).length === 0) return [];
   if (picked.size === 0) for (const e of failing) for (const id of named(e.evidence.join('\n'))) picked.add(id);

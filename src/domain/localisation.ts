@@ -18,6 +18,17 @@ export interface LocalisationRun {
   output: string;
   /** fails: a failure crew's changes brought; passes; as-before: fails only the way the base does; not-run: it could not run (why in output). */
   verdict: 'fails' | 'passes' | 'as-before' | 'not-run';
+  /** The identities (testKey) of the tests that failed in this run, when its runner reported them (#32). */
+  failingTests?: string[];
+  /** The tests that fail in this run and not on the base, as people read them: what convicts it. */
+  convicting?: string[];
+}
+
+/** A run's outcome as localisation compares it: its exit code, what it printed, and the tests that failed when they are known. */
+export interface ComparableRun {
+  exitCode: number | null;
+  output: string;
+  failingTests?: string[];
 }
 
 export type LocalisationOutcome =
@@ -92,10 +103,12 @@ function normalise(line: string): string {
  * names too), different (it names a new one), or unknown (one of them names none, as `test -f`
  * prints nothing, so the runs cannot be told apart).
  */
-export function compareWithBase(
-  base: { exitCode: number | null; output: string },
-  now: { exitCode: number | null; output: string },
-): 'same' | 'different' | 'unknown' {
+export function compareWithBase(base: ComparableRun, now: ComparableRun): 'same' | 'different' | 'unknown' {
+  // By test identity when both runs reported their tests (#32): the same tests failing is the same failure, however it was printed.
+  if (base.failingTests?.length && now.failingTests?.length) {
+    const before = new Set(base.failingTests);
+    return now.failingTests.every((k) => before.has(k)) ? 'same' : 'different';
+  }
   const before = failureSignature(base.output);
   const after = failureSignature(now.output);
   if (!before.size || !after.size) return 'unknown';
@@ -103,10 +116,7 @@ export function compareWithBase(
 }
 
 /** A run's verdict: its exit code, read against the base where the base already fails. */
-export function verdictOfRun(
-  run: { exitCode: number | null; timedOut: boolean; output: string },
-  failingBase: { exitCode: number | null; output: string } | undefined,
-): LocalisationRun['verdict'] {
+export function verdictOfRun(run: ComparableRun & { timedOut: boolean }, failingBase: ComparableRun | undefined): LocalisationRun['verdict'] {
   if (run.timedOut || run.exitCode === null || (run.exitCode !== 0 && run.exitCode !== 1)) return 'not-run';
   if (run.exitCode === 0) return 'passes';
   // A task's branch failing where the base fails too convicts it only of a failure the base does not have.
@@ -134,7 +144,7 @@ export function leftOutWith(tasks: LocalisableTask[], id: string): Set<string> {
  * fails alone is the cause, unless a task it builds on fails alone too (its branch carries that
  * work). Else a task without which the integrated work passes. Else undecided.
  */
-export function decide(tasks: LocalisableTask[], runs: LocalisationRun[], integrated: { exitCode: number | null; output: string }): LocalisationOutcome {
+export function decide(tasks: LocalisableTask[], runs: LocalisationRun[], integrated: ComparableRun): LocalisationOutcome {
   const base = runs.find((r) => r.site.kind === 'base');
   if (base?.verdict === 'fails' && compareWithBase(base, integrated) === 'same') return { kind: 'before' };
   const aloneFails = new Set(runs.filter((r) => r.site.kind === 'alone' && r.verdict === 'fails').map((r) => (r.site as { task: string }).task));
@@ -156,7 +166,9 @@ export function decide(tasks: LocalisableTask[], runs: LocalisationRun[], integr
   const why = !tried
     ? 'it could not be re-run on the task branches'
     : base?.verdict === 'fails'
-      ? 'it fails on the base too, and what it prints does not tell the failures apart'
+      ? base.failingTests?.length && integrated.failingTests?.length
+        ? 'it fails on the base too, and no task branch fails a test the base does not'
+        : 'it fails on the base too, and what it prints does not tell the failures apart'
       : `no task's branch fails alone, and no task left out makes it pass (${tried} run${tried === 1 ? '' : 's'})`;
   return { kind: 'undecided', why };
 }
@@ -177,7 +189,7 @@ function throwsIn(tasks: LocalisableTask[], id: string, output: string): string[
 const order = (tasks: LocalisableTask[], ids: string[]) => tasks.map((t) => t.id).filter((id) => ids.includes(id));
 
 /** Whether the runs so far settle it, so the slower "without" runs are not needed. */
-export function settledByAloneRuns(tasks: LocalisableTask[], runs: LocalisationRun[], integrated: { exitCode: number | null; output: string }): boolean {
+export function settledByAloneRuns(tasks: LocalisableTask[], runs: LocalisationRun[], integrated: ComparableRun): boolean {
   const o = decide(tasks, runs, integrated);
   return o.kind === 'before' || (o.kind === 'tasks' && o.how === 'alone');
 }
@@ -191,8 +203,10 @@ export function describeSite(site: RunSite, baseSha: string): string {
 
 export function describeVerdict(r: LocalisationRun): string {
   if (r.verdict === 'not-run') return `could not run: ${r.output.split('\n')[0]?.slice(0, 120) || (r.timedOut ? 'timed out' : 'no exit code')}`;
-  if (r.verdict === 'as-before') return 'fails, as on the base';
+  if (r.verdict === 'as-before') return r.failingTests ? 'fails, as on the base (the same tests)' : 'fails, as on the base';
   if (r.site.kind === 'base') return r.verdict === 'fails' ? 'fails' : 'passes';
+  if (r.verdict === 'fails' && r.convicting?.length)
+    return `fails: ${r.convicting.slice(0, 3).join('; ')}${r.convicting.length > 3 ? ` and ${r.convicting.length - 3} more` : ''}`;
   return r.verdict;
 }
 

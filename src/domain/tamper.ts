@@ -19,7 +19,8 @@ export interface TamperFinding {
     | 'git-attributes-changed'
     | 'lifecycle-script-changed'
     | 'hollow-test'
-    | 'diff-unreadable';
+    | 'diff-unreadable'
+    | 'test-report-tampering';
   file: string;
   line?: number;
   evidence: string;
@@ -269,6 +270,7 @@ export function findTampering(files: FileDiff[], context: TamperContext = {}): T
       continue;
     }
     out.push(...runnerFindings(f, context));
+    out.push(...reportFindings(f));
     if (!isTestFile(f.path)) continue;
     if (f.status === 'deleted') {
       out.push({ rule: 'deleted-test', file: f.path, evidence: `the test file ${f.path} was deleted (${f.removed.length} lines)` });
@@ -342,6 +344,40 @@ function hollowTests(f: FileDiff, whole: string, before: string | undefined): Ta
         },
       ];
     });
+}
+
+/** crew's own names for the test report route (sandbox/test-reports): nothing in a repository has a reason to name them. */
+const CREW_REPORT_NAMES = /\bCREW_TEST_REPORT_DIR\b|crew-test-(?:reports|hooks)|crew-(?:node-reporter|node-preload|mocha-reporter|go-exec|cargo-runner)\b/;
+/** The variables that carry the route to each runner: a test or the code a runner loads that reads them is looking for the report. */
+const REPORT_ROUTES = /\b(?:PYTEST_ADDOPTS|NODE_OPTIONS|GOFLAGS|CARGO_TARGET_\w+_RUNNER)\b|\bjunit_?xml\b|\bxmlpath\b|\/proc\/[^\s'"]*\/environ\b/;
+
+/**
+ * A change that goes after the test report (#32): one that names crew's report folder or hooks anywhere, or,
+ * in a test or code the runner loads, reads the variables that route the reports (or another process's
+ * environment). The report itself is judged by the runs; this says where the change reached for it.
+ */
+function reportFindings(f: FileDiff): TamperFinding[] {
+  const out: TamperFinding[] = [];
+  const runnerCode = isTestFile(f.path) || RUNNER_CODE.test(f.path);
+  for (const l of f.added) {
+    if (CREW_REPORT_NAMES.test(l.text) || (runnerCode && REPORT_ROUTES.test(l.text)))
+      out.push({
+        rule: 'test-report-tampering',
+        file: f.path,
+        line: l.line,
+        evidence: `${f.path}:${l.line} reaches for the test report crew reads (its folder, or the variable that routes a runner's report there): ${quote(l.text)}`,
+      });
+  }
+  return out.slice(0, 5);
+}
+
+/** Files that decide which tests run and how (runner configuration, code the runner loads, build files that run the tests). */
+export function changesHowTestsRun(path: string): boolean {
+  return (
+    isRunnerConfigFile(path) ||
+    RUNNER_CODE.test(path) ||
+    /(^|\/)(?:Makefile|GNUmakefile|noxfile\.py|Cargo\.toml|go\.mod|\.cargo\/config(?:\.toml)?)$/.test(path)
+  );
 }
 
 /** Runner configuration files worth reading whole at the head, to learn which setup files it loads. */

@@ -3,6 +3,7 @@ import { failingEvaluations, type Evaluation, type Judgment, type Quality, type 
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
 import { handPushed } from '../domain/follow-up';
 import { describeOutcome, describeSite, describeVerdict } from '../domain/localisation';
+import { countsText, describeLost, type TestAccounting } from '../domain/test-results';
 import { GITHUB, type Surface } from '../domain/surface';
 import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
@@ -146,11 +147,48 @@ export function renderJudgment(j: Judgment, s: Surface): string {
       '',
     );
   }
+  out.push(...renderTests(j.tests ?? [], s));
   out.push(...renderLocalisation(j, s));
   if (j.adversarial.length) out.push(s.bold('Adversarial checks found:'), ...j.adversarial.map((f) => `- ${f.rule}: ${lineFor(s, f.evidence)}`), '');
   else out.push('Adversarial checks (criteria unchanged; no deleted, skipped, weakened or hollow tests): nothing found.', '');
   if (j.suggestedNextAction) out.push(`${s.bold('Suggested next step:')} ${inert(j.suggestedNextAction)}`, '');
   return out.join('\n');
+}
+
+/**
+ * Each command criterion's tests, base against head (#32): one line of counts per criterion, the lost
+ * tests by name with their file and line, renames, flaky tests, and the fixed tests folded. Test names
+ * are the repository's (or a model's) words: inert, in code spans.
+ */
+export function renderTests(tests: TestAccounting[], s: Surface): string[] {
+  if (!tests.length) return [];
+  const inert = s.modelText;
+  const name = (t: string) => inert(codeSpan(t));
+  const out = [`${s.bold('Tests, base against head')} (crew ran each command on the run's base and here, and compared the tests by name):`];
+  for (const a of tests) {
+    out.push(`- ${name(a.command)}: ${lineFor(s, countsText(a))}`);
+    const renamed = new Set(a.renamed.map((r) => r.from));
+    for (const l of a.lost.filter((x) => !renamed.has(x.test)))
+      out.push(
+        `  - ❌ lost: ${name(l.test)}${l.line ? ` (${name(`${l.file}:${l.line}`)}${l.lineOn === 'base' ? ' on the base' : ''})` : ''}: ${lineFor(s, describeLost(l).slice(l.test.length + 1))}`,
+      );
+    if (a.more?.lost) out.push(`  - and ${a.more.lost} more lost`);
+    for (const r of a.renamed) out.push(`  - renamed (the critic named its replacement): ${name(r.from)} → ${name(r.to)}`);
+    for (const f of a.flaky) out.push(`  - ⚠️ flaky: ${name(f)} failed here, passed when run again, and passed on the base`);
+  }
+  const fixed = tests.filter((a) => a.fixed.length);
+  if (fixed.length)
+    out.push(
+      '',
+      s.details(
+        `Fixed: tests that failed or did not exist on the base and pass here (${fixed.reduce((n, a) => n + (a.counts?.fixed ?? 0), 0)})`,
+        fixed
+          .map((a) => [`${name(a.command)}:`, ...a.fixed.map((f) => `- ${name(f)}`), ...(a.more?.fixed ? [`- and ${a.more.fixed} more`] : [])].join('\n'))
+          .join('\n\n'),
+      ),
+    );
+  out.push('');
+  return out;
 }
 
 /** Where each failed command's failure comes from: crew's own runs on the base and the task branches, a table per criterion. */

@@ -29,6 +29,8 @@ export interface RunOptions {
    * the sandbox stays: another user, crew's processes and environment out of sight, no credentials.
    */
   network?: boolean;
+  /** Variables crew adds to the allow-listed environment (the test report hooks' routes, sandbox/test-reports). Never a secret. */
+  env?: Record<string, string>;
 }
 
 export const TOOL_USER = 'crew-tool';
@@ -156,7 +158,7 @@ export class NamespaceRunner implements CommandRunner {
       '--',
       'env',
       '-i',
-      ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+      ...Object.entries({ ...toolEnv(this.home), ...opts.env }).map(([k, v]) => `${k}=${v}`),
       'bash',
       '--noprofile',
       '--norc',
@@ -205,7 +207,7 @@ export class UserNamespaceRunner implements CommandRunner {
       ...this.readOnly,
       'env',
       '-i',
-      ...Object.entries(toolEnv(this.home)).map(([k, v]) => `${k}=${v}`),
+      ...Object.entries({ ...toolEnv(this.home), ...opts.env }).map(([k, v]) => `${k}=${v}`),
       'bash',
       '--noprofile',
       '--norc',
@@ -255,7 +257,7 @@ export class UnsandboxedRunner implements CommandRunner {
   constructor(private readonly home: string) {}
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
-    return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: toolEnv(this.home) });
+    return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...toolEnv(this.home), ...opts.env } });
   }
 }
 

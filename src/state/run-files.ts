@@ -38,6 +38,8 @@ export const paths = {
   report: (issue: number, run: number) => `${runFolder(issue, run)}/report.md`,
   reportSummary: (issue: number, run: number) => `${runFolder(issue, run)}/report_summary.md`,
   judgment: (issue: number, run: number, iteration: number) => `${runFolder(issue, run)}/judgments/judgment_${iteration}.json`,
+  /** A command criterion run once on the run's base, kept for the run (#32, domain/test-results/base-run.ts). */
+  baseTests: (issue: number, run: number, criterion: string) => `${runFolder(issue, run)}/test-results/base_${criterion.replace(/[^A-Za-z0-9_-]/g, '_')}.json`,
   integration: (issue: number, run: number) => `${runFolder(issue, run)}/integration.md`,
   retrospective: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.md`,
   retrospectiveJson: (issue: number, run: number) => `${runFolder(issue, run)}/retrospective.json`,

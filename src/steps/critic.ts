@@ -21,13 +21,18 @@ import { renderJudgment } from '../render/report';
 import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
-import { redact } from '../text/redact';
 import { spend } from './caps';
 import { dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { account, testFindings, testKey, type BaseRun } from '../domain/test-results';
+import { TestReports } from '../sandbox/test-reports/reports';
+import type { CommandRunner } from '../sandbox/command-runner';
+import { baseRuns, runWithReports, type CommandRun } from './test-runs';
 import { localise } from './localise';
 import { describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
@@ -56,12 +61,16 @@ export async function critic(ctx: StepContext): Promise<void> {
   }
 
   const startedAt = nowIso(ctx);
-  const judgment = await judge(ctx, view);
+  const { freshBases = [], ...judgment } = await judge(ctx, view);
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
   const { default_model: tier } = await ctx.config();
   await updateView(ctx, issue, run, `critic ${judgment.verdict} (iteration ${judgment.iteration})`, (v, tx) => {
     tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
+    // The base's runs are kept for the run: a later iteration reads them instead of running the base again.
+    for (const b of freshBases)
+      if (tx.read(paths.baseTests(issue, run, b.criterion)) === undefined)
+        tx.write(paths.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
     const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
     const logged = logPhase(v.run, 'critic', {
       model: tier,
@@ -84,7 +93,7 @@ export async function critic(ctx: StepContext): Promise<void> {
   return afterFail(ctx, await loadView(ctx, issue, run), judgment);
 }
 
-async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
+async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { freshBases?: BaseRun[] }> {
   const { issue, run, base } = view.run;
   const config = await ctx.config();
   const plan = planOf(view);
@@ -116,7 +125,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
   if (config.setup.length) await ctx.repo.excludeUntracked();
   const commandResults: Evaluation[] = [];
-  const printed = new Map<string, { exitCode: number | null; output: string }>();
+  const printed = new Map<string, CommandRun>();
+  const timeoutMs = config.command_timeout_seconds * 1000;
+  const reports = runner && commands.length ? await testReports(ctx, runner) : undefined;
   for (const c of commands) {
     const allowed = checkCommand(c.command ?? '', config.commands);
     if (setupFailure) commandResults.push(commandNotRun(c, setupFailure));
@@ -124,12 +135,47 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     else if (!allowed.ok) commandResults.push(commandNotRun(c, `the command policy refuses it: ${allowed.reason}`));
     else {
       ctx.log.info(`critic: running ${c.id}: ${c.command}`);
-      const r = await runner.run(c.command!, { cwd: ctx.repo.dir, timeoutMs: config.command_timeout_seconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES });
-      const output = redact(r.output);
-      printed.set(c.id, { exitCode: r.exitCode, output });
-      commandResults.push(commandEvaluation(c, { exitCode: r.exitCode, timedOut: r.timedOut, output }));
+      const r = await runWithReports(runner, reports, c.command!, { cwd: ctx.repo.dir, timeoutMs });
+      printed.set(c.id, r);
+      commandResults.push(commandEvaluation(c, r));
     }
   }
+
+  // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+  const ran = commands.filter((c) => printed.has(c.id));
+  const { runs: bases, fresh: freshBases } = runner
+    ? await baseRuns(ctx, view, ran, { runner, reports, headSha, timeoutMs, head: printed })
+    : { runs: new Map(), fresh: [] };
+  const accounts = new Map<string, ReturnType<typeof account>>();
+  for (const c of ran) {
+    const b = bases.get(c.id);
+    if (!b) continue;
+    let a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files });
+    // A test that passed on the base and fails here is run once more before it convicts anyone.
+    const failedNow = a.changes.filter((x) => x.kind === 'lost' && x.after === 'failed');
+    if (failedNow.length && runner) {
+      ctx.log.info(
+        `critic: ${failedNow.length} test(s) of ${c.id} passed on the base and fail here; running ${c.command} once more to tell a flaky test from a broken one`,
+      );
+      const again = await runWithReports(runner, reports, c.command!, { cwd: ctx.repo.dir, timeoutMs });
+      const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(testKey) : []);
+      const flaky = new Set(failedNow.map((x) => testKey(x.test)).filter((k) => passedAgain.has(k)));
+      if (flaky.size) a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, flaky });
+    }
+    accounts.set(c.id, a);
+    // An unreadable report leaves the criterion undecided, whatever the exit code: a person looks.
+    if (a.state === 'unreadable') {
+      const i = commandResults.findIndex((e) => e.criterion === c.id);
+      commandResults[i] = {
+        ...commandResults[i]!,
+        met: null,
+        confidence: 0,
+        error: `${a.why}; crew cannot tell which tests ran, so it does not count the criterion as met`,
+      };
+    }
+  }
+  const testFindingsNow = () => [...accounts.values()].flatMap((a) => testFindings(a));
+  adversarial.push(...testFindingsNow());
 
   // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
   const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
@@ -138,10 +184,11 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
       ? await localise(
           ctx,
           view,
-          failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)! })),
-          { runner, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: config.command_timeout_seconds * 1000 },
+          failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)!, base: bases.get(c.id) })),
+          { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs },
         )
       : [];
+  await reports?.dispose();
   if (ctx.cancellation?.aborted)
     return { iteration, headSha, verdict: 'FAIL', evaluations: [], adversarial, overallReason: 'interrupted', suggestedNextAction: '', at: nowIso(ctx) };
   const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
@@ -186,6 +233,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           previous: previous ? rerunAdvice(previous).slice(0, 4000) : undefined,
           readTree: (path) => ctx.repo.readFileAt(headSha, path),
           readBase: (path) => ctx.repo.readFileAt(base.sha, path),
+          lostTests: [...accounts.values()]
+            .filter((a) => a.lost.length)
+            .map((a) => ({ criterion: a.criterion, command: a.command, lost: a.lost.map((l) => l.test), newPassing: a.newPassing })),
         },
         ctx.log,
       );
@@ -208,6 +258,13 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     await updateView(ctx, issue, run, `critic usage`, (v, tx) => {
       writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut!.usage) }, nowIso(ctx));
     });
+  }
+  // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
+  if (modelOut?.renames?.length) {
+    for (const r of modelOut.renames) accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
+    for (const a of accounts.values()) if (a.counts && a.renamed.length) a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
+    const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
+    adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
   }
   const given = new Map((modelOut?.evaluations ?? []).map((e) => [e.criterion, e]));
   const evaluations = plan.criteria.map((c) => {
@@ -256,7 +313,19 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     suggestedNextAction: modelOut?.suggestedNextAction ?? '',
     at: nowIso(ctx),
     ...(localisation.length ? { localisation } : {}),
+    ...(accounts.size ? { tests: [...accounts.values()].map(({ changes: _, ...a }) => a) } : {}),
+    ...(freshBases.length ? { freshBases } : {}),
   };
+}
+
+/** The report hooks for this job's command criteria; without them, every criterion's tests are unknown (and why is logged). */
+async function testReports(ctx: StepContext, runner: CommandRunner): Promise<TestReports | undefined> {
+  try {
+    return await TestReports.prepare(join(process.env.RUNNER_TEMP ?? tmpdir(), 'crew-test-reports'), runner, ctx.repo.dir);
+  } catch (e) {
+    ctx.log.warn(`critic: crew could not set up its test report hooks (${(e as Error).message}); the tests of every command are unknown`);
+    return undefined;
+  }
 }
 
 /** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */

@@ -15,17 +15,35 @@ import type { RunView } from '../domain/run-state';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { redact } from '../text/redact';
 import { integrationBranchOf, type StepContext } from './context';
-import { MAX_OUTPUT_BYTES } from './sandbox-setup';
+import { describeTest, failingKeys, testKey, type BaseRun, type TestRun } from '../domain/test-results';
+import type { TestReports } from '../sandbox/test-reports/reports';
+import { runWithReports } from './test-runs';
 import { planOf } from '../state/run-files';
 
-/** What a failed command printed on the integrated branch. */
+/** What a failed command printed on the integrated branch, the tests it reported, and its run on the base when the critic has it (#32). */
 export interface FailedCommand {
   criterion: Criterion;
   exitCode: number | null;
   output: string;
+  tests?: TestRun;
+  base?: BaseRun;
+}
+
+/** The identities of the tests a run failed, when its runner reported them; and those among them the base did not fail, as people read them. */
+function failing(tests: TestRun | undefined): { failingTests?: string[] } {
+  return tests?.kind === 'known' ? { failingTests: [...failingKeys(tests.tests)] } : {};
+}
+function convicting(tests: TestRun | undefined, base: TestRun | undefined): { convicting?: string[] } {
+  if (tests?.kind !== 'known' || base?.kind !== 'known') return {};
+  const before = failingKeys(base.tests);
+  const seen = new Set<string>();
+  const out = tests.tests.filter((t) => t.outcome === 'failed' && !before.has(testKey(t)) && !seen.has(testKey(t)) && seen.add(testKey(t)));
+  return out.length ? { convicting: out.map(describeTest) } : {};
 }
 
 const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);
+
+const integratedOf = (f: FailedCommand) => ({ exitCode: f.exitCode, output: f.output, ...failing(f.tests) });
 
 /**
  * Runs each failed command criterion again, in the sandbox, on the base, on each task's branch
@@ -36,7 +54,7 @@ export async function localise(
   ctx: StepContext,
   view: RunView,
   failed: FailedCommand[],
-  opts: { runner: CommandRunner; headSha: string; budgetSeconds: number; commandTimeoutMs: number },
+  opts: { runner: CommandRunner; reports?: TestReports; headSha: string; budgetSeconds: number; commandTimeoutMs: number },
 ): Promise<Localisation[]> {
   if (!failed.length || opts.budgetSeconds <= 0) return [];
   const { issue, run, base } = view.run;
@@ -51,8 +69,8 @@ export async function localise(
   const open = new Set(failed.map((f) => f.criterion.id));
 
   let missing: string[] = [];
-  const runAll = async (site: RunSite, checkout: () => Promise<string | null>) => {
-    const targets = failed.filter((f) => open.has(f.criterion.id));
+  const runAll = async (site: RunSite, checkout: () => Promise<string | null>, only: (f: FailedCommand) => boolean = () => true) => {
+    const targets = failed.filter((f) => open.has(f.criterion.id) && only(f));
     if (!targets.length || left() <= 0) return;
     const refused = await checkout();
     for (const f of targets) {
@@ -62,17 +80,33 @@ export async function localise(
         continue;
       }
       ctx.log.info(`critic: localising ${f.criterion.id} on ${site.kind === 'base' ? 'the base' : `${site.kind} ${site.task}`}`);
-      const r = await opts.runner.run(f.criterion.command!, {
+      const r = await runWithReports(opts.runner, opts.reports, f.criterion.command!, {
         cwd: ctx.repo.dir,
         timeoutMs: Math.max(1000, Math.min(opts.commandTimeoutMs, left())),
-        maxOutputBytes: MAX_OUTPUT_BYTES,
       });
-      const output = redact(r.output);
+      const known = failing(r.tests);
       const baseRun = list.find((x) => x.site.kind === 'base' && x.verdict === 'fails');
-      const verdict = verdictOfRun({ exitCode: r.exitCode, timedOut: r.timedOut, output }, site.kind === 'base' ? undefined : baseRun);
-      list.push({ site, exitCode: r.exitCode, timedOut: r.timedOut, output, verdict });
+      const verdict = verdictOfRun({ exitCode: r.exitCode, timedOut: r.timedOut, output: r.output, ...known }, site.kind === 'base' ? undefined : baseRun);
+      list.push({
+        site,
+        exitCode: r.exitCode,
+        timedOut: r.timedOut,
+        output: r.output,
+        verdict,
+        ...known,
+        ...(verdict === 'fails' ? convicting(r.tests, f.base?.tests) : {}),
+      });
     }
   };
+  // The base's run the critic already has (once per run and criterion): not run again.
+  for (const f of failed)
+    if (f.base) {
+      const known = failing(f.base.tests);
+      const verdict = verdictOfRun({ exitCode: f.base.exitCode, timedOut: f.base.timedOut, output: f.base.output, ...known }, undefined);
+      runs
+        .get(f.criterion.id)!
+        .push({ site: { kind: 'base' }, exitCode: f.base.exitCode, timedOut: f.base.timedOut, output: f.base.output, verdict, ...known });
+    }
   const detach = (sha: string) => async () => (await ctx.repo.checkoutDetached(sha), null);
 
   // Localisation only advises: a git or sandbox error here leaves what is not settled undecided (the
@@ -80,8 +114,8 @@ export async function localise(
   let stopped: string | undefined;
   try {
     ({ missing } = await ctx.remote.fetch(tasks.filter((t) => t.changedFiles.length).map((t) => branchOf(t.id))));
-    await runAll({ kind: 'base' }, detach(base.sha));
-    for (const f of failed) if (decide(tasks, runs.get(f.criterion.id)!, f).kind === 'before') open.delete(f.criterion.id);
+    await runAll({ kind: 'base' }, detach(base.sha), (f) => !f.base);
+    for (const f of failed) if (decide(tasks, runs.get(f.criterion.id)!, integratedOf(f)).kind === 'before') open.delete(f.criterion.id);
     const order = tryOrder(tasks, failed.map((f) => f.output).join('\n'));
     for (const id of order) {
       const branch = branchOf(id);
@@ -93,7 +127,8 @@ export async function localise(
       const list = runs.get(f.criterion.id)!;
       const failingBase = list.find((r) => r.site.kind === 'base' && r.verdict === 'fails');
       // Settled, or the base fails too and the output cannot tell the failures apart: leaving tasks out cannot either.
-      if (settledByAloneRuns(tasks, list, f) || (failingBase && compareWithBase(failingBase, f) === 'unknown')) open.delete(f.criterion.id);
+      if (settledByAloneRuns(tasks, list, integratedOf(f)) || (failingBase && compareWithBase(failingBase, integratedOf(f)) === 'unknown'))
+        open.delete(f.criterion.id);
     }
     // Only a combination fails: leave one task out at a time (with the tasks built on it, whose branches hold its work).
     if (order.length > 1)
@@ -117,7 +152,7 @@ export async function localise(
   }
   return failed.map((f) => {
     const list = runs.get(f.criterion.id)!;
-    const outcome = decide(tasks, list, f);
+    const outcome = decide(tasks, list, integratedOf(f));
     if (stopped && outcome.kind === 'undecided') outcome.why = `localisation stopped: ${redact(stopped)}`;
     return {
       criterion: f.criterion.id,

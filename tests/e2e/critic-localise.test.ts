@@ -40,7 +40,10 @@ describe('localisation (#18 §1)', () => {
     const sendBack = crewComments(r).find((c) => c.body.startsWith("**crew's critic** judged run 1 FAIL"))!;
     expect(sendBack.body).toContain('sends t1 back');
     expect(sendBack.body).toContain('| Task | What ran | Exit code | Verdict |');
-    expect(sendBack.body).toContain("| t1 | npm test on t1's branch alone on the base | 1 | fails |");
+    // The table names the tests that convict t1: those failing on its branch and not on the base (#32).
+    expect(sendBack.body).toContain(
+      "| t1 | npm test on t1's branch alone on the base | 1 | fails: test/mean.test.js › mean of 2 and 4 is 3; test/sum.test.js › sum adds its arguments |",
+    );
     expect(sendBack.body).toContain('| t3 | npm test on t3');
     expect(r.pulls).toHaveLength(1);
     const report = r.pulls[0]!.comments.find((c) => c.body.includes('## crew report'))!.body;

@@ -87,6 +87,13 @@ describe('the critic gate', () => {
         line: 2,
         evidence: "test/later.test.js:2 skips or narrows tests: `test.skip('capitalize keeps the rest', () => {});`",
       },
+      // The runs themselves (#32): the test that passed on the base did not run on the head.
+      {
+        rule: 'lost-test',
+        file: 'test/index.test.js',
+        evidence:
+          "`npm test`: test/index.test.js › capitalize upper-cases the first letter passed on the base and is missing on the head (it did not run) (the change removed line 5 of the base's test/index.test.js, which names it)",
+      },
     ]);
     expect(crewComments(r).some((c) => c.body.includes('- deleted-test: the test file test/index.test.js was deleted (7 lines)'))).toBe(true);
     expect(r.pulls).toEqual([]);
@@ -105,9 +112,12 @@ describe('the critic gate', () => {
       ['git-attributes-changed', '.gitattributes'],
       ['weakened-assertions', 'test/index.test.js'],
       ['deleted-test', 'test/rest.test.js'],
+      // The test of index.test.js passed on the base and no longer runs; rest.test.js's failed on the base, so it is not lost (#32).
+      ['lost-test', 'test/index.test.js'],
     ]);
     expect(j.adversarial[2]!.evidence).toBe('the test file test/rest.test.js was deleted (7 lines)');
-    expect(j.overallReason).toContain('3 adversarial findings (git-attributes-changed, weakened-assertions, deleted-test)');
+    expect(j.overallReason).toContain('4 adversarial findings (git-attributes-changed, weakened-assertions, deleted-test, lost-test)');
+    expect(j.tests![0]!.counts).toMatchObject({ passed: 0, lost: 1, fixed: 0 });
     // The reason is shown where the maintainer decides.
     const ask = crewComments(r).find((c) => c.body.startsWith('**crew needs a decision**'))!;
     expect(ask.body).toContain('- git-attributes-changed: .gitattributes:1 adds git attributes (now: `*.js -diff`)');

@@ -1,0 +1,116 @@
+import type { Criterion } from '../domain/criteria';
+import { BaseRunSchema, readReports, type BaseRun, type TestRun } from '../domain/test-results';
+import type { RunView } from '../domain/run-state';
+import type { CommandRunner } from '../sandbox/command-runner';
+import type { TestReports } from '../sandbox/test-reports/reports';
+import { paths, readChecked } from '../state/run-files';
+import { runFolder } from '../domain/refs';
+import { redact } from '../text/redact';
+import { integrationBranchOf, nowIso, type StepContext } from './context';
+import { MAX_OUTPUT_BYTES } from './sandbox-setup';
+
+/** One run of a command criterion: what people see (exit code, output) and what the runner reported about its tests. */
+export interface CommandRun {
+  exitCode: number | null;
+  timedOut: boolean;
+  /** What it printed, redacted. */
+  output: string;
+  tests: TestRun;
+}
+
+/** What node prints when a command line's own `--test-reporter` (with no destination) meets the one crew puts in NODE_OPTIONS. */
+const NODE_REPORTER_CLASH = "must match the number of specified '--test-reporter-destination'";
+
+/**
+ * Runs a command criterion with crew's report hooks (sandbox/test-reports) and reads what the
+ * runners reported. A command that gives node's runner a reporter of its own without a destination
+ * cannot take crew's as well (node refuses the pair): it runs again without it, and node's tests are unknown.
+ */
+export async function runWithReports(
+  runner: CommandRunner,
+  reports: TestReports | undefined,
+  command: string,
+  opts: { cwd: string; timeoutMs: number; maxOutputBytes?: number },
+): Promise<CommandRun> {
+  const base = { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxOutputBytes: opts.maxOutputBytes ?? MAX_OUTPUT_BYTES };
+  if (!reports) {
+    const r = await runner.run(command, base);
+    return {
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      output: redact(r.output),
+      tests: { kind: 'unknown', why: 'crew could not set up its report hooks in this job' },
+    };
+  }
+  let folder = await reports.open();
+  let r = await runner.run(command, { ...base, env: folder.env });
+  let files = await reports.collect(folder);
+  let clash = false;
+  if (r.exitCode !== 0 && r.output.includes(NODE_REPORTER_CLASH) && !files.some((f) => f.name.startsWith('node-'))) {
+    clash = true;
+    folder = await reports.open({ node: false });
+    r = await runner.run(command, { ...base, env: folder.env });
+    files = await reports.collect(folder);
+  }
+  let tests = readReports(files, opts.cwd);
+  if (clash && tests.kind === 'unknown')
+    tests = {
+      kind: 'unknown',
+      why: "the command gives node's test runner a --test-reporter of its own with no destination, which node does not let crew add to",
+    };
+  return { exitCode: r.exitCode, timedOut: r.timedOut, output: redact(r.output), tests };
+}
+
+const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);
+
+/**
+ * Each command criterion as it ran on the run's base (#32): read from crew/state when an earlier
+ * iteration ran it there, else run now (the checkout goes to the base and back to `headSha`).
+ * `fresh` lists the records made now, for the caller to keep on crew/state with its judgment.
+ */
+export async function baseRuns(
+  ctx: StepContext,
+  view: RunView,
+  criteria: Criterion[],
+  opts: { runner: CommandRunner; reports: TestReports | undefined; headSha: string; timeoutMs: number; head?: Map<string, CommandRun> },
+): Promise<{ runs: Map<string, BaseRun>; fresh: BaseRun[] }> {
+  const { issue, run, base } = view.run;
+  const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
+  const runs = new Map<string, BaseRun>();
+  const todo: Criterion[] = [];
+  for (const c of criteria) {
+    const kept = readChecked(snap, paths.baseTests(issue, run, c.id), BaseRunSchema);
+    if (kept && kept.command === c.command && kept.baseSha === base.sha) runs.set(c.id, kept);
+    else todo.push(c);
+  }
+  const fresh: BaseRun[] = [];
+  const record = (c: Criterion, r: CommandRun): BaseRun => ({
+    criterion: c.id,
+    command: c.command!,
+    baseSha: base.sha,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    output: tail(r.output),
+    tests: r.tests,
+    at: nowIso(ctx),
+  });
+  // Nothing changed yet: the head is the base, and its runs are the base's.
+  if (opts.headSha === base.sha && opts.head) {
+    for (const c of todo) {
+      const h = opts.head.get(c.id);
+      if (h) fresh.push(record(c, h));
+    }
+  } else if (todo.length) {
+    await ctx.repo.checkoutDetached(base.sha);
+    try {
+      for (const c of todo) {
+        ctx.log.info(`critic: running ${c.id} on the base (${base.sha.slice(0, 7)}), once for this run: ${c.command}`);
+        fresh.push(record(c, await runWithReports(opts.runner, opts.reports, c.command!, { cwd: ctx.repo.dir, timeoutMs: opts.timeoutMs })));
+      }
+    } finally {
+      await ctx.repo.checkoutNew(integrationBranchOf(ctx, view.run), opts.headSha);
+    }
+  }
+  for (const r of fresh) runs.set(r.criterion, r);
+  return { runs, fresh };
+}
