@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Criterion } from './criteria';
+import type { Refusals } from './egress';
 import type { Plan } from './plan';
 import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
@@ -47,6 +48,8 @@ export interface Judgment {
   at: string;
   /** Failed command criteria re-run on the base and the task branches to find their cause (#18 §1). */
   localisation?: Localisation[];
+  /** Requests crew's egress proxy refused in the critic's jobs of this run so far (this one's and earlier rounds'), by host. */
+  refused?: Refusals;
 }
 
 /** Below this, a "met" from the model is not trusted: it counts as not met. */

@@ -28,6 +28,7 @@ import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
 import { describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
@@ -113,7 +114,12 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
   // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
+  const refused = () => {
+    const all = addRefusals(previous?.refused, egress?.refused());
+    return Object.keys(all).length ? { refused: all } : {};
+  };
   if (config.setup.length) await ctx.repo.excludeUntracked();
   const commandResults: Evaluation[] = [];
   const printed = new Map<string, { exitCode: number | null; output: string }>();
@@ -143,7 +149,17 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
         )
       : [];
   if (ctx.cancellation?.aborted)
-    return { iteration, headSha, verdict: 'FAIL', evaluations: [], adversarial, overallReason: 'interrupted', suggestedNextAction: '', at: nowIso(ctx) };
+    return {
+      iteration,
+      headSha,
+      verdict: 'FAIL',
+      evaluations: [],
+      adversarial,
+      overallReason: 'interrupted',
+      suggestedNextAction: '',
+      at: nowIso(ctx),
+      ...refused(),
+    };
   const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
 
   // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
@@ -179,6 +195,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
             policy: config.commands,
             timeoutMs: config.command_timeout_seconds * 1000,
             maxOutputBytes: MAX_OUTPUT_BYTES,
+            ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
           },
           maxTurns: CRITIC_MAX_TURNS,
           iteration,
@@ -256,6 +273,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
     suggestedNextAction: modelOut?.suggestedNextAction ?? '',
     at: nowIso(ctx),
     ...(localisation.length ? { localisation } : {}),
+    ...refused(),
   };
 }
 

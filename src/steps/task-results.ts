@@ -1,3 +1,4 @@
+import type { Refusals } from '../domain/egress';
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
 import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '../domain/run-state';
@@ -17,6 +18,8 @@ export interface AttemptOutcome {
   /** No retry follows: this result settles the task. */
   final: boolean;
   sandboxWarning: string | null;
+  /** Requests crew's egress proxy refused in the task's jobs so far (earlier jobs' and this one's), by host. */
+  refused?: Refusals;
 }
 
 const TRAILER = /^Crew-Result: (.+)$/m;
@@ -66,6 +69,7 @@ export async function recordRetry(
       error: o.checked.reason,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      refused: o.refused ?? mine.refused,
       headSha,
       changedFiles: o.seen.changedFiles,
     });
@@ -129,6 +133,7 @@ export async function recordFinal(
       changedFiles: o.seen.changedFiles,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      refused: o.refused ?? mine.refused,
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
