@@ -89,10 +89,13 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         refused[key] = (refused[key] ?? 0) + 1;
         opts.onRefused?.(host, port, isHttp ? 'HTTP' : 'CONNECT');
         // Checked before any lookup: a refused name is never resolved, so names cannot carry data out through DNS either.
-        throw new RequestError(
+        const refusal = new RequestError(
           `crew's egress allowlist refused ${host}: model-written code reaches only the allowed hosts. If the repository needs it, add it to network.allow in .github/crew.yml.`,
           403,
         );
+        // proxy-chain recognises its error by name, and a bundler may rename the class (ncc makes it `request_error_RequestError`).
+        refusal.name = 'RequestError';
+        throw refusal;
       }
       return { dnsLookup: dnsLookup as never };
     },
