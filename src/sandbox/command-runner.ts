@@ -390,10 +390,15 @@ export async function prepareSandbox(workspace: string, tempDir: string, egress?
         if (!(await can('id', [TOOL_USER]))) throw e;
       });
     const home = join(tempDir, 'crew-tool-home');
-    await mkdir(home, { recursive: true });
-    await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
-    await run('chown', ['-R', `${TOOL_USER}:`, home]);
-    await chmod(home, 0o700).catch(() => undefined);
+    // A second sandbox in the same job (a chained task) finds the home already handed to the tool user, where crew's
+    // own user may no longer write: it is kept as it is.
+    const toolUid = Number((await exec('id', ['-u', TOOL_USER])).stdout);
+    if ((await stat(home).catch(() => undefined))?.uid !== toolUid) {
+      await mkdir(home, { recursive: true });
+      await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
+      await run('chown', ['-R', `${TOOL_USER}:`, home]);
+      await chmod(home, 0o700).catch(() => undefined);
+    }
     await openWorkspace(workspace, run);
     const privateDir = join(tempDir, 'crew-sandbox');
     await mkdir(privateDir, { recursive: true, mode: 0o755 });
