@@ -7,6 +7,7 @@ import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import type { WriteOptions } from '../ports';
 import { redact } from '../text/redact';
+import { inertGit, inertJson } from '../text/inert';
 import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
@@ -30,8 +31,11 @@ const TRAILER = /^Crew-Result: (.+)$/m;
  * leaves it on the branch, and resuming takes it instead of doing the work again.
  */
 export function attemptCommitMessage(taskId: string, title: string, o: AttemptOutcome): string {
-  // Pushed with the task's branch: model text in it is redacted like anything crew posts.
-  return redact(`crew: ${taskId} ${title} (attempt ${o.attempt}, ${o.checked.status})\n\n${o.checked.summary}\n\nCrew-Result: ${JSON.stringify(o)}\n`);
+  // Pushed with the task's branch: model text in it is redacted like anything crew posts, and inert (a commit that
+  // reaches the default branch closes what its message names). The trailer keeps its exact data, written inert.
+  return redact(
+    `crew: ${taskId} ${inertGit(title)} (attempt ${o.attempt}, ${o.checked.status})\n\n${inertGit(o.checked.summary)}\n\nCrew-Result: ${inertJson(JSON.stringify(o))}\n`,
+  );
 }
 
 export function parseAttemptCommit(message: string): AttemptOutcome | undefined {

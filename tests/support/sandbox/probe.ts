@@ -13,7 +13,7 @@
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
-import { prepareSandbox, UnsandboxedRunner } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { startEgressProxy } from '../../../src/sandbox/egress/proxy';
 
 const [mode, workspace, temp, command] = process.argv.slice(2) as [string, string, string, string];
@@ -32,7 +32,7 @@ if (!('runner' in runner)) {
   console.error(`no sandbox: ${runner.reason}`);
   process.exit(2);
 }
-if (proxy && !runner.runner.egress) {
+if (proxy && !(runner.runner as CommandRunner).egress) {
   console.error(`no route to the egress proxy: ${'egressProblem' in runner ? runner.egressProblem : 'unknown'}`);
   process.exit(3);
 }
