@@ -357,14 +357,17 @@ async function runTask(
         run,
         { id: taskId, title: task.title, branch: rec.branch },
         { attempt, firstAttempt },
-        { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs },
+        { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs, refused: addRefusals(refusedBefore, egress?.refused()) },
         jobStop!.minutes,
       );
       return undefined;
     }
     // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
     if (workerRun?.stop === 'interrupted') {
-      await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+      await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, {
+        ...workerRun,
+        refused: addRefusals(refusedBefore, egress?.refused()),
+      });
       return undefined;
     }
     const ending: Observed['ending'] =
