@@ -98,6 +98,17 @@ export function jobEgress(
   };
 }
 
+/** A job where no model-written setup runs and the agents' commands have no network: no proxy, nothing to reach. */
+export function unneeded(): Egress {
+  return {
+    mode: 'offline',
+    tools: 'none',
+    refused: () => ({}),
+    close: async () => undefined,
+    statement: "egress: none needed. No setup runs on a model-written tree in this job, and the agents' commands have no network (network.tools: none).",
+  };
+}
+
 /** A runner whose commands get `network` unless they ask otherwise: what the agents' commands run through. */
 export class NetworkedRunner implements CommandRunner {
   readonly sandboxed: boolean;

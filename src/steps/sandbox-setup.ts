@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CONFIG_PATH } from '../config/schema';
 import { refusalsSince } from '../domain/egress';
 import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner, type RunOptions } from '../sandbox/command-runner';
-import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, type Egress, type NetworkConfig } from './egress';
+import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { StepContext } from './context';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
@@ -38,14 +38,16 @@ export async function commandRunner(
   ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
   config: ToolsConfig,
   sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
+  /** Whether anything in this job may use the allowlist; a job where nothing does starts no proxy and probes no route. */
+  needsRoute = true,
 ): Promise<JobTools> {
   const temp = process.env.RUNNER_TEMP ?? '/tmp';
   const reasons: string[] = [];
-  const proxy = await startJobProxy(config.network, temp, ctx.log);
+  const proxy = needsRoute || config.network.tools === 'allowlist' ? await startJobProxy(config.network, temp, ctx.log) : undefined;
   for (const prepare of sandboxes) {
     const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy));
     if ('runner' in prepared) {
-      const egress = jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem);
+      const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
       ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
@@ -54,7 +56,7 @@ export async function commandRunner(
     }
     reasons.push(prepared.reason);
   }
-  if ('socket' in proxy) await proxy.close();
+  if (proxy && 'socket' in proxy) await proxy.close();
   const reason = reasons.join(', and ');
   if (config.allow_unsandboxed) {
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'));
@@ -95,7 +97,7 @@ export async function prepareTools(
       'on the base commit, outside the sandbox',
     );
     if (setupFailure) return { warning: null, setupFailure };
-    return { ...(await commandRunner(ctx, config, sandboxes)), setupFailure: null };
+    return { ...(await commandRunner(ctx, config, sandboxes, false)), setupFailure: null };
   }
   const prepared = await commandRunner(ctx, config, sandboxes);
   if (!prepared.runner || !prepared.egress) {
