@@ -16,6 +16,8 @@ export interface CommandToolOptions {
   policy: CommandPolicy;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** `allowlist`: commands reach the allowed hosts through crew's proxy (network.tools); otherwise they have no network. */
+  network?: 'allowlist';
   /** No command runs past this time (epoch ms): the job's limit is near. */
   until?: number;
   now?: () => number;
@@ -26,7 +28,7 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
   return {
     spec: {
       name: 'run_command',
-      description: `Run a shell command in the repository root (no network). Exit code and output (capped) come back. Times out after ${Math.round(o.timeoutMs / 1000)} s.`,
+      description: `Run a shell command in the repository root (${o.network === 'allowlist' ? "network: only the repository's allowed hosts, through the proxy in HTTP_PROXY/HTTPS_PROXY; others are refused" : 'no network'}). Exit code and output (capped) come back. Times out after ${Math.round(o.timeoutMs / 1000)} s.`,
       input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
     },
     async run(input) {

@@ -3,6 +3,7 @@ import { show, valueAt } from '../text/quote-value';
 import { z } from 'zod';
 import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
+import { hostEntryProblem } from '../domain/egress';
 import { MAX_TASKS } from '../domain/plan';
 import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domain/providers';
 import { WAITING_LABEL } from '../domain/labels';
@@ -185,7 +186,7 @@ export const ConfigSchema = z.strictObject({
     .array(z.string().min(1))
     .default([])
     .describe(
-      "Commands run before the agents start, with network (e.g. `npm ci`): as crew's user on the run's base commit, inside the sandbox on a tree a model has written. Local mode runs them only once you allow them (`[y/N]`, or `--allow-setup`).",
+      "Commands run before the agents start, with network (e.g. `npm ci`): as crew's user on the run's base commit; inside the sandbox on a tree a model has written, where only the hosts `network` allows are reachable. Local mode runs them only once you allow them (`[y/N]`, or `--allow-setup`).",
     ),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
   allow_unsandboxed: z
@@ -193,6 +194,45 @@ export const ConfigSchema = z.strictObject({
     .default(false)
     .describe(
       'Let agents run commands without the sandbox when it cannot be set up. Off: run_command is refused instead. Not used by local mode, where only `crew run --allow-unsandboxed` turns the sandbox off.',
+    ),
+  network: z
+    .strictObject({
+      allow: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .superRefine((h, c) => {
+              const problem = hostEntryProblem(h);
+              if (problem) c.addIssue({ code: 'custom', message: `\`${h}\` is not a host: write ${problem}` });
+            }),
+        )
+        .default([])
+        .describe(
+          "Hosts model-written code may reach through crew's egress proxy, besides the defaults: setup on a model-written tree, and the agents' commands with `tools: allowlist`. A host name (`npm.example.com`) or `*.example.com` for its subdomains; no scheme, port or path.",
+        ),
+      defaults: z
+        .boolean()
+        .default(true)
+        .describe(
+          "Allow the package registries and GitHub hosts a repository's manifests and lockfiles need (npm, PyPI, crates.io, the Go module proxy, RubyGems, Maven Central, GitHub; docs/SECURITY.md lists them). Off: only the hosts in `allow`.",
+        ),
+      tools: z
+        .enum(['none', 'allowlist'])
+        .default('none')
+        .describe(
+          "The network of the agents' own commands (run_command, the critic's command criteria): `none`, or `allowlist` for repositories whose tests download (the same allowlist as setup).",
+        ),
+      fallback: z
+        .enum(['offline', 'open'])
+        .default('offline')
+        .describe(
+          "Where the allowlist cannot be set up on the runner (crew says why at the start of the job): `offline` runs model-written setup without network; `open` gives it the runner's network, unfiltered, and says so in the plan comment.",
+        ),
+    })
+    .prefault({})
+    .describe(
+      "What model-written code may reach on the network. It runs in its own network namespace whose only way out is crew's proxy, which lets through only allowed hosts and counts the rest; refused hosts are listed in the pull request.",
     ),
   require_plan_approval: z.boolean().default(false).describe('Wait for `/crew approve` after every plan, as `/crew plan` does.'),
   auto_merge: z

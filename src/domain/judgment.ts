@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Criterion } from './criteria';
+import type { Refusals } from './egress';
 import type { Plan } from './plan';
 import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
@@ -50,6 +51,8 @@ export interface Judgment {
   localisation?: Localisation[];
   /** Each command criterion's tests, base against head, by identity (#32). */
   tests?: TestAccounting[];
+  /** Requests crew's egress proxy refused in the critic's jobs of this run so far (this one's and earlier rounds'), by host. */
+  refused?: Refusals;
 }
 
 /** Below this, a "met" from the model is not trusted: it counts as not met. */

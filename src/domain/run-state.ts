@@ -316,6 +316,8 @@ export const TaskRecordSchema = z.looseObject({
   metadataIssues: z.array(text).default(() => []),
   /** Set when run_command could not be sandboxed for this task; shown loudly in the plan comment. */
   sandboxWarning: nullableText.default(null),
+  /** Requests crew's egress proxy refused in this task's jobs (setup and commands), by host; listed in the pull request. */
+  refused: z.record(text, count).default(() => ({})),
   /** The advisor's stronger model for the next attempt. */
   tierOverride: z.enum(TIERS).nullable().default(null),
   /** Notes for the next attempt: the advisor's, a person's answer. */

@@ -314,7 +314,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
 
   out.write(`crew ${CREW_VERSION} · run ${runNo} · ${project.dir} · from ${base.branch} at ${base.sha.slice(0, 7)}\n`);
   if (fresh && project.dirty) out.write('note: you have uncommitted changes; crew works from the last commit and does not touch your working tree.\n');
-  out.write(`${await localSandboxStatement(config.allow_unsandboxed)}\n`);
+  out.write(`${await localSandboxStatement(config.allow_unsandboxed, undefined, config.network)}\n`);
   for (const n of notes) out.write(`${n}\n`);
   if (cmd.scripted) out.write(`model: scripted replies from ${cmd.scripted}\n`);
   out.write('\n');

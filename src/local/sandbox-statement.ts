@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkingCopy } from '../ports';
 import type { prepareSandbox } from '../sandbox/command-runner';
+import { DEFAULT_NETWORK, type NetworkConfig } from '../steps/egress';
 import { commandRunner } from '../steps/sandbox-setup';
 
 /**
@@ -11,17 +12,26 @@ import { commandRunner } from '../steps/sandbox-setup';
  * way every job sets it up, so what is said is what the jobs will get. File tools always stay
  * inside the job's worktree.
  */
-export async function localSandboxStatement(allowUnsandboxed: boolean, sandboxes?: Array<typeof prepareSandbox>): Promise<string> {
+export async function localSandboxStatement(
+  allowUnsandboxed: boolean,
+  sandboxes?: Array<typeof prepareSandbox>,
+  network: NetworkConfig = DEFAULT_NETWORK,
+): Promise<string> {
   const files = "File tools stay inside the run's worktree (no `..`, no links out, never .git); commands get a scrubbed environment with no keys or tokens.";
   const probe = await mkdtemp(join(tmpdir(), 'crew-sandbox-probe-'));
   try {
     const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-    const { runner, warning, reason } = await commandRunner({ repo: { dir: probe } as WorkingCopy, log: quiet }, allowUnsandboxed, sandboxes);
+    const { runner, warning, reason, egress } = await commandRunner(
+      { repo: { dir: probe } as WorkingCopy, log: quiet },
+      { allow_unsandboxed: allowUnsandboxed, network },
+      sandboxes,
+    );
     if (!runner) {
       return `sandbox: none can start here (${reason}), so agents' commands (run_command) are refused. ${files} To let commands run without a sandbox, as you and with network, run crew with --allow-unsandboxed.`;
     }
+    await egress?.close();
     if (!runner.sandboxed) return `sandbox: OFF (--allow-unsandboxed; ${warning}): ${runner.description}. ${files}`;
-    return `sandbox: on (the default), ${runner.description}. ${files}`;
+    return `sandbox: on (the default), ${runner.description}. ${egress?.statement ?? ''} ${files}`.replace(/  +/g, ' ');
   } finally {
     await rm(probe, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
 import { describeCriterion } from '../domain/criteria';
+import { runRefusals, type Refusals } from '../domain/egress';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
 import { handPushed } from '../domain/follow-up';
@@ -53,18 +54,51 @@ function acceptedBanner(j: Judgment, acceptedBy: string): string[] {
 
 /**
  * What a reviewer must look at before merging: every adversarial finding (a lifecycle script npm
- * runs by itself, changed git attributes, a deleted test, …), as a checklist. A lifecycle script does
- * not fail the critic (judgment.ts, forAPerson) but keeps crew from merging; the others reach a PR
- * only through `/crew accept`.
+ * runs by itself, changed git attributes, a deleted test, …), as a checklist, and the hosts crew's
+ * egress proxy refused to model-written code. A lifecycle script and a refused host do not fail the
+ * critic (judgment.ts, forAPerson) but keep crew from merging; the others reach a PR only through
+ * `/crew accept`.
  */
-function lookBeforeMerging(j: Judgment | null): string[] {
-  if (!j?.adversarial.length) return [];
+function lookBeforeMerging(j: Judgment | null, refused: Refusals): string[] {
+  const egress = refusedLines(refused);
+  if (!j?.adversarial.length && !egress.length) return [];
   return [
     '### ⚠️ Look at before merging',
-    "crew's adversarial checks found these in the change; each needs a person's review:",
-    ...j.adversarial.map((f) => `- [ ] **${f.rule}**${f.file ? ` in \`${f.file}\`` : ''}: ${f.evidence}`),
+    ...(j?.adversarial.length
+      ? [
+          "crew's adversarial checks found these in the change; each needs a person's review:",
+          ...j.adversarial.map((f) => `- [ ] **${f.rule}**${f.file ? ` in \`${f.file}\`` : ''}: ${f.evidence}`),
+        ]
+      : []),
+    ...egress,
     '',
   ];
+}
+
+/** How many refused hosts are named one by one; the rest are summed on one line. */
+const LISTED_HOSTS = 20;
+
+/**
+ * The refused hosts, like Copilot's firewall warning: each with its count. A host name is the model's
+ * choice (any CONNECT target), so each sits in a code span, and the list is bounded.
+ */
+export function refusedLines(refused: Refusals): string[] {
+  const hosts = Object.entries(refused).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  if (!hosts.length) return [];
+  const total = hosts.reduce((n, [, k]) => n + k, 0);
+  const shown = hosts.slice(0, LISTED_HOSTS);
+  const rest = hosts.slice(LISTED_HOSTS);
+  return [
+    `- [ ] **egress-refused**: model-written code (setup on a task's tree, or the agents' commands) asked for ${hosts.length} host${hosts.length === 1 ? '' : 's'} outside the allowlist, and crew's proxy refused ${total === 1 ? 'the request' : `all ${total} requests`}. If the repository needs one, add it to \`network.allow\` in \`.github/crew.yml\`; otherwise find out what asked for it.`,
+    ...shown.map(([host, n]) => `  - ${codeSpan(host)}: ${n} request${n === 1 ? '' : 's'}`),
+    ...(rest.length ? [`  - and ${rest.length} more host${rest.length === 1 ? '' : 's'} (${rest.reduce((n, [, k]) => n + k, 0)} requests)`] : []),
+  ];
+}
+
+/** The report's own place for refused hosts (the pull request body has them under "Look at before merging"). */
+function refusedSection(refused: Refusals): string[] {
+  const lines = refusedLines(refused);
+  return lines.length ? ['### ⚠️ Look at before merging', ...lines, ''] : [];
 }
 
 const SOURCE = { comment: 'a comment', review: 'a review' } as const;
@@ -105,7 +139,7 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
     `### Done criteria${judgment ? ` (critic: ${judgment.verdict})` : ''}`,
     ...plan.criteria.map((c) => `- ${judgment ? `${mark(byId.get(c.id))} ` : ''}${line(describeCriterion(c))}`),
     '',
-    ...lookBeforeMerging(judgment),
+    ...lookBeforeMerging(judgment, runRefusals(view.tasks.values(), judgment)),
     ...followUpLines(view),
     // Into a person's pull request: merging adds these commits to their branch, and closes nothing.
     view.run.base.pull
@@ -253,6 +287,7 @@ export function renderReport(
     '',
     ...(judgment ? [renderJudgment(judgment, GITHUB)] : []),
     ...earlierRounds(opts.earlier ?? []),
+    ...refusedSection(runRefusals(view.tasks.values(), judgment)),
     '### Tasks',
     '',
     '| Task | Status | Turns | Files changed | Tokens in / out |',

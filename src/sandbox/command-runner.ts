@@ -2,6 +2,7 @@ import { spawn, execFile } from 'node:child_process';
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
+import { FORWARDER, proxyEnv } from './egress/route';
 
 const exec = promisify(execFile);
 
@@ -17,6 +18,8 @@ export interface CommandRunner {
   /** One line for people: what this runner protects and what it does not. */
   readonly description: string;
   readonly sandboxed: boolean;
+  /** Set when commands can ask for `network: 'allowlist'`. */
+  readonly egress?: EgressRoute;
   run(command: string, opts: RunOptions): Promise<CommandResult>;
 }
 
@@ -25,13 +28,24 @@ export interface RunOptions {
   timeoutMs: number;
   maxOutputBytes: number;
   /**
-   * Lets the command reach the network (setup on a model-written tree: `npm ci` must download). The rest of
-   * the sandbox stays: another user, crew's processes and environment out of sight, no credentials.
+   * `allowlist`: the command reaches the hosts crew's egress proxy allows, and nothing else (setup on a
+   * model-written tree: `npm ci` must download; the agents' commands with `network.tools: allowlist`).
+   * Only a runner set up with an egress route can; the rest of the sandbox stays the same. `open`: the
+   * machine's network, unfiltered (only where the allowlist cannot be set up and `network.fallback: open`
+   * says so). Default: none.
    */
-  network?: boolean;
+  network?: 'none' | 'allowlist' | 'open';
   /** Variables crew adds to the allow-listed environment (the test report hooks' routes, sandbox/test-reports). Never a secret. */
   env?: Record<string, string>;
 }
+
+/** How a sandbox reaches crew's egress proxy: its Unix socket (src/sandbox/egress/proxy.ts). */
+export interface EgressRoute {
+  socket: string;
+}
+
+/** Why a runner cannot give a command the allowlist: the caller must not ask it to. */
+export class NoEgressRoute extends Error {}
 
 export const TOOL_USER = 'crew-tool';
 
@@ -55,6 +69,23 @@ export function capOutput(text: string, max: number): { text: string; truncated:
   const head = text.slice(0, half);
   const tail = text.slice(-half);
   return { text: `${head}\n…[${Buffer.byteLength(text) - max} bytes cut]…\n${tail}`, truncated: true };
+}
+
+/** The route a command gets: the runner's, when the command asks for the allowlist (never silently none). */
+function egressRoute(egress: EgressRoute | undefined, opts: RunOptions): EgressRoute | undefined {
+  if (opts.network !== 'allowlist') return undefined;
+  if (!egress) throw new NoEgressRoute('this sandbox has no route to the egress proxy, so a command cannot have the allowlist');
+  return egress;
+}
+
+/** The forwarder in front of the command, run by crew's own node as the namespace's first process. */
+function forwarderArgs(route: EgressRoute): string[] {
+  return [process.execPath, '-e', FORWARDER, '--', route.socket];
+}
+
+/** `env -i`'s assignments: the tool environment, and the proxy's variables when the command has the route. */
+function envArgs(home: string, route: EgressRoute | undefined, extra: Record<string, string> = {}): string[] {
+  return Object.entries({ ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra }).map(([k, v]) => `${k}=${v}`);
 }
 
 /** Process groups of commands still running: each runs detached, so it must be stopped explicitly when crew stops. */
@@ -126,8 +157,10 @@ export class NamespaceRunner implements CommandRunner {
     /** A folder the tool user cannot write, for the sanitised git config (never write as root where it can plant links). */
     private readonly privateDir: string,
     private readonly viaSudo: boolean,
+    /** The way to crew's egress proxy, when there is one: commands asking for `network: 'allowlist'` get it. */
+    readonly egress?: EgressRoute,
   ) {
-    this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no network, no credentials and an allow-listed environment`;
+    this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no credentials and an allow-listed environment`;
   }
 
   async run(command: string, opts: RunOptions): Promise<CommandResult> {
@@ -135,19 +168,21 @@ export class NamespaceRunner implements CommandRunner {
     // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
     const safeConfig = join(this.privateDir, 'git-config');
     await writeFile(safeConfig, await sanitizedGitConfig(opts.cwd));
+    const route = egressRoute(this.egress, opts);
     const inner = [
       'unshare',
       '--pid',
       '--fork',
       '--mount-proc',
-      ...(opts.network ? [] : ['--net']),
+      ...(opts.network === 'open' ? [] : ['--net']),
       '--',
       'sh',
       '-c',
-      'if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"',
+      `${route ? 'ip link set lo up || exit 125; ' : ''}if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"`,
       'crew-mount',
       opts.cwd,
       safeConfig,
+      ...(route ? forwarderArgs(route) : []),
       'setpriv',
       `--reuid=${TOOL_USER}`,
       `--regid=${TOOL_USER}`,
@@ -158,7 +193,7 @@ export class NamespaceRunner implements CommandRunner {
       '--',
       'env',
       '-i',
-      ...Object.entries({ ...toolEnv(this.home), ...opts.env }).map(([k, v]) => `${k}=${v}`),
+      ...envArgs(this.home, route, opts.env),
       'bash',
       '--noprofile',
       '--norc',
@@ -183,31 +218,34 @@ export class NamespaceRunner implements CommandRunner {
 export class UserNamespaceRunner implements CommandRunner {
   readonly sandboxed = true;
   readonly description =
-    "sandboxed with user namespaces: commands have no network, cannot see crew's process or its environment, and cannot change the repository's .git (or crew's .crew state beside it); they can still read and write the files your own user can (for example ~/.ssh)";
+    "sandboxed with user namespaces: commands run in their own network namespace, cannot see crew's process or its environment, and cannot change the repository's .git (or crew's .crew state beside it); they can still read and write the files your own user can (for example ~/.ssh)";
 
   constructor(
     private readonly home: string,
     private readonly readOnly: string[],
+    readonly egress?: EgressRoute,
   ) {}
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
+    const route = egressRoute(this.egress, opts);
     const args = [
       '--user',
       '--map-root-user',
       '--pid',
       '--fork',
       '--mount-proc',
-      ...(opts.network ? [] : ['--net']),
+      ...(opts.network === 'open' ? [] : ['--net']),
       '--',
       'sh',
       '-c',
-      'n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"',
+      `${route ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"`,
       'crew-ro',
       String(this.readOnly.length),
       ...this.readOnly,
+      ...(route ? forwarderArgs(route) : []),
       'env',
       '-i',
-      ...Object.entries({ ...toolEnv(this.home), ...opts.env }).map(([k, v]) => `${k}=${v}`),
+      ...envArgs(this.home, route, opts.env),
       'bash',
       '--noprofile',
       '--norc',
@@ -222,7 +260,7 @@ export class UserNamespaceRunner implements CommandRunner {
 }
 
 /** The user-namespace sandbox, if this machine allows it: it must start, and really have no network. */
-export async function prepareUserNamespace(workspace: string, tempDir: string): Promise<{ runner: CommandRunner } | { reason: string }> {
+export async function prepareUserNamespace(workspace: string, tempDir: string, egress?: EgressRoute): Promise<PreparedSandbox> {
   const gitDirs = new Set<string>();
   for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
     const out = await exec('git', ['-C', workspace, 'rev-parse', flag]).catch(() => undefined);
@@ -241,7 +279,33 @@ export async function prepareUserNamespace(workspace: string, tempDir: string): 
   const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
   if (probe.exitCode !== 0 || probe.output.trim() !== 'ok')
     return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
-  return { runner };
+  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], route), workspace);
+}
+
+/** A sandbox that started, and whether its commands can have the egress allowlist (and why not). */
+export type PreparedSandbox = { runner: CommandRunner; egressProblem?: string } | { reason: string };
+
+/**
+ * The same sandbox with the route to the egress proxy, if a command in it really reaches the proxy
+ * (`ip` brings up the namespace's loopback, crew's node runs there, the socket answers); otherwise the
+ * sandbox without it, and why.
+ */
+async function withEgress(
+  plain: CommandRunner,
+  egress: EgressRoute | undefined,
+  make: (route: EgressRoute) => CommandRunner,
+  workspace: string,
+): Promise<PreparedSandbox> {
+  if (!egress) return { runner: plain };
+  const routed = make(egress);
+  const probe = await routed.run('echo ok', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 2000, network: 'allowlist' });
+  if (probe.exitCode === 0 && probe.output.trim() === 'ok') return { runner: routed };
+  const said =
+    probe.output
+      .trim()
+      .split('\n')
+      .find((l) => l.startsWith('crew:')) ?? probe.output.trim().split('\n')[0];
+  return { runner: plain, egressProblem: `the sandbox could not reach crew's egress proxy (${said?.slice(0, 200) || `exit ${probe.exitCode}`})` };
 }
 
 /**
@@ -316,7 +380,7 @@ async function openWorkspace(workspace: string, privileged: Privileged): Promise
  * passwordless sudo as on GitHub's runners), gives it a home and the workspace, and
  * checks a command really runs inside. Returns undefined with the reason when it cannot.
  */
-export async function prepareSandbox(workspace: string, tempDir: string): Promise<{ runner: CommandRunner } | { reason: string }> {
+export async function prepareSandbox(workspace: string, tempDir: string, egress?: EgressRoute): Promise<PreparedSandbox> {
   const root = process.getuid?.() === 0;
   const sudo = root ? [] : (await can('sudo', ['-n', 'true'])) ? ['sudo', '-n'] : undefined;
   if (!sudo) return { reason: 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces' };
@@ -328,10 +392,15 @@ export async function prepareSandbox(workspace: string, tempDir: string): Promis
         if (!(await can('id', [TOOL_USER]))) throw e;
       });
     const home = join(tempDir, 'crew-tool-home');
-    await mkdir(home, { recursive: true });
-    await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
-    await run('chown', ['-R', `${TOOL_USER}:`, home]);
-    await chmod(home, 0o700).catch(() => undefined);
+    // A second sandbox in the same job (a chained task) finds the home already handed to the tool user, where crew's
+    // own user may no longer write: it is kept as it is.
+    const toolUid = Number((await exec('id', ['-u', TOOL_USER])).stdout);
+    if ((await stat(home).catch(() => undefined))?.uid !== toolUid) {
+      await mkdir(home, { recursive: true });
+      await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
+      await run('chown', ['-R', `${TOOL_USER}:`, home]);
+      await chmod(home, 0o700).catch(() => undefined);
+    }
     await openWorkspace(workspace, run);
     const privateDir = join(tempDir, 'crew-sandbox');
     await mkdir(privateDir, { recursive: true, mode: 0o755 });
@@ -339,7 +408,7 @@ export async function prepareSandbox(workspace: string, tempDir: string): Promis
     const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
     if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)
       return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
-    return { runner };
+    return await withEgress(runner, egress, (route) => new NamespaceRunner(home, privateDir, sudo.length > 0, route), workspace);
   } catch (e) {
     return { reason: `setting up the sandbox failed: ${(e as Error).message.split('\n')[0]}` };
   }

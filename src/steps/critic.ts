@@ -33,6 +33,7 @@ import { account, testFindings, testKey, type BaseRun } from '../domain/test-res
 import { TestReports } from '../sandbox/test-reports/reports';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { baseRuns, runWithReports, type CommandRun } from './test-runs';
+import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
 import { describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
@@ -122,7 +123,12 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
   // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
+  const refused = () => {
+    const all = addRefusals(previous?.refused, egress?.refused());
+    return Object.keys(all).length ? { refused: all } : {};
+  };
   if (config.setup.length) await ctx.repo.excludeUntracked();
   const commandResults: Evaluation[] = [];
   const printed = new Map<string, CommandRun>();
@@ -190,7 +196,17 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
       : [];
   await reports?.dispose();
   if (ctx.cancellation?.aborted)
-    return { iteration, headSha, verdict: 'FAIL', evaluations: [], adversarial, overallReason: 'interrupted', suggestedNextAction: '', at: nowIso(ctx) };
+    return {
+      iteration,
+      headSha,
+      verdict: 'FAIL',
+      evaluations: [],
+      adversarial,
+      overallReason: 'interrupted',
+      suggestedNextAction: '',
+      at: nowIso(ctx),
+      ...refused(),
+    };
   const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
 
   // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
@@ -226,6 +242,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
             policy: config.commands,
             timeoutMs: config.command_timeout_seconds * 1000,
             maxOutputBytes: MAX_OUTPUT_BYTES,
+            ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
           },
           maxTurns: CRITIC_MAX_TURNS,
           iteration,
@@ -315,6 +332,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
     ...(localisation.length ? { localisation } : {}),
     ...(accounts.size ? { tests: [...accounts.values()].map(({ changes: _, ...a }) => a) } : {}),
     ...(freshBases.length ? { freshBases } : {}),
+    ...refused(),
   };
 }
 

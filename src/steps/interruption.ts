@@ -1,3 +1,4 @@
+import type { Refusals } from '../domain/egress';
 import { addSpent, addUsage, isTerminal, type Usage } from '../domain/run-state';
 import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { CrewError, dispatchTasks, holdsClaim, nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
@@ -16,7 +17,8 @@ export async function saveInterruptedAttempt(
   run: number,
   task: { id: string; title: string; branch: string },
   attempt: number,
-  spent: { usage: Usage; turns: number },
+  /** With what crew's egress proxy refused in the task's jobs so far, which the task record keeps. */
+  spent: { usage: Usage; turns: number; refused?: Refusals },
 ): Promise<void> {
   const started = Date.now();
   await ctx.repo.commitAll(
@@ -36,6 +38,7 @@ export async function saveInterruptedAttempt(
       headSha: head,
       usage: addUsage(mine.usage, spent.usage),
       turns: mine.turns + spent.turns,
+      refused: spent.refused ?? mine.refused,
     });
     if (!isTerminal(view.run.phase)) writeRun(tx, { ...view.run, phase: 'INTERRUPTED' }, now);
     refreshExecutionLog(tx, issue, run);
@@ -58,7 +61,7 @@ export async function continueInNewJob(
   run: number,
   task: { id: string; title: string; branch: string },
   { attempt, firstAttempt }: { attempt: number; firstAttempt: number },
-  spent: { usage: Usage; turns: number; elapsedMs: number },
+  spent: { usage: Usage; turns: number; elapsedMs: number; refused?: Refusals },
   limitMinutes: number,
 ): Promise<void> {
   await ctx.repo.commitAll(
@@ -81,6 +84,7 @@ export async function continueInNewJob(
       spent: addSpent(mine.spent, spent.usage, spent.elapsedMs),
       turns: mine.turns + spent.turns,
       continuations: (mine.continuations ?? 0) + 1,
+      refused: spent.refused ?? mine.refused,
     });
     refreshExecutionLog(tx, issue, run);
     return true;

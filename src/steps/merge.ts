@@ -1,5 +1,6 @@
 import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCheck, type MergeFacts, type ReviewerPermission } from '../domain/merge-gate';
 import { forAPerson } from '../domain/judgment';
+import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, runNumbers, writeRun } from '../state/run-files';
@@ -23,7 +24,10 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
     acceptedBy: review?.acceptedBy ?? null,
     verdict: judgment?.verdict ?? null,
     judgedSha: judgment?.headSha ?? null,
-    forAPerson: forAPerson(judgment?.adversarial ?? []).map((f) => `${f.rule}${f.file ? ` in \`${f.file}\`` : ''}`),
+    forAPerson: [
+      ...forAPerson(judgment?.adversarial ?? []).map((f) => `${f.rule}${f.file ? ` in \`${f.file}\`` : ''}`),
+      ...(Object.keys(runRefusals(view.tasks.values(), judgment)).length ? ["the hosts crew's egress proxy refused"] : []),
+    ],
     pull,
     checks: [],
     mergeWithoutChecks: config.merge_without_checks,

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner } from '../sandbox/command-runner';
+import { CONFIG_PATH } from '../config/schema';
+import { refusalsSince } from '../domain/egress';
+import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner, type RunOptions } from '../sandbox/command-runner';
+import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { StepContext } from './context';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
@@ -9,31 +12,57 @@ export const MAX_OUTPUT_BYTES = 30_000;
 /** How to let commands run without a sandbox, unless the context says otherwise (local mode: a flag). */
 export const CONFIG_OPT_IN = 'set allow_unsandboxed: true in .github/crew.yml';
 
+/** What the job's config says about commands and their network. */
+export interface ToolsConfig {
+  allow_unsandboxed: boolean;
+  network: NetworkConfig;
+}
+
+export interface JobTools {
+  /** What the agents' commands run through (with the network `network.tools` gives them), when anything can run them. */
+  runner?: CommandRunner;
+  warning: string | null;
+  /** Why no sandbox started, when none did. */
+  reason?: string;
+  /** What model-written code reaches in this job, and what was refused; none when no runner could start. */
+  egress?: Egress;
+}
+
 /**
  * The sandbox for run_command, or the reason there is none, said loudly. The first that
  * starts wins: the tool user (root or passwordless sudo), then user namespaces (where the
- * kernel lets any user create them).
+ * kernel lets any user create them). The job's egress proxy starts first, so the sandbox is
+ * prepared with its route and checked to reach it.
  */
 export async function commandRunner(
   ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
-  allowUnsandboxed: boolean,
+  config: ToolsConfig,
   sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
-): Promise<{ runner?: CommandRunner; warning: string | null; /** Why no sandbox started, when none did. */ reason?: string }> {
+  /** Whether anything in this job may use the allowlist; a job where nothing does starts no proxy and probes no route. */
+  needsRoute = true,
+): Promise<JobTools> {
   const temp = process.env.RUNNER_TEMP ?? '/tmp';
   const reasons: string[] = [];
+  const proxy = needsRoute || config.network.tools === 'allowlist' ? await startJobProxy(config.network, temp, ctx.log) : undefined;
   for (const prepare of sandboxes) {
-    const prepared = await prepare(ctx.repo.dir, temp);
+    const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy));
     if ('runner' in prepared) {
-      ctx.log.info(`run_command is ${prepared.runner.description}`);
-      return { runner: prepared.runner, warning: null };
+      const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
+      ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
+      if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
+      const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
+      const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
+      return { runner, warning, egress };
     }
     reasons.push(prepared.reason);
   }
+  if (proxy && 'socket' in proxy) await proxy.close();
   const reason = reasons.join(', and ');
-  if (allowUnsandboxed) {
+  if (config.allow_unsandboxed) {
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'));
-    ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}.`);
-    return { runner, warning: `commands ran without a sandbox (${reason})` };
+    const egress = jobEgress(config.network, runner, undefined, undefined);
+    ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}. ${egress.statement}`);
+    return { runner, warning: `commands ran without a sandbox (${reason})`, egress };
   }
   const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
   ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
@@ -47,15 +76,17 @@ export async function commandRunner(
  * runs the build backend). On the run's base commit that is the repository's own reviewed code, so it
  * runs as crew's user, with network, before the sandbox opens the tree to the tool user. On any tree a
  * model has written (a dependent task's start, a resumed task, the critic's integrated branch) it is
- * model code: it runs inside the sandbox like `run_command`, with network but out of sight of crew's
- * processes, environment and credentials; with no sandbox it is refused unless `allow_unsandboxed`.
+ * model code: it runs inside the sandbox like `run_command`, out of sight of crew's processes,
+ * environment and credentials, reaching only the hosts the egress allowlist lets through (or, where
+ * that cannot be set up, no network unless `network.fallback: open`); with no sandbox it is refused
+ * unless `allow_unsandboxed`.
  */
 export async function prepareTools(
   ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
-  config: { setup: string[]; command_timeout_seconds: number; allow_unsandboxed: boolean },
+  config: { setup: string[]; command_timeout_seconds: number } & ToolsConfig,
   tree: { trusted: boolean },
   sandboxes?: Array<typeof prepareSandbox>,
-): Promise<{ runner?: CommandRunner; warning: string | null; setupFailure: string | null }> {
+): Promise<JobTools & { setupFailure: string | null }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
   if (tree.trusted || !config.setup.length) {
     const setupFailure = await runSetup(
@@ -66,18 +97,26 @@ export async function prepareTools(
       'on the base commit, outside the sandbox',
     );
     if (setupFailure) return { warning: null, setupFailure };
-    return { ...(await commandRunner(ctx, config.allow_unsandboxed, sandboxes)), setupFailure: null };
+    return { ...(await commandRunner(ctx, config, sandboxes, false)), setupFailure: null };
   }
-  const prepared = await commandRunner(ctx, config.allow_unsandboxed, sandboxes);
-  if (!prepared.runner) {
+  const prepared = await commandRunner(ctx, config, sandboxes);
+  if (!prepared.runner || !prepared.egress) {
     const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
     ctx.log.warn(setupFailure);
     return { ...prepared, setupFailure };
   }
-  const where = prepared.runner.sandboxed
-    ? 'on a model-written tree, inside the sandbox with network'
-    : 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)';
-  const setupFailure = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where);
+  const egress = prepared.egress;
+  const network = !prepared.runner.sandboxed ? undefined : egress.mode === 'allowlist' ? 'allowlist' : egress.mode === 'open' ? 'open' : 'none';
+  const where = !prepared.runner.sandboxed
+    ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
+    : {
+        allowlist: 'on a model-written tree, inside the sandbox, through the egress allowlist',
+        offline: 'on a model-written tree, inside the sandbox, without network',
+        open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
+      }[egress.mode];
+  const before = egress.refused();
+  const failed = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where, network);
+  const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
   return { ...prepared, setupFailure };
 }
 
@@ -87,10 +126,11 @@ async function runSetup(
   timeoutMs: number,
   runner: CommandRunner,
   where: string,
+  network?: RunOptions['network'],
 ): Promise<string | null> {
   for (const command of commands) {
     ctx.log.info(`setup (${where}): ${command}`);
-    const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, network: true });
+    const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, ...(network ? { network } : {}) });
     if (r.exitCode !== 0)
       return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
   }

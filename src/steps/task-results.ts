@@ -1,3 +1,4 @@
+import type { Refusals } from '../domain/egress';
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
 import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '../domain/run-state';
@@ -6,6 +7,7 @@ import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
 import type { WriteOptions } from '../ports';
 import { redact } from '../text/redact';
+import { inertGit, inertJson } from '../text/inert';
 import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
@@ -17,6 +19,8 @@ export interface AttemptOutcome {
   /** No retry follows: this result settles the task. */
   final: boolean;
   sandboxWarning: string | null;
+  /** Requests crew's egress proxy refused in the task's jobs so far (earlier jobs' and this one's), by host. */
+  refused?: Refusals;
 }
 
 const TRAILER = /^Crew-Result: (.+)$/m;
@@ -27,8 +31,11 @@ const TRAILER = /^Crew-Result: (.+)$/m;
  * leaves it on the branch, and resuming takes it instead of doing the work again.
  */
 export function attemptCommitMessage(taskId: string, title: string, o: AttemptOutcome): string {
-  // Pushed with the task's branch: model text in it is redacted like anything crew posts.
-  return redact(`crew: ${taskId} ${title} (attempt ${o.attempt}, ${o.checked.status})\n\n${o.checked.summary}\n\nCrew-Result: ${JSON.stringify(o)}\n`);
+  // Pushed with the task's branch: model text in it is redacted like anything crew posts, and inert (a commit that
+  // reaches the default branch closes what its message names). The trailer keeps its exact data, written inert.
+  return redact(
+    `crew: ${taskId} ${inertGit(title)} (attempt ${o.attempt}, ${o.checked.status})\n\n${inertGit(o.checked.summary)}\n\nCrew-Result: ${inertJson(JSON.stringify(o))}\n`,
+  );
 }
 
 export function parseAttemptCommit(message: string): AttemptOutcome | undefined {
@@ -66,6 +73,7 @@ export async function recordRetry(
       error: o.checked.reason,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      refused: o.refused ?? mine.refused,
       headSha,
       changedFiles: o.seen.changedFiles,
     });
@@ -129,6 +137,7 @@ export async function recordFinal(
       changedFiles: o.seen.changedFiles,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      refused: o.refused ?? mine.refused,
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));

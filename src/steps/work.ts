@@ -29,6 +29,7 @@ import {
 } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { addRefusals } from '../domain/egress';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { Config } from '../config/schema';
 import { BranchMoved, type WriteOptions } from '../ports';
@@ -208,7 +209,9 @@ async function runTask(
   // output is excluded, `git clean` keeps it) are a model's, so its setup runs in the sandbox whatever its start.
   // A follow-up's base is its pull request's head, a model's: reviewedSha is then the first run's base, never this checkout.
   const trusted = !job.chained && (await ctx.repo.head()) === reviewedSha(view.run);
-  const { runner, warning, setupFailure } = await prepareTools(ctx, config, { trusted });
+  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted });
+  // What the proxy refuses in this job adds to what the task's earlier jobs recorded.
+  const refusedBefore = rec.refused;
   if (config.setup.length) {
     const produced = await ctx.repo.excludeUntracked();
     if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
@@ -307,6 +310,7 @@ async function runTask(
             policy: config.commands,
             timeoutMs: config.command_timeout_seconds * 1000,
             maxOutputBytes: MAX_OUTPUT_BYTES,
+            ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
             ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}),
           },
           team,
@@ -353,14 +357,17 @@ async function runTask(
         run,
         { id: taskId, title: task.title, branch: rec.branch },
         { attempt, firstAttempt },
-        { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs },
+        { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs, refused: addRefusals(refusedBefore, egress?.refused()) },
         jobStop!.minutes,
       );
       return undefined;
     }
     // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
     if (workerRun?.stop === 'interrupted') {
-      await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, workerRun);
+      await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, {
+        ...workerRun,
+        refused: addRefusals(refusedBefore, egress?.refused()),
+      });
       return undefined;
     }
     const ending: Observed['ending'] =
@@ -394,7 +401,7 @@ async function runTask(
     const impeded = checked.feedback?.type === 'difficulty';
     // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
     const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded;
-    const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning };
+    const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning, refused: addRefusals(refusedBefore, egress?.refused()) };
     // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
     await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
     // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.

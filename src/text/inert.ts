@@ -217,3 +217,34 @@ const CLOSING = new RegExp(
 function neutraliseClosing(text: string): string {
   return text.replace(CLOSING, (_m, word: string, between: string) => `${word}${between}${/\s$/.test(between) ? '' : ' '}issue `);
 }
+
+/** A mention in plain text that is not already in a code span or part of an email address. */
+const GIT_MENTION = /(?<![A-Za-z0-9_`])@[A-Za-z0-9][\w.\/@-]*/g;
+
+/**
+ * Text crew writes into git (commit and merge messages) or into a pull request's title, which GitHub
+ * copies into the merge commit: plain text, not markdown, so only what acts on its own is changed.
+ * A closing keyword before a reference gets "issue" in between, as in `inert` (a commit that reaches
+ * the default branch closes the issues its message names that way, like a pull request's body), and
+ * a mention goes into backticks. Idempotent.
+ */
+export function inertGit(text: string): string {
+  return neutraliseClosing(
+    text.replace(GIT_MENTION, (m) => {
+      const name = m.replace(/\.+$/, '');
+      return `\`${name}\`${m.slice(name.length)}`;
+    }),
+  );
+}
+
+/**
+ * JSON that crew stores in git and reads back (an attempt's Crew-Result trailer): the same value,
+ * written with `@`, `#` and `/` as escapes and the H of `GH-` too, so no mention, issue reference,
+ * URL or closing reference appears in the message while `JSON.parse` reads exactly what was written.
+ * None of these characters occurs in JSON outside a string, nor inside an escape.
+ */
+export function inertJson(json: string): string {
+  return json
+    .replace(/[@#/]/g, (c) => (c === '/' ? '\\/' : `\\u00${c.charCodeAt(0).toString(16)}`))
+    .replace(/(g)(h)(?=-\d)/gi, (_m, g: string, h: string) => `${g}\\u00${h.charCodeAt(0).toString(16)}`);
+}

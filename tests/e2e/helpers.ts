@@ -5,14 +5,14 @@ import { loadScenario, PROJECT_ROOT, runScenario, type ScenarioHooks, type Scena
 /** Plays a scenario file from tests/scenarios (or a path from the project root) through dist/ and the shipped workflow. */
 export async function play(
   name: string,
-  opts: { edit?: (s: Awaited<ReturnType<typeof loadScenario>>['scenario']) => void; hooks?: ScenarioHooks } = {},
+  opts: { edit?: (s: Awaited<ReturnType<typeof loadScenario>>['scenario']) => void; hooks?: ScenarioHooks; env?: Record<string, string> } = {},
 ): Promise<ScenarioResult> {
   const file = name.includes('/') ? join(PROJECT_ROOT, name) : join(PROJECT_ROOT, 'tests', 'scenarios', `${name}.yaml`);
   const { scenario, dir } = await loadScenario(file);
   opts.edit?.(scenario);
   // CREW_SCENARIO_OUT=<dir> keeps each scenario's result.json and job logs for debugging a test.
   const outDir = process.env.CREW_SCENARIO_OUT ? join(process.env.CREW_SCENARIO_OUT, scenario.name) : undefined;
-  return runScenario(scenario, { baseDir: dir, hooks: opts.hooks, ...(outDir ? { outDir } : {}) });
+  return runScenario(scenario, { baseDir: dir, hooks: opts.hooks, ...(outDir ? { outDir } : {}), ...(opts.env ? { env: opts.env } : {}) });
 }
 
 /** What every scenario must satisfy: the fakes saw only valid traffic and the runner had no internal errors. */

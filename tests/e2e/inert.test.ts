@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAttemptCommit } from '../../src/steps/task-results';
+import { git } from '../support/git-cli';
+import type { FakeGitHub } from '../support/github/fake-github';
 import type { ScenarioResult } from '../support/scenario/run-scenario';
 import { crewComments, expectFaithful, play, shown } from './helpers';
 
@@ -22,11 +25,13 @@ describe('model text is inert wherever crew posts it', () => {
   let r: ScenarioResult;
   let unrelated = '';
   let posts: Array<{ where: string; body: string }> = [];
+  let messages: Array<{ ref: string; message: string }> = [];
   beforeAll(async () => {
     r = await play('inert-model-text', {
       hooks: {
         beforeClose: async ({ gh }) => {
           unrelated = gh.issues.get(2)?.state ?? 'missing';
+          messages = await allMessages(gh);
         },
       },
     });
@@ -100,5 +105,80 @@ describe('model text is inert wherever crew posts it', () => {
       const found = [...p.body.matchAll(CLOSING)].map((m) => m[0]);
       expect(found, p.where).toEqual(p.where === 'PR body' ? ['Closes #1'] : []);
     }
+  });
+
+  it('no commit message on any branch carries the model’s closing keyword or mention (its task title says "Fixes #2" too)', () => {
+    expect(messages.some((m) => m.message.includes('TITLE'))).toBe(true);
+    for (const { ref, message } of messages) {
+      expect(
+        [...message.matchAll(CLOSING)].map((m) => m[0]),
+        `${ref}: ${message.split('\n')[0]}`,
+      ).toEqual([]);
+      expect(outsideCode(message), ref).not.toMatch(MODEL_MENTION);
+    }
+  });
+});
+
+/** Every commit message on every branch of the fake's repository (crew's, the state branch, the default branch after the merge). */
+async function allMessages(gh: FakeGitHub): Promise<Array<{ ref: string; message: string }>> {
+  const out: Array<{ ref: string; message: string }> = [];
+  for (const { ref } of await gh.repo.listRefs('refs/heads/')) {
+    const log = await git(['log', '--format=%B%x00', ref], { cwd: gh.repoDir });
+    for (const message of log
+      .split('\0')
+      .map((m) => m.trim())
+      .filter(Boolean))
+      out.push({ ref, message });
+  }
+  return out;
+}
+
+describe('model text is inert in git as well (inert-git)', () => {
+  let r: ScenarioResult;
+  let unrelated = '';
+  let messages: Array<{ ref: string; message: string }> = [];
+  beforeAll(async () => {
+    r = await play('inert-git', {
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          unrelated = gh.issues.get(2)?.state ?? 'missing';
+          messages = await allMessages(gh);
+        },
+      },
+    });
+  }, 600_000);
+
+  it('the merge (GitHub’s merge commit, every commit of the branch on the default branch) closes the run’s issue and leaves #2 open', () => {
+    expectFaithful(r);
+    const pr = r.pulls.find((p) => p.head === 'crew/1/r1/integration')!;
+    expect(pr.merged).toBe(true);
+    expect(r.issue.state).toBe('closed');
+    expect(unrelated).toBe('open');
+    // The pull request's title, which GitHub copies into the merge commit, is the issue's: inert too.
+    expect(pr.title).toBe('Make capitalize robust (it fixes issue #2 too)');
+  });
+
+  it('task titles, summaries and the resolver’s explanation reached git, inert: no closing reference or mention in any commit message', () => {
+    const all = messages.map((m) => m.message).join('\n');
+    expect(all).toContain('crew: t1 Handle the empty string, fixes issue #2 (cc `@octocat`)');
+    expect(all).toContain('Closes: issue acme/textkit#2, resolves issue https://github.com/acme/textkit/issues/2 (cc `@octocat` `@acme/security`)');
+    expect(all).toContain('Lower-case the rest; closes issue #2 for `@octocat`');
+    expect(all).toContain('Changed the return line of capitalize in src/index.js; fixes issue #2');
+    expect(messages.some((m) => m.ref === 'refs/heads/crew/1/r1/integration' && m.message.includes("Kept t1's empty-string guard"))).toBe(true);
+    expect(messages.some((m) => m.ref === 'refs/heads/main' && m.message.startsWith('Merge pull request'))).toBe(true);
+    for (const { ref, message } of messages) {
+      expect(
+        [...message.matchAll(CLOSING)].map((m) => m[0]),
+        `${ref}: ${message.split('\n')[0]}`,
+      ).toEqual([]);
+      expect(outsideCode(message), ref).not.toMatch(MODEL_MENTION);
+    }
+  });
+
+  it('the Crew-Result trailer still reads back exactly what the worker reported', () => {
+    const attempts = messages.filter((m) => m.message.includes('Crew-Result: ')).map((m) => parseAttemptCommit(m.message));
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    for (const a of attempts)
+      expect(a?.checked.summary).toContain('fixes #2, Closes: acme/textkit#2, resolves https://github.com/acme/textkit/issues/2 (cc @octocat @acme/security)');
   });
 });

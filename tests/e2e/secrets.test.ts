@@ -59,7 +59,7 @@ describe('model-written code never meets a secret', () => {
     );
     // The setup of the model-written trees said where it ran.
     const logs = seen.join('\n');
-    expect(logs).toContain('setup (on a model-written tree, inside the sandbox with network): npm ci');
+    expect(logs).toContain('setup (on a model-written tree, inside the sandbox, through the egress allowlist): npm ci');
     expect(logs).toContain('setup (on the base commit, outside the sandbox): npm ci');
   });
 });

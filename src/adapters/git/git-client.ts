@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitProcess, type Git, type UnsafeAllowed } from './git-process';
 import { HARDENING } from '../../domain/git-hardening';
+import { inertGit } from '../../text/inert';
 
 export interface GitIdentity {
   name: string;
@@ -179,7 +180,8 @@ export async function withMessageFile<T>(message: string, run: (args: string[]) 
   const folder = await mkdtemp(join(tmpdir(), 'crew-message-'));
   try {
     const file = join(folder, 'message');
-    await writeFile(file, message, { mode: 0o600 });
+    // Every message crew writes is inert: a task title, a summary or a resolver's explanation in it is model text.
+    await writeFile(file, inertGit(message), { mode: 0o600 });
     return await run(['-F', file]);
   } finally {
     await rm(folder, { recursive: true, force: true });

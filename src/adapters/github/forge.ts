@@ -21,6 +21,7 @@ import {
 export { PullRequestsNotAllowed };
 import { BODY_LIMIT, POST_KEY_MARK } from '../../text/markdown';
 import { redact } from '../../text/redact';
+import { inertGit } from '../../text/inert';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
 
@@ -264,7 +265,14 @@ export class GitHubForge implements Forge {
   async createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef> {
     try {
       // Repeatable: if a lost answer hid a PR that was created, the repeat gets 422 and finds it below.
-      const { data } = await this.gh.rest.pulls.create({ ...this.base, ...input, title: redact(input.title), body: redact(input.body), ...REPEATABLE });
+      // A title reaches the merge commit's message, so it is inert like the commits (an issue's title or a model's words).
+      const { data } = await this.gh.rest.pulls.create({
+        ...this.base,
+        ...input,
+        title: inertGit(redact(input.title)),
+        body: redact(input.body),
+        ...REPEATABLE,
+      });
       return { number: data.number, url: data.html_url, headSha: data.head.sha };
     } catch (e) {
       if (status(e) === 422) {
@@ -283,7 +291,7 @@ export class GitHubForge implements Forge {
     await this.gh.rest.pulls.update({
       ...this.base,
       pull_number: number,
-      ...(input.title !== undefined ? { title: redact(input.title) } : {}),
+      ...(input.title !== undefined ? { title: inertGit(redact(input.title)) } : {}),
       ...(input.body !== undefined ? { body: redact(input.body) } : {}),
     });
   }

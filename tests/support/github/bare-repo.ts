@@ -229,9 +229,12 @@ export class BareRepo {
     return (await this.run(['diff', '--name-only', `${base}...${head}`])).split('\n').filter(Boolean);
   }
 
-  /** Subjects of the commits reachable from head but not from base, oldest first. */
-  async commitSubjects(base: string, head: string): Promise<string[]> {
-    return (await this.run(['log', '--reverse', '--format=%s', `${base}..${head}`])).split('\n').filter(Boolean);
+  /** The full messages of the commits head has that base does not, oldest first. */
+  async commitMessages(base: string, head: string): Promise<string[]> {
+    return (await this.run(['log', '--reverse', '--format=%B%x00', `${base}..${head}`]))
+      .split('\0')
+      .map((m) => m.trim())
+      .filter(Boolean);
   }
 
   /** How many commits head has that base does not: a PR's commit count. */

@@ -1,25 +1,47 @@
 /**
  * Runs one command through crew's command runner from a process that, like crew in
  * a job, received its secrets in its initial environment (where /proc/<pid>/environ
- * shows them). Usage: probe.ts <sandboxed|unsandboxed> <workspace> <temp> <command>
+ * shows them). Usage: probe.ts <sandboxed|unsandboxed|allowlist> <workspace> <temp> <command>
  *
  * With CREW_PROBE_CLOUD=1 it first does what crew's entry does before any step: moves the cloud
  * credentials files out of the workspace (src/sandbox/cloud-credentials.ts); after the command's
  * output it prints `::moved <from> <to>` lines and where GOOGLE_APPLICATION_CREDENTIALS points.
+ *
+ * Mode `allowlist` starts crew's egress proxy first (allowing the hosts in CREW_PROBE_ALLOW, resolved
+ * through CREW_EGRESS_RESOLVER), prepares the sandbox with its route and runs the command with the
+ * allowlist, as setup on a model-written tree runs; then it prints `::refused <json>`.
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
-import { prepareSandbox, UnsandboxedRunner } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../../../src/sandbox/command-runner';
+import { startEgressProxy } from '../../../src/sandbox/egress/proxy';
 
 const [mode, workspace, temp, command] = process.argv.slice(2) as [string, string, string, string];
 const secured = process.env.CREW_PROBE_CLOUD === '1' ? secureCloudCredentials(process.env, workspace, join(temp, 'crew-credentials')) : undefined;
-const runner = mode === 'sandboxed' ? await prepareSandbox(workspace, temp) : { runner: new UnsandboxedRunner(temp) };
+const proxy =
+  mode === 'allowlist'
+    ? await startEgressProxy({
+        allow: (process.env.CREW_PROBE_ALLOW ?? '').split(',').filter(Boolean),
+        tempDir: temp,
+        ...(process.env.CREW_EGRESS_RESOLVER ? { resolver: process.env.CREW_EGRESS_RESOLVER } : {}),
+      })
+    : undefined;
+const runner =
+  mode === 'unsandboxed' ? { runner: new UnsandboxedRunner(temp) } : await prepareSandbox(workspace, temp, proxy ? { socket: proxy.socket } : undefined);
 if (!('runner' in runner)) {
   console.error(`no sandbox: ${runner.reason}`);
   process.exit(2);
 }
-const r = await runner.runner.run(command, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 500_000 });
+if (proxy && !(runner.runner as CommandRunner).egress) {
+  console.error(`no route to the egress proxy: ${'egressProblem' in runner ? runner.egressProblem : 'unknown'}`);
+  process.exit(3);
+}
+const r = await runner.runner.run(command, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 500_000, ...(proxy ? { network: 'allowlist' as const } : {}) });
 process.stdout.write(r.output);
+if (proxy) {
+  process.stdout.write(`\n::refused ${JSON.stringify(proxy.refused())}\n`);
+  await proxy.close();
+}
 if (secured) {
   for (const m of secured.moved) process.stdout.write(`\n::moved ${m.from} ${m.to}\n`);
   process.stdout.write(`::GOOGLE_APPLICATION_CREDENTIALS ${process.env.GOOGLE_APPLICATION_CREDENTIALS}\n`);

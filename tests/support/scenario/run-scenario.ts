@@ -226,6 +226,8 @@ export async function runScenario(
     hooks?: ScenarioHooks;
     keepWorkDir?: boolean;
     /** Jobs the runner runs at once (default 8); GitHub Free allows 20. */ maxConcurrentJobs?: number;
+    /** More of the runner machine's environment for every job (e.g. CREW_EGRESS_RESOLVER from tests/support/egress/world.ts). */
+    env?: Record<string, string>;
   },
 ): Promise<ScenarioResult> {
   const started = Date.now();
@@ -326,6 +328,7 @@ export async function runScenario(
         CREW_TIME_SCALE: String(scenario.time_scale),
         ...compileCache(),
         ...(scenario.job_time_scale !== 1 ? { CREW_JOB_TIME_SCALE: String(scenario.job_time_scale) } : {}),
+        ...opts.env,
       },
       timeScale: scenario.time_scale,
       latency: profileNamed(scenario.profile),

