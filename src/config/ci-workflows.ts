@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { readWorkflowDoc } from './workflow-doc';
 
 /** The CI workflows crew's workflow names under `on.workflow_run.workflows`, or why they cannot be read. */
 export type CiWorkflowsRead = { names: string[] } | { unreadable: string };
@@ -10,13 +10,9 @@ export type CiWorkflowsRead = { names: string[] } | { unreadable: string };
  * same ones. None listed (or no `workflow_run` trigger) is an empty list, not an error.
  */
 export function readCiWorkflows(workflowText: string | undefined, file: string): CiWorkflowsRead {
-  if (workflowText === undefined) return { unreadable: `${file} is not on the default branch` };
-  let doc: unknown;
-  try {
-    doc = parse(workflowText);
-  } catch (e) {
-    return { unreadable: `${file} is not valid YAML (${(e as Error).message.split('\n')[0]})` };
-  }
+  const read = readWorkflowDoc(workflowText, file);
+  if ('unreadable' in read) return read;
+  const doc = read.doc;
   // YAML 1.1 readers take a bare `on:` key as `true`; the yaml package reads it as the string "on".
   const on = (doc as { on?: unknown; true?: unknown } | null)?.on ?? (doc as { true?: unknown } | null)?.true;
   if (!on || typeof on !== 'object' || Array.isArray(on)) return { names: [] };

@@ -110,12 +110,15 @@ export async function lookAtCiWhenRunEnds(ctx: StepContext, issue: number, run: 
 
 async function lookAtPull(ctx: StepContext, snap: StateSnapshot, issue: number, number: number): Promise<void> {
   const skip = (why: string) => ctx.log.info(`CI on #${number}: ${why}; nothing to do`);
+  const newest = newestOfPull(snap, issue, number);
+  if (newest && !isTerminal(newest.phase)) return skip(`run ${newest.run} is working on it; crew looks when that run ends`);
+  const config = await ctx.config();
+  // Without fix_ci only the merge gate may have something new to say, and it reads what it needs itself.
+  if (!config.fix_ci) return config.auto_merge ? gateAfterCi(ctx, issue, number, {}) : skip('fix_ci and auto_merge are off');
   const pull = await ctx.forge.getPull(number);
   if (pull.state !== 'open' || pull.fromFork) return skip(`the pull request is ${pull.merged ? 'merged' : pull.state}`);
   const target = runOfPullBranch(pull.headRef);
   if (!target || target.issue !== issue) return skip(`${pull.headRef} is not one of issue #${issue}'s pull request branches`);
-  const newest = newestOfPull(snap, issue, number);
-  if (newest && !isTerminal(newest.phase)) return skip(`run ${newest.run} is working on it; crew looks when that run ends`);
   const read = await ctx.ciWorkflows!();
   if ('unreadable' in read) ctx.log.warn(`CI on #${number}: crew cannot tell which workflows fix_ci is named for (${read.unreadable}), so it looks at none`);
   const workflows = 'names' in read ? read.names : [];
@@ -125,19 +128,14 @@ async function lookAtPull(ctx: StepContext, snap: StateSnapshot, issue: number, 
   const head = { workflows, headSha: pull.headSha, headBranch: pull.headRef, repo };
   for (const r of runningCiRuns(checks, head))
     ctx.log.info(`CI on #${number}: ${r.workflow} run ${r.id} is still ${r.status}; its own workflow_run event decides`);
-  const failed = failedCiRuns(checks, head);
-  const config = await ctx.config();
   let note: FixCiNote | undefined;
-  if (failed.length && !config.fix_ci) ctx.log.info(`fix_ci: fix_ci is off in .github/crew.yml (CI failed on ${pull.headRef}); crew does not fix it`);
-  if (config.fix_ci) {
-    for (const r of failed) {
-      const out = await fixCiFailure(
-        ctx,
-        { target, pull: { number, headRef: pull.headRef, headSha: pull.headSha }, ci: ciRunOf(r, repo), max: config.fix_ci_attempts },
-        { dispatch: true, beforeStart: (n) => gateAfterCi(ctx, issue, number, { checks, fixCi: n }) },
-      );
-      note = noteOf(out) ?? note;
-    }
+  for (const r of failedCiRuns(checks, head)) {
+    const out = await fixCiFailure(
+      ctx,
+      { target, pull: { number, headRef: pull.headRef, headSha: pull.headSha }, ci: ciRunOf(r, repo), max: config.fix_ci_attempts },
+      { dispatch: true, beforeStart: (n) => gateAfterCi(ctx, issue, number, { checks, fixCi: n }) },
+    );
+    note = noteOf(out) ?? note;
   }
   await gateAfterCi(ctx, issue, number, { checks, ...(note ? { fixCi: note } : {}) });
 }

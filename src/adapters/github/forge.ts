@@ -338,8 +338,16 @@ export class GitHubForge implements Forge {
   async checksOn(sha: string): Promise<CheckFact[]> {
     // filter=all, then the newest of each name among the rest: with GitHub's default (latest), a
     // crew job named like one of your checks (`merge`) would hide that check before it was left out.
-    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 });
-    const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 });
+    const refused = (e: unknown): never => {
+      // A workflow copied before a job needed them: say which permissions, not only GitHub's 403.
+      if (status(e) === 403)
+        throw new Error(
+          `GitHub refused to list the checks on ${sha.slice(0, 7)} (403: ${e instanceof Error ? e.message : String(e)}): give this job \`checks: read\` and \`statuses: read\`, as the README's workflow does`,
+        );
+      throw e;
+    };
+    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused);
+    const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 }).catch(refused);
     const ours = new Set<string>();
     const newest = new Map<string, { check: (typeof runs)[number]; run?: CiRunFact }>();
     for (const r of runs) {

@@ -34,7 +34,8 @@ export interface ScenarioHooks {
   /** Called whenever a comment crew wrote is created or edited. */
   onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
-  onStep?: (step: TimelineStep, index: number) => void;
+  /** Called before each timeline step, with the fake GitHub as it is then. */
+  onStep?: (step: TimelineStep, index: number, gh: FakeGitHub) => void;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
   beforeClose?: (world: {
     gh: FakeGitHub;
@@ -394,7 +395,7 @@ export async function runScenario(
     };
 
     for (const [i, step] of scenario.timeline.entries()) {
-      opts.hooks?.onStep?.(step, i);
+      opts.hooks?.onStep?.(step, i, gh);
       if ('comment' in step) {
         if (step.unless_crew_said) {
           const re = new RegExp(step.unless_crew_said);

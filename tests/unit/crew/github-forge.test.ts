@@ -266,6 +266,15 @@ describe("the merge gate's checks leave out crew's own jobs", () => {
     expect(gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs/{run_id}').length).toBe(2);
   });
 
+  it('without checks: read (a workflow copied before the job needed it), the refusal names the permissions to add', async () => {
+    const sha = (await gh.repo.branchSha('main'))!;
+    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write', actions: 'write' }), log, { runId: '1' });
+    await expect(forge.checksOn(sha)).rejects.toThrow(
+      /^GitHub refused to list the checks on [0-9a-f]{7} \(403: .*\): give this job `checks: read` and `statuses: read`, as the README's workflow does$/,
+    );
+    gh.violations.length = 0; // the 403 is GitHub's answer to a token without checks: read
+  });
+
   it('without actions: read, another run’s jobs count (waiting is safe) and crew says what to give the merge job', async () => {
     const sha = (await gh.repo.branchSha('main'))!;
     gh.recordWorkflowRun({ id: 2, path: '.github/workflows/crew.yml', headSha: sha, status: 'in_progress' });
