@@ -145,11 +145,11 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
 }
 
 /**
- * The `merge` job: a check suite completed or a review was submitted on a pull request.
- * For crew's own pull requests (head `crew/<issue>/r<k>/integration`), the gate runs again.
+ * The `merge` job: a check suite completed, a CI workflow run ended other than in failure (route
+ * takes failures), or a review was submitted on a pull request. For crew's own pull requests (head `crew/<issue>/r<k>/integration`), the gate runs again.
  */
 export async function merge(ctx: StepContext): Promise<void> {
-  if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite and pull_request_review events');
+  if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite, workflow_run and pull_request_review events');
   const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
   for (const p of ours) {

@@ -333,6 +333,33 @@ describe('route on a failed CI run (fix_ci)', () => {
     expect(gh.requests.filter((q) => q.route === 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs').length).toBe(1);
   });
 
+  it('the run that was working ends just as the route job puts the attempt off (its look saw the attempt still counted): the route job, writing last, looks again and starts it', async () => {
+    await finished(2, 'EXECUTING');
+    const failed = await ciFailed();
+    const ctx = context(failed.event, 'fix_ci: true\n');
+    // Run 2 ends (and looks) between the refusal and the write that marks the attempt not started.
+    const update = store.update.bind(store);
+    let ended = false;
+    ctx.state = {
+      ...store,
+      load: store.load.bind(store),
+      loadRuns: store.loadRuns.bind(store),
+      update: async (prefix, message, mutate) => {
+        const out = await update(prefix, message, mutate);
+        if (!ended && message.includes('fix_ci attempt 1 not started')) {
+          ended = true;
+          await finished(2);
+        }
+        return out;
+      },
+    } as StepContext['state'];
+    await routeToIntake(ctx);
+    expect(ended).toBe(true);
+    expect(lines).toContainEqual('fix_ci: run 2 ended while the attempt was being put off; trying again');
+    expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'requested']]);
+    expect(readRun(reader, issue, 3)!.followUp).toMatchObject({ k: 1, source: 'ci' });
+  });
+
   it('at a run’s end: a CI run still going is left to its own event, a passing one changes nothing, and nothing is posted', async () => {
     const head = (await gh.repo.branchSha(BRANCH))!;
     gh.recordWorkflowRun({ id: ++runs, name: 'CI', path: '.github/workflows/ci.yml', event: 'push', headSha: head, headBranch: BRANCH, status: 'in_progress' });
