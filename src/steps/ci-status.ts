@@ -80,6 +80,9 @@ export async function lookAtCiWhenRunEnds(ctx: StepContext, issue: number, run: 
   if (!ctx.ciWorkflows) return;
   let said: number | undefined;
   try {
+    // Neither fixes CI nor merges: nothing to look at, and nothing read (the usual configuration costs no round trip).
+    const config = await ctx.config();
+    if (!config.fix_ci && !config.auto_merge) return;
     const snap = await ctx.state.load(`issue-${issue}/`);
     const ending = readRun(snap, issue, run);
     if (!ending || !isTerminal(ending.phase) || ending.phase === 'ABORTED') return;
