@@ -68,12 +68,13 @@ export async function routeCiRun(ctx: StepContext, ev: PullEvent, ci: CiRun): Pr
 }
 
 /**
- * When a run of the issue ends (completed by the critic's PASS, or failed), crew looks once at the
- * CI of the pull request it worked on, and of any pull request whose CI failed while it worked
- * (`fixCi.lookAfter`): a failed run of a workflow fix_ci is named for, with no attempt covering that
- * head, gets its follow-up now, as if its `workflow_run` event had come now; a run still going is
- * left to its own event. Then the merge gate reads the same checks. Not after an abort: a person
- * stopped crew. A failure here is said on the pull request and never undoes the run's ending.
+ * When a run of the issue ends, whatever ended it (the critic's PASS, its tasks failing, `/crew
+ * abort`), crew looks once at the CI of the pull request it worked on, and of any pull request whose
+ * CI failed while it worked (`fixCi.lookAfter`): a failed run of a workflow fix_ci is named for, with
+ * no attempt covering that head, gets its follow-up now, as if its `workflow_run` event had come now
+ * (an aborted CI follow-up's own head is covered by its attempt, so it does not start again); a run
+ * still going is left to its own event. Then the merge gate reads the same checks. A failure here is
+ * said on the pull request and never undoes the run's ending.
  */
 export async function lookAtCiWhenRunEnds(ctx: StepContext, issue: number, run: number): Promise<void> {
   // Where there is no workflow (local mode) there is no CI to look at.
@@ -85,7 +86,7 @@ export async function lookAtCiWhenRunEnds(ctx: StepContext, issue: number, run: 
     if (!config.fix_ci && !config.auto_merge) return;
     const snap = await ctx.state.load(`issue-${issue}/`);
     const ending = readRun(snap, issue, run);
-    if (!ending || !isTerminal(ending.phase) || ending.phase === 'ABORTED') return;
+    if (!ending || !isTerminal(ending.phase)) return;
     const pulls = new Set<number>();
     if (ending.pr) pulls.add(ending.pr.number);
     for (const k of runNumbers(snap, issue)) {

@@ -146,8 +146,7 @@ export async function fixCiFailure(
   // Whoever writes last looks last: the run that was working may have ended, and looked at CI, before
   // the attempt above was marked not started; then that look saw it counted, and this job tries again.
   const busy = readRun(await ctx.state.load(`${runFolder(target.issue, started.busy)}/`), target.issue, started.busy);
-  // (An abort looks at nothing, so neither does this.)
-  if (round < 2 && busy && isTerminal(busy.phase) && busy.phase !== 'ABORTED') {
+  if (round < 2 && busy && isTerminal(busy.phase)) {
     ctx.log.info(`fix_ci: run ${started.busy} ended while the attempt was being put off; trying again`);
     return fixCiFailure(ctx, f, opts, round + 1);
   }
