@@ -16,6 +16,7 @@ import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
+import { readCiWorkflows } from './config/ci-workflows';
 import { readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
 import { preloadBundleChunks } from './bundle';
@@ -177,6 +178,10 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       await remote.fetch([branch]);
       return remote.tracking(branch);
     })());
+  // crew's own workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
+  const workflowPath = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
+  let ownWorkflowText: Promise<string | undefined> | undefined;
+  const ownWorkflow = () => (ownWorkflowText ??= defaultBranchRef().then((ref) => repo.readFileAt(ref, workflowPath).catch(() => undefined)));
   let model: Model | undefined;
   const failovers: ModelFailover[] = [];
   ctx = {
@@ -224,14 +229,14 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     job,
     async jobLimit() {
       // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
-      const file = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
-      const read = readJobTimeout(await repo.readFileAt(await defaultBranchRef(), file).catch(() => undefined), process.env.GITHUB_JOB ?? settings.step, file);
+      const read = readJobTimeout(await ownWorkflow(), process.env.GITHUB_JOB ?? settings.step, workflowPath);
       // A GitHub-hosted job stops after 6 hours whatever the file says (docs: "Usage limits").
       const cap = process.env.RUNNER_ENVIRONMENT === 'github-hosted' ? GITHUB_DEFAULT_JOB_MINUTES : Infinity;
       return 'minutes' in read
         ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT }
         : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable };
     },
+    ciWorkflows: async () => readCiWorkflows(await ownWorkflow(), workflowPath),
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {
       await core.summary.addRaw(redact(md)).write();

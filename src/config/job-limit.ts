@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { readWorkflowDoc } from './workflow-doc';
 
 /** GitHub's limit for a job that sets no `timeout-minutes` (docs: "Workflow syntax", jobs.<id>.timeout-minutes). */
 export const GITHUB_DEFAULT_JOB_MINUTES = 360;
@@ -15,14 +15,9 @@ export type JobLimitRead = { minutes: number } | { unreadable: string };
  * only GitHub can evaluate.
  */
 export function readJobTimeout(workflowText: string | undefined, job: string, file: string): JobLimitRead {
-  if (workflowText === undefined) return { unreadable: `${file} is not on the default branch` };
-  let doc: unknown;
-  try {
-    doc = parse(workflowText);
-  } catch (e) {
-    return { unreadable: `${file} is not valid YAML (${(e as Error).message.split('\n')[0]})` };
-  }
-  const spec = (doc as { jobs?: Record<string, Record<string, unknown>> } | null)?.jobs?.[job];
+  const read = readWorkflowDoc(workflowText, file);
+  if ('unreadable' in read) return read;
+  const spec = (read.doc as { jobs?: Record<string, Record<string, unknown>> } | null)?.jobs?.[job];
   if (!spec || typeof spec !== 'object') return { unreadable: `${file} has no job '${job}'` };
   const value = spec['timeout-minutes'];
   if (value === undefined) return { minutes: GITHUB_DEFAULT_JOB_MINUTES };

@@ -45,10 +45,15 @@ export const FixCiStateSchema = z.looseObject({
   exhaustedNotedFor: text.nullable().default(null),
   /** `fix_ci_attempts` when crew last counted, so the plan comment and the report can say "k of n" without the configuration. */
   limit: z.int().positive().nullable().default(null),
+  /**
+   * The run of the issue that was still working when a failure came (so no follow-up could start):
+   * when that run ends, crew looks at this pull request's CI again, as if the failure came then.
+   */
+  lookAfter: z.int().positive().nullable().default(null),
 });
 export type FixCiState = Stored<typeof FixCiStateSchema>;
 
-export const NO_FIX_CI: FixCiState = { attempts: [], exhaustedNotedFor: null, limit: null };
+export const NO_FIX_CI: FixCiState = { attempts: [], exhaustedNotedFor: null, limit: null, lookAfter: null };
 
 /** A failed check on the pull request, as the event and the Actions API tell it. */
 export interface CiFailureSeen {
@@ -120,11 +125,21 @@ export function recordFixCi(state: FixCiState, seen: CiFailureSeen, decision: Fi
 
 /**
  * Marks attempt `n` as not started (the entry point refused, and said why on the pull request). It
- * pushed nothing, so it does not count against `fix_ci_attempts`: a re-run of the failed jobs, or
- * the next head's failure, may start it. A refusal cannot loop: only a new CI run asks again.
+ * pushed nothing, so it does not count against `fix_ci_attempts`: crew looks again when `lookAfter`
+ * (the run of the issue that was still working) ends, and a re-run of the failed jobs or the next
+ * head's failure may start it too. A refusal cannot loop: only a run's end or a new CI run asks again.
  */
-export function attemptNotStarted(state: FixCiState, n: number): FixCiState {
-  return { ...state, attempts: state.attempts.map((a) => (a.n === n ? { ...a, outcome: 'not-started' as const } : a)) };
+export function attemptNotStarted(state: FixCiState, n: number, lookAfter: number | null = null): FixCiState {
+  return {
+    ...state,
+    attempts: state.attempts.map((a) => (a.n === n ? { ...a, outcome: 'not-started' as const } : a)),
+    ...(lookAfter !== null ? { lookAfter } : {}),
+  };
+}
+
+/** What fix_ci is doing on a head, for the merge gate's words: fixing it now (an attempt just started), or out of attempts. */
+export function usedUpOn(state: FixCiState, headSha: string, max: number): boolean {
+  return state.exhaustedNotedFor === headSha || usedAttempts(state) >= max;
 }
 
 /** `crew/<N>/r<k>/integration`: the issue and run whose pull request a head branch is; undefined for any other branch. */

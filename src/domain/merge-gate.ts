@@ -3,14 +3,21 @@
  * exactly why not (or what it is waiting for). Pure: the merge step gathers the facts.
  */
 
+import type { CiRunFact } from './ci-status';
 import type { Surface } from './surface';
+import { codeSpan } from '../text/markdown';
 
 export interface CheckFact {
   name: string;
   /** queued, in_progress, completed (check runs); pending, success, failure, error (statuses). */
   status: string;
   conclusion: string | null;
+  /** A GitHub Actions job of another workflow's run: that run as GitHub tells it now, which names the workflow and links it. */
+  run?: CiRunFact;
 }
+
+/** What fix_ci is doing about the red checks on the head, when that changes what a person can do. */
+export type FixCiNote = { kind: 'fixing'; attempt: number; max: number } | { kind: 'used-up'; max: number };
 
 export interface MergeFacts {
   autoMerge: boolean;
@@ -29,6 +36,8 @@ export interface MergeFacts {
   /** Approvals that do not count, and why: shown with the reason crew waits. */
   uncounted: UncountedApproval[];
   requester: string;
+  /** fix_ci's part, when checks failed: fixing them now, or out of attempts. */
+  fixCi?: FixCiNote;
 }
 
 /** A reviewer's latest decisive review, when it approves: the commit it approved. */
@@ -97,7 +106,7 @@ export type MergeDecision = { merge: true; note?: string } | { merge: false; wai
 
 const GREEN = new Set(['success', 'neutral', 'skipped']);
 
-function checkState(c: CheckFact): 'pending' | 'green' | 'red' {
+export function checkState(c: CheckFact): 'pending' | 'green' | 'red' {
   if (c.status === 'completed') return c.conclusion && GREEN.has(c.conclusion) ? 'green' : 'red';
   if (c.status === 'success') return 'green';
   if (c.status === 'failure' || c.status === 'error') return 'red';
@@ -107,7 +116,55 @@ function checkState(c: CheckFact): 'pending' | 'green' | 'red' {
 const short = (sha: string | null) => (sha ? sha.slice(0, 7) : '(none)');
 
 /** What the gate's reasons say differently where they are read (domain/surface.ts). */
-export type MergeWords = Pick<Surface, 'noAutoMerge' | 'command'>;
+export type MergeWords = Pick<Surface, 'noAutoMerge' | 'command' | 'link'>;
+
+/** How a red check ended, in words ("failed", "timed out"). */
+function howItEnded(c: CheckFact): string {
+  const end = c.conclusion ?? c.status;
+  const words: Record<string, string> = {
+    failure: 'failed',
+    error: 'errored',
+    timed_out: 'timed out',
+    cancelled: 'was cancelled',
+    action_required: 'needs action',
+    startup_failure: 'failed to start',
+    stale: 'went stale',
+  };
+  return words[end] ?? `ended ${end}`;
+}
+
+const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
+
+/**
+ * The red checks, each named with its workflow and a link to its run where it is a GitHub Actions job
+ * ("the `test` check of `CI` failed on afc2736 ([run](…))"). Check and workflow names come from the
+ * repository's files and apps, so they are code; only GitHub's own run pages are linked.
+ */
+function redChecks(red: CheckFact[], head: string, s: MergeWords): string {
+  const groups = new Map<string, { names: string[]; how: string; run?: CheckFact['run'] }>();
+  for (const c of red) {
+    const how = howItEnded(c);
+    const key = c.run ? `${c.run.id} ${how}` : `check ${c.name}`;
+    const g = groups.get(key) ?? { names: [], how, ...(c.run ? { run: c.run } : {}) };
+    g.names.push(codeSpan(c.name));
+    groups.set(key, g);
+  }
+  const said = [...groups.values()].map((g) => ({
+    what: `the ${list(g.names)} check${g.names.length === 1 ? '' : 's'}${g.run ? ` of ${codeSpan(g.run.workflow)}` : ''} ${g.how}`,
+    link: g.run ? ` (${s.link('run', g.run.url)})` : '',
+  }));
+  if (said.length === 1) return `${said[0]!.what} on ${short(head)}${said[0]!.link}`;
+  return `checks did not pass on ${short(head)}: ${said.map((x) => `${x.what}${x.link}`).join('; ')}`;
+}
+
+/** What a person can do about red checks, and what crew does meanwhile (fix_ci): sentences, as crew writes its name (lower case). */
+function afterRed(s: MergeWords, note: FixCiNote | undefined): string {
+  const fix = s.command('fix', '…');
+  const yours = `Push a fix${fix ? `, or comment ${fix}` : ''}; crew merges once the checks pass`;
+  if (note?.kind === 'fixing') return `crew is fixing it (\`fix_ci\` attempt ${note.attempt} of ${note.max}) and merges once the checks pass on its fix`;
+  if (note?.kind === 'used-up') return `crew has used all ${note.max} of its \`fix_ci_attempts\` on this pull request. ${yours}`;
+  return yours;
+}
 
 /** What stops a merge before checks and reviews matter (so they need not be read), if anything. */
 export function mergeBlocker(
@@ -132,7 +189,7 @@ export function mergeDecision(f: MergeFacts, s: MergeWords): MergeDecision {
   const blocked = mergeBlocker(f, s);
   if (blocked) return no(blocked);
   const red = f.checks.filter((c) => checkState(c) === 'red');
-  if (red.length) return no(`checks failed on ${short(f.pull.headSha)}: ${red.map((c) => `${c.name} (${c.conclusion ?? c.status})`).join(', ')}`);
+  if (red.length) return no(`${redChecks(red, f.pull.headSha, s)}. ${afterRed(s, f.fixCi)}`);
   const pending = f.checks.filter((c) => checkState(c) === 'pending');
   if (pending.length)
     return no(`waiting for checks on ${short(f.pull.headSha)}: ${pending.map((c) => c.name).join(', ')}; crew looks again when they complete`, true);

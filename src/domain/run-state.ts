@@ -163,6 +163,8 @@ export const RunRecordSchema = z.looseObject({
     workflowRunId: text.optional(),
     /** Absent: a comment in the conversation. A review's or a review comment's id is `commentId`; a failed CI run (fix_ci) has none (0). */
     how: z.enum(['label', 'assignee', 'review', 'review_comment', 'ci']).optional(),
+    /** For a failed CI run (`how: ci`): that CI workflow run's id. */
+    ciRunId: z.int().positive().optional(),
   }),
   /**
    * What the run starts from and its pull request goes into: the default branch (or `base_branch`),
@@ -225,7 +227,7 @@ export const RunRecordSchema = z.looseObject({
    */
   followUp: FollowUpSchema.nullable().default(null),
   /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
-  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null })),
+  fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null, lookAfter: null })),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

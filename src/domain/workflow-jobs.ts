@@ -130,14 +130,15 @@ export const WORKFLOW_JOBS: readonly WorkflowJob[] = [
     inputs: (f) => issueAndRun(f),
   },
   {
-    // The merge gate again on crew's own pull request: a check suite completed, a CI run succeeded, or a review (GitHub only).
+    // The merge gate again on crew's own pull request: a check suite completed, a CI run ended other than in failure (route
+    // takes a failure), or a review (GitHub only).
     name: 'merge',
     needs: [],
     runs: (f) =>
       !f.cancelled &&
       ((f.event.kind === 'check_suite' && (f.event.headBranch ?? '').toLowerCase().startsWith('crew/') && f.event.pullRequests > 0) ||
         (f.event.kind === 'workflow_run' &&
-          same(f.event.conclusion ?? '', 'success') &&
+          !same(f.event.conclusion ?? '', 'failure') &&
           (f.event.headBranch ?? '').toLowerCase().startsWith('crew/') &&
           f.event.pullRequests > 0) ||
         (f.event.kind === 'review' && f.event.headRef.toLowerCase().startsWith('crew/'))),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
+import type { CiWorkflowsRead } from '../config/ci-workflows';
 import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { runOfPullBranch } from '../domain/fix-ci';
 import { withinRunBudget } from '../agents/run-budget';
@@ -47,6 +48,11 @@ export interface StepContext {
    * when the job started, in epoch ms; undefined where jobs have no limit (local mode).
    */
   jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
+  /**
+   * The CI workflows crew's own workflow names under `on.workflow_run.workflows` (the ones fix_ci is
+   * named for), read from the default branch; undefined where there is no such workflow (local mode).
+   */
+  ciWorkflows?: () => Promise<CiWorkflowsRead>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
   /** Where the people who read crew's comments are (GitHub, or a local run's terminal): every text a step writes is worded for it. */

@@ -10,6 +10,7 @@ import { PullRequestsNotAllowed } from '../ports';
 import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
+import { lookAtCiWhenRunEnds } from './ci-status';
 import { retrospect } from './retrospect';
 import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { replyInThreads } from './follow-up';
@@ -166,6 +167,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   if (current.run.followUp && judgment?.verdict === 'PASS') await replyInThreads(ctx, current, judgment.headSha);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);
+  // CI that completed while the run worked sent its event once, and found the run busy: crew looks now.
+  await lookAtCiWhenRunEnds(ctx, issue, run);
 }
 
 /**

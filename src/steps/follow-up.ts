@@ -5,7 +5,7 @@ import type { PullInfo, ReviewThread } from '../ports';
 import { parseJson, paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { startRun } from './commands/start';
+import { startRun, type Started } from './commands/start';
 import { loadView, nowIso, updateRun, type StepContext } from './context';
 
 /** crew's own pull request: its head is the integration branch of run k of issue N. */
@@ -26,6 +26,8 @@ export interface FollowUpRequest {
   trigger: RunRecord['trigger'];
   /** Why the follow-up starts, when no person asked in words (a failed CI): the pull request note opens with it. */
   why?: string;
+  /** Its tasks go to new workflow runs (a job with no `work` job after it: the end of a run). */
+  dispatch?: boolean;
 }
 
 /** Review text's limits on the way to a prompt: each comment, each hunk, the feedback. */
@@ -38,14 +40,14 @@ const FEEDBACK_CHARS = 6_000;
  * branch for the feedback, every unresolved review thread a writer took part in, and the stated
  * criteria, judged with all the pull request's criteria again; the same pull request, report
  * comment and issue are updated. A comment on the pull request says why when it cannot start
- * (closed, not crew's, a run of the issue still active, nothing asked), and it returns false.
+ * (closed, not crew's, a run of the issue still active, nothing asked), and it returns not started.
  */
-export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Promise<boolean> {
+export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Promise<Started> {
   const pull = await ctx.forge.getPull(req.pull);
   const own = OWN_PULL_HEAD.exec(pull.headRef);
   if (!own || pull.fromFork) {
     await ctx.forge.postComment(req.pull, `This pull request's branch (\`${pull.headRef}\`) is not one crew opened, so crew does not follow up on it.`);
-    return false;
+    return { started: false };
   }
   const issue = Number(own[1]);
   if (pull.state !== 'open') {
@@ -53,7 +55,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       req.pull,
       `This pull request is ${pull.merged ? 'merged' : 'closed'}, so crew does not follow up on it. Comment \`/crew run\` on issue #${issue} to start a new run, which opens a new pull request.`,
     );
-    return false;
+    return { started: false };
   }
   const from = await pullsRun(ctx, issue, req.pull);
   if (!from?.view.plan) {
@@ -61,7 +63,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       req.pull,
       `crew has no finished run of issue #${issue} with this pull request on its state branch, so it cannot follow up here. Comment \`/crew run\` on issue #${issue} to start a new run.`,
     );
-    return false;
+    return { started: false };
   }
   const { threads, leftOut } = await writersThreads(ctx, req.pull);
   const material: FollowUpMaterial = {
@@ -77,7 +79,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       req.pull,
       'crew found nothing to follow up on: no words after the command and no unresolved review comment by someone with write access. Say what to change, for example `/crew fix rename the option to --dry-run`, or leave review comments first.',
     );
-    return false;
+    return { started: false };
   }
   const k = (from.view.run.followUp?.k ?? 0) + 1;
   const request = from.request ?? { title: from.view.run.title, body: '' };
@@ -104,6 +106,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
       followUp: { record, pr, material },
       replyOn: req.pull,
       onCreated: (run) => announce(ctx, pull, req, { issue, run, k, threads: threads.length, handPushed: handPushed(record, pull.headSha) }),
+      ...(req.dispatch ? { dispatch: true } : {}),
     },
     'run',
   );

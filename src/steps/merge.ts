@@ -1,10 +1,22 @@
-import { countApprovals, mergeBlocker, mergeDecision, mergeMethod, reviewersToCheck, type MergeFacts, type ReviewerPermission } from '../domain/merge-gate';
+import {
+  checkState,
+  countApprovals,
+  mergeBlocker,
+  mergeDecision,
+  mergeMethod,
+  reviewersToCheck,
+  type CheckFact,
+  type FixCiNote,
+  type MergeFacts,
+  type ReviewerPermission,
+} from '../domain/merge-gate';
+import { usedUpOn } from '../domain/fix-ci';
 import { forAPerson } from '../domain/judgment';
 import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, runNumbers, writeRun } from '../state/run-files';
-import { loadView, nowIso, syncPlanComment, updateRun, type StepContext } from './context';
+import { loadView, nowIso, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
 
 const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
@@ -13,8 +25,15 @@ const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
  * The auto-merge gate for one run's pull request: gathers the facts (head, checks,
  * approvals), decides, merges with the head sha it judged, and says what happened.
  * Returns the state to record; GitHub's refusals are explained, never retried.
+ * `read.checks` is a reading of the head's checks already made (what fix_ci acted on, so
+ * the two agree); `read.fixCi` what fix_ci is doing about red checks, when the caller knows.
  */
-export async function decideMerge(ctx: StepContext, view: RunView, prNumber: number): Promise<MergeState> {
+export async function decideMerge(
+  ctx: StepContext,
+  view: RunView,
+  prNumber: number,
+  read: { checks?: CheckFact[]; fixCi?: FixCiNote } = {},
+): Promise<MergeState> {
   const config = await ctx.config();
   const review = view.run.review;
   const judgment = await lastJudgment(ctx.state, view);
@@ -38,8 +57,12 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
   };
   // Checks and reviews are read only when everything before them already holds.
   if (!mergeBlocker(facts, ctx.surface)) {
-    facts.checks = await ctx.forge.checksOn(pull.headSha);
+    facts.checks = read.checks ?? (await ctx.forge.checksOn(pull.headSha));
     if (config.require_approval) Object.assign(facts, await approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester));
+    const note =
+      read.fixCi ??
+      (config.fix_ci && facts.checks.some((c) => checkState(c) === 'red') ? await usedUp(ctx, view, pull.headSha, config.fix_ci_attempts) : undefined);
+    if (note) facts.fixCi = note;
   }
   const decision = mergeDecision(facts, ctx.surface);
   const at = nowIso(ctx);
@@ -73,6 +96,12 @@ export async function decideMerge(ctx: StepContext, view: RunView, prNumber: num
   return state('not-merged', `GitHub refused the merge (${out.status}: ${out.message})`);
 }
 
+/** fix_ci out of attempts on this head (counted on the run whose branch the pull request is), for the gate's words. */
+async function usedUp(ctx: StepContext, view: RunView, headSha: string, max: number): Promise<FixCiNote | undefined> {
+  const fixCi = (await withPullsCiAttempts(ctx, view)).run.fixCi;
+  return usedUpOn(fixCi, headSha, max) ? { kind: 'used-up', max } : undefined;
+}
+
 /**
  * The approving reviews, each checked like a command: through the collaborator-permission
  * endpoint, once per reviewer (the forge remembers answers for the job), failing closed.
@@ -96,14 +125,21 @@ async function approvalsThatCount(
   return countApprovals(reviews, headSha, requester, (login) => known.get(login));
 }
 
-/** Records the gate's word on the run and in the report comment, when it changed. */
+/**
+ * Records the gate's word on the run and in the report comment (its Merge section, edited in place),
+ * when it changed. A merge stands: a later word from a gate that lost the race to merge (GitHub
+ * refuses a second merge) never replaces it.
+ */
 export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState): Promise<void> {
   const { issue, run } = view.run;
   const before = view.run.merge;
   if (before && before.state === m.state && before.reason === m.reason && before.headSha === m.headSha) return;
-  await updateRun(ctx, issue, run, `merge ${m.state}`, (rec, tx) => {
+  const wrote = await updateRun(ctx, issue, run, `merge ${m.state}`, (rec, tx) => {
+    if (rec.merge?.state === 'merged' && m.state !== 'merged') return false;
     writeRun(tx, { ...rec, merge: m }, nowIso(ctx));
+    return true;
   });
+  if (!wrote) return ctx.log.info(`auto-merge: #${view.run.pr?.number ?? '?'} is merged already; crew keeps saying so`);
   const reportId = view.run.pr?.reportCommentId;
   if (reportId) {
     const current = await ctx.forge.getComment(reportId);
@@ -113,11 +149,11 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
 }
 
 /**
- * The `merge` job: a check suite completed or a review was submitted on a pull request.
- * For crew's own pull requests (head `crew/<issue>/r<k>/integration`), the gate runs again.
+ * The `merge` job: a check suite completed, a CI workflow run ended other than in failure (route
+ * takes failures), or a review was submitted on a pull request. For crew's own pull requests (head `crew/<issue>/r<k>/integration`), the gate runs again.
  */
 export async function merge(ctx: StepContext): Promise<void> {
-  if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite and pull_request_review events');
+  if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite, workflow_run and pull_request_review events');
   const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
   for (const p of ours) {
@@ -137,7 +173,7 @@ export async function merge(ctx: StepContext): Promise<void> {
 }
 
 /** The newest run of the issue (from the one that opened it on) whose record names this pull request. */
-async function newestRunOfPull(ctx: StepContext, issue: number, first: number, pull: number): Promise<number> {
+export async function newestRunOfPull(ctx: StepContext, issue: number, first: number, pull: number): Promise<number> {
   const snap = await ctx.state.load(`issue-${issue}/`);
   const later = runNumbers(snap, issue).filter((k) => k > first);
   for (const k of later.reverse()) if (readRun(snap, issue, k)?.pr?.number === pull) return k;

@@ -21,7 +21,7 @@ import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
-import { nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
+import { dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -104,10 +104,16 @@ function mergeCriteria(intake: Intake, fromConfig: string[]): Criterion[] {
 /**
  * Plans a run that is in PLANNING: intake (asking questions when the criteria
  * cannot be checked), decomposition, review, then either approval or execution.
- * Returns the task ids to start now. Every step that needs a person stops here
+ * Returns the task ids to start now (with `dispatch`, already dispatched). Every step that needs a person stops here
  * with a comment; the person's reply starts planning again.
  */
-export async function planRun(ctx: StepContext, issue: number, run: number, revision?: string): Promise<string[]> {
+export async function planRun(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  revision?: string,
+  claimBy: 'this-run' | 'dispatch' = 'this-run',
+): Promise<string[]> {
   ctx.working = { issue, run };
   const config = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
@@ -279,8 +285,11 @@ export async function planRun(ctx: StepContext, issue: number, run: number, revi
       await requestApproval(ctx, issue, run, version, passed, findingsText(findings), estimate);
       return [];
     }
-    const claim = taskClaim(ctx, 'this-run', now);
-    return await updateRunFolder(ctx, issue, run, `start`, (tx) => claimReadyTasks(tx, issue, run, config.max_parallel, claim));
+    const claim = taskClaim(ctx, claimBy, now);
+    const claimed = await updateRunFolder(ctx, issue, run, `start`, (tx) => claimReadyTasks(tx, issue, run, config.max_parallel, claim));
+    // A job with no `work` job after it starts them in new workflow runs, as a work job starts what it unblocks.
+    if (claimBy === 'dispatch' && claimed.length) await dispatchTasks(ctx, issue, run, claimed, claim);
+    return claimed;
   } catch (e) {
     if (!(e instanceof SubmissionRejected)) throw e;
     const who =

@@ -8,8 +8,9 @@ import { postedByCrew } from '../text/markdown';
 
 /** Where a failure should be reported: the issue, and the run if one is known. */
 function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
-  if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
+  // The run this job was last working on: a job's own run, or a follow-up it started (the end of a run that looked at CI).
   if (ctx.working) return ctx.working;
+  if (ctx.settings.issue) return { issue: ctx.settings.issue, run: ctx.settings.run };
   if (ctx.event.kind === 'comment' || ctx.event.kind === 'issue') return { issue: ctx.event.issue.number };
   // The merge gate failing is reported on the run's issue (found from the PR's head) when it can be.
   if (ctx.event.kind === 'pull') {

@@ -12,7 +12,7 @@ import { answer } from './commands/answer';
 import { REPLY_CHARS, setOutputs } from './commands/common';
 import { hasWriteAccess } from './commands/permission';
 import { OWN_PULL_HEAD, startFollowUp } from './follow-up';
-import { routeCiFailure } from './fix-ci';
+import { routeCiRun } from './ci-status';
 
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 export async function route(ctx: StepContext): Promise<void> {
@@ -21,8 +21,8 @@ export async function route(ctx: StepContext): Promise<void> {
   if (ctx.event.kind === 'pull') {
     // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
     if (ctx.event.comment) return routeComment(ctx, ctx.event.comment);
-    // A completed CI run on crew's pull request: fix_ci's to count and answer.
-    if (ctx.event.ci) return routeCiFailure(ctx, ctx.event, ctx.event.ci);
+    // A CI run that failed on crew's pull request: fix_ci's to count and answer, and the merge gate's to say so.
+    if (ctx.event.ci) return routeCiRun(ctx, ctx.event, ctx.event.ci);
     return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
   }
   if (ctx.event.kind === 'issue') return routeIssueEvent(ctx, ctx.event);

@@ -59,7 +59,9 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
       s.timeline = s.timeline.map((step) => ('check' in step ? { check: { name: 'ci', conclusion: 'failure' as const } } : step));
     });
     expect(merge.state).toBe('not-merged');
-    expect(sections.at(-1)).toMatch(/^Not merged by crew: checks failed on [0-9a-f]{7}: ci \(failure\)\.$/);
+    expect(sections.at(-1)).toMatch(
+      /^Not merged by crew: the `ci` check failed on [0-9a-f]{7}\. Push a fix, or comment `\/crew fix …`; crew merges once the checks pass\.$/,
+    );
     expect(mergeCalls).toBe(0);
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 360_000);
@@ -132,4 +134,62 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(sections.at(-1)).toMatch(/approvals that do not count: @keeper: the permission check failed\.$/);
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 360_000);
+
+  it('CI fails after the run has finished, with fix_ci off: the report and the plan comment say which check failed, with its run, and what to do (never "waiting"); a re-run that passes merges it, and the section says so (#39)', async () => {
+    let atRerun: { report: string; plan: string } | undefined;
+    let record: RunRecord | undefined;
+    let ci: Array<{ id: number; attempt: number; result: string }> = [];
+    const sections: string[] = [];
+    const r = await play('auto-merge-ci-flaky', {
+      hooks: {
+        onCrewComment: ({ body }) => {
+          const m = /<!-- crew:merge -->\n### Merge\n\n(.*)\n<!-- \/crew:merge -->/.exec(body);
+          if (m && sections.at(-1) !== m[1]) sections.push(m[1]!);
+        },
+        // Just before the maintainer re-runs CI: what the report and the plan comment say after the failure.
+        onStep: (step, _i, gh) => {
+          if (!('rerun' in step)) return;
+          const mine = [...gh.comments.values()].filter((c) => c.user === 'crew-bot').map((c) => c.body);
+          atRerun = { report: mine.find((b) => b.startsWith('<!-- crew:report '))!, plan: mine.find((b) => b.startsWith('<!-- crew:plan '))! };
+        },
+        beforeClose: async ({ gh, runner }) => {
+          record = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!) as RunRecord;
+          ci = runner.runs
+            .filter((run) => run.workflow === '.github/workflows/ci.yml')
+            .map((run) => ({ id: run.id, attempt: run.attempt, result: run.jobs.map((j) => j.result).join() }));
+        },
+      },
+    });
+    expectFaithful(r);
+    const pr = r.pulls[0]!;
+    const head = record!.review!.headSha!.slice(0, 7);
+    // Before CI ran, the report waited for checks; the failure replaced that, in present terms.
+    expect(sections[0]).toMatch(/^⏳ Not merged yet: the repository reports no checks on [0-9a-f]{7}/);
+    const failed = new RegExp(
+      `^Not merged by crew: the \`flaky\` check of \`CI\` failed on ${head} \\(\\[run\\]\\(http://127\\.0\\.0\\.1:\\d+/acme/widgets/actions/runs/(\\d+)\\)\\)\\. Push a fix, or comment \`/crew fix …\`; crew merges once the checks pass\\.$`,
+    );
+    expect(sections[1]).toMatch(failed);
+    const report = /<!-- crew:merge -->\n### Merge\n\n(.*)\n<!-- \/crew:merge -->/.exec(atRerun!.report)![1]!;
+    expect(report).toBe(sections[1]);
+    expect(atRerun!.plan).toContain(`· not merged by crew: ${sections[1]!.replace(/^Not merged by crew: /, '').replace(/\.$/, '')}`);
+    for (const text of [report, atRerun!.plan]) expect(text).not.toMatch(/waiting|⏳/i);
+    // The failure went to the route job (fix_ci off: it fixes nothing, but the gate speaks); the re-run's success to the merge job.
+    expect(r.jobs.filter((j) => j.event === 'workflow_run' && j.result !== 'skipped').map((j) => `${j.job}:${j.result}`)).toEqual([
+      'route:success',
+      'merge:success',
+    ]);
+    // One CI run, re-run: its first attempt failed, its second passed; the link is that run's.
+    expect(ci).toEqual([
+      { id: ci[0]!.id, attempt: 1, result: 'failure' },
+      { id: ci[0]!.id, attempt: 2, result: 'success' },
+    ]);
+    expect(failed.exec(sections[1]!)![1]).toBe(String(ci[0]!.id));
+    // Merged on the same head once the re-run passed; the section and the plan comment say so; nothing else was posted.
+    expect(record!.merge).toMatchObject({ state: 'merged', headSha: record!.review!.headSha });
+    expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
+    expect(sections).toHaveLength(3);
+    expect([pr.state, pr.merged]).toEqual(['closed', true]);
+    expect(crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!.body).toContain('· ✅ merged by crew');
+    expect(r.pulls[0]!.comments.filter((c) => c.author === r.crewLogin && !c.body.startsWith('<!-- crew:'))).toEqual([]);
+  }, 600_000);
 });

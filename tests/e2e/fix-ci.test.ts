@@ -190,3 +190,129 @@ describe('fix_ci: a failed CI on crew’s pull request (#19 §2)', () => {
     expect(r.pulls[0]!.comments.filter((c) => c.author === r.crewLogin && /CI failed|follow-up/.test(c.body))).toEqual([]);
   }, 600_000);
 });
+
+describe('fix_ci: CI that finishes before crew’s run does (#38)', () => {
+  /** The route job's comment when a failure comes while a run of the issue still works. */
+  const LOOK_AGAIN = /crew will look at this pull request's CI again when that run ends/;
+
+  it('CI fails within a second of crew opening its pull request, while the run still writes its report: crew says it looks again, and when the run ends it follows up on the same pull request; CI passes on the fix', async () => {
+    const { r, w } = await playFixCi('fix-ci-fast');
+    expectFaithful(r);
+    expect(r.pulls).toHaveLength(1);
+    const pr = r.pulls[0]!;
+    expect([pr.head, pr.state]).toEqual(['crew/1/r1/integration', 'open']);
+    // CI: red on crew's first head, green on the follow-up's, which is the pull request's head.
+    expect(w.ci.map((c) => `${c.actor}:${c.result}`)).toEqual(['crew-bot:failure', 'crew-bot:success']);
+    expect(w.ci[1]!.head).toBe(pr.headSha);
+    expect(w.ci[0]!.head).toBe(w.runs[1]!.review!.headSha);
+    // The failure reached route while run 1 was still working: nothing counted, and crew said it looks again.
+    const byCi = r.jobs.filter((j) => j.event === 'workflow_run' && j.result !== 'skipped').map((j) => `${j.job}:${j.result}`);
+    expect(byCi).toEqual(['route:success', 'merge:success']);
+    const said = crewSaid(r);
+    const again = said.filter((b) => LOOK_AGAIN.test(b));
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatch(/^CI failed on [0-9a-f]{7} while crew is still working on issue #1 \(run 1, reviewing\)\./);
+    expect(said.filter((b) => /no follow-up started/.test(b))).toEqual([]);
+    // Run 1 ended, looked once, and started exactly one follow-up: run 2, from that failure, on the same branch.
+    expect(Object.keys(w.runs)).toEqual(['1', '2']);
+    expect(w.runs[1]!.phase).toBe('COMPLETED');
+    expect(w.runs[2]!.phase).toBe('COMPLETED');
+    expect(w.runs[2]!.followUp).toMatchObject({ pull: pr.number, k: 1, fromRun: 1, branch: 'crew/1/r1/integration', source: 'ci' });
+    expect(w.runs[2]!.base.sha).toBe(w.ci[0]!.head);
+    expect(w.runs[2]!.review!.headSha).toBe(pr.headSha);
+    expect(said.filter((b) => b.startsWith('crew starts follow-up'))).toEqual([
+      expect.stringMatching(
+        /^crew starts follow-up 1 on this pull request \(run 2 of #1\)\. CI failed on [0-9a-f]{7}: the `CI` workflow \([^\n]*this is attempt 1 of 2/,
+      ),
+    ]);
+    expect(w.intakePrompts.at(-1)).toContain('src/index.js:');
+    expect(w.intakePrompts.at(-1)).toContain('the `lint` check of the `CI` workflow passes');
+    expect(w.files['src/index.js']).not.toContain('console.log');
+    // The attempt is counted once, on run 1: the route job's not-started entry gave way to the one the run's end started.
+    expect(w.runs[1]!.fixCi.attempts.map((a) => [a.n, a.headSha, a.checks.map((c) => `${c.workflow}/${c.job}`), a.outcome])).toEqual([
+      [1, w.ci[0]!.head, ['CI/lint'], 'requested'],
+    ]);
+    expect(w.runs[1]!.fixCi.lookAfter).toBe(1);
+    const plan = r.issue.comments.find((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 '))!.body;
+    expect(plan).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
+  }, 600_000);
+
+  it('the same with a CI that passes fast: no follow-up, and nothing posted about CI', async () => {
+    const { r, w } = await playFixCi('fix-ci-fast', (s) => {
+      s.repo.files['.github/workflows/ci.yml'] = s.repo.files['.github/workflows/ci.yml']!.replace('run: node scripts/lint.js', 'run: echo lint ok');
+    });
+    expectFaithful(r);
+    expect(w.ci.map((c) => `${c.actor}:${c.result}`)).toEqual(['crew-bot:success']);
+    expect(Object.keys(w.runs)).toEqual(['1']);
+    expect(w.runs[1]!.fixCi.attempts).toEqual([]);
+    // The success went to the merge job (the run was still working: nothing to say), and crew said nothing about CI.
+    expect(r.jobs.filter((j) => j.event === 'workflow_run' && j.result !== 'skipped').map((j) => j.job)).toEqual(['merge']);
+    expect(crewSaid(r).filter((b) => !/^<!-- crew:/.test(b))).toEqual([]);
+    expect(crewSaid(r).filter((b) => /fix_ci|CI failed/.test(b))).toEqual([]);
+  }, 600_000);
+
+  it('CI fails again on the follow-up’s own push while it is still judging: picked up when the follow-up ends, as attempt 2 of 2, whose fix passes', async () => {
+    const { r, w } = await playFixCi('fix-ci-fast-again');
+    expectFaithful(r);
+    expect(r.pulls).toHaveLength(1);
+    const pr = r.pulls[0]!;
+    expect(w.ci.map((c) => `${c.actor}:${c.result}`)).toEqual(['crew-bot:failure', 'crew-bot:failure', 'crew-bot:success']);
+    expect(w.ci[2]!.head).toBe(pr.headSha);
+    // Each failure came while a run was working (run 1 writing its report, then follow-up 1 judging): crew said it looks again.
+    const again = crewSaid(r).filter((b) => LOOK_AGAIN.test(b));
+    expect(again.map((b) => /\(run (\d), (\w+)\)/.exec(b)?.slice(1).join(' '))).toEqual(['1 reviewing', '2 reviewing']);
+    // Two follow-ups, each started by the end of the run before it, on the head whose CI failed.
+    expect(Object.keys(w.runs)).toEqual(['1', '2', '3']);
+    for (const [k, n] of [
+      [2, 1],
+      [3, 2],
+    ] as const) {
+      expect(w.runs[k]!.phase).toBe('COMPLETED');
+      expect(w.runs[k]!.followUp).toMatchObject({ pull: pr.number, k: n, source: 'ci' });
+      expect(w.runs[k]!.base.sha).toBe(w.ci[n - 1]!.head);
+    }
+    expect(w.runs[1]!.fixCi.attempts.map((a) => [a.n, a.headSha, a.outcome])).toEqual([
+      [1, w.ci[0]!.head, 'requested'],
+      [2, w.ci[1]!.head, 'requested'],
+    ]);
+    expect(w.runs[1]!.fixCi.exhaustedNotedFor).toBeNull();
+    expect(w.files['src/index.js']).not.toMatch(/console\.log|TODO/);
+    const notes = crewSaid(r).filter((b) => b.startsWith('crew starts follow-up'));
+    expect(notes.map((b) => /this is attempt (\d) of (\d)/.exec(b)?.slice(1).join('/'))).toEqual(['1/2', '2/2']);
+  }, 900_000);
+});
+
+describe('after CI fails on crew’s pull request, the report says why it is not merged (#39)', () => {
+  /** The Merge section of the pull request's report comment, and the plan comment's line, as the run left them. */
+  const mergeWords = (r: Played) => {
+    const report = crewSaid(r).find((b) => b.startsWith('<!-- crew:report '))!;
+    const section = /<!-- crew:merge -->\n### Merge\n\n(.*)\n<!-- \/crew:merge -->/.exec(report)?.[1];
+    const plan = r.issue.comments.find((c) => c.author === r.crewLogin && c.body.startsWith('<!-- crew:plan issue=1 '))!.body;
+    return { section, plan };
+  };
+
+  it('fix_ci on and its attempts used up: no merge; the report and the plan comment say which check failed, with its run, and what a person can do; the used-up note stays', async () => {
+    const { r, w } = await playFixCi('fix-ci-fast-again', (s) => {
+      s.config = 'fix_ci: true\nfix_ci_attempts: 1\nauto_merge: true\n';
+    });
+    expectFaithful(r);
+    const pr = r.pulls[0]!;
+    expect([pr.state, pr.merged]).toEqual(['open', false]);
+    expect(w.ci.map((c) => `${c.actor}:${c.result}`)).toEqual(['crew-bot:failure', 'crew-bot:failure']);
+    expect(Object.keys(w.runs)).toEqual(['1', '2']);
+    const head = pr.headSha!.slice(0, 7);
+    const { section, plan } = mergeWords(r);
+    const said = new RegExp(
+      `^the \`lint\` check of \`CI\` failed on ${head} \\(\\[run\\]\\(http://127\\.0\\.0\\.1:\\d+/acme/widgets/actions/runs/\\d+\\)\\)\\. crew has used all 1 of its \`fix_ci_attempts\` on this pull request\\. Push a fix, or comment \`/crew fix …\`; crew merges once the checks pass$`,
+    );
+    expect(w.runs[2]!.merge).toMatchObject({ state: 'not-merged', headSha: pr.headSha });
+    expect(w.runs[2]!.merge!.reason).toMatch(said);
+    expect(section).toBe(`Not merged by crew: ${w.runs[2]!.merge!.reason}.`);
+    expect(plan).toContain(`· not merged by crew: ${w.runs[2]!.merge!.reason}`);
+    for (const text of [section!, plan]) expect(text).not.toMatch(/waiting|⏳/i);
+    // The used-up note: said once on the pull request, and kept in the plan comment.
+    expect(crewSaid(r).filter((b) => /crew has used all 1 of its `fix_ci_attempts` on this pull request, so it stops here/.test(b))).toHaveLength(1);
+    expect(plan).toContain(`CI failed again on ${head} with no attempts left, so crew stopped fixing CI on this pull request.`);
+    expect(w.runs[1]!.fixCi.exhaustedNotedFor).toBe(pr.headSha);
+  }, 900_000);
+});

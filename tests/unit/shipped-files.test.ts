@@ -82,13 +82,15 @@ describe('the files users copy', () => {
     // The least each job needs; a new scope must be argued for here, next to what uses it.
     expect(Object.fromEntries(Object.entries(workflow.jobs).map(([id, job]) => [id, job.permissions]))).toEqual({
       // state branch, /crew remember's branch · comments, reactions, label · dispatching ready tasks, reading a failed CI
-      // job's log (fix_ci; write includes read) · /crew remember's PR, reading the PR a /crew is on
-      route: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
+      // job's log (fix_ci; write includes read) · /crew remember's PR, reading the PR a /crew is on · when CI fails on crew's
+      // PR, the merge gate reads the checks on its head (#39)
+      route: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' },
       // task branch, state · plan comment, questions · dispatching the tasks it unblocks · a run's plan comment on a pull
       // request (commenting on a pull request's conversation needs pull-requests, not issues)
       work: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
-      // integration branch, state · plan comment · restarting tasks nobody holds · a run's plan comment on a pull request
-      advance: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write' },
+      // integration branch, state · plan comment · restarting tasks nobody holds · a run's plan comment on a pull request ·
+      // a follow-up that fails here looks at its pull request's CI (#38)
+      advance: { contents: 'write', issues: 'write', actions: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read' },
       // state, integration · plan comment, decisions · the PR and its report · re-running tasks · the merge gate reads checks
       critic: { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read' },
       // merging, state · plan comment · the report comment, merging · the merge gate reads checks, and which runs are crew's own

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../../clock';
+import type { CiRunFact } from '../../domain/ci-status';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
 import { workLegTask } from '../../domain/workflow-jobs';
 import {
@@ -361,48 +362,72 @@ export class GitHubForge implements Forge {
    * The checks on a commit, without crew's own jobs. On GitHub every job is a check run on its
    * run's head, and a run started by a review has the pull request's head: counted, the merge
    * job's own in-progress check would make it wait for itself, and nothing would start it again.
+   * A GitHub Actions job of another workflow comes with its run as GitHub tells it now (its
+   * workflow's name, link, status and conclusion of its latest attempt), read once per run.
    */
   async checksOn(sha: string): Promise<CheckFact[]> {
     // filter=all, then the newest of each name among the rest: with GitHub's default (latest), a
     // crew job named like one of your checks (`merge`) would hide that check before it was left out.
-    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 });
-    const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 });
+    const refused = (e: unknown): never => {
+      // A workflow copied before a job needed them: say which permissions, not only GitHub's 403.
+      if (status(e) === 403)
+        throw new Error(
+          `GitHub refused to list the checks on ${sha.slice(0, 7)} (403: ${e instanceof Error ? e.message : String(e)}): give this job \`checks: read\` and \`statuses: read\`, as the README's workflow does`,
+        );
+      throw e;
+    };
+    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused);
+    const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 }).catch(refused);
     const ours = new Set<string>();
-    const newest = new Map<string, (typeof runs)[number]>();
+    const newest = new Map<string, { check: (typeof runs)[number]; run?: CiRunFact }>();
     for (const r of runs) {
-      if (await this.isCrewJob(r)) ours.add(r.name);
-      else if (!newest.has(r.name) || newest.get(r.name)!.id < r.id) newest.set(r.name, r);
+      const { crew, run } = await this.actionsRunOf(r);
+      if (crew) ours.add(r.name);
+      else if (!newest.has(r.name) || newest.get(r.name)!.check.id < r.id) newest.set(r.name, { check: r, ...(run ? { run } : {}) });
     }
     if (ours.size) this.log.info(`not counting crew's own jobs on ${sha.slice(0, 7)}: ${[...ours].join(', ')}`);
     return [
-      ...[...newest.values()].map((r) => ({ name: r.name, status: r.status, conclusion: r.conclusion })),
+      ...[...newest.values()].map(({ check, run }) => ({ name: check.name, status: check.status, conclusion: check.conclusion, ...(run ? { run } : {}) })),
       ...combined.statuses.map((s) => ({ name: s.context, status: s.state, conclusion: null })),
     ];
   }
 
-  private readonly crewRuns = new Map<number, Promise<boolean>>();
+  private readonly actionsRuns = new Map<number, Promise<{ crew: boolean; run?: CiRunFact }>>();
 
   /**
    * A GitHub Actions check run links to its job (`…/actions/runs/<run>/job/<id>`). This run's
    * own jobs need no request; another run's is crew's when that run's workflow file is crew's
    * (the merge job's `actions: read`). When GitHub will not say, the check counts: waiting is safe.
    */
-  private isCrewJob(r: { app?: { slug?: string } | null; details_url?: string | null }): Promise<boolean> {
+  private actionsRunOf(r: { app?: { slug?: string } | null; details_url?: string | null }): Promise<{ crew: boolean; run?: CiRunFact }> {
     const run = /\/actions\/runs\/(\d+)\/job\//.exec(r.details_url ?? '')?.[1];
-    if (r.app?.slug !== 'github-actions' || !run) return Promise.resolve(false);
-    if (run === this.opts.runId) return Promise.resolve(true);
-    let known = this.crewRuns.get(Number(run));
+    if (r.app?.slug !== 'github-actions' || !run) return Promise.resolve({ crew: false });
+    if (run === this.opts.runId) return Promise.resolve({ crew: true });
+    let known = this.actionsRuns.get(Number(run));
     if (!known) {
       known = this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(run) }).then(
-        ({ data }) => data.path.replace(/@.*$/, '') === `.github/workflows/${this.opts.workflowFile}`,
+        ({ data }) => ({
+          crew: data.path.replace(/@.*$/, '') === `.github/workflows/${this.opts.workflowFile}`,
+          run: {
+            id: data.id,
+            workflow: data.name ?? data.path,
+            path: data.path,
+            url: data.html_url,
+            status: data.status ?? 'completed',
+            conclusion: data.conclusion,
+            headSha: data.head_sha,
+            headBranch: data.head_branch,
+            headRepo: data.head_repository?.full_name ?? null,
+          },
+        }),
         (e: unknown) => {
           this.log.warn(
             `could not tell whether workflow run ${run} is crew's (${e instanceof Error ? e.message : String(e)}), so its checks count; give the merge job \`actions: read\` as the README's workflow does`,
           );
-          return false;
+          return { crew: false };
         },
       );
-      this.crewRuns.set(Number(run), known);
+      this.actionsRuns.set(Number(run), known);
     }
     return known;
   }

@@ -26,7 +26,15 @@ export interface RunRequest {
   replyOn?: number;
   /** Said where the request was made once the run exists, before planning (a follow-up's note on the pull request). */
   onCreated?: (run: number) => Promise<void>;
+  /**
+   * The ready tasks are dispatched to new workflow runs, not handed to this workflow run's `work`
+   * matrix: for a job that has no `work` job after it (the end of another run starting a follow-up).
+   */
+  dispatch?: boolean;
 }
+
+/** Whether a run started (or this job's earlier attempt's run continued); when not, crew has said why, and `busy` names the run of the issue still working if that was why. */
+export type Started = { started: true; run: number } | { started: false; busy?: number };
 
 export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
   return {
@@ -36,15 +44,19 @@ export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
   };
 }
 
-/** The same request again: the same comment, or (for a label or an assignment) the same workflow run re-run. */
+/**
+ * The same request again: the same comment, or (for a label or an assignment) the same workflow run
+ * re-run; for a failed CI run, the same job on the same CI run (one job may end a run and start a
+ * follow-up for CI, in the workflow run that started the run it ends).
+ */
 function sameRequest(a: RunRecord['trigger'], b: RunRecord['trigger']): boolean {
   // A review's id and a comment's may be equal numbers: the kind of text counts too.
   if (b.commentId) return a.commentId === b.commentId && a.how === b.how;
-  return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId;
+  return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId && a.ciRunId === b.ciRunId;
 }
 
-/** Whether a run started (or this job's earlier attempt's run continued): false when crew said why it did not. */
-export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<boolean> {
+/** Starts a run of the issue (or continues this job's earlier attempt's), and plans it; when it cannot, says why where it was asked. */
+export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<Started> {
   const issue = ev.issue.number;
   try {
     await ctx.config();
@@ -122,12 +134,12 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     await ctx.forge.postComment(
       ev.replyOn ?? issue,
       ev.followUp?.record.source === 'ci'
-        ? `CI failed on ${ev.base?.sha.slice(0, 7) ?? 'this pull request'} while crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so no follow-up started and no \`fix_ci\` attempt was counted. Follow it in ${where}; if CI still fails once it has finished, re-run the failed jobs and crew tries again.`
+        ? `CI failed on ${ev.base?.sha.slice(0, 7) ?? 'this pull request'} while crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). crew will look at this pull request's CI again when that run ends, and starts the fix (\`fix_ci\`) then if CI still fails; nothing is counted until it starts. Follow it in ${where}.`
         : ev.followUp
           ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
           : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`,
     );
-    return false;
+    return { started: false, busy: r.run };
   }
   const run = outcome.record.run;
   ctx.log.checkpoint('run-created');
@@ -139,18 +151,19 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
     const view = await loadView(ctx, issue, run);
-    setOutputs(
-      ctx,
-      issue,
-      run,
-      [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id),
-    );
-    return true;
+    if (!ev.dispatch)
+      setOutputs(
+        ctx,
+        issue,
+        run,
+        [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id),
+      );
+    return { started: true, run };
   }
-  const tasks = await planRun(ctx, issue, run);
-  setOutputs(ctx, issue, run, tasks);
+  const tasks = await planRun(ctx, issue, run, undefined, ev.dispatch ? 'dispatch' : 'this-run');
+  if (!ev.dispatch) setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
-  return true;
+  return { started: true, run };
 }
 
 /**

@@ -110,6 +110,17 @@ export interface GitHubFault {
   message?: string;
 }
 
+/** A request held back until a condition holds (FakeGitHub.holdRequest). */
+interface RequestHold {
+  route: string;
+  body?: RegExp;
+  until: () => boolean;
+  timeoutMs: number;
+  what: string;
+  taken: boolean;
+  released?: boolean;
+}
+
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**
@@ -202,6 +213,8 @@ export class FakeGitHub {
   /** Every way the fake or its clients strayed from GitHub's OpenAPI description. Tests expect it empty. */
   readonly violations: string[] = [];
   readonly faults: GitHubFault[] = [];
+  /** Requests held back until a condition holds (`holdRequest`). */
+  private holds: RequestHold[] = [];
 
   private server?: Server;
   private seq = 0;
@@ -539,6 +552,37 @@ export class FakeGitHub {
     for (const l of this.listeners) l({ name: 'workflow_run', payload, actor: run.actor });
   }
 
+  /**
+   * Holds back the next request to `route` (whose body matches `body`, when given) until `until()`
+   * holds, unanswered, as a slow link would: a test's way to let other jobs act at a chosen point of
+   * one job's work (e.g. CI completing while crew writes its report). It is not a fault: the request
+   * is then served as usual. A condition that still fails after `timeoutMs` (real time) is a violation.
+   */
+  holdRequest(h: { route: string; body?: RegExp; until: () => boolean; timeoutMs: number; what: string }): void {
+    this.holds.push({ ...h, taken: false });
+  }
+
+  /** Holds still waiting for a request, or for their condition. */
+  get pendingHolds(): string[] {
+    return this.holds.filter((h) => !h.released).map((h) => h.what);
+  }
+
+  private async held(key: string, raw: string): Promise<void> {
+    const hold = this.holds.find((h) => !h.taken && h.route === key && (!h.body || h.body.test(raw)));
+    if (!hold) return;
+    hold.taken = true;
+    // Real time: what it waits for is jobs, whose process starts and git no time scale shrinks.
+    const deadline = Date.now() + hold.timeoutMs;
+    while (!hold.until()) {
+      if (Date.now() > deadline) {
+        this.violations.push(`held ${key} (${hold.what}) for ${hold.timeoutMs} ms and its condition never held; served it anyway`);
+        break;
+      }
+      await sleep(20);
+    }
+    hold.released = true;
+  }
+
   addFaults(...faults: GitHubFault[]): void {
     this.faults.push(...faults.map((f) => ({ times: 1, ...f })));
   }
@@ -833,6 +877,7 @@ export class FakeGitHub {
     const method = req.method ?? 'GET';
     const raw = await this.readBody(req);
     const op = matchOperation(method, url.pathname);
+    if (op) await this.held(op.key, raw);
     const principal = this.principalFor(req);
     const write = WRITE_METHODS.has(method);
     const recorded: RecordedRequest = {

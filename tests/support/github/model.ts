@@ -217,6 +217,8 @@ export interface FakeWorkflowRun {
   headOwner?: string;
   status: 'queued' | 'in_progress' | 'completed';
   conclusion: 'success' | 'failure' | 'cancelled' | null;
+  /** GitHub's run_attempt: 1, and one more for each re-run (which keeps the run's id). */
+  runAttempt?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -225,6 +227,8 @@ export interface FakeWorkflowRun {
 export interface FakeWorkflowJob {
   id: number;
   runId: number;
+  /** The run attempt the job ran in (1 unless the run was re-run). */
+  runAttempt?: number;
   name: string;
   headSha: string;
   headBranch: string;

@@ -85,6 +85,8 @@ export interface WorkflowRun {
   headSha: string;
   /** A workflow_dispatch run's inputs. */
   inputs?: Record<string, string>;
+  /** GitHub's run_attempt: 1, then one more each time a person re-runs the run (the same id, a new entry in `runs`). */
+  attempt: number;
 }
 
 export interface RunnerOptions {
@@ -178,16 +180,27 @@ export class WorkflowRunner {
         void p.finally(() => this.active.delete(p));
         return p;
       };
-      if (this.held) this.held.push(start);
+      if (this.holding === 'all') this.queue.push(start);
       else void start();
     });
   }
 
-  private held: Array<() => Promise<void>> | null = null;
+  /** Runs waiting for a runner: whole events (`hold()`), or one workflow's runs (`hold(file)`), started by `release()`. */
+  private queue: Array<() => Promise<void>> = [];
+  private holding: 'all' | Set<string> | null = null;
+  /** What each run was started with, so a person can re-run it (GitHub keeps the event and the commit). */
+  private startedWith = new Map<number, { wf: WorkflowSpec; file: string; e: GitHubEvent; sha: string; ref: string }>();
 
-  /** Queues the runs that events would start, as if every runner were busy, until `release()`. */
-  hold(): void {
-    this.held ??= [];
+  /**
+   * Queues the runs that events would start, as if every runner were busy, until `release()`; with
+   * `workflow` (a file, `.github/workflows/ci.yml`), only that workflow's runs wait and the others start.
+   */
+  hold(workflow?: string): void {
+    if (!workflow) this.holding = 'all';
+    else if (this.holding !== 'all') {
+      this.holding ??= new Set();
+      this.holding.add(workflow);
+    }
   }
 
   /**
@@ -195,8 +208,9 @@ export class WorkflowRunner {
    * finished; or, `together`, all at once, as when runners free up at the same moment.
    */
   async release(together = false): Promise<void> {
-    const queue = this.held ?? [];
-    this.held = null;
+    const queue = this.queue;
+    this.queue = [];
+    this.holding = null;
     if (together) {
       await Promise.all(queue.map((start) => start()));
       return;
@@ -205,6 +219,33 @@ export class WorkflowRunner {
       await start();
       await this.idle();
     }
+  }
+
+  /**
+   * A person re-runs a completed run ("Re-run all jobs"), as GitHub does it: the same run id and
+   * event and commit, the next `run_attempt`, every job again (new jobs and check runs), and
+   * `workflow_run` (completed) sent again when it ends (docs: "Re-running workflows and jobs").
+   */
+  rerun(runId: number, actor: string): WorkflowRun {
+    const first = this.startedWith.get(runId);
+    const last = this.runs.filter((r) => r.id === runId).at(-1);
+    if (!first || !last) throw new Error(`no workflow run ${runId} to re-run`);
+    // GitHub refuses to re-run a run that is still going (the UI offers it only once it has completed).
+    if (last.status !== 'completed') throw new Error(`workflow run ${runId} is still ${last.status}; only a completed run can be re-run`);
+    const run: WorkflowRun = {
+      ...last,
+      actor,
+      status: 'in_progress',
+      cancelled: false,
+      jobs: [],
+      startedAt: Date.now(),
+      finishedAt: undefined,
+      attempt: last.attempt + 1,
+    };
+    this.runs.push(run);
+    this.opts.gh.recordWorkflowRun({ id: runId, status: 'in_progress', conclusion: null, runAttempt: run.attempt, actor });
+    this.launch(run, first.wf, first.file, first.e, first.sha, first.ref);
+    return run;
   }
 
   stop(): void {
@@ -247,59 +288,77 @@ export class WorkflowRunner {
       if (!listensTo(wf, e.name, e.payload.action as string | undefined, filterRef)) continue;
       // workflow_run starts only the workflows that name the completed one in `workflows:` (docs: "Events that trigger workflows").
       if (e.name === 'workflow_run' && !workflowRunNames(wf).includes(String((e.payload.workflow as { name?: unknown } | undefined)?.name))) continue;
-      const run: WorkflowRun = {
-        id: ++this.runIds,
-        workflow: file,
-        number: this.runs.filter((r) => r.workflow === file).length + 1,
-        event: e.name,
-        action: e.payload.action as string | undefined,
-        actor: e.actor,
-        status: 'in_progress',
-        cancelled: false,
-        jobs: [],
-        startedAt: Date.now(),
-        headSha: runHeadSha(e, sha),
-        ...(e.name === 'workflow_dispatch' ? { inputs: { ...(e.payload.inputs as Record<string, string>) } } : {}),
-      };
-      this.runs.push(run);
-      started.push(run);
-      // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
-      const headRepo = (pullOf(e) as { head: { repo?: { full_name?: string; owner?: { login?: string } } | null } } | undefined)?.head.repo;
-      const headOwner = headRepo?.full_name && headRepo.full_name !== `${this.opts.gh.owner}/${this.opts.gh.repoName}` ? headRepo.owner?.login : undefined;
-      this.opts.gh.recordWorkflowRun({
-        id: run.id,
-        runNumber: run.number,
-        name: wf.name ?? file,
-        ...(headOwner ? { headOwner } : {}),
-        path: file,
-        event: e.name,
-        actor: e.actor,
-        headSha: run.headSha,
-        headBranch: pullOf(e)?.head.ref ?? ref.replace(/^refs\/heads\//, ''),
-        status: 'in_progress',
-        conclusion: null,
-      });
-      const p = this.execute(run, wf, file, e, sha, ref)
-        .catch((err) => {
-          this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);
-        })
-        .finally(() => {
-          run.status = 'completed';
-          run.finishedAt = Date.now();
-          const results = run.jobs.map((j) => j.result);
-          const conclusion = run.cancelled ? 'cancelled' : results.includes('failure') ? 'failure' : 'success';
-          this.opts.gh.recordWorkflowRun({ id: run.id, status: 'completed', conclusion });
-          // GitHub then sends workflow_run (completed), which may start other workflows: tracked like any event's runs.
-          const sent = this.opts.gh.workflowRunCompleted(run.id).catch((err: unknown) => {
-            this.errors.push(`workflow_run for run ${run.id}: ${err instanceof Error ? err.stack : String(err)}`);
-          });
-          this.active.add(sent);
-          void sent.finally(() => this.active.delete(sent));
-          this.active.delete(p);
-        });
-      this.active.add(p);
+      // A held workflow's run waits for a runner; it is created (and numbered) when it starts.
+      const begin = () => this.create(wf, file, e, sha, ref);
+      if (this.holding instanceof Set && this.holding.has(file)) {
+        this.queue.push(async () => void begin());
+        continue;
+      }
+      started.push(begin());
     }
     return started;
+  }
+
+  /** A run of `file` for the event: numbered, recorded as GitHub's, and started. */
+  private create(wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string): WorkflowRun {
+    const run: WorkflowRun = {
+      id: ++this.runIds,
+      workflow: file,
+      number: new Set(this.runs.filter((r) => r.workflow === file).map((r) => r.id)).size + 1,
+      event: e.name,
+      action: e.payload.action as string | undefined,
+      actor: e.actor,
+      status: 'in_progress',
+      cancelled: false,
+      jobs: [],
+      startedAt: Date.now(),
+      headSha: runHeadSha(e, sha),
+      ...(e.name === 'workflow_dispatch' ? { inputs: { ...(e.payload.inputs as Record<string, string>) } } : {}),
+      attempt: 1,
+    };
+    this.runs.push(run);
+    this.startedWith.set(run.id, { wf, file, e, sha, ref });
+    // GitHub knows its runs: crew can ask whether the run that claimed a task is still alive.
+    const headRepo = (pullOf(e) as { head: { repo?: { full_name?: string; owner?: { login?: string } } | null } } | undefined)?.head.repo;
+    const headOwner = headRepo?.full_name && headRepo.full_name !== `${this.opts.gh.owner}/${this.opts.gh.repoName}` ? headRepo.owner?.login : undefined;
+    this.opts.gh.recordWorkflowRun({
+      id: run.id,
+      runNumber: run.number,
+      name: wf.name ?? file,
+      ...(headOwner ? { headOwner } : {}),
+      path: file,
+      event: e.name,
+      actor: e.actor,
+      headSha: run.headSha,
+      headBranch: pullOf(e)?.head.ref ?? ref.replace(/^refs\/heads\//, ''),
+      status: 'in_progress',
+      conclusion: null,
+    });
+    this.launch(run, wf, file, e, sha, ref);
+    return run;
+  }
+
+  /** Executes a run (or a re-run's attempt); when it ends, GitHub's record of it is completed and `workflow_run` is sent. */
+  private launch(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string): void {
+    const p = this.execute(run, wf, file, e, sha, ref)
+      .catch((err) => {
+        this.errors.push(`run ${run.id} (${file}): ${err instanceof Error ? err.stack : String(err)}`);
+      })
+      .finally(() => {
+        run.status = 'completed';
+        run.finishedAt = Date.now();
+        const results = run.jobs.map((j) => j.result);
+        const conclusion = run.cancelled ? 'cancelled' : results.includes('failure') ? 'failure' : 'success';
+        this.opts.gh.recordWorkflowRun({ id: run.id, status: 'completed', conclusion });
+        // GitHub then sends workflow_run (completed), which may start other workflows: tracked like any event's runs.
+        const sent = this.opts.gh.workflowRunCompleted(run.id).catch((err: unknown) => {
+          this.errors.push(`workflow_run for run ${run.id}: ${err instanceof Error ? err.stack : String(err)}`);
+        });
+        this.active.add(sent);
+        void sent.finally(() => this.active.delete(sent));
+        this.active.delete(p);
+      });
+    this.active.add(p);
   }
 
   /** Resolves once no run is in progress (runs started by other runs included). */
@@ -344,7 +403,7 @@ export class WorkflowRunner {
   private cancelScale = new Map<number, number>();
 
   private async execute(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string) {
-    const dir = join(this.opts.workRoot, `run-${run.id}`);
+    const dir = join(this.opts.workRoot, run.attempt > 1 ? `run-${run.id}-${run.attempt}` : `run-${run.id}`);
     await mkdir(dir, { recursive: true });
     const eventPath = join(dir, 'event.json');
     await writeFile(eventPath, JSON.stringify({ ...e.payload }, null, 2));
@@ -386,7 +445,7 @@ export class WorkflowRunner {
         triggering_actor: e.actor,
         run_id: String(run.id),
         run_number: String(run.number),
-        run_attempt: '1',
+        run_attempt: String(run.attempt),
         workflow: wf.name ?? file,
         workflow_ref: `${gh.owner}/${gh.repoName}/${file}@${ref}`,
         server_url: gh.url,
@@ -575,6 +634,7 @@ export class WorkflowRunner {
     gh.recordWorkflowJob({
       id: checkRun,
       runId: run.id,
+      runAttempt: run.attempt,
       name: job.name,
       headSha: run.headSha,
       headBranch: gh.workflowRuns.get(run.id)?.headBranch ?? '',
@@ -730,7 +790,7 @@ export class WorkflowRunner {
           GITHUB_REPOSITORY_ID: String(gh.repoId),
           GITHUB_RUN_ID: String(run.id),
           GITHUB_RUN_NUMBER: String((ctx.github as Record<string, ExprValue>).run_number),
-          GITHUB_RUN_ATTEMPT: '1',
+          GITHUB_RUN_ATTEMPT: String(run.attempt),
           GITHUB_SHA: sha,
           GITHUB_WORKFLOW: String((ctx.github as Record<string, ExprValue>).workflow),
           GITHUB_WORKFLOW_REF: String((ctx.github as Record<string, ExprValue>).workflow_ref),
@@ -882,6 +942,7 @@ export class WorkflowRunner {
     this.opts.gh.recordWorkflowJob({
       id,
       runId: run.id,
+      runAttempt: run.attempt,
       name: job.name,
       headSha: run.headSha,
       headBranch: this.opts.gh.workflowRuns.get(run.id)?.headBranch ?? '',

@@ -34,7 +34,8 @@ export interface ScenarioHooks {
   /** Called whenever a comment crew wrote is created or edited. */
   onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
-  onStep?: (step: TimelineStep, index: number) => void;
+  /** Called before each timeline step, with the fake GitHub as it is then. */
+  onStep?: (step: TimelineStep, index: number, gh: FakeGitHub) => void;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
   beforeClose?: (world: {
     gh: FakeGitHub;
@@ -361,6 +362,15 @@ export async function runScenario(
     const api = anthropic;
     const waitFor = async (w: unknown) => {
       if (w === 'idle' || w === undefined) return runner!.idle();
+      if (typeof w === 'object' && w !== null && 'pulls' in w) {
+        const p = w as { pulls: number; timeout_ms: number };
+        const deadline = Date.now() + p.timeout_ms;
+        while (fake.pulls.size < p.pulls) {
+          if (Date.now() > deadline) throw new Error(`scenario '${scenario.name}': fewer than ${p.pulls} pull requests within ${p.timeout_ms} ms`);
+          await sleep(25);
+        }
+        return;
+      }
       if (typeof w === 'object' && w !== null && 'model' in w) {
         const m = w as { model: { role: string; task?: string; requests: number }; timeout_ms: number };
         const deadline = Date.now() + m.timeout_ms;
@@ -388,7 +398,7 @@ export async function runScenario(
     };
 
     for (const [i, step] of scenario.timeline.entries()) {
-      opts.hooks?.onStep?.(step, i);
+      opts.hooks?.onStep?.(step, i, gh);
       if ('comment' in step) {
         if (step.unless_crew_said) {
           const re = new RegExp(step.unless_crew_said);
@@ -510,7 +520,25 @@ export async function runScenario(
       } else if ('repo_settings' in step) {
         Object.assign(gh.settings, step.repo_settings);
       } else if ('hold_runs' in step) {
-        runner.hold();
+        runner.hold(step.hold_runs === true ? undefined : step.hold_runs.workflow);
+      } else if ('hold_request' in step) {
+        const { route, body, until, timeout_ms } = step.hold_request;
+        const done = until.runs;
+        const r = runner;
+        gh.holdRequest({
+          route,
+          ...(body ? { body: new RegExp(body) } : {}),
+          until: () =>
+            r.runs.filter((x) => x.status === 'completed' && (!done.workflow || x.workflow === done.workflow) && (!done.event || x.event === done.event))
+              .length >= done.completed,
+          timeoutMs: timeout_ms,
+          what: `timeline[${i}]`,
+        });
+      } else if ('rerun' in step) {
+        const named = (id: number, file: string) => file === step.rerun.workflow || gh!.workflowRuns.get(id)?.name === step.rerun.workflow;
+        const last = runner.runs.filter((x) => named(x.id, x.workflow)).at(-1);
+        if (!last) throw new Error(`scenario '${scenario.name}': timeline[${i}] re-runs ${step.rerun.workflow}, which has not run`);
+        runner.rerun(last.id, step.rerun.author);
       } else if ('release_runs' in step) {
         await runner.release(step.release_runs === 'together');
       } else if ('dispatch' in step) {
@@ -555,6 +583,8 @@ export async function runScenario(
       }
     }
     await runner.idle();
+    // A hold whose request never came played nothing the scenario meant it to.
+    for (const what of gh.pendingHolds) gh.violations.push(`${what}: the held request never came, or was never released`);
     const result = await collect(scenario, gh, fallback ? [anthropic, fallback] : [anthropic], runner, issue.number, started, crewLogin);
     await opts.hooks?.beforeClose?.({ gh, anthropic, ...(fallback ? { fallback } : {}), runner, result });
     if (opts.outDir) await writeOutputs(opts.outDir, result, runner, gh);

@@ -15,6 +15,8 @@ const Wait = z.union([
     model: z.strictObject({ role: z.string(), task: z.string().optional(), requests: z.int().positive() }),
     timeout_ms: z.int().positive().default(120_000),
   }),
+  /** Until crew has opened this many pull requests (e.g. its first, while its report is still to come). */
+  z.strictObject({ pulls: z.int().positive(), timeout_ms: z.int().positive().default(120_000) }),
   z.strictObject({
     /** A comment on the issue (or, with `on: pr`, on the newest PR) whose body matches this regex. */
     comment: z.string(),
@@ -120,10 +122,34 @@ const Step = z.union([
   z.strictObject({ github_faults: z.array(z.unknown()) }),
   /** An admin changes repository settings (e.g. lets GitHub Actions open pull requests). */
   z.strictObject({ repo_settings: RepoSettings }),
-  /** Queue workflow runs instead of starting them, as if every runner were busy. */
-  z.strictObject({ hold_runs: z.literal(true) }),
+  /**
+   * Queue workflow runs instead of starting them, as if every runner were busy; with `workflow` (a
+   * file, `.github/workflows/ci.yml`), only that workflow's runs wait and the others start.
+   */
+  z.strictObject({ hold_runs: z.union([z.literal(true), z.strictObject({ workflow: z.string() })]) }),
   /** Start the held runs: one after another, in the order their events came, or all at once (`together`). */
   z.strictObject({ release_runs: z.union([z.literal(true), z.literal('together')]) }),
+  /**
+   * GitHub holds back crew's next request to `route` (a REST operation as GitHub's description spells
+   * it, e.g. `POST /repos/{owner}/{repo}/issues/{issue_number}/comments`) whose body matches `body`,
+   * until `until` holds: this many workflow runs (of `workflow`, a file, and started by `event`, when
+   * given) have completed. Nothing fails; the job just waits there, so other jobs act at that point.
+   */
+  z.strictObject({
+    hold_request: z.strictObject({
+      route: z.string(),
+      body: z.string().optional(),
+      until: z.strictObject({
+        runs: z.strictObject({ completed: z.int().positive(), workflow: z.string().optional(), event: z.string().optional() }),
+      }),
+      timeout_ms: z.int().positive().default(300_000),
+    }),
+  }),
+  /**
+   * A person re-runs every job of the newest completed run of a workflow (its `name:` or its file), as
+   * GitHub's "Re-run all jobs" does: the same run, the next `run_attempt`.
+   */
+  z.strictObject({ rerun: z.strictObject({ workflow: z.string(), author: z.string() }) }),
   /**
    * Someone with write access dispatches the workflow by hand: `replay` repeats crew's own
    * latest dispatch byte for byte (its nonce included); otherwise the given tasks and nonce.

@@ -10,8 +10,11 @@ import { GITHUB } from '../../../src/domain/surface';
 import type { Log } from '../../../src/ports';
 import type { StepContext } from '../../../src/steps/context';
 import { route } from '../../../src/steps/route';
+import { lookAtCiWhenRunEnds } from '../../../src/steps/ci-status';
+import { replaceMergeSection } from '../../../src/render/report';
 import type { ModelRequest } from '../../../src/ports';
 import { paths, readRun } from '../../../src/state/run-files';
+import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import type { FakeGitHub, GitHubEvent } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
@@ -39,6 +42,7 @@ describe('route on a failed CI run (fix_ci)', () => {
   let store: CountingState;
   let pull: number;
   let planComment: number;
+  let report: number;
   let lines: string[];
   let runs = 8_000_000_100;
   let issue: number;
@@ -58,28 +62,39 @@ describe('route on a failed CI run (fix_ci)', () => {
     issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
     pull = (await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Add', head: BRANCH, base: 'main' })).data.number;
     // The run's plan comment, on the issue, as crew posted it.
-    const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write' }), baseUrl: gh.url });
+    const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write', 'pull-requests': 'write' }), baseUrl: gh.url });
     planComment = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: 'plan' })).data.id;
+    // The report comment on the pull request, with the Merge section the gate edits in place.
+    const section = replaceMergeSection('<!-- crew:report issue=1 run=2 -->\n## Report', null);
+    report = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: pull, body: section })).data.id;
     store = new CountingState();
-    finished(2);
+    await finished(2);
     lines = [];
     intake = [];
   });
 
-  /** Run k of the issue as a finished run with crew's pull request and a plan (what a follow-up continues). */
-  function finished(k: number, phase: 'COMPLETED' | 'EXECUTING' = 'COMPLETED') {
+  /**
+   * Run k of the issue as a finished run with crew's pull request, its report comment and a plan
+   * (what a follow-up continues); its merge gate said what it says with `auto_merge` off.
+   */
+  async function finished(k: number, phase: 'COMPLETED' | 'EXECUTING' = 'COMPLETED') {
+    const head = (await gh.repo.branchSha(BRANCH))!;
     const v = view(['success', 'success', 'success'], {
       issue,
       run: k,
       phase,
       planCommentId: planComment,
-      pr: { number: pull, url: `${gh.url}/pull/${pull}`, reportCommentId: null },
+      pr: { number: pull, url: `${gh.url}/pull/${pull}`, reportCommentId: report },
+      review: { ...FRESH_REVIEW, iteration: 1, verdict: 'PASS', headSha: head },
+      merge: { state: 'not-merged', reason: GITHUB.noAutoMerge, headSha: head, mergeSha: null, at: '2026-11-27T10:00:00Z' },
     });
     // What the record already holds of the pull request's follow-ups and CI attempts stays.
     const old = store.files.get(paths.run(issue, k));
     const { fixCi, followUp } = old ? (JSON.parse(old) as { fixCi?: unknown; followUp?: unknown }) : {};
     store.files.set(paths.run(issue, k), JSON.stringify({ ...v.run, ...(fixCi ? { fixCi } : {}), ...(followUp ? { followUp } : {}) }, null, 2));
     store.files.set(paths.planJson(issue, k), JSON.stringify(v.plan, null, 2));
+    // The critic passed the head as it is: only CI stands between it and a merge.
+    store.files.set(paths.judgment(issue, k, 1), JSON.stringify({ iteration: 1, verdict: 'PASS', headSha: head, evaluations: [], adversarial: [] }));
   }
 
   /** A CI run that failed on the branch's head, its `test` job with LOG; the workflow_run event GitHub sends, as crew reads it. */
@@ -96,15 +111,18 @@ describe('route on a failed CI run (fix_ci)', () => {
       ...(over.headOwner ? { headOwner: over.headOwner } : {}),
     });
     const base = { runId: id, headSha, headBranch: BRANCH, workflowName: 'CI', status: 'completed' as const, startedAt: gh.now(), completedAt: gh.now() };
+    // Each job is a check run on the head, and its id is the job's (as on GitHub).
+    const testJob = gh.recordJobCheckRun({ runId: id, headSha, name: 'test', conclusion: over.conclusion ?? 'failure' });
+    const lintJob = gh.recordJobCheckRun({ runId: id, headSha, name: 'lint', conclusion: 'success' });
     gh.recordWorkflowJob({
       ...base,
-      id: id * 10 + 1,
+      id: testJob,
       name: 'test',
-      conclusion: 'failure',
-      steps: [{ name: 'Run npm test', conclusion: 'failure', number: 1 }],
+      conclusion: over.conclusion ?? 'failure',
+      steps: [{ name: 'Run npm test', conclusion: over.conclusion ?? 'failure', number: 1 }],
       log: LOG,
     });
-    gh.recordWorkflowJob({ ...base, id: id * 10 + 2, name: 'lint', conclusion: 'success', steps: [], log: 'ok\n' });
+    gh.recordWorkflowJob({ ...base, id: lintJob, name: 'lint', conclusion: 'success', steps: [], log: 'ok\n' });
     gh.recordWorkflowRun({ id, status: 'completed', conclusion: over.conclusion ?? 'failure' });
     const seen: GitHubEvent[] = [];
     const stop = gh.onEvent((e) => seen.push(e));
@@ -114,7 +132,7 @@ describe('route on a failed CI run (fix_ci)', () => {
     const payload = seen[0]!.payload as { workflow_run: { pull_requests: unknown[] } };
     if (over.unlisted) payload.workflow_run.pull_requests = [];
     writeFileSync(path, JSON.stringify(payload));
-    return { id, headSha, event: readEvent('workflow_run', path) };
+    return { id, headSha, testJob, event: readEvent('workflow_run', path) };
   }
 
   function context(event: StepContext['event'], configText: string): StepContext {
@@ -122,7 +140,13 @@ describe('route on a failed CI run (fix_ci)', () => {
     return {
       event,
       config: async () => parseConfig(configText),
-      forge: forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' }), log),
+      // The route job's token as the shipped workflow gives it.
+      forge: forgeOn(
+        gh,
+        gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read' }),
+        log,
+      ),
+      ciWorkflows: async () => ({ names: ['CI'] }),
       state: store,
       clock: { now: () => new Date('2026-11-27T10:05:00Z') },
       log,
@@ -141,7 +165,8 @@ describe('route on a failed CI run (fix_ci)', () => {
     } as unknown as StepContext;
   }
 
-  const comments = () => [...gh.comments.values()].filter((c) => c.issue === pull).map((c) => c.body);
+  /** What crew said on the pull request, besides its report comment (whose Merge section the gate edits). */
+  const comments = () => [...gh.comments.values()].filter((c) => c.issue === pull && c.id !== report).map((c) => c.body);
   const reader = { read: (p: string) => store.files.get(p), list: (pre: string) => [...store.files.keys()].filter((k) => k.startsWith(pre)) };
   const attempts = () => readRun(reader, issue, 2)!.fixCi;
   /** route, for a failure that starts a follow-up: it runs until the follow-up's intake asks the model. */
@@ -153,18 +178,36 @@ describe('route on a failed CI run (fix_ci)', () => {
     if (!(e instanceof StopAtIntake)) throw e ?? new Error("route did not reach the follow-up's intake");
   };
 
-  it('with fix_ci off: a logged skip, no comment, no state write', async () => {
+  it('with fix_ci off: a logged skip, no comment, and no state write while the merge gate has nothing new to say (auto_merge off)', async () => {
     const { event } = await ciFailed();
     await route(context(event, ''));
     expect(comments()).toEqual([]);
     expect(store.commits).toBe(0);
     expect(lines).toContainEqual(
-      expect.stringMatching(/^fix_ci: fix_ci is off in \.github\/crew\.yml \(CI failed on crew\/1\/r2\/integration\); nothing to do$/),
+      expect.stringMatching(/^fix_ci: fix_ci is off in \.github\/crew\.yml \(CI failed on crew\/1\/r2\/integration\); crew does not fix it$/),
     );
   });
 
-  it('with fix_ci on: counts attempt 1 in the run, reads the failed job’s log tail, and starts follow-up run 3 on the pull request with the criterion and the log tail; a repeat of the same failure starts nothing more', async () => {
+  it('with fix_ci off and auto_merge on, the failure reaches the merge gate: the report and the plan comment say which check failed, with its run, and what to do; the same result again edits nothing (#39)', async () => {
     const { id, headSha, event } = await ciFailed();
+    await route(context(event, 'auto_merge: true\n'));
+    const said = `the \`test\` check of \`CI\` failed on ${headSha.slice(0, 7)} ([run](${gh.url}/${gh.owner}/${gh.repoName}/actions/runs/${id})). Push a fix, or comment \`/crew fix …\`; crew merges once the checks pass`;
+    expect(readRun(reader, issue, 2)!.merge).toMatchObject({ state: 'not-merged', reason: said, headSha });
+    expect(gh.comments.get(report)!.body).toContain(`### Merge\n\nNot merged by crew: ${said}.\n<!-- /crew:merge -->`);
+    expect(gh.comments.get(planComment)!.body).toContain(`· not merged by crew: ${said}`);
+    expect(gh.comments.get(planComment)!.body).not.toMatch(/waiting/i);
+    // No comment of its own: the report's section is edited in place.
+    expect(comments()).toEqual([]);
+    const commits = store.commits;
+    const edits = gh.requests.filter((q) => q.route === 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}').length;
+    await route(context(event, 'auto_merge: true\n'));
+    expect(store.commits).toBe(commits);
+    expect(gh.requests.filter((q) => q.route === 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}').length).toBe(edits);
+    expect(comments()).toEqual([]);
+  });
+
+  it('with fix_ci on: counts attempt 1 in the run, reads the failed job’s log tail, and starts follow-up run 3 on the pull request with the criterion and the log tail; a repeat of the same failure starts nothing more', async () => {
+    const { id, headSha, testJob, event } = await ciFailed();
     await routeToIntake(context(event, 'fix_ci: true\n'));
     expect(attempts().attempts).toEqual([
       {
@@ -175,7 +218,7 @@ describe('route on a failed CI run (fix_ci)', () => {
             workflow: 'CI',
             job: 'test',
             runId: id,
-            url: `${gh.url}/${gh.owner}/${gh.repoName}/actions/runs/${id}/job/${id * 10 + 1}`,
+            url: `${gh.url}/${gh.owner}/${gh.repoName}/actions/runs/${id}/job/${testJob}`,
             at: '2026-11-27T10:05:00Z',
           },
         ],
@@ -188,7 +231,7 @@ describe('route on a failed CI run (fix_ci)', () => {
     expect(run3.phase).toBe('PLANNING');
     expect(run3.followUp).toMatchObject({ pull, k: 1, fromRun: 2, branch: BRANCH, source: 'ci', threads: [] });
     expect(run3.base.sha).toBe(headSha);
-    expect(run3.trigger).toMatchObject({ commentId: 0, how: 'ci', workflowRunId: '7' });
+    expect(run3.trigger).toMatchObject({ commentId: 0, how: 'ci', workflowRunId: '7', ciRunId: id });
     // followup.json: the criterion, and the feedback with the log tail (no timestamps or colours, the token redacted, no cleanup).
     const material = JSON.parse(store.files.get(paths.followUp(issue, 3))!) as { feedback: string; criteria: string[] };
     expect(material.criteria).toEqual(['the `test` check of the `CI` workflow passes']);
@@ -212,7 +255,7 @@ describe('route on a failed CI run (fix_ci)', () => {
     // The plan comment on the issue lists the attempt.
     expect(gh.comments.get(planComment)!.body).toContain('**CI fixes** (`fix_ci`): 1 of 2 attempts used.');
     // Only the failed job's log was read, through the redirect, without the token.
-    expect(gh.logDownloads).toEqual([{ jobId: id * 10 + 1, status: 200, authorization: false }]);
+    expect(gh.logDownloads).toEqual([{ jobId: testJob, status: 200, authorization: false }]);
 
     await route(context(event, 'fix_ci: true\n'));
     expect(comments()).toHaveLength(1);
@@ -225,11 +268,11 @@ describe('route on a failed CI run (fix_ci)', () => {
   it('crew’s fixes failing again: attempt 2 on the next head starts follow-up 2, then the attempts are used up: one comment per head, and no run starts', async () => {
     const config = 'fix_ci: true\nfix_ci_attempts: 2\n';
     await routeToIntake(context((await ciFailed()).event, config));
-    finished(3); // follow-up 1 finished and pushed its fix
+    await finished(3); // follow-up 1 finished and pushed its fix
     await gh.repo.writeCommit({ branch: BRANCH, files: { 'src/add.ts': 'export const add = (a, b) => a * b;\n' }, message: 'crew: fix attempt 1' });
     await routeToIntake(context((await ciFailed()).event, config));
     expect(readRun(reader, issue, 4)!.followUp).toMatchObject({ k: 2, fromRun: 3, source: 'ci' });
-    finished(4);
+    await finished(4);
     await gh.repo.writeCommit({ branch: BRANCH, files: { 'src/add.ts': 'export const add = (a, b) => b - a;\n' }, message: 'crew: fix attempt 2' });
     const third = await ciFailed();
     await route(context(third.event, config));
@@ -255,19 +298,79 @@ describe('route on a failed CI run (fix_ci)', () => {
     );
   });
 
-  it('a follow-up that cannot start (a run of the issue is still working) is said on the pull request, and the attempt is marked not started and not counted', async () => {
-    finished(2, 'EXECUTING');
-    await route(context((await ciFailed()).event, 'fix_ci: true\n'));
+  it('a failure while a run of the issue is still working is not lost: nothing counted, crew says it looks again when that run ends, and the end of that run starts the follow-up, counted once (#38)', async () => {
+    await finished(2, 'EXECUTING');
+    const failed = await ciFailed();
+    await route(context(failed.event, 'fix_ci: true\nauto_merge: true\n'));
     expect(readRun(reader, issue, 3)).toBeUndefined();
     expect(intake).toEqual([]);
     expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'not-started']]);
-    expect(comments()).toEqual([
-      expect.stringMatching(
-        /^CI failed on [0-9a-f]{7} while crew is still working on issue #\d+ \(run 2, executing\), so no follow-up started and no `fix_ci` attempt was counted\..*re-run the failed jobs/,
-      ),
-    ]);
+    expect(attempts().lookAfter).toBe(2);
+    const [said] = comments();
+    expect(said).toMatch(
+      /^CI failed on [0-9a-f]{7} while crew is still working on issue #\d+ \(run 2, executing\)\. crew will look at this pull request's CI again when that run ends, and starts the fix \(`fix_ci`\) then if CI still fails; nothing is counted until it starts\./,
+    );
+    expect(said).not.toMatch(/no follow-up started|re-run the failed jobs/);
     expect(gh.comments.get(planComment)!.body).toContain('**CI fixes** (`fix_ci`): 0 of 2 attempts used.');
-    expect(lines).toContainEqual('fix_ci: attempt 1 did not start');
+    expect(lines).toContainEqual('fix_ci: attempt 1 did not start; crew looks again when run 2 ends');
+    // The run working on the pull request is not done: the merge gate leaves its word to the run's end.
+    expect(lines).toContainEqual(expect.stringMatching(/^auto-merge: run 2 of issue #\d+ is executing; it speaks for #\d+ when it ends$/));
+
+    // Run 2 ends: crew looks at the head's CI once, finds the failure, and starts the follow-up as if the event came now.
+    await finished(2);
+    const ctx = context({ kind: 'dispatch', inputs: {} }, 'fix_ci: true\nauto_merge: true\n');
+    await expect(lookAtCiWhenRunEnds(ctx, issue, 2)).rejects.toBeInstanceOf(StopAtIntake);
+    expect(attempts().attempts.map((a) => [a.n, a.headSha, a.outcome])).toEqual([[1, failed.headSha, 'requested']]);
+    expect(readRun(reader, issue, 3)!.followUp).toMatchObject({ pull, k: 1, fromRun: 2, source: 'ci' });
+    expect(readRun(reader, issue, 3)!.trigger).toMatchObject({ how: 'ci', ciRunId: failed.id });
+    expect(comments().filter((b) => b.startsWith('crew starts follow-up 1'))).toHaveLength(1);
+    // Before the follow-up planned, the merge gate said why it does not merge, from the same reading of the checks.
+    expect(readRun(reader, issue, 2)!.merge!.reason).toMatch(
+      /^the `test` check of `CI` failed on [0-9a-f]{7} \(\[run\]\([^)]+\)\)\. crew is fixing it \(`fix_ci` attempt 1 of 2\) and merges once the checks pass on its fix$/,
+    );
+    expect(gh.comments.get(report)!.body).toContain('Not merged by crew: the `test` check of `CI` failed');
+    // One reading of the checks served fix_ci and the gate.
+    expect(gh.requests.filter((q) => q.route === 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs').length).toBe(1);
+  });
+
+  it('the run that was working ends just as the route job puts the attempt off (its look saw the attempt still counted): the route job, writing last, looks again and starts it', async () => {
+    await finished(2, 'EXECUTING');
+    const failed = await ciFailed();
+    const ctx = context(failed.event, 'fix_ci: true\n');
+    // Run 2 ends (and looks) between the refusal and the write that marks the attempt not started.
+    const update = store.update.bind(store);
+    let ended = false;
+    ctx.state = {
+      ...store,
+      load: store.load.bind(store),
+      loadRuns: store.loadRuns.bind(store),
+      update: async (prefix, message, mutate) => {
+        const out = await update(prefix, message, mutate);
+        if (!ended && message.includes('fix_ci attempt 1 not started')) {
+          ended = true;
+          await finished(2);
+        }
+        return out;
+      },
+    } as StepContext['state'];
+    await routeToIntake(ctx);
+    expect(ended).toBe(true);
+    expect(lines).toContainEqual('fix_ci: run 2 ended while the attempt was being put off; trying again');
+    expect(attempts().attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'requested']]);
+    expect(readRun(reader, issue, 3)!.followUp).toMatchObject({ k: 1, source: 'ci' });
+  });
+
+  it('at a run’s end: a CI run still going is left to its own event, a passing one changes nothing, and nothing is posted', async () => {
+    const head = (await gh.repo.branchSha(BRANCH))!;
+    gh.recordWorkflowRun({ id: ++runs, name: 'CI', path: '.github/workflows/ci.yml', event: 'push', headSha: head, headBranch: BRANCH, status: 'in_progress' });
+    gh.recordJobCheckRun({ runId: runs, headSha: head, name: 'test', conclusion: null });
+    await lookAtCiWhenRunEnds(context({ kind: 'dispatch', inputs: {} }, 'fix_ci: true\n'), issue, 2);
+    expect(lines).toContainEqual(expect.stringMatching(/^CI on #\d+: CI run \d+ is still in_progress; its own workflow_run event decides$/));
+    await ciFailed({ conclusion: 'success' });
+    await lookAtCiWhenRunEnds(context({ kind: 'dispatch', inputs: {} }, 'fix_ci: true\n'), issue, 2);
+    expect(comments()).toEqual([]);
+    expect(store.commits).toBe(0);
+    expect(readRun(reader, issue, 3)).toBeUndefined();
   });
 
   it('finds its pull request from the run’s record when GitHub lists none in the event', async () => {
@@ -283,7 +386,7 @@ describe('route on a failed CI run (fix_ci)', () => {
     const old = await ciFailed();
     await gh.repo.writeCommit({ branch: BRANCH, files: { 'NOTES.md': 'moved\n' }, message: 'a push' });
     await route(context(old.event, config));
-    expect(lines.at(-1)).toMatch(/is for an older head \(the pull request is at [0-9a-f]{7}\); its CI decides$/);
+    expect(lines).toContainEqual(expect.stringMatching(/is for an older head \(the pull request is at [0-9a-f]{7}\); its CI decides$/));
     await route(context((await ciFailed({ headOwner: 'mallory' })).event, config));
     expect(lines.at(-1)).toMatch(/is on mallory\/widgets, not acme\/widgets; nothing to do$/);
     await gh.repo.writeCommit({ branch: 'crew/12/r2/t1', from: 'main', files: { 'x.md': 'x\n' }, message: 'task' });
@@ -292,6 +395,6 @@ describe('route on a failed CI run (fix_ci)', () => {
     await route(context((await ciFailed({ conclusion: 'success' })).event, config));
     expect(lines.at(-1)).toMatch(/ended success, not in failure; nothing to do$/);
     expect(comments()).toEqual([]);
-    expect(store.commits).toBe(0);
+    expect(attempts().attempts).toEqual([]);
   });
 });

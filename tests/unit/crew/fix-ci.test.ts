@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ciCriterion, ciFeedback, cleanLogLine, logTail, type CiFailure } from '../../../src/domain/ci-log';
 import {
   attemptNotStarted,
+  usedUpOn,
   decideFixCi,
   NO_FIX_CI,
   recordFixCi,
@@ -194,6 +195,11 @@ describe('counting fix_ci attempts', () => {
     state = attemptNotStarted(state, 1);
     expect(state.attempts[0]!.outcome).toBe('not-started');
     expect(usedAttempts(state)).toBe(0);
+    expect(state.lookAfter).toBe(null);
+    // Refused because run 3 of the issue was working: crew looks again when run 3 ends (#38).
+    expect(attemptNotStarted(state, 1, 3).lookAfter).toBe(3);
+    expect(usedUpOn(state, HEAD1, 2)).toBe(false);
+    expect(usedUpOn(play([[seen(HEAD1), HEAD1]], 1).state, HEAD3, 1)).toBe(true);
     // The failed jobs re-run (same workflow run, same head): attempt 1 again, replacing the one that did not start.
     const retry = decideFixCi(state, seen(HEAD1), HEAD1, 1);
     expect(retry).toEqual({ kind: 'start', n: 1 });
@@ -208,7 +214,7 @@ describe('counting fix_ci attempts', () => {
 
   it('is kept in run.json with a default, so runs written before it read as no attempts', () => {
     const old = RunRecordSchema.shape.fixCi.parse(undefined);
-    expect(old).toEqual({ attempts: [], exhaustedNotedFor: null, limit: null });
+    expect(old).toEqual({ attempts: [], exhaustedNotedFor: null, limit: null, lookAfter: null });
     // Each run gets its own object: zod's shared defaults would leak attempts between records.
     old.attempts.push({ n: 1, headSha: HEAD1, checks: [seen(HEAD1).check], at: 'x', outcome: 'requested' });
     expect(RunRecordSchema.shape.fixCi.parse(undefined).attempts).toEqual([]);

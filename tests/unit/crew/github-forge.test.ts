@@ -233,7 +233,7 @@ describe("the merge gate's checks leave out crew's own jobs", () => {
   it('its own run’s jobs without a request, other runs of crew.yml by their path, and your checks stay, a same-named one included', async () => {
     const sha = (await gh.repo.branchSha('main'))!;
     gh.recordWorkflowRun({ id: 2, path: '.github/workflows/crew.yml', headSha: sha, status: 'in_progress' });
-    gh.recordWorkflowRun({ id: 3, path: '.github/workflows/ci.yml', headSha: sha, status: 'in_progress' });
+    gh.recordWorkflowRun({ id: 3, name: 'CI', path: '.github/workflows/ci.yml', headSha: sha, headBranch: 'main', status: 'in_progress' });
     gh.recordJobCheckRun({ runId: 1, headSha: sha, name: 'merge', conclusion: null });
     gh.recordJobCheckRun({ runId: 2, headSha: sha, name: 'merge', conclusion: 'failure' });
     gh.recordJobCheckRun({ runId: 3, headSha: sha, name: 'test', conclusion: null });
@@ -245,10 +245,35 @@ describe("the merge gate's checks leave out crew's own jobs", () => {
     const checks = await forge.checksOn(sha);
     expect(checks.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: 'merge', status: 'completed', conclusion: 'success' },
-      { name: 'test', status: 'in_progress', conclusion: null },
+      {
+        name: 'test',
+        status: 'in_progress',
+        conclusion: null,
+        // A GitHub Actions job of another workflow comes with its run as GitHub tells it: the merge gate names and links it, fix_ci reads it.
+        run: {
+          id: 3,
+          workflow: 'CI',
+          path: '.github/workflows/ci.yml',
+          url: `${gh.url}/${gh.owner}/${gh.repoName}/actions/runs/3`,
+          status: 'in_progress',
+          conclusion: null,
+          headSha: sha,
+          headBranch: 'main',
+          headRepo: `${gh.owner}/${gh.repoName}`,
+        },
+      },
     ]);
     // One look-up per other run, none for its own.
     expect(gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs/{run_id}').length).toBe(2);
+  });
+
+  it('without checks: read (a workflow copied before the job needed it), the refusal names the permissions to add', async () => {
+    const sha = (await gh.repo.branchSha('main'))!;
+    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write', actions: 'write' }), log, { runId: '1' });
+    await expect(forge.checksOn(sha)).rejects.toThrow(
+      /^GitHub refused to list the checks on [0-9a-f]{7} \(403: .*\): give this job `checks: read` and `statuses: read`, as the README's workflow does$/,
+    );
+    gh.violations.length = 0; // the 403 is GitHub's answer to a token without checks: read
   });
 
   it('without actions: read, another run’s jobs count (waiting is safe) and crew says what to give the merge job', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GITHUB } from '../../../src/domain/surface';
+import { GITHUB, terminalSurface } from '../../../src/domain/surface';
 import {
   countApprovals,
   mergeDecision,
@@ -64,7 +64,7 @@ describe('the merge gate', () => {
           { name: 'lint', status: 'error', conclusion: null },
         ],
       },
-      /checks failed on aaaaaaa: ci \(failure\), lint \(error\)/,
+      /^checks did not pass on aaaaaaa: the `ci` check failed; the `lint` check errored\. Push a fix, or comment `\/crew fix …`; crew merges once the checks pass$/,
     ],
     ['closed', { pull: { state: 'closed' as const, merged: false, headSha: HEAD } }, /closed/],
   ])('refuses: %s', (_name, patch, reason) => {
@@ -74,6 +74,55 @@ describe('the merge gate', () => {
       expect(d.reason).toMatch(reason);
       expect(d.waiting).toBe(false);
     }
+  });
+  it('red checks in present terms: which check of which workflow failed on which head, a link to its run, and what a person can do; fix_ci fixing it or out of attempts (#39)', () => {
+    const run = (id: number, workflow = 'CI') => ({
+      id,
+      workflow,
+      path: '.github/workflows/ci.yml',
+      url: `https://github.com/acme/widgets/actions/runs/${id}`,
+      status: 'completed',
+      conclusion: 'failure',
+      headSha: HEAD,
+      headBranch: 'crew/1/r1/integration',
+      headRepo: 'acme/widgets',
+    });
+    const reason = (patch: Partial<MergeFacts>) => {
+      const d = mergeDecision(facts(patch), GITHUB);
+      if (d.merge) throw new Error('merged');
+      expect(d.waiting).toBe(false);
+      return d.reason;
+    };
+    const test = { name: 'test', status: 'completed', conclusion: 'failure', run: run(7) };
+    expect(reason({ checks: [test, { name: 'lint', status: 'completed', conclusion: 'success', run: run(7) }] })).toBe(
+      'the `test` check of `CI` failed on aaaaaaa ([run](https://github.com/acme/widgets/actions/runs/7)). Push a fix, or comment `/crew fix …`; crew merges once the checks pass',
+    );
+    // Two failed jobs of one run are one sentence; another run's, a timed-out job and an app's check each their own.
+    expect(
+      reason({
+        checks: [
+          test,
+          { name: 'types', status: 'completed', conclusion: 'failure', run: run(7) },
+          { name: 'e2e', status: 'completed', conclusion: 'timed_out', run: run(8, 'E2E') },
+          { name: 'ci/app', status: 'completed', conclusion: 'cancelled' },
+        ],
+      }),
+    ).toBe(
+      'checks did not pass on aaaaaaa: the `test` and `types` checks of `CI` failed ([run](https://github.com/acme/widgets/actions/runs/7)); the `e2e` check of `E2E` timed out ([run](https://github.com/acme/widgets/actions/runs/8)); the `ci/app` check was cancelled. Push a fix, or comment `/crew fix …`; crew merges once the checks pass',
+    );
+    expect(reason({ checks: [test], fixCi: { kind: 'fixing', attempt: 1, max: 2 } })).toMatch(
+      /failed on aaaaaaa \(\[run\]\([^)]+\)\)\. crew is fixing it \(`fix_ci` attempt 1 of 2\) and merges once the checks pass on its fix$/,
+    );
+    expect(reason({ checks: [test], fixCi: { kind: 'used-up', max: 2 } })).toMatch(
+      /\. crew has used all 2 of its `fix_ci_attempts` on this pull request\. Push a fix, or comment `\/crew fix …`; crew merges once the checks pass$/,
+    );
+    // Names come from the repository's files: shown as code, they format nothing.
+    expect(reason({ checks: [{ ...test, name: '**bold** @someone' }] })).toMatch(/^the `\*\*bold\*\* @someone` check of `CI` failed/);
+    // At the terminal, where `/crew fix` cannot be given, that part is left out.
+    const local = mergeDecision(facts({ checks: [test] }), terminalSurface(3));
+    expect(local.merge === false && local.reason).toBe(
+      'the `test` check of `CI` failed on aaaaaaa (run (https://github.com/acme/widgets/actions/runs/7)). Push a fix; crew merges once the checks pass',
+    );
   });
   it('waits for pending checks, for checks that have not started, and for an approval from someone else', () => {
     const pending = mergeDecision(facts({ checks: [{ name: 'ci', status: 'in_progress', conclusion: null }] }), GITHUB);

@@ -47,7 +47,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     retro: null,
     rateLimited: [],
     failovers: [],
-    fixCi: { attempts: [], exhaustedNotedFor: null, limit: null },
+    fixCi: { attempts: [], exhaustedNotedFor: null, limit: null, lookAfter: null },
     posted: { comments: 1, pullRequests: 0, branches: 4 },
     ...patch,
   };

@@ -180,3 +180,42 @@ describe('fault injection', () => {
     expect((await octokit.rest.repos.get(repoOf(gh))).headers['x-ratelimit-remaining']).not.toBe('0');
   });
 });
+
+describe('a held request (a test’s way to let other jobs act at a chosen point)', () => {
+  it('waits unanswered until its condition holds, matching its route and body; then it is served as usual; other requests pass', async () => {
+    const gh = await fakeForTest();
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    const { data: issue } = await octokit.rest.issues.create({ ...repoOf(gh), title: 'x' });
+    let open = false;
+    gh.holdRequest({ route: COMMENTS, body: /crew:report/, until: () => open, timeoutMs: 60_000, what: 'the report' });
+    // A comment whose body does not match is not held.
+    await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: issue.number, body: 'plain' });
+    let done = false;
+    const held = octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: issue.number, body: '<!-- crew:report issue=1 run=1 -->' }).then((r) => {
+      done = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(done).toBe(false);
+    expect(gh.pendingHolds).toEqual(['the report']);
+    open = true;
+    expect((await held).status).toBe(201);
+    expect(gh.pendingHolds).toEqual([]);
+    // Held once: the next matching request is served at once.
+    await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: issue.number, body: '<!-- crew:report issue=1 run=2 -->' });
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a condition that never holds in time is a violation (the request is then served), and a hold nothing took stays pending', async () => {
+    const gh = await fakeForTest();
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    gh.holdRequest({ route: 'GET /repos/{owner}/{repo}', until: () => false, timeoutMs: 100, what: 'never' });
+    gh.holdRequest({ route: COMMENTS, until: () => true, timeoutMs: 100, what: 'untaken' });
+    expect((await octokit.rest.repos.get(repoOf(gh))).status).toBe(200);
+    expect(gh.violations).toEqual([
+      expect.stringMatching(/^held GET \/repos\/\{owner\}\/\{repo\} \(never\) for 100 ms and its condition never held; served it anyway$/),
+    ]);
+    gh.violations.length = 0;
+    expect(gh.pendingHolds).toEqual(['untaken']);
+  });
+});

@@ -270,7 +270,7 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     expect(evaluateIf(jobIf('merge'), review('feature'), succeeded)).toBe(false);
   });
 
-  it('a completed CI run (workflow_run): a failure on crew’s pull request branch in this repository starts route (fix_ci), a success the merge gate; nothing else starts a job (#19 §2)', () => {
+  it('a completed CI run (workflow_run): a failure on crew’s pull request branch in this repository starts route (fix_ci and the merge gate), any other ending the merge gate; nothing else starts a job (#19 §2, #39)', () => {
     const ci = (over: Record<string, unknown> = {}, workflow = 'crew'): ExprContext => ({
       github: {
         event_name: 'workflow_run',
@@ -298,10 +298,14 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     // GitHub may list no pull request for the run: route finds crew's pull request itself; the merge gate needs one listed.
     expect(jobs(ci({ pull_requests: [] }))).toEqual(['route']);
     expect(jobs(ci({ conclusion: 'success', pull_requests: [] }))).toEqual([]);
-    for (const conclusion of ['cancelled', 'skipped', 'neutral', 'timed_out', 'action_required', null])
-      expect(jobs(ci({ conclusion })), String(conclusion)).toEqual([]);
+    // Every other ending reaches the merge gate, which says why it does not merge (a cancelled or timed-out check is red).
+    for (const conclusion of ['cancelled', 'skipped', 'neutral', 'timed_out', 'action_required', 'startup_failure', null])
+      expect(jobs(ci({ conclusion })), String(conclusion)).toEqual(['merge']);
+    expect(jobs(ci({ conclusion: 'cancelled', pull_requests: [] }))).toEqual([]);
     // Task branches, the state branch and a person's branch are ordinary CI traffic.
     expect(jobs(ci({ head_branch: 'crew/4/r2/t1', pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_branch: 'crew/4/r2/t1', conclusion: 'success', pull_requests: [] }))).toEqual([]);
+    expect(jobs(ci({ head_branch: 'feature', conclusion: 'success' }))).toEqual([]);
     expect(jobs(ci({ head_branch: 'crew/state', pull_requests: [] }))).toEqual([]);
     expect(jobs(ci({ head_branch: 'feature' }))).toEqual([]);
     expect(jobs(ci({ head_branch: null, pull_requests: [] }))).toEqual([]);

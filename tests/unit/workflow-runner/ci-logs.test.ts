@@ -153,3 +153,68 @@ describe('workflow_run and a job’s log', () => {
     takeViolations(gh);
   });
 });
+
+describe('a person re-runs a workflow run; one workflow’s runs wait for a runner', () => {
+  const FLAKY = `name: CI
+on:
+  workflow_dispatch:
+jobs:
+  flaky:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Fails on the first attempt
+        run: test "$GITHUB_RUN_ATTEMPT" -gt 1 && test "\${{ github.run_attempt }}" = "$GITHUB_RUN_ATTEMPT"
+`;
+
+  it('"Re-run all jobs": the same run id, the next run_attempt, new jobs and check runs; the jobs API lists the newest attempt’s (latest) or all; workflow_run is sent again', async () => {
+    world = await startWorld({ files: { 'README.md': 'x\n', '.github/workflows/ci.yml': FLAKY, '.github/workflows/watcher.yml': WATCHER } });
+    world.gh.addUser('maintainer', { permission: 'write' });
+    await world.dispatch('ci.yml');
+    await world.settle();
+    const first = world.runner.runs.find((r) => r.workflow === '.github/workflows/ci.yml')!;
+    expect([first.attempt, first.jobs.map((j) => j.result)]).toEqual([1, ['failure']]);
+    const again = world.runner.rerun(first.id, 'maintainer');
+    // GitHub re-runs only a completed run.
+    expect(() => world!.runner.rerun(first.id, 'maintainer')).toThrow(/still in_progress; only a completed run can be re-run/);
+    await world.settle();
+    expect([again.id, again.attempt, again.actor, again.jobs.map((j) => j.result)]).toEqual([first.id, 2, 'maintainer', ['success']]);
+    // Each attempt that completed sent workflow_run: the watcher ran twice, seeing the run's conclusion each time.
+    expect(world.runner.runs.filter((r) => r.workflow === '.github/workflows/watcher.yml').map((r) => r.jobs[0]!.outputs.seen)).toEqual([
+      `CI failure ${first.id}`,
+      `CI success ${first.id}`,
+    ]);
+
+    const reader = new Octokit({ baseUrl: world.gh.url, auth: world.gh.actionsToken({ actions: 'read', checks: 'read' }), request: { retries: 0 } });
+    expect((await reader.rest.actions.getWorkflowRun({ ...repo(world), run_id: first.id })).data).toMatchObject({ run_attempt: 2, conclusion: 'success' });
+    const latest = (await reader.rest.actions.listJobsForWorkflowRun({ ...repo(world), run_id: first.id })).data.jobs;
+    const all = (await reader.rest.actions.listJobsForWorkflowRun({ ...repo(world), run_id: first.id, filter: 'all' })).data.jobs;
+    expect(latest.map((j) => [j.name, j.run_attempt, j.conclusion])).toEqual([['flaky', 2, 'success']]);
+    expect(all.map((j) => [j.name, j.run_attempt, j.conclusion])).toEqual([
+      ['flaky', 1, 'failure'],
+      ['flaky', 2, 'success'],
+    ]);
+    // Each attempt's job is its own check run on the head; the newer one passed.
+    const { data: checks } = await reader.rest.checks.listForRef({ ...repo(world), ref: first.headSha, filter: 'all' });
+    expect(
+      checks.check_runs
+        .filter((c) => c.name === 'flaky')
+        .map((c) => [c.id, c.conclusion])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
+      [all[0]!.id, 'failure'],
+      [all[1]!.id, 'success'],
+    ]);
+  });
+
+  it('hold(workflow) queues only that workflow’s runs; the others start; release() starts the held ones', async () => {
+    world = await startWorld({ files: { 'README.md': 'x\n', '.github/workflows/ci.yml': FLAKY, '.github/workflows/watcher.yml': WATCHER } });
+    world.runner.hold('.github/workflows/ci.yml');
+    await world.dispatch('ci.yml');
+    await world.settle();
+    expect(world.runner.runs).toEqual([]);
+    await world.runner.release();
+    await world.settle();
+    // The CI run started on release; its workflow_run started the watcher, which was never held.
+    expect(world.runner.runs.map((r) => r.workflow)).toEqual(['.github/workflows/ci.yml', '.github/workflows/watcher.yml']);
+  });
+});

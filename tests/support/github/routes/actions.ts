@@ -29,7 +29,7 @@ export async function serializeWorkflowRun(gh: FakeGitHub, run: FakeWorkflowRun)
     path: run.path,
     display_title: run.event,
     run_number: run.runNumber,
-    run_attempt: 1,
+    run_attempt: run.runAttempt ?? 1,
     event: run.event,
     status: run.status,
     conclusion: run.conclusion,
@@ -96,7 +96,7 @@ function serializeJob(gh: FakeGitHub, j: FakeWorkflowJob) {
     runner_name: 'fake-runner',
     runner_group_id: 1,
     runner_group_name: 'GitHub Actions',
-    run_attempt: 1,
+    run_attempt: j.runAttempt ?? 1,
   };
 }
 
@@ -135,8 +135,11 @@ export const actionsRoutes: Record<string, Route> = {
     handle({ gh, params, url }) {
       const runId = Number(params.run_id);
       if (!gh.workflowRuns.has(runId)) throw notFound();
-      // Each job here has one attempt, so `filter=latest` (the default) and `all` list the same jobs.
-      const jobs = [...gh.workflowJobs.values()].filter((j) => j.runId === runId).sort((a, b) => a.id - b.id);
+      // `filter=latest` (the default) lists the jobs of the run's newest attempt, `all` every attempt's
+      // (docs: "List jobs for a workflow run"). A re-run here re-runs every job, so the newest attempt has them all.
+      const attempt = gh.workflowRuns.get(runId)!.runAttempt ?? 1;
+      const latest = (url.searchParams.get('filter') ?? 'latest') === 'latest';
+      const jobs = [...gh.workflowJobs.values()].filter((j) => j.runId === runId && (!latest || (j.runAttempt ?? 1) === attempt)).sort((a, b) => a.id - b.id);
       const page = paginate(jobs, url, (j) => serializeJob(gh, j));
       return { ...page, body: { total_count: jobs.length, jobs: page.body } };
     },
