@@ -13,6 +13,7 @@ import { decideMerge } from './merge';
 import { retrospect } from './retrospect';
 import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { replyInThreads } from './follow-up';
+import { tidyUp } from './cleanup';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
 
@@ -166,6 +167,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   if (current.run.followUp && judgment?.verdict === 'PASS') await replyInThreads(ctx, current, judgment.headSha);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);
+  // Merged now: its branches can go. And any run that ended for good since crew last looked.
+  await tidyUp(ctx, issue);
 }
 
 /**
@@ -198,4 +201,6 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, target);
+  // This run keeps its branches for `cleanup.unfinished_days`; older ended runs may go now.
+  await tidyUp(ctx, issue);
 }

@@ -35,6 +35,8 @@ export interface ScenarioHooks {
   onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
   onStep?: (step: TimelineStep, index: number) => void;
+  /** Runs once the issue exists, before the first step: e.g. to write a long history straight onto crew/state. */
+  beforeTimeline?: (world: { gh: FakeGitHub; issue: number }) => Promise<void>;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
   beforeClose?: (world: {
     gh: FakeGitHub;
@@ -384,6 +386,7 @@ export async function runScenario(
       }
     };
 
+    await opts.hooks?.beforeTimeline?.({ gh, issue: issue.number });
     for (const [i, step] of scenario.timeline.entries()) {
       opts.hooks?.onStep?.(step, i);
       if ('comment' in step) {
@@ -533,6 +536,12 @@ export async function runScenario(
           pull_number: Math.max(...open),
           merge_method: step.merge_pr.method,
         });
+      } else if ('close_pr' in step) {
+        const open = [...fake.pulls.values()].filter((p) => fake.issues.get(p.number)?.state === 'open').map((p) => p.number);
+        if (!open.length) throw new Error(`scenario '${scenario.name}': timeline[${i}] closes a pull request, but none is open`);
+        await as(step.close_pr.author).rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: Math.max(...open), state: 'closed' });
+      } else if ('delete_branch' in step) {
+        await as(step.delete_branch.author).rest.git.deleteRef({ owner: gh.owner, repo: gh.repoName, ref: `heads/${step.delete_branch.branch}` });
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
