@@ -267,8 +267,9 @@ export interface CrewBranches {
   /**
    * The commits `sha` has that the branch `base` has not, with who made each, oldest first; `complete`
    * is false when there were more than crew reads (it then treats the branch as not only its own).
+   * Undefined when GitHub knows no such branch (a person's branch a run was based on, deleted since).
    */
-  commitsBeyond(base: string, sha: string): Promise<{ commits: BranchCommit[]; complete: boolean }>;
+  commitsBeyond(base: string, sha: string): Promise<{ commits: BranchCommit[]; complete: boolean } | undefined>;
   /**
    * Deletes each branch only if it still points at the given commit (a compare-and-swap, never a blind
    * delete), all in one request; says per branch what happened. Never throws for a refusal.

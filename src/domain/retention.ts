@@ -50,14 +50,18 @@ export interface RunEnd {
 
 /**
  * When and how a run ended. A run with a pull request (follow-ups carry their first run's) follows
- * it: it has ended once crew merged it or the pull request was seen closed; until then it is open,
- * whatever its phase (a run can fail after opening its pull request). A run without one ended when
- * it was aborted or failed. Every other run is open.
+ * it: it has ended once crew merged it (whichever run of the pull request merged: `samePull` holds the
+ * others) or the pull request was seen closed; until then it is open, whatever its phase (a run can
+ * fail after opening its pull request). A run without one ended when it was aborted or failed. Every
+ * other run is open.
  */
-export function runEnd(rec: RunRecord): RunEnd | undefined {
+export function runEnd(rec: RunRecord, samePull: readonly RunRecord[] = []): RunEnd | undefined {
   if (rec.pr) {
-    if (rec.merge?.state === 'merged') return { how: 'merged-by-crew', at: rec.merge.at };
-    if (rec.prClosed) return { how: rec.prClosed.merged ? 'merged' : 'closed', at: rec.prClosed.at };
+    const all = [rec, ...samePull];
+    const merged = all.find((r) => r.merge?.state === 'merged')?.merge;
+    if (merged) return { how: 'merged-by-crew', at: merged.at };
+    const closed = all.find((r) => r.prClosed)?.prClosed;
+    if (closed) return { how: closed.merged ? 'merged' : 'closed', at: closed.at };
     return undefined;
   }
   if (rec.phase === 'ABORTED') return { how: 'aborted', at: rec.updatedAt };
@@ -83,7 +87,7 @@ export type Due = { due: true; end: RunEnd } | { due: false; why: string };
  * job. A failed or aborted run also waits `unfinishedDays`, for a resume, a retry or a person.
  */
 export function cleanupDue(rec: RunRecord, tasks: Iterable<TaskRecord>, now: Date, retention: Retention, samePull: readonly RunRecord[] = []): Due {
-  const end = runEnd(rec);
+  const end = runEnd(rec, samePull);
   if (!end) return { due: false, why: rec.pr ? `its pull request #${rec.pr.number} is open` : `it is ${rec.phase.toLowerCase()}` };
   const busy = [rec, ...samePull].find((r) => !isTerminal(r.phase));
   if (busy) return { due: false, why: `run ${busy.run} of its pull request is still ${busy.phase.toLowerCase()}` };
@@ -252,8 +256,12 @@ export function strayBranches(branches: readonly BranchTip[], runs: ReadonlyMap<
       out.push({ ...b, why: { kind: 'no-run', issue: owner.issue, run: owner.run } });
       continue;
     }
-    const end = runEnd(rec);
-    if (end && rec.cleanup) out.push({ ...b, why: { kind: 'done', issue: owner.issue, run: owner.run, end } });
+    if (!rec.cleanup) continue;
+    const samePull = rec.pr
+      ? [...runs.values()].filter((r): r is RunRecord => r !== 'pruned' && r !== rec && r.issue === rec.issue && r.pr?.number === rec.pr!.number)
+      : [];
+    const end = runEnd(rec, samePull);
+    if (end) out.push({ ...b, why: { kind: 'done', issue: owner.issue, run: owner.run, end } });
   }
   return out.sort((a, b) => a.branch.localeCompare(b.branch));
 }

@@ -148,7 +148,14 @@ async function deleteEndedRunsBranches(ctx: StepContext, swept: readonly Swept[]
   if (!due.length) return 0;
   due.sort((a, b) => Number(b.view.run.issue === first) - Number(a.view.run.issue === first) || a.end!.at.localeCompare(b.end!.at));
   const now = due.slice(0, RUNS_PER_JOB);
-  for (const r of now) await cleanUpRun(ctx, r.view.run, r.end!, branches.get(keyOf(r.view.run))!);
+  for (const r of now) {
+    // One run that cannot be dealt with now must not hold up the others behind it.
+    await cleanUpRun(ctx, r.view.run, r.end!, branches.get(keyOf(r.view.run))!).catch((e: unknown) =>
+      ctx.log.warn(
+        `crew could not clean up after run ${r.view.run.run} of #${r.view.run.issue} (${e instanceof Error ? e.message : String(e)}); a later job tries again`,
+      ),
+    );
+  }
   if (due.length > now.length) ctx.log.info(`${due.length - now.length} more ended runs' branches are left for crew's next jobs`);
   return now.length;
 }
@@ -163,7 +170,9 @@ async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: r
   const kept: BranchCleanup['kept'] = [];
   const candidates: BranchTip[] = [];
   for (const tip of tips.filter((t) => branchGoes(branchOwner(t.branch)!.kind, end))) {
-    const { commits, complete } = await ctx.crewBranches!.commitsBeyond(rec.base.branch, tip.sha);
+    // The branch the run went into; if it is gone (a person's branch, merged and deleted), the default branch.
+    const { commits, complete } = (await ctx.crewBranches!.commitsBeyond(rec.base.branch, tip.sha)) ??
+      (await ctx.crewBranches!.commitsBeyond(await ctx.forge.defaultBranch(), tip.sha)) ?? { commits: [], complete: false };
     const others = othersCommits(commits);
     if (others.shas.length || !complete) kept.push({ branch: tip.branch, people: others.people, shas: others.shas.slice(0, 5) });
     else candidates.push(tip);

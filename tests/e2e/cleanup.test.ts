@@ -142,7 +142,7 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
     expect(seeded).toHaveLength(200);
 
     let commits = 0;
-    let before: { files: number; bytes: number } | undefined;
+    let before: { files: number; bytes: number; pack: number } | undefined;
     const after: { paths: string[]; records: Map<string, RunRecord>; pack: number; commitsFetched: number; historyCommits: number } = {
       paths: [],
       records: new Map(),
@@ -173,7 +173,7 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
             identity: { name: 'alice', email: 'alice@example.com' },
           });
           await gh.repo.writeCommit({ branch: 'crew/77/r1/t1', files: { 'X.md': 'x\n' }, message: 'left behind', from: 'main' });
-          before = await treeSize(gh);
+          before = { ...(await treeSize(gh)), pack: (await depthOneFetch(gh)).pack };
         },
         beforeClose: async ({ gh }) => {
           const files = await gh.repo.listFiles('refs/heads/crew/state');
@@ -182,25 +182,10 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
             after.records.set(f, JSON.parse((await gh.repo.readFile('refs/heads/crew/state', f))!) as RunRecord);
           after.historyCommits = Number((await git(['rev-list', '--count', 'refs/heads/crew/state'], { cwd: gh.repo.dir })).trim());
           // What any job fetches of crew/state: crew's own state store, on a fresh runner, reads everything through a depth-1 fetch.
-          const dir = mkdtempSync(join(tmpdir(), 'crew-depth1-'));
-          try {
-            const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-            const store = new GitStateStore(
-              dir,
-              gh.cloneUrl,
-              gh.actionsToken({ contents: 'read' }),
-              { now: () => new Date(), sleep: async () => undefined },
-              quiet,
-            );
-            const snap = await store.loadRuns(() => true);
-            expect(snap.list('issue-').length).toBeGreaterThan(200);
-            after.commitsFetched = Number((await git(['rev-list', '--count', '--all'], { cwd: dir })).trim());
-            after.pack = readdirSync(join(dir, '.git', 'objects', 'pack'))
-              .filter((f) => f.endsWith('.pack'))
-              .reduce((sum, f) => sum + statSync(join(dir, '.git', 'objects', 'pack', f)).size, 0);
-          } finally {
-            rmSync(dir, { recursive: true, force: true });
-          }
+          const fetched = await depthOneFetch(gh);
+          expect(fetched.files).toBe(files.length);
+          after.commitsFetched = fetched.commits;
+          after.pack = fetched.pack;
         },
       },
     });
@@ -261,7 +246,7 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
     expect(after.historyCommits).toBeGreaterThan(commits);
     expect(after.commitsFetched).toBe(1);
     console.log(
-      `crew/state: ${before!.files} files (${Math.round(before!.bytes / 1024)} KiB) before; ${after.paths.length} files after; depth-1 fetch ${Math.round(after.pack / 1024)} KiB; history ${after.historyCommits} commits`,
+      `crew/state: ${before!.files} files (${Math.round(before!.bytes / 1024)} KiB), a depth-1 fetch of ${Math.round(before!.pack / 1024)} KiB before; ${after.paths.length} files, ${Math.round(after.pack / 1024)} KiB after; history ${after.historyCommits} commits`,
     );
     expect(after.pack).toBeLessThan(DEPTH1_BOUND_BYTES);
   }, 600_000);
@@ -272,6 +257,26 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
  * one, with the default keep_runs and keep_days (docs/ARCHITECTURE.md, "Where state lives").
  */
 const DEPTH1_BOUND_BYTES = 256 * 1024;
+
+/** crew's own state store on a fresh runner reads the whole of crew/state: the commits it fetched, the files it read, the pack's size. */
+async function depthOneFetch(gh: FakeGitHub): Promise<{ commits: number; files: number; pack: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'crew-depth1-'));
+  try {
+    const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const store = new GitStateStore(dir, gh.cloneUrl, gh.actionsToken({ contents: 'read' }), { now: () => new Date(), sleep: async () => undefined }, quiet);
+    const snap = await store.loadRuns(() => true);
+    const packs = join(dir, '.git', 'objects', 'pack');
+    return {
+      commits: Number((await git(['rev-list', '--count', '--all'], { cwd: dir })).trim()),
+      files: snap.list('').length,
+      pack: readdirSync(packs)
+        .filter((f) => f.endsWith('.pack'))
+        .reduce((sum, f) => sum + statSync(join(packs, f)).size, 0),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function treeSize(gh: FakeGitHub): Promise<{ files: number; bytes: number }> {
   const files = await gh.repo.listFiles('refs/heads/crew/state');

@@ -156,13 +156,13 @@ export function seededRunCommits(s: SeededRun): Array<{ message: string; files: 
   });
   const planFiles: Record<string, string> = {
     [paths.planJson(issue, run)]: json(plan),
-    [paths.planMd(issue, run)]: `# Plan\n\n${prose(rand, 1500)}\n`,
+    [paths.planMd(issue, run)]: `# Plan\n\n${prose(rand, 1000)}\n`,
     [paths.intake(issue, run)]: json({ task: prose(rand, 200), criteria: plan.criteria }),
   };
   for (const t of plan.tasks) planFiles[paths.taskMd(issue, run, t.id)] = `# ${t.title}\n\n${t.description}\n`;
   commits.push({ message: at('plan'), files: planFiles });
   for (const t of tasks) {
-    const result = `---\nstatus: ${t.status}\nquality: GREEN\ncompleteness: 100\n---\n# Result of ${t.id}\n\n${prose(rand, 2600)}\n<!-- COMPLETE -->\n`;
+    const result = `---\nstatus: ${t.status}\nquality: GREEN\ncompleteness: 100\n---\n# Result of ${t.id}\n\n${prose(rand, 1700)}\n<!-- COMPLETE -->\n`;
     commits.push({
       message: at(`${t.id} ${t.status}`),
       files: {
@@ -182,9 +182,9 @@ export function seededRunCommits(s: SeededRun): Array<{ message: string; files: 
   const last: Record<string, string> = {
     [paths.run(issue, run)]: json(record),
     [paths.log(issue, run)]: executionLog(view),
-    [paths.report(issue, run)]: `# Report\n\n${prose(rand, 5200)}\n`,
+    [paths.report(issue, run)]: `# Report\n\n${prose(rand, 3200)}\n`,
     [paths.reportSummary(issue, run)]: `${prose(rand, 1400)}\n`,
-    [paths.retrospective(issue, run)]: `# Retrospective\n\n${prose(rand, 2400)}\n`,
+    [paths.retrospective(issue, run)]: `# Retrospective\n\n${prose(rand, 1000)}\n`,
     [paths.retrospectiveJson(issue, run)]: json({ mode: 'light', proposals: [prose(rand, 300), prose(rand, 300)] }),
   };
   if (record.review) last[paths.judgment(issue, run, 1)] = json({ verdict: 'PASS', headSha: 'c'.repeat(40), criteria: [prose(rand, 600), prose(rand, 600)] });

@@ -49,13 +49,15 @@ describe('CrewBranches over the fake GitHub: the listing, who made a branch’s 
       message: 'a fix',
       identity: { name: 'Alice', email: 'alice@example.com' },
     });
-    const { commits, complete } = await branches.commitsBeyond('main', theirs);
+    const { commits, complete } = (await branches.commitsBeyond('main', theirs))!;
     expect(complete).toBe(true);
     expect(commits).toEqual([
       { sha: crewCommit, author: CREW_GIT_IDENTITY, committer: CREW_GIT_IDENTITY },
       { sha: theirs, author: { name: 'Alice', email: 'alice@example.com' }, committer: { name: 'Alice', email: 'alice@example.com' } },
     ]);
     expect(await branches.commitsBeyond('main', main)).toEqual({ commits: [], complete: true });
+    // A base GitHub does not know (a person's branch, deleted since) is no answer, not an error.
+    expect(await branches.commitsBeyond('feature/gone', theirs)).toBeUndefined();
     expect(gh.violations).toEqual([]);
   });
 

@@ -40,6 +40,14 @@ describe('when a run has ended for good', () => {
     expect(runEnd(rec({ pr, prClosed: { merged: false, at: ago(9), by: 'alice' } }))).toEqual({ how: 'closed', at: ago(9) });
   });
 
+  it('a follow-up’s merge ends every run of its pull request, the one that opened it included', () => {
+    const first = rec({ run: 1, pr });
+    const followUp = rec({ run: 2, pr, merge: { state: 'merged', reason: '', headSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40), at: ago(5) } });
+    expect(runEnd(first)).toBeUndefined();
+    expect(runEnd(first, [followUp])).toEqual({ how: 'merged-by-crew', at: ago(5) });
+    expect(cleanupDue(first, done(), NOW, policy, [followUp])).toMatchObject({ due: true, end: { how: 'merged-by-crew' } });
+  });
+
   it('a run without one ended when it was aborted or failed; every other phase is open', () => {
     expect(runEnd(rec({ phase: 'ABORTED', updatedAt: ago(3) }))).toEqual({ how: 'aborted', at: ago(3) });
     expect(runEnd(rec({ phase: 'FAILED', updatedAt: ago(3) }))).toEqual({ how: 'failed', at: ago(3) });
