@@ -19,7 +19,11 @@ export function cleanupComment(issue: number, run: number, c: BranchCleanup, s: 
   const lines = [s.bold(`Branches of run ${s.runNumber(issue, run)}`), ''];
   if (c.deleted.length) lines.push(`The run has ended, so crew deleted ${list(c.deleted.map(codeSpan))}.`, '');
   for (const k of c.kept) {
-    const who = k.people.length ? `${list(k.people.map(codeSpan))} committed to it` : 'someone pushed to it while crew was deleting it';
+    const who = k.people.length
+      ? `${list(k.people.map(codeSpan))} committed to it`
+      : k.shas.length
+        ? 'someone pushed to it while crew was deleting it'
+        : 'crew could not check every commit on it';
     const commits = k.shas.length ? ` (${list(k.shas.map((sha) => codeSpan(short(sha))))})` : '';
     lines.push(
       `- ${codeSpan(k.branch)} is kept: ${who}${commits}, and crew never deletes a branch with someone else's work on it. Delete it yourself when you no longer need it.`,

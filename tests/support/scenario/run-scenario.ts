@@ -590,7 +590,7 @@ export function withGitHubToken(workflow: string): string {
     steps++;
     return `${line}${indent}github_token: \${{ secrets.CREW_GITHUB_TOKEN }}\n`;
   });
-  if (steps !== 5) throw new Error(`the shipped workflow has ${steps} crew steps where the token scenarios expect 5; update withGitHubToken`);
+  if (steps !== 6) throw new Error(`the shipped workflow has ${steps} crew steps where the token scenarios expect 6; update withGitHubToken`);
   return edited;
 }
 

@@ -210,3 +210,19 @@ describe('what crew says about a run’s branches', () => {
     expect(strayBranchLines([])).toEqual([]);
   });
 });
+
+describe('why a branch was kept, in words', () => {
+  it('someone’s commits, a push while crew was deleting, or commits crew could not check', () => {
+    const body = cleanupComment(3, 1, {
+      at: '',
+      deleted: [],
+      kept: [
+        { branch: 'crew/3/r1/t1', people: [], shas: ['abcdef0123456789'] },
+        { branch: 'crew/3/r1/t2', people: [], shas: [] },
+      ],
+      refused: null,
+    })!;
+    expect(body).toContain('- `crew/3/r1/t1` is kept: someone pushed to it while crew was deleting it (`abcdef0`)');
+    expect(body).toContain('- `crew/3/r1/t2` is kept: crew could not check every commit on it, and crew never deletes');
+  });
+});
