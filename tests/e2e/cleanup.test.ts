@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../src/adapters/git/state-store';
+import { CREW_GIT_IDENTITY } from '../../src/domain/retention';
 import type { RunRecord } from '../../src/domain/run-state';
 import { git } from '../support/git-cli';
 import type { FakeGitHub } from '../support/github/fake-github';
@@ -106,6 +107,68 @@ describe('after crew’s pull request is closed', () => {
     expect(report.body).toMatch(/✅ Merged by crew as [0-9a-f]{7}\./);
   }, 360_000);
 });
+
+describe('a run aborted and left alone', () => {
+  it('played: its branch stays through cleanup.unfinished_days (its own abort deletes nothing); once 8 days have passed, the next run’s end deletes it, and not that run’s', async () => {
+    let before: { branches: string[]; cleanup: RunRecord['cleanup'] | undefined; phase: string } | undefined;
+    let aged = 0;
+    let gh: FakeGitHub | undefined;
+    const records: RunRecord[] = [];
+    const r = await play('worker-abort', {
+      edit: (s) => {
+        // Abort run 1 mid-task, let 8 days pass, then run again and abort run 2 the same way (its worker's
+        // second request is the 4th: run 1's worker made 2).
+        const again = structuredClone(s.timeline);
+        (again[1] as { wait: { model: { requests: number } } }).wait.model.requests += 2;
+        s.timeline = [...s.timeline, ...again];
+      },
+      hooks: {
+        onStep: async (_step, i) => {
+          if (i !== 4) return;
+          const rec = await run1(gh!);
+          const branches = (await gh!.repo.listRefs('refs/heads/crew/')).map((x) => x.ref.slice('refs/heads/'.length)).sort();
+          before = { branches, cleanup: rec.cleanup, phase: rec.phase };
+          aged = await letDaysPass(gh!, 'issue-1/run-1/', 8);
+        },
+        beforeTimeline: async (w) => void (gh = w.gh),
+        beforeClose: async (w) => {
+          for (const k of [1, 2]) records.push(await run1(w.gh, k));
+        },
+      },
+    });
+    expectFaithful(r);
+    // Right after its abort, run 1 kept its branch: aborted less than unfinished_days (7) ago.
+    expect(before).toEqual({ branches: ['crew/1/r1/t1', 'crew/state'], cleanup: null, phase: 'ABORTED' });
+    expect(aged).toBeGreaterThan(1);
+    expect(records.map((x) => x.phase)).toEqual(['ABORTED', 'ABORTED']);
+    // Run 2's abort ended a run: crew looked at the ended runs, and run 1 was past the limit.
+    expect(records[0]!.cleanup).toMatchObject({ deleted: ['crew/1/r1/t1'], kept: [], refused: null });
+    expect(records[1]!.cleanup).toBeNull();
+    expect(runBranches(r)).toEqual(['crew/1/r2/t1', 'crew/state', 'main']);
+    expect(crewComments(r).filter((c) => isCleanupNote(c.body))).toEqual([]);
+  }, 480_000);
+});
+
+/**
+ * `days` pass for a run, as crew sees it: every time its files on crew/state recorded moves that much
+ * earlier, in one commit made as crew makes them (crew reads how old a run is from those times).
+ * Returns how many times moved.
+ */
+async function letDaysPass(gh: FakeGitHub, folder: string, days: number): Promise<number> {
+  const files: Record<string, string> = {};
+  let moved = 0;
+  for (const f of (await gh.repo.listFiles('refs/heads/crew/state')).filter((p) => p.startsWith(folder) && p.endsWith('.json'))) {
+    const text = (await gh.repo.readFile('refs/heads/crew/state', f))!;
+    const shifted = text.replace(/"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z"/g, (_, s: string, ms: string | undefined) => {
+      moved++;
+      const iso = new Date(Date.parse(`${s}${ms ?? ''}Z`) - days * 24 * 60 * 60_000).toISOString();
+      return `"${ms ? iso : iso.replace(/\.\d{3}Z$/, 'Z')}"`;
+    });
+    if (shifted !== text) files[f] = shifted;
+  }
+  await gh.repo.writeCommit({ branch: 'crew/state', files, message: `${folder}: ${days} days pass`, identity: CREW_GIT_IDENTITY });
+  return moved;
+}
 
 /** Ages, in days before the scenario runs. */
 const daysAgo = (d: number) => new Date(Date.now() - d * 24 * 60 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -34,7 +34,8 @@ export interface ScenarioHooks {
   /** Called whenever a comment crew wrote is created or edited. */
   onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
-  onStep?: (step: TimelineStep, index: number) => void;
+  /** Called before each timeline step, which waits for it (e.g. to let days pass on crew/state). */
+  onStep?: (step: TimelineStep, index: number) => void | Promise<void>;
   /** Runs once the issue exists, before the first step: e.g. to write a long history straight onto crew/state. */
   beforeTimeline?: (world: { gh: FakeGitHub; issue: number }) => Promise<void>;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
@@ -388,7 +389,7 @@ export async function runScenario(
 
     await opts.hooks?.beforeTimeline?.({ gh, issue: issue.number });
     for (const [i, step] of scenario.timeline.entries()) {
-      opts.hooks?.onStep?.(step, i);
+      await opts.hooks?.onStep?.(step, i);
       if ('comment' in step) {
         if (step.unless_crew_said) {
           const re = new RegExp(step.unless_crew_said);
