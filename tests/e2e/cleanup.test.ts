@@ -45,6 +45,31 @@ describe('after crew’s pull request is closed', () => {
     expect(crewComments(r).filter((c) => isCleanupNote(c.body))).toEqual([]);
   }, 360_000);
 
+  it('a person merges it (squash): the cleanup job deletes the task branch; the pull request’s branch is left to GitHub’s “Automatically delete head branches” (off here), as for any pull request', async () => {
+    let record: RunRecord | undefined;
+    const r = await play('auto-merge', {
+      edit: (s) => {
+        s.config = '';
+        s.timeline = [
+          { comment: '/crew run', author: 'maintainer' },
+          { wait: 'idle' },
+          { merge_pr: { author: 'maintainer', method: 'squash' } },
+          { wait: 'idle' },
+        ];
+      },
+      hooks: { beforeClose: async ({ gh }) => void (record = await run1(gh)) },
+    });
+    expectFaithful(r);
+    expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
+    expect(r.jobs.filter((j) => j.event === 'pull_request_target' && j.result !== 'skipped').map((j) => `${j.job}:${j.result}`)).toEqual(['cleanup:success']);
+    expect(runBranches(r)).toEqual(['crew/1/r1/integration', 'crew/state', 'main']);
+    expect(record).toMatchObject({
+      prClosed: { merged: true, by: 'maintainer' },
+      cleanup: { deleted: ['crew/1/r1/t1'], kept: [], refused: null },
+    });
+    expect(crewComments(r).filter((c) => isCleanupNote(c.body))).toEqual([]);
+  }, 360_000);
+
   it('a task branch someone committed to is kept, and said so once; GitHub’s own deletion of the merged branch is no error', async () => {
     let record: RunRecord | undefined;
     const r = await play('auto-merge', {
