@@ -32,7 +32,10 @@ export interface DispatchEvent {
  */
 export interface PullEvent {
   kind: 'pull';
-  source: 'check_suite' | 'pull_request_review' | 'pull_request_review_comment' | 'workflow_run';
+  source: 'check_suite' | 'pull_request_review' | 'pull_request_review_comment' | 'workflow_run' | 'pull_request_target';
+  /** The event's activity (`closed` for a `pull_request_target` crew listens to), and who caused it. */
+  action?: string;
+  sender?: string;
   defaultBranch?: string;
   pulls: Array<{ number: number; headRef: string }>;
   comment?: CommentEvent;
@@ -147,14 +150,36 @@ const IssuesPayload = z.object({
   repository: Repository,
 });
 
+/** A pull request's activity (`pull_request_target`): crew reads which pull request, and its head branch and repository. */
+const PullRequestPayload = z.object({
+  action: z.string(),
+  pull_request: z.object({
+    number: z.number().int(),
+    head: z.object({ ref: z.string(), repo: z.object({ full_name: z.string() }).nullable().optional() }),
+  }),
+  sender: z.object({ login: z.string() }).optional(),
+  repository: z.object({ default_branch: z.string().optional(), full_name: z.string().optional() }).optional(),
+});
+
 const DispatchPayload = z.object({ inputs: z.record(z.string(), z.unknown()).nullable().optional(), repository: Repository });
 
 export class UnsupportedEvent extends Error {}
 
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
-  if (!['issue_comment', 'issues', 'workflow_dispatch', 'check_suite', 'pull_request_review', 'pull_request_review_comment', 'workflow_run'].includes(name)) {
+  if (
+    ![
+      'issue_comment',
+      'issues',
+      'workflow_dispatch',
+      'check_suite',
+      'pull_request_review',
+      'pull_request_review_comment',
+      'workflow_run',
+      'pull_request_target',
+    ].includes(name)
+  ) {
     throw new UnsupportedEvent(
-      `crew runs on issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment and workflow_run events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
+      `crew runs on issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment, workflow_run and pull_request_target events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
     );
   }
   let raw: unknown;
@@ -181,6 +206,20 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       sender: { login: d.sender.login, type: d.sender.type },
       ...(d.label ? { label: d.label.name } : {}),
       ...(d.assignee ? { assignee: d.assignee.login } : {}),
+    };
+  }
+  if (name === 'pull_request_target') {
+    const d = parsePayload(PullRequestPayload, raw, name);
+    const pr = d.pull_request;
+    // A fork's pull request can name its branch like crew's: only one whose head is in this repository is crew's.
+    const ours = pr.head.repo?.full_name !== undefined && pr.head.repo.full_name === d.repository?.full_name;
+    return {
+      kind: 'pull',
+      source: name,
+      action: d.action,
+      ...(d.sender ? { sender: d.sender.login } : {}),
+      defaultBranch: d.repository?.default_branch,
+      pulls: ours ? [{ number: pr.number, headRef: pr.head.ref }] : [],
     };
   }
   if (name === 'pull_request_review' || name === 'pull_request_review_comment') {

@@ -9,6 +9,7 @@ import { GitStateStore } from './adapters/git/state-store';
 import { BranchTips } from './adapters/git/branch-tips';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
+import { GitHubCrewBranches } from './adapters/github/crew-branches';
 import { GITHUB } from './domain/surface';
 import { githubBranches, STATE_BRANCH } from './domain/refs';
 import { killRunningCommands } from './sandbox/command-runner';
@@ -28,6 +29,7 @@ import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
+import { cleanup } from './steps/cleanup';
 import { CrewError, syncPlanComment, unnotedFailovers, type StepContext } from './steps/context';
 import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
@@ -131,8 +133,9 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
   const runId = env('GITHUB_RUN_ID');
   let ctx: StepContext | undefined;
   const waits: RateLimitWait[] = [];
+  const client = createClient(settings.githubToken, log, { onRateLimit: (w) => waits.push(w) });
   const github = new GitHubForge(
-    createClient(settings.githubToken, log, { onRateLimit: (w) => waits.push(w) }),
+    client,
     {
       owner,
       repo: name,
@@ -190,6 +193,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     forge,
     repo,
     remote,
+    crewBranches: new GitHubCrewBranches(remote, client, { owner, repo: name }),
     state,
     branches: githubBranches,
     surface: GITHUB,
@@ -257,7 +261,7 @@ export async function run(): Promise<void> {
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
     ctx = buildContext(settings, readEvent());
-    const steps = { route, work, advance, critic, merge } as const;
+    const steps = { route, work, advance, critic, merge, cleanup } as const;
     await steps[settings.step](ctx);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);

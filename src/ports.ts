@@ -1,4 +1,5 @@
 import type { ApprovingReview, CheckFact, MergeMethod } from './domain/merge-gate';
+import type { BranchCommit, BranchTip } from './domain/retention';
 /**
  * The narrow interfaces between crew's logic and the outside world, and the errors steps
  * recognise. Steps and agents take these as arguments; adapters (src/adapters/) implement them
@@ -242,6 +243,38 @@ export interface Remote {
   push(branch: string): Promise<void>;
   /** Replaces a crew branch only if it still points at `expectedSha` (a compare-and-swap). */
   pushReplacing(branch: string, expectedSha: string): Promise<void>;
+}
+
+// ---- crew's branches on GitHub, for cleaning up after runs ------------------------------
+
+/** What became of one branch crew asked GitHub to delete. */
+export type BranchDeletion =
+  | { branch: string; outcome: 'deleted' }
+  /** It was gone already (someone deleted it, or GitHub's "Automatically delete head branches" did). */
+  | { branch: string; outcome: 'gone' }
+  /** It no longer pointed at the commit crew looked at (someone pushed): nothing was deleted. */
+  | { branch: string; outcome: 'moved'; sha: string }
+  /** GitHub refused (a ruleset or branch protection, or the token's permissions): why, and what to change. */
+  | { branch: string; outcome: 'refused'; reason: string };
+
+/**
+ * crew's branches on GitHub, as cleaning up after runs needs them (GitHub only: a local run's
+ * branches live in the person's repository and stay there).
+ */
+export interface CrewBranches {
+  /** Every branch under `crew/` with the commit it points at, in one listing. */
+  list(): Promise<BranchTip[]>;
+  /**
+   * The commits `sha` has that the branch `base` has not, with who made each, oldest first; `complete`
+   * is false when there were more than crew reads (it then treats the branch as not only its own).
+   * Undefined when GitHub knows no such branch (a person's branch a run was based on, deleted since).
+   */
+  commitsBeyond(base: string, sha: string): Promise<{ commits: BranchCommit[]; complete: boolean } | undefined>;
+  /**
+   * Deletes each branch only if it still points at the given commit (a compare-and-swap, never a blind
+   * delete), all in one request; says per branch what happened. Never throws for a refusal.
+   */
+  delete(tips: readonly BranchTip[]): Promise<BranchDeletion[]>;
 }
 
 // ---- State: the crew/state branch -----------------------------------------------------

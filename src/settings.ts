@@ -4,8 +4,11 @@ import { isProvider, PROVIDERS, type Provider } from './domain/providers';
 
 /** The action's inputs as one typed object. Each error names the input and the form it expects. */
 export interface Settings {
-  /** Which workflow job this is: `route` (commands), `work` (one task), `advance` (settle and integrate) or `critic` (judge and finish). */
-  step: 'route' | 'work' | 'advance' | 'critic' | 'merge';
+  /**
+   * Which workflow job this is: `route` (commands), `work` (one task), `advance` (settle and integrate),
+   * `critic` (judge and finish), `merge` (the merge gate again) or `cleanup` (crew's pull request closed).
+   */
+  step: 'route' | 'work' | 'advance' | 'critic' | 'merge' | 'cleanup';
   /** The Anthropic API key; empty when the secret is not set, which crew reports when it first needs it. */
   anthropicApiKey: string;
   /** The `provider` input: where model calls go, over `.github/crew.yml`'s `provider`; undefined when the input is empty. */
@@ -33,9 +36,9 @@ const positiveInt = (name: string) =>
 
 export function readSettings(get: (name: string) => string = (n) => core.getInput(n)): Settings {
   const step = get('step');
-  if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic' && step !== 'merge') {
+  if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic' && step !== 'merge' && step !== 'cleanup') {
     throw new InputError(
-      `Input \`step\` must be one of route, work, advance, critic or merge (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`,
+      `Input \`step\` must be one of route, work, advance, critic, merge or cleanup (got '${step}'). Set it in the workflow's \`with:\` block, as the README's workflow does.`,
     );
   }
   const githubToken = get('github_token');
@@ -44,7 +47,7 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   for (const name of ['issue', 'run'] as const) {
     const raw = get(name);
     if (raw === '') {
-      if (step !== 'route' && step !== 'merge')
+      if (step !== 'route' && step !== 'merge' && step !== 'cleanup')
         throw new InputError(`Input \`${name}\` is required for step '${step}'. Pass \`\${{ needs.route.outputs.${name} }}\`, as the README's workflow does.`);
       continue;
     }

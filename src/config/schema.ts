@@ -353,6 +353,41 @@ export const ConfigSchema = z.strictObject({
     .describe(
       'Hard limits per run on what crew creates on GitHub, so a run steered by hostile text cannot flood an issue or the repository. When one is reached the run stops with one comment saying which.',
     ),
+  cleanup: z
+    .strictObject({
+      delete_branches: z
+        .boolean()
+        .default(true)
+        .describe(
+          "Delete a run's `crew/` branches once it has ended for good: its pull request merged by crew or closed (a person's merge leaves the pull request's branch to GitHub's setting), or it failed or was aborted and `unfinished_days` passed. A branch someone else committed to is never deleted; crew says so on the issue.",
+        ),
+      unfinished_days: z
+        .int()
+        .min(1)
+        .max(365)
+        .default(7)
+        .describe(
+          'Days a failed or aborted run keeps its branches and its files on crew/state, so `/crew resume` or `/crew retry` can carry it on or a person can take its work over.',
+        ),
+      keep_runs: z
+        .int()
+        .min(1)
+        .max(100)
+        .default(5)
+        .describe(
+          "Finished runs per issue whose files stay on the crew/state branch (the newest). An older run's folder is pruned in a normal commit, leaving its digest: the figures estimates use, and where its report is.",
+        ),
+      keep_days: z
+        .int()
+        .min(1)
+        .max(3650)
+        .default(30)
+        .describe("Days a finished run's files stay on crew/state after it ended; then its folder is pruned, leaving its digest. Open runs are never pruned."),
+    })
+    .prefault({})
+    .describe(
+      'What crew keeps after a run ends. crew cleans up in jobs it runs anyway (the end of a run, the merge job, a closed pull request), never in a scheduled workflow.',
+    ),
   escalation_limits: z
     .strictObject({
       user: z

@@ -104,6 +104,23 @@ export const MergeStateSchema = z.looseObject({
 });
 export type MergeState = Stored<typeof MergeStateSchema>;
 
+/** Someone closed crew's pull request (merged or not), as the `cleanup` job heard it from GitHub. */
+export const PullClosedSchema = z.looseObject({ merged: z.boolean(), at: text, by: text });
+export type PullClosed = Stored<typeof PullClosedSchema>;
+
+/**
+ * What crew did with a run's branches once the run ended for good (steps/cleanup.ts): the branches it
+ * deleted (or found gone), the ones it kept because someone else committed to them (or pushed while it
+ * was deleting), and GitHub's refusal, if it refused. Recorded once; the comment about it is posted once.
+ */
+export const BranchCleanupSchema = z.looseObject({
+  at: text,
+  deleted: z.array(text),
+  kept: z.array(z.looseObject({ branch: text, people: z.array(text), shas: z.array(text) })),
+  refused: z.looseObject({ branches: z.array(text), reason: text }).nullable(),
+});
+export type BranchCleanup = Stored<typeof BranchCleanupSchema>;
+
 /** One job's waits for GitHub's rate limits: when the first began, and how long they were in all (unscaled). */
 export const RateLimitNoteSchema = z.looseObject({ at: text, seconds: z.number() });
 export type RateLimitNote = Stored<typeof RateLimitNoteSchema>;
@@ -228,6 +245,10 @@ export const RunRecordSchema = z.looseObject({
   followUp: FollowUpSchema.nullable().default(null),
   /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
   fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null, lookAfter: null })),
+  /** Its pull request was closed by someone (merged or not); null while it is open, or crew merged it (`merge`). */
+  prClosed: PullClosedSchema.nullable().default(null),
+  /** What crew did with the run's branches once it ended for good; null until then. */
+  cleanup: BranchCleanupSchema.nullable().default(null),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

@@ -8,7 +8,7 @@
  * Pure: the jobs themselves run through a callback.
  */
 
-export type JobName = 'route' | 'work' | 'advance' | 'critic' | 'merge';
+export type JobName = 'route' | 'work' | 'advance' | 'critic' | 'merge' | 'cleanup';
 export type JobResult = 'success' | 'failure' | 'cancelled' | 'skipped';
 
 /** The label crew puts on an issue while it waits for an answer; a plain reply there starts the route job. */
@@ -34,7 +34,12 @@ export type WorkflowEvent =
       pullRequests: number;
       repository: string;
       workflow: string;
-    };
+    }
+  /**
+   * A pull request closed, merged or not (`pull_request_target`, GitHub only): its head branch, the
+   * repository its head is in (null when the fork is gone), and this repository's name.
+   */
+  | { kind: 'pull_closed'; headRef: string; headRepo: string | null; repository: string };
 
 export interface Finished {
   result: JobResult;
@@ -142,6 +147,18 @@ export const WORKFLOW_JOBS: readonly WorkflowJob[] = [
           (f.event.headBranch ?? '').toLowerCase().startsWith('crew/') &&
           f.event.pullRequests > 0) ||
         (f.event.kind === 'review' && f.event.headRef.toLowerCase().startsWith('crew/'))),
+    inputs: () => ({}),
+  },
+  {
+    // crew's pull request closed (GitHub only): the run's branches go (steps/cleanup.ts).
+    name: 'cleanup',
+    needs: [],
+    runs: (f) =>
+      !f.cancelled &&
+      f.event.kind === 'pull_closed' &&
+      f.event.headRef.toLowerCase().startsWith('crew/') &&
+      f.event.headRef.toLowerCase().endsWith('/integration') &&
+      same(f.event.headRepo ?? '', f.event.repository),
     inputs: () => ({}),
   },
 ];

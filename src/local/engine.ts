@@ -157,7 +157,7 @@ export class LocalEngine {
   private async workflowRun(id: string, event: CrewEvent): Promise<void> {
     await playWorkflowRun(workflowEvent(event), {
       job: async (name, inputs) => {
-        if (name === 'merge') throw new Error('local mode has no merge job: it never merges');
+        if (name === 'merge' || name === 'cleanup') throw new Error(`local mode has no ${name} job: it never merges, and a local run's branches stay`);
         const r = await this.job(name, event, id, inputs);
         return { result: r.ok ? 'success' : this.interrupted ? 'cancelled' : 'failure', outputs: r.outputs };
       },

@@ -62,6 +62,8 @@ export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => 
           const value = mutate(watched);
           for (const key of touched) {
             const [issue, run] = key.split('/').map(Number) as [number, number];
+            // A pruned folder (only its digest is left) bills no job: nothing runs there any more.
+            if (tx.read(paths.digest(issue, run)) !== undefined) continue;
             const record: JobTime = {
               id: job.id,
               step: job.step,

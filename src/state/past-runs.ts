@@ -2,10 +2,11 @@ import { minutesPerTask, runMinutes } from '../domain/actions-minutes';
 import type { PastRun } from '../domain/estimate';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { StateStore } from '../ports';
-import { readView } from './run-files';
+import { RunDigestSchema } from '../domain/retention';
+import { paths, readChecked, readView } from './run-files';
 
-/** The files an estimate reads of each earlier run: its record, plan, task records and job times. */
-const WANTED = /^issue-\d+\/run-\d+\/(run\.json|plan\.json|tasks\/task_t\d+\.json|jobs\/job_[^/]+\.json)$/;
+/** The files an estimate reads of each earlier run: its record, plan, task records and job times, or the digest of a pruned one. */
+const WANTED = /^issue-\d+\/run-\d+\/(run\.json|plan\.json|tasks\/task_t\d+\.json|jobs\/job_[^/]+\.json|digest\.json)$/;
 const FOLDER = /^issue-(\d+)\/run-(\d+)\//;
 
 /** How many of the newest finished runs an estimate looks at: recent enough to resemble the next one. */
@@ -27,19 +28,22 @@ export async function readPastRuns(
     const m = FOLDER.exec(p);
     if (m) folders.set(`${m[1]}/${m[2]}`, { issue: Number(m[1]), run: Number(m[2]) });
   }
-  const views: RunView[] = [];
+  const finished: Array<{ createdAt: string; figures: () => PastRun }> = [];
   const problems: string[] = [];
   for (const { issue, run } of folders.values()) {
     if (issue === current.issue && run === current.run) continue;
     try {
       const view = readView(snap, issue, run);
-      if (view && isTerminal(view.run.phase)) views.push(view);
+      if (view && isTerminal(view.run.phase)) finished.push({ createdAt: view.run.createdAt, figures: () => pastRun(view) });
+      // A pruned run left its figures in its digest, however old.
+      const digest = view ? undefined : readChecked(snap, paths.digest(issue, run), RunDigestSchema);
+      if (digest) finished.push({ createdAt: digest.createdAt, figures: () => digest.figures });
     } catch (e) {
       problems.push(`the estimate leaves out run ${run} of issue #${issue}: ${(e as Error).message}`);
     }
   }
-  views.sort((a, b) => b.run.createdAt.localeCompare(a.run.createdAt));
-  return { runs: views.slice(0, limit).map(pastRun), problems };
+  finished.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return { runs: finished.slice(0, limit).map((r) => r.figures()), problems };
 }
 
 /** One finished run's figures: per task that ran, and what came after the plan when the run recorded its own estimate. */

@@ -46,6 +46,8 @@ export const paths = {
   /** One file per job that wrote the run's state: its start and its last write (state/job-times.ts). */
   jobs: (issue: number, run: number) => `${runFolder(issue, run)}/jobs/`,
   job: (issue: number, run: number, id: string) => `${runFolder(issue, run)}/jobs/job_${id}.json`,
+  /** What stays of a run whose folder was pruned (domain/retention.ts, state/run-digests.ts). */
+  digest: (issue: number, run: number) => `${runFolder(issue, run)}/digest.json`,
 };
 
 /** A file on the state branch that crew cannot read. Nothing is written over it: every write first reads. */

@@ -7,7 +7,21 @@ import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Freshness, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy, WriteOptions } from '../ports';
+import type {
+  Clock,
+  CrewBranches,
+  Forge,
+  Freshness,
+  Log,
+  Model,
+  ModelFailover,
+  Remote,
+  StateSnapshot,
+  StateStore,
+  StateTx,
+  WorkingCopy,
+  WriteOptions,
+} from '../ports';
 import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
@@ -23,6 +37,8 @@ export interface StepContext {
   repo: WorkingCopy;
   /** Where branches live between jobs: what the checkout fetches and pushes. */
   remote: Remote;
+  /** crew's branches on GitHub, for cleaning up after runs (steps/cleanup.ts); absent locally, where a run's branches stay. */
+  crewBranches?: CrewBranches;
   state: StateStore;
   /** How this run's branches are named (GitHub or local). */
   branches: BranchNames;

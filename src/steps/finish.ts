@@ -14,6 +14,7 @@ import { lookAtCiWhenRunEnds } from './ci-status';
 import { retrospect } from './retrospect';
 import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { replyInThreads } from './follow-up';
+import { tidyUp } from './cleanup';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
 
@@ -169,6 +170,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   await retrospectAfter(ctx, issue, run, pr.number);
   // CI that completed while the run worked sent its event once, and found the run busy: crew looks now.
   await lookAtCiWhenRunEnds(ctx, issue, run);
+  // Merged now: its branches can go. And any run that ended for good since crew last looked.
+  await tidyUp(ctx, issue);
 }
 
 /**
@@ -201,4 +204,6 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, target);
+  // This run keeps its branches for `cleanup.unfinished_days`; older ended runs may go now.
+  await tidyUp(ctx, issue);
 }

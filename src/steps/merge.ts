@@ -18,6 +18,7 @@ import { replaceMergeSection } from '../render/report';
 import { readRun, runNumbers, writeRun } from '../state/run-files';
 import { loadView, nowIso, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
+import { tidyUp } from './cleanup';
 
 const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
@@ -167,8 +168,10 @@ export async function merge(ctx: StepContext): Promise<void> {
       continue;
     }
     if (view.run.merge?.state === 'merged') continue;
-    await recordMerge(ctx, view, await decideMerge(ctx, view, p.number));
+    const decided = await decideMerge(ctx, view, p.number);
+    await recordMerge(ctx, view, decided);
     ctx.log.checkpoint('merge-evaluated');
+    if (decided.state === 'merged') await tidyUp(ctx, issue);
   }
 }
 

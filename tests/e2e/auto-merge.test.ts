@@ -37,7 +37,7 @@ async function story(edit?: (s: Scenario) => void, name = 'auto-merge') {
 }
 
 describe('auto-merge: only what the critic passed, on green checks, with the approvals config asks for', () => {
-  it('merged: no checks yet means waiting; a green check suite on the judged head lets the merge job merge it', async () => {
+  it('merged: no checks yet means waiting; a green check suite on the judged head lets the merge job merge it, and then delete the run’s branches (#37)', async () => {
     const { r, merge, judgedSha, mergeCalls, mainSha, sections, labels } = await story(
       (s) => void (s.config = `${s.config ?? ''}pr_labels: [crew, automated]\n`),
     );
@@ -52,6 +52,8 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.issue.state).toBe('closed'); // Closes #1
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('· ✅ merged by crew');
+    // Merged by crew: the task branch and the pull request's branch are gone; only main and crew/state remain.
+    expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
   }, 360_000);
 
   it('refused for red checks: the report names the failed check, and nothing is merged', async () => {

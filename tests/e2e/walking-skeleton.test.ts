@@ -63,11 +63,13 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
         'issue_comment:advance:skipped',
         'issue_comment:critic:skipped',
         'issue_comment:merge:skipped',
+        'issue_comment:cleanup:skipped',
         'workflow_dispatch:route:skipped',
         'workflow_dispatch:work:skipped',
         'workflow_dispatch:advance:success',
         'workflow_dispatch:critic:success',
         'workflow_dispatch:merge:skipped',
+        'workflow_dispatch:cleanup:skipped',
       ].sort(),
     );
     // t2 runs in t1's job, so no workflow run starts for it: two job starts fewer on the critical path.

@@ -13,7 +13,7 @@ const workflowText = read('.github/workflows/crew.yml');
 const workflow = parseYaml(workflowText) as {
   permissions: unknown;
   on: Record<string, unknown>;
-  jobs: Record<string, { permissions?: unknown; steps: Array<Record<string, any>> }>;
+  jobs: Record<string, { if?: string; permissions?: unknown; steps: Array<Record<string, any>> }>;
 };
 
 describe('the files users copy', () => {
@@ -35,7 +35,7 @@ describe('the files users copy', () => {
 
   it('the README’s workflow, which the tests run, is crew’s own but for `uses: ./`: crew runs on its own issues from its checkout', () => {
     const block = /```yaml\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
-    expect(workflowText.match(/uses: \.\/$/gm)).toHaveLength(5);
+    expect(workflowText.match(/uses: \.\/$/gm)).toHaveLength(6);
     expect(workflowText).not.toContain('your-org/crew');
     expect(block).toBe(workflowText.replace(/uses: \.\/$/gm, 'uses: your-org/crew@v1'));
     // `uses: ./` runs the checked-out code, so every job checks out the default branch, never a pull request's merge ref.
@@ -64,16 +64,24 @@ describe('the files users copy', () => {
 
   it('the workflow grants nothing by default and only what each job needs', () => {
     expect(workflow.permissions).toEqual({});
-    // No pull_request_target (or any trigger that runs with write tokens on a fork's code).
+    // No trigger that runs a fork's code with write tokens. pull_request_target (write token, the default
+    // branch's workflow) only for `closed`, only for the cleanup job, which runs only for crew's own head in
+    // this repository, gets no secret, and checks out the default branch (below), never the pull request.
     expect(Object.keys(workflow.on).sort()).toEqual([
       'check_suite',
       'issue_comment',
       'issues',
       'pull_request_review',
       'pull_request_review_comment',
+      'pull_request_target',
       'workflow_dispatch',
       'workflow_run',
     ]);
+    expect(workflow.on.pull_request_target).toEqual({ types: ['closed'] });
+    const onTarget = Object.entries(workflow.jobs).filter(([, job]) => String(job.if ?? '').includes("'pull_request_target'"));
+    expect(onTarget.map(([id]) => id)).toEqual(['cleanup']);
+    expect(String(workflow.jobs.cleanup!.if)).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+    expect(JSON.stringify(workflow.jobs.cleanup!.steps)).not.toMatch(/secrets\./);
     // Completed CI runs, by workflow name (GitHub starts workflow_run only for the workflows listed).
     expect(workflow.on.workflow_run).toEqual({ workflows: ['CI'], types: ['completed'] });
     // Review traffic is filtered to the activity crew reads: submitted reviews, created review comments.
@@ -95,6 +103,9 @@ describe('the files users copy', () => {
       critic: { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write', checks: 'read', statuses: 'read' },
       // merging, state · plan comment · the report comment, merging · the merge gate reads checks, and which runs are crew's own
       merge: { contents: 'write', issues: 'write', 'pull-requests': 'write', checks: 'read', statuses: 'read', actions: 'read' },
+      // deleting the run's branches, state · saying which branches it kept · whether the pull request is still closed, and a
+      // comment when the run lives on a pull request (commenting there needs pull-requests)
+      cleanup: { contents: 'write', issues: 'write', 'pull-requests': 'write' },
     });
     expect(workflowText).not.toMatch(/write-all|read-all/);
     for (const [id, job] of Object.entries(workflow.jobs)) {

@@ -6,16 +6,15 @@ import { join } from 'node:path';
 import { GitProcess, type Git, type UnsafeAllowed } from './git-process';
 import { HARDENING } from '../../domain/git-hardening';
 import { inertGit } from '../../text/inert';
+import { CREW_GIT_IDENTITY } from '../../domain/retention';
 
 export interface GitIdentity {
   name: string;
   email: string;
 }
 
-export const ACTIONS_IDENTITY: GitIdentity = {
-  name: 'github-actions[bot]',
-  email: '41898282+github-actions[bot]@users.noreply.github.com',
-};
+/** Every commit crew makes on GitHub carries it; cleaning up tells crew's commits from a person's by it (domain/retention.ts). */
+export const ACTIONS_IDENTITY: GitIdentity = CREW_GIT_IDENTITY;
 
 /**
  * For checkouts that live for one job (an Actions job's workspace, its crew/state checkout):
@@ -151,18 +150,27 @@ function pinCheck(gitDir: string): () => Promise<void> {
  * so the error says which rule and what a person can change. Undefined for any other failure.
  */
 export function pushRefusedByRule(e: unknown, ref: string): Error | undefined {
-  const text = String(e instanceof Error ? e.message : e);
-  if (!/\bGH0(06|13)\b|repository rule violations|protected branch hook declined/i.test(text)) return undefined;
-  const lines = text.split('\n').map((l) => l.replace(/^\s*remote:\s*/, '').trim());
-  const first = lines.findIndex((l) => /GH0(06|13)|rule violations|protected branch/i.test(l));
-  // GitHub names each rule broken on the lines after the first ("- Commits must have verified signatures.").
-  const rules = lines.slice(first + 1).filter((l) => /^- /.test(l));
-  const why = [lines[first] ?? '', ...rules].join(' ').slice(0, 400);
+  const why = ruleViolation(String(e instanceof Error ? e.message : e));
+  if (why === undefined) return undefined;
   return new Error(
     `GitHub refused crew's push to ${ref}: a repository ruleset or branch protection covers that branch (${why}). ` +
       'crew pushes only to crew/* branches; exclude crew/** from that rule, or let the token crew uses bypass it, then comment `/crew resume`.',
     { cause: e },
   );
+}
+
+/**
+ * What GitHub said when a rule refused a push (a ruleset's GH013, branch protection's GH006), in one
+ * line: its first line and the rules it names after it ("- Commits must have verified signatures.",
+ * "- Cannot delete this branch", "error: Cannot delete this protected branch"). Undefined when no
+ * rule refused it.
+ */
+export function ruleViolation(text: string): string | undefined {
+  if (!/\bGH0(06|13)\b|repository rule violations|protected branch hook declined/i.test(text)) return undefined;
+  const lines = text.split('\n').map((l) => l.replace(/^\s*remote:\s*/, '').trim());
+  const first = lines.findIndex((l) => /GH0(06|13)|rule violations|protected branch/i.test(l));
+  const rules = lines.slice(first + 1).filter((l) => /^- |^error: /.test(l) && !/failed to push/.test(l));
+  return [lines[first] ?? '', ...rules].join(' ').slice(0, 400);
 }
 
 export function isNonFastForward(e: unknown): boolean {

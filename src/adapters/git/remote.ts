@@ -1,8 +1,9 @@
 import type { Git } from './git-process';
-import { assertBranchName, assertCrewRef, assertRevision as rev } from '../../domain/refs';
-import type { Remote, WorkingCopy } from '../../ports';
+import { assertBranchName, assertCrewRef, assertRevision as rev, STATE_BRANCH } from '../../domain/refs';
+import type { BranchTip } from '../../domain/retention';
+import type { BranchDeletion, Remote, WorkingCopy } from '../../ports';
 import type { BranchTips } from './branch-tips';
-import { isNonFastForward, pushRefusedByRule } from './git-client';
+import { isNonFastForward, pushRefusedByRule, ruleViolation } from './git-client';
 
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
@@ -94,6 +95,77 @@ export class GitRemote implements Remote {
         );
       }
     }
+  }
+
+  /** Every branch under `crew/` on the remote, in one listing. */
+  async crewBranches(): Promise<BranchTip[]> {
+    const out = await this.git.raw(['ls-remote', '--heads', this.url, 'refs/heads/crew/*']);
+    return out
+      .split('\n')
+      .map((line) => line.split('\t') as [string, string | undefined])
+      .filter(([sha, ref]) => ref?.startsWith('refs/heads/crew/') && /^[0-9a-f]{40,64}$/.test(sha))
+      .map(([sha, ref]) => ({ branch: ref!.slice('refs/heads/'.length), sha }));
+  }
+
+  /**
+   * Deletes crew's branches in one push, each leased to the commit crew looked at
+   * (`--force-with-lease=<ref>:<sha>` with an empty source): a branch someone pushed to since is left
+   * as it is. Never crew/state, and only names crew gives its branches. Per branch, what happened; a
+   * rule or a permission that refuses the push is an outcome, any other failure throws.
+   */
+  async deleteBranches(tips: readonly BranchTip[]): Promise<BranchDeletion[]> {
+    if (!tips.length) return [];
+    for (const t of tips) {
+      if (assertCrewRef(t.branch) === STATE_BRANCH) throw new Error(`refusing to delete ${STATE_BRANCH}: it holds every run's state`);
+      rev(t.sha);
+    }
+    const args = [
+      'push',
+      '--porcelain',
+      ...tips.map((t) => `--force-with-lease=refs/heads/${t.branch}:${t.sha}`),
+      this.url,
+      ...tips.map((t) => `:refs/heads/${t.branch}`),
+    ];
+    let text: string;
+    try {
+      text = await this.git.raw(args);
+    } catch (e) {
+      text = String(e instanceof Error ? e.message : e);
+    }
+    // --porcelain: one line per ref, "<flag>\t<from>:<to>\t<summary>"; "-" deleted, "!" rejected.
+    const status = new Map<string, { ok: boolean; summary: string }>();
+    for (const line of text.split('\n')) {
+      const m = /^([-!=*+ ])\t[^\t]*:refs\/heads\/([^\t]+)\t(.*)$/.exec(line);
+      if (m) status.set(m[2]!, { ok: m[1] === '-' || m[1] === '=', summary: m[3]! });
+    }
+    const rule = ruleViolation(text);
+    const permission = /\b403\b|Permission to \S+ denied|Write access to repository not granted/i.test(text);
+    const stale: BranchTip[] = [];
+    const out: BranchDeletion[] = [];
+    for (const t of tips) {
+      const s = status.get(t.branch);
+      if (s?.ok) out.push({ branch: t.branch, outcome: 'deleted' });
+      else if (s && /stale info/.test(s.summary)) stale.push(t);
+      else if (rule !== undefined) out.push({ branch: t.branch, outcome: 'refused', reason: `a repository ruleset or branch protection refused it (${rule})` });
+      else if (permission || (s && /remote rejected/.test(s.summary)))
+        out.push({
+          branch: t.branch,
+          outcome: 'refused',
+          reason: permission
+            ? 'the token crew uses may not push to the repository (the job needs `contents: write`)'
+            : `GitHub rejected it (${s!.summary.slice(0, 200)})`,
+        });
+      else throw new Error(`crew could not delete ${t.branch}: ${text.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`);
+    }
+    // A lease that failed: the branch is gone, or someone pushed to it since crew looked.
+    if (stale.length) {
+      const now = new Map((await this.crewBranches()).map((b) => [b.branch, b.sha]));
+      for (const t of stale) {
+        const sha = now.get(t.branch);
+        out.push(sha === undefined ? { branch: t.branch, outcome: 'gone' } : { branch: t.branch, outcome: 'moved', sha });
+      }
+    }
+    return out;
   }
 
   /** `--force-with-lease`: never a blind force push. */

@@ -7,6 +7,8 @@ import { recordIn, syncPlanComment, type StepContext } from '../context';
 import { latestRun } from './common';
 import { askUnasked } from './replies';
 import { sentence } from '../../domain/surface';
+import { strayBranchLines } from '../../render/cleanup';
+import { findStrayBranches } from '../cleanup';
 
 /** `/crew status`, `/crew help`, `/crew retro` and `/crew remember`. */
 
@@ -27,12 +29,20 @@ export async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
   await retrospect(ctx, issue, last.run, true);
 }
 
-/** `/crew status`: the plan comment brought up to date (or a question that was never posted, asked now). */
+/**
+ * `/crew status`: the plan comment brought up to date (or a question that was never posted, asked
+ * now), and, when there are any, the repository's `crew/` branches that belong to no open run.
+ */
 export async function status(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
   if (!last) await ctx.forge.postComment(issue, `There is no crew run on this issue yet. ${sentence(ctx.surface.give('run'))} to start one.`);
   else if (!(await askUnasked(ctx, last))) await syncPlanComment(ctx, issue, last.run);
+  const strays = await findStrayBranches(ctx).catch((e: unknown) => {
+    ctx.log.warn(`could not list crew's branches: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  });
+  if (strays?.length) await ctx.forge.postComment(issue, strayBranchLines(strays, 30, ctx.surface).join('\n'));
 }
 
 /** `/crew help`, and any word crew does not know. */

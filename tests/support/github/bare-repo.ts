@@ -77,15 +77,26 @@ export interface MergeOutcome {
  * `workflows` permission, which a GITHUB_TOKEN never has. The fake GitHub sets
  * FAKE_GITHUB_WORKFLOWS=deny for such pushes. GitHub reports the refusal as the ref's
  * "[remote rejected]" reason; here it arrives as a `remote:` line and "pre-receive hook declined".
- * FAKE_GITHUB_RULESET lists branch prefixes a repository ruleset closes (RepoSettings).
+ * FAKE_GITHUB_RULESET lists branch prefixes a repository ruleset that requires signed commits
+ * covers (RepoSettings): it refuses pushing commits there, never a deletion, which pushes none.
+ * FAKE_GITHUB_NO_DELETION lists those a ruleset with the "Restrict deletions" rule covers.
  */
 const PRE_RECEIVE = `#!/bin/sh
 zero=0000000000000000000000000000000000000000
 while read -r old new ref; do
   for prefix in $FAKE_GITHUB_RULESET; do
+    [ "$new" = "$zero" ] && break
     case "$ref" in refs/heads/$prefix*)
       # GitHub's answer to a push a ruleset refuses (docs: "About rulesets", push rejections).
       printf 'error: GH013: Repository rule violations found for %s.\\n\\n- Commits must have verified signatures.\\n  Found 1 violation\\n' "$ref" >&2
+      exit 1;;
+    esac
+  done
+  for prefix in $FAKE_GITHUB_NO_DELETION; do
+    [ "$new" = "$zero" ] || break
+    case "$ref" in refs/heads/$prefix*)
+      # A ruleset's deletion rule, as GitHub words it (git push --delete: "GH013 ... - Cannot delete this branch").
+      printf 'error: GH013: Repository rule violations found for %s.\\n\\n- Cannot delete this branch\\n' "$ref" >&2
       exit 1;;
     esac
   done

@@ -674,6 +674,7 @@ export class FakeGitHub {
       extraEnv: {
         FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow',
         FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
+        FAKE_GITHUB_NO_DELETION: this.settings.ruleset_deletion_prefixes.join(' '),
         ...(pushLog ? { FAKE_GITHUB_PUSH_LOG: pushLog } : {}),
       },
       ...(pushLog

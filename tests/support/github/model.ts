@@ -175,6 +175,12 @@ export interface RepoSettings {
    * requires signed commits: GitHub refuses such a push with GH013 (see bare-repo.ts).
    */
   ruleset_branch_prefixes: string[];
+  /**
+   * Branch-name prefixes a repository ruleset with the "Restrict deletions" rule covers: GitHub
+   * refuses deleting such a branch, over git with GH013 ("Cannot delete this branch") and over REST
+   * with 422 (see bare-repo.ts and DELETE git/refs).
+   */
+  ruleset_deletion_prefixes: string[];
 }
 
 export const DEFAULT_REPO_SETTINGS: RepoSettings = {
@@ -185,6 +191,7 @@ export const DEFAULT_REPO_SETTINGS: RepoSettings = {
   delete_branch_on_merge: false,
   actions_can_create_pull_requests: true,
   ruleset_branch_prefixes: [],
+  ruleset_deletion_prefixes: [],
 };
 
 const PERMISSION_RANK: Record<Permission, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };

@@ -147,9 +147,13 @@ interface LiveJob {
  * GitHub's runners would: jobs in `needs` order, `if:` expressions, matrices from
  * job outputs, a fresh clone per job, and each action step as its own process.
  */
-/** GitHub's head for a run's check runs: the pull request's head commit for pull request events (GITHUB_SHA is the merge commit). */
+/**
+ * GitHub's head for a run's check runs: the pull request's head commit for pull request events
+ * (GITHUB_SHA is the merge commit); for `pull_request_target`, GITHUB_SHA, the default branch's
+ * last commit, which the run is in the context of.
+ */
 function runHeadSha(e: GitHubEvent, sha: string): string {
-  return pullOf(e)?.head.sha ?? sha;
+  return e.name === 'pull_request_target' ? sha : (pullOf(e)?.head.sha ?? sha);
 }
 
 /** A pull request event's pull request (GITHUB_HEAD_REF and GITHUB_BASE_REF are set only for these). */
@@ -259,11 +263,15 @@ export class WorkflowRunner {
     // crew/state, starts nothing) and runs nothing for a deleted ref; every other event here
     // runs the default branch's.
     if (e.name === 'push' && e.payload.deleted) return started;
+    // One `pull_request` webhook starts the workflows on `pull_request_target` too, in the context of
+    // the default branch: its workflow files, GITHUB_REF and GITHUB_SHA, whether or not the pull
+    // request merges cleanly (docs: "Events that trigger workflows", pull_request_target).
+    if (e.name === 'pull_request') started.push(...(await this.trigger({ ...e, name: 'pull_request_target' })));
     let fixed: { ref: string; sha: string } | undefined;
     // An annotated tag's push names the tag object; GITHUB_SHA is the commit it points at.
     if (e.name === 'push') fixed = { ref: String(e.payload.ref), sha: (await this.opts.gh.repo.resolve(String(e.payload.after))) ?? String(e.payload.after) };
     const pull = e.payload.pull_request as { number: number; head: { sha: string }; base: { ref: string } } | undefined;
-    if (e.name.startsWith('pull_request') && pull) {
+    if (e.name.startsWith('pull_request') && e.name !== 'pull_request_target' && pull) {
       // Pull request events run on refs/pull/N/merge, GitHub's test merge of head into base, with
       // that commit's workflows; a pull request that does not merge cleanly runs nothing.
       const merge = await this.opts.gh.repo.writePullRefs(pull.number, pull.base.ref, pull.head.sha);
@@ -330,7 +338,7 @@ export class WorkflowRunner {
       event: e.name,
       actor: e.actor,
       headSha: run.headSha,
-      headBranch: pullOf(e)?.head.ref ?? ref.replace(/^refs\/heads\//, ''),
+      headBranch: (e.name === 'pull_request_target' ? undefined : pullOf(e)?.head.ref) ?? ref.replace(/^refs\/heads\//, ''),
       status: 'in_progress',
       conclusion: null,
     });

@@ -34,8 +34,10 @@ export interface ScenarioHooks {
   /** Called whenever a comment crew wrote is created or edited. */
   onCrewComment?: (event: { issue: number; id: number; body: string; edited: boolean }) => void;
   onJobDone?: (run: WorkflowRun, job: JobRun) => void;
-  /** Called before each timeline step, with the fake GitHub as it is then. */
-  onStep?: (step: TimelineStep, index: number, gh: FakeGitHub) => void;
+  /** Called before each timeline step, with the fake GitHub as it is then; the step waits for it (e.g. to let days pass on crew/state). */
+  onStep?: (step: TimelineStep, index: number, gh: FakeGitHub) => void | Promise<void>;
+  /** Runs once the issue exists, before the first step: e.g. to write a long history straight onto crew/state. */
+  beforeTimeline?: (world: { gh: FakeGitHub; issue: number }) => Promise<void>;
   /** Runs after the scenario, while the fakes are still up, e.g. to clone a branch. */
   beforeClose?: (world: {
     gh: FakeGitHub;
@@ -397,8 +399,9 @@ export async function runScenario(
       }
     };
 
+    await opts.hooks?.beforeTimeline?.({ gh, issue: issue.number });
     for (const [i, step] of scenario.timeline.entries()) {
-      opts.hooks?.onStep?.(step, i, gh);
+      await opts.hooks?.onStep?.(step, i, gh);
       if ('comment' in step) {
         if (step.unless_crew_said) {
           const re = new RegExp(step.unless_crew_said);
@@ -565,6 +568,12 @@ export async function runScenario(
           pull_number: Math.max(...open),
           merge_method: step.merge_pr.method,
         });
+      } else if ('close_pr' in step) {
+        const open = [...fake.pulls.values()].filter((p) => fake.issues.get(p.number)?.state === 'open').map((p) => p.number);
+        if (!open.length) throw new Error(`scenario '${scenario.name}': timeline[${i}] closes a pull request, but none is open`);
+        await as(step.close_pr.author).rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: Math.max(...open), state: 'closed' });
+      } else if ('delete_branch' in step) {
+        await as(step.delete_branch.author).rest.git.deleteRef({ owner: gh.owner, repo: gh.repoName, ref: `heads/${step.delete_branch.branch}` });
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
@@ -615,7 +624,7 @@ export function withGitHubToken(workflow: string): string {
     steps++;
     return `${line}${indent}github_token: \${{ secrets.CREW_GITHUB_TOKEN }}\n`;
   });
-  if (steps !== 5) throw new Error(`the shipped workflow has ${steps} crew steps where the token scenarios expect 5; update withGitHubToken`);
+  if (steps !== 6) throw new Error(`the shipped workflow has ${steps} crew steps where the token scenarios expect 6; update withGitHubToken`);
   return edited;
 }
 

@@ -34,6 +34,8 @@ const RepoSettings = z.strictObject({
   allow_rebase_merge: z.boolean().optional(),
   delete_branch_on_merge: z.boolean().optional(),
   actions_can_create_pull_requests: z.boolean().optional(),
+  /** Branch-name prefixes (e.g. `crew/`) a repository ruleset with the "Restrict deletions" rule covers. */
+  ruleset_deletion_prefixes: z.array(z.string()).optional(),
 });
 
 const Step = z.union([
@@ -102,6 +104,10 @@ const Step = z.union([
   z.strictObject({ check: z.strictObject({ name: z.string(), conclusion: z.enum(['success', 'failure', 'neutral', 'cancelled', 'timed_out']) }) }),
   /** A person merges the newest open pull request (e.g. crew's knowledge-base PR). */
   z.strictObject({ merge_pr: z.strictObject({ author: z.string(), method: z.enum(['merge', 'squash', 'rebase']).default('merge') }) }),
+  /** A person closes the newest open pull request without merging it. */
+  z.strictObject({ close_pr: z.strictObject({ author: z.string() }) }),
+  /** A person deletes a branch through the REST API (`DELETE …/git/refs/heads/<branch>`). */
+  z.strictObject({ delete_branch: z.strictObject({ branch: z.string(), author: z.string() }) }),
   /**
    * Someone commits to a branch directly (default: the newest PR's head): `files` as given, or one
    * file at `path` that gets `content`, or whose first `find` becomes `replace` (e.g. a hand edit of crew/state).

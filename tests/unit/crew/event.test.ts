@@ -61,10 +61,35 @@ describe('events for the merge gate, from GitHub’s webhook examples', () => {
       },
     });
   });
+  it('pull_request_target (closed): the pull request, only when its head is in this repository, and who closed it', () => {
+    type Closed = {
+      pull_request: { number: number; head: { ref: string; repo: { full_name: string } | null } };
+      repository: { full_name: string };
+      sender: { login: string };
+    };
+    const example = webhookExample('pull_request.closed') as Closed;
+    const ours = structuredClone(example);
+    ours.pull_request.head.ref = 'crew/3/r1/integration';
+    ours.pull_request.head.repo = { full_name: ours.repository.full_name };
+    expect(readEvent('pull_request_target', file('prt', ours))).toMatchObject({
+      kind: 'pull',
+      source: 'pull_request_target',
+      action: 'closed',
+      sender: example.sender.login,
+      pulls: [{ number: example.pull_request.number, headRef: 'crew/3/r1/integration' }],
+    });
+    // A fork's branch can be named like crew's; a deleted fork has no head repository.
+    const fork = structuredClone(ours);
+    fork.pull_request.head.repo = { full_name: 'mallory/widgets' };
+    expect(readEvent('pull_request_target', file('prt-fork', fork))).toMatchObject({ pulls: [] });
+    const gone = structuredClone(ours);
+    gone.pull_request.head.repo = null;
+    expect(readEvent('pull_request_target', file('prt-gone', gone))).toMatchObject({ pulls: [] });
+  });
   it('other events are refused with the list crew runs on', () => {
     expect(() => readEvent('push', file('push', {}))).toThrow(UnsupportedEvent);
     expect(() => readEvent('push', file('push', {}))).toThrow(
-      /issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment and workflow_run/,
+      /issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment, workflow_run and pull_request_target/,
     );
   });
 });

@@ -9,6 +9,7 @@ import { renderPlanComment } from '../../../src/render/plan-comment';
 import { renderReport } from '../../../src/render/report';
 import { recordingJobTimes, jobId } from '../../../src/state/job-times';
 import { pastRun, readPastRuns } from '../../../src/state/past-runs';
+import { pruneRunFolder } from '../../../src/state/run-digests';
 import { paths, readJobTimes, readView, writeRun } from '../../../src/state/run-files';
 import { view } from './run-fixtures';
 import { CountingState } from './memory-state';
@@ -293,6 +294,30 @@ describe('reading past runs from the state', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/leaves out run 1 of issue #5: .*issue-5\/run-1\/run\.json is not valid/);
     expect((await readPastRuns(store, { issue: 9, run: 1 }, 1)).runs).toHaveLength(1);
+  });
+
+  it('a pruned run’s figures stay in its digest, however old: the estimate reads the same numbers, in the same order (#37)', async () => {
+    const store = new CountingState();
+    await finishedRun(store, 1, 1, { createdAt: '2026-11-01T00:00:00Z', estimate: true });
+    await finishedRun(store, 2, 1, { createdAt: '2026-11-02T00:00:00Z' });
+    const before = await readPastRuns(store, { issue: 9, run: 1 });
+    // Pruned through the store main.ts builds, which records the job in every run folder a write touches.
+    const recording = recordingJobTimes(store, { id: '8-1-critic', step: 'critic', startedAt: Date.parse(at(0)) }, () => new Date(Date.parse(at(500))));
+    await recording.update('', 'prune', (tx) => {
+      const v = readView(tx, 1, 1)!;
+      pruneRunFolder(tx, v, { how: 'closed', at: at(450) }, at(500));
+    });
+    expect([...store.files.keys()].filter((p) => p.startsWith('issue-1/'))).toEqual(['issue-1/run-1/digest.json']);
+    const after = await readPastRuns(store, { issue: 9, run: 1 });
+    expect(after).toEqual(before);
+    expect(JSON.parse(store.files.get('issue-1/run-1/digest.json')!)).toMatchObject({
+      issue: 1,
+      run: 1,
+      ended: 'closed',
+      endedAt: at(450),
+      prunedAt: at(500),
+      taskCount: 3,
+    });
   });
 
   it('has no minutes for a run that recorded no jobs', () => {

@@ -71,6 +71,7 @@ const samples: Array<[method: string, pathname: string, template: string, params
   ['GET', '/rate_limit', '/rate_limit', {}],
   ['POST', '/repos/o/r/git/refs', '/repos/{owner}/{repo}/git/refs', { owner: 'o', repo: 'r' }],
   ['PATCH', '/repos/o/r/git/refs/tags/v1', '/repos/{owner}/{repo}/git/refs/{ref}', { owner: 'o', repo: 'r', ref: 'tags/v1' }],
+  ['DELETE', '/repos/o/r/git/refs/heads%2Fcrew%2F1%2Fr1%2Ft1', '/repos/{owner}/{repo}/git/refs/{ref}', { owner: 'o', repo: 'r', ref: 'heads/crew/1/r1/t1' }],
   ['POST', '/repos/o/r/releases', '/repos/{owner}/{repo}/releases', { owner: 'o', repo: 'r' }],
   ['GET', '/repos/o/r/releases/tags/v1.2.3', '/repos/{owner}/{repo}/releases/tags/{tag}', { owner: 'o', repo: 'r', tag: 'v1.2.3' }],
   ['POST', '/repos/o/r/labels', '/repos/{owner}/{repo}/labels', { owner: 'o', repo: 'r' }],

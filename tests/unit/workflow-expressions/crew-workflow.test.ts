@@ -270,6 +270,31 @@ describe('the shipped workflow: which jobs run for a comment and for a dispatch'
     expect(evaluateIf(jobIf('merge'), review('feature'), succeeded)).toBe(false);
   });
 
+  it('the cleanup job runs when crew’s own pull request closes, and no other job does; never for a person’s, a fork’s or a /crew remember one (#37)', () => {
+    const closed = (head: string, repo: string | null, action = 'closed'): ExprContext => ({
+      github: {
+        event_name: 'pull_request_target',
+        repository: 'acme/widgets',
+        event: { action, pull_request: { merged: false, head: { ref: head, repo: repo === null ? null : { full_name: repo } } } },
+      },
+      inputs: {},
+      needs: { route: { result: 'skipped', outputs: {} }, work: { result: 'skipped', outputs: {} }, advance: { result: 'skipped', outputs: {} } },
+    });
+    expect(evaluateIf(jobIf('cleanup'), closed('crew/4/r2/integration', 'acme/widgets'), succeeded)).toBe(true);
+    expect(evaluateIf(jobIf('cleanup'), closed('crew/4/r2/integration', 'acme/widgets', 'opened'), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('cleanup'), closed('feature', 'acme/widgets'), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('cleanup'), closed('crew/4/r2/memory-1', 'acme/widgets'), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('cleanup'), closed('crew/4/r2/integration', 'mallory/widgets'), succeeded)).toBe(false);
+    expect(evaluateIf(jobIf('cleanup'), closed('crew/4/r2/integration', null), succeeded)).toBe(false);
+    const skipped: StatusFunctions = { success: () => false, failure: () => false, cancelled: () => false };
+    for (const job of ['route', 'work', 'advance', 'critic', 'merge'])
+      expect(evaluateIf(jobIf(job), closed('crew/4/r2/integration', 'acme/widgets'), job === 'route' || job === 'merge' ? succeeded : skipped), job).toBe(
+        false,
+      );
+    // Any other job would see the same event: only the cleanup job's `if:` admits it.
+    expect(evaluateIf(jobIf('cleanup'), comment({}), succeeded)).toBe(false);
+  });
+
   it('a completed CI run (workflow_run): a failure on crew’s pull request branch in this repository starts route (fix_ci and the merge gate), any other ending the merge gate; nothing else starts a job (#19 §2, #39)', () => {
     const ci = (over: Record<string, unknown> = {}, workflow = 'crew'): ExprContext => ({
       github: {

@@ -84,6 +84,15 @@ function exprContext(event: WorkflowEvent): ExprContext {
         },
         inputs: {},
       };
+    case 'pull_closed':
+      return {
+        github: {
+          event_name: 'pull_request_target',
+          repository: event.repository,
+          event: { action: 'closed', pull_request: { head: { ref: event.headRef, repo: event.headRepo === null ? null : { full_name: event.headRepo } } } },
+        },
+        inputs: {},
+      };
   }
 }
 
@@ -195,6 +204,16 @@ const EVENTS: Record<string, WorkflowEvent> = {
   },
   "a bot's changes requested on crew's pull request": { kind: 'review', headRef: 'crew/4/r2/integration', state: 'changes_requested', userType: 'Bot' },
   ...ciRuns(),
+  "crew's pull request closed": { kind: 'pull_closed', headRef: 'crew/4/r2/integration', headRepo: 'acme/widgets', repository: 'acme/widgets' },
+  "a person's pull request closed": { kind: 'pull_closed', headRef: 'feature', headRepo: 'acme/widgets', repository: 'acme/widgets' },
+  'a /crew remember pull request closed': { kind: 'pull_closed', headRef: 'crew/4/r2/memory-1', headRepo: 'acme/widgets', repository: 'acme/widgets' },
+  "a fork's pull request named like crew's closed": {
+    kind: 'pull_closed',
+    headRef: 'crew/4/r2/integration',
+    headRepo: 'mallory/widgets',
+    repository: 'acme/widgets',
+  },
+  'a pull request from a deleted fork closed': { kind: 'pull_closed', headRef: 'crew/4/r2/integration', headRepo: null, repository: 'acme/widgets' },
 };
 
 /** Completed CI runs (workflow_run): a failure on crew's pull request, and each thing that makes it not fix_ci's or not the merge gate's. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Octokit } from '@octokit/rest';
 import { git } from '../../support/git-cli';
 import { OUT, job, startWorld, workflow, writeAction, type World } from './helpers';
 
@@ -307,6 +308,74 @@ out('own', own ? own.name + ' ' + own.status + ' ' + own.app.slug : 'none');
     expect(look.outputs.own).toBe('look in_progress github-actions');
     const checks = gh.checkRuns.filter((c) => c.head_sha === head);
     expect(checks.map((c) => [c.name, c.status, c.conclusion, c.app])).toEqual([['look', 'completed', 'success', 'github-actions[bot]']]);
+  });
+
+  it('a closed pull request starts `pull_request_target` workflows in the default branch’s context, even when it conflicts; `pull_request` ones need a clean merge', async () => {
+    const probe = (trigger: string) => `name: on-${trigger}
+on:
+  ${trigger}:
+    types: [closed]
+jobs:
+  look:
+    runs-on: ubuntu-latest
+    outputs:
+      env: \${{ steps.probe.outputs.env }}
+      merged: \${{ github.event.pull_request.merged }}
+    steps:
+      - id: probe
+        uses: someone/probe@v1
+`;
+    world = await startWorld({
+      files: {
+        'README.md': '# widgets\n',
+        '.github/workflows/target.yml': probe('pull_request_target'),
+        '.github/workflows/pull.yml': probe('pull_request'),
+      },
+      actions: async (dir) => ({
+        probe: await writeAction(
+          dir,
+          'probe',
+          `${OUT}
+const names = ['GITHUB_EVENT_NAME', 'GITHUB_REF', 'GITHUB_SHA', 'GITHUB_HEAD_REF', 'GITHUB_BASE_REF'];
+out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
+`,
+        ),
+      }),
+    });
+    const { gh } = world;
+    gh.addUser('alice', { permission: 'write' });
+    // The pull request and main both change README.md: they conflict.
+    await gh.repo.writeCommit({ branch: 'feature', files: { 'README.md': '# feature\n' }, message: 'feature', from: 'main' });
+    const main = await gh.repo.writeCommit({ branch: 'main', files: { 'README.md': '# main\n' }, message: 'main moves on' });
+    const { data: pr } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'feature', base: 'main', title: 'Feature' });
+    await world.as('alice').rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: pr.number, state: 'closed' });
+    await world.settle();
+    expect(world.runner.runs.map((r) => `${r.workflow}:${r.event}:${r.action}`)).toEqual(['.github/workflows/target.yml:pull_request_target:closed']);
+    const look = job(world.runner.runs[0]!, 'look');
+    expect(look.outputs.env).toBe(
+      `GITHUB_EVENT_NAME=pull_request_target GITHUB_REF=refs/heads/main GITHUB_SHA=${main} GITHUB_HEAD_REF=feature GITHUB_BASE_REF=main`,
+    );
+    expect(look.outputs.merged).toBe('false');
+
+    // A clean pull request merged by a person starts both, and says it was merged.
+    await gh.repo.writeCommit({ branch: 'clean', files: { 'NOTES.md': 'notes\n' }, message: 'notes', from: 'main' });
+    const { data: second } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'clean', base: 'main', title: 'Notes' });
+    await world.as('alice').rest.pulls.merge({ owner: gh.owner, repo: gh.repoName, pull_number: second.number });
+    await world.settle();
+    const later = world.runner.runs.slice(1);
+    expect(later.map((r) => `${r.workflow}:${r.event}`).sort()).toEqual([
+      '.github/workflows/pull.yml:pull_request',
+      '.github/workflows/target.yml:pull_request_target',
+    ]);
+    expect(later.map((r) => job(r, 'look').outputs.merged)).toEqual(['true', 'true']);
+
+    // Closed with a workflow's GITHUB_TOKEN: no run, as for every event that token causes.
+    await gh.repo.writeCommit({ branch: 'third', files: { 'C.md': 'c\n' }, message: 'c', from: 'main' });
+    const { data: third } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'third', base: 'main', title: 'C' });
+    const bot = new Octokit({ auth: gh.actionsToken({ 'pull-requests': 'write' }), baseUrl: gh.url });
+    await bot.rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: third.number, state: 'closed' });
+    await world.settle();
+    expect(world.runner.runs).toHaveLength(3);
   });
 
   it('a push by a person fires `push` with the workflows of the pushed commit and honours `branches`; a workflow token’s push starts nothing', async () => {

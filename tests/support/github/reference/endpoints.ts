@@ -38,6 +38,8 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'GET', path: '/repos/{owner}/{repo}/git/matching-refs/{ref}', slashParams: ['ref'] },
   { method: 'POST', path: '/repos/{owner}/{repo}/git/refs' },
   { method: 'PATCH', path: '/repos/{owner}/{repo}/git/refs/{ref}', slashParams: ['ref'] },
+  // Not called by crew (it deletes its branches with a leased git push): scenarios delete a branch through it, as a person does.
+  { method: 'DELETE', path: '/repos/{owner}/{repo}/git/refs/{ref}', slashParams: ['ref'] },
   { method: 'POST', path: '/repos/{owner}/{repo}/releases' },
   { method: 'GET', path: '/repos/{owner}/{repo}/releases/tags/{tag}' },
   { method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}', slashParams: ['branch'] },
@@ -80,6 +82,7 @@ export const webhookEvents: readonly string[] = [
   'workflow_dispatch',
   'check_suite.completed',
   'workflow_run.completed',
+  'pull_request.closed',
   'pull_request_review.submitted',
   'pull_request_review_comment.created',
   'push',

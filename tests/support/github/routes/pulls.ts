@@ -165,6 +165,16 @@ async function emitSingleComment(
   );
 }
 
+/**
+ * GitHub sends `pull_request` (action `closed`) when a pull request is closed, merged or not
+ * (`pull_request.merged` says which); workflows on `pull_request` and on `pull_request_target` both
+ * listen to it. Like every event, one caused by a workflow's GITHUB_TOKEN starts no run (emit).
+ */
+async function emitClosed(gh: FakeGitHub, principal: Principal, p: FakePull) {
+  const pull = await serializePull(gh, p, true);
+  gh.emit(principal, 'pull_request', eventPayload(gh, 'pull_request.closed', principal.login, { action: 'closed', number: p.number, pull_request: pull }));
+}
+
 export const pullRoutes: Record<string, Route> = {
   'POST /repos/{owner}/{repo}/pulls': {
     scope: 'pull-requests',
@@ -228,7 +238,7 @@ export const pullRoutes: Record<string, Route> = {
   'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': {
     scope: 'pull-requests',
     access: 'write',
-    async handle({ gh, params, body }) {
+    async handle({ gh, principal, params, body }) {
       const p = findPull(gh, params.pull_number!);
       const issue = findIssue(gh, p.number);
       if (typeof body.title === 'string') issue.title = body.title;
@@ -237,11 +247,13 @@ export const pullRoutes: Record<string, Route> = {
         if (!(await gh.repo.branchSha(body.base))) throw validationFailed('PullRequest', 'base', 'invalid');
         p.base = body.base;
       }
+      let closed = false;
       if (body.state === 'closed' && issue.state === 'open') {
         p.frozenHeadSha = await headSha(gh, p);
         p.frozenBaseSha = (await gh.repo.branchSha(p.base)) ?? null;
         issue.state = 'closed';
         issue.closed_at = gh.now();
+        closed = true;
       } else if (body.state === 'open' && issue.state === 'closed' && !p.merged_at) {
         p.frozenHeadSha = null;
         p.frozenBaseSha = null;
@@ -249,6 +261,7 @@ export const pullRoutes: Record<string, Route> = {
         issue.closed_at = null;
       }
       issue.updated_at = gh.now();
+      if (closed) await emitClosed(gh, principal, p);
       return { status: 200, body: await serializePull(gh, p, true) };
     },
   },
@@ -301,6 +314,7 @@ export const pullRoutes: Record<string, Route> = {
         for (const m of messages) closeLinkedIssues(gh, m);
       }
       if (gh.settings.delete_branch_on_merge) await gh.repo.deleteRef(`refs/heads/${p.head}`);
+      await emitClosed(gh, principal, p);
       return { status: 200, body: { sha: out.sha!, merged: true, message: 'Pull Request successfully merged' } };
     },
   },

@@ -14,7 +14,7 @@ async function refuseWorkflowChange(gh: Parameters<Route['handle']>[0]['gh'], pr
 
 /**
  * Git references and releases, as a release workflow uses them (docs: REST "Git references",
- * "Releases"). A ref's name is checked as GitHub does, a moved ref must fast-forward unless
+ * "Releases"), and a person deleting a branch. A ref's name is checked as GitHub does, a moved ref must fast-forward unless
  * `force`, and one release per tag; a release of a tag that does not exist yet creates the tag
  * at `target_commitish` (the default branch by default).
  */
@@ -48,6 +48,24 @@ export const releaseRoutes: Record<string, Route> = {
       await refuseWorkflowChange(gh, principal, current, sha);
       await gh.repo.setRef(ref, sha);
       return { status: 200, body: gh.serialize.gitRef(ref, sha) };
+    },
+  },
+  'DELETE /repos/{owner}/{repo}/git/refs/{ref}': {
+    scope: 'contents',
+    access: 'write',
+    async handle({ gh, principal, params }) {
+      const ref = `refs/${params.ref!}`;
+      const current = await gh.repo.resolve(ref);
+      // REST "Delete a reference": 204, or 422 when the reference does not exist.
+      if (!current || !/^refs\/(heads|tags)\//.test(ref)) throw new HttpError(422, 'Reference does not exist');
+      const branch = ref.replace(/^refs\/heads\//, '');
+      // A ruleset's "Restrict deletions" rule answers 422 "Cannot delete this branch" here (GH013 over git).
+      if (ref.startsWith('refs/heads/') && gh.settings.ruleset_deletion_prefixes.some((p) => branch.startsWith(p)))
+        throw new HttpError(422, 'Cannot delete this branch');
+      await gh.repo.deleteRef(ref);
+      // Anyone but a workflow's GITHUB_TOKEN fires `push` (deleted: true), as a deletion over git does.
+      if (principal.kind !== 'actions') await gh.pushedBy(principal.login, ref, current, '0'.repeat(40));
+      return { status: 204 };
     },
   },
   'POST /repos/{owner}/{repo}/releases': {
