@@ -163,8 +163,12 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
           ? `${STATUS_TEXT[rec.status]} (accepted as is)`
           : STATUS_TEXT[rec?.status ?? 'pending'];
       const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
+      // The latest attempt's own job log and its trajectory (docs/trajectories.md), where crew knows them.
+      const seeIt = [rec?.links?.log ? s.link('log', rec.links.log) : null, rec?.links?.trajectory ? s.link('trajectory', rec.links.trajectory) : null].filter(
+        Boolean,
+      );
       out.push(
-        `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`,
+        `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0}${seeIt.length ? ` (${seeIt.join(' · ')})` : ''} |`,
       );
     }
     out.push('');

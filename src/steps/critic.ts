@@ -23,7 +23,7 @@ import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
 import { redact } from '../text/redact';
 import { spend } from './caps';
-import { dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { agentRun, dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
@@ -188,6 +188,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment> {
           readBase: (path) => ctx.repo.readFileAt(base.sha, path),
         },
         ctx.log,
+        agentRun(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }),
       );
     } catch (e) {
       // The model being unreachable is not the work's fault: it becomes an error a person can retry.

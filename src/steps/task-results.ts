@@ -1,6 +1,6 @@
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
-import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '../domain/run-state';
+import { addSpent, addUsage, allTasksDone, readyTasks, type TaskLinks, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -17,6 +17,8 @@ export interface AttemptOutcome {
   /** No retry follows: this result settles the task. */
   final: boolean;
   sandboxWarning: string | null;
+  /** Where a person reads the attempt: its job's log and its trajectory (absent in attempts recorded before they were kept). */
+  links?: TaskLinks;
 }
 
 const TRAILER = /^Crew-Result: (.+)$/m;
@@ -68,6 +70,7 @@ export async function recordRetry(
       sandboxWarning: o.sandboxWarning,
       headSha,
       changedFiles: o.seen.changedFiles,
+      ...(o.links ? { links: o.links } : {}),
     });
     refreshExecutionLog(tx, issue, run);
   });
@@ -129,6 +132,7 @@ export async function recordFinal(
       changedFiles: o.seen.changedFiles,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      ...(o.links ? { links: o.links } : {}),
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
