@@ -279,9 +279,13 @@ function jobTrajectories(ctx: StepContext, github: GitHubForge, config: () => Co
     },
   });
   return {
-    // The job's own page is looked up once, when its first agent starts, beside the agent's work.
+    // A work job's own page is looked up once, when its worker starts, beside the worker's work: the plan comment links
+    // each task to it. Other jobs spare the request (their records name the workflow run and the step).
     recorder: {
-      start: (meta: Parameters<typeof recorder.start>[0]) => (void jobLink(), recorder.start(meta)),
+      start: (meta: Parameters<typeof recorder.start>[0]) => {
+        if (settings.step === 'work') void jobLink();
+        return recorder.start(meta);
+      },
       publish: (label: string) => recorder.publish(label),
     },
     jobLink,

@@ -213,9 +213,9 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     const tail = messages.slice(-2);
     // The opening's last step is not in the summary yet: it goes to the summarizer with the turns after it.
     const before: Message[] = lastStep ? [{ role: 'user', content: [{ type: 'text', text: `(the last step before the previous summary)\n${lastStep}` }] }] : [];
-    const startedAt = now();
+    const startedAt = Date.now();
     const s = await o.compaction!.summarize(summary, [...before, ...messages.slice(1, -2)]);
-    record?.compaction(turnsDone, { startedAt, durationMs: now() - startedAt, usage: s.usage, summary: s.summary });
+    record?.compaction(turnsDone, { startedAt, durationMs: Date.now() - startedAt, usage: s.usage, summary: s.summary });
     usage = addUsage(usage, s.usage);
     summary = s.summary;
     // A share of the budget at most, so a fresh conversation does not start near its end.
@@ -298,7 +298,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     }
     let reply;
     seen = messages.length;
-    const askedAt = now();
+    const askedAt = Date.now();
     try {
       reply = await o.model.complete({
         model: o.modelId,
@@ -313,7 +313,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
       throw e;
     }
     turnsDone = turn;
-    record?.reply(turn, { model: o.modelId, startedAt: askedAt, durationMs: now() - askedAt, reply });
+    record?.reply(turn, { model: o.modelId, startedAt: askedAt, durationMs: Date.now() - askedAt, reply });
     usage = addUsage(usage, reply.usage);
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
@@ -351,7 +351,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
       }
       toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
       const tool = byName.get(use.name);
-      const ranAt = now();
+      const ranAt = Date.now();
       if (!tool) {
         const why = o.refused?.[use.name];
         const content = why ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.`;
@@ -362,7 +362,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
       const facts: ToolFacts = {};
       try {
         const text = (await tool.run(use.input, facts)) || '(no output)';
-        record?.toolResult(turn, { use, content: text, isError: false, durationMs: now() - ranAt, facts });
+        record?.toolResult(turn, { use, content: text, isError: false, durationMs: Date.now() - ranAt, facts });
         results.push({ type: 'tool_result', tool_use_id: use.id, content: text });
         if (tool.final) {
           finished = true;
@@ -371,7 +371,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         o.log.info(`tool ${use.name} failed: ${message.split('\n')[0]}`);
-        record?.toolResult(turn, { use, content: message, isError: true, durationMs: now() - ranAt, facts });
+        record?.toolResult(turn, { use, content: message, isError: true, durationMs: Date.now() - ranAt, facts });
         results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: message });
       }
     }

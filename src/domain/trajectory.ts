@@ -23,7 +23,8 @@ export type TranscriptLevel = (typeof TRANSCRIPT_LEVELS)[number];
  * The caps that keep a record bounded. A text block, a thinking block, a tool input's strings and
  * a tool's result are each cut (head and tail kept, the cut said); a turn past TURN_CHARS keeps
  * its further blocks in short form; a record past RECORD_BYTES keeps its further turns as numbers.
- * A turn at every cap is about 34 KB serialised, so a 60-turn worker stays near 2 MB, under the limit.
+ * A turn at every cap is about 29 KB serialised, so a 60-turn worker stays near 1.8 MB, under the limit
+ * (tests/unit/crew/trajectory.test.ts).
  */
 export const CAPS = {
   textChars: 8_000,
@@ -229,7 +230,7 @@ export function agentRunLabel(r: Pick<Trajectory, 'agent' | 'task' | 'attempt' |
 }
 
 /** Parses a `.jsonl` file of trajectories: every line is checked against the schema, and a bad one is named by its line. */
-export function parseTrajectories(text: string, file: string): Trajectory[] {
+export function parseTrajectories(text: string, file: string, firstLine = 1): Trajectory[] {
   const out: Trajectory[] = [];
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
@@ -237,12 +238,12 @@ export function parseTrajectories(text: string, file: string): Trajectory[] {
     try {
       json = JSON.parse(line);
     } catch (e) {
-      throw new Error(`${file} line ${i + 1} is not JSON: ${(e as Error).message}`);
+      throw new Error(`${file} line ${i + firstLine} is not JSON: ${(e as Error).message}`);
     }
     const parsed = TrajectorySchema.safeParse(json);
     if (!parsed.success)
       throw new Error(
-        `${file} line ${i + 1} is not a ${TRAJECTORY_FORMAT} record: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+        `${file} line ${i + firstLine} is not a ${TRAJECTORY_FORMAT} record: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
       );
     out.push(parsed.data);
   });
