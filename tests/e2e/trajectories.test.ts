@@ -157,6 +157,12 @@ describe('trajectories: every agent run in the job log, the step summary and an 
       expect(row, task).toMatch(new RegExp(`\\[log\\]\\(http://[^)]*/actions/runs/${run.id}/job/${jobIds.get(`${run.id} ${job.name}`)}\\)`));
       expect(row, task).toMatch(new RegExp(`\\[trajectory\\]\\([^)]*/actions/runs/${run.id}/artifacts/\\d+\\)`));
     }
+    // The report links every agent run: each task's job log and trajectory, and each workflow run whose jobs kept theirs.
+    const report = r.pulls[0]!.comments.find((c) => c.body.includes('<!-- crew:report'))!.body;
+    const section = report.slice(report.indexOf('### Agent runs'));
+    expect(section).toMatch(/- \*\*t1\*\* \(attempt 1\): \[job log\]\([^)]+\/job\/\d+\) · \[trajectory\]\([^)]+\/artifacts\/\d+\)/);
+    expect(section).toMatch(/- \*\*t2\*\* \(attempt 1\): \[job log\]/);
+    for (const run of new Set(jobs.filter((j) => j.job.result === 'success').map((j) => j.run.id))) expect(section).toContain(`/actions/runs/${run})`);
   }, 240_000);
 
   it('transcripts: none uploads nothing and keeps only the step summary numbers', async () => {
