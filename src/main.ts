@@ -32,7 +32,7 @@ import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
-import { uploadArtifact } from './adapters/artifact/upload';
+import { artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
 import { githubTrajectories } from './trajectory/github';
 import { secureCloudCredentials } from './sandbox/cloud-credentials';
 
@@ -257,6 +257,7 @@ function jobTrajectories(ctx: StepContext, github: GitHubForge, config: () => Co
   let lookup: Promise<string | null> | undefined;
   const jobLink = () => (lookup ??= github.jobLink(jobName).then((u) => (jobUrl = u)));
   const runAttempt = Number(process.env.GITHUB_RUN_ATTEMPT ?? '1') || 1;
+  let saidNoArtifacts = false;
   const { recorder, finish } = githubTrajectories({
     level: () => config()?.transcripts.keep ?? 'full',
     working: () => ctx.working ?? (settings.issue && settings.run ? { issue: settings.issue, run: settings.run } : undefined),
@@ -268,12 +269,21 @@ function jobTrajectories(ctx: StepContext, github: GitHubForge, config: () => Co
         for (const l of lines) core.info(redact(l));
         core.endGroup();
       },
-      upload: (name, files) =>
-        uploadArtifact(
+      upload: async (name, files) => {
+        if (!artifactsAvailable(process.env.GITHUB_SERVER_URL)) {
+          if (!saidNoArtifacts)
+            log.info(
+              `${process.env.GITHUB_SERVER_URL} keeps no artifacts for actions (GitHub Enterprise Server): this job's trajectories are in its log and step summary only`,
+            );
+          saidNoArtifacts = true;
+          return null;
+        }
+        return uploadArtifact(
           { dir: join(env('RUNNER_TEMP'), 'crew-trajectories'), runPage: github.runLink(), retentionDays: config()?.transcripts.retention_days ?? 30 },
           name,
           files,
-        ),
+        );
+      },
       summary: (md) => ctx.summary(md),
       warn: (m) => log.warn(m),
     },

@@ -6,8 +6,8 @@ import { recordLine, TrajectoryRecorder } from './recorder';
 export interface GitHubTrajectoryIO {
   /** A collapsible group in the job log. */
   group(title: string, lines: string[]): void;
-  /** Uploads files as a workflow artifact; returns its page. */
-  upload(name: string, files: Array<{ name: string; text: string }>): Promise<string>;
+  /** Uploads files as a workflow artifact; returns its page, or null where the server keeps no artifacts (GitHub Enterprise Server). */
+  upload(name: string, files: Array<{ name: string; text: string }>): Promise<string | null>;
   summary(markdown: string): Promise<void>;
   warn(message: string): void;
 }
@@ -55,7 +55,7 @@ export function githubTrajectories(o: GitHubTrajectoryOptions): { recorder: Traj
         .filter(Boolean)
         .join('-');
       const page = await o.io.upload(name, [{ name: TRAJECTORIES_FILE, text: records.map((r) => `${recordLine(placed(r, w), level)}\n`).join('') }]);
-      kept.push(`[${name}](${page})`);
+      if (page) kept.push(`[${name}](${page})`);
       return page;
     },
   });

@@ -140,6 +140,9 @@ describe('trajectories: every agent run in the job log, the step summary and an 
     // No secret anywhere: not in the records, the logs or the summaries.
     expect(artifactBytes).toContain('the-key-is');
     expect(artifactBytes).not.toContain(CANARY);
+    // The job's runtime token for the artifact service is crew's, never the tools': `env` in the sandbox does not show it.
+    expect(artifactBytes).toContain('PATH=');
+    expect(artifactBytes).not.toMatch(/ACTIONS_RUNTIME_TOKEN|ACTIONS_RESULTS_URL/);
     for (const { job } of jobs) {
       expect(job.rawLog.join('\n')).not.toContain(CANARY);
       expect(job.summary).not.toContain(CANARY);

@@ -5,6 +5,16 @@ import { join } from 'node:path';
 /** Characters GitHub refuses in an artifact's name (the library's own check names them too). */
 const NOT_IN_NAMES = /["':<>|*?\\/\r\n]/g;
 
+/**
+ * Whether the server has the artifact service @actions/artifact talks to: the library refuses any
+ * server it takes for GitHub Enterprise Server, i.e. a host other than github.com, `*.ghe.com`
+ * (GitHub Enterprise Cloud with data residency) and `*.localhost`.
+ */
+export function artifactsAvailable(serverUrl: string | undefined): boolean {
+  const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+  return host === 'github.com' || host.endsWith('.ghe.com') || host.endsWith('.localhost');
+}
+
 export interface ArtifactTarget {
   /** Where the files are written before the upload: a folder of the runner's temp. */
   dir: string;

@@ -6,6 +6,7 @@ import type { Log, Model, ModelReply } from '../../../src/ports';
 import { agentRunsSummary, terminalSafe, terminalTrajectory, turnLines } from '../../../src/render/trajectory';
 import { addSecret } from '../../../src/text/redact';
 import { recordLine, TrajectoryRecorder } from '../../../src/trajectory/recorder';
+import { artifactsAvailable } from '../../../src/adapters/artifact/upload';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -221,5 +222,16 @@ describe('what a record keeps and shows', () => {
     expect(terminalSafe('a\u001b[2Jb\u0007c\nd')).toBe('abc\nd');
     expect(agentRunsSummary([rec], 'none', null)).toContain('No trajectories were kept');
     expect(agentRunsSummary([rec], 'none', null)).not.toContain('octocat');
+  });
+});
+
+describe('where artifacts can be kept', () => {
+  it('github.com, GitHub Enterprise Cloud (*.ghe.com) and *.localhost have the artifact service; a GitHub Enterprise Server does not', () => {
+    expect(artifactsAvailable('https://github.com')).toBe(true);
+    expect(artifactsAvailable('https://octocorp.ghe.com')).toBe(true);
+    expect(artifactsAvailable('http://github.localhost:4000')).toBe(true);
+    expect(artifactsAvailable('https://github.example.com')).toBe(false);
+    expect(artifactsAvailable('http://127.0.0.1:4000')).toBe(false);
+    expect(artifactsAvailable(undefined)).toBe(true);
   });
 });
