@@ -65,9 +65,15 @@ describe('trajectories: every agent run in the job log, the step summary and an 
     const jobIds = new Map<string, number>();
     let artifactBytes = '';
     let runUsage: Record<string, number> = {};
+    const kept: Array<{ name: string; createdAt: string; expiresAt: string | null }> = [];
     const r = await play('trajectories', {
+      // The default keep (full), with the artifacts' retention set: it reaches the artifact service.
+      edit: (s) => {
+        s.config = 'transcripts:\n  retention_days: 7\n';
+      },
       hooks: {
         beforeClose: async ({ gh, runner, artifacts }) => {
+          kept.push(...artifacts.artifacts);
           for (const run of runner.runs) for (const job of run.jobs) jobs.push({ run, job });
           for (const j of gh.workflowJobs.values()) jobIds.set(`${j.runId} ${j.name}`, j.id);
           for (const run of runner.runs)
@@ -95,6 +101,9 @@ describe('trajectories: every agent run in the job log, the step summary and an 
     });
     expectFaithful(r);
     expect(r.artifacts.violations).toEqual([]);
+    // Each artifact expires after transcripts.retention_days, as the library asked the service.
+    expect(kept.length).toBeGreaterThanOrEqual(4);
+    for (const a of kept) expect((Date.parse(a.expiresAt!) - Date.parse(a.createdAt)) / 86_400_000, a.name).toBeCloseTo(7, 1);
 
     // Each work job's log: one collapsible group per worker turn, with the tool calls in short form.
     for (const task of ['t1', 't2']) {

@@ -7,6 +7,8 @@ import { agentRunsSummary, terminalSafe, terminalTrajectory, turnLines } from '.
 import { addSecret } from '../../../src/text/redact';
 import { recordLine, TrajectoryRecorder } from '../../../src/trajectory/recorder';
 import { artifactsAvailable } from '../../../src/adapters/artifact/upload';
+import { ConfigError, parseConfig } from '../../../src/config/schema';
+import { githubTrajectories, type GitHubTrajectoryIO } from '../../../src/trajectory/github';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -233,5 +235,90 @@ describe('where artifacts can be kept', () => {
     expect(artifactsAvailable('https://github.example.com')).toBe(false);
     expect(artifactsAvailable('http://127.0.0.1:4000')).toBe(false);
     expect(artifactsAvailable(undefined)).toBe(true);
+  });
+});
+
+describe('the transcripts key', () => {
+  const problems = (text: string) => {
+    try {
+      parseConfig(text);
+      return [];
+    } catch (e) {
+      if (e instanceof ConfigError) return e.problems;
+      throw e;
+    }
+  };
+
+  it('keeps everything for 30 days by default, takes `none` as a short form, and names the key when a value is wrong', () => {
+    expect(parseConfig(undefined).transcripts).toEqual({ keep: 'full', retention_days: 30 });
+    expect(parseConfig('transcripts: none\n').transcripts).toEqual({ keep: 'none', retention_days: 30 });
+    expect(parseConfig('transcripts:\n  keep: summary\n  retention_days: 7\n').transcripts).toEqual({ keep: 'summary', retention_days: 7 });
+    expect(problems('transcripts: sometimes\n')).toEqual([
+      '`transcripts`: expected `full`, `summary` or `none`, or a mapping with `keep` and `retention_days` (got "sometimes")',
+    ]);
+    expect(problems('transcripts:\n  retention_days: 0\n')[0]).toMatch(/^`transcripts.retention_days`: .*>=1.* \(got 0\)$/);
+    expect(problems('transcripts:\n  kept: none\n')).toEqual(['unknown key `transcripts.kept`: remove it or check the spelling']);
+  });
+});
+
+describe("a job's trajectories on GitHub", () => {
+  function job(upload: GitHubTrajectoryIO['upload'], level: 'full' | 'none' = 'full') {
+    const warnings: string[] = [];
+    const summaries: string[] = [];
+    const groups: string[] = [];
+    const uploads: string[] = [];
+    const gh = githubTrajectories({
+      io: {
+        group: (title) => groups.push(title),
+        upload: async (name, files) => {
+          uploads.push(name);
+          return upload(name, files);
+        },
+        summary: async (md) => void summaries.push(md),
+        warn: (m) => warnings.push(m),
+      },
+      level: () => level,
+      working: () => ({ issue: 7, run: 2 }),
+      job: { step: 'work', id: 'job-1', url: () => 'https://github.com/o/r/actions/runs/1/job/2', workflowRun: '1', runAttempt: 1 },
+      now: () => Date.now(),
+    });
+    const t = gh.recorder.start({ agent: 'worker', model: 'm', task: 't1', attempt: 1 });
+    t.reply(1, {
+      model: 'm',
+      startedAt: Date.now(),
+      durationMs: 5,
+      reply: { stopReason: 'end_turn', content: [{ type: 'text', text: 'done' }], usage: usageOf('m', { input: 3, output: 2, cacheRead: 0, cacheWrite: 0 }) },
+    });
+    t.end({ stop: 'final' });
+    return { gh, warnings, summaries, groups, uploads };
+  }
+
+  it('an upload the artifact service refuses costs a warning that names it, and the step summary still has the numbers', async () => {
+    const j = job(async () => {
+      throw new Error('Failed to CreateArtifact: Received non-retryable error: 403 Forbidden');
+    });
+    expect(await j.gh.recorder.publish('t1-attempt1')).toBeNull();
+    await j.gh.finish();
+    expect(j.uploads).toEqual(['crew-trajectories-7-r2-t1-attempt1']);
+    expect(j.warnings).toEqual(['could not keep the trajectories of t1-attempt1: Failed to CreateArtifact: Received non-retryable error: 403 Forbidden']);
+    expect(j.summaries).toHaveLength(1);
+    expect(j.summaries[0]).toMatch(/\| \*\*Total\*\* \| 1 \| 3 \| 2 \| 0 \| 0 \|/);
+    expect(j.groups).toHaveLength(1);
+  });
+
+  it('uploads each set once: what an attempt published is not uploaded again at the end of the job', async () => {
+    const j = job(async (name) => `https://github.com/o/r/actions/runs/1/artifacts/${name.length}`);
+    expect(await j.gh.recorder.publish('t1-attempt1')).toMatch(/\/artifacts\/\d+$/);
+    await j.gh.finish();
+    expect(j.uploads).toEqual(['crew-trajectories-7-r2-t1-attempt1']);
+    expect(j.summaries[0]).toContain('[crew-trajectories-7-r2-t1-attempt1](https://github.com/o/r/actions/runs/1/artifacts/');
+  });
+
+  it('with `transcripts: none` nothing is uploaded and no group is printed, yet the summary keeps the numbers', async () => {
+    const j = job(async () => 'https://x', 'none');
+    await j.gh.finish();
+    expect(j.uploads).toEqual([]);
+    expect(j.groups).toEqual([]);
+    expect(j.summaries[0]).toContain('No trajectories were kept');
   });
 });
