@@ -32,7 +32,7 @@ import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
-import { artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
+import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
 import { githubTrajectories } from './trajectory/github';
 import { secureCloudCredentials } from './sandbox/cloud-credentials';
 
@@ -331,6 +331,8 @@ export async function run(): Promise<void> {
       await summarizeRateLimits(ctx);
       await summarizeFailovers(ctx);
     }
+    // An upload crew gave up on still holds its sockets open: the job would otherwise wait for them until timeout-minutes.
+    if (abandonedUploads() > 0) process.exit();
   }
 }
 

@@ -1,6 +1,7 @@
 import { DefaultArtifactClient } from '@actions/artifact';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jobTimeScale } from '../../clock';
 
 /** Characters GitHub refuses in an artifact's name (the library's own check names them too). */
 const NOT_IN_NAMES = /["':<>|*?\\/\r\n]/g;
@@ -21,6 +22,22 @@ export interface ArtifactTarget {
   /** `${server}/${owner}/${repo}/actions/runs/${runId}`: an artifact's page is this plus `/artifacts/<id>`. */
   runPage: string;
   retentionDays: number;
+  /** How long an upload may take before crew gives up on it; UPLOAD_DEADLINE_MS unless a test says otherwise. */
+  deadlineMs?: number;
+}
+
+/**
+ * How long one artifact upload may take: past the library's own limits (its blob upload stops
+ * after 5 minutes without progress, its Twirp calls retry 5 times over about 25 s), since its
+ * Twirp calls have no timeout of their own and a service that never answers would hold the job
+ * until `timeout-minutes`. Scaled like the job's time limits, which it sits inside.
+ */
+export const UPLOAD_DEADLINE_MS = 10 * 60_000;
+
+let abandoned = 0;
+/** Uploads given up on while still open: their sockets keep the process alive, so the job's end exits it. */
+export function abandonedUploads(): number {
+  return abandoned;
 }
 
 /**
@@ -39,7 +56,21 @@ export async function uploadArtifact(target: ArtifactTarget, name: string, files
       return path;
     }),
   );
-  const { id } = await new DefaultArtifactClient().uploadArtifact(clean, paths, dir, { retentionDays: target.retentionDays });
+  const deadline = target.deadlineMs ?? UPLOAD_DEADLINE_MS * jobTimeScale();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abandoned++;
+      reject(
+        new Error(
+          `the artifact service did not finish the upload of ${clean} within ${deadline < 60_000 ? `${(deadline / 1000).toFixed(1)} s` : `${Math.round(deadline / 60_000)} minutes`}; crew gave up on it`,
+        ),
+      );
+    }, deadline);
+  });
+  const { id } = await Promise.race([new DefaultArtifactClient().uploadArtifact(clean, paths, dir, { retentionDays: target.retentionDays }), late]).finally(
+    () => clearTimeout(timer),
+  );
   if (id === undefined) throw new Error(`GitHub gave no id for the artifact ${clean}`);
   return `${target.runPage}/artifacts/${id}`;
 }

@@ -82,6 +82,8 @@ export class FakeArtifactService {
   readonly requests: Array<{ what: string; status: number }> = [];
   /** Problems a request had that the real service refuses; a test expects none. */
   readonly violations: string[] = [];
+  /** A service that takes requests and never answers them (the library's Twirp calls have no timeout of their own). */
+  stalled = false;
   private readonly secret = randomUUID();
   private readonly runs = new Map<string, number>();
   private readonly pending = new Map<number, PendingBlob>();
@@ -154,6 +156,10 @@ export class FakeArtifactService {
       req.on('end', () => resolve(Buffer.concat(chunks)));
     });
     const url = new URL(req.url ?? '/', this.url);
+    if (this.stalled) {
+      this.requests.push({ what: `${url.pathname.split('/').pop() ?? '?'} (never answered)`, status: 0 });
+      return;
+    }
     if (url.pathname.startsWith('/twirp/')) return this.twirp(req, res, url, body);
     if (url.pathname.startsWith('/blob/')) return this.blob(req, res, url, body);
     res.writeHead(404).end();

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToolLoop, type AgentTool } from '../../../src/agents/tool-loop';
 import { usageOf } from '../../../src/domain/pricing';
@@ -6,7 +9,8 @@ import type { Log, Model, ModelReply } from '../../../src/ports';
 import { agentRunsSummary, terminalSafe, terminalTrajectory, turnLines } from '../../../src/render/trajectory';
 import { addSecret } from '../../../src/text/redact';
 import { recordLine, TrajectoryRecorder } from '../../../src/trajectory/recorder';
-import { artifactsAvailable } from '../../../src/adapters/artifact/upload';
+import { abandonedUploads, artifactsAvailable, uploadArtifact } from '../../../src/adapters/artifact/upload';
+import { FakeArtifactService } from '../../support/artifacts/fake-artifact-service';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
 import { githubTrajectories, type GitHubTrajectoryIO } from '../../../src/trajectory/github';
 
@@ -320,5 +324,33 @@ describe("a job's trajectories on GitHub", () => {
     expect(j.uploads).toEqual([]);
     expect(j.groups).toEqual([]);
     expect(j.summaries[0]).toContain('No trajectories were kept');
+  });
+});
+
+describe('an artifact upload', () => {
+  it('that the service never answers is given up on at its deadline, with a message naming the artifact', async () => {
+    const service = await FakeArtifactService.start();
+    service.stalled = true;
+    const saved = { ...process.env };
+    Object.assign(process.env, service.jobEnv(4_100_000_001, 'work (t1)'));
+    const dir = await mkdtemp(join(tmpdir(), 'crew-upload-'));
+    const before = abandonedUploads();
+    try {
+      const upload = uploadArtifact(
+        { dir, runPage: 'https://github.com/o/r/actions/runs/4100000001', retentionDays: 7, deadlineMs: 400 },
+        'crew-trajectories-7-r2-t1',
+        [{ name: 'trajectories.jsonl', text: '{}\n' }],
+      );
+      await expect(upload).rejects.toThrow('the artifact service did not finish the upload of crew-trajectories-7-r2-t1 within 0.4 s; crew gave up on it');
+      expect(service.requests).toEqual([{ what: 'CreateArtifact (never answered)', status: 0 }]);
+      expect(abandonedUploads()).toBe(before + 1);
+    } finally {
+      for (const k of ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL', 'GITHUB_RETENTION_DAYS']) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
