@@ -35,6 +35,8 @@ import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
+import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
+import { githubTrajectories } from './trajectory/github';
 import { secureCloudCredentials } from './sandbox/cloud-credentials';
 
 /** When this job's crew step started: close to the job's own start (checkout takes seconds; the save margin covers them). */
@@ -125,7 +127,7 @@ function buildModel(settings: Settings, config: Config, readConfig: () => Promis
   return new FailoverModel(primary, fallback, fallbackModelFor(config.models, config.fallback.models), systemClock, log, (f) => failovers.push(f));
 }
 
-function buildContext(settings: Settings, event: CrewEvent): StepContext {
+function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext; finish: () => Promise<void> } {
   const [owner, name] = env('GITHUB_REPOSITORY').split('/') as [string, string];
   const server = env('GITHUB_SERVER_URL');
   const remoteUrl = `${server}/${owner}/${name}.git`;
@@ -246,12 +248,74 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       await core.summary.addRaw(redact(md)).write();
     },
   };
-  return ctx;
+  const trajectories = jobTrajectories(ctx, github, () => loadedConfig, runId);
+  ctx.trajectories = trajectories.recorder;
+  ctx.jobLink = trajectories.jobLink;
+  return { ctx, finish: trajectories.finish };
+}
+
+/**
+ * The job's trajectories (docs/trajectories.md): each agent turn a group in this log, each agent
+ * run a row of the step summary, and the records an artifact kept `transcripts.retention_days`.
+ */
+function jobTrajectories(ctx: StepContext, github: GitHubForge, config: () => Config | undefined, runId: string) {
+  const { settings } = ctx;
+  // GitHub names a matrix leg by its values: the work job of t1 is "work (t1)".
+  const jobName = settings.step === 'work' && settings.task ? `work (${settings.task})` : (process.env.GITHUB_JOB ?? settings.step);
+  let jobUrl: string | null = null;
+  let lookup: Promise<string | null> | undefined;
+  const jobLink = () => (lookup ??= github.jobLink(jobName).then((u) => (jobUrl = u)));
+  const runAttempt = Number(process.env.GITHUB_RUN_ATTEMPT ?? '1') || 1;
+  let saidNoArtifacts = false;
+  const { recorder, finish } = githubTrajectories({
+    level: () => config()?.transcripts.keep ?? 'full',
+    working: () => ctx.working ?? (settings.issue && settings.run ? { issue: settings.issue, run: settings.run } : undefined),
+    job: { step: settings.step, id: ctx.job?.id ?? settings.step, url: () => jobUrl, workflowRun: runId, runAttempt },
+    now: () => Date.now(),
+    io: {
+      group(title, lines) {
+        core.startGroup(redact(title));
+        for (const l of lines) core.info(redact(l));
+        core.endGroup();
+      },
+      upload: async (name, files) => {
+        if (!artifactsAvailable(process.env.GITHUB_SERVER_URL)) {
+          if (!saidNoArtifacts)
+            log.info(
+              `${process.env.GITHUB_SERVER_URL} keeps no artifacts for actions (GitHub Enterprise Server): this job's trajectories are in its log and step summary only`,
+            );
+          saidNoArtifacts = true;
+          return null;
+        }
+        return uploadArtifact(
+          { dir: join(env('RUNNER_TEMP'), 'crew-trajectories'), runPage: github.runLink(), retentionDays: config()?.transcripts.retention_days ?? 30 },
+          name,
+          files,
+        );
+      },
+      summary: (md) => ctx.summary(md),
+      warn: (m) => log.warn(m),
+    },
+  });
+  return {
+    // A work job's own page is looked up once, when its worker starts, beside the worker's work: the plan comment links
+    // each task to it. Other jobs spare the request (their records name the workflow run and the step).
+    recorder: {
+      start: (meta: Parameters<typeof recorder.start>[0]) => {
+        if (settings.step === 'work') void jobLink();
+        return recorder.start(meta);
+      },
+      publish: (label: string) => recorder.publish(label),
+    },
+    jobLink,
+    finish,
+  };
 }
 
 /** The action's entry: read the inputs and the event, run one step, and turn any failure into a visible comment. */
 export async function run(): Promise<void> {
   let ctx: StepContext | undefined;
+  let finishTrajectories: (() => Promise<void>) | undefined;
   try {
     await preloadBundleChunks();
     await preloadTemplates();
@@ -260,7 +324,9 @@ export async function run(): Promise<void> {
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
-    ctx = buildContext(settings, readEvent());
+    const built = buildContext(settings, readEvent());
+    ctx = built.ctx;
+    finishTrajectories = built.finish;
     const steps = { route, work, advance, critic, merge, cleanup } as const;
     await steps[settings.step](ctx);
   } catch (error) {
@@ -269,10 +335,13 @@ export async function run(): Promise<void> {
     core.setFailed(redact(text));
   } finally {
     if (ctx) {
+      await finishTrajectories?.().catch((e: unknown) => log.warn(`could not keep this job's trajectories: ${e instanceof Error ? e.message : String(e)}`));
       await noteLateFailover(ctx);
       await summarizeRateLimits(ctx);
       await summarizeFailovers(ctx);
     }
+    // An upload crew gave up on still holds its sockets open: the job would otherwise wait for them until timeout-minutes.
+    if (abandonedUploads() > 0) process.exit();
   }
 }
 

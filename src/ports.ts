@@ -8,6 +8,7 @@ import type { BranchCommit, BranchTip } from './domain/retention';
  */
 
 import type { Usage } from './domain/run-state';
+import type { AgentName } from './domain/trajectory';
 
 // ---- Forge: issues, comments, pull requests, dispatches -------------------------------
 
@@ -152,6 +153,11 @@ export interface Forge {
   rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */
   runLink(): string;
+  /**
+   * The page of this workflow run's job called `name` ("work (t1)", "critic") that is still going:
+   * a job's own log. Null when GitHub lists none (a renamed job; a token without `actions: read`).
+   */
+  jobLink?(name: string): Promise<string | null>;
   /** A link to a file on a branch, for folded reports. */
   blobLink(branch: string, path: string): string;
   branchLink(branch: string): string;
@@ -394,6 +400,53 @@ export class Interrupted extends Error {
   constructor(what: string) {
     super(`${what} was interrupted: the workflow run is being cancelled`);
   }
+}
+
+// ---- Trajectories: what each agent run did ---------------------------------------------------
+
+/** Facts a tool reports about its call beyond the text the model reads (run_command: the exit code). */
+export interface ToolFacts {
+  exitCode?: number | null;
+  timedOut?: boolean;
+}
+
+/** Who an agent run is: the step names it when it starts the agent. */
+export interface AgentRunMeta {
+  agent: AgentName;
+  model: string;
+  task?: string;
+  attempt?: number;
+  /** The critic's iteration, the planner's round. */
+  iteration?: number;
+}
+
+/**
+ * The record of one agent run, fed by the tool loop as it goes (docs/trajectories.md). Never
+ * throws: a recorder that fails costs the record, not the agent's work.
+ */
+export interface AgentTrajectory {
+  /** One model reply, before its tools run. */
+  reply(turn: number, r: { model: string; startedAt: number; durationMs: number; reply: ModelReply }): void;
+  /** One tool call's result, as the model reads it. */
+  toolResult(turn: number, r: { use: ToolUseBlock; content: string; isError: boolean; durationMs: number; facts?: ToolFacts }): void;
+  /** The turn's tools have all run (or it ran none): the turn is complete. */
+  turnDone(turn: number): void;
+  /** Something crew did to the turn (results cut to fit, a reply cut off). */
+  note(turn: number, text: string): void;
+  /** Compaction's summarizer call after `afterTurn`: its cost belongs to this run. */
+  compaction(afterTurn: number, c: { startedAt: number; durationMs: number; usage: Usage; summary: string }): void;
+  /** The loop ended; called once. */
+  end(o: { stop: string; error?: string }): void;
+}
+
+/** Where a job's agent runs are recorded: the job log, the step summary, artifacts (GitHub) or the run folder (local). */
+export interface Trajectories {
+  start(meta: AgentRunMeta): AgentTrajectory;
+  /**
+   * Publishes the agent runs that ended since the last call (an artifact on GitHub, files locally),
+   * named by `label`; where a person finds them, or null when nothing was kept.
+   */
+  publish(label: string): Promise<string | null>;
 }
 
 // ---- Clock and log ------------------------------------------------------------------------

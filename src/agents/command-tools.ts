@@ -31,7 +31,7 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
       description: `Run a shell command in the repository root (${o.network === 'allowlist' ? "network: only the repository's allowed hosts, through the proxy in HTTP_PROXY/HTTPS_PROXY; others are refused" : 'no network'}). Exit code and output (capped) come back. Times out after ${Math.round(o.timeoutMs / 1000)} s.`,
       input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
     },
-    async run(input) {
+    async run(input, facts) {
       const command = (input as { command?: unknown })?.command;
       if (typeof command !== 'string') throw new Error("'command' must be a string");
       if (!o.runner) throw new Error(`run_command is not available in this run: ${o.unavailable ?? 'no sandbox'}`);
@@ -41,6 +41,7 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
       if (left <= 0) throw new Error("refused: this job's time is up; crew is saving the work so far");
       const timeoutMs = Math.min(o.timeoutMs, left);
       const r = await o.runner.run(command, { cwd: jail.rootDir, timeoutMs, maxOutputBytes: o.maxOutputBytes });
+      if (facts) Object.assign(facts, r.timedOut ? { exitCode: null, timedOut: true } : { exitCode: r.exitCode });
       const head = r.timedOut
         ? `timed out after ${Math.round(timeoutMs / 1000)} s (killed)${timeoutMs < o.timeoutMs ? " at the job's time limit" : ''}`
         : `exit code ${r.exitCode}`;

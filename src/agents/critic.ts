@@ -4,7 +4,7 @@ import type { Evaluation, AdversarialFinding, ModelEvaluation } from '../domain/
 import { citationProblem, citationsIn } from '../domain/citations';
 import type { Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
 import { answerTool, NotAccepted } from './submission';
@@ -193,7 +193,7 @@ async function checkEvidence(
 }
 
 /** The critic: judges the semantic criteria on the integrated branch with read-only tools. */
-export async function runCritic(model: Model, input: CriticInput, log: Log): Promise<CriticOutput> {
+export async function runCritic(model: Model, input: CriticInput, log: Log, trajectory?: AgentTrajectory): Promise<CriticOutput> {
   const jail = new PathJail(input.repoDir, []);
   const ids = new Set(input.judge.map((c) => c.id));
   const failedCommands = new Set(input.commandResults.filter((e) => e.met !== true).map((e) => e.criterion));
@@ -249,6 +249,7 @@ export async function runCritic(model: Model, input: CriticInput, log: Log): Pro
     modelId: input.modelId,
     system: input.system,
     log,
+    ...(trajectory ? { trajectory } : {}),
     tools,
     refused: { write_file: refusal, edit_file: refusal },
     firstMessage: firstMessage(input),

@@ -2,7 +2,7 @@ import type { Criterion } from '../domain/criteria';
 import { describeCriterion } from '../domain/criteria';
 import { checkPlan, planBoundsProblems, ProposedPlanSchema, type Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { askForSubmission } from './submission';
 
 export interface DecomposeInput {
@@ -25,7 +25,14 @@ export interface DecomposeInput {
 
 const MAX_FILES_SHOWN = 400;
 
-export async function decompose(model: Model, modelId: string, system: string, input: DecomposeInput, log: Log): Promise<{ plan: Plan; usage: Usage }> {
+export async function decompose(
+  model: Model,
+  modelId: string,
+  system: string,
+  input: DecomposeInput,
+  log: Log,
+  trajectory?: AgentTrajectory,
+): Promise<{ plan: Plan; usage: Usage }> {
   const files = input.files.slice(0, MAX_FILES_SHOWN);
   const firstMessage = [
     `Request: ${input.title}`,
@@ -59,6 +66,7 @@ export async function decompose(model: Model, modelId: string, system: string, i
     system,
     firstMessage,
     log,
+    trajectory,
     tool: { name: 'submit_plan', description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.', schema: ProposedPlanSchema },
     check(raw) {
       const checked = checkPlan(raw, input.criteria);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commandProblem, droppedCriteria, vagueness, type Criterion } from '../domain/criteria';
 import { PERSONAS, TIERS, type Persona, type Tier } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { askForSubmission } from './submission';
 
 /** What intake makes of an issue: the task, its done criteria, and what must be asked first. */
@@ -54,7 +54,14 @@ export interface IntakeInput {
   kept?: Criterion[];
 }
 
-export async function runIntake(model: Model, modelId: string, system: string, input: IntakeInput, log: Log): Promise<{ intake: Intake; usage: Usage }> {
+export async function runIntake(
+  model: Model,
+  modelId: string,
+  system: string,
+  input: IntakeInput,
+  log: Log,
+  trajectory?: AgentTrajectory,
+): Promise<{ intake: Intake; usage: Usage }> {
   const firstMessage = [
     `Issue: ${input.title}`,
     '',
@@ -77,6 +84,7 @@ export async function runIntake(model: Model, modelId: string, system: string, i
     system,
     firstMessage,
     log,
+    trajectory,
     tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
     check(raw) {
       const errors: string[] = [];

@@ -3,7 +3,7 @@ import { describeCriterion } from '../domain/criteria';
 import type { Plan } from '../domain/plan';
 import type { Finding } from '../domain/plan-review';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { askForSubmission } from './submission';
 
 const ReviewSchema = z.object({
@@ -28,6 +28,7 @@ export async function reviewPlan(
   request: { title: string; body: string },
   plan: Plan,
   log: Log,
+  trajectory?: AgentTrajectory,
 ): Promise<{ verdict: 'PASS' | 'FAIL'; findings: Finding[]; usage: Usage }> {
   const firstMessage = [
     `Request: ${request.title}`,
@@ -54,6 +55,7 @@ export async function reviewPlan(
     system,
     firstMessage,
     log,
+    trajectory,
     tool: { name: 'submit_review', description: 'Submit the verdict on the plan, with findings.', schema: ReviewSchema },
     check: (raw) =>
       raw.verdict === 'FAIL' && raw.findings.length === 0 ? { ok: false, errors: ['findings: a FAIL needs at least one finding'] } : { ok: true, value: raw },

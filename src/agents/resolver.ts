@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { renderHunks, type ConflictHunk } from '../domain/conflicts';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { searchTool } from './command-tools';
 import { PathJail } from './path-jail';
 import { answerTool } from './submission';
@@ -46,7 +46,7 @@ export interface ResolverOutput {
 const intent = (t: TaskIntent) => `- ${t.id} "${t.title}": ${t.description}${t.summary ? `\n  Its worker reported: ${t.summary.split('\n')[0]}` : ''}`;
 
 /** The resolver: file tools only (no commands), then submit_resolution. */
-export async function runResolver(model: Model, input: ResolverInput, log: Log): Promise<ResolverOutput> {
+export async function runResolver(model: Model, input: ResolverInput, log: Log, trajectory?: AgentTrajectory): Promise<ResolverOutput> {
   const jail = new PathJail(input.repoDir, input.protectedPaths);
   const written = new Set<string>();
   let out: { resolved: boolean; explanation: string } | undefined;
@@ -81,6 +81,7 @@ export async function runResolver(model: Model, input: ResolverInput, log: Log):
     modelId: input.modelId,
     system: input.system,
     log,
+    ...(trajectory ? { trajectory } : {}),
     tools,
     firstMessage,
     maxTurns: input.maxTurns,

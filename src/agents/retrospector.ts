@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryCandidate, Proposal, RetroMode } from '../domain/retrospective';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { KNOWLEDGE_TYPES } from '../state/knowledge';
 import { askForSubmission } from './submission';
 
@@ -46,6 +46,7 @@ export async function runRetrospector(
   model: Model,
   input: { modelId: string; system: string; mode: RetroMode; facts: string },
   log: Log,
+  trajectory?: AgentTrajectory,
 ): Promise<{ summary: string; wentWell: string[]; wentWrong: string[]; proposals: Proposal[]; memory: MemoryCandidate[]; usage: Usage }> {
   const { value, usage } = await askForSubmission({
     model,
@@ -53,6 +54,7 @@ export async function runRetrospector(
     system: input.system,
     firstMessage: [FOCUS[input.mode], '', input.facts].join('\n'),
     log,
+    trajectory,
     tool: { name: 'submit_retrospective', description: 'Submit the retrospective of the run: summary, proposals and memory candidates.', schema: RetroSchema },
   });
   return {

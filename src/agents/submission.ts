@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { runToolLoop, type AgentTool } from './tool-loop';
 
 /** The model's submission failed the checks on every try; `errors` is what was wrong the last time. */
@@ -29,6 +29,7 @@ export interface SubmissionRequest<S extends z.ZodType, T> {
   tool: { name: string; description: string; schema: S };
   /** Checks beyond the schema; errors go back to the model verbatim. */
   check?: (input: z.infer<S>) => Check<T>;
+  trajectory?: AgentTrajectory;
 }
 
 /** A tool input crew does not take: the problems go back to the model as a tool error, with what to do. */
@@ -91,6 +92,7 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
     log: req.log,
     firstMessage: req.firstMessage,
     maxTurns: 1 + REASKS,
+    ...(req.trajectory ? { trajectory: req.trajectory } : {}),
     nudge: `Answer by calling the ${req.tool.name} tool.`,
     tools: [
       answerTool(

@@ -1,12 +1,26 @@
 import { addUsage, tokensOf, ZERO_USAGE, type Usage } from '../domain/run-state';
-import { Interrupted, type ContentBlock, type Log, type Message, type Model, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../ports';
+import {
+  Interrupted,
+  type AgentTrajectory,
+  type ContentBlock,
+  type Log,
+  type Message,
+  type Model,
+  type TextBlock,
+  type ToolFacts,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from '../ports';
 import { logLine } from '../text/log-line';
 import { transcript } from './summarizer';
 
 export interface AgentTool {
   spec: { name: string; description: string; input_schema: Record<string, unknown> };
-  /** Returns the text the model sees; a thrown error reaches the model as an `is_error` result. */
-  run(input: unknown): Promise<string> | string;
+  /**
+   * Returns the text the model sees; a thrown error reaches the model as an `is_error` result.
+   * `facts` takes what the trajectory records beyond that text (run_command's exit code).
+   */
+  run(input: unknown, facts?: ToolFacts): Promise<string> | string;
   /** A successful call ends the loop (report_result, submit_plan). */
   final?: boolean;
 }
@@ -61,6 +75,8 @@ export interface LoopOptions {
    * flight is abandoned; a tool that is running finishes and no further tool starts).
    */
   signal?: AbortSignal;
+  /** Records each turn, tool result and compaction of this agent run (docs/trajectories.md). */
+  trajectory?: AgentTrajectory;
 }
 
 export interface LoopOutcome {
@@ -136,9 +152,22 @@ export function cutToolResults(messages: Message[], overTokens: number, from = 0
 /**
  * The agent loop: ask the model, run the tools it calls, send the results back,
  * until a final tool succeeds or a limit is reached. Tool failures go back to the
- * model as errors it can read; they never end the job.
+ * model as errors it can read; they never end the job. The trajectory hears how it ended,
+ * however it ended.
  */
 export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
+  try {
+    const outcome = await loop(o);
+    o.trajectory?.end({ stop: outcome.stop, ...(outcome.error ? { error: outcome.error } : {}) });
+    return outcome;
+  } catch (e) {
+    o.trajectory?.end({ stop: 'error', error: e instanceof Error ? e.message : String(e) });
+    throw e;
+  }
+}
+
+async function loop(o: LoopOptions): Promise<LoopOutcome> {
+  const record = o.trajectory;
   let summary = '';
   /** The exchange before the last compaction, as text: a fresh conversation cannot hold its tool calls. */
   let lastStep = '';
@@ -185,7 +214,9 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     const tail = messages.slice(-2);
     // The opening's last step is not in the summary yet: it goes to the summarizer with the turns after it.
     const before: Message[] = lastStep ? [{ role: 'user', content: [{ type: 'text', text: `(the last step before the previous summary)\n${lastStep}` }] }] : [];
+    const startedAt = Date.now();
     const s = await o.compaction!.summarize(summary, [...before, ...messages.slice(1, -2)]);
+    record?.compaction(turnsDone, { startedAt, durationMs: Date.now() - startedAt, usage: s.usage, summary: s.summary });
     usage = addUsage(usage, s.usage);
     summary = s.summary;
     // A share of the budget at most, so a fresh conversation does not start near its end.
@@ -218,12 +249,13 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       `turn ${turn} was cut off (stop_reason ${stop}); ${uses.length ? `crew ran none of its ${uses.length} tool call(s) and told the model` : 'crew told the model'}`,
     );
     for (const use of uses) toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
-    const results: ContentBlock[] = uses.map((use) => ({
-      type: 'tool_result',
-      tool_use_id: use.id,
-      is_error: true,
-      content: `crew did not run this ${use.name} call: its input may be incomplete. ${why} ${advice}`,
-    }));
+    const results: ContentBlock[] = uses.map((use) => {
+      const content = `crew did not run this ${use.name} call: its input may be incomplete. ${why} ${advice}`;
+      record?.toolResult(turn, { use, content, isError: true, durationMs: 0 });
+      return { type: 'tool_result', tool_use_id: use.id, is_error: true, content };
+    });
+    record?.note(turn, `cut off (stop_reason ${stop}): crew ran none of its tool calls and told the model`);
+    record?.turnDone(turn);
     const note: TextBlock = { type: 'text', text: `${why} ${advice}` };
     const last = messages.at(-1)!;
     if (results.length) messages.push({ role: 'user', content: results });
@@ -261,11 +293,13 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       if (estimate() > limit) {
         const n = cutToolResults(messages, estimate() - limit, seen);
         cutResults += n;
+        if (n) record?.note(turn - 1, `crew cut ${n} tool result(s) before turn ${turn} to stay within the context budget`);
         o.log.info(`cut ${n} tool result(s) before turn ${turn} to stay within the context budget`);
       }
     }
     let reply;
     seen = messages.length;
+    const askedAt = Date.now();
     try {
       reply = await o.model.complete({
         model: o.modelId,
@@ -280,6 +314,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       throw e;
     }
     turnsDone = turn;
+    record?.reply(turn, { model: o.modelId, startedAt: askedAt, durationMs: Date.now() - askedAt, reply });
     usage = addUsage(usage, reply.usage);
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
@@ -292,6 +327,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     if (reply.stopReason === 'pause_turn' && uses.length === 0 && content.length) {
       // The API paused a long turn; sending the reply back unchanged lets the model continue it.
       messages.push({ role: 'assistant', content: content as ContentBlock[] });
+      record?.turnDone(turn);
       return undefined;
     }
     if (reply.stopReason === 'max_tokens' || reply.stopReason === 'model_context_window_exceeded') {
@@ -300,6 +336,7 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     }
     if (content.length) messages.push({ role: 'assistant', content: content as ContentBlock[] });
     if (uses.length === 0) {
+      record?.turnDone(turn);
       if (!o.nudge || nudged || content.length === 0) return done('no_final', turn);
       nudged = true;
       messages.push({ role: 'user', content: [{ type: 'text', text: o.nudge }] });
@@ -309,19 +346,26 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
     let finalInput: unknown;
     let finished = false;
     for (const use of uses) {
-      if (o.signal?.aborted) return done('interrupted', turn);
+      if (o.signal?.aborted) {
+        record?.turnDone(turn);
+        return done('interrupted', turn);
+      }
       toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
       const tool = byName.get(use.name);
+      const ranAt = Date.now();
       if (!tool) {
         const why = o.refused?.[use.name] ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.`;
         // The name is the model's own (no such tool here): one line of it, like the reason.
         o.log.info(`tool ${logLine(use.name, 80)} refused: ${logLine(why)}`);
+        record?.toolResult(turn, { use, content: why, isError: true, durationMs: 0 });
         results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: why });
         continue;
       }
+      const facts: ToolFacts = {};
       try {
-        const text = await tool.run(use.input);
-        results.push({ type: 'tool_result', tool_use_id: use.id, content: text || '(no output)' });
+        const text = (await tool.run(use.input, facts)) || '(no output)';
+        record?.toolResult(turn, { use, content: text, isError: false, durationMs: Date.now() - ranAt, facts });
+        results.push({ type: 'tool_result', tool_use_id: use.id, content: text });
         if (tool.final) {
           finished = true;
           finalInput = use.input;
@@ -329,10 +373,12 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         o.log.info(`tool ${use.name} failed: ${logLine(message)}`);
+        record?.toolResult(turn, { use, content: message, isError: true, durationMs: Date.now() - ranAt, facts });
         results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: message });
       }
     }
     messages.push({ role: 'user', content: results });
+    record?.turnDone(turn);
     if (finished) return done('final', turn, finalInput);
     if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) {
       return done('budget', turn);

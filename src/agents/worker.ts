@@ -3,7 +3,7 @@ import { describeCriterion } from '../domain/criteria';
 import type { Plan, PlanTask } from '../domain/plan';
 import { REPORT_REASKS, reportProblems, type Feedback, type Reported } from '../domain/result';
 import type { Usage } from '../domain/run-state';
-import type { Log, Model } from '../ports';
+import type { AgentTrajectory, Log, Model } from '../ports';
 import { teammateBlock } from '../state/inbox';
 import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
@@ -187,7 +187,7 @@ export function repositoryMap(files: string[]): string {
 }
 
 /** Runs one attempt of a task's agent in the checkout. */
-export async function runWorker(model: Model, input: WorkerInput, log: Log): Promise<WorkerRun> {
+export async function runWorker(model: Model, input: WorkerInput, log: Log, trajectory?: AgentTrajectory): Promise<WorkerRun> {
   const jail = new PathJail(input.repoDir, input.protectedPaths);
   const delivered = new Set<string>();
   let reported: Reported | undefined;
@@ -235,6 +235,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     system: `${input.system.trimEnd()}\n\n${repositoryMap(input.repoFiles)}`,
     log,
     recover: true,
+    ...(trajectory ? { trajectory } : {}),
     tools,
     refused,
     firstMessage: firstMessage(input),
@@ -270,9 +271,9 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
 function counted(tool: AgentTool, onCall: () => void): AgentTool {
   return {
     ...tool,
-    run(raw) {
+    run(raw, facts) {
       onCall();
-      return tool.run(raw);
+      return tool.run(raw, facts);
     },
   };
 }

@@ -8,6 +8,7 @@ type JsonSchema = {
   description?: string;
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
+  anyOf?: JsonSchema[];
   minimum?: number;
   maximum?: number;
 };
@@ -38,6 +39,14 @@ export function configReference(): string {
       if (s.type === 'object' && s.properties) {
         rows.push(`| \`${name}\` | mapping | | ${s.description ?? ''} |`);
         walk(s.properties, `${name}.`);
+        continue;
+      }
+      // A key with a short form (`transcripts: none`) and a mapping: both named, then the mapping's keys.
+      const mapping = s.anyOf?.find((a) => a.type === 'object' && a.properties);
+      if (mapping) {
+        const short = s.anyOf!.filter((a) => a !== mapping).map(typeOf);
+        rows.push(`| \`${name}\` | ${[...short, 'mapping'].join(' or ')} | | ${s.description ?? ''} |`);
+        walk(mapping.properties!, `${name}.`);
         continue;
       }
       const def = s.default === undefined ? '' : `\`${JSON.stringify(s.default)}\``;

@@ -8,6 +8,10 @@ import { MAX_TASKS } from '../domain/plan';
 import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domain/providers';
 import { WAITING_LABEL } from '../domain/labels';
 import type { Tier as TierName } from '../domain/plan';
+import { TRANSCRIPT_LEVELS } from '../domain/trajectory';
+
+/** How long a job's trajectories artifact is kept by default: long enough to look into a run, short for model conversations. */
+const DEFAULT_RETENTION_DAYS = 30;
 
 /**
  * `.github/crew.yml`, read from the default branch. One schema for every key; each
@@ -314,6 +318,31 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('The retrospective (phase 4): light after a clean run, full after a failed, partial or weak one. Proposals are scored and capped per mode.'),
+  transcripts: z
+    .union(
+      [
+        z.enum(TRANSCRIPT_LEVELS).transform((keep) => ({ keep, retention_days: DEFAULT_RETENTION_DAYS })),
+        z.strictObject({
+          keep: z
+            .enum(TRANSCRIPT_LEVELS)
+            .default('full')
+            .describe(
+              "`full`: every turn, tool call and result (capped); `summary`: numbers and the tools called with their paths, commands and exit codes, none of the model's words or the output; `none`: no trajectory files or log groups, only the step summary's numbers.",
+            ),
+          retention_days: z
+            .int()
+            .min(1)
+            .max(400)
+            .default(DEFAULT_RETENTION_DAYS)
+            .describe("Days GitHub keeps each job's trajectories artifact (the repository's own limit caps it)."),
+        }),
+      ],
+      { error: 'expected `full`, `summary` or `none`, or a mapping with `keep` and `retention_days`' },
+    )
+    .prefault({})
+    .describe(
+      'Trajectories, the record of every agent run (docs/trajectories.md): in the job log, the step summary and an artifact per job on GitHub, under .crew/runs/<N>/trajectories locally. `transcripts: none` is short for `transcripts: {keep: none}`.',
+    ),
   prompts: z
     .strictObject({
       judgment: z.string().default('').describe("Extra guidance for the critic's judgment, added to what it reads."),

@@ -318,6 +318,10 @@ export const SpentSchema = z.looseObject({
 });
 export type Spent = Stored<typeof SpentSchema>;
 
+/** Where a person reads a task's latest attempt: its job's log and its trajectory (docs/trajectories.md). */
+export const TaskLinksSchema = z.looseObject({ log: nullableText, trajectory: nullableText });
+export type TaskLinks = Stored<typeof TaskLinksSchema>;
+
 /**
  * tasks/task_<id>.json: one task's record, written by the jobs that run it. Every field but
  * the first four has a default: a task record starts from those (newTaskRecord).
@@ -365,6 +369,8 @@ export const TaskRecordSchema = z.looseObject({
    * Absent in records written before it existed.
    */
   spent: SpentSchema.optional(),
+  /** Where the latest attempt's job log and trajectory are; absent before an attempt recorded them. */
+  links: TaskLinksSchema.optional(),
   /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
   queuedQuestion: z
     .looseObject({ topic: z.enum(USER_TOPICS), question: text })

@@ -1,6 +1,7 @@
 import { parseArgs as parseOptions, type ParseArgsOptionsConfig } from 'node:util';
 import { UsageError } from './workspace';
 import { PROVIDERS, type Provider } from '../domain/providers';
+import { AGENTS, type AgentName } from '../domain/trajectory';
 
 /** The `crew` command line, parsed without side effects; mistakes are UsageErrors (exit 2). */
 
@@ -26,7 +27,8 @@ export type Command =
       fallbackProvider?: Provider;
     }
   | { kind: 'list'; project: string }
-  | { kind: 'status'; run?: number; project: string };
+  | { kind: 'status'; run?: number; project: string }
+  | { kind: 'show'; run?: number; task?: string; attempt?: number; agent?: AgentName; json: boolean; project: string };
 
 export const USAGE = `crew: turn a request into reviewed, committed work on a local git repository.
 
@@ -36,6 +38,9 @@ Usage:
   crew run --resume [run]                continue the latest run, or the one named
   crew list                              the runs, with status, iterations and date
   crew status [run]                      the plan view of a run (the latest by default)
+  crew show [run] [task]                 what the agents did: each turn, tool call, exit code and cost
+    [--attempt N] [--agent NAME] [--json]  (NAME: intake, planner, plan_reviewer, worker, critic,
+                                         resolver, retrospector; --json prints the records as kept)
 
 Options:
   --project DIR          the repository to work on (default: the current folder)
@@ -75,7 +80,14 @@ const RUN_OPTIONS = {
 
 const OTHER_OPTIONS = { project: RUN_OPTIONS.project, help: RUN_OPTIONS.help } as const satisfies ParseArgsOptionsConfig;
 
-type Verb = 'run' | 'list' | 'status';
+const SHOW_OPTIONS = {
+  ...OTHER_OPTIONS,
+  attempt: { type: 'string' },
+  agent: { type: 'string' },
+  json: { type: 'boolean' },
+} as const satisfies ParseArgsOptionsConfig;
+
+type Verb = 'run' | 'list' | 'status' | 'show';
 type Token = NonNullable<ReturnType<typeof parseOptions>['tokens']>[number];
 type OptionToken = Extract<Token, { kind: 'option' }>;
 type Values = {
@@ -86,7 +98,7 @@ type Values = {
       : boolean;
 };
 
-const optionsOf = (verb: Verb): ParseArgsOptionsConfig => (verb === 'run' ? RUN_OPTIONS : OTHER_OPTIONS);
+const optionsOf = (verb: Verb): ParseArgsOptionsConfig => (verb === 'run' ? RUN_OPTIONS : verb === 'show' ? SHOW_OPTIONS : OTHER_OPTIONS);
 
 /** `--criteria` as it was typed, or the long name for `-v`. */
 const spelled = (t: OptionToken): string => (t.rawName.startsWith('--') ? t.rawName : `${t.rawName} (--${t.name})`);
@@ -126,7 +138,8 @@ function explain(verb: Verb, tokens: Token[], options: ParseArgsOptionsConfig, e
     const known = options[t.name];
     if (known === undefined) {
       const ofRun = Object.entries(RUN_OPTIONS).find(([name, o]) => name === t.name || ('short' in o && o.short === t.name));
-      if (ofRun && verb !== 'run') return `crew ${verb} does not take ${t.rawName} (an option of crew run); crew ${verb} takes --project DIR.`;
+      const takes = verb === 'show' ? '--project DIR, --attempt N, --agent NAME and --json' : '--project DIR';
+      if (ofRun && verb !== 'run') return `crew ${verb} does not take ${t.rawName} (an option of crew run); crew ${verb} takes ${takes}.`;
       const dash = t.rawName.startsWith('--') ? '' : `; a task that starts with '-' goes after --: crew run -- "-task"`;
       return `unknown option '${t.rawName}' for crew ${verb} (crew --help lists the options${dash}).`;
     }
@@ -157,8 +170,8 @@ export function parseArgs(argv: string[], cwd: string): Command {
   const [verb, ...given] = argv;
   if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') return { kind: 'help' };
   if (verb === '--version' || verb === 'version') return { kind: 'version' };
-  if (verb !== 'run' && verb !== 'list' && verb !== 'status')
-    throw new UsageError(`unknown command '${verb}'. Use crew run, crew list or crew status (crew --help shows them all).`);
+  if (verb !== 'run' && verb !== 'list' && verb !== 'status' && verb !== 'show')
+    throw new UsageError(`unknown command '${verb}'. Use crew run, crew list, crew status or crew show (crew --help shows them all).`);
 
   const args = verb === 'run' ? splitResume(given) : given;
   const options = optionsOf(verb);
@@ -188,6 +201,8 @@ export function parseArgs(argv: string[], cwd: string): Command {
     const [run] = parsed.positionals;
     return { kind: 'status', project, ...(run !== undefined ? { run: positiveInt('the run number', run) } : {}) };
   }
+
+  if (verb === 'show') return showCommand(parsed.positionals, values as ShowValues, project);
 
   // The positional right after --resume is its run number when it is a number.
   const resumeAt = parsed.tokens.find((t) => t.kind === 'option' && t.name === 'resume')?.index;
@@ -224,5 +239,29 @@ export function parseArgs(argv: string[], cwd: string): Command {
     allowSetup: values['allow-setup'] === true,
     ...(values.provider !== undefined ? { provider: providerOf('--provider', values.provider) } : {}),
     ...(values['fallback-provider'] !== undefined ? { fallbackProvider: providerOf('--fallback-provider', values['fallback-provider']) } : {}),
+  };
+}
+
+type ShowValues = { attempt?: string; agent?: string; json?: boolean };
+
+/** `crew show [run] [task]`: a number is the run, a task id (t1) the task; either may be left out. */
+function showCommand(positionals: string[], values: ShowValues, project: string): Command {
+  let run: number | undefined;
+  let task: string | undefined;
+  for (const p of positionals) {
+    if (/^[0-9]+$/.test(p) && run === undefined && task === undefined) run = positiveInt('the run number', p);
+    else if (/^t[1-9][0-9]{0,2}$/.test(p) && task === undefined) task = p;
+    else throw new UsageError(`crew show takes a run number and a task id such as t1 (got '${p}'): crew show 3 t1.`);
+  }
+  const agent = values.agent;
+  if (agent !== undefined && !(AGENTS as readonly string[]).includes(agent)) throw new UsageError(`--agent is one of ${AGENTS.join(', ')} (got '${agent}').`);
+  return {
+    kind: 'show',
+    project,
+    json: values.json === true,
+    ...(run !== undefined ? { run } : {}),
+    ...(task !== undefined ? { task } : {}),
+    ...(values.attempt !== undefined ? { attempt: positiveInt('--attempt', values.attempt) } : {}),
+    ...(agent !== undefined ? { agent: agent as AgentName } : {}),
   };
 }

@@ -37,6 +37,9 @@ import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from '
 import { localBranches } from '../domain/refs';
 import { LOCAL_RUN, localRunOfBranch, localStatePrefix } from '../domain/local-runs';
 import { terminalSurface } from '../domain/surface';
+import { agentRunLabel } from '../domain/trajectory';
+import { terminalTrajectory } from '../render/trajectory';
+import { readTrajectories, trajectoriesDir } from './trajectories';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
 interface RunOptions {
@@ -76,6 +79,7 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
     const project = await openProject(resolve(command.project));
     if (command.kind === 'list') return await list(project, out);
     if (command.kind === 'status') return await status(project, command.run, out);
+    if (command.kind === 'show') return await show(project, command, out);
     return await run(project, command, out, tty);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -465,6 +469,45 @@ async function status(project: Project, run: number | undefined, out: Output): P
   const text = withoutMarkerLines(renderPlanComment(view, links, terminalSurface(n, { stopped: await orphaned(store, n, view.run.phase) })));
   out.write(`${text}\n`);
   if (!isTerminal(view.run.phase)) out.write(`\nLast change ${clock(Date.now() - Date.parse(view.run.updatedAt))} ago.\n`);
+  if (existsSync(trajectoriesDir(store.runDir(n))))
+    out.write(`\nWhat the agents did: crew show ${n} (the records are in ${trajectoriesDir(store.runDir(n))}).\n`);
+  return 0;
+}
+
+/** `crew show`: a run's trajectories, each turn with the model's words, its tool calls, exit codes and cost; `--json` prints them as kept. */
+async function show(project: Project, c: Extract<Command, { kind: 'show' }>, out: Output): Promise<number> {
+  const numbers = await runNumbersOf(project.dir);
+  const n = c.run ?? numbers.at(-1);
+  if (n === undefined) {
+    out.write(`No crew runs in ${project.dir} yet.\n`);
+    return 0;
+  }
+  if (!numbers.includes(n)) throw new UsageError(`there is no run ${n} (runs: ${numbers.join(', ') || 'none'}).`);
+  let all;
+  try {
+    all = readTrajectories(new LocalStateStore(runsDir(project.dir)).runDir(n));
+  } catch (e) {
+    out.write(`crew: ${(e as Error).message}\n`);
+    return 1;
+  }
+  if (!all.length) {
+    out.write(`Run ${n} kept no trajectories (with transcripts: none crew keeps none, and runs of an older crew have none).\n`);
+    return 1;
+  }
+  const picked = all.filter(
+    ({ record: r }) =>
+      (c.task === undefined || r.task === c.task) && (c.attempt === undefined || r.attempt === c.attempt) && (c.agent === undefined || r.agent === c.agent),
+  );
+  if (!picked.length) {
+    const asked = [c.agent, c.task, c.attempt === undefined ? undefined : `attempt ${c.attempt}`].filter(Boolean).join(' ');
+    out.write(`No agent run of run ${n} is ${asked}. It has: ${[...new Set(all.map(({ record }) => agentRunLabel(record)))].join('; ')}.\n`);
+    return 1;
+  }
+  if (c.json) {
+    for (const p of picked) out.write(`${p.line}\n`);
+    return 0;
+  }
+  picked.forEach(({ record }, i) => out.write(`${i ? '\n' : ''}${terminalTrajectory(record).join('\n')}\n`));
   return 0;
 }
 

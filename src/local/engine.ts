@@ -1,3 +1,4 @@
+import { localTrajectories } from './trajectories';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isoSeconds, systemClock } from '../clock';
@@ -198,6 +199,13 @@ export class LocalEngine {
         outputs[k] = v;
       },
       summary: async () => undefined,
+      trajectories: localTrajectories({
+        runDir: this.runDir,
+        run: this.o.run,
+        level: this.o.config.transcripts.keep,
+        job: { step, label, id: `${runId}-${label}` },
+        warn: (m) => log.warn(m),
+      }),
       cancellation: this.cancel.signal,
       unsandboxedOptIn: LOCAL_OPT_IN,
     };

@@ -152,8 +152,10 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
       );
       out.push('');
     }
-    out.push('| Task | Persona | Model | Depends on | Status | Branch | Attempts |');
-    out.push('|---|---|---|---|---|---|---|');
+    // The latest attempt's own job log and trajectory (docs/trajectories.md): a column once any task has them.
+    const seen = plan.tasks.some((t) => view.tasks.get(t.id)?.links);
+    out.push(`| Task | Persona | Model | Depends on | Status | Branch | Attempts |${seen ? ' Latest attempt |' : ''}`);
+    out.push(`|---|---|---|---|---|---|---|${seen ? '---|' : ''}`);
     for (const t of plan.tasks) {
       const rec = view.tasks.get(t.id);
       const branch = rec?.branch && rec.status !== 'pending' ? s.link(rec.branch, links.branch(rec.branch), true) : '–';
@@ -163,8 +165,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
           ? `${STATUS_TEXT[rec.status]} (accepted as is)`
           : STATUS_TEXT[rec?.status ?? 'pending'];
       const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
+      const latest = [rec?.links?.log ? s.link('log', rec.links.log) : null, rec?.links?.trajectory ? s.link('trajectory', rec.links.trajectory) : null]
+        .filter(Boolean)
+        .join(' · ');
       out.push(
-        `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |`,
+        `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |${seen ? ` ${latest || '–'} |` : ''}`,
       );
     }
     out.push('');

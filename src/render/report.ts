@@ -268,7 +268,7 @@ export interface ReportOptions {
 export function renderReport(
   view: RunView,
   results: Map<string, TaskResultText>,
-  links: { stateFile(path: string): string },
+  links: { stateFile(path: string): string; run?: string },
   judgment: Judgment | null,
   acceptedBy: string | null,
   opts: ReportOptions = {},
@@ -312,6 +312,7 @@ export function renderReport(
     out.push(details(`${t.id} · ${inert(t.title.replace(/\s+/g, ' '), 'html')} — ${rec?.status ?? 'pending'}`, body.trim()));
     out.push('');
   }
+  out.push(...agentRunLinks(view, links.run));
   if (opts.notes?.length) out.push('**Problems on the way:**', ...opts.notes.map((n) => `- ⚠️ ${line(n)}`), '');
   // Where a provider hit its limits and the run went on elsewhere: part of how the result came about.
   const failovers = failoverLines(view.run.failovers ?? []);
@@ -390,4 +391,30 @@ export function renderReportSummary(view: RunView, outcome: RunOutcome, judgment
   const body = [...criteria, '', ...tasks];
   const lines = body.length > room ? [...body.slice(0, room - 1), `- … ${body.length - room + 1} more lines in report.md`] : body;
   return [...head, ...lines].join('\n').trimEnd();
+}
+
+/**
+ * Where every agent run of the run can be read (docs/trajectories.md): each task's latest attempt
+ * (its job's log and its trajectory), and each workflow run whose jobs recorded agent runs, where
+ * their artifacts are listed. `runPage` is a workflow run's page (this job's), from which the others' follow.
+ */
+function agentRunLinks(view: RunView, runPage: string | undefined): string[] {
+  const lines: string[] = [];
+  for (const t of view.plan?.tasks ?? []) {
+    const l = view.tasks.get(t.id)?.links;
+    const parts = [l?.log ? `[job log](${l.log})` : null, l?.trajectory ? `[trajectory](${l.trajectory})` : null].filter(Boolean);
+    if (parts.length) lines.push(`- **${t.id}** (attempt ${view.tasks.get(t.id)!.attempts}): ${parts.join(' · ')}`);
+  }
+  const runs = new Map<string, Set<string>>();
+  for (const j of view.jobs ?? []) {
+    const id = /^(\d+)-/.exec(j.id)?.[1];
+    if (id) runs.set(id, (runs.get(id) ?? new Set()).add(j.task ? `${j.step} ${j.task}` : j.step));
+  }
+  if (runPage && /\/\d+$/.test(runPage) && runs.size)
+    lines.push(
+      `- Every job's agent runs, as artifacts named \`crew-trajectories-${view.run.issue}-r${view.run.run}-…\`: ${[...runs]
+        .map(([id, steps]) => `[${[...steps].join(', ')}](${runPage.replace(/\/\d+$/, `/${id}`)})`)
+        .join(' · ')}`,
+    );
+  return lines.length ? ['### Agent runs', '', ...lines, ''] : [];
 }

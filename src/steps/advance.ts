@@ -15,6 +15,7 @@ import { redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import {
+  agentRun,
   CrewError,
   dispatchTasks,
   failRun,
@@ -322,6 +323,7 @@ async function resolveConflict(
         maxOutputBytes: 64_000,
       },
       ctx.log,
+      agentRun(ctx, { agent: 'resolver', model: config.models[config.default_model], task: task.id }),
     );
   } catch (e) {
     return conflict(`the resolver's model call failed: ${(e as Error).message}`);

@@ -8,6 +8,8 @@ import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../dom
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
 import type {
+  AgentRunMeta,
+  AgentTrajectory,
   Clock,
   CrewBranches,
   Forge,
@@ -19,6 +21,7 @@ import type {
   StateSnapshot,
   StateStore,
   StateTx,
+  Trajectories,
   WorkingCopy,
   WriteOptions,
 } from '../ports';
@@ -84,6 +87,15 @@ export interface StepContext {
    * found it: a failure no step caught is then recorded on that run, so its plan comment says so.
    */
   working?: { issue: number; run: number };
+  /** Where this job's agent runs are recorded (docs/trajectories.md); absent, nothing is. */
+  trajectories?: Trajectories;
+  /** This job's own log page (GitHub's jobs list names it), or null where there is none. */
+  jobLink?: () => Promise<string | null>;
+}
+
+/** The record of one agent run this job starts, when the job records them. */
+export function agentRun(ctx: Pick<StepContext, 'trajectories'>, meta: AgentRunMeta): AgentTrajectory | undefined {
+  return ctx.trajectories?.start(meta);
 }
 
 /** A step was given a run that crew/state does not hold (never started, or its folder was removed). */

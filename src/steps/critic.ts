@@ -22,7 +22,7 @@ import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from 
 import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
 import { spend } from './caps';
-import { dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { agentRun, dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
@@ -255,6 +255,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
             .map((a) => ({ criterion: a.criterion, command: a.command, lost: a.lost.map((l) => l.test), newPassing: a.newPassing })),
         },
         ctx.log,
+        agentRun(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }),
       );
     } catch (e) {
       // The model being unreachable is not the work's fault: it becomes an error a person can retry.

@@ -11,7 +11,7 @@ import { parseJson, paths, planOf, planTask, refreshExecutionLog, taskOf, writeR
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateView, viewIn, type StepContext } from './context';
+import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateView, viewIn, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -199,6 +199,7 @@ export async function replanTasks(
         },
       },
       ctx.log,
+      agentRun(ctx, { agent: 'planner', model: modelId }),
     );
     usage = addUsage(usage, out.usage);
     const proposed = renumber(out.plan.tasks, plan.tasks.length);
@@ -212,6 +213,7 @@ export async function replanTasks(
         request,
         { ...plan, tasks: proposed },
         ctx.log,
+        agentRun(ctx, { agent: 'plan_reviewer', model: modelId }),
       );
       usage = addUsage(usage, review.usage);
       if (review.verdict === 'PASS') replacement = proposed;

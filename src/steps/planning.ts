@@ -21,7 +21,7 @@ import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
 import { sanitize } from '../text/sanitize';
 import { ensureRoom, spend } from './caps';
-import { dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
+import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -148,6 +148,7 @@ export async function planRun(
         await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
         { title, body, stated: followUp ? followUpItems(followUp) : statedCriteria(body), answers, ...(followUp ? { kept: followUp.kept } : {}) },
         ctx.log,
+        agentRun(ctx, { agent: 'intake', model: modelId }),
       );
       book(out.usage);
       intake = { ...out.intake, answersSeen: answers };
@@ -188,6 +189,7 @@ export async function planRun(
               ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}),
             },
             ctx.log,
+            agentRun(ctx, { agent: 'planner', model: modelId, iteration: 1 }),
           ).then((r) => {
             book(r.usage);
             return r.plan;
@@ -200,7 +202,15 @@ export async function planRun(
       rounds = round;
       findings = checkPlanRules(plan);
       if (findings.length === 0) {
-        const review = await reviewPlan(model, modelId, reviewerPrompt, { title, body }, plan, ctx.log);
+        const review = await reviewPlan(
+          model,
+          modelId,
+          reviewerPrompt,
+          { title, body },
+          plan,
+          ctx.log,
+          agentRun(ctx, { agent: 'plan_reviewer', model: modelId, iteration: round }),
+        );
         book(review.usage);
         findings = review.findings;
         passed = review.verdict === 'PASS';
@@ -223,6 +233,7 @@ export async function planRun(
           revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` },
         },
         ctx.log,
+        agentRun(ctx, { agent: 'planner', model: modelId, iteration: round + 1 }),
       );
       book(r.usage);
       plan = r.plan;

@@ -11,7 +11,7 @@ import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { loadView, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { agentRun, loadView, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
 import { sentence } from '../domain/surface';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
@@ -78,6 +78,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
       await runModel(ctx, view),
       { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) },
       ctx.log,
+      agentRun(ctx, { agent: 'retrospector', model: config.models[config.retrospect.model] }),
     );
   } catch (e) {
     ctx.log.warn(`retrospective: the model failed: ${(e as Error).message}`);

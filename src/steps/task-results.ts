@@ -1,7 +1,7 @@
 import type { Refusals } from '../domain/egress';
 import type { CheckedResult, Observed } from '../domain/result';
 import { resultFile } from '../domain/result';
-import { addSpent, addUsage, allTasksDone, readyTasks, type TaskRecord } from '../domain/run-state';
+import { addSpent, addUsage, allTasksDone, readyTasks, type TaskLinks, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -21,6 +21,8 @@ export interface AttemptOutcome {
   sandboxWarning: string | null;
   /** Requests crew's egress proxy refused in the task's jobs so far (earlier jobs' and this one's), by host. */
   refused?: Refusals;
+  /** Where a person reads the attempt: its job's log and its trajectory (absent in attempts recorded before they were kept). */
+  links?: TaskLinks;
 }
 
 const TRAILER = /^Crew-Result: (.+)$/m;
@@ -76,6 +78,7 @@ export async function recordRetry(
       refused: o.refused ?? mine.refused,
       headSha,
       changedFiles: o.seen.changedFiles,
+      ...(o.links ? { links: o.links } : {}),
     });
     refreshExecutionLog(tx, issue, run);
   });
@@ -138,6 +141,7 @@ export async function recordFinal(
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
       refused: o.refused ?? mine.refused,
+      ...(o.links ? { links: o.links } : {}),
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));

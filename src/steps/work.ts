@@ -13,6 +13,7 @@ import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory, taskOf } from '../state/run-files';
 import {
+  agentRun,
   CrewError,
   deferPlanChecks,
   DISPATCH_CLOCK_SKEW_MS,
@@ -331,6 +332,7 @@ async function runTask(
           ...(signal ? { signal } : {}),
         },
         ctx.log,
+        agentRun(ctx, { agent: 'worker', model: config.models[tier], task: taskId, attempt }),
       ).finally(() => clearTimeout(timer));
       ctx.log.info(
         `${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`,
@@ -401,7 +403,17 @@ async function runTask(
     const impeded = checked.feedback?.type === 'difficulty';
     // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
     const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded;
-    const outcome: AttemptOutcome = { attempt, checked, seen, final, sandboxWarning: warning, refused: addRefusals(refusedBefore, egress?.refused()) };
+    // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
+    const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${taskId}-attempt${attempt}`) ?? null]);
+    const outcome: AttemptOutcome = {
+      attempt,
+      checked,
+      seen,
+      final,
+      sandboxWarning: warning,
+      links: { log, trajectory },
+      refused: addRefusals(refusedBefore, egress?.refused()),
+    };
     // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
     await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
     // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.

@@ -19,6 +19,7 @@ export async function play(
 export function expectFaithful(r: ScenarioResult): void {
   expect(r.github.violations).toEqual([]);
   expect(r.runnerErrors).toEqual([]);
+  expect(r.artifacts.violations).toEqual([]);
   expect(r.model.unscripted).toEqual([]);
 }
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { trajectoryJsonSchema } from '../../src/domain/trajectory';
 import { configJsonSchema, configReference } from '../../src/config/reference';
 import { CREW_VERSION } from '../../src/version';
 import { lintedFiles, lintProblems } from '../../scripts/lint-workflows';
@@ -50,6 +51,10 @@ describe('the files users copy', () => {
 
   it('the shipped JSON Schema for editors is generated from the same schema (npm run config-docs)', () => {
     expect(JSON.parse(read('schema/crew.schema.json'))).toEqual(configJsonSchema());
+  });
+
+  it('the trajectory JSON Schema is generated from the record schema (npm run config-docs)', () => {
+    expect(JSON.parse(read('schema/trajectory.schema.json'))).toEqual(trajectoryJsonSchema());
   });
 
   it('action.yml runs on node24 from dist/ and documents every input crew reads', () => {

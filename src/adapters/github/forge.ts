@@ -556,6 +556,25 @@ export class GitHubForge implements Forge {
     }
   }
 
+  async jobLink(name: string): Promise<string | null> {
+    if (!/^\d+$/.test(this.opts.runId)) return null;
+    try {
+      const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, {
+        ...this.base,
+        run_id: Number(this.opts.runId),
+        filter: 'latest',
+        per_page: 100,
+      });
+      const mine = jobs.filter((j) => j.name === name && j.status !== 'completed');
+      // Two legs of one name (a matrix with a repeated value) cannot be told apart: no link rather than a wrong one.
+      if (mine.length !== 1) return null;
+      return mine[0]!.html_url ?? `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${this.opts.runId}/job/${mine[0]!.id}`;
+    } catch (e) {
+      this.log.info(`could not find this job's page in the run's jobs: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  }
+
   rateLimitWaits(): readonly RateLimitWait[] {
     return this.opts.rateLimitWaits?.() ?? [];
   }

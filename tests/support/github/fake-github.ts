@@ -172,6 +172,15 @@ export class FakeGitHub {
   /** Requests the latency profile held up, by kind, and the time it added (scaled). */
   readonly delays = { rest: 0, graphql: 0, git: 0, ms: 0 };
   url = '';
+  /**
+   * The web server's URL jobs get as GITHUB_SERVER_URL: the same fake under a `.localhost` name,
+   * which resolves to loopback (RFC 6761; curl, so git, resolves it itself). On github.com the
+   * server's host is not the API's either, and @actions/artifact refuses to run against a server
+   * it takes for GitHub Enterprise Server (any host but github.com, *.ghe.com and *.localhost).
+   */
+  get serverUrl(): string {
+    return this.url.replace('//127.0.0.1:', '//github.localhost:');
+  }
   repo!: BareRepo;
   serialize!: Serializer;
 

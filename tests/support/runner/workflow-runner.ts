@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { FakeArtifactService } from '../artifacts/fake-artifact-service';
 import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
 import type { Access, JobTag, Scopes } from '../github/model';
 import { git, tryGit } from '../git-cli';
@@ -115,6 +116,12 @@ export interface RunnerOptions {
   oidc?: { url: string; requestToken: string };
   /** Built-in stand-ins for third-party actions, by `owner/name` (`uses: owner/name@ref`): what the action leaves in the job. */
   standIns?: Record<string, StandIn>;
+  /**
+   * GitHub's artifact service: as on GitHub, a job's actions (not its `run:` steps) get its runtime
+   * token and the results service's URL (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL), which
+   * @actions/artifact needs.
+   */
+  artifacts?: FakeArtifactService;
 }
 
 /** A third-party action played in-process: it reads its `with:` and the job's environment, and exports variables as the action would (GITHUB_ENV). */
@@ -721,6 +728,8 @@ export class WorkflowRunner {
     );
     limitTimer.unref();
 
+    // One runtime token per job: its backend ids name this job of this workflow run.
+    const runtime = this.opts.artifacts?.jobEnv(run.id, id);
     try {
       for (const [i, step] of spec.steps.entries()) {
         const stepName = step.name ?? step.id ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${i}`;
@@ -781,10 +790,11 @@ export class WorkflowRunner {
             ? { ACTIONS_ID_TOKEN_REQUEST_URL: this.opts.oidc.url, ACTIONS_ID_TOKEN_REQUEST_TOKEN: this.opts.oidc.requestToken }
             : {}),
           ...stepEnv,
+          ...(step.uses && runtime ? runtime : {}),
           GITHUB_ACTION: step.id ?? `__step${i}`,
           GITHUB_ACTOR: run.actor,
           GITHUB_API_URL: gh.url,
-          GITHUB_SERVER_URL: gh.url,
+          GITHUB_SERVER_URL: gh.serverUrl,
           GITHUB_GRAPHQL_URL: `${gh.url}/graphql`,
           GITHUB_EVENT_NAME: run.event,
           GITHUB_EVENT_PATH: eventPath,
@@ -997,9 +1007,11 @@ export class WorkflowRunner {
         return '';
       case 'debug':
         return '';
+      // GitHub's log keeps a group as the lines its viewer folds: `##[group]<title>` … `##[endgroup]`.
       case 'group':
+        return `##[group]${text}`;
       case 'endgroup':
-        return text;
+        return '##[endgroup]';
       default:
         return undefined;
     }

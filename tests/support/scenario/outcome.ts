@@ -19,7 +19,9 @@ export function normalizeText(text: string): string {
     text
       // The idempotency key is for finding a comment whose answer was lost; an edit drops it, and nobody sees it.
       .replace(/\n\n<!-- crew:post key=[0-9a-f]+ -->$/, '')
-      .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github')
+      .replace(/http:\/\/(?:127\.0\.0\.1|github\.localhost):\d+/g, 'http://github')
+      // Which workflow runs' jobs kept trajectories: a resumed run has the interrupted job's run too.
+      .replace(/^- Every job's agent runs, as artifacts.*$/gm, "- Every job's agent runs, as artifacts …")
       .replace(/<!-- crew:version v=\d+ -->/g, '')
       .replace(/nonce=[0-9a-f]+/g, 'nonce=…')
       .replace(/actions\/runs\/\d+/g, 'actions/runs/…')

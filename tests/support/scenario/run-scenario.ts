@@ -13,6 +13,7 @@ import { parseScript, startFakeAnthropic, ThinkingLedger, type FakeAnthropic, ty
 import { profileNamed } from '../latency';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
+import { FakeArtifactService } from '../artifacts/fake-artifact-service';
 import { WorkflowRunner, type JobRun, type StandIn, type WorkflowRun } from '../runner/workflow-runner';
 import { git } from '../git-cli';
 import { sleep } from '../time';
@@ -44,6 +45,8 @@ export interface ScenarioHooks {
     anthropic: FakeAnthropic;
     fallback?: FakeAnthropic;
     runner: WorkflowRunner;
+    /** GitHub's artifact service, with what each job uploaded. */
+    artifacts: FakeArtifactService;
     result: ScenarioResult;
   }) => Promise<void>;
 }
@@ -103,6 +106,8 @@ export interface ScenarioResult {
    */
   jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number; chainPart?: number }>;
   runnerErrors: string[];
+  /** What the jobs uploaded to GitHub's artifact service: each artifact's name and size, and any request the real service refuses. */
+  artifacts: { uploaded: Array<{ name: string; size: number }>; violations: string[] };
 }
 
 interface CommentOut {
@@ -250,6 +255,7 @@ export async function runScenario(
   let fallback: FakeAnthropic | undefined;
   let gh: FakeGitHub | undefined;
   let runner: WorkflowRunner | undefined;
+  let artifacts: FakeArtifactService | undefined;
   try {
     const requestToken = `oidc-request-${randomBytes(16).toString('hex')}`;
     const cloud = cloudWorld(scenario.provider, requestToken);
@@ -314,8 +320,10 @@ export async function runScenario(
       }, 20);
       poll.unref();
     }
+    artifacts = await FakeArtifactService.start();
     runner = new WorkflowRunner({
       gh,
+      artifacts,
       workRoot: join(work, 'runner'),
       actions: { crew: PROJECT_ROOT },
       secrets,
@@ -594,8 +602,14 @@ export async function runScenario(
     await runner.idle();
     // A hold whose request never came played nothing the scenario meant it to.
     for (const what of gh.pendingHolds) gh.violations.push(`${what}: the held request never came, or was never released`);
-    const result = await collect(scenario, gh, fallback ? [anthropic, fallback] : [anthropic], runner, issue.number, started, crewLogin);
-    await opts.hooks?.beforeClose?.({ gh, anthropic, ...(fallback ? { fallback } : {}), runner, result });
+    const result = {
+      ...(await collect(scenario, gh, fallback ? [anthropic, fallback] : [anthropic], runner, issue.number, started, crewLogin)),
+      artifacts: {
+        uploaded: artifacts.artifacts.filter((a) => a.finalized).map((a) => ({ name: a.name, size: a.size })),
+        violations: [...artifacts.violations],
+      },
+    };
+    await opts.hooks?.beforeClose?.({ gh, anthropic, ...(fallback ? { fallback } : {}), runner, artifacts, result });
     if (opts.outDir) await writeOutputs(opts.outDir, result, runner, gh);
     return result;
   } finally {
@@ -603,6 +617,7 @@ export async function runScenario(
     await gh?.close();
     await anthropic?.close();
     await fallback?.close();
+    await artifacts?.close();
     if (!opts.keepWorkDir) await rm(work, { recursive: true, force: true });
   }
 }
@@ -637,7 +652,7 @@ async function collect(
   issueNumber: number,
   started: number,
   crewLogin: string,
-): Promise<ScenarioResult> {
+): Promise<Omit<ScenarioResult, 'artifacts'>> {
   const commentsOf = (n: number): CommentOut[] =>
     [...gh.comments.values()]
       .filter((c) => c.issue === n)

@@ -1,0 +1,240 @@
+import {
+  addTokens,
+  capInput,
+  capText,
+  CAPS,
+  NO_TOKENS,
+  shortInput,
+  summaryOf,
+  tokensFrom,
+  TRAJECTORY_FORMAT,
+  type Trajectory,
+  type TrajectoryTurn,
+  type TranscriptLevel,
+} from '../domain/trajectory';
+import type { AgentRunMeta, AgentTrajectory, Trajectories } from '../ports';
+import { redact } from '../text/redact';
+
+/** Where a job's records go as they are made: the job log's groups, a local run's files. */
+export interface TrajectorySink {
+  /** A turn is complete (its tools ran). `record` is the run so far. */
+  turn?(record: Trajectory, turn: TrajectoryTurn): void;
+  /** An agent run ended. */
+  end?(record: Trajectory): void | Promise<void>;
+}
+
+export interface RecorderOptions {
+  /** What a record keeps (transcripts.keep); read when a record is written, since configuration loads after the job starts. */
+  level: () => TranscriptLevel;
+  issue: number | null;
+  run: number | null;
+  job: { step: string; id: string; url: () => string | null; workflowRun: string | null };
+  now: () => number;
+  sinks: TrajectorySink[];
+  /** Stores the given records under `label` (an artifact, a file); returns where a person finds them. */
+  publish?: (records: Trajectory[], label: string) => Promise<string | null>;
+  warn: (message: string) => void;
+}
+
+/** Every string of a record redacted: the record is crew's own text, like everything it writes. */
+export function redactRecord<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** A record as it is written: at the level kept, redacted, one line of JSON. */
+export function recordLine(r: Trajectory, level: Exclude<TranscriptLevel, 'none'>): string {
+  return JSON.stringify(redactRecord(level === 'summary' ? summaryOf(r) : r));
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The Trajectories port: one record per agent run, bounded by CAPS as it grows, handed to the
+ * sinks turn by turn and when it ends. Records stay in memory for the job's step summary and
+ * its artifact (a job runs a handful of agents; each record is at most CAPS.recordBytes).
+ */
+export class TrajectoryRecorder implements Trajectories {
+  private readonly done: Trajectory[] = [];
+  private published = 0;
+  private seq = 0;
+
+  constructor(private readonly o: RecorderOptions) {}
+
+  /** Every agent run of this job that has ended, in the order they ended. */
+  records(): readonly Trajectory[] {
+    return this.done;
+  }
+
+  level(): TranscriptLevel {
+    return this.o.level();
+  }
+
+  async publish(label: string): Promise<string | null> {
+    const fresh = this.done.slice(this.published);
+    if (!fresh.length || !this.o.publish || this.o.level() === 'none') return null;
+    this.published = this.done.length;
+    try {
+      return await this.o.publish(fresh, label);
+    } catch (e) {
+      this.o.warn(`could not keep the trajectories of ${label}: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  }
+
+  start(meta: AgentRunMeta): AgentTrajectory {
+    const o = this.o;
+    const done = this.done;
+    const started = o.now();
+    const seq = ++this.seq;
+    const record: Trajectory = {
+      format: TRAJECTORY_FORMAT,
+      id: [meta.agent, meta.task, meta.attempt ? `a${meta.attempt}` : null, meta.iteration ? `i${meta.iteration}` : null, o.job.id, String(seq)]
+        .filter(Boolean)
+        .join('-'),
+      agent: meta.agent,
+      issue: o.issue,
+      run: o.run,
+      task: meta.task ?? null,
+      attempt: meta.attempt ?? null,
+      iteration: meta.iteration ?? null,
+      model: meta.model,
+      transcripts: 'full',
+      job: { step: o.job.step, url: null, workflow_run: o.job.workflowRun },
+      started_at: iso(started),
+      ended_at: iso(started),
+      duration_ms: 0,
+      stop: 'running',
+      error: null,
+      num_turns: 0,
+      usage: NO_TOKENS,
+      turns: [],
+      compactions: [],
+      cut: false,
+    };
+    let bytes = JSON.stringify(record).length;
+    let open: { turn: TrajectoryTurn; chars: number } | undefined;
+    let ended = false;
+    const close = () => {
+      if (!open) return;
+      const t = open.turn;
+      open = undefined;
+      bytes += JSON.stringify(t).length;
+      for (const s of o.sinks) safely(o, () => s.turn?.(record, t));
+    };
+    /** Room in the open turn for `chars` more, else the block is kept short. */
+    const fits = (chars: number) => !!open && !open.turn.short && open.chars + chars <= CAPS.turnChars;
+    return {
+      reply(turn, r) {
+        if (ended) return;
+        close();
+        const short = bytes > CAPS.recordBytes;
+        if (short) record.cut = true;
+        const t: TrajectoryTurn = {
+          turn,
+          model: r.model,
+          started_at: iso(r.startedAt),
+          duration_ms: Math.max(0, Math.round(r.durationMs)),
+          stop_reason: r.reply.stopReason,
+          usage: tokensFrom(r.reply.usage),
+          content: [],
+          tool_results: [],
+          ...(short ? { short: true } : {}),
+        };
+        open = { turn: t, chars: 0 };
+        for (const b of r.reply.content) {
+          if (b.type === 'text') {
+            const c = capText(b.text, CAPS.textChars);
+            if (fits(c.text.length)) {
+              t.content.push({ type: 'text', text: c.text, ...(c.cut ? { cut: c.cut } : {}) });
+              open.chars += c.text.length;
+            } else t.content.push({ type: 'text', omitted_chars: b.text.length });
+          } else if (b.type === 'tool_use') {
+            const c = capInput(b.input, CAPS.inputStringChars);
+            const size = JSON.stringify(c.input ?? null).length;
+            if (fits(size)) {
+              t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: c.input, ...(c.cut ? { cut: true } : {}) });
+              open.chars += size;
+            } else t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: shortInput(b.input), cut: true });
+          } else {
+            // Thinking blocks: their text when the API sends it (redacted_thinking carries none a person can read).
+            const words = typeof b.thinking === 'string' ? b.thinking : '';
+            const c = capText(words, CAPS.thinkingChars);
+            if (words && fits(c.text.length)) {
+              t.content.push({ type: 'thinking', thinking: c.text, ...(c.cut ? { cut: c.cut } : {}) });
+              open.chars += c.text.length;
+            } else t.content.push({ type: 'thinking', omitted_chars: words.length });
+          }
+        }
+        record.turns.push(t);
+        record.num_turns = Math.max(record.num_turns, turn);
+        record.usage = addTokens(record.usage, t.usage);
+      },
+      toolResult(turn, r) {
+        if (ended || !open || open.turn.turn !== turn) return;
+        const c = capText(r.content, CAPS.resultChars);
+        const keep = fits(c.text.length);
+        open.turn.tool_results.push({
+          type: 'tool_result',
+          tool_use_id: r.use.id,
+          is_error: r.isError,
+          ...(keep ? { content: c.text, ...(c.cut ? { cut: c.cut } : {}) } : { cut: r.content.length || undefined }),
+          ...(r.facts?.exitCode !== undefined ? { exit_code: r.facts.exitCode } : {}),
+          ...(r.facts?.timedOut ? { timed_out: true } : {}),
+          duration_ms: Math.max(0, Math.round(r.durationMs)),
+        });
+        if (keep) open.chars += c.text.length;
+      },
+      turnDone(turn) {
+        if (open?.turn.turn === turn) close();
+      },
+      note(turn, text) {
+        const t = open?.turn.turn === turn ? open.turn : record.turns.findLast((x) => x.turn === turn);
+        if (t) (t.notes ??= []).push(text);
+      },
+      compaction(afterTurn, c) {
+        if (ended) return;
+        close();
+        const s = capText(c.summary, CAPS.textChars);
+        const usage = tokensFrom(c.usage);
+        record.compactions.push({
+          after_turn: afterTurn,
+          started_at: iso(c.startedAt),
+          duration_ms: Math.max(0, Math.round(c.durationMs)),
+          usage,
+          summary: s.text,
+        });
+        record.usage = addTokens(record.usage, usage);
+        bytes += s.text.length + 200;
+      },
+      end(r) {
+        if (ended) return;
+        close();
+        ended = true;
+        const now = o.now();
+        record.ended_at = iso(now);
+        record.duration_ms = Math.max(0, now - started);
+        record.stop = r.stop;
+        record.error = r.error ?? null;
+        record.job.url = o.job.url();
+        done.push(record);
+        for (const s of o.sinks) safely(o, () => s.end?.(record));
+      },
+    };
+  }
+}
+
+/** A sink that fails costs a warning, never the agent's work. */
+function safely(o: RecorderOptions, f: () => void | Promise<void>): void {
+  try {
+    const p = f();
+    if (p) p.catch((e: unknown) => o.warn(`could not record a trajectory: ${e instanceof Error ? e.message : String(e)}`));
+  } catch (e) {
+    o.warn(`could not record a trajectory: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
