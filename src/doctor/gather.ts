@@ -1,5 +1,6 @@
 import { CONFIG_FILE, ok, SECRET_NAME, WORKFLOW_PATH, type DoctorFacts, type Read } from '../domain/doctor';
 import { ConfigError, parseConfig } from '../config/schema';
+import { commandProblem } from '../domain/criteria';
 import type { RepositorySettings } from '../ports';
 import { CREW_VERSION } from '../version';
 
@@ -55,7 +56,13 @@ function configOf(text: Read<string | null>): DoctorFacts['config'] {
   if (!text.ok) return text;
   if (text.value === null) return ok(null);
   try {
-    return ok({ provider: parseConfig(text.value, CONFIG_FILE).provider });
+    const config = parseConfig(text.value, CONFIG_FILE);
+    // `criteria:` takes commands; one the plan review would refuse stops every run at planning.
+    const unrunnable = config.criteria.flatMap((c, i) => {
+      const p = commandProblem(c);
+      return p ? [`criteria[${i}] "${c}" is not a command crew can run: ${p}`] : [];
+    });
+    return ok({ provider: config.provider, ...(unrunnable.length ? { error: unrunnable.join('; ') } : {}) });
   } catch (e) {
     if (e instanceof ConfigError) return ok({ error: e.problems.join('; '), provider: 'anthropic' });
     throw e;

@@ -15,13 +15,12 @@ export interface StackProposal {
   /** What was found, as a person says it: "npm (package-lock.json)". */
   found: string[];
   setup: string[];
+  /** Commands that exit 0 when the work is done (`criteria:` in .github/crew.yml takes commands). */
   criteria: string[];
 }
 
 /** `npm init`'s placeholder test script, which always fails. */
 const PLACEHOLDER_TEST = /no test specified/;
-
-const passes = (command: string) => `\`${command}\` passes`;
 
 function packageScripts(files: RootFiles): Record<string, string> {
   try {
@@ -49,9 +48,9 @@ function node(files: RootFiles, has: (n: string) => boolean, out: StackProposal)
   out.setup.push(...install);
   const run = (script: string) =>
     tool === 'npm' ? (script === 'test' ? 'npm test' : `npm run ${script}`) : `${tool} ${script === 'test' ? 'test' : `run ${script}`}`;
-  if (scripts.test && !PLACEHOLDER_TEST.test(scripts.test)) out.criteria.push(passes(run('test')));
-  if (scripts.lint) out.criteria.push(passes(run('lint')));
-  if (scripts.typecheck) out.criteria.push(passes(run('typecheck')));
+  if (scripts.test && !PLACEHOLDER_TEST.test(scripts.test)) out.criteria.push(run('test'));
+  if (scripts.lint) out.criteria.push(run('lint'));
+  if (scripts.typecheck) out.criteria.push(run('typecheck'));
 }
 
 /** A requirement line that installs something (not a comment, blank line or pip option alone). */
@@ -67,13 +66,13 @@ function python(files: RootFiles, has: (n: string) => boolean, out: StackProposa
   if (has('uv.lock')) {
     out.found.push('Python with uv (uv.lock)');
     out.setup.push('uv sync --frozen');
-    out.criteria.push(passes(`uv run python -m ${test}`));
+    out.criteria.push(`uv run python -m ${test}`);
     return;
   }
   if (has('poetry.lock')) {
     out.found.push('Python with Poetry (poetry.lock)');
     out.setup.push('poetry install --no-interaction');
-    out.criteria.push(passes(`poetry run python -m ${test}`));
+    out.criteria.push(`poetry run python -m ${test}`);
     return;
   }
   // A project that installs nothing needs no environment: the runner's python3 runs its tests.
@@ -84,7 +83,7 @@ function python(files: RootFiles, has: (n: string) => boolean, out: StackProposa
     has('setup.py');
   out.found.push(`Python (${[...(has('pyproject.toml') ? ['pyproject.toml'] : []), ...(has('setup.py') ? ['setup.py'] : []), ...requirements].join(', ')})`);
   if (!declaresDependencies) {
-    out.criteria.push(passes(`python3 -m ${test}`));
+    out.criteria.push(`python3 -m ${test}`);
     return;
   }
   // A virtual environment: GitHub's Ubuntu runners refuse pip installs into the system Python (PEP 668).
@@ -93,7 +92,7 @@ function python(files: RootFiles, has: (n: string) => boolean, out: StackProposa
   if (has('pyproject.toml') || has('setup.py')) out.setup.push('.venv/bin/pip install -e .');
   // pytest named only as an optional or dev dependency is not installed by the lines above.
   if (usesPytest && !requirements.some((r) => /^\s*pytest\b/m.test(files.read(r) ?? ''))) out.setup.push('.venv/bin/pip install pytest');
-  out.criteria.push(passes(`.venv/bin/python -m ${test}`));
+  out.criteria.push(`.venv/bin/python -m ${test}`);
 }
 
 /** Every stack found at the root, in a fixed order (a repository may hold more than one). */
@@ -106,21 +105,21 @@ export function proposeStack(files: RootFiles): StackProposal {
   if (has('go.mod')) {
     out.found.push('Go (go.mod)');
     out.setup.push('go mod download');
-    out.criteria.push(passes('go vet ./...'), passes('go test ./...'));
+    out.criteria.push('go vet ./...', 'go test ./...');
   }
   if (has('Cargo.toml')) {
     out.found.push('Rust (Cargo.toml)');
     out.setup.push('cargo fetch');
-    out.criteria.push(passes('cargo test'));
+    out.criteria.push('cargo test');
   }
   if (has('Gemfile')) {
     out.found.push(`Ruby (${has('Gemfile.lock') ? 'Gemfile.lock' : 'Gemfile'})`);
     out.setup.push('bundle install');
-    if (has('Rakefile')) out.criteria.push(passes('bundle exec rake test'));
+    if (has('Rakefile')) out.criteria.push('bundle exec rake test');
   }
   if (!out.criteria.length && has('Makefile') && /^test:/m.test(files.read('Makefile') ?? '')) {
     out.found.push('a Makefile with a test target');
-    out.criteria.push(passes('make test'));
+    out.criteria.push('make test');
   }
   return out;
 }
@@ -137,8 +136,8 @@ export function crewYml(p: StackProposal): string {
 setup:
 ${list(p.setup)}
 
-# Done criteria added to every run. A command in backticks must exit 0; any other text is judged
-# by the critic.
+# Done criteria added to every run: commands that must exit 0 (the critic runs them on the
+# integrated work).
 criteria:
 ${list(p.criteria)}
 

@@ -12,7 +12,7 @@ const SHORT_FORM = readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.y
 const HEALTHY_FILES = {
   'README.md': '# widgets\n',
   '.github/workflows/crew.yml': SHORT_FORM,
-  '.github/crew.yml': 'setup:\n  - npm ci\ncriteria:\n  - "`npm test` passes"\n',
+  '.github/crew.yml': 'setup:\n  - npm ci\ncriteria:\n  - npm test\n',
 };
 const HEALTHY_SETTINGS: Partial<RepoSettings> = { secrets: ['ANTHROPIC_API_KEY'] };
 

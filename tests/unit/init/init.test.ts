@@ -51,7 +51,7 @@ describe('crew init', () => {
     expect(config).toContain('setup:\n  - "npm ci"\n');
     const text = said.join('\n');
     expect(text).toContain('Found: npm (package-lock.json).');
-    expect(text).toContain('Proposed criteria: `npm test` passes');
+    expect(text).toContain('Proposed criteria: npm test');
     // The files are shown before the question.
     expect(text.indexOf('uses: your-org/crew/.github/workflows/crew-jobs.yml@v1')).toBeGreaterThan(0);
     expect(text).toContain('git add .github/workflows/crew.yml .github/crew.yml && git commit -m "Set up crew" && git push');
