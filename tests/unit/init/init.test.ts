@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/local/args';
+import { main } from '../../../src/local/cli';
+import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { init, InitDeclined, workflowText } from '../../../src/init/index';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
 
@@ -91,6 +93,23 @@ describe('crew init', () => {
     const full = await workflowText('full');
     expect(full).not.toMatch(/uses: \.\/$/m);
     expect(full).toMatch(/uses: your-org\/crew@v1$/m);
+  });
+
+  it('`crew init` with no terminal and no --yes writes nothing and exits 1; with --yes it writes and exits 0', async () => {
+    const dir = await clone(NPM);
+    const env = { ...FIXTURE_IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    await git(['init', '--quiet'], { cwd: dir, env });
+    await git(['add', '-A'], { cwd: dir, env });
+    await git(['commit', '--quiet', '-m', 'x'], { cwd: dir, env });
+    let out = '';
+    const write = { write: (t: string) => void (out += t) };
+    expect(await main(['init', '--project', dir], write, false)).toBe(1);
+    expect(out).toContain('crew: crew init shows the files and asks before writing them; run it in a terminal, or pass --yes');
+    expect(existsSync(join(dir, '.github'))).toBe(false);
+    out = '';
+    expect(await main(['init', '--yes', '--project', dir], write, false)).toBe(0);
+    expect(out).toContain('Wrote .github/workflows/crew.yml.');
+    expect(out).toContain('Wrote .github/crew.yml.');
   });
 
   it('crew init and crew doctor on the command line', () => {
