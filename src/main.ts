@@ -10,6 +10,7 @@ import { BranchTips } from './adapters/git/branch-tips';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
 import { GitHubCrewBranches } from './adapters/github/crew-branches';
+import { GitHubRepositorySettings } from './adapters/github/repository-settings';
 import { GITHUB } from './domain/surface';
 import { githubBranches, STATE_BRANCH } from './domain/refs';
 import { killRunningCommands } from './sandbox/command-runner';
@@ -196,6 +197,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     repo,
     remote,
     crewBranches: new GitHubCrewBranches(remote, client, { owner, repo: name }),
+    repositorySettings: new GitHubRepositorySettings(client, { owner, repo: name }, server),
     state,
     branches: githubBranches,
     surface: GITHUB,

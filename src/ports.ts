@@ -1,5 +1,6 @@
 import type { ApprovingReview, CheckFact, MergeMethod } from './domain/merge-gate';
 import type { BranchCommit, BranchTip } from './domain/retention';
+import type { Read } from './domain/doctor';
 /**
  * The narrow interfaces between crew's logic and the outside world, and the errors steps
  * recognise. Steps and agents take these as arguments; adapters (src/adapters/) implement them
@@ -267,6 +268,27 @@ export type BranchDeletion =
  * crew's branches on GitHub, as cleaning up after runs needs them (GitHub only: a local run's
  * branches live in the person's repository and stay there).
  */
+/**
+ * What `crew doctor` reads of a repository on GitHub: settings a job's token may not see (then a Read
+ * with the status, never a throw), the rules a branch name would meet, and files on the default branch.
+ */
+export interface RepositorySettings {
+  repository(): Promise<{ fullName: string; webUrl: string; defaultBranch: string }>;
+  actionsPermissions(): Promise<Read<{ enabled: boolean }>>;
+  workflowPermissions(): Promise<Read<{ defaultPermissions: 'read' | 'write'; canCreatePullRequests: boolean }>>;
+  /** The types of the active rules a branch of this name would meet (it need not exist). */
+  branchRules(branch: string): Promise<Read<string[]>>;
+  /**
+   * Classic protection on an existing branch: 'absent' when there is no such branch, 'unreadable' when
+   * GitHub calls it protected but this token may not read the rule (it may be a ruleset's).
+   */
+  branchProtected(branch: string): Promise<Read<boolean | 'absent' | 'unreadable'>>;
+  /** A file on the default branch; null when there is none. */
+  defaultBranchFile(path: string): Promise<Read<string | null>>;
+  /** Whether the repository has an Actions secret of this name (never its value). */
+  secretExists(name: string): Promise<Read<boolean>>;
+}
+
 export interface CrewBranches {
   /** Every branch under `crew/` with the commit it points at, in one listing. */
   list(): Promise<BranchTip[]>;

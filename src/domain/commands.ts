@@ -25,6 +25,7 @@ export type Command =
   | { kind: 'retro' }
   | { kind: 'remember'; n: number }
   | { kind: 'help' }
+  | { kind: 'doctor' }
   | { kind: 'unknown'; word: string };
 
 export type CommandKind = Command['kind'];
@@ -56,7 +57,7 @@ const RUNNING: Phase[] = ['PLANNING', 'EXECUTING', 'INTEGRATING', 'REVIEWING'];
 const ENDED: Phase[] = ['COMPLETED', 'ABORTED'];
 const prompt: LocalSpelling = { at: 'prompt' };
 const plain =
-  <K extends 'run' | 'plan' | 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help'>(kind: K) =>
+  <K extends 'run' | 'plan' | 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help' | 'doctor'>(kind: K) =>
   () =>
     ({ kind }) as Extract<Command, { kind: K }>;
 
@@ -198,6 +199,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     parse: plain('help'),
     offered: (r) => (inPhase(...RUNNING, 'FAILED', ...ENDED)(r) ? '/crew help' : null),
     local: { at: 'cli', line: () => 'crew --help' },
+  },
+  {
+    kind: 'doctor',
+    offerOrder: 15,
+    usage: '/crew doctor',
+    help: "check the repository's setup for crew (Actions, rulesets, the workflow, the secret, .github/crew.yml) and say how to fix each problem",
+    parse: plain('doctor'),
+    // Never offered in a plan comment: a run that got that far is set up; `/crew help` lists it.
+    offered: () => null,
+    local: { at: 'cli', line: () => 'crew doctor' },
   },
 ];
 

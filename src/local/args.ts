@@ -28,7 +28,11 @@ export type Command =
     }
   | { kind: 'list'; project: string }
   | { kind: 'status'; run?: number; project: string }
-  | { kind: 'show'; run?: number; task?: string; attempt?: number; agent?: AgentName; json: boolean; project: string };
+  | { kind: 'show'; run?: number; task?: string; attempt?: number; agent?: AgentName; json: boolean; project: string }
+  /** Write crew's workflow and a commented .github/crew.yml into the clone at `project`, asking first unless `yes`. */
+  | { kind: 'init'; project: string; yes: boolean; form: 'short' | 'full' }
+  /** Check a repository's setup on GitHub (`repo`, else the clone's origin) with GITHUB_TOKEN or GH_TOKEN. */
+  | { kind: 'doctor'; project: string; repo?: string; json: boolean };
 
 export const USAGE = `crew: turn a request into reviewed, committed work on a local git repository.
 
@@ -41,6 +45,11 @@ Usage:
   crew show [run] [task]                 what the agents did: each turn, tool call, exit code and cost
     [--attempt N] [--agent NAME] [--json]  (NAME: intake, planner, plan_reviewer, worker, critic,
                                          resolver, retrospector; --json prints the records as kept)
+  crew init [--yes] [--form full]        set crew up in this clone: the workflow and .github/crew.yml, with setup
+                                         and criteria proposed from what the repository holds (asks before writing)
+  crew doctor [--repo OWNER/NAME] [--json]   check the repository's setup on GitHub (Actions, rulesets, the
+                                         workflow, the secret, .github/crew.yml) and say how to fix each problem;
+                                         reads GITHUB_TOKEN or GH_TOKEN (e.g. GITHUB_TOKEN=$(gh auth token))
 
 Options:
   --project DIR          the repository to work on (default: the current folder)
@@ -58,7 +67,8 @@ Options:
 The model: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for an Anthropic-compatible gateway. With
 --provider bedrock, your AWS credentials and AWS_REGION (as the AWS SDK reads them); with vertex,
 your Google application-default credentials, ANTHROPIC_VERTEX_PROJECT_ID and CLOUD_ML_REGION.
-Exit codes: 0 done, 1 not done (criteria unmet, failed, or waiting for you), 2 usage or configuration error, 130 interrupted.`;
+Exit codes: 0 done, 1 not done (criteria unmet, failed, or waiting for you), 2 usage or configuration error, 130 interrupted.
+crew doctor: 0 nothing to fix, 1 something to fix. crew init: 0 written (or nothing to write), 1 declined.`;
 
 /** `crew run`'s options; `list` and `status` take `--project` and `--help` only. */
 const RUN_OPTIONS = {
@@ -79,6 +89,8 @@ const RUN_OPTIONS = {
 } as const satisfies ParseArgsOptionsConfig;
 
 const OTHER_OPTIONS = { project: RUN_OPTIONS.project, help: RUN_OPTIONS.help } as const satisfies ParseArgsOptionsConfig;
+const INIT_OPTIONS = { ...OTHER_OPTIONS, yes: { type: 'boolean', short: 'y' }, form: { type: 'string' } } as const satisfies ParseArgsOptionsConfig;
+const DOCTOR_OPTIONS = { ...OTHER_OPTIONS, repo: { type: 'string' }, json: { type: 'boolean' } } as const satisfies ParseArgsOptionsConfig;
 
 const SHOW_OPTIONS = {
   ...OTHER_OPTIONS,
@@ -87,18 +99,32 @@ const SHOW_OPTIONS = {
   json: { type: 'boolean' },
 } as const satisfies ParseArgsOptionsConfig;
 
-type Verb = 'run' | 'list' | 'status' | 'show';
+type Verb = 'run' | 'list' | 'status' | 'show' | 'init' | 'doctor';
 type Token = NonNullable<ReturnType<typeof parseOptions>['tokens']>[number];
 type OptionToken = Extract<Token, { kind: 'option' }>;
+type AllOptions = typeof RUN_OPTIONS & typeof INIT_OPTIONS & typeof DOCTOR_OPTIONS;
 type Values = {
-  [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K] extends { multiple: true }
-    ? string[]
-    : (typeof RUN_OPTIONS)[K] extends { type: 'string' }
-      ? string
-      : boolean;
+  [K in keyof AllOptions]?: AllOptions[K] extends { multiple: true } ? string[] : AllOptions[K] extends { type: 'string' } ? string : boolean;
 };
 
-const optionsOf = (verb: Verb): ParseArgsOptionsConfig => (verb === 'run' ? RUN_OPTIONS : verb === 'show' ? SHOW_OPTIONS : OTHER_OPTIONS);
+const optionsOf = (verb: Verb): ParseArgsOptionsConfig =>
+  verb === 'run' ? RUN_OPTIONS : verb === 'show' ? SHOW_OPTIONS : verb === 'init' ? INIT_OPTIONS : verb === 'doctor' ? DOCTOR_OPTIONS : OTHER_OPTIONS;
+
+const SPELLED: Record<string, string> = {
+  project: '--project DIR',
+  yes: '--yes',
+  form: '--form short|full',
+  repo: '--repo OWNER/NAME',
+  json: '--json',
+  attempt: '--attempt N',
+  agent: '--agent NAME',
+};
+/** The options a command other than run takes, as its help spells them. */
+const takes = (options: ParseArgsOptionsConfig): string =>
+  Object.keys(options)
+    .filter((o) => o !== 'help')
+    .map((o) => SPELLED[o] ?? `--${o}`)
+    .join(', ');
 
 /** `--criteria` as it was typed, or the long name for `-v`. */
 const spelled = (t: OptionToken): string => (t.rawName.startsWith('--') ? t.rawName : `${t.rawName} (--${t.name})`);
@@ -138,8 +164,7 @@ function explain(verb: Verb, tokens: Token[], options: ParseArgsOptionsConfig, e
     const known = options[t.name];
     if (known === undefined) {
       const ofRun = Object.entries(RUN_OPTIONS).find(([name, o]) => name === t.name || ('short' in o && o.short === t.name));
-      const takes = verb === 'show' ? '--project DIR, --attempt N, --agent NAME and --json' : '--project DIR';
-      if (ofRun && verb !== 'run') return `crew ${verb} does not take ${t.rawName} (an option of crew run); crew ${verb} takes ${takes}.`;
+      if (ofRun && verb !== 'run') return `crew ${verb} does not take ${t.rawName} (an option of crew run); crew ${verb} takes ${takes(options)}.`;
       const dash = t.rawName.startsWith('--') ? '' : `; a task that starts with '-' goes after --: crew run -- "-task"`;
       return `unknown option '${t.rawName}' for crew ${verb} (crew --help lists the options${dash}).`;
     }
@@ -170,8 +195,8 @@ export function parseArgs(argv: string[], cwd: string): Command {
   const [verb, ...given] = argv;
   if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') return { kind: 'help' };
   if (verb === '--version' || verb === 'version') return { kind: 'version' };
-  if (verb !== 'run' && verb !== 'list' && verb !== 'status' && verb !== 'show')
-    throw new UsageError(`unknown command '${verb}'. Use crew run, crew list, crew status or crew show (crew --help shows them all).`);
+  if (verb !== 'run' && verb !== 'list' && verb !== 'status' && verb !== 'show' && verb !== 'init' && verb !== 'doctor')
+    throw new UsageError(`unknown command '${verb}'. Use crew run, crew list, crew status, crew show, crew init or crew doctor (crew --help shows them all).`);
 
   const args = verb === 'run' ? splitResume(given) : given;
   const options = optionsOf(verb);
@@ -195,6 +220,21 @@ export function parseArgs(argv: string[], cwd: string): Command {
   if (verb === 'list') {
     if (parsed.positionals.length) throw new UsageError(`crew list takes no arguments (got '${parsed.positionals[0]}').`);
     return { kind: 'list', project };
+  }
+  if (verb === 'init') {
+    if (parsed.positionals.length)
+      throw new UsageError(`crew init takes no arguments (got '${parsed.positionals[0]}'); run it in a clone, or pass --project DIR.`);
+    const form = values.form ?? 'short';
+    if (form !== 'short' && form !== 'full')
+      throw new UsageError(`--form is short (one job that calls crew's reusable workflow) or full (every job in your file); got '${form}'.`);
+    return { kind: 'init', project, yes: values.yes === true, form };
+  }
+  if (verb === 'doctor') {
+    if (parsed.positionals.length)
+      throw new UsageError(`crew doctor takes no arguments (got '${parsed.positionals[0]}'); name another repository with --repo OWNER/NAME.`);
+    const repo = values.repo;
+    if (repo !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UsageError(`--repo is OWNER/NAME, as in github.com/OWNER/NAME (got '${repo}').`);
+    return { kind: 'doctor', project, json: values.json === true, ...(repo !== undefined ? { repo } : {}) };
   }
   if (verb === 'status') {
     if (parsed.positionals.length > 1) throw new UsageError('crew status takes at most one run number.');

@@ -37,6 +37,12 @@ import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from '
 import { localBranches } from '../domain/refs';
 import { LOCAL_RUN, localRunOfBranch, localStatePrefix } from '../domain/local-runs';
 import { terminalSurface } from '../domain/surface';
+import { createClient } from '../adapters/github/octokit';
+import { GitHubRepositorySettings } from '../adapters/github/repository-settings';
+import { diagnose, healthy } from '../domain/doctor';
+import { gatherFacts } from '../doctor/gather';
+import { doctorJson, doctorText } from '../doctor/report';
+import { init, InitDeclined } from '../init/index';
 import { agentRunLabel } from '../domain/trajectory';
 import { terminalTrajectory } from '../render/trajectory';
 import { readTrajectories, trajectoriesDir } from './trajectories';
@@ -76,12 +82,18 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
       out.write(`crew ${CREW_VERSION}\n`);
       return 0;
     }
+    if (command.kind === 'doctor') return await doctor(command, out);
     const project = await openProject(resolve(command.project));
+    if (command.kind === 'init') return await initCommand(project, command, out);
     if (command.kind === 'list') return await list(project, out);
     if (command.kind === 'status') return await status(project, command.run, out);
     if (command.kind === 'show') return await show(project, command, out);
     return await run(project, command, out, tty);
   } catch (e) {
+    if (e instanceof InitDeclined) {
+      out.write(`crew: ${e.message}\n`);
+      return 1;
+    }
     if (e instanceof UsageError) {
       out.write(`crew: ${e.message}\n`);
       return 2;
@@ -93,6 +105,63 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
     out.write(`crew: ${redact((e as Error).message)}\n`);
     return 1;
   }
+}
+
+/** `OWNER/NAME` from a remote's URL (https://github.com/o/n.git, git@github.com:o/n.git, or any host's last two path parts). */
+function repoOfUrl(url: string): string | undefined {
+  const m = /[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(url.trim());
+  return m ? `${m[1]}/${m[2]}` : undefined;
+}
+
+async function originRepo(dir: string): Promise<string | undefined> {
+  const top = await repositoryTop(dir).catch(() => undefined);
+  if (!top) return undefined;
+  const url = await projectGit(top)
+    .raw(['remote', 'get-url', 'origin'])
+    .catch(() => '');
+  return repoOfUrl(url);
+}
+
+/** `crew init`: the workflow and .github/crew.yml for this clone, shown and asked about first. */
+async function initCommand(project: Project, cmd: Extract<Command, { kind: 'init' }>, out: Output): Promise<number> {
+  const lines = process.stdin.isTTY ? lineReader() : undefined;
+  try {
+    await init({
+      dir: project.dir,
+      form: cmd.form,
+      yes: cmd.yes,
+      ask: lines ? async (q) => (out.write(`${q} `), /^y(es)?$/i.test(((await lines.next()) ?? '').trim())) : undefined,
+      say: (t) => out.write(`${t}\n`),
+      githubRepo: await originRepo(project.dir),
+    });
+    return 0;
+  } finally {
+    lines?.close();
+  }
+}
+
+/** `crew doctor`: the repository's setup on GitHub, read with the person's token; exit 1 when something needs fixing. */
+async function doctor(cmd: Extract<Command, { kind: 'doctor' }>, out: Output): Promise<number> {
+  const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
+  if (!token)
+    throw new UsageError(
+      "crew doctor reads the repository's settings through GitHub's API: set GITHUB_TOKEN or GH_TOKEN (GITHUB_TOKEN=$(gh auth token) npx crew doctor). An admin's token sees every setting.",
+    );
+  addSecret(token);
+  const repo = cmd.repo ?? (await originRepo(resolve(cmd.project)));
+  if (!repo) throw new UsageError(`crew doctor needs the repository: run it in a clone whose origin is on GitHub, or pass --repo OWNER/NAME.`);
+  const [owner, name] = repo.split('/') as [string, string];
+  const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+  const settings = new GitHubRepositorySettings(createClient(token, quiet), { owner, repo: name }, process.env.GITHUB_SERVER_URL ?? 'https://github.com');
+  const facts = await gatherFacts(settings, { asking: 'token' }).catch((e: unknown) => {
+    const status = (e as { status?: number }).status;
+    if (status === 404 || status === 401)
+      throw new UsageError(`GitHub shows no repository ${repo} to this token (${status}): check the name, and that the token can read it.`);
+    throw e;
+  });
+  const findings = diagnose(facts);
+  out.write(cmd.json ? doctorJson(facts, findings) : doctorText(facts, findings));
+  return healthy(findings) ? 0 : 1;
 }
 
 /** The repository a local run works on; a clear error when `--project` is not one. */

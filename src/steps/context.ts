@@ -12,6 +12,7 @@ import type {
   AgentTrajectory,
   Clock,
   CrewBranches,
+  RepositorySettings,
   Forge,
   Freshness,
   Log,
@@ -42,6 +43,8 @@ export interface StepContext {
   remote: Remote;
   /** crew's branches on GitHub, for cleaning up after runs (steps/cleanup.ts); absent locally, where a run's branches stay. */
   crewBranches?: CrewBranches;
+  /** The repository's settings as `/crew doctor` reads them (GitHub only). */
+  repositorySettings?: RepositorySettings;
   state: StateStore;
   /** How this run's branches are named (GitHub or local). */
   branches: BranchNames;

@@ -105,7 +105,7 @@ async function ownPullCommand(ctx: StepContext, ev: CommentEvent, command: Comma
   const feedback = command.kind === 'fix' ? command.feedback : command.kind === 'run' || command.kind === 'unknown' ? commandText(ev.comment.body) : undefined;
   if (command.kind === 'unknown') ctx.log.info(`/crew ${command.word} on crew's own pull request: taken as feedback for a follow-up`);
   if (feedback === undefined) {
-    if (command.kind === 'help') return handle(ctx, ev, command);
+    if (command.kind === 'help' || command.kind === 'doctor') return handle(ctx, ev, command);
     await ctx.forge.postComment(
       ev.issue.number,
       `This pull request is crew's own: \`/crew ${command.kind}\` is about its run, so comment it on issue #${issue}, where the run lives. Here, \`/crew fix <feedback>\` (or \`/crew <feedback>\`) starts a follow-up on this branch.`,

@@ -34,8 +34,8 @@ describe('the files users copy', () => {
     expect(validateAction(read('action.yml').replace('using: node24', 'using: python')).errors.length).toBeGreaterThan(0);
   });
 
-  it('the README’s workflow, which the tests run, is crew’s own but for `uses: ./`: crew runs on its own issues from its checkout', () => {
-    const block = /```yaml\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
+  it('the full workflow in docs/install.md, which the tests run, is crew’s own but for `uses: ./`: crew runs on its own issues from its checkout', () => {
+    const block = /```yaml\n([\s\S]*?)```/.exec(read('docs/install.md'))?.[1];
     expect(workflowText.match(/uses: \.\/$/gm)).toHaveLength(6);
     expect(workflowText).not.toContain('your-org/crew');
     expect(block).toBe(workflowText.replace(/uses: \.\/$/gm, 'uses: your-org/crew@v1'));
@@ -44,8 +44,8 @@ describe('the files users copy', () => {
       expect(job.steps[0], id).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.event.repository.default_branch }}' } });
   });
 
-  it('the README’s configuration table is generated from the schema', () => {
-    const section = /<!-- config-reference:start -->\n([\s\S]*?)\n<!-- config-reference:end -->/.exec(read('README.md'))?.[1];
+  it('the configuration table in docs/configuration.md is generated from the schema', () => {
+    const section = /<!-- config-reference:start -->\n([\s\S]*?)\n<!-- config-reference:end -->/.exec(read('docs/configuration.md'))?.[1];
     expect(section, 'run npm run config-docs').toBe(configReference());
   });
 
@@ -218,6 +218,51 @@ function untrustedInScripts(wf: { jobs: Record<string, { steps: Array<Record<str
   }
   return found;
 }
+
+describe('the README, for a first visit', () => {
+  const readme = read('README.md');
+  it('opens with what crew does, the picture, the two fresh-machine commands and the install; about 120 lines', () => {
+    const lines = readme.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(130);
+    const firstScreen = lines.slice(0, 30).join('\n');
+    expect(firstScreen).toContain('![crew');
+    expect(firstScreen).toContain('npm ci && npm run demo');
+    expect(firstScreen).toContain('npm test');
+    expect(readme.indexOf('## Install in three steps')).toBeLessThan(readme.indexOf('## The first run'));
+    expect(readme.indexOf('## The first run')).toBeLessThan(readme.indexOf('## Where to go next'));
+    expect(existsSync(join(root, 'docs/images/plan-comment.svg'))).toBe(true);
+  });
+
+  it('shows the short caller file exactly as workflow-templates/crew.yml (what crew init writes), 30 lines or fewer', () => {
+    const template = read('workflow-templates/crew.yml');
+    const block = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBe(template);
+    expect(template.trimEnd().split('\n').length).toBeLessThanOrEqual(30);
+  });
+
+  it('links every page the old README’s sections moved to, and every link from the README and those pages resolves', () => {
+    const moved = ['install', 'commands', 'pull-requests', 'configuration', 'providers', 'local-mode', 'costs', 'agents', 'developing'];
+    for (const page of moved) expect(readme, page).toContain(`(docs/${page}.md)`);
+    for (const file of ['README.md', ...moved.map((p) => `docs/${p}.md`)]) {
+      const dir = file === 'README.md' ? '' : 'docs';
+      for (const [, target] of read(file).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        expect(existsSync(join(root, dir, target!)), `${file} → ${target}`).toBe(true);
+      }
+    }
+    // The moved sections, each under its own heading somewhere in docs/.
+    const docs = moved.map((p) => read(`docs/${p}.md`)).join('\n');
+    for (const heading of [
+      '## With a GitHub App token',
+      '## Auto-merge',
+      "## When CI fails on crew's pull request",
+      '## Cleaning up after runs',
+      '## On Amazon Bedrock or Google Cloud Vertex AI',
+      '### Failover to a second provider',
+    ])
+      expect(docs).toContain(heading);
+  });
+});
 
 describe('docs/ARCHITECTURE.md', () => {
   it('“Where to make common changes” names only paths that exist', () => {

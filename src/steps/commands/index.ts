@@ -4,6 +4,7 @@ import { sanitize } from '../../text/sanitize';
 import type { StepContext } from '../context';
 import { abort } from './abort';
 import { answer } from './answer';
+import { doctor } from './doctor';
 import { approve, revise } from './approval';
 import { REPLY_CHARS } from './common';
 import { accept, retry } from './decisions';
@@ -45,6 +46,7 @@ export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
   retro: (ctx, ev) => retro(ctx, ev),
   remember: (ctx, ev, c) => rememberCandidate(ctx, ev, c.n),
   help: (ctx, ev) => help(ctx, ev),
+  doctor: (ctx, ev) => doctor(ctx, ev),
   unknown: (ctx, ev, c) => help(ctx, ev, c.word),
 };
 

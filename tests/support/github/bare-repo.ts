@@ -80,6 +80,7 @@ export interface MergeOutcome {
  * FAKE_GITHUB_RULESET lists branch prefixes a repository ruleset that requires signed commits
  * covers (RepoSettings): it refuses pushing commits there, never a deletion, which pushes none.
  * FAKE_GITHUB_NO_DELETION lists those a ruleset with the "Restrict deletions" rule covers.
+ * FAKE_GITHUB_PROTECTED lists branches under classic protection requiring pull requests: no push, no deletion.
  */
 const PRE_RECEIVE = `#!/bin/sh
 zero=0000000000000000000000000000000000000000
@@ -99,6 +100,13 @@ while read -r old new ref; do
       printf 'error: GH013: Repository rule violations found for %s.\\n\\n- Cannot delete this branch\\n' "$ref" >&2
       exit 1;;
     esac
+  done
+  for branch in $FAKE_GITHUB_PROTECTED; do
+    if [ "$ref" = "refs/heads/$branch" ]; then
+      # A classic protection rule that requires pull requests (GitHub: GH006, "Protected branch update failed").
+      printf 'error: GH006: Protected branch update failed for %s.\\nerror: Changes must be made through a pull request.\\n' "$ref" >&2
+      exit 1
+    fi
   done
   [ "$FAKE_GITHUB_WORKFLOWS" = deny ] || continue
   [ "$new" = "$zero" ] && continue

@@ -684,6 +684,7 @@ export class FakeGitHub {
         FAKE_GITHUB_WORKFLOWS: principal.kind === 'actions' || (principal.kind === 'app' && principal.scopes.workflows !== 'write') ? 'deny' : 'allow',
         FAKE_GITHUB_RULESET: this.settings.ruleset_branch_prefixes.join(' '),
         FAKE_GITHUB_NO_DELETION: this.settings.ruleset_deletion_prefixes.join(' '),
+        FAKE_GITHUB_PROTECTED: this.settings.protected_branches.join(' '),
         ...(pushLog ? { FAKE_GITHUB_PUSH_LOG: pushLog } : {}),
       },
       ...(pushLog
@@ -757,6 +758,7 @@ export class FakeGitHub {
       const p = this.permissionOf(principal.login);
       if (userAccess === 'read') return atLeast(p, 'read') || !this.settings.private;
       if (userAccess === 'triage') return atLeast(p, 'triage');
+      if (userAccess === 'admin') return atLeast(p, 'admin');
       return atLeast(p, 'write');
     }
     if (access === 'none') return true;

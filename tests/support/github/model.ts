@@ -2,9 +2,13 @@
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 /** `workflows` exists only for GitHub Apps: a workflow's GITHUB_TOKEN can never have it. */
-export type Scope = 'contents' | 'issues' | 'pull-requests' | 'actions' | 'checks' | 'statuses' | 'metadata' | 'workflows';
-/** `triage` applies to people only: what a token's scopes grant is read or write. */
-export type Access = 'read' | 'triage' | 'write' | 'none';
+/**
+ * `administration` and `secrets` are a GitHub App's or fine-grained token's permissions only: a workflow's
+ * `permissions:` block has no such keys, so GITHUB_TOKEN never holds them (docs: "Permissions for the GITHUB_TOKEN").
+ */
+export type Scope = 'contents' | 'issues' | 'pull-requests' | 'actions' | 'checks' | 'statuses' | 'metadata' | 'workflows' | 'administration' | 'secrets';
+/** `triage` and `admin` apply to people only: what a token's scopes grant is read or write. */
+export type Access = 'read' | 'triage' | 'write' | 'admin' | 'none';
 export type Scopes = Partial<Record<Scope, Access>>;
 
 export interface FakeUser {
@@ -181,6 +185,17 @@ export interface RepoSettings {
    * with 422 (see bare-repo.ts and DELETE git/refs).
    */
   ruleset_deletion_prefixes: string[];
+  /** Settings → Actions → General, "Actions permissions": off means no workflow runs at all (GET actions/permissions `enabled`). */
+  actions_enabled: boolean;
+  /** "Workflow permissions": what GITHUB_TOKEN holds in a job that declares no `permissions:` (GitHub's default for new repositories is read). */
+  default_workflow_permissions: 'read' | 'write';
+  /**
+   * Branches (exact names) under a classic branch protection rule that requires pull requests: GitHub refuses a
+   * push of commits to them, and their deletion, with GH006 "Protected branch update failed" (see bare-repo.ts).
+   */
+  protected_branches: string[];
+  /** The names of the repository's Actions secrets (GET actions/secrets/{name} never shows a value). */
+  secrets: string[];
 }
 
 export const DEFAULT_REPO_SETTINGS: RepoSettings = {
@@ -192,6 +207,10 @@ export const DEFAULT_REPO_SETTINGS: RepoSettings = {
   actions_can_create_pull_requests: true,
   ruleset_branch_prefixes: [],
   ruleset_deletion_prefixes: [],
+  actions_enabled: true,
+  default_workflow_permissions: 'read',
+  protected_branches: [],
+  secrets: [],
 };
 
 const PERMISSION_RANK: Record<Permission, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };

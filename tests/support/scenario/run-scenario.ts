@@ -21,13 +21,13 @@ import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /**
- * The workflow people copy: the README's, which runs crew as `your-org/crew@v1` (the runner maps
- * that to this checkout). The repository's own `.github/workflows/crew.yml` is the same file with
- * `uses: ./`, so crew runs on its own issues (tests/unit/shipped-files.test.ts checks both).
+ * The full form of the workflow people copy: docs/install.md's, which runs crew as `your-org/crew@v1`
+ * (the runner maps that to this checkout). The repository's own `.github/workflows/crew.yml` is the
+ * same file with `uses: ./`, so crew runs on its own issues (tests/unit/shipped-files.test.ts checks both).
  */
 export function readUserWorkflow(): string {
-  const block = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'))?.[1];
-  if (!block?.startsWith('# crew:')) throw new Error("README.md: the first yaml block is not crew's workflow");
+  const block = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(PROJECT_ROOT, 'docs', 'install.md'), 'utf8'))?.[1];
+  if (!block?.startsWith('# crew:')) throw new Error("docs/install.md: the first yaml block is not crew's full workflow");
   return block;
 }
 
@@ -283,7 +283,8 @@ export async function runScenario(
       repo: scenario.repo.name,
       defaultBranch: scenario.repo.default_branch,
       files,
-      settings: scenario.repo.settings,
+      // The repository's secrets are the ones the runner gives its jobs.
+      settings: { ...scenario.repo.settings, secrets: Object.keys(scenario.secrets) },
       timeScale: scenario.time_scale,
       latency: profileNamed(scenario.profile),
     });

@@ -36,6 +36,10 @@ const RepoSettings = z.strictObject({
   actions_can_create_pull_requests: z.boolean().optional(),
   /** Branch-name prefixes (e.g. `crew/`) a repository ruleset with the "Restrict deletions" rule covers. */
   ruleset_deletion_prefixes: z.array(z.string()).optional(),
+  /** Branch-name prefixes a ruleset requiring signed commits covers: pushes there are refused (GH013). */
+  ruleset_branch_prefixes: z.array(z.string()).optional(),
+  /** Branches under a classic protection rule requiring pull requests: pushes there are refused (GH006). */
+  protected_branches: z.array(z.string()).optional(),
 });
 
 const Step = z.union([

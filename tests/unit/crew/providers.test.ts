@@ -198,9 +198,9 @@ describe("the fake's event-stream encoding", () => {
   });
 });
 
-describe("the README's provider workflows", () => {
-  it('add the auth step and id-token: write to the jobs that call the model, and to no other; the README shows the same steps', () => {
-    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+describe('the provider workflows of docs/providers.md', () => {
+  it('add the auth step and id-token: write to the jobs that call the model, and to no other; docs/providers.md shows the same steps', () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'docs', 'providers.md'), 'utf8');
     for (const provider of ['bedrock', 'vertex'] as const) {
       const wf = parseYaml(withProvider(readUserWorkflow(), provider)) as {
         jobs: Record<string, { permissions: Record<string, string>; steps: Array<{ uses?: string; with?: Record<string, string> }> }>;
@@ -220,7 +220,7 @@ describe("the README's provider workflows", () => {
     }
   });
 
-  it('for the failover, add the fallback’s auth step after the provider’s and `fallback_provider:`; the README shows it', () => {
+  it('for the failover, add the fallback’s auth step after the provider’s and `fallback_provider:`; docs/providers.md shows it', () => {
     const wf = parseYaml(withProvider(withProvider(readUserWorkflow(), 'vertex'), 'bedrock', 'fallback_provider')) as {
       jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, string> }> }>;
     };
@@ -229,7 +229,7 @@ describe("the README's provider workflows", () => {
       expect(steps.slice(1, 3)).toEqual([AUTH_STEPS.vertex, AUTH_STEPS.bedrock]);
       expect(steps.at(-1)!.with).toMatchObject({ provider: 'vertex', fallback_provider: 'bedrock' });
     }
-    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(PROJECT_ROOT, 'docs', 'providers.md'), 'utf8');
     expect(readme).toContain('fallback_provider: bedrock');
     expect(readme).toMatch(/### Failover to a second provider/);
   });

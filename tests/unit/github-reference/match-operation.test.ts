@@ -38,6 +38,16 @@ const samples: Array<[method: string, pathname: string, template: string, params
   ['GET', '/repos/o/r/git/ref/heads%2Fmain', '/repos/{owner}/{repo}/git/ref/{ref}', { owner: 'o', repo: 'r', ref: 'heads/main' }],
   ['GET', '/repos/o/r/git/matching-refs/heads%2Fcrew%2F', '/repos/{owner}/{repo}/git/matching-refs/{ref}', { owner: 'o', repo: 'r', ref: 'heads/crew/' }],
   ['GET', '/repos/o/r/branches/main', '/repos/{owner}/{repo}/branches/{branch}', { owner: 'o', repo: 'r', branch: 'main' }],
+  ['GET', '/repos/o/r/branches/crew%2Fstate/protection', '/repos/{owner}/{repo}/branches/{branch}/protection', { owner: 'o', repo: 'r', branch: 'crew/state' }],
+  ['GET', '/repos/o/r/rules/branches/crew%2F1%2Fr1%2Ft1', '/repos/{owner}/{repo}/rules/branches/{branch}', { owner: 'o', repo: 'r', branch: 'crew/1/r1/t1' }],
+  ['GET', '/repos/o/r/actions/permissions', '/repos/{owner}/{repo}/actions/permissions', { owner: 'o', repo: 'r' }],
+  ['GET', '/repos/o/r/actions/permissions/workflow', '/repos/{owner}/{repo}/actions/permissions/workflow', { owner: 'o', repo: 'r' }],
+  [
+    'GET',
+    '/repos/o/r/actions/secrets/ANTHROPIC_API_KEY',
+    '/repos/{owner}/{repo}/actions/secrets/{secret_name}',
+    { owner: 'o', repo: 'r', secret_name: 'ANTHROPIC_API_KEY' },
+  ],
   ['GET', '/repos/o/r/contents/README.md', '/repos/{owner}/{repo}/contents/{path}', { owner: 'o', repo: 'r', path: 'README.md' }],
   ['POST', '/repos/o/r/pulls', '/repos/{owner}/{repo}/pulls', { owner: 'o', repo: 'r' }],
   ['GET', '/repos/o/r/pulls', '/repos/{owner}/{repo}/pulls', { owner: 'o', repo: 'r' }],
@@ -113,8 +123,12 @@ describe('matchOperation', () => {
   });
 
   it('leaves routes that GitHub gives to a more specific endpoint unmatched', () => {
-    expect(matchOperation('GET', '/repos/o/r/branches/main/protection')).toBeUndefined();
+    // …/protection is its own endpoint (crew doctor reads it), never the branch `main/protection`; its sub-resources are not served.
+    expect(matchOperation('GET', '/repos/o/r/branches/main/protection')?.key).toBe('GET /repos/{owner}/{repo}/branches/{branch}/protection');
+    expect(matchOperation('GET', '/repos/o/r/branches/crew/state/protection')?.params.branch).toBe('crew/state');
     expect(matchOperation('GET', '/repos/o/r/branches/main/protection/required_status_checks')).toBeUndefined();
+    // The public key is its own endpoint, not a secret named `public-key`.
+    expect(matchOperation('GET', '/repos/o/r/actions/secrets/public-key')).toBeUndefined();
   });
 
   it('keeps single-segment parameters to one segment', () => {

@@ -68,6 +68,13 @@ export const endpoints: readonly ReferenceEndpoint[] = [
   { method: 'GET', path: '/rate_limit' },
   { method: 'POST', path: '/repos/{owner}/{repo}/labels' },
   { method: 'GET', path: '/repos/{owner}/{repo}/labels/{name}' },
+  // crew doctor: the repository's Actions settings (admin only), the rules a branch name would meet, a branch's
+  // classic protection (admin only), and whether a secret exists (never its value).
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/permissions' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/permissions/workflow' },
+  { method: 'GET', path: '/repos/{owner}/{repo}/rules/branches/{branch}', slashParams: ['branch'] },
+  { method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}/protection', slashParams: ['branch'] },
+  { method: 'GET', path: '/repos/{owner}/{repo}/actions/secrets/{secret_name}' },
   // BASE...HEAD; GitHub also takes either branch with a literal `/` (main...claude/issue-1).
   { method: 'GET', path: '/repos/{owner}/{repo}/compare/{basehead}', slashParams: ['basehead'] },
 ];

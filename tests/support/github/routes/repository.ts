@@ -216,7 +216,7 @@ export const repositoryRoutes: Record<string, Route> = {
             parents: info.parents.map((p) => ({ sha: p, url: `${gh.serialize.repoApi}/commits/${p}`, html_url: `${gh.serialize.repoWeb}/commit/${p}` })),
           },
           _links: { html: `${gh.serialize.repoWeb}/tree/${params.branch!}`, self: `${gh.serialize.repoApi}/branches/${params.branch!}` },
-          protected: false,
+          protected: gh.settings.protected_branches.includes(params.branch!),
           protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } },
           protection_url: `${gh.serialize.repoApi}/branches/${params.branch!}/protection`,
         },

@@ -1,0 +1,70 @@
+import { CONFIG_FILE, ok, SECRET_NAME, WORKFLOW_PATH, type DoctorFacts, type Read } from '../domain/doctor';
+import { ConfigError, parseConfig } from '../config/schema';
+import { commandProblem } from '../domain/criteria';
+import type { RepositorySettings } from '../ports';
+import { CREW_VERSION } from '../version';
+
+/** A task branch's name as crew makes them (the rules of any `crew/<N>/r<k>/<task>` branch are asked through it). */
+const SAMPLE_TASK_BRANCH = 'crew/1/r1/t1';
+const STATE_BRANCH = 'crew/state';
+
+export interface GatherOptions {
+  asking: DoctorFacts['asking'];
+  /** In a job: whether it was given the key (never the key itself). With a token the repository's secret is asked for. */
+  jobHasKey?: boolean;
+  /** In a job: the `crew/` branches that belong to no open run. */
+  strays?: () => Promise<string[] | undefined>;
+}
+
+/** Everything `diagnose` needs, read at once; a read GitHub refuses is kept as its status, never thrown. */
+export async function gatherFacts(settings: RepositorySettings, opts: GatherOptions): Promise<DoctorFacts> {
+  const repo = await settings.repository();
+  const [actions, workflowPermissions, taskBranchRules, stateBranchRules, stateBranchProtected, workflowFile, configText, secret] = await Promise.all([
+    settings.actionsPermissions(),
+    settings.workflowPermissions(),
+    settings.branchRules(SAMPLE_TASK_BRANCH),
+    settings.branchRules(STATE_BRANCH),
+    settings.branchProtected(STATE_BRANCH),
+    settings.defaultBranchFile(WORKFLOW_PATH),
+    settings.defaultBranchFile(CONFIG_FILE),
+    opts.asking === 'job' ? Promise.resolve(ok(opts.jobHasKey === true)) : settings.secretExists(SECRET_NAME),
+  ]);
+  const facts: DoctorFacts = {
+    repo,
+    asking: opts.asking,
+    actions,
+    workflowPermissions,
+    taskBranchRules,
+    stateBranchRules,
+    stateBranchProtected,
+    workflowFile,
+    config: configOf(configText),
+    secret,
+    crewVersion: CREW_VERSION,
+  };
+  if (opts.strays) {
+    facts.strays = await opts.strays().then(
+      (s): Read<string[]> | undefined => (s === undefined ? undefined : ok(s)),
+      (e: unknown): Read<string[]> => ({ ok: false, status: 0, message: (e as Error).message }),
+    );
+    if (!facts.strays) delete facts.strays;
+  }
+  return facts;
+}
+
+function configOf(text: Read<string | null>): DoctorFacts['config'] {
+  if (!text.ok) return text;
+  if (text.value === null) return ok(null);
+  try {
+    const config = parseConfig(text.value, CONFIG_FILE);
+    // `criteria:` takes commands; one the plan review would refuse stops every run at planning.
+    const unrunnable = config.criteria.flatMap((c, i) => {
+      const p = commandProblem(c);
+      return p ? [`criteria[${i}] "${c}" is not a command crew can run: ${p}`] : [];
+    });
+    return ok({ provider: config.provider, ...(unrunnable.length ? { error: unrunnable.join('; ') } : {}) });
+  } catch (e) {
+    if (e instanceof ConfigError) return ok({ error: e.problems.join('; '), provider: 'anthropic' });
+    throw e;
+  }
+}

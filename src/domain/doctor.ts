@@ -1,0 +1,320 @@
+/**
+ * `crew doctor`'s judgement: what the API told about a repository → one finding per check, each
+ * with the page or command that fixes it. Pure; src/doctor/ gathers the facts through the
+ * RepositorySettings port, and renders the findings for a comment, a terminal or `--json`.
+ */
+
+import { codeSpan } from '../text/markdown';
+
+/** What a read gave: the value, or why GitHub would not say (the status, and crew's words for it). */
+export type Read<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
+
+export const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+
+export interface DoctorFacts {
+  /** `owner/name`, its web address (https://github.com/owner/name) and default branch. */
+  repo: { fullName: string; webUrl: string; defaultBranch: string };
+  /** Who asks: `job` is /crew doctor in crew's workflow (GITHUB_TOKEN), `token` is `crew doctor` with a person's token. */
+  asking: 'job' | 'token';
+  actions: Read<{ enabled: boolean }>;
+  workflowPermissions: Read<{ defaultPermissions: 'read' | 'write'; canCreatePullRequests: boolean }>;
+  /** The rule types a task branch (`crew/1/r1/t1`) and the state branch would meet (rulesets). */
+  taskBranchRules: Read<string[]>;
+  stateBranchRules: Read<string[]>;
+  /** Classic branch protection on `crew/state`: 'absent' before the branch exists; 'unreadable': protected, rule unseen. */
+  stateBranchProtected: Read<boolean | 'absent' | 'unreadable'>;
+  /** `.github/workflows/crew.yml` on the default branch, or null. */
+  workflowFile: Read<string | null>;
+  /** `.github/crew.yml` on the default branch: null when absent, else the parse error if any. */
+  config: Read<null | { error?: string; provider: string }>;
+  /** Whether crew's key is there: in a job, the key the job was given; with a token, the repository secret's name. */
+  secret: Read<boolean>;
+  /** `crew/` branches that belong to no open run (in a job only: they are read from crew/state). */
+  strays?: Read<string[]>;
+  /** This crew's version (`1.4.0`), to say whether the workflow's tag is older. */
+  crewVersion: string;
+}
+
+export type CheckId =
+  'actions' | 'pull-requests' | 'workflow-permissions' | 'branch-rules' | 'state-branch' | 'workflow-file' | 'secret' | 'config' | 'stray-branches';
+
+export type FindingStatus = 'ok' | 'problem' | 'unknown' | 'note';
+
+export interface Finding {
+  check: CheckId;
+  status: FindingStatus;
+  /** One sentence: what crew found. */
+  says: string;
+  /** The page (a URL) or command that fixes it; every problem, unknown and note has one. */
+  fix?: string;
+}
+
+export const WORKFLOW_PATH = '.github/workflows/crew.yml';
+export const CONFIG_FILE = '.github/crew.yml';
+export const SECRET_NAME = 'ANTHROPIC_API_KEY';
+/** The reusable workflow a short caller file `uses:` (in crew's own repository). */
+export const REUSABLE_WORKFLOW = '.github/workflows/crew-jobs.yml';
+
+/**
+ * Rule types (GitHub's names in "Get rules for a branch") that refuse a push crew makes: it creates and
+ * updates its branches, with unsigned commits and merge commits, without a pull request or checks.
+ */
+const REFUSING_RULES = new Set([
+  'creation',
+  'update',
+  'required_signatures',
+  'pull_request',
+  'required_status_checks',
+  'required_linear_history',
+  'required_deployments',
+  'merge_queue',
+]);
+/** Rules that refuse some pushes depending on their content or metadata. */
+const MAYBE_REFUSING = new Set([
+  'commit_message_pattern',
+  'commit_author_email_pattern',
+  'committer_email_pattern',
+  'file_path_restriction',
+  'file_extension_restriction',
+  'max_file_path_length',
+  'max_file_size',
+]);
+
+/** The short form's `uses: OWNER/crew/.github/workflows/crew-jobs.yml@REF`, or the full form's `uses: OWNER/crew@REF` (or `./`). */
+export function workflowForm(text: string): { form: 'short' | 'full'; ref: string } | undefined {
+  const short = /^\s*uses:\s*['"]?[\w.-]+\/[\w.-]+\/\.github\/workflows\/crew-jobs\.ya?ml@([\w./-]+)/m.exec(text);
+  if (short) return { form: 'short', ref: short[1]! };
+  const full = /^\s*-?\s*uses:\s*['"]?(?:[\w.-]+\/crew@([\w./-]+)|(\.\/))['"]?\s*$/m.exec(text);
+  if (full) return { form: 'full', ref: full[1] ?? full[2]! };
+  return undefined;
+}
+
+/** Whether `ref` names an older release than `version`; false when not comparable (a branch, `v1`, a commit, `./`). */
+function olderRelease(ref: string, version: string): boolean {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(ref);
+  const n = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!m || !n) return false;
+  for (let i = 1; i <= 3; i++) {
+    if (Number(m[i]) !== Number(n[i])) return Number(m[i]) < Number(n[i]);
+  }
+  return false;
+}
+
+/** Why a read gave nothing, and where to look instead. */
+function unreadable(check: CheckId, what: string, r: { status: number; message: string }, facts: DoctorFacts, page: string): Finding {
+  const who =
+    facts.asking === 'job'
+      ? "crew's workflow token cannot read it (GitHub shows it to admins only)"
+      : r.status === 403 || r.status === 404
+        ? 'your token cannot read it (it needs admin on the repository; a fine-grained token, Administration: read)'
+        : `GitHub answered ${r.status}: ${r.message}`;
+  return {
+    check,
+    status: 'unknown',
+    says: `${what}: unknown, ${who}.`,
+    fix: facts.asking === 'job' ? `${page} (or run \`npx crew doctor\` with an admin's token)` : page,
+  };
+}
+
+function ruleFinding(check: CheckId, branch: string, rules: string[], page: string, deletionMatters: boolean): Finding | undefined {
+  const refusing = rules.filter((r) => REFUSING_RULES.has(r));
+  const maybe = rules.filter((r) => MAYBE_REFUSING.has(r));
+  const deletion = deletionMatters && rules.includes('deletion');
+  if (refusing.length)
+    return {
+      check,
+      status: 'problem',
+      says: `a ruleset refuses crew's pushes to \`${branch}\` (${refusing.join(', ')}); crew's runs will stop with GH013.`,
+      fix: `${page}: leave \`crew/**\` out of the ruleset's branches, or add crew's token (github-actions[bot], or your app) to its bypass list`,
+    };
+  if (maybe.length)
+    return {
+      check,
+      status: 'note',
+      says: `a ruleset on \`${branch}\` checks pushes' content or metadata (${maybe.join(', ')}); crew's commits may not pass it.`,
+      fix: `${page}: leave \`crew/**\` out of the ruleset, or check that crew's commits (author crew, model-written files) pass`,
+    };
+  if (deletion)
+    return {
+      check,
+      status: 'note',
+      says: `a ruleset keeps \`${branch}\` from being deleted, so crew cannot clean up its task branches after a run.`,
+      fix: `${page}: leave \`crew/**\` out of the deletion rule, or set cleanup.delete_branches: false in .github/crew.yml`,
+    };
+  return undefined;
+}
+
+/** One finding per check, in the order a person fixes them (Actions first). */
+export function diagnose(facts: DoctorFacts): Finding[] {
+  const { repo } = facts;
+  const actionsPage = `${repo.webUrl}/settings/actions`;
+  const rulesPage = `${repo.webUrl}/settings/rules`;
+  const branchesPage = `${repo.webUrl}/settings/branches`;
+  const secretsPage = `${repo.webUrl}/settings/secrets/actions`;
+  const out: Finding[] = [];
+
+  if (!facts.actions.ok) out.push(unreadable('actions', 'whether GitHub Actions is on', facts.actions, facts, actionsPage));
+  else if (!facts.actions.value.enabled)
+    out.push({
+      check: 'actions',
+      status: 'problem',
+      says: 'GitHub Actions is turned off for this repository: no crew job can run.',
+      fix: `${actionsPage}: Actions permissions → "Allow all actions and reusable workflows" (or allow actions/checkout and crew)`,
+    });
+  else out.push({ check: 'actions', status: 'ok', says: 'GitHub Actions is on.' });
+
+  const wp = facts.workflowPermissions;
+  if (!wp.ok) out.push(unreadable('pull-requests', 'whether Actions may create pull requests', wp, facts, actionsPage));
+  else {
+    out.push(
+      wp.value.canCreatePullRequests
+        ? { check: 'pull-requests', status: 'ok', says: 'GitHub Actions may create pull requests.' }
+        : {
+            check: 'pull-requests',
+            status: 'problem',
+            says: 'GitHub Actions may not create pull requests, so crew cannot open its pull request with the workflow token.',
+            fix: `${actionsPage}: Workflow permissions → tick "Allow GitHub Actions to create and approve pull requests" (or give crew an app's token as github_token)`,
+          },
+    );
+    out.push({
+      check: 'workflow-permissions',
+      status: 'ok',
+      says: `the default workflow permissions are ${wp.value.defaultPermissions === 'read' ? 'read-only' : 'read and write'}; crew's workflow asks for what each job needs itself.`,
+    });
+  }
+
+  const task = facts.taskBranchRules;
+  if (!task.ok) out.push(unreadable('branch-rules', "the rules on crew's branches", task, facts, rulesPage));
+  else
+    out.push(
+      ruleFinding('branch-rules', 'crew/<issue>/r<run>/…', task.value, rulesPage, true) ?? {
+        check: 'branch-rules',
+        status: 'ok',
+        says: "no ruleset refuses crew's task branches.",
+      },
+    );
+
+  const stateRules = facts.stateBranchRules;
+  const stateRuleFinding = stateRules.ok ? ruleFinding('state-branch', 'crew/state', stateRules.value, rulesPage, false) : undefined;
+  const prot = facts.stateBranchProtected;
+  if (stateRuleFinding) out.push(stateRuleFinding);
+  else if (prot.ok && (prot.value === true || (prot.value === 'unreadable' && stateRules.ok && !stateRules.value.length)))
+    out.push({
+      check: 'state-branch',
+      status: 'problem',
+      says: 'a branch protection rule covers `crew/state`: crew cannot record its runs there (GH006).',
+      fix: `${branchesPage}: remove \`crew/state\` (or a pattern such as \`crew/*\` or \`*\`) from the protection rule`,
+    });
+  else if (!stateRules.ok) out.push(unreadable('state-branch', "the rules on crew's state branch", stateRules, facts, rulesPage));
+  else if (!prot.ok) out.push(unreadable('state-branch', "whether a protection rule covers crew's state branch", prot, facts, branchesPage));
+  else out.push({ check: 'state-branch', status: 'ok', says: 'nothing refuses crew/state, where crew keeps its runs.' });
+
+  const wf = facts.workflowFile;
+  if (!wf.ok)
+    out.push({
+      check: 'workflow-file',
+      status: 'unknown',
+      says: `${WORKFLOW_PATH}: GitHub answered ${wf.status}: ${wf.message}.`,
+      fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${WORKFLOW_PATH}`,
+    });
+  else if (wf.value === null)
+    out.push({
+      check: 'workflow-file',
+      status: 'problem',
+      says: `there is no ${WORKFLOW_PATH} on ${repo.defaultBranch}: GitHub runs crew only from the default branch's workflow.`,
+      fix: `\`npx crew init\` in a clone writes it; commit it to ${repo.defaultBranch}`,
+    });
+  else {
+    const form = workflowForm(wf.value);
+    if (!form)
+      out.push({
+        check: 'workflow-file',
+        status: 'problem',
+        says: `${WORKFLOW_PATH} on ${repo.defaultBranch} runs neither crew's reusable workflow nor crew's action.`,
+        fix: `\`npx crew init\` shows the file crew expects (it asks before replacing yours)`,
+      });
+    else if (olderRelease(form.ref, facts.crewVersion))
+      out.push({
+        check: 'workflow-file',
+        status: 'note',
+        says: `${WORKFLOW_PATH} is the ${form.form} form at ${form.ref}, older than crew ${facts.crewVersion}.`,
+        fix:
+          form.form === 'short'
+            ? `change the tag after \`crew-jobs.yml@\` to v${facts.crewVersion} (CHANGELOG.md says what changed)`
+            : `change each \`crew@${form.ref}\` to \`crew@v${facts.crewVersion}\`, and compare your jobs with the full form in docs/workflow.md`,
+      });
+    else out.push({ check: 'workflow-file', status: 'ok', says: `${WORKFLOW_PATH} is on ${repo.defaultBranch}: the ${form.form} form, at ${form.ref}.` });
+  }
+
+  const cfg = facts.config;
+  const provider = cfg.ok && cfg.value ? cfg.value.provider : 'anthropic';
+  if (!cfg.ok)
+    out.push({
+      check: 'config',
+      status: 'unknown',
+      says: `${CONFIG_FILE}: GitHub answered ${cfg.status}: ${cfg.message}.`,
+      fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${CONFIG_FILE}`,
+    });
+  else if (cfg.value === null) out.push({ check: 'config', status: 'ok', says: `no ${CONFIG_FILE}: crew uses its defaults.` });
+  else if (cfg.value.error)
+    out.push({
+      check: 'config',
+      status: 'problem',
+      says: `${CONFIG_FILE} is not valid: ${cfg.value.error}`,
+      fix: `edit ${repo.webUrl}/edit/${repo.defaultBranch}/${CONFIG_FILE} (schema/crew.schema.json lists every key)`,
+    });
+  else out.push({ check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` });
+
+  const secret = facts.secret;
+  if (provider !== 'anthropic')
+    out.push({ check: 'secret', status: 'ok', says: `provider: ${provider}: crew signs in with the cloud's credentials, not ${SECRET_NAME}.` });
+  else if (!secret.ok)
+    out.push({
+      check: 'secret',
+      status: 'unknown',
+      says: `whether the ${SECRET_NAME} secret is set: unknown, ${secret.status === 403 ? 'your token cannot list secrets (it needs write access; a fine-grained token, Secrets: read)' : `GitHub answered ${secret.status}`}.`,
+      fix: `\`gh secret list\`, or ${secretsPage}`,
+    });
+  else if (!secret.value)
+    out.push({
+      check: 'secret',
+      status: 'problem',
+      says:
+        facts.asking === 'job'
+          ? `this job was given no ${SECRET_NAME}: the agents cannot call the model.`
+          : `the repository has no ${SECRET_NAME} secret: the agents cannot call the model.`,
+      fix: `\`gh secret set ${SECRET_NAME}\` (or ${secretsPage})${facts.asking === 'job' ? ", and pass it to crew's workflow (secrets: inherit, or anthropic_api_key:)" : ''}`,
+    });
+  else
+    out.push({
+      check: 'secret',
+      status: 'ok',
+      says:
+        facts.asking === 'job'
+          ? `crew's jobs are given ${SECRET_NAME} (its value is not shown).`
+          : `the ${SECRET_NAME} secret is set (its value is not shown).`,
+    });
+
+  if (facts.strays) {
+    const s = facts.strays;
+    if (!s.ok)
+      out.push({
+        check: 'stray-branches',
+        status: 'unknown',
+        says: `crew's branches could not be listed: ${s.message}.`,
+        fix: `${repo.webUrl}/branches/all?query=crew%2F`,
+      });
+    else if (s.value.length)
+      out.push({
+        check: 'stray-branches',
+        status: 'note',
+        says: `${s.value.length} crew/ branch${s.value.length === 1 ? '' : 'es'} belong${s.value.length === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(codeSpan).join(', ')}${s.value.length > 10 ? ', …' : ''}.`,
+        fix: `delete them at ${repo.webUrl}/branches/all?query=crew%2F, or \`git push origin --delete <branch>\``,
+      });
+    else out.push({ check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' });
+  }
+  return out;
+}
+
+/** Healthy: nothing to fix (unknowns and notes are said, but are not problems). */
+export const healthy = (findings: Finding[]): boolean => findings.every((f) => f.status !== 'problem');
