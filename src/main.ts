@@ -16,10 +16,10 @@ import { killRunningCommands } from './sandbox/command-runner';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
-import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
+import { callsCrewJobs, CREW_JOBS_FILE, GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
-import { preloadBundleChunks } from './bundle';
+import { preloadBundleChunks, readOwnFile } from './bundle';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
 import { fallbackModelFor, type Provider } from './domain/providers';
 import { readSettings, type Settings } from './settings';
@@ -229,7 +229,11 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
     async jobLimit() {
       // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
       const file = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
-      const read = readJobTimeout(await repo.readFileAt(await defaultBranchRef(), file).catch(() => undefined), process.env.GITHUB_JOB ?? settings.step, file);
+      const text = await repo.readFileAt(await defaultBranchRef(), file).catch(() => undefined);
+      // The short form holds no crew job: they are in crew-jobs.yml, at the commit this action runs from.
+      const read = callsCrewJobs(text)
+        ? readJobTimeout(readOwnFile(CREW_JOBS_FILE), process.env.GITHUB_JOB ?? settings.step, `crew's ${CREW_JOBS_FILE}`)
+        : readJobTimeout(text, process.env.GITHUB_JOB ?? settings.step, file);
       // A GitHub-hosted job stops after 6 hours whatever the file says (docs: "Usage limits").
       const cap = process.env.RUNNER_ENVIRONMENT === 'github-hosted' ? GITHUB_DEFAULT_JOB_MINUTES : Infinity;
       return 'minutes' in read
