@@ -46,7 +46,15 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
       });
       expect(run.result.workflow).toBe(workflow ?? 'short');
       expect(run.killed).toHaveLength(1);
-      expect(run.outcome).toEqual(baseline);
+      // The two forms differ in the workflow file every branch carries, and in nothing else.
+      const sameBut = (o: Outcome) =>
+        workflow
+          ? {
+              ...o,
+              branches: Object.fromEntries(Object.entries(o.branches).map(([b, files]) => [b, { ...files, '.github/workflows/crew.yml': 'either form' }])),
+            }
+          : o;
+      expect(sameBut(run.outcome)).toEqual(sameBut(baseline));
       // No duplicates: one PR, one plan comment, one report.
       expect(run.result.pulls).toHaveLength(1);
       expect(run.result.branches.map((b) => b.name).sort()).toEqual([

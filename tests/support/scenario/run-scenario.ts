@@ -20,9 +20,10 @@ import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /**
- * The workflow people copy: the README's, which runs crew as `your-org/crew@v1` (the runner maps
- * that to this checkout). The repository's own `.github/workflows/crew.yml` is the same file with
- * `uses: ./`, so crew runs on its own issues (tests/unit/shipped-files.test.ts checks both).
+ * The full workflow people may copy instead of the short one: the README's, which runs crew as
+ * `your-org/crew@v1` (the runner maps that to this checkout). The repository's own
+ * `.github/workflows/crew.yml` is the same file with `uses: ./`, so crew runs on its own issues
+ * (tests/unit/shipped-files.test.ts checks both). Scenarios with `workflow: full` play it.
  */
 export function readUserWorkflow(): string {
   const block = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'))?.[1];
