@@ -231,14 +231,16 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       const file = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
       const text = await repo.readFileAt(await defaultBranchRef(), file).catch(() => undefined);
       // The short form holds no crew job: they are in crew-jobs.yml, at the commit this action runs from.
-      const read = callsCrewJobs(text)
+      const called = callsCrewJobs(text);
+      const read = called
         ? readJobTimeout(readOwnFile(CREW_JOBS_FILE), process.env.GITHUB_JOB ?? settings.step, `crew's ${CREW_JOBS_FILE}`)
         : readJobTimeout(text, process.env.GITHUB_JOB ?? settings.step, file);
       // A GitHub-hosted job stops after 6 hours whatever the file says (docs: "Usage limits").
       const cap = process.env.RUNNER_ENVIRONMENT === 'github-hosted' ? GITHUB_DEFAULT_JOB_MINUTES : Infinity;
+      const where = called ? { calledWorkflow: true } : {};
       return 'minutes' in read
-        ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT }
-        : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable };
+        ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT, ...where }
+        : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable, ...where };
     },
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {

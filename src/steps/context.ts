@@ -62,7 +62,8 @@ export interface StepContext {
    * This job's time limit (`timeout-minutes`, read from the workflow on the default branch) and
    * when the job started, in epoch ms; undefined where jobs have no limit (local mode).
    */
-  jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
+  /** `calledWorkflow`: the limit is crew-jobs.yml's (the short form), which the repository's own file cannot change. */
+  jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string; calledWorkflow?: boolean }>;
   /** How the person lets commands run without a sandbox, said when none starts (default: the crew.yml key). */
   unsandboxedOptIn?: string;
   /** Where the people who read crew's comments are (GitHub, or a local run's terminal): every text a step writes is worded for it. */

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -75,6 +75,17 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     );
     // t2 runs in t1's job, so no workflow run starts for it: two job starts fewer on the critical path.
     expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(5);
+  });
+
+  it("runs crew in each job from crew's own checkout at the reusable workflow's commit (job.workflow_sha), after the default branch", async () => {
+    const logs = (await readdir(join(out, 'logs'))).filter((f) => /-crew_[a-z]+(_t\d+_)?\.log$/.test(f));
+    expect(logs).toHaveLength(5);
+    for (const f of logs) {
+      // The runner checks crew's repository out only at the sha it holds it at: a tag or the caller's sha would fail the job.
+      expect(await readFile(join(out, 'logs', f), 'utf8'), f).toMatch(
+        /checked out (?!your-org\/)[\w-]+\/[\w-]+@[0-9a-f]{7}\n[\s\S]*checked out your-org\/crew@[0-9a-f]{7} into \.git\/crew-action\n/,
+      );
+    }
   });
 
   it('acknowledges the command with 👀 and keeps exactly one plan comment, edited in place', () => {
