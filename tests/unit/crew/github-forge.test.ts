@@ -205,7 +205,7 @@ describe('GitHubForge against the fake GitHub', () => {
     // The short form: crew's jobs are called from the repository's job `crew`, and GitHub names them after it.
     run(16, { createdAt: now });
     job(16, 'crew / work (t8)', 'in_progress');
-    job(16, 'crew / work (t9)', 'completed', 'success');
+    job(16, 'crew / work (t9)', 'completed', 'failure');
     job(16, 'crew / route', 'completed', 'skipped');
 
     expect((await forge.workLegsStarted('11')).sort()).toEqual(['t2', 't3']);
