@@ -264,7 +264,14 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
       expect(steps[0], id).toEqual(fullSteps[0]);
       expect(steps[1], id).toEqual({
         uses: 'actions/checkout@v4',
-        with: { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.git/crew-action', 'persist-credentials': false },
+        with: {
+          repository: '${{ job.workflow_repository }}',
+          ref: '${{ job.workflow_sha }}',
+          path: '.git/crew-action',
+          // Cone mode: the top-level files (action.yml) and these folders, what the action reads; none of crew's tests or fixtures.
+          'sparse-checkout': 'dist\ntemplates\n.github/workflows\n',
+          'persist-credentials': false,
+        },
       });
       expect(steps.slice(2).map((s) => s.uses)).toEqual(['./.git/crew-action']);
       const crew = { ...steps[2], with: { ...steps[2]!.with } };

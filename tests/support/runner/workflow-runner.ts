@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -1368,8 +1368,9 @@ const ACCESS_RANK: Record<Access, number> = { none: 0, read: 1, triage: 1, write
 
 /**
  * What a checkout of an action repository holds here: action.yml, the folder of its `runs.main`, and
- * crew's templates and workflows (what crew's action reads at run time). The rest (sources, tests,
- * node_modules) is left out: a copy per test process must stay cheap.
+ * crew's templates and workflows (what crew's action reads at run time, and what crew-jobs.yml's
+ * sparse checkout asks for). The rest (sources, tests, node_modules) is left out: a copy per test
+ * process must stay cheap.
  */
 async function snapshotEntries(source: string): Promise<string[]> {
   const meta = parseYaml(await readFile(join(source, 'action.yml'), 'utf8').catch(() => '')) as { runs?: { main?: string } } | null;
@@ -1393,6 +1394,8 @@ export function actionRepoSnapshot(source: string): Promise<{ dir: string; sha: 
 async function makeSnapshot(source: string): Promise<{ dir: string; sha: string }> {
   if (!snapshotRoot) {
     const root = await mkdtemp(join(tmpdir(), 'crew-action-repos-'));
+    // Readable by every user, as a checkout in the workspace is: a tool user's `node --test` walks into it.
+    await chmod(root, 0o755);
     snapshotRoot = root;
     process.once('exit', () => rmSync(root, { recursive: true, force: true }));
   }
