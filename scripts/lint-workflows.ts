@@ -1,5 +1,5 @@
 /**
- * `npm run lint-workflows`: every workflow in .github/workflows and action.yml, checked by
+ * `npm run lint-workflows`: every workflow in .github/workflows and workflow-templates, and action.yml, checked by
  * @action-validator (the validator in devDependencies). crew's CI runs it; a unit test runs the
  * same function, so a workflow that fails here fails `npm test` too.
  */
@@ -12,11 +12,12 @@ const ROOT = join(import.meta.dirname, '..');
 
 /** The files the lint covers, relative to the project root. */
 export function lintedFiles(root = ROOT): string[] {
-  const workflows = readdirSync(join(root, '.github', 'workflows'))
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort()
-    .map((f) => join('.github', 'workflows', f));
-  return [...workflows, 'action.yml'];
+  const inFolder = (dir: string) =>
+    readdirSync(join(root, dir))
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => join(dir, f));
+  return [...inFolder(join('.github', 'workflows')), ...inFolder('workflow-templates'), 'action.yml'];
 }
 
 /**
@@ -25,7 +26,7 @@ export function lintedFiles(root = ROOT): string[] {
  */
 export function lintProblems(file: string, root = ROOT): string[] {
   const text = readFileSync(join(root, file), 'utf8');
-  const result = file.startsWith('.github/') ? validateWorkflow(text) : validateAction(text.replace(/^(\s*using:\s*)node24\s*$/m, '$1node20'));
+  const result = file !== 'action.yml' ? validateWorkflow(text) : validateAction(text.replace(/^(\s*using:\s*)node24\s*$/m, '$1node20'));
   return result.errors.map((e) => `${file}: ${'path' in e ? `${e.path}: ` : ''}${e.title}${e.detail ? ` (${e.detail})` : ''}`);
 }
 

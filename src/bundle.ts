@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -13,4 +13,16 @@ export async function preloadBundleChunks(): Promise<number> {
   const chunks = readdirSync(here).filter((f) => /^\d+\.index\.js$/.test(f));
   for (const f of chunks) await import(/* webpackIgnore: true */ pathToFileURL(join(here, f)).href);
   return chunks.length;
+}
+
+/**
+ * A file of crew's own checkout, beside dist/ (e.g. `.github/workflows/crew-jobs.yml`): the action runs
+ * from a checkout of crew at one commit, so this is that commit's copy. Undefined when it is not there.
+ */
+export function readOwnFile(path: string): string | undefined {
+  try {
+    return readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', path), 'utf8');
+  } catch {
+    return undefined;
+  }
 }

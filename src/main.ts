@@ -17,11 +17,11 @@ import { killRunningCommands } from './sandbox/command-runner';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
-import { GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
+import { callsCrewJobs, CREW_JOBS_FILE, GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readCiWorkflows } from './config/ci-workflows';
 import { readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
-import { preloadBundleChunks } from './bundle';
+import { preloadBundleChunks, readOwnFile } from './bundle';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
 import { fallbackModelFor, type Provider } from './domain/providers';
 import { readSettings, type Settings } from './settings';
@@ -237,12 +237,18 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     job,
     async jobLimit() {
       // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
-      const read = readJobTimeout(await ownWorkflow(), process.env.GITHUB_JOB ?? settings.step, workflowPath);
+      const text = await ownWorkflow();
+      // The short form holds no crew job: they are in crew-jobs.yml, at the commit this action runs from.
+      const called = callsCrewJobs(text);
+      const read = called
+        ? readJobTimeout(readOwnFile(CREW_JOBS_FILE), process.env.GITHUB_JOB ?? settings.step, `crew's ${CREW_JOBS_FILE}`)
+        : readJobTimeout(text, process.env.GITHUB_JOB ?? settings.step, workflowPath);
       // A GitHub-hosted job stops after 6 hours whatever the file says (docs: "Usage limits").
       const cap = process.env.RUNNER_ENVIRONMENT === 'github-hosted' ? GITHUB_DEFAULT_JOB_MINUTES : Infinity;
+      const where = called ? { calledWorkflow: true } : {};
       return 'minutes' in read
-        ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT }
-        : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable };
+        ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT, ...where }
+        : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable, ...where };
     },
     ciWorkflows: async () => readCiWorkflows(await ownWorkflow(), workflowPath),
     output: (k, v) => core.setOutput(k, v),

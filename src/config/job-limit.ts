@@ -25,6 +25,21 @@ export function readJobTimeout(workflowText: string | undefined, job: string, fi
   return { unreadable: `jobs.${job}.timeout-minutes in ${file} is ${JSON.stringify(value)}, which only GitHub can evaluate` };
 }
 
+/** crew's reusable workflow, which the short form's job calls (`uses: <owner>/crew/.github/workflows/crew-jobs.yml@<tag>`). */
+export const CREW_JOBS_FILE = '.github/workflows/crew-jobs.yml';
+
+/**
+ * Whether a workflow file is the short form: a job of it calls crew's reusable workflow. Then crew's
+ * jobs, and their `timeout-minutes`, are in crew-jobs.yml at the action's own commit, not in this file.
+ */
+export function callsCrewJobs(workflowText: string | undefined): boolean {
+  const read = readWorkflowDoc(workflowText ?? '', 'the workflow');
+  if ('unreadable' in read) return false;
+  const doc = read.doc;
+  const jobs = (doc as { jobs?: Record<string, { uses?: unknown } | null> } | null)?.jobs;
+  return Object.values(jobs ?? {}).some((j) => typeof j?.uses === 'string' && /(^\.\/|\/)\.github\/workflows\/crew-jobs\.ya?ml(@|$)/.test(j.uses));
+}
+
 /**
  * How long before the job's limit a task stops to save its work: a tenth of the limit, at
  * least 3 minutes (a commit, a push, a state write that may retry, a dispatch).

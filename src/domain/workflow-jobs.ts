@@ -210,9 +210,11 @@ export async function playWorkflowRun(event: WorkflowEvent, runner: JobRunner): 
 
 /**
  * The crew task of a `work` matrix leg, from the name GitHub gives the leg: `work (<task>)` (a
- * matrix of one key). Empty for any other job, or a job the workflow renamed.
+ * matrix of one key) in the full workflow; `<caller job> / work (<task>)` when the short workflow's
+ * job calls crew-jobs.yml (GitHub names a called workflow's jobs after their caller job). Empty for
+ * any other job, or a job the workflow renamed.
  */
 export function workLegTask(jobName: string): string[] {
-  const m = /^work \(([^()]+)\)$/.exec(jobName);
+  const m = /^(?:[^/]+ \/ )?work \(([^()]+)\)$/.exec(jobName);
   return m ? [m[1]!] : [];
 }

@@ -69,7 +69,8 @@ export interface StepContext {
    * This job's time limit (`timeout-minutes`, read from the workflow on the default branch) and
    * when the job started, in epoch ms; undefined where jobs have no limit (local mode).
    */
-  jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string }>;
+  /** `calledWorkflow`: the limit is crew-jobs.yml's (the short form), which the repository's own file cannot change. */
+  jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string; calledWorkflow?: boolean }>;
   /**
    * The CI workflows crew's own workflow names under `on.workflow_run.workflows` (the ones fix_ci is
    * named for), read from the default branch; undefined where there is no such workflow (local mode).

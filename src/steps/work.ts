@@ -462,7 +462,7 @@ async function jobStopTime(ctx: StepContext, taskMinutes: number, taskId: string
     ctx.log.warn(`crew could not read this job's time limit (${limit.unreadable}), so it assumes the shipped workflow's ${limit.minutes} minutes`);
   if (taskMinutes > usable) {
     ctx.log.warn(
-      `task_timeout_minutes (${taskMinutes}) is longer than this work job can run (timeout-minutes: ${limit.minutes}): ${taskId} saves its work ${saveMarginMinutes(limit.minutes)} minutes before the job's limit and goes on in a new job. Raise the work job's timeout-minutes in your workflow to keep a task in one job.`,
+      `task_timeout_minutes (${taskMinutes}) is longer than this work job can run (timeout-minutes: ${limit.minutes}): ${taskId} saves its work ${saveMarginMinutes(limit.minutes)} minutes before the job's limit and goes on in a new job. ${limit.calledWorkflow ? "To keep a task in one job, use the full workflow (crew's docs/workflow.md) and raise its work job's timeout-minutes." : "Raise the work job's timeout-minutes in your workflow to keep a task in one job."}`,
     );
   }
   return { at: limit.startedAt + usable * 60_000 * jobTimeScale(), minutes: limit.minutes, startedAt: limit.startedAt };

@@ -44,7 +44,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(labels).toEqual(['crew', 'automated']);
     expect(sections[0]).toMatch(/^⏳ Not merged yet: the repository reports no checks on [0-9a-f]{7}; crew merges when checks pass/);
     expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
-    expect(r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`)).toContain('check_suite:merge:success');
+    expect(r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`)).toContain('check_suite:crew / merge:success');
     expect(merge).toMatchObject({ state: 'merged', headSha: judgedSha });
     expect(mergeCalls).toBe(1);
     expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
@@ -84,8 +84,9 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(r.pulls[0]).toMatchObject({ state: 'open', merged: false });
   }, 360_000);
 
-  it("refused without approval: green checks wait for a review; the requester's own approval does not count; another maintainer's does", async () => {
+  it("refused without approval: green checks wait for a review; the requester's own approval does not count; another maintainer's does (the full workflow: the sample of this family in that form)", async () => {
     const { r, merge, sections } = await story((s) => {
+      s.workflow = 'full';
       s.config = `${s.config ?? ''}require_approval: true\n`;
       s.timeline.push(
         { review: { author: 'maintainer', event: 'APPROVE', body: '', comments: [] } },
@@ -98,6 +99,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(waitingForReview[0]).toMatch(
       /^⏳ Not merged yet: waiting for an approving review of [0-9a-f]{7} from someone other than @maintainer \(`require_approval`\)\.$/,
     );
+    expect(r.workflow).toBe('full');
     expect(r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge').map((j) => j.result)).toEqual(['success', 'success']);
     expect(merge.state).toBe('merged');
     expect(r.pulls[0]!.merged).toBe(true);
@@ -106,7 +108,7 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
   it("a reader's approval does not count (anyone can approve on a public repository): no merge, and the report says why; a maintainer's approval of the same head merges it", async () => {
     const { r, merge, sections, mergeCalls, permissionChecks } = await story(undefined, 'reader-approval');
     // GitHub took the reader's approval: it is there for the gate to read.
-    const reviewJobs = r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'merge');
+    const reviewJobs = r.jobs.filter((j) => j.event === 'pull_request_review' && j.name === 'crew / merge');
     expect(reviewJobs.map((j) => j.result)).toEqual(['success', 'success']);
     const afterReader = sections.filter((t) => t.includes('@reader'));
     expect(afterReader).toHaveLength(1);

@@ -54,7 +54,7 @@ describe('a chain of tasks runs in one work job', () => {
     const { r } = baseline;
     const work = workJobs(r);
     expect(work).toHaveLength(1);
-    expect(work[0]).toMatchObject({ name: 'work (t1)', result: 'success', chained: ['t2', 't3'] });
+    expect(work[0]).toMatchObject({ name: 'crew / work (t1)', result: 'success', chained: ['t2', 't3'] });
     // Two workflow runs: the comment's (route, work) and the finishing dispatch's (advance, critic).
     expect(new Set(r.jobs.map((j) => j.run)).size).toBe(2);
     expect(r.github.crew.byRoute[DISPATCHES]).toBe(1);
@@ -102,7 +102,7 @@ describe('a chain of tasks runs in one work job', () => {
       workJobs(r)
         .map((j) => j.name)
         .sort(),
-    ).toEqual(['work (t1)', 'work (t2)', 'work (t3)']);
+    ).toEqual(['crew / work (t1)', 'crew / work (t2)', 'crew / work (t3)']);
     expect(workJobs(r).every((j) => !j.chained)).toBe(true);
     expect(r.pulls).toHaveLength(1);
   }, 360_000);
@@ -127,7 +127,7 @@ describe('a chain of tasks runs in one work job', () => {
           s.timeline.push({ comment: '/crew resume', author: 'maintainer', unless_crew_said: '✅ Done' }, { wait: 'idle' });
         }),
       );
-      expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual([`work (t1)@${checkpoint}`]);
+      expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual([`crew / work (t1)@${checkpoint}`]);
       // The killed job had gone on to t2 itself: the kill landed in the chain, not in a job of t2's own.
       // From `task-pushed` on, t2's record has landed in the same push as its work and claimed t3 for
       // this job. A cancelled job takes t3 up only to save it and stop, if it gets that far before the
@@ -173,7 +173,7 @@ describe('a dispatched task whose worker is still going', () => {
       workJobs(r)
         .map((j) => j.name)
         .sort(),
-    ).toEqual(['work (t1)', 'work (t2)', 'work (t3)']); // the dispatch's two legs start in either order
+    ).toEqual(['crew / work (t1)', 'crew / work (t2)', 'crew / work (t3)']); // the dispatch's two legs start in either order
     const left = r.issue.comments.find((c) => /is left to the dispatched workflow run/.test(c.body));
     expect(left?.body).toMatch(/^`t2` is left to the dispatched workflow run that may still be working on it/);
     expect(workerRequests).toEqual({ t1: 3, t2: 3, t3: 3 });

@@ -93,7 +93,7 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
       },
     });
     expectFaithful(r);
-    expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual(['route@plan-recorded', 'work (t1)@task-recorded']);
+    expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual(['crew / route@plan-recorded', 'crew / work (t1)@task-recorded']);
     const all = r.issue.comments;
     const after = (id: number) => all.filter((c) => c.id > id);
     const by = (text: string) => all.filter((c) => c.body.includes(text));

@@ -194,7 +194,7 @@ describe('follow-up runs on crew’s own pull request (#19 §1)', () => {
       },
       hooks: {
         onJobDone: (run, job) => {
-          if (run.event === 'pull_request_review' && job.name === 'route') routeLogs.push(...job.log);
+          if (run.event === 'pull_request_review' && job.id === 'route') routeLogs.push(...job.log);
         },
       },
     });

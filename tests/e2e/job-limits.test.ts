@@ -25,6 +25,8 @@ describe('job time limits (job-time-limit scenario; the runner enforces timeout-
       ['workflow_dispatch', 'success'],
     ]);
     expect(work[0]!.annotations.some((a) => a.includes('task_timeout_minutes (300) is longer than this work job can run (timeout-minutes: 60)'))).toBe(true);
+    // The short form's limit is crew-jobs.yml's, which the repository's file cannot raise: crew says where it can be.
+    expect(work[0]!.annotations.some((a) => a.includes("use the full workflow (crew's docs/workflow.md) and raise its work job's timeout-minutes"))).toBe(true);
     expect(log.split('\n')).toContain('crew: t1 Add a NOTES file (attempt 1, continued in a new job)');
     expect(t1).toMatchObject({ status: 'success', attempts: 1, continuations: 1 });
     expect(r.pulls).toHaveLength(1);

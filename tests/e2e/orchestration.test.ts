@@ -73,7 +73,7 @@ describe('orchestration: triggers, commands and the cost of a run', () => {
       },
       hooks: {
         beforeClose: async ({ runner }) => {
-          for (const run of runner.runs) for (const j of run.jobs) if (j.name === 'work (t2)') workLogs.push(j.log);
+          for (const run of runner.runs) for (const j of run.jobs) if (j.name === 'crew / work (t2)') workLogs.push(j.log);
         },
       },
     });

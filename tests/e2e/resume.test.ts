@@ -30,7 +30,8 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
   // (tests/support/soak.ts), then at every checkpoint of every job (scripts/soak.ts).
   it.each(
     soakCases([
-      { job: 'route', checkpoint: 'plan-recorded', mode: 'cancel' as const, sample: true },
+      // In the full workflow: the baseline is the short one's, so this also shows both forms end alike.
+      { job: 'route', checkpoint: 'plan-recorded', mode: 'cancel' as const, sample: true, workflow: 'full' as const },
       { job: 'work', checkpoint: 'task-pushed', matrix: { task: 't1' }, mode: 'cancel' as const },
       { job: 'work', checkpoint: 'state-write', matrix: { task: 't3' }, mode: 'lost' as const, sample: true },
       { job: 'work', checkpoint: 'task-recorded', matrix: { task: 't1' }, mode: 'cancel' as const },
@@ -38,10 +39,22 @@ describe('kill anywhere, resume, and end where an uninterrupted run ends', () =>
     ]),
   )(
     '$job killed at $checkpoint ($mode)',
-    async ({ sample: _, ...kill }) => {
-      const run = await outcome(interrupted({ times: 1, ...kill }));
+    async ({ sample: _, workflow, ...kill }) => {
+      const run = await outcome((s) => {
+        interrupted({ times: 1, ...kill })(s);
+        if (workflow) s.workflow = workflow;
+      });
+      expect(run.result.workflow).toBe(workflow ?? 'short');
       expect(run.killed).toHaveLength(1);
-      expect(run.outcome).toEqual(baseline);
+      // The two forms differ in the workflow file every branch carries, and in nothing else.
+      const sameBut = (o: Outcome) =>
+        workflow
+          ? {
+              ...o,
+              branches: Object.fromEntries(Object.entries(o.branches).map(([b, files]) => [b, { ...files, '.github/workflows/crew.yml': 'either form' }])),
+            }
+          : o;
+      expect(sameBut(run.outcome)).toEqual(sameBut(baseline));
       // No duplicates: one PR, one plan comment, one report.
       expect(run.result.pulls).toHaveLength(1);
       expect(run.result.branches.map((b) => b.name).sort()).toEqual([

@@ -43,7 +43,7 @@ describe('`npm run scenario -- <file> --out DIR`, as a process', () => {
     // …and nothing undocumented at the top level.
     expect(Object.keys(result).sort()).toEqual([...new Set(fields.map((f) => f.replace(/\[\]$/, '').split('.')[0]!))].sort());
     expect(result).toMatchObject({ scenario: 'unknown-command', issue: { number: 1 }, model: { requests: 0 } });
-    expect((await readdir(join(out, 'logs'))).some((f) => f.endsWith('-issue_comment-route.log'))).toBe(true);
+    expect((await readdir(join(out, 'logs'))).some((f) => f.endsWith('-issue_comment-crew_route.log'))).toBe(true);
     expect(await readdir(join(out, 'repo.git'))).toContain('HEAD');
   });
 

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,31 +49,43 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
     expect(printed).not.toContain('did not end as expected');
   });
 
-  it('runs every job of the shipped workflow successfully, through dist/', () => {
+  it("runs every job of the short workflow successfully, through dist/: crew-jobs.yml's jobs, named after the calling job as GitHub names them", () => {
     expectFaithful(r);
+    expect(r.workflow).toBe('short');
     const jobs = r.jobs.map((j) => `${j.event}:${j.name}:${j.result}`);
     // Two workflow runs: the comment's (t1 and t3; t1's job goes on to t2, which t1 alone unblocked: a chain), and the
     // dispatch with no tasks the job of the last task sent to finish the run. advance runs only there: a work job that
     // succeeds needs no advance after it.
     expect(jobs.sort()).toEqual(
       [
-        'issue_comment:route:success',
-        'issue_comment:work (t1):success',
-        'issue_comment:work (t3):success',
-        'issue_comment:advance:skipped',
-        'issue_comment:critic:skipped',
-        'issue_comment:merge:skipped',
-        'issue_comment:cleanup:skipped',
-        'workflow_dispatch:route:skipped',
-        'workflow_dispatch:work:skipped',
-        'workflow_dispatch:advance:success',
-        'workflow_dispatch:critic:success',
-        'workflow_dispatch:merge:skipped',
-        'workflow_dispatch:cleanup:skipped',
+        'issue_comment:crew / route:success',
+        'issue_comment:crew / work (t1):success',
+        'issue_comment:crew / work (t3):success',
+        'issue_comment:crew / advance:skipped',
+        'issue_comment:crew / critic:skipped',
+        'issue_comment:crew / merge:skipped',
+        'issue_comment:crew / cleanup:skipped',
+        'workflow_dispatch:crew / route:skipped',
+        'workflow_dispatch:crew / work:skipped',
+        'workflow_dispatch:crew / advance:success',
+        'workflow_dispatch:crew / critic:success',
+        'workflow_dispatch:crew / merge:skipped',
+        'workflow_dispatch:crew / cleanup:skipped',
       ].sort(),
     );
     // t2 runs in t1's job, so no workflow run starts for it: two job starts fewer on the critical path.
     expect(r.jobs.filter((j) => j.result !== 'skipped')).toHaveLength(5);
+  });
+
+  it("runs crew in each job from crew's own checkout at the reusable workflow's commit (job.workflow_sha), after the default branch", async () => {
+    const logs = (await readdir(join(out, 'logs'))).filter((f) => /-crew_[a-z]+(_t\d+_)?\.log$/.test(f));
+    expect(logs).toHaveLength(5);
+    for (const f of logs) {
+      // The runner checks crew's repository out only at the sha it holds it at: a tag or the caller's sha would fail the job.
+      expect(await readFile(join(out, 'logs', f), 'utf8'), f).toMatch(
+        /checked out (?!your-org\/)[\w-]+\/[\w-]+@[0-9a-f]{7}\n[\s\S]*checked out your-org\/crew@[0-9a-f]{7} into \.git\/crew-action\n/,
+      );
+    }
   });
 
   it('acknowledges the command with 👀 and keeps exactly one plan comment, edited in place', () => {
@@ -156,10 +168,10 @@ describe('walking skeleton: /crew run → plan comment → matrix workers → PR
   it('starts t2 as soon as t1 is done, not after the first matrix: in t1’s own job, which has the time, with nothing else waiting', () => {
     // The one dispatch, with no tasks, finishes the run; t2 needed none.
     expect(r.github.crew.byRoute['POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches']).toBe(1);
-    const dispatched = r.jobs.filter((j) => j.event === 'workflow_dispatch' && j.name.startsWith('work') && j.result !== 'skipped');
+    const dispatched = r.jobs.filter((j) => j.event === 'workflow_dispatch' && j.job === 'work' && j.result !== 'skipped');
     expect(dispatched).toEqual([]);
-    expect(r.jobs.find((j) => j.name === 'work (t1)')!.chained).toEqual(['t2']);
-    expect(r.jobs.find((j) => j.name === 'work (t3)')!.chained).toBeUndefined();
+    expect(r.jobs.find((j) => j.name === 'crew / work (t1)')!.chained).toEqual(['t2']);
+    expect(r.jobs.find((j) => j.name === 'crew / work (t3)')!.chained).toBeUndefined();
   });
 
   it('opens one PR from the integration branch that closes the issue, with the report as a comment', () => {

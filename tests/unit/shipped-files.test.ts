@@ -23,7 +23,14 @@ describe('the files users copy', () => {
   });
 
   it('every workflow (crew.yml, ci.yml, release.yml) and action.yml pass a real validator, as crew’s CI lints them', () => {
-    expect(lintedFiles()).toEqual(['.github/workflows/ci.yml', '.github/workflows/crew.yml', '.github/workflows/release.yml', 'action.yml']);
+    expect(lintedFiles()).toEqual([
+      '.github/workflows/ci.yml',
+      '.github/workflows/crew-jobs.yml',
+      '.github/workflows/crew.yml',
+      '.github/workflows/release.yml',
+      'workflow-templates/crew.yml',
+      'action.yml',
+    ]);
     for (const file of lintedFiles()) expect(lintProblems(file), file).toEqual([]);
     // action-validator 0.6.0's schema predates the node24 runtime GitHub added in 2025: the lint swaps in node20 for it, and only that.
     expect(validateAction(read('action.yml')).errors.map((e) => ('path' in e ? e.path : e.code))).toEqual(['/runs']);
@@ -123,6 +130,7 @@ describe('the files users copy', () => {
   it('untrusted data never reaches a shell: no ${{ }} of event data, inputs or outputs inside a run: script', () => {
     expect(untrustedInScripts(workflow)).toEqual([]);
     expect(untrustedInScripts(parseYaml(read('.github/workflows/ci.yml')))).toEqual([]);
+    expect(untrustedInScripts(parseYaml(read('.github/workflows/crew-jobs.yml')))).toEqual([]);
     expect(untrustedInScripts(parseYaml(read('.github/workflows/release.yml')))).toEqual([]);
     const action = parseYaml(read('action.yml')) as { runs: { steps?: Array<Record<string, unknown>> } };
     expect(untrustedInScripts({ jobs: { action: { steps: action.runs.steps ?? [] } } })).toEqual([]);
@@ -261,6 +269,70 @@ describe('the README, for a first visit', () => {
       '### Failover to a second provider',
     ])
       expect(docs).toContain(heading);
+  });
+});
+
+type Job = { if?: string; needs?: unknown; permissions?: Record<string, string>; steps: Array<Record<string, any>>; [k: string]: unknown };
+const shortText = read('workflow-templates/crew.yml');
+const short = parseYaml(shortText) as { on: Record<string, unknown>; permissions: unknown; jobs: Record<string, Record<string, any>> };
+const called = parseYaml(read('.github/workflows/crew-jobs.yml')) as {
+  on: { workflow_call: { secrets: Record<string, { required: boolean }> } };
+  permissions: unknown;
+  jobs: Record<string, Job>;
+};
+
+describe('the short workflow (workflow-templates/crew.yml) and the reusable workflow it calls (crew-jobs.yml)', () => {
+  it("is 30 lines or fewer: the full form's triggers, nothing granted by default, and one job calling crew-jobs.yml at a tag with the secret", () => {
+    expect(shortText.trimEnd().split('\n').length).toBeLessThanOrEqual(30);
+    const dispatchInputs = (on: Record<string, any>) => Object.keys(on.workflow_dispatch.inputs);
+    expect(short.on).toEqual({ ...workflow.on, workflow_dispatch: short.on.workflow_dispatch });
+    expect(dispatchInputs(short.on)).toEqual(dispatchInputs(workflow.on));
+    expect(short.permissions).toEqual({});
+    expect(Object.keys(short.jobs)).toEqual(['crew']);
+    expect(short.jobs.crew!.uses).toBe('your-org/crew/.github/workflows/crew-jobs.yml@v1');
+    expect(short.jobs.crew!.secrets).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' });
+    expect(Object.keys(called.on.workflow_call.secrets).sort()).toEqual(['ANTHROPIC_API_KEY', 'CREW_GITHUB_TOKEN']);
+  });
+
+  it("grants exactly what crew's jobs ask for together: less and GitHub refuses the run (a called job gets no more than its caller)", () => {
+    const union: Record<string, string> = {};
+    for (const job of Object.values(called.jobs))
+      for (const [scope, access] of Object.entries(job.permissions ?? {})) if (union[scope] !== 'write') union[scope] = access;
+    expect(short.jobs.crew!.permissions).toEqual(union);
+    expect(called.permissions).toEqual({});
+  });
+
+  it("holds the full form's jobs, each the same but for running crew from its own checkout at the commit of the workflow", () => {
+    expect(Object.keys(called.jobs)).toEqual(Object.keys(workflow.jobs));
+    for (const [id, full] of Object.entries(workflow.jobs) as Array<[string, Job]>) {
+      const job = called.jobs[id]!;
+      // A dispatch's inputs are in github.event.inputs: a called workflow's `inputs` are its own (it declares none).
+      const same = (v: unknown) => JSON.parse(JSON.stringify(v ?? null).replace(/\binputs\./g, 'github.event.inputs.')) as unknown;
+      const { steps: fullSteps, ...fullRest } = full;
+      const { steps, ...rest } = job;
+      expect(rest, id).toEqual(same(fullRest));
+      // The default branch, as in the full form; then crew at job.workflow_sha (docs: "Contexts", job context), inside
+      // .git where no commit, agent or setup command sees it; then crew from there.
+      expect(steps[0], id).toEqual(fullSteps[0]);
+      expect(steps[1], id).toEqual({
+        uses: 'actions/checkout@v4',
+        with: {
+          repository: '${{ job.workflow_repository }}',
+          ref: '${{ job.workflow_sha }}',
+          path: '.git/crew-action',
+          // Cone mode: the top-level files (action.yml) and these folders, what the action reads; none of crew's tests or fixtures.
+          'sparse-checkout': 'dist\ntemplates\n.github/workflows\n',
+          'persist-credentials': false,
+        },
+      });
+      expect(steps.slice(2).map((s) => s.uses)).toEqual(['./.git/crew-action']);
+      const crew = { ...steps[2], with: { ...steps[2]!.with } };
+      // An App or personal token when the caller passes one; none for cleanup, which runs on pull_request_target.
+      if (id === 'cleanup') expect(crew.with.github_token).toBeUndefined();
+      else expect(crew.with.github_token, id).toBe('${{ secrets.CREW_GITHUB_TOKEN || github.token }}');
+      delete crew.with.github_token;
+      expect(crew, id).toEqual(same({ ...fullSteps[1], uses: './.git/crew-action' }));
+    }
   });
 });
 

@@ -242,7 +242,8 @@ export interface FakeWorkflowRun {
   /** A fork's owner, when the run is for that fork's pull request: its head repository is the fork. */
   headOwner?: string;
   status: 'queued' | 'in_progress' | 'completed';
-  conclusion: 'success' | 'failure' | 'cancelled' | null;
+  /** `startup_failure`: GitHub refused the run before any job (an invalid call of a reusable workflow, e.g. its permissions). */
+  conclusion: 'success' | 'failure' | 'cancelled' | 'startup_failure' | null;
   /** GitHub's run_attempt: 1, and one more for each re-run (which keeps the run's id). */
   runAttempt?: number;
   createdAt: string;

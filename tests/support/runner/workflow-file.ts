@@ -24,6 +24,17 @@ export interface JobSpec {
   env?: Record<string, unknown>;
   steps: StepSpec[];
   'timeout-minutes'?: number;
+  /** A job that calls a reusable workflow (docs: "Reusing workflows"): `./<path>` or `<owner>/<repo>/<path>@<ref>`, with no steps. */
+  uses?: string;
+  with?: Record<string, unknown>;
+  secrets?: 'inherit' | Record<string, string>;
+}
+
+/** What `on.workflow_call` declares (docs: "Workflow syntax", on.workflow_call). */
+export interface WorkflowCallSpec {
+  inputs?: Record<string, { required?: boolean; default?: unknown; type?: string } | null>;
+  secrets?: Record<string, { required?: boolean } | null>;
+  outputs?: Record<string, { value: string } | null>;
 }
 
 export interface WorkflowSpec {
@@ -45,6 +56,12 @@ export function parseWorkflow(text: string, file: string): WorkflowSpec {
   if (!on || typeof on !== 'object') throw new Error(`${file}: missing 'on:'`);
   if (!doc.jobs || typeof doc.jobs !== 'object') throw new Error(`${file}: missing 'jobs:'`);
   for (const [id, job] of Object.entries<any>(doc.jobs)) {
+    if (typeof job?.uses === 'string') {
+      // A caller job holds only what a call may (docs: "Workflow syntax", jobs.<job_id>.uses): no steps, no runner.
+      const extra = Object.keys(job).filter((k) => !['name', 'uses', 'with', 'secrets', 'needs', 'if', 'permissions', 'strategy', 'concurrency'].includes(k));
+      if (extra.length) throw new Error(`${file}: jobs.${id} calls a reusable workflow and cannot also set ${extra.join(', ')}`);
+      continue;
+    }
     if (!Array.isArray(job?.steps)) throw new Error(`${file}: jobs.${id}.steps must be a list`);
     for (const [i, step] of job.steps.entries()) {
       if (!step.uses && !step.run) throw new Error(`${file}: jobs.${id}.steps[${i}] needs 'uses' or 'run'`);

@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { FakeArtifactService } from '../artifacts/fake-artifact-service';
 import type { FakeGitHub, GitHubEvent } from '../github/fake-github';
@@ -10,7 +12,7 @@ import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { readKeyValueFile } from './output-files';
 import { startProcess, type StepProcess } from './process-control';
-import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowSpec } from './workflow-file';
+import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowCallSpec, type WorkflowSpec } from './workflow-file';
 import type { PlatformProfile } from '../latency';
 import { scaledMs, sleep } from '../time';
 
@@ -88,12 +90,19 @@ export interface WorkflowRun {
   inputs?: Record<string, string>;
   /** GitHub's run_attempt: 1, then one more each time a person re-runs the run (the same id, a new entry in `runs`). */
   attempt: number;
+  /** Why GitHub refused the run before any job started (conclusion `startup_failure`), e.g. a reusable workflow asking for more permissions than its caller grants. */
+  startupFailure?: string;
 }
 
 export interface RunnerOptions {
   gh: FakeGitHub;
   workRoot: string;
-  /** Action repositories by name: `uses: <any-owner>/<name>@<any-ref>` runs the local folder instead. */
+  /**
+   * Action repositories by name: `uses: <any-owner>/<name>@<any-ref>` runs the local folder instead; so
+   * does a reusable workflow in one (`uses: <owner>/<name>/<path>@<ref>` on a job), and actions/checkout
+   * of one (`repository: <owner>/<name>`) gets a copy of its action files, at the one commit the runner
+   * knows it by (actionRepoSnapshot).
+   */
   actions: Record<string, string>;
   secrets: Record<string, string>;
   vars?: Record<string, string>;
@@ -363,7 +372,7 @@ export class WorkflowRunner {
         run.status = 'completed';
         run.finishedAt = Date.now();
         const results = run.jobs.map((j) => j.result);
-        const conclusion = run.cancelled ? 'cancelled' : results.includes('failure') ? 'failure' : 'success';
+        const conclusion = run.startupFailure ? 'startup_failure' : run.cancelled ? 'cancelled' : results.includes('failure') ? 'failure' : 'success';
         this.opts.gh.recordWorkflowRun({ id: run.id, status: 'completed', conclusion });
         // GitHub then sends workflow_run (completed), which may start other workflows: tracked like any event's runs.
         const sent = this.opts.gh.workflowRunCompleted(run.id).catch((err: unknown) => {
@@ -422,6 +431,33 @@ export class WorkflowRunner {
     await mkdir(dir, { recursive: true });
     const eventPath = join(dir, 'event.json');
     await writeFile(eventPath, JSON.stringify({ ...e.payload }, null, 2));
+    // GitHub reads every called workflow before the run starts: one it cannot call fails the run with no job run at all.
+    const calls = new Map<string, Call>();
+    for (const [id, spec] of Object.entries(wf.jobs)) {
+      if (!spec.uses) continue;
+      const call = await this.prepareCall(wf, file, id, spec, sha, ref);
+      if (typeof call === 'string') {
+        run.startupFailure = call;
+        return;
+      }
+      calls.set(id, call);
+    }
+    await this.runJobs(run, wf, file, e, sha, ref, eventPath, dir, undefined, calls);
+  }
+
+  /** A workflow's jobs in `needs` order; with `scope`, the jobs of a workflow a caller job called. */
+  private async runJobs(
+    run: WorkflowRun,
+    wf: WorkflowSpec,
+    file: string,
+    e: GitHubEvent,
+    sha: string,
+    ref: string,
+    eventPath: string,
+    dir: string,
+    scope: CallScope | undefined,
+    calls: ReadonlyMap<string, Call>,
+  ): Promise<Map<string, { result: JobResult; outputs: Record<string, string> }>> {
     const results = new Map<string, { result: JobResult; outputs: Record<string, string> }>();
     const pending = new Set(Object.keys(wf.jobs));
     const running = new Map<string, Promise<void>>();
@@ -432,7 +468,11 @@ export class WorkflowRunner {
         if (unknown.length) throw new Error(`${file}: jobs.${id}.needs names unknown job(s) ${unknown.join(', ')}`);
         if (!needs.every((n) => results.has(n))) continue;
         pending.delete(id);
-        const p = this.runJobWithMatrix(run, wf, file, id, e, sha, ref, eventPath, dir, results).then((r) => {
+        const call = calls.get(id);
+        const job = call
+          ? this.runCall(run, wf, file, id, call, e, sha, ref, eventPath, dir, results)
+          : this.runJobWithMatrix(run, wf, file, id, e, sha, ref, eventPath, dir, results, scope);
+        const p = job.then((r) => {
           results.set(id, r);
           running.delete(id);
         });
@@ -441,6 +481,167 @@ export class WorkflowRunner {
       if (running.size === 0 && pending.size > 0) throw new Error(`${file}: jobs ${[...pending].join(', ')} can never start (cyclic needs)`);
       await Promise.race(running.values());
     }
+    return results;
+  }
+
+  /**
+   * Reads and checks the workflow a job calls, as GitHub does before the run starts (docs: "Reusing
+   * workflows"; "Workflow syntax", on.workflow_call): it must be found and listen to `workflow_call`;
+   * the caller may pass only the inputs and secrets it declares, and must pass the required ones; and
+   * no called job may ask for more of the GITHUB_TOKEN than the caller job grants ("The GITHUB_TOKEN
+   * permissions passed from the caller workflow can be only downgraded by the called workflow"). A
+   * string is GitHub's reason for refusing the run.
+   */
+  private async prepareCall(callerWf: WorkflowSpec, file: string, id: string, spec: JobSpec, sha: string, ref: string): Promise<Call | string> {
+    const gh = this.opts.gh;
+    const uses = spec.uses!;
+    const refuse = (why: string) => `${file}: jobs.${id}: error calling workflow '${uses}'. ${why}`;
+    if (spec.strategy?.matrix) throw new Error(`${file}: jobs.${id}: the offline runner does not play a matrix of reusable workflow calls`);
+    let text: string | undefined;
+    let at: Omit<Call, 'wf' | 'ceiling'>;
+    if (uses.startsWith('./')) {
+      // A workflow of the same repository comes from the caller's own commit.
+      at = { file: uses.slice(2), repository: `${gh.owner}/${gh.repoName}`, sha, ref };
+      text = await gh.repo.readFile(sha, at.file);
+    } else {
+      const m = /^([^/@]+)\/([^/@]+)\/(\.github\/workflows\/[^/@]+\.ya?ml)@(.+)$/.exec(uses);
+      if (!m) return refuse(`'uses' must be ./.github/workflows/<file> or <owner>/<repo>/.github/workflows/<file>@<ref>.`);
+      const source = this.opts.actions[m[2]!];
+      if (!source) return refuse('Workflow was not found.');
+      const snapshot = await actionRepoSnapshot(source);
+      at = { file: m[3]!, repository: `${m[1]}/${m[2]}`, sha: snapshot.sha, ref: m[4]! };
+      text = await readFile(join(source, at.file), 'utf8').catch(() => undefined);
+    }
+    if (text === undefined) return refuse('Workflow was not found.');
+    let called: WorkflowSpec;
+    try {
+      called = parseWorkflow(text, at.file);
+    } catch (err) {
+      return refuse((err as Error).message);
+    }
+    if (!('workflow_call' in called.on)) return refuse('The workflow is not reusable: it is missing an `on.workflow_call` trigger.');
+    const decl = (called.on.workflow_call ?? {}) as WorkflowCallSpec;
+    const declaredSecrets = decl.secrets ?? {};
+    const passed = spec.secrets === 'inherit' ? undefined : (spec.secrets ?? {});
+    for (const k of Object.keys(passed ?? {})) if (!(k in declaredSecrets)) return refuse(`Invalid secret, ${k} is not defined in the referenced workflow.`);
+    for (const [k, v] of Object.entries(declaredSecrets)) {
+      if (v?.required && passed && !(k in passed)) return refuse(`Secret ${k} is required, but not provided while calling.`);
+    }
+    const declaredInputs = decl.inputs ?? {};
+    for (const k of Object.keys(spec.with ?? {})) if (!(k in declaredInputs)) return refuse(`Invalid input, ${k} is not defined in the referenced workflow.`);
+    for (const [k, v] of Object.entries(declaredInputs)) {
+      if (v?.required && !(k in (spec.with ?? {}))) return refuse(`Input ${k} is required, but not provided while calling.`);
+    }
+    const ceiling = this.scopesFor(callerWf, spec);
+    for (const [jobId, job] of Object.entries(called.jobs)) {
+      if (job.uses) throw new Error(`${at.file}: jobs.${jobId}: the offline runner does not play nested reusable workflows`);
+      if ((job.permissions ?? called.permissions) === undefined) continue; // such a job gets the caller's permissions
+      for (const [scope, access] of Object.entries(this.scopesFor(called, job))) {
+        if (scope === 'metadata') continue;
+        const allowed = (ceiling as Record<string, Access | undefined>)[scope] ?? 'none';
+        if (ACCESS_RANK[access as Access] > ACCESS_RANK[allowed])
+          return refuse(`The nested job '${jobId}' is requesting '${scope}: ${access}', but is only allowed '${scope}: ${allowed}'.`);
+      }
+    }
+    return { ...at, wf: called, ceiling };
+  }
+
+  /**
+   * A job that calls a reusable workflow: its `if:` and `needs` are the caller's; the called workflow's
+   * jobs then run in the caller's run, each named `<caller job> / <job>` as the Actions API lists it, with
+   * the caller's `github` context (event, workflow_ref: docs, "Reusing workflows": "the github context is
+   * always associated with the caller workflow"), the inputs and secrets the caller passes (`secrets:
+   * inherit`, all of the caller's), and the `job` context's facts about the called file
+   * (job.workflow_repository, job.workflow_sha; docs: "Contexts", job context). Its outputs are the
+   * called workflow's `on.workflow_call.outputs`.
+   */
+  private async runCall(
+    run: WorkflowRun,
+    wf: WorkflowSpec,
+    file: string,
+    id: string,
+    call: Call,
+    e: GitHubEvent,
+    sha: string,
+    ref: string,
+    eventPath: string,
+    dir: string,
+    results: Map<string, { result: JobResult; outputs: Record<string, string> }>,
+  ): Promise<{ result: JobResult; outputs: Record<string, string> }> {
+    const spec = wf.jobs[id]!;
+    const needs: Record<string, ExprValue> = {};
+    for (const n of needsOf(spec)) needs[n] = { result: results.get(n)!.result, outputs: results.get(n)!.outputs };
+    const ctx: ExprContext = { ...this.baseContext(run, wf, file, e, sha, ref, eventPath), needs, secrets: { ...this.opts.secrets } };
+    const name = spec.name ?? id;
+    let go: boolean;
+    try {
+      go = evaluateIf(
+        spec.if,
+        ctx,
+        statusFunctions(wf, id, results, () => run.cancelled),
+      );
+    } catch (err) {
+      this.errors.push(`${file}: jobs.${id}.if: ${(err as Error).message}`);
+      go = false;
+    }
+    if (!go) {
+      const at = Date.now();
+      const jr: JobRun = {
+        id,
+        name,
+        result: 'skipped',
+        outputs: {},
+        steps: [],
+        log: [],
+        rawLog: [],
+        annotations: [],
+        summary: '',
+        startedAt: at,
+        finishedAt: at,
+      };
+      run.jobs.push(jr);
+      const checkId = this.opts.gh.recordJobCheckRun({ runId: run.id, headSha: run.headSha, name, conclusion: 'skipped' });
+      this.recordJob(run, wf, file, jr, checkId, 'skipped', []);
+      return { result: 'skipped', outputs: {} };
+    }
+    const decl = (call.wf.on.workflow_call ?? {}) as WorkflowCallSpec;
+    const given = (evaluateValue(spec.with ?? {}, ctx) ?? {}) as Record<string, ExprValue>;
+    const inputs: Record<string, ExprValue> = {};
+    for (const [k, v] of Object.entries(decl.inputs ?? {})) {
+      const value = k in given ? given[k] : v?.default !== undefined ? (evaluateValue(v.default, ctx) as ExprValue) : undefined;
+      if (value !== undefined) inputs[k] = value;
+    }
+    let secrets: Record<string, string>;
+    if (spec.secrets === 'inherit') secrets = { ...this.opts.secrets };
+    else {
+      secrets = {};
+      for (const [k, v] of Object.entries(spec.secrets ?? {})) {
+        const value = String(evaluateValue(v, ctx) ?? '');
+        if (value) secrets[k] = value;
+      }
+    }
+    const scope: CallScope = {
+      github: ctx.github!,
+      prefix: `${name} / `,
+      callerId: id,
+      inputs,
+      secrets,
+      ceiling: call.ceiling,
+      job: {
+        workflow_repository: call.repository,
+        workflow_sha: call.sha,
+        workflow_ref: `${call.repository}/${call.file}@${call.ref}`,
+        workflow_file_path: call.file,
+      },
+    };
+    const inner = await this.runJobs(run, call.wf, call.file, e, sha, ref, eventPath, join(dir, id), scope, new Map());
+    const jobs: Record<string, ExprValue> = {};
+    for (const [jobId, r] of inner) jobs[jobId] = { result: r.result, outputs: r.outputs };
+    const outputs: Record<string, string> = {};
+    for (const [k, v] of Object.entries(decl.outputs ?? {})) {
+      if (v?.value !== undefined) outputs[k] = interpolate(String(v.value), { ...ctx, jobs });
+    }
+    return { result: jobResultOf([...inner.values()].map((r) => r.result)), outputs };
   }
 
   private baseContext(run: WorkflowRun, wf: WorkflowSpec, file: string, e: GitHubEvent, sha: string, ref: string, eventPath: string): ExprContext {
@@ -486,11 +687,15 @@ export class WorkflowRunner {
     eventPath: string,
     dir: string,
     results: Map<string, { result: JobResult; outputs: Record<string, string> }>,
+    scope?: CallScope,
   ): Promise<{ result: JobResult; outputs: Record<string, string> }> {
     const spec = wf.jobs[id]!;
     const needs: Record<string, ExprValue> = {};
     for (const n of needsOf(spec)) needs[n] = { result: results.get(n)!.result, outputs: results.get(n)!.outputs };
-    const ctx: ExprContext = { ...this.baseContext(run, wf, file, e, sha, ref, eventPath), needs };
+    // A called workflow's jobs see the caller's github context (scope.github), and their own inputs.
+    const base = this.baseContext(run, wf, file, e, sha, ref, eventPath);
+    const ctx: ExprContext = { ...base, needs, ...(scope ? { github: scope.github, inputs: scope.inputs } : {}) };
+    const prefix = scope?.prefix ?? '';
     const status = statusFunctions(wf, id, results, () => run.cancelled);
     const afterCancel: StatusFunctions = { ...status, success: () => false, cancelled: () => true };
     const survivesCancel = () => {
@@ -523,7 +728,7 @@ export class WorkflowRunner {
       return jr;
     };
     const skipped = (): { result: JobResult; outputs: Record<string, string> } => {
-      neverRan('skipped', spec.name ?? id);
+      neverRan('skipped', prefix + (spec.name ?? id));
       return { result: 'skipped', outputs: {} };
     };
     let go: boolean;
@@ -537,7 +742,7 @@ export class WorkflowRunner {
 
     const legs = matrixLegs(spec, ctx, file, id);
     if (typeof legs === 'string') {
-      neverRan('failure', spec.name ?? id, undefined, legs);
+      neverRan('failure', prefix + (spec.name ?? id), undefined, legs);
       return { result: 'failure', outputs: {} };
     }
     const failFast = spec.strategy?.['fail-fast'] === undefined ? true : String(evaluateValue(spec.strategy['fail-fast'], ctx)) !== 'false';
@@ -549,14 +754,14 @@ export class WorkflowRunner {
     const worker = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         if (failedLeg && failFast && item.matrix) {
-          jobRuns.push(neverRan('cancelled', legName(spec, id, item.matrix), item.matrix));
+          jobRuns.push(neverRan('cancelled', prefix + legName(spec, id, item.matrix), item.matrix));
           continue;
         }
         await this.acquire();
         try {
           if (run.cancelled && !survivesCancel()) {
             // Still queued when the run was cancelled: GitHub never starts it.
-            jobRuns.push(neverRan('cancelled', legName(spec, id, item.matrix), item.matrix));
+            jobRuns.push(neverRan('cancelled', prefix + legName(spec, id, item.matrix), item.matrix));
             continue;
           }
           const legCtx: ExprContext = {
@@ -567,7 +772,7 @@ export class WorkflowRunner {
           // Among the run's first jobs to run when every job it needs was skipped (or it needs none):
           // a dispatched run's `work`, whose `route` is skipped, waits for the run to start too.
           const first = ancestorsOf(wf, id).every((n) => results.get(n)!.result === 'skipped');
-          const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight, first);
+          const jr = await this.runJob(run, wf, file, id, spec, legCtx, sha, eventPath, dir, item.matrix, item.index, survivesCancel, inFlight, first, scope);
           jobRuns.push(jr);
           if (jr.result === 'failure' && item.matrix && !failedLeg) {
             failedLeg = item.matrix;
@@ -586,9 +791,9 @@ export class WorkflowRunner {
     return { result, outputs };
   }
 
-  private scopesFor(wf: WorkflowSpec, spec: JobSpec): Scopes {
+  private scopesFor(wf: WorkflowSpec, spec: JobSpec, ceiling?: Scopes): Scopes {
     const p = spec.permissions ?? wf.permissions;
-    if (p === undefined) return DEFAULT_PERMISSIONS;
+    if (p === undefined) return ceiling ?? DEFAULT_PERMISSIONS;
     if (p === 'read-all' || p === 'write-all') {
       const a: Access = p === 'read-all' ? 'read' : 'write';
       return { contents: a, issues: a, 'pull-requests': a, actions: a, checks: a, statuses: a, metadata: 'read' };
@@ -611,6 +816,7 @@ export class WorkflowRunner {
     survivesCancel: () => boolean,
     siblings: Set<LiveJob>,
     first: boolean,
+    scope?: CallScope,
   ): Promise<JobRun> {
     const gh = this.opts.gh;
     // Queued: a runner is picked and set up (and a dispatched run's first jobs wait for the run to start).
@@ -624,11 +830,12 @@ export class WorkflowRunner {
     await Promise.all([workspace, temp, home].map((d) => mkdir(d, { recursive: true })));
     // GitHub mints a token per job; tagged, the fake puts each request down to this job and its step.
     const tag: JobTag = { job: `${run.id}/${id}${matrix ? `/${index}` : ''}` };
-    const token = gh.actionsToken(this.scopesFor(wf, spec), run.id, tag);
+    const token = gh.actionsToken(this.scopesFor(wf, spec, scope?.ceiling), run.id, tag);
+    const secrets = scope?.secrets ?? this.opts.secrets;
     const masks = new Set<string>([token, ...Object.values(this.opts.secrets)].filter((s) => s.length >= 4));
     const job: JobRun = {
       id,
-      name: legName(spec, id, matrix),
+      name: (scope?.prefix ?? '') + legName(spec, id, matrix),
       matrix,
       result: 'success',
       outputs: {},
@@ -653,7 +860,7 @@ export class WorkflowRunner {
       name: job.name,
       headSha: run.headSha,
       headBranch: gh.workflowRuns.get(run.id)?.headBranch ?? '',
-      workflowName: wf.name ?? file,
+      workflowName: gh.workflowRuns.get(run.id)?.name ?? wf.name ?? file,
       status: 'in_progress',
       conclusion: null,
       startedAt: new Date(job.startedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -665,8 +872,8 @@ export class WorkflowRunner {
     const jobCtx: ExprContext = {
       ...ctx,
       github,
-      secrets: { ...this.opts.secrets, GITHUB_TOKEN: token },
-      job: { status: 'success' },
+      secrets: { ...secrets, GITHUB_TOKEN: token },
+      job: { status: 'success', ...scope?.job },
       runner: { ...(ctx.runner as object), temp } as ExprValue,
     };
     const env: Record<string, string> = {};
@@ -739,7 +946,12 @@ export class WorkflowRunner {
           cancelled: () => cancelled,
           always: () => true,
         };
-        const sctx: ExprContext = { ...jobCtx, steps, env: { ...env }, job: { status: failed ? 'failure' : cancelled ? 'cancelled' : 'success' } };
+        const sctx: ExprContext = {
+          ...jobCtx,
+          steps,
+          env: { ...env },
+          job: { ...scope?.job, status: failed ? 'failure' : cancelled ? 'cancelled' : 'success' },
+        };
         let go = false;
         try {
           go = !lost && evaluateIf(step.if, sctx, stepStatus);
@@ -758,7 +970,7 @@ export class WorkflowRunner {
           signalled: false,
           survives: () => {
             try {
-              return evaluateIf(step.if, { ...sctx, job: { status: 'cancelled' } }, afterCancel);
+              return evaluateIf(step.if, { ...sctx, job: { ...scope?.job, status: 'cancelled' } }, afterCancel);
             } catch {
               return false;
             }
@@ -838,8 +1050,13 @@ export class WorkflowRunner {
             });
             log(`${step.uses}: done`);
           } else if (step.uses && /^actions\/checkout@/.test(step.uses)) {
-            await this.checkout(evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, workspace, token, sha, processEnv);
-            log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
+            const withs = evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>;
+            const other = withs.repository && String(withs.repository) !== `${gh.owner}/${gh.repoName}` ? String(withs.repository) : undefined;
+            if (other) log(`checked out ${other}@${(await this.checkoutActionRepo(other, withs, workspace)).slice(0, 7)} into ${String(withs.path)}`);
+            else {
+              await this.checkout(withs, workspace, token, sha, processEnv);
+              log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
+            }
             if (me.signalled) outcome = 'cancelled';
           } else {
             const proc = await this.startStep(step, runCtx, processEnv, workspace, annotate, (line) => {
@@ -909,7 +1126,7 @@ export class WorkflowRunner {
       // A runner that vanished reports nothing more: no outputs.
       annotate('error', LOST_RUNNER);
     } else {
-      const finalCtx: ExprContext = { ...jobCtx, steps, job: { status: job.result } };
+      const finalCtx: ExprContext = { ...jobCtx, steps, job: { ...scope?.job, status: job.result } };
       for (const [k, v] of Object.entries(spec.outputs ?? {})) {
         let value: string;
         try {
@@ -964,7 +1181,7 @@ export class WorkflowRunner {
       name: job.name,
       headSha: run.headSha,
       headBranch: this.opts.gh.workflowRuns.get(run.id)?.headBranch ?? '',
-      workflowName: wf.name ?? file,
+      workflowName: this.opts.gh.workflowRuns.get(run.id)?.name ?? wf.name ?? file,
       status: 'completed',
       conclusion,
       startedAt: iso(job.startedAt),
@@ -1062,6 +1279,26 @@ export class WorkflowRunner {
     const dir = m ? this.opts.actions[m[1]!] : undefined;
     if (!dir) throw new Error(`Unable to resolve action '${uses}': the offline runner only knows ${Object.keys(this.opts.actions).join(', ')}`);
     return dir;
+  }
+
+  /**
+   * actions/checkout of another repository (`repository:`): one of the action repositories the runner
+   * knows, which it holds at one commit only (actionRepoSnapshot), so `ref` must be that commit's sha
+   * (a tag or the caller's sha fails, as a ref the repository does not have would). `path` must stay in
+   * the workspace, as actions/checkout requires. The copy is linked in, read-only for the sandbox's user.
+   */
+  private async checkoutActionRepo(repository: string, withs: Record<string, unknown>, workspace: string): Promise<string> {
+    const source = this.opts.actions[repository.split('/')[1] ?? ''];
+    if (!source) throw new Error(`fatal: repository '${this.opts.gh.url}/${repository}/' not found`);
+    const snapshot = await actionRepoSnapshot(source);
+    const want = String(withs.ref ?? '');
+    if (want !== snapshot.sha)
+      throw new Error(`fatal: reference is not a tree: ${want || '(none)'} (the offline runner holds ${repository} at ${snapshot.sha} only)`);
+    const target = resolve(workspace, String(withs.path ?? '.'));
+    if (relative(workspace, target).startsWith('..') || target === workspace) throw new Error(`Repository path '${target}' is not under '${workspace}'`);
+    await mkdir(dirname(target), { recursive: true });
+    await symlink(snapshot.dir, target, 'dir');
+    return snapshot.sha;
   }
 
   /** actions/checkout: a fresh clone at the event's commit, shallow by default, credentials kept only if asked. */
@@ -1172,4 +1409,93 @@ function currentTask(job: JobRun): string | undefined {
 function workflowRunNames(wf: WorkflowSpec): string[] {
   const names = (wf.on.workflow_run as { workflows?: unknown } | null | undefined)?.workflows;
   return Array.isArray(names) ? names.map(String) : typeof names === 'string' ? [names] : [];
+}
+
+/** A called workflow, read and checked before the run starts (prepareCall). */
+interface Call {
+  wf: WorkflowSpec;
+  file: string;
+  /** `owner/name` of the repository the called file is in, and the commit and ref it was read at. */
+  repository: string;
+  sha: string;
+  ref: string;
+  /** The GITHUB_TOKEN permissions the caller job grants: the called jobs get no more. */
+  ceiling: Scopes;
+}
+
+/** What a called workflow's jobs see differently from the caller's own (runCall). */
+interface CallScope {
+  /** The caller's github context, which its called jobs see too. */
+  github: ExprValue;
+  /** `<caller job name> / `, before each called job's name. */
+  prefix: string;
+  callerId: string;
+  inputs: Record<string, ExprValue>;
+  secrets: Record<string, string>;
+  ceiling: Scopes;
+  /** The job context's facts about the file that defines the job (job.workflow_repository, …). */
+  job: Record<string, string>;
+}
+
+const ACCESS_RANK: Record<Access, number> = { none: 0, read: 1, triage: 1, write: 2, admin: 3 };
+
+/**
+ * What a checkout of an action repository holds here: action.yml, the folder of its `runs.main`, and
+ * crew's templates and workflows (what crew's action reads at run time, and what crew-jobs.yml's
+ * sparse checkout asks for). The rest (sources, tests, node_modules) is left out: a copy per test
+ * process must stay cheap.
+ */
+async function snapshotEntries(source: string): Promise<string[]> {
+  const meta = parseYaml(await readFile(join(source, 'action.yml'), 'utf8').catch(() => '')) as { runs?: { main?: string } } | null;
+  const main = meta?.runs?.main?.split('/')[0];
+  return [...new Set(['action.yml', ...(main ? [main] : []), 'templates', '.github/workflows'])];
+}
+const snapshots = new Map<string, Promise<{ dir: string; sha: string }>>();
+let snapshotRoot: string | undefined;
+
+/**
+ * An action repository at "one commit": a copy of its action files (made once per test process, removed
+ * at exit) and a sha that is the hash of their contents, so `job.workflow_sha` names exactly that copy.
+ * A copy, not the folder itself: a job's tools could otherwise write into this checkout's dist/.
+ */
+export function actionRepoSnapshot(source: string): Promise<{ dir: string; sha: string }> {
+  let p = snapshots.get(source);
+  if (!p) snapshots.set(source, (p = makeSnapshot(source)));
+  return p;
+}
+
+async function makeSnapshot(source: string): Promise<{ dir: string; sha: string }> {
+  if (!snapshotRoot) {
+    const root = await mkdtemp(join(tmpdir(), 'crew-action-repos-'));
+    // Readable by every user, as a checkout in the workspace is: a tool user's `node --test` walks into it.
+    await chmod(root, 0o755);
+    snapshotRoot = root;
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  }
+  const hash = createHash('sha1');
+  const files: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const full = join(source, rel);
+    const entries = await readdir(full, { withFileTypes: true }).catch(() => undefined);
+    if (!entries) {
+      if (existsSync(full)) files.push(rel);
+      return;
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) await walk(join(rel, e.name));
+  };
+  const entries = await snapshotEntries(source);
+  for (const entry of entries) await walk(entry);
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(await readFile(join(source, f)))
+      .update('\0');
+  const sha = hash.digest('hex');
+  const dir = join(snapshotRoot, sha);
+  if (!existsSync(dir)) {
+    const staging = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });
+    await rename(staging, dir);
+  }
+  return { dir, sha };
 }

@@ -21,14 +21,35 @@ import { ScenarioSchema, type Scenario, type TimelineStep } from './schema';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /**
- * The full form of the workflow people copy: docs/install.md's, which runs crew as `your-org/crew@v1`
- * (the runner maps that to this checkout). The repository's own `.github/workflows/crew.yml` is the
- * same file with `uses: ./`, so crew runs on its own issues (tests/unit/shipped-files.test.ts checks both).
+ * The full workflow people may copy instead of the short one: docs/install.md's, which runs crew as
+ * `your-org/crew@v1` (the runner maps that to this checkout). The repository's own
+ * `.github/workflows/crew.yml` is the same file with `uses: ./`, so crew runs on its own issues
+ * (tests/unit/shipped-files.test.ts checks both). Scenarios with `workflow: full` play it.
  */
 export function readUserWorkflow(): string {
   const block = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(PROJECT_ROOT, 'docs', 'install.md'), 'utf8'))?.[1];
   if (!block?.startsWith('# crew:')) throw new Error("docs/install.md: the first yaml block is not crew's full workflow");
   return block;
+}
+
+/** The short workflow people copy (workflow-templates/crew.yml): it calls `your-org/crew/.github/workflows/crew-jobs.yml@v1`, which the runner maps to this checkout. */
+export function readShortWorkflow(): string {
+  return readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.yml'), 'utf8');
+}
+
+/** Which workflow a scenario plays (schema.ts, `workflow`): a cloud provider's or fallback's auth steps need the full form. */
+export function workflowForm(scenario: Pick<Scenario, 'workflow' | 'provider' | 'fallback_provider'>): 'short' | 'full' {
+  const cloud = scenario.provider !== 'anthropic' || scenario.fallback_provider !== undefined;
+  if (scenario.workflow === 'short' && cloud)
+    throw new Error("scenario: workflow 'short' cannot add a provider's auth steps to crew's jobs; use workflow: full");
+  return scenario.workflow ?? (cloud ? 'full' : 'short');
+}
+
+/** The short workflow passing one more secret to crew's jobs (crew-jobs.yml declares CREW_GITHUB_TOKEN). */
+export function withCallerSecret(workflow: string, name: string): string {
+  const edited = workflow.replace(/^(\s+)secrets:\n/m, (line, indent: string) => `${line}${indent}  ${name}: \${{ secrets.${name} }}\n`);
+  if (edited === workflow) throw new Error("the short workflow has no 'secrets:' on its job; update withCallerSecret");
+  return edited;
 }
 
 export interface ScenarioHooks {
@@ -105,9 +126,12 @@ export interface ScenarioResult {
    * where it ran, as the bench measures it); `chainPart` numbers the parts after the first.
    */
   jobTimes: Array<{ job: string; task?: string; startedAt: number; finishedAt: number; chainPart?: number }>;
+  /** The runner's own errors, and any run GitHub would have refused before its jobs (startup_failure). */
   runnerErrors: string[];
   /** What the jobs uploaded to GitHub's artifact service: each artifact's name and size, and any request the real service refuses. */
   artifacts: { uploaded: Array<{ name: string; size: number }>; violations: string[] };
+  /** Which workflow the repository held (schema.ts, `workflow`). */
+  workflow: 'short' | 'full';
 }
 
 interface CommentOut {
@@ -241,12 +265,15 @@ export async function runScenario(
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), `crew-scenario-`));
   const shipped = readUserWorkflow();
+  const short = readShortWorkflow();
   const files: Record<string, string> = {
     ...(scenario.repo.fixture ? await readFixture(resolve(opts.baseDir, scenario.repo.fixture)) : {}),
-    '.github/workflows/crew.yml': withFallback(
-      withCloudProvider(scenario.github_token ? withGitHubToken(shipped) : shipped, scenario.provider),
-      scenario.fallback_provider,
-    ),
+    '.github/workflows/crew.yml':
+      workflowForm(scenario) === 'short'
+        ? scenario.github_token
+          ? withCallerSecret(short, 'CREW_GITHUB_TOKEN')
+          : short
+        : withFallback(withCloudProvider(scenario.github_token ? withGitHubToken(shipped) : shipped, scenario.provider), scenario.fallback_provider),
     ...scenario.repo.files,
   };
   if (scenario.config !== undefined) files['.github/crew.yml'] = scenario.config;
@@ -757,7 +784,8 @@ async function collect(
           }));
         }),
     ),
-    runnerErrors: [...runner.errors],
+    runnerErrors: [...runner.errors, ...runner.runs.flatMap((run) => (run.startupFailure ? [`startup failure of run ${run.id}: ${run.startupFailure}`] : []))],
+    workflow: workflowForm(scenario),
   };
 }
 

@@ -210,6 +210,13 @@ export const ScenarioSchema = z.strictObject({
    * a second fake serving as it, from the same script; `faults.fallback` are its faults.
    */
   fallback_provider: z.enum(['anthropic', 'bedrock', 'vertex']).optional(),
+  /**
+   * The workflow file the repository holds: `short`, workflow-templates/crew.yml (a job calling crew's
+   * reusable workflow, .github/workflows/crew-jobs.yml); `full`, the README's workflow with every job in
+   * it. Unset: short, except with a cloud `provider` or a `fallback_provider`, whose auth steps only the
+   * full form can add to crew's jobs.
+   */
+  workflow: z.enum(['short', 'full']).optional(),
   /** `.github/crew.yml` on the default branch, as YAML text. */
   config: z.string().optional(),
   users: z

@@ -203,10 +203,16 @@ describe('GitHubForge against the fake GitHub', () => {
     job(14, 'work (t6)', 'in_progress');
     run(15, { createdAt: now, status: 'completed' });
     job(15, 'work (t7)', 'in_progress');
+    // The short form: crew's jobs are called from the repository's job `crew`, and GitHub names them after it.
+    run(16, { createdAt: now });
+    job(16, 'crew / work (t8)', 'in_progress');
+    job(16, 'crew / work (t9)', 'completed', 'failure');
+    job(16, 'crew / route', 'completed', 'skipped');
 
     expect((await forge.workLegsStarted('11')).sort()).toEqual(['t2', 't3']);
+    expect((await forge.workLegsStarted('16')).sort()).toEqual(['t8', 't9']);
     expect(await forge.workLegsStarted('99')).toEqual([]);
-    expect(await forge.workLegsRunning(iso(now - 60_000))).toEqual(['t2']);
+    expect((await forge.workLegsRunning(iso(now - 60_000))).sort()).toEqual(['t2', 't8']);
     const listed = gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs');
     expect(listed.map((r) => r.status)).toEqual([200]);
   });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCommandTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
-import { readJobTimeout, saveMarginMinutes } from '../../../src/config/job-limit';
+import { callsCrewJobs, readJobTimeout, saveMarginMinutes } from '../../../src/config/job-limit';
+import { workLegTask } from '../../../src/domain/workflow-jobs';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
 import { mkdtempSync } from 'node:fs';
@@ -28,6 +30,26 @@ describe("a job's time limit, read from its workflow", () => {
     expect(readJobTimeout(WORKFLOW, 'missing', 'crew.yml')).toEqual({ unreadable: "crew.yml has no job 'missing'" });
     expect(readJobTimeout(undefined, 'work', 'crew.yml')).toEqual({ unreadable: 'crew.yml is not on the default branch' });
     expect(readJobTimeout('jobs: [', 'work', 'crew.yml')).toMatchObject({ unreadable: expect.stringMatching(/^crew.yml is not valid YAML/) });
+  });
+
+  it("the short form's limits are crew-jobs.yml's: a caller file whose job calls it holds none", () => {
+    const short = readFileSync(join(__dirname, '../../../workflow-templates/crew.yml'), 'utf8');
+    expect(callsCrewJobs(short)).toBe(true);
+    expect(callsCrewJobs('jobs:\n  crew:\n    uses: ./.github/workflows/crew-jobs.yml\n')).toBe(true);
+    expect(callsCrewJobs(readFileSync(join(__dirname, '../../../.github/workflows/crew.yml'), 'utf8'))).toBe(false);
+    expect(callsCrewJobs('jobs:\n  x:\n    uses: someone/else/.github/workflows/not-crew-jobs.yml@v1\n')).toBe(false);
+    expect(callsCrewJobs(undefined)).toBe(false);
+    expect(callsCrewJobs('jobs: [')).toBe(false);
+    const jobs = readFileSync(join(__dirname, '../../../.github/workflows/crew-jobs.yml'), 'utf8');
+    expect(readJobTimeout(jobs, 'work', 'crew-jobs.yml')).toEqual({ minutes: 60 });
+  });
+
+  it('finds a work leg by the name GitHub gives it, in either form', () => {
+    expect(workLegTask('work (t3)')).toEqual(['t3']);
+    expect(workLegTask('crew / work (t3)')).toEqual(['t3']);
+    expect(workLegTask('my crew job / work (t12)')).toEqual(['t12']);
+    for (const other of ['crew / route', 'work', 'crew / advance', 'build (t1)', 'crew / build / work (t1)', 'work (t1) / x'])
+      expect(workLegTask(other), other).toEqual([]);
   });
 
   it('stops a tenth of the limit before it, and at least 3 minutes', () => {

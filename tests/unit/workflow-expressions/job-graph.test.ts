@@ -23,6 +23,8 @@ import { jobResultOf, matrixLegs, statusFunctions } from '../../support/runner/w
  */
 
 const SHIPPED: WorkflowSpec = parseWorkflow(readFileSync(join(__dirname, '../../../.github/workflows/crew.yml'), 'utf8'), 'crew.yml');
+/** The short form's jobs: crew's reusable workflow, called with the caller's github context and no inputs of its own. */
+const CALLED: WorkflowSpec = parseWorkflow(readFileSync(join(__dirname, '../../../.github/workflows/crew-jobs.yml'), 'utf8'), 'crew-jobs.yml');
 
 /** What each job of crew's ends with, given the inputs it was started with. */
 type Outcomes = (job: JobName, inputs: JobInputs) => Finished;
@@ -97,7 +99,7 @@ function exprContext(event: WorkflowEvent): ExprContext {
 }
 
 /** crew's action step of a job: its `with:` holds the step to run and the inputs. */
-const crewStep = (job: string, WF: WorkflowSpec = SHIPPED) => WF.jobs[job]!.steps.find((s) => s.uses === './')!;
+const crewStep = (job: string, WF: WorkflowSpec = SHIPPED) => WF.jobs[job]!.steps.find((s) => s.uses === './' || s.uses === './.git/crew-action')!;
 
 /** The `with:` block as crew reads it (settings.ts): numbers for issue and run, empty inputs left out. */
 function typedInputs(withs: Record<string, string>): JobInputs {
@@ -111,6 +113,8 @@ function typedInputs(withs: Record<string, string>): JobInputs {
 
 /** crew.yml played by the runner's pieces, each job's step replaced by `outcomes`; `cancelAfter`: the run is cancelled once that job ends. */
 function playYaml(event: WorkflowEvent, outcomes: Outcomes, cancelAfter?: string, WF: WorkflowSpec = SHIPPED): Played {
+  // A called workflow's `inputs` are its caller's `with:` (crew-jobs.yml has none); the dispatch's are in github.event.
+  const own = WF === CALLED ? { inputs: {} } : {};
   const results = new Map<string, { result: JobResult; outputs: Record<string, string> }>();
   const started: Played['started'] = [];
   let cancelled = false;
@@ -124,7 +128,7 @@ function playYaml(event: WorkflowEvent, outcomes: Outcomes, cancelAfter?: string
     const cancelNext = id === cancelAfter;
     const needs: Record<string, ExprValue> = {};
     for (const n of needsOf(spec)) needs[n] = { ...results.get(n)! };
-    const ctx: ExprContext = { ...exprContext(event), needs };
+    const ctx: ExprContext = { ...exprContext(event), ...own, needs };
     if (
       !evaluateIf(
         spec.if,
@@ -300,6 +304,7 @@ describe('the job graph local mode plays is the shipped workflow’s', () => {
       const outcomes = outcomesOf(r, w, a);
       const graph = await playGraph(e, outcomes);
       expect(graph, name).toEqual(playYaml(e, outcomes));
+      expect(graph, `${name}, short form`).toEqual(playYaml(e, outcomes, undefined, CALLED));
       for (const [job, result] of Object.entries(graph.results)) (result === 'skipped' ? skipped : ran).add(job);
     }
     expect([...ran].sort()).toEqual(Object.keys(SHIPPED.jobs).sort());
