@@ -7,7 +7,21 @@ import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
-import type { Clock, Forge, Freshness, Log, Model, ModelFailover, Remote, StateSnapshot, StateStore, StateTx, WorkingCopy, WriteOptions } from '../ports';
+import {
+  SEEN,
+  type Clock,
+  type Forge,
+  type Freshness,
+  type Log,
+  type Model,
+  type ModelFailover,
+  type Remote,
+  type StateSnapshot,
+  type StateStore,
+  type StateTx,
+  type WorkingCopy,
+  type WriteOptions,
+} from '../ports';
 import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
@@ -149,11 +163,7 @@ export function updateViewFrom<T>(
   return updateView(ctx, issue, run, what, mutate, fresh);
 }
 
-/**
- * A read any tip this job saw will do (see Freshness): for reads whose answer only shapes what the
- * job does next, where a write acting on it is a compare-and-swap anyway, or a fresh read follows.
- */
-export const SEEN: Freshness = { seenWithinMs: Infinity };
+export { SEEN } from '../ports';
 
 /**
  * A claim for the tasks a state write starts. `this-run`: the route job hands them to this
