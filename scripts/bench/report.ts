@@ -587,7 +587,7 @@ export function wholeRunMarkdown(w: WholeRunFigure, heading: string): string[] {
   const l = w.loopback;
   const out: string[] = [`${heading} A whole run`, ''];
   out.push(
-    `Issue #31 §4: one run of two independent tasks (\`tests/scenarios/two-task-run.yaml\`), every kind of job once: route, two work jobs side by side, advance, critic, and the merge job a green check starts. Counted by the fake GitHub from each job's token, under loopback; ref advertisements are info/refs and protocol v2's ls-refs. The run is then played again at time scale ${w.timeScale} with ${REQUESTS_ONLY.restMs} ms per REST and GraphQL request and ${REQUESTS_ONLY.gitMs} ms per git request, but no job start and no dispatch lag (as the issue measured it): the ratio is the time some job was running, against loopback's.`,
+    `Measured on ${w.measuredAt.slice(0, 10)}, load average ${w.loadAverage.join(' ')} at the start. Issue #31 §4: one run of two independent tasks (\`tests/scenarios/two-task-run.yaml\`), every kind of job once: route, two work jobs side by side, advance, critic, and the merge job a green check starts. Counted by the fake GitHub from each job's token, under loopback; ref advertisements are info/refs and protocol v2's ls-refs. The run is then played again at time scale ${w.timeScale} with ${REQUESTS_ONLY.restMs} ms per REST and GraphQL request and ${REQUESTS_ONLY.gitMs} ms per git request, but no job start and no dispatch lag (as the issue measured it): the ratio is the time some job was running, against loopback's.`,
     '',
   );
   const git = (c: GitCounts) => [String(c.total), String(c.infoRefs), String(c.lsRefs), String(c.fetch), String(c.push)];

@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PROFILES, type PlatformProfile } from '../../tests/support/latency';
 import { loadScenario, PROJECT_ROOT, runScenario } from '../../tests/support/scenario/run-scenario';
@@ -43,6 +44,9 @@ export interface WholeRunPlay {
 }
 
 export interface WholeRunFigure {
+  /** When, and the machine's load average then: crew's own work, loopback's time, slows with the load, and the ratio with it. */
+  measuredAt: string;
+  loadAverage: number[];
   timeScale: number;
   loopback: WholeRunPlay;
   requestsOnly: WholeRunPlay;
@@ -133,10 +137,14 @@ export async function playWholeRun(latency: PlatformProfile, timeScale: number):
  * 250 ms is 250 ms: the ratio compares real round trips with crew's own work, which no scale shrinks.
  */
 export async function measureWholeRun(timeScale = 1): Promise<WholeRunFigure> {
+  const measuredAt = new Date().toISOString();
+  const loadAverage = loadavg().map((l) => Math.round(l * 10) / 10);
   const loopback = await playWholeRun(PROFILES.loopback, timeScale);
   const hosted = await playWholeRun(REQUESTS_ONLY, timeScale);
   const work = Object.keys(loopback.traces).find((k) => /work/.test(k));
   return {
+    measuredAt,
+    loadAverage,
     timeScale,
     loopback: loopback.play,
     requestsOnly: hosted.play,
