@@ -337,6 +337,13 @@ export interface Freshness {
 }
 
 /**
+ * A read any tip this job saw will do: for reads whose answer only shapes what the job does next,
+ * where a write acting on it is a compare-and-swap anyway, or a fresh read follows. A job's first
+ * read asks GitHub whatever it passes, since it has seen no tip yet.
+ */
+export const SEEN: Freshness = { seenWithinMs: Infinity };
+
+/**
  * A state write's options: how fresh a tip its first try may start from, and a branch to carry.
  * `carry` pushes a commit of the job's checkout to `branch` in the same push as the write's own
  * commit, atomically (both land, or neither): one round trip for a task's work and its record.
@@ -361,16 +368,16 @@ export interface StateStore {
   /**
    * Applies `mutate` atomically: on a concurrent write it reloads and calls `mutate`
    * again, so `mutate` must be a pure function of what it reads. A mutation that
-   * writes nothing commits nothing. With `fresh`, the first try may start from the tip the
-   * store last saw (see Freshness); a tip that moved since only makes the push lose, and the
-   * mutation is applied again on the new one.
+   * writes nothing commits nothing. The first try starts from the tip the store last saw, when
+   * other jobs were quiet the last time it asked (or from one no older than `fresh` allows): a
+   * tip that moved since only makes the push lose, and the mutation is applied again on the new one.
    */
   update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, options?: WriteOptions): Promise<{ value: T; snapshot: StateSnapshot }>;
   /**
    * The files of every run on the store (`issue-<N>/run-<k>/…`) whose path `pick` accepts, read
    * once: what earlier runs of the repository cost, for an estimate. Nothing else is read.
    */
-  loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot>;
+  loadRuns(pick: (path: string) => boolean, fresh?: Freshness): Promise<StateSnapshot>;
 }
 
 // ---- Model: the Anthropic Messages API -----------------------------------------------

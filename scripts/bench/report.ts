@@ -3,7 +3,8 @@ import { costLines, costMarkdown } from './cost';
 import type { PlatformProfile } from '../../tests/support/latency';
 import { CHAIN, QUICK, TWELVE, WIDE } from './dags';
 import type { BenchResults, MakespanFigure, ProfileFigures, RoundTripFigure } from './results';
-import type { TracedRequest } from './round-trips';
+import type { GitCounts, TracedRequest } from './round-trips';
+import { REQUESTS_ONLY, WHOLE_RUN_TARGETS, type WholeRunFigure, type WholeRunPlay } from './whole-run';
 import type { WayName } from './ways';
 
 /** Renders bench/results.json: the one-screen table, bench/results.md, and the figures in docs/PERFORMANCE.md. */
@@ -279,6 +280,7 @@ export function terminalTable(r: BenchResults): string {
   );
   lines.push(`Run-state writes: ${r.stateWrites.map((w) => `${w.writers} writer${w.writers > 1 ? 's' : ''} ${w.perSecond}/s (${w.lost} lost)`).join(', ')}`);
   lines.push(...costLines(r.cost ?? []));
+  if (r.wholeRun) lines.push(wholeRunLine(r.wholeRun));
   lines.push(`(${s(r.tookMs)})`);
   return lines.join('\n');
 }
@@ -459,6 +461,7 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   );
   out.push(...traceLines(trace.requests), '');
 
+  if (r.wholeRun) out.push(...wholeRunMarkdown(r.wholeRun, heading));
   out.push(`${heading} GitHub requests per run`, '');
   const main = r.profiles[0]!;
   out.push(
@@ -569,4 +572,68 @@ export function withFigures(doc: string, r: BenchResults): string {
   const end = doc.indexOf(END);
   if (at < 0 || end < at) throw new Error(`docs/PERFORMANCE.md has no ${START} … ${END} block to write the figures into`);
   return `${doc.slice(0, at + START.length)}\n${figuresMarkdown(r, '###')}\n${doc.slice(end)}`;
+}
+
+const crewGit = (p: WholeRunPlay) => p.counts.git.total - p.counts.checkoutGit;
+
+/** The whole two-task run (#31 §4) in one line, for the terminal. */
+export function wholeRunLine(w: WholeRunFigure): string {
+  const l = w.loopback;
+  return `A whole 2-task run: ${l.counts.git.total} git requests (${crewGit(l)} crew's own, target < ${WHOLE_RUN_TARGETS.git}; ${l.counts.refAdvertisements} ref advertisements), ${l.counts.rest} REST, ${l.counts.graphql} GraphQL; ${s(w.requestsOnly.busyMs)} with GitHub's request latencies against ${s(l.busyMs)} on loopback: × ${w.ratio} (target < ${WHOLE_RUN_TARGETS.ratio})`;
+}
+
+/** The whole two-task run (#31 §4): what every job asked of GitHub, and what GitHub's round trips cost it. */
+export function wholeRunMarkdown(w: WholeRunFigure, heading: string): string[] {
+  const l = w.loopback;
+  const out: string[] = [`${heading} A whole run`, ''];
+  out.push(
+    `Measured on ${w.measuredAt.slice(0, 10)}, load average ${w.loadAverage.join(' ')} at the start. Issue #31 §4: one run of two independent tasks (\`tests/scenarios/two-task-run.yaml\`), every kind of job once: route, two work jobs side by side, advance, critic, and the merge job a green check starts. Counted by the fake GitHub from each job's token, under loopback; ref advertisements are info/refs and protocol v2's ls-refs. The run is then played again at time scale ${w.timeScale} with ${REQUESTS_ONLY.restMs} ms per REST and GraphQL request and ${REQUESTS_ONLY.gitMs} ms per git request, but no job start and no dispatch lag (as the issue measured it): the ratio is the time some job was running, against loopback's.`,
+    '',
+  );
+  const git = (c: GitCounts) => [String(c.total), String(c.infoRefs), String(c.lsRefs), String(c.fetch), String(c.push)];
+  out.push(
+    ...mdTable(
+      ['Job', 'git', 'info/refs', 'ls-refs', 'fetch', 'push', 'of which actions/checkout', 'REST', 'GraphQL', 'State writes'],
+      [
+        ...l.counts.jobs.map((j) => [
+          `${j.kind}${j.task ? ` (${j.task})` : ''}`,
+          ...git(j.git),
+          String(j.checkoutGit),
+          String(j.rest),
+          String(j.graphql),
+          String(j.stateWrites),
+        ]),
+        [
+          '**whole run**',
+          ...git(l.counts.git).map((c) => `**${c}**`),
+          `**${l.counts.checkoutGit}**`,
+          `**${l.counts.rest}**`,
+          `**${l.counts.graphql}**`,
+          `**${l.counts.jobs.reduce((n, j) => n + j.stateWrites, 0)}**`,
+        ],
+      ],
+    ),
+    '',
+  );
+  const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
+  out.push(
+    ...mdTable(
+      ['Target (#31 §4)', 'Measured', ''],
+      [
+        [`git requests < ${WHOLE_RUN_TARGETS.git}, crew's own`, `${crewGit(l)}`, met(crewGit(l) < WHOLE_RUN_TARGETS.git)],
+        [
+          `git requests < ${WHOLE_RUN_TARGETS.git}, with actions/checkout's`,
+          `${l.counts.git.total}: ${l.counts.refAdvertisements} ref advertisements; upload-pack ${l.counts.uploadPack}, receive-pack ${l.counts.receivePack}`,
+          met(l.counts.git.total < WHOLE_RUN_TARGETS.git),
+        ],
+        [
+          `run time < ${WHOLE_RUN_TARGETS.ratio} × loopback with GitHub's request latencies`,
+          `× ${w.ratio} (${s(w.requestsOnly.busyMs)} against ${s(l.busyMs)}; the profile held requests up ${s(w.requestsOnly.delayedMs)} in all)`,
+          met(w.ratio < WHOLE_RUN_TARGETS.ratio),
+        ],
+      ],
+    ),
+    '',
+  );
+  return out;
 }

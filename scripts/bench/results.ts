@@ -4,6 +4,7 @@ import type { LongTaskFigure } from './long-task';
 import type { BundleSize, ColdStart, StateWrites } from './platform';
 import type { JobKindFigure, JobRequests, ProfileApplied, TracedRequest } from './round-trips';
 import type { Tally, WayName } from './ways';
+import type { WholeRunFigure } from './whole-run';
 
 /** bench/results.json: everything `npm run bench` measured, from which results.md and docs/PERFORMANCE.md are written. */
 export interface BenchResults {
@@ -23,6 +24,8 @@ export interface BenchResults {
   tookMs: number;
   /** What each scheduling run cost, crew against the single agent, and how close crew's estimate came (scripts/bench/cost.ts); absent in older results. */
   cost?: CostFigure[];
+  /** A whole two-task run's requests and its time under GitHub's request latencies (#31 §4); absent in quick samples and older results. */
+  wholeRun?: WholeRunFigure;
   /** Baselines measured again after the run (`--remeasure`), with when and why. */
   remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
 }

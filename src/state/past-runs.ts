@@ -1,7 +1,7 @@
 import { minutesPerTask, runMinutes } from '../domain/actions-minutes';
 import type { PastRun } from '../domain/estimate';
 import { isTerminal, type RunView } from '../domain/run-state';
-import type { StateStore } from '../ports';
+import { SEEN, type StateStore } from '../ports';
 import { RunDigestSchema } from '../domain/retention';
 import { paths, readChecked, readView } from './run-files';
 
@@ -22,7 +22,8 @@ export async function readPastRuns(
   current: { issue: number; run: number },
   limit = PAST_RUNS,
 ): Promise<{ runs: PastRun[]; problems: string[] }> {
-  const snap = await store.loadRuns((p) => WANTED.test(p));
+  // Finished runs do not change: whatever tip this job saw holds them.
+  const snap = await store.loadRuns((p) => WANTED.test(p), SEEN);
   const folders = new Map<string, { issue: number; run: number }>();
   for (const p of snap.list('')) {
     const m = FOLDER.exec(p);

@@ -9,7 +9,7 @@ export function redactingStore(inner: StateStore): StateStore {
   return {
     ...(inner.carriesBranches ? { carriesBranches: true } : {}),
     load: (prefix, fresh) => inner.load(prefix, fresh),
-    loadRuns: (pick) => inner.loadRuns(pick),
+    loadRuns: (pick, fresh) => inner.loadRuns(pick, fresh),
     update: (prefix, message, mutate, fresh) =>
       inner.update(
         prefix,

@@ -24,6 +24,7 @@ import {
   loadView,
   nowIso,
   runModel,
+  SEEN,
   syncPlanComment,
   taskClaim,
   updateView,
@@ -145,7 +146,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
       const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
       if (replan.replaced) return;
-      view = await loadView(ctx, issue, run);
+      view = await loadView(ctx, issue, run, SEEN);
       return reportFailure(
         ctx,
         issue,
@@ -156,7 +157,8 @@ export async function advance(ctx: StepContext): Promise<void> {
     }
     if (step.kind === 'failed')
       return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
-    view = await loadView(ctx, issue, run);
+    // The step's own write just landed: its tip is the state.
+    view = await loadView(ctx, issue, run, SEEN);
   } else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
     // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
     ctx.output('critic', 'true');

@@ -3,7 +3,7 @@ import { runOfPullBranch } from '../domain/fix-ci';
 import type { CheckFact, FixCiNote } from '../domain/merge-gate';
 import { isTerminal, type RunRecord } from '../domain/run-state';
 import type { CiRun, PullEvent } from '../event';
-import type { StateSnapshot } from '../ports';
+import { SEEN, type StateSnapshot } from '../ports';
 import { readRun, runNumbers } from '../state/run-files';
 import { sanitize } from '../text/sanitize';
 import { loadView, type StepContext } from './context';
@@ -84,7 +84,8 @@ export async function lookAtCiWhenRunEnds(ctx: StepContext, issue: number, run: 
     // Neither fixes CI nor merges: nothing to look at, and nothing read (the usual configuration costs no round trip).
     const config = await ctx.config();
     if (!config.fix_ci && !config.auto_merge) return;
-    const snap = await ctx.state.load(`issue-${issue}/`);
+    // Called as the run ends, right after its last write in this job.
+    const snap = await ctx.state.load(`issue-${issue}/`, SEEN);
     const ending = readRun(snap, issue, run);
     if (!ending || !isTerminal(ending.phase)) return;
     const pulls = new Set<number>();
@@ -151,12 +152,12 @@ async function lookAtPull(ctx: StepContext, snap: StateSnapshot, issue: number, 
  * working says its own word when it finishes.
  */
 async function gateAfterCi(ctx: StepContext, issue: number, number: number, read: { checks?: CheckFact[]; fixCi?: FixCiNote }): Promise<void> {
-  const newest = newestOfPull(await ctx.state.load(`issue-${issue}/`), issue, number);
+  const newest = newestOfPull(await ctx.state.load(`issue-${issue}/`, SEEN), issue, number);
   if (!newest) return ctx.log.info(`auto-merge: no run of issue #${issue} has pull request #${number}`);
   if (newest.phase !== 'COMPLETED')
     return ctx.log.info(`auto-merge: run ${newest.run} of issue #${issue} is ${newest.phase.toLowerCase()}; it speaks for #${number} when it ends`);
   if (newest.merge?.state === 'merged') return;
-  const view = await loadView(ctx, issue, newest.run);
+  const view = await loadView(ctx, issue, newest.run, SEEN);
   await recordMerge(ctx, view, await decideMerge(ctx, view, number, read));
 }
 

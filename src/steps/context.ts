@@ -7,24 +7,25 @@ import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
-import type {
-  AgentRunMeta,
-  AgentTrajectory,
-  Clock,
-  CrewBranches,
-  RepositorySettings,
-  Forge,
-  Freshness,
-  Log,
-  Model,
-  ModelFailover,
-  Remote,
-  StateSnapshot,
-  StateStore,
-  StateTx,
-  Trajectories,
-  WorkingCopy,
-  WriteOptions,
+import {
+  SEEN,
+  type AgentRunMeta,
+  type AgentTrajectory,
+  type Clock,
+  type CrewBranches,
+  type RepositorySettings,
+  type Forge,
+  type Freshness,
+  type Log,
+  type Model,
+  type ModelFailover,
+  type Remote,
+  type StateSnapshot,
+  type StateStore,
+  type StateTx,
+  type Trajectories,
+  type WorkingCopy,
+  type WriteOptions,
 } from '../ports';
 import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../render/plan-comment';
 import type { Settings } from '../settings';
@@ -181,11 +182,7 @@ export function updateViewFrom<T>(
   return updateView(ctx, issue, run, what, mutate, fresh);
 }
 
-/**
- * A read any tip this job saw will do (see Freshness): for reads whose answer only shapes what the
- * job does next, where a write acting on it is a compare-and-swap anyway, or a fresh read follows.
- */
-export const SEEN: Freshness = { seenWithinMs: Infinity };
+export { SEEN } from '../ports';
 
 /**
  * A claim for the tasks a state write starts. `this-run`: the route job hands them to this

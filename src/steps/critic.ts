@@ -22,7 +22,7 @@ import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from 
 import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
 import { spend } from './caps';
-import { agentRun, dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { agentRun, dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, SEEN, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
@@ -90,8 +90,9 @@ export async function critic(ctx: StepContext): Promise<void> {
   });
   ctx.log.checkpoint('judged');
   ctx.log.info(`critic: ${judgment.verdict} at iteration ${judgment.iteration}: ${judgment.overallReason}`);
-  if (judgment.verdict === 'PASS') return finish(ctx, await loadView(ctx, issue, run), judgment);
-  return afterFail(ctx, await loadView(ctx, issue, run), judgment);
+  // The judgment's own write just landed: its tip is the state.
+  if (judgment.verdict === 'PASS') return finish(ctx, await loadView(ctx, issue, run, SEEN), judgment);
+  return afterFail(ctx, await loadView(ctx, issue, run, SEEN), judgment);
 }
 
 async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { freshBases?: BaseRun[] }> {

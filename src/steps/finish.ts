@@ -12,7 +12,18 @@ import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { lookAtCiWhenRunEnds } from './ci-status';
 import { retrospect } from './retrospect';
-import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
+import {
+  CrewError,
+  integrationBranchOf,
+  loadView,
+  nowIso,
+  planLinks,
+  SEEN,
+  syncPlanComment,
+  updateRun,
+  withPullsCiAttempts,
+  type StepContext,
+} from './context';
 import { replyInThreads } from './follow-up';
 import { tidyUp } from './cleanup';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
@@ -85,7 +96,8 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const prefix = `${runFolder(issue, run)}/`;
   const config = await ctx.config();
   const acceptedBy = view.run.review?.acceptedBy ?? null;
-  const snap = await ctx.state.load(prefix);
+  // The results the view names; the pull request is found on GitHub, and recorded by a compare-and-swap.
+  const snap = await ctx.state.load(prefix, SEEN);
   const results = resultText(view, (p) => snap.read(p));
   const links = planLinks(ctx);
   const reportLink = links.stateFile(paths.report(issue, run));
@@ -136,7 +148,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   });
 
   // The merge gate runs before the report, so the report says whether crew merged and why (not).
-  const loaded = await loadView(ctx, issue, run);
+  const loaded = await loadView(ctx, issue, run, SEEN);
   const mergeState = await decideMerge(ctx, loaded, pr.number);
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
   const report = renderReport(await withPullsCiAttempts(ctx, current), results, links, judgment, acceptedBy, {

@@ -16,7 +16,7 @@ import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, runNumbers, writeRun } from '../state/run-files';
-import { loadView, nowIso, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
+import { loadView, nowIso, SEEN, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
 import { tidyUp } from './cleanup';
 
@@ -162,7 +162,8 @@ export async function merge(ctx: StepContext): Promise<void> {
     // Follow-ups update the same pull request as later runs of the issue: the newest one speaks for it, and
     // while it works (not COMPLETED) nothing merges on an older run's pass.
     const run = await newestRunOfPull(ctx, issue, first, p.number);
-    const view = await loadView(ctx, issue, run).catch(() => undefined);
+    // newestRunOfPull just read the issue's runs.
+    const view = await loadView(ctx, issue, run, SEEN).catch(() => undefined);
     if (!view || view.run.phase !== 'COMPLETED' || view.run.pr?.number !== p.number) {
       ctx.log.info(`#${p.number}: run ${run} of issue #${issue} is not a completed run with this pull request; nothing to do`);
       continue;

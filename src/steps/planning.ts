@@ -10,7 +10,7 @@ import { checkPlanRules, findingsText, type Finding } from '../domain/plan-revie
 import { addUsage, logPhase, newTaskRecord, reviewedSha, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { sentence } from '../domain/surface';
-import type { StateSnapshot, StateTx } from '../ports';
+import { SEEN, type StateSnapshot, type StateTx } from '../ports';
 import { followUpCriteria, followUpItems, followUpSection, FollowUpMaterialSchema, type FollowUpMaterial } from '../domain/follow-up';
 import { parseJson, paths, readJobTimes, readView, refreshExecutionLog, StateFormatError, writePlan, writeRun, writeTask } from '../state/run-files';
 import { readPastRuns } from '../state/past-runs';
@@ -117,7 +117,8 @@ export async function planRun(
   ctx.working = { issue, run };
   const config = await ctx.config();
   const prefix = `${runFolder(issue, run)}/`;
-  const snap = await ctx.state.load(prefix);
+  // Its writes are compare-and-swaps that check the phase again; a job's first read asks GitHub.
+  const snap = await ctx.state.load(prefix, SEEN);
   const view = readView(snap, issue, run);
   if (!view || view.run.phase !== 'PLANNING') return [];
   const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;

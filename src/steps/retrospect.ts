@@ -11,7 +11,7 @@ import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { agentRun, loadView, nowIso, runModel, syncPlanComment, updateRun, type StepContext } from './context';
+import { agentRun, loadView, nowIso, runModel, SEEN, syncPlanComment, updateRun, type StepContext } from './context';
 import { sentence } from '../domain/surface';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
@@ -51,7 +51,7 @@ function facts(view: RunView, judgments: Judgment[]): string {
 async function judgmentsOf(ctx: StepContext, view: RunView): Promise<Judgment[]> {
   const n = view.run.review?.iteration ?? 0;
   if (!n) return [];
-  const snap = await ctx.state.load(`${runFolder(view.run.issue, view.run.run)}/`);
+  const snap = await ctx.state.load(`${runFolder(view.run.issue, view.run.run)}/`, SEEN);
   return Array.from({ length: n }, (_, i) => parseJson<Judgment>(snap, paths.judgment(view.run.issue, view.run.run, i + 1))).filter((j): j is Judgment => !!j);
 }
 
@@ -63,7 +63,8 @@ async function judgmentsOf(ctx: StepContext, view: RunView): Promise<Judgment[]>
 export async function retrospect(ctx: StepContext, issue: number, run: number, forced: boolean): Promise<void> {
   const config = await ctx.config();
   if (!config.retrospect.enabled && !forced) return ctx.log.info('retrospect.enabled is off; no retrospective');
-  const view = await loadView(ctx, issue, run);
+  // After the run's last write in this job, that write's tip; a `/crew retro` job's first read asks GitHub.
+  const view = await loadView(ctx, issue, run, SEEN);
   // A repeat of the finishing job does not write a second one; `/crew retro` always does, and so
   // does a run that ended again differently (failed, then retried to completion): it is replaced in place.
   if (view.run.retro && view.run.retro.phase === view.run.phase && !forced) return ctx.log.info('the retrospective of this run is already posted');

@@ -6,7 +6,7 @@ import type { TestReports } from '../sandbox/test-reports/reports';
 import { paths, readChecked } from '../state/run-files';
 import { runFolder } from '../domain/refs';
 import { redact } from '../text/redact';
-import { integrationBranchOf, nowIso, type StepContext } from './context';
+import { integrationBranchOf, nowIso, SEEN, type StepContext } from './context';
 import { MAX_OUTPUT_BYTES } from './sandbox-setup';
 
 /** One run of a command criterion: what people see (exit code, output) and what the runner reported about its tests. */
@@ -75,7 +75,8 @@ export async function baseRuns(
   opts: { runner: CommandRunner; reports: TestReports | undefined; headSha: string; timeoutMs: number; head?: Map<string, CommandRun> },
 ): Promise<{ runs: Map<string, BaseRun>; fresh: BaseRun[] }> {
   const { issue, run, base } = view.run;
-  const snap = await ctx.state.load(`${runFolder(issue, run)}/`);
+  // Results this job's view already held (or a compare-and-swap write of new ones settles).
+  const snap = await ctx.state.load(`${runFolder(issue, run)}/`, SEEN);
   const runs = new Map<string, BaseRun>();
   const todo: Criterion[] = [];
   for (const c of criteria) {

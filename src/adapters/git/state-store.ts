@@ -45,6 +45,12 @@ export class GitStateStore implements StateStore {
    * others are writing, that tip is likely gone, and asking first costs less than a lost push.
    */
   private quiet = true;
+  /**
+   * When this store last heard that the branch does not exist yet (a repository's first run), and
+   * has written nothing since: the tip it "saw" is none. A write from there is still a
+   * compare-and-swap: a push of a first commit onto a branch someone else created is refused.
+   */
+  private absentSeenAt?: number;
 
   constructor(
     private readonly dir: string,
@@ -86,6 +92,8 @@ export class GitStateStore implements StateStore {
     // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
     const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
     if (this.head && age <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
+    const absentFor = this.absentSeenAt === undefined ? Infinity : performance.now() - this.absentSeenAt;
+    if (!this.head && absentFor <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return false;
     const asked = performance.now();
     const tip = await this.remoteTip(prefix, asked);
     this.quiet = !this.head || tip === this.head;
@@ -100,6 +108,7 @@ export class GitStateStore implements StateStore {
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
       await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
       await this.clearWorkTree();
+      this.absentSeenAt = asked;
       return false;
     }
     // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
@@ -155,11 +164,13 @@ export class GitStateStore implements StateStore {
   private saw(tip: string, at: number): void {
     this.head = tip;
     this.seenAt = at;
+    this.absentSeenAt = undefined;
   }
 
   private forget(): void {
     this.head = undefined;
     this.seenAt = undefined;
+    this.absentSeenAt = undefined;
   }
 
   private async clearWorkTree(): Promise<void> {
@@ -185,9 +196,9 @@ export class GitStateStore implements StateStore {
     });
   }
 
-  loadRuns(pick: (path: string) => boolean): Promise<StateSnapshot> {
+  loadRuns(pick: (path: string) => boolean, fresh?: Freshness): Promise<StateSnapshot> {
     return this.serial(async () => {
-      await this.syncToTip();
+      await this.syncToTip(fresh);
       // Only run folders, and only the files asked for: never git's own folder, never a whole tree.
       const skip = (path: string, isDir: boolean) => (isDir ? path === '.git' || !/^issue-\d+(\/run-\d+(\/|$)|$)/.test(path) : !pick(path));
       return this.snapshot('', await readTree(this.dir, '', skip));
@@ -215,8 +226,10 @@ export class GitStateStore implements StateStore {
       const started = performance.now();
       for (let attempt = 1; ; attempt++) {
         // Only the first try may start from a tip seen earlier: after a lost push, the remote is asked.
+        // A write is a compare-and-swap, so it never lands on a tip that moved: asking first would only
+        // spare a lost push, which is worth a round trip only where others are writing (#31 §4).
         const tried = performance.now();
-        await this.syncToTip(attempt === 1 && this.quiet ? fresh : {}, prefix);
+        await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix);
         const files = await this.readTree(prefix);
         const writes = new Map<string, string | null>();
         const inPrefix = (path: string) => {

@@ -4,7 +4,7 @@ import type { CommentEvent } from '../../event';
 import type { FollowUpMaterial } from '../../domain/follow-up';
 import { planMarker, renderPlanComment } from '../../render/plan-comment';
 import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
-import { CrewError, loadView, nowIso, planLinks, syncPlanComment, updateRun, type StepContext } from '../context';
+import { CrewError, loadView, nowIso, planLinks, SEEN, syncPlanComment, updateRun, type StepContext } from '../context';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
 
@@ -172,7 +172,8 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
  * the comment by marker and author.
  */
 export async function ensurePlanComment(ctx: StepContext, issue: number, run: number, repeat: boolean): Promise<void> {
-  const view = await loadView(ctx, issue, run);
+  // Right after the run's start was written; the comment's id is recorded by a compare-and-swap.
+  const view = await loadView(ctx, issue, run, SEEN);
   if (view.run.planCommentId !== null) return;
   const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
   const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx), ctx.surface)));

@@ -10,7 +10,7 @@ import type { PlatformOptions } from '../anthropic/platforms';
 import { configureAwsCredentials, googleAuth, withFallbackInput, withProvider } from '../platforms/actions';
 import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
 import { parseScript, startFakeAnthropic, ThinkingLedger, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
-import { profileNamed } from '../latency';
+import { profileNamed, type PlatformProfile } from '../latency';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
 import { FakeArtifactService } from '../artifacts/fake-artifact-service';
@@ -260,6 +260,8 @@ export async function runScenario(
     /** Jobs the runner runs at once (default 8); GitHub Free allows 20. */ maxConcurrentJobs?: number;
     /** More of the runner machine's environment for every job (e.g. CREW_EGRESS_RESOLVER from tests/support/egress/world.ts). */
     env?: Record<string, string>;
+    /** GitHub's latency, instead of the scenario's `profile:` (the bench's whole run plays one profile without job starts). */
+    latency?: PlatformProfile;
   },
 ): Promise<ScenarioResult> {
   const started = Date.now();
@@ -313,7 +315,7 @@ export async function runScenario(
       // The repository's secrets are the ones the runner gives its jobs.
       settings: { ...scenario.repo.settings, secrets: Object.keys(scenario.secrets) },
       timeScale: scenario.time_scale,
-      latency: profileNamed(scenario.profile),
+      latency: opts.latency ?? profileNamed(scenario.profile),
     });
     for (const [branch, branchFiles] of Object.entries(scenario.repo.branches)) {
       await gh.repo.writeCommit({ branch, files: branchFiles, message: `Work on ${branch}`, from: scenario.repo.default_branch });
@@ -370,7 +372,7 @@ export async function runScenario(
         ...opts.env,
       },
       timeScale: scenario.time_scale,
-      latency: profileNamed(scenario.profile),
+      latency: opts.latency ?? profileNamed(scenario.profile),
       jobTimeScale: scenario.job_time_scale,
       killPoints: scenario.kill.map(({ time_scale, ...k }) => ({ ...k, ...(time_scale === undefined ? {} : { timeScale: time_scale }) })),
       ...(opts.maxConcurrentJobs ? { maxConcurrentJobs: opts.maxConcurrentJobs } : {}),

@@ -136,6 +136,17 @@ describe('GitStateStore on the crew/state branch', () => {
     expect((await store('seen-check').load('issue-31/')).read('issue-31/counter')).toBe('3');
   });
 
+  it('a write starts from the tip it last saw without listing the branch first, where others were quiet: its push is the only round trip (#31 §4)', async () => {
+    const s = store('write-from-seen');
+    await s.update('issue-33/', 'first', (tx) => tx.write('issue-33/a', '1'));
+    await s.load('issue-33/');
+    const before = world.gh.gitRequests.length;
+    await s.update('issue-33/', 'second', (tx) => tx.write('issue-33/b', String(Number(tx.read('issue-33/a')) + 1)));
+    // A push's ref advertisement and the push itself; no upload-pack listing or fetch.
+    expect(world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`)).toEqual(['receive-pack info/refs', 'receive-pack push']);
+    expect((await store('write-from-seen-check').load('issue-33/')).read('issue-33/b')).toBe('2');
+  });
+
   it('never answers from its own tip when its checkout was changed behind its back', async () => {
     const s = store('seen-tampered');
     await s.update('issue-32/', 'honest', (tx) => tx.write('issue-32/run.json', '{"ok":true}\n'));
@@ -230,5 +241,37 @@ describe('GitStateStore on the crew/state branch', () => {
       ).rejects.toThrow();
       expect(await world.gh.repo.branchSha('main')).not.toBe(work.sha);
     });
+  });
+});
+
+describe("GitStateStore in a repository's first run: no crew/state branch yet", () => {
+  const world = fakeGitHubForSuite({ prefix: 'state-store-first-' });
+  let token: string;
+  const store = (name: string) => new GitStateStore(join(world.dir, name), world.gh.cloneUrl, token, clock, log);
+
+  beforeAll(() => {
+    token = world.gh.actionsToken({ contents: 'write' });
+  });
+
+  it('a write right after a read that found no branch does not ask again; another job that created the branch meanwhile makes it apply again on that branch, and nothing is lost', async () => {
+    const mine = store('absent-mine');
+    expect((await mine.load('issue-1/')).list('issue-1/')).toEqual([]);
+    const before = world.gh.gitRequests.length;
+    await mine.update('issue-1/', 'mine', (tx) => tx.write('issue-1/a', 'mine'));
+    expect(world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`)).toEqual(['receive-pack info/refs', 'receive-pack push']);
+
+    // The same again, with a second job creating the branch between the read and the write (the branch is deleted first).
+    await git(['update-ref', '-d', 'refs/heads/crew/state'], { cwd: world.gh.repoDir });
+    const late = store('absent-late');
+    expect((await late.load('issue-2/')).list('issue-2/')).toEqual([]);
+    await store('absent-other').update('issue-2/', 'other', (tx) => tx.write('issue-2/counter', '1'));
+    const runs: string[] = [];
+    await late.update('issue-2/', 'late', (tx) => {
+      runs.push(tx.read('issue-2/counter') ?? 'none');
+      tx.write('issue-2/counter', String(Number(tx.read('issue-2/counter') ?? 0) + 1));
+    });
+    // Applied first on no branch at all, then on the branch the other job created: its push never replaced that one.
+    expect(runs).toEqual(['none', '1']);
+    expect((await store('absent-check').load('issue-2/')).read('issue-2/counter')).toBe('2');
   });
 });

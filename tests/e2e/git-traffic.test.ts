@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { playWholeRun, type WholeRunPlay } from '../../scripts/bench/whole-run';
+import { PROFILES } from '../support/latency';
+import { loadScenario } from '../support/scenario/run-scenario';
+
+/**
+ * The whole-run sample of `npm run bench` (#31 §4): the same two-task run, played once on loopback,
+ * its git requests counted by the fake GitHub per job. Counts do not depend on the machine (only
+ * which of the two work jobs loses the race to write first does), so they are checked here; the
+ * time ratio is the bench's alone (docs/PERFORMANCE.md, "A whole run").
+ */
+
+/**
+ * crew's own git requests per job (actions/checkout's apart), as this run makes them now at the
+ * scenario's time scale. Before #31 §4 the same run made 140 (route 28, work 12 and 18, advance 20,
+ * critic 48, merge 14): every state read and write listed the branch
+ * first. A job's floor is its first read (listing and pack: 4), a push per state write (2), and the
+ * listing that checks the plan comment after its last edit (2). A work job also looks at its inbox
+ * between the worker's turns (a listing when the last is older than 30 s, time-scaled), and the
+ * two work jobs record their tasks at about the same moment: the one whose push loses lists, fetches
+ * and pushes again (6 more).
+ */
+const BUDGET = { route: 14, advance: 14, critic: 18, merge: 8, work: { each: 18, both: 30 }, run: 84 };
+
+describe('a whole two-task run: every job, and what each asks of GitHub (#31 §4)', () => {
+  let play: WholeRunPlay;
+  beforeAll(async () => {
+    const { scenario } = await loadScenario((await import('../../scripts/bench/whole-run')).WHOLE_RUN_SCENARIO);
+    play = (await playWholeRun(PROFILES.loopback, scenario.time_scale)).play;
+  }, 600_000);
+
+  const own = (kind: string) => play.counts.jobs.filter((j) => j.kind === kind).map((j) => j.git.total - j.checkoutGit);
+
+  it('runs every kind of job once, two work jobs side by side, and merges', () => {
+    expect(play.counts.jobs.map((j) => `${j.kind}${j.task ? ` ${j.task}` : ''}`).sort()).toEqual(
+      ['advance', 'critic', 'merge', 'route', 'work t1', 'work t2'].sort(),
+    );
+    expect(play.merged).toBe(true);
+    // actions/checkout's three requests in every job: capabilities, ref listing, pack.
+    expect(play.counts.jobs.every((j) => j.checkoutGit === 3)).toBe(true);
+  });
+
+  it("keeps crew's own git requests within each job's budget, and the whole run 40% under the 140 it made before", () => {
+    expect(own('route')[0]).toBeLessThanOrEqual(BUDGET.route);
+    expect(own('advance')[0]).toBeLessThanOrEqual(BUDGET.advance);
+    expect(own('critic')[0]).toBeLessThanOrEqual(BUDGET.critic);
+    expect(own('merge')[0]).toBeLessThanOrEqual(BUDGET.merge);
+    const work = own('work');
+    expect(Math.max(...work)).toBeLessThanOrEqual(BUDGET.work.each);
+    expect(work.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(BUDGET.work.both);
+    const crew = play.counts.git.total - play.counts.checkoutGit;
+    expect(crew).toBeLessThanOrEqual(BUDGET.run);
+    // The kinds add up: every request is a listing, a pack download or a pack upload.
+    const g = play.counts.git;
+    expect(g.infoRefs + g.lsRefs + g.fetch + g.push + g.other).toBe(g.total);
+    expect(play.counts.uploadPack + play.counts.receivePack).toBe(g.total);
+    expect(g.other).toBe(0);
+  });
+
+  it('pushes once for each state write that landed, besides the integration branch and a push the other work job beat', () => {
+    // A state write is one push (receive-pack's advertisement, then the pack), a task's branch carried in it; the writes
+    // that landed are counted from crew's log. Beyond those: the integration branch, and at most one refused push per
+    // work job, when the two record their tasks at once and the other's write lands first.
+    const writes = play.counts.jobs.reduce((n, j) => n + j.stateWrites, 0);
+    expect(play.counts.git.push).toBeGreaterThanOrEqual(writes + 1);
+    expect(play.counts.git.push).toBeLessThanOrEqual(writes + 1 + 2);
+  });
+});
