@@ -142,6 +142,7 @@ function buildContext(settings: Settings, event: CrewEvent): StepContext {
       defaultBranch: event.defaultBranch,
       configuredLogin: async () => (await ctx!.config()).bot_login,
       rateLimitWaits: () => waits,
+      token: settings.githubToken,
     },
     log,
   );

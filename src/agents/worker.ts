@@ -10,6 +10,7 @@ import { PathJail } from './path-jail';
 import { teamTools, type Team } from './team-tools';
 import { runToolLoop, type AgentTool, type Compaction, type LoopLimits, type LoopStop } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
+import type { AgentImage } from './decomposer';
 
 export interface WorkerRun {
   reported: Reported | undefined;
@@ -54,6 +55,8 @@ export interface WorkerInput {
   };
   /** Aborts when the job is being cancelled; the worker stops at its next safe point. */
   signal?: AbortSignal;
+  /** The request's images this task lists (#36), shown with the first message. */
+  images?: AgentImage[];
 }
 
 const FeedbackSchema = z.discriminatedUnion('type', [
@@ -124,6 +127,7 @@ function firstMessage(input: WorkerInput): string {
     '',
     t.description,
     t.files.length ? `\nFiles this task expects to touch: ${t.files.join(', ')}` : '',
+    input.images?.length ? `\nThe request's images this task needs, shown above in this order:\n${input.images.map((i) => `- ${i.line}`).join('\n')}` : '',
     '',
     'This task is done when:',
     ...t.criteria.map((c) => `- ${c}`),
@@ -238,6 +242,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     tools,
     refused,
     firstMessage: firstMessage(input),
+    ...(input.images?.length ? { images: input.images.map((i) => i.block) } : {}),
     maxTurns: input.maxTurns,
     ...(input.maxOutputTokens ? { maxTokens: input.maxOutputTokens } : {}),
     limits: input.limits,

@@ -7,6 +7,7 @@ import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
 import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
+import { ImageRecordSchema } from './images';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -226,6 +227,11 @@ export const RunRecordSchema = z.looseObject({
   followUp: FollowUpSchema.nullable().default(null),
   /** `fix_ci`'s attempts on this run's pull request (domain/fix-ci.ts); none until CI fails there. */
   fixCi: FixCiStateSchema.default(() => ({ attempts: [], exhaustedNotedFor: null, limit: null })),
+  /**
+   * The images the request shows (#36), read or refused, each by its source and, when read, its
+   * sha256 (domain/images.ts); null until planning has looked. Jobs fetch them again and check the hash.
+   */
+  images: z.array(ImageRecordSchema).nullable().default(null),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

@@ -2,6 +2,7 @@ import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
 import { runWorker } from '../agents/worker';
+import { loadImages } from './images';
 import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
 import { lastFailure, recallAttempts } from '../domain/attempt-memory';
@@ -291,6 +292,8 @@ async function runTask(
     const signal = jobTimer ? (ctx.cancellation ? AbortSignal.any([ctx.cancellation, jobTimer.signal]) : jobTimer.signal) : ctx.cancellation;
     let workerRun;
     if (!stopEarly) {
+      // The images this task lists (#36), fetched again and checked against planning's hashes.
+      const shown = task.images?.length ? await loadImages(ctx, view.run.images, task.images) : { images: [], missing: [] };
       workerRun = await runWorker(
         ctx.model(),
         {
@@ -314,6 +317,7 @@ async function runTask(
             ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}),
           },
           team,
+          ...(shown.images.length ? { images: shown.images } : {}),
           limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
           compaction: {
             budgetTokens: config.context_budget,

@@ -26,6 +26,8 @@ export interface RunRequest {
   replyOn?: number;
   /** Said where the request was made once the run exists, before planning (a follow-up's note on the pull request). */
   onCreated?: (run: number) => Promise<void>;
+  /** The words of the comment that asked (the /crew comment): planning reads its images too (#36). */
+  comment?: string;
 }
 
 export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
@@ -33,6 +35,7 @@ export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
     issue: ev.issue,
     by: ev.comment.author.login,
     trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
+    comment: ev.comment.body,
   };
 }
 
@@ -106,7 +109,10 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     }
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
-    tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
+    tx.write(
+      paths.requestJson(issue, k),
+      `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body, ...(ev.comment ? { comment: ev.comment } : {}) }, null, 2)}\n`,
+    );
     return { kind: 'created' as const, record: writeRun(tx, record, now) };
   });
 

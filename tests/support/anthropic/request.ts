@@ -1,4 +1,5 @@
 import { invalidRequest } from './errors';
+import { checkImages } from './images';
 
 export interface CacheControl {
   type: 'ephemeral';
@@ -56,6 +57,7 @@ export function validateMessagesRequest(body: unknown): MessagesRequest {
   checkShape(body);
   const request = body as MessagesRequest;
   checkEmptyText(request);
+  checkImages(request.messages);
   checkToolPairing(request.messages);
   checkCacheControl(request);
   checkToolChoice(request);

@@ -48,6 +48,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     rateLimited: [],
     failovers: [],
     fixCi: { attempts: [], exhaustedNotedFor: null, limit: null },
+    images: null,
     posted: { comments: 1, pullRequests: 0, branches: 4 },
     ...patch,
   };
