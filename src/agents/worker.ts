@@ -57,6 +57,8 @@ export interface WorkerInput {
   signal?: AbortSignal;
   /** The request's images this task lists (#36), shown with the first message. */
   images?: AgentImage[];
+  /** The repository's MCP servers' tools (#36): ordinary tools of the loop, so every call is recorded like crew's own. */
+  extraTools?: AgentTool[];
 }
 
 const FeedbackSchema = z.discriminatedUnion('type', [
@@ -213,6 +215,8 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log): Pro
     searchTool(jail, input.commands.maxOutputBytes),
     counted(runCommandTool(jail, input.commands), () => commandsRun++),
     ...teamTools(input.task.id, input.team, delivered),
+    // A server's tool cannot stand in for one of crew's: names are mcp__<server>__<tool>, which crew's never are.
+    ...(input.extraTools ?? []),
     {
       final: true,
       spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },

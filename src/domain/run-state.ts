@@ -324,6 +324,8 @@ export const TaskRecordSchema = z.looseObject({
   sandboxWarning: nullableText.default(null),
   /** Requests crew's egress proxy refused in this task's jobs (setup and commands), by host; listed in the pull request. */
   refused: z.record(text, count).default(() => ({})),
+  /** What went wrong with the repository's MCP servers in this task's last job (#36): shown in the plan comment and the report. */
+  mcpNotes: z.array(text).default(() => []),
   /** The advisor's stronger model for the next attempt. */
   tierOverride: z.enum(TIERS).nullable().default(null),
   /** Notes for the next attempt: the advisor's, a person's answer. */

@@ -200,6 +200,8 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
   }
   const images = imageLines(run.images ?? [], plan?.tasks ?? [], s);
   if (images.length) out.push('', ...images);
+  const mcp = mcpLines(view, inert);
+  if (mcp.length) out.push('', s.warning(`${s.bold('MCP servers')}: the run goes on without them.`, mcp));
   const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w): w is string => !!w))];
   for (const w of warnings) {
     out.push('');
@@ -300,4 +302,11 @@ export function imageLines(images: readonly ImageRecord[], tasks: readonly PlanT
   }
   for (const r of refused) out.push(`- refused: ${codeSpan(r.source)}: ${s.modelText(cell(r.refused))}`);
   return out;
+}
+
+/** The repository's MCP servers that failed a task's job (#36): what the run went on without. Their words are a server's, so inert. */
+export function mcpLines(view: RunView, inert: (text: string) => string): string[] {
+  const lines: string[] = [];
+  for (const [id, t] of view.tasks) for (const n of t.mcpNotes ?? []) lines.push(`- ${id}: ${inert(n.replace(/\n+/g, ' '))}`);
+  return lines;
 }

@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DEFAULT_HOSTS, describeRefusals, egressAllowlist, type EgressMode, type Refusals } from '../domain/egress';
 import type { Log } from '../ports';
 import type { CommandResult, CommandRunner, EgressRoute, RunOptions } from '../sandbox/command-runner';
@@ -126,6 +127,11 @@ export class NetworkedRunner implements CommandRunner {
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
     return this.inner.run(command, { ...opts, network: opts.network ?? this.network });
+  }
+
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): ChildProcessWithoutNullStreams {
+    if (!this.inner.start) throw new Error('this runner cannot start a long-lived program');
+    return this.inner.start(command, { ...opts, network: opts.network ?? this.network });
   }
 }
 
