@@ -13,16 +13,17 @@ type Block = { type: string; name?: string; tool_use_id?: string; content?: unkn
 
 /** The answer each tool call got, as the worker's next request carries it. */
 function answers(requests: RecordedRequest[], tool: string): Array<{ text: string; error: boolean }> {
-  const out: Array<{ text: string; error: boolean }> = [];
+  // Each request repeats the conversation so far: one answer per tool call, by its id.
+  const out = new Map<string, { text: string; error: boolean }>();
   for (const q of requests.filter((r) => r.role === 'worker')) {
     const msgs = q.body.messages as Array<{ role: string; content: Block[] | string }>;
     const uses = msgs.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_use' && b.name === tool);
     for (const u of uses)
       for (const m of msgs)
         for (const b of Array.isArray(m.content) ? m.content : [])
-          if (b.type === 'tool_result' && b.tool_use_id === u.id) out.push({ text: String(b.content), error: b.is_error === true });
+          if (b.type === 'tool_result' && b.tool_use_id === u.id) out.set(u.id!, { text: String(b.content), error: b.is_error === true });
   }
-  return out;
+  return [...out.values()];
 }
 
 describe("the repository's MCP servers (#36)", () => {

@@ -151,6 +151,12 @@ const rules: Rule[] = [
     message: "tool_choice.name: tool 'write_file' was not found in `tools`",
     valid: { ...base, tool_choice: { type: 'tool', name: 'read_file' } },
   },
+  {
+    rule: 'a tool name outside ^[a-zA-Z0-9_-]{1,64}$ (an MCP tool named with a dot or too long, #36)',
+    invalid: { ...base, tools: [{ ...readFile, name: 'mcp__facts__look.up' }] },
+    message: "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'",
+    valid: { ...base, tools: [{ ...readFile, name: 'mcp__facts__look_up' }] },
+  },
   // Image blocks (#36): the vision docs' limits and the API's 400s (tests/support/anthropic/images.ts).
   {
     rule: 'an image whose media_type is not one the API takes',
