@@ -1,8 +1,7 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { stopProgram } from '../sandbox/command-runner';
+import type { StartedProgram } from '../sandbox/command-runner';
 
 /** What a server may print on stderr that crew keeps, for the message when it fails. */
 const STDERR_KEEP = 2000;
@@ -24,7 +23,11 @@ export class SandboxStdioTransport implements Transport {
   /** Why the server is gone, once it is: its exit, or the garbage it printed. */
   ended: string | undefined;
 
-  constructor(private readonly child: ChildProcessWithoutNullStreams) {}
+  private readonly child: StartedProgram['child'];
+
+  constructor(private readonly program: StartedProgram) {
+    this.child = program.child;
+  }
 
   async start(): Promise<void> {
     this.child.stdout.on('data', (chunk: Buffer) => {
@@ -70,7 +73,7 @@ export class SandboxStdioTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.ended = why;
-    stopProgram(this.child);
+    this.program.stop();
     this.buffer.clear();
     if (why !== 'crew stopped it') this.onerror?.(new Error(why));
     this.onclose?.();

@@ -25,27 +25,40 @@ export interface CommandRunner {
    * Starts a long-lived program the same way, fenced in the same way, with its stdin, stdout and
    * stderr as pipes (a stdio MCP server, #36). The caller stops it (`stopProgram`); crew stopping kills it too.
    */
-  start?(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): ChildProcessWithoutNullStreams;
+  start?(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram;
 }
 
-/** Starts a wrapped program with pipes, in its own process group, killed with crew's other commands. */
-function startProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcessWithoutNullStreams {
+/** A long-lived program `start` started: its pipes, and how to stop it with everything it started. */
+export interface StartedProgram {
+  child: ChildProcessWithoutNullStreams;
+  stop(): void;
+}
+
+/**
+ * Starts a wrapped program with pipes, in its own process group, killed with crew's other commands.
+ * Through sudo (crew not root, as on GitHub's runners) the group is root's: crew cannot signal it
+ * itself, so stopping it asks sudo to.
+ */
+function startProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; viaSudo?: boolean }): StartedProgram {
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   if (child.pid) running.add(child.pid);
   child.on('close', () => child.pid && running.delete(child.pid));
   child.on('error', () => child.pid && running.delete(child.pid));
-  return child;
-}
-
-/** Stops a program `start` started, and everything it started (its process group). */
-export function stopProgram(child: ChildProcessWithoutNullStreams): void {
-  // A stdio server ends when its input does; the kill is for one that does not.
-  child.stdin.end();
-  try {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
+  const stop = () => {
+    // A stdio server ends when its input does; the kill is for one that does not.
+    child.stdin.end();
+    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+    if (opts.viaSudo) {
+      execFile('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], () => undefined);
+      return;
+    }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  return { child, stop };
 }
 
 export interface RunOptions {
@@ -193,10 +206,10 @@ export class NamespaceRunner implements CommandRunner {
     return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
   }
 
-  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): ChildProcessWithoutNullStreams {
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
     const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"');
-    return startProcess(cmd!, args, { cwd: opts.cwd, env: { PATH: process.env.PATH } });
+    return startProcess(cmd!, args, { cwd: opts.cwd, env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
   }
 
   private async argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): Promise<string[]> {
@@ -269,7 +282,7 @@ export class UserNamespaceRunner implements CommandRunner {
     return runProcess('unshare', this.argv(command, opts, 'cd "$1" && eval "$2"'), { ...opts, env: { PATH: process.env.PATH } });
   }
 
-  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): ChildProcessWithoutNullStreams {
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
     return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"'), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
   }
 
@@ -370,7 +383,7 @@ export class UnsandboxedRunner implements CommandRunner {
     return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...toolEnv(this.home), ...opts.env } });
   }
 
-  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): ChildProcessWithoutNullStreams {
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
     return startProcess('bash', ['--noprofile', '--norc', '-c', `exec ${command}`], { cwd: opts.cwd, env: { ...toolEnv(this.home), ...opts.env } });
   }
 }

@@ -18,8 +18,10 @@ const plain: CommandRunner = {
   description: 'test',
   sandboxed: true,
   run: () => Promise.reject(new Error('not used')),
-  start: (command, opts) =>
-    spawn('bash', ['-c', `exec ${command}`], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: 'pipe', detached: true }),
+  start: (command, opts) => {
+    const child = spawn('bash', ['-c', `exec ${command}`], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: 'pipe', detached: true });
+    return { child, stop: () => void child.kill('SIGKILL') };
+  },
 };
 
 const server = (kind: string, more: Partial<McpServerConfig> = {}): McpServerConfig =>
