@@ -57,7 +57,7 @@ describe("the repository's MCP servers (#36)", () => {
     ]);
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files).toContain('DATA_VERSION');
-    expect(world.hosts.get('files.acme.test')!.reached.map((q) => q.url)).toEqual(['http://files.acme.test/data.txt']);
+    expect(world.hosts.get('files.acme.test')!.reached.map((q) => q.url)).toEqual(['/data.txt']);
   });
 
   it('runs the server as the tool user with only its named variables (redacted in its answers) and no way to a host outside the allowlist', () => {
