@@ -149,6 +149,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
       defaultBranch: event.defaultBranch,
       configuredLogin: async () => (await ctx!.config()).bot_login,
       rateLimitWaits: () => waits,
+      token: settings.githubToken,
     },
     log,
   );

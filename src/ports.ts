@@ -150,6 +150,12 @@ export interface Forge {
   failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
   /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
   jobLog(jobId: number): Promise<string | null>;
+  /**
+   * An image the issue shows (#36): its bytes, at most `maxBytes` of them (one more means too big),
+   * fetched with crew's credentials where they belong and nowhere else. Rejects with a reason a
+   * person can read (`AttachmentRefused`).
+   */
+  attachment(url: string, maxBytes: number): Promise<Uint8Array>;
   /** Every wait GitHub's rate limits imposed on this job so far. */
   rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */
@@ -390,7 +396,9 @@ export type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; conten
  * them to be sent back unchanged with the tool_use they precede, so crew treats them as opaque.
  */
 export type ThinkingBlock = { type: 'thinking' | 'redacted_thinking'; [field: string]: unknown };
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock;
+/** An image the model sees (#36): only in the first user message, always checked first (domain/images.ts). */
+export type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string } };
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | ImageBlock;
 
 export interface Message {
   role: 'user' | 'assistant';
@@ -492,6 +500,9 @@ export interface Log {
   /** A named point the test runner can kill a job at. */
   checkpoint(name: string): void;
 }
+
+/** An attachment crew could not fetch: why, in words for the plan comment. */
+export class AttachmentRefused extends Error {}
 
 /** The model's API refused a request for good (not worth retrying): what it said, for the failure comment. */
 export class ModelError extends Error {

@@ -2,10 +2,10 @@ export const id = 719;
 export const ids = [719];
 export const modules = {
 
-/***/ 5081:
+/***/ 45081:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const { CredentialsProviderError } = __webpack_require__(7291);
+const { CredentialsProviderError } = __webpack_require__(47291);
 
 function resolveLogins(logins) {
     return Promise.all(Object.keys(logins).reduce((arr, name) => {
@@ -26,7 +26,7 @@ function resolveLogins(logins) {
 function fromCognitoIdentity(parameters) {
     return async (awsIdentityProperties) => {
         parameters.logger?.debug("@aws-sdk/credential-provider-cognito-identity - fromCognitoIdentity");
-        const { GetCredentialsForIdentityCommand, CognitoIdentityClient } = __webpack_require__(2742);
+        const { GetCredentialsForIdentityCommand, CognitoIdentityClient } = __webpack_require__(80361);
         const fromConfigs = (property) => parameters.clientConfig?.[property] ??
             parameters.parentClientConfig?.[property] ??
             awsIdentityProperties?.callerClientConfig?.[property];
@@ -164,7 +164,7 @@ function fromCognitoIdentityPool({ accountId, cache = localStorage(), client, cl
         ? `aws:cognito-identity-credentials:${identityPoolId}:${userIdentifier}`
         : undefined;
     let provider = async (awsIdentityProperties) => {
-        const { GetIdCommand, CognitoIdentityClient } = __webpack_require__(2742);
+        const { GetIdCommand, CognitoIdentityClient } = __webpack_require__(80361);
         const fromConfigs = (property) => clientConfig?.[property] ??
             parentClientConfig?.[property] ??
             awsIdentityProperties?.callerClientConfig?.[property];
@@ -211,10 +211,10 @@ exports.fromCognitoIdentityPool = fromCognitoIdentityPool;
 
 /***/ }),
 
-/***/ 2742:
+/***/ 80361:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const { CognitoIdentityClient, GetCredentialsForIdentityCommand, GetIdCommand } = __webpack_require__(364);
+const { CognitoIdentityClient, GetCredentialsForIdentityCommand, GetIdCommand } = __webpack_require__(20364);
 exports.CognitoIdentityClient = CognitoIdentityClient;
 exports.GetCredentialsForIdentityCommand = GetCredentialsForIdentityCommand;
 exports.GetIdCommand = GetIdCommand;
@@ -222,11 +222,11 @@ exports.GetIdCommand = GetIdCommand;
 
 /***/ }),
 
-/***/ 9719:
+/***/ 29719:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const { ProviderError, CredentialsProviderError, loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS } = __webpack_require__(7291);
-const { normalizeProvider } = __webpack_require__(402);
+const { ProviderError, CredentialsProviderError, loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS } = __webpack_require__(47291);
+const { normalizeProvider } = __webpack_require__(90402);
 
 const createCredentialChain = (...credentialProviders) => {
     let expireAfter = -1;
@@ -270,14 +270,14 @@ const propertyProviderChain = (...providers) => async (awsIdentityProperties) =>
 
 const fromCognitoIdentity = (options) => {
     return async (args) => {
-        const { fromCognitoIdentity: _fromCognitoIdentity } = __webpack_require__(5081);
+        const { fromCognitoIdentity: _fromCognitoIdentity } = __webpack_require__(45081);
         return _fromCognitoIdentity(options)(args);
     };
 };
 
 const fromCognitoIdentityPool = (options) => {
     return async (args) => {
-        const { fromCognitoIdentityPool: _fromCognitoIdentityPool } = __webpack_require__(5081);
+        const { fromCognitoIdentityPool: _fromCognitoIdentityPool } = __webpack_require__(45081);
         return _fromCognitoIdentityPool(options)(args);
     };
 };
@@ -285,28 +285,28 @@ const fromCognitoIdentityPool = (options) => {
 const fromContainerMetadata = (init) => {
     return async (props) => {
         init?.logger?.debug("@smithy/credential-provider-imds", "fromContainerMetadata");
-        const { fromContainerMetadata: _fromContainerMetadata } = __webpack_require__(566);
+        const { fromContainerMetadata: _fromContainerMetadata } = __webpack_require__(40566);
         return _fromContainerMetadata(init)();
     };
 };
 
 const fromEnv = (init) => {
     return async (args) => {
-        const { fromEnv: _fromEnv } = __webpack_require__(5606);
+        const { fromEnv: _fromEnv } = __webpack_require__(55606);
         return _fromEnv(init)(args);
     };
 };
 
 const fromHttp = (options = {}) => {
     return async (args) => {
-        const { fromHttp: _fromHttp } = __webpack_require__(986);
+        const { fromHttp: _fromHttp } = __webpack_require__(98605);
         return _fromHttp(options)(args);
     };
 };
 
 const fromIni = (init = {}) => {
     return async (args) => {
-        const { fromIni: _fromIni } = __webpack_require__(5869);
+        const { fromIni: _fromIni } = __webpack_require__(75869);
         return _fromIni({ ...init })(args);
     };
 };
@@ -315,14 +315,14 @@ const fromInstanceMetadata = (init) => {
     return async (props) => {
         init?.logger?.debug("@smithy/credential-provider-imds", "fromInstanceMetadata");
         const { setCredentialFeature } = __webpack_require__(5152);
-        const { fromInstanceMetadata: _fromInstanceMetadata } = __webpack_require__(566);
+        const { fromInstanceMetadata: _fromInstanceMetadata } = __webpack_require__(40566);
         return _fromInstanceMetadata(init)().then((creds) => setCredentialFeature(creds, "CREDENTIALS_IMDS", "0"));
     };
 };
 
 const fromLoginCredentials = (init) => {
     return async (args) => {
-        const { fromLoginCredentials: _fromLoginCredentials } = __webpack_require__(4072);
+        const { fromLoginCredentials: _fromLoginCredentials } = __webpack_require__(84072);
         return _fromLoginCredentials({ ...init })(args);
     };
 };
@@ -340,14 +340,14 @@ const fromNodeProviderChain = (init = {}) => {
 
 const fromProcess = (init) => {
     return async (args) => {
-        const { fromProcess: _fromProcess } = __webpack_require__(5360);
+        const { fromProcess: _fromProcess } = __webpack_require__(75360);
         return _fromProcess(init)(args);
     };
 };
 
 const fromSSO = (init = {}) => {
     return async (args) => {
-        const { fromSSO: _fromSSO } = __webpack_require__(998);
+        const { fromSSO: _fromSSO } = __webpack_require__(60998);
         return _fromSSO({ ...init })(args);
     };
 };
@@ -370,7 +370,7 @@ const fromTemporaryCredentials$1 = (options, credentialDefaultProvider, regionPr
             }
             params.TokenCode = await options.mfaCodeProvider(params?.SerialNumber);
         }
-        const { AssumeRoleCommand, STSClient } = __webpack_require__(7366);
+        const { AssumeRoleCommand, STSClient } = __webpack_require__(17366);
         if (!stsClient) {
             const defaultCredentialsOrError = typeof credentialDefaultProvider === "function" ? credentialDefaultProvider() : undefined;
             const credentialSources = [
@@ -481,14 +481,14 @@ const fromTemporaryCredentials = (options) => {
 
 const fromTokenFile = (init = {}) => {
     return async (args) => {
-        const { fromTokenFile: _fromTokenFile } = __webpack_require__(9956);
+        const { fromTokenFile: _fromTokenFile } = __webpack_require__(29956);
         return _fromTokenFile({ ...init })(args);
     };
 };
 
 const fromWebToken = (init) => {
     return async (args) => {
-        const { fromWebToken: _fromWebToken } = __webpack_require__(9956);
+        const { fromWebToken: _fromWebToken } = __webpack_require__(29956);
         return _fromWebToken({ ...init })(args);
     };
 };
@@ -513,7 +513,7 @@ exports.propertyProviderChain = propertyProviderChain;
 
 /***/ }),
 
-/***/ 7366:
+/***/ 17366:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 const { AssumeRoleCommand, STSClient } = __webpack_require__(1136);
@@ -523,25 +523,25 @@ exports.STSClient = STSClient;
 
 /***/ }),
 
-/***/ 364:
+/***/ 20364:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 const { awsEndpointFunctions, emitWarningIfUnsupportedVersion: emitWarningIfUnsupportedVersion$1, createDefaultUserAgentProvider, getDefaultSocketTimeout, NODE_APP_ID_CONFIG_OPTIONS, getAwsRegionExtensionConfiguration, resolveAwsRegionExtensionConfiguration, resolveUserAgentConfig, resolveHostHeaderConfig, getUserAgentPlugin, getHostHeaderPlugin, getLoggerPlugin, getRecursionDetectionPlugin } = __webpack_require__(5152);
-const { NoAuthSigner, getHttpAuthSchemeEndpointRuleSetPlugin, DefaultIdentityProviderConfig, getHttpSigningPlugin } = __webpack_require__(402);
-const { normalizeProvider, getSmithyContext, ServiceException, NoOpLogger, emitWarningIfUnsupportedVersion, loadConfigsForDefaultMode, getDefaultExtensionConfiguration, resolveDefaultRuntimeConfig, Client, makeBuilder, createAggregatedClient } = __webpack_require__(2658);
-const { Command: $Command } = __webpack_require__(2658);
+const { NoAuthSigner, getHttpAuthSchemeEndpointRuleSetPlugin, DefaultIdentityProviderConfig, getHttpSigningPlugin } = __webpack_require__(90402);
+const { normalizeProvider, getSmithyContext, ServiceException, NoOpLogger, emitWarningIfUnsupportedVersion, loadConfigsForDefaultMode, getDefaultExtensionConfiguration, resolveDefaultRuntimeConfig, Client, makeBuilder, createAggregatedClient } = __webpack_require__(92658);
+const { Command: $Command } = __webpack_require__(92658);
 exports.$Command = $Command;
 exports.__Client = Client;
-const { resolveDefaultsModeConfig, loadConfig, NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS, NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS, NODE_REGION_CONFIG_OPTIONS, NODE_REGION_CONFIG_FILE_OPTIONS, resolveRegionConfig } = __webpack_require__(7291);
-const { BinaryDecisionDiagram, EndpointCache, decideEndpoint, customEndpointFunctions, resolveEndpointConfig, getEndpointPlugin } = __webpack_require__(2085);
-const { parseUrl, getHttpHandlerExtensionConfiguration, resolveHttpHandlerRuntimeConfig, getContentLengthPlugin } = __webpack_require__(3422);
-const { DEFAULT_RETRY_MODE, NODE_RETRY_MODE_CONFIG_OPTIONS, NODE_MAX_ATTEMPT_CONFIG_OPTIONS, resolveRetryConfig, getRetryPlugin } = __webpack_require__(3609);
-const { TypeRegistry, getSchemaSerdePlugin } = __webpack_require__(6890);
-const { resolveAwsSdkSigV4Config, AwsSdkSigV4Signer, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS } = __webpack_require__(7523);
-const { toUtf8, fromUtf8, toBase64, fromBase64, calculateBodyLength } = __webpack_require__(2430);
-const { streamCollector, NodeHttpHandler } = __webpack_require__(1279);
-const { AwsJson1_1Protocol } = __webpack_require__(7288);
-const { Sha256 } = __webpack_require__(9542);
+const { resolveDefaultsModeConfig, loadConfig, NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS, NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS, NODE_REGION_CONFIG_OPTIONS, NODE_REGION_CONFIG_FILE_OPTIONS, resolveRegionConfig } = __webpack_require__(47291);
+const { BinaryDecisionDiagram, EndpointCache, decideEndpoint, customEndpointFunctions, resolveEndpointConfig, getEndpointPlugin } = __webpack_require__(62085);
+const { parseUrl, getHttpHandlerExtensionConfiguration, resolveHttpHandlerRuntimeConfig, getContentLengthPlugin } = __webpack_require__(93422);
+const { DEFAULT_RETRY_MODE, NODE_RETRY_MODE_CONFIG_OPTIONS, NODE_MAX_ATTEMPT_CONFIG_OPTIONS, resolveRetryConfig, getRetryPlugin } = __webpack_require__(23609);
+const { TypeRegistry, getSchemaSerdePlugin } = __webpack_require__(26890);
+const { resolveAwsSdkSigV4Config, AwsSdkSigV4Signer, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS } = __webpack_require__(97523);
+const { toUtf8, fromUtf8, toBase64, fromBase64, calculateBodyLength } = __webpack_require__(92430);
+const { streamCollector, NodeHttpHandler } = __webpack_require__(61279);
+const { AwsJson1_1Protocol } = __webpack_require__(37288);
+const { Sha256 } = __webpack_require__(99542);
 
 const defaultCognitoIdentityHttpAuthSchemeParametersProvider = async (config, context, input) => {
     return {

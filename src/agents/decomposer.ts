@@ -2,7 +2,14 @@ import type { Criterion } from '../domain/criteria';
 import { describeCriterion } from '../domain/criteria';
 import { checkPlan, planBoundsProblems, ProposedPlanSchema, type Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
-import type { AgentTrajectory, Log, Model } from '../ports';
+import type { AgentTrajectory, ImageBlock, Log, Model } from '../ports';
+
+/** An image an agent is shown: the block, its id and its line for the prompt. */
+export interface AgentImage {
+  id: string;
+  line: string;
+  block: ImageBlock;
+}
 import { askForSubmission } from './submission';
 
 export interface DecomposeInput {
@@ -21,6 +28,8 @@ export interface DecomposeInput {
   openQuestions?: string[];
   /** A plan to improve, with what was wrong with it (reviewer findings or a maintainer's feedback). */
   revise?: { plan: Plan; feedback: string };
+  /** The request's images, shown to the planner; a task lists the ones its worker needs (#36). */
+  images?: AgentImage[];
 }
 
 const MAX_FILES_SHOWN = 400;
@@ -55,6 +64,14 @@ export async function decompose(
     `Repository files${input.files.length > files.length ? ` (first ${files.length} of ${input.files.length})` : ''}:`,
     files.join('\n') || '(empty repository)',
     '',
+    ...(input.images?.length
+      ? [
+          '',
+          "The request's images, shown above in this order. A task whose worker must see one lists its id in `images`:",
+          ...input.images.map((i) => `- ${i.line}`),
+        ]
+      : []),
+    '',
     `Plan ${(input.minTasks ?? 1) > 1 ? `at least ${input.minTasks} and ` : ''}at most ${input.maxTasks} tasks. No task may touch these protected paths: ${input.protectedPaths.join(', ') || '(none)'}.`,
     ...(input.revise
       ? ['', 'Revise this earlier plan:', '```json', JSON.stringify(input.revise.plan.tasks, null, 1), '```', 'What must change:', input.revise.feedback]
@@ -65,13 +82,19 @@ export async function decompose(
     modelId,
     system,
     firstMessage,
+    images: input.images?.map((i) => i.block),
     log,
     trajectory,
     tool: { name: 'submit_plan', description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.', schema: ProposedPlanSchema },
     check(raw) {
       const checked = checkPlan(raw, input.criteria);
       if (!checked.ok) return checked;
-      const errors = planBoundsProblems(checked.plan, { minTasks: input.minTasks ?? 1, maxTasks: input.maxTasks, protectedPaths: input.protectedPaths });
+      const errors = planBoundsProblems(checked.plan, {
+        minTasks: input.minTasks ?? 1,
+        maxTasks: input.maxTasks,
+        protectedPaths: input.protectedPaths,
+        images: input.images?.map((i) => i.id) ?? [],
+      });
       return errors.length ? { ok: false, errors } : { ok: true, value: checked.plan };
     },
   });

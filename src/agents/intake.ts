@@ -4,6 +4,7 @@ import { PERSONAS, TIERS, type Persona, type Tier } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
 import type { AgentTrajectory, Log, Model } from '../ports';
 import { askForSubmission } from './submission';
+import type { AgentImage } from './decomposer';
 
 /** What intake makes of an issue: the task, its done criteria, and what must be asked first. */
 export interface Intake {
@@ -52,6 +53,8 @@ export interface IntakeInput {
    * again, so intake writes only the new ones, for the stated items (the feedback and review comments).
    */
   kept?: Criterion[];
+  /** The request's images (#36), shown before the text. */
+  images?: AgentImage[];
 }
 
 export async function runIntake(
@@ -77,12 +80,14 @@ export async function runIntake(
       ? `The issue states these done criteria. Keep every one: you may reword it or make it a command, and then give its number as \`restates\`.\n${input.stated.map((s, i) => `${i + 1}. ${s}`).join('\n')}`
       : 'The issue states no done criteria; propose checkable ones.',
     ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
+    ...(input.images?.length ? ['', "The request's images, shown above in this order:", ...input.images.map((i) => `- ${i.line}`)] : []),
   ].join('\n');
   const { value, usage } = await askForSubmission({
     model,
     modelId,
     system,
     firstMessage,
+    images: input.images?.map((i) => i.block),
     log,
     trajectory,
     tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Usage } from '../domain/run-state';
-import type { AgentTrajectory, Log, Model } from '../ports';
+import type { AgentTrajectory, ImageBlock, Log, Model } from '../ports';
 import { runToolLoop, type AgentTool } from './tool-loop';
 
 /** The model's submission failed the checks on every try; `errors` is what was wrong the last time. */
@@ -25,6 +25,8 @@ export interface SubmissionRequest<S extends z.ZodType, T> {
   modelId: string;
   system: string;
   firstMessage: string;
+  /** Images shown before the first message's text (#36). */
+  images?: ImageBlock[];
   log: Log;
   tool: { name: string; description: string; schema: S };
   /** Checks beyond the schema; errors go back to the model verbatim. */
@@ -91,6 +93,7 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
     system: req.system,
     log: req.log,
     firstMessage: req.firstMessage,
+    ...(req.images?.length ? { images: req.images } : {}),
     maxTurns: 1 + REASKS,
     ...(req.trajectory ? { trajectory: req.trajectory } : {}),
     nudge: `Answer by calling the ${req.tool.name} tool.`,

@@ -1,8 +1,10 @@
 import { addUsage, tokensOf, ZERO_USAGE, type Usage } from '../domain/run-state';
+import { IMAGE_TOKENS } from '../domain/images';
 import {
   Interrupted,
   type AgentTrajectory,
   type ContentBlock,
+  type ImageBlock,
   type Log,
   type Message,
   type Model,
@@ -53,6 +55,8 @@ export interface LoopOptions {
   /** Tools this role does not have, with the reason the model is told if it calls one anyway. */
   refused?: Record<string, string>;
   firstMessage: string;
+  /** Images the model sees with the first message, before its text (the API's advice: images first). Kept through compaction. */
+  images?: ImageBlock[];
   maxTurns: number;
   maxTokens?: number;
   limits?: LoopLimits;
@@ -114,7 +118,16 @@ const CHARS_PER_TOKEN = 3;
 
 /** A rough, deliberately high count of the tokens a request's prompt will take. */
 export function estimateTokens(system: string, tools: AgentTool['spec'][], messages: Message[]): number {
-  return Math.ceil((system.length + JSON.stringify(tools).length + JSON.stringify(messages).length) / CHARS_PER_TOKEN);
+  // An image costs what the API charges for it (at most IMAGE_TOKENS), not its base64's length.
+  let images = 0;
+  const json = JSON.stringify(messages, (key, value: unknown) => {
+    if (key === 'source' && typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'base64') {
+      images++;
+      return null;
+    }
+    return value;
+  });
+  return Math.ceil((system.length + JSON.stringify(tools).length + json.length) / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
 }
 
 /**
@@ -175,7 +188,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     const parts = [o.firstMessage];
     if (summary) parts.push(`## Your work so far (summarised)\n${summary}`);
     if (lastStep) parts.push(`## Your last step, as it happened\n${lastStep}\n\nGo on from there.`);
-    return { role: 'user', content: [{ type: 'text', text: parts.join('\n\n') }] };
+    return { role: 'user', content: [...(o.images ?? []), { type: 'text', text: parts.join('\n\n') }] };
   };
   let messages: Message[] = [opening()];
   /**

@@ -10,6 +10,7 @@ import { PathJail } from './path-jail';
 import { teamTools, type Team } from './team-tools';
 import { runToolLoop, type AgentTool, type Compaction, type LoopLimits, type LoopStop } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
+import type { AgentImage } from './decomposer';
 
 export interface WorkerRun {
   reported: Reported | undefined;
@@ -54,6 +55,10 @@ export interface WorkerInput {
   };
   /** Aborts when the job is being cancelled; the worker stops at its next safe point. */
   signal?: AbortSignal;
+  /** The request's images this task lists (#36), shown with the first message. */
+  images?: AgentImage[];
+  /** The repository's MCP servers' tools (#36): ordinary tools of the loop, so every call is recorded like crew's own. */
+  extraTools?: AgentTool[];
 }
 
 const FeedbackSchema = z.discriminatedUnion('type', [
@@ -124,6 +129,7 @@ function firstMessage(input: WorkerInput): string {
     '',
     t.description,
     t.files.length ? `\nFiles this task expects to touch: ${t.files.join(', ')}` : '',
+    input.images?.length ? `\nThe request's images this task needs, shown above in this order:\n${input.images.map((i) => `- ${i.line}`).join('\n')}` : '',
     '',
     'This task is done when:',
     ...t.criteria.map((c) => `- ${c}`),
@@ -209,6 +215,8 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
     searchTool(jail, input.commands.maxOutputBytes),
     counted(runCommandTool(jail, input.commands), () => commandsRun++),
     ...teamTools(input.task.id, input.team, delivered),
+    // A server's tool cannot stand in for one of crew's: names are mcp__<server>__<tool>, which crew's never are.
+    ...(input.extraTools ?? []),
     {
       final: true,
       spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
@@ -239,6 +247,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
     tools,
     refused,
     firstMessage: firstMessage(input),
+    ...(input.images?.length ? { images: input.images.map((i) => i.block) } : {}),
     maxTurns: input.maxTurns,
     ...(input.maxOutputTokens ? { maxTokens: input.maxOutputTokens } : {}),
     limits: input.limits,

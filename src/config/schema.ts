@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { hostEntryProblem } from '../domain/egress';
+import { McpServersSchema } from '../domain/mcp';
 import { MAX_TASKS } from '../domain/plan';
 import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domain/providers';
 import { WAITING_LABEL } from '../domain/labels';
@@ -474,6 +475,9 @@ export const ConfigSchema = z.strictObject({
     .describe(
       "A review that requests changes on crew's own pull request, by a person with write access, starts a follow-up run on the same branch without a `/crew` command, as `/crew fix` with the review's text would. Off by default.",
     ),
+  mcp_servers: McpServersSchema.describe(
+    'The repository\'s MCP servers, by name: their tools reach the agents as `mcp__<name>__<tool>`. A stdio server (`command`, `args`) runs inside the sandbox as the tool user, with only the `env` variables named for it and network only through the egress allowlist; an HTTP server (`url`) is reached from crew\'s side, only when its host is in `network.allow`. Read from the default branch only; a task cannot add one. docs/SECURITY.md ("MCP servers") says what each may reach.',
+  ),
 });
 
 type ParsedConfig = z.infer<typeof ConfigSchema>;

@@ -64,6 +64,8 @@ export const FollowUpMaterialSchema = z.looseObject({
   leftOut: count.default(0),
   /** Who gave the feedback: a person (a comment or a review), or a failed CI run whose log tail it is. */
   source: z.enum(['comment', 'review', 'ci']).default('comment'),
+  /** The images the feedback and the writers' review comments show (#36): planning reads them with the issue's. */
+  images: z.array(text).default(() => []),
 });
 export type FollowUpMaterial = Stored<typeof FollowUpMaterialSchema>;
 

@@ -26,6 +26,10 @@ export const ProposedPlanSchema = z.object({
         depends_on: z.array(z.string()).default([]),
         files: z.array(z.string()).default([]).describe('Files the task expects to create or change.'),
         criteria: z.array(z.string().trim().min(1)).default([]).describe("The task's own done criteria: observable results a reviewer can check."),
+        images: z
+          .array(z.string())
+          .default([])
+          .describe("Ids of the request's images (image-1, …) the worker must see to do the task; the worker sees no others."),
       }),
     )
     .min(1)
@@ -43,6 +47,8 @@ export const PlanTaskSchema = z.looseObject({
   dependsOn: z.array(taskId),
   files: z.array(text),
   criteria: z.array(text),
+  /** The request's images the worker is shown (ids from run.json's `images`, #36). */
+  images: z.array(text).optional(),
 });
 export type PlanTask = Stored<typeof PlanTaskSchema>;
 
@@ -95,6 +101,7 @@ export function checkPlan(input: unknown, criteria: Criterion[] = []): PlanCheck
       dependsOn: deps,
       files: t.files,
       criteria: t.criteria,
+      ...(t.images.length ? { images: [...new Set(t.images)] } : {}),
     };
   });
   if (errors.length) return { ok: false, errors };
@@ -111,8 +118,16 @@ export function checkPlan(input: unknown, criteria: Criterion[] = []): PlanCheck
  * bounds (a plan from the decomposer has at least 2 tasks; one small task skips it), and
  * no task planning to touch a protected path. Errors name the model's own task index.
  */
-export function planBoundsProblems(plan: Pick<Plan, 'tasks'>, bounds: { minTasks: number; maxTasks: number; protectedPaths: string[] }): string[] {
+export function planBoundsProblems(
+  plan: Pick<Plan, 'tasks'>,
+  bounds: { minTasks: number; maxTasks: number; protectedPaths: string[]; images?: string[] },
+): string[] {
   const errors: string[] = [];
+  plan.tasks.forEach((t, i) => {
+    for (const img of t.images ?? [])
+      if (!bounds.images?.includes(img))
+        errors.push(`tasks.${i}.images: ${img} is not one of the request's images (${bounds.images?.length ? bounds.images.join(', ') : 'it has none'})`);
+  });
   const n = plan.tasks.length;
   if (n > bounds.maxTasks) errors.push(`tasks: ${n} tasks is more than the limit of ${bounds.maxTasks}; merge related work into fewer tasks`);
   if (n < bounds.minTasks)

@@ -7,6 +7,7 @@ import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
 import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
+import { ImageRecordSchema } from './images';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -249,6 +250,11 @@ export const RunRecordSchema = z.looseObject({
   prClosed: PullClosedSchema.nullable().default(null),
   /** What crew did with the run's branches once it ended for good; null until then. */
   cleanup: BranchCleanupSchema.nullable().default(null),
+  /**
+   * The images the request shows (#36), read or refused, each by its source and, when read, its
+   * sha256 (domain/images.ts); null until planning has looked. Jobs fetch them again and check the hash.
+   */
+  images: z.array(ImageRecordSchema).nullable().default(null),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
@@ -345,6 +351,8 @@ export const TaskRecordSchema = z.looseObject({
   sandboxWarning: nullableText.default(null),
   /** Requests crew's egress proxy refused in this task's jobs (setup and commands), by host; listed in the pull request. */
   refused: z.record(text, count).default(() => ({})),
+  /** What went wrong with the repository's MCP servers in this task's last job (#36): shown in the plan comment and the report. */
+  mcpNotes: z.array(text).default(() => []),
   /** The advisor's stronger model for the next attempt. */
   tierOverride: z.enum(TIERS).nullable().default(null),
   /** Notes for the next attempt: the advisor's, a person's answer. */

@@ -18,6 +18,8 @@ export type Command =
       maxIterations?: number;
       verbose: boolean;
       scripted?: string;
+      /** Image files the run reads as if pasted into an issue (#36). */
+      images: string[];
       /** Run agents' commands without a sandbox where none can start (the person's opt-in; never the repository's). */
       allowUnsandboxed: boolean;
       /** Run the repository's \`setup:\` commands without asking. */
@@ -56,6 +58,8 @@ Options:
   --max-iterations N     how many times the critic may send the work back (overrides max_iterations)
   --verbose              show the agents' tool calls and text as they happen
   --scripted FILE        play scripted model replies from FILE instead of calling the Anthropic API
+  --image FILE           an image (PNG, JPEG, GIF or WebP) for the run to see, like a screenshot pasted
+                         into an issue; repeat it for more (at most 10 are read)
   --allow-setup          run the repository's setup: commands (.github/crew.yml or the task file) without
                          asking; without it crew shows them and asks once for each new content
   --allow-unsandboxed    where no sandbox can start here, let agents' commands run without one (as you,
@@ -79,6 +83,7 @@ const RUN_OPTIONS = {
   'max-iterations': { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
   scripted: { type: 'string' },
+  image: { type: 'string', multiple: true },
   'allow-unsandboxed': { type: 'boolean' },
   'allow-setup': { type: 'boolean' },
   provider: { type: 'string' },
@@ -260,8 +265,9 @@ export function parseArgs(argv: string[], cwd: string): Command {
   if (positional.length > 1)
     throw new UsageError(`crew run takes one task in quotes; got ${positional.length} words. Quote the task: crew run "${positional.join(' ')}".`);
   const task = positional[0];
-  if (resume !== undefined && (task !== undefined || configFile !== undefined || criteria.length))
-    throw new UsageError('--resume continues an existing run; it takes no task, --criteria or --config.');
+  const images = values.image ?? [];
+  if (resume !== undefined && (task !== undefined || configFile !== undefined || criteria.length || images.length))
+    throw new UsageError('--resume continues an existing run; it takes no task, --criteria, --image or --config.');
   if (resume === undefined && task === undefined && configFile === undefined)
     throw new UsageError('crew run needs a task: crew run "what to do" --criteria "how to tell it is done", or --config task.yaml, or --resume.');
   if (task !== undefined && !task.trim()) throw new UsageError('the task is empty: say what crew should do.');
@@ -275,6 +281,7 @@ export function parseArgs(argv: string[], cwd: string): Command {
     maxIterations,
     verbose: values.verbose === true,
     scripted: values.scripted,
+    images,
     allowUnsandboxed: values['allow-unsandboxed'] === true,
     allowSetup: values['allow-setup'] === true,
     ...(values.provider !== undefined ? { provider: providerOf('--provider', values.provider) } : {}),

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { AnthropicModel } from '../adapters/anthropic/model';
 import { FailoverModel } from '../adapters/anthropic/failover';
@@ -297,6 +298,8 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     const criteria = [...(task?.criteria ?? []), ...cmd.criteria];
     const title = text.split('\n')[0]!.slice(0, 120);
     request = { title, body: criteria.length ? `${text}\n\nDone when:\n${criteria.map((c) => `- ${c}`).join('\n')}\n` : `${text}\n` };
+    // An image given with --image is one more picture in the request, as a pasted screenshot is in an issue.
+    if (cmd.images.length) request.body += `\n${cmd.images.map((f) => `![${basename(f).replace(/[[\]()]/g, '_')}](${imageFileUrl(f)})`).join('\n')}\n`;
     runNo = await nextRunNumber(project.dir);
     base = { branch: project.branch ?? 'HEAD', sha: project.head };
     fresh = true;
@@ -595,4 +598,12 @@ function lineReader(): { next(): Promise<string | undefined>; close(): void } {
     next: () => (queue.length ? Promise.resolve(queue.shift()) : ended ? Promise.resolve(undefined) : new Promise((r) => waiters.push(r))),
     close: () => rl?.close(),
   };
+}
+
+/** `--image FILE` as the URL the request carries; a file that is not there is a usage error, before any run starts. */
+function imageFileUrl(file: string): string {
+  const path = resolve(file);
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw new UsageError(`--image ${file}: there is no such file. Give the path of a PNG, JPEG, GIF or WebP image.`);
+  return pathToFileURL(path).href.replace(/\(/g, '%28').replace(/\)/g, '%29');
 }

@@ -1,6 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { commandsNow } from '../domain/commands';
-import { criticalPath, waves } from '../domain/plan';
+import { criticalPath, waves, type PlanTask } from '../domain/plan';
+import { isRead, type ImageRecord } from '../domain/images';
 import { runFolder } from '../domain/refs';
 import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
 import { GITHUB, type Surface } from '../domain/surface';
@@ -202,6 +203,10 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
       out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
     }
   }
+  const images = imageLines(run.images ?? [], plan?.tasks ?? [], s);
+  if (images.length) out.push('', ...images);
+  const mcp = mcpLines(view, inert);
+  if (mcp.length) out.push('', s.warning(`${s.bold('MCP servers')}: the run goes on without them.`, mcp));
   const warnings = [...new Set([...view.tasks.values()].map((t) => t.sandboxWarning).filter((w): w is string => !!w))];
   for (const w of warnings) {
     out.push('');
@@ -283,4 +288,30 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     s.small(`Requested by @${run.requestedBy} · ${s.link(s.runLogLabel, links.run)} · ${s.link('run files', links.stateFile(runFolder(run.issue, run.run)))}`),
   );
   return out.join('\n');
+}
+
+/**
+ * The request's images (#36): each one read, with its hash and the tasks shown it, and each one
+ * refused, with why. Sources are code spans: a refused URL must not become an image every reader fetches.
+ */
+export function imageLines(images: readonly ImageRecord[], tasks: readonly PlanTask[], s: Surface): string[] {
+  if (!images.length) return [];
+  const read = images.filter(isRead);
+  const refused = images.filter((r): r is Extract<ImageRecord, { refused: string }> => !isRead(r));
+  const out = [s.bold(`Images`) + ` · ${read.length} read, ${refused.length} refused`];
+  for (const r of read) {
+    const shownTo = tasks.filter((t) => t.images?.includes(r.id)).map((t) => t.id);
+    out.push(
+      `- ${r.id}: ${codeSpan(r.source)} · ${r.mediaType.replace('image/', '').toUpperCase()} ${r.width}×${r.height} px · sha256 \`${r.sha256.slice(0, 16)}\`${shownTo.length ? ` · shown to ${shownTo.join(', ')}` : ''}`,
+    );
+  }
+  for (const r of refused) out.push(`- refused: ${codeSpan(r.source)}: ${s.modelText(cell(r.refused))}`);
+  return out;
+}
+
+/** The repository's MCP servers that failed a task's job (#36): what the run went on without. Their words are a server's, so inert. */
+export function mcpLines(view: RunView, inert: (text: string) => string): string[] {
+  const lines: string[] = [];
+  for (const [id, t] of view.tasks) for (const n of t.mcpNotes ?? []) lines.push(`- ${id}: ${inert(n.replace(/\n+/g, ' '))}`);
+  return lines;
 }

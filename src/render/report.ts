@@ -9,7 +9,7 @@ import { GITHUB, type Surface } from '../domain/surface';
 import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
-import { failoverLines } from './plan-comment';
+import { failoverLines, mcpLines } from './plan-comment';
 import { renderFixCiAttempts } from './fix-ci';
 
 export interface TaskResultText {
@@ -99,6 +99,11 @@ export function refusedLines(refused: Refusals): string[] {
 function refusedSection(refused: Refusals): string[] {
   const lines = refusedLines(refused);
   return lines.length ? ['### ⚠️ Look at before merging', ...lines, ''] : [];
+}
+
+function mcpSection(view: RunView, inert: (text: string) => string): string[] {
+  const lines = mcpLines(view, inert);
+  return lines.length ? ['### MCP servers', 'The run went on without what these servers would have given:', ...lines, ''] : [];
 }
 
 const SOURCE = { comment: 'a comment', review: 'a review' } as const;
@@ -288,6 +293,7 @@ export function renderReport(
     ...(judgment ? [renderJudgment(judgment, GITHUB)] : []),
     ...earlierRounds(opts.earlier ?? []),
     ...refusedSection(runRefusals(view.tasks.values(), judgment)),
+    ...mcpSection(view, inert),
     '### Tasks',
     '',
     '| Task | Status | Turns | Files changed | Tokens in / out |',

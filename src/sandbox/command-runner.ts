@@ -1,4 +1,4 @@
-import { spawn, execFile } from 'node:child_process';
+import { spawn, execFile, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,44 @@ export interface CommandRunner {
   /** Set when commands can ask for `network: 'allowlist'`. */
   readonly egress?: EgressRoute;
   run(command: string, opts: RunOptions): Promise<CommandResult>;
+  /**
+   * Starts a long-lived program the same way, fenced in the same way, with its stdin, stdout and
+   * stderr as pipes (a stdio MCP server, #36). The caller stops it (`stopProgram`); crew stopping kills it too.
+   */
+  start?(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram;
+}
+
+/** A long-lived program `start` started: its pipes, and how to stop it with everything it started. */
+export interface StartedProgram {
+  child: ChildProcessWithoutNullStreams;
+  stop(): void;
+}
+
+/**
+ * Starts a wrapped program with pipes, in its own process group, killed with crew's other commands.
+ * Through sudo (crew not root, as on GitHub's runners) the group is root's: crew cannot signal it
+ * itself, so stopping it asks sudo to.
+ */
+function startProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; viaSudo?: boolean }): StartedProgram {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  if (child.pid) running.add(child.pid);
+  child.on('close', () => child.pid && running.delete(child.pid));
+  child.on('error', () => child.pid && running.delete(child.pid));
+  const stop = () => {
+    // A stdio server ends when its input does; the kill is for one that does not.
+    child.stdin.end();
+    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+    if (opts.viaSudo) {
+      execFile('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], () => undefined);
+      return;
+    }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  return { child, stop };
 }
 
 export interface RunOptions {
@@ -72,7 +110,7 @@ export function capOutput(text: string, max: number): { text: string; truncated:
 }
 
 /** The route a command gets: the runner's, when the command asks for the allowlist (never silently none). */
-function egressRoute(egress: EgressRoute | undefined, opts: RunOptions): EgressRoute | undefined {
+function egressRoute(egress: EgressRoute | undefined, opts: Pick<RunOptions, 'network'>): EgressRoute | undefined {
   if (opts.network !== 'allowlist') return undefined;
   if (!egress) throw new NoEgressRoute('this sandbox has no route to the egress proxy, so a command cannot have the allowlist');
   return egress;
@@ -164,10 +202,25 @@ export class NamespaceRunner implements CommandRunner {
   }
 
   async run(command: string, opts: RunOptions): Promise<CommandResult> {
+    const [cmd, ...args] = await this.argv(command, opts, 'umask 000; cd "$1" && eval "$2"');
+    return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
+  }
+
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
+    // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
+    const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"');
+    return startProcess(cmd!, args, { cwd: opts.cwd, env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
+  }
+
+  private async argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): Promise<string[]> {
     // The checkout's .git/config is replaced, inside the command's mount namespace, by a copy without
     // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
+    await writeFile(join(this.privateDir, 'git-config'), await sanitizedGitConfig(opts.cwd));
+    return this.argvSync(command, opts, script);
+  }
+
+  private argvSync(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): string[] {
     const safeConfig = join(this.privateDir, 'git-config');
-    await writeFile(safeConfig, await sanitizedGitConfig(opts.cwd));
     const route = egressRoute(this.egress, opts);
     const inner = [
       'unshare',
@@ -198,13 +251,12 @@ export class NamespaceRunner implements CommandRunner {
       '--noprofile',
       '--norc',
       '-c',
-      `umask 000; cd "$1" && eval "$2"`,
+      script,
       'crew-command',
       opts.cwd,
       command,
     ];
-    const [cmd, ...args] = this.viaSudo ? ['sudo', '-n', ...inner] : inner;
-    return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
+    return this.viaSudo ? ['sudo', '-n', ...inner] : inner;
   }
 }
 
@@ -227,8 +279,16 @@ export class UserNamespaceRunner implements CommandRunner {
   ) {}
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
+    return runProcess('unshare', this.argv(command, opts, 'cd "$1" && eval "$2"'), { ...opts, env: { PATH: process.env.PATH } });
+  }
+
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
+    return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"'), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
+  }
+
+  private argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): string[] {
     const route = egressRoute(this.egress, opts);
-    const args = [
+    return [
       '--user',
       '--map-root-user',
       '--pid',
@@ -250,12 +310,11 @@ export class UserNamespaceRunner implements CommandRunner {
       '--noprofile',
       '--norc',
       '-c',
-      'cd "$1" && eval "$2"',
+      script,
       'crew-command',
       opts.cwd,
       command,
     ];
-    return runProcess('unshare', args, { ...opts, env: { PATH: process.env.PATH } });
   }
 }
 
@@ -322,6 +381,10 @@ export class UnsandboxedRunner implements CommandRunner {
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
     return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...toolEnv(this.home), ...opts.env } });
+  }
+
+  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
+    return startProcess('bash', ['--noprofile', '--norc', '-c', `exec ${command}`], { cwd: opts.cwd, env: { ...toolEnv(this.home), ...opts.env } });
   }
 }
 

@@ -22,7 +22,19 @@ import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from 
 import { sentence } from '../domain/surface';
 import { claimReadyTasks } from '../state/transitions';
 import { spend } from './caps';
-import { agentRun, dispatchTasks, integrationBranchOf, loadView, nowIso, runModel, SEEN, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import {
+  agentRun,
+  dispatchTasks,
+  integrationBranchOf,
+  loadView,
+  nowIso,
+  runModel,
+  SEEN,
+  syncPlanComment,
+  taskClaim,
+  updateView,
+  type StepContext,
+} from './context';
 import { finish } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';

@@ -3,7 +3,8 @@ import { commandText } from '../domain/commands';
 import type { RunRecord, RunView } from '../domain/run-state';
 import type { PullInfo, ReviewThread } from '../ports';
 import { parseJson, paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
-import { sanitize } from '../text/sanitize';
+import { renderedMarkup, sanitize } from '../text/sanitize';
+import { imageUrls } from '../domain/images';
 import { spend } from './caps';
 import { startRun, type Started } from './commands/start';
 import { loadView, nowIso, updateRun, type StepContext } from './context';
@@ -73,6 +74,7 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
     kept: from.view.plan.criteria,
     leftOut,
     source: req.source,
+    images: [...new Set([req.feedback, ...threads.flatMap((t) => t.said)].flatMap((words) => imageUrls(renderedMarkup(words))))],
   };
   if (!followUpItems(material).length) {
     await ctx.forge.postComment(
@@ -134,7 +136,7 @@ async function pullsRun(ctx: StepContext, issue: number, pull: number): Promise<
 async function writersThreads(
   ctx: StepContext,
   pull: number,
-): Promise<{ threads: Array<{ record: FollowUpThread; material: FollowUpMaterial['threads'][number] }>; leftOut: number }> {
+): Promise<{ threads: Array<{ record: FollowUpThread; material: FollowUpMaterial['threads'][number]; said: string[] }>; leftOut: number }> {
   const all = await ctx.forge.reviewThreads(pull);
   const me = (await ctx.forge.botLogin()).toLowerCase();
   const writer = new Map<string, boolean>();
@@ -149,15 +151,17 @@ async function writersThreads(
     }
     return writer.get(key)!;
   };
-  const out: Array<{ record: FollowUpThread; material: FollowUpMaterial['threads'][number] }> = [];
+  const out: Array<{ record: FollowUpThread; material: FollowUpMaterial['threads'][number]; said: string[] }> = [];
   let open = 0;
   for (const t of all.filter((x: ReviewThread) => !x.resolved)) {
     const said: Array<{ author: string; body: string }> = [];
+    const raw: string[] = [];
     for (const c of t.comments) {
       if (c.author.type !== 'User' || c.author.login.toLowerCase() === me || !(await isWriter(c.author.login))) continue;
       const words = c.body.trimStart().startsWith('/crew') ? commandText(c.body) : c.body;
       const body = sanitize(words, COMMENT_CHARS);
       if (body) said.push({ author: c.author.login, body });
+      raw.push(words);
     }
     if (!said.length) continue;
     open++;
@@ -167,6 +171,7 @@ async function writersThreads(
     out.push({
       record: { rootId: t.rootId, path, line: first.line, replied: false },
       material: { rootId: t.rootId, path, line: first.line, diffHunk: sanitize(first.diffHunk, HUNK_CHARS), comments: said },
+      said: raw,
     });
   }
   return { threads: out, leftOut: open - out.length };

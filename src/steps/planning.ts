@@ -19,11 +19,14 @@ import { estimateRun } from '../domain/estimate';
 import type { CostEstimate } from '../domain/cost-estimate';
 import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
-import { sanitize } from '../text/sanitize';
+import { renderedMarkup, sanitize } from '../text/sanitize';
+import { imageUrls } from '../domain/images';
 import { ensureRoom, spend } from './caps';
 import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
+import { collectImages, loadImages } from './images';
+import type { AgentImage } from '../agents/decomposer';
 
 /** The plan reviewer may send a plan back this many times before a person decides. */
 export const REVIEW_ROUNDS = 3;
@@ -70,7 +73,7 @@ function readFollowUp(snap: StateSnapshot, issue: number, run: number): FollowUp
 }
 
 /** A request small enough for one worker skips the decomposer (claude-crew's phase skipping). */
-function singleTaskPlan(intake: Intake, title: string, body: string, criteria: Criterion[]): Plan {
+function singleTaskPlan(intake: Intake, title: string, body: string, criteria: Criterion[], images: string[]): Plan {
   const single = intake.single!;
   return {
     summary: intake.task,
@@ -85,6 +88,7 @@ function singleTaskPlan(intake: Intake, title: string, body: string, criteria: C
         dependsOn: [],
         files: [],
         criteria: criteria.map((c) => c.text),
+        ...(images.length ? { images } : {}),
       },
     ],
   };
@@ -121,7 +125,7 @@ export async function planRun(
   const snap = await ctx.state.load(prefix, SEEN);
   const view = readView(snap, issue, run);
   if (!view || view.run.phase !== 'PLANNING') return [];
-  const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
+  const request = parseJson<{ title: string; body: string; comment?: string }>(snap, paths.requestJson(issue, run))!;
   const title = sanitize(request.title, 300);
   // A follow-up's feedback and review threads (sanitised when stored) join the request; its items are the criteria intake must keep.
   const followUp = view.run.followUp ? readFollowUp(snap, issue, run) : null;
@@ -140,6 +144,19 @@ export async function planRun(
     });
 
   try {
+    // 0. The request's images (#36): read once and recorded; a later planning job fetches them again by hash.
+    let images: AgentImage[];
+    if (view.run.images === null) {
+      const texts = [request.body, ...(request.comment ? [request.comment] : [])].map(renderedMarkup).join('\n');
+      const got = await collectImages(ctx, [...imageUrls(texts), ...(followUp?.images ?? [])]);
+      images = got.images;
+      if (got.records.length)
+        await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
+          writeRun(tx, { ...rec, images: got.records }, nowIso(ctx)),
+        );
+    } else images = (await loadImages(ctx, view.run.images)).images;
+    const imageIds = images.map((i) => i.id);
+
     // 1. Intake: the task and its done criteria, or questions first.
     let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
     if (!intake || intake.answersSeen !== answers) {
@@ -147,7 +164,7 @@ export async function planRun(
         model,
         modelId,
         await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
-        { title, body, stated: followUp ? followUpItems(followUp) : statedCriteria(body), answers, ...(followUp ? { kept: followUp.kept } : {}) },
+        { title, body, stated: followUp ? followUpItems(followUp) : statedCriteria(body), answers, ...(followUp ? { kept: followUp.kept } : {}), images },
         ctx.log,
         agentRun(ctx, { agent: 'intake', model: modelId }),
       );
@@ -168,12 +185,12 @@ export async function planRun(
     // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
     const files = await ctx.repo.listFiles();
     // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
-    const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths };
+    const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths, images };
     const decomposer = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
     const previous = view.plan;
     let plan: Plan =
       intake.single && !revision
-        ? singleTaskPlan(intake, title, body, criteria)
+        ? singleTaskPlan(intake, title, body, criteria, imageIds)
         : await decompose(
             model,
             modelId,

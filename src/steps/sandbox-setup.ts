@@ -84,7 +84,8 @@ export async function commandRunner(
 export async function prepareTools(
   ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
   config: { setup: string[]; command_timeout_seconds: number } & ToolsConfig,
-  tree: { trusted: boolean },
+  /** `mcp`: a stdio MCP server starts in this job's sandbox, and reaches the network only through the allowlist. */
+  tree: { trusted: boolean; mcp?: boolean },
   sandboxes?: Array<typeof prepareSandbox>,
 ): Promise<JobTools & { setupFailure: string | null }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
@@ -97,7 +98,7 @@ export async function prepareTools(
       'on the base commit, outside the sandbox',
     );
     if (setupFailure) return { warning: null, setupFailure };
-    return { ...(await commandRunner(ctx, config, sandboxes, false)), setupFailure: null };
+    return { ...(await commandRunner(ctx, config, sandboxes, tree.mcp ?? false)), setupFailure: null };
   }
   const prepared = await commandRunner(ctx, config, sandboxes);
   if (!prepared.runner || !prepared.egress) {

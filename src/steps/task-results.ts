@@ -19,6 +19,8 @@ export interface AttemptOutcome {
   /** No retry follows: this result settles the task. */
   final: boolean;
   sandboxWarning: string | null;
+  /** MCP servers that did not start, crashed, hung or printed garbage (#36). */
+  mcpNotes?: string[];
   /** Requests crew's egress proxy refused in the task's jobs so far (earlier jobs' and this one's), by host. */
   refused?: Refusals;
   /** Where a person reads the attempt: its job's log and its trajectory (absent in attempts recorded before they were kept). */
@@ -75,6 +77,7 @@ export async function recordRetry(
       error: o.checked.reason,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      mcpNotes: o.mcpNotes ?? [],
       refused: o.refused ?? mine.refused,
       headSha,
       changedFiles: o.seen.changedFiles,
@@ -140,6 +143,7 @@ export async function recordFinal(
       changedFiles: o.seen.changedFiles,
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
+      mcpNotes: o.mcpNotes ?? [],
       refused: o.refused ?? mine.refused,
       ...(o.links ? { links: o.links } : {}),
     });

@@ -2,6 +2,10 @@ import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
 import { runWorker } from '../agents/worker';
+import { loadImages } from './images';
+import { serversFor } from '../domain/mcp';
+import { hostAllowed } from '../domain/egress';
+import { startMcpServers } from '../mcp/servers';
 import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
 import { lastFailure, recallAttempts } from '../domain/attempt-memory';
@@ -210,7 +214,18 @@ async function runTask(
   // output is excluded, `git clean` keeps it) are a model's, so its setup runs in the sandbox whatever its start.
   // A follow-up's base is its pull request's head, a model's: reviewedSha is then the first run's base, never this checkout.
   const trusted = !job.chained && (await ctx.repo.head()) === reviewedSha(view.run);
-  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted });
+  const mcpServers = serversFor(config.mcp_servers, 'worker');
+  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+  // The repository's MCP servers for workers (#36), started once per task; their tools go through the worker's tool loop.
+  const mcp = await startMcpServers({
+    servers: setupFailure ? [] : mcpServers,
+    runner,
+    cwd: ctx.repo.dir,
+    env: process.env,
+    network: runner?.egress ? 'allowlist' : 'none',
+    allowedHost: (host) => hostAllowed(config.network.allow, host),
+    log: ctx.log,
+  });
   // What the proxy refuses in this job adds to what the task's earlier jobs recorded.
   const refusedBefore = rec.refused;
   if (config.setup.length) {
@@ -263,189 +278,198 @@ async function runTask(
   const firstAttempt = carried?.firstAttempt ?? attempt;
   const tier = rec.tierOverride ?? task.tier;
   const isProtected = (path: string) => isProtectedPath(config.protected_paths, path);
-  for (;;) {
-    looked = false;
-    // What the task and the run have spent: this job's own last write or read holds it (a parallel
-    // task's spending is a moment behind at most, as it is between any two reads).
-    const current = await loadView(ctx, issue, run, SEEN);
-    const runSpent = totalUsage(current);
-    // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
-    const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
-    const left = {
-      tokens: Math.min(config.budgets.task.tokens - taskSpent.tokens, config.budgets.run.tokens - tokensOf(runSpent)),
-      costUsd: Math.min(config.budgets.task.cost_usd - taskSpent.costUsd, config.budgets.run.cost_usd - runSpent.costUsd),
-      ms: config.task_timeout_minutes * 60_000 - taskSpent.ms,
-    };
-    const stopEarly: Observed['ending'] | null = setupFailure
-      ? 'no_report'
-      : left.tokens <= 0 || left.costUsd <= 0
-        ? 'budget'
-        : left.ms <= 0
-          ? 'wall_clock'
-          : null;
-    const started = ctx.clock.now().getTime();
-    // The job's limit comes before the task's: the attempt stops in time to save, and goes on in a new job.
-    const jobBinds = jobStop !== undefined && jobStop.at < started + left.ms;
-    if (!stopEarly && jobBinds && started >= jobStop.at) throw noTimeToWork(taskId, jobStop.minutes);
-    const jobTimer = jobBinds ? new AbortController() : undefined;
-    const timer = jobTimer ? setTimeout(() => jobTimer.abort(), Math.max(0, jobStop!.at - started)) : undefined;
-    const signal = jobTimer ? (ctx.cancellation ? AbortSignal.any([ctx.cancellation, jobTimer.signal]) : jobTimer.signal) : ctx.cancellation;
-    let workerRun;
-    if (!stopEarly) {
-      workerRun = await runWorker(
-        ctx.model(),
-        {
-          task,
-          plan: planOf(view),
-          attempt,
-          repoDir: ctx.repo.dir,
-          protectedPaths: config.protected_paths,
-          maxTurns: config.worker_max_turns,
-          maxOutputTokens: config.max_output_tokens.worker,
-          modelId: config.models[tier],
-          system: await promptWithInstructions(ctx, `worker_${task.persona}`, reviewedSha(view.run), task.files),
-          repoFiles: await ctx.repo.listFiles(),
-          commands: {
-            runner,
-            unavailable: warning ?? undefined,
-            policy: config.commands,
-            timeoutMs: config.command_timeout_seconds * 1000,
-            maxOutputBytes: MAX_OUTPUT_BYTES,
-            ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
-            ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}),
+  try {
+    for (;;) {
+      looked = false;
+      // What the task and the run have spent: this job's own last write or read holds it (a parallel
+      // task's spending is a moment behind at most, as it is between any two reads).
+      const current = await loadView(ctx, issue, run, SEEN);
+      const runSpent = totalUsage(current);
+      // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
+      const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
+      const left = {
+        tokens: Math.min(config.budgets.task.tokens - taskSpent.tokens, config.budgets.run.tokens - tokensOf(runSpent)),
+        costUsd: Math.min(config.budgets.task.cost_usd - taskSpent.costUsd, config.budgets.run.cost_usd - runSpent.costUsd),
+        ms: config.task_timeout_minutes * 60_000 - taskSpent.ms,
+      };
+      const stopEarly: Observed['ending'] | null = setupFailure
+        ? 'no_report'
+        : left.tokens <= 0 || left.costUsd <= 0
+          ? 'budget'
+          : left.ms <= 0
+            ? 'wall_clock'
+            : null;
+      const started = ctx.clock.now().getTime();
+      // The job's limit comes before the task's: the attempt stops in time to save, and goes on in a new job.
+      const jobBinds = jobStop !== undefined && jobStop.at < started + left.ms;
+      if (!stopEarly && jobBinds && started >= jobStop.at) throw noTimeToWork(taskId, jobStop.minutes);
+      const jobTimer = jobBinds ? new AbortController() : undefined;
+      const timer = jobTimer ? setTimeout(() => jobTimer.abort(), Math.max(0, jobStop!.at - started)) : undefined;
+      const signal = jobTimer ? (ctx.cancellation ? AbortSignal.any([ctx.cancellation, jobTimer.signal]) : jobTimer.signal) : ctx.cancellation;
+      let workerRun;
+      if (!stopEarly) {
+        // The images this task lists (#36), fetched again and checked against planning's hashes.
+        const shown = task.images?.length ? await loadImages(ctx, view.run.images, task.images) : { images: [], missing: [] };
+        workerRun = await runWorker(
+          ctx.model(),
+          {
+            task,
+            plan: planOf(view),
+            attempt,
+            repoDir: ctx.repo.dir,
+            protectedPaths: config.protected_paths,
+            maxTurns: config.worker_max_turns,
+            maxOutputTokens: config.max_output_tokens.worker,
+            modelId: config.models[tier],
+            system: await promptWithInstructions(ctx, `worker_${task.persona}`, reviewedSha(view.run), task.files),
+            repoFiles: await ctx.repo.listFiles(),
+            commands: {
+              runner,
+              unavailable: warning ?? undefined,
+              policy: config.commands,
+              timeoutMs: config.command_timeout_seconds * 1000,
+              maxOutputBytes: MAX_OUTPUT_BYTES,
+              ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
+              ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}),
+            },
+            team,
+            ...(shown.images.length ? { images: shown.images } : {}),
+            ...(mcp.tools.length ? { extraTools: mcp.tools } : {}),
+            limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
+            compaction: {
+              budgetTokens: config.context_budget,
+              summarize: async (previous, messages) =>
+                summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
+            },
+            memory: {
+              attempts: recallAttempts(history, config.history_context_size),
+              lastFailure: lastFailure(history),
+              knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size),
+              advice: rec.advice,
+              continuing: carried?.attempt === attempt,
+              branchHolds: history.length ? await branchHolds(ctx, resuming ? null : startSha, rec.changedFiles) : undefined,
+            },
+            ...(signal ? { signal } : {}),
           },
-          team,
-          limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
-          compaction: {
-            budgetTokens: config.context_budget,
-            summarize: async (previous, messages) =>
-              summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
-          },
-          memory: {
-            attempts: recallAttempts(history, config.history_context_size),
-            lastFailure: lastFailure(history),
-            knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size),
-            advice: rec.advice,
-            continuing: carried?.attempt === attempt,
-            branchHolds: history.length ? await branchHolds(ctx, resuming ? null : startSha, rec.changedFiles) : undefined,
-          },
-          ...(signal ? { signal } : {}),
-        },
-        ctx.log,
-        agentRun(ctx, { agent: 'worker', model: config.models[tier], task: taskId, attempt }),
-      ).finally(() => clearTimeout(timer));
-      ctx.log.info(
-        `${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`,
-      );
-    }
-    clearTimeout(timer);
-    const elapsedMs = Math.max(0, ctx.clock.now().getTime() - started);
-    // run_command can write anywhere the tool user can; what it did to protected paths never reaches a commit.
-    const reverted = await ctx.repo.restorePaths(isProtected);
-    if (reverted.length) ctx.log.warn(`${taskId} attempt ${attempt}: undid changes to protected paths: ${reverted.join(', ')}`);
-    // Only a stop the job's limit caused hands over (not a shutdown or a cancellation that came with it).
-    const jobLimitReached =
-      jobBinds &&
-      !ctx.cancellation?.aborted &&
-      ((workerRun?.stop === 'interrupted' && jobTimer!.signal.aborted) || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
-    if (workerRun && jobLimitReached) {
-      // A job that got no turn done before its limit would hand over for ever: say so instead.
-      if (workerRun.turns === 0) throw noTimeToWork(taskId, jobStop!.minutes);
-      // The whole job's time counts against task_timeout_minutes, setup included.
-      const jobMs = Math.max(elapsedMs, ctx.clock.now().getTime() - jobStop!.startedAt);
-      await continueInNewJob(
-        ctx,
-        issue,
-        run,
-        { id: taskId, title: task.title, branch: rec.branch },
-        { attempt, firstAttempt },
-        { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs, refused: addRefusals(refusedBefore, egress?.refused()) },
-        jobStop!.minutes,
-      );
-      return undefined;
-    }
-    // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
-    if (workerRun?.stop === 'interrupted') {
-      await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, {
-        ...workerRun,
+          ctx.log,
+          agentRun(ctx, { agent: 'worker', model: config.models[tier], task: taskId, attempt }),
+        ).finally(() => clearTimeout(timer));
+        ctx.log.info(
+          `${taskId} attempt ${attempt}: the worker stopped (${workerRun.stop}) after ${workerRun.turns} turns${workerRun.error ? `: ${workerRun.error}` : ''}`,
+        );
+      }
+      clearTimeout(timer);
+      const elapsedMs = Math.max(0, ctx.clock.now().getTime() - started);
+      // run_command can write anywhere the tool user can; what it did to protected paths never reaches a commit.
+      const reverted = await ctx.repo.restorePaths(isProtected);
+      if (reverted.length) ctx.log.warn(`${taskId} attempt ${attempt}: undid changes to protected paths: ${reverted.join(', ')}`);
+      // Only a stop the job's limit caused hands over (not a shutdown or a cancellation that came with it).
+      const jobLimitReached =
+        jobBinds &&
+        !ctx.cancellation?.aborted &&
+        ((workerRun?.stop === 'interrupted' && jobTimer!.signal.aborted) || (workerRun?.stop === 'wall_clock' && ctx.clock.now().getTime() >= jobStop!.at));
+      if (workerRun && jobLimitReached) {
+        // A job that got no turn done before its limit would hand over for ever: say so instead.
+        if (workerRun.turns === 0) throw noTimeToWork(taskId, jobStop!.minutes);
+        // The whole job's time counts against task_timeout_minutes, setup included.
+        const jobMs = Math.max(elapsedMs, ctx.clock.now().getTime() - jobStop!.startedAt);
+        await continueInNewJob(
+          ctx,
+          issue,
+          run,
+          { id: taskId, title: task.title, branch: rec.branch },
+          { attempt, firstAttempt },
+          { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs, refused: addRefusals(refusedBefore, egress?.refused()) },
+          jobStop!.minutes,
+        );
+        return undefined;
+      }
+      // The job is being cancelled: save the work so far and stop; `/crew resume` continues the attempt.
+      if (workerRun?.stop === 'interrupted') {
+        await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, {
+          ...workerRun,
+          refused: addRefusals(refusedBefore, egress?.refused()),
+        });
+        return undefined;
+      }
+      const ending: Observed['ending'] =
+        stopEarly ??
+        (
+          {
+            final: 'reported',
+            max_turns: 'max_turns',
+            no_final: 'no_report',
+            budget: 'budget',
+            wall_clock: 'wall_clock',
+            shutdown: 'shutdown',
+            error: 'error',
+          } as const
+        )[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
+      const seen: Observed = {
+        persona: task.persona,
+        ending,
+        changedFiles: await ctx.repo.changedSince(startSha),
+        turns: workerRun?.turns ?? 0,
+        usage: workerRun?.usage ?? ZERO_USAGE,
+        toolCalls: workerRun?.toolCalls ?? {},
+        elapsedMs,
+        ...(reverted.length ? { reverted } : {}),
+        ...(workerRun?.error ? { error: workerRun.error } : {}),
+      };
+      let checked = checkResult(workerRun?.reported, seen);
+      if (setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
+      // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
+      // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
+      const impeded = checked.feedback?.type === 'difficulty';
+      // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
+      const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded;
+      // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
+      const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${taskId}-attempt${attempt}`) ?? null]);
+      const outcome: AttemptOutcome = {
+        attempt,
+        checked,
+        seen,
+        final,
+        sandboxWarning: warning,
+        mcpNotes: [...mcp.notes],
+        links: { log, trajectory },
         refused: addRefusals(refusedBefore, egress?.refused()),
-      });
-      return undefined;
+      };
+      // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
+      await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
+      // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
+      const record = (headSha: string, carry?: WriteOptions['carry']) => {
+        const options = { ...teamFreshness(), ...(carry ? { carry } : {}) };
+        return final
+          ? recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain, options)
+          : recordRetry(ctx, issue, run, taskId, outcome, headSha, options);
+      };
+      const pushThenRecord = async () => {
+        await ctx.remote.push(rec.branch);
+        const headSha = await ctx.repo.head();
+        ctx.log.checkpoint('task-pushed');
+        return record(headSha);
+      };
+      let recorded: string | undefined | void;
+      if (!ctx.state.carriesBranches) recorded = await pushThenRecord();
+      else {
+        // One push for the work and its record (#17 §3): both land, or neither. A branch another
+        // worker of this task moved meanwhile takes the separate way, which rebases onto its push.
+        const headSha = await ctx.repo.head();
+        recorded = await record(headSha, { branch: rec.branch, sha: headSha }).catch((e: unknown) => {
+          if (!(e instanceof BranchMoved)) throw e;
+          ctx.log.info(`${rec.branch} moved while ${taskId} worked; pushing it on its own first`);
+          return pushThenRecord();
+        });
+      }
+      if (final) return recorded || undefined;
+      history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
+      attempt++;
+      ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
+      await syncPlanComment(ctx, issue, run);
     }
-    const ending: Observed['ending'] =
-      stopEarly ??
-      (
-        {
-          final: 'reported',
-          max_turns: 'max_turns',
-          no_final: 'no_report',
-          budget: 'budget',
-          wall_clock: 'wall_clock',
-          shutdown: 'shutdown',
-          error: 'error',
-        } as const
-      )[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
-    const seen: Observed = {
-      persona: task.persona,
-      ending,
-      changedFiles: await ctx.repo.changedSince(startSha),
-      turns: workerRun?.turns ?? 0,
-      usage: workerRun?.usage ?? ZERO_USAGE,
-      toolCalls: workerRun?.toolCalls ?? {},
-      elapsedMs,
-      ...(reverted.length ? { reverted } : {}),
-      ...(workerRun?.error ? { error: workerRun.error } : {}),
-    };
-    let checked = checkResult(workerRun?.reported, seen);
-    if (setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
-    // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
-    // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
-    const impeded = checked.feedback?.type === 'difficulty';
-    // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
-    const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded;
-    // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
-    const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${taskId}-attempt${attempt}`) ?? null]);
-    const outcome: AttemptOutcome = {
-      attempt,
-      checked,
-      seen,
-      final,
-      sandboxWarning: warning,
-      links: { log, trajectory },
-      refused: addRefusals(refusedBefore, egress?.refused()),
-    };
-    // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
-    await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
-    // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
-    const record = (headSha: string, carry?: WriteOptions['carry']) => {
-      const options = { ...teamFreshness(), ...(carry ? { carry } : {}) };
-      return final
-        ? recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain, options)
-        : recordRetry(ctx, issue, run, taskId, outcome, headSha, options);
-    };
-    const pushThenRecord = async () => {
-      await ctx.remote.push(rec.branch);
-      const headSha = await ctx.repo.head();
-      ctx.log.checkpoint('task-pushed');
-      return record(headSha);
-    };
-    let recorded: string | undefined | void;
-    if (!ctx.state.carriesBranches) recorded = await pushThenRecord();
-    else {
-      // One push for the work and its record (#17 §3): both land, or neither. A branch another
-      // worker of this task moved meanwhile takes the separate way, which rebases onto its push.
-      const headSha = await ctx.repo.head();
-      recorded = await record(headSha, { branch: rec.branch, sha: headSha }).catch((e: unknown) => {
-        if (!(e instanceof BranchMoved)) throw e;
-        ctx.log.info(`${rec.branch} moved while ${taskId} worked; pushing it on its own first`);
-        return pushThenRecord();
-      });
-    }
-    if (final) return recorded || undefined;
-    history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
-    attempt++;
-    ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
-    await syncPlanComment(ctx, issue, run);
+  } finally {
+    await mcp.close();
   }
 }
 

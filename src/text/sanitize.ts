@@ -64,6 +64,24 @@ export function sanitize(text: string, maxChars = 20_000): string {
   return out;
 }
 
+/**
+ * The markup a reader's page renders, images and all: hidden elements, comments, invisible
+ * characters and code blocks gone, nothing else changed. Where the request's images are looked
+ * for (#36): an image in a hidden part or a code block is not one the person showed.
+ */
+export function renderedMarkup(text: string): string {
+  let out = text.replace(/\r\n?/g, '\n');
+  for (let i = 0; i < 10; i++) {
+    const next = removeHiddenElements(removeComments(stripInvisible(out)));
+    if (next === out) break;
+    out = next;
+  }
+  return segments(out)
+    .filter((s) => !s.code)
+    .map((s) => s.text)
+    .join('');
+}
+
 function pass(text: string): string {
   let out = stripInvisible(text);
   out = removeComments(out);

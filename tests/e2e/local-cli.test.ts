@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { startFakeAnthropic, type FakeAnthropic, type Script } from '../support/anthropic';
+import { pngOf } from '../support/images';
 import { awsSession } from '../support/platforms/credentials';
 import { PROJECT_ROOT } from '../support/scenario/run-scenario';
 
@@ -95,8 +96,24 @@ describe('crew run on a local repository', () => {
     const fake = await startFakeAnthropic({ script: await demoScript() });
     try {
       const dir = await project('complete');
-      const r = await crew(['run', 'Add a slugify function', ...DEMO_CRITERIA, '--verbose'], { cwd: dir, fake });
+      // --image (#36): a screenshot outside the repository, shown to intake and the planner as an image block.
+      const shot = pngOf(64, 40);
+      await writeFile(join(root, 'shot (1).png'), shot);
+      const r = await crew(['run', 'Add a slugify function', ...DEMO_CRITERIA, '--verbose', '--image', join(root, 'shot (1).png')], { cwd: dir, fake });
       expect(r.code, r.out).toBe(0);
+      for (const role of ['intake', 'decomposer']) {
+        const firstUser = fake.requests.find((q) => q.role === role)!.body.messages[0]!.content as Array<{ type: string; source?: { data: string } }>;
+        expect(firstUser[0], role).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot.toString('base64') } });
+      }
+      expect(JSON.parse(await readFile(join(dir, '.crew', 'runs', '1', 'run.json'), 'utf8')).images).toEqual([
+        expect.objectContaining({
+          id: 'image-1',
+          source: expect.stringMatching(/^file:\/\/.*shot%20%281%29\.png$/),
+          mediaType: 'image/png',
+          width: 64,
+          height: 40,
+        }),
+      ]);
       expect(r.out).not.toMatch(CONTROL);
       // The live view in a log: one line per change of state.
       expect(r.out).toMatch(/\[\d\d:\d\d\] +▸ t1 +Implement slugify/);
@@ -396,6 +413,10 @@ describe('crew run on a local repository', () => {
     const notRepo = await crew(['list', '--project', root], { cwd: dir });
     expect(notRepo.code).toBe(2);
     expect(notRepo.out).toContain('is not inside a git repository');
+
+    const noImage = await crew(['run', 'x', '--image', 'nowhere.png'], { cwd: dir, env: { ANTHROPIC_API_KEY: 'k' } });
+    expect(noImage.code).toBe(2);
+    expect(noImage.out).toContain('--image nowhere.png: there is no such file. Give the path of a PNG, JPEG, GIF or WebP image.');
 
     const badFlag = await crew(['run', 'x', '--max-iterations', 'many'], { cwd: dir });
     expect(badFlag.code).toBe(2);

@@ -5,6 +5,7 @@ import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge
 import { workLegTask } from '../../domain/workflow-jobs';
 import {
   PullRequestsNotAllowed,
+  AttachmentRefused,
   type Clock,
   type CommentInfo,
   type CommentRef,
@@ -25,6 +26,8 @@ import { redact } from '../../text/redact';
 import { inertGit } from '../../text/inert';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
+import { fetchAttachment } from './attachments';
+import { isGitHubAttachment } from '../../domain/images';
 
 /** How much of a job log crew keeps in memory: its end, far more than the tail a follow-up is given. */
 const MAX_LOG_CHARS = 1_000_000;
@@ -49,7 +52,12 @@ export interface GitHubForgeOptions {
   /** The waits the client's rate-limit handling recorded (createClient's onRateLimit). */
   rateLimitWaits?: () => readonly RateLimitWait[];
   clock?: Clock;
+  /** crew's token, for the issue's attachments (sent to `serverUrl`'s origin only: adapters/github/attachments.ts). */
+  token?: string;
 }
+
+/** How long one attachment may take to download. */
+const ATTACHMENT_TIMEOUT_MS = 60_000;
 
 /** Tries of one comment; between them crew checks whether the last one landed after all. */
 const COMMENT_TRIES = 3;
@@ -573,6 +581,13 @@ export class GitHubForge implements Forge {
       this.log.info(`could not find this job's page in the run's jobs: ${e instanceof Error ? e.message : String(e)}`);
       return null;
     }
+  }
+
+  async attachment(url: string, maxBytes: number): Promise<Uint8Array> {
+    // Somebody else's server would learn who reads the issue, and when: crew fetches GitHub's own uploads only.
+    if (!isGitHubAttachment(url, this.opts.serverUrl)) throw new AttachmentRefused('it is not an image uploaded to GitHub (crew fetches only those)');
+    if (!this.opts.token) throw new AttachmentRefused('crew has no token to fetch it with');
+    return fetchAttachment(url, { token: this.opts.token, serverUrl: this.opts.serverUrl, maxBytes, timeoutMs: ATTACHMENT_TIMEOUT_MS });
   }
 
   rateLimitWaits(): readonly RateLimitWait[] {

@@ -2,6 +2,7 @@ import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { isoSeconds } from '../../clock';
 import { pathInRunFolder } from '../../domain/local-runs';
+import { readImageFile } from './image-file';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
 import type {
   CommentInfo,
@@ -252,6 +253,11 @@ export class LocalForge implements TerminalForge {
 
   async jobLog(_jobId: number): Promise<string | null> {
     return null;
+  }
+
+  /** Locally the images are files the person named (`crew run --image FILE`), as `file://` URLs. */
+  async attachment(url: string, maxBytes: number): Promise<Uint8Array> {
+    return readImageFile(url, maxBytes);
   }
 
   /** No GitHub, no rate limits. */

@@ -31,6 +31,8 @@ export interface RunRequest {
    * matrix: for a job that has no `work` job after it (the end of another run starting a follow-up).
    */
   dispatch?: boolean;
+  /** The words of the comment that asked (the /crew comment): planning reads its images too (#36). */
+  comment?: string;
 }
 
 /** Whether a run started (or this job's earlier attempt's run continued); when not, crew has said why, and `busy` names the run of the issue still working if that was why. */
@@ -41,6 +43,7 @@ export function commentRequest(ctx: StepContext, ev: CommentEvent): RunRequest {
     issue: ev.issue,
     by: ev.comment.author.login,
     trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId },
+    comment: ev.comment.body,
   };
 }
 
@@ -118,7 +121,10 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     }
     // The request is taken from the event payload: what the issue said when the maintainer asked.
     tx.write(paths.request(issue, k), `# ${ev.issue.title}\n\n${ev.issue.body}\n`);
-    tx.write(paths.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body }, null, 2)}\n`);
+    tx.write(
+      paths.requestJson(issue, k),
+      `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body, ...(ev.comment ? { comment: ev.comment } : {}) }, null, 2)}\n`,
+    );
     return { kind: 'created' as const, record: writeRun(tx, record, now) };
   });
 

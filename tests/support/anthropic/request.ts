@@ -1,4 +1,5 @@
 import { invalidRequest } from './errors';
+import { checkImages } from './images';
 
 export interface CacheControl {
   type: 'ephemeral';
@@ -56,6 +57,7 @@ export function validateMessagesRequest(body: unknown): MessagesRequest {
   checkShape(body);
   const request = body as MessagesRequest;
   checkEmptyText(request);
+  checkImages(request.messages);
   checkToolPairing(request.messages);
   checkCacheControl(request);
   checkToolChoice(request);
@@ -87,6 +89,8 @@ function checkShape(body: Record<string, unknown>): void {
     if (!Array.isArray(body.tools)) throw invalidRequest('tools: Input should be a valid list');
     body.tools.forEach((tool: unknown, i) => {
       if (!isObject(tool) || typeof tool.name !== 'string') throw invalidRequest(`tools.${i}.name: Field required`);
+      // "Define tools": a tool's name must match ^[a-zA-Z0-9_-]{1,64}$ (platform.claude.com, tool use, `name`).
+      if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) throw invalidRequest(`tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
     });
   }
   if (body.tool_choice !== undefined && (!isObject(body.tool_choice) || typeof body.tool_choice.type !== 'string')) {

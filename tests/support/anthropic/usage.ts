@@ -14,6 +14,8 @@
  *                      thinking  ceil(bytes(thinking) / 4)  (billed as output like the real
  *                                API's thinking; the signature is not counted)
  *                      tool_use  ceil(bytes(name + JSON.stringify(input)) / 4)
+ *   except an image block: min(1600, ceil(width × height / 750)), as the API bills images
+ *   (images.ts); its canonical text still carries its bytes, for the cache's identity
  *
  * Thinking blocks sent back in a request are ordinary canonical blocks: their canonical text
  * (type, thinking and signature) counts as input like any other block.
@@ -23,6 +25,7 @@
  *   input_tokens + cache_read_input_tokens + cache_creation_input_tokens = total input
  */
 import type { CacheControl, ContentBlock, MessagesRequest } from './request';
+import { imageTokens } from './images';
 
 export type PromptSection = 'tools' | 'system' | 'user' | 'assistant';
 
@@ -53,7 +56,9 @@ export const tokensForText = (text: string): number => Math.ceil(Buffer.byteLeng
 function canonical(section: PromptSection, item: { cache_control?: CacheControl | null }): CanonicalBlock {
   const { cache_control: cacheControl, ...rest } = item;
   const text = JSON.stringify(rest);
-  return { section, text, tokens: tokensForText(text), ...(cacheControl ? { cacheControl } : {}) };
+  const source = (rest as { type?: unknown; source?: { data?: unknown } }).type === 'image' ? (rest as { source?: { data?: unknown } }).source : undefined;
+  const tokens = typeof source?.data === 'string' ? imageTokens(source.data) : tokensForText(text);
+  return { section, text, tokens, ...(cacheControl ? { cacheControl } : {}) };
 }
 
 const asBlocks = (content: string | ContentBlock[]): ContentBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);

@@ -38,6 +38,7 @@ import { createIssue } from './routes/issues';
 import { answerGraphql } from './graphql/serve';
 import { serializeWorkflowRun } from './routes/actions';
 import { Serializer } from './serialize';
+import { FakeAttachments } from './attachments';
 
 export interface FakeGitHubOptions {
   /** Scales the rate-limit windows (an hour, a minute); defaults to CREW_TIME_SCALE. */
@@ -207,6 +208,8 @@ export class FakeGitHub {
    * Authorization header (a token sent to another host), for tests to check.
    */
   logHost = '';
+  /** Files pasted into issues (#36): the asset URLs this host serves and their storage host (attachments.ts). */
+  readonly attachments: FakeAttachments;
   readonly logDownloads: Array<{ jobId: number; status: number; authorization: boolean }> = [];
   private readonly logLinks = new Map<string, { jobId: number; expires: number }>();
   private logServer?: Server;
@@ -254,6 +257,7 @@ export class FakeGitHub {
     this.repoName = opts.repo ?? 'widgets';
     this.settings = { ...DEFAULT_REPO_SETTINGS, ...opts.settings };
     this.timeScale = opts.timeScale ?? timeScale();
+    this.attachments = new FakeAttachments(() => this.url, this.timeScale);
     this.latency = opts.latency;
     this.users.set(ACTIONS_BOT.login, ACTIONS_BOT);
     this.addUser(this.owner, { permission: 'admin' });
@@ -268,6 +272,7 @@ export class FakeGitHub {
     gh.logServer = createServer((req, res) => gh.serveLog(req, res));
     await new Promise<void>((resolve) => gh.logServer!.listen(0, '127.0.0.1', resolve));
     gh.logHost = `http://127.0.0.1:${(gh.logServer.address() as AddressInfo).port}`;
+    await gh.attachments.start();
     gh.serialize = new Serializer(
       gh.url,
       gh.url,
@@ -281,6 +286,7 @@ export class FakeGitHub {
   }
 
   async close(): Promise<void> {
+    await this.attachments.close();
     await new Promise<void>((resolve) => {
       if (!this.logServer) return resolve();
       this.logServer.closeAllConnections();
@@ -619,6 +625,12 @@ export class FakeGitHub {
         await sleep(delay);
       }
       if (gitRoute) return await this.handleGit(req, res, url, gitRoute);
+      if (FakeAttachments.matches(url.pathname)) {
+        // Anyone the repository lets read it; the workflow's and apps' tokens read their own repository.
+        const who = this.principalFor(req);
+        const reads = who !== undefined && (who.kind !== 'user' || (this.permissions.get(who.login) ?? 'none') !== 'none' || who.login === this.owner);
+        return this.attachments.serveAsset(res, url.pathname, reads);
+      }
       if (url.pathname === '/graphql') return await this.handleGraphql(req, res);
       await this.handleApi(req, res, url);
     } catch (e) {

@@ -10,6 +10,10 @@
  * Mode `allowlist` starts crew's egress proxy first (allowing the hosts in CREW_PROBE_ALLOW, resolved
  * through CREW_EGRESS_RESOLVER), prepares the sandbox with its route and runs the command with the
  * allowlist, as setup on a model-written tree runs; then it prints `::refused <json>`.
+ *
+ * Mode `mcp` (#36) starts the test MCP servers through the sandbox instead (`<command>` is the path of
+ * tests/support/mcp/servers.mjs): facts, whose probe tool's answer it prints, and one that hangs, which
+ * must be stopped; after closing both it prints `::left <n>`, how many of their processes still run.
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
@@ -35,6 +39,37 @@ if (!('runner' in runner)) {
 if (proxy && !(runner.runner as CommandRunner).egress) {
   console.error(`no route to the egress proxy: ${'egressProblem' in runner ? runner.egressProblem : 'unknown'}`);
   process.exit(3);
+}
+if (mode === 'mcp') {
+  const { McpServersSchema } = await import('../../../src/domain/mcp');
+  const { startMcpServers } = await import('../../../src/mcp/servers');
+  const servers = McpServersSchema.parse({
+    facts: { command: process.execPath, args: [command, 'facts'], env: ['FACTS_TOKEN'], tools: ['probe'] },
+    slow: { command: process.execPath, args: [command, 'hang'], tools: ['*'], start_timeout_seconds: 2 },
+  });
+  const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+  const session = await startMcpServers({
+    servers: Object.entries(servers),
+    runner: runner.runner,
+    cwd: workspace,
+    env: process.env,
+    network: 'none',
+    allowedHost: () => false,
+    log: quiet,
+  });
+  process.stdout.write(`${await session.tools.find((t) => t.spec.name === 'mcp__facts__probe')!.run({})}\n`);
+  for (const n of session.notes) process.stdout.write(`::note ${n}\n`);
+  await session.close();
+  // Stopping through sudo takes a moment (`sudo kill`): look for up to 10 s. This probe's own arguments name the file too.
+  const { execFileSync } = await import('node:child_process');
+  let left = '';
+  for (let i = 0; i < 50; i++) {
+    left = execFileSync('sh', ['-c', `ps -eo args | grep '[s]ervers.mjs' | grep -vc 'probe\\.ts' || true`]).toString().trim();
+    if (left === '0') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  process.stdout.write(`::left ${left}\n`);
+  process.exit(0);
 }
 const r = await runner.runner.run(command, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 500_000, ...(proxy ? { network: 'allowlist' as const } : {}) });
 process.stdout.write(r.output);

@@ -70,6 +70,7 @@ export function dagScenario(
     config: `max_parallel: ${opts.maxParallel ?? 10}\nmax_tasks: 50\n${opts.config ?? ''}`,
     users: [{ login: 'maintainer', permission: 'write', type: 'User' }],
     secrets: { ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000' },
+    attachments: {},
     issue: { title: 'Write the notes', body: 'Write every note.', author: 'maintainer', existing_comments: 0 },
     timeline: [{ comment: '/crew run', author: 'maintainer' }, { wait: 'idle' }],
     faults: { github: [], anthropic: [], fallback: [] },

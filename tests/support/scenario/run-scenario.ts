@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { randomBytes } from 'node:crypto';
+import { pngOf } from '../images';
 import type { PlatformOptions } from '../anthropic/platforms';
 import { configureAwsCredentials, googleAuth, withFallbackInput, withProvider } from '../platforms/actions';
 import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
@@ -378,11 +379,20 @@ export async function runScenario(
       ...(opts.maxConcurrentJobs ? { maxConcurrentJobs: opts.maxConcurrentJobs } : {}),
       onJobDone: opts.hooks?.onJobDone,
     });
+    const uploaded = new Map(
+      Object.entries(scenario.attachments).map(([name, a]) => [name, gh!.attachments.add(attachmentBytes(a), a.content_type, scenario.issue.author)]),
+    );
+    const withAttachments = (text: string) =>
+      text.replace(/\{\{attachment:([\w.-]+)\}\}/g, (_, name: string) => {
+        const url = uploaded.get(name);
+        if (!url) throw new Error(`scenario '${scenario.name}': {{attachment:${name}}} names no entry of attachments`);
+        return url;
+      });
     const { data: issue } = await as(scenario.issue.author).rest.issues.create({
       owner: gh.owner,
       repo: gh.repoName,
       title: scenario.issue.title,
-      body: scenario.issue.body,
+      body: withAttachments(scenario.issue.body),
     });
     const named = new Map<string, number>();
     // Seeded straight into the fake: posting them through the API would trip GitHub's secondary rate limit.
@@ -451,7 +461,7 @@ export async function runScenario(
           owner: gh.owner,
           repo: gh.repoName,
           issue_number: target,
-          body: step.comment,
+          body: withAttachments(step.comment),
         });
         if (step.id) named.set(step.id, data.id);
         if (step.wait) await waitFor(step.wait);
@@ -856,4 +866,10 @@ export function withDefaultReviewers(script: Script): Script {
       };
     },
   };
+}
+
+/** A scenario's attachment as bytes: a real PNG of the size asked for (one grey pixel row repeated), or the text; padded when asked. */
+function attachmentBytes(a: Scenario['attachments'][string]): Buffer {
+  const body = 'png' in a ? pngOf(a.png.width, a.png.height) : Buffer.from(a.text, 'utf8');
+  return a.pad_to && a.pad_to > body.length ? Buffer.concat([body, Buffer.alloc(a.pad_to - body.length, 0x20)]) : body;
 }

@@ -230,6 +230,24 @@ export const ScenarioSchema = z.strictObject({
   github_token: z.union([z.strictObject({ personal: z.string() }), z.strictObject({ app: z.string() })]).optional(),
   /** Repository secrets; leave ANTHROPIC_API_KEY out to play a repository that never set it. */
   secrets: z.record(z.string(), z.string()).default(() => ({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' })),
+  /**
+   * Files the issue's author pastes (#36), by name: `{{attachment:<name>}}` in the issue body or a
+   * comment becomes the URL GitHub gives the upload. `png` is a generated image of that size, `text`
+   * a file of those bytes; `pad_to` appends bytes up to that size (a file over crew's limit).
+   */
+  attachments: z
+    .record(
+      z.string(),
+      z.union([
+        z.strictObject({
+          png: z.strictObject({ width: z.int().positive(), height: z.int().positive() }),
+          pad_to: z.int().positive().optional(),
+          content_type: z.string().default('image/png'),
+        }),
+        z.strictObject({ text: z.string(), pad_to: z.int().positive().optional(), content_type: z.string().default('application/octet-stream') }),
+      ]),
+    )
+    .default(() => ({})),
   issue: z.strictObject({
     title: z.string(),
     body: z.string().default(''),

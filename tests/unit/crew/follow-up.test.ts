@@ -23,6 +23,7 @@ const material: FollowUpMaterial = {
   kept: [{ id: 'c1', text: 'The tests pass', kind: 'command', command: 'npm test' }],
   leftOut: 1,
   source: 'review',
+  images: [],
 };
 
 describe('follow-up runs (domain)', () => {

@@ -50,6 +50,7 @@ export function view(statuses: TaskStatus[], patch: Partial<RunRecord> = {}): Ru
     fixCi: { attempts: [], exhaustedNotedFor: null, limit: null, lookAfter: null },
     prClosed: null,
     cleanup: null,
+    images: null,
     posted: { comments: 1, pullRequests: 0, branches: 4 },
     ...patch,
   };

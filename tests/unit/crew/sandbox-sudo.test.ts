@@ -55,7 +55,7 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
   });
 
   /** crew's process as the runner user, holding the secrets in its initial environment, runs one command through its runner. */
-  async function probe(mode: 'sandboxed' | 'unsandboxed' | 'allowlist', command: string, extra: Record<string, string> = {}): Promise<string> {
+  async function probe(mode: 'sandboxed' | 'unsandboxed' | 'allowlist' | 'mcp', command: string, extra: Record<string, string> = {}): Promise<string> {
     const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
     const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, ...CANARIES, ...extra };
     const { stdout } = await exec(
@@ -112,6 +112,18 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
       await world.close();
     }
   });
+
+  it('an MCP server (#36) starts through sudo as the tool user with only its named variable, and a hanging one is stopped, processes and all', async () => {
+    const servers = join(__dirname, '..', '..', 'support', 'mcp', 'servers.mjs');
+    const out = await probe('mcp', servers, { FACTS_TOKEN: 'facts-sudo-token-77' });
+    const seen = JSON.parse(out.split('\n')[0]!) as { user: string; env: Record<string, string> };
+    expect(seen.user).toBe('crew-tool');
+    expect(seen.env.FACTS_TOKEN).toBe('***');
+    for (const value of Object.values(CANARIES)) expect(out).not.toContain(value);
+    expect(Object.keys(seen.env).filter((k) => k.startsWith('INPUT_'))).toEqual([]);
+    expect(out).toMatch(/::note MCP server `slow` not started: it did not start and list its tools within 2 s/);
+    expect(out).toContain('::left 0');
+  }, 120_000);
 
   it('the same command without the sandbox would have found the secrets and sudo (so the probe can tell)', async () => {
     const out = await probe('unsandboxed', LOOK);

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { pngOf } from '../../support/images';
 import { MODEL, alwaysReply, clientFor, fakeForTest, systemFor, taskPrompt } from './helpers';
 
 const cc = { type: 'ephemeral' };
@@ -11,6 +12,10 @@ const readFile = {
 const toolUse = { type: 'tool_use', id: 'toolu_a', name: 'read_file', input: { path: 'a.ts' } };
 const toolResult = { type: 'tool_result', tool_use_id: 'toolu_a', content: 'export {}' };
 const user = (content: unknown) => ({ role: 'user', content });
+const image = (media_type: string, bytes: Buffer) => ({ type: 'image', source: { type: 'base64', media_type, data: bytes.toString('base64') } });
+const PNG = pngOf(4, 3);
+/** A PNG's signature and header only: enough for the API to read its size. */
+const pngHeader = (width: number, height: number) => pngOf(width, height).subarray(0, 33);
 const assistant = (content: unknown) => ({ role: 'assistant', content });
 
 const base = {
@@ -145,6 +150,61 @@ const rules: Rule[] = [
     invalid: { ...base, tool_choice: { type: 'tool', name: 'write_file' } },
     message: "tool_choice.name: tool 'write_file' was not found in `tools`",
     valid: { ...base, tool_choice: { type: 'tool', name: 'read_file' } },
+  },
+  {
+    rule: 'a tool name outside ^[a-zA-Z0-9_-]{1,64}$ (an MCP tool named with a dot or too long, #36)',
+    invalid: { ...base, tools: [{ ...readFile, name: 'mcp__facts__look.up' }] },
+    message: "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'",
+    valid: { ...base, tools: [{ ...readFile, name: 'mcp__facts__look_up' }] },
+  },
+  // Image blocks (#36): the vision docs' limits and the API's 400s (tests/support/anthropic/images.ts).
+  {
+    rule: 'an image whose media_type is not one the API takes',
+    invalid: { ...base, messages: [user([image('image/svg+xml', PNG), { type: 'text', text: taskPrompt('t1') }])] },
+    message: "messages.0.content.0.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'",
+    valid: { ...base, messages: [user([image('image/png', PNG), { type: 'text', text: taskPrompt('t1') }])] },
+  },
+  {
+    rule: 'an image whose bytes are not its media_type',
+    invalid: { ...base, messages: [user([image('image/jpeg', PNG), { type: 'text', text: taskPrompt('t1') }])] },
+    message:
+      'messages.0.content.0.image.source.base64.data: The image was specified using the image/jpeg media type, but the image appears to be a image/png image',
+    valid: { ...base, messages: [user([image('image/png', PNG), { type: 'text', text: taskPrompt('t1') }])] },
+  },
+  {
+    rule: 'an image over 5 MB of base64',
+    invalid: { ...base, messages: [user([image('image/png', Buffer.concat([PNG, Buffer.alloc(4_000_000)])), { type: 'text', text: taskPrompt('t1') }])] },
+    message: 'messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: 5333428 bytes > 5242880 bytes',
+    valid: { ...base, messages: [user([image('image/png', Buffer.concat([PNG, Buffer.alloc(3_000_000)])), { type: 'text', text: taskPrompt('t1') }])] },
+  },
+  {
+    rule: 'an image over 8000 px a side',
+    invalid: { ...base, messages: [user([image('image/png', pngHeader(8001, 10)), { type: 'text', text: taskPrompt('t1') }])] },
+    message: 'messages.0.content.0.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels',
+    valid: { ...base, messages: [user([image('image/png', pngHeader(8000, 10)), { type: 'text', text: taskPrompt('t1') }])] },
+  },
+  {
+    rule: 'more than 20 images, one over 2000 px a side',
+    invalid: {
+      ...base,
+      messages: [
+        user([...Array.from({ length: 20 }, () => image('image/png', PNG)), image('image/png', pngHeader(2001, 10)), { type: 'text', text: taskPrompt('t1') }]),
+      ],
+    },
+    message:
+      'messages.0.content.20.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels',
+    valid: {
+      ...base,
+      messages: [
+        user([...Array.from({ length: 20 }, () => image('image/png', PNG)), image('image/png', pngHeader(2000, 10)), { type: 'text', text: taskPrompt('t1') }]),
+      ],
+    },
+  },
+  {
+    rule: 'an image in an assistant turn',
+    invalid: withMessages(assistant([image('image/png', PNG)]), user('go on')),
+    message: 'messages.1.content.0.image: images are only allowed in user messages',
+    valid: withMessages(assistant('look'), user([image('image/png', PNG), { type: 'text', text: 'go on' }])),
   },
 ];
 

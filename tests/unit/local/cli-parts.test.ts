@@ -24,9 +24,14 @@ describe('crew command line', () => {
       maxIterations: 4,
       verbose: true,
       scripted: undefined,
+      images: [],
       allowUnsandboxed: false,
       allowSetup: false,
     });
+    expect(parseArgs(['run', 'x', '--image', 'a.png', '--image=b.png'], '/cwd')).toMatchObject({ images: ['a.png', 'b.png'] });
+    expect(() => parseArgs(['run', '--resume', '--image', 'a.png'], '/cwd')).toThrow(
+      '--resume continues an existing run; it takes no task, --criteria, --image or --config.',
+    );
     expect(parseArgs(['run', 'x', '--allow-unsandboxed', '--allow-setup'], '/cwd')).toMatchObject({ allowUnsandboxed: true, allowSetup: true });
     expect(parseArgs(['run', '--resume', '--allow-setup'], '/cwd')).toMatchObject({ resume: 'latest', allowSetup: true });
     expect(parseArgs(['run', 'x', '--provider', 'bedrock', '--fallback-provider=anthropic'], '/cwd')).toMatchObject({

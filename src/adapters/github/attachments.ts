@@ -1,0 +1,91 @@
+import { AttachmentRefused } from '../../ports';
+
+/** Redirects followed per attachment: GitHub sends one (the asset → its signed storage URL). */
+const MAX_REDIRECTS = 3;
+
+export interface AttachmentFetch {
+  token: string;
+  /** GitHub's web origin (`GITHUB_SERVER_URL`): the one origin crew's token is sent to. */
+  serverUrl: string;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+/**
+ * Fetches an image pasted into an issue. `<server>/user-attachments/assets/<id>` of a private
+ * repository answers only with a token, with a 302 to a short-lived signed URL on another host
+ * (`private-user-images.githubusercontent.com/…?jwt=…`, a JWT valid for five minutes). Redirects are
+ * followed by hand so the token goes to the server's own origin only: the signed URL is its own
+ * credential, and a storage host that gets a second one refuses it (or keeps it in its logs).
+ */
+export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<Uint8Array> {
+  const server = new URL(o.serverUrl).origin;
+  let at = url;
+  const signal = AbortSignal.timeout(o.timeoutMs);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const target = new URL(at);
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new AttachmentRefused(`it redirects to a ${target.protocol} URL`);
+    // http is only ever the loopback world's; on GitHub every hop is https.
+    if (target.protocol === 'http:' && new URL(o.serverUrl).protocol === 'https:') throw new AttachmentRefused('it redirects to a plain-http URL');
+    const headers: Record<string, string> = { accept: 'image/*' };
+    if (target.origin === server) headers.authorization = `Bearer ${o.token}`;
+    let res: Response;
+    try {
+      res = await fetch(target, { headers, redirect: 'manual', signal });
+    } catch (e) {
+      throw new AttachmentRefused(
+        signal.aborted
+          ? `it did not download within ${Math.round(o.timeoutMs / 1000)} s`
+          : `it could not be downloaded (${e instanceof Error ? e.message : String(e)})`,
+      );
+    }
+    if (res.status >= 300 && res.status < 400) {
+      const location = res.headers.get('location');
+      await res.body?.cancel();
+      if (!location) throw new AttachmentRefused(`GitHub answered ${res.status} without a Location`);
+      at = new URL(location, target).toString();
+      continue;
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new AttachmentRefused(
+        res.status === 404 || res.status === 403
+          ? `GitHub answered ${res.status}: crew's token cannot read it (or it is gone)`
+          : `GitHub answered ${res.status}`,
+      );
+    }
+    return readCapped(res, o.maxBytes);
+  }
+  throw new AttachmentRefused(`it redirected more than ${MAX_REDIRECTS} times`);
+}
+
+const mb = (n: number) => (n / 1e6).toFixed(2).replace(/\.?0+$/, '');
+
+/** The body, stopping one byte past `maxBytes` so a huge file costs no more than that. */
+export async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel();
+    throw new AttachmentRefused(`it is over the size limit (${mb(declared)} MB; at most ${mb(maxBytes)} MB)`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new AttachmentRefused(`it is over the size limit (more than ${mb(maxBytes)} MB)`);
+    }
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+
+/**
+ * Images a run reads (#36): which URLs in the issue's text are images crew may fetch, what a
+ * file's bytes say it is, and the limits. Pure: fetching is the Forge's (`attachment`), and
+ * steps/images.ts puts the two together.
+ *
+ * The limits follow the Messages API's image rules (platform.claude.com, "Vision", General limits):
+ * at most 5 MB per image, counted on the base64 data (so 3.75 MB of bytes), at most 8000 px a side
+ * (2000 px once a request holds more than 20 images), JPEG, PNG, GIF or WebP only.
+ */
+
+export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export const IMAGE_LIMITS = {
+  /** Bytes of one image: its base64 stays within the API's 5 MB per image. */
+  bytes: 3_750_000,
+  /** Pixels a side: the API's limit for a request of up to 20 images. */
+  side: 8000,
+  /** Pixels in all: a screenshot of a 6K screen; larger ones cost tokens and tell the model nothing more. */
+  pixels: 24_000_000,
+  /** Images read per run, so a request never holds more than 20 (the API's 2000 px rule). */
+  perRun: 10,
+} as const;
+
+/**
+ * What the model is charged for an image, at most: the API scales an image down until it fits in
+ * about 1,600 tokens (tokens ≈ width × height / 750). crew's prompt estimate counts every image so.
+ */
+export const IMAGE_TOKENS = 1600;
+
+export type Sniffed = { ok: true; mediaType: ImageMediaType; width: number; height: number } | { ok: false; reason: string };
+
+const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
+const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const u32be = (b: Uint8Array, i: number) => ((b[i]! << 24) >>> 0) + (b[i + 1]! << 16) + (b[i + 2]! << 8) + b[i + 3]!;
+const ascii = (b: Uint8Array, from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
+
+function pngSize(b: Uint8Array): [number, number] | null {
+  // The first chunk is IHDR: width and height, 4 bytes each, big-endian (PNG spec §11.2.2).
+  if (b.length < 24 || ascii(b, 12, 16) !== 'IHDR') return null;
+  return [u32be(b, 16), u32be(b, 20)];
+}
+
+function gifSize(b: Uint8Array): [number, number] | null {
+  // The logical screen descriptor follows the 6-byte signature: width, height, little-endian.
+  return b.length < 10 ? null : [u16le(b, 6), u16le(b, 8)];
+}
+
+function jpegSize(b: Uint8Array): [number, number] | null {
+  // Walk the segments to the first start-of-frame (SOF0–SOF15 but DHT C4, JPG C8, DAC CC).
+  let i = 2;
+  while (i + 9 < b.length) {
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
+    const length = u16be(b, i + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return [u16be(b, i + 7), u16be(b, i + 5)];
+    if (length < 2) return null;
+    i += 2 + length;
+  }
+  return null;
+}
+
+function webpSize(b: Uint8Array): [number, number] | null {
+  if (b.length < 30) return null;
+  const chunk = ascii(b, 12, 16);
+  // The three bitstream headers (Google's "WebP Container Specification").
+  if (chunk === 'VP8 ') return [u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff];
+  if (chunk === 'VP8L') {
+    const [b0, b1, b2, b3] = [b[21]!, b[22]!, b[23]!, b[24]!];
+    return [1 + (((b1 & 0x3f) << 8) | b0), 1 + (((b3 & 0x0f) << 10) | (b2 << 2) | ((b1 & 0xc0) >> 6))];
+  }
+  if (chunk === 'VP8X') return [1 + u24le(b, 24), 1 + u24le(b, 27)];
+  return null;
+}
+
+/** Text that is an SVG (or any XML): a picture made of markup, which can carry scripts and links. */
+function looksLikeSvg(b: Uint8Array): boolean {
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(b.subarray(0, 1024))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  return head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg')) || (head.startsWith('<!doctype svg') && head.includes('<svg'));
+}
+
+/** What the bytes are, by their signature, never by a name or a Content-Type; with the limits applied. */
+export function sniffImage(b: Uint8Array): Sniffed {
+  if (b.length === 0) return { ok: false, reason: 'the file is empty' };
+  if (b.length > IMAGE_LIMITS.bytes)
+    return { ok: false, reason: `it is over the size limit (${megabytes(b.length)} MB; at most ${megabytes(IMAGE_LIMITS.bytes)} MB)` };
+  let mediaType: ImageMediaType | undefined;
+  let size: [number, number] | null = null;
+  if (b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 8) === 'PNG\r\n\x1a\n') [mediaType, size] = ['image/png', pngSize(b)];
+  else if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) [mediaType, size] = ['image/jpeg', jpegSize(b)];
+  else if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')) [mediaType, size] = ['image/gif', gifSize(b)];
+  else if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') [mediaType, size] = ['image/webp', webpSize(b)];
+  if (!mediaType) {
+    if (looksLikeSvg(b))
+      return { ok: false, reason: 'it is an SVG, which crew does not send (markup that can hold scripts and links, and the API does not take it)' };
+    return { ok: false, reason: 'it is not a PNG, JPEG, GIF or WebP image (checked by its bytes)' };
+  }
+  if (!size || size[0] < 1 || size[1] < 1) return { ok: false, reason: `its ${mediaType} header is damaged: crew cannot read its size` };
+  const [width, height] = size;
+  if (width > IMAGE_LIMITS.side || height > IMAGE_LIMITS.side)
+    return { ok: false, reason: `it is ${width}×${height} px; each side may be at most ${IMAGE_LIMITS.side} px` };
+  if (width * height > IMAGE_LIMITS.pixels)
+    return {
+      ok: false,
+      reason: `it is ${width}×${height} px (${((width * height) / 1e6).toFixed(1)} megapixels); at most ${IMAGE_LIMITS.pixels / 1e6} megapixels`,
+    };
+  return { ok: true, mediaType, width, height };
+}
+
+const megabytes = (n: number) => (n / 1e6).toFixed(2).replace(/\.?0+$/, '');
+
+/**
+ * The images a piece of markdown shows: `![alt](url)` and `<img src="url">`, in order, each once.
+ * Links to files (`[log](url)`) are not images and are left alone.
+ */
+export function imageUrls(markdown: string): string[] {
+  const found: string[] = [];
+  const add = (u: string | undefined) => {
+    const url = u?.trim().replace(/^<|>$/g, '');
+    if (url && /^(https?|file):\/\//i.test(url) && !found.includes(url)) found.push(url);
+  };
+  for (const m of markdown.matchAll(/!\[[^\]]*\]\(\s*(<[^>]+>|[^\s)]+)(?:\s+"[^"]*")?\s*\)/g)) add(m[1]);
+  for (const m of markdown.matchAll(/<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s>]+))/gi)) add(m[1] ?? m[2] ?? m[3]);
+  return found;
+}
+
+/**
+ * Whether `url` is an image GitHub stores for this server's users, which crew may fetch with its
+ * token: `<server>/user-attachments/assets/<id>` (pasted since 2024), `<server>/<owner>/<repo>/assets/<n>/<id>`
+ * (the older form), and on github.com the image hosts behind them. Anything else is somebody's
+ * server: crew does not fetch it (the request would tell its owner who reads the issue, and when).
+ */
+export function isGitHubAttachment(url: string, serverUrl: string): boolean {
+  let u: URL;
+  let server: URL;
+  try {
+    u = new URL(url);
+    server = new URL(serverUrl);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password) return false;
+  if (u.origin === server.origin)
+    return /^\/user-attachments\/assets\/[0-9a-f-]{8,}$/i.test(u.pathname) || /^\/[\w.-]+\/[\w.-]+\/assets\/\d+\/[0-9a-f-]{8,}$/i.test(u.pathname);
+  return (
+    server.hostname === 'github.com' &&
+    u.protocol === 'https:' &&
+    ['user-images.githubusercontent.com', 'private-user-images.githubusercontent.com'].includes(u.hostname)
+  );
+}
+
+/** One image the run read, or refused: by its source (a URL, or `file://` locally) and what crew found. */
+export const ImageRecordSchema = z.union([
+  z.object({
+    /** `image-1`, `image-2`, …: how the plan's tasks name it. */
+    id: z.string(),
+    source: z.string(),
+    sha256: z.string(),
+    mediaType: z.enum(IMAGE_MEDIA_TYPES),
+    bytes: z.number(),
+    width: z.number(),
+    height: z.number(),
+  }),
+  z.object({ source: z.string(), refused: z.string() }),
+]);
+export type ImageRecord = z.infer<typeof ImageRecordSchema>;
+export type ReadImage = Extract<ImageRecord, { sha256: string }>;
+
+export const isRead = (r: ImageRecord): r is ReadImage => 'sha256' in r;
+
+/** An image's line for a prompt: its id, what it is, where it came from. */
+export function imageLine(r: ReadImage): string {
+  return `${r.id}: ${r.mediaType}, ${r.width}×${r.height} px, from ${r.source}`;
+}

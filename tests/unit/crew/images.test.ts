@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { IMAGE_LIMITS, imageUrls, isGitHubAttachment, sniffImage } from '../../../src/domain/images';
+import { renderedMarkup } from '../../../src/text/sanitize';
+import { AttachmentRefused, type Log } from '../../../src/ports';
+import { forgeOn } from '../../support/github/forge-on';
+import { fakeGitHubForTest } from '../../support/github/for-test';
+import { pngOf } from '../../support/images';
+
+const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+
+/** A GIF89a header of this size (the rest of the file does not matter to the size). */
+const gif = (w: number, h: number) => Buffer.from([...Buffer.from('GIF89a', 'latin1'), w & 0xff, w >> 8, h & 0xff, h >> 8, 0, 0, 0]);
+/** A baseline JPEG's start: SOI, an APP0 segment, then SOF0 with height and width. */
+const jpeg = (w: number, h: number) =>
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x4a, 0x46, 0xff, 0xc0, 0x00, 0x11, 0x08, h >> 8, h & 0xff, w >> 8, w & 0xff, 0x03, 0, 0, 0, 0, 0, 0, 0, 0]);
+/** A lossless WebP (VP8L) of this size. */
+function webp(w: number, h: number): Buffer {
+  const b = Buffer.alloc(30);
+  b.write('RIFF', 0, 'latin1');
+  b.writeUInt32LE(22, 4);
+  b.write('WEBPVP8L', 8, 'latin1');
+  b.writeUInt32LE(9, 16);
+  b[20] = 0x2f;
+  b.writeUInt32LE(((w - 1) & 0x3fff) | (((h - 1) & 0x3fff) << 14), 21);
+  return b;
+}
+
+describe('images by their bytes (#36)', () => {
+  it('reads the four formats and their sizes from the header bytes, never the name', () => {
+    expect(sniffImage(pngOf(320, 200))).toEqual({ ok: true, mediaType: 'image/png', width: 320, height: 200 });
+    expect(sniffImage(gif(16, 9))).toEqual({ ok: true, mediaType: 'image/gif', width: 16, height: 9 });
+    expect(sniffImage(jpeg(640, 480))).toEqual({ ok: true, mediaType: 'image/jpeg', width: 640, height: 480 });
+    expect(sniffImage(webp(1000, 700))).toEqual({ ok: true, mediaType: 'image/webp', width: 1000, height: 700 });
+  });
+
+  it('refuses what is not an image, an SVG, a damaged header, and what breaks a limit, each with its reason', () => {
+    expect(sniffImage(Buffer.from('just notes\n'))).toMatchObject({ ok: false, reason: expect.stringContaining('not a PNG, JPEG, GIF or WebP') });
+    expect(sniffImage(Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>x()</script></svg>'))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('SVG'),
+    });
+    expect(sniffImage(pngOf(4, 4).subarray(0, 12))).toMatchObject({ ok: false, reason: expect.stringContaining('damaged') });
+    expect(sniffImage(Buffer.concat([pngOf(4, 4), Buffer.alloc(IMAGE_LIMITS.bytes)]))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('size limit'),
+    });
+    expect(sniffImage(gif(8001, 10))).toMatchObject({ ok: false, reason: expect.stringContaining('at most 8000 px') });
+    expect(sniffImage(gif(6000, 5000))).toMatchObject({ ok: false, reason: expect.stringContaining('megapixels') });
+    expect(sniffImage(new Uint8Array())).toMatchObject({ ok: false, reason: 'the file is empty' });
+  });
+
+  it('finds the images a text shows (markdown and <img>), not links to files', () => {
+    const text = [
+      '![shot](https://github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b)',
+      '[log.txt](https://github.com/user-attachments/files/123/log.txt)',
+      '<img width="300" alt="x" src="https://github.com/user-attachments/assets/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee" />',
+      '![again](https://github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b)',
+    ].join('\n');
+    expect(imageUrls(text)).toEqual([
+      'https://github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b',
+      'https://github.com/user-attachments/assets/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
+    ]);
+  });
+
+  it('looks for images only in what a reader sees: not in an HTML comment, a hidden element or a code block', () => {
+    const url = (n: number) => `https://github.com/user-attachments/assets/0000000${n}-4b5a-6978-8a9b-0c1d2e3f4a5b`;
+    const text = [
+      `![shown](${url(1)})`,
+      `<!-- ![hidden](${url(2)}) -->`,
+      `<div hidden><img src="${url(3)}"></div>`,
+      '```',
+      `![code](${url(4)})`,
+      '```',
+      '',
+    ].join('\n');
+    expect(imageUrls(renderedMarkup(text))).toEqual([url(1)]);
+  });
+
+  it("counts only GitHub's own attachment URLs as fetchable with crew's token", () => {
+    const server = 'https://github.com';
+    expect(isGitHubAttachment('https://github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(true);
+    expect(isGitHubAttachment('https://github.com/acme/widgets/assets/12345/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(true);
+    expect(isGitHubAttachment('https://github.com/acme/widgets/blob/main/x.png', server)).toBe(false);
+    expect(isGitHubAttachment('https://evil.example/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(false);
+    expect(isGitHubAttachment('https://x:y@github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(false);
+  });
+});
+
+describe("GitHubForge.attachment against the fake GitHub's attachments (#36)", () => {
+  it("fetches with crew's token, follows the redirect to storage without it, and the fake refuses a request with no token", async () => {
+    const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
+    const png = pngOf(32, 24);
+    const url = gh.attachments.add(png, 'image/png', gh.owner);
+    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write' }), log, { token: undefined });
+    // No token: crew says so rather than asking without one.
+    await expect(forge.attachment(url, IMAGE_LIMITS.bytes)).rejects.toBeInstanceOf(AttachmentRefused);
+    const token = gh.actionsToken({ contents: 'write' });
+    const withToken = forgeOn(gh, token, log, { token });
+    expect(Buffer.from(await withToken.attachment(url, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
+    expect(gh.attachments.downloads).toEqual([
+      { host: 'github', uuid: expect.any(String), status: 302, authorization: true },
+      { host: 'storage', uuid: expect.any(String), status: 200, authorization: false },
+    ]);
+    // Without a token GitHub does not say the file exists; with one sent on to storage, storage refuses.
+    expect((await fetch(url)).status).toBe(404);
+    const redirect = await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    expect((await fetch(redirect.headers.get('location')!, { headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+  });
+
+  it('refuses an oversized file before reading it whole, a URL that is not an attachment, and a missing one', async () => {
+    const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
+    const token = gh.actionsToken({ contents: 'write' });
+    const forge = forgeOn(gh, token, log, { token });
+    const big = gh.attachments.add(Buffer.alloc(IMAGE_LIMITS.bytes + 10), 'image/png', gh.owner);
+    await expect(forge.attachment(big, IMAGE_LIMITS.bytes)).rejects.toThrow(/over the size limit/);
+    await expect(forge.attachment(`${gh.url}/acme/widgets/blob/main/README.md`, IMAGE_LIMITS.bytes)).rejects.toThrow(/not an image uploaded to GitHub/);
+    await expect(forge.attachment(`${gh.url}/user-attachments/assets/00000000-0000-0000-0000-000000000000`, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
+  });
+});

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { McpServersSchema, mcpToolName, type McpServerConfig } from '../../../src/domain/mcp';
+import { startMcpServers } from '../../../src/mcp/servers';
+import type { Log } from '../../../src/ports';
+import type { CommandRunner } from '../../../src/sandbox/command-runner';
+import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+
+const SERVERS = join(PROJECT_ROOT, 'tests', 'support', 'mcp', 'servers.mjs');
+const warnings: string[] = [];
+const log: Log = { info: () => undefined, warn: (m) => void warnings.push(m), checkpoint: () => undefined };
+
+/** A runner that starts programs plainly (the sandboxed path is the scenario's): what the client does with them is tested here. */
+const plain: CommandRunner = {
+  description: 'test',
+  sandboxed: true,
+  run: () => Promise.reject(new Error('not used')),
+  start: (command, opts) => {
+    const child = spawn('bash', ['-c', `exec ${command}`], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: 'pipe', detached: true });
+    return { child, stop: () => void child.kill('SIGKILL') };
+  },
+};
+
+const server = (kind: string, more: Partial<McpServerConfig> = {}): McpServerConfig =>
+  McpServersSchema.parse({ x: { command: process.execPath, args: [SERVERS, kind], tools: ['*'], ...more } }).x!;
+
+describe('MCP servers (#36)', () => {
+  it('names tools mcp__<server>__<tool> within the API’s rule, and the config says what a server is', () => {
+    expect(mcpToolName('facts', 'write_version')).toEqual({ ok: true, name: 'mcp__facts__write_version' });
+    expect(mcpToolName('facts', 'has space')).toMatchObject({ ok: false });
+    expect(mcpToolName('facts', 'x'.repeat(60))).toMatchObject({ ok: false });
+    expect(McpServersSchema.safeParse({ a__b: { command: 'x', tools: ['*'] } }).success).toBe(false);
+    expect(McpServersSchema.safeParse({ a: { command: 'x', url: 'https://x.test/mcp', tools: ['*'] } }).success).toBe(false);
+    expect(McpServersSchema.safeParse({ a: { command: 'x' } }).success).toBe(false);
+    expect(McpServersSchema.parse({ a: { url: 'https://x.test/mcp', tools: ['t'] } }).a!.roles).toEqual(['worker']);
+    expect(McpServersSchema.safeParse({ a: { command: 'x', tools: ['*'], roles: ['worker', 'critic'] } }).error?.issues[0]).toMatchObject({
+      path: ['a', 'roles'],
+      message: 'crew does not give MCP tools to the critic yet; only `worker` works today',
+    });
+  });
+
+  it('starts a server written with the SDK, offers only its allowed tools, and calls one', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'mcp-'));
+    const session = await startMcpServers({
+      servers: [['facts', server('facts', { tools: ['write_version', 'probe', 'missing'] })]],
+      runner: plain,
+      cwd,
+      env: {},
+      network: 'none',
+      allowedHost: () => false,
+      log,
+    });
+    try {
+      expect(session.tools.map((t) => t.spec.name).sort()).toEqual(['mcp__facts__probe', 'mcp__facts__write_version']);
+      expect(session.tools.find((t) => t.spec.name === 'mcp__facts__write_version')!.spec.input_schema).toMatchObject({
+        properties: { url: { type: 'string' } },
+      });
+      expect(session.notes).toEqual(['MCP server `facts` offers no tool "missing", which crew.yml allows.']);
+      // No proxy here: the server answers with an error, which reaches the model as one.
+      await expect(session.tools.find((t) => t.spec.name === 'mcp__facts__write_version')!.run({ url: 'http://files.acme.test/data.txt' })).rejects.toThrow(
+        /could not read http:\/\/files\.acme\.test\/data\.txt/,
+      );
+      expect(await readFile(join(cwd, 'DATA_VERSION'), 'utf8').catch(() => 'none')).toBe('none');
+    } finally {
+      await session.close();
+    }
+  }, 30_000);
+
+  it('stops a server that hangs on start and one that prints garbage, within their limits, and goes on without them', async () => {
+    const started = Date.now();
+    const session = await startMcpServers({
+      servers: [
+        ['slow', server('hang', { start_timeout_seconds: 2 })],
+        ['noisy', server('garbage', { start_timeout_seconds: 20 })],
+      ],
+      runner: plain,
+      cwd: tmpdir(),
+      env: {},
+      network: 'none',
+      allowedHost: () => false,
+      log,
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(session.tools).toEqual([]);
+    expect(session.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^MCP server `slow` not started: it did not start and list its tools within 2 s/),
+        expect.stringMatching(/^MCP server `noisy` not started: it printed something that is not an MCP message on stdout/),
+      ]),
+    );
+    await session.close();
+  }, 30_000);
+
+  it('does not start a stdio server without a sandbox, nor reach an HTTP server whose host is not allowed', async () => {
+    const session = await startMcpServers({
+      servers: [
+        ['facts', server('facts')],
+        ['remote', McpServersSchema.parse({ r: { url: 'https://mcp.example.test/mcp', tools: ['*'] } }).r!],
+      ],
+      runner: { ...plain, sandboxed: false },
+      cwd: tmpdir(),
+      env: {},
+      network: 'none',
+      allowedHost: () => false,
+      log,
+    });
+    expect(session.tools).toEqual([]);
+    expect(session.notes).toEqual([
+      'MCP server `facts` was not started: crew runs stdio servers only inside the sandbox, which could not be set up here.',
+      'MCP server `remote` was not reached: its host mcp.example.test is not in `network.allow`, and crew connects to no other.',
+    ]);
+  });
+});
