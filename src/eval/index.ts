@@ -12,7 +12,7 @@ import { pickInstances, readInstances, type Instance } from './instances';
 import { journalDone, journalStart, key, readJournal } from './journal';
 import { playCrew } from './play-crew';
 import { playSingle } from './play-single';
-import type { Budget, Played, Way } from './play';
+import type { Budget, Played, PlayInput, Way } from './play';
 import { progressLine, type Stage } from './progress';
 import { checkout, CloneCache, defaultCacheDir } from './repos';
 import { resultsMarkdown, round1, round6, totals, type EvalResult } from './results';
@@ -43,6 +43,7 @@ export interface EvalOptions {
   modelName: string;
   say: (line: string) => void;
   signal: AbortSignal;
+  readRun: PlayInput['readRun'];
 }
 
 const COMMAND_TIMEOUT_SECONDS = 900;
@@ -131,6 +132,7 @@ async function playOne(
     ...(o.maxIterations ? { maxIterations: o.maxIterations } : {}),
     budget: o.budget,
     signal: o.signal,
+    readRun: o.readRun,
   };
   let played: Played;
   if (way === 'crew' && inst.setup?.length && !existsSync(join(dir, '.crew', 'runs', '1', 'run.json'))) {

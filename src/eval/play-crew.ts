@@ -3,9 +3,6 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { LocalStateStore } from '../adapters/local/state-store';
-import { LOCAL_RUN, localStatePrefix } from '../domain/local-runs';
-import { readView } from '../state/run-files';
 import { runsDir } from '../local/workspace';
 import { git } from './repos';
 import type { Played, PlayInput } from './play';
@@ -91,7 +88,7 @@ export async function playCrew(p: PlayInput): Promise<Played> {
   const ms = Date.now() - started;
   if (code === 2 || !existsSync(join(runsDir(p.dir), '1', 'run.json')))
     return { kind: 'broken', reason: `crew run did not start (exit ${code}): ${tail(output)}`, ms, escalations, log: output };
-  const view = readView(await new LocalStateStore(runsDir(p.dir)).load(localStatePrefix(1)), 1, LOCAL_RUN);
+  const view = await p.readRun(p.dir, 1);
   const result = 'refs/heads/crew/local-1/result';
   const hasResult = await git(['rev-parse', '--verify', '--quiet', result], p.dir).then(
     () => true,

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { projectFileAt } from '../adapters/local/project-git';
 import { summarize } from '../agents/summarizer';
 import { runWorker } from '../agents/worker';
 import { CONFIG_PATH } from '../config/schema';
@@ -12,7 +11,7 @@ import type { Log, Model } from '../ports';
 import { MAX_OUTPUT_BYTES, prepareTools } from '../steps/sandbox-setup';
 import type { StepContext } from '../steps/context';
 import { promptTemplate } from '../templates';
-import { git as head, patchFrom } from './repos';
+import { fileAt, git as head, patchFrom } from './repos';
 import type { Played, PlayInput } from './play';
 
 /**
@@ -26,7 +25,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
   const sha = (await head(['rev-parse', 'HEAD'], p.dir)).trim();
   const budget = { tokens: p.budget.tokens, cost_usd: p.budget.costUsd };
   const config = localConfig(
-    await projectFileAt(p.dir, sha, CONFIG_PATH),
+    await fileAt(p.dir, sha, CONFIG_PATH),
     { setup: p.instance.setup ?? [], budgets: { run: budget, task: budget }, transcripts: 'full' },
     { allowUnsandboxed: p.allowUnsandboxed, ...(p.provider ? { provider: p.provider } : {}) },
     CONFIG_PATH,
@@ -56,7 +55,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
     job: { step: 'work', label: 't1', id: 'single-t1' },
     warn: (m) => log.warn(m),
   });
-  const template = (name: string) => promptTemplate(name, config, (path) => projectFileAt(p.dir, sha, path));
+  const template = (name: string) => promptTemplate(name, config, (path) => fileAt(p.dir, sha, path));
   const files = (await head(['ls-files', '-z'], p.dir)).split('\0').filter(Boolean);
   const run = await runWorker(
     model,

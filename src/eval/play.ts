@@ -1,4 +1,5 @@
 import type { Provider } from '../domain/providers';
+import type { RunView } from '../domain/run-state';
 import type { Instance } from './instances';
 
 /** What a way is given for one instance, and what it leaves. */
@@ -26,6 +27,8 @@ export interface PlayInput {
   maxIterations?: number;
   budget: Budget;
   signal?: AbortSignal;
+  /** A local run's state in a project (local mode's run folders, built by the CLI). */
+  readRun: (project: string, run: number) => Promise<RunView | undefined>;
 }
 
 export type Played =

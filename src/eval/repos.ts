@@ -21,8 +21,8 @@ export function mirrorOf(repo: string, mirrors: string | undefined): string | un
   return undefined;
 }
 
-export function sourceOf(repo: string, env: NodeJS.ProcessEnv = process.env): string {
-  return mirrorOf(repo, env.CREW_EVAL_MIRRORS) ?? `${(env.CREW_EVAL_GIT_BASE ?? 'https://github.com/').replace(/\/?$/, '/')}${repo}.git`;
+export function sourceOf(repo: string, env: NodeJS.ProcessEnv = process.env, mirrors = env.CREW_EVAL_MIRRORS): string {
+  return mirrorOf(repo, mirrors) ?? `${(env.CREW_EVAL_GIT_BASE ?? 'https://github.com/').replace(/\/?$/, '/')}${repo}.git`;
 }
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -49,6 +49,7 @@ export class CloneCache {
   constructor(
     readonly dir: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly mirrors = env.CREW_EVAL_MIRRORS,
   ) {}
 
   /** The cached bare clone of `repo` holding `commits`, fetched again once when one is missing. */
@@ -61,7 +62,7 @@ export class CloneCache {
 
   private async ensure(repo: string, commits: string[]): Promise<string> {
     const path = join(this.dir, `${repo.replace('/', '+')}.git`);
-    const source = sourceOf(repo, this.env);
+    const source = sourceOf(repo, this.env, this.mirrors);
     if (!existsSync(join(path, 'HEAD'))) {
       await mkdir(this.dir, { recursive: true });
       await rm(path, { recursive: true, force: true });
@@ -100,4 +101,9 @@ export async function checkout(bare: string, commit: string, dir: string): Promi
 export async function patchFrom(dir: string, base: string): Promise<string> {
   await git(['add', '-A', '--', '.', ':(exclude).crew'], dir);
   return git(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', base, '--', '.', ':(exclude).crew'], dir);
+}
+
+/** A file as committed at `sha`, or undefined where it is not there. */
+export function fileAt(dir: string, sha: string, path: string): Promise<string | undefined> {
+  return git(['show', `${sha}:${path}`], dir).catch(() => undefined);
 }

@@ -134,12 +134,42 @@ export async function runTests(
   }
 }
 
+/**
+ * The outcome of each named test in a run. pytest's report gives a test inherited from a mixin the
+ * file that defines it and its class's dotted path, where SWE-bench's node id names the module that
+ * collects it: that module's name is tried too, and a name still not found is looked up by its
+ * suites and name when exactly one test of the run has them.
+ */
+export function outcomesByName(tests: TestResult[], names: string[]): Map<string, 'passed' | 'failed' | 'missing'> {
+  const exact = new Map<string, TestResult[]>();
+  const bySuite = new Map<string, TestResult[]>();
+  const push = (m: Map<string, TestResult[]>, k: string, t: TestResult) => m.set(k, [...(m.get(k) ?? []), t]);
+  for (const t of tests) {
+    push(exact, identityOf(t), t);
+    push(bySuite, [...t.suite, t.name].join('::'), t);
+    // Where the class's module is not the file, the report keeps the dotted class path (tests.test_ttl.TTLCacheTest).
+    const dotted = t.runner === 'pytest' ? /^((?:[A-Za-z_][A-Za-z0-9_]*\.)+)([A-Za-z_][A-Za-z0-9_]*)$/.exec(t.suite[0] ?? '') : null;
+    if (dotted) push(exact, [`${dotted[1]!.slice(0, -1).replace(/\./g, '/')}.py`, dotted[2], ...t.suite.slice(1), t.name].join('::'), t);
+  }
+  const out = new Map<string, 'passed' | 'failed' | 'missing'>();
+  for (const id of names) {
+    const rest = id.includes('::') ? id.slice(id.indexOf('::') + 2) : id;
+    const loose = bySuite.get(rest);
+    const found = exact.get(id) ?? (loose?.length === 1 ? loose : undefined);
+    // A test reported more than once passes only when every report of it passed.
+    out.set(id, !found ? 'missing' : found.every((t) => t.outcome === 'passed') ? 'passed' : 'failed');
+  }
+  return out;
+}
+
 /** FAIL_TO_PASS and PASS_TO_PASS against one run: resolved only when every one of them passed. */
 export function judge(inst: Instance, outcome: TestsOutcome): Score {
   if (outcome.run.kind !== 'known')
     return { kind: 'unscorable', reason: `the test run's results could not be read: ${outcome.run.why} (test_cmd exited ${outcome.exitCode})` };
-  const passed = new Set(outcome.run.tests.filter((t) => t.outcome === 'passed').map(identityOf));
-  const reported = new Set(outcome.run.tests.map(identityOf));
+  const named = outcomesByName(outcome.run.tests, [...inst.FAIL_TO_PASS, ...inst.PASS_TO_PASS]);
+  const passed = new Set([...named].filter(([, v]) => v === 'passed').map(([k]) => k));
+  const reported = new Set([...named].filter(([, v]) => v !== 'missing').map(([k]) => k));
+  const all = new Set(outcome.run.tests.map(identityOf));
   const why = (id: string) => `${id} (${reported.has(id) ? 'failed' : 'not run'})`;
   const f2p = inst.FAIL_TO_PASS.filter((id) => !passed.has(id));
   const p2p = inst.PASS_TO_PASS.filter((id) => !passed.has(id));
@@ -156,9 +186,7 @@ export function judge(inst: Instance, outcome: TestsOutcome): Score {
   ].filter(Boolean);
   // A test the run never reported is usually a naming mismatch: show how this runner names tests.
   const seen =
-    [...f2p, ...p2p].some((id) => !reported.has(id)) && reported.size
-      ? `; the run reported ${reported.size} tests, such as ${[...reported].slice(0, 3).join(', ')}`
-      : '';
+    [...f2p, ...p2p].some((id) => !reported.has(id)) && all.size ? `; the run reported ${all.size} tests, such as ${[...all].slice(0, 3).join(', ')}` : '';
   return { kind: 'unresolved', reason: `${parts.join('; ')}${seen}`, failing: [...f2p, ...p2p] };
 }
 

@@ -403,6 +403,7 @@ async function evaluate(cmd: Extract<Command, { kind: 'eval' }>, out: Output): P
       modelName: cmd.scripted ? 'scripted' : config.models.sonnet,
       say: (line) => out.write(`${line}\n`),
       signal: stop.signal,
+      readRun: async (project, n) => readView(await new LocalStateStore(runsDir(project)).load(localStatePrefix(n)), n, LOCAL_RUN),
     });
     if (interrupted) {
       out.write(`Stopped with ${results.length} done; run the same command to go on.\n`);
