@@ -48,9 +48,9 @@ export interface EvalOptions {
 
 const COMMAND_TIMEOUT_SECONDS = 900;
 
-/** The machine's means: a crew way runs its own jobs in parallel, so at most half the cores, never below one. */
+/** The machine's means: one instance at a time per core at most (each crew way runs its own tasks in parallel as well). */
 export function concurrencyCap(): number {
-  return Math.max(1, Math.floor(availableParallelism() / 2));
+  return Math.max(1, availableParallelism());
 }
 
 export async function runEval(o: EvalOptions): Promise<{ results: EvalResult[]; interrupted: boolean }> {
@@ -65,6 +65,9 @@ export async function runEval(o: EvalOptions): Promise<{ results: EvalResult[]; 
   const total = instances.length * o.ways.length;
   if (done.size) o.say(`Resuming: ${total - jobs.length} of ${total} already done in ${out}.`);
   let index = total - jobs.length;
+  const cap = concurrencyCap();
+  if (o.concurrency > cap) o.say(`--concurrency ${o.concurrency} is more than this machine's ${cap} cores: playing ${cap} at once.`);
+  const concurrency = Math.min(o.concurrency, cap);
   const queue = [...jobs];
   const worker = async () => {
     for (let job = queue.shift(); job && !o.signal.aborted; job = queue.shift()) {
@@ -77,7 +80,7 @@ export async function runEval(o: EvalOptions): Promise<{ results: EvalResult[]; 
       await journalDone(out, result);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(o.concurrency, Math.max(1, jobs.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker));
   const results = instances.flatMap((i) => o.ways.flatMap((w) => done.get(key(i.instance_id, w)) ?? []));
   await writeOutputs(out, results, instances, o);
   return { results, interrupted: o.signal.aborted };

@@ -91,7 +91,8 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
     recorder.start({ agent: 'worker', model: config.models[task.tier], task: 't1', attempt: 1 }),
   );
   if (run.reported?.feedback?.type === 'difficulty')
-    escalations.push(`the agent reported a difficulty (${run.reported.feedback.issue}); with no person there it ended with what it had`);
+    // Its words stay in the trajectory: the results page carries no model text.
+    escalations.push(`the agent reported a difficulty (${run.reported.feedback.impediment.category}); with no person there it ended with what it had`);
   return {
     kind: 'played',
     patch: await patchFrom(p.dir, p.instance.base_commit),

@@ -162,6 +162,9 @@ export function outcomesByName(tests: TestResult[], names: string[]): Map<string
   return out;
 }
 
+/** A name from a run's report (which model-written code can shape) as inert code text on one line. */
+const quoted = (name: string) => `\`${name.replace(/[`\r\n]/g, ' ').slice(0, 200)}\``;
+
 /** FAIL_TO_PASS and PASS_TO_PASS against one run: resolved only when every one of them passed. */
 export function judge(inst: Instance, outcome: TestsOutcome): Score {
   if (outcome.run.kind !== 'known')
@@ -186,7 +189,9 @@ export function judge(inst: Instance, outcome: TestsOutcome): Score {
   ].filter(Boolean);
   // A test the run never reported is usually a naming mismatch: show how this runner names tests.
   const seen =
-    [...f2p, ...p2p].some((id) => !reported.has(id)) && all.size ? `; the run reported ${all.size} tests, such as ${[...all].slice(0, 3).join(', ')}` : '';
+    [...f2p, ...p2p].some((id) => !reported.has(id)) && all.size
+      ? `; the run reported ${all.size} tests, such as ${[...all].slice(0, 3).map(quoted).join(', ')}`
+      : '';
   return { kind: 'unresolved', reason: `${parts.join('; ')}${seen}`, failing: [...f2p, ...p2p] };
 }
 

@@ -62,7 +62,7 @@ describe('self-scoring', () => {
       reason: 'FAIL_TO_PASS 1 of 1 still not passing: tests/test_x.py::test_new (failed)',
     });
     expect(run([t('tests/test_x.py', [], 'test_new')]).reason).toBe(
-      'PASS_TO_PASS 1 of 1 broken: tests/test_x.py::T::test_old (not run); the run reported 1 tests, such as tests/test_x.py::test_new',
+      'PASS_TO_PASS 1 of 1 broken: tests/test_x.py::T::test_old (not run); the run reported 1 tests, such as `tests/test_x.py::test_new`',
     );
     // A skip is not a pass.
     expect(run([t('tests/test_x.py', [], 'test_new', 'skipped'), t('tests/test_x.py', ['T'], 'test_old')]).kind).toBe('unresolved');
