@@ -50,11 +50,33 @@ const REPORT = {
 };
 
 /** The crew way: intake, plan review, one worker that writes src/sum.js (after `first` moves), the critic, the retrospective. */
-function crewScript(content: string, first: unknown[] = []): string {
+function crewScript(content: string, first: unknown[] = [], ask = false): string {
+  // Asked, intake puts a question first; its second entry answers only once the reply is in the prompt.
+  const question = {
+    role: 'intake',
+    replies: [
+      {
+        content: [
+          {
+            type: 'tool_use',
+            name: 'submit_intake',
+            input: {
+              task: 'Make add() add.',
+              criteria: [{ text: 'add is right', kind: 'semantic' }],
+              questions: ['Should add() accept strings?'],
+              single_task: false,
+            },
+          },
+        ],
+      },
+    ],
+  };
   return YAML.stringify({
     entries: [
+      ...(ask ? [question] : []),
       {
         role: 'intake',
+        ...(ask ? { contains: 'decide yourself' } : {}),
         replies: [
           {
             content: [
@@ -150,6 +172,8 @@ function crew(args: string[], opts: { detached?: boolean } = {}): { done: Promis
 
 type Result = {
   instance_id: string;
+  escalations: string[];
+  critic_verdict: string | null;
   way: string;
   status: string;
   reason?: string;
@@ -188,7 +212,7 @@ beforeAll(async () => {
     'calc-wrong.crew.yaml': crewScript(SUM_WRONG),
     // Slow on purpose: the kill test stops the eval while this one plays.
     'calc-wrong.single.yaml': singleScript(SUM_WRONG, SLOW),
-    'calc-untested.crew.yaml': crewScript(SUM_FIXED),
+    'calc-untested.crew.yaml': crewScript(SUM_FIXED, [], true),
     'calc-untested.single.yaml': singleScript(SUM_FIXED),
   };
   for (const [name, text] of Object.entries(files)) await writeFile(join(scripts, name), text);
@@ -240,6 +264,9 @@ describe('crew eval', () => {
       expect(of('calc-bad-setup', way).reason).toMatch(/setup failed: .*exit(ed)? (code )?3/);
     }
     expect(of('calc-resolved', 'crew').turns).toBeGreaterThan(of('calc-resolved', 'single').turns);
+    // No person is there: crew's question was answered for them, and the results say so.
+    expect(of('calc-untested', 'crew')).toMatchObject({ escalations: ['a question was answered "decide yourself"'], critic_verdict: 'PASS' });
+    expect(await readFile(join(fullOut, 'results.md'), 'utf8')).toContain('- calc-untested (crew): a question was answered "decide yourself"');
 
     // Predictions: SWE-bench's three fields, the diff from base_commit, which applies to it.
     for (const way of ['crew', 'single']) {
