@@ -112,7 +112,8 @@ export function withHooks(command: string, env: Record<string, string>): string 
     /^(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*?)PYTHONPATH=(\S*)/,
     (_m, pre: string, val: string) => `${pre}PYTHONPATH=${val}:"$PYTHONPATH"`,
   );
-  return `${exports}; ${kept}`;
+  // crew's tool environment sets NO_COLOR for agents' output; suites that test colour handling read it.
+  return `unset NO_COLOR; ${exports}; ${kept}`;
 }
 
 /** Runs the instance's tests once with crew's hooks; what the runners reported, by identity. */
@@ -150,6 +151,10 @@ export function outcomesByName(tests: TestResult[], names: string[]): Map<string
     // Where the class's module is not the file, the report keeps the dotted class path (tests.test_ttl.TTLCacheTest).
     const dotted = t.runner === 'pytest' ? /^((?:[A-Za-z_][A-Za-z0-9_]*\.)+)([A-Za-z_][A-Za-z0-9_]*)$/.exec(t.suite[0] ?? '') : null;
     if (dotted) push(exact, [`${dotted[1]!.slice(0, -1).replace(/\./g, '/')}.py`, dotted[2], ...t.suite.slice(1), t.name].join('::'), t);
+    // A doctest run by unittest is reported under doctest.py with its dotted id (pkg.module.name);
+    // the suite's unittest identity reads that id as <pkg/module path>.py::<class>::<name>.
+    const parts = t.runner === 'unittest' && t.file.startsWith('/') && !t.suite.length ? t.name.split('.') : [];
+    if (parts.length >= 3) push(exact, [`${parts.slice(0, -2).join('/')}.py`, ...parts.slice(-2)].join('::'), t);
   }
   const out = new Map<string, 'passed' | 'failed' | 'missing'>();
   for (const id of names) {

@@ -89,11 +89,22 @@ describe('self-scoring', () => {
     expect([...got.values()]).toEqual(['passed', 'failed', 'missing']);
   });
 
+  it('finds a doctest that unittest ran (reported under doctest.py) by the identity the suite gives it', () => {
+    const doctest: TestResult = {
+      runner: 'unittest',
+      file: '/usr/lib/python3.11/doctest.py',
+      suite: [],
+      name: 'more_itertools.more.adjacent',
+      outcome: 'passed',
+    };
+    expect(outcomesByName([doctest], ['more_itertools.py::more::adjacent']).get('more_itertools.py::more::adjacent')).toBe('passed');
+  });
+
   it("keeps the report hooks' PYTHONPATH behind a command's own", () => {
     expect(withHooks('PYTHONPATH=src python3 -m unittest', { PYTHONPATH: '/hooks/python', X: "it's" })).toBe(
-      `export PYTHONPATH='/hooks/python'; export X='it'\\''s'; PYTHONPATH=src:"$PYTHONPATH" python3 -m unittest`,
+      `unset NO_COLOR; export PYTHONPATH='/hooks/python'; export X='it'\\''s'; PYTHONPATH=src:"$PYTHONPATH" python3 -m unittest`,
     );
-    expect(withHooks('npx vitest run', { A: 'b' })).toBe("export A='b'; npx vitest run");
+    expect(withHooks('npx vitest run', { A: 'b' })).toBe("unset NO_COLOR; export A='b'; npx vitest run");
   });
 });
 
