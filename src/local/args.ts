@@ -34,7 +34,23 @@ export type Command =
   /** Write crew's workflow and a commented .github/crew.yml into the clone at `project`, asking first unless `yes`. */
   | { kind: 'init'; project: string; yes: boolean; form: 'short' | 'full' }
   /** Check a repository's setup on GitHub (`repo`, else the clone's origin) with GITHUB_TOKEN or GH_TOKEN. */
-  | { kind: 'doctor'; project: string; repo?: string; json: boolean };
+  | { kind: 'doctor'; project: string; repo?: string; json: boolean }
+  | {
+      kind: 'eval';
+      instances: string;
+      ids?: string[];
+      limit?: number;
+      ways: Array<'crew' | 'single'>;
+      concurrency: number;
+      out: string;
+      scripted?: string;
+      provider?: Provider;
+      allowUnsandboxed: boolean;
+      maxIterations?: number;
+      maxTokens: number;
+      maxCostUsd: number;
+      maxMinutes: number;
+    };
 
 export const USAGE = `crew: turn a request into reviewed, committed work on a local git repository.
 
@@ -52,6 +68,9 @@ Usage:
   crew doctor [--repo OWNER/NAME] [--json]   check the repository's setup on GitHub (Actions, rulesets, the
                                          workflow, the secret, .github/crew.yml) and say how to fix each problem;
                                          reads GITHUB_TOKEN or GH_TOKEN (e.g. GITHUB_TOKEN=$(gh auth token))
+  crew eval INSTANCES.jsonl              play SWE-bench-format instances, crew beside one agent, and score them
+    [--ids A,B] [--limit N] [--way crew|single|both] [--concurrency K] [--out DIR]
+    [--max-tokens N] [--max-cost USD] [--max-minutes M]  budgets per instance and way (docs/eval.md)
 
 Options:
   --project DIR          the repository to work on (default: the current folder)
@@ -104,7 +123,26 @@ const SHOW_OPTIONS = {
   json: { type: 'boolean' },
 } as const satisfies ParseArgsOptionsConfig;
 
-type Verb = 'run' | 'list' | 'status' | 'show' | 'init' | 'doctor';
+const EVAL_OPTIONS = {
+  ...OTHER_OPTIONS,
+  ids: { type: 'string', multiple: true },
+  limit: { type: 'string' },
+  way: { type: 'string' },
+  concurrency: { type: 'string' },
+  out: { type: 'string' },
+  scripted: RUN_OPTIONS.scripted,
+  provider: RUN_OPTIONS.provider,
+  'allow-unsandboxed': RUN_OPTIONS['allow-unsandboxed'],
+  'max-iterations': RUN_OPTIONS['max-iterations'],
+  'max-tokens': { type: 'string' },
+  'max-cost': { type: 'string' },
+  'max-minutes': { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** Budgets per instance and way that stop a runaway instance: the defaults of one crew run's budget, and an hour. */
+export const EVAL_DEFAULTS = { maxTokens: 2_000_000, maxCostUsd: 20, maxMinutes: 60, concurrency: 1, out: 'crew-eval' } as const;
+
+type Verb = 'run' | 'list' | 'status' | 'show' | 'init' | 'doctor' | 'eval';
 type Token = NonNullable<ReturnType<typeof parseOptions>['tokens']>[number];
 type OptionToken = Extract<Token, { kind: 'option' }>;
 type AllOptions = typeof RUN_OPTIONS & typeof INIT_OPTIONS & typeof DOCTOR_OPTIONS;
@@ -113,7 +151,17 @@ type Values = {
 };
 
 const optionsOf = (verb: Verb): ParseArgsOptionsConfig =>
-  verb === 'run' ? RUN_OPTIONS : verb === 'show' ? SHOW_OPTIONS : verb === 'init' ? INIT_OPTIONS : verb === 'doctor' ? DOCTOR_OPTIONS : OTHER_OPTIONS;
+  verb === 'run'
+    ? RUN_OPTIONS
+    : verb === 'show'
+      ? SHOW_OPTIONS
+      : verb === 'init'
+        ? INIT_OPTIONS
+        : verb === 'doctor'
+          ? DOCTOR_OPTIONS
+          : verb === 'eval'
+            ? EVAL_OPTIONS
+            : OTHER_OPTIONS;
 
 const SPELLED: Record<string, string> = {
   project: '--project DIR',
@@ -200,8 +248,10 @@ export function parseArgs(argv: string[], cwd: string): Command {
   const [verb, ...given] = argv;
   if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') return { kind: 'help' };
   if (verb === '--version' || verb === 'version') return { kind: 'version' };
-  if (verb !== 'run' && verb !== 'list' && verb !== 'status' && verb !== 'show' && verb !== 'init' && verb !== 'doctor')
-    throw new UsageError(`unknown command '${verb}'. Use crew run, crew list, crew status, crew show, crew init or crew doctor (crew --help shows them all).`);
+  if (verb !== 'run' && verb !== 'list' && verb !== 'status' && verb !== 'show' && verb !== 'init' && verb !== 'doctor' && verb !== 'eval')
+    throw new UsageError(
+      `unknown command '${verb}'. Use crew run, crew list, crew status, crew show, crew init, crew doctor or crew eval (crew --help shows them all).`,
+    );
 
   const args = verb === 'run' ? splitResume(given) : given;
   const options = optionsOf(verb);
@@ -248,6 +298,7 @@ export function parseArgs(argv: string[], cwd: string): Command {
   }
 
   if (verb === 'show') return showCommand(parsed.positionals, values as ShowValues, project);
+  if (verb === 'eval') return evalCommand(parsed.positionals, values as EvalValues, cwd);
 
   // The positional right after --resume is its run number when it is a number.
   const resumeAt = parsed.tokens.find((t) => t.kind === 'option' && t.name === 'resume')?.index;
@@ -310,5 +361,57 @@ function showCommand(positionals: string[], values: ShowValues, project: string)
     ...(task !== undefined ? { task } : {}),
     ...(values.attempt !== undefined ? { attempt: positiveInt('--attempt', values.attempt) } : {}),
     ...(agent !== undefined ? { agent: agent as AgentName } : {}),
+  };
+}
+
+type EvalValues = {
+  ids?: string[];
+  limit?: string;
+  way?: string;
+  concurrency?: string;
+  out?: string;
+  scripted?: string;
+  provider?: string;
+  'allow-unsandboxed'?: boolean;
+  'max-iterations'?: string;
+  'max-tokens'?: string;
+  'max-cost'?: string;
+  'max-minutes'?: string;
+};
+
+/** `crew eval INSTANCES.jsonl [options]`. */
+function evalCommand(positionals: string[], v: EvalValues, cwd: string): Command {
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `crew eval takes one instances file (JSON Lines, SWE-bench's format), got ${positionals.length}: crew eval eval/suite.jsonl --out results.`,
+    );
+  const way = v.way ?? 'both';
+  if (!['crew', 'single', 'both'].includes(way)) throw new UsageError(`--way is crew, single or both (got '${way}').`);
+  const cost = v['max-cost'];
+  if (cost !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(cost) && Number(cost) > 0))
+    throw new UsageError(`--max-cost needs a positive number of dollars (got '${cost}').`);
+  const ids = (v.ids ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const maxIterations = v['max-iterations'] === undefined ? undefined : positiveInt('--max-iterations', v['max-iterations']);
+  if (maxIterations !== undefined && maxIterations > 10) throw new UsageError(`--max-iterations is at most 10 (got ${maxIterations}).`);
+  const maxTokens = v['max-tokens'] === undefined ? EVAL_DEFAULTS.maxTokens : positiveInt('--max-tokens', v['max-tokens']);
+  if (maxTokens < 1000) throw new UsageError(`--max-tokens is at least 1000 (got ${maxTokens}).`);
+  return {
+    kind: 'eval',
+    instances: positionals[0]!,
+    ...(ids.length ? { ids } : {}),
+    ...(v.limit !== undefined ? { limit: positiveInt('--limit', v.limit) } : {}),
+    ways: way === 'both' ? ['crew', 'single'] : [way as 'crew' | 'single'],
+    concurrency: v.concurrency === undefined ? EVAL_DEFAULTS.concurrency : positiveInt('--concurrency', v.concurrency),
+    out: v.out ?? `${cwd}/${EVAL_DEFAULTS.out}`,
+    ...(v.scripted !== undefined ? { scripted: v.scripted } : {}),
+    ...(v.provider !== undefined ? { provider: providerOf('--provider', v.provider) } : {}),
+    allowUnsandboxed: v['allow-unsandboxed'] === true,
+    ...(maxIterations !== undefined ? { maxIterations } : {}),
+    maxTokens,
+    maxCostUsd: cost === undefined ? EVAL_DEFAULTS.maxCostUsd : Number(cost),
+    maxMinutes: v['max-minutes'] === undefined ? EVAL_DEFAULTS.maxMinutes : positiveInt('--max-minutes', v['max-minutes']),
   };
 }

@@ -36,6 +36,8 @@ import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
 import { clock } from './terminal-text';
 import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
 import { localBranches } from '../domain/refs';
+import { runEval } from '../eval';
+import { InstancesError } from '../eval/instances';
 import { LOCAL_RUN, localRunOfBranch, localStatePrefix } from '../domain/local-runs';
 import { terminalSurface } from '../domain/surface';
 import { createClient } from '../adapters/github/octokit';
@@ -84,6 +86,7 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
       return 0;
     }
     if (command.kind === 'doctor') return await doctor(command, out);
+    if (command.kind === 'eval') return await evaluate(command, out);
     const project = await openProject(resolve(command.project));
     if (command.kind === 'init') return await initCommand(project, command, out);
     if (command.kind === 'list') return await list(project, out);
@@ -97,6 +100,10 @@ export async function main(argv: string[], out: Output = process.stdout, tty = B
     }
     if (e instanceof UsageError) {
       out.write(`crew: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof InstancesError) {
+      out.write(`crew eval: ${e.message}\nNothing was played.\n`);
       return 2;
     }
     if (e instanceof ConfigError || e instanceof ScriptError) {
@@ -435,6 +442,50 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     lines.close();
     await clearWorktrees(project.dir, worktrees).catch(() => undefined);
     await release();
+  }
+}
+
+/** `crew eval`: the instances played each way (src/eval/); Ctrl-C stops at once, and the same command goes on later. */
+async function evaluate(cmd: Extract<Command, { kind: 'eval' }>, out: Output): Promise<number> {
+  const config = localConfig(undefined, {}, { ...(cmd.provider ? { provider: cmd.provider } : {}) }, CONFIG_PATH);
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) process.exit(130);
+    out.write('\nInterrupted: stopping the instances being played. The same crew eval command goes on from here.\n');
+    stop.abort();
+    killRunningCommands();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const { results, interrupted } = await runEval({
+      instances: cmd.instances,
+      ...(cmd.ids ? { ids: cmd.ids } : {}),
+      ...(cmd.limit ? { limit: cmd.limit } : {}),
+      ways: cmd.ways,
+      concurrency: cmd.concurrency,
+      out: cmd.out,
+      ...(cmd.scripted ? { scripted: cmd.scripted } : {}),
+      ...(cmd.provider ? { provider: cmd.provider } : {}),
+      allowUnsandboxed: cmd.allowUnsandboxed,
+      ...(cmd.maxIterations ? { maxIterations: cmd.maxIterations } : {}),
+      budget: { tokens: cmd.maxTokens, costUsd: cmd.maxCostUsd, ms: cmd.maxMinutes * 60_000 },
+      cli: process.argv[1]!,
+      model: async (scripted) => modelFrom(scripted, config, (m) => out.write(`⚠ ${redact(m)}\n`), []),
+      modelName: cmd.scripted ? 'scripted' : config.models.sonnet,
+      say: (line) => out.write(`${line}\n`),
+      signal: stop.signal,
+      readRun: async (project, n) => readView(await new LocalStateStore(runsDir(project)).load(localStatePrefix(n)), n, LOCAL_RUN),
+    });
+    if (interrupted) {
+      out.write(`Stopped with ${results.length} done; run the same command to go on.\n`);
+      return 130;
+    }
+    out.write(`\nDone: ${results.length} played. ${join(resolve(cmd.out), 'results.md')} has the results.\n`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
