@@ -93,7 +93,12 @@ export async function sandboxFor(dir: string, inst: Instance, o: ScoreOptions, t
   const prepared = await prepareTools(
     ctx,
     // The instance's setup reaches what a repository's setup reaches on GitHub: the default allowlist (registries, GitHub).
-    { setup: inst.setup ?? [], command_timeout_seconds: o.commandTimeoutSeconds, allow_unsandboxed: o.allowUnsandboxed, network: parseConfig(undefined).network },
+    {
+      setup: inst.setup ?? [],
+      command_timeout_seconds: o.commandTimeoutSeconds,
+      allow_unsandboxed: o.allowUnsandboxed,
+      network: parseConfig(undefined).network,
+    },
     { trusted },
   );
   if (prepared.setupFailure) return { failure: `setup failed: ${prepared.setupFailure}` };
