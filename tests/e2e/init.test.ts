@@ -32,7 +32,7 @@ async function filesUnder(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-/** A clone of the fixture (one commit), and what `crew init --yes --form full` printed and wrote in it. */
+/** A clone of the fixture (one commit), and what `crew init --yes` printed (the short workflow, its default) and wrote in it. */
 async function initIn(fixture: string): Promise<{ printed: string; files: Record<string, string> }> {
   const dir = await mkdtemp(join(tmpdir(), 'crew-init-e2e-'));
   temps.push(dir);
@@ -42,7 +42,7 @@ async function initIn(fixture: string): Promise<{ printed: string; files: Record
   await git(['add', '-A'], { cwd: dir, env });
   await git(['commit', '--quiet', '-m', 'tally'], { cwd: dir, env });
   await git(['remote', 'add', 'origin', 'https://github.com/acme/widgets.git'], { cwd: dir, env });
-  const { stdout } = await run(process.execPath, [CREW, 'init', '--yes', '--form', 'full'], { cwd: dir });
+  const { stdout } = await run(process.execPath, [CREW, 'init', '--yes'], { cwd: dir });
   return { printed: stdout, files: await filesUnder(dir) };
 }
 
@@ -103,7 +103,7 @@ describe('crew init, then the first run with the files it wrote', () => {
       expect(printed).toContain(`Proposed criteria: ${criteria.join('; ')}`);
       expect(printed).toContain('gh secret set ANTHROPIC_API_KEY');
       expect(printed).toContain('https://github.com/acme/widgets/settings/actions');
-      expect(files['.github/workflows/crew.yml']).toMatch(/uses: your-org\/crew@v1$/m);
+      expect(files['.github/workflows/crew.yml']).toMatch(/uses: your-org\/crew\/\.github\/workflows\/crew-jobs\.yml@v1$/m);
       for (const c of [...setup, ...criteria]) expect(files['.github/crew.yml']).toContain(JSON.stringify(c));
 
       // CREW_SCENARIO_OUT=<dir> keeps each run's result.json and job logs, as play() does.
