@@ -10,7 +10,7 @@ describe('/crew doctor on an issue', () => {
     expect(more).toEqual([]);
     expect(refusal!.body).toContain('@passerby, crew only takes commands from people with write access');
     // The job's links are to the server it runs on (GITHUB_SERVER_URL): the fake's, here.
-    const body = report!.body.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'https://github.com');
+    const body = report!.body.replace(/http:\/\/(?:127\.0\.0\.1|github\.localhost):\d+/g, 'https://github.com');
     expect(body).toContain('### crew doctor: acme/widgets');
     expect(body).toContain('**2 things to fix before crew can run here.**');
     expect(body).toContain(

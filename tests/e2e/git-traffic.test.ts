@@ -19,8 +19,13 @@ import { loadScenario } from '../support/scenario/run-scenario';
  * between the worker's turns (a listing when the last is older than 30 s, time-scaled), and the
  * two work jobs record their tasks at about the same moment: the one whose push loses lists, fetches
  * and pushes again (6 more).
+ *
+ * Cleaning up after runs (#37), merged after these budgets were first set, adds its own: the critic's
+ * finish looks for runs that ended for good (a listing and a pack: 4), and the merge job, once it has
+ * merged, deletes the run's branches in one push and records that on crew/state (10). Those are the
+ * figures below; they are ceilings to hold, not the issue's target (under 60 for the whole run, not met).
  */
-const BUDGET = { route: 14, advance: 14, critic: 18, merge: 8, work: { each: 18, both: 30 }, run: 84 };
+const BUDGET = { route: 14, advance: 14, critic: 22, merge: 18, work: { each: 18, both: 30 }, run: 98 };
 
 describe('a whole two-task run: every job, and what each asks of GitHub (#31 §4)', () => {
   let play: WholeRunPlay;
@@ -40,7 +45,7 @@ describe('a whole two-task run: every job, and what each asks of GitHub (#31 §4
     expect(play.counts.jobs.every((j) => j.checkoutGit === 3)).toBe(true);
   });
 
-  it("keeps crew's own git requests within each job's budget, and the whole run 40% under the 140 it made before", () => {
+  it("keeps crew's own git requests within each job's budget, and the whole run 30% under the 140 it made before", () => {
     expect(own('route')[0]).toBeLessThanOrEqual(BUDGET.route);
     expect(own('advance')[0]).toBeLessThanOrEqual(BUDGET.advance);
     expect(own('critic')[0]).toBeLessThanOrEqual(BUDGET.critic);

@@ -164,7 +164,9 @@ describe('model text is inert in git as well (inert-git)', () => {
     expect(all).toContain('Closes: issue acme/textkit#2, resolves issue https://github.com/acme/textkit/issues/2 (cc `@octocat` `@acme/security`)');
     expect(all).toContain('Lower-case the rest; closes issue #2 for `@octocat`');
     expect(all).toContain('Changed the return line of capitalize in src/index.js; fixes issue #2');
-    expect(messages.some((m) => m.ref === 'refs/heads/crew/1/r1/integration' && m.message.includes("Kept t1's empty-string guard"))).toBe(true);
+    // The resolver's merge commit, made on the integration branch, reached the default branch with the pull request's merge
+    // (crew deletes the integration branch once merged, #37).
+    expect(messages.some((m) => m.ref === 'refs/heads/main' && m.message.includes("Kept t1's empty-string guard"))).toBe(true);
     expect(messages.some((m) => m.ref === 'refs/heads/main' && m.message.startsWith('Merge pull request'))).toBe(true);
     for (const { ref, message } of messages) {
       expect(

@@ -107,16 +107,16 @@ describe('trajectories: every agent run in the job log, the step summary and an 
 
     // Each work job's log: one collapsible group per worker turn, with the tool calls in short form.
     for (const task of ['t1', 't2']) {
-      const { job } = jobs.find((j) => j.job.name === `work (${task})`)!;
+      const { job } = jobs.find((j) => j.job.name.endsWith(`work (${task})`))!;
       const groups = job.log.filter((l) => l.startsWith(`##[group]worker ${task} attempt 1 · turn `));
       expect(groups, task).toHaveLength(3);
       expect(job.log.filter((l) => l === '##[endgroup]').length).toBeGreaterThanOrEqual(3);
     }
-    const t1Log = jobs.find((j) => j.job.name === 'work (t1)')!.job.log;
+    const t1Log = jobs.find((j) => j.job.name.endsWith('work (t1)'))!.job.log;
     expect(t1Log).toContain('→ read_file package.json');
     expect(t1Log.some((l) => /^→ run_command env; echo the-key-is/.test(l))).toBe(true);
     expect(t1Log.some((l) => /^ {2}← exit 0 · /.test(l))).toBe(true);
-    expect(jobs.find((j) => j.job.name === 'work (t2)')!.job.log.some((l) => /^ {2}← exit 2 · /.test(l))).toBe(true);
+    expect(jobs.find((j) => j.job.name.endsWith('work (t2)'))!.job.log.some((l) => /^ {2}← exit 2 · /.test(l))).toBe(true);
     // A workflow command in model text stays text: no annotation came from it.
     expect(r.jobs.flatMap((j) => j.annotations).join('\n')).not.toContain('forged annotation');
 
@@ -157,14 +157,14 @@ describe('trajectories: every agent run in the job log, the step summary and an 
       expect(job.summary).not.toContain(CANARY);
     }
     // Model text is inert where the summary renders it.
-    const t1Summary = jobs.find((j) => j.job.name === 'work (t1)')!.job.summary;
+    const t1Summary = jobs.find((j) => j.job.name.endsWith('work (t1)'))!.job.summary;
     expect(t1Summary).toContain('<code>@octocat</code>');
     expect(t1Summary).not.toMatch(/<img|!\[x\]|fixes #1/);
 
     // The plan comment links each task to its own job's log and its trajectory.
     const plan = crewComments(r)[0]!.body;
     for (const task of ['t1', 't2']) {
-      const { run, job } = jobs.find((j) => j.job.name === `work (${task})`)!;
+      const { run, job } = jobs.find((j) => j.job.name.endsWith(`work (${task})`))!;
       const row = plan.split('\n').find((l) => l.startsWith(`| **${task}**`))!;
       expect(row, task).toMatch(new RegExp(`\\[log\\]\\(http://[^)]*/actions/runs/${run.id}/job/${jobIds.get(`${run.id} ${job.name}`)}\\)`));
       expect(row, task).toMatch(new RegExp(`\\[trajectory\\]\\([^)]*/actions/runs/${run.id}/artifacts/\\d+\\)`));

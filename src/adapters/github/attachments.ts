@@ -31,7 +31,7 @@ export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<
     if (target.origin === server) headers.authorization = `Bearer ${o.token}`;
     let res: Response;
     try {
-      res = await fetch(target, { headers, redirect: 'manual', signal });
+      res = await fetch(dialable(target), { headers, redirect: 'manual', signal });
     } catch (e) {
       throw new AttachmentRefused(
         signal.aborted
@@ -54,9 +54,31 @@ export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<
           : `GitHub answered ${res.status}`,
       );
     }
-    return readCapped(res, o.maxBytes);
+    try {
+      return await readCapped(res, o.maxBytes);
+    } catch (e) {
+      // A body cut off or stalled past the time limit is a refused image like any other, not the run's failure.
+      if (e instanceof AttachmentRefused) throw e;
+      throw new AttachmentRefused(
+        signal.aborted
+          ? `it did not download within ${Math.round(o.timeoutMs / 1000)} s`
+          : `its download broke off (${e instanceof Error ? e.message : String(e)})`,
+      );
+    }
   }
   throw new AttachmentRefused(`it redirected more than ${MAX_REDIRECTS} times`);
+}
+
+/**
+ * `*.localhost` names are loopback (RFC 6761 §6.3), which curl and browsers know and Node's resolver
+ * does not: such a server (a GitHub Enterprise Server on the runner's own machine) is dialled at
+ * 127.0.0.1. The origin, and so where the token goes, is still decided on the name.
+ */
+function dialable(target: URL): URL {
+  if (target.hostname !== 'localhost' && !target.hostname.endsWith('.localhost')) return target;
+  const dial = new URL(target);
+  dial.hostname = '127.0.0.1';
+  return dial;
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(2).replace(/\.?0+$/, '');

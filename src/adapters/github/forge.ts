@@ -573,7 +573,8 @@ export class GitHubForge implements Forge {
         filter: 'latest',
         per_page: 100,
       });
-      const mine = jobs.filter((j) => j.name === name && j.status !== 'completed');
+      // The short form's jobs are the caller job's: GitHub names them `<caller job> / work (t1)`.
+      const mine = jobs.filter((j) => (j.name === name || j.name.endsWith(` / ${name}`)) && j.status !== 'completed');
       // Two legs of one name (a matrix with a repeated value) cannot be told apart: no link rather than a wrong one.
       if (mine.length !== 1) return null;
       return mine[0]!.html_url ?? `${this.opts.serverUrl}/${this.opts.owner}/${this.opts.repo}/actions/runs/${this.opts.runId}/job/${mine[0]!.id}`;

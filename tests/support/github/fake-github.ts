@@ -257,7 +257,8 @@ export class FakeGitHub {
     this.repoName = opts.repo ?? 'widgets';
     this.settings = { ...DEFAULT_REPO_SETTINGS, ...opts.settings };
     this.timeScale = opts.timeScale ?? timeScale();
-    this.attachments = new FakeAttachments(() => this.url, this.timeScale);
+    // Pasted files live on the web server's host, as on github.com (GITHUB_SERVER_URL's, not the API's).
+    this.attachments = new FakeAttachments(() => this.serverUrl, this.timeScale);
     this.latency = opts.latency;
     this.users.set(ACTIONS_BOT.login, ACTIONS_BOT);
     this.addUser(this.owner, { permission: 'admin' });

@@ -91,29 +91,31 @@ describe("GitHubForge.attachment against the fake GitHub's attachments (#36)", (
     const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
     const png = pngOf(32, 24);
     const url = gh.attachments.add(png, 'image/png', gh.owner);
-    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write' }), log, { token: undefined });
+    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write' }), log, { token: undefined, serverUrl: gh.serverUrl });
     // No token: crew says so rather than asking without one.
     await expect(forge.attachment(url, IMAGE_LIMITS.bytes)).rejects.toBeInstanceOf(AttachmentRefused);
     const token = gh.actionsToken({ contents: 'write' });
-    const withToken = forgeOn(gh, token, log, { token });
+    const withToken = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
     expect(Buffer.from(await withToken.attachment(url, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
     expect(gh.attachments.downloads).toEqual([
       { host: 'github', uuid: expect.any(String), status: 302, authorization: true },
       { host: 'storage', uuid: expect.any(String), status: 200, authorization: false },
     ]);
     // Without a token GitHub does not say the file exists; with one sent on to storage, storage refuses.
-    expect((await fetch(url)).status).toBe(404);
-    const redirect = await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    // The test dials the `.localhost` server name at loopback itself (Node's resolver does not know it).
+    const dial = url.replace('//github.localhost:', '//127.0.0.1:');
+    expect((await fetch(dial)).status).toBe(404);
+    const redirect = await fetch(dial, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
     expect((await fetch(redirect.headers.get('location')!, { headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
   });
 
   it('refuses an oversized file before reading it whole, a URL that is not an attachment, and a missing one', async () => {
     const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
     const token = gh.actionsToken({ contents: 'write' });
-    const forge = forgeOn(gh, token, log, { token });
+    const forge = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
     const big = gh.attachments.add(Buffer.alloc(IMAGE_LIMITS.bytes + 10), 'image/png', gh.owner);
     await expect(forge.attachment(big, IMAGE_LIMITS.bytes)).rejects.toThrow(/over the size limit/);
     await expect(forge.attachment(`${gh.url}/acme/widgets/blob/main/README.md`, IMAGE_LIMITS.bytes)).rejects.toThrow(/not an image uploaded to GitHub/);
-    await expect(forge.attachment(`${gh.url}/user-attachments/assets/00000000-0000-0000-0000-000000000000`, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
+    await expect(forge.attachment(`${gh.serverUrl}/user-attachments/assets/00000000-0000-0000-0000-000000000000`, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
   });
 });
