@@ -150,6 +150,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
       configuredLogin: async () => (await ctx!.config()).bot_login,
       rateLimitWaits: () => waits,
       token: settings.githubToken,
+      tokenReadsOnlyThisRepository: settings.githubTokenIsWorkflows,
     },
     log,
   );

@@ -17,6 +17,11 @@ export interface Settings {
   fallbackProvider?: Provider;
   /** Token for GitHub: the workflow's GITHUB_TOKEN by default, or an App or personal token. */
   githubToken: string;
+  /**
+   * Whether `githubToken` is the workflow's own GITHUB_TOKEN (the `workflow_token` input, which is
+   * always `github.token`, equals it): a token that reads this repository alone (#36's images).
+   */
+  githubTokenIsWorkflows: boolean;
   /** For `work`: the task id from the matrix. */
   task?: string;
   /** For `work` and `advance`: the issue and run the route job chose. */
@@ -43,7 +48,13 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   }
   const githubToken = get('github_token');
   if (!githubToken) throw new InputError('Input `github_token` is empty. Leave it unset to use the workflow token, or pass a GitHub App or personal token.');
-  const settings: Settings = { step, anthropicApiKey: get('anthropic_api_key'), githubToken };
+  const workflowToken = get('workflow_token');
+  const settings: Settings = {
+    step,
+    anthropicApiKey: get('anthropic_api_key'),
+    githubToken,
+    githubTokenIsWorkflows: workflowToken !== '' && workflowToken === githubToken,
+  };
   for (const name of ['issue', 'run'] as const) {
     const raw = get(name);
     if (raw === '') {

@@ -140,28 +140,51 @@ export function imageUrls(markdown: string): string[] {
 }
 
 /**
- * Whether `url` is an image GitHub stores for this server's users, which crew may fetch with its
- * token: `<server>/user-attachments/assets/<id>` (pasted since 2024), `<server>/<owner>/<repo>/assets/<n>/<id>`
- * (the older form), and on github.com the image hosts behind them. Anything else is somebody's
- * server: crew does not fetch it (the request would tell its owner who reads the issue, and when).
+ * Which of GitHub's image URLs `url` is, and so whether crew's token may go with it (#36):
+ *
+ * - `this-repository`: `<server>/<owner>/<repo>/assets/<n>/<id>` (the older form) of the repository
+ *   crew works on. The form names its repository; another one's is refused, because a person's or
+ *   an app's token may read a private repository the issue's author wants shown to the model.
+ * - `unnamed`: `<server>/user-attachments/assets/<id>` (pasted since 2024). The URL does not say which
+ *   repository it was pasted in, so only a token that reads this repository alone may go with it.
+ * - `signed`: on github.com, the image hosts behind both (`user-images.githubusercontent.com`, and
+ *   `private-user-images.githubusercontent.com`, whose `?jwt=` is the URL's own credential, short-lived
+ *   and made for whoever viewed it). They are other origins: crew's token never goes there.
+ *
+ * Anything else is somebody's server: crew does not fetch it (the request would tell its owner who
+ * reads the issue, and when).
  */
-export function isGitHubAttachment(url: string, serverUrl: string): boolean {
+export type AttachmentUrl = { ok: true; kind: 'this-repository' | 'unnamed' | 'signed' } | { ok: false; reason: string };
+
+const NOT_GITHUB = 'it is not an image uploaded to GitHub (crew fetches only those)';
+
+export function attachmentUrl(url: string, serverUrl: string, repo: { owner: string; name: string }): AttachmentUrl {
   let u: URL;
   let server: URL;
   try {
     u = new URL(url);
     server = new URL(serverUrl);
   } catch {
-    return false;
+    return { ok: false, reason: NOT_GITHUB };
   }
-  if (u.username || u.password) return false;
-  if (u.origin === server.origin)
-    return /^\/user-attachments\/assets\/[0-9a-f-]{8,}$/i.test(u.pathname) || /^\/[\w.-]+\/[\w.-]+\/assets\/\d+\/[0-9a-f-]{8,}$/i.test(u.pathname);
-  return (
+  if (u.username || u.password) return { ok: false, reason: NOT_GITHUB };
+  if (u.origin === server.origin) {
+    if (/^\/user-attachments\/assets\/[0-9a-f-]{8,}$/i.test(u.pathname)) return { ok: true, kind: 'unnamed' };
+    const legacy = /^\/([\w.-]+)\/([\w.-]+)\/assets\/\d+\/[0-9a-f-]{8,}$/i.exec(u.pathname);
+    if (!legacy) return { ok: false, reason: NOT_GITHUB };
+    // GitHub's owner and repository names are case-insensitive.
+    if (legacy[1]!.toLowerCase() === repo.owner.toLowerCase() && legacy[2]!.toLowerCase() === repo.name.toLowerCase())
+      return { ok: true, kind: 'this-repository' };
+    return {
+      ok: false,
+      reason: `it is an image of another repository (${legacy[1]}/${legacy[2]}); crew reads only this repository's images, so its token never reaches another's`,
+    };
+  }
+  const imageHost =
     server.hostname === 'github.com' &&
     u.protocol === 'https:' &&
-    ['user-images.githubusercontent.com', 'private-user-images.githubusercontent.com'].includes(u.hostname)
-  );
+    ['user-images.githubusercontent.com', 'private-user-images.githubusercontent.com'].includes(u.hostname);
+  return imageHost ? { ok: true, kind: 'signed' } : { ok: false, reason: NOT_GITHUB };
 }
 
 /** One image the run read, or refused: by its source (a URL, or `file://` locally) and what crew found. */

@@ -179,7 +179,7 @@ export class LocalEngine {
     // The model is shared by every job of the run: this job reports only the failovers made while it ran.
     const failoversBefore = this.o.failovers?.length ?? 0;
     const ctx: StepContext = {
-      settings: { step, anthropicApiKey: '', githubToken: '', ...extra },
+      settings: { step, anthropicApiKey: '', githubToken: '', githubTokenIsWorkflows: false, ...extra },
       event,
       forge: this.forge,
       repo,

@@ -4,7 +4,8 @@ import { AttachmentRefused } from '../../ports';
 const MAX_REDIRECTS = 3;
 
 export interface AttachmentFetch {
-  token: string;
+  /** Absent: the request goes without credentials (a URL that may belong to another repository). */
+  token?: string;
   /** GitHub's web origin (`GITHUB_SERVER_URL`): the one origin crew's token is sent to. */
   serverUrl: string;
   maxBytes: number;
@@ -28,7 +29,7 @@ export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<
     // http is only ever the loopback world's; on GitHub every hop is https.
     if (target.protocol === 'http:' && new URL(o.serverUrl).protocol === 'https:') throw new AttachmentRefused('it redirects to a plain-http URL');
     const headers: Record<string, string> = { accept: 'image/*' };
-    if (target.origin === server) headers.authorization = `Bearer ${o.token}`;
+    if (target.origin === server && o.token) headers.authorization = `Bearer ${o.token}`;
     let res: Response;
     try {
       res = await fetch(dialable(target), { headers, redirect: 'manual', signal });
@@ -50,7 +51,9 @@ export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<
       await res.body?.cancel();
       throw new AttachmentRefused(
         res.status === 404 || res.status === 403
-          ? `GitHub answered ${res.status}: crew's token cannot read it (or it is gone)`
+          ? o.token
+            ? `GitHub answered ${res.status}: crew's token cannot read it (or it is gone)`
+            : `GitHub answered ${res.status} to a request without crew's token (it is private, or gone). A user-attachments URL does not say which repository it was pasted in, so crew sends its token with one only when that token reads this repository alone: the workflow's GITHUB_TOKEN (the github_token input's default)`
           : `GitHub answered ${res.status}`,
       );
     }

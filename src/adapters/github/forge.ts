@@ -27,7 +27,7 @@ import { inertGit } from '../../text/inert';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
 import { fetchAttachment } from './attachments';
-import { isGitHubAttachment } from '../../domain/images';
+import { attachmentUrl } from '../../domain/images';
 
 /** How much of a job log crew keeps in memory: its end, far more than the tail a follow-up is given. */
 const MAX_LOG_CHARS = 1_000_000;
@@ -54,6 +54,12 @@ export interface GitHubForgeOptions {
   clock?: Clock;
   /** crew's token, for the issue's attachments (sent to `serverUrl`'s origin only: adapters/github/attachments.ts). */
   token?: string;
+  /**
+   * Whether `token` reads this repository and no other: the workflow's GITHUB_TOKEN (GitHub's docs,
+   * "Automatic token authentication"). Only such a token goes with an image URL that does not name
+   * its repository (domain/images.ts, attachmentUrl). Unset: known for `tokenKind: 'actions'` only.
+   */
+  tokenReadsOnlyThisRepository?: boolean;
 }
 
 /** How long one attachment may take to download. */
@@ -586,9 +592,13 @@ export class GitHubForge implements Forge {
 
   async attachment(url: string, maxBytes: number): Promise<Uint8Array> {
     // Somebody else's server would learn who reads the issue, and when: crew fetches GitHub's own uploads only.
-    if (!isGitHubAttachment(url, this.opts.serverUrl)) throw new AttachmentRefused('it is not an image uploaded to GitHub (crew fetches only those)');
+    const kind = attachmentUrl(url, this.opts.serverUrl, { owner: this.opts.owner, name: this.opts.repo });
+    if (!kind.ok) throw new AttachmentRefused(kind.reason);
     if (!this.opts.token) throw new AttachmentRefused('crew has no token to fetch it with');
-    return fetchAttachment(url, { token: this.opts.token, serverUrl: this.opts.serverUrl, maxBytes, timeoutMs: ATTACHMENT_TIMEOUT_MS });
+    // A token that reads other repositories too goes only with a URL that names this one (the issue's author could paste another's).
+    const scoped = this.opts.tokenReadsOnlyThisRepository ?? this.opts.tokenKind === 'actions';
+    const token = kind.kind === 'this-repository' || (kind.kind === 'unnamed' && scoped) ? this.opts.token : undefined;
+    return fetchAttachment(url, { ...(token ? { token } : {}), serverUrl: this.opts.serverUrl, maxBytes, timeoutMs: ATTACHMENT_TIMEOUT_MS });
   }
 
   rateLimitWaits(): readonly RateLimitWait[] {

@@ -21,6 +21,12 @@ export interface Attachment {
   bytes: Buffer;
   contentType: string;
   uploader: string;
+  /**
+   * Pasted in another repository than the fake's own: who reads that one (logins of people and apps;
+   * the workflow's GITHUB_TOKEN reads only the repository its workflow is in: GitHub's docs, "Automatic
+   * token authentication"), or anyone when it is public. The URL does not name the repository.
+   */
+  elsewhere?: { fullName: string; readers: string[]; public: boolean };
 }
 
 export interface AttachmentDownload {
@@ -60,9 +66,9 @@ export class FakeAttachments {
   }
 
   /** Uploads a file as a person pasting it would; returns the URL the markdown shows. */
-  add(bytes: Buffer, contentType: string, uploader: string): string {
+  add(bytes: Buffer, contentType: string, uploader: string, elsewhere?: Attachment['elsewhere']): string {
     const uuid = randomUUID();
-    this.files.set(uuid, { bytes, contentType, uploader });
+    this.files.set(uuid, { bytes, contentType, uploader, ...(elsewhere ? { elsewhere } : {}) });
     return `${this.serverUrl()}/user-attachments/assets/${uuid}`;
   }
 
@@ -70,12 +76,15 @@ export class FakeAttachments {
     return /^\/user-attachments\/assets\/[0-9a-f-]{36}$/.test(pathname);
   }
 
-  /** The asset URL on GitHub's own host: 404 without a token that reads the repository, else a 302 to storage. */
-  serveAsset(res: ServerResponse, pathname: string, authorized: boolean): void {
+  /**
+   * The asset URL on GitHub's own host: 404 unless `reads` says the request may read the repository
+   * the file was pasted in (a public one: anyone), else a 302 to storage.
+   */
+  serveAsset(res: ServerResponse, pathname: string, authorization: boolean, reads: (file: Attachment) => boolean): void {
     const uuid = pathname.split('/').pop()!;
     const file = this.files.get(uuid);
-    const status = !authorized || !file ? 404 : 302;
-    this.downloads.push({ host: 'github', uuid, status, authorization: authorized });
+    const status = !file || !reads(file) ? 404 : 302;
+    this.downloads.push({ host: 'github', uuid, status, authorization });
     res.statusCode = status;
     if (status === 404) {
       res.setHeader('content-type', 'text/html; charset=utf-8');

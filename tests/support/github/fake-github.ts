@@ -38,7 +38,7 @@ import { createIssue } from './routes/issues';
 import { answerGraphql } from './graphql/serve';
 import { serializeWorkflowRun } from './routes/actions';
 import { Serializer } from './serialize';
-import { FakeAttachments } from './attachments';
+import { FakeAttachments, type Attachment } from './attachments';
 
 export interface FakeGitHubOptions {
   /** Scales the rate-limit windows (an hour, a minute); defaults to CREW_TIME_SCALE. */
@@ -629,8 +629,13 @@ export class FakeGitHub {
       if (FakeAttachments.matches(url.pathname)) {
         // Anyone the repository lets read it; the workflow's and apps' tokens read their own repository.
         const who = this.principalFor(req);
-        const reads = who !== undefined && (who.kind !== 'user' || (this.permissions.get(who.login) ?? 'none') !== 'none' || who.login === this.owner);
-        return this.attachments.serveAsset(res, url.pathname, reads);
+        const readsOurs = who !== undefined && (who.kind !== 'user' || (this.permissions.get(who.login) ?? 'none') !== 'none' || who.login === this.owner);
+        // Another repository's: its readers' tokens (a person's, an app's installed there), never this workflow's.
+        const readsTheirs = (e: NonNullable<Attachment['elsewhere']>) =>
+          e.public || (who !== undefined && who.kind !== 'actions' && e.readers.includes(who.login));
+        return this.attachments.serveAsset(res, url.pathname, req.headers.authorization !== undefined, (f) =>
+          f.elsewhere ? readsTheirs(f.elsewhere) : readsOurs,
+        );
       }
       if (url.pathname === '/graphql') return await this.handleGraphql(req, res);
       await this.handleApi(req, res, url);

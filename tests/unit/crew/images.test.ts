@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_LIMITS, imageUrls, isGitHubAttachment, sniffImage } from '../../../src/domain/images';
+import { IMAGE_LIMITS, attachmentUrl, imageUrls, sniffImage } from '../../../src/domain/images';
 import { renderedMarkup } from '../../../src/text/sanitize';
 import { AttachmentRefused, type Log } from '../../../src/ports';
 import { forgeOn } from '../../support/github/forge-on';
@@ -76,13 +76,23 @@ describe('images by their bytes (#36)', () => {
     expect(imageUrls(renderedMarkup(text))).toEqual([url(1)]);
   });
 
-  it("counts only GitHub's own attachment URLs as fetchable with crew's token", () => {
+  it("counts only GitHub's own attachment URLs as fetchable, and the older form only for this repository (any case)", () => {
     const server = 'https://github.com';
-    expect(isGitHubAttachment('https://github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(true);
-    expect(isGitHubAttachment('https://github.com/acme/widgets/assets/12345/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(true);
-    expect(isGitHubAttachment('https://github.com/acme/widgets/blob/main/x.png', server)).toBe(false);
-    expect(isGitHubAttachment('https://evil.example/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(false);
-    expect(isGitHubAttachment('https://x:y@github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', server)).toBe(false);
+    const repo = { owner: 'acme', name: 'widgets' };
+    const kind = (url: string) => {
+      const k = attachmentUrl(url, server, repo);
+      return k.ok ? k.kind : k.reason;
+    };
+    const id = '0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+    expect(kind(`https://github.com/user-attachments/assets/${id}`)).toBe('unnamed');
+    expect(kind(`https://github.com/acme/widgets/assets/12345/${id}`)).toBe('this-repository');
+    expect(kind(`https://github.com/ACME/Widgets/assets/12345/${id}`)).toBe('this-repository');
+    expect(kind(`https://github.com/acme/payroll/assets/12345/${id}`)).toMatch(/another repository \(acme\/payroll\)/);
+    expect(kind(`https://github.com/other/widgets/assets/12345/${id}`)).toMatch(/another repository \(other\/widgets\)/);
+    expect(kind(`https://private-user-images.githubusercontent.com/1/2-${id}.png?jwt=x`)).toBe('signed');
+    expect(kind('https://github.com/acme/widgets/blob/main/x.png')).toMatch(/not an image uploaded to GitHub/);
+    expect(kind(`https://evil.example/user-attachments/assets/${id}`)).toMatch(/not an image uploaded to GitHub/);
+    expect(kind(`https://x:y@github.com/user-attachments/assets/${id}`)).toMatch(/not an image uploaded to GitHub/);
   });
 });
 
@@ -117,5 +127,28 @@ describe("GitHubForge.attachment against the fake GitHub's attachments (#36)", (
     await expect(forge.attachment(big, IMAGE_LIMITS.bytes)).rejects.toThrow(/over the size limit/);
     await expect(forge.attachment(`${gh.url}/acme/widgets/blob/main/README.md`, IMAGE_LIMITS.bytes)).rejects.toThrow(/not an image uploaded to GitHub/);
     await expect(forge.attachment(`${gh.serverUrl}/user-attachments/assets/00000000-0000-0000-0000-000000000000`, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
+  });
+  it("never sends crew's token for another repository's image: a person's or an app's token reads more than this repository (security)", async () => {
+    const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
+    gh.addUser('mona', { permission: 'admin' });
+    const png = pngOf(12, 12);
+    // mona reads acme/payroll too, a private repository crew does not work on; its image's URL does not say so.
+    const theirs = gh.attachments.add(png, 'image/png', 'mona', { fullName: 'acme/payroll', readers: ['mona'], public: false });
+    const shown = gh.attachments.add(png, 'image/png', 'mona', { fullName: 'acme/handbook', readers: [], public: true });
+    const pat = gh.userToken('mona');
+    const personal = forgeOn(gh, pat, log, { token: pat, serverUrl: gh.serverUrl, tokenKind: 'personal' });
+    await expect(personal.attachment(theirs, IMAGE_LIMITS.bytes)).rejects.toThrow(/without crew's token.*GITHUB_TOKEN/);
+    // A public repository's image needs no token, and gets none.
+    expect(Buffer.from(await personal.attachment(shown, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
+    expect(gh.attachments.downloads.filter((d) => d.host === 'github').map((d) => d.authorization)).toEqual([false, false]);
+    // The older URL form names its repository: another one's is refused before any request.
+    const legacy = `${gh.serverUrl}/acme/payroll/assets/12345/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b`;
+    await expect(personal.attachment(legacy, IMAGE_LIMITS.bytes)).rejects.toThrow(/another repository \(acme\/payroll\)/);
+    // The workflow's own token reads this repository only (GitHub's docs), so it goes with the URL: this repository's image is read.
+    const ours = gh.attachments.add(png, 'image/png', 'mona');
+    const token = gh.actionsToken({ contents: 'write' });
+    const workflow = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
+    expect(Buffer.from(await workflow.attachment(ours, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
+    await expect(workflow.attachment(theirs, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
   });
 });

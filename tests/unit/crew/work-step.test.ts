@@ -163,7 +163,7 @@ describe('the work step, in-process against the fakes', () => {
     await git(['checkout', '--quiet', '-B', 'main', 'refs/remotes/origin/main'], { cwd: workspace });
     const config = parseConfig(configYaml);
     return {
-      settings: { step: 'work', anthropicApiKey: 'sk-ant-test-key-0000', githubToken: token, issue: ISSUE, run: RUN, task: 't1' },
+      settings: { step: 'work', anthropicApiKey: 'sk-ant-test-key-0000', githubToken: token, githubTokenIsWorkflows: true, issue: ISSUE, run: RUN, task: 't1' },
       event: {
         kind: 'comment',
         action: 'created',
