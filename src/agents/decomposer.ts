@@ -1,3 +1,4 @@
+import { notLoadedNote } from '../domain/images';
 import type { Criterion } from '../domain/criteria';
 import { describeCriterion } from '../domain/criteria';
 import { checkPlan, planBoundsProblems, ProposedPlanSchema, type Plan } from '../domain/plan';
@@ -30,6 +31,8 @@ export interface DecomposeInput {
   revise?: { plan: Plan; feedback: string };
   /** The request's images, shown to the planner; a task lists the ones its worker needs (#36). */
   images?: AgentImage[];
+  /** The recorded images that could not be loaded again for this job (#36): named, so the planner knows it has not seen them. */
+  imagesNotLoaded?: string[];
 }
 
 const MAX_FILES_SHOWN = 400;
@@ -71,6 +74,7 @@ export async function decompose(
           ...input.images.map((i) => `- ${i.line}`),
         ]
       : []),
+    ...notLoadedNote(input.imagesNotLoaded),
     '',
     `Plan ${(input.minTasks ?? 1) > 1 ? `at least ${input.minTasks} and ` : ''}at most ${input.maxTasks} tasks. No task may touch these protected paths: ${input.protectedPaths.join(', ') || '(none)'}.`,
     ...(input.revise

@@ -1,3 +1,4 @@
+import { notLoadedNote } from '../domain/images';
 import { z } from 'zod';
 import { commandProblem, droppedCriteria, vagueness, type Criterion } from '../domain/criteria';
 import { PERSONAS, TIERS, type Persona, type Tier } from '../domain/plan';
@@ -55,6 +56,8 @@ export interface IntakeInput {
   kept?: Criterion[];
   /** The request's images (#36), shown before the text. */
   images?: AgentImage[];
+  /** The recorded images that could not be loaded again for this job (#36): named, so intake knows it has not seen them. */
+  imagesNotLoaded?: string[];
 }
 
 export async function runIntake(
@@ -81,6 +84,7 @@ export async function runIntake(
       : 'The issue states no done criteria; propose checkable ones.',
     ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
     ...(input.images?.length ? ['', "The request's images, shown above in this order:", ...input.images.map((i) => `- ${i.line}`)] : []),
+    ...notLoadedNote(input.imagesNotLoaded),
   ].join('\n');
   const { value, usage } = await askForSubmission({
     model,

@@ -1,3 +1,4 @@
+import { notLoadedNote } from '../domain/images';
 import { z } from 'zod';
 import { describeCriterion } from '../domain/criteria';
 import type { Plan, PlanTask } from '../domain/plan';
@@ -57,6 +58,8 @@ export interface WorkerInput {
   signal?: AbortSignal;
   /** The request's images this task lists (#36), shown with the first message. */
   images?: AgentImage[];
+  /** The images this task lists that could not be loaded again (#36): named in the prompt, so the worker knows it has not seen them. */
+  imagesNotLoaded?: string[];
   /** The repository's MCP servers' tools (#36): ordinary tools of the loop, so every call is recorded like crew's own. */
   extraTools?: AgentTool[];
 }
@@ -130,6 +133,7 @@ function firstMessage(input: WorkerInput): string {
     t.description,
     t.files.length ? `\nFiles this task expects to touch: ${t.files.join(', ')}` : '',
     input.images?.length ? `\nThe request's images this task needs, shown above in this order:\n${input.images.map((i) => `- ${i.line}`).join('\n')}` : '',
+    ...notLoadedNote(input.imagesNotLoaded),
     '',
     'This task is done when:',
     ...t.criteria.map((c) => `- ${c}`),

@@ -206,6 +206,19 @@ export type ReadImage = Extract<ImageRecord, { sha256: string }>;
 
 export const isRead = (r: ImageRecord): r is ReadImage => 'sha256' in r;
 
+/**
+ * What a prompt says of the images a model was to see and does not (#36): each one's id and why, so
+ * the model never writes as if it had seen them. `lines` are loadImages's `image-2 could not be loaded: …`.
+ */
+export function notLoadedNote(lines: readonly string[] | undefined): string[] {
+  if (!lines?.length) return [];
+  return [
+    '',
+    'These images of the request could not be loaded, so they are not shown and you have not seen them (say so where it matters):',
+    ...lines.map((l) => `- ${l}`),
+  ];
+}
+
 /** An image's line for a prompt: its id, what it is, where it came from. */
 export function imageLine(r: ReadImage): string {
   return `${r.id}: ${r.mediaType}, ${r.width}×${r.height} px, from ${r.source}`;

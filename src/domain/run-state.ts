@@ -255,6 +255,8 @@ export const RunRecordSchema = z.looseObject({
    * sha256 (domain/images.ts); null until planning has looked. Jobs fetch them again and check the hash.
    */
   images: z.array(ImageRecordSchema).nullable().default(null),
+  /** Recorded images a later planning job could not load again (`image-2 could not be loaded: …`): in the plan comment. */
+  imagesNotLoaded: z.array(text).optional(),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
@@ -353,6 +355,8 @@ export const TaskRecordSchema = z.looseObject({
   refused: z.record(text, count).default(() => ({})),
   /** What went wrong with the repository's MCP servers in this task's last job (#36): shown in the plan comment and the report. */
   mcpNotes: z.array(text).default(() => []),
+  /** The images this task lists that its last job could not load again (#36): in the plan comment and the worker's prompt. */
+  imagesNotLoaded: z.array(text).optional(),
   /** The advisor's stronger model for the next attempt. */
   tierOverride: z.enum(TIERS).nullable().default(null),
   /** Notes for the next attempt: the advisor's, a person's answer. */

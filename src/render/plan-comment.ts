@@ -203,7 +203,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
       out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
     }
   }
-  const images = imageLines(run.images ?? [], plan?.tasks ?? [], s);
+  const notLoaded = [
+    ...(run.imagesNotLoaded ?? []).map((line) => ({ by: 'the planner', line })),
+    ...[...view.tasks].flatMap(([id, t]) => (t.imagesNotLoaded ?? []).map((line) => ({ by: id, line }))),
+  ];
+  const images = imageLines(run.images ?? [], plan?.tasks ?? [], s, notLoaded);
   if (images.length) out.push('', ...images);
   const mcp = mcpLines(view, inert);
   if (mcp.length) out.push('', s.warning(`${s.bold('MCP servers')}: the run goes on without them.`, mcp));
@@ -291,10 +295,15 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
 }
 
 /**
- * The request's images (#36): each one read, with its hash and the tasks shown it, and each one
- * refused, with why. Sources are code spans: a refused URL must not become an image every reader fetches.
+ * The request's images (#36): each one read, with its hash and the tasks shown it, each one
+ * refused, with why, and each one a later job could not load again (so its model did not see it). Sources are code spans: a refused URL must not become an image every reader fetches.
  */
-export function imageLines(images: readonly ImageRecord[], tasks: readonly PlanTask[], s: Surface): string[] {
+export function imageLines(
+  images: readonly ImageRecord[],
+  tasks: readonly PlanTask[],
+  s: Surface,
+  notLoaded: ReadonlyArray<{ by: string; line: string }> = [],
+): string[] {
   if (!images.length) return [];
   const read = images.filter(isRead);
   const refused = images.filter((r): r is Extract<ImageRecord, { refused: string }> => !isRead(r));
@@ -306,6 +315,8 @@ export function imageLines(images: readonly ImageRecord[], tasks: readonly PlanT
     );
   }
   for (const r of refused) out.push(`- refused: ${codeSpan(r.source)}: ${s.modelText(cell(r.refused))}`);
+  // Read at planning, gone when a later job fetched it again: that model did not see it.
+  for (const n of notLoaded) out.push(`- not shown to ${n.by}: ${s.modelText(cell(n.line))}`);
   return out;
 }
 

@@ -62,7 +62,9 @@ export async function collectImages(ctx: StepContext, found: string[]): Promise<
 
 /**
  * The recorded images with these ids (all of them when `ids` is absent), fetched again for a model:
- * one whose bytes changed since planning hashed them is left out, and said so in the log and in `missing`.
+ * one that cannot be fetched now, or whose bytes changed since planning hashed them, is left out, and
+ * said so in the log and in `missing` (`image-2 could not be loaded: <why>`), which the caller puts in
+ * the model's prompt and on crew/state for the plan comment.
  */
 export async function loadImages(
   ctx: StepContext,
@@ -77,7 +79,7 @@ export async function loadImages(
     const why = !got.ok ? got.reason : sha256(got.bytes) !== r.sha256 ? 'its bytes changed since planning read them' : null;
     if (why || !got.ok) {
       ctx.log.warn(`image ${r.id} (${r.source}) is left out: ${why}`);
-      missing.push(`${r.id}: ${why}`);
+      missing.push(`${r.id} could not be loaded: ${why}`);
       continue;
     }
     images.push(agentImage(r, got.bytes));

@@ -146,6 +146,7 @@ export async function planRun(
   try {
     // 0. The request's images (#36): read once and recorded; a later planning job fetches them again by hash.
     let images: AgentImage[];
+    let notLoaded: string[] = [];
     if (view.run.images === null) {
       const texts = [request.body, ...(request.comment ? [request.comment] : [])].map(renderedMarkup).join('\n');
       const got = await collectImages(ctx, [...imageUrls(texts), ...(followUp?.images ?? [])]);
@@ -154,7 +155,16 @@ export async function planRun(
         await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
           writeRun(tx, { ...rec, images: got.records }, nowIso(ctx)),
         );
-    } else images = (await loadImages(ctx, view.run.images)).images;
+    } else {
+      const loaded = await loadImages(ctx, view.run.images);
+      images = loaded.images;
+      notLoaded = loaded.missing;
+      // Said on crew/state for the plan comment, so the maintainer knows the planner did not see them this time.
+      if (notLoaded.length || view.run.imagesNotLoaded?.length)
+        await updateRun(ctx, issue, run, `images: ${notLoaded.length} could not be loaded again`, (rec, tx) =>
+          writeRun(tx, { ...rec, imagesNotLoaded: notLoaded.length ? notLoaded : undefined }, nowIso(ctx)),
+        );
+    }
     const imageIds = images.map((i) => i.id);
 
     // 1. Intake: the task and its done criteria, or questions first.
@@ -164,7 +174,15 @@ export async function planRun(
         model,
         modelId,
         await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
-        { title, body, stated: followUp ? followUpItems(followUp) : statedCriteria(body), answers, ...(followUp ? { kept: followUp.kept } : {}), images },
+        {
+          title,
+          body,
+          stated: followUp ? followUpItems(followUp) : statedCriteria(body),
+          answers,
+          ...(followUp ? { kept: followUp.kept } : {}),
+          images,
+          ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+        },
         ctx.log,
         agentRun(ctx, { agent: 'intake', model: modelId }),
       );
@@ -185,7 +203,13 @@ export async function planRun(
     // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
     const files = await ctx.repo.listFiles();
     // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
-    const bounds = { maxTasks: config.max_tasks, minTasks: intake.single ? 1 : 2, protectedPaths: config.protected_paths, images };
+    const bounds = {
+      maxTasks: config.max_tasks,
+      minTasks: intake.single ? 1 : 2,
+      protectedPaths: config.protected_paths,
+      images,
+      ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+    };
     const decomposer = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
     const previous = view.plan;
     let plan: Plan =

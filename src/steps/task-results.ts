@@ -21,6 +21,8 @@ export interface AttemptOutcome {
   sandboxWarning: string | null;
   /** MCP servers that did not start, crashed, hung or printed garbage (#36). */
   mcpNotes?: string[];
+  /** The task's images its job could not load again (#36). */
+  imagesNotLoaded?: string[];
   /** Requests crew's egress proxy refused in the task's jobs so far (earlier jobs' and this one's), by host. */
   refused?: Refusals;
   /** Where a person reads the attempt: its job's log and its trajectory (absent in attempts recorded before they were kept). */
@@ -78,6 +80,7 @@ export async function recordRetry(
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
       mcpNotes: o.mcpNotes ?? [],
+      ...(o.imagesNotLoaded?.length ? { imagesNotLoaded: o.imagesNotLoaded } : { imagesNotLoaded: undefined }),
       refused: o.refused ?? mine.refused,
       headSha,
       changedFiles: o.seen.changedFiles,
@@ -144,6 +147,7 @@ export async function recordFinal(
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
       mcpNotes: o.mcpNotes ?? [],
+      ...(o.imagesNotLoaded?.length ? { imagesNotLoaded: o.imagesNotLoaded } : { imagesNotLoaded: undefined }),
       refused: o.refused ?? mine.refused,
       ...(o.links ? { links: o.links } : {}),
     });

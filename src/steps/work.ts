@@ -307,9 +307,11 @@ async function runTask(
       const timer = jobTimer ? setTimeout(() => jobTimer.abort(), Math.max(0, jobStop!.at - started)) : undefined;
       const signal = jobTimer ? (ctx.cancellation ? AbortSignal.any([ctx.cancellation, jobTimer.signal]) : jobTimer.signal) : ctx.cancellation;
       let workerRun;
+      let imagesNotLoaded: string[] = [];
       if (!stopEarly) {
         // The images this task lists (#36), fetched again and checked against planning's hashes.
         const shown = task.images?.length ? await loadImages(ctx, view.run.images, task.images) : { images: [], missing: [] };
+        imagesNotLoaded = shown.missing;
         workerRun = await runWorker(
           ctx.model(),
           {
@@ -334,6 +336,7 @@ async function runTask(
             },
             team,
             ...(shown.images.length ? { images: shown.images } : {}),
+            ...(shown.missing.length ? { imagesNotLoaded: shown.missing } : {}),
             ...(mcp.tools.length ? { extraTools: mcp.tools } : {}),
             limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
             compaction: {
@@ -432,6 +435,7 @@ async function runTask(
         final,
         sandboxWarning: warning,
         mcpNotes: [...mcp.notes],
+        imagesNotLoaded,
         links: { log, trajectory },
         refused: addRefusals(refusedBefore, egress?.refused()),
       };
