@@ -1,4 +1,3 @@
-import { lookAtCiWhenRunEnds } from './ci-status';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runResolver } from '../agents/resolver';
@@ -208,8 +207,6 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
     run,
     `The run failed: ${failed.length} task${failed.length === 1 ? '' : 's'} did not succeed (${failed.map((f) => f.split(' ')[0]).join(', ')}), so crew opened no pull request.`,
   );
-  // A follow-up that failed leaves its pull request as it was: CI that failed there meanwhile is looked at now.
-  await lookAtCiWhenRunEnds(ctx, issue, run);
 }
 
 type Integration =

@@ -10,7 +10,7 @@ import { PullRequestsNotAllowed } from '../ports';
 import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
-import { lookAtCiWhenRunEnds } from './ci-status';
+import { afterRunEnded } from './run-end';
 import { retrospect } from './retrospect';
 import {
   CrewError,
@@ -25,7 +25,6 @@ import {
   type StepContext,
 } from './context';
 import { replyInThreads } from './follow-up';
-import { tidyUp } from './cleanup';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';
 
@@ -180,17 +179,16 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   if (current.run.followUp && judgment?.verdict === 'PASS') await replyInThreads(ctx, current, judgment.headSha);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, pr.number);
-  // CI that completed while the run worked sent its event once, and found the run busy: crew looks now.
-  await lookAtCiWhenRunEnds(ctx, issue, run);
-  // Merged now: its branches can go. And any run that ended for good since crew last looked.
-  await tidyUp(ctx, issue);
+  // The CI look, then cleanup (merged now: its branches can go).
+  await afterRunEnded(ctx, issue, run);
 }
 
 /**
  * A run that ended without a pull request (its tasks failed, or it was aborted) still gets
  * its report: report.md and report_summary.md (status failure), the report as a comment on
  * the issue (the PR, if an earlier round opened one), the job summary, and the
- * retrospective, which is full for such a run.
+ * retrospective, which is full for such a run. Then what follows every run's end (run-end.ts):
+ * the look at CI on its pull requests (a failed follow-up leaves its pull request as it was), then cleanup.
  */
 export async function reportEndedRun(ctx: StepContext, issue: number, run: number, why: string): Promise<void> {
   const startedAt = nowIso(ctx);
@@ -216,6 +214,6 @@ export async function reportEndedRun(ctx: StepContext, issue: number, run: numbe
   await ctx.summary(report);
   await syncPlanComment(ctx, issue, run);
   await retrospectAfter(ctx, issue, run, target);
-  // This run keeps its branches for `cleanup.unfinished_days`; older ended runs may go now.
-  await tidyUp(ctx, issue);
+  // CI on its pull requests, then cleanup: this run keeps its branches for `cleanup.unfinished_days`; older ended runs may go now.
+  await afterRunEnded(ctx, issue, run);
 }

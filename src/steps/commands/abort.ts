@@ -4,7 +4,6 @@ import { messageId, writeMessage } from '../../state/inbox';
 import { writeRun } from '../../state/run-files';
 import { nonce, nowIso, syncPlanComment, updateView, type StepContext } from '../context';
 import { reportEndedRun } from '../finish';
-import { lookAtCiWhenRunEnds } from '../ci-status';
 import { WAITING_LABEL } from '../../domain/labels';
 import { latestRun } from './common';
 import { sentence } from '../../domain/surface';
@@ -56,6 +55,4 @@ export async function abort(ctx: StepContext, ev: CommentEvent): Promise<void> {
     run,
     `@${ev.comment.author.login} aborted the run${stopping.length ? ` while ${stopping.join(', ')} ran (their work so far stays on their branches)` : ''}, so crew opened no pull request.`,
   );
-  // The run has ended: CI that failed on its pull request while it worked, put off until now, is looked at now.
-  await lookAtCiWhenRunEnds(ctx, issue, run);
 }
