@@ -73,3 +73,17 @@ describe('the decomposer’s own checks, asked again with the errors at most twi
     ]);
   });
 });
+
+describe("the planner's prompt and images it was to see (#36)", () => {
+  it('names each recorded image a later planning job could not load, with why, so the planner knows it has not seen it', async () => {
+    const { model, requests } = scripted([plan(task('a'), task('b'))]);
+    await decompose(model, 'm', 'sys', input({ imagesNotLoaded: ['image-2 could not be loaded: GitHub answered 404'] }), log);
+    const first = JSON.stringify(requests[0]!.messages[0]);
+    expect(first).toContain('could not be loaded, so they are not shown and you have not seen them');
+    expect(first).toContain('- image-2 could not be loaded: GitHub answered 404');
+    // Without any, the prompt says nothing of it.
+    const again = scripted([plan(task('a'), task('b'))]);
+    await decompose(again.model, 'm', 'sys', input(), log);
+    expect(JSON.stringify(again.requests[0]!.messages[0])).not.toContain('could not be loaded');
+  });
+});

@@ -5,6 +5,9 @@ import { AttachmentRefused, type Log } from '../../../src/ports';
 import { forgeOn } from '../../support/github/forge-on';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { pngOf } from '../../support/images';
+import { renderPlanComment } from '../../../src/render/plan-comment';
+import { GITHUB } from '../../../src/domain/surface';
+import { view } from './run-fixtures';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -150,5 +153,31 @@ describe("GitHubForge.attachment against the fake GitHub's attachments (#36)", (
     const workflow = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
     expect(Buffer.from(await workflow.attachment(ours, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
     await expect(workflow.attachment(theirs, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
+  });
+});
+
+describe('images a later job could not load, in the plan comment (#36)', () => {
+  it("lists each as not shown to the planner or to the task, with crew's reason, next to what was read", () => {
+    const read = {
+      id: 'image-2',
+      source: 'https://github.com/user-attachments/assets/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b',
+      sha256: 'a'.repeat(64),
+      mediaType: 'image/png' as const,
+      bytes: 10,
+      width: 4,
+      height: 4,
+    };
+    const v = view(['running', 'pending'], { images: [read], imagesNotLoaded: ['image-2 could not be loaded: its bytes changed since planning read them'] });
+    v.tasks.set('t1', { ...v.tasks.get('t1')!, imagesNotLoaded: ['image-2 could not be loaded: GitHub answered 404'] });
+    const links = {
+      branch: (b: string) => `https://x/${b}`,
+      comment: (_i: number, id: number) => `#${id}`,
+      run: 'https://run',
+      stateFile: (p: string) => `https://state/${p}`,
+    };
+    const body = renderPlanComment(v, links, GITHUB);
+    expect(body).toContain('**Images** · 1 read, 0 refused');
+    expect(body).toContain('- not shown to the planner: image-2 could not be loaded: its bytes changed since planning read them');
+    expect(body).toContain('- not shown to t1: image-2 could not be loaded: GitHub answered 404');
   });
 });
