@@ -250,7 +250,7 @@ function allowlistedFetch(base: FetchLike, allowed: (host: string) => boolean, r
   const refusal = (host: string, from: string) => {
     refused(host, from);
     return new Error(
-      `crew's egress allowlist refused ${host} (${from}): crew reaches MCP servers only on hosts in network.allow. If the server needs it, add it to network.allow in .github/crew.yml.`,
+      `crew's egress allowlist refused ${host} (${from}): crew reaches MCP servers only on hosts in network.allow; if the server needs it, add it to network.allow in .github/crew.yml`,
     );
   };
   return async (input, init) => {

@@ -27,6 +27,7 @@ import { fakeGitHubForTest } from '../../support/github/for-test';
 import { GITHUB } from '../../../src/domain/surface';
 import { KNOWLEDGE_PATH } from '../../../src/state/knowledge';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+import { startHttpMcpServer, startListener } from '../../support/mcp/http-server';
 
 /**
  * The work step in-process, against the real parts: git over the fake GitHub's smart HTTP,
@@ -618,6 +619,35 @@ describe('the work step, in-process against the fakes', () => {
       expect((await readdir(dir)).filter((f) => f.startsWith('crew-mcp-reviewed-'))).toEqual([]);
       expect(await onBranch('mcp/server.mjs')).toBe(shim);
       expect(await taskRecord()).toMatchObject({ status: 'success' });
+    }, 120_000);
+
+    it('an HTTP server answers the worker’s call; one whose redirect leads outside network.allow is refused, noted, and counted in the task’s record with the proxy’s refusals', async () => {
+      const outside = await startListener();
+      const http = await startHttpMcpServer({ redirectTo: `http://localhost:${outside.port}/collect` });
+      try {
+        await seed();
+        const model = scripted((_attempt, turn) =>
+          turn === 1
+            ? [use('mcp__remote__echo', { text: 'from the worker' }, 'toolu_echo1')]
+            : turn === 2
+              ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })]
+              : [use('report_result', FULL_REPORT)],
+        );
+        const servers = `  remote:\n    url: http://127.0.0.1:${http.port}/mcp\n    tools: [echo]\n  moved:\n    url: http://127.0.0.1:${http.port}/moved\n    tools: ["*"]\n`;
+        await work(await job(model, `max_retries: 0\nnetwork:\n  allow: [127.0.0.1]\nmcp_servers:\n${servers}`));
+        expect(model.requests[0]!.tools!.map((t) => t.name).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__remote__echo']);
+        expect(JSON.stringify(model.requests[1]!.messages)).toContain('echo: from the worker (authorization: (none))');
+        expect(outside.heard).toEqual([]);
+        const record = await taskRecord();
+        expect(record).toMatchObject({ status: 'success', refused: { localhost: 1 } });
+        expect(record.mcpNotes).toEqual([
+          expect.stringMatching(
+            /^MCP server `moved` not started: .*crew's egress allowlist refused localhost \(a redirect from 127\.0\.0\.1\): .* in \.github\/crew\.yml\.$/,
+          ),
+        ]);
+      } finally {
+        await Promise.all([http.close(), outside.close()]);
+      }
     }, 120_000);
 
     it('a throw after the servers started (the knowledge file unreadable) leaves no server process behind', async () => {
