@@ -234,6 +234,11 @@ export interface WorkingCopy {
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
   listFiles(): Promise<string[]>;
   readFileAt(rev: string, path: string): Promise<string | undefined>;
+  /**
+   * Writes the files commit `rev` tracks into the empty folder `dir` (no .git, nothing untracked or
+   * ignored), readable by everyone and writable by crew's own user only.
+   */
+  exportCommit(rev: string, dir: string): Promise<void>;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../agents/tool-loop';
+import type { Refusals } from '../domain/egress';
 import { allowedTool, MCP_ANSWER_BYTES, MCP_DESCRIPTION_CHARS, mcpToolName, type McpServerConfig } from '../domain/mcp';
 import type { Log } from '../ports';
 import { capOutput, type CommandRunner } from '../sandbox/command-runner';
@@ -18,6 +20,8 @@ export interface McpSession {
   tools: AgentTool[];
   /** What went wrong with a server (did not start, crashed, hung, printed garbage), for the plan comment and the report. */
   notes: string[];
+  /** Requests to HTTP servers that crew refused because a hop led outside `network.allow`, by host: counted with the proxy's. */
+  refused(): Refusals;
   close(): Promise<void>;
 }
 
@@ -25,7 +29,8 @@ export interface McpStart {
   servers: Array<[string, McpServerConfig]>;
   /** The sandbox: stdio servers start through it, as the tool user. */
   runner: CommandRunner | undefined;
-  cwd: string;
+  /** Where stdio servers start (stdioServerDir), or why they cannot. */
+  cwd: string | { problem: string };
   /** Where the named variables come from: crew's own step environment. */
   env: NodeJS.ProcessEnv;
   /** stdio servers' network: the egress allowlist when the sandbox has a route to the proxy, else none. */
@@ -62,6 +67,7 @@ class Server {
     private readonly cfg: McpServerConfig,
     private readonly o: McpStart,
     private readonly note: (text: string) => void,
+    private readonly refuse: (host: string) => void,
   ) {}
 
   async start(): Promise<AgentTool[]> {
@@ -101,6 +107,11 @@ class Server {
         this.note(`MCP server \`${this.name}\` was not started: crew runs stdio servers only inside the sandbox, which could not be set up here.`);
         return undefined;
       }
+      const cwd = this.o.cwd;
+      if (typeof cwd !== 'string') {
+        this.note(`MCP server \`${this.name}\` was not started: ${cwd.problem}.`);
+        return undefined;
+      }
       const env: Record<string, string> = {};
       for (const name of this.cfg.env) {
         const value = this.o.env[name];
@@ -114,7 +125,7 @@ class Server {
       }
       const command = [this.cfg.command, ...this.cfg.args].map(shellQuote).join(' ');
       try {
-        return new SandboxStdioTransport(runner.start(command, { cwd: this.o.cwd, network: this.o.network, env }));
+        return new SandboxStdioTransport(runner.start(command, { cwd, network: this.o.network, env }));
       } catch (e) {
         this.note(`MCP server \`${this.name}\` was not started: ${e instanceof Error ? e.message : String(e)}.`);
         return undefined;
@@ -135,7 +146,11 @@ class Server {
       addSecret(value);
       headers[header] = value;
     }
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...(this.o.fetch ? { fetch: this.o.fetch } : {}) });
+    const fetch = allowlistedFetch(this.o.fetch ?? globalThis.fetch, this.o.allowedHost, (host, from) => {
+      this.refuse(host);
+      this.o.log.warn(`MCP server ${this.name}: crew's egress allowlist refused ${host} (${from})`);
+    });
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
   }
 
   private why(e: unknown): string {
@@ -190,9 +205,11 @@ class Server {
         `a call to ${tool} took longer than ${seconds(this.cfg.call_timeout_seconds)}`,
       );
     } catch (e) {
-      const why = this.why(e);
+      // The SDK's own timer (the same limit) usually fires first: its timeout is a hang like crew's.
+      const hung = e instanceof McpError && e.code === (ErrorCode.RequestTimeout as number);
+      const why = hung ? `a call to ${tool} took longer than ${seconds(this.cfg.call_timeout_seconds)}` : this.why(e);
       // A protocol error leaves the server running (the server said no); a hang, a crash or garbage stops it.
-      if (!/took longer|exited|not an MCP message|could not start|Connection closed/i.test(why))
+      if (!/took longer|exited|not an MCP message|could not start|Connection closed|egress allowlist refused/i.test(why))
         throw new Error(`the MCP server ${this.name} refused: ${clean(why)}`);
       await this.stop(`stopped: ${why}`);
       throw new Error(`the MCP server ${this.name} was stopped: ${clean(why)}`);
@@ -223,6 +240,35 @@ class Server {
   }
 }
 
+/**
+ * The fetch an HTTP server is reached with: every request, and the target of every redirect it
+ * answers, must be a host in `network.allow`, or nothing is sent there. Redirects are never followed
+ * here (the SDK follows them within the origin, each hop through this fetch again): the trust line is
+ * crew's own, not a dependency's default, and the server's header tokens go nowhere else.
+ */
+function allowlistedFetch(base: FetchLike, allowed: (host: string) => boolean, refused: (host: string, from: string) => void): FetchLike {
+  const refusal = (host: string, from: string) => {
+    refused(host, from);
+    return new Error(
+      `crew's egress allowlist refused ${host} (${from}): crew reaches MCP servers only on hosts in network.allow; if the server needs it, add it to network.allow in .github/crew.yml`,
+    );
+  };
+  return async (input, init) => {
+    const url = new URL(input);
+    if (!allowed(url.hostname)) throw refusal(url.hostname, 'a request to it');
+    const response = await base(url, { ...init, redirect: 'manual' });
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location !== null) {
+      const target = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (!target || !allowed(target.hostname)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw refusal(target?.hostname ?? 'an unreadable address', `a redirect from ${url.hostname}`);
+      }
+    }
+    return response;
+  };
+}
+
 /** A server's words on their way to the model: capped like a command's output, hidden markup gone, secrets out. */
 function clean(text: string): string {
   return redact(sanitize(capOutput(text, MCP_ANSWER_BYTES).text, MCP_ANSWER_BYTES));
@@ -234,12 +280,23 @@ function clean(text: string): string {
  */
 export async function startMcpServers(o: McpStart): Promise<McpSession> {
   const notes: string[] = [];
-  const servers = o.servers.map(([name, cfg]) => new Server(name, cfg, o, (text) => notes.push(text)));
+  const refused: Refusals = {};
+  const servers = o.servers.map(
+    ([name, cfg]) =>
+      new Server(
+        name,
+        cfg,
+        o,
+        (text) => notes.push(text),
+        (host) => void (refused[host] = (refused[host] ?? 0) + 1),
+      ),
+  );
   const tools = (await Promise.all(servers.map((s) => s.start()))).flat();
   for (const s of servers) if (!s.gone) o.log.info(`MCP server ${s.name}: ${tools.filter((t) => t.spec.name.startsWith(`mcp__${s.name}__`)).length} tools`);
   return {
     tools,
     notes,
+    refused: () => ({ ...refused }),
     close: async () => void (await Promise.all(servers.map((s) => s.close()))),
   };
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
@@ -5,6 +6,7 @@ import { runWorker } from '../agents/worker';
 import { loadImages } from './images';
 import { serversFor } from '../domain/mcp';
 import { hostAllowed } from '../domain/egress';
+import { stdioServerDir } from '../mcp/server-dir';
 import { startMcpServers } from '../mcp/servers';
 import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
@@ -216,16 +218,6 @@ async function runTask(
   const trusted = !job.chained && (await ctx.repo.head()) === reviewedSha(view.run);
   const mcpServers = serversFor(config.mcp_servers, 'worker');
   const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
-  // The repository's MCP servers for workers (#36), started once per task; their tools go through the worker's tool loop.
-  const mcp = await startMcpServers({
-    servers: setupFailure ? [] : mcpServers,
-    runner,
-    cwd: ctx.repo.dir,
-    env: process.env,
-    network: runner?.egress ? 'allowlist' : 'none',
-    allowedHost: (host) => hostAllowed(config.network.allow, host),
-    log: ctx.log,
-  });
   // What the proxy refuses in this job adds to what the task's earlier jobs recorded.
   const refusedBefore = rec.refused;
   if (config.setup.length) {
@@ -278,6 +270,29 @@ async function runTask(
   const firstAttempt = carried?.firstAttempt ?? attempt;
   const tier = rec.tierOverride ?? task.tier;
   const isProtected = (path: string) => isProtectedPath(config.protected_paths, path);
+  // The repository's MCP servers for workers (#36), started once per task; their tools go through the worker's tool loop.
+  // Started last, right before the `try` whose `finally` stops them: nothing that may throw comes between.
+  const serverDir = await stdioServerDir({
+    // With no stdio server to start, there is nothing to copy.
+    trusted: trusted || setupFailure !== null || !mcpServers.some(([, s]) => !!s.command),
+    repo: ctx.repo,
+    remote: ctx.remote,
+    reviewedSha: reviewedSha(view.run),
+    tempDir: process.env.RUNNER_TEMP ?? tmpdir(),
+    log: ctx.log,
+  });
+  const mcp = await startMcpServers({
+    servers: setupFailure ? [] : mcpServers,
+    runner,
+    cwd: serverDir.dir,
+    env: process.env,
+    network: runner?.egress ? 'allowlist' : 'none',
+    allowedHost: (host) => hostAllowed(config.network.allow, host),
+    log: ctx.log,
+  }).catch(async (e: unknown) => {
+    await serverDir.dispose();
+    throw e;
+  });
   try {
     for (;;) {
       looked = false;
@@ -382,7 +397,7 @@ async function runTask(
           run,
           { id: taskId, title: task.title, branch: rec.branch },
           { attempt, firstAttempt },
-          { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs, refused: addRefusals(refusedBefore, egress?.refused()) },
+          { usage: workerRun.usage, turns: workerRun.turns, elapsedMs: jobMs, refused: addRefusals(refusedBefore, egress?.refused(), mcp.refused()) },
           jobStop!.minutes,
         );
         return undefined;
@@ -391,7 +406,7 @@ async function runTask(
       if (workerRun?.stop === 'interrupted') {
         await saveInterruptedAttempt(ctx, issue, run, { id: taskId, title: task.title, branch: rec.branch }, attempt, {
           ...workerRun,
-          refused: addRefusals(refusedBefore, egress?.refused()),
+          refused: addRefusals(refusedBefore, egress?.refused(), mcp.refused()),
         });
         return undefined;
       }
@@ -437,7 +452,7 @@ async function runTask(
         mcpNotes: [...mcp.notes],
         imagesNotLoaded,
         links: { log, trajectory },
-        refused: addRefusals(refusedBefore, egress?.refused()),
+        refused: addRefusals(refusedBefore, egress?.refused(), mcp.refused()),
       };
       // Whatever happened, the work and crew's judgement of it are pushed together, so nothing is lost.
       await ctx.repo.commitAll(attemptCommitMessage(taskId, task.title, outcome), { allowEmpty: true });
@@ -474,6 +489,7 @@ async function runTask(
     }
   } finally {
     await mcp.close();
+    await serverDir.dispose();
   }
 }
 

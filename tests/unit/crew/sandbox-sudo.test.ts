@@ -48,6 +48,8 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
     await mkdir(workspace);
     await git(['init', '--quiet', workspace]);
     await writeFile(join(workspace, 'README.md'), 'hello\n');
+    await git(['-C', workspace, 'add', 'README.md']);
+    await git(['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '--quiet', '-m', 'the readme']);
     await exec('chown', ['-R', `${uid}:${gid}`, dir]);
   }, 300_000);
   afterAll(async () => {
@@ -116,8 +118,11 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
   it('an MCP server (#36) starts through sudo as the tool user with only its named variable, and a hanging one is stopped, processes and all', async () => {
     const servers = join(__dirname, '..', '..', 'support', 'mcp', 'servers.mjs');
     const out = await probe('mcp', servers, { FACTS_TOKEN: 'facts-sudo-token-77' });
-    const seen = JSON.parse(out.split('\n')[0]!) as { user: string; env: Record<string, string> };
+    const seen = JSON.parse(out.split('\n')[0]!) as { user: string; env: Record<string, string>; cwd: string; cwdWritable: boolean };
     expect(seen.user).toBe('crew-tool');
+    // Started in the copy of the reviewed commit crew's user made: the tool user reads it through sudo, and cannot write there.
+    expect(seen.cwd.startsWith(join(dir, 'crew-mcp-reviewed-'))).toBe(true);
+    expect(seen.cwdWritable).toBe(false);
     expect(seen.env.FACTS_TOKEN).toBe('***');
     for (const value of Object.values(CANARIES)) expect(out).not.toContain(value);
     expect(Object.keys(seen.env).filter((k) => k.startsWith('INPUT_'))).toEqual([]);
