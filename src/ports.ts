@@ -245,6 +245,11 @@ export interface Remote {
   tracking(branch: string): string;
   /** The commit `branch` points at on the remote; undefined when there is no such branch. */
   head(branch: string): Promise<string | undefined>;
+  /**
+   * `head(branch)` will be asked soon: GitHub's next answer about crew/state lists it too, in the
+   * same round trip (#31 §4). Optional: a remote without that listing just asks when head() does.
+   */
+  expectHead?(branch: string): void;
   /** Fetches branches from the remote; missing ones are reported, not fatal. */
   fetch(branches: string[]): Promise<{ missing: string[] }>;
   /** Makes a commit known to the working copy (a shallow checkout may predate it). */

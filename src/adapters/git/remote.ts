@@ -25,7 +25,13 @@ export class GitRemote implements Remote {
     return `refs/remotes/origin/${branch}`;
   }
 
+  expectHead(branch: string): void {
+    this.tips?.want(assertBranchName(branch));
+  }
+
   async head(branch: string): Promise<string | undefined> {
+    const heard = this.tips?.headOf(branch);
+    if (heard) return heard.sha;
     const out = await this.git.raw(['ls-remote', '--heads', this.url, `refs/heads/${assertBranchName(branch)}`]);
     return out.split(/\s+/)[0] || undefined;
   }
