@@ -12,6 +12,7 @@ import {
   type RunEnd,
   type StrayBranch,
 } from '../domain/retention';
+import { runBranchFolder } from '../domain/refs';
 import type { BranchCleanup, RunRecord, RunView } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
 import { cleanupComment } from '../render/cleanup';
@@ -87,8 +88,11 @@ export async function tidyUp(ctx: StepContext, issue?: number): Promise<void> {
     let swept = sweptRuns(await ctx.state.loadRuns((p) => SWEPT.test(p), SEEN), retention, now, ctx.log);
     // crew's branches are listed only when a run that ended has branches crew has not dealt with yet:
     // without one, neither the deletions nor the pruning (branchesSettled) asks which branches exist.
-    const unsettled = retention.deleteBranches && swept.some((r) => r.end && r.view.run.cleanup === null);
-    const branches = unsettled ? branchesByRun(await ctx.crewBranches.list()) : new Map<string, BranchTip[]>();
+    // Only those runs' folders are listed: no other run's branches count for either.
+    const unsettled = retention.deleteBranches
+      ? swept.filter((r) => r.end && r.view.run.cleanup === null).map((r) => runBranchFolder(r.view.run.issue, r.view.run.run))
+      : [];
+    const branches = unsettled.length ? branchesByRun(await ctx.crewBranches.list(unsettled)) : new Map<string, BranchTip[]>();
     // What the deletions recorded counts for the pruning: read again only when there were some.
     if (retention.deleteBranches && (await deleteEndedRunsBranches(ctx, swept, branches, issue)))
       swept = sweptRuns(await ctx.state.loadRuns((p) => SWEPT.test(p), SEEN), retention, now, ctx.log);

@@ -25,8 +25,8 @@ export class GitRemote implements Remote {
     return `refs/remotes/origin/${branch}`;
   }
 
-  expectHead(branch: string): void {
-    this.tips?.want(assertBranchName(branch));
+  expectListing(branchOrFolder: string): void {
+    this.tips?.want(branchOrFolder.endsWith('/') ? `${assertCrewRef(branchOrFolder.slice(0, -1))}/` : assertBranchName(branchOrFolder));
   }
 
   async head(branch: string): Promise<string | undefined> {
@@ -103,9 +103,12 @@ export class GitRemote implements Remote {
     }
   }
 
-  /** Every branch under `crew/` on the remote, in one listing. */
-  async crewBranches(): Promise<BranchTip[]> {
-    const out = await this.git.raw(['ls-remote', '--heads', this.url, 'refs/heads/crew/*']);
+  /** Every branch under `crew/` on the remote, in one listing; or only those in `folders` (`crew/N/rK/`), listed recently or now. */
+  async crewBranches(folders?: readonly string[]): Promise<BranchTip[]> {
+    const heard = folders?.length ? this.tips?.listedFolders(folders) : undefined;
+    if (heard) return [...heard].map(([branch, sha]) => ({ branch, sha }));
+    const patterns = folders?.length ? folders.map((f) => `refs/heads/${assertCrewRef(f.replace(/\/$/, ''))}/*`) : ['refs/heads/crew/*'];
+    const out = await this.git.raw(['ls-remote', '--heads', this.url, ...patterns]);
     return out
       .split('\n')
       .map((line) => line.split('\t') as [string, string | undefined])
