@@ -18,7 +18,7 @@ import type { StateSnapshot, StateTx } from '../ports';
 import { cleanupComment } from '../render/cleanup';
 import { pruneRunFolder } from '../state/run-digests';
 import { paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
-import { nowIso, SEEN, syncPlanComment, updateRun, type StepContext } from './context';
+import { nowIso, SEEN, updateRun, wroteUnshown, type StepContext } from './context';
 
 /**
  * crew cleans up after its runs in jobs it runs anyway: at the end of a run (finish, or a run that
@@ -203,16 +203,17 @@ async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: r
     `run ${run} of #${issue} (${end.how}): deleted ${deleted.length ? deleted.join(', ') : 'nothing'}${kept.length ? `; kept ${kept.map((k) => k.branch).join(', ')}` : ''}${refused ? `; GitHub refused ${refused.branches.join(', ')}: ${refused.reason}` : ''}`,
   );
   ctx.log.checkpoint('branches-cleaned');
+  let from = 0;
   const mine = await updateRun(ctx, issue, run, `branches cleaned up (${end.how})`, (r, tx) => {
     if (r.cleanup) return false;
+    from = r.version;
     writeRun(tx, { ...r, cleanup: record }, record.at);
     return true;
   });
   const said = cleanupComment(issue, run, record, ctx.surface);
   if (mine && said) await ctx.forge.postComment(issue, said);
-  // The plan comment says what became of the branches; in a job that checks its edits at its end, this
-  // edit's check is that one (it would otherwise find the state moved by this write and render twice).
-  if (mine) await syncPlanComment(ctx, issue, run);
+  // The plan comment does not show what became of the branches.
+  if (mine) wroteUnshown(ctx, issue, run, from);
 }
 
 /** One write that replaces the folders the policy lets go by their digests (re-checked inside the write). */

@@ -382,6 +382,18 @@ export async function withPlanChecksAtEnd(ctx: StepContext, step: () => Promise<
 }
 
 /**
+ * This job wrote something of the run the plan comment does not show, on top of version `from`. When
+ * that is the version the pending edit rendered, the write (a compare-and-swap) proves no other job
+ * wrote the run between that edit and it, so no later edit can have crossed it: the check is settled,
+ * and the comment shows everything it would show of the newer version.
+ */
+export function wroteUnshown(ctx: StepContext, issue: number, run: number, from: number): void {
+  const d = deferred.get(ctx);
+  const p = d?.pending;
+  if (p && p.issue === issue && p.run === run && p.version === from) d.pending = undefined;
+}
+
+/**
  * A read of the run's state this job made for its own reasons: when GitHub confirmed it after the
  * pending edit, it settles that edit's check, rendering again only if the state moved since.
  */

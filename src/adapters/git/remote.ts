@@ -5,6 +5,12 @@ import type { BranchDeletion, Remote, WorkingCopy } from '../../ports';
 import type { BranchTips } from './branch-tips';
 import { isNonFastForward, pushRefusedByRule, ruleViolation } from './git-client';
 
+/** A run's folder of branches, `crew/<issue>/r<run>/`, checked: nothing else is listed by folder. */
+function runFolder(folder: string): string {
+  if (!/^crew\/\d+\/r\d+\/$/.test(folder)) throw new Error(`refusing to list '${folder}': crew lists only a run's folder of branches, crew/<issue>/r<run>/`);
+  return folder;
+}
+
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
 
@@ -26,7 +32,7 @@ export class GitRemote implements Remote {
   }
 
   expectListing(branchOrFolder: string): void {
-    this.tips?.want(branchOrFolder.endsWith('/') ? `${assertCrewRef(branchOrFolder.slice(0, -1))}/` : assertBranchName(branchOrFolder));
+    this.tips?.want(branchOrFolder.endsWith('/') ? runFolder(branchOrFolder) : assertBranchName(branchOrFolder));
   }
 
   async head(branch: string): Promise<string | undefined> {
@@ -107,7 +113,7 @@ export class GitRemote implements Remote {
   async crewBranches(folders?: readonly string[]): Promise<BranchTip[]> {
     const heard = folders?.length ? this.tips?.listedFolders(folders) : undefined;
     if (heard) return [...heard].map(([branch, sha]) => ({ branch, sha }));
-    const patterns = folders?.length ? folders.map((f) => `refs/heads/${assertCrewRef(f.replace(/\/$/, ''))}/*`) : ['refs/heads/crew/*'];
+    const patterns = folders?.length ? folders.map((f) => `refs/heads/${runFolder(f)}*`) : ['refs/heads/crew/*'];
     const out = await this.git.raw(['ls-remote', '--heads', this.url, ...patterns]);
     return out
       .split('\n')

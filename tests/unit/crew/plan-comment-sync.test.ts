@@ -3,7 +3,7 @@ import type { Log } from '../../../src/ports';
 import { MemoryState } from './memory-state';
 import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
-import { deferPlanChecks, handedOn, planCheckSaw, syncPlanComment, withPlanChecksAtEnd, type StepContext } from '../../../src/steps/context';
+import { deferPlanChecks, handedOn, planCheckSaw, syncPlanComment, withPlanChecksAtEnd, wroteUnshown, type StepContext } from '../../../src/steps/context';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
@@ -266,6 +266,23 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       ).rejects.toThrow('the step failed');
       expect(asked.count).toBe(2);
       expect(landed).toEqual([2, 1, 2]);
+    });
+
+    it('a write the comment does not show, on top of the version the edit rendered, settles its check; one on top of another does not', async () => {
+      const a = job();
+      const asked = confirming(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        wroteUnshown(a, run.issue, run.run, await stateVersion());
+      });
+      expect(asked.count).toBe(0);
+      const b = job();
+      const askedB = confirming(b);
+      await withPlanChecksAtEnd(b, async () => {
+        await syncPlanComment(b, run.issue, run.run);
+        wroteUnshown(b, run.issue, run.run, (await stateVersion()) - 1);
+      });
+      expect(askedB.count).toBe(1);
     });
 
     it('a hand-on to another run of the issue does not spare this run’s check', async () => {
