@@ -246,11 +246,10 @@ export interface Remote {
   /** The commit `branch` points at on the remote; undefined when there is no such branch. */
   head(branch: string): Promise<string | undefined>;
   /**
-   * `head(branch)` will be asked soon, or (a name ending in `/`, a run's folder `crew/N/rK/`) the
-   * folder's branches will be listed: GitHub's next answer about crew/state lists them too, in the
-   * same round trip (#31 §4). Optional: a remote without that listing just asks when the time comes.
+   * `head(branch)` will be asked soon: GitHub's next answer about crew/state lists it too, in the
+   * same round trip (#31 §4). Optional: a remote without that listing just asks when head() does.
    */
-  expectListing?(branchOrFolder: string): void;
+  expectHead?(branch: string): void;
   /** Fetches branches from the remote; missing ones are reported, not fatal. */
   fetch(branches: string[]): Promise<{ missing: string[] }>;
   /** Makes a commit known to the working copy (a shallow checkout may predate it). */
@@ -304,7 +303,7 @@ export interface RepositorySettings {
 export interface CrewBranches {
   /**
    * Every branch under `crew/` with the commit it points at, in one listing; with `folders`, only
-   * the branches of those runs (`crew/N/rK/`), which the job's state reads may have listed already.
+   * the branches of those runs (`crew/N/rK/`).
    */
   list(folders?: readonly string[]): Promise<BranchTip[]>;
   /**

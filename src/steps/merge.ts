@@ -13,7 +13,6 @@ import {
 import { usedUpOn } from '../domain/fix-ci';
 import { forAPerson } from '../domain/judgment';
 import { runRefusals } from '../domain/egress';
-import { runBranchFolder } from '../domain/refs';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, runNumbers, writeRun } from '../state/run-files';
@@ -160,8 +159,6 @@ export async function merge(ctx: StepContext): Promise<void> {
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
   for (const p of ours) {
     const [, issue, first] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
-    // Cleaning up once merged lists the run's branches: the state's first read asks for them too (#31 §4).
-    ctx.remote.expectListing?.(runBranchFolder(issue, first));
     // Follow-ups update the same pull request as later runs of the issue: the newest one speaks for it, and
     // while it works (not COMPLETED) nothing merges on an older run's pass.
     const run = await newestRunOfPull(ctx, issue, first, p.number);

@@ -18,7 +18,7 @@ export class BranchTips {
   private readonly wanted = new Set<string>();
   private readonly single = new Map<string, { at: number; sha: string | undefined }>();
 
-  /** A branch the job will ask the head of, or a folder (ending in `/`) it will list: the state store's next listing names it too. */
+  /** A branch the job will ask the head of: the state store's next listing names it too. */
   want(branch: string): void {
     this.wanted.add(branch);
   }
@@ -34,17 +34,6 @@ export class BranchTips {
     this.single.set(branch, { at, sha });
   }
 
-  /** Every branch in `folders` as listed recently enough (branch → commit); undefined when any folder was not. */
-  listedFolders(folders: readonly string[]): Map<string, string> | undefined {
-    const out = new Map<string, string>();
-    for (const f of folders) {
-      const listed = this.folders.get(f);
-      if (!listed || performance.now() - listed.at > GOOD_FOR_MS) return undefined;
-      for (const [b, sha] of listed.tips) out.set(b, sha);
-    }
-    return out;
-  }
-
   /** A wanted branch's head as listed recently enough; undefined when GitHub must be asked. */
   headOf(branch: string): { sha: string | undefined } | undefined {
     const heard = this.single.get(branch);
@@ -53,7 +42,6 @@ export class BranchTips {
 
   /** A listing of every branch under `folder` (branch name → commit), asked for at `at` (performance.now()). */
   heard(folder: string, tips: Map<string, string>, at: number): void {
-    this.wanted.delete(folder);
     this.folders.set(folder, { at, tips });
   }
 

@@ -31,8 +31,8 @@ export class GitRemote implements Remote {
     return `refs/remotes/origin/${branch}`;
   }
 
-  expectListing(branchOrFolder: string): void {
-    this.tips?.want(branchOrFolder.endsWith('/') ? runFolder(branchOrFolder) : assertBranchName(branchOrFolder));
+  expectHead(branch: string): void {
+    this.tips?.want(assertBranchName(branch));
   }
 
   async head(branch: string): Promise<string | undefined> {
@@ -109,10 +109,11 @@ export class GitRemote implements Remote {
     }
   }
 
-  /** Every branch under `crew/` on the remote, in one listing; or only those in `folders` (`crew/N/rK/`), listed recently or now. */
+  /**
+   * Every branch under `crew/` on the remote, in one listing; or only those in `folders` (`crew/N/rK/`). Always
+   * asked now, never from BranchTips: merging may have deleted the head branch ("Automatically delete head branches").
+   */
   async crewBranches(folders?: readonly string[]): Promise<BranchTip[]> {
-    const heard = folders?.length ? this.tips?.listedFolders(folders) : undefined;
-    if (heard) return [...heard].map(([branch, sha]) => ({ branch, sha }));
     const patterns = folders?.length ? folders.map((f) => `refs/heads/${runFolder(f)}*`) : ['refs/heads/crew/*'];
     const out = await this.git.raw(['ls-remote', '--heads', this.url, ...patterns]);
     return out

@@ -173,21 +173,14 @@ export class GitStateStore implements StateStore {
     const run = /^issue-(\d+)\/run-(\d+)\/$/.exec(prefix);
     const folder = this.tips && run ? runBranchFolder(Number(run[1]), Number(run[2])) : undefined;
     const wanted = this.tips?.wantedBranches() ?? [];
-    const patterns = [
-      `refs/heads/${STATE_BRANCH}`,
-      ...(folder ? [`refs/heads/${folder}*`] : []),
-      ...wanted.map((w) => (w.endsWith('/') ? `refs/heads/${w}*` : `refs/heads/${w}`)),
-    ];
+    const patterns = [`refs/heads/${STATE_BRANCH}`, ...(folder ? [`refs/heads/${folder}*`] : []), ...wanted.map((b) => `refs/heads/${b}`)];
     const listed = new Map<string, string>();
     for (const line of (await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...patterns])).split('\n')) {
       const [sha, ref] = line.split('\t');
       if (sha && ref?.startsWith('refs/heads/')) listed.set(ref.slice('refs/heads/'.length), sha);
     }
     if (folder) this.tips!.heard(folder, new Map([...listed].filter(([b]) => b.startsWith(folder))), asked);
-    for (const w of wanted) {
-      if (w.endsWith('/')) this.tips!.heard(w, new Map([...listed].filter(([b]) => b.startsWith(w))), asked);
-      else this.tips!.heardBranch(w, listed.get(w), asked);
-    }
+    for (const b of wanted) this.tips!.heardBranch(b, listed.get(b), asked);
     return listed.get(STATE_BRANCH);
   }
 

@@ -76,7 +76,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   const config = await ctx.config();
   const baseBranch = ev.base?.branch ?? config.base_branch ?? (await ctx.forge.defaultBranch());
   // The base branch's head comes in the same answer as the state's first read (#31 §4).
-  if (!ev.base?.sha) ctx.remote.expectListing?.(baseBranch);
+  if (!ev.base?.sha) ctx.remote.expectHead?.(baseBranch);
   // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
   const deadPlanners = new Set<string>();
   const previous = await latestRun(ctx, issue);
