@@ -31,7 +31,7 @@ import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
 import { cleanup } from './steps/cleanup';
-import { CrewError, syncPlanComment, unnotedFailovers, type StepContext } from './steps/context';
+import { CrewError, syncPlanComment, unnotedFailovers, withPlanChecksAtEnd, type StepContext } from './steps/context';
 import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
@@ -338,7 +338,9 @@ export async function run(): Promise<void> {
     ctx = built.ctx;
     finishTrajectories = built.finish;
     const steps = { route, work, advance, critic, merge, cleanup } as const;
-    await steps[settings.step](ctx);
+    const step = steps[settings.step];
+    const c = ctx;
+    await withPlanChecksAtEnd(c, () => step(c));
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     if (ctx) await reportFailure(ctx, error);

@@ -250,6 +250,11 @@ export interface Remote {
   tracking(branch: string): string;
   /** The commit `branch` points at on the remote; undefined when there is no such branch. */
   head(branch: string): Promise<string | undefined>;
+  /**
+   * `head(branch)` will be asked soon: GitHub's next answer about crew/state lists it too, in the
+   * same round trip (#31 §4). Optional: a remote without that listing just asks when head() does.
+   */
+  expectHead?(branch: string): void;
   /** Fetches branches from the remote; missing ones are reported, not fatal. */
   fetch(branches: string[]): Promise<{ missing: string[] }>;
   /** Makes a commit known to the working copy (a shallow checkout may predate it). */
@@ -301,8 +306,11 @@ export interface RepositorySettings {
 }
 
 export interface CrewBranches {
-  /** Every branch under `crew/` with the commit it points at, in one listing. */
-  list(): Promise<BranchTip[]>;
+  /**
+   * Every branch under `crew/` with the commit it points at, in one listing; with `folders`, only
+   * the branches of those runs (`crew/N/rK/`).
+   */
+  list(folders?: readonly string[]): Promise<BranchTip[]>;
   /**
    * The commits `sha` has that the branch `base` has not, with who made each, oldest first; `complete`
    * is false when there were more than crew reads (it then treats the branch as not only its own).

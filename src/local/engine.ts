@@ -18,7 +18,7 @@ import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
 import { readView, writeRun } from '../state/run-files';
 import { advance } from '../steps/advance';
-import type { StepContext } from '../steps/context';
+import { withPlanChecksAtEnd, type StepContext } from '../steps/context';
 import { critic } from '../steps/critic';
 import { route } from '../steps/route';
 import { work } from '../steps/work';
@@ -210,7 +210,7 @@ export class LocalEngine {
       unsandboxedOptIn: LOCAL_OPT_IN,
     };
     try {
-      await STEPS[step](ctx);
+      await withPlanChecksAtEnd(ctx, () => STEPS[step](ctx));
       return { ok: true, outputs };
     } catch (e) {
       log.warn(`the ${step} step failed: ${(e as Error).message}`);

@@ -28,6 +28,7 @@ import {
   taskClaim,
   updateView,
   viewIn,
+  handedOn,
   type StepContext,
 } from './context';
 import { replanTasks } from './leader';
@@ -35,6 +36,7 @@ import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { takePushedResult } from './task-results';
 import { promptWithInstructions } from './agent-instructions';
+import { BranchMoved, type WriteOptions } from '../ports';
 
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
@@ -161,6 +163,7 @@ export async function advance(ctx: StepContext): Promise<void> {
   } else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
     // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
     ctx.output('critic', 'true');
+    handedOn(ctx, issue, run);
     return;
   } else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
     return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
@@ -210,7 +213,8 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
 }
 
 type Integration =
-  { headSha: string; resolved: string[] } | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };
+  | { headSha: string; resolved: string[]; carry?: { branch: string; sha: string } }
+  | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };
 
 /**
  * Merges the task branches into the integration branch in dependency order. A conflict
@@ -271,9 +275,12 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
     resolved.push(`${h.id} in ${m.conflicts.join(', ')}: ${outcome.explanation}`);
     merged.push(h);
   }
+  const headSha = await ctx.repo.head();
   if (existing && !view.run.followUp) await ctx.remote.pushReplacing(branch, existing);
+  // A new integration branch goes up in the same push as the write that hands it to the critic (#31 §4).
+  else if (!existing && ctx.state.carriesBranches) return { headSha, resolved, carry: { branch, sha: headSha } };
   else await ctx.remote.push(branch);
-  return { headSha: await ctx.repo.head(), resolved };
+  return { headSha, resolved };
 }
 
 const RESOLVER_MAX_TURNS = 30;
@@ -385,21 +392,39 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   const { issue, run } = view.run;
   const integration = await integrate(ctx, view);
   if ('conflict' in integration) return escalateConflict(ctx, view, integration.conflict);
-  const { headSha, resolved } = integration;
+  const { headSha, resolved, carry } = integration;
   ctx.log.checkpoint('integrated');
-  await updateView(ctx, issue, run, `integrated ${headSha.slice(0, 7)} for the critic`, (v, tx) => {
-    if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId) return;
-    const review = v.run.review ?? FRESH_REVIEW;
-    // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
-    const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
-    writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
-    if (resolved.length)
-      tx.write(
-        paths.integration(issue, run),
-        `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`,
-      );
-    refreshExecutionLog(tx, issue, run);
-  });
+  const handOver = (options?: WriteOptions) =>
+    updateView(
+      ctx,
+      issue,
+      run,
+      `integrated ${headSha.slice(0, 7)} for the critic`,
+      (v, tx) => {
+        if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId) return;
+        const review = v.run.review ?? FRESH_REVIEW;
+        // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
+        const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
+        writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
+        if (resolved.length)
+          tx.write(
+            paths.integration(issue, run),
+            `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`,
+          );
+        refreshExecutionLog(tx, issue, run);
+      },
+      options,
+    );
+  if (!carry) await handOver();
+  else
+    await handOver({ carry }).catch(async (e: unknown) => {
+      // Someone created the branch meanwhile: the separate push goes on top of theirs, or fails saying why.
+      if (!(e instanceof BranchMoved)) throw e;
+      ctx.log.info(`${carry.branch} appeared while the run was integrated; pushing it on its own first`);
+      await ctx.remote.push(carry.branch);
+      await handOver();
+    });
   ctx.output('critic', 'true');
+  handedOn(ctx, issue, run);
   await syncPlanComment(ctx, issue, run);
 }

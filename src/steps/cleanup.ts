@@ -12,12 +12,13 @@ import {
   type RunEnd,
   type StrayBranch,
 } from '../domain/retention';
+import { runBranchFolder } from '../domain/refs';
 import type { BranchCleanup, RunRecord, RunView } from '../domain/run-state';
 import type { StateSnapshot, StateTx } from '../ports';
 import { cleanupComment } from '../render/cleanup';
 import { pruneRunFolder } from '../state/run-digests';
 import { paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
-import { nowIso, updateRun, type StepContext } from './context';
+import { nowIso, SEEN, updateRun, wroteUnshown, type StepContext } from './context';
 
 /**
  * crew cleans up after its runs in jobs it runs anyway: at the end of a run (finish, or a run that
@@ -82,11 +83,19 @@ export async function tidyUp(ctx: StepContext, issue?: number): Promise<void> {
   try {
     const retention = retentionOf(await ctx.config());
     const now = ctx.clock.now();
-    let swept = sweptRuns(await ctx.state.loadRuns((p) => SWEPT.test(p)), retention, now, ctx.log);
-    const branches = branchesByRun(await ctx.crewBranches.list());
+    // What this job last saw will do (it has just written, or read, the state): a run that ended a moment
+    // ago is a later job's to tidy, and every write below is a compare-and-swap that reads again (#31 §4).
+    let swept = sweptRuns(await ctx.state.loadRuns((p) => SWEPT.test(p), SEEN), retention, now, ctx.log);
+    // crew's branches are listed only when a run that ended has branches crew has not dealt with yet:
+    // without one, neither the deletions nor the pruning (branchesSettled) asks which branches exist.
+    // Only those runs' folders are listed: no other run's branches count for either.
+    const unsettled = retention.deleteBranches
+      ? swept.filter((r) => r.end && r.view.run.cleanup === null).map((r) => runBranchFolder(r.view.run.issue, r.view.run.run))
+      : [];
+    const branches = unsettled.length ? branchesByRun(await ctx.crewBranches.list(unsettled)) : new Map<string, BranchTip[]>();
     // What the deletions recorded counts for the pruning: read again only when there were some.
     if (retention.deleteBranches && (await deleteEndedRunsBranches(ctx, swept, branches, issue)))
-      swept = sweptRuns(await ctx.state.loadRuns((p) => SWEPT.test(p)), retention, now, ctx.log);
+      swept = sweptRuns(await ctx.state.loadRuns((p) => SWEPT.test(p), SEEN), retention, now, ctx.log);
     await pruneFinishedRuns(ctx, swept, branches, retention, now);
   } catch (e) {
     ctx.log.warn(`crew could not clean up after ended runs this time (${e instanceof Error ? e.message : String(e)}); a later job tries again`);
@@ -194,13 +203,17 @@ async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: r
     `run ${run} of #${issue} (${end.how}): deleted ${deleted.length ? deleted.join(', ') : 'nothing'}${kept.length ? `; kept ${kept.map((k) => k.branch).join(', ')}` : ''}${refused ? `; GitHub refused ${refused.branches.join(', ')}: ${refused.reason}` : ''}`,
   );
   ctx.log.checkpoint('branches-cleaned');
+  let from = 0;
   const mine = await updateRun(ctx, issue, run, `branches cleaned up (${end.how})`, (r, tx) => {
     if (r.cleanup) return false;
+    from = r.version;
     writeRun(tx, { ...r, cleanup: record }, record.at);
     return true;
   });
   const said = cleanupComment(issue, run, record, ctx.surface);
   if (mine && said) await ctx.forge.postComment(issue, said);
+  // The plan comment does not show what became of the branches.
+  if (mine) wroteUnshown(ctx, issue, run, from);
 }
 
 /** One write that replaces the folders the policy lets go by their digests (re-checked inside the write). */

@@ -216,6 +216,7 @@ export const DISPATCH_CLOCK_SKEW_MS = 30_000;
 
 /** Starts tasks in a new workflow run: the dispatch carries the nonce of the claim they were taken for (none: the finishing dispatch). */
 export async function dispatchTasks(ctx: StepContext, issue: number, run: number, tasks: string[], claim?: TaskClaim): Promise<void> {
+  handedOn(ctx, issue, run);
   await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(tasks), nonce: claim?.nonce ?? nonce() });
 }
 
@@ -339,18 +340,57 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
 }
 
 /** The edit whose check after writing is put off, per job that defers them (deferPlanChecks). */
-const deferred = new WeakMap<StepContext, { pending?: { issue: number; run: number; version: number; editedAt: number } }>();
+const deferred = new WeakMap<StepContext, { pending?: { issue: number; run: number; version: number; editedAt: number }; handedOn: Set<string> }>();
 
 /**
- * For a work job that runs tasks back to back (#17 §3): the read after each plan comment edit that
+ * Every job (#17 §3 for work jobs, #31 §4 for the rest): the read after each plan comment edit that
  * syncPlanComment makes (a round trip to GitHub) waits instead for the job's next look at the state,
- * which the worker makes anyway between its turns (planCheckSaw), or for the job's end
+ * which a worker makes anyway between its turns (planCheckSaw), or for the job's end
  * (settlePlanCheck). A later edit by this job replaces the pending check, since it renders a newer
  * state and is checked in turn. Only an edit that crossed another job's can leave the comment
  * behind, and then only until that look: ARCHITECTURE.md, "Things that will bite".
  */
 export function deferPlanChecks(ctx: StepContext): void {
-  deferred.set(ctx, {});
+  deferred.set(ctx, { handedOn: new Set() });
+}
+
+/**
+ * This job started another job of the run (the work matrix, advance, the critic, a dispatched
+ * workflow run). That job reads the state after it starts and syncs the plan comment itself, so an
+ * edit of this job's that crossed another's is healed there: this job's check at its end is spared.
+ */
+export function handedOn(ctx: StepContext, issue: number, run: number): void {
+  deferred.get(ctx)?.handedOn.add(`${issue}/${run}`);
+}
+
+/**
+ * Runs one job's step with its plan comment checks put off to its end (deferPlanChecks). A job that
+ * failed is checked whatever it handed on: the jobs it started may not run.
+ */
+export async function withPlanChecksAtEnd(ctx: StepContext, step: () => Promise<void>): Promise<void> {
+  deferPlanChecks(ctx);
+  let ok = false;
+  try {
+    await step();
+    ok = true;
+  } finally {
+    // A failure on its way out is the one to report; this check failing too only costs the comment a render.
+    await settlePlanCheck(ctx, ok).catch((e: unknown) =>
+      ctx.log.warn(`could not check the plan comment against the state: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+}
+
+/**
+ * This job wrote something of the run the plan comment does not show, on top of version `from`. When
+ * that is the version the pending edit rendered, the write (a compare-and-swap) proves no other job
+ * wrote the run between that edit and it, so no later edit can have crossed it: the check is settled,
+ * and the comment shows everything it would show of the newer version.
+ */
+export function wroteUnshown(ctx: StepContext, issue: number, run: number, from: number): void {
+  const d = deferred.get(ctx);
+  const p = d?.pending;
+  if (p && p.issue === issue && p.run === run && p.version === from) d.pending = undefined;
 }
 
 /**
@@ -370,11 +410,15 @@ export async function planCheckSaw(ctx: StepContext, issue: number, run: number,
   });
 }
 
-/** The job's end: the pending check is made now, with GitHub asked, and the job edits at once from here on. */
-export async function settlePlanCheck(ctx: StepContext): Promise<void> {
-  const p = deferred.get(ctx)?.pending;
+/**
+ * The job's end: the pending check is made now, with GitHub asked, unless the job succeeded and
+ * handed the run on to another job (handedOn); from here on the job edits and checks at once.
+ */
+async function settlePlanCheck(ctx: StepContext, succeeded: boolean): Promise<void> {
+  const d = deferred.get(ctx);
   deferred.delete(ctx);
-  if (!p) return;
+  const p = d?.pending;
+  if (!p || (succeeded && d.handedOn.has(`${p.issue}/${p.run}`))) return;
   if (readRun(await ctx.state.load(`${runFolder(p.issue, p.run)}/`), p.issue, p.run)?.version !== p.version) await syncPlanComment(ctx, p.issue, p.run);
 }
 

@@ -22,7 +22,7 @@ import { claimReadyTasks } from '../state/transitions';
 import { renderedMarkup, sanitize } from '../text/sanitize';
 import { imageUrls } from '../domain/images';
 import { ensureRoom, spend } from './caps';
-import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateRunFolder, type StepContext } from './context';
+import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 import { collectImages, loadImages } from './images';
@@ -137,9 +137,10 @@ export async function planRun(
   let usage: Usage = ZERO_USAGE;
   const book = (u: Usage) => (usage = addUsage(usage, u));
   /** One state write that also books the model usage spent so far in this step. */
-  const record: Recorder = (message, mutate) =>
+  const record: Recorder = (message, mutate, then) =>
     updateRun(ctx, issue, run, `${message}`, (rec, tx) => {
       writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
+      then?.(tx);
       refreshExecutionLog(tx, issue, run);
     });
 
@@ -292,54 +293,60 @@ export async function planRun(
     let estimate: CostEstimate | null = null;
     const now = nowIso(ctx);
     let version = 0;
-    await record(`plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks`, (current, tx) => {
-      let rec = logPhase(current, 'decomposer', {
-        model: config.default_model,
-        started: startedAt,
-        finished: now,
-        status: 'success',
-        retries: rounds - 1,
-        error: null,
-      });
-      version = rec.planVersion + 1;
-      tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
-      writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
-      const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
-      for (const file of tx.list(`${prefix}tasks/`)) if (!keep.has(file)) tx.remove(file);
-      for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
-      tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
-      const criteria = criteriaDigest(plan.criteria);
-      estimate = estimateRun({
-        at: now,
-        tasks: plan.tasks,
-        models: config.models,
-        criticTier: config.default_model,
-        retroTier: config.retrospect.enabled ? config.retrospect.model : null,
-        budgets: config.budgets,
-        taskTimeoutMinutes: config.task_timeout_minutes,
-        spent: { costUsd: rec.usage.costUsd, minutes: minutesSoFar(ctx, readJobTimes(tx, issue, run)) },
-        waitsForApproval: needsApproval,
-        past: past.runs,
-      });
-      rec = { ...rec, estimate, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
-      if (rec.followUp && fresh) rec = { ...rec, followUp: { ...rec.followUp, added: fresh.added } };
-      if (needsApproval)
-        return {
-          ...rec,
-          phase: 'AWAITING_APPROVAL',
-          planVersion: version,
-          criteriaDigest: criteria,
-          waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' },
-        };
-      return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
-    });
+    // A plan that needs no approval starts in the same write: its first tasks are claimed with it (#31 §4).
+    const claim = taskClaim(ctx, claimBy, now);
+    let claimed: string[] = [];
+    const start = needsApproval ? undefined : (tx: StateTx) => void (claimed = claimReadyTasks(tx, issue, run, config.max_parallel, claim));
+    await record(
+      `plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks${needsApproval ? '' : '; start'}`,
+      (current, tx) => {
+        let rec = logPhase(current, 'decomposer', {
+          model: config.default_model,
+          started: startedAt,
+          finished: now,
+          status: 'success',
+          retries: rounds - 1,
+          error: null,
+        });
+        version = rec.planVersion + 1;
+        tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
+        writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
+        const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
+        for (const file of tx.list(`${prefix}tasks/`)) if (!keep.has(file)) tx.remove(file);
+        for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
+        tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
+        const criteria = criteriaDigest(plan.criteria);
+        estimate = estimateRun({
+          at: now,
+          tasks: plan.tasks,
+          models: config.models,
+          criticTier: config.default_model,
+          retroTier: config.retrospect.enabled ? config.retrospect.model : null,
+          budgets: config.budgets,
+          taskTimeoutMinutes: config.task_timeout_minutes,
+          spent: { costUsd: rec.usage.costUsd, minutes: minutesSoFar(ctx, readJobTimes(tx, issue, run)) },
+          waitsForApproval: needsApproval,
+          past: past.runs,
+        });
+        rec = { ...rec, estimate, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
+        if (rec.followUp && fresh) rec = { ...rec, followUp: { ...rec.followUp, added: fresh.added } };
+        if (needsApproval)
+          return {
+            ...rec,
+            phase: 'AWAITING_APPROVAL',
+            planVersion: version,
+            criteriaDigest: criteria,
+            waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' },
+          };
+        return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
+      },
+      start,
+    );
     ctx.log.checkpoint('plan-recorded');
     if (needsApproval) {
       await requestApproval(ctx, issue, run, version, passed, findingsText(findings), estimate);
       return [];
     }
-    const claim = taskClaim(ctx, claimBy, now);
-    const claimed = await updateRunFolder(ctx, issue, run, `start`, (tx) => claimReadyTasks(tx, issue, run, config.max_parallel, claim));
     // A job with no `work` job after it starts them in new workflow runs, as a work job starts what it unblocks.
     if (claimBy === 'dispatch' && claimed.length) await dispatchTasks(ctx, issue, run, claimed, claim);
     return claimed;
@@ -383,7 +390,7 @@ function minutesSoFar(ctx: StepContext, jobs: JobTime[]): number | null {
   return runMinutes(jobs.filter((j) => j.id !== me.id)) + billableMinutes(ctx.clock.now().getTime() - me.startedAt);
 }
 
-type Recorder = (message: string, mutate: (rec: RunRecord, tx: StateTx) => RunRecord) => Promise<unknown>;
+type Recorder = (message: string, mutate: (rec: RunRecord, tx: StateTx) => RunRecord, then?: (tx: StateTx) => void) => Promise<unknown>;
 
 /** Posts numbered questions, labels the issue so plain replies reach crew, and waits. */
 async function ask(ctx: StepContext, issue: number, run: number, intake: StoredIntake, record: Recorder): Promise<void> {

@@ -8,7 +8,7 @@ import { claimReadyTasks } from '../state/transitions';
 import type { WriteOptions } from '../ports';
 import { redact } from '../text/redact';
 import { inertGit, inertJson } from '../text/inert';
-import { dispatchTasks, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
+import { dispatchTasks, handedOn, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
 
 /** One attempt at a task, as crew judged it. It travels in the commit that carries the attempt's work. */
@@ -172,6 +172,7 @@ export async function recordFinal(
       decision,
       settled: after.run.phase === 'EXECUTING' && allTasksDone(after),
       chained,
+      othersRunning: [...after.tasks.values()].some((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')),
     };
   });
   if (fresh?.carry) ctx.log.checkpoint('task-pushed');
@@ -189,6 +190,8 @@ export async function recordFinal(
       });
     });
   }
+  // A task still running records its own outcome after this write, and syncs the plan comment then.
+  if (outcome.othersRunning) handedOn(ctx, issue, run);
   if (outcome.claimed.length) {
     // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
     await dispatchTasks(ctx, issue, run, outcome.claimed, claim);

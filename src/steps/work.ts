@@ -21,7 +21,6 @@ import { planOf, readAttemptHistory, taskOf } from '../state/run-files';
 import {
   agentRun,
   CrewError,
-  deferPlanChecks,
   DISPATCH_CLOCK_SKEW_MS,
   holdsClaim,
   loadView,
@@ -29,7 +28,6 @@ import {
   nowIso,
   planCheckSaw,
   SEEN,
-  settlePlanCheck,
   syncPlanComment,
   updateView,
   type StepContext,
@@ -102,24 +100,16 @@ export async function work(ctx: StepContext): Promise<void> {
   };
   let taskId: string | undefined = first;
   let chained = false;
-  deferPlanChecks(ctx);
-  try {
-    while (taskId) {
-      const next: string | undefined = await runTask(ctx, config, issue, run, taskId, { chained, stopTime, chain });
-      if (!next) return;
-      // The state write that recorded the task claimed `next` for this workflow run: it is ours now.
-      ctx.log.info(`crew task: ${next} (unblocked by ${taskId}; it runs next in this job, on the same runner)`);
-      // Later messages (failovers, failures) name the task the job is on now.
-      ctx.settings = { ...ctx.settings, task: next };
-      if (ctx.job) ctx.job.chained = [...(ctx.job.chained ?? []), next];
-      taskId = next;
-      chained = true;
-    }
-  } finally {
-    // A failure on its way out is the one to report; this check failing too only costs the comment a render.
-    await settlePlanCheck(ctx).catch((e: unknown) =>
-      ctx.log.warn(`could not check the plan comment against the state: ${e instanceof Error ? e.message : String(e)}`),
-    );
+  while (taskId) {
+    const next: string | undefined = await runTask(ctx, config, issue, run, taskId, { chained, stopTime, chain });
+    if (!next) return;
+    // The state write that recorded the task claimed `next` for this workflow run: it is ours now.
+    ctx.log.info(`crew task: ${next} (unblocked by ${taskId}; it runs next in this job, on the same runner)`);
+    // Later messages (failovers, failures) name the task the job is on now.
+    ctx.settings = { ...ctx.settings, task: next };
+    if (ctx.job) ctx.job.chained = [...(ctx.job.chained ?? []), next];
+    taskId = next;
+    chained = true;
   }
 }
 

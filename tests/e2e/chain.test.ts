@@ -84,10 +84,11 @@ describe('a chain of tasks runs in one work job', () => {
     const own = workGit.filter((g) => !/^actions\/checkout@/.test(g.step ?? ''));
     const pushes = own.filter((g) => g.kind === 'push').map((g) => [...(g.refs ?? [])].sort());
     expect(pushes).toEqual(['t1', 't2', 't3'].map((t) => [`refs/heads/crew/1/r1/${t}`, 'refs/heads/crew/state']));
-    // Each push is two round trips (info/refs, then the pack); besides them, the first read of the state and
-    // the check after the job's last plan comment edit. A task later in the chain reads nothing first.
+    // Each push is two round trips (info/refs, then the pack); besides them, the first read of the state. A
+    // task later in the chain reads nothing first. The last record dispatches the run's finish, whose job
+    // syncs the plan comment itself, so this job makes no check after its last edit (#31 §4): it ends on its push.
     expect(own.length).toBeLessThanOrEqual(6 * 3);
-    expect(own.slice(-2).map((g) => g.kind)).toEqual(['info/refs', 'ls-refs']);
+    expect(own.slice(-2).map((g) => g.kind)).toEqual(['info/refs', 'push']);
   }, 360_000);
 
   it('with a second task ready and waiting for a slot, nothing chains: both are dispatched as before', async () => {

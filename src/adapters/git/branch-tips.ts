@@ -14,6 +14,31 @@ const GOOD_FOR_MS = 30_000;
  */
 export class BranchTips {
   private readonly folders = new Map<string, { at: number; tips: Map<string, string> }>();
+  /** Single branches (not folders) a listing was asked to carry, and what it said of them. */
+  private readonly wanted = new Set<string>();
+  private readonly single = new Map<string, { at: number; sha: string | undefined }>();
+
+  /** A branch the job will ask the head of: the state store's next listing names it too. */
+  want(branch: string): void {
+    this.wanted.add(branch);
+  }
+
+  /** The branches the next listing is to carry besides the state and the run's folder. */
+  wantedBranches(): string[] {
+    return [...this.wanted];
+  }
+
+  /** What a listing said of a wanted branch (undefined: no such branch). */
+  heardBranch(branch: string, sha: string | undefined, at: number): void {
+    this.wanted.delete(branch);
+    this.single.set(branch, { at, sha });
+  }
+
+  /** A wanted branch's head as listed recently enough; undefined when GitHub must be asked. */
+  headOf(branch: string): { sha: string | undefined } | undefined {
+    const heard = this.single.get(branch);
+    return heard && performance.now() - heard.at <= GOOD_FOR_MS ? { sha: heard.sha } : undefined;
+  }
 
   /** A listing of every branch under `folder` (branch name → commit), asked for at `at` (performance.now()). */
   heard(folder: string, tips: Map<string, string>, at: number): void {
@@ -37,6 +62,7 @@ export class BranchTips {
 
   /** This job's own push moved a branch: a listing that covers it says so from now on. */
   pushed(branch: string, sha: string): void {
+    this.single.delete(branch);
     const folder = this.folderOf(branch);
     if (folder !== undefined) this.folders.get(folder)?.tips.set(branch, sha);
   }

@@ -5,6 +5,12 @@ import type { BranchDeletion, Remote, WorkingCopy } from '../../ports';
 import type { BranchTips } from './branch-tips';
 import { isNonFastForward, pushRefusedByRule, ruleViolation } from './git-client';
 
+/** A run's folder of branches, `crew/<issue>/r<run>/`, checked: nothing else is listed by folder. */
+function runFolder(folder: string): string {
+  if (!/^crew\/\d+\/r\d+\/$/.test(folder)) throw new Error(`refusing to list '${folder}': crew lists only a run's folder of branches, crew/<issue>/r<run>/`);
+  return folder;
+}
+
 /** Pushes of one branch before giving up: each retry first rebases onto what another job pushed. */
 const PUSH_ATTEMPTS = 3;
 
@@ -25,7 +31,13 @@ export class GitRemote implements Remote {
     return `refs/remotes/origin/${branch}`;
   }
 
+  expectHead(branch: string): void {
+    this.tips?.want(assertBranchName(branch));
+  }
+
   async head(branch: string): Promise<string | undefined> {
+    const heard = this.tips?.headOf(branch);
+    if (heard) return heard.sha;
     const out = await this.git.raw(['ls-remote', '--heads', this.url, `refs/heads/${assertBranchName(branch)}`]);
     return out.split(/\s+/)[0] || undefined;
   }
@@ -97,9 +109,13 @@ export class GitRemote implements Remote {
     }
   }
 
-  /** Every branch under `crew/` on the remote, in one listing. */
-  async crewBranches(): Promise<BranchTip[]> {
-    const out = await this.git.raw(['ls-remote', '--heads', this.url, 'refs/heads/crew/*']);
+  /**
+   * Every branch under `crew/` on the remote, in one listing; or only those in `folders` (`crew/N/rK/`). Always
+   * asked now, never from BranchTips: merging may have deleted the head branch ("Automatically delete head branches").
+   */
+  async crewBranches(folders?: readonly string[]): Promise<BranchTip[]> {
+    const patterns = folders?.length ? folders.map((f) => `refs/heads/${runFolder(f)}*`) : ['refs/heads/crew/*'];
+    const out = await this.git.raw(['ls-remote', '--heads', this.url, ...patterns]);
     return out
       .split('\n')
       .map((line) => line.split('\t') as [string, string | undefined])

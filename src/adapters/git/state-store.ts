@@ -125,6 +125,27 @@ export class GitStateStore implements StateStore {
   }
 
   /**
+   * After a lost push the tip has moved for sure: one fetch by name (its listing and its pack, three
+   * requests) instead of a listing and then a fetch by id (four). False when that fails (the branch
+   * is gone, say): the caller's listing finds out what there is.
+   */
+  private async fetchMovedTip(): Promise<boolean> {
+    const asked = performance.now();
+    try {
+      await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
+      const tip = (await this.git.raw(['rev-parse', '--verify', '--quiet', TRACKING])).trim();
+      this.forget();
+      await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
+      await this.git.raw(['clean', '-fdq']);
+      this.saw(tip, asked);
+      return true;
+    } catch {
+      this.forget();
+      return false;
+    }
+  }
+
+  /**
    * Pushes the carried commit to its branch, with `refs` (the state's own commit) in the same
    * atomic push: GitHub takes every ref or none (its receive-pack reports the `atomic` capability
    * and commits the refs in one transaction: github/spokes-receive-pack#18; the offline world's
@@ -151,13 +172,15 @@ export class GitStateStore implements StateStore {
   private async remoteTip(prefix: string, asked: number): Promise<string | undefined> {
     const run = /^issue-(\d+)\/run-(\d+)\/$/.exec(prefix);
     const folder = this.tips && run ? runBranchFolder(Number(run[1]), Number(run[2])) : undefined;
-    const patterns = [`refs/heads/${STATE_BRANCH}`, ...(folder ? [`refs/heads/${folder}*`] : [])];
+    const wanted = this.tips?.wantedBranches() ?? [];
+    const patterns = [`refs/heads/${STATE_BRANCH}`, ...(folder ? [`refs/heads/${folder}*`] : []), ...wanted.map((b) => `refs/heads/${b}`)];
     const listed = new Map<string, string>();
     for (const line of (await this.git.raw(['ls-remote', '--heads', this.remoteUrl, ...patterns])).split('\n')) {
       const [sha, ref] = line.split('\t');
       if (sha && ref?.startsWith('refs/heads/')) listed.set(ref.slice('refs/heads/'.length), sha);
     }
     if (folder) this.tips!.heard(folder, new Map([...listed].filter(([b]) => b.startsWith(folder))), asked);
+    for (const b of wanted) this.tips!.heardBranch(b, listed.get(b), asked);
     return listed.get(STATE_BRANCH);
   }
 
@@ -229,7 +252,8 @@ export class GitStateStore implements StateStore {
         // A write is a compare-and-swap, so it never lands on a tip that moved: asking first would only
         // spare a lost push, which is worth a round trip only where others are writing (#31 §4).
         const tried = performance.now();
-        await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix);
+        if (attempt === 1 || !(await this.fetchMovedTip()))
+          await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix);
         const files = await this.readTree(prefix);
         const writes = new Map<string, string | null>();
         const inPrefix = (path: string) => {

@@ -22,8 +22,8 @@ export class GitHubCrewBranches implements CrewBranches {
     private readonly repo: { owner: string; repo: string },
   ) {}
 
-  list(): Promise<BranchTip[]> {
-    return this.remote.crewBranches();
+  list(folders?: readonly string[]): Promise<BranchTip[]> {
+    return this.remote.crewBranches(folders);
   }
 
   async commitsBeyond(base: string, sha: string): Promise<{ commits: BranchCommit[]; complete: boolean } | undefined> {

@@ -1,6 +1,6 @@
 import { type RunRecord } from '../../domain/run-state';
 import { readRun, runNumbers } from '../../state/run-files';
-import { type StepContext } from '../context';
+import { handedOn, type StepContext } from '../context';
 
 /** What every command handler shares: the route job's outputs, the newest run, the reply length. */
 
@@ -13,6 +13,7 @@ export const REPLY_CHARS = 10_000;
  */
 export function setOutputs(ctx: StepContext, issue: number | '', run: number | '', tasks: string[], advance = false) {
   const go = tasks.length > 0 || advance;
+  if (go && issue !== '' && run !== '') handedOn(ctx, issue, run);
   ctx.output('issue', go ? String(issue) : '');
   ctx.output('run', go ? String(run) : '');
   ctx.output('tasks', JSON.stringify(tasks));

@@ -75,10 +75,12 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   ctx.model(); // fails now, with a clear message, if no key was given
   const config = await ctx.config();
   const baseBranch = ev.base?.branch ?? config.base_branch ?? (await ctx.forge.defaultBranch());
-  const baseSha = ev.base?.sha ?? (await ctx.remote.head(baseBranch));
+  // The base branch's head comes in the same answer as the state's first read (#31 §4).
+  if (!ev.base?.sha) ctx.remote.expectHead?.(baseBranch);
   // Whether the run a PLANNING record belongs to has ended without planning: asked before the state write, outside it.
   const deadPlanners = new Set<string>();
   const previous = await latestRun(ctx, issue);
+  const baseSha = ev.base?.sha ?? (await ctx.remote.head(baseBranch));
   if (previous?.phase === 'PLANNING' && previous.trigger.workflowRunId && (await ctx.forge.workflowRunActive(previous.trigger.workflowRunId)) === false)
     deadPlanners.add(`${previous.run}`);
   const stalePlanning = (r: RunRecord) => r.phase === 'PLANNING' && deadPlanners.has(`${r.run}`);

@@ -3,7 +3,7 @@ import type { Log } from '../../../src/ports';
 import { MemoryState } from './memory-state';
 import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
-import { deferPlanChecks, planCheckSaw, settlePlanCheck, syncPlanComment, type StepContext } from '../../../src/steps/context';
+import { deferPlanChecks, handedOn, planCheckSaw, syncPlanComment, withPlanChecksAtEnd, wroteUnshown, type StepContext } from '../../../src/steps/context';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
@@ -163,7 +163,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
   });
 
-  describe('a work job that defers the check after each edit (#17 §3)', () => {
+  describe('a job that defers the check after each edit to its end (#17 §3, #31 §4)', () => {
     /** Reads that ask GitHub (no freshness given), counted; every snapshot says when GitHub confirmed it. */
     const confirming = (ctx: StepContext) => {
       const asked = { count: 0 };
@@ -198,46 +198,101 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('the job’s end makes the check put off, and edits check at once after it', async () => {
       const a = crossed();
       const asked = confirming(a);
-      deferPlanChecks(a);
-      await syncPlanComment(a, run.issue, run.run);
-      expect(landed).toEqual([2, 1]);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        expect(landed).toEqual([2, 1]);
+        expect(asked.count).toBe(0);
+      });
       // The check (one read), then the render it calls for, checked at once (a second read).
-      await settlePlanCheck(a);
       expect(asked.count).toBe(2);
       expect(landed).toEqual([2, 1, 2]);
       await syncPlanComment(a, run.issue, run.run);
-      expect(asked.count).toBe(3);
-      await settlePlanCheck(a);
       expect(asked.count).toBe(3);
     });
 
     it('a render the look calls for that fails stays owed, and the job’s end makes it', async () => {
       const a = crossed();
       confirming(a);
-      deferPlanChecks(a);
-      await syncPlanComment(a, run.issue, run.run);
-      expect(landed).toEqual([2, 1]);
-      const update = a.forge.updateComment.bind(a.forge);
-      a.forge.updateComment = async () => {
-        throw new Error('GitHub is down');
-      };
-      await expect(planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }))).rejects.toThrow(
-        'GitHub is down',
-      );
-      a.forge.updateComment = update;
-      await settlePlanCheck(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        expect(landed).toEqual([2, 1]);
+        const update = a.forge.updateComment.bind(a.forge);
+        a.forge.updateComment = async () => {
+          throw new Error('GitHub is down');
+        };
+        await expect(planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }))).rejects.toThrow(
+          'GitHub is down',
+        );
+        a.forge.updateComment = update;
+      });
       expect(landed).toEqual([2, 1, 2]);
     });
 
     it('when nothing crossed the edit, neither the look nor the job’s end renders again', async () => {
       const a = job();
       const asked = confirming(a);
-      deferPlanChecks(a);
-      await syncPlanComment(a, run.issue, run.run);
-      await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
-      await settlePlanCheck(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
+      });
       expect(landed).toEqual([1]);
       expect(asked.count).toBe(0);
+    });
+
+    it('a job that handed the run on to another job spares the check at its end', async () => {
+      const a = crossed();
+      const asked = confirming(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        handedOn(a, run.issue, run.run);
+      });
+      // The crossed edit stays until the job it started syncs the comment: no read, no render here.
+      expect(asked.count).toBe(0);
+      expect(landed).toEqual([2, 1]);
+      // That job's first sync renders the newest state.
+      await syncPlanComment(job(), run.issue, run.run);
+      expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+    });
+
+    it('a job that handed the run on but then failed makes the check: the jobs it started may not run', async () => {
+      const a = crossed();
+      const asked = confirming(a);
+      await expect(
+        withPlanChecksAtEnd(a, async () => {
+          await syncPlanComment(a, run.issue, run.run);
+          handedOn(a, run.issue, run.run);
+          throw new Error('the step failed');
+        }),
+      ).rejects.toThrow('the step failed');
+      expect(asked.count).toBe(2);
+      expect(landed).toEqual([2, 1, 2]);
+    });
+
+    it('a write the comment does not show, on top of the version the edit rendered, settles its check; one on top of another does not', async () => {
+      const a = job();
+      const asked = confirming(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        wroteUnshown(a, run.issue, run.run, await stateVersion());
+      });
+      expect(asked.count).toBe(0);
+      const b = job();
+      const askedB = confirming(b);
+      await withPlanChecksAtEnd(b, async () => {
+        await syncPlanComment(b, run.issue, run.run);
+        wroteUnshown(b, run.issue, run.run, (await stateVersion()) - 1);
+      });
+      expect(askedB.count).toBe(1);
+    });
+
+    it('a hand-on to another run of the issue does not spare this run’s check', async () => {
+      const a = crossed();
+      confirming(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        handedOn(a, run.issue, run.run + 1);
+      });
+      expect(landed).toEqual([2, 1, 2]);
     });
   });
 });
