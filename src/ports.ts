@@ -371,6 +371,20 @@ export const SEEN: Freshness = { seenWithinMs: Infinity };
  */
 export interface WriteOptions extends Freshness {
   carry?: { branch: string; sha: string };
+  /**
+   * crew branches to delete in the same atomic push as the write, each leased to the commit crew
+   * looked at (#31 §4): all of them and the write land, or nothing does. Only where the store
+   * `deletesBranches`; a lease that failed or any refusal of a deletion throws DeletionsRefused, so
+   * the caller deletes them its own way (which tells each branch's outcome apart) and writes again.
+   */
+  deleting?: ReadonlyArray<{ branch: string; sha: string }>;
+}
+
+/** A deletion carried by a state write (WriteOptions.deleting) was refused: neither the deletions nor the write landed. */
+export class DeletionsRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`GitHub refused deleting crew's branches in the state write's push (${reason}); nothing was pushed`);
+  }
 }
 
 /** A carried branch (WriteOptions) had moved on the remote: neither it nor the state write landed. */
@@ -383,6 +397,8 @@ export class BranchMoved extends Error {
 export interface StateStore {
   /** Whether update() can carry a branch (WriteOptions.carry). */
   readonly carriesBranches?: boolean;
+  /** Whether update() can delete branches in its push (WriteOptions.deleting). */
+  readonly deletesBranches?: boolean;
   load(prefix: string, fresh?: Freshness): Promise<StateSnapshot>;
   /**
    * Applies `mutate` atomically: on a concurrent write it reloads and calls `mutate`

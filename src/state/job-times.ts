@@ -35,6 +35,7 @@ export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => 
   const started = new Date(job.startedAt).toISOString();
   return {
     ...(inner.carriesBranches ? { carriesBranches: true } : {}),
+    ...(inner.deletesBranches ? { deletesBranches: true } : {}),
     load: (prefix, fresh) => inner.load(prefix, fresh),
     loadRuns: (pick, fresh) => inner.loadRuns(pick, fresh),
     update: (prefix, message, mutate, fresh) =>

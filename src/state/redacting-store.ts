@@ -8,6 +8,7 @@ import { redact } from '../text/redact';
 export function redactingStore(inner: StateStore): StateStore {
   return {
     ...(inner.carriesBranches ? { carriesBranches: true } : {}),
+    ...(inner.deletesBranches ? { deletesBranches: true } : {}),
     load: (prefix, fresh) => inner.load(prefix, fresh),
     loadRuns: (pick, fresh) => inner.loadRuns(pick, fresh),
     update: (prefix, message, mutate, fresh) =>

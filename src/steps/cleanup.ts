@@ -14,7 +14,7 @@ import {
 } from '../domain/retention';
 import { runBranchFolder } from '../domain/refs';
 import type { BranchCleanup, RunRecord, RunView } from '../domain/run-state';
-import type { StateSnapshot, StateTx } from '../ports';
+import { DeletionsRefused, type StateSnapshot, type StateTx, type WriteOptions } from '../ports';
 import { cleanupComment } from '../render/cleanup';
 import { pruneRunFolder } from '../state/run-digests';
 import { paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
@@ -186,30 +186,56 @@ async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: r
     if (others.shas.length || !complete) kept.push({ branch: tip.branch, people: others.people, shas: others.shas.slice(0, 5) });
     else candidates.push(tip);
   }
-  const deleted: string[] = [];
-  const refusedBranches: string[] = [];
-  let reason = '';
-  for (const d of await ctx.crewBranches!.delete(candidates)) {
-    if (d.outcome === 'deleted' || d.outcome === 'gone') deleted.push(d.branch);
-    else if (d.outcome === 'moved') kept.push({ branch: d.branch, people: [], shas: [d.sha] });
-    else {
-      refusedBranches.push(d.branch);
-      reason = d.reason;
-    }
-  }
-  const refused = refusedBranches.length ? { branches: refusedBranches, reason } : null;
-  const record: BranchCleanup = { at: nowIso(ctx), deleted: deleted.sort(), kept, refused };
-  ctx.log.info(
-    `run ${run} of #${issue} (${end.how}): deleted ${deleted.length ? deleted.join(', ') : 'nothing'}${kept.length ? `; kept ${kept.map((k) => k.branch).join(', ')}` : ''}${refused ? `; GitHub refused ${refused.branches.join(', ')}: ${refused.reason}` : ''}`,
-  );
-  ctx.log.checkpoint('branches-cleaned');
   let from = 0;
-  const mine = await updateRun(ctx, issue, run, `branches cleaned up (${end.how})`, (r, tx) => {
-    if (r.cleanup) return false;
-    from = r.version;
-    writeRun(tx, { ...r, cleanup: record }, record.at);
-    return true;
-  });
+  const write = (record: BranchCleanup, options?: WriteOptions) =>
+    updateRun(
+      ctx,
+      issue,
+      run,
+      `branches cleaned up (${end.how})`,
+      (r, tx) => {
+        if (r.cleanup) return false;
+        from = r.version;
+        writeRun(tx, { ...r, cleanup: record }, record.at);
+        return true;
+      },
+      options,
+    );
+  // The deletions and their record in one push (#31 §4). Anything GitHub refuses in it takes the way
+  // below, which deletes branch by branch and tells each outcome apart.
+  const together = async (): Promise<{ record: BranchCleanup; mine: boolean } | undefined> => {
+    if (!candidates.length || !ctx.state.deletesBranches) return undefined;
+    const record: BranchCleanup = { at: nowIso(ctx), deleted: candidates.map((c) => c.branch).sort(), kept, refused: null };
+    ctx.log.checkpoint('branches-cleaned');
+    try {
+      return { record, mine: await write(record, { deleting: candidates }) };
+    } catch (e) {
+      if (!(e instanceof DeletionsRefused)) throw e;
+      ctx.log.info(`${e.message}; deleting them one by one`);
+      return undefined;
+    }
+  };
+  const oneByOne = async (): Promise<{ record: BranchCleanup; mine: boolean }> => {
+    const deleted: string[] = [];
+    const refusedBranches: string[] = [];
+    let reason = '';
+    for (const d of await ctx.crewBranches!.delete(candidates)) {
+      if (d.outcome === 'deleted' || d.outcome === 'gone') deleted.push(d.branch);
+      else if (d.outcome === 'moved') kept.push({ branch: d.branch, people: [], shas: [d.sha] });
+      else {
+        refusedBranches.push(d.branch);
+        reason = d.reason;
+      }
+    }
+    const refused = refusedBranches.length ? { branches: refusedBranches, reason } : null;
+    const record: BranchCleanup = { at: nowIso(ctx), deleted: deleted.sort(), kept, refused };
+    ctx.log.checkpoint('branches-cleaned');
+    return { record, mine: await write(record) };
+  };
+  const { record, mine } = (await together()) ?? (await oneByOne());
+  ctx.log.info(
+    `run ${run} of #${issue} (${end.how}): deleted ${record.deleted.length ? record.deleted.join(', ') : 'nothing'}${kept.length ? `; kept ${kept.map((k) => k.branch).join(', ')}` : ''}${record.refused ? `; GitHub refused ${record.refused.branches.join(', ')}: ${record.refused.reason}` : ''}`,
+  );
   const said = cleanupComment(issue, run, record, ctx.surface);
   if (mine && said) await ctx.forge.postComment(issue, said);
   // The plan comment does not show what became of the branches.

@@ -137,15 +137,17 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       notes.push(`crew could not add the label \`${label}\` (from \`pr_labels\`) to this pull request: ${sanitize((e as Error).message, 300)}`);
     }
   }
-  // The pull request is recorded with the report, in one write (#31 §4): a job that dies between the
-  // two finds it again by its branch (findOpenPull above), and counts what it posted then.
-  const seen = await loadView(ctx, issue, run, SEEN);
-  const samePull = seen.run.pr?.number === pr.number;
-  const loaded: RunView = {
-    ...seen,
-    run: { ...seen.run, pr: { number: pr.number, url: pr.url, reportCommentId: samePull ? seen.run.pr!.reportCommentId : null } },
-  };
+  await updateRun(ctx, issue, run, `PR #${pr.number}`, (rec, tx) => {
+    if (rec.pr?.number !== pr!.number)
+      writeRun(
+        tx,
+        { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null }, posted: rec.pr ? rec.posted : addPosted(rec.posted, creates) },
+        nowIso(ctx),
+      );
+  });
+
   // The merge gate runs before the report, so the report says whether crew merged and why (not).
+  const loaded = await loadView(ctx, issue, run, SEEN);
   const mergeState = await decideMerge(ctx, loaded, pr.number);
   const current: RunView = { ...loaded, run: { ...loaded.run, merge: mergeState } };
   const report = renderReport(await withPullsCiAttempts(ctx, current), results, links, judgment, acceptedBy, {
@@ -165,7 +167,6 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
     phase: 'COMPLETED',
     merge: mergeState,
     pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! },
-    posted: rec.pr ? rec.posted : addPosted(rec.posted, creates),
   }));
   // A report left on the issue by an earlier ending of this run (it failed, then was retried) points on to the PR's.
   if (current.run.issueReportCommentId)

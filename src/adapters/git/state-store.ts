@@ -4,9 +4,19 @@ import { dirname, join } from 'node:path';
 import type { Git } from './git-process';
 import { assertCrewRef, assertRevision, runBranchFolder, STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
-import { BranchMoved, type Clock, type Freshness, type Log, type StateSnapshot, type StateStore, type StateTx, type WriteOptions } from '../../ports';
+import {
+  BranchMoved,
+  DeletionsRefused,
+  type Clock,
+  type Freshness,
+  type Log,
+  type StateSnapshot,
+  type StateStore,
+  type StateTx,
+  type WriteOptions,
+} from '../../ports';
 import type { BranchTips } from './branch-tips';
-import { gitClient, isNonFastForward, pushRefusedByRule, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
+import { gitClient, isNonFastForward, pushRefusedByRule, ruleViolation, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
 /**
  * A rejected push means another job's write landed, so the branch as a whole is making progress
@@ -78,6 +88,8 @@ export class GitStateStore implements StateStore {
     return this.carrier !== undefined;
   }
 
+  readonly deletesBranches = true;
+
   private init(): Promise<void> {
     this.ready ??= this.git.raw(['init', '--quiet']).then(() => undefined);
     return this.ready;
@@ -92,8 +104,15 @@ export class GitStateStore implements StateStore {
     // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
     const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
     if (this.head && age <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
-    const absentFor = this.absentSeenAt === undefined ? Infinity : performance.now() - this.absentSeenAt;
-    if (!this.head && absentFor <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return false;
+    // Only a store that heard the branch is absent may answer so without asking: one that never asked, or
+    // whose own commit did not land (a refused push leaves it checked out here), knows nothing of GitHub's tip.
+    if (
+      !this.head &&
+      this.absentSeenAt !== undefined &&
+      performance.now() - this.absentSeenAt <= (fresh.seenWithinMs ?? 0) &&
+      !(await this.git.raw(['status', '--porcelain'])).trim()
+    )
+      return false;
     const asked = performance.now();
     const tip = await this.remoteTip(prefix, asked);
     this.quiet = !this.head || tip === this.head;
@@ -125,27 +144,6 @@ export class GitStateStore implements StateStore {
   }
 
   /**
-   * After a lost push the tip has moved for sure: one fetch by name (its listing and its pack, three
-   * requests) instead of a listing and then a fetch by id (four). False when that fails (the branch
-   * is gone, say): the caller's listing finds out what there is.
-   */
-  private async fetchMovedTip(): Promise<boolean> {
-    const asked = performance.now();
-    try {
-      await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]);
-      const tip = (await this.git.raw(['rev-parse', '--verify', '--quiet', TRACKING])).trim();
-      this.forget();
-      await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
-      await this.git.raw(['clean', '-fdq']);
-      this.saw(tip, asked);
-      return true;
-    } catch {
-      this.forget();
-      return false;
-    }
-  }
-
-  /**
    * Pushes the carried commit to its branch, with `refs` (the state's own commit) in the same
    * atomic push: GitHub takes every ref or none (its receive-pack reports the `atomic` capability
    * and commits the refs in one transaction: github/spokes-receive-pack#18; the offline world's
@@ -166,6 +164,33 @@ export class GitStateStore implements StateStore {
       throw e;
     }
     this.tips?.pushed(carry.branch, carry.sha);
+  }
+
+  /**
+   * The state's commit and the deletions in one atomic push (see pushCarried for GitHub's `atomic`),
+   * each deletion leased to the commit crew looked at. Only the state ref losing the race is the
+   * caller's retry; anything that refuses a deletion (a lease that failed, a rule, a permission) is
+   * DeletionsRefused, for the caller's own way of deleting, which tells each branch's outcome apart.
+   */
+  private async pushDeleting(deleting: NonNullable<WriteOptions['deleting']>): Promise<void> {
+    const leases = deleting.map((d) => `--force-with-lease=refs/heads/${d.branch}:${d.sha}`);
+    try {
+      await this.git.raw([
+        'push',
+        '--quiet',
+        '--atomic',
+        ...leases,
+        this.remoteUrl,
+        ...deleting.map((d) => `:refs/heads/${d.branch}`),
+        `HEAD:refs/heads/${STATE_BRANCH}`,
+      ]);
+    } catch (e) {
+      const text = String(e instanceof Error ? e.message : e);
+      const deletionRefused = /stale info/.test(text) || ruleViolation(text) !== undefined || /\b403\b|Permission to \S+ denied/i.test(text);
+      // Only the state ref losing the race is left: the caller reads again and retries, deletions and all.
+      if (!deletionRefused && isNonFastForward(e)) throw e;
+      throw new DeletionsRefused(text.trim().split('\n').slice(-2).join(' ').slice(0, 300));
+    }
   }
 
   /** The state branch's tip on GitHub (undefined: no branch yet), and the run's branches in the same listing. */
@@ -239,12 +264,17 @@ export class GitStateStore implements StateStore {
   }
 
   update<T>(prefix: string, message: string, mutate: (tx: StateTx) => T, options: WriteOptions = {}): Promise<{ value: T; snapshot: StateSnapshot }> {
-    const { carry, ...fresh } = options;
+    const { carry, deleting, ...fresh } = options;
     return this.serial(async () => {
       if (carry && !this.carrier) throw new Error('this state store was not given a checkout to carry branches from');
       if (carry) {
         assertCrewRef(carry.branch);
         assertRevision(carry.sha);
+      }
+      if (carry && deleting?.length) throw new Error('a state write carries a branch or deletes branches, not both');
+      for (const d of deleting ?? []) {
+        if (assertCrewRef(d.branch) === STATE_BRANCH) throw new Error(`refusing to delete ${STATE_BRANCH}: it holds every run's state`);
+        assertRevision(d.sha);
       }
       const started = performance.now();
       for (let attempt = 1; ; attempt++) {
@@ -252,8 +282,7 @@ export class GitStateStore implements StateStore {
         // A write is a compare-and-swap, so it never lands on a tip that moved: asking first would only
         // spare a lost push, which is worth a round trip only where others are writing (#31 §4).
         const tried = performance.now();
-        if (attempt === 1 || !(await this.fetchMovedTip()))
-          await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix);
+        await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix);
         const files = await this.readTree(prefix);
         const writes = new Map<string, string | null>();
         const inPrefix = (path: string) => {
@@ -292,13 +321,14 @@ export class GitStateStore implements StateStore {
           this.log.checkpoint('state-write');
           const pushed = performance.now();
           if (carry) await this.pushCarried(carry, [`HEAD:refs/heads/${STATE_BRANCH}`]);
+          else if (deleting?.length) await this.pushDeleting(deleting);
           else await this.git.raw(['push', '--quiet', this.remoteUrl, `HEAD:refs/heads/${STATE_BRANCH}`]);
           // The write has landed: not knowing the commit only costs the next read one more question.
           const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
           if (head) this.saw(head, pushed);
           return { value, snapshot: await this.snapshot(prefix, files) };
         } catch (e) {
-          if (e instanceof BranchMoved) throw e;
+          if (e instanceof BranchMoved || e instanceof DeletionsRefused) throw e;
           const refused = pushRefusedByRule(e, STATE_BRANCH);
           if (refused) throw refused;
           if (!isNonFastForward(e)) throw e;

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
-import { BranchMoved, type Clock, type Log } from '../../../src/ports';
+import { BranchMoved, DeletionsRefused, type Clock, type Log } from '../../../src/ports';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { soakSize } from '../../support/soak';
 import { fakeGitHubForSuite } from '../../support/github/for-test';
@@ -232,6 +232,87 @@ describe('GitStateStore on the crew/state branch', () => {
       });
       expect(await world.gh.repo.branchSha('crew/43/r1/t1')).toBe(work.sha);
       expect(await world.gh.repo.branchSha('crew/state')).toBe(state);
+    });
+
+    describe('a write that deletes crew branches: one push for the deletions and their record (#31 §4)', () => {
+      const branchAt = async (branch: string, content: string) => {
+        const work = await checkout(`del-${branch.replace(/\//g, '-')}-${content}`, content);
+        await carrying(`del-carrier-${content}`, work.objects).update('issue-60/', `make ${branch}`, (tx) => tx.write(`issue-60/${content}`, content), {
+          carry: { branch, sha: work.sha },
+        });
+        return work.sha;
+      };
+
+      it('deletes every branch and writes the record in one push, and all of it lands', async () => {
+        const t1 = await branchAt('crew/60/r1/t1', 'del-one');
+        const integration = await branchAt('crew/60/r1/integration', 'del-two');
+        const s = store('deleting');
+        expect(s.deletesBranches).toBe(true);
+        const before = pushes().length;
+        await s.update('issue-60/', 'cleaned', (tx) => tx.write('issue-60/cleanup', 'done'), {
+          deleting: [
+            { branch: 'crew/60/r1/t1', sha: t1 },
+            { branch: 'crew/60/r1/integration', sha: integration },
+          ],
+        });
+        expect(pushes().length - before).toBe(1);
+        expect(await world.gh.repo.branchSha('crew/60/r1/t1')).toBeUndefined();
+        expect(await world.gh.repo.branchSha('crew/60/r1/integration')).toBeUndefined();
+        expect((await store('deleting-check').load('issue-60/')).read('issue-60/cleanup')).toBe('done');
+      });
+
+      it('a branch no longer at the commit crew looked at: DeletionsRefused, and nothing is deleted or written', async () => {
+        const looked = await branchAt('crew/61/r1/t3', 'del-looked');
+        const moved = await branchAt('crew/61/r1/t1', 'del-moved');
+        const other = await branchAt('crew/61/r1/t2', 'del-other');
+        const state = await world.gh.repo.branchSha('crew/state');
+        const s = store('deleting-stale');
+        await s.load('issue-61/');
+        const write = s.update('issue-61/', 'cleaned', (tx) => tx.write('issue-61/cleanup', 'done'), {
+          deleting: [
+            { branch: 'crew/61/r1/t1', sha: looked },
+            { branch: 'crew/61/r1/t2', sha: other },
+          ],
+        });
+        await expect(write).rejects.toBeInstanceOf(DeletionsRefused);
+        expect(await world.gh.repo.branchSha('crew/61/r1/t1')).toBe(moved);
+        expect(await world.gh.repo.branchSha('crew/61/r1/t2')).toBe(other);
+        expect(await world.gh.repo.branchSha('crew/state')).toBe(state);
+        // The same store's next write (the caller's own way, after deleting branch by branch) asks GitHub for the tip,
+        // never taking its own commit that did not land for one, and lands.
+        await s.update('issue-61/', 'cleaned', (tx) => (tx.read('issue-61/cleanup') ? undefined : tx.write('issue-61/cleanup', 'by hand')));
+        expect((await store('deleting-stale-check').load('issue-61/')).read('issue-61/cleanup')).toBe('by hand');
+      });
+
+      it('a state another job moved first: the write is applied again on the new tip, and the deletions land with it', async () => {
+        const t1 = await branchAt('crew/62/r1/t1', 'del-race');
+        const s = store('deleting-race');
+        await s.update('issue-62/', 'first', (tx) => tx.write('issue-62/counter', '1'));
+        await store('deleting-race-other').update('issue-62/', 'other', (tx) => tx.write('issue-62/counter', '2'));
+        const runs: string[] = [];
+        await s.update(
+          'issue-62/',
+          'cleaned',
+          (tx) => {
+            runs.push(tx.read('issue-62/counter') ?? '');
+            tx.write('issue-62/counter', String(Number(tx.read('issue-62/counter')) + 1));
+          },
+          { seenWithinMs: Infinity, deleting: [{ branch: 'crew/62/r1/t1', sha: t1 }] },
+        );
+        expect(runs).toEqual(['1', '2']);
+        expect((await store('deleting-race-check').load('issue-62/')).read('issue-62/counter')).toBe('3');
+        expect(await world.gh.repo.branchSha('crew/62/r1/t1')).toBeUndefined();
+      });
+
+      it('never deletes crew/state, nor a branch that is not crew’s', async () => {
+        const state = (await world.gh.repo.branchSha('crew/state'))!;
+        for (const branch of ['crew/state', 'main'])
+          await expect(
+            store(`deleting-bad-${branch.replace('/', '-')}`).update('issue-63/', 'x', (tx) => tx.write('issue-63/a', '1'), {
+              deleting: [{ branch, sha: state }],
+            }),
+          ).rejects.toThrow(/refusing/);
+      });
     });
 
     it('carries only to crew/ branches', async () => {
