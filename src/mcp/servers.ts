@@ -33,6 +33,8 @@ export interface McpStart {
   cwd: string | { problem: string };
   /** Where the named variables come from: crew's own step environment. */
   env: NodeJS.ProcessEnv;
+  /** Set by startMcpServers: the stdio servers' own home (CommandRunner.programHome), or why there is none. */
+  home?: string | { problem: string };
   /** stdio servers' network: the egress allowlist when the sandbox has a route to the proxy, else none. */
   network: 'allowlist' | 'none';
   /** The trust line for HTTP servers: crew connects only to hosts the repository allowed by name. */
@@ -123,9 +125,14 @@ class Server {
         addSecret(value);
         env[name] = value;
       }
+      const home = this.o.home;
+      if (typeof home !== 'string') {
+        this.note(`MCP server \`${this.name}\` was not started: ${home?.problem ?? 'this sandbox cannot give it a home of its own'}.`);
+        return undefined;
+      }
       const command = [this.cfg.command, ...this.cfg.args].map(shellQuote).join(' ');
       try {
-        return new SandboxStdioTransport(runner.start(command, { cwd, network: this.o.network, env }));
+        return new SandboxStdioTransport(runner.start(command, { cwd, network: this.o.network, env, home }));
       } catch (e) {
         this.note(`MCP server \`${this.name}\` was not started: ${e instanceof Error ? e.message : String(e)}.`);
         return undefined;
@@ -278,9 +285,18 @@ function clean(text: string): string {
  * Starts the servers a role may use, each within its time limit, and lists their allowed tools. A
  * server that does not start is stopped, left out and noted; the rest go on without it.
  */
-export async function startMcpServers(o: McpStart): Promise<McpSession> {
+export async function startMcpServers(start: McpStart): Promise<McpSession> {
   const notes: string[] = [];
   const refused: Refusals = {};
+  // The agent's commands share the tool user's home, and run before these servers (an earlier attempt,
+  // a chained task): the servers, which hold secrets, get a home of their own that nothing could plant in.
+  const home =
+    start.servers.some(([, cfg]) => cfg.command) && start.runner?.programHome
+      ? await start.runner.programHome().catch((e: unknown) => ({
+          problem: `crew could not make it a home of its own (${(e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 200)})`,
+        }))
+      : undefined;
+  const o: McpStart = { ...start, ...(home ? { home: 'dir' in home ? home.dir : home } : {}) };
   const servers = o.servers.map(
     ([name, cfg]) =>
       new Server(
@@ -297,6 +313,9 @@ export async function startMcpServers(o: McpStart): Promise<McpSession> {
     tools,
     notes,
     refused: () => ({ ...refused }),
-    close: async () => void (await Promise.all(servers.map((s) => s.close()))),
+    close: async () => {
+      await Promise.all(servers.map((s) => s.close()));
+      if (home && 'dispose' in home) await home.dispose();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 import { FORWARDER, proxyEnv } from './egress/route';
@@ -25,7 +25,45 @@ export interface CommandRunner {
    * Starts a long-lived program the same way, fenced in the same way, with its stdin, stdout and
    * stderr as pipes (a stdio MCP server, #36). The caller stops it (`stopProgram`); crew stopping kills it too.
    */
-  start?(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram;
+  start?(command: string, opts: StartOptions): StartedProgram;
+  /**
+   * A home of its own for programs `start` starts, made now, empty but for the tool user's git config:
+   * no command that ran before could have planted a file there (an `.npmrc`, an npx cache entry) for a
+   * program that starts with secrets. `dispose` removes it once the programs have stopped.
+   */
+  programHome?(): Promise<ProgramHome>;
+}
+
+export type StartOptions = Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'> & {
+  /** The program's HOME (programHome); the commands' shared home when unset. */
+  home?: string;
+};
+
+export interface ProgramHome {
+  dir: string;
+  dispose(): Promise<void>;
+}
+
+/** The tool user's git config, in its home and in every program home. */
+const TOOL_GITCONFIG = '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n';
+
+/**
+ * A fresh home under `parent`, which is made searchable but not listable (0711): the tool user can
+ * reach a home whose name it is told, never find one. `handOver` gives the new folder to the user
+ * that will run the programs.
+ */
+async function freshHome(parent: string, handOver: (dir: string) => Promise<unknown>, remove: (dir: string) => Promise<unknown>): Promise<ProgramHome> {
+  await mkdir(parent, { recursive: true });
+  await chmod(parent, 0o711);
+  const dir = await mkdtemp(join(parent, 'home-'));
+  try {
+    await writeFile(join(dir, '.gitconfig'), TOOL_GITCONFIG);
+    await handOver(dir);
+  } catch (e) {
+    await remove(dir).catch(() => undefined);
+    throw e;
+  }
+  return { dir, dispose: async () => void (await remove(dir).catch(() => undefined)) };
 }
 
 /** A long-lived program `start` started: its pipes, and how to stop it with everything it started. */
@@ -206,10 +244,23 @@ export class NamespaceRunner implements CommandRunner {
     return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
   }
 
-  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
+  start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
     const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"');
     return startProcess(cmd!, args, { cwd: opts.cwd, env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
+  }
+
+  programHome(): Promise<ProgramHome> {
+    const privileged = (cmd: string, args: string[]) => (this.viaSudo ? exec('sudo', ['-n', cmd, ...args]) : exec(cmd, args));
+    return freshHome(
+      join(this.privateDir, 'homes'),
+      async (dir) => {
+        await privileged('chown', ['-R', `${TOOL_USER}:`, dir]);
+        await privileged('chmod', ['700', dir]);
+      },
+      // The tool user's files: only root may remove them.
+      (dir) => privileged('rm', ['-rf', '--', dir]),
+    );
   }
 
   private async argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): Promise<string[]> {
@@ -219,7 +270,7 @@ export class NamespaceRunner implements CommandRunner {
     return this.argvSync(command, opts, script);
   }
 
-  private argvSync(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): string[] {
+  private argvSync(command: string, opts: StartOptions, script: string): string[] {
     const safeConfig = join(this.privateDir, 'git-config');
     const route = egressRoute(this.egress, opts);
     const inner = [
@@ -246,7 +297,7 @@ export class NamespaceRunner implements CommandRunner {
       '--',
       'env',
       '-i',
-      ...envArgs(this.home, route, opts.env),
+      ...envArgs(opts.home ?? this.home, route, opts.env),
       'bash',
       '--noprofile',
       '--norc',
@@ -282,11 +333,20 @@ export class UserNamespaceRunner implements CommandRunner {
     return runProcess('unshare', this.argv(command, opts, 'cd "$1" && eval "$2"'), { ...opts, env: { PATH: process.env.PATH } });
   }
 
-  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
+  start(command: string, opts: StartOptions): StartedProgram {
     return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"'), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
   }
 
-  private argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): string[] {
+  programHome(): Promise<ProgramHome> {
+    // Commands here run as the person's own user, so the home is theirs as it is.
+    return freshHome(
+      join(dirname(this.home), 'crew-program-homes'),
+      async () => undefined,
+      (dir) => rm(dir, { recursive: true, force: true }),
+    );
+  }
+
+  private argv(command: string, opts: StartOptions, script: string): string[] {
     const route = egressRoute(this.egress, opts);
     return [
       '--user',
@@ -305,7 +365,7 @@ export class UserNamespaceRunner implements CommandRunner {
       ...(route ? forwarderArgs(route) : []),
       'env',
       '-i',
-      ...envArgs(this.home, route, opts.env),
+      ...envArgs(opts.home ?? this.home, route, opts.env),
       'bash',
       '--noprofile',
       '--norc',
@@ -383,8 +443,11 @@ export class UnsandboxedRunner implements CommandRunner {
     return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...toolEnv(this.home), ...opts.env } });
   }
 
-  start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
-    return startProcess('bash', ['--noprofile', '--norc', '-c', `exec ${command}`], { cwd: opts.cwd, env: { ...toolEnv(this.home), ...opts.env } });
+  start(command: string, opts: StartOptions): StartedProgram {
+    return startProcess('bash', ['--noprofile', '--norc', '-c', `exec ${command}`], {
+      cwd: opts.cwd,
+      env: { ...toolEnv(opts.home ?? this.home), ...opts.env },
+    });
   }
 }
 
@@ -460,7 +523,7 @@ export async function prepareSandbox(workspace: string, tempDir: string, egress?
     const toolUid = Number((await exec('id', ['-u', TOOL_USER])).stdout);
     if ((await stat(home).catch(() => undefined))?.uid !== toolUid) {
       await mkdir(home, { recursive: true });
-      await writeFile(join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n');
+      await writeFile(join(home, '.gitconfig'), TOOL_GITCONFIG);
       await run('chown', ['-R', `${TOOL_USER}:`, home]);
       await chmod(home, 0o700).catch(() => undefined);
     }

@@ -2,11 +2,12 @@
 //   facts    a real server (the SDK's McpServer over stdio) with two tools: `write_version` fetches the data
 //            file from an allowed host through crew's egress proxy and writes its version into the checkout;
 //            `probe` says who it runs as, what its environment holds, and whether a host outside the
-//            allowlist answers, by the proxy and by name, and where it started (its folder, and whether it may write there)
+//            allowlist answers, by the proxy and by name, and where it started (its folder, and whether it may write there,
+//            and what its home holds)
 //            `stall` never answers; `die` exits in the middle of the call
 //   hang     starts, reads its input, and never answers
 //   garbage  prints lines that are not MCP messages, and keeps running
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { userInfo } from 'node:os';
@@ -71,7 +72,8 @@ if (kind === 'hang') {
     } catch {
       cwdWritable = false;
     }
-    const where = { cwd: process.cwd(), cwdWritable };
+    const home = process.env.HOME ? readdirSync(process.env.HOME).sort() : [];
+    const where = { cwd: process.cwd(), cwdWritable, home };
     return { content: [{ type: 'text', text: JSON.stringify({ user: userInfo().username, env: process.env, outside, byName, ...where }) }] };
   });
   server.registerTool('stall', { description: 'Never answers.', inputSchema: {} }, () => new Promise(() => undefined));

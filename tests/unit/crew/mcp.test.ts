@@ -20,9 +20,15 @@ const plain: CommandRunner = {
   sandboxed: true,
   run: () => Promise.reject(new Error('not used')),
   start: (command, opts) => {
-    const child = spawn('bash', ['-c', `exec ${command}`], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: 'pipe', detached: true });
+    const child = spawn('bash', ['-c', `exec ${command}`], {
+      cwd: opts.cwd,
+      env: { PATH: process.env.PATH, ...(opts.home ? { HOME: opts.home } : {}), ...opts.env },
+      stdio: 'pipe',
+      detached: true,
+    });
     return { child, stop: () => void child.kill('SIGKILL') };
   },
+  programHome: async () => ({ dir: await mkdtemp(join(tmpdir(), 'mcp-home-')), dispose: async () => undefined }),
 };
 
 const server = (kind: string, more: Partial<McpServerConfig> = {}): McpServerConfig =>

@@ -118,8 +118,17 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
   it('an MCP server (#36) starts through sudo as the tool user with only its named variable, and a hanging one is stopped, processes and all', async () => {
     const servers = join(__dirname, '..', '..', 'support', 'mcp', 'servers.mjs');
     const out = await probe('mcp', servers, { FACTS_TOKEN: 'facts-sudo-token-77' });
-    const seen = JSON.parse(out.split('\n')[0]!) as { user: string; env: Record<string, string>; cwd: string; cwdWritable: boolean };
+    const seen = JSON.parse(out.split('\n')[0]!) as { user: string; env: Record<string, string>; cwd: string; cwdWritable: boolean; home: string[] };
     expect(seen.user).toBe('crew-tool');
+    // The agent's command planted an .npmrc and an npx cache in the tool user's home; the server, which holds a secret,
+    // has a home of its own that crew made after that, holding only the tool user's git config, and removed after.
+    const planted = /^::planted 0 (\S+)$/m.exec(out)?.[1];
+    expect(planted).toBe(join(dir, 'crew-tool-home'));
+    expect(seen.env.HOME).not.toBe(planted);
+    expect(seen.env.HOME!.startsWith(join(dir, 'crew-sandbox', 'homes', 'home-'))).toBe(true);
+    expect(seen.home).toEqual(['.gitconfig']);
+    expect(out).toContain('::homes 1');
+    expect(out).toContain('::homes-after 0');
     // Started in the copy of the reviewed commit crew's user made: the tool user reads it through sudo, and cannot write there.
     expect(seen.cwd.startsWith(join(dir, 'crew-mcp-reviewed-'))).toBe(true);
     expect(seen.cwdWritable).toBe(false);

@@ -608,10 +608,19 @@ describe('the work step, in-process against the fakes', () => {
       await work(ctx);
 
       expect(await readdir(marks)).toEqual([]);
-      const answer = JSON.stringify(model.requests[1]!.messages).match(/\{\\"user\\".*?\\"cwdWritable\\":(true|false)\}/)?.[0];
+      const answer = JSON.stringify(model.requests[1]!.messages).match(/\{\\"user\\".*?\\"cwdWritable\\":(true|false),\\"home\\":\[[^\]]*\]\}/)?.[0];
       expect(answer).toBeDefined();
-      const seen = JSON.parse(JSON.parse(`"${answer!}"`) as string) as { user: string; cwd: string; cwdWritable: boolean; env: Record<string, string> };
+      const seen = JSON.parse(JSON.parse(`"${answer!}"`) as string) as {
+        user: string;
+        cwd: string;
+        cwdWritable: boolean;
+        env: Record<string, string>;
+        home: string[];
+      };
       expect(seen.user).toBe('crew-tool');
+      // A home of its own, not the one the agent's commands share.
+      expect(seen.env.HOME).not.toBe(join(dir, 'crew-tool-home'));
+      expect(seen.home).toEqual(['.gitconfig']);
       expect(seen.cwd.startsWith(join(dir, 'crew-mcp-reviewed-'))).toBe(true);
       expect(seen.cwdWritable).toBe(false);
       expect(seen.env.FACTS_TOKEN).toBe('***');
