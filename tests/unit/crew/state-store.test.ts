@@ -279,8 +279,14 @@ describe('GitStateStore on the crew/state branch', () => {
         expect(await world.gh.repo.branchSha('crew/61/r1/t2')).toBe(other);
         expect(await world.gh.repo.branchSha('crew/state')).toBe(state);
         // The same store's next write (the caller's own way, after deleting branch by branch) asks GitHub for the tip,
-        // never taking its own commit that did not land for one, and lands.
+        // never taking its own commit that did not land for one, and lands on GitHub's tip. A store that took that
+        // commit for the tip would read 'done' there, ask nothing and push nothing.
+        const before = world.gh.gitRequests.length;
         await s.update('issue-61/', 'cleaned', (tx) => (tx.read('issue-61/cleanup') ? undefined : tx.write('issue-61/cleanup', 'by hand')));
+        const asked = world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`);
+        expect(asked.slice(0, 2)).toEqual(['upload-pack info/refs', 'upload-pack ls-refs']);
+        expect(asked.at(-1)).toBe('receive-pack push');
+        expect((await git(['rev-parse', 'crew/state^'], { cwd: world.gh.repoDir })).trim()).toBe(state);
         expect((await store('deleting-stale-check').load('issue-61/')).read('issue-61/cleanup')).toBe('by hand');
       });
 
