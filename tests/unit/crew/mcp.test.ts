@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpServersSchema, mcpToolName, type McpServerConfig } from '../../../src/domain/mcp';
-import { startMcpServers } from '../../../src/mcp/servers';
+import { startMcpServers, type McpStart } from '../../../src/mcp/servers';
 import type { Log } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
@@ -34,6 +34,10 @@ const plain: CommandRunner = {
 const server = (kind: string, more: Partial<McpServerConfig> = {}): McpServerConfig =>
   McpServersSchema.parse({ x: { command: process.execPath, args: [SERVERS, kind], tools: ['*'], ...more } }).x!;
 
+/** Starts `servers` through the plain runner, with no variables, no network for stdio servers and no host allowed, unless `more` says otherwise. */
+const start = (servers: McpStart['servers'], more: Partial<McpStart> = {}) =>
+  startMcpServers({ servers, runner: plain, cwd: tmpdir(), env: {}, network: 'none', allowedHost: () => false, log, ...more });
+
 describe('MCP servers (#36)', () => {
   it('names tools mcp__<server>__<tool> within the API’s rule, and the config says what a server is', () => {
     expect(mcpToolName('facts', 'write_version')).toEqual({ ok: true, name: 'mcp__facts__write_version' });
@@ -51,15 +55,7 @@ describe('MCP servers (#36)', () => {
 
   it('starts a server written with the SDK, offers only its allowed tools, and calls one', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'mcp-'));
-    const session = await startMcpServers({
-      servers: [['facts', server('facts', { tools: ['write_version', 'probe', 'missing'] })]],
-      runner: plain,
-      cwd,
-      env: {},
-      network: 'none',
-      allowedHost: () => false,
-      log,
-    });
+    const session = await start([['facts', server('facts', { tools: ['write_version', 'probe', 'missing'] })]], { cwd });
     try {
       expect(session.tools.map((t) => t.spec.name).sort()).toEqual(['mcp__facts__probe', 'mcp__facts__write_version']);
       expect(session.tools.find((t) => t.spec.name === 'mcp__facts__write_version')!.spec.input_schema).toMatchObject({
@@ -78,18 +74,10 @@ describe('MCP servers (#36)', () => {
 
   it('stops a server that hangs on start and one that prints garbage, within their limits, and goes on without them', async () => {
     const started = Date.now();
-    const session = await startMcpServers({
-      servers: [
-        ['slow', server('hang', { start_timeout_seconds: 2 })],
-        ['noisy', server('garbage', { start_timeout_seconds: 20 })],
-      ],
-      runner: plain,
-      cwd: tmpdir(),
-      env: {},
-      network: 'none',
-      allowedHost: () => false,
-      log,
-    });
+    const session = await start([
+      ['slow', server('hang', { start_timeout_seconds: 2 })],
+      ['noisy', server('garbage', { start_timeout_seconds: 20 })],
+    ]);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(session.tools).toEqual([]);
     expect(session.notes).toEqual(
@@ -102,18 +90,10 @@ describe('MCP servers (#36)', () => {
   }, 30_000);
 
   it('a server that hangs or dies in the middle of a call ends that call with an error for the model within the call limit; its tools then say it is gone', async () => {
-    const session = await startMcpServers({
-      servers: [
-        ['stuck', server('facts', { tools: ['stall'], call_timeout_seconds: 2 })],
-        ['dying', server('facts', { tools: ['die'], call_timeout_seconds: 20 })],
-      ],
-      runner: plain,
-      cwd: tmpdir(),
-      env: {},
-      network: 'none',
-      allowedHost: () => false,
-      log,
-    });
+    const session = await start([
+      ['stuck', server('facts', { tools: ['stall'], call_timeout_seconds: 2 })],
+      ['dying', server('facts', { tools: ['die'], call_timeout_seconds: 20 })],
+    ]);
     try {
       const tool = (name: string) => session.tools.find((t) => t.spec.name === name)!;
       let started = Date.now();
@@ -133,18 +113,13 @@ describe('MCP servers (#36)', () => {
   }, 30_000);
 
   it('does not start a stdio server without a sandbox, nor reach an HTTP server whose host is not allowed', async () => {
-    const session = await startMcpServers({
-      servers: [
+    const session = await start(
+      [
         ['facts', server('facts')],
         ['remote', McpServersSchema.parse({ r: { url: 'https://mcp.example.test/mcp', tools: ['*'] } }).r!],
       ],
-      runner: { ...plain, sandboxed: false },
-      cwd: tmpdir(),
-      env: {},
-      network: 'none',
-      allowedHost: () => false,
-      log,
-    });
+      { runner: { ...plain, sandboxed: false } },
+    );
     expect(session.tools).toEqual([]);
     expect(session.notes).toEqual([
       'MCP server `facts` was not started: crew runs stdio servers only inside the sandbox, which could not be set up here.',
@@ -156,16 +131,7 @@ describe('MCP servers (#36)', () => {
     const remote = (url: string) => McpServersSchema.parse({ r: { url, tools: ['*'], headers: { Authorization: 'REMOTE_TOKEN' } } }).r!;
     const env = { REMOTE_TOKEN: 'Bearer remote-token-8d2e41' };
     /** Only 127.0.0.1 is allowed: `localhost` is the same loopback, by a name network.allow does not hold. */
-    const startRemote = (url: string) =>
-      startMcpServers({
-        servers: [['remote', remote(url)]],
-        runner: plain,
-        cwd: tmpdir(),
-        env,
-        network: 'none',
-        allowedHost: (host) => host === '127.0.0.1',
-        log,
-      });
+    const startRemote = (url: string) => start([['remote', remote(url)]], { env, allowedHost: (host) => host === '127.0.0.1' });
 
     it('calls a tool of an HTTP server on an allowed host, with the header its variable names (redacted in the answer)', async () => {
       const http = await startHttpMcpServer();

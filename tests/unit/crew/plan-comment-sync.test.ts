@@ -179,6 +179,12 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       } as StepContext['state'];
       return asked;
     };
+    /** A job that defers its checks to its end: it syncs the comment, then does `then` before that end. */
+    const syncThenEnd = (ctx: StepContext, then: () => unknown) =>
+      withPlanChecksAtEnd(ctx, async () => {
+        await syncPlanComment(ctx, run.issue, run.run);
+        await then();
+      });
 
     it('makes no read after the edit; a look GitHub confirmed after the edit heals a crossed edit, one confirmed before it does not', async () => {
       const a = crossed();
@@ -198,8 +204,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('the job’s end makes the check put off, and edits check at once after it', async () => {
       const a = crossed();
       const asked = confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
-        await syncPlanComment(a, run.issue, run.run);
+      await syncThenEnd(a, () => {
         expect(landed).toEqual([2, 1]);
         expect(asked.count).toBe(0);
       });
@@ -213,8 +218,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('a render the look calls for that fails stays owed, and the job’s end makes it', async () => {
       const a = crossed();
       confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
-        await syncPlanComment(a, run.issue, run.run);
+      await syncThenEnd(a, async () => {
         expect(landed).toEqual([2, 1]);
         const update = a.forge.updateComment.bind(a.forge);
         a.forge.updateComment = async () => {
@@ -231,10 +235,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('when nothing crossed the edit, neither the look nor the job’s end renders again', async () => {
       const a = job();
       const asked = confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
-        await syncPlanComment(a, run.issue, run.run);
-        await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
-      });
+      await syncThenEnd(a, async () => planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 })));
       expect(landed).toEqual([1]);
       expect(asked.count).toBe(0);
     });
@@ -242,10 +243,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('a job that handed the run on to another job spares the check at its end', async () => {
       const a = crossed();
       const asked = confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
-        await syncPlanComment(a, run.issue, run.run);
-        handedOn(a, run.issue, run.run);
-      });
+      await syncThenEnd(a, () => handedOn(a, run.issue, run.run));
       // The crossed edit stays until the job it started syncs the comment: no read, no render here.
       expect(asked.count).toBe(0);
       expect(landed).toEqual([2, 1]);
@@ -258,8 +256,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       const a = crossed();
       const asked = confirming(a);
       await expect(
-        withPlanChecksAtEnd(a, async () => {
-          await syncPlanComment(a, run.issue, run.run);
+        syncThenEnd(a, () => {
           handedOn(a, run.issue, run.run);
           throw new Error('the step failed');
         }),
@@ -271,27 +268,18 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('a write the comment does not show, on top of the version the edit rendered, settles its check; one on top of another does not', async () => {
       const a = job();
       const asked = confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
-        await syncPlanComment(a, run.issue, run.run);
-        wroteUnshown(a, run.issue, run.run, await stateVersion());
-      });
+      await syncThenEnd(a, async () => wroteUnshown(a, run.issue, run.run, await stateVersion()));
       expect(asked.count).toBe(0);
       const b = job();
       const askedB = confirming(b);
-      await withPlanChecksAtEnd(b, async () => {
-        await syncPlanComment(b, run.issue, run.run);
-        wroteUnshown(b, run.issue, run.run, (await stateVersion()) - 1);
-      });
+      await syncThenEnd(b, async () => wroteUnshown(b, run.issue, run.run, (await stateVersion()) - 1));
       expect(askedB.count).toBe(1);
     });
 
     it('a hand-on to another run of the issue does not spare this run’s check', async () => {
       const a = crossed();
       confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
-        await syncPlanComment(a, run.issue, run.run);
-        handedOn(a, run.issue, run.run + 1);
-      });
+      await syncThenEnd(a, () => handedOn(a, run.issue, run.run + 1));
       expect(landed).toEqual([2, 1, 2]);
     });
   });

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
-import { BranchMoved, DeletionsRefused, type Clock, type Log } from '../../../src/ports';
+import { BranchMoved, DeletionsRefused, type Clock, type Log, type WriteOptions } from '../../../src/ports';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { soakSize } from '../../support/soak';
 import { fakeGitHubForSuite } from '../../support/github/for-test';
@@ -21,6 +21,29 @@ describe('GitStateStore on the crew/state branch', () => {
   beforeAll(() => {
     token = world.gh.actionsToken({ contents: 'write' });
   });
+
+  /**
+   * `s` writes a counter, another job moves it on, and `s` writes again from the tip it saw (with `options`):
+   * that write is applied first on the tip it had seen (1), then on the one the other job pushed (2), and nothing is lost.
+   */
+  const raceOnCounter = async (s: GitStateStore, issue: number, name: string, options: WriteOptions = {}) => {
+    const prefix = `issue-${issue}/`;
+    const counter = `${prefix}counter`;
+    await s.update(prefix, 'first', (tx) => tx.write(counter, '1'));
+    await store(`${name}-other`).update(prefix, 'other', (tx) => tx.write(counter, String(Number(tx.read(counter)) + 1)));
+    const runs: string[] = [];
+    await s.update(
+      prefix,
+      'mine',
+      (tx) => {
+        runs.push(tx.read(counter) ?? '');
+        tx.write(counter, String(Number(tx.read(counter)) + 1));
+      },
+      { seenWithinMs: Infinity, ...options },
+    );
+    expect(runs).toEqual(['1', '2']);
+    expect((await store(`${name}-check`).load(prefix)).read(counter)).toBe('3');
+  };
 
   it('creates the branch on first write and reads back what it wrote', async () => {
     const s = store('first');
@@ -117,23 +140,7 @@ describe('GitStateStore on the crew/state branch', () => {
   });
 
   it('a write that starts from a tip it saw earlier loses its push when another job moved the tip, and applies again on the new one', async () => {
-    const mine = store('seen-writer');
-    const other = store('seen-writer-other');
-    await mine.update('issue-31/', 'first', (tx) => tx.write('issue-31/counter', '1'));
-    await other.update('issue-31/', 'second', (tx) => tx.write('issue-31/counter', String(Number(tx.read('issue-31/counter')) + 1)));
-    const runs: string[] = [];
-    await mine.update(
-      'issue-31/',
-      'third',
-      (tx) => {
-        runs.push(tx.read('issue-31/counter') ?? '');
-        tx.write('issue-31/counter', String(Number(tx.read('issue-31/counter')) + 1));
-      },
-      { seenWithinMs: Infinity },
-    );
-    // Applied first on the tip it had seen (1), then on the one the other job pushed (2): nothing lost.
-    expect(runs).toEqual(['1', '2']);
-    expect((await store('seen-check').load('issue-31/')).read('issue-31/counter')).toBe('3');
+    await raceOnCounter(store('seen-writer'), 31, 'seen-writer');
   });
 
   it('a write starts from the tip it last saw without listing the branch first, where others were quiet: its push is the only round trip (#31 §4)', async () => {
@@ -206,21 +213,7 @@ describe('GitStateStore on the crew/state branch', () => {
 
     it('a state another job moved first: the write is applied again on the new tip, and both land', async () => {
       const work = await checkout('carry-race-work', 'race');
-      const s = carrying('carry-race', work.objects);
-      await s.update('issue-42/', 'first', (tx) => tx.write('issue-42/counter', '1'));
-      await store('carry-race-other').update('issue-42/', 'other', (tx) => tx.write('issue-42/counter', '2'));
-      const runs: string[] = [];
-      await s.update(
-        'issue-42/',
-        'mine',
-        (tx) => {
-          runs.push(tx.read('issue-42/counter') ?? '');
-          tx.write('issue-42/counter', String(Number(tx.read('issue-42/counter')) + 1));
-        },
-        { seenWithinMs: Infinity, carry: { branch: 'crew/42/r1/t1', sha: work.sha } },
-      );
-      expect(runs).toEqual(['1', '2']);
-      expect((await store('carry-race-check').load('issue-42/')).read('issue-42/counter')).toBe('3');
+      await raceOnCounter(carrying('carry-race', work.objects), 42, 'carry-race', { carry: { branch: 'crew/42/r1/t1', sha: work.sha } });
       expect(await world.gh.repo.branchSha('crew/42/r1/t1')).toBe(work.sha);
     });
 
@@ -279,28 +272,20 @@ describe('GitStateStore on the crew/state branch', () => {
         expect(await world.gh.repo.branchSha('crew/61/r1/t2')).toBe(other);
         expect(await world.gh.repo.branchSha('crew/state')).toBe(state);
         // The same store's next write (the caller's own way, after deleting branch by branch) asks GitHub for the tip,
-        // never taking its own commit that did not land for one, and lands.
+        // never taking its own commit that did not land for one, and lands on GitHub's tip. A store that took that
+        // commit for the tip would read 'done' there, ask nothing and push nothing.
+        const before = world.gh.gitRequests.length;
         await s.update('issue-61/', 'cleaned', (tx) => (tx.read('issue-61/cleanup') ? undefined : tx.write('issue-61/cleanup', 'by hand')));
+        const asked = world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`);
+        expect(asked.slice(0, 2)).toEqual(['upload-pack info/refs', 'upload-pack ls-refs']);
+        expect(asked.at(-1)).toBe('receive-pack push');
+        expect((await git(['rev-parse', 'crew/state^'], { cwd: world.gh.repoDir })).trim()).toBe(state);
         expect((await store('deleting-stale-check').load('issue-61/')).read('issue-61/cleanup')).toBe('by hand');
       });
 
       it('a state another job moved first: the write is applied again on the new tip, and the deletions land with it', async () => {
         const t1 = await branchAt('crew/62/r1/t1', 'del-race');
-        const s = store('deleting-race');
-        await s.update('issue-62/', 'first', (tx) => tx.write('issue-62/counter', '1'));
-        await store('deleting-race-other').update('issue-62/', 'other', (tx) => tx.write('issue-62/counter', '2'));
-        const runs: string[] = [];
-        await s.update(
-          'issue-62/',
-          'cleaned',
-          (tx) => {
-            runs.push(tx.read('issue-62/counter') ?? '');
-            tx.write('issue-62/counter', String(Number(tx.read('issue-62/counter')) + 1));
-          },
-          { seenWithinMs: Infinity, deleting: [{ branch: 'crew/62/r1/t1', sha: t1 }] },
-        );
-        expect(runs).toEqual(['1', '2']);
-        expect((await store('deleting-race-check').load('issue-62/')).read('issue-62/counter')).toBe('3');
+        await raceOnCounter(store('deleting-race'), 62, 'deleting-race', { deleting: [{ branch: 'crew/62/r1/t1', sha: t1 }] });
         expect(await world.gh.repo.branchSha('crew/62/r1/t1')).toBeUndefined();
       });
 
