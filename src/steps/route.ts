@@ -46,8 +46,12 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   }
 
   // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
-  if (!ev.via) await ctx.forge.react(ev.comment.id, 'eyes');
-  if (!(await hasWriteAccess(ctx, ev.via ? { issue, login: ev.comment.author.login } : ev, true))) return;
+  // The reaction says crew saw the comment whoever wrote it, so it need not wait for the permission check (one round trip less).
+  const [, writer] = await Promise.all([
+    ev.via ? undefined : ctx.forge.react(ev.comment.id, 'eyes'),
+    hasWriteAccess(ctx, ev.via ? { issue, login: ev.comment.author.login } : ev, true),
+  ]);
+  if (!writer) return;
   if (ev.issue.isPull) return routePullCommand(ctx, ev, command);
   await handle(ctx, ev, command);
 }
