@@ -29,6 +29,7 @@ import {
   updateView,
   viewIn,
   handedOn,
+  catchUpPlanComment,
   type StepContext,
 } from './context';
 import { replanTasks } from './leader';
@@ -49,7 +50,10 @@ const MAX_RESTARTS = 2;
 export async function advance(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
   let view = await loadView(ctx, issue, run);
-  if (isTerminal(view.run.phase)) return ctx.log.info(`run ${run} is already ${view.run.phase}`);
+  if (isTerminal(view.run.phase)) {
+    ctx.log.info(`run ${run} is already ${view.run.phase}`);
+    return catchUpPlanComment(ctx, issue, run);
+  }
 
   if (view.run.phase === 'EXECUTING') {
     const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
@@ -142,7 +146,10 @@ export async function advance(ctx: StepContext): Promise<void> {
       await syncPlanComment(ctx, issue, run);
       return;
     }
-    if (step.kind === 'elsewhere') return ctx.log.info('another job is finishing this run');
+    if (step.kind === 'elsewhere') {
+      ctx.log.info('another job is finishing this run');
+      return catchUpPlanComment(ctx, issue, run);
+    }
     if (step.kind === 'replan') {
       // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
       const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
@@ -166,7 +173,8 @@ export async function advance(ctx: StepContext): Promise<void> {
     handedOn(ctx, issue, run);
     return;
   } else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
-    return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
+    ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
+    return catchUpPlanComment(ctx, issue, run);
   }
   await finalize(ctx, view);
 }
