@@ -259,9 +259,7 @@ type Integration =
 async function integrate(ctx: StepContext, view: RunView, claimed = true): Promise<Integration> {
   const { base } = view.run;
   const branch = integrationBranchOf(ctx, view.run);
-  const heads = topologicalOrder(planOf(view))
-    .map((id) => view.tasks.get(id)!)
-    .filter((t) => settlement(t) === 'done');
+  const heads = doneInOrder(view);
   await ctx.remote.fetchCommit(base.sha);
   const { missing } = await ctx.remote.fetch([branch, ...heads.map((h) => h.branch)]);
   const lost = heads.filter((h) => missing.includes(h.branch));
@@ -425,14 +423,18 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
   await syncPlanComment(ctx, issue, run);
 }
 
-/** The done tasks' heads, in the order integration merges them: what an integration was built from. */
-function integratedHeads(view: RunView): string {
+/** The tasks integration merges, in the order it merges them. */
+function doneInOrder(view: RunView): TaskRecord[] {
   return topologicalOrder(planOf(view))
     .map((id) => view.tasks.get(id)!)
-    .filter((t) => settlement(t) === 'done')
+    .filter((t) => settlement(t) === 'done');
+}
+
+/** What an integration was built from: the done tasks' heads, in order. */
+const integratedHeads = (view: RunView) =>
+  doneInOrder(view)
     .map((t) => `${t.id}@${t.headSha}`)
     .join(' ');
-}
 
 /** The write that hands the run to the critic job: REVIEWING, held by this workflow run, on `headSha`. */
 function handOverToCritic(ctx: StepContext, tx: StateTx, rec: RunRecord, headSha: string, resolved: string[]): void {

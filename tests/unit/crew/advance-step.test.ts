@@ -13,7 +13,7 @@ import { writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import { advance } from '../../../src/steps/advance';
 import type { StepContext } from '../../../src/steps/context';
 import { loadTemplate } from '../../../src/templates';
-import { git } from '../../support/git-cli';
+import { checkoutMain } from '../../support/git-cli';
 import type { FakeGitHub } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
@@ -86,18 +86,13 @@ describe('the advance job once every task has succeeded', () => {
   const store = (name: string, log = quiet, objects?: string) =>
     new GitStateStore(join(dir, `state-${name}`), gh.cloneUrl, token, clock, log, undefined, objects);
   const runRecord = async () => JSON.parse((await gh.repo.readFile('refs/heads/crew/state', `issue-${ISSUE}/run-${RUN}/run.json`))!) as RunRecord;
-  /** Pushes that reached crew/state from the job whose state store is in `state-<name>`. */
+  /** Pushes (receive-pack requests) that named `refs`. */
   const pushes = (refs: string) => gh.gitRequests.filter((r) => r.kind === 'push' && r.refs?.includes(refs));
 
   /** The advance job of workflow run `runId`: a fresh checkout of main, its state store carrying the checkout's commits. */
   async function job(runId: string, opts: { log?: Log; model?: Model } = {}): Promise<StepContext & { infos: string[] }> {
     const workspace = join(dir, `ws-${Math.random().toString(36).slice(2, 8)}`);
-    const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-    await git(['init', '--quiet', '-b', 'main', workspace]);
-    await git(['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--depth=1', gh.cloneUrl, '+refs/heads/main:refs/remotes/origin/main'], {
-      cwd: workspace,
-    });
-    await git(['checkout', '--quiet', '-B', 'main', 'refs/remotes/origin/main'], { cwd: workspace });
+    await checkoutMain(workspace, gh.cloneUrl, token);
     const infos: string[] = [];
     const log: Log = { ...quiet, ...opts.log, info: (m) => void infos.push(m) };
     const { repo, remote, objects } = gitRepo(workspace, gh.cloneUrl, token);
