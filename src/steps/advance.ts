@@ -4,7 +4,18 @@ import { runResolver } from '../agents/resolver';
 import { conflictHunks, hasConflictMarkers, renderHunks, type ConflictHunk } from '../domain/conflicts';
 import { topologicalOrder } from '../domain/plan';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { addUsage, allTasksDone, failedTasks, FRESH_REVIEW, isTerminal, reviewedSha, settlement, type RunView, type TaskRecord } from '../domain/run-state';
+import {
+  addUsage,
+  allTasksDone,
+  failedTasks,
+  FRESH_REVIEW,
+  isTerminal,
+  reviewedSha,
+  settlement,
+  type RunRecord,
+  type RunView,
+  type TaskRecord,
+} from '../domain/run-state';
 import { failureComment } from '../render/messages';
 import { paths, planOf, planTask, refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { sentence } from '../domain/surface';
@@ -29,6 +40,7 @@ import {
   updateView,
   viewIn,
   handedOn,
+  catchUpPlanComment,
   type StepContext,
 } from './context';
 import { replanTasks } from './leader';
@@ -36,7 +48,7 @@ import { reportEndedRun } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { takePushedResult } from './task-results';
 import { promptWithInstructions } from './agent-instructions';
-import { BranchMoved, type WriteOptions } from '../ports';
+import { BranchMoved, type StateTx, type WriteOptions } from '../ports';
 
 /**
  * The `advance` job runs after every matrix: it notices workers that died, restarts
@@ -49,7 +61,10 @@ const MAX_RESTARTS = 2;
 export async function advance(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
   let view = await loadView(ctx, issue, run);
-  if (isTerminal(view.run.phase)) return ctx.log.info(`run ${run} is already ${view.run.phase}`);
+  if (isTerminal(view.run.phase)) {
+    ctx.log.info(`run ${run} is already ${view.run.phase}`);
+    return catchUpPlanComment(ctx, issue, run);
+  }
 
   if (view.run.phase === 'EXECUTING') {
     const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
@@ -72,7 +87,9 @@ export async function advance(ctx: StepContext): Promise<void> {
       const taken = await takePushedResult(ctx, issue, run, t);
       if (taken !== 'recorded') pushed.set(t.id, taken);
     }
-    const step = await updateView(ctx, issue, run, `advance`, (v, tx) => {
+    const decide = (v: RunView, tx: StateTx) => {
+      // Moved on since this job read it (another job finished the run, or someone stopped it): not this job's to change.
+      if (v.run.phase !== 'EXECUTING') return { kind: 'moved' as const, phase: v.run.phase };
       const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
       // An attempt that never reached the branch does not count against the task.
       const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
@@ -127,10 +144,22 @@ export async function advance(ctx: StepContext): Promise<void> {
         return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
       }
       if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId) return { kind: 'elsewhere' as const };
-      writeRun(tx, { ...after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
-      refreshExecutionLog(tx, issue, run);
-      return { kind: 'finalize' as const };
+      return { kind: 'finalize' as const, after };
+    };
+    if (pushed.size === 0 && (await integratedInOneWrite(ctx, view, decide))) return;
+    const step = await updateView(ctx, issue, run, `advance`, (v, tx) => {
+      const next = decide(v, tx);
+      // The claim: this workflow run finishes the run, so a model call (the resolver) never runs twice in parallel.
+      if (next.kind === 'finalize') {
+        writeRun(tx, { ...next.after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+        refreshExecutionLog(tx, issue, run);
+      }
+      return next;
     });
+    if (step.kind === 'moved') {
+      ctx.log.info(`run ${run} is ${step.phase}; nothing for this job to do`);
+      return catchUpPlanComment(ctx, issue, run);
+    }
     if (step.kind === 'interrupted') {
       ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
       await syncPlanComment(ctx, issue, run);
@@ -142,7 +171,10 @@ export async function advance(ctx: StepContext): Promise<void> {
       await syncPlanComment(ctx, issue, run);
       return;
     }
-    if (step.kind === 'elsewhere') return ctx.log.info('another job is finishing this run');
+    if (step.kind === 'elsewhere') {
+      ctx.log.info('another job is finishing this run');
+      return catchUpPlanComment(ctx, issue, run);
+    }
     if (step.kind === 'replan') {
       // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
       const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
@@ -166,7 +198,8 @@ export async function advance(ctx: StepContext): Promise<void> {
     handedOn(ctx, issue, run);
     return;
   } else if (view.run.phase !== 'INTEGRATING' || view.run.finalizer !== ctx.runId) {
-    return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
+    ctx.log.info(`run ${run} is ${view.run.phase}; nothing for this job to do`);
+    return catchUpPlanComment(ctx, issue, run);
   }
   await finalize(ctx, view);
 }
@@ -214,19 +247,19 @@ async function reportFailure(ctx: StepContext, issue: number, run: number, faile
 
 type Integration =
   | { headSha: string; resolved: string[]; carry?: { branch: string; sha: string } }
-  | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } };
+  | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } }
+  /** Integrating before the claim stopped short of anything that needs it: a resolver, or a push of its own. */
+  | { claimFirst: string };
 
 /**
  * Merges the task branches into the integration branch in dependency order. A conflict
  * goes to the resolver agent with both tasks' intent; if it cannot keep both, the merge
  * is undone and the conflict is returned for a person. Nothing is dropped either way.
  */
-async function integrate(ctx: StepContext, view: RunView): Promise<Integration> {
+async function integrate(ctx: StepContext, view: RunView, claimed = true): Promise<Integration> {
   const { base } = view.run;
   const branch = integrationBranchOf(ctx, view.run);
-  const heads = topologicalOrder(planOf(view))
-    .map((id) => view.tasks.get(id)!)
-    .filter((t) => settlement(t) === 'done');
+  const heads = doneInOrder(view);
   await ctx.remote.fetchCommit(base.sha);
   const { missing } = await ctx.remote.fetch([branch, ...heads.map((h) => h.branch)]);
   const lost = heads.filter((h) => missing.includes(h.branch));
@@ -248,6 +281,8 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
     await ctx.repo.checkoutNew(branch, ctx.remote.tracking(branch));
     const contained = await Promise.all(heads.map((h) => ctx.repo.isAncestor(h.headSha!, existing)));
     if (contained.every(Boolean)) return { headSha: existing, resolved: [] };
+    // Replacing a branch that is there is a push of its own, which only the run's finalizer makes.
+    if (!claimed) return { claimFirst: `${branch} is there already and lacks some of the tasks` };
   }
   // A follow-up adds merge commits on top of the pull request's head as it is now (hand-pushed commits
   // included), and pushes without force; any other run builds its integration afresh from its base.
@@ -259,6 +294,10 @@ async function integrate(ctx: StepContext, view: RunView): Promise<Integration> 
     if (m.ok) {
       merged.push(h);
       continue;
+    }
+    if (!claimed) {
+      await ctx.repo.abortMerge();
+      return { claimFirst: `merging ${h.id} needs more than git` };
     }
     if (!m.conflicts.length)
       throw new CrewError(
@@ -384,6 +423,87 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
   await syncPlanComment(ctx, issue, run);
 }
 
+/** The tasks integration merges, in the order it merges them. */
+function doneInOrder(view: RunView): TaskRecord[] {
+  return topologicalOrder(planOf(view))
+    .map((id) => view.tasks.get(id)!)
+    .filter((t) => settlement(t) === 'done');
+}
+
+/** What an integration was built from: the done tasks' heads, in order. */
+const integratedHeads = (view: RunView) =>
+  doneInOrder(view)
+    .map((t) => `${t.id}@${t.headSha}`)
+    .join(' ');
+
+/** The write that hands the run to the critic job: REVIEWING, held by this workflow run, on `headSha`. */
+function handOverToCritic(ctx: StepContext, tx: StateTx, rec: RunRecord, headSha: string, resolved: string[]): void {
+  const { issue, run } = rec;
+  const review = rec.review ?? FRESH_REVIEW;
+  // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
+  const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
+  writeRun(tx, { ...rec, phase: 'REVIEWING', finalizer: ctx.runId, review: { ...review, headSha, verdict } }, nowIso(ctx));
+  if (resolved.length)
+    tx.write(
+      paths.integration(issue, run),
+      `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`,
+    );
+  refreshExecutionLog(tx, issue, run);
+}
+
+/** The run changed under a write that was to claim and hand over at once: nothing of it may land. */
+class ClaimMoved extends Error {}
+
+/**
+ * #31 §4: when every task branch merges as git merges it, the claim ("advance": INTEGRATING, this
+ * workflow run finishing) and the hand-over to the critic are one write, made after integrating from
+ * the state this job read. Its mutate decides again as the claim would have; unless the run is still
+ * this job's to finish, from the same task heads, it throws, so neither the record nor the carried
+ * branch lands, and the job goes the claim-first way, which sees why. A crash before the write leaves
+ * nothing to redo but the merges. Returns whether the run went to the critic.
+ */
+async function integratedInOneWrite(ctx: StepContext, view: RunView, decide: (v: RunView, tx: StateTx) => { kind: string; after?: RunView }): Promise<boolean> {
+  const { issue, run, finalizer } = view.run;
+  // A follow-up pushes onto the pull request's branch, which no write carries: that push waits for the claim.
+  if (view.run.followUp || !ctx.state.carriesBranches) return false;
+  if (!allTasksDone(view) || failedTasks(view).length || (finalizer !== null && finalizer !== ctx.runId)) return false;
+  const integration = await integrate(ctx, view, false);
+  if ('claimFirst' in integration) {
+    ctx.log.info(`integration: ${integration.claimFirst}; this job claims the run first`);
+    return false;
+  }
+  if ('conflict' in integration) return false;
+  const { headSha, carry } = integration;
+  const heads = integratedHeads(view);
+  ctx.log.checkpoint('integrated');
+  try {
+    await updateView(
+      ctx,
+      issue,
+      run,
+      `integrated ${headSha.slice(0, 7)} for the critic`,
+      (v, tx) => {
+        const next = decide(v, tx);
+        if (next.kind !== 'finalize' || integratedHeads(next.after!) !== heads) throw new ClaimMoved();
+        handOverToCritic(ctx, tx, next.after!.run, headSha, []);
+      },
+      carry ? { carry } : undefined,
+    );
+  } catch (e) {
+    if (!(e instanceof ClaimMoved || e instanceof BranchMoved)) throw e;
+    ctx.log.info(`the run changed while this job integrated it${e instanceof BranchMoved ? ` (${e.branch} appeared)` : ''}; nothing was recorded or pushed`);
+    return false;
+  }
+  await toCritic(ctx, issue, run);
+  return true;
+}
+
+async function toCritic(ctx: StepContext, issue: number, run: number): Promise<void> {
+  ctx.output('critic', 'true');
+  handedOn(ctx, issue, run);
+  await syncPlanComment(ctx, issue, run);
+}
+
 /**
  * Integrates the branches and hands the run to the critic job of this workflow run:
  * phase REVIEWING, held by this run (the finalizer), and the `critic` output set.
@@ -391,6 +511,7 @@ async function escalateConflict(ctx: StepContext, view: RunView, c: Extract<Inte
 async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   const { issue, run } = view.run;
   const integration = await integrate(ctx, view);
+  if ('claimFirst' in integration) throw new Error(`integration stopped for a claim this job holds: ${integration.claimFirst}`);
   if ('conflict' in integration) return escalateConflict(ctx, view, integration.conflict);
   const { headSha, resolved, carry } = integration;
   ctx.log.checkpoint('integrated');
@@ -402,16 +523,7 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
       `integrated ${headSha.slice(0, 7)} for the critic`,
       (v, tx) => {
         if (v.run.phase !== 'INTEGRATING' || v.run.finalizer !== ctx.runId) return;
-        const review = v.run.review ?? FRESH_REVIEW;
-        // A PASS on this very head (the run was interrupted after judging) stands; anything else is judged afresh.
-        const verdict = review.headSha === headSha && review.verdict === 'PASS' ? 'PASS' : null;
-        writeRun(tx, { ...v.run, phase: 'REVIEWING', review: { ...review, headSha, verdict } }, nowIso(ctx));
-        if (resolved.length)
-          tx.write(
-            paths.integration(issue, run),
-            `# Integration\n\nConflicts the resolver merged, keeping both intents:\n\n${resolved.map((r) => `- ${r}`).join('\n')}\n`,
-          );
-        refreshExecutionLog(tx, issue, run);
+        handOverToCritic(ctx, tx, v.run, headSha, resolved);
       },
       options,
     );
@@ -424,7 +536,5 @@ async function finalize(ctx: StepContext, view: RunView): Promise<void> {
       await ctx.remote.push(carry.branch);
       await handOver();
     });
-  ctx.output('critic', 'true');
-  handedOn(ctx, issue, run);
-  await syncPlanComment(ctx, issue, run);
+  await toCritic(ctx, issue, run);
 }

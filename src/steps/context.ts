@@ -339,6 +339,22 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
   );
 }
 
+/**
+ * For a job on a path that writes nothing to the run, where a job that ended before it may have
+ * counted on it to sync the plan comment (handedOn): an edit of that job's that crossed another's can
+ * have left the comment behind. One read of the comment tells; only a comment that lags the state
+ * this job saw is rendered again (and checked, as every sync is).
+ */
+export async function catchUpPlanComment(ctx: StepContext, issue: number, run: number): Promise<void> {
+  const view = await loadView(ctx, issue, run, SEEN);
+  const id = view.run.planCommentId;
+  // Passed on to a follow-up: this run's jobs no longer write it, and the follow-up's own syncs keep it.
+  if (id === null || view.run.planCommentPassedTo !== null) return;
+  const body = (await ctx.forge.getComment(id)).body;
+  if (shownRun(body) === run && (shownVersion(body) ?? 0) >= view.run.version) return;
+  await syncPlanComment(ctx, issue, run);
+}
+
 /** The edit whose check after writing is put off, per job that defers them (deferPlanChecks). */
 const deferred = new WeakMap<StepContext, { pending?: { issue: number; run: number; version: number; editedAt: number }; handedOn: Set<string> }>();
 

@@ -40,3 +40,11 @@ export async function git(args: string[], opts: { cwd?: string; env?: NodeJS.Pro
   if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
   return r.stdout;
 }
+
+/** A fresh checkout of `main` in `workspace`, as actions/checkout leaves it: one commit deep, no credentials kept. */
+export async function checkoutMain(workspace: string, cloneUrl: string, token: string): Promise<void> {
+  const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  await git(['init', '--quiet', '-b', 'main', workspace]);
+  await git(['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--depth=1', cloneUrl, '+refs/heads/main:refs/remotes/origin/main'], { cwd: workspace });
+  await git(['checkout', '--quiet', '-B', 'main', 'refs/remotes/origin/main'], { cwd: workspace });
+}

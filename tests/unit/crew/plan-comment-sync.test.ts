@@ -9,6 +9,9 @@ import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { GITHUB } from '../../../src/domain/surface';
+import { advance } from '../../../src/steps/advance';
+import { parseConfig } from '../../../src/config/schema';
+import type { RunRecord } from '../../../src/domain/run-state';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -274,6 +277,41 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       const askedB = confirming(b);
       await syncThenEnd(b, async () => wroteUnshown(b, run.issue, run.run, (await stateVersion()) - 1));
       expect(askedB.count).toBe(1);
+    });
+
+    // The work jobs of a workflow run hand the run on to its advance job, which then syncs the comment
+    // itself, even on a path that writes nothing: that is what spares their checks.
+    it.each([
+      ['another job is finishing the run', { finalizer: '999' }],
+      ['the run is in a phase this job has nothing to do in', { phase: 'REVIEWING', finalizer: '999' }],
+      ['the run has ended', { phase: 'COMPLETED' }],
+    ] as [string, Partial<RunRecord>][])('the advance job the run was handed on to heals a crossed edit when %s', async (_, patch) => {
+      await state.update('', 'patch', (tx) => void writeRun(tx, { ...readRun(tx, run.issue, run.run)!, ...patch }, '2026-11-21T00:01:30Z'));
+      const a = crossed();
+      confirming(a);
+      await withPlanChecksAtEnd(a, async () => {
+        await syncPlanComment(a, run.issue, run.run);
+        handedOn(a, run.issue, run.run);
+      });
+      expect(shownVersion(gh.comments.get(commentId)!.body)).toBe((await stateVersion()) - 1);
+      const edits = landed.length;
+      const config = parseConfig('');
+      const job2 = (): StepContext =>
+        ({
+          ...job(),
+          settings: { step: 'advance', issue: run.issue, run: run.run, workResult: 'success' },
+          runId: '4242',
+          config: async () => config,
+          clock: { now: () => new Date('2026-11-21T00:05:00Z'), sleep: async () => undefined },
+        }) as unknown as StepContext;
+      const b = job2();
+      await withPlanChecksAtEnd(b, () => advance(b));
+      expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+      expect(landed).toHaveLength(edits + 1);
+      // A second such job finds the comment current: it reads it, and edits nothing.
+      const c = job2();
+      await withPlanChecksAtEnd(c, () => advance(c));
+      expect(landed).toHaveLength(edits + 1);
     });
 
     it('a hand-on to another run of the issue does not spare this run’s check', async () => {

@@ -21,7 +21,7 @@ import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
-import { git } from '../../support/git-cli';
+import { checkoutMain, git } from '../../support/git-cli';
 import { view } from './run-fixtures';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { GITHUB } from '../../../src/domain/surface';
@@ -161,12 +161,7 @@ describe('the work step, in-process against the fakes', () => {
   /** The job's context: a fresh checkout of main, as actions/checkout leaves it (no credentials kept). */
   async function job(model: Model, configYaml: string): Promise<StepContext> {
     const workspace = join(dir, `ws-${Math.random().toString(36).slice(2, 8)}`);
-    const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-    await git(['init', '--quiet', '-b', 'main', workspace]);
-    await git(['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--depth=1', gh.cloneUrl, '+refs/heads/main:refs/remotes/origin/main'], {
-      cwd: workspace,
-    });
-    await git(['checkout', '--quiet', '-B', 'main', 'refs/remotes/origin/main'], { cwd: workspace });
+    await checkoutMain(workspace, gh.cloneUrl, token);
     const config = parseConfig(configYaml);
     return {
       settings: { step: 'work', anthropicApiKey: 'sk-ant-test-key-0000', githubToken: token, githubTokenIsWorkflows: true, issue: ISSUE, run: RUN, task: 't1' },
