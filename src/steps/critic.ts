@@ -35,7 +35,7 @@ import {
   updateView,
   type StepContext,
 } from './context';
-import { finish } from './finish';
+import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
@@ -78,32 +78,40 @@ export async function critic(ctx: StepContext): Promise<void> {
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
   const { default_model: tier } = await ctx.config();
-  await updateView(ctx, issue, run, `critic ${judgment.verdict} (iteration ${judgment.iteration})`, (v, tx) => {
-    tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
-    // The base's runs are kept for the run: a later iteration reads them instead of running the base again.
-    for (const b of freshBases)
-      if (tx.read(paths.baseTests(issue, run, b.criterion)) === undefined)
-        tx.write(paths.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
-    const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
-    const logged = logPhase(v.run, 'critic', {
-      model: tier,
-      started: startedAt,
-      finished: nowIso(ctx),
-      status: judgment.verdict === 'PASS' ? 'success' : 'failure',
-      retries: judgment.iteration - 1,
-      error: judgment.verdict === 'PASS' ? null : judgment.overallReason.slice(0, 500),
-    });
-    writeRun(
-      tx,
-      { ...logged, review: { ...(v.run.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met } },
-      nowIso(ctx),
-    );
-    refreshExecutionLog(tx, issue, run);
-  });
-  ctx.log.checkpoint('judged');
+  const judgedAt = nowIso(ctx);
+  const record: UnrecordedJudgment = {
+    what: `critic ${judgment.verdict} (iteration ${judgment.iteration})`,
+    files: (tx) => {
+      tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
+      // The base's runs are kept for the run: a later iteration reads them instead of running the base again.
+      for (const b of freshBases)
+        if (tx.read(paths.baseTests(issue, run, b.criterion)) === undefined)
+          tx.write(paths.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
+    },
+    run: (rec) => {
+      const logged = logPhase(rec, 'critic', {
+        model: tier,
+        started: startedAt,
+        finished: judgedAt,
+        status: judgment.verdict === 'PASS' ? 'success' : 'failure',
+        retries: judgment.iteration - 1,
+        error: judgment.verdict === 'PASS' ? null : judgment.overallReason.slice(0, 500),
+      });
+      const met = Object.fromEntries(judgment.evaluations.map((e) => [e.criterion, e.met]));
+      return {
+        ...logged,
+        review: { ...(rec.review ?? FRESH_REVIEW), iteration: judgment.iteration, verdict: judgment.verdict, headSha: judgment.headSha, met },
+      };
+    },
+  };
   ctx.log.info(`critic: ${judgment.verdict} at iteration ${judgment.iteration}: ${judgment.overallReason}`);
+  // A PASS is recorded with the pull request it opens, in one write (finish.ts), or alone when none opens.
+  if (judgment.verdict === 'PASS') {
+    const seen = await loadView(ctx, issue, run, SEEN);
+    return finish(ctx, { ...seen, run: record.run(seen.run) }, judgment, record);
+  }
+  await recordJudgment(ctx, issue, run, record);
   // The judgment's own write just landed: its tip is the state.
-  if (judgment.verdict === 'PASS') return finish(ctx, await loadView(ctx, issue, run, SEEN), judgment);
   return afterFail(ctx, await loadView(ctx, issue, run, SEEN), judgment);
 }
 

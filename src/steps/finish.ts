@@ -6,7 +6,7 @@ import { paths, planOf, refreshExecutionLog, writeRun } from '../state/run-files
 import { capBody } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
-import { PullRequestsNotAllowed } from '../ports';
+import { PullRequestsNotAllowed, type StateTx } from '../ports';
 import { addPosted } from '../domain/caps';
 import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
@@ -85,11 +85,32 @@ async function retrospectAfter(ctx: StepContext, issue: number, run: number, tar
 }
 
 /**
+ * A judgment the critic has not recorded yet: its files, and the run record with it. A PASS is
+ * recorded by finish, in the write that records the pull request.
+ */
+export interface UnrecordedJudgment {
+  what: string;
+  files: (tx: StateTx) => void;
+  run: (rec: RunRecord) => RunRecord;
+}
+
+/** A judgment in a write of its own: a FAIL, or a PASS no pull request follows (a re-run must not judge again). */
+export async function recordJudgment(ctx: StepContext, issue: number, run: number, j: UnrecordedJudgment): Promise<void> {
+  await updateRun(ctx, issue, run, j.what, (rec, tx) => {
+    j.files(tx);
+    writeRun(tx, j.run(rec), nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
+  });
+  ctx.log.checkpoint('judged');
+}
+
+/**
  * After the critic's PASS (or a person's `/crew accept`): the pull request, created or
  * updated idempotently by its head branch, its labels, the report as its first comment,
  * report.md and report_summary.md on the state branch, the job summary, the plan comment.
+ * `judged` is the critic's PASS when it is not on crew/state yet (`view` shows it already).
  */
-export async function finish(ctx: StepContext, view: RunView, judgment: Judgment | null): Promise<void> {
+export async function finish(ctx: StepContext, view: RunView, judgment: Judgment | null, judged?: UnrecordedJudgment): Promise<void> {
   const { issue, run } = view.run;
   const startedAt = nowIso(ctx);
   const prefix = `${runFolder(issue, run)}/`;
@@ -102,31 +123,20 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   const reportLink = links.stateFile(paths.report(issue, run));
   const body = capBody(renderPullBody(view, results, judgment, acceptedBy), reportLink);
   const branch = integrationBranchOf(ctx, view.run);
-  let pr = await ctx.forge.findOpenPull(branch, view.run.base.branch);
-  if (!pr && view.run.followUp)
-    throw new CrewError(
-      'updating the pull request',
-      `pull request #${view.run.followUp.pull} is no longer open, so follow-up ${view.run.followUp.k} cannot update it. Its work is on \`${branch}\`${view.run.review?.headSha ? ` (${view.run.review.headSha.slice(0, 7)})` : ''}.`,
-      `Reopen the pull request, then ${ctx.surface.give('resume')}; or ${ctx.surface.give('run')} for a new one.`,
-    );
-  const existed = pr !== undefined;
   // The pull request, its report comment and the retrospective, counted when the PR is recorded below.
   const creates = { pull_requests: 1, comments: config.retrospect.enabled ? 2 : 1 };
-  if (!existed && view.run.pr === null) await ensureRoom(ctx, view.run, creates);
+  let opened: Awaited<ReturnType<typeof openPull>>;
   try {
-    if (pr) await ctx.forge.updatePull(pr.number, { body });
-    else pr = await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch });
+    opened = await openPull(ctx, view, body, branch, creates);
   } catch (e) {
-    if (e instanceof PullRequestsNotAllowed) {
-      const head = view.run.review?.headSha?.slice(0, 7) ?? '';
-      throw new CrewError(
-        'opening the pull request',
-        `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`,
-        `Change the setting (or pass a GitHub App or personal token as \`github_token\`), then ${ctx.surface.give('resume')}: crew opens the pull request from the branch it kept, without judging again.`,
+    // No pull request this time (a 403, a closed one, caps, GitHub failing): the PASS is kept, so `/crew resume` does not judge again.
+    if (judged)
+      await recordJudgment(ctx, issue, run, judged).catch((w) =>
+        ctx.log.warn(`the critic's PASS could not be recorded either (${(w as Error).message}); the critic judges again when the run is resumed`),
       );
-    }
     throw e;
   }
+  const { pr, existed } = opened;
   ctx.log.checkpoint('pr-opened');
   const notes: string[] = [];
   for (const label of config.pr_labels) {
@@ -137,14 +147,22 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
       notes.push(`crew could not add the label \`${label}\` (from \`pr_labels\`) to this pull request: ${sanitize((e as Error).message, 300)}`);
     }
   }
-  await updateRun(ctx, issue, run, `PR #${pr.number}`, (rec, tx) => {
-    if (rec.pr?.number !== pr!.number)
-      writeRun(
-        tx,
-        { ...rec, pr: { number: pr!.number, url: pr!.url, reportCommentId: null }, posted: rec.pr ? rec.posted : addPosted(rec.posted, creates) },
-        nowIso(ctx),
-      );
+  // The critic's PASS rides in this write: a crash before it costs a second judgment (the critic's model call)
+  // on the re-run, which finds this pull request again by its head branch rather than opening another.
+  await updateRun(ctx, issue, run, judged ? `${judged.what}; PR #${pr.number}` : `PR #${pr.number}`, (rec, tx) => {
+    if (rec.pr?.number === pr.number && !judged) return;
+    judged?.files(tx);
+    const next = judged ? judged.run(rec) : rec;
+    writeRun(
+      tx,
+      rec.pr?.number === pr.number
+        ? next
+        : { ...next, pr: { number: pr.number, url: pr.url, reportCommentId: null }, posted: rec.pr ? next.posted : addPosted(next.posted, creates) },
+      nowIso(ctx),
+    );
+    if (judged) refreshExecutionLog(tx, issue, run);
   });
+  if (judged) ctx.log.checkpoint('judged');
 
   // The merge gate runs before the report, so the report says whether crew merged and why (not).
   const loaded = await loadView(ctx, issue, run, SEEN);
@@ -166,7 +184,7 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
     ...rec,
     phase: 'COMPLETED',
     merge: mergeState,
-    pr: { number: pr!.number, url: pr!.url, reportCommentId: reportId! },
+    pr: { number: pr.number, url: pr.url, reportCommentId: reportId! },
   }));
   // A report left on the issue by an earlier ending of this run (it failed, then was retried) points on to the PR's.
   if (current.run.issueReportCommentId)
@@ -181,6 +199,41 @@ export async function finish(ctx: StepContext, view: RunView, judgment: Judgment
   await retrospectAfter(ctx, issue, run, pr.number);
   // The CI look, then cleanup (merged now: its branches can go).
   await afterRunEnded(ctx, issue, run);
+}
+
+/** The run's pull request, found by its head branch and updated, or created. */
+async function openPull(
+  ctx: StepContext,
+  view: RunView,
+  body: string,
+  branch: string,
+  creates: { pull_requests: number; comments: number },
+): Promise<{ pr: { number: number; url: string }; existed: boolean }> {
+  const found = await ctx.forge.findOpenPull(branch, view.run.base.branch);
+  if (!found && view.run.followUp)
+    throw new CrewError(
+      'updating the pull request',
+      `pull request #${view.run.followUp.pull} is no longer open, so follow-up ${view.run.followUp.k} cannot update it. Its work is on \`${branch}\`${view.run.review?.headSha ? ` (${view.run.review.headSha.slice(0, 7)})` : ''}.`,
+      `Reopen the pull request, then ${ctx.surface.give('resume')}; or ${ctx.surface.give('run')} for a new one.`,
+    );
+  if (!found && view.run.pr === null) await ensureRoom(ctx, view.run, creates);
+  try {
+    if (found) {
+      await ctx.forge.updatePull(found.number, { body });
+      return { pr: found, existed: true };
+    }
+    return { pr: await ctx.forge.createPull({ title: view.run.title, body, head: branch, base: view.run.base.branch }), existed: false };
+  } catch (e) {
+    if (e instanceof PullRequestsNotAllowed) {
+      const head = view.run.review?.headSha?.slice(0, 7) ?? '';
+      throw new CrewError(
+        'opening the pull request',
+        `${e.message} The integrated work is on branch \`${branch}\`${head ? ` (${head})` : ''}.`,
+        `Change the setting (or pass a GitHub App or personal token as \`github_token\`), then ${ctx.surface.give('resume')}: crew opens the pull request from the branch it kept, without judging again.`,
+      );
+    }
+    throw e;
+  }
 }
 
 /**

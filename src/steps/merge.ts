@@ -37,8 +37,7 @@ export async function decideMerge(
 ): Promise<MergeState> {
   const config = await ctx.config();
   const review = view.run.review;
-  const judgment = await lastJudgment(ctx.state, view);
-  const pull = await ctx.forge.getPull(prNumber);
+  const [judgment, pull] = await Promise.all([lastJudgment(ctx.state, view), ctx.forge.getPull(prNumber)]);
   const facts: MergeFacts = {
     autoMerge: config.auto_merge,
     acceptedBy: review?.acceptedBy ?? null,
@@ -58,8 +57,13 @@ export async function decideMerge(
   };
   // Checks and reviews are read only when everything before them already holds.
   if (!mergeBlocker(facts, ctx.surface)) {
-    facts.checks = read.checks ?? (await ctx.forge.checksOn(pull.headSha));
-    if (config.require_approval) Object.assign(facts, await approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester));
+    // Independent reads of the same head: asked at once.
+    const [checks, approvals] = await Promise.all([
+      read.checks ?? ctx.forge.checksOn(pull.headSha),
+      config.require_approval ? approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester) : undefined,
+    ]);
+    facts.checks = checks;
+    if (approvals) Object.assign(facts, approvals);
     const note =
       read.fixCi ??
       (config.fix_ci && facts.checks.some((c) => checkState(c) === 'red') ? await usedUp(ctx, view, pull.headSha, config.fix_ci_attempts) : undefined);

@@ -10,7 +10,14 @@ const stateFile = async (gh: { repo: { readFile(ref: string, path: string): Prom
 describe('crew failing outside the tasks carries on from where it stopped', () => {
   it('a 403 on opening the PR, then a GitHub fault while finishing: /crew resume and /crew retry each carry on, without judging again; an oversized report is bounded', async () => {
     const longLog = Array.from({ length: 2500 }, (_, i) => `check ${i}: ${'ok '.repeat(10)}`).join('\n');
-    const got = { run: undefined as RunRecord | undefined, report: '', log: '', judgment2: undefined as string | undefined, summaries: [] as string[] };
+    const got = {
+      run: undefined as RunRecord | undefined,
+      report: '',
+      log: '',
+      judgment2: undefined as string | undefined,
+      summaries: [] as string[],
+      judgments: [] as string[],
+    };
     const r = await play('crash-resume', {
       edit: (s) => {
         const worker = (s.model as Script).entries.find((e) => e.role === 'worker')!;
@@ -19,7 +26,10 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
         report.input.details += `\n## Full check log\n\n\`\`\`\n${longLog}\n\`\`\`\n`;
       },
       hooks: {
-        onJobDone: (_run, job) => void (job.summary && got.summaries.push(job.summary)),
+        onJobDone: (_run, job) => {
+          if (job.summary) got.summaries.push(job.summary);
+          got.judgments.push(...job.log.filter((l) => l.includes('critic: PASS at iteration')));
+        },
         beforeClose: async ({ gh }) => {
           got.run = JSON.parse((await stateFile(gh, 'issue-1/run-1/run.json'))!) as RunRecord;
           got.report = (await stateFile(gh, 'issue-1/run-1/report.md')) ?? '';
@@ -42,6 +52,8 @@ describe('crew failing outside the tasks carries on from where it stopped', () =
     // The run completed: one PR, judged once (the PASS on the same head stood through both resumes).
     expect(got.run).toMatchObject({ phase: 'COMPLETED', failure: null, review: { iteration: 1, verdict: 'PASS' } });
     expect(got.judgment2).toBeUndefined();
+    // The PASS whose pull request could not be opened was recorded on its own: the two later jobs did not judge at all.
+    expect(got.judgments).toHaveLength(1);
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.body).toContain('Closes #1');
     // The worker's oversized report is bounded when crew takes it (a note says where it was cut), so the
