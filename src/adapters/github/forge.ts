@@ -403,12 +403,17 @@ export class GitHubForge implements Forge {
         );
       throw e;
     };
-    const runs = await this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused);
-    const { data: combined } = await this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 }).catch(refused);
+    // The two readings do not depend on each other: asked side by side (#31 §4).
+    const [runs, { data: combined }] = await Promise.all([
+      this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused),
+      this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 }).catch(refused),
+    ]);
     const ours = new Set<string>();
     const newest = new Map<string, { check: (typeof runs)[number]; run?: CiRunFact }>();
-    for (const r of runs) {
-      const { crew, run } = await this.actionsRunOf(r);
+    // Each check run's workflow run, asked side by side too (actionsRunOf remembers each answer).
+    const runsOf = await Promise.all(runs.map((r) => this.actionsRunOf(r)));
+    for (const [i, r] of runs.entries()) {
+      const { crew, run } = runsOf[i]!;
       if (crew) ours.add(r.name);
       else if (!newest.has(r.name) || newest.get(r.name)!.check.id < r.id) newest.set(r.name, { check: r, ...(run ? { run } : {}) });
     }
