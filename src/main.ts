@@ -182,7 +182,12 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     (defaultRef ??= (async () => {
       const branch = await forge.defaultBranch();
       const sha = process.env.GITHUB_SHA;
-      if (sha && process.env.GITHUB_REF === `refs/heads/${branch}`) return sha;
+      // The event's commit; actions/checkout of the branch has only its tip, which may have moved on since the
+      // event (a re-run of the job, or a merge while it queued): then the commit is fetched by id.
+      if (sha && process.env.GITHUB_REF === `refs/heads/${branch}`) {
+        await remote.fetchCommit(sha);
+        return sha;
+      }
       await remote.fetch([branch]);
       return remote.tracking(branch);
     })());

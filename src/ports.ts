@@ -49,6 +49,8 @@ export interface PullInfo {
   headRepo: string | null;
   /** The branch the pull request goes into. */
   baseRef: string;
+  /** Who merged it, and its merge commit; null while it is not merged (and where the forge does not say). */
+  mergedBy?: { login: string; sha: string } | null;
 }
 
 /** One comment of a review thread on a pull request's diff, as GitHub has it (untrusted text). */
@@ -122,6 +124,11 @@ export interface Forge {
   /** Each reviewer's latest decisive review, where it approves, with the commit it approved (any head). */
   approvals(number: number): Promise<ApprovingReview[]>;
   mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }>;
+  /**
+   * Whether GitHub deletes a pull request's head branch once it is merged (the repository's
+   * "Automatically delete head branches", `delete_branch_on_merge`).
+   */
+  deletesHeadOnMerge(): Promise<boolean>;
   /** Merges only if the head is still `sha`; GitHub's refusal (405, 409, …) comes back as data. */
   mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }>;
   /** Starts another run of crew's own workflow. */
@@ -311,6 +318,12 @@ export interface CrewBranches {
    * the branches of those runs (`crew/N/rK/`).
    */
   list(folders?: readonly string[]): Promise<BranchTip[]>;
+  /**
+   * The branches of those runs' folders as this job's state reads already listed them, however long
+   * ago (no request); undefined when a folder was not listed. Only for runs that have ended, whose
+   * branches crew no longer creates, and only for deletions leased to the commits listed.
+   */
+  listed(folders: readonly string[]): BranchTip[] | undefined;
   /**
    * The commits `sha` has that the branch `base` has not, with who made each, oldest first; `complete`
    * is false when there were more than crew reads (it then treats the branch as not only its own).

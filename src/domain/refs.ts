@@ -24,6 +24,11 @@ export function runBranchFolder(issue: number, run: number): string {
   return `crew/${issue}/r${run}/`;
 }
 
+/** The folder every run's branches of issue N lie in (`crew/N/`). */
+export function issueBranchFolder(issue: number): string {
+  return `crew/${issue}/`;
+}
+
 export function integrationBranch(issue: number, run: number): string {
   return assertCrewRef(`crew/${issue}/r${run}/integration`);
 }

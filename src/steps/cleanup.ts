@@ -13,7 +13,7 @@ import {
   type StrayBranch,
 } from '../domain/retention';
 import { runBranchFolder } from '../domain/refs';
-import type { BranchCleanup, RunRecord, RunView } from '../domain/run-state';
+import type { BranchCleanup, MergeState, RunRecord, RunView } from '../domain/run-state';
 import { DeletionsRefused, type StateSnapshot, type StateTx, type WriteOptions } from '../ports';
 import { cleanupComment } from '../render/cleanup';
 import { pruneRunFolder } from '../state/run-digests';
@@ -176,16 +176,7 @@ async function deleteEndedRunsBranches(ctx: StepContext, swept: readonly Swept[]
  */
 async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: readonly BranchTip[]): Promise<void> {
   const { issue, run } = rec;
-  const kept: BranchCleanup['kept'] = [];
-  const candidates: BranchTip[] = [];
-  for (const tip of tips.filter((t) => branchGoes(branchOwner(t.branch)!.kind, end))) {
-    // The branch the run went into; if it is gone (a person's branch, merged and deleted), the default branch.
-    const { commits, complete } = (await ctx.crewBranches!.commitsBeyond(rec.base.branch, tip.sha)) ??
-      (await ctx.crewBranches!.commitsBeyond(await ctx.forge.defaultBranch(), tip.sha)) ?? { commits: [], complete: false };
-    const others = othersCommits(commits);
-    if (others.shas.length || !complete) kept.push({ branch: tip.branch, people: others.people, shas: others.shas.slice(0, 5) });
-    else candidates.push(tip);
-  }
+  const { kept, candidates } = await sortBranches(ctx, rec, end, tips);
   let from = 0;
   const write = (record: BranchCleanup, options?: WriteOptions) =>
     updateRun(
@@ -233,13 +224,101 @@ async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: r
     return { record, mine: await write(record) };
   };
   const { record, mine } = (await together()) ?? (await oneByOne());
+  await sayCleanedUp(ctx, rec, end, record, mine);
+  // The plan comment does not show what became of the branches.
+  if (mine) wroteUnshown(ctx, issue, run, from);
+}
+
+/**
+ * Which of an ended run's branches go (retention.branchGoes, and only crew's commits beyond the branch
+ * the run went into) and which stay, with whose commits. GitHub compares each at once.
+ */
+async function sortBranches(
+  ctx: StepContext,
+  rec: RunRecord,
+  end: RunEnd,
+  tips: readonly BranchTip[],
+): Promise<{ kept: BranchCleanup['kept']; candidates: BranchTip[] }> {
+  const going = tips.filter((t) => branchGoes(branchOwner(t.branch)!.kind, end));
+  const compared = await Promise.all(
+    going.map(
+      async (tip) =>
+        // The branch the run went into; if it is gone (a person's branch, merged and deleted), the default branch.
+        (await ctx.crewBranches!.commitsBeyond(rec.base.branch, tip.sha)) ??
+        (await ctx.crewBranches!.commitsBeyond(await ctx.forge.defaultBranch(), tip.sha)) ?? { commits: [], complete: false },
+    ),
+  );
+  const kept: BranchCleanup['kept'] = [];
+  const candidates: BranchTip[] = [];
+  going.forEach((tip, i) => {
+    const { commits, complete } = compared[i]!;
+    const others = othersCommits(commits);
+    if (others.shas.length || !complete) kept.push({ branch: tip.branch, people: others.people, shas: others.shas.slice(0, 5) });
+    else candidates.push(tip);
+  });
+  return { kept, candidates };
+}
+
+/** The job's log line about a run's cleanup, and the issue's comment when a branch stayed or GitHub refused (once: `mine`). */
+async function sayCleanedUp(ctx: StepContext, rec: RunRecord, end: RunEnd, record: BranchCleanup, mine: boolean): Promise<void> {
+  const { issue, run } = rec;
   ctx.log.info(
-    `run ${run} of #${issue} (${end.how}): deleted ${record.deleted.length ? record.deleted.join(', ') : 'nothing'}${kept.length ? `; kept ${kept.map((k) => k.branch).join(', ')}` : ''}${record.refused ? `; GitHub refused ${record.refused.branches.join(', ')}: ${record.refused.reason}` : ''}`,
+    `run ${run} of #${issue} (${end.how}): deleted ${record.deleted.length ? record.deleted.join(', ') : 'nothing'}${record.kept.length ? `; kept ${record.kept.map((k) => k.branch).join(', ')}` : ''}${record.refused ? `; GitHub refused ${record.refused.branches.join(', ')}: ${record.refused.reason}` : ''}`,
   );
   const said = cleanupComment(issue, run, record, ctx.surface);
   if (mine && said) await ctx.forge.postComment(issue, said);
-  // The plan comment does not show what became of the branches.
-  if (mine) wroteUnshown(ctx, issue, run, from);
+}
+
+/** A merged run's cleanup, for the write that records the merge to carry (cleanupAtMerge). */
+export interface CleanupAtMerge {
+  record: BranchCleanup;
+  /** The branches the write's push deletes, each leased to the commit listed. */
+  deleting: BranchTip[];
+  end: RunEnd;
+}
+
+/**
+ * The cleanup of the run crew has just merged, for the write that records the merge to carry, its
+ * deletions in the same push (#31 §4): one write instead of two, and no listing of its own. The
+ * branches are those the job's first read of the issue listed (before the merge): GitHub's
+ * "Automatically delete head branches" takes the pull request's own with the merge, so that one is
+ * left to GitHub; every other deletion is leased to the commit listed, and a lease that fails (a
+ * branch someone pushed to or deleted since) refuses the whole push (DeletionsRefused), after which
+ * the merge is recorded alone and tidyUp deals with the branches its own way. Undefined when the run
+ * has nothing to clean up now, or crew cannot tell without asking.
+ */
+export async function cleanupAtMerge(ctx: StepContext, view: RunView, merged: MergeState, headRef: string): Promise<CleanupAtMerge | undefined> {
+  if (!ctx.crewBranches || !ctx.state.deletesBranches) return undefined;
+  try {
+    const retention = retentionOf(await ctx.config());
+    if (!retention.deleteBranches) return undefined;
+    const { issue, run } = view.run;
+    const rec: RunRecord = { ...view.run, merge: merged };
+    const snap = await ctx.state.load(paths.issue(issue), SEEN);
+    const samePull = runNumbers(snap, issue)
+      .filter((k) => k !== run)
+      .map((k) => readRun(snap, issue, k))
+      .filter((r): r is RunRecord => r?.pr?.number === rec.pr?.number);
+    const due = cleanupDue(rec, view.tasks.values(), ctx.clock.now(), retention, samePull);
+    if (!due.due || rec.cleanup) return undefined;
+    const listed = ctx.crewBranches.listed([runBranchFolder(issue, run)]);
+    if (!listed) return undefined;
+    const headGoes = await ctx.forge.deletesHeadOnMerge();
+    const tips = listed.filter((t) => branchOwner(t.branch) && !(headGoes && t.branch === headRef));
+    const { kept, candidates } = await sortBranches(ctx, rec, due.end, tips);
+    ctx.log.checkpoint('branches-cleaned');
+    return { record: { at: nowIso(ctx), deleted: candidates.map((c) => c.branch).sort(), kept, refused: null }, deleting: candidates, end: due.end };
+  } catch (e) {
+    ctx.log.warn(
+      `crew could not look at the branches of the run it merged (${e instanceof Error ? e.message : String(e)}); tidying up after the merge deals with them`,
+    );
+    return undefined;
+  }
+}
+
+/** Says what the merge's write did with the run's branches (cleanupAtMerge), as a cleanup of its own would. */
+export function saidCleanedUpAtMerge(ctx: StepContext, rec: RunRecord, cleanup: CleanupAtMerge): Promise<void> {
+  return sayCleanedUp(ctx, rec, cleanup.end, cleanup.record, true);
 }
 
 /** One write that replaces the folders the policy lets go by their digests (re-checked inside the write). */

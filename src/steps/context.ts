@@ -314,8 +314,7 @@ async function syncFrom(ctx: StepContext, issue: number, run: number, healing: b
     }
     // Never write a rendering older than one the comment is known to show.
     if (view.run.version > shown) {
-      const links = planLinks(ctx);
-      await ctx.forge.updateComment(id, capBody(renderPlanComment(view, links, ctx.surface), links.stateFile(runFolder(issue, run))));
+      await editPlanComment(ctx, id, view);
       wrote = true;
     }
     const deferring = deferred.get(ctx);
@@ -353,6 +352,64 @@ export async function catchUpPlanComment(ctx: StepContext, issue: number, run: n
   const body = (await ctx.forge.getComment(id)).body;
   if (shownRun(body) === run && (shownVersion(body) ?? 0) >= view.run.version) return;
   await syncPlanComment(ctx, issue, run);
+}
+
+function editPlanComment(ctx: StepContext, id: number, view: RunView): Promise<void> {
+  const links = planLinks(ctx);
+  return ctx.forge.updateComment(id, capBody(renderPlanComment(view, links, ctx.surface), links.stateFile(runFolder(view.run.issue, view.run.run))));
+}
+
+/**
+ * One write of a run whose plan comment is edited first (#31 §4: the merge job's one write): the
+ * comment renders the record `change` makes of `view`'s, at the version the write gives it, and then
+ * the write is made. When the write lands on `view`'s very version (a compare-and-swap), no other
+ * job wrote between, and any that writes later syncs the comment after its own write, so the edit
+ * needs no check. Otherwise (the state had moved, nothing was written, a rate limit held the edit
+ * up) the usual sync follows the write. Should the job stop between the edit and the write, the
+ * comment shows a version the state does not have, which the next sync of any job renders over.
+ * Returns whether the write changed the run (`change` returning undefined leaves it).
+ */
+export async function updateRunShownFirst(
+  ctx: StepContext,
+  view: RunView,
+  what: string,
+  change: (rec: RunRecord) => RunRecord | undefined,
+  options?: WriteOptions,
+): Promise<boolean> {
+  const { issue, run } = view.run;
+  const at = nowIso(ctx);
+  const waits = () => ctx.forge.rateLimitWaits().length;
+  const quiet = () => waits() === (noted.get(ctx) ?? 0) && (ctx.modelFailovers?.() ?? []).length === (failoversNoted.get(ctx) ?? 0);
+  const next = change(view.run);
+  let ahead = false;
+  if (next && view.run.planCommentId !== null && view.run.planCommentPassedTo === null && quiet()) {
+    const shown = await withPullsCiAttempts(ctx, { ...view, run: { ...next, version: view.run.version + 1, updatedAt: at } });
+    // A failed edit is no failure of the write: the usual sync after it edits (and says) again.
+    ahead = await editPlanComment(ctx, view.run.planCommentId, shown).then(quiet, () => false);
+  }
+  let from: number | undefined;
+  const wrote = await updateRun(
+    ctx,
+    issue,
+    run,
+    what,
+    (rec, tx) => {
+      const changed = change(rec);
+      if (!changed) return false;
+      from = rec.version;
+      writeRun(tx, changed, at);
+      return true;
+    },
+    options,
+  );
+  if (ahead && wrote && from === view.run.version) {
+    // This edit replaces any check of an earlier one of this job's: it renders the newest state.
+    const d = deferred.get(ctx);
+    if (d?.pending?.issue === issue && d.pending.run === run) d.pending = undefined;
+    return true;
+  }
+  if (wrote || ahead) await syncPlanComment(ctx, issue, run);
+  return wrote;
 }
 
 /** The edit whose check after writing is put off, per job that defers them (deferPlanChecks). */

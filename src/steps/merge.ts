@@ -15,10 +15,11 @@ import { forAPerson } from '../domain/judgment';
 import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
-import { readRun, runNumbers, writeRun } from '../state/run-files';
-import { loadView, nowIso, SEEN, syncPlanComment, updateRun, withPullsCiAttempts, type StepContext } from './context';
+import { readRun, runNumbers } from '../state/run-files';
+import { loadView, nowIso, SEEN, updateRunShownFirst, withPullsCiAttempts, type StepContext } from './context';
 import { lastJudgment } from '../state/judgments';
-import { tidyUp } from './cleanup';
+import { cleanupAtMerge, saidCleanedUpAtMerge, tidyUp, type CleanupAtMerge } from './cleanup';
+import { DeletionsRefused } from '../ports';
 
 const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
@@ -55,6 +56,14 @@ export async function decideMerge(
     uncounted: [],
     requester: view.run.requestedBy,
   };
+  const at = nowIso(ctx);
+  // A job that merged and stopped before recording it (#31 §4: the merge and its record are apart): its re-run
+  // finds the pull request merged by crew's own login at the head the critic passed, and records crew's merge.
+  const mine = pull.merged && pull.mergedBy ? pull.mergedBy : undefined;
+  if (mine && !mergeBlocker({ ...facts, pull: { ...pull, merged: false, state: 'open' } }, ctx.surface) && mine.login === (await ctx.forge.botLogin())) {
+    ctx.log.info(`auto-merge: #${prNumber} was merged by crew as ${mine.sha.slice(0, 7)} before this job; recording it`);
+    return { state: 'merged', reason: '', headSha: pull.headSha, mergeSha: mine.sha, at };
+  }
   // Checks and reviews are read only when everything before them already holds.
   if (!mergeBlocker(facts, ctx.surface)) {
     // Independent reads of the same head: asked at once.
@@ -70,7 +79,6 @@ export async function decideMerge(
     if (note) facts.fixCi = note;
   }
   const decision = mergeDecision(facts, ctx.surface);
-  const at = nowIso(ctx);
   const state = (s: MergeState['state'], reason: string, mergeSha: string | null = null): MergeState => {
     if (s !== 'merged') ctx.log.info(`auto-merge: #${prNumber} ${s}: ${reason}`);
     return { state: s, reason, headSha: pull.headSha, mergeSha, at };
@@ -85,6 +93,7 @@ export async function decideMerge(
   if (!method) return state('not-merged', 'the repository allows no merge method');
   const out = await ctx.forge.mergePull(prNumber, pull.headSha, method);
   if (out.merged) {
+    ctx.log.checkpoint('pull-merged');
     ctx.log.info(`auto-merge: merged #${prNumber} (${method}) as ${out.sha.slice(0, 7)}`);
     return state('merged', [method === 'merge' ? '' : `${method}`, decision.note ?? ''].filter(Boolean).join('; '), out.sha);
   }
@@ -133,24 +142,40 @@ async function approvalsThatCount(
 /**
  * Records the gate's word on the run and in the report comment (its Merge section, edited in place),
  * when it changed. A merge stands: a later word from a gate that lost the race to merge (GitHub
- * refuses a second merge) never replaces it.
+ * refuses a second merge) never replaces it. `cleanup`, after crew merged: the run's branches go in
+ * the same write (#31 §4); should GitHub refuse a deletion, the merge is recorded alone, and tidyUp
+ * deals with the branches. A job that stops after merging and before this write costs a re-run
+ * nothing: decideMerge finds crew's merge, and this records it and cleans up.
  */
-export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState): Promise<void> {
-  const { issue, run } = view.run;
+export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState, cleanup?: CleanupAtMerge): Promise<void> {
   const before = view.run.merge;
   if (before && before.state === m.state && before.reason === m.reason && before.headSha === m.headSha) return;
-  const wrote = await updateRun(ctx, issue, run, `merge ${m.state}`, (rec, tx) => {
-    if (rec.merge?.state === 'merged' && m.state !== 'merged') return false;
-    writeRun(tx, { ...rec, merge: m }, nowIso(ctx));
-    return true;
+  // Whether the attempt of the write that landed recorded the cleanup (no other job had).
+  let cleaned = false;
+  const write = (c?: CleanupAtMerge) =>
+    updateRunShownFirst(
+      ctx,
+      view,
+      `merge ${m.state}${c ? `, branches cleaned up (${c.end.how})` : ''}`,
+      (rec) => {
+        if (rec.merge?.state === 'merged' && m.state !== 'merged') return undefined;
+        cleaned = c !== undefined && !rec.cleanup;
+        return { ...rec, merge: m, ...(c && !rec.cleanup ? { cleanup: c.record } : {}) };
+      },
+      c?.deleting.length ? { deleting: c.deleting } : undefined,
+    );
+  const wrote = await write(cleanup).catch(async (e: unknown) => {
+    if (!(e instanceof DeletionsRefused)) throw e;
+    ctx.log.info(`${e.message}; recording the merge alone`);
+    return write();
   });
   if (!wrote) return ctx.log.info(`auto-merge: #${view.run.pr?.number ?? '?'} is merged already; crew keeps saying so`);
+  if (cleaned && cleanup) await saidCleanedUpAtMerge(ctx, view.run, cleanup);
   const reportId = view.run.pr?.reportCommentId;
   if (reportId) {
     const current = await ctx.forge.getComment(reportId);
     await ctx.forge.updateComment(reportId, replaceMergeSection(current.body, m));
   }
-  await syncPlanComment(ctx, issue, run);
 }
 
 /**
@@ -174,7 +199,7 @@ export async function merge(ctx: StepContext): Promise<void> {
     }
     if (view.run.merge?.state === 'merged') continue;
     const decided = await decideMerge(ctx, view, p.number);
-    await recordMerge(ctx, view, decided);
+    await recordMerge(ctx, view, decided, decided.state === 'merged' ? await cleanupAtMerge(ctx, view, decided, p.headRef) : undefined);
     ctx.log.checkpoint('merge-evaluated');
     if (decided.state === 'merged') await tidyUp(ctx, issue);
   }

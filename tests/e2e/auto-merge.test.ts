@@ -14,6 +14,7 @@ async function story(edit?: (s: Scenario) => void, name = 'auto-merge') {
   let mainSha: string | undefined;
   let labels: string[] = [];
   let permissionChecks: string[] = [];
+  let mergeGit: Array<{ kind: string; refs?: string[] }> = [];
   const sections: string[] = [];
   const r = await play(name, {
     edit,
@@ -22,7 +23,12 @@ async function story(edit?: (s: Scenario) => void, name = 'auto-merge') {
         const m = /<!-- crew:merge -->\n### Merge\n\n(.*)\n<!-- \/crew:merge -->/.exec(body);
         if (m && sections.at(-1) !== m[1]) sections.push(m[1]!);
       },
-      beforeClose: async ({ gh }) => {
+      beforeClose: async ({ gh, runner }) => {
+        // The git round trips of crew's own in the jobs that merged (actions/checkout's apart).
+        const keys = new Set(runner.runs.flatMap((run) => run.jobs.filter((j) => j.id === 'merge' && j.steps.length).map((j) => j.key)));
+        mergeGit = gh.gitRequests
+          .filter((g) => g.job !== undefined && keys.has(g.job) && !/^actions\/checkout@/.test(g.step ?? ''))
+          .map((g) => ({ kind: g.kind, ...(g.refs ? { refs: [...g.refs].sort() } : {}) }));
         record = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!) as RunRecord;
         judgedSha = (JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/judgments/judgment_1.json'))!) as { headSha: string }).headSha;
         mergeCalls = gh.requests.filter((q) => q.route === MERGE_ROUTE).length;
@@ -33,12 +39,12 @@ async function story(edit?: (s: Scenario) => void, name = 'auto-merge') {
     },
   });
   expectFaithful(r);
-  return { r, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections, labels, permissionChecks };
+  return { r, record: record!, merge: record!.merge as MergeState, judgedSha, mergeCalls, mainSha, sections, labels, permissionChecks, mergeGit };
 }
 
 describe('auto-merge: only what the critic passed, on green checks, with the approvals config asks for', () => {
   it('merged: no checks yet means waiting; a green check suite on the judged head lets the merge job merge it, and then delete the run’s branches (#37)', async () => {
-    const { r, merge, judgedSha, mergeCalls, mainSha, sections, labels } = await story(
+    const { r, merge, judgedSha, mergeCalls, mainSha, sections, labels, mergeGit } = await story(
       (s) => void (s.config = `${s.config ?? ''}pr_labels: [crew, automated]\n`),
     );
     expect(labels).toEqual(['crew', 'automated']);
@@ -54,6 +60,28 @@ describe('auto-merge: only what the critic passed, on green checks, with the app
     expect(plan.body).toContain('· ✅ merged by crew');
     // Merged by crew: the task branch and the pull request's branch are gone; only main and crew/state remain.
     expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
+    // #31 §4: one write records the merge and deletes both branches in its push, leased to the tips the job's
+    // first read of the issue listed: that read (a listing and a pack) and the push are all the merge job asks of git.
+    expect(mergeGit.filter((g) => g.kind === 'push').map((g) => g.refs)).toEqual([
+      ['refs/heads/crew/1/r1/integration', 'refs/heads/crew/1/r1/t1', 'refs/heads/crew/state'],
+    ]);
+    expect(mergeGit.length).toBeLessThanOrEqual(6);
+  }, 360_000);
+
+  it('the merge job stops right after GitHub merged: its re-run finds crew’s merge, records it and deletes the branches, without merging again', async () => {
+    const { r, record, merge, mergeCalls, mainSha, sections } = await story((s) => {
+      s.kill.push({ job: 'merge', checkpoint: 'pull-merged', mode: 'cancel', times: 1 });
+      s.timeline.push({ rerun: { workflow: 'crew', author: 'maintainer' } }, { wait: 'idle' });
+    });
+    expect(r.jobs.filter((j) => j.killedAt).map((j) => `${j.name}@${j.killedAt}`)).toEqual(['crew / merge@pull-merged']);
+    expect(r.jobs.filter((j) => j.job === 'merge' && j.result !== 'skipped').map((j) => j.result)).toEqual(['cancelled', 'success']);
+    expect(mergeCalls).toBe(1);
+    expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
+    expect(merge).toMatchObject({ state: 'merged', mergeSha: mainSha });
+    expect(record.cleanup).toMatchObject({ deleted: ['crew/1/r1/integration', 'crew/1/r1/t1'], kept: [], refused: null });
+    expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
+    expect(sections.at(-1)).toMatch(/^✅ Merged by crew as [0-9a-f]{7}\.$/);
+    expect(crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!.body).toContain('· ✅ merged by crew');
   }, 360_000);
 
   it('refused for red checks: the report names the failed check, and nothing is merged', async () => {

@@ -72,6 +72,7 @@ describe('after crew’s pull request is closed', () => {
 
   it('a task branch someone committed to is kept, and said so once; GitHub’s own deletion of the merged branch is no error', async () => {
     let record: RunRecord | undefined;
+    let mergePushes: string[][] = [];
     const r = await play('auto-merge', {
       edit: (s: Scenario) => {
         s.repo.settings = { ...s.repo.settings, delete_branch_on_merge: true };
@@ -81,10 +82,19 @@ describe('after crew’s pull request is closed', () => {
         });
         s.timeline.push({ comment: '/crew status', author: 'maintainer' }, { wait: 'idle' });
       },
-      hooks: { beforeClose: async ({ gh }) => void (record = await run1(gh)) },
+      hooks: {
+        beforeClose: async ({ gh, runner }) => {
+          record = await run1(gh);
+          const merge = new Set(runner.runs.flatMap((run) => run.jobs.filter((j) => j.id === 'merge' && j.steps.length).map((j) => j.key)));
+          mergePushes = gh.gitRequests.filter((g) => g.kind === 'push' && g.job !== undefined && merge.has(g.job)).map((g) => [...(g.refs ?? [])]);
+        },
+      },
     });
     expectFaithful(r);
     expect(r.pulls[0]).toMatchObject({ state: 'closed', merged: true });
+    // The merge job's first read listed the pull request's branch; GitHub deleted it with the merge, as the
+    // repository says it does, so crew's one push leased no deletion to it (which would have refused the push).
+    expect(mergePushes).toEqual([['refs/heads/crew/state']]);
     const kept = r.branches.find((b) => b.name === 'crew/1/r1/t1')!;
     expect(runBranches(r)).toEqual(['crew/1/r1/t1', 'crew/state', 'main']);
     // GitHub's "Automatically delete head branches" took the pull request's branch when crew merged: crew

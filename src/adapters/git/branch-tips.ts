@@ -60,14 +60,34 @@ export class BranchTips {
     return out;
   }
 
-  /** This job's own push moved a branch: a listing that covers it says so from now on. */
+  /**
+   * The branches under each of `folders` as this job's listings said, however long ago; undefined when
+   * a folder lies in none. Only for branches nobody creates any more (an ended run's), whose deletion is
+   * leased to the commit listed: a branch that moved or went since fails its lease, and is looked at again.
+   */
+  listedUnder(folders: readonly string[]): Array<{ branch: string; sha: string }> | undefined {
+    const out: Array<{ branch: string; sha: string }> = [];
+    for (const f of folders) {
+      const listing = this.newestCovering(f);
+      if (!listing) return undefined;
+      for (const [branch, sha] of listing.tips) if (branch.startsWith(f)) out.push({ branch, sha });
+    }
+    return out;
+  }
+
+  /** This job's own push moved a branch: every listing that covers it says so from now on. */
   pushed(branch: string, sha: string): void {
     this.single.delete(branch);
-    const folder = this.folderOf(branch);
-    if (folder !== undefined) this.folders.get(folder)?.tips.set(branch, sha);
+    for (const [folder, listing] of this.folders) if (branch.startsWith(folder)) listing.tips.set(branch, sha);
   }
 
   private folderOf(branch: string): string | undefined {
-    return [...this.folders.keys()].find((f) => branch.startsWith(f));
+    return [...this.folders].filter(([f]) => branch.startsWith(f)).sort(([, a], [, b]) => b.at - a.at)[0]?.[0];
+  }
+
+  /** The newest listing of a folder that holds `folder` (an issue's `crew/N/` holds its runs' `crew/N/rk/`). */
+  private newestCovering(folder: string): { at: number; tips: Map<string, string> } | undefined {
+    const f = this.folderOf(folder);
+    return f === undefined ? undefined : this.folders.get(f);
   }
 }

@@ -109,6 +109,11 @@ export class GitRemote implements Remote {
     }
   }
 
+  /** crew's branches under `folders` as this job's state reads listed them (BranchTips.listedUnder); undefined where none did. */
+  listedBranches(folders: readonly string[]): BranchTip[] | undefined {
+    return this.tips?.listedUnder(folders);
+  }
+
   /**
    * Every branch under `crew/` on the remote, in one listing; or only those in `folders` (`crew/N/rK/`). Always
    * asked now, never from BranchTips: merging may have deleted the head branch ("Automatically delete head branches").

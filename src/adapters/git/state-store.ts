@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Git } from './git-process';
-import { assertCrewRef, assertRevision, runBranchFolder, STATE_BRANCH } from '../../domain/refs';
+import { assertCrewRef, assertRevision, issueBranchFolder, runBranchFolder, STATE_BRANCH } from '../../domain/refs';
 import { readTree } from '../files/read-tree';
 import {
   BranchMoved,
@@ -97,7 +97,7 @@ export class GitStateStore implements StateStore {
 
   /**
    * Moves the work tree to the remote tip; false when the state branch does not exist yet. For a
-   * run's folder (`issue-N/run-k/`), the same ls-remote lists the run's branches (BranchTips).
+   * run's folder (`issue-N/run-k/`) or an issue's (`issue-N/`), the same ls-remote lists their branches (BranchTips).
    */
   private async syncToTip(fresh: Freshness = {}, prefix = ''): Promise<boolean> {
     await this.init();
@@ -195,8 +195,9 @@ export class GitStateStore implements StateStore {
 
   /** The state branch's tip on GitHub (undefined: no branch yet), and the run's branches in the same listing. */
   private async remoteTip(prefix: string, asked: number): Promise<string | undefined> {
-    const run = /^issue-(\d+)\/run-(\d+)\/$/.exec(prefix);
-    const folder = this.tips && run ? runBranchFolder(Number(run[1]), Number(run[2])) : undefined;
+    // A run's folder lists that run's branches; an issue's (the merge and cleanup jobs read it) every run's of the issue.
+    const run = /^issue-(\d+)\/(?:run-(\d+)\/)?$/.exec(prefix);
+    const folder = this.tips && run ? (run[2] ? runBranchFolder(Number(run[1]), Number(run[2])) : issueBranchFolder(Number(run[1]))) : undefined;
     const wanted = this.tips?.wantedBranches() ?? [];
     const patterns = [`refs/heads/${STATE_BRANCH}`, ...(folder ? [`refs/heads/${folder}*`] : []), ...wanted.map((b) => `refs/heads/${b}`)];
     const listed = new Map<string, string>();

@@ -17,13 +17,17 @@ const MAX_PAGES = 5;
  */
 export class GitHubCrewBranches implements CrewBranches {
   constructor(
-    private readonly remote: Pick<GitRemote, 'crewBranches' | 'deleteBranches'>,
+    private readonly remote: Pick<GitRemote, 'crewBranches' | 'deleteBranches' | 'listedBranches'>,
     private readonly gh: GitHubClient,
     private readonly repo: { owner: string; repo: string },
   ) {}
 
   list(folders?: readonly string[]): Promise<BranchTip[]> {
     return this.remote.crewBranches(folders);
+  }
+
+  listed(folders: readonly string[]): BranchTip[] | undefined {
+    return this.remote.listedBranches(folders);
   }
 
   async commitsBeyond(base: string, sha: string): Promise<{ commits: BranchCommit[]; complete: boolean } | undefined> {

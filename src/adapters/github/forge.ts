@@ -128,6 +128,8 @@ export class GitHubForge implements Forge {
   readonly repo: { owner: string; name: string };
   private cachedDefaultBranch?: string;
   private cachedLogin?: string;
+  /** GET /repos, asked once per job: the default branch and the merge settings come from the same answer. */
+  private repository?: ReturnType<GitHubForge['readRepository']>;
   /** One answer per login per job, failures included: a job never asks twice about the same person. */
   private readonly permissions = new Map<string, Promise<RepoPermission>>();
 
@@ -177,11 +179,21 @@ export class GitHubForge implements Forge {
   }
 
   async defaultBranch(): Promise<string> {
-    if (!this.cachedDefaultBranch) {
-      const { data } = await this.gh.rest.repos.get(this.base);
-      this.cachedDefaultBranch = data.default_branch;
-    }
+    this.cachedDefaultBranch ??= (await this.repositoryOnce()).default_branch;
     return this.cachedDefaultBranch;
+  }
+
+  private async readRepository() {
+    return (await this.gh.rest.repos.get(this.base)).data;
+  }
+
+  /** The repository's settings, read once per job (a failed read is asked again). */
+  private repositoryOnce(): ReturnType<GitHubForge['readRepository']> {
+    this.repository ??= this.readRepository().catch((e: unknown) => {
+      this.repository = undefined;
+      throw e;
+    });
+    return this.repository;
   }
 
   permissionOf(login: string): Promise<RepoPermission> {
@@ -322,6 +334,7 @@ export class GitHubForge implements Forge {
       headRepo,
       fromFork: headRepo === null || headRepo.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
       baseRef: data.base.ref,
+      mergedBy: data.merged && data.merged_by && data.merge_commit_sha ? { login: data.merged_by.login, sha: data.merge_commit_sha } : null,
     };
   }
 
@@ -461,8 +474,12 @@ export class GitHubForge implements Forge {
     return [...latest.values()].filter((r) => r.state === 'APPROVED').map((r) => r.review);
   }
 
+  async deletesHeadOnMerge(): Promise<boolean> {
+    return (await this.repositoryOnce()).delete_branch_on_merge === true;
+  }
+
   async mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }> {
-    const { data } = await this.gh.rest.repos.get(this.base);
+    const data = await this.repositoryOnce();
     return { merge: data.allow_merge_commit !== false, squash: data.allow_squash_merge !== false, rebase: data.allow_rebase_merge !== false };
   }
 

@@ -220,6 +220,11 @@ export class LocalForge implements TerminalForge {
     return { merge: false, squash: false, rebase: false };
   }
 
+  /** Local runs never merge (mergePull), so nothing deletes a branch on merge. */
+  async deletesHeadOnMerge(): Promise<boolean> {
+    return false;
+  }
+
   async mergePull(_n: number, _sha: string, _m: MergeMethod): Promise<{ merged: false; status: number; message: string }> {
     return { merged: false, status: 405, message: 'local runs do not merge; review the result branch and merge it yourself' };
   }

@@ -24,6 +24,10 @@ class Branches implements CrewBranches {
   async list(): Promise<BranchTip[]> {
     return [...this.tips].map(([branch, sha]) => ({ branch, sha }));
   }
+  /** No state read lists branches here: tidyUp always asks (list). */
+  listed(): BranchTip[] | undefined {
+    return undefined;
+  }
   async commitsBeyond(_base: string, sha: string) {
     if (this.failCompareFor.has(sha)) throw new Error('GitHub answered 502');
     return { commits: this.commits.get(sha) ?? [{ sha, author: crew, committer: crew }], complete: true };

@@ -123,6 +123,45 @@ describe("GitRemote.fetch takes the run's branch tips from the state store's lis
     expect(await alone.remote.fetch(['crew/1/r1/t2', 'crew/1/r1/t1'])).toEqual({ missing: ['crew/1/r1/t2'] });
     expect(kinds(from)).toEqual(['info/refs', 'ls-refs', 'info/refs', 'fetch']);
   });
+
+  it("a read of an issue lists every run's branches of it: an ended run's branches come from that listing, with no request, and this job's pushes show in it", async () => {
+    const { gh, dir: root } = await fakeGitHubForTest({ prefix: 'crew-tips-issue-', files: { 'README.md': '# r\n' } });
+    const token = gh.actionsToken({ contents: 'write' });
+    const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+    const clock = { now: () => new Date(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+    const dir = join(root, 'job');
+    await git(['clone', '--quiet', gh.repoDir, dir]);
+    const tips = new BranchTips();
+    const store = new GitStateStore(join(root, 'job-state'), gh.cloneUrl, token, clock, quiet, tips);
+    const { repo, remote } = gitRepo(dir, gh.cloneUrl, token, undefined, undefined, undefined, tips);
+    await store.update('issue-1/run-1/', 'run 1', (tx) => tx.write('issue-1/run-1/run.json', '{}\n'));
+    const main = await repo.head();
+    for (const b of ['crew/1/r1/t1', 'crew/1/r2/t1', 'crew/2/r1/t1'])
+      await gh.repo.writeCommit({ branch: b, from: 'main', files: { [`${b.replaceAll('/', '-')}.txt`]: 'x\n' }, message: b });
+    // The write listed run 1's folder (empty then), and nothing listed run 2's: crew cannot tell without asking.
+    expect(remote.listedBranches(['crew/1/r1/'])).toEqual([]);
+    expect(remote.listedBranches(['crew/1/r2/'])).toBeUndefined();
+
+    const at = gh.gitRequests.length;
+    await store.load('issue-1/');
+    const listed = gh.gitRequests.length;
+    // The newest listing that holds a folder answers for it.
+    expect(remote.listedBranches(['crew/1/r1/', 'crew/1/r2/'])).toEqual([
+      { branch: 'crew/1/r1/t1', sha: await gh.repo.branchSha('crew/1/r1/t1') },
+      { branch: 'crew/1/r2/t1', sha: await gh.repo.branchSha('crew/1/r2/t1') },
+    ]);
+    // Another issue's folder was not in that listing.
+    expect(remote.listedBranches(['crew/2/r1/'])).toBeUndefined();
+    expect(gh.gitRequests.length).toBe(listed);
+    expect(gh.gitRequests.slice(at, listed).filter((r) => r.kind === 'ls-refs')).toHaveLength(1);
+
+    // This job's own push moves a branch: the listing says so.
+    await repo.checkoutNew('crew/1/r1/integration', main);
+    writeFileSync(join(dir, 'i.txt'), 'i\n');
+    await repo.commitAll('crew: integration');
+    await remote.push('crew/1/r1/integration');
+    expect(remote.listedBranches(['crew/1/r1/'])).toContainEqual({ branch: 'crew/1/r1/integration', sha: await repo.head() });
+  });
 });
 
 describe("crew's own git ignores program-running settings in a poisoned .git/config", () => {

@@ -76,6 +76,36 @@ describe('the merge step against the fake GitHub', () => {
     expect(gh.pulls.get(pr.number)!.merged_at).not.toBeNull();
   });
 
+  it('reads the repository once for the merge methods and whether GitHub deletes the head branch on merge', async () => {
+    const repoReads = () => gh.requests.filter((q) => q.route === 'GET /repos/{owner}/{repo}').length;
+    const before = repoReads();
+    expect(await forge.mergeMethods()).toEqual({ merge: false, squash: true, rebase: true });
+    expect(await forge.deletesHeadOnMerge()).toBe(false);
+    expect(await forge.defaultBranch()).toBe('main');
+    expect(repoReads() - before).toBe(1);
+    gh.settings.delete_branch_on_merge = true;
+    expect(await forgeOn(gh, gh.actionsToken({ contents: 'read' }), log).deletesHeadOnMerge()).toBe(true);
+  });
+
+  it('a gate that finds the pull request merged by crew at the head the critic passed calls it crew’s merge (a job stopped before recording it); one a person merged is not', async () => {
+    const config = 'auto_merge: true\nmerge_without_checks: true\n';
+    const first = await decideMerge(context(config, pr.head), reviewed, pr.number);
+    expect(first).toMatchObject({ state: 'merged' });
+    const again = await decideMerge(context(config, pr.head, forgeOn(gh, gh.actionsToken({ 'pull-requests': 'read' }), log)), reviewed, pr.number);
+    expect(again).toMatchObject({ state: 'merged', headSha: pr.head, mergeSha: first.mergeSha });
+    expect(gh.requests.filter((q) => q.route === MERGE_ROUTE)).toHaveLength(1);
+
+    // A person's merge of another pull request: the gate says it is merged already, not that crew merged it.
+    const head = await gh.repo.writeCommit({ branch: 'crew/13/r1/integration', from: 'main', files: { 'B.md': 'b\n' }, message: 'crew: integrate t1' });
+    const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
+    const { data } = await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'B', head: 'crew/13/r1/integration', base: 'main' });
+    await people.rest.pulls.merge({ owner: gh.owner, repo: gh.repoName, pull_number: data.number, merge_method: 'squash' });
+    expect(await decideMerge(context(config, head), reviewed, data.number)).toMatchObject({
+      state: 'not-merged',
+      reason: 'the pull request is already merged',
+    });
+  });
+
   it('a configured method the repository does not allow: GitHub answers 405, and crew explains it without retrying', async () => {
     const m = await decideMerge(context('auto_merge: true\nmerge_without_checks: true\nmerge_method: merge\n', pr.head), reviewed, pr.number);
     expect(m.state).toBe('not-merged');

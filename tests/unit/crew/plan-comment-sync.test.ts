@@ -3,7 +3,18 @@ import type { Log } from '../../../src/ports';
 import { MemoryState } from './memory-state';
 import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
-import { deferPlanChecks, handedOn, planCheckSaw, syncPlanComment, withPlanChecksAtEnd, wroteUnshown, type StepContext } from '../../../src/steps/context';
+import {
+  deferPlanChecks,
+  handedOn,
+  loadView,
+  planCheckSaw,
+  syncPlanComment,
+  updateRunShownFirst,
+  withPlanChecksAtEnd,
+  wroteUnshown,
+  type StepContext,
+} from '../../../src/steps/context';
+import { SEEN } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
@@ -312,6 +323,29 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       const c = job2();
       await withPlanChecksAtEnd(c, () => advance(c));
       expect(landed).toHaveLength(edits + 1);
+    });
+
+    it('a write whose edit comes first (updateRunShownFirst) needs no check when it lands on the version it read; after another job’s write between, the usual sync follows it', async () => {
+      const note = (r: RunRecord): RunRecord => ({ ...r, title: `${r.title}.` });
+      const clock = { now: () => new Date('2026-11-21T00:03:00Z') };
+      const a = Object.assign(job(), { clock });
+      const asked = confirming(a);
+      const read = await loadView(a, run.issue, run.run, SEEN);
+      await withPlanChecksAtEnd(a, async () => void expect(await updateRunShownFirst(a, read, 'note', note)).toBe(true));
+      // The edit rendered the version the write then made; no read after it, none at the job's end.
+      expect(landed).toEqual([read.run.version + 1]);
+      expect(asked.count).toBe(0);
+      expect(await stateVersion()).toBe(read.run.version + 1);
+
+      const b = Object.assign(job(), { clock });
+      const askedB = confirming(b);
+      const stale = await loadView(b, run.issue, run.run, SEEN);
+      await move();
+      await withPlanChecksAtEnd(b, async () => void expect(await updateRunShownFirst(b, stale, 'note', note)).toBe(true));
+      // B's edit rendered the version another job's write took; B's write landed on top, and the sync after it renders that.
+      expect(landed.slice(1)).toEqual([stale.run.version + 1, stale.run.version + 2]);
+      expect(askedB.count).toBe(1);
+      expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
     });
 
     it('a hand-on to another run of the issue does not spare this run’s check', async () => {
