@@ -140,9 +140,14 @@ export function providerClient(provider: Provider, settings: ProviderSettings, e
   }
   if (provider === 'vertex') {
     const { region, projectId } = vertexSetup(settings, env);
+    const client = new AnthropicVertex({ ...common, region, projectId });
+    // The SDK asks google-auth-library for its client at once and awaits the answer only on a request. A
+    // failure in between (a fallback provider never used, its credentials gone) would be an unhandled
+    // rejection, which ends the process; the request that needs the client still fails, saying why.
+    (client as unknown as { _authClientPromise?: Promise<unknown> })._authClientPromise?.catch(() => undefined);
     return {
       provider,
-      client: new AnthropicVertex({ ...common, region, projectId }),
+      client,
       body: { anthropic_version: VERTEX_ANTHROPIC_VERSION },
       label: `Vertex AI (${projectId}, ${region})`,
     };

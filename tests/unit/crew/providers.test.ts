@@ -176,6 +176,22 @@ describe('provider: vertex, through @anthropic-ai/vertex-sdk against the fake Ve
     await expect(bare.complete(request('claude-opus-5-5'))).rejects.toThrow(/anthropic_version: Input should be 'vertex-2023-10-16'/);
   });
 
+  it('credentials gone after the client is made (a fallback never used): no unhandled rejection; a request fails saying why', async () => {
+    const creds = await start();
+    const unhandled: unknown[] = [];
+    const note = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', note);
+    try {
+      const model = new AnthropicModel(providerClient('vertex', parseConfig('provider: vertex\n')), clock, log);
+      rmSync(creds.env.GOOGLE_APPLICATION_CREDENTIALS!);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(unhandled).toEqual([]);
+      await expect(model.complete(request('claude-opus-5-5'))).rejects.toThrow(/ENOENT|credential/i);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
+
   it('names what is missing: the project, or credentials', () => {
     stubEnv({});
     expect(() => vertexSetup({}, process.env)).toThrow(/needs a Google Cloud project.*vertex\.project_id.*GOOGLE_CLOUD_PROJECT/);
