@@ -360,7 +360,8 @@ function editPlanComment(ctx: StepContext, id: number, view: RunView): Promise<v
 }
 
 /**
- * One write of a run whose plan comment is edited first (#31 §4: the merge job's one write): the
+ * One write of a run whose plan comment is edited first (#31 §4: the merge job's one write, the
+ * retrospective's, which is the critic job's last): the
  * comment renders the record `change` makes of `view`'s, at the version the write gives it, and then
  * the write is made. When the write lands on `view`'s very version (a compare-and-swap), no other
  * job wrote between, and any that writes later syncs the comment after its own write, so the edit
@@ -375,6 +376,8 @@ export async function updateRunShownFirst(
   what: string,
   change: (rec: RunRecord) => RunRecord | undefined,
   options?: WriteOptions,
+  /** Files of the run the same write makes (the plan comment does not show them). */
+  files?: (tx: StateTx) => void,
 ): Promise<boolean> {
   const { issue, run } = view.run;
   const at = nowIso(ctx);
@@ -398,6 +401,7 @@ export async function updateRunShownFirst(
       if (!changed) return false;
       from = rec.version;
       writeRun(tx, changed, at);
+      files?.(tx);
       return true;
     },
     options,

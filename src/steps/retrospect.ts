@@ -6,12 +6,12 @@ import { runFolder } from '../domain/refs';
 import { knowledgeEntry, renderRetrospective, renderRetrospectiveMd, retroMode, selectProposals, type Retrospective } from '../domain/retrospective';
 import { addUsage, logPhase, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
 import { KNOWLEDGE_PATH } from '../state/knowledge';
-import { parseJson, paths, refreshExecutionLog, writeRun } from '../state/run-files';
+import { parseJson, paths, refreshExecutionLog } from '../state/run-files';
 import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { agentRun, loadView, nowIso, runModel, SEEN, syncPlanComment, updateRun, type StepContext } from './context';
+import { agentRun, loadView, nowIso, runModel, SEEN, updateRunShownFirst, type StepContext } from './context';
 import { sentence } from '../domain/surface';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
@@ -110,24 +110,34 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     if (forced) await spend(ctx, issue, run, { comments: 1 });
     ref = await ctx.forge.postComment(target, body);
   }
-  await updateRun(ctx, issue, run, `${mode} retrospective`, (rec, tx) => {
-    tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
-    tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
-    const logged = logPhase(rec, 'retrospector', {
-      model: config.retrospect.model,
-      started: startedAt,
-      finished: nowIso(ctx),
-      status: 'success',
-      retries: 0,
-      error: null,
-    });
-    writeRun(tx, { ...logged, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase } }, nowIso(ctx));
-    refreshExecutionLog(tx, issue, run);
-  });
+  const finished = nowIso(ctx);
+  // The plan comment's link to it is edited in before the write: a write that lands on the state this job
+  // last saw needs no check after it, which spares the finishing job its last look at the state (#31 §4).
+  await updateRunShownFirst(
+    ctx,
+    await loadView(ctx, issue, run, SEEN),
+    `${mode} retrospective`,
+    (rec) => {
+      const logged = logPhase(rec, 'retrospector', {
+        model: config.retrospect.model,
+        started: startedAt,
+        finished,
+        status: 'success',
+        retries: 0,
+        error: null,
+      });
+      return { ...logged, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase } };
+    },
+    undefined,
+    (tx) => {
+      tx.write(paths.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
+      tx.write(paths.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
+      refreshExecutionLog(tx, issue, run);
+    },
+  );
   ctx.log.info(
     `retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`,
   );
-  await syncPlanComment(ctx, issue, run);
 }
 
 /**
