@@ -7,6 +7,7 @@ import { trajectoryJsonSchema } from '../../src/domain/trajectory';
 import { configJsonSchema, configReference } from '../../src/config/reference';
 import { CREW_VERSION } from '../../src/version';
 import { lintedFiles, lintProblems } from '../../scripts/lint-workflows';
+import { evaluateValue } from '../support/runner/expressions';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -46,9 +47,16 @@ describe('the files users copy', () => {
     expect(workflowText.match(/uses: \.\/$/gm)).toHaveLength(6);
     expect(workflowText).not.toContain('your-org/crew');
     expect(block).toBe(workflowText.replace(/uses: \.\/$/gm, 'uses: your-org/crew@v1'));
-    // `uses: ./` runs the checked-out code, so every job checks out the default branch, never a pull request's merge ref.
-    for (const [id, job] of Object.entries(workflow.jobs))
-      expect(job.steps[0], id).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.event.repository.default_branch }}' } });
+    // `uses: ./` runs the checked-out code, so every job checks out the default branch, never a pull request's merge ref:
+    // by name on any other ref; on the default branch the `ref` is empty, and actions/checkout takes GITHUB_SHA by id.
+    const refOn = (ref: string, step: Record<string, any>) =>
+      evaluateValue(step.with, { github: { ref, event: { repository: { default_branch: 'trunk' } } } }) as Record<string, unknown>;
+    for (const [id, job] of Object.entries(workflow.jobs)) {
+      expect(job.steps[0], id).toMatchObject({ uses: 'actions/checkout@v4' });
+      expect(refOn('refs/pull/7/merge', job.steps[0]!).ref, `${id} on a review`).toBe('trunk');
+      expect(refOn('refs/heads/crew/7/integration', job.steps[0]!).ref, `${id} on crew's branch`).toBe('trunk');
+      expect(refOn('refs/heads/trunk', job.steps[0]!).ref, `${id} on the default branch`).toBe('');
+    }
   });
 
   it('the configuration table in docs/configuration.md is generated from the schema', () => {

@@ -75,6 +75,12 @@ export class BranchTips {
     return out;
   }
 
+  /** What this job heard may be out of date (another job's write won a race): its next fetches ask GitHub. */
+  forgetListings(): void {
+    this.folders.clear();
+    this.single.clear();
+  }
+
   /** This job's own push moved a branch: every listing that covers it says so from now on. */
   pushed(branch: string, sha: string): void {
     this.single.delete(branch);

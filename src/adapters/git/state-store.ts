@@ -99,8 +99,9 @@ export class GitStateStore implements StateStore {
    * Moves the work tree to the remote tip; false when the state branch does not exist yet. For a
    * run's folder (`issue-N/run-k/`) or an issue's (`issue-N/`), the same ls-remote lists their branches (BranchTips).
    */
-  private async syncToTip(fresh: Freshness = {}, prefix = ''): Promise<boolean> {
+  private async syncToTip(fresh: Freshness = {}, prefix = '', afterLostPush = false): Promise<boolean> {
     await this.init();
+    if (afterLostPush && (await this.fetchTipByName())) return true;
     // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
     const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
     if (this.head && age <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
@@ -137,10 +138,33 @@ export class GitStateStore implements StateStore {
       return true;
     }
     await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+${tip}:${TRACKING}`]);
+    await this.checkOutTracking(tip, asked);
+    return true;
+  }
+
+  /**
+   * After a lost push the tip is known to have moved, so a listing would only name the commit to fetch
+   * next: the branch is fetched by name, one round trip fewer (#31 §4). That fetch lists no run branches,
+   * and the write that won may have moved some, so the job's earlier listings are dropped (BranchTips):
+   * its next fetch of a branch asks GitHub. False when the fetch failed (no such branch): the caller asks.
+   */
+  private async fetchTipByName(): Promise<boolean> {
+    const asked = performance.now();
+    const fetched = await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]).then(
+      () => true,
+      () => false,
+    );
+    this.tips?.forgetListings();
+    this.forget();
+    if (!fetched) return false;
+    await this.checkOutTracking((await this.git.raw(['rev-parse', '--verify', TRACKING])).trim(), asked);
+    return true;
+  }
+
+  private async checkOutTracking(tip: string, asked: number): Promise<void> {
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     await this.git.raw(['clean', '-fdq']);
     this.saw(tip, asked);
-    return true;
   }
 
   /**
@@ -283,7 +307,7 @@ export class GitStateStore implements StateStore {
         // A write is a compare-and-swap, so it never lands on a tip that moved: asking first would only
         // spare a lost push, which is worth a round trip only where others are writing (#31 §4).
         const tried = performance.now();
-        await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix);
+        await this.syncToTip(attempt === 1 && this.quiet ? { seenWithinMs: Infinity, ...fresh } : {}, prefix, attempt > 1);
         const files = await this.readTree(prefix);
         const writes = new Map<string, string | null>();
         const inPrefix = (path: string) => {

@@ -1054,7 +1054,7 @@ export class WorkflowRunner {
             const other = withs.repository && String(withs.repository) !== `${gh.owner}/${gh.repoName}` ? String(withs.repository) : undefined;
             if (other) log(`checked out ${other}@${(await this.checkoutActionRepo(other, withs, workspace)).slice(0, 7)} into ${String(withs.path)}`);
             else {
-              await this.checkout(withs, workspace, token, sha, processEnv);
+              await this.checkout(withs, workspace, token, { sha, ref: String(processEnv.GITHUB_REF) }, processEnv);
               log(`checked out ${gh.owner}/${gh.repoName}@${sha.slice(0, 7)}`);
             }
             if (me.signalled) outcome = 'cancelled';
@@ -1301,12 +1301,16 @@ export class WorkflowRunner {
     return snapshot.sha;
   }
 
-  /** actions/checkout: a fresh clone at the event's commit, shallow by default, credentials kept only if asked. */
-  private async checkout(withs: Record<string, unknown>, workspace: string, token: string, sha: string, env: NodeJS.ProcessEnv) {
+  /**
+   * actions/checkout (v4, src/input-helper.ts and src/ref-helper.ts): with no `ref`, the event's ref at the
+   * event's commit, fetched by id onto its tracking branch and checked out as that branch; a `ref` of 40 hex
+   * digits, that commit alone, fetched by id and checked out detached; a branch name, the branch fetched by
+   * name (a listing of refs first) and checked out. Shallow by default; credentials kept only if asked.
+   */
+  private async checkout(withs: Record<string, unknown>, workspace: string, token: string, event: { sha: string; ref: string }, env: NodeJS.ProcessEnv) {
     const gh = this.opts.gh;
     const depth = Number(withs['fetch-depth'] ?? 1);
     const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${String(withs.token ?? token)}`).toString('base64')}`;
-    const ref = withs.ref ? String(withs.ref) : sha;
     const gitEnv = { HOME: String(env.HOME), GIT_TERMINAL_PROMPT: '0' };
     if (existsSync(join(workspace, '.git'))) {
       // A second checkout in the same job reuses the repository, cleaned, like actions/checkout does.
@@ -1322,16 +1326,21 @@ export class WorkflowRunner {
     const config = join(workspace, '.git', 'config');
     await appendFile(config, `[remote "origin"]\n\turl = ${gh.cloneUrl}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
     const fetchArgs = ['-c', `http.extraheader=${auth}`, 'fetch', '--quiet', '--no-tags', '--prune', ...(depth > 0 ? [`--depth=${depth}`] : [])];
-    const isSha = /^[0-9a-f]{40}$/.test(ref);
-    const branch = gh.defaultBranch;
-    if (isSha) await git([...fetchArgs, 'origin', `+${ref}:refs/remotes/origin/${branch}`], { cwd: workspace, env: gitEnv });
-    else
-      await git([...fetchArgs, 'origin', `+refs/heads/${ref.replace(/^refs\/heads\//, '')}:refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`], {
-        cwd: workspace,
-        env: gitEnv,
-      });
-    const target = isSha ? `refs/remotes/origin/${branch}` : `refs/remotes/origin/${ref.replace(/^refs\/heads\//, '')}`;
-    await git(['checkout', '--quiet', '--force', '-B', isSha ? branch : ref.replace(/^refs\/heads\//, ''), target], { cwd: workspace, env: gitEnv });
+    const given = withs.ref ? String(withs.ref) : undefined;
+    const fetchAndCheckout = async (refspec: string, checkout: string[]) => {
+      await git([...fetchArgs, 'origin', refspec], { cwd: workspace, env: gitEnv });
+      await git(['checkout', '--quiet', '--force', ...checkout], { cwd: workspace, env: gitEnv });
+    };
+    if (given === undefined) {
+      const branch = event.ref.replace(/^refs\/heads\//, '');
+      if (branch !== event.ref) await fetchAndCheckout(`+${event.sha}:refs/remotes/origin/${branch}`, ['-B', branch, `refs/remotes/origin/${branch}`]);
+      else await fetchAndCheckout(event.sha, [event.sha]);
+    } else if (/^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/.test(given)) {
+      await fetchAndCheckout(given, [given]);
+    } else {
+      const branch = given.replace(/^refs\/heads\//, '');
+      await fetchAndCheckout(`+refs/heads/${branch}:refs/remotes/origin/${branch}`, ['-B', branch, `refs/remotes/origin/${branch}`]);
+    }
     if (String(withs['persist-credentials'] ?? 'true') !== 'false') {
       await appendFile(config, `[http "${gh.url}/"]\n\textraheader = ${auth}\n`);
     }

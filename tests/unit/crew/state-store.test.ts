@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
+import { BranchTips } from '../../../src/adapters/git/branch-tips';
 import { BranchMoved, DeletionsRefused, type Clock, type Log, type WriteOptions } from '../../../src/ports';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { soakSize } from '../../support/soak';
@@ -152,6 +153,32 @@ describe('GitStateStore on the crew/state branch', () => {
     // A push's ref advertisement and the push itself; no upload-pack listing or fetch.
     expect(world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`)).toEqual(['receive-pack info/refs', 'receive-pack push']);
     expect((await store('write-from-seen-check').load('issue-33/')).read('issue-33/b')).toBe('2');
+  });
+
+  it('after a lost push, fetches the tip by name (no listing first) and drops the run branches it had listed, which the winner may have moved (#31 §4)', async () => {
+    const tips = new BranchTips();
+    const s = new GitStateStore(join(world.dir, 'lost-by-name'), world.gh.cloneUrl, token, clock, log, tips);
+    await s.update('issue-34/run-1/', 'first', (tx) => tx.write('issue-34/run-1/a', '1'));
+    await s.load('issue-34/run-1/');
+    expect(tips.lookup(['crew/34/r1/t1'])).toEqual(new Map([['crew/34/r1/t1', undefined]]));
+    await store('lost-by-name-other').update('issue-34/run-1/', 'other', (tx) => tx.write('issue-34/run-1/a', '2'));
+    const before = world.gh.gitRequests.length;
+    const seen: string[] = [];
+    await s.update('issue-34/run-1/', 'mine', (tx) => {
+      seen.push(tx.read('issue-34/run-1/a') ?? '');
+      tx.write('issue-34/run-1/b', 'mine');
+    });
+    // The push from the tip it saw loses (its advertisement, and the pack unless git sees there that the tip is
+    // one it does not have); then one fetch by name (its advertisement, the listing and the pack in one command)
+    // instead of a listing and then a fetch by id; then the push that lands.
+    const asked = world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`);
+    const refetch = asked.indexOf('upload-pack info/refs');
+    expect(asked.slice(0, refetch)).toEqual(['receive-pack info/refs', 'receive-pack push'].slice(0, refetch));
+    expect(asked.slice(refetch)).toEqual(['upload-pack info/refs', 'upload-pack ls-refs', 'upload-pack fetch', 'receive-pack info/refs', 'receive-pack push']);
+    expect(seen).toEqual(['1', '2']);
+    expect(tips.lookup(['crew/34/r1/t1'])).toBeUndefined();
+    const check = await store('lost-by-name-check').load('issue-34/run-1/');
+    expect([check.read('issue-34/run-1/a'), check.read('issue-34/run-1/b')]).toEqual(['2', 'mine']);
   });
 
   it('never answers from its own tip when its checkout was changed behind its back', async () => {
