@@ -366,6 +366,11 @@ export interface StateSnapshot {
  */
 export interface Freshness {
   seenWithinMs?: number;
+  /**
+   * The caller needs no listing of the run's branches from this read (BranchTips): a store that holds
+   * no tip yet then fetches the state by name, one round trip fewer than a listing and a fetch by id.
+   */
+  withoutBranches?: boolean;
 }
 
 /**

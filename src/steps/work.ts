@@ -133,8 +133,9 @@ async function runTask(
   job: { chained: boolean; stopTime: (taskId: string) => Promise<JobStop | undefined>; chain: ChainOffer },
 ): Promise<string | undefined> {
   const prefix = `${runFolder(issue, run)}/`;
-  // A chained task was claimed for this job by its own last write, so the tip it saw will do.
-  const view = await loadView(ctx, issue, run, job.chained ? SEEN : undefined);
+  // A chained task was claimed for this job by its own last write, so the tip it saw will do. A job's
+  // first read lists no branches: where the task's branch may exist, its fetch below asks for it.
+  const view = await loadView(ctx, issue, run, job.chained ? SEEN : { withoutBranches: true });
   const task = view.plan?.tasks.find((t) => t.id === taskId);
   const rec = view.tasks.get(taskId);
   if (!task || !rec)
@@ -166,7 +167,13 @@ async function runTask(
   // The branch starts from the run's base plus the work of every task it depends on.
   await ctx.remote.fetchCommit(view.run.base.sha);
   const depBranches = task.dependsOn.map((d) => taskOf(view, d).branch);
-  const { missing } = await ctx.remote.fetch([rec.branch, ...depBranches]);
+  // A task on its first attempt with no pushed work recorded has no branch yet, where a branch moves with its
+  // record (one push carries both): nothing to ask. Every re-claim of a task whose worker was lost first looks
+  // at its branch (takePushedResult) and counts a pushed attempt, so the attempt that follows is not the first.
+  // What is left, a re-run of this very job after it pushed and died before recording, is BranchMoved at this
+  // job's write, which then rebases onto that push.
+  const noBranchYet = ctx.state.carriesBranches === true && rec.attempts <= 1 && rec.headSha === null && !rec.continued && depBranches.length === 0;
+  const { missing } = noBranchYet ? { missing: [rec.branch] } : await ctx.remote.fetch([rec.branch, ...depBranches]);
   const resuming = !missing.includes(rec.branch);
   const mergeDependencies = async () => {
     for (const dep of task.dependsOn) {

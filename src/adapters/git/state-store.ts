@@ -101,7 +101,10 @@ export class GitStateStore implements StateStore {
    */
   private async syncToTip(fresh: Freshness = {}, prefix = '', afterLostPush = false): Promise<boolean> {
     await this.init();
-    if (afterLostPush && (await this.fetchTipByName())) return true;
+    if (afterLostPush && (await this.fetchTipByName(true))) return true;
+    // A first read that needs no branch listing: by name. No branch yet fails the fetch, and the listing says so.
+    const knowsNoTip = !this.head && this.absentSeenAt === undefined;
+    if (knowsNoTip && fresh.withoutBranches && !this.tips?.wantedBranches().length && (await this.fetchTipByName(false))) return true;
     // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
     const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
     if (this.head && age <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
@@ -143,18 +146,19 @@ export class GitStateStore implements StateStore {
   }
 
   /**
-   * After a lost push the tip is known to have moved, so a listing would only name the commit to fetch
-   * next: the branch is fetched by name, one round trip fewer (#31 §4). That fetch lists no run branches,
-   * and the write that won may have moved some, so the job's earlier listings are dropped (BranchTips):
-   * its next fetch of a branch asks GitHub. False when the fetch failed (no such branch): the caller asks.
+   * The state fetched by name, one round trip fewer than a listing and a fetch by id (#31 §4); but it lists
+   * no run branches. After a lost push (`stale`) the tip is known to have moved, so a listing would only
+   * name the commit to fetch next; the write that won may have moved run branches too, so the job's
+   * earlier listings are dropped (BranchTips): its next fetch of a branch asks GitHub. False when the
+   * fetch failed (no such branch): the caller asks.
    */
-  private async fetchTipByName(): Promise<boolean> {
+  private async fetchTipByName(stale: boolean): Promise<boolean> {
     const asked = performance.now();
     const fetched = await this.git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', this.remoteUrl, `+refs/heads/${STATE_BRANCH}:${TRACKING}`]).then(
       () => true,
       () => false,
     );
-    this.tips?.forgetListings();
+    if (stale) this.tips?.forgetListings();
     this.forget();
     if (!fetched) return false;
     await this.checkOutTracking((await this.git.raw(['rev-parse', '--verify', TRACKING])).trim(), asked);

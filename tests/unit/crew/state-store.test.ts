@@ -181,6 +181,24 @@ describe('GitStateStore on the crew/state branch', () => {
     expect([check.read('issue-34/run-1/a'), check.read('issue-34/run-1/b')]).toEqual(['2', 'mine']);
   });
 
+  it('a first read that needs no branch listing fetches the state by name: no listing, then a fetch by id (#31 §4)', async () => {
+    await store('by-name-writer').update('issue-35/run-1/', 'first', (tx) => tx.write('issue-35/run-1/a', '1'));
+    const tips = new BranchTips();
+    const s = new GitStateStore(join(world.dir, 'by-name-reader'), world.gh.cloneUrl, token, clock, log, tips);
+    const before = world.gh.gitRequests.length;
+    expect((await s.load('issue-35/run-1/', { withoutBranches: true })).read('issue-35/run-1/a')).toBe('1');
+    expect(world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`)).toEqual([
+      'upload-pack info/refs',
+      'upload-pack ls-refs',
+      'upload-pack fetch',
+    ]);
+    // It listed no branches, so a fetch of one asks GitHub; and its write starts from the tip it fetched.
+    expect(tips.lookup(['crew/35/r1/t1'])).toBeUndefined();
+    const writing = world.gh.gitRequests.length;
+    await s.update('issue-35/run-1/', 'second', (tx) => tx.write('issue-35/run-1/b', String(Number(tx.read('issue-35/run-1/a')) + 1)));
+    expect(world.gh.gitRequests.slice(writing).map((r) => `${r.service} ${r.kind}`)).toEqual(['receive-pack info/refs', 'receive-pack push']);
+  });
+
   it('never answers from its own tip when its checkout was changed behind its back', async () => {
     const s = store('seen-tampered');
     await s.update('issue-32/', 'honest', (tx) => tx.write('issue-32/run.json', '{"ok":true}\n'));
@@ -344,6 +362,16 @@ describe("GitStateStore in a repository's first run: no crew/state branch yet", 
 
   beforeAll(() => {
     token = world.gh.actionsToken({ contents: 'write' });
+  });
+
+  it('a first read by name with no branch to fetch asks for the listing, which says there is none, and writes from there', async () => {
+    await git(['update-ref', '-d', 'refs/heads/crew/state'], { cwd: world.gh.repoDir }).catch(() => undefined);
+    const s = store('absent-by-name');
+    expect((await s.load('issue-3/', { withoutBranches: true })).list('issue-3/')).toEqual([]);
+    await s.update('issue-3/', 'first', (tx) => tx.write('issue-3/a', '1'));
+    expect((await store('absent-by-name-check').load('issue-3/')).read('issue-3/a')).toBe('1');
+    // The repository's first run again, for the tests after this one.
+    await git(['update-ref', '-d', 'refs/heads/crew/state'], { cwd: world.gh.repoDir });
   });
 
   it('a write right after a read that found no branch does not ask again; another job that created the branch meanwhile makes it apply again on that branch, and nothing is lost', async () => {
