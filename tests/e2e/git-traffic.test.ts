@@ -92,6 +92,8 @@ describe('a whole two-task run: every job, and what each asks of GitHub (#31 §4
     // branch and cleanup's deletions ride in those pushes. The writes that landed are counted from crew's log. Beyond
     // them: at most one refused push per work job, when the two record their tasks at once and the other's write lands first.
     const writes = play.counts.jobs.reduce((n, j) => n + j.stateWrites, 0);
+    // The route job's two: the run's start, and the plan with the plan comment's id in it (no write of the id alone).
+    expect(play.counts.jobs.find((j) => j.kind === 'route')!.stateWrites).toBe(2);
     expect(play.counts.git.push).toBeGreaterThanOrEqual(writes);
     expect(play.counts.git.push).toBeLessThanOrEqual(writes + 2);
   });
