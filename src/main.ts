@@ -26,12 +26,13 @@ import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
 import { fallbackModelFor, type Provider } from './domain/providers';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
+import { pendingPlanCommentStore } from './state/pending-plan-comment';
 import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
 import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
 import { cleanup } from './steps/cleanup';
-import { CrewError, syncPlanComment, unnotedFailovers, withPlanChecksAtEnd, type StepContext } from './steps/context';
+import { CrewError, recordHeldPlanComments, syncPlanComment, unnotedFailovers, withPlanChecksAtEnd, type StepContext } from './steps/context';
 import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
@@ -165,10 +166,13 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     startedAt: JOB_STARTED_AT,
   };
   // Every write also records this job's start and that write's time, for the run's billable minutes.
-  const state = recordingJobTimes(
-    redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log, tips, objects)),
-    job,
-    () => systemClock.now(),
+  // The plan comment's id rides in the run's next write (#31 §4): outermost, so the write that carries it is redacted and billed like any.
+  const { store: state, ids: planCommentIds } = pendingPlanCommentStore(
+    recordingJobTimes(
+      redactingStore(new GitStateStore(join(env('RUNNER_TEMP'), 'crew-state'), remoteUrl, settings.githubToken, systemClock, log, tips, objects)),
+      job,
+      () => systemClock.now(),
+    ),
   );
   let config: Promise<Config> | undefined;
   let loadedConfig: Config | undefined;
@@ -206,6 +210,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     crewBranches: new GitHubCrewBranches(remote, client, { owner, repo: name }),
     repositorySettings: new GitHubRepositorySettings(client, { owner, repo: name }, server),
     state,
+    planCommentIds,
     branches: githubBranches,
     surface: GITHUB,
     clock: systemClock,
@@ -352,6 +357,7 @@ export async function run(): Promise<void> {
     core.setFailed(redact(text));
   } finally {
     if (ctx) {
+      await recordHeldPlanComments(ctx);
       await finishTrajectories?.().catch((e: unknown) => log.warn(`could not keep this job's trajectories: ${e instanceof Error ? e.message : String(e)}`));
       await noteLateFailover(ctx);
       await summarizeRateLimits(ctx);

@@ -18,7 +18,8 @@ import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
 import { readView, writeRun } from '../state/run-files';
 import { advance } from '../steps/advance';
-import { withPlanChecksAtEnd, type StepContext } from '../steps/context';
+import { recordHeldPlanComments, withPlanChecksAtEnd, type StepContext } from '../steps/context';
+import { pendingPlanCommentStore } from '../state/pending-plan-comment';
 import { critic } from '../steps/critic';
 import { route } from '../steps/route';
 import { work } from '../steps/work';
@@ -178,13 +179,16 @@ export class LocalEngine {
     const { repo, remote, dispose } = await this.o.adapters.checkout(join(this.o.worktrees, `${runId}-${label}`), this.o.base.sha);
     // The model is shared by every job of the run: this job reports only the failovers made while it ran.
     const failoversBefore = this.o.failovers?.length ?? 0;
+    // This job's plan comment id rides in the run's next write, as on GitHub (state/pending-plan-comment.ts).
+    const pending = pendingPlanCommentStore(this.state);
     const ctx: StepContext = {
       settings: { step, anthropicApiKey: '', githubToken: '', githubTokenIsWorkflows: false, ...extra },
       event,
       forge: this.forge,
       repo,
       remote,
-      state: this.state,
+      state: pending.store,
+      planCommentIds: pending.ids,
       branches: localBranches,
       surface: terminalSurface(this.o.run),
       clock: systemClock,
@@ -217,6 +221,7 @@ export class LocalEngine {
       await reportFailure(ctx, e);
       return { ok: false, outputs };
     } finally {
+      await recordHeldPlanComments(ctx);
       if (leg) this.runningLegs.delete(leg);
       await dispose();
     }

@@ -108,7 +108,8 @@ export function readChecked<S extends z.ZodType>(r: Reader, path: string, schema
   return checked.data as Stored<S>;
 }
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+/** How every state file of JSON is written. */
+export const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Run numbers that exist for an issue, ascending. */
 export function runNumbers(r: Reader, issue: number): number[] {

@@ -31,6 +31,7 @@ import { renderPlanComment, shownRun, shownVersion, type PlanLinks } from '../re
 import type { Settings } from '../settings';
 import { readRun, readView, writeRun } from '../state/run-files';
 import type { BilledJob } from '../state/job-times';
+import type { PlanCommentIds } from '../state/pending-plan-comment';
 import { capBody } from '../text/markdown';
 
 /** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with cli.ts's adapters). */
@@ -96,6 +97,11 @@ export interface StepContext {
   trajectories?: Trajectories;
   /** This job's own log page (GitHub's jobs list names it), or null where there is none. */
   jobLink?: () => Promise<string | null>;
+  /**
+   * Plan comment ids `state` holds until a write of the run carries them (state/pending-plan-comment.ts);
+   * absent, ensurePlanComment records the id in a write of its own.
+   */
+  planCommentIds?: PlanCommentIds;
 }
 
 /** The record of one agent run this job starts, when the job records them. */
@@ -414,6 +420,25 @@ export async function updateRunShownFirst(
   }
   if (wrote || ahead) await syncPlanComment(ctx, issue, run);
   return wrote;
+}
+
+/**
+ * The job's end, whether its step succeeded or failed (after the failure is reported): a plan comment
+ * id the job still holds, because no write of the run came after the comment was posted, is recorded now.
+ */
+export async function recordHeldPlanComments(ctx: StepContext): Promise<void> {
+  for (const held of ctx.planCommentIds?.release() ?? []) {
+    try {
+      await updateRun(ctx, held.issue, held.run, `plan comment ${held.id}`, (rec, tx) => {
+        if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: held.id }, nowIso(ctx));
+      });
+    } catch (e) {
+      // The comment carries the run's marker: the next route or resume of the run finds it by search.
+      ctx.log.warn(
+        `could not record the plan comment's id ${held.id} in issue #${held.issue} run ${held.run}: ${e instanceof Error ? e.message : String(e)}; the next job of the run finds the comment by its marker`,
+      );
+    }
+  }
 }
 
 /** The edit whose check after writing is put off, per job that defers them (deferPlanChecks). */

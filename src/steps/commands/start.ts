@@ -175,20 +175,24 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
 }
 
 /**
- * Posts the run's plan comment once and records its id. When this job is a repeat
+ * Posts the run's plan comment once and has its id recorded. When this job is a repeat
  * (an earlier attempt may have posted before recording the id), it first looks for
- * the comment by marker and author.
+ * the comment by marker and author. The id rides in the job's next write of the run
+ * (state/pending-plan-comment.ts): every read shows it from here on, and the job's end
+ * records it if no write came (recordHeldPlanComments).
  */
 export async function ensurePlanComment(ctx: StepContext, issue: number, run: number, repeat: boolean): Promise<void> {
-  // Right after the run's start was written; the comment's id is recorded by a compare-and-swap.
+  // Right after the run's start was written.
   const view = await loadView(ctx, issue, run, SEEN);
   if (view.run.planCommentId !== null) return;
   const found = repeat ? await ctx.forge.findComment(issue, planMarker(issue, run), await ctx.forge.botLogin()) : undefined;
   const ref = found ?? (await ctx.forge.postComment(issue, renderPlanComment(view, planLinks(ctx), ctx.surface)));
   // Posted but not yet recorded: a job that dies here leaves a comment only a search can find.
   if (!found) ctx.log.checkpoint('plan-comment-sent');
-  await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (rec, tx) => {
-    if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
-  });
+  if (ctx.planCommentIds) ctx.planCommentIds.hold(issue, run, ref.id);
+  else
+    await updateRun(ctx, issue, run, `plan comment ${ref.id}`, (rec, tx) => {
+      if (rec.planCommentId === null) writeRun(tx, { ...rec, planCommentId: ref.id }, nowIso(ctx));
+    });
   ctx.log.checkpoint('plan-comment-posted');
 }
