@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { join } from 'node:path';
 import { AnthropicModel } from './adapters/anthropic/model';
 import { FailoverModel } from './adapters/anthropic/failover';
-import { gitRepo } from './adapters/git/git-repo';
+import { checkoutOrEmpty, gitRepo } from './adapters/git/git-repo';
 import { providerClient, ProviderSetupError } from './adapters/anthropic/providers';
 import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
@@ -10,6 +10,7 @@ import { BranchTips } from './adapters/git/branch-tips';
 import { fitBodies } from './adapters/fit-bodies';
 import { GitHubForge } from './adapters/github/forge';
 import { GitHubCrewBranches } from './adapters/github/crew-branches';
+import { repositoryFileAt } from './adapters/github/repository-files';
 import { GitHubRepositorySettings } from './adapters/github/repository-settings';
 import { GITHUB } from './domain/surface';
 import { githubBranches, STATE_BRANCH } from './domain/refs';
@@ -158,7 +159,8 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
   const forge = fitBodies(github, github.branchLink(STATE_BRANCH));
   // One listing of the run's branches serves the state store's read and the checkout's fetch.
   const tips = new BranchTips();
-  const { repo, remote, objects } = gitRepo(env('GITHUB_WORKSPACE'), remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, undefined, tips);
+  const checkout = checkoutOrEmpty(env('GITHUB_WORKSPACE'), join(env('RUNNER_TEMP'), 'crew-no-checkout'));
+  const { repo, remote, objects } = gitRepo(checkout.dir, remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, undefined, tips);
   const job: BilledJob = {
     id: jobId({ runId, attempt: process.env.GITHUB_RUN_ATTEMPT, job: process.env.GITHUB_JOB ?? settings.step, task: settings.task }),
     step: settings.step,
@@ -182,23 +184,35 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
    * event's own commit when the job runs on the default branch (comment and crew's
    * dispatches do), so no fetch is needed; otherwise the branch is fetched.
    */
+  /** The event's commit when the job runs on the default branch (comments and crew's dispatches do); otherwise the branch. */
+  const defaultRevision = async (): Promise<{ sha: string } | { branch: string }> => {
+    const branch = await forge.defaultBranch();
+    const sha = process.env.GITHUB_SHA;
+    return sha && process.env.GITHUB_REF === `refs/heads/${branch}` ? { sha } : { branch };
+  };
   const defaultBranchRef = () =>
     (defaultRef ??= (async () => {
-      const branch = await forge.defaultBranch();
-      const sha = process.env.GITHUB_SHA;
+      const at = await defaultRevision();
       // The event's commit; actions/checkout of the branch has only its tip, which may have moved on since the
       // event (a re-run of the job, or a merge while it queued): then the commit is fetched by id.
-      if (sha && process.env.GITHUB_REF === `refs/heads/${branch}`) {
-        await remote.fetchCommit(sha);
-        return sha;
+      if ('sha' in at) {
+        await remote.fetchCommit(at.sha);
+        return at.sha;
       }
-      await remote.fetch([branch]);
-      return remote.tracking(branch);
+      await remote.fetch([at.branch]);
+      return remote.tracking(at.branch);
     })());
+  // A job with no checkout of the repository (the reusable workflow's merge and cleanup jobs need no working tree)
+  // reads the few files it needs through the contents API: one request each instead of a checkout's two (#31 §4).
+  const readDefaultBranchFile = async (path: string): Promise<string | undefined> => {
+    if (checkout.checkedOut) return repo.readFileAt(await defaultBranchRef(), path);
+    const at = await defaultRevision();
+    return repositoryFileAt(client, { owner, repo: name }, path, 'sha' in at ? at.sha : at.branch);
+  };
   // crew's own workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
   const workflowPath = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
   let ownWorkflowText: Promise<string | undefined> | undefined;
-  const ownWorkflow = () => (ownWorkflowText ??= defaultBranchRef().then((ref) => repo.readFileAt(ref, workflowPath).catch(() => undefined)));
+  const ownWorkflow = () => (ownWorkflowText ??= readDefaultBranchFile(workflowPath).catch(() => undefined));
   let model: Model | undefined;
   const failovers: ModelFailover[] = [];
   ctx = {
@@ -220,13 +234,13 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
       // Configuration always comes from the default branch, never from a branch under work.
       // The `provider` and `fallback_provider` inputs, when set, replace the file's keys (and with them the tiers' default model ids).
       config ??= (async () =>
-        (loadedConfig = parseConfig(await repo.readFileAt(await defaultBranchRef(), CONFIG_PATH), CONFIG_PATH, {
+        (loadedConfig = parseConfig(await readDefaultBranchFile(CONFIG_PATH), CONFIG_PATH, {
           provider: settings.provider,
           fallbackProvider: settings.fallbackProvider,
         })))();
       return config;
     },
-    readDefaultBranchFile: async (path) => repo.readFileAt(await defaultBranchRef(), path),
+    readDefaultBranchFile,
     async template(name) {
       return promptTemplate(name, await this.config(), this.readDefaultBranchFile);
     },

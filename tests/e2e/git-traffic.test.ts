@@ -66,10 +66,11 @@ describe('a whole two-task run: every job, and what each asks of GitHub (#31 §4
       ['advance', 'critic', 'merge', 'route', 'work t1', 'work t2'].sort(),
     );
     expect(play.merged).toBe(true);
-    // actions/checkout's two requests in every job: capabilities and the pack. Every job here runs on the default
-    // branch, where crew's workflow leaves `ref` empty and the checkout fetches the event's commit by id, with no
-    // listing of refs (a branch name would cost that third request).
-    expect(play.counts.jobs.map((j) => j.checkoutGit)).toEqual(play.counts.jobs.map(() => 2));
+    // actions/checkout's two requests in every job but merge: capabilities and the pack. Every job here runs on the
+    // default branch, where crew's workflow leaves `ref` empty and the checkout fetches the event's commit by id, with
+    // no listing of refs (a branch name would cost that third request). The merge job checks out only crew, and reads
+    // its configuration over the contents API.
+    expect(play.counts.jobs.map((j) => [j.kind, j.checkoutGit])).toEqual(play.counts.jobs.map((j) => [j.kind, j.kind === 'merge' ? 0 : 2]));
   });
 
   it("keeps crew's own git requests within each job's budget, and the whole run half the 140 it made before", () => {

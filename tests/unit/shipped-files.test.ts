@@ -310,6 +310,18 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
     expect(called.permissions).toEqual({});
   });
 
+  it('checks out the repository in every job but merge and cleanup, which need no working tree', () => {
+    const repositoryCheckouts = (job: Job) => job.steps.filter((s) => s.uses === 'actions/checkout@v4' && !s.with?.repository).length;
+    expect(Object.fromEntries(Object.entries(called.jobs).map(([id, job]) => [id, repositoryCheckouts(job as Job)]))).toEqual({
+      route: 1,
+      work: 1,
+      advance: 1,
+      critic: 1,
+      merge: 0,
+      cleanup: 0,
+    });
+  });
+
   it("holds the full form's jobs, each the same but for running crew from its own checkout at the commit of the workflow", () => {
     expect(Object.keys(called.jobs)).toEqual(Object.keys(workflow.jobs));
     for (const [id, full] of Object.entries(workflow.jobs) as Array<[string, Job]>) {
@@ -317,10 +329,12 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
       // A dispatch's inputs are in github.event.inputs: a called workflow's `inputs` are its own (it declares none).
       const same = (v: unknown) => JSON.parse(JSON.stringify(v ?? null).replace(/\binputs\./g, 'github.event.inputs.')) as unknown;
       const { steps: fullSteps, ...fullRest } = full;
-      const { steps, ...rest } = job;
+      const { steps: calledSteps, ...rest } = job;
       expect(rest, id).toEqual(same(fullRest));
-      // The default branch, as in the full form; then crew at job.workflow_sha (docs: "Contexts", job context), inside
-      // .git where no commit, agent or setup command sees it; then crew from there.
+      // The default branch, as in the full form, but for the merge and cleanup jobs, which run none of the repository's
+      // code and read crew's files over the contents API; then crew at job.workflow_sha (docs: "Contexts", job
+      // context), inside .git where no commit, agent or setup command sees it; then crew from there.
+      const steps = id === 'merge' || id === 'cleanup' ? [fullSteps[0]!, ...calledSteps] : calledSteps;
       expect(steps[0], id).toEqual(fullSteps[0]);
       expect(steps[1], id).toEqual({
         uses: 'actions/checkout@v4',

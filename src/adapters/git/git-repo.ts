@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchTips } from './branch-tips';
 import { gitClient, type GitIdentity, type GitPin } from './git-client';
@@ -25,12 +26,27 @@ export function gitRepo(
   return { repo, remote: new GitRemote(git, remoteUrl, repo, tips), ...(pin ? { objects: join(pin.gitDir, 'objects') } : {}) };
 }
 
-/** A checkout's own `.git` folder, pinned as it is when crew starts (see GitPin); none for anything else. */
+/**
+ * A checkout's own `.git` folder, pinned as it is when crew starts (see GitPin); none for anything else,
+ * nor for a `.git` folder that is no repository (a job that checked out only crew, into `.git/crew-action`).
+ */
 function checkoutPin(dir: string): GitPin | undefined {
   const gitDir = join(dir, '.git');
   try {
-    return statSync(gitDir).isDirectory() ? { gitDir, workTree: dir } : undefined;
+    return statSync(gitDir).isDirectory() && statSync(join(gitDir, 'HEAD')).isFile() ? { gitDir, workTree: dir } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The job's checkout, or where it has none (the reusable workflow's merge and cleanup jobs check out only
+ * crew, into `.git/crew-action`) an empty repository of crew's own at `scratch`: ls-remote and a leased
+ * deletion's push need a repository to run in, not its files. No templates, so no hooks.
+ */
+export function checkoutOrEmpty(workspace: string, scratch: string): { dir: string; checkedOut: boolean } {
+  if (checkoutPin(workspace)) return { dir: workspace, checkedOut: true };
+  mkdirSync(scratch, { recursive: true });
+  execFileSync('git', ['init', '--quiet', '--template=', scratch], { stdio: 'ignore' });
+  return { dir: scratch, checkedOut: false };
 }

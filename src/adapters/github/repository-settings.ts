@@ -1,6 +1,7 @@
 import type { Read } from '../../domain/doctor';
 import type { RepositorySettings } from '../../ports';
 import type { GitHubClient } from './octokit';
+import { repositoryFileAt } from './repository-files';
 
 /** An HTTP error from Octokit as a Read; anything else (no answer at all) is thrown. */
 function refused(e: unknown): { ok: false; status: number; message: string } {
@@ -80,14 +81,7 @@ export class GitHubRepositorySettings implements RepositorySettings {
 
   async defaultBranchFile(path: string): Promise<Read<string | null>> {
     const ref = this.defaultBranch ?? (await this.repository()).defaultBranch;
-    try {
-      const { data } = await this.gh.rest.repos.getContent({ ...this.repo, path, ref });
-      if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return { ok: true, value: null };
-      return { ok: true, value: Buffer.from(data.content, 'base64').toString('utf8') };
-    } catch (e) {
-      const r = refused(e);
-      return r.status === 404 ? { ok: true, value: null } : r;
-    }
+    return read(async () => (await repositoryFileAt(this.gh, this.repo, path, ref)) ?? null);
   }
 
   async secretExists(name: string): Promise<Read<boolean>> {

@@ -238,15 +238,19 @@ export const repositoryRoutes: Record<string, Route> = {
       const self = `${gh.serialize.repoApi}/contents/${path}?ref=${encodeURIComponent(ref)}`;
       const html = `${gh.serialize.repoWeb}/blob/${ref}/${path}`;
       const gitUrl = `${gh.serialize.repoApi}/git/blobs/${blob}`;
+      // GitHub's docs ("Get repository content"): a file of 1 MB to 100 MB comes with an empty `content` and
+      // `encoding: "none"` under the default media type.
+      const size = Buffer.byteLength(text);
+      const whole = size < 1024 * 1024;
       return {
         status: 200,
         body: {
           type: 'file',
-          encoding: 'base64',
-          size: Buffer.byteLength(text),
+          encoding: whole ? 'base64' : 'none',
+          size,
           name,
           path,
-          content: Buffer.from(text).toString('base64'),
+          content: whole ? Buffer.from(text).toString('base64') : '',
           sha: blob,
           url: self,
           git_url: gitUrl,

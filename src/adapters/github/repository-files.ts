@@ -1,0 +1,22 @@
+import type { GitHubClient } from './octokit';
+
+/**
+ * A file of the repository at a commit or branch, through the contents API (GET
+ * /repos/{owner}/{repo}/contents/{path}?ref=), for jobs that check nothing out: the merge and cleanup
+ * jobs run none of the repository's code and read only crew's configuration and workflow (#31 §4).
+ * undefined: no file there (404, or a folder). The API sends a file of 1 MB or more without its
+ * content (`encoding: "none"`; GitHub's docs, "Get repository content"): that is an error saying so.
+ */
+export async function repositoryFileAt(gh: GitHubClient, repo: { owner: string; repo: string }, path: string, ref: string): Promise<string | undefined> {
+  let data: Awaited<ReturnType<GitHubClient['rest']['repos']['getContent']>>['data'];
+  try {
+    ({ data } = await gh.rest.repos.getContent({ ...repo, path, ref }));
+  } catch (e) {
+    if ((e as { status?: unknown }).status === 404) return undefined;
+    throw e;
+  }
+  if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return undefined;
+  if (data.encoding !== 'base64')
+    throw new Error(`${path} at ${ref.slice(0, 12)} is ${data.size} bytes, too large for GitHub's contents API to send (1 MB at most); make it smaller`);
+  return Buffer.from(data.content, 'base64').toString('utf8');
+}
