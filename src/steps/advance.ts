@@ -60,6 +60,8 @@ const MAX_RESTARTS = 2;
 
 export async function advance(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  // The run's branches, which integrating merges, come beside the state in the first read (#31 §4).
+  ctx.remote.prefetchListed?.(() => true);
   let view = await loadView(ctx, issue, run);
   if (isTerminal(view.run.phase)) {
     ctx.log.info(`run ${run} is already ${view.run.phase}`);

@@ -66,10 +66,12 @@ export async function decideMerge(
   }
   // Checks and reviews are read only when everything before them already holds.
   if (!mergeBlocker(facts, ctx.surface)) {
-    // Independent reads of the same head: asked at once.
+    // Independent reads of the same head: asked at once. The repository's merge methods are asked beside them
+    // when the gate may merge (the forge keeps the answer for the job, and the deletions after a merge read it too).
     const [checks, approvals] = await Promise.all([
       read.checks ?? ctx.forge.checksOn(pull.headSha),
       config.require_approval ? approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester) : undefined,
+      config.auto_merge && !config.merge_method && !view.run.base.pull ? ctx.forge.mergeMethods().catch(() => undefined) : undefined,
     ]);
     facts.checks = checks;
     if (approvals) Object.assign(facts, approvals);
@@ -186,6 +188,9 @@ export async function merge(ctx: StepContext): Promise<void> {
   if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite, workflow_run and pull_request_review events');
   const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
+  // The configuration is read beside the issue's state (a request of its own in a job with no checkout); a
+  // failure to read it is met again, and said, where the merge gate asks for it.
+  void ctx.config().catch(() => undefined);
   for (const p of ours) {
     const [, issue, first] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
     // Follow-ups update the same pull request as later runs of the issue: the newest one speaks for it, and
