@@ -44,11 +44,16 @@ import { loadScenario } from '../support/scenario/run-scenario';
  *
  * The route job records the plan comment's id in the write that records the plan (src/state/pending-plan-comment.ts),
  * not in a write of its own: route 6, its first read and the writes that claim the run and record the plan.
+ *
+ * A work job's first read fetches the state by name and lists nothing, and a task on its first attempt fetches no
+ * branch: the work job that records first makes 5 (3 and its push), plus its inbox looks; a write that lost its
+ * push fetches the state by name (3) before it pushes again. actions/checkout makes 2 (the event's commit by id),
+ * and the merge job none (its files come over the contents API).
  */
 // A work job's inbox looks (a listing each) come when its last look is older than 30 s time-scaled: how many
 // fall in a task depends on how long the worker's turns take on the machine at the time, so the work budgets
 // leave room for two more than a quiet machine makes (the CI run on a busy one made 16 in one job).
-const BUDGET = { route: 6, advance: 8, critic: 12, merge: 6, work: { each: 18, both: 28 }, run: 60 };
+const BUDGET = { route: 6, advance: 8, critic: 12, merge: 6, work: { each: 16, both: 24 }, run: 56 };
 
 describe('a whole two-task run: every job, and what each asks of GitHub (#31 §4)', () => {
   let play: WholeRunPlay;
