@@ -264,11 +264,6 @@ export interface Remote {
   expectHead?(branch: string): void;
   /** Fetches branches from the remote; missing ones are reported, not fatal. */
   fetch(branches: string[]): Promise<{ missing: string[] }>;
-  /**
-   * The branches `wanted` picks from the job's next listing of a run's branches (the state store's first
-   * read) are fetched as soon as it comes, beside the state's own fetch; `fetch` then finds them here.
-   */
-  prefetchListed?(wanted: (branch: string) => boolean): void;
   /** Makes a commit known to the working copy (a shallow checkout may predate it). */
   fetchCommit(sha: string): Promise<void>;
   /**

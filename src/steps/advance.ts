@@ -60,8 +60,6 @@ const MAX_RESTARTS = 2;
 
 export async function advance(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
-  // The run's branches, which integrating merges, come beside the state in the first read (#31 §4).
-  ctx.remote.prefetchListed?.(() => true);
   let view = await loadView(ctx, issue, run);
   if (isTerminal(view.run.phase)) {
     ctx.log.info(`run ${run} is already ${view.run.phase}`);
@@ -84,11 +82,14 @@ export async function advance(ctx: StepContext): Promise<void> {
     // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
     // What that worker pushed before it died is taken; only what never reached the branch runs again.
     const pushed = new Map<string, 'retry' | 'none'>();
+    const untaken = new Map<string, string>();
     for (const t of view.tasks.values()) {
       if ((t.status !== 'running' && t.status !== 'retrying') || !ours(t)) continue;
-      const taken = await takePushedResult(ctx, issue, run, t);
+      const taken = await takePushedResult(ctx, issue, run, t, (tip) => untaken.set(t.id, tip));
       if (taken !== 'recorded') pushed.set(t.id, taken);
     }
+    // A branch with work no record names (a save cut short) is the task's head from now on: its next attempt starts there.
+    const headOf = (t: TaskRecord) => ({ headSha: t.headSha ?? untaken.get(t.id) ?? null });
     const decide = (v: RunView, tx: StateTx) => {
       // Moved on since this job read it (another job finished the run, or someone stopped it): not this job's to change.
       if (v.run.phase !== 'EXECUTING') return { kind: 'moved' as const, phase: v.run.phase };
@@ -97,7 +98,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
       if (cancelled && lost.length) {
         // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
-        for (const t of lost) writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: attemptsAfter(t) });
+        for (const t of lost) writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'pending', claim: null, attempts: attemptsAfter(t) });
         writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
         refreshExecutionLog(tx, issue, run);
         return { kind: 'interrupted' as const, lost: lost.map((t) => t.id) };
@@ -106,7 +107,7 @@ export async function advance(ctx: StepContext): Promise<void> {
       for (const t of lost) {
         if (t.restarts < MAX_RESTARTS) {
           restart.push(t.id);
-          writeTask(tx, issue, run, { ...t, status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
+          writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
         } else
           writeTask(tx, issue, run, {
             ...t,

@@ -60,8 +60,6 @@ const CRITIC_MAX_TURNS = 40;
  */
 export async function critic(ctx: StepContext): Promise<void> {
   const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
-  // The integration branch, which the critic judges, comes beside the state in the first read (#31 §4).
-  ctx.remote.prefetchListed?.((b) => b.endsWith('/integration'));
   const view = await loadView(ctx, issue, run);
   if (view.run.phase !== 'REVIEWING' || view.run.finalizer !== ctx.runId) return ctx.log.info(`run ${run} is ${view.run.phase}; nothing for the critic to do`);
   const review = view.run.review ?? FRESH_REVIEW;

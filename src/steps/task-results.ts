@@ -209,14 +209,26 @@ export async function recordFinal(
  * take it. `retry` means the pushed attempt asked for another; `none` means nothing of
  * the running attempt reached the branch.
  */
-export async function takePushedResult(ctx: StepContext, issue: number, run: number, rec: TaskRecord): Promise<'recorded' | 'retry' | 'none'> {
+export async function takePushedResult(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  rec: TaskRecord,
+  /** Told the branch's tip when the branch holds work but no result to take (a save cut short): the caller records it as the task's head. */
+  onUntakenWork?: (tip: string) => void,
+): Promise<'recorded' | 'retry' | 'none'> {
   const { missing } = await ctx.remote.fetch([rec.branch]);
   if (missing.length) return 'none';
   const message = await ctx.repo.commitMessage(ctx.remote.tracking(rec.branch));
   const pushed = parseAttemptCommit(message);
   if (!pushed && TRAILER.test(message))
     ctx.log.warn(`${rec.id}: the Crew-Result trailer at the tip of ${rec.branch} is not valid JSON, so crew cannot take that result; the attempt runs again`);
-  if (!pushed || pushed.attempt !== rec.attempts) return 'none';
+  if (!pushed || pushed.attempt !== rec.attempts) {
+    // The branch is there all the same: with its tip recorded, the next attempt starts from it (work.ts, noBranchYet).
+    const tip = rec.headSha === null ? await ctx.remote.head(rec.branch) : undefined;
+    if (tip) onUntakenWork?.(tip);
+    return 'none';
+  }
   const head = await ctx.remote.head(rec.branch);
   if (!pushed.final) return 'retry';
   ctx.log.info(`${rec.id}: taking the result attempt ${pushed.attempt} pushed before its job ended`);

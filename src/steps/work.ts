@@ -169,9 +169,9 @@ async function runTask(
   const depBranches = task.dependsOn.map((d) => taskOf(view, d).branch);
   // A task on its first attempt with no pushed work recorded has no branch yet, where a branch moves with its
   // record (one push carries both): nothing to ask. Every re-claim of a task whose worker was lost first looks
-  // at its branch (takePushedResult) and counts a pushed attempt, so the attempt that follows is not the first.
-  // What is left, a re-run of this very job after it pushed and died before recording, is BranchMoved at this
-  // job's write, which then rebases onto that push.
+  // at its branch (takePushedResult): a pushed attempt counts, and work no record names (a save cut short
+  // between its push and its write) becomes the task's headSha, so the attempt that follows fetches it. What is
+  // left, a re-run of this very job after such a push, is BranchMoved at this job's write, which then rebases.
   const noBranchYet = ctx.state.carriesBranches === true && rec.attempts <= 1 && rec.headSha === null && !rec.continued && depBranches.length === 0;
   const { missing } = noBranchYet ? { missing: [rec.branch] } : await ctx.remote.fetch([rec.branch, ...depBranches]);
   const resuming = !missing.includes(rec.branch);

@@ -43,15 +43,6 @@ export class BranchTips {
   /** A listing of every branch under `folder` (branch name → commit), asked for at `at` (performance.now()). */
   heard(folder: string, tips: Map<string, string>, at: number): void {
     this.folders.set(folder, { at, tips });
-    const next = this.nextListing.splice(0);
-    for (const take of next) take(tips);
-  }
-
-  private readonly nextListing: Array<(tips: Map<string, string>) => void> = [];
-
-  /** `take` gets the next folder listing this job hears, once. */
-  onNextListing(take: (tips: Map<string, string>) => void): void {
-    this.nextListing.push(take);
   }
 
   /**

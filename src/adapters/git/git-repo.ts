@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchTips } from './branch-tips';
 import { gitClient, type GitIdentity, type GitPin } from './git-client';
@@ -45,7 +45,9 @@ function checkoutPin(dir: string): GitPin | undefined {
  * deletion's push need a repository to run in, not its files. No templates, so no hooks.
  */
 export function checkoutOrEmpty(workspace: string, scratch: string): { dir: string; checkedOut: boolean } {
-  if (checkoutPin(workspace)) return { dir: workspace, checkedOut: true };
+  // A `.git` file (a worktree's or a submodule's) is a checkout too, as before: crew runs git in the workspace.
+  const gitPath = join(workspace, '.git');
+  if (checkoutPin(workspace) || (existsSync(gitPath) && !statSync(gitPath).isDirectory())) return { dir: workspace, checkedOut: true };
   mkdirSync(scratch, { recursive: true });
   execFileSync('git', ['init', '--quiet', '--template=', scratch], { stdio: 'ignore' });
   return { dir: scratch, checkedOut: false };

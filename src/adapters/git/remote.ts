@@ -6,16 +6,6 @@ import type { BranchTips } from './branch-tips';
 import { isNonFastForward, pushRefusedByRule, ruleViolation } from './git-client';
 
 /** A run's folder of branches, `crew/<issue>/r<run>/`, checked: nothing else is listed by folder. */
-/** A branch name git takes as it is (assertBranchName), for a listed name put into a refspec. */
-function safeName(branch: string): boolean {
-  try {
-    assertBranchName(branch);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function runFolder(folder: string): string {
   if (!/^crew\/\d+\/r\d+\/$/.test(folder)) throw new Error(`refusing to list '${folder}': crew lists only a run's folder of branches, crew/<issue>/r<run>/`);
   return folder;
@@ -52,27 +42,8 @@ export class GitRemote implements Remote {
     return out.split(/\s+/)[0] || undefined;
   }
 
-  /** A fetch started by prefetchListed; a failed one leaves the branches to `fetch`'s own. */
-  private prefetching?: Promise<void>;
-
-  /**
-   * The job's first read lists the run's branches; the ones `wanted` picks are fetched by id right then,
-   * beside the state store's fetch of the state, instead of one round trip after it (#31 §4).
-   */
-  prefetchListed(wanted: (branch: string) => boolean): void {
-    this.tips?.onNextListing((tips) => {
-      const picked = [...tips].filter(([b]) => wanted(b) && safeName(b));
-      if (picked.length)
-        this.prefetching = this.git.raw(['fetch', '--no-tags', '--quiet', this.url, ...picked.map(([b, sha]) => `+${rev(sha)}:${this.tracking(b)}`)]).then(
-          () => undefined,
-          () => undefined,
-        );
-    });
-  }
-
   async fetch(branches: string[]): Promise<{ missing: string[] }> {
     if (branches.length === 0) return { missing: [] };
-    await this.prefetching;
     for (const b of branches) assertBranchName(b);
     const tips = new Map<string, string>();
     const heard = this.tips?.lookup(branches);
@@ -101,8 +72,6 @@ export class GitRemote implements Remote {
   }
 
   async fetchCommit(sha: string): Promise<void> {
-    // Never two fetches at once in one repository (a shallow one's lock).
-    await this.prefetching;
     const have = await this.git.raw(['cat-file', '-t', rev(sha)]).catch(() => '');
     if (have.trim() !== 'commit') await this.git.raw(['fetch', '--no-tags', '--quiet', '--depth=1', this.url, sha]);
   }

@@ -110,8 +110,9 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
     );
   // What a vanished worker pushed is taken; only what never reached its branch runs again.
   const pushed = new Map<string, 'retry' | 'none'>();
+  const untaken = new Map<string, string>();
   for (const id of dead) {
-    const taken = await takePushedResult(ctx, issue, run, taskOf(snapshot, id));
+    const taken = await takePushedResult(ctx, issue, run, taskOf(snapshot, id), (tip) => untaken.set(id, tip));
     if (taken !== 'recorded') pushed.set(id, taken);
   }
   const claimed = await updateView(ctx, issue, run, `resume`, (view, tx) => {
@@ -119,7 +120,13 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
       const t = taskOf(view, id);
       // An attempt that never reached the branch does not count against the task.
       if (t.status === 'running' || t.status === 'retrying')
-        writeTask(tx, issue, run, { ...t, status: 'pending', claim: null, attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts });
+        writeTask(tx, issue, run, {
+          ...t,
+          status: 'pending',
+          claim: null,
+          attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts,
+          headSha: t.headSha ?? untaken.get(id) ?? null,
+        });
     }
     writeRun(tx, { ...view.run, phase: 'EXECUTING', finalizer: null, failure: null }, now);
     return claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now));

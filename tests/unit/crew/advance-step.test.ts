@@ -144,6 +144,36 @@ describe('the advance job once every task has succeeded', () => {
     expect(await gh.repo.readFile(`refs/heads/${INTEGRATION}`, 't2.md')).toBe('# Two\n');
   });
 
+  it("a worker lost between its save's push and its write: the branch's work, which no record names, becomes the task's head, so its next attempt fetches it", async () => {
+    await seed();
+    // t2's job pushed its work so far (a save has no Crew-Result trailer) and died before recording it.
+    const main = (await gh.repo.branchSha('main'))!;
+    const wip = await gh.repo.writeCommit({
+      branch: `crew/${ISSUE}/r${RUN}/t2`,
+      from: main,
+      files: { 't2.md': '# half\n' },
+      message: 'crew: t2 (work so far)',
+    });
+    await store('lost').update(`issue-${ISSUE}/`, 'lost', (tx) =>
+      writeTask(tx, ISSUE, RUN, {
+        ...newTaskRecord('t2', `crew/${ISSUE}/r${RUN}/t2`),
+        status: 'running',
+        attempts: 1,
+        claim: { runId: '5001', nonce: 'n0', at: clock.now().toISOString() },
+      }),
+    );
+    // The workflow run was cancelled: the task waits for /crew resume, with what its branch holds.
+    const ctx = await job('5001');
+    ctx.settings = { ...ctx.settings, workResult: 'cancelled' };
+    await advance(ctx);
+    const t2 = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', `issue-${ISSUE}/run-${RUN}/tasks/task_t2.json`))!) as {
+      headSha: string | null;
+      restarts: number;
+      attempts: number;
+    };
+    expect(t2).toMatchObject({ status: 'pending', headSha: wip, attempts: 0 });
+  });
+
   it('a job that dies after integrating and before its write leaves nothing behind, and its re-run integrates once', async () => {
     await seed();
     const dying = await job('5001', {

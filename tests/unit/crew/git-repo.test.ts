@@ -95,7 +95,6 @@ describe("GitRemote.fetch takes the run's branch tips from the state store's lis
     };
     const next = await job('next', true);
     const alone = await job('alone', false);
-    const early = await job('early', true);
     // An earlier job pushed t1's work and recorded it.
     const earlier = join(root, 'earlier');
     await git(['clone', '--quiet', gh.repoDir, earlier]);
@@ -123,24 +122,6 @@ describe("GitRemote.fetch takes the run's branch tips from the state store's lis
     const from = gh.gitRequests.length;
     expect(await alone.remote.fetch(['crew/1/r1/t2', 'crew/1/r1/t1'])).toEqual({ missing: ['crew/1/r1/t2'] });
     expect(kinds(from)).toEqual(['info/refs', 'ls-refs', 'info/refs', 'fetch']);
-
-    // A job that asked for the listed branches at once (advance, the critic) fetches them as the state store's listing
-    // comes, beside the state's own fetch, without waiting for its own fetch call; that call then asks GitHub nothing.
-    early.remote.prefetchListed((b) => b.endsWith('/t1'));
-    const started = gh.gitRequests.length;
-    await early.store.load('issue-1/run-1/');
-    const tracked = () => git(['rev-parse', '--verify', '--quiet', early.remote.tracking('crew/1/r1/t1')], { cwd: early.dir }).catch(() => '');
-    for (let i = 0; i < 100 && !(await tracked()); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await tracked()).toBe(`${t1}\n`);
-    const prefetched = gh.gitRequests.length;
-    expect(await early.remote.fetch(['crew/1/r1/t1'])).toEqual({ missing: [] });
-    expect(gh.gitRequests.length).toBe(prefetched);
-    expect(kinds(started).sort()).toEqual(['fetch', 'fetch', 'info/refs', 'info/refs', 'info/refs', 'ls-refs']);
-    // Only the next listing: a later one fetches nothing by itself.
-    await early.store.load('issue-1/run-1/');
-    const later = gh.gitRequests.length;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(kinds(later)).toEqual([]);
   });
 
   it("a read of an issue lists every run's branches of it: an ended run's branches come from that listing, with no request, and this job's pushes show in it", async () => {

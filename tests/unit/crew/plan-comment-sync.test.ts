@@ -311,8 +311,6 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
         ({
           ...job(),
           settings: { step: 'advance', issue: run.issue, run: run.run, workResult: 'success' },
-          // A remote that offers no prefetch: advance asks it for none of the run's branches here.
-          remote: {},
           runId: '4242',
           config: async () => config,
           clock: { now: () => new Date('2026-11-21T00:05:00Z'), sleep: async () => undefined },

@@ -367,7 +367,15 @@ describe("GitStateStore in a repository's first run: no crew/state branch yet", 
   it('a first read by name with no branch to fetch asks for the listing, which says there is none, and writes from there', async () => {
     await git(['update-ref', '-d', 'refs/heads/crew/state'], { cwd: world.gh.repoDir }).catch(() => undefined);
     const s = store('absent-by-name');
+    const before = world.gh.gitRequests.length;
     expect((await s.load('issue-3/', { withoutBranches: true })).list('issue-3/')).toEqual([]);
+    // The fetch by name finds no branch in its listing, and the listing that follows says there is none.
+    expect(world.gh.gitRequests.slice(before).map((r) => `${r.service} ${r.kind}`)).toEqual([
+      'upload-pack info/refs',
+      'upload-pack ls-refs',
+      'upload-pack info/refs',
+      'upload-pack ls-refs',
+    ]);
     await s.update('issue-3/', 'first', (tx) => tx.write('issue-3/a', '1'));
     expect((await store('absent-by-name-check').load('issue-3/')).read('issue-3/a')).toBe('1');
     // The repository's first run again, for the tests after this one.
