@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowestFirst from './tests/support/slowest-first.js';
+import ToolchainSummary from './tests/support/toolchain-summary.js';
 import { unitFilesSharingAProcess } from './tests/support/test-isolation.js';
 
 // Unit files share their worker processes (isolate: false): a process and a fresh module graph per
@@ -19,7 +20,8 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     testTimeout: 360_000,
     hookTimeout: 360_000,
-    reporters: ['default'],
+    // After the default one, so its line (the tests skipped for want of go, cargo or pytest, #45) ends the run.
+    reporters: ['default', new ToolchainSummary()],
     // One knob for every platform wait (retry-after, backoff, throttling gaps, cancellation) in the offline world.
     env: { CREW_TIME_SCALE: '0.01', NODE_COMPILE_CACHE: resolve('node_modules/.cache/crew-test-compile-cache') },
     projects: [

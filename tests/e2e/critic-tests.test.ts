@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Judgment } from '../../src/domain/judgment';
 import type { RunRecord } from '../../src/domain/run-state';
 import type { ScriptEntry } from '../support/anthropic/script';
+import { needToolchains, programForToolUser } from '../support/toolchains';
 import { crewComments, expectFaithful, play } from './helpers';
 
 /**
@@ -41,25 +41,20 @@ async function played(name: string, edit?: Edit, keepCriticPrompt = false) {
   return { r, ...got };
 }
 
-/** A python3 the sandbox's tool user can run (root's pyenv is out of its reach). */
-const toolPython = () => ['/usr/bin/python3', '/usr/local/bin/python3'].some((p) => existsSync(p));
-
 /**
- * A real library and its own unittest suite, from the installed Python: textwrap.py and its
- * test/test_textwrap.py (importing `wraptext` instead). Undefined, with the reason, where that Python has no test package.
+ * A real library and its own unittest suite, from the tool user's Python: textwrap.py and its
+ * test/test_textwrap.py (importing `wraptext` instead).
  */
-async function pythonLibrary(): Promise<{ module: string; tests: string } | { missing: string }> {
-  try {
-    const { stdout } = await promisify(execFile)('python3', ['-c', 'import textwrap, test.test_textwrap as t; print(textwrap.__file__); print(t.__file__)']);
-    const [module, tests] = stdout.trim().split('\n');
-    const text = await readFile(tests!, 'utf8');
-    if (!text.includes('from textwrap import')) return { missing: `${tests} does not import textwrap as expected` };
-    return { module: await readFile(module!, 'utf8'), tests: text.replace('from textwrap import', 'from wraptext import') };
-  } catch (e) {
-    return {
-      missing: `the installed Python has no test.test_textwrap (Debian: apt-get install libpython3.11-testsuite): ${(e as Error).message.split('\n')[0]}`,
-    };
-  }
+async function pythonLibrary(): Promise<{ module: string; tests: string }> {
+  const { stdout } = await promisify(execFile)(programForToolUser('python3')!, [
+    '-I',
+    '-c',
+    'import textwrap, test.test_textwrap as t; print(textwrap.__file__); print(t.__file__)',
+  ]);
+  const [module, tests] = stdout.trim().split('\n');
+  const text = await readFile(tests!, 'utf8');
+  expect(text, `${tests} imports textwrap`).toContain('from textwrap import');
+  return { module: await readFile(module!, 'utf8'), tests: text.replace('from textwrap import', 'from wraptext import') };
 }
 
 const PROJECT_ROOT = join(__dirname, '..', '..');
@@ -118,9 +113,8 @@ describe('the critic counts tests by identity (#32)', () => {
   }, 360_000);
 
   it('Python unittest on a real library (textwrap and its own suite), an existing test class switched off in a way no diff pattern lists: FAIL, naming the three lost tests', async (ctx) => {
+    await needToolchains(ctx, 'python3-testsuite');
     const lib = await pythonLibrary();
-    if ('missing' in lib) return ctx.skip(lib.missing);
-    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
     const { r, judgments } = await played('critic-tests-unittest', (s) => {
       s.repo.files = { ...s.repo.files, 'wraptext.py': lib.module, 'tests/test_wraptext.py': lib.tests };
     });
@@ -141,14 +135,7 @@ describe('the critic counts tests by identity (#32)', () => {
   }, 360_000);
 
   it('pytest, a conftest.py hook that deselects tests: FAIL, naming the deselected test', async (ctx) => {
-    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
-    if (
-      !(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
+    await needToolchains(ctx, 'pytest');
     const { r, judgments } = await played('critic-tests-pytest');
     expect(judgments).toHaveLength(1);
     const j = judgments[0]!;
@@ -208,14 +195,7 @@ describe('the critic counts tests by identity (#32)', () => {
   }, 360_000);
 
   it("a forged report: conftest.py stops pytest writing its own and writes one at crew's path claiming every test passed; the runs are fooled, the diff check is not: FAIL, never PASS", async (ctx) => {
-    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
-    if (
-      !(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
+    await needToolchains(ctx, 'pytest');
     const { r, judgments } = await played('critic-tests-forged');
     expect(judgments).toHaveLength(1);
     const j = judgments[0]!;
@@ -229,14 +209,7 @@ describe('the critic counts tests by identity (#32)', () => {
   }, 360_000);
 
   it('a missing report: conftest.py only stops pytest writing its JUnit XML; the base wrote one and the head did not, which is a finding: FAIL, never PASS', async (ctx) => {
-    if (!toolPython()) return ctx.skip("no python3 outside root's home for the sandbox's tool user (Debian: apt-get install python3)");
-    if (
-      !(await promisify(execFile)('/usr/bin/python3', ['-c', 'import pytest']).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return ctx.skip('pytest is not installed for /usr/bin/python3 (Debian: apt-get install python3-pytest)');
+    await needToolchains(ctx, 'pytest');
     const { r, judgments } = await played('critic-tests-forged', (s) => {
       const worker = (s.model as { entries: ScriptEntry[] }).entries.find((e) => e.role === 'worker')!;
       const calls = (worker.replies[0] as { content: Array<{ name?: string; input?: { path?: string; content?: string } }> }).content;
@@ -253,11 +226,8 @@ describe('the critic counts tests by identity (#32)', () => {
     expect(r.pulls).toEqual([]);
   }, 360_000);
 
-  /** A toolchain the sandbox's tool user can run: root's own (rustup's, under /root) is out of its reach. */
-  const toolchain = (program: string) => ['/usr/bin', '/usr/local/bin', '/usr/local/go/bin'].some((d) => existsSync(join(d, program)));
-
   it('go test: the report shows the counts by test identity (subtests count; the new test is fixed)', async (ctx) => {
-    if (!toolchain('go')) return ctx.skip('go is not installed where the tool user can run it (Debian: apt-get install golang-go; .ci/run installs it)');
+    await needToolchains(ctx, 'go');
     const { r, judgments } = await played('critic-tests-go');
     expect(judgments.map((j) => j.verdict)).toEqual(['PASS']);
     expect(judgments[0]!.tests![0]).toMatchObject({ state: 'compared', counts: { passed: 4, fixed: 1, lost: 0 }, fixed: ['. › TestMin'] });
@@ -265,7 +235,7 @@ describe('the critic counts tests by identity (#32)', () => {
   }, 360_000);
 
   it('cargo test: the report shows the counts by test identity (the ignored test is skipped as on the base; the new test is fixed)', async (ctx) => {
-    if (!toolchain('cargo')) return ctx.skip('cargo is not installed where the tool user can run it (Debian: apt-get install cargo; .ci/run installs it)');
+    await needToolchains(ctx, 'cargo');
     const { r, judgments } = await played('critic-tests-cargo');
     expect(judgments.map((j) => j.verdict)).toEqual(['PASS']);
     expect(judgments[0]!.tests![0]).toMatchObject({

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { git, FIXTURE_IDENTITY } from '../support/git-cli';
 import { PROJECT_ROOT, runScenario, type ScenarioResult } from '../support/scenario/run-scenario';
 import { ScenarioSchema } from '../support/scenario/schema';
+import { needToolchains, type Toolchain } from '../support/toolchains';
 import { crewComments, expectFaithful } from './helpers';
 
 /**
@@ -88,16 +89,18 @@ function firstRun(name: string, files: Record<string, string>) {
   });
 }
 
-const cases = [
-  { fixture: 'init-npm', setup: ['npm ci'], criteria: ['npm test'] },
-  { fixture: 'init-python', setup: [], criteria: ['python3 -m unittest discover'] },
-  { fixture: 'init-go', setup: ['go mod download'], criteria: ['go vet ./...', 'go test ./...'] },
+/** Each fixture's criteria run for real in the critic's sandbox, so they need their toolchain (tests/support/toolchains.ts). */
+const cases: Array<{ fixture: string; setup: string[]; criteria: string[]; needs: Toolchain[] }> = [
+  { fixture: 'init-npm', setup: ['npm ci'], criteria: ['npm test'], needs: [] },
+  { fixture: 'init-python', setup: [], criteria: ['python3 -m unittest discover'], needs: ['python3'] },
+  { fixture: 'init-go', setup: ['go mod download'], criteria: ['go vet ./...', 'go test ./...'], needs: ['go'] },
 ];
 
 describe('crew init, then the first run with the files it wrote', () => {
-  it.each(cases)(
+  it.for(cases)(
     '$fixture: init proposes its setup and criteria, and the first run opens a pull request with every criterion met',
-    async ({ fixture, setup, criteria }) => {
+    { timeout: 360_000 },
+    async ({ fixture, setup, criteria, needs }, ctx) => {
       const { printed, files } = await initIn(fixture);
       expect(printed).toContain(`Proposed setup: ${setup.length ? setup.join(' && ') : 'none'}`);
       expect(printed).toContain(`Proposed criteria: ${criteria.join('; ')}`);
@@ -105,6 +108,8 @@ describe('crew init, then the first run with the files it wrote', () => {
       expect(printed).toContain('https://github.com/acme/widgets/settings/actions');
       expect(files['.github/workflows/crew.yml']).toMatch(/uses: your-org\/crew\/\.github\/workflows\/crew-jobs\.yml@v1$/m);
       for (const c of [...setup, ...criteria]) expect(files['.github/crew.yml']).toContain(JSON.stringify(c));
+      // What init proposes needs no toolchain; the run that follows runs its commands.
+      await needToolchains(ctx, ...needs);
 
       // CREW_SCENARIO_OUT=<dir> keeps each run's result.json and job logs, as play() does.
       const outDir = process.env.CREW_SCENARIO_OUT ? join(process.env.CREW_SCENARIO_OUT, fixture) : undefined;
@@ -133,6 +138,5 @@ describe('crew init, then the first run with the files it wrote', () => {
       for (const e of commands) expect(e).toMatchObject({ met: true, evidence: expect.arrayContaining([expect.stringContaining('exited with 0')]) });
       expect(crewComments(r).some((c) => c.body.includes('❌'))).toBe(false);
     },
-    360_000,
   );
 });

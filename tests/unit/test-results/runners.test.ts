@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { TestReports } from '../../../src/sandbox/test-reports/reports';
 import { describeTest, readReports, type TestResult, type TestRun } from '../../../src/domain/test-results';
+import { needToolchains } from '../../support/toolchains';
 
 /**
  * Each runner crew reads, run for real in the sandbox (as the tool user, as in a critic job) on a
  * small project written here, through crew's hooks: the report it leaves is parsed, and the
  * identities and outcomes are the ones the tests in it have. Runners this machine lacks are skipped
- * with the reason (CI installs them: .ci/run).
+ * with the reason (tests/support/toolchains.ts; CI installs them: .ci/run).
  */
 
 const PROJECT_ROOT = join(__dirname, '..', '..', '..');
@@ -49,9 +50,6 @@ const table = (run: TestRun) => {
   if (run.kind !== 'known') throw new Error(`expected a known run, got ${run.kind}: ${run.why}`);
   return run.tests.map((t) => [describeTest(t), t.outcome]).sort(([a], [b]) => String(a).localeCompare(String(b)));
 };
-
-/** Whether the tool user finds a program on the sandbox's PATH. */
-const has = async (program: string) => (await sandbox.run(`command -v ${program}`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 })).exitCode === 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'crew-test-reports-'));
@@ -197,8 +195,8 @@ class TestShapes(unittest.TestCase):
     [`${file} › TestShapes › test_subtests`, 'failed'],
   ];
 
-  it('python unittest (crew’s sitecustomize on PYTHONPATH): class and method; an expected failure is not a pass; failing subtests fail their test once', async () => {
-    if (!(await has('python3'))) return void console.warn('skipped: no python3 for the tool user');
+  it('python unittest (crew’s sitecustomize on PYTHONPATH): class and method; an expected failure is not a pass; failing subtests fail their test once', async (ctx) => {
+    await needToolchains(ctx, 'python3');
     const root = await project('unittest', { 'tests/__init__.py': '', 'tests/test_shapes.py': PY_TESTS });
     const r = await run(root, 'python3 -m unittest');
     expect(r.exitCode).toBe(1);
@@ -206,11 +204,7 @@ class TestShapes(unittest.TestCase):
   }, 120_000);
 
   it('pytest (its JUnit XML through PYTEST_ADDOPTS, set per process by crew’s sitecustomize): file, class, name and line', async (ctx) => {
-    if (
-      !(await has('python3')) ||
-      (await sandbox.run('python3 -c "import pytest"', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 })).exitCode !== 0
-    )
-      return ctx.skip('pytest is not installed for the tool user (Debian: apt-get install python3-pytest)');
+    await needToolchains(ctx, 'pytest');
     const root = await project('pytest', {
       'tests/__init__.py': '',
       'tests/test_shapes.py': PY_TESTS,
@@ -223,7 +217,7 @@ class TestShapes(unittest.TestCase):
   }, 120_000);
 
   it('go test (crew’s -exec program through GOFLAGS, go tool test2json): packages by folder, subtests count and the test holding them does not', async (ctx) => {
-    if (!(await has('go'))) return ctx.skip('go is not installed for the tool user (Debian: apt-get install golang-go)');
+    await needToolchains(ctx, 'go');
     const root = await project('go', {
       'go.mod': 'module example.com/shapes\n\ngo 1.19\n',
       'shapes.go': 'package shapes\n\nfunc Area(w, h int) int { return w * h }\n',
@@ -245,7 +239,7 @@ class TestShapes(unittest.TestCase):
   }, 300_000);
 
   it('cargo test (crew’s target runner, libtest’s JSON): one report per test binary, named by its target; ignored tests are skipped', async (ctx) => {
-    if (!(await has('cargo'))) return ctx.skip('cargo is not installed for the tool user (Debian: apt-get install cargo)');
+    await needToolchains(ctx, 'cargo');
     const root = await project('cargo', {
       'Cargo.toml': '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n',
       'src/lib.rs':
