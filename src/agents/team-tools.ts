@@ -15,8 +15,15 @@ export function teamTools(self: string, team: Team, delivered: Set<string>): Age
       spec: {
         name: 'send_message',
         description:
-          "Send a short message to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved.",
-        input_schema: { type: 'object', properties: { to: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'text'] },
+          "Send a short message (at most 4,000 characters) to another running task (its id, e.g. 't2') or to all of them ('all'). Use it for facts they need: an interface you defined, a file you moved. It arrives between their turns as a <teammate-message>; a task that is not running now is refused, with the ones that are.",
+        input_schema: {
+          type: 'object',
+          properties: {
+            to: { type: 'string', description: "A running task's id, or 'all'" },
+            text: { type: 'string', description: 'The message, at most 4,000 characters' },
+          },
+          required: ['to', 'text'],
+        },
       },
       async run(input) {
         const i = (input ?? {}) as { to?: unknown; text?: unknown };
@@ -34,7 +41,8 @@ export function teamTools(self: string, team: Team, delivered: Set<string>): Age
     {
       spec: {
         name: 'check_inbox',
-        description: 'Read messages from other tasks that you have not seen yet. New messages also arrive on their own between turns.',
+        description:
+          'Read the messages from other tasks that you have not seen yet (each once). New messages also arrive on their own between your turns, so call it only when you are waiting for one.',
         input_schema: { type: 'object', properties: {} },
       },
       async run() {

@@ -132,7 +132,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
           'Read a text file of the repository. Returns a header "<path>: lines a-b of N" and the lines, each numbered (the number, a tab, the line); the numbers are the file\'s own, 1-based, as `path:line` citations count them.',
           `A window holds at most ${thousands(WINDOW_LINES)} lines or ${thousands(WINDOW_BYTES)} bytes, whichever comes first; the header says where to start_line next to read on. Lines over ${thousands(LINE_CHARS)} characters are cut, with a note.`,
           'The first read of a source file too large for one window (TypeScript/JavaScript, Python, Go, Rust, Ruby, Java/Kotlin/C#) also shows an outline of its definitions with their line numbers: page to the part you need with start_line and limit.',
-          'Read before you edit, and read the lines a search found with start_line a little above them.',
+          'Use it to read before you edit, and to see the lines a search found (start_line a little above them).',
         ].join(' '),
         input_schema: {
           type: 'object',
@@ -199,7 +199,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
       spec: {
         name: 'edit_file',
         description: [
-          'Change an existing file: replace old_string, which must occur exactly once (white space included), with new_string; or every occurrence with replace_all.',
+          'Change an existing file: replace old_string, which must occur exactly once (white space included), with new_string; or every occurrence with replace_all. Use it for every change to a file that exists; write_file is for new files.',
           'Copy old_string from what read_file showed, without the line numbers, with enough lines around the change to be unique.',
           'Returns the changed lines, numbered, with 3 lines around them. When old_string is not found, the answer shows the nearest text in the file (the same text spaced differently, or the most similar lines) with its line numbers; when it occurs more than once, the line of each.',
           'For JavaScript, TypeScript, Python, JSON and YAML files the answer also says whether the edit broke the syntax (only errors the edit brought; the edit is kept, so fix it with another edit).',
