@@ -4,6 +4,7 @@ import { HARDENING } from '../domain/git-hardening';
 import { globMatch } from '../domain/glob';
 import { LINE_CHARS, SearchTally, SHOWN_FILES, SHOWN_LINES, type SearchMode } from '../domain/search-results';
 import type { CommandRunner } from '../sandbox/command-runner';
+import { bounded } from './bounded-tool';
 import type { PathJail } from './path-jail';
 import type { AgentTool } from './tool-loop';
 
@@ -30,7 +31,7 @@ const thousands = (x: number) => x.toLocaleString('en-US');
 /** run_command: a shell command in the checkout, through the policy and the sandbox. */
 export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool {
   const seconds = Math.round(o.timeoutMs / 1000);
-  return {
+  return bounded({
     spec: {
       name: 'run_command',
       description: [
@@ -68,7 +69,7 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
           : ` (output cut; to see all of it, ${NARROWING})`;
       return `${head}${cut}\n${r.output}`;
     },
-  };
+  });
 }
 
 const SEARCH_SECONDS = 60;
@@ -174,7 +175,7 @@ function grep(
 
 /** search: `git grep -P` over tracked and untracked files, every match counted; the pattern and path never become git options. */
 export function searchTool(jail: PathJail, maxOutputBytes: number): AgentTool {
-  return {
+  return bounded({
     spec: {
       name: 'search',
       description: [
@@ -222,5 +223,5 @@ export function searchTool(jail: PathJail, maxOutputBytes: number): AgentTool {
       if (!r.stopped && r.code !== 0 && r.code !== 1) throw new Error(`search failed: ${r.stderr.trim() || `git grep exited with ${r.code}`}`);
       return r.tally.render(what, r.stopped ? `stopped after ${SEARCH_SECONDS} s` : undefined) + note;
     },
-  };
+  });
 }

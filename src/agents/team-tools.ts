@@ -1,4 +1,5 @@
 import type { TeamMessage } from '../state/inbox';
+import { bounded } from './bounded-tool';
 import type { AgentTool } from './tool-loop';
 
 /** What a worker can do with its teammates; work.ts backs it with the run state. */
@@ -9,8 +10,11 @@ export interface Team {
   inbox(): Promise<TeamMessage[]>;
 }
 
+/** check_inbox answers with at most this many bytes of messages; the rest wait for the next call. */
+const INBOX_BYTES = 30_000;
+
 export function teamTools(self: string, team: Team, delivered: Set<string>): AgentTool[] {
-  return [
+  const tools: AgentTool[] = [
     {
       spec: {
         name: 'send_message',
@@ -42,14 +46,25 @@ export function teamTools(self: string, team: Team, delivered: Set<string>): Age
       spec: {
         name: 'check_inbox',
         description:
-          'Read the messages from other tasks that you have not seen yet (each once). New messages also arrive on their own between your turns, so call it only when you are waiting for one.',
+          'Read the messages from other tasks that you have not seen yet (each once, up to 30,000 bytes a call; it says when more wait). New messages also arrive on their own between your turns, so call it only when you are waiting for one.',
         input_schema: { type: 'object', properties: {} },
       },
       async run() {
         const fresh = (await team.inbox()).filter((m) => !delivered.has(m.id));
-        for (const m of fresh) delivered.add(m.id);
-        return fresh.length ? fresh.map((m) => `from ${m.from} (${m.type}): ${m.text}`).join('\n\n') : 'no new messages';
+        const shown: string[] = [];
+        let bytes = 0;
+        for (const m of fresh) {
+          const entry = `from ${m.from} (${m.type}): ${m.text}`;
+          if (shown.length && bytes + Buffer.byteLength(entry) > INBOX_BYTES) break;
+          shown.push(entry);
+          bytes += Buffer.byteLength(entry) + 2;
+          delivered.add(m.id);
+        }
+        const left = fresh.length - shown.length;
+        if (!shown.length) return 'no new messages';
+        return `${shown.join('\n\n')}${left ? `\n\n(${left} more message${left === 1 ? '' : 's'}: call check_inbox again)` : ''}`;
       },
     },
   ];
+  return tools.map(bounded);
 }

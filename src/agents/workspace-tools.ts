@@ -5,6 +5,7 @@ import { applyAt, changedRegions, nearestMatch, numbered, occurrences, severalMa
 import { fileWindow, linesOf, WINDOW_BYTES, WINDOW_LINES, LINE_CHARS } from '../domain/file-window';
 import type { AgentTool } from './tool-loop';
 import type { PathJail } from './path-jail';
+import { bounded } from './bounded-tool';
 import { syntaxCheckFor } from './syntax-check';
 
 /** read_file reads files up to this size (it shows a window of them); a larger one is read with run_command. */
@@ -87,7 +88,7 @@ function str(input: Record<string, unknown>, key: string): string {
 
 /** The file tools every worker gets: list, read, write and edit, all inside the path jail. */
 export function workspaceTools(jail: PathJail, onWrite: (path: string) => void): AgentTool[] {
-  return [
+  const tools: AgentTool[] = [
     {
       spec: {
         name: 'list_files',
@@ -238,6 +239,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
       },
     },
   ];
+  return tools.map(bounded);
 }
 
 /** An optional positive line number of the input, or a message naming the field. */

@@ -37,7 +37,20 @@ export function numbered(lines: string[], from: number, to: number): string[] {
   const a = Math.max(1, from);
   const b = Math.min(lines.length, to);
   const width = String(b).length;
-  return Array.from({ length: Math.max(0, b - a + 1) }, (_, i) => `${String(a + i).padStart(width)}\t${lines[a + i - 1]!.replace(/\r$/, '')}`);
+  return Array.from({ length: Math.max(0, b - a + 1) }, (_, i) => `${String(a + i).padStart(width)}\t${shortened(lines[a + i - 1]!.replace(/\r$/, ''))}`);
+}
+
+/** A line of an answer longer than this is cut (a minified file would fill it). */
+const SHOWN_LINE_CHARS = 500;
+const shortened = (line: string) => (line.length > SHOWN_LINE_CHARS ? `${line.slice(0, SHOWN_LINE_CHARS)}… [line cut: ${n(line.length)} characters]` : line);
+
+/** A near match shows at most this many of its lines. */
+const MATCH_LINES = 30;
+
+/** Lines a..b numbered, at most MATCH_LINES of them, with a count of the rest. */
+function excerpt(lines: string[], a: number, b: number): string {
+  const last = Math.min(b, a + MATCH_LINES - 1);
+  return [...numbered(lines, a, last), ...(b > last ? [`… (${n(b - last)} more lines; read_file shows them)`] : [])].join('\n');
 }
 
 const listLines = (ls: number[]) => (ls.length === 1 ? `line ${ls[0]}` : `lines ${ls.slice(0, -1).join(', ')} and ${ls.at(-1)}`);
@@ -128,11 +141,26 @@ export function nearestMatch(path: string, text: string, oldString: string): str
   const target = squash(want.join('\n'));
   const miss = `old_string was not found in ${path}.`;
   if (!target) return `${miss} It holds only white space; include the text you want to change.`;
-  // Spacing aside: the first run of lines that holds the same text.
-  for (let i = 0; i + k <= lines.length; i++) {
-    if (squash(lines.slice(i, i + k).join('\n')).includes(target)) {
-      return `${miss} The same text, spaced differently (indentation, spaces or line breaks), is at lines ${i + 1}-${i + k}:\n${numbered(lines, i + 1, i + k).join('\n')}\nCopy old_string from these lines exactly, white space included.`;
+  // Spacing aside: where the file without its white space holds the text without its own.
+  const squashed = lines.map(squash);
+  // ends[i]: where line i+1 ends in the squashed text, to find a character's line by binary search.
+  const ends: number[] = [];
+  for (const sq of squashed) ends.push((ends.at(-1) ?? 0) + sq.length);
+  const lineOfChar = (at: number) => {
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid]! > at) hi = mid;
+      else lo = mid + 1;
     }
+    return lo + 1;
+  };
+  const found = squashed.join('').indexOf(target);
+  if (found >= 0) {
+    const a = lineOfChar(found);
+    const b = lineOfChar(found + target.length - 1);
+    return `${miss} The same text, spaced differently (indentation, spaces or line breaks), is at lines ${a}-${b}:\n${excerpt(lines, a, b)}\nCopy old_string from these lines exactly, white space included.`;
   }
   // The most similar run of k lines, within a bounded number of comparisons.
   const tp = pairs(target);
@@ -143,5 +171,5 @@ export function nearestMatch(path: string, text: string, oldString: string): str
     if (score > best.score) best = { at: i, score };
   }
   if (best.at < 0 || best.score < SIMILAR) return `${miss} No part of the file is close to it: read the file (read_file) and copy the text exactly.`;
-  return `${miss} The closest text (${Math.round(best.score * 100)}% alike) is at lines ${best.at + 1}-${best.at + k}:\n${numbered(lines, best.at + 1 - (k === 1 ? 1 : 0), best.at + k + (k === 1 ? 1 : 0)).join('\n')}\nIf that is the place, copy old_string from it exactly, white space included.`;
+  return `${miss} The closest text (${Math.round(best.score * 100)}% alike) is at lines ${best.at + 1}-${best.at + k}:\n${excerpt(lines, best.at + 1 - (k === 1 ? 1 : 0), best.at + k + (k === 1 ? 1 : 0))}\nIf that is the place, copy old_string from it exactly, white space included.`;
 }

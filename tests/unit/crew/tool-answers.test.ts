@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommandTool, searchTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
+import { teamTools } from '../../../src/agents/team-tools';
 import type { AgentTool } from '../../../src/agents/tool-loop';
 import { workspaceTools } from '../../../src/agents/workspace-tools';
 import { citationProblem, citationsIn } from '../../../src/domain/citations';
@@ -221,6 +222,56 @@ describe('file tools that answer (#48)', () => {
 });
 
 describe('every tool result is bounded (#48)', () => {
+  it('edit answers on huge files and huge strings stay under 60 kB', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bounded-edit-'));
+    try {
+      const tools = new Map(workspaceTools(new PathJail(root), () => undefined).map((t) => [t.spec.name, t]));
+      const run = (name: string, input: unknown) => Promise.resolve(tools.get(name)!.run(input)).then(String, (e: Error) => e.message);
+      // Every line long, every line a match: replace_all shows five regions of cut lines.
+      writeFileSync(join(root, 'wide.js'), Array.from({ length: 2000 }, (_, i) => `x${i} = "${'y'.repeat(3000)}";`).join('\n'));
+      const all = await run('edit_file', { path: 'wide.js', old_string: '"y', new_string: '"z', replace_all: true });
+      expect(all.split('\n')[0]).toBe('edited wide.js: replaced all 2000 occurrences; it has 2000 lines now. The changed lines:');
+      expect(all).toContain('… [line cut: 3,008 characters]');
+      expect(Buffer.byteLength(all)).toBeLessThan(RESULT_LIMIT);
+      // A near miss for a 5,000-line old_string shows 30 of its lines.
+      writeFileSync(join(root, 'long.py'), Array.from({ length: 6000 }, (_, i) => `value_${i} = ${i}`).join('\n'));
+      const miss = await run('edit_file', {
+        path: 'long.py',
+        old_string: Array.from({ length: 5000 }, (_, i) => `value_${i}=${i}`).join('\n') + '\nnot there',
+        new_string: '',
+      });
+      expect(miss).toMatch(/^old_string was not found in long\.py\. The closest text \(\d+% alike\) is at lines 1-5001:/);
+      expect(miss).toContain('… (4,971 more lines; read_file shows them)');
+      expect(Buffer.byteLength(miss)).toBeLessThan(RESULT_LIMIT);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('check_inbox hands out at most 30,000 bytes a call, and the rest on the next', async () => {
+    const inbox = Array.from({ length: 40 }, (_, i) => ({
+      id: `m${i}`,
+      from: 't2',
+      to: 't1',
+      type: 'message' as const,
+      text: `${i} ${'w'.repeat(3990)}`,
+      at: '',
+    }));
+    const delivered = new Set<string>();
+    const check = teamTools('t1', { running: async () => [], send: async () => undefined, inbox: async () => inbox as never }, delivered).find(
+      (t) => t.spec.name === 'check_inbox',
+    )!;
+    const first = String(await check.run({}));
+    expect(Buffer.byteLength(first)).toBeLessThan(31_000);
+    expect(first).toMatch(/\((\d+) more messages: call check_inbox again\)$/);
+    const answers = [first];
+    for (let a = String(await check.run({})); a !== 'no new messages'; a = String(await check.run({}))) answers.push(a);
+    expect(delivered.size).toBe(40);
+    expect(answers.join('\n').match(/^from t2/gm)).toHaveLength(40);
+    expect(answers.every((a) => Buffer.byteLength(a) < 31_000)).toBe(true);
+    expect(await check.run({})).toBe('no new messages');
+  });
+
   it('search over a huge repository stays under 60 kB', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'bounded-'));
     try {

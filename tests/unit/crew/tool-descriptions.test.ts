@@ -54,6 +54,7 @@ describe("the tools' descriptions (#48: what a tool does, when to use it, how it
     expect(description('run_command')).toContain('| grep -n');
     expect(description('list_files')).toContain('Stops at 500 files or 30,000 bytes');
     expect(description('send_message')).toContain('at most 4,000 characters');
+    expect(description('check_inbox')).toContain('up to 30,000 bytes a call');
   });
 });
 
