@@ -4,8 +4,9 @@ import { parseAllDocuments } from 'yaml';
 
 /**
  * Whether a text still parses, for the languages crew recognises: JSON and YAML here, in crew's
- * process; JavaScript and TypeScript in a child of crew's own node (`vm` compiles without running,
- * `module.stripTypeScriptTypes` parses TypeScript where node has it); Python with `python3 -I -S`
+ * process; JavaScript and TypeScript in a child of crew's own node (`node --check` for a module, `vm`
+ * compiling CommonJS without running it, `module.stripTypeScriptTypes` first for TypeScript where node
+ * has it); Python with `python3 -I -S`
  * (isolated: no site, no user or environment paths, no current folder on the path) reading the text
  * on stdin and calling `ast.parse`. Each only parses: no code of the repository runs, and the
  * programs read nothing but stdin. A language without a checker here, or a checker missing on the
@@ -92,7 +93,7 @@ const PYTHON_CHECK = [
 ].join('\n');
 
 function nodeCheck(kind: 'js' | 'cjs' | 'ts'): SyntaxCheck['check'] {
-  return async (text) => parsed(await runChecker(process.execPath, ['--no-warnings', '--experimental-vm-modules', '-e', NODE_CHECK, kind], text));
+  return async (text) => parsed(await runChecker(process.execPath, ['--no-warnings', '-e', NODE_CHECK, kind], text));
 }
 
 const json: SyntaxCheck = {
