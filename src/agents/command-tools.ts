@@ -106,7 +106,7 @@ function globFilter(glob: string | undefined): (path: string) => boolean {
 }
 
 /** git without PCRE (USE_LIBPCRE) knows POSIX classes only: the few escapes people write most, spelled for -E. */
-const posixEscapes = (pattern: string) =>
+export const posixEscapes = (pattern: string) =>
   pattern.replace(
     /\\([dDsSwW])/g,
     (_, c: string) => ({ d: '[0-9]', D: '[^0-9]', s: '[[:space:]]', S: '[^[:space:]]', w: '[[:alnum:]_]', W: '[^[:alnum:]_]' })[c]!,

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { searchTool } from '../../../src/agents/command-tools';
+import { posixEscapes, searchTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
 import { teamTools, type Team } from '../../../src/agents/team-tools';
 import type { TeamMessage } from '../../../src/state/inbox';
@@ -40,6 +40,13 @@ describe('search', () => {
     );
     await expect(Promise.resolve(tool().run({ pattern: '(' }))).rejects.toThrow(/search failed: .*missing closing parenthesis/);
     await expect(Promise.resolve(tool().run({ pattern: 'x', mode: 'count' }))).rejects.toThrow(/'mode' must be "lines" or "files"/);
+  });
+
+  it('where git has no PCRE, the escapes people write most are spelled out for -E, and still find the line', () => {
+    writeFileSync(join(repo, 'limits.ts'), 'export const MAX_READ_BYTES = 200_000;\nconst MAX_LIST = 500;\n');
+    expect(posixEscapes(String.raw`MAX_\w+ = \d+\s*\S\D\W`)).toBe('MAX_[[:alnum:]_]+ = [0-9]+[[:space:]]*[^[:space:]][^0-9][^[:alnum:]_]');
+    const found = execFileSync('git', ['grep', '--untracked', '-n', '-E', '-e', posixEscapes(String.raw`MAX_\w+ = \d+`)], { cwd: repo, encoding: 'utf8' });
+    expect(found).toBe('limits.ts:1:export const MAX_READ_BYTES = 200_000;\nlimits.ts:2:const MAX_LIST = 500;\n');
   });
 
   it('a pattern with thousands of hits gives the totals, the first lines, and how many more in how many files', async () => {
