@@ -132,7 +132,7 @@ export function workspaceTools(jail: PathJail, onWrite: (path: string) => void):
         description: [
           'Read a text file of the repository. Returns a header "<path>: lines a-b of N" and the lines, each numbered (the number, a tab, the line); the numbers are the file\'s own, 1-based, as `path:line` citations count them.',
           `A window holds at most ${thousands(WINDOW_LINES)} lines or ${thousands(WINDOW_BYTES)} bytes, whichever comes first; the header says where to start_line next to read on. Lines over ${thousands(LINE_CHARS)} characters are cut, with a note.`,
-          'The first read of a source file too large for one window (TypeScript/JavaScript, Python, Go, Rust, Ruby, Java/Kotlin/C#) also shows an outline of its definitions with their line numbers: page to the part you need with start_line and limit.',
+          'The first read of a source file too large for one window (TypeScript/JavaScript, Python, Go, Rust, Ruby, Java/Kotlin/C#; Markdown by its headings) also shows an outline of its definitions with their line numbers: page to the part you need with start_line and limit.',
           'Use it to read before you edit, and to see the lines a search found (start_line a little above them).',
         ].join(' '),
         input_schema: {

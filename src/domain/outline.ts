@@ -53,6 +53,11 @@ const DEFINITIONS: Array<{ language: string; extensions: string[]; patterns: Reg
       /^\s*(?:(?:private|public|internal|override|suspend)\s+)*fun\s+[\w.<>]+/,
     ],
   },
+  {
+    language: 'Markdown',
+    extensions: ['md', 'markdown', 'mdx'],
+    patterns: [/^#{1,6}\s+\S/],
+  },
 ];
 
 /** Definitions shown at most, and bytes. */
@@ -75,8 +80,11 @@ export function outline(path: string, lines: string[]): string | undefined {
   const entries: string[] = [];
   let found = 0;
   let bytes = 0;
+  // A `# comment` inside a fenced code block of a Markdown file is not a heading.
+  let fenced = false;
   for (const [i, line] of lines.entries()) {
-    if (line.length > 1000 || !defs.patterns.some((p) => p.test(line))) continue;
+    if (language === 'Markdown' && /^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || line.length > 1000 || !defs.patterns.some((p) => p.test(line))) continue;
     found++;
     const indent = Math.min(line.length - line.trimStart().length, 8);
     const text = line.trim();
@@ -89,7 +97,7 @@ export function outline(path: string, lines: string[]): string | undefined {
   if (!found) return undefined;
   const more = found - entries.length;
   return [
-    `Outline of the file (${language} definitions found by pattern, line: text):`,
+    `Outline of the file (${language === 'Markdown' ? 'Markdown headings' : `${language} definitions found by pattern`}, line: text):`,
     ...entries,
     ...(more ? [`… ${more} more definitions; search for a name to find its line.`] : []),
   ].join('\n');

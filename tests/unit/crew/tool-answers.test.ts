@@ -130,6 +130,16 @@ describe('file tools that answer (#48)', () => {
     expect(await fail('read_file', { path: 'src/big.ts', start_line: 0 })).toBe("'start_line' must be a whole number from 1");
   });
 
+  it('outlines a long Markdown file by its headings', async () => {
+    const guide = Array.from({ length: 3000 }, (_, i) => (i % 500 === 0 ? `## Part ${i / 500}` : `Text of line ${i + 1}.`));
+    guide.splice(10, 3, '```sh', '# not a heading', '```');
+    writeFileSync(join(root, 'GUIDE.md'), guide.join('\n'));
+    const out = await run('read_file', { path: 'GUIDE.md' });
+    expect(out).toContain('Outline of the file (Markdown headings, line: text):\n   1: ## Part 0\n 501: ## Part 1\n');
+    expect(out).toContain('2501: ## Part 5');
+    expect(out).not.toContain(': # not a heading');
+  });
+
   it('cuts long lines with a note, keeps a huge one-line file under the limit, and names binary files', async () => {
     writeFileSync(join(root, 'min.js'), `var a=${'1+'.repeat(400_000)}1;\n`);
     const out = await run('read_file', { path: 'min.js' });
