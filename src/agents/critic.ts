@@ -205,7 +205,12 @@ export async function runCritic(model: Model, input: CriticInput, log: Log, traj
     searchTool(jail, input.commands.maxOutputBytes),
     runCommandTool(jail, input.commands),
     answerTool(
-      { name: 'submit_judgment', description: 'Submit your judgment of every criterion. Call it once, at the end.', schema: JudgmentSchema },
+      {
+        name: 'submit_judgment',
+        description:
+          "Submit your judgment of every criterion listed for you, once, at the end. crew checks each citation in a met criterion's evidence against the judged commit (the file exists, the line is within it, a quoted text in backticks is on the cited lines); citations that do not hold come back once, with the reasons, to be corrected.",
+        schema: JudgmentSchema,
+      },
       async (judged) => {
         const unknown = judged.evaluations.filter((e) => !ids.has(e.criterion) && !failedCommands.has(e.criterion)).map((e) => e.criterion);
         const missing = [...ids].filter((id) => !judged.evaluations.some((e) => e.criterion === id));

@@ -2,7 +2,7 @@ import { notLoadedNote } from '../domain/images';
 import { z } from 'zod';
 import { describeCriterion } from '../domain/criteria';
 import type { Plan, PlanTask } from '../domain/plan';
-import { REPORT_REASKS, reportProblems, type Feedback, type Reported } from '../domain/result';
+import { MIN_REPORT_LINES, REPORT_REASKS, reportProblems, type Feedback, type Reported } from '../domain/result';
 import type { Usage } from '../domain/run-state';
 import type { AgentTrajectory, Log, Model } from '../ports';
 import { teammateBlock } from '../state/inbox';
@@ -223,7 +223,11 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
     ...(input.extraTools ?? []),
     {
       final: true,
-      spec: { name: 'report_result', description: 'Report the outcome of your task. Call it once, at the end.', input_schema: REPORT_SCHEMA },
+      spec: {
+        name: 'report_result',
+        description: `Report the outcome of your task and end your attempt: call it once, when the work is done or you cannot go further. crew checks the report first (details of at least ${MIN_REPORT_LINES} lines; a claim that a check passed needs a command you ran); one it cannot accept comes back as an error saying what to fix, with your work kept. Then crew commits and pushes your changes.`,
+        input_schema: REPORT_SCHEMA,
+      },
       run(raw) {
         const candidate = parseReport(raw);
         // A report that breaks only the report rules is fixed here, in one more turn, not by a new attempt.

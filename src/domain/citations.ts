@@ -5,6 +5,7 @@
  * not there, a line past its end, or a quote the cited lines do not contain makes the
  * evaluation not met. Pure: the caller reads the files.
  */
+import { linesOf } from './file-window';
 
 export interface Citation {
   /** As written in the evidence, for messages. */
@@ -59,7 +60,8 @@ const normalise = (path: string) => path.replace(/^\.\//, '');
 export function citationProblem(c: Citation, text: string | undefined): string | null {
   if (text === undefined) return `${c.raw} cites ${c.path}, which is not in the tree crew judged`;
   if (c.from === undefined) return null;
-  const lines = text.replace(/\n$/, '').split('\n');
+  // Numbered as read_file numbers them (domain/file-window.ts), so a line the critic saw is the line checked.
+  const lines = linesOf(text);
   const to = c.to ?? c.from;
   if (c.from < 1 || to < c.from) return `${c.raw} is not a line range`;
   if (to > lines.length) return `${c.raw} cites line ${to}, but ${c.path} has ${lines.length} line${lines.length === 1 ? '' : 's'}`;
@@ -68,7 +70,10 @@ export function citationProblem(c: Citation, text: string | undefined): string |
     const squash = (s: string) => s.replace(/\s+/g, '');
     const cited = lines.slice(c.from - 1, to);
     // An elided quote (`a(…) + b`) holds when its pieces appear in order.
-    const pieces = c.quote
+    // A quote copied from read_file with its line number in front (`1500\tcode`) quotes the code.
+    const numberedAs = /^(\d+)(?:\t|\s*→|:\s)\s*/.exec(c.quote);
+    const quote = numberedAs && Number(numberedAs[1]) >= c.from && Number(numberedAs[1]) <= to ? c.quote.slice(numberedAs[0].length) : c.quote;
+    const pieces = quote
       .split(/\.\.\.|…/)
       .map(squash)
       .filter(Boolean);

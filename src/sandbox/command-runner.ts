@@ -2,6 +2,7 @@ import { spawn, execFile, type ChildProcessWithoutNullStreams } from 'node:child
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
+import { keepEnds, OutputKeeper } from '../domain/kept-output';
 import { FORWARDER, proxyEnv } from './egress/route';
 
 const exec = promisify(execFile);
@@ -11,6 +12,8 @@ export interface CommandResult {
   output: string;
   timedOut: boolean;
   truncated: boolean;
+  /** The whole output's size, before its middle was cut (runners that stream it say). */
+  size?: { bytes: number; lines: number };
 }
 
 /** Runs an agent's shell command. Implementations differ in how strongly they fence it in. */
@@ -140,11 +143,8 @@ export function toolEnv(home: string): NodeJS.ProcessEnv {
 
 /** Keeps the head and tail of long output: the command line and the error at the end both matter. */
 export function capOutput(text: string, max: number): { text: string; truncated: boolean } {
-  if (Buffer.byteLength(text) <= max) return { text, truncated: false };
-  const half = Math.floor(max / 2);
-  const head = text.slice(0, half);
-  const tail = text.slice(-half);
-  return { text: `${head}\n…[${Buffer.byteLength(text) - max} bytes cut]…\n${tail}`, truncated: true };
+  const kept = keepEnds(text, max);
+  return { text: kept.text, truncated: kept.cut !== undefined };
 }
 
 /** The route a command gets: the runner's, when the command asks for the allowlist (never silently none). */
@@ -187,13 +187,9 @@ function runProcess(
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (child.pid) running.add(child.pid);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const keep = (d: Buffer) => {
-      // Hold at most twice the cap in memory; capOutput trims the rest.
-      if (size < opts.maxOutputBytes * 2) chunks.push(d);
-      size += d.length;
-    };
+    // The whole output streams through: its head and tail are kept, the rest counted (domain/kept-output.ts).
+    const kept = new OutputKeeper(opts.maxOutputBytes);
+    const keep = (d: Buffer) => kept.push(d);
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     let timedOut = false;
@@ -208,9 +204,14 @@ function runProcess(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (child.pid) running.delete(child.pid);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const capped = capOutput(raw, opts.maxOutputBytes);
-      resolve({ exitCode: code ?? (signal ? 128 + 9 : 1), output: capped.text, timedOut, truncated: capped.truncated || size > opts.maxOutputBytes * 2 });
+      const out = kept.result();
+      resolve({
+        exitCode: code ?? (signal ? 128 + 9 : 1),
+        output: out.text,
+        timedOut,
+        truncated: out.cut !== undefined,
+        size: { bytes: out.bytes, lines: out.lines },
+      });
     });
     child.on('error', (e) => {
       clearTimeout(timer);

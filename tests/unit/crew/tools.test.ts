@@ -55,9 +55,12 @@ describe('workspace tools', () => {
     await expect(run('list_files', { path: 'nope' })).rejects.toThrow(/does not exist/);
   });
 
-  it('reads whole files and line ranges', async () => {
-    expect(await run('read_file', { path: 'src/a.js', start_line: 2, end_line: 3 })).toBe('two\nthree');
-    await expect(run('read_file', { path: 'src/a.js', start_line: 99 })).rejects.toThrow(/only 5 lines/);
+  it('reads whole files and line ranges, numbered', async () => {
+    expect(await run('read_file', { path: 'src/a.js' })).toBe('src/a.js: lines 1-4 of 4 (the whole file)\n1\tone\n2\ttwo\n3\tthree\n4\ttwo');
+    expect(await run('read_file', { path: 'src/a.js', start_line: 2, end_line: 3 })).toBe(
+      'src/a.js: lines 2-3 of 4. To read on, call read_file with start_line 4.\n2\ttwo\n3\tthree',
+    );
+    await expect(run('read_file', { path: 'src/a.js', start_line: 99 })).rejects.toThrow(/start_line 99 is past the end: src\/a.js has 4 lines/);
     await expect(run('read_file', { path: 'src' })).rejects.toThrow(/is a folder/);
     await expect(run('read_file', { path: '../etc/passwd' })).rejects.toThrow(/outside the repository/);
   });
@@ -71,10 +74,12 @@ describe('workspace tools', () => {
   });
 
   it('edits one exact occurrence, and explains missing or repeated strings', async () => {
-    await expect(run('edit_file', { path: 'src/a.js', old_string: 'two', new_string: '2' })).rejects.toThrow(/occurs 2 times/);
+    await expect(run('edit_file', { path: 'src/a.js', old_string: 'two', new_string: '2' })).rejects.toThrow(/occurs 2 times in src\/a.js, at lines 2 and 4/);
     await expect(run('edit_file', { path: 'src/a.js', old_string: 'four', new_string: '4' })).rejects.toThrow(/was not found/);
     await expect(run('edit_file', { path: 'src/missing.js', old_string: 'a', new_string: 'b' })).rejects.toThrow(/does not exist; use write_file/);
-    expect(await run('edit_file', { path: 'src/a.js', old_string: 'three\n', new_string: '$& 3\n' })).toBe('edited src/a.js');
+    expect(await run('edit_file', { path: 'src/a.js', old_string: 'three\n', new_string: '$& 3\n' })).toBe(
+      'edited src/a.js: replaced 1 occurrence; it has 4 lines now. The changed lines:\n1\tone\n2\ttwo\n3\t$& 3\n4\ttwo',
+    );
     // `$&` is inserted literally, not as a regex replacement pattern.
     expect(readFileSync(join(root, 'src/a.js'), 'utf8')).toBe('one\ntwo\n$& 3\ntwo\n');
   });
