@@ -172,6 +172,8 @@ export class StepCommands {
     if (c.command === 'stop-commands') {
       const allowed = /^true$/i.test(this.host.env.ACTIONS_ALLOW_UNSECURE_STOPCOMMAND_TOKENS ?? '');
       if (!allowed && (!c.data || this.registered.has(c.data.toLowerCase()) || c.data.toLowerCase() === 'pause-logging')) {
+        // ValidateStopToken throws outside the extensions' try, so the runner's own wording of the failure
+        // is not known; the fake fails the step with the exception's message, as it does for the others.
         this.fail(line, new Error(STOP_TOKEN_REFUSED), false);
         return true;
       }
