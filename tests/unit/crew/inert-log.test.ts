@@ -83,6 +83,9 @@ describe('every line crew writes to a job log goes through inertLog', () => {
       }
     }
     expect(bad).toEqual([]);
+    // @actions/core is only ever imported whole, so every call to it reads `core.<name>(` and is found above.
+    const imports = files(root).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/import\s+([^;]*?)\s+from\s+'@actions\/core'/g)].map((m) => m[1]));
+    expect(new Set(imports)).toEqual(new Set(['* as core']));
     // The job log's writers, all in main.ts: Log.info, Log.warn, the checkpoint, a trajectory group's title and lines, the failure.
     expect(found.filter((s) => s.startsWith('main.ts')).sort()).toEqual(
       ['core.info(', 'core.warning(', 'core.info(', 'core.startGroup(', 'core.info(', 'core.setFailed('].map((c) => `main.ts:${c})`).sort(),
