@@ -165,6 +165,20 @@ const DispatchPayload = z.object({ inputs: z.record(z.string(), z.unknown()).nul
 
 export class UnsupportedEvent extends Error {}
 
+/**
+ * Whether the event's repository is public (its payload's `repository.private` is false). Anyone can
+ * read a public repository's job logs, and any signed-in user download its artifacts. A payload that
+ * does not say counts as public: crew then keeps less, never more.
+ */
+export function publicRepository(path = process.env.GITHUB_EVENT_PATH ?? ''): boolean {
+  try {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as { repository?: { private?: unknown } };
+    return raw.repository?.private !== true;
+  } catch {
+    return true;
+  }
+}
+
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
   if (
     ![

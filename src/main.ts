@@ -20,7 +20,7 @@ import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
 import { callsCrewJobs, CREW_JOBS_FILE, GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
 import { readCiWorkflows } from './config/ci-workflows';
-import { readEvent, type CrewEvent } from './event';
+import { publicRepository, readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
 import { preloadBundleChunks, readOwnFile } from './bundle';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
@@ -38,6 +38,7 @@ import { reportFailure } from './steps/report-failure';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
+import { inertLog } from './text/inert-log';
 import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
 import { githubTrajectories } from './trajectory/github';
 import { secureCloudCredentials } from './sandbox/cloud-credentials';
@@ -46,9 +47,9 @@ import { secureCloudCredentials } from './sandbox/cloud-credentials';
 const JOB_STARTED_AT = Date.now();
 
 const log: Log = {
-  info: (m) => core.info(redact(m)),
-  warn: (m) => core.warning(redact(m)),
-  checkpoint: (name) => core.info(`crew checkpoint: ${name}`),
+  info: (m) => core.info(inertLog(redact(m))),
+  warn: (m) => core.warning(inertLog(redact(m))),
+  checkpoint: (name) => core.info(inertLog(`crew checkpoint: ${name}`)),
 };
 
 function env(name: string): string {
@@ -306,10 +307,11 @@ function jobTrajectories(ctx: StepContext, github: GitHubForge, config: () => Co
     working: () => ctx.working ?? (settings.issue && settings.run ? { issue: settings.issue, run: settings.run } : undefined),
     job: { step: settings.step, id: ctx.job?.id ?? settings.step, url: () => jobUrl, workflowRun: runId, runAttempt },
     now: () => Date.now(),
+    publicRepository: publicRepository(),
     io: {
       group(title, lines) {
-        core.startGroup(redact(title));
-        for (const l of lines) core.info(redact(l));
+        core.startGroup(inertLog(redact(title)));
+        for (const l of lines) core.info(inertLog(redact(l)));
         core.endGroup();
       },
       upload: async (name, files) => {
@@ -368,7 +370,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     if (ctx) await reportFailure(ctx, error);
-    core.setFailed(redact(text));
+    core.setFailed(inertLog(redact(text)));
   } finally {
     if (ctx) {
       await recordHeldPlanComments(ctx);

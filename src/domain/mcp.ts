@@ -73,6 +73,9 @@ export function mcpToolName(server: string, tool: string): { ok: true; name: str
   return { ok: true, name };
 }
 
+/** Whether a tool the model called is an MCP server's (crew's own tools never start so). */
+export const isMcpTool = (name: string): boolean => name.startsWith('mcp__');
+
 /** Whether the allow-list lets the agents call this tool. */
 export const allowedTool = (allow: readonly string[], tool: string): boolean => allow.includes('*') || allow.includes(tool);
 

@@ -19,6 +19,8 @@ export interface GitHubTrajectoryOptions {
   working: () => { issue: number; run: number } | undefined;
   job: { step: string; id: string; url: () => string | null; workflowRun: string; runAttempt: number };
   now: () => number;
+  /** The repository is public: its job logs and artifacts are too, so MCP servers' answers are left out. */
+  publicRepository: boolean;
 }
 
 /** The file inside each artifact: one trajectory per line. */
@@ -39,6 +41,7 @@ export function githubTrajectories(o: GitHubTrajectoryOptions): { recorder: Traj
     job: { step: o.job.step, id: o.job.id, url: o.job.url, workflowRun: o.job.workflowRun },
     now: o.now,
     warn: o.io.warn,
+    leaveOutMcpAnswers: o.publicRepository,
     sinks: [
       {
         turn(record, turn) {

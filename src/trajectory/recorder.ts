@@ -14,6 +14,7 @@ import {
 } from '../domain/trajectory';
 import type { AgentRunMeta, AgentTrajectory, Trajectories } from '../ports';
 import { redact } from '../text/redact';
+import { isMcpTool } from '../domain/mcp';
 
 /** Where a job's records go as they are made: the job log's groups, a local run's files. */
 export interface TrajectorySink {
@@ -34,7 +35,16 @@ export interface RecorderOptions {
   /** Stores the given records under `label` (an artifact, a file); returns where a person finds them. */
   publish?: (records: Trajectory[], label: string) => Promise<string | null>;
   warn: (message: string) => void;
+  /**
+   * Leave MCP servers' answers out of every record (their length kept, a note said): on a public
+   * repository the job log, step summary and artifacts are public, and a server may answer with what
+   * only the repository's people should read (docs/SECURITY.md, "Who reads the job log").
+   */
+  leaveOutMcpAnswers?: boolean;
 }
+
+/** The note a turn gets for each MCP answer left out. */
+export const MCP_ANSWER_LEFT_OUT = (tool: string) => `the answer of ${tool} is left out: this repository is public, and so are its job logs and artifacts`;
 
 /** Every string of a record redacted: the record is crew's own text, like everything it writes. */
 export function redactRecord<T>(value: T): T {
@@ -177,8 +187,10 @@ export class TrajectoryRecorder implements Trajectories {
       },
       toolResult(turn, r) {
         if (ended || !open || open.turn.turn !== turn) return;
+        const leftOut = !!o.leaveOutMcpAnswers && isMcpTool(r.use.name);
+        if (leftOut) (open.turn.notes ??= []).push(MCP_ANSWER_LEFT_OUT(r.use.name));
         const c = capText(r.content, CAPS.resultChars);
-        const keep = fits(c.text.length);
+        const keep = !leftOut && fits(c.text.length);
         open.turn.tool_results.push({
           type: 'tool_result',
           tool_use_id: r.use.id,

@@ -30,13 +30,19 @@ describe("the repository's MCP servers (#36)", () => {
   let world: EgressWorld;
   let r: ScenarioResult;
   let requests: RecordedRequest[] = [];
+  let logs = '';
 
   beforeAll(async () => {
     world = await startEgressWorld({ 'files.acme.test': serving('fixture data v2'), 'attacker.example': collector });
     r = await play('mcp-servers', {
       edit: (s) => void (s.config = s.config!.replaceAll('MCP_SERVERS', SERVERS)),
       env: { ...world.env, FACTS_TOKEN, CANARY_UNNAMED: CANARY },
-      hooks: { beforeClose: async ({ anthropic }) => void (requests = [...anthropic.requests]) },
+      hooks: {
+        beforeClose: async ({ anthropic, runner }) => {
+          requests = [...anthropic.requests];
+          logs = runner.runs.flatMap((run) => run.jobs.flatMap((j) => [...j.rawLog, j.summary])).join('\n');
+        },
+      },
     });
   }, 600_000);
   afterAll(async () => {
@@ -57,6 +63,8 @@ describe("the repository's MCP servers (#36)", () => {
     ]);
     expect(r.pulls).toHaveLength(1);
     expect(r.pulls[0]!.files).toContain('DATA_VERSION');
+    // A private repository's job log keeps the answer, for the people who can read the repository.
+    expect(logs).toContain('DATA_VERSION now says v2');
     expect(world.hosts.get('files.acme.test')!.reached.map((q) => q.url)).toEqual(['/data.txt']);
   });
 
@@ -93,4 +101,35 @@ describe("the repository's MCP servers (#36)", () => {
     }
     expect(report).toContain('### MCP servers');
   });
+});
+
+describe('MCP answers on a public repository (#46)', () => {
+  it('stay out of the job logs and step summaries anyone can read; the model still gets them', async () => {
+    const world = await startEgressWorld({ 'files.acme.test': serving('fixture data v2'), 'attacker.example': collector });
+    let requests: RecordedRequest[] = [];
+    let logs = '';
+    try {
+      const r = await play('mcp-servers', {
+        edit: (s) => {
+          s.config = s.config!.replaceAll('MCP_SERVERS', SERVERS);
+          s.repo.settings.private = false;
+        },
+        env: { ...world.env, FACTS_TOKEN, CANARY_UNNAMED: CANARY },
+        hooks: {
+          beforeClose: async ({ anthropic, runner }) => {
+            requests = [...anthropic.requests];
+            logs = runner.runs.flatMap((run) => run.jobs.flatMap((j) => [...j.rawLog, j.summary])).join('\n');
+          },
+        },
+      });
+      expectFaithful(r);
+      expect(r.pulls).toHaveLength(1);
+      expect(answers(requests, 'mcp__facts__write_version')[0]!.text).toContain('DATA_VERSION now says v2');
+      expect(logs).toContain('mcp__facts__write_version');
+      expect(logs).not.toContain('DATA_VERSION now says v2');
+      expect(logs).toContain('the answer of mcp__facts__write_version is left out: this repository is public');
+    } finally {
+      await world.close();
+    }
+  }, 600_000);
 });

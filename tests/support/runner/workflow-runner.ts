@@ -12,6 +12,7 @@ import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { readKeyValueFile } from './output-files';
 import { startProcess, type StepProcess } from './process-control';
+import { StepCommands, type ProcessedCommand } from './workflow-commands';
 import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowCallSpec, type WorkflowSpec } from './workflow-file';
 import type { PlatformProfile } from '../latency';
 import { scaledMs, sleep } from '../time';
@@ -58,6 +59,8 @@ export interface JobRun {
   /** When each log line was written (ms since the epoch), for timestamped log files. */
   logAt?: number[];
   annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string }>;
+  /** Every line the runner took as a workflow command (either form), in order, with the step that printed it. */
+  commands?: ProcessedCommand[];
   /** How long it waited for a runner (the latency profile's job start and dispatch lag, scaled). */
   queuedMs?: number;
   /** The fake GitHub records the requests this job's GITHUB_TOKEN made under this name (RecordedRequest.job). */
@@ -1038,6 +1041,7 @@ export class WorkflowRunner {
         };
         let outcome: JobResult = 'success';
         let exitCode: number | null = 0;
+        const commandOutputs: Record<string, string> = {};
         let signal: string | null = null;
         try {
           const standIn = step.uses ? this.opts.standIns?.[step.uses.split('@')[0]!] : undefined;
@@ -1059,10 +1063,21 @@ export class WorkflowRunner {
             }
             if (me.signalled) outcome = 'cancelled';
           } else {
+            // This step's command manager: the runner gives each step's handler its own (Handler.cs).
+            const stepCommands = new StepCommands({
+              output: log,
+              annotate,
+              addMask: (v) => masks.add(v),
+              setOutput: (k, v) => (commandOutputs[k] = v),
+              env: processEnv,
+              readMatcher: (path) => {
+                if (!existsSync(resolve(workspace, path))) throw new Error(`Could not find file '${resolve(workspace, path)}'.`);
+                throw new Error(`${path}: the fake runner does not implement problem matchers`);
+              },
+              record: (c, line) => (job.commands ??= []).push({ ...c, line, step: stepName }),
+            });
             const proc = await this.startStep(step, runCtx, processEnv, workspace, annotate, (line) => {
-              const handled = this.workflowCommand(line, masks, annotate);
-              if (handled === undefined) log(line);
-              else if (handled) log(handled);
+              if (!stepCommands.process(line)) log(line);
               const switched = TASK_SWITCH.exec(line);
               if (switched) (job.tasks ??= []).push({ task: switched[1]!, at: Date.now() });
               const cp = CHECKPOINT.exec(line);
@@ -1082,7 +1097,7 @@ export class WorkflowRunner {
             else if (r.code !== 0) {
               outcome = 'failure';
               annotate('error', `Process completed with exit code ${r.code ?? 1}.`);
-            }
+            } else if (stepCommands.failed) outcome = 'failure';
           }
         } catch (err) {
           annotate('error', (err as Error).message);
@@ -1094,7 +1109,7 @@ export class WorkflowRunner {
           canceledNoted = true;
           annotate('error', OPERATION_CANCELED);
         }
-        const outputs = lost ? {} : await readKeyValueFile(files.output);
+        const outputs = lost ? {} : { ...commandOutputs, ...(await readKeyValueFile(files.output)) };
         if (!lost) {
           for (const [k, v] of Object.entries(await readKeyValueFile(files.env))) {
             // GitHub's default variables cannot be overwritten through GITHUB_ENV.
@@ -1205,33 +1220,6 @@ export class WorkflowRunner {
     job.killedAt = name;
     if (kp.mode === 'lost') lose();
     else this.cancel(run, kp.timeScale);
-  }
-
-  /** Handles `::command::` lines the way the runner does; returns the text to log, '' to hide, undefined if not a command. */
-  private workflowCommand(line: string, masks: Set<string>, annotate: (level: 'error' | 'warning' | 'notice', message: string) => void): string | undefined {
-    const m = /^::([a-z-]+)(?: [^:]*)?::(.*)$/.exec(line);
-    if (!m) return undefined;
-    const [, cmd, value] = m;
-    const text = (value ?? '').replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%');
-    switch (cmd) {
-      case 'add-mask':
-        if (text.length >= 1) masks.add(text);
-        return '';
-      case 'error':
-      case 'warning':
-      case 'notice':
-        annotate(cmd, text);
-        return '';
-      case 'debug':
-        return '';
-      // GitHub's log keeps a group as the lines its viewer folds: `##[group]<title>` … `##[endgroup]`.
-      case 'group':
-        return `##[group]${text}`;
-      case 'endgroup':
-        return '##[endgroup]';
-      default:
-        return undefined;
-    }
   }
 
   private async startStep(

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readEvent, UnsupportedEvent } from '../../../src/event';
+import { publicRepository, readEvent, UnsupportedEvent } from '../../../src/event';
 import { webhookExample } from '../../support/github/reference';
 
 const dir = mkdtempSync(join(tmpdir(), 'crew-event-'));
@@ -179,5 +179,15 @@ describe('issues events (trigger_label, trigger_assignee), from GitHub’s webho
   it('a payload without its sender is refused, naming the field', () => {
     const { sender: _, ...rest } = webhookExample('issues.labeled') as Record<string, unknown>;
     expect(() => readEvent('issues', file('nosender', rest))).toThrow(/the issues payload is missing fields crew needs: sender/);
+  });
+});
+
+describe('whether the repository is public', () => {
+  it("reads the payload's repository.private, as GitHub's webhook example has it; a payload that does not say counts as public", () => {
+    const example = webhookExample('issue_comment.created') as { repository: Record<string, unknown> };
+    expect(publicRepository(file('pub', { ...example, repository: { ...example.repository, private: false } }))).toBe(true);
+    expect(publicRepository(file('priv', { ...example, repository: { ...example.repository, private: true } }))).toBe(false);
+    expect(publicRepository(file('none', { action: 'created' }))).toBe(true);
+    expect(publicRepository(join(dir, 'missing.json'))).toBe(true);
   });
 });

@@ -285,6 +285,7 @@ describe("a job's trajectories on GitHub", () => {
       working: () => ({ issue: 7, run: 2 }),
       job: { step: 'work', id: 'job-1', url: () => 'https://github.com/o/r/actions/runs/1/job/2', workflowRun: '1', runAttempt: 1 },
       now: () => Date.now(),
+      publicRepository: false,
     });
     const t = gh.recorder.start({ agent: 'worker', model: 'm', task: 't1', attempt: 1 });
     t.reply(1, {
@@ -324,6 +325,58 @@ describe("a job's trajectories on GitHub", () => {
     expect(j.uploads).toEqual([]);
     expect(j.groups).toEqual([]);
     expect(j.summaries[0]).toContain('No trajectories were kept');
+  });
+});
+
+describe('MCP answers on a public repository', () => {
+  /** A worker turn that calls an MCP tool and a built-in one, in a job of a public or a private repository. */
+  async function played(publicRepository: boolean) {
+    const lines: string[] = [];
+    const files: string[] = [];
+    const summaries: string[] = [];
+    const gh = githubTrajectories({
+      io: {
+        group: (title, l) => lines.push(title, ...l),
+        upload: async (_name, f) => {
+          files.push(...f.map((x) => x.text));
+          return 'https://github.com/o/r/actions/runs/1/artifacts/9';
+        },
+        summary: async (md) => void summaries.push(md),
+        warn: () => {},
+      },
+      level: () => 'full',
+      working: () => ({ issue: 7, run: 2 }),
+      job: { step: 'work', id: 'job-1', url: () => null, workflowRun: '1', runAttempt: 1 },
+      now: () => Date.now(),
+      publicRepository,
+    });
+    const t = gh.recorder.start({ agent: 'worker', model: 'm', task: 't1', attempt: 1 });
+    const mcp = { type: 'tool_use' as const, id: 'u1', name: 'mcp__tracker__ticket', input: { id: 'T-9' } };
+    const read = { type: 'tool_use' as const, id: 'u2', name: 'read_file', input: { path: 'README.md' } };
+    t.reply(1, {
+      model: 'm',
+      startedAt: Date.now(),
+      durationMs: 5,
+      reply: { stopReason: 'tool_use', content: [mcp, read], usage: usageOf('m', { input: 3, output: 2, cacheRead: 0, cacheWrite: 0 }) },
+    });
+    t.toolResult(1, { use: mcp, content: 'INTERNAL-TICKET customer acme pays 40k', isError: false, durationMs: 3 });
+    t.toolResult(1, { use: read, content: 'README-TEXT', isError: false, durationMs: 1 });
+    t.turnDone(1);
+    t.end({ stop: 'final' });
+    await gh.finish();
+    return { all: [...lines, ...files, ...summaries].join('\n'), record: JSON.parse(files[0]!) as Trajectory };
+  }
+
+  it('are left out of the job log, the step summary and the artifact, with a note; other tools keep theirs', async () => {
+    const pub = await played(true);
+    expect(pub.all).not.toContain('INTERNAL-TICKET');
+    expect(pub.all).toContain('README-TEXT');
+    expect(pub.all).toContain('the answer of mcp__tracker__ticket is left out: this repository is public');
+    expect(pub.record.turns[0]!.tool_results[0]).toMatchObject({ tool_use_id: 'u1', cut: 'INTERNAL-TICKET customer acme pays 40k'.length });
+    expect(pub.record.turns[0]!.tool_results[0]).not.toHaveProperty('content');
+    expect(TrajectorySchema.safeParse(pub.record).success).toBe(true);
+    // A private repository's people are the only readers: the answer is kept.
+    expect((await played(false)).all).toContain('INTERNAL-TICKET');
   });
 });
 
