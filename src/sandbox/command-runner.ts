@@ -268,13 +268,14 @@ export class NamespaceRunner implements CommandRunner {
 
   async run(command: string, opts: RunOptions): Promise<CommandResult> {
     const [cmd, ...args] = await this.argv(command, opts, 'umask 000; cd "$1" && eval "$2"');
-    return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
+    // The command enters its folder itself, as the tool user: one of the tool user's own (a run's home, 0700) is closed to crew's user.
+    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: process.env.PATH } });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
     const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"');
-    return startProcess(cmd!, args, { cwd: opts.cwd, env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
+    return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
