@@ -10,9 +10,12 @@ import { crewComments, expectFaithful, play } from './helpers';
  * tests run opens no pull request; the critic names the lost test.
  */
 
-async function playedWithJudgments(name: string) {
+type Edit = NonNullable<Parameters<typeof play>[1]>['edit'];
+
+async function playedWithJudgments(name: string, edit?: Edit) {
   const judgments: Judgment[] = [];
   const r = await play(name, {
+    ...(edit ? { edit } : {}),
     hooks: {
       beforeClose: async ({ gh }) => {
         for (let i = 1; i <= 3; i++) {
@@ -52,6 +55,28 @@ describe("the base's test run is out of the head's reach (#46)", () => {
       '`npm test`: test/mul.test.js › mul multiplies passed on the base and is skipped on the head',
     ]);
     expect(asked(r)).toContain('test/mul.test.js › mul multiplies passed on the base and is skipped on the head');
+    expect(r.pulls).toEqual([]);
+  }, 360_000);
+
+  it("the base's tests cannot be read while the head's can (here its own setup fails, on the base only): the criterion is undecided and a person is asked, never nothing lost; no pull request", async () => {
+    // Passes in the work job (crew's own setup on the base, as crew's user: root here) and on the head (the file is there); fails on the base's own checkout in the critic, as the tool user.
+    const setup = `node -e "process.exit(require('fs').existsSync('test/npm-config.test.js') || process.getuid() === 0 ? 0 : 3)"`;
+    const { r, judgments } = await playedWithJudgments('critic-base-isolation-npm', (s) => {
+      s.config = `${s.config ?? ''}setup:\n  - ${JSON.stringify(setup)}\n`;
+    });
+    expect(judgments).toHaveLength(1);
+    const j = judgments[0]!;
+    expect(j.verdict).toBe('FAIL');
+    expect(j.tests![0]).toMatchObject({
+      state: 'unreadable',
+      why: expect.stringContaining("the base's tests could not be read (crew could not run them: its setup failed"),
+    });
+    expect(j.evaluations[0]).toMatchObject({
+      met: null,
+      error: expect.stringContaining("though the head's were: crew cannot tell whether a test that passed on the base is lost"),
+    });
+    expect(asked(r)).toContain('the critic could not evaluate every criterion');
+    expect(asked(r)).toContain("the base's tests could not be read");
     expect(r.pulls).toEqual([]);
   }, 360_000);
 
