@@ -246,6 +246,12 @@ export interface WorkingCopy {
    * ignored), readable by everyone and writable by crew's own user only.
    */
   exportCommit(rev: string, dir: string): Promise<void>;
+  /**
+   * A checkout of commit `rev` of its own in the empty folder `dir` (#46): a repository with HEAD
+   * detached at it that borrows this one's objects and holds nothing else of it (no config, remote,
+   * credentials, hooks, ignored or untracked files). No program from any configuration runs.
+   */
+  checkoutCopy(rev: string, dir: string): Promise<void>;
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readReports, type TestResult, type TestRun } from '../domain/test-results';
 import type { Log } from '../ports';
-import type { CommandRunner } from '../sandbox/command-runner';
+import { homeEnv, type CommandRunner, type ProgramHome } from '../sandbox/command-runner';
 import { TestReports } from '../sandbox/test-reports/reports';
 import { parseConfig } from '../config/schema';
 import { prepareTools } from '../steps/sandbox-setup';
@@ -87,8 +87,18 @@ async function applyPatch(dir: string, patch: string): Promise<string | undefine
   });
 }
 
-/** The sandbox, after the instance's setup (run inside it: the tree holds model-written code). */
-export async function sandboxFor(dir: string, inst: Instance, o: ScoreOptions, trusted: boolean): Promise<{ runner: CommandRunner } | { failure: string }> {
+/**
+ * The sandbox, after the instance's setup (run inside it: the tree holds model-written code). On a
+ * model-written tree, setup and the caller's commands get a home and temporary folder of their own
+ * (`home`, which the caller disposes): the play's commands ran as the same tool user, and a file they left
+ * in its shared home (`~/.npmrc`, Python's `usercustomize.py`) would change how the scoring goes (#46).
+ */
+export async function sandboxFor(
+  dir: string,
+  inst: Instance,
+  o: ScoreOptions,
+  trusted: boolean,
+): Promise<{ runner: CommandRunner; home?: ProgramHome } | { failure: string }> {
   const ctx = { repo: { dir } as StepContext['repo'], log: o.log, unsandboxedOptIn: o.unsandboxedOptIn };
   const prepared = await prepareTools(
     ctx,
@@ -99,11 +109,14 @@ export async function sandboxFor(dir: string, inst: Instance, o: ScoreOptions, t
       allow_unsandboxed: o.allowUnsandboxed,
       network: parseConfig(undefined).network,
     },
-    { trusted },
+    { trusted, ownHome: !trusted },
   );
-  if (prepared.setupFailure) return { failure: `setup failed: ${prepared.setupFailure}` };
+  if (prepared.setupFailure) {
+    await prepared.home?.dispose();
+    return { failure: `setup failed: ${prepared.setupFailure}` };
+  }
   if (!prepared.runner) return { failure: `no sandbox to run the tests in: ${prepared.warning ?? 'none started'}` };
-  return { runner: prepared.runner };
+  return { runner: prepared.runner, ...(prepared.home ? { home: prepared.home } : {}) };
 }
 
 /**
@@ -129,12 +142,19 @@ export async function runTests(
   runner: CommandRunner,
   command: string,
   o: Pick<ScoreOptions, 'commandTimeoutSeconds' | 'tempDir'>,
+  /** The home it runs with, when it has one of its own (sandboxFor). */
+  home?: ProgramHome,
 ): Promise<TestsOutcome> {
   await mkdir(o.tempDir, { recursive: true });
   const reports = await TestReports.prepare(join(o.tempDir, 'reports'), runner, dir);
   try {
     const run = await reports.open();
-    const r = await runner.run(withHooks(command, run.env), { cwd: dir, timeoutMs: o.commandTimeoutSeconds * 1000, maxOutputBytes: 20_000 });
+    const r = await runner.run(withHooks(command, run.env), {
+      cwd: dir,
+      timeoutMs: o.commandTimeoutSeconds * 1000,
+      maxOutputBytes: 20_000,
+      ...(home ? { env: homeEnv(home) } : {}),
+    });
     const files = await reports.collect(run);
     return { run: readReports(files, dir), exitCode: r.exitCode, output: r.output };
   } finally {
@@ -218,5 +238,9 @@ export async function scorePrediction(bare: string, inst: Instance, patch: strin
       : { kind: 'unscorable', reason: treeProblem };
   const box = await sandboxFor(dir, inst, o, false);
   if ('failure' in box) return { kind: 'unscorable', reason: box.failure };
-  return judge(inst, await runTests(dir, box.runner, inst.test_cmd!, o));
+  try {
+    return judge(inst, await runTests(dir, box.runner, inst.test_cmd!, o, box.home));
+  } finally {
+    await box.home?.dispose();
+  }
 }

@@ -32,9 +32,12 @@ export interface CommandRunner {
   /**
    * A home of its own for programs `start` starts, made now, empty but for the tool user's git config:
    * no command that ran before could have planted a file there (an `.npmrc`, an npx cache entry) for a
-   * program that starts with secrets. `dispose` removes it once the programs have stopped.
+   * program that starts with secrets. `dispose` removes it once the programs have stopped. The same
+   * gives a run that the commands before it must not reach (the base's tests, eval's scoring, #46) a
+   * home and temporary folder of its own; `fill` writes into the new folder (a checkout) before it is
+   * handed to the user the commands run as.
    */
-  programHome?(): Promise<ProgramHome>;
+  programHome?(fill?: (dir: string) => Promise<void>): Promise<ProgramHome>;
 }
 
 export type StartOptions = Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'> & {
@@ -44,7 +47,14 @@ export type StartOptions = Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'> & {
 
 export interface ProgramHome {
   dir: string;
+  /** A folder of its own inside it, for TMPDIR. */
+  tmp: string;
   dispose(): Promise<void>;
+}
+
+/** The variables that give a command a home of its own and its temporary folder. */
+export function homeEnv(home: ProgramHome): Record<string, string> {
+  return { HOME: home.dir, TMPDIR: home.tmp };
 }
 
 /** The tool user's git config, in its home and in every program home. */
@@ -55,18 +65,25 @@ const TOOL_GITCONFIG = '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\te
  * reach a home whose name it is told, never find one. `handOver` gives the new folder to the user
  * that will run the programs.
  */
-async function freshHome(parent: string, handOver: (dir: string) => Promise<unknown>, remove: (dir: string) => Promise<unknown>): Promise<ProgramHome> {
+async function freshHome(
+  parent: string,
+  handOver: (dir: string) => Promise<unknown>,
+  remove: (dir: string) => Promise<unknown>,
+  fill?: (dir: string) => Promise<void>,
+): Promise<ProgramHome> {
   await mkdir(parent, { recursive: true });
   await chmod(parent, 0o711);
   const dir = await mkdtemp(join(parent, 'home-'));
   try {
     await writeFile(join(dir, '.gitconfig'), TOOL_GITCONFIG);
+    await mkdir(join(dir, 'tmp'), { mode: 0o700 });
+    await fill?.(dir);
     await handOver(dir);
   } catch (e) {
     await remove(dir).catch(() => undefined);
     throw e;
   }
-  return { dir, dispose: async () => void (await remove(dir).catch(() => undefined)) };
+  return { dir, tmp: join(dir, 'tmp'), dispose: async () => void (await remove(dir).catch(() => undefined)) };
 }
 
 /** A long-lived program `start` started: its pipes, and how to stop it with everything it started. */
@@ -164,6 +181,16 @@ function envArgs(home: string, route: EgressRoute | undefined, extra: Record<str
   return Object.entries({ ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra }).map(([k, v]) => `${k}=${v}`);
 }
 
+/** A fresh home beside `home` where commands run as crew's (or the person's) own user: the home is theirs as it is. */
+function sameUserHome(home: string, fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
+  return freshHome(
+    join(dirname(home), 'crew-program-homes'),
+    async () => undefined,
+    (dir) => rm(dir, { recursive: true, force: true }),
+    fill,
+  );
+}
+
 /** Process groups of commands still running: each runs detached, so it must be stopped explicitly when crew stops. */
 const running = new Set<number>();
 
@@ -242,16 +269,17 @@ export class NamespaceRunner implements CommandRunner {
 
   async run(command: string, opts: RunOptions): Promise<CommandResult> {
     const [cmd, ...args] = await this.argv(command, opts, 'umask 000; cd "$1" && eval "$2"');
-    return runProcess(cmd!, args, { ...opts, env: { PATH: process.env.PATH } });
+    // The command enters its folder itself, as the tool user: one of the tool user's own (a run's home, 0700) is closed to crew's user.
+    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: process.env.PATH } });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
     const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"');
-    return startProcess(cmd!, args, { cwd: opts.cwd, env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
+    return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
   }
 
-  programHome(): Promise<ProgramHome> {
+  programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
     const privileged = (cmd: string, args: string[]) => (this.viaSudo ? exec('sudo', ['-n', cmd, ...args]) : exec(cmd, args));
     return freshHome(
       join(this.privateDir, 'homes'),
@@ -261,6 +289,7 @@ export class NamespaceRunner implements CommandRunner {
       },
       // The tool user's files: only root may remove them.
       (dir) => privileged('rm', ['-rf', '--', dir]),
+      fill,
     );
   }
 
@@ -338,13 +367,8 @@ export class UserNamespaceRunner implements CommandRunner {
     return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"'), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
   }
 
-  programHome(): Promise<ProgramHome> {
-    // Commands here run as the person's own user, so the home is theirs as it is.
-    return freshHome(
-      join(dirname(this.home), 'crew-program-homes'),
-      async () => undefined,
-      (dir) => rm(dir, { recursive: true, force: true }),
-    );
+  programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
+    return sameUserHome(this.home, fill);
   }
 
   private argv(command: string, opts: StartOptions, script: string): string[] {
@@ -449,6 +473,10 @@ export class UnsandboxedRunner implements CommandRunner {
       cwd: opts.cwd,
       env: { ...toolEnv(opts.home ?? this.home), ...opts.env },
     });
+  }
+
+  programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
+    return sameUserHome(this.home, fill);
   }
 }
 

@@ -38,7 +38,7 @@ import {
 import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
-import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { MAX_OUTPUT_BYTES, prepareTools, setupNetwork } from './sandbox-setup';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { account, testFindings, testKey, type BaseRun } from '../domain/test-results';
@@ -170,14 +170,20 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
 
   // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
   const ran = commands.filter((c) => printed.has(c.id));
+  const baseSetup = {
+    commands: config.setup,
+    network: runner && egress ? setupNetwork(runner, egress) : undefined,
+    where: `on the base's own checkout, ${runner?.sandboxed ? 'inside the sandbox' : 'WITHOUT a sandbox (allow_unsandboxed)'}`,
+  };
   const { runs: bases, fresh: freshBases } = runner
-    ? await baseRuns(ctx, view, ran, { runner, reports, headSha, timeoutMs, head: printed })
+    ? await baseRuns(ctx, view, ran, { runner, reports, headSha, timeoutMs, head: printed, setup: baseSetup })
     : { runs: new Map(), fresh: [] };
   const accounts = new Map<string, ReturnType<typeof account>>();
+  const baseTree = diff.truncated ? undefined : await baseTreeOf(ctx, files);
   for (const c of ran) {
     const b = bases.get(c.id);
     if (!b) continue;
-    let a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files });
+    let a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, ...(baseTree ? { baseTree } : {}) });
     // A test that passed on the base and fails here is run once more before it convicts anyone.
     const failedNow = a.changes.filter((x) => x.kind === 'lost' && x.after === 'failed');
     if (failedNow.length && runner) {
@@ -187,7 +193,8 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
       const again = await runWithReports(runner, reports, c.command!, { cwd: ctx.repo.dir, timeoutMs });
       const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(testKey) : []);
       const flaky = new Set(failedNow.map((x) => testKey(x.test)).filter((k) => passedAgain.has(k)));
-      if (flaky.size) a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, flaky });
+      if (flaky.size)
+        a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, flaky, ...(baseTree ? { baseTree } : {}) });
     }
     accounts.set(c.id, a);
     // An unreadable report leaves the criterion undecided, whatever the exit code: a person looks.
@@ -197,7 +204,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
         ...commandResults[i]!,
         met: null,
         confidence: 0,
-        error: `${a.why}; crew cannot tell which tests ran, so it does not count the criterion as met`,
+        error: `${a.why}; so crew does not count the criterion as met: a person looks`,
       };
     }
   }
@@ -366,6 +373,14 @@ async function testReports(ctx: StepContext, runner: CommandRunner): Promise<Tes
     ctx.log.warn(`critic: crew could not set up its test report hooks (${(e as Error).message}); the tests of every command are unknown`);
     return undefined;
   }
+}
+
+/** The files the change added, and whether the base's tree holds a test file (the head's files less those, and those it deleted). */
+async function baseTreeOf(ctx: StepContext, files: FileDiff[]): Promise<{ hasTestFile: boolean; added: Set<string> }> {
+  const added = new Set(files.filter((f) => f.status === 'added').map((f) => f.path));
+  const hasTestFile =
+    files.some((f) => f.status === 'deleted' && isTestFile(f.path)) || (await ctx.repo.listFiles()).some((p) => !added.has(p) && isTestFile(p));
+  return { hasTestFile, added };
 }
 
 /** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */

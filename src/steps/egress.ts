@@ -1,6 +1,6 @@
 import { DEFAULT_HOSTS, describeRefusals, egressAllowlist, type EgressMode, type Refusals } from '../domain/egress';
 import type { Log } from '../ports';
-import type { CommandResult, CommandRunner, EgressRoute, RunOptions, StartedProgram } from '../sandbox/command-runner';
+import type { CommandResult, CommandRunner, EgressRoute, ProgramHome, RunOptions, StartedProgram } from '../sandbox/command-runner';
 import { startEgressProxy, type EgressProxy } from '../sandbox/egress/proxy';
 
 /** `.github/crew.yml`'s `network` key, as the steps read it. */
@@ -131,6 +131,11 @@ export class NetworkedRunner implements CommandRunner {
   start(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>): StartedProgram {
     if (!this.inner.start) throw new Error('this runner cannot start a long-lived program');
     return this.inner.start(command, { ...opts, network: opts.network ?? this.network });
+  }
+
+  programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
+    if (!this.inner.programHome) throw new Error('this runner cannot make a home of its own');
+    return this.inner.programHome(fill);
   }
 }
 

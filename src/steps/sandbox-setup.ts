@@ -1,7 +1,15 @@
 import { join } from 'node:path';
 import { CONFIG_PATH } from '../config/schema';
 import { refusalsSince } from '../domain/egress';
-import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner, type RunOptions } from '../sandbox/command-runner';
+import {
+  homeEnv,
+  prepareSandbox,
+  prepareUserNamespace,
+  UnsandboxedRunner,
+  type CommandRunner,
+  type ProgramHome,
+  type RunOptions,
+} from '../sandbox/command-runner';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { StepContext } from './context';
 
@@ -84,10 +92,15 @@ export async function commandRunner(
 export async function prepareTools(
   ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
   config: { setup: string[]; command_timeout_seconds: number } & ToolsConfig,
-  /** `mcp`: a stdio MCP server starts in this job's sandbox, and reaches the network only through the allowlist. */
-  tree: { trusted: boolean; mcp?: boolean },
+  /**
+   * `mcp`: a stdio MCP server starts in this job's sandbox, and reaches the network only through the allowlist.
+   * `ownHome`: the sandbox's commands from here on (setup on a model-written tree, and the caller's, through
+   * `home`, which the caller disposes) get a home and temporary folder of their own, out of reach of commands
+   * that ran before with the tool user's shared home (#46).
+   */
+  tree: { trusted: boolean; mcp?: boolean; ownHome?: boolean },
   sandboxes?: Array<typeof prepareSandbox>,
-): Promise<JobTools & { setupFailure: string | null }> {
+): Promise<JobTools & { setupFailure: string | null; home?: ProgramHome }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
   if (tree.trusted || !config.setup.length) {
     const setupFailure = await runSetup(
@@ -98,7 +111,10 @@ export async function prepareTools(
       'on the base commit, outside the sandbox',
     );
     if (setupFailure) return { warning: null, setupFailure };
-    return { ...(await commandRunner(ctx, config, sandboxes, tree.mcp ?? false)), setupFailure: null };
+    const tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false);
+    const home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined;
+    if (home && 'failure' in home) return { ...tools, setupFailure: home.failure };
+    return { ...tools, setupFailure: null, ...(home ? { home } : {}) };
   }
   const prepared = await commandRunner(ctx, config, sandboxes);
   if (!prepared.runner || !prepared.egress) {
@@ -107,7 +123,9 @@ export async function prepareTools(
     return { ...prepared, setupFailure };
   }
   const egress = prepared.egress;
-  const network = !prepared.runner.sandboxed ? undefined : egress.mode === 'allowlist' ? 'allowlist' : egress.mode === 'open' ? 'open' : 'none';
+  const home = tree.ownHome ? await ownHome(prepared.runner) : undefined;
+  if (home && 'failure' in home) return { ...prepared, setupFailure: home.failure };
+  const network = setupNetwork(prepared.runner, egress);
   const where = !prepared.runner.sandboxed
     ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
     : {
@@ -116,22 +134,46 @@ export async function prepareTools(
         open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
       }[egress.mode];
   const before = egress.refused();
-  const failed = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where, network);
+  const failed = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where, network, home && { cwd: ctx.repo.dir, env: homeEnv(home) });
   const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
-  return { ...prepared, setupFailure };
+  return { ...prepared, setupFailure, ...(home ? { home } : {}) };
 }
 
-async function runSetup(
+/** A home made now, with its own temporary folder (CommandRunner.programHome), or why there is none. */
+async function ownHome(runner: CommandRunner): Promise<ProgramHome | { failure: string }> {
+  try {
+    if (!runner.programHome) throw new Error('this sandbox cannot make one');
+    return await runner.programHome();
+  } catch (e) {
+    return { failure: `crew could not give the commands a home of their own (${(e as Error).message.split('\n')[0]})` };
+  }
+}
+
+/** The network setup on a model-written tree has in the sandbox: what the job's egress gives it (none without a sandbox to ask). */
+export function setupNetwork(runner: CommandRunner, egress: Pick<Egress, 'mode'>): RunOptions['network'] {
+  if (!runner.sandboxed) return undefined;
+  return egress.mode === 'allowlist' ? 'allowlist' : egress.mode === 'open' ? 'open' : 'none';
+}
+
+/** Runs the setup commands in order, in the checkout (or in `at`, with its variables); the first that fails says why. */
+export async function runSetup(
   ctx: Pick<StepContext, 'repo' | 'log'>,
   commands: string[],
   timeoutMs: number,
   runner: CommandRunner,
   where: string,
   network?: RunOptions['network'],
+  at?: { cwd: string; env: Record<string, string> },
 ): Promise<string | null> {
   for (const command of commands) {
     ctx.log.info(`setup (${where}): ${command}`);
-    const r = await runner.run(command, { cwd: ctx.repo.dir, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, ...(network ? { network } : {}) });
+    const r = await runner.run(command, {
+      cwd: at?.cwd ?? ctx.repo.dir,
+      timeoutMs,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
+      ...(network ? { network } : {}),
+      ...(at ? { env: at.env } : {}),
+    });
     if (r.exitCode !== 0)
       return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
   }

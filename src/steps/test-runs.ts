@@ -1,13 +1,14 @@
 import type { Criterion } from '../domain/criteria';
 import { BaseRunSchema, readReports, type BaseRun, type TestRun } from '../domain/test-results';
 import type { RunView } from '../domain/run-state';
-import type { CommandRunner } from '../sandbox/command-runner';
+import { homeEnv, type CommandRunner, type ProgramHome, type RunOptions } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
 import { paths, readChecked } from '../state/run-files';
 import { runFolder } from '../domain/refs';
 import { redact } from '../text/redact';
-import { integrationBranchOf, nowIso, SEEN, type StepContext } from './context';
-import { MAX_OUTPUT_BYTES } from './sandbox-setup';
+import { nowIso, SEEN, type StepContext } from './context';
+import { MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
+import { join } from 'node:path';
 
 /** One run of a command criterion: what people see (exit code, output) and what the runner reported about its tests. */
 export interface CommandRun {
@@ -30,11 +31,12 @@ export async function runWithReports(
   runner: CommandRunner,
   reports: TestReports | undefined,
   command: string,
-  opts: { cwd: string; timeoutMs: number; maxOutputBytes?: number },
+  /** `env`: variables for this run besides the hooks' (a home of its own, #46). */
+  opts: { cwd: string; timeoutMs: number; maxOutputBytes?: number; env?: Record<string, string> },
 ): Promise<CommandRun> {
   const base = { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxOutputBytes: opts.maxOutputBytes ?? MAX_OUTPUT_BYTES };
   if (!reports) {
-    const r = await runner.run(command, base);
+    const r = await runner.run(command, { ...base, ...(opts.env ? { env: opts.env } : {}) });
     return {
       exitCode: r.exitCode,
       timedOut: r.timedOut,
@@ -43,13 +45,13 @@ export async function runWithReports(
     };
   }
   let folder = await reports.open();
-  let r = await runner.run(command, { ...base, env: folder.env });
+  let r = await runner.run(command, { ...base, env: { ...opts.env, ...folder.env } });
   let files = await reports.collect(folder);
   let clash = false;
   if (r.exitCode !== 0 && r.output.includes(NODE_REPORTER_CLASH) && !files.some((f) => f.name.startsWith('node-'))) {
     clash = true;
     folder = await reports.open({ node: false });
-    r = await runner.run(command, { ...base, env: folder.env });
+    r = await runner.run(command, { ...base, env: { ...opts.env, ...folder.env } });
     files = await reports.collect(folder);
   }
   let tests = readReports(files, opts.cwd);
@@ -65,14 +67,29 @@ const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n').
 
 /**
  * Each command criterion as it ran on the run's base (#32): read from crew/state when an earlier
- * iteration ran it there, else run now (the checkout goes to the base and back to `headSha`).
- * `fresh` lists the records made now, for the caller to keep on crew/state with its judgment.
+ * iteration ran it there, else run now. `fresh` lists the records made now, for the caller to keep on
+ * crew/state with its judgment.
+ *
+ * The base runs out of the head's reach (#46): the head's tests and setup ran before, as the tool user,
+ * in the job's checkout, home and temporary folder, and a file they leave there (`~/.npmrc` with
+ * `node-options`, Python's `usercustomize.py`, the head's `node_modules`) changes how any later run goes.
+ * So the base gets a checkout of its own at the base commit, inside a home and temporary folder made for
+ * it (CommandRunner.programHome), and its own setup there (sandboxed, with the network setup on a
+ * model-written tree has: a follow-up's base is a model's). Where that cannot be made, or its setup fails,
+ * the base's tests are unknown, and said why; such a record is not kept, so a later iteration tries again.
  */
 export async function baseRuns(
   ctx: StepContext,
   view: RunView,
   criteria: Criterion[],
-  opts: { runner: CommandRunner; reports: TestReports | undefined; headSha: string; timeoutMs: number; head?: Map<string, CommandRun> },
+  opts: {
+    runner: CommandRunner;
+    reports: TestReports | undefined;
+    headSha: string;
+    timeoutMs: number;
+    head?: Map<string, CommandRun>;
+    setup: { commands: string[]; network: RunOptions['network']; where: string };
+  },
 ): Promise<{ runs: Map<string, BaseRun>; fresh: BaseRun[] }> {
   const { issue, run, base } = view.run;
   // Results this job's view already held (or a compare-and-swap write of new ones settles).
@@ -102,16 +119,37 @@ export async function baseRuns(
       if (h) fresh.push(record(c, h));
     }
   } else if (todo.length) {
-    await ctx.repo.checkoutDetached(base.sha);
-    try {
-      for (const c of todo) {
-        ctx.log.info(`critic: running ${c.id} on the base (${base.sha.slice(0, 7)}), once for this run: ${c.command}`);
-        fresh.push(record(c, await runWithReports(opts.runner, opts.reports, c.command!, { cwd: ctx.repo.dir, timeoutMs: opts.timeoutMs })));
+    const notRun = (why: string) => {
+      ctx.log.warn(`critic: the base's tests could not run: ${why}`);
+      for (const c of todo)
+        runs.set(c.id, record(c, { exitCode: null, timedOut: false, output: why, tests: { kind: 'unknown', why: `crew could not run them: ${why}` } }));
+    };
+    const place = await baseCheckout(ctx, opts.runner, base.sha).catch((e: Error) => e);
+    if (place instanceof Error) notRun(`crew could not give the base a checkout, home and temporary folder of its own (${place.message.split('\n')[0]})`);
+    else
+      try {
+        const at = { cwd: place.cwd, env: homeEnv(place.home) };
+        const failed = await runSetup(ctx, opts.setup.commands, opts.timeoutMs, opts.runner, opts.setup.where, opts.setup.network, at);
+        if (failed) notRun(`its setup failed: ${failed}`);
+        else
+          for (const c of todo) {
+            ctx.log.info(`critic: running ${c.id} on the base (${base.sha.slice(0, 7)}), in a checkout and home of its own, once for this run: ${c.command}`);
+            fresh.push(record(c, await runWithReports(opts.runner, opts.reports, c.command!, { ...at, timeoutMs: opts.timeoutMs })));
+          }
+      } finally {
+        await place.home.dispose();
       }
-    } finally {
-      await ctx.repo.checkoutNew(integrationBranchOf(ctx, view.run), opts.headSha);
-    }
   }
   for (const r of fresh) runs.set(r.criterion, r);
   return { runs, fresh };
 }
+
+/** A home made now (with its own TMPDIR), and a checkout of the base commit inside it: where the base's tests run. */
+async function baseCheckout(ctx: StepContext, runner: CommandRunner, sha: string): Promise<{ home: ProgramHome; cwd: string }> {
+  if (!runner.programHome) throw new Error('this sandbox cannot make a home of its own');
+  const home = await runner.programHome((dir) => ctx.repo.checkoutCopy(sha, join(dir, BASE_CHECKOUT)));
+  return { home, cwd: join(home.dir, BASE_CHECKOUT) };
+}
+
+/** The base's checkout's folder in its home. */
+const BASE_CHECKOUT = 'base';

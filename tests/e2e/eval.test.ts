@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -158,8 +158,16 @@ function instance(id: string, extra: Record<string, unknown> = {}): Record<strin
   };
 }
 
-function crew(args: string[], opts: { detached?: boolean } = {}): { done: Promise<{ code: number | null; out: string }>; pid: number } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached === true });
+function crew(
+  args: string[],
+  opts: { detached?: boolean; env?: Record<string, string> } = {},
+): { done: Promise<{ code: number | null; out: string }>; pid: number } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: root,
+    env: { ...env(), ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached === true,
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -190,7 +198,7 @@ beforeAll(async () => {
   const src = join(root, 'src-repo');
   await mkdir(join(src, 'src'), { recursive: true });
   await mkdir(join(src, 'test'));
-  await writeFile(join(src, 'package.json'), '{ "name": "calc", "type": "module", "private": true }\n');
+  await writeFile(join(src, 'package.json'), '{ "name": "calc", "type": "module", "private": true, "scripts": { "test": "node --test" } }\n');
   await writeFile(join(src, 'src', 'sum.js'), SUM_BUGGY);
   await writeFile(join(src, 'test', 'sum.test.js'), TEST_BASE);
   await git(src, 'init', '-q', '-b', 'main');
@@ -214,6 +222,10 @@ beforeAll(async () => {
     'calc-wrong.single.yaml': singleScript(SUM_WRONG, SLOW),
     'calc-untested.crew.yaml': crewScript(SUM_FIXED, [], true),
     'calc-untested.single.yaml': singleScript(SUM_FIXED),
+    // The play's command plants what npm reads in the tool user's home: node-options replaces crew's NODE_OPTIONS.
+    'calc-planted.single.yaml': singleScript(SUM_FIXED, [
+      { content: [{ type: 'tool_use', name: 'run_command', input: { command: `printf 'node-options=--no-warnings\\n' > "$HOME/.npmrc"` } }] },
+    ]),
   };
   for (const [name, text] of Object.entries(files)) await writeFile(join(scripts, name), text);
   const lines = [
@@ -225,6 +237,7 @@ beforeAll(async () => {
     instance('calc-bad-setup', { setup: ['echo preparing; exit 3'] }),
   ];
   await writeFile(join(root, 'instances.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  await writeFile(join(root, 'planted.jsonl'), `${JSON.stringify(instance('calc-planted', { test_cmd: 'npm test' }))}\n`);
   await writeFile(
     join(root, 'two.jsonl'),
     `${lines
@@ -365,6 +378,27 @@ describe('crew eval', () => {
     const strip = (r: Result) => ({ id: r.instance_id, way: r.way, score: r.score, usage: r.usage, turns: r.turns });
     expect(resumed.results.map(strip)).toEqual(full.results.filter((r) => ['calc-resolved', 'calc-wrong'].includes(r.instance_id)).map(strip));
     expect((await readdir(join(out, 'trajectories', 'calc-wrong', 'single'))).length).toBe(1);
+  });
+
+  it("the play's commands plant ~/.npmrc with node-options in the tool user's home: the scoring runs with a home of its own, and its tests are still read (#46)", async () => {
+    const out = join(root, 'out-planted');
+    // A temporary folder of this test's own, which the tool user can reach: the play's home, with what it planted, is looked at below and shared with no one.
+    const temp = await mkdtemp(join(tmpdir(), 'crew-eval-temp-'));
+    await chmod(temp, 0o755);
+    try {
+      const r = await crew(['eval', 'planted.jsonl', '--way', 'single', '--out', out, '--scripted', join(root, 'scripts'), '--allow-unsandboxed'], {
+        env: { RUNNER_TEMP: temp },
+      }).done;
+      expect(r.code, r.out).toBe(0);
+      // The play's command did plant it where the tool user's commands share a home.
+      expect(await readFile(join(temp, 'crew-tool-home', '.npmrc'), 'utf8')).toBe('node-options=--no-warnings\n');
+      const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+      expect(results.results.map((x) => [x.instance_id, x.way, x.score])).toEqual([
+        ['calc-planted', 'single', expect.objectContaining({ kind: 'resolved', reason: 'all 1 FAIL_TO_PASS and 1 PASS_TO_PASS tests pass' })],
+      ]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   });
 
   it('says which line and field of the instances file is wrong, and plays nothing', async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { appendFile, rm } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Git } from './git-process';
 import { DIFF_LIMIT_BYTES } from '../../domain/diff';
 import { assertCrewRef, assertRevision as rev } from '../../domain/refs';
@@ -149,6 +149,31 @@ export class GitWorkingCopy implements WorkingCopy {
     }
     // `! -type l`: chmod follows symbolic links, and the commit may hold one pointing anywhere.
     await run('find', [dir, '!', '-type', 'l', '-exec', 'chmod', 'u+rwX,go=rX', '{}', '+']);
+  }
+
+  /**
+   * Through `git init` in `dir` and git's alternates (`objects/info/alternates` naming this repository's
+   * objects; its `shallow` list copied, so history reads as it does here), then a checkout there. That
+   * git reads no configuration but the new repository's own (no system or global file), so no filter,
+   * hook or other program a configuration names runs, whatever the tree's attributes ask for.
+   */
+  async checkoutCopy(ref: string, dir: string): Promise<void> {
+    const sha = (await this.git.raw(['rev-parse', '--verify', `${rev(ref)}^{commit}`])).trim();
+    const common = resolve(this.dir, (await this.git.raw(['rev-parse', '--git-common-dir'])).trim());
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_TERMINAL_PROMPT: '0',
+    };
+    await run('git', ['init', '--quiet', '--template=', dir], { env });
+    await mkdir(join(dir, '.git', 'objects', 'info'), { recursive: true });
+    await writeFile(join(dir, '.git', 'objects', 'info', 'alternates'), `${join(common, 'objects')}\n`);
+    await copyFile(join(common, 'shallow'), join(dir, '.git', 'shallow')).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+    await run('git', ['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', sha], { cwd: dir, env });
   }
 
   /** Through the checkout's own `.git/info/exclude`. */

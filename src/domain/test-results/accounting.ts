@@ -32,8 +32,8 @@ export interface TestCounts {
  * What the critic knows about one command criterion's tests, base against head (#32).
  * compared: both runs reported their tests. unknown: a run reported none, so lost and fixed
  * cannot be counted (judged by the exit code, as before). unreadable: a report could not be
- * read; the criterion is undecided. missing: the base's run wrote a report of a runner the
- * head's did not, which is a finding.
+ * read, or the base's tests could not be while the head's could (#46); the criterion is
+ * undecided. missing: the base's run wrote a report of a runner the head's did not, which is a finding.
  */
 export interface TestAccounting {
   criterion: string;
@@ -71,12 +71,16 @@ export function lineInDiff(files: FileDiff[], t: TestId): { line: number; on: 'h
   return undefined;
 }
 
-/** The head compared with the base for one criterion. `flaky`: identities of lost-by-failing tests that passed when the head was run again. */
+/**
+ * The head compared with the base for one criterion. `flaky`: identities of lost-by-failing tests that passed
+ * when the head was run again. `baseTree`: what the critic knows of the base's tree (whether it holds a test
+ * file; the files the change added), to tell a base with no test at all from one whose tests went unread.
+ */
 export function account(
   criterion: { id: string; command: string },
   base: TestRun,
   head: TestRun,
-  opts: { diff?: FileDiff[]; flaky?: ReadonlySet<string> } = {},
+  opts: { diff?: FileDiff[]; flaky?: ReadonlySet<string>; baseTree?: { hasTestFile: boolean; added: ReadonlySet<string> } } = {},
 ): TestAccounting & { changes: TestChange[] } {
   const empty = {
     criterion: criterion.id,
@@ -91,6 +95,15 @@ export function account(
   };
   if (head.kind === 'unreadable') return { ...empty, state: 'unreadable', why: `the head's report is unreadable: ${head.why}` };
   if (base.kind === 'unreadable') return { ...empty, state: 'unreadable', why: `the base's report is unreadable: ${base.why}` };
+  // A base whose tests cannot be read while the head's can hides every test the head lost: never "nothing lost" (#46).
+  // Only a base with no test file, where the head reports tests of files the change added alone, had none to lose.
+  const baseHadNone = opts.baseTree && !opts.baseTree.hasTestFile && head.kind === 'known' && head.tests.every((t) => opts.baseTree!.added.has(t.file));
+  if (base.kind === 'unknown' && head.kind === 'known' && !baseHadNone)
+    return {
+      ...empty,
+      state: 'unreadable',
+      why: `the base's tests could not be read (${base.why}), though the head's were: crew cannot tell whether a test that passed on the base is lost`,
+    };
   if (base.kind === 'unknown') return { ...empty, state: 'unknown', why: `on the base, ${base.why}` };
   if (head.kind === 'unknown') return { ...empty, state: 'missing', missingReports: base.runners, why: `on the head, ${head.why}` };
   const missingReports = base.runners.filter((r) => !head.runners.includes(r));

@@ -16,6 +16,9 @@
  * must be stopped; after closing both it prints `::left <n>`, how many of their processes still run.
  * They start, as on a checkout that holds a model's files, in a copy of the workspace's HEAD (stdioServerDir), after a
  * command of the agent's has planted files in the tool user's home (`::planted`); `::homes` counts the servers' own homes.
+ *
+ * Mode `base` (#46) runs `<command>` as the critic runs the base's tests: in a home made after a command planted an
+ * `.npmrc` in the shared one, in a checkout of the workspace's HEAD inside it (`::head`); `::gone` after it is removed.
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
@@ -94,6 +97,24 @@ if (mode === 'mcp') {
     await new Promise((r) => setTimeout(r, 200));
   }
   process.stdout.write(`::left ${left}\n`);
+  process.exit(0);
+}
+if (mode === 'base') {
+  // The base's own run (#46): after a command planted an .npmrc in the shared home, `<command>` runs in a home made
+  // now with a checkout of the workspace's HEAD inside, as the critic runs the base's tests; `::gone` says it was removed.
+  const { gitRepo } = await import('../../../src/adapters/git/git-repo');
+  const { homeEnv } = await import('../../../src/sandbox/command-runner');
+  const { existsSync } = await import('node:fs');
+  const { repo } = gitRepo(workspace, 'http://127.0.0.1:9/unused.git', 'unused');
+  const planted = await runner.runner.run('echo node-options=--no-warnings > "$HOME/.npmrc"', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 10_000 });
+  process.stdout.write(`::planted ${planted.exitCode}\n`);
+  const head = await repo.head();
+  const home = await runner.runner.programHome!((d) => repo.checkoutCopy(head, join(d, 'base')));
+  const r = await runner.runner.run(command, { cwd: join(home.dir, 'base'), timeoutMs: 20_000, maxOutputBytes: 500_000, env: homeEnv(home) });
+  process.stdout.write(r.output);
+  process.stdout.write(`::head ${head}\n`);
+  await home.dispose();
+  process.stdout.write(`::gone ${!existsSync(home.dir)}\n`);
   process.exit(0);
 }
 const r = await runner.runner.run(command, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 500_000, ...(proxy ? { network: 'allowlist' as const } : {}) });

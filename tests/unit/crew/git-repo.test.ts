@@ -321,3 +321,52 @@ describe('a push GitHub refuses by rule (a repository ruleset on crew/*)', () =>
     expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();
   });
 });
+
+describe("GitWorkingCopy.checkoutCopy: the base's own checkout (#46)", () => {
+  const root = mkdtempSync(join(tmpdir(), 'crew-gitrepo-copy-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("a shallow job checkout at the head, with a credential, a filter driver, ignored setup output and untracked files: the copy holds the base's tracked files alone, its history reads, and nothing of the job checkout's configuration runs or shows", async () => {
+    const src = join(root, 'src');
+    mkdirSync(src);
+    await git(['init', '-q', '-b', 'main'], { cwd: src });
+    writeFileSync(join(src, '.gitignore'), 'node_modules/\n');
+    writeFileSync(join(src, '.gitattributes'), '*.txt filter=spy\n');
+    writeFileSync(join(src, 'a.txt'), 'base\n');
+    await git(['add', '-A'], { cwd: src });
+    await git(['commit', '-qm', 'first'], { cwd: src, env: FIXTURE_IDENTITY });
+    writeFileSync(join(src, 'a.txt'), 'the base\n');
+    await git(['commit', '-qam', 'base'], { cwd: src, env: FIXTURE_IDENTITY });
+    const base = (await git(['rev-parse', 'HEAD'], { cwd: src })).trim();
+    writeFileSync(join(src, 'a.txt'), 'the head\n');
+    writeFileSync(join(src, 'b.txt'), 'new on the head\n');
+    await git(['add', '-A'], { cwd: src });
+    await git(['commit', '-qm', 'head'], { cwd: src, env: FIXTURE_IDENTITY });
+
+    const job = join(root, 'job');
+    await git(['clone', '-q', '--depth', '2', `file://${src}`, job]);
+    const marker = join(root, 'smudged');
+    await git(['config', 'http.extraheader', 'AUTHORIZATION: basic c2VjcmV0'], { cwd: job });
+    await git(['config', 'filter.spy.smudge', `sh -c 'touch ${marker}; cat'`], { cwd: job });
+    mkdirSync(join(job, 'node_modules'));
+    writeFileSync(join(job, 'node_modules', 'planted.js'), 'x\n');
+    writeFileSync(join(job, 'untracked.txt'), 'x\n');
+    const repo = gitRepo(job, job, 'unused-token').repo;
+
+    const copy = join(root, 'copy');
+    await repo.checkoutCopy(base, copy);
+    expect(readdirSync(copy).sort()).toEqual(['.git', '.gitattributes', '.gitignore', 'a.txt']);
+    expect(readFileSync(join(copy, 'a.txt'), 'utf8')).toBe('the base\n');
+    expect((await git(['rev-parse', 'HEAD'], { cwd: copy })).trim()).toBe(base);
+    // Its history reads as far as the job checkout's does (its shallow list came along).
+    expect((await git(['log', '--format=%s'], { cwd: copy })).trim()).toBe('base');
+    expect(await git(['status', '--porcelain'], { cwd: copy })).toBe('');
+    const config = await git(['config', '--list', '--local'], { cwd: copy });
+    expect(config).not.toMatch(/extraheader|remote\.|filter\./);
+    expect(existsSync(marker)).toBe(false);
+    // The job checkout's own git would have run the filter: the test's trap is real.
+    rmSync(join(job, 'a.txt'));
+    await git(['checkout', '--', 'a.txt'], { cwd: job });
+    expect(existsSync(marker)).toBe(true);
+  });
+});

@@ -28,7 +28,10 @@ const plain: CommandRunner = {
     });
     return { child, stop: () => void child.kill('SIGKILL') };
   },
-  programHome: async () => ({ dir: await mkdtemp(join(tmpdir(), 'mcp-home-')), dispose: async () => undefined }),
+  programHome: async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-home-'));
+    return { dir, tmp: join(dir, 'tmp'), dispose: async () => undefined };
+  },
 };
 
 const server = (kind: string, more: Partial<McpServerConfig> = {}): McpServerConfig =>

@@ -57,7 +57,7 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
   });
 
   /** crew's process as the runner user, holding the secrets in its initial environment, runs one command through its runner. */
-  async function probe(mode: 'sandboxed' | 'unsandboxed' | 'allowlist' | 'mcp', command: string, extra: Record<string, string> = {}): Promise<string> {
+  async function probe(mode: 'sandboxed' | 'unsandboxed' | 'allowlist' | 'mcp' | 'base', command: string, extra: Record<string, string> = {}): Promise<string> {
     const script = join(__dirname, '..', '..', 'support', 'sandbox', 'probe.ts');
     const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, ...CANARIES, ...extra };
     const { stdout } = await exec(
@@ -70,6 +70,21 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
 
   const LOOK =
     'id -un; echo pids=$(ls /proc | grep -c "^[0-9]"); cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -E "^INPUT_"; sudo -n true 2>/dev/null && echo HAS-SUDO || echo no-sudo';
+
+  it("the base's own run (#46): crew, as that user, checks out the base in a home of its own that it hands to the tool user through sudo; the tool user's git reads it and can write there, the .npmrc planted in the shared home is not in it, and it is removed after", async () => {
+    const out = await probe('base', 'id -un; cat "$HOME/.npmrc" 2>&1; git rev-parse HEAD; git status --porcelain; ls; echo x > written && echo wrote');
+    const head = /^::head (\S+)$/m.exec(out)?.[1];
+    expect(out).toContain('::planted 0');
+    expect(out.split('\n').slice(1, 7)).toEqual([
+      'crew-tool',
+      expect.stringContaining('No such file or directory'),
+      head,
+      'README.md',
+      'wrote',
+      `::head ${head}`,
+    ]);
+    expect(out).toContain('::gone true');
+  });
 
   it('crew, as that user, starts the tool user’s sandbox through sudo: no secret in reach, no sudo inside, only its own processes', async () => {
     const out = await probe('sandboxed', LOOK);
@@ -121,12 +136,12 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
     const seen = JSON.parse(out.split('\n')[0]!) as { user: string; env: Record<string, string>; cwd: string; cwdWritable: boolean; home: string[] };
     expect(seen.user).toBe('crew-tool');
     // The agent's command planted an .npmrc and an npx cache in the tool user's home; the server, which holds a secret,
-    // has a home of its own that crew made after that, holding only the tool user's git config, and removed after.
+    // has a home of its own that crew made after that, holding only the tool user's git config and an empty temporary folder, and removed after.
     const planted = /^::planted 0 (\S+)$/m.exec(out)?.[1];
     expect(planted).toBe(join(dir, 'crew-tool-home'));
     expect(seen.env.HOME).not.toBe(planted);
     expect(seen.env.HOME!.startsWith(join(dir, 'crew-sandbox', 'homes', 'home-'))).toBe(true);
-    expect(seen.home).toEqual(['.gitconfig']);
+    expect(seen.home).toEqual(['.gitconfig', 'tmp']);
     expect(out).toContain('::homes 1');
     expect(out).toContain('::homes-after 0');
     // Started in the copy of the reviewed commit crew's user made: the tool user reads it through sudo, and cannot write there.

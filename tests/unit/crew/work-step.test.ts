@@ -615,7 +615,7 @@ describe('the work step, in-process against the fakes', () => {
       expect(seen.user).toBe('crew-tool');
       // A home of its own, not the one the agent's commands share.
       expect(seen.env.HOME).not.toBe(join(dir, 'crew-tool-home'));
-      expect(seen.home).toEqual(['.gitconfig']);
+      expect(seen.home).toEqual(['.gitconfig', 'tmp']);
       expect(seen.cwd.startsWith(join(dir, 'crew-mcp-reviewed-'))).toBe(true);
       expect(seen.cwdWritable).toBe(false);
       expect(seen.env.FACTS_TOKEN).toBe('***');

@@ -148,6 +148,23 @@ describe('base against head by identity (#32 §2)', () => {
     expect(testFindings(missing).map((f) => f.rule)).toEqual(['test-report-missing']);
     expect(countsText(account(c, none, none))).toBe('test identities unknown (on the base, no test runner crew knows wrote a report)');
   });
+
+  it("a base whose tests cannot be read while the head's can is undecided, never nothing lost (#46); only a base with no test file, whose head reports only tests the change added, had none to lose", () => {
+    const c = { id: 'c1', command: 'npm test' };
+    const none: TestRun = { kind: 'unknown', why: 'no test runner crew knows wrote a report' };
+    const head = known([t('test/a.test.js', 'x', 'passed'), t('test/new.test.js', 'y', 'passed')]);
+    const why =
+      "the base's tests could not be read (no test runner crew knows wrote a report), though the head's were: crew cannot tell whether a test that passed on the base is lost";
+    expect(account(c, none, head)).toMatchObject({ state: 'unreadable', why, lost: [] });
+    expect(countsText(account(c, none, head))).toBe(`undecided: ${why}`);
+    // The base holds a test file: its tests went unread.
+    expect(account(c, none, head, { baseTree: { hasTestFile: true, added: new Set(['test/new.test.js']) } })).toMatchObject({ state: 'unreadable' });
+    // No test file on the base, but the head reports a test of a file the base had (inline tests, a Go package, a Rust target).
+    expect(account(c, none, head, { baseTree: { hasTestFile: false, added: new Set(['test/new.test.js']) } })).toMatchObject({ state: 'unreadable' });
+    // The change adds the first tests: there was nothing to lose.
+    const first = account(c, none, head, { baseTree: { hasTestFile: false, added: new Set(['test/a.test.js', 'test/new.test.js']) } });
+    expect(first).toMatchObject({ state: 'unknown', why: 'on the base, no test runner crew knows wrote a report' });
+  });
 });
 
 describe('localisation by test identity (#32 §3)', () => {
