@@ -374,6 +374,8 @@ describe('model-written setup and commands in the real sandbox, with the allowli
         expect(cdn.hosts.get('attacker.example')!.reached).toEqual([]);
         expect(r.egress!.refused()).toEqual({ 'attacker.example (via registry.npmjs.org)': 2 });
         expect(refusedLines(r.egress!.refused())).toContain('  - `attacker.example (via registry.npmjs.org)`: 2 requests');
+        expect(refusedLines(r.egress!.refused()).join('\n')).toContain('was refused whatever `network.allow` says');
+        expect(refusedLines({ 'evil.example': 1 }).join('\n')).not.toContain('whatever `network.allow` says');
         expect(warnings).toEqual([
           'egress: refused an HTTP request to registry.npmjs.org:80: its Host header names attacker.example (a request reaches only the host it is sent to)',
           'egress: refused CONNECT to registry.npmjs.org:443: the TLS inside it names attacker.example (a request reaches only the host it is sent to)',
