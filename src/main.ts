@@ -23,6 +23,7 @@ import { readCiWorkflows } from './config/ci-workflows';
 import { publicRepository, readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
 import { preloadBundleChunks, readOwnFile } from './bundle';
+import { endSoonAfterStep } from './end-after-step';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
 import { fallbackModelFor, type Provider } from './domain/providers';
 import { readSettings, type Settings } from './settings';
@@ -45,6 +46,9 @@ import { secureCloudCredentials } from './sandbox/cloud-credentials';
 
 /** When this job's crew step started: close to the job's own start (checkout takes seconds; the save margin covers them). */
 const JOB_STARTED_AT = Date.now();
+
+/** How long anything left open after the step may keep the job's process (end-after-step.ts). */
+const LAST_STEP_GRACE_MS = 5_000;
 
 const log: Log = {
   info: (m) => core.info(inertLog(redact(m))),
@@ -381,6 +385,7 @@ export async function run(): Promise<void> {
     }
     // An upload crew gave up on still holds its sockets open: the job would otherwise wait for them until timeout-minutes.
     if (abandonedUploads() > 0) process.exit();
+    endSoonAfterStep(LAST_STEP_GRACE_MS, (m) => log.warn(m));
   }
 }
 

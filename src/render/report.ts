@@ -90,6 +90,12 @@ export function refusedLines(refused: Refusals): string[] {
   const rest = hosts.slice(LISTED_HOSTS);
   return [
     `- [ ] **egress-refused**: model-written code (setup on a task's tree, or the agents' commands) asked for ${hosts.length} host${hosts.length === 1 ? '' : 's'} outside the allowlist, and crew's proxy refused ${total === 1 ? 'the request' : `all ${total} requests`}. If the repository needs one, add it to \`network.allow\` in \`.github/crew.yml\`; otherwise find out what asked for it.`,
+    // `named (via allowed)` and `host (why)`: a request to an allowed host that named another site, or none (egress/proxy.ts).
+    ...(hosts.some(([h]) => /\S \(/.test(h))
+      ? [
+          '  A request to an allowed host that named another site in its `Host` header or TLS server name (`… (via …)`), or named none, was refused whatever `network.allow` says: that is how code reaches another site on a CDN the allowed host shares.',
+        ]
+      : []),
     ...shown.map(([host, n]) => `  - ${codeSpan(host)}: ${n} request${n === 1 ? '' : 's'}`),
     ...(rest.length ? [`  - and ${rest.length} more host${rest.length === 1 ? '' : 's'} (${rest.reduce((n, [, k]) => n + k, 0)} requests)`] : []),
   ];

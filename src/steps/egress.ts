@@ -33,18 +33,24 @@ export interface Egress {
 }
 
 /** Starts the job's egress proxy; its socket is the route a sandbox is prepared with. Undefined (and why) when it cannot start. */
-export async function startJobProxy(network: NetworkConfig, tempDir: string, log: Pick<Log, 'warn'>): Promise<EgressProxy | { problem: string }> {
+export async function startJobProxy(network: NetworkConfig, log: Pick<Log, 'warn'>): Promise<EgressProxy | { problem: string }> {
   try {
     return await startEgressProxy({
       allow: egressAllowlist(network),
-      tempDir,
       ...(process.env.CREW_EGRESS_RESOLVER ? { resolver: process.env.CREW_EGRESS_RESOLVER } : {}),
-      onRefused: (host, port, how) =>
-        log.warn(`egress: refused ${how === 'CONNECT' ? 'CONNECT' : 'an HTTP request'} to ${host}:${port} (not on the allowlist)`),
+      onRefused: (host, port, how, named) => log.warn(refusalLine(host, port, how, named)),
     });
   } catch (e) {
     return { problem: `crew's egress proxy did not start (${(e as Error).message.split('\n')[0]})` };
   }
+}
+
+/** The job log's line for one refused request. */
+export function refusalLine(host: string, port: number, how: 'CONNECT' | 'HTTP', named?: string): string {
+  const what = how === 'CONNECT' ? 'CONNECT' : 'an HTTP request';
+  if (named === undefined) return `egress: refused ${what} to ${host}:${port} (not on the allowlist)`;
+  if (named.startsWith('(')) return `egress: refused ${what} to ${host}:${port} ${named}`;
+  return `egress: refused ${what} to ${host}:${port}: ${how === 'CONNECT' ? 'the TLS inside it' : 'its Host header'} names ${named} (a request reaches only the host it is sent to)`;
 }
 
 export function routeOf(proxy: EgressProxy | { problem: string } | undefined): EgressRoute | undefined {

@@ -51,7 +51,7 @@ export async function commandRunner(
 ): Promise<JobTools> {
   const temp = process.env.RUNNER_TEMP ?? '/tmp';
   const reasons: string[] = [];
-  const proxy = needsRoute || config.network.tools === 'allowlist' ? await startJobProxy(config.network, temp, ctx.log) : undefined;
+  const proxy = needsRoute || config.network.tools === 'allowlist' ? await startJobProxy(config.network, ctx.log) : undefined;
   for (const prepare of sandboxes) {
     const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy));
     if ('runner' in prepared) {

@@ -13,6 +13,8 @@ interface Report {
   bytes: number;
   viaProxy: { status?: number; error?: string };
   tunnel: { status?: number; error?: string };
+  cdnHost: { status?: number; error?: string };
+  cdnTls: { status?: number; inside?: string; error?: string };
   byName: { status?: number; error?: string };
   direct: { status?: string; error?: string };
   dnsLookup: { address?: string; error?: string };
@@ -27,7 +29,8 @@ describe('model-written setup reaches only the allowed hosts (egress-lifecycle)'
   let prompts: string;
 
   beforeAll(async () => {
-    world = await startEgressWorld({ 'registry.npmjs.org': npmRegistry, 'attacker.example': collector });
+    // The registry and the attacker's site on one CDN edge (#46), as Cloudflare serves the npm registry and any site of its customers.
+    world = await startEgressWorld({ 'registry.npmjs.org': npmRegistry, 'attacker.example': collector }, { cdn: ['registry.npmjs.org', 'attacker.example'] });
     await rm(FOUND, { recursive: true, force: true });
     await mkdir(FOUND, { recursive: true });
     await chmod(FOUND, 0o777);
@@ -63,6 +66,9 @@ describe('model-written setup reaches only the allowed hosts (egress-lifecycle)'
       expect(report.bytes).toBeGreaterThan(1000);
       expect(report.viaProxy.status).toBe(403);
       expect(report.tunnel.status).toBe(403);
+      // Through the registry's own name: another Host, another TLS server name (#46).
+      expect(report.cdnHost.status).toBe(403);
+      expect(report.cdnTls.inside).toBeUndefined();
       // By name without the proxy: no resolver (or Node routes it to the proxy, which refuses it).
       expect([undefined, 403]).toContain(report.byName.status);
       // A raw socket to the collector's own address: nothing is routed out of the sandbox's namespace.
@@ -72,13 +78,16 @@ describe('model-written setup reaches only the allowed hosts (egress-lifecycle)'
     expect(r.pulls).toHaveLength(1);
     const body = r.pulls[0]!.body ?? '';
     expect(body).toContain('### ⚠️ Look at before merging');
-    expect(body).toMatch(/- \[ \] \*\*egress-refused\*\*: model-written code .* asked for 1 host outside the allowlist/);
+    expect(body).toMatch(/- \[ \] \*\*egress-refused\*\*: model-written code .* asked for 2 hosts outside the allowlist/);
     expect(body).toMatch(/ {2}- `attacker\.example`: \d+ requests/);
+    expect(body).toMatch(/ {2}- `attacker\.example \(via registry\.npmjs\.org\)`: \d+ requests/);
     expect(body).toContain('add it to `network.allow` in `.github/crew.yml`');
     // The report comment lists it too, and each refusal was logged in the job that made it.
     expect(r.pulls[0]!.comments.some((c) => c.body.includes('**egress-refused**') && c.body.includes('`attacker.example`'))).toBe(true);
     expect(logs).toContain('egress: refused an HTTP request to attacker.example:80 (not on the allowlist)');
     expect(logs).toContain('egress: refused CONNECT to attacker.example:443 (not on the allowlist)');
+    expect(logs).toContain('egress: refused an HTTP request to registry.npmjs.org:80: its Host header names attacker.example');
+    expect(logs).toContain('egress: refused CONNECT to registry.npmjs.org:443: the TLS inside it names attacker.example');
   });
 
   it('the same setup installs the dependency from the registry the lockfile names, through the proxy', () => {

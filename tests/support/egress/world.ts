@@ -1,8 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import * as dnsPacket from 'dns-packet';
 
 /**
@@ -17,6 +21,19 @@ export interface Reached {
   url: string;
   host: string;
   body: string;
+  /** The TLS server name the request came in under, on a CDN edge's port 443. */
+  sni?: string;
+}
+
+/**
+ * A CDN edge: one address that serves several of the world's names, as Cloudflare serves the npm
+ * registry and Fastly serves PyPI, RubyGems and Maven Central. It picks the site by the `Host` header
+ * on port 80 and by the TLS server name on port 443 (a self-signed certificate for all its names,
+ * made with `openssl` when the world starts), and records every connection that reached it.
+ */
+export interface CdnEdge {
+  address: string;
+  connections: Array<{ port: 80 | 443 }>;
 }
 
 export interface WorldHost {
@@ -31,6 +48,8 @@ export interface EgressWorld {
   /** Every name the resolver was asked for, in order. */
   queries: string[];
   hosts: Map<string, WorldHost>;
+  /** The CDN edge, when the world has one (`startEgressWorld`'s `cdn`). */
+  edge?: CdnEdge;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -63,35 +82,103 @@ export const serving =
     res.end(text);
   };
 
-export async function startEgressWorld(named: Record<string, Handler>): Promise<EgressWorld> {
+/** Reads a request's body, records it on `host`, then hands it to `handle`. */
+function recording(host: WorldHost, handle: Handler, req: IncomingMessage, res: ServerResponse, sni?: string): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    host.reached.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host ?? '', body, ...(sni ? { sni } : {}) });
+    handle(req, body, res);
+  });
+}
+
+/** Binds `server` to `port` on a free address of its own in 127/8 (other tests on the machine may hold the port elsewhere there). */
+async function listenSomewhere(server: Server, port: number, what: string, address?: string): Promise<string> {
+  for (let tries = 0; ; tries++) {
+    const at = address ?? `127.${randomInt(100, 250)}.${randomInt(1, 250)}.${randomInt(1, 250)}`;
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, at, () => resolve(true));
+    });
+    if (ok) return at;
+    if (address || tries > 20) throw new Error(`no free port ${port} in 127.0.0.0/8 for ${what}`);
+  }
+}
+
+/** A certificate and key for `names`, made by openssl for this test run only. */
+function selfSigned(names: string[]): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'egress-world-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=cdn-edge.test',
+        '-addext',
+        `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`,
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `cdn`: names served by one CDN edge (ports 80 and 443 of one address) rather than each on an address of its own. */
+export async function startEgressWorld(named: Record<string, Handler>, opts: { cdn?: string[] } = {}): Promise<EgressWorld> {
   const hosts = new Map<string, WorldHost>();
   const servers: Server[] = [];
+  const onEdge = new Set(opts.cdn ?? []);
   for (const [name, handle] of Object.entries(named)) {
     const host: WorldHost = { name, address: '', reached: [] };
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        host.reached.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host ?? '', body });
-        handle(req, body, res);
-      });
-    });
-    // A free address of its own: other tests on the machine may hold port 80 somewhere else in 127/8.
-    for (let tries = 0; ; tries++) {
-      const address = `127.${randomInt(100, 250)}.${randomInt(1, 250)}.${randomInt(1, 250)}`;
-      const ok = await new Promise<boolean>((resolve) => {
-        server.once('error', () => resolve(false));
-        server.listen(80, address, () => resolve(true));
-      });
-      if (ok) {
-        host.address = address;
-        break;
-      }
-      if (tries > 20) throw new Error(`no free port 80 in 127.0.0.0/8 for ${name}`);
-    }
-    servers.push(server);
     hosts.set(name, host);
+    if (onEdge.has(name)) continue;
+    const server = createServer((req, res) => recording(host, handle, req, res));
+    host.address = await listenSomewhere(server, 80, name);
+    servers.push(server);
+  }
+  let edge: CdnEdge | undefined;
+  if (onEdge.size) {
+    const connections: CdnEdge['connections'] = [];
+    // The edge picks the site as a CDN does: by Host on port 80, by the TLS server name on 443.
+    const site = (name: string | undefined) => (name && onEdge.has(name.toLowerCase()) ? hosts.get(name.toLowerCase()) : undefined);
+    const misdirected = (res: ServerResponse) => {
+      res.writeHead(421);
+      res.end('no such site on this edge');
+    };
+    const plain = createServer((req, res) => {
+      const host = site(req.headers.host?.replace(/:\d+$/, ''));
+      if (!host) return misdirected(res);
+      recording(host, named[host.name]!, req, res);
+    });
+    plain.on('connection', () => connections.push({ port: 80 }));
+    const secure = createHttpsServer(selfSigned([...onEdge]), (req, res) => {
+      const sni = (req.socket as TLSSocket).servername || undefined;
+      const host = site(sni);
+      if (!host) return misdirected(res);
+      recording(host, named[host.name]!, req, res, sni);
+    });
+    secure.on('connection', () => connections.push({ port: 443 }));
+    const address = await listenSomewhere(plain, 80, 'the CDN edge');
+    await listenSomewhere(secure, 443, 'the CDN edge', address);
+    servers.push(plain, secure);
+    for (const name of onEdge) hosts.get(name)!.address = address;
+    edge = { address, connections };
   }
 
   const queries: string[] = [];
@@ -123,6 +210,7 @@ export async function startEgressWorld(named: Record<string, Handler>): Promise<
     resolver,
     queries,
     hosts,
+    ...(edge ? { edge } : {}),
     env: { CREW_EGRESS_RESOLVER: resolver },
     close: async () => {
       udp.close();

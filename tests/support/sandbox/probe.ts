@@ -31,7 +31,6 @@ const proxy =
   mode === 'allowlist'
     ? await startEgressProxy({
         allow: (process.env.CREW_PROBE_ALLOW ?? '').split(',').filter(Boolean),
-        tempDir: temp,
         ...(process.env.CREW_EGRESS_RESOLVER ? { resolver: process.env.CREW_EGRESS_RESOLVER } : {}),
       })
     : undefined;

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collector, serving, startEgressWorld } from '../../support/egress/world';
 import { git } from '../../support/git-cli';
+import { deepFolder, exitDelay, NODE24_SOCKETS } from '../../support/sandbox/deep-temp';
 
 const exec = promisify(execFile);
 /** Like GitHub's hosted runners: crew runs as this non-root user, which has passwordless sudo. */
@@ -153,6 +154,54 @@ describe('the sandbox when crew runs as a non-root user with passwordless sudo (
     expect(out).toMatch(/::note MCP server `slow` not started: it did not start and list its tools within 2 s/);
     expect(out).toContain('::left 0');
   }, 120_000);
+
+  describe('with a runner temp folder 150 characters deep, which TMPDIR names too (#46)', () => {
+    let deep: string;
+    let ws: string;
+
+    beforeAll(async () => {
+      deep = await deepFolder(join(dir, 'deep'), 150);
+      ws = join(deep, 'ws');
+      await mkdir(ws);
+      await git(['init', '--quiet', ws]);
+      await copyFile(join(__dirname, '..', '..', 'support', 'egress', 'net-probe.cjs'), join(ws, 'net-probe.cjs'));
+      await exec('chown', ['-R', `${RUNNER_USER}:${RUNNER_USER}`, join(dir, 'deep')]);
+    });
+
+    /** crew's code as the runner user in a process of its own, as in a job: Node 24's socket rules, the deep folder as RUNNER_TEMP and TMPDIR. */
+    async function asRunner(script: string, args: string[], extra: Record<string, string> = {}): Promise<{ stdout: string; endedAt: number }> {
+      const env = { PATH: process.env.PATH ?? '', HOME: `/home/${RUNNER_USER}`, TMPDIR: deep, RUNNER_TEMP: deep, ...extra };
+      const path = join(__dirname, '..', '..', 'support', 'sandbox', script);
+      const { stdout } = await exec(
+        'setpriv',
+        [`--reuid=${RUNNER_USER}`, `--regid=${RUNNER_USER}`, '--init-groups', process.execPath, ...NODE24_SOCKETS, '--import', 'tsx', path, ...args],
+        { env, cwd: join(__dirname, '..', '..', '..'), timeout: 30_000 },
+      );
+      return { stdout, endedAt: Date.now() };
+    }
+
+    it('the allowlist still starts through sudo, and setup reaches an allowed host', async () => {
+      const world = await startEgressWorld({ 'files.acme.test': serving('allowed bytes') });
+      try {
+        const { stdout } = await asRunner('probe.ts', ['allowlist', ws, deep, `id -un; node net-probe.cjs 'get|http://files.acme.test/data.txt'`], {
+          CREW_PROBE_ALLOW: 'files.acme.test',
+          ...world.env,
+        });
+        expect(stdout.split('\n')[0]).toBe('crew-tool');
+        expect(stdout).toContain('"status":200');
+        expect(stdout).toContain('allowed bytes');
+      } finally {
+        await world.close();
+      }
+    }, 60_000);
+
+    it('a job whose proxy is made to fail falls back to setup without network and exits within seconds of its last line', async () => {
+      const { stdout, endedAt } = await asRunner('job-probe.ts', [ws, deep, 'id -un'], { CREW_TEST_UNIX_LISTEN_FAULT: '1' });
+      expect(stdout).toContain("crew's egress allowlist could not be set up: crew's egress proxy did not start (listen EACCES");
+      expect(stdout).toContain('::mode offline setup ok');
+      expect(exitDelay(stdout, endedAt)).toBeLessThan(5_000);
+    }, 60_000);
+  });
 
   it('the same command without the sandbox would have found the secrets and sudo (so the probe can tell)', async () => {
     const out = await probe('unsandboxed', LOOK);
