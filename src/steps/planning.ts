@@ -20,7 +20,7 @@ import type { CostEstimate } from '../domain/cost-estimate';
 import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
 import { renderedMarkup, sanitize } from '../text/sanitize';
-import { imageUrls } from '../domain/images';
+import { foundImages, mergeImages, triggerText } from '../domain/images';
 import { ensureRoom, spend } from './caps';
 import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
@@ -149,8 +149,12 @@ export async function planRun(
     let images: AgentImage[];
     let notLoaded: string[] = [];
     if (view.run.images === null) {
-      const texts = [request.body, ...(request.comment ? [request.comment] : [])].map(renderedMarkup).join('\n');
-      const got = await collectImages(ctx, [...imageUrls(texts), ...(followUp?.images ?? [])]);
+      // Each with the texts that show it: GitHub serves a private repository's images through those texts' signed links (#47).
+      const shown = foundImages([
+        { shown: renderedMarkup(request.body), in: { kind: 'issue', number: issue } },
+        ...(request.comment ? [{ shown: renderedMarkup(request.comment), in: triggerText(view.run.trigger, issue) }] : []),
+      ]);
+      const got = await collectImages(ctx, mergeImages([...shown, ...(followUp?.images ?? [])]));
       images = got.images;
       if (got.records.length)
         await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
