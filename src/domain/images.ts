@@ -140,16 +140,18 @@ export function imageUrls(markdown: string): string[] {
 }
 
 /**
- * Which of GitHub's image URLs `url` is, and so whether crew's token may go with it (#36):
+ * Which of GitHub's image URLs `url` is (#36). crew's token goes with none of them (#47: GitHub
+ * answers 404 to every token at a private repository's attachment URL); the kind says which may be
+ * read through the signed links GitHub renders for the token (adapters/github/forge.ts):
  *
  * - `this-repository`: `<server>/<owner>/<repo>/assets/<n>/<id>` (the older form) of the repository
  *   crew works on. The form names its repository; another one's is refused, because a person's or
  *   an app's token may read a private repository the issue's author wants shown to the model.
  * - `unnamed`: `<server>/user-attachments/assets/<id>` (pasted since 2024). The URL does not say which
- *   repository it was pasted in, so only a token that reads this repository alone may go with it.
+ *   repository it was pasted in, so only a token that reads this repository alone may follow its signed link.
  * - `signed`: on github.com, the image hosts behind both (`user-images.githubusercontent.com`, and
  *   `private-user-images.githubusercontent.com`, whose `?jwt=` is the URL's own credential, short-lived
- *   and made for whoever viewed it). They are other origins: crew's token never goes there.
+ *   and made for whoever viewed it), fetched as anyone holding the link would.
  *
  * Anything else is somebody's server: crew does not fetch it (the request would tell its owner who
  * reads the issue, and when).

@@ -25,11 +25,18 @@ async function fetchChecked(
   }
 }
 
-/** The images found in what a reader sees (sanitize.ts's renderedMarkup; domain/images.ts's foundImages), read or refused. */
-export async function collectImages(ctx: StepContext, found: readonly FoundImage[]): Promise<{ records: ImageRecord[]; images: AgentImage[] }> {
+/**
+ * The images found in what a reader sees (sanitize.ts's renderedMarkup; domain/images.ts's
+ * foundImages), read or refused; numbered on from the run's `recorded` ones (an answer's come later).
+ */
+export async function collectImages(
+  ctx: StepContext,
+  found: readonly FoundImage[],
+  recorded: readonly ImageRecord[] = [],
+): Promise<{ records: ImageRecord[]; images: AgentImage[] }> {
   const out: ImageRecord[] = [];
   const images: AgentImage[] = [];
-  let read = 0;
+  let read = recorded.filter(isRead).length;
   for (const { url: source, in: from } of found) {
     if (read >= IMAGE_LIMITS.perRun) {
       out.push({ source, refused: `the run already has ${IMAGE_LIMITS.perRun} images, the most crew reads per run` });

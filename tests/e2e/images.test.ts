@@ -204,4 +204,33 @@ describe("the issue's images reach the agents (#36, #47)", () => {
     expect(downloads.length).toBeGreaterThan(0);
     expect(downloads.filter((d) => d.authorization || d.host === 'github')).toEqual([]);
   }, 360_000);
+
+  it("an answer to crew's questions: its screenshot reaches intake's next pass and the plan's task, through the answer comment's body_html", async () => {
+    let requests: RecordedRequest[] = [];
+    let downloads: AttachmentDownload[] = [];
+    let profile: Buffer = Buffer.alloc(0);
+    const r = await play('quoted-reply', {
+      edit: (s) => {
+        s.attachments = { profile: { png: { width: 200, height: 90 }, content_type: 'image/png' } };
+        const answer = s.timeline.find((t) => 'comment' in t && t.comment.includes('Under 5 ms')) as { comment: string };
+        answer.comment += '\nThe profile: ![profile]({{attachment:profile}})\n';
+      },
+      hooks: {
+        beforeClose: async ({ anthropic, gh }) => {
+          requests = [...anthropic.requests];
+          downloads = [...gh.attachments.downloads];
+          profile = uploadOf(gh, 200)[1].bytes;
+        },
+      },
+    });
+    expectFaithful(r);
+    const intakes = requests.filter((q) => q.role === 'intake');
+    expect(imagesOf(intakes[0]!)).toEqual([]);
+    expect(imagesOf(intakes.at(-1)!)).toEqual([block(profile, 'image/png')]);
+    // The plan (a /crew plan run: it waits for approval) gives it to its one task.
+    const plan = shown(crewComments(r).find((c) => c.body.includes('crew · run'))!.body);
+    expect(plan).toMatch(new RegExp(`- image-1: \`[^\`]+\` · PNG 200×90 px · sha256 \`${sha(profile).slice(0, 16)}\` · shown to t1`));
+    expect(downloads.length).toBeGreaterThan(0);
+    expect(downloads.filter((d) => d.authorization || d.host === 'github')).toEqual([]);
+  }, 360_000);
 });
