@@ -233,4 +233,36 @@ describe("the issue's images reach the agents (#36, #47)", () => {
     expect(downloads.length).toBeGreaterThan(0);
     expect(downloads.filter((d) => d.authorization || d.host === 'github')).toEqual([]);
   }, 360_000);
+
+  it("a person's pull request: a screenshot in its body and a JPEG in the /crew review reach intake and the worker, through the pull request's and the reviews' body_html", async () => {
+    let requests: RecordedRequest[] = [];
+    let downloads: AttachmentDownload[] = [];
+    let world: FakeGitHub | undefined;
+    const r = await play('pr-stacked', {
+      edit: (s) => {
+        s.attachments = {
+          shot: { png: { width: 240, height: 100 }, content_type: 'image/png' },
+          trace: { jpeg: { width: 800, height: 600 }, content_type: 'image/jpeg' },
+        };
+        const open = s.timeline.find((t) => 'open_pr' in t) as { open_pr: { body: string } };
+        open.open_pr.body += '\n![before]({{attachment:shot}})\n';
+        const review = s.timeline.find((t) => 'review' in t) as { review: { body: string } };
+        review.review.body += '\n![trace]({{attachment:trace}})\n';
+      },
+      hooks: {
+        beforeClose: async ({ anthropic, gh }) => {
+          requests = [...anthropic.requests];
+          downloads = [...gh.attachments.downloads];
+          world = gh;
+        },
+      },
+    });
+    expectFaithful(r);
+    const [shot, trace] = [uploadOf(world!, 240)[1].bytes, uploadOf(world!, 800)[1].bytes];
+    const intake = requests.find((q) => q.role === 'intake')!;
+    expect(imagesOf(intake)).toEqual([block(shot, 'image/png'), block(trace, 'image/jpeg')]);
+    expect(imagesOf(requests.find((q) => q.role === 'worker')!)).toEqual([block(shot, 'image/png'), block(trace, 'image/jpeg')]);
+    expect(downloads.length).toBeGreaterThan(0);
+    expect(downloads.filter((d) => d.authorization || d.host === 'github')).toEqual([]);
+  }, 360_000);
 });

@@ -520,7 +520,8 @@ export async function runScenario(
         if (!root) throw new Error(`scenario '${scenario.name}': timeline[${i}] resolves a thread matching ${pattern}, but #${pr} has none`);
         root.resolved = true;
       } else if ('open_pr' in step) {
-        const { head, title, body, files, fork } = step.open_pr;
+        const { head, title, files, fork } = step.open_pr;
+        const body = withAttachments(step.open_pr.body);
         const base = step.open_pr.base ?? gh.defaultBranch;
         const user = gh.user(step.author);
         if (fork) {
