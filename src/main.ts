@@ -156,7 +156,6 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
       defaultBranch: event.defaultBranch,
       configuredLogin: async () => (await ctx!.config()).bot_login,
       rateLimitWaits: () => waits,
-      token: settings.githubToken,
       tokenReadsOnlyThisRepository: settings.githubTokenIsWorkflows,
     },
     log,

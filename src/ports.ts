@@ -1,6 +1,7 @@
 import type { ApprovingReview, CheckFact, MergeMethod } from './domain/merge-gate';
 import type { BranchCommit, BranchTip } from './domain/retention';
 import type { Read } from './domain/doctor';
+import type { TextItem } from './domain/images';
 /**
  * The narrow interfaces between crew's logic and the outside world, and the errors steps
  * recognise. Steps and agents take these as arguments; adapters (src/adapters/) implement them
@@ -158,11 +159,12 @@ export interface Forge {
   /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
   jobLog(jobId: number): Promise<string | null>;
   /**
-   * An image the issue shows (#36): its bytes, at most `maxBytes` of them (one more means too big),
-   * fetched with crew's credentials where they belong and nowhere else. Rejects with a reason a
-   * person can read (`AttachmentRefused`).
+   * An image the issue shows (#36): its bytes, at most `maxBytes` of them (one more means too big).
+   * `from` are the texts that show it: GitHub serves a private repository's upload only through the
+   * signed URLs of those texts as it renders them (#47). No request for the file carries crew's
+   * token. Rejects with a reason a person can read (`AttachmentRefused`).
    */
-  attachment(url: string, maxBytes: number): Promise<Uint8Array>;
+  attachment(url: string, maxBytes: number, from?: readonly TextItem[]): Promise<Uint8Array>;
   /** Every wait GitHub's rate limits imposed on this job so far. */
   rateLimitWaits(): readonly RateLimitWait[];
   /** A link to the current job's log, for failure comments. */
@@ -555,7 +557,15 @@ export interface Log {
 }
 
 /** An attachment crew could not fetch: why, in words for the plan comment. */
-export class AttachmentRefused extends Error {}
+export class AttachmentRefused extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status that refused it, when a server did (a signed link that expired answers so). */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 /** The model's API refused a request for good (not worth retrying): what it said, for the failure comment. */
 export class ModelError extends Error {

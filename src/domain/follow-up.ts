@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CriterionSchema, type Criterion } from './criteria';
 import { count, crewBranch, nullableText, text, type Stored } from './stored-shape';
+import { FoundImageSchema } from './images';
 
 /**
  * Follow-up runs: a writer's feedback on crew's own pull request (a `/crew` comment, a review, a
@@ -64,8 +65,8 @@ export const FollowUpMaterialSchema = z.looseObject({
   leftOut: count.default(0),
   /** Who gave the feedback: a person (a comment or a review), or a failed CI run whose log tail it is. */
   source: z.enum(['comment', 'review', 'ci']).default('comment'),
-  /** The images the feedback and the writers' review comments show (#36): planning reads them with the issue's. */
-  images: z.array(text).default(() => []),
+  /** The images the feedback and the writers' review comments show (#36), with the texts that show them (#47): planning reads them with the issue's. */
+  images: z.array(FoundImageSchema).default(() => []),
 });
 export type FollowUpMaterial = Stored<typeof FollowUpMaterialSchema>;
 

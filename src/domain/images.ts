@@ -140,16 +140,18 @@ export function imageUrls(markdown: string): string[] {
 }
 
 /**
- * Which of GitHub's image URLs `url` is, and so whether crew's token may go with it (#36):
+ * Which of GitHub's image URLs `url` is (#36). crew's token goes with none of them (#47: GitHub
+ * answers 404 to every token at a private repository's attachment URL); the kind says which may be
+ * read through the signed links GitHub renders for the token (adapters/github/forge.ts):
  *
  * - `this-repository`: `<server>/<owner>/<repo>/assets/<n>/<id>` (the older form) of the repository
  *   crew works on. The form names its repository; another one's is refused, because a person's or
  *   an app's token may read a private repository the issue's author wants shown to the model.
  * - `unnamed`: `<server>/user-attachments/assets/<id>` (pasted since 2024). The URL does not say which
- *   repository it was pasted in, so only a token that reads this repository alone may go with it.
+ *   repository it was pasted in, so only a token that reads this repository alone may follow its signed link.
  * - `signed`: on github.com, the image hosts behind both (`user-images.githubusercontent.com`, and
  *   `private-user-images.githubusercontent.com`, whose `?jwt=` is the URL's own credential, short-lived
- *   and made for whoever viewed it). They are other origins: crew's token never goes there.
+ *   and made for whoever viewed it), fetched as anyone holding the link would.
  *
  * Anything else is somebody's server: crew does not fetch it (the request would tell its owner who
  * reads the issue, and when).
@@ -187,6 +189,99 @@ export function attachmentUrl(url: string, serverUrl: string, repo: { owner: str
   return imageHost ? { ok: true, kind: 'signed' } : { ok: false, reason: NOT_GITHUB };
 }
 
+/**
+ * Where on GitHub a text crew read lives (#47), so a job can read it again as GitHub renders it:
+ * the issue's (or pull request's) body, an issue comment, a pull request's reviews, or its review
+ * comments (the last two one listing each, whichever of them holds the image).
+ */
+export const TextItemSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('issue'), number: z.int().positive() }),
+  z.object({ kind: z.literal('comment'), id: z.int().positive() }),
+  z.object({ kind: z.literal('reviews'), pull: z.int().positive() }),
+  z.object({ kind: z.literal('review-comments'), pull: z.int().positive() }),
+]);
+export type TextItem = z.infer<typeof TextItemSchema>;
+
+/** An image a person's text shows, and the texts that show it. */
+export const FoundImageSchema = z.preprocess(
+  // Recorded before #47: the URL alone.
+  (v) => (typeof v === 'string' ? { url: v, in: [] } : v),
+  z.object({ url: z.string(), in: z.array(TextItemSchema) }),
+);
+export type FoundImage = z.infer<typeof FoundImageSchema>;
+
+/**
+ * The images of these texts (each already as a reader sees it: sanitize.ts's renderedMarkup), in
+ * order, each once, with every text that shows it.
+ */
+export function foundImages(texts: ReadonlyArray<{ shown: string; in?: TextItem | undefined }>): FoundImage[] {
+  return mergeImages(texts.flatMap((t) => imageUrls(t.shown).map((url) => ({ url, in: t.in ? [t.in] : [] }))));
+}
+
+/** The same images once each, in order of first sight, with the texts of all. */
+export function mergeImages(found: readonly FoundImage[]): FoundImage[] {
+  const out = new Map<string, FoundImage>();
+  for (const f of found) {
+    const into = out.get(f.url) ?? { url: f.url, in: [] };
+    out.set(f.url, into);
+    for (const i of f.in) if (!into.in.some((x) => JSON.stringify(x) === JSON.stringify(i))) into.in.push(i);
+  }
+  return [...out.values()];
+}
+
+/**
+ * The text that asked for a run (`trigger`): on issue or pull request `number`, the `/crew`
+ * comment, or a pull request's review or review comment; none for a label, an assignment or CI.
+ */
+export function triggerText(trigger: { commentId: number; how?: string | undefined }, number: number): TextItem | undefined {
+  if (!trigger.commentId) return undefined;
+  if (trigger.how === 'review') return { kind: 'reviews', pull: number };
+  if (trigger.how === 'review_comment') return { kind: 'review-comments', pull: number };
+  return trigger.how === undefined ? { kind: 'comment', id: trigger.commentId } : undefined;
+}
+
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** The upload's GUID in one of GitHub's attachment URLs (`…/assets/<guid>`, `…/assets/<n>/<guid>`): its last path segment. */
+export function attachmentGuid(url: string): string | undefined {
+  try {
+    const last = new URL(url).pathname.split('/').pop() ?? '';
+    return new RegExp(`^${GUID.source}$`, 'i').test(last) ? last.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The signed image URLs in a body GitHub rendered (`body_html` of the `full` media type), by the
+ * upload's GUID (#47). A private repository's attachment is `<img src>` on the storage host,
+ * `/<owner-id>/<asset-id>-<guid>.<ext>?jwt=…`; it is paired with the markdown's attachment by that
+ * GUID, in the file name and nowhere else, never by the images' order (a hidden image is in the HTML
+ * and not in what crew reads). The storage host: on github.com `private-user-images.githubusercontent.com`
+ * over https; on another server (GitHub Enterprise Server, which serves uploads from its own host or
+ * a subdomain of it) that host or one under it, over the server's protocol.
+ */
+export function signedImageUrls(bodyHtml: string, serverUrl: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const server = new URL(serverUrl);
+  const storage = (u: URL) =>
+    server.hostname === 'github.com'
+      ? u.protocol === 'https:' && u.hostname === 'private-user-images.githubusercontent.com'
+      : u.protocol === server.protocol && (u.hostname === server.hostname || u.hostname.endsWith(`.${server.hostname}`));
+  const file = new RegExp(`^/\\d+/\\d+-(${GUID.source})\\.[a-z0-9]+$`, 'i');
+  for (const m of bodyHtml.matchAll(/<img\b[^>]*?\bsrc="([^"]+)"/gi)) {
+    let u: URL;
+    try {
+      u = new URL(m[1]!.replace(/&amp;/g, '&'));
+    } catch {
+      continue;
+    }
+    const guid = file.exec(u.pathname)?.[1]?.toLowerCase();
+    if (guid && storage(u) && !u.username && !u.password && u.searchParams.has('jwt') && !out.has(guid)) out.set(guid, u.toString());
+  }
+  return out;
+}
+
 /** One image the run read, or refused: by its source (a URL, or `file://` locally) and what crew found. */
 export const ImageRecordSchema = z.union([
   z.object({
@@ -198,6 +293,8 @@ export const ImageRecordSchema = z.union([
     bytes: z.number(),
     width: z.number(),
     height: z.number(),
+    /** The texts that show it (#47): a later job reads them again for fresh signed URLs. */
+    in: z.array(TextItemSchema).optional(),
   }),
   z.object({ source: z.string(), refused: z.string() }),
 ]);

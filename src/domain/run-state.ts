@@ -7,7 +7,7 @@ import type { JobTime } from './actions-minutes';
 import { CostEstimateSchema } from './cost-estimate';
 import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
-import { ImageRecordSchema } from './images';
+import { FoundImageSchema, ImageRecordSchema } from './images';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -257,6 +257,8 @@ export const RunRecordSchema = z.looseObject({
   images: z.array(ImageRecordSchema).nullable().default(null),
   /** Recorded images a later planning job could not load again (`image-2 could not be loaded: …`): in the plan comment. */
   imagesNotLoaded: z.array(text).optional(),
+  /** Images in the answers to crew's questions, with the comments that show them (#47): the next planning job reads them. */
+  answerImages: z.array(FoundImageSchema).optional(),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

@@ -4,7 +4,7 @@ import type { RunRecord, RunView } from '../domain/run-state';
 import type { PullInfo, ReviewThread } from '../ports';
 import { parseJson, paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
 import { renderedMarkup, sanitize } from '../text/sanitize';
-import { imageUrls } from '../domain/images';
+import { foundImages, triggerText } from '../domain/images';
 import { spend } from './caps';
 import { startRun, type Started } from './commands/start';
 import { loadView, nowIso, updateRun, type StepContext } from './context';
@@ -74,7 +74,10 @@ export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Pro
     kept: from.view.plan.criteria,
     leftOut,
     source: req.source,
-    images: [...new Set([req.feedback, ...threads.flatMap((t) => t.said)].flatMap((words) => imageUrls(renderedMarkup(words))))],
+    images: foundImages([
+      { shown: renderedMarkup(req.feedback), in: triggerText(req.trigger, req.pull) },
+      ...threads.flatMap((t) => t.said).map((words) => ({ shown: renderedMarkup(words), in: { kind: 'review-comments' as const, pull: req.pull } })),
+    ]),
   };
   if (!followUpItems(material).length) {
     await ctx.forge.postComment(

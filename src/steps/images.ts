@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AgentImage } from '../agents/decomposer';
-import { IMAGE_LIMITS, imageLine, isRead, sniffImage, type ImageRecord, type ReadImage } from '../domain/images';
+import { IMAGE_LIMITS, imageLine, isRead, sniffImage, type FoundImage, type ImageRecord, type ReadImage, type TextItem } from '../domain/images';
 import { AttachmentRefused, type ImageBlock } from '../ports';
 import type { StepContext } from './context';
 
@@ -12,27 +12,37 @@ import type { StepContext } from './context';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-async function fetchChecked(ctx: StepContext, source: string): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string }> {
+async function fetchChecked(
+  ctx: StepContext,
+  source: string,
+  from: readonly TextItem[] | undefined,
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string }> {
   try {
-    return { ok: true, bytes: await ctx.forge.attachment(source, IMAGE_LIMITS.bytes) };
+    return { ok: true, bytes: await ctx.forge.attachment(source, IMAGE_LIMITS.bytes, from) };
   } catch (e) {
     if (e instanceof AttachmentRefused) return { ok: false, reason: e.message };
     throw e;
   }
 }
 
-/** The images at these sources (found in what a reader sees: sanitize.ts's renderedMarkup), read or refused. */
-export async function collectImages(ctx: StepContext, found: string[]): Promise<{ records: ImageRecord[]; images: AgentImage[] }> {
-  const sources = [...new Set(found)];
+/**
+ * The images found in what a reader sees (sanitize.ts's renderedMarkup; domain/images.ts's
+ * foundImages), read or refused; numbered on from the run's `recorded` ones (an answer's come later).
+ */
+export async function collectImages(
+  ctx: StepContext,
+  found: readonly FoundImage[],
+  recorded: readonly ImageRecord[] = [],
+): Promise<{ records: ImageRecord[]; images: AgentImage[] }> {
   const out: ImageRecord[] = [];
   const images: AgentImage[] = [];
-  let read = 0;
-  for (const source of sources) {
+  let read = recorded.filter(isRead).length;
+  for (const { url: source, in: from } of found) {
     if (read >= IMAGE_LIMITS.perRun) {
       out.push({ source, refused: `the run already has ${IMAGE_LIMITS.perRun} images, the most crew reads per run` });
       continue;
     }
-    const got = await fetchChecked(ctx, source);
+    const got = await fetchChecked(ctx, source, from);
     if (!got.ok) {
       out.push({ source, refused: got.reason });
       continue;
@@ -51,6 +61,7 @@ export async function collectImages(ctx: StepContext, found: string[]): Promise<
       bytes: got.bytes.length,
       width: sniffed.width,
       height: sniffed.height,
+      ...(from.length ? { in: from } : {}),
     };
     out.push(record);
     images.push(agentImage(record, got.bytes));
@@ -75,7 +86,7 @@ export async function loadImages(
   const images: AgentImage[] = [];
   const missing: string[] = [];
   for (const r of wanted) {
-    const got = await fetchChecked(ctx, r.source);
+    const got = await fetchChecked(ctx, r.source, r.in);
     const why = !got.ok ? got.reason : sha256(got.bytes) !== r.sha256 ? 'its bytes changed since planning read them' : null;
     if (why || !got.ok) {
       ctx.log.warn(`image ${r.id} (${r.source}) is left out: ${why}`);

@@ -20,7 +20,7 @@ import type { CostEstimate } from '../domain/cost-estimate';
 import { estimateText } from '../render/cost';
 import { claimReadyTasks } from '../state/transitions';
 import { renderedMarkup, sanitize } from '../text/sanitize';
-import { imageUrls } from '../domain/images';
+import { foundImages, mergeImages, triggerText } from '../domain/images';
 import { ensureRoom, spend } from './caps';
 import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
@@ -146,17 +146,10 @@ export async function planRun(
 
   try {
     // 0. The request's images (#36): read once and recorded; a later planning job fetches them again by hash.
-    let images: AgentImage[];
+    let images: AgentImage[] = [];
     let notLoaded: string[] = [];
-    if (view.run.images === null) {
-      const texts = [request.body, ...(request.comment ? [request.comment] : [])].map(renderedMarkup).join('\n');
-      const got = await collectImages(ctx, [...imageUrls(texts), ...(followUp?.images ?? [])]);
-      images = got.images;
-      if (got.records.length)
-        await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
-          writeRun(tx, { ...rec, images: got.records }, nowIso(ctx)),
-        );
-    } else {
+    const recorded = view.run.images ?? [];
+    if (view.run.images !== null) {
       const loaded = await loadImages(ctx, view.run.images);
       images = loaded.images;
       notLoaded = loaded.missing;
@@ -165,6 +158,26 @@ export async function planRun(
         await updateRun(ctx, issue, run, `images: ${notLoaded.length} could not be loaded again`, (rec, tx) =>
           writeRun(tx, { ...rec, imagesNotLoaded: notLoaded.length ? notLoaded : undefined }, nowIso(ctx)),
         );
+    }
+    // New ones: the request's the first time, an answer's once it came; each with the texts that show
+    // it, since GitHub serves a private repository's images through those texts' signed links (#47).
+    const found =
+      view.run.images === null
+        ? mergeImages([
+            ...foundImages([
+              { shown: renderedMarkup(request.body), in: { kind: 'issue', number: issue } },
+              ...(request.comment ? [{ shown: renderedMarkup(request.comment), in: triggerText(view.run.trigger, issue) }] : []),
+            ]),
+            ...(followUp?.images ?? []),
+            ...(view.run.answerImages ?? []),
+          ])
+        : (view.run.answerImages ?? []).filter((f) => !recorded.some((r) => r.source === f.url));
+    if (found.length) {
+      const got = await collectImages(ctx, found, recorded);
+      images = [...images, ...got.images];
+      await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
+        writeRun(tx, { ...rec, images: [...(rec.images ?? []), ...got.records] }, nowIso(ctx)),
+      );
     }
     const imageIds = images.map((i) => i.id);
 

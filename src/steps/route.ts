@@ -166,6 +166,8 @@ function pullRequestRun(ctx: StepContext, ev: CommentEvent, pull: PullInfo): Run
     by: ev.comment.author.login,
     trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, ...(ev.via ? { how: ev.via } : {}) },
     base: { branch: pull.headRef, sha: pull.headSha, pull: ev.issue.number },
+    // Its images are read through the texts that show them (#47): the words after the command are the comment's.
+    comment: ev.comment.body,
   };
 }
 

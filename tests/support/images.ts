@@ -23,3 +23,13 @@ export function pngOf(width: number, height: number): Buffer {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/**
+ * A baseline JPEG of this size as far as its header goes (SOI, a JFIF APP0 segment, SOF0, EOI): what
+ * crew and the fake Messages API read of a JPEG. It has no scan data, so no decoder would draw it.
+ */
+export function jpegOf(width: number, height: number): Buffer {
+  const app0 = [0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0', 'latin1'), 1, 1, 0, 0, 1, 0, 1, 0, 0];
+  const sof0 = [0xff, 0xc0, 0x00, 0x0b, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0];
+  return Buffer.from([0xff, 0xd8, ...app0, ...sof0, 0xff, 0xd9]);
+}

@@ -1,26 +1,25 @@
 import { AttachmentRefused } from '../../ports';
 
-/** Redirects followed per attachment: GitHub sends one (the asset → its signed storage URL). */
+/** Redirects followed per attachment: GitHub sends one (a public upload → its signed storage URL). */
 const MAX_REDIRECTS = 3;
 
 export interface AttachmentFetch {
-  /** Absent: the request goes without credentials (a URL that may belong to another repository). */
-  token?: string;
-  /** GitHub's web origin (`GITHUB_SERVER_URL`): the one origin crew's token is sent to. */
+  /** GitHub's web origin (`GITHUB_SERVER_URL`): plain http only when it is (the loopback world). */
   serverUrl: string;
   maxBytes: number;
   timeoutMs: number;
+  /** Words for a 404 or 403, which say why the file may be out of reach. */
+  notFound: (status: number) => string;
 }
 
 /**
- * Fetches an image pasted into an issue. `<server>/user-attachments/assets/<id>` of a private
- * repository answers only with a token, with a 302 to a short-lived signed URL on another host
- * (`private-user-images.githubusercontent.com/…?jwt=…`, a JWT valid for five minutes). Redirects are
- * followed by hand so the token goes to the server's own origin only: the signed URL is its own
- * credential, and a storage host that gets a second one refuses it (or keeps it in its logs).
+ * Fetches an image pasted into an issue, with no credentials at all (#47): a signed storage URL
+ * (`private-user-images.githubusercontent.com/…?jwt=…`, a JWT valid for five minutes) is its own
+ * credential, and a storage host that gets a second one refuses it (or keeps it in its logs);
+ * `<server>/user-attachments/assets/<id>` answers 404 to every token for a private repository, and
+ * a public repository's redirects anyone to a signed URL. Redirects are followed by hand, capped.
  */
 export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<Uint8Array> {
-  const server = new URL(o.serverUrl).origin;
   let at = url;
   const signal = AbortSignal.timeout(o.timeoutMs);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -28,11 +27,9 @@ export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<
     if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new AttachmentRefused(`it redirects to a ${target.protocol} URL`);
     // http is only ever the loopback world's; on GitHub every hop is https.
     if (target.protocol === 'http:' && new URL(o.serverUrl).protocol === 'https:') throw new AttachmentRefused('it redirects to a plain-http URL');
-    const headers: Record<string, string> = { accept: 'image/*' };
-    if (target.origin === server && o.token) headers.authorization = `Bearer ${o.token}`;
     let res: Response;
     try {
-      res = await fetch(dialable(target), { headers, redirect: 'manual', signal });
+      res = await fetch(dialable(target), { headers: { accept: 'image/*' }, redirect: 'manual', signal });
     } catch (e) {
       throw new AttachmentRefused(
         signal.aborted
@@ -43,19 +40,13 @@ export async function fetchAttachment(url: string, o: AttachmentFetch): Promise<
     if (res.status >= 300 && res.status < 400) {
       const location = res.headers.get('location');
       await res.body?.cancel();
-      if (!location) throw new AttachmentRefused(`GitHub answered ${res.status} without a Location`);
+      if (!location) throw new AttachmentRefused(`GitHub answered ${res.status} without a Location`, res.status);
       at = new URL(location, target).toString();
       continue;
     }
     if (res.status !== 200) {
       await res.body?.cancel();
-      throw new AttachmentRefused(
-        res.status === 404 || res.status === 403
-          ? o.token
-            ? `GitHub answered ${res.status}: crew's token cannot read it (or it is gone)`
-            : `GitHub answered ${res.status} to a request without crew's token (it is private, or gone). A user-attachments URL does not say which repository it was pasted in, so crew sends its token with one only when that token reads this repository alone: the workflow's GITHUB_TOKEN (the github_token input's default)`
-          : `GitHub answered ${res.status}`,
-      );
+      throw new AttachmentRefused(res.status === 404 || res.status === 403 ? o.notFound(res.status) : `GitHub answered ${res.status}`, res.status);
     }
     try {
       return await readCapped(res, o.maxBytes);

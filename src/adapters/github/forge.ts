@@ -27,7 +27,7 @@ import { inertGit } from '../../text/inert';
 import type { GitHubClient } from './octokit';
 import { isAmbiguousFailure } from './request-policy';
 import { fetchAttachment } from './attachments';
-import { attachmentUrl } from '../../domain/images';
+import { attachmentGuid, attachmentUrl, signedImageUrls, type TextItem } from '../../domain/images';
 
 /** How much of a job log crew keeps in memory: its end, far more than the tail a follow-up is given. */
 const MAX_LOG_CHARS = 1_000_000;
@@ -52,12 +52,11 @@ export interface GitHubForgeOptions {
   /** The waits the client's rate-limit handling recorded (createClient's onRateLimit). */
   rateLimitWaits?: () => readonly RateLimitWait[];
   clock?: Clock;
-  /** crew's token, for the issue's attachments (sent to `serverUrl`'s origin only: adapters/github/attachments.ts). */
-  token?: string;
   /**
-   * Whether `token` reads this repository and no other: the workflow's GITHUB_TOKEN (GitHub's docs,
-   * "Automatic token authentication"). Only such a token goes with an image URL that does not name
-   * its repository (domain/images.ts, attachmentUrl). Unset: known for `tokenKind: 'actions'` only.
+   * Whether crew's token reads this repository and no other: the workflow's GITHUB_TOKEN (GitHub's
+   * docs, "Automatic token authentication"). Only then does crew follow the signed image links GitHub
+   * renders for the token (#47: another private repository's upload would be signed too for a token
+   * that reads it). Unset: known for `tokenKind: 'actions'` only.
    */
   tokenReadsOnlyThisRepository?: boolean;
 }
@@ -611,15 +610,85 @@ export class GitHubForge implements Forge {
     }
   }
 
-  async attachment(url: string, maxBytes: number): Promise<Uint8Array> {
+  async attachment(url: string, maxBytes: number, from: readonly TextItem[] = []): Promise<Uint8Array> {
     // Somebody else's server would learn who reads the issue, and when: crew fetches GitHub's own uploads only.
     const kind = attachmentUrl(url, this.opts.serverUrl, { owner: this.opts.owner, name: this.opts.repo });
     if (!kind.ok) throw new AttachmentRefused(kind.reason);
-    if (!this.opts.token) throw new AttachmentRefused('crew has no token to fetch it with');
-    // A token that reads other repositories too goes only with a URL that names this one (the issue's author could paste another's).
+    const fetchOpts = (notFound: (status: number) => string) => ({ serverUrl: this.opts.serverUrl, maxBytes, timeoutMs: ATTACHMENT_TIMEOUT_MS, notFound });
+    if (kind.kind === 'signed')
+      return fetchAttachment(
+        url,
+        fetchOpts((s) => `GitHub answered ${s}: the signed link has expired, or the file is gone`),
+      );
+    // GitHub renders the text for crew's token, and signs every upload that token reads: a token
+    // that reads other repositories too would get another private repository's image signed when
+    // the issue's author pastes its URL. So only a token that reads this repository alone follows
+    // the signed links; any other gets what anyone gets (a public repository's upload).
     const scoped = this.opts.tokenReadsOnlyThisRepository ?? this.opts.tokenKind === 'actions';
-    const token = kind.kind === 'this-repository' || (kind.kind === 'unnamed' && scoped) ? this.opts.token : undefined;
-    return fetchAttachment(url, { ...(token ? { token } : {}), serverUrl: this.opts.serverUrl, maxBytes, timeoutMs: ATTACHMENT_TIMEOUT_MS });
+    const guid = attachmentGuid(url);
+    if (scoped && guid)
+      for (const item of from) {
+        // A job that runs past a link's five minutes asks for the text again once.
+        for (let fresh = false; ; fresh = true) {
+          const signed = (await this.renderedImages(item, fresh)).get(guid);
+          if (!signed) break;
+          try {
+            return await fetchAttachment(
+              signed,
+              fetchOpts((s) => `GitHub's storage answered ${s} to a fresh signed link (the file is gone)`),
+            );
+          } catch (e) {
+            if (!(e instanceof AttachmentRefused) || e.status === undefined || fresh) throw e;
+          }
+        }
+      }
+    return fetchAttachment(
+      url,
+      fetchOpts((s) =>
+        scoped
+          ? `GitHub answered ${s}: it is gone, or in a private repository and not among the images GitHub shows crew's token in the text it came from`
+          : `GitHub answered ${s} to a request without credentials (it is private, or gone). For a private repository's images crew follows the signed links GitHub renders for its token only when that token reads this repository alone: the workflow's GITHUB_TOKEN (the github_token input's default)`,
+      ),
+    );
+  }
+
+  private readonly rendered = new Map<string, Promise<Map<string, string>>>();
+
+  /**
+   * The signed image URLs of a text as GitHub renders it for crew's token (the `full` media type's
+   * `body_html`), by upload GUID; read once per job unless `fresh`. A failed read is logged and
+   * shows none: the image is then asked for as anyone would, and refused with GitHub's answer.
+   */
+  private renderedImages(item: TextItem, fresh: boolean): Promise<Map<string, string>> {
+    const key = JSON.stringify(item);
+    if (fresh || !this.rendered.has(key)) {
+      const full = { ...this.base, mediaType: { format: 'full' } };
+      const read = async (): Promise<string[]> => {
+        switch (item.kind) {
+          case 'issue':
+            return [(await this.gh.rest.issues.get({ ...full, issue_number: item.number })).data.body_html ?? ''];
+          case 'comment':
+            return [(await this.gh.rest.issues.getComment({ ...full, comment_id: item.id })).data.body_html ?? ''];
+          case 'reviews':
+            return (await this.gh.paginate(this.gh.rest.pulls.listReviews, { ...full, pull_number: item.pull, per_page: 100 })).map((r) => r.body_html ?? '');
+          case 'review-comments':
+            return (await this.gh.paginate(this.gh.rest.pulls.listReviewComments, { ...full, pull_number: item.pull, per_page: 100 })).map(
+              (c) => c.body_html ?? '',
+            );
+        }
+      };
+      this.rendered.set(
+        key,
+        read().then(
+          (html) => signedImageUrls(html.join('\n'), this.opts.serverUrl),
+          (e: unknown) => {
+            this.log.warn(`could not read the ${item.kind} text to find its images' signed links: ${e instanceof Error ? e.message : String(e)}`);
+            return new Map<string, string>();
+          },
+        ),
+      );
+    }
+    return this.rendered.get(key)!;
   }
 
   rateLimitWaits(): readonly RateLimitWait[] {

@@ -8,6 +8,9 @@ import { decideTask } from './decisions';
 import { hasWriteAccess } from './permission';
 import { nothingToTake, trustedReply } from './replies';
 import { sentence } from '../../domain/surface';
+import { foundImages, mergeImages } from '../../domain/images';
+import { renderedMarkup } from '../../text/sanitize';
+import { withoutQuotes } from '../../text/markdown';
 
 /** `/crew answer` and a plain reply while crew waits on a question. */
 
@@ -62,7 +65,10 @@ export async function answer(ctx: StepContext, ev: CommentEvent, text: string, o
       '',
     ].join('\n');
     tx.write(paths.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
-    writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null }, nowIso(ctx));
+    // The answer's images (`text` is sanitised: they are `[image]` there), with the comment that shows them: planning reads them next to the request's (#47).
+    const images = foundImages([{ shown: renderedMarkup(withoutQuotes(ev.comment.body)), in: { kind: 'comment', id: ev.comment.id } }]);
+    const answerImages = mergeImages([...(rec.answerImages ?? []), ...images]);
+    writeRun(tx, { ...rec, phase: 'PLANNING', waiting: null, ...(answerImages.length ? { answerImages } : {}) }, nowIso(ctx));
     return true;
   });
   if (!taken) return ctx.log.info('another reply answered the questions first');

@@ -38,7 +38,8 @@ import { createIssue } from './routes/issues';
 import { answerGraphql } from './graphql/serve';
 import { serializeWorkflowRun } from './routes/actions';
 import { Serializer } from './serialize';
-import { FakeAttachments, type Attachment } from './attachments';
+import { FakeAttachments } from './attachments';
+import { BODY_ROUTES, bodyFormat, withBodyFormat } from './media-types';
 
 export interface FakeGitHubOptions {
   /** Scales the rate-limit windows (an hour, a minute); defaults to CREW_TIME_SCALE. */
@@ -258,7 +259,11 @@ export class FakeGitHub {
     this.settings = { ...DEFAULT_REPO_SETTINGS, ...opts.settings };
     this.timeScale = opts.timeScale ?? timeScale();
     // Pasted files live on the web server's host, as on github.com (GITHUB_SERVER_URL's, not the API's).
-    this.attachments = new FakeAttachments(() => this.serverUrl, this.timeScale);
+    this.attachments = new FakeAttachments(
+      () => this.serverUrl,
+      this.timeScale,
+      (login) => this.user(login).id,
+    );
     this.latency = opts.latency;
     this.users.set(ACTIONS_BOT.login, ACTIONS_BOT);
     this.addUser(this.owner, { permission: 'admin' });
@@ -626,17 +631,11 @@ export class FakeGitHub {
         await sleep(delay);
       }
       if (gitRoute) return await this.handleGit(req, res, url, gitRoute);
-      if (FakeAttachments.matches(url.pathname)) {
-        // Anyone the repository lets read it; the workflow's and apps' tokens read their own repository.
-        const who = this.principalFor(req);
-        const readsOurs = who !== undefined && (who.kind !== 'user' || (this.permissions.get(who.login) ?? 'none') !== 'none' || who.login === this.owner);
-        // Another repository's: its readers' tokens (a person's, an app's installed there), never this workflow's.
-        const readsTheirs = (e: NonNullable<Attachment['elsewhere']>) =>
-          e.public || (who !== undefined && who.kind !== 'actions' && e.readers.includes(who.login));
+      if (FakeAttachments.matches(url.pathname))
+        // A public repository's file for anyone; a private one's for no API client, token or not.
         return this.attachments.serveAsset(res, url.pathname, req.headers.authorization !== undefined, (f) =>
-          f.elsewhere ? readsTheirs(f.elsewhere) : readsOurs,
+          f.elsewhere ? f.elsewhere.public : !this.settings.private,
         );
-      }
       if (url.pathname === '/graphql') return await this.handleGraphql(req, res);
       await this.handleApi(req, res, url);
     } catch (e) {
@@ -1006,6 +1005,9 @@ export class FakeGitHub {
       if (e instanceof HttpError) return error(e);
       throw e;
     }
+    const format = bodyFormat(req.headers.accept);
+    if (format !== 'raw' && BODY_ROUTES.has(op.key) && result.status < 300)
+      result = { ...result, body: withBodyFormat(result.body, format, (u) => this.renderedImage(u, principal)) };
     const after = this.takeFault(op.key, true, principal);
     if (after) {
       if (after.kind === 'drop') {
@@ -1016,6 +1018,18 @@ export class FakeGitHub {
       return send(this.faultResponse(after, headers), false);
     }
     send({ ...result, headers: { ...headers, ...result.headers } });
+  }
+
+  /**
+   * An image's `src` in a body rendered for `principal` (media-types.ts): an attachment it may read
+   * (this repository's, which it is reading; another's only when public or when it reads that one:
+   * never the workflow's token) as a fresh signed URL, anything else as written.
+   */
+  private renderedImage(url: string, principal: Principal): string {
+    const uuid = this.attachments.uuidOf(url);
+    const elsewhere = uuid ? this.attachments.files.get(uuid)!.elsewhere : undefined;
+    const reads = !elsewhere || elsewhere.public || (principal.kind !== 'actions' && elsewhere.readers.includes(principal.login));
+    return uuid && reads ? this.attachments.sign(uuid) : url;
   }
 
   /** GitHub allows about 80 content-creating requests a minute per identity. */

@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { randomBytes } from 'node:crypto';
-import { pngOf } from '../images';
+import { jpegOf, pngOf } from '../images';
 import type { PlatformOptions } from '../anthropic/platforms';
 import { configureAwsCredentials, googleAuth, withFallbackInput, withProvider } from '../platforms/actions';
 import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
@@ -489,8 +489,10 @@ export async function runScenario(
           repo: gh.repoName,
           pull_number: pr,
           event: step.review.event,
-          body: step.review.body,
-          ...(step.review.comments.length ? { comments: step.review.comments.map((c) => ({ ...c, side: 'RIGHT' as const })) } : {}),
+          body: withAttachments(step.review.body),
+          ...(step.review.comments.length
+            ? { comments: step.review.comments.map((c) => ({ ...c, body: withAttachments(c.body), side: 'RIGHT' as const })) }
+            : {}),
         });
         if (step.wait) await waitFor(step.wait);
       } else if ('review_comment' in step) {
@@ -503,7 +505,7 @@ export async function runScenario(
             owner: gh.owner,
             repo: gh.repoName,
             pull_number: pr.number,
-            body: body.replaceAll('{n}', String(n)),
+            body: withAttachments(body.replaceAll('{n}', String(n))),
             commit_id: commitId,
             path,
             line,
@@ -518,7 +520,8 @@ export async function runScenario(
         if (!root) throw new Error(`scenario '${scenario.name}': timeline[${i}] resolves a thread matching ${pattern}, but #${pr} has none`);
         root.resolved = true;
       } else if ('open_pr' in step) {
-        const { head, title, body, files, fork } = step.open_pr;
+        const { head, title, files, fork } = step.open_pr;
+        const body = withAttachments(step.open_pr.body);
         const base = step.open_pr.base ?? gh.defaultBranch;
         const user = gh.user(step.author);
         if (fork) {
@@ -868,8 +871,8 @@ export function withDefaultReviewers(script: Script): Script {
   };
 }
 
-/** A scenario's attachment as bytes: a real PNG of the size asked for (one grey pixel row repeated), or the text; padded when asked. */
+/** A scenario's attachment as bytes: a real PNG of the size asked for (one grey pixel row repeated), a JPEG's header, or the text; padded when asked. */
 function attachmentBytes(a: Scenario['attachments'][string]): Buffer {
-  const body = 'png' in a ? pngOf(a.png.width, a.png.height) : Buffer.from(a.text, 'utf8');
+  const body = 'png' in a ? pngOf(a.png.width, a.png.height) : 'jpeg' in a ? jpegOf(a.jpeg.width, a.jpeg.height) : Buffer.from(a.text, 'utf8');
   return a.pad_to && a.pad_to > body.length ? Buffer.concat([body, Buffer.alloc(a.pad_to - body.length, 0x20)]) : body;
 }

@@ -232,7 +232,8 @@ export const ScenarioSchema = z.strictObject({
   secrets: z.record(z.string(), z.string()).default(() => ({ ANTHROPIC_API_KEY: 'sk-ant-scenario-key-000000' })),
   /**
    * Files the issue's author pastes (#36), by name: `{{attachment:<name>}}` in the issue body or a
-   * comment becomes the URL GitHub gives the upload. `png` is a generated image of that size, `text`
+   * comment becomes the URL GitHub gives the upload. `png` is a generated image of that size, `jpeg` a
+   * JPEG's header of that size (what crew and the fake API read of it), `text`
    * a file of those bytes; `pad_to` appends bytes up to that size (a file over crew's limit).
    */
   attachments: z
@@ -243,6 +244,11 @@ export const ScenarioSchema = z.strictObject({
           png: z.strictObject({ width: z.int().positive(), height: z.int().positive() }),
           pad_to: z.int().positive().optional(),
           content_type: z.string().default('image/png'),
+        }),
+        z.strictObject({
+          jpeg: z.strictObject({ width: z.int().positive(), height: z.int().positive() }),
+          pad_to: z.int().positive().optional(),
+          content_type: z.string().default('image/jpeg'),
         }),
         z.strictObject({ text: z.string(), pad_to: z.int().positive().optional(), content_type: z.string().default('application/octet-stream') }),
       ]),

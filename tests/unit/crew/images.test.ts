@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_LIMITS, attachmentUrl, imageUrls, sniffImage } from '../../../src/domain/images';
+import { IMAGE_LIMITS, attachmentGuid, attachmentUrl, imageUrls, signedImageUrls, sniffImage, triggerText } from '../../../src/domain/images';
+import { Octokit } from '@octokit/rest';
+import { createIssue } from '../../support/github/routes/issues';
 import { renderedMarkup } from '../../../src/text/sanitize';
-import { AttachmentRefused, type Log } from '../../../src/ports';
+import type { Log } from '../../../src/ports';
 import { forgeOn } from '../../support/github/forge-on';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { pngOf } from '../../support/images';
@@ -99,60 +101,138 @@ describe('images by their bytes (#36)', () => {
   });
 });
 
-describe("GitHubForge.attachment against the fake GitHub's attachments (#36)", () => {
-  it("fetches with crew's token, follows the redirect to storage without it, and the fake refuses a request with no token", async () => {
-    const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
+describe('signed image links in the text GitHub renders (#47)', () => {
+  const a = '0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+  const b = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
+  const signed = (id: string, host = 'https://private-user-images.githubusercontent.com') => `${host}/6010774/382552750-${id}.png?jwt=eyJ.x.y`;
+
+  it('pairs each signed link with its upload by the GUID in the file name, never by the order of the images', () => {
+    // A hidden image, an emoji and a link to the signed file come first in the HTML; the markdown's first image is `a`.
+    const html = [
+      `<div><a href="${signed(a)}"><img src="${signed(b)}" alt="hidden"></a></div>`,
+      '<p><img src="https://github.githubassets.com/images/icons/emoji/unicode/1f41b.png" alt="bug"></p>',
+      `<p><a href="${signed(a)}"><img src="${signed(a).replace(/&/g, '&amp;')}" alt="shot"></a></p>`,
+    ].join('\n');
+    const links = signedImageUrls(html, 'https://github.com');
+    expect(links.get(attachmentGuid(`https://github.com/user-attachments/assets/${a}`)!)).toBe(signed(a));
+    expect(links.get(attachmentGuid(`https://github.com/acme/widgets/assets/12345/${b}`)!)).toBe(signed(b));
+    expect(links.size).toBe(2);
+  });
+
+  it('takes a link only on the storage host, with its JWT, and a GUID only from the file name', () => {
+    const only = (html: string, server = 'https://github.com') => [...signedImageUrls(html, server).keys()];
+    expect(only(`<img src="${signed(a, 'https://evil.example')}">`)).toEqual([]);
+    expect(only(`<img src="${signed(a, 'http://private-user-images.githubusercontent.com')}">`)).toEqual([]);
+    expect(only(`<img src="${signed(a).replace(/\?jwt=.*/, '')}">`)).toEqual([]);
+    expect(only(`<img src="https://private-user-images.githubusercontent.com/1/2-x.png?jwt=e&g=${a}">`)).toEqual([]);
+    // Another server (GitHub Enterprise Server, the offline world) serves them from its host or one under it.
+    expect(only(`<img src="${signed(a, 'http://private-user-images.github.localhost:9')}">`, 'http://github.localhost:8')).toEqual([a]);
+    expect(only(`<img src="${signed(a, 'http://127.0.0.1:9')}">`, 'http://github.localhost:8')).toEqual([]);
+  });
+
+  it('names the text that asked: the /crew comment, a review, a review comment; nothing for a label', () => {
+    expect(triggerText({ commentId: 7 }, 3)).toEqual({ kind: 'comment', id: 7 });
+    expect(triggerText({ commentId: 7, how: 'review' }, 3)).toEqual({ kind: 'reviews', pull: 3 });
+    expect(triggerText({ commentId: 7, how: 'review_comment' }, 3)).toEqual({ kind: 'review-comments', pull: 3 });
+    expect(triggerText({ commentId: 0, how: 'label' }, 3)).toBeUndefined();
+  });
+});
+
+describe("GitHubForge.attachment against the fake GitHub's attachments (#36, #47)", () => {
+  /** A private repository's issue with a hidden image first and the screenshot after it. */
+  async function privateIssue(prefix: string) {
+    const { gh } = await fakeGitHubForTest({ prefix, apiUrl: true });
     const png = pngOf(32, 24);
     const url = gh.attachments.add(png, 'image/png', gh.owner);
-    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write' }), log, { token: undefined, serverUrl: gh.serverUrl });
-    // No token: crew says so rather than asking without one.
-    await expect(forge.attachment(url, IMAGE_LIMITS.bytes)).rejects.toBeInstanceOf(AttachmentRefused);
-    const token = gh.actionsToken({ contents: 'write' });
-    const withToken = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
-    expect(Buffer.from(await withToken.attachment(url, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
+    const hidden = gh.attachments.add(pngOf(4, 4), 'image/png', gh.owner);
+    const issue = createIssue(gh, { kind: 'user', login: gh.owner }, { title: 'T', body: `<div hidden><img src="${hidden}"></div>\n\nSee ![shot](${url})\n` });
+    return { gh, png, url, issue: issue.number };
+  }
+
+  it("reads a private repository's image through the signed link of the issue's body_html, and no request for the file carries a token", async () => {
+    const { gh, png, url, issue } = await privateIssue('attach-');
+    const token = gh.actionsToken({ contents: 'write', issues: 'read' });
+    const forge = forgeOn(gh, token, log, { serverUrl: gh.serverUrl });
+    expect(Buffer.from(await forge.attachment(url, IMAGE_LIMITS.bytes, [{ kind: 'issue', number: issue }])).equals(png)).toBe(true);
+    expect(gh.attachments.downloads).toEqual([{ host: 'storage', uuid: url.split('/').pop(), status: 200, authorization: false }]);
+    expect(gh.requestCounts().byRoute['GET /repos/{owner}/{repo}/issues/{issue_number}']).toBe(1);
+    // GitHub's rule, which the fake holds: the attachment URL answers 404 to a token as to anyone;
+    // a signed link refuses a second credential. (The test dials the `.localhost` names at loopback itself.)
+    const dial = (u: string) => u.replace(/\/\/[\w.-]*localhost:/, '//127.0.0.1:');
+    expect((await fetch(dial(url), { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(dial(url), { redirect: 'manual' })).status).toBe(404);
+    const { data } = await new Octokit({ auth: token, baseUrl: gh.url }).rest.issues.get({
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: issue,
+      mediaType: { format: 'full' },
+    });
+    const link = signedImageUrls(data.body_html!, gh.serverUrl).get(attachmentGuid(url)!)!;
+    expect((await fetch(dial(link), { headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+    expect((await fetch(dial(link))).status).toBe(200);
+  });
+
+  it('asks for the text again when its signed link has expired, and reads the image through the fresh one', async () => {
+    const { gh, png, url, issue } = await privateIssue('attach-');
+    const token = gh.actionsToken({ contents: 'write', issues: 'read' });
+    const forge = forgeOn(gh, token, log, { serverUrl: gh.serverUrl });
+    const from = [{ kind: 'issue' as const, number: issue }];
+    expect(Buffer.from(await forge.attachment(url, IMAGE_LIMITS.bytes, from)).equals(png)).toBe(true);
+    // Five minutes on: every link handed out so far has expired.
+    for (const link of gh.attachments.links.values()) link.expires = 0;
+    expect(Buffer.from(await forge.attachment(url, IMAGE_LIMITS.bytes, from)).equals(png)).toBe(true);
+    expect(gh.attachments.downloads.map((d) => d.status)).toEqual([200, 404, 200]);
+    expect(gh.attachments.downloads.every((d) => d.host === 'storage' && !d.authorization)).toBe(true);
+    expect(gh.requestCounts().byRoute['GET /repos/{owner}/{repo}/issues/{issue_number}']).toBe(2);
+  });
+
+  it("reads a public repository's image, whose URL redirects anyone, with no token", async () => {
+    const { gh } = await fakeGitHubForTest({ prefix: 'attach-', apiUrl: true });
+    gh.settings.private = false;
+    const png = pngOf(20, 10);
+    const url = gh.attachments.add(png, 'image/png', gh.owner);
+    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write' }), log, { serverUrl: gh.serverUrl });
+    expect(Buffer.from(await forge.attachment(url, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
     expect(gh.attachments.downloads).toEqual([
-      { host: 'github', uuid: expect.any(String), status: 302, authorization: true },
+      { host: 'github', uuid: expect.any(String), status: 302, authorization: false },
       { host: 'storage', uuid: expect.any(String), status: 200, authorization: false },
     ]);
-    // Without a token GitHub does not say the file exists; with one sent on to storage, storage refuses.
-    // The test dials the `.localhost` server name at loopback itself (Node's resolver does not know it).
-    const dial = url.replace('//github.localhost:', '//127.0.0.1:');
-    expect((await fetch(dial)).status).toBe(404);
-    const redirect = await fetch(dial, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
-    expect((await fetch(redirect.headers.get('location')!, { headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
   });
 
   it('refuses an oversized file before reading it whole, a URL that is not an attachment, and a missing one', async () => {
-    const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
-    const token = gh.actionsToken({ contents: 'write' });
-    const forge = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
+    const { gh } = await fakeGitHubForTest({ prefix: 'attach-', apiUrl: true });
+    gh.settings.private = false;
+    const forge = forgeOn(gh, gh.actionsToken({ contents: 'write' }), log, { serverUrl: gh.serverUrl });
     const big = gh.attachments.add(Buffer.alloc(IMAGE_LIMITS.bytes + 10), 'image/png', gh.owner);
     await expect(forge.attachment(big, IMAGE_LIMITS.bytes)).rejects.toThrow(/over the size limit/);
     await expect(forge.attachment(`${gh.url}/acme/widgets/blob/main/README.md`, IMAGE_LIMITS.bytes)).rejects.toThrow(/not an image uploaded to GitHub/);
     await expect(forge.attachment(`${gh.serverUrl}/user-attachments/assets/00000000-0000-0000-0000-000000000000`, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
   });
-  it("never sends crew's token for another repository's image: a person's or an app's token reads more than this repository (security)", async () => {
-    const { gh } = await fakeGitHubForTest({ prefix: 'attach-' });
+
+  it("never follows signed links rendered for a token that reads more than this repository: the issue's author could paste another private repository's image (security)", async () => {
+    const { gh, url, issue } = await privateIssue('attach-');
     gh.addUser('mona', { permission: 'admin' });
     const png = pngOf(12, 12);
     // mona reads acme/payroll too, a private repository crew does not work on; its image's URL does not say so.
     const theirs = gh.attachments.add(png, 'image/png', 'mona', { fullName: 'acme/payroll', readers: ['mona'], public: false });
     const shown = gh.attachments.add(png, 'image/png', 'mona', { fullName: 'acme/handbook', readers: [], public: true });
+    const pasted = createIssue(gh, { kind: 'user', login: 'mona' }, { title: 'P', body: `![a](${theirs}) ![b](${shown})` }).number;
     const pat = gh.userToken('mona');
-    const personal = forgeOn(gh, pat, log, { token: pat, serverUrl: gh.serverUrl, tokenKind: 'personal' });
-    await expect(personal.attachment(theirs, IMAGE_LIMITS.bytes)).rejects.toThrow(/without crew's token.*GITHUB_TOKEN/);
+    const personal = forgeOn(gh, pat, log, { serverUrl: gh.serverUrl, tokenKind: 'personal' });
+    await expect(personal.attachment(theirs, IMAGE_LIMITS.bytes, [{ kind: 'issue', number: pasted }])).rejects.toThrow(/without credentials.*GITHUB_TOKEN/);
+    // This repository's own image too: crew cannot tell the two apart by the signed link.
+    await expect(personal.attachment(url, IMAGE_LIMITS.bytes, [{ kind: 'issue', number: issue }])).rejects.toThrow(/404/);
     // A public repository's image needs no token, and gets none.
-    expect(Buffer.from(await personal.attachment(shown, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
-    expect(gh.attachments.downloads.filter((d) => d.host === 'github').map((d) => d.authorization)).toEqual([false, false]);
+    expect(Buffer.from(await personal.attachment(shown, IMAGE_LIMITS.bytes, [{ kind: 'issue', number: pasted }])).equals(png)).toBe(true);
+    expect(gh.attachments.downloads.every((d) => !d.authorization)).toBe(true);
+    expect(gh.requestCounts().byRoute['GET /repos/{owner}/{repo}/issues/{issue_number}']).toBeUndefined();
     // The older URL form names its repository: another one's is refused before any request.
     const legacy = `${gh.serverUrl}/acme/payroll/assets/12345/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b`;
     await expect(personal.attachment(legacy, IMAGE_LIMITS.bytes)).rejects.toThrow(/another repository \(acme\/payroll\)/);
-    // The workflow's own token reads this repository only (GitHub's docs), so it goes with the URL: this repository's image is read.
-    const ours = gh.attachments.add(png, 'image/png', 'mona');
-    const token = gh.actionsToken({ contents: 'write' });
-    const workflow = forgeOn(gh, token, log, { token, serverUrl: gh.serverUrl });
-    expect(Buffer.from(await workflow.attachment(ours, IMAGE_LIMITS.bytes)).equals(png)).toBe(true);
-    await expect(workflow.attachment(theirs, IMAGE_LIMITS.bytes)).rejects.toThrow(/404/);
+    // The workflow's own token reads this repository only (GitHub's docs): GitHub signs no other private repository's upload for it.
+    const workflow = forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'read' }), log, { serverUrl: gh.serverUrl });
+    await expect(workflow.attachment(theirs, IMAGE_LIMITS.bytes, [{ kind: 'issue', number: pasted }])).rejects.toThrow(/404/);
+    expect(gh.attachments.downloads.every((d) => !d.authorization)).toBe(true);
   });
 });
 
