@@ -62,8 +62,12 @@ export function languageOf(path: string): MapLanguage | undefined {
   return LANGUAGES[extension(path)];
 }
 
-/** How much a file is worth before its contents are known: code first, then manifests and configuration, docs, the rest (assets, data). */
+/** Built, bundled or vendored code: nobody edits it, and its definitions would drown the source's. */
+const GENERATED = /(^|\/)(dist|build|out|vendor|third_party|node_modules|__generated__)\/|\.(min|bundle)\.[cm]?js$|\.d\.ts$/;
+
+/** How much a file is worth before its contents are known: code first, then manifests and configuration, docs, the rest (assets, data, built code). */
 function prior(path: string): number {
+  if (GENERATED.test(path)) return 0.05;
   if (languageOf(path) || OTHER_CODE.test(path)) return isTest(path) ? 0.6 : 1;
   if (MANIFESTS.test(path)) return 0.8;
   if (CONFIG.test(path)) return 0.3;
@@ -131,6 +135,15 @@ export interface Mentions {
   paths: Set<string>;
   /** Words of the focus, for matching against defined names. */
   words: Set<string>;
+  /** Of those, the ones written as code: in backticks, or snake_case, camelCase, CONSTANT_CASE or with digits. */
+  code: Set<string>;
+  /** Files whose name without its extension is a word of the focus ("the critic" → critic.ts): likely, not named. */
+  stems: Set<string>;
+}
+
+/** A word that reads as an identifier rather than prose. */
+function codeShaped(w: string): boolean {
+  return /_/.test(w) || /[a-z][A-Z]/.test(w) || /^[A-Z][A-Z0-9_]{2,}$/.test(w) || /[A-Za-z]\d/.test(w);
 }
 
 /** What the focus text names: tracked paths (whole, by their tail, as a dotted module, or without an extension) and words. */
@@ -163,8 +176,17 @@ export function mentionsIn(focus: string, files: readonly string[]): Mentions {
     }
   }
   const words = new Set<string>();
+  const code = new Set<string>();
   for (const w of focus.match(IDENT) ?? []) if (w.length >= 3) words.add(w);
-  return { paths, words };
+  for (const w of words) if (codeShaped(w)) code.add(w);
+  for (const quoted of focus.match(/`[^`\n]{1,200}`/g) ?? []) for (const w of quoted.match(IDENT) ?? []) if (w.length >= 3) code.add(w);
+  const stems = new Set<string>();
+  const lower = new Set([...words].filter((w) => w.length >= 4).map((w) => w.toLowerCase()));
+  for (const f of files) {
+    const base = f.slice(f.lastIndexOf('/') + 1);
+    if (lower.has(base.slice(0, base.length - extension(base).length).toLowerCase())) stems.add(f);
+  }
+  return { paths, words, code, stems };
 }
 
 /**
@@ -176,7 +198,7 @@ export function filesToRead(files: readonly string[], focus: string, limit: numb
   const named = [...mentionsIn(focus, files).paths].filter((f) => languageOf(f));
   const byFolder = new Map<string, string[]>();
   for (const f of files) {
-    if (!languageOf(f)) continue;
+    if (!languageOf(f) || GENERATED.test(f)) continue;
     const top = topFolder(f);
     (byFolder.get(top) ?? byFolder.set(top, []).get(top)!).push(f);
   }
@@ -238,13 +260,24 @@ export function rankFiles(input: Omit<RepoMapInput, 'budgetChars'>): Ranked[] {
     defs.set(path, d);
     for (const x of d) (definers.get(x.name) ?? definers.set(x.name, new Set()).get(x.name)!).add(path);
   }
-  const namedIdents = new Set([...mentions.words].filter((w) => definers.has(w) && (w.length >= 4 || distinctive(w))));
+  // Words of the request that name a definition weigh more (Aider's ×10); only those written as code name its file.
+  const namedIdents = new Set([...mentions.words].filter((w) => definers.has(w) && w.length >= 4));
+  const codeIdents = new Set([...mentions.code].filter((w) => definers.has(w)));
   // Edges: a file that uses a name points at the files defining it, weighted as Aider weighs them.
   const edges = new Map<string, Map<string, number>>();
   const used = new Map<string, number>();
+  const uses = new Map<string, Map<string, number>>();
+  const spread = new Map<string, number>();
   for (const [path, text] of contents) {
     const counts = new Map<string, number>();
-    for (const w of text.match(IDENT) ?? []) if (definers.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+    // Short names (`s`, `k`, `id`) are everywhere as locals: a use of one says nothing about where it is defined.
+    for (const w of text.match(IDENT) ?? []) if (w.length >= 4 && definers.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+    uses.set(path, counts);
+    for (const name of counts.keys()) spread.set(name, (spread.get(name) ?? 0) + 1);
+  }
+  // A plain word most files use (`number`, `text`, `input`) is a keyword or a local's name far more often than a use of one definition.
+  const common = Math.max(5, contents.size / 5);
+  for (const [path, counts] of uses) {
     for (const [name, n] of counts) {
       const where = definers.get(name)!;
       const others = [...where].filter((d) => d !== path);
@@ -254,6 +287,7 @@ export function rankFiles(input: Omit<RepoMapInput, 'budgetChars'>): Ranked[] {
       if (distinctive(name)) mul *= 10;
       if (name.startsWith('_')) mul *= 0.1;
       if (where.size > 5) mul *= 0.1;
+      if (spread.get(name)! > common && !distinctive(name)) mul *= 0.05;
       const w = mul * Math.sqrt(n);
       const out = edges.get(path) ?? edges.set(path, new Map()).get(path)!;
       for (const d of others) {
@@ -263,14 +297,17 @@ export function rankFiles(input: Omit<RepoMapInput, 'budgetChars'>): Ranked[] {
     }
   }
   const start = new Map<string, number>();
-  for (const f of files) start.set(f, prior(f) * (mentions.paths.has(f) ? 100 : 1));
-  for (const [path, d] of defs) if (d.some((x) => namedIdents.has(x.name))) start.set(path, (start.get(path) ?? 0) * 30);
+  for (const f of files) start.set(f, prior(f) * (mentions.paths.has(f) ? 100 : mentions.stems.has(f) ? 10 : 1));
+  for (const [path, d] of defs) {
+    if (d.some((x) => codeIdents.has(x.name))) start.set(path, (start.get(path) ?? 0) * 30);
+    else if (d.some((x) => namedIdents.has(x.name))) start.set(path, (start.get(path) ?? 0) * 3);
+  }
   const rank = pageRank([...files], edges, start);
   const ranked = files.map((path) => {
     const d = defs.get(path) ?? [];
-    const named = mentions.paths.has(path) || d.some((x) => namedIdents.has(x.name));
+    const named = mentions.paths.has(path) || d.some((x) => codeIdents.has(x.name));
     // The definitions the request names first, then the ones the rest of the code uses most, then the rest in file order.
-    const weight = (x: Definition) => (namedIdents.has(x.name) ? 1e9 : 0) + (used.get(`${path}\0${x.name}`) ?? 0);
+    const weight = (x: Definition) => (codeIdents.has(x.name) ? 2e9 : namedIdents.has(x.name) ? 1e9 : 0) + (used.get(`${path}\0${x.name}`) ?? 0);
     const order = [...d].sort((a, b) => weight(b) - weight(a) || a.line - b.line);
     // Of files alike, the shallower first (a root README before a template deep in .github).
     const shallow = 1 / (1 + 0.05 * (depth(path) - 1));
@@ -279,8 +316,14 @@ export function rankFiles(input: Omit<RepoMapInput, 'budgetChars'>): Ranked[] {
   return ranked.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
 }
 
-/** Definitions shown per file at most: the map is a guide, read_file shows the rest. */
-const DEFS_PER_FILE = 12;
+/**
+ * Definitions shown for the file at `rank` (0 the first): the best few files show the most, then
+ * fewer, then the path alone, so a map names a hundred files rather than detailing a dozen. The map
+ * is a guide; read_file shows the rest.
+ */
+function defsShown(rank: number): number {
+  return rank < 5 ? 10 : rank < 15 ? 4 : rank < 40 ? 1 : 0;
+}
 
 const defLine = (d: Definition) => `  ${d.line}│ ${d.text}`;
 
@@ -318,13 +361,14 @@ export function repositoryMap(input: RepoMapInput): string {
   const left = new Map<string, number>();
   let full = false;
   for (const r of ranked) {
+    const most = defsShown(shown);
     if (!full) {
       const mark = r.named ? '   (named in the request)' : '';
       let entrySize = r.path.length + mark.length + 1;
       if (size + entrySize + reserve <= budgetChars) {
         // A file goes in with as many of its definitions as fit (most used first), shown in file order.
         const kept: Definition[] = [];
-        for (const d of r.defs.slice(0, DEFS_PER_FILE)) {
+        for (const d of r.defs.slice(0, most)) {
           const line = defLine(d);
           if (size + entrySize + line.length + 1 + reserve > budgetChars) break;
           kept.push(d);

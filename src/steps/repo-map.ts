@@ -8,10 +8,8 @@ import { MAX_OUTPUT_BYTES } from './sandbox-setup';
 
 /** Source files read for a map's definitions at most; the rest are ranked by their paths alone. */
 const READ_FILES = 300;
-/** Of a file, only this much is read for definitions (a generated file can be megabytes). */
-const READ_CHARS = 100_000;
-/** Files read at once: each is a git process or two. */
-const READ_AT_ONCE = 8;
+/** A larger file is not read for definitions (a generated file can be megabytes). */
+const READ_BYTES = 200_000;
 
 /** The map's size for the planning roles, in their first message (a worker's: WORKER_MAP_CHARS). */
 export const PLANNING_MAP_CHARS = 12_000;
@@ -28,24 +26,10 @@ export interface RepoView {
 /** Reads what maps of the checkout need, once per job: the file list, and the source files `focus` picks first (through the WorkingCopy port). */
 export async function readRepoView(ctx: StepContext, focus: string): Promise<RepoView> {
   const files = await ctx.repo.listFiles();
-  const contents = new Map<string, string>();
-  if (!files.length) return { files, contents };
-  const head = await ctx.repo.head();
-  const queue = filesToRead(files, focus, READ_FILES);
+  if (!files.length) return { files, contents: new Map() };
   const started = Date.now();
-  let failed = 0;
-  await Promise.all(
-    Array.from({ length: READ_AT_ONCE }, async () => {
-      for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-        // A file the map cannot read is ranked by its path alone: the map is a guide, never a reason to fail a step.
-        const text = await ctx.repo.readFileAt(head, path).catch(() => (failed++, undefined));
-        if (text !== undefined) contents.set(path, text.slice(0, READ_CHARS));
-      }
-    }),
-  );
-  ctx.log.info(
-    `repository map: ${files.length} files, ${contents.size} read for definitions in ${Date.now() - started} ms${failed ? `, ${failed} unreadable` : ''}`,
-  );
+  const contents = await ctx.repo.readFilesAt(await ctx.repo.head(), filesToRead(files, focus, READ_FILES), READ_BYTES);
+  ctx.log.info(`repository map: ${files.length} files, ${contents.size} read for definitions in ${Date.now() - started} ms`);
   return { files, contents };
 }
 
@@ -65,13 +49,8 @@ export function planningEyes(ctx: StepContext, view: RepoView, focus: string): E
 /** The repository's scripts at the checkout's root (package.json, Makefile, pyproject, Cargo, go), sanitised, for the intake. */
 export async function scriptsOf(ctx: StepContext, view: RepoView): Promise<string[]> {
   const names = [...new Set(view.files.map((f) => f.split('/')[0]!))];
-  const texts = new Map<string, string>();
-  const head = view.files.length ? await ctx.repo.head() : undefined;
-  const wanted = [...SCRIPT_FILES, ...names.filter((n) => /^requirements.*\.txt$/.test(n))];
-  for (const name of wanted.filter((n) => view.files.includes(n))) {
-    const text = await ctx.repo.readFileAt(head!, name).catch(() => undefined);
-    if (text !== undefined) texts.set(name, text.slice(0, READ_CHARS));
-  }
+  const wanted = [...SCRIPT_FILES, ...names.filter((n) => /^requirements.*\.txt$/.test(n))].filter((n) => view.files.includes(n));
+  const texts = wanted.length ? await ctx.repo.readFilesAt(await ctx.repo.head(), wanted, READ_BYTES) : new Map<string, string>();
   const lines = repositoryScripts({ names, read: (n) => texts.get(n) });
   return lines.length ? sanitize(lines.join('\n'), 8000).split('\n') : [];
 }

@@ -114,11 +114,12 @@ describe('the ranked repository map', () => {
   });
 
   it('reads the named files first, then source from every top-level folder in turn', () => {
-    const fs = [...Array.from({ length: 50 }, (_, i) => `big/m${i}.py`), 'small/a.go', 'small/deep/b.go', 'docs/x.md', 'lib/named.rs'];
+    const fs = [...Array.from({ length: 50 }, (_, i) => `big/m${i}.py`), 'dist/bundle.js', 'small/a.go', 'small/deep/b.go', 'docs/x.md', 'lib/named.rs'];
     const picked = filesToRead(fs, 'see lib/named.rs', 4);
     expect(picked[0]).toBe('lib/named.rs');
     expect(picked).toContain('small/a.go');
     expect(picked).not.toContain('docs/x.md');
+    expect(picked).not.toContain('dist/bundle.js');
     expect(picked).toHaveLength(4);
   });
 });
