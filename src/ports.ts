@@ -243,6 +243,8 @@ export interface WorkingCopy {
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
   listFiles(): Promise<string[]>;
   readFileAt(rev: string, path: string): Promise<string | undefined>;
+  /** The text files among `paths` as committed at `rev`, those of at most `maxBytes`; binary and missing files are left out. */
+  readFilesAt(rev: string, paths: string[], maxBytes: number): Promise<Map<string, string>>;
   /**
    * Writes the files commit `rev` tracks into the empty folder `dir` (no .git, nothing untracked or
    * ignored), readable by everyone and writable by crew's own user only.

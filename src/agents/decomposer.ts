@@ -12,6 +12,7 @@ export interface AgentImage {
   block: ImageBlock;
 }
 import { askForSubmission } from './submission';
+import { eyesSection, type Eyes } from './read-only-tools';
 
 export interface DecomposeInput {
   title: string;
@@ -19,7 +20,8 @@ export interface DecomposeInput {
   task: string;
   criteria: Criterion[];
   answers: string;
-  files: string[];
+  /** The repository map for this request and the read-only tools (#48). */
+  eyes: Eyes;
   maxTasks: number;
   /** 2 for a first plan (one small task skips the decomposer); 1 where a single task is fine (re-planning, revising a one-task plan). */
   minTasks?: number;
@@ -35,8 +37,6 @@ export interface DecomposeInput {
   imagesNotLoaded?: string[];
 }
 
-const MAX_FILES_SHOWN = 400;
-
 export async function decompose(
   model: Model,
   modelId: string,
@@ -45,7 +45,6 @@ export async function decompose(
   log: Log,
   trajectory?: AgentTrajectory,
 ): Promise<{ plan: Plan; usage: Usage }> {
-  const files = input.files.slice(0, MAX_FILES_SHOWN);
   const firstMessage = [
     `Request: ${input.title}`,
     '',
@@ -63,9 +62,7 @@ export async function decompose(
           ...input.openQuestions.map((q, i) => `${i + 1}. ${q}`),
         ]
       : []),
-    '',
-    `Repository files${input.files.length > files.length ? ` (first ${files.length} of ${input.files.length})` : ''}:`,
-    files.join('\n') || '(empty repository)',
+    ...eyesSection(input.eyes, 'submit_plan'),
     '',
     ...(input.images?.length
       ? [
@@ -89,6 +86,7 @@ export async function decompose(
     images: input.images?.map((i) => i.block),
     log,
     trajectory,
+    ...(input.eyes.look ? { look: input.eyes.look } : {}),
     tool: { name: 'submit_plan', description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.', schema: ProposedPlanSchema },
     check(raw) {
       const checked = checkPlan(raw, input.criteria);

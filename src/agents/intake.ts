@@ -6,6 +6,7 @@ import type { Usage } from '../domain/run-state';
 import type { AgentTrajectory, Log, Model } from '../ports';
 import { askForSubmission } from './submission';
 import type { AgentImage } from './decomposer';
+import { eyesSection, type Eyes } from './read-only-tools';
 
 /** What intake makes of an issue: the task, its done criteria, and what must be asked first. */
 export interface Intake {
@@ -58,6 +59,10 @@ export interface IntakeInput {
   images?: AgentImage[];
   /** The recorded images that could not be loaded again for this job (#36): named, so intake knows it has not seen them. */
   imagesNotLoaded?: string[];
+  /** The repository map and the read-only tools (#48). */
+  eyes?: Eyes;
+  /** The repository's scripts (domain/repo-scripts.ts), read before command criteria are written (#48). */
+  scripts?: string[];
 }
 
 export async function runIntake(
@@ -85,6 +90,17 @@ export async function runIntake(
     ...(input.answers ? ['', 'The maintainer already answered these questions:', input.answers] : []),
     ...(input.images?.length ? ['', "The request's images, shown above in this order:", ...input.images.map((i) => `- ${i.line}`)] : []),
     ...notLoadedNote(input.imagesNotLoaded),
+    ...(input.scripts
+      ? [
+          '',
+          '## Scripts the repository has',
+          input.scripts.length
+            ? 'A command criterion should run one of these where one fits (the sandbox has what setup installs):'
+            : 'crew found no package.json scripts, Makefile, pyproject.toml, Cargo.toml or go.mod at the root: look before you name a command.',
+          ...input.scripts,
+        ]
+      : []),
+    ...eyesSection(input.eyes, 'submit_intake'),
   ].join('\n');
   const { value, usage } = await askForSubmission({
     model,
@@ -94,6 +110,7 @@ export async function runIntake(
     images: input.images?.map((i) => i.block),
     log,
     trajectory,
+    ...(input.eyes?.look ? { look: input.eyes.look } : {}),
     tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
     check(raw) {
       const errors: string[] = [];

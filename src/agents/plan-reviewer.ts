@@ -5,6 +5,7 @@ import type { Finding } from '../domain/plan-review';
 import type { Usage } from '../domain/run-state';
 import type { AgentTrajectory, Log, Model } from '../ports';
 import { askForSubmission } from './submission';
+import { eyesSection, type Eyes } from './read-only-tools';
 
 const ReviewSchema = z.object({
   verdict: z.enum(['PASS', 'FAIL']),
@@ -29,6 +30,7 @@ export async function reviewPlan(
   plan: Plan,
   log: Log,
   trajectory?: AgentTrajectory,
+  eyes?: Eyes,
 ): Promise<{ verdict: 'PASS' | 'FAIL'; findings: Finding[]; usage: Usage }> {
   const firstMessage = [
     `Request: ${request.title}`,
@@ -48,6 +50,7 @@ export async function reviewPlan(
       `Criteria: ${t.criteria.join('; ') || '(none)'}`,
       '',
     ]),
+    ...eyesSection(eyes, 'submit_review'),
   ].join('\n');
   const { value, usage } = await askForSubmission({
     model,
@@ -56,6 +59,7 @@ export async function reviewPlan(
     firstMessage,
     log,
     trajectory,
+    ...(eyes?.look ? { look: eyes.look } : {}),
     tool: { name: 'submit_review', description: 'Submit the verdict on the plan, with findings.', schema: ReviewSchema },
     check: (raw) =>
       raw.verdict === 'FAIL' && raw.findings.length === 0 ? { ok: false, errors: ['findings: a FAIL needs at least one finding'] } : { ok: true, value: raw },

@@ -32,6 +32,25 @@ export interface SubmissionRequest<S extends z.ZodType, T> {
   /** Checks beyond the schema; errors go back to the model verbatim. */
   check?: (input: z.infer<S>) => Check<T>;
   trajectory?: AgentTrajectory;
+  /**
+   * Tools the agent may look around with before it answers (the planning roles' list, read and search),
+   * for at most `turns` turns; the answer tool still ends it. The prompt should tell the model the allowance.
+   */
+  look?: { tools: AgentTool[]; turns: number };
+}
+
+/** The look tools, refusing once `turns` turns have passed, with a reason that asks for the answer. */
+function allowance(look: { tools: AgentTool[]; turns: number }, answer: string, turnsSoFar: () => number): AgentTool[] {
+  return look.tools.map((t) => ({
+    ...t,
+    run(input, facts) {
+      if (turnsSoFar() > look.turns)
+        throw new Error(
+          `Your ${look.turns} turn${look.turns === 1 ? '' : 's'} of looking at the repository ${look.turns === 1 ? 'is' : 'are'} used up; answer now by calling ${answer}.`,
+        );
+      return t.run(input, facts);
+    },
+  }));
 }
 
 /** A tool input crew does not take: the problems go back to the model as a tool error, with what to do. */
@@ -87,6 +106,8 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
   let accepted = false;
   let lastErrors: string[] = [];
   let attempts = 0;
+  let turns = 0;
+  const looking = req.look?.turns ?? 0;
   const outcome = await runToolLoop({
     model: req.model,
     modelId: req.modelId,
@@ -94,10 +115,12 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
     log: req.log,
     firstMessage: req.firstMessage,
     ...(req.images?.length ? { images: req.images } : {}),
-    maxTurns: 1 + REASKS,
+    maxTurns: looking + 1 + REASKS,
     ...(req.trajectory ? { trajectory: req.trajectory } : {}),
     nudge: `Answer by calling the ${req.tool.name} tool.`,
+    ...(req.look ? { onTurn: (turn: number) => void (turns = turn) } : {}),
     tools: [
+      ...(req.look ? allowance(req.look, req.tool.name, () => turns) : []),
       answerTool(
         req.tool,
         (input) => {

@@ -11,6 +11,7 @@ import { PathJail } from './path-jail';
 import { teamTools, type Team } from './team-tools';
 import { runToolLoop, type AgentTool, type Compaction, type LoopLimits, type LoopStop } from './tool-loop';
 import { workspaceTools } from './workspace-tools';
+import { repositoryMap } from '../domain/repo-map';
 import type { AgentImage } from './decomposer';
 
 export interface WorkerRun {
@@ -38,8 +39,10 @@ export interface WorkerInput {
   modelId: string;
   /** The persona's system prompt (worker_<persona>, or the repository's override). */
   system: string;
-  /** The repository's tracked files: the map in the cached system prompt. */
+  /** The repository's tracked files: ranked by their paths into the map when `repoMap` is not given. */
   repoFiles: string[];
+  /** The repository map ranked for this task with the definitions it read (steps/repo-map.ts, #48), for the cached system prompt. */
+  repoMap?: string;
   commands: CommandToolOptions;
   team: Team;
   limits: LoopLimits;
@@ -171,29 +174,20 @@ function firstMessage(input: WorkerInput): string {
   return sections.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
 }
 
-const MAP_FILES = 400;
-const MAP_CHARS = 16_000;
+/** The worker's map's size: it sits in the cached system prompt, so every turn reads it at the cached price. */
+export const WORKER_MAP_CHARS = 16_000;
 
 /**
- * The repository map: the tracked files, capped. It sits in the system prompt, the
- * stable prefix the prompt cache keeps, so every turn reads it at the cached price.
+ * The repository map without the files' contents (an eval or a bench run that passes only the file
+ * list): ranked for the task by paths alone, source before docs and assets, every top-level folder counted.
  */
-export function repositoryMap(files: string[]): string {
-  const shown: string[] = [];
-  let size = 0;
-  for (const f of [...files].sort()) {
-    if (shown.length >= MAP_FILES || size + f.length + 1 > MAP_CHARS) break;
-    shown.push(f);
-    size += f.length + 1;
-  }
-  const more = files.length - shown.length;
-  return [
-    '## Repository map',
-    `The ${files.length} files git tracks in this repository when the attempt started${more ? ` (the first ${shown.length}, by path)` : ''}:`,
-    '',
-    ...shown,
-    ...(more ? [`… and ${more} more: use list_files on a folder to see them.`] : []),
-  ].join('\n');
+export function repositoryMapOf(files: string[], task: PlanTask): string {
+  return repositoryMap({ files, contents: new Map(), focus: taskFocus(task), budgetChars: WORKER_MAP_CHARS });
+}
+
+/** The words a worker's map is ranked for: the task's title, description and files. */
+export function taskFocus(task: PlanTask): string {
+  return `${task.title}\n${task.description}\n${task.files.join(' ')}`;
 }
 
 /** Runs one attempt of a task's agent in the checkout. */
@@ -248,7 +242,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
   const outcome = await runToolLoop({
     model,
     modelId: input.modelId,
-    system: `${input.system.trimEnd()}\n\n${repositoryMap(input.repoFiles)}`,
+    system: `${input.system.trimEnd()}\n\n${input.repoMap ?? repositoryMapOf(input.repoFiles, input.task)}`,
     log,
     recover: true,
     ...(trajectory ? { trajectory } : {}),

@@ -22,7 +22,8 @@ export interface StackProposal {
 /** `npm init`'s placeholder test script, which always fails. */
 const PLACEHOLDER_TEST = /no test specified/;
 
-function packageScripts(files: RootFiles): Record<string, string> {
+/** package.json's scripts, name → command; none when it is missing or not JSON. */
+export function packageScripts(files: RootFiles): Record<string, string> {
   try {
     const pkg = JSON.parse(files.read('package.json') ?? '{}') as { scripts?: Record<string, unknown> };
     return Object.fromEntries(Object.entries(pkg.scripts ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));

@@ -13,6 +13,7 @@ import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { agentRun, dispatchTasks, nonce, nowIso, runModel, syncPlanComment, taskClaim, updateRun, updateView, viewIn, type StepContext } from './context';
 import { WAITING_LABEL } from '../domain/labels';
+import { planningEyes, readRepoView } from './repo-map';
 import { promptWithInstructions } from './agent-instructions';
 
 const STRONGER: Record<Tier, Tier> = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
@@ -180,6 +181,9 @@ export async function replanTasks(
   try {
     const modelId = config.models[config.default_model];
     const model = await runModel(ctx, view);
+    // The map is ranked for the request and the tasks being replaced (#48).
+    const replanFocus = `${request.title}\n${request.body}\n${plan.summary}\n${old.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`;
+    const repoView = readRepoView(ctx, replanFocus);
     const out = await decompose(
       model,
       modelId,
@@ -190,7 +194,7 @@ export async function replanTasks(
         task: plan.summary,
         criteria: plan.criteria,
         answers: '',
-        files: await ctx.repo.listFiles(),
+        eyes: planningEyes(ctx, await repoView, replanFocus),
         maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
         protectedPaths: config.protected_paths,
         revise: {
@@ -214,6 +218,7 @@ export async function replanTasks(
         { ...plan, tasks: proposed },
         ctx.log,
         agentRun(ctx, { agent: 'plan_reviewer', model: modelId }),
+        planningEyes(ctx, await repoView, replanFocus),
       );
       usage = addUsage(usage, review.usage);
       if (review.verdict === 'PASS') replacement = proposed;

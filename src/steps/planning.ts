@@ -27,6 +27,7 @@ import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 import { collectImages, loadImages } from './images';
 import type { AgentImage } from '../agents/decomposer';
+import { planningEyes, readRepoView, scriptsOf, type RepoView } from './repo-map';
 
 /** The plan reviewer may send a plan back this many times before a person decides. */
 export const REVIEW_ROUNDS = 3;
@@ -180,6 +181,10 @@ export async function planRun(
       );
     }
     const imageIds = images.map((i) => i.id);
+    // What the planning roles see of the repository (#48): read once, ranked for each role's own words.
+    const requested = `${title}\n${body}\n${answers}`;
+    let read: Promise<RepoView> | undefined;
+    const repoView = () => (read ??= readRepoView(ctx, requested));
 
     // 1. Intake: the task and its done criteria, or questions first.
     let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
@@ -196,6 +201,8 @@ export async function planRun(
           ...(followUp ? { kept: followUp.kept } : {}),
           images,
           ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+          eyes: planningEyes(ctx, await repoView(), requested),
+          scripts: await scriptsOf(ctx, await repoView()),
         },
         ctx.log,
         agentRun(ctx, { agent: 'intake', model: modelId }),
@@ -215,7 +222,8 @@ export async function planRun(
     const openQuestions = intake.questions;
 
     // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
-    const files = await ctx.repo.listFiles();
+    const decomposerEyes = async () =>
+      planningEyes(ctx, await repoView(), `${requested}\n${intake.task}\n${criteria.map((c) => `${c.text} ${c.command ?? ''}`).join('\n')}`);
     // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
     const bounds = {
       maxTasks: config.max_tasks,
@@ -240,7 +248,7 @@ export async function planRun(
               criteria,
               answers,
               openQuestions,
-              files,
+              eyes: await decomposerEyes(),
               ...bounds,
               ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}),
             },
@@ -266,6 +274,7 @@ export async function planRun(
           plan,
           ctx.log,
           agentRun(ctx, { agent: 'plan_reviewer', model: modelId, iteration: round }),
+          planningEyes(ctx, await repoView(), `${requested}\n${plan.tasks.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`),
         );
         book(review.usage);
         findings = review.findings;
@@ -284,7 +293,7 @@ export async function planRun(
           criteria,
           answers,
           openQuestions,
-          files,
+          eyes: await decomposerEyes(),
           ...bounds,
           revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` },
         },

@@ -2,7 +2,8 @@ import { tmpdir } from 'node:os';
 import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
-import { runWorker } from '../agents/worker';
+import { runWorker, taskFocus, WORKER_MAP_CHARS } from '../agents/worker';
+import type { PlanTask } from '../domain/plan';
 import { loadImages } from './images';
 import { serversFor } from '../domain/mcp';
 import { hostAllowed } from '../domain/egress';
@@ -34,6 +35,7 @@ import {
 } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { mapFor, readRepoView } from './repo-map';
 import { addRefusals } from '../domain/egress';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { Config } from '../config/schema';
@@ -336,7 +338,7 @@ async function runTask(
             maxOutputTokens: config.max_output_tokens.worker,
             modelId: config.models[tier],
             system: await promptWithInstructions(ctx, `worker_${task.persona}`, reviewedSha(view.run), task.files),
-            repoFiles: await ctx.repo.listFiles(),
+            ...(await workerMap(ctx, task)),
             commands: {
               runner,
               unavailable: warning ?? undefined,
@@ -525,4 +527,10 @@ function noTimeToWork(taskId: string, minutes: number): CrewError {
 async function branchHolds(ctx: StepContext, startSha: string | null, recorded: string[]): Promise<string> {
   if (startSha) return (await ctx.repo.diffStat(startSha, 'HEAD')) || '(nothing yet)';
   return recorded.length ? recorded.map((f) => `- ${f}`).join('\n') : '(nothing yet)';
+}
+
+/** The worker's repository map, ranked for its task with the definitions read from the checkout (#48). */
+async function workerMap(ctx: StepContext, task: PlanTask): Promise<{ repoFiles: string[]; repoMap: string }> {
+  const view = await readRepoView(ctx, taskFocus(task));
+  return { repoFiles: view.files, repoMap: mapFor(view, taskFocus(task), WORKER_MAP_CHARS) };
 }

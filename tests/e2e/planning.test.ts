@@ -216,3 +216,43 @@ describe('planning: intake, questions, review and approval', () => {
     expect(r.jobs.filter((j) => j.job === 'work').every((j) => j.result === 'skipped')).toBe(true);
   });
 });
+
+describe('the planning roles see the repository (#48)', () => {
+  it('with 460 asset and doc files sorting before src/, the decomposer’s map names the source files; the intake sees the scripts, reads a file and names a script in its criteria', async () => {
+    let intake: Array<{ messages: Array<{ role: string; content: unknown }> }> = [];
+    let decomposer = '';
+    const r = await play('planning-map', {
+      edit: (s) => {
+        const files = (s.repo.files ??= {});
+        for (let i = 0; i < 200; i++) files[`assets/icons/i-${String(i).padStart(3, '0')}.svg`] = `<svg id="${i}"/>\n`;
+        for (let i = 0; i < 200; i++) files[`docs/pages/p-${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n`;
+        for (let i = 0; i < 60; i++) files[`data/d-${String(i).padStart(2, '0')}.csv`] = `a,b\n${i},${i}\n`;
+      },
+      hooks: {
+        beforeClose: async ({ anthropic }) => {
+          intake = anthropic.requests.filter((q) => q.role === 'intake').map((q) => q.body as (typeof intake)[number]);
+          decomposer = JSON.stringify(anthropic.requests.find((q) => q.role === 'decomposer')?.body.messages[0]);
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(r.model.byRole).toEqual({ intake: 2, decomposer: 1, plan_reviewer: 1 });
+    // The decomposer's map: every top-level folder counted, the source files and their definitions despite the clutter.
+    expect(decomposer).toContain(
+      'Every top-level folder, with its file count: .github/ (1), assets/ (200), data/ (60), docs/ (200), src/ (2), test/ (1), 2 at the root.',
+    );
+    expect(decomposer).toContain('src/slug.js   (named in the request)\\n  4│ export function slugify(title) {');
+    expect(decomposer).toContain('src/index.js\\n  2│ export function capitalize(text) {');
+    // The intake's prompt lists the scripts before it writes command criteria, and offers the read-only tools.
+    const first = JSON.stringify(intake[0]!.messages[0]);
+    expect(first).toContain('## Scripts the repository has');
+    expect(first).toContain('  test:unit: node --test test/');
+    expect(first).toMatch(/you may look at the repository with list_files, read_file, search, for at most \d+ turns/);
+    // Its read_file call was answered with the file, and its answer on the next turn was taken.
+    const answer = JSON.stringify(intake[1]!.messages.at(-1));
+    expect(answer).toContain('\\"test:unit\\": \\"node --test test/\\"');
+    expect(answer).not.toContain('is_error":true');
+    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
+    expect(plan.body).toContain('npm run test:unit');
+  });
+});

@@ -55,7 +55,8 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
       expect(system[0]!.text).toMatch(
         /^You are crew's worker, acting as a coder for ACME \(repository override: keep every change small\)\.\n\n## Repository map\n/,
       );
-      expect(system[0]!.text).toContain('\nsrc/index.js\n');
+      // Ranked for the task (#48): the source file first, with its definitions.
+      expect(system[0]!.text).toContain('\n\nsrc/index.js\n  2│ export function capitalize(text) {\n');
       expect(system[0]!.cache_control).toEqual({ type: 'ephemeral' });
     }
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;

@@ -136,6 +136,48 @@ export class GitWorkingCopy implements WorkingCopy {
   }
 
   /**
+   * Two git commands whatever the number of files (one per file would be two each, one at a time):
+   * `ls-tree -l` for the sizes, then `grep -I` with an empty pattern, which prints every line of
+   * every text file as `<ref>:<path>\0<line>`. Paths are literal pathspecs, never pathspec magic.
+   */
+  async readFilesAt(ref: string, paths: string[], maxBytes: number): Promise<Map<string, string>> {
+    const at = rev(ref);
+    const out = new Map<string, string>();
+    if (!paths.length) return out;
+    const specs = paths.map((p) => `:(literal)${p}`);
+    const listed = await this.git.raw(['ls-tree', '-r', '-l', '-z', at, '--', ...specs]);
+    const small = listed
+      .split('\0')
+      .map((entry) => /^\d+ blob [0-9a-f]+ +(\d+)\t(.*)$/s.exec(entry))
+      .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) <= maxBytes)
+      .map((m) => m[2]!);
+    if (!small.length) return out;
+    // Exit 1 with nothing printed (every file binary or empty) resolves as no output. Options pinned against grep.* settings.
+    const text = await this.git.raw([
+      'grep',
+      '-z',
+      '-I',
+      '--no-color',
+      '--no-line-number',
+      '--no-column',
+      '-e',
+      '',
+      at,
+      '--',
+      ...small.map((p) => `:(literal)${p}`),
+    ]);
+    const lines = new Map<string, string[]>();
+    for (const record of text.split('\n')) {
+      const nul = record.indexOf('\0');
+      if (nul < 0) continue;
+      const path = record.slice(at.length + 1, nul);
+      (lines.get(path) ?? lines.set(path, []).get(path)!).push(record.slice(nul + 1));
+    }
+    for (const [path, l] of lines) out.set(path, l.join('\n'));
+    return out;
+  }
+
+  /**
    * Through `git archive` (no worktree: its `.git` file would lead a program in `dir` to this
    * checkout's .git/config), unpacked without owners, then made read-only for everyone but crew's user.
    */

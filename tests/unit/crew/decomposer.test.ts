@@ -25,7 +25,7 @@ const input = (over: Partial<DecomposeInput> = {}): DecomposeInput => ({
   task: 'T',
   criteria: [{ id: 'c1', text: 'tests pass', kind: 'command', command: 'npm test' }],
   answers: '',
-  files: ['src/index.js'],
+  eyes: { map: '## Repository map\nsrc/index.js' },
   maxTasks: 2,
   minTasks: 2,
   protectedPaths: ['.github/workflows/**', '.github/crew.yml'],

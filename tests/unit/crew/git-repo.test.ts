@@ -33,6 +33,32 @@ describe('GitWorkingCopy over a real checkout', () => {
     expect(await repo.isAncestor(onMain, onSide)).toBe(false);
     expect(await repo.isAncestor('f'.repeat(40), onMain)).toBe(false);
   });
+
+  it('readFilesAt reads many files as committed in two git commands: text only, within the size, names taken literally', async () => {
+    const repoDir = mkdtempSync(join(tmpdir(), 'crew-readfiles-'));
+    try {
+      await git(['init', '-q', '-b', 'main'], { cwd: repoDir });
+      mkdirSync(join(repoDir, 'src'));
+      writeFileSync(join(repoDir, 'src/a.ts'), 'export const a = 1;\n\nexport function b() {}\n');
+      writeFileSync(join(repoDir, 'x:y.py'), 'def f():\n    pass\n');
+      writeFileSync(join(repoDir, ':(glob)*'), 'magic\n');
+      writeFileSync(join(repoDir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+      writeFileSync(join(repoDir, 'big.js'), 'x'.repeat(5000));
+      await git(['add', '-A'], { cwd: repoDir });
+      await git(['commit', '-qm', 'files'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      writeFileSync(join(repoDir, 'src/a.ts'), 'changed after the commit\n');
+      const repo = gitRepo(repoDir, repoDir, 'unused-token').repo;
+      const read = await repo.readFilesAt(await repo.head(), ['src/a.ts', 'x:y.py', ':(glob)*', 'logo.png', 'big.js', 'missing.md'], 1000);
+      expect(Object.fromEntries(read)).toEqual({
+        'src/a.ts': 'export const a = 1;\n\nexport function b() {}',
+        'x:y.py': 'def f():\n    pass',
+        ':(glob)*': 'magic',
+      });
+      expect(await repo.readFilesAt(await repo.head(), [], 1000)).toEqual(new Map());
+    } finally {
+      rmSync(repoDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('GitRemote.push when another job pushed to the same task branch first', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModel } from '../../../src/adapters/anthropic/model';
 import { summarize } from '../../../src/agents/summarizer';
-import { repositoryMap, runWorker, type WorkerInput } from '../../../src/agents/worker';
+import { repositoryMapOf, runWorker, type WorkerInput } from '../../../src/agents/worker';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { Plan } from '../../../src/domain/plan';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
@@ -122,21 +122,26 @@ describe('runWorker', () => {
 });
 
 describe('the repository map in the worker’s system prompt', () => {
-  it('lists the tracked files after the persona, capped with a pointer to list_files', async () => {
+  it('follows the persona: the map the step ranked, or one ranked for the task by paths when only the file list is given', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'worker-map-'));
     try {
-      const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
-      await runWorker(model, input(repo, { repoFiles: ['src/b.js', 'README.md', 'src/a.js'] }), log);
-      expect(model.requests[0]!.system).toBe(
-        "You are crew's worker, acting as a reviewer.\n\n## Repository map\nThe 3 files git tracks in this repository when the attempt started:\n\nREADME.md\nsrc/a.js\nsrc/b.js",
+      const reply = () => scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
+      const model = reply();
+      await runWorker(model, input(repo, { repoFiles: ['src/b.js', 'README.md', 'src/parse.js'] }), log);
+      expect(model.requests[0]!.system).toMatch(
+        /^You are crew's worker, acting as a reviewer\.\n\n## Repository map\n3 tracked files\. Every top-level folder, with its file count: src\/ \(2\), 1 at the root\.\n.*\n\nsrc\/parse\.js {3}\(named in the request\)\nsrc\/b\.js\nREADME\.md$/,
       );
+      const second = reply();
+      await runWorker(second, input(repo, { repoMap: '## Repository map\n(ranked by the step)' }), log);
+      expect(second.requests[0]!.system).toBe("You are crew's worker, acting as a reviewer.\n\n## Repository map\n(ranked by the step)");
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
-    const many = Array.from({ length: 1000 }, (_, i) => `pkg/file-${String(i).padStart(4, '0')}.ts`);
-    const map = repositoryMap(many);
-    expect(map).toContain('The 1000 files git tracks in this repository when the attempt started (the first 400, by path):');
-    expect(map).toContain('pkg/file-0399.ts\n… and 600 more: use list_files on a folder to see them.');
+    // 1,000 assets before src/ in sort order: the map still names the source, within its budget.
+    const many = [...Array.from({ length: 1000 }, (_, i) => `assets/a-${String(i).padStart(4, '0')}.png`), 'src/parse.js', 'src/other.js'];
+    const map = repositoryMapOf(many, plan.tasks[0]!);
+    expect(map).toContain('src/parse.js   (named in the request)\nsrc/other.js\n');
+    expect(map).toMatch(/Left out to keep the map short: \d+ more files \(\d+ in assets\/\)/);
     expect(map.length).toBeLessThan(17_000);
   });
 });
