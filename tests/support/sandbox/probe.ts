@@ -3,6 +3,8 @@
  * a job, received its secrets in its initial environment (where /proc/<pid>/environ
  * shows them). Usage: probe.ts <sandboxed|unsandboxed|allowlist> <workspace> <temp> <command>
  *
+ * With CREW_PROBE_USERNS=1 the sandbox is local mode's without root (user namespaces), not the tool user's.
+ *
  * With CREW_PROBE_CLOUD=1 it first does what crew's entry does before any step: moves the cloud
  * credentials files out of the workspace (src/sandbox/cloud-credentials.ts); after the command's
  * output it prints `::moved <from> <to>` lines and where GOOGLE_APPLICATION_CREDENTIALS points.
@@ -19,7 +21,7 @@
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
-import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { startEgressProxy } from '../../../src/sandbox/egress/proxy';
 
 const [mode, workspace, temp, command] = process.argv.slice(2) as [string, string, string, string];
@@ -33,7 +35,9 @@ const proxy =
       })
     : undefined;
 const runner =
-  mode === 'unsandboxed' ? { runner: new UnsandboxedRunner(temp) } : await prepareSandbox(workspace, temp, proxy ? { socket: proxy.socket } : undefined);
+  mode === 'unsandboxed'
+    ? { runner: new UnsandboxedRunner(temp) }
+    : await (process.env.CREW_PROBE_USERNS === '1' ? prepareUserNamespace : prepareSandbox)(workspace, temp, proxy ? { socket: proxy.socket } : undefined);
 if (!('runner' in runner)) {
   console.error(`no sandbox: ${runner.reason}`);
   process.exit(2);
