@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
+import { ownTempDirFor } from '../sandbox/own-temp';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -379,12 +380,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const release = await claimRun(store.runDir(runNo));
   await writeFile(optionsFile, `${JSON.stringify(options, null, 2)}\n`);
   // One folder per user: another user's crew (root's, say) may have made a shared one this user cannot write.
-  const worktrees = join(
-    tmpdir(),
-    `crew-worktrees-${process.getuid?.() ?? userInfo().username}`,
-    createHash('sha256').update(project.dir).digest('hex').slice(0, 12),
-    String(runNo),
-  );
+  const worktrees = join(ownTempDirFor('worktrees'), createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
   await clearWorktrees(project.dir, worktrees);
   const engine = new LocalEngine({
     project: project.dir,
