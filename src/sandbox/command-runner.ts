@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 import { FORWARDER, proxyEnv } from './egress/route';
-import { privateMountArgs, SANDBOX_PROXY_SOCKET } from './private-mounts';
+import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET } from './private-mounts';
 
 const exec = promisify(execFile);
 
@@ -168,7 +168,8 @@ function forwarderArgs(route: EgressRoute | undefined): string[] {
  */
 export interface SandboxPlaces {
   keep: string[];
-  proxySocket?: string;
+  /** The proxy's socket, and the sockets the person's environment names (namedSockets). */
+  sockets: string[];
   programHomes: string;
 }
 
@@ -177,7 +178,7 @@ function placesArgs(places: SandboxPlaces, o: { cwd: string; home?: string; comm
   const program = o.home !== undefined && o.home !== o.commandsHome;
   return privateMountArgs({
     keep: [...places.keep, o.cwd, o.home ?? o.commandsHome],
-    hide: [...(places.proxySocket ? [places.proxySocket] : []), program ? o.commandsHome : places.programHomes],
+    hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
   });
 }
@@ -421,7 +422,11 @@ export async function prepareUserNamespace(workspace: string, tempDir: string, e
   }
   const home = join(tempDir, 'crew-tool-home');
   await mkdir(home, { recursive: true });
-  const places: SandboxPlaces = { keep: [workspace, tempDir, ...gitDirs], proxySocket: egress?.socket, programHomes: join(tempDir, 'crew-program-homes') };
+  const places: SandboxPlaces = {
+    keep: [workspace, tempDir, ...gitDirs],
+    sockets: [...(egress ? [egress.socket] : []), ...namedSockets()],
+    programHomes: join(tempDir, 'crew-program-homes'),
+  };
   const runner = new UserNamespaceRunner(home, [...gitDirs], places);
   // It must start, and the repository's git folders (if any) must really be read-only inside.
   const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
@@ -560,7 +565,11 @@ export async function prepareSandbox(workspace: string, tempDir: string, egress?
     await openWorkspace(workspace, run);
     const privateDir = join(tempDir, 'crew-sandbox');
     await mkdir(privateDir, { recursive: true, mode: 0o755 });
-    const places: SandboxPlaces = { keep: [workspace, tempDir], proxySocket: egress?.socket, programHomes: join(privateDir, 'homes') };
+    const places: SandboxPlaces = {
+      keep: [workspace, tempDir],
+      sockets: [...(egress ? [egress.socket] : []), ...namedSockets()],
+      programHomes: join(privateDir, 'homes'),
+    };
     const runner = new NamespaceRunner(home, privateDir, sudo.length > 0, places);
     const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
     if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)

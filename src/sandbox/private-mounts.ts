@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 /**
  * The machine's shared places, where sockets and other users' files live: systemd-resolved's varlink
@@ -82,4 +83,21 @@ export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: st
   const hidden = (o.hide ?? []).filter((h) => real(h) && !kept.some((k) => under(k, real(h)!)));
   if (o.socket && dirname(o.socket) === '/') throw new Error(`the egress proxy's socket must be in a folder of its own, not ${o.socket}`);
   return ['bash', '--noprofile', '--norc', '-c', SCRIPT, 'crew-private', o.socket ?? '', String(kept.length), ...kept, String(hidden.length), ...hidden];
+}
+
+/**
+ * Sockets outside the covered places that the environment of crew's own user names, or that sit where
+ * tools keep them in a home: an ssh agent, the session bus, Docker's, GnuPG's agent. Local mode without
+ * root runs commands as the person, who can reach their own; these are covered too (a socket elsewhere
+ * in the home is not: docs/SECURITY.md).
+ */
+export function namedSockets(env: NodeJS.ProcessEnv = process.env, home = env.HOME ?? homedir()): string[] {
+  const named = [
+    env.SSH_AUTH_SOCK,
+    ...(env.DBUS_SESSION_BUS_ADDRESS ?? '').split(';').map((a) => /^unix:(?:.*,)?path=([^,]+)/.exec(a)?.[1]),
+    /^unix:\/\/(\/.+)$/.exec(env.DOCKER_HOST ?? '')?.[1],
+    join(home, '.docker', 'run', 'docker.sock'),
+    ...['S.gpg-agent', 'S.gpg-agent.ssh', 'S.gpg-agent.extra', 'S.gpg-agent.browser', 'S.dirmngr', 'S.keyboxd'].map((n) => join(home, '.gnupg', n)),
+  ];
+  return [...new Set(named.filter((p): p is string => !!p && p.startsWith('/')))];
 }

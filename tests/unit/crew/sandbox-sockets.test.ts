@@ -24,6 +24,7 @@ describe('the socket walk: no sandbox mode reaches a Unix socket of the machine'
   const planted: string[] = [];
   const dirs: string[] = [];
   let abstract: string;
+  let agent: string;
 
   /** A listening socket in `parent`, in a folder of its own, connectable by `owner` (and, mode 0777, by anyone who can reach it). */
   async function plant(parent: string, owner: { uid: number; gid: number }): Promise<void> {
@@ -65,7 +66,7 @@ describe('the socket walk: no sandbox mode reaches a Unix socket of the machine'
   ): Promise<{ seen: number; connected: string[] }> {
     const script = join(ROOT, 'tests', 'support', 'sandbox', 'probe.ts');
     const args = [process.execPath, '--import', 'tsx', script, mode, place.workspace, place.dir, 'node socket-walk.cjs'];
-    const full = { PATH: process.env.PATH ?? '', HOME: as === 'root' ? '/root' : `/home/${RUNNER_USER}`, ...env };
+    const full = { PATH: process.env.PATH ?? '', HOME: as === 'root' ? '/root' : `/home/${RUNNER_USER}`, SSH_AUTH_SOCK: agent, ...env };
     const { stdout } = await (as === 'root'
       ? exec(args[0]!, args.slice(1), { env: full, cwd: ROOT, maxBuffer: 10_000_000 })
       : exec('setpriv', [`--reuid=${RUNNER_USER}`, `--regid=${RUNNER_USER}`, '--init-groups', ...args], { env: full, cwd: ROOT, maxBuffer: 10_000_000 }));
@@ -79,8 +80,10 @@ describe('the socket walk: no sandbox mode reaches a Unix socket of the machine'
     const root = { uid: 0, gid: 0 };
     // Where the machine keeps its sockets, open to every user, as systemd-resolved's io.systemd.Resolve is.
     for (const parent of ['/tmp', '/var/tmp', '/run', '/dev/shm']) await plant(parent, root);
-    // The person's own sockets, as local mode's user-namespace sandbox runs as them: a session bus, an ssh agent.
-    for (const parent of ['/tmp', '/run']) await plant(parent, runner);
+    // The person's own sockets, as local mode's user-namespace sandbox runs as them: a session bus, an ssh agent,
+    // and one in their home that crew's environment names (SSH_AUTH_SOCK).
+    for (const parent of ['/tmp', '/run', `/home/${RUNNER_USER}`]) await plant(parent, runner);
+    agent = planted.at(-1)!;
     abstract = `crew-walk-${process.pid}-${Date.now()}`;
     const server = createServer((c) => c.end());
     await new Promise<void>((resolve) => server.listen(`\0${abstract}`, resolve));
