@@ -174,10 +174,14 @@ export interface SandboxPlaces {
 }
 
 /** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
-function placesArgs(places: SandboxPlaces, o: { cwd: string; home?: string; commandsHome: string; route?: EgressRoute }): string[] {
+function placesArgs(
+  places: SandboxPlaces,
+  o: { cwd: string; home?: string; commandsHome: string; route?: EgressRoute; network?: RunOptions['network'] },
+): string[] {
   const program = o.home !== undefined && o.home !== o.commandsHome;
   return privateMountArgs({
-    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome],
+    // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
+    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
   });
@@ -312,7 +316,7 @@ export class NamespaceRunner implements CommandRunner {
       'crew-mount',
       opts.cwd,
       safeConfig,
-      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route }),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network }),
       ...forwarderArgs(route),
       'setpriv',
       `--reuid=${TOOL_USER}`,
@@ -391,7 +395,7 @@ export class UserNamespaceRunner implements CommandRunner {
       'crew-ro',
       String(this.readOnly.length),
       ...this.readOnly,
-      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route }),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network }),
       ...forwarderArgs(route),
       'env',
       '-i',

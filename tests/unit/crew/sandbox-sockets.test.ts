@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { chmod, chown, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptPaths } from '../../../src/sandbox/private-mounts';
 import { git } from '../../support/git-cli';
 import { ensureRunnerUser, RUNNER_USER } from '../../support/sandbox/runner-user';
 
@@ -127,4 +128,23 @@ describe('the socket walk: no sandbox mode reaches a Unix socket of the machine'
     const routed = await walk('runner', 'allowlist', place, { CREW_PROBE_USERNS: '1', CREW_PROBE_ALLOW: 'files.acme.test' });
     expect(routed.connected).toEqual(['/run/crew-egress.sock']);
   }, 120_000);
+});
+
+describe('what the private mounts keep in sight', () => {
+  it('the paths a command needs under a covered place, by their real path; never a covered place whole, nor a path inside another', async () => {
+    const run = await mkdtemp(join('/run', 'crew-keep-'));
+    const tmp = await mkdtemp(join(tmpdir(), 'crew-keep-'));
+    try {
+      // As on Ubuntu: /etc/resolv.conf is a link into /run, which the sandbox covers.
+      await writeFile(join(run, 'stub-resolv.conf'), 'nameserver 127.0.0.53\n');
+      await symlink(join(run, 'stub-resolv.conf'), join(tmp, 'resolv.conf'));
+      await mkdir(join(tmp, 'ws', 'sub'), { recursive: true });
+      expect(keptPaths([join(tmp, 'resolv.conf'), '/tmp', '/run', join(tmp, 'ws'), join(tmp, 'ws', 'sub'), '/usr', join(tmp, 'not-there')])).toEqual(
+        [join(run, 'stub-resolv.conf'), join(tmp, 'ws')].sort(),
+      );
+    } finally {
+      await rm(run, { recursive: true, force: true });
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
 });
