@@ -80,7 +80,9 @@ export function keptPaths(paths: Array<string | undefined>): string[] {
  */
 export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: string[]; socket?: string }): string[] {
   const kept = keptPaths(o.keep);
-  const hidden = (o.hide ?? []).filter((h) => real(h) && !kept.some((k) => under(k, real(h)!)));
+  // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight.
+  const needed = o.keep.map((k) => k && real(k)).filter((k): k is string => !!k);
+  const hidden = (o.hide ?? []).filter((h) => real(h) && !needed.some((k) => under(k, real(h)!)));
   if (o.socket && dirname(o.socket) === '/') throw new Error(`the egress proxy's socket must be in a folder of its own, not ${o.socket}`);
   return ['bash', '--noprofile', '--norc', '-c', SCRIPT, 'crew-private', o.socket ?? '', String(kept.length), ...kept, String(hidden.length), ...hidden];
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keptPaths } from '../../../src/sandbox/private-mounts';
+import { keptPaths, privateMountArgs } from '../../../src/sandbox/private-mounts';
 import { git } from '../../support/git-cli';
 import { ensureRunnerUser, RUNNER_USER } from '../../support/sandbox/runner-user';
 
@@ -146,5 +146,15 @@ describe('what the private mounts keep in sight', () => {
       await rm(run, { recursive: true, force: true });
       await rm(tmp, { recursive: true, force: true });
     }
+  });
+
+  it('never covers a folder that holds what the command needs (a run whose folder is in a home of its own, #46 item 1)', () => {
+    const hiddenOf = (keep: string[], hide: string[]) => {
+      const args = privateMountArgs({ keep, hide });
+      const at = args.indexOf('crew-private');
+      const n = Number(args[at + 2]);
+      return args.slice(at + 4 + n, at + 4 + n + Number(args[at + 3 + n]));
+    };
+    expect(hiddenOf(['/usr/bin'], ['/usr', '/usr/share', '/no/such/folder'])).toEqual(['/usr/share']);
   });
 });
