@@ -134,7 +134,13 @@ export async function runTests(
   const reports = await TestReports.prepare(join(o.tempDir, 'reports'), runner, dir);
   try {
     const run = await reports.open();
-    const r = await runner.run(withHooks(command, run.env), { cwd: dir, timeoutMs: o.commandTimeoutSeconds * 1000, maxOutputBytes: 20_000 });
+    const r = await runner.run(withHooks(command, run.env), {
+      cwd: dir,
+      timeoutMs: o.commandTimeoutSeconds * 1000,
+      maxOutputBytes: 20_000,
+      // The hooks and the report folder are in eval's own temporary folder, not the sandbox's.
+      see: [o.tempDir],
+    });
     const files = await reports.collect(run);
     return { run: readReports(files, dir), exitCode: r.exitCode, output: r.output };
   } finally {

@@ -114,6 +114,8 @@ export interface RunOptions {
   network?: 'none' | 'allowlist' | 'open';
   /** Variables crew adds to the allow-listed environment (the test report hooks' routes, sandbox/test-reports). Never a secret. */
   env?: Record<string, string>;
+  /** Folders crew made for this command outside the sandbox's own (the test report hooks and folder): kept in sight under its private /tmp (#46). */
+  see?: string[];
 }
 
 /** How a sandbox reaches crew's egress proxy: its Unix socket (src/sandbox/egress/proxy.ts). */
@@ -176,12 +178,12 @@ export interface SandboxPlaces {
 /** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
 function placesArgs(
   places: SandboxPlaces,
-  o: { cwd: string; home?: string; commandsHome: string; route?: EgressRoute; network?: RunOptions['network'] },
+  o: { cwd: string; home?: string; commandsHome: string; route?: EgressRoute; network?: RunOptions['network']; see?: string[] },
 ): string[] {
   const program = o.home !== undefined && o.home !== o.commandsHome;
   return privateMountArgs({
     // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
-    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? []), ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
   });
@@ -316,7 +318,7 @@ export class NamespaceRunner implements CommandRunner {
       'crew-mount',
       opts.cwd,
       safeConfig,
-      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network }),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
       ...forwarderArgs(route),
       'setpriv',
       `--reuid=${TOOL_USER}`,
@@ -395,7 +397,7 @@ export class UserNamespaceRunner implements CommandRunner {
       'crew-ro',
       String(this.readOnly.length),
       ...this.readOnly,
-      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network }),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
       ...forwarderArgs(route),
       'env',
       '-i',
