@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir, userInfo } from 'node:os';
+import { availableParallelism } from 'node:os';
+import { ownTempDirFor } from '../sandbox/own-temp';
 import { join, relative, resolve } from 'node:path';
 import { addTokens, type Trajectory } from '../domain/trajectory';
 import { readTrajectories } from '../local/trajectories';
@@ -59,7 +60,7 @@ export async function runEval(o: EvalOptions): Promise<{ results: EvalResult[]; 
   const out = resolve(o.out);
   await mkdir(out, { recursive: true });
   const { done, started } = await readJournal(out);
-  const work = join(tmpdir(), `crew-eval-${process.getuid?.() ?? userInfo().username}`, createHash('sha256').update(out).digest('hex').slice(0, 12));
+  const work = join(ownTempDirFor('eval'), createHash('sha256').update(out).digest('hex').slice(0, 12));
   const cache = new CloneCache(defaultCacheDir());
   const jobs = instances.flatMap((inst) => o.ways.map((way) => ({ inst, way }))).filter((j) => !done.has(key(j.inst.instance_id, j.way)));
   const total = instances.length * o.ways.length;

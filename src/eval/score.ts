@@ -154,6 +154,8 @@ export async function runTests(
       timeoutMs: o.commandTimeoutSeconds * 1000,
       maxOutputBytes: 20_000,
       ...(home ? { env: homeEnv(home) } : {}),
+      // The hooks and the report folder are in eval's own temporary folder, not the sandbox's.
+      see: [o.tempDir],
     });
     const files = await reports.collect(run);
     return { run: readReports(files, dir), exitCode: r.exitCode, output: r.output };

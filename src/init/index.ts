@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE, SECRET_NAME, WORKFLOW_PATH } from '../domain/doctor';
 import { crewYml, proposeStack, type StackProposal } from '../domain/stack';
@@ -94,6 +94,13 @@ export async function init(opts: InitOptions): Promise<{ written: string[]; prop
   const fresh: typeof planned = [];
   for (const f of planned) {
     const at = join(opts.dir, f.path);
+    const link = await linkOnTheWay(opts.dir, f.path);
+    if (link) {
+      opts.say(
+        `Not writing ${f.path}: ${link} is a symbolic link, and crew init writes no file through one (a cloned repository can plant a link that points anywhere, your shell's startup file say). Remove the link, or write ${f.path} yourself.`,
+      );
+      continue;
+    }
     const before = existsSync(at) ? await readFile(at, 'utf8') : undefined;
     if (before === f.text) {
       opts.say(`${f.path} is already what crew init would write.`);
@@ -122,11 +129,24 @@ export async function init(opts: InitOptions): Promise<{ written: string[]; prop
   }
   for (const f of toWrite) {
     await mkdir(dirname(join(opts.dir, f.path)), { recursive: true });
-    await writeFile(join(opts.dir, f.path), f.text);
+    // `wx` for a new file: a link planted after the check above is not followed either.
+    await writeFile(join(opts.dir, f.path), f.text, { flag: fresh.includes(f) ? 'wx' : 'w' });
     opts.say(`Wrote ${f.path}.`);
   }
   const written = toWrite.map((f) => f.path);
   opts.say('');
   opts.say(nextSteps(written, opts.githubRepo));
   return { written, proposal };
+}
+
+/** The first part of `path` under `dir` (the folders, then the file) that is a symbolic link, if any. */
+async function linkOnTheWay(dir: string, path: string): Promise<string | undefined> {
+  const parts = path.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const part = parts.slice(0, i).join('/');
+    const st = await lstat(join(dir, part)).catch(() => undefined);
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) return part;
+  }
+  return undefined;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
+import { ownTempDirFor } from '../sandbox/own-temp';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -59,6 +60,8 @@ interface RunOptions {
   /** `--provider` / `--fallback-provider`, kept so a resumed run talks to the same place unless told otherwise. */
   provider?: Provider;
   fallbackProvider?: Provider;
+  /** The `file://` URLs of the `--image` files: the only files the run reads as images. */
+  images?: string[];
 }
 
 /** A run started before options were kept has none; a damaged file is said, not guessed around. */
@@ -218,12 +221,13 @@ async function claimRun(runDir: string): Promise<() => Promise<void>> {
  * Local mode's adapters over the person's repository (the engine sees only the ports): the run
  * files under .crew/runs/, the forge at the terminal, and a git worktree per job.
  */
-function localAdapters(project: string): LocalAdapters {
+function localAdapters(project: string, images: readonly string[]): LocalAdapters {
   return {
     state: new LocalStateStore(runsDir(project)),
     forge: (runDir, baseBranch, hooks) =>
       new LocalForge(runDir, project, baseBranch, {
         ...hooks,
+        images,
         branchSha: async (b) => (await projectGit(project).raw(['rev-parse', `refs/heads/${b}`])).trim(),
       }),
     checkout: (dir, start) => createWorktree(project, dir, start),
@@ -282,6 +286,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   let base: { branch: string; sha: string };
   let request: { title: string; body: string };
   let fresh = false;
+  let images: string[] = [];
   if (cmd.resume !== undefined) {
     const numbers = await runNumbersOf(project.dir);
     runNo = cmd.resume === 'latest' ? (numbers.at(-1) ?? 0) : cmd.resume;
@@ -306,7 +311,8 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     const title = text.split('\n')[0]!.slice(0, 120);
     request = { title, body: criteria.length ? `${text}\n\nDone when:\n${criteria.map((c) => `- ${c}`).join('\n')}\n` : `${text}\n` };
     // An image given with --image is one more picture in the request, as a pasted screenshot is in an issue.
-    if (cmd.images.length) request.body += `\n${cmd.images.map((f) => `![${basename(f).replace(/[[\]()]/g, '_')}](${imageFileUrl(f)})`).join('\n')}\n`;
+    images = cmd.images.map(imageFileUrl);
+    if (images.length) request.body += `\n${cmd.images.map((f, i) => `![${basename(f).replace(/[[\]()]/g, '_')}](${images[i]})`).join('\n')}\n`;
     runNo = await nextRunNumber(project.dir);
     base = { branch: project.branch ?? 'HEAD', sha: project.head };
     fresh = true;
@@ -320,6 +326,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     ...(cmd.allowUnsandboxed || saved.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
     ...((cmd.provider ?? saved.provider) ? { provider: cmd.provider ?? saved.provider } : {}),
     ...((cmd.fallbackProvider ?? saved.fallbackProvider) ? { fallbackProvider: cmd.fallbackProvider ?? saved.fallbackProvider } : {}),
+    ...((fresh ? images : saved.images)?.length ? { images: fresh ? images : saved.images } : {}),
   };
   const crewYml = await projectFileAt(project.dir, base.sha, CONFIG_PATH);
   const config = localConfig(
@@ -373,12 +380,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
   const release = await claimRun(store.runDir(runNo));
   await writeFile(optionsFile, `${JSON.stringify(options, null, 2)}\n`);
   // One folder per user: another user's crew (root's, say) may have made a shared one this user cannot write.
-  const worktrees = join(
-    tmpdir(),
-    `crew-worktrees-${process.getuid?.() ?? userInfo().username}`,
-    createHash('sha256').update(project.dir).digest('hex').slice(0, 12),
-    String(runNo),
-  );
+  const worktrees = join(ownTempDirFor('worktrees'), createHash('sha256').update(project.dir).digest('hex').slice(0, 12), String(runNo));
   await clearWorktrees(project.dir, worktrees);
   const engine = new LocalEngine({
     project: project.dir,
@@ -392,7 +394,7 @@ async function run(project: Project, cmd: Extract<Command, { kind: 'run' }>, out
     verbose: cmd.verbose,
     worktrees,
     user: userInfo().username || 'you',
-    adapters: localAdapters(project.dir),
+    adapters: localAdapters(project.dir, options.images ?? []),
   });
 
   out.write(`crew ${CREW_VERSION} · run ${runNo} · ${project.dir} · from ${base.branch} at ${base.sha.slice(0, 7)}\n`);

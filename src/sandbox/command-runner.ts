@@ -4,6 +4,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
 import { FORWARDER, proxyEnv } from './egress/route';
+import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET } from './private-mounts';
 
 const exec = promisify(execFile);
 
@@ -133,6 +134,8 @@ export interface RunOptions {
   network?: 'none' | 'allowlist' | 'open';
   /** Variables crew adds to the allow-listed environment (the test report hooks' routes, sandbox/test-reports). Never a secret. */
   env?: Record<string, string>;
+  /** Folders crew made for this command outside the sandbox's own (the test report hooks and folder): kept in sight under its private /tmp (#46). */
+  see?: string[];
 }
 
 /** How a sandbox reaches crew's egress proxy: its Unix socket (src/sandbox/egress/proxy.ts). */
@@ -171,9 +174,36 @@ function egressRoute(egress: EgressRoute | undefined, opts: Pick<RunOptions, 'ne
   return egress;
 }
 
-/** The forwarder in front of the command, run by crew's own node as the namespace's first process. */
-function forwarderArgs(route: EgressRoute): string[] {
-  return [process.execPath, '-e', FORWARDER, '--', route.socket];
+/** The forwarder in front of the command, run by crew's own node as the namespace's first process; it finds the proxy where privateMountArgs put it. */
+function forwarderArgs(route: EgressRoute | undefined): string[] {
+  return route ? [process.execPath, '-e', FORWARDER, '--', SANDBOX_PROXY_SOCKET] : [];
+}
+
+/**
+ * What a sandbox keeps in sight under its private /tmp and /run, and what it covers (#46): `keep`, the
+ * workspace and crew's temp folder (the commands' home, the test report hooks, a server's reviewed copy);
+ * the proxy's socket (reached only through the route) and the folder of the programs' homes are covered
+ * (no command of the agent's can plant a file there, even knowing a home's name).
+ */
+export interface SandboxPlaces {
+  keep: string[];
+  /** The proxy's socket, and the sockets the person's environment names (namedSockets). */
+  sockets: string[];
+  programHomes: string;
+}
+
+/** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
+function placesArgs(
+  places: SandboxPlaces,
+  o: { cwd: string; home?: string; commandsHome: string; route?: EgressRoute; network?: RunOptions['network']; see?: string[] },
+): string[] {
+  const program = o.home !== undefined && o.home !== o.commandsHome;
+  return privateMountArgs({
+    // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
+    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? []), ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
+    ...(o.route ? { socket: o.route.socket } : {}),
+  });
 }
 
 /** `env -i`'s assignments: the tool environment, and the proxy's variables when the command has the route. */
@@ -261,10 +291,11 @@ export class NamespaceRunner implements CommandRunner {
     /** A folder the tool user cannot write, for the sanitised git config (never write as root where it can plant links). */
     private readonly privateDir: string,
     private readonly viaSudo: boolean,
+    private readonly places: SandboxPlaces,
     /** The way to crew's egress proxy, when there is one: commands asking for `network: 'allowlist'` get it. */
     readonly egress?: EgressRoute,
   ) {
-    this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no credentials and an allow-listed environment`;
+    this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no credentials, an allow-listed environment and a private /tmp and /run`;
   }
 
   async run(command: string, opts: RunOptions): Promise<CommandResult> {
@@ -282,7 +313,7 @@ export class NamespaceRunner implements CommandRunner {
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
     const privileged = (cmd: string, args: string[]) => (this.viaSudo ? exec('sudo', ['-n', cmd, ...args]) : exec(cmd, args));
     return freshHome(
-      join(this.privateDir, 'homes'),
+      this.places.programHomes,
       async (dir) => {
         await privileged('chown', ['-R', `${TOOL_USER}:`, dir]);
         await privileged('chmod', ['700', dir]);
@@ -305,6 +336,7 @@ export class NamespaceRunner implements CommandRunner {
     const route = egressRoute(this.egress, opts);
     const inner = [
       'unshare',
+      '--ipc',
       '--pid',
       '--fork',
       '--mount-proc',
@@ -316,7 +348,8 @@ export class NamespaceRunner implements CommandRunner {
       'crew-mount',
       opts.cwd,
       safeConfig,
-      ...(route ? forwarderArgs(route) : []),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
+      ...forwarderArgs(route),
       'setpriv',
       `--reuid=${TOOL_USER}`,
       `--regid=${TOOL_USER}`,
@@ -351,11 +384,12 @@ export class NamespaceRunner implements CommandRunner {
 export class UserNamespaceRunner implements CommandRunner {
   readonly sandboxed = true;
   readonly description =
-    "sandboxed with user namespaces: commands run in their own network namespace, cannot see crew's process or its environment, and cannot change the repository's .git (or crew's .crew state beside it); they can still read and write the files your own user can (for example ~/.ssh)";
+    "sandboxed with user namespaces: commands run in their own network namespace with a private /tmp and /run, cannot see crew's process or its environment, and cannot change the repository's .git (or crew's .crew state beside it); they can still read and write the files your own user can (for example ~/.ssh)";
 
   constructor(
     private readonly home: string,
     private readonly readOnly: string[],
+    private readonly places: SandboxPlaces,
     readonly egress?: EgressRoute,
   ) {}
 
@@ -368,7 +402,13 @@ export class UserNamespaceRunner implements CommandRunner {
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
-    return sameUserHome(this.home, fill);
+    // Commands here run as the person's own user, so the home is theirs as it is.
+    return freshHome(
+      this.places.programHomes,
+      async () => undefined,
+      (dir) => rm(dir, { recursive: true, force: true }),
+      fill,
+    );
   }
 
   private argv(command: string, opts: StartOptions, script: string): string[] {
@@ -376,6 +416,7 @@ export class UserNamespaceRunner implements CommandRunner {
     return [
       '--user',
       '--map-root-user',
+      '--ipc',
       '--pid',
       '--fork',
       '--mount-proc',
@@ -387,7 +428,8 @@ export class UserNamespaceRunner implements CommandRunner {
       'crew-ro',
       String(this.readOnly.length),
       ...this.readOnly,
-      ...(route ? forwarderArgs(route) : []),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
+      ...forwarderArgs(route),
       'env',
       '-i',
       ...envArgs(opts.home ?? this.home, route, opts.env),
@@ -417,13 +459,18 @@ export async function prepareUserNamespace(workspace: string, tempDir: string, e
   }
   const home = join(tempDir, 'crew-tool-home');
   await mkdir(home, { recursive: true });
-  const runner = new UserNamespaceRunner(home, [...gitDirs]);
+  const places: SandboxPlaces = {
+    keep: [workspace, tempDir, ...gitDirs],
+    sockets: [...(egress ? [egress.socket] : []), ...namedSockets()],
+    programHomes: join(tempDir, 'crew-program-homes'),
+  };
+  const runner = new UserNamespaceRunner(home, [...gitDirs], places);
   // It must start, and the repository's git folders (if any) must really be read-only inside.
   const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
   const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
   if (probe.exitCode !== 0 || probe.output.trim() !== 'ok')
     return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
-  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], route), workspace);
+  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route), workspace);
 }
 
 /** A sandbox that started, and whether its commands can have the egress allowlist (and why not). */
@@ -559,11 +606,16 @@ export async function prepareSandbox(workspace: string, tempDir: string, egress?
     await openWorkspace(workspace, run);
     const privateDir = join(tempDir, 'crew-sandbox');
     await mkdir(privateDir, { recursive: true, mode: 0o755 });
-    const runner = new NamespaceRunner(home, privateDir, sudo.length > 0);
+    const places: SandboxPlaces = {
+      keep: [workspace, tempDir],
+      sockets: [...(egress ? [egress.socket] : []), ...namedSockets()],
+      programHomes: join(privateDir, 'homes'),
+    };
+    const runner = new NamespaceRunner(home, privateDir, sudo.length > 0, places);
     const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
     if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)
       return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
-    return await withEgress(runner, egress, (route) => new NamespaceRunner(home, privateDir, sudo.length > 0, route), workspace);
+    return await withEgress(runner, egress, (route) => new NamespaceRunner(home, privateDir, sudo.length > 0, places, route), workspace);
   } catch (e) {
     return { reason: `setting up the sandbox failed: ${(e as Error).message.split('\n')[0]}` };
   }

@@ -40,7 +40,7 @@ import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools, setupNetwork } from './sandbox-setup';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { jobTempDir } from '../sandbox/own-temp';
 import { account, testFindings, testKey, type BaseRun } from '../domain/test-results';
 import { TestReports } from '../sandbox/test-reports/reports';
 import type { CommandRunner } from '../sandbox/command-runner';
@@ -368,7 +368,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
 /** The report hooks for this job's command criteria; without them, every criterion's tests are unknown (and why is logged). */
 async function testReports(ctx: StepContext, runner: CommandRunner): Promise<TestReports | undefined> {
   try {
-    return await TestReports.prepare(join(process.env.RUNNER_TEMP ?? tmpdir(), 'crew-test-reports'), runner, ctx.repo.dir);
+    return await TestReports.prepare(join(jobTempDir(), 'crew-test-reports'), runner, ctx.repo.dir);
   } catch (e) {
     ctx.log.warn(`critic: crew could not set up its test report hooks (${(e as Error).message}); the tests of every command are unknown`);
     return undefined;

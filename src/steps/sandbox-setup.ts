@@ -10,6 +10,7 @@ import {
   type ProgramHome,
   type RunOptions,
 } from '../sandbox/command-runner';
+import { jobTempDir } from '../sandbox/own-temp';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { StepContext } from './context';
 
@@ -49,7 +50,7 @@ export async function commandRunner(
   /** Whether anything in this job may use the allowlist; a job where nothing does starts no proxy and probes no route. */
   needsRoute = true,
 ): Promise<JobTools> {
-  const temp = process.env.RUNNER_TEMP ?? '/tmp';
+  const temp = jobTempDir();
   const reasons: string[] = [];
   const proxy = needsRoute || config.network.tools === 'allowlist' ? await startJobProxy(config.network, ctx.log) : undefined;
   for (const prepare of sandboxes) {

@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { jobTempDir } from '../sandbox/own-temp';
 import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
@@ -277,7 +277,7 @@ async function runTask(
     repo: ctx.repo,
     remote: ctx.remote,
     reviewedSha: reviewedSha(view.run),
-    tempDir: process.env.RUNNER_TEMP ?? tmpdir(),
+    tempDir: jobTempDir(),
     log: ctx.log,
   });
   const mcp = await startMcpServers({

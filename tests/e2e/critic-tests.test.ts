@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Judgment } from '../../src/domain/judgment';
 import type { RunRecord } from '../../src/domain/run-state';
 import type { ScriptEntry } from '../support/anthropic/script';
 import { needToolchains, programForToolUser } from '../support/toolchains';
+import { sharedWithSandbox } from '../support/sandbox/shared-dir';
 import { crewComments, expectFaithful, play } from './helpers';
 
 /**
@@ -65,9 +65,8 @@ const report = (r: Awaited<ReturnType<typeof play>>) => r.pulls[0]?.comments.fin
 
 let runsDir: string;
 beforeAll(async () => {
-  runsDir = await mkdtemp(join(tmpdir(), 'crew-test-runs-'));
-  // The sandbox's tool user appends to it.
-  await chmod(runsDir, 0o777);
+  // Every run of `npm test` (in the sandbox too) appends to a file here.
+  runsDir = await sharedWithSandbox('crew-test-runs');
 });
 afterAll(async () => {
   await rm(runsDir, { recursive: true, force: true });

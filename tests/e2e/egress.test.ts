@@ -1,12 +1,14 @@
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../support/scenario/run-scenario';
 import { collector, npmRegistry, serving, startEgressWorld, type EgressWorld } from '../support/egress/world';
+import { sharedWithSandbox, withPath } from '../support/sandbox/shared-dir';
 import { expectFaithful, play } from './helpers';
 
-/** Where the scenario's postinstall script writes what each way out gave it (the sandbox shares /tmp with the machine). */
-const FOUND = '/tmp/crew-egress-lifecycle';
+/** Where the scenario's postinstall script writes what each way out gave it: the scenario says /tmp, the run gets a folder the sandbox can reach. */
+const SCENARIO_FOUND = '/tmp/crew-egress-lifecycle';
+let FOUND: string;
 
 interface Report {
   user: string;
@@ -31,14 +33,13 @@ describe('model-written setup reaches only the allowed hosts (egress-lifecycle)'
   beforeAll(async () => {
     // The registry and the attacker's site on one CDN edge (#46), as Cloudflare serves the npm registry and any site of its customers.
     world = await startEgressWorld({ 'registry.npmjs.org': npmRegistry, 'attacker.example': collector }, { cdn: ['registry.npmjs.org', 'attacker.example'] });
-    await rm(FOUND, { recursive: true, force: true });
-    await mkdir(FOUND, { recursive: true });
-    await chmod(FOUND, 0o777);
+    FOUND = await sharedWithSandbox('egress-lifecycle');
     // What a script that knew the offline world's addresses would try around the proxy.
     await writeFile(join(FOUND, 'world.json'), JSON.stringify({ resolver: world.resolver, attacker: world.hosts.get('attacker.example')!.address }));
     const seen: string[] = [];
     const asked: string[] = [];
     r = await play('egress-lifecycle', {
+      edit: (s) => withPath(s, SCENARIO_FOUND, FOUND),
       env: world.env,
       hooks: {
         beforeClose: async ({ anthropic, runner }) => {
@@ -55,6 +56,7 @@ describe('model-written setup reaches only the allowed hosts (egress-lifecycle)'
   }, 600_000);
   afterAll(async () => {
     await world?.close();
+    if (FOUND) await rm(FOUND, { recursive: true, force: true });
   });
 
   it('a lifecycle script posts the tree to a host outside the allowlist: nothing arrives, and the run still ends in a pull request that lists the refused host', () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { startFakeAnthropic, type FakeAnthropic, type Script, type ScriptedReply } from '../support/anthropic';
 import { PROJECT_ROOT } from '../support/scenario/run-scenario';
+import { sharedWithSandbox } from '../support/sandbox/shared-dir';
 
 /**
  * Local mode's safe defaults, played through the built `crew` (bin/crew.js → dist/cli) as a
@@ -122,10 +123,11 @@ async function branchFile(dir: string, branch: string, path: string): Promise<st
 
 /**
  * A folder for the marker a trap would write: writable by whoever crew runs as, and by default
- * never by the tool user of the root sandbox (`open`: by anyone, for setup that may run inside it).
+ * never by the tool user of the root sandbox (`open`: by anyone, for setup that may run inside it, outside /tmp).
  */
 async function markerIn(name: string, owner = 0, open = false): Promise<string> {
-  const dir = join(root, name, 'markers');
+  // Setup inside the sandbox sees a /tmp of its own (#46): an open marker folder is one it can reach.
+  const dir = open ? await sharedWithSandbox(name) : join(root, name, 'markers');
   await mkdir(dir, { recursive: true });
   if (owner) await chown(dir, owner, owner);
   await chmod(dir, open ? 0o1777 : 0o700);

@@ -1,19 +1,21 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../support/git-cli';
+import { sharedWithSandbox, withPath } from '../support/sandbox/shared-dir';
 import { crewComments, expectFaithful, play } from './helpers';
 
 const KEY = 'sk-ant-lifecycle-canary-0123456789abcdef';
-/** Where the scenario's postinstall script writes what it found (the sandbox shares /tmp with the machine). */
-const FOUND = '/tmp/crew-lifecycle-canary';
+/** Where the scenario's postinstall script writes what it found: the scenario says /tmp, each run gets a folder the sandbox can reach. */
+const SCENARIO_FOUND = '/tmp/crew-lifecycle-canary';
 
 describe('model-written code never meets a secret', () => {
   it('a postinstall script a worker added runs under `setup: [npm ci]` only inside the sandbox: it finds no secret, posts nothing, and the run goes on', async () => {
-    await rm(FOUND, { recursive: true, force: true });
+    const FOUND = await sharedWithSandbox('lifecycle-canary');
     const seen: string[] = [];
     let tokens: string[] = [];
     const r = await play('lifecycle-canary', {
+      edit: (s) => withPath(s, SCENARIO_FOUND, FOUND),
       hooks: {
         beforeClose: async ({ gh, anthropic, runner }) => {
           tokens = gh.issuedTokens;

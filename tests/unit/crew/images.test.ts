@@ -1,9 +1,14 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LocalForge } from '../../../src/adapters/local/forge';
 import { IMAGE_LIMITS, attachmentGuid, attachmentUrl, imageUrls, signedImageUrls, sniffImage, triggerText } from '../../../src/domain/images';
 import { Octokit } from '@octokit/rest';
 import { createIssue } from '../../support/github/routes/issues';
 import { renderedMarkup } from '../../../src/text/sanitize';
-import type { Log } from '../../../src/ports';
+import { AttachmentRefused, type Log } from '../../../src/ports';
 import { forgeOn } from '../../support/github/forge-on';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { pngOf } from '../../support/images';
@@ -259,5 +264,31 @@ describe('images a later job could not load, in the plan comment (#36)', () => {
     expect(body).toContain('**Images** · 1 read, 0 refused');
     expect(body).toContain('- not shown to the planner: image-2 could not be loaded: its bytes changed since planning read them');
     expect(body).toContain('- not shown to t1: image-2 could not be loaded: GitHub answered 404');
+  });
+});
+
+describe('local mode reads only the images given with --image (#46)', () => {
+  it('a file:// URL in the request text that is not an --image file is refused, and never read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-images-'));
+    try {
+      const given = join(dir, 'shot.png');
+      const other = join(dir, 'private.png');
+      await writeFile(given, pngOf(4, 3));
+      await writeFile(other, pngOf(8, 8));
+      const forge = new LocalForge(join(dir, 'run'), dir, 'main', {
+        dispatch: () => undefined,
+        workflowRunActive: () => false,
+        workLegsStarted: () => [],
+        workLegsRunning: () => [],
+        branchSha: async () => 'unused',
+        images: [pathToFileURL(given).href],
+      });
+      expect(Buffer.from(await forge.attachment(pathToFileURL(given).href, IMAGE_LIMITS.bytes))).toEqual(pngOf(4, 3));
+      const refused = await forge.attachment(pathToFileURL(other).href, IMAGE_LIMITS.bytes).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AttachmentRefused);
+      expect((refused as Error).message).toBe('locally crew reads only the files given with --image, and this one was not');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,36 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collector, serving, startEgressWorld } from '../../support/egress/world';
 import { git } from '../../support/git-cli';
 import { deepFolder, exitDelay, NODE24_SOCKETS } from '../../support/sandbox/deep-temp';
+import { ensureRunnerUser, RUNNER_USER } from '../../support/sandbox/runner-user';
 
 const exec = promisify(execFile);
-/** Like GitHub's hosted runners: crew runs as this non-root user, which has passwordless sudo. */
-const RUNNER_USER = 'crew-runner';
 const CANARIES = { INPUT_GITHUB_TOKEN: 'ghs_sudo_path_canary_0123456789abcdef', INPUT_ANTHROPIC_API_KEY: 'sk-ant-sudo-path-canary-0123456789' };
-
-async function has(cmd: string, args: string[]): Promise<boolean> {
-  return exec(cmd, args).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** The test installs what it needs: sudo (Debian's package) and the runner user in sudoers. It runs as root here. */
-async function ensureRunnerUser(): Promise<{ uid: number; gid: number }> {
-  if (!(await has('sudo', ['--version']))) {
-    await exec('apt-get', ['install', '-y', '-qq', 'sudo'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch(async () => {
-      await exec('apt-get', ['update', '-qq']);
-      await exec('apt-get', ['install', '-y', '-qq', 'sudo'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    });
-  }
-  if (!(await has('id', [RUNNER_USER])))
-    await exec('useradd', ['--create-home', '--shell', '/bin/bash', RUNNER_USER]).catch(async (e) => {
-      if (!(await has('id', [RUNNER_USER]))) throw e;
-    });
-  await writeFile(`/etc/sudoers.d/${RUNNER_USER}`, `${RUNNER_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
-  const uid = Number((await exec('id', ['-u', RUNNER_USER])).stdout);
-  const gid = Number((await exec('id', ['-g', RUNNER_USER])).stdout);
-  return { uid, gid };
-}
 
 describe('the sandbox when crew runs as a non-root user with passwordless sudo (GitHub’s hosted runners)', () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,31 @@ describe('crew init', () => {
     expect(asked.asked).toEqual(['Replace your .github/workflows/crew.yml with this? [y/N]']);
     expect(asked.said.join('\n')).toContain('.github/crew.yml is already what crew init would write.');
     expect(await readFile(join(dir, '.github/workflows/crew.yml'), 'utf8')).toBe(SHORT_FORM);
+  });
+
+  it('writes nothing through a symbolic link a cloned repository planted: not a dangling one, not a linked folder, not one to a file of yours (#46)', async () => {
+    const outside = await clone({ '.bashrc': 'mine\n' });
+    const dir = await clone(NPM);
+    // .github is a link to a folder outside the checkout; in a second clone the workflow file is a dangling link, and the config one to a file of yours.
+    await symlink(outside, join(dir, '.github'));
+    const linked = run(dir, { yes: true });
+    expect((await linked.result).written).toEqual([]);
+    expect(linked.said.join('\n')).toContain(
+      "Not writing .github/workflows/crew.yml: .github is a symbolic link, and crew init writes no file through one (a cloned repository can plant a link that points anywhere, your shell's startup file say). Remove the link, or write .github/workflows/crew.yml yourself.",
+    );
+    expect(existsSync(join(outside, 'workflows'))).toBe(false);
+    expect(existsSync(join(outside, 'crew.yml'))).toBe(false);
+
+    const other = await clone(NPM);
+    await mkdir(join(other, '.github', 'workflows'), { recursive: true });
+    await symlink(join(outside, 'planted.yml'), join(other, '.github', 'workflows', 'crew.yml'));
+    await symlink(join(outside, '.bashrc'), join(other, '.github', 'crew.yml'));
+    const files = run(other, { answers: [true, true] });
+    expect((await files.result).written).toEqual([]);
+    expect(files.asked).toEqual([]);
+    expect(existsSync(join(outside, 'planted.yml'))).toBe(false);
+    expect(await readFile(join(outside, '.bashrc'), 'utf8')).toBe('mine\n');
+    expect(files.said.join('\n')).toContain('Not writing .github/crew.yml: .github/crew.yml is a symbolic link');
   });
 
   it('the short form it writes is workflow-templates/crew.yml, 30 lines or fewer; the full form runs crew’s action at its release', async () => {

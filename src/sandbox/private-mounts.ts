@@ -1,0 +1,105 @@
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/**
+ * The machine's shared places, where sockets and other users' files live: systemd-resolved's varlink
+ * socket and the D-Bus buses under /run, docker.sock, $XDG_RUNTIME_DIR (/run/user/UID), an ssh agent's
+ * socket and crew's own proxy socket under /tmp. Network namespaces do not separate Unix sockets, so
+ * each command's mount namespace gets an empty tmpfs over every one of them (#46).
+ * /var/run and /run/shm are links into these on most systems; a real folder there is covered too.
+ */
+export const COVERED = ['/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm'];
+
+/** Where the sandbox finds crew's egress proxy: the proxy's own socket, bound to this path in the private /run. */
+export const SANDBOX_PROXY_SOCKET = '/run/crew-egress.sock';
+
+/**
+ * Run by the namespace's root before the command drops its privileges:
+ * `bash -c SCRIPT crew-private <socket|''> <n> <kept…> <m> <hidden…> <command…>`.
+ * Each kept path is opened before the tmpfs covers it and mounted back from that handle
+ * (/proc/self/fd/N, hence `mount -c`: the name alone would now find the empty tmpfs), so nothing is
+ * ever written on the machine's own folders. The proxy's socket, when the command has the route, is
+ * bound to SANDBOX_PROXY_SOCKET; where it lay (inside a kept folder, say) an empty file covers it, and
+ * each hidden folder gets an empty tmpfs. Exit 125: the sandbox could not be set up.
+ */
+const SCRIPT = `
+sock=$1 n=$2; shift 2
+kept=(); fds=()
+for ((i = 0; i < n; i++)); do exec {fd}<"$1" || exit 125; kept+=("$1"); fds+=("$fd"); shift; done
+m=$1; shift; hidden=("\${@:1:m}"); shift "$m"
+gone() { echo "crew: the egress route could not be set up (the proxy socket: ENOENT)" >&2; exit 125; }
+if [ -n "$sock" ]; then [ -S "$sock" ] || gone; exec {sfd}<"\${sock%/*}" || exit 125; fi
+for d in ${COVERED.join(' ')}; do
+  if [ -d "$d" ] && [ ! -L "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev crew-private "$d" || exit 125; fi
+done
+for ((i = 0; i < \${#kept[@]}; i++)); do
+  p=\${kept[i]} f=/proc/self/fd/\${fds[i]}
+  if [ -d "$f" ]; then mkdir -p -- "$p" || exit 125; else mkdir -p -- "\${p%/*}" && : > "$p" || exit 125; fi
+  mount -c --rbind "$f" "$p" || exit 125
+  eval "exec \${fds[i]}<&-"
+done
+if [ -n "$sock" ]; then
+  : > ${SANDBOX_PROXY_SOCKET} && mount -c --bind "/proc/self/fd/$sfd/\${sock##*/}" ${SANDBOX_PROXY_SOCKET} || exit 125
+  exec {sfd}<&-
+fi
+for h in "\${hidden[@]}"; do
+  if [ -S "$h" ] || [ -f "$h" ]; then mount --bind /dev/null "$h" || exit 125
+  elif [ -d "$h" ]; then mount -t tmpfs -o mode=755,nosuid,nodev,size=4k crew-hidden "$h" || exit 125; fi
+done
+exec "$@"
+`;
+
+/** The real path, or the path itself when it does not exist (then it is not kept). */
+function real(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+const under = (p: string, root: string) => p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
+
+/**
+ * The paths a command needs that lie under a covered place (the workspace and crew's temp folder when they
+ * are in /tmp, say): mounted back after the cover. A covered place itself is never kept whole, nor a path
+ * inside another kept one (it comes along with it).
+ */
+export function keptPaths(paths: Array<string | undefined>): string[] {
+  const roots = COVERED.map(real).filter((r): r is string => !!r);
+  const found = [...new Set(paths.filter((p): p is string => !!p).map(real))].filter(
+    (p): p is string => !!p && !roots.includes(p) && roots.some((r) => under(p, r)),
+  );
+  return found.filter((p) => !found.some((q) => q !== p && under(p, q))).sort();
+}
+
+/**
+ * The argv that gives the rest of it a private /tmp, /run, /var/tmp and /dev/shm: `keep` mounted back,
+ * `hide` covered, and, with `socket`, the proxy's socket at SANDBOX_PROXY_SOCKET.
+ */
+export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: string[]; socket?: string }): string[] {
+  const kept = keptPaths(o.keep);
+  // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight.
+  const needed = o.keep.map((k) => k && real(k)).filter((k): k is string => !!k);
+  const hidden = (o.hide ?? []).filter((h) => real(h) && !needed.some((k) => under(k, real(h)!)));
+  if (o.socket && dirname(o.socket) === '/') throw new Error(`the egress proxy's socket must be in a folder of its own, not ${o.socket}`);
+  return ['bash', '--noprofile', '--norc', '-c', SCRIPT, 'crew-private', o.socket ?? '', String(kept.length), ...kept, String(hidden.length), ...hidden];
+}
+
+/**
+ * Sockets outside the covered places that the environment of crew's own user names, or that sit where
+ * tools keep them in a home: an ssh agent, the session bus, Docker's, GnuPG's agent. Local mode without
+ * root runs commands as the person, who can reach their own; these are covered too (a socket elsewhere
+ * in the home is not: docs/SECURITY.md).
+ */
+export function namedSockets(env: NodeJS.ProcessEnv = process.env, home = env.HOME ?? homedir()): string[] {
+  const named = [
+    env.SSH_AUTH_SOCK,
+    ...(env.DBUS_SESSION_BUS_ADDRESS ?? '').split(';').map((a) => /^unix:(?:.*,)?path=([^,]+)/.exec(a)?.[1]),
+    /^unix:\/\/(\/.+)$/.exec(env.DOCKER_HOST ?? '')?.[1],
+    join(home, '.docker', 'run', 'docker.sock'),
+    ...['S.gpg-agent', 'S.gpg-agent.ssh', 'S.gpg-agent.extra', 'S.gpg-agent.browser', 'S.dirmngr', 'S.keyboxd'].map((n) => join(home, '.gnupg', n)),
+  ];
+  return [...new Set(named.filter((p): p is string => !!p && p.startsWith('/')))];
+}
