@@ -6,7 +6,7 @@ import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
 import { changesHowTestsRun, findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
 import { isDocsOnly, type Localisation } from './localisation';
-import type { TestAccounting } from './test-results';
+import { describeTest, testOfKey, type TestAccounting } from './test-results';
 import type { Quality } from './result';
 import { GITHUB, type Surface } from './surface';
 
@@ -182,7 +182,8 @@ export function adversarialChecks(
 
 /**
  * The tasks to run again after a FAIL (#18 re-run scoping). For a failed command: the tasks
- * localisation convicted; none when it fails the same way on the base; else the tasks whose
+ * localisation convicted; when it fails the same way on the base, the tasks whose files are the
+ * code its failing tests exercise (#50), none if no task's are; else the tasks whose
  * changed files its output names, else the ones the critic named. For a semantic criterion, the
  * ones the critic named; for a finding, the tasks that changed its file. When nothing points
  * anywhere: the tasks whose files any evidence mentions, else the tasks no other task builds on,
@@ -200,13 +201,18 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial' | '
     return inCode.length ? inCode : hits;
   };
   const localised = new Map((j.localisation ?? []).map((l) => [l.criterion, l.outcome]));
-  const before = (e: Evaluation) => !opts.blameBefore && localised.get(e.criterion)?.kind === 'before';
+  const owners = (e: Evaluation) => {
+    const found = localised.get(e.criterion);
+    return found?.kind === 'before' ? (found.owners?.tasks ?? []).filter((t) => live.includes(t)) : [];
+  };
+  // A failure already on the base that no task owns: nobody's to fix (a person's retry aside).
+  const before = (e: Evaluation) => !opts.blameBefore && localised.get(e.criterion)?.kind === 'before' && !owners(e).length;
   const failing = failingEvaluations(j).filter((e) => !before(e));
   const picked = new Set<string>();
   for (const e of failing) {
     const found = localised.get(e.criterion);
-    if (found?.kind === 'tasks') {
-      for (const t of found.tasks) if (live.includes(t)) picked.add(t);
+    if (found?.kind === 'tasks' || owners(e).length) {
+      for (const t of found?.kind === 'tasks' ? found.tasks : owners(e)) if (live.includes(t)) picked.add(t);
       continue;
     }
     // What the command printed is evidence; the critic's attribution of a command's failure is its guess.
@@ -236,12 +242,18 @@ export function tasksToRerun(j: Pick<Judgment, 'evaluations' | 'adversarial' | '
 export function rerunAdvice(j: Judgment, taskId?: string): string {
   const blamed = (e: Evaluation) => {
     const found = j.localisation?.find((l) => l.criterion === e.criterion)?.outcome;
-    return found?.kind === 'tasks' ? found.tasks : e.tasks;
+    return found?.kind === 'tasks' ? found.tasks : found?.kind === 'before' && found.owners ? found.owners.tasks : e.tasks;
   };
   const mine = failingEvaluations(j).filter((e) => taskId === undefined || blamed(e).length === 0 || blamed(e).includes(taskId));
   // The run that convicts this task: what its own branch printed, which is the failure to fix.
   const convicting = (criterion: string) => {
     const l = j.localisation?.find((x) => x.criterion === criterion);
+    if (taskId && l?.outcome.kind === 'before' && l.outcome.owners?.tasks.includes(taskId)) {
+      const o = l.outcome.owners;
+      const base = l.runs.find((x) => x.site.kind === 'base');
+      const names = (base?.failingTests ?? []).slice(0, 10).map((k) => describeTest(testOfKey(k)));
+      return `\n  This failure was there before crew's changes: \`${l.command}\` fails the same way on the base${names.length ? ` (failing: ${names.join('; ')})` : ''}. The failing ${o.tests.length === 1 ? 'test file is' : 'test files are'} ${o.tests.join(', ')}, and ${o.tests.length === 1 ? 'it exercises' : 'they exercise'} code in this task's files (${o.code.join(', ')}): the issue asks for it to pass, so fix that code (not the test). What it printed:\n${(base?.output ?? '').slice(-1200)}`;
+    }
     if (!taskId || l?.outcome.kind !== 'tasks' || !l.outcome.tasks.includes(taskId)) return '';
     const how = l.outcome.how;
     if (how === 'code') {

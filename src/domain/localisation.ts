@@ -1,4 +1,5 @@
 import { isTestFile } from './tamper';
+import type { TestOwners } from './test-owners';
 
 /**
  * Localisation (#18 §1): which task makes a command criterion fail, found by running the
@@ -33,7 +34,10 @@ export interface ComparableRun {
 
 export type LocalisationOutcome =
   /** alone: their branches fail alone; code: a branch built on them fails in code they wrote (`shownBy` holds those branches); without: leaving them out passes. */
-  { kind: 'tasks'; tasks: string[]; how: 'alone' | 'code' | 'without'; shownBy?: string[] } | { kind: 'before' } | { kind: 'undecided'; why: string };
+  | { kind: 'tasks'; tasks: string[]; how: 'alone' | 'code' | 'without'; shownBy?: string[] }
+  /** It fails the same way on the base; `owners`: the tasks whose files are the code the failing tests exercise, which go back to fix it (#50). */
+  | { kind: 'before'; owners?: TestOwners }
+  | { kind: 'undecided'; why: string };
 
 export interface Localisation {
   criterion: string;
@@ -210,9 +214,16 @@ export function describeVerdict(r: LocalisationRun): string {
   return r.verdict;
 }
 
+/** The tasks an outcome sends back: those convicted, or the owners of a failure already on the base. */
+export function blamedBy(o: LocalisationOutcome): string[] {
+  return o.kind === 'tasks' ? o.tasks : o.kind === 'before' ? (o.owners?.tasks ?? []) : [];
+}
+
 /** One line for the overall reason and the plan comment. */
 export function describeOutcome(l: Localisation): string {
   const o = l.outcome;
+  if (o.kind === 'before' && o.owners?.tasks.length)
+    return `${l.criterion} fails before crew's changes: \`${l.command}\` fails the same way on the base branch, and ${o.owners.tests.join(', ')} ${o.owners.tests.length === 1 ? 'exercises' : 'exercise'} code in ${o.owners.tasks.join(', ')}'s files (${o.owners.code.join(', ')}): ${o.owners.tasks.length === 1 ? 'that task is' : 'those tasks are'} to fix it`;
   if (o.kind === 'before') return `${l.criterion} fails before crew's changes: \`${l.command}\` fails the same way on the base branch`;
   if (o.kind === 'tasks' && o.how === 'alone')
     return `${l.criterion} fails because of ${o.tasks.join(', ')}: \`${l.command}\` fails on ${o.tasks.length === 1 ? 'its branch' : 'their branches'} alone`;

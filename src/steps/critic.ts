@@ -47,7 +47,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import { baseRuns, runWithReports, type CommandRun } from './test-runs';
 import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
-import { describeOutcome } from '../domain/localisation';
+import { blamedBy, describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
 
 const CRITIC_MAX_TURNS = 40;
@@ -318,7 +318,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
       const e = commandResults.find((r) => r.criterion === c.id)!;
       if (e.met === true) return e;
       const found = decided.get(c.id);
-      if (found) return { ...e, evidence: [...e.evidence, describeOutcome(found)], tasks: found.outcome.kind === 'tasks' ? found.outcome.tasks : [] };
+      if (found) return { ...e, evidence: [...e.evidence, describeOutcome(found)], tasks: blamedBy(found.outcome) };
       return { ...e, tasks: (given.get(c.id)?.tasks ?? []).filter((t) => taskIds.has(t)) };
     }
     if (modelOut && !modelOut.submitted)

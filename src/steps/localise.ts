@@ -19,6 +19,7 @@ import { describeTest, failingKeys, testKey, type BaseRun, type TestRun } from '
 import type { TestReports } from '../sandbox/test-reports/reports';
 import { runWithReports } from './test-runs';
 import { planOf } from '../state/run-files';
+import { codeUnderTest, failingTestFiles, IMPORT_DEPTH, ownersOf, reachable, type TestOwners } from '../domain/test-owners';
 
 /** What a failed command printed on the integrated branch, the tests it reported, and its run on the base when the critic has it (#32). */
 export interface FailedCommand {
@@ -150,16 +151,57 @@ export async function localise(
   } finally {
     await ctx.repo.checkoutNew(integrationBranchOf(ctx, view.run), opts.headSha);
   }
-  return failed.map((f) => {
+  const out: Localisation[] = [];
+  for (const f of failed) {
     const list = runs.get(f.criterion.id)!;
     const outcome = decide(tasks, list, integratedOf(f));
     if (stopped && outcome.kind === 'undecided') outcome.why = `localisation stopped: ${redact(stopped)}`;
-    return {
+    if (outcome.kind === 'before') {
+      const owners = await ownersOfBefore(ctx, view, f, opts.headSha);
+      if (owners?.tasks.length) outcome.owners = owners;
+    }
+    out.push({
       criterion: f.criterion.id,
       command: f.criterion.command!,
       base: base.sha,
       runs: list.map((r) => ({ ...r, output: tail(r.output) })),
       outcome,
-    };
-  });
+    });
+  }
+  return out;
+}
+
+/**
+ * A failure that was there before crew's changes (#50): the tasks whose files are the code the
+ * failing tests exercise, read from the integrated branch's files. Undefined when git cannot
+ * tell (the failure then goes to a person, as any failure no task owns).
+ */
+async function ownersOfBefore(ctx: StepContext, view: RunView, f: FailedCommand, headSha: string): Promise<TestOwners | undefined> {
+  try {
+    const files = new Set(await ctx.repo.listFiles());
+    const tests = failingTestFiles(failing(f.tests).failingTests, f.output, files);
+    if (!tests.length) return undefined;
+    const texts = new Map<string, string | undefined>();
+    for (let depth = 0, frontier = tests; depth <= IMPORT_DEPTH && frontier.length; depth++) {
+      for (const p of frontier) texts.set(p, await ctx.repo.readFileAt(headSha, p));
+      frontier = reachable(tests, (p) => texts.get(p), files).filter((p) => !texts.has(p));
+    }
+    const code = codeUnderTest(tests, (p) => texts.get(p), files);
+    const plan = planOf(view);
+    return ownersOf(
+      plan.tasks
+        .filter((t) => !view.tasks.get(t.id)?.replacedBy)
+        .map((t) => ({
+          id: t.id,
+          files: t.files,
+          changedFiles: view.tasks.get(t.id)?.changedFiles ?? [],
+          text: [t.title, t.description, ...t.criteria].join('\n'),
+        })),
+      tests,
+      code,
+    );
+  } catch (e) {
+    ctx.log.warn(`critic: crew could not read which code the failing tests of ${f.criterion.id} exercise (${(e as Error).message})`);
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import { crewComments, expectFaithful, play } from './helpers';
 async function played(name: string) {
   const judgments: Judgment[] = [];
   const starts = new Map<string, number>();
+  const prompts: string[] = [];
   const r = await play(name, {
     hooks: {
       beforeClose: async ({ anthropic, gh }) => {
@@ -13,12 +14,16 @@ async function played(name: string) {
           const text = await gh.repo.readFile('refs/heads/crew/state', `issue-1/run-1/judgments/judgment_${i}.json`);
           if (text) judgments.push(JSON.parse(text) as Judgment);
         }
-        for (const q of anthropic.requests) if (q.role === 'worker' && q.turn === 0) starts.set(q.task!, (starts.get(q.task!) ?? 0) + 1);
+        for (const q of anthropic.requests)
+          if (q.role === 'worker' && q.turn === 0) {
+            starts.set(q.task!, (starts.get(q.task!) ?? 0) + 1);
+            prompts.push(`${q.task}: ${JSON.stringify(q.body)}`);
+          }
       },
     },
   });
   expectFaithful(r);
-  return { r, judgments, starts };
+  return { r, judgments, starts, prompts };
 }
 
 describe('localisation (#18 §1)', () => {
@@ -80,6 +85,29 @@ describe('localisation (#18 §1)', () => {
     expect(decision.body).toContain('| – | npm test on the base');
     expect(decision.body).toContain('| fails |');
     expect(crewComments(r).some((c) => c.body.startsWith("**crew's critic**"))).toBe(false);
+    expect(r.pulls).toHaveLength(1);
+  }, 360_000);
+
+  it("a failure already on the base that the issue asks to fix (#50): the task whose files are the test's code, and only it, goes back with the test's output; the run ends in a PR", async () => {
+    const { r, judgments, starts, prompts } = await played('critic-base-failing-owned');
+    expect(judgments.map((j) => j.verdict)).toEqual(['FAIL', 'PASS']);
+    const [l] = judgments[0]!.localisation!;
+    // The square task changed src/index.js, which the test imports too; the sum task was given the test.
+    expect(l!.outcome).toEqual({
+      kind: 'before',
+      owners: { tasks: ['t1'], tests: ['test/negatives.test.js'], code: ['src/sum.js'] },
+    });
+    expect(judgments[0]!.evaluations[0]!.tasks).toEqual(['t1']);
+    expect(Object.fromEntries(starts)).toEqual({ t1: 2, t2: 1, t3: 1 });
+    // Its second attempt starts from the test's output.
+    const again = prompts.filter((p) => p.startsWith('t1: '))[1]!;
+    expect(again).toContain("This failure was there before crew's changes");
+    expect(again).toContain('test/negatives.test.js › sum adds negative numbers');
+    expect(again).toContain('0 !== -5');
+    const sendBack = crewComments(r).find((c) => c.body.startsWith("**crew's critic** judged run 1 FAIL"))!;
+    expect(sendBack.body).toContain('sends t1 back');
+    expect(sendBack.body).toContain("test/negatives.test.js exercises code in t1's files (src/sum.js)");
+    expect(crewComments(r).some((c) => c.body.includes('crew needs a decision'))).toBe(false);
     expect(r.pulls).toHaveLength(1);
   }, 360_000);
 });

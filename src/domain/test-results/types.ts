@@ -38,6 +38,12 @@ export type TestRun = { kind: 'known'; runners: Runner[]; tests: TestResult[] } 
 /** A test's identity as one string: equal exactly when file, suite path and name are. */
 export const testKey = (t: TestId): string => JSON.stringify([t.file, ...t.suite, t.name]);
 
+/** The identity a testKey stands for. */
+export function testOfKey(key: string): TestId {
+  const parts = JSON.parse(key) as string[];
+  return { file: parts[0] ?? '', suite: parts.slice(1, -1), name: parts.length > 1 ? parts[parts.length - 1]! : '' };
+}
+
 /** How a test is named to people and to the critic model: `test/sum.test.js › sum › adds negatives`. */
 export function describeTest(t: TestId): string {
   const parts = [...t.suite, t.name || '(the file itself)'];

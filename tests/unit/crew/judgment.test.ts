@@ -17,6 +17,7 @@ import {
 } from '../../../src/domain/judgment';
 import { findTampering, isTestFile } from '../../../src/domain/tamper';
 import type { Localisation } from '../../../src/domain/localisation';
+import { testKey } from '../../../src/domain/test-results';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { plan, view } from './run-fixtures';
 
@@ -163,6 +164,33 @@ describe('which tasks go back after a FAIL', () => {
     // Another criterion that is the work's fault still sends its task back.
     const both = { ...j, evaluations: [...j.evaluations, notMet('c2', ['t3'])] };
     expect(tasksToRerun(both, v)).toEqual(['t3']);
+  });
+  it('a failure already on the base that a task owns (#50): that task alone goes back, with the output; the others never do', () => {
+    const runs: Localisation['runs'] = [
+      {
+        site: { kind: 'base' },
+        exitCode: 1,
+        timedOut: false,
+        output: '  expected a-b',
+        verdict: 'fails',
+        failingTests: [testKey({ file: 'test/dashes.test.js', suite: ['slugify'], name: 'keeps dashes' })],
+      },
+    ];
+    const owners = { tasks: ['t1'], tests: ['test/dashes.test.js'], code: ['src/slugify.js'] };
+    const j = { ...judgment([commandFailed(['t2', 't3'], 'not ok 1 - slugify keeps dashes')]), localisation: [localised({ kind: 'before', owners }, runs)] };
+    expect(tasksToRerun(j, v)).toEqual(['t1']);
+    const full = { ...j, iteration: 1, headSha: 'h', verdict: 'FAIL', overallReason: 'x', suggestedNextAction: '', at: '' } as Judgment;
+    const advice = rerunAdvice(full, 't1');
+    expect(advice).toContain("This failure was there before crew's changes");
+    expect(advice).toContain('(failing: test/dashes.test.js › slugify › keeps dashes)');
+    expect(advice).toContain("test/dashes.test.js, and it exercises code in this task's files (src/slugify.js)");
+    expect(advice).toContain('expected a-b');
+    // Another task's advice does not hold the criterion it does not own.
+    expect(rerunAdvice(full, 't3')).not.toContain('- c1');
+    // An owner the plan replaced is not sent back: nobody owns it then.
+    const replaced = view(['success', 'success', 'success']);
+    replaced.tasks.get('t1')!.replacedBy = ['t9'];
+    expect(tasksToRerun(j, replaced)).toEqual([]);
   });
   it('undecided localisation falls back to the output and the critic', () => {
     const j = { ...judgment([commandFailed(['t2'], 'Error: 1 test failed')]), localisation: [localised({ kind: 'undecided', why: 'x' })] };

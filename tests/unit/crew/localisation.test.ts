@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ancestors,
+  blamedBy,
+  describeOutcome,
   compareWithBase,
   decide,
   failureSignature,
@@ -140,5 +142,20 @@ describe('localisation', () => {
       why: expect.stringContaining('fails on the base too'),
     });
     expect(decide(tasks, [], integrated)).toMatchObject({ kind: 'undecided', why: expect.stringContaining('could not be re-run') });
+  });
+});
+
+describe('a failure already on the base (#50)', () => {
+  const l = (outcome: Parameters<typeof blamedBy>[0]) => ({ criterion: 'c1', command: 'npm test', runs: [], outcome });
+  it('sends back the tasks that own the failing tests, and says which code they hold; without owners, nobody', () => {
+    const owned = { kind: 'before' as const, owners: { tasks: ['t1'], tests: ['test/negatives.test.js'], code: ['src/sum.js'] } };
+    expect(blamedBy(owned)).toEqual(['t1']);
+    expect(describeOutcome(l(owned))).toBe(
+      "c1 fails before crew's changes: `npm test` fails the same way on the base branch, and test/negatives.test.js exercises code in t1's files (src/sum.js): that task is to fix it",
+    );
+    expect(blamedBy({ kind: 'before' })).toEqual([]);
+    expect(describeOutcome(l({ kind: 'before' }))).toBe("c1 fails before crew's changes: `npm test` fails the same way on the base branch");
+    expect(blamedBy({ kind: 'undecided', why: 'x' })).toEqual([]);
+    expect(blamedBy({ kind: 'tasks', tasks: ['t2'], how: 'alone' })).toEqual(['t2']);
   });
 });
