@@ -19,9 +19,13 @@ import { PROJECT_ROOT } from '../tests/support/scenario/run-scenario';
 import { CALIBRATION, CHAIN, EIGHT, ONE, QUICK, TWELVE, WIDE, type DagCase } from './bench/dags';
 import { costFigure } from './bench/cost';
 import { hostedRequests } from './bench/hosted';
+import { limitsSample } from './bench/limits';
 import { longTask } from './bench/long-task';
 import { bundleSize, coldStart, stateWrites } from './bench/platform';
-import { resultsMarkdown, terminalTable, wholeRunLine, withFigures } from './bench/report';
+import { limitsLine, resultsMarkdown, terminalTable, wholeRunLine, withFigures } from './bench/report';
+
+/** Turns of work in the long task under the default configuration (#49). */
+const LIMITS_TURNS = 60;
 import type { BenchResults, FullScaleChain, MakespanFigure, ProfileFigures, RequestFigure, RoundTripFigure, TokenFigure } from './bench/results';
 import { byJobKind } from './bench/round-trips';
 import { inputOf, runCrew, runSeed, runSingle, type WayName, type WayRun, type WorldOptions } from './bench/ways';
@@ -355,6 +359,19 @@ async function main(): Promise<void> {
     writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
     writeDocs(r);
     console.log(wholeRunLine(r.wholeRun!));
+    return;
+  }
+  const limits = process.argv.find((a) => a.startsWith('--limits='));
+  if (limits) {
+    // The long task under the default configuration alone (#49), as `before` (the code before a change) or `after`.
+    const which = limits.slice('--limits='.length);
+    if (which !== 'before' && which !== 'after') throw new Error('usage: npm run bench -- --limits=before|after');
+    const old = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
+    const figure = { ...(await limitsSample({ turns: LIMITS_TURNS, timeScale: 0.001 })), at: new Date().toISOString() };
+    const r: BenchResults = { ...old, limits: { ...old.limits, workTurns: LIMITS_TURNS, [which]: figure } };
+    writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
+    writeDocs(r);
+    console.log(limitsLine(r.limits!));
     return;
   }
   if (process.argv.includes('--docs')) {
