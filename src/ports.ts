@@ -9,6 +9,7 @@ import type { Read } from './domain/doctor';
  */
 
 import type { Usage } from './domain/run-state';
+import type { Effort } from './domain/effort';
 import type { AgentName } from './domain/trajectory';
 
 // ---- Forge: issues, comments, pull requests, dispatches -------------------------------
@@ -464,6 +465,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   messages: Message[];
   maxTokens: number;
+  /** `output_config.effort`; absent, the model's own default (domain/effort.ts). */
+  effort?: Effort;
   /** Aborts the request (and any wait before a retry): the job is being cancelled. */
   signal?: AbortSignal;
 }

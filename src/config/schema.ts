@@ -10,6 +10,7 @@ import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domai
 import { WAITING_LABEL } from '../domain/labels';
 import type { Tier as TierName } from '../domain/plan';
 import { TRANSCRIPT_LEVELS } from '../domain/trajectory';
+import { EFFORT_LEVELS } from '../domain/effort';
 
 /** How long a job's trajectories artifact is kept by default: long enough to look into a run, short for model conversations. */
 const DEFAULT_RETENTION_DAYS = 30;
@@ -180,6 +181,19 @@ export const ConfigSchema = z.strictObject({
     .default(300)
     .describe(
       'The most seconds one model request may spend, in all, waiting between retries (429, 529, 5xx, a stream that broke off) before it fails; `retry-after` is honoured within it.',
+    ),
+  effort: z
+    .strictObject({
+      planner: z.enum(EFFORT_LEVELS).optional().describe("Intake, the decomposer, the plan reviewer and re-planning. Unset: the model's own default."),
+      worker: z.enum(EFFORT_LEVELS).optional().describe('Workers. Unset: `high` on a model that takes the parameter, else nothing is sent.'),
+      critic: z.enum(EFFORT_LEVELS).optional().describe('The critic. Unset: `high` on a model that takes the parameter, else nothing is sent.'),
+      resolver: z.enum(EFFORT_LEVELS).optional().describe("The conflict resolver. Unset: the model's own default."),
+      retrospector: z.enum(EFFORT_LEVELS).optional().describe("The retrospector. Unset: the model's own default."),
+      summarizer: z.enum(EFFORT_LEVELS).optional().describe("Compaction's summary. Unset: the model's own default."),
+    })
+    .prefault({})
+    .describe(
+      "How much effort each role's model spends on a reply, thinking included (the API's `output_config.effort`: `low`, `medium`, `high`, `xhigh`, `max`). The Claude 5.5 family takes every level; older models fewer or none, and the API refuses a level the model does not take, so a level you set is sent whatever the model.",
     ),
   context_budget: z
     .int()

@@ -179,7 +179,7 @@ export async function replanTasks(
   let why = '';
   try {
     const modelId = config.models[config.default_model];
-    const model = await runModel(ctx, view);
+    const model = await runModel(ctx, view, 'planner');
     const out = await decompose(
       model,
       modelId,

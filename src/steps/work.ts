@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
+import { withEffort } from '../agents/effort';
 import { runWorker } from '../agents/worker';
 import { loadImages } from './images';
 import { serversFor } from '../domain/mcp';
@@ -325,7 +326,7 @@ async function runTask(
         const shown = task.images?.length ? await loadImages(ctx, view.run.images, task.images) : { images: [], missing: [] };
         imagesNotLoaded = shown.missing;
         workerRun = await runWorker(
-          ctx.model(),
+          withEffort(ctx.model(), config.effort, 'worker'),
           {
             task,
             plan: planOf(view),
@@ -354,7 +355,14 @@ async function runTask(
             compaction: {
               budgetTokens: config.context_budget,
               summarize: async (previous, messages) =>
-                summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
+                summarize(
+                  withEffort(ctx.model(), config.effort, 'summarizer'),
+                  config.models.haiku,
+                  await ctx.template('summarizer'),
+                  previous,
+                  messages,
+                  config.max_output_tokens.summarizer,
+                ),
             },
             memory: {
               attempts: recallAttempts(history, config.history_context_size),

@@ -216,6 +216,7 @@ export class AnthropicModel implements Model {
             system,
             ...(tools.length ? { tools: tools as Anthropic.Tool[] } : {}),
             messages: messages as Anthropic.MessageParam[],
+            ...(req.effort ? { output_config: { effort: req.effort } } : {}),
             // The platform's own `anthropic_version` (Bedrock, Vertex AI); the SDK leaves a field it finds alone.
             ...this.body,
           },
