@@ -229,6 +229,8 @@ export interface WorkingCopy {
   excludeUntracked(): Promise<string[]>;
   /** Files that differ between `from` and the working tree, new files included. */
   changedSince(from: string): Promise<string[]>;
+  /** `git diff --stat` of the working tree (staged, untracked files included) against `from`: what an attempt has changed so far. */
+  workingDiffStat(from: string): Promise<string>;
   /** Files that differ between two commits. */
   diffFiles(from: string, to?: string): Promise<string[]>;
   /**

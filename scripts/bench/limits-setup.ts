@@ -1,24 +1,25 @@
-import { summarize } from '../../src/agents/summarizer';
+import { attemptAllowance } from '../../src/domain/budgets';
+import { workerCompaction } from '../../src/agents/worker-compaction';
 import type { WorkerInput } from '../../src/agents/worker';
 import type { Config } from '../../src/config/schema';
 import type { Tier } from '../../src/domain/plan';
+import { NOTHING_SPENT, ZERO_USAGE } from '../../src/domain/run-state';
 import type { Model } from '../../src/ports';
 import { loadTemplate } from '../../src/templates';
 
-/** The worker's limits as the work step gives them to a task's first attempt, from `config` (today's code, before #49). */
-export async function workerSetup(config: Config, model: Model, _tier: Tier) {
-  const summarizer = await loadTemplate('summarizer');
+/**
+ * The worker's limits as the work step gives them to a task's first attempt, from `config`: the same
+ * functions (attemptAllowance, workerCompaction). The `before` figure in bench/results.json was measured
+ * with the code before #49, which gave the attempt the task's whole budget and compacted at a fixed 100k.
+ */
+export async function workerSetup(config: Config, model: Model, tier: Tier) {
+  const allowance = attemptAllowance(config.budgets, NOTHING_SPENT, ZERO_USAGE);
+  const compaction = workerCompaction(config, model, tier, () => loadTemplate('summarizer'));
   const input: Pick<WorkerInput, 'maxTurns' | 'limits' | 'compaction' | 'maxOutputTokens'> = {
     maxTurns: config.worker_max_turns,
     maxOutputTokens: config.max_output_tokens.worker,
-    limits: { tokens: config.budgets.task.tokens, costUsd: config.budgets.task.cost_usd, deadline: Date.now() + 3_600_000 },
-    compaction: {
-      budgetTokens: config.context_budget,
-      summarize: (prev, messages) => summarize(model, config.models.haiku, summarizer, prev, messages, config.max_output_tokens.summarizer),
-    },
+    limits: { tokens: allowance.tokens, costUsd: allowance.costUsd, deadline: Date.now() + 3_600_000 },
+    compaction,
   };
-  return {
-    input,
-    limits: { maxTurns: config.worker_max_turns, tokens: config.budgets.task.tokens, costUsd: config.budgets.task.cost_usd, compactAt: config.context_budget },
-  };
+  return { input, limits: { maxTurns: config.worker_max_turns, tokens: allowance.tokens, costUsd: allowance.costUsd, compactAt: compaction.budgetTokens } };
 }

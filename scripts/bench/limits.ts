@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnthropicModel } from '../../src/adapters/anthropic/model';
+import { withEffort } from '../../src/agents/effort';
 import { runWorker } from '../../src/agents/worker';
 import { parseConfig } from '../../src/config/schema';
 import { usageOf } from '../../src/domain/pricing';
@@ -35,7 +36,6 @@ export interface LimitsFigure {
   limits: { maxTurns: number; tokens: number; costUsd: number; compactAt: number | string };
 }
 
-const PARTS = 5;
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
 const plan: Plan = {
@@ -57,6 +57,8 @@ const plan: Plan = {
 
 export async function limitsSample(o: { turns: number; timeScale: number }): Promise<LimitsFigure> {
   const dir = await mkdtemp(join(tmpdir(), 'crew-bench-limits-'));
+  // One file a turn: the same read with the same result again and again would be a loop, which the worker now stops (#49).
+  const PARTS = o.turns;
   for (let i = 0; i < PARTS; i++)
     await writeFile(
       join(dir, `part${i}.txt`),
@@ -99,9 +101,10 @@ export async function limitsSample(o: { turns: number; timeScale: number }): Pro
   try {
     process.env.ANTHROPIC_BASE_URL = api.url;
     const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms * o.timeScale)) };
-    const model = new AnthropicModel('sk-ant-bench-key-000000', clock, log, {});
+    const raw = new AnthropicModel('sk-ant-bench-key-000000', clock, log, {});
+    const model = withEffort(raw, config.effort, 'worker');
     delete process.env.ANTHROPIC_BASE_URL;
-    const setup = await workerSetup(config, model, 'sonnet');
+    const setup = await workerSetup(config, raw, 'sonnet');
     const out = await runWorker(
       model,
       {
