@@ -279,10 +279,11 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
    * tools stay the same, so their cache holds.
    */
   const compact = async (why: string): Promise<void> => {
-    // The newest messages that fit in a quarter of the budget, word for word (at least the newest one, its ends kept if it alone is too long).
+    // The newest exchanges that fit in a quarter of the budget, word for word (at least the newest call and
+    // its results, their ends kept if they alone are too long).
     const room = Math.floor(o.compaction!.budgetTokens * CHARS_PER_TOKEN * 0.25);
     let keep = Math.min(KEEP_MESSAGES, messages.length - 2);
-    while (keep > 1 && transcript(messages.slice(-keep), Infinity).length > room) keep--;
+    while (keep > 2 && transcript(messages.slice(-keep), Infinity).length > room) keep = Math.max(2, keep - 2);
     const tail = messages.slice(-keep);
     changes = (await o.compaction!.changes?.().catch((e: unknown) => `(crew could not read the changes: ${e instanceof Error ? e.message : String(e)})`)) ?? '';
     // The opening's latest turns are not in the summary yet: they go to the summarizer with the turns after them.

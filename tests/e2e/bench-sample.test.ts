@@ -19,6 +19,15 @@ describe('npm run bench -- --quick', () => {
     r = await runBench({ quick: true });
   }, 600_000);
 
+  it('reports the long task under the default configuration (#49): turns completed, how it ended, input tokens by kind, cost', () => {
+    const after = r.limits!.after!;
+    expect(after).toMatchObject({ workTurns: 60, turns: 61, stop: 'final', reported: true });
+    expect(after.input.cacheRead).toBeGreaterThan(10 * (after.input.uncached + after.input.cacheWrite));
+    expect(after.costUsd).toBeGreaterThan(0);
+    expect(after.costUsd).toBeLessThan(after.limits.costUsd);
+    expect(terminalTable(r)).toContain('A 60-turn task under the default configuration: before: not measured; after: 61 turns (final, reported)');
+  });
+
   it('crew does not wait for a wave: the task after the short one starts while the long one of the same wave still runs', () => {
     expect(QUICK.tasks.find((t) => t.id === 'after')!.deps).toEqual(['short']);
     expect(r.profiles.map((p) => p.profile.name)).toEqual(['loopback', 'github-hosted']);
