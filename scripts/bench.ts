@@ -19,9 +19,13 @@ import { PROJECT_ROOT } from '../tests/support/scenario/run-scenario';
 import { CALIBRATION, CHAIN, EIGHT, ONE, QUICK, TWELVE, WIDE, type DagCase } from './bench/dags';
 import { costFigure } from './bench/cost';
 import { hostedRequests } from './bench/hosted';
+import { limitsSample } from './bench/limits';
 import { longTask } from './bench/long-task';
 import { bundleSize, coldStart, stateWrites } from './bench/platform';
-import { resultsMarkdown, terminalTable, wholeRunLine, withFigures } from './bench/report';
+import { limitsLine, resultsMarkdown, terminalTable, wholeRunLine, withFigures } from './bench/report';
+
+/** Turns of work in the long task under the default configuration (#49). */
+const LIMITS_TURNS = 60;
 import type { BenchResults, FullScaleChain, MakespanFigure, ProfileFigures, RequestFigure, RoundTripFigure, TokenFigure } from './bench/results';
 import { byJobKind } from './bench/round-trips';
 import { inputOf, runCrew, runSeed, runSingle, type WayName, type WayRun, type WorldOptions } from './bench/ways';
@@ -248,6 +252,10 @@ export async function runBench(opts: { quick: boolean; profiles?: PlatformProfil
 
   // #31 §4: a whole two-task run, on loopback and with GitHub's request latencies at full scale. Not in the quick sample:
   // tests/e2e/git-traffic.test.ts plays the same run and checks its counts.
+  // #49: the long task under the default configuration, as the code stands (the `before` figure is kept from the results file).
+  say('a long task under the default configuration');
+  const limitsAfter = { ...(await limitsSample({ turns: LIMITS_TURNS, timeScale: 0.001 })), at: new Date().toISOString() };
+
   let wholeRun: WholeRunFigure | undefined;
   if (!opts.quick) {
     say('a whole two-task run, loopback and with GitHub request latencies');
@@ -292,6 +300,7 @@ export async function runBench(opts: { quick: boolean; profiles?: PlatformProfil
     profiles: figures,
     tokens: { ...tokenFigure(scheduling[0]!, tokenRuns), profile: first.profile.name },
     longTask: longTaskFigures,
+    limits: { workTurns: LIMITS_TURNS, after: limitsAfter },
     coldStart: platform.start,
     bundle: await bundleSize(),
     stateWrites: platform.writes,
@@ -357,6 +366,19 @@ async function main(): Promise<void> {
     console.log(wholeRunLine(r.wholeRun!));
     return;
   }
+  const limits = process.argv.find((a) => a.startsWith('--limits='));
+  if (limits) {
+    // The long task under the default configuration alone (#49), as `before` (the code before a change) or `after`.
+    const which = limits.slice('--limits='.length);
+    if (which !== 'before' && which !== 'after') throw new Error('usage: npm run bench -- --limits=before|after');
+    const old = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
+    const figure = { ...(await limitsSample({ turns: LIMITS_TURNS, timeScale: 0.001 })), at: new Date().toISOString() };
+    const r: BenchResults = { ...old, limits: { ...old.limits, workTurns: LIMITS_TURNS, [which]: figure } };
+    writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
+    writeDocs(r);
+    console.log(limitsLine(r.limits!));
+    return;
+  }
   if (process.argv.includes('--docs')) {
     writeDocs(JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults);
     console.log('rewrote bench/results.md and docs/PERFORMANCE.md from bench/results.json');
@@ -366,7 +388,10 @@ async function main(): Promise<void> {
   const profiles = profilesFrom(process.argv);
   const t0 = performance.now();
   const fresh = await runBench({ quick, profiles, log: (line) => console.error(`… ${((performance.now() - t0) / 1000).toFixed(1)} s: ${line}`) });
-  const r = quick || !existsSync(RESULTS_JSON) ? fresh : keepOtherProfiles(fresh, JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults);
+  const old = existsSync(RESULTS_JSON) ? (JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults) : undefined;
+  const kept = quick || !old ? fresh : keepOtherProfiles(fresh, old);
+  // The `before` of the long task under the default configuration was measured on the code before #49: it stays.
+  const r: BenchResults = old?.limits?.before ? { ...kept, limits: { ...kept.limits!, before: old.limits.before } } : kept;
   console.log(terminalTable(r));
   if (!quick) {
     mkdirSync(join(PROJECT_ROOT, 'bench'), { recursive: true });

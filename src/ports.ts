@@ -10,6 +10,7 @@ import type { TextItem } from './domain/images';
  */
 
 import type { Usage } from './domain/run-state';
+import type { Effort } from './domain/effort';
 import type { AgentName } from './domain/trajectory';
 
 // ---- Forge: issues, comments, pull requests, dispatches -------------------------------
@@ -230,6 +231,8 @@ export interface WorkingCopy {
   excludeUntracked(): Promise<string[]>;
   /** Files that differ between `from` and the working tree, new files included. */
   changedSince(from: string): Promise<string[]>;
+  /** `git diff --stat` of the working tree (staged, untracked files included) against `from`: what an attempt has changed so far. */
+  workingDiffStat(from: string): Promise<string>;
   /** Files that differ between two commits. */
   diffFiles(from: string, to?: string): Promise<string[]>;
   /**
@@ -474,6 +477,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   messages: Message[];
   maxTokens: number;
+  /** `output_config.effort`; absent, the model's own default (domain/effort.ts). */
+  effort?: Effort;
   /** Aborts the request (and any wait before a retry): the job is being cancelled. */
   signal?: AbortSignal;
 }

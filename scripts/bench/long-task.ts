@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnthropicModel } from '../../src/adapters/anthropic/model';
 import { summarize } from '../../src/agents/summarizer';
+import { contextWindow } from '../../src/domain/context-window';
 import { runWorker } from '../../src/agents/worker';
 import { parseConfig } from '../../src/config/schema';
 import type { Plan } from '../../src/domain/plan';
@@ -14,7 +15,7 @@ import { aloneInAWorkspace, inputOf, singleAgentBudget, tally, singleAgentSystem
 /**
  * One long task, 60 turns of reading files of about 2,500 tokens each, then the report: how
  * large each turn's input gets and how much of it the prompt cache serves, for each way.
- * crew compacts at its default context_budget with caching on; the seed's worker has neither;
+ * crew compacts at its model's context window (its default `context_budget`, #49) with caching on; the seed's worker has neither;
  * the single agent caches and compacts only near the context window.
  */
 
@@ -32,7 +33,6 @@ export interface LongTaskFigure {
   total: Tally;
 }
 
-const PARTS = 5;
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
 const plan: Plan = {
@@ -55,6 +55,8 @@ const plan: Plan = {
 export async function longTask(way: WayName, o: WorldOptions & { turns: number }): Promise<LongTaskFigure> {
   const dir = await mkdtemp(join(tmpdir(), 'crew-bench-long-'));
   // About 2,500 tokens each (the fake counts 4 bytes a token).
+  // One file a turn: the same read with the same result again and again would be a loop, which the worker now stops (#49).
+  const PARTS = o.turns;
   for (let i = 0; i < PARTS; i++)
     await writeFile(
       join(dir, `part${i}.txt`),
@@ -91,7 +93,7 @@ export async function longTask(way: WayName, o: WorldOptions & { turns: number }
     const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms * o.timeScale)) };
     const model = new AnthropicModel('sk-ant-bench-key-000000', clock, log, { promptCache: way !== 'seed' });
     delete process.env.ANTHROPIC_BASE_URL;
-    const budget = way === 'crew' ? parseConfig(undefined).context_budget : way === 'single' ? singleAgentBudget() : undefined;
+    const budget = way === 'crew' ? (parseConfig(undefined).context_budget ?? contextWindow(WORKER_MODEL)) : way === 'single' ? singleAgentBudget() : undefined;
     const summarizer = await loadTemplate('summarizer');
     const out = await runWorker(
       model,

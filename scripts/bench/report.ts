@@ -1,5 +1,6 @@
 import { criticalPath } from '../../src/domain/plan';
 import { costLines, costMarkdown } from './cost';
+import type { LimitsFigure } from './limits';
 import type { PlatformProfile } from '../../tests/support/latency';
 import { CHAIN, QUICK, TWELVE, WIDE } from './dags';
 import type { BenchResults, MakespanFigure, ProfileFigures, RoundTripFigure } from './results';
@@ -281,6 +282,7 @@ export function terminalTable(r: BenchResults): string {
   lines.push(`Run-state writes: ${r.stateWrites.map((w) => `${w.writers} writer${w.writers > 1 ? 's' : ''} ${w.perSecond}/s (${w.lost} lost)`).join(', ')}`);
   lines.push(...costLines(r.cost ?? []));
   if (r.wholeRun) lines.push(wholeRunLine(r.wholeRun));
+  if (r.limits) lines.push(limitsLine(r.limits));
   lines.push(`(${s(r.tookMs)})`);
   return lines.join('\n');
 }
@@ -462,6 +464,7 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
   out.push(...traceLines(trace.requests), '');
 
   if (r.wholeRun) out.push(...wholeRunMarkdown(r.wholeRun, heading));
+  if (r.limits) out.push(...limitsMarkdown(r.limits, heading));
   out.push(`${heading} GitHub requests per run`, '');
   const main = r.profiles[0]!;
   out.push(
@@ -636,4 +639,44 @@ export function wholeRunMarkdown(w: WholeRunFigure, heading: string): string[] {
     '',
   );
   return out;
+}
+
+type Limits = NonNullable<BenchResults['limits']>;
+const kTokens = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+const limitsCells = (f: LimitsFigure) => [
+  `${f.turns}`,
+  `${f.stop}${f.reported ? ', reported' : ', no report'}`,
+  `${f.compactions}`,
+  kTokens(f.input.uncached),
+  kTokens(f.input.cacheRead),
+  kTokens(f.input.cacheWrite),
+  kTokens(f.output),
+  `$${f.costUsd.toFixed(2)}`,
+];
+
+/** The long task under the default configuration (#49), before and after, in one line each. */
+export function limitsLine(l: Limits): string {
+  const one = (name: string, f: LimitsFigure | undefined) =>
+    f
+      ? `${name}: ${f.turns} turns (${f.stop}${f.reported ? ', reported' : ''}), input ${kTokens(f.input.uncached)} uncached + ${kTokens(f.input.cacheRead)} cache reads + ${kTokens(f.input.cacheWrite)} cache writes, $${f.costUsd.toFixed(2)}`
+      : `${name}: not measured`;
+  return `A ${l.workTurns}-turn task under the default configuration: ${one('before', l.before)}; ${one('after', l.after)}`;
+}
+
+/** The long task under the default configuration (#49): what its limits let it finish, and what that cost. */
+export function limitsMarkdown(l: Limits, heading: string): string[] {
+  const limitsOf = (f: LimitsFigure) =>
+    `${f.limits.maxTurns} turns, ${f.limits.tokens.toLocaleString('en-US')} tokens, $${f.limits.costUsd}, compaction at ${f.limits.compactAt}`;
+  const row = (name: string, f: LimitsFigure & { at: string }) => [`${name} (${f.at.slice(0, 10)}; ${limitsOf(f)})`, ...limitsCells(f)];
+  return [
+    `${heading} A long task under the default configuration`,
+    '',
+    `Issue #49: one worker attempt of ${l.workTurns} turns of work (each reads a file of about 2,500 tokens) and then its report, played by crew's worker against the fake API with its prompt caching (\`scripts/bench/limits.ts\`, \`npm run bench -- --limits=before|after\`), under the limits \`.github/crew.yml\`'s defaults give a task's first attempt. Cost at the published prices of the sonnet tier's default model.`,
+    '',
+    ...mdTable(
+      ['Code', 'Turns completed', 'Ended', 'Compactions', 'Input uncached', 'Cache reads', 'Cache writes', 'Output', 'Cost'],
+      [...(l.before ? [row('before', l.before)] : []), ...(l.after ? [row('after', l.after)] : [])],
+    ),
+    '',
+  ];
 }

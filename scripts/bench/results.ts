@@ -1,5 +1,6 @@
 import type { CostFigure } from './cost';
 import type { PlatformProfile } from '../../tests/support/latency';
+import type { LimitsFigure } from './limits';
 import type { LongTaskFigure } from './long-task';
 import type { BundleSize, ColdStart, StateWrites } from './platform';
 import type { JobKindFigure, JobRequests, ProfileApplied, TracedRequest } from './round-trips';
@@ -26,6 +27,11 @@ export interface BenchResults {
   cost?: CostFigure[];
   /** A whole two-task run's requests and its time under GitHub's request latencies (#31 §4); absent in quick samples and older results. */
   wholeRun?: WholeRunFigure;
+  /**
+   * A long task under crew's default configuration (#49), as recorded with `--limits=before` on the code
+   * before the change and `--limits=after` since: turns completed, input tokens by kind, cost.
+   */
+  limits?: { workTurns: number; before?: LimitsFigure & { at: string }; after?: LimitsFigure & { at: string } };
   /** Baselines measured again after the run (`--remeasure`), with when and why. */
   remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
 }

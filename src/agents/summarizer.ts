@@ -1,7 +1,8 @@
 import { addUsage, type Usage } from '../domain/run-state';
 import type { Message, Model } from '../ports';
 
-const MAX_BLOCK_CHARS = 2000;
+/** Each block of the turns to fold is kept to this many characters for the summary (head and end of the rest are dropped). */
+const MAX_BLOCK_CHARS = 8000;
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)} …[${text.length - max} characters cut]` : text;

@@ -14,6 +14,8 @@ import {
   type ToolUseBlock,
 } from '../ports';
 import { logLine } from '../text/log-line';
+import { lastTurnNotice, limitsNotice, NOT_IN_LAST_TURN, type LimitKind } from './limits-notice';
+import { RepeatWatch } from './repeats';
 import { transcript } from './summarizer';
 
 export interface AgentTool {
@@ -27,7 +29,7 @@ export interface AgentTool {
   final?: boolean;
 }
 
-export type LoopStop = 'final' | 'max_turns' | 'no_final' | 'budget' | 'wall_clock' | 'shutdown' | 'error' | 'interrupted';
+export type LoopStop = 'final' | 'max_turns' | 'no_final' | 'budget' | 'wall_clock' | 'shutdown' | 'error' | 'interrupted' | 'loop';
 
 export interface LoopLimits {
   tokens?: number;
@@ -39,12 +41,15 @@ export interface LoopLimits {
 
 export interface Compaction {
   /**
-   * Input tokens a turn may use. Past 60% of it after a turn, older turns are summarised;
-   * and before each request the prompt's size is estimated, so one large tool result
-   * cannot push it over (older turns are summarised, then oversized tool results cut).
+   * Input tokens a turn may use: the model's context window unless `context_budget` sets less. Past
+   * 60% of it after a turn, older turns are summarised; and before each request the prompt's size is
+   * estimated, so one large tool result cannot push it over (older turns are summarised, then
+   * oversized tool results cut).
    */
   budgetTokens: number;
   summarize(previous: string, messages: Message[]): Promise<{ summary: string; usage: Usage }>;
+  /** What the work has changed so far (`git diff --stat`), given to the summary and kept word for word in the new conversation. */
+  changes?: () => Promise<string>;
 }
 
 export interface LoopOptions {
@@ -81,6 +86,12 @@ export interface LoopOptions {
   signal?: AbortSignal;
   /** Records each turn, tool result and compaction of this agent run (docs/trajectories.md). */
   trajectory?: AgentTrajectory;
+  /**
+   * The worker's way (#49): each tool result carries the turns and budget left, with a warning a few
+   * turns before the end; a turn limit or a spent budget leaves one last turn in which only the final
+   * tool runs; the same call with the same result three times gets a note, five times stops the loop ('loop').
+   */
+  tellLimits?: boolean;
 }
 
 export interface LoopOutcome {
@@ -97,6 +108,8 @@ export interface LoopOutcome {
   error?: string;
   /** Tool results cut before sending because they would not fit in the context budget. */
   cutResults: number;
+  /** With `tellLimits`: the limit that ended the work, when the final tool was then called in the last turn. */
+  limit?: LimitKind;
 }
 
 /** `max_tokens` of an agent's reply unless its role sets one (the planning agents, the critic, the retrospector). */
@@ -109,8 +122,8 @@ function keepEnds(text: string, keep: number, note: (removed: number) => string)
   return `${text.slice(0, Math.ceil(keep / 2))}\n…[${note(text.length - keep)}]…\n${text.slice(-Math.floor(keep / 2))}`;
 }
 
-/** Each block of the exchange a fresh conversation repeats as text is kept to this many characters. */
-const LAST_STEP_CHARS = 6000;
+/** The newest messages a fresh conversation repeats word for word (three exchanges of a call and its results). */
+const KEEP_MESSAGES = 6;
 /** The pre-send guard keeps an estimated prompt under this share of the budget (estimates are rough). */
 const SEND_LIMIT = 0.85;
 /** Characters per token for the estimate: lower than typical English, so it errs towards too many tokens. */
@@ -182,12 +195,15 @@ export async function runToolLoop(o: LoopOptions): Promise<LoopOutcome> {
 async function loop(o: LoopOptions): Promise<LoopOutcome> {
   const record = o.trajectory;
   let summary = '';
-  /** The exchange before the last compaction, as text: a fresh conversation cannot hold its tool calls. */
+  /** What the work has changed, when compacted (git diff --stat). */
+  let changes = '';
+  /** The newest turns before the last compaction, as text: a fresh conversation cannot hold their tool calls. */
   let lastStep = '';
   const opening = (): Message => {
     const parts = [o.firstMessage];
     if (summary) parts.push(`## Your work so far (summarised)\n${summary}`);
-    if (lastStep) parts.push(`## Your last step, as it happened\n${lastStep}\n\nGo on from there.`);
+    if (changes) parts.push(`## Files changed so far (git diff --stat)\n${changes}`);
+    if (lastStep) parts.push(`## Your latest turns, word for word\n${lastStep}\n\nGo on from there.`);
     return { role: 'user', content: [...(o.images ?? []), { type: 'text', text: parts.join('\n\n') }] };
   };
   let messages: Message[] = [opening()];
@@ -204,6 +220,11 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
   let nudged = false;
   let compactions = 0;
   let cutResults = 0;
+  /** With `tellLimits`, a limit was reached: the next turn is the last, for the report only. */
+  let lastTurn: LimitKind | undefined;
+  const recent: Array<{ tokens: number; costUsd: number }> = [];
+  const repeats = new RepeatWatch();
+  const hasFinal = o.tools.some((t) => t.final);
   const now = o.limits?.now ?? Date.now;
   const done = (stop: LoopStop, turns: number, finalInput?: unknown, error?: string): LoopOutcome => ({
     stop,
@@ -215,26 +236,69 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     promptTokens,
     compactions,
     cutResults,
+    ...(lastTurn && stop === 'final' ? { limit: lastTurn } : {}),
     ...(error ? { error } : {}),
   });
+  const spent = () =>
+    (o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd);
+  /**
+   * After a turn: the limit reached, if any. With `tellLimits` and a final tool, the first time one is
+   * reached the model is told and gets one more turn (undefined: go on); otherwise the loop ends.
+   */
+  const limitReached = (turn: number, notes: string[]): LoopOutcome | undefined => {
+    const kind: LimitKind | undefined = spent() ? 'budget' : turn >= o.maxTurns ? 'max_turns' : undefined;
+    if (lastTurn) return done(lastTurn, turn);
+    if (!kind) {
+      if (o.tellLimits) notes.push(limitsNotice({ turn, maxTurns: o.maxTurns, usage, ...limitsOf(), recent: recent.slice(-3) }));
+      return undefined;
+    }
+    if (!o.tellLimits || !hasFinal) return kind === 'budget' ? done('budget', turn) : undefined;
+    lastTurn = kind;
+    notes.push(lastTurnNotice(kind));
+    o.log.info(`${kind === 'budget' ? 'the budget is spent' : 'the turn limit is reached'} after turn ${turn}: one last turn to report`);
+    record?.note(turn, `${kind}: crew gave the model one last turn to report`);
+    return undefined;
+  };
+  const limitsOf = () => ({
+    ...(o.limits?.tokens !== undefined ? { tokens: o.limits.tokens } : {}),
+    ...(o.limits?.costUsd !== undefined ? { costUsd: o.limits.costUsd } : {}),
+  });
+  /** Adds text blocks to the newest user message, which the model has not seen yet. */
+  const appendNotes = (notes: string[]) => {
+    if (!notes.length) return;
+    const last = messages.at(-1)!;
+    const blocks = notes.map((text): TextBlock => ({ type: 'text', text }));
+    if (last.role === 'user') messages[messages.length - 1] = { ...last, content: [...last.content, ...blocks] };
+    else messages.push({ role: 'user', content: blocks });
+  };
   const specs = o.tools.map((t) => t.spec);
   /**
-   * Starts a fresh conversation: an opening with the task, a summary of everything but the latest
-   * exchange, and that exchange word for word as text. No thinking block is carried over (each is
-   * bound to the conversation that produced it); system and tools stay the same, so their cache holds.
+   * Starts a fresh conversation: an opening with the task, a summary of everything but the newest
+   * exchanges, what the work changed (git diff --stat), and those exchanges word for word as text. No
+   * thinking block is carried over (each is bound to the conversation that produced it); system and
+   * tools stay the same, so their cache holds.
    */
   const compact = async (why: string): Promise<void> => {
-    const tail = messages.slice(-2);
-    // The opening's last step is not in the summary yet: it goes to the summarizer with the turns after it.
-    const before: Message[] = lastStep ? [{ role: 'user', content: [{ type: 'text', text: `(the last step before the previous summary)\n${lastStep}` }] }] : [];
+    // The newest exchanges that fit in a quarter of the budget, word for word (at least the newest call and
+    // its results, their ends kept if they alone are too long).
+    const room = Math.floor(o.compaction!.budgetTokens * CHARS_PER_TOKEN * 0.25);
+    let keep = Math.min(KEEP_MESSAGES, messages.length - 2);
+    while (keep > 2 && transcript(messages.slice(-keep), Infinity).length > room) keep = Math.max(2, keep - 2);
+    const tail = messages.slice(-keep);
+    changes = (await o.compaction!.changes?.().catch((e: unknown) => `(crew could not read the changes: ${e instanceof Error ? e.message : String(e)})`)) ?? '';
+    // The opening's latest turns are not in the summary yet: they go to the summarizer with the turns after them.
+    const before: Message[] = [
+      ...(changes ? [{ role: 'user' as const, content: [{ type: 'text' as const, text: `(files changed so far, git diff --stat)\n${changes}` }] }] : []),
+      ...(lastStep
+        ? [{ role: 'user' as const, content: [{ type: 'text' as const, text: `(the latest turns before the previous summary)\n${lastStep}` }] }]
+        : []),
+    ];
     const startedAt = Date.now();
-    const s = await o.compaction!.summarize(summary, [...before, ...messages.slice(1, -2)]);
+    const s = await o.compaction!.summarize(summary, [...before, ...messages.slice(1, -keep)]);
     record?.compaction(turnsDone, { startedAt, durationMs: Date.now() - startedAt, usage: s.usage, summary: s.summary });
     usage = addUsage(usage, s.usage);
     summary = s.summary;
-    // A share of the budget at most, so a fresh conversation does not start near its end.
-    const step = transcript(tail, LAST_STEP_CHARS);
-    const room = Math.floor(o.compaction!.budgetTokens * CHARS_PER_TOKEN * 0.25);
+    const step = transcript(tail, Infinity);
     lastStep = step.length <= room ? step : keepEnds(step, room - 100, (removed) => `crew cut ${removed} characters here`);
     messages = [opening()];
     seen = 0;
@@ -281,9 +345,10 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
         );
       await compact(`after turn ${turn} filled the context window`);
     }
-    if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd))
-      return done('budget', turn);
-    return undefined;
+    const notes: string[] = [];
+    const ended = limitReached(turn, notes);
+    appendNotes(notes);
+    return ended;
   };
 
   let turnsDone = 0;
@@ -329,6 +394,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     turnsDone = turn;
     record?.reply(turn, { model: o.modelId, startedAt: askedAt, durationMs: Date.now() - askedAt, reply });
     usage = addUsage(usage, reply.usage);
+    recent.push({ tokens: tokensOf(reply.usage), costUsd: reply.usage.costUsd });
     const sent = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
     promptTokens.push(sent);
     o.onTurn?.(turn, usage, sent);
@@ -350,6 +416,7 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     if (content.length) messages.push({ role: 'assistant', content: content as ContentBlock[] });
     if (uses.length === 0) {
       record?.turnDone(turn);
+      if (lastTurn) return done(lastTurn, turn);
       if (!o.nudge || nudged || content.length === 0) return done('no_final', turn);
       nudged = true;
       messages.push({ role: 'user', content: [{ type: 'text', text: o.nudge }] });
@@ -366,6 +433,11 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
       toolCalls[use.name] = (toolCalls[use.name] ?? 0) + 1;
       const tool = byName.get(use.name);
       const ranAt = Date.now();
+      if (lastTurn && tool && !tool.final) {
+        record?.toolResult(turn, { use, content: NOT_IN_LAST_TURN, isError: true, durationMs: 0 });
+        results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: NOT_IN_LAST_TURN });
+        continue;
+      }
       if (!tool) {
         const why = o.refused?.[use.name] ?? `There is no tool named '${use.name}'. Available tools: ${[...byName.keys()].join(', ')}.`;
         // The name is the model's own (no such tool here): one line of it, like the reason.
@@ -393,14 +465,27 @@ async function loop(o: LoopOptions): Promise<LoopOutcome> {
     messages.push({ role: 'user', content: results });
     record?.turnDone(turn);
     if (finished) return done('final', turn, finalInput);
-    if ((o.limits?.tokens !== undefined && tokensOf(usage) >= o.limits.tokens) || (o.limits?.costUsd !== undefined && usage.costUsd >= o.limits.costUsd)) {
-      return done('budget', turn);
+    const notes: string[] = [];
+    if (o.tellLimits) {
+      for (const r of results) {
+        const use = uses.find((u) => u.id === r.tool_use_id)!;
+        const seen = repeats.record(use, r.content, r.is_error === true);
+        if (seen?.act === 'stop') {
+          o.log.warn(`turn ${turn}: ${seen.text}; the attempt stops`);
+          record?.note(turn, `${seen.text}; crew stopped the attempt`);
+          return done('loop', turn, undefined, seen.text);
+        }
+        if (seen) notes.push(seen.text);
+      }
     }
+    const ended = limitReached(turn, notes);
+    appendNotes(notes);
+    if (ended) return ended;
     if (o.compaction && sent > o.compaction.budgetTokens * COMPACT_AT && messages.length > 3) await compact(`after turn ${turn} (${sent} input tokens)`);
     return undefined;
   };
 
-  for (let turn = 1; turn <= o.maxTurns; turn++) {
+  for (let turn = 1; turn <= o.maxTurns || (lastTurn !== undefined && turn === turnsDone + 1); turn++) {
     // Tool errors never get here: they went back to the model. This is the model API, compaction or `between`.
     let outcome: LoopOutcome | undefined;
     try {

@@ -23,8 +23,10 @@ export interface WorkerRun {
   toolCalls: Record<string, number>;
   promptTokens: number[];
   compactions: number;
-  /** With stop 'error': what went wrong outside the tools. */
+  /** With stop 'error': what went wrong outside the tools; with 'loop', the repeated call. */
   error?: string;
+  /** The limit reached before the worker reported in its last turn. */
+  limit?: 'max_turns' | 'budget';
 }
 
 export interface WorkerInput {
@@ -255,6 +257,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
     limits: input.limits,
     compaction: input.compaction,
     nudge: 'If you are finished, call report_result with your status and report.',
+    tellLimits: true,
     ...(input.signal ? { signal: input.signal } : {}),
     async between(turn) {
       // Where a test can cancel the job mid-task: the tools of the turn before have run.
@@ -275,6 +278,7 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
     promptTokens: outcome.promptTokens,
     compactions: outcome.compactions,
     ...(outcome.error ? { error: outcome.error } : {}),
+    ...(outcome.limit ? { limit: outcome.limit } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domai
 import { WAITING_LABEL } from '../domain/labels';
 import type { Tier as TierName } from '../domain/plan';
 import { TRANSCRIPT_LEVELS } from '../domain/trajectory';
+import { EFFORT_LEVELS } from '../domain/effort';
 
 /** How long a job's trajectories artifact is kept by default: long enough to look into a run, short for model conversations. */
 const DEFAULT_RETENTION_DAYS = 30;
@@ -24,7 +25,12 @@ const Tier = z.enum(['haiku', 'sonnet', 'opus']);
 const Budget = (tokens: number, cost: number, what: string) =>
   z
     .strictObject({
-      tokens: z.int().min(1000).max(1_000_000_000).default(tokens).describe(`Most model tokens (input + output) ${what} may spend.`),
+      tokens: z
+        .int()
+        .min(1000)
+        .max(1_000_000_000)
+        .default(tokens)
+        .describe(`Most budget tokens ${what} may spend: input and output tokens, a cache read counting 0.1 and a cache write 1.25, as they are priced.`),
       cost_usd: z.number().positive().default(cost).describe(`Most dollars ${what} may spend, estimated from published prices.`),
     })
     .prefault({});
@@ -143,7 +149,14 @@ export const ConfigSchema = z.strictObject({
     .describe(
       "How long, per judgment, the critic may spend re-running a failed command criterion on the base and on each task's branch to find the task that makes it fail (no model involved); 0 turns it off.",
     ),
-  worker_max_turns: z.int().min(1).max(500).default(30).describe('Model turns a worker may take before its task ends as a timeout.'),
+  worker_max_turns: z
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe(
+      'Model turns one attempt of a worker may take. The worker is told the turns left and warned near the end; at the limit it gets one more turn to report, and its work is kept.',
+    ),
   task_timeout_minutes: z
     .int()
     .min(1)
@@ -181,12 +194,27 @@ export const ConfigSchema = z.strictObject({
     .describe(
       'The most seconds one model request may spend, in all, waiting between retries (429, 529, 5xx, a stream that broke off) before it fails; `retry-after` is honoured within it.',
     ),
+  effort: z
+    .strictObject({
+      planner: z.enum(EFFORT_LEVELS).optional().describe("Intake, the decomposer, the plan reviewer and re-planning. Unset: the model's own default."),
+      worker: z.enum(EFFORT_LEVELS).optional().describe('Workers. Unset: `high` on a model that takes the parameter, else nothing is sent.'),
+      critic: z.enum(EFFORT_LEVELS).optional().describe('The critic. Unset: `high` on a model that takes the parameter, else nothing is sent.'),
+      resolver: z.enum(EFFORT_LEVELS).optional().describe("The conflict resolver. Unset: the model's own default."),
+      retrospector: z.enum(EFFORT_LEVELS).optional().describe("The retrospector. Unset: the model's own default."),
+      summarizer: z.enum(EFFORT_LEVELS).optional().describe("Compaction's summary. Unset: the model's own default."),
+    })
+    .prefault({})
+    .describe(
+      "How much effort each role's model spends on a reply, thinking included (the API's `output_config.effort`: `low`, `medium`, `high`, `xhigh`, `max`). The Claude 5.5 family takes every level; older models fewer or none, and the API refuses a level the model does not take, so a level you set is sent whatever the model.",
+    ),
   context_budget: z
     .int()
     .min(10_000)
     .max(1_000_000)
-    .default(100_000)
-    .describe("Input tokens a worker's turn may use; older turns are summarised before it is reached."),
+    .optional()
+    .describe(
+      "Input tokens a worker's conversation may grow to: past 60% of it, older turns are summarised (by the worker's own model, in set sections) and the work goes on in a fresh conversation that keeps the task, the files changed and the newest turns word for word. Unset: the model's documented context window (1M tokens for the Claude 5 and 5.5 families, 200k for Claude 4.x and unknown models).",
+    ),
   setup: z
     .array(z.string().min(1))
     .default([])
@@ -297,11 +325,14 @@ export const ConfigSchema = z.strictObject({
   criteria: z.array(z.string().min(1)).default([]).describe('Done criteria added to every run, e.g. `npm test`; a command exits 0 when met.'),
   budgets: z
     .strictObject({
-      run: Budget(2_000_000, 20, 'one run'),
-      task: Budget(500_000, 5, 'one task (all its attempts)'),
+      run: Budget(20_000_000, 50, 'one run'),
+      task: Budget(6_000_000, 20, 'one task (all its attempts)'),
+      attempt: Budget(3_000_000, 10, "one attempt of a task (the worker's own turns, compaction's summaries included)"),
     })
     .prefault({})
-    .describe('Hard limits on model use.'),
+    .describe(
+      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one.",
+    ),
   history_context_size: z.int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included).'),
   knowledge_context_size: z.int().min(0).max(100).default(10).describe('How many entries of .github/crew/knowledge.jsonl a worker reads.'),
   retrospect: z

@@ -27,7 +27,7 @@ export interface Reported {
 }
 
 /** How the worker's loop ended, as crew saw it. */
-export type Ending = 'reported' | 'no_report' | 'max_turns' | 'budget' | 'wall_clock' | 'shutdown' | 'error';
+export type Ending = 'reported' | 'no_report' | 'max_turns' | 'budget' | 'wall_clock' | 'shutdown' | 'error' | 'loop';
 
 export interface Observed {
   persona: Persona;
@@ -40,8 +40,10 @@ export interface Observed {
   reverted?: string[];
   /** Wall-clock milliseconds the attempt took. */
   elapsedMs?: number;
-  /** With ending 'error': what stopped the attempt outside its tools (the model API, compaction, the inbox). */
+  /** With ending 'error': what stopped the attempt outside its tools (the model API, compaction, the inbox); with 'loop', the repeated call. */
   error?: string;
+  /** The limit the attempt reached before it reported in its last turn (#49): its report stands, with this said. */
+  limit?: 'max_turns' | 'budget';
 }
 
 export interface CheckedResult {
@@ -134,7 +136,9 @@ const ENDINGS: Record<Exclude<Ending, 'reported'>, { status: CheckedResult['stat
   max_turns: { status: 'timeout', retry: true, reason: 'the worker reached its turn limit' },
   // task_timeout_minutes covers all the task's attempts, so a retry would have no time left.
   wall_clock: { status: 'timeout', retry: false, reason: 'the task ran out of time (task_timeout_minutes, across its attempts)' },
-  budget: { status: 'failure', retry: false, reason: 'the worker spent its token or cost budget' },
+  // The attempt's own budget: a retry starts a new one, while the task's and the run's have room (the work step checks).
+  budget: { status: 'failure', retry: true, reason: "the worker spent the attempt's budget" },
+  loop: { status: 'failure', retry: true, reason: 'the attempt was stopped going round in circles' },
   shutdown: { status: 'partial', retry: false, reason: 'the run was aborted; the worker stopped at the end of a turn' },
   error: { status: 'failure', retry: true, reason: 'the attempt stopped on an error' },
 };
@@ -201,7 +205,7 @@ function checkReport(given: Reported | undefined, seen: Observed): CheckedResult
   const issues: string[] = [...(bounded?.notes ?? [])];
   if (seen.ending !== 'reported' || !reported) {
     const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
-    const reason = seen.ending === 'error' && seen.error ? `${e.reason}: ${seen.error}` : e.reason;
+    const reason = (seen.ending === 'error' || seen.ending === 'loop') && seen.error ? `${e.reason}: ${seen.error}` : e.reason;
     issues.push(`${reason}; completion marker missing`);
     return {
       status: e.status,
@@ -236,6 +240,11 @@ function checkReport(given: Reported | undefined, seen: Observed): CheckedResult
   const lines = body.split('\n').length;
   let retry = status !== 'success';
   let reason: string | null = status === 'success' ? null : `the worker reported ${status}: ${reported.summary?.trim() || 'no summary'}`;
+  if (seen.limit) {
+    const limit = seen.limit === 'budget' ? "spent the attempt's budget" : 'reached its turn limit';
+    issues.push(`the worker ${limit} and reported in its last turn`);
+    if (reason) reason = `${reason} (it ${limit} and reported in its last turn)`;
+  }
   if (lines < MIN_REPORT_LINES) {
     issues.push(`report has ${lines} lines (under ${MIN_REPORT_LINES}); quality set to RED`);
     quality = 'RED';
@@ -301,4 +310,16 @@ export function resultFile(taskId: string, attempt: number, r: CheckedResult, se
   return ['---', YAML.stringify(front).trimEnd(), '---', '', `# Result of ${taskId}`, '', body, '', ...(r.complete ? ['<!-- COMPLETE -->'] : []), ''].join(
     '\n',
   );
+}
+
+/** The limit an attempt reached, if any (#49): the one it reported after, or the one that ended it. */
+export function limitOf(seen: Observed): 'max_turns' | 'budget' | 'loop' | undefined {
+  if (seen.limit) return seen.limit;
+  return seen.ending === 'max_turns' || seen.ending === 'budget' || seen.ending === 'loop' ? seen.ending : undefined;
+}
+
+/** What a task record keeps of the limit its latest attempt reached (null: none). */
+export function limitRecord(attempt: number, seen: Observed) {
+  const limit = limitOf(seen);
+  return limit ? { limit, attempt, turns: seen.turns, reported: seen.ending === 'reported', files: seen.changedFiles.length } : null;
 }

@@ -383,6 +383,15 @@ export const TaskRecordSchema = z.looseObject({
    * Absent in records written before it existed.
    */
   spent: SpentSchema.optional(),
+  /**
+   * The latest attempt reached a limit (#49): its turns, its budget, or it went round in circles. Its
+   * work was committed to the task's branch all the same; the plan comment says so. Null when the
+   * latest attempt did not; absent in records written before it existed.
+   */
+  limitReached: z
+    .looseObject({ limit: z.enum(['max_turns', 'budget', 'loop']), attempt: count, turns: count, reported: z.boolean(), files: count })
+    .nullable()
+    .optional(),
   /** Where the latest attempt's job log and trajectory are; absent before an attempt recorded them. */
   links: TaskLinksSchema.optional(),
   /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
@@ -398,8 +407,17 @@ const TaskDefaultsSchema = TaskRecordSchema.omit({ id: true, status: true, attem
 
 export const NOTHING_SPENT: Spent = { tokens: 0, costUsd: 0, ms: 0 };
 
+/** What a cache read and a (five-minute) cache write cost against an uncached input token: Anthropic's pricing page. */
+export const CACHE_READ_WEIGHT = 0.1;
+export const CACHE_WRITE_WEIGHT = 1.25;
+
+/**
+ * Budget tokens (#49): what tokens cost, in uncached input tokens. A cache read counts a tenth, a
+ * cache write a token and a quarter, as the API prices them; before this, a turn that read 100k
+ * cached tokens counted 100k, and a long task's budget was spent on a few dollars' worth of reads.
+ */
 export function tokensOf(u: Usage): number {
-  return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+  return Math.round(u.inputTokens + u.outputTokens + u.cacheReadTokens * CACHE_READ_WEIGHT + u.cacheWriteTokens * CACHE_WRITE_WEIGHT);
 }
 
 /** Adds one attempt's use to what the allowance has spent. */

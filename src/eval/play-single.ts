@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { summarize } from '../agents/summarizer';
+import { withEffort } from '../agents/effort';
+import { workerCompaction } from '../agents/worker-compaction';
 import { runWorker } from '../agents/worker';
 import { CONFIG_PATH } from '../config/schema';
 import type { Plan, PlanTask } from '../domain/plan';
@@ -58,7 +59,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
   const template = (name: string) => promptTemplate(name, config, (path) => fileAt(p.dir, sha, path));
   const files = (await head(['ls-files', '-z'], p.dir)).split('\0').filter(Boolean);
   const run = await runWorker(
-    model,
+    withEffort(model, config.effort, 'worker'),
     {
       task,
       plan,
@@ -79,11 +80,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
       },
       team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
       limits: { tokens: p.budget.tokens, costUsd: p.budget.costUsd, deadline: started + p.budget.ms, now: () => Date.now() },
-      compaction: {
-        budgetTokens: config.context_budget,
-        summarize: async (previous, messages) =>
-          summarize(model, config.models.haiku, await template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
-      },
+      compaction: workerCompaction(config, model, task.tier, () => template('summarizer')),
       memory: { attempts: [], lastFailure: null, knowledge: [], advice: [] },
       ...(p.signal ? { signal: p.signal } : {}),
     },

@@ -203,6 +203,8 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
       out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
     }
   }
+  const limits = limitLines(view, s, links);
+  if (limits.length) out.push('', ...limits);
   const notLoaded = [
     ...(run.imagesNotLoaded ?? []).map((line) => ({ by: 'the planner', line })),
     ...[...view.tasks].flatMap(([id, t]) => (t.imagesNotLoaded ?? []).map((line) => ({ by: id, line }))),
@@ -325,4 +327,26 @@ export function mcpLines(view: RunView, inert: (text: string) => string): string
   const lines: string[] = [];
   for (const [id, t] of view.tasks) for (const n of t.mcpNotes ?? []) lines.push(`- ${id}: ${inert(n.replace(/\n+/g, ' '))}`);
   return lines;
+}
+
+/**
+ * Tasks whose latest attempt reached a limit (#49): which one, and that the work is kept on the task's
+ * branch, so nobody has to guess whether a budget ending lost anything.
+ */
+function limitLines(view: RunView, s: Surface, links: { branch(name: string): string }): string[] {
+  const what = {
+    max_turns: 'reached its turn limit (`worker_max_turns`)',
+    budget: 'spent its budget (`budgets`)',
+    loop: 'was stopped going round in circles (the same call with the same result five times)',
+  } as const;
+  return [...view.tasks.values()].flatMap((t) => {
+    const l = t.limitReached;
+    if (!l) return [];
+    const files = l.files === 1 ? '1 file changed' : `${l.files} files changed`;
+    const then = l.reported ? ', and it reported in its last turn' : '';
+    const next = t.status === 'retrying' || t.status === 'running' ? ' The next attempt starts from it.' : '';
+    return [
+      `⏳ ${s.bold(t.id)}, attempt ${l.attempt}, ${what[l.limit]} after ${l.turns} turns${then}. Its work is kept: committed on ${s.link(t.branch, links.branch(t.branch), true)} (${files}).${next}`,
+    ];
+  });
 }

@@ -357,7 +357,7 @@ async function resolveConflict(
   let out;
   try {
     out = await runResolver(
-      await runModel(ctx, view),
+      await runModel(ctx, view, 'resolver'),
       {
         repoDir: ctx.repo.dir,
         modelId: config.models[config.default_model],

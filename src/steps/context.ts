@@ -3,6 +3,8 @@ import type { Config } from '../config/schema';
 import type { CiWorkflowsRead } from '../config/ci-workflows';
 import { isTerminal, MAX_FAILOVER_NOTES, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { runOfPullBranch } from '../domain/fix-ci';
+import { withEffort } from '../agents/effort';
+import type { EffortRole } from '../domain/effort';
 import { withinRunBudget } from '../agents/run-budget';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
@@ -226,9 +228,13 @@ export async function dispatchTasks(ctx: StepContext, issue: number, run: number
   await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(tasks), nonce: claim?.nonce ?? nonce() });
 }
 
-/** The model for every agent but the worker, refused once the run has spent `budgets.run` (agents/run-budget.ts). */
-export async function runModel(ctx: StepContext, view: RunView): Promise<Model> {
-  return withinRunBudget(ctx.model(), (await ctx.config()).budgets.run, totalUsage(view));
+/**
+ * The model for every agent but the worker, refused once the run has spent `budgets.run`
+ * (agents/run-budget.ts), asking with `role`'s effort (agents/effort.ts).
+ */
+export async function runModel(ctx: StepContext, view: RunView, role: EffortRole): Promise<Model> {
+  const config = await ctx.config();
+  return withEffort(withinRunBudget(ctx.model(), config.budgets.run, totalUsage(view)), config.effort, role);
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */

@@ -242,7 +242,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
   let modelOut: Awaited<ReturnType<typeof runCritic>> | undefined;
   if (needsModel) {
-    const model = await runModel(ctx, view);
+    const model = await runModel(ctx, view, 'critic');
     try {
       modelOut = await runCritic(
         model,

@@ -180,7 +180,7 @@ export async function replanTasks(
   let why = '';
   try {
     const modelId = config.models[config.default_model];
-    const model = await runModel(ctx, view);
+    const model = await runModel(ctx, view, 'planner');
     // The map is ranked for the request and the tasks being replaced (#48).
     const replanFocus = `${request.title}\n${request.body}\n${plan.summary}\n${old.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`;
     const repoView = readRepoView(ctx, replanFocus);

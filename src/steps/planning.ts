@@ -132,7 +132,7 @@ export async function planRun(
   const followUp = view.run.followUp ? readFollowUp(snap, issue, run) : null;
   const body = followUp ? `${sanitize(request.body)}\n\n${followUpSection(followUp, view.run.followUp!.k, view.run.followUp!.pull)}` : sanitize(request.body);
   const answers = snap.read(paths.answers(issue, run)) ?? '';
-  const model = await runModel(ctx, view);
+  const model = await runModel(ctx, view, 'planner');
   const modelId = config.models[config.default_model];
   const startedAt = nowIso(ctx);
   let usage: Usage = ZERO_USAGE;

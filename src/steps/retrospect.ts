@@ -76,7 +76,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   let out;
   try {
     out = await runRetrospector(
-      await runModel(ctx, view),
+      await runModel(ctx, view, 'retrospector'),
       { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) },
       ctx.log,
       agentRun(ctx, { agent: 'retrospector', model: config.models[config.retrospect.model] }),

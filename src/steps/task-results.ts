@@ -1,6 +1,6 @@
 import type { Refusals } from '../domain/egress';
 import type { CheckedResult, Observed } from '../domain/result';
-import { resultFile } from '../domain/result';
+import { limitRecord, resultFile } from '../domain/result';
 import { addSpent, addUsage, allTasksDone, readyTasks, type TaskLinks, type TaskRecord } from '../domain/run-state';
 import { messageId, writeMessage } from '../state/inbox';
 import { paths, refreshExecutionLog, writeTask } from '../state/run-files';
@@ -84,6 +84,7 @@ export async function recordRetry(
       refused: o.refused ?? mine.refused,
       headSha,
       changedFiles: o.seen.changedFiles,
+      limitReached: limitRecord(o.attempt, o.seen),
       ...(o.links ? { links: o.links } : {}),
     });
     refreshExecutionLog(tx, issue, run);
@@ -144,6 +145,7 @@ export async function recordFinal(
       summary: o.checked.summary,
       error: o.checked.status === 'success' ? null : o.checked.reason,
       changedFiles: o.seen.changedFiles,
+      limitReached: limitRecord(o.attempt, o.seen),
       metadataIssues: o.checked.metadataIssues,
       sandboxWarning: o.sandboxWarning,
       mcpNotes: o.mcpNotes ?? [],

@@ -1,7 +1,8 @@
 import { jobTempDir } from '../sandbox/own-temp';
-import { summarize } from '../agents/summarizer';
 import type { Team } from '../agents/team-tools';
 import type { LoopStop } from '../agents/tool-loop';
+import { withEffort } from '../agents/effort';
+import { workerCompaction } from '../agents/worker-compaction';
 import { runWorker, taskFocus, WORKER_MAP_CHARS } from '../agents/worker';
 import type { PlanTask } from '../domain/plan';
 import { loadImages } from './images';
@@ -15,7 +16,8 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
-import { NOTHING_SPENT, reviewedSha, tokensOf, totalUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
+import { attemptAllowance, noRoomForAnotherAttempt } from '../domain/budgets';
+import { addSpent, addUsage, NOTHING_SPENT, reviewedSha, totalUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory, taskOf } from '../state/run-files';
@@ -301,11 +303,8 @@ async function runTask(
       const runSpent = totalUsage(current);
       // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
       const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
-      const left = {
-        tokens: Math.min(config.budgets.task.tokens - taskSpent.tokens, config.budgets.run.tokens - tokensOf(runSpent)),
-        costUsd: Math.min(config.budgets.task.cost_usd - taskSpent.costUsd, config.budgets.run.cost_usd - runSpent.costUsd),
-        ms: config.task_timeout_minutes * 60_000 - taskSpent.ms,
-      };
+      // Each attempt has its own budget, within what the task's attempts and the run have left (#49).
+      const left = { ...attemptAllowance(config.budgets, taskSpent, runSpent), ms: config.task_timeout_minutes * 60_000 - taskSpent.ms };
       const stopEarly: Observed['ending'] | null = setupFailure
         ? 'no_report'
         : left.tokens <= 0 || left.costUsd <= 0
@@ -327,7 +326,7 @@ async function runTask(
         const shown = task.images?.length ? await loadImages(ctx, view.run.images, task.images) : { images: [], missing: [] };
         imagesNotLoaded = shown.missing;
         workerRun = await runWorker(
-          ctx.model(),
+          withEffort(ctx.model(), config.effort, 'worker'),
           {
             task,
             plan: planOf(view),
@@ -353,11 +352,13 @@ async function runTask(
             ...(shown.missing.length ? { imagesNotLoaded: shown.missing } : {}),
             ...(mcp.tools.length ? { extraTools: mcp.tools } : {}),
             limits: { tokens: left.tokens, costUsd: left.costUsd, deadline: jobBinds ? jobStop!.at : started + left.ms, now: () => ctx.clock.now().getTime() },
-            compaction: {
-              budgetTokens: config.context_budget,
-              summarize: async (previous, messages) =>
-                summarize(ctx.model(), config.models.haiku, await ctx.template('summarizer'), previous, messages, config.max_output_tokens.summarizer),
-            },
+            compaction: workerCompaction(
+              config,
+              ctx.model(),
+              tier,
+              () => ctx.template('summarizer'),
+              () => ctx.repo.workingDiffStat(startSha),
+            ),
             memory: {
               attempts: recallAttempts(history, config.history_context_size),
               lastFailure: lastFailure(history),
@@ -411,17 +412,20 @@ async function runTask(
       }
       const ending: Observed['ending'] =
         stopEarly ??
-        (
-          {
-            final: 'reported',
-            max_turns: 'max_turns',
-            no_final: 'no_report',
-            budget: 'budget',
-            wall_clock: 'wall_clock',
-            shutdown: 'shutdown',
-            error: 'error',
-          } as const
-        )[workerRun!.stop as Exclude<LoopStop, 'interrupted'>];
+        (workerRun!.reported && workerRun!.stop === 'final'
+          ? 'reported'
+          : (
+              {
+                final: 'reported',
+                max_turns: 'max_turns',
+                no_final: 'no_report',
+                budget: 'budget',
+                wall_clock: 'wall_clock',
+                shutdown: 'shutdown',
+                error: 'error',
+                loop: 'loop',
+              } as const
+            )[workerRun!.stop as Exclude<LoopStop, 'interrupted'>]);
       const seen: Observed = {
         persona: task.persona,
         ending,
@@ -432,6 +436,7 @@ async function runTask(
         elapsedMs,
         ...(reverted.length ? { reverted } : {}),
         ...(workerRun?.error ? { error: workerRun.error } : {}),
+        ...(workerRun?.limit ? { limit: workerRun.limit } : {}),
       };
       let checked = checkResult(workerRun?.reported, seen);
       if (setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: setupFailure, summary: setupFailure };
@@ -439,7 +444,10 @@ async function runTask(
       // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
       const impeded = checked.feedback?.type === 'difficulty';
       // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
-      const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded;
+      // A retry needs room in the task's and the run's budgets after this attempt's spending.
+      const noRoom = checked.retry ? noRoomForAnotherAttempt(config.budgets, addSpent(taskSpent, seen.usage, 0), addUsage(runSpent, seen.usage)) : null;
+      if (noRoom) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
+      const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null;
       // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
       const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${taskId}-attempt${attempt}`) ?? null]);
       const outcome: AttemptOutcome = {

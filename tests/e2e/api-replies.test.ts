@@ -41,8 +41,10 @@ describe('a reply cut off at max_tokens (max-tokens-cut scenario)', () => {
     expect(s.worker[0]!.maxTokens).toBe(64_000);
     const answer = s.worker[1]!.last!;
     expect(answer.role).toBe('user');
-    expect(answer.content).toHaveLength(1);
+    // The tool result, then what crew tells the worker of its turns and budget left (#49).
+    expect(answer.content).toHaveLength(2);
     expect(answer.content[0]).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(answer.content[1]).toMatchObject({ type: 'text', text: expect.stringMatching(/^crew: turn 1 of \d+ done/) });
     const text = String(answer.content[0]!.content);
     expect(text).toContain('crew did not run this write_file call');
     expect(text).toContain('reached the output limit of 64000 tokens');
@@ -107,7 +109,7 @@ describe('a worker that thinks on every turn crosses compaction (thinking-compac
     expect(fresh.messages).toHaveLength(1);
     const opening = JSON.stringify(fresh.messages[0]);
     expect(opening).toContain('Your work so far (summarised)');
-    expect(opening).toContain('Your last step, as it happened');
+    expect(opening).toContain('Your latest turns, word for word');
     expect(opening).toContain('run_command');
     expect(blocks(fresh).some((b) => b.type === 'thinking')).toBe(false);
     // From there the conversation only grows (the cache breakpoint moves on to the newest message).

@@ -93,8 +93,8 @@ describe('provider: bedrock', () => {
       ['worker', 1, 429, 'rate_limit_error'],
       ['worker', 2, 'midstream', 'midstream'],
     ]);
-    // intake, review and critic on the default tier (sonnet); the worker on the tier intake chose (haiku).
-    expect(new Set(requests.filter((q) => q.role === 'worker').map((q) => q.body.model))).toEqual(new Set(['us.anthropic.claude-haiku-5-5']));
+    // intake, review and critic on the default tier (sonnet); the worker on the tier intake chose (sonnet, whose minimum cacheable length its prompt passes).
+    expect(new Set(requests.filter((q) => q.role === 'worker').map((q) => q.body.model))).toEqual(new Set(['us.anthropic.claude-sonnet-5-5']));
     expect(new Set(requests.filter((q) => q.role === 'intake').map((q) => q.body.model))).toEqual(new Set(['us.anthropic.claude-sonnet-5-5']));
     // Prompt caching: the worker's later turns read what its first wrote, and crew counts exactly what Bedrock reported.
     const worker = served(requests.filter((q) => q.role === 'worker'));
@@ -137,7 +137,7 @@ describe('provider: vertex', () => {
       ['worker', 1, 429, 'rate_limit_error'],
       ['worker', 2, 'midstream', 'midstream'],
     ]);
-    expect(new Set(requests.filter((q) => q.role === 'worker').map((q) => q.body.model))).toEqual(new Set(['claude-haiku-5-5']));
+    expect(new Set(requests.filter((q) => q.role === 'worker').map((q) => q.body.model))).toEqual(new Set(['claude-sonnet-5-5']));
     const worker = served(requests.filter((q) => q.role === 'worker'));
     expect(worker.cacheWrite).toBeGreaterThan(0);
     expect(worker.cacheRead).toBeGreaterThan(0);

@@ -49,7 +49,7 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(branch.crewYml).not.toContain('allow_unsandboxed');
     expect(branch.notes).toBe('# Notes\n\ncapitalize needs an example.\n');
     // The repository's worker_coder override from the default branch, then the repository map, in the cached system block.
-    expect(systems).toHaveLength(5);
+    expect(systems).toHaveLength(7);
     for (const system of systems as Array<Array<{ type: string; text: string; cache_control?: unknown }>>) {
       expect(system).toHaveLength(1);
       expect(system[0]!.text).toMatch(
@@ -65,23 +65,36 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(r.pulls[0]!.files.sort()).toEqual(['NOTES.md', 'src/index.js']);
   });
 
-  it('a task budget is a hard stop: the partial work is pushed and the reason recorded, with no retry; then the ≥50% rule re-plans it once', async () => {
+  it('a task budget is a hard stop: the worker gets one last turn to report, its work is pushed and the plan comment says so, with no retry; then the ≥50% rule re-plans it once', async () => {
     let notes: string | undefined;
     let t1 = '';
+    let lastTurn = '';
     const r = await play('worker-budget', {
       hooks: {
-        beforeClose: async ({ gh }) => {
+        beforeClose: async ({ gh, anthropic }) => {
           notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md');
           t1 = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? '';
+          lastTurn = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker' && q.task === 't1')[1]?.body.messages.at(-1));
         },
       },
     });
     expectFaithful(r);
     expect(notes).toBe('# Notes\n\nStarted.\n');
-    expect(JSON.parse(t1)).toMatchObject({ status: 'failure', attempts: 1, error: 'the worker spent its token or cost budget', replacedBy: ['t2'] });
-    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 2, worker: 2, decomposer: 1, critic: 1, retrospector: 1 });
+    expect(lastTurn).toContain("crew: this attempt's budget is spent, so this is your last turn. Call report_result now");
+    expect(JSON.parse(t1)).toMatchObject({
+      attempts: 1,
+      summary: 'Started NOTES.md; the budget ran out before the notes were written.',
+      error:
+        "the worker reported partial: Started NOTES.md; the budget ran out before the notes were written. (it spent the attempt's budget and reported in its last turn); the task's budget is spent (`budgets.task` in .github/crew.yml), so no attempt is left to retry it",
+      limitReached: { limit: 'budget', attempt: 1, turns: 2, reported: true, files: 1 },
+      replacedBy: ['t2'],
+    });
+    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 2, worker: 3, decomposer: 1, critic: 1, retrospector: 1 });
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toContain('↪ replaced by t2');
+    expect(plan.body).toMatch(
+      /⏳ \*\*t1\*\*, attempt 1, spent its budget \(`budgets`\) after 2 turns, and it reported in its last turn\. Its work is kept: committed on \[`crew\/1\/r1\/t1`\]/,
+    );
     expect(r.pulls[0]!.files).toEqual(['NOTES.md']);
   });
 

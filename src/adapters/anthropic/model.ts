@@ -133,12 +133,21 @@ function retryAfterMs(e: unknown, now: number): number | undefined {
  * conversation so far, so each turn pays full price only for what is new. Bedrock and Vertex AI
  * take the same `cache_control` marks in the same body (and the same limit of 4), so one marking
  * serves every provider.
+ *
+ * Four marks: the last tool, the system prompt, the newest message's last block, and the last block
+ * of the user message before the newest reply, which is where the previous request ended. The API
+ * looks for an earlier entry only about 20 blocks back from each mark (Anthropic's prompt-caching
+ * docs, platform.claude.com/docs/en/build-with-claude/prompt-caching), so a turn of many parallel
+ * calls (twelve reads and their results are 24 blocks) would hide the previous request's entry from
+ * the newest mark alone, and the whole conversation would be written again at 1.25×.
  */
 function withCacheMarks(req: ModelRequest) {
   const ephemeral = { type: 'ephemeral' as const };
   const tools = req.tools.map((t, i) => (i === req.tools.length - 1 ? { ...t, cache_control: ephemeral } : t));
+  const last = req.messages.length - 1;
+  const previous = req.messages.findLastIndex((m, i) => i < last - 1 && m.role === 'user' && req.messages[i + 1]?.role === 'assistant');
   const messages = req.messages.map((m, i) => {
-    if (i !== req.messages.length - 1) return m;
+    if (i !== last && i !== previous) return m;
     const content = m.content.map((b, j) =>
       j === m.content.length - 1 && b.type !== 'thinking' && b.type !== 'redacted_thinking' ? { ...b, cache_control: ephemeral } : b,
     );
@@ -207,6 +216,7 @@ export class AnthropicModel implements Model {
             system,
             ...(tools.length ? { tools: tools as Anthropic.Tool[] } : {}),
             messages: messages as Anthropic.MessageParam[],
+            ...(req.effort ? { output_config: { effort: req.effort } } : {}),
             // The platform's own `anthropic_version` (Bedrock, Vertex AI); the SDK leaves a field it finds alone.
             ...this.body,
           },

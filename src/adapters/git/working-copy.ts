@@ -102,6 +102,12 @@ export class GitWorkingCopy implements WorkingCopy {
     return (await this.git.raw(['diff', '--cached', '--name-only', rev(from)])).split('\n').filter(Boolean);
   }
 
+  /** Stages everything to compare, as changedSince does. */
+  async workingDiffStat(from: string): Promise<string> {
+    await this.git.raw(['add', '-A']);
+    return (await this.git.raw(['-c', 'core.quotePath=false', 'diff', '--cached', '--stat=120', ...AS_COMMITTED, rev(from)])).trim();
+  }
+
   async commitMessage(ref: string): Promise<string> {
     return this.git.raw(['log', '-1', '--format=%B', rev(ref)]);
   }

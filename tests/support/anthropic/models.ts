@@ -72,7 +72,45 @@ const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k'] as const;
  */
 export const MAX_OUTPUT_TOKENS = 64_000;
 
+/**
+ * `output_config.effort` (platform.claude.com/docs/en/build-with-claude/effort, "supportedModels" and its
+ * levels table, 2026): `low`, `medium` and `high` on every supported model; `xhigh` and `max` only where
+ * the table lists them (the 5.5 family takes all five: Haiku 5.5's API guide lists low to max). A model
+ * outside the list refuses the parameter. The API's exact wording for these 400s was not in the pages we
+ * could read; the fake's messages name the field and the value.
+ */
+const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+const EFFORT_MODELS: Record<string, readonly string[]> = {
+  'claude-opus-4-5': ['low', 'medium', 'high'],
+  'claude-opus-4-6': ['low', 'medium', 'high', 'max'],
+  'claude-sonnet-4-6': ['low', 'medium', 'high', 'max'],
+  'claude-opus-4-7': EFFORT_LEVELS,
+  'claude-opus-4-8': EFFORT_LEVELS,
+  'claude-sonnet-5': EFFORT_LEVELS,
+  'claude-opus-5': EFFORT_LEVELS,
+  'claude-haiku-5-5': EFFORT_LEVELS,
+  'claude-sonnet-5-5': EFFORT_LEVELS,
+  'claude-opus-5-5': EFFORT_LEVELS,
+};
+
+/** The effort levels a model accepts; undefined when it refuses the parameter. */
+export const effortLevels = (model: string): readonly string[] | undefined => EFFORT_MODELS[baseModelId(model).replace(/-\d{8}$/, '')];
+
+function checkEffort(request: MessagesRequest): void {
+  const config = request.output_config;
+  if (config === undefined) return;
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw invalidRequest('output_config: Input should be a valid dictionary');
+  const effort = (config as { effort?: unknown }).effort;
+  if (effort === undefined) return;
+  if (typeof effort !== 'string' || !(EFFORT_LEVELS as readonly string[]).includes(effort))
+    throw invalidRequest(`output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'`);
+  const levels = effortLevels(request.model);
+  if (!levels) throw invalidRequest(`output_config.effort: the effort parameter is not supported by ${request.model}`);
+  if (!levels.includes(effort)) throw invalidRequest(`output_config.effort: '${effort}' is not supported by ${request.model}; it accepts ${levels.join(', ')}`);
+}
+
 export function checkModelRules(request: MessagesRequest): void {
+  checkEffort(request);
   if (request.max_tokens > MAX_OUTPUT_TOKENS) {
     throw invalidRequest(`max_tokens: ${request.max_tokens} > ${MAX_OUTPUT_TOKENS}, which is the maximum allowed number of output tokens for ${request.model}`);
   }

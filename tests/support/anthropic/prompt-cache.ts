@@ -19,6 +19,7 @@
  * - TTLs are in simulated time: the real TTL multiplied by `timeScale`.
  */
 import { createHash } from 'node:crypto';
+import { baseModelId } from './models';
 import type { CanonicalBlock, Usage } from './usage';
 
 export type InputSplit = Omit<Usage, 'output_tokens'>;
@@ -35,9 +36,31 @@ export interface CacheLookup {
 }
 
 export interface PromptCacheOptions {
-  minTokens: number;
+  /** The shortest prefix cached, for every model; unset, each model's documented minimum (minCacheableTokens). */
+  minTokens?: number;
   lookbackBlocks: number;
   timeScale: number;
+}
+
+/**
+ * The minimum cacheable prompt length per model: a breakpoint prefix shorter than this is processed
+ * without caching, with no error (Anthropic's prompt-caching docs, "Cache limitations":
+ * platform.claude.com/docs/en/build-with-claude/prompt-caching; the table as LiteLLM's and orq.ai's
+ * prompt-caching pages copy it, 2026). 4,096 for Claude Opus 4.5 to 4.7, Haiku 4.5 and Mythos Preview;
+ * 2,048 for the Haiku 3 models and Sonnet 4.6 (orq.ai's copy; another gives 1,024: the larger is taken);
+ * 1,024 for Sonnet 4.5, Sonnet 4, Opus 4, 4.1 and 4.8, Sonnet 5; 512 for Opus 5. The 5.5 family's figures
+ * were not in any copy we could read: each takes the largest its family documents (Haiku 4,096, Sonnet
+ * 2,048, Opus 4,096), and so does an unknown model. Never kinder than the API: the fake caches less, not more.
+ */
+const MIN_CACHEABLE: Array<[RegExp, number]> = [
+  [/^claude-opus-5$/, 512],
+  [/^claude-(sonnet-4-5|sonnet-4|opus-4|opus-4-1|opus-4-8|sonnet-5|3-7-sonnet|3-5-sonnet)(-\d{8})?$/, 1024],
+  [/^claude-(sonnet-4-6|sonnet-5-5|3-5-haiku|3-haiku)(-\d{8})?$/, 2048],
+];
+
+export function minCacheableTokens(model: string): number {
+  const id = baseModelId(model);
+  return MIN_CACHEABLE.find(([match]) => match.test(id))?.[1] ?? 4096;
 }
 
 const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
@@ -58,7 +81,8 @@ export class PromptCache {
   constructor(private readonly options: PromptCacheOptions) {}
 
   lookup(model: string, blocks: CanonicalBlock[]): CacheLookup {
-    const { minTokens, lookbackBlocks } = this.options;
+    const { lookbackBlocks } = this.options;
+    const minTokens = this.options.minTokens ?? minCacheableTokens(model);
     const keys = prefixKeys(model, blocks);
     let running = 0;
     const prefixTokens = blocks.map((block) => (running += block.tokens));

@@ -69,6 +69,7 @@ export interface FakeAnthropicOptions {
   /** Multiplies every simulated wait and cache TTL; defaults to env CREW_TIME_SCALE, else 1. */
   timeScale?: number;
   latency?: { perRequestMs?: number; perOutputTokenMs?: number };
+  /** The shortest prefix cached, for every model; unset, each model's documented minimum (prompt-cache.ts). */
   minCacheTokens?: number;
   cacheLookbackBlocks?: number;
   identify?: (body: MessagesRequest) => Identity;
@@ -182,7 +183,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const models = new Set(options.models ?? platformModels(options.platform?.kind));
   const identify = options.identify ?? identifyRequest;
   const cache = new PromptCache({
-    minTokens: options.minCacheTokens ?? 1024,
+    ...(options.minCacheTokens !== undefined ? { minTokens: options.minCacheTokens } : {}),
     lookbackBlocks: options.cacheLookbackBlocks ?? 20,
     timeScale,
   });

@@ -16,7 +16,7 @@ const clock: Clock = {
 const tools = [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   model: 'claude-sonnet-5-5',
-  system: "You are crew's worker.\n" + 'Follow the rules. '.repeat(400),
+  system: "You are crew's worker.\n" + 'Follow the rules. '.repeat(700),
   tools,
   messages: [{ role: 'user', content: [{ type: 'text', text: 'Task: t1\nAttempt: 1\n\nRead the README.' }] }],
   maxTokens: 1024,

@@ -16,7 +16,7 @@ const problems = (text: string) => {
 describe('.github/crew.yml', () => {
   it('gives every key a default, so a missing or empty file is valid', () => {
     const c = parseConfig(undefined);
-    expect(c).toMatchObject({ default_model: 'sonnet', max_parallel: 10, worker_max_turns: 30, models: { sonnet: 'claude-sonnet-5-5' } });
+    expect(c).toMatchObject({ default_model: 'sonnet', max_parallel: 10, worker_max_turns: 100, models: { sonnet: 'claude-sonnet-5-5' } });
     expect(parseConfig('')).toEqual(c);
     expect(parseConfig('# only a comment\n')).toEqual(c);
   });

@@ -69,8 +69,27 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
   it('turn limit, time limit, budget and shutdown end the attempt as the spec says', () => {
     expect(checkResult(undefined, seen({ ending: 'max_turns' }))).toMatchObject({ status: 'timeout', retry: true });
     expect(checkResult(undefined, seen({ ending: 'wall_clock' }))).toMatchObject({ status: 'timeout', retry: false }); // task_timeout covers every attempt: none would have time left
-    expect(checkResult(undefined, seen({ ending: 'budget' }))).toMatchObject({ status: 'failure', retry: false });
+    // The attempt's own budget (#49): a retry gets a new one while the task's and the run's have room (the work step decides).
+    expect(checkResult(undefined, seen({ ending: 'budget' }))).toMatchObject({
+      status: 'failure',
+      retry: true,
+      reason: "the worker spent the attempt's budget",
+    });
+    expect(checkResult(undefined, seen({ ending: 'loop', error: 'the worker called edit_file with the same input 5 times' }))).toMatchObject({
+      status: 'failure',
+      retry: true,
+      reason: 'the attempt was stopped going round in circles: the worker called edit_file with the same input 5 times',
+    });
     expect(checkResult(undefined, seen({ ending: 'shutdown' }))).toMatchObject({ status: 'partial', retry: false });
+  });
+
+  it('a report in the last turn after a limit stands, and its reason says which limit (#49)', () => {
+    const r = checkResult(
+      { status: 'partial', quality: 'YELLOW', completeness: 60, summary: 'half done', details: long },
+      seen({ ending: 'reported', limit: 'budget' }),
+    );
+    expect(r).toMatchObject({ status: 'partial', retry: true, complete: true });
+    expect(r.reason).toBe("the worker reported partial: half done (it spent the attempt's budget and reported in its last turn)");
   });
 
   it('an error outside the tools: failure, retried, with the error as the reason', () => {

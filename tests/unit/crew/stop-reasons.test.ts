@@ -117,7 +117,7 @@ describe('runToolLoop by stop_reason', () => {
     expect(fresh).toHaveLength(1);
     const opening = JSON.stringify(fresh[0]);
     expect(opening).toContain('edited a and b');
-    expect(opening).toContain('Your last step, as it happened');
+    expect(opening).toContain('Your latest turns, word for word');
     expect(opening).toContain('write_file');
     expect(opening).toContain("the conversation reached the model's context window");
     expect(ran).toEqual([{ path: 'a' }, { path: 'b' }]);

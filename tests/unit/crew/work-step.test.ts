@@ -274,16 +274,28 @@ describe('the work step, in-process against the fakes', () => {
       },
       { usage: 10_000 },
     );
-    // 25,000 tokens for the task: attempt 1 spends 20,000 in its two turns (turn limit: timeout, retried),
-    // so attempt 2 stops after one turn. Budgets reset per attempt would have let it take two more.
-    await work(await job(model, 'worker_max_turns: 2\nmax_retries: 2\nbudgets:\n  task:\n    tokens: 25000\n'));
-    expect(model.requests.map(attemptOf)).toEqual([1, 1, 2]);
-    const second = JSON.stringify(model.requests[2]!.messages[0]);
+    // 45,000 tokens for the task. Attempt 1 takes its two turns and the last one it is given to report (#49),
+    // 30,000, and is retried (turn limit); attempt 2 may spend only the 15,000 left: after its second turn it
+    // gets its last turn, and then no attempt is left. Budgets reset per attempt would have let it take more.
+    await work(await job(model, 'worker_max_turns: 2\nmax_retries: 2\nbudgets:\n  task:\n    tokens: 45000\n'));
+    expect(model.requests.map(attemptOf)).toEqual([1, 1, 1, 2, 2, 2]);
+    const second = JSON.stringify(model.requests[3]!.messages[0]);
     expect(second).toContain('The last attempt did not succeed because: the worker reached its turn limit');
+    // The model is told its turns and budget with each tool result, and when the budget is spent, that it has one last turn.
+    expect(JSON.stringify(model.requests[4]!.messages.at(-1))).toContain(
+      "crew: turn 1 of 2 done (1 left); this attempt's budget left: 5,000 of 15,000 budget tokens",
+    );
+    expect(JSON.stringify(model.requests[5]!.messages.at(-1))).toContain("this attempt's budget is spent, so this is your last turn. Call report_result now");
     expect(await onBranch('NOTES.md')).toBe('# Notes\n'); // the timed-out attempt's work, kept on the reused branch
     expect(await onBranch('MORE.md')).toBe('attempt 2 was here\n');
     expect(await stateFile(paths.attemptResult(ISSUE, RUN, 't1', 1))).toMatch(/status: timeout/);
-    expect(await taskRecord()).toMatchObject({ status: 'failure', attempts: 2, error: 'the worker spent its token or cost budget', spent: { tokens: 30_000 } });
+    expect(await taskRecord()).toMatchObject({
+      status: 'failure',
+      attempts: 2,
+      error: "the worker spent the attempt's budget; the task's budget is spent (`budgets.task` in .github/crew.yml), so no attempt is left to retry it",
+      spent: { tokens: 60_000 },
+      limitReached: { limit: 'budget', attempt: 2, turns: 3, reported: false },
+    });
   });
 
   it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {

@@ -152,7 +152,8 @@ describe('context management over a 60-turn task that thinks on every turn, agai
   const BUDGET = 20_000;
   beforeEach(async () => {
     repo = mkdtempSync(join(tmpdir(), 'worker-long-'));
-    for (let i = 0; i < 5; i++) writeFileSync(join(repo, `part${i}.txt`), `${`part ${i} `.repeat(1200)}\n`);
+    // A file a turn: reading the same file again with the same result five times is a loop the worker stops (#49).
+    for (let i = 0; i <= 60; i++) writeFileSync(join(repo, `part${i}.txt`), `${`part ${i} `.repeat(1200)}\n`);
     let workerTurns = 0;
     api = await startFakeAnthropic({
       minCacheTokens: 512,
@@ -165,7 +166,7 @@ describe('context management over a 60-turn task that thinks on every turn, agai
           const thinking = { type: 'thinking' as const, thinking: `Turn ${workerTurns}: what next?` };
           if (workerTurns > 60)
             return { content: [thinking, { type: 'tool_use', name: 'report_result', input: { ...WHOLE_REPORT, summary: 'Read everything.' } }] };
-          return { content: [thinking, { type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns % 5}.txt` } }] };
+          return { content: [thinking, { type: 'tool_use', name: 'read_file', input: { path: `part${workerTurns}.txt` } }] };
         },
       },
     });
@@ -197,6 +198,8 @@ describe('context management over a 60-turn task that thinks on every turn, agai
     const worker = api.requests.filter((q) => q.role === 'worker' && q.usage);
     const read = worker.reduce((s, q) => s + q.usage!.cache_read_input_tokens, 0);
     const all = worker.reduce((s, q) => s + q.usage!.cache_read_input_tokens + q.usage!.cache_creation_input_tokens + q.usage!.input_tokens, 0);
-    expect(read / all).toBeGreaterThan(0.7);
+    // A fresh conversation repeats up to a quarter of the budget word for word (#49), written to the cache once
+    // more at each of this tiny budget's many compactions; at a real window they are rare.
+    expect(read / all).toBeGreaterThan(0.6);
   }, 60_000);
 });

@@ -168,3 +168,28 @@ describe('fake Anthropic model-specific rules', () => {
     expect(['claude-sonnet-5', 'claude-opus-5', MODEL].map((model) => rulesForModel(model).rejectsPrefill)).toEqual([false, false, false]);
   });
 });
+
+describe('fake Anthropic output_config.effort', () => {
+  const withEffort = (model: string, effort: unknown) => ({ ...base(model), output_config: { effort } }) as unknown as Params;
+  const status = async (model: string, effort: unknown) => {
+    const fake = await fakeForTest({ script: alwaysReply() });
+    const response = await rawPost(fake, withEffort(model, effort), VALID_HEADERS);
+    return { status: response.status, message: fake.requests[0]?.error?.message };
+  };
+
+  it('accepts every level on the 5.5 family, and fewer where the effort page lists fewer', async () => {
+    for (const model of CLAUDE_5_5) for (const effort of ['low', 'medium', 'high', 'xhigh', 'max']) expect((await status(model, effort)).status).toBe(200);
+    expect((await status('claude-opus-4-5', 'high')).status).toBe(200);
+    expect(await status('claude-opus-4-5', 'max')).toEqual({
+      status: 400,
+      message: "output_config.effort: 'max' is not supported by claude-opus-4-5; it accepts low, medium, high",
+    });
+    expect((await status('claude-opus-4-6', 'xhigh')).status).toBe(400);
+  });
+
+  it('refuses the parameter on a model that does not support it, and a level that does not exist', async () => {
+    for (const model of [MODEL, 'claude-sonnet-4-5'])
+      expect(await status(model, 'high')).toEqual({ status: 400, message: `output_config.effort: the effort parameter is not supported by ${model}` });
+    expect(await status('claude-sonnet-5-5', 'extreme')).toMatchObject({ status: 400, message: expect.stringContaining("Input should be 'low'") });
+  });
+});

@@ -47,7 +47,7 @@ describe('fake Anthropic usage rule', () => {
       tokens(tool) + tokens(text(systemFor('worker'))) + tokens(text(taskPrompt('t1'))) + tokens(text('Je lis.')) + tokens(toolUse) + tokens(toolResult);
     const expectedOutput =
       Math.ceil(Buffer.byteLength('Voilà — fini') / 4) + Math.ceil(Buffer.byteLength('write_file' + JSON.stringify({ path: 'b.ts', body: 'été' })) / 4);
-    // The tool's breakpoint prefix is under the default 1024 tokens, so nothing is cached.
+    // The tool's breakpoint prefix is under the model's minimum (4,096 tokens for Haiku 4.5), so nothing is cached.
     expect(message.usage).toMatchObject({
       input_tokens: expectedInput,
       cache_creation_input_tokens: 0,
@@ -83,6 +83,8 @@ describe('fake Anthropic usage rule', () => {
 });
 
 describe('fake Anthropic prompt caching', () => {
+  /** A model whose documented minimum cacheable length is 1,024 tokens. */
+  const MODEL = 'claude-sonnet-4-5';
   const cachedSystem = (body: string, ttl?: '5m' | '1h') => [{ ...text(systemFor('worker') + body), cache_control: ttl ? { ...cc, ttl } : cc }];
   const ask = (system: Params['system'], question: string, model = MODEL): Params => ({
     model,
@@ -128,7 +130,7 @@ describe('fake Anthropic prompt caching', () => {
     expect(toolChanged.usage).toMatchObject({ cache_read_input_tokens: 0 });
     expect(toolChanged.usage.cache_creation_input_tokens).toBeGreaterThan(prefix);
 
-    const otherModel = await client.messages.create(ask(system, 'second one', 'claude-opus-4-5'));
+    const otherModel = await client.messages.create(ask(system, 'second one', 'claude-sonnet-5'));
     expect(otherModel.usage).toMatchObject({ cache_creation_input_tokens: prefix, cache_read_input_tokens: 0 });
   });
 
@@ -142,6 +144,23 @@ describe('fake Anthropic prompt caching', () => {
       const { usage } = await client.messages.create(ask(system, 'q'));
       expect(usage).toMatchObject({ input_tokens: total, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
     }
+  });
+
+  it("caches a prefix only from each model's documented minimum length", async () => {
+    const fake = await fakeForTest({ script: alwaysReply() });
+    const client = clientFor(fake);
+    // About 3,000 and 5,000 tokens.
+    const mid = cachedSystem(big('mid') + big('mid2'));
+    const long = cachedSystem(big('long1') + big('long2') + big('long3') + big('long4'));
+    const written = async (system: Params['system'], model: string) =>
+      (await client.messages.create(ask(system, 'q', model))).usage.cache_creation_input_tokens;
+    expect(tokens(text(systemFor('worker') + big('mid') + big('mid2')))).toBeGreaterThan(2048);
+    expect(tokens(text(systemFor('worker') + big('mid') + big('mid2')))).toBeLessThan(4096);
+    // 1,024: Sonnet 4.5; 2,048: Sonnet 5.5 (the family's largest); 4,096: Haiku 4.5, Haiku 5.5, Opus 5.5.
+    expect(await written(mid, 'claude-sonnet-4-5')).toBeGreaterThan(0);
+    expect(await written(mid, 'claude-sonnet-5-5')).toBeGreaterThan(0);
+    for (const model of ['claude-haiku-4-5', 'claude-haiku-5-5', 'claude-opus-5-5']) expect(await written(mid, model)).toBe(0);
+    for (const model of ['claude-haiku-5-5', 'claude-opus-5-5']) expect(await written(long, model)).toBeGreaterThan(4096);
   });
 
   describe('lookback', () => {
@@ -177,6 +196,32 @@ describe('fake Anthropic prompt caching', () => {
 
       const { usage } = await client.messages.create(laterRequest);
       expect(usage).toMatchObject({ cache_read_input_tokens: throughU2, cache_creation_input_tokens: afterU2, input_tokens: 0 });
+    });
+
+    it('looks back 20 blocks by default: a turn of twelve parallel calls hides the last breakpoint unless a second one marks the turn before', async () => {
+      const fake = await fakeForTest({ script: alwaysReply() });
+      const client = clientFor(fake);
+      const calls = Array.from({ length: 12 }, (_, i) => ({ type: 'tool_use' as const, id: `toolu_${i}`, name: 'read_file', input: { path: `f${i}.ts` } }));
+      const results = calls.map((c) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: `contents of ${c.id}` }));
+      const mark = <T extends object>(block: T) => ({ ...block, cache_control: cc });
+      const opening = { role: 'user' as const, content: [text(big('task'))] };
+      // The previous request's breakpoint sat on the opening's last block.
+      await client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: [mark(text(big('task')))] }] });
+      const wide = (second: boolean): Params => ({
+        model: MODEL,
+        max_tokens: 100,
+        messages: [
+          second ? { role: 'user', content: [mark(text(big('task')))] } : opening,
+          { role: 'assistant', content: [text('Reading twelve files.'), ...calls] },
+          { role: 'user', content: [...results.slice(0, -1), mark(results.at(-1)!)] },
+        ],
+      });
+      // 13 assistant blocks and 12 results: the opening is 25 blocks back from the last breakpoint.
+      expect((await client.messages.create(wide(false))).usage.cache_read_input_tokens).toBe(0);
+      const fresh = await fakeForTest({ script: alwaysReply() });
+      const again = clientFor(fresh);
+      await again.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: [mark(text(big('task')))] }] });
+      expect((await again.messages.create(wide(true))).usage.cache_read_input_tokens).toBe(tokens(text(big('task'))));
     });
 
     it('misses when the earlier prefix is further back than cacheLookbackBlocks', async () => {
