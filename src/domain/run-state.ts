@@ -8,6 +8,7 @@ import { CostEstimateSchema } from './cost-estimate';
 import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
 import { ImageRecordSchema } from './images';
+import { SpendWarningSchema } from './spend';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -257,6 +258,8 @@ export const RunRecordSchema = z.looseObject({
   images: z.array(ImageRecordSchema).nullable().default(null),
   /** Recorded images a later planning job could not load again (`image-2 could not be loaded: …`): in the plan comment. */
   imagesNotLoaded: z.array(text).optional(),
+  /** A repository budget was at 80 % or more when the run started (domain/spend.ts): the plan comment warns. */
+  spendWarning: SpendWarningSchema.optional(),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
