@@ -58,3 +58,9 @@ export function spendLines(s: SpendSummary, runName: (r: RunSpend) => string): s
 export function spendComment(summary: SpendSummary, s: Surface = GITHUB): string {
   return [s.bold('Spend'), '', ...spendLines(summary, (r) => `#${r.issue} run ${r.run}`).map((l) => `- ${l}`)].join('\n');
 }
+
+/** `/crew doctor`'s line: the same, as one sentence. */
+export function spendSentence(summary: SpendSummary): string {
+  const lines = spendLines(summary, (r) => `#${r.issue} run ${r.run}`).map((l) => l.charAt(0).toLowerCase() + l.slice(1));
+  return `the repository's spend: ${lines.join('; ')}.`;
+}

@@ -5,7 +5,7 @@ import { doctorComment } from '../../doctor/report';
 import type { StepContext } from '../context';
 import { findStrayBranches } from '../cleanup';
 import { repositorySpend } from '../spend-gate';
-import { spendLines } from '../../render/spend';
+import { spendSentence } from '../../render/spend';
 import { budgetVerdict } from '../../domain/spend';
 
 /**
@@ -27,7 +27,7 @@ export async function doctor(ctx: StepContext, ev: CommentEvent): Promise<void> 
     strays: async () => (await findStrayBranches(ctx))?.map((b) => b.branch),
     spend: async () => {
       const summary = await repositorySpend(ctx);
-      return { says: `spend: ${spendLines(summary, (r) => `#${r.issue} run ${r.run}`).join('; ')}.`, near: budgetVerdict(summary, 0).kind !== 'ok' };
+      return { says: spendSentence(summary), near: budgetVerdict(summary, 0).kind !== 'ok' };
     },
   });
   if (config && facts.config.ok && facts.config.value) facts.config.value.provider = config.provider;
