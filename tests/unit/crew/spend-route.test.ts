@@ -55,12 +55,17 @@ describe('route: repository budgets and the rate per person (#52)', () => {
   /** `login` comments `/crew run` on the issue at `now`, and the route job runs for it: 'intake' when the run reached its first model request. */
   async function crewRun(n: number, now: string, config: string, login = 'maintainer', body = '/crew run'): Promise<'intake' | 'no run'> {
     await people.get(login)!.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: n, body });
+    return routeJob('issue_comment', now, config);
+  }
+
+  /** The route job for the newest `name` event the fake sent, at `now`. */
+  async function routeJob(name: string, now: string, config: string): Promise<'intake' | 'no run'> {
     const dir = await mkdtemp(join(tmpdir(), 'spend-event-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const ev = events.filter((e) => e.name === 'issue_comment').at(-1)!;
+    const ev = events.filter((e) => e.name === name).at(-1)!;
     await writeFile(join(dir, 'event.json'), JSON.stringify(ev.payload));
     const ctx = {
-      event: readEvent('issue_comment', join(dir, 'event.json')),
+      event: readEvent(name, join(dir, 'event.json')),
       config: async () => parseConfig(config),
       forge: forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' }), log),
       ciWorkflows: async () => ({ names: [] }),
@@ -237,6 +242,19 @@ describe('route: repository budgets and the rate per person (#52)', () => {
         `- Costliest runs this month: #70 run 1 $1.25, #${n} run 1 $0.30`,
       ].join('\n'),
     ]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a label trigger counts for the person who labelled: past the rate it is refused with a comment, and nothing starts', async () => {
+    const config = 'trigger_label: crew\nlimits:\n  runs_per_person_per_day: 1\n';
+    const [a, b] = [await issue('A'), await issue('B')];
+    await people.get('alice')!.rest.issues.addLabels({ owner: gh.owner, repo: gh.repoName, issue_number: a, labels: ['crew'] });
+    expect(await routeJob('issues', '2026-12-06T09:00:00Z', config)).toBe('intake');
+    expect(readRun(reader, a, 1)!.requestedBy).toBe('alice');
+    await people.get('alice')!.rest.issues.addLabels({ owner: gh.owner, repo: gh.repoName, issue_number: b, labels: ['crew'] });
+    expect(await routeJob('issues', '2026-12-06T09:05:00Z', config)).toBe('no run');
+    expect(readRun(reader, b, 1)).toBeUndefined();
+    expect(crewSaid(b)).toEqual([expect.stringMatching(/^@alice, crew did not start this run: you have started 1 run today \(UTC\)/)]);
     expect(requests).toHaveLength(1);
   });
 });
