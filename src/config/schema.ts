@@ -328,11 +328,42 @@ export const ConfigSchema = z.strictObject({
       run: Budget(20_000_000, 50, 'one run'),
       task: Budget(6_000_000, 20, 'one task (all its attempts)'),
       attempt: Budget(3_000_000, 10, "one attempt of a task (the worker's own turns, compaction's summaries included)"),
+      day: z
+        .number()
+        .positive()
+        .optional()
+        .describe(
+          "Most dollars the repository's runs may spend in one UTC day (estimated from published prices, like `cost_usd`), summed over every run on crew/state; a run's whole cost counts on the day it started. No limit when unset. A run that would start past it (the day's spend has reached it, or a typical run here would pass it) is refused with one comment saying the spend, the budget and when it resets (the next midnight UTC); the plan comment warns from 80 %.",
+        ),
+      month: z
+        .number()
+        .positive()
+        .optional()
+        .describe(
+          "Most dollars the repository's runs may spend in one UTC calendar month, counted like `day`; it resets on the first of the next month (00:00 UTC). No limit when unset.",
+        ),
     })
     .prefault({})
     .describe(
-      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one.",
+      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one. Repository budgets per UTC day and month (`day`, `month`) refuse a run that would pass them (docs/costs.md).",
     ),
+  limits: z
+    .strictObject({
+      runs_per_person_per_day: z
+        .int()
+        .min(1)
+        .max(10_000)
+        .default(20)
+        .describe(
+          'Most runs one person may start in a UTC day: `/crew run`, `/crew plan`, follow-ups and label or assignee triggers, counted per login on crew/state (a follow-up for a failed CI run is not counted). Past it, the request is refused with a comment saying why (at most one an hour per person and issue; after that a 👎), and nothing starts.',
+        ),
+      rate_exempt: z
+        .array(z.string().min(1))
+        .default([])
+        .describe('Logins `runs_per_person_per_day` does not limit (e.g. the maintainers). Repository budgets still apply to them.'),
+    })
+    .prefault({})
+    .describe('How often each person may start runs.'),
   history_context_size: z.int().min(0).max(50).default(5).describe('How many earlier attempts a worker is told about (every failure is always included).'),
   knowledge_context_size: z.int().min(0).max(100).default(10).describe('How many entries of .github/crew/knowledge.jsonl a worker reads.'),
   retrospect: z

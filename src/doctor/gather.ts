@@ -14,6 +14,8 @@ export interface GatherOptions {
   jobHasKey?: boolean;
   /** In a job: the `crew/` branches that belong to no open run. */
   strays?: () => Promise<string[] | undefined>;
+  /** In a job: the repository's spend as one sentence, and whether a budget is near its end. */
+  spend?: () => Promise<{ says: string; near: boolean }>;
 }
 
 /** Everything `diagnose` needs, read at once; a read GitHub refuses is kept as its status, never thrown. */
@@ -49,6 +51,8 @@ export async function gatherFacts(settings: RepositorySettings, opts: GatherOpti
     );
     if (!facts.strays) delete facts.strays;
   }
+  if (opts.spend)
+    facts.spend = await opts.spend().then(ok, (e: unknown): Read<{ says: string; near: boolean }> => ({ ok: false, status: 0, message: (e as Error).message }));
   return facts;
 }
 

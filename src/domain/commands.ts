@@ -165,7 +165,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'status',
     offerOrder: 12,
     usage: '/crew status',
-    help: 'refresh the plan comment',
+    help: 'refresh the plan comment; with a repository budget set, show the spend today and this month',
     parse: plain('status'),
     offered: (r) => (inPhase(...RUNNING, 'FAILED', 'INTERRUPTED', ...ENDED)(r) ? '/crew status' : null),
     local: { at: 'cli', line: (run) => `crew status ${run}` },

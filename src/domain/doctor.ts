@@ -31,12 +31,14 @@ export interface DoctorFacts {
   secret: Read<boolean>;
   /** `crew/` branches that belong to no open run (in a job only: they are read from crew/state). */
   strays?: Read<string[]>;
+  /** The repository's spend today and this month (in a job only: it is read from crew/state), and whether a budget is at 80 % or more. */
+  spend?: Read<{ says: string; near: boolean }>;
   /** This crew's version (`1.4.0`), to say whether the workflow's tag is older. */
   crewVersion: string;
 }
 
 export type CheckId =
-  'actions' | 'pull-requests' | 'workflow-permissions' | 'branch-rules' | 'state-branch' | 'workflow-file' | 'secret' | 'config' | 'stray-branches';
+  'actions' | 'pull-requests' | 'workflow-permissions' | 'branch-rules' | 'state-branch' | 'workflow-file' | 'secret' | 'config' | 'stray-branches' | 'spend';
 
 export type FindingStatus = 'ok' | 'problem' | 'unknown' | 'note';
 
@@ -312,6 +314,19 @@ export function diagnose(facts: DoctorFacts): Finding[] {
         fix: `delete them at ${repo.webUrl}/branches/all?query=crew%2F, or \`git push origin --delete <branch>\``,
       });
     else out.push({ check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' });
+  }
+  if (facts.spend) {
+    const s = facts.spend;
+    if (!s.ok)
+      out.push({ check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' });
+    else if (s.value.near)
+      out.push({
+        check: 'spend',
+        status: 'note',
+        says: s.value.says,
+        fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset',
+      });
+    else out.push({ check: 'spend', status: 'ok', says: s.value.says });
   }
   return out;
 }

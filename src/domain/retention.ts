@@ -170,6 +170,9 @@ export const RunDigestSchema = z.looseObject({
   costUsd: z.number(),
   taskCount: count,
   retro: nullableText.default(null),
+  /** Who asked for the run, and whether a failed CI run did (`fix_ci`): the rate per person counts pruned runs too (domain/spend.ts). */
+  requestedBy: nullableText.default(null),
+  automatic: z.boolean().default(false),
 });
 export type RunDigest = Stored<typeof RunDigestSchema>;
 
@@ -190,6 +193,8 @@ export function runDigest(rec: RunRecord, end: RunEnd, figures: PastRun, totalCo
     costUsd: totalCostUsd,
     taskCount,
     retro: rec.retro?.url ?? null,
+    requestedBy: rec.requestedBy,
+    automatic: rec.trigger.how === 'ci',
   };
 }
 

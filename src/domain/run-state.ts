@@ -8,6 +8,7 @@ import { CostEstimateSchema } from './cost-estimate';
 import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
 import { FoundImageSchema, ImageRecordSchema } from './images';
+import { SpendWarningSchema } from './spend';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -259,6 +260,8 @@ export const RunRecordSchema = z.looseObject({
   imagesNotLoaded: z.array(text).optional(),
   /** Images in the answers to crew's questions, with the comments that show them (#47): the next planning job reads them. */
   answerImages: z.array(FoundImageSchema).optional(),
+  /** A repository budget was at 80 % or more when the run started (domain/spend.ts): the plan comment warns. */
+  spendWarning: SpendWarningSchema.optional(),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

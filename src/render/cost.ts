@@ -48,6 +48,11 @@ export function estimateVsActual(view: RunView): string | undefined {
   return `**Estimate vs actual:** ${cost} · Actions minutes ${span(e.minutes, String)} estimated, ${billed} billed so far (${WHERE[against(e.minutes, billed)]})`;
 }
 
+/** The retrospective's line: the estimate beside what the run spent, or what it spent when no estimate was made. */
+export function runCostLine(view: RunView): string {
+  return estimateVsActual(view) ?? `**Cost:** ${money(totalUsage(view).costUsd)} of model use (no estimate was made: the run ended before its plan)`;
+}
+
 /** The last words of a local run (`crew run`): what it spent against the estimate, and that it billed no Actions minutes. */
 export function localCostLine(view: RunView): string {
   const spent = totalUsage(view).costUsd;

@@ -7,6 +7,7 @@ import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type Run
 import { GITHUB, type Surface } from '../domain/surface';
 import { estimateText, minutesNote, money } from './cost';
 import { renderFixCiAttempts } from './fix-ci';
+import { spendWarningLine } from './spend';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
 
 export interface PlanLinks {
@@ -226,6 +227,7 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     out.push('');
     out.push(s.warning(line));
   }
+  if (run.spendWarning) out.push('', s.warning(spendWarningLine(run.spendWarning)));
   const ciFixes = renderFixCiAttempts(run.fixCi, s);
   if (ciFixes.length) out.push('', ...ciFixes);
   if (run.phase === 'INTERRUPTED') {

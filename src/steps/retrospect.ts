@@ -13,6 +13,7 @@ import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
 import { agentRun, loadView, nowIso, runModel, SEEN, updateRunShownFirst, type StepContext } from './context';
 import { sentence } from '../domain/surface';
+import { runCostLine } from '../render/cost';
 
 /** What the retrospector reads: the run as crew recorded it, as data. */
 function facts(view: RunView, judgments: Judgment[]): string {
@@ -97,7 +98,8 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
     config.retrospect.filter_threshold,
   );
   const retro: Retrospective = { mode, summary: out.summary, wentWell: out.wentWell, wentWrong: out.wentWrong, ...chosen, memory: out.memory, at: nowIso(ctx) };
-  const body = renderRetrospective(retro, { issue, run });
+  // What the run cost beside its estimate, as recorded before the retrospector's own use.
+  const body = `${renderRetrospective(retro, { issue, run })}\n\n${runCostLine(view)}`;
   // Found by the id crew stored, never by listing comments (issues can have thousands).
   // A run that ended differently since (failed, then finished) gets a new one where it now ends (its PR).
   const existing = forced || view.run.retro?.phase === view.run.phase ? view.run.retro?.commentId : undefined;

@@ -24,5 +24,9 @@ describe('/crew doctor on an issue', () => {
     expect(body).toMatch(/- ✅ \.github\/workflows\/crew\.yml is on main: the (short|full) form, at v1\./);
     expect(body).toContain('- ✅ nothing refuses crew/state, where crew keeps its runs.');
     expect(body).toContain('- ✅ every crew/ branch belongs to an open run.');
+    // Read from crew/state, which this repository does not have yet: nothing spent.
+    expect(body).toContain(
+      "- ✅ the repository's spend: today (UTC): $0.00 in 0 runs (no `budgets.day`); this month (UTC): $0.00 in 0 runs (no `budgets.month`).",
+    );
   }, 240_000);
 });

@@ -54,6 +54,10 @@ describe('the retrospective', () => {
     const [comment] = retroComments(r);
     expect(comment!.body).toContain('## crew retrospective · run 1 (light)');
     expect(comment!.body).toContain("1. [codebase] textkit's tests use node:test");
+    // The run's cost beside the estimate made with its plan.
+    expect(comment!.body).toMatch(
+      /\n\n\*\*Estimate vs actual:\*\* model use \$[\d.]+(–\$[\d.]+)? estimated, \$[\d.]+ spent \((under|within|over) the estimate\)/,
+    );
     expect(md).toContain('## crew retrospective · run 1 (light)');
     const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
     expect(plan.body).toMatch(/\*\*Retrospective\*\* \(light\): http:\/\/127\.0\.0\.1:\d+\/acme\/textkit\/issues\/2#issuecomment-\d+/);

@@ -4,6 +4,9 @@ import { gatherFacts } from '../../doctor/gather';
 import { doctorComment } from '../../doctor/report';
 import type { StepContext } from '../context';
 import { findStrayBranches } from '../cleanup';
+import { repositorySpend } from '../spend-gate';
+import { spendSentence } from '../../render/spend';
+import { budgetVerdict } from '../../domain/spend';
 
 /**
  * `/crew doctor`: the repository's setup as this job's token can see it, one line per check with its
@@ -22,6 +25,10 @@ export async function doctor(ctx: StepContext, ev: CommentEvent): Promise<void> 
     // The key's presence only: a provider other than anthropic signs in otherwise (diagnose says so).
     jobHasKey: ctx.settings.anthropicApiKey.length > 0,
     strays: async () => (await findStrayBranches(ctx))?.map((b) => b.branch),
+    spend: async () => {
+      const summary = await repositorySpend(ctx);
+      return { says: spendSentence(summary), near: budgetVerdict(summary, 0).kind !== 'ok' };
+    },
   });
   if (config && facts.config.ok && facts.config.value) facts.config.value.provider = config.provider;
   await ctx.forge.postComment(issue, doctorComment(facts, diagnose(facts)));

@@ -9,6 +9,8 @@ import { askUnasked } from './replies';
 import { sentence } from '../../domain/surface';
 import { strayBranchLines } from '../../render/cleanup';
 import { findStrayBranches } from '../cleanup';
+import { repositorySpend } from '../spend-gate';
+import { spendComment } from '../../render/spend';
 
 /** `/crew status`, `/crew help`, `/crew retro` and `/crew remember`. */
 
@@ -31,18 +33,28 @@ export async function retro(ctx: StepContext, ev: CommentEvent): Promise<void> {
 
 /**
  * `/crew status`: the plan comment brought up to date (or a question that was never posted, asked
- * now), and, when there are any, the repository's `crew/` branches that belong to no open run.
+ * now), and, when there are any, the repository's `crew/` branches that belong to no open run, and
+ * its spend today and this month against `budgets.day` and `budgets.month` (when one is set), in one comment.
  */
 export async function status(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
-  if (!last) await ctx.forge.postComment(issue, `There is no crew run on this issue yet. ${sentence(ctx.surface.give('run'))} to start one.`);
+  const said: string[] = [];
+  if (!last) said.push(`There is no crew run on this issue yet. ${sentence(ctx.surface.give('run'))} to start one.`);
   else if (!(await askUnasked(ctx, last))) await syncPlanComment(ctx, issue, last.run);
   const strays = await findStrayBranches(ctx).catch((e: unknown) => {
     ctx.log.warn(`could not list crew's branches: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   });
-  if (strays?.length) await ctx.forge.postComment(issue, strayBranchLines(strays, 30, ctx.surface).join('\n'));
+  if (strays?.length) said.push(strayBranchLines(strays, 30, ctx.surface).join('\n'));
+  // The spend is said where a budget is set, or where crew comments anyway; otherwise status only refreshes the plan comment.
+  const spend = await repositorySpend(ctx).catch((e: unknown) => {
+    ctx.log.warn(`could not sum the repository's spend: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  });
+  const budgeted = spend && (spend.day.budgetUsd !== undefined || spend.month.budgetUsd !== undefined);
+  if (spend && (budgeted || said.length)) said.push(spendComment(spend, ctx.surface));
+  if (said.length) await ctx.forge.postComment(issue, said.join('\n\n'));
 }
 
 /** `/crew help`, and any word crew does not know. */

@@ -43,7 +43,7 @@ export async function hasWriteAccess(ctx: StepContext, ev: CommentEvent | Asker,
  * reaction on their comment instead (or only the log, when a label or an assignment asked).
  * One state read; a write only when a comment is due.
  */
-async function refuse(ctx: StepContext, who: Asker, body: string): Promise<void> {
+export async function refuse(ctx: StepContext, who: Asker, body: string): Promise<void> {
   const { issue, login } = who;
   const now = ctx.clock.now();
   const { value: due } = await ctx.state.update(refusalsFolder(issue), `issue #${issue}: refused @${login}`, (tx) => {

@@ -7,6 +7,8 @@ import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
 import { CrewError, loadView, nowIso, planLinks, SEEN, syncPlanComment, updateRun, type StepContext } from '../context';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
+import { refuse } from './permission';
+import { admission, type Admission } from '../spend-gate';
 
 /** `/crew run` and `/crew plan`: a new run of the issue, its plan comment, and planning. */
 
@@ -91,6 +93,8 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       `Push a first commit (or fix \`base_branch\` in \`.github/crew.yml\`), then ${ctx.surface.give('run')}.`,
     );
   const now = nowIso(ctx);
+  // After the state's first read, from the same tip: the budgets and the rate cost no request (#52).
+  const admit = await admission(ctx, { by: ev.by, automatic: ev.trigger.how === 'ci' });
 
   const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
     const last = runNumbers(tx, issue).at(-1);
@@ -100,6 +104,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     if (lastRec && !isTerminal(lastRec.phase) && !stalePlanning(lastRec)) return { kind: 'busy' as const, record: lastRec };
     // A run whose planner died (its workflow run is over) is taken over, not refused.
     if (lastRec && stalePlanning(lastRec)) return { kind: 'existing' as const, record: lastRec };
+    if (admit.kind === 'refused') return { kind: 'refused' as const, admit };
     const k = (last ?? 0) + 1;
     const record = newRunRecord({
       issue,
@@ -113,6 +118,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       host: ctx.job ? 'actions' : 'local',
       ...(ev.followUp ? { followUp: { record: ev.followUp.record, pr: ev.followUp.pr } } : {}),
     });
+    if (admit.kind === 'admit' && admit.warning) record.spendWarning = admit.warning;
     if (ev.followUp) tx.write(paths.followUp(issue, k), `${JSON.stringify(ev.followUp.material, null, 2)}\n`);
     // The issue keeps one live plan comment: a follow-up takes over the comment of the run whose pull
     // request it continues, in this same write, so from here on only the newer run renders into it.
@@ -130,6 +136,10 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     return { kind: 'created' as const, record: writeRun(tx, record, now) };
   });
 
+  if (outcome.kind === 'refused') {
+    await sayRefused(ctx, ev, outcome.admit);
+    return { started: false };
+  }
   if (outcome.kind === 'busy') {
     const r = outcome.record;
     const what =
@@ -172,6 +182,16 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   if (!ev.dispatch) setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
   return { started: true, run };
+}
+
+/** A run past a repository budget or the person's rate: one comment where it was asked; past the rate, once an hour per person and issue, then a 👎. */
+async function sayRefused(ctx: StepContext, ev: RunRequest, admit: Extract<Admission, { kind: 'refused' }>): Promise<void> {
+  const on = ev.replyOn ?? ev.issue.number;
+  ctx.log.info(`the run did not start: ${admit.why === 'budget' ? 'a repository budget is spent' : `@${ev.by} is past limits.runs_per_person_per_day`}`);
+  if (admit.why === 'budget') return void (await ctx.forge.postComment(on, admit.text));
+  // A review's id is not a comment's: only a comment in the conversation gets the 👎.
+  const commentId = ev.trigger.commentId && !ev.trigger.how ? { commentId: ev.trigger.commentId } : {};
+  await refuse(ctx, { issue: on, login: admit.login, ...commentId }, admit.text);
 }
 
 /**

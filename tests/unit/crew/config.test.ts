@@ -80,6 +80,16 @@ describe('.github/crew.yml', () => {
     expect(problems('trigger_assignee: alice\n')).toEqual([expect.stringMatching(/^`trigger_assignee`: must contain `crew`/)]);
   });
 
+  it('repository budgets are unset and the rate per person is 20 by default; bad values name the key (#52)', () => {
+    expect(parseConfig(undefined)).toMatchObject({ limits: { runs_per_person_per_day: 20, rate_exempt: [] } });
+    expect(parseConfig(undefined).budgets).not.toHaveProperty('day');
+    expect(parseConfig('budgets:\n  day: 1.5\n  month: 30\n').budgets).toMatchObject({ day: 1.5, month: 30, run: { cost_usd: 20 } });
+    expect(problems('budgets:\n  day: 0\n')[0]).toMatch(/^`budgets.day`: .*>0.* \(got 0\)$/);
+    expect(problems('budgets:\n  month: lots\n')[0]).toMatch(/^`budgets.month`: .*number.*$/);
+    expect(problems('limits:\n  runs_per_person_per_day: 0\n')[0]).toMatch(/^`limits.runs_per_person_per_day`: .*>=1.* \(got 0\)$/);
+    expect(problems('limits:\n  per_day: 3\n')).toEqual(['unknown key `limits.per_day`: remove it or check the spelling']);
+  });
+
   it('fix_ci is off by default; fix_ci_attempts is 2 by default and bounded to 1..5, naming the key', () => {
     expect(parseConfig(undefined)).toMatchObject({ fix_ci: false, fix_ci_attempts: 2 });
     expect(parseConfig('fix_ci: true\nfix_ci_attempts: 5\n')).toMatchObject({ fix_ci: true, fix_ci_attempts: 5 });

@@ -10,6 +10,8 @@ import { renderReport } from '../../../src/render/report';
 import { recordingJobTimes, jobId } from '../../../src/state/job-times';
 import { pastRun, readPastRuns } from '../../../src/state/past-runs';
 import { pruneRunFolder } from '../../../src/state/run-digests';
+import { readRunSpends } from '../../../src/state/spend';
+import { totalUsage } from '../../../src/domain/run-state';
 import { paths, readJobTimes, readView, writeRun } from '../../../src/state/run-files';
 import { view } from './run-fixtures';
 import { CountingState } from './memory-state';
@@ -301,6 +303,7 @@ describe('reading past runs from the state', () => {
     await finishedRun(store, 1, 1, { createdAt: '2026-11-01T00:00:00Z', estimate: true });
     await finishedRun(store, 2, 1, { createdAt: '2026-11-02T00:00:00Z' });
     const before = await readPastRuns(store, { issue: 9, run: 1 });
+    const v1 = readView(await store.loadRuns(() => true), 1, 1)!;
     // Pruned through the store main.ts builds, which records the job in every run folder a write touches.
     const recording = recordingJobTimes(store, { id: '8-1-critic', step: 'critic', startedAt: Date.parse(at(0)) }, () => new Date(Date.parse(at(500))));
     await recording.update('', 'prune', (tx) => {
@@ -317,7 +320,12 @@ describe('reading past runs from the state', () => {
       endedAt: at(450),
       prunedAt: at(500),
       taskCount: 3,
+      // Who asked: the rate per person counts pruned runs too (#52).
+      requestedBy: 'maintainer',
+      automatic: false,
     });
+    // The repository's spend reads the same cost from the digest as from the folder (#52).
+    expect((await readRunSpends(store)).runs.find((r) => r.issue === 1)).toMatchObject({ costUsd: totalUsage(v1).costUsd, by: 'maintainer', finished: true });
   });
 
   it('has no minutes for a run that recorded no jobs', () => {
