@@ -35,6 +35,8 @@ export interface CandidateEvidence {
   findings: AdversarialFinding[];
   /** Lines the candidate adds and removes. */
   changedLines: number;
+  /** Why nothing could be gathered (its branch is missing): it never qualifies. */
+  absent?: string;
 }
 
 /** A candidate as the plan comment and the report show it, kept on the task's record. */
@@ -85,7 +87,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** How one candidate stands: qualified or not, and why not. */
 export function standing(c: CandidateEvidence): CandidateStanding {
   const fell: string[] = [];
-  if (c.worker !== 'success') fell.push(`its worker ended in ${c.worker}`);
+  if (c.absent) fell.push(c.absent);
+  else if (c.worker !== 'success') fell.push(`its worker ended in ${c.worker}`);
   for (const cmd of c.commands)
     if (cmd.met === false) fell.push(`\`${cmd.command.replace(/`/g, "'")}\` failed`);
     else if (cmd.met === null) fell.push(`\`${cmd.command.replace(/`/g, "'")}\` could not be run`);

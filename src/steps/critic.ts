@@ -1,7 +1,7 @@
 import { runCritic } from '../agents/critic';
 import { RunBudgetSpent } from '../agents/run-budget';
 import { checkCommand } from '../domain/command-policy';
-import { DIFF_LIMIT_BYTES, parseUnifiedDiff, type FileDiff } from '../domain/diff';
+import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../domain/diff';
 import {
   adversarialChecks,
   commandEvaluation,
@@ -15,7 +15,6 @@ import {
   type Evaluation,
   type Judgment,
 } from '../domain/judgment';
-import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, reviewedSha, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
@@ -47,6 +46,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import { baseRuns, runWithReports, type CommandRun } from './test-runs';
 import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
+import { tamperContext } from './tamper-context';
 import { describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -366,28 +366,6 @@ async function testReports(ctx: StepContext, runner: CommandRunner): Promise<Tes
     ctx.log.warn(`critic: crew could not set up its test report hooks (${(e as Error).message}); the tests of every command are unknown`);
     return undefined;
   }
-}
-
-/** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */
-async function tamperContext(ctx: StepContext, baseSha: string, headSha: string, files: FileDiff[]): Promise<TamperContext> {
-  const packageJson: NonNullable<TamperContext['packageJson']> = {};
-  for (const f of files.filter((x) => /(^|\/)package\.json$/.test(x.path))) {
-    packageJson[f.path] = { before: await ctx.repo.readFileAt(baseSha, f.path), after: await ctx.repo.readFileAt(headSha, f.path) };
-  }
-  const setupFiles: string[] = [];
-  for (const path of (await ctx.repo.listFiles()).filter(isRunnerConfigFile)) {
-    const text = await ctx.repo.readFileAt(headSha, path);
-    if (text !== undefined) setupFiles.push(...setupFilesNamedIn(path, text));
-  }
-  const testFiles: NonNullable<TamperContext['testFiles']> = {};
-  const testFilesBefore: NonNullable<TamperContext['testFilesBefore']> = {};
-  for (const f of files.filter((x) => x.status !== 'deleted' && !x.binary && isTestFile(x.path))) {
-    const text = await ctx.repo.readFileAt(headSha, f.path);
-    if (text !== undefined) testFiles[f.path] = text;
-    const before = f.status === 'modified' ? await ctx.repo.readFileAt(baseSha, f.path) : undefined;
-    if (before !== undefined) testFilesBefore[f.path] = before;
-  }
-  return { packageJson, setupFiles, testFiles, testFilesBefore };
 }
 
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */
