@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { failingFindings, type AdversarialFinding } from './judgment';
-import { count, nullableText, text, type Stored } from './stored-shape';
+import type { CandidateStanding, Selection } from './candidate-record';
 import { describeTest, type TestAccounting, type TestChange } from './test-results';
 
 /**
@@ -38,31 +37,6 @@ export interface CandidateEvidence {
   /** Why nothing could be gathered (its branch is missing): it never qualifies. */
   absent?: string;
 }
-
-/** A candidate as the plan comment and the report show it, kept on the task's record. */
-export const CandidateStandingSchema = z.looseObject({
-  n: count,
-  branch: text,
-  headSha: nullableText,
-  qualified: z.boolean(),
-  /** Tests fixed (FAIL_TO_PASS), over every command criterion. */
-  fixed: count,
-  /** Tests failing on the candidate's branch, named (`file › suite › name`), with what they were on the base. */
-  failing: z.array(text),
-  /** Why it did not qualify, one line each; empty when it did. */
-  fell: z.array(text),
-  changedLines: count,
-});
-export type CandidateStanding = Stored<typeof CandidateStandingSchema>;
-
-export const SelectionSchema = z.looseObject({
-  task: text,
-  /** The attempt chosen, or null when none qualified. */
-  chosen: count.nullable(),
-  candidates: z.array(CandidateStandingSchema),
-  reason: text,
-});
-export type Selection = Stored<typeof SelectionSchema>;
 
 /** At most this many failing tests are named per candidate (the count is whole). */
 const NAMED = 10;

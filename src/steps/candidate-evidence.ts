@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema';
-import { selectCandidate, type CandidateEvidence, type Selection } from '../domain/candidates';
+import type { Selection } from '../domain/candidate-record';
+import { selectCandidate, type CandidateEvidence } from '../domain/candidates';
 import { checkCommand } from '../domain/command-policy';
 import type { Criterion } from '../domain/criteria';
 import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../domain/diff';

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PARALLEL_ATTEMPTS, selectCandidate, SelectionSchema, type CandidateEvidence } from '../../../src/domain/candidates';
+import { SelectionSchema } from '../../../src/domain/candidate-record';
+import { MAX_PARALLEL_ATTEMPTS, selectCandidate, type CandidateEvidence } from '../../../src/domain/candidates';
 import { parseUnifiedDiff } from '../../../src/domain/diff';
 import { candidateBranch, taskBranch, assertCrewRef, localBranches } from '../../../src/domain/refs';
 import { branchOwner } from '../../../src/domain/retention';
 import { findTampering } from '../../../src/domain/tamper';
 import { account, type TestResult, type TestRun } from '../../../src/domain/test-results';
+import { renderPlanComment } from '../../../src/render/plan-comment';
+import { renderReport } from '../../../src/render/report';
+import { GITHUB, terminalSurface } from '../../../src/domain/surface';
+import { view } from './run-fixtures';
 
 /**
  * Selection by evidence among a task's parallel attempts (#50): each candidate's tests by identity
@@ -129,5 +134,64 @@ describe('a candidate’s branch', () => {
   it('goes with the run’s branches when the run ends', () => {
     expect(branchOwner('crew/7/r1/t1-a3')).toEqual({ issue: 7, run: 1, kind: 'task' });
     expect(branchOwner('crew/7/r1/t1-b3')).toBeUndefined();
+  });
+});
+
+const links = {
+  comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
+  branch: (b: string) => `https://github.test/acme/w/tree/${b}`,
+  run: 'https://github.test/acme/w/actions/runs/1',
+  stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}`,
+};
+
+describe('the attempts in the plan comment and the report', () => {
+  it('the plan comment lists every attempt with its result, the one kept and why', () => {
+    const v = view(['success', 'success', 'success']);
+    v.tasks.get('t1')!.selection = selectCandidate('t1', [wrongFix, switchedOff, right]);
+    const body = renderPlanComment(v, links, GITHUB);
+    expect(body).toContain('**Attempts of t1** (3 in parallel, judged on their own branches against the base)');
+    expect(body).toContain(
+      '| 1 ❌ | [`crew/7/r1/t1`](https://github.test/acme/w/tree/crew/7/r1/t1) | `npm test` failed | `test/sum.test.js › sum › adds negatives (failing on the base too)` |',
+    );
+    expect(body).toMatch(
+      /\| 2 ❌ \| \[`crew\/7\/r1\/t1-a2`\]\([^)]*\) \| test\/sum\.test\.js › sum › adds zero passed on the base and is skipped here; skipped-test: /,
+    );
+    expect(body).toContain('| 3 ✅ kept | [`crew/7/r1/t1-a3`](https://github.test/acme/w/tree/crew/7/r1/t1-a3) | 1 fixed · 10 lines changed | – |');
+    expect(body).toContain('Kept attempt 3: the only attempt that met every command criterion');
+    // The table of tasks ends before the attempts: a blank line between them.
+    expect(body).toMatch(/\|\n\n\*\*Attempts of t1\*\*/);
+  });
+
+  it('the report of a run with none kept names each attempt’s failing tests', () => {
+    const v = view(['failure', 'success', 'success']);
+    const alsoWrong = candidate(3, run(t('adds', 'failed'), t('adds zero', 'passed'), t('adds negatives', 'passed')));
+    v.tasks.get('t1')!.selection = selectCandidate('t1', [wrongFix, switchedOff, alsoWrong]);
+    const report = renderReport(v, new Map(), links, null, null, { ended: 'The run ended without a pull request: t1 failed.' });
+    expect(report).toContain('| 1 ❌ | `crew/7/r1/t1` | `npm test` failed | `test/sum.test.js › sum › adds negatives (failing on the base too)` |');
+    expect(report).toContain('`test/sum.test.js › sum › adds (passed on the base)`');
+    expect(report).toMatch(/None qualified: none of the 3 attempts qualified/);
+  });
+
+  it('model-written test names go out inert', () => {
+    const v = view(['success', 'success', 'success']);
+    const EVIL = '@admin <img src=x>';
+    // A test the attempt made fail (in a code span) and one it lost (in the words of why it fell).
+    const evil = {
+      ...candidate(1, run()),
+      tests: [account(criterion, run(t(`${EVIL} 1`, 'passed'), t(`${EVIL} 2`, 'passed')), run(t(`${EVIL} 1`, 'failed')))],
+    };
+    v.tasks.get('t1')!.selection = selectCandidate('t1', [evil]);
+    const body = renderPlanComment(v, links, GITHUB);
+    expect(body).toContain('`test/sum.test.js › sum › @admin <img src=x> 1 (passed on the base)`');
+    expect(body).toContain('<code>@admin</code> &lt;img src=x> 2 passed on the base and is missing here');
+    const outsideCode = body.replace(/`[^`\n]*`/g, '').replace(/<code>[^<]*<\/code>/g, '');
+    expect(outsideCode).not.toContain('@admin');
+    expect(outsideCode).not.toContain('<img');
+    expect(renderPlanComment(v, links, terminalSurface(7))).toContain('Attempts of t1');
+  });
+
+  it('a run without parallel attempts shows none', () => {
+    const v = view(['success', 'success', 'success']);
+    expect(renderPlanComment(v, links, GITHUB)).not.toContain('Attempts of');
   });
 });
