@@ -6,7 +6,8 @@ import type { Criterion } from '../domain/criteria';
 import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../domain/diff';
 import type { AdversarialFinding } from '../domain/judgment';
 import { findTampering } from '../domain/tamper';
-import { account, type BaseRun } from '../domain/test-results';
+import type { BaseRun } from '../domain/test-results';
+import { accountWithRerun } from './flaky-rerun';
 import type { CommandRunner } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
 import type { StepContext } from './context';
@@ -64,7 +65,9 @@ export async function candidateEvidence(ctx: Ctx, c: CandidateToJudge, o: Eviden
     ctx.log.info(`critic: running ${cr.id} on attempt ${c.n} (${c.branch}): ${command}`);
     const r = await runWithReports(o.runner, o.reports, command, { cwd: ctx.repo.dir, timeoutMs: o.timeoutMs });
     const base = o.bases.get(cr.id);
-    const a = base ? account({ id: cr.id, command }, base.tests, r.tests, { diff: files }) : undefined;
+    const a = base
+      ? await accountWithRerun(ctx, { id: cr.id, command }, base.tests, r.tests, { runner: o.runner, reports: o.reports, timeoutMs: o.timeoutMs, diff: files })
+      : undefined;
     if (a) tests.push(a);
     // endless8's convention (judgment.ts commandEvaluation): 0 met, 1 not met, anything else undecided; so is an unreadable report.
     const met = r.timedOut || (r.exitCode !== 0 && r.exitCode !== 1) || a?.state === 'unreadable' ? null : r.exitCode === 0;

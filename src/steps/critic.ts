@@ -40,13 +40,14 @@ import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { account, testFindings, testKey, type BaseRun } from '../domain/test-results';
+import { testFindings, type account, type BaseRun } from '../domain/test-results';
 import { TestReports } from '../sandbox/test-reports/reports';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { baseRuns, runWithReports, type CommandRun } from './test-runs';
 import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
 import { tamperContext } from './tamper-context';
+import { accountWithRerun } from './flaky-rerun';
 import { describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -176,19 +177,9 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   const accounts = new Map<string, ReturnType<typeof account>>();
   for (const c of ran) {
     const b = bases.get(c.id);
-    if (!b) continue;
-    let a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files });
-    // A test that passed on the base and fails here is run once more before it convicts anyone.
-    const failedNow = a.changes.filter((x) => x.kind === 'lost' && x.after === 'failed');
-    if (failedNow.length && runner) {
-      ctx.log.info(
-        `critic: ${failedNow.length} test(s) of ${c.id} passed on the base and fail here; running ${c.command} once more to tell a flaky test from a broken one`,
-      );
-      const again = await runWithReports(runner, reports, c.command!, { cwd: ctx.repo.dir, timeoutMs });
-      const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(testKey) : []);
-      const flaky = new Set(failedNow.map((x) => testKey(x.test)).filter((k) => passedAgain.has(k)));
-      if (flaky.size) a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, flaky });
-    }
+    // bases holds runs only where there is a runner.
+    if (!b || !runner) continue;
+    const a = await accountWithRerun(ctx, { id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { runner, reports, timeoutMs, diff: files });
     accounts.set(c.id, a);
     // An unreadable report leaves the criterion undecided, whatever the exit code: a person looks.
     if (a.state === 'unreadable') {

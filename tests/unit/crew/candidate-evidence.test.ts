@@ -77,6 +77,14 @@ beforeAll(async () => {
   await commitOn('crew/9/r1/t1-a3', { 'src/sum.js': 'exports.sum = (a, b) => a + b;\n' });
   // Attempt 4 fixes negatives and breaks the two tests that passed.
   await commitOn('crew/9/r1/t1-a4', { 'src/sum.js': 'exports.sum = (a, b) => a + b + (a > 0 ? 1 : 0);\n' });
+  // Attempt 5 is right, but its `adds` fails on the first run only (flaky): the re-run tells it from a lost test, as for the critic's head.
+  await commitOn('crew/9/r1/t1-a5', {
+    'src/sum.js': 'exports.sum = (a, b) => a + b;\n',
+    'test/sum.test.js': SUM_TEST().replace(
+      'assert.equal(sum(1, 2), 3);',
+      "const fs = require('node:fs');\n    if (!fs.existsSync('.seen')) { fs.writeFileSync('.seen', ''); assert.fail('first run'); }\n    assert.equal(sum(1, 2), 3);",
+    ),
+  });
   await git(['checkout', '-q', '--detach', base], { cwd: dir });
 
   const { repo } = gitRepo(dir, 'https://github.invalid/o/r.git', '');
@@ -128,6 +136,11 @@ describe('selecting a task’s attempt by evidence, on real branches', () => {
     expect(s.candidates[1]!.fell.join('\n')).toContain('adds zero passed on the base and is skipped here');
     expect(s.candidates[2]!.fell).toEqual(['`node --test` failed', '2 tests that passed on the base now fail']);
     expect(s.reason).toMatch(/^none of the 3 attempts qualified/);
+  }, 120_000);
+
+  it('a test that passed on the base and fails on an attempt is run once more, as the critic does: flaky, not lost', async () => {
+    const s = await selectByEvidence(ctx, 't1', [{ n: 5, branch: 'crew/9/r1/t1-a5', worker: 'success' }], opts);
+    expect(s.candidates[0]!.fell).toEqual(['`node --test` failed']);
   }, 120_000);
 
   it('a candidate whose branch is missing never qualifies, and says so', async () => {

@@ -1,0 +1,30 @@
+import type { FileDiff } from '../domain/diff';
+import { account, testKey, type TestRun } from '../domain/test-results';
+import type { CommandRunner } from '../sandbox/command-runner';
+import type { TestReports } from '../sandbox/test-reports/reports';
+import type { StepContext } from './context';
+import { runWithReports } from './test-runs';
+
+/**
+ * A command criterion's tests, base against head (#32). A test that passed on the base and fails
+ * here is run once more before it convicts anyone: one that passes again is flaky, not lost. The
+ * critic judges the integrated head this way, and each of a task's parallel attempts (#50) too.
+ */
+export async function accountWithRerun(
+  ctx: Pick<StepContext, 'repo' | 'log'>,
+  c: { id: string; command: string },
+  base: TestRun,
+  head: TestRun,
+  o: { runner: CommandRunner; reports: TestReports | undefined; timeoutMs: number; diff: FileDiff[] },
+): Promise<ReturnType<typeof account>> {
+  const a = account(c, base, head, { diff: o.diff });
+  const failedNow = a.changes.filter((x) => x.kind === 'lost' && x.after === 'failed');
+  if (!failedNow.length) return a;
+  ctx.log.info(
+    `critic: ${failedNow.length} test(s) of ${c.id} passed on the base and fail here; running ${c.command} once more to tell a flaky test from a broken one`,
+  );
+  const again = await runWithReports(o.runner, o.reports, c.command, { cwd: ctx.repo.dir, timeoutMs: o.timeoutMs });
+  const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(testKey) : []);
+  const flaky = new Set(failedNow.map((x) => testKey(x.test)).filter((k) => passedAgain.has(k)));
+  return flaky.size ? account(c, base, head, { diff: o.diff, flaky }) : a;
+}
