@@ -7,8 +7,9 @@
 export const STATE_BRANCH = 'crew/state';
 
 const TASK_ID = /^t[1-9][0-9]{0,2}$/;
+// A task's parallel attempt n ≥ 2 (#50) is `<task>-a<n>`: a sibling of the task's branch, never under it.
 const SAFE_REF =
-  /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}|memory-[1-9][0-9]{0,2})|local-[1-9][0-9]{0,9}\/(result|t[1-9][0-9]{0,2}))$/;
+  /^crew\/(state|[1-9][0-9]{0,9}\/r[1-9][0-9]{0,4}\/(integration|t[1-9][0-9]{0,2}(-a[2-9])?|memory-[1-9][0-9]{0,2})|local-[1-9][0-9]{0,9}\/(result|t[1-9][0-9]{0,2}(-a[2-9])?))$/;
 
 export function isTaskId(id: string): boolean {
   return TASK_ID.test(id);
@@ -17,6 +18,15 @@ export function isTaskId(id: string): boolean {
 export function taskBranch(issue: number, run: number, taskId: string): string {
   if (!isTaskId(taskId)) throw new Error(`invalid task id '${taskId}': crew task ids look like t1, t2, …`);
   return assertCrewRef(`crew/${issue}/r${run}/${taskId}`);
+}
+
+/**
+ * The branch of a task's parallel attempt n (#50): attempt 1 is the task's own branch; attempt n ≥ 2
+ * is `<task branch>-a<n>`, beside it, since git cannot hold both `crew/…/t1` and `crew/…/t1/a2`.
+ */
+export function candidateBranch(taskBranchName: string, n: number): string {
+  if (!Number.isInteger(n) || n < 1 || n > 9) throw new Error(`invalid attempt number ${n}: parallel attempts are numbered 1 to 9`);
+  return n === 1 ? assertCrewRef(taskBranchName) : assertCrewRef(`${taskBranchName}-a${n}`);
 }
 
 /** The folder every branch of run k of issue N lies in on GitHub (`crew/N/rk/`), for listing them at once. */
@@ -67,7 +77,7 @@ export const localBranches: BranchNames = {
 export function assertCrewRef(branch: string): string {
   if (!SAFE_REF.test(branch))
     throw new Error(
-      `refusing to write ref '${branch}': crew only writes crew/state, crew/<issue>/r<run>/<task|integration|memory-n> and crew/local-<run>/<task|result>`,
+      `refusing to write ref '${branch}': crew only writes crew/state, crew/<issue>/r<run>/<task|task-a<n>|integration|memory-n> and crew/local-<run>/<task|task-a<n>|result>`,
     );
   return branch;
 }

@@ -101,7 +101,8 @@ export function cleanupDue(rec: RunRecord, tasks: Iterable<TaskRecord>, now: Dat
 /** A branch's place among a run's (`crew/N/rk/<leaf>`): what it holds. */
 export type BranchKind = 'task' | 'integration' | 'memory';
 
-const RUN_BRANCH = /^crew\/([1-9][0-9]*)\/r([1-9][0-9]*)\/(t[1-9][0-9]*|integration|memory-[1-9][0-9]*)$/;
+// A task's parallel attempt (`t1-a2`, #50) is a task branch: it goes with the run's.
+const RUN_BRANCH = /^crew\/([1-9][0-9]*)\/r([1-9][0-9]*)\/(t[1-9][0-9]*(?:-a[2-9])?|integration|memory-[1-9][0-9]*)$/;
 
 /** The run a branch of crew's belongs to on GitHub, and what it is; undefined for any other name. */
 export function branchOwner(branch: string): { issue: number; run: number; kind: BranchKind } | undefined {

@@ -9,6 +9,7 @@ import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
 import { FoundImageSchema, ImageRecordSchema } from './images';
 import { SpendWarningSchema } from './spend';
+import { SelectionSchema } from './candidate-record';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -397,6 +398,11 @@ export const TaskRecordSchema = z.looseObject({
     .optional(),
   /** Where the latest attempt's job log and trajectory are; absent before an attempt recorded them. */
   links: TaskLinksSchema.optional(),
+  /**
+   * The task's parallel attempts judged by evidence (#50): each candidate's standing, the one kept and why.
+   * Absent for a task run once (`attempts.parallel` 1).
+   */
+  selection: SelectionSchema.optional(),
   /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
   queuedQuestion: z
     .looseObject({ topic: z.enum(USER_TOPICS), question: text })

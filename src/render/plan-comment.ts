@@ -9,6 +9,7 @@ import { estimateText, minutesNote, money } from './cost';
 import { renderFixCiAttempts } from './fix-ci';
 import { spendWarningLine } from './spend';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
+import { runSelectionLines } from './candidates';
 
 export interface PlanLinks {
   branch(branch: string): string;
@@ -174,6 +175,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
         `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |${seen ? ` ${latest || '–'} |` : ''}`,
       );
     }
+    // A task's parallel attempts (#50): each candidate, its result, the one kept and why.
+    const attempts = runSelectionLines(view, s, links.branch);
+    out.push(...attempts);
     out.push('');
     const diagram = s.diagram(mermaidSource(view));
     if (diagram) out.push(diagram);

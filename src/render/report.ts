@@ -10,6 +10,7 @@ import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';
 import { cell, codeSpan, details, fence, hiddenMarker } from '../text/markdown';
 import { failoverLines, mcpLines } from './plan-comment';
+import { runSelectionLines } from './candidates';
 import { renderFixCiAttempts } from './fix-ci';
 
 export interface TaskResultText {
@@ -312,6 +313,9 @@ export function renderReport(
     );
   }
   out.push('');
+  // A task's parallel attempts (#50): each candidate's result and failing tests, the one kept and why (or that none was).
+  const attempts = runSelectionLines(view, GITHUB);
+  if (attempts.length) out.push(...attempts.slice(1), '');
   for (const t of plan.tasks) {
     const rec = view.tasks.get(t.id);
     const r = results.get(t.id);

@@ -2,6 +2,7 @@ import { runCritic } from '../agents/critic';
 import { RunBudgetSpent } from '../agents/run-budget';
 import { checkCommand } from '../domain/command-policy';
 import { DIFF_LIMIT_BYTES, parseUnifiedDiff, type FileDiff } from '../domain/diff';
+import { isTestFile } from '../domain/tamper';
 import {
   adversarialChecks,
   commandEvaluation,
@@ -15,7 +16,6 @@ import {
   type Evaluation,
   type Judgment,
 } from '../domain/judgment';
-import { isRunnerConfigFile, isTestFile, setupFilesNamedIn, type TamperContext } from '../domain/tamper';
 import { addUsage, FRESH_REVIEW, logPhase, reviewedSha, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { renderJudgment } from '../render/report';
 import { paths, planOf, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
@@ -41,12 +41,14 @@ import { lastJudgment } from '../state/judgments';
 import { MAX_OUTPUT_BYTES, prepareTools, setupNetwork } from './sandbox-setup';
 import { join } from 'node:path';
 import { jobTempDir } from '../sandbox/own-temp';
-import { account, testFindings, testKey, type BaseRun } from '../domain/test-results';
+import { testFindings, type account, type BaseRun } from '../domain/test-results';
 import { TestReports } from '../sandbox/test-reports/reports';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { baseRuns, runWithReports, type CommandRun } from './test-runs';
 import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
+import { tamperContext } from './tamper-context';
+import { accountWithRerun } from './flaky-rerun';
 import { blamedBy, describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
 
@@ -183,19 +185,13 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   for (const c of ran) {
     const b = bases.get(c.id);
     if (!b) continue;
-    let a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, ...(baseTree ? { baseTree } : {}) });
-    // A test that passed on the base and fails here is run once more before it convicts anyone.
-    const failedNow = a.changes.filter((x) => x.kind === 'lost' && x.after === 'failed');
-    if (failedNow.length && runner) {
-      ctx.log.info(
-        `critic: ${failedNow.length} test(s) of ${c.id} passed on the base and fail here; running ${c.command} once more to tell a flaky test from a broken one`,
-      );
-      const again = await runWithReports(runner, reports, c.command!, { cwd: ctx.repo.dir, timeoutMs });
-      const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(testKey) : []);
-      const flaky = new Set(failedNow.map((x) => testKey(x.test)).filter((k) => passedAgain.has(k)));
-      if (flaky.size)
-        a = account({ id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, { diff: files, flaky, ...(baseTree ? { baseTree } : {}) });
-    }
+    const a = await accountWithRerun(ctx, { id: c.id, command: c.command! }, b.tests, printed.get(c.id)!.tests, {
+      runner,
+      reports,
+      timeoutMs,
+      diff: files,
+      ...(baseTree ? { baseTree } : {}),
+    });
     accounts.set(c.id, a);
     // An unreadable report leaves the criterion undecided, whatever the exit code: a person looks.
     if (a.state === 'unreadable') {
@@ -381,28 +377,6 @@ async function baseTreeOf(ctx: StepContext, files: FileDiff[]): Promise<{ hasTes
   const hasTestFile =
     files.some((f) => f.status === 'deleted' && isTestFile(f.path)) || (await ctx.repo.listFiles()).some((p) => !added.has(p) && isTestFile(p));
   return { hasTestFile, added };
-}
-
-/** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */
-async function tamperContext(ctx: StepContext, baseSha: string, headSha: string, files: FileDiff[]): Promise<TamperContext> {
-  const packageJson: NonNullable<TamperContext['packageJson']> = {};
-  for (const f of files.filter((x) => /(^|\/)package\.json$/.test(x.path))) {
-    packageJson[f.path] = { before: await ctx.repo.readFileAt(baseSha, f.path), after: await ctx.repo.readFileAt(headSha, f.path) };
-  }
-  const setupFiles: string[] = [];
-  for (const path of (await ctx.repo.listFiles()).filter(isRunnerConfigFile)) {
-    const text = await ctx.repo.readFileAt(headSha, path);
-    if (text !== undefined) setupFiles.push(...setupFilesNamedIn(path, text));
-  }
-  const testFiles: NonNullable<TamperContext['testFiles']> = {};
-  const testFilesBefore: NonNullable<TamperContext['testFilesBefore']> = {};
-  for (const f of files.filter((x) => x.status !== 'deleted' && !x.binary && isTestFile(x.path))) {
-    const text = await ctx.repo.readFileAt(headSha, f.path);
-    if (text !== undefined) testFiles[f.path] = text;
-    const before = f.status === 'modified' ? await ctx.repo.readFileAt(baseSha, f.path) : undefined;
-    if (before !== undefined) testFilesBefore[f.path] = before;
-  }
-  return { packageJson, setupFiles, testFiles, testFilesBefore };
 }
 
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { count, nullableText, text, type Stored } from './stored-shape';
+
+/** A task's parallel attempts as crew/state keeps them on the task's record (#50); domain/candidates.ts makes them. */
+
+/** A candidate as the plan comment and the report show it, kept on the task's record. */
+export const CandidateStandingSchema = z.looseObject({
+  n: count,
+  branch: text,
+  headSha: nullableText,
+  qualified: z.boolean(),
+  /** Tests fixed (FAIL_TO_PASS), over every command criterion. */
+  fixed: count,
+  /** Tests failing on the candidate's branch, named (`file › suite › name`), with what they were on the base. */
+  failing: z.array(text),
+  /** Why it did not qualify, one line each; empty when it did. */
+  fell: z.array(text),
+  changedLines: count,
+});
+export type CandidateStanding = Stored<typeof CandidateStandingSchema>;
+
+export const SelectionSchema = z.looseObject({
+  task: text,
+  /** The attempt chosen, or null when none qualified. */
+  chosen: count.nullable(),
+  candidates: z.array(CandidateStandingSchema),
+  reason: text,
+});
+export type Selection = Stored<typeof SelectionSchema>;

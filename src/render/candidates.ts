@@ -1,0 +1,43 @@
+import type { Selection } from '../domain/candidate-record';
+import type { RunView } from '../domain/run-state';
+import type { Surface } from '../domain/surface';
+import { cell, codeSpan } from '../text/markdown';
+
+/** At most this many failing tests are named in a row; the rest are counted. */
+const SHOWN = 5;
+
+/**
+ * A task's parallel attempts (#50) for the plan comment and the report: each candidate with its
+ * branch, its result (tests fixed, tests failing by name, why it fell), which one was kept and
+ * why, or that none was. Test names and findings quote the candidates' own files: model text, so
+ * every piece goes out inert.
+ */
+export function selectionLines(sel: Selection, s: Surface, branchLink?: (branch: string) => string): string[] {
+  const inert = s.modelText;
+  const out = [
+    `${s.bold(`Attempts of ${sel.task}`)} (${sel.candidates.length} in parallel, judged on their own branches against the base)`,
+    '',
+    '| Attempt | Branch | Result | Failing tests |',
+    '|---|---|---|---|',
+  ];
+  for (const c of sel.candidates) {
+    const mark = sel.chosen === c.n ? '✅ kept' : c.qualified ? 'qualified' : '❌';
+    const result = c.qualified ? `${c.fixed} fixed · ${c.changedLines} lines changed` : c.fell.map((f) => inert(cell(f.replace(/\s+/g, ' ')))).join('; ');
+    const failing = c.failing.length
+      ? [...c.failing.slice(0, SHOWN).map((f) => inert(codeSpan(f))), ...(c.failing.length > SHOWN ? [`${c.failing.length - SHOWN} more`] : [])].join(', ')
+      : '–';
+    out.push(`| ${c.n} ${mark} | ${branchLink ? s.link(c.branch, branchLink(c.branch), true) : codeSpan(c.branch)} | ${result} | ${failing} |`);
+  }
+  out.push('', sel.chosen === null ? `None qualified: ${inert(sel.reason)}` : `Kept ${inert(sel.reason)}`);
+  return out;
+}
+
+/** Every task's attempts the run judged, in plan order. */
+export function runSelectionLines(view: RunView, s: Surface, branchLink?: (branch: string) => string): string[] {
+  const out: string[] = [];
+  for (const t of view.plan?.tasks ?? []) {
+    const sel = view.tasks.get(t.id)?.selection;
+    if (sel) out.push('', ...selectionLines(sel, s, branchLink));
+  }
+  return out;
+}
