@@ -22,7 +22,10 @@ import { view } from './run-fixtures';
 import { CountingState } from './memory-state';
 
 const dir = mkdtempSync(join(tmpdir(), 'crew-fix-ci-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(EMPTY_CHECKOUT, { recursive: true, force: true });
+});
 const BRANCH = 'crew/1/r2/integration';
 const LOG = [
   '2026-11-27T10:00:00.0000000Z ##[group]Run npm test',
@@ -36,6 +39,8 @@ const LOG = [
 
 /** Thrown by the model stub: the follow-up run started and reached its first model call (intake), where these tests stop. */
 class StopAtIntake extends Error {}
+/** The follow-up's checkout: empty, so the repository map reads nothing (the planning roles' tools are jailed to it). */
+const EMPTY_CHECKOUT = mkdtempSync(join(tmpdir(), 'crew-fix-ci-checkout-'));
 
 describe('route on a failed CI run (fix_ci)', () => {
   let gh: FakeGitHub;
@@ -153,8 +158,12 @@ describe('route on a failed CI run (fix_ci)', () => {
       surface: GITHUB,
       runId: '7',
       template: (name: string) => loadTemplate(name),
-      // Planning reads the agent instructions at the follow-up's base, from the fake's repository.
-      repo: { readFileAt: async (rev: string, path: string) => (await gh.repo.readFile(rev, path)) ?? undefined },
+      // Planning reads the agent instructions at the follow-up's base, from the fake's repository; the map of an empty checkout reads nothing more.
+      repo: {
+        readFileAt: async (rev: string, path: string) => (await gh.repo.readFile(rev, path)) ?? undefined,
+        listFiles: async () => [],
+        dir: EMPTY_CHECKOUT,
+      },
       model: () => ({
         complete: async (req: ModelRequest) => {
           intake.push(req);

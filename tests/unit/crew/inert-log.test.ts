@@ -65,6 +65,7 @@ describe('every line crew writes to a job log goes through inertLog', () => {
   const NOT_THE_LOG: Record<string, string> = {
     'sandbox/test-reports/hooks.ts': "the test-report hooks run in the sandbox, as part of the project's test command",
     'sandbox/egress/route.ts': 'the egress route runs in the sandbox, in front of the command',
+    'agents/syntax-check.ts': "the syntax check's parser script, in a child process whose output crew reads as data",
     "local/index.ts:process.stdout.write('')": 'flushes stdout before exit, writing nothing',
   };
 
