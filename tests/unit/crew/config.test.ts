@@ -83,7 +83,7 @@ describe('.github/crew.yml', () => {
   it('repository budgets are unset and the rate per person is 20 by default; bad values name the key (#52)', () => {
     expect(parseConfig(undefined)).toMatchObject({ limits: { runs_per_person_per_day: 20, rate_exempt: [] } });
     expect(parseConfig(undefined).budgets).not.toHaveProperty('day');
-    expect(parseConfig('budgets:\n  day: 1.5\n  month: 30\n').budgets).toMatchObject({ day: 1.5, month: 30, run: { cost_usd: 20 } });
+    expect(parseConfig('budgets:\n  day: 1.5\n  month: 30\n').budgets).toMatchObject({ day: 1.5, month: 30, run: { cost_usd: 50 } });
     expect(problems('budgets:\n  day: 0\n')[0]).toMatch(/^`budgets.day`: .*>0.* \(got 0\)$/);
     expect(problems('budgets:\n  month: lots\n')[0]).toMatch(/^`budgets.month`: .*number.*$/);
     expect(problems('limits:\n  runs_per_person_per_day: 0\n')[0]).toMatch(/^`limits.runs_per_person_per_day`: .*>=1.* \(got 0\)$/);

@@ -76,7 +76,8 @@ describe('route: repository budgets and the rate per person (#52)', () => {
       runId: String(1000 + events.length),
       template: (name: string) => loadTemplate(name),
       remote: { head: async (branch: string) => gh.repo.branchSha(branch) },
-      repo: { readFileAt: async (rev: string, path: string) => (await gh.repo.readFile(rev, path)) ?? undefined },
+      // The checkout: the repository map reads no files (#48), and the planning roles' tools are jailed to this folder.
+      repo: { readFileAt: async (rev: string, path: string) => (await gh.repo.readFile(rev, path)) ?? undefined, listFiles: async () => [], dir },
       model: () => ({
         complete: async (req: ModelRequest) => {
           requests.push(req);
