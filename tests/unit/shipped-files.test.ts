@@ -298,8 +298,10 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
     expect(short.permissions).toEqual({});
     expect(Object.keys(short.jobs)).toEqual(['crew']);
     expect(short.jobs.crew!.uses).toBe('your-org/crew/.github/workflows/crew-jobs.yml@v1');
-    expect(short.jobs.crew!.secrets).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' });
-    expect(Object.keys(called.on.workflow_call.secrets).sort()).toEqual(['ANTHROPIC_API_KEY', 'CREW_GITHUB_TOKEN']);
+    // CREW_ENV is optional: unset, it is empty in crew's jobs (#51).
+    expect(short.jobs.crew!.secrets).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}', CREW_ENV: '${{ secrets.CREW_ENV }}' });
+    expect(called.on.workflow_call.secrets).toMatchObject({ CREW_ENV: { required: false } });
+    expect(Object.keys(called.on.workflow_call.secrets).sort()).toEqual(['ANTHROPIC_API_KEY', 'CREW_ENV', 'CREW_GITHUB_TOKEN']);
   });
 
   it("grants exactly what crew's jobs ask for together: less and GitHub refuses the run (a called job gets no more than its caller)", () => {
