@@ -363,6 +363,11 @@ export async function run(): Promise<void> {
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
+    // Before anything is logged: the repository's own secrets (crew_env), masked in the job log and redacted everywhere else.
+    for (const value of Object.values(settings.crewEnv ?? {})) {
+      addSecret(value);
+      if (value) core.setSecret(value);
+    }
     const built = buildContext(settings, readEvent());
     ctx = built.ctx;
     finishTrajectories = built.finish;

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
+import { parseCrewEnv } from './domain/crew-env';
 import { isProvider, PROVIDERS, type Provider } from './domain/providers';
 
 /** The action's inputs as one typed object. Each error names the input and the form it expects. */
@@ -29,6 +30,8 @@ export interface Settings {
   run?: number;
   /** For `advance`: how the work matrix ended (`needs.work.result`), to tell a cancelled run from a lost worker. */
   workResult?: string;
+  /** The `crew_env` input's variables (secrets for the repository's MCP servers), by name; crew masks every value at its start. */
+  crewEnv?: Record<string, string>;
 }
 
 export class InputError extends Error {}
@@ -49,11 +52,14 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   const githubToken = get('github_token');
   if (!githubToken) throw new InputError('Input `github_token` is empty. Leave it unset to use the workflow token, or pass a GitHub App or personal token.');
   const workflowToken = get('workflow_token');
+  const crewEnv = parseCrewEnv(get('crew_env'));
+  if ('problem' in crewEnv) throw new InputError(crewEnv.problem);
   const settings: Settings = {
     step,
     anthropicApiKey: get('anthropic_api_key'),
     githubToken,
     githubTokenIsWorkflows: workflowToken !== '' && workflowToken === githubToken,
+    crewEnv: crewEnv.vars,
   };
   for (const name of ['issue', 'run'] as const) {
     const raw = get(name);

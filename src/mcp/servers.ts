@@ -118,7 +118,9 @@ class Server {
       for (const name of this.cfg.env) {
         const value = this.o.env[name];
         if (value === undefined) {
-          this.note(`MCP server \`${this.name}\`: its variable ${name} is not set in crew's step (pass it with \`env:\`), so it started without it.`);
+          this.note(
+            `MCP server \`${this.name}\`: its variable ${name} is not set (add \`${name}=…\` to the repository secret CREW_ENV), so it started without it.`,
+          );
           continue;
         }
         // A server that prints its own secret back must not put it in a prompt, a comment or crew/state.
@@ -147,7 +149,9 @@ class Server {
     for (const [header, name] of Object.entries(this.cfg.headers)) {
       const value = this.o.env[name];
       if (value === undefined) {
-        this.note(`MCP server \`${this.name}\`: its variable ${name} (for the ${header} header) is not set in crew's step, so the header was left out.`);
+        this.note(
+          `MCP server \`${this.name}\`: its variable ${name} (for the ${header} header) is not set (add \`${name}=…\` to the repository secret CREW_ENV), so the header was left out.`,
+        );
         continue;
       }
       addSecret(value);

@@ -156,6 +156,10 @@ export function setupNetwork(runner: CommandRunner, egress: Pick<Egress, 'mode'>
   return egress.mode === 'allowlist' ? 'allowlist' : egress.mode === 'open' ? 'open' : 'none';
 }
 
+/** Exit code 127 is the shell's "command not found": a tool the runner lacks, which the repository's setup steps can install. */
+const NOT_FOUND_HINT =
+  ". A command was not found: install the tools and start the services crew's jobs need in your repository's setup steps, .github/actions/crew-setup/action.yml (docs/workflow.md)";
+
 /** Runs the setup commands in order, in the checkout (or in `at`, with its variables); the first that fails says why. */
 export async function runSetup(
   ctx: Pick<StepContext, 'repo' | 'log'>,
@@ -176,7 +180,7 @@ export async function runSetup(
       ...(at ? { env: at.env } : {}),
     });
     if (r.exitCode !== 0)
-      return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}`;
+      return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}${r.exitCode === 127 ? NOT_FOUND_HINT : ''}`;
   }
   return null;
 }

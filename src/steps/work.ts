@@ -286,7 +286,8 @@ async function runTask(
     servers: setupFailure ? [] : mcpServers,
     runner,
     cwd: serverDir.dir,
-    env: process.env,
+    // What the step's own `env:` passes (the full form), and the crew_env input's variables (either form) over it.
+    env: { ...process.env, ...ctx.settings.crewEnv },
     network: runner?.egress ? 'allowlist' : 'none',
     allowedHost: (host) => hostAllowed(config.network.allow, host),
     log: ctx.log,

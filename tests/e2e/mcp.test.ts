@@ -8,6 +8,16 @@ import { crewComments, expectFaithful, play, shown } from './helpers';
 const SERVERS = join(PROJECT_ROOT, 'tests', 'support', 'mcp', 'servers.mjs');
 const FACTS_TOKEN = 'facts-token-5f1c2a9e';
 const CANARY = 'canary-never-for-mcp-3b7d';
+const NOT_PASSED = 'repository-secret-not-passed-9c41';
+/**
+ * The repository's secrets (#51): CREW_ENV holds the servers' variables as NAME=value lines, which the
+ * workflow hands crew (the short form's caller passes it to crew-jobs.yml, the full form to crew's work
+ * step); OTHER_SECRET is one more the repository has, which neither form passes on.
+ */
+const SECRETS = {
+  CREW_ENV: `# for the MCP servers\nFACTS_TOKEN=${FACTS_TOKEN}\n\nCANARY_UNNAMED=${CANARY}\n`,
+  OTHER_SECRET: NOT_PASSED,
+};
 
 type Block = { type: string; name?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; id?: string };
 
@@ -35,8 +45,11 @@ describe("the repository's MCP servers (#36)", () => {
   beforeAll(async () => {
     world = await startEgressWorld({ 'files.acme.test': serving('fixture data v2'), 'attacker.example': collector });
     r = await play('mcp-servers', {
-      edit: (s) => void (s.config = s.config!.replaceAll('MCP_SERVERS', SERVERS)),
-      env: { ...world.env, FACTS_TOKEN, CANARY_UNNAMED: CANARY },
+      edit: (s) => {
+        s.config = s.config!.replaceAll('MCP_SERVERS', SERVERS);
+        s.secrets = { ...s.secrets, ...SECRETS };
+      },
+      env: world.env,
       hooks: {
         beforeClose: async ({ anthropic, runner }) => {
           requests = [...anthropic.requests];
@@ -68,7 +81,8 @@ describe("the repository's MCP servers (#36)", () => {
     expect(world.hosts.get('files.acme.test')!.reached.map((q) => q.url)).toEqual(['/data.txt']);
   });
 
-  it('runs the server as the tool user with only its named variables (redacted in its answers) and no way to a host outside the allowlist', () => {
+  it('runs the server as the tool user with only its named variables, from the CREW_ENV secret in the short form (redacted in its answers), and no way to a host outside the allowlist', () => {
+    expect(r.workflow).toBe('short');
     const [probe] = answers(requests, 'mcp__facts__probe');
     expect(probe!.error).toBe(false);
     const seen = JSON.parse(probe!.text) as { user: string; env: Record<string, string>; outside: { status?: number }; byName: string };
@@ -80,11 +94,14 @@ describe("the repository's MCP servers (#36)", () => {
       const body = JSON.stringify(q.body);
       expect(body).not.toContain(CANARY);
       expect(body).not.toContain(FACTS_TOKEN);
+      expect(body).not.toContain(NOT_PASSED);
       expect(body).not.toContain('sk-ant-scenario-key');
       expect(body).not.toMatch(/ghs_[A-Za-z0-9]{20,}/);
     }
     expect(Object.keys(seen.env).filter((k) => /TOKEN|KEY|SECRET|GITHUB_|ANTHROPIC/.test(k))).toEqual(['FACTS_TOKEN']);
     // The proxy refuses the host; by name it does not even resolve; the host heard nothing.
+    // The job log shows none of the values either.
+    for (const value of [FACTS_TOKEN, CANARY, NOT_PASSED]) expect(logs).not.toContain(value);
     expect(seen.outside.status).toBe(403);
     expect(seen.byName).not.toBe('connected');
     expect(world.hosts.get('attacker.example')!.reached).toEqual([]);
@@ -103,8 +120,8 @@ describe("the repository's MCP servers (#36)", () => {
   });
 });
 
-describe('MCP answers on a public repository (#46)', () => {
-  it('stay out of the job logs and step summaries anyone can read; the model still gets them', async () => {
+describe('MCP answers on a public repository (#46), in the full workflow form', () => {
+  it('stay out of the job logs and step summaries anyone can read; the model still gets them; the CREW_ENV secret reaches the server', async () => {
     const world = await startEgressWorld({ 'files.acme.test': serving('fixture data v2'), 'attacker.example': collector });
     let requests: RecordedRequest[] = [];
     let logs = '';
@@ -113,8 +130,10 @@ describe('MCP answers on a public repository (#46)', () => {
         edit: (s) => {
           s.config = s.config!.replaceAll('MCP_SERVERS', SERVERS);
           s.repo.settings.private = false;
+          s.secrets = { ...s.secrets, ...SECRETS };
+          s.workflow = 'full';
         },
-        env: { ...world.env, FACTS_TOKEN, CANARY_UNNAMED: CANARY },
+        env: world.env,
         hooks: {
           beforeClose: async ({ anthropic, runner }) => {
             requests = [...anthropic.requests];
@@ -128,6 +147,11 @@ describe('MCP answers on a public repository (#46)', () => {
       expect(logs).toContain('mcp__facts__write_version');
       expect(logs).not.toContain('DATA_VERSION now says v2');
       expect(logs).toContain('the answer of mcp__facts__write_version is left out: this repository is public');
+      expect(r.workflow).toBe('full');
+      const seen = JSON.parse(answers(requests, 'mcp__facts__probe')[0]!.text) as { env: Record<string, string> };
+      expect(seen.env.FACTS_TOKEN).toBe('***');
+      expect(Object.keys(seen.env).filter((k) => /TOKEN|KEY|SECRET|GITHUB_|ANTHROPIC|CANARY/.test(k))).toEqual(['FACTS_TOKEN']);
+      for (const value of [FACTS_TOKEN, CANARY, NOT_PASSED]) expect(JSON.stringify(requests.map((q) => q.body)) + logs).not.toContain(value);
     } finally {
       await world.close();
     }

@@ -283,6 +283,7 @@ describe('the README, for a first visit', () => {
 type Job = { if?: string; needs?: unknown; permissions?: Record<string, string>; steps: Array<Record<string, any>>; [k: string]: unknown };
 const shortText = read('workflow-templates/crew.yml');
 const short = parseYaml(shortText) as { on: Record<string, unknown>; permissions: unknown; jobs: Record<string, Record<string, any>> };
+const SETUP_USES = './.github/actions/crew-setup';
 const called = parseYaml(read('.github/workflows/crew-jobs.yml')) as {
   on: { workflow_call: { secrets: Record<string, { required: boolean }> } };
   permissions: unknown;
@@ -298,8 +299,10 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
     expect(short.permissions).toEqual({});
     expect(Object.keys(short.jobs)).toEqual(['crew']);
     expect(short.jobs.crew!.uses).toBe('your-org/crew/.github/workflows/crew-jobs.yml@v1');
-    expect(short.jobs.crew!.secrets).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' });
-    expect(Object.keys(called.on.workflow_call.secrets).sort()).toEqual(['ANTHROPIC_API_KEY', 'CREW_GITHUB_TOKEN']);
+    // CREW_ENV is optional: unset, it is empty in crew's jobs (#51).
+    expect(short.jobs.crew!.secrets).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}', CREW_ENV: '${{ secrets.CREW_ENV }}' });
+    expect(called.on.workflow_call.secrets).toMatchObject({ CREW_ENV: { required: false } });
+    expect(Object.keys(called.on.workflow_call.secrets).sort()).toEqual(['ANTHROPIC_API_KEY', 'CREW_ENV', 'CREW_GITHUB_TOKEN']);
   });
 
   it("grants exactly what crew's jobs ask for together: less and GitHub refuses the run (a called job gets no more than its caller)", () => {
@@ -328,8 +331,11 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
       const job = called.jobs[id]!;
       // A dispatch's inputs are in github.event.inputs: a called workflow's `inputs` are its own (it declares none).
       const same = (v: unknown) => JSON.parse(JSON.stringify(v ?? null).replace(/\binputs\./g, 'github.event.inputs.')) as unknown;
-      const { steps: fullSteps, ...fullRest } = full;
-      const { steps: calledSteps, ...rest } = job;
+      // The repository's setup steps are the same step in both forms (checked in the test below).
+      const notSetup = (steps: Job['steps']) => steps.filter((st) => st.uses !== SETUP_USES);
+      const [fullSteps, calledSteps] = [notSetup(full.steps), notSetup(job.steps)];
+      const { steps: _full, ...fullRest } = full;
+      const { steps: _called, ...rest } = job;
       expect(rest, id).toEqual(same(fullRest));
       // The default branch, as in the full form, but for the merge and cleanup jobs, which run none of the repository's
       // code and read crew's files over the contents API; then crew at job.workflow_sha (docs: "Contexts", job
@@ -354,6 +360,29 @@ describe('the short workflow (workflow-templates/crew.yml) and the reusable work
       else expect(crew.with.github_token, id).toBe('${{ secrets.CREW_GITHUB_TOKEN || github.token }}');
       delete crew.with.github_token;
       expect(crew, id).toEqual(same({ ...fullSteps[1], uses: './.git/crew-action' }));
+    }
+  });
+});
+
+describe("the repository's own setup steps (#51)", () => {
+  it('run in the jobs that run its code (work, critic), in both forms, right before crew, from the checkout of the default branch, and only when the action exists', () => {
+    for (const [form, jobs] of [
+      ['full', workflow.jobs],
+      ['short', called.jobs],
+    ] as const) {
+      const calling = Object.entries(jobs as Record<string, Job>).filter(([, j]) => j.steps.some((st) => st.uses === SETUP_USES));
+      expect(
+        calling.map(([id]) => id),
+        form,
+      ).toEqual(['work', 'critic']);
+      for (const [id, j] of calling) {
+        const at = j.steps.findIndex((st) => st.uses === SETUP_USES);
+        expect(j.steps[at], `${form} ${id}`).toMatchObject({ if: "hashFiles('.github/actions/crew-setup/action.yml') != ''" });
+        expect(j.steps[at]!.with, `${form} ${id}`).toBeUndefined();
+        // After the checkout of the default branch (the first step), and the step right before crew's.
+        expect(j.steps[0]!.with?.repository, `${form} ${id}`).toBeUndefined();
+        expect(at, `${form} ${id}`).toBe(j.steps.length - 2);
+      }
     }
   });
 });

@@ -10,6 +10,7 @@ import type { Access, JobTag, Scopes } from '../github/model';
 import { git, tryGit } from '../git-cli';
 import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
+import { playComposite, type ActionMeta } from './composite-action';
 import { readKeyValueFile } from './output-files';
 import { startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
@@ -1076,17 +1077,25 @@ export class WorkflowRunner {
               },
               record: (c, line) => (job.commands ??= []).push({ ...c, line, step: stepName }),
             });
-            const proc = await this.startStep(step, runCtx, processEnv, workspace, annotate, (line) => {
-              if (!stepCommands.process(line)) log(line);
-              const switched = TASK_SWITCH.exec(line);
-              if (switched) (job.tasks ??= []).push({ task: switched[1]!, at: Date.now() });
-              const cp = CHECKPOINT.exec(line);
-              if (cp)
-                this.maybeKill(run, job, cp[1]!, () => {
-                  lost = true;
-                  proc.kill();
-                });
-            });
+            const proc = await this.startStep(
+              step,
+              runCtx,
+              processEnv,
+              workspace,
+              annotate,
+              (line) => {
+                if (!stepCommands.process(line)) log(line);
+                const switched = TASK_SWITCH.exec(line);
+                if (switched) (job.tasks ??= []).push({ task: switched[1]!, at: Date.now() });
+                const cp = CHECKPOINT.exec(line);
+                if (cp)
+                  this.maybeKill(run, job, cp[1]!, () => {
+                    lost = true;
+                    proc.kill();
+                  });
+              },
+              files.output,
+            );
             me.proc = proc;
             // A cancellation that arrived while the step was starting.
             if (me.signalled) proc.cancel(this.cancelScale.get(run.id) ?? this.opts.timeScale);
@@ -1229,6 +1238,7 @@ export class WorkflowRunner {
     workspace: string,
     annotate: (level: 'error' | 'warning' | 'notice', message: string) => void,
     onLine: (l: string) => void,
+    outputFile: string,
   ): Promise<StepProcess> {
     if (step.run !== undefined) {
       const script = interpolate(step.run, ctx);
@@ -1237,15 +1247,18 @@ export class WorkflowRunner {
     }
     const uses = step.uses!;
     const actionDir = this.actionDir(uses, workspace);
-    const meta = parseYaml(await readFile(join(actionDir, 'action.yml'), 'utf8')) as {
-      inputs?: Record<string, { default?: string; required?: boolean }>;
-      runs: { using: string; main: string };
-    };
-    if (!/^node(20|24)$/.test(meta.runs?.using ?? '')) throw new Error(`${uses}: runs.using '${meta.runs?.using}' is not a node runtime`);
+    const metaFile = join(actionDir, 'action.yml');
+    if (!existsSync(metaFile))
+      throw new Error(
+        `Can't find 'action.yml', 'action.yaml' or 'Dockerfile' under '${actionDir}'. Did you forget to run actions/checkout before running your local action?`,
+      );
+    const meta = parseYaml(await readFile(metaFile, 'utf8')) as ActionMeta;
     const given = (evaluateValue(step.with ?? {}, ctx) ?? {}) as Record<string, unknown>;
     const declared = meta.inputs ?? {};
     const unexpected = Object.keys(given).filter((k) => !(k in declared));
     if (unexpected.length) annotate('warning', `Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
+    if (meta.runs?.using === 'composite') return playComposite({ uses, actionDir, meta, given, ctx, env, workspace, outputFile, annotate, onLine });
+    if (!/^node(20|24)$/.test(meta.runs?.using ?? '')) throw new Error(`${uses}: runs.using '${meta.runs?.using}' is not a node runtime`);
     // Every input given reaches the action (undeclared ones too, after the warning), then declared defaults.
     const inputEnv: Record<string, string> = {};
     const inputName = (name: string) => `INPUT_${name.trim().replace(/ /g, '_').toUpperCase()}`;
@@ -1254,7 +1267,7 @@ export class WorkflowRunner {
       if (given[name] !== undefined && given[name] !== null) continue;
       if (d?.default !== undefined) inputEnv[inputName(name)] = interpolate(String(d.default), ctx);
     }
-    return startProcess(process.execPath, [join(actionDir, meta.runs.main)], {
+    return startProcess(process.execPath, [join(actionDir, meta.runs.main!)], {
       cwd: workspace,
       env: { ...env, ...inputEnv, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
       onLine,

@@ -162,4 +162,20 @@ describe('the action’s inputs', () => {
       "Input `fallback_provider` must be one of anthropic, bedrock, vertex (got 'openai'). Leave it unset to use `fallback_provider` in .github/crew.yml (no failover by default).",
     );
   });
+  it('splits `crew_env` (the CREW_ENV secret) into variables by name; a bad line is named by its number, never its text (#51)', () => {
+    expect(readSettings(inputs(base)).crewEnv).toEqual({});
+    const text = '# for the MCP servers\r\nDB_URL=postgres://u:p@db/x?a=b\r\n\n  \nAPI_KEY= spaced value \nEMPTY=';
+    expect(readSettings(inputs({ ...base, crew_env: text })).crewEnv).toEqual({
+      DB_URL: 'postgres://u:p@db/x?a=b',
+      API_KEY: ' spaced value ',
+      EMPTY: '',
+    });
+    expect(() => readSettings(inputs({ ...base, crew_env: 'A=1\nsk-secret-text-no-name' }))).toThrow(
+      'Input `crew_env` (the CREW_ENV secret), line 2 is not `NAME=value` with a name of letters, digits and _: write one variable per line, such as `DB_URL=postgres://…`.',
+    );
+    expect(() => readSettings(inputs({ ...base, crew_env: '1BAD=x' }))).toThrow(/line 1 is not `NAME=value`/);
+    expect(() => readSettings(inputs({ ...base, crew_env: 'A=1\nA=2' }))).toThrow(
+      'Input `crew_env` (the CREW_ENV secret), line 2 sets A a second time: keep one line for it.',
+    );
+  });
 });

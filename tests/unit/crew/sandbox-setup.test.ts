@@ -118,6 +118,14 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
     await expect(stat(join(ws, 'never'))).rejects.toThrow();
   });
 
+  it('a command the runner lacks (exit 127) points at the repository’s setup steps (#51)', async () => {
+    const failed = await prepareTools(ctx(), config(['no-such-tool-crew-51 --version']), { trusted: true }, [noSandbox]);
+    expect(failed.setupFailure).toMatch(/^the setup command `no-such-tool-crew-51 --version` exited with 127: .*not found/);
+    expect(failed.setupFailure).toMatch(
+      /A command was not found: install the tools and start the services crew's jobs need in your repository's setup steps, \.github\/actions\/crew-setup\/action\.yml \(docs\/workflow\.md\)$/,
+    );
+  });
+
   it('on a model-written tree with the real sandbox, runs setup as the tool user, out of sight of crew’s processes, with no way out but the egress proxy (egress.test.ts covers the allowlist)', async () => {
     const server = createServer((_, res) => res.end('reachable'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

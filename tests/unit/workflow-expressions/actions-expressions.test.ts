@@ -180,8 +180,9 @@ describe('where @actions/expressions (0.3.x) differs from GitHub, so the runner 
     expect(library("startsWith('straße', 'STRASS')", {})).toBe(true);
   });
 
-  it('has no hashFiles() (nor has crew’s runner: the shipped workflows do not use it)', () => {
+  it('has no hashFiles(); crew’s runner has it for literal paths in a job (tests/unit/workflow-runner/composite.test.ts)', () => {
     expect(() => library("hashFiles('**/package-lock.json')", {})).toThrow("Unrecognized function: 'hashFiles'");
-    expect(() => evaluate("hashFiles('**/package-lock.json')", {})).toThrow(/hashFiles\(\) is not supported/);
+    expect(() => evaluate("hashFiles('package-lock.json')", {})).toThrow(/hashFiles\(\) needs a job workspace/);
+    expect(() => evaluate("hashFiles('**/package-lock.json')", { github: { workspace: '/tmp' } })).toThrow(/literal paths only/);
   });
 });

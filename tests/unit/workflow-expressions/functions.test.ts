@@ -144,8 +144,8 @@ describe('toJSON / fromJSON', () => {
 });
 
 describe('hashFiles', () => {
-  it('is reported as unsupported', () => {
-    expect(() => ev("hashFiles('**/package-lock.json')")).toThrow(/hashFiles\(\) is not supported/);
+  it('needs a workspace, and takes literal paths only', () => {
+    expect(() => ev("hashFiles('package-lock.json')")).toThrow(/hashFiles\(\) needs a job workspace/);
   });
 });
 

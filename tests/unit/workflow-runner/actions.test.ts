@@ -91,7 +91,7 @@ out('env', process.env.JOB_LEVEL + ' ' + process.env.MACHINE_VAR);
       },
       actions: async (dir) => {
         const composite = await writeAction(dir, 'composite', '');
-        await import('node:fs/promises').then((fs) => fs.writeFile(join(composite, 'action.yml'), 'name: c\nruns:\n  using: composite\n  steps: []\n'));
+        await import('node:fs/promises').then((fs) => fs.writeFile(join(composite, 'action.yml'), 'name: c\nruns:\n  using: docker\n  image: Dockerfile\n'));
         return {
           failer: await writeAction(
             dir,
@@ -116,7 +116,7 @@ out('env', process.env.JOB_LEVEL + ' ' + process.env.MACHINE_VAR);
     expect(job(run, 'unknown').result).toBe('failure');
     expect(job(run, 'unknown').annotations[0]!.message).toMatch(/someone\/nowhere@v1/);
     expect(job(run, 'composite').result).toBe('failure');
-    expect(job(run, 'composite').annotations[0]!.message).toMatch(/composite/);
+    expect(job(run, 'composite').annotations[0]!.message).toMatch(/runs.using 'docker' is not a node runtime/);
   });
 });
 

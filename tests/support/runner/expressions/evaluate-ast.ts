@@ -130,8 +130,10 @@ export function evaluateParsed(parsed: ParsedExpression, ctx: ExprContext, statu
         const fn = lookupFunction(node.name);
         if (fn === undefined) throw new ExpressionError(`Unrecognized function: '${node.name}'`, parsed.source, node.pos + 1);
         const args = node.args.map((arg) => evalNode(arg));
+        const github = ctx.github as Record<string, ExprValue> | undefined;
         return fn.call(args, {
           status,
+          workspace: typeof github?.workspace === 'string' ? github.workspace : undefined,
           fail(detail: string): never {
             throw new ExpressionError(detail, parsed.source, node.pos + 1);
           },

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { foldCase, isPrimitive, kindOf, looseEquals, toStr } from './coerce';
 import type { ExprValue, StatusFunctions } from './types';
 
@@ -5,6 +8,8 @@ export interface CallSite {
   /** Throws an ExpressionError pointing at the call. */
   fail(detail: string): never;
   status: StatusFunctions | undefined;
+  /** The job's workspace (`github.workspace`), where hashFiles looks. */
+  workspace: string | undefined;
 }
 
 export interface FunctionDef {
@@ -136,8 +141,20 @@ const DEFINITIONS: FunctionDef[] = [
     name: 'hashFiles',
     minArgs: 1,
     maxArgs: Number.POSITIVE_INFINITY,
-    call(_args, site) {
-      return site.fail(`hashFiles() is not supported by the local workflow runner`);
+    // actions/runner src/Misc/expressionFunc/hashFiles: the SHA-256 of each matched file under the workspace,
+    // in order, hashed together; '' when nothing matches. Here only literal paths (no glob characters).
+    call(args, site) {
+      if (!site.workspace) return site.fail('hashFiles() needs a job workspace');
+      const whole = createHash('sha256');
+      let matched = 0;
+      for (const pattern of args.map(toStr)) {
+        if (/[*?[\]{}!]/.test(pattern)) return site.fail(`hashFiles('${pattern}'): the offline runner takes literal paths only`);
+        const file = resolve(site.workspace, pattern);
+        if (!file.startsWith(`${site.workspace}/`) || !existsSync(file) || !statSync(file).isFile()) continue;
+        whole.update(createHash('sha256').update(readFileSync(file)).digest());
+        matched++;
+      }
+      return matched ? whole.digest('hex') : '';
     },
   },
   {

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { job, onlyRun, startWorld, workflow, type World } from './helpers';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const SETUP = `name: setup
+inputs:
+  port: { required: true }
+  greeting: { default: 'hello from \${{ github.event_name }}' }
+outputs:
+  addr: { value: '\${{ steps.start.outputs.addr }}' }
+runs:
+  using: composite
+  steps:
+    - id: start
+      shell: bash
+      run: |
+        echo "SERVICE_ADDR=127.0.0.1:\${{ inputs.port }}" >> "$GITHUB_ENV"
+        mkdir -p "$RUNNER_TEMP/tools" && printf '#!/bin/sh\\necho tool ran\\n' > "$RUNNER_TEMP/tools/mytool" && chmod +x "$RUNNER_TEMP/tools/mytool"
+        echo "$RUNNER_TEMP/tools" >> "$GITHUB_PATH"
+        echo "addr=127.0.0.1:\${{ inputs.port }}" >> "$GITHUB_OUTPUT"
+        echo "path=$GITHUB_ACTION_PATH \${{ github.action_path }}" >> "$GITHUB_OUTPUT"
+    - id: next
+      shell: sh
+      env:
+        SAID: \${{ inputs.greeting }}
+      run: echo "saw $SERVICE_ADDR, $SAID, $(mytool), \${{ steps.start.outputs.addr }}"
+`;
+
+const JOB = `  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - id: setup
+        if: hashFiles('.github/actions/setup/action.yml') != ''
+        uses: ./.github/actions/setup
+        with:
+          port: '5433'
+      - id: after
+        run: |
+          echo "addr=\${{ steps.setup.outputs.addr }}" >> "$GITHUB_OUTPUT"
+          echo "env=$SERVICE_ADDR" >> "$GITHUB_OUTPUT"
+          echo "tool=$(mytool 2>/dev/null || echo missing)" >> "$GITHUB_OUTPUT"
+          echo "hash=\${{ hashFiles('.github/actions/setup/action.yml') }}" >> "$GITHUB_OUTPUT"
+`;
+
+describe('a local composite action (docs: "Metadata syntax for GitHub Actions", runs for composite actions)', () => {
+  it("runs its steps as one step: inputs and defaults, its own steps context, GITHUB_ACTION_PATH, outputs, and GITHUB_ENV and GITHUB_PATH for its later steps and the job's", async () => {
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': SETUP } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('success');
+    const [, setup, after] = j.steps;
+    expect(setup!.outcome).toBe('success');
+    expect(setup!.outputs).toEqual({ addr: '127.0.0.1:5433' });
+    expect(j.log.join('\n')).toContain('saw 127.0.0.1:5433, hello from workflow_dispatch, tool ran, 127.0.0.1:5433');
+    expect(after!.outputs).toMatchObject({ addr: '127.0.0.1:5433', env: '127.0.0.1:5433', tool: 'tool ran' });
+    // hashFiles (actions/runner's hashFiles): the SHA-256 of the files' SHA-256s.
+    const inner = createHash('sha256').update(SETUP).digest();
+    expect(after!.outputs.hash).toBe(createHash('sha256').update(inner).digest('hex'));
+  });
+
+  it('GITHUB_ACTION_PATH and github.action_path name the action folder in the workspace', async () => {
+    const probe = SETUP.replace('outputs:\n  addr:', "outputs:\n  path: { value: '${{ steps.start.outputs.path }}' }\n  addr:");
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': probe } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const path = job(onlyRun(world.runner), 'j').steps[1]!.outputs.path!;
+    expect(path).toMatch(/^(\S+\/workspace\/\.github\/actions\/setup) \1$/);
+  });
+
+  it('skips the step when hashFiles finds no action (the repository has none)', async () => {
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB) } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('success');
+    expect(j.steps[1]!.outcome).toBe('skipped');
+    expect(j.steps[2]!.outputs).toMatchObject({ addr: '', env: '', tool: 'missing', hash: '' });
+  });
+
+  it("fails the action and the job at a failing step, skipping the action's later steps", async () => {
+    const failing = SETUP.replace('    - id: next\n', '    - shell: bash\n      run: echo "db not up" && exit 3\n    - id: next\n');
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': failing } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('failure');
+    expect(j.steps[1]!.outcome).toBe('failure');
+    expect(j.steps[2]!.outcome).toBe('skipped');
+    expect(j.log.join('\n')).toContain('db not up');
+    expect(j.log.join('\n')).not.toContain('saw ');
+    expect(j.annotations.map((a) => a.message)).toContain('Process completed with exit code 3.');
+  });
+
+  it('refuses a run step without `shell` (required in a composite action)', async () => {
+    const noShell = SETUP.replace('    - id: next\n      shell: sh\n', '    - id: next\n');
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': noShell } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('failure');
+    expect(j.annotations.map((a) => a.message).join('\n')).toMatch(/runs\.steps\[1\]\): Required property is missing: shell/);
+  });
+});
