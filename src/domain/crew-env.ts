@@ -6,6 +6,9 @@
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The shortest value crew will mask (see parseCrewEnv). */
+export const MIN_VALUE_CHARS = 4;
+
 /**
  * Splits `NAME=value` lines (blank lines and `#` comments skipped; the value is everything after the
  * first `=`, kept as written). A problem names the line by number, never its text: the text is a secret.
@@ -22,7 +25,15 @@ export function parseCrewEnv(text: string): { vars: Record<string, string> } | {
     if (eq < 0 || !NAME.test(name))
       return { problem: `${where} is not \`NAME=value\` with a name of letters, digits and _: write one variable per line, such as \`DB_URL=postgres://…\`.` };
     if (name in vars) return { problem: `${where} sets ${name} a second time: keep one line for it.` };
-    vars[name] = line.slice(eq + 1);
+    const value = line.slice(eq + 1);
+    // Every value is masked in the job log, and GitHub's runner masks every occurrence and drops any job
+    // output that holds one (actions/runner JobExtension.cs): a value like "1" would blank the log's digits
+    // and stop a run, so a short value is refused before it is masked.
+    if (value.length > 0 && value.length < MIN_VALUE_CHARS)
+      return {
+        problem: `${where} gives ${name} a value of fewer than ${MIN_VALUE_CHARS} characters: crew masks every value in the job log, and masking so short a value would hide each of its occurrences and make GitHub drop job outputs that contain it. Use a longer value, or set it in .github/crew.yml if it is no secret.`,
+      };
+    vars[name] = value;
   }
   return { vars };
 }

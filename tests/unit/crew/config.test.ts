@@ -170,12 +170,17 @@ describe('the action’s inputs', () => {
       API_KEY: ' spaced value ',
       EMPTY: '',
     });
-    expect(() => readSettings(inputs({ ...base, crew_env: 'A=1\nsk-secret-text-no-name' }))).toThrow(
+    expect(() => readSettings(inputs({ ...base, crew_env: 'A=value1\nsk-secret-text-no-name' }))).toThrow(
       'Input `crew_env` (the CREW_ENV secret), line 2 is not `NAME=value` with a name of letters, digits and _: write one variable per line, such as `DB_URL=postgres://…`.',
     );
     expect(() => readSettings(inputs({ ...base, crew_env: '1BAD=x' }))).toThrow(/line 1 is not `NAME=value`/);
-    expect(() => readSettings(inputs({ ...base, crew_env: 'A=1\nA=2' }))).toThrow(
+    expect(() => readSettings(inputs({ ...base, crew_env: 'A=value1\nA=value2' }))).toThrow(
       'Input `crew_env` (the CREW_ENV secret), line 2 sets A a second time: keep one line for it.',
     );
+    // A value masked in the job log must not be so short that masking it blanks the log and drops job outputs.
+    expect(() => readSettings(inputs({ ...base, crew_env: 'DB_URL=postgres://db\nPORT=543' }))).toThrow(
+      /^Input `crew_env` \(the CREW_ENV secret\), line 2 gives PORT a value of fewer than 4 characters: .*drop job outputs/,
+    );
+    expect(readSettings(inputs({ ...base, crew_env: 'PORT=5432' })).crewEnv).toEqual({ PORT: '5432' });
   });
 });
