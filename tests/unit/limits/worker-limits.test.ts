@@ -120,8 +120,10 @@ describe("compaction by the model's window (#49)", () => {
     repo = mkdtempSync(join(tmpdir(), 'worker-window-'));
     const sh = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
     sh('init', '-q');
-    // About 5,000 tokens each, one a turn.
-    for (let i = 1; i <= 60; i++) writeFileSync(join(repo, `notes${i}.txt`), `${`note ${i} on the calendar rules; `.repeat(660)}\n`);
+    // About 5,000 tokens each, one a turn. In short lines, so read_file shows each whole: it cuts a line
+    // over 2,000 characters and shows at most 25 kB at once (#48); 550 numbered lines are about 20 kB.
+    for (let i = 1; i <= 60; i++)
+      writeFileSync(join(repo, `notes${i}.txt`), `${Array.from({ length: 550 }, () => `note ${i} on the calendar rules;`).join('\n')}\n`);
     writeFileSync(join(repo, 'date.ts'), 'export const parseDate = () => 0;\n');
     sh('add', '-A');
     sh('commit', '-qm', 'base');
@@ -177,6 +179,12 @@ describe("compaction by the model's window (#49)", () => {
     const fresh = worker.findIndex((q, i) => i > 0 && q.body.messages.length === 1);
     expect(fresh).toBeGreaterThan(40);
     expect(Math.max(...out.promptTokens.slice(0, fresh))).toBeGreaterThan(120_000);
+    // The notes were read whole, each in one window of read_file, not cut short.
+    const reads = worker
+      .slice(0, fresh)
+      .flatMap((q) => q.body.messages.slice(-1))
+      .map((m) => JSON.stringify(m));
+    expect(reads.filter((r) => r.includes('(the whole file)') && r.includes('550\\tnote')).length).toBeGreaterThan(20);
     const opening = JSON.stringify(worker[fresh]!.body.messages[0]);
     // The files it changed, as git diff --stat lists them.
     for (let t = 4; t < fresh; t += 4) expect(opening).toContain(`src/step${t}.ts`);
