@@ -119,6 +119,8 @@ export async function askForSubmission<S extends z.ZodType, T = z.infer<S>>(req:
     ...(req.trajectory ? { trajectory: req.trajectory } : {}),
     nudge: `Answer by calling the ${req.tool.name} tool.`,
     ...(req.look ? { onTurn: (turn: number) => void (turns = turn) } : {}),
+    // The look allowance adds turns, not answers: after 1 + REASKS refused answers the agent is not asked again.
+    between: async () => (attempts > REASKS ? { stop: 'max_turns' } : {}),
     tools: [
       ...(req.look ? allowance(req.look, req.tool.name, () => turns) : []),
       answerTool(

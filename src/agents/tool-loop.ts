@@ -67,7 +67,7 @@ export interface LoopOptions {
   limits?: LoopLimits;
   log: Log;
   /** Before each turn: notes to add to what the model reads next (teammate messages), or a reason to stop. */
-  between?: (turn: number) => Promise<{ notes?: string[]; stop?: 'shutdown' }>;
+  between?: (turn: number) => Promise<{ notes?: string[]; stop?: 'shutdown' | 'max_turns' }>;
   compaction?: Compaction;
   /** Called after each turn with the running totals and the size of the prompt just sent. */
   onTurn?: (turn: number, usage: Usage, promptTokens: number) => void;

@@ -200,7 +200,7 @@ describe('planning: intake, questions, review and approval', () => {
     expect(bodies[0]).toContain('⏸️ Waiting for approval');
     // Before any work is paid for, the approval request and the plan comment say what the run will likely cost.
     const estimate =
-      /^\*\*Estimate:\*\* \$([\d.]+)–\$([\d.]+) of model use and (\d+)–(\d+) billable Actions minutes for the whole run \(planning's \$([\d.]+) and (\d+) minutes? included\) · based on the plan and crew's assumptions \(no earlier runs on record\) · model use stops at \$20\.00 \(`budgets\.run`\)$/m;
+      /^\*\*Estimate:\*\* \$([\d.]+)–\$([\d.]+) of model use and (\d+)–(\d+) billable Actions minutes for the whole run \(planning's \$([\d.]+) and (\d+) minutes? included\) · based on the plan and crew's assumptions \(no earlier runs on record\) · model use stops at \$50\.00 \(`budgets\.run`\)$/m;
     const asked = estimate.exec(bodies[1]!);
     expect(asked, bodies[1]).not.toBeNull();
     expect(estimate.exec(bodies[0]!)?.[0]).toBe(asked![0]);

@@ -6,6 +6,7 @@ import { runIntake } from '../../../src/agents/intake';
 import { PathJail } from '../../../src/agents/path-jail';
 import { reviewPlan } from '../../../src/agents/plan-reviewer';
 import { readOnlyTools } from '../../../src/agents/read-only-tools';
+import { SubmissionRejected } from '../../../src/agents/submission';
 import { ZERO_USAGE } from '../../../src/domain/run-state';
 import type { Log, Model, ModelReply, ModelRequest, ToolUseBlock } from '../../../src/ports';
 
@@ -82,5 +83,14 @@ describe('the planning roles look at the repository before they answer (#48)', (
     expect(out.verdict).toBe('PASS');
     expect(results(requests[1]!)[0]).toBe('package.json');
     expect(results(requests[2]!)[0]).toContain('Your 1 turn of looking at the repository is used up; answer now by calling submit_review.');
+  });
+
+  it('the allowance adds turns to look, not answers: three refused answers end it, with turns still left', async () => {
+    const bad = [{ name: 'submit_intake', input: { task: '', criteria: [] } }];
+    const { model, requests } = scripted([bad, bad, bad, bad, bad, bad]);
+    const err = await runIntake(model, 'm', 'sys', { title: 'T', body: 'B', stated: [], answers: '', eyes: eyes(6) }, log).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SubmissionRejected);
+    expect((err as SubmissionRejected).attempts).toBe(3);
+    expect(requests).toHaveLength(3);
   });
 });
