@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * The machine's shared places, where sockets and other users' files live: systemd-resolved's varlink
@@ -59,6 +59,21 @@ function real(p: string): string | undefined {
   }
 }
 
+/**
+ * Where a path lies, as far as crew's own user can tell: its real path; or, when a folder on the way cannot be
+ * entered (a run's home handed to the tool user, 0700, which crew's user cannot search when it is not root), the
+ * real path of the nearest parent it can reach with the rest of the name after it. A path that does not exist has none.
+ */
+function whereIs(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EACCES' || p === dirname(p)) return undefined;
+    const parent = whereIs(dirname(p));
+    return parent && join(parent, basename(p));
+  }
+}
+
 const under = (p: string, root: string) => p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
 
 /**
@@ -80,8 +95,9 @@ export function keptPaths(paths: Array<string | undefined>): string[] {
  */
 export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: string[]; socket?: string }): string[] {
   const kept = keptPaths(o.keep);
-  // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight.
-  const needed = o.keep.map((k) => k && real(k)).filter((k): k is string => !!k);
+  // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight, though crew's
+  // user may not see into it: run through sudo, the home is the tool user's alone (whereIs).
+  const needed = o.keep.map((k) => k && whereIs(k)).filter((k): k is string => !!k);
   const hidden = (o.hide ?? []).filter((h) => real(h) && !needed.some((k) => under(k, real(h)!)));
   if (o.socket && dirname(o.socket) === '/') throw new Error(`the egress proxy's socket must be in a folder of its own, not ${o.socket}`);
   return ['bash', '--noprofile', '--norc', '-c', SCRIPT, 'crew-private', o.socket ?? '', String(kept.length), ...kept, String(hidden.length), ...hidden];
