@@ -329,15 +329,18 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
       kept: [{ branch: 'crew/6/r1/t1', people: ['alice'] }],
     });
 
-    // /crew status lists the branches that belong to no open run.
+    // /crew status lists the branches that belong to no open run; the same comment then gives the repository's spend (#52), its own section.
     const status = crewComments(r).find((c) => c.body.includes('under `crew/` belong'))!;
-    expect(
-      shown(status.body)
-        .split('\n')
-        .filter((l) => l.startsWith('- ')),
-    ).toEqual([
+    const [strayList, spend, ...more] = shown(status.body).split('\n\n**Spend**\n\n');
+    expect(more).toEqual([]);
+    expect(strayList!.split('\n').filter((l) => l.startsWith('- '))).toEqual([
       expect.stringMatching(/^- `crew\/6\/r1\/t1` at `[0-9a-f]{7}`: run 1 of #6 ended \(aborted\) and crew left this branch\.$/),
       expect.stringMatching(/^- `crew\/77\/r1\/t1` at `[0-9a-f]{7}`: run 1 of #77 is no longer on crew\/state\.$/),
+    ]);
+    expect(spend?.split('\n')).toEqual([
+      expect.stringMatching(/^- Today \(UTC\): \$[0-9.]+ in \d+ runs? \(no `budgets\.day`\)$/),
+      expect.stringMatching(/^- This month \(UTC\): \$[0-9.]+ in \d+ runs? \(no `budgets\.month`\)$/),
+      expect.stringMatching(/^- Costliest runs this month: #\d+ run \d+ \$/),
     ]);
 
     // A depth-1 fetch is all a job needs: one commit of a history of over a thousand, and a small pack.
