@@ -389,7 +389,7 @@ export class GitHubForge implements Forge {
    * run's head, and a run started by a review has the pull request's head: counted, the merge
    * job's own in-progress check would make it wait for itself, and nothing would start it again.
    * A GitHub Actions job of another workflow comes with its run as GitHub tells it now (its
-   * workflow's name, link, status and conclusion of its latest attempt), read once per run.
+   * workflow's name, link, status and conclusion of its latest attempt), read once per run and reading.
    */
   async checksOn(sha: string): Promise<CheckFact[]> {
     // filter=all, then the newest of each name among the rest: with GitHub's default (latest), a
@@ -407,7 +407,9 @@ export class GitHubForge implements Forge {
       this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused),
       this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 }).catch(refused),
     ]);
-    const owners = await Promise.all(runs.map((r) => this.actionsRunOf(r)));
+    // One look-up per workflow run in this reading: its checks share it. Not kept for the next reading, which must see the run's status then.
+    const reading = new Map<number, Promise<{ crew: boolean; run?: CiRunFact }>>();
+    const owners = await Promise.all(runs.map((r) => this.actionsRunOf(r, reading)));
     const ours = new Set<string>();
     const newest = new Map<string, { check: (typeof runs)[number]; run?: CiRunFact }>();
     for (const [i, r] of runs.entries()) {
@@ -422,18 +424,25 @@ export class GitHubForge implements Forge {
     ];
   }
 
-  private readonly actionsRuns = new Map<number, Promise<{ crew: boolean; run?: CiRunFact }>>();
+  /** Workflow runs known to be crew's: a run's workflow file never changes, so these need no second request. */
+  private readonly crewRuns = new Set<number>();
 
   /**
    * A GitHub Actions check run links to its job (`…/actions/runs/<run>/job/<id>`). This run's
    * own jobs need no request; another run's is crew's when that run's workflow file is crew's
    * (the merge job's `actions: read`). When GitHub will not say, the check counts: waiting is safe.
+   * Another workflow's run is read afresh in each reading (`reading`): a status kept from an earlier
+   * one would show a run that has since failed as still going, and its failure would be left to a
+   * `workflow_run` event that has already come (a run's end looking at CI, steps/ci-status.ts).
    */
-  private actionsRunOf(r: { app?: { slug?: string } | null; details_url?: string | null }): Promise<{ crew: boolean; run?: CiRunFact }> {
+  private actionsRunOf(
+    r: { app?: { slug?: string } | null; details_url?: string | null },
+    reading: Map<number, Promise<{ crew: boolean; run?: CiRunFact }>>,
+  ): Promise<{ crew: boolean; run?: CiRunFact }> {
     const run = /\/actions\/runs\/(\d+)\/job\//.exec(r.details_url ?? '')?.[1];
     if (r.app?.slug !== 'github-actions' || !run) return Promise.resolve({ crew: false });
-    if (run === this.opts.runId) return Promise.resolve({ crew: true });
-    let known = this.actionsRuns.get(Number(run));
+    if (run === this.opts.runId || this.crewRuns.has(Number(run))) return Promise.resolve({ crew: true });
+    let known = reading.get(Number(run));
     if (!known) {
       known = this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(run) }).then(
         ({ data }) => ({
@@ -457,7 +466,8 @@ export class GitHubForge implements Forge {
           return { crew: false };
         },
       );
-      this.actionsRuns.set(Number(run), known);
+      reading.set(Number(run), known);
+      void known.then(({ crew }) => crew && this.crewRuns.add(Number(run)));
     }
     return known;
   }

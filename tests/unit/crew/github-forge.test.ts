@@ -273,6 +273,24 @@ describe("the merge gate's checks leave out crew's own jobs", () => {
     expect(gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs/{run_id}').length).toBe(2);
   });
 
+  it('each reading tells a run as GitHub tells it then: a CI run read while going is read again once it has failed; crew’s own runs are looked up once', async () => {
+    const sha = (await gh.repo.branchSha('main'))!;
+    gh.recordWorkflowRun({ id: 2, path: '.github/workflows/crew.yml', headSha: sha, status: 'in_progress' });
+    gh.recordWorkflowRun({ id: 3, name: 'CI', path: '.github/workflows/ci.yml', headSha: sha, headBranch: 'main', status: 'in_progress' });
+    gh.recordJobCheckRun({ runId: 2, headSha: sha, name: 'merge', conclusion: null });
+    const lint = gh.recordJobCheckRun({ runId: 3, headSha: sha, name: 'lint', conclusion: null });
+    const forge = forgeOn(gh, gh.actionsToken({ checks: 'read', statuses: 'read', actions: 'read' }), log, { runId: '1' });
+    const runOf = async () => (await forge.checksOn(sha)).map((c) => ({ name: c.name, status: c.run?.status, conclusion: c.run?.conclusion }));
+    expect(await runOf()).toEqual([{ name: 'lint', status: 'in_progress', conclusion: null }]);
+    // CI fails, and the same job (a run's end, after its merge gate waited for it) reads the head's checks again.
+    gh.recordJobCheckRun({ runId: 3, headSha: sha, name: 'lint', conclusion: 'failure', id: lint });
+    gh.recordWorkflowRun({ id: 3, status: 'completed', conclusion: 'failure' });
+    expect(await runOf()).toEqual([{ name: 'lint', status: 'completed', conclusion: 'failure' }]);
+    const lookUps = gh.requests.filter((r) => r.route === 'GET /repos/{owner}/{repo}/actions/runs/{run_id}').map((r) => r.path);
+    expect(lookUps.filter((u) => u.endsWith('/actions/runs/3'))).toHaveLength(2);
+    expect(lookUps.filter((u) => u.endsWith('/actions/runs/2'))).toHaveLength(1);
+  });
+
   it('without checks: read (a workflow copied before the job needed it), the refusal names the permissions to add', async () => {
     const sha = (await gh.repo.branchSha('main'))!;
     const forge = forgeOn(gh, gh.actionsToken({ contents: 'write', actions: 'write' }), log, { runId: '1' });
