@@ -40,7 +40,7 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
         `Prefer read_file, search and edit_file for reading, searching and changing files.`,
         `Network: ${o.network === 'allowlist' ? "only the repository's allowed hosts, through the proxy in HTTP_PROXY/HTTPS_PROXY; others are refused" : 'none'}.`,
         `Limits: killed after ${seconds} s. Output over ${thousands(o.maxOutputBytes)} bytes keeps its first third and its last two thirds, with a note saying exactly how many lines were cut from the middle, so the end (failures, totals) always arrives. To see a part that was cut, ${NARROWING}.`,
-        `Each call is a fresh shell: cd and variables do not carry over; files changed in the checkout do.`,
+        `Each call is a fresh shell: cd and variables do not carry over, and in the sandbox neither does /tmp (each call gets an empty one); files changed in the checkout do, so keep what a later call needs there.`,
       ].join(' '),
       input_schema: {
         type: 'object',
