@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartSvg, niceMax } from '../../../src/eval/chart';
 import { parseInstances, pickInstances } from '../../../src/eval/instances';
-import { judge, outcomesByName, unscorableBecause, withHooks } from '../../../src/eval/score';
+import { judge, outcomesByName, unscorableBecause } from '../../../src/eval/score';
 import type { TestResult } from '../../../src/domain/test-results';
 
 const base = {
@@ -98,13 +98,6 @@ describe('self-scoring', () => {
       outcome: 'passed',
     };
     expect(outcomesByName([doctest], ['more_itertools.py::more::adjacent']).get('more_itertools.py::more::adjacent')).toBe('passed');
-  });
-
-  it("keeps the report hooks' PYTHONPATH behind a command's own", () => {
-    expect(withHooks('PYTHONPATH=src python3 -m unittest', { PYTHONPATH: '/hooks/python', X: "it's" })).toBe(
-      `unset NO_COLOR; export PYTHONPATH='/hooks/python'; export X='it'\\''s'; PYTHONPATH=src:"$PYTHONPATH" python3 -m unittest`,
-    );
-    expect(withHooks('npx vitest run', { A: 'b' })).toBe("unset NO_COLOR; export A='b'; npx vitest run");
   });
 });
 
