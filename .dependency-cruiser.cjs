@@ -14,6 +14,13 @@ module.exports = {
       to: { path: '^src/(state|steps|adapters|local|agents|render)/' },
     },
     {
+      name: 'toolbox-below-steps',
+      severity: 'error',
+      comment: "toolbox/ (#53) holds what a job's steps and eval both use to run commands and tests; it runs no step and knows no entry.",
+      from: { path: '^src/toolbox/' },
+      to: { path: '^src/(steps|local|eval|state|render)/|^src/main[.]ts$' },
+    },
+    {
       name: 'adapters-only-at-the-entries',
       severity: 'error',
       comment:

@@ -1,4 +1,4 @@
-import type { WayTotals } from './results';
+import { perResolved, type WayTotals } from './results';
 
 /**
  * Resolve rate against cost, one point per way, as a small SVG of our own: the axes from zero to
@@ -8,6 +8,8 @@ const W = 560;
 const H = 360;
 const M = { left: 64, right: 24, top: 24, bottom: 56 };
 const COLOURS: Record<string, string> = { crew: '#1f6feb', single: '#d1242f' };
+/** crew-best-of-N: purple, whatever N. */
+const colourOf = (way: string) => COLOURS[way] ?? (way.startsWith('crew-best-of-') ? '#8250df' : '#555');
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -44,10 +46,10 @@ export function chartSvg(ways: WayTotals[]): string {
   for (const w of ways) {
     const cx = x(w.cost_usd);
     const cy = y(w.resolve_rate);
-    const colour = COLOURS[w.way] ?? '#555';
+    const colour = colourOf(w.way);
     parts.push(
-      `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="6" fill="${colour}" data-way="${esc(w.way)}" data-cost-usd="${w.cost_usd}" data-resolve-rate="${w.resolve_rate}" data-tokens="${w.tokens}"/>`,
-      `<text x="${(cx + 10).toFixed(1)}" y="${(cy - 8).toFixed(1)}" fill="${colour}">${esc(w.way)}: ${w.resolved}/${w.resolved + w.unresolved} resolved, $${w.cost_usd.toFixed(4)}, ${w.tokens} tokens</text>`,
+      `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="6" fill="${colour}" data-way="${esc(w.way)}" data-cost-usd="${w.cost_usd}" data-resolve-rate="${w.resolve_rate}" data-tokens="${w.tokens}" data-cost-per-resolved-usd="${w.cost_per_resolved_usd ?? ''}"/>`,
+      `<text x="${(cx + 10).toFixed(1)}" y="${(cy - 8).toFixed(1)}" fill="${colour}">${esc(w.way)}: ${w.resolved}/${w.resolved + w.unresolved} resolved, $${w.cost_usd.toFixed(4)}, ${w.cost_per_resolved_usd === null ? 'none resolved' : `$${perResolved(w)} per resolved`}, ${w.tokens} tokens</text>`,
     );
   }
   parts.push('</svg>');

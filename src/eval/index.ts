@@ -13,7 +13,7 @@ import { pickInstances, readInstances, type Instance } from './instances';
 import { journalDone, journalStart, key, readJournal } from './journal';
 import { playCrew } from './play-crew';
 import { playSingle } from './play-single';
-import type { Budget, Played, PlayInput, Way } from './play';
+import { isCrewWay, parallelAttempts, type Budget, type Played, type PlayInput, type Way } from './play';
 import { progressLine, type Stage } from './progress';
 import { checkout, CloneCache, defaultCacheDir } from './repos';
 import { resultsMarkdown, round1, round6, totals, type EvalResult } from './results';
@@ -114,7 +114,7 @@ async function playOne(
   try {
     bare = await cache.bare(inst.repo, [inst.base_commit, ...(inst.fix_commit ? [inst.fix_commit] : [])]);
     // A crew run the eval was killed in is resumed in place; anything else starts from a fresh checkout.
-    const resumable = way === 'crew' && wasStarted && existsSync(join(dir, '.crew', 'runs', '1', 'run.json'));
+    const resumable = isCrewWay(way) && wasStarted && existsSync(join(dir, '.crew', 'runs', '1', 'run.json'));
     if (!resumable) await checkout(bare, inst.base_commit, dir);
   } catch (e) {
     const r = broken(`the repository could not be checked out at base_commit: ${(e as Error).message}`, Date.now() - t0);
@@ -130,6 +130,7 @@ async function playOne(
     dir,
     scratch,
     cli: o.cli,
+    ...(parallelAttempts(way) ? { parallelAttempts: parallelAttempts(way) } : {}),
     ...(scripted ? { scripted } : {}),
     ...(o.provider ? { provider: o.provider } : {}),
     allowUnsandboxed: o.allowUnsandboxed,
@@ -139,7 +140,7 @@ async function playOne(
     readRun: o.readRun,
   };
   let played: Played;
-  if (way === 'crew' && inst.setup?.length && !existsSync(join(dir, '.crew', 'runs', '1', 'run.json'))) {
+  if (isCrewWay(way) && inst.setup?.length && !existsSync(join(dir, '.crew', 'runs', '1', 'run.json'))) {
     // crew's own run would stop at its first job on a failing setup; saying so here names the cause.
     const box = await sandboxFor(dir, inst, scoreOptions(o, work, inst.instance_id), true).catch((e: Error) => ({ failure: `setup crashed: ${e.message}` }));
     if ('failure' in box) {
@@ -149,7 +150,7 @@ async function playOne(
     }
   }
   try {
-    played = way === 'crew' ? await playCrew(input) : await playSingle(input, () => o.model(scripted), quietLog(o.say, inst.instance_id));
+    played = isCrewWay(way) ? await playCrew(input) : await playSingle(input, () => o.model(scripted), quietLog(o.say, inst.instance_id));
   } catch (e) {
     if (o.signal.aborted) return undefined;
     const r = broken(`crashed while playing: ${(e as Error).message}`, Date.now() - t0);

@@ -11,6 +11,22 @@ import type { Played, PlayInput } from './play';
 export const DECIDE = 'decide yourself';
 
 /**
+ * The task file the crew way hands `crew run --config`: the problem, the instance's setup, the
+ * budgets, full transcripts, and for `crew-best-of-N` the crew.yml key `attempts.parallel: N` (#50),
+ * checked by crew's own config schema like any key of the file.
+ */
+export function crewTaskFile(p: Pick<PlayInput, 'instance' | 'budget' | 'parallelAttempts'>): Record<string, unknown> {
+  const budget = { tokens: p.budget.tokens, cost_usd: p.budget.costUsd };
+  return {
+    task: p.instance.problem_statement,
+    setup: p.instance.setup ?? [],
+    budgets: { run: budget, task: budget },
+    transcripts: 'full',
+    ...(p.parallelAttempts ? { attempts: { parallel: p.parallelAttempts } } : {}),
+  };
+}
+
+/**
  * The crew way: `crew run` in local mode on a checkout at base_commit, a process of its own (so a
  * crashing instance takes only itself down, and a killed eval leaves a run `--resume` continues).
  * Its prompts are answered as a person would not be there to: a question with "decide yourself",
@@ -19,11 +35,7 @@ export const DECIDE = 'decide yourself';
 export async function playCrew(p: PlayInput): Promise<Played> {
   const resuming = existsSync(join(runsDir(p.dir), '1', 'run.json'));
   const taskFile = join(p.scratch, 'task.yaml');
-  const budget = { tokens: p.budget.tokens, cost_usd: p.budget.costUsd };
-  await writeFile(
-    taskFile,
-    YAML.stringify({ task: p.instance.problem_statement, setup: p.instance.setup ?? [], budgets: { run: budget, task: budget }, transcripts: 'full' }),
-  );
+  await writeFile(taskFile, YAML.stringify(crewTaskFile(p)));
   const args = [
     p.cli,
     'run',

@@ -9,7 +9,8 @@ import { localConfig } from '../local/task-file';
 import { localTrajectories } from '../local/trajectories';
 import { LOCAL_OPT_IN } from '../local/engine';
 import type { Log, Model } from '../ports';
-import { MAX_OUTPUT_BYTES, prepareTools } from '../steps/sandbox-setup';
+import { prepareTools } from '../steps/sandbox-setup';
+import { agentCommands } from '../toolbox/command-options';
 import type { StepContext } from '../steps/context';
 import { promptTemplate } from '../templates';
 import { fileAt, git as head, patchFrom } from './repos';
@@ -71,13 +72,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
       modelId: config.models[task.tier],
       system: await template('worker_coder'),
       repoFiles: files,
-      commands: {
-        runner: tools.runner,
-        unavailable: tools.warning ?? undefined,
-        policy: config.commands,
-        timeoutMs: config.command_timeout_seconds * 1000,
-        maxOutputBytes: MAX_OUTPUT_BYTES,
-      },
+      commands: agentCommands(tools, config),
       team: { running: async () => [], send: async () => undefined, inbox: async () => [] },
       limits: { tokens: p.budget.tokens, costUsd: p.budget.costUsd, deadline: started + p.budget.ms, now: () => Date.now() },
       compaction: workerCompaction(config, model, task.tier, () => template('summarizer')),

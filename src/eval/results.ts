@@ -46,6 +46,8 @@ export interface WayTotals {
   wall_seconds: number;
   /** Resolved of those scored (resolved + not), 0 when none was. */
   resolve_rate: number;
+  /** What the way cost in all, per instance it resolved (the price of one fix); null when it resolved none. */
+  cost_per_resolved_usd: number | null;
 }
 
 export function totals(results: EvalResult[], ways: readonly Way[]): WayTotals[] {
@@ -54,6 +56,7 @@ export function totals(results: EvalResult[], ways: readonly Way[]): WayTotals[]
     const count = (k: string) => rs.filter((r) => r.score?.kind === k).length;
     const resolved = count('resolved');
     const unresolved = count('unresolved');
+    const cost = rs.reduce((n, r) => n + r.usage.cost_usd, 0);
     return {
       way,
       instances: rs.length,
@@ -62,15 +65,20 @@ export function totals(results: EvalResult[], ways: readonly Way[]): WayTotals[]
       unscorable: count('unscorable'),
       broken: rs.filter((r) => r.status === 'broken').length,
       tokens: rs.reduce((n, r) => n + r.usage.tokens, 0),
-      cost_usd: round6(rs.reduce((n, r) => n + r.usage.cost_usd, 0)),
+      cost_usd: round6(cost),
       wall_seconds: round1(rs.reduce((n, r) => n + r.wall_seconds, 0)),
       resolve_rate: resolved + unresolved ? resolved / (resolved + unresolved) : 0,
+      cost_per_resolved_usd: resolved ? round6(cost / resolved) : null,
     };
   });
 }
 
 export const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 export const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** The cost per resolved instance as results.md and the chart show it. */
+export const perResolved = (t: Pick<WayTotals, 'cost_per_resolved_usd'>): string =>
+  t.cost_per_resolved_usd === null ? '—' : t.cost_per_resolved_usd.toFixed(4);
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const outcome = (r: EvalResult) => (r.status === 'broken' ? 'broken' : (r.score?.kind ?? '—'));
@@ -82,16 +90,16 @@ export function resultsMarkdown(results: EvalResult[], ways: readonly Way[], met
     '',
     `Instances: ${meta.instances} · model: ${meta.model}`,
     '',
-    '| Way | Instances | Resolved | Not resolved | Unscorable | Broken | Resolve rate | Tokens | Cost (USD) | Wall time (s) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Way | Instances | Resolved | Not resolved | Unscorable | Broken | Resolve rate | Tokens | Cost (USD) | Cost per resolved (USD) | Wall time (s) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...totals(results, ways).map(
       (t) =>
-        `| ${t.way} | ${t.instances} | ${t.resolved} | ${t.unresolved} | ${t.unscorable} | ${t.broken} | ${(t.resolve_rate * 100).toFixed(1)}% | ${t.tokens} | ${t.cost_usd.toFixed(4)} | ${t.wall_seconds.toFixed(1)} |`,
+        `| ${t.way} | ${t.instances} | ${t.resolved} | ${t.unresolved} | ${t.unscorable} | ${t.broken} | ${(t.resolve_rate * 100).toFixed(1)}% | ${t.tokens} | ${t.cost_usd.toFixed(4)} | ${perResolved(t)} | ${t.wall_seconds.toFixed(1)} |`,
     ),
     '',
     '![Resolve rate against cost](chart.svg)',
     '',
-    'Resolve rate counts the instances scored here (resolved or not); unscorable ones go to the official harness with the predictions files.',
+    'Resolve rate counts the instances scored here (resolved or not); unscorable ones go to the official harness with the predictions files. Cost per resolved is all the way cost (every instance, broken and unscorable ones too) over the instances it resolved; — where it resolved none.',
     '',
     '| Instance | Way | Outcome | Reason | Tokens | Cost (USD) | Wall (s) | Turns | Tasks | Attempts | Critic | Ended | Trajectories and log |',
     '|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|',

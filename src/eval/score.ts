@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readReports, type TestResult, type TestRun } from '../domain/test-results';
+import type { TestResult, TestRun } from '../domain/test-results';
 import type { Log } from '../ports';
 import { homeEnv, type CommandRunner, type ProgramHome } from '../sandbox/command-runner';
 import { TestReports } from '../sandbox/test-reports/reports';
@@ -9,6 +9,7 @@ import { parseConfig } from '../config/schema';
 import { prepareTools } from '../steps/sandbox-setup';
 import type { StepContext } from '../steps/context';
 import type { Instance } from './instances';
+import { runWithReports } from '../toolbox/test-runs';
 import { checkout, git } from './repos';
 
 /**
@@ -28,7 +29,8 @@ export const identityOf = (t: Pick<TestResult, 'file' | 'suite' | 'name'>): stri
 
 export interface TestsOutcome {
   run: TestRun;
-  exitCode: number;
+  /** null when it was stopped (its time ran out). */
+  exitCode: number | null;
   output: string;
 }
 
@@ -119,24 +121,7 @@ export async function sandboxFor(
   return { runner: prepared.runner, ...(prepared.home ? { home: prepared.home } : {}) };
 }
 
-/**
- * `test_cmd` with the report hooks' variables in front. A command that sets PYTHONPATH itself
- * (`PYTHONPATH=src python -m …`) keeps the hooks' folder after its own, or Python would never load them.
- */
-export function withHooks(command: string, env: Record<string, string>): string {
-  const q = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
-  const exports = Object.entries(env)
-    .map(([k, v]) => `export ${k}=${q(v)}`)
-    .join('; ');
-  const kept = command.replace(
-    /^(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*?)PYTHONPATH=(\S*)/,
-    (_m, pre: string, val: string) => `${pre}PYTHONPATH=${val}:"$PYTHONPATH"`,
-  );
-  // crew's tool environment sets NO_COLOR for agents' output; suites that test colour handling read it.
-  return `unset NO_COLOR; ${exports}; ${kept}`;
-}
-
-/** Runs the instance's tests once with crew's hooks; what the runners reported, by identity. */
+/** Runs the instance's tests once with crew's hooks, as the critic runs a command criterion (runWithReports); what the runners reported, by identity. */
 export async function runTests(
   dir: string,
   runner: CommandRunner,
@@ -148,17 +133,12 @@ export async function runTests(
   await mkdir(o.tempDir, { recursive: true });
   const reports = await TestReports.prepare(join(o.tempDir, 'reports'), runner, dir);
   try {
-    const run = await reports.open();
-    const r = await runner.run(withHooks(command, run.env), {
+    const r = await runWithReports(runner, reports, command, {
       cwd: dir,
       timeoutMs: o.commandTimeoutSeconds * 1000,
-      maxOutputBytes: 20_000,
       ...(home ? { env: homeEnv(home) } : {}),
-      // The hooks and the report folder are in eval's own temporary folder, not the sandbox's.
-      see: [o.tempDir],
     });
-    const files = await reports.collect(run);
-    return { run: readReports(files, dir), exitCode: r.exitCode, output: r.output };
+    return { run: r.tests, exitCode: r.exitCode, output: r.output };
   } finally {
     await reports.dispose();
   }

@@ -2,6 +2,7 @@ import { parseArgs as parseOptions, type ParseArgsOptionsConfig } from 'node:uti
 import { UsageError } from './workspace';
 import { PROVIDERS, type Provider } from '../domain/providers';
 import { AGENTS, type AgentName } from '../domain/trajectory';
+import { parseWays, type Way } from '../eval/play';
 
 /** The `crew` command line, parsed without side effects; mistakes are UsageErrors (exit 2). */
 
@@ -40,7 +41,7 @@ export type Command =
       instances: string;
       ids?: string[];
       limit?: number;
-      ways: Array<'crew' | 'single'>;
+      ways: Way[];
       concurrency: number;
       out: string;
       scripted?: string;
@@ -69,7 +70,7 @@ Usage:
                                          workflow, the secret, .github/crew.yml) and say how to fix each problem;
                                          reads GITHUB_TOKEN or GH_TOKEN (e.g. GITHUB_TOKEN=$(gh auth token))
   crew eval INSTANCES.jsonl              play SWE-bench-format instances, crew beside one agent, and score them
-    [--ids A,B] [--limit N] [--way crew|single|both] [--concurrency K] [--out DIR]
+    [--ids A,B] [--limit N] [--way crew|single|both|crew-best-of-N,…] [--concurrency K] [--out DIR]
     [--max-tokens N] [--max-cost USD] [--max-minutes M]  budgets per instance and way (docs/eval.md)
 
 Options:
@@ -385,8 +386,12 @@ function evalCommand(positionals: string[], v: EvalValues, cwd: string): Command
     throw new UsageError(
       `crew eval takes one instances file (JSON Lines, SWE-bench's format), got ${positionals.length}: crew eval eval/suite.jsonl --out results.`,
     );
-  const way = v.way ?? 'both';
-  if (!['crew', 'single', 'both'].includes(way)) throw new UsageError(`--way is crew, single or both (got '${way}').`);
+  let ways: Way[];
+  try {
+    ways = parseWays(v.way ?? 'both');
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}.`);
+  }
   const cost = v['max-cost'];
   if (cost !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(cost) && Number(cost) > 0))
     throw new UsageError(`--max-cost needs a positive number of dollars (got '${cost}').`);
@@ -403,7 +408,7 @@ function evalCommand(positionals: string[], v: EvalValues, cwd: string): Command
     instances: positionals[0]!,
     ...(ids.length ? { ids } : {}),
     ...(v.limit !== undefined ? { limit: positiveInt('--limit', v.limit) } : {}),
-    ways: way === 'both' ? ['crew', 'single'] : [way as 'crew' | 'single'],
+    ways,
     concurrency: v.concurrency === undefined ? EVAL_DEFAULTS.concurrency : positiveInt('--concurrency', v.concurrency),
     out: v.out ?? `${cwd}/${EVAL_DEFAULTS.out}`,
     ...(v.scripted !== undefined ? { scripted: v.scripted } : {}),

@@ -12,7 +12,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
 import type { StepContext } from './context';
 import { tamperContext } from './tamper-context';
-import { runWithReports } from './test-runs';
+import { runWithReports } from '../toolbox/test-runs';
 
 /** A task's attempt to be judged: its number, its branch (fetched), and how its worker ended. */
 export interface CandidateToJudge {

@@ -38,13 +38,15 @@ import {
 import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
-import { MAX_OUTPUT_BYTES, prepareTools, setupNetwork } from './sandbox-setup';
+import { prepareTools, setupNetwork } from './sandbox-setup';
 import { join } from 'node:path';
 import { jobTempDir } from '../sandbox/own-temp';
 import { testFindings, type account, type BaseRun } from '../domain/test-results';
 import { TestReports } from '../sandbox/test-reports/reports';
 import type { CommandRunner } from '../sandbox/command-runner';
-import { baseRuns, runWithReports, type CommandRun } from './test-runs';
+import { baseRuns } from './test-runs';
+import { agentCommands } from '../toolbox/command-options';
+import { runWithReports, type CommandRun } from '../toolbox/test-runs';
 import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
 import { tamperContext } from './tamper-context';
@@ -260,14 +262,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
             .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
           diffStat: await ctx.repo.diffStat(base.sha, headSha),
           guidance: config.prompts.judgment,
-          commands: {
-            runner,
-            unavailable: warning ?? undefined,
-            policy: config.commands,
-            timeoutMs: config.command_timeout_seconds * 1000,
-            maxOutputBytes: MAX_OUTPUT_BYTES,
-            ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
-          },
+          commands: agentCommands({ runner, warning, egress }, config),
           maxTurns: CRITIC_MAX_TURNS,
           iteration,
           limit: config.max_iterations + (view.run.review?.allowance ?? 0),

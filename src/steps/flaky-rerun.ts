@@ -3,7 +3,7 @@ import { account, testKey, type TestRun } from '../domain/test-results';
 import type { CommandRunner } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
 import type { StepContext } from './context';
-import { runWithReports } from './test-runs';
+import { runWithReports } from '../toolbox/test-runs';
 
 /**
  * A command criterion's tests, base against head (#32). A test that passed on the base and fails

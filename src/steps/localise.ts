@@ -17,7 +17,7 @@ import { redact } from '../text/redact';
 import { integrationBranchOf, type StepContext } from './context';
 import { describeTest, failingKeys, testKey, type BaseRun, type TestRun } from '../domain/test-results';
 import type { TestReports } from '../sandbox/test-reports/reports';
-import { runWithReports } from './test-runs';
+import { runWithReports } from '../toolbox/test-runs';
 import { planOf } from '../state/run-files';
 import { codeUnderTest, failingTestFiles, IMPORT_DEPTH, ownersOf, reachable, type TestOwners } from '../domain/test-owners';
 

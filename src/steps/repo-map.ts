@@ -4,7 +4,7 @@ import { filesToRead, repositoryMap } from '../domain/repo-map';
 import { repositoryScripts, SCRIPT_FILES } from '../domain/repo-scripts';
 import { sanitize } from '../text/sanitize';
 import type { StepContext } from './context';
-import { MAX_OUTPUT_BYTES } from './sandbox-setup';
+import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 
 /** Source files read for a map's definitions at most; the rest are ranked by their paths alone. */
 const READ_FILES = 300;

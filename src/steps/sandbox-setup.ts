@@ -11,12 +11,11 @@ import {
   type RunOptions,
 } from '../sandbox/command-runner';
 import { jobTempDir } from '../sandbox/own-temp';
+import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { StepContext } from './context';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
-
-export const MAX_OUTPUT_BYTES = 30_000;
 
 /** How to let commands run without a sandbox, unless the context says otherwise (local mode: a flag). */
 export const CONFIG_OPT_IN = 'set allow_unsandboxed: true in .github/crew.yml';

@@ -1,67 +1,14 @@
 import type { Criterion } from '../domain/criteria';
-import { BaseRunSchema, readReports, type BaseRun, type TestRun } from '../domain/test-results';
+import { BaseRunSchema, type BaseRun } from '../domain/test-results';
 import type { RunView } from '../domain/run-state';
 import { homeEnv, type CommandRunner, type ProgramHome, type RunOptions } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
+import { runWithReports, type CommandRun } from '../toolbox/test-runs';
 import { paths, readChecked } from '../state/run-files';
 import { runFolder } from '../domain/refs';
-import { redact } from '../text/redact';
 import { nowIso, SEEN, type StepContext } from './context';
-import { MAX_OUTPUT_BYTES, runSetup } from './sandbox-setup';
+import { runSetup } from './sandbox-setup';
 import { join } from 'node:path';
-
-/** One run of a command criterion: what people see (exit code, output) and what the runner reported about its tests. */
-export interface CommandRun {
-  exitCode: number | null;
-  timedOut: boolean;
-  /** What it printed, redacted. */
-  output: string;
-  tests: TestRun;
-}
-
-/** What node prints when a command line's own `--test-reporter` (with no destination) meets the one crew puts in NODE_OPTIONS. */
-const NODE_REPORTER_CLASH = "must match the number of specified '--test-reporter-destination'";
-
-/**
- * Runs a command criterion with crew's report hooks (sandbox/test-reports) and reads what the
- * runners reported. A command that gives node's runner a reporter of its own without a destination
- * cannot take crew's as well (node refuses the pair): it runs again without it, and node's tests are unknown.
- */
-export async function runWithReports(
-  runner: CommandRunner,
-  reports: TestReports | undefined,
-  command: string,
-  /** `env`: variables for this run besides the hooks' (a home of its own, #46). */
-  opts: { cwd: string; timeoutMs: number; maxOutputBytes?: number; env?: Record<string, string> },
-): Promise<CommandRun> {
-  const base = { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxOutputBytes: opts.maxOutputBytes ?? MAX_OUTPUT_BYTES };
-  if (!reports) {
-    const r = await runner.run(command, { ...base, ...(opts.env ? { env: opts.env } : {}) });
-    return {
-      exitCode: r.exitCode,
-      timedOut: r.timedOut,
-      output: redact(r.output),
-      tests: { kind: 'unknown', why: 'crew could not set up its report hooks in this job' },
-    };
-  }
-  let folder = await reports.open();
-  let r = await runner.run(command, { ...base, env: { ...opts.env, ...folder.env } });
-  let files = await reports.collect(folder);
-  let clash = false;
-  if (r.exitCode !== 0 && r.output.includes(NODE_REPORTER_CLASH) && !files.some((f) => f.name.startsWith('node-'))) {
-    clash = true;
-    folder = await reports.open({ node: false });
-    r = await runner.run(command, { ...base, env: { ...opts.env, ...folder.env } });
-    files = await reports.collect(folder);
-  }
-  let tests = readReports(files, opts.cwd);
-  if (clash && tests.kind === 'unknown')
-    tests = {
-      kind: 'unknown',
-      why: "the command gives node's test runner a --test-reporter of its own with no destination, which node does not let crew add to",
-    };
-  return { exitCode: r.exitCode, timedOut: r.timedOut, output: redact(r.output), tests };
-}
 
 const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);
 

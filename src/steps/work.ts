@@ -36,7 +36,8 @@ import {
   type StepContext,
 } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
-import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
+import { prepareTools } from './sandbox-setup';
+import { agentCommands } from '../toolbox/command-options';
 import { mapFor, readRepoView } from './repo-map';
 import { addRefusals } from '../domain/egress';
 import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
@@ -339,15 +340,7 @@ async function runTask(
             modelId: config.models[tier],
             system: await promptWithInstructions(ctx, `worker_${task.persona}`, reviewedSha(view.run), task.files),
             ...(await workerMap(ctx, task)),
-            commands: {
-              runner,
-              unavailable: warning ?? undefined,
-              policy: config.commands,
-              timeoutMs: config.command_timeout_seconds * 1000,
-              maxOutputBytes: MAX_OUTPUT_BYTES,
-              ...(egress?.tools === 'allowlist' ? { network: 'allowlist' as const } : {}),
-              ...(jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : {}),
-            },
+            commands: agentCommands({ runner, warning, egress }, config, jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : undefined),
             team,
             ...(shown.images.length ? { images: shown.images } : {}),
             ...(shown.missing.length ? { imagesNotLoaded: shown.missing } : {}),

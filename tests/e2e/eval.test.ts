@@ -324,7 +324,9 @@ describe('crew eval', () => {
       const total = full.totals.find((t) => t.way === way)!;
       expect(total).toMatchObject({ tokens, resolved: 1, resolve_rate: 0.5 });
       expect(total.cost_usd).toBeCloseTo(cost, 6);
-      expect(md).toContain(`| ${way} | 5 | 1 | 1 | 1 | 2 | 50.0% | ${tokens} | ${cost.toFixed(4)} |`);
+      // Cost per resolved instance: all the way cost over its one resolved instance.
+      expect(md).toContain(`| ${way} | 5 | 1 | 1 | 1 | 2 | 50.0% | ${tokens} | ${cost.toFixed(4)} | ${cost.toFixed(4)} |`);
+      expect(svg).toContain(`${way}: 1/2 resolved, $${total.cost_usd.toFixed(4)}, $${cost.toFixed(4)} per resolved`);
       expect(svg).toContain(`data-way="${way}" data-cost-usd="${total.cost_usd}" data-resolve-rate="0.5" data-tokens="${tokens}"`);
       for (const r of mine.filter((x) => x.status === 'played'))
         expect(md).toContain(

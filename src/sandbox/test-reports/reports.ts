@@ -84,6 +84,11 @@ export class TestReports {
     return { dir, env };
   }
 
+  /** The folders a run must see (the hooks, and the report folders under their root): kept in sight under a sandbox's private /tmp (#46). */
+  places(): string[] {
+    return [this.hooks, this.root];
+  }
+
   /** Removes the hooks and the report folders: the job's runs of command criteria are over. */
   async dispose(): Promise<void> {
     for (const d of [this.hooks, this.root]) await rm(d, { recursive: true, force: true }).catch(() => undefined);

@@ -10,7 +10,7 @@ import { UnsandboxedRunner } from '../../../src/sandbox/command-runner';
 import { TestReports } from '../../../src/sandbox/test-reports/reports';
 import { selectByEvidence, type EvidenceOptions } from '../../../src/steps/candidate-evidence';
 import type { StepContext } from '../../../src/steps/context';
-import { runWithReports } from '../../../src/steps/test-runs';
+import { runWithReports } from '../../../src/toolbox/test-runs';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 
 /**
