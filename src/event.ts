@@ -179,19 +179,21 @@ export function publicRepository(path = process.env.GITHUB_EVENT_PATH ?? ''): bo
   }
 }
 
+/** Each event crew runs on, and how its payload becomes a CrewEvent. */
+const READERS: Record<string, (raw: unknown, name: string) => CrewEvent> = {
+  issue_comment: commentEvent,
+  issues: issuesEvent,
+  workflow_dispatch: dispatchEvent,
+  check_suite: checksEvent,
+  workflow_run: checksEvent,
+  pull_request_review: reviewEvent,
+  pull_request_review_comment: reviewEvent,
+  pull_request_target: pullTargetEvent,
+};
+
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
-  if (
-    ![
-      'issue_comment',
-      'issues',
-      'workflow_dispatch',
-      'check_suite',
-      'pull_request_review',
-      'pull_request_review_comment',
-      'workflow_run',
-      'pull_request_target',
-    ].includes(name)
-  ) {
+  const read = Object.hasOwn(READERS, name) ? READERS[name] : undefined;
+  if (!read) {
     throw new UnsupportedEvent(
       `crew runs on issue_comment, issues, workflow_dispatch, check_suite, pull_request_review, pull_request_review_comment, workflow_run and pull_request_target events, not '${name || '(none)'}'. Use the workflow from crew's README.`,
     );
@@ -202,93 +204,100 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
   } catch (e) {
     throw new UnsupportedEvent(`could not read the event payload at GITHUB_EVENT_PATH ('${path}'): ${(e as Error).message}`);
   }
-  if (name === 'workflow_dispatch') {
-    const p = DispatchPayload.parse(raw);
-    return {
-      kind: 'dispatch',
-      defaultBranch: p.repository?.default_branch,
-      inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])),
-    };
-  }
-  if (name === 'issues') {
-    const d = parsePayload(IssuesPayload, raw, name);
-    return {
-      kind: 'issue',
+  return read(raw, name);
+}
+
+function dispatchEvent(raw: unknown): CrewEvent {
+  const p = DispatchPayload.parse(raw);
+  return {
+    kind: 'dispatch',
+    defaultBranch: p.repository?.default_branch,
+    inputs: Object.fromEntries(Object.entries(p.inputs ?? {}).map(([k, v]) => [k, String(v)])),
+  };
+}
+
+function issuesEvent(raw: unknown, name: string): CrewEvent {
+  const d = parsePayload(IssuesPayload, raw, name);
+  return {
+    kind: 'issue',
+    defaultBranch: d.repository?.default_branch,
+    action: d.action,
+    issue: { ...issueOf(d.issue), updatedAt: d.issue.updated_at },
+    sender: { login: d.sender.login, type: d.sender.type },
+    ...(d.label ? { label: d.label.name } : {}),
+    ...(d.assignee ? { assignee: d.assignee.login } : {}),
+  };
+}
+
+function pullTargetEvent(raw: unknown, name: string): CrewEvent {
+  const d = parsePayload(PullRequestPayload, raw, name);
+  const pr = d.pull_request;
+  // A fork's pull request can name its branch like crew's: only one whose head is in this repository is crew's.
+  const ours = pr.head.repo?.full_name !== undefined && pr.head.repo.full_name === d.repository?.full_name;
+  return {
+    kind: 'pull',
+    source: 'pull_request_target',
+    action: d.action,
+    ...(d.sender ? { sender: d.sender.login } : {}),
+    defaultBranch: d.repository?.default_branch,
+    pulls: ours ? [{ number: pr.number, headRef: pr.head.ref }] : [],
+  };
+}
+
+function reviewEvent(raw: unknown, name: string): CrewEvent {
+  const isReview = name === 'pull_request_review';
+  const d = isReview ? parsePayload(ReviewPayload, raw, name) : parsePayload(ReviewCommentPayload, raw, name);
+  const said =
+    'review' in d
+      ? { id: d.review.id, body: d.review.body ?? '', createdAt: d.review.submitted_at ?? '', user: d.review.user }
+      : { id: d.comment.id, body: d.comment.body, createdAt: d.comment.created_at, user: d.comment.user };
+  const pr = d.pull_request;
+  return {
+    kind: 'pull',
+    source: isReview ? 'pull_request_review' : 'pull_request_review_comment',
+    defaultBranch: d.repository?.default_branch,
+    pulls: [{ number: pr.number, headRef: pr.head.ref }],
+    comment: {
+      kind: 'comment',
       defaultBranch: d.repository?.default_branch,
-      action: d.action,
-      issue: { ...issueOf(d.issue), updatedAt: d.issue.updated_at },
-      sender: { login: d.sender.login, type: d.sender.type },
-      ...(d.label ? { label: d.label.name } : {}),
-      ...(d.assignee ? { assignee: d.assignee.login } : {}),
+      // A submitted review is a new review, as a created comment is a new comment.
+      action: d.action === 'submitted' ? 'created' : d.action,
+      via: isReview ? 'review' : 'review_comment',
+      ...('review' in d && d.review.state ? { reviewState: d.review.state.toLowerCase() } : {}),
+      issue: { ...issueOf(pr), isPull: true },
+      comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
+    },
+  };
+}
+
+function checksEvent(raw: unknown, name: string): CrewEvent {
+  const isSuite = name === 'check_suite';
+  const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload>>(isSuite ? CheckSuitePayload : WorkflowRunPayload, raw, name);
+  const pulls = 'check_suite' in d ? d.check_suite.pull_requests : d.workflow_run.pull_requests;
+  const event: PullEvent = {
+    kind: 'pull',
+    source: isSuite ? 'check_suite' : 'workflow_run',
+    defaultBranch: d.repository?.default_branch,
+    pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })),
+  };
+  if ('workflow_run' in d) {
+    const r = d.workflow_run;
+    event.ci = {
+      runId: r.id,
+      workflow: r.name ?? (r.path || d.workflow?.path || ''),
+      path: r.path || d.workflow?.path || '',
+      conclusion: r.conclusion,
+      headBranch: r.head_branch,
+      headSha: r.head_sha,
+      headRepo: r.head_repository?.full_name ?? null,
+      repo: (d.repository as { full_name?: string } | undefined)?.full_name ?? null,
+      url: r.html_url,
     };
   }
-  if (name === 'pull_request_target') {
-    const d = parsePayload(PullRequestPayload, raw, name);
-    const pr = d.pull_request;
-    // A fork's pull request can name its branch like crew's: only one whose head is in this repository is crew's.
-    const ours = pr.head.repo?.full_name !== undefined && pr.head.repo.full_name === d.repository?.full_name;
-    return {
-      kind: 'pull',
-      source: name,
-      action: d.action,
-      ...(d.sender ? { sender: d.sender.login } : {}),
-      defaultBranch: d.repository?.default_branch,
-      pulls: ours ? [{ number: pr.number, headRef: pr.head.ref }] : [],
-    };
-  }
-  if (name === 'pull_request_review' || name === 'pull_request_review_comment') {
-    const d = name === 'pull_request_review' ? parsePayload(ReviewPayload, raw, name) : parsePayload(ReviewCommentPayload, raw, name);
-    const said =
-      'review' in d
-        ? { id: d.review.id, body: d.review.body ?? '', createdAt: d.review.submitted_at ?? '', user: d.review.user }
-        : { id: d.comment.id, body: d.comment.body, createdAt: d.comment.created_at, user: d.comment.user };
-    const pr = d.pull_request;
-    return {
-      kind: 'pull',
-      source: name,
-      defaultBranch: d.repository?.default_branch,
-      pulls: [{ number: pr.number, headRef: pr.head.ref }],
-      comment: {
-        kind: 'comment',
-        defaultBranch: d.repository?.default_branch,
-        // A submitted review is a new review, as a created comment is a new comment.
-        action: d.action === 'submitted' ? 'created' : d.action,
-        via: name === 'pull_request_review' ? 'review' : 'review_comment',
-        ...('review' in d && d.review.state ? { reviewState: d.review.state.toLowerCase() } : {}),
-        issue: { ...issueOf(pr), isPull: true },
-        comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
-      },
-    };
-  }
-  if (name === 'check_suite' || name === 'workflow_run') {
-    const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload>>(
-      name === 'check_suite' ? CheckSuitePayload : WorkflowRunPayload,
-      raw,
-      name,
-    );
-    const pulls = 'check_suite' in d ? d.check_suite.pull_requests : d.workflow_run.pull_requests;
-    const event: PullEvent = {
-      kind: 'pull',
-      source: name,
-      defaultBranch: d.repository?.default_branch,
-      pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })),
-    };
-    if ('workflow_run' in d) {
-      const r = d.workflow_run;
-      event.ci = {
-        runId: r.id,
-        workflow: r.name ?? (r.path || d.workflow?.path || ''),
-        path: r.path || d.workflow?.path || '',
-        conclusion: r.conclusion,
-        headBranch: r.head_branch,
-        headSha: r.head_sha,
-        headRepo: r.head_repository?.full_name ?? null,
-        repo: (d.repository as { full_name?: string } | undefined)?.full_name ?? null,
-        url: r.html_url,
-      };
-    }
-    return event;
-  }
+  return event;
+}
+
+function commentEvent(raw: unknown): CrewEvent {
   const d = parsePayload(CommentPayload, raw, 'issue_comment');
   return {
     kind: 'comment',

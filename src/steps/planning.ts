@@ -106,6 +106,37 @@ function mergeCriteria(intake: Intake, fromConfig: string[]): Criterion[] {
   ];
 }
 
+/** What the parts of one planning job share. */
+interface Planning {
+  ctx: StepContext;
+  issue: number;
+  run: number;
+  config: Awaited<ReturnType<StepContext['config']>>;
+  view: NonNullable<ReturnType<typeof readView>>;
+  snap: StateSnapshot;
+  request: { title: string; body: string; comment?: string };
+  title: string;
+  body: string;
+  answers: string;
+  followUp: FollowUpMaterial | null;
+  model: Awaited<ReturnType<typeof runModel>>;
+  modelId: string;
+  startedAt: string;
+  /** The request, the answers and all: what the repository map is ranked for. */
+  requested: string;
+  repoView(): Promise<RepoView>;
+  /** Books model usage spent in this step; the next `record` writes it. */
+  book(u: Usage): void;
+  /** One state write that also books the model usage spent so far in this step. */
+  record: Recorder;
+}
+
+/** What the planning roles were shown of the request's images. */
+interface PlanningImages {
+  images: AgentImage[];
+  notLoaded: string[];
+}
+
 /**
  * Plans a run that is in PLANNING: intake (asking questions when the criteria
  * cannot be checked), decomposition, review, then either approval or execution.
@@ -121,9 +152,8 @@ export async function planRun(
 ): Promise<string[]> {
   ctx.working = { issue, run };
   const config = await ctx.config();
-  const prefix = `${runFolder(issue, run)}/`;
   // Its writes are compare-and-swaps that check the phase again; a job's first read asks GitHub.
-  const snap = await ctx.state.load(prefix, SEEN);
+  const snap = await ctx.state.load(`${runFolder(issue, run)}/`, SEEN);
   const view = readView(snap, issue, run);
   if (!view || view.run.phase !== 'PLANNING') return [];
   const request = parseJson<{ title: string; body: string; comment?: string }>(snap, paths.requestJson(issue, run))!;
@@ -132,277 +162,325 @@ export async function planRun(
   const followUp = view.run.followUp ? readFollowUp(snap, issue, run) : null;
   const body = followUp ? `${sanitize(request.body)}\n\n${followUpSection(followUp, view.run.followUp!.k, view.run.followUp!.pull)}` : sanitize(request.body);
   const answers = snap.read(paths.answers(issue, run)) ?? '';
-  const model = await runModel(ctx, view, 'planner');
-  const modelId = config.models[config.default_model];
-  const startedAt = nowIso(ctx);
   let usage: Usage = ZERO_USAGE;
-  const book = (u: Usage) => (usage = addUsage(usage, u));
-  /** One state write that also books the model usage spent so far in this step. */
-  const record: Recorder = (message, mutate, then) =>
-    updateRun(ctx, issue, run, `${message}`, (rec, tx) => {
-      writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
-      then?.(tx);
-      refreshExecutionLog(tx, issue, run);
-    });
-
+  // What the planning roles see of the repository (#48): read once, ranked for each role's own words.
+  const requested = `${title}\n${body}\n${answers}`;
+  let read: Promise<RepoView> | undefined;
+  const p: Planning = {
+    ctx,
+    issue,
+    run,
+    config,
+    view,
+    snap,
+    request,
+    title,
+    body,
+    answers,
+    followUp,
+    model: await runModel(ctx, view, 'planner'),
+    modelId: config.models[config.default_model],
+    startedAt: nowIso(ctx),
+    requested,
+    repoView: () => (read ??= readRepoView(ctx, requested)),
+    book: (u) => void (usage = addUsage(usage, u)),
+    record: (message, mutate, then) =>
+      updateRun(ctx, issue, run, `${message}`, (rec, tx) => {
+        writeRun(tx, mutate({ ...rec, usage: addUsage(rec.usage, usage) }, tx), nowIso(ctx));
+        then?.(tx);
+        refreshExecutionLog(tx, issue, run);
+      }),
+  };
   try {
-    // 0. The request's images (#36): read once and recorded; a later planning job fetches them again by hash.
-    let images: AgentImage[] = [];
-    let notLoaded: string[] = [];
-    const recorded = view.run.images ?? [];
-    if (view.run.images !== null) {
-      const loaded = await loadImages(ctx, view.run.images);
-      images = loaded.images;
-      notLoaded = loaded.missing;
-      // Said on crew/state for the plan comment, so the maintainer knows the planner did not see them this time.
-      if (notLoaded.length || view.run.imagesNotLoaded?.length)
-        await updateRun(ctx, issue, run, `images: ${notLoaded.length} could not be loaded again`, (rec, tx) =>
-          writeRun(tx, { ...rec, imagesNotLoaded: notLoaded.length ? notLoaded : undefined }, nowIso(ctx)),
-        );
-    }
-    // New ones: the request's the first time, an answer's once it came; each with the texts that show
-    // it, since GitHub serves a private repository's images through those texts' signed links (#47).
-    const found =
-      view.run.images === null
-        ? mergeImages([
-            ...foundImages([
-              { shown: renderedMarkup(request.body), in: { kind: 'issue', number: issue } },
-              ...(request.comment ? [{ shown: renderedMarkup(request.comment), in: triggerText(view.run.trigger, issue) }] : []),
-            ]),
-            ...(followUp?.images ?? []),
-            ...(view.run.answerImages ?? []),
-          ])
-        : (view.run.answerImages ?? []).filter((f) => !recorded.some((r) => r.source === f.url));
-    if (found.length) {
-      const got = await collectImages(ctx, found, recorded);
-      images = [...images, ...got.images];
-      await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
-        writeRun(tx, { ...rec, images: [...(rec.images ?? []), ...got.records] }, nowIso(ctx)),
-      );
-    }
-    const imageIds = images.map((i) => i.id);
-    // What the planning roles see of the repository (#48): read once, ranked for each role's own words.
-    const requested = `${title}\n${body}\n${answers}`;
-    let read: Promise<RepoView> | undefined;
-    const repoView = () => (read ??= readRepoView(ctx, requested));
-
+    const images = await requestImages(p);
     // 1. Intake: the task and its done criteria, or questions first.
-    let intake = parseJson<StoredIntake>(snap, paths.intake(issue, run));
-    if (!intake || intake.answersSeen !== answers) {
-      const out = await runIntake(
-        model,
-        modelId,
-        await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
-        {
-          title,
-          body,
-          stated: followUp ? followUpItems(followUp) : statedCriteria(body),
-          answers,
-          ...(followUp ? { kept: followUp.kept } : {}),
-          images,
-          ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
-          eyes: planningEyes(ctx, await repoView(), requested),
-          scripts: await scriptsOf(ctx, await repoView()),
-        },
-        ctx.log,
-        agentRun(ctx, { agent: 'intake', model: modelId }),
-      );
-      book(out.usage);
-      intake = { ...out.intake, answersSeen: answers };
-      const asked = (answers.match(/^## Questions/gm) ?? []).length;
-      if (intake.questions.length && asked < QUESTION_ROUNDS) {
-        await ask(ctx, issue, run, intake, record);
-        return [];
-      }
-    }
+    const intake = await intakeOrAsk(p, images);
+    if (!intake) return [];
     // A follow-up keeps the pull request's criteria as they were (the critic judges them again) and numbers the new ones on.
     const fresh = followUp ? followUpCriteria(followUp.kept, intake.criteria) : null;
     const criteria = mergeCriteria(fresh ? { ...intake, criteria: fresh.criteria } : intake, config.criteria);
-    // After QUESTION_ROUNDS crew stops asking and plans on assumptions; the plan comment says which questions stayed open.
-    const openQuestions = intake.questions;
-
     // 2. Decompose (or skip it for a single small task), then review, revising up to REVIEW_ROUNDS times.
-    const decomposerEyes = async () =>
-      planningEyes(ctx, await repoView(), `${requested}\n${intake.task}\n${criteria.map((c) => `${c.text} ${c.command ?? ''}`).join('\n')}`);
-    // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
-    const bounds = {
-      maxTasks: config.max_tasks,
-      minTasks: intake.single ? 1 : 2,
-      protectedPaths: config.protected_paths,
-      images,
-      ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
-    };
-    const decomposer = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
-    const previous = view.plan;
-    let plan: Plan =
-      intake.single && !revision
-        ? singleTaskPlan(intake, title, body, criteria, imageIds)
-        : await decompose(
-            model,
-            modelId,
-            decomposer,
-            {
-              title,
-              body,
-              task: intake.task,
-              criteria,
-              answers,
-              openQuestions,
-              eyes: await decomposerEyes(),
-              ...bounds,
-              ...(revision && previous ? { revise: { plan: previous, feedback: revision } } : {}),
-            },
-            ctx.log,
-            agentRun(ctx, { agent: 'planner', model: modelId, iteration: 1 }),
-          ).then((r) => {
-            book(r.usage);
-            return r.plan;
-          });
-    let findings: Finding[] = [];
-    let passed = false;
-    let rounds = 0;
-    const reviewerPrompt = await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run));
-    for (let round = 1; round <= REVIEW_ROUNDS; round++) {
-      rounds = round;
-      findings = checkPlanRules(plan);
-      if (findings.length === 0) {
-        const review = await reviewPlan(
-          model,
-          modelId,
-          reviewerPrompt,
-          { title, body },
-          plan,
-          ctx.log,
-          agentRun(ctx, { agent: 'plan_reviewer', model: modelId, iteration: round }),
-          planningEyes(ctx, await repoView(), `${requested}\n${plan.tasks.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`),
-        );
-        book(review.usage);
-        findings = review.findings;
-        passed = review.verdict === 'PASS';
-      }
-      ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
-      if (passed || round === REVIEW_ROUNDS) break;
-      const r = await decompose(
-        model,
-        modelId,
-        decomposer,
-        {
-          title,
-          body,
-          task: intake.task,
-          criteria,
-          answers,
-          openQuestions,
-          eyes: await decomposerEyes(),
-          ...bounds,
-          revise: { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` },
-        },
-        ctx.log,
-        agentRun(ctx, { agent: 'planner', model: modelId, iteration: round + 1 }),
-      );
-      book(r.usage);
-      plan = r.plan;
-    }
-
-    if (openQuestions.length) plan = { ...plan, openQuestions };
-
-    // 3. Record the plan; then run it, or wait for a person. Each task gets a branch, and so does the integration.
-    const branches = plan.tasks.length + 1;
-    await ensureRoom(ctx, view.run, { branches: branches - view.run.posted.branches });
-    const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
-    const past = await readPastRuns(ctx.state, { issue, run });
-    for (const problem of past.problems) ctx.log.warn(problem);
-    let estimate: CostEstimate | null = null;
-    const now = nowIso(ctx);
-    let version = 0;
-    // A plan that needs no approval starts in the same write: its first tasks are claimed with it (#31 §4).
-    const claim = taskClaim(ctx, claimBy, now);
-    let claimed: string[] = [];
-    const start = needsApproval ? undefined : (tx: StateTx) => void (claimed = claimReadyTasks(tx, issue, run, config.max_parallel, claim));
-    await record(
-      `plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks${needsApproval ? '' : '; start'}`,
-      (current, tx) => {
-        let rec = logPhase(current, 'decomposer', {
-          model: config.default_model,
-          started: startedAt,
-          finished: now,
-          status: 'success',
-          retries: rounds - 1,
-          error: null,
-        });
-        version = rec.planVersion + 1;
-        tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
-        writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
-        const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
-        for (const file of tx.list(`${prefix}tasks/`)) if (!keep.has(file)) tx.remove(file);
-        for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
-        tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
-        const criteria = criteriaDigest(plan.criteria);
-        estimate = estimateRun({
-          at: now,
-          tasks: plan.tasks,
-          models: config.models,
-          criticTier: config.default_model,
-          retroTier: config.retrospect.enabled ? config.retrospect.model : null,
-          budgets: config.budgets,
-          taskTimeoutMinutes: config.task_timeout_minutes,
-          spent: { costUsd: rec.usage.costUsd, minutes: minutesSoFar(ctx, readJobTimes(tx, issue, run)) },
-          waitsForApproval: needsApproval,
-          past: past.runs,
-        });
-        rec = { ...rec, estimate, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
-        if (rec.followUp && fresh) rec = { ...rec, followUp: { ...rec.followUp, added: fresh.added } };
-        if (needsApproval)
-          return {
-            ...rec,
-            phase: 'AWAITING_APPROVAL',
-            planVersion: version,
-            criteriaDigest: criteria,
-            waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' },
-          };
-        return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
-      },
-      start,
-    );
-    ctx.log.checkpoint('plan-recorded');
-    if (needsApproval) {
-      await requestApproval(ctx, issue, run, version, passed, findingsText(findings), estimate);
-      return [];
-    }
-    // A job with no `work` job after it starts them in new workflow runs, as a work job starts what it unblocks.
-    if (claimBy === 'dispatch' && claimed.length) await dispatchTasks(ctx, issue, run, claimed, claim);
-    return claimed;
+    const reviewed = await planAndReview(p, intake, criteria, images, revision);
+    // After QUESTION_ROUNDS crew stops asking and plans on assumptions; the plan comment says which questions stayed open.
+    if (intake.questions.length) reviewed.plan = { ...reviewed.plan, openQuestions: intake.questions };
+    // 3. Record the plan; then run it, or wait for a person.
+    return await recordPlan(p, intake, fresh, reviewed, claimBy);
   } catch (e) {
     if (!(e instanceof SubmissionRejected)) throw e;
-    const who =
-      e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
-    const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
-    book(e.usage);
-    await record('planning failed', (rec) => ({
-      ...logPhase(rec, 'decomposer', {
-        model: config.default_model,
-        started: startedAt,
-        finished: nowIso(ctx),
-        status: 'failure',
-        retries: 0,
-        error: message.split('\n')[0]!,
-      }),
-      phase: 'FAILED',
-      failure: { step: 'planning', message: message.split('\n')[0]! },
-    }));
-    await syncPlanComment(ctx, issue, run);
-    await ctx.forge.postComment(
-      issue,
-      failureComment(
-        'planning',
-        message,
-        ctx.forge.runLink(),
-        `Make the issue more specific (what to change, and how to check it is done), then ${ctx.surface.give('run')} again.`,
-        ctx.surface,
-      ),
-    );
+    await planningFailed(p, e);
     return [];
   }
+}
+
+/**
+ * The request's images (#36): the recorded ones loaded again by hash, new ones (the request's the first time, an
+ * answer's once it came) read and recorded, each with the texts that show it, since GitHub serves a private
+ * repository's images through those texts' signed links (#47).
+ */
+async function requestImages(p: Planning): Promise<PlanningImages> {
+  const { ctx, issue, run, view, request, followUp } = p;
+  let images: AgentImage[] = [];
+  let notLoaded: string[] = [];
+  const recorded = view.run.images ?? [];
+  if (view.run.images !== null) {
+    const loaded = await loadImages(ctx, view.run.images);
+    images = loaded.images;
+    notLoaded = loaded.missing;
+    // Said on crew/state for the plan comment, so the maintainer knows the planner did not see them this time.
+    if (notLoaded.length || view.run.imagesNotLoaded?.length)
+      await updateRun(ctx, issue, run, `images: ${notLoaded.length} could not be loaded again`, (rec, tx) =>
+        writeRun(tx, { ...rec, imagesNotLoaded: notLoaded.length ? notLoaded : undefined }, nowIso(ctx)),
+      );
+  }
+  const found =
+    view.run.images === null
+      ? mergeImages([
+          ...foundImages([
+            { shown: renderedMarkup(request.body), in: { kind: 'issue', number: issue } },
+            ...(request.comment ? [{ shown: renderedMarkup(request.comment), in: triggerText(view.run.trigger, issue) }] : []),
+          ]),
+          ...(followUp?.images ?? []),
+          ...(view.run.answerImages ?? []),
+        ])
+      : (view.run.answerImages ?? []).filter((f) => !recorded.some((r) => r.source === f.url));
+  if (found.length) {
+    const got = await collectImages(ctx, found, recorded);
+    images = [...images, ...got.images];
+    await updateRun(ctx, issue, run, `images: ${got.images.length} read, ${got.records.length - got.images.length} refused`, (rec, tx) =>
+      writeRun(tx, { ...rec, images: [...(rec.images ?? []), ...got.records] }, nowIso(ctx)),
+    );
+  }
+  return { images, notLoaded };
+}
+
+/** Intake's reading of the request (kept until new answers come), or null when it asked questions and planning waits. */
+async function intakeOrAsk(p: Planning, { images, notLoaded }: PlanningImages): Promise<StoredIntake | null> {
+  const { ctx, issue, run, view, followUp, answers } = p;
+  const kept = parseJson<StoredIntake>(p.snap, paths.intake(issue, run));
+  if (kept && kept.answersSeen === answers) return kept;
+  const out = await runIntake(
+    p.model,
+    p.modelId,
+    await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
+    {
+      title: p.title,
+      body: p.body,
+      stated: followUp ? followUpItems(followUp) : statedCriteria(p.body),
+      answers,
+      ...(followUp ? { kept: followUp.kept } : {}),
+      images,
+      ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+      eyes: planningEyes(ctx, await p.repoView(), p.requested),
+      scripts: await scriptsOf(ctx, await p.repoView()),
+    },
+    ctx.log,
+    agentRun(ctx, { agent: 'intake', model: p.modelId }),
+  );
+  p.book(out.usage);
+  const intake = { ...out.intake, answersSeen: answers };
+  const asked = (answers.match(/^## Questions/gm) ?? []).length;
+  if (intake.questions.length && asked < QUESTION_ROUNDS) {
+    await ask(ctx, issue, run, intake, p.record);
+    return null;
+  }
+  return intake;
+}
+
+interface Reviewed {
+  plan: Plan;
+  findings: Finding[];
+  passed: boolean;
+  rounds: number;
+}
+
+/** The decomposer's plan (or one task for a small request), reviewed and revised up to REVIEW_ROUNDS times. */
+async function planAndReview(
+  p: Planning,
+  intake: StoredIntake,
+  criteria: Criterion[],
+  { images, notLoaded }: PlanningImages,
+  revision?: string,
+): Promise<Reviewed> {
+  const { ctx, config, view, title, body, answers } = p;
+  const openQuestions = intake.questions;
+  const decomposerEyes = async () =>
+    planningEyes(ctx, await p.repoView(), `${p.requested}\n${intake.task}\n${criteria.map((c) => `${c.text} ${c.command ?? ''}`).join('\n')}`);
+  const decomposer = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
+  // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
+  const ask = async (iteration: number, revise?: { plan: Plan; feedback: string }): Promise<Plan> => {
+    const r = await decompose(
+      p.model,
+      p.modelId,
+      decomposer,
+      {
+        title,
+        body,
+        task: intake.task,
+        criteria,
+        answers,
+        openQuestions,
+        eyes: await decomposerEyes(),
+        maxTasks: config.max_tasks,
+        minTasks: intake.single ? 1 : 2,
+        protectedPaths: config.protected_paths,
+        images,
+        ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+        ...(revise ? { revise } : {}),
+      },
+      ctx.log,
+      agentRun(ctx, { agent: 'planner', model: p.modelId, iteration }),
+    );
+    p.book(r.usage);
+    return r.plan;
+  };
+  const previous = view.plan;
+  let plan: Plan =
+    intake.single && !revision
+      ? singleTaskPlan(
+          intake,
+          title,
+          body,
+          criteria,
+          images.map((i) => i.id),
+        )
+      : await ask(1, revision && previous ? { plan: previous, feedback: revision } : undefined);
+  let findings: Finding[] = [];
+  let passed = false;
+  let rounds = 0;
+  const reviewerPrompt = await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run));
+  for (let round = 1; round <= REVIEW_ROUNDS; round++) {
+    rounds = round;
+    findings = checkPlanRules(plan);
+    if (findings.length === 0) {
+      const review = await reviewPlan(
+        p.model,
+        p.modelId,
+        reviewerPrompt,
+        { title, body },
+        plan,
+        ctx.log,
+        agentRun(ctx, { agent: 'plan_reviewer', model: p.modelId, iteration: round }),
+        planningEyes(ctx, await p.repoView(), `${p.requested}\n${plan.tasks.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`),
+      );
+      p.book(review.usage);
+      findings = review.findings;
+      passed = review.verdict === 'PASS';
+    }
+    ctx.log.info(`plan review round ${round}: ${passed ? 'PASS' : `FAIL (${findings.length} findings)`}`);
+    if (passed || round === REVIEW_ROUNDS) break;
+    plan = await ask(round + 1, { plan, feedback: `The plan reviewer found:\n${findingsText(findings)}` });
+  }
+  return { plan, findings, passed, rounds };
+}
+
+/**
+ * The plan, its tasks, the review and the estimate in one write; a plan that needs no approval claims its first tasks in
+ * the same write (#31 §4). Returns the tasks to start now (with `dispatch`, already dispatched).
+ */
+async function recordPlan(
+  p: Planning,
+  intake: StoredIntake,
+  fresh: ReturnType<typeof followUpCriteria> | null,
+  { plan, findings, passed, rounds }: Reviewed,
+  claimBy: 'this-run' | 'dispatch',
+): Promise<string[]> {
+  const { ctx, issue, run, view, config } = p;
+  // Each task gets a branch, and so does the integration.
+  const branches = plan.tasks.length + 1;
+  await ensureRoom(ctx, view.run, { branches: branches - view.run.posted.branches });
+  const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
+  const past = await readPastRuns(ctx.state, { issue, run });
+  for (const problem of past.problems) ctx.log.warn(problem);
+  let estimate: CostEstimate | null = null;
+  const now = nowIso(ctx);
+  let version = 0;
+  const claim = taskClaim(ctx, claimBy, now);
+  let claimed: string[] = [];
+  const start = needsApproval ? undefined : (tx: StateTx) => void (claimed = claimReadyTasks(tx, issue, run, config.max_parallel, claim));
+  await p.record(
+    `plan v${view.run.planVersion + 1} with ${plan.tasks.length} tasks${needsApproval ? '' : '; start'}`,
+    (current, tx) => {
+      let rec = logPhase(current, 'decomposer', {
+        model: config.default_model,
+        started: p.startedAt,
+        finished: now,
+        status: 'success',
+        retries: rounds - 1,
+        error: null,
+      });
+      version = rec.planVersion + 1;
+      tx.write(paths.intake(issue, run), `${JSON.stringify(intake, null, 2)}\n`);
+      writePlan(tx, issue, run, plan, planMarkdown(plan, version), (id) => taskMarkdown(plan, id));
+      const keep = new Set(plan.tasks.flatMap((t) => [paths.taskJson(issue, run, t.id), paths.taskMd(issue, run, t.id)]));
+      for (const file of tx.list(`${runFolder(issue, run)}/tasks/`)) if (!keep.has(file)) tx.remove(file);
+      for (const t of plan.tasks) writeTask(tx, issue, run, newTaskRecord(t.id, ctx.branches.task(issue, run, t.id)));
+      tx.write(paths.review(issue, run), `# Plan review of v${version}\n\n${passed ? 'PASS' : 'FAIL'}\n\n${findingsText(findings) || '(no findings)'}\n`);
+      const criteria = criteriaDigest(plan.criteria);
+      estimate = estimateRun({
+        at: now,
+        tasks: plan.tasks,
+        models: config.models,
+        criticTier: config.default_model,
+        retroTier: config.retrospect.enabled ? config.retrospect.model : null,
+        budgets: config.budgets,
+        taskTimeoutMinutes: config.task_timeout_minutes,
+        spent: { costUsd: rec.usage.costUsd, minutes: minutesSoFar(ctx, readJobTimes(tx, issue, run)) },
+        waitsForApproval: needsApproval,
+        past: past.runs,
+      });
+      rec = { ...rec, estimate, posted: { ...rec.posted, branches: Math.max(rec.posted.branches, branches) } };
+      if (rec.followUp && fresh) rec = { ...rec, followUp: { ...rec.followUp, added: fresh.added } };
+      if (needsApproval)
+        return {
+          ...rec,
+          phase: 'AWAITING_APPROVAL',
+          planVersion: version,
+          criteriaDigest: criteria,
+          waiting: { kind: 'approval', commentId: 0, planVersion: version, reason: passed ? 'requested' : 'review-failed' },
+        };
+      return { ...rec, phase: 'EXECUTING', planVersion: version, criteriaDigest: criteria, waiting: null };
+    },
+    start,
+  );
+  ctx.log.checkpoint('plan-recorded');
+  if (needsApproval) {
+    await requestApproval(ctx, issue, run, version, passed, findingsText(findings), estimate);
+    return [];
+  }
+  // A job with no `work` job after it starts them in new workflow runs, as a work job starts what it unblocks.
+  if (claimBy === 'dispatch' && claimed.length) await dispatchTasks(ctx, issue, run, claimed, claim);
+  return claimed;
+}
+
+/** A planning role's answers kept failing crew's checks: the run fails, with what was wrong and what to do. */
+async function planningFailed(p: Planning, e: SubmissionRejected): Promise<void> {
+  const { ctx, issue, run, config } = p;
+  const who = e.tool === 'submit_intake' ? "The intake's reading of the issue" : e.tool === 'submit_review' ? "The plan reviewer's answer" : "The model's plan";
+  const message = `${who} failed crew's checks ${e.attempts} time${e.attempts > 1 ? 's' : ''}. The last problems were:\n${e.errors.map((x) => `- ${x}`).join('\n')}`;
+  p.book(e.usage);
+  await p.record('planning failed', (rec) => ({
+    ...logPhase(rec, 'decomposer', {
+      model: config.default_model,
+      started: p.startedAt,
+      finished: nowIso(ctx),
+      status: 'failure',
+      retries: 0,
+      error: message.split('\n')[0]!,
+    }),
+    phase: 'FAILED',
+    failure: { step: 'planning', message: message.split('\n')[0]! },
+  }));
+  await syncPlanComment(ctx, issue, run);
+  await ctx.forge.postComment(
+    issue,
+    failureComment(
+      'planning',
+      message,
+      ctx.forge.runLink(),
+      `Make the issue more specific (what to change, and how to check it is done), then ${ctx.surface.give('run')} again.`,
+      ctx.surface,
+    ),
+  );
 }
 
 /** Billable minutes so far: the run's other jobs as recorded, and this one until now; null locally (no Actions minutes). */

@@ -128,7 +128,7 @@ describe('PathJail: symbolic link attacks, through write_file and edit_file (the
   it('a chain of links: followed to the end; refused when the end is outside, dangling or a loop', async () => {
     symlinkSync('b', join(root, 'a'));
     symlinkSync('src/a.js', join(root, 'b'));
-    expect(await write('a', 'changed\n')).toBe('wrote src/a.js (1 lines)');
+    expect(await write('a', 'changed\n')).toBe('wrote src/a.js (1 line)');
     expect(readFileSync(join(root, 'src', 'a.js'), 'utf8')).toBe('changed\n');
     writeFileSync(join(outside, 'target.txt'), 'outside\n');
     symlinkSync('d', join(root, 'c'));
@@ -145,7 +145,7 @@ describe('PathJail: symbolic link attacks, through write_file and edit_file (the
 
   it('a directory link: followed inside the checkout, refused out of it, even for new files below it', async () => {
     symlinkSync('src', join(root, 'lib'));
-    expect(await write('lib/b.js', 'b\n')).toBe('wrote src/b.js (1 lines)');
+    expect(await write('lib/b.js', 'b\n')).toBe('wrote src/b.js (1 line)');
     expect(readFileSync(join(root, 'src', 'b.js'), 'utf8')).toBe('b\n');
     symlinkSync(outside, join(root, 'out'));
     await expect(write('out/new/deep.txt')).rejects.toThrow(/outside the repository through a symbolic link/);

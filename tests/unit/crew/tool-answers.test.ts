@@ -220,7 +220,7 @@ describe('file tools that answer (#48)', () => {
     writeFileSync(join(root, 'cfg.json'), '{"a": 1}\n');
     expect(await run('edit_file', { path: 'cfg.json', old_string: '1}', new_string: '1,}' })).toContain('Syntax check (JSON)');
     expect(await run('write_file', { path: 'ci.yml', content: 'a: [1, 2\nb: 3\n' })).toMatch(/Syntax check \(YAML\): .*line 2/);
-    expect(await run('write_file', { path: 'ok.yml', content: 'a: [1, 2]\n' })).toBe('wrote ok.yml (1 lines)');
+    expect(await run('write_file', { path: 'ok.yml', content: 'a: [1, 2]\n' })).toBe('wrote ok.yml (1 line)');
   });
 
   it('lists files within a byte limit and says where it stopped', async () => {
