@@ -129,7 +129,9 @@ function pythonSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSe
   if (!version) return undefined;
   const requirements = files.names.filter((n) => /^requirements.*\.txt$/.test(n)).sort();
   const keyed = [...requirements, ...(has('pyproject.toml') ? ['pyproject.toml'] : [])];
-  const pip = !has('uv.lock') && !has('poetry.lock') && keyed.length > 0;
+  // A project that installs nothing has no pip cache to keep (setup-python warns that its folder is missing).
+  const installs = requirements.length > 0 || /^\s*(dependencies\s*=\s*\[\s*["']|\[project\.optional-dependencies\])/m.test(files.read('pyproject.toml') ?? '');
+  const pip = !has('uv.lock') && !has('poetry.lock') && installs;
   return { version, ...(pip ? { pipCache: keyed } : {}) };
 }
 

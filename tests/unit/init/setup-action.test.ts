@@ -85,12 +85,18 @@ describe('crew init writes the setup steps from the toolchain files', () => {
       with: { 'python-version-file': '.python-version', cache: 'pip', 'cache-dependency-path': 'requirements-dev.txt\npyproject.toml\n' },
     });
     // Without .python-version, pyproject's requires-python is the version (setup-python reads it there).
-    const only = await clone({ 'pyproject.toml': '[project]\nname = "w"\nrequires-python = ">=3.10"\n\n[tool.x]\nrequires-python = "2.7"\n' });
+    const only = await clone({
+      'pyproject.toml': '[project]\nname = "w"\nrequires-python = ">=3.10"\ndependencies = [\n  "requests",\n]\n\n[tool.x]\nrequires-python = "2.7"\n',
+    });
     await initYes(only);
     expect((await writtenAction(only)).steps[0]).toMatchObject({
       name: 'Python >=3.10 (pyproject.toml (requires-python))',
       with: { 'python-version-file': 'pyproject.toml', cache: 'pip', 'cache-dependency-path': 'pyproject.toml\n' },
     });
+    // One that installs nothing gets no pip cache (there would be no folder to save).
+    const bare = await clone({ 'pyproject.toml': '[project]\nname = "w"\nrequires-python = ">=3.10"\n' });
+    await initYes(bare);
+    expect((await writtenAction(bare)).steps[0]!.with).toEqual({ 'python-version-file': 'pyproject.toml' });
   });
 
   it('go.mod: setup-go from go.mod, its cache on with a go.sum and off without one', async () => {
