@@ -88,8 +88,18 @@ function nodeSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetu
       break;
     }
   }
-  if (!out.version && typeof engines?.node === 'string' && engines.node.trim())
-    out.version = { tool: 'node', version: engines.node.trim(), source: 'package.json (engines.node)', file: 'package.json' };
+  // setup-node's order in package.json (src/util.ts, getNodeVersionFromFile): volta.node, devEngines.runtime, engines.node.
+  const volta = (pkg.volta as { node?: unknown } | undefined)?.node;
+  const runtime = ([(pkg.devEngines as { runtime?: unknown } | undefined)?.runtime].flat() as Array<{ name?: unknown; version?: unknown } | undefined>).find(
+    (r) => typeof r?.name === 'string' && r.name.toLowerCase() === 'node' && typeof r.version === 'string',
+  );
+  const inPackage: Array<[unknown, string]> = [
+    [volta, 'volta.node'],
+    [runtime?.version, 'devEngines.runtime'],
+    [engines?.node, 'engines.node'],
+  ];
+  const [v, key] = inPackage.find(([value]) => typeof value === 'string' && value.trim()) ?? [];
+  if (!out.version && typeof v === 'string') out.version = { tool: 'node', version: v.trim(), source: `package.json (${key})`, file: 'package.json' };
   const pm = typeof pkg.packageManager === 'string' ? /^(pnpm|yarn)@(\d[\w.+-]*)/.exec(pkg.packageManager) : null;
   if (pm) out.packageManager = { name: pm[1] as 'pnpm' | 'yarn', version: pm[2]!.replace(/\+.*$/, '') };
   const lock = has('pnpm-lock.yaml')
@@ -124,7 +134,8 @@ function pythonSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSe
   const version: DeclaredVersion | undefined = pinned
     ? { tool: 'python', version: pinned, source: '.python-version', file: '.python-version' }
     : requires
-      ? { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
+      ? // setup-python reads project.requires-python from pyproject.toml (src/utils.ts, getVersionInputFromTomlFile).
+        { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
       : undefined;
   if (!version) return undefined;
   const requirements = files.names.filter((n) => /^requirements.*\.txt$/.test(n)).sort();

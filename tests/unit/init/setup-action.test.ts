@@ -188,6 +188,21 @@ describe('what an existing setup action sets up (crew doctor reads it)', () => {
     expect(toolchainSetup(files({ 'package.json': 'not json', '.nvmrc': '\n# nothing\n' }))).toEqual({});
     expect(toolchainSetup(files({ 'rust-toolchain': 'stable; rm -rf /\n' }))).toEqual({});
     expect(toolchainSetup(files({ 'rust-toolchain': 'nightly-2024-05-01\n' })).rust?.version.version).toBe('nightly-2024-05-01');
+    // package.json in setup-node's order: volta.node, then devEngines.runtime, then engines.node; .nvmrc before any.
+    const pkg = { engines: { node: '>=18' }, devEngines: { runtime: [{ name: 'bun' }, { name: 'node', version: '^22' }] } };
+    expect(toolchainSetup(files({ 'package.json': JSON.stringify(pkg) })).node?.version).toMatchObject({
+      version: '^22',
+      source: 'package.json (devEngines.runtime)',
+    });
+    const volta = { ...pkg, volta: { node: '20.11.1' } };
+    expect(toolchainSetup(files({ 'package.json': JSON.stringify(volta) })).node?.version).toMatchObject({
+      version: '20.11.1',
+      source: 'package.json (volta.node)',
+    });
+    expect(toolchainSetup(files({ 'package.json': JSON.stringify(volta), '.node-version': 'v21\n' })).node?.version).toMatchObject({
+      version: 'v21',
+      file: '.node-version',
+    });
     expect(toolchainSetup(files({ 'package.json': JSON.stringify({ packageManager: 'yarn@4.2.2' }), 'yarn.lock': '' })).node).toEqual({
       packageManager: { name: 'yarn', version: '4.2.2' },
       cache: { manager: 'yarn', lockfile: 'yarn.lock' },
