@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { GitHubRepositorySettings } from '../../../src/adapters/github/repository-settings';
 import { diagnose, type Finding } from '../../../src/domain/doctor';
 import { versionMeets } from '../../../src/domain/version-range';
 import { gatherFacts } from '../../../src/doctor/gather';
 import { runnerToolchains } from '../../../src/doctor/runner-toolchains';
-import { main } from '../../../src/local/cli';
-import type { FakeGitHub } from '../../support/github/fake-github';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
 import { fakeForTest } from '../fake-github/helpers';
 
@@ -16,7 +14,6 @@ import { fakeForTest } from '../fake-github/helpers';
 const SHORT_FORM = readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.yml'), 'utf8');
 const HEALTHY = { 'README.md': '# widgets\n', '.github/workflows/crew.yml': SHORT_FORM };
 const NODE_18 = { ...HEALTHY, '.nvmrc': '18\n', 'package.json': '{"name":"w"}' };
-const SETS_UP_NODE = 'name: setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-node@v4\n      with: { node-version-file: .nvmrc }\n';
 const SETS_UP_GO = 'name: setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-go@v5\n      with: { go-version-file: go.mod }\n';
 
 const toolchain = (findings: Finding[]) => findings.filter((f) => f.check === 'toolchain');
@@ -48,45 +45,6 @@ describe('whether a runner’s version meets what a file asks for', () => {
 
   it.each([['lts/*'], ['node'], ['stable'], ['nightly-2024-05-01'], ['18 - 20']])('cannot tell for %s', (asked) => {
     expect(versionMeets(asked, '20.1.0')).toBeUndefined();
-  });
-});
-
-describe('crew doctor with a token: the runner is not there to ask', () => {
-  const saved = { ...process.env };
-  beforeEach(() => {
-    delete process.env.GH_TOKEN;
-    process.env.GITHUB_SERVER_URL = 'https://github.com';
-  });
-  afterEach(() => {
-    process.env = { ...saved };
-  });
-
-  async function doctor(gh: FakeGitHub): Promise<Finding[]> {
-    process.env.GITHUB_API_URL = gh.url;
-    process.env.GITHUB_TOKEN = gh.userToken('acme');
-    let out = '';
-    await main(['doctor', '--repo', 'acme/widgets', '--json'], { write: (t) => void (out += t) }, false);
-    return (JSON.parse(out) as { findings: Finding[] }).findings;
-  }
-
-  it('.nvmrc and no setup steps: a note naming the file and the version, and that crew init writes the steps', async () => {
-    const findings = toolchain(await doctor(await fakeForTest({ files: NODE_18, settings: { secrets: ['ANTHROPIC_API_KEY'] } })));
-    expect(findings).toEqual([
-      {
-        check: 'toolchain',
-        status: 'note',
-        says: "`.nvmrc` asks for Node 18, and there is no .github/actions/crew-setup/action.yml to set it up: crew's jobs use the runner's own node, whichever version that is.",
-        fix: "`npx crew init` writes .github/actions/crew-setup/action.yml with actions/setup-node with node-version-file (it keeps one you have: add the step yourself, docs/workflow.md); `/crew doctor` on an issue compares it with the runner's",
-      },
-    ]);
-  });
-
-  it('no finding when no file declares a version; ok when the setup steps set the toolchain up', async () => {
-    expect(toolchain(await doctor(await fakeForTest({ files: HEALTHY })))).toEqual([]);
-    const covered = await fakeForTest({ files: { ...NODE_18, '.github/actions/crew-setup/action.yml': SETS_UP_NODE } });
-    expect(toolchain(await doctor(covered))).toEqual([
-      { check: 'toolchain', status: 'ok', says: '`.nvmrc` asks for Node 18; the setup steps (.github/actions/crew-setup/action.yml) set node up.' },
-    ]);
   });
 });
 

@@ -1,29 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { init } from '../../../src/init/index';
 import { toolchainSetup, toolchainsSetUp } from '../../../src/domain/toolchain-setup';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+import { clones } from './clone';
 
 /** `crew init` writing .github/actions/crew-setup/action.yml from the versions a repository's files declare (#51). */
 const ACTION = '.github/actions/crew-setup/action.yml';
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function clone(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'crew-init-setup-'));
-  dirs.push(dir);
-  for (const [p, text] of Object.entries(files)) {
-    await mkdir(join(dir, p, '..'), { recursive: true });
-    await writeFile(join(dir, p), text);
-  }
-  return dir;
-}
+const clone = clones();
 
 async function initYes(dir: string) {
   const said: string[] = [];
