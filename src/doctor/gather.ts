@@ -2,6 +2,8 @@ import { CONFIG_FILE, ok, SECRET_NAME, WORKFLOW_PATH, type DoctorFacts, type Rea
 import { ConfigError, parseConfig } from '../config/schema';
 import { commandProblem } from '../domain/criteria';
 import type { RepositorySettings } from '../ports';
+import type { ToolchainFacts } from '../domain/toolchain-check';
+import { declaredVersions, SETUP_ACTION_PATH, TOOLCHAIN_FILES, toolchainSetup, toolchainsSetUp, type Toolchain } from '../domain/toolchain-setup';
 import { CREW_VERSION } from '../version';
 
 /** A task branch's name as crew makes them (the rules of any `crew/<N>/r<k>/<task>` branch are asked through it). */
@@ -16,6 +18,23 @@ export interface GatherOptions {
   strays?: () => Promise<string[] | undefined>;
   /** In a job: the repository's spend as one sentence, and whether a budget is near its end. */
   spend?: () => Promise<{ says: string; near: boolean }>;
+  /** In a job: the runner's own versions of these toolchains (src/doctor/runner-toolchains.ts). */
+  runnerToolchains?: (tools: Toolchain[]) => Promise<Partial<Record<Toolchain, string | null>>>;
+}
+
+/** The toolchain files and the setup action on the default branch; undefined when no file declares a version. */
+async function toolchainFacts(settings: RepositorySettings, opts: GatherOptions): Promise<Read<ToolchainFacts> | undefined> {
+  const reads = await Promise.all([...TOOLCHAIN_FILES, SETUP_ACTION_PATH].map(async (f) => [f, await settings.defaultBranchFile(f)] as const));
+  const refused = reads.find(([, r]) => !r.ok)?.[1];
+  if (refused && !refused.ok) return refused;
+  const texts = new Map(reads.flatMap(([f, r]) => (r.ok && r.value !== null ? [[f, r.value] as const] : [])));
+  const declared = declaredVersions(toolchainSetup({ names: [...texts.keys()], read: (n) => texts.get(n) }));
+  if (!declared.length) return undefined;
+  const action = texts.get(SETUP_ACTION_PATH);
+  const facts: ToolchainFacts = { declared, setUp: action === undefined ? null : [...toolchainsSetUp(action)] };
+  const uncovered = declared.map((d) => d.tool).filter((t) => !facts.setUp?.includes(t));
+  if (opts.runnerToolchains && uncovered.length) facts.runner = await opts.runnerToolchains(uncovered);
+  return ok(facts);
 }
 
 /** Everything `diagnose` needs, read at once; a read GitHub refuses is kept as its status, never thrown. */
@@ -31,6 +50,7 @@ export async function gatherFacts(settings: RepositorySettings, opts: GatherOpti
     settings.defaultBranchFile(CONFIG_FILE),
     opts.asking === 'job' ? Promise.resolve(ok(opts.jobHasKey === true)) : settings.secretExists(SECRET_NAME),
   ]);
+  const toolchains = await toolchainFacts(settings, opts);
   const facts: DoctorFacts = {
     repo,
     asking: opts.asking,
@@ -43,6 +63,7 @@ export async function gatherFacts(settings: RepositorySettings, opts: GatherOpti
     config: configOf(configText),
     secret,
     crewVersion: CREW_VERSION,
+    ...(toolchains ? { toolchains } : {}),
   };
   if (opts.strays) {
     facts.strays = await opts.strays().then(

@@ -5,6 +5,7 @@
  */
 
 import { codeSpan } from '../text/markdown';
+import { toolchainFindings, type ToolchainFacts } from './toolchain-check';
 
 /** What a read gave: the value, or why GitHub would not say (the status, and crew's words for it). */
 export type Read<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
@@ -35,10 +36,22 @@ export interface DoctorFacts {
   spend?: Read<{ says: string; near: boolean }>;
   /** This crew's version (`1.4.0`), to say whether the workflow's tag is older. */
   crewVersion: string;
+  /** The toolchain versions the default branch's files declare, what its setup steps set up, and (in a job) the runner's. */
+  toolchains?: Read<ToolchainFacts>;
 }
 
 export type CheckId =
-  'actions' | 'pull-requests' | 'workflow-permissions' | 'branch-rules' | 'state-branch' | 'workflow-file' | 'secret' | 'config' | 'stray-branches' | 'spend';
+  | 'actions'
+  | 'pull-requests'
+  | 'workflow-permissions'
+  | 'branch-rules'
+  | 'state-branch'
+  | 'workflow-file'
+  | 'secret'
+  | 'config'
+  | 'toolchain'
+  | 'stray-branches'
+  | 'spend';
 
 export type FindingStatus = 'ok' | 'problem' | 'unknown' | 'note';
 
@@ -266,6 +279,16 @@ export function diagnose(facts: DoctorFacts): Finding[] {
       fix: `edit ${repo.webUrl}/edit/${repo.defaultBranch}/${CONFIG_FILE} (schema/crew.schema.json lists every key)`,
     });
   else out.push({ check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` });
+
+  const tc = facts.toolchains;
+  if (tc && !tc.ok)
+    out.push({
+      check: 'toolchain',
+      status: 'unknown',
+      says: `the toolchain files on ${repo.defaultBranch}: GitHub answered ${tc.status}: ${tc.message}.`,
+      fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
+    });
+  else if (tc) out.push(...toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain' as const, ...f })));
 
   const secret = facts.secret;
   if (provider !== 'anthropic')

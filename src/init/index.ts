@@ -3,6 +3,8 @@ import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE, SECRET_NAME, WORKFLOW_PATH } from '../domain/doctor';
 import { crewYml, proposeStack, type StackProposal } from '../domain/stack';
+import { SETUP_ACTION_PATH, toolchainSetup } from '../domain/toolchain-setup';
+import { setupActionYml, setupSummary } from './setup-action';
 import { shippedFile } from './shipped';
 
 /** Root files bigger than this are not read (a lockfile can be megabytes; only manifests are read). */
@@ -73,14 +75,27 @@ export function nextSteps(written: string[], githubRepo: string | undefined): st
  * the person says so at the prompt; `--yes` never replaces one.
  */
 export async function init(opts: InitOptions): Promise<{ written: string[]; proposal: StackProposal }> {
-  const proposal = proposeStack(await rootFiles(opts.dir));
-  const planned = [
+  const files = await rootFiles(opts.dir);
+  const proposal = proposeStack(files);
+  const toolchains = toolchainSetup(files);
+  const setupLines = setupSummary(toolchains);
+  const planned: Array<{ path: string; text: string; what: string; neverReplace?: true }> = [
     {
       path: WORKFLOW_PATH,
       text: await workflowText(opts.form),
       what: opts.form === 'short' ? "the short form: one job that calls crew's reusable workflow" : 'the full form: every job in your file',
     },
     { path: CONFIG_FILE, text: crewYml(proposal), what: 'crew’s settings, with the setup and criteria proposed below' },
+    ...(setupLines.length
+      ? [
+          {
+            path: SETUP_ACTION_PATH,
+            text: setupActionYml(toolchains),
+            what: "the setup steps crew's jobs run before crew, so they get the toolchains your files declare",
+            neverReplace: true as const,
+          },
+        ]
+      : []),
   ];
   opts.say(`crew init in ${opts.dir}`);
   opts.say(
@@ -88,6 +103,11 @@ export async function init(opts: InitOptions): Promise<{ written: string[]; prop
   );
   opts.say(`Proposed setup: ${proposal.setup.length ? proposal.setup.join(' && ') : 'none'}`);
   opts.say(`Proposed criteria: ${proposal.criteria.length ? proposal.criteria.join('; ') : 'none'}`);
+  opts.say(
+    setupLines.length
+      ? `Setup steps (${SETUP_ACTION_PATH}), because your files declare them and the runner's own may differ: ${setupLines.join('; ')}.`
+      : `Setup steps: none proposed (no .nvmrc, .node-version, engines.node, packageManager, pnpm or yarn lockfile, .python-version, requires-python, go.mod or rust-toolchain file); docs/workflow.md shows how to write ${SETUP_ACTION_PATH} yourself.`,
+  );
   opts.say('');
 
   const toWrite: typeof planned = [];
@@ -108,6 +128,12 @@ export async function init(opts: InitOptions): Promise<{ written: string[]; prop
     }
     if (before === undefined) {
       fresh.push(f);
+      continue;
+    }
+    if (f.neverReplace) {
+      opts.say(
+        `Kept your ${f.path}: crew init never replaces the setup steps (they may start services or hold steps it cannot know). It would have written:\n${indent(f.text)}`,
+      );
       continue;
     }
     opts.say(`${f.path} is already there, and differs from ${f.what}. crew init would write:\n${indent(f.text)}`);

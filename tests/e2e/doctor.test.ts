@@ -30,3 +30,25 @@ describe('/crew doctor on an issue', () => {
     );
   }, 240_000);
 });
+
+describe('/crew doctor and the toolchain versions the repository declares (#51)', () => {
+  it("compares them with the route job's runner, which is the work jobs': a problem for node, none for go that the setup steps set up", async () => {
+    const r = await play('doctor', {
+      edit: (s) => {
+        // Node 16 is older than any node this runner (the machine's) has.
+        s.repo.files['.nvmrc'] = '16\n';
+        s.repo.files['package.json'] = '{"name":"widgets"}\n';
+        s.repo.files['go.mod'] = 'module example.com/widgets\n\ngo 1.22\n';
+        s.repo.files['.github/actions/crew-setup/action.yml'] =
+          'name: crew setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-go@v5\n      with: { go-version-file: go.mod }\n';
+      },
+    });
+    expectFaithful(r);
+    const report = crewComments(r).at(-1)!.body;
+    expect(report).toContain('**3 things to fix before crew can run here.**');
+    expect(report).toMatch(
+      /- ❌ `\.nvmrc` asks for Node 16, but the runner's node is (\d+)\.\d+\.\d+, and \.github\/actions\/crew-setup\/action\.yml does not set node up: crew's jobs would build and test with the wrong version\.<br>Fix: `npx crew init` writes \.github\/actions\/crew-setup\/action\.yml with actions\/setup-node with node-version-file/,
+    );
+    expect(report).toContain('- ✅ `go.mod (go line)` asks for Go 1.22; the setup steps (.github/actions/crew-setup/action.yml) set go up.');
+  }, 240_000);
+});

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { git, FIXTURE_IDENTITY } from '../support/git-cli';
 import { PROJECT_ROOT, runScenario, type ScenarioResult } from '../support/scenario/run-scenario';
 import { ScenarioSchema } from '../support/scenario/schema';
@@ -90,18 +91,40 @@ function firstRun(name: string, files: Record<string, string>) {
 }
 
 /** Each fixture's criteria run for real in the critic's sandbox, so they need their toolchain (tests/support/toolchains.ts). */
-const cases: Array<{ fixture: string; setup: string[]; criteria: string[]; needs: Toolchain[] }> = [
+const SETUP_ACTION = '.github/actions/crew-setup/action.yml';
+/** `setupStep`: the one step the setup action holds, when the fixture declares a toolchain version (#51). */
+const cases: Array<{ fixture: string; setup: string[]; criteria: string[]; needs: Toolchain[]; setupStep?: Record<string, unknown> }> = [
   { fixture: 'init-npm', setup: ['npm ci'], criteria: ['npm test'], needs: [] },
-  { fixture: 'init-python', setup: [], criteria: ['python3 -m unittest discover'], needs: ['python3'] },
-  { fixture: 'init-go', setup: ['go mod download'], criteria: ['go vet ./...', 'go test ./...'], needs: ['go'] },
+  {
+    fixture: 'init-python',
+    setup: [],
+    criteria: ['python3 -m unittest discover'],
+    needs: ['python3'],
+    setupStep: { name: 'Python >=3.9 (pyproject.toml (requires-python))', uses: 'actions/setup-python@v5', with: { 'python-version-file': 'pyproject.toml' } },
+  },
+  {
+    fixture: 'init-go',
+    setup: ['go mod download'],
+    criteria: ['go vet ./...', 'go test ./...'],
+    needs: ['go'],
+    setupStep: { name: 'Go 1.19 (go.mod (go line))', uses: 'actions/setup-go@v5', with: { 'go-version-file': 'go.mod', cache: false } },
+  },
 ];
 
 describe('crew init, then the first run with the files it wrote', () => {
   it.for(cases)(
     '$fixture: init proposes its setup and criteria, and the first run opens a pull request with every criterion met',
     { timeout: 360_000 },
-    async ({ fixture, setup, criteria, needs }, ctx) => {
-      const { printed, files } = await initIn(fixture);
+    async ({ fixture, setup, criteria, needs, setupStep }, ctx) => {
+      const { printed, files: written } = await initIn(fixture);
+      // The setup steps init wrote, when the fixture declares a version, as the bundled CLI wrote them.
+      if (setupStep) {
+        expect((parse(written[SETUP_ACTION]!) as { runs: { steps: unknown[] } }).runs.steps).toEqual([setupStep]);
+        expect(printed).toContain(`Wrote ${SETUP_ACTION}.`);
+      } else expect(written[SETUP_ACTION]).toBeUndefined();
+      // The run below is played without them: the offline runner does not yet stand in for
+      // actions/setup-python or actions/setup-go inside a composite action (it says so and fails).
+      const files = Object.fromEntries(Object.entries(written).filter(([p]) => p !== SETUP_ACTION));
       expect(printed).toContain(`Proposed setup: ${setup.length ? setup.join(' && ') : 'none'}`);
       expect(printed).toContain(`Proposed criteria: ${criteria.join('; ')}`);
       expect(printed).toContain('gh secret set ANTHROPIC_API_KEY');

@@ -7,6 +7,7 @@ import { findStrayBranches } from '../cleanup';
 import { repositorySpend } from '../spend-gate';
 import { spendSentence } from '../../render/spend';
 import { budgetVerdict } from '../../domain/spend';
+import { runnerToolchains } from '../../doctor/runner-toolchains';
 
 /**
  * `/crew doctor`: the repository's setup as this job's token can see it, one line per check with its
@@ -29,6 +30,8 @@ export async function doctor(ctx: StepContext, ev: CommentEvent): Promise<void> 
       const summary = await repositorySpend(ctx);
       return { says: spendSentence(summary), near: budgetVerdict(summary, 0).kind !== 'ok' };
     },
+    // This job runs on the runner image the work jobs get, before any setup steps: its programs are theirs.
+    runnerToolchains,
   });
   if (config && facts.config.ok && facts.config.value) facts.config.value.provider = config.provider;
   await ctx.forge.postComment(issue, doctorComment(facts, diagnose(facts)));

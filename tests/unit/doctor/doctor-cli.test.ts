@@ -155,6 +155,32 @@ describe('crew doctor with an admin’s token, against the fake GitHub', () => {
     expect(unknown[0]!.fix).toBe('https://github.com/acme/widgets/settings/actions');
   });
 
+  // The toolchain check (#51) with a token: the runner is not here to ask (/crew doctor in a job asks it: toolchain-check.test.ts).
+  const NODE_18 = { ...HEALTHY_FILES, '.nvmrc': '18\n', 'package.json': '{"name":"w"}' };
+  const toolchain = (findings: Finding[]) => findings.filter((f) => f.check === 'toolchain');
+
+  it('.nvmrc and no setup steps: a note naming the file and the version, and that crew init writes the steps', async () => {
+    const { code, findings } = await doctor(await fakeForTest({ files: NODE_18, settings: HEALTHY_SETTINGS }));
+    expect(code).toBe(0);
+    expect(toolchain(findings)).toEqual([
+      {
+        check: 'toolchain',
+        status: 'note',
+        says: "`.nvmrc` asks for Node 18, and there is no .github/actions/crew-setup/action.yml to set it up: crew's jobs use the runner's own node, whichever version that is.",
+        fix: "`npx crew init` writes .github/actions/crew-setup/action.yml with actions/setup-node with node-version-file (it keeps one you have: add the step yourself, docs/workflow.md); `/crew doctor` on an issue compares it with the runner's",
+      },
+    ]);
+  });
+
+  it('no toolchain finding when no file declares a version; ok when the setup steps set the toolchain up', async () => {
+    expect(toolchain((await doctor(await fakeForTest({ files: HEALTHY_FILES }))).findings)).toEqual([]);
+    const action = 'name: setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-node@v4\n      with: { node-version-file: .nvmrc }\n';
+    const covered = await fakeForTest({ files: { ...NODE_18, '.github/actions/crew-setup/action.yml': action } });
+    expect(toolchain((await doctor(covered)).findings)).toEqual([
+      { check: 'toolchain', status: 'ok', says: '`.nvmrc` asks for Node 18; the setup steps (.github/actions/crew-setup/action.yml) set node up.' },
+    ]);
+  });
+
   it('says what to do without a token, with an unknown repository, and for a bad --repo', async () => {
     const gh = await fakeForTest({ files: HEALTHY_FILES });
     delete process.env.GITHUB_TOKEN;

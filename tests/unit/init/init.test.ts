@@ -1,29 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/local/args';
 import { main } from '../../../src/local/cli';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { init, InitDeclined, workflowText } from '../../../src/init/index';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+import { clones } from './clone';
 
 const SHORT_FORM = readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.yml'), 'utf8');
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function clone(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'crew-init-'));
-  dirs.push(dir);
-  for (const [p, text] of Object.entries(files)) {
-    await mkdir(join(dir, p, '..'), { recursive: true });
-    await writeFile(join(dir, p), text);
-  }
-  return dir;
-}
+const clone = clones();
 
 const NPM = { 'package.json': JSON.stringify({ name: 'x', scripts: { test: 'node --test' } }), 'package-lock.json': '{}' };
 

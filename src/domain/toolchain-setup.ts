@@ -1,0 +1,216 @@
+/**
+ * The toolchains a repository's own files ask for (`.nvmrc`, `packageManager`, `.python-version`,
+ * `requires-python`, `go.mod`'s `go` line, `rust-toolchain.toml`), and the package manager caches
+ * that go with them: what `crew init` turns into `.github/actions/crew-setup/action.yml`
+ * (src/init/setup-action.ts renders it) and what `crew doctor` compares with the runner's
+ * toolchain. Pure: a function of the root files' contents. Also which toolchains an existing
+ * setup action sets up.
+ */
+
+import type { RootFiles } from './stack';
+
+export type Toolchain = 'node' | 'python' | 'go' | 'rust';
+
+export const TOOLCHAINS: readonly Toolchain[] = ['node', 'python', 'go', 'rust'];
+
+/** The local composite action crew's workflows run before crew in the jobs that run the repository's code. */
+export const SETUP_ACTION_PATH = '.github/actions/crew-setup/action.yml';
+
+/** The files that say which toolchain versions a repository wants, read by `crew doctor` from the default branch. */
+export const TOOLCHAIN_FILES = [
+  '.nvmrc',
+  '.node-version',
+  'package.json',
+  'package-lock.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  '.python-version',
+  'pyproject.toml',
+  'go.mod',
+  'go.sum',
+  'rust-toolchain.toml',
+  'rust-toolchain',
+] as const;
+
+export interface DeclaredVersion {
+  tool: Toolchain;
+  /** What the file asks for, as written: `18`, `>=3.12`, `1.22.3`, `1.78.0`. */
+  version: string;
+  /** Where, as a person says it: `.nvmrc`, `package.json (engines.node)`, `go.mod (go line)`. */
+  source: string;
+  /** The file the setup action reads the version from (`node-version-file:` and the like). */
+  file: string;
+}
+
+export interface ToolchainSetup {
+  /** Node, when the repository has a package.json; the version when a file names one. */
+  node?: {
+    version?: DeclaredVersion;
+    /** package.json's `packageManager` (pnpm or yarn run through corepack), when it names one of them. */
+    packageManager?: { name: 'pnpm' | 'yarn'; version: string };
+    /** setup-node's `cache:`, from the lockfile there is. */
+    cache?: { manager: 'npm' | 'pnpm' | 'yarn'; lockfile: string };
+  };
+  python?: {
+    version: DeclaredVersion;
+    /** setup-python's `cache: pip`, keyed by these files; none for uv or Poetry projects (their caches need their tools first). */
+    pipCache?: string[];
+  };
+  go?: { version: DeclaredVersion; /** setup-go caches modules keyed by go.sum; none without one. */ cache: boolean };
+  rust?: { version: DeclaredVersion };
+}
+
+/** A plain version file's version: its first line, trimmed (`.nvmrc`, `.python-version`, `rust-toolchain`). */
+const firstLine = (text: string | undefined) =>
+  (text ?? '')
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .find(Boolean);
+
+function packageJson(files: RootFiles): Record<string, unknown> {
+  try {
+    const pkg = JSON.parse(files.read('package.json') ?? '{}') as unknown;
+    return pkg && typeof pkg === 'object' ? (pkg as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function nodeSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup['node'] {
+  if (!has('package.json')) return undefined;
+  const pkg = packageJson(files);
+  const out: NonNullable<ToolchainSetup['node']> = {};
+  const engines = pkg.engines as { node?: unknown } | undefined;
+  for (const file of ['.nvmrc', '.node-version']) {
+    const v = has(file) ? firstLine(files.read(file)) : undefined;
+    if (v) {
+      out.version = { tool: 'node', version: v, source: file, file };
+      break;
+    }
+  }
+  // setup-node's order in package.json (src/util.ts, getNodeVersionFromFile): volta.node, devEngines.runtime, engines.node.
+  const volta = (pkg.volta as { node?: unknown } | undefined)?.node;
+  const runtime = ([(pkg.devEngines as { runtime?: unknown } | undefined)?.runtime].flat() as Array<{ name?: unknown; version?: unknown } | undefined>).find(
+    (r) => typeof r?.name === 'string' && r.name.toLowerCase() === 'node' && typeof r.version === 'string',
+  );
+  const inPackage: Array<[unknown, string]> = [
+    [volta, 'volta.node'],
+    [runtime?.version, 'devEngines.runtime'],
+    [engines?.node, 'engines.node'],
+  ];
+  const [v, key] = inPackage.find(([value]) => typeof value === 'string' && value.trim()) ?? [];
+  if (!out.version && typeof v === 'string') out.version = { tool: 'node', version: v.trim(), source: `package.json (${key})`, file: 'package.json' };
+  const pm = typeof pkg.packageManager === 'string' ? /^(pnpm|yarn)@(\d[\w.+-]*)/.exec(pkg.packageManager) : null;
+  if (pm) out.packageManager = { name: pm[1] as 'pnpm' | 'yarn', version: pm[2]!.replace(/\+.*$/, '') };
+  const lock = has('pnpm-lock.yaml')
+    ? { manager: 'pnpm' as const, lockfile: 'pnpm-lock.yaml' }
+    : has('yarn.lock')
+      ? { manager: 'yarn' as const, lockfile: 'yarn.lock' }
+      : has('package-lock.json')
+        ? { manager: 'npm' as const, lockfile: 'package-lock.json' }
+        : undefined;
+  if (lock) out.cache = lock;
+  return out;
+}
+
+/** pyproject.toml's `requires-python`, in its `[project]` table (PEP 621). */
+function requiresPython(pyproject: string | undefined): string | undefined {
+  if (!pyproject) return undefined;
+  let table = '';
+  for (const line of pyproject.split('\n')) {
+    const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
+    if (header) table = header[1]!.trim();
+    else if (table === 'project') {
+      const m = /^\s*requires-python\s*=\s*(["'])(.+?)\1/.exec(line);
+      if (m) return m[2]!.trim();
+    }
+  }
+  return undefined;
+}
+
+function pythonSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup['python'] {
+  const pinned = has('.python-version') ? firstLine(files.read('.python-version')) : undefined;
+  const requires = requiresPython(files.read('pyproject.toml'));
+  const version: DeclaredVersion | undefined = pinned
+    ? { tool: 'python', version: pinned, source: '.python-version', file: '.python-version' }
+    : requires
+      ? // setup-python reads project.requires-python from pyproject.toml (src/utils.ts, getVersionInputFromTomlFile).
+        { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
+      : undefined;
+  if (!version) return undefined;
+  const requirements = files.names.filter((n) => /^requirements.*\.txt$/.test(n)).sort();
+  const keyed = [...requirements, ...(has('pyproject.toml') ? ['pyproject.toml'] : [])];
+  // A project that installs nothing has no pip cache to keep (setup-python warns that its folder is missing).
+  const installs = requirements.length > 0 || /^\s*(dependencies\s*=\s*\[\s*["']|\[project\.optional-dependencies\])/m.test(files.read('pyproject.toml') ?? '');
+  const pip = !has('uv.lock') && !has('poetry.lock') && installs;
+  return { version, ...(pip ? { pipCache: keyed } : {}) };
+}
+
+function goSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup['go'] {
+  // `toolchain go1.22.5` is the one the module wants built with; `go 1.22` the least it accepts.
+  const mod = files.read('go.mod') ?? '';
+  const toolchain = /^toolchain\s+go(\d[\w.]*)\s*$/m.exec(mod);
+  const go = /^go\s+(\d[\w.]*)\s*$/m.exec(mod);
+  const v = toolchain?.[1] ?? go?.[1];
+  if (!v) return undefined;
+  return { version: { tool: 'go', version: v, source: toolchain ? 'go.mod (toolchain line)' : 'go.mod (go line)', file: 'go.mod' }, cache: has('go.sum') };
+}
+
+function rustSetup(files: RootFiles): ToolchainSetup['rust'] {
+  let version: DeclaredVersion | undefined;
+  const toml = files.read('rust-toolchain.toml');
+  const channel = toml ? /^\s*channel\s*=\s*["']([^"']+)["']/m.exec(toml)?.[1] : undefined;
+  if (channel) version = { tool: 'rust', version: channel.trim(), source: 'rust-toolchain.toml (channel)', file: 'rust-toolchain.toml' };
+  else {
+    // The old form: the channel alone, or TOML with a [toolchain] table.
+    const plain = files.read('rust-toolchain');
+    const inToml = plain ? /^\s*channel\s*=\s*["']([^"']+)["']/m.exec(plain)?.[1] : undefined;
+    const v = inToml ?? (plain && !/[[=]/.test(plain) ? firstLine(plain) : undefined);
+    if (v) version = { tool: 'rust', version: v, source: 'rust-toolchain', file: 'rust-toolchain' };
+  }
+  if (!version || !/^[\w.-]+$/.test(version.version)) return undefined;
+  return { version };
+}
+
+/** What the repository's root files ask for; empty when they name no toolchain version and no pnpm or yarn. */
+export function toolchainSetup(files: RootFiles): ToolchainSetup {
+  const names = new Set(files.names);
+  const has = (n: string) => names.has(n);
+  const out: ToolchainSetup = {};
+  const node = nodeSetup(files, has);
+  // npm alone, with no version asked for, needs nothing the runner lacks (its cache is left to the person).
+  if (node && (node.version || node.packageManager || (node.cache && node.cache.manager !== 'npm'))) out.node = node;
+  const python = pythonSetup(files, has);
+  if (python) out.python = python;
+  const go = goSetup(files, has);
+  if (go) out.go = go;
+  const rust = rustSetup(files);
+  if (rust) out.rust = rust;
+  return out;
+}
+
+/** Every version the files declare, in a fixed order. */
+export function declaredVersions(setup: ToolchainSetup): DeclaredVersion[] {
+  return [setup.node?.version, setup.python?.version, setup.go?.version, setup.rust?.version].filter((v): v is DeclaredVersion => v !== undefined);
+}
+
+/**
+ * The toolchains a setup action's steps set up: `uses: actions/setup-node@…` (and setup-python,
+ * setup-go, a Rust toolchain action), or a `run:` that installs one with its own manager (nvm,
+ * pyenv, uv python, rustup). A reading of the text, not of YAML: a commented line counts for nothing.
+ */
+export function toolchainsSetUp(actionYml: string): Set<Toolchain> {
+  const live = actionYml
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n');
+  const out = new Set<Toolchain>();
+  const rules: Array<[Toolchain, RegExp]> = [
+    ['node', /uses:\s*['"]?actions\/setup-node@|\b(nvm|fnm|volta)\s+(install|use)\b/],
+    ['python', /uses:\s*['"]?(actions\/setup-python|astral-sh\/setup-uv)@|\bpyenv\s+(install|local|global)\b|\buv\s+python\s+install\b/],
+    ['go', /uses:\s*['"]?actions\/setup-go@/],
+    ['rust', /uses:\s*['"]?(dtolnay\/rust-toolchain|actions-rust-lang\/setup-rust-toolchain)@|\brustup\s+(toolchain\s+install|install|default|override)\b/],
+  ];
+  for (const [tool, rule] of rules) if (rule.test(live)) out.add(tool);
+  return out;
+}
