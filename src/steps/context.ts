@@ -69,9 +69,9 @@ export interface StepContext {
   cancellation?: AbortSignal;
   /**
    * This job's time limit (`timeout-minutes`, read from the workflow on the default branch) and
-   * when the job started, in epoch ms; undefined where jobs have no limit (local mode).
+   * when the job started, in epoch ms; undefined where jobs have no limit (local mode). `calledWorkflow`:
+   * the limit is crew-jobs.yml's (the short form), which the repository's own file cannot change.
    */
-  /** `calledWorkflow`: the limit is crew-jobs.yml's (the short form), which the repository's own file cannot change. */
   jobLimit?: () => Promise<{ minutes: number; startedAt: number; unreadable?: string; calledWorkflow?: boolean }>;
   /**
    * The CI workflows crew's own workflow names under `on.workflow_run.workflows` (the ones fix_ci is
