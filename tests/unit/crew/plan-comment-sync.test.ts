@@ -317,7 +317,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       expect(landed).toHaveLength(edits + 1);
     });
 
-    it('a write whose edit comes first (updateRunShownFirst) needs no check when it lands on the version it read; after another job’s write between, the usual sync follows it', async () => {
+    it('a write whose edit comes first (ctx.planComment.updateShownFirst) needs no check when it lands on the version it read; after another job’s write between, the usual sync follows it', async () => {
       const note = (r: RunRecord): RunRecord => ({ ...r, title: `${r.title}.` });
       const clock = { now: () => new Date('2026-11-21T00:03:00Z') };
       const a = Object.assign(job(), { clock });
