@@ -14,15 +14,14 @@ import { repositoryFileAt } from './adapters/github/repository-files';
 import { GitHubRepositorySettings } from './adapters/github/repository-settings';
 import { GITHUB } from './domain/surface';
 import { githubBranches, STATE_BRANCH } from './domain/refs';
-import { killRunningCommands } from './sandbox/command-runner';
+import { cancellation } from './job-cancellation';
 import { createClient } from './adapters/github/octokit';
 import { systemClock } from './clock';
 import { CONFIG_PATH, parseConfig, type Config } from './config/schema';
-import { callsCrewJobs, CREW_JOBS_FILE, GITHUB_DEFAULT_JOB_MINUTES, readJobTimeout, SHIPPED_WORK_JOB_MINUTES } from './config/job-limit';
-import { readCiWorkflows } from './config/ci-workflows';
+import { defaultBranchFiles } from './default-branch';
 import { publicRepository, readEvent, type CrewEvent } from './event';
 import { preloadTemplates, promptTemplate } from './templates';
-import { preloadBundleChunks, readOwnFile } from './bundle';
+import { preloadBundleChunks } from './bundle';
 import { endSoonAfterStep } from './end-after-step';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
 import { fallbackModelFor, type Provider } from './domain/providers';
@@ -34,8 +33,9 @@ import { advance } from './steps/advance';
 import { critic } from './steps/critic';
 import { merge } from './steps/merge';
 import { cleanup } from './steps/cleanup';
-import { CrewError, recordHeldPlanComments, syncPlanComment, unnotedFailovers, withPlanChecksAtEnd, type StepContext } from './steps/context';
-import { reportFailure } from './steps/report-failure';
+import { CrewError, type StepContext } from './steps/context';
+import { withPlanCommentSync } from './steps/plan-comment/sync';
+import { runJob } from './steps/run-job';
 import { route } from './steps/route';
 import { work } from './steps/work';
 import { addSecret, redact } from './text/redact';
@@ -70,26 +70,6 @@ function env(name: string): string {
 /** A user's token (classic, fine-grained, OAuth, or an App acting for a user) or an installation's (`ghs_`). */
 export function tokenKind(token: string): 'installation' | 'personal' {
   return /^(ghp_|github_pat_|gho_|ghu_)/.test(token) ? 'personal' : 'installation';
-}
-
-/**
- * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then a kill. The work
- * step stops its worker at the next safe point and saves the work so far (see
- * steps/interruption.ts); SIGTERM only logs, so that saving is not cut short. Other
- * steps keep Node's default: they are short, and every step is safe to repeat.
- */
-function cancellation(step: Settings['step']): AbortSignal | undefined {
-  if (step !== 'work') return undefined;
-  const controller = new AbortController();
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) return;
-    log.warn('crew received SIGINT: the workflow run is being cancelled; the worker stops at its next safe point and its work so far is saved');
-    controller.abort();
-    // A command runs in its own process group, out of the runner's reach: stop it, or the save waits for it past the kill.
-    killRunningCommands();
-  });
-  process.on('SIGTERM', () => log.warn('crew received SIGTERM; still saving the work so far'));
-  return controller.signal;
 }
 
 /**
@@ -182,44 +162,19 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
   );
   let config: Promise<Config> | undefined;
   let loadedConfig: Config | undefined;
-  let defaultRef: Promise<string> | undefined;
-  /**
-   * A commit of the default branch to read configuration and templates from. The
-   * event's own commit when the job runs on the default branch (comment and crew's
-   * dispatches do), so no fetch is needed; otherwise the branch is fetched.
-   */
-  /** The event's commit when the job runs on the default branch (comments and crew's dispatches do); otherwise the branch. */
-  const defaultRevision = async (): Promise<{ sha: string } | { branch: string }> => {
-    const branch = await forge.defaultBranch();
-    const sha = process.env.GITHUB_SHA;
-    return sha && process.env.GITHUB_REF === `refs/heads/${branch}` ? { sha } : { branch };
-  };
-  const defaultBranchRef = () =>
-    (defaultRef ??= (async () => {
-      const at = await defaultRevision();
-      // The event's commit; actions/checkout of the branch has only its tip, which may have moved on since the
-      // event (a re-run of the job, or a merge while it queued): then the commit is fetched by id.
-      if ('sha' in at) {
-        await remote.fetchCommit(at.sha);
-        return at.sha;
-      }
-      await remote.fetch([at.branch]);
-      return remote.tracking(at.branch);
-    })());
-  // A job with no checkout of the repository (the reusable workflow's merge and cleanup jobs need no working tree)
-  // reads the few files it needs through the contents API: one request each instead of a checkout's two (#31 §4).
-  const readDefaultBranchFile = async (path: string): Promise<string | undefined> => {
-    if (checkout.checkedOut) return repo.readFileAt(await defaultBranchRef(), path);
-    const at = await defaultRevision();
-    return repositoryFileAt(client, { owner, repo: name }, path, 'sha' in at ? at.sha : at.branch);
-  };
-  // crew's own workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
-  const workflowPath = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${workflowFile}`;
-  let ownWorkflowText: Promise<string | undefined> | undefined;
-  const ownWorkflow = () => (ownWorkflowText ??= readDefaultBranchFile(workflowPath).catch(() => undefined));
+  const files = defaultBranchFiles({
+    defaultBranch: () => forge.defaultBranch(),
+    checkedOut: checkout.checkedOut,
+    repo,
+    remote,
+    viaApi: (path, ref) => repositoryFileAt(client, { owner, repo: name }, path, ref),
+    workflowFile,
+    jobName: process.env.GITHUB_JOB ?? settings.step,
+    startedAt: JOB_STARTED_AT,
+  });
   let model: Model | undefined;
   const failovers: ModelFailover[] = [];
-  ctx = {
+  ctx = withPlanCommentSync({
     settings,
     event,
     forge,
@@ -238,13 +193,13 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
       // Configuration always comes from the default branch, never from a branch under work.
       // The `provider` and `fallback_provider` inputs, when set, replace the file's keys (and with them the tiers' default model ids).
       config ??= (async () =>
-        (loadedConfig = parseConfig(await readDefaultBranchFile(CONFIG_PATH), CONFIG_PATH, {
+        (loadedConfig = parseConfig(await files.read(CONFIG_PATH), CONFIG_PATH, {
           provider: settings.provider,
           fallbackProvider: settings.fallbackProvider,
         })))();
       return config;
     },
-    readDefaultBranchFile,
+    readDefaultBranchFile: files.read,
     async template(name) {
       return promptTemplate(name, await this.config(), this.readDefaultBranchFile);
     },
@@ -263,29 +218,15 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
       return (model = lazy);
     },
     modelFailovers: () => failovers,
-    cancellation: cancellation(settings.step),
+    cancellation: cancellation(settings.step, log),
     job,
-    async jobLimit() {
-      // The workflow file as the default branch has it (crew's jobs run from there), never a branch under work.
-      const text = await ownWorkflow();
-      // The short form holds no crew job: they are in crew-jobs.yml, at the commit this action runs from.
-      const called = callsCrewJobs(text);
-      const read = called
-        ? readJobTimeout(readOwnFile(CREW_JOBS_FILE), process.env.GITHUB_JOB ?? settings.step, `crew's ${CREW_JOBS_FILE}`)
-        : readJobTimeout(text, process.env.GITHUB_JOB ?? settings.step, workflowPath);
-      // A GitHub-hosted job stops after 6 hours whatever the file says (docs: "Usage limits").
-      const cap = process.env.RUNNER_ENVIRONMENT === 'github-hosted' ? GITHUB_DEFAULT_JOB_MINUTES : Infinity;
-      const where = called ? { calledWorkflow: true } : {};
-      return 'minutes' in read
-        ? { minutes: Math.min(read.minutes, cap), startedAt: JOB_STARTED_AT, ...where }
-        : { minutes: SHIPPED_WORK_JOB_MINUTES, startedAt: JOB_STARTED_AT, unreadable: read.unreadable, ...where };
-    },
-    ciWorkflows: async () => readCiWorkflows(await ownWorkflow(), workflowPath),
+    jobLimit: files.jobLimit,
+    ciWorkflows: files.ciWorkflows,
     output: (k, v) => core.setOutput(k, v),
     summary: async (md) => {
       await core.summary.addRaw(redact(md)).write();
     },
-  };
+  });
   const trajectories = jobTrajectories(ctx, github, () => loadedConfig, runId);
   ctx.trajectories = trajectories.recorder;
   ctx.jobLink = trajectories.jobLink;
@@ -373,20 +314,12 @@ export async function run(): Promise<void> {
     finishTrajectories = built.finish;
     const steps = { route, work, advance, critic, merge, cleanup } as const;
     const step = steps[settings.step];
-    const c = ctx;
-    await withPlanChecksAtEnd(c, () => step(c));
+    // The job's lifecycle (steps/run-job.ts): the step, its failure reported, the plan comment settled.
+    await runJob(ctx, step);
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    if (ctx) await reportFailure(ctx, error);
-    core.setFailed(inertLog(redact(text)));
+    core.setFailed(inertLog(redact(error instanceof Error ? error.message : String(error))));
   } finally {
-    if (ctx) {
-      await recordHeldPlanComments(ctx);
-      await finishTrajectories?.().catch((e: unknown) => log.warn(`could not keep this job's trajectories: ${e instanceof Error ? e.message : String(e)}`));
-      await noteLateFailover(ctx);
-      await summarizeRateLimits(ctx);
-      await summarizeFailovers(ctx);
-    }
+    await finishTrajectories?.().catch((e: unknown) => log.warn(`could not keep this job's trajectories: ${e instanceof Error ? e.message : String(e)}`));
     // An upload crew gave up on still holds its sockets open: the job would otherwise wait for them until timeout-minutes.
     if (abandonedUploads() > 0) process.exit();
     endSoonAfterStep(LAST_STEP_GRACE_MS, (m) => log.warn(m));
@@ -407,44 +340,4 @@ function protectCloudCredentials(): void {
     core.setSecret(s);
   }
   for (const m of secured.moved) log.info(`moved the credentials file ${m.from} out of the workspace, where agents and commits cannot reach it`);
-}
-
-/** A failover after the step's last plan-comment sync (a model call at its very end) still reaches the plan comment. */
-async function noteLateFailover(ctx: StepContext): Promise<void> {
-  const { issue, run } = ctx.settings;
-  if (!issue || !run || !unnotedFailovers(ctx)) return;
-  try {
-    await syncPlanComment(ctx, issue, run);
-  } catch (e) {
-    log.warn(`could not note the failover in the plan comment: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-/** The job summary says where this job's model calls went when the primary provider hit a limit. */
-async function summarizeFailovers(ctx: StepContext): Promise<void> {
-  const failovers = ctx.modelFailovers?.() ?? [];
-  if (!failovers.length) return;
-  const lines = failovers.map((f) => `- ${f.at.slice(11, 19)} UTC: ${f.from} was ${f.reason} past its retries; crew went on with ${f.to}.`);
-  try {
-    await ctx.summary(`### Model failover\n\n${lines.join('\n')}\n`);
-  } catch (e) {
-    log.warn(`could not write the job summary: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-/** The job summary lists every wait GitHub's rate limits imposed, as the job log does. */
-async function summarizeRateLimits(ctx: StepContext): Promise<void> {
-  const waits = ctx.forge.rateLimitWaits();
-  if (!waits.length) return;
-  const lines = waits.map(
-    (w) =>
-      `- ${w.at.slice(11, 19)} UTC: waited ${w.seconds} s for GitHub's ${w.kind === 'primary' ? 'rate limit' : 'secondary rate limit'} (${w.request.replace(/^(\S+) https?:\/\/[^/]+/, '$1 ')})`,
-  );
-  try {
-    await ctx.summary(
-      `### GitHub rate limits\n\nGitHub rate-limited this job ${waits.length} time${waits.length === 1 ? '' : 's'}; crew waited and carried on.\n\n${lines.join('\n')}\n`,
-    );
-  } catch (e) {
-    log.warn(`could not write the job summary: ${e instanceof Error ? e.message : String(e)}`);
-  }
 }

@@ -11,14 +11,14 @@ import { playWorkflowRun, type JobInputs, type WorkflowEvent } from '../domain/w
 import { identify } from '../domain/model-request';
 import { isTerminal, type RunView } from '../domain/run-state';
 import type { CommentEvent, CrewEvent } from '../event';
-import { reportFailure } from '../steps/report-failure';
 import type { LocalAdapters, Log, Model, ModelFailover, RunFolders, StateSnapshot, TerminalForge } from '../ports';
 import { planMarker } from '../render/plan-comment';
 import { reportMarker } from '../render/report';
 import { retroMarker } from '../domain/retrospective';
 import { readView, writeRun } from '../state/run-files';
 import { advance } from '../steps/advance';
-import { recordHeldPlanComments, withPlanChecksAtEnd, type StepContext } from '../steps/context';
+import { withPlanCommentSync } from '../steps/plan-comment/sync';
+import { runJob } from '../steps/run-job';
 import { pendingPlanCommentStore } from '../state/pending-plan-comment';
 import { critic } from '../steps/critic';
 import { route } from '../steps/route';
@@ -181,7 +181,7 @@ export class LocalEngine {
     const failoversBefore = this.o.failovers?.length ?? 0;
     // This job's plan comment id rides in the run's next write, as on GitHub (state/pending-plan-comment.ts).
     const pending = pendingPlanCommentStore(this.state);
-    const ctx: StepContext = {
+    const ctx = withPlanCommentSync({
       settings: { step, anthropicApiKey: '', githubToken: '', githubTokenIsWorkflows: false, ...extra },
       event,
       forge: this.forge,
@@ -212,16 +212,15 @@ export class LocalEngine {
       }),
       cancellation: this.cancel.signal,
       unsandboxedOptIn: LOCAL_OPT_IN,
-    };
+    });
     try {
-      await withPlanChecksAtEnd(ctx, () => STEPS[step](ctx));
+      // The job's lifecycle (steps/run-job.ts), as on GitHub: the step, its failure reported, the plan comment settled.
+      await runJob(ctx, STEPS[step]);
       return { ok: true, outputs };
     } catch (e) {
       log.warn(`the ${step} step failed: ${(e as Error).message}`);
-      await reportFailure(ctx, e);
       return { ok: false, outputs };
     } finally {
-      await recordHeldPlanComments(ctx);
       if (leg) this.runningLegs.delete(leg);
       await dispose();
     }

@@ -18,7 +18,7 @@ import { DeletionsRefused, type StateSnapshot, type StateTx, type WriteOptions }
 import { cleanupComment } from '../render/cleanup';
 import { pruneRunFolder } from '../state/run-digests';
 import { paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
-import { nowIso, SEEN, updateRun, wroteUnshown, type StepContext } from './context';
+import { nowIso, SEEN, updateRun, type StepContext } from './context';
 
 /**
  * crew cleans up after its runs in jobs it runs anyway: at the end of a run (finish, or a run that
@@ -226,7 +226,7 @@ async function cleanUpRun(ctx: StepContext, rec: RunRecord, end: RunEnd, tips: r
   const { record, mine } = (await together()) ?? (await oneByOne());
   await sayCleanedUp(ctx, rec, end, record, mine);
   // The plan comment does not show what became of the branches.
-  if (mine) wroteUnshown(ctx, issue, run, from);
+  if (mine) ctx.planComment.wroteUnshown(issue, run, from);
 }
 
 /**

@@ -12,18 +12,8 @@ import { ensureRoom } from './caps';
 import { decideMerge } from './merge';
 import { afterRunEnded } from './run-end';
 import { retrospect } from './retrospect';
-import {
-  CrewError,
-  integrationBranchOf,
-  loadView,
-  nowIso,
-  planLinks,
-  SEEN,
-  syncPlanComment,
-  updateRun,
-  withPullsCiAttempts,
-  type StepContext,
-} from './context';
+import { CrewError, integrationBranchOf, loadView, nowIso, planLinks, SEEN, syncPlanComment, updateRun, type StepContext } from './context';
+import { withPullsCiAttempts } from './plan-comment/sync';
 import { replyInThreads } from './follow-up';
 import { earlierJudgments, lastJudgment } from '../state/judgments';
 import { sentence } from '../domain/surface';

@@ -9,7 +9,7 @@ import { codeSpan } from '../text/markdown';
 import { runFolder } from '../domain/refs';
 import { readRun, writeRun } from '../state/run-files';
 import type { Started } from './commands/start';
-import { nowIso, syncPlanCommentHolder, updateRun, type StepContext } from './context';
+import { nowIso, updateRun, type StepContext } from './context';
 import { startFollowUp } from './follow-up';
 
 /**
@@ -103,7 +103,7 @@ export async function fixCiFailure(
     return { decision: d, by: rec.requestedBy, changed };
   });
   // The plan comment lists the attempts; the state write above is what it renders.
-  if (changed) await syncPlanCommentHolder(ctx, target.issue, target.run);
+  if (changed) await ctx.planComment.syncHolder(target.issue, target.run);
   // (A decision that changed between the peek and the write only ever changes away from starting.)
   if (decision.kind === 'start' && !failures.length) failures.push(...(jobs.length ? jobs : [undefined]).map((j) => failureOf(ci, j, null)));
   const on = `${ci.workflow} run ${ci.runId} on ${ci.headSha.slice(0, 7)} (#${pull.number})`;
@@ -196,6 +196,6 @@ export async function startCiFollowUp(ctx: StepContext, req: CiFollowUpRequest):
   await updateRun(ctx, req.issue, req.run, `fix_ci attempt ${req.attempt.n} not started`, (rec, tx) => {
     writeRun(tx, { ...rec, fixCi: attemptNotStarted(rec.fixCi, req.attempt.n, started.busy ?? null) }, nowIso(ctx));
   });
-  await syncPlanCommentHolder(ctx, req.issue, req.run);
+  await ctx.planComment.syncHolder(req.issue, req.run);
   return started;
 }

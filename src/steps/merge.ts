@@ -16,7 +16,8 @@ import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
 import { replaceMergeSection } from '../render/report';
 import { readRun, runNumbers } from '../state/run-files';
-import { loadView, nowIso, SEEN, updateRunShownFirst, withPullsCiAttempts, type StepContext } from './context';
+import { loadView, nowIso, SEEN, type StepContext } from './context';
+import { withPullsCiAttempts } from './plan-comment/sync';
 import { lastJudgment } from '../state/judgments';
 import { cleanupAtMerge, saidCleanedUpAtMerge, tidyUp, type CleanupAtMerge } from './cleanup';
 import { DeletionsRefused } from '../ports';
@@ -155,8 +156,7 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
   // Whether the attempt of the write that landed recorded the cleanup (no other job had).
   let cleaned = false;
   const write = (c?: CleanupAtMerge) =>
-    updateRunShownFirst(
-      ctx,
+    ctx.planComment.updateShownFirst(
       view,
       `merge ${m.state}${c ? `, branches cleaned up (${c.end.how})` : ''}`,
       (rec) => {

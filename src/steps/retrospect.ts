@@ -11,7 +11,7 @@ import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { agentRun, loadView, nowIso, runModel, SEEN, updateRunShownFirst, type StepContext } from './context';
+import { agentRun, loadView, nowIso, runModel, SEEN, type StepContext } from './context';
 import { sentence } from '../domain/surface';
 import { runCostLine } from '../render/cost';
 
@@ -115,8 +115,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   const finished = nowIso(ctx);
   // The plan comment's link to it is edited in before the write: a write that lands on the state this job
   // last saw needs no check after it, which spares the finishing job its last look at the state (#31 §4).
-  await updateRunShownFirst(
-    ctx,
+  await ctx.planComment.updateShownFirst(
     await loadView(ctx, issue, run, SEEN),
     `${mode} retrospective`,
     (rec) => {

@@ -12,6 +12,7 @@ import type { Clock, Log, Model } from '../../../src/ports';
 import { writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import { advance } from '../../../src/steps/advance';
 import type { StepContext } from '../../../src/steps/context';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 import { loadTemplate } from '../../../src/templates';
 import { checkoutMain } from '../../support/git-cli';
 import type { FakeGitHub } from '../../support/github/fake-github';
@@ -97,7 +98,7 @@ describe('the advance job once every task has succeeded', () => {
     const log: Log = { ...quiet, ...opts.log, info: (m) => void infos.push(m) };
     const { repo, remote, objects } = gitRepo(workspace, gh.cloneUrl, token);
     const config = parseConfig('');
-    return {
+    return withPlanCommentSync({
       infos,
       settings: {
         step: 'advance',
@@ -119,7 +120,7 @@ describe('the advance job once every task has succeeded', () => {
       log,
       runId,
       config: async () => config,
-      template: (name) => loadTemplate(name),
+      template: (name: string) => loadTemplate(name),
       readDefaultBranchFile: async () => undefined,
       model: () =>
         opts.model ?? {
@@ -127,7 +128,7 @@ describe('the advance job once every task has succeeded', () => {
         },
       output: () => undefined,
       summary: async () => undefined,
-    } as StepContext & { infos: string[] };
+    } as unknown as StepContext) as StepContext & { infos: string[] };
   }
 
   it('when both branches merge as git merges them, claiming the run and handing it to the critic is one write, which carries the integration branch', async () => {

@@ -9,6 +9,7 @@ import { findStrayBranches, tidyUp } from '../../../src/steps/cleanup';
 import type { StepContext } from '../../../src/steps/context';
 import { MemoryState } from './memory-state';
 import { view } from './run-fixtures';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const DAY = 24 * 60 * 60_000;
@@ -50,7 +51,7 @@ function world(configText = '') {
   const comments: Array<{ issue: number; body: string }> = [];
   const warnings: string[] = [];
   const config = parseConfig(configText);
-  const ctx = {
+  const ctx = withPlanCommentSync({
     state,
     crewBranches: branches,
     clock: { now: () => NOW },
@@ -64,7 +65,7 @@ function world(configText = '') {
       },
       defaultBranch: async () => 'main',
     },
-  } as unknown as StepContext;
+  } as unknown as StepContext);
   /** A run of issue `issue` with two tasks, written as crew writes it, and its branches on GitHub. */
   const run = (issue: number, patch: Partial<RunRecord>, tasks: Array<TaskRecord['status']> = ['success', 'success', 'success'], withBranches = true) => {
     const v = view(tasks, { issue, run: 1, ...patch });

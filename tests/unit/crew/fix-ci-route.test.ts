@@ -20,6 +20,7 @@ import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 import { CountingState } from './memory-state';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 const dir = mkdtempSync(join(tmpdir(), 'crew-fix-ci-'));
 afterAll(() => {
@@ -142,7 +143,7 @@ describe('route on a failed CI run (fix_ci)', () => {
 
   function context(event: StepContext['event'], configText: string): StepContext {
     const log: Log = { info: (m: string) => void lines.push(m), warn: (m: string) => void lines.push(`warn: ${m}`), checkpoint: () => undefined };
-    return {
+    return withPlanCommentSync({
       event,
       config: async () => parseConfig(configText),
       // The route job's token as the shipped workflow gives it.
@@ -171,7 +172,7 @@ describe('route on a failed CI run (fix_ci)', () => {
         },
       }),
       output: () => undefined,
-    } as unknown as StepContext;
+    } as unknown as StepContext);
   }
 
   /** What crew said on the pull request, besides its report comment (whose Merge section the gate edits). */

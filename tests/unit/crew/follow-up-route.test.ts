@@ -15,6 +15,7 @@ import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
 import { MemoryState } from './memory-state';
 import { plan, view } from './run-fixtures';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 /**
  * The route job's follow-up paths against the fake GitHub, with crew/state in memory: a `/crew`
@@ -79,7 +80,7 @@ describe('route: follow-ups on crew’s own pull request', () => {
     await writeFile(join(dir, 'event.json'), JSON.stringify(event.payload));
     const parsed: CrewEvent = readEvent(event.name, join(dir, 'event.json'));
     let models = 0;
-    const ctx = {
+    const ctx = withPlanCommentSync({
       event: parsed,
       forge: forgeOn(gh, gh.actionsToken({ contents: 'read', issues: 'write', 'pull-requests': 'write' }), log),
       state,
@@ -95,7 +96,7 @@ describe('route: follow-ups on crew’s own pull request', () => {
       },
       output: () => undefined,
       settings: { step: 'route' },
-    } as unknown as StepContext;
+    } as unknown as StepContext);
     return { ctx, run: route(ctx) };
   }
   const lastEvent = (name: string) => events.filter((e) => e.name === name).at(-1)!;

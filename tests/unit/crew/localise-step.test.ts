@@ -3,13 +3,14 @@ import type { Criterion } from '../../../src/domain/criteria';
 import type { StepContext } from '../../../src/steps/context';
 import { localise } from '../../../src/steps/localise';
 import { view } from './run-fixtures';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 describe('localise (the critic step)', () => {
   it('a git error while localising leaves the criterion undecided with the reason, runs nothing, and puts the workspace back at the judged head', async () => {
     const checkouts: string[] = [];
     const warnings: string[] = [];
     let ran = 0;
-    const ctx = {
+    const ctx = withPlanCommentSync({
       remote: {
         fetch: async () => {
           throw new Error('fatal: unable to access the remote\nmore');
@@ -24,7 +25,7 @@ describe('localise (the critic step)', () => {
       branches: { integration: (issue: number, run: number) => `crew/${issue}/r${run}/integration`, task: () => 'x' },
       clock: { now: () => new Date() },
       log: { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined },
-    } as unknown as StepContext;
+    } as unknown as StepContext);
     const v = view(['success', 'success', 'success']);
     for (const t of v.tasks.values()) t.changedFiles = [`src/${t.id}.js`];
     const criterion: Criterion = { id: 'c1', text: 'tests pass', kind: 'command', command: 'npm test' };

@@ -11,6 +11,7 @@ import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { GITHUB } from '../../../src/domain/surface';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const MERGE_ROUTE = 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -52,14 +53,14 @@ describe('the merge step against the fake GitHub', () => {
       suggestedNextAction: '',
       at: '2026-11-21T00:00:00Z',
     });
-    return {
+    return withPlanCommentSync({
       config: async () => parseConfig(configText),
       forge: f,
       state: { load: async () => ({ version: '1', read: (p: string) => (p.endsWith('judgments/judgment_1.json') ? judgment : undefined), list: () => [] }) },
       clock: { now: () => new Date('2026-11-21T00:05:00Z') },
       log,
       surface: GITHUB,
-    } as unknown as StepContext;
+    } as unknown as StepContext);
   }
   const reviewed = view(['success', 'success', 'success'], {
     phase: 'COMPLETED',

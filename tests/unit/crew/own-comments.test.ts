@@ -3,6 +3,7 @@ import { withIdempotencyKey } from '../../../src/adapters/github/forge';
 import type { CommentEvent } from '../../../src/event';
 import type { StepContext } from '../../../src/steps/context';
 import { isOwnComment } from '../../../src/steps/route';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 const comment = (login: string, body: string): CommentEvent => ({
   kind: 'comment',
@@ -14,7 +15,7 @@ const comment = (login: string, body: string): CommentEvent => ({
 function ctxAs(login: string | Error): { ctx: StepContext; lookups: () => number; warnings: string[] } {
   let n = 0;
   const warnings: string[] = [];
-  const ctx = {
+  const ctx = withPlanCommentSync({
     forge: {
       botLogin: async () => {
         n++;
@@ -23,7 +24,7 @@ function ctxAs(login: string | Error): { ctx: StepContext; lookups: () => number
       },
     },
     log: { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined },
-  } as unknown as StepContext;
+  } as unknown as StepContext);
   return { ctx, lookups: () => n, warnings };
 }
 

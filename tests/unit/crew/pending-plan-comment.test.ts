@@ -10,14 +10,16 @@ import type { Log, StateStore, StateTx } from '../../../src/ports';
 import { pendingPlanCommentStore } from '../../../src/state/pending-plan-comment';
 import { paths, readRun, writeRun } from '../../../src/state/run-files';
 import { ensurePlanComment } from '../../../src/steps/commands/start';
-import { recordHeldPlanComments, type StepContext } from '../../../src/steps/context';
-import { reportFailure } from '../../../src/steps/report-failure';
+import type { StepContext } from '../../../src/steps/context';
+import { recordHeldPlanComments } from '../../../src/steps/plan-comment/held-ids';
+import { runJob } from '../../../src/steps/run-job';
 import { route } from '../../../src/steps/route';
 import { FakeGitHub, type GitHubEvent } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
 import { MemoryState } from './memory-state';
 import { view } from './run-fixtures';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 /** crew/state in memory that remembers each write's message, as the git store's commits would. */
 class WrittenState extends MemoryState {
@@ -38,7 +40,7 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 /** A route job's context on the fake GitHub, its state `inner` behind the store that holds plan comment ids, as main.ts builds it. */
 function jobOn(gh: FakeGitHub, inner: StateStore, more: Record<string, unknown> = {}): StepContext {
   const { store, ids } = pendingPlanCommentStore(inner);
-  return {
+  return withPlanCommentSync({
     forge: forgeOn(gh, gh.actionsToken({ contents: 'read', issues: 'write', 'pull-requests': 'write' }), log),
     state: store,
     planCommentIds: ids,
@@ -48,7 +50,7 @@ function jobOn(gh: FakeGitHub, inner: StateStore, more: Record<string, unknown> 
     clock: { now: () => new Date(AT) },
     settings: { step: 'route' },
     ...more,
-  } as unknown as StepContext;
+  } as unknown as StepContext);
 }
 
 describe('the plan comment id held until the run is next written', () => {
@@ -142,14 +144,8 @@ describe('the plan comment id held until the run is next written', () => {
         output: () => undefined,
         remote: { head: async () => 'a'.repeat(40) },
       });
-      // As main.ts ends a job: the step, the failure report, then what is still held.
-      const failed = await route(ctx).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect((failed as Error).message).toBe('the planner is down');
-      await reportFailure(ctx, failed);
-      await recordHeldPlanComments(ctx);
+      // The job's lifecycle both entries run: the step, the failure report, then what is still held.
+      await expect(runJob(ctx, route)).rejects.toThrow('the planner is down');
 
       const plans = [...gh.comments.values()].filter((c) => c.body.includes('<!-- crew:plan issue=1 run=1 -->'));
       expect(plans).toHaveLength(1);

@@ -1,19 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Log } from '../../../src/ports';
+import type { Log, ModelFailover } from '../../../src/ports';
 import { MemoryState } from './memory-state';
 import { shownRun, shownVersion } from '../../../src/render/plan-comment';
 import { readRun, writeRun } from '../../../src/state/run-files';
-import {
-  deferPlanChecks,
-  handedOn,
-  loadView,
-  planCheckSaw,
-  syncPlanComment,
-  updateRunShownFirst,
-  withPlanChecksAtEnd,
-  wroteUnshown,
-  type StepContext,
-} from '../../../src/steps/context';
+import { handedOn, loadView, planCheckSaw, syncPlanComment, type StepContext } from '../../../src/steps/context';
 import { SEEN } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
@@ -23,6 +13,7 @@ import { GITHUB } from '../../../src/domain/surface';
 import { advance } from '../../../src/steps/advance';
 import { parseConfig } from '../../../src/config/schema';
 import type { RunRecord } from '../../../src/domain/run-state';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 
@@ -47,7 +38,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       landedRuns.push(`r${shownRun(gh.comments.get(id)!.body)}v${shownVersion(gh.comments.get(id)!.body)}`);
       await afterWrite?.();
     };
-    return { forge, state, log, surface: GITHUB } as unknown as StepContext;
+    return withPlanCommentSync({ forge, state, log, surface: GITHUB } as unknown as StepContext);
   };
   /** Another job records something: the run's version moves on. */
   const move = () => state.update('', 'move', (tx) => void writeRun(tx, readRun(tx, run.issue, run.run)!, '2026-11-21T00:02:00Z'));
@@ -195,7 +186,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     };
     /** A job that defers its checks to its end: it syncs the comment, then does `then` before that end. */
     const syncThenEnd = (ctx: StepContext, then: () => unknown) =>
-      withPlanChecksAtEnd(ctx, async () => {
+      ctx.planComment.withChecksAtEnd(async () => {
         await syncPlanComment(ctx, run.issue, run.run);
         await then();
       });
@@ -203,15 +194,16 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('makes no read after the edit; a look GitHub confirmed after the edit heals a crossed edit, one confirmed before it does not', async () => {
       const a = crossed();
       const asked = confirming(a);
-      deferPlanChecks(a);
-      const before = { ...(await state.load()), confirmedAt: performance.now() };
-      await syncPlanComment(a, run.issue, run.run);
-      expect(landed).toEqual([2, 1]);
-      expect(asked.count).toBe(0);
-      await planCheckSaw(a, run.issue, run.run, before);
-      expect(landed).toEqual([2, 1]);
-      await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
-      expect(landed).toEqual([2, 1, 2]);
+      await a.planComment.withChecksAtEnd(async () => {
+        const before = { ...(await state.load()), confirmedAt: performance.now() };
+        await syncPlanComment(a, run.issue, run.run);
+        expect(landed).toEqual([2, 1]);
+        expect(asked.count).toBe(0);
+        await planCheckSaw(a, run.issue, run.run, before);
+        expect(landed).toEqual([2, 1]);
+        await planCheckSaw(a, run.issue, run.run, await a.state.load(`issue-${run.issue}/run-${run.run}/`, { seenWithinMs: 0 }));
+        expect(landed).toEqual([2, 1, 2]);
+      });
       expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
     });
 
@@ -282,11 +274,11 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
     it('a write the comment does not show, on top of the version the edit rendered, settles its check; one on top of another does not', async () => {
       const a = job();
       const asked = confirming(a);
-      await syncThenEnd(a, async () => wroteUnshown(a, run.issue, run.run, await stateVersion()));
+      await syncThenEnd(a, async () => a.planComment.wroteUnshown(run.issue, run.run, await stateVersion()));
       expect(asked.count).toBe(0);
       const b = job();
       const askedB = confirming(b);
-      await syncThenEnd(b, async () => wroteUnshown(b, run.issue, run.run, (await stateVersion()) - 1));
+      await syncThenEnd(b, async () => b.planComment.wroteUnshown(run.issue, run.run, (await stateVersion()) - 1));
       expect(askedB.count).toBe(1);
     });
 
@@ -300,7 +292,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       await state.update('', 'patch', (tx) => void writeRun(tx, { ...readRun(tx, run.issue, run.run)!, ...patch }, '2026-11-21T00:01:30Z'));
       const a = crossed();
       confirming(a);
-      await withPlanChecksAtEnd(a, async () => {
+      await a.planComment.withChecksAtEnd(async () => {
         await syncPlanComment(a, run.issue, run.run);
         handedOn(a, run.issue, run.run);
       });
@@ -308,30 +300,30 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       const edits = landed.length;
       const config = parseConfig('');
       const job2 = (): StepContext =>
-        ({
+        withPlanCommentSync({
           ...job(),
           settings: { step: 'advance', issue: run.issue, run: run.run, workResult: 'success' },
           runId: '4242',
           config: async () => config,
           clock: { now: () => new Date('2026-11-21T00:05:00Z'), sleep: async () => undefined },
-        }) as unknown as StepContext;
+        } as unknown as StepContext);
       const b = job2();
-      await withPlanChecksAtEnd(b, () => advance(b));
+      await b.planComment.withChecksAtEnd(() => advance(b));
       expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
       expect(landed).toHaveLength(edits + 1);
       // A second such job finds the comment current: it reads it, and edits nothing.
       const c = job2();
-      await withPlanChecksAtEnd(c, () => advance(c));
+      await c.planComment.withChecksAtEnd(() => advance(c));
       expect(landed).toHaveLength(edits + 1);
     });
 
-    it('a write whose edit comes first (updateRunShownFirst) needs no check when it lands on the version it read; after another job’s write between, the usual sync follows it', async () => {
+    it('a write whose edit comes first (ctx.planComment.updateShownFirst) needs no check when it lands on the version it read; after another job’s write between, the usual sync follows it', async () => {
       const note = (r: RunRecord): RunRecord => ({ ...r, title: `${r.title}.` });
       const clock = { now: () => new Date('2026-11-21T00:03:00Z') };
       const a = Object.assign(job(), { clock });
       const asked = confirming(a);
       const read = await loadView(a, run.issue, run.run, SEEN);
-      await withPlanChecksAtEnd(a, async () => void expect(await updateRunShownFirst(a, read, 'note', note)).toBe(true));
+      await a.planComment.withChecksAtEnd(async () => void expect(await a.planComment.updateShownFirst(read, 'note', note)).toBe(true));
       // The edit rendered the version the write then made; no read after it, none at the job's end.
       expect(landed).toEqual([read.run.version + 1]);
       expect(asked.count).toBe(0);
@@ -341,7 +333,7 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       const askedB = confirming(b);
       const stale = await loadView(b, run.issue, run.run, SEEN);
       await move();
-      await withPlanChecksAtEnd(b, async () => void expect(await updateRunShownFirst(b, stale, 'note', note)).toBe(true));
+      await b.planComment.withChecksAtEnd(async () => void expect(await b.planComment.updateShownFirst(stale, 'note', note)).toBe(true));
       // B's edit rendered the version another job's write took; B's write landed on top, and the sync after it renders that.
       expect(landed.slice(1)).toEqual([stale.run.version + 1, stale.run.version + 2]);
       expect(askedB.count).toBe(1);
@@ -353,6 +345,70 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
       confirming(a);
       await syncThenEnd(a, () => handedOn(a, run.issue, run.run + 1));
       expect(landed).toEqual([2, 1, 2]);
+    });
+
+    // Each job's side of the plan comment is its own (ctx.planComment, made with the context by
+    // withPlanCommentSync, as both entries do): local mode runs a run's jobs in one process.
+    describe('two jobs in one process', () => {
+      const failover = (from: string): ModelFailover => ({
+        at: '2026-11-21T00:01:00Z',
+        from,
+        to: 'Amazon Bedrock (us-east-1)',
+        reason: 'overloaded (529 overloaded_error)',
+      });
+      const worker = (task: string, failovers: ModelFailover[]): StepContext => {
+        const ctx = job();
+        ctx.settings = { step: 'work', task } as StepContext['settings'];
+        ctx.clock = { now: () => new Date('2026-11-21T00:02:00Z') } as StepContext['clock'];
+        ctx.modelFailovers = () => failovers;
+        return ctx;
+      };
+
+      it('each has its own plan comment sync', () => {
+        expect(job().planComment).not.toBe(job().planComment);
+      });
+
+      it('a job that puts its checks off to its end does not put off another job’s: that one checks after its own edit', async () => {
+        const a = job();
+        const b = crossed();
+        const askedB = confirming(b);
+        await a.planComment.withChecksAtEnd(async () => {
+          await syncPlanComment(a, run.issue, run.run);
+          // B's edit is crossed by a newer one, and B checks (and heals it) at once, while A's checks wait.
+          await syncPlanComment(b, run.issue, run.run);
+          expect(askedB.count).toBeGreaterThan(0);
+          expect(landed.slice(-1)).toEqual([await stateVersion()]);
+        });
+      });
+
+      it('a run one job handed on spares only that job’s check at its end, not another’s', async () => {
+        const a = job();
+        confirming(a);
+        const b = crossed();
+        const askedB = confirming(b);
+        await Promise.all([
+          a.planComment.withChecksAtEnd(async () => {
+            await syncPlanComment(a, run.issue, run.run);
+            handedOn(a, run.issue, run.run);
+          }),
+          syncThenEnd(b, () => expect(askedB.count).toBe(0)),
+        ]);
+        // B handed nothing on: its end made the check put off, which renders the newest state.
+        expect(askedB.count).toBeGreaterThan(0);
+        expect(shownVersion(gh.comments.get(commentId)!.body)).toBe(await stateVersion());
+      });
+
+      it('each job notes its own failovers once in the run, whatever the other has noted', async () => {
+        const a = worker('t1', [failover('the Anthropic API')]);
+        const b = worker('t2', [failover('the Anthropic API'), failover('the Anthropic API')]);
+        await syncPlanComment(a, run.issue, run.run);
+        await syncPlanComment(b, run.issue, run.run);
+        await syncPlanComment(a, run.issue, run.run);
+        const jobs = readRun(await state.load(), run.issue, run.run)!.failovers.map((f) => f.job);
+        expect(jobs).toEqual(['the worker of t1', 'the worker of t2', 'the worker of t2']);
+        expect(a.planComment.unnotedFailovers()).toBe(false);
+        expect(b.planComment.unnotedFailovers()).toBe(false);
+      });
     });
   });
 });

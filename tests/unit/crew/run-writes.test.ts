@@ -4,6 +4,7 @@ import { paths, planOf, StateFormatError, taskOf, writePlan, writeRun, writeTask
 import { CrewError, dispatchTasks, taskClaim, updateRun, updateRunFolder, updateView, type StepContext } from '../../../src/steps/context';
 import { MemoryState } from './memory-state';
 import { view } from './run-fixtures';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 /**
  * crew/state in memory, with the compare-and-swap's retry made visible: `conflictOnce` lets
@@ -38,12 +39,12 @@ function seeded(): RacingState {
 }
 const dispatched: Array<Record<string, string>> = [];
 const ctxWith = (state: StateStore) =>
-  ({
+  withPlanCommentSync({
     state,
     runId: '777',
     clock: { now: () => new Date('2026-11-21T00:05:00.123Z') },
     forge: { dispatch: async (inputs: Record<string, string>) => void dispatched.push(inputs) },
-  }) as unknown as StepContext;
+  } as unknown as StepContext);
 
 describe("a step's write of its run", () => {
   it('hands the mutation the run as each attempt of the compare-and-swap reads it, and names the issue and run in the commit', async () => {

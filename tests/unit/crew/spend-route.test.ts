@@ -16,6 +16,7 @@ import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
 import { CountingState } from './memory-state';
 import { view } from './run-fixtures';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 
 /** Thrown by the model stub at a run's first model request (intake): where these tests stop. */
 class StopAtIntake extends Error {}
@@ -64,7 +65,7 @@ describe('route: repository budgets and the rate per person (#52)', () => {
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const ev = events.filter((e) => e.name === name).at(-1)!;
     await writeFile(join(dir, 'event.json'), JSON.stringify(ev.payload));
-    const ctx = {
+    const ctx = withPlanCommentSync({
       event: readEvent(name, join(dir, 'event.json')),
       config: async () => parseConfig(config),
       forge: forgeOn(gh, gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' }), log),
@@ -85,7 +86,7 @@ describe('route: repository budgets and the rate per person (#52)', () => {
         },
       }),
       output: () => undefined,
-    } as unknown as StepContext;
+    } as unknown as StepContext);
     const e = await route(ctx).then(
       () => undefined,
       (x: unknown) => x,

@@ -15,6 +15,7 @@ import { newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../.
 import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
 import { paths, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import type { StepContext } from '../../../src/steps/context';
+import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 import { work } from '../../../src/steps/work';
 import { advance } from '../../../src/steps/advance';
 import { loadTemplate } from '../../../src/templates';
@@ -163,7 +164,7 @@ describe('the work step, in-process against the fakes', () => {
     const workspace = join(dir, `ws-${Math.random().toString(36).slice(2, 8)}`);
     await checkoutMain(workspace, gh.cloneUrl, token);
     const config = parseConfig(configYaml);
-    return {
+    return withPlanCommentSync({
       settings: { step: 'work', anthropicApiKey: 'sk-ant-test-key-0000', githubToken: token, githubTokenIsWorkflows: true, issue: ISSUE, run: RUN, task: 't1' },
       event: {
         kind: 'comment',
@@ -185,7 +186,7 @@ describe('the work step, in-process against the fakes', () => {
       model: () => model,
       output: () => undefined,
       summary: async () => undefined,
-    };
+    });
   }
 
   const onBranch = (path: string) => gh.repo.readFile(`refs/heads/crew/${ISSUE}/r${RUN}/t1`, path);
