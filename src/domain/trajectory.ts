@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Usage } from './run-state';
+import { addUsage, type Usage } from './run-state';
 
 /**
  * A trajectory: what one agent run did, turn by turn (docs/trajectories.md). One JSON object per
@@ -146,14 +146,9 @@ export function usageFrom(t: TrajectoryUsage): Usage {
   };
 }
 
+/** Two records' usage added as run state adds it (addUsage: the cost rounded to a millionth of a dollar). */
 export function addTokens(a: TrajectoryUsage, b: TrajectoryUsage): TrajectoryUsage {
-  return {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
-    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
-    cost_usd: Math.round((a.cost_usd + b.cost_usd) * 1e6) / 1e6,
-  };
+  return tokensFrom(addUsage(usageFrom(a), usageFrom(b)));
 }
 
 export const NO_TOKENS: TrajectoryUsage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cost_usd: 0 };

@@ -211,6 +211,16 @@ function envArgs(home: string, route: EgressRoute | undefined, extra: Record<str
   return Object.entries({ ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra }).map(([k, v]) => `${k}=${v}`);
 }
 
+/** unshare's flags in both sandboxes: their own IPC, PIDs (with a fresh /proc) and, unless the network is open, network. */
+function namespaceArgs(network: RunOptions['network']): string[] {
+  return ['--ipc', '--pid', '--fork', '--mount-proc', ...(network === 'open' ? [] : ['--net']), '--'];
+}
+
+/** How both sandboxes end: only the tool's environment, and bash running `script` with the folder as $1 and the command as $2. */
+function shellArgs(command: string, opts: StartOptions, home: string, route: EgressRoute | undefined, script: string): string[] {
+  return ['env', '-i', ...envArgs(opts.home ?? home, route, opts.env), 'bash', '--noprofile', '--norc', '-c', script, 'crew-command', opts.cwd, command];
+}
+
 /** A fresh home beside `home` where commands run as crew's (or the person's) own user: the home is theirs as it is. */
 function sameUserHome(home: string, fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
   return freshHome(
@@ -336,12 +346,7 @@ export class NamespaceRunner implements CommandRunner {
     const route = egressRoute(this.egress, opts);
     const inner = [
       'unshare',
-      '--ipc',
-      '--pid',
-      '--fork',
-      '--mount-proc',
-      ...(opts.network === 'open' ? [] : ['--net']),
-      '--',
+      ...namespaceArgs(opts.network),
       'sh',
       '-c',
       `${route ? 'ip link set lo up || exit 125; ' : ''}if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"`,
@@ -358,17 +363,7 @@ export class NamespaceRunner implements CommandRunner {
       '--inh-caps=-all',
       '--bounding-set=-all',
       '--',
-      'env',
-      '-i',
-      ...envArgs(opts.home ?? this.home, route, opts.env),
-      'bash',
-      '--noprofile',
-      '--norc',
-      '-c',
-      script,
-      'crew-command',
-      opts.cwd,
-      command,
+      ...shellArgs(command, opts, this.home, route, script),
     ];
     return this.viaSudo ? ['sudo', '-n', ...inner] : inner;
   }
@@ -416,12 +411,7 @@ export class UserNamespaceRunner implements CommandRunner {
     return [
       '--user',
       '--map-root-user',
-      '--ipc',
-      '--pid',
-      '--fork',
-      '--mount-proc',
-      ...(opts.network === 'open' ? [] : ['--net']),
-      '--',
+      ...namespaceArgs(opts.network),
       'sh',
       '-c',
       `${route ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"`,
@@ -430,17 +420,7 @@ export class UserNamespaceRunner implements CommandRunner {
       ...this.readOnly,
       ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
       ...forwarderArgs(route),
-      'env',
-      '-i',
-      ...envArgs(opts.home ?? this.home, route, opts.env),
-      'bash',
-      '--noprofile',
-      '--norc',
-      '-c',
-      script,
-      'crew-command',
-      opts.cwd,
-      command,
+      ...shellArgs(command, opts, this.home, route, script),
     ];
   }
 }

@@ -1,6 +1,7 @@
 import type { JobTime } from '../domain/actions-minutes';
 import type { StateStore, StateTx } from '../ports';
 import { paths } from './run-files';
+import { storeAround } from './store-around';
 
 /** The job, as main.ts knows it: GitHub's ids for it, and when crew's step began (epoch ms). */
 export interface BilledJob {
@@ -33,51 +34,46 @@ const RUN_FOLDER = /^issue-(\d+)\/run-(\d+)\//;
  */
 export function recordingJobTimes(inner: StateStore, job: BilledJob, now: () => Date): StateStore {
   const started = new Date(job.startedAt).toISOString();
-  return {
-    ...(inner.carriesBranches ? { carriesBranches: true } : {}),
-    ...(inner.deletesBranches ? { deletesBranches: true } : {}),
-    load: (prefix, fresh) => inner.load(prefix, fresh),
-    loadRuns: (pick, fresh) => inner.loadRuns(pick, fresh),
-    update: (prefix, message, mutate, fresh) =>
-      inner.update(
-        prefix,
-        message,
-        (tx) => {
-          const touched = new Set<string>();
-          const note = (path: string, changes: boolean) => {
-            const m = RUN_FOLDER.exec(path);
-            if (m && changes) touched.add(`${m[1]}/${m[2]}`);
+  return storeAround(inner, (prefix, message, mutate, fresh) =>
+    inner.update(
+      prefix,
+      message,
+      (tx) => {
+        const touched = new Set<string>();
+        const note = (path: string, changes: boolean) => {
+          const m = RUN_FOLDER.exec(path);
+          if (m && changes) touched.add(`${m[1]}/${m[2]}`);
+        };
+        const watched: StateTx = {
+          read: (p) => tx.read(p),
+          write: (p, content) => {
+            note(p, tx.read(p) !== content);
+            tx.write(p, content);
+          },
+          remove: (p) => {
+            note(p, tx.read(p) !== undefined);
+            tx.remove(p);
+          },
+          list: (p) => tx.list(p),
+        };
+        const value = mutate(watched);
+        for (const key of touched) {
+          const [issue, run] = key.split('/').map(Number) as [number, number];
+          // A pruned folder (only its digest is left) bills no job: nothing runs there any more.
+          if (tx.read(paths.digest(issue, run)) !== undefined) continue;
+          const record: JobTime = {
+            id: job.id,
+            step: job.step,
+            ...(job.task ? { task: job.task } : {}),
+            ...(job.chained?.length ? { chained: [...job.chained] } : {}),
+            startedAt: started,
+            lastAt: now().toISOString(),
           };
-          const watched: StateTx = {
-            read: (p) => tx.read(p),
-            write: (p, content) => {
-              note(p, tx.read(p) !== content);
-              tx.write(p, content);
-            },
-            remove: (p) => {
-              note(p, tx.read(p) !== undefined);
-              tx.remove(p);
-            },
-            list: (p) => tx.list(p),
-          };
-          const value = mutate(watched);
-          for (const key of touched) {
-            const [issue, run] = key.split('/').map(Number) as [number, number];
-            // A pruned folder (only its digest is left) bills no job: nothing runs there any more.
-            if (tx.read(paths.digest(issue, run)) !== undefined) continue;
-            const record: JobTime = {
-              id: job.id,
-              step: job.step,
-              ...(job.task ? { task: job.task } : {}),
-              ...(job.chained?.length ? { chained: [...job.chained] } : {}),
-              startedAt: started,
-              lastAt: now().toISOString(),
-            };
-            tx.write(paths.job(issue, run, job.id), `${JSON.stringify(record, null, 2)}\n`);
-          }
-          return value;
-        },
-        fresh,
-      ),
-  };
+          tx.write(paths.job(issue, run, job.id), `${JSON.stringify(record, null, 2)}\n`);
+        }
+        return value;
+      },
+      fresh,
+    ),
+  );
 }

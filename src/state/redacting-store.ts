@@ -1,30 +1,26 @@
 import type { StateStore, StateTx } from '../ports';
 import { redact } from '../text/redact';
+import { storeAround } from './store-around';
 
 /**
  * The crew/state branch is pushed to GitHub, so what crew writes there is redacted like
  * anything it posts: results, logs and commit messages carry model and command text.
  */
 export function redactingStore(inner: StateStore): StateStore {
-  return {
-    ...(inner.carriesBranches ? { carriesBranches: true } : {}),
-    ...(inner.deletesBranches ? { deletesBranches: true } : {}),
-    load: (prefix, fresh) => inner.load(prefix, fresh),
-    loadRuns: (pick, fresh) => inner.loadRuns(pick, fresh),
-    update: (prefix, message, mutate, fresh) =>
-      inner.update(
-        prefix,
-        redact(message),
-        (tx) => {
-          const safe: StateTx = {
-            read: (p) => tx.read(p),
-            write: (p, content) => tx.write(p, redact(content)),
-            remove: (p) => tx.remove(p),
-            list: (p) => tx.list(p),
-          };
-          return mutate(safe);
-        },
-        fresh,
-      ),
-  };
+  return storeAround(inner, (prefix, message, mutate, fresh) =>
+    inner.update(
+      prefix,
+      redact(message),
+      (tx) => {
+        const safe: StateTx = {
+          read: (p) => tx.read(p),
+          write: (p, content) => tx.write(p, redact(content)),
+          remove: (p) => tx.remove(p),
+          list: (p) => tx.list(p),
+        };
+        return mutate(safe);
+      },
+      fresh,
+    ),
+  );
 }

@@ -54,6 +54,24 @@ export function parseAttemptCommit(message: string): AttemptOutcome | undefined 
   }
 }
 
+/** What an attempt adds to its task's record, whether the task is retried or settled by it. */
+function attemptRecord(mine: TaskRecord, o: AttemptOutcome, headSha: string): Partial<TaskRecord> {
+  return {
+    headSha,
+    usage: addUsage(mine.usage, o.seen.usage),
+    spent: addSpent(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
+    turns: mine.turns + o.seen.turns,
+    changedFiles: o.seen.changedFiles,
+    limitReached: limitRecord(o.attempt, o.seen),
+    metadataIssues: o.checked.metadataIssues,
+    sandboxWarning: o.sandboxWarning,
+    mcpNotes: o.mcpNotes ?? [],
+    imagesNotLoaded: o.imagesNotLoaded?.length ? o.imagesNotLoaded : undefined,
+    refused: o.refused ?? mine.refused,
+    ...(o.links ? { links: o.links } : {}),
+  };
+}
+
 /** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
 export async function recordRetry(
   ctx: StepContext,
@@ -73,19 +91,8 @@ export async function recordRetry(
       ...mine,
       status: 'retrying',
       attempts: o.attempt + 1,
-      usage: addUsage(mine.usage, o.seen.usage),
-      spent: addSpent(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
-      turns: mine.turns + o.seen.turns,
       error: o.checked.reason,
-      metadataIssues: o.checked.metadataIssues,
-      sandboxWarning: o.sandboxWarning,
-      mcpNotes: o.mcpNotes ?? [],
-      ...(o.imagesNotLoaded?.length ? { imagesNotLoaded: o.imagesNotLoaded } : { imagesNotLoaded: undefined }),
-      refused: o.refused ?? mine.refused,
-      headSha,
-      changedFiles: o.seen.changedFiles,
-      limitReached: limitRecord(o.attempt, o.seen),
-      ...(o.links ? { links: o.links } : {}),
+      ...attemptRecord(mine, o, headSha),
     });
     refreshExecutionLog(tx, issue, run);
   });
@@ -138,20 +145,9 @@ export async function recordFinal(
       attempts: o.attempt,
       claim: null,
       finishedAt: now,
-      headSha,
-      usage: addUsage(mine.usage, o.seen.usage),
-      spent: addSpent(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
-      turns: mine.turns + o.seen.turns,
       summary: o.checked.summary,
       error: o.checked.status === 'success' ? null : o.checked.reason,
-      changedFiles: o.seen.changedFiles,
-      limitReached: limitRecord(o.attempt, o.seen),
-      metadataIssues: o.checked.metadataIssues,
-      sandboxWarning: o.sandboxWarning,
-      mcpNotes: o.mcpNotes ?? [],
-      ...(o.imagesNotLoaded?.length ? { imagesNotLoaded: o.imagesNotLoaded } : { imagesNotLoaded: undefined }),
-      refused: o.refused ?? mine.refused,
-      ...(o.links ? { links: o.links } : {}),
+      ...attemptRecord(mine, o, headSha),
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));

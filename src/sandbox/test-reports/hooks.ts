@@ -4,8 +4,8 @@
  * its own named `<runner>-<pid>-<ms>.<ext>`. They run inside the sandbox, as the tool user, and
  * are written where that user can read them but not change them. Each leaves what people see as
  * it was (or close to it: go test's output is verbose) and never changes a test's outcome.
- * They are plain JavaScript and Python with no backquote and no template placeholder, so they
- * can sit here in String.raw.
+ * They are plain JavaScript and Python with no backquote and no template placeholder of their own,
+ * so they can sit here in String.raw (the two binary wrappers take their shared start as one).
  */
 
 /**
@@ -203,6 +203,34 @@ del _crew_install
 `;
 
 /**
+ * How go's -exec program and cargo's runner both begin: the test binary and its arguments, passing a
+ * child's exit on, and a stream of JSON lines copied to crew's file (`fd`) with each event shown to
+ * people by `show` (a line that is not JSON is shown as it is).
+ */
+const BINARY_WRAPPER = String.raw`const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const bin = process.argv[2];
+const args = process.argv.slice(3);
+const dir = process.env.CREW_TEST_REPORT_DIR;
+const passOn = (child) => child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code === null ? 1 : code)));
+const eachEvent = (stream, fd, show) => {
+  let rest = '';
+  stream.on('data', (chunk) => {
+    fs.writeSync(fd, chunk);
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop();
+    for (const line of lines) {
+      try {
+        show(JSON.parse(line));
+      } catch (e) {
+        process.stdout.write(line + '\n');
+      }
+    }
+  });
+};`;
+
+/**
  * go test's `-exec` program (GOFLAGS `-count=1 -exec=…`: every package runs, none is replayed from
  * the test cache). A test binary (`<pkg>.test`) runs verbosely through `go tool test2json`, go's own
  * converter; the JSON goes to crew's file and the tests' output to people. Anything else (go run)
@@ -210,13 +238,7 @@ del _crew_install
  */
 export const GO_EXEC = String.raw`'use strict';
 // crew: go test -exec program (crew's test results as data).
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const path = require('node:path');
-const bin = process.argv[2];
-const args = process.argv.slice(3);
-const dir = process.env.CREW_TEST_REPORT_DIR;
-const passOn = (child) => child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code === null ? 1 : code)));
+${BINARY_WRAPPER}
 if (!dir || !bin.endsWith('.test') || args.some((a) => /^-?-test\.(list|bench|fuzz)=/.test(a))) {
   passOn(spawn(bin, args, { stdio: 'inherit' }));
 } else {
@@ -225,19 +247,8 @@ if (!dir || !bin.endsWith('.test') || args.some((a) => /^-?-test\.(list|bench|fu
   const test = spawn(bin, ['-test.v=true'].concat(args.filter((a) => !/^-?-test\.v(=|$)/.test(a))), { stdio: ['inherit', 'pipe', 'inherit'] });
   const convert = spawn('go', ['tool', 'test2json', '-t'], { stdio: ['pipe', 'pipe', 'inherit'] });
   test.stdout.pipe(convert.stdin);
-  let rest = '';
-  convert.stdout.on('data', (chunk) => {
-    fs.writeSync(fd, chunk);
-    const lines = (rest + chunk.toString('utf8')).split('\n');
-    rest = lines.pop();
-    for (const line of lines) {
-      try {
-        const e = JSON.parse(line);
-        if (e.Action === 'output') process.stdout.write(e.Output);
-      } catch (e) {
-        process.stdout.write(line + '\n');
-      }
-    }
+  eachEvent(convert.stdout, fd, (e) => {
+    if (e.Action === 'output') process.stdout.write(e.Output);
   });
   let code = 1;
   test.on('exit', (c, signal) => (code = signal ? 137 : c === null ? 1 : c));
@@ -257,13 +268,7 @@ if (!dir || !bin.endsWith('.test') || args.some((a) => /^-?-test\.(list|bench|fu
  */
 export const CARGO_RUNNER = String.raw`'use strict';
 // crew: cargo target runner (crew's test results as data).
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const path = require('node:path');
-const bin = process.argv[2];
-const args = process.argv.slice(3);
-const dir = process.env.CREW_TEST_REPORT_DIR;
-const passOn = (child) => child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code === null ? 1 : code)));
+${BINARY_WRAPPER}
 const isTest = path.basename(path.dirname(bin)) === 'deps' && /-[0-9a-f]{16}$/.test(path.basename(bin));
 const other = args.some((a) => a === '--list' || a === '--bench' || a === '-Z' || a.startsWith('--format'));
 if (!dir || !isTest || other) {
@@ -273,20 +278,9 @@ if (!dir || !isTest || other) {
   fs.writeSync(fd, JSON.stringify({ crew: 'test-report', runner: 'cargo', version: 1, binary: path.basename(bin) }) + '\n');
   const env = Object.assign({}, process.env, { RUSTC_BOOTSTRAP: '1' });
   const test = spawn(bin, args.concat(['-Z', 'unstable-options', '--format', 'json']), { stdio: ['inherit', 'pipe', 'inherit'], env: env });
-  let rest = '';
-  test.stdout.on('data', (chunk) => {
-    fs.writeSync(fd, chunk);
-    const lines = (rest + chunk.toString('utf8')).split('\n');
-    rest = lines.pop();
-    for (const line of lines) {
-      try {
-        const e = JSON.parse(line);
-        if (e.type === 'test' && e.event !== 'started') process.stdout.write('test ' + e.name + ' ... ' + e.event + '\n' + (e.stdout || ''));
-        else if (e.type === 'suite' && e.event !== 'started') process.stdout.write('\ntest result: ' + e.event + '. ' + e.passed + ' passed; ' + e.failed + ' failed; ' + e.ignored + ' ignored\n\n');
-      } catch (e) {
-        process.stdout.write(line + '\n');
-      }
-    }
+  eachEvent(test.stdout, fd, (e) => {
+    if (e.type === 'test' && e.event !== 'started') process.stdout.write('test ' + e.name + ' ... ' + e.event + '\n' + (e.stdout || ''));
+    else if (e.type === 'suite' && e.event !== 'started') process.stdout.write('\ntest result: ' + e.event + '. ' + e.passed + ' passed; ' + e.failed + ' failed; ' + e.ignored + ' ignored\n\n');
   });
   test.on('close', (c, signal) => {
     const code = signal ? 137 : c === null ? 1 : c;

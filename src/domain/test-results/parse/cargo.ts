@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TestResult } from '../types';
-import { crewStream, Unreadable } from './common';
+import { crewStream, recordsAs, Unreadable } from './common';
 
 /** libtest's JSON events (`--format json`): one per suite start and end, one per test start and end. */
 const LibtestEvent = z.union([
@@ -22,10 +22,7 @@ export function parseCargo(text: string): TestResult[] {
   const file = header.binary.replace(/-[0-9a-f]{16}$/, '');
   const out: TestResult[] = [];
   let finished = false;
-  for (const [i, raw] of records.entries()) {
-    const parsed = LibtestEvent.safeParse(raw);
-    if (!parsed.success) throw new Unreadable(`event ${i + 1} is not a libtest event`);
-    const e = parsed.data;
+  for (const e of recordsAs(records, LibtestEvent, 'a libtest event')) {
     if (e.type === 'suite') finished ||= e.event !== 'started';
     if (e.type !== 'test') continue;
     const outcome = OUTCOME[e.event as string];

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Runner } from '../types';
 
 /** A report crew cannot read whole: the run it came from is undecided, never a pass. */
@@ -38,4 +39,13 @@ export function crewStream(text: string, runner: Runner): { header: Record<strin
   const end = lines.at(-1);
   if (lines.length < 2 || !isRecord(end) || end.end !== true) throw new Unreadable('it stops before the runner finished (no end line)');
   return { header, records: lines.slice(1, -1), end };
+}
+
+/** Each record read by `schema`; the first that does not fit makes the file unreadable ("event 3 is not a libtest event"). */
+export function recordsAs<S extends z.ZodType>(records: unknown[], schema: S, what: string, noun = 'event'): z.output<S>[] {
+  return records.map((raw, i) => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new Unreadable(`${noun} ${i + 1} is not ${what}`);
+    return parsed.data;
+  });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TestResult } from '../types';
-import { crewStream, relativeTo, Unreadable } from './common';
+import { crewStream, recordsAs, relativeTo, Unreadable } from './common';
 import { leavesOnly } from './leaves';
 
 /** An event of `go tool test2json` (go's own documentation of `go test -json`). */
@@ -17,10 +17,7 @@ export function parseGo(text: string, root: string): TestResult[] {
   const file = relativeTo(root, header.dir);
   const out: TestResult[] = [];
   let packageFailed = false;
-  for (const [i, raw] of records.entries()) {
-    const parsed = GoEvent.safeParse(raw);
-    if (!parsed.success) throw new Unreadable(`event ${i + 1} is not a test2json event`);
-    const e = parsed.data;
+  for (const e of recordsAs(records, GoEvent, 'a test2json event')) {
     const outcome = e.Action === 'pass' ? 'passed' : e.Action === 'fail' ? 'failed' : e.Action === 'skip' ? 'skipped' : undefined;
     if (!outcome) continue;
     if (!e.Test) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TestResult } from '../types';
-import { crewStream, relativeTo, Unreadable } from './common';
+import { crewStream, relativeTo, recordsAs } from './common';
 
 /** One of mocha's `pass`, `fail` and `pending` events as crew's reporter keeps it: the test's title path and file. */
 const MochaEvent = z.object({
@@ -13,10 +13,7 @@ const MochaEvent = z.object({
 /** Mocha. A failing hook is reported as mocha names it (`"before all" hook for "x"`); the tests it kept from running are missing. */
 export function parseMocha(text: string, root: string): TestResult[] {
   const { records } = crewStream(text, 'mocha');
-  return records.map((raw, i) => {
-    const parsed = MochaEvent.safeParse(raw);
-    if (!parsed.success) throw new Unreadable(`event ${i + 1} is not one of mocha's test events`);
-    const e = parsed.data;
+  return recordsAs(records, MochaEvent, "one of mocha's test events").map((e) => {
     return { runner: 'mocha', file: e.file ? relativeTo(root, e.file) : '(no file)', suite: e.titles.slice(0, -1), name: e.titles.at(-1)!, outcome: e.outcome };
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TestResult } from '../types';
-import { crewStream, relativeTo, Unreadable } from './common';
+import { crewStream, relativeTo, recordsAs } from './common';
 import { leavesOnly } from './leaves';
 
 /** One event of node's test runner as crew's reporter keeps it (node's `test:start`, `test:pass`, `test:fail`). */
@@ -25,10 +25,7 @@ export function parseNode(text: string, root: string): TestResult[] {
   const { records } = crewStream(text, 'node');
   const stacks = new Map<string, string[]>();
   const out: Array<TestResult & { kind: string | null }> = [];
-  for (const [i, raw] of records.entries()) {
-    const parsed = NodeEvent.safeParse(raw);
-    if (!parsed.success) throw new Unreadable(`event ${i + 1} is not one of node's test events`);
-    const e = parsed.data;
+  for (const e of recordsAs(records, NodeEvent, "one of node's test events")) {
     const file = e.file ?? '';
     const stack = stacks.get(file) ?? [];
     stacks.set(file, stack);

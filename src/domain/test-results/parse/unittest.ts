@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TestResult } from '../types';
-import { crewStream, relativeTo, Unreadable } from './common';
+import { crewStream, relativeTo, recordsAs } from './common';
 
 /** One outcome unittest's TestResult was told of, as crew's sitecustomize keeps it. */
 const UnittestRecord = z.object({
@@ -20,10 +20,7 @@ const UnittestRecord = z.object({
  */
 export function parseUnittest(text: string, root: string): TestResult[] {
   const { records } = crewStream(text, 'unittest');
-  return records.map((raw, i) => {
-    const parsed = UnittestRecord.safeParse(raw);
-    if (!parsed.success) throw new Unreadable(`record ${i + 1} is not a unittest outcome`);
-    const r = parsed.data;
+  return recordsAs(records, UnittestRecord, 'a unittest outcome', 'record').map((r) => {
     const file = r.file ? relativeTo(root, r.file) : `${r.module.replace(/\./g, '/')}.py`;
     const method = r.method && r.method !== 'runTest' ? r.method : null;
     return {
