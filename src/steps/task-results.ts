@@ -124,6 +124,8 @@ export async function recordFinal(
    * is asked), and the task's branch when the write carries it (WriteOptions): one push for both.
    */
   fresh?: WriteOptions,
+  /** What else settles with the result: a task's parallel attempts judged, the branch kept (#50). */
+  settles?: Partial<TaskRecord>,
 ): Promise<string | undefined> {
   const config = await ctx.config();
   const now = nowIso(ctx);
@@ -152,6 +154,7 @@ export async function recordFinal(
       ...(o.imagesNotLoaded?.length ? { imagesNotLoaded: o.imagesNotLoaded } : { imagesNotLoaded: undefined }),
       refused: o.refused ?? mine.refused,
       ...(o.links ? { links: o.links } : {}),
+      ...settles,
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
