@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { crewComments, expectFaithful, play } from './helpers';
 
 /** The worker starts per parallel attempt, from each attempt's first request. */
-async function played(name: string) {
+async function played(name: string, workflow?: 'full') {
   const starts: string[] = [];
   let mainSum: string | null | undefined;
   const r = await play(name, {
+    ...(workflow ? { edit: (sc) => void (sc.workflow = workflow) } : {}),
     hooks: {
       beforeClose: async ({ anthropic, gh }) => {
         mainSum = await gh.repo.readFile('refs/heads/main', 'src/sum.js');
@@ -36,6 +37,15 @@ describe('parallel attempts of a task, chosen by tests (#50)', () => {
     // What was merged is attempt 3's sum, not attempt 1's or 2's (and no test was switched off).
     expect(mainSum).toContain('return numbers.reduce((total, n) => total + n, 0);');
     // Merged by crew: every branch of the run, the attempts not kept among them, is gone.
+    expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
+  }, 480_000);
+
+  it('the full workflow form: each attempt is a `work (t1-a2)` leg of its own job, and the kept one reaches the pull request', async () => {
+    const { r, starts, mainSum } = await played('parallel-attempts', 'full');
+    expect(starts).toEqual(['1', '2', '3']);
+    expect(r.jobs.map((j) => j.name).filter((n) => n.startsWith('work'))).toEqual(expect.arrayContaining(['work (t1)', 'work (t1-a2)', 'work (t1-a3)']));
+    expect(planComment(r)).toContain('Kept attempt 3');
+    expect(mainSum).toContain('return numbers.reduce((total, n) => total + n, 0);');
     expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
   }, 480_000);
 
