@@ -57,7 +57,7 @@ const RUNNING: Phase[] = ['PLANNING', 'EXECUTING', 'INTEGRATING', 'REVIEWING'];
 const ENDED: Phase[] = ['COMPLETED', 'ABORTED'];
 const prompt: LocalSpelling = { at: 'prompt' };
 const plain =
-  <K extends 'run' | 'plan' | 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help' | 'doctor'>(kind: K) =>
+  <K extends 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help' | 'doctor'>(kind: K) =>
   () =>
     ({ kind }) as Extract<Command, { kind: K }>;
 
