@@ -1,3 +1,4 @@
+import { parseLeg } from './domain/attempts';
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { parseCrewEnv } from './domain/crew-env';
@@ -92,8 +93,9 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
   if (workResult) settings.workResult = workResult;
   const task = get('task');
   if (step === 'work') {
-    if (!/^t[1-9][0-9]{0,2}$/.test(task))
-      throw new InputError(`Input \`task\` must be a crew task id such as t1 (got '${task}'). Pass \`\${{ matrix.task }}\`.`);
+    // A task's parallel attempt n ≥ 2 (#50) is the leg `t1-a<n>`.
+    if (!parseLeg(task))
+      throw new InputError(`Input \`task\` must be a crew task id such as t1 (or a parallel attempt's, t1-a2) (got '${task}'). Pass \`\${{ matrix.task }}\`.`);
     settings.task = task;
   }
   return settings;

@@ -33,6 +33,8 @@ export interface WorkerInput {
   task: PlanTask;
   plan: Plan;
   attempt: number;
+  /** One of the task's parallel attempts (#50): its number and how many there are. */
+  parallel?: { n: number; of: number };
   repoDir: string;
   protectedPaths: string[];
   maxTurns: number;
@@ -132,6 +134,11 @@ function firstMessage(input: WorkerInput): string {
   const sections = [
     `Task: ${t.id}`,
     `Attempt: ${input.attempt}`,
+    ...(input.parallel
+      ? [
+          `Parallel attempt: ${input.parallel.n} of ${input.parallel.of} (other workers do this same task on branches of their own; crew keeps the one the tests favour)`,
+        ]
+      : []),
     '',
     `# ${t.title}`,
     '',

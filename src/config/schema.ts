@@ -6,6 +6,7 @@ import { isSafeBranchName } from '../domain/refs';
 import { hostEntryProblem } from '../domain/egress';
 import { McpServersSchema } from '../domain/mcp';
 import { MAX_TASKS } from '../domain/plan';
+import { MAX_PARALLEL_ATTEMPTS } from '../domain/attempts';
 import { DEFAULT_MODELS, defaultsText, PROVIDERS, type Provider } from '../domain/providers';
 import { WAITING_LABEL } from '../domain/labels';
 import type { Tier as TierName } from '../domain/plan';
@@ -133,6 +134,28 @@ export const ConfigSchema = z.strictObject({
     .prefault({})
     .describe('Google Cloud Vertex AI (`provider: vertex`).'),
   max_parallel: z.int().min(1).max(20).default(10).describe('How many tasks may run at the same time.'),
+  attempts: z
+    .strictObject({
+      parallel: z
+        .int()
+        .min(1)
+        .max(MAX_PARALLEL_ATTEMPTS)
+        .default(1)
+        .describe(
+          "How many attempts of each task run side by side, each a work job of its own on its own branch (`…/t1`, `…/t1-a2`, …) from the same base. When all are done, each is judged on its own branch as the critic judges the run (command criteria with tests by identity against the base, the tamper and hollow-test checks) and the best is kept; the others are deleted with the run's branches. A run asks for another number with `/crew run --attempts N` or the label `crew: best of N`. Each attempt counts against `max_parallel` and the budgets.",
+        ),
+      max: z
+        .int()
+        .min(1)
+        .max(MAX_PARALLEL_ATTEMPTS)
+        .default(3)
+        .describe(
+          `The most attempts of a task a run may ask for (\`--attempts\`, the label), and what a task the planner marks hard gets. At most ${MAX_PARALLEL_ATTEMPTS}.`,
+        ),
+    })
+    .prefault({})
+    .refine((a) => a.parallel <= a.max, { message: 'parallel must not be over max' })
+    .describe('Parallel attempts of each task, the evidence choosing among them (#50).'),
   max_retries: z.int().min(0).max(10).default(2).describe('How many times a failed, partial or timed-out task is retried.'),
   max_tasks: z.int().min(1).max(MAX_TASKS).default(10).describe('The most tasks a plan may have.'),
   max_iterations: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskId, text, type Stored } from './stored-shape';
+import { taskId, text, workLeg, type Stored } from './stored-shape';
 /**
  * Billable GitHub Actions minutes. Pure.
  *
@@ -24,8 +24,8 @@ export const JobTimeSchema = z.looseObject({
   id: text,
   /** The workflow job: route, work, advance, critic or merge. */
   step: text,
-  /** For a work job, its task. */
-  task: taskId.optional(),
+  /** For a work job, its task (or its leg, for a parallel attempt: `t1-a2`). */
+  task: workLeg.optional(),
   /** The tasks the work job ran after its first one, in a chain. */
   chained: z.array(taskId).optional(),
   /** When crew's step started in that job (ISO, milliseconds). */
@@ -59,7 +59,8 @@ export function minutesPerTask(jobs: ReadonlyArray<JobTime>): Map<string, number
   for (const j of jobs) {
     if (j.step !== 'work' || !j.task) continue;
     // A job that ran a chain bills once; its tasks share those minutes evenly.
-    const tasks = [j.task, ...(j.chained ?? [])];
+    // A parallel attempt's leg (`t1-a2`, #50) bills to its task.
+    const tasks = [j.task.replace(/-a[2-9]$/, ''), ...(j.chained ?? [])];
     for (const t of tasks) out.set(t, (out.get(t) ?? 0) + jobMinutes(j) / tasks.length);
   }
   return out;

@@ -27,3 +27,19 @@ export const SelectionSchema = z.looseObject({
   reason: text,
 });
 export type Selection = Stored<typeof SelectionSchema>;
+
+/**
+ * One parallel attempt's outcome as its own work leg records it on the task (#50): its branch's head,
+ * how its worker ended and what it said. The leg whose record completes the set judges them all.
+ */
+export const CandidateRunSchema = z.looseObject({
+  n: count,
+  branch: text,
+  worker: z.enum(['success', 'partial', 'failure', 'timeout']),
+  headSha: nullableText,
+  summary: text,
+  changedFiles: z.array(text),
+  /** The worker's last attempt number on this leg (its retries within the leg count). */
+  attempt: count,
+});
+export type CandidateRun = Stored<typeof CandidateRunSchema>;

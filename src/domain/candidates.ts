@@ -15,8 +15,7 @@ import { describeTest, type TestAccounting, type TestChange } from './test-resul
  * fixed (FAIL_TO_PASS), the smallest change, then the lowest attempt number (deterministic).
  */
 
-/** The most parallel attempts of a task: each is a runner, and branch names hold one digit (`t1-a9`). */
-export const MAX_PARALLEL_ATTEMPTS = 5;
+export { MAX_PARALLEL_ATTEMPTS } from './attempts';
 
 /** What crew learnt about one candidate, gathered by the critic from its branch alone. */
 export interface CandidateEvidence {

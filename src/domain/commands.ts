@@ -11,8 +11,8 @@ import { withoutQuotes } from '../text/markdown';
 import type { Phase, RunRecord } from './run-state';
 
 export type Command =
-  | { kind: 'run' }
-  | { kind: 'plan' }
+  | { kind: 'run'; attempts?: number }
+  | { kind: 'plan'; attempts?: number }
   | { kind: 'fix'; feedback: string }
   | { kind: 'approve' }
   | { kind: 'revise'; feedback: string }
@@ -57,27 +57,40 @@ const RUNNING: Phase[] = ['PLANNING', 'EXECUTING', 'INTEGRATING', 'REVIEWING'];
 const ENDED: Phase[] = ['COMPLETED', 'ABORTED'];
 const prompt: LocalSpelling = { at: 'prompt' };
 const plain =
-  <K extends 'run' | 'plan' | 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help' | 'doctor'>(kind: K) =>
+  <K extends 'approve' | 'accept' | 'abort' | 'resume' | 'status' | 'retro' | 'help' | 'doctor'>(kind: K) =>
   () =>
     ({ kind }) as Extract<Command, { kind: K }>;
+
+/**
+ * `/crew run --attempts N` (also `--attempts=N`): the run's parallel attempts of each task (#50). A
+ * flag that is not a whole number reads as NaN, which starting the run refuses with its words.
+ */
+const withAttempts =
+  <K extends 'run' | 'plan'>(kind: K) =>
+  (args: string[]): Extract<Command, { kind: K }> | { kind: 'unknown'; word: string } => {
+    const i = args.findIndex((a) => a === '--attempts' || a.startsWith('--attempts='));
+    if (i < 0) return { kind } as Extract<Command, { kind: K }>;
+    const value = args[i]!.includes('=') ? args[i]!.slice('--attempts='.length) : args[i + 1];
+    return { kind, attempts: value && /^[0-9]{1,2}$/.test(value) ? Number(value) : Number.NaN } as Extract<Command, { kind: K }>;
+  };
 
 /** Every command, in the order `/crew help` and the README list them. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
     kind: 'run',
     offerOrder: 7,
-    usage: '/crew run',
-    help: 'plan the issue, run the workers, integrate and open a pull request',
-    parse: plain('run'),
+    usage: '/crew run [--attempts N]',
+    help: 'plan the issue, run the workers, integrate and open a pull request; `--attempts N` runs N attempts of each task side by side and keeps the best by tests',
+    parse: withAttempts('run'),
     offered: (r) => (inPhase('FAILED', ...ENDED)(r) ? '/crew run' : null),
     local: { at: 'cli', line: () => 'crew run "…"' },
   },
   {
     kind: 'plan',
     offerOrder: 8,
-    usage: '/crew plan',
+    usage: '/crew plan [--attempts N]',
     help: 'plan, then wait for `/crew approve` before running anything',
-    parse: plain('plan'),
+    parse: withAttempts('plan'),
     offered: (r) => (inPhase(...ENDED)(r) ? '/crew plan' : null),
     local: { at: 'cli', line: () => 'crew run --plan "…"' },
   },

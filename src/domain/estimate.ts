@@ -27,7 +27,8 @@ export interface PastRun {
 
 export interface EstimateInput {
   at: string;
-  tasks: ReadonlyArray<Pick<PlanTask, 'tier'>>;
+  /** Each task's tier, and how many attempts of it run side by side (#50; one when absent): each costs and bills as a task. */
+  tasks: ReadonlyArray<Pick<PlanTask, 'tier'> & { attempts?: number }>;
   /** Model id per tier, for prices. */
   models: Record<Tier, string>;
   /** The critic's tier (`default_model`) and the retrospector's (null when the retrospective is off). */
@@ -118,7 +119,7 @@ export function estimateRun(input: EstimateInput): CostEstimate {
   let costLow = 0;
   let costHigh = 0;
   const byTier = new Map<Tier, number>();
-  for (const t of input.tasks) byTier.set(t.tier, (byTier.get(t.tier) ?? 0) + 1);
+  for (const t of input.tasks) byTier.set(t.tier, (byTier.get(t.tier) ?? 0) + (t.attempts ?? 1));
   for (const [tier, count] of byTier) {
     const past = use(pastTasks((t) => (t.tier === tier ? t.costUsd : null)));
     const model = input.models[tier];
@@ -134,8 +135,9 @@ export function estimateRun(input: EstimateInput): CostEstimate {
   if (actions && input.tasks.length) {
     const past = use(pastTasks((t) => t.minutes));
     const heavy = Math.min(PRIOR.workMinutes.heavy, input.taskTimeoutMinutes) + 1;
-    minutesLow += input.tasks.length * Math.ceil(past?.low ?? PRIOR.workMinutes.light);
-    minutesHigh += input.tasks.length * Math.ceil(past?.high ?? heavy);
+    const jobs = input.tasks.reduce((n, t) => n + (t.attempts ?? 1), 0);
+    minutesLow += jobs * Math.ceil(past?.low ?? PRIOR.workMinutes.light);
+    minutesHigh += jobs * Math.ceil(past?.high ?? heavy);
   }
 
   // The finish: integration, the critic, the pull request and the retrospective.

@@ -30,6 +30,12 @@ export const ProposedPlanSchema = z.object({
           .array(z.string())
           .default([])
           .describe("Ids of the request's images (image-1, …) the worker must see to do the task; the worker sees no others."),
+        hard: z
+          .boolean()
+          .optional()
+          .describe(
+            'true only for a task hard enough that several independent attempts are worth their cost: crew runs up to its ceiling of attempts side by side and keeps the one the tests favour.',
+          ),
       }),
     )
     .min(1)
@@ -49,6 +55,8 @@ export const PlanTaskSchema = z.looseObject({
   criteria: z.array(text),
   /** The request's images the worker is shown (ids from run.json's `images`, #36). */
   images: z.array(text).optional(),
+  /** The planner marked it hard: it gets the run's ceiling of parallel attempts (#50). */
+  hard: z.boolean().optional(),
 });
 export type PlanTask = Stored<typeof PlanTaskSchema>;
 
@@ -102,6 +110,7 @@ export function checkPlan(input: unknown, criteria: Criterion[] = []): PlanCheck
       files: t.files,
       criteria: t.criteria,
       ...(t.images.length ? { images: [...new Set(t.images)] } : {}),
+      ...(t.hard ? { hard: true } : {}),
     };
   });
   if (errors.length) return { ok: false, errors };

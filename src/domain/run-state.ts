@@ -9,7 +9,8 @@ import { FollowUpSchema } from './follow-up';
 import { FixCiStateSchema } from './fix-ci';
 import { FoundImageSchema, ImageRecordSchema } from './images';
 import { SpendWarningSchema } from './spend';
-import { SelectionSchema } from './candidate-record';
+import { CandidateRunSchema, SelectionSchema } from './candidate-record';
+import type { RunAttempts } from './attempts';
 
 /**
  * The leader's durable state for one run. The orchestrator decides what happens next
@@ -263,6 +264,8 @@ export const RunRecordSchema = z.looseObject({
   answerImages: z.array(FoundImageSchema).optional(),
   /** A repository budget was at 80 % or more when the run started (domain/spend.ts): the plan comment warns. */
   spendWarning: SpendWarningSchema.optional(),
+  /** Parallel attempts of each task (#50), fixed when the run starts: `attempts.parallel` or the run's request, and `attempts.max`. Absent: one. */
+  attempts: z.looseObject({ parallel: count, max: count }).optional(),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 
@@ -282,6 +285,8 @@ export function newRunRecord(a: {
   host: NonNullable<RunRecord['host']>;
   /** A follow-up run, with the pull request (and its report comment) it updates. */
   followUp?: { record: NonNullable<RunRecord['followUp']>; pr: NonNullable<RunRecord['pr']> };
+  /** Parallel attempts of each task (#50); one when absent. */
+  attempts?: RunAttempts;
 }): RunRecord {
   return RunRecordSchema.parse({
     schema: 1,
@@ -306,6 +311,7 @@ export function newRunRecord(a: {
     posted: { ...NOTHING_POSTED, comments: 1 },
     host: a.host,
     estimate: null,
+    ...(a.attempts && (a.attempts.parallel > 1 || a.attempts.max > 1) ? { attempts: a.attempts } : {}),
   } satisfies z.input<typeof RunRecordSchema>);
 }
 
@@ -403,6 +409,10 @@ export const TaskRecordSchema = z.looseObject({
    * Absent for a task run once (`attempts.parallel` 1).
    */
   selection: SelectionSchema.optional(),
+  /** How many attempts of the task run side by side since its claim (#50); absent: one. */
+  parallel: count.optional(),
+  /** Each parallel attempt's outcome as its leg recorded it, until the last one's leg judges them all (#50). */
+  candidates: z.array(CandidateRunSchema).optional(),
   /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
   queuedQuestion: z
     .looseObject({ topic: z.enum(USER_TOPICS), question: text })
@@ -491,8 +501,9 @@ export function blockedTasks(view: RunView): string[] {
     .map((t) => t.id);
 }
 
+/** The work legs running: each running task's parallel attempts (#50), one for most. */
 export function runningCount(view: RunView): number {
-  return [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').length;
+  return [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').reduce((n, t) => n + (t.parallel ?? 1), 0);
 }
 
 /** Every task has settled: done, failed for good or replaced. */

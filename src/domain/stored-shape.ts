@@ -26,4 +26,6 @@ export const text = z.string();
 export const nullableText = text.nullable();
 /** Ids crew assigns (t1, t2, …): they end up in branch names and file paths, so nothing else is accepted. */
 export const taskId = z.string().regex(/^t[1-9][0-9]{0,2}$/, { message: 'expected a crew task id such as t1' });
+/** A work leg: a task's id, or one of its parallel attempts' (`t1-a2`, #50). */
+export const workLeg = z.string().regex(/^t[1-9][0-9]{0,2}(-a[2-9])?$/, { message: 'expected a crew task id such as t1 or t1-a2' });
 export const crewBranch = z.string().regex(/^crew\/[A-Za-z0-9._/-]+$/, { message: 'expected a crew/ branch name' });

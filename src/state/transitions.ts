@@ -1,5 +1,6 @@
 import { blockedTasks, NOTHING_SPENT, readyTasks, runningCount, type TaskClaim } from '../domain/run-state';
 import type { StateTx } from '../ports';
+import { attemptsFor } from '../domain/attempts';
 import { readView, refreshExecutionLog, writeRun, writeTask } from './run-files';
 
 /**
@@ -14,12 +15,31 @@ export function claimReadyTasks(tx: StateTx, issue: number, run: number, maxPara
     const rec = view.tasks.get(id)!;
     writeTask(tx, issue, run, { ...rec, status: 'blocked', finishedAt: now, error: 'a task it depends on did not succeed' });
   }
-  const slots = Math.max(0, maxParallel - runningCount(view));
-  const claimed = readyTasks(view).slice(0, slots);
-  for (const id of claimed) {
+  let slots = Math.max(0, maxParallel - runningCount(view));
+  const claimed: string[] = [];
+  for (const id of readyTasks(view)) {
     const rec = view.tasks.get(id)!;
+    // Each parallel attempt (#50) is a leg of its own and takes a slot; a task waits for all of its slots.
+    const legs = attemptsFor(
+      view.run.attempts,
+      view.plan?.tasks.find((t) => t.id === id),
+      rec.selection !== undefined,
+      maxParallel,
+    );
+    if (legs > slots) break;
+    slots -= legs;
+    claimed.push(id);
     // Started from pending: a new allowance of attempts, with the task budgets whole again.
-    writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, startedAt: now, spent: NOTHING_SPENT });
+    writeTask(tx, issue, run, {
+      ...rec,
+      candidates: undefined,
+      status: 'running',
+      attempts: rec.attempts + 1,
+      claim,
+      startedAt: now,
+      spent: NOTHING_SPENT,
+      ...(legs > 1 ? { parallel: legs } : { parallel: undefined }),
+    });
   }
   if (claimed.length || blockedTasks(view).length) {
     writeRun(tx, view.run, now);

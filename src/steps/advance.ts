@@ -1,3 +1,4 @@
+import { parseLeg } from '../domain/attempts';
 import { endOfRunDecision } from '../domain/leader-policy';
 import { allTasksDone, failedTasks, isTerminal, type RunView, type TaskRecord } from '../domain/run-state';
 import { failureComment } from '../render/messages';
@@ -51,7 +52,8 @@ export async function advance(ctx: StepContext): Promise<void> {
     // A dispatch's legs work under its claims (`dispatch:<nonce>`) without taking them, so those are
     // this run's only for legs that started: a workflow that routes dispatches wrongly starts none.
     const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && holdsClaim(ctx, t.claim));
-    const started = new Set(dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []);
+    // A parallel attempt's leg (`t1-a2`, #50) is its task's.
+    const started = new Set((dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []).map((l) => parseLeg(l)?.task ?? l));
     const ours = (t: TaskRecord) => t.claim?.runId === ctx.runId || (holdsClaim(ctx, t.claim) && started.has(t.id));
     // A leg GitHub does not list by its name is left alone (it may never have started); say so, or the run waits unseen.
     const unlisted = dispatched.filter((t) => (t.status === 'running' || t.status === 'retrying') && !started.has(t.id)).map((t) => t.id);

@@ -1,3 +1,4 @@
+import { legsOf } from '../domain/attempts';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import type { CiWorkflowsRead } from '../config/ci-workflows';
@@ -20,6 +21,7 @@ import {
   type Model,
   type ModelFailover,
   type Remote,
+  SEEN,
   type StateSnapshot,
   type StateStore,
   type StateTx,
@@ -225,7 +227,18 @@ export const DISPATCH_CLOCK_SKEW_MS = 30_000;
 /** Starts tasks in a new workflow run: the dispatch carries the nonce of the claim they were taken for (none: the finishing dispatch). */
 export async function dispatchTasks(ctx: StepContext, issue: number, run: number, tasks: string[], claim?: TaskClaim): Promise<void> {
   handedOn(ctx, issue, run);
-  await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(tasks), nonce: claim?.nonce ?? nonce() });
+  const legs = await workLegs(ctx, issue, run, tasks);
+  await ctx.forge.dispatch({ issue: String(issue), run: String(run), tasks: JSON.stringify(legs), nonce: claim?.nonce ?? nonce() });
+}
+
+/**
+ * The work legs of claimed tasks: each of a task's parallel attempts (#50) is a leg of its own
+ * (`t1`, `t1-a2`, …), as many as its claim recorded. Read from the tip the claiming write left.
+ */
+export async function workLegs(ctx: StepContext, issue: number, run: number, tasks: string[]): Promise<string[]> {
+  if (!tasks.length) return tasks;
+  const view = await loadView(ctx, issue, run, SEEN);
+  return tasks.flatMap((t) => legsOf(t, view.tasks.get(t)?.parallel ?? 1));
 }
 
 /**

@@ -357,7 +357,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
 }
 
 /** The report hooks for this job's command criteria; without them, every criterion's tests are unknown (and why is logged). */
-async function testReports(ctx: StepContext, runner: CommandRunner): Promise<TestReports | undefined> {
+export async function testReports(ctx: StepContext, runner: CommandRunner): Promise<TestReports | undefined> {
   try {
     return await TestReports.prepare(join(jobTempDir(), 'crew-test-reports'), runner, ctx.repo.dir);
   } catch (e) {

@@ -1,3 +1,4 @@
+import { attemptsFor } from '../domain/attempts';
 import { criteriaDigest } from '../domain/judgment';
 import { decompose } from '../agents/decomposer';
 import { runIntake, type Intake } from '../agents/intake';
@@ -5,7 +6,7 @@ import { reviewPlan } from '../agents/plan-reviewer';
 import { SubmissionRejected } from '../agents/submission';
 import { configCriteria, statedCriteria, type Criterion } from '../domain/criteria';
 import { runFolder } from '../domain/refs';
-import type { Plan } from '../domain/plan';
+import type { Plan, PlanTask } from '../domain/plan';
 import { checkPlanRules, findingsText, type Finding } from '../domain/plan-review';
 import { addUsage, logPhase, newTaskRecord, reviewedSha, ZERO_USAGE, type RunRecord, type Usage, type Waiting } from '../domain/run-state';
 import { failureComment } from '../render/messages';
@@ -385,8 +386,10 @@ async function recordPlan(
   claimBy: 'this-run' | 'dispatch',
 ): Promise<string[]> {
   const { ctx, issue, run, view, config } = p;
-  // Each task gets a branch, and so does the integration.
-  const branches = plan.tasks.length + 1;
+  // Each task gets a branch, and so does the integration. Each parallel attempt of a task (#50) is a branch and a work
+  // job of its own: the caps and the estimate count them.
+  const attempts = (t: PlanTask) => attemptsFor(view.run.attempts, t, false, config.max_parallel);
+  const branches = plan.tasks.reduce((n, t) => n + attempts(t), 0) + 1;
   await ensureRoom(ctx, view.run, { branches: branches - view.run.posted.branches });
   const needsApproval = !passed || config.require_plan_approval || view.run.mode === 'plan';
   const past = await readPastRuns(ctx.state, { issue, run });
@@ -418,7 +421,7 @@ async function recordPlan(
       const criteria = criteriaDigest(plan.criteria);
       estimate = estimateRun({
         at: now,
-        tasks: plan.tasks,
+        tasks: plan.tasks.map((t) => ({ tier: t.tier, attempts: attempts(t) })),
         models: config.models,
         criticTier: config.default_model,
         retroTier: config.retrospect.enabled ? config.retrospect.model : null,

@@ -3,6 +3,8 @@ import { readOnlyTools, type Eyes } from '../agents/read-only-tools';
 import { filesToRead, repositoryMap } from '../domain/repo-map';
 import { repositoryScripts, SCRIPT_FILES } from '../domain/repo-scripts';
 import { sanitize } from '../text/sanitize';
+import { taskFocus, WORKER_MAP_CHARS } from '../agents/worker';
+import type { PlanTask } from '../domain/plan';
 import type { StepContext } from './context';
 import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 
@@ -53,4 +55,10 @@ export async function scriptsOf(ctx: StepContext, view: RepoView): Promise<strin
   const texts = wanted.length ? await ctx.repo.readFilesAt(await ctx.repo.head(), wanted, READ_BYTES) : new Map<string, string>();
   const lines = repositoryScripts({ names, read: (n) => texts.get(n) });
   return lines.length ? sanitize(lines.join('\n'), 8000).split('\n') : [];
+}
+
+/** The worker's repository map, ranked for its task with the definitions read from the checkout (#48). */
+export async function workerMap(ctx: StepContext, task: PlanTask): Promise<{ repoFiles: string[]; repoMap: string }> {
+  const view = await readRepoView(ctx, taskFocus(task));
+  return { repoFiles: view.files, repoMap: mapFor(view, taskFocus(task), WORKER_MAP_CHARS) };
 }

@@ -1,3 +1,4 @@
+import { bestOfLabel } from '../domain/attempts';
 import { commandText, parseCommand, type Command } from '../domain/commands';
 import type { PullInfo } from '../ports';
 import type { CommentEvent, DispatchEvent, IssueEvent } from '../event';
@@ -16,7 +17,7 @@ import { routeCiRun } from './ci-status';
 
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 export async function route(ctx: StepContext): Promise<void> {
-  setOutputs(ctx, '', '', []);
+  await setOutputs(ctx, '', '', []);
   if (ctx.event.kind === 'dispatch') outdatedWorkflow(ctx.event);
   if (ctx.event.kind === 'pull') {
     // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
@@ -207,12 +208,23 @@ async function routeIssueEvent(ctx: StepContext, ev: IssueEvent): Promise<void> 
   }
   const wanted = how === 'label' ? config.trigger_label : config.trigger_assignee;
   const got = how === 'label' ? ev.label : ev.assignee;
-  if (!wanted || !got || wanted.toLowerCase() !== got.toLowerCase())
+  // With label triggers on, `crew: best of N` starts a run of N parallel attempts of each task (#50).
+  const bestOf = how === 'label' && wanted && got ? bestOfLabel(got) : null;
+  if (!wanted || !got || (wanted.toLowerCase() !== got.toLowerCase() && bestOf === null))
     return ctx.log.info(`the ${how} ${got ?? '(none)'} is not crew's trigger_${how} (${wanted ?? 'not set'}); nothing to do`);
   if (await isOwnLogin(ctx, ev.sender.login)) return ctx.log.info(`ignoring crew's own ${how} (as @${ev.sender.login})`);
   if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.sender.login }, true))) return;
   ctx.log.info(`@${ev.sender.login} ${how === 'label' ? `labelled the issue ${got}` : `assigned the issue to @${got}`}: starting a run`);
-  await startRun(ctx, { issue: ev.issue, by: ev.sender.login, trigger: { commentId: 0, createdAt: ev.issue.updatedAt, workflowRunId: ctx.runId, how } }, 'run');
+  await startRun(
+    ctx,
+    {
+      issue: ev.issue,
+      by: ev.sender.login,
+      trigger: { commentId: 0, createdAt: ev.issue.updatedAt, workflowRunId: ctx.runId, how },
+      ...(bestOf !== null ? { attempts: bestOf } : {}),
+    },
+    'run',
+  );
 }
 
 async function isOwnLogin(ctx: StepContext, login: string): Promise<boolean> {

@@ -131,6 +131,8 @@ export async function recordFinal(
    * is asked), and the task's branch when the write carries it (WriteOptions): one push for both.
    */
   fresh?: WriteOptions,
+  /** What else settles with the result: a task's parallel attempts judged, the branch kept (#50). */
+  settles?: Partial<TaskRecord>,
 ): Promise<string | undefined> {
   const config = await ctx.config();
   const now = nowIso(ctx);
@@ -148,6 +150,7 @@ export async function recordFinal(
       summary: o.checked.summary,
       error: o.checked.status === 'success' ? null : o.checked.reason,
       ...attemptRecord(mine, o, headSha),
+      ...settles,
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     tx.write(paths.result(issue, run, taskId), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
@@ -157,8 +160,10 @@ export async function recordFinal(
     let chained: string | undefined;
     // Only the one task it unblocked, nothing else ready and waiting for a slot, and only a job that has the time.
     // A task the advisor sends back to a stronger tier is dispatched as today (ids then holds it too).
-    if (chain && decision?.action !== 'retry_stronger' && ids.length === 1 && !readyTasks(viewIn(tx, issue, run)).length && chain.fits()) {
-      const next = viewIn(tx, issue, run).tasks.get(ids[0]!)!;
+    // A task of several parallel attempts (#50) is never chained: its other legs need jobs of their own.
+    const one = ids.length === 1 ? viewIn(tx, issue, run).tasks.get(ids[0]!) : undefined;
+    if (chain && decision?.action !== 'retry_stronger' && one && (one.parallel ?? 1) === 1 && !readyTasks(viewIn(tx, issue, run)).length && chain.fits()) {
+      const next = one;
       writeTask(tx, issue, run, { ...next, claim: taskClaim(ctx, 'this-run', now) });
       chained = next.id;
     }
@@ -215,6 +220,8 @@ export async function takePushedResult(
   /** Told the branch's tip when the branch holds work but no result to take (a save cut short): the caller records it as the task's head. */
   onUntakenWork?: (tip: string) => void,
 ): Promise<'recorded' | 'retry' | 'none'> {
+  // A parallel attempt's pushed result is its candidate, never the task's (#50): its leg runs again and records it.
+  if ((rec.parallel ?? 1) > 1) return 'none';
   const { missing } = await ctx.remote.fetch([rec.branch]);
   if (missing.length) return 'none';
   const message = await ctx.repo.commitMessage(ctx.remote.tracking(rec.branch));

@@ -20,6 +20,32 @@ describe('more ways to start (#19 §4)', () => {
     expect(said).toHaveLength(2);
   }, 360_000);
 
+  it('the label `crew: best of 2` (#50): with label triggers on, a writer’s label starts a run of two parallel attempts per task', async () => {
+    let run: { attempts?: unknown } | undefined;
+    const r = await play('trigger-label', {
+      edit: (s) => {
+        const last = s.timeline.findLast((step) => 'label' in step) as { label: string[] };
+        last.label = ['crew: best of 2'];
+      },
+      hooks: {
+        beforeClose: async ({ gh }) => {
+          run = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!) as typeof run;
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(run?.attempts).toEqual({ parallel: 2, max: 3 });
+    // One work job per attempt, named by its leg (the short form's jobs are `crew / work (<leg>)`).
+    const legs = r.jobs.filter((j) => j.event === 'issues' && j.result === 'success').flatMap((j) => /work \((.+)\)$/.exec(j.name)?.[1] ?? []);
+    expect(legs.sort()).toEqual(['t1', 't1-a2']);
+    expect(r.pulls).toHaveLength(1);
+    const plan = crewComments(r)
+      .map((c) => shown(c.body))
+      .find((b) => b.startsWith('<!-- crew:plan'))!;
+    expect(plan).toContain('**Attempts of t1** (2 in parallel');
+    expect(plan).toContain('equal on the evidence; the first is kept');
+  }, 360_000);
+
   it('trigger_assignee: assigning someone else starts no job at all; assigning the trigger login runs to a pull request, requested by who assigned', async () => {
     let run: { requestedBy: string; trigger: Record<string, unknown> } | undefined;
     const r = await play('trigger-assignee', {

@@ -75,6 +75,6 @@ export async function answer(ctx: StepContext, ev: CommentEvent, text: string, o
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('answer-recorded');
   const tasks = await planRun(ctx, issue, run);
-  setOutputs(ctx, issue, run, tasks);
+  await setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
 }

@@ -42,7 +42,7 @@ export async function approve(ctx: StepContext, ev: CommentEvent): Promise<void>
   });
   if (claimed === null) return ctx.log.info('the plan changed or was approved by someone else first');
   ctx.log.checkpoint('plan-approved');
-  setOutputs(ctx, issue, run, claimed);
+  await setOutputs(ctx, issue, run, claimed);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -71,6 +71,6 @@ export async function revise(ctx: StepContext, ev: CommentEvent, feedback: strin
   if (!taken) return;
   await syncPlanComment(ctx, issue, run);
   const tasks = await planRun(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
-  setOutputs(ctx, issue, run, tasks);
+  await setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
 }

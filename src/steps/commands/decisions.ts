@@ -59,7 +59,7 @@ export async function decideTask(ctx: StepContext, ev: CommentEvent, last: RunRe
     await replanTasks(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
     return setOutputs(ctx, issue, run, [], true);
   }
-  setOutputs(ctx, issue, run, claimed, true);
+  await setOutputs(ctx, issue, run, claimed, true);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -104,7 +104,7 @@ async function decideVerdict(ctx: StepContext, ev: CommentEvent, last: RunRecord
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
   // advance runs next in this workflow run: with REVIEWING held by this run it hands over to the critic job.
-  setOutputs(ctx, issue, run, claimed, true);
+  await setOutputs(ctx, issue, run, claimed, true);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -123,7 +123,7 @@ async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRec
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
   // advance runs next in this workflow run and, holding INTEGRATING, integrates again.
-  setOutputs(ctx, issue, run, [], true);
+  await setOutputs(ctx, issue, run, [], true);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -172,7 +172,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
     return;
   }
   ctx.log.info(`retrying ${out.retried!.join(', ')}`);
-  setOutputs(ctx, issue, run, out.claimed!, true);
+  await setOutputs(ctx, issue, run, out.claimed!, true);
   await syncPlanComment(ctx, issue, run);
 }
 

@@ -19,8 +19,8 @@ type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, comma
  * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
  */
 export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
-  run: async (ctx, ev) => void (await startRun(ctx, commentRequest(ctx, ev), 'run')),
-  plan: async (ctx, ev) => void (await startRun(ctx, commentRequest(ctx, ev), 'plan')),
+  run: async (ctx, ev, c) => void (await startRun(ctx, { ...commentRequest(ctx, ev), ...(c.attempts !== undefined ? { attempts: c.attempts } : {}) }, 'run')),
+  plan: async (ctx, ev, c) => void (await startRun(ctx, { ...commentRequest(ctx, ev), ...(c.attempts !== undefined ? { attempts: c.attempts } : {}) }, 'plan')),
   // On crew's own pull request route.ts starts the follow-up; anywhere else there is no branch of crew's to fix.
   fix: async (ctx, ev) => {
     await ctx.forge.postComment(

@@ -1,3 +1,4 @@
+import { parseLeg } from '../../domain/attempts';
 import { failedTasks, isTerminal, type Phase, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import { taskOf, writeRun, writeTask } from '../../state/run-files';
@@ -58,7 +59,7 @@ async function resumeFailed(ctx: StepContext, ev: CommentEvent, last: RunRecord,
   const now = await latestRun(ctx, issue);
   if (back === 'INTEGRATING' || back === 'REVIEWING') {
     // advance runs next in this workflow run: it integrates (INTEGRATING) or hands to the critic job (REVIEWING).
-    setOutputs(ctx, issue, run, [], true);
+    await setOutputs(ctx, issue, run, [], true);
     await syncPlanComment(ctx, issue, run);
     return;
   }
@@ -76,7 +77,7 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
   await ensurePlanComment(ctx, issue, run, true);
   if (last.phase === 'PLANNING') {
     const tasks = await planRun(ctx, issue, run);
-    setOutputs(ctx, issue, run, tasks);
+    await setOutputs(ctx, issue, run, tasks);
     return syncPlanComment(ctx, issue, run);
   }
   const config = await ctx.config();
@@ -90,7 +91,8 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
   // may leave a task to another issue's leg; the comment below says so.
   const dispatched = snapshot.run.phase === 'INTERRUPTED' ? [] : holding.filter((t) => t.claim!.runId.startsWith('dispatch:'));
   const since = dispatched.length ? new Date(Math.min(...dispatched.map((t) => Date.parse(t.claim!.at))) - DISPATCH_CLOCK_SKEW_MS).toISOString() : '';
-  const running = new Set(dispatched.length ? await ctx.forge.workLegsRunning(since) : []);
+  // A parallel attempt's leg (`t1-a2`, #50) is its task's.
+  const running = new Set((dispatched.length ? await ctx.forge.workLegsRunning(since) : []).map((l) => parseLeg(l)?.task ?? l));
   const leftToLegs: string[] = [];
   for (const t of holding) {
     // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
@@ -132,6 +134,6 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
     return claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now));
   });
   ctx.log.checkpoint('run-resumed');
-  setOutputs(ctx, issue, run, claimed, true);
+  await setOutputs(ctx, issue, run, claimed, true);
   await syncPlanComment(ctx, issue, run);
 }

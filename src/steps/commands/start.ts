@@ -1,4 +1,6 @@
-import { ConfigError } from '../../config/schema';
+import { ConfigError, type Config } from '../../config/schema';
+import { checkAttemptsRequest, type RunAttempts } from '../../domain/attempts';
+import { sentence } from '../../domain/surface';
 import { isTerminal, newRunRecord, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import type { FollowUpMaterial } from '../../domain/follow-up';
@@ -35,6 +37,8 @@ export interface RunRequest {
   dispatch?: boolean;
   /** The words of the comment that asked (the /crew comment): planning reads its images too (#36). */
   comment?: string;
+  /** Parallel attempts of each task the request asked for (`--attempts N`, the label `crew: best of N`, #50); else `attempts.parallel`. */
+  attempts?: number;
 }
 
 /** Whether a run started (or this job's earlier attempt's run continued); when not, crew has said why, and `busy` names the run of the issue still working if that was why. */
@@ -60,6 +64,19 @@ function sameRequest(a: RunRecord['trigger'], b: RunRecord['trigger']): boolean 
   return !a.commentId && a.how === b.how && a.workflowRunId !== undefined && a.workflowRunId === b.workflowRunId && a.ciRunId === b.ciRunId;
 }
 
+/** The run's parallel attempts (#50): what the request asked for, within `attempts.max`, else `attempts.parallel`. */
+function runAttempts(ctx: StepContext, config: Config['attempts'], asked: number | undefined): RunAttempts {
+  if (asked === undefined) return { parallel: config.parallel, max: config.max };
+  const ok = checkAttemptsRequest(asked, config.max);
+  if (!ok.ok)
+    throw new CrewError(
+      'starting the run',
+      `${ok.why}. The run did not start.`,
+      `${sentence(ctx.surface.give('run'))} with \`--attempts\` from 1 to ${config.max}.`,
+    );
+  return { parallel: asked, max: Math.max(config.max, asked) };
+}
+
 /** Starts a run of the issue (or continues this job's earlier attempt's), and plans it; when it cannot, says why where it was asked. */
 export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | 'plan'): Promise<Started> {
   const issue = ev.issue.number;
@@ -76,6 +93,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   }
   ctx.model(); // fails now, with a clear message, if no key was given
   const config = await ctx.config();
+  const attempts = runAttempts(ctx, config.attempts, ev.attempts);
   const baseBranch = ev.base?.branch ?? config.base_branch ?? (await ctx.forge.defaultBranch());
   // The base branch's head comes in the same answer as the state's first read (#31 §4).
   if (!ev.base?.sha) ctx.remote.expectHead?.(baseBranch);
@@ -116,6 +134,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
       base: { branch: baseBranch, sha: baseSha, ...(ev.base?.pull ? { pull: ev.base.pull } : {}) },
       now,
       host: ctx.job ? 'actions' : 'local',
+      attempts,
       ...(ev.followUp ? { followUp: { record: ev.followUp.record, pr: ev.followUp.pr } } : {}),
     });
     if (admit.kind === 'admit' && admit.warning) record.spendWarning = admit.warning;
@@ -170,7 +189,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
     const view = await loadView(ctx, issue, run);
     if (!ev.dispatch)
-      setOutputs(
+      await setOutputs(
         ctx,
         issue,
         run,
@@ -179,7 +198,7 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
     return { started: true, run };
   }
   const tasks = await planRun(ctx, issue, run, undefined, ev.dispatch ? 'dispatch' : 'this-run');
-  if (!ev.dispatch) setOutputs(ctx, issue, run, tasks);
+  if (!ev.dispatch) await setOutputs(ctx, issue, run, tasks);
   await syncPlanComment(ctx, issue, run);
   return { started: true, run };
 }

@@ -261,7 +261,7 @@ describe('help', () => {
   it('lists every command this version answers', () => {
     const body = helpComment('zap');
     expect(body).toContain('crew does not know the command `/crew zap`.');
-    for (const usage of ['/crew run', '/crew approve', '/crew retro', '/crew remember <n>']) expect(body).toContain(`| \`${usage}\` |`);
+    for (const usage of ['/crew run [--attempts N]', '/crew approve', '/crew retro', '/crew remember <n>']) expect(body).toContain(`| \`${usage}\` |`);
     expect(body).not.toContain('Not available in this version yet');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chainAhead, type Plan, type PlanTask } from '../../../src/domain/plan';
-import { blockedTasks, newTaskRecord, readyTasks, type RunView, type TaskStatus } from '../../../src/domain/run-state';
+import { blockedTasks, newTaskRecord, readyTasks, runningCount, type RunView, type TaskStatus } from '../../../src/domain/run-state';
 import type { StateTx } from '../../../src/ports';
 import { readView, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import { claimReadyTasks } from '../../../src/state/transitions';
@@ -94,6 +94,17 @@ describe('claimReadyTasks inside a state update', () => {
     expect(after.tasks.get('t2')!.status).toBe('pending');
     // The cap counts what already runs: with three running, nothing more starts.
     expect(claimReadyTasks(tx, 12, 2, 3, claim, '2026-11-21T00:02:00Z')).toEqual([]);
+  });
+
+  it('claims a task with every parallel attempt it runs (#50), each leg counting against max_parallel', () => {
+    const v = runOf([task('t1'), task('t2'), task('t3')]);
+    const tx = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    expect(claimReadyTasks(tx, 12, 2, 7, claim)).toEqual(['t1', 't2']);
+    const after = readView(tx, 12, 2)!;
+    expect(after.tasks.get('t1')!.parallel).toBe(3);
+    expect(runningCount(after)).toBe(6);
+    // One slot left: t3 needs three, so it waits.
+    expect(claimReadyTasks(tx, 12, 2, 7, claim)).toEqual([]);
   });
 
   it('never claims a task twice, and never claims a task whose dependency did not succeed: it is marked blocked instead', () => {

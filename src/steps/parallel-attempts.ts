@@ -1,0 +1,147 @@
+import type { Config } from '../config/schema';
+import type { CandidateRun, Selection } from '../domain/candidate-record';
+import { selectCandidate } from '../domain/candidates';
+import type { CheckedResult } from '../domain/result';
+import { addSpent, addUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
+import { planOf, refreshExecutionLog, writeTask } from '../state/run-files';
+import type { CommandRunner } from '../sandbox/command-runner';
+import { selectByEvidence } from './candidate-evidence';
+import { loadView, SEEN, updateView, type StepContext } from './context';
+import { testReports } from './critic';
+import { setupNetwork } from './sandbox-setup';
+import { baseRuns } from './test-runs';
+import { recordFinal, type AttemptOutcome, type ChainOffer } from './task-results';
+import type { TakenTask } from './work-claim';
+import type { Egress } from './egress';
+
+/**
+ * A task's parallel attempts (#50), after each leg's worker is done: each leg records its
+ * candidate on the task (its usage counted at once, for the run's budget), and the leg whose record
+ * completes the set judges them all on their own branches, as the critic judges the run
+ * (candidate-evidence.ts), and settles the task on the one kept: its branch becomes the task's
+ * (what integration merges), or, with none qualified, the task fails with each candidate's reasons.
+ * The other branches stay until the run's branches are deleted.
+ */
+
+/** Records one leg's final outcome as a candidate; returns every candidate when this record completed the set, else null. */
+export async function recordCandidate(ctx: StepContext, t: TakenTask, o: AttemptOutcome, headSha: string): Promise<CandidateRun[] | null> {
+  const mine: CandidateRun = {
+    n: t.n,
+    branch: t.branch,
+    worker: o.checked.status,
+    headSha,
+    summary: o.checked.summary,
+    changedFiles: o.seen.changedFiles,
+    attempt: o.attempt,
+  };
+  return updateView(ctx, t.issue, t.run, `${t.leg} ${o.checked.status} (attempt ${t.n} of ${t.of})`, (view, tx) => {
+    const rec = view.tasks.get(t.rec.id);
+    if (!rec || (rec.status !== 'running' && rec.status !== 'retrying') || rec.candidates?.some((c) => c.n === t.n)) return null;
+    const candidates = [...(rec.candidates ?? []), mine].sort((a, b) => a.n - b.n);
+    writeTask(tx, t.issue, t.run, {
+      ...rec,
+      candidates,
+      usage: addUsage(rec.usage, o.seen.usage),
+      spent: addSpent(rec.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
+      turns: rec.turns + o.seen.turns,
+      ...(o.links ? { links: o.links } : {}),
+    });
+    refreshExecutionLog(tx, t.issue, t.run);
+    return candidates.length >= (rec.parallel ?? 1) ? candidates : null;
+  });
+}
+
+/** Each candidate judged on its own branch against the base; with no sandbox to run the criteria in, none can qualify. */
+async function judgeCandidates(
+  ctx: StepContext,
+  config: Config,
+  view: RunView,
+  taskId: string,
+  candidates: CandidateRun[],
+  tools: { runner: CommandRunner | null | undefined; egress: Egress | null | undefined },
+): Promise<Selection> {
+  const { runner, egress } = tools;
+  const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker }));
+  if (!runner)
+    return selectCandidate(
+      taskId,
+      toJudge.map((c) => ({
+        ...c,
+        headSha: null,
+        commands: [],
+        tests: [],
+        findings: [],
+        changedLines: 0,
+        absent: 'crew had no sandbox to run the criteria in',
+      })),
+    );
+  const criteria = planOf(view).criteria.filter((c) => c.kind === 'command' && c.command);
+  const timeoutMs = config.command_timeout_seconds * 1000;
+  const reports = criteria.length ? await testReports(ctx, runner) : undefined;
+  try {
+    const setup = {
+      commands: config.setup,
+      network: egress ? setupNetwork(runner, egress) : undefined,
+      where: `on the base's own checkout, ${runner.sandboxed ? 'inside the sandbox' : 'WITHOUT a sandbox (allow_unsandboxed)'}`,
+    };
+    const head = candidates.find((c) => c.headSha)?.headSha ?? '';
+    const { runs: bases } = await baseRuns(ctx, view, criteria, { runner, reports, headSha: head, timeoutMs, setup });
+    return await selectByEvidence(ctx, taskId, toJudge, { baseSha: view.run.base.sha, criteria, bases, runner, reports, timeoutMs, policy: config.commands });
+  } finally {
+    await reports?.dispose();
+  }
+}
+
+/** The task settled on its judged candidates: the one kept is its result, or it failed with every candidate's reasons. */
+export async function settleCandidates(
+  ctx: StepContext,
+  config: Config,
+  t: TakenTask,
+  candidates: CandidateRun[],
+  tools: { runner: CommandRunner | null | undefined; egress: Egress | null | undefined; chain: ChainOffer; sandboxWarning: string | null },
+): Promise<string | undefined> {
+  const view = await loadView(ctx, t.issue, t.run, SEEN);
+  ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
+  const selection = await judgeCandidates(ctx, config, view, t.rec.id, candidates, tools);
+  ctx.log.info(`${t.rec.id}: ${selection.chosen === null ? 'none kept' : `kept attempt ${selection.chosen}`}: ${selection.reason}`);
+  const kept = candidates.find((c) => c.n === selection.chosen);
+  const checked: CheckedResult = kept
+    ? {
+        status: 'success',
+        quality: 'GREEN',
+        completeness: 100,
+        summary: kept.summary,
+        details: selection.reason,
+        feedback: null,
+        metadataIssues: [],
+        retry: false,
+        reason: null,
+        complete: true,
+      }
+    : {
+        status: 'failure',
+        quality: 'RED',
+        completeness: 0,
+        summary: `none of the ${candidates.length} parallel attempts qualified`,
+        details: selection.reason,
+        feedback: null,
+        metadataIssues: [],
+        retry: false,
+        reason: selection.reason,
+        complete: false,
+      };
+  // Each candidate's use was counted when its leg recorded it: the settling adds none.
+  const outcome: AttemptOutcome = {
+    attempt: t.rec.attempts,
+    checked,
+    seen: { persona: t.task.persona, ending: 'reported', changedFiles: kept?.changedFiles ?? [], turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 },
+    final: true,
+    sandboxWarning: tools.sandboxWarning,
+  };
+  const headSha = (kept ?? candidates[0]!).headSha ?? view.run.base.sha;
+  return recordFinal(ctx, t.issue, t.run, t.rec.id, outcome, headSha, tools.chain, undefined, {
+    selection,
+    branch: kept ? kept.branch : t.rec.branch,
+    parallel: undefined,
+  });
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../../src/config/schema';
+import { attemptsFor, bestOfLabel, checkAttemptsRequest, legsOf, parseLeg } from '../../../src/domain/attempts';
+import { parseCommand } from '../../../src/domain/commands';
+import { minutesPerTask } from '../../../src/domain/actions-minutes';
+import { estimateRun, type EstimateInput } from '../../../src/domain/estimate';
+import { checkPlan, type PlanTask } from '../../../src/domain/plan';
+
+/** #50: how many attempts of a task run side by side, the legs they are, and how a run asks for them. */
+
+const task = (id: string, hard = false): PlanTask => ({
+  id,
+  title: id,
+  description: 'd',
+  persona: 'coder',
+  tier: 'haiku',
+  dependsOn: [],
+  files: [],
+  criteria: [],
+  ...(hard ? { hard: true } : {}),
+});
+
+describe('legs and attempts', () => {
+  it('names attempt 1 by its task and attempt n by `<task>-a<n>`, and reads them back', () => {
+    expect(legsOf('t1', 3)).toEqual(['t1', 't1-a2', 't1-a3']);
+    expect(legsOf('t4', 1)).toEqual(['t4']);
+    expect(parseLeg('t1-a3')).toEqual({ task: 't1', n: 3 });
+    expect(parseLeg('t12')).toEqual({ task: 't12', n: 1 });
+    for (const bad of ['t1-a1', 't1-a10', 'x', 't0', 't1-b2']) expect(parseLeg(bad)).toBeNull();
+  });
+
+  it('gives each task the run’s number, a hard task the ceiling, a task judged before one, and never more than max_parallel', () => {
+    const run = { parallel: 2, max: 4 };
+    expect(attemptsFor(undefined, task('t1'), false, 10)).toBe(1);
+    expect(attemptsFor(run, task('t1'), false, 10)).toBe(2);
+    expect(attemptsFor(run, task('t1', true), false, 10)).toBe(4);
+    expect(attemptsFor(run, task('t1', true), true, 10)).toBe(1);
+    expect(attemptsFor(run, task('t1', true), false, 3)).toBe(3);
+  });
+
+  it('bills a parallel attempt’s work job to its task', () => {
+    const job = (task: string, startedAt: string, lastAt: string) => ({ id: task, step: 'work', task, startedAt, lastAt });
+    const m = minutesPerTask([
+      job('t1', '2026-01-01T00:00:00.000Z', '2026-01-01T00:01:30.000Z'),
+      job('t1-a2', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:30.000Z'),
+    ]);
+    expect([...m]).toEqual([['t1', 3]]);
+  });
+});
+
+describe('asking for attempts', () => {
+  it('reads `/crew run --attempts N` (and `=N`); anything but a number is NaN, which starting the run refuses', () => {
+    expect(parseCommand('/crew run --attempts 3')).toEqual({ kind: 'run', attempts: 3 });
+    expect(parseCommand('/crew plan --attempts=2')).toEqual({ kind: 'plan', attempts: 2 });
+    expect(parseCommand('/crew run')).toEqual({ kind: 'run' });
+    expect(parseCommand('/crew run --attempts lots')).toMatchObject({ kind: 'run', attempts: Number.NaN });
+    expect(checkAttemptsRequest(Number.NaN, 3)).toMatchObject({ ok: false });
+    expect(checkAttemptsRequest(4, 3)).toEqual({ ok: false, why: expect.stringContaining('over the ceiling of 3 (`attempts.max`') });
+    expect(checkAttemptsRequest(3, 3)).toEqual({ ok: true });
+  });
+
+  it('reads the label `crew: best of N`', () => {
+    expect(bestOfLabel('crew: best of 3')).toBe(3);
+    expect(bestOfLabel('Crew:Best of 2')).toBe(2);
+    expect(bestOfLabel('crew')).toBeNull();
+    expect(bestOfLabel('crew: best of')).toBeNull();
+  });
+
+  it('takes attempts.parallel and attempts.max from .github/crew.yml, within 1 to 5, parallel not over max', () => {
+    expect(parseConfig(undefined).attempts).toEqual({ parallel: 1, max: 3 });
+    expect(parseConfig('attempts: { parallel: 3 }').attempts).toEqual({ parallel: 3, max: 3 });
+    for (const bad of ['attempts: { parallel: 6, max: 5 }', 'attempts: { parallel: 4 }', 'attempts: { max: 0 }'])
+      expect(() => parseConfig(bad)).toThrow(ConfigError);
+  });
+
+  it('keeps the planner’s mark on a hard task', () => {
+    const proposed = (hard?: boolean) => ({
+      summary: 's',
+      tasks: [{ id: 'a', title: 'A', description: 'd', persona: 'coder', model: 'haiku', ...(hard === undefined ? {} : { hard }) }],
+    });
+    const yes = checkPlan(proposed(true));
+    const no = checkPlan(proposed());
+    expect(yes.ok && yes.plan.tasks[0]!.hard).toBe(true);
+    expect(no.ok && no.plan.tasks[0]!.hard).toBeUndefined();
+  });
+});
+
+describe('the estimate counts every attempt', () => {
+  it('three attempts of a task cost and bill as three tasks, beside the finish, which is the same', () => {
+    const models = { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' } as const;
+    const input = (attempts: number): EstimateInput => ({
+      at: '2026-11-21T00:00:00Z',
+      tasks: [{ tier: 'sonnet', attempts }],
+      models,
+      criticTier: 'sonnet',
+      retroTier: null,
+      budgets: { run: { cost_usd: 1000 }, task: { cost_usd: 1000 } },
+      taskTimeoutMinutes: 30,
+      spent: { costUsd: 0, minutes: 0 },
+      waitsForApproval: false,
+      past: [],
+    });
+    const [one, three, none] = [estimateRun(input(1)), estimateRun(input(3)), estimateRun({ ...input(1), tasks: [] })];
+    const per = (e: typeof one) => e.costUsd.low - none.costUsd.low;
+    expect(per(three)).toBeCloseTo(3 * per(one), 3);
+    expect(three.minutes!.high - none.minutes!.high).toBe(3 * (one.minutes!.high - none.minutes!.high));
+  });
+});
