@@ -16,7 +16,9 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
-import { attemptAllowance, noRoomForAnotherAttempt } from '../domain/budgets';
+import { attemptAllowance, noRoomForAnotherAttempt, runBudgets } from '../domain/budgets';
+import { askAtBudget, budgetStopBefore, runBudgetStop } from './budget-stop';
+import { budgetSpentText } from '../render/budget-stop';
 import { addSpent, addUsage, NOTHING_SPENT, reviewedSha, totalUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
@@ -39,7 +41,7 @@ import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { MAX_OUTPUT_BYTES, prepareTools } from './sandbox-setup';
 import { mapFor, readRepoView } from './repo-map';
 import { addRefusals } from '../domain/egress';
-import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
+import { attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { Config } from '../config/schema';
 import { BranchMoved, type WriteOptions } from '../ports';
 import { promptWithInstructions } from './agent-instructions';
@@ -304,8 +306,18 @@ async function runTask(
       const runSpent = totalUsage(current);
       // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
       const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
+      // The run's budget (as a person's `/crew continue` left it) or the repository's is reached: the task
+      // waits with its work on its branch, and the run asks (#52).
+      const budgetStop = await budgetStopBefore(ctx, config, current, runSpent);
+      if (budgetStop) {
+        ctx.log.info(`${taskId}: ${budgetSpentText(budgetStop)}; the task waits, its work on its branch`);
+        if (await recordHeld(ctx, issue, run, taskId, { attempt }, budgetStop)) await askAtBudget(ctx, issue, run);
+        else await syncPlanComment(ctx, issue, run);
+        return undefined;
+      }
+      const budgets = runBudgets(config.budgets, current.run);
       // Each attempt has its own budget, within what the task's attempts and the run have left (#49).
-      const left = { ...attemptAllowance(config.budgets, taskSpent, runSpent), ms: config.task_timeout_minutes * 60_000 - taskSpent.ms };
+      const left = { ...attemptAllowance(budgets, taskSpent, runSpent), ms: config.task_timeout_minutes * 60_000 - taskSpent.ms };
       const stopEarly: Observed['ending'] | null = setupFailure
         ? 'no_report'
         : left.tokens <= 0 || left.costUsd <= 0
@@ -446,9 +458,11 @@ async function runTask(
       const impeded = checked.feedback?.type === 'difficulty';
       // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
       // A retry needs room in the task's and the run's budgets after this attempt's spending.
-      const noRoom = checked.retry ? noRoomForAnotherAttempt(config.budgets, addSpent(taskSpent, seen.usage, 0), addUsage(runSpent, seen.usage)) : null;
-      if (noRoom) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
-      const final = attempt >= firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null;
+      const noRoom = checked.retry ? noRoomForAnotherAttempt(budgets, addSpent(taskSpent, seen.usage, 0), addUsage(runSpent, seen.usage)) : null;
+      // The run's budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
+      const heldAt = noRoom && !impeded ? runBudgetStop(config, current, addUsage(runSpent, seen.usage)) : undefined;
+      if (noRoom && !heldAt) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
+      const final = !heldAt && (attempt >= firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null);
       // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
       const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${taskId}-attempt${attempt}`) ?? null]);
       const outcome: AttemptOutcome = {
@@ -467,6 +481,7 @@ async function runTask(
       // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
       const record = (headSha: string, carry?: WriteOptions['carry']) => {
         const options = { ...teamFreshness(), ...(carry ? { carry } : {}) };
+        if (heldAt) return recordHeld(ctx, issue, run, taskId, { attempt, o: outcome, headSha }, heldAt, options);
         return final
           ? recordFinal(ctx, issue, run, taskId, outcome, headSha, job.chain, options)
           : recordRetry(ctx, issue, run, taskId, outcome, headSha, options);
@@ -477,7 +492,7 @@ async function runTask(
         ctx.log.checkpoint('task-pushed');
         return record(headSha);
       };
-      let recorded: string | undefined | void;
+      let recorded: string | boolean | undefined | void;
       if (!ctx.state.carriesBranches) recorded = await pushThenRecord();
       else {
         // One push for the work and its record (#17 §3): both land, or neither. A branch another
@@ -489,7 +504,13 @@ async function runTask(
           return pushThenRecord();
         });
       }
-      if (final) return recorded || undefined;
+      if (heldAt) {
+        ctx.log.info(`${taskId}: ${budgetSpentText(heldAt)}; the task waits, its work pushed to ${rec.branch}`);
+        if (recorded === true) await askAtBudget(ctx, issue, run);
+        else await syncPlanComment(ctx, issue, run);
+        return undefined;
+      }
+      if (final) return (recorded as string | undefined) || undefined;
       history.push({ attempt, status: checked.status, summary: checked.summary, reason: checked.reason });
       attempt++;
       ctx.log.info(`${taskId}: retrying (attempt ${attempt - firstAttempt + 1} of ${1 + config.max_retries}) because ${checked.reason}`);
