@@ -74,16 +74,18 @@ export const WaitingSchema = z.discriminatedUnion('kind', [
   /** Merging a task into the integration branch conflicted and the resolver could not keep both intents: retry or abort. */
   z.looseObject({ kind: z.literal('conflict'), commentId, task: taskId, files: z.array(text) }),
   /**
-   * A budget ended the run's work (#52): `budgets.run`, or the repository's `budgets.day` / `budgets.month`.
+   * A budget ended the run's work (#52): `budgets.run`, a task's `budgets.task` (`task`), or the repository's `budgets.day` / `budgets.month`.
    * Every task's work is on its branch: continue (optionally with a new run budget), accept what exists, or abort.
    */
   z.looseObject({
     kind: z.literal('budget'),
     commentId,
-    limit: z.enum(['run', 'day', 'month']),
+    limit: z.enum(['run', 'task', 'day', 'month']),
+    /** The task whose `budgets.task` it was (`limit: task`). */
+    task: taskId.optional(),
     spentUsd: z.number(),
     budgetUsd: z.number(),
-    /** The run's budget tokens spent and allowed (`limit: run`). */
+    /** The run's (or the task's) budget tokens spent and allowed (`limit: run`, `task`). */
     tokens: z.looseObject({ spent: count, budget: count }).optional(),
     /** When a repository budget's count starts again (ISO, UTC). */
     resetsAt: text.optional(),

@@ -11,13 +11,13 @@ import { utcTime } from './spend';
 
 export type BudgetWait = Extract<Waiting, { kind: 'budget' }>;
 
-const KEY = { run: '`budgets.run`', day: '`budgets.day`', month: '`budgets.month`' } as const;
+const KEY = { run: '`budgets.run`', task: '`budgets.task`', day: '`budgets.day`', month: '`budgets.month`' } as const;
 
 /** "the run has spent $0.0123 (15,000 tokens) of `budgets.run` ($0.01, 14,000 tokens)" */
 export function budgetSpentText(w: Omit<BudgetWait, 'commentId'>): string {
-  if (w.limit === 'run') {
+  if (w.limit === 'run' || w.limit === 'task') {
     const tokens = (n: number) => `${n.toLocaleString('en-US')} tokens`;
-    return `the run has spent ${money(w.spentUsd)}${w.tokens ? ` (${tokens(w.tokens.spent)})` : ''} of ${KEY.run} (${money(w.budgetUsd)}${w.tokens ? `, ${tokens(w.tokens.budget)}` : ''})`;
+    return `${w.limit === 'run' ? 'the run' : (w.task ?? 'a task')} has spent ${money(w.spentUsd)}${w.tokens ? ` (${tokens(w.tokens.spent)})` : ''} of ${KEY[w.limit]} (${money(w.budgetUsd)}${w.tokens ? `, ${tokens(w.tokens.budget)}` : ''})`;
   }
   const when = w.limit === 'day' ? 'today (UTC)' : 'this month (UTC)';
   return `the repository's runs have spent ${money(w.spentUsd)} ${when}, against ${KEY[w.limit]} of ${money(w.budgetUsd)}${w.resetsAt ? `; the count starts again at ${utcTime(w.resetsAt)}` : ''}`;
@@ -45,7 +45,7 @@ export function budgetTaskLines(view: RunView, s: Surface, branchLink: (branch: 
 
 /** The question crew posts when a budget ends the run's work. */
 export function budgetQuestion(view: RunView, w: Omit<BudgetWait, 'commentId'>, s: Surface, branchLink: (branch: string) => string, marker: string): string {
-  const repository = w.limit !== 'run';
+  const repository = w.limit === 'day' || w.limit === 'month';
   return [
     `${s.bold('crew stopped at a budget')}: ${budgetSpentText(w)}. Nothing is lost: every task's work so far is committed and pushed to its branch.`,
     '',
@@ -54,7 +54,9 @@ export function budgetQuestion(view: RunView, w: Omit<BudgetWait, 'commentId'>, 
     'Reply with one of:',
     repository
       ? `- ${s.command('continue')} — go on from the work on the branches, once ${KEY[w.limit]} has room (after the reset, or raise it in \`.github/crew.yml\`); ${s.command('continue', '$N')} also gives the run $N more to spend;`
-      : `- ${s.command('continue')} — go on from the work on the branches, with another ${KEY.run} to spend from here; ${s.command('continue', '$N')} gives it $N more instead;`,
+      : w.limit === 'task'
+        ? `- ${s.command('continue')} — go on from the work on the branch, ${w.task ?? 'the task'} with a fresh ${KEY.task}; ${s.command('continue', '$N')} also gives the run $N more to spend;`
+        : `- ${s.command('continue')} — go on from the work on the branches, with another ${KEY.run} to spend from here; ${s.command('continue', '$N')} gives it $N more instead;`,
     `- ${s.command('accept')} — open the pull request with what exists: the critic does not judge it, and the pull request says its criteria were not checked;`,
     `- ${s.command('abort')} — end the run; its branches are cleaned up as a failed run's are.`,
     '',

@@ -1,6 +1,6 @@
-import { runBudgets, runBudgetSpent } from '../domain/budgets';
+import { runBudgets } from '../domain/budgets';
 import { WAITING_LABEL } from '../domain/labels';
-import { tokensOf, type RunView, type Usage } from '../domain/run-state';
+import { tokensOf, type RunView, type Spent, type Usage } from '../domain/run-state';
 import type { Config } from '../config/schema';
 import type { PeriodSpend } from '../domain/spend';
 import { budgetQuestion, type BudgetWait } from '../render/budget-stop';
@@ -11,7 +11,7 @@ import { loadView, nonce, nowIso, planLinks, syncPlanComment, updateRun, viewIn,
 import { repositoryBudgetReached } from './spend-gate';
 
 /**
- * A budget's end keeps the work and asks (#52). When `budgets.run` is spent, or the repository's
+ * A budget's end keeps the work and asks (#52). When `budgets.run` or a task's `budgets.task` is spent, or the repository's
  * `budgets.day` / `budgets.month` is reached while the run works, the task that meets it stops at the
  * end of its attempt (its work committed and pushed, as every attempt's is), goes back to pending, and
  * the run waits in ESCALATING for `/crew continue [$N]`, `/crew accept` or `/crew abort`
@@ -20,26 +20,46 @@ import { repositoryBudgetReached } from './spend-gate';
 
 export type BudgetStop = Omit<BudgetWait, 'commentId'>;
 
-/** `budgets.run` as this run stands (a person's `/crew continue` may have raised it), when it is spent. */
-export function runBudgetStop(config: Config, view: RunView, runSpent: Usage): BudgetStop | undefined {
-  const budget = runBudgets(config.budgets, view.run).run;
-  if (!runBudgetSpent(budget, runSpent)) return undefined;
-  return {
-    kind: 'budget',
-    limit: 'run',
-    spentUsd: runSpent.costUsd,
-    budgetUsd: budget.cost_usd,
-    tokens: { spent: tokensOf(runSpent), budget: budget.tokens },
-  };
+/**
+ * The run's own budgets, when one is spent: `budgets.run` as this run stands (a person's `/crew continue`
+ * may have raised it), then the task's `budgets.task` (what its current allowance of attempts spent).
+ */
+export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, task?: { id: string; spent: Spent }): BudgetStop | undefined {
+  const budgets = runBudgets(config.budgets, view.run);
+  const over = (b: { tokens: number; cost_usd: number }, tokens: number, usd: number) => tokens >= b.tokens || usd >= b.cost_usd;
+  if (over(budgets.run, tokensOf(runSpent), runSpent.costUsd))
+    return {
+      kind: 'budget',
+      limit: 'run',
+      spentUsd: runSpent.costUsd,
+      budgetUsd: budgets.run.cost_usd,
+      tokens: { spent: tokensOf(runSpent), budget: budgets.run.tokens },
+    };
+  if (task && over(budgets.task, task.spent.tokens, task.spent.costUsd))
+    return {
+      kind: 'budget',
+      limit: 'task',
+      task: task.id,
+      spentUsd: task.spent.costUsd,
+      budgetUsd: budgets.task.cost_usd,
+      tokens: { spent: task.spent.tokens, budget: budgets.task.tokens },
+    };
+  return undefined;
 }
 
 export function periodStop(p: PeriodSpend): BudgetStop {
   return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd!, resetsAt: p.resetsAt };
 }
 
-/** Before a step that spends (a worker's attempt): the run's budget, then the repository's. */
-export async function budgetStopBefore(ctx: StepContext, config: Config, view: RunView, runSpent: Usage): Promise<BudgetStop | undefined> {
-  const own = runBudgetStop(config, view, runSpent);
+/** Before a step that spends (a worker's attempt): the run's and the task's budgets, then the repository's. */
+export async function budgetStopBefore(
+  ctx: StepContext,
+  config: Config,
+  view: RunView,
+  runSpent: Usage,
+  task: { id: string; spent: Spent },
+): Promise<BudgetStop | undefined> {
+  const own = ownBudgetStop(config, view, runSpent, task);
   if (own) return own;
   const period = await repositoryBudgetReached(ctx);
   return period ? periodStop(period) : undefined;

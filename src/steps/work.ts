@@ -17,7 +17,7 @@ import { isProtectedPath } from '../domain/glob';
 import { jobTimeScale, timeScale } from '../clock';
 import { saveMarginMinutes } from '../config/job-limit';
 import { attemptAllowance, noRoomForAnotherAttempt, runBudgets } from '../domain/budgets';
-import { askAtBudget, budgetStopBefore, runBudgetStop } from './budget-stop';
+import { askAtBudget, budgetStopBefore, ownBudgetStop } from './budget-stop';
 import { budgetSpentText } from '../render/budget-stop';
 import { addSpent, addUsage, NOTHING_SPENT, reviewedSha, totalUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
@@ -308,7 +308,7 @@ async function runTask(
       const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
       // The run's budget (as a person's `/crew continue` left it) or the repository's is reached: the task
       // waits with its work on its branch, and the run asks (#52).
-      const budgetStop = await budgetStopBefore(ctx, config, current, runSpent);
+      const budgetStop = await budgetStopBefore(ctx, config, current, runSpent, { id: taskId, spent: taskSpent });
       if (budgetStop) {
         ctx.log.info(`${taskId}: ${budgetSpentText(budgetStop)}; the task waits, its work on its branch`);
         if (await recordHeld(ctx, issue, run, taskId, { attempt }, budgetStop)) await askAtBudget(ctx, issue, run);
@@ -459,8 +459,11 @@ async function runTask(
       // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
       // A retry needs room in the task's and the run's budgets after this attempt's spending.
       const noRoom = checked.retry ? noRoomForAnotherAttempt(budgets, addSpent(taskSpent, seen.usage, 0), addUsage(runSpent, seen.usage)) : null;
-      // The run's budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
-      const heldAt = noRoom && !impeded ? runBudgetStop(config, current, addUsage(runSpent, seen.usage)) : undefined;
+      // A budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
+      const heldAt =
+        noRoom && !impeded
+          ? ownBudgetStop(config, current, addUsage(runSpent, seen.usage), { id: taskId, spent: addSpent(taskSpent, seen.usage, 0) })
+          : undefined;
       if (noRoom && !heldAt) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
       const final = !heldAt && (attempt >= firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null);
       // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
