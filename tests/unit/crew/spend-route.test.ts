@@ -282,11 +282,11 @@ describe('route: repository budgets and the rate per person (#52)', () => {
     expect(requests).toHaveLength(0);
   });
 
-  it('/crew resume and /crew retry of an existing run wait while budgets.day is reached, saying the spend and the reset, and start nothing', async () => {
+  it('/crew resume, /crew retry and /crew continue of an existing run wait while budgets.day is reached, saying the spend and the reset, and start nothing', async () => {
     const config = 'budgets:\n  day: 1.00\n';
     const n = await issue('Stopped runs');
     const base = view([]).run;
-    const seed = (phase: 'INTERRUPTED' | 'FAILED') =>
+    const seed = (phase: 'INTERRUPTED' | 'FAILED' | 'ESCALATING') =>
       state.update(`issue-${n}/`, 'seed', (tx) =>
         writeRun(
           tx,
@@ -298,6 +298,11 @@ describe('route: repository budgets and the rate per person (#52)', () => {
             createdAt: '2026-12-06T08:00:00Z',
             usage: { ...base.usage, costUsd: 1.2 },
             failure: phase === 'FAILED' ? { step: 'integration', message: 'x', resumeFrom: 'INTEGRATING' } : null,
+            // Stopped at the day's budget earlier (#52): crew's question is comment 1, before any reply.
+            waiting:
+              phase === 'ESCALATING'
+                ? { kind: 'budget' as const, commentId: 1, limit: 'day' as const, spentUsd: 1.2, budgetUsd: 1, resetsAt: '2026-12-07T00:00:00Z' }
+                : null,
           },
           '2026-12-06T08:00:00Z',
         ),
@@ -305,6 +310,7 @@ describe('route: repository budgets and the rate per person (#52)', () => {
     for (const [phase, command] of [
       ['INTERRUPTED', '/crew resume'],
       ['FAILED', '/crew retry'],
+      ['ESCALATING', '/crew continue'],
     ] as const) {
       await seed(phase);
       const before = crewSaid(n).length;
