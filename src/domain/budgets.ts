@@ -37,11 +37,13 @@ export function noRoomForAnotherAttempt(budgets: Budgets, taskSpent: Spent, runS
 }
 
 /**
- * The run's budget as it stands (#52): `budgets.run` from the configuration, or the limit a person set
- * with `/crew continue` after the run stopped at it (run.json `budgetRun`).
+ * The run's budget as it stands (#52): `budgets.run` from the configuration, raised by the limit a person
+ * set with `/crew continue` after the run stopped at it (run.json `budgetRun`); a configuration raised
+ * since counts too, so each figure is the larger of the two.
  */
 export function runBudgets(budgets: Budgets, run: { budgetRun?: Budget | undefined }): Budgets {
-  return run.budgetRun ? { ...budgets, run: run.budgetRun } : budgets;
+  const set = run.budgetRun;
+  return set ? { ...budgets, run: { tokens: Math.max(set.tokens, budgets.run.tokens), cost_usd: Math.max(set.cost_usd, budgets.run.cost_usd) } } : budgets;
 }
 
 /** Whether the run's budget is spent: no model call may start (the same rule as agents/run-budget.ts). */
