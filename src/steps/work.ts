@@ -306,8 +306,8 @@ async function runTask(
       const runSpent = totalUsage(current);
       // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
       const taskSpent = current.tasks.get(taskId)?.spent ?? NOTHING_SPENT;
-      // The run's budget (as a person's `/crew continue` left it) or the repository's is reached: the task
-      // waits with its work on its branch, and the run asks (#52).
+      // The run's budget (as a person's `/crew continue` left it), the task's or the repository's is reached:
+      // the task waits with its work on its branch, and the run asks (#52).
       const budgetStop = await budgetStopBefore(ctx, config, current, runSpent, { id: taskId, spent: taskSpent });
       if (budgetStop) {
         ctx.log.info(`${taskId}: ${budgetSpentText(budgetStop)}; the task waits, its work on its branch`);
