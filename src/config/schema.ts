@@ -356,7 +356,7 @@ export const ConfigSchema = z.strictObject({
         .positive()
         .optional()
         .describe(
-          "Most dollars the repository's runs may spend in one UTC day (estimated from published prices, like `cost_usd`), summed over every run on crew/state; a run's whole cost counts on the day it started. No limit when unset. A run that would start past it (the day's spend has reached it, or a typical run here would pass it) is refused with one comment saying the spend, the budget and when it resets (the next midnight UTC); the plan comment warns from 80 %.",
+          "Most dollars the repository's runs may spend in one UTC day (estimated from published prices, like `cost_usd`), summed over every run on crew/state; a run's whole cost counts on the day it started. No limit when unset. A run that would start past it (the day's spend has reached it, or a typical run here would pass it) is refused with one comment saying the spend, the budget and when it resets (the next midnight UTC; at most one such comment an hour on an issue); the plan comment warns from 80 %. A run already going that reaches it finishes its current step, keeps its work and asks as at `run`'s end.",
         ),
       month: z
         .number()
@@ -368,7 +368,7 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe(
-      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one. Repository budgets per UTC day and month (`day`, `month`) refuse a run that would pass them (docs/costs.md).",
+      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one. At `run`'s end, or a task's at `task` with no room for another attempt, the run keeps every task's work on its branch and asks: `/crew continue [$N]` (another `run`, or $N more, from what it spent), `/crew accept` (a pull request with what exists, unjudged) or `/crew abort`. Repository budgets per UTC day and month (`day`, `month`) refuse a run that would pass them (docs/costs.md).",
     ),
   limits: z
     .strictObject({

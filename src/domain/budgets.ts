@@ -35,3 +35,31 @@ export function noRoomForAnotherAttempt(budgets: Budgets, taskSpent: Spent, runS
     return "the run's budget is spent (`budgets.run` in .github/crew.yml), so no attempt is left to retry it";
   return null;
 }
+
+/**
+ * The run's budget as it stands (#52): `budgets.run` from the configuration, raised by the limit a person
+ * set with `/crew continue` after the run stopped at it (run.json `budgetRun`); a configuration raised
+ * since counts too, so each figure is the larger of the two.
+ */
+export function runBudgets(budgets: Budgets, run: { budgetRun?: Budget | undefined }): Budgets {
+  const set = run.budgetRun;
+  return set ? { ...budgets, run: { tokens: Math.max(set.tokens, budgets.run.tokens), cost_usd: Math.max(set.cost_usd, budgets.run.cost_usd) } } : budgets;
+}
+
+/** Whether the run's budget is spent: no model call may start (the same rule as agents/run-budget.ts). */
+export function runBudgetSpent(budget: Budget, runSpent: Usage): boolean {
+  return tokensOf(runSpent) >= budget.tokens || runSpent.costUsd >= budget.cost_usd;
+}
+
+/**
+ * The run's budget after `/crew continue` (#52): what it has spent so far plus `$N` when given, else
+ * plus another `budgets.run.cost_usd`; and plus another `budgets.run.tokens` of tokens either way.
+ * "More from here", not "up to": a run stops at most one reply past its limit, and an amount below
+ * what it spent would stop it again at once.
+ */
+export function continuedBudget(configured: Budget, runSpent: Usage, amountUsd?: number): Budget {
+  return {
+    tokens: tokensOf(runSpent) + configured.tokens,
+    cost_usd: Math.round((runSpent.costUsd + (amountUsd ?? configured.cost_usd)) * 1e6) / 1e6,
+  };
+}

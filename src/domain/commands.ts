@@ -21,6 +21,7 @@ export type Command =
   | { kind: 'retry'; task?: string }
   | { kind: 'abort' }
   | { kind: 'resume' }
+  | { kind: 'continue'; amountUsd?: number }
   | { kind: 'status' }
   | { kind: 'retro' }
   | { kind: 'remember'; n: number }
@@ -151,9 +152,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'accept',
     offerOrder: 6,
     usage: '/crew accept',
-    help: "take an escalated task's work as it is and go on; after the critic's FAIL, open the PR with the failing criteria at its top (crew never merges it)",
+    help: "take an escalated task's work as it is and go on; after the critic's FAIL, open the PR with the failing criteria at its top; at a budget's end, open the PR with the work that exists, unjudged (crew never merges either)",
     parse: plain('accept'),
-    offered: (r) => (r.phase === 'ESCALATING' && (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict') ? '/crew accept' : null),
+    offered: (r) =>
+      r.phase === 'ESCALATING' && (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict' || r.waiting?.kind === 'budget') ? '/crew accept' : null,
     local: prompt,
   },
   {
@@ -173,6 +175,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     parse: plain('resume'),
     offered: (r) => (r.phase === 'INTERRUPTED' || (r.phase === 'FAILED' && r.failure?.resumeFrom) ? '/crew resume' : null),
     local: { at: 'cli', line: (run) => `crew run --resume ${run}` },
+  },
+  {
+    kind: 'continue',
+    offerOrder: 0,
+    usage: '/crew continue [$N]',
+    help: "after a run stopped at a budget: go on from the work on its branches, with another `budgets.run` to spend from here (or `$N` more); after `budgets.day` or `budgets.month`, once the repository's budget has room",
+    parse: (args) => {
+      if (!args[0]) return { kind: 'continue' };
+      const m = /^\$?(\d+(?:\.\d{1,2})?)$/.exec(args[0]);
+      const amountUsd = m ? Number(m[1]) : NaN;
+      return amountUsd > 0 ? { kind: 'continue', amountUsd } : { kind: 'unknown', word: `continue ${args[0]}` };
+    },
+    offered: (r) => (r.phase === 'ESCALATING' && r.waiting?.kind === 'budget' ? '/crew continue' : null),
+    local: prompt,
   },
   {
     kind: 'status',

@@ -74,6 +74,23 @@ export const WaitingSchema = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('verdict'), commentId, iteration: count }),
   /** Merging a task into the integration branch conflicted and the resolver could not keep both intents: retry or abort. */
   z.looseObject({ kind: z.literal('conflict'), commentId, task: taskId, files: z.array(text) }),
+  /**
+   * A budget ended the run's work (#52): `budgets.run`, a task's `budgets.task` (`task`), or the repository's `budgets.day` / `budgets.month`.
+   * Every task's work is on its branch: continue (optionally with a new run budget), accept what exists, or abort.
+   */
+  z.looseObject({
+    kind: z.literal('budget'),
+    commentId,
+    limit: z.enum(['run', 'task', 'day', 'month']),
+    /** The task whose `budgets.task` it was (`limit: task`). */
+    task: taskId.optional(),
+    spentUsd: z.number(),
+    budgetUsd: z.number(),
+    /** The run's (or the task's) budget tokens spent and allowed (`limit: run`, `task`). */
+    tokens: z.looseObject({ spent: count, budget: count }).optional(),
+    /** When a repository budget's count starts again (ISO, UTC). */
+    resetsAt: text.optional(),
+  }),
 ]);
 export type Waiting = Stored<typeof WaitingSchema>;
 
@@ -88,6 +105,8 @@ export const ReviewStateSchema = z.looseObject({
   met: z.record(z.string(), z.boolean().nullable()),
   /** A person took a FAIL as it is with `/crew accept`. */
   acceptedBy: nullableText.default(null),
+  /** The person accepted at a budget's end (#52): the critic did not judge, the criteria were not checked. */
+  acceptedAtBudget: z.boolean().optional(),
   /** Extra iterations granted by `/crew retry` after the limit. */
   allowance: count.default(0),
   /** The tasks the last FAIL sent back. */
@@ -266,6 +285,8 @@ export const RunRecordSchema = z.looseObject({
   spendWarning: SpendWarningSchema.optional(),
   /** Parallel attempts of each task (#50), fixed when the run starts: `attempts.parallel` or the run's request, and `attempts.max`. Absent: one. */
   attempts: z.looseObject({ parallel: count, max: count }).optional(),
+  /** The run's budget a person set with `/crew continue` after it stopped at one (#52); absent: `budgets.run`. */
+  budgetRun: z.looseObject({ tokens: z.number(), cost_usd: z.number() }).optional(),
 });
 export type RunRecord = Stored<typeof RunRecordSchema>;
 

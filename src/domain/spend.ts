@@ -145,3 +145,11 @@ export function rateAllows(count: number, login: string, limits: { runs_per_pers
   if (limits.rate_exempt.some((l) => l.toLowerCase() === login.toLowerCase())) return true;
   return count < limits.runs_per_person_per_day;
 }
+
+/**
+ * The repository budget a run already under way has used up (#52): the day's or the month's spend has
+ * reached it (no typical run added: this run's own cost is in the spend). The day first, as it resets first.
+ */
+export function periodSpent(summary: SpendSummary): PeriodSpend | undefined {
+  return [summary.day, summary.month].find((p) => p.budgetUsd !== undefined && p.spentUsd >= p.budgetUsd);
+}

@@ -1,4 +1,5 @@
 import { describeCriterion } from '../domain/criteria';
+import { budgetWaitLine } from './budget-stop';
 import { commandsNow } from '../domain/commands';
 import { criticalPath, waves, type PlanTask } from '../domain/plan';
 import { isRead, type ImageRecord } from '../domain/images';
@@ -258,6 +259,9 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     out.push(
       `${s.bold('Waiting for your answer')} to ${s.commentLink("crew's questions", links.comment(run.issue, run.waiting.commentId))}. ${s.answerWhere}; nothing runs until then.`,
     );
+  } else if (run.waiting?.kind === 'budget') {
+    out.push('');
+    out.push(budgetWaitLine(run.waiting, s, links.comment(run.issue, run.waiting.commentId)));
   } else if (run.waiting?.kind === 'approval') {
     out.push('');
     out.push(
@@ -350,7 +354,7 @@ function limitLines(view: RunView, s: Surface, links: { branch(name: string): st
     if (!l) return [];
     const files = l.files === 1 ? '1 file changed' : `${l.files} files changed`;
     const then = l.reported ? ', and it reported in its last turn' : '';
-    const next = t.status === 'retrying' || t.status === 'running' ? ' The next attempt starts from it.' : '';
+    const next = t.status === 'retrying' || t.status === 'running' || t.status === 'pending' ? ' The next attempt starts from it.' : '';
     return [
       `⏳ ${s.bold(t.id)}, attempt ${l.attempt}, ${what[l.limit]} after ${l.turns} turns${then}. Its work is kept: committed on ${s.link(t.branch, links.branch(t.branch), true)} (${files}).${next}`,
     ];

@@ -1,4 +1,5 @@
 import { describeCriterion } from '../domain/criteria';
+import { acceptedAtBudgetBanner } from './budget-stop';
 import { runRefusals, type Refusals } from '../domain/egress';
 import { failingEvaluations, type Evaluation, type Judgment, type Quality, type RunStatus } from '../domain/judgment';
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
@@ -40,6 +41,12 @@ export function reportMarker(issue: number, run: number): string {
 
 const mark = (e: Evaluation | undefined) => (!e ? '◻️' : e.met === true ? '✅' : e.met === false ? '❌' : '⚠️');
 const verdictWord = (e: Evaluation) => (e.met === true ? 'met' : e.met === false ? 'not met' : `error: ${e.error ?? 'could not be evaluated'}`);
+
+/** The tasks a pull request accepted at a budget's end leaves unfinished: stopped part way, or never started. */
+const unfinishedAtBudget = (view: RunView) =>
+  [...view.tasks.values()]
+    .filter((t) => !t.replacedBy && t.status !== 'success')
+    .map((t) => `${t.id} (${t.status === 'blocked' ? 'not started' : 'stopped part way'})`);
 
 /** At the top of an accepted PR: which criteria failed, so nobody mistakes it for a PASS. */
 function acceptedBanner(j: Judgment, acceptedBy: string): string[] {
@@ -141,6 +148,7 @@ export function renderPullBody(view: RunView, results: Map<string, TaskResultTex
   const byId = new Map(judgment?.evaluations.map((e) => [e.criterion, e]));
   const lines = [
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
+    ...(acceptedBy && view.run.review?.acceptedAtBudget ? acceptedAtBudgetBanner(acceptedBy, unfinishedAtBudget(view)) : []),
     inert(plan.summary),
     '',
     '### What changed',
@@ -294,6 +302,7 @@ export function renderReport(
     // crew's own words (task ids, the login of the person who aborted): a mention of that person stays a mention.
     ...(opts.ended ? ['> [!CAUTION]', `> ${own(opts.ended)}`, ''] : []),
     ...(judgment && acceptedBy ? acceptedBanner(judgment, acceptedBy) : []),
+    ...(acceptedBy && view.run.review?.acceptedAtBudget ? acceptedAtBudgetBanner(acceptedBy, unfinishedAtBudget(view)) : []),
     ...followUpLines(view),
     inert(plan.summary),
     '',

@@ -6,6 +6,7 @@ import { isTerminal, totalUsage, type RunRecord, type RunView, type TaskClaim } 
 import { withEffort } from '../agents/effort';
 import type { EffortRole } from '../domain/effort';
 import { withinRunBudget } from '../agents/run-budget';
+import { runBudgets } from '../domain/budgets';
 import { assertCrewRef, runFolder, STATE_BRANCH, type BranchNames } from '../domain/refs';
 import { GITHUB, sentence, type Surface } from '../domain/surface';
 import type { CrewEvent } from '../event';
@@ -247,7 +248,7 @@ export async function workLegs(ctx: StepContext, issue: number, run: number, tas
  */
 export async function runModel(ctx: StepContext, view: RunView, role: EffortRole): Promise<Model> {
   const config = await ctx.config();
-  return withEffort(withinRunBudget(ctx.model(), config.budgets.run, totalUsage(view)), config.effort, role);
+  return withEffort(withinRunBudget(ctx.model(), runBudgets(config.budgets, view.run).run, totalUsage(view)), config.effort, role);
 }
 
 /** A failure the user can act on: what happened, in which step, and what to do next. */

@@ -1,6 +1,8 @@
 import {
   budgetVerdict,
   nextUtcDay,
+  periodSpent,
+  type PeriodSpend,
   rateAllows,
   runsToday,
   spendSummary,
@@ -50,4 +52,15 @@ export async function repositorySpend(ctx: StepContext): Promise<SpendSummary> {
   const { runs, problems } = await readRunSpends(ctx.state);
   for (const p of problems) ctx.log.warn(p);
   return spendSummary(runs, ctx.clock.now(), { day, month });
+}
+
+/**
+ * The repository budget (`budgets.day`, `budgets.month`) the spend has reached, if any (#52): a running
+ * run stops at its next step and asks, and `/crew continue`, `/crew resume` and `/crew retry` wait for room.
+ * Read from the state this job has seen, like `admission`.
+ */
+export async function repositoryBudgetReached(ctx: StepContext): Promise<PeriodSpend | undefined> {
+  const { day, month } = (await ctx.config()).budgets;
+  if (day === undefined && month === undefined) return undefined;
+  return periodSpent(await repositorySpend(ctx));
 }

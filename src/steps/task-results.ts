@@ -10,6 +10,7 @@ import { redact } from '../text/redact';
 import { inertGit, inertJson } from '../text/inert';
 import { dispatchTasks, handedOn, nonce, nowIso, syncPlanComment, taskClaim, updateRunFolder, updateViewFrom, viewIn, type StepContext } from './context';
 import { followUp, settleInState } from './leader';
+import { stopRunAtBudget, type BudgetStop } from './budget-stop';
 
 /** One attempt at a task, as crew judged it. It travels in the commit that carries the attempt's work. */
 export interface AttemptOutcome {
@@ -54,13 +55,13 @@ export function parseAttemptCommit(message: string): AttemptOutcome | undefined 
   }
 }
 
-/** What an attempt adds to its task's record, whether the task is retried or settled by it. */
-function attemptRecord(mine: TaskRecord, o: AttemptOutcome, headSha: string): Partial<TaskRecord> {
+/** What an attempt adds to its task's record, however it ended: its spending, its work's head and files, its notes. */
+function attemptFields(mine: TaskRecord, o: AttemptOutcome, headSha: string): Partial<TaskRecord> {
   return {
-    headSha,
     usage: addUsage(mine.usage, o.seen.usage),
     spent: addSpent(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
     turns: mine.turns + o.seen.turns,
+    headSha,
     changedFiles: o.seen.changedFiles,
     limitReached: limitRecord(o.attempt, o.seen),
     metadataIssues: o.checked.metadataIssues,
@@ -87,16 +88,53 @@ export async function recordRetry(
     const mine = view.tasks.get(taskId);
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
     if (!mine) return;
-    writeTask(tx, issue, run, {
-      ...mine,
-      status: 'retrying',
-      attempts: o.attempt + 1,
-      error: o.checked.reason,
-      ...attemptRecord(mine, o, headSha),
-    });
+    writeTask(tx, issue, run, { ...mine, ...attemptFields(mine, o, headSha), status: 'retrying', attempts: o.attempt + 1, error: o.checked.reason });
     refreshExecutionLog(tx, issue, run);
   });
   if (fresh?.carry) ctx.log.checkpoint('task-pushed');
+}
+
+/**
+ * A task a budget stopped (#52): after an attempt that ended at `budgets.run` (`o`, its work on the
+ * branch at `headSha`), or before an attempt began (the run's or the repository's budget already
+ * reached). The task goes back to pending with its work on its branch, so `/crew continue` starts it
+ * again from there, and the run waits at the budget in the same write. Returns whether this job asks.
+ */
+export async function recordHeld(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  taskId: string,
+  held: { attempt: number; o?: AttemptOutcome; headSha?: string },
+  stop: BudgetStop,
+  fresh?: WriteOptions,
+): Promise<boolean> {
+  const now = nowIso(ctx);
+  const asks = await updateViewFrom(
+    fresh,
+    ctx,
+    issue,
+    run,
+    `${taskId} stopped at ${stop.limit === 'run' ? 'the run' : `the ${stop.limit}`}'s budget`,
+    (view, tx) => {
+      const mine = view.tasks.get(taskId);
+      if (!mine || (mine.status !== 'running' && mine.status !== 'retrying')) return false;
+      const { o, headSha } = held;
+      if (o && headSha) tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));
+      writeTask(tx, issue, run, {
+        ...mine,
+        status: 'pending',
+        claim: null,
+        // An attempt that never began does not count: the next claim gives it its number again.
+        attempts: o ? o.attempt : Math.max(0, held.attempt - 1),
+        ...(o && headSha ? { ...attemptFields(mine, o, headSha), summary: o.checked.summary, error: o.checked.reason } : {}),
+      });
+      refreshExecutionLog(tx, issue, run);
+      return stopRunAtBudget(tx, issue, run, stop, now);
+    },
+  );
+  if (fresh?.carry) ctx.log.checkpoint('task-pushed');
+  return asks;
 }
 
 /**
@@ -143,13 +181,13 @@ export async function recordFinal(
       return { claimed: [] as string[], decision: null, settled: false, chained: undefined as string | undefined };
     writeTask(tx, issue, run, {
       ...mine,
+      ...attemptFields(mine, o, headSha),
       status: o.checked.status,
       attempts: o.attempt,
       claim: null,
       finishedAt: now,
       summary: o.checked.summary,
       error: o.checked.status === 'success' ? null : o.checked.reason,
-      ...attemptRecord(mine, o, headSha),
       ...settles,
     });
     tx.write(paths.attemptResult(issue, run, taskId, o.attempt), resultFile(taskId, o.attempt, o.checked, o.seen, headSha));

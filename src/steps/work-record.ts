@@ -4,7 +4,8 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import type { StepContext } from './context';
 import type { Egress } from './egress';
 import { recordCandidate, settleCandidates } from './parallel-attempts';
-import { attemptCommitMessage, recordFinal, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
+import { attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
+import type { BudgetStop } from './budget-stop';
 import type { TakenTask } from './work-claim';
 import { teamFreshness } from './work-toolbox';
 
@@ -18,8 +19,8 @@ export async function recordAttempt(
   config: Config,
   t: TakenTask,
   o: AttemptOutcome,
-  job: { chain: ChainOffer; runner: CommandRunner | null | undefined; egress: Egress | null | undefined },
-): Promise<string | undefined> {
+  job: { chain: ChainOffer; runner: CommandRunner | null | undefined; egress: Egress | null | undefined; heldAt?: BudgetStop | undefined },
+): Promise<string | boolean | undefined> {
   const { issue, run } = t;
   const taskId = t.rec.id;
   await ctx.repo.commitAll(attemptCommitMessage(taskId, t.task.title, o), { allowEmpty: true });
@@ -36,6 +37,8 @@ export async function recordAttempt(
   // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
   const record = (headSha: string, carry?: WriteOptions['carry']) => {
     const options = { ...teamFreshness(), ...(carry ? { carry } : {}) };
+    // A task a budget stopped waits with its work (#52): true when this write stopped the run, so the job asks.
+    if (job.heldAt) return recordHeld(ctx, issue, run, taskId, { attempt: o.attempt, o, headSha }, job.heldAt, options);
     return o.final ? recordFinal(ctx, issue, run, taskId, o, headSha, job.chain, options) : recordRetry(ctx, issue, run, taskId, o, headSha, options);
   };
   const pushThenRecord = async () => {

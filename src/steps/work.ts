@@ -1,22 +1,22 @@
-import type { LoopStop } from '../agents/tool-loop';
 import { withEffort } from '../agents/effort';
 import { workerCompaction } from '../agents/worker-compaction';
 import { runWorker } from '../agents/worker';
 import { loadImages } from './images';
-import { checkResult, type Observed } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { lastFailure, recallAttempts, type PastAttempt } from '../domain/attempt-memory';
+import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { attemptLimits, type AttemptLimits } from '../domain/attempt-allowance';
-import { noRoomForAnotherAttempt } from '../domain/budgets';
-import { addSpent, addUsage, NOTHING_SPENT, reviewedSha, totalUsage, ZERO_USAGE } from '../domain/run-state';
+import { runBudgets } from '../domain/budgets';
+import { askAtBudget, budgetStopBefore, type BudgetStop } from './budget-stop';
+import { budgetSpentText } from '../render/budget-stop';
+import { addSpent, NOTHING_SPENT, reviewedSha, totalUsage } from '../domain/run-state';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory } from '../state/run-files';
 import { agentRun, loadView, SEEN, syncPlanComment, type StepContext } from './context';
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { agentCommands } from '../toolbox/command-options';
 import { workerMap } from './repo-map';
-import { type AttemptOutcome, type ChainOffer } from './task-results';
+import { recordHeld, type ChainOffer } from './task-results';
 import type { Config } from '../config/schema';
 import { promptWithInstructions } from './agent-instructions';
 import { jobStopTime, noTimeToWork, type JobStop } from './job-stop';
@@ -24,6 +24,7 @@ import { takeTask, type TakenTask } from './work-claim';
 import { branchHolds, checkoutTaskBranch } from './work-branch';
 import { openToolbox, type Toolbox } from './work-toolbox';
 import { recordAttempt } from './work-record';
+import { judgeAttempt, type AttemptState, type Ran, type WorkerRun } from './attempt-judgement';
 
 /**
  * The `work` job: its task, on its own branch, from claim to pushed result, retrying within the
@@ -58,14 +59,6 @@ export async function work(ctx: StepContext): Promise<void> {
 
 type JobOffer = { chained: boolean; stopTime: (taskId: string) => Promise<JobStop | undefined>; chain: ChainOffer };
 
-/** Where a leg's attempts stand: their number, the first of this allowance, and what earlier ones left for memory. */
-interface AttemptState {
-  attempt: number;
-  firstAttempt: number;
-  history: PastAttempt[];
-  carried: { attempt: number; firstAttempt: number } | undefined;
-}
-
 /** One task (or one parallel attempt of it) of a work job, from its claim to its recorded result; returns the task the record chained to this job, if any. */
 async function runTask(ctx: StepContext, config: Config, issue: number, run: number, leg: string, job: JobOffer): Promise<string | undefined> {
   const t = await takeTask(ctx, issue, run, leg, job.chained);
@@ -94,16 +87,31 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
       const runSpent = totalUsage(current);
       // The task's budgets are hard stops across its attempts: what earlier attempts spent is gone.
       const taskSpent = t.of > 1 ? legSpent : (current.tasks.get(t.rec.id)?.spent ?? NOTHING_SPENT);
-      const limits = attemptLimits(config.budgets, config.task_timeout_minutes, taskSpent, runSpent, tools.setupFailure !== null);
+      // The run's budget (as a person's `/crew continue` left it), the task's or the repository's is reached: the
+      // task waits with its work on its branch, and the run asks (#52). A parallel attempt ends as its limits say.
+      const budgetStop = t.of === 1 ? await budgetStopBefore(ctx, config, current, runSpent, { id: t.rec.id, spent: taskSpent }) : undefined;
+      if (budgetStop) {
+        ctx.log.info(`${t.leg}: ${budgetSpentText(budgetStop)}; the task waits, its work on its branch`);
+        await holdAtBudget(ctx, t, budgetStop, (stop) => recordHeld(ctx, issue, run, t.rec.id, { attempt: state.attempt }, stop));
+        return undefined;
+      }
+      const budgets = runBudgets(config.budgets, current.run);
+      const limits = attemptLimits(budgets, config.task_timeout_minutes, taskSpent, runSpent, tools.setupFailure !== null);
       const ran = await runAttempt(ctx, config, t, state, tools, limits, jobStop, memory);
       if (ran.handedOver) return undefined;
-      const { outcome, seen } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent });
+      const { outcome, seen, heldAt } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent, budgets, view: current });
       legSpent = addSpent(legSpent, seen.usage, seen.elapsedMs ?? 0);
       // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
       const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${t.leg}-attempt${state.attempt}`) ?? null]);
       outcome.links = { log, trajectory };
-      const recorded = await recordAttempt(ctx, config, t, outcome, { chain: job.chain, runner: tools.runner, egress: tools.egress });
-      if (outcome.final) return recorded;
+      const recorded = await recordAttempt(ctx, config, t, outcome, { chain: job.chain, runner: tools.runner, egress: tools.egress, heldAt });
+      if (heldAt) {
+        ctx.log.info(`${t.leg}: ${budgetSpentText(heldAt)}; the task waits, its work pushed to ${t.rec.branch}`);
+        if (recorded === true) await askAtBudget(ctx, issue, run);
+        else await syncPlanComment(ctx, issue, run);
+        return undefined;
+      }
+      if (outcome.final) return typeof recorded === 'string' ? recorded : undefined;
       state.history.push({ attempt: state.attempt, status: outcome.checked.status, summary: outcome.checked.summary, reason: outcome.checked.reason });
       state.attempt++;
       ctx.log.info(`${t.leg}: retrying (attempt ${state.attempt - state.firstAttempt + 1} of ${1 + config.max_retries}) because ${outcome.checked.reason}`);
@@ -113,22 +121,6 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
     await tools.dispose();
   }
 }
-
-type WorkerRun = Awaited<ReturnType<typeof runWorker>>;
-/** One attempt's worker run (none when it stopped early), its time, and what was undone; or that a new job goes on with it. */
-type Ran =
-  | { handedOver: true }
-  | {
-      handedOver: false;
-      workerRun: WorkerRun | undefined;
-      stopEarly: Observed['ending'] | null;
-      elapsedMs: number;
-      reverted: string[];
-      changedFiles: string[];
-      imagesNotLoaded: string[];
-      /** A parallel attempt the job's limit or a cancellation ended (#50): what it did is its result. */
-      cut: boolean;
-    };
 
 /** One attempt's worker, within the attempt's limits and this job's; a stop at the job's limit hands the attempt to a new job. */
 async function runAttempt(
@@ -270,63 +262,8 @@ async function handOver(
   return false;
 }
 
-const ENDINGS = {
-  final: 'reported',
-  max_turns: 'max_turns',
-  no_final: 'no_report',
-  budget: 'budget',
-  wall_clock: 'wall_clock',
-  shutdown: 'shutdown',
-  error: 'error',
-  loop: 'loop',
-} as const satisfies Record<Exclude<LoopStop, 'interrupted'>, Observed['ending']>;
-
-/** crew's judgement of one attempt: its result by the rules, and whether another attempt follows. */
-function judgeAttempt(
-  ctx: StepContext,
-  config: Config,
-  t: TakenTask,
-  state: AttemptState,
-  ran: Extract<Ran, { handedOver: false }>,
-  tools: Toolbox,
-  spent: { taskSpent: typeof NOTHING_SPENT; runSpent: ReturnType<typeof totalUsage> },
-): { outcome: AttemptOutcome; seen: Observed } {
-  const { workerRun } = ran;
-  const ending: Observed['ending'] =
-    ran.stopEarly ??
-    (ran.cut ? 'wall_clock' : workerRun!.reported && workerRun!.stop === 'final' ? 'reported' : ENDINGS[workerRun!.stop as Exclude<LoopStop, 'interrupted'>]);
-  const seen: Observed = {
-    persona: t.task.persona,
-    ending,
-    changedFiles: ran.changedFiles,
-    turns: workerRun?.turns ?? 0,
-    usage: workerRun?.usage ?? ZERO_USAGE,
-    toolCalls: workerRun?.toolCalls ?? {},
-    elapsedMs: ran.elapsedMs,
-    ...(ran.reverted.length ? { reverted: ran.reverted } : {}),
-    ...(workerRun?.error ? { error: workerRun.error } : {}),
-    ...(workerRun?.limit ? { limit: workerRun.limit } : {}),
-  };
-  let checked = checkResult(workerRun?.reported, seen);
-  if (tools.setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: tools.setupFailure, summary: tools.setupFailure };
-  // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
-  // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
-  const impeded = checked.feedback?.type === 'difficulty';
-  // A success the rules sent back (a report under 20 lines: RED) is retried like any other, while attempts are left.
-  // A retry needs room in the task's and the run's budgets after this attempt's spending.
-  const noRoom = checked.retry ? noRoomForAnotherAttempt(config.budgets, addSpent(spent.taskSpent, seen.usage, 0), addUsage(spent.runSpent, seen.usage)) : null;
-  if (noRoom) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
-  const final = state.attempt >= state.firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null;
-  if (ran.cut) ctx.log.info(`${t.leg}: the job's limit or a cancellation ended this parallel attempt; its work so far is its result`);
-  const outcome: AttemptOutcome = {
-    attempt: state.attempt,
-    checked,
-    seen,
-    final,
-    sandboxWarning: tools.warning,
-    mcpNotes: [...tools.mcp.notes],
-    imagesNotLoaded: ran.imagesNotLoaded,
-    refused: tools.refused(),
-  };
-  return { outcome, seen };
+/** A task stopped at a budget before its attempt: held (pending, its work on its branch), and the run asks once. */
+async function holdAtBudget(ctx: StepContext, t: TakenTask, stop: BudgetStop, hold: (stop: BudgetStop) => Promise<boolean>): Promise<void> {
+  if (await hold(stop)) await askAtBudget(ctx, t.issue, t.run);
+  else await syncPlanComment(ctx, t.issue, t.run);
 }

@@ -65,12 +65,23 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
     expect(r.pulls[0]!.files.sort()).toEqual(['NOTES.md', 'src/index.js']);
   });
 
-  it('a task budget is a hard stop: the worker gets one last turn to report, its work is pushed and the plan comment says so, with no retry; then the ≥50% rule re-plans it once', async () => {
+  it('a task budget is a hard stop: the worker gets one last turn to report, its work is pushed and the plan comment says so, with no retry; the run asks (#52), and `/crew continue` finishes it from its branch', async () => {
     let notes: string | undefined;
     let t1 = '';
     let lastTurn = '';
+    let atStop: { notes?: string; t1: string; plan: string; question: string } | undefined;
     const r = await play('worker-budget', {
       hooks: {
+        onStep: async (_step, index, gh) => {
+          if (index !== 2) return;
+          const crew = [...gh.comments.values()].filter((c) => c.issue === 1 && c.user !== 'maintainer');
+          atStop = {
+            notes: await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md'),
+            t1: (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? '',
+            plan: crew.find((c) => c.body.includes('<!-- crew:plan'))!.body,
+            question: crew.find((c) => c.body.includes('crew stopped at a budget'))?.body ?? '',
+          };
+        },
         beforeClose: async ({ gh, anthropic }) => {
           notes = await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md');
           t1 = (await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json')) ?? '';
@@ -79,22 +90,27 @@ describe('workers: attempts, limits, messages and the sandbox, through dist/', (
       },
     });
     expectFaithful(r);
-    expect(notes).toBe('# Notes\n\nStarted.\n');
     expect(lastTurn).toContain("crew: this attempt's budget is spent, so this is your last turn. Call report_result now");
-    expect(JSON.parse(t1)).toMatchObject({
+    expect(atStop!.notes).toBe('# Notes\n\nStarted.\n');
+    expect(JSON.parse(atStop!.t1)).toMatchObject({
+      status: 'pending',
       attempts: 1,
       summary: 'Started NOTES.md; the budget ran out before the notes were written.',
       error:
-        "the worker reported partial: Started NOTES.md; the budget ran out before the notes were written. (it spent the attempt's budget and reported in its last turn); the task's budget is spent (`budgets.task` in .github/crew.yml), so no attempt is left to retry it",
+        "the worker reported partial: Started NOTES.md; the budget ran out before the notes were written. (it spent the attempt's budget and reported in its last turn)",
       limitReached: { limit: 'budget', attempt: 1, turns: 2, reported: true, files: 1 },
-      replacedBy: ['t2'],
     });
-    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 2, worker: 3, decomposer: 1, critic: 1, retrospector: 1 });
-    const plan = crewComments(r).find((c) => c.body.includes('<!-- crew:plan'))!;
-    expect(plan.body).toContain('↪ replaced by t2');
-    expect(plan.body).toMatch(
+    expect(atStop!.plan).toMatch(
       /⏳ \*\*t1\*\*, attempt 1, spent its budget \(`budgets`\) after 2 turns, and it reported in its last turn\. Its work is kept: committed on \[`crew\/1\/r1\/t1`\]/,
     );
+    expect(atStop!.question).toMatch(
+      /^\*\*crew stopped at a budget\*\*: t1 has spent \$\d+\.\d+ \([\d,]+ tokens\) of `budgets\.task` \(\$20\.00, 1,000 tokens\)\./,
+    );
+    expect(atStop!.question).toContain('- `/crew continue` — go on from the work on the branch, t1 with a fresh `budgets.task`;');
+    // No re-planning: the task kept its work and went on from it.
+    expect(r.model.byRole).toEqual({ intake: 1, plan_reviewer: 1, worker: 3, critic: 1, retrospector: 1 });
+    expect(JSON.parse(t1)).toMatchObject({ status: 'success', attempts: 2, replacedBy: null });
+    expect(notes).toBe('# Notes\n\nStarted.\n\nDone after /crew continue.\n');
     expect(r.pulls[0]!.files).toEqual(['NOTES.md']);
   });
 

@@ -10,6 +10,7 @@ import { WAITING_LABEL } from '../../domain/labels';
 import { latestRun, setOutputs } from './common';
 import { askedJustNow, decisionReplyCounts } from './replies';
 import { resume } from './resume';
+import { acceptAtBudget, heldByRepositoryBudget } from './continue';
 import { sentence } from '../../domain/surface';
 
 /** `/crew retry` and `/crew accept`: a person's decision on an escalated task, a critic's FAIL, a conflict, or failed tasks. */
@@ -131,6 +132,9 @@ async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRec
 export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
+  // Retrying spends: not past a repository budget (#52).
+  if (last && ['FAILED', 'EXECUTING', 'INTERRUPTED', 'ESCALATING'].includes(last.phase) && (await heldByRepositoryBudget(ctx, issue, last.run, 'retry')))
+    return;
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task)) return decideTask(ctx, ev, last, 'retry');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict' && !only) return decideVerdict(ctx, ev, last, 'retry');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'conflict' && !only) return retryIntegration(ctx, ev, last);
@@ -176,13 +180,14 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
   await syncPlanComment(ctx, issue, run);
 }
 
-/** `/crew accept`: take an escalated task's work as it is. */
+/** `/crew accept`: take an escalated task's work as it is, a critic's FAIL, or what exists at a budget's end. */
 export async function accept(ctx: StepContext, ev: CommentEvent): Promise<void> {
   const last = await latestRun(ctx, ev.issue.number);
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision') return decideTask(ctx, ev, last, 'accept');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict') return decideVerdict(ctx, ev, last, 'accept');
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget') return acceptAtBudget(ctx, ev, last);
   await ctx.forge.postComment(
     ev.issue.number,
-    'There is no escalated task or critic verdict waiting for a decision on this issue, so there is nothing to accept.',
+    'There is no escalated task, critic verdict or budget stop waiting for a decision on this issue, so there is nothing to accept.',
   );
 }

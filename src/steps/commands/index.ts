@@ -10,6 +10,7 @@ import { REPLY_CHARS } from './common';
 import { accept, retry } from './decisions';
 import { help, rememberCandidate, retro, status } from './info';
 import { resume } from './resume';
+import { continueRun } from './continue';
 import { commentRequest, startRun } from './start';
 
 type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, command: Extract<Command, { kind: K }>) => Promise<void>;
@@ -42,6 +43,7 @@ export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
   retry: (ctx, ev, c) => retry(ctx, ev, c.task),
   abort: (ctx, ev) => abort(ctx, ev),
   resume: (ctx, ev) => resume(ctx, ev),
+  continue: (ctx, ev, c) => continueRun(ctx, ev, c.amountUsd),
   status: (ctx, ev) => status(ctx, ev),
   retro: (ctx, ev) => retro(ctx, ev),
   remember: (ctx, ev, c) => rememberCandidate(ctx, ev, c.n),

@@ -12,7 +12,15 @@ export interface Asker {
   issue: number;
   login: string;
   commentId?: number;
+  /**
+   * Whose hourly window the refusal counts in, when not the person's: `REPOSITORY_BUDGET` for a
+   * repository budget's refusal (#52), said once an hour on the issue whoever asks.
+   */
+  window?: string;
 }
+
+/** The refusal window of a repository budget: not a login (GitHub logins have no `:`), so it never meets a person's. */
+export const REPOSITORY_BUDGET = ':repository-budget';
 
 function askerOf(ev: CommentEvent | Asker): Asker {
   return 'comment' in ev ? { issue: ev.issue.number, login: ev.comment.author.login, commentId: ev.comment.id } : ev;
@@ -45,16 +53,21 @@ export async function hasWriteAccess(ctx: StepContext, ev: CommentEvent | Asker,
  */
 export async function refuse(ctx: StepContext, who: Asker, body: string): Promise<void> {
   const { issue, login } = who;
+  const key = who.window ?? login;
   const now = ctx.clock.now();
   const { value: due } = await ctx.state.update(refusalsFolder(issue), `issue #${issue}: refused @${login}`, (tx) => {
-    if (!refusalCommentDue(readRefusal(tx, issue, login)?.lastCommentAt, now)) return false;
-    writeRefusal(tx, issue, { login, lastCommentAt: isoSeconds(now) });
+    if (!refusalCommentDue(readRefusal(tx, issue, key)?.lastCommentAt, now)) return false;
+    writeRefusal(tx, issue, { login: key, lastCommentAt: isoSeconds(now) });
     return true;
   });
   if (due) {
     await ctx.forge.postComment(issue, body);
     return;
   }
-  ctx.log.info(`@${login} was already told on #${issue} within the hour that crew does not act for them`);
+  ctx.log.info(
+    who.window
+      ? `#${issue} was already told within the hour that the repository budget is spent`
+      : `@${login} was already told on #${issue} within the hour that crew does not act for them`,
+  );
   if (who.commentId !== undefined) await ctx.forge.react(who.commentId, '-1');
 }

@@ -5,6 +5,7 @@ import { paths } from '../../state/run-files';
 import { type StepContext } from '../context';
 import { askPerson } from '../leader';
 import { requestApproval } from '../planning';
+import { askAtBudget } from '../budget-stop';
 
 /** Whether a reply counts: written after crew asked, not edited since, and to a question crew did post. */
 
@@ -68,7 +69,8 @@ export async function askUnasked(ctx: StepContext, rec: RunRecord): Promise<bool
       review.split(/\n\n/).slice(2).join('\n\n').trim(),
       rec.estimate ?? null,
     );
-  } else return false;
+  } else if (w.kind === 'budget') await askAtBudget(ctx, rec.issue, rec.run);
+  else return false;
   return true;
 }
 

@@ -8,6 +8,7 @@ import { takePushedResult } from '../task-results';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
 import { askUnasked } from './replies';
+import { heldByRepositoryBudget } from './continue';
 import { commentRequest, ensurePlanComment, startRun } from './start';
 import { sentence } from '../../domain/surface';
 
@@ -23,6 +24,10 @@ export async function resume(ctx: StepContext, ev: CommentEvent): Promise<void> 
   const last = await latestRun(ctx, issue);
   // Stopped before its run was even written: resuming means doing what was asked.
   if (!last) return void (await startRun(ctx, commentRequest(ctx, ev), 'run'));
+  // Going on spends: not past a repository budget (#52).
+  const goesOn =
+    (last.phase === 'FAILED' && !!last.failure?.resumeFrom) || (!isTerminal(last.phase) && last.phase !== 'ESCALATING' && last.phase !== 'AWAITING_APPROVAL');
+  if (goesOn && (await heldByRepositoryBudget(ctx, issue, last.run, 'resume'))) return;
   // crew itself failed (not the work): go back to the phase it failed in.
   if (last.phase === 'FAILED' && last.failure?.resumeFrom) return resumeFailed(ctx, ev, last, last.failure.resumeFrom);
   if ((last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') && (await askUnasked(ctx, last))) return;

@@ -9,7 +9,7 @@ import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
 import { CrewError, loadView, nowIso, planLinks, SEEN, syncPlanComment, updateRun, type StepContext } from '../context';
 import { planRun } from '../planning';
 import { latestRun, setOutputs } from './common';
-import { refuse } from './permission';
+import { refuse, REPOSITORY_BUDGET } from './permission';
 import { admission, type Admission } from '../spend-gate';
 
 /** `/crew run` and `/crew plan`: a new run of the issue, its plan comment, and planning. */
@@ -203,13 +203,14 @@ export async function startRun(ctx: StepContext, ev: RunRequest, mode: 'run' | '
   return { started: true, run };
 }
 
-/** A run past a repository budget or the person's rate: one comment where it was asked; past the rate, once an hour per person and issue, then a 👎. */
+/** A run past a repository budget or the person's rate: one comment where it was asked, once an hour (the rate per person and issue, a budget per issue), then a 👎. */
 async function sayRefused(ctx: StepContext, ev: RunRequest, admit: Extract<Admission, { kind: 'refused' }>): Promise<void> {
   const on = ev.replyOn ?? ev.issue.number;
   ctx.log.info(`the run did not start: ${admit.why === 'budget' ? 'a repository budget is spent' : `@${ev.by} is past limits.runs_per_person_per_day`}`);
-  if (admit.why === 'budget') return void (await ctx.forge.postComment(on, admit.text));
   // A review's id is not a comment's: only a comment in the conversation gets the 👎.
   const commentId = ev.trigger.commentId && !ev.trigger.how ? { commentId: ev.trigger.commentId } : {};
+  // A budget's refusal is the repository's, not the person's: once an hour on the issue, whoever asks (#52).
+  if (admit.why === 'budget') return refuse(ctx, { issue: on, login: ev.by, window: REPOSITORY_BUDGET, ...commentId }, admit.text);
   await refuse(ctx, { issue: on, login: admit.login, ...commentId }, admit.text);
 }
 

@@ -18,6 +18,7 @@ const WAITING: Array<RunRecord['waiting']> = [
   { kind: 'decision', commentId: 1, task: 't1', topic: 'plan_review', question: 'q' },
   { kind: 'verdict', commentId: 1, iteration: 3 },
   { kind: 'conflict', commentId: 1, task: 't2', files: ['a'] },
+  { kind: 'budget', commentId: 1, limit: 'run', spentUsd: 1.2, budgetUsd: 1 },
 ];
 const states = PHASES.flatMap((phase) => WAITING.map((waiting) => ({ phase, waiting, failure: null })));
 

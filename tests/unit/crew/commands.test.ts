@@ -32,6 +32,14 @@ describe('parseCommand', () => {
     for (const k of ['accept', 'abort', 'resume', 'status', 'retro'] as const) expect(parseCommand(`/crew ${k}`)).toEqual({ kind: k });
   });
 
+  it('/crew continue takes an optional amount in dollars, with or without the $ (#52); anything else is not a command', () => {
+    expect(parseCommand('/crew continue')).toEqual({ kind: 'continue' });
+    expect(parseCommand('/crew continue $5')).toEqual({ kind: 'continue', amountUsd: 5 });
+    expect(parseCommand('/crew continue 2.50')).toEqual({ kind: 'continue', amountUsd: 2.5 });
+    for (const bad of ['$0', '$-3', 'five', '$5.001', '$1e3'])
+      expect(parseCommand(`/crew continue ${bad}`)).toEqual({ kind: 'unknown', word: `continue ${bad}` });
+  });
+
   it('reports unknown words and malformed arguments as unknown', () => {
     expect(parseCommand('/crew frobnicate now')).toEqual({ kind: 'unknown', word: 'frobnicate' });
     expect(parseCommand('/crew remember two')).toEqual({ kind: 'unknown', word: 'remember two' });

@@ -259,4 +259,68 @@ describe('route: repository budgets and the rate per person (#52)', () => {
     expect(crewSaid(b)).toEqual([expect.stringMatching(/^@alice, crew did not start this run: you have started 1 run today \(UTC\)/)]);
     expect(requests).toHaveLength(1);
   });
+
+  it('a budget refusal is said once an hour on the issue, whoever asks (a 👎 inside the hour), as the rate refusal is', async () => {
+    const config = 'budgets:\n  day: 0.50\n';
+    const n = await issue('Budget, asked again');
+    recorded(60, 1, '2026-12-06T01:00:00Z', 0.6);
+    expect(await crewRun(n, '2026-12-06T10:00:00Z', config)).toBe('no run');
+    expect(crewSaid(n)).toEqual([expect.stringMatching(/^crew did not start this run: a repository budget is spent\./)]);
+    // Within the hour, the same person and then another: no second comment, a 👎 on each comment.
+    expect(await crewRun(n, '2026-12-06T10:20:00Z', config)).toBe('no run');
+    expect(await crewRun(n, '2026-12-06T10:40:00Z', config, 'alice')).toBe('no run');
+    expect(crewSaid(n)).toHaveLength(1);
+    for (const login of ['maintainer', 'alice']) {
+      const last = [...gh.comments.values()].filter((x) => x.issue === n && x.user === login).at(-1)!;
+      expect(
+        last.reactions.map((r) => r.content),
+        login,
+      ).toContain('-1');
+    }
+    // An hour after the comment: said again.
+    expect(await crewRun(n, '2026-12-06T11:00:00Z', config)).toBe('no run');
+    expect(crewSaid(n)).toHaveLength(2);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('/crew resume, /crew retry and /crew continue of an existing run wait while budgets.day is reached, saying the spend and the reset, and start nothing', async () => {
+    const config = 'budgets:\n  day: 1.00\n';
+    const n = await issue('Stopped runs');
+    const base = view([]).run;
+    const seed = (phase: 'INTERRUPTED' | 'FAILED' | 'ESCALATING') =>
+      state.update(`issue-${n}/`, 'seed', (tx) =>
+        writeRun(
+          tx,
+          {
+            ...base,
+            issue: n,
+            run: 1,
+            phase,
+            createdAt: '2026-12-06T08:00:00Z',
+            usage: { ...base.usage, costUsd: 1.2 },
+            failure: phase === 'FAILED' ? { step: 'integration', message: 'x', resumeFrom: 'INTEGRATING' } : null,
+            // Stopped at the day's budget earlier (#52): crew's question is comment 1, before any reply.
+            waiting:
+              phase === 'ESCALATING'
+                ? { kind: 'budget' as const, commentId: 1, limit: 'day' as const, spentUsd: 1.2, budgetUsd: 1, resetsAt: '2026-12-07T00:00:00Z' }
+                : null,
+          },
+          '2026-12-06T08:00:00Z',
+        ),
+      );
+    for (const [phase, command] of [
+      ['INTERRUPTED', '/crew resume'],
+      ['FAILED', '/crew retry'],
+      ['ESCALATING', '/crew continue'],
+    ] as const) {
+      await seed(phase);
+      const before = crewSaid(n).length;
+      expect(await crewRun(n, '2026-12-06T12:00:00Z', config, 'maintainer', command)).toBe('no run');
+      expect(readRun(reader, n, 1)!.phase, command).toBe(phase);
+      expect(crewSaid(n).slice(before), command).toEqual([
+        `Run 1 does not go on yet: the repository's runs have spent $1.20 today (UTC), against \`budgets.day\` of $1.00; the count starts again at 2026-12-07 00:00 UTC. Comment \`${command}\` again after that, or once \`budgets.day\` is raised in \`.github/crew.yml\` on the default branch. Its work stays on its branches.`,
+      ]);
+    }
+    expect(requests).toHaveLength(0);
+  });
 });

@@ -290,12 +290,18 @@ describe('the work step, in-process against the fakes', () => {
     expect(await onBranch('NOTES.md')).toBe('# Notes\n'); // the timed-out attempt's work, kept on the reused branch
     expect(await onBranch('MORE.md')).toBe('attempt 2 was here\n');
     expect(await stateFile(paths.attemptResult(ISSUE, RUN, 't1', 1))).toMatch(/status: timeout/);
+    // With no room left in the task's budget, the task waits with its work on its branch and the run asks (#52).
     expect(await taskRecord()).toMatchObject({
-      status: 'failure',
+      status: 'pending',
       attempts: 2,
-      error: "the worker spent the attempt's budget; the task's budget is spent (`budgets.task` in .github/crew.yml), so no attempt is left to retry it",
+      claim: null,
+      error: "the worker spent the attempt's budget",
       spent: { tokens: 60_000 },
       limitReached: { limit: 'budget', attempt: 2, turns: 3, reported: false },
+    });
+    expect(JSON.parse((await stateFile(paths.run(ISSUE, RUN)))!)).toMatchObject({
+      phase: 'ESCALATING',
+      waiting: { kind: 'budget', limit: 'task', task: 't1', tokens: { spent: 60_000, budget: 45_000 } },
     });
   });
 

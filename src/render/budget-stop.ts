@@ -1,0 +1,80 @@
+import type { Waiting } from '../domain/run-state';
+import { settlement, type RunView } from '../domain/run-state';
+import type { Surface } from '../domain/surface';
+import { money } from './cost';
+import { utcTime } from './spend';
+
+/**
+ * A budget's end in words (#52): what was spent against which budget, what is done and where the
+ * work is, and the three answers. The question crew posts and the plan comment's line. Pure.
+ */
+
+export type BudgetWait = Extract<Waiting, { kind: 'budget' }>;
+
+const KEY = { run: '`budgets.run`', task: '`budgets.task`', day: '`budgets.day`', month: '`budgets.month`' } as const;
+
+/** "the run has spent $0.0123 (15,000 tokens) of `budgets.run` ($0.01, 14,000 tokens)" */
+export function budgetSpentText(w: Omit<BudgetWait, 'commentId'>): string {
+  if (w.limit === 'run' || w.limit === 'task') {
+    const tokens = (n: number) => `${n.toLocaleString('en-US')} tokens`;
+    return `${w.limit === 'run' ? 'the run' : (w.task ?? 'a task')} has spent ${money(w.spentUsd)}${w.tokens ? ` (${tokens(w.tokens.spent)})` : ''} of ${KEY[w.limit]} (${money(w.budgetUsd)}${w.tokens ? `, ${tokens(w.tokens.budget)}` : ''})`;
+  }
+  const when = w.limit === 'day' ? 'today (UTC)' : 'this month (UTC)';
+  return `the repository's runs have spent ${money(w.spentUsd)} ${when}, against ${KEY[w.limit]} of ${money(w.budgetUsd)}${w.resetsAt ? `; the count starts again at ${utcTime(w.resetsAt)}` : ''}`;
+}
+
+/** Each task as the budget left it: done, stopped with its work on its branch, or not started. */
+export function budgetTaskLines(view: RunView, s: Surface, branchLink: (branch: string) => string): string[] {
+  const lines: string[] = [];
+  for (const t of view.tasks.values()) {
+    if (t.replacedBy) continue;
+    const where = s.link(t.branch, branchLink(t.branch), true);
+    const state = settlement(t);
+    if (state === 'done') lines.push(`- ✅ ${t.id}: done, on ${where}`);
+    else if (state === 'failed') lines.push(`- ❌ ${t.id}: ${t.status}${t.headSha ? `, its work on ${where}` : ''}`);
+    else if (t.status === 'running' || t.status === 'retrying')
+      lines.push(`- ⏳ ${t.id}: still running; it stops at the end of its attempt and pushes its work to ${where}`);
+    else if (t.headSha)
+      lines.push(
+        `- ⏸ ${t.id}: stopped, its work so far committed on ${where}${t.changedFiles.length ? ` (${t.changedFiles.length} file${t.changedFiles.length === 1 ? '' : 's'})` : ''}`,
+      );
+    else lines.push(`- ◻️ ${t.id}: not started`);
+  }
+  return lines;
+}
+
+/** The question crew posts when a budget ends the run's work. */
+export function budgetQuestion(view: RunView, w: Omit<BudgetWait, 'commentId'>, s: Surface, branchLink: (branch: string) => string, marker: string): string {
+  const repository = w.limit === 'day' || w.limit === 'month';
+  return [
+    `${s.bold('crew stopped at a budget')}: ${budgetSpentText(w)}. Nothing is lost: every task's work so far is committed and pushed to its branch.`,
+    '',
+    ...budgetTaskLines(view, s, branchLink),
+    '',
+    'Reply with one of:',
+    repository
+      ? `- ${s.command('continue')} — go on from the work on the branches, once ${KEY[w.limit]} has room (after the reset, or raise it in \`.github/crew.yml\`); ${s.command('continue', '$N')} also gives the run $N more to spend;`
+      : w.limit === 'task'
+        ? `- ${s.command('continue')} — go on from the work on the branch, ${w.task ?? 'the task'} with a fresh ${KEY.task}; ${s.command('continue', '$N')} also gives the run $N more to spend;`
+        : `- ${s.command('continue')} — go on from the work on the branches, with another ${KEY.run} to spend from here; ${s.command('continue', '$N')} gives it $N more instead;`,
+    `- ${s.command('accept')} — open the pull request with what exists: the critic does not judge it, and the pull request says its criteria were not checked;`,
+    `- ${s.command('abort')} — end the run; its branches are cleaned up as a failed run's are.`,
+    '',
+    'Only people with write access can decide. Nothing new starts until then.',
+    marker,
+  ].join('\n');
+}
+
+/** The plan comment's line while the run waits at a budget. */
+export function budgetWaitLine(w: BudgetWait, s: Surface, asked: string): string {
+  return `${s.bold('Stopped at a budget')}: ${budgetSpentText(w)} (${s.commentLink('what crew asked', asked)}). ${s.command('continue', '[$N]')}, ${s.command('accept')} or ${s.command('abort')}.`;
+}
+
+/** At the top of a pull request accepted at a budget's end. */
+export function acceptedAtBudgetBanner(acceptedBy: string, unfinished: string[]): string[] {
+  return [
+    `> [!WARNING]`,
+    `> @${acceptedBy} accepted this with \`/crew accept\` when the run stopped at a budget: the critic did not judge it, so its done criteria are unmet as far as crew knows.${unfinished.length ? ` Not finished: ${unfinished.join(', ')}.` : ''} crew never merges an accepted pull request by itself.`,
+    '',
+  ];
+}

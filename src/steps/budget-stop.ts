@@ -1,0 +1,96 @@
+import { runBudgets } from '../domain/budgets';
+import { WAITING_LABEL } from '../domain/labels';
+import { tokensOf, type RunView, type Spent, type Usage } from '../domain/run-state';
+import type { Config } from '../config/schema';
+import type { PeriodSpend } from '../domain/spend';
+import { budgetQuestion, type BudgetWait } from '../render/budget-stop';
+import { writeRun } from '../state/run-files';
+import type { StateTx } from '../ports';
+import { spend } from './caps';
+import { loadView, nonce, nowIso, planLinks, syncPlanComment, updateRun, viewIn, type StepContext } from './context';
+import { repositoryBudgetReached } from './spend-gate';
+
+/**
+ * A budget's end keeps the work and asks (#52). When `budgets.run` or a task's `budgets.task` is spent, or the repository's
+ * `budgets.day` / `budgets.month` is reached while the run works, the task that meets it stops at the
+ * end of its attempt (its work committed and pushed, as every attempt's is), goes back to pending, and
+ * the run waits in ESCALATING for `/crew continue [$N]`, `/crew accept` or `/crew abort`
+ * (steps/commands/continue.ts, abort.ts): the same wait, reply checks and label as crew's other questions.
+ */
+
+export type BudgetStop = Omit<BudgetWait, 'commentId'>;
+
+/**
+ * The run's own budgets, when one is spent: `budgets.run` as this run stands (a person's `/crew continue`
+ * may have raised it), then the task's `budgets.task` (what its current allowance of attempts spent).
+ */
+export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, task?: { id: string; spent: Spent }): BudgetStop | undefined {
+  const budgets = runBudgets(config.budgets, view.run);
+  const over = (b: { tokens: number; cost_usd: number }, tokens: number, usd: number) => tokens >= b.tokens || usd >= b.cost_usd;
+  if (over(budgets.run, tokensOf(runSpent), runSpent.costUsd))
+    return {
+      kind: 'budget',
+      limit: 'run',
+      spentUsd: runSpent.costUsd,
+      budgetUsd: budgets.run.cost_usd,
+      tokens: { spent: tokensOf(runSpent), budget: budgets.run.tokens },
+    };
+  if (task && over(budgets.task, task.spent.tokens, task.spent.costUsd))
+    return {
+      kind: 'budget',
+      limit: 'task',
+      task: task.id,
+      spentUsd: task.spent.costUsd,
+      budgetUsd: budgets.task.cost_usd,
+      tokens: { spent: task.spent.tokens, budget: budgets.task.tokens },
+    };
+  return undefined;
+}
+
+export function periodStop(p: PeriodSpend): BudgetStop {
+  return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd!, resetsAt: p.resetsAt };
+}
+
+/** Before a step that spends (a worker's attempt): the run's and the task's budgets, then the repository's. */
+export async function budgetStopBefore(
+  ctx: StepContext,
+  config: Config,
+  view: RunView,
+  runSpent: Usage,
+  task: { id: string; spent: Spent },
+): Promise<BudgetStop | undefined> {
+  const own = ownBudgetStop(config, view, runSpent, task);
+  if (own) return own;
+  const period = await repositoryBudgetReached(ctx);
+  return period ? periodStop(period) : undefined;
+}
+
+/**
+ * Inside the write that holds a task: the run stops and waits at the budget (comment id 0 until
+ * `askAtBudget` posts the question). A run already waiting (on this budget or another question) is
+ * left as it is: the held task is pending, and starts again, or stops again, when the run goes on.
+ * Returns whether the question is this job's to ask.
+ */
+export function stopRunAtBudget(tx: StateTx, issue: number, run: number, stop: BudgetStop, now: string): boolean {
+  const view = viewIn(tx, issue, run);
+  if (view.run.phase !== 'EXECUTING' || view.run.waiting) return false;
+  writeRun(tx, { ...view.run, phase: 'ESCALATING', waiting: { ...stop, commentId: 0 } }, now);
+  return true;
+}
+
+/** Posts the budget question a run records but has not asked yet, and labels the issue as waiting. */
+export async function askAtBudget(ctx: StepContext, issue: number, run: number): Promise<void> {
+  const view = await loadView(ctx, issue, run);
+  const w = view.run.waiting;
+  if (view.run.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.commentId !== 0) return;
+  const s = ctx.surface;
+  const body = budgetQuestion(view, w, s, planLinks(ctx).branch, s.marker('budget', { issue, run, nonce: nonce() }));
+  await spend(ctx, issue, run, { comments: 1 });
+  const posted = await ctx.forge.postComment(issue, body);
+  await updateRun(ctx, issue, run, `asked at the budget`, (rec, tx) => {
+    if (rec.waiting?.kind === 'budget' && rec.waiting.commentId === 0) writeRun(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, nowIso(ctx));
+  });
+  await ctx.forge.addLabel(issue, WAITING_LABEL);
+  ctx.log.checkpoint('budget-asked');
+  await syncPlanComment(ctx, issue, run);
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { continuedBudget, runBudgets, runBudgetSpent } from '../../../src/domain/budgets';
+import { ZERO_USAGE } from '../../../src/domain/run-state';
+
+const budgets = { run: { tokens: 10_000, cost_usd: 1 }, task: { tokens: 5_000, cost_usd: 0.5 }, attempt: { tokens: 2_000, cost_usd: 0.2 } };
+const spent = { ...ZERO_USAGE, inputTokens: 9_000, outputTokens: 1_500, cacheReadTokens: 1_000, costUsd: 1.05 };
+
+describe("the run's budget after a budget's end (#52)", () => {
+  it('/crew continue: what was spent plus another budgets.run, or plus $N; tokens get another budgets.run.tokens either way', () => {
+    // 9,000 + 1,500 + 0.1 × 1,000 = 10,600 budget tokens spent.
+    expect(runBudgetSpent(budgets.run, spent)).toBe(true);
+    expect(continuedBudget(budgets.run, spent)).toEqual({ tokens: 20_600, cost_usd: 2.05 });
+    expect(continuedBudget(budgets.run, spent, 5)).toEqual({ tokens: 20_600, cost_usd: 6.05 });
+    expect(runBudgetSpent(continuedBudget(budgets.run, spent, 5), spent)).toBe(false);
+  });
+
+  it('the limit a person set binds the run, and a configuration raised since counts too: each figure is the larger', () => {
+    expect(runBudgets(budgets, {}).run).toEqual(budgets.run);
+    expect(runBudgets(budgets, { budgetRun: { tokens: 20_600, cost_usd: 6.05 } }).run).toEqual({ tokens: 20_600, cost_usd: 6.05 });
+    const raised = { ...budgets, run: { tokens: 50_000, cost_usd: 2 } };
+    expect(runBudgets(raised, { budgetRun: { tokens: 20_600, cost_usd: 6.05 } }).run).toEqual({ tokens: 50_000, cost_usd: 6.05 });
+    // The task's and the attempt's budgets are the configuration's.
+    expect(runBudgets(budgets, { budgetRun: { tokens: 1, cost_usd: 1 } }).task).toEqual(budgets.task);
+  });
+});
