@@ -33,13 +33,14 @@ import { LocalEngine, readRequest, type Ending, type Prompter } from './engine';
 import { LiveView, type Output } from './live-view';
 import { localSandboxStatement } from './sandbox-statement';
 import { confirmSetup } from './setup-approval';
-import { localConfig, readTaskFile, unsandboxedAskedIn } from './task-file';
+import { readTaskFile } from './task-file';
+import { localConfig, unsandboxedAskedIn } from '../config/local';
 import { clock } from './terminal-text';
-import { ensureCrewDir, runNumbersOf, runsDir, UsageError, type Project } from './workspace';
+import { ensureCrewDir, runNumbersOf, UsageError, type Project } from './workspace';
 import { localBranches } from '../domain/refs';
 import { runEval } from '../eval';
 import { InstancesError } from '../eval/instances';
-import { LOCAL_RUN, localRunOfBranch, localStatePrefix } from '../domain/local-runs';
+import { LOCAL_RUN, localRunOfBranch, localStatePrefix, runsDir } from '../domain/local-runs';
 import { terminalSurface } from '../domain/surface';
 import { createClient } from '../adapters/github/octokit';
 import { GitHubRepositorySettings } from '../adapters/github/repository-settings';
@@ -49,7 +50,7 @@ import { doctorJson, doctorText } from '../doctor/report';
 import { init, InitDeclined } from '../init/index';
 import { agentRunLabel } from '../domain/trajectory';
 import { terminalTrajectory } from '../render/trajectory';
-import { readTrajectories, trajectoriesDir } from './trajectories';
+import { readTrajectories, trajectoriesDir } from '../trajectory/files';
 
 /** What a local run was started with, kept beside its state for `--resume`. */
 interface RunOptions {
