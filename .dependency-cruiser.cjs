@@ -17,8 +17,8 @@ module.exports = {
       name: 'adapters-only-at-the-entries',
       severity: 'error',
       comment:
-        "Logic reaches GitHub, git, the model and the person's machine through the ports (src/ports.ts); only the two entry points build adapters: src/main.ts (the Action) and src/local/cli.ts (the crew command).",
-      from: { path: '^src/', pathNot: '^src/(adapters/|main[.]ts$|local/cli[.]ts$)' },
+        "Logic reaches GitHub, git, the model and the person's machine through the ports (src/ports.ts); only the two entry points build adapters: src/main.ts (the Action) and src/cli/ (the crew command).",
+      from: { path: '^src/', pathNot: '^src/(adapters/|main[.]ts$|cli/)' },
       to: { path: '^src/adapters/' },
     },
     {

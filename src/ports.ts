@@ -6,7 +6,7 @@ import type { TextItem } from './domain/images';
  * The narrow interfaces between crew's logic and the outside world, and the errors steps
  * recognise. Steps and agents take these as arguments; adapters (src/adapters/) implement them
  * for GitHub, git, the Anthropic API and local mode, and only the two entry points build
- * adapters: src/main.ts (the Action) and src/local/cli.ts (the `crew` command).
+ * adapters: src/main.ts (the Action) and src/cli/main.ts (the `crew` command).
  */
 
 import type { Usage } from './domain/run-state';

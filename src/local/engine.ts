@@ -57,7 +57,7 @@ export interface EngineOptions {
   /** Where job worktrees go (outside the project). */
   worktrees: string;
   user: string;
-  /** The run files, the terminal's forge and the job worktrees, built by the entry point (cli.ts). */
+  /** The run files, the terminal's forge and the job worktrees, built by the entry point (src/cli/compose.ts). */
   adapters: LocalAdapters;
 }
 

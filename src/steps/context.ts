@@ -36,7 +36,7 @@ import type { BilledJob } from '../state/job-times';
 import type { PlanCommentIds } from '../state/pending-plan-comment';
 import { capBody } from '../text/markdown';
 
-/** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with cli.ts's adapters). */
+/** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with the adapters src/cli/ builds). */
 export interface StepContext {
   settings: Settings;
   event: CrewEvent;

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../../src/local/args';
-import { main } from '../../../src/local/cli';
+import { parseArgs } from '../../../src/cli/args';
+import { main } from '../../../src/cli/main';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
 import { init, InitDeclined, workflowText } from '../../../src/init/index';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
