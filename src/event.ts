@@ -179,6 +179,7 @@ export function publicRepository(path = process.env.GITHUB_EVENT_PATH ?? ''): bo
   }
 }
 
+/** The event this job runs for (GITHUB_EVENT_NAME and its payload); one crew does not handle is an UnsupportedEvent naming it. */
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
   if (
     ![
@@ -236,59 +237,8 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       pulls: ours ? [{ number: pr.number, headRef: pr.head.ref }] : [],
     };
   }
-  if (name === 'pull_request_review' || name === 'pull_request_review_comment') {
-    const d = name === 'pull_request_review' ? parsePayload(ReviewPayload, raw, name) : parsePayload(ReviewCommentPayload, raw, name);
-    const said =
-      'review' in d
-        ? { id: d.review.id, body: d.review.body ?? '', createdAt: d.review.submitted_at ?? '', user: d.review.user }
-        : { id: d.comment.id, body: d.comment.body, createdAt: d.comment.created_at, user: d.comment.user };
-    const pr = d.pull_request;
-    return {
-      kind: 'pull',
-      source: name,
-      defaultBranch: d.repository?.default_branch,
-      pulls: [{ number: pr.number, headRef: pr.head.ref }],
-      comment: {
-        kind: 'comment',
-        defaultBranch: d.repository?.default_branch,
-        // A submitted review is a new review, as a created comment is a new comment.
-        action: d.action === 'submitted' ? 'created' : d.action,
-        via: name === 'pull_request_review' ? 'review' : 'review_comment',
-        ...('review' in d && d.review.state ? { reviewState: d.review.state.toLowerCase() } : {}),
-        issue: { ...issueOf(pr), isPull: true },
-        comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
-      },
-    };
-  }
-  if (name === 'check_suite' || name === 'workflow_run') {
-    const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload>>(
-      name === 'check_suite' ? CheckSuitePayload : WorkflowRunPayload,
-      raw,
-      name,
-    );
-    const pulls = 'check_suite' in d ? d.check_suite.pull_requests : d.workflow_run.pull_requests;
-    const event: PullEvent = {
-      kind: 'pull',
-      source: name,
-      defaultBranch: d.repository?.default_branch,
-      pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })),
-    };
-    if ('workflow_run' in d) {
-      const r = d.workflow_run;
-      event.ci = {
-        runId: r.id,
-        workflow: r.name ?? (r.path || d.workflow?.path || ''),
-        path: r.path || d.workflow?.path || '',
-        conclusion: r.conclusion,
-        headBranch: r.head_branch,
-        headSha: r.head_sha,
-        headRepo: r.head_repository?.full_name ?? null,
-        repo: (d.repository as { full_name?: string } | undefined)?.full_name ?? null,
-        url: r.html_url,
-      };
-    }
-    return event;
-  }
+  if (name === 'pull_request_review' || name === 'pull_request_review_comment') return reviewEvent(name, raw);
+  if (name === 'check_suite' || name === 'workflow_run') return ciEvent(name, raw);
   const d = parsePayload(CommentPayload, raw, 'issue_comment');
   return {
     kind: 'comment',
@@ -302,6 +252,63 @@ export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = pro
       author: { login: d.comment.user.login, type: d.comment.user.type },
     },
   };
+}
+
+/** A review or a review comment: a PullEvent carrying its words as a CommentEvent (`via`). */
+function reviewEvent(name: 'pull_request_review' | 'pull_request_review_comment', raw: unknown): PullEvent {
+  const d = name === 'pull_request_review' ? parsePayload(ReviewPayload, raw, name) : parsePayload(ReviewCommentPayload, raw, name);
+  const said =
+    'review' in d
+      ? { id: d.review.id, body: d.review.body ?? '', createdAt: d.review.submitted_at ?? '', user: d.review.user }
+      : { id: d.comment.id, body: d.comment.body, createdAt: d.comment.created_at, user: d.comment.user };
+  const pr = d.pull_request;
+  return {
+    kind: 'pull',
+    source: name,
+    defaultBranch: d.repository?.default_branch,
+    pulls: [{ number: pr.number, headRef: pr.head.ref }],
+    comment: {
+      kind: 'comment',
+      defaultBranch: d.repository?.default_branch,
+      // A submitted review is a new review, as a created comment is a new comment.
+      action: d.action === 'submitted' ? 'created' : d.action,
+      via: name === 'pull_request_review' ? 'review' : 'review_comment',
+      ...('review' in d && d.review.state ? { reviewState: d.review.state.toLowerCase() } : {}),
+      issue: { ...issueOf(pr), isPull: true },
+      comment: { id: said.id, body: said.body, createdAt: said.createdAt, author: { login: said.user.login, type: said.user.type } },
+    },
+  };
+}
+
+/** A check suite, or a workflow run (fix_ci's `ci`), on the pull requests it names. */
+function ciEvent(name: 'check_suite' | 'workflow_run', raw: unknown): PullEvent {
+  const d = parsePayload<z.infer<typeof CheckSuitePayload | typeof WorkflowRunPayload>>(
+    name === 'check_suite' ? CheckSuitePayload : WorkflowRunPayload,
+    raw,
+    name,
+  );
+  const pulls = 'check_suite' in d ? d.check_suite.pull_requests : d.workflow_run.pull_requests;
+  const event: PullEvent = {
+    kind: 'pull',
+    source: name,
+    defaultBranch: d.repository?.default_branch,
+    pulls: pulls.map((x) => ({ number: x.number, headRef: x.head.ref })),
+  };
+  if ('workflow_run' in d) {
+    const r = d.workflow_run;
+    event.ci = {
+      runId: r.id,
+      workflow: r.name ?? (r.path || d.workflow?.path || ''),
+      path: r.path || d.workflow?.path || '',
+      conclusion: r.conclusion,
+      headBranch: r.head_branch,
+      headSha: r.head_sha,
+      headRepo: r.head_repository?.full_name ?? null,
+      repo: (d.repository as { full_name?: string } | undefined)?.full_name ?? null,
+      url: r.html_url,
+    };
+  }
+  return event;
 }
 
 function parsePayload<T>(schema: z.ZodType<T>, raw: unknown, name: string): T {
