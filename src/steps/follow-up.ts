@@ -1,5 +1,6 @@
 import { followUpItems, handPushed, MAX_THREADS, type FollowUpMaterial, type FollowUpThread } from '../domain/follow-up';
 import { commandText } from '../domain/commands';
+import { runOfIntegrationBranch } from '../domain/refs';
 import type { RunRecord, RunView } from '../domain/run-state';
 import type { PullInfo, ReviewThread } from '../ports';
 import { parseJson, paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
@@ -8,9 +9,6 @@ import { foundImages, triggerText } from '../domain/images';
 import { spend } from './caps';
 import { startRun, type Started } from './commands/start';
 import { loadView, nowIso, updateRun, type StepContext } from './context';
-
-/** crew's own pull request: its head is the integration branch of run k of issue N. */
-export const OWN_PULL_HEAD = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
 /** What asks for a follow-up run on crew's own pull request. */
 export interface FollowUpRequest {
@@ -45,12 +43,12 @@ const FEEDBACK_CHARS = 6_000;
  */
 export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Promise<Started> {
   const pull = await ctx.forge.getPull(req.pull);
-  const own = OWN_PULL_HEAD.exec(pull.headRef);
+  const own = runOfIntegrationBranch(pull.headRef);
   if (!own || pull.fromFork) {
     await ctx.forge.postComment(req.pull, `This pull request's branch (\`${pull.headRef}\`) is not one crew opened, so crew does not follow up on it.`);
     return { started: false };
   }
-  const issue = Number(own[1]);
+  const issue = own.issue;
   if (pull.state !== 'open') {
     await ctx.forge.postComment(
       req.pull,

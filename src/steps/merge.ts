@@ -11,6 +11,7 @@ import {
   type ReviewerPermission,
 } from '../domain/merge-gate';
 import { usedUpOn } from '../domain/fix-ci';
+import { runOfIntegrationBranch } from '../domain/refs';
 import { forAPerson } from '../domain/judgment';
 import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
@@ -20,8 +21,6 @@ import { loadView, nowIso, SEEN, updateRunShownFirst, withPullsCiAttempts, type 
 import { lastJudgment } from '../state/judgments';
 import { cleanupAtMerge, saidCleanedUpAtMerge, tidyUp, type CleanupAtMerge } from './cleanup';
 import { DeletionsRefused } from '../ports';
-
-const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
 /**
  * The auto-merge gate for one run's pull request: gathers the facts (head, checks,
@@ -186,13 +185,16 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
  */
 export async function merge(ctx: StepContext): Promise<void> {
   if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite, workflow_run and pull_request_review events');
-  const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
+  const ours = ctx.event.pulls.flatMap((p) => {
+    const own = runOfIntegrationBranch(p.headRef);
+    return own ? [{ ...p, ...own }] : [];
+  });
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
   // The configuration is read beside the issue's state (a request of its own in a job with no checkout); a
   // failure to read it is met again, and said, where the merge gate asks for it.
   void ctx.config().catch(() => undefined);
   for (const p of ours) {
-    const [, issue, first] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
+    const { issue, run: first } = p;
     // Follow-ups update the same pull request as later runs of the issue: the newest one speaks for it, and
     // while it works (not COMPLETED) nothing merges on an older run's pass.
     const run = await newestRunOfPull(ctx, issue, first, p.number);
