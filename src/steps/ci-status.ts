@@ -129,7 +129,7 @@ async function lookAtPull(ctx: StepContext, snap: StateSnapshot, issue: number, 
   const workflows = 'names' in read ? read.names : [];
   const repo = `${ctx.forge.repo.owner}/${ctx.forge.repo.name}`;
   // One reading of the head's checks: fix_ci acts on it, and the merge gate decides on it.
-  const checks = await ctx.forge.checksOn(pull.headSha);
+  const checks = (await ctx.forge.checksOn?.(pull.headSha)) ?? [];
   const head = { workflows, headSha: pull.headSha, headBranch: pull.headRef, repo };
   for (const r of runningCiRuns(checks, head))
     ctx.log.info(`CI on #${number}: ${r.workflow} run ${r.id} is still ${r.status}; its own workflow_run event decides`);

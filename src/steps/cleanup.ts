@@ -304,7 +304,7 @@ export async function cleanupAtMerge(ctx: StepContext, view: RunView, merged: Me
     if (!due.due || rec.cleanup) return undefined;
     const listed = ctx.crewBranches.listed([runBranchFolder(issue, run)]);
     if (!listed) return undefined;
-    const headGoes = await ctx.forge.deletesHeadOnMerge();
+    const headGoes = (await ctx.forge.deletesHeadOnMerge?.()) ?? false;
     const tips = listed.filter((t) => branchOwner(t.branch) && !(headGoes && t.branch === headRef));
     const { kept, candidates } = await sortBranches(ctx, rec, due.end, tips);
     ctx.log.checkpoint('branches-cleaned');

@@ -138,7 +138,7 @@ async function writersThreads(
   ctx: StepContext,
   pull: number,
 ): Promise<{ threads: Array<{ record: FollowUpThread; material: FollowUpMaterial['threads'][number]; said: string[] }>; leftOut: number }> {
-  const all = await ctx.forge.reviewThreads(pull);
+  const all = (await ctx.forge.reviewThreads?.(pull)) ?? [];
   const me = (await ctx.forge.botLogin()).toLowerCase();
   const writer = new Map<string, boolean>();
   const isWriter = async (login: string) => {
@@ -217,7 +217,7 @@ export async function replyInThreads(ctx: StepContext, view: RunView, headSha: s
   const { issue, run } = view.run;
   for (const t of f.threads.filter((x) => !x.replied)) {
     try {
-      await ctx.forge.replyInThread(
+      await ctx.forge.replyInThread?.(
         f.pull,
         t.rootId,
         `Addressed in ${headSha} (follow-up ${f.k}, run ${ctx.surface.runNumber(issue, run)} of #${issue}); the critic judged it with every other criterion. Resolve this thread if you agree.`,

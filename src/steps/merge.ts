@@ -68,9 +68,9 @@ export async function decideMerge(
     // Independent reads of the same head: asked at once. The repository's merge methods are asked beside them
     // when the gate may merge (the forge keeps the answer for the job, and the deletions after a merge read it too).
     const [checks, approvals] = await Promise.all([
-      read.checks ?? ctx.forge.checksOn(pull.headSha),
+      read.checks ?? ctx.forge.checksOn?.(pull.headSha) ?? [],
       config.require_approval ? approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester) : undefined,
-      config.auto_merge && !config.merge_method && !view.run.base.pull ? ctx.forge.mergeMethods().catch(() => undefined) : undefined,
+      config.auto_merge && !config.merge_method && !view.run.base.pull ? ctx.forge.mergeMethods?.().catch(() => undefined) : undefined,
     ]);
     facts.checks = checks;
     if (approvals) Object.assign(facts, approvals);
@@ -90,6 +90,8 @@ export async function decideMerge(
   if (!decision.merge) {
     return state(decision.waiting ? 'waiting' : 'not-merged', decision.reason);
   }
+  // A forge without merging (local mode: the result waits on its branch) never gets here with auto_merge on.
+  if (!ctx.forge.mergePull || !ctx.forge.mergeMethods) return state('not-merged', 'this forge does not merge: review the result branch and merge it yourself');
   const method = mergeMethod(config.merge_method, config.merge_method ? { merge: true, squash: true, rebase: true } : await ctx.forge.mergeMethods());
   if (!method) return state('not-merged', 'the repository allows no merge method');
   const out = await ctx.forge.mergePull(prNumber, pull.headSha, method);
@@ -127,7 +129,7 @@ async function approvalsThatCount(
   headSha: string,
   requester: string,
 ): Promise<Pick<MergeFacts, 'approvedBy' | 'uncounted'>> {
-  const reviews = await ctx.forge.approvals(prNumber);
+  const reviews = (await ctx.forge.approvals?.(prNumber)) ?? [];
   const known = new Map<string, ReviewerPermission>();
   for (const login of reviewersToCheck(reviews, headSha, requester)) {
     try {

@@ -49,7 +49,7 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
   // The reaction says crew saw the comment whoever wrote it, so it need not wait for the permission check (one round trip less).
   const [, writer] = await Promise.all([
-    ev.via ? undefined : ctx.forge.react(ev.comment.id, 'eyes'),
+    ev.via ? undefined : ctx.forge.react?.(ev.comment.id, 'eyes'),
     hasWriteAccess(ctx, ev.via ? { issue, login: ev.comment.author.login } : ev, true),
   ]);
   if (!writer) return;
