@@ -310,10 +310,6 @@ export type BranchDeletion =
   | { branch: string; outcome: 'refused'; reason: string };
 
 /**
- * crew's branches on GitHub, as cleaning up after runs needs them (GitHub only: a local run's
- * branches live in the person's repository and stay there).
- */
-/**
  * What `crew doctor` reads of a repository on GitHub: settings a job's token may not see (then a Read
  * with the status, never a throw), the rules a branch name would meet, and files on the default branch.
  */
@@ -334,6 +330,10 @@ export interface RepositorySettings {
   secretExists(name: string): Promise<Read<boolean>>;
 }
 
+/**
+ * crew's branches on GitHub, as cleaning up after runs needs them (GitHub only: a local run's
+ * branches live in the person's repository and stay there).
+ */
 export interface CrewBranches {
   /**
    * Every branch under `crew/` with the commit it points at, in one listing; with `folders`, only

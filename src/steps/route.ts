@@ -243,7 +243,6 @@ export async function isOwnComment(ctx: StepContext, ev: CommentEvent): Promise<
   }
 }
 
-/** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
 /**
  * Dispatches start their tasks in the work job directly, one job fewer on every step of
  * the critical path. A workflow that still routes them here is an old copy of crew's: the
