@@ -10,7 +10,6 @@ import { localTrajectories } from '../trajectory/files';
 import { LOCAL_OPT_IN } from '../domain/local-runs';
 import type { Log, Model } from '../ports';
 import { MAX_OUTPUT_BYTES, prepareTools } from '../steps/sandbox-setup';
-import type { StepContext } from '../steps/context';
 import { promptTemplate } from '../templates';
 import { fileAt, git as head, patchFrom } from './repos';
 import type { Played, PlayInput } from './play';
@@ -31,7 +30,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
     { allowUnsandboxed: p.allowUnsandboxed, ...(p.provider ? { provider: p.provider } : {}) },
     CONFIG_PATH,
   );
-  const ctx = { repo: { dir: p.dir } as StepContext['repo'], log, unsandboxedOptIn: LOCAL_OPT_IN };
+  const ctx = { repo: { dir: p.dir }, log, unsandboxedOptIn: LOCAL_OPT_IN };
   // The base commit is the repository's own code: setup runs as for a crew run's first job.
   const tools = await prepareTools(ctx, config, { trusted: true });
   if (tools.setupFailure) return { kind: 'broken', reason: `setup failed: ${tools.setupFailure}`, ms: Date.now() - started, escalations };
