@@ -1,41 +1,33 @@
 /**
- * The direction of crew's layers (docs/ARCHITECTURE.md, "Layout"), checked in CI by
- * `npm run deps`: no cycles; domain/ is pure; nothing but the two entry points imports an adapter,
- * and adapters import nothing above the ports.
+ * The direction of crew's layers (docs/ARCHITECTURE.md, "Layout"), checked in CI by `npm run deps`.
+ * An allow-list: each layer of scripts/layers.cjs may import itself and the layers it names, all of
+ * them below it, and any package or node module; an import no rule allows fails. No module cycles;
+ * domain/ reaches none of node's IO modules.
  */
+const { LAYERS, IO_MODULES } = require('./scripts/layers.cjs');
+
+const byName = new Map(LAYERS.map((l) => [l.name, l]));
+
 module.exports = {
   forbidden: [
     { name: 'no-cycles', severity: 'error', comment: 'A cycle makes load order matter and hides which module owns what.', from: {}, to: { circular: true } },
     {
-      name: 'domain-is-pure',
+      name: 'domain-does-no-io',
       severity: 'error',
-      comment: 'domain/ holds rules and types; it reads no state, runs no step and talks to no adapter.',
+      comment: 'domain/ holds rules and types: files, processes and the network are reached through the ports.',
       from: { path: '^src/domain/' },
-      to: { path: '^src/(state|steps|adapters|local|agents|render)/' },
-    },
-    {
-      name: 'toolbox-below-steps',
-      severity: 'error',
-      comment: "toolbox/ (#53) holds what a job's steps and eval both use to run commands and tests; it runs no step and knows no entry.",
-      from: { path: '^src/toolbox/' },
-      to: { path: '^src/(steps|local|eval|state|render)/|^src/main[.]ts$' },
-    },
-    {
-      name: 'adapters-only-at-the-entries',
-      severity: 'error',
-      comment:
-        "Logic reaches GitHub, git, the model and the person's machine through the ports (src/ports.ts); only the two entry points build adapters: src/main.ts (the Action) and src/local/cli.ts (the crew command).",
-      from: { path: '^src/', pathNot: '^src/(adapters/|main[.]ts$|local/cli[.]ts$)' },
-      to: { path: '^src/adapters/' },
-    },
-    {
-      name: 'adapters-implement-ports',
-      severity: 'error',
-      comment: 'An adapter implements a port with domain types; it never calls back into the logic that uses it.',
-      from: { path: '^src/adapters/' },
-      to: { path: '^src/(steps|agents|local|render|state|sandbox|config)/|^src/(main|settings|event|templates)[.]ts$' },
+      to: { dependencyTypes: ['core'], path: `^(node:)?(${IO_MODULES.join('|')})$` },
     },
   ],
+  allowed: [
+    { comment: 'Packages and node modules are not layers.', from: { path: '^src/' }, to: { pathNot: '^src/' } },
+    ...LAYERS.map((l) => ({
+      comment: `${l.name} (${l.what}) imports ${l.may.length ? `itself, ${l.may.join(', ')}` : 'only itself'}.`,
+      from: { path: l.path },
+      to: { path: [l.path, ...l.may.map((n) => byName.get(n).path)].join('|') },
+    })),
+  ],
+  allowedSeverity: 'error',
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,

@@ -191,6 +191,7 @@ const READERS: Record<string, (raw: unknown, name: string) => CrewEvent> = {
   pull_request_target: pullTargetEvent,
 };
 
+/** The event this job runs for (GITHUB_EVENT_NAME and its payload); one crew does not handle is an UnsupportedEvent naming it. */
 export function readEvent(name = process.env.GITHUB_EVENT_NAME ?? '', path = process.env.GITHUB_EVENT_PATH ?? ''): CrewEvent {
   const read = Object.hasOwn(READERS, name) ? READERS[name] : undefined;
   if (!read) {

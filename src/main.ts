@@ -1,9 +1,7 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
-import { AnthropicModel } from './adapters/anthropic/model';
-import { FailoverModel } from './adapters/anthropic/failover';
+import { buildModel as buildProviderModel, roleSaying, type ModelSetupProblem } from './adapters/anthropic/build-model';
 import { checkoutOrEmpty, gitRepo } from './adapters/git/git-repo';
-import { providerClient, ProviderSetupError } from './adapters/anthropic/providers';
 import { THROWAWAY_CHECKOUT } from './adapters/git/git-client';
 import { GitStateStore } from './adapters/git/state-store';
 import { BranchTips } from './adapters/git/branch-tips';
@@ -24,7 +22,6 @@ import { preloadTemplates, promptTemplate } from './templates';
 import { preloadBundleChunks } from './bundle';
 import { endSoonAfterStep } from './end-after-step';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
-import { fallbackModelFor, type Provider } from './domain/providers';
 import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
 import { pendingPlanCommentStore } from './state/pending-plan-comment';
@@ -73,46 +70,23 @@ export function tokenKind(token: string): 'installation' | 'personal' {
 }
 
 /**
- * The Model port over one provider: the Claude API with the `anthropic_api_key` input, or Amazon
- * Bedrock / Vertex AI through Anthropic's SDKs for them, with the credentials the official auth
- * actions left in the job's environment. Whatever is missing is named, with what to do; `role`
- * says which key asked for it (`provider` or `fallback_provider`).
- */
-function providerModel(provider: Provider, role: 'provider' | 'fallback_provider', settings: Settings, config: Config, retryWaitMs: () => Promise<number>) {
-  const as = role === 'provider' ? '' : `\`fallback_provider\` is ${provider}, but `;
-  if (provider === 'anthropic') {
-    if (!settings.anthropicApiKey) {
-      throw new CrewError(
-        'starting the agents',
-        as
-          ? `${as}the \`anthropic_api_key\` input is empty, so crew cannot call its fallback.`
-          : 'The `anthropic_api_key` input is empty, so crew cannot call the model.',
-        `Add a repository secret named \`ANTHROPIC_API_KEY\` (Settings → Secrets and variables → Actions) and pass it to crew as \`anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}\`, as the README's workflow does. Then comment \`/crew run\` again. ${as ? '(Or remove `fallback_provider`.)' : '(To use Amazon Bedrock or Vertex AI instead, set `provider`: see the README.)'}`,
-      );
-    }
-    return new AnthropicModel(settings.anthropicApiKey, systemClock, log, { retryWaitMs });
-  }
-  try {
-    return new AnthropicModel(providerClient(provider, config), systemClock, log, { retryWaitMs });
-  } catch (e) {
-    if (e instanceof ProviderSetupError) throw new CrewError('starting the agents', `${as}${e.missing}`, e.fix);
-    throw e;
-  }
-}
-
-/**
- * The Model port for the provider in force, and with `fallback_provider` the failover over it and
- * the fallback (both set up, and their setup checked, before the first call). Each failover of the
- * job is added to `failovers`, which the plan comment reports.
+ * The Model port (adapters/anthropic/build-model.ts) with the `anthropic_api_key` input, or Bedrock / Vertex AI with the
+ * credentials the official auth actions left in the job's environment; whatever is missing is named, with what to do.
  */
 function buildModel(settings: Settings, config: Config, readConfig: () => Promise<Config>, failovers: ModelFailover[]): Model {
+  const problem = (p: ModelSetupProblem) => {
+    const as = roleSaying(p);
+    if (p.kind === 'provider-setup') return new CrewError('starting the agents', `${as}${p.missing}`, p.fix);
+    return new CrewError(
+      'starting the agents',
+      as
+        ? `${as}the \`anthropic_api_key\` input is empty, so crew cannot call its fallback.`
+        : 'The `anthropic_api_key` input is empty, so crew cannot call the model.',
+      `Add a repository secret named \`ANTHROPIC_API_KEY\` (Settings → Secrets and variables → Actions) and pass it to crew as \`anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}\`, as the README's workflow does. Then comment \`/crew run\` again. ${as ? '(Or remove `fallback_provider`.)' : '(To use Amazon Bedrock or Vertex AI instead, set `provider`: see the README.)'}`,
+    );
+  };
   const retryWaitMs = async () => (await readConfig()).api_retry_wait_seconds * 1000;
-  const primary = providerModel(config.provider, 'provider', settings, config, retryWaitMs);
-  if (config.provider !== 'anthropic') log.info(`crew calls the model through ${primary.label}`);
-  if (!config.fallback) return primary;
-  const fallback = providerModel(config.fallback.provider, 'fallback_provider', settings, config, retryWaitMs);
-  log.info(`if ${primary.label} stays overloaded or rate-limited past its retries, crew goes on with ${fallback.label} (fallback_provider)`);
-  return new FailoverModel(primary, fallback, fallbackModelFor(config.models, config.fallback.models), systemClock, log, (f) => failovers.push(f));
+  return buildProviderModel(config, { anthropicKey: settings.anthropicApiKey, log, retryWaitMs, problem }, failovers);
 }
 
 function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext; finish: () => Promise<void> } {

@@ -6,7 +6,7 @@ import type { TextItem } from './domain/images';
  * The narrow interfaces between crew's logic and the outside world, and the errors steps
  * recognise. Steps and agents take these as arguments; adapters (src/adapters/) implement them
  * for GitHub, git, the Anthropic API and local mode, and only the two entry points build
- * adapters: src/main.ts (the Action) and src/local/cli.ts (the `crew` command).
+ * adapters: src/main.ts (the Action) and src/cli/main.ts (the `crew` command).
  */
 
 import type { Usage } from './domain/run-state';
@@ -92,14 +92,49 @@ export interface RateLimitWait {
   request: string;
 }
 
-export interface Forge {
+/**
+ * What only GitHub's forge does: reactions, review threads, a head's checks and approvals, merging, the
+ * legs of earlier dispatches, a CI run's failed jobs and their logs. Optional on the Forge, as
+ * CrewBranches is on the context: local mode has none of it, and each caller says what its absence means.
+ */
+export interface ForgeOnGitHub {
+  react(commentId: number, reaction: Reaction): Promise<void>;
+  /** Every review thread of a pull request, with whether it is resolved (REST lists the comments; only GraphQL says resolved). */
+  reviewThreads(number: number): Promise<ReviewThread[]>;
+  /** A reply in a review thread, to its first comment (GitHub refuses replies to replies). */
+  replyInThread(number: number, rootId: number, body: string): Promise<void>;
+  /** Check runs (latest per name) and commit statuses on a commit. */
+  checksOn(sha: string): Promise<CheckFact[]>;
+  /** Each reviewer's latest decisive review, where it approves, with the commit it approved (any head). */
+  approvals(number: number): Promise<ApprovingReview[]>;
+  mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }>;
+  /**
+   * Whether GitHub deletes a pull request's head branch once it is merged (the repository's
+   * "Automatically delete head branches", `delete_branch_on_merge`).
+   */
+  deletesHeadOnMerge(): Promise<boolean>;
+  /** Merges only if the head is still `sha`; GitHub's refusal (405, 409, …) comes back as data. */
+  mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }>;
+  /**
+   * The workflow runs of crew's dispatches created since `since` and before run `runId` (a lower id)
+   * with a `work (<task>)` job still going. A leg of a dispatch repeated with the same nonce (a retry
+   * of a dispatch whose answer was lost) finds the first one's run here, and waits for it.
+   */
+  earlierWorkLegs(task: string, since: string, runId: string): Promise<string[]>;
+  /** The failed jobs of a workflow run (at most `limit`, first failed first). Needs `actions: read`. */
+  failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
+  /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
+  jobLog(jobId: number): Promise<string | null>;
+}
+
+/** Issues, comments, labels, pull requests and dispatches: what every forge does (GitHub, and local mode's at the terminal); ForgeOnGitHub's part where there is one. */
+export interface Forge extends Partial<ForgeOnGitHub> {
   readonly repo: { owner: string; name: string };
   /** The login crew's comments carry, used to recognise its own comments. */
   botLogin(): Promise<string>;
   defaultBranch(): Promise<string>;
   /** The collaborator-permission check (never `author_association`); asked at most once per login per job. */
   permissionOf(login: string): Promise<RepoPermission>;
-  react(commentId: number, reaction: Reaction): Promise<void>;
   /**
    * Posts a comment exactly once: it carries a hidden idempotency key, and after an
    * ambiguous failure (5xx, a dropped connection) crew looks for the key among its own
@@ -117,22 +152,6 @@ export interface Forge {
   createPull(input: { title: string; body: string; head: string; base: string }): Promise<PullRef>;
   updatePull(number: number, input: { title?: string; body?: string }): Promise<void>;
   getPull(number: number): Promise<PullInfo>;
-  /** Every review thread of a pull request, with whether it is resolved (REST lists the comments; only GraphQL says resolved). */
-  reviewThreads(number: number): Promise<ReviewThread[]>;
-  /** A reply in a review thread, to its first comment (GitHub refuses replies to replies). */
-  replyInThread(number: number, rootId: number, body: string): Promise<void>;
-  /** Check runs (latest per name) and commit statuses on a commit. */
-  checksOn(sha: string): Promise<CheckFact[]>;
-  /** Each reviewer's latest decisive review, where it approves, with the commit it approved (any head). */
-  approvals(number: number): Promise<ApprovingReview[]>;
-  mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }>;
-  /**
-   * Whether GitHub deletes a pull request's head branch once it is merged (the repository's
-   * "Automatically delete head branches", `delete_branch_on_merge`).
-   */
-  deletesHeadOnMerge(): Promise<boolean>;
-  /** Merges only if the head is still `sha`; GitHub's refusal (405, 409, …) comes back as data. */
-  mergePull(number: number, sha: string, method: MergeMethod): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }>;
   /** Starts another run of crew's own workflow. */
   dispatch(inputs: Record<string, string>): Promise<void>;
   /** Whether a workflow run is still going: a task claimed by a finished run has no worker. */
@@ -149,16 +168,6 @@ export interface Forge {
    * still hold it. Task ids repeat across issues, so a match may be another issue's task.
    */
   workLegsRunning(since: string): Promise<string[]>;
-  /**
-   * The workflow runs of crew's dispatches created since `since` and before run `runId` (a lower id)
-   * with a `work (<task>)` job still going. A leg of a dispatch repeated with the same nonce (a retry
-   * of a dispatch whose answer was lost) finds the first one's run here, and waits for it.
-   */
-  earlierWorkLegs(task: string, since: string, runId: string): Promise<string[]>;
-  /** The failed jobs of a workflow run (at most `limit`, first failed first). Needs `actions: read`. */
-  failedJobs(runId: number, limit: number): Promise<FailedJob[]>;
-  /** A job's log as GitHub serves it (its end when it is long), or null when GitHub has none to give. Needs `actions: read`. */
-  jobLog(jobId: number): Promise<string | null>;
   /**
    * An image the issue shows (#36): its bytes, at most `maxBytes` of them (one more means too big).
    * `from` are the texts that show it: GitHub serves a private repository's upload only through the
@@ -301,10 +310,6 @@ export type BranchDeletion =
   | { branch: string; outcome: 'refused'; reason: string };
 
 /**
- * crew's branches on GitHub, as cleaning up after runs needs them (GitHub only: a local run's
- * branches live in the person's repository and stay there).
- */
-/**
  * What `crew doctor` reads of a repository on GitHub: settings a job's token may not see (then a Read
  * with the status, never a throw), the rules a branch name would meet, and files on the default branch.
  */
@@ -325,6 +330,10 @@ export interface RepositorySettings {
   secretExists(name: string): Promise<Read<boolean>>;
 }
 
+/**
+ * crew's branches on GitHub, as cleaning up after runs needs them (GitHub only: a local run's
+ * branches live in the person's repository and stay there).
+ */
 export interface CrewBranches {
   /**
    * Every branch under `crew/` with the commit it points at, in one listing; with `folders`, only

@@ -142,8 +142,5 @@ export function usedUpOn(state: FixCiState, headSha: string, max: number): boole
   return state.exhaustedNotedFor === headSha || usedAttempts(state) >= max;
 }
 
-/** `crew/<N>/r<k>/integration`: the issue and run whose pull request a head branch is; undefined for any other branch. */
-export function runOfPullBranch(branch: string): { issue: number; run: number } | undefined {
-  const m = /^crew\/([1-9]\d{0,9})\/r([1-9]\d{0,5})\/integration$/.exec(branch);
-  return m ? { issue: Number(m[1]), run: Number(m[2]) } : undefined;
-}
+/** The issue and run whose pull request a head branch is: parsed in refs.ts (kept under this name for its callers). */
+export { runOfIntegrationBranch as runOfPullBranch } from './refs';

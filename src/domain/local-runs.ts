@@ -5,7 +5,21 @@
  * that maps between the two; local mode's adapters, engine and CLI all go through it. Pure.
  */
 
+import { join } from 'node:path';
 import { runFolder } from './refs';
+
+/** The folder of crew's own files in the person's repository (it ignores itself). */
+export function crewDir(project: string): string {
+  return join(project, '.crew');
+}
+
+/** Where local runs keep their folders, `.crew/runs/<N>/`. */
+export function runsDir(project: string): string {
+  return join(crewDir(project), 'runs');
+}
+
+/** Locally only the person turns the sandbox off, on the command line. */
+export const LOCAL_OPT_IN = 'run crew again with --allow-unsandboxed (commands then run as you, with network)';
 
 /** Every local run is the first (and only) run of its own issue. */
 export const LOCAL_RUN = 1;

@@ -43,6 +43,17 @@ export function integrationBranch(issue: number, run: number): string {
   return assertCrewRef(`crew/${issue}/r${run}/integration`);
 }
 
+const INTEGRATION_BRANCH = /^crew\/([1-9][0-9]{0,9})\/r([1-9][0-9]{0,4})\/integration$/;
+
+/**
+ * `crew/<N>/r<k>/integration`, the head of crew's own pull request for run k of issue N (with SAFE_REF's
+ * bounds): its issue and run; undefined for any other branch. The one place the name is parsed.
+ */
+export function runOfIntegrationBranch(branch: string): { issue: number; run: number } | undefined {
+  const m = INTEGRATION_BRANCH.exec(branch);
+  return m ? { issue: Number(m[1]), run: Number(m[2]) } : undefined;
+}
+
 /** The branch of the small pull request that adds memory candidate n of run k to the knowledge base. */
 export function memoryBranch(issue: number, run: number, n: number): string {
   return assertCrewRef(`crew/${issue}/r${run}/memory-${n}`);

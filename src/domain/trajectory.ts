@@ -26,7 +26,7 @@ export type TranscriptLevel = (typeof TRANSCRIPT_LEVELS)[number];
  * A turn at every cap is about 29 KB serialised, so a 60-turn worker stays near 1.8 MB, under the limit
  * (tests/unit/crew/trajectory.test.ts).
  */
-export const CAPS = {
+export const SIZE_LIMITS = {
   textChars: 8_000,
   thinkingChars: 4_000,
   inputStringChars: 4_000,

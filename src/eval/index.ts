@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { ownTempDirFor } from '../sandbox/own-temp';
 import { join, relative, resolve } from 'node:path';
 import { addTokens, type Trajectory } from '../domain/trajectory';
-import { readTrajectories } from '../local/trajectories';
+import { readTrajectories } from '../trajectory/files';
 import type { Log, Model } from '../ports';
 import type { Provider } from '../domain/providers';
 import { chartSvg } from './chart';
@@ -18,7 +18,7 @@ import { progressLine, type Stage } from './progress';
 import { checkout, CloneCache, defaultCacheDir } from './repos';
 import { resultsMarkdown, round1, round6, totals, type EvalResult } from './results';
 import { sandboxFor, scorePrediction, type Score, type ScoreOptions } from './score';
-import { LOCAL_OPT_IN } from '../local/engine';
+import { LOCAL_OPT_IN } from '../domain/local-runs';
 
 /**
  * `crew eval`: every picked instance played each way, scored where it can be, and the results

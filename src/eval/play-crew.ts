@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { runsDir } from '../local/workspace';
+import { runsDir } from '../domain/local-runs';
 import { git } from './repos';
 import type { Played, PlayInput } from './play';
 

@@ -5,13 +5,12 @@ import { workerCompaction } from '../agents/worker-compaction';
 import { runWorker } from '../agents/worker';
 import { CONFIG_PATH } from '../config/schema';
 import type { Plan, PlanTask } from '../domain/plan';
-import { localConfig } from '../local/task-file';
-import { localTrajectories } from '../local/trajectories';
-import { LOCAL_OPT_IN } from '../local/engine';
+import { localConfig } from '../config/local';
+import { localTrajectories } from '../trajectory/files';
+import { LOCAL_OPT_IN } from '../domain/local-runs';
 import type { Log, Model } from '../ports';
 import { prepareTools } from '../steps/sandbox-setup';
 import { agentCommands } from '../toolbox/command-options';
-import type { StepContext } from '../steps/context';
 import { promptTemplate } from '../templates';
 import { fileAt, git as head, patchFrom } from './repos';
 import type { Played, PlayInput } from './play';
@@ -32,7 +31,7 @@ export async function playSingle(p: PlayInput, loadModel: () => Promise<Model>, 
     { allowUnsandboxed: p.allowUnsandboxed, ...(p.provider ? { provider: p.provider } : {}) },
     CONFIG_PATH,
   );
-  const ctx = { repo: { dir: p.dir } as StepContext['repo'], log, unsandboxedOptIn: LOCAL_OPT_IN };
+  const ctx = { repo: { dir: p.dir }, log, unsandboxedOptIn: LOCAL_OPT_IN };
   // The base commit is the repository's own code: setup runs as for a crew run's first job.
   const tools = await prepareTools(ctx, config, { trusted: true });
   if (tools.setupFailure) return { kind: 'broken', reason: `setup failed: ${tools.setupFailure}`, ms: Date.now() - started, escalations };

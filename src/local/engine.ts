@@ -1,11 +1,11 @@
-import { localTrajectories } from './trajectories';
+import { localTrajectories } from '../trajectory/files';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isoSeconds, systemClock } from '../clock';
 import type { Config } from '../config/schema';
 import { promptChoices } from '../domain/commands';
 import { localBranches } from '../domain/refs';
-import { LOCAL_RUN, localStatePrefix } from '../domain/local-runs';
+import { LOCAL_OPT_IN, LOCAL_RUN, localStatePrefix } from '../domain/local-runs';
 import { terminalSurface } from '../domain/surface';
 import { playWorkflowRun, type JobInputs, type WorkflowEvent } from '../domain/workflow-jobs';
 import { identify } from '../domain/model-request';
@@ -57,16 +57,13 @@ export interface EngineOptions {
   /** Where job worktrees go (outside the project). */
   worktrees: string;
   user: string;
-  /** The run files, the terminal's forge and the job worktrees, built by the entry point (cli.ts). */
+  /** The run files, the terminal's forge and the job worktrees, built by the entry point (src/cli/compose.ts). */
   adapters: LocalAdapters;
 }
 
 export type Ending = { kind: 'ended'; view: RunView } | { kind: 'waiting'; view: RunView } | { kind: 'stalled'; view?: RunView };
 
 const STEPS = { route, work, advance, critic } as const;
-
-/** Locally only the person turns the sandbox off, on the command line. */
-export const LOCAL_OPT_IN = 'run crew again with --allow-unsandboxed (commands then run as you, with network)';
 
 export class LocalEngine {
   readonly state: RunFolders;

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WorkingCopy } from '../ports';
 import type { prepareSandbox } from '../sandbox/command-runner';
 import { DEFAULT_NETWORK, type NetworkConfig } from '../steps/egress';
 import { commandRunner } from '../steps/sandbox-setup';
@@ -22,7 +21,7 @@ export async function localSandboxStatement(
   try {
     const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
     const { runner, warning, reason, egress } = await commandRunner(
-      { repo: { dir: probe } as WorkingCopy, log: quiet },
+      { repo: { dir: probe }, log: quiet },
       { allow_unsandboxed: allowUnsandboxed, network },
       sandboxes,
     );

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crewDir, UsageError } from './workspace';
+import { crewDir } from '../domain/local-runs';
+import { UsageError } from './workspace';
 
 /**
  * A repository's `setup:` commands run on the person's machine, as the person, with network,

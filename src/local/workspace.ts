@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crewDir, runsDir } from '../domain/local-runs';
 
 /** A mistake in how crew was called: the message says what to do; the exit code is 2. */
 export class UsageError extends Error {}
@@ -13,14 +14,6 @@ export interface Project {
   head: string;
   /** Files changed but not committed: crew works from the last commit and says so. */
   dirty: boolean;
-}
-
-export function crewDir(project: string): string {
-  return join(project, '.crew');
-}
-
-export function runsDir(project: string): string {
-  return join(crewDir(project), 'runs');
 }
 
 /** `.crew/` ignores itself, so crew's files never show up in the person's `git status` or commits. */

@@ -1,5 +1,5 @@
 import { failedCiRuns, runningCiRuns, type CiRunFact } from '../domain/ci-status';
-import { runOfPullBranch } from '../domain/fix-ci';
+import { runOfIntegrationBranch } from '../domain/refs';
 import type { CheckFact, FixCiNote } from '../domain/merge-gate';
 import { isTerminal, type RunRecord } from '../domain/run-state';
 import type { CiRun, PullEvent } from '../event';
@@ -32,7 +32,7 @@ export async function routeCiRun(ctx: StepContext, ev: PullEvent, ci: CiRun): Pr
   // A fork can name its branch crew/1/r1/integration: only a head in this repository is crew's.
   if (!ci.headRepo || ci.headRepo.toLowerCase() !== repo)
     return skip(`the ${ci.workflow} run ${ci.runId} is on ${ci.headRepo ?? 'an unknown repository'}, not ${repo}`);
-  const target = ci.headBranch ? runOfPullBranch(ci.headBranch) : undefined;
+  const target = ci.headBranch ? runOfIntegrationBranch(ci.headBranch) : undefined;
   if (!target || !ci.headBranch)
     return skip(`the ${ci.workflow} run ${ci.runId} is on ${ci.headBranch ?? 'no branch'}, not one of crew's pull request branches`);
 
@@ -122,14 +122,14 @@ async function lookAtPull(ctx: StepContext, snap: StateSnapshot, issue: number, 
   if (!config.fix_ci) return config.auto_merge ? gateAfterCi(ctx, issue, number, {}) : skip('fix_ci and auto_merge are off');
   const pull = await ctx.forge.getPull(number);
   if (pull.state !== 'open' || pull.fromFork) return skip(`the pull request is ${pull.merged ? 'merged' : pull.state}`);
-  const target = runOfPullBranch(pull.headRef);
+  const target = runOfIntegrationBranch(pull.headRef);
   if (!target || target.issue !== issue) return skip(`${pull.headRef} is not one of issue #${issue}'s pull request branches`);
   const read = await ctx.ciWorkflows!();
   if ('unreadable' in read) ctx.log.warn(`CI on #${number}: crew cannot tell which workflows fix_ci is named for (${read.unreadable}), so it looks at none`);
   const workflows = 'names' in read ? read.names : [];
   const repo = `${ctx.forge.repo.owner}/${ctx.forge.repo.name}`;
   // One reading of the head's checks: fix_ci acts on it, and the merge gate decides on it.
-  const checks = await ctx.forge.checksOn(pull.headSha);
+  const checks = (await ctx.forge.checksOn?.(pull.headSha)) ?? [];
   const head = { workflows, headSha: pull.headSha, headBranch: pull.headRef, repo };
   for (const r of runningCiRuns(checks, head))
     ctx.log.info(`CI on #${number}: ${r.workflow} run ${r.id} is still ${r.status}; its own workflow_run event decides`);

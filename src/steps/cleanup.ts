@@ -12,7 +12,7 @@ import {
   type RunEnd,
   type StrayBranch,
 } from '../domain/retention';
-import { runBranchFolder } from '../domain/refs';
+import { runBranchFolder, runOfIntegrationBranch } from '../domain/refs';
 import type { BranchCleanup, MergeState, RunRecord, RunView } from '../domain/run-state';
 import { DeletionsRefused, type StateSnapshot, type StateTx, type WriteOptions } from '../ports';
 import { cleanupComment } from '../render/cleanup';
@@ -31,8 +31,6 @@ import { nowIso, SEEN, updateRun, type StepContext } from './context';
 /** Runs whose branches one job deals with, at most: a sweep must fit in the shortest job (merge: 10 minutes). */
 const RUNS_PER_JOB = 10;
 
-const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
-
 /** The files the sweep reads of every run: its record, plan and tasks (may a job still work on it?), or the digest of a pruned one. */
 const SWEPT = /^issue-\d+\/run-\d+\/(run\.json|plan\.json|tasks\/task_t\d+\.json|digest\.json)$/;
 
@@ -50,10 +48,13 @@ export async function cleanup(ctx: StepContext): Promise<void> {
   const ev = ctx.event;
   if (ev.kind !== 'pull' || ev.source !== 'pull_request_target' || ev.action !== 'closed')
     return ctx.log.info('the cleanup step runs when a pull request of crew closes (pull_request_target, closed)');
-  const ours = ev.pulls.filter((p) => INTEGRATION.test(p.headRef));
+  const ours = ev.pulls.flatMap((p) => {
+    const own = runOfIntegrationBranch(p.headRef);
+    return own ? [{ ...p, issue: own.issue }] : [];
+  });
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ev.source} event`);
   for (const p of ours) {
-    const issue = Number(INTEGRATION.exec(p.headRef)![1]);
+    const { issue } = p;
     const pull = await ctx.forge.getPull(p.number);
     if (pull.state !== 'closed') {
       ctx.log.info(`#${p.number} is open again; nothing to clean up`);
@@ -303,7 +304,7 @@ export async function cleanupAtMerge(ctx: StepContext, view: RunView, merged: Me
     if (!due.due || rec.cleanup) return undefined;
     const listed = ctx.crewBranches.listed([runBranchFolder(issue, run)]);
     if (!listed) return undefined;
-    const headGoes = await ctx.forge.deletesHeadOnMerge();
+    const headGoes = (await ctx.forge.deletesHeadOnMerge?.()) ?? false;
     const tips = listed.filter((t) => branchOwner(t.branch) && !(headGoes && t.branch === headRef));
     const { kept, candidates } = await sortBranches(ctx, rec, due.end, tips);
     ctx.log.checkpoint('branches-cleaned');

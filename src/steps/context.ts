@@ -37,7 +37,7 @@ import type { BilledJob } from '../state/job-times';
 import type { PlanCommentIds } from '../state/pending-plan-comment';
 import type { PlanCommentSync } from './plan-comment/plan-comment-sync';
 
-/** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with cli.ts's adapters). */
+/** Everything a step needs, built once per job by an entry point (main.ts, or local mode's engine with the adapters src/cli/ builds). */
 export interface StepContext {
   settings: Settings;
   event: CrewEvent;

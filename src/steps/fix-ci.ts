@@ -87,11 +87,12 @@ export async function fixCiFailure(
     return { kind: 'nothing' };
   }
   // The failed jobs name the checks; their logs are read only for an attempt that starts.
-  const jobs = await ctx.forge.failedJobs(ci.runId, MAX_FAILED_JOBS);
+  const jobs = (await ctx.forge.failedJobs?.(ci.runId, MAX_FAILED_JOBS)) ?? [];
   const seen = seenOf(ci, jobs[0]?.name ?? ci.workflow, jobs[0]?.url ?? ci.url);
   const first = decideFixCi(peeked.fixCi, seen, pull.headSha, max);
   const failures: CiFailure[] = [];
-  if (first.kind === 'start') for (const j of jobs.length ? jobs : [undefined]) failures.push(failureOf(ci, j, j ? await ctx.forge.jobLog(j.id) : null));
+  if (first.kind === 'start')
+    for (const j of jobs.length ? jobs : [undefined]) failures.push(failureOf(ci, j, j ? ((await ctx.forge.jobLog?.(j.id)) ?? null) : null));
   const at = nowIso(ctx);
   const { decision, by, changed } = await updateRun(ctx, target.issue, target.run, 'fix_ci: count the attempt', (rec, tx) => {
     const d = decideFixCi(rec.fixCi, seen, pull.headSha, max);

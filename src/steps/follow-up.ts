@@ -1,5 +1,6 @@
 import { followUpItems, handPushed, MAX_THREADS, type FollowUpMaterial, type FollowUpThread } from '../domain/follow-up';
 import { commandText } from '../domain/commands';
+import { runOfIntegrationBranch } from '../domain/refs';
 import type { RunRecord, RunView } from '../domain/run-state';
 import type { PullInfo, ReviewThread } from '../ports';
 import { parseJson, paths, readRun, readView, runNumbers, writeRun } from '../state/run-files';
@@ -8,9 +9,6 @@ import { foundImages, triggerText } from '../domain/images';
 import { spend } from './caps';
 import { startRun, type Started } from './commands/start';
 import { loadView, nowIso, updateRun, type StepContext } from './context';
-
-/** crew's own pull request: its head is the integration branch of run k of issue N. */
-export const OWN_PULL_HEAD = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
 /** What asks for a follow-up run on crew's own pull request. */
 export interface FollowUpRequest {
@@ -45,12 +43,12 @@ const FEEDBACK_CHARS = 6_000;
  */
 export async function startFollowUp(ctx: StepContext, req: FollowUpRequest): Promise<Started> {
   const pull = await ctx.forge.getPull(req.pull);
-  const own = OWN_PULL_HEAD.exec(pull.headRef);
+  const own = runOfIntegrationBranch(pull.headRef);
   if (!own || pull.fromFork) {
     await ctx.forge.postComment(req.pull, `This pull request's branch (\`${pull.headRef}\`) is not one crew opened, so crew does not follow up on it.`);
     return { started: false };
   }
-  const issue = Number(own[1]);
+  const issue = own.issue;
   if (pull.state !== 'open') {
     await ctx.forge.postComment(
       req.pull,
@@ -140,7 +138,7 @@ async function writersThreads(
   ctx: StepContext,
   pull: number,
 ): Promise<{ threads: Array<{ record: FollowUpThread; material: FollowUpMaterial['threads'][number]; said: string[] }>; leftOut: number }> {
-  const all = await ctx.forge.reviewThreads(pull);
+  const all = (await ctx.forge.reviewThreads?.(pull)) ?? [];
   const me = (await ctx.forge.botLogin()).toLowerCase();
   const writer = new Map<string, boolean>();
   const isWriter = async (login: string) => {
@@ -219,7 +217,7 @@ export async function replyInThreads(ctx: StepContext, view: RunView, headSha: s
   const { issue, run } = view.run;
   for (const t of f.threads.filter((x) => !x.replied)) {
     try {
-      await ctx.forge.replyInThread(
+      await ctx.forge.replyInThread?.(
         f.pull,
         t.rootId,
         `Addressed in ${headSha} (follow-up ${f.k}, run ${ctx.surface.runNumber(issue, run)} of #${issue}); the critic judged it with every other criterion. Resolve this thread if you agree.`,

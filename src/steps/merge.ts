@@ -11,6 +11,7 @@ import {
   type ReviewerPermission,
 } from '../domain/merge-gate';
 import { usedUpOn } from '../domain/fix-ci';
+import { runOfIntegrationBranch } from '../domain/refs';
 import { forAPerson } from '../domain/judgment';
 import { runRefusals } from '../domain/egress';
 import type { MergeState, RunView } from '../domain/run-state';
@@ -21,8 +22,6 @@ import { withPullsCiAttempts } from './plan-comment/sync';
 import { lastJudgment } from '../state/judgments';
 import { cleanupAtMerge, saidCleanedUpAtMerge, tidyUp, type CleanupAtMerge } from './cleanup';
 import { DeletionsRefused } from '../ports';
-
-const INTEGRATION = /^crew\/(\d+)\/r(\d+)\/integration$/;
 
 /**
  * The auto-merge gate for one run's pull request: gathers the facts (head, checks,
@@ -70,9 +69,9 @@ export async function decideMerge(
     // Independent reads of the same head: asked at once. The repository's merge methods are asked beside them
     // when the gate may merge (the forge keeps the answer for the job, and the deletions after a merge read it too).
     const [checks, approvals] = await Promise.all([
-      read.checks ?? ctx.forge.checksOn(pull.headSha),
+      read.checks ?? ctx.forge.checksOn?.(pull.headSha) ?? [],
       config.require_approval ? approvalsThatCount(ctx, prNumber, pull.headSha, facts.requester) : undefined,
-      config.auto_merge && !config.merge_method && !view.run.base.pull ? ctx.forge.mergeMethods().catch(() => undefined) : undefined,
+      config.auto_merge && !config.merge_method && !view.run.base.pull ? ctx.forge.mergeMethods?.().catch(() => undefined) : undefined,
     ]);
     facts.checks = checks;
     if (approvals) Object.assign(facts, approvals);
@@ -92,6 +91,8 @@ export async function decideMerge(
   if (!decision.merge) {
     return state(decision.waiting ? 'waiting' : 'not-merged', decision.reason);
   }
+  // A forge without merging (local mode: the result waits on its branch) never gets here with auto_merge on.
+  if (!ctx.forge.mergePull || !ctx.forge.mergeMethods) return state('not-merged', 'this forge does not merge: review the result branch and merge it yourself');
   const method = mergeMethod(config.merge_method, config.merge_method ? { merge: true, squash: true, rebase: true } : await ctx.forge.mergeMethods());
   if (!method) return state('not-merged', 'the repository allows no merge method');
   const out = await ctx.forge.mergePull(prNumber, pull.headSha, method);
@@ -129,7 +130,7 @@ async function approvalsThatCount(
   headSha: string,
   requester: string,
 ): Promise<Pick<MergeFacts, 'approvedBy' | 'uncounted'>> {
-  const reviews = await ctx.forge.approvals(prNumber);
+  const reviews = (await ctx.forge.approvals?.(prNumber)) ?? [];
   const known = new Map<string, ReviewerPermission>();
   for (const login of reviewersToCheck(reviews, headSha, requester)) {
     try {
@@ -186,13 +187,16 @@ export async function recordMerge(ctx: StepContext, view: RunView, m: MergeState
  */
 export async function merge(ctx: StepContext): Promise<void> {
   if (ctx.event.kind !== 'pull') return ctx.log.info('the merge step runs on check_suite, workflow_run and pull_request_review events');
-  const ours = ctx.event.pulls.filter((p) => INTEGRATION.test(p.headRef));
+  const ours = ctx.event.pulls.flatMap((p) => {
+    const own = runOfIntegrationBranch(p.headRef);
+    return own ? [{ ...p, ...own }] : [];
+  });
   if (!ours.length) return ctx.log.info(`no pull request of crew's in this ${ctx.event.source} event`);
   // The configuration is read beside the issue's state (a request of its own in a job with no checkout); a
   // failure to read it is met again, and said, where the merge gate asks for it.
   void ctx.config().catch(() => undefined);
   for (const p of ours) {
-    const [, issue, first] = INTEGRATION.exec(p.headRef)!.map(Number) as [number, number, number];
+    const { issue, run: first } = p;
     // Follow-ups update the same pull request as later runs of the issue: the newest one speaks for it, and
     // while it works (not COMPLETED) nothing merges on an older run's pass.
     const run = await newestRunOfPull(ctx, issue, first, p.number);

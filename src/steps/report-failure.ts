@@ -1,4 +1,5 @@
 import { RunBudgetSpent } from '../agents/run-budget';
+import { runOfIntegrationBranch } from '../domain/refs';
 import { failureComment } from '../render/messages';
 import { StateFormatError } from '../state/run-files';
 import { CapReached } from './caps';
@@ -16,8 +17,8 @@ function failureTarget(ctx: StepContext): { issue?: number; run?: number } {
   if (ctx.event.kind === 'pull') {
     // fix_ci: a CI run on crew's branch, whether or not GitHub listed its pull request.
     const heads = [...ctx.event.pulls.map((p) => p.headRef), ...(ctx.event.ci?.headBranch ? [ctx.event.ci.headBranch] : [])];
-    const head = heads.map((h) => /^crew\/(\d+)\/r\d+\/integration$/.exec(h)).find(Boolean);
-    if (head) return { issue: Number(head[1]) };
+    const head = heads.map(runOfIntegrationBranch).find(Boolean);
+    if (head) return { issue: head.issue };
     // A `/crew` review or review comment on someone's pull request: said on that pull request.
     return ctx.event.comment ? { issue: ctx.event.comment.issue.number } : {};
   }

@@ -12,7 +12,8 @@ import { handle } from './commands';
 import { answer } from './commands/answer';
 import { REPLY_CHARS, setOutputs } from './commands/common';
 import { hasWriteAccess } from './commands/permission';
-import { OWN_PULL_HEAD, startFollowUp } from './follow-up';
+import { startFollowUp } from './follow-up';
+import { runOfIntegrationBranch } from '../domain/refs';
 import { routeCiRun } from './ci-status';
 
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
@@ -49,7 +50,7 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
   // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
   // The reaction says crew saw the comment whoever wrote it, so it need not wait for the permission check (one round trip less).
   const [, writer] = await Promise.all([
-    ev.via ? undefined : ctx.forge.react(ev.comment.id, 'eyes'),
+    ev.via ? undefined : ctx.forge.react?.(ev.comment.id, 'eyes'),
     hasWriteAccess(ctx, ev.via ? { issue, login: ev.comment.author.login } : ev, true),
   ]);
   if (!writer) return;
@@ -74,8 +75,8 @@ async function routePullCommand(ctx: StepContext, ev: CommentEvent, command: Com
     await ctx.forge.postComment(number, forkRefusal(pull));
     return;
   }
-  const own = OWN_PULL_HEAD.exec(pull.headRef);
-  if (own) return ownPullCommand(ctx, ev, command, Number(own[1]));
+  const own = runOfIntegrationBranch(pull.headRef);
+  if (own) return ownPullCommand(ctx, ev, command, own.issue);
   if (pull.headRef.startsWith('crew/')) {
     await ctx.forge.postComment(
       number,
@@ -145,7 +146,7 @@ async function routeChangesRequested(ctx: StepContext, ev: CommentEvent): Promis
     return ctx.log.info('a review requested changes; iterate_on_review is off in .github/crew.yml, so no follow-up starts (comment /crew fix to start one)');
   if (ev.comment.author.type !== 'User') return ctx.log.info(`ignoring a review by ${ev.comment.author.login} (${ev.comment.author.type})`);
   const pull = await ctx.forge.getPull(ev.issue.number);
-  if (!OWN_PULL_HEAD.test(pull.headRef) || pull.fromFork)
+  if (!runOfIntegrationBranch(pull.headRef) || pull.fromFork)
     return ctx.log.info(`#${ev.issue.number} is not crew's own pull request; a review there starts nothing`);
   // Without a command, a reader's review is ordinary review traffic, not a request to crew: no refusal comment.
   if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false))) return;
@@ -254,7 +255,6 @@ export async function isOwnComment(ctx: StepContext, ev: CommentEvent): Promise<
   }
 }
 
-/** A dispatch names tasks a finishing job claimed; only a live claim with the same nonce starts them. */
 /**
  * Dispatches start their tasks in the work job directly, one job fewer on every step of
  * the critical path. A workflow that still routes them here is an old copy of crew's: the

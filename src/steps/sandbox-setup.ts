@@ -13,7 +13,7 @@ import {
 import { jobTempDir } from '../sandbox/own-temp';
 import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
-import type { StepContext } from './context';
+import type { Log } from '../ports';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
 
@@ -24,6 +24,16 @@ export const CONFIG_OPT_IN = 'set allow_unsandboxed: true in .github/crew.yml';
 export interface ToolsConfig {
   allow_unsandboxed: boolean;
   network: NetworkConfig;
+}
+
+/**
+ * What the sandbox's setup needs of a job: the folder the commands work in, the log, and how to say
+ * the sandbox may be turned off. A step passes its StepContext; crew eval and local mode pass just these.
+ */
+export interface ToolsContext {
+  repo: { dir: string };
+  log: Log;
+  unsandboxedOptIn?: string;
 }
 
 export interface JobTools {
@@ -43,7 +53,7 @@ export interface JobTools {
  * prepared with its route and checked to reach it.
  */
 export async function commandRunner(
-  ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
+  ctx: ToolsContext,
   config: ToolsConfig,
   sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
   /** Whether anything in this job may use the allowlist; a job where nothing does starts no proxy and probes no route. */
@@ -90,7 +100,7 @@ export async function commandRunner(
  * unless `allow_unsandboxed`.
  */
 export async function prepareTools(
-  ctx: Pick<StepContext, 'repo' | 'log' | 'unsandboxedOptIn'>,
+  ctx: ToolsContext,
   config: { setup: string[]; command_timeout_seconds: number } & ToolsConfig,
   /**
    * `mcp`: a stdio MCP server starts in this job's sandbox, and reaches the network only through the allowlist.
@@ -161,7 +171,7 @@ const NOT_FOUND_HINT =
 
 /** Runs the setup commands in order, in the checkout (or in `at`, with its variables); the first that fails says why. */
 export async function runSetup(
-  ctx: Pick<StepContext, 'repo' | 'log'>,
+  ctx: Omit<ToolsContext, 'unsandboxedOptIn'>,
   commands: string[],
   timeoutMs: number,
   runner: CommandRunner,

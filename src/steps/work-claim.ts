@@ -54,7 +54,7 @@ async function noEarlierLeg(ctx: StepContext, issue: number, run: number, view: 
   if (!claim || claim.runId === ctx.runId) return true;
   const since = new Date(Date.parse(claim.at) - DISPATCH_CLOCK_SKEW_MS).toISOString();
   for (;;) {
-    const earlier = await ctx.forge.earlierWorkLegs(leg, since, ctx.runId);
+    const earlier = (await ctx.forge.earlierWorkLegs?.(leg, since, ctx.runId)) ?? [];
     if (!earlier.length) return true;
     ctx.log.info(
       `${leg}: workflow run ${earlier.join(', ')} has a work job for ${leg} still going (maybe a first run of this same dispatch); waiting for it to end`,

@@ -2,7 +2,7 @@ import {
   addTokens,
   capInput,
   capText,
-  CAPS,
+  SIZE_LIMITS,
   NO_TOKENS,
   shortInput,
   summaryOf,
@@ -65,9 +65,9 @@ export function recordLine(r: Trajectory, level: Exclude<TranscriptLevel, 'none'
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The Trajectories port: one record per agent run, bounded by CAPS as it grows, handed to the
+ * The Trajectories port: one record per agent run, bounded by SIZE_LIMITS as it grows, handed to the
  * sinks turn by turn and when it ends. Records stay in memory for the job's step summary and
- * its artifact (a job runs a handful of agents; each record is at most CAPS.recordBytes).
+ * its artifact (a job runs a handful of agents; each record is at most SIZE_LIMITS.recordBytes).
  */
 export class TrajectoryRecorder implements Trajectories {
   private readonly done: Trajectory[] = [];
@@ -138,12 +138,12 @@ export class TrajectoryRecorder implements Trajectories {
       for (const s of o.sinks) safely(o, () => s.turn?.(record, t));
     };
     /** Room in the open turn for `chars` more, else the block is kept short. */
-    const fits = (chars: number) => !!open && !open.turn.short && open.chars + chars <= CAPS.turnChars;
+    const fits = (chars: number) => !!open && !open.turn.short && open.chars + chars <= SIZE_LIMITS.turnChars;
     return {
       reply(turn, r) {
         if (ended) return;
         close();
-        const short = bytes > CAPS.recordBytes;
+        const short = bytes > SIZE_LIMITS.recordBytes;
         if (short) record.cut = true;
         const t: TrajectoryTurn = {
           turn,
@@ -159,13 +159,13 @@ export class TrajectoryRecorder implements Trajectories {
         open = { turn: t, chars: 0 };
         for (const b of r.reply.content) {
           if (b.type === 'text') {
-            const c = capText(b.text, CAPS.textChars);
+            const c = capText(b.text, SIZE_LIMITS.textChars);
             if (fits(c.text.length)) {
               t.content.push({ type: 'text', text: c.text, ...(c.cut ? { cut: c.cut } : {}) });
               open.chars += c.text.length;
             } else t.content.push({ type: 'text', omitted_chars: b.text.length });
           } else if (b.type === 'tool_use') {
-            const c = capInput(b.input, CAPS.inputStringChars);
+            const c = capInput(b.input, SIZE_LIMITS.inputStringChars);
             const size = JSON.stringify(c.input ?? null).length;
             if (fits(size)) {
               t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: c.input, ...(c.cut ? { cut: true } : {}) });
@@ -174,7 +174,7 @@ export class TrajectoryRecorder implements Trajectories {
           } else {
             // Thinking blocks: their text when the API sends it (redacted_thinking carries none a person can read).
             const words = typeof b.thinking === 'string' ? b.thinking : '';
-            const c = capText(words, CAPS.thinkingChars);
+            const c = capText(words, SIZE_LIMITS.thinkingChars);
             if (words && fits(c.text.length)) {
               t.content.push({ type: 'thinking', thinking: c.text, ...(c.cut ? { cut: c.cut } : {}) });
               open.chars += c.text.length;
@@ -189,7 +189,7 @@ export class TrajectoryRecorder implements Trajectories {
         if (ended || !open || open.turn.turn !== turn) return;
         const leftOut = !!o.leaveOutMcpAnswers && isMcpTool(r.use.name);
         if (leftOut) (open.turn.notes ??= []).push(MCP_ANSWER_LEFT_OUT(r.use.name));
-        const c = capText(r.content, CAPS.resultChars);
+        const c = capText(r.content, SIZE_LIMITS.resultChars);
         const keep = !leftOut && fits(c.text.length);
         open.turn.tool_results.push({
           type: 'tool_result',
@@ -212,7 +212,7 @@ export class TrajectoryRecorder implements Trajectories {
       compaction(afterTurn, c) {
         if (ended) return;
         close();
-        const s = capText(c.summary, CAPS.textChars);
+        const s = capText(c.summary, SIZE_LIMITS.textChars);
         const usage = tokensFrom(c.usage);
         record.compactions.push({
           after_turn: afterTurn,

@@ -4,23 +4,10 @@ import { isoSeconds } from '../../clock';
 import { pathInRunFolder } from '../../domain/local-runs';
 import { AttachmentRefused } from '../../ports';
 import { readImageFile } from './image-file';
-import type { ApprovingReview, CheckFact, MergeMethod } from '../../domain/merge-gate';
-import type {
-  CommentInfo,
-  CommentRef,
-  FailedJob,
-  LocalForgeHooks,
-  PullInfo,
-  PullRef,
-  RateLimitWait,
-  Reaction,
-  RepoPermission,
-  ReviewThread,
-  TerminalForge,
-} from '../../ports';
+import type { CommentInfo, CommentRef, LocalForgeHooks, PullInfo, PullRef, RateLimitWait, RepoPermission, TerminalForge } from '../../ports';
 
 /**
- * The Forge port without GitHub: the run's "issue" is the request typed at the terminal,
+ * The Forge port without GitHub (none of ForgeOnGitHub: no reactions, reviews, checks, merges or CI logs): the run's "issue" is the request typed at the terminal,
  * crew's comments are kept in `.crew/runs/<N>/.forge.json` and shown to the person at
  * the terminal, and the "pull request" is the result branch. Nothing leaves the machine:
  * there is no merge, no check and no dispatch over the network (dispatches start the
@@ -108,8 +95,6 @@ export class LocalForge implements TerminalForge {
     // Whoever runs crew in their own checkout owns it.
     return 'admin';
   }
-
-  async react(_commentId: number, _reaction: Reaction): Promise<void> {}
 
   /** A comment by the person at the terminal (their answers and commands), so replies can be checked like on GitHub. */
   async addPersonComment(issue: number, author: string, body: string): Promise<CommentInfo> {
@@ -201,37 +186,6 @@ export class LocalForge implements TerminalForge {
     return { state: 'open', merged: false, headRef: p.head, headSha: await this.hooks.branchSha(p.head), headRepo: null, fromFork: false, baseRef: p.base };
   }
 
-  /** A local result has no review threads: nobody reviews it on a forge. */
-  async reviewThreads(): Promise<ReviewThread[]> {
-    return [];
-  }
-
-  async replyInThread(): Promise<void> {
-    throw new Error('a local run has no review threads to reply in');
-  }
-
-  async checksOn(_sha: string): Promise<CheckFact[]> {
-    return [];
-  }
-
-  async approvals(): Promise<ApprovingReview[]> {
-    return [];
-  }
-
-  /** Local runs never merge: the result branch waits for the person to review and merge it. */
-  async mergeMethods(): Promise<{ merge: boolean; squash: boolean; rebase: boolean }> {
-    return { merge: false, squash: false, rebase: false };
-  }
-
-  /** Local runs never merge (mergePull), so nothing deletes a branch on merge. */
-  async deletesHeadOnMerge(): Promise<boolean> {
-    return false;
-  }
-
-  async mergePull(_n: number, _sha: string, _m: MergeMethod): Promise<{ merged: false; status: number; message: string }> {
-    return { merged: false, status: 405, message: 'local runs do not merge; review the result branch and merge it yourself' };
-  }
-
   async dispatch(inputs: Record<string, string>): Promise<void> {
     this.hooks.dispatch(inputs);
   }
@@ -244,23 +198,9 @@ export class LocalForge implements TerminalForge {
     return this.hooks.workLegsStarted(runId);
   }
 
-  /** The local engine starts exactly one workflow run per dispatch, so no dispatch is ever repeated. */
-  async earlierWorkLegs(_task: string, _since: string, _runId: string): Promise<string[]> {
-    return [];
-  }
-
   /** Locally every workflow run is this process's: `since` narrows nothing. */
   async workLegsRunning(_since: string): Promise<string[]> {
     return this.hooks.workLegsRunning();
-  }
-
-  /** No CI runs on a local run's result branch. */
-  async failedJobs(_runId: number, _limit: number): Promise<FailedJob[]> {
-    return [];
-  }
-
-  async jobLog(_jobId: number): Promise<string | null> {
-    return null;
   }
 
   /**

@@ -30,14 +30,14 @@ export async function answer(ctx: StepContext, ev: CommentEvent, text: string, o
   if (last.waiting.kind === 'decision') {
     if (opts.quiet) {
       if (!(await hasWriteAccess(ctx, ev, false))) return;
-      await ctx.forge.react(ev.comment.id, 'eyes');
+      await ctx.forge.react?.(ev.comment.id, 'eyes');
     }
     if (!text) return nothingToTake(ctx, ev);
     return decideTask(ctx, ev, last, 'answer', text);
   }
   if (opts.quiet) {
     if (!(await hasWriteAccess(ctx, ev, false))) return;
-    await ctx.forge.react(ev.comment.id, 'eyes');
+    await ctx.forge.react?.(ev.comment.id, 'eyes');
   }
   if (!text) return nothingToTake(ctx, ev);
   const waiting = last.waiting;

@@ -69,5 +69,5 @@ export async function refuse(ctx: StepContext, who: Asker, body: string): Promis
       ? `#${issue} was already told within the hour that the repository budget is spent`
       : `@${login} was already told on #${issue} within the hour that crew does not act for them`,
   );
-  if (who.commentId !== undefined) await ctx.forge.react(who.commentId, '-1');
+  if (who.commentId !== undefined) await ctx.forge.react?.(who.commentId, '-1');
 }

@@ -7,7 +7,7 @@ import { askPerson } from '../leader';
 import { requestApproval } from '../planning';
 import { askAtBudget } from '../budget-stop';
 
-/** Whether a reply counts: written after crew asked, not edited since, and to a question crew did post. */
+// Whether a reply counts: written after crew asked, not edited since, and to a question crew did post.
 
 /**
  * A reply to a question crew never posted (its job stopped in between) cannot count: crew
@@ -22,10 +22,6 @@ export async function askedJustNow(ctx: StepContext, ev: CommentEvent, last: Run
   return true;
 }
 
-/**
- * A reply counts only if it was written after the comment it answers and has not
- * been edited since: crew re-reads it rather than trusting the event alone.
- */
 /** Whether a reply to crew's decision comment counts; when it does not, says why in a comment. */
 export async function decisionReplyCounts(ctx: StepContext, ev: CommentEvent, after: number): Promise<boolean> {
   const trust = await trustedReply(ctx, ev, after);
@@ -39,6 +35,10 @@ export async function decisionReplyCounts(ctx: StepContext, ev: CommentEvent, af
   return false;
 }
 
+/**
+ * A reply counts only if it was written after the comment it answers and has not
+ * been edited since: crew re-reads it rather than trusting the event alone.
+ */
 export async function trustedReply(ctx: StepContext, ev: CommentEvent, after: number): Promise<'ok' | 'stale' | 'edited'> {
   if (ev.comment.id <= after) return 'stale';
   const now = await ctx.forge.getComment(ev.comment.id);

@@ -66,7 +66,7 @@ describe('every line crew writes to a job log goes through inertLog', () => {
     'sandbox/test-reports/hooks.ts': "the test-report hooks run in the sandbox, as part of the project's test command",
     'sandbox/egress/route.ts': 'the egress route runs in the sandbox, in front of the command',
     'agents/syntax-check.ts': "the syntax check's parser script, in a child process whose output crew reads as data",
-    "local/index.ts:process.stdout.write('')": 'flushes stdout before exit, writing nothing',
+    "cli/index.ts:process.stdout.write('')": 'flushes stdout before exit, writing nothing',
   };
 
   it('finds each write to stdout, stderr or @actions/core, and each one is inert or not the job log', () => {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubForge } from '../../../src/adapters/github/forge';
 import { parseConfig } from '../../../src/config/schema';
 import { mergeMethod } from '../../../src/domain/merge-gate';
-import type { Forge, Log } from '../../../src/ports';
+import type { Forge, ForgeOnGitHub, Log } from '../../../src/ports';
 import type { StepContext } from '../../../src/steps/context';
 import { decideMerge } from '../../../src/steps/merge';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -122,9 +122,9 @@ describe('the merge step against the fake GitHub', () => {
     const racing = new Proxy(forge, {
       get(target, key) {
         if (key === 'mergePull')
-          return async (...args: Parameters<Forge['mergePull']>) => {
+          return async (...args: Parameters<ForgeOnGitHub['mergePull']>) => {
             moved = await gh.repo.writeCommit({ branch: 'crew/12/r2/integration', files: { 'NOTES.md': '# Notes\n\nA late push.\n' }, message: 'a late push' });
-            return target.mergePull(...args);
+            return target.mergePull!(...args);
           };
         const v = Reflect.get(target, key) as unknown;
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;

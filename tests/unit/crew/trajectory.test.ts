@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToolLoop, type AgentTool } from '../../../src/agents/tool-loop';
 import { usageOf } from '../../../src/domain/pricing';
-import { CAPS, summaryOf, TrajectorySchema, usageFrom, type Trajectory } from '../../../src/domain/trajectory';
+import { SIZE_LIMITS, summaryOf, TrajectorySchema, usageFrom, type Trajectory } from '../../../src/domain/trajectory';
 import type { Log, Model, ModelReply } from '../../../src/ports';
 import { agentRunsSummary, terminalSafe, terminalTrajectory, turnLines } from '../../../src/render/trajectory';
 import { addSecret } from '../../../src/text/redact';
@@ -150,13 +150,13 @@ describe('a record stays bounded', () => {
     t.turnDone(turn);
   }
 
-  it(`a 60-turn worker at every cap stays under the stated limit of ${CAPS.recordBytes} bytes`, () => {
+  it(`a 60-turn worker at every cap stays under the stated limit of ${SIZE_LIMITS.recordBytes} bytes`, () => {
     const { r } = recorder();
     const t = r.start({ agent: 'worker', model: 'm', task: 't1', attempt: 1 });
     for (let turn = 1; turn <= 60; turn++) maxTurn(t, turn);
     t.end({ stop: 'max_turns' });
     const line = recordLine(r.records()[0]!, 'full');
-    expect(line.length).toBeLessThan(CAPS.recordBytes);
+    expect(line.length).toBeLessThan(SIZE_LIMITS.recordBytes);
     expect(r.records()[0]!.cut).toBe(false);
     // Every turn kept its tool calls, even where the turn's room for text ran out.
     expect(r.records()[0]!.turns.every((x) => x.content.filter((b) => b.type === 'tool_use').length === 5)).toBe(true);
@@ -171,7 +171,7 @@ describe('a record stays bounded', () => {
     expect(rec.cut).toBe(true);
     expect(rec.turns.at(-1)).toMatchObject({ short: true });
     expect(rec.turns.at(-1)!.content.filter((b) => b.type === 'tool_use')).toHaveLength(5);
-    expect(recordLine(rec, 'full').length).toBeLessThan(CAPS.recordBytes + 400 * 2_000);
+    expect(recordLine(rec, 'full').length).toBeLessThan(SIZE_LIMITS.recordBytes + 400 * 2_000);
   });
 });
 

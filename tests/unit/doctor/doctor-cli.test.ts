@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/domain/doctor';
-import { main } from '../../../src/local/cli';
+import { main } from '../../../src/cli/main';
 import type { FakeGitHub } from '../../support/github/fake-github';
 import type { RepoSettings } from '../../support/github/model';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';

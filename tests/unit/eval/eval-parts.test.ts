@@ -3,7 +3,7 @@ import { chartSvg, niceMax } from '../../../src/eval/chart';
 import { parseInstances, pickInstances } from '../../../src/eval/instances';
 import { judge, outcomesByName, unscorableBecause } from '../../../src/eval/score';
 import type { TestResult } from '../../../src/domain/test-results';
-import { parseArgs } from '../../../src/local/args';
+import { parseArgs } from '../../../src/cli/args';
 import { UsageError } from '../../../src/local/workspace';
 import { isCrewWay, parallelAttempts, parseWays, type Way } from '../../../src/eval/play';
 import { crewTaskFile } from '../../../src/eval/play-crew';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/schema';
-import { parseArgs } from '../../../src/local/args';
+import { parseArgs } from '../../../src/cli/args';
 import { LiveView } from '../../../src/local/live-view';
-import { localConfig, mergeConfig, unsandboxedAskedIn } from '../../../src/local/task-file';
+import { localConfig, mergeConfig, unsandboxedAskedIn } from '../../../src/config/local';
 import { GITHUB, sentence, terminalSurface } from '../../../src/domain/surface';
 import { failureComment } from '../../../src/render/messages';
 import { withoutMarkerLines } from '../../../src/text/markdown';

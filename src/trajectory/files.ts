@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTrajectories, type Trajectory, type TranscriptLevel } from '../domain/trajectory';
-import { recordLine, TrajectoryRecorder } from '../trajectory/recorder';
+import { recordLine, TrajectoryRecorder } from './recorder';
 
 /** Where a local run keeps its trajectories: one `.jsonl` file per job (the task it worked on, or its step). */
 export function trajectoriesDir(runDir: string): string {

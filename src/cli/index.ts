@@ -1,4 +1,4 @@
-import { main } from './cli';
+import { main } from './main';
 import { inertLog } from '../text/inert-log';
 
 // Run as a step of a GitHub Actions job (`crew eval` in CI), crew's output is that job's log: no line of it may be a workflow command.

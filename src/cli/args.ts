@@ -1,5 +1,5 @@
 import { parseArgs as parseOptions, type ParseArgsOptionsConfig } from 'node:util';
-import { UsageError } from './workspace';
+import { UsageError } from '../local/workspace';
 import { PROVIDERS, type Provider } from '../domain/providers';
 import { AGENTS, type AgentName } from '../domain/trajectory';
 import { parseWays, type Way } from '../eval/play';
