@@ -26,27 +26,16 @@ const LIMITED_FILES = [
   'src/cli/init.ts',
 ];
 
-const FILE_EXCEPTIONS: Record<string, string> = {
-  'src/main.ts': 'being split by h53-plancomment (#53 item 1: one runJob lifecycle for both entries)',
-  'src/steps/context.ts': 'being split by h53-plancomment (#53 item 1: steps/plan-comment/)',
-  'src/steps/work.ts': 'being split by h50-attempts (#50: runTask in named parts)',
-};
+const FILE_EXCEPTIONS: Record<string, string> = {};
 
 /** `file:function` → why it may be longer than MAX_FUNCTION_LINES for now. */
 const FUNCTION_EXCEPTIONS: Record<string, string> = {
-  'src/steps/work.ts:runTask': 'being split by h50-attempts (#50: branch, toolbox, allowance, record)',
-  'src/main.ts:buildContext': 'being split by h53-plancomment (#53 item 1: the job lifecycle out of main.ts)',
-  'src/steps/advance.ts:advance': 'being split by h53-plancomment (#53 item 1: integration and conflict resolution out of advance.ts)',
-  'src/steps/critic.ts:judge': 'being changed by h50-eval (#53 item 3: the critic runs its tests through the one runWithReports)',
-  'src/render/plan-comment.ts:renderPlanComment': 'being changed by h50-attempts (#50: candidates in the plan comment)',
-  'src/domain/doctor.ts:diagnose': "being changed by h51-init (#51: doctor flags a mismatch with the repository's setup action)",
-  'src/steps/commands/start.ts:startRun': 'being changed by h50-attempts (/crew run --attempts N) and h52-budget-end (budgets at the start); 2 lines over',
-  'src/agents/tool-loop.ts:loop':
-    "the agents' turn loop (limits, compaction, teammate messages, stops); not split yet: its order is subtle and wants a change of its own",
-  'src/agents/tool-loop.ts:step': 'one turn of the loop above, nested in it; goes with it',
-  'src/steps/planning.ts:planRun': 'intake → questions → decompose → review → approval in one function; not split yet (a change of its own)',
-  'src/agents/workspace-tools.ts:workspaceTools': "a list of the file tools' declarations, each entry short; not split yet",
-  'src/trajectory/recorder.ts:start': "one agent run's record as an object of closures over its state; not split yet",
+  'src/steps/critic.ts:judge': 'being split (#53): the checks, the command criteria with their tests, the critic model, the verdict',
+  'src/render/plan-comment.ts:renderPlanComment': 'being split (#53): one function per section of the plan comment',
+  'src/steps/advance.ts:advance': 'being split (#53): lost workers, stragglers and the end of the run',
+  'src/steps/commands/start.ts:startRun': 'being split (#53): the checks before a run and the write that starts it',
+  'src/domain/doctor.ts:diagnose': 'being split (#53): one function per group of checks',
+  'src/trajectory/recorder.ts:start': "being split (#53): one agent run's record as a class",
 };
 
 const sources = (dir: string): string[] =>
