@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { playComposite, type ActionMeta } from './composite-action';
 import { readKeyValueFile } from './output-files';
-import { startProcess, type StepProcess } from './process-control';
+import { orphanCleanup, startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
 import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowCallSpec, type WorkflowSpec } from './workflow-file';
 import type { PlatformProfile } from '../latency';
@@ -925,6 +925,8 @@ export class WorkflowRunner {
     let liveSet = this.live.get(run.id);
     if (!liveSet) this.live.set(run.id, (liveSet = new Set()));
     liveSet.add(live);
+    // Every step's processes carry it, for the orphan clean-up at the job's end (process-control.ts).
+    const trackingId = randomUUID();
     siblings.add(live);
     // GitHub cancels a job that runs past its timeout-minutes (default 360) and fails it. Job limits
     // scale apart from waits (jobTimeScale): they measure process starts and git too, which do not shrink.
@@ -1039,6 +1041,7 @@ export class WorkflowRunner {
           RUNNER_ARCH: 'X64',
           RUNNER_NAME: 'fake-runner',
           RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
+          RUNNER_TRACKING_ID: trackingId,
         };
         let outcome: JobResult = 'success';
         let exitCode: number | null = 0;
@@ -1140,6 +1143,7 @@ export class WorkflowRunner {
         if (outcome === 'failure' && !continueOnError) failed = true;
       }
     } finally {
+      orphanCleanup(trackingId);
       clearTimeout(limitTimer);
       liveSet.delete(live);
       siblings.delete(live);
