@@ -200,6 +200,7 @@ export async function runSetup(
 ): Promise<string | null> {
   for (const command of commands) {
     ctx.log.info(`setup (${where}): ${command}`);
+    const started = Date.now();
     const r = await runner.run(command, {
       cwd: at?.cwd ?? ctx.repo.dir,
       timeoutMs,
@@ -207,6 +208,8 @@ export async function runSetup(
       ...(network ? { network } : {}),
       ...(at ? { env: at.env } : {}),
     });
+    // How long each command took: what a dependency cache the setup steps restore saves shows here (#51).
+    ctx.log.info(`setup: \`${command}\` ${r.exitCode === 0 ? 'done' : 'failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (r.exitCode !== 0) {
       const pointer = hint(r.output);
       return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}${r.exitCode === 127 ? NOT_FOUND_HINT : ''}${pointer ? ` ${pointer}` : ''}`;

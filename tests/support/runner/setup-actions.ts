@@ -59,9 +59,9 @@ interface Entry {
 /** The cache service of the fake world: entries on disk, kept between the world's workflow runs. */
 export class CacheStore {
   /** Every save and restore, for tests and the bench: the key, and whether it restored or saved. */
-  readonly events: Array<{ kind: 'restore' | 'save' | 'miss' | 'exists'; key: string; job: string; ms: number }> = [];
+  readonly events: Array<{ kind: 'restore' | 'save' | 'miss' | 'exists' | 'no-paths'; key: string; job: string; ms: number }> = [];
 
-  constructor(private readonly dir: string) {}
+  constructor(readonly dir: string) {}
 
   private async entries(): Promise<Array<Entry & { folder: string }>> {
     if (!existsSync(this.dir)) return [];
@@ -94,9 +94,13 @@ export class CacheStore {
     }
   }
 
-  /** Saves what the paths hold now; false when the key exists already in this ref's scope. */
-  async save(key: string, version: string, ref: string, paths: string[], expand: (p: string) => string): Promise<boolean> {
-    if ((await this.entries()).some((e) => e.key === key && e.version === version && e.ref === ref)) return false;
+  /**
+   * Saves what the paths hold now: 'exists' when the key is there already in this ref's scope, 'no-paths' when
+   * none of the paths exists (actions/cache then warns "Path Validation Error" and saves nothing).
+   */
+  async save(key: string, version: string, ref: string, paths: string[], expand: (p: string) => string): Promise<'save' | 'exists' | 'no-paths'> {
+    if ((await this.entries()).some((e) => e.key === key && e.version === version && e.ref === ref)) return 'exists';
+    if (!paths.some((p) => existsSync(expand(p)))) return 'no-paths';
     const folder = join(this.dir, createHash('sha256').update(`${ref}\n${version}\n${key}`).digest('hex').slice(0, 16));
     await mkdir(folder, { recursive: true });
     const copies: Record<string, string> = {};
@@ -107,7 +111,7 @@ export class CacheStore {
       copies[path] = `p${i}`;
     }
     await writeFile(join(folder, 'entry.json'), JSON.stringify({ key, version, ref, at: Date.now(), paths: copies } satisfies Entry));
-    return true;
+    return 'save';
   }
 }
 
@@ -156,9 +160,13 @@ async function cached(
         const s0 = performance.now();
         const saved = await store.save(o.key, version, step.ref, o.paths, expander(step));
         step.log(
-          saved ? `Cache saved with key: ${o.key}` : `Failed to save: Unable to reserve cache with key ${o.key}, another job may be creating this cache.`,
+          {
+            save: `Cache saved with key: ${o.key}`,
+            exists: `Failed to save: Unable to reserve cache with key ${o.key}, another job may be creating this cache.`,
+            'no-paths': 'Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.',
+          }[saved],
         );
-        store.events.push({ kind: saved ? 'save' : 'exists', key: o.key, job, ms: performance.now() - s0 });
+        store.events.push({ kind: saved, key: o.key, job, ms: performance.now() - s0 });
       },
     },
   };
