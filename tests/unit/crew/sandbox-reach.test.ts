@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,24 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     expect(refused.output.trim()).toBe('error:ECONNREFUSED');
     // The hint for such a failure names the port and where to name it.
     expect(hint(`Error: connect ECONNREFUSED 127.0.0.1:${other.port}`)).toMatch(new RegExp(`port ${other.port} on loopback.*network.services`));
+  });
+
+  it("a toolchain the setup steps put on PATH in a folder under /tmp (a tool cache there) runs inside the sandbox's private /tmp", async () => {
+    // Apart from the workspace and crew's temporary folder, which the sandbox keeps anyway.
+    const cache = await mkdtemp(join(tmpdir(), 'reach-toolcache-'));
+    const bin = join(cache, 'fixture', '1.0.0', 'x64', 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'reach-tool'), '#!/bin/sh\necho toolchain-from-the-setup-steps\n', { mode: 0o755 });
+    await chmod(cache, 0o755);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const r = await run('reach-tool');
+      expect(r.output.trim()).toBe('toolchain-from-the-setup-steps');
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
   });
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
