@@ -7,6 +7,7 @@
  *   --quick   a small sample of every part, the parts at once (about 30 s), printed only (npm test runs it)
  *   --docs    rewrite docs/PERFORMANCE.md and bench/results.md from bench/results.json, measuring nothing
  *   --remeasure=seed|single "why"   measure one baseline again (a driver fix), keeping crew's figures
+ *   --setup-cache   setup time per work job with and without a previous run's dependency cache (#51), kept with the rest
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem, arch } from 'node:os';
@@ -15,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { criticalPath } from '../src/domain/plan';
 import { PROFILES, profileNamed, type PlatformProfile } from '../tests/support/latency';
 import { measureWholeRun, type WholeRunFigure } from './bench/whole-run';
+import { measureSetupCache, setupCacheLine } from './bench/setup-cache';
 import { PROJECT_ROOT } from '../tests/support/scenario/run-scenario';
 import { CALIBRATION, CHAIN, EIGHT, ONE, QUICK, TWELVE, WIDE, type DagCase } from './bench/dags';
 import { costFigure } from './bench/cost';
@@ -377,6 +379,14 @@ async function main(): Promise<void> {
     writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
     writeDocs(r);
     console.log(limitsLine(r.limits!));
+    return;
+  }
+  if (process.argv.includes('--setup-cache')) {
+    // Setup time per work job with and without the dependency cache a previous run saved (#51); everything else is kept.
+    const r: BenchResults = { ...(JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults), setupCache: await measureSetupCache() };
+    writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
+    writeDocs(r);
+    console.log(setupCacheLine(r.setupCache!));
     return;
   }
   if (process.argv.includes('--docs')) {

@@ -1,6 +1,7 @@
 import { criticalPath } from '../../src/domain/plan';
 import { costLines, costMarkdown } from './cost';
 import type { LimitsFigure } from './limits';
+import { setupCacheLine, setupCacheMarkdown } from './setup-cache';
 import type { PlatformProfile } from '../../tests/support/latency';
 import { CHAIN, QUICK, TWELVE, WIDE } from './dags';
 import type { BenchResults, MakespanFigure, ProfileFigures, RoundTripFigure } from './results';
@@ -283,6 +284,7 @@ export function terminalTable(r: BenchResults): string {
   lines.push(...costLines(r.cost ?? []));
   if (r.wholeRun) lines.push(wholeRunLine(r.wholeRun));
   if (r.limits) lines.push(limitsLine(r.limits));
+  if (r.setupCache) lines.push(setupCacheLine(r.setupCache));
   lines.push(`(${s(r.tookMs)})`);
   return lines.join('\n');
 }
@@ -465,6 +467,7 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
 
   if (r.wholeRun) out.push(...wholeRunMarkdown(r.wholeRun, heading));
   if (r.limits) out.push(...limitsMarkdown(r.limits, heading));
+  if (r.setupCache) out.push(...setupCacheMarkdown(r.setupCache, heading));
   out.push(`${heading} GitHub requests per run`, '');
   const main = r.profiles[0]!;
   out.push(

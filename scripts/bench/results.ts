@@ -1,6 +1,7 @@
 import type { CostFigure } from './cost';
 import type { PlatformProfile } from '../../tests/support/latency';
 import type { LimitsFigure } from './limits';
+import type { SetupCacheFigure } from './setup-cache';
 import type { LongTaskFigure } from './long-task';
 import type { BundleSize, ColdStart, StateWrites } from './platform';
 import type { JobKindFigure, JobRequests, ProfileApplied, TracedRequest } from './round-trips';
@@ -32,6 +33,8 @@ export interface BenchResults {
    * before the change and `--limits=after` since: turns completed, input tokens by kind, cost.
    */
   limits?: { workTurns: number; before?: LimitsFigure & { at: string }; after?: LimitsFigure & { at: string } };
+  /** Setup time per work job without and with the dependency cache a previous run saved (#51, `--setup-cache`); absent in older results. */
+  setupCache?: SetupCacheFigure;
   /** Baselines measured again after the run (`--remeasure`), with when and why. */
   remeasured?: Array<{ way: WayName; at: string; why: string; loadAverage: number[] }>;
 }

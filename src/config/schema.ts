@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { hostEntryProblem } from '../domain/egress';
+import { parseServiceAddress, sandboxEnvNameProblem } from '../domain/sandbox-reach';
 import { McpServersSchema } from '../domain/mcp';
 import { MAX_TASKS } from '../domain/plan';
 import { MAX_PARALLEL_ATTEMPTS } from '../domain/attempts';
@@ -244,6 +245,17 @@ export const ConfigSchema = z.strictObject({
     .describe(
       "Commands run before the agents start, with network (e.g. `npm ci`): as crew's user on the run's base commit; inside the sandbox on a tree a model has written, where only the hosts `network` allows are reachable. Local mode runs them only once you allow them (`[y/N]`, or `--allow-setup`).",
     ),
+  sandbox_env: z
+    .array(
+      z.string().superRefine((n, c) => {
+        const problem = sandboxEnvNameProblem(n);
+        if (problem) c.addIssue({ code: 'custom', message: problem });
+      }),
+    )
+    .default([])
+    .describe(
+      "Variables the repository's setup steps (`.github/actions/crew-setup`) export through `$GITHUB_ENV` that the sandboxed commands get (run_command, the critic's commands, setup on a model-written tree), by name: `[DATABASE_URL]`. Every other variable stays out. crew's own secrets, its inputs, the runner's and cloud credentials are refused, and so is a value holding a secret crew knows.",
+    ),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
   allow_unsandboxed: z
     .boolean()
@@ -278,6 +290,20 @@ export const ConfigSchema = z.strictObject({
         .default('none')
         .describe(
           "The network of the agents' own commands (run_command, the critic's command criteria): `none`, or `allowlist` for repositories whose tests download (the same allowlist as setup).",
+        ),
+      services: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .superRefine((a, c) => {
+              const parsed = parseServiceAddress(a);
+              if ('problem' in parsed) c.addIssue({ code: 'custom', message: parsed.problem });
+            }),
+        )
+        .default([])
+        .describe(
+          "Services the repository's setup steps (`.github/actions/crew-setup`) start on the runner's loopback, by address (`127.0.0.1:5432`, `[::1]:6379`): crew forwards each into the sandbox's own network namespace, where the commands reach it at the same address. Nothing else on the runner's loopback is reachable.",
         ),
       fallback: z
         .enum(['offline', 'open'])

@@ -59,9 +59,19 @@ export interface Judgment {
 export const MIN_CONFIDENCE = 0.5;
 
 /** endless8's command convention: 0 met, 1 not met, anything else (or a timeout) an error. */
-export function commandEvaluation(c: Criterion, r: { exitCode: number | null; timedOut: boolean; output: string }): Evaluation {
+export function commandEvaluation(
+  c: Criterion,
+  r: { exitCode: number | null; timedOut: boolean; output: string },
+  /** What crew knows that points at the repository's setup steps (steps/sandbox-reach.ts), said after a failure's output. */
+  hint?: (output: string) => string | null,
+): Evaluation {
   const tail = r.output.trimEnd().split('\n').slice(-15).join('\n').slice(-2000);
-  const evidence = [`\`${c.command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode ?? 'a signal'}`}`, ...(tail ? [tail] : [])];
+  const pointer = r.exitCode !== 0 || r.timedOut ? hint?.(r.output) : null;
+  const evidence = [
+    `\`${c.command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode ?? 'a signal'}`}`,
+    ...(tail ? [tail] : []),
+    ...(pointer ? [pointer] : []),
+  ];
   const base = { criterion: c.id, text: c.text, kind: c.kind, evidence, confidence: 1, tasks: [] };
   if (r.exitCode === 0 && !r.timedOut) return { ...base, met: true };
   if (r.exitCode === 1 && !r.timedOut) return { ...base, met: false };

@@ -3,8 +3,9 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
-import { FORWARDER, proxyEnv } from './egress/route';
-import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET } from './private-mounts';
+import { FORWARDER, PROXY_PORT, proxyEnv } from './egress/route';
+import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET, sandboxServiceSocket } from './private-mounts';
+import type { ServiceRoute } from './services';
 
 const exec = promisify(execFile);
 
@@ -143,6 +144,16 @@ export interface EgressRoute {
   socket: string;
 }
 
+/**
+ * What the repository's setup steps hand to the sandbox's commands, only as `.github/crew.yml` names it
+ * (#51): the variables of `sandbox_env` (their values from crew's environment, checked: domain/sandbox-reach.ts,
+ * steps/sandbox-setup.ts) and the services of `network.services`, forwarded into the namespace.
+ */
+export interface SandboxReach {
+  env?: Record<string, string>;
+  services?: readonly ServiceRoute[];
+}
+
 /** Why a runner cannot give a command the allowlist: the caller must not ask it to. */
 export class NoEgressRoute extends Error {}
 
@@ -174,9 +185,21 @@ function egressRoute(egress: EgressRoute | undefined, opts: Pick<RunOptions, 'ne
   return egress;
 }
 
-/** The forwarder in front of the command, run by crew's own node as the namespace's first process; it finds the proxy where privateMountArgs put it. */
-function forwarderArgs(route: EgressRoute | undefined): string[] {
-  return route ? [process.execPath, '-e', FORWARDER, '--', SANDBOX_PROXY_SOCKET] : [];
+/** The services a command is routed to: none with the machine's own network (`open`), where they are reachable as they are. */
+function servicesOf(reach: SandboxReach, network: RunOptions['network']): readonly ServiceRoute[] {
+  return network === 'open' ? [] : (reach.services ?? []);
+}
+
+/**
+ * The forwarder in front of the command, run by crew's own node as the namespace's first process; it finds the proxy
+ * and the services' bridges where privateMountArgs put them.
+ */
+function forwarderArgs(route: EgressRoute | undefined, services: readonly ServiceRoute[]): string[] {
+  const routes = [
+    ...(route ? [['127.0.0.1', String(PROXY_PORT), SANDBOX_PROXY_SOCKET, '1']] : []),
+    ...services.map((s, i) => [s.address.host, String(s.address.port), sandboxServiceSocket(i), '0']),
+  ];
+  return routes.length ? [process.execPath, '-e', FORWARDER, '--', String(routes.length), ...routes.flat()] : [];
 }
 
 /**
@@ -192,23 +215,41 @@ export interface SandboxPlaces {
   programHomes: string;
 }
 
+/**
+ * The folders of the commands' PATH (toolEnv): what the repository's setup steps put there through GITHUB_PATH
+ * (#51: actions/setup-node's node in the runner's tool cache, a tool folder in RUNNER_TEMP) stays in sight
+ * when it lies under a covered place such as /tmp.
+ */
+function pathDirs(): string[] {
+  return (process.env.PATH ?? '').split(':').filter((d) => d.startsWith('/'));
+}
+
 /** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
 function placesArgs(
   places: SandboxPlaces,
-  o: { cwd: string; home?: string; commandsHome: string; route?: EgressRoute; network?: RunOptions['network']; see?: string[] },
+  o: {
+    cwd: string;
+    home?: string;
+    commandsHome: string;
+    route?: EgressRoute;
+    services: readonly ServiceRoute[];
+    network?: RunOptions['network'];
+    see?: string[];
+  },
 ): string[] {
   const program = o.home !== undefined && o.home !== o.commandsHome;
   return privateMountArgs({
     // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
-    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? []), ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? []), ...pathDirs(), ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
+    services: o.services.map((s) => s.socket),
   });
 }
 
-/** `env -i`'s assignments: the tool environment, and the proxy's variables when the command has the route. */
-function envArgs(home: string, route: EgressRoute | undefined, extra: Record<string, string> = {}): string[] {
-  return Object.entries({ ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra }).map(([k, v]) => `${k}=${v}`);
+/** `env -i`'s assignments: the setup steps' named variables, the tool environment over them, and the proxy's variables when the command has the route. */
+function envArgs(home: string, route: EgressRoute | undefined, reach: SandboxReach, extra: Record<string, string> = {}): string[] {
+  return Object.entries({ ...reach.env, ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra }).map(([k, v]) => `${k}=${v}`);
 }
 
 /** unshare's flags in both sandboxes: their own IPC, PIDs (with a fresh /proc) and, unless the network is open, network. */
@@ -217,8 +258,8 @@ function namespaceArgs(network: RunOptions['network']): string[] {
 }
 
 /** How both sandboxes end: only the tool's environment, and bash running `script` with the folder as $1 and the command as $2. */
-function shellArgs(command: string, opts: StartOptions, home: string, route: EgressRoute | undefined, script: string): string[] {
-  return ['env', '-i', ...envArgs(opts.home ?? home, route, opts.env), 'bash', '--noprofile', '--norc', '-c', script, 'crew-command', opts.cwd, command];
+function shellArgs(command: string, opts: StartOptions, home: string, route: EgressRoute | undefined, script: string, reach: SandboxReach): string[] {
+  return ['env', '-i', ...envArgs(opts.home ?? home, route, reach, opts.env), 'bash', '--noprofile', '--norc', '-c', script, 'crew-command', opts.cwd, command];
 }
 
 /** A fresh home beside `home` where commands run as crew's (or the person's) own user: the home is theirs as it is. */
@@ -304,6 +345,7 @@ export class NamespaceRunner implements CommandRunner {
     private readonly places: SandboxPlaces,
     /** The way to crew's egress proxy, when there is one: commands asking for `network: 'allowlist'` get it. */
     readonly egress?: EgressRoute,
+    private readonly reach: SandboxReach = {},
   ) {
     this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no credentials, an allow-listed environment and a private /tmp and /run`;
   }
@@ -316,7 +358,7 @@ export class NamespaceRunner implements CommandRunner {
 
   start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
-    const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"');
+    const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"', true);
     return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
   }
 
@@ -341,20 +383,22 @@ export class NamespaceRunner implements CommandRunner {
     return this.argvSync(command, opts, script);
   }
 
-  private argvSync(command: string, opts: StartOptions, script: string): string[] {
+  /** `program`: a long-lived program (an MCP server) gets only the variables named for it, not `sandbox_env`. */
+  private argvSync(command: string, opts: StartOptions, script: string, program = false): string[] {
     const safeConfig = join(this.privateDir, 'git-config');
     const route = egressRoute(this.egress, opts);
+    const services = servicesOf(this.reach, opts.network);
     const inner = [
       'unshare',
       ...namespaceArgs(opts.network),
       'sh',
       '-c',
-      `${route ? 'ip link set lo up || exit 125; ' : ''}if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"`,
+      `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"`,
       'crew-mount',
       opts.cwd,
       safeConfig,
-      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
-      ...forwarderArgs(route),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
+      ...forwarderArgs(route, services),
       'setpriv',
       `--reuid=${TOOL_USER}`,
       `--regid=${TOOL_USER}`,
@@ -363,7 +407,7 @@ export class NamespaceRunner implements CommandRunner {
       '--inh-caps=-all',
       '--bounding-set=-all',
       '--',
-      ...shellArgs(command, opts, this.home, route, script),
+      ...shellArgs(command, opts, this.home, route, script, program ? {} : this.reach),
     ];
     return this.viaSudo ? ['sudo', '-n', ...inner] : inner;
   }
@@ -386,6 +430,7 @@ export class UserNamespaceRunner implements CommandRunner {
     private readonly readOnly: string[],
     private readonly places: SandboxPlaces,
     readonly egress?: EgressRoute,
+    private readonly reach: SandboxReach = {},
   ) {}
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
@@ -393,7 +438,7 @@ export class UserNamespaceRunner implements CommandRunner {
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
-    return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"'), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
+    return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"', true), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -406,27 +451,28 @@ export class UserNamespaceRunner implements CommandRunner {
     );
   }
 
-  private argv(command: string, opts: StartOptions, script: string): string[] {
+  private argv(command: string, opts: StartOptions, script: string, program = false): string[] {
     const route = egressRoute(this.egress, opts);
+    const services = servicesOf(this.reach, opts.network);
     return [
       '--user',
       '--map-root-user',
       ...namespaceArgs(opts.network),
       'sh',
       '-c',
-      `${route ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"`,
+      `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"`,
       'crew-ro',
       String(this.readOnly.length),
       ...this.readOnly,
-      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, network: opts.network, see: opts.see }),
-      ...forwarderArgs(route),
-      ...shellArgs(command, opts, this.home, route, script),
+      ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
+      ...forwarderArgs(route, services),
+      ...shellArgs(command, opts, this.home, route, script, program ? {} : this.reach),
     ];
   }
 }
 
 /** The user-namespace sandbox, if this machine allows it: it must start, and really have no network. */
-export async function prepareUserNamespace(workspace: string, tempDir: string, egress?: EgressRoute): Promise<PreparedSandbox> {
+export async function prepareUserNamespace(workspace: string, tempDir: string, egress?: EgressRoute, reach: SandboxReach = {}): Promise<PreparedSandbox> {
   const gitDirs = new Set<string>();
   for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
     const out = await exec('git', ['-C', workspace, 'rev-parse', flag]).catch(() => undefined);
@@ -441,16 +487,16 @@ export async function prepareUserNamespace(workspace: string, tempDir: string, e
   await mkdir(home, { recursive: true });
   const places: SandboxPlaces = {
     keep: [workspace, tempDir, ...gitDirs],
-    sockets: [...(egress ? [egress.socket] : []), ...namedSockets()],
+    sockets: [...(egress ? [egress.socket] : []), ...(reach.services ?? []).map((s) => s.socket), ...namedSockets()],
     programHomes: join(tempDir, 'crew-program-homes'),
   };
-  const runner = new UserNamespaceRunner(home, [...gitDirs], places);
+  const runner = new UserNamespaceRunner(home, [...gitDirs], places, undefined, reach);
   // It must start, and the repository's git folders (if any) must really be read-only inside.
   const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
   const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
   if (probe.exitCode !== 0 || probe.output.trim() !== 'ok')
     return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
-  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route), workspace);
+  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route, reach), workspace);
 }
 
 /** A sandbox that started, and whether its commands can have the egress allowlist (and why not). */
@@ -489,10 +535,14 @@ export class UnsandboxedRunner implements CommandRunner {
   readonly description =
     'NOT sandboxed: commands run as crew’s own user with a scrubbed environment; they can read files that user can read and reach the network';
 
-  constructor(private readonly home: string) {}
+  constructor(
+    private readonly home: string,
+    /** The setup steps' named variables; their services are on this machine's own loopback already. */
+    private readonly reach: SandboxReach = {},
+  ) {}
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
-    return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...toolEnv(this.home), ...opts.env } });
+    return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...this.reach.env, ...toolEnv(this.home), ...opts.env } });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
@@ -562,7 +612,7 @@ async function openWorkspace(workspace: string, privileged: Privileged): Promise
  * passwordless sudo as on GitHub's runners), gives it a home and the workspace, and
  * checks a command really runs inside. Returns undefined with the reason when it cannot.
  */
-export async function prepareSandbox(workspace: string, tempDir: string, egress?: EgressRoute): Promise<PreparedSandbox> {
+export async function prepareSandbox(workspace: string, tempDir: string, egress?: EgressRoute, reach: SandboxReach = {}): Promise<PreparedSandbox> {
   const root = process.getuid?.() === 0;
   const sudo = root ? [] : (await can('sudo', ['-n', 'true'])) ? ['sudo', '-n'] : undefined;
   if (!sudo) return { reason: 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces' };
@@ -588,14 +638,14 @@ export async function prepareSandbox(workspace: string, tempDir: string, egress?
     await mkdir(privateDir, { recursive: true, mode: 0o755 });
     const places: SandboxPlaces = {
       keep: [workspace, tempDir],
-      sockets: [...(egress ? [egress.socket] : []), ...namedSockets()],
+      sockets: [...(egress ? [egress.socket] : []), ...(reach.services ?? []).map((s) => s.socket), ...namedSockets()],
       programHomes: join(privateDir, 'homes'),
     };
-    const runner = new NamespaceRunner(home, privateDir, sudo.length > 0, places);
+    const runner = new NamespaceRunner(home, privateDir, sudo.length > 0, places, undefined, reach);
     const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
     if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)
       return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
-    return await withEgress(runner, egress, (route) => new NamespaceRunner(home, privateDir, sudo.length > 0, places, route), workspace);
+    return await withEgress(runner, egress, (route) => new NamespaceRunner(home, privateDir, sudo.length > 0, places, route, reach), workspace);
   } catch (e) {
     return { reason: `setting up the sandbox failed: ${(e as Error).message.split('\n')[0]}` };
   }

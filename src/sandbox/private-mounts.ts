@@ -14,22 +14,35 @@ export const COVERED = ['/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm'];
 /** Where the sandbox finds crew's egress proxy: the proxy's own socket, bound to this path in the private /run. */
 export const SANDBOX_PROXY_SOCKET = '/run/crew-egress.sock';
 
+/** Where the sandbox finds the bridge to a service the setup steps started (#51), by its place in `network.services`. */
+export const sandboxServiceSocket = (i: number) => `/run/crew-service-${i}.sock`;
+
 /**
  * Run by the namespace's root before the command drops its privileges:
- * `bash -c SCRIPT crew-private <socket|''> <n> <kept…> <m> <hidden…> <command…>`.
+ * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <command…>`.
  * Each kept path is opened before the tmpfs covers it and mounted back from that handle
  * (/proc/self/fd/N, hence `mount -c`: the name alone would now find the empty tmpfs), so nothing is
- * ever written on the machine's own folders. The proxy's socket, when the command has the route, is
- * bound to SANDBOX_PROXY_SOCKET; where it lay (inside a kept folder, say) an empty file covers it, and
+ * ever written on the machine's own folders. Each socket the command is routed to (the egress proxy's,
+ * the services' bridges) is bound to its place in the private /run (SANDBOX_PROXY_SOCKET,
+ * sandboxServiceSocket); where it lay (inside a kept folder, say) an empty file covers it, and
  * each hidden folder gets an empty tmpfs. Exit 125: the sandbox could not be set up.
  */
 const SCRIPT = `
-sock=$1 n=$2; shift 2
+k=$1; shift
+srcs=() dsts=() sfds=()
+for ((i = 0; i < k; i++)); do
+  s=$1 d=$2; shift 2
+  if [ ! -S "$s" ]; then
+    if [ "$d" = ${SANDBOX_PROXY_SOCKET} ]; then echo "crew: the egress route could not be set up (the proxy socket: ENOENT)" >&2; else echo "crew: the route to a service could not be set up ($d: ENOENT)" >&2; fi
+    exit 125
+  fi
+  exec {sfd}<"\${s%/*}" || exit 125
+  srcs+=("$s"); dsts+=("$d"); sfds+=("$sfd")
+done
+n=$1; shift
 kept=(); fds=()
 for ((i = 0; i < n; i++)); do exec {fd}<"$1" || exit 125; kept+=("$1"); fds+=("$fd"); shift; done
 m=$1; shift; hidden=("\${@:1:m}"); shift "$m"
-gone() { echo "crew: the egress route could not be set up (the proxy socket: ENOENT)" >&2; exit 125; }
-if [ -n "$sock" ]; then [ -S "$sock" ] || gone; exec {sfd}<"\${sock%/*}" || exit 125; fi
 for d in ${COVERED.join(' ')}; do
   if [ -d "$d" ] && [ ! -L "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev crew-private "$d" || exit 125; fi
 done
@@ -39,10 +52,11 @@ for ((i = 0; i < \${#kept[@]}; i++)); do
   mount -c --rbind "$f" "$p" || exit 125
   eval "exec \${fds[i]}<&-"
 done
-if [ -n "$sock" ]; then
-  : > ${SANDBOX_PROXY_SOCKET} && mount -c --bind "/proc/self/fd/$sfd/\${sock##*/}" ${SANDBOX_PROXY_SOCKET} || exit 125
-  exec {sfd}<&-
-fi
+for ((i = 0; i < \${#srcs[@]}; i++)); do
+  s=\${srcs[i]} d=\${dsts[i]}
+  : > "$d" && mount -c --bind "/proc/self/fd/\${sfds[i]}/\${s##*/}" "$d" || exit 125
+  eval "exec \${sfds[i]}<&-"
+done
 for h in "\${hidden[@]}"; do
   if [ -S "$h" ] || [ -f "$h" ]; then mount --bind /dev/null "$h" || exit 125
   elif [ -d "$h" ]; then mount -t tmpfs -o mode=755,nosuid,nodev,size=4k crew-hidden "$h" || exit 125; fi
@@ -91,16 +105,34 @@ export function keptPaths(paths: Array<string | undefined>): string[] {
 
 /**
  * The argv that gives the rest of it a private /tmp, /run, /var/tmp and /dev/shm: `keep` mounted back,
- * `hide` covered, and, with `socket`, the proxy's socket at SANDBOX_PROXY_SOCKET.
+ * `hide` covered, with `socket` the proxy's socket at SANDBOX_PROXY_SOCKET, and each of `services`' bridge
+ * sockets at sandboxServiceSocket(i).
  */
-export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: string[]; socket?: string }): string[] {
+export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: string[]; socket?: string; services?: string[] }): string[] {
   const kept = keptPaths(o.keep);
   // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight, though crew's
   // user may not see into it: run through sudo, the home is the tool user's alone (whereIs).
   const needed = o.keep.map((k) => k && whereIs(k)).filter((k): k is string => !!k);
   const hidden = (o.hide ?? []).filter((h) => real(h) && !needed.some((k) => under(k, real(h)!)));
-  if (o.socket && dirname(o.socket) === '/') throw new Error(`the egress proxy's socket must be in a folder of its own, not ${o.socket}`);
-  return ['bash', '--noprofile', '--norc', '-c', SCRIPT, 'crew-private', o.socket ?? '', String(kept.length), ...kept, String(hidden.length), ...hidden];
+  const routed: Array<[string, string]> = [
+    ...(o.socket ? [[o.socket, SANDBOX_PROXY_SOCKET] as [string, string]] : []),
+    ...(o.services ?? []).map((s, i) => [s, sandboxServiceSocket(i)] as [string, string]),
+  ];
+  for (const [socket] of routed) if (dirname(socket) === '/') throw new Error(`a routed socket must be in a folder of its own, not ${socket}`);
+  return [
+    'bash',
+    '--noprofile',
+    '--norc',
+    '-c',
+    SCRIPT,
+    'crew-private',
+    String(routed.length),
+    ...routed.flat(),
+    String(kept.length),
+    ...kept,
+    String(hidden.length),
+    ...hidden,
+  ];
 }
 
 /**

@@ -148,7 +148,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
   // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  const { runner, warning, setupFailure, egress, hint } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
   // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
   const refused = () => {
     const all = addRefusals(previous?.refused, egress?.refused());
@@ -168,7 +168,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
       ctx.log.info(`critic: running ${c.id}: ${c.command}`);
       const r = await runWithReports(runner, reports, c.command!, { cwd: ctx.repo.dir, timeoutMs });
       printed.set(c.id, r);
-      commandResults.push(commandEvaluation(c, r));
+      commandResults.push(commandEvaluation(c, r, hint));
     }
   }
 

@@ -9,9 +9,11 @@ export interface NetworkConfig {
   defaults: boolean;
   tools: 'none' | 'allowlist';
   fallback: 'offline' | 'open';
+  /** Services of the setup steps forwarded into the sandbox (#51: sandbox-reach.ts). */
+  services?: string[];
 }
 
-export const DEFAULT_NETWORK: NetworkConfig = { allow: [], defaults: true, tools: 'none', fallback: 'offline' };
+export const DEFAULT_NETWORK: NetworkConfig = { allow: [], defaults: true, tools: 'none', fallback: 'offline', services: [] };
 
 /**
  * What model-written code in this job can reach, and what crew's proxy refused. One per job: the

@@ -14,6 +14,7 @@ import { jobTempDir } from '../sandbox/own-temp';
 import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { Log } from '../ports';
+import { NO_REACH, prepareReach, type JobReach } from './sandbox-reach';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
 
@@ -24,6 +25,8 @@ export const CONFIG_OPT_IN = 'set allow_unsandboxed: true in .github/crew.yml';
 export interface ToolsConfig {
   allow_unsandboxed: boolean;
   network: NetworkConfig;
+  /** Variables of the setup steps the sandboxed commands get (#51: sandbox-reach.ts). */
+  sandbox_env?: string[];
 }
 
 /**
@@ -44,6 +47,8 @@ export interface JobTools {
   reason?: string;
   /** What model-written code reaches in this job, and what was refused; none when no runner could start. */
   egress?: Egress;
+  /** A line for a failed command's message that points at the repository's setup steps, when something says so (#51). */
+  hint?: JobReach['hint'];
 }
 
 /**
@@ -58,33 +63,37 @@ export async function commandRunner(
   sandboxes: Array<typeof prepareSandbox> = [prepareSandbox, prepareUserNamespace],
   /** Whether anything in this job may use the allowlist; a job where nothing does starts no proxy and probes no route. */
   needsRoute = true,
+  jobReach?: JobReach,
 ): Promise<JobTools> {
   const temp = jobTempDir();
   const reasons: string[] = [];
   const proxy = needsRoute || config.network.tools === 'allowlist' ? await startJobProxy(config.network, ctx.log) : undefined;
+  const given = jobReach ?? (await prepareReach(config, ctx.log));
+  const { reach } = given;
+  const hint = hintOf(given);
   for (const prepare of sandboxes) {
-    const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy));
+    const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy), reach);
     if ('runner' in prepared) {
       const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
       ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
       const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
-      return { runner, warning, egress };
+      return { runner, warning, egress, ...hint };
     }
     reasons.push(prepared.reason);
   }
   if (proxy && 'socket' in proxy) await proxy.close();
   const reason = reasons.join(', and ');
   if (config.allow_unsandboxed) {
-    const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'));
+    const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'), { env: reach.env ?? {} });
     const egress = jobEgress(config.network, runner, undefined, undefined);
     ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}. ${egress.statement}`);
-    return { runner, warning: `commands ran without a sandbox (${reason})`, egress };
+    return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint };
   }
   const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
   ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
-  return { warning: `run_command was refused: no sandbox (${reason})`, reason };
+  return { warning: `run_command was refused: no sandbox (${reason})`, reason, ...hint };
 }
 
 /**
@@ -112,21 +121,25 @@ export async function prepareTools(
   sandboxes?: Array<typeof prepareSandbox>,
 ): Promise<JobTools & { setupFailure: string | null; home?: ProgramHome }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
+  const jobReach = await prepareReach(config, ctx.log);
   if (tree.trusted || !config.setup.length) {
     const setupFailure = await runSetup(
       ctx,
       config.setup,
       timeoutMs,
-      new UnsandboxedRunner(process.env.HOME ?? '/tmp'),
+      new UnsandboxedRunner(process.env.HOME ?? '/tmp', { env: jobReach.reach.env ?? {} }),
       'on the base commit, outside the sandbox',
+      undefined,
+      undefined,
+      jobReach.hint,
     );
-    if (setupFailure) return { warning: null, setupFailure };
-    const tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false);
+    if (setupFailure) return { warning: null, setupFailure, ...hintOf(jobReach) };
+    const tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false, jobReach);
     const home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined;
     if (home && 'failure' in home) return { ...tools, setupFailure: home.failure };
     return { ...tools, setupFailure: null, ...(home ? { home } : {}) };
   }
-  const prepared = await commandRunner(ctx, config, sandboxes);
+  const prepared = await commandRunner(ctx, config, sandboxes, true, jobReach);
   if (!prepared.runner || !prepared.egress) {
     const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
     ctx.log.warn(setupFailure);
@@ -144,9 +157,23 @@ export async function prepareTools(
         open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
       }[egress.mode];
   const before = egress.refused();
-  const failed = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where, network, home && { cwd: ctx.repo.dir, env: homeEnv(home) });
+  const failed = await runSetup(
+    ctx,
+    config.setup,
+    timeoutMs,
+    prepared.runner,
+    where,
+    network,
+    home && { cwd: ctx.repo.dir, env: homeEnv(home) },
+    jobReach.hint,
+  );
   const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
   return { ...prepared, setupFailure, ...(home ? { home } : {}) };
+}
+
+/** The hint, where the job has anything the setup steps hand over (sandbox-reach.ts). */
+function hintOf(reach: JobReach): Pick<JobTools, 'hint'> {
+  return reach === NO_REACH ? {} : { hint: reach.hint };
 }
 
 /** A home made now, with its own temporary folder (CommandRunner.programHome), or why there is none. */
@@ -178,9 +205,11 @@ export async function runSetup(
   where: string,
   network?: RunOptions['network'],
   at?: { cwd: string; env: Record<string, string> },
+  hint: JobReach['hint'] = NO_REACH.hint,
 ): Promise<string | null> {
   for (const command of commands) {
     ctx.log.info(`setup (${where}): ${command}`);
+    const started = Date.now();
     const r = await runner.run(command, {
       cwd: at?.cwd ?? ctx.repo.dir,
       timeoutMs,
@@ -188,8 +217,12 @@ export async function runSetup(
       ...(network ? { network } : {}),
       ...(at ? { env: at.env } : {}),
     });
-    if (r.exitCode !== 0)
-      return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}${r.exitCode === 127 ? NOT_FOUND_HINT : ''}`;
+    // How long each command took: what a dependency cache the setup steps restore saves shows here (#51).
+    ctx.log.info(`setup: \`${command}\` ${r.exitCode === 0 ? 'done' : 'failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (r.exitCode !== 0) {
+      const pointer = hint(r.output);
+      return `the setup command \`${command}\` ${r.timedOut ? 'timed out' : `exited with ${r.exitCode}`}: ${r.output.trim().split('\n').slice(-5).join(' / ')}${r.exitCode === 127 ? NOT_FOUND_HINT : ''}${pointer ? ` ${pointer}` : ''}`;
+    }
   }
   return null;
 }

@@ -29,31 +29,43 @@ export function proxyEnv(): Record<string, string> {
 }
 
 /**
- * The forwarder, run by crew's node (`node -e FORWARDER -- <socket> <command…>`) as the sandbox's first
- * process, before the command drops to the tool user: it checks the proxy's socket answers, listens on
- * 127.0.0.1:PROXY_PORT, then runs the command and exits with its status, which ends the namespace and
- * everything the command left running. Exit 125 means the route could not be set up.
+ * The forwarder, run by crew's node (`node -e FORWARDER -- <n> <host port socket probe>… <command…>`) as the
+ * sandbox's first process, before the command drops to the tool user: it checks the sockets marked
+ * `probe` answer (the egress proxy's), listens on each address inside the namespace (127.0.0.1:PROXY_PORT
+ * for the proxy; a service's own address, #51), hands each connection to its socket, then runs the
+ * command and exits with its status, which ends the namespace and everything the command left running.
+ * Exit 125 means a route could not be set up.
  */
 export const FORWARDER = `
 const net = require('net'), cp = require('child_process'), os = require('os');
-const [sock, ...cmd] = process.argv.slice(1);
-const fail = (what, e) => { process.stderr.write('crew: the egress route could not be set up (' + what + ': ' + (e.code || e.message) + ')\\n'); process.exit(125); };
-const probe = net.connect(sock);
-probe.on('error', (e) => fail('the proxy socket', e));
-probe.on('connect', () => {
-  probe.destroy();
+const argv = process.argv.slice(1);
+const routes = [];
+for (let i = 0, n = Number(argv[0]); i < n; i++) routes.push({ host: argv[1 + 4 * i], port: Number(argv[2 + 4 * i]), sock: argv[3 + 4 * i], probe: argv[4 + 4 * i] === '1' });
+const cmd = argv.slice(1 + 4 * routes.length);
+const fail = (what, e) => { process.stderr.write('crew: ' + (what === 'the proxy socket' || what.endsWith(':${PROXY_PORT}') ? 'the egress route' : 'the route to ' + what) + ' could not be set up (' + what + ': ' + (e.code || e.message) + ')\\n'); process.exit(125); };
+const probed = (r) => new Promise((ok) => {
+  if (!r.probe) return ok();
+  const p = net.connect(r.sock);
+  p.on('error', (e) => fail('the proxy socket', e));
+  p.on('connect', () => { p.destroy(); ok(); });
+});
+const listening = (r) => new Promise((ok) => {
   const server = net.createServer((c) => {
-    const u = net.connect(sock);
+    const u = net.connect(r.sock);
     c.on('error', () => u.destroy());
     u.on('error', () => c.destroy());
     c.pipe(u);
     u.pipe(c);
   });
-  server.on('error', (e) => fail('127.0.0.1:${PROXY_PORT}', e));
-  server.listen(${PROXY_PORT}, '127.0.0.1', () => {
-    const child = cp.spawn(cmd[0], cmd.slice(1), { stdio: 'inherit' });
-    child.on('error', (e) => { process.stderr.write('crew: could not start the command: ' + e.message + '\\n'); process.exit(127); });
-    child.on('exit', (code, signal) => process.exit(code === null ? 128 + (os.constants.signals[signal] || 9) : code));
-  });
+  const at = r.host.includes(':') ? '[' + r.host + ']:' + r.port : r.host + ':' + r.port;
+  server.on('error', (e) => fail(at, e));
+  server.listen(r.port, r.host, ok);
 });
+(async () => {
+  for (const r of routes) await probed(r);
+  for (const r of routes) await listening(r);
+  const child = cp.spawn(cmd[0], cmd.slice(1), { stdio: 'inherit' });
+  child.on('error', (e) => { process.stderr.write('crew: could not start the command: ' + e.message + '\\n'); process.exit(127); });
+  child.on('exit', (code, signal) => process.exit(code === null ? 128 + (os.constants.signals[signal] || 9) : code));
+})();
 `;

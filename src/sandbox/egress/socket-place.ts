@@ -21,11 +21,16 @@ const SOCKET = 'proxy.sock';
 const RANDOM = 6;
 
 /** Makes the socket's private folder; the socket is `socket` in it. Throws, naming the folders tried, when none is short enough. */
-export async function makeEgressSocketPlace(): Promise<{ dir: string; socket: string }> {
-  const fits = (base: string) => Buffer.byteLength(join(base, FOLDER)) + RANDOM + 1 + SOCKET.length <= SOCKET_PATH_MAX;
+export function makeEgressSocketPlace(): Promise<{ dir: string; socket: string }> {
+  return makeSocketPlace(FOLDER, SOCKET);
+}
+
+/** The same for another of crew's sockets (a service's bridge, #51): a fresh private folder `<prefix>XXXXXX`, and `name` in it. */
+export async function makeSocketPlace(prefix: string, name: string): Promise<{ dir: string; socket: string }> {
+  const fits = (base: string) => Buffer.byteLength(join(base, prefix)) + RANDOM + 1 + name.length <= SOCKET_PATH_MAX;
   const bases = [...new Set([tmpdir(), '/tmp'])];
   const base = bases.find(fits);
-  if (!base) throw new Error(`no folder short enough for the egress proxy's socket (tried ${bases.join(', ')}; a socket path holds ${SOCKET_PATH_MAX} bytes)`);
-  const dir = await mkdtemp(join(base, FOLDER));
-  return { dir, socket: join(dir, SOCKET) };
+  if (!base) throw new Error(`no folder short enough for crew's socket ${name} (tried ${bases.join(', ')}; a socket path holds ${SOCKET_PATH_MAX} bytes)`);
+  const dir = await mkdtemp(join(base, prefix));
+  return { dir, socket: join(dir, name) };
 }

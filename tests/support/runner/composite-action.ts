@@ -40,6 +40,15 @@ export function playComposite(o: {
   outputFile: string;
   annotate: (level: 'error' | 'warning' | 'notice', message: string) => void;
   onLine: (line: string) => void;
+  /**
+   * Plays a `uses:` step the runner has a stand-in for (setup-actions.ts: actions/setup-node, actions/cache, …)
+   * with the sub-step's files and environment; false when it has none.
+   */
+  useAction?: (
+    uses: string,
+    withs: Record<string, unknown>,
+    at: { env: NodeJS.ProcessEnv; files: { env: string; path: string; output: string } },
+  ) => Promise<boolean>;
 }): StepProcess {
   const inputs: Record<string, string> = {};
   for (const [name, d] of Object.entries(o.meta.inputs ?? {})) {
@@ -72,27 +81,44 @@ export function playComposite(o: {
         if (step.id) steps[step.id] = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' };
         continue;
       }
-      if (step.uses) throw new Error(`${where}: the offline runner does not play \`uses:\` inside a composite action`);
-      if (step.run === undefined) throw new Error(`${where}: a composite step needs \`run\` or \`uses\``);
-      // docs: runs.steps[*].shell, "Required if run is set".
-      const shell = step.shell && SHELLS[step.shell];
-      if (!shell) throw new Error(`${where}: Required property is missing: shell (the offline runner plays ${Object.keys(SHELLS).join(', ')})`);
+      if (step.uses === undefined && step.run === undefined) throw new Error(`${where}: a composite step needs \`run\` or \`uses\``);
       const stepEnv: NodeJS.ProcessEnv = { ...env };
       for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, ctx) ?? '');
       const files = { output: `${o.outputFile}-c${i}`, env: `${String(o.env.GITHUB_ENV)}-c${i}`, path: `${String(o.env.GITHUB_PATH)}-c${i}` };
       await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
-      const script = join(o.outputFile + `-c${i}.sh`);
-      await writeFile(script, interpolate(step.run, { ...ctx, env: { ...(stepEnv as Record<string, string>) } }));
-      const cwd = step['working-directory'] ? resolve(o.workspace, interpolate(step['working-directory'], ctx)) : o.workspace;
-      current = startProcess(shell[0]!, [...shell.slice(1), script], {
-        cwd,
-        env: { ...stepEnv, GITHUB_OUTPUT: files.output, GITHUB_ENV: files.env, GITHUB_PATH: files.path },
-        onLine: o.onLine,
-      });
-      if (stop.kill) current.kill();
-      else if (stop.cancel !== undefined) current.cancel(stop.cancel);
-      const r = await current.done;
-      current = undefined;
+      let r: { code: number | null; signal: NodeJS.Signals | null };
+      if (step.uses !== undefined) {
+        const withs = (evaluateValue(step.with ?? {}, ctx) ?? {}) as Record<string, unknown>;
+        let played = false;
+        try {
+          played = (await o.useAction?.(step.uses, withs, { env: stepEnv, files })) ?? false;
+          r = { code: 0, signal: null };
+        } catch (e) {
+          played = true;
+          o.annotate('error', `${step.uses}: ${(e as Error).message}`);
+          r = { code: 1, signal: null };
+        }
+        if (!played)
+          throw new Error(
+            `${where}: the offline runner plays \`uses:\` inside a composite action only for the actions it stands in for (setup-actions.ts), not ${step.uses}`,
+          );
+      } else {
+        // docs: runs.steps[*].shell, "Required if run is set".
+        const shell = step.shell && SHELLS[step.shell];
+        if (!shell) throw new Error(`${where}: Required property is missing: shell (the offline runner plays ${Object.keys(SHELLS).join(', ')})`);
+        const script = join(o.outputFile + `-c${i}.sh`);
+        await writeFile(script, interpolate(step.run!, { ...ctx, env: { ...(stepEnv as Record<string, string>) } }));
+        const cwd = step['working-directory'] ? resolve(o.workspace, interpolate(step['working-directory'], ctx)) : o.workspace;
+        current = startProcess(shell[0]!, [...shell.slice(1), script], {
+          cwd,
+          env: { ...stepEnv, GITHUB_OUTPUT: files.output, GITHUB_ENV: files.env, GITHUB_PATH: files.path },
+          onLine: o.onLine,
+        });
+        if (stop.kill) current.kill();
+        else if (stop.cancel !== undefined) current.cancel(stop.cancel);
+        r = await current.done;
+        current = undefined;
+      }
       // What the step exported reaches the steps after it, and (through the calling step's files) the job.
       const exported = await readFile(files.env, 'utf8');
       if (exported) await appendFile(String(o.env.GITHUB_ENV), exported.endsWith('\n') ? exported : `${exported}\n`);

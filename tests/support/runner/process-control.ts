@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { scaledMs } from '../time';
 
@@ -17,7 +18,11 @@ export interface StepProcess {
 export function startProcess(
   command: string,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; onLine: (line: string, stream: 'stdout' | 'stderr') => void },
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    onLine: (line: string, stream: 'stdout' | 'stderr') => void;
+  },
 ): StepProcess {
   // Its own process group, so the final kill reaches children that still hold the output pipes.
   const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -60,4 +65,31 @@ export function startProcess(
     },
     kill: killTree,
   };
+}
+
+/**
+ * The runner's "Cleaning up orphan processes" at a job's end: every process a step left running (a service
+ * a setup step started in the background, `node server.js &`) is killed, so the next job on the machine
+ * starts without it. As actions/runner does (JobExtension.FinalizeJob; ProcessInvoker sets
+ * RUNNER_TRACKING_ID in every step's environment), the processes are found by the job's tracking id in
+ * their environment: so a process that cleared its environment (crew's sandbox, `env -i`) is not found,
+ * and nothing of another job's or another program's is touched.
+ */
+export function orphanCleanup(trackingId: string): void {
+  const mark = `RUNNER_TRACKING_ID=${trackingId}`;
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
+    let environ = '';
+    try {
+      environ = readFileSync(`/proc/${name}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    if (!environ.split('\0').includes(mark)) continue;
+    try {
+      process.kill(Number(name), 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,9 @@ import { git, tryGit } from '../git-cli';
 import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { playComposite, type ActionMeta } from './composite-action';
+import { CacheStore, setupActionStandIns, type StandIn, type StandInPost, type StandInStep } from './setup-actions';
 import { readKeyValueFile } from './output-files';
-import { startProcess, type StepProcess } from './process-control';
+import { orphanCleanup, startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
 import { listensTo, needsOf, parseWorkflow, type JobSpec, type StepSpec, type WorkflowCallSpec, type WorkflowSpec } from './workflow-file';
 import type { PlatformProfile } from '../latency';
@@ -72,6 +73,8 @@ export interface JobRun {
   killedAt?: string;
   /** The crew task the job works on: its matrix leg's, then each one crew says it goes on to (`crew task: <id>`), with when. */
   tasks?: Array<{ task: string; at: number }>;
+  /** The stand-in actions the job ran (setup-actions.ts), with the inputs they got. */
+  standIns?: Array<{ uses: string; with: Record<string, unknown> }>;
 }
 
 export interface WorkflowRun {
@@ -127,8 +130,13 @@ export interface RunnerOptions {
    * ACTIONS_ID_TOKEN_REQUEST_TOKEN.
    */
   oidc?: { url: string; requestToken: string };
-  /** Built-in stand-ins for third-party actions, by `owner/name` (`uses: owner/name@ref`): what the action leaves in the job. */
+  /**
+   * Stand-ins for third-party actions, by `owner/name` (`uses: owner/name@ref`): what the action leaves in the
+   * job. actions/cache, actions/setup-node and actions/setup-python are built in (setup-actions.ts).
+   */
   standIns?: Record<string, StandIn>;
+  /** Where the fake cache service keeps its entries (actions/cache): `<workRoot>/actions-cache` by default, kept between runs. */
+  cacheDir?: string;
   /**
    * GitHub's artifact service: as on GitHub, a job's actions (not its `run:` steps) get its runtime
    * token and the results service's URL (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL), which
@@ -137,13 +145,11 @@ export interface RunnerOptions {
   artifacts?: FakeArtifactService;
 }
 
-/** A third-party action played in-process: it reads its `with:` and the job's environment, and exports variables as the action would (GITHUB_ENV). */
-export type StandIn = (step: {
-  with: Record<string, unknown>;
-  env: NodeJS.ProcessEnv;
-  workspace: string;
-  exportVariable: (name: string, value: string) => Promise<void>;
-}) => Promise<void>;
+/**
+ * A third-party action played in-process: it reads its `with:` and the job's environment, exports variables,
+ * adds to PATH and sets outputs as the action would, and may leave a post step (setup-actions.ts).
+ */
+export type { StandIn };
 
 const DEFAULT_PERMISSIONS: Scopes = { contents: 'read', metadata: 'read' };
 const CHECKPOINT = /^crew checkpoint: (\S+)/;
@@ -191,7 +197,11 @@ export class WorkflowRunner {
   private unsubscribe: () => void;
   readonly errors: string[] = [];
 
+  /** The fake cache service, shared by every job of every run of this runner (actions/cache, the setup actions' caches). */
+  readonly cache: CacheStore;
+
   constructor(private readonly opts: RunnerOptions) {
+    this.cache = new CacheStore(opts.cacheDir ?? join(opts.workRoot, 'actions-cache'));
     this.slots = opts.maxConcurrentJobs ?? 8;
     this.unsubscribe = opts.gh.onEvent((e) => {
       // Tracked from the moment GitHub emits, so idle() never misses a run still being set up.
@@ -925,6 +935,10 @@ export class WorkflowRunner {
     let liveSet = this.live.get(run.id);
     if (!liveSet) this.live.set(run.id, (liveSet = new Set()));
     liveSet.add(live);
+    // Every step's processes carry it, for the orphan clean-up at the job's end (process-control.ts).
+    const trackingId = randomUUID();
+    // The post steps the stand-ins left (setup-actions.ts), run after the job's steps in reverse order.
+    const posts: Array<{ uses: string; run: () => Promise<void>; always?: boolean }> = [];
     siblings.add(live);
     // GitHub cancels a job that runs past its timeout-minutes (default 360) and fails it. Job limits
     // scale apart from waits (jobTimeScale): they measure process starts and git too, which do not shrink.
@@ -1039,20 +1053,23 @@ export class WorkflowRunner {
           RUNNER_ARCH: 'X64',
           RUNNER_NAME: 'fake-runner',
           RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
+          RUNNER_TRACKING_ID: trackingId,
         };
         let outcome: JobResult = 'success';
         let exitCode: number | null = 0;
         const commandOutputs: Record<string, string> = {};
         let signal: string | null = null;
         try {
-          const standIn = step.uses ? this.opts.standIns?.[step.uses.split('@')[0]!] : undefined;
+          const standIn = step.uses ? this.standIn(step.uses) : undefined;
           if (standIn) {
-            await standIn({
-              with: evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>,
+            const post = await this.playStandIn(standIn, step.uses!, evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, {
               env: processEnv,
               workspace,
-              exportVariable: (name, value) => appendFile(files.env, `${name}<<CREW_EOF\n${value}\nCREW_EOF\n`),
+              files,
+              log,
+              job,
             });
+            if (post) posts.push({ uses: step.uses!, ...post });
             log(`${step.uses}: done`);
           } else if (step.uses && /^actions\/checkout@/.test(step.uses)) {
             const withs = evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>;
@@ -1095,6 +1112,13 @@ export class WorkflowRunner {
                   });
               },
               files.output,
+              async (uses, withs, at) => {
+                const inner = this.standIn(uses);
+                if (!inner) return false;
+                const post = await this.playStandIn(inner, uses, withs, { env: at.env, workspace, files: at.files, log, job });
+                if (post) posts.push({ uses, ...post });
+                return true;
+              },
             );
             me.proc = proc;
             // A cancellation that arrived while the step was starting.
@@ -1139,7 +1163,19 @@ export class WorkflowRunner {
         if (step.id) steps[step.id] = { outputs, outcome, conclusion: continueOnError && outcome === 'failure' ? 'success' : outcome };
         if (outcome === 'failure' && !continueOnError) failed = true;
       }
+      // actions/runner runs post steps last, in reverse order, each under its action's `post-if` (success() by default).
+      for (const post of posts.reverse()) {
+        if (lost || ((failed || cancelled) && !post.always)) continue;
+        tag.step = `Post ${post.uses}`;
+        stepStarts.push({ name: `Post ${post.uses}`, index: job.log.length });
+        try {
+          await post.run();
+        } catch (err) {
+          annotate('warning', `${post.uses} (post): ${(err as Error).message}`);
+        }
+      }
     } finally {
+      orphanCleanup(trackingId);
       clearTimeout(limitTimer);
       liveSet.delete(live);
       siblings.delete(live);
@@ -1239,6 +1275,7 @@ export class WorkflowRunner {
     annotate: (level: 'error' | 'warning' | 'notice', message: string) => void,
     onLine: (l: string) => void,
     outputFile: string,
+    useAction?: Parameters<typeof playComposite>[0]['useAction'],
   ): Promise<StepProcess> {
     if (step.run !== undefined) {
       const script = interpolate(step.run, ctx);
@@ -1257,7 +1294,8 @@ export class WorkflowRunner {
     const declared = meta.inputs ?? {};
     const unexpected = Object.keys(given).filter((k) => !(k in declared));
     if (unexpected.length) annotate('warning', `Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
-    if (meta.runs?.using === 'composite') return playComposite({ uses, actionDir, meta, given, ctx, env, workspace, outputFile, annotate, onLine });
+    if (meta.runs?.using === 'composite')
+      return playComposite({ uses, actionDir, meta, given, ctx, env, workspace, outputFile, annotate, onLine, ...(useAction ? { useAction } : {}) });
     if (!/^node(20|24)$/.test(meta.runs?.using ?? '')) throw new Error(`${uses}: runs.using '${meta.runs?.using}' is not a node runtime`);
     // Every input given reaches the action (undeclared ones too, after the warning), then declared defaults.
     const inputEnv: Record<string, string> = {};
@@ -1272,6 +1310,35 @@ export class WorkflowRunner {
       env: { ...env, ...inputEnv, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
       onLine,
     });
+  }
+
+  /** The stand-in for `owner/name@ref`, the scenario's own before the built-in setup actions. */
+  private standIn(uses: string): StandIn | undefined {
+    const name = uses.split('@')[0]!;
+    return this.opts.standIns?.[name] ?? setupActionStandIns(this.cache)[name];
+  }
+
+  /** Runs a stand-in with the step's files (GITHUB_ENV, GITHUB_PATH, GITHUB_OUTPUT), recording its inputs on the job; its post step, if any. */
+  private async playStandIn(
+    standIn: StandIn,
+    uses: string,
+    withs: Record<string, unknown>,
+    o: { env: NodeJS.ProcessEnv; workspace: string; files: { env: string; path: string; output: string }; log: (line: string) => void; job: JobRun },
+  ): Promise<StandInPost['post']> {
+    (o.job.standIns ??= []).push({ uses: uses.split('@')[0]!, with: withs });
+    const step: StandInStep = {
+      with: withs,
+      env: o.env,
+      workspace: o.workspace,
+      exportVariable: (name, value) => appendFile(o.files.env, `${name}<<CREW_EOF\n${value}\nCREW_EOF\n`),
+      addPath: (dir) => appendFile(o.files.path, `${dir}\n`),
+      setOutput: (name, value) => appendFile(o.files.output, `${name}<<CREW_EOF\n${value}\nCREW_EOF\n`),
+      log: o.log,
+      ref: String(o.env.GITHUB_REF ?? ''),
+      defaultBranch: this.opts.gh.defaultBranch,
+    };
+    const left = await standIn(step);
+    return left ? left.post : undefined;
   }
 
   private actionDir(uses: string, workspace: string): string {

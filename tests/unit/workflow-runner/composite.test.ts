@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { freePort } from '../../support/free-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { job, onlyRun, startWorld, workflow, type World } from './helpers';
 
@@ -109,4 +111,44 @@ describe('a local composite action (docs: "Metadata syntax for GitHub Actions", 
     expect(j.result).toBe('failure');
     expect(j.annotations.map((a) => a.message).join('\n')).toMatch(/runs\.steps\[1\]\): Required property is missing: shell/);
   });
+});
+
+describe('the runner cleans up orphan processes at the end of a job (actions/runner JobExtension.FinalizeJob)', () => {
+  it('a service a setup step started in the background runs through the later steps and is gone after the job; the next job can listen on its port again', async () => {
+    const server = `node -e "require('net').createServer((c)=>c.end('up\\\\n')).listen(Number(process.argv[1]),'127.0.0.1',()=>require('fs').writeFileSync(process.argv[2],String(process.pid)))" "$PORT" "$RUNNER_TEMP/pid" > /dev/null 2>&1 &
+          for i in $(seq 100); do [ -s "$RUNNER_TEMP/pid" ] && break; sleep 0.1; done
+          pid=$(cat "$RUNNER_TEMP/pid")
+          echo "pid=$pid" >> "$GITHUB_OUTPUT"
+          echo "started=$(cut -d' ' -f22 /proc/$pid/stat)" >> "$GITHUB_OUTPUT"`;
+    const port = String(await freePort());
+    const jobOf = (name: string, needs?: string) => `  ${name}:
+    runs-on: ubuntu-latest
+${needs ? `    needs: ${needs}\n` : ''}    env: { PORT: '${port}' }
+    steps:
+      - id: start
+        run: |
+          ${server}
+      - id: use
+        run: echo "said=$(node -e "require('net').connect(Number(process.env.PORT),'127.0.0.1').on('data',(d)=>{process.stdout.write(String(d).trim());process.exit(0)})")" >> "$GITHUB_OUTPUT"
+`;
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(`${jobOf('one')}${jobOf('two', 'one')}`) } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const one = job(onlyRun(world.runner), 'one');
+    const two = job(onlyRun(world.runner), 'two');
+    expect(one.result).toBe('success');
+    expect(one.steps[1]!.outputs.said).toBe('up');
+    // The second job's own server could listen on the same port: the first job's was killed at its end.
+    expect(two.result).toBe('success');
+    expect(two.steps[1]!.outputs.said).toBe('up');
+    for (const j of [one, two]) {
+      const { pid, started } = j.steps[0]!.outputs;
+      // Gone, or a zombie its parent has not reaped yet (the kill was delivered); a process started at another
+      // time is another program that got the number since (other tests run beside this one).
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+      const fields = stat.split(') ')[1]?.split(' ') ?? [];
+      const same = fields[19] === started;
+      expect(same ? fields[0] : 'gone', `${pid} ${stat}`).toMatch(/^(gone|Z)$/);
+    }
+  }, 60_000);
 });

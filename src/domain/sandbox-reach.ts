@@ -1,0 +1,100 @@
+/**
+ * What the repository's setup steps (#51: `.github/actions/crew-setup`, run before crew in the job) may
+ * hand to the sandboxed commands, and only when `.github/crew.yml` names it: variables they exported
+ * (`sandbox_env`, read from crew's environment, where `$GITHUB_ENV` puts them) and services they started
+ * on the runner's loopback (`network.services`, forwarded into the sandbox's own network namespace).
+ * Pure: the sandbox (src/sandbox/services.ts, command-runner.ts) and the steps use it.
+ */
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Names `sandbox_env` refuses, and why. crew's own secrets reach it as action inputs (`INPUT_*`: the
+ * API key, the tokens, `crew_env`), the runner's as `ACTIONS_*` (the cache and OIDC tokens), cloud
+ * credentials under their providers' prefixes; and the sandbox sets some names itself (its home, its
+ * proxy, the test report hooks' routes), which a repository's value must not replace.
+ */
+const REFUSED: Array<[RegExp, string]> = [
+  [/^INPUT_/i, "an action input of crew's (its API key, tokens and `crew_env` arrive this way)"],
+  [/^(ACTIONS_|RUNNER_|GITHUB_)/i, "the runner's own (its tokens, and paths of crew's job)"],
+  [/^(ANTHROPIC_|CREW_|CLAUDE_)/i, "crew's own (its model key and settings)"],
+  [/^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|NPM_TOKEN|NODE_AUTH_TOKEN)$/i, 'a token'],
+  [/^(AWS_|GOOGLE_|CLOUDSDK_|AZURE_|ARM_)/i, 'a cloud credential'],
+  [
+    /^(PATH|HOME|TMPDIR|LANG|TERM|NO_COLOR|CI|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|NODE_USE_ENV_PROXY|JAVA_TOOL_OPTIONS|NODE_OPTIONS|PYTEST_ADDOPTS|PYTHONPATH|GOFLAGS|LD_PRELOAD|LD_LIBRARY_PATH|BASH_ENV|ENV)$/i,
+    'set by the sandbox itself (PATH comes from the setup steps already)',
+  ],
+  [/^CARGO_TARGET_.*_RUNNER$/i, 'set by the sandbox itself (the test report hooks)'],
+];
+
+/** Why `sandbox_env` may not name `name`, or null when it may. */
+export function sandboxEnvNameProblem(name: string): string | null {
+  if (!NAME.test(name)) return `\`${name}\` is not a variable name: letters, digits and _, not starting with a digit`;
+  const refused = REFUSED.find(([p]) => p.test(name));
+  return refused ? `\`${name}\` is ${refused[1]}: crew never hands it to model-written code` : null;
+}
+
+/** A service address `network.services` takes: a loopback address and a port. */
+export interface ServiceAddress {
+  host: '127.0.0.1' | '::1';
+  port: number;
+}
+
+/** `127.0.0.1:5432`, `localhost:6379` (taken as 127.0.0.1) or `[::1]:5432`; anything else is refused with why. */
+export function parseServiceAddress(entry: string): ServiceAddress | { problem: string } {
+  const m = /^(?:\[(::1)\]|(127\.0\.0\.1|localhost)):([0-9]{1,5})$/.exec(entry.trim());
+  if (!m) {
+    const loopback = /^(\[[^\]]*\]|[^:]+)(?::|$)/.exec(entry.trim())?.[1];
+    if (loopback && !/^(127\.0\.0\.1|localhost|\[::1\])$/.test(loopback))
+      return {
+        problem: `\`${entry}\` is not on the runner's loopback: only services the setup steps start on 127.0.0.1 or [::1] are forwarded (other hosts go through \`network.allow\`)`,
+      };
+    return { problem: `\`${entry}\` is not an address and port such as \`127.0.0.1:5432\`` };
+  }
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return { problem: `\`${entry}\` has no port between 1 and 65535` };
+  return { host: m[1] ? '::1' : '127.0.0.1', port };
+}
+
+export function serviceKey(a: ServiceAddress): string {
+  return a.host === '::1' ? `[::1]:${a.port}` : `${a.host}:${a.port}`;
+}
+
+/** Where the setup steps live, for the hints. */
+export const SETUP_STEPS_PATH = '.github/actions/crew-setup/action.yml';
+
+/** What the job knows about its setup steps' reach, for the hints below. */
+export interface ReachFacts {
+  /** `sandbox_env` names crew's environment did not hold at the job's start (no setup step exported them). */
+  missingVars: readonly string[];
+  /** `network.services` addresses, and those that refused crew's connection on the runner during the command. */
+  services: readonly string[];
+  refusedServices: readonly string[];
+}
+
+/**
+ * A line for a failed command's message when its output, or what crew saw, says a service or a variable
+ * from the setup steps was missing; null when nothing points there.
+ */
+export function reachHint(output: string, facts: ReachFacts): string | null {
+  const said: string[] = [];
+  if (facts.refusedServices.length)
+    said.push(
+      `nothing listened on the runner at ${facts.refusedServices.join(', ')} (named in network.services): start the service in the repository's setup steps, ${SETUP_STEPS_PATH}`,
+    );
+  const refused = [
+    ...output.matchAll(/ECONNREFUSED (?:127\.0\.0\.1|::1|localhost|\[::1\]):(\d+)|connect(?:ion)? (?:to )?(?:127\.0\.0\.1|localhost):(\d+)[^\n]*refused/gi),
+  ]
+    .map((m) => m[1] ?? m[2])
+    .filter((p): p is string => !!p);
+  const unnamed = [...new Set(refused)].filter((p) => !facts.services.some((s) => s.endsWith(`:${p}`)));
+  if (unnamed.length)
+    said.push(
+      `a command could not connect to port ${unnamed.join(', ')} on loopback: sandboxed commands have a network of their own, so a service your setup steps (${SETUP_STEPS_PATH}) start on the runner is reachable only when \`network.services\` in .github/crew.yml names its address (docs/workflow.md)`,
+    );
+  if (facts.missingVars.length)
+    said.push(
+      `\`sandbox_env\` names ${facts.missingVars.join(', ')}, which no setup step set: export ${facts.missingVars.length > 1 ? 'them' : 'it'} through $GITHUB_ENV in ${SETUP_STEPS_PATH} (docs/workflow.md)`,
+    );
+  return said.length ? `crew: ${said.join('; ')}.` : null;
+}

@@ -1,0 +1,275 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * Stand-ins for the setup actions a repository's own setup steps use (#51), played in-process by the
+ * offline runner. Each does what can be done offline and records its inputs; each follows the real
+ * action's action.yml (inputs, outputs, `post` with its `post-if`) and its README:
+ * - actions/cache (action.yml: inputs path, key, restore-keys, fail-on-cache-miss, lookup-only, save-always;
+ *   output cache-hit; post `dist/save`, post-if `success()`): restores the entry whose key is `key`, else the
+ *   newest whose key starts with a restore key (then cache-hit is 'false'); saves `path` at the job's end
+ *   unless the primary key hit, and never over an existing key ("Cache already exists"). docs "Caching
+ *   dependencies to speed up workflows": an entry is found only with the same `path` (its version), and only
+ *   from the same ref or the default branch ("Restrictions for accessing a cache").
+ * - actions/setup-node (inputs node-version, node-version-file, cache, cache-dependency-path; outputs
+ *   node-version, cache-hit; post `dist/cache-save`, post-if `success()`): puts this machine's node on PATH
+ *   from the runner's tool cache (it cannot download another version: it records the one asked for and
+ *   warns when its major differs); `cache: npm` caches npm's cache folder (`~/.npm`, not node_modules) keyed
+ *   by the lockfile's hash, `node-cache-<os>-<arch>-npm-<hash>`, and fails without a lockfile as the action
+ *   does ("Dependencies lock file is not found").
+ * - actions/setup-python (inputs python-version, python-version-file, cache; outputs python-version,
+ *   python-path, cache-hit): this machine's python3 on PATH; `cache: pip` caches pip's cache folder keyed by
+ *   requirements*.txt.
+ */
+
+/** What a stand-in gets from the runner for one step. */
+export interface StandInStep {
+  with: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  workspace: string;
+  exportVariable: (name: string, value: string) => Promise<void>;
+  addPath: (dir: string) => Promise<void>;
+  setOutput: (name: string, value: string) => Promise<void>;
+  log: (line: string) => void;
+  /** The job's ref (`GITHUB_REF`) and the repository's default branch, for the cache's scope. */
+  ref: string;
+  defaultBranch: string;
+}
+
+/** What a stand-in leaves for the job's end: its post step, run when the job so far succeeded (post-if: success()) or `always`. */
+export interface StandInPost {
+  post?: { run: () => Promise<void>; always?: boolean };
+}
+
+export type StandIn = (step: StandInStep) => Promise<void | StandInPost>;
+
+/** One saved entry of the fake cache service. */
+interface Entry {
+  key: string;
+  version: string;
+  ref: string;
+  at: number;
+  /** Where each path's copy lies in the entry's folder, by the path as given. */
+  paths: Record<string, string>;
+}
+
+/** The cache service of the fake world: entries on disk, kept between the world's workflow runs. */
+export class CacheStore {
+  /** Every save and restore, for tests and the bench: the key, and whether it restored or saved. */
+  readonly events: Array<{ kind: 'restore' | 'save' | 'miss' | 'exists' | 'no-paths'; key: string; job: string; ms: number }> = [];
+
+  constructor(readonly dir: string) {}
+
+  private async entries(): Promise<Array<Entry & { folder: string }>> {
+    if (!existsSync(this.dir)) return [];
+    const out: Array<Entry & { folder: string }> = [];
+    for (const name of await readdir(this.dir)) {
+      const meta = join(this.dir, name, 'entry.json');
+      if (existsSync(meta)) out.push({ ...(JSON.parse(await readFile(meta, 'utf8')) as Entry), folder: join(this.dir, name) });
+    }
+    return out;
+  }
+
+  /** The entry a restore finds: the primary key exactly, else the newest with a restore key's prefix; this ref first, then the default branch. */
+  async find(keys: { primary: string; restore: string[] }, version: string, refs: string[]) {
+    const all = (await this.entries()).filter((e) => e.version === version && refs.includes(e.ref));
+    const byRef = (list: typeof all) => refs.map((r) => list.filter((e) => e.ref === r).sort((a, b) => b.at - a.at)).flat();
+    const exact = byRef(all.filter((e) => e.key === keys.primary))[0];
+    if (exact) return { entry: exact, hit: true };
+    for (const prefix of keys.restore) {
+      const found = byRef(all.filter((e) => e.key.startsWith(prefix)))[0];
+      if (found) return { entry: found, hit: false };
+    }
+    return undefined;
+  }
+
+  async restore(entry: Entry & { folder: string }, expand: (p: string) => string): Promise<void> {
+    for (const [path, copy] of Object.entries(entry.paths)) {
+      const target = expand(path);
+      await rm(target, { recursive: true, force: true });
+      await cp(join(entry.folder, copy), target, { recursive: true, verbatimSymlinks: true });
+    }
+  }
+
+  /**
+   * Saves what the paths hold now: 'exists' when the key is there already in this ref's scope, 'no-paths' when
+   * none of the paths exists (actions/cache then warns "Path Validation Error" and saves nothing).
+   */
+  async save(key: string, version: string, ref: string, paths: string[], expand: (p: string) => string): Promise<'save' | 'exists' | 'no-paths'> {
+    if ((await this.entries()).some((e) => e.key === key && e.version === version && e.ref === ref)) return 'exists';
+    if (!paths.some((p) => existsSync(expand(p)))) return 'no-paths';
+    const folder = join(this.dir, createHash('sha256').update(`${ref}\n${version}\n${key}`).digest('hex').slice(0, 16));
+    await mkdir(folder, { recursive: true });
+    const copies: Record<string, string> = {};
+    for (const [i, path] of paths.entries()) {
+      const source = expand(path);
+      if (!existsSync(source)) continue;
+      await cp(source, join(folder, `p${i}`), { recursive: true, verbatimSymlinks: true });
+      copies[path] = `p${i}`;
+    }
+    await writeFile(join(folder, 'entry.json'), JSON.stringify({ key, version, ref, at: Date.now(), paths: copies } satisfies Entry));
+    return 'save';
+  }
+}
+
+const lines = (v: unknown) =>
+  String(v ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** `~` as the runner's home, a relative path under the workspace (actions/cache's path rules). */
+const expander = (step: StandInStep) => (p: string) => (p.startsWith('~/') ? join(step.env.HOME ?? homedir(), p.slice(2)) : resolve(step.workspace, p));
+
+/** actions/cache's version of an entry: its paths (and compression), so a restore with other paths finds nothing. */
+const versionOf = (paths: string[]) =>
+  createHash('sha256')
+    .update([...paths, 'gzip'].join('|'))
+    .digest('hex');
+
+/** The cache part that actions/cache and the setup actions share: restore now, save in the post step unless the primary key hit. */
+async function cached(
+  store: CacheStore,
+  step: StandInStep,
+  o: { paths: string[]; key: string; restore: string[]; failOnMiss?: boolean; lookupOnly?: boolean; saveAlways?: boolean },
+): Promise<StandInPost & { hit: boolean }> {
+  const t0 = performance.now();
+  const refs = [...new Set([step.ref, `refs/heads/${step.defaultBranch}`])];
+  const version = versionOf(o.paths);
+  const found = await store.find({ primary: o.key, restore: o.restore }, version, refs);
+  const job = String(step.env.GITHUB_JOB ?? '');
+  if (!found) {
+    if (o.failOnMiss) throw new Error(`Failed to restore cache entry. Exiting as fail-on-cache-miss is set. Input key: ${o.key}`);
+    step.log(`Cache not found for input keys: ${[o.key, ...o.restore].join(', ')}`);
+    store.events.push({ kind: 'miss', key: o.key, job, ms: performance.now() - t0 });
+  } else if (!o.lookupOnly) {
+    await store.restore(found.entry, expander(step));
+    step.log(`Cache restored from key: ${found.entry.key}`);
+    store.events.push({ kind: 'restore', key: found.entry.key, job, ms: performance.now() - t0 });
+  }
+  const hit = !!found?.hit;
+  return {
+    hit,
+    post: {
+      always: o.saveAlways,
+      run: async () => {
+        if (hit) return step.log(`Cache hit occurred on the primary key ${o.key}, not saving cache.`);
+        const s0 = performance.now();
+        const saved = await store.save(o.key, version, step.ref, o.paths, expander(step));
+        step.log(
+          {
+            save: `Cache saved with key: ${o.key}`,
+            exists: `Failed to save: Unable to reserve cache with key ${o.key}, another job may be creating this cache.`,
+            'no-paths': 'Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.',
+          }[saved],
+        );
+        store.events.push({ kind: saved, key: o.key, job, ms: performance.now() - s0 });
+      },
+    },
+  };
+}
+
+const truthy = (v: unknown) => String(v ?? '').toLowerCase() === 'true';
+
+/** The file hash setup-node and setup-python key their caches by (hashFiles over the lockfiles found). */
+function hashOf(workspace: string, files: string[]): string {
+  const whole = createHash('sha256');
+  for (const f of files)
+    whole.update(
+      createHash('sha256')
+        .update(readFileSync(resolve(workspace, f)))
+        .digest(),
+    );
+  return whole.digest('hex');
+}
+
+/** A version a setup action reads from its `*-version-file`: the first line, or package.json's volta/engines entry. */
+function versionFrom(workspace: string, file: string, field: 'node' | 'python'): string {
+  const path = resolve(workspace, file);
+  if (!existsSync(path)) throw new Error(`The specified ${field} version file at: ${path} does not exist`);
+  const text = readFileSync(path, 'utf8');
+  if (file.endsWith('package.json')) {
+    const pkg = JSON.parse(text) as { volta?: { node?: string }; engines?: { node?: string } };
+    return pkg.volta?.node ?? pkg.engines?.node ?? '';
+  }
+  return text.split('\n')[0]!.trim().replace(/^v/, '');
+}
+
+/** A tool cache folder holding a link to this machine's program, put on PATH: what the setup actions leave. */
+async function toolOnPath(step: StandInStep, tool: string, version: string, links: Record<string, string>): Promise<string> {
+  const bin = join(String(step.env.RUNNER_TOOL_CACHE), tool, version, 'x64', 'bin');
+  await mkdir(bin, { recursive: true });
+  for (const [name, target] of Object.entries(links)) if (!existsSync(join(bin, name))) await symlink(target, join(bin, name));
+  await step.addPath(bin);
+  return bin;
+}
+
+export function setupActionStandIns(store: CacheStore): Record<string, StandIn> {
+  return {
+    'actions/cache': async (step) => {
+      const paths = lines(step.with.path);
+      const key = String(step.with.key ?? '');
+      if (!paths.length) throw new Error('Input required and not supplied: path');
+      if (!key) throw new Error('Input required and not supplied: key');
+      const c = await cached(store, step, {
+        paths,
+        key,
+        restore: lines(step.with['restore-keys']),
+        failOnMiss: truthy(step.with['fail-on-cache-miss']),
+        lookupOnly: truthy(step.with['lookup-only']),
+        saveAlways: truthy(step.with['save-always']),
+      });
+      await step.setOutput('cache-hit', String(c.hit));
+      return { post: c.post! };
+    },
+    'actions/setup-node': async (step) => {
+      const asked = step.with['node-version']
+        ? String(step.with['node-version'])
+        : step.with['node-version-file']
+          ? versionFrom(step.workspace, String(step.with['node-version-file']), 'node')
+          : '';
+      const have = process.version.replace(/^v/, '');
+      if (asked && asked.replace(/^[^0-9]*/, '').split('.')[0] !== have.split('.')[0])
+        step.log(`::warning::the offline runner has node ${have} only; this step asked for ${asked}`);
+      await toolOnPath(step, 'node', have, { node: process.execPath });
+      await step.setOutput('node-version', `v${have}`);
+      if (!step.with.cache) return;
+      if (String(step.with.cache) !== 'npm') throw new Error(`Caching for '${String(step.with.cache)}' is not supported by the offline runner (npm only)`);
+      const lockfiles = step.with['cache-dependency-path']
+        ? lines(step.with['cache-dependency-path'])
+        : ['package-lock.json', 'npm-shrinkwrap.json'].filter((f) => existsSync(resolve(step.workspace, f)));
+      if (!lockfiles.length || lockfiles.some((f) => !existsSync(resolve(step.workspace, f))))
+        throw new Error(`Dependencies lock file is not found in ${step.workspace}. Supported file patterns: package-lock.json,npm-shrinkwrap.json,yarn.lock`);
+      const c = await cached(store, step, { paths: ['~/.npm'], key: `node-cache-Linux-x64-npm-${hashOf(step.workspace, lockfiles)}`, restore: [] });
+      await step.setOutput('cache-hit', String(c.hit));
+      return { post: c.post! };
+    },
+    'actions/setup-python': async (step) => {
+      const file = String(step.with['python-version-file'] ?? '.python-version');
+      const asked = step.with['python-version']
+        ? String(step.with['python-version'])
+        : existsSync(resolve(step.workspace, file))
+          ? versionFrom(step.workspace, file, 'python')
+          : '';
+      const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find(existsSync);
+      if (!python) throw new Error('the offline runner has no python3 to put on PATH');
+      const bin = await toolOnPath(step, 'Python', asked || 'system', { python: python, python3: python });
+      await step.setOutput('python-version', asked || 'system');
+      await step.setOutput('python-path', join(bin, 'python'));
+      if (!step.with.cache) return;
+      if (String(step.with.cache) !== 'pip') throw new Error(`Caching for '${String(step.with.cache)}' is not supported by the offline runner (pip only)`);
+      const reqs = (await readdir(step.workspace)).filter((f) => /^requirements.*\.txt$/.test(f)).sort();
+      if (!reqs.length) throw new Error('No file in the workspace matched to [**/requirements.txt], make sure you have checked out the target repository');
+      const c = await cached(store, step, {
+        paths: ['~/.cache/pip'],
+        key: `setup-python-Linux-x64-python-${asked}-pip-${hashOf(step.workspace, reqs)}`,
+        restore: [],
+      });
+      await step.setOutput('cache-hit', String(c.hit));
+      return { post: c.post! };
+    },
+  };
+}

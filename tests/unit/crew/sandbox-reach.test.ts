@@ -1,0 +1,140 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/schema';
+import { parseServiceAddress, reachHint, sandboxEnvNameProblem } from '../../../src/domain/sandbox-reach';
+import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
+import { prepareReach } from '../../../src/steps/sandbox-reach';
+import { addSecret } from '../../../src/text/redact';
+import { git } from '../../support/git-cli';
+
+/** A loopback TCP server standing in for a database the setup steps started: it answers each connection with a line. */
+async function loopbackServer(answer: string): Promise<{ server: Server; port: number }> {
+  const server = createServer((c) => c.end(`${answer}\n`));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Connects from inside the sandbox with crew's node (on PATH there), prints what the server said or the error code. */
+const connectFrom = (port: number) =>
+  `node -e "const s=require('net').connect(${port},'127.0.0.1');let d='';s.on('data',b=>d+=b);s.on('end',()=>{console.log('got:'+d.trim())});s.on('error',e=>{console.log('error:'+e.code);process.exit(3)})"`;
+
+describe('sandbox_env and network.services (#51): what the setup steps hand the sandboxed commands', () => {
+  const log = { info: (_: string) => undefined, warn: (m: string) => warnings.push(m) };
+  const warnings: string[] = [];
+  let dir: string;
+  let workspace: string;
+  let named: { server: Server; port: number };
+  let other: { server: Server; port: number };
+  let sandbox: CommandRunner;
+  let hint: (output: string) => string | null;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reach-'));
+    workspace = join(dir, 'ws');
+    await mkdir(workspace);
+    await git(['init', '--quiet', workspace]);
+    await writeFile(join(workspace, 'README.md'), 'hello\n');
+    named = await loopbackServer('named-service');
+    other = await loopbackServer('other-service');
+    addSecret('crew-env-secret-value-0123');
+    const reach = await prepareReach({ sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET'], network: { services: [`127.0.0.1:${named.port}`] } }, log, {
+      DATABASE_URL: `postgres://127.0.0.1:${named.port}/db`,
+      FROM_CREW_ENV: 'crew-env-secret-value-0123',
+      UNNAMED: 'unnamed-value',
+    });
+    hint = reach.hint;
+    const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
+    if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
+    sandbox = prepared.runner;
+  }, 60_000);
+  afterAll(async () => {
+    named.server.close();
+    other.server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const run = (cmd: string) => sandbox.run(cmd, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 100_000 });
+
+  it('a named variable reaches the command; an unnamed one, one holding a secret crew knows, and one no step set do not', async () => {
+    const r = await run('env');
+    expect(r.output).toContain(`DATABASE_URL=postgres://127.0.0.1:${named.port}/db`);
+    expect(r.output).not.toContain('unnamed-value');
+    expect(r.output).not.toContain('crew-env-secret-value-0123');
+    expect(r.output).not.toContain('NEVER_SET');
+    expect(warnings.join('\n')).toMatch(/FROM_CREW_ENV is left out: its value holds a secret/);
+    expect(warnings.join('\n')).toMatch(/sandbox_env names NEVER_SET, which no setup step set/);
+  });
+
+  it("a service named in network.services is reached at its own address inside the sandbox's network; another port on the runner's loopback is not", async () => {
+    const ok = await run(connectFrom(named.port));
+    expect(ok.output.trim()).toBe('got:named-service');
+    const refused = await run(connectFrom(other.port));
+    expect(refused.exitCode).toBe(3);
+    expect(refused.output.trim()).toBe('error:ECONNREFUSED');
+    // The hint for such a failure names the port and where to name it.
+    expect(hint(`Error: connect ECONNREFUSED 127.0.0.1:${other.port}`)).toMatch(new RegExp(`port ${other.port} on loopback.*network.services`));
+  });
+
+  it("a toolchain the setup steps put on PATH in a folder under /tmp (a tool cache there) runs inside the sandbox's private /tmp", async () => {
+    // Apart from the workspace and crew's temporary folder, which the sandbox keeps anyway.
+    const cache = await mkdtemp(join(tmpdir(), 'reach-toolcache-'));
+    const bin = join(cache, 'fixture', '1.0.0', 'x64', 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'reach-tool'), '#!/bin/sh\necho toolchain-from-the-setup-steps\n', { mode: 0o755 });
+    await chmod(cache, 0o755);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const r = await run('reach-tool');
+      expect(r.output.trim()).toBe('toolchain-from-the-setup-steps');
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
+    named.server.close();
+    await new Promise((ok) => setTimeout(ok, 100));
+    const r = await run(connectFrom(named.port));
+    expect(r.output).not.toContain('got:named-service');
+    expect(hint(r.output)).toMatch(new RegExp(`nothing listened on the runner at 127.0.0.1:${named.port}.*\\.github/actions/crew-setup/action\\.yml`));
+  });
+});
+
+describe('the keys in .github/crew.yml', () => {
+  it("sandbox_env refuses crew's own secrets, its inputs, the runner's variables and the sandbox's own, with why", () => {
+    for (const name of [
+      'ANTHROPIC_API_KEY',
+      'INPUT_CREW_ENV',
+      'GITHUB_TOKEN',
+      'ACTIONS_RUNTIME_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'PATH',
+      'HOME',
+      'NODE_OPTIONS',
+      'HTTPS_PROXY',
+    ])
+      expect(sandboxEnvNameProblem(name), name).toMatch(/never hands it to model-written code/);
+    expect(sandboxEnvNameProblem('DATABASE_URL')).toBeNull();
+    expect(sandboxEnvNameProblem('1X')).toMatch(/not a variable name/);
+    expect(() => parseConfig('sandbox_env: [DATABASE_URL, CREW_GITHUB_TOKEN]\n')).toThrow(/sandbox_env.*CREW_GITHUB_TOKEN.*crew's own/s);
+    expect(parseConfig('sandbox_env: [DATABASE_URL]\nnetwork:\n  services: ["127.0.0.1:5432"]\n')).toMatchObject({
+      sandbox_env: ['DATABASE_URL'],
+      network: { services: ['127.0.0.1:5432'] },
+    });
+  });
+
+  it('network.services takes loopback addresses only', () => {
+    expect(parseServiceAddress('127.0.0.1:5432')).toEqual({ host: '127.0.0.1', port: 5432 });
+    expect(parseServiceAddress('localhost:6379')).toEqual({ host: '127.0.0.1', port: 6379 });
+    expect(parseServiceAddress('[::1]:5432')).toEqual({ host: '::1', port: 5432 });
+    expect(parseServiceAddress('db.example.com:5432')).toMatchObject({ problem: expect.stringMatching(/not on the runner's loopback/) });
+    expect(parseServiceAddress('10.0.0.1:5432')).toMatchObject({ problem: expect.stringMatching(/not on the runner's loopback/) });
+    expect(parseServiceAddress('127.0.0.1:99999')).toMatchObject({ problem: expect.stringMatching(/no port/) });
+    expect(reachHint('all fine', { missingVars: [], services: [], refusedServices: [] })).toBeNull();
+  });
+});

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { job, startWorld, workflow, type World } from './helpers';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** The jobs of the n-th run (1-based), by name. */
+const runJob = (w: World, n: number, name: string) => job(w.runner.runs[n - 1]!, name);
+
+async function dispatchTwice(w: World): Promise<void> {
+  await w.dispatch('w.yml');
+  await w.settle();
+  await w.dispatch('w.yml');
+  await w.settle();
+}
+
+describe('actions/cache in the offline runner (its action.yml: path, key, restore-keys; output cache-hit; post step saves)', () => {
+  const JOB = (key: string, restoreKeys = '', path = 'deps', fail = false) => `  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - id: cache
+        uses: actions/cache@v4
+        with:
+          path: ${path}
+          key: ${key}
+          restore-keys: '${restoreKeys}'
+      - id: after
+        run: |
+          echo "hit=\${{ steps.cache.outputs.cache-hit }}" >> "$GITHUB_OUTPUT"
+          echo "found=$(cat deps/built 2>/dev/null || echo none)" >> "$GITHUB_OUTPUT"
+          mkdir -p deps && echo "built in run $GITHUB_RUN_ID" > deps/built
+          ${fail ? 'exit 1' : 'true'}
+`;
+
+  it("a run saves the path at the job's end; the next run restores it under the same key (cache-hit true)", async () => {
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB('deps-v1')) } });
+    await dispatchTwice(world);
+    const [first, second] = [runJob(world, 1, 'j'), runJob(world, 2, 'j')];
+    expect(first.steps[2]!.outputs).toEqual({ hit: 'false', found: 'none' });
+    expect(first.log.join('\n')).toContain('Cache saved with key: deps-v1');
+    expect(second.steps[2]!.outputs).toEqual({ hit: 'true', found: `built in run ${world.runner.runs[0]!.id}` });
+    expect(second.log.join('\n')).toContain('Cache hit occurred on the primary key deps-v1, not saving cache.');
+    expect(second.standIns).toEqual([{ uses: 'actions/cache', with: { path: 'deps', key: 'deps-v1', 'restore-keys': '' } }]);
+  });
+
+  it('a restore key restores the newest entry with its prefix, and cache-hit stays false; a job that failed saves nothing', async () => {
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB('deps-\${{ github.run_id }}', 'deps-')) } });
+    await dispatchTwice(world);
+    expect(runJob(world, 2, 'j').steps[2]!.outputs).toEqual({ hit: 'false', found: `built in run ${world.runner.runs[0]!.id}` });
+    world.runner.cache.events.length = 0;
+    await world.close();
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB('deps-v1', '', 'deps', true)) } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    expect(world.runner.cache.events).toEqual([expect.objectContaining({ kind: 'miss', key: 'deps-v1' })]);
+  });
+
+  it('an entry saved with other paths is not found (the version is the paths)', async () => {
+    const other = JOB('deps-v1', '', '|\n            deps\n            more');
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB('deps-v1')), '.github/workflows/w2.yml': workflow(other) } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    await world.dispatch('w2.yml');
+    await world.settle();
+    expect(runJob(world, 2, 'j').steps[2]!.outputs).toEqual({ hit: 'false', found: 'none' });
+  });
+});
+
+describe("actions/setup-node in a repository's composite action (action.yml: node-version-file, cache; outputs node-version, cache-hit)", () => {
+  const SETUP = `name: crew-setup
+runs:
+  using: composite
+  steps:
+    - id: node
+      uses: actions/setup-node@v4
+      with: { node-version-file: .nvmrc, cache: npm }
+    - shell: bash
+      run: |
+        echo "node=$(command -v node) \${{ steps.node.outputs.node-version }} \${{ steps.node.outputs.cache-hit }}"
+        echo "npm-cache=$(cat ~/.npm/marker 2>/dev/null || echo empty)"
+        mkdir -p ~/.npm && echo "from run $GITHUB_RUN_ID" > ~/.npm/marker
+`;
+  const JOB = `  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - uses: ./.github/actions/crew-setup
+`;
+
+  it("puts this machine's node on PATH from the tool cache, records the version file, and caches ~/.npm by the lockfile between runs", async () => {
+    const major = process.versions.node.split('.')[0];
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': SETUP,
+        '.nvmrc': `${major}\n`,
+        'package-lock.json': '{"lockfileVersion": 3}\n',
+      },
+    });
+    await dispatchTwice(world);
+    const [first, second] = [runJob(world, 1, 'j'), runJob(world, 2, 'j')];
+    expect(first.result).toBe('success');
+    const firstLog = first.log.join('\n');
+    expect(firstLog).toMatch(new RegExp(`node=\\S+/toolcache/node/${process.versions.node}/x64/bin/node v${process.versions.node} false`));
+    expect(firstLog).toContain('npm-cache=empty');
+    expect(firstLog).toMatch(/Cache saved with key: node-cache-Linux-x64-npm-[0-9a-f]{64}/);
+    expect(first.standIns).toEqual([{ uses: 'actions/setup-node', with: { 'node-version-file': '.nvmrc', cache: 'npm' } }]);
+    expect(second.log.join('\n')).toContain(`npm-cache=from run ${world.runner.runs[0]!.id}`);
+    expect(second.log.join('\n')).toMatch(/ true$/m);
+  });
+
+  it('fails as the action does when cache: npm finds no lockfile', async () => {
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/crew-setup/action.yml': SETUP, '.nvmrc': '24\n' } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('failure');
+    expect(j.annotations.map((a) => a.message).join('\n')).toMatch(/Dependencies lock file is not found/);
+  });
+});
