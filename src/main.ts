@@ -30,14 +30,9 @@ import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
 import { pendingPlanCommentStore } from './state/pending-plan-comment';
 import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
-import { advance } from './steps/advance';
-import { critic } from './steps/critic';
-import { merge } from './steps/merge';
-import { cleanup } from './steps/cleanup';
 import { CrewError, recordHeldPlanComments, syncPlanComment, unnotedFailovers, withPlanChecksAtEnd, type StepContext } from './steps/context';
 import { reportFailure } from './steps/report-failure';
-import { route } from './steps/route';
-import { work } from './steps/work';
+import { STEPS } from './steps/dispatch';
 import { addSecret, redact } from './text/redact';
 import { inertLog } from './text/inert-log';
 import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
@@ -356,9 +351,11 @@ export async function run(): Promise<void> {
   let ctx: StepContext | undefined;
   let finishTrajectories: (() => Promise<void>) | undefined;
   try {
-    await preloadBundleChunks();
+    await preloadBundleChunks(process.env.GITHUB_WORKSPACE);
     await preloadTemplates();
     const settings = readSettings();
+    // Only this job's step is loaded (steps/dispatch.ts), at once, like the chunks above.
+    const step = await STEPS[settings.step]();
     protectCloudCredentials();
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);
@@ -371,8 +368,6 @@ export async function run(): Promise<void> {
     const built = buildContext(settings, readEvent());
     ctx = built.ctx;
     finishTrajectories = built.finish;
-    const steps = { route, work, advance, critic, merge, cleanup } as const;
-    const step = steps[settings.step];
     const c = ctx;
     await withPlanChecksAtEnd(c, () => step(c));
   } catch (error) {
