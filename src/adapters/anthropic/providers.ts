@@ -131,21 +131,30 @@ export function vertexSetup(settings: ProviderSettings, env: Env): { region: str
  */
 export function providerClient(provider: Provider, settings: ProviderSettings, env: Env = process.env): ProviderClient {
   const common = { maxRetries: 0, timeout: 10 * 60 * 1000 };
+  // Where the client sends its requests is read now, as the SDKs read it when a client is made: the client itself is made on the first request.
+  const baseURL = (name: string) => (set(env, name) ? { baseURL: env[name] } : {});
   if (provider === 'bedrock') {
     const { region } = bedrockSetup(settings, env);
+    const at = baseURL('ANTHROPIC_BEDROCK_BASE_URL');
     return {
       provider,
-      client: once(async () => new (await import('@anthropic-ai/bedrock-sdk')).AnthropicBedrock({ ...common, awsRegion: region })),
+      client: once(async () => new (await import('@anthropic-ai/bedrock-sdk')).AnthropicBedrock({ ...common, ...at, awsRegion: region })),
       body: { anthropic_version: BEDROCK_ANTHROPIC_VERSION },
       label: `Amazon Bedrock (${region})`,
     };
   }
   if (provider === 'vertex') {
     const { region, projectId } = vertexSetup(settings, env);
+    const at = baseURL('ANTHROPIC_VERTEX_BASE_URL');
     return {
       provider,
       client: once(async () => {
-        const client = new (await import('@anthropic-ai/vertex-sdk')).AnthropicVertex({ ...common, region, projectId });
+        const client = new (await import('@anthropic-ai/vertex-sdk')).AnthropicVertex({
+          ...common,
+          ...at,
+          region,
+          projectId,
+        });
         // The SDK asks google-auth-library for its client at once and awaits the answer only on a request. A
         // failure in between (a fallback provider never used, its credentials gone) would be an unhandled
         // rejection, which ends the process; the request that needs the client still fails, saying why.
@@ -156,9 +165,10 @@ export function providerClient(provider: Provider, settings: ProviderSettings, e
       label: `Vertex AI (${projectId}, ${region})`,
     };
   }
+  const at = baseURL('ANTHROPIC_BASE_URL');
   return {
     provider,
-    client: once(async () => new (await import('@anthropic-ai/sdk')).default({ ...common, apiKey: settings.apiKey ?? null })),
+    client: once(async () => new (await import('@anthropic-ai/sdk')).default({ ...common, ...at, apiKey: settings.apiKey ?? null })),
     body: {},
     label: 'the Anthropic API',
   };
