@@ -8,6 +8,8 @@
  *   --docs    rewrite docs/PERFORMANCE.md and bench/results.md from bench/results.json, measuring nothing
  *   --remeasure=seed|single "why"   measure one baseline again (a driver fix), keeping crew's figures
  *   --setup-cache   setup time per work job with and without a previous run's dependency cache (#51), kept with the rest
+ *   --cold-start   the cold start alone (medians of 10), printed only
+ * A cold start more than COLD_START_LIMIT_MS over `node -e ""` fails the run (exit code 1), after the figures are written.
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem, arch } from 'node:os';
@@ -23,7 +25,7 @@ import { costFigure } from './bench/cost';
 import { hostedRequests } from './bench/hosted';
 import { limitsSample } from './bench/limits';
 import { longTask } from './bench/long-task';
-import { bundleSize, coldStart, stateWrites } from './bench/platform';
+import { bundleSize, coldStart, coldStartFailure, stateWrites, type ColdStart } from './bench/platform';
 import { limitsLine, resultsMarkdown, terminalTable, wholeRunLine, withFigures } from './bench/report';
 
 /** Turns of work in the long task under the default configuration (#49). */
@@ -394,6 +396,12 @@ async function main(): Promise<void> {
     console.log('rewrote bench/results.md and docs/PERFORMANCE.md from bench/results.json');
     return;
   }
+  if (process.argv.includes('--cold-start')) {
+    const c = await coldStart(10);
+    console.log(coldStartLine(c));
+    failOnColdStart(c);
+    return;
+  }
   const quick = process.argv.includes('--quick');
   const profiles = profilesFrom(process.argv);
   const t0 = performance.now();
@@ -407,7 +415,21 @@ async function main(): Promise<void> {
     mkdirSync(join(PROJECT_ROOT, 'bench'), { recursive: true });
     writeFileSync(RESULTS_JSON, `${JSON.stringify(r, null, 2)}\n`);
     writeDocs(r);
+    // The quick sample runs every part at once: its timings are not judged.
+    failOnColdStart(r.coldStart);
   }
+}
+
+function coldStartLine(c: ColdStart): string {
+  const loaded = c.loaded ? `; by then it had loaded ${c.loaded.files} files of dist/, ${(c.loaded.bytes / 1e6).toFixed(2)} MB` : '';
+  return `cold start: node dist/index.js ${c.crewMs} ms to its first request, node -e "" ${c.nodeMs} ms (+${c.crewMs - c.nodeMs} ms, medians of ${c.runs})${loaded}`;
+}
+
+function failOnColdStart(c: ColdStart): void {
+  const failure = coldStartFailure(c);
+  if (!failure) return;
+  console.error(failure);
+  process.exitCode = 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -26,15 +26,10 @@ import { readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
 import { pendingPlanCommentStore } from './state/pending-plan-comment';
 import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
-import { advance } from './steps/advance';
-import { critic } from './steps/critic';
-import { merge } from './steps/merge';
-import { cleanup } from './steps/cleanup';
 import { CrewError, type StepContext } from './steps/context';
 import { withPlanCommentSync } from './steps/plan-comment/sync';
 import { runJob } from './steps/run-job';
-import { route } from './steps/route';
-import { work } from './steps/work';
+import { STEPS } from './steps/dispatch';
 import { addSecret, redact } from './text/redact';
 import { inertLog } from './text/inert-log';
 import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
@@ -271,9 +266,11 @@ export async function run(): Promise<void> {
   let ctx: StepContext | undefined;
   let finishTrajectories: (() => Promise<void>) | undefined;
   try {
-    await preloadBundleChunks();
+    await preloadBundleChunks(process.env.GITHUB_WORKSPACE);
     await preloadTemplates();
     const settings = readSettings();
+    // Only this job's step is loaded (steps/dispatch.ts), at once, like the chunks above.
+    const step = await STEPS[settings.step]();
     protectCloudCredentials();
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);
@@ -286,8 +283,6 @@ export async function run(): Promise<void> {
     const built = buildContext(settings, readEvent());
     ctx = built.ctx;
     finishTrajectories = built.finish;
-    const steps = { route, work, advance, critic, merge, cleanup } as const;
-    const step = steps[settings.step];
     // The job's lifecycle (steps/run-job.ts): the step, its failure reported, the plan comment settled.
     await runJob(ctx, step);
   } catch (error) {

@@ -551,6 +551,9 @@ export function figuresMarkdown(r: BenchResults, heading = '##'): string {
       [
         [`\`node dist/index.js\` (route step) until its first network request, median of ${r.coldStart.runs}`, `${r.coldStart.crewMs} ms`],
         [`\`node -e ""\`, same runs`, `${r.coldStart.nodeMs} ms`],
+        ...(r.coldStart.loaded
+          ? [['What that route job had loaded of dist/ by then', `${r.coldStart.loaded.files} files, ${(r.coldStart.loaded.bytes / 1e6).toFixed(2)} MB`]]
+          : []),
         ['dist/index.js', `${(r.bundle.entryBytes / 1e6).toFixed(2)} MB`],
         ['dist/, every file', `${(r.bundle.totalBytes / 1e6).toFixed(2)} MB`],
         ...r.stateWrites.map((w) => [

@@ -1,6 +1,7 @@
 import { failingFindings, type AdversarialFinding } from './judgment';
 import type { CandidateStanding, Selection } from './candidate-record';
-import { describeTest, type TestAccounting, type TestChange } from './test-results';
+import { describeTest } from './test-results/types';
+import type { TestAccounting, TestChange } from './test-results';
 
 /**
  * Parallel attempts of one task (#50): N workers do the same task from the same base, each on

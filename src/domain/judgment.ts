@@ -6,7 +6,8 @@ import type { RunView } from './run-state';
 import type { FileDiff } from './diff';
 import { changesHowTestsRun, findTampering, isTestFile, type TamperContext, type TamperFinding } from './tamper';
 import { isDocsOnly, type Localisation } from './localisation';
-import { describeTest, testOfKey, type TestAccounting } from './test-results';
+import { describeTest, testOfKey } from './test-results/types';
+import type { TestAccounting } from './test-results';
 import type { Quality } from './result';
 import { GITHUB, type Surface } from './surface';
 

@@ -1,5 +1,5 @@
 import { isTestFile } from './tamper';
-import { testOfKey } from './test-results';
+import { testOfKey } from './test-results/types';
 
 /**
  * Who owns a test that already failed on the base (#50): a command criterion that fails the

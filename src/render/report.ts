@@ -5,7 +5,8 @@ import { failingEvaluations, type Evaluation, type Judgment, type Quality, type 
 import { totalUsage, type MergeState, type RunView } from '../domain/run-state';
 import { handPushed } from '../domain/follow-up';
 import { describeOutcome, describeSite, describeVerdict } from '../domain/localisation';
-import { countsText, describeLost, type TestAccounting } from '../domain/test-results';
+// Not the folder's index, which brings the report parsers (fast-xml-parser) into every job that renders (docs/PERFORMANCE.md, "Cold start").
+import { countsText, describeLost, type TestAccounting } from '../domain/test-results/accounting';
 import { GITHUB, type Surface } from '../domain/surface';
 import { inert } from '../text/inert';
 import { estimateVsActual, minutesNote } from './cost';

@@ -1,7 +1,7 @@
 import { DEFAULT_HOSTS, describeRefusals, egressAllowlist, type EgressMode, type Refusals } from '../domain/egress';
 import type { Log } from '../ports';
 import type { CommandResult, CommandRunner, EgressRoute, ProgramHome, RunOptions, StartedProgram } from '../sandbox/command-runner';
-import { startEgressProxy, type EgressProxy } from '../sandbox/egress/proxy';
+import type { EgressProxy } from '../sandbox/egress/proxy';
 
 /** `.github/crew.yml`'s `network` key, as the steps read it. */
 export interface NetworkConfig {
@@ -36,6 +36,8 @@ export interface Egress {
 
 /** Starts the job's egress proxy; its socket is the route a sandbox is prepared with. Undefined (and why) when it cannot start. */
 export async function startJobProxy(network: NetworkConfig, log: Pick<Log, 'warn'>): Promise<EgressProxy | { problem: string }> {
+  // Loaded here, by the jobs that run model-written code: the proxy brings proxy-chain (docs/PERFORMANCE.md, "Cold start").
+  const { startEgressProxy } = await import('../sandbox/egress/proxy');
   try {
     return await startEgressProxy({
       allow: egressAllowlist(network),

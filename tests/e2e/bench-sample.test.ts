@@ -172,5 +172,9 @@ describe('npm run bench -- --quick', () => {
     }
     expect(r.coldStart.crewMs).toBeGreaterThan(0);
     expect(r.bundle.entryBytes).toBeGreaterThan(100_000);
+    // #53: the route job had loaded its step's chunks beside the entry by its first request, and far from all of dist/.
+    expect(r.coldStart.loaded!.files).toBeGreaterThan(1);
+    expect(r.coldStart.loaded!.bytes).toBeGreaterThan(r.bundle.entryBytes);
+    expect(r.coldStart.loaded!.bytes).toBeLessThan(r.bundle.totalBytes / 2);
   });
 });

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadRecorder } from '../../scripts/bench/platform';
 import { PROJECT_ROOT } from '../support/scenario/run-scenario';
+import { crewComments, expectFaithful, play } from './helpers';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -11,29 +13,84 @@ afterEach(() => {
   dir = undefined;
 });
 
-describe('the bundle crew runs (dist/)', () => {
-  it('imports every chunk ncc split off when it starts, before anything else: under `uses: ./` they sit in the workspace a model’s branch replaces later', () => {
-    dir = mkdtempSync(join(tmpdir(), 'crew-bundle-'));
-    cpSync(join(PROJECT_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const chunks = readdirSync(join(dir, 'dist')).filter((f) => /^\d+\.index\.js$/.test(f));
-    expect(chunks.length).toBeGreaterThan(0);
-    // Each chunk, replaced by one that says it was loaded (and exports what a chunk exports).
-    for (const f of chunks) {
-      const id = Number(f.split('.')[0]);
-      writeFileSync(
-        join(dir, 'dist', f),
-        `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.CREW_CHUNK_MARKER, '${f}\\n');\nexport const id = ${id};\nexport const ids = [${id}];\nexport const modules = {};\n`,
-      );
-    }
-    const marker = join(dir, 'loaded.txt');
-    // No inputs and no GitHub environment: crew stops at reading its settings, right after start-up.
-    const r = spawnSync(process.execPath, [join(dir, 'dist', 'index.js')], {
-      env: { PATH: process.env.PATH, CREW_CHUNK_MARKER: marker },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(r.status).toBe(1);
-    expect(existsSync(marker)).toBe(true);
-    expect(readFileSync(marker, 'utf8').split('\n').filter(Boolean).sort()).toEqual([...chunks].sort());
+const isChunk = (f: string) => /^\d+\.index\.js$/.test(f);
+
+/** A copy of dist/ (and the prompt templates it reads at start-up) under `root`, each chunk replaced by one that says it was loaded (and exports what a chunk exports). */
+function markedBundle(root: string): string[] {
+  cpSync(join(PROJECT_ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+  cpSync(join(PROJECT_ROOT, 'templates'), join(root, 'templates'), { recursive: true });
+  const chunks = readdirSync(join(root, 'dist')).filter(isChunk);
+  for (const f of chunks) {
+    const id = Number(f.split('.')[0]);
+    writeFileSync(
+      join(root, 'dist', f),
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.CREW_CHUNK_MARKER, '${f}\\n');\nexport const id = ${id};\nexport const ids = [${id}];\nexport const modules = {};\n`,
+    );
+  }
+  return chunks;
+}
+
+/** Starts the copy with no inputs: crew stops at reading its settings, right after start-up, before loading any step. */
+function startCopy(root: string, env: Record<string, string>): string[] {
+  const marker = join(root, 'loaded.txt');
+  const r = spawnSync(process.execPath, [join(root, 'dist', 'index.js')], {
+    env: { PATH: process.env.PATH, CREW_CHUNK_MARKER: marker, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
+  expect(r.status).toBe(1);
+  expect(r.stdout).toContain('Input `step` must be one of');
+  return existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).sort() : [];
+}
+
+/**
+ * Libraries only some jobs use, by the path ncc names each module with. A route job that refuses a
+ * reader needs none of them; each sits in a chunk of its own, loaded on first use.
+ */
+const LATE = [
+  '@modelcontextprotocol/sdk',
+  '@actions/artifact',
+  '@anthropic-ai/bedrock-sdk',
+  '@anthropic-ai/vertex-sdk',
+  '@anthropic-ai/sdk',
+  'proxy-chain',
+  'fast-xml-parser',
+];
+const named = (text: string) => LATE.filter((lib) => text.includes(`/node_modules/${lib}/`));
+
+describe('the bundle crew runs (dist/)', () => {
+  it.each([
+    ['inside the workspace (`uses: ./`, where a model’s branch replaces them later)', (root: string) => ({ GITHUB_WORKSPACE: root })],
+    ['with no workspace to compare with', () => ({})],
+  ])('imports every chunk ncc split off when it starts, before anything else, when the bundle sits %s', (_, env) => {
+    dir = mkdtempSync(join(tmpdir(), 'crew-bundle-'));
+    const chunks = markedBundle(dir);
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(startCopy(dir, env(dir))).toEqual([...chunks].sort());
+  });
+
+  it('imports no chunk at start-up when the bundle sits outside the workspace (the runner’s _actions folder): each is loaded when first used', () => {
+    dir = mkdtempSync(join(tmpdir(), 'crew-bundle-'));
+    markedBundle(join(dir, 'action'));
+    mkdirSync(join(dir, 'workspace'));
+    expect(startCopy(join(dir, 'action'), { GITHUB_WORKSPACE: join(dir, 'workspace') })).toEqual([]);
+  });
+
+  it('a route job that refuses a reader loads its step and nothing of MCP, artifacts, the model SDKs, the egress proxy or the report parsers', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crew-bundle-'));
+    const recorder = await loadRecorder(dir);
+    const r = await play('read-only-user', { env: recorder.env });
+    expectFaithful(r);
+    expect(crewComments(r)[0]!.body).toContain('@passerby, crew only takes commands from people with write access');
+
+    // The action's files (the runner's copy of this checkout), as the route job loaded them.
+    const files = (await recorder.files()).filter((f) => /\/dist\/(\d+\.)?index\.js$/.test(f));
+    expect(files.map((f) => f.split('/').pop())).toContain('index.js');
+    const chunks = files.filter((f) => isChunk(f.split('/').pop()!));
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(named(files.map((f) => readFileSync(f, 'utf8')).join('\n'))).toEqual([]);
+    // Each of them is in the bundle, so the check above can fail.
+    const all = readdirSync(join(PROJECT_ROOT, 'dist')).filter((f) => f.endsWith('.js'));
+    expect(named(all.map((f) => readFileSync(join(PROJECT_ROOT, 'dist', f), 'utf8')).join('\n'))).toEqual(LATE);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepOtherProfiles, profilesFrom } from '../../scripts/bench';
+import { coldStartFailure } from '../../scripts/bench/platform';
 import { issueTargets } from '../../scripts/bench/report';
 import type { BenchResults, MakespanFigure, ProfileFigures } from '../../scripts/bench/results';
 import { PROFILES } from '../support/latency';
@@ -45,5 +46,14 @@ describe('npm run bench -- --profile', () => {
       met: true,
     });
     expect(chainCheck({ ...figures, fullScaleChain: { ...full, crewMs: 360_000 } }).met).toBe(false);
+  });
+});
+
+describe('npm run bench: the cold start check (#53)', () => {
+  it('passes up to 300 ms over node -e "" and fails past it, naming both figures and the limit', () => {
+    expect(coldStartFailure({ runs: 10, crewMs: 340, nodeMs: 40 })).toBeUndefined();
+    const failure = coldStartFailure({ runs: 10, crewMs: 341, nodeMs: 40 });
+    expect(failure).toContain('took 341 ms to its first request, 301 ms over node -e "" (40 ms)');
+    expect(failure).toContain('the limit is 300 ms over (target 200)');
   });
 });

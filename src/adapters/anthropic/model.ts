@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { usageOf } from '../../domain/pricing';
 import {
   Interrupted,
@@ -32,6 +32,13 @@ const RETRY_TYPES = new Set([
 
 export { ModelError };
 
+/**
+ * The SDK's error classes, which tell a failed request's kind. The SDK is loaded with the client, on
+ * the first request (providers.ts), so a job that calls no model does not parse it.
+ */
+type SdkErrors = Pick<typeof import('@anthropic-ai/sdk'), 'APIError' | 'APIConnectionError' | 'APIUserAbortError'>;
+type ApiError = InstanceType<typeof Anthropic.APIError>;
+
 /** Waits for `p`, but no longer than until `signal` aborts. */
 function abortable(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return p;
@@ -59,12 +66,12 @@ class DroppedStream extends Error {}
  * "Handle errors"). Access resumes next month, so crew does not retry it; a fallback provider,
  * billed elsewhere, can take over at once.
  */
-const spendCapped = (e: unknown) => e instanceof Anthropic.APIError && e.errorCode === 'enforced_spend_limit_reached';
+const spendCapped = (e: unknown, sdk: SdkErrors) => e instanceof sdk.APIError && e.errorCode === 'enforced_spend_limit_reached';
 
-function retryable(e: unknown): boolean {
-  if (e instanceof Anthropic.APIConnectionError || e instanceof DroppedStream) return true;
-  if (spendCapped(e)) return false;
-  if (e instanceof Anthropic.APIError) {
+function retryable(e: unknown, sdk: SdkErrors): boolean {
+  if (e instanceof sdk.APIConnectionError || e instanceof DroppedStream) return true;
+  if (spendCapped(e, sdk)) return false;
+  if (e instanceof sdk.APIError) {
     if (e.status !== undefined) return RETRY_STATUS.has(e.status);
     // An `event: error` in the middle of a stream arrives without a status; the SDK does not retry it.
     return e.type !== null && RETRY_TYPES.has(e.type);
@@ -78,7 +85,7 @@ function retryable(e: unknown): boolean {
  * its `:`; inside a stream the exception event's type, which the Bedrock SDK passes on as the
  * `error.type`), or a Google API error's `status` (Vertex AI's own quota and gateway errors).
  */
-function platformErrorName(e: InstanceType<typeof Anthropic.APIError>): string | undefined {
+function platformErrorName(e: ApiError): string | undefined {
   const amzn = e.headers?.get('x-amzn-errortype')?.split(':')[0];
   const google = (e.error as { error?: { status?: unknown } } | undefined)?.error?.status;
   return e.errorCode ?? amzn ?? e.type ?? (typeof google === 'string' ? google : undefined);
@@ -98,12 +105,12 @@ function platformErrorName(e: InstanceType<typeof Anthropic.APIError>): string |
  *   overload comes through as the Claude API's 529 `overloaded_error`.
  * Any other error (a 500, a dropped stream, a 400) is not a limit: a fallback would not fix it.
  */
-export function limitOf(e: unknown): string | undefined {
-  if (!(e instanceof Anthropic.APIError)) return undefined;
+function limitOf(e: unknown, sdk: SdkErrors): string | undefined {
+  if (!(e instanceof sdk.APIError)) return undefined;
   const name = platformErrorName(e);
   const what = [e.status, name].filter((x) => x !== undefined && x !== null).join(' ');
   const where = e.status === undefined ? ' in the stream' : '';
-  if (spendCapped(e)) return `out of spend (${what}: the organisation's monthly spend limit)`;
+  if (spendCapped(e, sdk)) return `out of spend (${what}: the organisation's monthly spend limit)`;
   if (e.status === 529 || e.status === 503 || name === 'overloaded_error' || name === 'serviceUnavailableException') return `overloaded (${what}${where})`;
   if (e.status === 429 || name === 'rate_limit_error' || name === 'throttlingException') return `rate-limited (${what}${where})`;
   return undefined;
@@ -113,8 +120,8 @@ export function limitOf(e: unknown): string | undefined {
  * `retry-after-ms` and `retry-after` (seconds or an HTTP date): when both come, the later of the
  * two, so crew never asks again before either says it may.
  */
-function retryAfterMs(e: unknown, now: number): number | undefined {
-  if (!(e instanceof Anthropic.APIError) || !e.headers) return undefined;
+function retryAfterMs(e: unknown, sdk: SdkErrors, now: number): number | undefined {
+  if (!(e instanceof sdk.APIError) || !e.headers) return undefined;
   const waits: number[] = [];
   const ms = Number(e.headers.get('retry-after-ms') ?? NaN);
   if (Number.isFinite(ms) && ms >= 0) waits.push(ms);
@@ -161,7 +168,7 @@ function withCacheMarks(req: ModelRequest) {
  * and stay within a total wait budget (429, 5xx, overloaded or broken streams, connection errors).
  */
 export class AnthropicModel implements Model {
-  private readonly client: MessagesClient;
+  private readonly client: () => Promise<MessagesClient>;
   private readonly body: Record<string, unknown>;
   /** Who answers, for messages: "the Anthropic API", "Amazon Bedrock (us-east-1)". */
   readonly label: string;
@@ -209,7 +216,8 @@ export class AnthropicModel implements Model {
       if (req.signal?.aborted) throw new Interrupted('the model request');
       let connected = false;
       try {
-        const stream = this.client.messages.stream(
+        const [client, sdk] = await Promise.all([this.client(), import('@anthropic-ai/sdk') as Promise<SdkErrors>]);
+        const stream = client.messages.stream(
           {
             model: req.model,
             max_tokens: req.maxTokens,
@@ -224,7 +232,7 @@ export class AnthropicModel implements Model {
         );
         stream.on('connect', () => (connected = true));
         const msg = await stream.finalMessage().catch((e: unknown) => {
-          if (connected && !(e instanceof Anthropic.APIError) && !(e instanceof Anthropic.APIUserAbortError)) {
+          if (connected && !(e instanceof sdk.APIError) && !(e instanceof sdk.APIUserAbortError)) {
             throw new DroppedStream(`the response stream broke off before its end (${e instanceof Error ? e.message : String(e)})`);
           }
           throw e;
@@ -255,14 +263,16 @@ export class AnthropicModel implements Model {
         // The Vertex SDK wraps a failed Google sign-in in a connection error; its cause says what failed.
         const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message.split('\n')[0]}` : '';
         const detail = e instanceof Error ? `${e.message}${cause}` : String(e);
-        if (!retryable(e)) throw new ModelError(`${this.label} refused the request: ${detail}`, this.label, spendCapped(e) ? limitOf(e) : undefined);
+        const errors: SdkErrors = await import('@anthropic-ai/sdk');
+        if (!retryable(e, errors))
+          throw new ModelError(`${this.label} refused the request: ${detail}`, this.label, spendCapped(e, errors) ? limitOf(e, errors) : undefined);
         budget ??= await this.retryBudget();
-        const wait = retryAfterMs(e, this.clock.now().getTime()) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
+        const wait = retryAfterMs(e, errors, this.clock.now().getTime()) ?? Math.min(60_000, 1000 * 2 ** (attempt - 1));
         if (waited + wait > budget) {
           throw new ModelError(
             `${this.label} kept failing after ${attempt} attempts (last error: ${detail}); crew waited ${Math.round(waited / 1000)} s between them, and the next wait (${Math.round(wait / 1000)} s) would pass \`api_retry_wait_seconds\` (${Math.round(budget / 1000)} s) in .github/crew.yml`,
             this.label,
-            limitOf(e),
+            limitOf(e, errors),
           );
         }
         waited += wait;

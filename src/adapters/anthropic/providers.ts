@@ -1,6 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
-import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +11,11 @@ export interface MessagesClient {
 
 export interface ProviderClient {
   provider: Provider;
-  client: MessagesClient;
+  /**
+   * The SDK's client, made on the first request: a job loads the SDK of a platform only when it calls
+   * it (docs/PERFORMANCE.md, "Cold start"). The setup is checked when the ProviderClient is made.
+   */
+  client: () => Promise<MessagesClient>;
   /**
    * Body fields the platform requires and the SDK does not set to the platform's value. The SDKs
    * copy the Claude API's `anthropic-version` header (2026-10-21) into the body when it has none;
@@ -129,28 +131,51 @@ export function vertexSetup(settings: ProviderSettings, env: Env): { region: str
  */
 export function providerClient(provider: Provider, settings: ProviderSettings, env: Env = process.env): ProviderClient {
   const common = { maxRetries: 0, timeout: 10 * 60 * 1000 };
+  // Where the client sends its requests is read now, as the SDKs read it when a client is made: the client itself is made on the first request.
+  const baseURL = (name: string) => (set(env, name) ? { baseURL: env[name] } : {});
   if (provider === 'bedrock') {
     const { region } = bedrockSetup(settings, env);
+    const at = baseURL('ANTHROPIC_BEDROCK_BASE_URL');
     return {
       provider,
-      client: new AnthropicBedrock({ ...common, awsRegion: region }),
+      client: once(async () => new (await import('@anthropic-ai/bedrock-sdk')).AnthropicBedrock({ ...common, ...at, awsRegion: region })),
       body: { anthropic_version: BEDROCK_ANTHROPIC_VERSION },
       label: `Amazon Bedrock (${region})`,
     };
   }
   if (provider === 'vertex') {
     const { region, projectId } = vertexSetup(settings, env);
-    const client = new AnthropicVertex({ ...common, region, projectId });
-    // The SDK asks google-auth-library for its client at once and awaits the answer only on a request. A
-    // failure in between (a fallback provider never used, its credentials gone) would be an unhandled
-    // rejection, which ends the process; the request that needs the client still fails, saying why.
-    (client as unknown as { _authClientPromise?: Promise<unknown> })._authClientPromise?.catch(() => undefined);
+    const at = baseURL('ANTHROPIC_VERTEX_BASE_URL');
     return {
       provider,
-      client,
+      client: once(async () => {
+        const client = new (await import('@anthropic-ai/vertex-sdk')).AnthropicVertex({
+          ...common,
+          ...at,
+          region,
+          projectId,
+        });
+        // The SDK asks google-auth-library for its client at once and awaits the answer only on a request. A
+        // failure in between (a fallback provider never used, its credentials gone) would be an unhandled
+        // rejection, which ends the process; the request that needs the client still fails, saying why.
+        (client as unknown as { _authClientPromise?: Promise<unknown> })._authClientPromise?.catch(() => undefined);
+        return client;
+      }),
       body: { anthropic_version: VERTEX_ANTHROPIC_VERSION },
       label: `Vertex AI (${projectId}, ${region})`,
     };
   }
-  return { provider, client: new Anthropic({ ...common, apiKey: settings.apiKey ?? null }), body: {}, label: 'the Anthropic API' };
+  const at = baseURL('ANTHROPIC_BASE_URL');
+  return {
+    provider,
+    client: once(async () => new (await import('@anthropic-ai/sdk')).default({ ...common, ...at, apiKey: settings.apiKey ?? null })),
+    body: {},
+    label: 'the Anthropic API',
+  };
+}
+
+/** `make`, called once, on the first call. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }

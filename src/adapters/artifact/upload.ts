@@ -1,4 +1,3 @@
-import { DefaultArtifactClient } from '@actions/artifact';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jobTimeScale } from '../../clock';
@@ -68,9 +67,11 @@ export async function uploadArtifact(target: ArtifactTarget, name: string, files
       );
     }, deadline);
   });
-  const { id } = await Promise.race([new DefaultArtifactClient().uploadArtifact(clean, paths, dir, { retentionDays: target.retentionDays }), late]).finally(
-    () => clearTimeout(timer),
+  // Loaded on the first upload, so a job that keeps no artifact does not parse the library (docs/PERFORMANCE.md, cold start).
+  const upload = import('@actions/artifact').then(({ DefaultArtifactClient }) =>
+    new DefaultArtifactClient().uploadArtifact(clean, paths, dir, { retentionDays: target.retentionDays }),
   );
+  const { id } = await Promise.race([upload, late]).finally(() => clearTimeout(timer));
   if (id === undefined) throw new Error(`GitHub gave no id for the artifact ${clean}`);
   return `${target.runPage}/artifacts/${id}`;
 }

@@ -1,7 +1,7 @@
 import type { CommentEvent } from '../../event';
 import { paths, writeRun } from '../../state/run-files';
 import { nowIso, syncPlanComment, updateRun, type StepContext } from '../context';
-import { planRun } from '../planning';
+import { planRun } from '../plan-run';
 import { WAITING_LABEL } from '../../domain/labels';
 import { latestRun, setOutputs } from './common';
 import { decideTask } from './decisions';

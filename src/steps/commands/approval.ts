@@ -2,7 +2,7 @@ import type { CommentEvent } from '../../event';
 import { writeRun } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
 import { nowIso, syncPlanComment, taskClaim, updateRun, type StepContext } from '../context';
-import { planRun } from '../planning';
+import { planRun } from '../plan-run';
 import { latestRun, setOutputs } from './common';
 import { decideTask } from './decisions';
 import { askedJustNow, trustedReply } from './replies';

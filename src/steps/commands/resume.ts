@@ -5,7 +5,7 @@ import { taskOf, writeRun, writeTask } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
 import { DISPATCH_CLOCK_SKEW_MS, loadView, nowIso, syncPlanComment, taskClaim, updateRun, updateView, type StepContext } from '../context';
 import { takePushedResult } from '../task-results';
-import { planRun } from '../planning';
+import { planRun } from '../plan-run';
 import { latestRun, setOutputs } from './common';
 import { askUnasked } from './replies';
 import { heldByRepositoryBudget } from './continue';

@@ -7,7 +7,7 @@ import type { FollowUpMaterial } from '../../domain/follow-up';
 import { planMarker, renderPlanComment } from '../../render/plan-comment';
 import { paths, readRun, runNumbers, writeRun } from '../../state/run-files';
 import { CrewError, loadView, nowIso, planLinks, SEEN, syncPlanComment, updateRun, type StepContext } from '../context';
-import { planRun } from '../planning';
+import { planRun } from '../plan-run';
 import { latestRun, setOutputs } from './common';
 import { refuse, REPOSITORY_BUDGET } from './permission';
 import { admission, type Admission } from '../spend-gate';

@@ -65,6 +65,13 @@ describe('AnthropicModel against the fake Messages API', () => {
     expect(api.requests[0]!.stream).toBe(true);
   });
 
+  it('sends to the ANTHROPIC_BASE_URL set when it was made, though the SDK loads only with the first request (#53)', async () => {
+    const model = new AnthropicModel('sk-ant-test-key-1234', clock, log, { retryWaitMs: 0 });
+    delete process.env.ANTHROPIC_BASE_URL;
+    expect((await model.complete(request())).stopReason).toBe('tool_use');
+    expect(api.requests).toHaveLength(1);
+  });
+
   it('marks the stable prefix for caching, within the 4-breakpoint limit, and the next turn reads it from cache', async () => {
     const model = new AnthropicModel('sk-ant-test-key-1234', clock, log);
     const first = await model.complete(request());
