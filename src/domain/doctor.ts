@@ -188,8 +188,8 @@ export function diagnose(facts: DoctorFacts): Finding[] {
     configFinding(facts),
     ...toolchainCheckFindings(facts),
     secretFinding(facts, pages),
-    ...strayBranchFindings(facts),
-    ...spendFindings(facts),
+    ...(facts.strays ? [strayBranchFinding(facts.strays, facts.repo)] : []),
+    ...(facts.spend ? [spendFinding(facts.spend)] : []),
   ];
 }
 
@@ -256,16 +256,20 @@ function stateBranchFinding(facts: DoctorFacts, pages: Pages): Finding {
   return { check: 'state-branch', status: 'ok', says: 'nothing refuses crew/state, where crew keeps its runs.' };
 }
 
+/** A file on the default branch GitHub would not give: its answer, and the file's page. */
+function fileUnread(check: CheckId, path: string, r: { status: number; message: string }, repo: DoctorFacts['repo']): Finding {
+  return {
+    check,
+    status: 'unknown',
+    says: `${path}: GitHub answered ${r.status}: ${r.message}.`,
+    fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${path}`,
+  };
+}
+
 function workflowFileFinding(facts: DoctorFacts): Finding {
   const { repo } = facts;
   const wf = facts.workflowFile;
-  if (!wf.ok)
-    return {
-      check: 'workflow-file',
-      status: 'unknown',
-      says: `${WORKFLOW_PATH}: GitHub answered ${wf.status}: ${wf.message}.`,
-      fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${WORKFLOW_PATH}`,
-    };
+  if (!wf.ok) return fileUnread('workflow-file', WORKFLOW_PATH, wf, repo);
   if (wf.value === null)
     return {
       check: 'workflow-file',
@@ -297,13 +301,7 @@ function workflowFileFinding(facts: DoctorFacts): Finding {
 function configFinding(facts: DoctorFacts): Finding {
   const { repo } = facts;
   const cfg = facts.config;
-  if (!cfg.ok)
-    return {
-      check: 'config',
-      status: 'unknown',
-      says: `${CONFIG_FILE}: GitHub answered ${cfg.status}: ${cfg.message}.`,
-      fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${CONFIG_FILE}`,
-    };
+  if (!cfg.ok) return fileUnread('config', CONFIG_FILE, cfg, repo);
   if (cfg.value === null) return { check: 'config', status: 'ok', says: `no ${CONFIG_FILE}: crew uses its defaults.` };
   if (cfg.value.error)
     return {
@@ -363,46 +361,26 @@ function secretFinding(facts: DoctorFacts, pages: Pages): Finding {
   };
 }
 
-function strayBranchFindings(facts: DoctorFacts): Finding[] {
-  const { repo } = facts;
-  const s = facts.strays;
-  if (!s) return [];
-  if (!s.ok)
-    return [
-      {
-        check: 'stray-branches',
-        status: 'unknown',
-        says: `crew's branches could not be listed: ${s.message}.`,
-        fix: `${repo.webUrl}/branches/all?query=crew%2F`,
-      },
-    ];
-  if (s.value.length)
-    return [
-      {
-        check: 'stray-branches',
-        status: 'note',
-        says: `${s.value.length} crew/ branch${s.value.length === 1 ? '' : 'es'} belong${s.value.length === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(codeSpan).join(', ')}${s.value.length > 10 ? ', …' : ''}.`,
-        fix: `delete them at ${repo.webUrl}/branches/all?query=crew%2F, or \`git push origin --delete <branch>\``,
-      },
-    ];
-  return [{ check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' }];
+/** Only in a job: the branches are read from crew/state. */
+function strayBranchFinding(s: NonNullable<DoctorFacts['strays']>, repo: DoctorFacts['repo']): Finding {
+  const page = `${repo.webUrl}/branches/all?query=crew%2F`;
+  if (!s.ok) return { check: 'stray-branches', status: 'unknown', says: `crew's branches could not be listed: ${s.message}.`, fix: page };
+  const n = s.value.length;
+  if (!n) return { check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' };
+  return {
+    check: 'stray-branches',
+    status: 'note',
+    says: `${n} crew/ branch${n === 1 ? '' : 'es'} belong${n === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(codeSpan).join(', ')}${n > 10 ? ', …' : ''}.`,
+    fix: `delete them at ${page}, or \`git push origin --delete <branch>\``,
+  };
 }
 
-function spendFindings(facts: DoctorFacts): Finding[] {
-  const s = facts.spend;
-  if (!s) return [];
+/** Only in a job: the spend is summed from crew/state. */
+function spendFinding(s: NonNullable<DoctorFacts['spend']>): Finding {
   if (!s.ok)
-    return [{ check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' }];
-  if (s.value.near)
-    return [
-      {
-        check: 'spend',
-        status: 'note',
-        says: s.value.says,
-        fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset',
-      },
-    ];
-  return [{ check: 'spend', status: 'ok', says: s.value.says }];
+    return { check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' };
+  if (!s.value.near) return { check: 'spend', status: 'ok', says: s.value.says };
+  return { check: 'spend', status: 'note', says: s.value.says, fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset' };
 }
 
 /** Healthy: nothing to fix (unknowns and notes are said, but are not problems). */
