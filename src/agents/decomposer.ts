@@ -3,7 +3,7 @@ import type { Criterion } from '../domain/criteria';
 import { describeCriterion } from '../domain/criteria';
 import { checkPlan, planBoundsProblems, ProposedPlanSchema, type Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
-import type { AgentTrajectory, ImageBlock, Log, Model } from '../ports';
+import type { ImageBlock } from '../ports';
 
 /** An image an agent is shown: the block, its id and its line for the prompt. */
 export interface AgentImage {
@@ -11,7 +11,7 @@ export interface AgentImage {
   line: string;
   block: ImageBlock;
 }
-import { askForSubmission } from './submission';
+import { askForSubmission, type AgentCall } from './submission';
 import { eyesSection, type Eyes } from './read-only-tools';
 
 export interface DecomposeInput {
@@ -37,14 +37,7 @@ export interface DecomposeInput {
   imagesNotLoaded?: string[];
 }
 
-export async function decompose(
-  model: Model,
-  modelId: string,
-  system: string,
-  input: DecomposeInput,
-  log: Log,
-  trajectory?: AgentTrajectory,
-): Promise<{ plan: Plan; usage: Usage }> {
+export async function decompose(call: AgentCall, input: DecomposeInput): Promise<{ plan: Plan; usage: Usage }> {
   const firstMessage = [
     `Request: ${input.title}`,
     '',
@@ -79,13 +72,9 @@ export async function decompose(
       : []),
   ].join('\n');
   const { value, usage } = await askForSubmission({
-    model,
-    modelId,
-    system,
+    ...call,
     firstMessage,
     images: input.images?.map((i) => i.block),
-    log,
-    trajectory,
     ...(input.eyes.look ? { look: input.eyes.look } : {}),
     tool: { name: 'submit_plan', description: 'Submit the plan. crew checks it and answers with the problems if it is not valid.', schema: ProposedPlanSchema },
     check(raw) {

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { commandProblem, droppedCriteria, vagueness, type Criterion } from '../domain/criteria';
 import { PERSONAS, TIERS, type Persona, type Tier } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
-import type { AgentTrajectory, Log, Model } from '../ports';
-import { askForSubmission } from './submission';
+import { askForSubmission, type AgentCall } from './submission';
 import type { AgentImage } from './decomposer';
 import { eyesSection, type Eyes } from './read-only-tools';
 
@@ -65,14 +64,7 @@ export interface IntakeInput {
   scripts?: string[];
 }
 
-export async function runIntake(
-  model: Model,
-  modelId: string,
-  system: string,
-  input: IntakeInput,
-  log: Log,
-  trajectory?: AgentTrajectory,
-): Promise<{ intake: Intake; usage: Usage }> {
+export async function runIntake(call: AgentCall, input: IntakeInput): Promise<{ intake: Intake; usage: Usage }> {
   const firstMessage = [
     `Issue: ${input.title}`,
     '',
@@ -103,13 +95,9 @@ export async function runIntake(
     ...eyesSection(input.eyes, 'submit_intake'),
   ].join('\n');
   const { value, usage } = await askForSubmission({
-    model,
-    modelId,
-    system,
+    ...call,
     firstMessage,
     images: input.images?.map((i) => i.block),
-    log,
-    trajectory,
     ...(input.eyes?.look ? { look: input.eyes.look } : {}),
     tool: { name: 'submit_intake', description: 'Submit the restated task, its done criteria and any clarifying questions.', schema: IntakeSchema },
     check(raw) {

@@ -3,8 +3,7 @@ import { describeCriterion } from '../domain/criteria';
 import type { Plan } from '../domain/plan';
 import type { Finding } from '../domain/plan-review';
 import type { Usage } from '../domain/run-state';
-import type { AgentTrajectory, Log, Model } from '../ports';
-import { askForSubmission } from './submission';
+import { askForSubmission, type AgentCall } from './submission';
 import { eyesSection, type Eyes } from './read-only-tools';
 
 const ReviewSchema = z.object({
@@ -23,13 +22,9 @@ const ReviewSchema = z.object({
 
 /** The model half of the plan review (4QV+): form, content, consistency, completeness, and ways to game the criteria. */
 export async function reviewPlan(
-  model: Model,
-  modelId: string,
-  system: string,
+  call: AgentCall,
   request: { title: string; body: string },
   plan: Plan,
-  log: Log,
-  trajectory?: AgentTrajectory,
   eyes?: Eyes,
 ): Promise<{ verdict: 'PASS' | 'FAIL'; findings: Finding[]; usage: Usage }> {
   const firstMessage = [
@@ -53,12 +48,8 @@ export async function reviewPlan(
     ...eyesSection(eyes, 'submit_review'),
   ].join('\n');
   const { value, usage } = await askForSubmission({
-    model,
-    modelId,
-    system,
+    ...call,
     firstMessage,
-    log,
-    trajectory,
     ...(eyes?.look ? { look: eyes.look } : {}),
     tool: { name: 'submit_review', description: 'Submit the verdict on the plan, with findings.', schema: ReviewSchema },
     check: (raw) =>

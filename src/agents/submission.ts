@@ -20,18 +20,22 @@ export const REASKS = 2;
 
 export type Check<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
-export interface SubmissionRequest<S extends z.ZodType, T> {
+/** Whom an agent asks and where its run goes: the same for every agent that answers through a tool. */
+export interface AgentCall {
   model: Model;
   modelId: string;
   system: string;
+  log: Log;
+  trajectory?: AgentTrajectory;
+}
+
+export interface SubmissionRequest<S extends z.ZodType, T> extends AgentCall {
   firstMessage: string;
   /** Images shown before the first message's text (#36). */
   images?: ImageBlock[];
-  log: Log;
   tool: { name: string; description: string; schema: S };
   /** Checks beyond the schema; errors go back to the model verbatim. */
   check?: (input: z.infer<S>) => Check<T>;
-  trajectory?: AgentTrajectory;
   /**
    * Tools the agent may look around with before it answers (the planning roles' list, read and search),
    * for at most `turns` turns; the answer tool still ends it. The prompt should tell the model the allowance.

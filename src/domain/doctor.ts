@@ -159,199 +159,228 @@ function ruleFinding(check: CheckId, branch: string, rules: string[], page: stri
   return undefined;
 }
 
+/** The settings pages a finding points to. */
+interface Pages {
+  actions: string;
+  rules: string;
+  branches: string;
+  secrets: string;
+}
+
+function settingsPages(webUrl: string): Pages {
+  return {
+    actions: `${webUrl}/settings/actions`,
+    rules: `${webUrl}/settings/rules`,
+    branches: `${webUrl}/settings/branches`,
+    secrets: `${webUrl}/settings/secrets/actions`,
+  };
+}
+
 /** One finding per check, in the order a person fixes them (Actions first). */
 export function diagnose(facts: DoctorFacts): Finding[] {
-  const { repo } = facts;
-  const actionsPage = `${repo.webUrl}/settings/actions`;
-  const rulesPage = `${repo.webUrl}/settings/rules`;
-  const branchesPage = `${repo.webUrl}/settings/branches`;
-  const secretsPage = `${repo.webUrl}/settings/secrets/actions`;
-  const out: Finding[] = [];
+  const pages = settingsPages(facts.repo.webUrl);
+  return [
+    actionsFinding(facts, pages),
+    ...workflowPermissionFindings(facts, pages),
+    branchRulesFinding(facts, pages),
+    stateBranchFinding(facts, pages),
+    workflowFileFinding(facts),
+    configFinding(facts),
+    ...toolchainCheckFindings(facts),
+    secretFinding(facts, pages),
+    ...(facts.strays ? [strayBranchFinding(facts.strays, facts.repo)] : []),
+    ...(facts.spend ? [spendFinding(facts.spend)] : []),
+  ];
+}
 
-  if (!facts.actions.ok) out.push(unreadable('actions', 'whether GitHub Actions is on', facts.actions, facts, actionsPage));
-  else if (!facts.actions.value.enabled)
-    out.push({
+function actionsFinding(facts: DoctorFacts, pages: Pages): Finding {
+  if (!facts.actions.ok) return unreadable('actions', 'whether GitHub Actions is on', facts.actions, facts, pages.actions);
+  if (!facts.actions.value.enabled)
+    return {
       check: 'actions',
       status: 'problem',
       says: 'GitHub Actions is turned off for this repository: no crew job can run.',
-      fix: `${actionsPage}: Actions permissions → "Allow all actions and reusable workflows" (or allow actions/checkout and crew)`,
-    });
-  else out.push({ check: 'actions', status: 'ok', says: 'GitHub Actions is on.' });
+      fix: `${pages.actions}: Actions permissions → "Allow all actions and reusable workflows" (or allow actions/checkout and crew)`,
+    };
+  return { check: 'actions', status: 'ok', says: 'GitHub Actions is on.' };
+}
 
+/** Whether Actions may open pull requests, and the default token permissions (one read gives both). */
+function workflowPermissionFindings(facts: DoctorFacts, pages: Pages): Finding[] {
   const wp = facts.workflowPermissions;
-  if (!wp.ok) out.push(unreadable('pull-requests', 'whether Actions may create pull requests', wp, facts, actionsPage));
-  else {
-    out.push(
-      wp.value.canCreatePullRequests
-        ? { check: 'pull-requests', status: 'ok', says: 'GitHub Actions may create pull requests.' }
-        : {
-            check: 'pull-requests',
-            status: 'problem',
-            says: 'GitHub Actions may not create pull requests, so crew cannot open its pull request with the workflow token.',
-            fix: `${actionsPage}: Workflow permissions → tick "Allow GitHub Actions to create and approve pull requests" (or give crew an app's token as github_token)`,
-          },
-    );
-    out.push({
+  if (!wp.ok) return [unreadable('pull-requests', 'whether Actions may create pull requests', wp, facts, pages.actions)];
+  return [
+    wp.value.canCreatePullRequests
+      ? { check: 'pull-requests', status: 'ok', says: 'GitHub Actions may create pull requests.' }
+      : {
+          check: 'pull-requests',
+          status: 'problem',
+          says: 'GitHub Actions may not create pull requests, so crew cannot open its pull request with the workflow token.',
+          fix: `${pages.actions}: Workflow permissions → tick "Allow GitHub Actions to create and approve pull requests" (or give crew an app's token as github_token)`,
+        },
+    {
       check: 'workflow-permissions',
       status: 'ok',
       says: `the default workflow permissions are ${wp.value.defaultPermissions === 'read' ? 'read-only' : 'read and write'}; crew's workflow asks for what each job needs itself.`,
-    });
-  }
+    },
+  ];
+}
 
+function branchRulesFinding(facts: DoctorFacts, pages: Pages): Finding {
   const task = facts.taskBranchRules;
-  if (!task.ok) out.push(unreadable('branch-rules', "the rules on crew's branches", task, facts, rulesPage));
-  else
-    out.push(
-      ruleFinding('branch-rules', 'crew/<issue>/r<run>/…', task.value, rulesPage, true) ?? {
-        check: 'branch-rules',
-        status: 'ok',
-        says: "no ruleset refuses crew's task branches.",
-      },
-    );
+  if (!task.ok) return unreadable('branch-rules', "the rules on crew's branches", task, facts, pages.rules);
+  return (
+    ruleFinding('branch-rules', 'crew/<issue>/r<run>/…', task.value, pages.rules, true) ?? {
+      check: 'branch-rules',
+      status: 'ok',
+      says: "no ruleset refuses crew's task branches.",
+    }
+  );
+}
 
+/** `crew/state` meets rulesets and classic protection; a refusing ruleset is said first. */
+function stateBranchFinding(facts: DoctorFacts, pages: Pages): Finding {
   const stateRules = facts.stateBranchRules;
-  const stateRuleFinding = stateRules.ok ? ruleFinding('state-branch', 'crew/state', stateRules.value, rulesPage, false) : undefined;
+  const stateRuleFinding = stateRules.ok ? ruleFinding('state-branch', 'crew/state', stateRules.value, pages.rules, false) : undefined;
   const prot = facts.stateBranchProtected;
-  if (stateRuleFinding) out.push(stateRuleFinding);
-  else if (prot.ok && (prot.value === true || (prot.value === 'unreadable' && stateRules.ok && !stateRules.value.length)))
-    out.push({
+  if (stateRuleFinding) return stateRuleFinding;
+  if (prot.ok && (prot.value === true || (prot.value === 'unreadable' && stateRules.ok && !stateRules.value.length)))
+    return {
       check: 'state-branch',
       status: 'problem',
       says: 'a branch protection rule covers `crew/state`: crew cannot record its runs there (GH006).',
-      fix: `${branchesPage}: remove \`crew/state\` (or a pattern such as \`crew/*\` or \`*\`) from the protection rule`,
-    });
-  else if (!stateRules.ok) out.push(unreadable('state-branch', "the rules on crew's state branch", stateRules, facts, rulesPage));
-  else if (!prot.ok) out.push(unreadable('state-branch', "whether a protection rule covers crew's state branch", prot, facts, branchesPage));
-  else out.push({ check: 'state-branch', status: 'ok', says: 'nothing refuses crew/state, where crew keeps its runs.' });
+      fix: `${pages.branches}: remove \`crew/state\` (or a pattern such as \`crew/*\` or \`*\`) from the protection rule`,
+    };
+  if (!stateRules.ok) return unreadable('state-branch', "the rules on crew's state branch", stateRules, facts, pages.rules);
+  if (!prot.ok) return unreadable('state-branch', "whether a protection rule covers crew's state branch", prot, facts, pages.branches);
+  return { check: 'state-branch', status: 'ok', says: 'nothing refuses crew/state, where crew keeps its runs.' };
+}
 
+/** A file on the default branch GitHub would not give: its answer, and the file's page. */
+function fileUnread(check: CheckId, path: string, r: { status: number; message: string }, repo: DoctorFacts['repo']): Finding {
+  return {
+    check,
+    status: 'unknown',
+    says: `${path}: GitHub answered ${r.status}: ${r.message}.`,
+    fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${path}`,
+  };
+}
+
+function workflowFileFinding(facts: DoctorFacts): Finding {
+  const { repo } = facts;
   const wf = facts.workflowFile;
-  if (!wf.ok)
-    out.push({
-      check: 'workflow-file',
-      status: 'unknown',
-      says: `${WORKFLOW_PATH}: GitHub answered ${wf.status}: ${wf.message}.`,
-      fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${WORKFLOW_PATH}`,
-    });
-  else if (wf.value === null)
-    out.push({
+  if (!wf.ok) return fileUnread('workflow-file', WORKFLOW_PATH, wf, repo);
+  if (wf.value === null)
+    return {
       check: 'workflow-file',
       status: 'problem',
       says: `there is no ${WORKFLOW_PATH} on ${repo.defaultBranch}: GitHub runs crew only from the default branch's workflow.`,
       fix: `\`npx crew init\` in a clone writes it; commit it to ${repo.defaultBranch}`,
-    });
-  else {
-    const form = workflowForm(wf.value);
-    if (!form)
-      out.push({
-        check: 'workflow-file',
-        status: 'problem',
-        says: `${WORKFLOW_PATH} on ${repo.defaultBranch} runs neither crew's reusable workflow nor crew's action.`,
-        fix: `\`npx crew init\` shows the file crew expects (it asks before replacing yours)`,
-      });
-    else if (olderRelease(form.ref, facts.crewVersion))
-      out.push({
-        check: 'workflow-file',
-        status: 'note',
-        says: `${WORKFLOW_PATH} is the ${form.form} form at ${form.ref}, older than crew ${facts.crewVersion}.`,
-        fix:
-          form.form === 'short'
-            ? `change the tag after \`crew-jobs.yml@\` to v${facts.crewVersion} (CHANGELOG.md says what changed)`
-            : `change each \`crew@${form.ref}\` to \`crew@v${facts.crewVersion}\`, and compare your jobs with the full form in docs/workflow.md`,
-      });
-    else out.push({ check: 'workflow-file', status: 'ok', says: `${WORKFLOW_PATH} is on ${repo.defaultBranch}: the ${form.form} form, at ${form.ref}.` });
-  }
+    };
+  const form = workflowForm(wf.value);
+  if (!form)
+    return {
+      check: 'workflow-file',
+      status: 'problem',
+      says: `${WORKFLOW_PATH} on ${repo.defaultBranch} runs neither crew's reusable workflow nor crew's action.`,
+      fix: `\`npx crew init\` shows the file crew expects (it asks before replacing yours)`,
+    };
+  if (olderRelease(form.ref, facts.crewVersion))
+    return {
+      check: 'workflow-file',
+      status: 'note',
+      says: `${WORKFLOW_PATH} is the ${form.form} form at ${form.ref}, older than crew ${facts.crewVersion}.`,
+      fix:
+        form.form === 'short'
+          ? `change the tag after \`crew-jobs.yml@\` to v${facts.crewVersion} (CHANGELOG.md says what changed)`
+          : `change each \`crew@${form.ref}\` to \`crew@v${facts.crewVersion}\`, and compare your jobs with the full form in docs/workflow.md`,
+    };
+  return { check: 'workflow-file', status: 'ok', says: `${WORKFLOW_PATH} is on ${repo.defaultBranch}: the ${form.form} form, at ${form.ref}.` };
+}
 
+function configFinding(facts: DoctorFacts): Finding {
+  const { repo } = facts;
   const cfg = facts.config;
-  const provider = cfg.ok && cfg.value ? cfg.value.provider : 'anthropic';
-  if (!cfg.ok)
-    out.push({
-      check: 'config',
-      status: 'unknown',
-      says: `${CONFIG_FILE}: GitHub answered ${cfg.status}: ${cfg.message}.`,
-      fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${CONFIG_FILE}`,
-    });
-  else if (cfg.value === null) out.push({ check: 'config', status: 'ok', says: `no ${CONFIG_FILE}: crew uses its defaults.` });
-  else if (cfg.value.error)
-    out.push({
+  if (!cfg.ok) return fileUnread('config', CONFIG_FILE, cfg, repo);
+  if (cfg.value === null) return { check: 'config', status: 'ok', says: `no ${CONFIG_FILE}: crew uses its defaults.` };
+  if (cfg.value.error)
+    return {
       check: 'config',
       status: 'problem',
       says: `${CONFIG_FILE} is not valid: ${cfg.value.error}`,
       fix: `edit ${repo.webUrl}/edit/${repo.defaultBranch}/${CONFIG_FILE} (schema/crew.schema.json lists every key)`,
-    });
-  else out.push({ check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` });
+    };
+  return { check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` };
+}
 
+function toolchainCheckFindings(facts: DoctorFacts): Finding[] {
+  const { repo } = facts;
   const tc = facts.toolchains;
-  if (tc && !tc.ok)
-    out.push({
-      check: 'toolchain',
-      status: 'unknown',
-      says: `the toolchain files on ${repo.defaultBranch}: GitHub answered ${tc.status}: ${tc.message}.`,
-      fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
-    });
-  else if (tc) out.push(...toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain' as const, ...f })));
+  if (!tc) return [];
+  if (!tc.ok)
+    return [
+      {
+        check: 'toolchain',
+        status: 'unknown',
+        says: `the toolchain files on ${repo.defaultBranch}: GitHub answered ${tc.status}: ${tc.message}.`,
+        fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
+      },
+    ];
+  return toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain' as const, ...f }));
+}
 
+/** The model's key; another provider signs in with the cloud's credentials, so the secret does not matter. */
+function secretFinding(facts: DoctorFacts, pages: Pages): Finding {
+  const cfg = facts.config;
+  const provider = cfg.ok && cfg.value ? cfg.value.provider : 'anthropic';
   const secret = facts.secret;
   if (provider !== 'anthropic')
-    out.push({ check: 'secret', status: 'ok', says: `provider: ${provider}: crew signs in with the cloud's credentials, not ${SECRET_NAME}.` });
-  else if (!secret.ok)
-    out.push({
+    return { check: 'secret', status: 'ok', says: `provider: ${provider}: crew signs in with the cloud's credentials, not ${SECRET_NAME}.` };
+  if (!secret.ok)
+    return {
       check: 'secret',
       status: 'unknown',
       says: `whether the ${SECRET_NAME} secret is set: unknown, ${secret.status === 403 ? 'your token cannot list secrets (it needs write access; a fine-grained token, Secrets: read)' : `GitHub answered ${secret.status}`}.`,
-      fix: `\`gh secret list\`, or ${secretsPage}`,
-    });
-  else if (!secret.value)
-    out.push({
+      fix: `\`gh secret list\`, or ${pages.secrets}`,
+    };
+  if (!secret.value)
+    return {
       check: 'secret',
       status: 'problem',
       says:
         facts.asking === 'job'
           ? `this job was given no ${SECRET_NAME}: the agents cannot call the model.`
           : `the repository has no ${SECRET_NAME} secret: the agents cannot call the model.`,
-      fix: `\`gh secret set ${SECRET_NAME}\` (or ${secretsPage})${facts.asking === 'job' ? ", and pass it to crew's workflow (secrets: inherit, or anthropic_api_key:)" : ''}`,
-    });
-  else
-    out.push({
-      check: 'secret',
-      status: 'ok',
-      says:
-        facts.asking === 'job'
-          ? `crew's jobs are given ${SECRET_NAME} (its value is not shown).`
-          : `the ${SECRET_NAME} secret is set (its value is not shown).`,
-    });
+      fix: `\`gh secret set ${SECRET_NAME}\` (or ${pages.secrets})${facts.asking === 'job' ? ", and pass it to crew's workflow (secrets: inherit, or anthropic_api_key:)" : ''}`,
+    };
+  return {
+    check: 'secret',
+    status: 'ok',
+    says:
+      facts.asking === 'job' ? `crew's jobs are given ${SECRET_NAME} (its value is not shown).` : `the ${SECRET_NAME} secret is set (its value is not shown).`,
+  };
+}
 
-  if (facts.strays) {
-    const s = facts.strays;
-    if (!s.ok)
-      out.push({
-        check: 'stray-branches',
-        status: 'unknown',
-        says: `crew's branches could not be listed: ${s.message}.`,
-        fix: `${repo.webUrl}/branches/all?query=crew%2F`,
-      });
-    else if (s.value.length)
-      out.push({
-        check: 'stray-branches',
-        status: 'note',
-        says: `${s.value.length} crew/ branch${s.value.length === 1 ? '' : 'es'} belong${s.value.length === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(codeSpan).join(', ')}${s.value.length > 10 ? ', …' : ''}.`,
-        fix: `delete them at ${repo.webUrl}/branches/all?query=crew%2F, or \`git push origin --delete <branch>\``,
-      });
-    else out.push({ check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' });
-  }
-  if (facts.spend) {
-    const s = facts.spend;
-    if (!s.ok)
-      out.push({ check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' });
-    else if (s.value.near)
-      out.push({
-        check: 'spend',
-        status: 'note',
-        says: s.value.says,
-        fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset',
-      });
-    else out.push({ check: 'spend', status: 'ok', says: s.value.says });
-  }
-  return out;
+/** Only in a job: the branches are read from crew/state. */
+function strayBranchFinding(s: NonNullable<DoctorFacts['strays']>, repo: DoctorFacts['repo']): Finding {
+  const page = `${repo.webUrl}/branches/all?query=crew%2F`;
+  if (!s.ok) return { check: 'stray-branches', status: 'unknown', says: `crew's branches could not be listed: ${s.message}.`, fix: page };
+  const n = s.value.length;
+  if (!n) return { check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' };
+  return {
+    check: 'stray-branches',
+    status: 'note',
+    says: `${n} crew/ branch${n === 1 ? '' : 'es'} belong${n === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(codeSpan).join(', ')}${n > 10 ? ', …' : ''}.`,
+    fix: `delete them at ${page}, or \`git push origin --delete <branch>\``,
+  };
+}
+
+/** Only in a job: the spend is summed from crew/state. */
+function spendFinding(s: NonNullable<DoctorFacts['spend']>): Finding {
+  if (!s.ok)
+    return { check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' };
+  if (!s.value.near) return { check: 'spend', status: 'ok', says: s.value.says };
+  return { check: 'spend', status: 'note', says: s.value.says, fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset' };
 }
 
 /** Healthy: nothing to fix (unknowns and notes are said, but are not problems). */

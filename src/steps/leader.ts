@@ -1,4 +1,5 @@
 import { decompose } from '../agents/decomposer';
+import type { AgentCall } from '../agents/submission';
 import { reviewPlan } from '../agents/plan-reviewer';
 import { decide, failureSignature, NO_RULE, recordSuccess, type Decision, type EscalationLimits, type FailedTask } from '../domain/leader-policy';
 import type { Plan, PlanTask, Tier } from '../domain/plan';
@@ -184,40 +185,38 @@ export async function replanTasks(
     // The map is ranked for the request and the tasks being replaced (#48).
     const replanFocus = `${request.title}\n${request.body}\n${plan.summary}\n${old.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`;
     const repoView = readRepoView(ctx, replanFocus);
-    const out = await decompose(
+    const call = (agent: 'planner' | 'plan_reviewer', system: string): AgentCall => ({
       model,
       modelId,
-      await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run)),
-      {
-        title: sanitize(request.title, 300),
-        body: sanitize(request.body),
-        task: plan.summary,
-        criteria: plan.criteria,
-        answers: '',
-        eyes: planningEyes(ctx, await repoView, replanFocus),
-        maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
-        protectedPaths: config.protected_paths,
-        revise: {
-          plan: { ...plan, tasks: old },
-          feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.`,
-        },
+      system,
+      log: ctx.log,
+      trajectory: agentRun(ctx, { agent, model: modelId }),
+    });
+    const system = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
+    const input = {
+      title: sanitize(request.title, 300),
+      body: sanitize(request.body),
+      task: plan.summary,
+      criteria: plan.criteria,
+      answers: '',
+      eyes: planningEyes(ctx, await repoView, replanFocus),
+      maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
+      protectedPaths: config.protected_paths,
+      revise: {
+        plan: { ...plan, tasks: old },
+        feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.`,
       },
-      ctx.log,
-      agentRun(ctx, { agent: 'planner', model: modelId }),
-    );
+    };
+    const out = await decompose(call('planner', system), input);
     usage = addUsage(usage, out.usage);
     const proposed = renumber(out.plan.tasks, plan.tasks.length);
     const findings = checkPlanRules({ ...plan, tasks: proposed });
     if (findings.length) why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
     else {
       const review = await reviewPlan(
-        model,
-        modelId,
-        await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run)),
+        call('plan_reviewer', await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run))),
         request,
         { ...plan, tasks: proposed },
-        ctx.log,
-        agentRun(ctx, { agent: 'plan_reviewer', model: modelId }),
         planningEyes(ctx, await repoView, replanFocus),
       );
       usage = addUsage(usage, review.usage);

@@ -3,7 +3,7 @@ import { criteriaDigest } from '../domain/judgment';
 import { decompose } from '../agents/decomposer';
 import { runIntake, type Intake } from '../agents/intake';
 import { reviewPlan } from '../agents/plan-reviewer';
-import { SubmissionRejected } from '../agents/submission';
+import { SubmissionRejected, type AgentCall } from '../agents/submission';
 import { configCriteria, statedCriteria, type Criterion } from '../domain/criteria';
 import { runFolder } from '../domain/refs';
 import type { Plan, PlanTask } from '../domain/plan';
@@ -122,6 +122,8 @@ interface Planning {
   followUp: FollowUpMaterial | null;
   model: Awaited<ReturnType<typeof runModel>>;
   modelId: string;
+  /** A planning role's call: its prompt, and a record of this agent run that starts now. */
+  call(agent: 'intake' | 'planner' | 'plan_reviewer', system: string, iteration?: number): AgentCall;
   startedAt: string;
   /** The request, the answers and all: what the repository map is ranked for. */
   requested: string;
@@ -181,6 +183,10 @@ export async function planRun(
     followUp,
     model: await runModel(ctx, view, 'planner'),
     modelId: config.models[config.default_model],
+    call(agent, system, iteration) {
+      const meta = { agent, model: this.modelId, ...(iteration !== undefined ? { iteration } : {}) };
+      return { model: this.model, modelId: this.modelId, system, log: ctx.log, trajectory: agentRun(ctx, meta) };
+    },
     startedAt: nowIso(ctx),
     requested,
     repoView: () => (read ??= readRepoView(ctx, requested)),
@@ -259,24 +265,19 @@ async function intakeOrAsk(p: Planning, { images, notLoaded }: PlanningImages): 
   const { ctx, issue, run, view, followUp, answers } = p;
   const kept = parseJson<StoredIntake>(p.snap, paths.intake(issue, run));
   if (kept && kept.answersSeen === answers) return kept;
-  const out = await runIntake(
-    p.model,
-    p.modelId,
-    await promptWithInstructions(ctx, 'intake', reviewedSha(view.run)),
-    {
-      title: p.title,
-      body: p.body,
-      stated: followUp ? followUpItems(followUp) : statedCriteria(p.body),
-      answers,
-      ...(followUp ? { kept: followUp.kept } : {}),
-      images,
-      ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
-      eyes: planningEyes(ctx, await p.repoView(), p.requested),
-      scripts: await scriptsOf(ctx, await p.repoView()),
-    },
-    ctx.log,
-    agentRun(ctx, { agent: 'intake', model: p.modelId }),
-  );
+  const system = await promptWithInstructions(ctx, 'intake', reviewedSha(view.run));
+  const input = {
+    title: p.title,
+    body: p.body,
+    stated: followUp ? followUpItems(followUp) : statedCriteria(p.body),
+    answers,
+    ...(followUp ? { kept: followUp.kept } : {}),
+    images,
+    ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+    eyes: planningEyes(ctx, await p.repoView(), p.requested),
+    scripts: await scriptsOf(ctx, await p.repoView()),
+  };
+  const out = await runIntake(p.call('intake', system), input);
   p.book(out.usage);
   const intake = { ...out.intake, answersSeen: answers };
   const asked = (answers.match(/^## Questions/gm) ?? []).length;
@@ -309,28 +310,22 @@ async function planAndReview(
   const decomposer = await promptWithInstructions(ctx, 'decomposer', reviewedSha(view.run));
   // A first plan from the decomposer has at least two tasks; only revising a one-task plan may keep one.
   const ask = async (iteration: number, revise?: { plan: Plan; feedback: string }): Promise<Plan> => {
-    const r = await decompose(
-      p.model,
-      p.modelId,
-      decomposer,
-      {
-        title,
-        body,
-        task: intake.task,
-        criteria,
-        answers,
-        openQuestions,
-        eyes: await decomposerEyes(),
-        maxTasks: config.max_tasks,
-        minTasks: intake.single ? 1 : 2,
-        protectedPaths: config.protected_paths,
-        images,
-        ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
-        ...(revise ? { revise } : {}),
-      },
-      ctx.log,
-      agentRun(ctx, { agent: 'planner', model: p.modelId, iteration }),
-    );
+    const input = {
+      title,
+      body,
+      task: intake.task,
+      criteria,
+      answers,
+      openQuestions,
+      eyes: await decomposerEyes(),
+      maxTasks: config.max_tasks,
+      minTasks: intake.single ? 1 : 2,
+      protectedPaths: config.protected_paths,
+      images,
+      ...(notLoaded.length ? { imagesNotLoaded: notLoaded } : {}),
+      ...(revise ? { revise } : {}),
+    };
+    const r = await decompose(p.call('planner', decomposer, iteration), input);
     p.book(r.usage);
     return r.plan;
   };
@@ -354,13 +349,9 @@ async function planAndReview(
     findings = checkPlanRules(plan);
     if (findings.length === 0) {
       const review = await reviewPlan(
-        p.model,
-        p.modelId,
-        reviewerPrompt,
+        p.call('plan_reviewer', reviewerPrompt, round),
         { title, body },
         plan,
-        ctx.log,
-        agentRun(ctx, { agent: 'plan_reviewer', model: p.modelId, iteration: round }),
         planningEyes(ctx, await p.repoView(), `${p.requested}\n${plan.tasks.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`),
       );
       p.book(review.usage);

@@ -12,7 +12,7 @@ import {
   type TrajectoryTurn,
   type TranscriptLevel,
 } from '../domain/trajectory';
-import type { AgentRunMeta, AgentTrajectory, Trajectories } from '../ports';
+import type { AgentRunMeta, AgentTrajectory, ModelReply, Trajectories } from '../ports';
 import { redact } from '../text/redact';
 import { isMcpTool } from '../domain/mcp';
 
@@ -98,147 +98,182 @@ export class TrajectoryRecorder implements Trajectories {
   }
 
   start(meta: AgentRunMeta): AgentTrajectory {
-    const o = this.o;
-    const done = this.done;
-    const started = o.now();
-    const seq = ++this.seq;
-    const record: Trajectory = {
-      format: TRAJECTORY_FORMAT,
-      id: [meta.agent, meta.task, meta.attempt ? `a${meta.attempt}` : null, meta.iteration ? `i${meta.iteration}` : null, o.job.id, String(seq)]
-        .filter(Boolean)
-        .join('-'),
-      agent: meta.agent,
-      issue: o.issue,
-      run: o.run,
-      task: meta.task ?? null,
-      attempt: meta.attempt ?? null,
-      iteration: meta.iteration ?? null,
-      model: meta.model,
-      transcripts: 'full',
-      job: { step: o.job.step, url: null, workflow_run: o.job.workflowRun },
-      started_at: iso(started),
-      ended_at: iso(started),
-      duration_ms: 0,
-      stop: 'running',
-      error: null,
-      num_turns: 0,
-      usage: NO_TOKENS,
-      turns: [],
-      compactions: [],
-      cut: false,
-    };
-    let bytes = JSON.stringify(record).length;
-    let open: { turn: TrajectoryTurn; chars: number } | undefined;
-    let ended = false;
-    const close = () => {
-      if (!open) return;
-      const t = open.turn;
-      open = undefined;
-      bytes += JSON.stringify(t).length;
-      for (const s of o.sinks) safely(o, () => s.turn?.(record, t));
-    };
-    /** Room in the open turn for `chars` more, else the block is kept short. */
-    const fits = (chars: number) => !!open && !open.turn.short && open.chars + chars <= SIZE_LIMITS.turnChars;
-    return {
-      reply(turn, r) {
-        if (ended) return;
-        close();
-        const short = bytes > SIZE_LIMITS.recordBytes;
-        if (short) record.cut = true;
-        const t: TrajectoryTurn = {
-          turn,
-          model: r.model,
-          started_at: iso(r.startedAt),
-          duration_ms: Math.max(0, Math.round(r.durationMs)),
-          stop_reason: r.reply.stopReason,
-          usage: tokensFrom(r.reply.usage),
-          content: [],
-          tool_results: [],
-          ...(short ? { short: true } : {}),
-        };
-        open = { turn: t, chars: 0 };
-        for (const b of r.reply.content) {
-          if (b.type === 'text') {
-            const c = capText(b.text, SIZE_LIMITS.textChars);
-            if (fits(c.text.length)) {
-              t.content.push({ type: 'text', text: c.text, ...(c.cut ? { cut: c.cut } : {}) });
-              open.chars += c.text.length;
-            } else t.content.push({ type: 'text', omitted_chars: b.text.length });
-          } else if (b.type === 'tool_use') {
-            const c = capInput(b.input, SIZE_LIMITS.inputStringChars);
-            const size = JSON.stringify(c.input ?? null).length;
-            if (fits(size)) {
-              t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: c.input, ...(c.cut ? { cut: true } : {}) });
-              open.chars += size;
-            } else t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: shortInput(b.input), cut: true });
-          } else {
-            // Thinking blocks: their text when the API sends it (redacted_thinking carries none a person can read).
-            const words = typeof b.thinking === 'string' ? b.thinking : '';
-            const c = capText(words, SIZE_LIMITS.thinkingChars);
-            if (words && fits(c.text.length)) {
-              t.content.push({ type: 'thinking', thinking: c.text, ...(c.cut ? { cut: c.cut } : {}) });
-              open.chars += c.text.length;
-            } else t.content.push({ type: 'thinking', omitted_chars: words.length });
-          }
-        }
-        record.turns.push(t);
-        record.num_turns = Math.max(record.num_turns, turn);
-        record.usage = addTokens(record.usage, t.usage);
-      },
-      toolResult(turn, r) {
-        if (ended || !open || open.turn.turn !== turn) return;
-        const leftOut = !!o.leaveOutMcpAnswers && isMcpTool(r.use.name);
-        if (leftOut) (open.turn.notes ??= []).push(MCP_ANSWER_LEFT_OUT(r.use.name));
-        const c = capText(r.content, SIZE_LIMITS.resultChars);
-        const keep = !leftOut && fits(c.text.length);
-        open.turn.tool_results.push({
-          type: 'tool_result',
-          tool_use_id: r.use.id,
-          is_error: r.isError,
-          ...(keep ? { content: c.text, ...(c.cut ? { cut: c.cut } : {}) } : { cut: r.content.length || undefined }),
-          ...(r.facts?.exitCode !== undefined ? { exit_code: r.facts.exitCode } : {}),
-          ...(r.facts?.timedOut ? { timed_out: true } : {}),
-          duration_ms: Math.max(0, Math.round(r.durationMs)),
-        });
-        if (keep) open.chars += c.text.length;
-      },
-      turnDone(turn) {
-        if (open?.turn.turn === turn) close();
-      },
-      note(turn, text) {
-        const t = open?.turn.turn === turn ? open.turn : record.turns.findLast((x) => x.turn === turn);
-        if (t) (t.notes ??= []).push(text);
-      },
-      compaction(afterTurn, c) {
-        if (ended) return;
-        close();
-        const s = capText(c.summary, SIZE_LIMITS.textChars);
-        const usage = tokensFrom(c.usage);
-        record.compactions.push({
-          after_turn: afterTurn,
-          started_at: iso(c.startedAt),
-          duration_ms: Math.max(0, Math.round(c.durationMs)),
-          usage,
-          summary: s.text,
-        });
-        record.usage = addTokens(record.usage, usage);
-        bytes += s.text.length + 200;
-      },
-      end(r) {
-        if (ended) return;
-        close();
-        ended = true;
-        const now = o.now();
-        record.ended_at = iso(now);
-        record.duration_ms = Math.max(0, now - started);
-        record.stop = r.stop;
-        record.error = r.error ?? null;
-        record.job.url = o.job.url();
-        done.push(record);
-        for (const s of o.sinks) safely(o, () => s.end?.(record));
-      },
-    };
+    return new AgentRunRecord(this.o, meta, ++this.seq, (record) => this.done.push(record));
   }
+}
+
+type ReplyBlock = ModelReply['content'][number];
+
+/** One agent run's record as it grows: the open turn is handed to the sinks when it is complete. */
+class AgentRunRecord implements AgentTrajectory {
+  private readonly record: Trajectory;
+  private readonly started: number;
+  private bytes: number;
+  private open: { turn: TrajectoryTurn; chars: number } | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly o: RecorderOptions,
+    meta: AgentRunMeta,
+    seq: number,
+    private readonly onEnd: (record: Trajectory) => void,
+  ) {
+    this.started = o.now();
+    this.record = newRecord(o, meta, seq, this.started);
+    this.bytes = JSON.stringify(this.record).length;
+  }
+
+  reply(turn: number, r: Parameters<AgentTrajectory['reply']>[1]): void {
+    if (this.ended) return;
+    this.close();
+    const short = this.bytes > SIZE_LIMITS.recordBytes;
+    if (short) this.record.cut = true;
+    const t: TrajectoryTurn = {
+      turn,
+      model: r.model,
+      started_at: iso(r.startedAt),
+      duration_ms: Math.max(0, Math.round(r.durationMs)),
+      stop_reason: r.reply.stopReason,
+      usage: tokensFrom(r.reply.usage),
+      content: [],
+      tool_results: [],
+      ...(short ? { short: true } : {}),
+    };
+    this.open = { turn: t, chars: 0 };
+    for (const b of r.reply.content) this.addBlock(t, b);
+    this.record.turns.push(t);
+    this.record.num_turns = Math.max(this.record.num_turns, turn);
+    this.record.usage = addTokens(this.record.usage, t.usage);
+  }
+
+  toolResult(turn: number, r: Parameters<AgentTrajectory['toolResult']>[1]): void {
+    const open = this.open;
+    if (this.ended || !open || open.turn.turn !== turn) return;
+    const leftOut = !!this.o.leaveOutMcpAnswers && isMcpTool(r.use.name);
+    if (leftOut) (open.turn.notes ??= []).push(MCP_ANSWER_LEFT_OUT(r.use.name));
+    const c = capText(r.content, SIZE_LIMITS.resultChars);
+    const keep = !leftOut && this.fits(c.text.length);
+    open.turn.tool_results.push({
+      type: 'tool_result',
+      tool_use_id: r.use.id,
+      is_error: r.isError,
+      ...(keep ? { content: c.text, ...(c.cut ? { cut: c.cut } : {}) } : { cut: r.content.length || undefined }),
+      ...(r.facts?.exitCode !== undefined ? { exit_code: r.facts.exitCode } : {}),
+      ...(r.facts?.timedOut ? { timed_out: true } : {}),
+      duration_ms: Math.max(0, Math.round(r.durationMs)),
+    });
+    if (keep) open.chars += c.text.length;
+  }
+
+  turnDone(turn: number): void {
+    if (this.open?.turn.turn === turn) this.close();
+  }
+
+  note(turn: number, text: string): void {
+    const t = this.open?.turn.turn === turn ? this.open.turn : this.record.turns.findLast((x) => x.turn === turn);
+    if (t) (t.notes ??= []).push(text);
+  }
+
+  compaction(afterTurn: number, c: Parameters<AgentTrajectory['compaction']>[1]): void {
+    if (this.ended) return;
+    this.close();
+    const s = capText(c.summary, SIZE_LIMITS.textChars);
+    const usage = tokensFrom(c.usage);
+    this.record.compactions.push({
+      after_turn: afterTurn,
+      started_at: iso(c.startedAt),
+      duration_ms: Math.max(0, Math.round(c.durationMs)),
+      usage,
+      summary: s.text,
+    });
+    this.record.usage = addTokens(this.record.usage, usage);
+    this.bytes += s.text.length + 200;
+  }
+
+  end(r: Parameters<AgentTrajectory['end']>[0]): void {
+    if (this.ended) return;
+    this.close();
+    this.ended = true;
+    const record = this.record;
+    const now = this.o.now();
+    record.ended_at = iso(now);
+    record.duration_ms = Math.max(0, now - this.started);
+    record.stop = r.stop;
+    record.error = r.error ?? null;
+    record.job.url = this.o.job.url();
+    this.onEnd(record);
+    for (const s of this.o.sinks) safely(this.o, () => s.end?.(record));
+  }
+
+  /** One block of a reply into the open turn `t`: whole while the turn has room, else kept short. */
+  private addBlock(t: TrajectoryTurn, b: ReplyBlock): void {
+    const open = this.open!;
+    if (b.type === 'text') {
+      const c = capText(b.text, SIZE_LIMITS.textChars);
+      if (this.fits(c.text.length)) {
+        t.content.push({ type: 'text', text: c.text, ...(c.cut ? { cut: c.cut } : {}) });
+        open.chars += c.text.length;
+      } else t.content.push({ type: 'text', omitted_chars: b.text.length });
+    } else if (b.type === 'tool_use') {
+      const c = capInput(b.input, SIZE_LIMITS.inputStringChars);
+      const size = JSON.stringify(c.input ?? null).length;
+      if (this.fits(size)) {
+        t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: c.input, ...(c.cut ? { cut: true } : {}) });
+        open.chars += size;
+      } else t.content.push({ type: 'tool_use', id: b.id, name: b.name, input: shortInput(b.input), cut: true });
+    } else {
+      // Thinking blocks: their text when the API sends it (redacted_thinking carries none a person can read).
+      const words = typeof b.thinking === 'string' ? b.thinking : '';
+      const c = capText(words, SIZE_LIMITS.thinkingChars);
+      if (words && this.fits(c.text.length)) {
+        t.content.push({ type: 'thinking', thinking: c.text, ...(c.cut ? { cut: c.cut } : {}) });
+        open.chars += c.text.length;
+      } else t.content.push({ type: 'thinking', omitted_chars: words.length });
+    }
+  }
+
+  /** Room in the open turn for `chars` more, else the block is kept short. */
+  private fits(chars: number): boolean {
+    return !!this.open && !this.open.turn.short && this.open.chars + chars <= SIZE_LIMITS.turnChars;
+  }
+
+  /** The open turn is complete: its size counts, and the sinks hear of it. */
+  private close(): void {
+    if (!this.open) return;
+    const t = this.open.turn;
+    this.open = undefined;
+    this.bytes += JSON.stringify(t).length;
+    for (const s of this.o.sinks) safely(this.o, () => s.turn?.(this.record, t));
+  }
+}
+
+/** A new agent run's record, before its first turn. */
+function newRecord(o: RecorderOptions, meta: AgentRunMeta, seq: number, started: number): Trajectory {
+  return {
+    format: TRAJECTORY_FORMAT,
+    id: [meta.agent, meta.task, meta.attempt ? `a${meta.attempt}` : null, meta.iteration ? `i${meta.iteration}` : null, o.job.id, String(seq)]
+      .filter(Boolean)
+      .join('-'),
+    agent: meta.agent,
+    issue: o.issue,
+    run: o.run,
+    task: meta.task ?? null,
+    attempt: meta.attempt ?? null,
+    iteration: meta.iteration ?? null,
+    model: meta.model,
+    transcripts: 'full',
+    job: { step: o.job.step, url: null, workflow_run: o.job.workflowRun },
+    started_at: iso(started),
+    ended_at: iso(started),
+    duration_ms: 0,
+    stop: 'running',
+    error: null,
+    num_turns: 0,
+    usage: NO_TOKENS,
+    turns: [],
+    compactions: [],
+    cut: false,
+  };
 }
 
 /** A sink that fails costs a warning, never the agent's work. */

@@ -34,8 +34,6 @@ const FUNCTION_EXCEPTIONS: Record<string, string> = {
   'src/render/plan-comment.ts:renderPlanComment': 'being split (#53): one function per section of the plan comment',
   'src/steps/advance.ts:advance': 'being split (#53): lost workers, stragglers and the end of the run',
   'src/steps/commands/start.ts:startRun': 'being split (#53): the checks before a run and the write that starts it',
-  'src/domain/doctor.ts:diagnose': 'being split (#53): one function per group of checks',
-  'src/trajectory/recorder.ts:start': "being split (#53): one agent run's record as a class",
 };
 
 const sources = (dir: string): string[] =>

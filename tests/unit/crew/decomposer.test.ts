@@ -37,7 +37,7 @@ const sentBack = (requests: ModelRequest[]) => requests.slice(1).map((r) => JSON
 describe('the decomposer’s own checks, asked again with the errors at most twice', () => {
   it('holds a first plan to at least 2 tasks and to the repository’s max_tasks', async () => {
     const { model, requests } = scripted([plan(task('a'), task('b'), task('c')), plan(task('a')), plan(task('a'), task('b'))]);
-    const out = await decompose(model, 'm', 'sys', input(), log);
+    const out = await decompose({ model, modelId: 'm', system: 'sys', log }, input());
     expect(JSON.stringify(requests[0]!.messages[0])).toContain(
       'Plan at least 2 and at most 2 tasks. No task may touch these protected paths: .github/workflows/**, .github/crew.yml.',
     );
@@ -50,7 +50,7 @@ describe('the decomposer’s own checks, asked again with the errors at most twi
   it('a task that plans to touch a protected path is refused, so no plan with one reaches review or approval', async () => {
     const touching = plan(task('a'), task('ci', ['./.github/workflows/ci.yml']));
     const { model, requests } = scripted([touching, touching, touching]);
-    const err = await decompose(model, 'm', 'sys', input(), log).catch((e) => e);
+    const err = await decompose({ model, modelId: 'm', system: 'sys', log }, input()).catch((e) => e);
     expect(requests).toHaveLength(3);
     expect(err).toBeInstanceOf(SubmissionRejected);
     expect((err as SubmissionRejected).errors).toEqual([
@@ -60,7 +60,7 @@ describe('the decomposer’s own checks, asked again with the errors at most twi
 
   it('re-planning may replace a task with one task', async () => {
     const { model, requests } = scripted([plan(task('a'))]);
-    const out = await decompose(model, 'm', 'sys', input({ minTasks: 1 }), log);
+    const out = await decompose({ model, modelId: 'm', system: 'sys', log }, input({ minTasks: 1 }));
     expect(requests).toHaveLength(1);
     expect(out.plan.tasks).toHaveLength(1);
   });
@@ -77,13 +77,13 @@ describe('the decomposer’s own checks, asked again with the errors at most twi
 describe("the planner's prompt and images it was to see (#36)", () => {
   it('names each recorded image a later planning job could not load, with why, so the planner knows it has not seen it', async () => {
     const { model, requests } = scripted([plan(task('a'), task('b'))]);
-    await decompose(model, 'm', 'sys', input({ imagesNotLoaded: ['image-2 could not be loaded: GitHub answered 404'] }), log);
+    await decompose({ model, modelId: 'm', system: 'sys', log }, input({ imagesNotLoaded: ['image-2 could not be loaded: GitHub answered 404'] }));
     const first = JSON.stringify(requests[0]!.messages[0]);
     expect(first).toContain('could not be loaded, so they are not shown and you have not seen them');
     expect(first).toContain('- image-2 could not be loaded: GitHub answered 404');
     // Without any, the prompt says nothing of it.
     const again = scripted([plan(task('a'), task('b'))]);
-    await decompose(again.model, 'm', 'sys', input(), log);
+    await decompose({ model: again.model, modelId: 'm', system: 'sys', log }, input());
     expect(JSON.stringify(again.requests[0]!.messages[0])).not.toContain('could not be loaded');
   });
 });

@@ -13,7 +13,7 @@ const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () 
 const scripted = (inputs: unknown[]) => scriptedSubmissions('submit_intake', inputs);
 const text = (req: ModelRequest) => JSON.stringify(req.messages);
 const intake = (model: Model, body: string, answers = '') =>
-  runIntake(model, 'm', 'sys', { title: 'Add slugify', body, stated: statedCriteria(body), answers }, log);
+  runIntake({ model, modelId: 'm', system: 'sys', log }, { title: 'Add slugify', body, stated: statedCriteria(body), answers });
 
 describe("intake keeps the issue's own done criteria", () => {
   const doneWhen = 'Add slugify.\n\nDone when:\n- `npm test` passes, with tests for slugify\n- the README documents slugify\n';

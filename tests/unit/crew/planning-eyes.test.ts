@@ -11,6 +11,8 @@ import { ZERO_USAGE } from '../../../src/domain/run-state';
 import type { Log, Model, ModelReply, ModelRequest, ToolUseBlock } from '../../../src/ports';
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
+/** The calls here differ only in the model's script. */
+const call = (model: Model) => ({ model, modelId: 'm', system: 'sys', log });
 
 /** A model that answers the n-th request with the n-th list of tool calls, recording every request. */
 function scripted(turns: { name: string; input: unknown }[][]): { model: Model; requests: ModelRequest[] } {
@@ -50,13 +52,14 @@ describe('the planning roles look at the repository before they answer (#48)', (
 
   it('an intake that reads a file gets its text, then answers; the prompt holds the scripts, the map and the allowance', async () => {
     const { model, requests } = scripted([[{ name: 'read_file', input: { path: 'package.json' } }], [{ name: 'submit_intake', input: INTAKE }]]);
-    const out = await runIntake(
-      model,
-      'm',
-      'sys',
-      { title: 'Add slugify', body: 'Please.', stated: [], answers: '', eyes: eyes(6), scripts: ['package.json scripts:', '  test:unit: vitest run'] },
-      log,
-    );
+    const out = await runIntake(call(model), {
+      title: 'Add slugify',
+      body: 'Please.',
+      stated: [],
+      answers: '',
+      eyes: eyes(6),
+      scripts: ['package.json scripts:', '  test:unit: vitest run'],
+    });
     expect(out.intake.criteria[0]!.command).toBe('npm run test:unit');
     expect(requests).toHaveLength(2);
     const first = JSON.stringify(requests[0]!.messages[0]);
@@ -70,7 +73,7 @@ describe('the planning roles look at the repository before they answer (#48)', (
 
   it('an answer on the first turn still ends it, as scripted scenarios give it', async () => {
     const { model, requests } = scripted([[{ name: 'submit_intake', input: INTAKE }]]);
-    await runIntake(model, 'm', 'sys', { title: 'T', body: 'B', stated: [], answers: '', eyes: eyes(6) }, log);
+    await runIntake(call(model), { title: 'T', body: 'B', stated: [], answers: '', eyes: eyes(6) });
     expect(requests).toHaveLength(1);
   });
 
@@ -79,7 +82,7 @@ describe('the planning roles look at the repository before they answer (#48)', (
     const read = { name: 'list_files', input: {} };
     const { model, requests } = scripted([[read], [read], [{ name: 'submit_review', input: review }]]);
     const plan = { summary: 'S', criteria: [], tasks: [] };
-    const out = await reviewPlan(model, 'm', 'sys', { title: 'T', body: 'B' }, plan, log, undefined, eyes(1));
+    const out = await reviewPlan(call(model), { title: 'T', body: 'B' }, plan, eyes(1));
     expect(out.verdict).toBe('PASS');
     expect(results(requests[1]!)[0]).toBe('package.json');
     expect(results(requests[2]!)[0]).toContain('Your 1 turn of looking at the repository is used up; answer now by calling submit_review.');
@@ -88,7 +91,7 @@ describe('the planning roles look at the repository before they answer (#48)', (
   it('the allowance adds turns to look, not answers: three refused answers end it, with turns still left', async () => {
     const bad = [{ name: 'submit_intake', input: { task: '', criteria: [] } }];
     const { model, requests } = scripted([bad, bad, bad, bad, bad, bad]);
-    const err = await runIntake(model, 'm', 'sys', { title: 'T', body: 'B', stated: [], answers: '', eyes: eyes(6) }, log).catch((e: unknown) => e);
+    const err = await runIntake(call(model), { title: 'T', body: 'B', stated: [], answers: '', eyes: eyes(6) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SubmissionRejected);
     expect((err as SubmissionRejected).attempts).toBe(3);
     expect(requests).toHaveLength(3);
