@@ -1,0 +1,2040 @@
+export const id = 600;
+export const ids = [600];
+export const modules = {
+
+/***/ 18600:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  isOwnComment: () => (/* binding */ isOwnComment),
+  route: () => (/* binding */ route)
+});
+
+// EXTERNAL MODULE: ./src/domain/attempts.ts
+var attempts = __webpack_require__(26296);
+// EXTERNAL MODULE: ./src/domain/commands.ts
+var commands = __webpack_require__(80488);
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __webpack_require__(90131);
+// EXTERNAL MODULE: ./src/steps/commands/start.ts
+var start = __webpack_require__(52478);
+// EXTERNAL MODULE: ./src/steps/context.ts
+var context = __webpack_require__(33732);
+// EXTERNAL MODULE: ./src/domain/labels.ts
+var labels = __webpack_require__(85745);
+// EXTERNAL MODULE: ./src/text/sanitize.ts
+var sanitize = __webpack_require__(64212);
+// EXTERNAL MODULE: ./src/text/markdown.ts
+var markdown = __webpack_require__(86590);
+// EXTERNAL MODULE: ./src/domain/run-state.ts + 1 modules
+var run_state = __webpack_require__(65534);
+// EXTERNAL MODULE: ./src/state/inbox.ts
+var inbox = __webpack_require__(93849);
+// EXTERNAL MODULE: ./src/state/run-files.ts
+var run_files = __webpack_require__(24742);
+// EXTERNAL MODULE: ./src/steps/finish.ts + 1 modules
+var finish = __webpack_require__(76347);
+// EXTERNAL MODULE: ./src/steps/commands/common.ts
+var common = __webpack_require__(83405);
+// EXTERNAL MODULE: ./src/domain/surface.ts
+var surface = __webpack_require__(45759);
+;// CONCATENATED MODULE: ./src/steps/commands/abort.ts
+
+
+
+
+
+
+
+
+/**
+ * `/crew abort`: the run ends ABORTED at once; every running worker gets a
+ * shutdown_request and stops at the end of a turn once it has seen it (within half a minute:
+ * workers look at the state between turns, at most every 30 s; TEAM_NEWS_MS in work.ts),
+ * committing what it has.
+ */
+async function abort(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (!last || (0,run_state/* isTerminal */.Hd)(last.phase)) {
+        await ctx.forge.postComment(issue, 'There is no crew run in progress on this issue, so there is nothing to abort.');
+        return;
+    }
+    const run = last.run;
+    const at = (0,context/* nowIso */.kF)(ctx);
+    const stopping = await (0,context/* updateView */.vl)(ctx, issue, run, `aborted by @${ev.comment.author.login}`, (view, tx) => {
+        if ((0,run_state/* isTerminal */.Hd)(view.run.phase))
+            return null;
+        const running = [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+        for (const task of running) {
+            (0,inbox/* writeMessage */.ZT)(tx, issue, run, {
+                id: (0,inbox/* messageId */.Je)(at, 'leader', (0,context/* nonce */.KU)()),
+                from: 'leader',
+                to: task,
+                type: 'shutdown_request',
+                text: `@${ev.comment.author.login} aborted the run. Stop now; your work so far is kept.`,
+                at,
+            });
+        }
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'ABORTED', waiting: null, failure: { step: 'abort', message: `aborted by @${ev.comment.author.login}` } }, at);
+        return running;
+    });
+    if (stopping === null)
+        return;
+    if (last.phase === 'ESCALATING')
+        await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('run-aborted');
+    await ctx.forge.postComment(issue, stopping.length
+        ? `Aborting run ${ctx.surface.runNumber(issue, run)}. ${stopping.join(', ')} will stop at the end of a turn within half a minute and keep their work on their branches; nothing else will start. ${(0,surface/* sentence */.em)(ctx.surface.give('run'))} to start again.`
+        : `Aborted run ${ctx.surface.runNumber(issue, run)}; nothing was running. ${(0,surface/* sentence */.em)(ctx.surface.give('run'))} to start again.`);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+    await (0,finish/* reportEndedRun */.u1)(ctx, issue, run, `@${ev.comment.author.login} aborted the run${stopping.length ? ` while ${stopping.join(', ')} ran (their work so far stays on their branches)` : ''}, so crew opened no pull request.`);
+}
+
+// EXTERNAL MODULE: ./src/steps/plan-run.ts
+var plan_run = __webpack_require__(60016);
+// EXTERNAL MODULE: ./src/domain/judgment.ts
+var domain_judgment = __webpack_require__(7882);
+// EXTERNAL MODULE: ./src/state/transitions.ts
+var transitions = __webpack_require__(82649);
+// EXTERNAL MODULE: ./src/steps/leader.ts
+var leader = __webpack_require__(52814);
+// EXTERNAL MODULE: ./src/state/judgments.ts
+var judgments = __webpack_require__(67164);
+// EXTERNAL MODULE: ./src/domain/refs.ts
+var refs = __webpack_require__(92);
+// EXTERNAL MODULE: ./src/steps/planning.ts + 2 modules
+var planning = __webpack_require__(73571);
+// EXTERNAL MODULE: ./src/steps/budget-stop.ts
+var budget_stop = __webpack_require__(8811);
+;// CONCATENATED MODULE: ./src/steps/commands/replies.ts
+
+
+
+
+
+
+
+// Whether a reply counts: written after crew asked, not edited since, and to a question crew did post.
+/**
+ * A reply to a question crew never posted (its job stopped in between) cannot count: crew
+ * asks now, says so, and the reply must come after the question.
+ */
+async function askedJustNow(ctx, ev, last) {
+    if (!(await askUnasked(ctx, last)))
+        return false;
+    await ctx.forge.postComment(ev.issue.number, `crew had not posted its ${last.waiting.kind === 'approval' ? `request to approve plan v${last.waiting.planVersion}` : 'question'} yet when that reply came, so the reply does not count. The ${last.waiting.kind === 'approval' ? 'request' : 'question'} is above now; reply to it.`);
+    return true;
+}
+/** Whether a reply to crew's decision comment counts; when it does not, says why in a comment. */
+async function decisionReplyCounts(ctx, ev, after) {
+    const trust = await trustedReply(ctx, ev, after);
+    if (trust === 'ok')
+        return true;
+    await ctx.forge.postComment(ev.issue.number, trust === 'stale'
+        ? 'That reply was written before crew asked for a decision, so it does not count. Reply again below.'
+        : 'That reply was edited after it was posted, so crew did not take it. Post it as a new comment.');
+    return false;
+}
+/**
+ * A reply counts only if it was written after the comment it answers and has not
+ * been edited since: crew re-reads it rather than trusting the event alone.
+ */
+async function trustedReply(ctx, ev, after) {
+    if (ev.comment.id <= after)
+        return 'stale';
+    const now = await ctx.forge.getComment(ev.comment.id);
+    // The body, not updated_at: GitHub does not say whether crew's own 👀 reaction moves a comment's
+    // updated_at, and if it did, every command crew reacted to would look edited. An edit that
+    // matters changes the body from what the event carried.
+    if (now.body !== ev.comment.body)
+        return 'edited';
+    return 'ok';
+}
+/**
+ * A question crew recorded but never posted: the job stopped between writing the state
+ * (waiting, comment id 0) and posting. Posts it now; a reply counts only after it.
+ */
+async function askUnasked(ctx, rec) {
+    const w = rec.waiting;
+    if (!w || w.commentId !== 0)
+        return false;
+    ctx.log.info(`run ${rec.run} waits on a ${w.kind} that was never posted; asking now`);
+    if (w.kind === 'decision')
+        await (0,leader/* askPerson */.fe)(ctx, rec.issue, rec.run, w.task, w.question, w.topic === 'plan_review');
+    else if (w.kind === 'approval') {
+        const review = (await ctx.state.load(`${(0,refs/* runFolder */.kQ)(rec.issue, rec.run)}/`)).read(run_files/* paths */.f0.review(rec.issue, rec.run)) ?? '';
+        await (0,planning.requestApproval)(ctx, rec.issue, rec.run, w.planVersion, w.reason === 'requested', review.split(/\n\n/).slice(2).join('\n\n').trim(), rec.estimate ?? null);
+    }
+    else if (w.kind === 'budget')
+        await (0,budget_stop/* askAtBudget */.OH)(ctx, rec.issue, rec.run);
+    else
+        return false;
+    return true;
+}
+/** A reply from someone with write access in which everything is quoted (or hidden): crew says it took nothing. */
+async function nothingToTake(ctx, ev) {
+    await ctx.forge.postComment(ev.issue.number, `crew took nothing from that reply: all of it is quoted (lines starting with \`>\`) or hidden, and quoted text is someone else's words, not your answer. Write your answer outside the quote.`);
+}
+
+// EXTERNAL MODULE: ./src/steps/task-results.ts
+var task_results = __webpack_require__(20741);
+// EXTERNAL MODULE: ./src/domain/budgets.ts
+var budgets = __webpack_require__(69158);
+// EXTERNAL MODULE: ./src/render/cost.ts
+var cost = __webpack_require__(25659);
+// EXTERNAL MODULE: ./src/render/budget-stop.ts
+var render_budget_stop = __webpack_require__(35720);
+// EXTERNAL MODULE: ./src/steps/spend-gate.ts + 1 modules
+var spend_gate = __webpack_require__(50746);
+;// CONCATENATED MODULE: ./src/steps/commands/continue.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** `/crew continue [$N]`: the tasks the budget stopped start again from their branches. */
+async function continueRun(ctx, ev, amountUsd) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (last?.phase !== 'ESCALATING' || last.waiting?.kind !== 'budget') {
+        await ctx.forge.postComment(issue, `There is no run stopped at a budget on this issue, so there is nothing to continue${last ? ` (run ${ctx.surface.runNumber(issue, last.run)} is ${last.phase.toLowerCase()})` : ''}. ${ctx.surface.command('resume')} carries on an interrupted run.`);
+        return;
+    }
+    if (await askedJustNow(ctx, ev, last))
+        return;
+    const waiting = last.waiting;
+    if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
+        return;
+    // A repository budget still reached: the run keeps waiting, as a new run would be refused.
+    if (await heldByRepositoryBudget(ctx, issue, last.run, 'continue'))
+        return;
+    const run = last.run;
+    const config = await ctx.config();
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const out = await (0,context/* updateView */.vl)(ctx, issue, run, `continue after the budget (@${ev.comment.author.login})`, (view, tx) => {
+        if (view.run.waiting?.kind !== 'budget' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const spent = (0,run_state/* totalUsage */.GG)(view);
+        // A new limit when one is given or the run's own is spent; a day's or month's stop alone keeps the run's.
+        const raise = amountUsd !== undefined || (0,budgets/* runBudgetSpent */.X5)((0,budgets/* runBudgets */.Cc)(config.budgets, view.run).run, spent);
+        const budgetRun = raise ? (0,budgets/* continuedBudget */.ZO)(config.budgets.run, spent, amountUsd) : view.run.budgetRun;
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'EXECUTING', waiting: null, ...(budgetRun ? { budgetRun } : {}) }, now);
+        return { claimed: (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now)), budgetRun: raise ? budgetRun : undefined };
+    });
+    if (out === null)
+        return ctx.log.info('the decision was already taken');
+    await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('decision-taken');
+    ctx.log.info(`continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${(0,cost/* money */.TG)(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; starting ${out.claimed.join(', ') || 'nothing new'}`);
+    (0,common/* setOutputs */.n0)(ctx, issue, run, out.claimed, true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/**
+ * `/crew accept` at a budget's end: the person takes what exists. Every task with work on its branch
+ * counts as done as it is; one never started stays out. The run integrates and opens its pull request
+ * without the critic (whose model use the budget no longer covers); the pull request says it was
+ * accepted at a budget with its criteria unchecked, and crew never merges it.
+ */
+async function acceptAtBudget(ctx, ev, last) {
+    const issue = ev.issue.number;
+    const run = last.run;
+    if (await askedJustNow(ctx, ev, last))
+        return;
+    const waiting = last.waiting;
+    if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
+        return;
+    const who = ev.comment.author.login;
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const out = await (0,context/* updateView */.vl)(ctx, issue, run, `accept what exists at the budget (@${who})`, (view, tx) => {
+        if (view.run.waiting?.kind !== 'budget' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const tasks = [...view.tasks.values()].filter((t) => !t.replacedBy);
+        const running = tasks.filter((t) => t.status === 'running' || t.status === 'retrying').map((t) => t.id);
+        if (running.length)
+            return { refused: `${running.join(', ')} ${running.length === 1 ? 'is' : 'are'} still running` };
+        const open = tasks.filter((t) => (0,run_state/* settlement */.W9)(t) === 'open');
+        const withWork = open.filter((t) => t.headSha);
+        if (!withWork.length && !tasks.some((t) => (0,run_state/* settlement */.W9)(t) === 'done'))
+            return { refused: 'no task has any work on its branch yet' };
+        for (const t of withWork)
+            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, status: 'partial', accepted: true, claim: null, finishedAt: now });
+        for (const t of open.filter((t) => !t.headSha))
+            (0,run_files/* writeTask */.bN)(tx, issue, run, {
+                ...t,
+                status: 'blocked',
+                claim: null,
+                finishedAt: now,
+                error: `not started: the run stopped at a budget and @${who} accepted what existed`,
+            });
+        const review = view.run.review ?? run_state/* FRESH_REVIEW */.e0;
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: who, acceptedAtBudget: true } }, now);
+        return { accepted: withWork.map((t) => t.id) };
+    });
+    if (out === null)
+        return ctx.log.info('the decision was already taken');
+    if (out.refused !== undefined) {
+        await ctx.forge.postComment(issue, `crew did not accept yet: ${out.refused}. ${ctx.surface.command('continue')} goes on, ${ctx.surface.command('abort')} ends the run${out.refused.includes('running') ? `; or ${ctx.surface.command('accept')} again once it has stopped (the plan comment shows it)` : ''}.`);
+        return;
+    }
+    await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('decision-taken');
+    // advance runs next in this workflow run: holding INTEGRATING, it integrates and hands to the critic job, which opens the pull request.
+    (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/**
+ * Whether the repository's `budgets.day` or `budgets.month` is reached, so that `/crew continue`,
+ * `/crew resume` or `/crew retry` of an existing run does not start model work now (#52); if so, says
+ * the spend and when it resets.
+ */
+async function heldByRepositoryBudget(ctx, issue, run, command) {
+    const period = await (0,spend_gate/* repositoryBudgetReached */.A6)(ctx);
+    if (!period)
+        return false;
+    ctx.log.info(`run ${run} does not go on: the repository's budgets.${period.period} is reached`);
+    await ctx.forge.postComment(issue, `Run ${ctx.surface.runNumber(issue, run)} does not go on yet: ${(0,render_budget_stop/* budgetSpentText */.tB)((0,budget_stop/* periodStop */.eO)(period))}. ${(0,surface/* sentence */.em)(ctx.surface.give(command))} again after that, or once \`budgets.${period.period}\` is raised in \`.github/crew.yml\` on the default branch. Its work stays on its branches.`);
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/steps/commands/resume.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** `/crew resume`: an interrupted run, or one crew failed in after the work, carries on from its state. */
+/**
+ * `/crew resume`: picks an interrupted run up from its state. Tasks that succeeded are
+ * skipped, tasks whose work was pushed keep it (their branch is reused), everything
+ * else runs again; a run that was finishing finishes.
+ */
+async function resume(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    // Stopped before its run was even written: resuming means doing what was asked.
+    if (!last)
+        return void (await (0,start/* startRun */.AD)(ctx, (0,start/* commentRequest */.bu)(ctx, ev), 'run'));
+    // Going on spends: not past a repository budget (#52).
+    const goesOn = (last.phase === 'FAILED' && !!last.failure?.resumeFrom) || (!(0,run_state/* isTerminal */.Hd)(last.phase) && last.phase !== 'ESCALATING' && last.phase !== 'AWAITING_APPROVAL');
+    if (goesOn && (await heldByRepositoryBudget(ctx, issue, last.run, 'resume')))
+        return;
+    // crew itself failed (not the work): go back to the phase it failed in.
+    if (last.phase === 'FAILED' && last.failure?.resumeFrom)
+        return resumeFailed(ctx, ev, last, last.failure.resumeFrom);
+    if ((last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') && (await askUnasked(ctx, last)))
+        return;
+    if ((0,run_state/* isTerminal */.Hd)(last.phase) || last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL') {
+        const why = last.phase === 'ESCALATING' || last.phase === 'AWAITING_APPROVAL'
+            ? `run ${ctx.surface.runNumber(issue, last.run)} is waiting for you, not interrupted (see the plan comment)`
+            : last.phase === 'FAILED' && (0,run_state/* failedTasks */.Ox)(await (0,context/* loadView */.QJ)(ctx, issue, last.run)).length
+                ? `run ${ctx.surface.runNumber(issue, last.run)} ended because tasks failed. ${(0,surface/* sentence */.em)(ctx.surface.give('retry'))} to run them again (or ${ctx.surface.command('retry', '<task>')} for one)`
+                : `run ${ctx.surface.runNumber(issue, last.run)} has ended (${last.phase.toLowerCase()})`;
+        await ctx.forge.postComment(issue, `Nothing to resume: ${why}.`);
+        return;
+    }
+    return resumeRun(ctx, ev, last);
+}
+/**
+ * Resumes a run that crew failed in (an error outside the tasks): the phase it was in comes
+ * back, with this workflow run as the one finishing it. Integration, judging and finishing
+ * are idempotent, so they simply run again; a PASS on the same head is not judged twice.
+ */
+async function resumeFailed(ctx, ev, last, from) {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const back = from === 'INTERRUPTED' ? 'EXECUTING' : from;
+    const taken = await (0,context/* updateRun */.PF)(ctx, issue, run, `resume in ${back} after a failure`, (rec, tx) => {
+        if (rec.phase !== 'FAILED' || !rec.failure?.resumeFrom)
+            return false;
+        const finalizer = back === 'INTEGRATING' || back === 'REVIEWING' ? ctx.runId : null;
+        (0,run_files/* writeRun */.bp)(tx, { ...rec, phase: back, failure: null, finalizer }, (0,context/* nowIso */.kF)(ctx));
+        return true;
+    });
+    if (!taken)
+        return ctx.log.info('the run was resumed by another job first');
+    ctx.log.info(`resuming run ${run} in ${back}, where crew failed (${last.failure?.step})`);
+    const now = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (back === 'INTEGRATING' || back === 'REVIEWING') {
+        // advance runs next in this workflow run: it integrates (INTEGRATING) or hands to the critic job (REVIEWING).
+        await (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
+        await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+        return;
+    }
+    if (back === 'ESCALATING' || back === 'AWAITING_APPROVAL') {
+        if (!(await askUnasked(ctx, now)))
+            await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+        return;
+    }
+    return resumeRun(ctx, ev, now);
+}
+async function resumeRun(ctx, ev, last) {
+    const issue = ev.issue.number;
+    const run = last.run;
+    // The run may have stopped before its plan comment was posted or recorded.
+    await (0,start/* ensurePlanComment */.Pr)(ctx, issue, run, true);
+    if (last.phase === 'PLANNING') {
+        const tasks = await (0,plan_run/* planRun */.n)(ctx, issue, run);
+        await (0,common/* setOutputs */.n0)(ctx, issue, run, tasks);
+        return (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+    }
+    const config = await ctx.config();
+    const now = (0,context/* nowIso */.kF)(ctx);
+    // Which claims belong to nobody: the workflow run that holds them has finished (or the run was cancelled).
+    const snapshot = await (0,context/* loadView */.QJ)(ctx, issue, run);
+    const dead = new Set();
+    const holding = [...snapshot.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && t.claim);
+    // A dispatched run's legs work under its `dispatch:` claims without taking them (work.ts): a task
+    // with a leg still going in a dispatched run is left to it. Task ids repeat across issues, so this
+    // may leave a task to another issue's leg; the comment below says so.
+    const dispatched = snapshot.run.phase === 'INTERRUPTED' ? [] : holding.filter((t) => t.claim.runId.startsWith('dispatch:'));
+    const since = dispatched.length ? new Date(Math.min(...dispatched.map((t) => Date.parse(t.claim.at))) - context/* DISPATCH_CLOCK_SKEW_MS */.wk).toISOString() : '';
+    // A parallel attempt's leg (`t1-a2`, #50) is its task's.
+    const running = new Set((dispatched.length ? await ctx.forge.workLegsRunning(since) : []).map((l) => (0,attempts/* parseLeg */.U3)(l)?.task ?? l));
+    const leftToLegs = [];
+    for (const t of holding) {
+        // A claim still waiting for its dispatched run is claimed afresh: if that dispatch does arrive, its nonce no
+        // longer matches and it starts nothing.
+        if (t.claim.runId.startsWith('dispatch:')) {
+            if (snapshot.run.phase !== 'INTERRUPTED' && running.has(t.id))
+                leftToLegs.push(t.id);
+            else
+                dead.add(t.id);
+            continue;
+        }
+        const active = snapshot.run.phase === 'INTERRUPTED' ? false : await ctx.forge.workflowRunActive(t.claim.runId);
+        if (active !== true)
+            dead.add(t.id);
+    }
+    if (leftToLegs.length)
+        await ctx.forge.postComment(issue, `${leftToLegs.map((id) => `\`${id}\``).join(', ')} ${leftToLegs.length === 1 ? 'is' : 'are'} left to the dispatched workflow run that may still be working on ${leftToLegs.length === 1 ? 'it' : 'them'}: a \`work\` job for ${leftToLegs.length === 1 ? 'that task' : 'those tasks'} is still going. If ${leftToLegs.length === 1 ? 'it does' : 'they do'} not finish, ${ctx.surface.give('resume')} again once no such job is running.`);
+    // What a vanished worker pushed is taken; only what never reached its branch runs again.
+    const pushed = new Map();
+    const untaken = new Map();
+    for (const id of dead) {
+        const taken = await (0,task_results/* takePushedResult */.Sr)(ctx, issue, run, (0,run_files/* taskOf */.Xb)(snapshot, id), (tip) => untaken.set(id, tip));
+        if (taken !== 'recorded')
+            pushed.set(id, taken);
+    }
+    const claimed = await (0,context/* updateView */.vl)(ctx, issue, run, `resume`, (view, tx) => {
+        for (const [id, how] of pushed) {
+            const t = (0,run_files/* taskOf */.Xb)(view, id);
+            // An attempt that never reached the branch does not count against the task.
+            if (t.status === 'running' || t.status === 'retrying')
+                (0,run_files/* writeTask */.bN)(tx, issue, run, {
+                    ...t,
+                    status: 'pending',
+                    claim: null,
+                    attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts,
+                    headSha: t.headSha ?? untaken.get(id) ?? null,
+                });
+        }
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'EXECUTING', finalizer: null, failure: null }, now);
+        return (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now));
+    });
+    ctx.log.checkpoint('run-resumed');
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, claimed, true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+
+;// CONCATENATED MODULE: ./src/steps/commands/decisions.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * A person's decision on an escalated task: retry it, accept its work as it is,
+ * answer its question (it runs again with the answer), or re-plan the failed tasks.
+ * Counts only if written by someone with write access after crew asked, and not edited.
+ */
+async function decideTask(ctx, ev, last, reply, text = '') {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const waiting = last.waiting;
+    if (await askedJustNow(ctx, ev, last))
+        return;
+    if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
+        return;
+    const config = await ctx.config();
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const claim = (0,context/* taskClaim */.s1)(ctx, 'this-run', now);
+    let toReplan = [];
+    const asking = { next: null };
+    const claimed = await (0,context/* updateView */.vl)(ctx, issue, run, `${reply} ${waiting.task} (@${ev.comment.author.login})`, (view, tx) => {
+        if (view.run.waiting?.kind !== 'decision' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const task = (0,run_files/* taskOf */.Xb)(view, waiting.task);
+        if (reply === 'accept')
+            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...task, accepted: true });
+        if (reply === 'retry' || reply === 'answer') {
+            const advice = reply === 'answer' ? [...task.advice, `@${ev.comment.author.login} answered: ${text.trim()}`] : task.advice;
+            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...task, status: 'pending', claim: null, advice, pendingReplan: false });
+        }
+        if (reply === 'revise') {
+            toReplan = (0,run_state/* failedTasks */.Ox)(view).map((t) => t.id);
+            for (const id of toReplan)
+                (0,run_files/* writeTask */.bN)(tx, issue, run, { ...(0,run_files/* taskOf */.Xb)(view, id), pendingReplan: true });
+        }
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'EXECUTING', waiting: null }, now);
+        const started = reply === 'revise' ? [] : (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, claim);
+        // One question at a time: the next one that waited for this answer is asked now.
+        asking.next = (0,leader/* openQueuedQuestion */.Ub)(tx, issue, run, now);
+        return started;
+    });
+    if (claimed === null)
+        return ctx.log.info('the decision was already taken');
+    const queued = asking.next;
+    if (!queued)
+        await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('decision-taken');
+    if (queued)
+        await (0,leader/* askPerson */.fe)(ctx, issue, run, queued.task, queued.question, queued.planReview);
+    if (reply === 'revise') {
+        await (0,leader/* replanTasks */.Nd)(ctx, issue, run, toReplan, `A maintainer (@${ev.comment.author.login}) says: ${text}`);
+        return (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
+    }
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, claimed, true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/**
+ * A person's answer to a FAIL the critic could not get past: `accept` takes the work as
+ * it is (the PR says which criteria failed and is never merged by crew); `retry` grants
+ * one more iteration: the tasks behind the failing criteria run again, or, when the
+ * critic could not evaluate, the critic judges again.
+ */
+async function decideVerdict(ctx, ev, last, reply) {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const waiting = last.waiting;
+    if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
+        return;
+    const config = await ctx.config();
+    const judgment = await (0,judgments/* lastJudgment */.n)(ctx.state, await (0,context/* loadView */.QJ)(ctx, issue, run));
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const claim = (0,context/* taskClaim */.s1)(ctx, 'this-run', now);
+    const judgeAgain = reply === 'accept' || !judgment || ((0,domain_judgment/* failingEvaluations */.Wx)(judgment).every((e) => e.met === null) && judgment.adversarial.length === 0);
+    const claimed = await (0,context/* updateView */.vl)(ctx, issue, run, `${reply} the critic's FAIL (@${ev.comment.author.login})`, (view, tx) => {
+        if (view.run.waiting?.kind !== 'verdict' || view.run.waiting.commentId !== waiting.commentId)
+            return null;
+        const review = view.run.review ?? run_state/* FRESH_REVIEW */.e0;
+        if (reply === 'accept') {
+            (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: ev.comment.author.login } }, now);
+            return [];
+        }
+        const allowance = Math.max(review.allowance, review.iteration - config.max_iterations) + 1;
+        if (judgeAgain) {
+            (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'REVIEWING', waiting: null, finalizer: ctx.runId, review: { ...review, allowance } }, now);
+            return [];
+        }
+        // The person asks for another round: a failure that was already on the base is the tasks' to fix too.
+        const targets = (0,domain_judgment/* tasksToRerun */.qz)(judgment, view, { blameBefore: true });
+        for (const id of targets) {
+            const t = (0,run_files/* taskOf */.Xb)(view, id);
+            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null, advice: [...t.advice, (0,domain_judgment/* rerunAdvice */.bB)(judgment, id)] });
+        }
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'EXECUTING', waiting: null, finalizer: null, review: { ...review, allowance, rerun: targets } }, now);
+        return (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, claim);
+    });
+    if (claimed === null)
+        return ctx.log.info('the decision was already taken');
+    await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('decision-taken');
+    // advance runs next in this workflow run: with REVIEWING held by this run it hands over to the critic job.
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, claimed, true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/** `/crew retry` on a merge conflict crew could not resolve: integrate again (the maintainer may have fixed a branch). */
+async function retryIntegration(ctx, ev, last) {
+    const issue = ev.issue.number;
+    const run = last.run;
+    const waiting = last.waiting;
+    if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
+        return;
+    const taken = await (0,context/* updateView */.vl)(ctx, issue, run, `integrate again (@${ev.comment.author.login})`, (view, tx) => {
+        if (view.run.waiting?.kind !== 'conflict' || view.run.waiting.commentId !== waiting.commentId)
+            return false;
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId }, (0,context/* nowIso */.kF)(ctx));
+        return true;
+    });
+    if (!taken)
+        return ctx.log.info('the decision was already taken');
+    await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('decision-taken');
+    // advance runs next in this workflow run and, holding INTEGRATING, integrates again.
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/** `/crew retry [task]`: failed tasks (or the one named) run again, with a fresh allowance of attempts. */
+async function retry(ctx, ev, only) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    // Retrying spends: not past a repository budget (#52).
+    if (last && ['FAILED', 'EXECUTING', 'INTERRUPTED', 'ESCALATING'].includes(last.phase) && (await heldByRepositoryBudget(ctx, issue, last.run, 'retry')))
+        return;
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && (!only || only === last.waiting.task))
+        return decideTask(ctx, ev, last, 'retry');
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict' && !only)
+        return decideVerdict(ctx, ev, last, 'retry');
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'conflict' && !only)
+        return retryIntegration(ctx, ev, last);
+    if (!last || !['FAILED', 'EXECUTING', 'INTERRUPTED'].includes(last.phase)) {
+        await ctx.forge.postComment(issue, `There is nothing to retry${last ? ` (run ${ctx.surface.runNumber(issue, last.run)} is ${last.phase.toLowerCase()})` : ''}. ${(0,surface/* sentence */.em)(ctx.surface.give('run'))} to start a run.`);
+        return;
+    }
+    const run = last.run;
+    const config = await ctx.config();
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const out = await (0,context/* updateView */.vl)(ctx, issue, run, `retry ${only ?? 'failed tasks'}`, (view, tx) => {
+        const failed = (id) => (0,run_state/* settlement */.W9)(view.tasks.get(id)) === 'failed';
+        // A task blocked by a failed dependency can only run if that dependency runs again too.
+        const wanted = new Set();
+        const want = (id) => {
+            if (wanted.has(id) || !failed(id))
+                return;
+            wanted.add(id);
+            for (const d of view.plan?.tasks.find((t) => t.id === id)?.dependsOn ?? [])
+                want(d);
+        };
+        for (const t of view.tasks.values())
+            if (!only || t.id === only)
+                want(t.id);
+        const targets = [...wanted].map((id) => (0,run_files/* taskOf */.Xb)(view, id));
+        // crew failed after the tasks (integrating, judging, finishing): retrying means carrying on from there.
+        if (!targets.length && !only && view.run.phase === 'FAILED' && view.run.failure?.resumeFrom)
+            return { resume: true };
+        if (!targets.length)
+            return { error: only ? `task ${only} has not failed, so there is nothing to retry.` : 'no task has failed, so there is nothing to retry.' };
+        for (const t of targets)
+            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, status: 'pending', claim: null, error: null, finishedAt: null });
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'EXECUTING', failure: null }, now);
+        return {
+            claimed: (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now)),
+            retried: targets.map((t) => t.id),
+        };
+    });
+    if ('resume' in out)
+        return resume(ctx, ev);
+    if ('error' in out) {
+        await ctx.forge.postComment(issue, `Run ${ctx.surface.runNumber(issue, run)}: ${out.error}`);
+        return;
+    }
+    ctx.log.info(`retrying ${out.retried.join(', ')}`);
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, out.claimed, true);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/** `/crew accept`: take an escalated task's work as it is, a critic's FAIL, or what exists at a budget's end. */
+async function accept(ctx, ev) {
+    const last = await (0,common/* latestRun */.hH)(ctx, ev.issue.number);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision')
+        return decideTask(ctx, ev, last, 'accept');
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict')
+        return decideVerdict(ctx, ev, last, 'accept');
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget')
+        return acceptAtBudget(ctx, ev, last);
+    await ctx.forge.postComment(ev.issue.number, 'There is no escalated task, critic verdict or budget stop waiting for a decision on this issue, so there is nothing to accept.');
+}
+
+// EXTERNAL MODULE: ./src/steps/commands/permission.ts + 2 modules
+var permission = __webpack_require__(4419);
+// EXTERNAL MODULE: ./src/domain/images.ts
+var domain_images = __webpack_require__(99696);
+;// CONCATENATED MODULE: ./src/steps/commands/answer.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** `/crew answer` and a plain reply while crew waits on a question. */
+/** An answer to crew's questions: a plain reply on a labelled issue, or `/crew answer`. */
+async function answer(ctx, ev, text, opts) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (!last || last.phase !== 'ESCALATING' || (last.waiting?.kind !== 'answer' && last.waiting?.kind !== 'decision')) {
+        if (!opts.quiet)
+            await ctx.forge.postComment(issue, `crew is not waiting for an answer on this issue. ${(0,surface/* sentence */.em)(ctx.surface.give('status'))} to see where the run stands.`);
+        else
+            ctx.log.info('crew is not waiting for an answer; the comment is ordinary conversation');
+        return;
+    }
+    if (last.waiting.kind === 'decision') {
+        if (opts.quiet) {
+            if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, ev, false)))
+                return;
+            await ctx.forge.react?.(ev.comment.id, 'eyes');
+        }
+        if (!text)
+            return nothingToTake(ctx, ev);
+        return decideTask(ctx, ev, last, 'answer', text);
+    }
+    if (opts.quiet) {
+        if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, ev, false)))
+            return;
+        await ctx.forge.react?.(ev.comment.id, 'eyes');
+    }
+    if (!text)
+        return nothingToTake(ctx, ev);
+    const waiting = last.waiting;
+    if (waiting.kind !== 'answer')
+        return;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale'
+            ? 'That comment was written before crew asked its questions, so it does not count as an answer. Reply again below.'
+            : 'That answer was edited after it was posted, so crew did not take it. Post the answer as a new comment.');
+        return;
+    }
+    const run = last.run;
+    const taken = await (0,context/* updateRun */.PF)(ctx, issue, run, `answer from @${ev.comment.author.login}`, (rec, tx) => {
+        if (rec.phase !== 'ESCALATING' || rec.waiting?.kind !== 'answer' || rec.waiting.commentId !== waiting.commentId)
+            return false;
+        const before = tx.read(run_files/* paths */.f0.answers(issue, run)) ?? '';
+        const entry = [
+            '## Questions',
+            ...waiting.questions.map((q, i) => `${i + 1}. ${q}`),
+            '',
+            `## Answer from @${ev.comment.author.login}`,
+            text.trim(),
+            '',
+        ].join('\n');
+        tx.write(run_files/* paths */.f0.answers(issue, run), `${before}${before ? '\n' : ''}${entry}`);
+        // The answer's images (`text` is sanitised: they are `[image]` there), with the comment that shows them: planning reads them next to the request's (#47).
+        const images = (0,domain_images/* foundImages */.Lh)([{ shown: (0,sanitize/* renderedMarkup */.Q)((0,markdown/* withoutQuotes */.Yg)(ev.comment.body)), in: { kind: 'comment', id: ev.comment.id } }]);
+        const answerImages = (0,domain_images/* mergeImages */.nV)([...(rec.answerImages ?? []), ...images]);
+        (0,run_files/* writeRun */.bp)(tx, { ...rec, phase: 'PLANNING', waiting: null, ...(answerImages.length ? { answerImages } : {}) }, (0,context/* nowIso */.kF)(ctx));
+        return true;
+    });
+    if (!taken)
+        return ctx.log.info('another reply answered the questions first');
+    await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
+    ctx.log.checkpoint('answer-recorded');
+    const tasks = await (0,plan_run/* planRun */.n)(ctx, issue, run);
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, tasks);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+
+;// CONCATENATED MODULE: ./src/domain/toolchain-setup.ts
+/**
+ * The toolchains a repository's own files ask for (`.nvmrc`, `packageManager`, `.python-version`,
+ * `requires-python`, `go.mod`'s `go` line, `rust-toolchain.toml`), and the package manager caches
+ * that go with them: what `crew init` turns into `.github/actions/crew-setup/action.yml`
+ * (src/init/setup-action.ts renders it) and what `crew doctor` compares with the runner's
+ * toolchain. Pure: a function of the root files' contents. Also which toolchains an existing
+ * setup action sets up.
+ */
+const TOOLCHAINS = (/* unused pure expression or super */ null && (['node', 'python', 'go', 'rust']));
+/** The local composite action crew's workflows run before crew in the jobs that run the repository's code. */
+const SETUP_ACTION_PATH = '.github/actions/crew-setup/action.yml';
+/** The files that say which toolchain versions a repository wants, read by `crew doctor` from the default branch. */
+const TOOLCHAIN_FILES = [
+    '.nvmrc',
+    '.node-version',
+    'package.json',
+    'package-lock.json',
+    'pnpm-lock.yaml',
+    'yarn.lock',
+    '.python-version',
+    'pyproject.toml',
+    'go.mod',
+    'go.sum',
+    'rust-toolchain.toml',
+    'rust-toolchain',
+];
+/** A plain version file's version: its first line, trimmed (`.nvmrc`, `.python-version`, `rust-toolchain`). */
+const firstLine = (text) => (text ?? '')
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .find(Boolean);
+function packageJson(files) {
+    try {
+        const pkg = JSON.parse(files.read('package.json') ?? '{}');
+        return pkg && typeof pkg === 'object' ? pkg : {};
+    }
+    catch {
+        return {};
+    }
+}
+function nodeSetup(files, has) {
+    if (!has('package.json'))
+        return undefined;
+    const pkg = packageJson(files);
+    const out = {};
+    const engines = pkg.engines;
+    for (const file of ['.nvmrc', '.node-version']) {
+        const v = has(file) ? firstLine(files.read(file)) : undefined;
+        if (v) {
+            out.version = { tool: 'node', version: v, source: file, file };
+            break;
+        }
+    }
+    // setup-node's order in package.json (src/util.ts, getNodeVersionFromFile): volta.node, devEngines.runtime, engines.node.
+    const volta = pkg.volta?.node;
+    const runtime = [pkg.devEngines?.runtime].flat().find((r) => typeof r?.name === 'string' && r.name.toLowerCase() === 'node' && typeof r.version === 'string');
+    const inPackage = [
+        [volta, 'volta.node'],
+        [runtime?.version, 'devEngines.runtime'],
+        [engines?.node, 'engines.node'],
+    ];
+    const [v, key] = inPackage.find(([value]) => typeof value === 'string' && value.trim()) ?? [];
+    if (!out.version && typeof v === 'string')
+        out.version = { tool: 'node', version: v.trim(), source: `package.json (${key})`, file: 'package.json' };
+    const pm = typeof pkg.packageManager === 'string' ? /^(pnpm|yarn)@(\d[\w.+-]*)/.exec(pkg.packageManager) : null;
+    if (pm)
+        out.packageManager = { name: pm[1], version: pm[2].replace(/\+.*$/, '') };
+    const lock = has('pnpm-lock.yaml')
+        ? { manager: 'pnpm', lockfile: 'pnpm-lock.yaml' }
+        : has('yarn.lock')
+            ? { manager: 'yarn', lockfile: 'yarn.lock' }
+            : has('package-lock.json')
+                ? { manager: 'npm', lockfile: 'package-lock.json' }
+                : undefined;
+    if (lock)
+        out.cache = lock;
+    return out;
+}
+/** pyproject.toml's `requires-python`, in its `[project]` table (PEP 621). */
+function requiresPython(pyproject) {
+    if (!pyproject)
+        return undefined;
+    let table = '';
+    for (const line of pyproject.split('\n')) {
+        const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
+        if (header)
+            table = header[1].trim();
+        else if (table === 'project') {
+            const m = /^\s*requires-python\s*=\s*(["'])(.+?)\1/.exec(line);
+            if (m)
+                return m[2].trim();
+        }
+    }
+    return undefined;
+}
+function pythonSetup(files, has) {
+    const pinned = has('.python-version') ? firstLine(files.read('.python-version')) : undefined;
+    const requires = requiresPython(files.read('pyproject.toml'));
+    const version = pinned
+        ? { tool: 'python', version: pinned, source: '.python-version', file: '.python-version' }
+        : requires
+            ? // setup-python reads project.requires-python from pyproject.toml (src/utils.ts, getVersionInputFromTomlFile).
+                { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
+            : undefined;
+    if (!version)
+        return undefined;
+    const requirements = files.names.filter((n) => /^requirements.*\.txt$/.test(n)).sort();
+    const keyed = [...requirements, ...(has('pyproject.toml') ? ['pyproject.toml'] : [])];
+    // A project that installs nothing has no pip cache to keep (setup-python warns that its folder is missing).
+    const installs = requirements.length > 0 || /^\s*(dependencies\s*=\s*\[\s*["']|\[project\.optional-dependencies\])/m.test(files.read('pyproject.toml') ?? '');
+    const pip = !has('uv.lock') && !has('poetry.lock') && installs;
+    return { version, ...(pip ? { pipCache: keyed } : {}) };
+}
+function goSetup(files, has) {
+    // `toolchain go1.22.5` is the one the module wants built with; `go 1.22` the least it accepts.
+    const mod = files.read('go.mod') ?? '';
+    const toolchain = /^toolchain\s+go(\d[\w.]*)\s*$/m.exec(mod);
+    const go = /^go\s+(\d[\w.]*)\s*$/m.exec(mod);
+    const v = toolchain?.[1] ?? go?.[1];
+    if (!v)
+        return undefined;
+    return { version: { tool: 'go', version: v, source: toolchain ? 'go.mod (toolchain line)' : 'go.mod (go line)', file: 'go.mod' }, cache: has('go.sum') };
+}
+function rustSetup(files) {
+    let version;
+    const toml = files.read('rust-toolchain.toml');
+    const channel = toml ? /^\s*channel\s*=\s*["']([^"']+)["']/m.exec(toml)?.[1] : undefined;
+    if (channel)
+        version = { tool: 'rust', version: channel.trim(), source: 'rust-toolchain.toml (channel)', file: 'rust-toolchain.toml' };
+    else {
+        // The old form: the channel alone, or TOML with a [toolchain] table.
+        const plain = files.read('rust-toolchain');
+        const inToml = plain ? /^\s*channel\s*=\s*["']([^"']+)["']/m.exec(plain)?.[1] : undefined;
+        const v = inToml ?? (plain && !/[[=]/.test(plain) ? firstLine(plain) : undefined);
+        if (v)
+            version = { tool: 'rust', version: v, source: 'rust-toolchain', file: 'rust-toolchain' };
+    }
+    if (!version || !/^[\w.-]+$/.test(version.version))
+        return undefined;
+    return { version };
+}
+/** What the repository's root files ask for; empty when they name no toolchain version and no pnpm or yarn. */
+function toolchainSetup(files) {
+    const names = new Set(files.names);
+    const has = (n) => names.has(n);
+    const out = {};
+    const node = nodeSetup(files, has);
+    // npm alone, with no version asked for, needs nothing the runner lacks (its cache is left to the person).
+    if (node && (node.version || node.packageManager || (node.cache && node.cache.manager !== 'npm')))
+        out.node = node;
+    const python = pythonSetup(files, has);
+    if (python)
+        out.python = python;
+    const go = goSetup(files, has);
+    if (go)
+        out.go = go;
+    const rust = rustSetup(files);
+    if (rust)
+        out.rust = rust;
+    return out;
+}
+/** Every version the files declare, in a fixed order. */
+function declaredVersions(setup) {
+    return [setup.node?.version, setup.python?.version, setup.go?.version, setup.rust?.version].filter((v) => v !== undefined);
+}
+/**
+ * The toolchains a setup action's steps set up: `uses: actions/setup-node@…` (and setup-python,
+ * setup-go, a Rust toolchain action), or a `run:` that installs one with its own manager (nvm,
+ * pyenv, uv python, rustup). A reading of the text, not of YAML: a commented line counts for nothing.
+ */
+function toolchainsSetUp(actionYml) {
+    const live = actionYml
+        .split('\n')
+        .filter((l) => !/^\s*#/.test(l))
+        .join('\n');
+    const out = new Set();
+    const rules = [
+        ['node', /uses:\s*['"]?actions\/setup-node@|\b(nvm|fnm|volta)\s+(install|use)\b/],
+        ['python', /uses:\s*['"]?(actions\/setup-python|astral-sh\/setup-uv)@|\bpyenv\s+(install|local|global)\b|\buv\s+python\s+install\b/],
+        ['go', /uses:\s*['"]?actions\/setup-go@/],
+        ['rust', /uses:\s*['"]?(dtolnay\/rust-toolchain|actions-rust-lang\/setup-rust-toolchain)@|\brustup\s+(toolchain\s+install|install|default|override)\b/],
+    ];
+    for (const [tool, rule] of rules)
+        if (rule.test(live))
+            out.add(tool);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/domain/version-range.ts
+/**
+ * Whether a toolchain version found on a runner (`v24.1.0`, `3.12.3`, `go1.22.5`) meets what a
+ * repository's file asks for (`18`, `lts/*`, `>=3.12`, `^20.11`, `3.10.x`, `~=3.11`, `>=3.9,<3.13`,
+ * `1.22`). Pure. Undefined when the request is not a version crew can compare (`lts/*`, `node`,
+ * `stable`, `nightly`): then crew says it cannot tell rather than guessing.
+ */
+function parse(text) {
+    const m = /^\s*v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?/.exec(text);
+    if (!m)
+        return undefined;
+    return [m[1], m[2], m[3]].filter((p) => p !== undefined && /^\d+$/.test(p)).map(Number);
+}
+function compare(a, b) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d)
+            return d;
+    }
+    return 0;
+}
+/** `found` starts with every part `prefix` gives: 3.12 holds 3.12.3, 18 holds 18.19.0. */
+const startsWith = (found, prefix) => prefix.every((p, i) => found[i] === p);
+/** One comparison (`>=3.12`, `^20`, `~1.2`, `~=3.11`, `3.10.x`, `18`); undefined when it is not one. */
+function meets(found, term) {
+    const m = /^(>=|<=|>|<|==|=|~=|\^|~|!=)?\s*(.+)$/.exec(term.trim());
+    if (!m)
+        return undefined;
+    const want = parse(m[2]);
+    if (!want || !/^v?\d+(\.(\d+|[xX*]))*(\.\*)?$/.test(m[2].trim()))
+        return undefined;
+    const c = compare(found, want);
+    switch (m[1]) {
+        case '>=':
+            return c >= 0;
+        case '>':
+            return c > 0;
+        case '<=':
+            return c <= 0 || startsWith(found, want);
+        case '<':
+            return c < 0;
+        case '!=':
+            return !startsWith(found, want);
+        case '^':
+            // ^0.x pins the minor too (npm's caret); crew's toolchains are all past 0.
+            return c >= 0 && found[0] === want[0];
+        case '~':
+            // npm: ~1.2.3 and ~1.2 keep the minor, ~1 the major.
+            return c >= 0 && startsWith(found, want.slice(0, want.length >= 2 ? 2 : 1));
+        case '~=':
+            // PEP 440: ~=3.11 is >=3.11, ==3.*; ~=3.11.2 is >=3.11.2, ==3.11.*.
+            return c >= 0 && startsWith(found, want.slice(0, Math.max(1, want.length - 1)));
+        default:
+            return startsWith(found, want);
+    }
+}
+/**
+ * Whether `found` meets `requested`; undefined when `requested` (or `found`) is not comparable.
+ * `||` separates alternatives (npm); commas or spaces join terms that must all hold (PEP 440, npm).
+ */
+function versionMeets(requested, found) {
+    const have = parse(found.replace(/^[a-z]+(?=\d)/i, ''));
+    if (!have)
+        return undefined;
+    const alternatives = requested.split('||').map((a) => a.trim());
+    for (const alternative of alternatives) {
+        const terms = alternative
+            .replace(/(>=|<=|>|<|==|~=|\^|~|!=)\s+/g, '$1')
+            .split(/[\s,]+/)
+            .filter(Boolean);
+        if (!terms.length)
+            return undefined;
+        const results = terms.map((t) => meets(have, t));
+        if (results.some((r) => r === undefined))
+            return undefined;
+        if (results.every(Boolean))
+            return true;
+    }
+    return false;
+}
+
+;// CONCATENATED MODULE: ./src/domain/toolchain-check.ts
+/**
+ * `crew doctor`'s toolchain check: will crew's jobs build and test with the toolchain versions the
+ * repository's files declare? Either its setup steps (.github/actions/crew-setup) set the toolchain
+ * up, or the runner's own one meets the version. Pure; src/doctor/ reads the files on the default
+ * branch and, in a job, asks the runner's programs for their versions.
+ */
+
+
+const NAME = { node: 'Node', python: 'Python', go: 'Go', rust: 'Rust' };
+/** The action that sets each up, for the fix. */
+const SETUP_STEP = {
+    node: 'actions/setup-node with node-version-file',
+    python: 'actions/setup-python with python-version-file',
+    go: 'actions/setup-go with go-version-file',
+    rust: 'a `rustup toolchain install` step',
+};
+/** The program crew asks for its version on the runner. */
+const TOOLCHAIN_PROGRAM = { node: 'node', python: 'python3', go: 'go', rust: 'rustc' };
+/** One finding per declared version; none when the files declare none. */
+function toolchainFindings(facts, asking) {
+    return facts.declared.map((d) => {
+        const asks = `\`${d.source}\` asks for ${NAME[d.tool]} ${d.version}`;
+        if (facts.setUp?.includes(d.tool))
+            return { status: 'ok', says: `${asks}; the setup steps (${SETUP_ACTION_PATH}) set ${d.tool} up.` };
+        const noSteps = facts.setUp === null ? `there is no ${SETUP_ACTION_PATH} to set it up` : `${SETUP_ACTION_PATH} does not set ${d.tool} up`;
+        const fix = `\`npx crew init\` writes ${SETUP_ACTION_PATH} with ${SETUP_STEP[d.tool]} (it keeps one you have: add the step yourself, docs/workflow.md)`;
+        const program = TOOLCHAIN_PROGRAM[d.tool];
+        const found = facts.runner?.[d.tool];
+        if (found === undefined)
+            return {
+                status: 'note',
+                says: `${asks}, and ${noSteps}: crew's jobs use the runner's own ${program}, whichever version that is.`,
+                fix: `${fix}${asking === 'token' ? "; `/crew doctor` on an issue compares it with the runner's" : ''}`,
+            };
+        if (found === null)
+            return { status: 'problem', says: `${asks}, the runner has no ${program}, and ${noSteps}.`, fix };
+        const meets = versionMeets(d.version, found);
+        if (meets === true)
+            return { status: 'ok', says: `${asks}; the runner's ${program} is ${found}, which meets it.` };
+        if (meets === false)
+            return {
+                status: 'problem',
+                says: `${asks}, but the runner's ${program} is ${found}, and ${noSteps}: crew's jobs would build and test with the wrong version.`,
+                fix,
+            };
+        return { status: 'note', says: `${asks}; the runner's ${program} is ${found}, and crew cannot tell whether that meets it; ${noSteps}.`, fix };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/domain/doctor.ts
+/**
+ * `crew doctor`'s judgement: what the API told about a repository → one finding per check, each
+ * with the page or command that fixes it. Pure; src/doctor/ gathers the facts through the
+ * RepositorySettings port, and renders the findings for a comment, a terminal or `--json`.
+ */
+
+
+const ok = (value) => ({ ok: true, value });
+const WORKFLOW_PATH = '.github/workflows/crew.yml';
+const CONFIG_FILE = '.github/crew.yml';
+const SECRET_NAME = 'ANTHROPIC_API_KEY';
+/** The reusable workflow a short caller file `uses:` (in crew's own repository). */
+const REUSABLE_WORKFLOW = '.github/workflows/crew-jobs.yml';
+/**
+ * Rule types (GitHub's names in "Get rules for a branch") that refuse a push crew makes: it creates and
+ * updates its branches, with unsigned commits and merge commits, without a pull request or checks.
+ */
+const REFUSING_RULES = new Set([
+    'creation',
+    'update',
+    'required_signatures',
+    'pull_request',
+    'required_status_checks',
+    'required_linear_history',
+    'required_deployments',
+    'merge_queue',
+]);
+/** Rules that refuse some pushes depending on their content or metadata. */
+const MAYBE_REFUSING = new Set([
+    'commit_message_pattern',
+    'commit_author_email_pattern',
+    'committer_email_pattern',
+    'file_path_restriction',
+    'file_extension_restriction',
+    'max_file_path_length',
+    'max_file_size',
+]);
+/** The short form's `uses: OWNER/crew/.github/workflows/crew-jobs.yml@REF`, or the full form's `uses: OWNER/crew@REF` (or `./`). */
+function workflowForm(text) {
+    const short = /^\s*uses:\s*['"]?[\w.-]+\/[\w.-]+\/\.github\/workflows\/crew-jobs\.ya?ml@([\w./-]+)/m.exec(text);
+    if (short)
+        return { form: 'short', ref: short[1] };
+    const full = /^\s*-?\s*uses:\s*['"]?(?:[\w.-]+\/crew@([\w./-]+)|(\.\/))['"]?\s*$/m.exec(text);
+    if (full)
+        return { form: 'full', ref: full[1] ?? full[2] };
+    return undefined;
+}
+/** Whether `ref` names an older release than `version`; false when not comparable (a branch, `v1`, a commit, `./`). */
+function olderRelease(ref, version) {
+    const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(ref);
+    const n = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
+    if (!m || !n)
+        return false;
+    for (let i = 1; i <= 3; i++) {
+        if (Number(m[i]) !== Number(n[i]))
+            return Number(m[i]) < Number(n[i]);
+    }
+    return false;
+}
+/** Why a read gave nothing, and where to look instead. */
+function unreadable(check, what, r, facts, page) {
+    const who = facts.asking === 'job'
+        ? "crew's workflow token cannot read it (GitHub shows it to admins only)"
+        : r.status === 403 || r.status === 404
+            ? 'your token cannot read it (it needs admin on the repository; a fine-grained token, Administration: read)'
+            : `GitHub answered ${r.status}: ${r.message}`;
+    return {
+        check,
+        status: 'unknown',
+        says: `${what}: unknown, ${who}.`,
+        fix: facts.asking === 'job' ? `${page} (or run \`npx crew doctor\` with an admin's token)` : page,
+    };
+}
+function ruleFinding(check, branch, rules, page, deletionMatters) {
+    const refusing = rules.filter((r) => REFUSING_RULES.has(r));
+    const maybe = rules.filter((r) => MAYBE_REFUSING.has(r));
+    const deletion = deletionMatters && rules.includes('deletion');
+    if (refusing.length)
+        return {
+            check,
+            status: 'problem',
+            says: `a ruleset refuses crew's pushes to \`${branch}\` (${refusing.join(', ')}); crew's runs will stop with GH013.`,
+            fix: `${page}: leave \`crew/**\` out of the ruleset's branches, or add crew's token (github-actions[bot], or your app) to its bypass list`,
+        };
+    if (maybe.length)
+        return {
+            check,
+            status: 'note',
+            says: `a ruleset on \`${branch}\` checks pushes' content or metadata (${maybe.join(', ')}); crew's commits may not pass it.`,
+            fix: `${page}: leave \`crew/**\` out of the ruleset, or check that crew's commits (author crew, model-written files) pass`,
+        };
+    if (deletion)
+        return {
+            check,
+            status: 'note',
+            says: `a ruleset keeps \`${branch}\` from being deleted, so crew cannot clean up its task branches after a run.`,
+            fix: `${page}: leave \`crew/**\` out of the deletion rule, or set cleanup.delete_branches: false in .github/crew.yml`,
+        };
+    return undefined;
+}
+function settingsPages(webUrl) {
+    return {
+        actions: `${webUrl}/settings/actions`,
+        rules: `${webUrl}/settings/rules`,
+        branches: `${webUrl}/settings/branches`,
+        secrets: `${webUrl}/settings/secrets/actions`,
+    };
+}
+/** One finding per check, in the order a person fixes them (Actions first). */
+function diagnose(facts) {
+    const pages = settingsPages(facts.repo.webUrl);
+    return [
+        actionsFinding(facts, pages),
+        ...workflowPermissionFindings(facts, pages),
+        branchRulesFinding(facts, pages),
+        stateBranchFinding(facts, pages),
+        workflowFileFinding(facts),
+        configFinding(facts),
+        ...toolchainCheckFindings(facts),
+        secretFinding(facts, pages),
+        ...(facts.strays ? [strayBranchFinding(facts.strays, facts.repo)] : []),
+        ...(facts.spend ? [spendFinding(facts.spend)] : []),
+    ];
+}
+function actionsFinding(facts, pages) {
+    if (!facts.actions.ok)
+        return unreadable('actions', 'whether GitHub Actions is on', facts.actions, facts, pages.actions);
+    if (!facts.actions.value.enabled)
+        return {
+            check: 'actions',
+            status: 'problem',
+            says: 'GitHub Actions is turned off for this repository: no crew job can run.',
+            fix: `${pages.actions}: Actions permissions → "Allow all actions and reusable workflows" (or allow actions/checkout and crew)`,
+        };
+    return { check: 'actions', status: 'ok', says: 'GitHub Actions is on.' };
+}
+/** Whether Actions may open pull requests, and the default token permissions (one read gives both). */
+function workflowPermissionFindings(facts, pages) {
+    const wp = facts.workflowPermissions;
+    if (!wp.ok)
+        return [unreadable('pull-requests', 'whether Actions may create pull requests', wp, facts, pages.actions)];
+    return [
+        wp.value.canCreatePullRequests
+            ? { check: 'pull-requests', status: 'ok', says: 'GitHub Actions may create pull requests.' }
+            : {
+                check: 'pull-requests',
+                status: 'problem',
+                says: 'GitHub Actions may not create pull requests, so crew cannot open its pull request with the workflow token.',
+                fix: `${pages.actions}: Workflow permissions → tick "Allow GitHub Actions to create and approve pull requests" (or give crew an app's token as github_token)`,
+            },
+        {
+            check: 'workflow-permissions',
+            status: 'ok',
+            says: `the default workflow permissions are ${wp.value.defaultPermissions === 'read' ? 'read-only' : 'read and write'}; crew's workflow asks for what each job needs itself.`,
+        },
+    ];
+}
+function branchRulesFinding(facts, pages) {
+    const task = facts.taskBranchRules;
+    if (!task.ok)
+        return unreadable('branch-rules', "the rules on crew's branches", task, facts, pages.rules);
+    return (ruleFinding('branch-rules', 'crew/<issue>/r<run>/…', task.value, pages.rules, true) ?? {
+        check: 'branch-rules',
+        status: 'ok',
+        says: "no ruleset refuses crew's task branches.",
+    });
+}
+/** `crew/state` meets rulesets and classic protection; a refusing ruleset is said first. */
+function stateBranchFinding(facts, pages) {
+    const stateRules = facts.stateBranchRules;
+    const stateRuleFinding = stateRules.ok ? ruleFinding('state-branch', 'crew/state', stateRules.value, pages.rules, false) : undefined;
+    const prot = facts.stateBranchProtected;
+    if (stateRuleFinding)
+        return stateRuleFinding;
+    if (prot.ok && (prot.value === true || (prot.value === 'unreadable' && stateRules.ok && !stateRules.value.length)))
+        return {
+            check: 'state-branch',
+            status: 'problem',
+            says: 'a branch protection rule covers `crew/state`: crew cannot record its runs there (GH006).',
+            fix: `${pages.branches}: remove \`crew/state\` (or a pattern such as \`crew/*\` or \`*\`) from the protection rule`,
+        };
+    if (!stateRules.ok)
+        return unreadable('state-branch', "the rules on crew's state branch", stateRules, facts, pages.rules);
+    if (!prot.ok)
+        return unreadable('state-branch', "whether a protection rule covers crew's state branch", prot, facts, pages.branches);
+    return { check: 'state-branch', status: 'ok', says: 'nothing refuses crew/state, where crew keeps its runs.' };
+}
+/** A file on the default branch GitHub would not give: its answer, and the file's page. */
+function fileUnread(check, path, r, repo) {
+    return {
+        check,
+        status: 'unknown',
+        says: `${path}: GitHub answered ${r.status}: ${r.message}.`,
+        fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${path}`,
+    };
+}
+function workflowFileFinding(facts) {
+    const { repo } = facts;
+    const wf = facts.workflowFile;
+    if (!wf.ok)
+        return fileUnread('workflow-file', WORKFLOW_PATH, wf, repo);
+    if (wf.value === null)
+        return {
+            check: 'workflow-file',
+            status: 'problem',
+            says: `there is no ${WORKFLOW_PATH} on ${repo.defaultBranch}: GitHub runs crew only from the default branch's workflow.`,
+            fix: `\`npx crew init\` in a clone writes it; commit it to ${repo.defaultBranch}`,
+        };
+    const form = workflowForm(wf.value);
+    if (!form)
+        return {
+            check: 'workflow-file',
+            status: 'problem',
+            says: `${WORKFLOW_PATH} on ${repo.defaultBranch} runs neither crew's reusable workflow nor crew's action.`,
+            fix: `\`npx crew init\` shows the file crew expects (it asks before replacing yours)`,
+        };
+    if (olderRelease(form.ref, facts.crewVersion))
+        return {
+            check: 'workflow-file',
+            status: 'note',
+            says: `${WORKFLOW_PATH} is the ${form.form} form at ${form.ref}, older than crew ${facts.crewVersion}.`,
+            fix: form.form === 'short'
+                ? `change the tag after \`crew-jobs.yml@\` to v${facts.crewVersion} (CHANGELOG.md says what changed)`
+                : `change each \`crew@${form.ref}\` to \`crew@v${facts.crewVersion}\`, and compare your jobs with the full form in docs/workflow.md`,
+        };
+    return { check: 'workflow-file', status: 'ok', says: `${WORKFLOW_PATH} is on ${repo.defaultBranch}: the ${form.form} form, at ${form.ref}.` };
+}
+function configFinding(facts) {
+    const { repo } = facts;
+    const cfg = facts.config;
+    if (!cfg.ok)
+        return fileUnread('config', CONFIG_FILE, cfg, repo);
+    if (cfg.value === null)
+        return { check: 'config', status: 'ok', says: `no ${CONFIG_FILE}: crew uses its defaults.` };
+    if (cfg.value.error)
+        return {
+            check: 'config',
+            status: 'problem',
+            says: `${CONFIG_FILE} is not valid: ${cfg.value.error}`,
+            fix: `edit ${repo.webUrl}/edit/${repo.defaultBranch}/${CONFIG_FILE} (schema/crew.schema.json lists every key)`,
+        };
+    return { check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` };
+}
+function toolchainCheckFindings(facts) {
+    const { repo } = facts;
+    const tc = facts.toolchains;
+    if (!tc)
+        return [];
+    if (!tc.ok)
+        return [
+            {
+                check: 'toolchain',
+                status: 'unknown',
+                says: `the toolchain files on ${repo.defaultBranch}: GitHub answered ${tc.status}: ${tc.message}.`,
+                fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
+            },
+        ];
+    return toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain', ...f }));
+}
+/** The model's key; another provider signs in with the cloud's credentials, so the secret does not matter. */
+function secretFinding(facts, pages) {
+    const cfg = facts.config;
+    const provider = cfg.ok && cfg.value ? cfg.value.provider : 'anthropic';
+    const secret = facts.secret;
+    if (provider !== 'anthropic')
+        return { check: 'secret', status: 'ok', says: `provider: ${provider}: crew signs in with the cloud's credentials, not ${SECRET_NAME}.` };
+    if (!secret.ok)
+        return {
+            check: 'secret',
+            status: 'unknown',
+            says: `whether the ${SECRET_NAME} secret is set: unknown, ${secret.status === 403 ? 'your token cannot list secrets (it needs write access; a fine-grained token, Secrets: read)' : `GitHub answered ${secret.status}`}.`,
+            fix: `\`gh secret list\`, or ${pages.secrets}`,
+        };
+    if (!secret.value)
+        return {
+            check: 'secret',
+            status: 'problem',
+            says: facts.asking === 'job'
+                ? `this job was given no ${SECRET_NAME}: the agents cannot call the model.`
+                : `the repository has no ${SECRET_NAME} secret: the agents cannot call the model.`,
+            fix: `\`gh secret set ${SECRET_NAME}\` (or ${pages.secrets})${facts.asking === 'job' ? ", and pass it to crew's workflow (secrets: inherit, or anthropic_api_key:)" : ''}`,
+        };
+    return {
+        check: 'secret',
+        status: 'ok',
+        says: facts.asking === 'job' ? `crew's jobs are given ${SECRET_NAME} (its value is not shown).` : `the ${SECRET_NAME} secret is set (its value is not shown).`,
+    };
+}
+/** Only in a job: the branches are read from crew/state. */
+function strayBranchFinding(s, repo) {
+    const page = `${repo.webUrl}/branches/all?query=crew%2F`;
+    if (!s.ok)
+        return { check: 'stray-branches', status: 'unknown', says: `crew's branches could not be listed: ${s.message}.`, fix: page };
+    const n = s.value.length;
+    if (!n)
+        return { check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' };
+    return {
+        check: 'stray-branches',
+        status: 'note',
+        says: `${n} crew/ branch${n === 1 ? '' : 'es'} belong${n === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(markdown/* codeSpan */.SS).join(', ')}${n > 10 ? ', …' : ''}.`,
+        fix: `delete them at ${page}, or \`git push origin --delete <branch>\``,
+    };
+}
+/** Only in a job: the spend is summed from crew/state. */
+function spendFinding(s) {
+    if (!s.ok)
+        return { check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' };
+    if (!s.value.near)
+        return { check: 'spend', status: 'ok', says: s.value.says };
+    return { check: 'spend', status: 'note', says: s.value.says, fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset' };
+}
+/** Healthy: nothing to fix (unknowns and notes are said, but are not problems). */
+const doctor_healthy = (findings) => findings.every((f) => f.status !== 'problem');
+
+// EXTERNAL MODULE: ./src/domain/criteria.ts
+var criteria = __webpack_require__(83543);
+// EXTERNAL MODULE: ./src/version.ts
+var version = __webpack_require__(311);
+;// CONCATENATED MODULE: ./src/doctor/gather.ts
+
+
+
+
+
+/** A task branch's name as crew makes them (the rules of any `crew/<N>/r<k>/<task>` branch are asked through it). */
+const SAMPLE_TASK_BRANCH = 'crew/1/r1/t1';
+const STATE_BRANCH = 'crew/state';
+/** The toolchain files and the setup action on the default branch; undefined when no file declares a version. */
+async function toolchainFacts(settings, opts) {
+    const reads = await Promise.all([...TOOLCHAIN_FILES, SETUP_ACTION_PATH].map(async (f) => [f, await settings.defaultBranchFile(f)]));
+    const refused = reads.find(([, r]) => !r.ok)?.[1];
+    if (refused && !refused.ok)
+        return refused;
+    const texts = new Map(reads.flatMap(([f, r]) => (r.ok && r.value !== null ? [[f, r.value]] : [])));
+    const declared = declaredVersions(toolchainSetup({ names: [...texts.keys()], read: (n) => texts.get(n) }));
+    if (!declared.length)
+        return undefined;
+    const action = texts.get(SETUP_ACTION_PATH);
+    const facts = { declared, setUp: action === undefined ? null : [...toolchainsSetUp(action)] };
+    const uncovered = declared.map((d) => d.tool).filter((t) => !facts.setUp?.includes(t));
+    if (opts.runnerToolchains && uncovered.length)
+        facts.runner = await opts.runnerToolchains(uncovered);
+    return ok(facts);
+}
+/** Everything `diagnose` needs, read at once; a read GitHub refuses is kept as its status, never thrown. */
+async function gatherFacts(settings, opts) {
+    const repo = await settings.repository();
+    const [actions, workflowPermissions, taskBranchRules, stateBranchRules, stateBranchProtected, workflowFile, configText, secret] = await Promise.all([
+        settings.actionsPermissions(),
+        settings.workflowPermissions(),
+        settings.branchRules(SAMPLE_TASK_BRANCH),
+        settings.branchRules(STATE_BRANCH),
+        settings.branchProtected(STATE_BRANCH),
+        settings.defaultBranchFile(WORKFLOW_PATH),
+        settings.defaultBranchFile(CONFIG_FILE),
+        opts.asking === 'job' ? Promise.resolve(ok(opts.jobHasKey === true)) : settings.secretExists(SECRET_NAME),
+    ]);
+    const toolchains = await toolchainFacts(settings, opts);
+    const facts = {
+        repo,
+        asking: opts.asking,
+        actions,
+        workflowPermissions,
+        taskBranchRules,
+        stateBranchRules,
+        stateBranchProtected,
+        workflowFile,
+        config: configOf(configText),
+        secret,
+        crewVersion: version/* CREW_VERSION */.f,
+        ...(toolchains ? { toolchains } : {}),
+    };
+    if (opts.strays) {
+        facts.strays = await opts.strays().then((s) => (s === undefined ? undefined : ok(s)), (e) => ({ ok: false, status: 0, message: e.message }));
+        if (!facts.strays)
+            delete facts.strays;
+    }
+    if (opts.spend)
+        facts.spend = await opts.spend().then(ok, (e) => ({ ok: false, status: 0, message: e.message }));
+    return facts;
+}
+function configOf(text) {
+    if (!text.ok)
+        return text;
+    if (text.value === null)
+        return ok(null);
+    try {
+        const config = (0,schema/* parseConfig */.o4)(text.value, CONFIG_FILE);
+        // `criteria:` takes commands; one the plan review would refuse stops every run at planning.
+        const unrunnable = config.criteria.flatMap((c, i) => {
+            const p = (0,criteria/* commandProblem */.RS)(c);
+            return p ? [`criteria[${i}] "${c}" is not a command crew can run: ${p}`] : [];
+        });
+        return ok({ provider: config.provider, ...(unrunnable.length ? { error: unrunnable.join('; ') } : {}) });
+    }
+    catch (e) {
+        if (e instanceof schema/* ConfigError */.xL)
+            return ok({ error: e.problems.join('; '), provider: 'anthropic' });
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/doctor/report.ts
+
+const MARK = { ok: '✅', problem: '❌', unknown: '❔', note: '⚠️' };
+const WORD = { ok: 'ok', problem: 'FIX', unknown: '??', note: 'note' };
+function summary(findings) {
+    const problems = findings.filter((f) => f.status === 'problem').length;
+    return doctor_healthy(findings) ? 'crew is set up: nothing to fix.' : `${problems} thing${problems === 1 ? '' : 's'} to fix before crew can run here.`;
+}
+/** The comment `/crew doctor` posts: a summary line, then one line per check with its fix. */
+function doctorComment(facts, findings) {
+    const lines = findings.map((f) => `- ${MARK[f.status]} ${f.says}${f.fix ? `<br>Fix: ${f.fix}` : ''}`);
+    return [`### crew doctor: ${facts.repo.fullName}`, '', `**${summary(findings)}**`, '', ...lines].join('\n');
+}
+/** What `crew doctor` prints at a terminal. */
+function doctorText(facts, findings) {
+    const lines = findings.flatMap((f) => [`  ${WORD[f.status].padEnd(4)}  ${f.says}`, ...(f.fix ? [`        fix: ${f.fix}`] : [])]);
+    return [`crew doctor: ${facts.repo.fullName} (default branch ${facts.repo.defaultBranch})`, '', ...lines, '', summary(findings), ''].join('\n');
+}
+/** `crew doctor --json`: the findings for tools. */
+function doctorJson(facts, findings) {
+    return `${JSON.stringify({ repository: facts.repo.fullName, defaultBranch: facts.repo.defaultBranch, healthy: healthy(findings), findings }, null, 2)}\n`;
+}
+
+// EXTERNAL MODULE: ./src/steps/cleanup.ts
+var cleanup = __webpack_require__(42179);
+// EXTERNAL MODULE: ./src/render/spend.ts
+var render_spend = __webpack_require__(86196);
+// EXTERNAL MODULE: ./src/domain/spend.ts
+var spend = __webpack_require__(48180);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(57975);
+;// CONCATENATED MODULE: ./src/doctor/runner-toolchains.ts
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** How each program says its version (`go version` prints `go version go1.22.5 linux/amd64`). */
+const VERSION_ARGS = { node: ['--version'], python: ['--version'], go: ['version'], rust: ['--version'] };
+/**
+ * The versions of the runner's own programs, as a job's shell steps find them on PATH (`/crew doctor`
+ * runs in crew's route job, on the same runner image as the work jobs, before any setup steps): the
+ * first version-looking word of each one's answer; null when the program is not there or fails.
+ */
+async function runnerToolchains(tools) {
+    const found = await Promise.all(tools.map(async (t) => {
+        try {
+            const { stdout, stderr } = await run(TOOLCHAIN_PROGRAM[t], VERSION_ARGS[t], { timeout: 15_000 });
+            return [t, /\b(?:go|v)?(\d+\.\d+(?:\.\d+)?)/.exec(`${stdout} ${stderr}`)?.[1] ?? null];
+        }
+        catch {
+            return [t, null];
+        }
+    }));
+    return Object.fromEntries(found);
+}
+
+;// CONCATENATED MODULE: ./src/steps/commands/doctor.ts
+
+
+
+
+
+
+
+
+/**
+ * `/crew doctor`: the repository's setup as this job's token can see it, one line per check with its
+ * fix, in one comment. The job's token cannot read the admin-only settings; those lines say where to
+ * look, and that `npx crew doctor` with an admin's token reads them.
+ */
+async function doctor(ctx, ev) {
+    const issue = ev.issue.number;
+    if (!ctx.repositorySettings) {
+        await ctx.forge.postComment(issue, 'crew doctor checks a repository on GitHub; in a local run there is nothing of GitHub to check.');
+        return;
+    }
+    const config = await ctx.config().catch(() => undefined);
+    const facts = await gatherFacts(ctx.repositorySettings, {
+        asking: 'job',
+        // The key's presence only: a provider other than anthropic signs in otherwise (diagnose says so).
+        jobHasKey: ctx.settings.anthropicApiKey.length > 0,
+        strays: async () => (await (0,cleanup.findStrayBranches)(ctx))?.map((b) => b.branch),
+        spend: async () => {
+            const summary = await (0,spend_gate/* repositorySpend */.r0)(ctx);
+            return { says: (0,render_spend/* spendSentence */.Mu)(summary), near: (0,spend/* budgetVerdict */.lS)(summary, 0).kind !== 'ok' };
+        },
+        // This job runs on the runner image the work jobs get, before any setup steps: its programs are theirs.
+        runnerToolchains: runnerToolchains,
+    });
+    if (config && facts.config.ok && facts.config.value)
+        facts.config.value.provider = config.provider;
+    await ctx.forge.postComment(issue, doctorComment(facts, diagnose(facts)));
+}
+
+;// CONCATENATED MODULE: ./src/steps/commands/approval.ts
+
+
+
+
+
+
+
+
+/** `/crew approve` and `/crew revise`: the plan that waits for a person. */
+async function approve(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (!last || last.phase !== 'AWAITING_APPROVAL' || last.waiting?.kind !== 'approval') {
+        await ctx.forge.postComment(issue, `There is no plan waiting for approval on this issue, so crew ignored that approval. ${(0,surface/* sentence */.em)(ctx.surface.give('plan'))} to make one.`);
+        return;
+    }
+    const waiting = last.waiting;
+    if (await askedJustNow(ctx, ev, last))
+        return;
+    const trust = await trustedReply(ctx, ev, waiting.commentId);
+    if (trust !== 'ok') {
+        await ctx.forge.postComment(issue, trust === 'stale'
+            ? `That approval was written before plan v${waiting.planVersion} was posted, so crew ignored it. ${(0,surface/* sentence */.em)(ctx.surface.give('approve'))} again to approve the current plan.`
+            : `That approval was edited after it was posted, so crew ignored it. Post ${ctx.surface.command('approve')} as a new comment.`);
+        return;
+    }
+    const run = last.run;
+    const config = await ctx.config();
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const claimed = await (0,context/* updateRun */.PF)(ctx, issue, run, `plan v${waiting.planVersion} approved by @${ev.comment.author.login}`, (rec, tx) => {
+        if (rec.phase !== 'AWAITING_APPROVAL' || rec.waiting?.kind !== 'approval' || rec.waiting.planVersion !== waiting.planVersion)
+            return null;
+        (0,run_files/* writeRun */.bp)(tx, { ...rec, phase: 'EXECUTING', waiting: null, approvedBy: ev.comment.author.login }, now);
+        return (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now));
+    });
+    if (claimed === null)
+        return ctx.log.info('the plan changed or was approved by someone else first');
+    ctx.log.checkpoint('plan-approved');
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, claimed);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+async function revise(ctx, ev, feedback) {
+    const issue = ev.issue.number;
+    if (!feedback) {
+        await ctx.forge.postComment(issue, `Say what to change after the command: ${ctx.surface.command('revise', '<what to change>')}.`);
+        return;
+    }
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision' && last.waiting.topic === 'plan_review')
+        return decideTask(ctx, ev, last, 'revise', feedback);
+    if (!last || last.phase !== 'AWAITING_APPROVAL') {
+        await ctx.forge.postComment(issue, `There is no plan waiting for approval on this issue, so there is nothing to revise. ${(0,surface/* sentence */.em)(ctx.surface.give('plan'))} to make one.`);
+        return;
+    }
+    const run = last.run;
+    const taken = await (0,context/* updateRun */.PF)(ctx, issue, run, `revise`, (rec, tx) => {
+        if (rec.phase !== 'AWAITING_APPROVAL')
+            return false;
+        (0,run_files/* writeRun */.bp)(tx, { ...rec, phase: 'PLANNING', waiting: null }, (0,context/* nowIso */.kF)(ctx));
+        return true;
+    });
+    if (!taken)
+        return;
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+    const tasks = await (0,plan_run/* planRun */.n)(ctx, issue, run, `A maintainer (@${ev.comment.author.login}) asked for these changes: ${feedback}`);
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, tasks);
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+
+// EXTERNAL MODULE: ./src/render/messages.ts
+var messages = __webpack_require__(93050);
+// EXTERNAL MODULE: ./src/steps/retrospect.ts + 2 modules
+var retrospect = __webpack_require__(12451);
+// EXTERNAL MODULE: ./src/render/cleanup.ts
+var render_cleanup = __webpack_require__(94420);
+;// CONCATENATED MODULE: ./src/steps/commands/info.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** `/crew status`, `/crew help`, `/crew retro` and `/crew remember`. */
+/** `/crew retro`: a full retrospective of the newest finished run, posted again if there was one. */
+async function retro(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (!last || !(0,run_state/* isTerminal */.Hd)(last.phase)) {
+        await ctx.forge.postComment(issue, last
+            ? `Run ${ctx.surface.runNumber(issue, last.run)} is still ${last.phase.toLowerCase()}; \`/crew retro\` looks back at a finished run. Try again when it ends.`
+            : `There is no run on this issue to look back at. ${(0,surface/* sentence */.em)(ctx.surface.give('run'))} first.`);
+        return;
+    }
+    ctx.model(); // fails now, with a clear message, if no key was given
+    await (0,retrospect/* retrospect */.o)(ctx, issue, last.run, true);
+}
+/**
+ * `/crew status`: the plan comment brought up to date (or a question that was never posted, asked
+ * now), and, when there are any, the repository's `crew/` branches that belong to no open run, and
+ * its spend today and this month against `budgets.day` and `budgets.month` (when one is set), in one comment.
+ */
+async function info_status(ctx, ev) {
+    const issue = ev.issue.number;
+    const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    const said = [];
+    if (!last)
+        said.push(`There is no crew run on this issue yet. ${(0,surface/* sentence */.em)(ctx.surface.give('run'))} to start one.`);
+    else if (!(await askUnasked(ctx, last)))
+        await (0,context/* syncPlanComment */.Of)(ctx, issue, last.run);
+    const strays = await (0,cleanup.findStrayBranches)(ctx).catch((e) => {
+        ctx.log.warn(`could not list crew's branches: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+    });
+    if (strays?.length)
+        said.push((0,render_cleanup/* strayBranchLines */.F)(strays, 30, ctx.surface).join('\n'));
+    // The spend is said where a budget is set, or where crew comments anyway; otherwise status only refreshes the plan comment.
+    const spend = await (0,spend_gate/* repositorySpend */.r0)(ctx).catch((e) => {
+        ctx.log.warn(`could not sum the repository's spend: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+    });
+    const budgeted = spend && (spend.day.budgetUsd !== undefined || spend.month.budgetUsd !== undefined);
+    if (spend && (budgeted || said.length))
+        said.push((0,render_spend/* spendComment */.ig)(spend, ctx.surface));
+    if (said.length)
+        await ctx.forge.postComment(issue, said.join('\n\n'));
+}
+/** `/crew help`, and any word crew does not know. */
+async function help(ctx, ev, unknownWord) {
+    await ctx.forge.postComment(ev.issue.number, (0,messages/* helpComment */.X2)(unknownWord));
+}
+/** `/crew remember <n>`: memory candidate n of the newest retrospective becomes a pull request to the knowledge base. */
+async function rememberCandidate(ctx, ev, n) {
+    const issue = ev.issue.number;
+    const snap = await ctx.state.load(`issue-${issue}/`);
+    const runs = (0,run_files/* runNumbers */.Sm)(snap, issue)
+        .map((k) => (0,context/* recordIn */.Rn)(snap, issue, k))
+        .filter(Boolean);
+    await ctx.forge.postComment(issue, await (0,retrospect/* remember */.k)(ctx, issue, runs, n, ev.comment.author.login));
+}
+
+;// CONCATENATED MODULE: ./src/steps/commands/index.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Each command's handler, by kind. The type makes every kind in the registry
+ * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
+ */
+const HANDLERS = {
+    run: async (ctx, ev, c) => void (await (0,start/* startRun */.AD)(ctx, { ...(0,start/* commentRequest */.bu)(ctx, ev), ...(c.attempts !== undefined ? { attempts: c.attempts } : {}) }, 'run')),
+    plan: async (ctx, ev, c) => void (await (0,start/* startRun */.AD)(ctx, { ...(0,start/* commentRequest */.bu)(ctx, ev), ...(c.attempts !== undefined ? { attempts: c.attempts } : {}) }, 'plan')),
+    // On crew's own pull request route.ts starts the follow-up; anywhere else there is no branch of crew's to fix.
+    fix: async (ctx, ev) => {
+        await ctx.forge.postComment(ev.issue.number, `\`/crew fix\` works on a pull request crew opened: comment it there (or submit a review starting with \`/crew\`), and crew follows up on the same branch. On an issue, ${ctx.surface.command('run')} starts a new run.`);
+    },
+    approve: (ctx, ev) => approve(ctx, ev),
+    revise: (ctx, ev, c) => revise(ctx, ev, (0,sanitize/* sanitize */.a)(c.feedback, common/* REPLY_CHARS */.xu)),
+    answer: async (ctx, ev, c) => {
+        const text = (0,sanitize/* sanitize */.a)(c.text, common/* REPLY_CHARS */.xu);
+        if (!text) {
+            await ctx.forge.postComment(ev.issue.number, `Write the answer after the command: ${ctx.surface.command('answer', '<text>')}.`);
+            return;
+        }
+        return answer(ctx, ev, text, { quiet: false });
+    },
+    accept: (ctx, ev) => accept(ctx, ev),
+    retry: (ctx, ev, c) => retry(ctx, ev, c.task),
+    abort: (ctx, ev) => abort(ctx, ev),
+    resume: (ctx, ev) => resume(ctx, ev),
+    continue: (ctx, ev, c) => continueRun(ctx, ev, c.amountUsd),
+    status: (ctx, ev) => info_status(ctx, ev),
+    retro: (ctx, ev) => retro(ctx, ev),
+    remember: (ctx, ev, c) => rememberCandidate(ctx, ev, c.n),
+    help: (ctx, ev) => help(ctx, ev),
+    doctor: (ctx, ev) => doctor(ctx, ev),
+    unknown: (ctx, ev, c) => help(ctx, ev, c.word),
+};
+/** Runs the handler of a parsed command. */
+function handle(ctx, ev, command) {
+    return HANDLERS[command.kind](ctx, ev, command);
+}
+
+// EXTERNAL MODULE: ./src/steps/follow-up.ts
+var follow_up = __webpack_require__(25442);
+// EXTERNAL MODULE: ./src/steps/ci-status.ts + 3 modules
+var ci_status = __webpack_require__(99691);
+;// CONCATENATED MODULE: ./src/steps/route.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
+async function route(ctx) {
+    await (0,common/* setOutputs */.n0)(ctx, '', '', []);
+    if (ctx.event.kind === 'dispatch')
+        outdatedWorkflow(ctx.event);
+    if (ctx.event.kind === 'pull') {
+        // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
+        if (ctx.event.comment)
+            return routeComment(ctx, ctx.event.comment);
+        // A CI run that failed on crew's pull request: fix_ci's to count and answer, and the merge gate's to say so.
+        if (ctx.event.ci)
+            return (0,ci_status/* routeCiRun */.D)(ctx, ctx.event, ctx.event.ci);
+        return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
+    }
+    if (ctx.event.kind === 'issue')
+        return routeIssueEvent(ctx, ctx.event);
+    return routeComment(ctx, ctx.event);
+}
+async function routeComment(ctx, ev) {
+    if (ev.action !== 'created')
+        return ctx.log.info(`ignoring a comment ${ev.action} event`);
+    if (ev.comment.author.type !== 'User')
+        return ctx.log.info(`ignoring a comment from ${ev.comment.author.login} (${ev.comment.author.type})`);
+    if (await isOwnComment(ctx, ev))
+        return ctx.log.info(`ignoring crew's own comment (as @${ev.comment.author.login})`);
+    const command = (0,commands/* parseCommand */.RM)(ev.comment.body);
+    const issue = ev.issue.number;
+    if (!command && ev.via === 'review' && ev.reviewState === 'changes_requested')
+        return routeChangesRequested(ctx, ev);
+    if (!command) {
+        // The workflow lets through only reviews that start with /crew (and changes requested on crew's own); any other is not an answer either.
+        if (ev.via)
+            return ctx.log.info(`the ${ev.via === 'review' ? 'review' : 'review comment'} is not a /crew command; nothing to do`);
+        // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
+        if (!ev.issue.labels.includes(labels/* WAITING_LABEL */.J))
+            return ctx.log.info('the comment is not a /crew command; nothing to do');
+        // Quoted lines are someone else's words (often crew's own question, or another person's text).
+        return answer(ctx, ev, (0,sanitize/* sanitize */.a)((0,markdown/* withoutQuotes */.Yg)(ev.comment.body), common/* REPLY_CHARS */.xu), { quiet: true });
+    }
+    // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
+    // The reaction says crew saw the comment whoever wrote it, so it need not wait for the permission check (one round trip less).
+    const [, writer] = await Promise.all([
+        ev.via ? undefined : ctx.forge.react?.(ev.comment.id, 'eyes'),
+        (0,permission/* hasWriteAccess */.sv)(ctx, ev.via ? { issue, login: ev.comment.author.login } : ev, true),
+    ]);
+    if (!writer)
+        return;
+    if (ev.issue.isPull)
+        return routePullCommand(ctx, ev, command);
+    await handle(ctx, ev, command);
+}
+/** What a review or a review comment may ask for: the commands that need no re-reading of the comment. */
+const FROM_REVIEWS = new Set(['run', 'plan', 'status', 'help', 'unknown']);
+/**
+ * A `/crew` command on a pull request, from a person with write access. crew's own pull requests
+ * (head `crew/<issue>/r<k>/integration`) get follow-up runs on their branch. A fork's is refused: crew cannot push
+ * there, and would run the fork's code in jobs that hold this repository's tokens. A person's
+ * branch in this repository is the base of a run under the pull request's number, whose own pull
+ * request goes into that branch; crew never pushes to it.
+ */
+async function routePullCommand(ctx, ev, command) {
+    const number = ev.issue.number;
+    const pull = await ctx.forge.getPull(number);
+    if (pull.fromFork) {
+        await ctx.forge.postComment(number, forkRefusal(pull));
+        return;
+    }
+    const own = (0,refs/* runOfIntegrationBranch */.$o)(pull.headRef);
+    if (own)
+        return ownPullCommand(ctx, ev, command, own.issue);
+    if (pull.headRef.startsWith('crew/')) {
+        await ctx.forge.postComment(number, `This pull request's branch (\`${pull.headRef}\`) is one of crew's, but not a run's pull request, so crew does not work on it. Comment \`/crew run\` on the issue it came from to start a new run.`);
+        return;
+    }
+    if (pull.state !== 'open') {
+        await ctx.forge.postComment(number, 'This pull request is closed, so crew will not work on it. Reopen it, or comment `/crew run` on an issue that describes the change.');
+        return;
+    }
+    if (ev.via && !FROM_REVIEWS.has(command.kind)) {
+        await ctx.forge.postComment(number, `crew takes \`/crew ${command.kind}\` only as a comment in the pull request's conversation, not in a review${ev.via === 'review_comment' ? ' comment' : ''}. Comment it there.`);
+        return;
+    }
+    if (command.kind === 'run' || command.kind === 'plan')
+        return void (await (0,start/* startRun */.AD)(ctx, pullRequestRun(ctx, ev, pull), command.kind));
+    await handle(ctx, ev, command);
+}
+/**
+ * A `/crew` on crew's own pull request: `/crew fix <feedback>`, `/crew run [feedback]` and
+ * `/crew <feedback>` start a follow-up on its branch; the commands about a run are given on its
+ * issue, where the run lives.
+ */
+async function ownPullCommand(ctx, ev, command, issue) {
+    const feedback = command.kind === 'fix' ? command.feedback : command.kind === 'run' || command.kind === 'unknown' ? (0,commands/* commandText */.jt)(ev.comment.body) : undefined;
+    if (command.kind === 'unknown')
+        ctx.log.info(`/crew ${command.word} on crew's own pull request: taken as feedback for a follow-up`);
+    if (feedback === undefined) {
+        if (command.kind === 'help' || command.kind === 'doctor')
+            return handle(ctx, ev, command);
+        await ctx.forge.postComment(ev.issue.number, `This pull request is crew's own: \`/crew ${command.kind}\` is about its run, so comment it on issue #${issue}, where the run lives. Here, \`/crew fix <feedback>\` (or \`/crew <feedback>\`) starts a follow-up on this branch.`);
+        return;
+    }
+    // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
+    const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
+    await (0,follow_up/* startFollowUp */.R)(ctx, {
+        pull: ev.issue.number,
+        by: ev.comment.author.login,
+        feedback: (0,markdown/* withoutQuotes */.Yg)(words),
+        source: ev.via ? 'review' : 'comment',
+        trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, ...(ev.via ? { how: ev.via } : {}) },
+    });
+}
+/**
+ * A review that requests changes without a command. The workflow cannot read crew.yml, so it
+ * starts this job for every such review on a `crew/` head; only `iterate_on_review: true` makes
+ * it a follow-up, by a writer, on crew's own open pull request. Otherwise it is skipped, logged.
+ */
+async function routeChangesRequested(ctx, ev) {
+    let on = false;
+    try {
+        on = (await ctx.config()).iterate_on_review;
+    }
+    catch (e) {
+        if (!(e instanceof schema/* ConfigError */.xL))
+            throw e;
+        return ctx.log.warn(`a review requested changes, but .github/crew.yml cannot be read (${e.message}); no follow-up started`);
+    }
+    if (!on)
+        return ctx.log.info('a review requested changes; iterate_on_review is off in .github/crew.yml, so no follow-up starts (comment /crew fix to start one)');
+    if (ev.comment.author.type !== 'User')
+        return ctx.log.info(`ignoring a review by ${ev.comment.author.login} (${ev.comment.author.type})`);
+    const pull = await ctx.forge.getPull(ev.issue.number);
+    if (!(0,refs/* runOfIntegrationBranch */.$o)(pull.headRef) || pull.fromFork)
+        return ctx.log.info(`#${ev.issue.number} is not crew's own pull request; a review there starts nothing`);
+    // Without a command, a reader's review is ordinary review traffic, not a request to crew: no refusal comment.
+    if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false)))
+        return;
+    ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
+    await (0,follow_up/* startFollowUp */.R)(ctx, {
+        pull: ev.issue.number,
+        by: ev.comment.author.login,
+        feedback: (0,markdown/* withoutQuotes */.Yg)(ev.comment.body),
+        source: 'review',
+        trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, how: 'review' },
+    });
+}
+/** The run a person's pull request asks for: its title and body, the words after the command, and its head as the base. */
+function pullRequestRun(ctx, ev, pull) {
+    const asked = (0,commands/* commandText */.jt)(ev.comment.body);
+    return {
+        issue: { number: ev.issue.number, title: ev.issue.title, body: asked ? `${ev.issue.body}\n\n${asked}` : ev.issue.body },
+        by: ev.comment.author.login,
+        trigger: { commentId: ev.comment.id, createdAt: ev.comment.createdAt, workflowRunId: ctx.runId, ...(ev.via ? { how: ev.via } : {}) },
+        base: { branch: pull.headRef, sha: pull.headSha, pull: ev.issue.number },
+        // Its images are read through the texts that show them (#47): the words after the command are the comment's.
+        comment: ev.comment.body,
+    };
+}
+function forkRefusal(pull) {
+    const where = pull.headRepo ? `\`${pull.headRepo}\`` : 'a fork that no longer exists';
+    return [
+        `crew does not work on pull requests from forks, and this one's branch is in ${where}.`,
+        '',
+        '- crew cannot push there: it pushes only to `crew/` branches of this repository.',
+        "- It does not run a fork's code in jobs that hold this repository's write token and secrets.",
+        '',
+        'Instead, open an issue that describes the change and comment `/crew run` on it; or, if you have write access, push the branch to this repository, open a pull request from it and comment `/crew run` there.',
+    ].join('\n');
+}
+/**
+ * A label or an assignment starts `/crew run` when it is the configured trigger and the person
+ * who made it (the event's sender, not the issue's author) has write access: triage users can
+ * label and assign, so neither is a sign of it.
+ */
+async function routeIssueEvent(ctx, ev) {
+    const how = ev.action === 'labeled' ? 'label' : ev.action === 'assigned' ? 'assignee' : undefined;
+    if (!how)
+        return ctx.log.info(`ignoring an issues ${ev.action} event`);
+    if (ev.sender.type !== 'User')
+        return ctx.log.info(`ignoring an issues ${ev.action} event by ${ev.sender.login} (${ev.sender.type})`);
+    let config;
+    try {
+        config = await ctx.config();
+    }
+    catch (e) {
+        if (!(e instanceof schema/* ConfigError */.xL))
+            throw e;
+        // Whether this label is crew's trigger is in the file crew cannot read: say so, but only to a writer.
+        if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, { issue: ev.issue.number, login: ev.sender.login }, false)))
+            return;
+        throw new context/* CrewError */.uH('reading the configuration', `${e.message}\n\ncrew could not tell whether this ${how === 'label' ? `label (\`${ev.label}\`)` : `assignment (@${ev.assignee})`} should start a run, so nothing started.`, 'Fix `.github/crew.yml` on the default branch, then comment `/crew run`.');
+    }
+    const wanted = how === 'label' ? config.trigger_label : config.trigger_assignee;
+    const got = how === 'label' ? ev.label : ev.assignee;
+    // With label triggers on, `crew: best of N` starts a run of N parallel attempts of each task (#50).
+    const bestOf = how === 'label' && wanted && got ? (0,attempts/* bestOfLabel */.im)(got) : null;
+    if (!wanted || !got || (wanted.toLowerCase() !== got.toLowerCase() && bestOf === null))
+        return ctx.log.info(`the ${how} ${got ?? '(none)'} is not crew's trigger_${how} (${wanted ?? 'not set'}); nothing to do`);
+    if (await isOwnLogin(ctx, ev.sender.login))
+        return ctx.log.info(`ignoring crew's own ${how} (as @${ev.sender.login})`);
+    if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, { issue: ev.issue.number, login: ev.sender.login }, true)))
+        return;
+    ctx.log.info(`@${ev.sender.login} ${how === 'label' ? `labelled the issue ${got}` : `assigned the issue to @${got}`}: starting a run`);
+    await (0,start/* startRun */.AD)(ctx, {
+        issue: ev.issue,
+        by: ev.sender.login,
+        trigger: { commentId: 0, createdAt: ev.issue.updatedAt, workflowRunId: ctx.runId, how },
+        ...(bestOf !== null ? { attempts: bestOf } : {}),
+    }, 'run');
+}
+async function isOwnLogin(ctx, login) {
+    try {
+        return login.toLowerCase() === (await ctx.forge.botLogin()).toLowerCase();
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * With a personal token crew comments as a user, so its own comments pass the workflow's
+ * `type == 'User'` filter and, while `crew: waiting` is on, would be taken as the answer.
+ * Its comments are told apart by the idempotency key crew puts on every comment, and its
+ * login: someone who lends crew their own token still answers as themselves, with no key.
+ * Only keyed comments cost the look-up of crew's login. When that look-up fails (an invalid
+ * crew.yml with `bot_login`, GitHub down), a keyed comment counts as crew's: answering it
+ * with a failure comment, itself keyed, would start this job again and again.
+ */
+async function isOwnComment(ctx, ev) {
+    if (!(0,markdown/* postedByCrew */.GB)(ev.comment.body))
+        return false;
+    try {
+        return ev.comment.author.login.toLowerCase() === (await ctx.forge.botLogin()).toLowerCase();
+    }
+    catch (e) {
+        ctx.log.warn(`could not tell crew's own login (${e instanceof Error ? e.message : String(e)}); a comment with crew's key counts as crew's`);
+        return true;
+    }
+}
+/**
+ * Dispatches start their tasks in the work job directly, one job fewer on every step of
+ * the critical path. A workflow that still routes them here is an old copy of crew's: the
+ * tasks would never start, so say so on the issue rather than stall.
+ */
+function outdatedWorkflow(ev) {
+    throw new context/* CrewError */.uH('starting dispatched tasks', `This repository's crew workflow runs the \`route\` job for crew's own dispatches (tasks ${sanitizeInput(ev.inputs.tasks)}), so those tasks cannot start. crew now starts them in the \`work\` job.`, 
+    // GitHub's own workflow file is the problem, so this is said only there.
+    "Replace `.github/workflows/crew.yml` with the workflow in crew's README (its `route` job skips `workflow_dispatch`, and `work` reads the dispatch's inputs), then comment `/crew resume`.");
+}
+function sanitizeInput(value) {
+    return `\`${(value ?? '').replace(/[^\w",[\]]/g, '').slice(0, 200)}\``;
+}
+
+
+/***/ })
+
+};

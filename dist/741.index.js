@@ -1,0 +1,631 @@
+export const id = 741;
+export const ids = [741];
+export const modules = {
+
+/***/ 8811:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Mm: () => (/* binding */ ownBudgetStop),
+/* harmony export */   OH: () => (/* binding */ askAtBudget),
+/* harmony export */   Zf: () => (/* binding */ budgetStopBefore),
+/* harmony export */   eO: () => (/* binding */ periodStop),
+/* harmony export */   kQ: () => (/* binding */ stopRunAtBudget)
+/* harmony export */ });
+/* harmony import */ var _domain_budgets__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(69158);
+/* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(85745);
+/* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65534);
+/* harmony import */ var _render_budget_stop__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(35720);
+/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(24742);
+/* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(75498);
+/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(33732);
+/* harmony import */ var _spend_gate__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(50746);
+
+
+
+
+
+
+
+
+/**
+ * The run's own budgets, when one is spent: `budgets.run` as this run stands (a person's `/crew continue`
+ * may have raised it), then the task's `budgets.task` (what its current allowance of attempts spent).
+ */
+function ownBudgetStop(config, view, runSpent, task) {
+    const budgets = (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgets */ .Cc)(config.budgets, view.run);
+    const over = (b, tokens, usd) => tokens >= b.tokens || usd >= b.cost_usd;
+    if (over(budgets.run, (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), runSpent.costUsd))
+        return {
+            kind: 'budget',
+            limit: 'run',
+            spentUsd: runSpent.costUsd,
+            budgetUsd: budgets.run.cost_usd,
+            tokens: { spent: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), budget: budgets.run.tokens },
+        };
+    if (task && over(budgets.task, task.spent.tokens, task.spent.costUsd))
+        return {
+            kind: 'budget',
+            limit: 'task',
+            task: task.id,
+            spentUsd: task.spent.costUsd,
+            budgetUsd: budgets.task.cost_usd,
+            tokens: { spent: task.spent.tokens, budget: budgets.task.tokens },
+        };
+    return undefined;
+}
+function periodStop(p) {
+    return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd, resetsAt: p.resetsAt };
+}
+/** Before a step that spends (a worker's attempt): the run's and the task's budgets, then the repository's. */
+async function budgetStopBefore(ctx, config, view, runSpent, task) {
+    const own = ownBudgetStop(config, view, runSpent, task);
+    if (own)
+        return own;
+    const period = await (0,_spend_gate__WEBPACK_IMPORTED_MODULE_6__/* .repositoryBudgetReached */ .A6)(ctx);
+    return period ? periodStop(period) : undefined;
+}
+/**
+ * Inside the write that holds a task: the run stops and waits at the budget (comment id 0 until
+ * `askAtBudget` posts the question). A run already waiting (on this budget or another question) is
+ * left as it is: the held task is pending, and starts again, or stops again, when the run goes on.
+ * Returns whether the question is this job's to ask.
+ */
+function stopRunAtBudget(tx, issue, run, stop, now) {
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .viewIn */ .zc)(tx, issue, run);
+    if (view.run.phase !== 'EXECUTING' || view.run.waiting)
+        return false;
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'ESCALATING', waiting: { ...stop, commentId: 0 } }, now);
+    return true;
+}
+/** Posts the budget question a run records but has not asked yet, and labels the issue as waiting. */
+async function askAtBudget(ctx, issue, run) {
+    const view = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .loadView */ .QJ)(ctx, issue, run);
+    const w = view.run.waiting;
+    if (view.run.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.commentId !== 0)
+        return;
+    const s = ctx.surface;
+    const body = (0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetQuestion */ .SG)(view, w, s, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .planLinks */ .FR)(ctx).branch, s.marker('budget', { issue, run, nonce: (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nonce */ .KU)() }));
+    await (0,_caps__WEBPACK_IMPORTED_MODULE_4__/* .spend */ .Rf)(ctx, issue, run, { comments: 1 });
+    const posted = await ctx.forge.postComment(issue, body);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .updateRun */ .PF)(ctx, issue, run, `asked at the budget`, (rec, tx) => {
+        if (rec.waiting?.kind === 'budget' && rec.waiting.commentId === 0)
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
+    });
+    await ctx.forge.addLabel(issue, _domain_labels__WEBPACK_IMPORTED_MODULE_7__/* .WAITING_LABEL */ .J);
+    ctx.log.checkpoint('budget-asked');
+    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
+}
+
+
+/***/ }),
+
+/***/ 52814:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   GR: () => (/* binding */ settleInState),
+/* harmony export */   Nd: () => (/* binding */ replanTasks),
+/* harmony export */   Ub: () => (/* binding */ openQueuedQuestion),
+/* harmony export */   fe: () => (/* binding */ askPerson),
+/* harmony export */   nF: () => (/* binding */ followUp)
+/* harmony export */ });
+/* harmony import */ var _agents_decomposer__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(91565);
+/* harmony import */ var _agents_plan_reviewer__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87143);
+/* harmony import */ var _domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(55394);
+/* harmony import */ var _domain_plan_review__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(75674);
+/* harmony import */ var _domain_refs__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(92);
+/* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65534);
+/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(24742);
+/* harmony import */ var _state_transitions__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(82649);
+/* harmony import */ var _text_sanitize__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(64212);
+/* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(75498);
+/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(33732);
+/* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(85745);
+/* harmony import */ var _repo_map__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(55984);
+/* harmony import */ var _agent_instructions__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(88098);
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const STRONGER = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
+/**
+ * Inside the state write that records a task's final result: the leader decides what
+ * happens to a failure and applies the part that must be atomic with it (so a
+ * dependent is never marked blocked for a task that is about to be retried or replanned).
+ */
+function settleInState(tx, issue, run, taskId, result, claim, limits) {
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .viewIn */ .zc)(tx, issue, run);
+    const rec = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .taskOf */ .Xb)(view, taskId);
+    const task = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planTask */ .PE)(view, taskId);
+    if (result.status === 'success') {
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, { ...view.run, leader: (0,_domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .recordSuccess */ .B3)(view.run.leader) }, claim.at);
+        return null;
+    }
+    const difficulty = result.feedback?.type === 'difficulty' ? result.feedback : undefined;
+    const failed = {
+        task: taskId,
+        failures: rec.attempts,
+        ...(difficulty ? { impediment: difficulty.impediment, ...(difficulty.conflicting?.length ? { conflicting: difficulty.conflicting } : {}) } : {}),
+        signature: (0,_domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .failureSignature */ .vH)(result.reason ?? result.status),
+    };
+    const open = view.run.waiting !== null;
+    const { decision, memory } = (0,_domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .decide */ .LD)(failed, view.run.leader, { userQuestionOpen: open, limits });
+    let next = { ...view.run, leader: memory };
+    if (decision.action === 'retry_stronger') {
+        const tier = STRONGER[rec.tierOverride ?? task.tier];
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, {
+            ...rec,
+            status: 'running',
+            attempts: rec.attempts + 1,
+            claim,
+            finishedAt: null,
+            startedAt: claim.at,
+            tierOverride: tier,
+            advice: [...rec.advice, decision.notes],
+            spent: _domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .NOTHING_SPENT */ .zx,
+        });
+    }
+    else if (decision.to === 'planner') {
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...rec, pendingReplan: true });
+    }
+    else if (decision.action === 'ask' || decision.action === 'review_plan') {
+        next = {
+            ...next,
+            phase: 'ESCALATING',
+            waiting: { kind: 'decision', commentId: 0, task: taskId, topic: decision.action === 'ask' ? decision.topic : 'plan_review', question: decision.question },
+        };
+    }
+    else if (decision.action === 'give_up' && decision.reason !== _domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .NO_RULE */ .LT) {
+        // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, {
+            ...rec,
+            error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}`,
+        });
+    }
+    else if (decision.action === 'queue') {
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...rec, queuedQuestion: { topic: decision.topic, question: decision.question } });
+    }
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, next, claim.at);
+    return decision;
+}
+/** The side of a decision that happens after the state is written: dispatches, model calls, comments. */
+async function followUp(ctx, issue, run, decision) {
+    ctx.log.info(`leader: ${decision.rule} → ${decision.to} (${decision.action}) for ${decision.task}`);
+    switch (decision.action) {
+        case 'retry_stronger':
+            return; // claimed and dispatched with the other tasks the same write started
+        case 'replan_task':
+        case 'reevaluate_dependencies':
+            await replanTasks(ctx, issue, run, [decision.task], decision.feedback);
+            return;
+        case 'ask':
+        case 'review_plan':
+            await askPerson(ctx, issue, run, decision.task, decision.question, decision.action === 'review_plan');
+            return;
+        case 'queue':
+            ctx.log.info(`leader: the question about ${decision.task} waits until the open one is answered`);
+            return;
+        case 'give_up':
+            ctx.log.info(`leader: ${decision.task} stays failed: ${decision.reason}`);
+    }
+}
+/**
+ * Inside the state write that answers the open question: the next question that waited
+ * for it becomes the open one (comment id 0 until `askPerson` posts it). Returns it, or null.
+ */
+function openQueuedQuestion(tx, issue, run, now) {
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .viewIn */ .zc)(tx, issue, run);
+    const next = view.plan?.tasks.map((t) => view.tasks.get(t.id)).find((t) => t?.queuedQuestion);
+    if (!next?.queuedQuestion || view.run.waiting)
+        return null;
+    const { topic, question } = next.queuedQuestion;
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...next, queuedQuestion: null });
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: next.id, topic, question } }, now);
+    return { task: next.id, question, planReview: topic === 'plan_review' };
+}
+async function askPerson(ctx, issue, run, task, question, planReview) {
+    const s = ctx.surface;
+    const body = [
+        `${s.bold('crew needs a decision')} about ${task}.`,
+        '',
+        s.modelText(question),
+        '',
+        'Reply with one of:',
+        `- ${s.command('retry', task)} — try it again as it is;`,
+        `- ${s.command('accept')} — take ${task}'s work as it is and go on;`,
+        ...(planReview ? [`- ${s.command('revise', '<what to change>')} — re-plan the failed tasks with your guidance;`] : []),
+        `- ${s.command('abort')} — stop the run;`,
+        `- or ${s.answerOr}: ${task} runs again with your answer.`,
+        '',
+        'Only people with write access can decide. Other tasks keep running; nothing new starts until then.',
+        s.marker('decision', { issue, run, task, nonce: (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .nonce */ .KU)() }),
+    ].join('\n');
+    await (0,_caps__WEBPACK_IMPORTED_MODULE_9__/* .spend */ .Rf)(ctx, issue, run, { comments: 1 });
+    const posted = await ctx.forge.postComment(issue, body);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .updateRun */ .PF)(ctx, issue, run, `asked about ${task}`, (rec, tx) => {
+        if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0)
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .nowIso */ .kF)(ctx));
+    });
+    await ctx.forge.addLabel(issue, _domain_labels__WEBPACK_IMPORTED_MODULE_13__/* .WAITING_LABEL */ .J);
+    ctx.log.checkpoint('decision-asked');
+    await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .syncPlanComment */ .Of)(ctx, issue, run);
+}
+/** Renumbers a replacement plan's tasks after the existing ones (t1…tN → tN+1…). */
+function renumber(tasks, offset) {
+    const map = new Map(tasks.map((t, i) => [t.id, `t${offset + i + 1}`]));
+    return tasks.map((t) => ({ ...t, id: map.get(t.id), dependsOn: t.dependsOn.map((d) => map.get(d)) }));
+}
+/**
+ * The planner's escalation: the failed tasks are re-decomposed into new ones, which
+ * the plan review checks like any plan, and take the old tasks' place in the DAG. If
+ * the replacement cannot be made or is not passed, the failures stand, and the
+ * answer says why so the failure comment can tell the maintainer.
+ */
+async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
+    const config = await ctx.config();
+    const prefix = `${(0,_domain_refs__WEBPACK_IMPORTED_MODULE_4__/* .runFolder */ .kQ)(issue, run)}/`;
+    const snap = await ctx.state.load(prefix);
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .viewIn */ .zc)(snap, issue, run);
+    const plan = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planOf */ .XC)(view);
+    const request = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .parseJson */ .qF)(snap, _state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .paths */ .f0.requestJson(issue, run));
+    const old = plan.tasks.filter((t) => taskIds.includes(t.id));
+    const reasons = old.map((t) => `- ${t.id} ${t.title}: ${view.tasks.get(t.id)?.error ?? 'failed'}`).join('\n');
+    let usage = _domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .ZERO_USAGE */ .fI;
+    let replacement;
+    let why = '';
+    try {
+        const modelId = config.models[config.default_model];
+        const model = await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .runModel */ .L4)(ctx, view, 'planner');
+        // The map is ranked for the request and the tasks being replaced (#48).
+        const replanFocus = `${request.title}\n${request.body}\n${plan.summary}\n${old.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`;
+        const repoView = (0,_repo_map__WEBPACK_IMPORTED_MODULE_11__/* .readRepoView */ .wx)(ctx, replanFocus);
+        const call = (agent, system) => ({
+            model,
+            modelId,
+            system,
+            log: ctx.log,
+            trajectory: (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .agentRun */ .Vv)(ctx, { agent, model: modelId }),
+        });
+        const system = await (0,_agent_instructions__WEBPACK_IMPORTED_MODULE_12__/* .promptWithInstructions */ .U)(ctx, 'decomposer', (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .reviewedSha */ .cK)(view.run));
+        const input = {
+            title: (0,_text_sanitize__WEBPACK_IMPORTED_MODULE_8__/* .sanitize */ .a)(request.title, 300),
+            body: (0,_text_sanitize__WEBPACK_IMPORTED_MODULE_8__/* .sanitize */ .a)(request.body),
+            task: plan.summary,
+            criteria: plan.criteria,
+            answers: '',
+            eyes: (0,_repo_map__WEBPACK_IMPORTED_MODULE_11__/* .planningEyes */ .qd)(ctx, await repoView, replanFocus),
+            maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
+            protectedPaths: config.protected_paths,
+            revise: {
+                plan: { ...plan, tasks: old },
+                feedback: `These tasks failed and must be replaced by new tasks that do their work differently:\n${reasons}\n\n${feedback}\nPlan only the replacement tasks.`,
+            },
+        };
+        const out = await (0,_agents_decomposer__WEBPACK_IMPORTED_MODULE_0__/* .decompose */ .o)(call('planner', system), input);
+        usage = (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .addUsage */ .vk)(usage, out.usage);
+        const proposed = renumber(out.plan.tasks, plan.tasks.length);
+        const findings = (0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .checkPlanRules */ .h)({ ...plan, tasks: proposed });
+        if (findings.length)
+            why = `the replacement failed the plan rules:\n${(0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .findingsText */ ._)(findings)}`;
+        else {
+            const review = await (0,_agents_plan_reviewer__WEBPACK_IMPORTED_MODULE_1__/* .reviewPlan */ .c)(call('plan_reviewer', await (0,_agent_instructions__WEBPACK_IMPORTED_MODULE_12__/* .promptWithInstructions */ .U)(ctx, 'plan_reviewer', (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .reviewedSha */ .cK)(view.run))), request, { ...plan, tasks: proposed }, (0,_repo_map__WEBPACK_IMPORTED_MODULE_11__/* .planningEyes */ .qd)(ctx, await repoView, replanFocus));
+            usage = (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .addUsage */ .vk)(usage, review.usage);
+            if (review.verdict === 'PASS')
+                replacement = proposed;
+            else
+                why = `the plan reviewer did not pass the replacement:\n${(0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .findingsText */ ._)(review.findings)}`;
+        }
+    }
+    catch (e) {
+        why = `re-planning failed: ${e.message}`;
+    }
+    // Each replacement task gets a branch of its own; parallel jobs may re-plan at once, so this counts in its own write.
+    if (replacement)
+        await (0,_caps__WEBPACK_IMPORTED_MODULE_9__/* .spend */ .Rf)(ctx, issue, run, { branches: replacement.length });
+    const now = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .nowIso */ .kF)(ctx);
+    const claim = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .taskClaim */ .s1)(ctx, 'dispatch', now);
+    const claimed = await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .updateView */ .vl)(ctx, issue, run, `re-plan ${taskIds.join(', ')}`, (v, tx) => {
+        const rec = { ...v.run, usage: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .addUsage */ .vk)(v.run.usage, usage), ...(opts.endOfRun ? { leader: { ...v.run.leader, replannedFailed: true } } : {}) };
+        if (!replacement) {
+            for (const id of taskIds)
+                (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .taskOf */ .Xb)(v, id), pendingReplan: false });
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, rec, now);
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .refreshExecutionLog */ .qm)(tx, issue, run);
+            return [];
+        }
+        const newIds = replacement.map((t) => t.id);
+        // New tasks start where the old ones did; whatever depended on an old task now waits for its replacements.
+        const inherited = [...new Set(old.flatMap((t) => t.dependsOn))].filter((d) => !taskIds.includes(d));
+        const added = replacement.map((t) => ({ ...t, dependsOn: [...new Set([...t.dependsOn, ...inherited])] }));
+        const kept = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planOf */ .XC)(v).tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
+        const next = { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planOf */ .XC)(v), tasks: [...kept, ...added] };
+        tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .paths */ .f0.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
+        for (const t of added) {
+            tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .paths */ .f0.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .newTaskRecord */ .r9)(t.id, ctx.branches.task(issue, run, t.id)));
+        }
+        for (const id of taskIds)
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .taskOf */ .Xb)(v, id), pendingReplan: false, replacedBy: newIds });
+        // A question still open about another task stays open: the new tasks start once it is answered.
+        const answered = rec.waiting?.kind === 'decision' && taskIds.includes(rec.waiting.task);
+        const stillWaiting = rec.phase === 'ESCALATING' && !answered;
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, {
+            ...rec,
+            planVersion: rec.planVersion + 1,
+            phase: stillWaiting ? 'ESCALATING' : rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase,
+            waiting: stillWaiting ? rec.waiting : null,
+            failure: null,
+        }, now);
+        return (0,_state_transitions__WEBPACK_IMPORTED_MODULE_7__/* .claimReadyTasks */ .M)(tx, issue, run, config.max_parallel, claim);
+    });
+    if (!replacement)
+        ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);
+    else
+        ctx.log.info(`leader: replaced ${taskIds.join(', ')} with ${replacement.map((t) => t.id).join(', ')}`);
+    if (claimed.length)
+        await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .dispatchTasks */ .Xy)(ctx, issue, run, claimed, claim);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .syncPlanComment */ .Of)(ctx, issue, run);
+    return replacement ? { replaced: true } : { replaced: false, why };
+}
+
+
+/***/ }),
+
+/***/ 20741:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Sr: () => (/* binding */ takePushedResult),
+/* harmony export */   _J: () => (/* binding */ attemptCommitMessage),
+/* harmony export */   hl: () => (/* binding */ recordHeld),
+/* harmony export */   k7: () => (/* binding */ recordFinal),
+/* harmony export */   sG: () => (/* binding */ recordRetry)
+/* harmony export */ });
+/* unused harmony export parseAttemptCommit */
+/* harmony import */ var _domain_result__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90635);
+/* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65534);
+/* harmony import */ var _state_inbox__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(93849);
+/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(24742);
+/* harmony import */ var _state_transitions__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(82649);
+/* harmony import */ var _text_redact__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(53326);
+/* harmony import */ var _text_inert__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(68983);
+/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(33732);
+/* harmony import */ var _leader__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(52814);
+/* harmony import */ var _budget_stop__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(8811);
+
+
+
+
+
+
+
+
+
+
+const TRAILER = /^Crew-Result: (.+)$/m;
+/**
+ * The commit message of an attempt, with crew's judgement in a trailer. Because the
+ * result and the work are pushed together, a job that dies before recording the result
+ * leaves it on the branch, and resuming takes it instead of doing the work again.
+ */
+function attemptCommitMessage(taskId, title, o) {
+    // Pushed with the task's branch: model text in it is redacted like anything crew posts, and inert (a commit that
+    // reaches the default branch closes what its message names). The trailer keeps its exact data, written inert.
+    return (0,_text_redact__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(`crew: ${taskId} ${(0,_text_inert__WEBPACK_IMPORTED_MODULE_6__/* .inertGit */ .ZE)(title)} (attempt ${o.attempt}, ${o.checked.status})\n\n${(0,_text_inert__WEBPACK_IMPORTED_MODULE_6__/* .inertGit */ .ZE)(o.checked.summary)}\n\nCrew-Result: ${(0,_text_inert__WEBPACK_IMPORTED_MODULE_6__/* .inertJson */ .nl)(JSON.stringify(o))}\n`);
+}
+function parseAttemptCommit(message) {
+    const m = TRAILER.exec(message);
+    if (!m)
+        return undefined;
+    try {
+        return JSON.parse(m[1]);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** What an attempt adds to its task's record, however it ended: its spending, its work's head and files, its notes. */
+function attemptFields(mine, o, headSha) {
+    return {
+        usage: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(mine.usage, o.seen.usage),
+        spent: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .addSpent */ .uG)(mine.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
+        turns: mine.turns + o.seen.turns,
+        headSha,
+        changedFiles: o.seen.changedFiles,
+        limitReached: (0,_domain_result__WEBPACK_IMPORTED_MODULE_0__/* .limitRecord */ .J)(o.attempt, o.seen),
+        metadataIssues: o.checked.metadataIssues,
+        sandboxWarning: o.sandboxWarning,
+        mcpNotes: o.mcpNotes ?? [],
+        imagesNotLoaded: o.imagesNotLoaded?.length ? o.imagesNotLoaded : undefined,
+        refused: o.refused ?? mine.refused,
+        ...(o.links ? { links: o.links } : {}),
+    };
+}
+/** Records an attempt that will be retried: the attempt's result file, the task back to `retrying`. */
+async function recordRetry(ctx, issue, run, taskId, o, headSha, 
+/** How recent a tip the write may start from, and the task's branch when the write carries it (WriteOptions). */
+fresh) {
+    await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .updateViewFrom */ .NO)(fresh, ctx, issue, run, `${taskId} attempt ${o.attempt} ${o.checked.status}`, (view, tx) => {
+        const mine = view.tasks.get(taskId);
+        tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .paths */ .f0.attemptResult(issue, run, taskId, o.attempt), (0,_domain_result__WEBPACK_IMPORTED_MODULE_0__/* .resultFile */ .Cp)(taskId, o.attempt, o.checked, o.seen, headSha));
+        if (!mine)
+            return;
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeTask */ .bN)(tx, issue, run, { ...mine, ...attemptFields(mine, o, headSha), status: 'retrying', attempts: o.attempt + 1, error: o.checked.reason });
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .refreshExecutionLog */ .qm)(tx, issue, run);
+    });
+    if (fresh?.carry)
+        ctx.log.checkpoint('task-pushed');
+}
+/**
+ * A task a budget stopped (#52): after an attempt that ended at `budgets.run` (`o`, its work on the
+ * branch at `headSha`), or before an attempt began (the run's or the repository's budget already
+ * reached). The task goes back to pending with its work on its branch, so `/crew continue` starts it
+ * again from there, and the run waits at the budget in the same write. Returns whether this job asks.
+ */
+async function recordHeld(ctx, issue, run, taskId, held, stop, fresh) {
+    const now = (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .nowIso */ .kF)(ctx);
+    const asks = await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .updateViewFrom */ .NO)(fresh, ctx, issue, run, `${taskId} stopped at ${stop.limit === 'run' ? 'the run' : `the ${stop.limit}`}'s budget`, (view, tx) => {
+        const mine = view.tasks.get(taskId);
+        if (!mine || (mine.status !== 'running' && mine.status !== 'retrying'))
+            return false;
+        const { o, headSha } = held;
+        if (o && headSha)
+            tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .paths */ .f0.attemptResult(issue, run, taskId, o.attempt), (0,_domain_result__WEBPACK_IMPORTED_MODULE_0__/* .resultFile */ .Cp)(taskId, o.attempt, o.checked, o.seen, headSha));
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeTask */ .bN)(tx, issue, run, {
+            ...mine,
+            status: 'pending',
+            claim: null,
+            // An attempt that never began does not count: the next claim gives it its number again.
+            attempts: o ? o.attempt : Math.max(0, held.attempt - 1),
+            ...(o && headSha ? { ...attemptFields(mine, o, headSha), summary: o.checked.summary, error: o.checked.reason } : {}),
+        });
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .refreshExecutionLog */ .qm)(tx, issue, run);
+        return (0,_budget_stop__WEBPACK_IMPORTED_MODULE_9__/* .stopRunAtBudget */ .kQ)(tx, issue, run, stop, now);
+    });
+    if (fresh?.carry)
+        ctx.log.checkpoint('task-pushed');
+    return asks;
+}
+/**
+ * Records a task's final result, lets the leader decide about a failure in the same
+ * write, claims what it unblocked and dispatches it. Idempotent: a task already
+ * settled is left alone.
+ *
+ * With a `chain` offer (the work job that ran the task), a write that claims exactly one
+ * task, leaving no other ready task waiting for a slot, claims it for this job's own
+ * workflow run instead, when it fits in the job's time: no dispatch, no new job start. The
+ * claim is a this-run claim like route's, so a job killed mid-chain is found as today
+ * (advance of this run, or `/crew resume` asking whether the run is alive). Returns that task.
+ */
+async function recordFinal(ctx, issue, run, taskId, o, headSha, chain, 
+/**
+ * How recent a tip the write may start from (the worker's last look at its inbox; by default GitHub
+ * is asked), and the task's branch when the write carries it (WriteOptions): one push for both.
+ */
+fresh, 
+/** What else settles with the result: a task's parallel attempts judged, the branch kept (#50). */
+settles) {
+    const config = await ctx.config();
+    const now = (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .nowIso */ .kF)(ctx);
+    const claim = (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .taskClaim */ .s1)(ctx, 'dispatch', now);
+    const outcome = await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .updateViewFrom */ .NO)(fresh, ctx, issue, run, `${taskId} ${o.checked.status}`, (current, tx) => {
+        const mine = current.tasks.get(taskId);
+        if (!mine || (mine.status !== 'running' && mine.status !== 'retrying'))
+            return { claimed: [], decision: null, settled: false, chained: undefined };
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeTask */ .bN)(tx, issue, run, {
+            ...mine,
+            ...attemptFields(mine, o, headSha),
+            status: o.checked.status,
+            attempts: o.attempt,
+            claim: null,
+            finishedAt: now,
+            summary: o.checked.summary,
+            error: o.checked.status === 'success' ? null : o.checked.reason,
+            ...settles,
+        });
+        tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .paths */ .f0.attemptResult(issue, run, taskId, o.attempt), (0,_domain_result__WEBPACK_IMPORTED_MODULE_0__/* .resultFile */ .Cp)(taskId, o.attempt, o.checked, o.seen, headSha));
+        tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .paths */ .f0.result(issue, run, taskId), (0,_domain_result__WEBPACK_IMPORTED_MODULE_0__/* .resultFile */ .Cp)(taskId, o.attempt, o.checked, o.seen, headSha));
+        // The leader decides about a failure in the same write, before anything depending on it is marked blocked.
+        const decision = (0,_leader__WEBPACK_IMPORTED_MODULE_8__/* .settleInState */ .GR)(tx, issue, run, taskId, o.checked, claim, config.escalation_limits);
+        const ids = (0,_state_transitions__WEBPACK_IMPORTED_MODULE_4__/* .claimReadyTasks */ .M)(tx, issue, run, config.max_parallel, claim, now);
+        let chained;
+        // Only the one task it unblocked, nothing else ready and waiting for a slot, and only a job that has the time.
+        // A task the advisor sends back to a stronger tier is dispatched as today (ids then holds it too).
+        // A task of several parallel attempts (#50) is never chained: its other legs need jobs of their own.
+        const one = ids.length === 1 ? (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .viewIn */ .zc)(tx, issue, run).tasks.get(ids[0]) : undefined;
+        if (chain && decision?.action !== 'retry_stronger' && one && (one.parallel ?? 1) === 1 && !(0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .readyTasks */ .aZ)((0,_context__WEBPACK_IMPORTED_MODULE_7__/* .viewIn */ .zc)(tx, issue, run)).length && chain.fits()) {
+            const next = one;
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeTask */ .bN)(tx, issue, run, { ...next, claim: (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .taskClaim */ .s1)(ctx, 'this-run', now) });
+            chained = next.id;
+        }
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .refreshExecutionLog */ .qm)(tx, issue, run);
+        const after = (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .viewIn */ .zc)(tx, issue, run);
+        const dispatched = ids.filter((id) => id !== chained);
+        return {
+            claimed: decision?.action === 'retry_stronger' ? [...dispatched, taskId] : dispatched,
+            decision,
+            settled: after.run.phase === 'EXECUTING' && (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .allTasksDone */ .oQ)(after),
+            chained,
+            othersRunning: [...after.tasks.values()].some((t) => t.id !== taskId && (t.status === 'running' || t.status === 'retrying')),
+        };
+    });
+    if (fresh?.carry)
+        ctx.log.checkpoint('task-pushed');
+    ctx.log.checkpoint('task-recorded');
+    if (o.seen.ending === 'shutdown') {
+        // The shutdown_response: the leader's record that the worker stopped, and where its work is.
+        await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .updateRunFolder */ .T5)(ctx, issue, run, `${taskId} stopped`, (tx) => {
+            (0,_state_inbox__WEBPACK_IMPORTED_MODULE_2__/* .writeMessage */ .ZT)(tx, issue, run, {
+                id: (0,_state_inbox__WEBPACK_IMPORTED_MODULE_2__/* .messageId */ .Je)(now, taskId, (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .nonce */ .KU)()),
+                from: taskId,
+                to: 'leader',
+                type: 'shutdown_response',
+                text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`,
+                at: now,
+            });
+        });
+    }
+    // A task still running records its own outcome after this write, and syncs the plan comment then.
+    if (outcome.othersRunning)
+        (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .handedOn */ .Uz)(ctx, issue, run);
+    if (outcome.claimed.length) {
+        // Tasks this one unblocked start now in a new workflow run, not after the rest of this matrix.
+        await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .dispatchTasks */ .Xy)(ctx, issue, run, outcome.claimed, claim);
+    }
+    else if (outcome.settled && ctx.settings.step === 'work') {
+        // The last task settled. A work job that succeeds has no advance job after it, so a dispatch with no tasks runs one to finish the run.
+        await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .dispatchTasks */ .Xy)(ctx, issue, run, []);
+    }
+    if (outcome.decision && outcome.decision.action !== 'retry_stronger')
+        await (0,_leader__WEBPACK_IMPORTED_MODULE_8__/* .followUp */ .nF)(ctx, issue, run, outcome.decision);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .syncPlanComment */ .Of)(ctx, issue, run);
+    return outcome.chained;
+}
+/**
+ * For a task whose worker vanished: if the attempt that was running pushed its result,
+ * take it. `retry` means the pushed attempt asked for another; `none` means nothing of
+ * the running attempt reached the branch.
+ */
+async function takePushedResult(ctx, issue, run, rec, 
+/** Told the branch's tip when the branch holds work but no result to take (a save cut short): the caller records it as the task's head. */
+onUntakenWork) {
+    // A parallel attempt's pushed result is its candidate, never the task's (#50): its leg runs again and records it.
+    if ((rec.parallel ?? 1) > 1)
+        return 'none';
+    const { missing } = await ctx.remote.fetch([rec.branch]);
+    if (missing.length)
+        return 'none';
+    const message = await ctx.repo.commitMessage(ctx.remote.tracking(rec.branch));
+    const pushed = parseAttemptCommit(message);
+    if (!pushed && TRAILER.test(message))
+        ctx.log.warn(`${rec.id}: the Crew-Result trailer at the tip of ${rec.branch} is not valid JSON, so crew cannot take that result; the attempt runs again`);
+    if (!pushed || pushed.attempt !== rec.attempts) {
+        // The branch is there all the same: with its tip recorded, the next attempt starts from it (work.ts, noBranchYet).
+        const tip = rec.headSha === null ? await ctx.remote.head(rec.branch) : undefined;
+        if (tip)
+            onUntakenWork?.(tip);
+        return 'none';
+    }
+    const head = await ctx.remote.head(rec.branch);
+    if (!pushed.final)
+        return 'retry';
+    ctx.log.info(`${rec.id}: taking the result attempt ${pushed.attempt} pushed before its job ended`);
+    await recordFinal(ctx, issue, run, rec.id, pushed, head);
+    return 'recorded';
+}
+
+
+/***/ })
+
+};
