@@ -18,7 +18,7 @@ describe('bad input gets a clear answer, and nothing breaks', () => {
     const [reply, ...more] = crewComments(r);
     expect(more).toEqual([]);
     expect(reply!.body).toContain('crew does not know the command `/crew frobnicate`');
-    for (const c of ['/crew run', '/crew status', '/crew help']) expect(reply!.body).toContain(`\`${c}\``);
+    for (const c of ['/crew run [--attempts N]', '/crew status', '/crew help']) expect(reply!.body).toContain(`\`${c}\``);
     expect(r.model.requests).toBe(0);
   });
 
