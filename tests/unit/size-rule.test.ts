@@ -30,7 +30,6 @@ const FILE_EXCEPTIONS: Record<string, string> = {};
 
 /** `file:function` → why it may be longer than MAX_FUNCTION_LINES for now. */
 const FUNCTION_EXCEPTIONS: Record<string, string> = {
-  'src/steps/critic.ts:judge': 'being split (#53): the checks, the command criteria with their tests, the critic model, the verdict',
   'src/domain/doctor.ts:diagnose': 'being split (#53): one function per group of checks',
   'src/trajectory/recorder.ts:start': "being split (#53): one agent run's record as a class",
 };
