@@ -1,7 +1,7 @@
 import { describeCriterion } from '../domain/criteria';
 import { budgetWaitLine } from './budget-stop';
 import { commandsNow } from '../domain/commands';
-import { criticalPath, waves, type PlanTask } from '../domain/plan';
+import { criticalPath, waves, type Plan, type PlanTask } from '../domain/plan';
 import { isRead, type ImageRecord } from '../domain/images';
 import { runFolder } from '../domain/refs';
 import { totalUsage, type FailoverNote, type Phase, type RateLimitNote, type RunView, type TaskStatus } from '../domain/run-state';
@@ -124,8 +124,25 @@ export function mermaidSource(view: RunView): string[] {
 /** The one plan comment per run, edited in place. A pure function of the run's state, worded and marked up for the surface. */
 export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): string {
   const { run, plan } = view;
-  const inert = s.modelText;
   const out: string[] = [`${planMarker(run.issue, run.run)}${s.marker('version', { v: run.version })}`];
+  headLines(out, view, links, s);
+  if (!plan) {
+    out.push(run.phase === 'FAILED' ? 'crew could not make a plan for this issue.' : 'Reading the issue and the repository to make a plan…');
+  } else {
+    planLines(out, view, plan, s);
+    taskLines(out, view, plan, links, s);
+    criteriaLines(out, view, plan, s);
+  }
+  noticeLines(out, view, links, s);
+  waitingLines(out, view, links, s);
+  outcomeLines(out, view, links, s);
+  footerLines(out, view, links, s);
+  return out.join('\n');
+}
+
+/** The heading, and which pull request a follow-up continues. */
+function headLines(out: string[], view: RunView, links: PlanLinks, s: Surface): void {
+  const { run } = view;
   out.push(s.heading(`crew · run ${s.runNumber(run.issue, run.run)} · ${PHASE_TEXT[run.phase]}`));
   out.push('');
   if (run.followUp)
@@ -136,79 +153,94 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
       )}): new commits go on \`${run.followUp.branch}\`, and the critic judges every criterion again.`,
       '',
     );
-  if (!plan) {
-    out.push(run.phase === 'FAILED' ? 'crew could not make a plan for this issue.' : 'Reading the issue and the repository to make a plan…');
-  } else {
-    const done = [...view.tasks.values()].filter((t) => t.status === 'success').length;
-    out.push(`\`${progressBar(done, plan.tasks.length)}\` tasks done`);
-    out.push('');
-    out.push(`> ${inert(plan.summary.replace(/\n+/g, ' '))}`);
-    out.push('');
-    if (plan.openQuestions?.length) {
-      out.push(
-        s.warning(
-          `${s.bold('Planned without answers.')} crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`,
-          [
-            ...plan.openQuestions.map((q, i) => `${i + 1}. ${inert(cell(q))}`),
-            `If an assumption is wrong, ${s.give('abort')}, add the answer to the issue, and ${s.give('run')} again.`,
-          ],
-        ),
-      );
-      out.push('');
-    }
-    // The latest attempt's own job log and trajectory (docs/trajectories.md): a column once any task has them.
-    const seen = plan.tasks.some((t) => view.tasks.get(t.id)?.links);
-    out.push(`| Task | Persona | Model | Depends on | Status | Branch | Attempts |${seen ? ' Latest attempt |' : ''}`);
-    out.push(`|---|---|---|---|---|---|---|${seen ? '---|' : ''}`);
-    for (const t of plan.tasks) {
-      const rec = view.tasks.get(t.id);
-      const branch = rec?.branch && rec.status !== 'pending' ? s.link(rec.branch, links.branch(rec.branch), true) : '–';
-      const status = rec?.replacedBy
-        ? `↪ replaced by ${rec.replacedBy.join(', ')}`
-        : rec?.accepted
-          ? `${STATUS_TEXT[rec.status]} (accepted as is)`
-          : STATUS_TEXT[rec?.status ?? 'pending'];
-      const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
-      const latest = [rec?.links?.log ? s.link('log', rec.links.log) : null, rec?.links?.trajectory ? s.link('trajectory', rec.links.trajectory) : null]
-        .filter(Boolean)
-        .join(' · ');
-      out.push(
-        `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |${seen ? ` ${latest || '–'} |` : ''}`,
-      );
-    }
-    // A task's parallel attempts (#50): each candidate, its result, the one kept and why.
-    const attempts = runSelectionLines(view, s, links.branch);
-    out.push(...attempts);
-    out.push('');
-    const diagram = s.diagram(mermaidSource(view));
-    if (diagram) out.push(diagram);
-    const cp = criticalPath(plan);
+}
+
+/** The plan's progress, its summary, and the questions it was planned without. */
+function planLines(out: string[], view: RunView, plan: Plan, s: Surface): void {
+  const inert = s.modelText;
+  const done = [...view.tasks.values()].filter((t) => t.status === 'success').length;
+  out.push(`\`${progressBar(done, plan.tasks.length)}\` tasks done`);
+  out.push('');
+  out.push(`> ${inert(plan.summary.replace(/\n+/g, ' '))}`);
+  out.push('');
+  if (plan.openQuestions?.length) {
     out.push(
-      s.small(
-        `${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})`,
+      s.warning(`${s.bold('Planned without answers.')} crew asked as often as it may, and these questions are still open, so the plan rests on assumptions:`, [
+        ...plan.openQuestions.map((q, i) => `${i + 1}. ${inert(cell(q))}`),
+        `If an assumption is wrong, ${s.give('abort')}, add the answer to the issue, and ${s.give('run')} again.`,
+      ]),
+    );
+    out.push('');
+  }
+  // The latest attempt's own job log and trajectory (docs/trajectories.md): a column once any task has them.
+}
+
+/** The tasks' table, their parallel attempts, the diagram and the critical path. */
+function taskLines(out: string[], view: RunView, plan: Plan, links: PlanLinks, s: Surface): void {
+  const inert = s.modelText;
+  const seen = plan.tasks.some((t) => view.tasks.get(t.id)?.links);
+  out.push(`| Task | Persona | Model | Depends on | Status | Branch | Attempts |${seen ? ' Latest attempt |' : ''}`);
+  out.push(`|---|---|---|---|---|---|---|${seen ? '---|' : ''}`);
+  for (const t of plan.tasks) {
+    const rec = view.tasks.get(t.id);
+    const branch = rec?.branch && rec.status !== 'pending' ? s.link(rec.branch, links.branch(rec.branch), true) : '–';
+    const status = rec?.replacedBy
+      ? `↪ replaced by ${rec.replacedBy.join(', ')}`
+      : rec?.accepted
+        ? `${STATUS_TEXT[rec.status]} (accepted as is)`
+        : STATUS_TEXT[rec?.status ?? 'pending'];
+    const tier = rec?.tierOverride ? `${t.tier} → ${rec.tierOverride}` : t.tier;
+    const latest = [rec?.links?.log ? s.link('log', rec.links.log) : null, rec?.links?.trajectory ? s.link('trajectory', rec.links.trajectory) : null]
+      .filter(Boolean)
+      .join(' · ');
+    out.push(
+      `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |${seen ? ` ${latest || '–'} |` : ''}`,
+    );
+  }
+  // A task's parallel attempts (#50): each candidate, its result, the one kept and why.
+  const attempts = runSelectionLines(view, s, links.branch);
+  out.push(...attempts);
+  out.push('');
+  const diagram = s.diagram(mermaidSource(view));
+  if (diagram) out.push(diagram);
+  const cp = criticalPath(plan);
+  out.push(
+    s.small(
+      `${waves(plan).length} wave${waves(plan).length === 1 ? '' : 's'} · critical path ${cp.path.join(' → ')} (${cp.length} step${cp.length === 1 ? '' : 's'})`,
+    ),
+  );
+  out.push('');
+}
+
+/** The done criteria as the critic last judged them. */
+function criteriaLines(out: string[], view: RunView, plan: Plan, s: Surface): void {
+  const { run } = view;
+  const inert = s.modelText;
+  const review = run.review;
+  out.push(
+    review?.iteration
+      ? `${s.bold('Done criteria')} · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})`
+      : s.bold('Done criteria'),
+  );
+  for (const c of plan.criteria) {
+    const met = review?.met[c.id];
+    out.push(
+      s.checkbox(
+        met === true,
+        `${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`,
       ),
     );
-    out.push('');
-    const review = run.review;
-    out.push(
-      review?.iteration
-        ? `${s.bold('Done criteria')} · critic: ${review.verdict === 'PASS' ? '✅ PASS' : '❌ FAIL'} (iteration ${review.iteration}${review.acceptedBy ? `, accepted by @${review.acceptedBy}` : ''})`
-        : s.bold('Done criteria'),
-    );
-    for (const c of plan.criteria) {
-      const met = review?.met[c.id];
-      out.push(
-        s.checkbox(
-          met === true,
-          `${inert(describeCriterion(c).replace(/\n+/g, ' '))}${met === false ? ' ❌' : met === null ? ' ⚠️ could not be evaluated' : ''}`,
-        ),
-      );
-    }
-    if (run.phase === 'EXECUTING' && review?.rerun.length) {
-      out.push('');
-      out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
-    }
   }
+  if (run.phase === 'EXECUTING' && review?.rerun.length) {
+    out.push('');
+    out.push(`The critic sent ${review.rerun.join(', ')} back with its reasons; it judges again once they finish.`);
+  }
+}
+
+/** What limits the run: budgets, images, MCP servers, the sandbox, rate limits, failovers, spend, CI fixes, an interruption. */
+function noticeLines(out: string[], view: RunView, links: PlanLinks, s: Surface): void {
+  const { run, plan } = view;
+  const inert = s.modelText;
   const limits = limitLines(view, s, links);
   if (limits.length) out.push('', ...limits);
   const notLoaded = [
@@ -239,6 +271,12 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
     out.push('');
     out.push(`${s.bold('Interrupted')} — ${s.command('resume')} to continue. The workflow run was cancelled; work done so far is saved on the task branches.`);
   }
+}
+
+/** What the run waits for, and which commands answer it. */
+function waitingLines(out: string[], view: RunView, links: PlanLinks, s: Surface): void {
+  const { run } = view;
+  const inert = s.modelText;
   if (run.waiting?.kind === 'verdict') {
     out.push('');
     out.push(
@@ -270,6 +308,12 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
         : `${s.bold(`Plan v${run.waiting.planVersion} waits for approval.`)} ${s.command('approve')} starts it; ${s.command('revise', '<feedback>')} plans again.`,
     );
   }
+}
+
+/** What the run produced: its pull request, its retrospective, or what went wrong. */
+function outcomeLines(out: string[], view: RunView, links: PlanLinks, s: Surface): void {
+  const { run } = view;
+  const inert = s.modelText;
   if (run.pr) {
     out.push('');
     const merge = run.merge
@@ -291,6 +335,11 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
       `${s.bold('What went wrong')} (${run.failure.step}): ${inert(run.failure.message)}${run.phase === 'FAILED' && run.failure.resumeFrom ? ` · crew stopped in ${run.failure.resumeFrom}; ${s.give('resume')} to carry on from there.` : ''}`,
     );
   }
+}
+
+/** The usage, the estimate, the commands available now and who asked. */
+function footerLines(out: string[], view: RunView, links: PlanLinks, s: Surface): void {
+  const { run } = view;
   const u = totalUsage(view);
   out.push('');
   out.push(
@@ -303,7 +352,6 @@ export function renderPlanComment(view: RunView, links: PlanLinks, s: Surface): 
   out.push(
     s.small(`Requested by @${run.requestedBy} · ${s.link(s.runLogLabel, links.run)} · ${s.link('run files', links.stateFile(runFolder(run.issue, run.run)))}`),
   );
-  return out.join('\n');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseLeg } from '../domain/attempts';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { allTasksDone, failedTasks, isTerminal, type RunView, type TaskRecord } from '../domain/run-state';
+import { allTasksDone, failedTasks, isTerminal, type RunView, type TaskClaim, type TaskRecord } from '../domain/run-state';
+import type { Config } from '../config/schema';
 import { failureComment } from '../render/messages';
 import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
 import { sentence } from '../domain/surface';
@@ -45,135 +46,9 @@ export async function advance(ctx: StepContext): Promise<void> {
   }
 
   if (view.run.phase === 'EXECUTING') {
-    const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
-    const cancelled = ctx.settings.workResult === 'cancelled';
-    const now = nowIso(ctx);
-    const claim = taskClaim(ctx, 'dispatch', now);
-    // A dispatch's legs work under its claims (`dispatch:<nonce>`) without taking them, so those are
-    // this run's only for legs that started: a workflow that routes dispatches wrongly starts none.
-    const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && holdsClaim(ctx, t.claim));
-    // A parallel attempt's leg (`t1-a2`, #50) is its task's.
-    const started = new Set((dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []).map((l) => parseLeg(l)?.task ?? l));
-    const ours = (t: TaskRecord) => t.claim?.runId === ctx.runId || (holdsClaim(ctx, t.claim) && started.has(t.id));
-    // A leg GitHub does not list by its name is left alone (it may never have started); say so, or the run waits unseen.
-    const unlisted = dispatched.filter((t) => (t.status === 'running' || t.status === 'retrying') && !started.has(t.id)).map((t) => t.id);
-    if (unlisted.length && !cancelled) await ctx.forge.postComment(issue, legsNotListed(ctx, unlisted));
-    // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
-    // What that worker pushed before it died is taken; only what never reached the branch runs again.
-    const pushed = new Map<string, 'retry' | 'none'>();
-    const untaken = new Map<string, string>();
-    for (const t of view.tasks.values()) {
-      if ((t.status !== 'running' && t.status !== 'retrying') || !ours(t)) continue;
-      const taken = await takePushedResult(ctx, issue, run, t, (tip) => untaken.set(t.id, tip));
-      if (taken !== 'recorded') pushed.set(t.id, taken);
-    }
-    // A branch with work no record names (a save cut short) is the task's head from now on: its next attempt starts there.
-    const headOf = (t: TaskRecord) => ({ headSha: t.headSha ?? untaken.get(t.id) ?? null });
-    const decide = (v: RunView, tx: StateTx) => {
-      // Moved on since this job read it (another job finished the run, or someone stopped it): not this job's to change.
-      if (v.run.phase !== 'EXECUTING') return { kind: 'moved' as const, phase: v.run.phase };
-      const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
-      // An attempt that never reached the branch does not count against the task.
-      const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
-      if (cancelled && lost.length) {
-        // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
-        for (const t of lost) writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'pending', claim: null, attempts: attemptsAfter(t) });
-        writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
-        refreshExecutionLog(tx, issue, run);
-        return { kind: 'interrupted' as const, lost: lost.map((t) => t.id) };
-      }
-      const restart: string[] = [];
-      for (const t of lost) {
-        if (t.restarts < MAX_RESTARTS) {
-          restart.push(t.id);
-          writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
-        } else
-          writeTask(tx, issue, run, {
-            ...t,
-            status: 'failure',
-            claim: null,
-            finishedAt: now,
-            error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
-          });
-      }
-      if (lost.length) writeRun(tx, v.run, now);
-      const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim)];
-      const after = viewIn(tx, issue, run);
-      if (!allTasksDone(after)) {
-        refreshExecutionLog(tx, issue, run);
-        return { kind: 'waiting' as const, claimed };
-      }
-      const failed = failedTasks(after);
-      if (failed.length) {
-        const next = endOfRunDecision(
-          after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length,
-          failed.map((t) => t.id),
-          after.run.leader,
-          limits,
-        );
-        if (next.action === 'replan_failed') {
-          for (const t of failed) writeTask(tx, issue, run, { ...t, pendingReplan: true });
-          writeRun(
-            tx,
-            {
-              ...after.run,
-              leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } },
-            },
-            now,
-          );
-          return { kind: 'replan' as const, tasks: next.tasks };
-        }
-        return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
-      }
-      if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId) return { kind: 'elsewhere' as const };
-      return { kind: 'finalize' as const, after };
-    };
-    if (pushed.size === 0 && (await integratedInOneWrite(ctx, view, decide))) return;
-    const step = await updateView(ctx, issue, run, `advance`, (v, tx) => {
-      const next = decide(v, tx);
-      // The claim: this workflow run finishes the run, so a model call (the resolver) never runs twice in parallel.
-      if (next.kind === 'finalize') {
-        writeRun(tx, { ...next.after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
-        refreshExecutionLog(tx, issue, run);
-      }
-      return next;
-    });
-    if (step.kind === 'moved') {
-      ctx.log.info(`run ${run} is ${step.phase}; nothing for this job to do`);
-      return catchUpPlanComment(ctx, issue, run);
-    }
-    if (step.kind === 'interrupted') {
-      ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
-      await syncPlanComment(ctx, issue, run);
-      return;
-    }
-    if (step.kind === 'waiting') {
-      if (step.claimed.length) await dispatchTasks(ctx, issue, run, step.claimed, claim);
-      ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
-      await syncPlanComment(ctx, issue, run);
-      return;
-    }
-    if (step.kind === 'elsewhere') {
-      ctx.log.info('another job is finishing this run');
-      return catchUpPlanComment(ctx, issue, run);
-    }
-    if (step.kind === 'replan') {
-      // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
-      const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
-      if (replan.replaced) return;
-      view = await loadView(ctx, issue, run, SEEN);
-      return reportFailure(
-        ctx,
-        issue,
-        run,
-        failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`),
-        `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`,
-      );
-    }
-    if (step.kind === 'failed')
-      return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
-    // The step's own write just landed: its tip is the state.
-    view = await loadView(ctx, issue, run, SEEN);
+    const settled = await settleMatrix(ctx, view);
+    if (!settled) return;
+    view = settled;
   } else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
     // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
     ctx.output('critic', 'true');
@@ -184,6 +59,175 @@ export async function advance(ctx: StepContext): Promise<void> {
     return catchUpPlanComment(ctx, issue, run);
   }
   await finalize(ctx, view);
+}
+
+/** The matrix has ended: its lost workers, the tasks still to run, and, once every task is done, the end of the run. The view to integrate, or nothing when this job is done. */
+async function settleMatrix(ctx: StepContext, view: RunView): Promise<RunView | void> {
+  const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
+  const cancelled = ctx.settings.workResult === 'cancelled';
+  const now = nowIso(ctx);
+  const claim = taskClaim(ctx, 'dispatch', now);
+  const { ours, pushed, headOf } = await lostWorkers(ctx, view, cancelled);
+  const decide = endOfRun(ctx, { cancelled, now, claim, maxParallel, limits }, { ours, pushed, headOf });
+  if (pushed.size === 0 && (await integratedInOneWrite(ctx, view, decide))) return;
+  const step = await updateView(ctx, issue, run, `advance`, (v, tx) => {
+    const next = decide(v, tx);
+    // The claim: this workflow run finishes the run, so a model call (the resolver) never runs twice in parallel.
+    if (next.kind === 'finalize') {
+      writeRun(tx, { ...next.after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+      refreshExecutionLog(tx, issue, run);
+    }
+    return next;
+  });
+  return afterStep(ctx, step, claim);
+}
+
+/** The tasks this workflow run held whose workers ended without a result, with what each pushed before it died. */
+async function lostWorkers(ctx: StepContext, view: RunView, cancelled: boolean): Promise<Workers> {
+  const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  // A dispatch's legs work under its claims (`dispatch:<nonce>`) without taking them, so those are
+  // this run's only for legs that started: a workflow that routes dispatches wrongly starts none.
+  const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && holdsClaim(ctx, t.claim));
+  // A parallel attempt's leg (`t1-a2`, #50) is its task's.
+  const started = new Set((dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []).map((l) => parseLeg(l)?.task ?? l));
+  const ours = (t: TaskRecord) => t.claim?.runId === ctx.runId || (holdsClaim(ctx, t.claim) && started.has(t.id));
+  // A leg GitHub does not list by its name is left alone (it may never have started); say so, or the run waits unseen.
+  const unlisted = dispatched.filter((t) => (t.status === 'running' || t.status === 'retrying') && !started.has(t.id)).map((t) => t.id);
+  if (unlisted.length && !cancelled) await ctx.forge.postComment(issue, legsNotListed(ctx, unlisted));
+  // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
+  // What that worker pushed before it died is taken; only what never reached the branch runs again.
+  const pushed = new Map<string, 'retry' | 'none'>();
+  const untaken = new Map<string, string>();
+  for (const t of view.tasks.values()) {
+    if ((t.status !== 'running' && t.status !== 'retrying') || !ours(t)) continue;
+    const taken = await takePushedResult(ctx, issue, run, t, (tip) => untaken.set(t.id, tip));
+    if (taken !== 'recorded') pushed.set(t.id, taken);
+  }
+  // A branch with work no record names (a save cut short) is the task's head from now on: its next attempt starts there.
+  const headOf = (t: TaskRecord) => ({ headSha: t.headSha ?? untaken.get(t.id) ?? null });
+  return { ours, pushed, headOf };
+}
+
+interface Workers {
+  ours: (t: TaskRecord) => boolean;
+  pushed: Map<string, 'retry' | 'none'>;
+  headOf: (t: TaskRecord) => { headSha: string | null };
+}
+
+interface Moment {
+  cancelled: boolean;
+  now: string;
+  claim: TaskClaim;
+  maxParallel: number;
+  limits: Config['escalation_limits'];
+}
+
+/** What one write decides: lost workers restarted or failed, stragglers claimed, and whether the run ends (re-plan, fail or integrate). */
+function endOfRun(ctx: StepContext, { cancelled, now, claim, maxParallel, limits }: Moment, { ours, pushed, headOf }: Workers) {
+  const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  return (v: RunView, tx: StateTx) => {
+    // Moved on since this job read it (another job finished the run, or someone stopped it): not this job's to change.
+    if (v.run.phase !== 'EXECUTING') return { kind: 'moved' as const, phase: v.run.phase };
+    const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
+    // An attempt that never reached the branch does not count against the task.
+    const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
+    if (cancelled && lost.length) {
+      // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
+      for (const t of lost) writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'pending', claim: null, attempts: attemptsAfter(t) });
+      writeRun(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
+      refreshExecutionLog(tx, issue, run);
+      return { kind: 'interrupted' as const, lost: lost.map((t) => t.id) };
+    }
+    const restart: string[] = [];
+    for (const t of lost) {
+      if (t.restarts < MAX_RESTARTS) {
+        restart.push(t.id);
+        writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
+      } else
+        writeTask(tx, issue, run, {
+          ...t,
+          status: 'failure',
+          claim: null,
+          finishedAt: now,
+          error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
+        });
+    }
+    if (lost.length) writeRun(tx, v.run, now);
+    const claimed = [...restart, ...claimReadyTasks(tx, issue, run, maxParallel, claim)];
+    const after = viewIn(tx, issue, run);
+    if (!allTasksDone(after)) {
+      refreshExecutionLog(tx, issue, run);
+      return { kind: 'waiting' as const, claimed };
+    }
+    const failed = failedTasks(after);
+    if (failed.length) {
+      const next = endOfRunDecision(
+        after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length,
+        failed.map((t) => t.id),
+        after.run.leader,
+        limits,
+      );
+      if (next.action === 'replan_failed') {
+        for (const t of failed) writeTask(tx, issue, run, { ...t, pendingReplan: true });
+        writeRun(
+          tx,
+          {
+            ...after.run,
+            leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } },
+          },
+          now,
+        );
+        return { kind: 'replan' as const, tasks: next.tasks };
+      }
+      return { kind: 'failed' as const, failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
+    }
+    if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId) return { kind: 'elsewhere' as const };
+    return { kind: 'finalize' as const, after };
+  };
+}
+
+type Decision = ReturnType<ReturnType<typeof endOfRun>>;
+
+/** What this job does after the write: stop, dispatch the claimed tasks, re-plan, report the failure, or hand back the view to integrate. */
+async function afterStep(ctx: StepContext, step: Decision, claim: TaskClaim): Promise<RunView | void> {
+  const { issue, run } = ctx.settings as Required<typeof ctx.settings>;
+  if (step.kind === 'moved') {
+    ctx.log.info(`run ${run} is ${step.phase}; nothing for this job to do`);
+    return catchUpPlanComment(ctx, issue, run);
+  }
+  if (step.kind === 'interrupted') {
+    ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
+    await syncPlanComment(ctx, issue, run);
+    return;
+  }
+  if (step.kind === 'waiting') {
+    if (step.claimed.length) await dispatchTasks(ctx, issue, run, step.claimed, claim);
+    ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
+    await syncPlanComment(ctx, issue, run);
+    return;
+  }
+  if (step.kind === 'elsewhere') {
+    ctx.log.info('another job is finishing this run');
+    return catchUpPlanComment(ctx, issue, run);
+  }
+  if (step.kind === 'replan') {
+    // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
+    const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
+    if (replan.replaced) return;
+    const view = await loadView(ctx, issue, run, SEEN);
+    return reportFailure(
+      ctx,
+      issue,
+      run,
+      failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`),
+      `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`,
+    );
+  }
+  if (step.kind === 'failed')
+    return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
+  // The step's own write just landed: its tip is the state.
+  return loadView(ctx, issue, run, SEEN);
 }
 
 /**

@@ -53,6 +53,8 @@ import { tamperContext } from './tamper-context';
 import { accountWithRerun } from './flaky-rerun';
 import { blamedBy, describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
+import type { Config } from '../config/schema';
+import type { Plan } from '../domain/plan';
 
 const CRITIC_MAX_TURNS = 40;
 
@@ -120,7 +122,7 @@ export async function critic(ctx: StepContext): Promise<void> {
 }
 
 async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { freshBases?: BaseRun[] }> {
-  const { issue, run, base } = view.run;
+  const { base } = view.run;
   const config = await ctx.config();
   const plan = planOf(view);
   const branch = integrationBranchOf(ctx, view.run);
@@ -133,6 +135,64 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   const previous = await lastJudgment(ctx.state, view);
 
   // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
+  const { diff, files, adversarial } = await adversarialOf(ctx, view, plan, headSha);
+
+  // 2. Command criteria run for real, in the sandbox, after the trusted setup.
+  const commands = plan.criteria.filter((c) => c.kind === 'command');
+  const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
+  const runs = await runCommandCriteria(ctx, view, config, commands, headSha, previous);
+  const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
+
+  // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+  const { bases, freshBases, accounts } = await testsByIdentity(ctx, view, config, commands, { diff, files }, runs, headSha);
+  const testFindingsNow = () => [...accounts.values()].flatMap((a) => testFindings(a));
+  adversarial.push(...testFindingsNow());
+
+  // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
+  const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
+  const localisation =
+    runner && failedCommands.length && headSha !== base.sha
+      ? await localise(
+          ctx,
+          view,
+          failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)!, base: bases.get(c.id) })),
+          { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs },
+        )
+      : [];
+  await reports?.dispose();
+  if (ctx.cancellation?.aborted)
+    return {
+      iteration,
+      headSha,
+      verdict: 'FAIL',
+      evaluations: [],
+      adversarial,
+      overallReason: 'interrupted',
+      suggestedNextAction: '',
+      at: nowIso(ctx),
+      ...refused(),
+    };
+  const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
+
+  // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
+  const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
+  const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+  const modelOut = needsModel
+    ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs)
+    : undefined;
+  // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
+  if (modelOut?.renames?.length) {
+    for (const r of modelOut.renames) accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
+    for (const a of accounts.values()) if (a.counts && a.renamed.length) a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
+    const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
+    adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+  }
+  return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
+}
+
+/** The adversarial checks: the criteria as reviewed, and the tests neither deleted, skipped nor weakened (domain/tamper.ts). */
+async function adversarialOf(ctx: StepContext, view: RunView, plan: Plan, headSha: string) {
+  const { base } = view.run;
   const diff = await ctx.repo.unifiedDiff(base.sha, headSha, DIFF_LIMIT_BYTES);
   if (diff.truncated) ctx.log.warn(`the diff is ${diff.bytes} bytes, over the ${DIFF_LIMIT_BYTES} the test-tampering checks read: the critic fails closed`);
   const files = parseUnifiedDiff(diff.text);
@@ -143,10 +203,11 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
     await tamperContext(ctx, base.sha, headSha, files),
     ctx.surface,
   );
+  return { diff, files, adversarial };
+}
 
-  // 2. Command criteria run for real, in the sandbox, after the trusted setup.
-  const commands = plan.criteria.filter((c) => c.kind === 'command');
-  const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
+/** The command criteria, each run for real after the setup, with the report hooks that read their tests. */
+async function runCommandCriteria(ctx: StepContext, view: RunView, config: Config, commands: Plan['criteria'], headSha: string, previous: Previous) {
   // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
   const { runner, warning, setupFailure, egress, hint } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
   // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
@@ -171,8 +232,23 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
       commandResults.push(commandEvaluation(c, r, hint));
     }
   }
+  return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused };
+}
 
-  // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+type Previous = Awaited<ReturnType<typeof lastJudgment>>;
+type CommandRuns = Awaited<ReturnType<typeof runCommandCriteria>>;
+type Accounts = Map<string, ReturnType<typeof account>>;
+
+/** Each command's tests, base against head, by identity; an unreadable report leaves its criterion undecided. */
+async function testsByIdentity(
+  ctx: StepContext,
+  view: RunView,
+  config: Config,
+  commands: Plan['criteria'],
+  { diff, files }: Pick<Awaited<ReturnType<typeof adversarialOf>>, 'diff' | 'files'>,
+  { runner, reports, egress, commandResults, printed, timeoutMs }: CommandRuns,
+  headSha: string,
+) {
   const ran = commands.filter((c) => printed.has(c.id));
   const baseSetup = {
     commands: config.setup,
@@ -206,103 +282,110 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
       };
     }
   }
-  const testFindingsNow = () => [...accounts.values()].flatMap((a) => testFindings(a));
-  adversarial.push(...testFindingsNow());
+  return { bases, freshBases, accounts };
+}
 
-  // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
-  const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
-  const localisation =
-    runner && failedCommands.length && headSha !== base.sha
-      ? await localise(
+/** The critic model: the semantic criteria, and the failing commands localisation left undecided; its usage is recorded at once. */
+async function criticModel(
+  ctx: StepContext,
+  view: RunView,
+  j: {
+    config: Config;
+    plan: Plan;
+    semantic: Plan['criteria'];
+    adversarial: Findings;
+    taskIds: Set<string>;
+    iteration: number;
+    previous: Previous;
+    headSha: string;
+    accounts: Accounts;
+  },
+  { runner, warning, egress, commandResults }: CommandRuns,
+): Promise<ModelOut> {
+  const { issue, run, base } = view.run;
+  const { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts } = j;
+  let modelOut: ModelOut;
+  const model = await runModel(ctx, view, 'critic');
+  try {
+    modelOut = await runCritic(
+      model,
+      {
+        repoDir: ctx.repo.dir,
+        modelId: config.models[config.default_model],
+        system: await promptWithInstructions(
           ctx,
-          view,
-          failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)!, base: bases.get(c.id) })),
-          { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs },
-        )
-      : [];
-  await reports?.dispose();
-  if (ctx.cancellation?.aborted)
-    return {
-      iteration,
-      headSha,
-      verdict: 'FAIL',
+          'critic',
+          reviewedSha(view.run),
+          plan.tasks.flatMap((t) => t.files),
+        ),
+        plan,
+        judge: semantic,
+        commandResults,
+        adversarial,
+        taskSummaries: plan.tasks
+          .filter((t) => taskIds.has(t.id))
+          .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
+        diffStat: await ctx.repo.diffStat(base.sha, headSha),
+        guidance: config.prompts.judgment,
+        commands: agentCommands({ runner, warning, egress }, config),
+        maxTurns: CRITIC_MAX_TURNS,
+        iteration,
+        limit: config.max_iterations + (view.run.review?.allowance ?? 0),
+        previous: previous ? rerunAdvice(previous).slice(0, 4000) : undefined,
+        readTree: (path) => ctx.repo.readFileAt(headSha, path),
+        readBase: (path) => ctx.repo.readFileAt(base.sha, path),
+        lostTests: [...accounts.values()]
+          .filter((a) => a.lost.length)
+          .map((a) => ({ criterion: a.criterion, command: a.command, lost: a.lost.map((l) => l.test), newPassing: a.newPassing })),
+      },
+      ctx.log,
+      agentRun(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }),
+    );
+  } catch (e) {
+    // The model being unreachable is not the work's fault: it becomes an error a person can retry.
+    ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
+    const next =
+      e instanceof RunBudgetSpent
+        ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
+        : `${sentence(ctx.surface.give('retry'))} to judge again.`;
+    modelOut = {
       evaluations: [],
-      adversarial,
-      overallReason: 'interrupted',
-      suggestedNextAction: '',
-      at: nowIso(ctx),
-      ...refused(),
+      overallReason: `the critic's model call failed: ${(e as Error).message}`,
+      suggestedNextAction: next,
+      usage: ZERO_USAGE,
+      turns: 0,
+      submitted: false,
     };
-  const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
+  }
+  await updateView(ctx, issue, run, `critic usage`, (v, tx) => {
+    writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut!.usage) }, nowIso(ctx));
+  });
+  return modelOut;
+}
 
-  // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
-  const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
-  const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
-  let modelOut: Awaited<ReturnType<typeof runCritic>> | undefined;
-  if (needsModel) {
-    const model = await runModel(ctx, view, 'critic');
-    try {
-      modelOut = await runCritic(
-        model,
-        {
-          repoDir: ctx.repo.dir,
-          modelId: config.models[config.default_model],
-          system: await promptWithInstructions(
-            ctx,
-            'critic',
-            reviewedSha(view.run),
-            plan.tasks.flatMap((t) => t.files),
-          ),
-          plan,
-          judge: semantic,
-          commandResults,
-          adversarial,
-          taskSummaries: plan.tasks
-            .filter((t) => taskIds.has(t.id))
-            .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
-          diffStat: await ctx.repo.diffStat(base.sha, headSha),
-          guidance: config.prompts.judgment,
-          commands: agentCommands({ runner, warning, egress }, config),
-          maxTurns: CRITIC_MAX_TURNS,
-          iteration,
-          limit: config.max_iterations + (view.run.review?.allowance ?? 0),
-          previous: previous ? rerunAdvice(previous).slice(0, 4000) : undefined,
-          readTree: (path) => ctx.repo.readFileAt(headSha, path),
-          readBase: (path) => ctx.repo.readFileAt(base.sha, path),
-          lostTests: [...accounts.values()]
-            .filter((a) => a.lost.length)
-            .map((a) => ({ criterion: a.criterion, command: a.command, lost: a.lost.map((l) => l.test), newPassing: a.newPassing })),
-        },
-        ctx.log,
-        agentRun(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }),
-      );
-    } catch (e) {
-      // The model being unreachable is not the work's fault: it becomes an error a person can retry.
-      ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
-      const next =
-        e instanceof RunBudgetSpent
-          ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
-          : `${sentence(ctx.surface.give('retry'))} to judge again.`;
-      modelOut = {
-        evaluations: [],
-        overallReason: `the critic's model call failed: ${(e as Error).message}`,
-        suggestedNextAction: next,
-        usage: ZERO_USAGE,
-        turns: 0,
-        submitted: false,
-      };
-    }
-    await updateView(ctx, issue, run, `critic usage`, (v, tx) => {
-      writeRun(tx, { ...v.run, usage: addUsage(v.run.usage, modelOut!.usage) }, nowIso(ctx));
-    });
-  }
-  // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
-  if (modelOut?.renames?.length) {
-    for (const r of modelOut.renames) accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
-    for (const a of accounts.values()) if (a.counts && a.renamed.length) a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
-    const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
-    adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
-  }
+type Findings = ReturnType<typeof adversarialChecks>;
+type ModelOut = Awaited<ReturnType<typeof runCritic>>;
+type Localised = Awaited<ReturnType<typeof localise>>;
+
+/** Every criterion's evaluation, the verdict and its reason: the judgment as recorded. */
+function judgmentOf(
+  ctx: StepContext,
+  j: {
+    plan: Plan;
+    commandResults: Evaluation[];
+    decided: Map<string, Localised[number]>;
+    modelOut: ModelOut | undefined;
+    taskIds: Set<string>;
+    adversarial: Findings;
+    localisation: Localised;
+    accounts: Accounts;
+    freshBases: BaseRun[];
+    refused: CommandRuns['refused'];
+    iteration: number;
+    headSha: string;
+  },
+): Judgment & { freshBases?: BaseRun[] } {
+  const { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha } = j;
   const given = new Map((modelOut?.evaluations ?? []).map((e) => [e.criterion, e]));
   const evaluations = plan.criteria.map((c) => {
     if (c.kind === 'command') {
