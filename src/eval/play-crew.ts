@@ -13,7 +13,9 @@ export const DECIDE = 'decide yourself';
 /**
  * The task file the crew way hands `crew run --config`: the problem, the instance's setup, the
  * budgets, full transcripts, and for `crew-best-of-N` the crew.yml key `attempts.parallel: N` (#50),
- * checked by crew's own config schema like any key of the file.
+ * checked by crew's own config schema like any key of the file. `attempts.max: N` with it: the schema
+ * refuses a `parallel` over `max` (default 3), and a task the planner marks hard gets `max`, so the
+ * way is N attempts of every task, no more and no fewer.
  */
 export function crewTaskFile(p: Pick<PlayInput, 'instance' | 'budget' | 'parallelAttempts'>): Record<string, unknown> {
   const budget = { tokens: p.budget.tokens, cost_usd: p.budget.costUsd };
@@ -22,7 +24,7 @@ export function crewTaskFile(p: Pick<PlayInput, 'instance' | 'budget' | 'paralle
     setup: p.instance.setup ?? [],
     budgets: { run: budget, task: budget },
     transcripts: 'full',
-    ...(p.parallelAttempts ? { attempts: { parallel: p.parallelAttempts } } : {}),
+    ...(p.parallelAttempts ? { attempts: { parallel: p.parallelAttempts, max: p.parallelAttempts } } : {}),
   };
 }
 

@@ -33,6 +33,7 @@ const env = () => ({
 const SUM_BUGGY = 'export const add = (a, b) => a - b;\nexport const mul = (a, b) => a * b;\n';
 const SUM_FIXED = 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n';
 const SUM_WRONG = 'export const add = (a, b) => a + b + 1;\nexport const mul = (a, b) => a * b;\n';
+const SUM_MUL_BROKEN = 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b + 1;\n';
 const TEST_BASE =
   "import test from 'node:test';\nimport assert from 'node:assert';\nimport { mul } from '../src/sum.js';\ntest('multiplies', () => assert.equal(mul(2, 3), 6));\n";
 const TEST_FIX = `${TEST_BASE}test('adds', async () => assert.equal((await import('../src/sum.js')).add(2, 3), 5));\n`;
@@ -51,6 +52,31 @@ const REPORT = {
 
 /** The crew way: intake, plan review, one worker that writes src/sum.js (after `first` moves), the critic, the retrospective. */
 function crewScript(content: string, first: unknown[] = [], ask = false): string {
+  return crewRun([{ role: 'worker', task: 't1', replies: [...first, ...workerReplies(content)] }], EXISTS, ask);
+}
+
+const EXISTS = { text: 'src/sum.js exists', kind: 'command', command: 'test -f src/sum.js' };
+/** What tells a right add() from a wrong one in the play: the tests there are, and add(2, 3) is 5. */
+const ADDS = {
+  text: 'the tests pass and add(2, 3) is 5',
+  kind: 'command',
+  command: `node --test && node --input-type=module -e "import { add } from './src/sum.js'; process.exit(add(2, 3) === 5 ? 0 : 1)"`,
+};
+
+/** crew-best-of-N (#50): the crew run, with each parallel attempt of t1 writing its own src/sum.js. */
+function bestOfScript(attempts: string[], criterion: typeof EXISTS): string {
+  return crewRun(
+    attempts.map((content, i) => ({
+      role: 'worker',
+      task: 't1',
+      contains: `Parallel attempt: ${i + 1} of ${attempts.length}`,
+      replies: workerReplies(content),
+    })),
+    criterion,
+  );
+}
+
+function crewRun(workers: unknown[], criterion: typeof EXISTS, ask = false): string {
   // Asked, intake puts a question first; its second entry answers only once the reply is in the prompt.
   const question = {
     role: 'intake',
@@ -85,7 +111,7 @@ function crewScript(content: string, first: unknown[] = [], ask = false): string
                 name: 'submit_intake',
                 input: {
                   task: 'Make add() add.',
-                  criteria: [{ text: 'src/sum.js exists', kind: 'command', command: 'test -f src/sum.js' }],
+                  criteria: [criterion],
                   questions: [],
                   single_task: true,
                   persona: 'coder',
@@ -97,7 +123,7 @@ function crewScript(content: string, first: unknown[] = [], ask = false): string
         ],
       },
       { role: 'plan_reviewer', replies: [{ content: [{ type: 'tool_use', name: 'submit_review', input: { verdict: 'PASS' } }] }] },
-      { role: 'worker', task: 't1', replies: [...first, ...workerReplies(content)] },
+      ...workers,
       {
         role: 'critic',
         replies: [
@@ -107,8 +133,8 @@ function crewScript(content: string, first: unknown[] = [], ask = false): string
                 type: 'tool_use',
                 name: 'submit_judgment',
                 input: {
-                  evaluations: [{ criterion: 'c1', met: true, evidence: ['`test -f src/sum.js` exited 0'], confidence: 0.9, tasks: ['t1'] }],
-                  overall_reason: 'src/sum.js is there.',
+                  evaluations: [{ criterion: 'c1', met: true, evidence: [`\`${criterion.command}\` exited 0`], confidence: 0.9, tasks: ['t1'] }],
+                  overall_reason: `${criterion.text}.`,
                 },
               },
             ],
@@ -190,7 +216,10 @@ type Result = {
   turns: number;
   trajectories: string[];
 };
-type Results = { results: Result[]; totals: Array<{ way: string; tokens: number; cost_usd: number; resolve_rate: number; resolved: number }> };
+type Results = {
+  results: Result[];
+  totals: Array<{ way: string; tokens: number; cost_usd: number; resolve_rate: number; resolved: number; cost_per_resolved_usd: number | null }>;
+};
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'crew-eval-'));
@@ -220,6 +249,10 @@ beforeAll(async () => {
     'calc-wrong.crew.yaml': crewScript(SUM_WRONG),
     // Slow on purpose: the kill test stops the eval while this one plays.
     'calc-wrong.single.yaml': singleScript(SUM_WRONG, SLOW),
+    // Best of three: attempt 1 adds one too many, attempt 3 fixes add and breaks mul; attempt 2 is right.
+    'calc-resolved.crew-best-of-3.yaml': bestOfScript([SUM_WRONG, SUM_FIXED, SUM_MUL_BROKEN], ADDS),
+    // Three wrong alike, and a criterion that cannot tell: the critic is fooled, the tests are not.
+    'calc-wrong.crew-best-of-3.yaml': bestOfScript([SUM_WRONG, SUM_WRONG, SUM_WRONG], EXISTS),
     'calc-untested.crew.yaml': crewScript(SUM_FIXED, [], true),
     'calc-untested.single.yaml': singleScript(SUM_FIXED),
     // The play's command plants what npm reads in the tool user's home: node-options replaces crew's NODE_OPTIONS.
@@ -334,6 +367,74 @@ describe('crew eval', () => {
         );
     }
     expect(md).toContain('](trajectories/calc-resolved/crew/');
+  });
+
+  it('--way crew,single,crew-best-of-3 (#50): best of three keeps the right attempt; predictions for every way, and results.md, results.json and the chart give each way its cost per resolved instance', async () => {
+    const out = join(root, 'out-best-of');
+    const r = await crew([
+      'eval',
+      'instances.jsonl',
+      '--ids',
+      'calc-resolved,calc-wrong',
+      '--way',
+      'crew,single,crew-best-of-3',
+      '--out',
+      out,
+      '--scripted',
+      join(root, 'scripts'),
+      '--allow-unsandboxed',
+      '--concurrency',
+      '2',
+    ]).done;
+    expect(r.code, r.out).toBe(0);
+    const ways = ['crew', 'single', 'crew-best-of-3'];
+    const res = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+    const of = (id: string, way: string) => res.results.find((x) => x.instance_id === id && x.way === way)!;
+    // Attempt 1 (add one too many) and attempt 3 (mul broken) fail the command criterion on their branches: attempt 2 is kept, and resolves.
+    expect(of('calc-resolved', 'crew-best-of-3').score).toMatchObject({ kind: 'resolved', reason: 'all 1 FAIL_TO_PASS and 1 PASS_TO_PASS tests pass' });
+    expect(of('calc-resolved', 'crew-best-of-3').critic_verdict).toBe('PASS');
+    expect(of('calc-wrong', 'crew-best-of-3').score?.kind).toBe('unresolved');
+    // A worker's trajectory per attempt, each leg its own: t1, t1-a2, t1-a3.
+    const legs = (id: string, way: string) =>
+      of(id, way)
+        .trajectories.filter((t) => /\/t1[^/]*\.jsonl$/.test(t))
+        .map((t) => t.split('/').pop());
+    expect(legs('calc-resolved', 'crew')).toEqual(['t1.jsonl']);
+    expect(legs('calc-resolved', 'crew-best-of-3').sort()).toEqual(['t1-a2.jsonl', 't1-a3.jsonl', 't1.jsonl']);
+
+    const predictions = (await readFile(join(out, 'predictions-crew-best-of-3.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(predictions.map((p) => [p.instance_id, p.model_name_or_path])).toEqual([
+      ['calc-resolved', 'crew-crew-best-of-3:scripted'],
+      ['calc-wrong', 'crew-crew-best-of-3:scripted'],
+    ]);
+    // The kept attempt's diff: add fixed, mul as it was, and nothing of attempts 1 and 3.
+    const kept = predictions[0]!.model_patch!;
+    expect(kept).toContain('+export const add = (a, b) => a + b;\n');
+    expect(kept).not.toContain('a + b + 1');
+    expect(kept).not.toContain('a * b + 1');
+    for (const way of ['crew', 'single']) expect(existsSync(join(out, `predictions-${way}.jsonl`)), way).toBe(true);
+
+    const md = await readFile(join(out, 'results.md'), 'utf8');
+    const svg = await readFile(join(out, 'chart.svg'), 'utf8');
+    expect(res.totals.map((t) => t.way)).toEqual(ways);
+    for (const way of ways) {
+      const mine = res.results.filter((x) => x.way === way);
+      const tokens = mine.reduce((n, x) => n + x.usage.tokens, 0);
+      const cost = mine.reduce((n, x) => n + x.usage.cost_usd, 0);
+      const total = res.totals.find((t) => t.way === way)!;
+      // One resolved of two: the price of that one fix is all the way cost, the unresolved instance's too.
+      expect(total).toMatchObject({ tokens, resolved: 1, resolve_rate: 0.5 });
+      expect(cost).toBeGreaterThan(0);
+      expect(total.cost_per_resolved_usd).toBeCloseTo(cost, 6);
+      expect(md).toContain(`| ${way} | 2 | 1 | 1 | 0 | 0 | 50.0% | ${tokens} | ${cost.toFixed(4)} | ${cost.toFixed(4)} |`);
+      expect(svg).toContain(`${way}: 1/2 resolved, $${total.cost_usd.toFixed(4)}, $${cost.toFixed(4)} per resolved`);
+    }
+    // Three workers cost more than one: what the best of three pays for its pick.
+    expect(of('calc-resolved', 'crew-best-of-3').usage.cost_usd).toBeGreaterThan(of('calc-resolved', 'crew').usage.cost_usd);
+    if (process.env.KEEP_EVAL_TEST) console.log(md);
   });
 
   it('killed mid-instance and run again, it finishes with the same results and plays no finished instance twice', async () => {

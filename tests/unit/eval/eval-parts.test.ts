@@ -7,6 +7,7 @@ import { parseArgs } from '../../../src/cli/args';
 import { UsageError } from '../../../src/local/workspace';
 import { isCrewWay, parallelAttempts, parseWays, type Way } from '../../../src/eval/play';
 import { crewTaskFile } from '../../../src/eval/play-crew';
+import { validateConfig } from '../../../src/config/schema';
 import { resultsMarkdown, totals, type EvalResult } from '../../../src/eval/results';
 
 const base = {
@@ -194,8 +195,17 @@ describe('crew eval --way crew-best-of-N (#50)', () => {
     const instance = parseInstances(line(base), 'f.jsonl')[0]!;
     const budget = { tokens: 5000, costUsd: 2, ms: 60_000 };
     const common = { task: 'fix it', setup: [], budgets: { run: { tokens: 5000, cost_usd: 2 }, task: { tokens: 5000, cost_usd: 2 } }, transcripts: 'full' };
-    expect(crewTaskFile({ instance, budget, parallelAttempts: 3 })).toEqual({ ...common, attempts: { parallel: 3 } });
+    expect(crewTaskFile({ instance, budget, parallelAttempts: 3 })).toEqual({ ...common, attempts: { parallel: 3, max: 3 } });
     expect(crewTaskFile({ instance, budget })).toEqual(common);
+  });
+
+  it("every crew-best-of-N's task file passes crew's config schema with N attempts of every task: max is N too (the schema refuses parallel over max, default 3)", () => {
+    const instance = parseInstances(line(base), 'f.jsonl')[0]!;
+    const budget = { tokens: 5000, costUsd: 2, ms: 60_000 };
+    for (const n of [2, 3, 4, 5]) {
+      const { task: _task, ...overrides } = crewTaskFile({ instance, budget, parallelAttempts: n });
+      expect(validateConfig(overrides, 'task.yaml').attempts, `crew-best-of-${n}`).toEqual({ parallel: n, max: n });
+    }
   });
 
   it('results.md and the chart give every way its resolve rate and cost per resolved instance (— where it resolved none)', () => {
