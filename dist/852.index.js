@@ -1854,7 +1854,7 @@ async function critic(ctx) {
     return afterFail(ctx, await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL), judgment);
 }
 async function judge(ctx, view) {
-    const { issue, run, base } = view.run;
+    const { base } = view.run;
     const config = await ctx.config();
     const plan = (0,run_files/* planOf */.XC)(view);
     const branch = (0,context/* integrationBranchOf */.c1)(ctx, view.run);
@@ -1867,14 +1867,65 @@ async function judge(ctx, view) {
     const iteration = (view.run.review?.iteration ?? 0) + 1;
     const previous = await (0,judgments/* lastJudgment */.n)(ctx.state, view);
     // 1. The adversarial checks: criteria unchanged since the reviewed plan, no test deleted, skipped or weakened.
+    const { diff, files, adversarial } = await adversarialOf(ctx, view, plan, headSha);
+    // 2. Command criteria run for real, in the sandbox, after the trusted setup.
+    const commands = plan.criteria.filter((c) => c.kind === 'command');
+    const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
+    const runs = await runCommandCriteria(ctx, view, config, commands, headSha, previous);
+    const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
+    // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+    const { bases, freshBases, accounts } = await testsByIdentity(ctx, view, config, commands, { diff, files }, runs, headSha);
+    const testFindingsNow = () => [...accounts.values()].flatMap((a) => (0,test_results/* testFindings */.ZN)(a));
+    adversarial.push(...testFindingsNow());
+    // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
+    const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
+    const localisation = runner && failedCommands.length && headSha !== base.sha
+        ? await localise(ctx, view, failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id), base: bases.get(c.id) })), { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs })
+        : [];
+    await reports?.dispose();
+    if (ctx.cancellation?.aborted)
+        return {
+            iteration,
+            headSha,
+            verdict: 'FAIL',
+            evaluations: [],
+            adversarial,
+            overallReason: 'interrupted',
+            suggestedNextAction: '',
+            at: (0,context/* nowIso */.kF)(ctx),
+            ...refused(),
+        };
+    const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
+    // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
+    const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
+    const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+    const modelOut = needsModel
+        ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs)
+        : undefined;
+    // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
+    if (modelOut?.renames?.length) {
+        for (const r of modelOut.renames)
+            accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
+        for (const a of accounts.values())
+            if (a.counts && a.renamed.length)
+                a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
+        const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
+        adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+    }
+    return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
+}
+/** The adversarial checks: the criteria as reviewed, and the tests neither deleted, skipped nor weakened (domain/tamper.ts). */
+async function adversarialOf(ctx, view, plan, headSha) {
+    const { base } = view.run;
     const diff = await ctx.repo.unifiedDiff(base.sha, headSha, domain_diff/* DIFF_LIMIT_BYTES */.q);
     if (diff.truncated)
         ctx.log.warn(`the diff is ${diff.bytes} bytes, over the ${domain_diff/* DIFF_LIMIT_BYTES */.q} the test-tampering checks read: the critic fails closed`);
     const files = (0,domain_diff/* parseUnifiedDiff */.r)(diff.text);
     const adversarial = (0,judgment/* adversarialChecks */.mG)(plan.criteria, view.run.criteriaDigest, { files, ...(diff.truncated ? { cut: { bytes: diff.bytes, limit: domain_diff/* DIFF_LIMIT_BYTES */.q } } : {}) }, await (0,tamper_context/* tamperContext */.Z)(ctx, base.sha, headSha, files), ctx.surface);
-    // 2. Command criteria run for real, in the sandbox, after the trusted setup.
-    const commands = plan.criteria.filter((c) => c.kind === 'command');
-    const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
+    return { diff, files, adversarial };
+}
+/** The command criteria, each run for real after the setup, with the report hooks that read their tests. */
+async function runCommandCriteria(ctx, view, config, commands, headSha, previous) {
     // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
     const { runner, warning, setupFailure, egress, hint } = await (0,sandbox_setup/* prepareTools */.$K)(ctx, config, { trusted: headSha === (0,run_state/* reviewedSha */.cK)(view.run) });
     // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
@@ -1903,7 +1954,10 @@ async function judge(ctx, view) {
             commandResults.push((0,judgment/* commandEvaluation */._c)(c, r, hint));
         }
     }
-    // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+    return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused };
+}
+/** Each command's tests, base against head, by identity; an unreadable report leaves its criterion undecided. */
+async function testsByIdentity(ctx, view, config, commands, { diff, files }, { runner, reports, egress, commandResults, printed, timeoutMs }, headSha) {
     const ran = commands.filter((c) => printed.has(c.id));
     const baseSetup = {
         commands: config.setup,
@@ -1938,88 +1992,63 @@ async function judge(ctx, view) {
             };
         }
     }
-    const testFindingsNow = () => [...accounts.values()].flatMap((a) => (0,test_results/* testFindings */.ZN)(a));
-    adversarial.push(...testFindingsNow());
-    // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
-    const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
-    const localisation = runner && failedCommands.length && headSha !== base.sha
-        ? await localise(ctx, view, failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id), base: bases.get(c.id) })), { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs })
-        : [];
-    await reports?.dispose();
-    if (ctx.cancellation?.aborted)
-        return {
-            iteration,
-            headSha,
-            verdict: 'FAIL',
-            evaluations: [],
-            adversarial,
-            overallReason: 'interrupted',
-            suggestedNextAction: '',
-            at: (0,context/* nowIso */.kF)(ctx),
-            ...refused(),
-        };
-    const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
-    // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
-    const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
-    const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+    return { bases, freshBases, accounts };
+}
+/** The critic model: the semantic criteria, and the failing commands localisation left undecided; its usage is recorded at once. */
+async function criticModel(ctx, view, j, { runner, warning, egress, commandResults }) {
+    const { issue, run, base } = view.run;
+    const { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts } = j;
     let modelOut;
-    if (needsModel) {
-        const model = await (0,context/* runModel */.L4)(ctx, view, 'critic');
-        try {
-            modelOut = await runCritic(model, {
-                repoDir: ctx.repo.dir,
-                modelId: config.models[config.default_model],
-                system: await (0,agent_instructions/* promptWithInstructions */.U)(ctx, 'critic', (0,run_state/* reviewedSha */.cK)(view.run), plan.tasks.flatMap((t) => t.files)),
-                plan,
-                judge: semantic,
-                commandResults,
-                adversarial,
-                taskSummaries: plan.tasks
-                    .filter((t) => taskIds.has(t.id))
-                    .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
-                diffStat: await ctx.repo.diffStat(base.sha, headSha),
-                guidance: config.prompts.judgment,
-                commands: (0,command_options/* agentCommands */.w)({ runner, warning, egress }, config),
-                maxTurns: CRITIC_MAX_TURNS,
-                iteration,
-                limit: config.max_iterations + (view.run.review?.allowance ?? 0),
-                previous: previous ? (0,judgment/* rerunAdvice */.bB)(previous).slice(0, 4000) : undefined,
-                readTree: (path) => ctx.repo.readFileAt(headSha, path),
-                readBase: (path) => ctx.repo.readFileAt(base.sha, path),
-                lostTests: [...accounts.values()]
-                    .filter((a) => a.lost.length)
-                    .map((a) => ({ criterion: a.criterion, command: a.command, lost: a.lost.map((l) => l.test), newPassing: a.newPassing })),
-            }, ctx.log, (0,context/* agentRun */.Vv)(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }));
-        }
-        catch (e) {
-            // The model being unreachable is not the work's fault: it becomes an error a person can retry.
-            ctx.log.warn(`critic: the model failed: ${e.message}`);
-            const next = e instanceof run_budget/* RunBudgetSpent */.J
-                ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
-                : `${(0,surface/* sentence */.em)(ctx.surface.give('retry'))} to judge again.`;
-            modelOut = {
-                evaluations: [],
-                overallReason: `the critic's model call failed: ${e.message}`,
-                suggestedNextAction: next,
-                usage: run_state/* ZERO_USAGE */.fI,
-                turns: 0,
-                submitted: false,
-            };
-        }
-        await (0,context/* updateView */.vl)(ctx, issue, run, `critic usage`, (v, tx) => {
-            (0,run_files/* writeRun */.bp)(tx, { ...v.run, usage: (0,run_state/* addUsage */.vk)(v.run.usage, modelOut.usage) }, (0,context/* nowIso */.kF)(ctx));
-        });
+    const model = await (0,context/* runModel */.L4)(ctx, view, 'critic');
+    try {
+        modelOut = await runCritic(model, {
+            repoDir: ctx.repo.dir,
+            modelId: config.models[config.default_model],
+            system: await (0,agent_instructions/* promptWithInstructions */.U)(ctx, 'critic', (0,run_state/* reviewedSha */.cK)(view.run), plan.tasks.flatMap((t) => t.files)),
+            plan,
+            judge: semantic,
+            commandResults,
+            adversarial,
+            taskSummaries: plan.tasks
+                .filter((t) => taskIds.has(t.id))
+                .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
+            diffStat: await ctx.repo.diffStat(base.sha, headSha),
+            guidance: config.prompts.judgment,
+            commands: (0,command_options/* agentCommands */.w)({ runner, warning, egress }, config),
+            maxTurns: CRITIC_MAX_TURNS,
+            iteration,
+            limit: config.max_iterations + (view.run.review?.allowance ?? 0),
+            previous: previous ? (0,judgment/* rerunAdvice */.bB)(previous).slice(0, 4000) : undefined,
+            readTree: (path) => ctx.repo.readFileAt(headSha, path),
+            readBase: (path) => ctx.repo.readFileAt(base.sha, path),
+            lostTests: [...accounts.values()]
+                .filter((a) => a.lost.length)
+                .map((a) => ({ criterion: a.criterion, command: a.command, lost: a.lost.map((l) => l.test), newPassing: a.newPassing })),
+        }, ctx.log, (0,context/* agentRun */.Vv)(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }));
     }
-    // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
-    if (modelOut?.renames?.length) {
-        for (const r of modelOut.renames)
-            accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
-        for (const a of accounts.values())
-            if (a.counts && a.renamed.length)
-                a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
-        const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
-        adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+    catch (e) {
+        // The model being unreachable is not the work's fault: it becomes an error a person can retry.
+        ctx.log.warn(`critic: the model failed: ${e.message}`);
+        const next = e instanceof run_budget/* RunBudgetSpent */.J
+            ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
+            : `${(0,surface/* sentence */.em)(ctx.surface.give('retry'))} to judge again.`;
+        modelOut = {
+            evaluations: [],
+            overallReason: `the critic's model call failed: ${e.message}`,
+            suggestedNextAction: next,
+            usage: run_state/* ZERO_USAGE */.fI,
+            turns: 0,
+            submitted: false,
+        };
     }
+    await (0,context/* updateView */.vl)(ctx, issue, run, `critic usage`, (v, tx) => {
+        (0,run_files/* writeRun */.bp)(tx, { ...v.run, usage: (0,run_state/* addUsage */.vk)(v.run.usage, modelOut.usage) }, (0,context/* nowIso */.kF)(ctx));
+    });
+    return modelOut;
+}
+/** Every criterion's evaluation, the verdict and its reason: the judgment as recorded. */
+function judgmentOf(ctx, j) {
+    const { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha } = j;
     const given = new Map((modelOut?.evaluations ?? []).map((e) => [e.criterion, e]));
     const evaluations = plan.criteria.map((c) => {
         if (c.kind === 'command') {

@@ -473,132 +473,10 @@ async function advance(ctx) {
         return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
     }
     if (view.run.phase === 'EXECUTING') {
-        const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
-        const cancelled = ctx.settings.workResult === 'cancelled';
-        const now = (0,context/* nowIso */.kF)(ctx);
-        const claim = (0,context/* taskClaim */.s1)(ctx, 'dispatch', now);
-        // A dispatch's legs work under its claims (`dispatch:<nonce>`) without taking them, so those are
-        // this run's only for legs that started: a workflow that routes dispatches wrongly starts none.
-        const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && (0,context/* holdsClaim */.jG)(ctx, t.claim));
-        // A parallel attempt's leg (`t1-a2`, #50) is its task's.
-        const started = new Set((dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []).map((l) => (0,attempts/* parseLeg */.U3)(l)?.task ?? l));
-        const ours = (t) => t.claim?.runId === ctx.runId || ((0,context/* holdsClaim */.jG)(ctx, t.claim) && started.has(t.id));
-        // A leg GitHub does not list by its name is left alone (it may never have started); say so, or the run waits unseen.
-        const unlisted = dispatched.filter((t) => (t.status === 'running' || t.status === 'retrying') && !started.has(t.id)).map((t) => t.id);
-        if (unlisted.length && !cancelled)
-            await ctx.forge.postComment(issue, legsNotListed(ctx, unlisted));
-        // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
-        // What that worker pushed before it died is taken; only what never reached the branch runs again.
-        const pushed = new Map();
-        const untaken = new Map();
-        for (const t of view.tasks.values()) {
-            if ((t.status !== 'running' && t.status !== 'retrying') || !ours(t))
-                continue;
-            const taken = await (0,task_results/* takePushedResult */.Sr)(ctx, issue, run, t, (tip) => untaken.set(t.id, tip));
-            if (taken !== 'recorded')
-                pushed.set(t.id, taken);
-        }
-        // A branch with work no record names (a save cut short) is the task's head from now on: its next attempt starts there.
-        const headOf = (t) => ({ headSha: t.headSha ?? untaken.get(t.id) ?? null });
-        const decide = (v, tx) => {
-            // Moved on since this job read it (another job finished the run, or someone stopped it): not this job's to change.
-            if (v.run.phase !== 'EXECUTING')
-                return { kind: 'moved', phase: v.run.phase };
-            const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
-            // An attempt that never reached the branch does not count against the task.
-            const attemptsAfter = (t) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
-            if (cancelled && lost.length) {
-                // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
-                for (const t of lost)
-                    (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, ...headOf(t), status: 'pending', claim: null, attempts: attemptsAfter(t) });
-                (0,run_files/* writeRun */.bp)(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
-                (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
-                return { kind: 'interrupted', lost: lost.map((t) => t.id) };
-            }
-            const restart = [];
-            for (const t of lost) {
-                if (t.restarts < MAX_RESTARTS) {
-                    restart.push(t.id);
-                    (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
-                }
-                else
-                    (0,run_files/* writeTask */.bN)(tx, issue, run, {
-                        ...t,
-                        status: 'failure',
-                        claim: null,
-                        finishedAt: now,
-                        error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
-                    });
-            }
-            if (lost.length)
-                (0,run_files/* writeRun */.bp)(tx, v.run, now);
-            const claimed = [...restart, ...(0,transitions/* claimReadyTasks */.M)(tx, issue, run, maxParallel, claim)];
-            const after = (0,context/* viewIn */.zc)(tx, issue, run);
-            if (!(0,run_state/* allTasksDone */.oQ)(after)) {
-                (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
-                return { kind: 'waiting', claimed };
-            }
-            const failed = (0,run_state/* failedTasks */.Ox)(after);
-            if (failed.length) {
-                const next = (0,leader_policy/* endOfRunDecision */.eB)(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader, limits);
-                if (next.action === 'replan_failed') {
-                    for (const t of failed)
-                        (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, pendingReplan: true });
-                    (0,run_files/* writeRun */.bp)(tx, {
-                        ...after.run,
-                        leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } },
-                    }, now);
-                    return { kind: 'replan', tasks: next.tasks };
-                }
-                return { kind: 'failed', failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
-            }
-            if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId)
-                return { kind: 'elsewhere' };
-            return { kind: 'finalize', after };
-        };
-        if (pushed.size === 0 && (await integratedInOneWrite(ctx, view, decide)))
+        const settled = await settleMatrix(ctx, view);
+        if (!settled)
             return;
-        const step = await (0,context/* updateView */.vl)(ctx, issue, run, `advance`, (v, tx) => {
-            const next = decide(v, tx);
-            // The claim: this workflow run finishes the run, so a model call (the resolver) never runs twice in parallel.
-            if (next.kind === 'finalize') {
-                (0,run_files/* writeRun */.bp)(tx, { ...next.after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
-                (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
-            }
-            return next;
-        });
-        if (step.kind === 'moved') {
-            ctx.log.info(`run ${run} is ${step.phase}; nothing for this job to do`);
-            return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
-        }
-        if (step.kind === 'interrupted') {
-            ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
-            await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
-            return;
-        }
-        if (step.kind === 'waiting') {
-            if (step.claimed.length)
-                await (0,context/* dispatchTasks */.Xy)(ctx, issue, run, step.claimed, claim);
-            ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
-            await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
-            return;
-        }
-        if (step.kind === 'elsewhere') {
-            ctx.log.info('another job is finishing this run');
-            return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
-        }
-        if (step.kind === 'replan') {
-            // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
-            const replan = await (0,leader/* replanTasks */.Nd)(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
-            if (replan.replaced)
-                return;
-            view = await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
-            return reportFailure(ctx, issue, run, (0,run_state/* failedTasks */.Ox)(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), `crew tried to re-plan them, but ${(0,sanitize/* sanitize */.a)(replan.why, 3000)}`);
-        }
-        if (step.kind === 'failed')
-            return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
-        // The step's own write just landed: its tip is the state.
-        view = await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
+        view = settled;
     }
     else if (view.run.phase === 'REVIEWING' && view.run.finalizer === ctx.runId) {
         // Integrated already in this workflow run (a re-run of this job, or an accepted FAIL): the critic job takes it from here.
@@ -611,6 +489,152 @@ async function advance(ctx) {
         return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
     }
     await finalize(ctx, view);
+}
+/** The matrix has ended: its lost workers, the tasks still to run, and, once every task is done, the end of the run. The view to integrate, or nothing when this job is done. */
+async function settleMatrix(ctx, view) {
+    const { issue, run } = ctx.settings;
+    const { max_parallel: maxParallel, escalation_limits: limits } = await ctx.config();
+    const cancelled = ctx.settings.workResult === 'cancelled';
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const claim = (0,context/* taskClaim */.s1)(ctx, 'dispatch', now);
+    const { ours, pushed, headOf } = await lostWorkers(ctx, view, cancelled);
+    const decide = endOfRun(ctx, { cancelled, now, claim, maxParallel, limits }, { ours, pushed, headOf });
+    if (pushed.size === 0 && (await integratedInOneWrite(ctx, view, decide)))
+        return;
+    const step = await (0,context/* updateView */.vl)(ctx, issue, run, `advance`, (v, tx) => {
+        const next = decide(v, tx);
+        // The claim: this workflow run finishes the run, so a model call (the resolver) never runs twice in parallel.
+        if (next.kind === 'finalize') {
+            (0,run_files/* writeRun */.bp)(tx, { ...next.after.run, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+            (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
+        }
+        return next;
+    });
+    return afterStep(ctx, step, claim);
+}
+/** The tasks this workflow run held whose workers ended without a result, with what each pushed before it died. */
+async function lostWorkers(ctx, view, cancelled) {
+    const { issue, run } = ctx.settings;
+    // A dispatch's legs work under its claims (`dispatch:<nonce>`) without taking them, so those are
+    // this run's only for legs that started: a workflow that routes dispatches wrongly starts none.
+    const dispatched = [...view.tasks.values()].filter((t) => t.claim?.runId !== ctx.runId && (0,context/* holdsClaim */.jG)(ctx, t.claim));
+    // A parallel attempt's leg (`t1-a2`, #50) is its task's.
+    const started = new Set((dispatched.length ? await ctx.forge.workLegsStarted(ctx.runId) : []).map((l) => (0,attempts/* parseLeg */.U3)(l)?.task ?? l));
+    const ours = (t) => t.claim?.runId === ctx.runId || ((0,context/* holdsClaim */.jG)(ctx, t.claim) && started.has(t.id));
+    // A leg GitHub does not list by its name is left alone (it may never have started); say so, or the run waits unseen.
+    const unlisted = dispatched.filter((t) => (t.status === 'running' || t.status === 'retrying') && !started.has(t.id)).map((t) => t.id);
+    if (unlisted.length && !cancelled)
+        await ctx.forge.postComment(issue, legsNotListed(ctx, unlisted));
+    // Matrix legs of this workflow run have all ended; a task still claimed by it lost its worker.
+    // What that worker pushed before it died is taken; only what never reached the branch runs again.
+    const pushed = new Map();
+    const untaken = new Map();
+    for (const t of view.tasks.values()) {
+        if ((t.status !== 'running' && t.status !== 'retrying') || !ours(t))
+            continue;
+        const taken = await (0,task_results/* takePushedResult */.Sr)(ctx, issue, run, t, (tip) => untaken.set(t.id, tip));
+        if (taken !== 'recorded')
+            pushed.set(t.id, taken);
+    }
+    // A branch with work no record names (a save cut short) is the task's head from now on: its next attempt starts there.
+    const headOf = (t) => ({ headSha: t.headSha ?? untaken.get(t.id) ?? null });
+    return { ours, pushed, headOf };
+}
+/** What one write decides: lost workers restarted or failed, stragglers claimed, and whether the run ends (re-plan, fail or integrate). */
+function endOfRun(ctx, { cancelled, now, claim, maxParallel, limits }, { ours, pushed, headOf }) {
+    const { issue, run } = ctx.settings;
+    return (v, tx) => {
+        // Moved on since this job read it (another job finished the run, or someone stopped it): not this job's to change.
+        if (v.run.phase !== 'EXECUTING')
+            return { kind: 'moved', phase: v.run.phase };
+        const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
+        // An attempt that never reached the branch does not count against the task.
+        const attemptsAfter = (t) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
+        if (cancelled && lost.length) {
+            // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
+            for (const t of lost)
+                (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, ...headOf(t), status: 'pending', claim: null, attempts: attemptsAfter(t) });
+            (0,run_files/* writeRun */.bp)(tx, { ...v.run, phase: 'INTERRUPTED' }, now);
+            (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
+            return { kind: 'interrupted', lost: lost.map((t) => t.id) };
+        }
+        const restart = [];
+        for (const t of lost) {
+            if (t.restarts < MAX_RESTARTS) {
+                restart.push(t.id);
+                (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
+            }
+            else
+                (0,run_files/* writeTask */.bN)(tx, issue, run, {
+                    ...t,
+                    status: 'failure',
+                    claim: null,
+                    finishedAt: now,
+                    error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
+                });
+        }
+        if (lost.length)
+            (0,run_files/* writeRun */.bp)(tx, v.run, now);
+        const claimed = [...restart, ...(0,transitions/* claimReadyTasks */.M)(tx, issue, run, maxParallel, claim)];
+        const after = (0,context/* viewIn */.zc)(tx, issue, run);
+        if (!(0,run_state/* allTasksDone */.oQ)(after)) {
+            (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
+            return { kind: 'waiting', claimed };
+        }
+        const failed = (0,run_state/* failedTasks */.Ox)(after);
+        if (failed.length) {
+            const next = (0,leader_policy/* endOfRunDecision */.eB)(after.tasks.size - [...after.tasks.values()].filter((t) => t.replacedBy).length, failed.map((t) => t.id), after.run.leader, limits);
+            if (next.action === 'replan_failed') {
+                for (const t of failed)
+                    (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, pendingReplan: true });
+                (0,run_files/* writeRun */.bp)(tx, {
+                    ...after.run,
+                    leader: { ...after.run.leader, escalations: { ...after.run.leader.escalations, planner: after.run.leader.escalations.planner + 1 } },
+                }, now);
+                return { kind: 'replan', tasks: next.tasks };
+            }
+            return { kind: 'failed', failed: failed.map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), notReplanned: next.notReplanned };
+        }
+        if (after.run.finalizer !== null && after.run.finalizer !== ctx.runId)
+            return { kind: 'elsewhere' };
+        return { kind: 'finalize', after };
+    };
+}
+/** What this job does after the write: stop, dispatch the claimed tasks, re-plan, report the failure, or hand back the view to integrate. */
+async function afterStep(ctx, step, claim) {
+    const { issue, run } = ctx.settings;
+    if (step.kind === 'moved') {
+        ctx.log.info(`run ${run} is ${step.phase}; nothing for this job to do`);
+        return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
+    }
+    if (step.kind === 'interrupted') {
+        ctx.log.warn(`the workflow run was cancelled while ${step.lost.join(', ')} ran; the run is interrupted until someone comments /crew resume`);
+        await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+        return;
+    }
+    if (step.kind === 'waiting') {
+        if (step.claimed.length)
+            await (0,context/* dispatchTasks */.Xy)(ctx, issue, run, step.claimed, claim);
+        ctx.log.info('tasks are still running in other workflow runs; the last of them finishes the run');
+        await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+        return;
+    }
+    if (step.kind === 'elsewhere') {
+        ctx.log.info('another job is finishing this run');
+        return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
+    }
+    if (step.kind === 'replan') {
+        // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
+        const replan = await (0,leader/* replanTasks */.Nd)(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
+        if (replan.replaced)
+            return;
+        const view = await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
+        return reportFailure(ctx, issue, run, (0,run_state/* failedTasks */.Ox)(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), `crew tried to re-plan them, but ${(0,sanitize/* sanitize */.a)(replan.why, 3000)}`);
+    }
+    if (step.kind === 'failed')
+        return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
+    // The step's own write just landed: its tip is the state.
+    return (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
 }
 /**
  * This dispatched run held tasks by its nonce, and GitHub lists no `work (<task>)` job of it that

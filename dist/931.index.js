@@ -3117,6 +3117,41 @@ function runAttempts(ctx, config, asked) {
 /** Starts a run of the issue (or continues this job's earlier attempt's), and plans it; when it cannot, says why where it was asked. */
 async function startRun(ctx, ev, mode) {
     const issue = ev.issue.number;
+    const before = await checksBeforeRun(ctx, ev);
+    const outcome = await writeStart(ctx, ev, mode, before);
+    if (outcome.kind === 'refused') {
+        await sayRefused(ctx, ev, outcome.admit);
+        return { started: false };
+    }
+    if (outcome.kind === 'busy') {
+        await sayBusy(ctx, ev, outcome.record);
+        return { started: false, busy: outcome.record.run };
+    }
+    const run = outcome.record.run;
+    ctx.log.checkpoint('run-created');
+    ctx.working = { issue, run };
+    await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
+    // A follow-up's comment still shows the run it took it over from: show the follow-up at once.
+    if (outcome.kind === 'created' && ev.followUp)
+        await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
+    if (outcome.kind === 'created')
+        await ev.onCreated?.(run);
+    if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
+        // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
+        const view = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .loadView */ .QJ)(ctx, issue, run);
+        if (!ev.dispatch)
+            await (0,_common__WEBPACK_IMPORTED_MODULE_6__/* .setOutputs */ .n0)(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
+        return { started: true, run };
+    }
+    const tasks = await (0,_plan_run__WEBPACK_IMPORTED_MODULE_10__/* .planRun */ .n)(ctx, issue, run, undefined, ev.dispatch ? 'dispatch' : 'this-run');
+    if (!ev.dispatch)
+        await (0,_common__WEBPACK_IMPORTED_MODULE_6__/* .setOutputs */ .n0)(ctx, issue, run, tasks);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
+    return { started: true, run };
+}
+/** What a run needs before its start is written: a readable configuration, a model, the attempts asked for, the base, whether the last planner died, and admission. */
+async function checksBeforeRun(ctx, ev) {
+    const issue = ev.issue.number;
     try {
         await ctx.config();
     }
@@ -3144,6 +3179,11 @@ async function startRun(ctx, ev, mode) {
     const now = (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx);
     // After the state's first read, from the same tip: the budgets and the rate cost no request (#52).
     const admit = await (0,_spend_gate__WEBPACK_IMPORTED_MODULE_8__/* .admission */ .at)(ctx, { by: ev.by, automatic: ev.trigger.how === 'ci' });
+    return { attempts, baseBranch, baseSha, stalePlanning, now, admit };
+}
+/** The write that starts the run: this job's earlier run again, the issue's run still working, a refusal, or a new run with its request. */
+async function writeStart(ctx, ev, mode, { attempts, baseBranch, baseSha, stalePlanning, now, admit }) {
+    const issue = ev.issue.number;
     const { value: outcome } = await ctx.state.update(`issue-${issue}/`, `issue #${issue}: start a run`, (tx) => {
         const last = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_4__/* .runNumbers */ .Sm)(tx, issue).at(-1);
         const lastRec = last !== undefined ? (0,_state_run_files__WEBPACK_IMPORTED_MODULE_4__/* .readRun */ .cI)(tx, issue, last) : undefined;
@@ -3187,46 +3227,22 @@ async function startRun(ctx, ev, mode) {
         tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_4__/* .paths */ .f0.requestJson(issue, k), `${JSON.stringify({ title: ev.issue.title, body: ev.issue.body, ...(ev.comment ? { comment: ev.comment } : {}) }, null, 2)}\n`);
         return { kind: 'created', record: (0,_state_run_files__WEBPACK_IMPORTED_MODULE_4__/* .writeRun */ .bp)(tx, record, now) };
     });
-    if (outcome.kind === 'refused') {
-        await sayRefused(ctx, ev, outcome.admit);
-        return { started: false };
-    }
-    if (outcome.kind === 'busy') {
-        const r = outcome.record;
-        const what = r.phase === 'ESCALATING'
-            ? 'waiting for answers to its questions'
-            : r.phase === 'AWAITING_APPROVAL'
-                ? `waiting for ${ctx.surface.command('approve')} or ${ctx.surface.command('revise')}`
-                : r.phase.toLowerCase();
-        const where = r.planCommentId ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(issue, r.planCommentId)) : 'the plan comment';
-        await ctx.forge.postComment(ev.replyOn ?? issue, ev.followUp?.record.source === 'ci'
-            ? `CI failed on ${ev.base?.sha.slice(0, 7) ?? 'this pull request'} while crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). crew will look at this pull request's CI again when that run ends, and starts the fix (\`fix_ci\`) then if CI still fails; nothing is counted until it starts. Follow it in ${where}.`
-            : ev.followUp
-                ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
-                : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
-        return { started: false, busy: r.run };
-    }
-    const run = outcome.record.run;
-    ctx.log.checkpoint('run-created');
-    ctx.working = { issue, run };
-    await ensurePlanComment(ctx, issue, run, outcome.kind === 'existing');
-    // A follow-up's comment still shows the run it took it over from: show the follow-up at once.
-    if (outcome.kind === 'created' && ev.followUp)
-        await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
-    if (outcome.kind === 'created')
-        await ev.onCreated?.(run);
-    if (outcome.kind === 'existing' && outcome.record.phase === 'EXECUTING') {
-        // Already planned by an earlier attempt of this job: hand on whatever is claimed for this workflow run.
-        const view = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .loadView */ .QJ)(ctx, issue, run);
-        if (!ev.dispatch)
-            await (0,_common__WEBPACK_IMPORTED_MODULE_6__/* .setOutputs */ .n0)(ctx, issue, run, [...view.tasks.values()].filter((t) => t.status === 'running' && t.claim?.runId === ctx.runId).map((t) => t.id));
-        return { started: true, run };
-    }
-    const tasks = await (0,_plan_run__WEBPACK_IMPORTED_MODULE_10__/* .planRun */ .n)(ctx, issue, run, undefined, ev.dispatch ? 'dispatch' : 'this-run');
-    if (!ev.dispatch)
-        await (0,_common__WEBPACK_IMPORTED_MODULE_6__/* .setOutputs */ .n0)(ctx, issue, run, tasks);
-    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
-    return { started: true, run };
+    return outcome;
+}
+/** "crew is already working on this issue", said where the run was asked. */
+async function sayBusy(ctx, ev, r) {
+    const issue = ev.issue.number;
+    const what = r.phase === 'ESCALATING'
+        ? 'waiting for answers to its questions'
+        : r.phase === 'AWAITING_APPROVAL'
+            ? `waiting for ${ctx.surface.command('approve')} or ${ctx.surface.command('revise')}`
+            : r.phase.toLowerCase();
+    const where = r.planCommentId ? ctx.surface.commentLink('the plan comment', ctx.forge.commentLink(issue, r.planCommentId)) : 'the plan comment';
+    await ctx.forge.postComment(ev.replyOn ?? issue, ev.followUp?.record.source === 'ci'
+        ? `CI failed on ${ev.base?.sha.slice(0, 7) ?? 'this pull request'} while crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). crew will look at this pull request's CI again when that run ends, and starts the fix (\`fix_ci\`) then if CI still fails; nothing is counted until it starts. Follow it in ${where}.`
+        : ev.followUp
+            ? `crew is still working on issue #${issue} (run ${ctx.surface.runNumber(issue, r.run)}, ${what}), so this follow-up did not start: two runs on one branch would push over each other. Follow it in ${where}, then ask again once it has finished; your review comments stay unresolved, so the next follow-up reads them.`
+            : `crew is already working on this issue (run ${ctx.surface.runNumber(issue, r.run)}, ${what}). Follow it in ${where}; a new run can start once it has finished.`);
 }
 /** A run past a repository budget or the person's rate: one comment where it was asked, once an hour (the rate per person and issue, a budget per issue), then a 👎. */
 async function sayRefused(ctx, ev, admit) {
