@@ -3,6 +3,7 @@ import { UsageError } from '../local/workspace';
 import { PROVIDERS, type Provider } from '../domain/providers';
 import { AGENTS, type AgentName } from '../domain/trajectory';
 import { parseWays, type Way } from '../eval/play';
+import type { EvalOptions } from '../eval/index';
 
 /** The `crew` command line, parsed without side effects; mistakes are UsageErrors (exit 2). */
 
@@ -36,22 +37,11 @@ export type Command =
   | { kind: 'init'; project: string; yes: boolean; form: 'short' | 'full' }
   /** Check a repository's setup on GitHub (`repo`, else the clone's origin) with GITHUB_TOKEN or GH_TOKEN. */
   | { kind: 'doctor'; project: string; repo?: string; json: boolean }
-  | {
-      kind: 'eval';
-      instances: string;
-      ids?: string[];
-      limit?: number;
-      ways: Way[];
-      concurrency: number;
-      out: string;
-      scripted?: string;
-      provider?: Provider;
-      allowUnsandboxed: boolean;
-      maxIterations?: number;
-      maxTokens: number;
-      maxCostUsd: number;
-      maxMinutes: number;
-    };
+  /** `crew eval`: the picked instances played each way, with a budget per instance (EvalOptions beside it). */
+  | ({ kind: 'eval'; maxTokens: number; maxCostUsd: number; maxMinutes: number } & Pick<
+      EvalOptions,
+      'instances' | 'ids' | 'limit' | 'ways' | 'concurrency' | 'out' | 'scripted' | 'provider' | 'allowUnsandboxed' | 'maxIterations'
+    >);
 
 export const USAGE = `crew: turn a request into reviewed, committed work on a local git repository.
 
