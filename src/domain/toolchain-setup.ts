@@ -7,7 +7,7 @@
  * setup action sets up.
  */
 
-import type { RootFiles } from './stack';
+import { packageJson, type RootFiles } from './stack';
 
 export type Toolchain = 'node' | 'python' | 'go' | 'rust';
 
@@ -66,15 +66,6 @@ const firstLine = (text: string | undefined) =>
     .split('\n')
     .map((l) => l.replace(/#.*/, '').trim())
     .find(Boolean);
-
-function packageJson(files: RootFiles): Record<string, unknown> {
-  try {
-    const pkg = JSON.parse(files.read('package.json') ?? '{}') as unknown;
-    return pkg && typeof pkg === 'object' ? (pkg as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function nodeSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup['node'] {
   if (!has('package.json')) return undefined;
