@@ -34,14 +34,7 @@ async function openNoFollow(file: string, flags: number) {
   return fh;
 }
 
-async function readText(file: string): Promise<string> {
-  const fh = await openNoFollow(file, constants.O_RDONLY);
-  try {
-    return await fh.readFile('utf8');
-  } finally {
-    await fh.close();
-  }
-}
+const readText = async (file: string): Promise<string> => (await readBytes(file)).toString('utf8');
 
 /**
  * As root, crew writes for the sandbox's tool user too: run_command runs as that user, and

@@ -22,14 +22,21 @@ export interface StackProposal {
 /** `npm init`'s placeholder test script, which always fails. */
 const PLACEHOLDER_TEST = /no test specified/;
 
-/** package.json's scripts, name → command; none when it is missing or not JSON. */
-export function packageScripts(files: RootFiles): Record<string, string> {
+/** package.json as an object; empty when it is missing, not JSON or not an object. */
+export function packageJson(files: RootFiles): Record<string, unknown> {
   try {
-    const pkg = JSON.parse(files.read('package.json') ?? '{}') as { scripts?: Record<string, unknown> };
-    return Object.fromEntries(Object.entries(pkg.scripts ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const pkg = JSON.parse(files.read('package.json') ?? '{}') as unknown;
+    return pkg && typeof pkg === 'object' && !Array.isArray(pkg) ? (pkg as Record<string, unknown>) : {};
   } catch {
     return {};
   }
+}
+
+/** package.json's scripts, name → command; none when it is missing or not JSON. */
+export function packageScripts(files: RootFiles): Record<string, string> {
+  const scripts = packageJson(files).scripts;
+  if (!scripts || typeof scripts !== 'object') return {};
+  return Object.fromEntries(Object.entries(scripts).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 function node(files: RootFiles, has: (n: string) => boolean, out: StackProposal): void {

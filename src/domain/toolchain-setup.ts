@@ -7,7 +7,7 @@
  * setup action sets up.
  */
 
-import type { RootFiles } from './stack';
+import { packageJson, type RootFiles } from './stack';
 
 export type Toolchain = 'node' | 'python' | 'go' | 'rust';
 
@@ -16,18 +16,18 @@ export const TOOLCHAINS: readonly Toolchain[] = ['node', 'python', 'go', 'rust']
 /** The local composite action crew's workflows run before crew in the jobs that run the repository's code. */
 export const SETUP_ACTION_PATH = '.github/actions/crew-setup/action.yml';
 
-/** The files that say which toolchain versions a repository wants, read by `crew doctor` from the default branch. */
+/**
+ * The files that say which toolchain versions a repository wants, read by `crew doctor` from the
+ * default branch. No lockfile or go.sum: they choose caches, not versions, and one over 1 MB is more
+ * than GitHub's contents API sends (the read would fail, and doctor with it).
+ */
 export const TOOLCHAIN_FILES = [
   '.nvmrc',
   '.node-version',
   'package.json',
-  'package-lock.json',
-  'pnpm-lock.yaml',
-  'yarn.lock',
   '.python-version',
   'pyproject.toml',
   'go.mod',
-  'go.sum',
   'rust-toolchain.toml',
   'rust-toolchain',
 ] as const;
@@ -66,15 +66,6 @@ const firstLine = (text: string | undefined) =>
     .split('\n')
     .map((l) => l.replace(/#.*/, '').trim())
     .find(Boolean);
-
-function packageJson(files: RootFiles): Record<string, unknown> {
-  try {
-    const pkg = JSON.parse(files.read('package.json') ?? '{}') as unknown;
-    return pkg && typeof pkg === 'object' ? (pkg as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function nodeSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup['node'] {
   if (!has('package.json')) return undefined;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE, SECRET_NAME, WORKFLOW_PATH } from '../domain/doctor';
 import { crewYml, proposeStack, type StackProposal } from '../domain/stack';
@@ -30,7 +30,8 @@ async function rootFiles(dir: string) {
   const texts = new Map<string, string>();
   for (const n of names) {
     const path = join(dir, n);
-    const s = await stat(path).catch(() => undefined);
+    // lstat: a link the clone planted (`.nvmrc` → ~/.ssh/id_ed25519) is not read, or its first line would be shown and written into the setup action.
+    const s = await lstat(path).catch(() => undefined);
     if (s?.isFile() && s.size <= READ_LIMIT) texts.set(n, await readFile(path, 'utf8'));
   }
   return { names, read: (n: string) => texts.get(n) };

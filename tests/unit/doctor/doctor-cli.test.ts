@@ -172,6 +172,13 @@ describe('crew doctor with an admin’s token, against the fake GitHub', () => {
     ]);
   });
 
+  it('a lockfile over the contents API’s 1 MB does not cost the toolchain check (its contents are never needed)', async () => {
+    const lock = `{"lockfileVersion":3,"packages":{${Array.from({ length: 30_000 }, (_, i) => `"node_modules/p${i}":{"version":"1.0.0"}`).join(',')}}}`;
+    expect(Buffer.byteLength(lock)).toBeGreaterThan(1024 * 1024);
+    const { findings } = await doctor(await fakeForTest({ files: { ...NODE_18, 'package-lock.json': lock }, settings: HEALTHY_SETTINGS }));
+    expect(toolchain(findings)).toEqual([expect.objectContaining({ status: 'note', says: expect.stringContaining('`.nvmrc` asks for Node 18') })]);
+  });
+
   it('no toolchain finding when no file declares a version; ok when the setup steps set the toolchain up', async () => {
     expect(toolchain((await doctor(await fakeForTest({ files: HEALTHY_FILES }))).findings)).toEqual([]);
     const action = 'name: setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-node@v4\n      with: { node-version-file: .nvmrc }\n';

@@ -161,6 +161,15 @@ describe('crew init writes the setup steps from the toolchain files', () => {
     expect(said).toContain(`Not writing ${ACTION}: .github/actions is a symbolic link, and crew init writes no file through one`);
     expect(existsSync(join(outside, 'crew-setup'))).toBe(false);
   });
+
+  it('reads no version through a symbolic link the clone planted (its first line would be written into the action)', async () => {
+    const outside = await clone({ id_key: 'SECRET-FIRST-LINE\n' });
+    const dir = await clone({ 'package.json': '{}' });
+    await symlink(join(outside, 'id_key'), join(dir, '.nvmrc'));
+    const { said } = await initYes(dir);
+    expect(said).not.toContain('SECRET-FIRST-LINE');
+    expect(existsSync(join(dir, ACTION)) ? readFileSync(join(dir, ACTION), 'utf8') : '').not.toContain('SECRET-FIRST-LINE');
+  });
 });
 
 describe('what an existing setup action sets up (crew doctor reads it)', () => {
