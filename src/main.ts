@@ -140,6 +140,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     workflowFile,
     jobName: process.env.GITHUB_JOB ?? settings.step,
     startedAt: JOB_STARTED_AT,
+    warn: (m) => log.warn(m),
   });
   let model: Model | undefined;
   const failovers: ModelFailover[] = [];
