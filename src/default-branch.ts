@@ -24,6 +24,8 @@ export function defaultBranchFiles(o: {
   /** The job's name in the workflow (GITHUB_JOB, else the step). */
   jobName: string;
   startedAt: number;
+  /** Said in the job log: why crew's own workflow file could not be read (its readers then say only that it is missing). */
+  warn: (message: string) => void;
 }): { read(path: string): Promise<string | undefined>; jobLimit(): Promise<JobLimit>; ciWorkflows(): Promise<CiWorkflowsRead> } {
   const { remote, repo } = o;
   /** The event's commit when the job runs on the default branch (comments and crew's dispatches do), so no fetch is needed; otherwise the branch. */
@@ -54,7 +56,13 @@ export function defaultBranchFiles(o: {
   };
   const workflowPath = (process.env.GITHUB_WORKFLOW_REF ?? '').replace(/@.*$/, '').split('/').slice(2).join('/') || `.github/workflows/${o.workflowFile}`;
   let ownWorkflowText: Promise<string | undefined> | undefined;
-  const ownWorkflow = () => (ownWorkflowText ??= read(workflowPath).catch(() => undefined));
+  const ownWorkflow = () =>
+    (ownWorkflowText ??= read(workflowPath).catch((e: unknown) => {
+      o.warn(
+        `could not read ${workflowPath} from the default branch (${e instanceof Error ? e.message.split('\n')[0] : String(e)}): crew takes the job's time limit and fix_ci's workflows as unknown`,
+      );
+      return undefined;
+    }));
   return {
     read,
     async jobLimit() {

@@ -29,7 +29,7 @@ import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
 import { CrewError, type StepContext } from './steps/context';
 import { withPlanCommentSync } from './steps/plan-comment/sync';
 import { runJob } from './steps/run-job';
-import { STEPS } from './steps/dispatch';
+import { loadingStep } from './steps/dispatch';
 import { addSecret, redact } from './text/redact';
 import { inertLog } from './text/inert-log';
 import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
@@ -140,6 +140,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     workflowFile,
     jobName: process.env.GITHUB_JOB ?? settings.step,
     startedAt: JOB_STARTED_AT,
+    warn: (m) => log.warn(m),
   });
   let model: Model | undefined;
   const failovers: ModelFailover[] = [];
@@ -266,11 +267,13 @@ export async function run(): Promise<void> {
   let ctx: StepContext | undefined;
   let finishTrajectories: (() => Promise<void>) | undefined;
   try {
-    await preloadBundleChunks(process.env.GITHUB_WORKSPACE);
+    // Settled before anything else runs; a chunk that failed to load fails the step below, with a failure comment.
+    const chunks = preloadBundleChunks(process.env.GITHUB_WORKSPACE);
+    await chunks.catch(() => undefined);
     await preloadTemplates();
     const settings = readSettings();
-    // Only this job's step is loaded (steps/dispatch.ts), at once, like the chunks above.
-    const step = await STEPS[settings.step]();
+    // Only this job's step is loaded (steps/dispatch.ts), starting now; it runs inside the job's lifecycle.
+    const step = loadingStep(settings.step, chunks);
     protectCloudCredentials();
     addSecret(settings.githubToken);
     addSecret(settings.anthropicApiKey);

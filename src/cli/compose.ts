@@ -106,7 +106,9 @@ export function localModel(scripted: string | undefined, config: Config, warn: (
   // Amazon Bedrock or Vertex AI, with the credentials of your own AWS or gcloud setup.
   if ([config.provider, config.fallback?.provider].some((p) => p && p !== 'anthropic')) for (const name of SECRET_VARIABLES) addSecret(process.env[name]);
   const log = { info: () => undefined, warn, checkpoint: () => undefined };
-  return buildModel(config, { anthropicKey: key, keyless: Boolean(process.env.ANTHROPIC_BASE_URL), log, problem: localModelProblem }, failovers);
+  // `api_retry_wait_seconds` bounds each request's retries here as in the Action (main.ts).
+  const retryWaitMs = async () => config.api_retry_wait_seconds * 1000;
+  return buildModel(config, { anthropicKey: key, keyless: Boolean(process.env.ANTHROPIC_BASE_URL), log, retryWaitMs, problem: localModelProblem }, failovers);
 }
 
 /** What is missing for a provider, said for the person at the terminal. */

@@ -119,7 +119,12 @@ export async function run(project: Project, cmd: RunCommand, out: Output, tty: b
     return await drive(engine, { runNo, request: started.request, fresh, view, lines, out, store });
   } finally {
     lines.close();
-    await clearWorktrees(project.dir, worktrees).catch(() => undefined);
+    // The run's outcome is what matters here; a worktree left behind is said, for the person to remove.
+    await clearWorktrees(project.dir, worktrees).catch((e: unknown) =>
+      out.write(
+        `crew: could not remove the job worktrees in ${worktrees} (${e instanceof Error ? e.message : String(e)}); delete that folder, then run \`git worktree prune\` in ${project.dir}.\n`,
+      ),
+    );
     await release();
   }
 }

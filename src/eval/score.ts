@@ -7,7 +7,6 @@ import { homeEnv, type CommandRunner, type ProgramHome } from '../sandbox/comman
 import { TestReports } from '../sandbox/test-reports/reports';
 import { parseConfig } from '../config/schema';
 import { prepareTools } from '../steps/sandbox-setup';
-import type { StepContext } from '../steps/context';
 import type { Instance } from './instances';
 import { runWithReports } from '../toolbox/test-runs';
 import { checkout, git } from './repos';
@@ -101,7 +100,7 @@ export async function sandboxFor(
   o: ScoreOptions,
   trusted: boolean,
 ): Promise<{ runner: CommandRunner; home?: ProgramHome } | { failure: string }> {
-  const ctx = { repo: { dir } as StepContext['repo'], log: o.log, unsandboxedOptIn: o.unsandboxedOptIn };
+  const ctx = { repo: { dir }, log: o.log, unsandboxedOptIn: o.unsandboxedOptIn };
   const prepared = await prepareTools(
     ctx,
     // The instance's setup reaches what a repository's setup reaches on GitHub: the default allowlist (registries, GitHub).

@@ -1,5 +1,5 @@
 import type { Settings } from '../settings';
-import type { StepContext } from './context';
+import { CrewError, type StepContext } from './context';
 
 export type Step = (ctx: StepContext) => Promise<void>;
 
@@ -16,3 +16,26 @@ export const STEPS: Record<Settings['step'], () => Promise<Step>> = {
   merge: async () => (await import('./merge')).merge,
   cleanup: async () => (await import('./cleanup')).cleanup,
 };
+
+/**
+ * The step `name`, its code loading from now on, once `ready` (the bundle's chunks) has settled. A
+ * chunk or step that fails to load fails the step when it runs, inside the job's lifecycle
+ * (run-job.ts), so it ends in a failure comment like any other failure, not in the job log only.
+ */
+export function loadingStep(name: Settings['step'], ready: Promise<unknown> = Promise.resolve()): Step {
+  const loading = ready.then(() => STEPS[name]());
+  loading.catch(() => undefined); // reported when the step runs
+  return async (ctx) => {
+    let step: Step;
+    try {
+      step = await loading;
+    } catch (e) {
+      throw new CrewError(
+        `loading the ${name} step`,
+        `crew could not load its own code for the ${name} step: ${e instanceof Error ? e.message : String(e)}`,
+        "Re-run the failed job. If it fails the same way, the crew version your workflow's `uses:` names is incomplete (its dist/ folder): point it at a release tag of crew.",
+      );
+    }
+    return step(ctx);
+  };
+}

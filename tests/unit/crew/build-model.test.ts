@@ -51,6 +51,21 @@ describe("the crew command's model", () => {
     expect(localModel(undefined, config, () => undefined, [])).toBeInstanceOf(AnthropicModel);
   });
 
+  it("bounds a request's retries by api_retry_wait_seconds, as the Action does", async () => {
+    // A gateway nobody answers: with no wait allowed, the first refused connection is the last attempt.
+    process.env.ANTHROPIC_BASE_URL = 'http://127.0.0.1:1';
+    const config = { ...anthropicOnly, api_retry_wait_seconds: 0 } as Parameters<typeof localModel>[1];
+    const model = (await localModel(undefined, config, () => undefined, [])) as AnthropicModel;
+    const request = {
+      model: 'claude-sonnet-4-5',
+      maxTokens: 16,
+      system: 's',
+      tools: [],
+      messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }],
+    };
+    await expect(model.complete(request)).rejects.toThrow(/kept failing after 1 attempts .*`api_retry_wait_seconds` \(0 s\)/);
+  }, 20_000);
+
   it("words a fallback's missing setup for the shell", () => {
     process.env.ANTHROPIC_API_KEY = 'sk-ant-x';
     const config = { ...anthropicOnly, fallback: { provider: 'bedrock', models: DEFAULT_MODELS.bedrock } } as Parameters<typeof localModel>[1];

@@ -14,6 +14,7 @@ import type { StepContext } from '../../../src/steps/context';
 import { recordHeldPlanComments } from '../../../src/steps/plan-comment/held-ids';
 import { runJob } from '../../../src/steps/run-job';
 import { route } from '../../../src/steps/route';
+import { loadingStep } from '../../../src/steps/dispatch';
 import { FakeGitHub, type GitHubEvent } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 import { forgeOn } from '../../support/github/forge-on';
@@ -154,6 +155,24 @@ describe('the plan comment id held until the run is next written', () => {
       expect(rec).toMatchObject({ phase: 'FAILED', planCommentId: plans[0]!.id });
       expect(inner.messages.some((m) => m.includes('plan comment'))).toBe(false);
       expect(inner.messages[0]).toBe('issue #1: start a run');
+    });
+
+    it('a step whose code fails to load (a chunk of the bundle) ends in a failure comment on the issue, not in the job log only', async () => {
+      await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: 1, body: '/crew plan' });
+      const event = events.filter((e) => e.name === 'issue_comment').at(-1)!;
+      const dir = await mkdtemp(join(tmpdir(), 'held-plan-event-'));
+      onTestFinished(() => rm(dir, { recursive: true, force: true }));
+      await writeFile(join(dir, 'event.json'), JSON.stringify(event.payload));
+      const ctx = jobOn(gh, new WrittenState(), { event: readEvent(event.name, join(dir, 'event.json')), config: async () => parseConfig('') });
+      const chunks = Promise.reject(new Error("Cannot find module '/a/dist/418.index.js'"));
+      // As main.ts: the step is named before the context exists; the failure surfaces when the job runs it.
+      const step = loadingStep('route', chunks);
+      await expect(runJob(ctx, step)).rejects.toThrow('could not load its own code for the route step');
+
+      const said = [...gh.comments.values()].filter((c) => c.body.includes('418.index.js'));
+      expect(said).toHaveLength(1);
+      expect(said[0]!.body).toContain('loading the route step');
+      expect(said[0]!.body).toContain('Re-run the failed job');
     });
   });
 });
