@@ -8,6 +8,9 @@
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The egress proxy's port inside the sandbox's own namespace (squid's customary port; sandbox/egress/route.ts listens there). */
+export const PROXY_PORT = 3128;
+
 /**
  * Names `sandbox_env` refuses, and why. crew's own secrets reach it as action inputs (`INPUT_*`: the
  * API key, the tokens, `crew_env`), the runner's as `ACTIONS_*` (the cache and OIDC tokens), cloud
@@ -58,6 +61,26 @@ export function parseServiceAddress(entry: string): ServiceAddress | { problem: 
 
 export function serviceKey(a: ServiceAddress): string {
   return a.host === '::1' ? `[::1]:${a.port}` : `${a.host}:${a.port}`;
+}
+
+/**
+ * Why a `network.services` list cannot be forwarded as a whole, or null: the sandbox's forwarder listens on each
+ * address inside the namespace, so an address named twice (`localhost:5432` and `127.0.0.1:5432`) or one the
+ * sandbox uses itself (`reserved`: the egress proxy's port) could not be listened on, and every command with
+ * the services would fail to start.
+ */
+export function servicesListProblem(entries: readonly string[], reserved: readonly ServiceAddress[]): string | null {
+  const seen = new Map<string, string>();
+  for (const entry of entries) {
+    const parsed = parseServiceAddress(entry);
+    if ('problem' in parsed) continue;
+    const key = serviceKey(parsed);
+    const before = seen.get(key);
+    if (before !== undefined) return `\`${entry}\` is the same address as \`${before}\`: name each service once`;
+    if (reserved.some((r) => serviceKey(r) === key)) return `\`${entry}\` is where the sandbox reaches crew's egress proxy: start the service on another port`;
+    seen.set(key, entry);
+  }
+  return null;
 }
 
 /** Where the setup steps live, for the hints. */

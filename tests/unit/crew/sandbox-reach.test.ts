@@ -160,6 +160,14 @@ describe('the keys in .github/crew.yml', () => {
     expect(parseServiceAddress('127.0.0.1:99999')).toMatchObject({ problem: expect.stringMatching(/no port/) });
     expect(reachHint('all fine', { missingVars: [], services: [], refusedServices: [] })).toBeNull();
   });
+
+  it('network.services refuses an address named twice and the one the sandbox reaches its proxy at: the forwarder could listen on neither', () => {
+    expect(() => parseConfig('network:\n  services: ["localhost:5432", "127.0.0.1:5432"]\n')).toThrow(/127\.0\.0\.1:5432.*same address as.*localhost:5432/s);
+    expect(() => parseConfig('network:\n  services: ["127.0.0.1:3128"]\n')).toThrow(/egress proxy.*another port/s);
+    expect(parseConfig('network:\n  services: ["127.0.0.1:5432", "[::1]:5432", "[::1]:3128"]\n')).toMatchObject({
+      network: { services: ['127.0.0.1:5432', '[::1]:5432', '[::1]:3128'] },
+    });
+  });
 });
 
 function parseCrewEnvVars(text: string): Record<string, string> {
