@@ -1,3 +1,5 @@
+import { SETUP_ACTION_PATH } from './toolchain-setup';
+
 /**
  * What the repository's setup steps (#51: `.github/actions/crew-setup`, run before crew in the job) may
  * hand to the sandboxed commands, and only when `.github/crew.yml` names it: variables they exported
@@ -83,9 +85,6 @@ export function servicesListProblem(entries: readonly string[], reserved: readon
   return null;
 }
 
-/** Where the setup steps live, for the hints. */
-export const SETUP_STEPS_PATH = '.github/actions/crew-setup/action.yml';
-
 /** What the job knows about its setup steps' reach, for the hints below. */
 export interface ReachFacts {
   /** `sandbox_env` names crew's environment did not hold at the job's start (no setup step exported them). */
@@ -103,7 +102,7 @@ export function reachHint(output: string, facts: ReachFacts): string | null {
   const said: string[] = [];
   if (facts.refusedServices.length)
     said.push(
-      `nothing listened on the runner at ${facts.refusedServices.join(', ')} (named in network.services): start the service in the repository's setup steps, ${SETUP_STEPS_PATH}`,
+      `nothing listened on the runner at ${facts.refusedServices.join(', ')} (named in network.services): start the service in the repository's setup steps, ${SETUP_ACTION_PATH}`,
     );
   const refused = [
     ...output.matchAll(/ECONNREFUSED (?:127\.0\.0\.1|::1|localhost|\[::1\]):(\d+)|connect(?:ion)? (?:to )?(?:127\.0\.0\.1|localhost):(\d+)[^\n]*refused/gi),
@@ -113,11 +112,11 @@ export function reachHint(output: string, facts: ReachFacts): string | null {
   const unnamed = [...new Set(refused)].filter((p) => !facts.services.some((s) => s.endsWith(`:${p}`)));
   if (unnamed.length)
     said.push(
-      `a command could not connect to port ${unnamed.join(', ')} on loopback: sandboxed commands have a network of their own, so a service your setup steps (${SETUP_STEPS_PATH}) start on the runner is reachable only when \`network.services\` in .github/crew.yml names its address (docs/workflow.md)`,
+      `a command could not connect to port ${unnamed.join(', ')} on loopback: sandboxed commands have a network of their own, so a service your setup steps (${SETUP_ACTION_PATH}) start on the runner is reachable only when \`network.services\` in .github/crew.yml names its address (docs/workflow.md)`,
     );
   if (facts.missingVars.length)
     said.push(
-      `\`sandbox_env\` names ${facts.missingVars.join(', ')}, which no setup step set: export ${facts.missingVars.length > 1 ? 'them' : 'it'} through $GITHUB_ENV in ${SETUP_STEPS_PATH} (docs/workflow.md)`,
+      `\`sandbox_env\` names ${facts.missingVars.join(', ')}, which no setup step set: export ${facts.missingVars.length > 1 ? 'them' : 'it'} through $GITHUB_ENV in ${SETUP_ACTION_PATH} (docs/workflow.md)`,
     );
   return said.length ? `crew: ${said.join('; ')}.` : null;
 }
