@@ -22,7 +22,7 @@ import { preloadTemplates, promptTemplate } from './templates';
 import { preloadBundleChunks } from './bundle';
 import { endSoonAfterStep } from './end-after-step';
 import type { Log, Model, ModelFailover, RateLimitWait } from './ports';
-import { readSettings, type Settings } from './settings';
+import { maskCrewEnv, readSettings, type Settings } from './settings';
 import { redactingStore } from './state/redacting-store';
 import { pendingPlanCommentStore } from './state/pending-plan-comment';
 import { jobId, recordingJobTimes, type BilledJob } from './state/job-times';
@@ -279,10 +279,7 @@ export async function run(): Promise<void> {
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
     // Before anything is logged: the repository's own secrets (crew_env), masked in the job log and redacted everywhere else.
-    for (const value of Object.values(settings.crewEnv ?? {})) {
-      addSecret(value);
-      if (value) core.setSecret(value);
-    }
+    maskCrewEnv(settings.crewEnv);
     const built = buildContext(settings, readEvent());
     ctx = built.ctx;
     finishTrajectories = built.finish;

@@ -1,8 +1,9 @@
 import { parseLeg } from './domain/attempts';
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { parseCrewEnv } from './domain/crew-env';
+import { MIN_VALUE_CHARS, parseCrewEnv } from './domain/crew-env';
 import { isProvider, PROVIDERS, type Provider } from './domain/providers';
+import { addSecret } from './text/redact';
 
 /** The action's inputs as one typed object. Each error names the input and the form it expects. */
 export interface Settings {
@@ -99,4 +100,16 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
     settings.task = task;
   }
   return settings;
+}
+
+/**
+ * The `crew_env` values, masked in the job log and redacted everywhere else, down to the same length: redaction's
+ * own floor (6) would leave a 4- or 5-character value, which the log hides, in comments, commits and a
+ * `sandbox_env` variable (steps/sandbox-reach.ts leaves out only what redaction knows).
+ */
+export function maskCrewEnv(vars: Record<string, string> = {}, setSecret: (value: string) => void = core.setSecret): void {
+  for (const value of Object.values(vars)) {
+    addSecret(value, MIN_VALUE_CHARS);
+    if (value) setSecret(value);
+  }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { hostEntryProblem } from '../domain/egress';
-import { parseServiceAddress, sandboxEnvNameProblem } from '../domain/sandbox-reach';
+import { parseServiceAddress, PROXY_PORT, sandboxEnvNameProblem, servicesListProblem } from '../domain/sandbox-reach';
 import { McpServersSchema } from '../domain/mcp';
 import { MAX_TASKS } from '../domain/plan';
 import { MAX_PARALLEL_ATTEMPTS } from '../domain/attempts';
@@ -301,6 +301,10 @@ export const ConfigSchema = z.strictObject({
               if ('problem' in parsed) c.addIssue({ code: 'custom', message: parsed.problem });
             }),
         )
+        .superRefine((list, c) => {
+          const problem = servicesListProblem(list, [{ host: '127.0.0.1', port: PROXY_PORT }]);
+          if (problem) c.addIssue({ code: 'custom', message: problem });
+        })
         .default([])
         .describe(
           "Services the repository's setup steps (`.github/actions/crew-setup`) start on the runner's loopback, by address (`127.0.0.1:5432`, `[::1]:6379`): crew forwards each into the sandbox's own network namespace, where the commands reach it at the same address. Nothing else on the runner's loopback is reachable.",

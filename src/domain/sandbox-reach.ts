@@ -1,3 +1,5 @@
+import { SETUP_ACTION_PATH } from './toolchain-setup';
+
 /**
  * What the repository's setup steps (#51: `.github/actions/crew-setup`, run before crew in the job) may
  * hand to the sandboxed commands, and only when `.github/crew.yml` names it: variables they exported
@@ -7,6 +9,9 @@
  */
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The egress proxy's port inside the sandbox's own namespace (squid's customary port; sandbox/egress/route.ts listens there). */
+export const PROXY_PORT = 3128;
 
 /**
  * Names `sandbox_env` refuses, and why. crew's own secrets reach it as action inputs (`INPUT_*`: the
@@ -60,8 +65,25 @@ export function serviceKey(a: ServiceAddress): string {
   return a.host === '::1' ? `[::1]:${a.port}` : `${a.host}:${a.port}`;
 }
 
-/** Where the setup steps live, for the hints. */
-export const SETUP_STEPS_PATH = '.github/actions/crew-setup/action.yml';
+/**
+ * Why a `network.services` list cannot be forwarded as a whole, or null: the sandbox's forwarder listens on each
+ * address inside the namespace, so an address named twice (`localhost:5432` and `127.0.0.1:5432`) or one the
+ * sandbox uses itself (`reserved`: the egress proxy's port) could not be listened on, and every command with
+ * the services would fail to start.
+ */
+export function servicesListProblem(entries: readonly string[], reserved: readonly ServiceAddress[]): string | null {
+  const seen = new Map<string, string>();
+  for (const entry of entries) {
+    const parsed = parseServiceAddress(entry);
+    if ('problem' in parsed) continue;
+    const key = serviceKey(parsed);
+    const before = seen.get(key);
+    if (before !== undefined) return `\`${entry}\` is the same address as \`${before}\`: name each service once`;
+    if (reserved.some((r) => serviceKey(r) === key)) return `\`${entry}\` is where the sandbox reaches crew's egress proxy: start the service on another port`;
+    seen.set(key, entry);
+  }
+  return null;
+}
 
 /** What the job knows about its setup steps' reach, for the hints below. */
 export interface ReachFacts {
@@ -80,7 +102,7 @@ export function reachHint(output: string, facts: ReachFacts): string | null {
   const said: string[] = [];
   if (facts.refusedServices.length)
     said.push(
-      `nothing listened on the runner at ${facts.refusedServices.join(', ')} (named in network.services): start the service in the repository's setup steps, ${SETUP_STEPS_PATH}`,
+      `nothing listened on the runner at ${facts.refusedServices.join(', ')} (named in network.services): start the service in the repository's setup steps, ${SETUP_ACTION_PATH}`,
     );
   const refused = [
     ...output.matchAll(/ECONNREFUSED (?:127\.0\.0\.1|::1|localhost|\[::1\]):(\d+)|connect(?:ion)? (?:to )?(?:127\.0\.0\.1|localhost):(\d+)[^\n]*refused/gi),
@@ -90,11 +112,11 @@ export function reachHint(output: string, facts: ReachFacts): string | null {
   const unnamed = [...new Set(refused)].filter((p) => !facts.services.some((s) => s.endsWith(`:${p}`)));
   if (unnamed.length)
     said.push(
-      `a command could not connect to port ${unnamed.join(', ')} on loopback: sandboxed commands have a network of their own, so a service your setup steps (${SETUP_STEPS_PATH}) start on the runner is reachable only when \`network.services\` in .github/crew.yml names its address (docs/workflow.md)`,
+      `a command could not connect to port ${unnamed.join(', ')} on loopback: sandboxed commands have a network of their own, so a service your setup steps (${SETUP_ACTION_PATH}) start on the runner is reachable only when \`network.services\` in .github/crew.yml names its address (docs/workflow.md)`,
     );
   if (facts.missingVars.length)
     said.push(
-      `\`sandbox_env\` names ${facts.missingVars.join(', ')}, which no setup step set: export ${facts.missingVars.length > 1 ? 'them' : 'it'} through $GITHUB_ENV in ${SETUP_STEPS_PATH} (docs/workflow.md)`,
+      `\`sandbox_env\` names ${facts.missingVars.join(', ')}, which no setup step set: export ${facts.missingVars.length > 1 ? 'them' : 'it'} through $GITHUB_ENV in ${SETUP_ACTION_PATH} (docs/workflow.md)`,
     );
   return said.length ? `crew: ${said.join('; ')}.` : null;
 }

@@ -3,7 +3,8 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
-import { FORWARDER, PROXY_PORT, proxyEnv } from './egress/route';
+import { PROXY_PORT } from '../domain/sandbox-reach';
+import { FORWARDER, proxyEnv } from './egress/route';
 import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET, sandboxServiceSocket } from './private-mounts';
 import type { ServiceRoute } from './services';
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { serviceKey, type ServiceAddress } from '../domain/sandbox-reach';
-import { makeSocketPlace } from './egress/socket-place';
+import { makeSocketPlace, removedAtExit } from './egress/socket-place';
 
 /**
  * The services the repository's setup steps started on the runner's loopback (#51), carried into the
@@ -27,7 +27,7 @@ export interface ServiceBridges {
 
 /** Starts one bridge per address; closes what it opened and throws when one cannot start. */
 export async function startServiceBridges(addresses: readonly ServiceAddress[]): Promise<ServiceBridges> {
-  const opened: Array<{ server: Server; dir: string; sockets: Set<Socket> }> = [];
+  const opened: Array<{ server: Server; dir: string; sockets: Set<Socket>; kept: () => void }> = [];
   const refused = new Set<string>();
   const close = async () => {
     await Promise.all(
@@ -35,6 +35,7 @@ export async function startServiceBridges(addresses: readonly ServiceAddress[]):
         for (const s of o.sockets) s.destroy();
         await new Promise<void>((done) => o.server.close(() => done()));
         await rm(o.dir, { recursive: true, force: true });
+        o.kept();
       }),
     );
   };
@@ -57,7 +58,8 @@ export async function startServiceBridges(addresses: readonly ServiceAddress[]):
         inside.pipe(outside);
         outside.pipe(inside);
       });
-      opened.push({ server, dir: place.dir, sockets });
+      // Nothing closes the bridges before the job's process ends: their folders go with it (a self-hosted runner keeps /tmp).
+      opened.push({ server, dir: place.dir, sockets, kept: removedAtExit(place.dir) });
       await new Promise<void>((ok, fail) => {
         server.once('error', fail);
         server.listen(place.socket, () => ok());

@@ -1,4 +1,5 @@
 import { parseServiceAddress, reachHint, serviceKey, type ServiceAddress } from '../domain/sandbox-reach';
+import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import type { Log } from '../ports';
 import type { SandboxReach } from '../sandbox/command-runner';
 import { startServiceBridges, type ServiceBridges } from '../sandbox/services';
@@ -38,8 +39,7 @@ export async function prepareReach(
     else if (redact(value) !== value) log.warn(`sandbox_env: ${name} is left out: its value holds a secret crew knows (a token, a key or a crew_env value)`);
     else env[name] = value;
   }
-  if (missing.length)
-    log.warn(`sandbox_env names ${missing.join(', ')}, which no setup step set (export it through $GITHUB_ENV in .github/actions/crew-setup)`);
+  if (missing.length) log.warn(`sandbox_env names ${missing.join(', ')}, which no setup step set (export it through $GITHUB_ENV in ${SETUP_ACTION_PATH})`);
   let bridges: ServiceBridges | undefined;
   if (wanted.length) {
     try {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CONFIG_PATH } from '../config/schema';
 import { refusalsSince } from '../domain/egress';
+import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import {
   homeEnv,
   prepareSandbox,
@@ -193,8 +194,7 @@ export function setupNetwork(runner: CommandRunner, egress: Pick<Egress, 'mode'>
 }
 
 /** Exit code 127 is the shell's "command not found": a tool the runner lacks, which the repository's setup steps can install. */
-const NOT_FOUND_HINT =
-  ". A command was not found: install the tools and start the services crew's jobs need in your repository's setup steps, .github/actions/crew-setup/action.yml (docs/workflow.md)";
+const NOT_FOUND_HINT = `. A command was not found: install the tools and start the services crew's jobs need in your repository's setup steps, ${SETUP_ACTION_PATH} (docs/workflow.md)`;
 
 /** Runs the setup commands in order, in the checkout (or in `at`, with its variables); the first that fails says why. */
 export async function runSetup(

@@ -29,9 +29,13 @@ export const TOKEN_PATTERNS: Record<string, RegExp> = {
 
 const known = new Set<string>();
 
-/** Registers a secret value to redact wherever it appears. */
-export function addSecret(value: string | undefined): void {
-  if (!value || value.length < 6) return;
+/**
+ * Registers a secret value to redact wherever it appears. A value shorter than `min` is taken for a
+ * fragment rather than a secret and skipped; a caller whose values are secrets by declaration (`crew_env`,
+ * masked in the job log down to its own floor) passes that floor, so what the log hides is hidden everywhere.
+ */
+export function addSecret(value: string | undefined, min = 6): void {
+  if (!value || value.length < min) return;
   known.add(value);
   // git sends crew's token as `AUTHORIZATION: basic base64(x-access-token:<token>)`; an error or a
   // `git config -l` that echoes the header must not show it either.

@@ -1,12 +1,11 @@
 import { Resolver, lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { EventEmitter } from 'node:events';
-import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer, connect, isIP, type Server as NetServer, type Socket } from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import { hostAllowed, MAX_COUNTED_HOSTS, normaliseHost, OTHER_HOSTS, type Refusals } from '../../domain/egress';
 import { ACCESS_DENIED_ALERT, readClientHello } from './client-hello';
-import { makeEgressSocketPlace } from './socket-place';
+import { makeEgressSocketPlace, removedAtExit } from './socket-place';
 
 /**
  * crew's egress proxy: an HTTP proxy (CONNECT for HTTPS, absolute-URI requests for plain HTTP) that
@@ -155,7 +154,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   }
   const { dir, socket } = place;
   let closed = false;
-  live.add(dir);
+  const kept = removedAtExit(dir);
   return {
     socket,
     allow: opts.allow,
@@ -168,7 +167,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       await closing;
       await proxy.close(true).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
-      live.delete(dir);
+      kept();
     },
   };
 }
@@ -258,9 +257,3 @@ function relay(client: Socket, first: Buffer, host: string, port: number, dnsLoo
   target.on('close', () => client.destroy());
   client.on('close', () => target.destroy());
 }
-
-/** Socket folders of proxies still open: removed when the process exits (local mode runs many jobs in one process). */
-const live = new Set<string>();
-process.once('exit', () => {
-  for (const dir of live) rmSync(dir, { recursive: true, force: true });
-});

@@ -1,12 +1,11 @@
+import { PROXY_PORT } from '../../domain/sandbox-reach';
+
 /**
  * The sandbox's one way out: inside its network namespace (only `lo`, no route, no resolver), a
  * forwarder listens on 127.0.0.1:PROXY_PORT and hands each connection to crew's egress proxy through
  * its Unix socket (proxy.ts). Tools find it through the usual proxy variables; a tool that ignores
  * them gets no network at all, and a DNS lookup of any name fails for want of a resolver.
  */
-
-/** The proxy's port inside the sandbox's own namespace (squid's customary port; nothing else listens there). */
-export const PROXY_PORT = 3128;
 
 /** What the sandbox's commands need to find the proxy: the variables most package managers and HTTP clients read. */
 export function proxyEnv(): Record<string, string> {

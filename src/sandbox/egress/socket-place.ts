@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,4 +34,16 @@ export async function makeSocketPlace(prefix: string, name: string): Promise<{ d
   if (!base) throw new Error(`no folder short enough for crew's socket ${name} (tried ${bases.join(', ')}; a socket path holds ${SOCKET_PATH_MAX} bytes)`);
   const dir = await mkdtemp(join(base, prefix));
   return { dir, socket: join(dir, name) };
+}
+
+/** Socket folders still in use: removed when the process exits (local mode runs many jobs in one process; a self-hosted runner keeps /tmp). */
+const live = new Set<string>();
+process.once('exit', () => {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Removes `dir` when the process exits, unless the returned function is called first (its owner removed it). */
+export function removedAtExit(dir: string): () => void {
+  live.add(dir);
+  return () => void live.delete(dir);
 }

@@ -7,7 +7,9 @@ import { parseConfig } from '../../../src/config/schema';
 import { parseServiceAddress, reachHint, sandboxEnvNameProblem } from '../../../src/domain/sandbox-reach';
 import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { prepareReach } from '../../../src/steps/sandbox-reach';
-import { addSecret } from '../../../src/text/redact';
+import { addSecret, redact } from '../../../src/text/redact';
+import { maskCrewEnv } from '../../../src/settings';
+import { parseCrewEnv } from '../../../src/domain/crew-env';
 import { git } from '../../support/git-cli';
 
 /** A loopback TCP server standing in for a database the setup steps started: it answers each connection with a line. */
@@ -105,6 +107,27 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   });
 });
 
+describe('a short crew_env value (#51)', () => {
+  it('is redacted as it is masked, so sandbox_env does not hand a 4- or 5-character crew_env value to the commands', async () => {
+    const masked: string[] = [];
+    maskCrewEnv(parseCrewEnvVars('SHORT_PIN=q7x2\nFIVE_PIN=z9w3k'), (v) => masked.push(v));
+    expect(masked).toEqual(['q7x2', 'z9w3k']);
+    expect(redact('pin q7x2 and z9w3k')).not.toMatch(/q7x2|z9w3k/);
+    const warned: string[] = [];
+    const reach = await prepareReach(
+      { sandbox_env: ['PIN_A', 'PIN_B'], network: {} },
+      { info: () => undefined, warn: (m) => warned.push(m) },
+      {
+        PIN_A: 'q7x2',
+        PIN_B: 'z9w3k',
+      },
+    );
+    expect(reach.reach.env).toEqual({});
+    expect(warned.join('\n')).toMatch(/PIN_A is left out: its value holds a secret/);
+    expect(warned.join('\n')).toMatch(/PIN_B is left out: its value holds a secret/);
+  });
+});
+
 describe('the keys in .github/crew.yml', () => {
   it("sandbox_env refuses crew's own secrets, its inputs, the runner's variables and the sandbox's own, with why", () => {
     for (const name of [
@@ -137,4 +160,18 @@ describe('the keys in .github/crew.yml', () => {
     expect(parseServiceAddress('127.0.0.1:99999')).toMatchObject({ problem: expect.stringMatching(/no port/) });
     expect(reachHint('all fine', { missingVars: [], services: [], refusedServices: [] })).toBeNull();
   });
+
+  it('network.services refuses an address named twice and the one the sandbox reaches its proxy at: the forwarder could listen on neither', () => {
+    expect(() => parseConfig('network:\n  services: ["localhost:5432", "127.0.0.1:5432"]\n')).toThrow(/127\.0\.0\.1:5432.*same address as.*localhost:5432/s);
+    expect(() => parseConfig('network:\n  services: ["127.0.0.1:3128"]\n')).toThrow(/egress proxy.*another port/s);
+    expect(parseConfig('network:\n  services: ["127.0.0.1:5432", "[::1]:5432", "[::1]:3128"]\n')).toMatchObject({
+      network: { services: ['127.0.0.1:5432', '[::1]:5432', '[::1]:3128'] },
+    });
+  });
 });
+
+function parseCrewEnvVars(text: string): Record<string, string> {
+  const parsed = parseCrewEnv(text);
+  if ('problem' in parsed) throw new Error(parsed.problem);
+  return parsed.vars;
+}
