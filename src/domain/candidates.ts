@@ -85,12 +85,13 @@ export function standing(c: CandidateEvidence): CandidateStanding {
   };
 }
 
-const failingCount = (s: CandidateStanding) => s.failing.length;
-
 /** Which of a task's candidates to keep, and the reason in words. */
 export function selectCandidate(task: string, evidence: CandidateEvidence[]): Selection {
   if (evidence.length === 0) throw new Error(`task ${task} has no candidates to choose from`);
   const candidates = [...evidence].sort((a, b) => a.n - b.n).map(standing);
+  // Ranked by the whole count: a standing names at most NAMED tests, so its list's length cannot tell 11 from 50.
+  const whole = new Map(evidence.map((e) => [e.n, failingTests(e).length]));
+  const failingCount = (s: CandidateStanding) => whole.get(s.n)!;
   const qualified = candidates.filter((s) => s.qualified);
   const others = (except: number | null) =>
     candidates
