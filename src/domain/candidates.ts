@@ -80,6 +80,7 @@ export function standing(c: CandidateEvidence): CandidateStanding {
     qualified: fell.length === 0,
     fixed: c.tests.reduce((s, t) => s + (t.counts?.fixed ?? 0), 0),
     failing: shown,
+    failingCount: failing.length,
     fell,
     changedLines: c.changedLines,
   };
@@ -90,8 +91,7 @@ export function selectCandidate(task: string, evidence: CandidateEvidence[]): Se
   if (evidence.length === 0) throw new Error(`task ${task} has no candidates to choose from`);
   const candidates = [...evidence].sort((a, b) => a.n - b.n).map(standing);
   // Ranked by the whole count: a standing names at most NAMED tests, so its list's length cannot tell 11 from 50.
-  const whole = new Map(evidence.map((e) => [e.n, failingTests(e).length]));
-  const failingCount = (s: CandidateStanding) => whole.get(s.n)!;
+  const failingCount = (s: CandidateStanding) => s.failingCount!;
   const qualified = candidates.filter((s) => s.qualified);
   const others = (except: number | null) =>
     candidates

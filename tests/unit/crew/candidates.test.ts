@@ -193,6 +193,14 @@ describe('the attempts in the plan comment and the report', () => {
     expect(report).toMatch(/None qualified: none of the 3 attempts qualified/);
   });
 
+  it('a row counts every failing test past the five it names', () => {
+    const v = view(['failure', 'success', 'success']);
+    const many = Array.from({ length: 12 }, (_, i) => t(`case ${i}`, 'failed'));
+    v.tasks.get('t1')!.selection = selectCandidate('t1', [candidate(1, run(...many), { tests: [account(criterion, run(), run(...many))] })]);
+    const body = renderPlanComment(v, links, GITHUB);
+    expect(body).toContain('`test/sum.test.js › sum › case 4 (new)`, 7 more |');
+  });
+
   it('model-written test names go out inert', () => {
     const v = view(['success', 'success', 'success']);
     const EVIL = '@admin <img src=x>';
