@@ -29,10 +29,8 @@ export function attemptAllowance(budgets: Budgets, taskSpent: Spent, runSpent: U
 
 /** Why no further attempt can start: the task's or the run's budget is spent (null while both have room). */
 export function noRoomForAnotherAttempt(budgets: Budgets, taskSpent: Spent, runSpent: Usage): string | null {
-  if (taskSpent.tokens >= budgets.task.tokens || taskSpent.costUsd >= budgets.task.cost_usd)
-    return "the task's budget is spent (`budgets.task` in .github/crew.yml), so no attempt is left to retry it";
-  if (tokensOf(runSpent) >= budgets.run.tokens || runSpent.costUsd >= budgets.run.cost_usd)
-    return "the run's budget is spent (`budgets.run` in .github/crew.yml), so no attempt is left to retry it";
+  if (taskBudgetSpent(budgets.task, taskSpent)) return "the task's budget is spent (`budgets.task` in .github/crew.yml), so no attempt is left to retry it";
+  if (runBudgetSpent(budgets.run, runSpent)) return "the run's budget is spent (`budgets.run` in .github/crew.yml), so no attempt is left to retry it";
   return null;
 }
 
@@ -49,6 +47,11 @@ export function runBudgets(budgets: Budgets, run: { budgetRun?: Budget | undefin
 /** Whether the run's budget is spent: no model call may start (the same rule as agents/run-budget.ts). */
 export function runBudgetSpent(budget: Budget, runSpent: Usage): boolean {
   return tokensOf(runSpent) >= budget.tokens || runSpent.costUsd >= budget.cost_usd;
+}
+
+/** Whether a task's allowance of attempts has spent its budget (`budgets.task`). */
+export function taskBudgetSpent(budget: Budget, taskSpent: Spent): boolean {
+  return taskSpent.tokens >= budget.tokens || taskSpent.costUsd >= budget.cost_usd;
 }
 
 /**

@@ -13,6 +13,8 @@ export const CandidateStandingSchema = z.looseObject({
   fixed: count,
   /** Tests failing on the candidate's branch, named (`file › suite › name`), with what they were on the base. */
   failing: z.array(text),
+  /** How many tests fail in all (`failing` names at most ten); absent on records written before it was kept. */
+  failingCount: count.optional(),
   /** Why it did not qualify, one line each; empty when it did. */
   fell: z.array(text),
   changedLines: count,

@@ -80,17 +80,18 @@ export function standing(c: CandidateEvidence): CandidateStanding {
     qualified: fell.length === 0,
     fixed: c.tests.reduce((s, t) => s + (t.counts?.fixed ?? 0), 0),
     failing: shown,
+    failingCount: failing.length,
     fell,
     changedLines: c.changedLines,
   };
 }
 
-const failingCount = (s: CandidateStanding) => s.failing.length;
-
 /** Which of a task's candidates to keep, and the reason in words. */
 export function selectCandidate(task: string, evidence: CandidateEvidence[]): Selection {
   if (evidence.length === 0) throw new Error(`task ${task} has no candidates to choose from`);
   const candidates = [...evidence].sort((a, b) => a.n - b.n).map(standing);
+  // Ranked by the whole count: a standing names at most NAMED tests, so its list's length cannot tell 11 from 50.
+  const failingCount = (s: CandidateStanding) => s.failingCount!;
   const qualified = candidates.filter((s) => s.qualified);
   const others = (except: number | null) =>
     candidates

@@ -23,8 +23,11 @@ export function selectionLines(sel: Selection, s: Surface, branchLink?: (branch:
   for (const c of sel.candidates) {
     const mark = sel.chosen === c.n ? '✅ kept' : c.qualified ? 'qualified' : '❌';
     const result = c.qualified ? `${c.fixed} fixed · ${c.changedLines} lines changed` : c.fell.map((f) => inert(cell(f.replace(/\s+/g, ' ')))).join('; ');
-    const failing = c.failing.length
-      ? [...c.failing.slice(0, SHOWN).map((f) => inert(codeSpan(f))), ...(c.failing.length > SHOWN ? [`${c.failing.length - SHOWN} more`] : [])].join(', ')
+    // The standing names at most ten (and says how many more): the count in all is what the row's "more" says.
+    const total = c.failingCount ?? c.failing.length;
+    const named = c.failing.slice(0, Math.min(SHOWN, total));
+    const failing = named.length
+      ? [...named.map((f) => inert(codeSpan(f))), ...(total > named.length ? [`${total - named.length} more`] : [])].join(', ')
       : '–';
     out.push(`| ${c.n} ${mark} | ${branchLink ? s.link(c.branch, branchLink(c.branch), true) : codeSpan(c.branch)} | ${result} | ${failing} |`);
   }

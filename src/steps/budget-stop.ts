@@ -1,4 +1,4 @@
-import { runBudgets } from '../domain/budgets';
+import { runBudgetSpent, runBudgets, taskBudgetSpent } from '../domain/budgets';
 import { WAITING_LABEL } from '../domain/labels';
 import { tokensOf, type RunView, type Spent, type Usage } from '../domain/run-state';
 import type { Config } from '../config/schema';
@@ -26,8 +26,7 @@ export type BudgetStop = Omit<BudgetWait, 'commentId'>;
  */
 export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, task?: { id: string; spent: Spent }): BudgetStop | undefined {
   const budgets = runBudgets(config.budgets, view.run);
-  const over = (b: { tokens: number; cost_usd: number }, tokens: number, usd: number) => tokens >= b.tokens || usd >= b.cost_usd;
-  if (over(budgets.run, tokensOf(runSpent), runSpent.costUsd))
+  if (runBudgetSpent(budgets.run, runSpent))
     return {
       kind: 'budget',
       limit: 'run',
@@ -35,7 +34,7 @@ export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, ta
       budgetUsd: budgets.run.cost_usd,
       tokens: { spent: tokensOf(runSpent), budget: budgets.run.tokens },
     };
-  if (task && over(budgets.task, task.spent.tokens, task.spent.costUsd))
+  if (task && taskBudgetSpent(budgets.task, task.spent))
     return {
       kind: 'budget',
       limit: 'task',

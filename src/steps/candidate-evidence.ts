@@ -7,7 +7,7 @@ import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../domain/diff';
 import type { AdversarialFinding } from '../domain/judgment';
 import { findTampering } from '../domain/tamper';
 import type { BaseRun } from '../domain/test-results';
-import { accountWithRerun } from './flaky-rerun';
+import { accountWithRerun, baseTreeOf } from './flaky-rerun';
 import type { CommandRunner } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
 import type { StepContext } from './context';
@@ -55,6 +55,8 @@ export async function candidateEvidence(ctx: Ctx, c: CandidateToJudge, o: Eviden
   if (diff.truncated) findings.push({ rule: 'diff-too-large', evidence: `its diff is ${diff.bytes} bytes, over the ${DIFF_LIMIT_BYTES} the checks read` });
   const commands: CandidateEvidence['commands'] = [];
   const tests: CandidateEvidence['tests'] = [];
+  // As the critic: a base with no test file at all, where this attempt added the first, had none to lose (not unreadable).
+  const baseTree = diff.truncated ? undefined : await baseTreeOf(ctx, files);
   for (const cr of o.criteria.filter((x) => x.kind === 'command' && x.command)) {
     const command = cr.command!;
     const allowed = checkCommand(command, o.policy);
@@ -66,7 +68,13 @@ export async function candidateEvidence(ctx: Ctx, c: CandidateToJudge, o: Eviden
     const r = await runWithReports(o.runner, o.reports, command, { cwd: ctx.repo.dir, timeoutMs: o.timeoutMs });
     const base = o.bases.get(cr.id);
     const a = base
-      ? await accountWithRerun(ctx, { id: cr.id, command }, base.tests, r.tests, { runner: o.runner, reports: o.reports, timeoutMs: o.timeoutMs, diff: files })
+      ? await accountWithRerun(ctx, { id: cr.id, command }, base.tests, r.tests, {
+          runner: o.runner,
+          reports: o.reports,
+          timeoutMs: o.timeoutMs,
+          diff: files,
+          ...(baseTree ? { baseTree } : {}),
+        })
       : undefined;
     if (a) tests.push(a);
     // endless8's convention (judgment.ts commandEvaluation): 0 met, 1 not met, anything else undecided; so is an unreadable report.

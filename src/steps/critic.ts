@@ -1,8 +1,7 @@
 import { runCritic } from '../agents/critic';
 import { RunBudgetSpent } from '../agents/run-budget';
 import { checkCommand } from '../domain/command-policy';
-import { DIFF_LIMIT_BYTES, parseUnifiedDiff, type FileDiff } from '../domain/diff';
-import { isTestFile } from '../domain/tamper';
+import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../domain/diff';
 import {
   adversarialChecks,
   commandEvaluation,
@@ -50,7 +49,7 @@ import { runWithReports, type CommandRun } from '../toolbox/test-runs';
 import { addRefusals } from '../domain/egress';
 import { localise } from './localise';
 import { tamperContext } from './tamper-context';
-import { accountWithRerun } from './flaky-rerun';
+import { accountWithRerun, baseTreeOf } from './flaky-rerun';
 import { blamedBy, describeOutcome } from '../domain/localisation';
 import { promptWithInstructions } from './agent-instructions';
 import type { Config } from '../config/schema';
@@ -447,14 +446,6 @@ export async function testReports(ctx: StepContext, runner: CommandRunner): Prom
     ctx.log.warn(`critic: crew could not set up its test report hooks (${(e as Error).message}); the tests of every command are unknown`);
     return undefined;
   }
-}
-
-/** The files the change added, and whether the base's tree holds a test file (the head's files less those, and those it deleted). */
-async function baseTreeOf(ctx: StepContext, files: FileDiff[]): Promise<{ hasTestFile: boolean; added: Set<string> }> {
-  const added = new Set(files.filter((f) => f.status === 'added').map((f) => f.path));
-  const hasTestFile =
-    files.some((f) => f.status === 'deleted' && isTestFile(f.path)) || (await ctx.repo.listFiles()).some((p) => !added.has(p) && isTestFile(p));
-  return { hasTestFile, added };
 }
 
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */

@@ -3,6 +3,7 @@ import { account, testKey, type TestRun } from '../domain/test-results';
 import type { CommandRunner } from '../sandbox/command-runner';
 import type { TestReports } from '../sandbox/test-reports/reports';
 import type { StepContext } from './context';
+import { isTestFile } from '../domain/tamper';
 import { runWithReports } from '../toolbox/test-runs';
 
 /**
@@ -35,4 +36,12 @@ export async function accountWithRerun(
   const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(testKey) : []);
   const flaky = new Set(failedNow.map((x) => testKey(x.test)).filter((k) => passedAgain.has(k)));
   return flaky.size ? account(c, base, head, { ...opts, flaky }) : a;
+}
+
+/** The files the change added, and whether the base's tree holds a test file (the head's files less those, and those it deleted). */
+export async function baseTreeOf(ctx: Pick<StepContext, 'repo'>, files: FileDiff[]): Promise<{ hasTestFile: boolean; added: Set<string> }> {
+  const added = new Set(files.filter((f) => f.status === 'added').map((f) => f.path));
+  const hasTestFile =
+    files.some((f) => f.status === 'deleted' && isTestFile(f.path)) || (await ctx.repo.listFiles()).some((p) => !added.has(p) && isTestFile(p));
+  return { hasTestFile, added };
 }

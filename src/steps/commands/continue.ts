@@ -55,7 +55,7 @@ export async function continueRun(ctx: StepContext, ev: CommentEvent, amountUsd?
   ctx.log.info(
     `continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${money(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; starting ${out.claimed.join(', ') || 'nothing new'}`,
   );
-  setOutputs(ctx, issue, run, out.claimed, true);
+  await setOutputs(ctx, issue, run, out.claimed, true);
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -109,7 +109,7 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
   // advance runs next in this workflow run: holding INTEGRATING, it integrates and hands to the critic job, which opens the pull request.
-  setOutputs(ctx, issue, run, [], true);
+  await setOutputs(ctx, issue, run, [], true);
   await syncPlanComment(ctx, issue, run);
 }
 

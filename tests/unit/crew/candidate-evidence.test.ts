@@ -149,3 +149,36 @@ describe('selecting a task’s attempt by evidence, on real branches', () => {
     expect(s.candidates[0]!.fell).toEqual(['its branch crew/9/r1/t1-a9 is missing']);
   });
 });
+
+describe('an attempt that adds the repository’s first test', () => {
+  it('qualifies as the critic would pass it: a base with no test file had none to lose', async () => {
+    const d = join(root, 'first-test');
+    mkdirSync(join(d, 'src'), { recursive: true });
+    writeFileSync(join(d, 'src/sum.js'), BUGGY);
+    await git(['init', '-q', '-b', 'main'], { cwd: d });
+    await git(['add', '-A'], { cwd: d });
+    await git(['commit', '-qm', 'base'], { cwd: d, env: FIXTURE_IDENTITY });
+    const b0 = (await git(['rev-parse', 'HEAD'], { cwd: d })).trim();
+    await git(['checkout', '-q', '-b', 'crew/9/r1/t2'], { cwd: d });
+    mkdirSync(join(d, 'test'));
+    writeFileSync(join(d, 'src/sum.js'), 'exports.sum = (a, b) => a + b;\n');
+    writeFileSync(join(d, 'test/sum.test.js'), SUM_TEST());
+    await git(['add', '-A'], { cwd: d });
+    await git(['commit', '-qm', 'first test'], { cwd: d, env: FIXTURE_IDENTITY });
+    await git(['checkout', '-q', '--detach', b0], { cwd: d });
+    const { repo } = gitRepo(d, 'https://github.invalid/o/first.git', '');
+    const home = join(root, 'home-first');
+    mkdirSync(home);
+    const runner = new UnsandboxedRunner(home);
+    const reports = await TestReports.prepare(join(root, 'tmp-first'), runner, d);
+    // The base has no test folder: its run reads no test at all.
+    const first: Criterion = { ...criterion, command: 'test -d test && node --test' };
+    const baseRun = await runWithReports(runner, reports, first.command!, { cwd: d, timeoutMs: 60_000 });
+    expect(baseRun.tests.kind).not.toBe('known');
+    const b: BaseRun = { criterion: 'c1', command: first.command!, baseSha: b0, ...baseRun, at: '2026-01-01T00:00:00Z' };
+    const o: EvidenceOptions = { ...opts, criteria: [first], baseSha: b0, bases: new Map([['c1', b]]), runner, reports };
+    const s = await selectByEvidence({ ...ctx, repo }, 't2', [{ n: 1, branch: 'crew/9/r1/t2', worker: 'success' }], o);
+    expect(s.candidates[0]!.fell).toEqual([]);
+    expect(s.chosen).toBe(1);
+  }, 120_000);
+});

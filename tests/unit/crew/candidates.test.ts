@@ -114,6 +114,27 @@ describe('selecting among parallel attempts', () => {
     expect(selectCandidate('t1', [candidate(2, good), candidate(1, good)]).chosen).toBe(1);
   });
 
+  it('ranks by every failing test, not only the ten a standing names', () => {
+    // Both qualify (the criterion is taken as met): attempt 1 leaves 12 tests failing, attempt 2 leaves 30 and is smaller.
+    const many = (k: number, outcome: TestResult['outcome']) => Array.from({ length: k }, (_, i) => t(`case ${i}`, outcome));
+    const base = run(...many(12, 'failed'));
+    const of = (n: number, head: TestRun, changedLines: number): CandidateEvidence => ({
+      ...candidate(n, head),
+      commands: [{ criterion: 'c1', command: 'npm test', met: true }],
+      tests: [account(criterion, base, head)],
+      changedLines,
+    });
+    const fewer = of(1, run(...many(12, 'failed')), 50);
+    const more = of(2, run(...many(30, 'failed')), 5);
+    const s = selectCandidate('t1', [fewer, more]);
+    expect(s.candidates.map((c) => [c.qualified, c.failing.length])).toEqual([
+      [true, 11],
+      [true, 11],
+    ]);
+    expect(s.chosen).toBe(1);
+    expect(s.reason).toMatch(/leaves the fewest tests failing \(12\)/);
+  });
+
   it('a lifecycle-script finding (for a person, not cheating) does not disqualify', () => {
     const s = selectCandidate('t1', [{ ...right, findings: [{ rule: 'lifecycle-script-changed', evidence: 'package.json: prepare' }] }]);
     expect(s.chosen).toBe(3);
@@ -170,6 +191,14 @@ describe('the attempts in the plan comment and the report', () => {
     expect(report).toContain('| 1 ❌ | `crew/7/r1/t1` | `npm test` failed | `test/sum.test.js › sum › adds negatives (failing on the base too)` |');
     expect(report).toContain('`test/sum.test.js › sum › adds (passed on the base)`');
     expect(report).toMatch(/None qualified: none of the 3 attempts qualified/);
+  });
+
+  it('a row counts every failing test past the five it names', () => {
+    const v = view(['failure', 'success', 'success']);
+    const many = Array.from({ length: 12 }, (_, i) => t(`case ${i}`, 'failed'));
+    v.tasks.get('t1')!.selection = selectCandidate('t1', [candidate(1, run(...many), { tests: [account(criterion, run(), run(...many))] })]);
+    const body = renderPlanComment(v, links, GITHUB);
+    expect(body).toContain('`test/sum.test.js › sum › case 4 (new)`, 7 more |');
   });
 
   it('model-written test names go out inert', () => {
