@@ -402,8 +402,8 @@ var labels = __webpack_require__(85745);
 var agent_instructions = __webpack_require__(88098);
 // EXTERNAL MODULE: ./src/steps/images.ts
 var steps_images = __webpack_require__(46749);
-// EXTERNAL MODULE: ./src/steps/repo-map.ts + 2 modules
-var repo_map = __webpack_require__(55984);
+// EXTERNAL MODULE: ./src/steps/repo-map.ts + 1 modules
+var repo_map = __webpack_require__(47389);
 ;// CONCATENATED MODULE: ./src/steps/planning.ts
 
 

@@ -298,8 +298,8 @@ async function continueInNewJob(ctx, issue, run, task, { attempt, firstAttempt }
 
 // EXTERNAL MODULE: ./src/toolbox/command-options.ts
 var command_options = __webpack_require__(33625);
-// EXTERNAL MODULE: ./src/steps/repo-map.ts + 2 modules
-var repo_map = __webpack_require__(55984);
+// EXTERNAL MODULE: ./src/steps/repo-map.ts + 1 modules
+var repo_map = __webpack_require__(47389);
 // EXTERNAL MODULE: ./src/steps/task-results.ts
 var task_results = __webpack_require__(20741);
 // EXTERNAL MODULE: ./src/steps/agent-instructions.ts + 1 modules
@@ -1059,16 +1059,18 @@ function standing(c) {
         qualified: fell.length === 0,
         fixed: c.tests.reduce((s, t) => s + (t.counts?.fixed ?? 0), 0),
         failing: shown,
+        failingCount: failing.length,
         fell,
         changedLines: c.changedLines,
     };
 }
-const failingCount = (s) => s.failing.length;
 /** Which of a task's candidates to keep, and the reason in words. */
 function selectCandidate(task, evidence) {
     if (evidence.length === 0)
         throw new Error(`task ${task} has no candidates to choose from`);
     const candidates = [...evidence].sort((a, b) => a.n - b.n).map(standing);
+    // Ranked by the whole count: a standing names at most NAMED tests, so its list's length cannot tell 11 from 50.
+    const failingCount = (s) => s.failingCount;
     const qualified = candidates.filter((s) => s.qualified);
     const others = (except) => candidates
         .filter((s) => s.n !== except && !s.qualified)
@@ -1139,6 +1141,8 @@ async function candidateEvidence(ctx, c, o) {
         findings.push({ rule: 'diff-too-large', evidence: `its diff is ${diff.bytes} bytes, over the ${domain_diff/* DIFF_LIMIT_BYTES */.q} the checks read` });
     const commands = [];
     const tests = [];
+    // As the critic: a base with no test file at all, where this attempt added the first, had none to lose (not unreadable).
+    const baseTree = diff.truncated ? undefined : await (0,flaky_rerun/* baseTreeOf */.f)(ctx, files);
     for (const cr of o.criteria.filter((x) => x.kind === 'command' && x.command)) {
         const command = cr.command;
         const allowed = (0,command_policy/* checkCommand */.e)(command, o.policy);
@@ -1150,7 +1154,13 @@ async function candidateEvidence(ctx, c, o) {
         const r = await (0,test_runs/* runWithReports */.X)(o.runner, o.reports, command, { cwd: ctx.repo.dir, timeoutMs: o.timeoutMs });
         const base = o.bases.get(cr.id);
         const a = base
-            ? await (0,flaky_rerun/* accountWithRerun */.q)(ctx, { id: cr.id, command }, base.tests, r.tests, { runner: o.runner, reports: o.reports, timeoutMs: o.timeoutMs, diff: files })
+            ? await (0,flaky_rerun/* accountWithRerun */.q)(ctx, { id: cr.id, command }, base.tests, r.tests, {
+                runner: o.runner,
+                reports: o.reports,
+                timeoutMs: o.timeoutMs,
+                diff: files,
+                ...(baseTree ? { baseTree } : {}),
+            })
             : undefined;
         if (a)
             tests.push(a);

@@ -34,8 +34,7 @@ export const modules = {
  */
 function ownBudgetStop(config, view, runSpent, task) {
     const budgets = (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgets */ .Cc)(config.budgets, view.run);
-    const over = (b, tokens, usd) => tokens >= b.tokens || usd >= b.cost_usd;
-    if (over(budgets.run, (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), runSpent.costUsd))
+    if ((0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgetSpent */ .X5)(budgets.run, runSpent))
         return {
             kind: 'budget',
             limit: 'run',
@@ -43,7 +42,7 @@ function ownBudgetStop(config, view, runSpent, task) {
             budgetUsd: budgets.run.cost_usd,
             tokens: { spent: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), budget: budgets.run.tokens },
         };
-    if (task && over(budgets.task, task.spent.tokens, task.spent.costUsd))
+    if (task && (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .taskBudgetSpent */ .V3)(budgets.task, task.spent))
         return {
             kind: 'budget',
             limit: 'task',
@@ -122,7 +121,7 @@ async function askAtBudget(ctx, issue, run) {
 /* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(75498);
 /* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(33732);
 /* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(85745);
-/* harmony import */ var _repo_map__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(55984);
+/* harmony import */ var _repo_map__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(47389);
 /* harmony import */ var _agent_instructions__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(88098);
 
 

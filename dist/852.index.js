@@ -537,15 +537,19 @@ function readReports(files, root) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Z8: () => (/* binding */ makeSocketPlace),
-/* harmony export */   eA: () => (/* binding */ makeEgressSocketPlace)
+/* harmony export */   eA: () => (/* binding */ makeEgressSocketPlace),
+/* harmony export */   og: () => (/* binding */ removedAtExit)
 /* harmony export */ });
 /* unused harmony export SOCKET_PATH_MAX */
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(48161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(48161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+
 
 
 
@@ -571,13 +575,24 @@ function makeEgressSocketPlace() {
 }
 /** The same for another of crew's sockets (a service's bridge, #51): a fresh private folder `<prefix>XXXXXX`, and `name` in it. */
 async function makeSocketPlace(prefix, name) {
-    const fits = (base) => Buffer.byteLength((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(base, prefix)) + RANDOM + 1 + name.length <= SOCKET_PATH_MAX;
-    const bases = [...new Set([(0,node_os__WEBPACK_IMPORTED_MODULE_1__.tmpdir)(), '/tmp'])];
+    const fits = (base) => Buffer.byteLength((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(base, prefix)) + RANDOM + 1 + name.length <= SOCKET_PATH_MAX;
+    const bases = [...new Set([(0,node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir)(), '/tmp'])];
     const base = bases.find(fits);
     if (!base)
         throw new Error(`no folder short enough for crew's socket ${name} (tried ${bases.join(', ')}; a socket path holds ${SOCKET_PATH_MAX} bytes)`);
-    const dir = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdtemp)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(base, prefix));
-    return { dir, socket: (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, name) };
+    const dir = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdtemp)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(base, prefix));
+    return { dir, socket: (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(dir, name) };
+}
+/** Socket folders still in use: removed when the process exits (local mode runs many jobs in one process; a self-hosted runner keeps /tmp). */
+const live = new Set();
+process.once('exit', () => {
+    for (const dir of live)
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync)(dir, { recursive: true, force: true });
+});
+/** Removes `dir` when the process exits, unless the returned function is called first (its owner removed it). */
+function removedAtExit(dir) {
+    live.add(dir);
+    return () => void live.delete(dir);
 }
 
 
@@ -954,8 +969,6 @@ var run_budget = __webpack_require__(2909);
 var command_policy = __webpack_require__(97112);
 // EXTERNAL MODULE: ./src/domain/diff.ts
 var domain_diff = __webpack_require__(25641);
-// EXTERNAL MODULE: ./src/domain/tamper.ts + 1 modules
-var tamper = __webpack_require__(30668);
 // EXTERNAL MODULE: ./src/domain/judgment.ts
 var judgment = __webpack_require__(7882);
 // EXTERNAL MODULE: ./src/domain/run-state.ts + 1 modules
@@ -1417,6 +1430,8 @@ var domain_egress = __webpack_require__(30061);
 var domain_localisation = __webpack_require__(34406);
 // EXTERNAL MODULE: ./src/text/redact.ts
 var redact = __webpack_require__(53326);
+// EXTERNAL MODULE: ./src/domain/tamper.ts + 1 modules
+var tamper = __webpack_require__(30668);
 // EXTERNAL MODULE: ./src/domain/test-results/types.ts
 var types = __webpack_require__(30087);
 ;// CONCATENATED MODULE: ./src/domain/test-owners.ts
@@ -1787,7 +1802,6 @@ var agent_instructions = __webpack_require__(88098);
 
 
 
-
 const CRITIC_MAX_TURNS = 40;
 /**
  * The `critic` job: judges the integrated branch against every done criterion, with
@@ -1968,7 +1982,7 @@ async function testsByIdentity(ctx, view, config, commands, { diff, files }, { r
         ? await (0,test_runs/* baseRuns */.S)(ctx, view, ran, { runner, reports, headSha, timeoutMs, head: printed, setup: baseSetup })
         : { runs: new Map(), fresh: [] };
     const accounts = new Map();
-    const baseTree = diff.truncated ? undefined : await baseTreeOf(ctx, files);
+    const baseTree = diff.truncated ? undefined : await (0,flaky_rerun/* baseTreeOf */.f)(ctx, files);
     for (const c of ran) {
         const b = bases.get(c.id);
         if (!b)
@@ -2112,12 +2126,6 @@ async function testReports(ctx, runner) {
         return undefined;
     }
 }
-/** The files the change added, and whether the base's tree holds a test file (the head's files less those, and those it deleted). */
-async function baseTreeOf(ctx, files) {
-    const added = new Set(files.filter((f) => f.status === 'added').map((f) => f.path));
-    const hasTestFile = files.some((f) => f.status === 'deleted' && (0,tamper/* isTestFile */.hl)(f.path)) || (await ctx.repo.listFiles()).some((p) => !added.has(p) && (0,tamper/* isTestFile */.hl)(p));
-    return { hasTestFile, added };
-}
 /** A FAIL: send the failing criteria back to their tasks, or, past the limit (or when it could not judge), ask a person. */
 async function afterFail(ctx, view, j) {
     const { issue, run } = view.run;
@@ -2206,10 +2214,13 @@ async function escalateVerdict(ctx, view, j, why) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ baseTreeOf),
 /* harmony export */   q: () => (/* binding */ accountWithRerun)
 /* harmony export */ });
 /* harmony import */ var _domain_test_results__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(99216);
-/* harmony import */ var _toolbox_test_runs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(78574);
+/* harmony import */ var _domain_tamper__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(30668);
+/* harmony import */ var _toolbox_test_runs__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(78574);
+
 
 
 /**
@@ -2225,10 +2236,16 @@ async function accountWithRerun(ctx, c, base, head, o) {
     if (!failedNow.length || !o.runner)
         return a;
     ctx.log.info(`critic: ${failedNow.length} test(s) of ${c.id} passed on the base and fail here; running ${c.command} once more to tell a flaky test from a broken one`);
-    const again = await (0,_toolbox_test_runs__WEBPACK_IMPORTED_MODULE_1__/* .runWithReports */ .X)(o.runner, o.reports, c.command, { cwd: ctx.repo.dir, timeoutMs: o.timeoutMs });
+    const again = await (0,_toolbox_test_runs__WEBPACK_IMPORTED_MODULE_2__/* .runWithReports */ .X)(o.runner, o.reports, c.command, { cwd: ctx.repo.dir, timeoutMs: o.timeoutMs });
     const passedAgain = new Set(again.tests.kind === 'known' ? again.tests.tests.filter((t) => t.outcome === 'passed').map(_domain_test_results__WEBPACK_IMPORTED_MODULE_0__/* .testKey */ .S8) : []);
     const flaky = new Set(failedNow.map((x) => (0,_domain_test_results__WEBPACK_IMPORTED_MODULE_0__/* .testKey */ .S8)(x.test)).filter((k) => passedAgain.has(k)));
     return flaky.size ? (0,_domain_test_results__WEBPACK_IMPORTED_MODULE_0__/* .account */ .ct)(c, base, head, { ...opts, flaky }) : a;
+}
+/** The files the change added, and whether the base's tree holds a test file (the head's files less those, and those it deleted). */
+async function baseTreeOf(ctx, files) {
+    const added = new Set(files.filter((f) => f.status === 'added').map((f) => f.path));
+    const hasTestFile = files.some((f) => f.status === 'deleted' && (0,_domain_tamper__WEBPACK_IMPORTED_MODULE_1__/* .isTestFile */ .hl)(f.path)) || (await ctx.repo.listFiles()).some((p) => !added.has(p) && (0,_domain_tamper__WEBPACK_IMPORTED_MODULE_1__/* .isTestFile */ .hl)(p));
+    return { hasTestFile, added };
 }
 
 
@@ -2253,6 +2270,8 @@ var external_node_path_ = __webpack_require__(76760);
 var schema = __webpack_require__(90131);
 // EXTERNAL MODULE: ./src/domain/egress.ts
 var domain_egress = __webpack_require__(30061);
+// EXTERNAL MODULE: ./src/domain/toolchain-setup.ts
+var toolchain_setup = __webpack_require__(47323);
 // EXTERNAL MODULE: ./src/sandbox/command-runner.ts + 2 modules
 var command_runner = __webpack_require__(1856);
 // EXTERNAL MODULE: ./src/sandbox/own-temp.ts
@@ -2404,6 +2423,7 @@ async function startServiceBridges(addresses) {
                 s.destroy();
             await new Promise((done) => o.server.close(() => done()));
             await (0,promises_.rm)(o.dir, { recursive: true, force: true });
+            o.kept();
         }));
     };
     const routes = [];
@@ -2426,7 +2446,8 @@ async function startServiceBridges(addresses) {
                 inside.pipe(outside);
                 outside.pipe(inside);
             });
-            opened.push({ server, dir: place.dir, sockets });
+            // Nothing closes the bridges before the job's process ends: their folders go with it (a self-hosted runner keeps /tmp).
+            opened.push({ server, dir: place.dir, sockets, kept: (0,socket_place/* removedAtExit */.og)(place.dir) });
             await new Promise((ok, fail) => {
                 server.once('error', fail);
                 server.listen(place.socket, () => ok());
@@ -2446,6 +2467,7 @@ async function startServiceBridges(addresses) {
 // EXTERNAL MODULE: ./src/text/redact.ts
 var redact = __webpack_require__(53326);
 ;// CONCATENATED MODULE: ./src/steps/sandbox-reach.ts
+
 
 
 
@@ -2472,7 +2494,7 @@ async function prepareReach(config, log, environment = process.env) {
             env[name] = value;
     }
     if (missing.length)
-        log.warn(`sandbox_env names ${missing.join(', ')}, which no setup step set (export it through $GITHUB_ENV in .github/actions/crew-setup)`);
+        log.warn(`sandbox_env names ${missing.join(', ')}, which no setup step set (export it through $GITHUB_ENV in ${toolchain_setup/* SETUP_ACTION_PATH */.BC})`);
     let bridges;
     if (wanted.length) {
         try {
@@ -2495,6 +2517,7 @@ async function prepareReach(config, log, environment = process.env) {
 }
 
 ;// CONCATENATED MODULE: ./src/steps/sandbox-setup.ts
+
 
 
 
@@ -2624,7 +2647,7 @@ function setupNetwork(runner, egress) {
     return egress.mode === 'allowlist' ? 'allowlist' : egress.mode === 'open' ? 'open' : 'none';
 }
 /** Exit code 127 is the shell's "command not found": a tool the runner lacks, which the repository's setup steps can install. */
-const NOT_FOUND_HINT = ". A command was not found: install the tools and start the services crew's jobs need in your repository's setup steps, .github/actions/crew-setup/action.yml (docs/workflow.md)";
+const NOT_FOUND_HINT = `. A command was not found: install the tools and start the services crew's jobs need in your repository's setup steps, ${toolchain_setup/* SETUP_ACTION_PATH */.BC} (docs/workflow.md)`;
 /** Runs the setup commands in order, in the checkout (or in `at`, with its variables); the first that fails says why. */
 async function runSetup(ctx, commands, timeoutMs, runner, where, network, at, hint = NO_REACH.hint) {
     for (const command of commands) {

@@ -1626,15 +1626,7 @@ async function openNoFollow(file, flags) {
     }
     return fh;
 }
-async function readText(file) {
-    const fh = await openNoFollow(file, external_node_fs_.constants.O_RDONLY);
-    try {
-        return await fh.readFile('utf8');
-    }
-    finally {
-        await fh.close();
-    }
-}
+const readText = async (file) => (await readBytes(file)).toString('utf8');
 /**
  * As root, crew writes for the sandbox's tool user too: run_command runs as that user, and
  * the workspace is opened to it at job start (sandbox/command-runner.ts). Files and folders
@@ -3791,7 +3783,7 @@ async function replyInThreads(ctx, view, headSha) {
  * the egress proxy, which a route job that answers a comment without planning does not parse.
  */
 async function planRun(...args) {
-    return (await Promise.all(/* import() */[__webpack_require__.e(153), __webpack_require__.e(571)]).then(__webpack_require__.bind(__webpack_require__, 73571))).planRun(...args);
+    return (await Promise.all(/* import() */[__webpack_require__.e(384), __webpack_require__.e(571)]).then(__webpack_require__.bind(__webpack_require__, 73571))).planRun(...args);
 }
 
 

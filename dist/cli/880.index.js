@@ -15,8 +15,6 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_dns_ = __webpack_require__(40610);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __webpack_require__(78474);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:net"
@@ -156,7 +154,6 @@ var socket_place = __webpack_require__(59976);
 
 
 
-
 /** IPv4 169.254/16 and IPv6 fe80::/10: cloud metadata endpoints live there, and no registry does. */
 function linkLocal(address) {
     return (0,external_node_net_.isIP)(address) === 4 ? address.startsWith('169.254.') : /^fe[89ab][0-9a-f]:/i.test(address);
@@ -264,7 +261,7 @@ async function startEgressProxy(opts) {
     }
     const { dir, socket } = place;
     let closed = false;
-    live.add(dir);
+    const kept = (0,socket_place/* removedAtExit */.og)(dir);
     return {
         socket,
         allow: opts.allow,
@@ -279,7 +276,7 @@ async function startEgressProxy(opts) {
             await closing;
             await proxy.close(true).catch(() => undefined);
             await (0,promises_.rm)(dir, { recursive: true, force: true });
-            live.delete(dir);
+            kept();
         },
     };
 }
@@ -372,12 +369,6 @@ function relay(client, first, host, port, dnsLookup) {
     target.on('close', () => client.destroy());
     client.on('close', () => target.destroy());
 }
-/** Socket folders of proxies still open: removed when the process exits (local mode runs many jobs in one process). */
-const live = new Set();
-process.once('exit', () => {
-    for (const dir of live)
-        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
-});
 
 
 /***/ })

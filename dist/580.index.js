@@ -1,8 +1,8 @@
-export const id = 600;
-export const ids = [600];
+export const id = 580;
+export const ids = [580];
 export const modules = {
 
-/***/ 18600:
+/***/ 30580:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -239,7 +239,7 @@ async function continueRun(ctx, ev, amountUsd) {
     await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
     ctx.log.checkpoint('decision-taken');
     ctx.log.info(`continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${(0,cost/* money */.TG)(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; starting ${out.claimed.join(', ') || 'nothing new'}`);
-    (0,common/* setOutputs */.n0)(ctx, issue, run, out.claimed, true);
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, out.claimed, true);
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
 /**
@@ -292,7 +292,7 @@ async function acceptAtBudget(ctx, ev, last) {
     await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
     ctx.log.checkpoint('decision-taken');
     // advance runs next in this workflow run: holding INTEGRATING, it integrates and hands to the critic job, which opens the pull request.
-    (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
 /**
@@ -747,195 +747,8 @@ async function answer(ctx, ev, text, opts) {
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
 
-;// CONCATENATED MODULE: ./src/domain/toolchain-setup.ts
-/**
- * The toolchains a repository's own files ask for (`.nvmrc`, `packageManager`, `.python-version`,
- * `requires-python`, `go.mod`'s `go` line, `rust-toolchain.toml`), and the package manager caches
- * that go with them: what `crew init` turns into `.github/actions/crew-setup/action.yml`
- * (src/init/setup-action.ts renders it) and what `crew doctor` compares with the runner's
- * toolchain. Pure: a function of the root files' contents. Also which toolchains an existing
- * setup action sets up.
- */
-const TOOLCHAINS = (/* unused pure expression or super */ null && (['node', 'python', 'go', 'rust']));
-/** The local composite action crew's workflows run before crew in the jobs that run the repository's code. */
-const SETUP_ACTION_PATH = '.github/actions/crew-setup/action.yml';
-/** The files that say which toolchain versions a repository wants, read by `crew doctor` from the default branch. */
-const TOOLCHAIN_FILES = [
-    '.nvmrc',
-    '.node-version',
-    'package.json',
-    'package-lock.json',
-    'pnpm-lock.yaml',
-    'yarn.lock',
-    '.python-version',
-    'pyproject.toml',
-    'go.mod',
-    'go.sum',
-    'rust-toolchain.toml',
-    'rust-toolchain',
-];
-/** A plain version file's version: its first line, trimmed (`.nvmrc`, `.python-version`, `rust-toolchain`). */
-const firstLine = (text) => (text ?? '')
-    .split('\n')
-    .map((l) => l.replace(/#.*/, '').trim())
-    .find(Boolean);
-function packageJson(files) {
-    try {
-        const pkg = JSON.parse(files.read('package.json') ?? '{}');
-        return pkg && typeof pkg === 'object' ? pkg : {};
-    }
-    catch {
-        return {};
-    }
-}
-function nodeSetup(files, has) {
-    if (!has('package.json'))
-        return undefined;
-    const pkg = packageJson(files);
-    const out = {};
-    const engines = pkg.engines;
-    for (const file of ['.nvmrc', '.node-version']) {
-        const v = has(file) ? firstLine(files.read(file)) : undefined;
-        if (v) {
-            out.version = { tool: 'node', version: v, source: file, file };
-            break;
-        }
-    }
-    // setup-node's order in package.json (src/util.ts, getNodeVersionFromFile): volta.node, devEngines.runtime, engines.node.
-    const volta = pkg.volta?.node;
-    const runtime = [pkg.devEngines?.runtime].flat().find((r) => typeof r?.name === 'string' && r.name.toLowerCase() === 'node' && typeof r.version === 'string');
-    const inPackage = [
-        [volta, 'volta.node'],
-        [runtime?.version, 'devEngines.runtime'],
-        [engines?.node, 'engines.node'],
-    ];
-    const [v, key] = inPackage.find(([value]) => typeof value === 'string' && value.trim()) ?? [];
-    if (!out.version && typeof v === 'string')
-        out.version = { tool: 'node', version: v.trim(), source: `package.json (${key})`, file: 'package.json' };
-    const pm = typeof pkg.packageManager === 'string' ? /^(pnpm|yarn)@(\d[\w.+-]*)/.exec(pkg.packageManager) : null;
-    if (pm)
-        out.packageManager = { name: pm[1], version: pm[2].replace(/\+.*$/, '') };
-    const lock = has('pnpm-lock.yaml')
-        ? { manager: 'pnpm', lockfile: 'pnpm-lock.yaml' }
-        : has('yarn.lock')
-            ? { manager: 'yarn', lockfile: 'yarn.lock' }
-            : has('package-lock.json')
-                ? { manager: 'npm', lockfile: 'package-lock.json' }
-                : undefined;
-    if (lock)
-        out.cache = lock;
-    return out;
-}
-/** pyproject.toml's `requires-python`, in its `[project]` table (PEP 621). */
-function requiresPython(pyproject) {
-    if (!pyproject)
-        return undefined;
-    let table = '';
-    for (const line of pyproject.split('\n')) {
-        const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
-        if (header)
-            table = header[1].trim();
-        else if (table === 'project') {
-            const m = /^\s*requires-python\s*=\s*(["'])(.+?)\1/.exec(line);
-            if (m)
-                return m[2].trim();
-        }
-    }
-    return undefined;
-}
-function pythonSetup(files, has) {
-    const pinned = has('.python-version') ? firstLine(files.read('.python-version')) : undefined;
-    const requires = requiresPython(files.read('pyproject.toml'));
-    const version = pinned
-        ? { tool: 'python', version: pinned, source: '.python-version', file: '.python-version' }
-        : requires
-            ? // setup-python reads project.requires-python from pyproject.toml (src/utils.ts, getVersionInputFromTomlFile).
-                { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
-            : undefined;
-    if (!version)
-        return undefined;
-    const requirements = files.names.filter((n) => /^requirements.*\.txt$/.test(n)).sort();
-    const keyed = [...requirements, ...(has('pyproject.toml') ? ['pyproject.toml'] : [])];
-    // A project that installs nothing has no pip cache to keep (setup-python warns that its folder is missing).
-    const installs = requirements.length > 0 || /^\s*(dependencies\s*=\s*\[\s*["']|\[project\.optional-dependencies\])/m.test(files.read('pyproject.toml') ?? '');
-    const pip = !has('uv.lock') && !has('poetry.lock') && installs;
-    return { version, ...(pip ? { pipCache: keyed } : {}) };
-}
-function goSetup(files, has) {
-    // `toolchain go1.22.5` is the one the module wants built with; `go 1.22` the least it accepts.
-    const mod = files.read('go.mod') ?? '';
-    const toolchain = /^toolchain\s+go(\d[\w.]*)\s*$/m.exec(mod);
-    const go = /^go\s+(\d[\w.]*)\s*$/m.exec(mod);
-    const v = toolchain?.[1] ?? go?.[1];
-    if (!v)
-        return undefined;
-    return { version: { tool: 'go', version: v, source: toolchain ? 'go.mod (toolchain line)' : 'go.mod (go line)', file: 'go.mod' }, cache: has('go.sum') };
-}
-function rustSetup(files) {
-    let version;
-    const toml = files.read('rust-toolchain.toml');
-    const channel = toml ? /^\s*channel\s*=\s*["']([^"']+)["']/m.exec(toml)?.[1] : undefined;
-    if (channel)
-        version = { tool: 'rust', version: channel.trim(), source: 'rust-toolchain.toml (channel)', file: 'rust-toolchain.toml' };
-    else {
-        // The old form: the channel alone, or TOML with a [toolchain] table.
-        const plain = files.read('rust-toolchain');
-        const inToml = plain ? /^\s*channel\s*=\s*["']([^"']+)["']/m.exec(plain)?.[1] : undefined;
-        const v = inToml ?? (plain && !/[[=]/.test(plain) ? firstLine(plain) : undefined);
-        if (v)
-            version = { tool: 'rust', version: v, source: 'rust-toolchain', file: 'rust-toolchain' };
-    }
-    if (!version || !/^[\w.-]+$/.test(version.version))
-        return undefined;
-    return { version };
-}
-/** What the repository's root files ask for; empty when they name no toolchain version and no pnpm or yarn. */
-function toolchainSetup(files) {
-    const names = new Set(files.names);
-    const has = (n) => names.has(n);
-    const out = {};
-    const node = nodeSetup(files, has);
-    // npm alone, with no version asked for, needs nothing the runner lacks (its cache is left to the person).
-    if (node && (node.version || node.packageManager || (node.cache && node.cache.manager !== 'npm')))
-        out.node = node;
-    const python = pythonSetup(files, has);
-    if (python)
-        out.python = python;
-    const go = goSetup(files, has);
-    if (go)
-        out.go = go;
-    const rust = rustSetup(files);
-    if (rust)
-        out.rust = rust;
-    return out;
-}
-/** Every version the files declare, in a fixed order. */
-function declaredVersions(setup) {
-    return [setup.node?.version, setup.python?.version, setup.go?.version, setup.rust?.version].filter((v) => v !== undefined);
-}
-/**
- * The toolchains a setup action's steps set up: `uses: actions/setup-node@…` (and setup-python,
- * setup-go, a Rust toolchain action), or a `run:` that installs one with its own manager (nvm,
- * pyenv, uv python, rustup). A reading of the text, not of YAML: a commented line counts for nothing.
- */
-function toolchainsSetUp(actionYml) {
-    const live = actionYml
-        .split('\n')
-        .filter((l) => !/^\s*#/.test(l))
-        .join('\n');
-    const out = new Set();
-    const rules = [
-        ['node', /uses:\s*['"]?actions\/setup-node@|\b(nvm|fnm|volta)\s+(install|use)\b/],
-        ['python', /uses:\s*['"]?(actions\/setup-python|astral-sh\/setup-uv)@|\bpyenv\s+(install|local|global)\b|\buv\s+python\s+install\b/],
-        ['go', /uses:\s*['"]?actions\/setup-go@/],
-        ['rust', /uses:\s*['"]?(dtolnay\/rust-toolchain|actions-rust-lang\/setup-rust-toolchain)@|\brustup\s+(toolchain\s+install|install|default|override)\b/],
-    ];
-    for (const [tool, rule] of rules)
-        if (rule.test(live))
-            out.add(tool);
-    return out;
-}
-
+// EXTERNAL MODULE: ./src/domain/toolchain-setup.ts
+var toolchain_setup = __webpack_require__(47323);
 ;// CONCATENATED MODULE: ./src/domain/version-range.ts
 /**
  * Whether a toolchain version found on a runner (`v24.1.0`, `3.12.3`, `go1.22.5`) meets what a
@@ -1041,9 +854,9 @@ function toolchainFindings(facts, asking) {
     return facts.declared.map((d) => {
         const asks = `\`${d.source}\` asks for ${NAME[d.tool]} ${d.version}`;
         if (facts.setUp?.includes(d.tool))
-            return { status: 'ok', says: `${asks}; the setup steps (${SETUP_ACTION_PATH}) set ${d.tool} up.` };
-        const noSteps = facts.setUp === null ? `there is no ${SETUP_ACTION_PATH} to set it up` : `${SETUP_ACTION_PATH} does not set ${d.tool} up`;
-        const fix = `\`npx crew init\` writes ${SETUP_ACTION_PATH} with ${SETUP_STEP[d.tool]} (it keeps one you have: add the step yourself, docs/workflow.md)`;
+            return { status: 'ok', says: `${asks}; the setup steps (${toolchain_setup/* SETUP_ACTION_PATH */.BC}) set ${d.tool} up.` };
+        const noSteps = facts.setUp === null ? `there is no ${toolchain_setup/* SETUP_ACTION_PATH */.BC} to set it up` : `${toolchain_setup/* SETUP_ACTION_PATH */.BC} does not set ${d.tool} up`;
+        const fix = `\`npx crew init\` writes ${toolchain_setup/* SETUP_ACTION_PATH */.BC} with ${SETUP_STEP[d.tool]} (it keeps one you have: add the step yourself, docs/workflow.md)`;
         const program = TOOLCHAIN_PROGRAM[d.tool];
         const found = facts.runner?.[d.tool];
         if (found === undefined)
@@ -1397,16 +1210,16 @@ const SAMPLE_TASK_BRANCH = 'crew/1/r1/t1';
 const STATE_BRANCH = 'crew/state';
 /** The toolchain files and the setup action on the default branch; undefined when no file declares a version. */
 async function toolchainFacts(settings, opts) {
-    const reads = await Promise.all([...TOOLCHAIN_FILES, SETUP_ACTION_PATH].map(async (f) => [f, await settings.defaultBranchFile(f)]));
+    const reads = await Promise.all([...toolchain_setup/* TOOLCHAIN_FILES */.MX, toolchain_setup/* SETUP_ACTION_PATH */.BC].map(async (f) => [f, await settings.defaultBranchFile(f)]));
     const refused = reads.find(([, r]) => !r.ok)?.[1];
     if (refused && !refused.ok)
         return refused;
     const texts = new Map(reads.flatMap(([f, r]) => (r.ok && r.value !== null ? [[f, r.value]] : [])));
-    const declared = declaredVersions(toolchainSetup({ names: [...texts.keys()], read: (n) => texts.get(n) }));
+    const declared = (0,toolchain_setup/* declaredVersions */.sI)((0,toolchain_setup/* toolchainSetup */.RG)({ names: [...texts.keys()], read: (n) => texts.get(n) }));
     if (!declared.length)
         return undefined;
-    const action = texts.get(SETUP_ACTION_PATH);
-    const facts = { declared, setUp: action === undefined ? null : [...toolchainsSetUp(action)] };
+    const action = texts.get(toolchain_setup/* SETUP_ACTION_PATH */.BC);
+    const facts = { declared, setUp: action === undefined ? null : [...(0,toolchain_setup/* toolchainsSetUp */.wU)(action)] };
     const uncovered = declared.map((d) => d.tool).filter((t) => !facts.setUp?.includes(t));
     if (opts.runnerToolchains && uncovered.length)
         facts.runner = await opts.runnerToolchains(uncovered);
