@@ -2,6 +2,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue } from './expressions/index';
+import { applyEnvFile, runnerProvided } from './env-file-command';
 import { readKeyValueFile } from './output-files';
 import { startProcess, type StepProcess } from './process-control';
 import type { StepSpec } from './workflow-file';
@@ -51,11 +52,12 @@ export function playComposite(o: {
   ) => Promise<boolean>;
 }): StepProcess {
   const inputs: Record<string, string> = {};
+  // `required` is not enforced: actions/runner's ActionManifestManager.cs (ConvertInputs) keeps only each input's
+  // `default`, an empty string when there is none, and ActionRunner.cs merges those for the inputs not given,
+  // with no word about a missing one.
   for (const [name, d] of Object.entries(o.meta.inputs ?? {})) {
     const v = o.given[name];
-    if (v !== undefined && v !== null) inputs[name] = String(v);
-    else if (d?.default !== undefined) inputs[name] = interpolate(String(d.default), o.ctx);
-    else if (d?.required) o.annotate('warning', `Input required and not supplied: ${name}`);
+    inputs[name] = v !== undefined && v !== null ? String(v) : d?.default !== undefined ? interpolate(String(d.default), o.ctx) : '';
   }
   for (const [name, v] of Object.entries(o.given)) if (!(name in inputs) && v !== undefined && v !== null) inputs[name] = String(v);
 
@@ -63,6 +65,8 @@ export function playComposite(o: {
   const stop: { cancel?: number; kill?: boolean } = {};
   const stopped = () => stop.kill === true || stop.cancel !== undefined;
   const env: NodeJS.ProcessEnv = { ...o.env, GITHUB_ACTION_PATH: o.actionDir };
+  // The runner's own variables, written over what a sub-step exported and its `env:` (env-file-command.ts).
+  const provided = runnerProvided(env);
   const github = { ...(o.ctx.github as Record<string, ExprValue>), action_path: o.actionDir };
   const steps: Record<string, { outputs: Record<string, string>; outcome: string; conclusion: string }> = {};
 
@@ -84,6 +88,7 @@ export function playComposite(o: {
       if (step.uses === undefined && step.run === undefined) throw new Error(`${where}: a composite step needs \`run\` or \`uses\``);
       const stepEnv: NodeJS.ProcessEnv = { ...env };
       for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, ctx) ?? '');
+      Object.assign(stepEnv, provided);
       const files = { output: `${o.outputFile}-c${i}`, env: `${String(o.env.GITHUB_ENV)}-c${i}`, path: `${String(o.env.GITHUB_PATH)}-c${i}` };
       await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
       let r: { code: number | null; signal: NodeJS.Signals | null };
@@ -120,9 +125,12 @@ export function playComposite(o: {
         current = undefined;
       }
       // What the step exported reaches the steps after it, and (through the calling step's files) the job.
-      const exported = await readFile(files.env, 'utf8');
-      if (exported) await appendFile(String(o.env.GITHUB_ENV), exported.endsWith('\n') ? exported : `${exported}\n`);
-      for (const [k, v] of Object.entries(await readKeyValueFile(files.env))) if (!/^(GITHUB|RUNNER)_/.test(k)) env[k] = v;
+      // The runner processes each sub-step's file once (its refusal said here), so the job gets what was kept.
+      const kept: Record<string, string> = {};
+      applyEnvFile(await readKeyValueFile(files.env), kept, (m) => o.annotate('error', m));
+      Object.assign(env, kept);
+      const lines = Object.entries(kept).map(([k, v]) => `${k}<<CREW_COMPOSITE_EOF\n${v}\nCREW_COMPOSITE_EOF\n`);
+      if (lines.length) await appendFile(String(o.env.GITHUB_ENV), lines.join(''));
       const added = (await readFile(files.path, 'utf8')).split(/\r?\n/).filter(Boolean);
       if (added.length) {
         await appendFile(String(o.env.GITHUB_PATH), `${added.join('\n')}\n`);

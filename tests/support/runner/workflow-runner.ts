@@ -12,6 +12,7 @@ import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { playComposite, type ActionMeta } from './composite-action';
 import { CacheStore, setupActionStandIns, type StandIn, type StandInPost, type StandInStep } from './setup-actions';
+import { applyEnvFile } from './env-file-command';
 import { readKeyValueFile } from './output-files';
 import { orphanCleanup, startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
@@ -1144,10 +1145,8 @@ export class WorkflowRunner {
         }
         const outputs = lost ? {} : { ...commandOutputs, ...(await readKeyValueFile(files.output)) };
         if (!lost) {
-          for (const [k, v] of Object.entries(await readKeyValueFile(files.env))) {
-            // GitHub's default variables cannot be overwritten through GITHUB_ENV.
-            if (!/^(GITHUB|RUNNER)_/.test(k)) env[k] = v;
-          }
+          // Every name but NODE_OPTIONS takes; the runner's own are written over it again in each step's process (env-file-command.ts).
+          applyEnvFile(await readKeyValueFile(files.env), env, (m) => annotate('error', m));
           const added = (await readFile(files.path, 'utf8').catch(() => '')).split(/\r?\n/).filter(Boolean);
           for (const p of added) addedPath.unshift(p);
         }
@@ -1303,7 +1302,8 @@ export class WorkflowRunner {
     for (const [name, v] of Object.entries(given)) if (v !== undefined && v !== null) inputEnv[inputName(name)] = String(v);
     for (const [name, d] of Object.entries(declared)) {
       if (given[name] !== undefined && given[name] !== null) continue;
-      if (d?.default !== undefined) inputEnv[inputName(name)] = interpolate(String(d.default), ctx);
+      // ActionManifestManager.cs: an input without a default is an empty string, `required` or not.
+      inputEnv[inputName(name)] = d?.default !== undefined ? interpolate(String(d.default), ctx) : '';
     }
     return startProcess(process.execPath, [join(actionDir, meta.runs.main!)], {
       cwd: workspace,

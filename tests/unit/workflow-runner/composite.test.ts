@@ -102,6 +102,35 @@ describe('a local composite action (docs: "Metadata syntax for GitHub Actions", 
     expect(j.annotations.map((a) => a.message)).toContain('Process completed with exit code 3.');
   });
 
+  it('a required input left out is an empty string, with no warning (actions/runner does not enforce `required`: ActionManifestManager.cs)', async () => {
+    const noPort = JOB.replace("        with:\n          port: '5433'\n", '');
+    expect(noPort).not.toContain('5433');
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(noPort), '.github/actions/setup/action.yml': SETUP } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('success');
+    expect(j.steps[1]!.outputs).toEqual({ addr: '127.0.0.1:' });
+    expect(j.log.join('\n')).toContain('saw 127.0.0.1:, hello from workflow_dispatch');
+    expect(j.annotations).toEqual([]);
+  });
+
+  it("a sub-step's GITHUB_ENV: NODE_OPTIONS refused with the runner's error, the runner's own variables kept for the next sub-step", async () => {
+    const writes = SETUP.replace(
+      '        echo "SERVICE_ADDR=',
+      '        echo "GITHUB_ACTION_PATH=/elsewhere" >> "$GITHUB_ENV"; echo "RUNNER_TEMP=/nowhere" >> "$GITHUB_ENV"; echo "NODE_OPTIONS=-r x" >> "$GITHUB_ENV"\n        echo "SERVICE_ADDR=',
+    ).replace('run: echo "saw $SERVICE_ADDR', 'run: echo "paths $GITHUB_ACTION_PATH $RUNNER_TEMP ${NODE_OPTIONS-unset}"; echo "saw $SERVICE_ADDR');
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': writes } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('success');
+    const line = j.log.find((l) => l.includes('paths '))!;
+    expect(line).toMatch(/paths \S+\/workspace\/\.github\/actions\/setup \S+ unset$/);
+    expect(line).not.toContain('/nowhere');
+    expect(j.annotations.map((a) => a.message)).toEqual(["Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command."]);
+  });
+
   it('refuses a run step without `shell` (required in a composite action)', async () => {
     const noShell = SETUP.replace('    - id: next\n      shell: sh\n', '    - id: next\n');
     world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': noShell } });

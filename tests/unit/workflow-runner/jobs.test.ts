@@ -251,6 +251,47 @@ describe('steps', () => {
   });
 });
 
+describe("names written to GITHUB_ENV (actions/runner FileCommandManager.cs SetEnvFileCommand; ScriptHandler.cs 'expose context to environment')", () => {
+  it("refuses NODE_OPTIONS in any case with the runner's error, keeps every other name, and the runner's own variables win in a process", async () => {
+    const run = await runOnce(`
+  j:
+    runs-on: ubuntu-latest
+    outputs:
+      seen: \${{ steps.read.outputs.seen }}
+      expr: \${{ steps.read.outputs.expr }}
+    steps:
+      - run: |
+          real_ref="$GITHUB_REF"; real_temp="$RUNNER_TEMP"
+          echo "GITHUB_REF=refs/heads/evil" >> "$GITHUB_ENV"
+          echo "RUNNER_TEMP=/nowhere" >> "$GITHUB_ENV"
+          echo "GITHUB_TOKEN=from-a-step" >> "$GITHUB_ENV"
+          echo "RUNNER_FOO=foo" >> "$GITHUB_ENV"
+          echo "GITHUB_FOO=bar" >> "$GITHUB_ENV"
+          echo "NODE_OPTIONS=--require /tmp/x.js" >> "$GITHUB_ENV"
+          echo "node_options=--require /tmp/y.js" >> "$GITHUB_ENV"
+          echo "REAL=$real_ref|$real_temp" >> "$GITHUB_ENV"
+      - id: read
+        run: |
+          echo "seen=$GITHUB_REF|$RUNNER_TEMP|$GITHUB_TOKEN|$RUNNER_FOO|$GITHUB_FOO|\${NODE_OPTIONS-unset}|\${node_options-unset}|$REAL" >> "$GITHUB_OUTPUT"
+          echo "expr=\${{ env.GITHUB_REF }}|\${{ env.GITHUB_TOKEN }}" >> "$GITHUB_OUTPUT"
+`);
+    const j = job(run, 'j');
+    // An issue on the step, not a failure: the step and the job succeed (the runner's AddIssue, no result).
+    expect(j.result).toBe('success');
+    expect(j.steps.map((s) => s.outcome)).toEqual(['success', 'success']);
+    const [ref, temp, token, runnerFoo, githubFoo, nodeOptions, lower, realRef, realTemp] = j.outputs.seen!.split('|');
+    expect([ref, temp]).toEqual([realRef, realTemp]);
+    expect(ref).toMatch(/^refs\/heads\/main$/);
+    expect([token, runnerFoo, githubFoo, nodeOptions, lower]).toEqual(['from-a-step', 'foo', 'bar', 'unset', 'unset']);
+    // The env context holds what was written, as SetEnvContext puts it.
+    expect(j.outputs.expr).toBe('refs/heads/evil|from-a-step');
+    expect(j.annotations.filter((a) => a.level === 'error').map((a) => a.message)).toEqual([
+      "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
+      "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
+    ]);
+  });
+});
+
 describe('logs, annotations and secrets', () => {
   const SECRET = 's3cr3t-value-42';
 

@@ -1,0 +1,77 @@
+/**
+ * What the runner does with the names a step writes to GITHUB_ENV, as actions/runner does it:
+ * - src/Runner.Worker/FileCommandManager.cs, SetEnvFileCommand: every pair is set for the later steps (the
+ *   job's environment and the `env` context), except the names on `_setEnvBlockList` (`NODE_OPTIONS`, compared
+ *   OrdinalIgnoreCase): that pair is dropped with the error "Can't store NODE_OPTIONS output parameter using
+ *   '$GITHUB_ENV' command." (an issue on the step; the step's result stands). No other name is refused:
+ *   `GITHUB_TOKEN`, `GITHUB_FOO`, `RUNNER_FOO` written there reach the later steps.
+ * - src/Runner.Worker/Handlers/ScriptHandler.cs (and the other handlers), "expose context to environment": after
+ *   the job's environment and the step's `env:`, each step's process gets the runner's own variables written over
+ *   them: `GITHUB_<KEY>` for the keys of GitHubContext.cs `_contextEnvAllowlist` and `RUNNER_<KEY>` for every key
+ *   of the runner context (RunnerContext.cs). So a written `GITHUB_REF` or `RUNNER_TEMP` shows in `env.GITHUB_REF`
+ *   but never in a process's environment.
+ */
+
+const SET_ENV_BLOCK_LIST = ['NODE_OPTIONS'];
+
+/** GitHubContext.cs `_contextEnvAllowlist`, as the environment names the runner writes from them. */
+const GITHUB_CONTEXT_ENV = [
+  'action_path',
+  'action_ref',
+  'action_repository',
+  'action',
+  'actor',
+  'actor_id',
+  'api_url',
+  'base_ref',
+  'env',
+  'event_name',
+  'event_path',
+  'graphql_url',
+  'head_ref',
+  'job',
+  'output',
+  'path',
+  'ref_name',
+  'ref_protected',
+  'ref_type',
+  'ref',
+  'repository',
+  'repository_id',
+  'repository_owner',
+  'repository_owner_id',
+  'retention_days',
+  'run_attempt',
+  'run_id',
+  'run_number',
+  'server_url',
+  'sha',
+  'state',
+  'step_summary',
+  'triggering_actor',
+  'workflow',
+  'workflow_ref',
+  'workflow_sha',
+  'workspace',
+].map((k) => `GITHUB_${k.toUpperCase()}`);
+
+/** The runner context's keys (`runner.os`, …) as RunnerContext.cs names them, and ProcessInvoker's RUNNER_TRACKING_ID. */
+const RUNNER_CONTEXT_ENV = ['os', 'arch', 'name', 'environment', 'temp', 'tool_cache', 'debug', 'workspace', 'tracking_id'].map(
+  (k) => `RUNNER_${k.toUpperCase()}`,
+);
+
+/** The runner's own variables in a step's environment (those of `processEnv`): written over the job's and the step's (see above). */
+export function runnerProvided(processEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(processEnv)) if (v !== undefined && (GITHUB_CONTEXT_ENV.includes(k) || RUNNER_CONTEXT_ENV.includes(k))) out[k] = v;
+  return out;
+}
+
+/** Sets what a step wrote to GITHUB_ENV into the job's environment, refusing the block list's names as the runner does. */
+export function applyEnvFile(written: Record<string, string>, env: Record<string, string | undefined>, error: (message: string) => void): void {
+  for (const [k, v] of Object.entries(written)) {
+    const blocked = SET_ENV_BLOCK_LIST.find((b) => b.toUpperCase() === k.toUpperCase());
+    if (blocked) error(`Can't store ${blocked} output parameter using '$GITHUB_ENV' command.`);
+    else env[k] = v;
+  }
+}
