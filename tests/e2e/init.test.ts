@@ -122,9 +122,9 @@ describe('crew init, then the first run with the files it wrote', () => {
         expect((parse(written[SETUP_ACTION]!) as { runs: { steps: unknown[] } }).runs.steps).toEqual([setupStep]);
         expect(printed).toContain(`Wrote ${SETUP_ACTION}.`);
       } else expect(written[SETUP_ACTION]).toBeUndefined();
-      // The run below is played without them: the offline runner does not yet stand in for
-      // actions/setup-python or actions/setup-go inside a composite action (it says so and fails).
-      const files = Object.fromEntries(Object.entries(written).filter(([p]) => p !== SETUP_ACTION));
+      // The run below is played with every file init wrote, its setup action included: the offline runner stands in
+      // for actions/setup-python and actions/setup-go (tests/support/runner/setup-actions.ts).
+      const files = written;
       expect(printed).toContain(`Proposed setup: ${setup.length ? setup.join(' && ') : 'none'}`);
       expect(printed).toContain(`Proposed criteria: ${criteria.join('; ')}`);
       expect(printed).toContain('gh secret set ANTHROPIC_API_KEY');
@@ -136,13 +136,15 @@ describe('crew init, then the first run with the files it wrote', () => {
 
       // CREW_SCENARIO_OUT=<dir> keeps each run's result.json and job logs, as play() does.
       const outDir = process.env.CREW_SCENARIO_OUT ? join(process.env.CREW_SCENARIO_OUT, fixture) : undefined;
+      let played: Array<{ job: string; uses: string; with: Record<string, unknown> }> = [];
       let judgment: { evaluations: Array<{ kind: string; text: string; met: boolean; evidence: string[] }> } | undefined;
       const r: ScenarioResult = await runScenario(firstRun(fixture, files), {
         baseDir: PROJECT_ROOT,
         ...(outDir ? { outDir } : {}),
         hooks: {
-          beforeClose: async ({ gh }) => {
+          beforeClose: async ({ gh, runner }) => {
             judgment = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/judgments/judgment_1.json'))!);
+            played = runner.runs.flatMap((run) => run.jobs.flatMap((j) => (j.standIns ?? []).map((s) => ({ job: j.name, ...s }))));
           },
         },
       });
@@ -160,6 +162,13 @@ describe('crew init, then the first run with the files it wrote', () => {
       expect(commands.map((e) => e.text)).toEqual(criteria.map((c) => `\`${c}\` exits 0`));
       for (const e of commands) expect(e).toMatchObject({ met: true, evidence: expect.arrayContaining([expect.stringContaining('exited with 0')]) });
       expect(crewComments(r).some((c) => c.body.includes('❌'))).toBe(false);
+      // The setup action's step ran, with the inputs init wrote, in the jobs that run the repository's code.
+      if (setupStep) {
+        const { uses, with: withs } = setupStep as { uses: string; with: Record<string, unknown> };
+        const ran = played.filter((p) => p.uses === uses.split('@')[0]);
+        expect(ran.map((p) => p.with)).toEqual(ran.map(() => withs));
+        expect(ran.map((p) => p.job)).toEqual(expect.arrayContaining([expect.stringMatching(/critic/)]));
+      } else expect(played).toEqual([]);
     },
   );
 });

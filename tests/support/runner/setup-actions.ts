@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * Stand-ins for the setup actions a repository's own setup steps use (#51), played in-process by the
@@ -23,6 +24,14 @@ import { join, resolve } from 'node:path';
  * - actions/setup-python (inputs python-version, python-version-file, cache; outputs python-version,
  *   python-path, cache-hit): this machine's python3 on PATH; `cache: pip` caches pip's cache folder keyed by
  *   requirements*.txt.
+ * - actions/setup-go, as v5 is (action.yml: inputs go-version, go-version-file, cache (default true),
+ *   cache-dependency-path; outputs go-version, cache-hit; post `dist/cache-save`, post-if `success()`): this
+ *   machine's go on PATH from the tool cache (it records the version asked for and warns when it is not the
+ *   machine's); go-version wins over go-version-file, whose version is go.mod's or go.work's `go` line, else the
+ *   file's whole text (src/installer.ts, parseGoVersionFile); the cache is `go env GOMODCACHE` and `go env GOCACHE`
+ *   keyed `setup-go-<os>-<arch>-<ImageOS>-go-<version>-<hash of go.sum or cache-dependency-path>` with no restore
+ *   key (src/cache-restore.ts; v6 keys by go.mod instead); a missing go.sum is the warning "Restore cache failed:
+ *   Dependencies file is not found in <workspace>. Supported file pattern: go.sum", not a failure, and nothing is saved.
  */
 
 /** What a stand-in gets from the runner for one step. */
@@ -186,16 +195,49 @@ function hashOf(workspace: string, files: string[]): string {
   return whole.digest('hex');
 }
 
-/** A version a setup action reads from its `*-version-file`: the first line, or package.json's volta/engines entry. */
+/** A TOML string value of `key` in `[table]`, read line by line (enough for pyproject.toml's version keys). */
+function tomlValue(text: string, table: string, key: string): string | undefined {
+  let current = '';
+  for (const line of text.split('\n')) {
+    const header = /^\s*\[([^\]]+)\]/.exec(line);
+    if (header) current = header[1]!.trim();
+    else if (current === table) {
+      const m = new RegExp(`^\\s*${key.replace(/-/g, '\\-')}\\s*=\\s*(["'])(.*?)\\1`).exec(line);
+      if (m) return m[2];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A version a setup action reads from its `*-version-file`. setup-node v4 (src/util.ts, getNodeVersionFromFile):
+ * package.json's volta/engines entry, else the first line `[node|nodejs ]v?<version>` (so .tool-versions'
+ * `nodejs` line), else the whole text. setup-python v5 (src/utils.ts, getVersionInputFromFile): a .toml file's
+ * `project.requires-python` when it has a [project] table, else `tool.poetry.dependencies.python`; .tool-versions'
+ * `python` line (comments skipped); else the whole text.
+ */
 function versionFrom(workspace: string, file: string, field: 'node' | 'python'): string {
   const path = resolve(workspace, file);
   if (!existsSync(path)) throw new Error(`The specified ${field} version file at: ${path} does not exist`);
   const text = readFileSync(path, 'utf8');
-  if (file.endsWith('package.json')) {
-    const pkg = JSON.parse(text) as { volta?: { node?: string }; engines?: { node?: string } };
-    return pkg.volta?.node ?? pkg.engines?.node ?? '';
+  if (field === 'node') {
+    if (file.endsWith('package.json')) {
+      const pkg = JSON.parse(text) as { volta?: { node?: string }; engines?: { node?: string } };
+      return pkg.volta?.node ?? pkg.engines?.node ?? '';
+    }
+    return /^(?:node(js)?\s+)?v?(?<version>[^\s]+)$/m.exec(text)?.groups?.version ?? text.trim();
   }
-  return text.split('\n')[0]!.trim().replace(/^v/, '');
+  if (file.endsWith('.toml'))
+    return (/^\s*\[project\]/m.test(text) ? tomlValue(text, 'project', 'requires-python') : tomlValue(text, 'tool.poetry.dependencies', 'python')) ?? '';
+  if (file.includes('.tool-versions'))
+    return (
+      text
+        .split('\n')
+        .filter((l) => !l.trim().startsWith('#'))
+        .map((l) => /^\s*python\s*v?\s*([^\s]+)\s*$/.exec(l)?.[1])
+        .find(Boolean) ?? ''
+    );
+  return text.trim();
 }
 
 /** A tool cache folder holding a link to this machine's program, put on PATH: what the setup actions leave. */
@@ -206,6 +248,55 @@ async function toolOnPath(step: StandInStep, tool: string, version: string, link
   await step.addPath(bin);
   return bin;
 }
+
+/** setup-go v5's parseGoVersionFile: go.mod's or go.work's `go` line, else the whole file. */
+function goVersionFrom(workspace: string, file: string): string {
+  const path = resolve(workspace, file);
+  if (!existsSync(path)) throw new Error(`The specified go version file at: ${path} does not exist`);
+  const text = readFileSync(path, 'utf8');
+  if (/(^|\/)go\.(mod|work)$/.test(file)) return /^go (\d+(\.\d+)*)/m.exec(text)?.[1] ?? '';
+  return text.trim();
+}
+
+const setupGo: (store: CacheStore) => StandIn = (store) => async (step) => {
+  const file = step.with['go-version-file'] ? String(step.with['go-version-file']) : '';
+  const given = step.with['go-version'] ? String(step.with['go-version']) : '';
+  if (given && file) step.log('::warning::Both go-version and go-version-file inputs are specified, only go-version will be used');
+  const asked = given || (file ? goVersionFrom(step.workspace, file) : '');
+  if (!asked) step.log('[warning]go-version input was not specified. The action will try to use pre-installed version.');
+  const goEnv = (...names: string[]) =>
+    execFileSync('go', ['env', ...names], { env: step.env, encoding: 'utf8' })
+      .trim()
+      .split('\n');
+  let go: string;
+  try {
+    go = realpathSync(execFileSync('sh', ['-c', 'command -v go'], { env: step.env, encoding: 'utf8' }).trim());
+  } catch {
+    throw new Error('the offline runner has no go to put on PATH');
+  }
+  const have = goEnv('GOVERSION')[0]!.replace(/^go/, '');
+  if (asked && have !== asked && !have.startsWith(`${asked}.`)) step.log(`::warning::the offline runner has go ${have} only; this step asked for ${asked}`);
+  await toolOnPath(step, 'go', have, { go, gofmt: join(dirname(go), 'gofmt') });
+  await step.setOutput('go-version', have);
+  // action.yml: `cache` defaults to true.
+  if (step.with.cache !== undefined && !truthy(step.with.cache)) return;
+  const deps = step.with['cache-dependency-path'] ? lines(step.with['cache-dependency-path']) : ['go.sum'];
+  if (deps.some((f) => !existsSync(resolve(step.workspace, f)))) {
+    step.log(`::warning::Restore cache failed: Dependencies file is not found in ${step.workspace}. Supported file pattern: go.sum`);
+    return;
+  }
+  // Absolute paths, the same on every hosted runner (/home/runner/go/pkg/mod); here HOME is each job's own, so
+  // they are given from `~` to keep the entry's version the same between runs.
+  const home = String(step.env.HOME ?? homedir());
+  const paths = goEnv('GOMODCACHE', 'GOCACHE').map((p) => (p.startsWith(`${home}/`) ? `~/${p.slice(home.length + 1)}` : p));
+  const c = await cached(store, step, {
+    paths,
+    key: `setup-go-Linux-x64-${String(step.env.ImageOS)}-go-${asked}-${hashOf(step.workspace, deps)}`,
+    restore: [],
+  });
+  await step.setOutput('cache-hit', String(c.hit));
+  return { post: c.post! };
+};
 
 export function setupActionStandIns(store: CacheStore): Record<string, StandIn> {
   return {
@@ -247,6 +338,7 @@ export function setupActionStandIns(store: CacheStore): Record<string, StandIn> 
       await step.setOutput('cache-hit', String(c.hit));
       return { post: c.post! };
     },
+    'actions/setup-go': setupGo(store),
     'actions/setup-python': async (step) => {
       const file = String(step.with['python-version-file'] ?? '.python-version');
       const asked = step.with['python-version']

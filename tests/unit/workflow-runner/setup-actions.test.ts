@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { needToolchains } from '../../support/toolchains';
 import { job, startWorld, workflow, type World } from './helpers';
 
 let world: World | undefined;
@@ -122,5 +124,85 @@ runs:
     const j = runJob(world, 1, 'j');
     expect(j.result).toBe('failure');
     expect(j.annotations.map((a) => a.message).join('\n')).toMatch(/Dependencies lock file is not found/);
+  });
+});
+
+describe("actions/setup-go (v5) in a repository's composite action (action.yml: go-version-file, cache default true; outputs go-version, cache-hit)", () => {
+  const SETUP = (withs: string) => `name: crew-setup
+runs:
+  using: composite
+  steps:
+    - id: go
+      uses: actions/setup-go@v5
+      with: ${withs}
+    - shell: bash
+      run: |
+        echo "go=$(command -v go) \${{ steps.go.outputs.go-version }} hit=\${{ steps.go.outputs.cache-hit }} $(go env GOVERSION)"
+        mod=$(go env GOMODCACHE)
+        echo "mod-cache=$(cat "$mod/marker" 2>/dev/null || echo empty)"
+        mkdir -p "$mod" && echo "from run $GITHUB_RUN_ID" > "$mod/marker"
+`;
+  const JOB = `  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - uses: ./.github/actions/crew-setup
+`;
+  const machineGo = () => execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).trim().replace(/^go/, '');
+
+  it("puts this machine's go on PATH from the tool cache, records go.mod's version, and caches the module and build caches by go.sum between runs", async (ctx) => {
+    await needToolchains(ctx, 'go');
+    const have = machineGo();
+    const goLine = have.split('.').slice(0, 2).join('.');
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': SETUP('{ go-version-file: go.mod }'),
+        'go.mod': `module example.com/m\n\ngo ${goLine}\n`,
+        'go.sum': 'example.com/x v1.0.0 h1:abc=\n',
+      },
+    });
+    await dispatchTwice(world);
+    const [first, second] = [runJob(world, 1, 'j'), runJob(world, 2, 'j')];
+    expect(first.result).toBe('success');
+    const firstLog = first.log.join('\n');
+    expect(firstLog).toMatch(new RegExp(`go=\\S+/toolcache/go/${have}/x64/bin/go ${have} hit=false go${have}`));
+    expect(firstLog).toContain('mod-cache=empty');
+    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${goLine}-[0-9a-f]{64}`));
+    expect(firstLog).not.toContain('the offline runner has go');
+    expect(first.standIns).toEqual([{ uses: 'actions/setup-go', with: { 'go-version-file': 'go.mod' } }]);
+    expect(second.log.join('\n')).toContain(`mod-cache=from run ${world.runner.runs[0]!.id}`);
+    expect(second.log.join('\n')).toContain('hit=true');
+  });
+
+  it('without go.sum the cache is a warning, not a failure, and nothing is saved; cache: false caches nothing; another version is said', async (ctx) => {
+    await needToolchains(ctx, 'go');
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': SETUP('{ go-version-file: go.mod }'),
+        'go.mod': 'module example.com/m\n\ngo 1.4\n',
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('success');
+    expect(j.log.join('\n')).toContain('Restore cache failed: Dependencies file is not found in');
+    expect(j.log.join('\n')).toContain(`the offline runner has go ${machineGo()} only; this step asked for 1.4`);
+    expect(world.runner.cache.events).toEqual([]);
+    await world.close();
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': SETUP("{ go-version: '1.4', cache: false }"),
+        'go.sum': '',
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    expect(runJob(world, 1, 'j').result).toBe('success');
+    expect(world.runner.cache.events).toEqual([]);
   });
 });
