@@ -30,6 +30,7 @@ export const TOOLCHAIN_FILES = [
   'go.mod',
   'rust-toolchain.toml',
   'rust-toolchain',
+  '.tool-versions',
 ] as const;
 
 export interface DeclaredVersion {
@@ -38,8 +39,8 @@ export interface DeclaredVersion {
   version: string;
   /** Where, as a person says it: `.nvmrc`, `package.json (engines.node)`, `go.mod (go line)`. */
   source: string;
-  /** The file the setup action reads the version from (`node-version-file:` and the like). */
-  file: string;
+  /** The file the setup action reads the version from (`node-version-file:` and the like); none when the action cannot read it there, so the step names the version itself. */
+  file?: string;
 }
 
 export interface ToolchainSetup {
@@ -58,6 +59,24 @@ export interface ToolchainSetup {
   };
   go?: { version: DeclaredVersion; /** setup-go caches modules keyed by go.sum; none without one. */ cache: boolean };
   rust?: { version: DeclaredVersion };
+}
+
+/**
+ * asdf's `.tool-versions` (also mise's): `<tool> <version> [<fallback>…]` a line, `#` starts a comment; the
+ * first version of the first line naming one of `names`.
+ */
+function toolVersion(text: string | undefined, names: string[]): string | undefined {
+  for (const line of (text ?? '').split('\n')) {
+    const [tool, version] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (tool && version && names.includes(tool)) return version;
+  }
+  return undefined;
+}
+
+/** The version `.tool-versions` gives for a toolchain, read only when no file more particular to it names one. */
+function fromToolVersions(files: RootFiles, has: (n: string) => boolean, tool: Toolchain, names: string[], file: boolean): DeclaredVersion | undefined {
+  const v = has('.tool-versions') ? toolVersion(files.read('.tool-versions'), names) : undefined;
+  return v ? { tool, version: v, source: `.tool-versions (${names[0]})`, ...(file ? { file: '.tool-versions' } : {}) } : undefined;
 }
 
 /** A plain version file's version: its first line, trimmed (`.nvmrc`, `.python-version`, `rust-toolchain`). */
@@ -91,6 +110,8 @@ function nodeSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetu
   ];
   const [v, key] = inPackage.find(([value]) => typeof value === 'string' && value.trim()) ?? [];
   if (!out.version && typeof v === 'string') out.version = { tool: 'node', version: v.trim(), source: `package.json (${key})`, file: 'package.json' };
+  // setup-node reads a `.tool-versions` node-version-file: its `nodejs` (or `node`) line (src/util.ts, getNodeVersionFromFile).
+  out.version ??= fromToolVersions(files, has, 'node', ['nodejs', 'node'], true);
   const pm = typeof pkg.packageManager === 'string' ? /^(pnpm|yarn)@(\d[\w.+-]*)/.exec(pkg.packageManager) : null;
   if (pm) out.packageManager = { name: pm[1] as 'pnpm' | 'yarn', version: pm[2]!.replace(/\+.*$/, '') };
   const lock = has('pnpm-lock.yaml')
@@ -104,16 +125,16 @@ function nodeSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetu
   return out;
 }
 
-/** pyproject.toml's `requires-python`, in its `[project]` table (PEP 621). */
-function requiresPython(pyproject: string | undefined): string | undefined {
+/** A string key of one table of pyproject.toml: `requires-python` in `[project]` (PEP 621), Poetry's `python` in `[tool.poetry.dependencies]`. */
+function pyprojectValue(pyproject: string | undefined, table: string, key: string): string | undefined {
   if (!pyproject) return undefined;
-  let table = '';
+  let current = '';
   for (const line of pyproject.split('\n')) {
     const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
-    if (header) table = header[1]!.trim();
-    else if (table === 'project') {
-      const m = /^\s*requires-python\s*=\s*(["'])(.+?)\1/.exec(line);
-      if (m) return m[2]!.trim();
+    if (header) current = header[1]!.trim();
+    else if (current === table) {
+      const m = /^\s*([\w-]+)\s*=\s*(["'])(.+?)\2/.exec(line);
+      if (m && m[1] === key) return m[3]!.trim();
     }
   }
   return undefined;
@@ -121,13 +142,20 @@ function requiresPython(pyproject: string | undefined): string | undefined {
 
 function pythonSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup['python'] {
   const pinned = has('.python-version') ? firstLine(files.read('.python-version')) : undefined;
-  const requires = requiresPython(files.read('pyproject.toml'));
+  const pyproject = files.read('pyproject.toml');
+  const requires = pyprojectValue(pyproject, 'project', 'requires-python');
+  const poetry = pyprojectValue(pyproject, 'tool.poetry.dependencies', 'python');
+  // setup-python reads pyproject.toml's project.requires-python when it has a [project] table, else Poetry's python
+  // (src/utils.ts, getVersionInputFromTomlFile); so with a [project] table but no requires-python, the step names Poetry's.
+  const projectTable = /^\s*\[project\]/m.test(pyproject ?? '');
   const version: DeclaredVersion | undefined = pinned
     ? { tool: 'python', version: pinned, source: '.python-version', file: '.python-version' }
     : requires
-      ? // setup-python reads project.requires-python from pyproject.toml (src/utils.ts, getVersionInputFromTomlFile).
-        { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
-      : undefined;
+      ? { tool: 'python', version: requires, source: 'pyproject.toml (requires-python)', file: 'pyproject.toml' }
+      : poetry
+        ? { tool: 'python', version: poetry, source: 'pyproject.toml (tool.poetry.dependencies.python)', ...(projectTable ? {} : { file: 'pyproject.toml' }) }
+        : // setup-python reads a `.tool-versions` python-version-file: its `python` line (getVersionInputFromToolVersions).
+          fromToolVersions(files, has, 'python', ['python'], true);
   if (!version) return undefined;
   const requirements = files.names.filter((n) => /^requirements.*\.txt$/.test(n)).sort();
   const keyed = [...requirements, ...(has('pyproject.toml') ? ['pyproject.toml'] : [])];
@@ -143,8 +171,14 @@ function goSetup(files: RootFiles, has: (n: string) => boolean): ToolchainSetup[
   const toolchain = /^toolchain\s+go(\d[\w.]*)\s*$/m.exec(mod);
   const go = /^go\s+(\d[\w.]*)\s*$/m.exec(mod);
   const v = toolchain?.[1] ?? go?.[1];
-  if (!v) return undefined;
-  return { version: { tool: 'go', version: v, source: toolchain ? 'go.mod (toolchain line)' : 'go.mod (go line)', file: 'go.mod' }, cache: has('go.sum') };
+  // setup-go v5 reads a go-version-file's whole text unless it is go.mod or go.work (src/installer.ts,
+  // parseGoVersionFile): a version from .tool-versions is named in the step itself.
+  const version: DeclaredVersion | undefined = v
+    ? { tool: 'go', version: v, source: toolchain ? 'go.mod (toolchain line)' : 'go.mod (go line)', file: 'go.mod' }
+    : has('go.mod')
+      ? fromToolVersions(files, has, 'go', ['golang', 'go'], false)
+      : undefined;
+  return version ? { version, cache: has('go.sum') } : undefined;
 }
 
 function rustSetup(files: RootFiles): ToolchainSetup['rust'] {

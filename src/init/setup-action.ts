@@ -9,6 +9,10 @@ import type { DeclaredVersion, ToolchainSetup } from '../domain/toolchain-setup'
 
 const q = (s: string) => JSON.stringify(s);
 
+/** The `with:` line that gives the action the version: the file it reads it from, else the version itself. */
+const versionInput = (tool: 'node' | 'python' | 'go', v: DeclaredVersion) =>
+  v.file ? `        ${tool}-version-file: ${v.file}` : `        ${tool}-version: ${q(v.version)}`;
+
 /** One line per thing set up, as `crew init` says it: "Node 18 (.nvmrc)". */
 export function setupSummary(setup: ToolchainSetup): string[] {
   const from = (v: DeclaredVersion | undefined, name: string) => (v ? `${name} ${v.version} (${v.source})` : undefined);
@@ -26,7 +30,7 @@ export function setupSummary(setup: ToolchainSetup): string[] {
 }
 
 function nodeSteps(node: NonNullable<ToolchainSetup['node']>): string[] {
-  const version = node.version ? [`        node-version-file: ${node.version.file}`] : [];
+  const version = node.version ? [versionInput('node', node.version)] : [];
   const name = node.version ? `Node ${node.version.version} (${node.version.source})` : "Node's download cache";
   const corepack = node.packageManager ?? (node.cache && node.cache.manager !== 'npm' ? { name: node.cache.manager, version: '' } : undefined);
   if (!corepack)
@@ -61,7 +65,7 @@ function pythonSteps(python: NonNullable<ToolchainSetup['python']>): string[] {
     `    - name: ${q(`Python ${python.version.version} (${python.version.source})`)}`,
     '      uses: actions/setup-python@v5',
     '      with:',
-    `        python-version-file: ${python.version.file}`,
+    versionInput('python', python.version),
     ...(python.pipCache ? ['        cache: pip', '        cache-dependency-path: |', ...python.pipCache.map((f) => `          ${f}`)] : []),
   ];
 }
@@ -71,7 +75,7 @@ function goSteps(go: NonNullable<ToolchainSetup['go']>): string[] {
     `    - name: ${q(`Go ${go.version.version} (${go.version.source})`)}`,
     '      uses: actions/setup-go@v5',
     '      with:',
-    `        go-version-file: ${go.version.file}`,
+    versionInput('go', go.version),
     // setup-go caches by default, keyed by go.sum; without one there is nothing to key it on.
     `        cache: ${go.cache}`,
   ];

@@ -172,6 +172,65 @@ describe('crew init writes the setup steps from the toolchain files', () => {
   });
 });
 
+describe(".tool-versions (asdf) and Poetry's python, when no file more particular to the toolchain names a version", () => {
+  const files = (f: Record<string, string>) => ({ names: Object.keys(f), read: (n: string) => f[n] });
+  const TOOL_VERSIONS = '# asdf\nnodejs 20.11.0\npython 3.12.1 # the one CI uses\ngolang 1.22.0\n';
+
+  it('.tool-versions alone: setup-node and setup-python read it; setup-go (v5 reads only go.mod or go.work) gets the version itself', async () => {
+    const dir = await clone({
+      '.tool-versions': TOOL_VERSIONS,
+      'package.json': JSON.stringify({ name: 'w', scripts: { test: 'node --test' } }),
+      'requirements.txt': 'requests\n',
+      'go.mod': 'module example.com/w\n',
+    });
+    const { said } = await initYes(dir);
+    expect((await writtenAction(dir)).steps).toEqual([
+      { name: 'Node 20.11.0 (.tool-versions (nodejs))', uses: 'actions/setup-node@v4', with: { 'node-version-file': '.tool-versions' } },
+      {
+        name: 'Python 3.12.1 (.tool-versions (python))',
+        uses: 'actions/setup-python@v5',
+        with: { 'python-version-file': '.tool-versions', cache: 'pip', 'cache-dependency-path': 'requirements.txt\n' },
+      },
+      { name: 'Go 1.22.0 (.tool-versions (golang))', uses: 'actions/setup-go@v5', with: { 'go-version': '1.22.0', cache: false } },
+    ]);
+    expect(said).toContain('Node 20.11.0 (.tool-versions (nodejs))');
+  });
+
+  it('the more particular files win: .nvmrc, .node-version and package.json for node; .python-version and pyproject.toml for python; go.mod for go', () => {
+    const setup = (more: Record<string, string>) => toolchainSetup(files({ '.tool-versions': TOOL_VERSIONS, ...more }));
+    const pkg = (extra: object) => JSON.stringify({ name: 'w', ...extra });
+    expect(setup({ 'package.json': pkg({}), '.nvmrc': '18\n' }).node?.version).toMatchObject({ version: '18', source: '.nvmrc' });
+    expect(setup({ 'package.json': pkg({}), '.node-version': '19\n' }).node?.version).toMatchObject({ version: '19', source: '.node-version' });
+    expect(setup({ 'package.json': pkg({ engines: { node: '>=18' } }) }).node?.version).toMatchObject({
+      version: '>=18',
+      source: 'package.json (engines.node)',
+    });
+    expect(setup({ '.python-version': '3.11\n' }).python?.version).toMatchObject({ version: '3.11', source: '.python-version' });
+    expect(setup({ 'pyproject.toml': '[project]\nrequires-python = ">=3.10"\n' }).python?.version).toMatchObject({ version: '>=3.10' });
+    const poetry = '[tool.poetry]\nname = "w"\n\n[tool.poetry.dependencies]\npython = "^3.11"\nrequests = "^2.31"\n';
+    expect(setup({ 'pyproject.toml': poetry }).python?.version).toMatchObject({ version: '^3.11', source: 'pyproject.toml (tool.poetry.dependencies.python)' });
+    expect(setup({ 'go.mod': 'module m\n\ngo 1.21\n' }).go?.version).toMatchObject({ version: '1.21', source: 'go.mod (go line)' });
+    // No package.json or go.mod: not a Node or Go project, whatever .tool-versions lists.
+    expect(setup({})).toEqual({ python: { version: { tool: 'python', version: '3.12.1', source: '.tool-versions (python)', file: '.tool-versions' } } });
+  });
+
+  it("Poetry's python: setup-python reads it from pyproject.toml, or, beside a [project] table (where setup-python looks first), the step names it", async () => {
+    const poetry = '[tool.poetry]\nname = "w"\n\n[tool.poetry.dependencies]\npython = "^3.11"\nrequests = "^2.31"\n';
+    const dir = await clone({ 'pyproject.toml': poetry, 'poetry.lock': '# lock\n' });
+    await initYes(dir);
+    expect((await writtenAction(dir)).steps).toEqual([
+      {
+        name: 'Python ^3.11 (pyproject.toml (tool.poetry.dependencies.python))',
+        uses: 'actions/setup-python@v5',
+        with: { 'python-version-file': 'pyproject.toml' },
+      },
+    ]);
+    const both = await clone({ 'pyproject.toml': `[project]\nname = "w"\n\n${poetry}`, 'poetry.lock': '# lock\n' });
+    await initYes(both);
+    expect((await writtenAction(both)).steps[0]!.with).toEqual({ 'python-version': '^3.11' });
+  });
+});
+
 describe('what an existing setup action sets up (crew doctor reads it)', () => {
   it('a setup action for each toolchain, or its own installer; a commented line counts for nothing', () => {
     expect([...toolchainsSetUp('steps:\n  - uses: actions/setup-node@v4\n  - uses: "actions/setup-go@v5"\n')]).toEqual(['node', 'go']);
