@@ -2,7 +2,7 @@ import { CONFIG_FILE, ok, SECRET_NAME, WORKFLOW_PATH, type DoctorFacts, type Rea
 import { ConfigError, parseConfig } from '../config/schema';
 import { commandProblem } from '../domain/criteria';
 import type { RepositorySettings } from '../ports';
-import type { ToolchainFacts } from '../domain/toolchain-check';
+import type { RunnerVersion, ToolchainFacts } from '../domain/toolchain-check';
 import { declaredVersions, SETUP_ACTION_PATH, TOOLCHAIN_FILES, toolchainSetup, toolchainsSetUp, type Toolchain } from '../domain/toolchain-setup';
 import { CREW_VERSION } from '../version';
 
@@ -19,19 +19,21 @@ export interface GatherOptions {
   /** In a job: the repository's spend as one sentence, and whether a budget is near its end. */
   spend?: () => Promise<{ says: string; near: boolean }>;
   /** In a job: the runner's own versions of these toolchains (src/doctor/runner-toolchains.ts). */
-  runnerToolchains?: (tools: Toolchain[]) => Promise<Partial<Record<Toolchain, string | null>>>;
+  runnerToolchains?: (tools: Toolchain[]) => Promise<Partial<Record<Toolchain, RunnerVersion>>>;
 }
 
 /** The toolchain files and the setup action on the default branch; undefined when no file declares a version. */
 async function toolchainFacts(settings: RepositorySettings, opts: GatherOptions): Promise<Read<ToolchainFacts> | undefined> {
   const reads = await Promise.all([...TOOLCHAIN_FILES, SETUP_ACTION_PATH].map(async (f) => [f, await settings.defaultBranchFile(f)] as const));
-  const refused = reads.find(([, r]) => !r.ok)?.[1];
+  const refused = reads.find(([, r]) => !r.ok && r.status !== 0)?.[1];
   if (refused && !refused.ok) return refused;
+  // A file GitHub sends without its content (over 1 MB) is said, and the check goes on with the others.
+  const unread = reads.flatMap(([, r]) => (r.ok ? [] : [r.message]));
   const texts = new Map(reads.flatMap(([f, r]) => (r.ok && r.value !== null ? [[f, r.value] as const] : [])));
   const declared = declaredVersions(toolchainSetup({ names: [...texts.keys()], read: (n) => texts.get(n) }));
-  if (!declared.length) return undefined;
+  if (!declared.length && !unread.length) return undefined;
   const action = texts.get(SETUP_ACTION_PATH);
-  const facts: ToolchainFacts = { declared, setUp: action === undefined ? null : [...toolchainsSetUp(action)] };
+  const facts: ToolchainFacts = { declared, setUp: action === undefined ? null : [...toolchainsSetUp(action)], ...(unread.length ? { unread } : {}) };
   const uncovered = declared.map((d) => d.tool).filter((t) => !facts.setUp?.includes(t));
   if (opts.runnerToolchains && uncovered.length) facts.runner = await opts.runnerToolchains(uncovered);
   return ok(facts);

@@ -260,8 +260,10 @@ function stateBranchFinding(facts: DoctorFacts, pages: Pages): Finding {
 function fileUnread(check: CheckId, path: string, r: { status: number; message: string }, repo: DoctorFacts['repo']): Finding {
   return {
     check,
-    status: 'unknown',
-    says: `${path}: GitHub answered ${r.status}: ${r.message}.`,
+    // Status 0: GitHub answered, but not with the file (one over 1 MB; the message says which): crew's own jobs
+    // read it through the same API (default-branch.ts), so that is a problem, not only doctor's blind spot.
+    status: r.status ? 'unknown' : 'problem',
+    says: r.status ? `${path}: GitHub answered ${r.status}: ${r.message}.` : `${r.message}.`,
     fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${path}`,
   };
 }

@@ -8,16 +8,21 @@
 import { SETUP_ACTION_PATH, type DeclaredVersion, type Toolchain } from './toolchain-setup';
 import { versionMeets } from './version-range';
 
+/** The runner's version of a program (`v24.1.0`); null when it has none; `silentForMs` when asking it timed out. */
+export type RunnerVersion = string | null | { silentForMs: number };
+
 export interface ToolchainFacts {
   declared: DeclaredVersion[];
   /** What the setup action sets up; null when the default branch has none. */
   setUp: Toolchain[] | null;
   /** In a job: the runner's version of each declared toolchain (`v24.1.0`), null when it has none. Absent with a person's token: the runner is not here to ask. */
-  runner?: Partial<Record<Toolchain, string | null>>;
+  runner?: Partial<Record<Toolchain, RunnerVersion>>;
+  /** Why a toolchain file could not be read (one over the contents API's 1 MB), one sentence each. */
+  unread?: string[];
 }
 
 export interface ToolchainFinding {
-  status: 'ok' | 'problem' | 'note';
+  status: 'ok' | 'problem' | 'note' | 'unknown';
   says: string;
   fix?: string;
 }
@@ -32,9 +37,20 @@ const SETUP_STEP: Record<Toolchain, string> = {
 };
 /** The program crew asks for its version on the runner. */
 export const TOOLCHAIN_PROGRAM: Record<Toolchain, string> = { node: 'node', python: 'python3', go: 'go', rust: 'rustc' };
+/** How crew asks it (`go version` prints `go version go1.22.5 linux/amd64`). */
+export const VERSION_ARGS: Record<Toolchain, string[]> = { node: ['--version'], python: ['--version'], go: ['version'], rust: ['--version'] };
 
 /** One finding per declared version; none when the files declare none. */
 export function toolchainFindings(facts: ToolchainFacts, asking: 'job' | 'token'): ToolchainFinding[] {
+  const unread = (facts.unread ?? []).map((why): ToolchainFinding => ({
+    status: 'unknown',
+    says: `${why}: a toolchain version it may declare was not checked.`,
+    fix: 'a version file of its own (.nvmrc, .node-version, .python-version) is read before it; or make the file smaller',
+  }));
+  return [...declaredFindings(facts, asking), ...unread];
+}
+
+function declaredFindings(facts: ToolchainFacts, asking: 'job' | 'token'): ToolchainFinding[] {
   return facts.declared.map((d): ToolchainFinding => {
     const asks = `\`${d.source}\` asks for ${NAME[d.tool]} ${d.version}`;
     if (facts.setUp?.includes(d.tool)) return { status: 'ok', says: `${asks}; the setup steps (${SETUP_ACTION_PATH}) set ${d.tool} up.` };
@@ -49,6 +65,12 @@ export function toolchainFindings(facts: ToolchainFacts, asking: 'job' | 'token'
         fix: `${fix}${asking === 'token' ? "; `/crew doctor` on an issue compares it with the runner's" : ''}`,
       };
     if (found === null) return { status: 'problem', says: `${asks}, the runner has no ${program}, and ${noSteps}.`, fix };
+    if (typeof found === 'object')
+      return {
+        status: 'unknown',
+        says: `${asks}; the runner's \`${[program, ...VERSION_ARGS[d.tool]].join(' ')}\` did not answer in ${Math.round(found.silentForMs / 1000)} s, so crew cannot tell its version, and ${noSteps}.`,
+        fix,
+      };
     const meets = versionMeets(d.version, found);
     if (meets === true) return { status: 'ok', says: `${asks}; the runner's ${program} is ${found}, which meets it.` };
     if (meets === false)

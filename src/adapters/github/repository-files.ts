@@ -7,6 +7,17 @@ import type { GitHubClient } from './octokit';
  * undefined: no file there (404, or a folder). The API sends a file of 1 MB or more without its
  * content (`encoding: "none"`; GitHub's docs, "Get repository content"): that is an error saying so.
  */
+/** A file the contents API sends without its content (over 1 MB): which one, so the caller can say it and go on. */
+export class FileTooLarge extends Error {
+  constructor(
+    readonly path: string,
+    ref: string,
+    readonly size: number,
+  ) {
+    super(`${path} at ${ref.slice(0, 12)} is ${size} bytes, too large for GitHub's contents API to send (1 MB at most); make it smaller`);
+  }
+}
+
 export async function repositoryFileAt(gh: GitHubClient, repo: { owner: string; repo: string }, path: string, ref: string): Promise<string | undefined> {
   let data: Awaited<ReturnType<GitHubClient['rest']['repos']['getContent']>>['data'];
   try {
@@ -16,7 +27,6 @@ export async function repositoryFileAt(gh: GitHubClient, repo: { owner: string; 
     throw e;
   }
   if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return undefined;
-  if (data.encoding !== 'base64')
-    throw new Error(`${path} at ${ref.slice(0, 12)} is ${data.size} bytes, too large for GitHub's contents API to send (1 MB at most); make it smaller`);
+  if (data.encoding !== 'base64') throw new FileTooLarge(path, ref, data.size);
   return Buffer.from(data.content, 'base64').toString('utf8');
 }

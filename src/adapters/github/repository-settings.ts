@@ -1,7 +1,7 @@
 import type { Read } from '../../domain/doctor';
 import type { RepositorySettings } from '../../ports';
 import type { GitHubClient } from './octokit';
-import { repositoryFileAt } from './repository-files';
+import { FileTooLarge, repositoryFileAt } from './repository-files';
 
 /** An HTTP error from Octokit as a Read; anything else (no answer at all) is thrown. */
 function refused(e: unknown): { ok: false; status: number; message: string } {
@@ -81,7 +81,11 @@ export class GitHubRepositorySettings implements RepositorySettings {
 
   async defaultBranchFile(path: string): Promise<Read<string | null>> {
     const ref = this.defaultBranch ?? (await this.repository()).defaultBranch;
-    return read(async () => (await repositoryFileAt(this.gh, this.repo, path, ref)) ?? null);
+    return read(async () => (await repositoryFileAt(this.gh, this.repo, path, ref)) ?? null).catch((e: unknown) => {
+      // Not an HTTP refusal (GitHub answered 200 without the content): status 0, the message names the file.
+      if (e instanceof FileTooLarge) return { ok: false as const, status: 0, message: e.message };
+      throw e;
+    });
   }
 
   async secretExists(name: string): Promise<Read<boolean>> {

@@ -14,11 +14,11 @@ describe('a file of the repository over the contents API, for the jobs that chec
     const client = createClient(token, quiet);
     const repo = { owner: gh.owner, repo: gh.repoName };
     const first = (await gh.repo.branchSha('main'))!;
-    await gh.repo.writeCommit({ branch: 'main', files: { '.github/crew.yml': 'max_tasks: 5\n', 'big.txt': 'x'.repeat(1024 * 1024) }, message: 'later' });
+    await gh.repo.writeCommit({ branch: 'main', files: { '.github/crew.yml': 'max_tasks: 5\n', 'big.txt': 'x'.repeat(1024 * 1024 + 1) }, message: 'later' });
     expect(await repositoryFileAt(client, repo, '.github/crew.yml', first)).toBe('max_tasks: 3\n');
     expect(await repositoryFileAt(client, repo, '.github/crew.yml', 'main')).toBe('max_tasks: 5\n');
     expect(await repositoryFileAt(client, repo, '.github/nothing.yml', first)).toBeUndefined();
     expect(await repositoryFileAt(client, repo, '.github', first)).toBeUndefined();
-    await expect(repositoryFileAt(client, repo, 'big.txt', 'main')).rejects.toThrow(/big\.txt at main is 1048576 bytes, too large for GitHub's contents API/);
+    await expect(repositoryFileAt(client, repo, 'big.txt', 'main')).rejects.toThrow(/big\.txt at main is 1048577 bytes, too large for GitHub's contents API/);
   });
 });

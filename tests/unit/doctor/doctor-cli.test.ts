@@ -179,6 +179,34 @@ describe('crew doctor with an admin’s token, against the fake GitHub', () => {
     expect(toolchain(findings)).toEqual([expect.objectContaining({ status: 'note', says: expect.stringContaining('`.nvmrc` asks for Node 18') })]);
   });
 
+  it('a toolchain file or crew.yml over 1 MB is named in its finding, and every other check still runs (exit 1, no throw)', async () => {
+    const big = `[project]\nname = "w"\nrequires-python = ">=3.9"\n# ${'x'.repeat(1024 * 1024)}\n`;
+    const { code, findings } = await doctor(
+      await fakeForTest({ files: { ...NODE_18, 'pyproject.toml': big, '.github/crew.yml': `# ${'y'.repeat(1024 * 1024)}\n` }, settings: HEALTHY_SETTINGS }),
+    );
+    expect(code).toBe(1);
+    expect(findings.map((f) => `${f.check}:${f.status}`)).toEqual([
+      'actions:ok',
+      'pull-requests:ok',
+      'workflow-permissions:ok',
+      'branch-rules:ok',
+      'state-branch:ok',
+      'workflow-file:ok',
+      'config:problem',
+      'toolchain:note',
+      'toolchain:unknown',
+      'secret:ok',
+    ]);
+    expect(findings.find((f) => f.check === 'config')!.says).toMatch(
+      /^\.github\/crew\.yml at main is \d+ bytes, too large for GitHub's contents API to send \(1 MB at most\)/,
+    );
+    // .nvmrc still read and checked; pyproject.toml said, by name.
+    expect(toolchain(findings)[0]!.says).toContain('`.nvmrc` asks for Node 18');
+    expect(toolchain(findings)[1]!.says).toMatch(
+      /^pyproject\.toml at main is \d+ bytes, too large for GitHub's contents API .*: a toolchain version it may declare was not checked\.$/,
+    );
+  });
+
   it('no toolchain finding when no file declares a version; ok when the setup steps set the toolchain up', async () => {
     expect(toolchain((await doctor(await fakeForTest({ files: HEALTHY_FILES }))).findings)).toEqual([]);
     const action = 'name: setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-node@v4\n      with: { node-version-file: .nvmrc }\n';

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { GitHubRepositorySettings } from '../../../src/adapters/github/repository-settings';
 import { diagnose, type Finding } from '../../../src/domain/doctor';
+import { toolchainFindings } from '../../../src/domain/toolchain-check';
 import { versionMeets } from '../../../src/domain/version-range';
 import { gatherFacts } from '../../../src/doctor/gather';
 import { runnerToolchains } from '../../../src/doctor/runner-toolchains';
@@ -109,6 +112,28 @@ describe('/crew doctor in a job: the runner’s own programs', () => {
 });
 
 describe("the runner's programs, asked for their versions", () => {
+  it('a program that does not answer in time is reported as silent, not missing, and the finding says how long crew waited', async () => {
+    const bin = await mkdtemp(join(tmpdir(), 'crew-silent-go-'));
+    try {
+      await writeFile(join(bin, 'go'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+      vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
+      const found = await runnerToolchains(['go'], 300);
+      expect(found).toEqual({ go: { silentForMs: 300 } });
+      const [finding] = toolchainFindings(
+        { declared: [{ tool: 'go', version: '1.22', source: 'go.mod (go line)', file: 'go.mod' }], setUp: null, runner: { go: { silentForMs: 15_000 } } },
+        'job',
+      );
+      expect(finding).toEqual({
+        status: 'unknown',
+        says: "`go.mod (go line)` asks for Go 1.22; the runner's `go version` did not answer in 15 s, so crew cannot tell its version, and there is no .github/actions/crew-setup/action.yml to set it up.",
+        fix: '`npx crew init` writes .github/actions/crew-setup/action.yml with actions/setup-go with go-version-file (it keeps one you have: add the step yourself, docs/workflow.md)',
+      });
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(bin, { recursive: true, force: true });
+    }
+  });
+
   it("this machine's node answers with its version; a program not on PATH is null", async () => {
     const found = await runnerToolchains(['node']);
     expect(found.node).toMatch(/^\d+\.\d+\.\d+$/);

@@ -26,6 +26,18 @@ describe('repository contents and metadata', () => {
     expect(next.sha).not.toBe(blob);
   });
 
+  it('sends a file of 1 MB whole, and one byte more without its content (encoding "none"; docs "Get repository content")', async () => {
+    const mb = 1024 * 1024;
+    const gh = await fakeForTest({ files: { 'one.txt': 'a'.repeat(mb), 'more.txt': 'a'.repeat(mb + 1) } });
+    const octokit = octokitFor(gh, gh.userToken('acme'));
+    const get = async (path: string) =>
+      (await octokit.rest.repos.getContent({ ...repoOf(gh), path })).data as { encoding: string; content: string; size: number };
+    const one = await get('one.txt');
+    expect(one).toMatchObject({ encoding: 'base64', size: mb });
+    expect(Buffer.from(one.content, 'base64').length).toBe(mb);
+    expect(await get('more.txt')).toMatchObject({ encoding: 'none', content: '', size: mb + 1 });
+  });
+
   it('answers 404 for a missing file, a missing ref, and (unlike GitHub, which lists it) a directory', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));

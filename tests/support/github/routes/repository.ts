@@ -238,10 +238,15 @@ export const repositoryRoutes: Record<string, Route> = {
       const self = `${gh.serialize.repoApi}/contents/${path}?ref=${encodeURIComponent(ref)}`;
       const html = `${gh.serialize.repoWeb}/blob/${ref}/${path}`;
       const gitUrl = `${gh.serialize.repoApi}/git/blobs/${blob}`;
-      // GitHub's docs ("Get repository content"): a file of 1 MB to 100 MB comes with an empty `content` and
-      // `encoding: "none"` under the default media type.
+      // GitHub's docs ("Get repository content", file size limits): "1 MB or smaller: all features"; a file of 1 MB to
+      // 100 MB comes with an empty `content` and `encoding: "none"` (only the raw and object media types are
+      // supported); over 100 MB "this endpoint is not supported": refused, 403 with the error code too_large.
       const size = Buffer.byteLength(text);
-      const whole = size < 1024 * 1024;
+      if (size > 100 * 1024 * 1024)
+        throw new HttpError(403, 'This API returns blobs up to 100 MB in size. The requested blob is too large to fetch via the API.', {
+          errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }],
+        });
+      const whole = size <= 1024 * 1024;
       return {
         status: 200,
         body: {
