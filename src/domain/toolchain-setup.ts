@@ -68,7 +68,9 @@ export interface ToolchainSetup {
 function toolVersion(text: string | undefined, names: string[]): string | undefined {
   for (const line of (text ?? '').split('\n')) {
     const [tool, version] = line.replace(/#.*/, '').trim().split(/\s+/);
-    if (tool && version && names.includes(tool)) return version;
+    // A version number only: not `system`, `latest` or `ref:…` (nothing a setup action takes), nor text that
+    // would be more than a version in the action.yml written from it.
+    if (tool && version && names.includes(tool)) return /^v?\d[\w.+-]*$/.test(version) ? version : undefined;
   }
   return undefined;
 }

@@ -1,12 +1,5 @@
 import type { GitHubClient } from './octokit';
 
-/**
- * A file of the repository at a commit or branch, through the contents API (GET
- * /repos/{owner}/{repo}/contents/{path}?ref=), for jobs that check nothing out: the merge and cleanup
- * jobs run none of the repository's code and read only crew's configuration and workflow (#31 §4).
- * undefined: no file there (404, or a folder). The API sends a file of 1 MB or more without its
- * content (`encoding: "none"`; GitHub's docs, "Get repository content"): that is an error saying so.
- */
 /** A file the contents API sends without its content (over 1 MB): which one, so the caller can say it and go on. */
 export class FileTooLarge extends Error {
   constructor(
@@ -18,6 +11,13 @@ export class FileTooLarge extends Error {
   }
 }
 
+/**
+ * A file of the repository at a commit or branch, through the contents API (GET
+ * /repos/{owner}/{repo}/contents/{path}?ref=), for jobs that check nothing out: the merge and cleanup
+ * jobs run none of the repository's code and read only crew's configuration and workflow (#31 §4).
+ * undefined: no file there (404, or a folder). The API sends a file over 1 MB without its
+ * content (`encoding: "none"`; GitHub's docs, "Get repository content"): that is FileTooLarge.
+ */
 export async function repositoryFileAt(gh: GitHubClient, repo: { owner: string; repo: string }, path: string, ref: string): Promise<string | undefined> {
   let data: Awaited<ReturnType<GitHubClient['rest']['repos']['getContent']>>['data'];
   try {

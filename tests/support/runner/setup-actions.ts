@@ -27,7 +27,7 @@ import { dirname, join, resolve } from 'node:path';
  * - actions/setup-go, as v5 is (action.yml: inputs go-version, go-version-file, cache (default true),
  *   cache-dependency-path; outputs go-version, cache-hit; post `dist/cache-save`, post-if `success()`): this
  *   machine's go on PATH from the tool cache (it records the version asked for and warns when it is not the
- *   machine's); go-version wins over go-version-file, whose version is go.mod's or go.work's `go` line, else the
+ *   machine's), and `go env GOPATH`/bin; go-version wins over go-version-file, whose version is go.mod's or go.work's `go` line, else the
  *   file's whole text (src/installer.ts, parseGoVersionFile); the cache is `go env GOMODCACHE` and `go env GOCACHE`
  *   keyed `setup-go-<os>-<arch>-<ImageOS>-go-<version>-<hash of go.sum or cache-dependency-path>` with no restore
  *   key (src/cache-restore.ts; v6 keys by go.mod instead); a missing go.sum is the warning "Restore cache failed:
@@ -276,7 +276,12 @@ const setupGo: (store: CacheStore) => StandIn = (store) => async (step) => {
   }
   const have = goEnv('GOVERSION')[0]!.replace(/^go/, '');
   if (asked && have !== asked && !have.startsWith(`${asked}.`)) step.log(`::warning::the offline runner has go ${have} only; this step asked for ${asked}`);
-  await toolOnPath(step, 'go', have, { go, gofmt: join(dirname(go), 'gofmt') });
+  // src/main.ts: a version asked for is put on PATH from the tool cache, else the runner's own go is used as it
+  // is; then `go env GOPATH`/bin is made and put on PATH (addBinToPath).
+  if (asked) await toolOnPath(step, 'go', have, { go, gofmt: join(dirname(go), 'gofmt') });
+  const goBin = join(goEnv('GOPATH')[0]!, 'bin');
+  await mkdir(goBin, { recursive: true });
+  await step.addPath(goBin);
   await step.setOutput('go-version', have);
   // action.yml: `cache` defaults to true.
   if (step.with.cache !== undefined && !truthy(step.with.cache)) return;

@@ -210,6 +210,10 @@ describe(".tool-versions (asdf) and Poetry's python, when no file more particula
     const poetry = '[tool.poetry]\nname = "w"\n\n[tool.poetry.dependencies]\npython = "^3.11"\nrequests = "^2.31"\n';
     expect(setup({ 'pyproject.toml': poetry }).python?.version).toMatchObject({ version: '^3.11', source: 'pyproject.toml (tool.poetry.dependencies.python)' });
     expect(setup({ 'go.mod': 'module m\n\ngo 1.21\n' }).go?.version).toMatchObject({ version: '1.21', source: 'go.mod (go line)' });
+    // A line that names no version number gives none: `system`, `latest`, an expression.
+    const odd = (line: string) => toolchainSetup(files({ '.tool-versions': line, 'go.mod': 'module m\n' })).go;
+    expect([odd('golang system\n'), odd('golang latest\n'), odd('golang ${{github.token}}\n')]).toEqual([undefined, undefined, undefined]);
+    expect(odd('golang 1.22.0 1.21.0\n')?.version.version).toBe('1.22.0');
     // No package.json or go.mod: not a Node or Go project, whatever .tool-versions lists.
     expect(setup({})).toEqual({ python: { version: { tool: 'python', version: '3.12.1', source: '.tool-versions (python)', file: '.tool-versions' } } });
   });

@@ -138,6 +138,7 @@ runs:
     - shell: bash
       run: |
         echo "go=$(command -v go) \${{ steps.go.outputs.go-version }} hit=\${{ steps.go.outputs.cache-hit }} $(go env GOVERSION)"
+        case ":$PATH:" in *":$(go env GOPATH)/bin:"*) echo "gopath-bin on PATH";; esac
         mod=$(go env GOMODCACHE)
         echo "mod-cache=$(cat "$mod/marker" 2>/dev/null || echo empty)"
         mkdir -p "$mod" && echo "from run $GITHUB_RUN_ID" > "$mod/marker"
@@ -169,6 +170,7 @@ runs:
     const firstLog = first.log.join('\n');
     expect(firstLog).toMatch(new RegExp(`go=\\S+/toolcache/go/${have}/x64/bin/go ${have} hit=false go${have}`));
     expect(firstLog).toContain('mod-cache=empty');
+    expect(firstLog).toContain('gopath-bin on PATH');
     expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${goLine}-[0-9a-f]{64}`));
     expect(firstLog).not.toContain('the offline runner has go');
     expect(first.standIns).toEqual([{ uses: 'actions/setup-go', with: { 'go-version-file': 'go.mod' } }]);
