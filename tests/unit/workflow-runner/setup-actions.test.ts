@@ -208,3 +208,57 @@ runs:
     expect(world.runner.cache.events).toEqual([]);
   });
 });
+
+describe('the version files setup-python (v5) and setup-node (v4) read: pyproject.toml, Poetry, .tool-versions', () => {
+  const SETUP = `name: crew-setup
+runs:
+  using: composite
+  steps:
+    - id: toml
+      uses: actions/setup-python@v5
+      with: { python-version-file: pyproject.toml }
+    - id: asdf
+      uses: actions/setup-python@v5
+      with: { python-version-file: .tool-versions }
+    - id: node
+      uses: actions/setup-node@v4
+      with: { node-version-file: .tool-versions }
+    - shell: bash
+      run: echo "versions \${{ steps.toml.outputs.python-version }} \${{ steps.asdf.outputs.python-version }}"
+`;
+  const JOB = `  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - uses: ./.github/actions/crew-setup
+`;
+
+  it("Poetry's python without a [project] table, requires-python with one; .tool-versions' python and nodejs lines, comments skipped", async (ctx) => {
+    await needToolchains(ctx, 'python3');
+    const toolVersions = '# python 2.7\ngolang 1.22.0\nnodejs 1.2.3\npython 3.12.1\n';
+    const play = async (pyproject: string) => {
+      world = await startWorld({
+        files: {
+          '.github/workflows/w.yml': workflow(JOB),
+          '.github/actions/crew-setup/action.yml': SETUP,
+          'pyproject.toml': pyproject,
+          '.tool-versions': toolVersions,
+        },
+      });
+      await world.dispatch('w.yml');
+      await world.settle();
+      const j = runJob(world, 1, 'j');
+      await world.close();
+      world = undefined;
+      expect(j.result).toBe('success');
+      return j.log.join('\n');
+    };
+    const poetry = await play('[tool.poetry]\nname = "w"\n\n[tool.poetry.dependencies]\npython = "^3.11"\n');
+    expect(poetry).toContain('versions ^3.11 3.12.1');
+    expect(poetry).toContain(`the offline runner has node ${process.versions.node} only; this step asked for 1.2.3`);
+    expect(await play('[project]\nname = "w"\nrequires-python = ">=3.10"\n\n[tool.poetry.dependencies]\npython = "^3.11"\n')).toContain(
+      'versions >=3.10 3.12.1',
+    );
+  });
+});
