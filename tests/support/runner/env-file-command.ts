@@ -60,6 +60,16 @@ const RUNNER_CONTEXT_ENV = ['os', 'arch', 'name', 'environment', 'temp', 'tool_c
   (k) => `RUNNER_${k.toUpperCase()}`,
 );
 
+/** The runner's own variables from its `github` and `runner` contexts, as GetRuntimeEnvironmentVariables gives them (see above). */
+export function contextEnv(github: Record<string, unknown>, runner: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(github))
+    if ((typeof v === 'string' || typeof v === 'boolean') && GITHUB_CONTEXT_ENV.includes(`GITHUB_${k.toUpperCase()}`))
+      out[`GITHUB_${k.toUpperCase()}`] = String(v);
+  for (const [k, v] of Object.entries(runner)) if (typeof v === 'string') out[`RUNNER_${k.toUpperCase()}`] = v;
+  return out;
+}
+
 /** The runner's own variables in a step's environment (those of `processEnv`): written over the job's and the step's (see above). */
 export function runnerProvided(processEnv: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};

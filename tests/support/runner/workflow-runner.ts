@@ -12,7 +12,7 @@ import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { playComposite, type ActionMeta } from './composite-action';
 import { CacheStore, setupActionStandIns, type StandIn, type StandInPost, type StandInStep } from './setup-actions';
-import { applyEnvFile } from './env-file-command';
+import { applyEnvFile, contextEnv } from './env-file-command';
 import { readKeyValueFile } from './output-files';
 import { orphanCleanup, startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
@@ -1022,6 +1022,7 @@ export class WorkflowRunner {
             : {}),
           ...stepEnv,
           ...(step.uses && runtime ? runtime : {}),
+          ...contextEnv(sctx.github as Record<string, unknown>, (sctx.runner ?? {}) as Record<string, unknown>),
           GITHUB_ACTION: step.id ?? `__step${i}`,
           GITHUB_ACTOR: run.actor,
           GITHUB_API_URL: gh.url,

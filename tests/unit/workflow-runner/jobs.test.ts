@@ -267,20 +267,23 @@ describe("names written to GITHUB_ENV (actions/runner FileCommandManager.cs SetE
           echo "GITHUB_TOKEN=from-a-step" >> "$GITHUB_ENV"
           echo "RUNNER_FOO=foo" >> "$GITHUB_ENV"
           echo "GITHUB_FOO=bar" >> "$GITHUB_ENV"
+          echo "GITHUB_TRIGGERING_ACTOR=someone-else" >> "$GITHUB_ENV"
+          echo "RUNNER_ENVIRONMENT=self-hosted" >> "$GITHUB_ENV"
           echo "NODE_OPTIONS=--require /tmp/x.js" >> "$GITHUB_ENV"
           echo "node_options=--require /tmp/y.js" >> "$GITHUB_ENV"
           echo "REAL=$real_ref|$real_temp" >> "$GITHUB_ENV"
       - id: read
         run: |
-          echo "seen=$GITHUB_REF|$RUNNER_TEMP|$GITHUB_TOKEN|$RUNNER_FOO|$GITHUB_FOO|\${NODE_OPTIONS-unset}|\${node_options-unset}|$REAL" >> "$GITHUB_OUTPUT"
+          echo "seen=$GITHUB_REF|$RUNNER_TEMP|$GITHUB_TOKEN|$RUNNER_FOO|$GITHUB_FOO|\${NODE_OPTIONS-unset}|\${node_options-unset}|$REAL|$GITHUB_TRIGGERING_ACTOR|$RUNNER_ENVIRONMENT" >> "$GITHUB_OUTPUT"
           echo "expr=\${{ env.GITHUB_REF }}|\${{ env.GITHUB_TOKEN }}" >> "$GITHUB_OUTPUT"
 `);
     const j = job(run, 'j');
     // An issue on the step, not a failure: the step and the job succeed (the runner's AddIssue, no result).
     expect(j.result).toBe('success');
     expect(j.steps.map((s) => s.outcome)).toEqual(['success', 'success']);
-    const [ref, temp, token, runnerFoo, githubFoo, nodeOptions, lower, realRef, realTemp] = j.outputs.seen!.split('|');
+    const [ref, temp, token, runnerFoo, githubFoo, nodeOptions, lower, realRef, realTemp, triggering, environment] = j.outputs.seen!.split('|');
     expect([ref, temp]).toEqual([realRef, realTemp]);
+    expect([triggering, environment]).toEqual([run.actor, 'github-hosted']);
     expect(ref).toMatch(/^refs\/heads\/main$/);
     expect([token, runnerFoo, githubFoo, nodeOptions, lower]).toEqual(['from-a-step', 'foo', 'bar', 'unset', 'unset']);
     // The env context holds what was written, as SetEnvContext puts it.
