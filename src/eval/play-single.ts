@@ -9,7 +9,7 @@ import { localConfig } from '../config/local';
 import { localTrajectories } from '../trajectory/files';
 import { LOCAL_OPT_IN } from '../domain/local-runs';
 import type { Log, Model } from '../ports';
-import { prepareTools } from '../steps/sandbox-setup';
+import { prepareTools } from '../toolbox/sandbox-setup';
 import { agentCommands } from '../toolbox/command-options';
 import { promptTemplate } from '../templates';
 import { fileAt, git as head, patchFrom } from './repos';

@@ -6,7 +6,7 @@ import type { Log } from '../ports';
 import { homeEnv, type CommandRunner, type ProgramHome } from '../sandbox/command-runner';
 import { TestReports } from '../sandbox/test-reports/reports';
 import { parseConfig } from '../config/schema';
-import { prepareTools } from '../steps/sandbox-setup';
+import { prepareTools } from '../toolbox/sandbox-setup';
 import type { Instance } from './instances';
 import { runWithReports } from '../toolbox/test-runs';
 import { checkout, git } from './repos';

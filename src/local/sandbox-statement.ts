@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { prepareSandbox } from '../sandbox/command-runner';
-import { DEFAULT_NETWORK, type NetworkConfig } from '../steps/egress';
-import { commandRunner } from '../steps/sandbox-setup';
+import { DEFAULT_NETWORK, type NetworkConfig } from '../toolbox/egress';
+import { commandRunner } from '../toolbox/sandbox-setup';
 
 /**
  * What the agents' commands can reach on this machine, said plainly before a local run

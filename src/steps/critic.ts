@@ -37,7 +37,7 @@ import {
 import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
-import { prepareTools, setupNetwork } from './sandbox-setup';
+import { prepareTools, setupNetwork } from '../toolbox/sandbox-setup';
 import { join } from 'node:path';
 import { jobTempDir } from '../sandbox/own-temp';
 import { testFindings, type account, type BaseRun } from '../domain/test-results';

@@ -10,7 +10,7 @@ import { timeScale } from '../clock';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { runFolder } from '../domain/refs';
 import { loadView, nonce, nowIso, planCheckSaw, SEEN, updateView, type StepContext } from './context';
-import { prepareTools } from './sandbox-setup';
+import { prepareTools } from '../toolbox/sandbox-setup';
 import type { TakenTask } from './work-claim';
 
 /**

@@ -9,8 +9,8 @@ import { PathJail } from '../../../src/agents/path-jail';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { Log, WorkingCopy } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
-import { DEFAULT_NETWORK } from '../../../src/steps/egress';
-import { commandRunner, prepareTools } from '../../../src/steps/sandbox-setup';
+import { DEFAULT_NETWORK } from '../../../src/toolbox/egress';
+import { commandRunner, prepareTools } from '../../../src/toolbox/sandbox-setup';
 import { git } from '../../support/git-cli';
 
 describe('run_command when the sandbox cannot be set up (commandRunner)', () => {

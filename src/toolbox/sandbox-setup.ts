@@ -12,7 +12,7 @@ import {
   type RunOptions,
 } from '../sandbox/command-runner';
 import { jobTempDir } from '../sandbox/own-temp';
-import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
+import { MAX_OUTPUT_BYTES } from './command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { Log } from '../ports';
 import { NO_REACH, prepareReach, type JobReach } from './sandbox-reach';
