@@ -37,7 +37,7 @@ import {
 import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
-import { prepareTools, setupNetwork } from '../toolbox/sandbox-setup';
+import { prepareTools, setupNetwork, type JobTools } from '../toolbox/sandbox-setup';
 import { join } from 'node:path';
 import { jobTempDir } from '../sandbox/own-temp';
 import { testFindings, type account, type BaseRun } from '../domain/test-results';
@@ -139,9 +139,11 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
-  const runs = await runCommandCriteria(ctx, view, config, commands, headSha, previous);
+  // The integrated branch is the workers' code: setup runs on it only inside the sandbox (toolbox/sandbox-setup.ts).
+  const tools = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
   // The proxy and the service bridges stay up while the critic model's commands may use them; closed with the judgment.
   try {
+    const runs = await runCommandCriteria(ctx, config, commands, previous, tools);
     const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
 
     // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
@@ -190,7 +192,7 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
     }
     return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
   } finally {
-    await runs.dispose();
+    await tools.dispose();
   }
 }
 
@@ -211,9 +213,14 @@ async function adversarialOf(ctx: StepContext, view: RunView, plan: Plan, headSh
 }
 
 /** The command criteria, each run for real after the setup, with the report hooks that read their tests. */
-async function runCommandCriteria(ctx: StepContext, view: RunView, config: Config, commands: Plan['criteria'], headSha: string, previous: Previous) {
-  // The integrated branch is the workers' code: setup runs on it only inside the sandbox (toolbox/sandbox-setup.ts).
-  const { runner, warning, setupFailure, egress, hint, dispose } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+async function runCommandCriteria(
+  ctx: StepContext,
+  config: Config,
+  commands: Plan['criteria'],
+  previous: Previous,
+  tools: JobTools & { setupFailure: string | null },
+) {
+  const { runner, warning, setupFailure, egress, hint } = tools;
   // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
   const refused = () => {
     const all = addRefusals(previous?.refused, egress?.refused());
@@ -236,7 +243,7 @@ async function runCommandCriteria(ctx: StepContext, view: RunView, config: Confi
       commandResults.push(commandEvaluation(c, r, hint));
     }
   }
-  return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused, dispose };
+  return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused };
 }
 
 type Previous = Awaited<ReturnType<typeof lastJudgment>>;
