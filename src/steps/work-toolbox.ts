@@ -88,45 +88,12 @@ function teamOf(ctx: StepContext, t: TakenTask, fresh: { looked: boolean }): Tea
 export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask, chained: boolean): Promise<Toolbox> {
   const trusted = !chained && (await ctx.repo.head()) === reviewedSha(t.view.run);
   const mcpServers = serversFor(config.mcp_servers, 'worker');
-  const {
-    runner,
-    warning,
-    setupFailure,
-    egress,
-    dispose: closeTools,
-  } = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
-  // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally` disposes;
-  // a throw before that closes the tools here.
-  const { serverDir, mcp } = await (async () => {
-    if (config.setup.length) {
-      const produced = await ctx.repo.excludeUntracked();
-      if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
-    }
-    const serverDir = await stdioServerDir({
-      // With no stdio server to start, there is nothing to copy.
-      trusted: trusted || setupFailure !== null || !mcpServers.some(([, s]) => !!s.command),
-      repo: ctx.repo,
-      remote: ctx.remote,
-      reviewedSha: reviewedSha(t.view.run),
-      tempDir: jobTempDir(),
-      log: ctx.log,
-    });
-    const mcp = await startMcpServers({
-      servers: setupFailure ? [] : mcpServers,
-      runner,
-      cwd: serverDir.dir,
-      // What the step's own `env:` passes (the full form), and the crew_env input's variables (either form) over it.
-      env: { ...process.env, ...ctx.settings.crewEnv },
-      network: runner?.egress ? 'allowlist' : 'none',
-      allowedHost: (host) => hostAllowed(config.network.allow, host),
-      log: ctx.log,
-    }).catch(async (e: unknown) => {
-      await serverDir.dispose();
-      throw e;
-    });
-    return { serverDir, mcp };
-  })().catch(async (e: unknown) => {
-    await closeTools();
+  const tools = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+  const { runner, warning, setupFailure, egress } = tools;
+  // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally`
+  // disposes; a throw before that closes the tools here.
+  const { serverDir, mcp } = await startServers(ctx, config, t, { trusted, mcpServers, tools }).catch(async (e: unknown) => {
+    await tools.dispose();
     throw e;
   });
   const fresh = { looked: false };
@@ -142,7 +109,44 @@ export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask
     dispose: async () => {
       await mcp.close();
       await serverDir.dispose();
-      await closeTools();
+      await tools.dispose();
     },
   };
+}
+
+/** After the setup: its output kept out of the task's commits, then the repository's MCP servers, in the sandbox where they run commands. */
+async function startServers(
+  ctx: StepContext,
+  config: Config,
+  t: TakenTask,
+  { trusted, mcpServers, tools }: { trusted: boolean; mcpServers: ReturnType<typeof serversFor>; tools: Tools },
+) {
+  const { runner, setupFailure } = tools;
+  if (config.setup.length) {
+    const produced = await ctx.repo.excludeUntracked();
+    if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
+  }
+  const serverDir = await stdioServerDir({
+    // With no stdio server to start, there is nothing to copy.
+    trusted: trusted || setupFailure !== null || !mcpServers.some(([, s]) => !!s.command),
+    repo: ctx.repo,
+    remote: ctx.remote,
+    reviewedSha: reviewedSha(t.view.run),
+    tempDir: jobTempDir(),
+    log: ctx.log,
+  });
+  const mcp = await startMcpServers({
+    servers: setupFailure ? [] : mcpServers,
+    runner,
+    cwd: serverDir.dir,
+    // What the step's own `env:` passes (the full form), and the crew_env input's variables (either form) over it.
+    env: { ...process.env, ...ctx.settings.crewEnv },
+    network: runner?.egress ? 'allowlist' : 'none',
+    allowedHost: (host) => hostAllowed(config.network.allow, host),
+    log: ctx.log,
+  }).catch(async (e: unknown) => {
+    await serverDir.dispose();
+    throw e;
+  });
+  return { serverDir, mcp };
 }
