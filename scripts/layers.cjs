@@ -20,8 +20,8 @@ const LAYERS = [
   {
     name: 'toolbox',
     path: '^src/toolbox/',
-    may: ['agents', 'domain', 'sandbox', 'text'],
-    what: "what a job's steps and eval both use to run commands and tests (#53)",
+    may: ['ports', 'agents', 'config', 'domain', 'sandbox', 'text'],
+    what: "what a job's steps and eval both use: the sandbox, its egress, commands and tests (#53)",
   },
   { name: 'mcp', path: '^src/mcp/', may: ['ports', 'agents', 'domain', 'sandbox', 'text'], what: "the repository's MCP servers as agent tools" },
   { name: 'doctor', path: '^src/doctor/', may: ['ports', 'config', 'domain', 'text'], what: 'crew doctor: facts and their words' },
@@ -35,13 +35,13 @@ const LAYERS = [
   {
     name: 'local',
     path: '^src/local/',
-    may: ['ports', 'inputs', 'config', 'domain', 'render', 'sandbox', 'state', 'steps', 'text', 'trajectory'],
+    may: ['ports', 'inputs', 'config', 'domain', 'render', 'sandbox', 'state', 'steps', 'text', 'toolbox', 'trajectory'],
     what: "local mode's engine over the ports",
   },
   {
     name: 'eval',
     path: '^src/eval/',
-    may: ['ports', 'inputs', 'agents', 'config', 'domain', 'sandbox', 'steps', 'text', 'toolbox', 'trajectory'],
+    may: ['ports', 'inputs', 'agents', 'config', 'domain', 'sandbox', 'text', 'toolbox', 'trajectory'],
     what: 'crew eval',
   },
   {

@@ -105,7 +105,7 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
 /**
  * The `crew_env` values, masked in the job log and redacted everywhere else, down to the same length: redaction's
  * own floor (6) would leave a 4- or 5-character value, which the log hides, in comments, commits and a
- * `sandbox_env` variable (steps/sandbox-reach.ts leaves out only what redaction knows).
+ * `sandbox_env` variable (toolbox/sandbox-reach.ts leaves out only what redaction knows).
  */
 export function maskCrewEnv(vars: Record<string, string> = {}, setSecret: (value: string) => void = core.setSecret): void {
   for (const value of Object.values(vars)) {

@@ -5,11 +5,11 @@ import { citationProblem, citationsIn } from '../domain/citations';
 import type { Plan } from '../domain/plan';
 import type { Usage } from '../domain/run-state';
 import type { AgentTrajectory, Log, Model } from '../ports';
-import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
+import { runCommandTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
 import { answerTool, NotAccepted } from './submission';
 import { runToolLoop, type AgentTool } from './tool-loop';
-import { workspaceTools } from './workspace-tools';
+import { readOnlyTools } from './read-only-tools';
 
 const JudgmentSchema = z.object({
   evaluations: z
@@ -199,10 +199,8 @@ export async function runCritic(model: Model, input: CriticInput, log: Log, traj
   const failedCommands = new Set(input.commandResults.filter((e) => e.met !== true).map((e) => e.criterion));
   let out: Omit<CriticOutput, 'usage' | 'turns' | 'submitted'> | undefined;
   let askedAgain = false;
-  const readTools = workspaceTools(jail, () => undefined).filter((t) => t.spec.name === 'list_files' || t.spec.name === 'read_file');
   const tools: AgentTool[] = [
-    ...readTools,
-    searchTool(jail, input.commands.maxOutputBytes),
+    ...readOnlyTools(jail, input.commands.maxOutputBytes),
     runCommandTool(jail, input.commands),
     answerTool(
       {

@@ -11,8 +11,13 @@ export const READ_ONLY_TOOLS = ['list_files', 'read_file', 'search'] as const;
  * the workers' own list, read and search tools, so their improvements reach every role that looks.
  */
 export function readOnlyTools(jail: PathJail, maxOutputBytes: number): AgentTool[] {
+  return fileTools(jail, maxOutputBytes, false);
+}
+
+/** The file and search tools; with `write`, a worker's: write_file and edit_file too, after read_file. */
+export function fileTools(jail: PathJail, maxOutputBytes: number, write: boolean): AgentTool[] {
   const names: readonly string[] = READ_ONLY_TOOLS;
-  return [...workspaceTools(jail, () => undefined), searchTool(jail, maxOutputBytes)].filter((t) => names.includes(t.spec.name));
+  return [...workspaceTools(jail, () => undefined), searchTool(jail, maxOutputBytes)].filter((t) => write || names.includes(t.spec.name));
 }
 
 /** What a planning role sees of the repository: the ranked map, and the read-only tools with their turn allowance. */

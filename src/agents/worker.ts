@@ -6,11 +6,11 @@ import { MIN_REPORT_LINES, REPORT_REASKS, reportProblems, type Feedback, type Re
 import type { Usage } from '../domain/run-state';
 import type { AgentTrajectory, Log, Model } from '../ports';
 import { teammateBlock } from '../state/inbox';
-import { runCommandTool, searchTool, type CommandToolOptions } from './command-tools';
+import { runCommandTool, type CommandToolOptions } from './command-tools';
 import { PathJail } from './path-jail';
 import { teamTools, type Team } from './team-tools';
 import { runToolLoop, type AgentTool, type Compaction, type LoopLimits, type LoopStop } from './tool-loop';
-import { workspaceTools } from './workspace-tools';
+import { fileTools } from './read-only-tools';
 import { repositoryMap } from '../domain/repo-map';
 import type { AgentImage } from './decomposer';
 
@@ -210,7 +210,6 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
   /** The last report sent back to be fixed: it stands, as crew's rules judge it, if the worker has no turn left to fix it. */
   let sentBack: Reported | undefined;
   const readOnly = input.task.persona === 'reviewer';
-  const fileTools = workspaceTools(jail, () => undefined).filter((t) => !readOnly || t.spec.name === 'list_files' || t.spec.name === 'read_file');
   const refused: Record<string, string> = readOnly
     ? {
         write_file: 'write_file is not available to a reviewer: reviewers read and run checks, they do not change files.',
@@ -218,8 +217,8 @@ export async function runWorker(model: Model, input: WorkerInput, log: Log, traj
       }
     : {};
   const tools: AgentTool[] = [
-    ...fileTools,
-    searchTool(jail, input.commands.maxOutputBytes),
+    // A reviewer's are the read-only roles' (readOnlyTools).
+    ...fileTools(jail, input.commands.maxOutputBytes, !readOnly),
     counted(runCommandTool(jail, input.commands), () => commandsRun++),
     ...teamTools(input.task.id, input.team, delivered),
     // A server's tool cannot stand in for one of crew's: names are mcp__<server>__<tool>, which crew's never are.

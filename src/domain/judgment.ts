@@ -63,7 +63,7 @@ export const MIN_CONFIDENCE = 0.5;
 export function commandEvaluation(
   c: Criterion,
   r: { exitCode: number | null; timedOut: boolean; output: string },
-  /** What crew knows that points at the repository's setup steps (steps/sandbox-reach.ts), said after a failure's output. */
+  /** What crew knows that points at the repository's setup steps (toolbox/sandbox-reach.ts), said after a failure's output. */
   hint?: (output: string) => string | null,
 ): Evaluation {
   const tail = r.output.trimEnd().split('\n').slice(-15).join('\n').slice(-2000);

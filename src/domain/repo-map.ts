@@ -7,11 +7,11 @@
  * long, distinctive ones, weigh more (aider/repomap.py, get_ranked_tags: a named identifier ×10, a
  * snake/camel/kebab name of 8+ characters ×10, a `_private` one ×0.1, one defined in more than 5
  * files ×0.1, the square root of the number of references). Definitions come from line-based
- * patterns per language (no parser): good enough to name the functions, classes and types a file
- * offers. Pure: a step reads the files through the WorkingCopy port.
+ * patterns per language (no parser; definitions.ts, shared with read_file's outline): good enough to
+ * name the functions, classes and types a file offers. Pure: a step reads the files through the
+ * WorkingCopy port.
  */
-
-export type MapLanguage = 'js' | 'py' | 'go' | 'rs';
+import { definitionIn, definitionLanguage, type DefinitionLanguage } from './definitions';
 
 export interface Definition {
   name: string;
@@ -32,23 +32,8 @@ export interface RepoMapInput {
   budgetChars: number;
 }
 
-const LANGUAGES: Record<string, MapLanguage> = {
-  '.js': 'js',
-  '.jsx': 'js',
-  '.mjs': 'js',
-  '.cjs': 'js',
-  '.ts': 'js',
-  '.tsx': 'js',
-  '.mts': 'js',
-  '.cts': 'js',
-  '.py': 'py',
-  '.pyi': 'py',
-  '.go': 'go',
-  '.rs': 'rs',
-};
-
 /** Source files of languages the map has no definition patterns for: still code, ranked above docs and assets. */
-const OTHER_CODE = /\.(java|kt|kts|scala|c|h|cc|cpp|hpp|cs|rb|php|swift|m|mm|sh|bash|lua|ex|exs|erl|hs|ml|clj|dart|r|jl|zig|vue|svelte|sql)$/i;
+const OTHER_CODE = /\.(scala|c|h|cc|cpp|hpp|php|swift|m|mm|sh|bash|lua|ex|exs|erl|hs|ml|clj|dart|r|jl|zig|vue|svelte|sql)$/i;
 const MANIFESTS =
   /(^|\/)(package\.json|Makefile|makefile|GNUmakefile|pyproject\.toml|setup\.py|setup\.cfg|Cargo\.toml|go\.mod|tsconfig\.json|Dockerfile|justfile|Rakefile|Gemfile|pom\.xml|build\.gradle)$/;
 const DOCS = /\.(md|mdx|rst|txt|adoc)$/i;
@@ -60,8 +45,10 @@ function extension(path: string): string {
   return dot > 0 ? base.slice(dot).toLowerCase() : '';
 }
 
-export function languageOf(path: string): MapLanguage | undefined {
-  return LANGUAGES[extension(path)];
+/** The code language the map reads a file's definitions in (Markdown's headings are an outline's, not the map's). */
+function languageOf(path: string): DefinitionLanguage | undefined {
+  const language = definitionLanguage(path);
+  return language?.headings ? undefined : language;
 }
 
 /** Built, bundled or vendored code: nobody edits it, and its definitions would drown the source's. */
@@ -81,27 +68,6 @@ function isTest(path: string): boolean {
   return /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]*\.py$|_test\.go$/.test(path);
 }
 
-/** Patterns whose first group is the defined name, per language; a line may hold one definition. */
-const PATTERNS: Record<MapLanguage, RegExp[]> = {
-  js: [
-    /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/,
-    /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/,
-    /^\s*(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/,
-    /^\s*(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*(?:<[^=]*>)?\s*=/,
-    /^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/,
-    /^\s*export\s+(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/,
-    /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/,
-  ],
-  py: [/^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/, /^\s*class\s+([A-Za-z_]\w*)/, /^([A-Z][A-Z0-9_]+)\s*(?::[^=]+)?=/],
-  go: [/^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/, /^type\s+([A-Za-z_]\w*)/, /^\s+([A-Z]\w*)\s+(?:struct|interface)\b/, /^(?:var|const)\s+([A-Za-z_]\w*)/],
-  rs: [
-    /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)/,
-    /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|union|type|mod)\s+([A-Za-z_]\w*)/,
-    /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+([A-Z_][A-Z0-9_]*)/,
-    /^\s*macro_rules!\s*([A-Za-z_]\w*)/,
-  ],
-};
-
 const LINE_CHARS = 120;
 
 /** The definitions a file's text holds, by its language's patterns; none for a language the map does not know. */
@@ -113,14 +79,10 @@ export function definitionsOf(path: string, text: string): Definition[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.length > 1000) continue;
-    for (const p of PATTERNS[lang]) {
-      const m = p.exec(line);
-      if (m?.[1]) {
-        const t = line.trim();
-        out.push({ name: m[1], line: i + 1, text: t.length > LINE_CHARS ? `${t.slice(0, LINE_CHARS - 1)}…` : t });
-        break;
-      }
-    }
+    const name = definitionIn(lang, line)?.name;
+    if (!name) continue;
+    const t = line.trim();
+    out.push({ name, line: i + 1, text: t.length > LINE_CHARS ? `${t.slice(0, LINE_CHARS - 1)}…` : t });
   }
   return out;
 }

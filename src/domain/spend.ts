@@ -22,7 +22,7 @@ export interface RunSpend {
   automatic: boolean;
 }
 
-export type Period = 'day' | 'month';
+type Period = 'day' | 'month';
 
 export interface PeriodSpend {
   period: Period;
@@ -62,7 +62,7 @@ const inPeriod = (at: string, now: Date, period: Period) => {
 const cents = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 /** How many of the costliest runs `/crew status` and `crew doctor` list. */
-export const TOP_RUNS = 5;
+const TOP_RUNS = 5;
 
 export function spendSummary(runs: readonly RunSpend[], now: Date, budgets: { day?: number; month?: number }): SpendSummary {
   const period = (p: Period): PeriodSpend => {
@@ -103,10 +103,10 @@ export function typicalRunCost(runs: readonly RunSpend[]): number {
 }
 
 /** A budget's state as a new run sees it: past it (refused), near it (at least WARN_AT, a warning in the plan comment), or neither. */
-export type BudgetVerdict = { kind: 'ok' } | { kind: 'refused'; over: PeriodSpend; typicalUsd: number } | { kind: 'warn'; near: PeriodSpend };
+type BudgetVerdict = { kind: 'ok' } | { kind: 'refused'; over: PeriodSpend; typicalUsd: number } | { kind: 'warn'; near: PeriodSpend };
 
 /** The share of a budget from which the plan comment warns. */
-export const WARN_AT = 0.8;
+const WARN_AT = 0.8;
 
 /**
  * Whether a run may start under `budgets.day` and `budgets.month`: refused when the period's spend

@@ -148,6 +148,7 @@ async function playOne(
       show('done', secs(), `broken: ${r.reason}`);
       return r;
     }
+    await box.dispose();
   }
   try {
     played = isCrewWay(way) ? await playCrew(input) : await playSingle(input, () => o.model(scripted), quietLog(o.say, inst.instance_id));

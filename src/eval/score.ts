@@ -6,7 +6,7 @@ import type { Log } from '../ports';
 import { homeEnv, type CommandRunner, type ProgramHome } from '../sandbox/command-runner';
 import { TestReports } from '../sandbox/test-reports/reports';
 import { parseConfig } from '../config/schema';
-import { prepareTools } from '../steps/sandbox-setup';
+import { prepareTools } from '../toolbox/sandbox-setup';
 import type { Instance } from './instances';
 import { runWithReports } from '../toolbox/test-runs';
 import { checkout, git } from './repos';
@@ -91,7 +91,7 @@ async function applyPatch(dir: string, patch: string): Promise<string | undefine
 /**
  * The sandbox, after the instance's setup (run inside it: the tree holds model-written code). On a
  * model-written tree, setup and the caller's commands get a home and temporary folder of their own
- * (`home`, which the caller disposes): the play's commands ran as the same tool user, and a file they left
+ * (`home`): the play's commands ran as the same tool user, and a file they left
  * in its shared home (`~/.npmrc`, Python's `usercustomize.py`) would change how the scoring goes (#46).
  */
 export async function sandboxFor(
@@ -99,7 +99,7 @@ export async function sandboxFor(
   inst: Instance,
   o: ScoreOptions,
   trusted: boolean,
-): Promise<{ runner: CommandRunner; home?: ProgramHome } | { failure: string }> {
+): Promise<{ runner: CommandRunner; home?: ProgramHome; dispose(): Promise<void> } | { failure: string }> {
   const ctx = { repo: { dir }, log: o.log, unsandboxedOptIn: o.unsandboxedOptIn };
   const prepared = await prepareTools(
     ctx,
@@ -112,12 +112,14 @@ export async function sandboxFor(
     },
     { trusted, ownHome: !trusted },
   );
-  if (prepared.setupFailure) {
-    await prepared.home?.dispose();
-    return { failure: `setup failed: ${prepared.setupFailure}` };
+  if (prepared.setupFailure || !prepared.runner) {
+    await prepared.dispose();
+    return {
+      failure: prepared.setupFailure ? `setup failed: ${prepared.setupFailure}` : `no sandbox to run the tests in: ${prepared.warning ?? 'none started'}`,
+    };
   }
-  if (!prepared.runner) return { failure: `no sandbox to run the tests in: ${prepared.warning ?? 'none started'}` };
-  return { runner: prepared.runner, ...(prepared.home ? { home: prepared.home } : {}) };
+  // The caller disposes: the proxy, the service bridges and the home (prepareTools).
+  return { runner: prepared.runner, ...(prepared.home ? { home: prepared.home } : {}), dispose: prepared.dispose };
 }
 
 /** Runs the instance's tests once with crew's hooks, as the critic runs a command criterion (runWithReports); what the runners reported, by identity. */
@@ -222,6 +224,6 @@ export async function scorePrediction(bare: string, inst: Instance, patch: strin
   try {
     return judge(inst, await runTests(dir, box.runner, inst.test_cmd!, o, box.home));
   } finally {
-    await box.home?.dispose();
+    await box.dispose();
   }
 }

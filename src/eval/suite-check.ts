@@ -48,8 +48,9 @@ export async function checkInstance(
     }
     const box = await sandboxFor(dir, inst, o.score, true);
     if ('failure' in box) return void problems.push(`at ${which}_commit: ${box.failure}`);
-    // Upstream's own code at its own commits, checked the way the suite was verified: as this user,
-    // with loopback (some suites serve on localhost, which the sandbox's network namespace has down).
+    // Only the setup needed the sandbox: upstream's own code at its own commits is checked the way the suite
+    // was verified, as this user, with loopback (some suites serve on localhost, which the sandbox's network namespace has down).
+    await box.dispose();
     return runTests(dir, new UnsandboxedRunner(join(o.work, 'home')), inst.test_cmd!, o.score);
   };
   const base = await at('base');

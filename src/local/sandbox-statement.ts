@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { prepareSandbox } from '../sandbox/command-runner';
-import { DEFAULT_NETWORK, type NetworkConfig } from '../steps/egress';
-import { commandRunner } from '../steps/sandbox-setup';
+import { DEFAULT_NETWORK, type NetworkConfig } from '../toolbox/egress';
+import { commandRunner } from '../toolbox/sandbox-setup';
 
 /**
  * What the agents' commands can reach on this machine, said plainly before a local run
@@ -20,15 +20,15 @@ export async function localSandboxStatement(
   const probe = await mkdtemp(join(tmpdir(), 'crew-sandbox-probe-'));
   try {
     const quiet = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
-    const { runner, warning, reason, egress } = await commandRunner(
+    const { runner, warning, reason, egress, dispose } = await commandRunner(
       { repo: { dir: probe }, log: quiet },
       { allow_unsandboxed: allowUnsandboxed, network },
       sandboxes,
     );
+    await dispose();
     if (!runner) {
       return `sandbox: none can start here (${reason}), so agents' commands (run_command) are refused. ${files} To let commands run without a sandbox, as you and with network, run crew with --allow-unsandboxed.`;
     }
-    await egress?.close();
     if (!runner.sandboxed) return `sandbox: OFF (--allow-unsandboxed; ${warning}): ${runner.description}. ${files}`;
     return `sandbox: on (the default), ${runner.description}. ${egress?.statement ?? ''} ${files}`.replace(/  +/g, ' ');
   } finally {

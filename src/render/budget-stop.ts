@@ -24,7 +24,7 @@ export function budgetSpentText(w: Omit<BudgetWait, 'commentId'>): string {
 }
 
 /** Each task as the budget left it: done, stopped with its work on its branch, or not started. */
-export function budgetTaskLines(view: RunView, s: Surface, branchLink: (branch: string) => string): string[] {
+function budgetTaskLines(view: RunView, s: Surface, branchLink: (branch: string) => string): string[] {
   const lines: string[] = [];
   for (const t of view.tasks.values()) {
     if (t.replacedBy) continue;

@@ -12,7 +12,7 @@ const SHOWN = 5;
  * why, or that none was. Test names and findings quote the candidates' own files: model text, so
  * every piece goes out inert.
  */
-export function selectionLines(sel: Selection, s: Surface, branchLink?: (branch: string) => string): string[] {
+function selectionLines(sel: Selection, s: Surface, branchLink?: (branch: string) => string): string[] {
   const inert = s.modelText;
   const out = [
     `${s.bold(`Attempts of ${sel.task}`)} (${sel.candidates.length} in parallel, judged on their own branches against the base)`,

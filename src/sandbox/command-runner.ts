@@ -148,7 +148,7 @@ export interface EgressRoute {
 /**
  * What the repository's setup steps hand to the sandbox's commands, only as `.github/crew.yml` names it
  * (#51): the variables of `sandbox_env` (their values from crew's environment, checked: domain/sandbox-reach.ts,
- * steps/sandbox-setup.ts) and the services of `network.services`, forwarded into the namespace.
+ * toolbox/sandbox-setup.ts) and the services of `network.services`, forwarded into the namespace.
  */
 export interface SandboxReach {
   env?: Record<string, string>;

@@ -58,7 +58,7 @@ export async function startServiceBridges(addresses: readonly ServiceAddress[]):
         inside.pipe(outside);
         outside.pipe(inside);
       });
-      // Nothing closes the bridges before the job's process ends: their folders go with it (a self-hosted runner keeps /tmp).
+      // The job's tools close the bridges (toolbox/sandbox-setup.ts, dispose); a process that ends first removes their folders on its way out.
       opened.push({ server, dir: place.dir, sockets, kept: removedAtExit(place.dir) });
       await new Promise<void>((ok, fail) => {
         server.once('error', fail);

@@ -40,7 +40,7 @@ type Ctx = Pick<StepContext, 'repo' | 'remote' | 'log'>;
  * command criterion run in the sandbox with crew's report hooks, its tests counted by identity
  * against the base's run. The checkout is left at the candidate; the caller puts it back.
  */
-export async function candidateEvidence(ctx: Ctx, c: CandidateToJudge, o: EvidenceOptions): Promise<CandidateEvidence> {
+async function candidateEvidence(ctx: Ctx, c: CandidateToJudge, o: EvidenceOptions): Promise<CandidateEvidence> {
   await ctx.repo.checkoutDetached(ctx.remote.tracking(c.branch));
   const headSha = await ctx.repo.head();
   const diff = await ctx.repo.unifiedDiff(o.baseSha, headSha, DIFF_LIMIT_BYTES);

@@ -37,7 +37,7 @@ import {
 import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
-import { prepareTools, setupNetwork } from './sandbox-setup';
+import { prepareTools, setupNetwork, type JobTools } from '../toolbox/sandbox-setup';
 import { join } from 'node:path';
 import { jobTempDir } from '../sandbox/own-temp';
 import { testFindings, type account, type BaseRun } from '../domain/test-results';
@@ -139,54 +139,61 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
   // 2. Command criteria run for real, in the sandbox, after the trusted setup.
   const commands = plan.criteria.filter((c) => c.kind === 'command');
   const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
-  const runs = await runCommandCriteria(ctx, view, config, commands, headSha, previous);
-  const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
+  // The integrated branch is the workers' code: setup runs on it only inside the sandbox (toolbox/sandbox-setup.ts).
+  const tools = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  // The proxy and the service bridges stay up while the critic model's commands may use them; closed with the judgment.
+  try {
+    const runs = await runCommandCriteria(ctx, config, commands, previous, tools);
+    const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
 
-  // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
-  const { bases, freshBases, accounts } = await testsByIdentity(ctx, view, config, commands, { diff, files }, runs, headSha);
-  const testFindingsNow = () => [...accounts.values()].flatMap((a) => testFindings(a));
-  adversarial.push(...testFindingsNow());
+    // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+    const { bases, freshBases, accounts } = await testsByIdentity(ctx, view, config, commands, { diff, files }, runs, headSha);
+    const testFindingsNow = () => [...accounts.values()].flatMap((a) => testFindings(a));
+    adversarial.push(...testFindingsNow());
 
-  // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
-  const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
-  const localisation =
-    runner && failedCommands.length && headSha !== base.sha
-      ? await localise(
-          ctx,
-          view,
-          failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)!, base: bases.get(c.id) })),
-          { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs },
-        )
-      : [];
-  await reports?.dispose();
-  if (ctx.cancellation?.aborted)
-    return {
-      iteration,
-      headSha,
-      verdict: 'FAIL',
-      evaluations: [],
-      adversarial,
-      overallReason: 'interrupted',
-      suggestedNextAction: '',
-      at: nowIso(ctx),
-      ...refused(),
-    };
-  const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
+    // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
+    const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
+    const localisation =
+      runner && failedCommands.length && headSha !== base.sha
+        ? await localise(
+            ctx,
+            view,
+            failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id)!, base: bases.get(c.id) })),
+            { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs },
+          )
+        : [];
+    await reports?.dispose();
+    if (ctx.cancellation?.aborted)
+      return {
+        iteration,
+        headSha,
+        verdict: 'FAIL',
+        evaluations: [],
+        adversarial,
+        overallReason: 'interrupted',
+        suggestedNextAction: '',
+        at: nowIso(ctx),
+        ...refused(),
+      };
+    const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
 
-  // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
-  const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
-  const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
-  const modelOut = needsModel
-    ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs)
-    : undefined;
-  // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
-  if (modelOut?.renames?.length) {
-    for (const r of modelOut.renames) accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
-    for (const a of accounts.values()) if (a.counts && a.renamed.length) a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
-    const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
-    adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+    // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
+    const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
+    const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+    const modelOut = needsModel
+      ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs)
+      : undefined;
+    // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
+    if (modelOut?.renames?.length) {
+      for (const r of modelOut.renames) accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
+      for (const a of accounts.values()) if (a.counts && a.renamed.length) a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
+      const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
+      adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+    }
+    return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
+  } finally {
+    await tools.dispose();
   }
-  return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
 }
 
 /** The adversarial checks: the criteria as reviewed, and the tests neither deleted, skipped nor weakened (domain/tamper.ts). */
@@ -206,9 +213,14 @@ async function adversarialOf(ctx: StepContext, view: RunView, plan: Plan, headSh
 }
 
 /** The command criteria, each run for real after the setup, with the report hooks that read their tests. */
-async function runCommandCriteria(ctx: StepContext, view: RunView, config: Config, commands: Plan['criteria'], headSha: string, previous: Previous) {
-  // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-  const { runner, warning, setupFailure, egress, hint } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+async function runCommandCriteria(
+  ctx: StepContext,
+  config: Config,
+  commands: Plan['criteria'],
+  previous: Previous,
+  tools: JobTools & { setupFailure: string | null },
+) {
+  const { runner, warning, setupFailure, egress, hint } = tools;
   // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
   const refused = () => {
     const all = addRefusals(previous?.refused, egress?.refused());

@@ -8,11 +8,11 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import { selectByEvidence } from './candidate-evidence';
 import { loadView, SEEN, updateView, type StepContext } from './context';
 import { testReports } from './critic';
-import { setupNetwork } from './sandbox-setup';
+import { setupNetwork } from '../toolbox/sandbox-setup';
 import { baseRuns } from './test-runs';
 import { recordFinal, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { TakenTask } from './work-claim';
-import type { Egress } from './egress';
+import type { Egress } from '../toolbox/egress';
 
 /**
  * A task's parallel attempts (#50), after each leg's worker is done: each leg records its

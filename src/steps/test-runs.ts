@@ -7,7 +7,7 @@ import { runWithReports, type CommandRun } from '../toolbox/test-runs';
 import { paths, readChecked } from '../state/run-files';
 import { runFolder } from '../domain/refs';
 import { nowIso, SEEN, type StepContext } from './context';
-import { runSetup } from './sandbox-setup';
+import { runSetup } from '../toolbox/sandbox-setup';
 import { join } from 'node:path';
 
 const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);

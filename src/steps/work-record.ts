@@ -2,7 +2,7 @@ import type { Config } from '../config/schema';
 import { BranchMoved, type WriteOptions } from '../ports';
 import type { CommandRunner } from '../sandbox/command-runner';
 import type { StepContext } from './context';
-import type { Egress } from './egress';
+import type { Egress } from '../toolbox/egress';
 import { recordCandidate, settleCandidates } from './parallel-attempts';
 import { attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { BudgetStop } from './budget-stop';

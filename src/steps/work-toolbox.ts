@@ -10,7 +10,7 @@ import { timeScale } from '../clock';
 import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { runFolder } from '../domain/refs';
 import { loadView, nonce, nowIso, planCheckSaw, SEEN, updateView, type StepContext } from './context';
-import { prepareTools } from './sandbox-setup';
+import { prepareTools } from '../toolbox/sandbox-setup';
 import type { TakenTask } from './work-claim';
 
 /**
@@ -88,12 +88,44 @@ function teamOf(ctx: StepContext, t: TakenTask, fresh: { looked: boolean }): Tea
 export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask, chained: boolean): Promise<Toolbox> {
   const trusted = !chained && (await ctx.repo.head()) === reviewedSha(t.view.run);
   const mcpServers = serversFor(config.mcp_servers, 'worker');
-  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+  const tools = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+  const { runner, warning, setupFailure, egress } = tools;
+  // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally`
+  // disposes; a throw before that closes the tools here.
+  const { serverDir, mcp } = await startServers(ctx, config, t, { trusted, mcpServers, tools }).catch(async (e: unknown) => {
+    await tools.dispose();
+    throw e;
+  });
+  const fresh = { looked: false };
+  return {
+    runner,
+    warning,
+    setupFailure,
+    egress,
+    mcp,
+    team: teamOf(ctx, t, fresh),
+    newAttempt: () => void (fresh.looked = false),
+    refused: () => addRefusals(t.rec.refused, egress?.refused(), mcp.refused()),
+    dispose: async () => {
+      await mcp.close();
+      await serverDir.dispose();
+      await tools.dispose();
+    },
+  };
+}
+
+/** After the setup: its output kept out of the task's commits, then the repository's MCP servers, in the sandbox where they run commands. */
+async function startServers(
+  ctx: StepContext,
+  config: Config,
+  t: TakenTask,
+  { trusted, mcpServers, tools }: { trusted: boolean; mcpServers: ReturnType<typeof serversFor>; tools: Tools },
+) {
+  const { runner, setupFailure } = tools;
   if (config.setup.length) {
     const produced = await ctx.repo.excludeUntracked();
     if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
   }
-  // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally` disposes.
   const serverDir = await stdioServerDir({
     // With no stdio server to start, there is nothing to copy.
     trusted: trusted || setupFailure !== null || !mcpServers.some(([, s]) => !!s.command),
@@ -116,19 +148,5 @@ export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask
     await serverDir.dispose();
     throw e;
   });
-  const fresh = { looked: false };
-  return {
-    runner,
-    warning,
-    setupFailure,
-    egress,
-    mcp,
-    team: teamOf(ctx, t, fresh),
-    newAttempt: () => void (fresh.looked = false),
-    refused: () => addRefusals(t.rec.refused, egress?.refused(), mcp.refused()),
-    dispose: async () => {
-      await mcp.close();
-      await serverDir.dispose();
-    },
-  };
+  return { serverDir, mcp };
 }

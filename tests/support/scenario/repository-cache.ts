@@ -42,5 +42,5 @@ export async function playCache(form: 'short' | 'full' = 'short'): Promise<Cache
   return { r, ...out };
 }
 
-/** How long crew's `setup:` command took in a job, from its log (steps/sandbox-setup.ts). */
+/** How long crew's `setup:` command took in a job, from its log (toolbox/sandbox-setup.ts). */
 export const setupSeconds = (log: string) => Number(/setup: `node scripts\/deps\.mjs` done in ([0-9.]+) s/.exec(log)?.[1] ?? NaN);

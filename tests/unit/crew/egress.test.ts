@@ -14,8 +14,8 @@ import { prepareSandbox, prepareUserNamespace } from '../../../src/sandbox/comma
 import { readClientHello } from '../../../src/sandbox/egress/client-hello';
 import { startEgressProxy, type EgressProxy } from '../../../src/sandbox/egress/proxy';
 import { refusedLines } from '../../../src/render/report';
-import { DEFAULT_NETWORK, refusalLine, type NetworkConfig } from '../../../src/steps/egress';
-import { prepareTools } from '../../../src/steps/sandbox-setup';
+import { DEFAULT_NETWORK, refusalLine, type NetworkConfig } from '../../../src/toolbox/egress';
+import { prepareTools } from '../../../src/toolbox/sandbox-setup';
 import { collector, serving, startEgressWorld, type EgressWorld } from '../../support/egress/world';
 import { git } from '../../support/git-cli';
 import { deepFolder, exitDelay, NODE24_SOCKETS } from '../../support/sandbox/deep-temp';

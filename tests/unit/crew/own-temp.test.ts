@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownTempDir } from '../../../src/sandbox/own-temp';
-import { DEFAULT_NETWORK } from '../../../src/steps/egress';
-import { commandRunner } from '../../../src/steps/sandbox-setup';
+import { DEFAULT_NETWORK } from '../../../src/toolbox/egress';
+import { commandRunner } from '../../../src/toolbox/sandbox-setup';
 import { git } from '../../support/git-cli';
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { parseServiceAddress, reachHint, sandboxEnvNameProblem } from '../../../src/domain/sandbox-reach';
 import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
-import { prepareReach } from '../../../src/steps/sandbox-reach';
+import { prepareReach } from '../../../src/toolbox/sandbox-reach';
 import { addSecret, redact } from '../../../src/text/redact';
 import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';

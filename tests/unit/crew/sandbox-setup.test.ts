@@ -9,9 +9,10 @@ import { PathJail } from '../../../src/agents/path-jail';
 import { DEFAULT_DENY } from '../../../src/config/schema';
 import type { Log, WorkingCopy } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
-import { DEFAULT_NETWORK } from '../../../src/steps/egress';
-import { commandRunner, prepareTools } from '../../../src/steps/sandbox-setup';
+import { DEFAULT_NETWORK } from '../../../src/toolbox/egress';
+import { commandRunner, prepareTools } from '../../../src/toolbox/sandbox-setup';
 import { git } from '../../support/git-cli';
+import { listeningSince, listeningSockets } from '../../support/listening';
 
 describe('run_command when the sandbox cannot be set up (commandRunner)', () => {
   let ws: string;
@@ -39,7 +40,7 @@ describe('run_command when the sandbox cannot be set up (commandRunner)', () => 
   it('refuses by default, loudly in the log, and tells the model why when it calls run_command', async () => {
     warnings.length = 0;
     const refused = await commandRunner(ctx(), { allow_unsandboxed: false, network: DEFAULT_NETWORK }, [noSandbox]);
-    expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})`, reason: REASON });
+    expect(refused).toEqual({ warning: `run_command was refused: no sandbox (${REASON})`, reason: REASON, dispose: expect.any(Function) });
     expect(warnings).toEqual([`No sandbox: ${REASON}. run_command is refused; set allow_unsandboxed: true in .github/crew.yml to run commands without one.`]);
     await expect(Promise.resolve(tool(refused).run({ command: 'echo hi' }))).rejects.toThrow(
       `run_command is not available in this run: run_command was refused: no sandbox (${REASON})`,
@@ -114,7 +115,7 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
     expect(infos[0]).toBe('setup (on the base commit, outside the sandbox): id -un > setup-user.txt');
     expect((await readFile(join(ws, 'setup-user.txt'), 'utf8')).trim()).toBe(userInfo().username);
     const failed = await prepareTools(ctx(), config(['echo broken; exit 3', 'touch never']), { trusted: true }, [noSandbox]);
-    expect(failed).toEqual({ warning: null, setupFailure: 'the setup command `echo broken; exit 3` exited with 3: broken' });
+    expect(failed).toEqual({ warning: null, setupFailure: 'the setup command `echo broken; exit 3` exited with 3: broken', dispose: expect.any(Function) });
     await expect(stat(join(ws, 'never'))).rejects.toThrow();
   });
 
@@ -159,6 +160,29 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
       await r.egress!.close();
     } finally {
       server.close();
+    }
+  });
+
+  it('one dispose closes what the tools started: the egress proxy (its socket and its port) and the bridges to network.services', async () => {
+    const service = createServer((_, res) => res.end('a service'));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const before = await listeningSockets();
+    try {
+      const network = { ...DEFAULT_NETWORK, tools: 'allowlist' as const, services: [`127.0.0.1:${(service.address() as AddressInfo).port}`] };
+      const r = await prepareTools(ctx(), { ...config(['true']), network }, { trusted: false, ownHome: true });
+      expect(r.setupFailure).toBeNull();
+      expect(r.egress!.mode).toBe('allowlist');
+      const opened = await listeningSince(before);
+      expect(opened.filter((s) => /\/crew-egress-[^/]+\/proxy\.sock$/.test(s))).toHaveLength(1);
+      expect(opened.filter((s) => /\/crew-service-[^/]+\/bridge\.sock$/.test(s))).toHaveLength(1);
+      expect(opened.filter((s) => s.startsWith('tcp '))).toHaveLength(1);
+      await r.dispose();
+      expect(await listeningSince(before)).toEqual([]);
+      await expect(stat(r.home!.dir)).rejects.toThrow();
+      // A second call (a `finally` after an earlier one) does nothing more.
+      await r.dispose();
+    } finally {
+      service.close();
     }
   });
 });

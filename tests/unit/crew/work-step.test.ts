@@ -29,6 +29,7 @@ import { GITHUB } from '../../../src/domain/surface';
 import { KNOWLEDGE_PATH } from '../../../src/state/knowledge';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
 import { startHttpMcpServer, startListener } from '../../support/mcp/http-server';
+import { listeningSince, listeningSockets } from '../../support/listening';
 
 /**
  * The work step in-process, against the real parts: git over the fake GitHub's smart HTTP,
@@ -264,6 +265,32 @@ describe('the work step, in-process against the fakes', () => {
     expect(messages.map((m) => ({ from: m.from, to: m.to, type: m.type, text: m.text }))).toEqual([
       { from: 't1', to: 't2', type: 'broadcast', text: 'NOTES.md will hold the summary table.' },
     ]);
+  });
+
+  it('the job closes what its tools started: after it, neither the egress proxy nor the bridge to network.services listens (local mode runs many jobs in one process)', async () => {
+    const service = await startListener();
+    const before = await listeningSockets();
+    try {
+      await seed();
+      let during: string[] = [];
+      const inner = scripted((_attempt, turn) =>
+        turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', FULL_REPORT)],
+      );
+      const model: Model = {
+        complete: async (req) => {
+          during = await listeningSince(before);
+          return inner.complete(req);
+        },
+      };
+      await work(await job(model, `max_retries: 0\nnetwork:\n  tools: allowlist\n  services: ["127.0.0.1:${service.port}"]\n`));
+      expect(await taskRecord()).toMatchObject({ status: 'success' });
+      // While the worker ran, its commands had the proxy and the bridge.
+      expect(during.filter((s) => /\/crew-egress-[^/]+\/proxy\.sock$/.test(s))).toHaveLength(1);
+      expect(during.filter((s) => /\/crew-service-[^/]+\/bridge\.sock$/.test(s))).toHaveLength(1);
+      expect(await listeningSince(before)).toEqual([]);
+    } finally {
+      await service.close();
+    }
   });
 
   it('token budgets are hard stops across attempts: a retry gets only what the earlier attempts left; the turn-limit attempt’s files stay on the reused branch', async () => {

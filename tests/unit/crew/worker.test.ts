@@ -97,6 +97,22 @@ describe('runWorker', () => {
     expect(out).toMatchObject({ stop: 'final', reported: { status: 'success', summary: 's' }, toolCalls: { write_file: 1, run_command: 1, report_result: 1 } });
   });
 
+  it("gives a coder the read-only roles' tools (readOnlyTools) with write_file and edit_file, in crew's order", async () => {
+    const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { ...WHOLE_REPORT, summary: 's' } }]]);
+    await runWorker(model, input(repo, { task: { ...plan.tasks[0]!, persona: 'coder' } }), log);
+    expect(model.requests[0]!.tools.map((t) => t.name)).toEqual([
+      'list_files',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'search',
+      'run_command',
+      'send_message',
+      'check_inbox',
+      'report_result',
+    ]);
+  });
+
   it('tells a retry what failed before, and gives knowledge from the repository', async () => {
     const model = scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'report_result', input: { status: 'success', summary: 's' } }]]);
     await runWorker(

@@ -60,3 +60,11 @@ describe("the critic's renames (#32): a lost test is a rename only when both nam
     expect(out.renames).toEqual([{ criterion: 'c1', lost: 'a › old', replacement: 'a › new' }]);
   });
 });
+
+describe("the critic's tools", () => {
+  it("are the read-only roles' (readOnlyTools), run_command and its answer, in that order", async () => {
+    const { model, requests } = scriptedSubmissions('submit_judgment', [judged([])]);
+    await runCritic(model, input(), log);
+    expect(requests[0]!.tools.map((t) => t.name)).toEqual(['list_files', 'read_file', 'search', 'run_command', 'submit_judgment']);
+  });
+});

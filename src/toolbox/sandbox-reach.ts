@@ -14,9 +14,11 @@ export interface JobReach {
   reach: SandboxReach;
   /** A line for a failed command's message when it points at the setup steps (domain/sandbox-reach.ts), or null. */
   hint(output: string): string | null;
+  /** Stops the bridges (the job's tools' dispose: sandbox-setup.ts). */
+  close(): Promise<void>;
 }
 
-export const NO_REACH: JobReach = { reach: {}, hint: () => null };
+export const NO_REACH: JobReach = { reach: {}, hint: () => null, close: async () => undefined };
 
 /**
  * The variables and bridges, said in the job's log. A variable whose value holds a secret crew knows (its
@@ -59,5 +61,6 @@ export async function prepareReach(
   return {
     reach: { env, ...(bridges ? { services: bridges.routes } : {}) },
     hint: (output) => reachHint(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [] }),
+    close: async () => bridges?.close(),
   };
 }

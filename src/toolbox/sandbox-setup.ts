@@ -12,7 +12,7 @@ import {
   type RunOptions,
 } from '../sandbox/command-runner';
 import { jobTempDir } from '../sandbox/own-temp';
-import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
+import { MAX_OUTPUT_BYTES } from './command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { Log } from '../ports';
 import { NO_REACH, prepareReach, type JobReach } from './sandbox-reach';
@@ -50,6 +50,12 @@ export interface JobTools {
   egress?: Egress;
   /** A line for a failed command's message that points at the repository's setup steps, when something says so (#51). */
   hint?: JobReach['hint'];
+  /**
+   * Closes what these tools started: the egress proxy, the bridges to `network.services` and the
+   * commands' own home. The job's process ending does not do it in local mode or eval, where one
+   * process runs many jobs: whoever prepared the tools calls it when the job's commands are done.
+   */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -72,6 +78,8 @@ export async function commandRunner(
   const given = jobReach ?? (await prepareReach(config, ctx.log));
   const { reach } = given;
   const hint = hintOf(given);
+  // The reach is this function's to close only when it made it; prepareTools closes its own.
+  const closeReach = jobReach ? async () => undefined : () => given.close();
   for (const prepare of sandboxes) {
     const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy), reach);
     if ('runner' in prepared) {
@@ -80,7 +88,7 @@ export async function commandRunner(
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
       const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
-      return { runner, warning, egress, ...hint };
+      return { runner, warning, egress, ...hint, dispose: disposer(ctx.log, () => egress.close(), closeReach) };
     }
     reasons.push(prepared.reason);
   }
@@ -90,11 +98,11 @@ export async function commandRunner(
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'), { env: reach.env ?? {} });
     const egress = jobEgress(config.network, runner, undefined, undefined);
     ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}. ${egress.statement}`);
-    return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint };
+    return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint, dispose: disposer(ctx.log, () => egress.close(), closeReach) };
   }
   const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
   ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
-  return { warning: `run_command was refused: no sandbox (${reason})`, reason, ...hint };
+  return { warning: `run_command was refused: no sandbox (${reason})`, reason, ...hint, dispose: disposer(ctx.log, closeReach) };
 }
 
 /**
@@ -115,7 +123,7 @@ export async function prepareTools(
   /**
    * `mcp`: a stdio MCP server starts in this job's sandbox, and reaches the network only through the allowlist.
    * `ownHome`: the sandbox's commands from here on (setup on a model-written tree, and the caller's, through
-   * `home`, which the caller disposes) get a home and temporary folder of their own, out of reach of commands
+   * `home`, which the tools' dispose removes) get a home and temporary folder of their own, out of reach of commands
    * that ran before with the tool user's shared home (#46).
    */
   tree: { trusted: boolean; mcp?: boolean; ownHome?: boolean },
@@ -123,6 +131,11 @@ export async function prepareTools(
 ): Promise<JobTools & { setupFailure: string | null; home?: ProgramHome }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
   const jobReach = await prepareReach(config, ctx.log);
+  /** One dispose for what prepareTools started: the runner's (its proxy), the reach's bridges, the home. */
+  const handed = <T extends Partial<JobTools>>(tools: T, home?: ProgramHome | { failure: string }) => ({
+    ...tools,
+    dispose: disposer(ctx.log, tools.dispose, () => jobReach.close(), home && 'dispose' in home ? () => home.dispose() : undefined),
+  });
   if (tree.trusted || !config.setup.length) {
     const setupFailure = await runSetup(
       ctx,
@@ -134,21 +147,21 @@ export async function prepareTools(
       undefined,
       jobReach.hint,
     );
-    if (setupFailure) return { warning: null, setupFailure, ...hintOf(jobReach) };
+    if (setupFailure) return handed({ warning: null, setupFailure, ...hintOf(jobReach) });
     const tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false, jobReach);
     const home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined;
-    if (home && 'failure' in home) return { ...tools, setupFailure: home.failure };
-    return { ...tools, setupFailure: null, ...(home ? { home } : {}) };
+    if (home && 'failure' in home) return handed({ ...tools, setupFailure: home.failure });
+    return handed({ ...tools, setupFailure: null, ...(home ? { home } : {}) }, home);
   }
   const prepared = await commandRunner(ctx, config, sandboxes, true, jobReach);
   if (!prepared.runner || !prepared.egress) {
     const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
     ctx.log.warn(setupFailure);
-    return { ...prepared, setupFailure };
+    return handed({ ...prepared, setupFailure });
   }
   const egress = prepared.egress;
   const home = tree.ownHome ? await ownHome(prepared.runner) : undefined;
-  if (home && 'failure' in home) return { ...prepared, setupFailure: home.failure };
+  if (home && 'failure' in home) return handed({ ...prepared, setupFailure: home.failure });
   const network = setupNetwork(prepared.runner, egress);
   const where = !prepared.runner.sandboxed
     ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
@@ -169,7 +182,23 @@ export async function prepareTools(
     jobReach.hint,
   );
   const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
-  return { ...prepared, setupFailure, ...(home ? { home } : {}) };
+  return handed({ ...prepared, setupFailure, ...(home ? { home } : {}) }, home);
+}
+
+/** Runs each close once, in order; one that fails is said in the log (a dispose runs in a `finally`, where a throw would hide the job's own error). */
+function disposer(log: Pick<Log, 'warn'>, ...closes: Array<(() => Promise<void>) | undefined>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const all = async () => {
+    for (const close of closes)
+      try {
+        await close?.();
+      } catch (e) {
+        log.warn(
+          `crew could not close part of the job's tools (the egress proxy, a service bridge or the commands' home): ${(e as Error).message.split('\n')[0]}`,
+        );
+      }
+  };
+  return () => (done ??= all());
 }
 
 /** The hint, where the job has anything the setup steps hand over (sandbox-reach.ts). */
