@@ -6,7 +6,7 @@ import { appendFile } from 'node:fs/promises';
  * The few workflow commands crew's Action speaks, written as the runner reads them, in place of @actions/core
  * (which pulls @actions/http-client and undici into every job's start, #53). The forms follow actions/toolkit's
  * packages/core/src (core.ts, command.ts, file-command.ts, summary.ts) and actions/runner's
- * src/Runner.Worker/ActionCommandManager.cs (`::name props::data`, data and properties unescaped) and
+ * src/Runner.Worker/ActionCommandManager.cs (`::name::data`, the data unescaped) and
  * FileCommandManager.cs (GITHUB_OUTPUT as `name=value` or `name<<DELIMITER` … `DELIMITER`, lines split on `\n`).
  * Callers import it whole as `core`, so the job log's writers stay `core.<name>(` (tests/unit/crew/inert-log.test.ts).
  */
@@ -16,22 +16,9 @@ export function getInput(name: string): string {
   return (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-/** A command's data: the runner unescapes `%25`, `%0D`, `%0A` (ActionCommand.Unescape). */
-export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** A command's property value: also `:` and `,`, which end a property. */
-export function escapeProperty(s: string): string {
-  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-function command(name: string, data: string, properties: Record<string, string> = {}): void {
-  const props = Object.entries(properties)
-    .filter(([, v]) => v)
-    .map(([k, v]) => `${k}=${escapeProperty(v)}`)
-    .join(',');
-  process.stdout.write(`::${name}${props ? ` ${props}` : ''}::${escapeData(data)}\n`);
+/** A command's data: the runner unescapes `%25`, `%0D`, `%0A` (ActionCommand.Unescape). crew's commands take no properties. */
+function command(name: string, data: string): void {
+  process.stdout.write(`::${name}::${data.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`);
 }
 
 /** A line of the job log, as it is. */
@@ -43,12 +30,8 @@ export function warning(message: string): void {
   command('warning', message);
 }
 
-export function error(message: string): void {
+function error(message: string): void {
   command('error', message);
-}
-
-export function notice(message: string): void {
-  command('notice', message);
 }
 
 /** The step fails (exit code 1 once the process ends) with `message` as its error. */
