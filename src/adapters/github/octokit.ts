@@ -3,6 +3,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
 import { systemClock, timeScale } from '../../clock';
 import type { Clock, Log, RateLimitWait } from '../../ports';
+import { httpFetch } from './http-fetch';
 import { proxyFetch } from './proxy';
 import { decideRetry, type FailedRequest } from './request-policy';
 
@@ -46,7 +47,6 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
   const scale = timeScale();
   const clock = opts.clock ?? systemClock;
   const ms = (n: number) => Math.max(1, Math.round(n * scale));
-  const fetch = proxyFetch(process.env);
   const tag = orchestrationTag();
   const octokit = new CrewOctokit({
     auth: token,
@@ -54,7 +54,8 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
     baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
     // What @actions/github added to the user agent, so GitHub can tell which job made a request.
     ...(tag ? { userAgent: tag } : {}),
-    ...(fetch ? { request: { fetch } } : {}),
+    // node:http(s), or a runner's proxy (proxy.ts): not Node's fetch, whose first call compiles undici (http-fetch.ts).
+    request: { fetch: proxyFetch(process.env, httpFetch as unknown as typeof fetch) },
     throttle: {
       // GitHub asks integrations to space content-creating requests; notifications more so.
       write: new Bottleneck.Group({ id: 'crew-write', maxConcurrent: 1, minTime: ms(1000) }),

@@ -2,8 +2,7 @@
  * A self-hosted runner's proxy for crew's GitHub requests. @actions/github sent them through @actions/http-client's
  * proxy rules (its lib/proxy.ts): `https_proxy`/`HTTPS_PROXY` for https URLs, `http_proxy`/`HTTP_PROXY` for http,
  * lower case first; a proxy value without a scheme is `http://`; no proxy for a loopback host, nor for a host
- * `no_proxy`/`NO_PROXY` names (`*`, the host, `host:port`, or a domain it is under). crew keeps those rules over
- * Node's fetch, and loads undici (a proxy-capable fetch) only when a proxy variable is set, so a job without one
+ * `no_proxy`/`NO_PROXY` names (`*`, the host, `host:port`, or a domain it is under). crew keeps those rules, and loads undici (a proxy-capable fetch) only when a proxy variable is set, so a job without one
  * never parses it (#53).
  */
 
@@ -36,11 +35,11 @@ function bypasses(url: URL, env: Env): boolean {
 }
 
 /**
- * A fetch that goes through the proxy the environment names, or undefined when no proxy variable is set (then
- * Octokit uses Node's own fetch). undici is imported on the first request that goes through a proxy.
+ * A fetch that goes through the proxy the environment names, and `direct` where none applies (all of
+ * them when no proxy variable is set). undici is imported on the first request that goes through a proxy.
  */
-export function proxyFetch(env: Env): typeof fetch | undefined {
-  if (!PROXY_VARS.some((v) => env[v])) return undefined;
+export function proxyFetch(env: Env, direct: typeof fetch): typeof fetch {
+  if (!PROXY_VARS.some((v) => env[v])) return direct;
   const agents = new Map<string, Promise<{ fetch: typeof fetch; dispatcher: unknown }>>();
   const through = (proxy: URL) => {
     let agent = agents.get(proxy.href);
@@ -52,9 +51,10 @@ export function proxyFetch(env: Env): typeof fetch | undefined {
     return agent;
   };
   return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
+    // (Not `instanceof Request`: reading that global would load undici.)
+    const url = new URL(typeof input === 'object' && 'url' in input ? input.url : String(input));
     const proxy = proxyFor(url, env);
-    if (!proxy) return fetch(input, init);
+    if (!proxy) return direct(input, init);
     const agent = await through(proxy);
     return agent.fetch(input, { ...init, dispatcher: agent.dispatcher } as RequestInit);
   };
