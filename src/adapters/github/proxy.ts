@@ -2,8 +2,8 @@
  * A self-hosted runner's proxy for crew's GitHub requests. @actions/github sent them through @actions/http-client's
  * proxy rules (its lib/proxy.ts): `https_proxy`/`HTTPS_PROXY` for https URLs, `http_proxy`/`HTTP_PROXY` for http,
  * lower case first; a proxy value without a scheme is `http://`; no proxy for a loopback host, nor for a host
- * `no_proxy`/`NO_PROXY` names (`*`, the host, `host:port`, or a domain it is under). crew keeps those rules, and loads undici (a proxy-capable fetch) only when a proxy variable is set, so a job without one
- * never parses it (#53).
+ * `no_proxy`/`NO_PROXY` names (`*`, the host, `host:port`, or a domain it is under). crew keeps those rules, and
+ * loads undici (a proxy-capable fetch) only when a proxy variable is set, so a job without one never parses it (#53).
  */
 
 type Env = Record<string, string | undefined>;
