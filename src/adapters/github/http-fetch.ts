@@ -111,7 +111,7 @@ export async function httpFetch(input: string | URL, init: Init = {}) {
       body: null,
       text: async () => bytes.toString('utf8'),
       json: async () => JSON.parse(bytes.toString('utf8')) as unknown,
-      arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      arrayBuffer: async () => Uint8Array.from(bytes).buffer,
     };
   }
 }
