@@ -56,6 +56,9 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
     ...(tag ? { userAgent: tag } : {}),
     // node:http(s), or a runner's proxy (proxy.ts): not Node's fetch, whose first call compiles undici (http-fetch.ts).
     request: { fetch: proxyFetch(process.env, httpFetch as unknown as typeof fetch) },
+    // @octokit/rest's request log would print each failed request (a 404 crew expects, too) to the job log, past
+    // inertLog; crew's retry policy below says what failed and why. Octokit's warnings (a deprecated route) go to crew's Log.
+    log: { debug: () => {}, info: () => {}, warn: (m: string) => log.warn(`GitHub: ${m}`), error: () => {} },
     throttle: {
       // GitHub asks integrations to space content-creating requests; notifications more so.
       write: new Bottleneck.Group({ id: 'crew-write', maxConcurrent: 1, minTime: ms(1000) }),

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { proxyFetch, proxyFor } from '../../../src/adapters/github/proxy';
@@ -87,5 +89,26 @@ describe("crew's GitHub requests on a self-hosted runner behind a proxy (@action
     const direct = (() => {}) as unknown as typeof fetch;
     expect(proxyFetch({ GITHUB_API_URL: 'https://api.github.com', NO_PROXY: 'x' }, direct)).toBe(direct);
     expect(proxyFetch({ https_proxy: 'http://p:1' }, direct)).not.toBe(direct);
+  });
+});
+
+describe('createClient', () => {
+  it("prints nothing of Octokit's own to the job log when a request fails (crew's Log and retry policy speak)", () => {
+    // In a process of its own: Octokit binds console.error when it is loaded, past any spy.
+    const script = `
+      import { createServer } from 'node:http';
+      import { createClient } from ${JSON.stringify(join(__dirname, '../../../src/adapters/github/octokit.ts'))};
+      const server = createServer((_q, r) => r.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}'));
+      server.listen(0, '127.0.0.1', async () => {
+        process.env.GITHUB_API_URL = 'http://127.0.0.1:' + server.address().port;
+        const said = [];
+        const log = { info: (m) => said.push(m), warn: (m) => said.push(m), checkpoint: () => {} };
+        const status = await createClient('ghs_token', log).rest.repos.get({ owner: 'octo', repo: 'gone' }).catch((e) => e.status);
+        process.stdout.write(JSON.stringify({ status, said }));
+        server.close();
+      });`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ status: 404, said: [] });
   });
 });
