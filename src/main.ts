@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { join } from 'node:path';
 import { buildModel as buildProviderModel, roleSaying, type ModelSetupProblem } from './adapters/anthropic/build-model';
 import { checkoutOrEmpty, gitRepo } from './adapters/git/git-repo';
@@ -32,6 +31,7 @@ import { runJob } from './steps/run-job';
 import { loadingStep } from './steps/dispatch';
 import { addSecret, redact } from './text/redact';
 import { inertLog } from './text/inert-log';
+import * as core from './adapters/runner/workflow-commands';
 import { abandonedUploads, artifactsAvailable, uploadArtifact } from './adapters/artifact/upload';
 import { githubTrajectories } from './trajectory/github';
 import { secureCloudCredentials } from './sandbox/cloud-credentials';
@@ -193,9 +193,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
     jobLimit: files.jobLimit,
     ciWorkflows: files.ciWorkflows,
     output: (k, v) => core.setOutput(k, v),
-    summary: async (md) => {
-      await core.summary.addRaw(redact(md)).write();
-    },
+    summary: (md) => core.appendSummary(redact(md)),
   });
   const trajectories = jobTrajectories(ctx, github, () => loadedConfig, runId);
   ctx.trajectories = trajectories.recorder;
@@ -271,7 +269,7 @@ export async function run(): Promise<void> {
     const chunks = preloadBundleChunks(process.env.GITHUB_WORKSPACE);
     await chunks.catch(() => undefined);
     await preloadTemplates();
-    const settings = readSettings();
+    const settings = readSettings(core.getInput);
     // Only this job's step is loaded (steps/dispatch.ts), starting now; it runs inside the job's lifecycle.
     const step = loadingStep(settings.step, chunks);
     protectCloudCredentials();
@@ -279,7 +277,7 @@ export async function run(): Promise<void> {
     addSecret(settings.anthropicApiKey);
     if (settings.anthropicApiKey) core.setSecret(settings.anthropicApiKey);
     // Before anything is logged: the repository's own secrets (crew_env), masked in the job log and redacted everywhere else.
-    maskCrewEnv(settings.crewEnv);
+    maskCrewEnv(settings.crewEnv, core.setSecret);
     const built = buildContext(settings, readEvent());
     ctx = built.ctx;
     finishTrajectories = built.finish;

@@ -1,5 +1,4 @@
 import { parseLeg } from './domain/attempts';
-import * as core from '@actions/core';
 import { z } from 'zod';
 import { MIN_VALUE_CHARS, parseCrewEnv } from './domain/crew-env';
 import { isProvider, PROVIDERS, type Provider } from './domain/providers';
@@ -44,7 +43,8 @@ const positiveInt = (name: string) =>
     .regex(/^[1-9][0-9]*$/, { message: `Input \`${name}\` must be a positive whole number` })
     .transform(Number);
 
-export function readSettings(get: (name: string) => string = (n) => core.getInput(n)): Settings {
+/** `get` reads one input of the action (main.ts: the runner's `INPUT_<NAME>`). */
+export function readSettings(get: (name: string) => string): Settings {
   const step = get('step');
   if (step !== 'route' && step !== 'work' && step !== 'advance' && step !== 'critic' && step !== 'merge' && step !== 'cleanup') {
     throw new InputError(
@@ -107,7 +107,7 @@ export function readSettings(get: (name: string) => string = (n) => core.getInpu
  * own floor (6) would leave a 4- or 5-character value, which the log hides, in comments, commits and a
  * `sandbox_env` variable (toolbox/sandbox-reach.ts leaves out only what redaction knows).
  */
-export function maskCrewEnv(vars: Record<string, string> = {}, setSecret: (value: string) => void = core.setSecret): void {
+export function maskCrewEnv(vars: Record<string, string> = {}, setSecret: (value: string) => void): void {
   for (const value of Object.values(vars)) {
     addSecret(value, MIN_VALUE_CHARS);
     if (value) setSecret(value);

@@ -2,7 +2,7 @@ import type { Trajectory, TranscriptLevel } from '../domain/trajectory';
 import { agentRunsSummary, turnLines, turnTitle } from '../render/trajectory';
 import { recordLine, TrajectoryRecorder } from './recorder';
 
-/** What a job on GitHub does with its trajectories, given by main.ts over @actions/core and @actions/artifact. */
+/** What a job on GitHub does with its trajectories, given by main.ts over the runner's workflow commands (adapters/runner) and @actions/artifact. */
 export interface GitHubTrajectoryIO {
   /** A collapsible group in the job log. */
   group(title: string, lines: string[]): void;

@@ -45,7 +45,9 @@ function startCopy(root: string, env: Record<string, string>): string[] {
 
 /**
  * Libraries only some jobs use, by the path ncc names each module with. A route job that refuses a
- * reader needs none of them; each sits in a chunk of its own, loaded on first use.
+ * reader needs none of them; each sits in a chunk of its own, loaded on first use. The last four
+ * come with @actions/artifact (and undici with a runner's proxy, adapters/github/proxy.ts): crew's
+ * own workflow commands and Octokit over Node's fetch replace them at start-up (#53).
  */
 const LATE = [
   '@modelcontextprotocol/sdk',
@@ -55,6 +57,10 @@ const LATE = [
   '@anthropic-ai/sdk',
   'proxy-chain',
   'fast-xml-parser',
+  '@actions/core',
+  '@actions/github',
+  '@actions/http-client',
+  'undici',
 ];
 const named = (text: string) => LATE.filter((lib) => text.includes(`/node_modules/${lib}/`));
 
@@ -76,7 +82,7 @@ describe('the bundle crew runs (dist/)', () => {
     expect(startCopy(join(dir, 'action'), { GITHUB_WORKSPACE: join(dir, 'workspace') })).toEqual([]);
   });
 
-  it('a route job that refuses a reader loads its step and nothing of MCP, artifacts, the model SDKs, the egress proxy or the report parsers', async () => {
+  it('a route job that refuses a reader loads its step and nothing of MCP, artifacts, the model SDKs, the egress proxy, the report parsers, @actions/core, @actions/github or undici', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crew-bundle-'));
     const recorder = await loadRecorder(dir);
     const r = await play('read-only-user', { env: recorder.env });

@@ -1,11 +1,15 @@
-import { getOctokit } from '@actions/github';
+import { Octokit } from '@octokit/rest';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
 import { systemClock, timeScale } from '../../clock';
 import type { Clock, Log, RateLimitWait } from '../../ports';
+import { httpFetch } from './http-fetch';
+import { proxyFetch } from './proxy';
 import { decideRetry, type FailedRequest } from './request-policy';
 
-export type GitHubClient = ReturnType<typeof getOctokit>;
+const CrewOctokit = Octokit.plugin(throttling);
+
+export type GitHubClient = InstanceType<typeof CrewOctokit>;
 
 export interface ClientOptions {
   clock?: Clock;
@@ -43,22 +47,27 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
   const scale = timeScale();
   const clock = opts.clock ?? systemClock;
   const ms = (n: number) => Math.max(1, Math.round(n * scale));
-  const octokit = getOctokit(
-    token,
-    {
-      // Read now, not when @actions/github was first imported.
-      baseUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com',
-      throttle: {
-        // GitHub asks integrations to space content-creating requests; notifications more so.
-        write: new Bottleneck.Group({ id: 'crew-write', maxConcurrent: 1, minTime: ms(1000) }),
-        notifications: new Bottleneck.Group({ id: 'crew-notifications', maxConcurrent: 1, minTime: ms(3000) }),
-        // Rate limits are retried below, with the rest of the policy.
-        onRateLimit: () => false,
-        onSecondaryRateLimit: () => false,
-      },
+  const tag = orchestrationTag();
+  const octokit = new CrewOctokit({
+    auth: token,
+    // GitHub Enterprise Server's API, when the job runs there; GraphQL follows it (`/api/v3` becomes `/api/graphql`).
+    baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    // What @actions/github added to the user agent, so GitHub can tell which job made a request.
+    ...(tag ? { userAgent: tag } : {}),
+    // node:http(s), or a runner's proxy (proxy.ts): not Node's fetch, whose first call compiles undici (http-fetch.ts).
+    request: { fetch: proxyFetch(process.env, httpFetch as unknown as typeof fetch) },
+    // @octokit/rest's request log would print each failed request (a 404 crew expects, too) to the job log, past
+    // inertLog; crew's retry policy below says what failed and why. Octokit's warnings (a deprecated route) go to crew's Log.
+    log: { debug: () => {}, info: () => {}, warn: (m: string) => log.warn(`GitHub: ${m}`), error: () => {} },
+    throttle: {
+      // GitHub asks integrations to space content-creating requests; notifications more so.
+      write: new Bottleneck.Group({ id: 'crew-write', maxConcurrent: 1, minTime: ms(1000) }),
+      notifications: new Bottleneck.Group({ id: 'crew-notifications', maxConcurrent: 1, minTime: ms(3000) }),
+      // Rate limits are retried below, with the rest of the policy.
+      onRateLimit: () => false,
+      onSecondaryRateLimit: () => false,
     },
-    throttling,
-  );
+  });
   octokit.hook.wrap('request', async (request, options) => {
     const o = options as unknown as RequestOptions;
     for (let retry = 0; ; retry++) {
@@ -87,4 +96,10 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
     }
   });
   return octokit;
+}
+
+/** `actions_orchestration_id/<id>` from the runner's ACTIONS_ORCHESTRATION_ID, as @actions/github's user agent carried it. */
+function orchestrationTag(): string | undefined {
+  const id = process.env.ACTIONS_ORCHESTRATION_ID?.trim();
+  return id ? `actions_orchestration_id/${id.replace(/[^a-z0-9_.-]/gi, '_')}` : undefined;
 }

@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as core from '../../../src/adapters/runner/workflow-commands';
+import { readKeyValueFile } from '../../support/runner/output-files';
+import { parseV2 } from '../../support/runner/workflow-commands';
+
+/** Values a writer must carry whole: line breaks, `=`, `<<`, a would-be delimiter line, a `\r`, nothing at all. */
+const VALUES: Record<string, string> = {
+  plain: '42',
+  multi: 'line one\nline two',
+  equals: 'a=b\nc=d',
+  heredoc: 'x<<EOF\nEOF\ny',
+  delimiterish: 'ghadelimiter_\nend',
+  cr: 'windows\r\nline',
+  empty: '',
+};
+
+let dir: string;
+const saved = { ...process.env };
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'crew-commands-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  process.env = { ...saved };
+  process.exitCode = undefined;
+  vi.restoreAllMocks();
+});
+
+const stdout = () => {
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    lines.push(...String(chunk).split('\n').slice(0, -1));
+    return true;
+  });
+  return lines;
+};
+
+describe("crew's workflow commands, read back as actions/runner reads them (the offline runner's parsers)", () => {
+  it('step outputs: every value comes back whole from GITHUB_OUTPUT, whatever lines it holds', async () => {
+    const file = join(dir, 'output');
+    writeFileSync(file, '');
+    process.env.GITHUB_OUTPUT = file;
+    for (const [name, value] of Object.entries(VALUES)) core.setOutput(name, value);
+    expect(await readKeyValueFile(file)).toEqual(VALUES);
+  });
+
+  it('the runner is not kind to a writer that gets the file form wrong: such a writer would fail the test above', async () => {
+    const read = (text: string) => {
+      const file = join(dir, 'wrong');
+      writeFileSync(file, text);
+      return readKeyValueFile(file);
+    };
+    // `name=value` with a line break: the next line is no command (FileCommandManager: "Invalid format").
+    await expect(read('multi=line one\nline two\n')).rejects.toThrow(/Invalid format 'line two'/);
+    // A fixed delimiter that the value holds: the value ends early and its rest becomes an output of its own.
+    await expect(read('heredoc<<EOF\nx<<EOF\nEOF\ny\nEOF\n')).rejects.toThrow(/Invalid format 'y'/);
+    await expect(read('equals<<EOF\na=b\nEOF\nstray\nEOF\n')).rejects.toThrow(/Invalid format 'stray'/);
+    // Lines end at \n alone on Linux: a delimiter line ending in \r is not the delimiter.
+    await expect(read('crlf<<D\nvalue\r\nD\r\n')).rejects.toThrow(/Matching delimiter not found/);
+    // (Written with \r\n throughout, the \r is part of the delimiter, and of the value.)
+    expect(await read('crlf<<D\r\nvalue\r\nD\r\n')).toEqual({ crlf: 'value\r' });
+  });
+
+  it('refuses an output whose name or value holds its own delimiter, as @actions/core does', () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect(() => core.heredoc('x', `a\nghadelimiter_${id}\nb`, id)).toThrow(/holds its own delimiter/);
+    expect(() => core.heredoc(`x<<ghadelimiter_${id}`, 'a', id)).toThrow(/holds its own delimiter/);
+    expect(core.heredoc('x', 'a', id)).toBe(`x<<ghadelimiter_${id}\na\nghadelimiter_${id}`);
+    // Each output gets a delimiter of its own.
+    expect(core.heredoc('x', 'a')).not.toBe(core.heredoc('x', 'a'));
+  });
+
+  it('log commands: one line each, whose data the runner unescapes to the message', () => {
+    const lines = stdout();
+    const message = 'a 100% sure\r\nthing: with, commas\nand ::colons::';
+    core.warning(message);
+    core.startGroup(message);
+    core.endGroup();
+    core.setSecret('s3cr%t\nline');
+    core.info('plain');
+    expect(lines).toHaveLength(5);
+    const all = { has: () => true } as unknown as ReadonlySet<string>;
+    expect(
+      lines
+        .slice(0, 4)
+        .map((l) => parseV2(l, all))
+        .map((c) => [c?.command, c?.data]),
+    ).toEqual([
+      ['warning', message],
+      ['group', message],
+      ['endgroup', ''],
+      ['add-mask', 's3cr%t\nline'],
+    ]);
+    expect(lines[4]).toBe('plain');
+  });
+
+  it('setFailed fails the step: exit code 1 and an error line', () => {
+    const lines = stdout();
+    core.setFailed('it broke:\n100%');
+    expect(process.exitCode).toBe(1);
+    expect(lines).toEqual(['::error::it broke:%0A100%25']);
+  });
+
+  it('inputs are INPUT_<NAME> upper case with spaces as underscores, trimmed; the summary is appended to', async () => {
+    process.env.INPUT_GITHUB_TOKEN = '  tok \n';
+    process.env['INPUT_MY_INPUT'] = 'v';
+    expect(core.getInput('github_token')).toBe('tok');
+    expect(core.getInput('my input')).toBe('v');
+    expect(core.getInput('absent')).toBe('');
+    const summary = join(dir, 'summary');
+    writeFileSync(summary, 'before\n');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    await core.appendSummary('## after');
+    expect(readFileSync(summary, 'utf8')).toBe('before\n## after');
+    delete process.env.GITHUB_OUTPUT;
+    expect(() => core.setOutput('x', 'y')).toThrow(/GITHUB_OUTPUT is not set/);
+  });
+});
