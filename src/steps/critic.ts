@@ -208,7 +208,7 @@ async function adversarialOf(ctx: StepContext, view: RunView, plan: Plan, headSh
 /** The command criteria, each run for real after the setup, with the report hooks that read their tests. */
 async function runCommandCriteria(ctx: StepContext, view: RunView, config: Config, commands: Plan['criteria'], headSha: string, previous: Previous) {
   // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-  const { runner, warning, setupFailure, egress, hint } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
+  const { runner, warning, setupFailure, egress, hint, reach } = await prepareTools(ctx, config, { trusted: headSha === reviewedSha(view.run) });
   // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
   const refused = () => {
     const all = addRefusals(previous?.refused, egress?.refused());
@@ -231,7 +231,7 @@ async function runCommandCriteria(ctx: StepContext, view: RunView, config: Confi
       commandResults.push(commandEvaluation(c, r, hint));
     }
   }
-  return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused };
+  return { runner, warning, egress, reach, reports, commandResults, printed, timeoutMs, refused };
 }
 
 type Previous = Awaited<ReturnType<typeof lastJudgment>>;
@@ -299,7 +299,7 @@ async function criticModel(
     headSha: string;
     accounts: Accounts;
   },
-  { runner, warning, egress, commandResults }: CommandRuns,
+  { runner, warning, egress, reach, commandResults }: CommandRuns,
 ): Promise<ModelOut> {
   const { issue, run, base } = view.run;
   const { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts } = j;
@@ -326,7 +326,7 @@ async function criticModel(
           .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
         diffStat: await ctx.repo.diffStat(base.sha, headSha),
         guidance: config.prompts.judgment,
-        commands: agentCommands({ runner, warning, egress }, config),
+        commands: agentCommands({ runner, warning, egress, reach }, config),
         maxTurns: CRITIC_MAX_TURNS,
         iteration,
         limit: config.max_iterations + (view.run.review?.allowance ?? 0),

@@ -1,3 +1,4 @@
+import { modelReach, type ModelReach } from '../domain/reach-note';
 import { parseServiceAddress, reachHint, serviceKey, type ServiceAddress } from '../domain/sandbox-reach';
 import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import type { Log } from '../ports';
@@ -14,9 +15,21 @@ export interface JobReach {
   reach: SandboxReach;
   /** A line for a failed command's message when it points at the setup steps (domain/sandbox-reach.ts), or null. */
   hint(output: string): string | null;
+  /** What the agents' run_command tells the model about it (domain/reach-note.ts). */
+  model: ModelReach;
 }
 
-export const NO_REACH: JobReach = { reach: {}, hint: () => null };
+/** Whether `environment` holds `name` with a value crew may hand over (none holding a secret it knows): the model is told the name only. */
+const holds = (environment: NodeJS.ProcessEnv) => (name: string) => {
+  const value = environment[name];
+  return value !== undefined && value !== '' && redact(value) === value;
+};
+
+export const NO_REACH: JobReach = {
+  reach: {},
+  hint: () => null,
+  model: modelReach({ passed: [], missing: [], services: [], refused: () => [], runnerHas: holds(process.env) }),
+};
 
 /**
  * The variables and bridges, said in the job's log. A variable whose value holds a secret crew knows (its
@@ -59,5 +72,12 @@ export async function prepareReach(
   return {
     reach: { env, ...(bridges ? { services: bridges.routes } : {}) },
     hint: (output) => reachHint(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [] }),
+    model: modelReach({
+      passed: Object.keys(env),
+      missing,
+      services: bridges ? services : [],
+      refused: () => bridges?.refused() ?? [],
+      runnerHas: holds(environment),
+    }),
   };
 }

@@ -50,6 +50,8 @@ export interface JobTools {
   egress?: Egress;
   /** A line for a failed command's message that points at the repository's setup steps, when something says so (#51). */
   hint?: JobReach['hint'];
+  /** What the agents' run_command tells the model about the runner's variables and services (#51). */
+  reach?: JobReach['model'];
 }
 
 /**
@@ -80,7 +82,7 @@ export async function commandRunner(
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
       const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
-      return { runner, warning, egress, ...hint };
+      return { runner, warning, egress, ...hint, reach: given.model };
     }
     reasons.push(prepared.reason);
   }
@@ -90,7 +92,7 @@ export async function commandRunner(
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'), { env: reach.env ?? {} });
     const egress = jobEgress(config.network, runner, undefined, undefined);
     ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}. ${egress.statement}`);
-    return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint };
+    return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint, reach: given.model };
   }
   const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
   ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);

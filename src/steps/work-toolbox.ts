@@ -29,6 +29,7 @@ export interface Toolbox {
   warning: Tools['warning'];
   setupFailure: Tools['setupFailure'];
   egress: Tools['egress'];
+  reach: Tools['reach'];
   mcp: Awaited<ReturnType<typeof startMcpServers>>;
   team: Team;
   /** A new attempt's first look at its inbox may use what the job last saw. */
@@ -88,7 +89,7 @@ function teamOf(ctx: StepContext, t: TakenTask, fresh: { looked: boolean }): Tea
 export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask, chained: boolean): Promise<Toolbox> {
   const trusted = !chained && (await ctx.repo.head()) === reviewedSha(t.view.run);
   const mcpServers = serversFor(config.mcp_servers, 'worker');
-  const { runner, warning, setupFailure, egress } = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+  const { runner, warning, setupFailure, egress, reach } = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
   if (config.setup.length) {
     const produced = await ctx.repo.excludeUntracked();
     if (produced.length) ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
@@ -122,6 +123,7 @@ export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask
     warning,
     setupFailure,
     egress,
+    reach,
     mcp,
     team: teamOf(ctx, t, fresh),
     newAttempt: () => void (fresh.looked = false),

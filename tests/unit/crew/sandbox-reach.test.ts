@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
-import { parseServiceAddress, reachHint, sandboxEnvNameProblem } from '../../../src/domain/sandbox-reach';
+import { parseServiceAddress, reachHint, refusedLoopback, sandboxEnvNameProblem, serviceKey } from '../../../src/domain/sandbox-reach';
 import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { prepareReach } from '../../../src/steps/sandbox-reach';
+import { runCommandTool } from '../../../src/agents/command-tools';
+import { PathJail } from '../../../src/agents/path-jail';
+import type { AgentTool } from '../../../src/agents/tool-loop';
+import { agentCommands } from '../../../src/toolbox/command-options';
 import { addSecret, redact } from '../../../src/text/redact';
 import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
@@ -32,6 +36,7 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   let other: { server: Server; port: number };
   let sandbox: CommandRunner;
   let hint: (output: string) => string | null;
+  let tool: AgentTool;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reach-'));
@@ -51,6 +56,9 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
     if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
     sandbox = prepared.runner;
+    tool = runCommandTool(new PathJail(workspace), {
+      ...agentCommands({ runner: sandbox, warning: null, reach: reach.model }, parseConfig('')),
+    });
   }, 60_000);
   afterAll(async () => {
     named.server.close();
@@ -96,6 +104,36 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
       process.env.PATH = before;
       await rm(cache, { recursive: true, force: true });
     }
+  });
+
+  it("the worker's run_command says up front which variables and services the commands get", () => {
+    expect(tool.spec.description).toContain(`From the repository's setup steps, commands get the variables DATABASE_URL (sandbox_env)`);
+    expect(tool.spec.description).toContain(`the services at 127.0.0.1:${named.port} on the runner's loopback (network.services)`);
+  });
+
+  it('a failed run_command whose output names a loopback address not in network.services, or a variable the runner holds that sandbox_env does not pass, ends with one line saying so (never the value)', async () => {
+    // As node says it: `Error: connect ECONNREFUSED 127.0.0.1:<port>`.
+    const refused = await tool.run({
+      command: `node -e "require('net').connect(${other.port},'127.0.0.1').on('error',(e)=>{console.error(String(e));process.exit(3)})"`,
+    });
+    expect(refused).toContain(`ECONNREFUSED 127.0.0.1:${other.port}`);
+    const last = refused.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(
+      new RegExp(
+        `^crew: 127\\.0\\.0\\.1:${other.port} on the runner is not reachable from the sandbox \\(not in network\\.services; a maintainer can add it in \\.github/crew\\.yml\\)\\.$`,
+      ),
+    );
+    const unset = await tool.run({
+      command: `node -e "for (const n of ['UNNAMED', 'FROM_CREW_ENV']) if (!process.env[n]) console.error(n + ' is not set'); process.exit(1)"`,
+    });
+    const line = unset.trimEnd().split('\n').at(-1)!;
+    expect(line).toBe('crew: UNNAMED is set on the runner but not passed to the sandbox (a maintainer can add it to sandbox_env in .github/crew.yml).');
+    // A variable whose value holds a secret crew knows is not named, and no value is ever shown.
+    expect(unset).not.toContain('unnamed-value');
+    expect(line).not.toContain('FROM_CREW_ENV');
+    // A command that succeeds, or fails for another reason, gets no line.
+    expect(await tool.run({ command: 'echo UNNAMED is not set' })).not.toMatch(/^crew:/m);
+    expect(await tool.run({ command: 'exit 2' })).not.toMatch(/^crew:/m);
   });
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
@@ -159,6 +197,27 @@ describe('the keys in .github/crew.yml', () => {
     expect(parseServiceAddress('10.0.0.1:5432')).toMatchObject({ problem: expect.stringMatching(/not on the runner's loopback/) });
     expect(parseServiceAddress('127.0.0.1:99999')).toMatchObject({ problem: expect.stringMatching(/no port/) });
     expect(reachHint('all fine', { missingVars: [], services: [], refusedServices: [] })).toBeNull();
+  });
+
+  it('a refused loopback address is read as the usual clients print it', () => {
+    const said = [
+      'Error: connect ECONNREFUSED 127.0.0.1:5432',
+      'Error: connect ECONNREFUSED ::1:6379',
+      'dial tcp 127.0.0.1:8080: connect: connection refused',
+      'psycopg.OperationalError: connection to server at "127.0.0.1", port 5433 failed: Connection refused',
+      "curl: (7) Failed to connect to localhost port 9000 after 0 ms: Couldn't connect to server: Connection refused",
+      'redis.exceptions.ConnectionError: Error 111 connecting to localhost:6380. Connection refused.',
+      'listening on 127.0.0.1:7000',
+      'GET http://10.127.0.0.1:7001/ refused',
+    ].join('\n');
+    expect(refusedLoopback(said).map(serviceKey)).toEqual([
+      '127.0.0.1:5432',
+      '[::1]:6379',
+      '127.0.0.1:8080',
+      '127.0.0.1:5433',
+      '127.0.0.1:9000',
+      '127.0.0.1:6380',
+    ]);
   });
 
   it('network.services refuses an address named twice and the one the sandbox reaches its proxy at: the forwarder could listen on neither', () => {
