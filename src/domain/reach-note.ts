@@ -1,5 +1,5 @@
 import { CONFIG_FILE } from './doctor';
-import { refusedLoopback, sandboxEnvNameProblem, serviceKey } from './sandbox-reach';
+import { unreachedLoopback, sandboxEnvNameProblem, serviceKey } from './sandbox-reach';
 
 /**
  * What the agents' run_command tells the model about the runner's environment and loopback services (#51):
@@ -23,6 +23,8 @@ export interface ModelReachFacts {
   refused(): readonly string[];
   /** Whether the runner's environment (crew's) holds `name` with a value crew may hand over: not a secret it knows. */
   runnerHas(name: string): boolean;
+  /** network.services' addresses when they are unavailable in this job, and why. */
+  off?: { services: readonly string[]; why: string };
 }
 
 /** At most this many names in a note: it stays one short line. */
@@ -53,13 +55,17 @@ export function modelReach(facts: ModelReachFacts): ModelReach {
       const rest = sandboxed
         ? "no other variable of the runner's environment and no other port on its loopback reach them"
         : "no other variable of the runner's environment reaches them";
-      return `${given.length ? `From the repository's setup steps, commands get ${given.join(' and ')}; ${rest}` : `Commands get no variable of the runner's environment${sandboxed ? ' and no service on its loopback' : ''}`} (only a maintainer can change that, in ${CONFIG_FILE}).`;
+      const off =
+        sandboxed && facts.off ? ` The services at ${facts.off.services.join(', ')} (network.services) are unavailable in this job: ${facts.off.why}.` : '';
+      return `${given.length ? `From the repository's setup steps, commands get ${given.join(' and ')}; ${rest}` : `Commands get no variable of the runner's environment${sandboxed ? ' and no service on its loopback' : ''}`} (only a maintainer can change that, in ${CONFIG_FILE}).${off}`;
     },
     note: (output, sandboxed) => {
       const said: string[] = [];
       if (sandboxed) {
-        const addresses = refusedLoopback(output).map(serviceKey);
-        const unnamed = addresses.filter((a) => !facts.services.includes(a));
+        const addresses = unreachedLoopback(output).map(serviceKey);
+        const unnamed = addresses.filter((a) => !facts.services.includes(a) && !facts.off?.services.includes(a));
+        const off = addresses.filter((a) => facts.off?.services.includes(a));
+        if (off.length) said.push(`${list(off)} is named in network.services but unavailable in this job: ${facts.off!.why}`);
         if (unnamed.length)
           said.push(`${list(unnamed)} on the runner is not reachable from the sandbox (not in network.services; a maintainer can add it in ${CONFIG_FILE})`);
         const dead = facts.refused().filter((a) => addresses.includes(a) || !unnamed.length);

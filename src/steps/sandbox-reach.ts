@@ -2,7 +2,7 @@ import { modelReach, type ModelReach } from '../domain/reach-note';
 import { parseServiceAddress, reachHint, serviceKey, type ServiceAddress } from '../domain/sandbox-reach';
 import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import type { Log } from '../ports';
-import type { SandboxReach } from '../sandbox/command-runner';
+import type { PreparedSandbox, SandboxReach } from '../sandbox/command-runner';
 import { startServiceBridges, type ServiceBridges } from '../sandbox/services';
 import { redact } from '../text/redact';
 
@@ -17,6 +17,8 @@ export interface JobReach {
   hint(output: string): string | null;
   /** What the agents' run_command tells the model about it (domain/reach-note.ts). */
   model: ModelReach;
+  /** The same, with the services unavailable in this job, and why (startWithReach). */
+  withoutServices(why: string): JobReach;
 }
 
 /** Whether `environment` holds `name` with a value crew may hand over (none holding a secret it knows): the model is told the name only. */
@@ -29,6 +31,7 @@ export const NO_REACH: JobReach = {
   reach: {},
   hint: () => null,
   model: modelReach({ passed: [], missing: [], services: [], refused: () => [], runnerHas: holds(process.env) }),
+  withoutServices: () => NO_REACH,
 };
 
 /**
@@ -69,15 +72,44 @@ export async function prepareReach(
         ...(bridges ? [`the services at ${services.join(', ')} on the runner's loopback (network.services)`] : []),
       ].join(' and ')}.`,
     );
-  return {
-    reach: { env, ...(bridges ? { services: bridges.routes } : {}) },
-    hint: (output) => reachHint(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [] }),
+  const off = wanted.length && !bridges ? 'crew could not forward them into the sandbox' : undefined;
+  const build = (offWhy: string | undefined, routes: ServiceBridges['routes'] | undefined): JobReach => ({
+    reach: { env, ...(routes ? { services: routes } : {}) },
+    hint: (output) =>
+      reachHint(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [], ...(offWhy ? { servicesOff: offWhy } : {}) }),
     model: modelReach({
       passed: Object.keys(env),
       missing,
-      services: bridges ? services : [],
+      services: routes ? services : [],
       refused: () => bridges?.refused() ?? [],
       runnerHas: holds(environment),
+      ...(offWhy ? { off: { services, why: offWhy } } : {}),
     }),
-  };
+    withoutServices: (why) => build(why, undefined),
+  });
+  return build(off, bridges?.routes);
+}
+
+/**
+ * A sandbox started with the services' bridges; when it cannot start with them but can without (it has no `ip`
+ * to bring up its own loopback: a container without iproute2), the job keeps its sandbox without the services
+ * and says so, rather than losing the sandbox.
+ */
+export async function startWithReach(
+  prepare: (reach: SandboxReach) => Promise<PreparedSandbox>,
+  given: JobReach,
+  log: Pick<Log, 'warn'>,
+): Promise<{ prepared: PreparedSandbox; given: JobReach }> {
+  const prepared = await prepare(given.reach);
+  const services = given.reach.services ?? [];
+  if ('runner' in prepared || !services.length) return { prepared, given };
+  const plain = await prepare({ env: given.reach.env ?? {} });
+  if (!('runner' in plain)) return { prepared, given };
+  const why = /\bip: (command )?not found/.test(prepared.reason)
+    ? 'the sandbox has no `ip` program (iproute2), which brings up its own loopback for them'
+    : `the sandbox could not start with them (${prepared.reason})`;
+  log.warn(
+    `network.services: ${why}, so the services at ${services.map((s) => serviceKey(s.address)).join(', ')} are unavailable to the sandboxed commands in this job; the sandbox itself is kept. Install iproute2 in the repository's setup steps (${SETUP_ACTION_PATH}) or on the runner.`,
+  );
+  return { prepared: plain, given: given.withoutServices(why) };
 }

@@ -15,7 +15,7 @@ import { jobTempDir } from '../sandbox/own-temp';
 import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { Log } from '../ports';
-import { NO_REACH, prepareReach, type JobReach } from './sandbox-reach';
+import { NO_REACH, prepareReach, startWithReach, type JobReach } from './sandbox-reach';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
 
@@ -75,14 +75,16 @@ export async function commandRunner(
   const { reach } = given;
   const hint = hintOf(given);
   for (const prepare of sandboxes) {
-    const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy), reach);
+    // Without `ip` in the sandbox, the job keeps its sandbox without the services (sandbox-reach.ts).
+    const started = await startWithReach((r) => prepare(ctx.repo.dir, temp, routeOf(proxy), r), given, ctx.log);
+    const prepared = started.prepared;
     if ('runner' in prepared) {
       const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
       ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
       const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
-      return { runner, warning, egress, ...hint, reach: given.model };
+      return { runner, warning, egress, ...hintOf(started.given), reach: started.given.model };
     }
     reasons.push(prepared.reason);
   }
@@ -168,7 +170,7 @@ export async function prepareTools(
     where,
     network,
     home && { cwd: ctx.repo.dir, env: homeEnv(home) },
-    jobReach.hint,
+    prepared.hint ?? jobReach.hint,
   );
   const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
   return { ...prepared, setupFailure, ...(home ? { home } : {}) };

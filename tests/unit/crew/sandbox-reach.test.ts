@@ -1,20 +1,24 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
-import { parseServiceAddress, reachHint, refusedLoopback, sandboxEnvNameProblem, serviceKey } from '../../../src/domain/sandbox-reach';
+import { parseServiceAddress, reachHint, unreachedLoopback, sandboxEnvNameProblem, serviceKey } from '../../../src/domain/sandbox-reach';
 import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { prepareReach } from '../../../src/steps/sandbox-reach';
 import { runCommandTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
 import type { AgentTool } from '../../../src/agents/tool-loop';
 import { agentCommands } from '../../../src/toolbox/command-options';
+import type { WorkingCopy } from '../../../src/ports';
+import { DEFAULT_NETWORK } from '../../../src/steps/egress';
+import { commandRunner } from '../../../src/steps/sandbox-setup';
 import { addSecret, redact } from '../../../src/text/redact';
 import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
 import { git } from '../../support/git-cli';
+import { sharedWithSandbox } from '../../support/sandbox/shared-dir';
 
 /** A loopback TCP server standing in for a database the setup steps started: it answers each connection with a line. */
 async function loopbackServer(answer: string): Promise<{ server: Server; port: number }> {
@@ -207,16 +211,18 @@ describe('the keys in .github/crew.yml', () => {
       'psycopg.OperationalError: connection to server at "127.0.0.1", port 5433 failed: Connection refused',
       "curl: (7) Failed to connect to localhost port 9000 after 0 ms: Couldn't connect to server: Connection refused",
       'redis.exceptions.ConnectionError: Error 111 connecting to localhost:6380. Connection refused.',
+      'Error: connect ENETUNREACH 127.0.0.1:7002 - Local (0.0.0.0:0)',
       'listening on 127.0.0.1:7000',
       'GET http://10.127.0.0.1:7001/ refused',
     ].join('\n');
-    expect(refusedLoopback(said).map(serviceKey)).toEqual([
+    expect(unreachedLoopback(said).map(serviceKey)).toEqual([
       '127.0.0.1:5432',
       '[::1]:6379',
       '127.0.0.1:8080',
       '127.0.0.1:5433',
       '127.0.0.1:9000',
       '127.0.0.1:6380',
+      '127.0.0.1:7002',
     ]);
   });
 
@@ -234,3 +240,58 @@ function parseCrewEnvVars(text: string): Record<string, string> {
   if ('problem' in parsed) throw new Error(parsed.problem);
   return parsed.vars;
 }
+
+describe('network.services in a sandbox without `ip` (#51)', () => {
+  let dir: string;
+  let workspace: string;
+  let service: { server: Server; port: number };
+  let bin: string | undefined;
+  const PATH = process.env.PATH;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reach-noip-'));
+    workspace = join(dir, 'ws');
+    await mkdir(workspace);
+    await git(['init', '--quiet', workspace]);
+    service = await loopbackServer('the-database');
+  });
+  afterAll(async () => {
+    process.env.PATH = PATH;
+    service.server.close();
+    await rm(dir, { recursive: true, force: true });
+    if (bin) await rm(bin, { recursive: true, force: true });
+  });
+
+  it('keeps the sandbox and says the services are unavailable, naming network.services and the missing program; the model is told too', async () => {
+    // A machine without iproute2: crew's PATH as one folder of links to every program on it but `ip` (crew runs
+    // the sandbox as root here, so the sandbox's own programs come from this PATH).
+    // Outside /tmp, which the sandbox covers before it mounts anything back.
+    bin = await sharedWithSandbox('no-ip-bin');
+    for (const d of (PATH ?? '').split(':').filter((d) => d.startsWith('/')))
+      for (const name of await readdir(d).catch(() => [] as string[])) if (name !== 'ip') await symlink(join(d, name), join(bin, name)).catch(() => undefined);
+    process.env.PATH = bin;
+    const warnings: string[] = [];
+    const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
+    const address = `127.0.0.1:${service.port}`;
+    const tools = await commandRunner(
+      { repo: { dir: workspace } as WorkingCopy, log },
+      { allow_unsandboxed: false, network: { ...DEFAULT_NETWORK, services: [address] }, sandbox_env: [] },
+      [prepareSandbox],
+      false,
+    );
+    expect(tools.reason).toBeUndefined();
+    expect(tools.runner?.sandboxed).toBe(true);
+    expect(warnings.join('\n')).toContain(
+      `network.services: the sandbox has no \`ip\` program (iproute2), which brings up its own loopback for them, so the services at ${address} are unavailable to the sandboxed commands in this job; the sandbox itself is kept.`,
+    );
+    const tool = runCommandTool(new PathJail(workspace), agentCommands({ runner: tools.runner, warning: tools.warning, reach: tools.reach }, parseConfig('')));
+    expect(tool.spec.description).toContain(`The services at ${address} (network.services) are unavailable in this job: the sandbox has no \`ip\` program`);
+    const r = await tool.run({
+      command: `node -e "require('net').connect(${service.port},'127.0.0.1').on('error',(e)=>{console.error(String(e));process.exit(3)})"`,
+    });
+    expect(r.trimEnd().split('\n').at(-1)).toBe(
+      `crew: ${address} is named in network.services but unavailable in this job: the sandbox has no \`ip\` program (iproute2), which brings up its own loopback for them.`,
+    );
+    expect(tools.hint!(`Error: connect ECONNREFUSED ${address}`)).toMatch(/network\.services names .* were unavailable .* no `ip` program/);
+  }, 60_000);
+});
