@@ -34,13 +34,16 @@ const list = (names: readonly string[]) => names.slice(0, SHOWN).join(', ') + (n
 /** A word on a line that says something is missing: where a name of a variable in the output counts. */
 const MISSING = /not set|unset|undefined|missing|required|KeyError|must be set|is empty|not defined|no such|environment|getenv|env\b/i;
 
+/** The shell's own variables: a line that names one is about something else. */
+const SHELL_OWN = new Set(['USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'SHLVL', 'HOSTNAME', 'MAIL']);
+
 /** Upper-case names a failed command's output mentions on a line that says something is missing. */
 function namedVariables(output: string): string[] {
   const names = new Set<string>();
   for (const line of output.split('\n')) {
     if (!MISSING.test(line)) continue;
     for (const m of line.matchAll(/(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])|(?<![A-Za-z0-9_$])[A-Z]{4,}(?![A-Za-z0-9_])/g))
-      if (m[0].length <= 64) names.add(m[0]);
+      if (m[0].length <= 64 && !SHELL_OWN.has(m[0])) names.add(m[0]);
   }
   return [...names];
 }
@@ -68,7 +71,8 @@ export function modelReach(facts: ModelReachFacts): ModelReach {
         if (off.length) said.push(`${list(off)} is named in network.services but unavailable in this job: ${facts.off!.why}`);
         if (unnamed.length)
           said.push(`${list(unnamed)} on the runner is not reachable from the sandbox (not in network.services; a maintainer can add it in ${CONFIG_FILE})`);
-        const dead = facts.refused().filter((a) => addresses.includes(a) || !unnamed.length);
+        // A named service's bridge saw the runner refuse it; the command may only have seen its connection closed.
+        const dead = facts.refused().filter((a) => output.includes(a));
         if (dead.length) said.push(`nothing listened at ${list(dead)} on the runner: the repository's setup steps did not start that service`);
       }
       const named = namedVariables(output);

@@ -17,6 +17,23 @@ export interface SetupCache {
   by: string;
 }
 
+/**
+ * The package managers' own cache folders in a home, as each keeps them by default: what crew's sandboxed
+ * setup on a model-written tree starts from, copied from the runner's home where the setup steps restored
+ * them (npm, pip, yarn 1, pnpm, Poetry, Go's modules and builds, Cargo's registry and git checkouts).
+ */
+export const HOME_CACHES: readonly string[] = [
+  '.npm',
+  '.cache/pip',
+  '.cache/yarn',
+  '.local/share/pnpm/store',
+  '.cache/pypoetry',
+  'go/pkg/mod',
+  '.cache/go-build',
+  '.cargo/registry',
+  '.cargo/git',
+];
+
 /** The repository's own settings that move a package manager's cache: `.npmrc` (`cache=`, `store-dir=`) and `.yarnrc.yml` (`cacheFolder:`). */
 export interface CacheSettings {
   npmrc?: string;

@@ -1,5 +1,6 @@
 import { modelReach, type ModelReach } from '../domain/reach-note';
 import { parseServiceAddress, reachHint, serviceKey, type ServiceAddress } from '../domain/sandbox-reach';
+import { HOME_CACHES } from '../domain/setup-caches';
 import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import type { Log } from '../ports';
 import type { PreparedSandbox, SandboxReach } from '../sandbox/command-runner';
@@ -103,7 +104,8 @@ export async function startWithReach(
   const prepared = await prepare(given.reach);
   const services = given.reach.services ?? [];
   if ('runner' in prepared || !services.length) return { prepared, given };
-  const plain = await prepare({ env: given.reach.env ?? {} });
+  const { services: _, ...rest } = given.reach;
+  const plain = await prepare(rest);
   if (!('runner' in plain)) return { prepared, given };
   const why = /\bip: (command )?not found/.test(prepared.reason)
     ? 'the sandbox has no `ip` program (iproute2), which brings up its own loopback for them'
@@ -111,5 +113,25 @@ export async function startWithReach(
   log.warn(
     `network.services: ${why}, so the services at ${services.map((s) => serviceKey(s.address)).join(', ')} are unavailable to the sandboxed commands in this job; the sandbox itself is kept. Install iproute2 in the repository's setup steps (${SETUP_ACTION_PATH}) or on the runner.`,
   );
-  return { prepared: plain, given: given.withoutServices(why) };
+  return { prepared: plain, given: { ...given.withoutServices(why), reach: rest } };
+}
+
+/**
+ * The same reach, with the dependency caches the setup steps restored in the runner's home (domain/setup-caches.ts's
+ * HOME_CACHES) copied into the sandbox's home when it is made (sandbox/home-caches.ts): for setup on a model-written
+ * tree, which then installs from the copy and never writes the runner's own folders, saved at the job's end.
+ */
+export function withHomeCaches(given: JobReach, log: Pick<Log, 'info' | 'warn'>, home = process.env.HOME): JobReach {
+  if (!home) return given;
+  const said = (copied: string[], seconds: number, failed: string[]) => {
+    if (failed.length)
+      log.warn(
+        `crew could not copy the runner's ${failed.map((f) => `~/${f}`).join(', ')} into the sandbox's home: setup on the model-written tree downloads what it would have found there.`,
+      );
+    if (copied.length)
+      log.info(
+        `The sandbox's home starts with a copy of the runner's ${copied.map((f) => `~/${f}`).join(', ')} (restored by the setup steps; ${seconds.toFixed(1)} s): setup on the model-written tree installs from it, and nothing it writes there is saved to the cache.`,
+      );
+  };
+  return { ...given, reach: { ...given.reach, caches: { from: home, folders: HOME_CACHES, said } } };
 }

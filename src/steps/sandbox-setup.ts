@@ -15,7 +15,7 @@ import { jobTempDir } from '../sandbox/own-temp';
 import { MAX_OUTPUT_BYTES } from '../toolbox/command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { Log } from '../ports';
-import { NO_REACH, prepareReach, startWithReach, type JobReach } from './sandbox-reach';
+import { NO_REACH, prepareReach, startWithReach, withHomeCaches, type JobReach } from './sandbox-reach';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
 
@@ -144,7 +144,8 @@ export async function prepareTools(
     if (home && 'failure' in home) return { ...tools, setupFailure: home.failure };
     return { ...tools, setupFailure: null, ...(home ? { home } : {}) };
   }
-  const prepared = await commandRunner(ctx, config, sandboxes, true, jobReach);
+  // The sandbox's home starts with a copy of the caches the setup steps restored (sandbox-reach.ts).
+  const prepared = await commandRunner(ctx, config, sandboxes, true, withHomeCaches(jobReach, ctx.log));
   if (!prepared.runner || !prepared.egress) {
     const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
     ctx.log.warn(setupFailure);
@@ -178,7 +179,7 @@ export async function prepareTools(
 
 /** The hint, where the job has anything the setup steps hand over (sandbox-reach.ts). */
 function hintOf(reach: JobReach): Pick<JobTools, 'hint'> {
-  return reach === NO_REACH ? {} : { hint: reach.hint };
+  return reach.hint === NO_REACH.hint ? {} : { hint: reach.hint };
 }
 
 /** A home made now, with its own temporary folder (CommandRunner.programHome), or why there is none. */
