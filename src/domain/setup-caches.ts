@@ -95,13 +95,12 @@ export function setupCaches(actionYml: string, settings: CacheSettings = {}): Se
 }
 
 /** Where `path` lies as a step resolves it: `~/…` in the runner's home, a relative path or one under the workspace in the checkout; `elsewhere` otherwise (an absolute path, another variable). */
-export function cachePlace(path: string): { home: string } | 'checkout' | 'elsewhere' {
+export function cachePlace(path: string): 'home' | 'checkout' | 'elsewhere' {
   const p = path.trim();
-  if (p === '~' || p.startsWith('~/')) return { home: posix.normalize(p.slice(2) || '.') };
+  if (p === '~' || p.startsWith('~/')) return 'home';
   const workspace = /^(\$\{\{\s*github\.workspace\s*\}\}|\$GITHUB_WORKSPACE|\$\{GITHUB_WORKSPACE\})(\/|$)/.exec(p);
-  const rest = workspace ? p.slice(workspace[0].length) : p;
   if (!workspace && (p.startsWith('/') || p.startsWith('$'))) return 'elsewhere';
-  const normal = posix.normalize(rest || '.');
+  const normal = posix.normalize((workspace ? p.slice(workspace[0].length) : p) || '.');
   return normal === '..' || normal.startsWith('../') ? 'elsewhere' : 'checkout';
 }
 

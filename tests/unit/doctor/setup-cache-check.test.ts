@@ -40,7 +40,7 @@ describe('the setup action’s cache folders', () => {
   });
 
   it('places a path as a step resolves it: the runner’s home, the checkout, or elsewhere', () => {
-    expect(cachePlace('~/.npm')).toEqual({ home: '.npm' });
+    expect(cachePlace('~/.npm')).toBe('home');
     expect(cachePlace('node_modules')).toBe('checkout');
     expect(cachePlace('./.venv')).toBe('checkout');
     expect(cachePlace('${{ github.workspace }}/.venv')).toBe('checkout');
