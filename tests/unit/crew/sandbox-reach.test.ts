@@ -295,3 +295,38 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
     expect(tools.hint!(`Error: connect ECONNREFUSED ${address}`)).toMatch(/network\.services names .* were unavailable .* no `ip` program/);
   }, 60_000);
 });
+
+describe('run_command in a job that names no variable and no service (#51)', () => {
+  let dir: string;
+  let workspace: string;
+  let service: { server: Server; port: number };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reach-none-'));
+    workspace = join(dir, 'ws');
+    await mkdir(workspace);
+    await git(['init', '--quiet', workspace]);
+    service = await loopbackServer('the-database');
+  });
+  afterAll(async () => {
+    service.server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("says up front that the commands get none of the runner's, and after a connection to a service on the runner's loopback, why it failed", async () => {
+    const reach = await prepareReach({ network: {} }, { info: () => undefined, warn: () => undefined });
+    const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
+    if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
+    const tool = runCommandTool(new PathJail(workspace), agentCommands({ runner: prepared.runner, warning: null, reach: reach.model }, parseConfig('')));
+    expect(tool.spec.description).toContain(
+      "Commands get no variable of the runner's environment and no service on its loopback (only a maintainer can change that, in .github/crew.yml).",
+    );
+    // The sandbox's own loopback is down without services: node says ENETUNREACH.
+    const r = await tool.run({
+      command: `node -e "require('net').connect(${service.port},'127.0.0.1').on('error',(e)=>{console.error(String(e));process.exit(3)})"`,
+    });
+    expect(r.trimEnd().split('\n').at(-1)).toBe(
+      `crew: 127.0.0.1:${service.port} on the runner is not reachable from the sandbox (not in network.services; a maintainer can add it in .github/crew.yml).`,
+    );
+  }, 60_000);
+});
