@@ -121,8 +121,14 @@ export async function startWithReach(
  * HOME_CACHES) copied into the sandbox's home when it is made (sandbox/home-caches.ts): for setup on a model-written
  * tree, which then installs from the copy and never writes the runner's own folders, saved at the job's end.
  */
-export function withHomeCaches(given: JobReach, log: Pick<Log, 'info' | 'warn'>, home = process.env.HOME): JobReach {
-  if (!home) return given;
+export function withHomeCaches(
+  given: JobReach,
+  log: Pick<Log, 'info' | 'warn'>,
+  home = process.env.HOME,
+  /** Only in an Actions job, where the setup steps restored them: locally the home is the person's, its caches theirs and maybe large. */
+  inJob = process.env.GITHUB_ACTIONS === 'true',
+): JobReach {
+  if (!home || !inJob) return given;
   const said = (copied: string[], seconds: number, failed: string[]) => {
     if (failed.length)
       log.warn(

@@ -18,7 +18,7 @@ describe("setup on a model-written tree and the runner's restored caches", () =>
   let dir: string;
   let runnerHome: string;
   let workspace: string;
-  const saved = { HOME: process.env.HOME, RUNNER_TEMP: process.env.RUNNER_TEMP };
+  const saved = { HOME: process.env.HOME, RUNNER_TEMP: process.env.RUNNER_TEMP, GITHUB_ACTIONS: process.env.GITHUB_ACTIONS };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'home-caches-'));
@@ -36,6 +36,8 @@ describe("setup on a model-written tree and the runner's restored caches", () =>
     await mkdir(temp, { mode: 0o711 });
     process.env.RUNNER_TEMP = temp;
     process.env.HOME = runnerHome;
+    // An Actions job, where the setup steps restored the caches (locally crew copies nothing of the person's home).
+    process.env.GITHUB_ACTIONS = 'true';
   });
   afterAll(async () => {
     for (const [k, v] of Object.entries(saved))
