@@ -14,6 +14,11 @@ export interface SetupCacheFigure {
   /** Per work job: the cache step's restore (0 on a miss), crew's `setup:` command, and the two together, seconds. */
   withoutCache: SetupJob;
   withCache: SetupJob;
+  /**
+   * crew's `setup:` in each run's critic job, on the model-written tree inside the sandbox, seconds: it starts from a
+   * copy of the cache the job restored (sandbox/home-caches.ts), so it downloads only what the model's change added.
+   */
+  criticSetupS?: number[];
 }
 
 interface SetupJob {
@@ -36,11 +41,13 @@ export async function measureSetupCache(): Promise<SetupCacheFigure> {
     const setupS = setupSeconds(work[i]!.log);
     return { restoreS: round2(restoreMs / 1000), setupS, totalS: round2(restoreMs / 1000 + setupS), deps: played.deps[i]! };
   };
-  return { measuredAt, loadAverage, withoutCache: job(0, 0), withCache: job(1, restores[0]?.ms ?? Number.NaN) };
+  const criticSetupS = played.jobs.filter((j) => /critic/.test(j.name) && j.log.includes('setup (on a model-written tree')).map((j) => setupSeconds(j.log));
+  return { measuredAt, loadAverage, withoutCache: job(0, 0), withCache: job(1, restores[0]?.ms ?? Number.NaN), criticSetupS };
 }
 
 export function setupCacheLine(f: SetupCacheFigure): string {
-  return `Setup per work job (40 dependencies): ${f.withoutCache.totalS} s without a cache, ${f.withCache.totalS} s with the one the previous run saved (restore ${f.withCache.restoreS} s)`;
+  const critic = f.criticSetupS?.length ? `; the critic's sandboxed setup on the model-written tree (41 dependencies): ${f.criticSetupS.join(' s, ')} s` : '';
+  return `Setup per work job (40 dependencies): ${f.withoutCache.totalS} s without a cache, ${f.withCache.totalS} s with the one the previous run saved (restore ${f.withCache.restoreS} s)${critic}`;
 }
 
 export function setupCacheMarkdown(f: SetupCacheFigure, heading: string): string[] {
@@ -55,5 +62,11 @@ export function setupCacheMarkdown(f: SetupCacheFigure, heading: string): string
     row('First run: no cache yet', f.withoutCache),
     row("Second run: the first run's cache", f.withCache),
     '',
+    ...(f.criticSetupS?.length
+      ? [
+          `crew's \`setup:\` in each run's critic job, on the model-written tree inside the sandbox (41 dependencies), starting from a copy of the cache the job restored: ${f.criticSetupS.join(' s, ')} s.`,
+          '',
+        ]
+      : []),
   ];
 }

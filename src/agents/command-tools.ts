@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { checkCommand, type CommandPolicy } from '../domain/command-policy';
 import { HARDENING } from '../domain/git-hardening';
+import type { ModelReach } from '../domain/reach-note';
 import { globMatch } from '../domain/glob';
 import { LINE_CHARS, SearchTally, SHOWN_FILES, SHOWN_LINES, type SearchMode } from '../domain/search-results';
 import type { CommandRunner } from '../sandbox/command-runner';
@@ -17,6 +18,8 @@ export interface CommandToolOptions {
   maxOutputBytes: number;
   /** `allowlist`: commands reach the allowed hosts through crew's proxy (network.tools); otherwise they have no network. */
   network?: 'allowlist';
+  /** What the commands get of the runner's variables and services, told up front, and the line for a failed command that points there (#51). */
+  reach?: ModelReach;
   /** No command runs past this time (epoch ms): the job's limit is near. */
   until?: number;
   now?: () => number;
@@ -39,6 +42,7 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
         `Use it to reproduce a problem, run the tests, linters and builds, and for what the file tools do not do (git log, git diff, find).`,
         `Prefer read_file, search and edit_file for reading, searching and changing files.`,
         `Network: ${o.network === 'allowlist' ? "only the repository's allowed hosts, through the proxy in HTTP_PROXY/HTTPS_PROXY; others are refused" : 'none'}.`,
+        ...(o.reach && o.runner ? [o.reach.told(o.runner.sandboxed)] : []),
         `Limits: killed after ${seconds} s. Output over ${thousands(o.maxOutputBytes)} bytes keeps its first third and its last two thirds, with a note saying exactly how many lines were cut from the middle, so the end (failures, totals) always arrives. To see a part that was cut, ${NARROWING}.`,
         `Each call is a fresh shell: cd and variables do not carry over, and in the sandbox neither does /tmp (each call gets an empty one); files changed in the checkout do, so keep what a later call needs there.`,
       ].join(' '),
@@ -67,7 +71,9 @@ export function runCommandTool(jail: PathJail, o: CommandToolOptions): AgentTool
         : r.size
           ? `; the output had ${thousands(r.size.lines)} lines (${thousands(r.size.bytes)} bytes), over the ${thousands(o.maxOutputBytes)} kept, so its middle was cut (the note below says how much). To see the middle, ${NARROWING}`
           : ` (output cut; to see all of it, ${NARROWING})`;
-      return `${head}${cut}\n${r.output}`;
+      // The line about the runner's variables and services comes last, after the output's kept end.
+      const note = r.exitCode !== 0 || r.timedOut ? o.reach?.note(r.output, o.runner.sandboxed) : null;
+      return `${head}${cut}\n${r.output}${note ? `${r.output.endsWith('\n') ? '' : '\n'}${note}` : ''}`;
     },
   });
 }

@@ -5,6 +5,7 @@ import type { RepositorySettings } from '../ports';
 import type { RunnerVersion, ToolchainFacts } from '../domain/toolchain-check';
 import { declaredVersions, SETUP_ACTION_PATH, TOOLCHAIN_FILES, toolchainSetup, toolchainsSetUp, type Toolchain } from '../domain/toolchain-setup';
 import { CREW_VERSION } from '../version';
+import { setupCacheFacts } from './setup-caches';
 
 /** A task branch's name as crew makes them (the rules of any `crew/<N>/r<k>/<task>` branch are asked through it). */
 const SAMPLE_TASK_BRANCH = 'crew/1/r1/t1';
@@ -53,6 +54,7 @@ export async function gatherFacts(settings: RepositorySettings, opts: GatherOpti
     opts.asking === 'job' ? Promise.resolve(ok(opts.jobHasKey === true)) : settings.secretExists(SECRET_NAME),
   ]);
   const toolchains = await toolchainFacts(settings, opts);
+  const setupCaches = await setupCacheFacts(settings);
   const facts: DoctorFacts = {
     repo,
     asking: opts.asking,
@@ -66,6 +68,7 @@ export async function gatherFacts(settings: RepositorySettings, opts: GatherOpti
     secret,
     crewVersion: CREW_VERSION,
     ...(toolchains ? { toolchains } : {}),
+    ...(setupCaches ? { setupCaches } : {}),
   };
   if (opts.strays) {
     facts.strays = await opts.strays().then(

@@ -6,6 +6,7 @@
 
 import { codeSpan } from '../text/markdown';
 import { toolchainFindings, type ToolchainFacts } from './toolchain-check';
+import { cacheFindings, type SetupCache } from './setup-caches';
 
 /** What a read gave: the value, or why GitHub would not say (the status, and crew's words for it). */
 export type Read<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
@@ -38,6 +39,8 @@ export interface DoctorFacts {
   crewVersion: string;
   /** The toolchain versions the default branch's files declare, what its setup steps set up, and (in a job) the runner's. */
   toolchains?: Read<ToolchainFacts>;
+  /** The cache folders the default branch's setup action names (#51); absent without one. */
+  setupCaches?: Read<SetupCache[]>;
 }
 
 export type CheckId =
@@ -50,6 +53,7 @@ export type CheckId =
   | 'secret'
   | 'config'
   | 'toolchain'
+  | 'setup-cache'
   | 'stray-branches'
   | 'spend';
 
@@ -187,6 +191,7 @@ export function diagnose(facts: DoctorFacts): Finding[] {
     workflowFileFinding(facts),
     configFinding(facts),
     ...toolchainCheckFindings(facts),
+    ...setupCacheCheckFindings(facts),
     secretFinding(facts, pages),
     ...(facts.strays ? [strayBranchFinding(facts.strays, facts.repo)] : []),
     ...(facts.spend ? [spendFinding(facts.spend)] : []),
@@ -329,6 +334,22 @@ function toolchainCheckFindings(facts: DoctorFacts): Finding[] {
       },
     ];
   return toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain' as const, ...f }));
+}
+
+function setupCacheCheckFindings(facts: DoctorFacts): Finding[] {
+  const { repo } = facts;
+  const caches = facts.setupCaches;
+  if (!caches) return [];
+  if (!caches.ok)
+    return [
+      {
+        check: 'setup-cache',
+        status: 'unknown',
+        says: `the setup action's caches on ${repo.defaultBranch}: GitHub answered ${caches.status}: ${caches.message}.`,
+        fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
+      },
+    ];
+  return cacheFindings(caches.value).map((f) => ({ check: 'setup-cache' as const, ...f }));
 }
 
 /** The model's key; another provider signs in with the cloud's credentials, so the secret does not matter. */

@@ -92,6 +92,8 @@ export interface ReachFacts {
   /** `network.services` addresses, and those that refused crew's connection on the runner during the command. */
   services: readonly string[];
   refusedServices: readonly string[];
+  /** Why `network.services`' addresses are unavailable in this job, when they are (no bridge, or no `ip` in the sandbox). */
+  servicesOff?: string;
 }
 
 /**
@@ -104,12 +106,12 @@ export function reachHint(output: string, facts: ReachFacts): string | null {
     said.push(
       `nothing listened on the runner at ${facts.refusedServices.join(', ')} (named in network.services): start the service in the repository's setup steps, ${SETUP_ACTION_PATH}`,
     );
-  const refused = [
-    ...output.matchAll(/ECONNREFUSED (?:127\.0\.0\.1|::1|localhost|\[::1\]):(\d+)|connect(?:ion)? (?:to )?(?:127\.0\.0\.1|localhost):(\d+)[^\n]*refused/gi),
-  ]
-    .map((m) => m[1] ?? m[2])
-    .filter((p): p is string => !!p);
-  const unnamed = [...new Set(refused)].filter((p) => !facts.services.some((s) => s.endsWith(`:${p}`)));
+  const ports = [...new Set(unreachedLoopback(output).map((a) => String(a.port)))];
+  const unnamed = ports.filter((p) => !facts.services.some((s) => s.endsWith(`:${p}`)));
+  if (facts.servicesOff && ports.length > unnamed.length)
+    said.push(
+      `the services network.services names (${facts.services.join(', ')}) were unavailable to the sandboxed commands in this job: ${facts.servicesOff}`,
+    );
   if (unnamed.length)
     said.push(
       `a command could not connect to port ${unnamed.join(', ')} on loopback: sandboxed commands have a network of their own, so a service your setup steps (${SETUP_ACTION_PATH}) start on the runner is reachable only when \`network.services\` in .github/crew.yml names its address (docs/workflow.md)`,
@@ -119,4 +121,26 @@ export function reachHint(output: string, facts: ReachFacts): string | null {
       `\`sandbox_env\` names ${facts.missingVars.join(', ')}, which no setup step set: export ${facts.missingVars.length > 1 ? 'them' : 'it'} through $GITHUB_ENV in ${SETUP_ACTION_PATH} (docs/workflow.md)`,
     );
   return said.length ? `crew: ${said.join('; ')}.` : null;
+}
+
+/**
+ * The loopback addresses a command's output says refused a connection or could not be reached (a sandbox
+ * whose loopback is down, when it has no services and no route: ENETUNREACH), as the usual clients say it: node
+ * (`connect ECONNREFUSED 127.0.0.1:5432`, `::1:5432`), Go (`dial tcp 127.0.0.1:5432: connect: connection
+ * refused`), psycopg (`connection to server at "127.0.0.1", port 5432 failed: Connection refused`), curl
+ * (`Failed to connect to localhost port 8080 ...: Connection refused`), redis-py (`Error 111 connecting to
+ * localhost:6379. Connection refused.`). Only lines that say "refused" or "unreachable" count; `localhost` is taken as 127.0.0.1.
+ */
+export function unreachedLoopback(output: string): ServiceAddress[] {
+  const found = new Map<string, ServiceAddress>();
+  for (const line of output.split('\n')) {
+    if (!/refused|unreach/i.test(line)) continue;
+    for (const m of line.matchAll(/(?<![\w.:])(127\.0\.0\.1|localhost|\[::1\]|::1)(?:\]|"|')?(?::|,? port )([0-9]{1,5})(?![0-9])/gi)) {
+      const port = Number(m[2]);
+      if (port < 1 || port > 65535) continue;
+      const address: ServiceAddress = { host: m[1]!.includes('::1') ? '::1' : '127.0.0.1', port };
+      found.set(serviceKey(address), address);
+    }
+  }
+  return [...found.values()];
 }

@@ -7,6 +7,7 @@ import { PROXY_PORT } from '../domain/sandbox-reach';
 import { FORWARDER, proxyEnv } from './egress/route';
 import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET, sandboxServiceSocket } from './private-mounts';
 import type { ServiceRoute } from './services';
+import { copyHomeCaches, type HomeCaches } from './home-caches';
 
 const exec = promisify(execFile);
 
@@ -153,6 +154,8 @@ export interface EgressRoute {
 export interface SandboxReach {
   env?: Record<string, string>;
   services?: readonly ServiceRoute[];
+  /** The dependency caches the setup steps restored, copied into the commands' home when the sandbox makes it (home-caches.ts). */
+  caches?: HomeCaches;
 }
 
 /** Why a runner cannot give a command the allowlist: the caller must not ask it to. */
@@ -485,7 +488,7 @@ export async function prepareUserNamespace(workspace: string, tempDir: string, e
     if (d.endsWith('/.git') && (await stat(state).catch(() => undefined))?.isDirectory()) gitDirs.add(state);
   }
   const home = join(tempDir, 'crew-tool-home');
-  await mkdir(home, { recursive: true });
+  if (await mkdir(home, { recursive: true })) await copyHomeCaches(home, reach.caches);
   const places: SandboxPlaces = {
     keep: [workspace, tempDir, ...gitDirs],
     sockets: [...(egress ? [egress.socket] : []), ...(reach.services ?? []).map((s) => s.socket), ...namedSockets()],
@@ -631,6 +634,7 @@ export async function prepareSandbox(workspace: string, tempDir: string, egress?
     if ((await stat(home).catch(() => undefined))?.uid !== toolUid) {
       await mkdir(home, { recursive: true });
       await writeFile(join(home, '.gitconfig'), TOOL_GITCONFIG);
+      await copyHomeCaches(home, reach.caches);
       await run('chown', ['-R', `${TOOL_USER}:`, home]);
       await chmod(home, 0o700).catch(() => undefined);
     }

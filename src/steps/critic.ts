@@ -220,7 +220,7 @@ async function runCommandCriteria(
   previous: Previous,
   tools: JobTools & { setupFailure: string | null },
 ) {
-  const { runner, warning, setupFailure, egress, hint } = tools;
+  const { runner, warning, setupFailure, egress, hint, reach } = tools;
   // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
   const refused = () => {
     const all = addRefusals(previous?.refused, egress?.refused());
@@ -243,7 +243,7 @@ async function runCommandCriteria(
       commandResults.push(commandEvaluation(c, r, hint));
     }
   }
-  return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused };
+  return { runner, warning, egress, reach, reports, commandResults, printed, timeoutMs, refused };
 }
 
 type Previous = Awaited<ReturnType<typeof lastJudgment>>;
@@ -311,7 +311,7 @@ async function criticModel(
     headSha: string;
     accounts: Accounts;
   },
-  { runner, warning, egress, commandResults }: CommandRuns,
+  { runner, warning, egress, reach, commandResults }: CommandRuns,
 ): Promise<ModelOut> {
   const { issue, run, base } = view.run;
   const { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts } = j;
@@ -338,7 +338,7 @@ async function criticModel(
           .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
         diffStat: await ctx.repo.diffStat(base.sha, headSha),
         guidance: config.prompts.judgment,
-        commands: agentCommands({ runner, warning, egress }, config),
+        commands: agentCommands({ runner, warning, egress, reach }, config),
         maxTurns: CRITIC_MAX_TURNS,
         iteration,
         limit: config.max_iterations + (view.run.review?.allowance ?? 0),

@@ -29,6 +29,7 @@ export interface Toolbox {
   warning: Tools['warning'];
   setupFailure: Tools['setupFailure'];
   egress: Tools['egress'];
+  reach: Tools['reach'];
   mcp: Awaited<ReturnType<typeof startMcpServers>>;
   team: Team;
   /** A new attempt's first look at its inbox may use what the job last saw. */
@@ -89,7 +90,7 @@ export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask
   const trusted = !chained && (await ctx.repo.head()) === reviewedSha(t.view.run);
   const mcpServers = serversFor(config.mcp_servers, 'worker');
   const tools = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
-  const { runner, warning, setupFailure, egress } = tools;
+  const { runner, warning, setupFailure, egress, reach } = tools;
   // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally`
   // disposes; a throw before that closes the tools here.
   const { serverDir, mcp } = await startServers(ctx, config, t, { trusted, mcpServers, tools }).catch(async (e: unknown) => {
@@ -102,6 +103,7 @@ export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask
     warning,
     setupFailure,
     egress,
+    reach,
     mcp,
     team: teamOf(ctx, t, fresh),
     newAttempt: () => void (fresh.looked = false),

@@ -165,7 +165,7 @@ async function runAttempt(
         system: await promptWithInstructions(ctx, `worker_${task.persona}`, reviewedSha(t.view.run), task.files),
         ...(await workerMap(ctx, task)),
         commands: agentCommands(
-          { runner: tools.runner, warning: tools.warning, egress: tools.egress },
+          { runner: tools.runner, warning: tools.warning, egress: tools.egress, reach: tools.reach },
           config,
           jobBinds ? { until: jobStop!.at, now: () => ctx.clock.now().getTime() } : undefined,
         ),

@@ -1,7 +1,9 @@
+import { modelReach, type ModelReach } from '../domain/reach-note';
 import { parseServiceAddress, reachHint, serviceKey, type ServiceAddress } from '../domain/sandbox-reach';
+import { HOME_CACHES } from '../domain/setup-caches';
 import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import type { Log } from '../ports';
-import type { SandboxReach } from '../sandbox/command-runner';
+import type { PreparedSandbox, SandboxReach } from '../sandbox/command-runner';
 import { startServiceBridges, type ServiceBridges } from '../sandbox/services';
 import { redact } from '../text/redact';
 
@@ -16,9 +18,25 @@ export interface JobReach {
   hint(output: string): string | null;
   /** Stops the bridges (the job's tools' dispose: sandbox-setup.ts). */
   close(): Promise<void>;
+  /** What the agents' run_command tells the model about it (domain/reach-note.ts). */
+  model: ModelReach;
+  /** The same, with the services unavailable in this job, and why (startWithReach). */
+  withoutServices(why: string): JobReach;
 }
 
-export const NO_REACH: JobReach = { reach: {}, hint: () => null, close: async () => undefined };
+/** Whether `environment` holds `name` with a value crew may hand over (none holding a secret it knows): the model is told the name only. */
+const holds = (environment: NodeJS.ProcessEnv) => (name: string) => {
+  const value = environment[name];
+  return value !== undefined && value !== '' && redact(value) === value;
+};
+
+export const NO_REACH: JobReach = {
+  reach: {},
+  hint: () => null,
+  model: modelReach({ passed: [], missing: [], services: [], refused: () => [], runnerHas: holds(process.env) }),
+  withoutServices: () => NO_REACH,
+  close: async () => undefined,
+};
 
 /**
  * The variables and bridges, said in the job's log. A variable whose value holds a secret crew knows (its
@@ -58,9 +76,72 @@ export async function prepareReach(
         ...(bridges ? [`the services at ${services.join(', ')} on the runner's loopback (network.services)`] : []),
       ].join(' and ')}.`,
     );
-  return {
-    reach: { env, ...(bridges ? { services: bridges.routes } : {}) },
-    hint: (output) => reachHint(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [] }),
+  const off = wanted.length && !bridges ? 'crew could not forward them into the sandbox' : undefined;
+  const build = (offWhy: string | undefined, routes: ServiceBridges['routes'] | undefined): JobReach => ({
+    reach: { env, ...(routes ? { services: routes } : {}) },
+    hint: (output) =>
+      reachHint(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [], ...(offWhy ? { servicesOff: offWhy } : {}) }),
+    model: modelReach({
+      passed: Object.keys(env),
+      missing,
+      services: routes ? services : [],
+      refused: () => bridges?.refused() ?? [],
+      runnerHas: holds(environment),
+      ...(offWhy ? { off: { services, why: offWhy } } : {}),
+    }),
+    withoutServices: (why) => build(why, undefined),
     close: async () => bridges?.close(),
+  });
+  return build(off, bridges?.routes);
+}
+
+/**
+ * A sandbox started with the services' bridges; when it cannot start with them but can without (it has no `ip`
+ * to bring up its own loopback: a container without iproute2), the job keeps its sandbox without the services
+ * and says so, rather than losing the sandbox.
+ */
+export async function startWithReach(
+  prepare: (reach: SandboxReach) => Promise<PreparedSandbox>,
+  given: JobReach,
+  log: Pick<Log, 'warn'>,
+): Promise<{ prepared: PreparedSandbox; given: JobReach }> {
+  const prepared = await prepare(given.reach);
+  const services = given.reach.services ?? [];
+  if ('runner' in prepared || !services.length) return { prepared, given };
+  const { services: _, ...rest } = given.reach;
+  const plain = await prepare(rest);
+  if (!('runner' in plain)) return { prepared, given };
+  const why = /\bip: (command )?not found/.test(prepared.reason)
+    ? 'the sandbox has no `ip` program (iproute2), which brings up its own loopback for them'
+    : `the sandbox could not start with them (${prepared.reason})`;
+  log.warn(
+    `network.services: ${why}, so the services at ${services.map((s) => serviceKey(s.address)).join(', ')} are unavailable to the sandboxed commands in this job; the sandbox itself is kept. Install iproute2 in the repository's setup steps (${SETUP_ACTION_PATH}) or on the runner.`,
+  );
+  return { prepared: plain, given: { ...given.withoutServices(why), reach: rest } };
+}
+
+/**
+ * The same reach, with the dependency caches the setup steps restored in the runner's home (domain/setup-caches.ts's
+ * HOME_CACHES) copied into the sandbox's home when it is made (sandbox/home-caches.ts): for setup on a model-written
+ * tree, which then installs from the copy and never writes the runner's own folders, saved at the job's end.
+ */
+export function withHomeCaches(
+  given: JobReach,
+  log: Pick<Log, 'info' | 'warn'>,
+  home = process.env.HOME,
+  /** Only in an Actions job, where the setup steps restored them: locally the home is the person's, its caches theirs and maybe large. */
+  inJob = process.env.GITHUB_ACTIONS === 'true',
+): JobReach {
+  if (!home || !inJob) return given;
+  const said = (copied: string[], seconds: number, failed: string[]) => {
+    if (failed.length)
+      log.warn(
+        `crew could not copy the runner's ${failed.map((f) => `~/${f}`).join(', ')} into the sandbox's home: setup on the model-written tree downloads what it would have found there.`,
+      );
+    if (copied.length)
+      log.info(
+        `The sandbox's home starts with a copy of the runner's ${copied.map((f) => `~/${f}`).join(', ')} (restored by the setup steps; ${seconds.toFixed(1)} s): setup on the model-written tree installs from it, and nothing it writes there is saved to the cache.`,
+      );
   };
+  return { ...given, reach: { ...given.reach, caches: { from: home, folders: HOME_CACHES, said } } };
 }

@@ -15,7 +15,7 @@ import { jobTempDir } from '../sandbox/own-temp';
 import { MAX_OUTPUT_BYTES } from './command-options';
 import { jobEgress, NetworkedRunner, routeOf, setupNetworkAdvice, startJobProxy, unneeded, type Egress, type NetworkConfig } from './egress';
 import type { Log } from '../ports';
-import { NO_REACH, prepareReach, type JobReach } from './sandbox-reach';
+import { NO_REACH, prepareReach, startWithReach, withHomeCaches, type JobReach } from './sandbox-reach';
 
 /** What the work and critic jobs share before an agent starts: the trusted setup, then the sandbox. */
 
@@ -56,6 +56,8 @@ export interface JobTools {
    * process runs many jobs: whoever prepared the tools calls it when the job's commands are done.
    */
   dispose(): Promise<void>;
+  /** What the agents' run_command tells the model about the runner's variables and services (#51). */
+  reach?: JobReach['model'];
 }
 
 /**
@@ -81,14 +83,23 @@ export async function commandRunner(
   // The reach is this function's to close only when it made it; prepareTools closes its own.
   const closeReach = jobReach ? async () => undefined : () => given.close();
   for (const prepare of sandboxes) {
-    const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy), reach);
+    // Without `ip` in the sandbox, the job keeps its sandbox without the services (sandbox-reach.ts).
+    const started = await startWithReach((r) => prepare(ctx.repo.dir, temp, routeOf(proxy), r), given, ctx.log);
+    const prepared = started.prepared;
     if ('runner' in prepared) {
       const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
       ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
       const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
-      return { runner, warning, egress, ...hint, dispose: disposer(ctx.log, () => egress.close(), closeReach) };
+      return {
+        runner,
+        warning,
+        egress,
+        ...hintOf(started.given),
+        reach: started.given.model,
+        dispose: disposer(ctx.log, () => egress.close(), closeReach),
+      };
     }
     reasons.push(prepared.reason);
   }
@@ -98,7 +109,14 @@ export async function commandRunner(
     const runner = new UnsandboxedRunner(join(temp, 'crew-tool-home'), { env: reach.env ?? {} });
     const egress = jobEgress(config.network, runner, undefined, undefined);
     ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}. ${egress.statement}`);
-    return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint, dispose: disposer(ctx.log, () => egress.close(), closeReach) };
+    return {
+      runner,
+      warning: `commands ran without a sandbox (${reason})`,
+      egress,
+      ...hint,
+      reach: given.model,
+      dispose: disposer(ctx.log, () => egress.close(), closeReach),
+    };
   }
   const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
   ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
@@ -153,7 +171,8 @@ export async function prepareTools(
     if (home && 'failure' in home) return handed({ ...tools, setupFailure: home.failure });
     return handed({ ...tools, setupFailure: null, ...(home ? { home } : {}) }, home);
   }
-  const prepared = await commandRunner(ctx, config, sandboxes, true, jobReach);
+  // The sandbox's home starts with a copy of the caches the setup steps restored (sandbox-reach.ts).
+  const prepared = await commandRunner(ctx, config, sandboxes, true, withHomeCaches(jobReach, ctx.log));
   if (!prepared.runner || !prepared.egress) {
     const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
     ctx.log.warn(setupFailure);
@@ -179,7 +198,7 @@ export async function prepareTools(
     where,
     network,
     home && { cwd: ctx.repo.dir, env: homeEnv(home) },
-    jobReach.hint,
+    prepared.hint ?? jobReach.hint,
   );
   const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
   return handed({ ...prepared, setupFailure, ...(home ? { home } : {}) }, home);
@@ -203,7 +222,7 @@ function disposer(log: Pick<Log, 'warn'>, ...closes: Array<(() => Promise<void>)
 
 /** The hint, where the job has anything the setup steps hand over (sandbox-reach.ts). */
 function hintOf(reach: JobReach): Pick<JobTools, 'hint'> {
-  return reach === NO_REACH ? {} : { hint: reach.hint };
+  return reach.hint === NO_REACH.hint ? {} : { hint: reach.hint };
 }
 
 /** A home made now, with its own temporary folder (CommandRunner.programHome), or why there is none. */

@@ -20,6 +20,10 @@ describe('dependency caches between runs (#51: actions/setup-node `cache: npm` i
     // user's home: the one entry saved, after the first work job, holds the dependencies and no poison.
     const critic = jobs.find((j) => /critic/.test(j.name) && j.log.includes('setup ('))!;
     expect(critic.log).toMatch(/setup \(on a model-written tree, inside the sandbox/);
+    // That setup starts from a copy of the critic job's restored ~/.npm: 40 of its 41 dependencies come from it
+    // (41 downloads take 2.46 s at least), and what it writes there (the poison) stays in the copy.
+    expect(critic.log).toMatch(/The sandbox's home starts with a copy of the runner's ~\/\.npm \(restored by the setup steps/);
+    expect(setupSeconds(critic.log)).toBeLessThan(2.4);
     expect(events.filter((e) => e.kind === 'save')).toHaveLength(1);
     expect(stored.join('\n')).toContain('dep-39@1.0.39');
     expect(stored.join('\n')).not.toContain('poison');

@@ -1,16 +1,24 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
-import { parseServiceAddress, reachHint, sandboxEnvNameProblem } from '../../../src/domain/sandbox-reach';
+import { parseServiceAddress, reachHint, unreachedLoopback, sandboxEnvNameProblem, serviceKey } from '../../../src/domain/sandbox-reach';
 import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { prepareReach } from '../../../src/toolbox/sandbox-reach';
+import { runCommandTool } from '../../../src/agents/command-tools';
+import { PathJail } from '../../../src/agents/path-jail';
+import type { AgentTool } from '../../../src/agents/tool-loop';
+import { agentCommands } from '../../../src/toolbox/command-options';
+import type { WorkingCopy } from '../../../src/ports';
+import { DEFAULT_NETWORK } from '../../../src/toolbox/egress';
+import { commandRunner } from '../../../src/toolbox/sandbox-setup';
 import { addSecret, redact } from '../../../src/text/redact';
 import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
 import { git } from '../../support/git-cli';
+import { sharedWithSandbox } from '../../support/sandbox/shared-dir';
 
 /** A loopback TCP server standing in for a database the setup steps started: it answers each connection with a line. */
 async function loopbackServer(answer: string): Promise<{ server: Server; port: number }> {
@@ -32,6 +40,7 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   let other: { server: Server; port: number };
   let sandbox: CommandRunner;
   let hint: (output: string) => string | null;
+  let tool: AgentTool;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reach-'));
@@ -51,6 +60,9 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
     if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
     sandbox = prepared.runner;
+    tool = runCommandTool(new PathJail(workspace), {
+      ...agentCommands({ runner: sandbox, warning: null, reach: reach.model }, parseConfig('')),
+    });
   }, 60_000);
   afterAll(async () => {
     named.server.close();
@@ -96,6 +108,36 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
       process.env.PATH = before;
       await rm(cache, { recursive: true, force: true });
     }
+  });
+
+  it("the worker's run_command says up front which variables and services the commands get", () => {
+    expect(tool.spec.description).toContain(`From the repository's setup steps, commands get the variables DATABASE_URL (sandbox_env)`);
+    expect(tool.spec.description).toContain(`the services at 127.0.0.1:${named.port} on the runner's loopback (network.services)`);
+  });
+
+  it('a failed run_command whose output names a loopback address not in network.services, or a variable the runner holds that sandbox_env does not pass, ends with one line saying so (never the value)', async () => {
+    // As node says it: `Error: connect ECONNREFUSED 127.0.0.1:<port>`.
+    const refused = await tool.run({
+      command: `node -e "require('net').connect(${other.port},'127.0.0.1').on('error',(e)=>{console.error(String(e));process.exit(3)})"`,
+    });
+    expect(refused).toContain(`ECONNREFUSED 127.0.0.1:${other.port}`);
+    const last = refused.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(
+      new RegExp(
+        `^crew: 127\\.0\\.0\\.1:${other.port} on the runner is not reachable from the sandbox \\(not in network\\.services; a maintainer can add it in \\.github/crew\\.yml\\)\\.$`,
+      ),
+    );
+    const unset = await tool.run({
+      command: `node -e "for (const n of ['UNNAMED', 'FROM_CREW_ENV']) if (!process.env[n]) console.error(n + ' is not set'); process.exit(1)"`,
+    });
+    const line = unset.trimEnd().split('\n').at(-1)!;
+    expect(line).toBe('crew: UNNAMED is set on the runner but not passed to the sandbox (a maintainer can add it to sandbox_env in .github/crew.yml).');
+    // A variable whose value holds a secret crew knows is not named, and no value is ever shown.
+    expect(unset).not.toContain('unnamed-value');
+    expect(line).not.toContain('FROM_CREW_ENV');
+    // A command that succeeds, or fails for another reason, gets no line.
+    expect(await tool.run({ command: 'echo UNNAMED is not set' })).not.toMatch(/^crew:/m);
+    expect(await tool.run({ command: 'exit 2' })).not.toMatch(/^crew:/m);
   });
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
@@ -161,6 +203,29 @@ describe('the keys in .github/crew.yml', () => {
     expect(reachHint('all fine', { missingVars: [], services: [], refusedServices: [] })).toBeNull();
   });
 
+  it('a refused loopback address is read as the usual clients print it', () => {
+    const said = [
+      'Error: connect ECONNREFUSED 127.0.0.1:5432',
+      'Error: connect ECONNREFUSED ::1:6379',
+      'dial tcp 127.0.0.1:8080: connect: connection refused',
+      'psycopg.OperationalError: connection to server at "127.0.0.1", port 5433 failed: Connection refused',
+      "curl: (7) Failed to connect to localhost port 9000 after 0 ms: Couldn't connect to server: Connection refused",
+      'redis.exceptions.ConnectionError: Error 111 connecting to localhost:6380. Connection refused.',
+      'Error: connect ENETUNREACH 127.0.0.1:7002 - Local (0.0.0.0:0)',
+      'listening on 127.0.0.1:7000',
+      'GET http://10.127.0.0.1:7001/ refused',
+    ].join('\n');
+    expect(unreachedLoopback(said).map(serviceKey)).toEqual([
+      '127.0.0.1:5432',
+      '[::1]:6379',
+      '127.0.0.1:8080',
+      '127.0.0.1:5433',
+      '127.0.0.1:9000',
+      '127.0.0.1:6380',
+      '127.0.0.1:7002',
+    ]);
+  });
+
   it('network.services refuses an address named twice and the one the sandbox reaches its proxy at: the forwarder could listen on neither', () => {
     expect(() => parseConfig('network:\n  services: ["localhost:5432", "127.0.0.1:5432"]\n')).toThrow(/127\.0\.0\.1:5432.*same address as.*localhost:5432/s);
     expect(() => parseConfig('network:\n  services: ["127.0.0.1:3128"]\n')).toThrow(/egress proxy.*another port/s);
@@ -175,3 +240,93 @@ function parseCrewEnvVars(text: string): Record<string, string> {
   if ('problem' in parsed) throw new Error(parsed.problem);
   return parsed.vars;
 }
+
+describe('network.services in a sandbox without `ip` (#51)', () => {
+  let dir: string;
+  let workspace: string;
+  let service: { server: Server; port: number };
+  let bin: string | undefined;
+  const PATH = process.env.PATH;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reach-noip-'));
+    workspace = join(dir, 'ws');
+    await mkdir(workspace);
+    await git(['init', '--quiet', workspace]);
+    service = await loopbackServer('the-database');
+  });
+  afterAll(async () => {
+    process.env.PATH = PATH;
+    service.server.close();
+    await rm(dir, { recursive: true, force: true });
+    if (bin) await rm(bin, { recursive: true, force: true });
+  });
+
+  it('keeps the sandbox and says the services are unavailable, naming network.services and the missing program; the model is told too', async () => {
+    // A machine without iproute2: crew's PATH as one folder of links to every program on it but `ip` (crew runs
+    // the sandbox as root here, so the sandbox's own programs come from this PATH).
+    // Outside /tmp, which the sandbox covers before it mounts anything back.
+    bin = await sharedWithSandbox('no-ip-bin');
+    for (const d of (PATH ?? '').split(':').filter((d) => d.startsWith('/')))
+      for (const name of await readdir(d).catch(() => [] as string[])) if (name !== 'ip') await symlink(join(d, name), join(bin, name)).catch(() => undefined);
+    process.env.PATH = bin;
+    const warnings: string[] = [];
+    const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
+    const address = `127.0.0.1:${service.port}`;
+    const tools = await commandRunner(
+      { repo: { dir: workspace } as WorkingCopy, log },
+      { allow_unsandboxed: false, network: { ...DEFAULT_NETWORK, services: [address] }, sandbox_env: [] },
+      [prepareSandbox],
+      false,
+    );
+    expect(tools.reason).toBeUndefined();
+    expect(tools.runner?.sandboxed).toBe(true);
+    expect(warnings.join('\n')).toContain(
+      `network.services: the sandbox has no \`ip\` program (iproute2), which brings up its own loopback for them, so the services at ${address} are unavailable to the sandboxed commands in this job; the sandbox itself is kept.`,
+    );
+    const tool = runCommandTool(new PathJail(workspace), agentCommands({ runner: tools.runner, warning: tools.warning, reach: tools.reach }, parseConfig('')));
+    expect(tool.spec.description).toContain(`The services at ${address} (network.services) are unavailable in this job: the sandbox has no \`ip\` program`);
+    const r = await tool.run({
+      command: `node -e "require('net').connect(${service.port},'127.0.0.1').on('error',(e)=>{console.error(String(e));process.exit(3)})"`,
+    });
+    expect(r.trimEnd().split('\n').at(-1)).toBe(
+      `crew: ${address} is named in network.services but unavailable in this job: the sandbox has no \`ip\` program (iproute2), which brings up its own loopback for them.`,
+    );
+    expect(tools.hint!(`Error: connect ECONNREFUSED ${address}`)).toMatch(/network\.services names .* were unavailable .* no `ip` program/);
+  }, 60_000);
+});
+
+describe('run_command in a job that names no variable and no service (#51)', () => {
+  let dir: string;
+  let workspace: string;
+  let service: { server: Server; port: number };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reach-none-'));
+    workspace = join(dir, 'ws');
+    await mkdir(workspace);
+    await git(['init', '--quiet', workspace]);
+    service = await loopbackServer('the-database');
+  });
+  afterAll(async () => {
+    service.server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("says up front that the commands get none of the runner's, and after a connection to a service on the runner's loopback, why it failed", async () => {
+    const reach = await prepareReach({ network: {} }, { info: () => undefined, warn: () => undefined });
+    const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
+    if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
+    const tool = runCommandTool(new PathJail(workspace), agentCommands({ runner: prepared.runner, warning: null, reach: reach.model }, parseConfig('')));
+    expect(tool.spec.description).toContain(
+      "Commands get no variable of the runner's environment and no service on its loopback (only a maintainer can change that, in .github/crew.yml).",
+    );
+    // The sandbox's own loopback is down without services: node says ENETUNREACH.
+    const r = await tool.run({
+      command: `node -e "require('net').connect(${service.port},'127.0.0.1').on('error',(e)=>{console.error(String(e));process.exit(3)})"`,
+    });
+    expect(r.trimEnd().split('\n').at(-1)).toBe(
+      `crew: 127.0.0.1:${service.port} on the runner is not reachable from the sandbox (not in network.services; a maintainer can add it in .github/crew.yml).`,
+    );
+  }, 60_000);
+});
