@@ -1,4 +1,5 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,7 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   let other: { server: Server; port: number };
   let sandbox: CommandRunner;
   let hint: (output: string) => string | null;
+  const plainValue = `plain-setting-${randomUUID()}`;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reach-'));
@@ -42,11 +44,16 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     named = await loopbackServer('named-service');
     other = await loopbackServer('other-service');
     addSecret('crew-env-secret-value-0123');
-    const reach = await prepareReach({ sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET'], network: { services: [`127.0.0.1:${named.port}`] } }, log, {
-      DATABASE_URL: `postgres://127.0.0.1:${named.port}/db`,
-      FROM_CREW_ENV: 'crew-env-secret-value-0123',
-      UNNAMED: 'unnamed-value',
-    });
+    const reach = await prepareReach(
+      { sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET', 'PLAIN_SETTING'], network: { services: [`127.0.0.1:${named.port}`] } },
+      log,
+      {
+        DATABASE_URL: `postgres://127.0.0.1:${named.port}/db`,
+        FROM_CREW_ENV: 'crew-env-secret-value-0123',
+        UNNAMED: 'unnamed-value',
+        PLAIN_SETTING: plainValue,
+      },
+    );
     hint = reach.hint;
     const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
     if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
@@ -97,6 +104,34 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
       await rm(cache, { recursive: true, force: true });
     }
   });
+
+  it("a sandbox_env value and an MCP server's variable are in no process's arguments on the machine while the command or server runs", async () => {
+    // /proc/<pid>/cmdline is readable by every user of the machine (ps); /proc/<pid>/environ only by the process's own user.
+    const mcpValue = `mcp-variable-${randomUUID()}`;
+    const marker = `started-${randomUUID()}`;
+    const running = run(`echo "$PLAIN_SETTING" > ${marker}; sleep 3`);
+    await until(() =>
+      stat(join(workspace, marker)).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(await cmdlinesHolding(plainValue)).toEqual([]);
+    expect((await running).exitCode).toBe(0);
+    expect((await readFile(join(workspace, marker), 'utf8')).trim()).toBe(plainValue);
+
+    const home = await sandbox.programHome!();
+    const server = sandbox.start!(`bash -c 'echo "$MCP_TOKEN"; sleep 5'`, { cwd: workspace, env: { MCP_TOKEN: mcpValue }, home: home.dir });
+    let said = '';
+    server.child.stdout.on('data', (d: Buffer) => (said += d.toString()));
+    try {
+      await until(() => Promise.resolve(said.includes(mcpValue)));
+      expect(await cmdlinesHolding(mcpValue)).toEqual([]);
+    } finally {
+      server.stop();
+      await home.dispose();
+    }
+  }, 30_000);
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
     named.server.close();
@@ -174,4 +209,22 @@ function parseCrewEnvVars(text: string): Record<string, string> {
   const parsed = parseCrewEnv(text);
   if ('problem' in parsed) throw new Error(parsed.problem);
   return parsed.vars;
+}
+
+/** Every process on the machine whose arguments hold `value`, as `ps` would show them to any user. */
+async function cmdlinesHolding(value: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+    const args = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (args.includes(value)) found.push(`${pid}: ${args.replace(/\0/g, ' ').slice(0, 300)}`);
+  }
+  return found;
+}
+
+async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
 }
