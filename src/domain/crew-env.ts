@@ -4,10 +4,9 @@
  * workflow. crew keeps them apart from its own environment and gives each to the servers that name it.
  */
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { MIN_DECLARED_SECRET_CHARS as MIN_VALUE_CHARS } from '../text/redact';
 
-/** The shortest value crew will mask (see parseCrewEnv). */
-export const MIN_VALUE_CHARS = 4;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Splits `NAME=value` lines (blank lines and `#` comments skipped; the value is everything after the

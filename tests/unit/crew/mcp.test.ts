@@ -8,6 +8,7 @@ import { startMcpServers, type McpStart } from '../../../src/mcp/servers';
 import type { Log } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+import { redact } from '../../../src/text/redact';
 import { startHttpMcpServer, startListener } from '../../support/mcp/http-server';
 
 const SERVERS = join(PROJECT_ROOT, 'tests', 'support', 'mcp', 'servers.mjs');
@@ -129,6 +130,20 @@ describe('MCP servers (#36)', () => {
       'MCP server `remote` was not reached: its host mcp.example.test is not in `network.allow`, and crew connects to no other.',
     ]);
   });
+
+  it("a server's variable of 4 or 5 characters from crew's step environment (the full form's `env:` mapping) is redacted like a crew_env value", async () => {
+    // crew_env masks and redacts values down to 4 characters (settings.ts maskCrewEnv); the same values given in the workflow's `env:` are the same secrets.
+    const env = { FULL_PIN: 'w7q3', FULL_CODE: 'k9z2q' };
+    const session = await start([['facts', server('facts', { tools: ['probe'], env: Object.keys(env) })]], { env });
+    try {
+      const answer = await session.tools[0]!.run({});
+      expect(answer).toContain('FULL_PIN');
+      expect(answer).not.toMatch(/w7q3|k9z2q/);
+      expect(redact('pin w7q3, code k9z2q')).toBe('pin ***, code ***');
+    } finally {
+      await session.close();
+    }
+  }, 30_000);
 
   describe('over HTTP', () => {
     const remote = (url: string) => McpServersSchema.parse({ r: { url, tools: ['*'], headers: { Authorization: 'REMOTE_TOKEN' } } }).r!;
