@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
 import { PROXY_PORT } from '../domain/sandbox-reach';
 import { FORWARDER, proxyEnv } from './egress/route';
-import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET, sandboxServiceSocket } from './private-mounts';
+import { namedSockets, privateMountArgs, real, SANDBOX_PROXY_SOCKET, sandboxServiceSocket, under } from './private-mounts';
+import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 
 const exec = promisify(execFile);
@@ -221,15 +222,6 @@ export interface SandboxPlaces {
   programHomes: string;
 }
 
-/**
- * The folders of the commands' PATH (toolEnv): what the repository's setup steps put there through GITHUB_PATH
- * (#51: actions/setup-node's node in the runner's tool cache, a tool folder in RUNNER_TEMP) stays in sight
- * when it lies under a covered place such as /tmp.
- */
-function pathDirs(): string[] {
-  return (process.env.PATH ?? '').split(':').filter((d) => d.startsWith('/'));
-}
-
 /** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
 function placesArgs(
   places: SandboxPlaces,
@@ -244,9 +236,15 @@ function placesArgs(
   },
 ): string[] {
   const program = o.home !== undefined && o.home !== o.commandsHome;
+  const writable = [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? [])];
+  const writableReal = writable.map((w) => real(w) ?? w);
   return privateMountArgs({
     // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
-    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? []), ...pathDirs(), ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    keep: [...writable, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    // The folders of the commands' PATH (toolEnv) are read-only (path-folders.ts); those the setup steps put under a
+    // covered place (#51: a tool cache in /tmp) stay in sight so, when no one else can write them. A folder the
+    // command must write (its cwd, its home) stays writable.
+    readOnly: readOnlyPathFolders().filter((r) => !writableReal.some((w) => under(r, w) || under(w, r))),
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
     services: o.services.map((s) => s.socket),

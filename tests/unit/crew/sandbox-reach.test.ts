@@ -1,17 +1,21 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { parseServiceAddress, reachHint, sandboxEnvNameProblem } from '../../../src/domain/sandbox-reach';
-import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, prepareUserNamespace, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { prepareReach } from '../../../src/steps/sandbox-reach';
 import { addSecret, redact } from '../../../src/text/redact';
 import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
+import { promisify } from 'node:util';
 import { git } from '../../support/git-cli';
+
+const execFileP = promisify(execFile);
 
 /** A loopback TCP server standing in for a database the setup steps started: it answers each connection with a line. */
 async function loopbackServer(answer: string): Promise<{ server: Server; port: number }> {
@@ -132,6 +136,97 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
       await home.dispose();
     }
   }, 30_000);
+
+  /** A program `name` in `bin` (made with its parents under a fresh folder in /tmp), on crew's PATH while `body` runs. */
+  async function onPath(modes: { bin: number; parent: number; owner?: number }, name: string, body: (bin: string) => Promise<void>): Promise<void> {
+    const cache = await mkdtemp(join(tmpdir(), 'reach-pathdir-'));
+    const parent = join(cache, 'tool');
+    const bin = join(parent, 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, name), `#!/bin/sh\necho ${name}-ran\n`, { mode: 0o755 });
+    await chmod(cache, 0o755);
+    await chmod(parent, modes.parent);
+    await chmod(bin, modes.bin);
+    if (modes.owner !== undefined) await chown(bin, modes.owner, modes.owner);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      await body(bin);
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
+  }
+
+  it('a PATH folder under /tmp that another user (or the tool user) can write, or whose parent they can, is left out of the sandbox, and crew says which and what to do', async () => {
+    const toolUid = Number((await execFileP('id', ['-u', 'crew-tool'])).stdout);
+    for (const [modes, why] of [
+      [{ bin: 0o777, parent: 0o755 }, /writable by every user/],
+      [{ bin: 0o755, parent: 0o777 }, /writable by every user/],
+      [{ bin: 0o755, parent: 0o755, owner: toolUid }, new RegExp(`owned by user ${toolUid}`)],
+    ] as const)
+      await onPath(modes, 'planted-tool', async (bin) => {
+        const r = await run(`touch ${bin}/git 2>/dev/null && echo PLANTED; planted-tool 2>/dev/null || echo not-found`);
+        expect(r.output).not.toContain('PLANTED');
+        expect(r.output.trim()).toBe('not-found');
+        expect(
+          await stat(join(bin, 'git')).then(
+            () => 'planted',
+            () => 'none',
+          ),
+        ).toBe('none');
+        const said: string[] = [];
+        await prepareReach({ network: {} }, { info: () => undefined, warn: (m) => said.push(m) }, { PATH: `${bin}:/usr/bin:/bin` });
+        expect(said.join('\n'), JSON.stringify(modes)).toMatch(new RegExp(`${bin.replace(/[.]/g, '\\.')}.*left out of the sandbox`));
+        expect(said.join('\n')).toMatch(why);
+        expect(said.join('\n')).toMatch(/umask 022|chmod go-w/);
+      });
+  });
+
+  it("a PATH folder under /tmp kept in the sandbox is read-only there, even to a user who owns it (user namespaces: the person's own user)", async () => {
+    const userns = await prepareUserNamespace(workspace, dir);
+    if (!('runner' in userns)) throw new Error(`user namespaces unavailable: ${userns.reason}`);
+    await onPath({ bin: 0o755, parent: 0o755 }, 'kept-tool', async (bin) => {
+      for (const runner of [sandbox, userns.runner]) {
+        const r = await runner.run(`kept-tool; touch ${bin}/git 2>/dev/null && echo PLANTED`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 10_000 });
+        expect(r.output).toContain('kept-tool-ran');
+        expect(r.output).not.toContain('PLANTED');
+        expect(
+          await stat(join(bin, 'git')).then(
+            () => 'planted',
+            () => 'none',
+          ),
+        ).toBe('none');
+      }
+    });
+  });
+
+  it("a PATH folder elsewhere that every user can write (GitHub's runner images make /opt/hostedtoolcache 0777) is read-only in the sandbox, the folders above it too, and its programs still run", async () => {
+    // actions/runner-images, images/ubuntu/scripts/build/configure-environment.sh: `chmod -R 777 $AGENT_TOOLSDIRECTORY`.
+    const cache = await mkdtemp(join('/opt', 'crew-hostedtoolcache-'));
+    const bin = join(cache, 'node', '24.0.0', 'x64', 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'cached-tool'), '#!/bin/sh\necho cached-tool-ran\n', { mode: 0o755 });
+    await execFileP('chmod', ['-R', '777', cache]);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const r = await run(
+        `cached-tool; touch ${bin}/git 2>/dev/null && echo PLANTED-BIN; mv ${join(cache, 'node', '24.0.0')} ${join(cache, 'node', 'moved')} 2>/dev/null && echo MOVED; mkdir ${join(cache, 'new')} 2>/dev/null && echo MADE`,
+      );
+      expect(r.output).toContain('cached-tool-ran');
+      expect(r.output).not.toMatch(/PLANTED-BIN|MOVED|MADE/);
+      expect(
+        await stat(join(bin, 'git')).then(
+          () => 'planted',
+          () => 'none',
+        ),
+      ).toBe('none');
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
     named.server.close();
