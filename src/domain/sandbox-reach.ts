@@ -26,9 +26,11 @@ const REFUSED: Array<[RegExp, string]> = [
   [/^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|NPM_TOKEN|NODE_AUTH_TOKEN)$/i, 'a token'],
   [/^(AWS_|GOOGLE_|CLOUDSDK_|AZURE_|ARM_)/i, 'a cloud credential'],
   [
-    /^(PATH|HOME|TMPDIR|LANG|TERM|NO_COLOR|CI|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|NODE_USE_ENV_PROXY|JAVA_TOOL_OPTIONS|NODE_OPTIONS|PYTEST_ADDOPTS|PYTHONPATH|GOFLAGS|LD_PRELOAD|LD_LIBRARY_PATH|BASH_ENV|ENV)$/i,
+    /^(PATH|HOME|TMPDIR|LANG|TERM|NO_COLOR|CI|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|NODE_USE_ENV_PROXY|JAVA_TOOL_OPTIONS|NODE_OPTIONS|PYTEST_ADDOPTS|PYTHONPATH|GOFLAGS|LD_.*|BASH_ENV|ENV)$/i,
     'set by the sandbox itself (PATH comes from the setup steps already)',
   ],
+  // The command's shell exports its environment itself (sandbox/command-runner.ts, envInput): these two are its own, read-only.
+  [/^(SHELLOPTS|BASHOPTS)$/i, "the sandbox's shell's own"],
   [/^CARGO_TARGET_.*_RUNNER$/i, 'set by the sandbox itself (the test report hooks)'],
 ];
 

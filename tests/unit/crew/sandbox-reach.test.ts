@@ -270,9 +270,13 @@ describe('the keys in .github/crew.yml', () => {
       'HOME',
       'NODE_OPTIONS',
       'HTTPS_PROXY',
+      'LD_AUDIT',
+      'SHELLOPTS',
+      'BASHOPTS',
     ])
       expect(sandboxEnvNameProblem(name), name).toMatch(/never hands it to model-written code/);
     expect(sandboxEnvNameProblem('DATABASE_URL')).toBeNull();
+    expect(sandboxEnvNameProblem('LDFLAGS')).toBeNull();
     expect(sandboxEnvNameProblem('1X')).toMatch(/not a variable name/);
     expect(() => parseConfig('sandbox_env: [DATABASE_URL, CREW_GITHUB_TOKEN]\n')).toThrow(/sandbox_env.*CREW_GITHUB_TOKEN.*crew's own/s);
     expect(parseConfig('sandbox_env: [DATABASE_URL]\nnetwork:\n  services: ["127.0.0.1:5432"]\n')).toMatchObject({
