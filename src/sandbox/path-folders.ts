@@ -20,26 +20,31 @@ function otherWriter(s: Stats, own: { uid: number; gid: number }, parent: boolea
 
 const OWN = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
 
-/** The folders from `dir` (a real path) up to the root that someone besides root and crew's user could change, lowest first, with who. */
-function exposed(dir: string, own = OWN): Array<{ dir: string; why: string }> {
+/**
+ * The folders from `dir` (a real path) up to the root that someone besides root and crew's user could change, lowest
+ * first, with who. `above`: `dir` is the nearest existing folder above the one on PATH, which anyone who can write
+ * `dir` could make.
+ */
+function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; why: string }> {
   const found: Array<{ dir: string; why: string }> = [];
-  for (let d = dir, parent = false; ; d = dirname(d), parent = true) {
+  for (let d = dir, parent = above; ; d = dirname(d), parent = true) {
     const s = statSync(d, { throwIfNoEntry: false });
     const who = s && otherWriter(s, own, parent);
-    if (who) found.push({ dir: d, why: `${d === dir ? 'it is' : `${d} above it is`} ${who} (mode ${(s.mode & 0o7777).toString(8).padStart(4, '0')})` });
+    if (who)
+      found.push({ dir: d, why: `${d === dir && !above ? 'it is' : `${d} above it is`} ${who} (mode ${(s.mode & 0o7777).toString(8).padStart(4, '0')})` });
     if (d === dirname(d)) return found;
   }
 }
 
-/** Why `dir` on PATH is not safe to run programs from, or null: the folder, or one above it, that another user can write. */
-export function pathFolderProblem(dir: string, own = OWN): string | null {
-  const at = real(dir);
-  return at ? (exposed(at, own)[0]?.why ?? null) : null;
-}
-
-/** The absolute folders on `path`. */
-export function pathFolders(path = process.env.PATH ?? ''): string[] {
-  return [...new Set(path.split(':').filter((d) => d.startsWith('/')))];
+/** Each absolute folder on `path`, with the real path of it or, when it does not exist (yet), of the nearest folder above it. */
+function pathFolders(path = process.env.PATH ?? ''): Array<{ dir: string; at: string; missing: boolean }> {
+  return [...new Set(path.split(':').filter((d) => d.startsWith('/')))].flatMap((dir) => {
+    for (let p = dir; ; p = dirname(p)) {
+      const at = real(p);
+      if (at) return [{ dir, at, missing: p !== dir }];
+      if (p === dirname(p)) return [];
+    }
+  });
 }
 
 const covered = (dir: string) => COVERED.some((c) => under(dir, real(c) ?? c));
@@ -47,30 +52,37 @@ const covered = (dir: string) => COVERED.some((c) => under(dir, real(c) ?? c));
 /**
  * What a sandbox mounts read-only for the folders of crew's PATH: each one under a place the sandbox covers that no
  * one else can write (kept in sight that way; one they can is left out: pathFolderWarnings); elsewhere, where the
- * folder is in sight as it is, the highest folder on the way to it that another user, the tool user among them, could
- * change (GitHub's runner images make the tool cache 0777: actions/runner-images, configure-environment.sh).
+ * folder is in sight as it is, the highest folder on the way to it (or to where it would be made) that another user,
+ * the tool user among them, could change (GitHub's runner images make the tool cache 0777: actions/runner-images,
+ * configure-environment.sh).
  */
 export function readOnlyPathFolders(path?: string): string[] {
   const out = new Set<string>();
-  for (const d of pathFolders(path)) {
-    const at = real(d);
-    if (!at) continue;
+  for (const { at, missing } of pathFolders(path)) {
+    const open = exposed(at, missing);
     if (!covered(at)) {
-      const top = exposed(at).at(-1);
-      if (top) out.add(top.dir);
-    } else if (!exposed(at).length) out.add(at);
+      if (open.length) out.add(open.at(-1)!.dir);
+    } else if (!missing && !open.length) out.add(at);
   }
   return [...out];
 }
 
-/** A warning for each PATH folder under a covered place that another user can write, naming it and what to do. */
-export function pathFolderWarnings(path?: string): string[] {
-  return pathFolders(path).flatMap((d) => {
-    const at = real(d);
-    const problem = at && covered(at) ? pathFolderProblem(at) : null;
+/**
+ * A warning for each PATH folder under a covered place that another user can write (left out of the sandbox), and
+ * for each inside the checkout (`workspace`), which the sandbox's commands write by design: each names the folder and
+ * what to do.
+ */
+export function pathFolderWarnings(path?: string, workspace?: string): string[] {
+  const checkout = workspace && (real(workspace) ?? workspace);
+  return pathFolders(path).flatMap(({ dir, at, missing }) => {
+    if (checkout && workspace && (under(dir, workspace) || under(at, checkout)))
+      return [
+        `The PATH folder ${dir} is inside the checkout, where model-written code writes: a program it plants there would run as crew's own commands. Put the setup steps' tools outside the checkout (RUNNER_TEMP, the tool cache) and call the checkout's own by their path (\`npx\`, \`./node_modules/.bin/…\`).`,
+      ];
+    const problem = covered(at) && !missing ? exposed(at)[0]?.why : undefined;
     return problem
       ? [
-          `The PATH folder ${d} is left out of the sandbox: ${problem}, so a command could plant a program there that crew's own commands would run. Its programs are missing in the sandbox: make it and the folders above it writable only by root or crew's user in the setup steps (create them with umask 022, or \`chmod go-w\` them).`,
+          `The PATH folder ${dir} is left out of the sandbox: ${problem}, so a command could plant a program there that crew's own commands would run. Its programs are missing in the sandbox: make it and the folders above it writable only by root or crew's user in the setup steps (create them with umask 022, or \`chmod go-w\` them).`,
         ]
       : [];
   });

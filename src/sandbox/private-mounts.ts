@@ -25,7 +25,7 @@ export const sandboxServiceSocket = (i: number) => `/run/crew-service-${i}.sock`
  * ever written on the machine's own folders. Each socket the command is routed to (the egress proxy's,
  * the services' bridges) is bound to its place in the private /run (SANDBOX_PROXY_SOCKET,
  * sandboxServiceSocket); where it lay (inside a kept folder, say) an empty file covers it, and
- * each hidden folder gets an empty tmpfs. Each read-only path, kept (or inside a kept folder), is bound onto itself
+ * each hidden folder gets an empty tmpfs. Each read-only path (kept, or in sight as it is) is bound onto itself
  * read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev) must be asked for again.
  * Exit 125: the sandbox could not be set up.
  */

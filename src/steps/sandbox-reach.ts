@@ -30,7 +30,7 @@ export async function prepareReach(
   environment: NodeJS.ProcessEnv = process.env,
 ): Promise<JobReach> {
   // What the setup steps put on PATH reaches crew's own commands and the sandbox's alike.
-  for (const warning of pathFolderWarnings(environment.PATH)) log.warn(warning);
+  for (const warning of pathFolderWarnings(environment.PATH, environment.GITHUB_WORKSPACE)) log.warn(warning);
   const names = config.sandbox_env ?? [];
   const wanted = (config.network.services ?? []).map(parseServiceAddress).filter((a): a is ServiceAddress => !('problem' in a));
   if (!names.length && !wanted.length) return NO_REACH;

@@ -208,8 +208,12 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     await mkdir(bin, { recursive: true });
     await writeFile(join(bin, 'cached-tool'), '#!/bin/sh\necho cached-tool-ran\n', { mode: 0o755 });
     await execFileP('chmod', ['-R', '777', cache]);
+    // A PATH folder not made yet, in a folder every user can write: whoever makes it chooses its programs.
+    const later = await mkdtemp(join('/opt', 'crew-toolcache-later-'));
+    await chmod(later, 0o777);
+    const laterBin = join(later, 'python', '3.12.0', 'x64', 'bin');
     const before = process.env.PATH;
-    process.env.PATH = `${bin}:${before}`;
+    process.env.PATH = `${bin}:${laterBin}:${before}`;
     try {
       const r = await run(
         `cached-tool; touch ${bin}/git 2>/dev/null && echo PLANTED-BIN; mv ${join(cache, 'node', '24.0.0')} ${join(cache, 'node', 'moved')} 2>/dev/null && echo MOVED; mkdir ${join(cache, 'new')} 2>/dev/null && echo MADE`,
@@ -222,10 +226,37 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
           () => 'none',
         ),
       ).toBe('none');
+      const made = await run(`mkdir -p ${laterBin} 2>/dev/null && echo MADE-LATER`);
+      expect(made.output).not.toContain('MADE-LATER');
+      expect(
+        await stat(join(later, 'python')).then(
+          () => 'made',
+          () => 'none',
+        ),
+      ).toBe('none');
     } finally {
       process.env.PATH = before;
       await rm(cache, { recursive: true, force: true });
+      await rm(later, { recursive: true, force: true });
     }
+  });
+
+  it("a PATH folder inside the checkout, which the sandbox's commands write, is said: crew's own commands would run what they plant there", async () => {
+    const said: string[] = [];
+    await prepareReach(
+      { network: {} },
+      { info: () => undefined, warn: (m) => said.push(m) },
+      {
+        PATH: `${join(workspace, 'node_modules', '.bin')}:${workspace}:/usr/bin:/bin`,
+        GITHUB_WORKSPACE: workspace,
+      },
+    );
+    expect(said).toEqual([
+      expect.stringMatching(
+        new RegExp(`PATH folder ${join(workspace, 'node_modules', '.bin').replace(/[.]/g, '\\.')} is inside the checkout.*outside the checkout`),
+      ),
+      expect.stringMatching(/is inside the checkout/),
+    ]);
   });
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
