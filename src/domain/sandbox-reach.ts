@@ -41,6 +41,25 @@ export function sandboxEnvNameProblem(name: string): string | null {
   return refused ? `\`${name}\` is ${refused[1]}: crew never hands it to model-written code` : null;
 }
 
+/**
+ * The `sandbox_env` names an MCP server's `env:` or `headers:` also names, each said: that server's secret. crew
+ * leaves out a value redaction knows, but a server's variable from the workflow's `env:` is known only once the
+ * server starts, after the commands' environment is made.
+ */
+export function sandboxEnvServerProblems(
+  names: readonly string[],
+  servers: Record<string, { env: readonly string[]; headers: Record<string, string> }>,
+): string[] {
+  return names.flatMap((name) => {
+    const server = Object.entries(servers).find(([, s]) => s.env.includes(name) || Object.values(s.headers).includes(name));
+    return server
+      ? [
+          `\`sandbox_env\`: \`${name}\` is a variable of the MCP server \`mcp_servers.${server[0]}\`, a secret of that server's: crew never hands it to model-written code. Remove it from \`sandbox_env\`, or give the commands a variable of their own.`,
+        ]
+      : [];
+  });
+}
+
 /** A service address `network.services` takes: a loopback address and a port. */
 export interface ServiceAddress {
   host: '127.0.0.1' | '::1';

@@ -316,6 +316,19 @@ describe('the keys in .github/crew.yml', () => {
     });
   });
 
+  it("sandbox_env refuses a variable an MCP server names: it is that server's secret, which the agent's commands never get", () => {
+    const mcp = (key: string) => `mcp_servers:\n  docs:\n    ${key}\n    tools: ["*"]\n`;
+    expect(() => parseConfig(`sandbox_env: [DATABASE_URL, DOCS_TOKEN]\n${mcp('command: docs-server\n    env: [DOCS_TOKEN]')}`)).toThrow(
+      /sandbox_env.*DOCS_TOKEN.*mcp_servers\.docs.*never hands it to model-written code/s,
+    );
+    expect(() =>
+      parseConfig(
+        `sandbox_env: [DOCS_KEY]\nnetwork:\n  allow: [docs.example.com]\n${mcp('url: https://docs.example.com/mcp\n    headers: { Authorization: DOCS_KEY }')}`,
+      ),
+    ).toThrow(/DOCS_KEY.*mcp_servers\.docs/s);
+    expect(parseConfig(`sandbox_env: [DATABASE_URL]\n${mcp('command: docs-server\n    env: [DOCS_TOKEN]')}`)).toMatchObject({ sandbox_env: ['DATABASE_URL'] });
+  });
+
   it('network.services takes loopback addresses only', () => {
     expect(parseServiceAddress('127.0.0.1:5432')).toEqual({ host: '127.0.0.1', port: 5432 });
     expect(parseServiceAddress('localhost:6379')).toEqual({ host: '127.0.0.1', port: 6379 });
