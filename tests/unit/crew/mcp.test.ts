@@ -57,6 +57,26 @@ describe('MCP servers (#36)', () => {
     });
   });
 
+  it("refuses to hand a server crew's own secrets: its inputs, the runner's tokens, its model key, the job's GITHUB_TOKEN", () => {
+    for (const name of [
+      'INPUT_ANTHROPIC_API_KEY',
+      'INPUT_GITHUB_TOKEN',
+      'ACTIONS_RUNTIME_TOKEN',
+      'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+      'ANTHROPIC_API_KEY',
+      'GITHUB_TOKEN',
+    ]) {
+      const stdio = McpServersSchema.safeParse({ a: { command: 'x', tools: ['*'], env: ['DOCS_TOKEN', name] } });
+      expect(stdio.error?.issues[0], name).toMatchObject({
+        path: ['a', 'env', 1],
+        message: expect.stringMatching(/crew's own.*never hands it to an MCP server.*CREW_ENV/),
+      });
+      const http = McpServersSchema.safeParse({ a: { url: 'https://x.test/mcp', tools: ['*'], headers: { Authorization: name } } });
+      expect(http.error?.issues[0], name).toMatchObject({ path: ['a', 'headers', 'Authorization'] });
+    }
+    expect(McpServersSchema.safeParse({ a: { command: 'x', tools: ['*'], env: ['DOCS_TOKEN', 'GITHUB_PERSONAL_ACCESS_TOKEN'] } }).success).toBe(true);
+  });
+
   it('starts a server written with the SDK, offers only its allowed tools, and calls one', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'mcp-'));
     const session = await start([['facts', server('facts', { tools: ['write_version', 'probe', 'missing'] })]], { cwd });
