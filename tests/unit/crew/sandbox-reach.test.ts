@@ -38,6 +38,8 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   let sandbox: CommandRunner;
   let hint: (output: string) => string | null;
   const plainValue = `plain-setting-${randomUUID()}`;
+  // A value GITHUB_ENV's heredoc form can carry: lines, an `=`, a quote, a backslash.
+  const multiLine = 'first line\nsecond=line "quoted" \\n\n';
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reach-'));
@@ -49,13 +51,14 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     other = await loopbackServer('other-service');
     addSecret('crew-env-secret-value-0123');
     const reach = await prepareReach(
-      { sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET', 'PLAIN_SETTING'], network: { services: [`127.0.0.1:${named.port}`] } },
+      { sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET', 'PLAIN_SETTING', 'MULTI_LINE'], network: { services: [`127.0.0.1:${named.port}`] } },
       log,
       {
         DATABASE_URL: `postgres://127.0.0.1:${named.port}/db`,
         FROM_CREW_ENV: 'crew-env-secret-value-0123',
         UNNAMED: 'unnamed-value',
         PLAIN_SETTING: plainValue,
+        MULTI_LINE: multiLine,
       },
     );
     hint = reach.hint;
@@ -123,6 +126,7 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     expect(await cmdlinesHolding(plainValue)).toEqual([]);
     expect((await running).exitCode).toBe(0);
     expect((await readFile(join(workspace, marker), 'utf8')).trim()).toBe(plainValue);
+    expect((await run('printf %s "$MULTI_LINE"')).output).toBe(multiLine);
 
     const home = await sandbox.programHome!();
     const server = sandbox.start!(`bash -c 'echo "$MCP_TOKEN"; sleep 5'`, { cwd: workspace, env: { MCP_TOKEN: mcpValue }, home: home.dir });
