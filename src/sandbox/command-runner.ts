@@ -236,15 +236,15 @@ function placesArgs(
   },
 ): string[] {
   const program = o.home !== undefined && o.home !== o.commandsHome;
-  const writable = [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? [])];
-  const writableReal = writable.map((w) => real(w) ?? w);
+  const writable = [o.cwd, o.home ?? o.commandsHome, ...(o.see ?? [])].map((w) => real(w) ?? w);
+  const kept = [...places.keep.map((k) => real(k) ?? k), ...writable];
   return privateMountArgs({
     // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
-    keep: [...writable, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    keep: [...kept, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
     // The folders of the commands' PATH (toolEnv) are read-only (path-folders.ts); those the setup steps put under a
-    // covered place (#51: a tool cache in /tmp) stay in sight so, when no one else can write them. A folder the
-    // command must write (its cwd, its home) stays writable.
-    readOnly: readOnlyPathFolders().filter((r) => !writableReal.some((w) => under(r, w) || under(w, r))),
+    // covered place (#51: a tool cache in /tmp) stay in sight so, when no one else can write them. What the command
+    // must write (its cwd, its home) stays writable, and so does a folder holding anything kept in sight.
+    readOnly: readOnlyPathFolders(kept).filter((r) => !writable.some((w) => under(r, w)) && !kept.some((k) => under(k, r))),
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
     services: o.services.map((s) => s.socket),

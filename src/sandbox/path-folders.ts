@@ -51,18 +51,18 @@ const covered = (dir: string) => COVERED.some((c) => under(dir, real(c) ?? c));
 
 /**
  * What a sandbox mounts read-only for the folders of crew's PATH: each one under a place the sandbox covers that no
- * one else can write (kept in sight that way; one they can is left out: pathFolderWarnings); elsewhere, where the
- * folder is in sight as it is, the highest folder on the way to it (or to where it would be made) that another user,
- * the tool user among them, could change (GitHub's runner images make the tool cache 0777: actions/runner-images,
- * configure-environment.sh).
+ * one else can write (kept in sight that way; one they can is left out: pathFolderWarnings); where the folder is in
+ * sight as it is (outside the covered places, or inside a folder `kept` in sight there), the highest folder on the
+ * way to it (or to where it would be made) that another user, the tool user among them, could change (GitHub's
+ * runner images make the tool cache 0777: actions/runner-images, configure-environment.sh).
  */
-export function readOnlyPathFolders(path?: string): string[] {
+export function readOnlyPathFolders(kept: readonly string[], path?: string): string[] {
   const out = new Set<string>();
   for (const { at, missing } of pathFolders(path)) {
     const open = exposed(at, missing);
-    if (!covered(at)) {
-      if (open.length) out.add(open.at(-1)!.dir);
-    } else if (!missing && !open.length) out.add(at);
+    const inSight = !covered(at) || kept.some((k) => under(at, k));
+    if (inSight && open.length) out.add(open.at(-1)!.dir);
+    else if (covered(at) && !missing && !open.length) out.add(at);
   }
   return [...out];
 }

@@ -245,6 +245,24 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     }
   });
 
+  it("a PATH folder every user can write inside crew's own temporary folder, which the sandbox keeps in sight, is read-only there", async () => {
+    const tools = await mkdtemp(join(dir, 'tools-'));
+    const bin = join(tools, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'temp-tool'), '#!/bin/sh\necho temp-tool-ran\n', { mode: 0o755 });
+    await execFileP('chmod', ['-R', '777', tools]);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const r = await run(`temp-tool; touch ${bin}/git 2>/dev/null && echo PLANTED; mv ${bin} ${tools}/moved 2>/dev/null && echo MOVED`);
+      expect(r.output).toContain('temp-tool-ran');
+      expect(r.output).not.toMatch(/PLANTED|MOVED/);
+    } finally {
+      process.env.PATH = before;
+      await rm(tools, { recursive: true, force: true });
+    }
+  });
+
   it("a PATH folder inside the checkout, which the sandbox's commands write, is said: crew's own commands would run what they plant there", async () => {
     const said: string[] = [];
     await prepareReach(
