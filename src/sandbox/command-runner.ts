@@ -243,8 +243,8 @@ function placesArgs(
     keep: [...kept, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
     // The folders of the commands' PATH (toolEnv) are read-only (path-folders.ts); those the setup steps put under a
     // covered place (#51: a tool cache in /tmp) stay in sight so, when no one else can write them. What the command
-    // must write (its cwd, its home) stays writable, and so does a folder holding anything kept in sight.
-    readOnly: readOnlyPathFolders(kept).filter((r) => !writable.some((w) => under(r, w)) && !kept.some((k) => under(k, r))),
+    // must write (its cwd, its home) stays writable.
+    readOnly: readOnlyPathFolders(kept).filter((r) => !writable.some((w) => under(r, w))),
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
     services: o.services.map((s) => s.socket),

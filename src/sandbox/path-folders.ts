@@ -53,18 +53,30 @@ const covered = (dir: string) => COVERED.some((c) => under(dir, real(c) ?? c));
  * What a sandbox mounts read-only for the folders of crew's PATH: each one under a place the sandbox covers that no
  * one else can write (kept in sight that way; one they can is left out: pathFolderWarnings); where the folder is in
  * sight as it is (outside the covered places, or inside a folder `kept` in sight there), the highest folder on the
- * way to it (or to where it would be made) that another user, the tool user among them, could change (GitHub's
- * runner images make the tool cache 0777: actions/runner-images, configure-environment.sh).
+ * way to it (or to where it would be made) that another user, the tool user among them, could change or rename
+ * (readOnlyTarget; GitHub's runner images make the tool cache 0777: actions/runner-images, configure-environment.sh).
  */
 export function readOnlyPathFolders(kept: readonly string[], path?: string): string[] {
   const out = new Set<string>();
   for (const { at, missing } of pathFolders(path)) {
     const open = exposed(at, missing);
     const inSight = !covered(at) || kept.some((k) => under(at, k));
-    if (inSight && open.length) out.add(open.at(-1)!.dir);
+    const target = inSight && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
+    if (target) out.add(target);
     else if (covered(at) && !missing && !open.length) out.add(at);
   }
   return [...out];
+}
+
+/**
+ * The highest folder from `at` up that another user could change (`open`), or whose entry in its parent they could
+ * (a read-only mount there cannot be renamed away), holding no kept place: a mount over one would hide it, or make
+ * the checkout read-only.
+ */
+function readOnlyTarget(at: string, open: ReadonlySet<string>, kept: readonly string[]): string | undefined {
+  let target: string | undefined;
+  for (let d = at; d !== dirname(d) && !kept.some((k) => under(k, d)); d = dirname(d)) if (open.has(d) || open.has(dirname(d))) target = d;
+  return target;
 }
 
 /**

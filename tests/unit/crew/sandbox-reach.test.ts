@@ -263,6 +263,33 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     }
   });
 
+  it('a PATH folder beside the checkout in a folder every user can write cannot be renamed away in the sandbox, and the checkout stays writable', async () => {
+    const outer = await mkdtemp(join('/opt', 'crew-outer-'));
+    const ws = join(outer, 'ws');
+    const bin = join(outer, 'tools', 'bin');
+    await mkdir(ws);
+    await git(['init', '--quiet', ws]);
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'outer-tool'), '#!/bin/sh\necho outer-tool-ran\n', { mode: 0o755 });
+    await chmod(outer, 0o777);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const prepared = await prepareSandbox(ws, join(outer, 'temp'));
+      if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
+      const r = await prepared.runner.run(
+        `outer-tool; mv ${join(outer, 'tools')} ${join(outer, 'moved')} 2>/dev/null && echo MOVED; touch ${bin}/git 2>/dev/null && echo PLANTED; echo x > written && echo WROTE`,
+        { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 10_000 },
+      );
+      expect(r.output).toContain('outer-tool-ran');
+      expect(r.output).not.toMatch(/MOVED|PLANTED/);
+      expect(r.output).toContain('WROTE');
+    } finally {
+      process.env.PATH = before;
+      await rm(outer, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("a PATH folder inside the checkout, which the sandbox's commands write, is said: crew's own commands would run what they plant there", async () => {
     const said: string[] = [];
     await prepareReach(
