@@ -65,7 +65,7 @@ for h in "\${hidden[@]}"; do
   elif [ -d "$h" ]; then mount -t tmpfs -o mode=755,nosuid,nodev,size=4k crew-hidden "$h" || exit 125; fi
 done
 for p in "\${ro[@]}"; do
-  mount --bind "$p" "$p" && { mount -o remount,bind,ro "$p" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev "$p"; } || exit 125
+  mount --rbind "$p" "$p" && { mount -o remount,bind,ro "$p" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev "$p"; } || exit 125
 done
 exec "$@"
 `;
