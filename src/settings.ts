@@ -1,8 +1,8 @@
 import { parseLeg } from './domain/attempts';
 import { z } from 'zod';
-import { MIN_VALUE_CHARS, parseCrewEnv } from './domain/crew-env';
+import { parseCrewEnv } from './domain/crew-env';
 import { isProvider, PROVIDERS, type Provider } from './domain/providers';
-import { addSecret } from './text/redact';
+import { addDeclaredSecret } from './text/redact';
 
 /** The action's inputs as one typed object. Each error names the input and the form it expects. */
 export interface Settings {
@@ -109,7 +109,7 @@ export function readSettings(get: (name: string) => string): Settings {
  */
 export function maskCrewEnv(vars: Record<string, string> = {}, setSecret: (value: string) => void): void {
   for (const value of Object.values(vars)) {
-    addSecret(value, MIN_VALUE_CHARS);
+    addDeclaredSecret(value);
     if (value) setSecret(value);
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_ESCALATION_LIMITS } from '../domain/leader-policy';
 import { isSafeBranchName } from '../domain/refs';
 import { hostEntryProblem } from '../domain/egress';
-import { parseServiceAddress, PROXY_PORT, sandboxEnvNameProblem, servicesListProblem } from '../domain/sandbox-reach';
+import { parseServiceAddress, PROXY_PORT, sandboxEnvNameProblem, sandboxEnvServerProblems, servicesListProblem } from '../domain/sandbox-reach';
 import { McpServersSchema } from '../domain/mcp';
 import { MAX_TASKS } from '../domain/plan';
 import { MAX_PARALLEL_ATTEMPTS } from '../domain/attempts';
@@ -254,7 +254,7 @@ export const ConfigSchema = z.strictObject({
     )
     .default([])
     .describe(
-      "Variables the repository's setup steps (`.github/actions/crew-setup`) export through `$GITHUB_ENV` that the sandboxed commands get (run_command, the critic's commands, setup on a model-written tree), by name: `[DATABASE_URL]`. Every other variable stays out. crew's own secrets, its inputs, the runner's and cloud credentials are refused, and so is a value holding a secret crew knows.",
+      "Variables the repository's setup steps (`.github/actions/crew-setup`) export through `$GITHUB_ENV` that the sandboxed commands get (run_command, the critic's commands, setup on a model-written tree), by name: `[DATABASE_URL]`. Every other variable stays out. crew's own secrets, its inputs, the runner's, cloud credentials and an MCP server's variables are refused, and so is a value holding a secret crew knows.",
     ),
   command_timeout_seconds: z.int().min(1).max(3600).default(300).describe("How long one of an agent's commands may run."),
   allow_unsandboxed: z
@@ -682,7 +682,11 @@ export function parseConfig(text: string | undefined, file = CONFIG_PATH, inputs
 
 export function validateConfig(raw: Record<string, unknown>, file = CONFIG_PATH, inputs: ConfigInputs = {}): Config {
   const result = ConfigSchema.safeParse(raw);
-  if (result.success) return resolveProvider(result.data, inputs, file);
+  if (result.success) {
+    const clashes = sandboxEnvServerProblems(result.data.sandbox_env, result.data.mcp_servers);
+    if (clashes.length) throw new ConfigError(clashes, file);
+    return resolveProvider(result.data, inputs, file);
+  }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(top level)';
     if (issue.code === 'unrecognized_keys') {

@@ -4,10 +4,9 @@
  * workflow. crew keeps them apart from its own environment and gives each to the servers that name it.
  */
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { MIN_DECLARED_SECRET_CHARS } from '../text/redact';
 
-/** The shortest value crew will mask (see parseCrewEnv). */
-export const MIN_VALUE_CHARS = 4;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Splits `NAME=value` lines (blank lines and `#` comments skipped; the value is everything after the
@@ -29,9 +28,9 @@ export function parseCrewEnv(text: string): { vars: Record<string, string> } | {
     // Every value is masked in the job log, and GitHub's runner masks every occurrence and drops any job
     // output that holds one (actions/runner JobExtension.cs): a value like "1" would blank the log's digits
     // and stop a run, so a short value is refused before it is masked.
-    if (value.length > 0 && value.length < MIN_VALUE_CHARS)
+    if (value.length > 0 && value.length < MIN_DECLARED_SECRET_CHARS)
       return {
-        problem: `${where} gives ${name} a value of fewer than ${MIN_VALUE_CHARS} characters: crew masks every value in the job log, and masking so short a value would hide each of its occurrences and make GitHub drop job outputs that contain it. Use a longer value, or set it in .github/crew.yml if it is no secret.`,
+        problem: `${where} gives ${name} a value of fewer than ${MIN_DECLARED_SECRET_CHARS} characters: crew masks every value in the job log, and masking so short a value would hide each of its occurrences and make GitHub drop job outputs that contain it. Use a longer value, or set it in .github/crew.yml if it is no secret.`,
       };
     vars[name] = value;
   }

@@ -15,6 +15,19 @@ export type McpRole = (typeof MCP_ROLES)[number];
 /** A server name: letters, digits, `-` and single `_`s, so `mcp__<server>__<tool>` splits one way only. */
 const SERVER_NAME = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Variables of crew's step environment that are crew's own, never a server's: its inputs (its key, tokens, `crew_env`),
+ * the runner's tokens (cache, OIDC), its model key, the job's token. A server the model drives holding one could push or
+ * spend as crew.
+ */
+const CREWS_OWN = /^(INPUT_|ACTIONS_|ANTHROPIC_|CLAUDE_)|^GITHUB_TOKEN$/i;
+const serverVariable = z
+  .string()
+  .regex(ENV_NAME, 'an environment variable name')
+  .refine((n) => !CREWS_OWN.test(n), {
+    error: (issue) =>
+      `\`${String(issue.input)}\` is crew's own (its inputs, the runner's tokens, its model key or the job's GITHUB_TOKEN): crew never hands it to an MCP server. Give the server a secret of its own through CREW_ENV or the workflow's \`env:\``,
+  });
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export const McpServerSchema = z
@@ -26,13 +39,13 @@ export const McpServerSchema = z
       .optional()
       .describe("Streamable HTTP: the server's URL. crew connects from its own side, so the URL's host must be listed in `network.allow`."),
     env: z
-      .array(z.string().regex(ENV_NAME, 'an environment variable name'))
+      .array(serverVariable)
       .default([])
       .describe(
         "stdio: the names of variables the server gets from crew's step environment (secrets the workflow passes in with `env:`); it gets nothing else of crew's.",
       ),
     headers: z
-      .record(z.string().min(1), z.string().regex(ENV_NAME, 'an environment variable name'))
+      .record(z.string().min(1), serverVariable)
       .default({})
       .describe("HTTP: request headers, each set from the named variable of crew's step environment (`Authorization: MY_SERVER_TOKEN`)."),
     roles: z

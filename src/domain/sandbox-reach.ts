@@ -26,9 +26,11 @@ const REFUSED: Array<[RegExp, string]> = [
   [/^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|NPM_TOKEN|NODE_AUTH_TOKEN)$/i, 'a token'],
   [/^(AWS_|GOOGLE_|CLOUDSDK_|AZURE_|ARM_)/i, 'a cloud credential'],
   [
-    /^(PATH|HOME|TMPDIR|LANG|TERM|NO_COLOR|CI|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|NODE_USE_ENV_PROXY|JAVA_TOOL_OPTIONS|NODE_OPTIONS|PYTEST_ADDOPTS|PYTHONPATH|GOFLAGS|LD_PRELOAD|LD_LIBRARY_PATH|BASH_ENV|ENV)$/i,
+    /^(PATH|HOME|TMPDIR|LANG|TERM|NO_COLOR|CI|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|NODE_USE_ENV_PROXY|JAVA_TOOL_OPTIONS|NODE_OPTIONS|PYTEST_ADDOPTS|PYTHONPATH|GOFLAGS|LD_.*|BASH_ENV|ENV)$/i,
     'set by the sandbox itself (PATH comes from the setup steps already)',
   ],
+  // The command's shell exports its environment itself (sandbox/command-runner.ts, envInput): these two are its own, read-only.
+  [/^(SHELLOPTS|BASHOPTS)$/i, "the sandbox's shell's own"],
   [/^CARGO_TARGET_.*_RUNNER$/i, 'set by the sandbox itself (the test report hooks)'],
 ];
 
@@ -37,6 +39,25 @@ export function sandboxEnvNameProblem(name: string): string | null {
   if (!NAME.test(name)) return `\`${name}\` is not a variable name: letters, digits and _, not starting with a digit`;
   const refused = REFUSED.find(([p]) => p.test(name));
   return refused ? `\`${name}\` is ${refused[1]}: crew never hands it to model-written code` : null;
+}
+
+/**
+ * The `sandbox_env` names an MCP server's `env:` or `headers:` also names, each said: that server's secret. crew
+ * leaves out a value redaction knows, but a server's variable from the workflow's `env:` is known only once the
+ * server starts, after the commands' environment is made.
+ */
+export function sandboxEnvServerProblems(
+  names: readonly string[],
+  servers: Record<string, { env: readonly string[]; headers: Record<string, string> }>,
+): string[] {
+  return names.flatMap((name) => {
+    const server = Object.entries(servers).find(([, s]) => s.env.includes(name) || Object.values(s.headers).includes(name));
+    return server
+      ? [
+          `\`sandbox_env\`: \`${name}\` is a variable of the MCP server \`mcp_servers.${server[0]}\`, a secret of that server's: crew never hands it to model-written code. Remove it from \`sandbox_env\`, or give the commands a variable of their own.`,
+        ]
+      : [];
+  });
 }
 
 /** A service address `network.services` takes: a loopback address and a port. */

@@ -7,7 +7,7 @@ import type { Refusals } from '../domain/egress';
 import { allowedTool, MCP_ANSWER_BYTES, MCP_DESCRIPTION_CHARS, mcpToolName, type McpServerConfig } from '../domain/mcp';
 import type { Log } from '../ports';
 import { capOutput, type CommandRunner } from '../sandbox/command-runner';
-import { addSecret, redact } from '../text/redact';
+import { addDeclaredSecret, redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
 import { SandboxStdioTransport } from './stdio-transport';
@@ -124,7 +124,7 @@ class Server {
           continue;
         }
         // A server that prints its own secret back must not put it in a prompt, a comment or crew/state.
-        addSecret(value);
+        addDeclaredSecret(value);
         env[name] = value;
       }
       const home = this.o.home;
@@ -154,7 +154,7 @@ class Server {
         );
         continue;
       }
-      addSecret(value);
+      addDeclaredSecret(value);
       headers[header] = value;
     }
     const fetch = allowlistedFetch(this.o.fetch ?? globalThis.fetch, this.o.allowedHost, (host, from) => {

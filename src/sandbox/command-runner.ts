@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
 import { PROXY_PORT } from '../domain/sandbox-reach';
 import { FORWARDER, proxyEnv } from './egress/route';
-import { namedSockets, privateMountArgs, SANDBOX_PROXY_SOCKET, sandboxServiceSocket } from './private-mounts';
+import { namedSockets, privateMountArgs, real, SANDBOX_PROXY_SOCKET, sandboxServiceSocket, under } from './private-mounts';
+import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 import { copyHomeCaches, type HomeCaches } from './home-caches';
 
@@ -101,9 +102,14 @@ export interface StartedProgram {
  * Through sudo (crew not root, as on GitHub's runners) the group is root's: crew cannot signal it
  * itself, so stopping it asks sudo to.
  */
-function startProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; viaSudo?: boolean }): StartedProgram {
+function startProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; viaSudo?: boolean; input?: string }): StartedProgram {
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   if (child.pid) running.add(child.pid);
+  if (opts.input !== undefined) {
+    // A program whose sandbox failed before it read its environment ends, and says so: its exit is what is reported.
+    child.stdin.on('error', () => undefined);
+    child.stdin.write(opts.input);
+  }
   child.on('close', () => child.pid && running.delete(child.pid));
   child.on('error', () => child.pid && running.delete(child.pid));
   const stop = () => {
@@ -219,15 +225,6 @@ export interface SandboxPlaces {
   programHomes: string;
 }
 
-/**
- * The folders of the commands' PATH (toolEnv): what the repository's setup steps put there through GITHUB_PATH
- * (#51: actions/setup-node's node in the runner's tool cache, a tool folder in RUNNER_TEMP) stays in sight
- * when it lies under a covered place such as /tmp.
- */
-function pathDirs(): string[] {
-  return (process.env.PATH ?? '').split(':').filter((d) => d.startsWith('/'));
-}
-
 /** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
 function placesArgs(
   places: SandboxPlaces,
@@ -242,28 +239,54 @@ function placesArgs(
   },
 ): string[] {
   const program = o.home !== undefined && o.home !== o.commandsHome;
+  const writable = [o.cwd, o.home ?? o.commandsHome, ...(o.see ?? [])].map((w) => real(w) ?? w);
+  const kept = [...places.keep.map((k) => real(k) ?? k), ...writable];
   return privateMountArgs({
     // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
-    keep: [...places.keep, o.cwd, o.home ?? o.commandsHome, ...(o.see ?? []), ...pathDirs(), ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    keep: [...kept, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+    // The folders of the commands' PATH (toolEnv) are read-only (path-folders.ts); those the setup steps put under a
+    // covered place (#51: a tool cache in /tmp) stay in sight so, when no one else can write them. What the command
+    // must write (its cwd, its home) stays writable.
+    readOnly: readOnlyPathFolders(kept).filter((r) => !writable.some((w) => under(r, w))),
     hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
     ...(o.route ? { socket: o.route.socket } : {}),
     services: o.services.map((s) => s.socket),
   });
 }
 
-/** `env -i`'s assignments: the setup steps' named variables, the tool environment over them, and the proxy's variables when the command has the route. */
-function envArgs(home: string, route: EgressRoute | undefined, reach: SandboxReach, extra: Record<string, string> = {}): string[] {
-  return Object.entries({ ...reach.env, ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra }).map(([k, v]) => `${k}=${v}`);
+/**
+ * The command's whole environment: the setup steps' named variables, the tool environment over them, the proxy's
+ * variables when the command has the route, and crew's own for it (a server's secrets, the report hooks' routes).
+ * Written to the command's stdin as `NAME=value` entries, each ended by a NUL and the list by an empty one, and
+ * exported by its own shell (ENV_FROM_STDIN) after `env -i` emptied it: never in an argument, which every user of
+ * the machine can read (`ps`, /proc/<pid>/cmdline) for as long as the command runs. /proc/<pid>/environ is its own user's alone.
+ */
+function envInput(home: string, route: EgressRoute | undefined, reach: SandboxReach, extra: Record<string, string> = {}): string {
+  return `${Object.entries({ ...reach.env, ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra })
+    .map(([k, v]) => `${k}=${v}\0`)
+    .join('')}\0`;
 }
+
+/** How the command's shell takes its environment from stdin (envInput), before anything else; the rest of stdin is the command's. */
+const ENV_FROM_STDIN = `while :; do IFS= read -r -d '' e || { echo "crew: the command's environment did not arrive whole" >&2; exit 125; }; [ -n "$e" ] || break; export -- "$e" || exit 125; done; unset e; `;
 
 /** unshare's flags in both sandboxes: their own IPC, PIDs (with a fresh /proc) and, unless the network is open, network. */
 function namespaceArgs(network: RunOptions['network']): string[] {
   return ['--ipc', '--pid', '--fork', '--mount-proc', ...(network === 'open' ? [] : ['--net']), '--'];
 }
 
-/** How both sandboxes end: only the tool's environment, and bash running `script` with the folder as $1 and the command as $2. */
-function shellArgs(command: string, opts: StartOptions, home: string, route: EgressRoute | undefined, script: string, reach: SandboxReach): string[] {
-  return ['env', '-i', ...envArgs(opts.home ?? home, route, reach, opts.env), 'bash', '--noprofile', '--norc', '-c', script, 'crew-command', opts.cwd, command];
+/** A sandboxed command: its arguments, and what its stdin starts with (envInput). */
+interface Sandboxed {
+  argv: string[];
+  input: string;
+}
+
+/** A command (not a program, whose stdin is its protocol) reads nothing after its environment, as when its stdin was /dev/null. */
+const NO_INPUT = 'exec </dev/null; ';
+
+/** How both sandboxes end: an empty environment, and bash taking the tool's from stdin (envInput), then running `script` with the folder as $1 and the command as $2. */
+function shellArgs(command: string, opts: StartOptions, script: string): string[] {
+  return ['env', '-i', 'bash', '--noprofile', '--norc', '-c', `${ENV_FROM_STDIN}${script}`, 'crew-command', opts.cwd, command];
 }
 
 /** A fresh home beside `home` where commands run as crew's (or the person's) own user: the home is theirs as it is. */
@@ -294,16 +317,21 @@ export function killRunningCommands(): void {
 function runProcess(
   cmd: string,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number },
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number; input?: string },
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
     if (child.pid) running.add(child.pid);
+    if (opts.input !== undefined) {
+      // A command whose sandbox failed before it read its environment ends, and says so: its exit is what is reported.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(opts.input);
+    }
     // The whole output streams through: its head and tail are kept, the rest counted (domain/kept-output.ts).
     const kept = new OutputKeeper(opts.maxOutputBytes);
     const keep = (d: Buffer) => kept.push(d);
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -355,15 +383,17 @@ export class NamespaceRunner implements CommandRunner {
   }
 
   async run(command: string, opts: RunOptions): Promise<CommandResult> {
-    const [cmd, ...args] = await this.argv(command, opts, 'umask 000; cd "$1" && eval "$2"');
+    const { argv, input } = await this.argv(command, opts, `${NO_INPUT}umask 000; cd "$1" && eval "$2"`);
+    const [cmd, ...args] = argv;
     // The command enters its folder itself, as the tool user: one of the tool user's own (a run's home, 0700) is closed to crew's user.
-    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: process.env.PATH } });
+    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: process.env.PATH }, input });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
-    const [cmd, ...args] = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"', true);
-    return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo });
+    const { argv, input } = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"', true);
+    const [cmd, ...args] = argv;
+    return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo, input });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -380,7 +410,7 @@ export class NamespaceRunner implements CommandRunner {
     );
   }
 
-  private async argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): Promise<string[]> {
+  private async argv(command: string, opts: Omit<RunOptions, 'timeoutMs' | 'maxOutputBytes'>, script: string): Promise<Sandboxed> {
     // The checkout's .git/config is replaced, inside the command's mount namespace, by a copy without
     // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
     await writeFile(join(this.privateDir, 'git-config'), await sanitizedGitConfig(opts.cwd));
@@ -388,7 +418,7 @@ export class NamespaceRunner implements CommandRunner {
   }
 
   /** `program`: a long-lived program (an MCP server) gets only the variables named for it, not `sandbox_env`. */
-  private argvSync(command: string, opts: StartOptions, script: string, program = false): string[] {
+  private argvSync(command: string, opts: StartOptions, script: string, program = false): Sandboxed {
     const safeConfig = join(this.privateDir, 'git-config');
     const route = egressRoute(this.egress, opts);
     const services = servicesOf(this.reach, opts.network);
@@ -411,9 +441,9 @@ export class NamespaceRunner implements CommandRunner {
       '--inh-caps=-all',
       '--bounding-set=-all',
       '--',
-      ...shellArgs(command, opts, this.home, route, script, program ? {} : this.reach),
+      ...shellArgs(command, opts, script),
     ];
-    return this.viaSudo ? ['sudo', '-n', ...inner] : inner;
+    return { argv: this.viaSudo ? ['sudo', '-n', ...inner] : inner, input: envInput(opts.home ?? this.home, route, program ? {} : this.reach, opts.env) };
   }
 }
 
@@ -438,11 +468,13 @@ export class UserNamespaceRunner implements CommandRunner {
   ) {}
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
-    return runProcess('unshare', this.argv(command, opts, 'cd "$1" && eval "$2"'), { ...opts, env: { PATH: process.env.PATH } });
+    const { argv, input } = this.argv(command, opts, `${NO_INPUT}cd "$1" && eval "$2"`);
+    return runProcess('unshare', argv, { ...opts, env: { PATH: process.env.PATH }, input });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
-    return startProcess('unshare', this.argv(command, opts, 'cd "$1" && eval exec "$2"', true), { cwd: opts.cwd, env: { PATH: process.env.PATH } });
+    const { argv, input } = this.argv(command, opts, 'cd "$1" && eval exec "$2"', true);
+    return startProcess('unshare', argv, { cwd: opts.cwd, env: { PATH: process.env.PATH }, input });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -455,10 +487,10 @@ export class UserNamespaceRunner implements CommandRunner {
     );
   }
 
-  private argv(command: string, opts: StartOptions, script: string, program = false): string[] {
+  private argv(command: string, opts: StartOptions, script: string, program = false): Sandboxed {
     const route = egressRoute(this.egress, opts);
     const services = servicesOf(this.reach, opts.network);
-    return [
+    const argv = [
       '--user',
       '--map-root-user',
       ...namespaceArgs(opts.network),
@@ -470,8 +502,9 @@ export class UserNamespaceRunner implements CommandRunner {
       ...this.readOnly,
       ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
       ...forwarderArgs(route, services),
-      ...shellArgs(command, opts, this.home, route, script, program ? {} : this.reach),
+      ...shellArgs(command, opts, script),
     ];
+    return { argv, input: envInput(opts.home ?? this.home, route, program ? {} : this.reach, opts.env) };
   }
 }
 

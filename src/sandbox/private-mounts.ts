@@ -19,13 +19,15 @@ export const sandboxServiceSocket = (i: number) => `/run/crew-service-${i}.sock`
 
 /**
  * Run by the namespace's root before the command drops its privileges:
- * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <command…>`.
+ * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <r> <read-only…> <command…>`.
  * Each kept path is opened before the tmpfs covers it and mounted back from that handle
  * (/proc/self/fd/N, hence `mount -c`: the name alone would now find the empty tmpfs), so nothing is
  * ever written on the machine's own folders. Each socket the command is routed to (the egress proxy's,
  * the services' bridges) is bound to its place in the private /run (SANDBOX_PROXY_SOCKET,
  * sandboxServiceSocket); where it lay (inside a kept folder, say) an empty file covers it, and
- * each hidden folder gets an empty tmpfs. Exit 125: the sandbox could not be set up.
+ * each hidden folder gets an empty tmpfs. Each read-only path (kept, or in sight as it is) is bound onto itself
+ * read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev) must be asked for again.
+ * Exit 125: the sandbox could not be set up.
  */
 const SCRIPT = `
 k=$1; shift
@@ -43,6 +45,7 @@ n=$1; shift
 kept=(); fds=()
 for ((i = 0; i < n; i++)); do exec {fd}<"$1" || exit 125; kept+=("$1"); fds+=("$fd"); shift; done
 m=$1; shift; hidden=("\${@:1:m}"); shift "$m"
+r=$1; shift; ro=("\${@:1:r}"); shift "$r"
 for d in ${COVERED.join(' ')}; do
   if [ -d "$d" ] && [ ! -L "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev crew-private "$d" || exit 125; fi
 done
@@ -61,11 +64,14 @@ for h in "\${hidden[@]}"; do
   if [ -S "$h" ] || [ -f "$h" ]; then mount --bind /dev/null "$h" || exit 125
   elif [ -d "$h" ]; then mount -t tmpfs -o mode=755,nosuid,nodev,size=4k crew-hidden "$h" || exit 125; fi
 done
+for p in "\${ro[@]}"; do
+  mount --rbind "$p" "$p" && { mount -o remount,bind,ro "$p" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev "$p"; } || exit 125
+done
 exec "$@"
 `;
 
 /** The real path, or the path itself when it does not exist (then it is not kept). */
-function real(p: string): string | undefined {
+export function real(p: string): string | undefined {
   try {
     return realpathSync(p);
   } catch {
@@ -88,7 +94,7 @@ function whereIs(p: string): string | undefined {
   }
 }
 
-const under = (p: string, root: string) => p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
+export const under = (p: string, root: string) => p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
 
 /**
  * The paths a command needs that lie under a covered place (the workspace and crew's temp folder when they
@@ -105,11 +111,13 @@ export function keptPaths(paths: Array<string | undefined>): string[] {
 
 /**
  * The argv that gives the rest of it a private /tmp, /run, /var/tmp and /dev/shm: `keep` mounted back,
- * `hide` covered, with `socket` the proxy's socket at SANDBOX_PROXY_SOCKET, and each of `services`' bridge
- * sockets at sandboxServiceSocket(i).
+ * `readOnly` too but read-only (PATH folders there: path-folders.ts), `hide` covered, with `socket` the proxy's
+ * socket at SANDBOX_PROXY_SOCKET, and each of `services`' bridge sockets at sandboxServiceSocket(i).
  */
-export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: string[]; socket?: string; services?: string[] }): string[] {
-  const kept = keptPaths(o.keep);
+export function privateMountArgs(o: { keep: Array<string | undefined>; readOnly?: string[]; hide?: string[]; socket?: string; services?: string[] }): string[] {
+  const kept = keptPaths([...o.keep, ...(o.readOnly ?? [])]);
+  const ro = [...new Set((o.readOnly ?? []).map(real).filter((p): p is string => !!p))];
+  const readOnly = ro.filter((p) => !ro.some((q) => q !== p && under(p, q))).sort();
   // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight, though crew's
   // user may not see into it: run through sudo, the home is the tool user's alone (whereIs).
   const needed = o.keep.map((k) => k && whereIs(k)).filter((k): k is string => !!k);
@@ -132,6 +140,8 @@ export function privateMountArgs(o: { keep: Array<string | undefined>; hide?: st
     ...kept,
     String(hidden.length),
     ...hidden,
+    String(readOnly.length),
+    ...readOnly,
   ];
 }
 

@@ -44,6 +44,21 @@ export function addSecret(value: string | undefined, min = 6): void {
 }
 
 /**
+ * The shortest secret by declaration crew takes (a shorter `crew_env` value is refused: domain/crew-env.ts), masks
+ * in the job log and redacts.
+ */
+export const MIN_DECLARED_SECRET_CHARS = 4;
+
+/**
+ * Registers a value that is a secret by declaration: a `crew_env` value, an MCP server's variable or header,
+ * however the workflow passed it. Redacted down to the floor the job log masks such values at, not redaction's
+ * own floor for values crew only holds, so what the log hides is hidden everywhere.
+ */
+export function addDeclaredSecret(value: string | undefined): void {
+  addSecret(value, MIN_DECLARED_SECRET_CHARS);
+}
+
+/**
  * The hex and base64 forms a command might print a secret in (`xxd -p`, `base64`, `od`), wherever it sits
  * in the encoded stream: base64 groups three bytes, so each of the three alignments is encoded and the
  * groups that would also hold neighbouring bytes are dropped; what remains appears in any encoding of

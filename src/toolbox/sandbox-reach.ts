@@ -4,6 +4,7 @@ import { HOME_CACHES } from '../domain/setup-caches';
 import { SETUP_ACTION_PATH } from '../domain/toolchain-setup';
 import type { Log } from '../ports';
 import type { PreparedSandbox, SandboxReach } from '../sandbox/command-runner';
+import { pathFolderWarnings } from '../sandbox/path-folders';
 import { startServiceBridges, type ServiceBridges } from '../sandbox/services';
 import { redact } from '../text/redact';
 
@@ -48,6 +49,8 @@ export async function prepareReach(
   log: Pick<Log, 'info' | 'warn'>,
   environment: NodeJS.ProcessEnv = process.env,
 ): Promise<JobReach> {
+  // What the setup steps put on PATH reaches crew's own commands and the sandbox's alike.
+  for (const warning of pathFolderWarnings(environment.PATH, environment.GITHUB_WORKSPACE)) log.warn(warning);
   const names = config.sandbox_env ?? [];
   const wanted = (config.network.services ?? []).map(parseServiceAddress).filter((a): a is ServiceAddress => !('problem' in a));
   if (!names.length && !wanted.length) return NO_REACH;

@@ -8,6 +8,7 @@ import { startMcpServers, type McpStart } from '../../../src/mcp/servers';
 import type { Log } from '../../../src/ports';
 import type { CommandRunner } from '../../../src/sandbox/command-runner';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
+import { redact } from '../../../src/text/redact';
 import { startHttpMcpServer, startListener } from '../../support/mcp/http-server';
 
 const SERVERS = join(PROJECT_ROOT, 'tests', 'support', 'mcp', 'servers.mjs');
@@ -54,6 +55,26 @@ describe('MCP servers (#36)', () => {
       path: ['a', 'roles'],
       message: 'crew does not give MCP tools to the critic yet; only `worker` works today',
     });
+  });
+
+  it("refuses to hand a server crew's own secrets: its inputs, the runner's tokens, its model key, the job's GITHUB_TOKEN", () => {
+    for (const name of [
+      'INPUT_ANTHROPIC_API_KEY',
+      'INPUT_GITHUB_TOKEN',
+      'ACTIONS_RUNTIME_TOKEN',
+      'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+      'ANTHROPIC_API_KEY',
+      'GITHUB_TOKEN',
+    ]) {
+      const stdio = McpServersSchema.safeParse({ a: { command: 'x', tools: ['*'], env: ['DOCS_TOKEN', name] } });
+      expect(stdio.error?.issues[0], name).toMatchObject({
+        path: ['a', 'env', 1],
+        message: expect.stringMatching(/crew's own.*never hands it to an MCP server.*CREW_ENV/),
+      });
+      const http = McpServersSchema.safeParse({ a: { url: 'https://x.test/mcp', tools: ['*'], headers: { Authorization: name } } });
+      expect(http.error?.issues[0], name).toMatchObject({ path: ['a', 'headers', 'Authorization'] });
+    }
+    expect(McpServersSchema.safeParse({ a: { command: 'x', tools: ['*'], env: ['DOCS_TOKEN', 'GITHUB_PERSONAL_ACCESS_TOKEN'] } }).success).toBe(true);
   });
 
   it('starts a server written with the SDK, offers only its allowed tools, and calls one', async () => {
@@ -129,6 +150,20 @@ describe('MCP servers (#36)', () => {
       'MCP server `remote` was not reached: its host mcp.example.test is not in `network.allow`, and crew connects to no other.',
     ]);
   });
+
+  it("a server's variable of 4 or 5 characters from crew's step environment (the full form's `env:` mapping) is redacted like a crew_env value", async () => {
+    // crew_env masks and redacts values down to 4 characters (settings.ts maskCrewEnv); the same values given in the workflow's `env:` are the same secrets.
+    const env = { FULL_PIN: 'w7q3', FULL_CODE: 'k9z2q' };
+    const session = await start([['facts', server('facts', { tools: ['probe'], env: Object.keys(env) })]], { env });
+    try {
+      const answer = await session.tools[0]!.run({});
+      expect(answer).toContain('FULL_PIN');
+      expect(answer).not.toMatch(/w7q3|k9z2q/);
+      expect(redact('pin w7q3, code k9z2q')).toBe('pin ***, code ***');
+    } finally {
+      await session.close();
+    }
+  }, 30_000);
 
   describe('over HTTP', () => {
     const remote = (url: string) => McpServersSchema.parse({ r: { url, tools: ['*'], headers: { Authorization: 'REMOTE_TOKEN' } } }).r!;

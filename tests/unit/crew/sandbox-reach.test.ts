@@ -1,11 +1,13 @@
-import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { parseServiceAddress, reachHint, unreachedLoopback, sandboxEnvNameProblem, serviceKey } from '../../../src/domain/sandbox-reach';
-import { prepareSandbox, type CommandRunner } from '../../../src/sandbox/command-runner';
+import { prepareSandbox, prepareUserNamespace, type CommandRunner } from '../../../src/sandbox/command-runner';
 import { prepareReach } from '../../../src/toolbox/sandbox-reach';
 import { runCommandTool } from '../../../src/agents/command-tools';
 import { PathJail } from '../../../src/agents/path-jail';
@@ -17,8 +19,11 @@ import { commandRunner } from '../../../src/toolbox/sandbox-setup';
 import { addSecret, redact } from '../../../src/text/redact';
 import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
+import { promisify } from 'node:util';
 import { git } from '../../support/git-cli';
 import { sharedWithSandbox } from '../../support/sandbox/shared-dir';
+
+const execFileP = promisify(execFile);
 
 /** A loopback TCP server standing in for a database the setup steps started: it answers each connection with a line. */
 async function loopbackServer(answer: string): Promise<{ server: Server; port: number }> {
@@ -41,6 +46,9 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   let sandbox: CommandRunner;
   let hint: (output: string) => string | null;
   let tool: AgentTool;
+  const plainValue = `plain-setting-${randomUUID()}`;
+  // A value GITHUB_ENV's heredoc form can carry: lines, an `=`, a quote, a backslash.
+  const multiLine = 'first line\nsecond=line "quoted" \\n\n';
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reach-'));
@@ -51,11 +59,17 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     named = await loopbackServer('named-service');
     other = await loopbackServer('other-service');
     addSecret('crew-env-secret-value-0123');
-    const reach = await prepareReach({ sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET'], network: { services: [`127.0.0.1:${named.port}`] } }, log, {
-      DATABASE_URL: `postgres://127.0.0.1:${named.port}/db`,
-      FROM_CREW_ENV: 'crew-env-secret-value-0123',
-      UNNAMED: 'unnamed-value',
-    });
+    const reach = await prepareReach(
+      { sandbox_env: ['DATABASE_URL', 'FROM_CREW_ENV', 'NEVER_SET', 'PLAIN_SETTING', 'MULTI_LINE'], network: { services: [`127.0.0.1:${named.port}`] } },
+      log,
+      {
+        DATABASE_URL: `postgres://127.0.0.1:${named.port}/db`,
+        FROM_CREW_ENV: 'crew-env-secret-value-0123',
+        UNNAMED: 'unnamed-value',
+        PLAIN_SETTING: plainValue,
+        MULTI_LINE: multiLine,
+      },
+    );
     hint = reach.hint;
     const prepared = await prepareSandbox(workspace, dir, undefined, reach.reach);
     if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
@@ -111,7 +125,7 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   });
 
   it("the worker's run_command says up front which variables and services the commands get", () => {
-    expect(tool.spec.description).toContain(`From the repository's setup steps, commands get the variables DATABASE_URL (sandbox_env)`);
+    expect(tool.spec.description).toContain(`From the repository's setup steps, commands get the variables DATABASE_URL, PLAIN_SETTING, MULTI_LINE (sandbox_env)`);
     expect(tool.spec.description).toContain(`the services at 127.0.0.1:${named.port} on the runner's loopback (network.services)`);
   });
 
@@ -138,6 +152,202 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     // A command that succeeds, or fails for another reason, gets no line.
     expect(await tool.run({ command: 'echo UNNAMED is not set' })).not.toMatch(/^crew:/m);
     expect(await tool.run({ command: 'exit 2' })).not.toMatch(/^crew:/m);
+  });
+
+  it("a sandbox_env value and an MCP server's variable are in no process's arguments on the machine while the command or server runs", async () => {
+    // /proc/<pid>/cmdline is readable by every user of the machine (ps); /proc/<pid>/environ only by the process's own user.
+    const mcpValue = `mcp-variable-${randomUUID()}`;
+    const marker = `started-${randomUUID()}`;
+    const running = run(`echo "$PLAIN_SETTING" > ${marker}; sleep 3`);
+    await until(() =>
+      stat(join(workspace, marker)).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(await cmdlinesHolding(plainValue)).toEqual([]);
+    expect((await running).exitCode).toBe(0);
+    expect((await readFile(join(workspace, marker), 'utf8')).trim()).toBe(plainValue);
+    expect((await run('printf %s "$MULTI_LINE"')).output).toBe(multiLine);
+
+    const home = await sandbox.programHome!();
+    const server = sandbox.start!(`bash -c 'echo "$MCP_TOKEN"; sleep 5'`, { cwd: workspace, env: { MCP_TOKEN: mcpValue }, home: home.dir });
+    let said = '';
+    server.child.stdout.on('data', (d: Buffer) => (said += d.toString()));
+    try {
+      await until(() => Promise.resolve(said.includes(mcpValue)));
+      expect(await cmdlinesHolding(mcpValue)).toEqual([]);
+    } finally {
+      server.stop();
+      await home.dispose();
+    }
+  }, 30_000);
+
+  /** A program `name` in `bin` (made with its parents under a fresh folder in /tmp), on crew's PATH while `body` runs. */
+  async function onPath(modes: { bin: number; parent: number; owner?: number }, name: string, body: (bin: string) => Promise<void>): Promise<void> {
+    const cache = await mkdtemp(join(tmpdir(), 'reach-pathdir-'));
+    const parent = join(cache, 'tool');
+    const bin = join(parent, 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, name), `#!/bin/sh\necho ${name}-ran\n`, { mode: 0o755 });
+    await chmod(cache, 0o755);
+    await chmod(parent, modes.parent);
+    await chmod(bin, modes.bin);
+    if (modes.owner !== undefined) await chown(bin, modes.owner, modes.owner);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      await body(bin);
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
+  }
+
+  it('a PATH folder under /tmp that another user (or the tool user) can write, or whose parent they can, is left out of the sandbox, and crew says which and what to do', async () => {
+    const toolUid = Number((await execFileP('id', ['-u', 'crew-tool'])).stdout);
+    for (const [modes, why] of [
+      [{ bin: 0o777, parent: 0o755 }, /writable by every user/],
+      [{ bin: 0o755, parent: 0o777 }, /writable by every user/],
+      [{ bin: 0o755, parent: 0o755, owner: toolUid }, new RegExp(`owned by user ${toolUid}`)],
+    ] as const)
+      await onPath(modes, 'planted-tool', async (bin) => {
+        const r = await run(`touch ${bin}/git 2>/dev/null && echo PLANTED; planted-tool 2>/dev/null || echo not-found`);
+        expect(r.output).not.toContain('PLANTED');
+        expect(r.output.trim()).toBe('not-found');
+        expect(
+          await stat(join(bin, 'git')).then(
+            () => 'planted',
+            () => 'none',
+          ),
+        ).toBe('none');
+        const said: string[] = [];
+        await prepareReach({ network: {} }, { info: () => undefined, warn: (m) => said.push(m) }, { PATH: `${bin}:/usr/bin:/bin` });
+        expect(said.join('\n'), JSON.stringify(modes)).toMatch(new RegExp(`${bin.replace(/[.]/g, '\\.')}.*left out of the sandbox`));
+        expect(said.join('\n')).toMatch(why);
+        expect(said.join('\n')).toMatch(/umask 022|chmod go-w/);
+      });
+  });
+
+  it("a PATH folder under /tmp kept in the sandbox is read-only there, even to a user who owns it (user namespaces: the person's own user)", async () => {
+    const userns = await prepareUserNamespace(workspace, dir);
+    if (!('runner' in userns)) throw new Error(`user namespaces unavailable: ${userns.reason}`);
+    await onPath({ bin: 0o755, parent: 0o755 }, 'kept-tool', async (bin) => {
+      for (const runner of [sandbox, userns.runner]) {
+        const r = await runner.run(`kept-tool; touch ${bin}/git 2>/dev/null && echo PLANTED`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 10_000 });
+        expect(r.output).toContain('kept-tool-ran');
+        expect(r.output).not.toContain('PLANTED');
+        expect(
+          await stat(join(bin, 'git')).then(
+            () => 'planted',
+            () => 'none',
+          ),
+        ).toBe('none');
+      }
+    });
+  });
+
+  it("a PATH folder elsewhere that every user can write (GitHub's runner images make /opt/hostedtoolcache 0777) is read-only in the sandbox, the folders above it too, and its programs still run", async () => {
+    // actions/runner-images, images/ubuntu/scripts/build/configure-environment.sh: `chmod -R 777 $AGENT_TOOLSDIRECTORY`.
+    const cache = await mkdtemp(join('/opt', 'crew-hostedtoolcache-'));
+    const bin = join(cache, 'node', '24.0.0', 'x64', 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'cached-tool'), '#!/bin/sh\necho cached-tool-ran\n', { mode: 0o755 });
+    await execFileP('chmod', ['-R', '777', cache]);
+    // A PATH folder not made yet, in a folder every user can write: whoever makes it chooses its programs.
+    const later = await mkdtemp(join('/opt', 'crew-toolcache-later-'));
+    await chmod(later, 0o777);
+    const laterBin = join(later, 'python', '3.12.0', 'x64', 'bin');
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${laterBin}:${before}`;
+    try {
+      const r = await run(
+        `cached-tool; touch ${bin}/git 2>/dev/null && echo PLANTED-BIN; mv ${join(cache, 'node', '24.0.0')} ${join(cache, 'node', 'moved')} 2>/dev/null && echo MOVED; mkdir ${join(cache, 'new')} 2>/dev/null && echo MADE`,
+      );
+      expect(r.output).toContain('cached-tool-ran');
+      expect(r.output).not.toMatch(/PLANTED-BIN|MOVED|MADE/);
+      expect(
+        await stat(join(bin, 'git')).then(
+          () => 'planted',
+          () => 'none',
+        ),
+      ).toBe('none');
+      const made = await run(`mkdir -p ${laterBin} 2>/dev/null && echo MADE-LATER`);
+      expect(made.output).not.toContain('MADE-LATER');
+      expect(
+        await stat(join(later, 'python')).then(
+          () => 'made',
+          () => 'none',
+        ),
+      ).toBe('none');
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+      await rm(later, { recursive: true, force: true });
+    }
+  });
+
+  it("a PATH folder every user can write inside crew's own temporary folder, which the sandbox keeps in sight, is read-only there", async () => {
+    const tools = await mkdtemp(join(dir, 'tools-'));
+    const bin = join(tools, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'temp-tool'), '#!/bin/sh\necho temp-tool-ran\n', { mode: 0o755 });
+    await execFileP('chmod', ['-R', '777', tools]);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const r = await run(`temp-tool; touch ${bin}/git 2>/dev/null && echo PLANTED; mv ${bin} ${tools}/moved 2>/dev/null && echo MOVED`);
+      expect(r.output).toContain('temp-tool-ran');
+      expect(r.output).not.toMatch(/PLANTED|MOVED/);
+    } finally {
+      process.env.PATH = before;
+      await rm(tools, { recursive: true, force: true });
+    }
+  });
+
+  it('a PATH folder beside the checkout in a folder every user can write cannot be renamed away in the sandbox, and the checkout stays writable', async () => {
+    const outer = await mkdtemp(join('/opt', 'crew-outer-'));
+    const ws = join(outer, 'ws');
+    const bin = join(outer, 'tools', 'bin');
+    await mkdir(ws);
+    await git(['init', '--quiet', ws]);
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'outer-tool'), '#!/bin/sh\necho outer-tool-ran\n', { mode: 0o755 });
+    await chmod(outer, 0o777);
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}:${before}`;
+    try {
+      const prepared = await prepareSandbox(ws, join(outer, 'temp'));
+      if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
+      const r = await prepared.runner.run(
+        `outer-tool; mv ${join(outer, 'tools')} ${join(outer, 'moved')} 2>/dev/null && echo MOVED; touch ${bin}/git 2>/dev/null && echo PLANTED; echo x > written && echo WROTE`,
+        { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 10_000 },
+      );
+      expect(r.output).toContain('outer-tool-ran');
+      expect(r.output).not.toMatch(/MOVED|PLANTED/);
+      expect(r.output).toContain('WROTE');
+    } finally {
+      process.env.PATH = before;
+      await rm(outer, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("a PATH folder inside the checkout, which the sandbox's commands write, is said: crew's own commands would run what they plant there", async () => {
+    const said: string[] = [];
+    await prepareReach(
+      { network: {} },
+      { info: () => undefined, warn: (m) => said.push(m) },
+      {
+        PATH: `${join(workspace, 'node_modules', '.bin')}:${workspace}:/usr/bin:/bin`,
+        GITHUB_WORKSPACE: workspace,
+      },
+    );
+    expect(said).toEqual([
+      expect.stringMatching(
+        new RegExp(`PATH folder ${join(workspace, 'node_modules', '.bin').replace(/[.]/g, '\\.')} is inside the checkout.*outside the checkout`),
+      ),
+      expect.stringMatching(/is inside the checkout/),
+    ]);
   });
 
   it('a named service nothing listens on is said to be missing, pointing at the setup steps', async () => {
@@ -182,15 +392,32 @@ describe('the keys in .github/crew.yml', () => {
       'HOME',
       'NODE_OPTIONS',
       'HTTPS_PROXY',
+      'LD_AUDIT',
+      'SHELLOPTS',
+      'BASHOPTS',
     ])
       expect(sandboxEnvNameProblem(name), name).toMatch(/never hands it to model-written code/);
     expect(sandboxEnvNameProblem('DATABASE_URL')).toBeNull();
+    expect(sandboxEnvNameProblem('LDFLAGS')).toBeNull();
     expect(sandboxEnvNameProblem('1X')).toMatch(/not a variable name/);
     expect(() => parseConfig('sandbox_env: [DATABASE_URL, CREW_GITHUB_TOKEN]\n')).toThrow(/sandbox_env.*CREW_GITHUB_TOKEN.*crew's own/s);
     expect(parseConfig('sandbox_env: [DATABASE_URL]\nnetwork:\n  services: ["127.0.0.1:5432"]\n')).toMatchObject({
       sandbox_env: ['DATABASE_URL'],
       network: { services: ['127.0.0.1:5432'] },
     });
+  });
+
+  it("sandbox_env refuses a variable an MCP server names: it is that server's secret, which the agent's commands never get", () => {
+    const mcp = (key: string) => `mcp_servers:\n  docs:\n    ${key}\n    tools: ["*"]\n`;
+    expect(() => parseConfig(`sandbox_env: [DATABASE_URL, DOCS_TOKEN]\n${mcp('command: docs-server\n    env: [DOCS_TOKEN]')}`)).toThrow(
+      /sandbox_env.*DOCS_TOKEN.*mcp_servers\.docs.*never hands it to model-written code/s,
+    );
+    expect(() =>
+      parseConfig(
+        `sandbox_env: [DOCS_KEY]\nnetwork:\n  allow: [docs.example.com]\n${mcp('url: https://docs.example.com/mcp\n    headers: { Authorization: DOCS_KEY }')}`,
+      ),
+    ).toThrow(/DOCS_KEY.*mcp_servers\.docs/s);
+    expect(parseConfig(`sandbox_env: [DATABASE_URL]\n${mcp('command: docs-server\n    env: [DOCS_TOKEN]')}`)).toMatchObject({ sandbox_env: ['DATABASE_URL'] });
   });
 
   it('network.services takes loopback addresses only', () => {
@@ -330,3 +557,20 @@ describe('run_command in a job that names no variable and no service (#51)', () 
     );
   }, 60_000);
 });
+/** Every process on the machine whose arguments hold `value`, as `ps` would show them to any user. */
+async function cmdlinesHolding(value: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+    const args = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (args.includes(value)) found.push(`${pid}: ${args.replace(/\0/g, ' ').slice(0, 300)}`);
+  }
+  return found;
+}
+
+async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+}

@@ -1,0 +1,101 @@
+import { statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
+import { COVERED, real, under } from './private-mounts';
+
+/**
+ * The folders of crew's PATH, which the setup steps extend through GITHUB_PATH (#51): crew's own commands
+ * outside the sandbox (git, setup on the base commit, later steps' post actions) find their programs there too.
+ * So a folder on PATH that the sandbox's user can write, or whose parent it can (and so swap the folder), would
+ * let model-written code plant a program crew runs with its secrets: the sandbox sees every such folder read-only.
+ */
+
+/** Who besides root and crew's own user can write `s`, or null: a folder of another user's, a group's or every user's. */
+function otherWriter(s: Stats, own: { uid: number; gid: number }, parent: boolean): string | null {
+  if (s.uid !== 0 && s.uid !== own.uid) return `owned by user ${s.uid}`;
+  if (s.mode & 0o020 && s.gid !== 0 && s.gid !== own.gid) return `writable by group ${s.gid}`;
+  // Above the folder, a sticky bit (/tmp's) keeps every user to their own entries: the folder cannot be swapped.
+  if (s.mode & 0o002 && !(parent && s.mode & 0o1000)) return 'writable by every user';
+  return null;
+}
+
+const OWN = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+
+/**
+ * The folders from `dir` (a real path) up to the root that someone besides root and crew's user could change, lowest
+ * first, with who. `above`: `dir` is the nearest existing folder above the one on PATH, which anyone who can write
+ * `dir` could make.
+ */
+function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; why: string }> {
+  const found: Array<{ dir: string; why: string }> = [];
+  for (let d = dir, parent = above; ; d = dirname(d), parent = true) {
+    const s = statSync(d, { throwIfNoEntry: false });
+    const who = s && otherWriter(s, own, parent);
+    if (who)
+      found.push({ dir: d, why: `${d === dir && !above ? 'it is' : `${d} above it is`} ${who} (mode ${(s.mode & 0o7777).toString(8).padStart(4, '0')})` });
+    if (d === dirname(d)) return found;
+  }
+}
+
+/** Each absolute folder on `path`, with the real path of it or, when it does not exist (yet), of the nearest folder above it. */
+function pathFolders(path = process.env.PATH ?? ''): Array<{ dir: string; at: string; missing: boolean }> {
+  return [...new Set(path.split(':').filter((d) => d.startsWith('/')))].flatMap((dir) => {
+    for (let p = dir; ; p = dirname(p)) {
+      const at = real(p);
+      if (at) return [{ dir, at, missing: p !== dir }];
+      if (p === dirname(p)) return [];
+    }
+  });
+}
+
+const covered = (dir: string) => COVERED.some((c) => under(dir, real(c) ?? c));
+
+/**
+ * What a sandbox mounts read-only for the folders of crew's PATH: each one under a place the sandbox covers that no
+ * one else can write (kept in sight that way; one they can is left out: pathFolderWarnings); where the folder is in
+ * sight as it is (outside the covered places, or inside a folder `kept` in sight there), the highest folder on the
+ * way to it (or to where it would be made) that another user, the tool user among them, could change or rename
+ * (readOnlyTarget; GitHub's runner images make the tool cache 0777: actions/runner-images, configure-environment.sh).
+ */
+export function readOnlyPathFolders(kept: readonly string[], path?: string): string[] {
+  const out = new Set<string>();
+  for (const { at, missing } of pathFolders(path)) {
+    const open = exposed(at, missing);
+    const inSight = !covered(at) || kept.some((k) => under(at, k));
+    const target = inSight && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
+    if (target) out.add(target);
+    else if (covered(at) && !missing && !open.length) out.add(at);
+  }
+  return [...out];
+}
+
+/**
+ * The highest folder from `at` up that another user could change (`open`), or whose entry in its parent they could
+ * (a read-only mount there cannot be renamed away), holding no kept place: a mount over one would hide it, or make
+ * the checkout read-only.
+ */
+function readOnlyTarget(at: string, open: ReadonlySet<string>, kept: readonly string[]): string | undefined {
+  let target: string | undefined;
+  for (let d = at; d !== dirname(d) && !kept.some((k) => under(k, d)); d = dirname(d)) if (open.has(d) || open.has(dirname(d))) target = d;
+  return target;
+}
+
+/**
+ * A warning for each PATH folder under a covered place that another user can write (left out of the sandbox), and
+ * for each inside the checkout (`workspace`), which the sandbox's commands write by design: each names the folder and
+ * what to do.
+ */
+export function pathFolderWarnings(path?: string, workspace?: string): string[] {
+  const checkout = workspace && (real(workspace) ?? workspace);
+  return pathFolders(path).flatMap(({ dir, at, missing }) => {
+    if (checkout && workspace && (under(dir, workspace) || under(at, checkout)))
+      return [
+        `The PATH folder ${dir} is inside the checkout, where model-written code writes: a program it plants there would run as crew's own commands. Put the setup steps' tools outside the checkout (RUNNER_TEMP, the tool cache) and call the checkout's own by their path (\`npx\`, \`./node_modules/.bin/…\`).`,
+      ];
+    const problem = covered(at) && !missing ? exposed(at)[0]?.why : undefined;
+    return problem
+      ? [
+          `The PATH folder ${dir} is left out of the sandbox: ${problem}, so a command could plant a program there that crew's own commands would run. Its programs are missing in the sandbox: make it and the folders above it writable only by root or crew's user in the setup steps (create them with umask 022, or \`chmod go-w\` them).`,
+        ]
+      : [];
+  });
+}
