@@ -1582,8 +1582,12 @@ export async function snapshotActionRepo(source: string): Promise<{ dir: string;
   const entries = await snapshotEntries(source);
   const sha = await snapshotHash(source, entries);
   const dir = join(SNAPSHOTS, sha);
-  // A copy something wrote into since is replaced, so no test sees another's leftovers.
-  if (existsSync(dir) && (await snapshotHash(dir, entries)) !== sha) await rm(dir, { recursive: true, force: true });
+  // A copy something wrote into since is moved aside in one step (pruned later) and made again, so no test sees another's leftovers.
+  if (existsSync(dir) && (await snapshotHash(dir, entries)) !== sha)
+    await rename(dir, `${dir}.stale-${randomUUID()}`).catch((e: NodeJS.ErrnoException) => {
+      // Gone already: another process moved it aside first.
+      if (e.code !== 'ENOENT') throw e;
+    });
   if (existsSync(dir)) {
     const now = new Date();
     await utimes(dir, now, now);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +53,11 @@ describe('the action repository snapshot (workflow-runner.ts)', () => {
     expect(again.dir).toBe(b.dir);
     expect(await readFile(join(b.dir, 'dist', 'index.js'), 'utf8')).toContain('b-');
     expect(existsSync(join(b.dir, 'dist', 'extra.js'))).toBe(false);
+    // The written-into copy was moved aside whole, not changed under a process that may still use it.
+    const aside = (await readdir(SNAPSHOTS)).filter((n) => n.startsWith(`${b.sha}.stale-`)).map((n) => join(SNAPSHOTS, n));
+    made.push(...aside);
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(aside[0]!, 'dist', 'extra.js'), 'utf8')).toBe('left behind\n');
   });
 
   it('removes a snapshot no process used for a day when it makes a new one, and keeps one used since', async () => {
