@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
-import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -1532,51 +1532,87 @@ async function snapshotEntries(source: string): Promise<string[]> {
   return [...new Set(['action.yml', ...(main ? [main] : []), 'templates', '.github/workflows'])];
 }
 const snapshots = new Map<string, Promise<{ dir: string; sha: string }>>();
-let snapshotRoot: string | undefined;
 
 /**
- * An action repository at "one commit": a copy of its action files (made once per test process, removed
- * at exit) and a sha that is the hash of their contents, so `job.workflow_sha` names exactly that copy.
- * A copy, not the folder itself: a job's tools could otherwise write into this checkout's dist/.
+ * Where the snapshots live: one folder per content hash, kept across test processes and runs, so a job's
+ * `dist/index.js` (and every chunk it imports) has one path in every test file and Node's compile cache,
+ * which is keyed by path, hits from the first job of each file on. A copy per test process compiled the
+ * whole bundle cold once per file and added its entries to the cache for good (docs/PERFORMANCE.md, "Test time").
+ */
+export const SNAPSHOTS = join(tmpdir(), 'crew-action-snapshots');
+/** A snapshot no process has used for this long is removed when a new one is made (a new build of dist/). */
+const SNAPSHOT_UNUSED_MS = 24 * 3600_000;
+
+/**
+ * An action repository at "one commit": a copy of its action files and a sha that is the hash of their
+ * contents, so `job.workflow_sha` names exactly that copy. A copy, not the folder itself: a job's tools
+ * could otherwise write into this checkout's dist/. Made once per test process, shared with any other
+ * process (another worktree's tests too) that holds the same files, and checked against its hash before use.
  */
 export function actionRepoSnapshot(source: string): Promise<{ dir: string; sha: string }> {
   let p = snapshots.get(source);
-  if (!p) snapshots.set(source, (p = makeSnapshot(source)));
+  if (!p) snapshots.set(source, (p = snapshotActionRepo(source)));
   return p;
 }
 
-async function makeSnapshot(source: string): Promise<{ dir: string; sha: string }> {
-  if (!snapshotRoot) {
-    const root = await mkdtemp(join(tmpdir(), 'crew-action-repos-'));
-    // Readable by every user, as a checkout in the workspace is: a tool user's `node --test` walks into it.
-    await chmod(root, 0o755);
-    snapshotRoot = root;
-    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
-  }
+/** The hash of an action repository's files (snapshotEntries), in `root`: the source, or a snapshot of it. */
+async function snapshotHash(root: string, entries: string[]): Promise<string> {
   const hash = createHash('sha1');
-  const files: string[] = [];
   const walk = async (rel: string): Promise<void> => {
-    const full = join(source, rel);
-    const entries = await readdir(full, { withFileTypes: true }).catch(() => undefined);
-    if (!entries) {
-      if (existsSync(full)) files.push(rel);
+    const full = join(root, rel);
+    const found = await readdir(full, { withFileTypes: true }).catch(() => undefined);
+    if (!found) {
+      if (existsSync(full))
+        hash
+          .update(`${rel}\0`)
+          .update(await readFile(full))
+          .update('\0');
       return;
     }
-    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) await walk(join(rel, e.name));
+    for (const e of found.sort((a, b) => a.name.localeCompare(b.name))) await walk(join(rel, e.name));
   };
-  const entries = await snapshotEntries(source);
   for (const entry of entries) await walk(entry);
-  for (const f of files)
-    hash
-      .update(`${f}\0`)
-      .update(await readFile(join(source, f)))
-      .update('\0');
-  const sha = hash.digest('hex');
-  const dir = join(snapshotRoot, sha);
-  if (!existsSync(dir)) {
-    const staging = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });
-    await rename(staging, dir);
+  return hash.digest('hex');
+}
+
+/** The snapshot of `source`'s action files, made or checked now (actionRepoSnapshot keeps the answer for the process). */
+export async function snapshotActionRepo(source: string): Promise<{ dir: string; sha: string }> {
+  // Readable by every user, as a checkout in the workspace is: a tool user's `node --test` walks into it.
+  await mkdir(SNAPSHOTS, { recursive: true });
+  await chmod(SNAPSHOTS, 0o755);
+  const entries = await snapshotEntries(source);
+  const sha = await snapshotHash(source, entries);
+  const dir = join(SNAPSHOTS, sha);
+  // A copy something wrote into since is moved aside in one step (pruned later) and made again, so no test sees another's leftovers.
+  if (existsSync(dir) && (await snapshotHash(dir, entries)) !== sha)
+    await rename(dir, `${dir}.stale-${randomUUID()}`).catch((e: NodeJS.ErrnoException) => {
+      // Gone already: another process moved it aside first.
+      if (e.code !== 'ENOENT') throw e;
+    });
+  if (existsSync(dir)) {
+    const now = new Date();
+    await utimes(dir, now, now);
+    return { dir, sha };
   }
+  await pruneSnapshots();
+  const staging = `${dir}.tmp-${process.pid}-${randomUUID()}`;
+  for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });
+  // Another process may have made the same copy meanwhile: the first rename wins, both copies are the same files.
+  await rename(staging, dir).catch(async (e: NodeJS.ErrnoException) => {
+    await rm(staging, { recursive: true, force: true });
+    if (!existsSync(dir)) throw e;
+  });
   return { dir, sha };
+}
+
+async function pruneSnapshots(): Promise<void> {
+  const cutoff = Date.now() - SNAPSHOT_UNUSED_MS;
+  for (const name of await readdir(SNAPSHOTS)) {
+    const dir = join(SNAPSHOTS, name);
+    const unused = await stat(dir).then(
+      (s) => s.mtimeMs < cutoff,
+      () => false,
+    );
+    if (unused) await rm(dir, { recursive: true, force: true });
+  }
 }
