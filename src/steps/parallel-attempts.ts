@@ -24,7 +24,14 @@ import type { Egress } from './egress';
  */
 
 /** Records one leg's final outcome as a candidate; returns every candidate when this record completed the set, else null. */
-export async function recordCandidate(ctx: StepContext, t: TakenTask, o: AttemptOutcome, headSha: string): Promise<CandidateRun[] | null> {
+export async function recordCandidate(
+  ctx: StepContext,
+  t: TakenTask,
+  o: AttemptOutcome,
+  headSha: string,
+  /** Why the leg's worker never began (endLegAtBudget). */
+  notBegun?: string,
+): Promise<CandidateRun[] | null> {
   const mine: CandidateRun = {
     n: t.n,
     branch: t.branch,
@@ -33,6 +40,8 @@ export async function recordCandidate(ctx: StepContext, t: TakenTask, o: Attempt
     summary: o.checked.summary,
     changedFiles: o.seen.changedFiles,
     attempt: o.attempt,
+    ...(o.mcpNotes?.length ? { mcpNotes: o.mcpNotes } : {}),
+    ...(notBegun ? { notBegun } : {}),
   };
   return updateView(ctx, t.issue, t.run, `${t.leg} ${o.checked.status} (attempt ${t.n} of ${t.of})`, (view, tx) => {
     const rec = view.tasks.get(t.rec.id);
@@ -61,18 +70,18 @@ async function judgeCandidates(
   tools: { runner: CommandRunner | null | undefined; egress: Egress | null | undefined },
 ): Promise<Selection> {
   const { runner, egress } = tools;
-  const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker }));
+  const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker, notBegun: c.notBegun }));
   if (!runner)
     return selectCandidate(
       taskId,
-      toJudge.map((c) => ({
+      toJudge.map(({ notBegun, ...c }) => ({
         ...c,
         headSha: null,
         commands: [],
         tests: [],
         findings: [],
         changedLines: 0,
-        absent: 'crew had no sandbox to run the criteria in',
+        absent: notBegun ?? 'crew had no sandbox to run the criteria in',
       })),
     );
   const criteria = planOf(view).criteria.filter((c) => c.kind === 'command' && c.command);
@@ -102,6 +111,8 @@ export async function settleCandidates(
 ): Promise<string | undefined> {
   const view = await loadView(ctx, t.issue, t.run, SEEN);
   ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
+  // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
+  ctx.log.checkpoint('candidates-judging');
   const selection = await judgeCandidates(ctx, config, view, t.rec.id, candidates, tools);
   ctx.log.info(`${t.rec.id}: ${selection.chosen === null ? 'none kept' : `kept attempt ${selection.chosen}`}: ${selection.reason}`);
   const kept = candidates.find((c) => c.n === selection.chosen);
@@ -137,6 +148,8 @@ export async function settleCandidates(
     seen: { persona: t.task.persona, ending: 'reported', changedFiles: kept?.changedFiles ?? [], turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 },
     final: true,
     sandboxWarning: tools.sandboxWarning,
+    // Each leg's MCP trouble was part of how its attempt went: kept, once each, whichever attempt is kept.
+    mcpNotes: [...new Set(candidates.flatMap((c) => c.mcpNotes ?? []))],
   };
   const headSha = (kept ?? candidates[0]!).headSha ?? view.run.base.sha;
   return recordFinal(ctx, t.issue, t.run, t.rec.id, outcome, headSha, tools.chain, undefined, {
