@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
-import { attemptsFor, bestOfLabel, checkAttemptsRequest, legsOf, parseLeg } from '../../../src/domain/attempts';
+import { attemptsFor, attemptsUsed, bestOfLabel, checkAttemptsRequest, legsOf, parseLeg } from '../../../src/domain/attempts';
 import { parseCommand } from '../../../src/domain/commands';
 import { minutesPerTask } from '../../../src/domain/actions-minutes';
 import { estimateRun, type EstimateInput } from '../../../src/domain/estimate';
@@ -45,6 +45,16 @@ describe('legs and attempts', () => {
       job('t1-a2', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:30.000Z'),
     ]);
     expect([...m]).toEqual([['t1', 3]]);
+  });
+});
+
+describe('the attempts a task used (crew eval’s Attempts column)', () => {
+  it('counts every parallel attempt and each leg’s retries, and a task run once by its own count', () => {
+    expect(attemptsUsed({ attempts: 2 })).toBe(2);
+    // Claimed as attempt 1; leg 2 retried once (its last attempt is 2).
+    expect(attemptsUsed({ attempts: 1, candidates: [{ attempt: 1 }, { attempt: 2 }, { attempt: 1 }] })).toBe(4);
+    // Claimed again as attempt 3 (two attempts before it), three legs with no retry.
+    expect(attemptsUsed({ attempts: 3, candidates: [{ attempt: 3 }, { attempt: 3 }, { attempt: 3 }] })).toBe(5);
   });
 });
 
