@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { CandidateRun, Selection } from '../domain/candidate-record';
 import { selectCandidate } from '../domain/candidates';
-import type { CheckedResult } from '../domain/result';
+import type { CheckedResult, Observed } from '../domain/result';
 import { addSpent, addUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { planOf, refreshExecutionLog, writeTask } from '../state/run-files';
 import type { CommandRunner } from '../sandbox/command-runner';
@@ -129,23 +129,12 @@ export async function settleCandidates(
         reason: null,
         complete: true,
       }
-    : {
-        status: 'failure',
-        quality: 'RED',
-        completeness: 0,
-        summary: `none of the ${candidates.length} parallel attempts qualified`,
-        details: selection.reason,
-        feedback: null,
-        metadataIssues: [],
-        retry: false,
-        reason: selection.reason,
-        complete: false,
-      };
+    : failedByCrew(`none of the ${candidates.length} parallel attempts qualified`, selection.reason);
   // Each candidate's use was counted when its leg recorded it: the settling adds none.
   const outcome: AttemptOutcome = {
     attempt: t.rec.attempts,
     checked,
-    seen: { persona: t.task.persona, ending: 'reported', changedFiles: kept?.changedFiles ?? [], turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 },
+    seen: nothingSpent(t, 'reported', kept?.changedFiles ?? []),
     final: true,
     sandboxWarning: tools.sandboxWarning,
     // Each leg's MCP trouble was part of how its attempt went: kept, once each, whichever attempt is kept.
@@ -157,4 +146,58 @@ export async function settleCandidates(
     branch: kept ? kept.branch : t.rec.branch,
     parallel: undefined,
   });
+}
+
+/** A result crew writes itself, with no worker's report behind it: failed, and why. */
+function failedByCrew(summary: string, reason: string): CheckedResult {
+  return {
+    status: 'failure',
+    quality: 'RED',
+    completeness: 0,
+    summary,
+    details: reason,
+    feedback: null,
+    metadataIssues: [],
+    retry: false,
+    reason,
+    complete: false,
+  };
+}
+
+/** What an outcome crew records without a worker turn saw: no spending, no turns. */
+function nothingSpent(t: TakenTask, ending: Observed['ending'], changedFiles: string[]): Observed {
+  return { persona: t.task.persona, ending, changedFiles, turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 };
+}
+
+/**
+ * A parallel leg the repository's day or month budget ends before its next attempt (#50, #52; the
+ * why is in `attempts.parallel`'s docs): its last attempt, if it had one, becomes its candidate as it
+ * stands, not retried; without one, its candidate says it never began (`notBegun`), and is not judged.
+ */
+export function outcomeAtBudget(
+  t: TakenTask,
+  last: AttemptOutcome | undefined,
+  next: { attempt: number; sandboxWarning: string | null; mcpNotes: string[] },
+  spent: string,
+): { outcome: AttemptOutcome; notBegun?: string } {
+  if (last)
+    return {
+      outcome: {
+        ...last,
+        final: true,
+        checked: { ...last.checked, retry: false, reason: `${last.checked.reason ?? last.checked.summary}; not retried: ${spent}` },
+      },
+    };
+  const notBegun = `it never began: ${spent}`;
+  return {
+    outcome: {
+      attempt: next.attempt,
+      checked: failedByCrew(`not begun: ${spent}`, notBegun),
+      seen: nothingSpent(t, 'budget', []),
+      final: true,
+      sandboxWarning: next.sandboxWarning,
+      mcpNotes: next.mcpNotes,
+    },
+    notBegun,
+  };
 }

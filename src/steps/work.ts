@@ -10,7 +10,7 @@ import { runBudgets } from '../domain/budgets';
 import { askAtBudget, budgetStopBefore, periodStop, type BudgetStop } from './budget-stop';
 import { repositoryBudgetReached } from './spend-gate';
 import { budgetSpentText } from '../render/budget-stop';
-import { addSpent, NOTHING_SPENT, reviewedSha, totalUsage, ZERO_USAGE } from '../domain/run-state';
+import { addSpent, NOTHING_SPENT, reviewedSha, totalUsage } from '../domain/run-state';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
 import { planOf, readAttemptHistory } from '../state/run-files';
 import { agentRun, loadView, SEEN, syncPlanComment, type StepContext } from './context';
@@ -25,7 +25,7 @@ import { takeTask, type TakenTask } from './work-claim';
 import { branchHolds, checkoutTaskBranch } from './work-branch';
 import { openToolbox, type Toolbox } from './work-toolbox';
 import { recordAttempt } from './work-record';
-import { settleCandidates } from './parallel-attempts';
+import { outcomeAtBudget, settleCandidates } from './parallel-attempts';
 import { judgeAttempt, type AttemptState, type Ran, type WorkerRun } from './attempt-judgement';
 
 /**
@@ -285,11 +285,7 @@ async function holdAtBudget(ctx: StepContext, t: TakenTask, stop: BudgetStop, ho
   else await syncPlanComment(ctx, t.issue, t.run);
 }
 
-/**
- * A parallel attempt's leg at the repository's day or month budget (#50, #52): no worker starts. The
- * leg's last attempt, if it had one, becomes its candidate as it stands; without one the candidate
- * says it never began. Either way the task is judged on what its attempts did, as the last leg does.
- */
+/** A parallel attempt's leg at the repository's day or month budget (#50, #52): no worker starts, and what it did is recorded as its candidate. */
 async function endLegAtBudget(
   ctx: StepContext,
   config: Config,
@@ -297,31 +293,11 @@ async function endLegAtBudget(
   leg: { state: AttemptState; last: AttemptOutcome | undefined; tools: Toolbox; chain: ChainOffer },
   stop: BudgetStop,
 ): Promise<string | undefined> {
-  const { state, last, tools } = leg;
+  const { tools } = leg;
   const spent = budgetSpentText(stop);
   ctx.log.info(`${t.leg}: ${spent}; this parallel attempt stops here and is judged on what it did`);
-  const notBegun = last ? undefined : `it never began: ${spent}`;
-  const outcome: AttemptOutcome = last
-    ? { ...last, final: true, checked: { ...last.checked, retry: false, reason: `${last.checked.reason ?? last.checked.summary}; not retried: ${spent}` } }
-    : {
-        attempt: state.attempt,
-        checked: {
-          status: 'failure',
-          quality: 'RED',
-          completeness: 0,
-          summary: `not begun: ${spent}`,
-          details: notBegun!,
-          feedback: null,
-          metadataIssues: [],
-          retry: false,
-          reason: notBegun!,
-          complete: false,
-        },
-        seen: { persona: t.task.persona, ending: 'budget', changedFiles: [], turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 },
-        final: true,
-        sandboxWarning: tools.warning,
-        mcpNotes: [...tools.mcp.notes],
-      };
+  const next = { attempt: leg.state.attempt, sandboxWarning: tools.warning, mcpNotes: [...tools.mcp.notes] };
+  const { outcome, notBegun } = outcomeAtBudget(t, leg.last, next, spent);
   const recorded = await recordAttempt(ctx, config, t, outcome, { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop }, notBegun);
   // No attempt of the task began: it waits at the budget like a task run once, and this job may be the one to ask.
   if (recorded === true) await askAtBudget(ctx, t.issue, t.run);
