@@ -143,7 +143,7 @@ export const ConfigSchema = z.strictObject({
         .max(MAX_PARALLEL_ATTEMPTS)
         .default(1)
         .describe(
-          "How many attempts of each task run side by side, each a work job of its own on its own branch (`…/t1`, `…/t1-a2`, …) from the same base. When all are done, each is judged on its own branch as the critic judges the run (command criteria with tests by identity against the base, the tamper and hollow-test checks) and the best is kept; the others are deleted with the run's branches. A run asks for another number with `/crew run --attempts N` or the label `crew: best of N`. Each attempt counts against `max_parallel` and the budgets.",
+          "How many attempts of each task run side by side, each a work job of its own on its own branch (`…/t1`, `…/t1-a2`, …) from the same base. When all are done, each is judged on its own branch as the critic judges the run (command criteria with tests by identity against the base, the tamper and hollow-test checks) and the best is kept; the others are deleted with the run's branches. A run asks for another number with `/crew run --attempts N` or the label `crew: best of N`. Each attempt counts against `max_parallel` and the budgets: a task gets at most `max_parallel` attempts (they run side by side, not in waves), and the plan comment says when that is fewer than asked. At the repository's `budgets.day` or `budgets.month` an attempt does not start or retry: its leg ends and the task is judged on what its attempts did (the attempts already done are not kept waiting for the reset, and judging runs commands, no model); when no attempt began, the task waits at the budget as a task run once does.",
         ),
       max: z
         .int()

@@ -58,3 +58,14 @@ export function checkAttemptsRequest(n: number, max: number): { ok: true } | { o
     };
   return { ok: true };
 }
+
+/**
+ * The worker attempts a task really used: its own count, and for a task of parallel attempts (#50)
+ * each leg's too. A leg's attempts start at the task's number when it was claimed (`attempts`, which
+ * settling leaves as it was) and end at the candidate's `attempt` (its retries within the leg).
+ */
+export function attemptsUsed(task: { attempts: number; candidates?: { attempt: number }[] | undefined }): number {
+  if (!task.candidates?.length) return task.attempts;
+  const start = task.attempts;
+  return start - 1 + task.candidates.reduce((n, c) => n + Math.max(1, c.attempt - start + 1), 0);
+}

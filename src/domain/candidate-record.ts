@@ -43,5 +43,9 @@ export const CandidateRunSchema = z.looseObject({
   changedFiles: z.array(text),
   /** The worker's last attempt number on this leg (its retries within the leg count). */
   attempt: count,
+  /** Why the leg's worker never began (the repository's day or month budget was reached first): nothing to judge. */
+  notBegun: text.optional(),
+  /** MCP servers that failed in the leg's job (#36): the settled task keeps them. */
+  mcpNotes: z.array(text).optional(),
 });
 export type CandidateRun = Stored<typeof CandidateRunSchema>;

@@ -432,6 +432,8 @@ export const TaskRecordSchema = z.looseObject({
   selection: SelectionSchema.optional(),
   /** How many attempts of the task run side by side since its claim (#50); absent: one. */
   parallel: count.optional(),
+  /** The parallel attempts asked for, when `max_parallel` let fewer run (`parallel`): the plan comment says so. */
+  attemptsAsked: count.optional(),
   /** Each parallel attempt's outcome as its leg recorded it, until the last one's leg judges them all (#50). */
   candidates: z.array(CandidateRunSchema).optional(),
   /** A question for a person about this task, waiting for the open one to be answered; until then the task is not settled. */
@@ -520,6 +522,16 @@ export function blockedTasks(view: RunView): string[] {
   return view.plan.tasks
     .filter((t) => view.tasks.get(t.id)?.status === 'pending' && t.dependsOn.some((d) => settlement(view.tasks.get(d)) === 'failed'))
     .map((t) => t.id);
+}
+
+/**
+ * Every parallel attempt of the task's current claim is recorded and none is kept yet (#50): what is
+ * left is judging them, which a leg re-entering the task (a re-run, `/crew resume`, a restart) does
+ * without working again. Settling clears `parallel`, so a settled task is never complete.
+ */
+export function candidatesComplete(t: Pick<TaskRecord, 'parallel' | 'candidates'>): boolean {
+  const of = t.parallel ?? 1;
+  return of > 1 && (t.candidates?.length ?? 0) >= of;
 }
 
 /** The work legs running: each running task's parallel attempts (#50), one for most. */

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
+import { attemptsUsed } from '../domain/attempts';
 import { runsDir } from '../domain/local-runs';
 import { git } from './repos';
 import type { Played, PlayInput } from './play';
@@ -120,7 +121,8 @@ export async function playCrew(p: PlayInput): Promise<Played> {
     phase: view?.run.phase ?? 'unknown',
     verdict: view?.run.review?.verdict ?? null,
     tasks: tasks.length,
-    attempts: tasks.reduce((n, t) => n + t.attempts, 0),
+    // Every parallel attempt (#50) counts: a best-of-N way used N attempts of a task, not 1.
+    attempts: tasks.reduce((n, t) => n + attemptsUsed(t), 0),
     runDir: join(runsDir(p.dir), '1'),
     escalations,
     log: output,

@@ -44,3 +44,20 @@ export function runSelectionLines(view: RunView, s: Surface, branchLink?: (branc
   }
   return out;
 }
+
+/**
+ * Tasks that run fewer parallel attempts than asked for (#50): each attempt is a work job of its own and
+ * `max_parallel` bounds the jobs at once, so a task gets at most that many. Said, not done silently.
+ */
+export function attemptsCutLines(view: RunView): string[] {
+  const out: string[] = [];
+  for (const t of view.plan?.tasks ?? []) {
+    const rec = view.tasks.get(t.id);
+    if (!rec?.attemptsAsked) continue;
+    const ran = rec.parallel ?? rec.selection?.candidates.length ?? 1;
+    out.push(
+      `${t.id} runs ${ran} parallel attempt${ran === 1 ? '' : 's'} of the ${rec.attemptsAsked} asked for: each is a job of its own, and \`max_parallel\` (${ran}) bounds the jobs at once. Raise \`max_parallel\` in .github/crew.yml for more.`,
+    );
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { estimateText, minutesNote, money } from './cost';
 import { renderFixCiAttempts } from './fix-ci';
 import { spendWarningLine } from './spend';
 import { cell, codeSpan, hiddenMarker, markerPrefix, progressBar } from '../text/markdown';
-import { runSelectionLines } from './candidates';
+import { attemptsCutLines, runSelectionLines } from './candidates';
 
 export interface PlanLinks {
   branch(branch: string): string;
@@ -197,7 +197,9 @@ function taskLines(out: string[], view: RunView, plan: Plan, links: PlanLinks, s
       `| ${s.bold(t.id)} ${inert(cell(t.title))} | ${t.persona} | ${tier} | ${t.dependsOn.join(', ') || '–'} | ${status} | ${branch} | ${rec?.attempts ?? 0} |${seen ? ` ${latest || '–'} |` : ''}`,
     );
   }
-  // A task's parallel attempts (#50): each candidate, its result, the one kept and why.
+  // Fewer parallel attempts than asked for (#50), then each task's candidates, their results, the one kept and why.
+  const cut = attemptsCutLines(view);
+  if (cut.length) out.push('', ...cut.map((l) => `- ${l}`));
   const attempts = runSelectionLines(view, s, links.branch);
   out.push(...attempts);
   out.push('');

@@ -1,6 +1,6 @@
 import { parseLeg } from '../domain/attempts';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { allTasksDone, failedTasks, isTerminal, type RunView, type TaskClaim, type TaskRecord } from '../domain/run-state';
+import { allTasksDone, candidatesComplete, failedTasks, isTerminal, type RunView, type TaskClaim, type TaskRecord } from '../domain/run-state';
 import type { Config } from '../config/schema';
 import { failureComment } from '../render/messages';
 import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
@@ -150,7 +150,9 @@ function endOfRun(ctx: StepContext, { cancelled, now, claim, maxParallel, limits
           status: 'failure',
           claim: null,
           finishedAt: now,
-          error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
+          error: candidatesComplete(t)
+            ? `the job judging its ${t.parallel} parallel attempts ended without a result, ${MAX_RESTARTS + 1} times (see the workflow logs); ${ctx.surface.command('retry', t.id)} judges them again`
+            : `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
         });
     }
     if (lost.length) writeRun(tx, v.run, now);

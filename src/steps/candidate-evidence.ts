@@ -19,6 +19,8 @@ export interface CandidateToJudge {
   n: number;
   branch: string;
   worker: CandidateEvidence['worker'];
+  /** Why its worker never began (a budget reached first): it is not run, and never qualifies. */
+  notBegun?: string | undefined;
 }
 
 export interface EvidenceOptions {
@@ -93,9 +95,9 @@ async function candidateEvidence(ctx: Ctx, c: CandidateToJudge, o: EvidenceOptio
 export async function selectByEvidence(ctx: Ctx, task: string, candidates: CandidateToJudge[], o: EvidenceOptions): Promise<Selection> {
   const { missing } = await ctx.remote.fetch(candidates.map((c) => c.branch));
   const evidence: CandidateEvidence[] = [];
-  for (const c of candidates) {
-    if (missing.includes(c.branch)) {
-      evidence.push({ ...c, headSha: null, commands: [], tests: [], findings: [], changedLines: 0, absent: `its branch ${c.branch} is missing` });
+  for (const { notBegun, ...c } of candidates) {
+    if (notBegun || missing.includes(c.branch)) {
+      evidence.push({ ...c, headSha: null, commands: [], tests: [], findings: [], changedLines: 0, absent: notBegun ?? `its branch ${c.branch} is missing` });
       continue;
     }
     evidence.push(await candidateEvidence(ctx, c, o));

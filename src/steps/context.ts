@@ -2,7 +2,7 @@ import { legsOf } from '../domain/attempts';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import type { CiWorkflowsRead } from '../config/ci-workflows';
-import { isTerminal, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
+import { candidatesComplete, isTerminal, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { withEffort } from '../agents/effort';
 import type { EffortRole } from '../domain/effort';
 import { withinRunBudget } from '../agents/run-budget';
@@ -239,7 +239,11 @@ export async function dispatchTasks(ctx: StepContext, issue: number, run: number
 export async function workLegs(ctx: StepContext, issue: number, run: number, tasks: string[]): Promise<string[]> {
   if (!tasks.length) return tasks;
   const view = await loadView(ctx, issue, run, SEEN);
-  return tasks.flatMap((t) => legsOf(t, view.tasks.get(t)?.parallel ?? 1));
+  // A task whose attempts are all recorded but not judged (the judging job stopped) needs one leg, which judges them.
+  return tasks.flatMap((t) => {
+    const rec = view.tasks.get(t);
+    return legsOf(t, rec && candidatesComplete(rec) ? 1 : (rec?.parallel ?? 1));
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { CandidateRun, Selection } from '../domain/candidate-record';
 import { selectCandidate } from '../domain/candidates';
-import type { CheckedResult } from '../domain/result';
+import type { CheckedResult, Observed } from '../domain/result';
 import { addSpent, addUsage, ZERO_USAGE, type RunView } from '../domain/run-state';
 import { planOf, refreshExecutionLog, writeTask } from '../state/run-files';
 import type { CommandRunner } from '../sandbox/command-runner';
@@ -24,7 +24,14 @@ import type { Egress } from '../toolbox/egress';
  */
 
 /** Records one leg's final outcome as a candidate; returns every candidate when this record completed the set, else null. */
-export async function recordCandidate(ctx: StepContext, t: TakenTask, o: AttemptOutcome, headSha: string): Promise<CandidateRun[] | null> {
+export async function recordCandidate(
+  ctx: StepContext,
+  t: TakenTask,
+  o: AttemptOutcome,
+  headSha: string,
+  /** Why the leg's worker never began (endLegAtBudget). */
+  notBegun?: string,
+): Promise<CandidateRun[] | null> {
   const mine: CandidateRun = {
     n: t.n,
     branch: t.branch,
@@ -33,6 +40,8 @@ export async function recordCandidate(ctx: StepContext, t: TakenTask, o: Attempt
     summary: o.checked.summary,
     changedFiles: o.seen.changedFiles,
     attempt: o.attempt,
+    ...(o.mcpNotes?.length ? { mcpNotes: o.mcpNotes } : {}),
+    ...(notBegun ? { notBegun } : {}),
   };
   return updateView(ctx, t.issue, t.run, `${t.leg} ${o.checked.status} (attempt ${t.n} of ${t.of})`, (view, tx) => {
     const rec = view.tasks.get(t.rec.id);
@@ -61,18 +70,18 @@ async function judgeCandidates(
   tools: { runner: CommandRunner | null | undefined; egress: Egress | null | undefined },
 ): Promise<Selection> {
   const { runner, egress } = tools;
-  const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker }));
+  const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker, notBegun: c.notBegun }));
   if (!runner)
     return selectCandidate(
       taskId,
-      toJudge.map((c) => ({
+      toJudge.map(({ notBegun, ...c }) => ({
         ...c,
         headSha: null,
         commands: [],
         tests: [],
         findings: [],
         changedLines: 0,
-        absent: 'crew had no sandbox to run the criteria in',
+        absent: notBegun ?? 'crew had no sandbox to run the criteria in',
       })),
     );
   const criteria = planOf(view).criteria.filter((c) => c.kind === 'command' && c.command);
@@ -102,6 +111,8 @@ export async function settleCandidates(
 ): Promise<string | undefined> {
   const view = await loadView(ctx, t.issue, t.run, SEEN);
   ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
+  // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
+  ctx.log.checkpoint('candidates-judging');
   const selection = await judgeCandidates(ctx, config, view, t.rec.id, candidates, tools);
   ctx.log.info(`${t.rec.id}: ${selection.chosen === null ? 'none kept' : `kept attempt ${selection.chosen}`}: ${selection.reason}`);
   const kept = candidates.find((c) => c.n === selection.chosen);
@@ -118,25 +129,16 @@ export async function settleCandidates(
         reason: null,
         complete: true,
       }
-    : {
-        status: 'failure',
-        quality: 'RED',
-        completeness: 0,
-        summary: `none of the ${candidates.length} parallel attempts qualified`,
-        details: selection.reason,
-        feedback: null,
-        metadataIssues: [],
-        retry: false,
-        reason: selection.reason,
-        complete: false,
-      };
+    : failedByCrew(`none of the ${candidates.length} parallel attempts qualified`, selection.reason);
   // Each candidate's use was counted when its leg recorded it: the settling adds none.
   const outcome: AttemptOutcome = {
     attempt: t.rec.attempts,
     checked,
-    seen: { persona: t.task.persona, ending: 'reported', changedFiles: kept?.changedFiles ?? [], turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 },
+    seen: nothingSpent(t, 'reported', kept?.changedFiles ?? []),
     final: true,
     sandboxWarning: tools.sandboxWarning,
+    // Each leg's MCP trouble was part of how its attempt went: kept, once each, whichever attempt is kept.
+    mcpNotes: [...new Set(candidates.flatMap((c) => c.mcpNotes ?? []))],
   };
   const headSha = (kept ?? candidates[0]!).headSha ?? view.run.base.sha;
   return recordFinal(ctx, t.issue, t.run, t.rec.id, outcome, headSha, tools.chain, undefined, {
@@ -144,4 +146,58 @@ export async function settleCandidates(
     branch: kept ? kept.branch : t.rec.branch,
     parallel: undefined,
   });
+}
+
+/** A result crew writes itself, with no worker's report behind it: failed, and why. */
+function failedByCrew(summary: string, reason: string): CheckedResult {
+  return {
+    status: 'failure',
+    quality: 'RED',
+    completeness: 0,
+    summary,
+    details: reason,
+    feedback: null,
+    metadataIssues: [],
+    retry: false,
+    reason,
+    complete: false,
+  };
+}
+
+/** What an outcome crew records without a worker turn saw: no spending, no turns. */
+function nothingSpent(t: TakenTask, ending: Observed['ending'], changedFiles: string[]): Observed {
+  return { persona: t.task.persona, ending, changedFiles, turns: 0, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 0 };
+}
+
+/**
+ * A parallel leg the repository's day or month budget ends before its next attempt (#50, #52; the
+ * why is in `attempts.parallel`'s docs): its last attempt, if it had one, becomes its candidate as it
+ * stands, not retried; without one, its candidate says it never began (`notBegun`), and is not judged.
+ */
+export function outcomeAtBudget(
+  t: TakenTask,
+  last: AttemptOutcome | undefined,
+  next: { attempt: number; sandboxWarning: string | null; mcpNotes: string[] },
+  spent: string,
+): { outcome: AttemptOutcome; notBegun?: string } {
+  if (last)
+    return {
+      outcome: {
+        ...last,
+        final: true,
+        checked: { ...last.checked, retry: false, reason: `${last.checked.reason ?? last.checked.summary}; not retried: ${spent}` },
+      },
+    };
+  const notBegun = `it never began: ${spent}`;
+  return {
+    outcome: {
+      attempt: next.attempt,
+      checked: failedByCrew(`not begun: ${spent}`, notBegun),
+      seen: nothingSpent(t, 'budget', []),
+      final: true,
+      sandboxWarning: next.sandboxWarning,
+      mcpNotes: next.mcpNotes,
+    },
+    notBegun,
+  };
 }

@@ -59,8 +59,14 @@ export async function repositorySpend(ctx: StepContext): Promise<SpendSummary> {
  * run stops at its next step and asks, and `/crew continue`, `/crew resume` and `/crew retry` wait for room.
  * Read from the state this job has seen, like `admission`.
  */
-export async function repositoryBudgetReached(ctx: StepContext): Promise<PeriodSpend | undefined> {
+export async function repositoryBudgetReached(
+  ctx: StepContext,
+  /** What this job spent that crew/state does not hold yet (a parallel leg's attempts before its candidate is recorded). */
+  unrecordedUsd = 0,
+): Promise<PeriodSpend | undefined> {
   const { day, month } = (await ctx.config()).budgets;
   if (day === undefined && month === undefined) return undefined;
-  return periodSpent(await repositorySpend(ctx));
+  const s = await repositorySpend(ctx);
+  const plus = (p: PeriodSpend): PeriodSpend => ({ ...p, spentUsd: p.spentUsd + unrecordedUsd });
+  return periodSpent({ ...s, day: plus(s.day), month: plus(s.month) });
 }

@@ -125,6 +125,8 @@ export async function recordHeld(
         ...mine,
         status: 'pending',
         claim: null,
+        // A task of parallel attempts held before any began (#50): its next claim starts every leg afresh.
+        candidates: undefined,
         // An attempt that never began does not count: the next claim gives it its number again.
         attempts: o ? o.attempt : Math.max(0, held.attempt - 1),
         ...(o && headSha ? { ...attemptFields(mine, o, headSha), summary: o.checked.summary, error: o.checked.reason } : {}),

@@ -2,7 +2,7 @@ import { timeScale } from '../clock';
 import { parseLeg } from '../domain/attempts';
 import type { PlanTask } from '../domain/plan';
 import { candidateBranch } from '../domain/refs';
-import type { RunView, TaskRecord } from '../domain/run-state';
+import { candidatesComplete, type RunView, type TaskRecord } from '../domain/run-state';
 import { sentence } from '../domain/surface';
 import { CrewError, DISPATCH_CLOCK_SKEW_MS, holdsClaim, loadView, SEEN, type StepContext } from './context';
 
@@ -20,6 +20,11 @@ export interface TakenTask {
   of: number;
   /** The branch this leg works on: the task's, or `<task branch>-a<n>`. */
   branch: string;
+  /**
+   * Every parallel attempt is recorded and the task is not settled yet: the leg that completed the set
+   * stopped while judging them (crashed, cancelled, out of time). This leg judges them again (#50).
+   */
+  judge?: boolean;
 }
 
 /**
@@ -91,7 +96,8 @@ export async function takeTask(ctx: StepContext, issue: number, run: number, leg
   }
   const of = rec.parallel ?? 1;
   if (which.n > of) return void ctx.log.info(`${leg}: ${taskId} runs ${of} attempt(s) since its claim; nothing to do`);
-  if (rec.candidates?.some((c) => c.n === which.n)) return void ctx.log.info(`${leg}: this attempt of ${taskId} is recorded already; nothing to do`);
+  const judge = candidatesComplete(rec);
+  if (!judge && rec.candidates?.some((c) => c.n === which.n)) return void ctx.log.info(`${leg}: this attempt of ${taskId} is recorded already; nothing to do`);
   // A chained task was claimed for this workflow run by the write that recorded the one before.
   if (chained && rec.claim?.runId !== ctx.runId) {
     ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);
@@ -101,5 +107,6 @@ export async function takeTask(ctx: StepContext, issue: number, run: number, leg
     ctx.log.info(`the dispatch for ${leg} is stale (another job holds it, or it finished); nothing to do`);
     return;
   }
-  return { issue, run, leg, view, task, rec, n: which.n, of, branch: candidateBranch(rec.branch, which.n) };
+  if (judge) ctx.log.info(`${leg}: every parallel attempt of ${taskId} is recorded but not judged (the job judging them stopped); judging them now`);
+  return { issue, run, leg, view, task, rec, n: which.n, of, branch: candidateBranch(rec.branch, which.n), ...(judge ? { judge } : {}) };
 }

@@ -20,6 +20,8 @@ export async function recordAttempt(
   t: TakenTask,
   o: AttemptOutcome,
   job: { chain: ChainOffer; runner: CommandRunner | null | undefined; egress: Egress | null | undefined; heldAt?: BudgetStop | undefined },
+  /** A parallel leg ended at a budget before its worker began: why (#50). */
+  notBegun?: string,
 ): Promise<string | boolean | undefined> {
   const { issue, run } = t;
   const taskId = t.rec.id;
@@ -30,8 +32,11 @@ export async function recordAttempt(
     const headSha = await ctx.repo.head();
     ctx.log.checkpoint('task-pushed');
     if (!o.final) return undefined;
-    const all = await recordCandidate(ctx, t, o, headSha);
+    const all = await recordCandidate(ctx, t, o, headSha, notBegun);
     if (!all) return undefined;
+    // Every leg stopped at the repository's budget before its worker began: nothing to judge, so the task
+    // waits at the budget (its candidates dropped) as a task run once does, and the run asks (#52).
+    if (job.heldAt && all.every((c) => c.notBegun)) return recordHeld(ctx, issue, run, taskId, { attempt: o.attempt }, job.heldAt);
     return settleCandidates(ctx, config, t, all, { ...job, sandboxWarning: o.sandboxWarning });
   }
   // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.

@@ -7,7 +7,8 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { attemptLimits, type AttemptLimits } from '../domain/attempt-allowance';
 import { runBudgets } from '../domain/budgets';
-import { askAtBudget, budgetStopBefore, type BudgetStop } from './budget-stop';
+import { askAtBudget, budgetStopBefore, periodStop, type BudgetStop } from './budget-stop';
+import { repositoryBudgetReached } from './spend-gate';
 import { budgetSpentText } from '../render/budget-stop';
 import { addSpent, NOTHING_SPENT, reviewedSha, totalUsage } from '../domain/run-state';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
@@ -16,7 +17,7 @@ import { agentRun, loadView, SEEN, syncPlanComment, type StepContext } from './c
 import { continueInNewJob, saveInterruptedAttempt } from './interruption';
 import { agentCommands } from '../toolbox/command-options';
 import { workerMap } from './repo-map';
-import { recordHeld, type ChainOffer } from './task-results';
+import { recordHeld, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { Config } from '../config/schema';
 import { promptWithInstructions } from './agent-instructions';
 import { jobStopTime, noTimeToWork, type JobStop } from './job-stop';
@@ -24,6 +25,7 @@ import { takeTask, type TakenTask } from './work-claim';
 import { branchHolds, checkoutTaskBranch } from './work-branch';
 import { openToolbox, type Toolbox } from './work-toolbox';
 import { recordAttempt } from './work-record';
+import { outcomeAtBudget, settleCandidates } from './parallel-attempts';
 import { judgeAttempt, type AttemptState, type Ran, type WorkerRun } from './attempt-judgement';
 
 /**
@@ -69,6 +71,14 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
   ctx.log.checkpoint('work-started');
   const tools = await openToolbox(ctx, config, t, job.chained);
   try {
+    // The job that judged the task's recorded attempts stopped before it settled them: judge them again, nothing else (#50).
+    if (t.judge)
+      return await settleCandidates(ctx, config, t, t.rec.candidates!, {
+        runner: tools.runner,
+        egress: tools.egress,
+        chain: job.chain,
+        sandboxWarning: tools.warning,
+      });
     // Memory from earlier attempts, this job's and those recorded before it (a resumed job, a re-run task).
     const history = readAttemptHistory(await ctx.state.load(`${runFolder(issue, run)}/`, SEEN), issue, run, t.rec.id, t.rec.attempts);
     // An attempt carried over from a job that ran out of time keeps its retry allowance.
@@ -79,6 +89,7 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
     const memory = { knowledge: knowledgeLines(knowledge.entries, config.knowledge_context_size), startSha, resuming };
     // A parallel attempt's spending is its own (each attempt is a task's worth, #50); a task run once spends the task's.
     let legSpent = NOTHING_SPENT;
+    let last: AttemptOutcome | undefined;
     for (;;) {
       tools.newAttempt();
       // What the task and the run have spent: this job's own last write or read holds it (a parallel
@@ -95,6 +106,11 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
         await holdAtBudget(ctx, t, budgetStop, (stop) => recordHeld(ctx, issue, run, t.rec.id, { attempt: state.attempt }, stop));
         return undefined;
       }
+      // A parallel attempt is not held: at the repository's day or month budget its leg ends with what it has, and the
+      // judging uses what the attempts did (#50, #52; docs/configuration.md `attempts.parallel`).
+      // The leg's own attempts so far are not on crew/state until its candidate is: counted here.
+      const period = t.of > 1 ? await repositoryBudgetReached(ctx, legSpent.costUsd) : undefined;
+      if (period) return endLegAtBudget(ctx, config, t, { state, last, tools, chain: job.chain }, periodStop(period));
       const budgets = runBudgets(config.budgets, current.run);
       const limits = attemptLimits(budgets, config.task_timeout_minutes, taskSpent, runSpent, tools.setupFailure !== null);
       const ran = await runAttempt(ctx, config, t, state, tools, limits, jobStop, memory);
@@ -112,6 +128,7 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
         return undefined;
       }
       if (outcome.final) return typeof recorded === 'string' ? recorded : undefined;
+      last = outcome;
       state.history.push({ attempt: state.attempt, status: outcome.checked.status, summary: outcome.checked.summary, reason: outcome.checked.reason });
       state.attempt++;
       ctx.log.info(`${t.leg}: retrying (attempt ${state.attempt - state.firstAttempt + 1} of ${1 + config.max_retries}) because ${outcome.checked.reason}`);
@@ -266,4 +283,24 @@ async function handOver(
 async function holdAtBudget(ctx: StepContext, t: TakenTask, stop: BudgetStop, hold: (stop: BudgetStop) => Promise<boolean>): Promise<void> {
   if (await hold(stop)) await askAtBudget(ctx, t.issue, t.run);
   else await syncPlanComment(ctx, t.issue, t.run);
+}
+
+/** A parallel attempt's leg at the repository's day or month budget (#50, #52): no worker starts, and what it did is recorded as its candidate. */
+async function endLegAtBudget(
+  ctx: StepContext,
+  config: Config,
+  t: TakenTask,
+  leg: { state: AttemptState; last: AttemptOutcome | undefined; tools: Toolbox; chain: ChainOffer },
+  stop: BudgetStop,
+): Promise<string | undefined> {
+  const { tools } = leg;
+  const spent = budgetSpentText(stop);
+  ctx.log.info(`${t.leg}: ${spent}; this parallel attempt stops here and is judged on what it did`);
+  const next = { attempt: leg.state.attempt, sandboxWarning: tools.warning, mcpNotes: [...tools.mcp.notes] };
+  const { outcome, notBegun } = outcomeAtBudget(t, leg.last, next, spent);
+  const recorded = await recordAttempt(ctx, config, t, outcome, { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop }, notBegun);
+  // No attempt of the task began: it waits at the budget like a task run once, and this job may be the one to ask.
+  if (recorded === true) await askAtBudget(ctx, t.issue, t.run);
+  else if (recorded === false) await syncPlanComment(ctx, t.issue, t.run);
+  return typeof recorded === 'string' ? recorded : undefined;
 }

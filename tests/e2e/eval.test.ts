@@ -214,6 +214,7 @@ type Result = {
   score: { kind: string; reason: string } | null;
   usage: { tokens: number; cost_usd: number; input_tokens: number; output_tokens: number };
   turns: number;
+  attempts: number;
   trajectories: string[];
 };
 type Results = {
@@ -394,6 +395,10 @@ describe('crew eval', () => {
     expect(of('calc-resolved', 'crew-best-of-3').score).toMatchObject({ kind: 'resolved', reason: 'all 1 FAIL_TO_PASS and 1 PASS_TO_PASS tests pass' });
     expect(of('calc-resolved', 'crew-best-of-3').critic_verdict).toBe('PASS');
     expect(of('calc-wrong', 'crew-best-of-3').score?.kind).toBe('unresolved');
+    // The Attempts column counts what each way used: three parallel attempts of the one task, one for crew and single.
+    expect(of('calc-resolved', 'crew-best-of-3').attempts).toBe(3);
+    expect(of('calc-resolved', 'crew').attempts).toBe(1);
+    expect(of('calc-resolved', 'single').attempts).toBe(1);
     // A worker's trajectory per attempt, each leg its own: t1, t1-a2, t1-a3.
     const legs = (id: string, way: string) =>
       of(id, way)

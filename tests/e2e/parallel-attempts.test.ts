@@ -1,22 +1,31 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crewComments, expectFaithful, play } from './helpers';
+import type { Scenario } from '../support/scenario/schema';
+import { PROJECT_ROOT } from '../support/scenario/run-scenario';
+import { crewComments, expectFaithful, play, shown } from './helpers';
 
 /** The worker starts per parallel attempt, from each attempt's first request. */
-async function played(name: string, workflow?: 'full') {
+async function played(name: string, workflow?: 'full', edit?: (s: Scenario) => void) {
   const starts: string[] = [];
   let mainSum: string | null | undefined;
+  let state: { run: { phase: string; waiting: unknown }; task: Record<string, unknown> } | undefined;
   const r = await play(name, {
-    ...(workflow ? { edit: (sc) => void (sc.workflow = workflow) } : {}),
+    edit: (sc) => {
+      if (workflow) sc.workflow = workflow;
+      edit?.(sc);
+    },
     hooks: {
       beforeClose: async ({ anthropic, gh }) => {
         mainSum = await gh.repo.readFile('refs/heads/main', 'src/sum.js');
+        const file = async (path: string) => JSON.parse((await gh.repo.readFile('refs/heads/crew/state', `issue-1/run-1/${path}`)) ?? 'null');
+        state = { run: await file('run.json'), task: await file('tasks/task_t1.json') };
         for (const q of anthropic.requests)
           if (q.role === 'worker' && q.turn === 0) starts.push(/Parallel attempt: (\d) of 3/.exec(JSON.stringify(q.body))?.[1] ?? '-');
       },
     },
   });
   expectFaithful(r);
-  return { r, starts: starts.sort(), mainSum };
+  return { r, starts: starts.sort(), mainSum, state: state! };
 }
 
 const planComment = (r: Awaited<ReturnType<typeof play>>) => crewComments(r).find((c) => c.body.includes('Attempts of t1'))?.body ?? '';
@@ -59,4 +68,58 @@ describe('parallel attempts of a task, chosen by tests (#50)', () => {
     expect(report).toMatch(/\| 2 ❌ \|.*sum of nothing is 0 passed on the base and is skipped here/);
     expect(report).toMatch(/\| 3 ❌ \|.*test\/negatives\.test\.js › sum adds negative numbers/);
   }, 480_000);
+});
+
+/** A server that prints what is not MCP (tests/support/mcp/servers.mjs): each leg's job notes it. */
+const NOISY_MCP = `mcp_servers:\n  noisy:\n    command: node\n    args: [${join(PROJECT_ROOT, 'tests', 'support', 'mcp', 'servers.mjs')}, garbage]\n    tools: ["*"]\n`;
+
+describe('parallel attempts when the job judging them stops, and at a repository budget', () => {
+  it('the task settled on its attempts keeps what each leg’s job noted about the repository’s MCP servers', async () => {
+    const { r } = await played('parallel-attempts', undefined, (s) => void (s.config = `${s.config ?? ''}${NOISY_MCP}`));
+    const comment = shown(planComment(r));
+    expect(comment).toContain('Kept attempt 3');
+    expect(comment).toMatch(/- t1: MCP server `noisy` not started: it printed something that is not an MCP message on stdout/);
+  }, 600_000);
+
+  it('the judging leg lost while judging: advance starts one leg that judges the recorded attempts again (no worker runs twice), and the run ends as before', async () => {
+    const { r, starts, mainSum } = await played('parallel-attempts', undefined, (s) => {
+      s.kill.push({ job: 'work', checkpoint: 'candidates-judging', mode: 'lost', times: 1 });
+    });
+    expect(r.jobs.filter((j) => j.killedAt).map((j) => j.killedAt)).toEqual(['candidates-judging']);
+    expect(starts).toEqual(['1', '2', '3']);
+    const comment = shown(planComment(r));
+    expect(comment).toContain('Kept attempt 3: the only attempt that met every command criterion');
+    expect(mainSum).toContain('return numbers.reduce((total, n) => total + n, 0);');
+    expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
+  }, 600_000);
+
+  it('the workflow run cancelled while judging: the run is interrupted, and `/crew resume` judges the recorded attempts without running a worker again', async () => {
+    const { r, starts, mainSum } = await played('parallel-attempts', undefined, (s) => {
+      s.kill.push({ job: 'work', checkpoint: 'candidates-judging', mode: 'cancel', times: 1 });
+      s.timeline.splice(2, 0, { comment: '/crew resume', author: 'maintainer', unless_crew_said: '✅ Done' }, { wait: 'idle' });
+    });
+    expect(r.jobs.filter((j) => j.killedAt).map((j) => j.killedAt)).toEqual(['candidates-judging']);
+    expect(r.issue.comments.some((c) => c.body === '/crew resume')).toBe(true);
+    expect(starts).toEqual(['1', '2', '3']);
+    expect(planComment(r)).toContain('Kept attempt 3');
+    expect(mainSum).toContain('return numbers.reduce((total, n) => total + n, 0);');
+    expect(r.branches.map((b) => b.name).sort()).toEqual(['crew/state', 'main']);
+  }, 600_000);
+
+  it('the repository’s day budget reached before the attempts begin: no worker starts, and the task waits at the budget as a task run once does', async () => {
+    const { r, starts, state } = await played('parallel-attempts', undefined, (s) => {
+      // Planning alone takes the day past it; nothing was spent today when the run starts.
+      s.config = `${s.config ?? ''}budgets:\n  day: 0.0001\n`;
+      s.timeline = s.timeline.slice(0, 2);
+    });
+    expect(starts).toEqual([]);
+    expect(r.pulls).toEqual([]);
+    expect(state.run).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
+    // Back to pending with no candidate: `/crew continue` after the reset starts every attempt afresh.
+    expect(state.task).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(state.task.candidates).toBeUndefined();
+    const question = crewComments(r).find((c) => c.body.includes('crew stopped at a budget'))?.body ?? '';
+    expect(question).toContain("the repository's runs have spent");
+    expect(question).toContain('`budgets.day`');
+  }, 600_000);
 });

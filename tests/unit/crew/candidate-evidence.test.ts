@@ -125,6 +125,24 @@ describe('selecting a task’s attempt by evidence, on real branches', () => {
     expect(s.reason).toMatch(/^attempt 3: the only attempt that met every command criterion/);
   }, 120_000);
 
+  it('an attempt a budget stopped before it began is not run and never qualifies, and says why; the others are judged as ever (#52)', async () => {
+    const said: string[] = [];
+    const notBegun = "it never began: the repository's runs have spent $0.02 today (UTC), against `budgets.day` of $0.01";
+    // Its branch holds attempt 3's right fix: only the note keeps it out.
+    const stopped = { n: 1, branch: 'crew/9/r1/t1-a3', worker: 'failure' as const, notBegun };
+    const s = await selectByEvidence(
+      { ...ctx, log: { info: (m: string) => void said.push(m), warn: () => undefined } as never },
+      't1',
+      [stopped, three[1]!],
+      opts,
+    );
+    expect(s.chosen).toBeNull();
+    expect(s.candidates[0]).toMatchObject({ qualified: false, fell: [notBegun], headSha: null });
+    expect(said.filter((m) => m.includes('on attempt 1'))).toEqual([]);
+    expect(said.some((m) => m.includes('on attempt 2'))).toBe(true);
+    expect(s.reason).toContain(`attempt 1: ${notBegun}`);
+  }, 120_000);
+
   it('with all three wrong, chooses none and names each one’s failing tests', async () => {
     const s = await selectByEvidence(ctx, 't1', [three[0]!, three[1]!, { n: 3, branch: 'crew/9/r1/t1-a4', worker: 'success' }], opts);
     expect(s.chosen).toBeNull();

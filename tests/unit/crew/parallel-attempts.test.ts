@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/config/schema';
-import { attemptsFor, bestOfLabel, checkAttemptsRequest, legsOf, parseLeg } from '../../../src/domain/attempts';
+import { attemptsFor, attemptsUsed, bestOfLabel, checkAttemptsRequest, legsOf, parseLeg } from '../../../src/domain/attempts';
 import { parseCommand } from '../../../src/domain/commands';
 import { minutesPerTask } from '../../../src/domain/actions-minutes';
 import { estimateRun, type EstimateInput } from '../../../src/domain/estimate';
 import { checkPlan, type PlanTask } from '../../../src/domain/plan';
+import { ZERO_USAGE } from '../../../src/domain/run-state';
+import { outcomeAtBudget } from '../../../src/steps/parallel-attempts';
+import type { AttemptOutcome } from '../../../src/steps/task-results';
+import type { TakenTask } from '../../../src/steps/work-claim';
 
 /** #50: how many attempts of a task run side by side, the legs they are, and how a run asks for them. */
 
@@ -45,6 +49,58 @@ describe('legs and attempts', () => {
       job('t1-a2', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:30.000Z'),
     ]);
     expect([...m]).toEqual([['t1', 3]]);
+  });
+});
+
+describe('the attempts a task used (crew eval’s Attempts column)', () => {
+  it('counts every parallel attempt and each leg’s retries, and a task run once by its own count', () => {
+    expect(attemptsUsed({ attempts: 2 })).toBe(2);
+    // Claimed as attempt 1; leg 2 retried once (its last attempt is 2).
+    expect(attemptsUsed({ attempts: 1, candidates: [{ attempt: 1 }, { attempt: 2 }, { attempt: 1 }] })).toBe(4);
+    // Claimed again as attempt 3 (two attempts before it), three legs with no retry.
+    expect(attemptsUsed({ attempts: 3, candidates: [{ attempt: 3 }, { attempt: 3 }, { attempt: 3 }] })).toBe(5);
+  });
+});
+
+describe('a parallel leg at the repository’s day or month budget (#50, #52)', () => {
+  const leg = { task: task('t1') } as TakenTask;
+  const SPENT = "the repository's runs have spent $0.02 today (UTC), against `budgets.day` of $0.01";
+  const next = { attempt: 2, sandboxWarning: null, mcpNotes: ['MCP server `x` not started'] };
+
+  it('keeps the attempt it had as its candidate, not retried, saying why', () => {
+    const last: AttemptOutcome = {
+      attempt: 1,
+      checked: {
+        status: 'partial',
+        quality: 'YELLOW',
+        completeness: 50,
+        summary: 'half done',
+        details: 'd',
+        feedback: null,
+        metadataIssues: [],
+        retry: true,
+        reason: 'the worker reported partial',
+        complete: false,
+      },
+      seen: { persona: 'coder', ending: 'reported', changedFiles: ['a.js'], turns: 3, usage: ZERO_USAGE, toolCalls: {}, elapsedMs: 10 },
+      final: false,
+      sandboxWarning: null,
+    };
+    const { outcome, notBegun } = outcomeAtBudget(leg, last, next, SPENT);
+    expect(notBegun).toBeUndefined();
+    expect(outcome).toMatchObject({
+      attempt: 1,
+      final: true,
+      checked: { status: 'partial', retry: false, reason: `the worker reported partial; not retried: ${SPENT}` },
+    });
+    expect(outcome.seen.changedFiles).toEqual(['a.js']);
+  });
+
+  it('without one, records that it never began, with no spending', () => {
+    const { outcome, notBegun } = outcomeAtBudget(leg, undefined, next, SPENT);
+    expect(notBegun).toBe(`it never began: ${SPENT}`);
+    expect(outcome).toMatchObject({ attempt: 2, final: true, checked: { status: 'failure', retry: false, reason: notBegun }, mcpNotes: next.mcpNotes });
+    expect(outcome.seen).toMatchObject({ ending: 'budget', turns: 0, usage: ZERO_USAGE });
   });
 });
 

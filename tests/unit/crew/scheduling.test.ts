@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { chainAhead, type Plan, type PlanTask } from '../../../src/domain/plan';
-import { blockedTasks, newTaskRecord, readyTasks, runningCount, type RunView, type TaskStatus } from '../../../src/domain/run-state';
+import { blockedTasks, candidatesComplete, newTaskRecord, readyTasks, runningCount, type RunView, type TaskStatus } from '../../../src/domain/run-state';
 import type { StateTx } from '../../../src/ports';
 import { readView, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import { claimReadyTasks } from '../../../src/state/transitions';
 import { view as fixtureView } from './run-fixtures';
+import { renderPlanComment } from '../../../src/render/plan-comment';
+import { GITHUB } from '../../../src/domain/surface';
+
+const LINKS = {
+  comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
+  branch: (b: string) => `https://github.test/acme/w/tree/${b}`,
+  run: 'https://github.test/acme/w/actions/runs/1',
+  stateFile: (p: string) => `https://github.test/acme/w/blob/crew/state/${p}`,
+};
 
 const task = (id: string, ...dependsOn: string[]): PlanTask => ({
   id,
@@ -118,6 +127,52 @@ describe('claimReadyTasks inside a state update', () => {
     claimReadyTasks(tx, 12, 2, 10, claim, '2026-11-21T00:02:00Z');
     expect(readView(tx, 12, 2)!.tasks.get('t3')!.status).toBe('blocked');
     expect([...readView(tx, 12, 2)!.tasks.values()].filter((t) => t.status === 'running').map((t) => t.id)).toEqual(['t4']);
+  });
+
+  it('says when max_parallel runs fewer parallel attempts than asked for (#50): the record keeps the number asked, the plan comment says it', () => {
+    const v = runOf([task('t1'), task('t2')]);
+    const tx = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    expect(claimReadyTasks(tx, 12, 2, 2, claim)).toEqual(['t1']);
+    const after = readView(tx, 12, 2)!;
+    expect(after.tasks.get('t1')).toMatchObject({ parallel: 2, attemptsAsked: 3 });
+    const body = renderPlanComment(after, LINKS, GITHUB);
+    expect(body).toContain('t1 runs 2 parallel attempts of the 3 asked for: each is a job of its own, and `max_parallel` (2) bounds the jobs at once.');
+    expect(body).not.toContain('t2 runs');
+    // Nothing cut, nothing said.
+    const roomy = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    claimReadyTasks(roomy, 12, 2, 6, claim);
+    expect(readView(roomy, 12, 2)!.tasks.get('t1')!.attemptsAsked).toBeUndefined();
+    expect(renderPlanComment(readView(roomy, 12, 2)!, LINKS, GITHUB)).not.toContain('asked for');
+  });
+
+  it('claims a task whose parallel attempts are all recorded but not judged again with its candidates, to judge them; an incomplete set starts over', () => {
+    const v = runOf([task('t1'), task('t2')]);
+    const cand = (n: number) => ({
+      n,
+      branch: `crew/12/r2/t1${n === 1 ? '' : `-a${n}`}`,
+      worker: 'success' as const,
+      headSha: 'b'.repeat(40),
+      summary: 's',
+      changedFiles: [],
+      attempt: 1,
+    });
+    // Interrupted while judging: back to pending with every candidate (advance's cancelled path, /crew resume's dead claims).
+    v.tasks.set('t1', { ...v.tasks.get('t1')!, attempts: 0, parallel: 3, candidates: [cand(1), cand(2), cand(3)] });
+    v.tasks.set('t2', { ...v.tasks.get('t2')!, attempts: 0, parallel: 3, candidates: [cand(1)] });
+    expect(candidatesComplete(v.tasks.get('t1')!)).toBe(true);
+    expect(candidatesComplete(v.tasks.get('t2')!)).toBe(false);
+    // Settling clears `parallel`: a settled task is never waiting to be judged.
+    expect(candidatesComplete({ ...v.tasks.get('t1')!, parallel: undefined })).toBe(false);
+    const tx = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    // One slot judges t1; t2 needs three legs to start over.
+    expect(claimReadyTasks(tx, 12, 2, 3, claim)).toEqual(['t1']);
+    const after = readView(tx, 12, 2)!;
+    expect(after.tasks.get('t1')).toMatchObject({ status: 'running', attempts: 1, parallel: 3, claim });
+    expect(after.tasks.get('t1')!.candidates!.map((c) => c.n)).toEqual([1, 2, 3]);
+    expect(claimReadyTasks(memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } }), 12, 2, 10, claim)).toEqual(['t1', 't2']);
+    const fresh = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    claimReadyTasks(fresh, 12, 2, 10, claim);
+    expect(readView(fresh, 12, 2)!.tasks.get('t2')!.candidates).toBeUndefined();
   });
 
   it('claims nothing outside EXECUTING', () => {
