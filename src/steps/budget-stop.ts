@@ -1,4 +1,4 @@
-import { runBudgetSpent, runBudgets, taskBudgetSpent } from '../domain/budgets';
+import { runBudgetSpent, runBudgets, taskBudgetSpent, type Budget } from '../domain/budgets';
 import { WAITING_LABEL } from '../domain/labels';
 import { addUsage, tokensOf, type RunRecord, type RunView, type Spent, type Usage } from '../domain/run-state';
 import type { TeamMessage } from '../state/inbox';
@@ -28,14 +28,7 @@ export type BudgetStop = Omit<BudgetWait, 'commentId'>;
  */
 export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, task?: { id: string; spent: Spent }): BudgetStop | undefined {
   const budgets = runBudgets(config.budgets, view.run);
-  if (runBudgetSpent(budgets.run, runSpent))
-    return {
-      kind: 'budget',
-      limit: 'run',
-      spentUsd: runSpent.costUsd,
-      budgetUsd: budgets.run.cost_usd,
-      tokens: { spent: tokensOf(runSpent), budget: budgets.run.tokens },
-    };
+  if (runBudgetSpent(budgets.run, runSpent)) return runStop(budgets.run, runSpent);
   if (task && taskBudgetSpent(budgets.task, task.spent))
     return {
       kind: 'budget',
@@ -52,14 +45,14 @@ export function periodStop(p: PeriodSpend): BudgetStop {
   return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd!, resetsAt: p.resetsAt };
 }
 
-/** `budgets.run` as the model met it (agents/run-budget.ts): in planning or the critic, where no task holds the run. */
-export function runBudgetStopOf(e: RunBudgetSpent): BudgetStop {
+/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in planning or the critic (agents/run-budget.ts). */
+function runStop(budget: Budget, runSpent: Usage): BudgetStop {
   return {
     kind: 'budget',
     limit: 'run',
-    spentUsd: e.spent.costUsd,
-    budgetUsd: e.budget.cost_usd,
-    tokens: { spent: tokensOf(e.spent), budget: e.budget.tokens },
+    spentUsd: runSpent.costUsd,
+    budgetUsd: budget.cost_usd,
+    tokens: { spent: tokensOf(runSpent), budget: budget.tokens },
   };
 }
 
@@ -77,7 +70,7 @@ export async function stopStepAtBudget(
   e: RunBudgetSpent,
   keep?: (tx: StateTx) => void,
 ): Promise<void> {
-  const stop: BudgetStop = { ...runBudgetStopOf(e), at };
+  const stop: BudgetStop = { ...runStop(e.budget, e.spent), at };
   const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
   const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
     if (rec.phase !== phase) return false;
