@@ -59,7 +59,8 @@ function runStop(budget: Budget, runSpent: Usage): BudgetStop {
 /**
  * `budgets.run` reached while planning or in the critic: the run waits and asks as at a worker's budget end
  * rather than failing. In one write: what the step's model calls cost (the call refused included none),
- * what `keep` keeps for the step's next try (planning: intake's reading), and the wait; then crew asks.
+ * what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback), and
+ * the wait; then crew asks.
  * `/crew continue` goes back to the phase (commands/continue.ts).
  */
 export async function stopStepAtBudget(
@@ -68,13 +69,13 @@ export async function stopStepAtBudget(
   run: number,
   at: 'planning' | 'review',
   e: RunBudgetSpent,
-  keep?: (tx: StateTx) => void,
+  keep?: { files?: (tx: StateTx) => void; revision?: string | undefined },
 ): Promise<void> {
-  const stop: BudgetStop = { ...runStop(e.budget, e.spent), at };
+  const stop: BudgetStop = { ...runStop(e.budget, e.spent), at, ...(keep?.revision ? { revision: keep.revision } : {}) };
   const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
   const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
     if (rec.phase !== phase) return false;
-    keep?.(tx);
+    keep?.files?.(tx);
     writeRun(tx, { ...rec, usage: addUsage(rec.usage, e.sinceStart), phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
     return true;

@@ -220,14 +220,10 @@ export async function planRun(
   } catch (e) {
     if (e instanceof RunBudgetSpent) {
       const kept = intakeRead;
-      await stopStepAtBudget(
-        ctx,
-        issue,
-        run,
-        'planning',
-        e,
-        kept ? (tx) => tx.write(paths.intake(issue, run), `${JSON.stringify(kept, null, 2)}\n`) : undefined,
-      );
+      await stopStepAtBudget(ctx, issue, run, 'planning', e, {
+        ...(kept ? { files: (tx: StateTx) => tx.write(paths.intake(issue, run), `${JSON.stringify(kept, null, 2)}\n`) } : {}),
+        revision,
+      });
       return [];
     }
     if (!(e instanceof SubmissionRejected)) throw e;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '../support/github/fake-github';
 import type { ScenarioHooks } from '../support/scenario/run-scenario';
-import { crewComments, playAnswer, shown } from './helpers';
+import { crewComments, expectFaithful, play, playAnswer, shown } from './helpers';
 
 /**
  * `budgets.run` reached while planning or in the critic (#52): the run waits and asks as at a worker's
@@ -86,6 +86,33 @@ describe('a budget reached while planning or in the critic keeps what was done a
     expect(shown(crewComments(r).at(-1)!.body)).toBe(
       'crew did not accept: run 1 stopped at its budget while planning, so there is no plan and no work yet to open a pull request with. Comment `/crew continue` to go on planning (`/crew continue $N` to set how much more it may spend), or `/crew abort` to end the run.',
     );
+  }, 600_000);
+
+  it('planning after `/crew revise`: the feedback is kept at the budget, and `/crew continue $5` plans v2 with it, not asking again', async () => {
+    let waiting: { kind: string; at?: string; revision?: string } | undefined;
+    let decomposer: string[] = [];
+    let after: { phase: string; planVersion: number } | undefined;
+    const r = await play('revise-budget-end', {
+      hooks: {
+        onStep: async (_step, index, gh) => {
+          if (index === 4) waiting = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!).waiting;
+        },
+        beforeClose: async ({ gh, anthropic }) => {
+          decomposer = anthropic.requests.filter((q) => q.role === 'decomposer').map((q) => JSON.stringify(q.body.messages));
+          after = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!);
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(waiting).toMatchObject({
+      kind: 'budget',
+      at: 'planning',
+      revision: 'A maintainer (@maintainer) asked for these changes: Put both notes under docs/ instead.',
+    });
+    // The decomposer was asked twice: plan v1, then v2 after `/crew continue` with the feedback (the refused request never reached it).
+    expect(decomposer).toHaveLength(2);
+    expect(decomposer[1]).toContain('Put both notes under docs/ instead.');
+    expect(after).toMatchObject({ phase: 'AWAITING_APPROVAL', planVersion: 2 });
   }, 600_000);
 
   it('the critic: the run waits with the work integrated; `/crew continue $5` judges again and ends in a pull request', async () => {

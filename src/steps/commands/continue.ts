@@ -67,8 +67,8 @@ export async function continueRun(ctx: StepContext, ev: CommentEvent, amountUsd?
   ctx.log.info(
     `continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${money(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${waiting.at === 'planning' ? 'planning goes on' : waiting.at === 'review' ? 'the critic judges again' : `starting ${out.claimed.join(', ') || 'nothing new'}`}`,
   );
-  // Planning goes on in this job, from what it kept (intake's reading), as `/crew resume` plans.
-  const planned = waiting.at === 'planning' ? await planRun(ctx, issue, run) : out.claimed;
+  // Planning goes on in this job, from what it kept (intake's reading, a `/crew revise` it was planning), as `/crew resume` plans.
+  const planned = waiting.at === 'planning' ? await planRun(ctx, issue, run, waiting.revision) : out.claimed;
   // advance runs next in this workflow run: it hands a REVIEWING run to the critic job.
   await setOutputs(ctx, issue, run, planned, waiting.at !== 'planning');
   await syncPlanComment(ctx, issue, run);
