@@ -27,15 +27,18 @@ describe('other workers stop at the run’s budget stop (#52), through dist/', (
     });
     expectFaithful(r);
     expect(seen!.run).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'run' } });
-    // t1 met the budget in its first turn and reported in its last; t2 made its two turns and no more.
-    expect(seen!.turns).toEqual({ t1: 2, t2: 2 });
+    // t1 met the budget in its first turn and reported in its last; t2 stopped at a turn after that (its second, unless
+    // the machine was slow to record t1's stop), never reaching the eighth, its report.
+    expect(seen!.turns.t1).toBe(2);
+    expect(seen!.turns.t2).toBeGreaterThanOrEqual(2);
+    expect(seen!.turns.t2).toBeLessThan(8);
     expect(seen!.t2).toMatchObject({
       status: 'pending',
       attempts: 1,
       headSha: seen!.t2Branch,
       error: 'the run stopped at a budget; the worker stopped at the end of a turn',
     });
-    expect(seen!.t2Notes).toBe('# B\n\nLine 2.\n');
+    expect(seen!.t2Notes).toBe(`# B\n\nLine ${seen!.turns.t2}.\n`);
     expect(r.pulls).toEqual([]);
   }, 600_000);
 });
