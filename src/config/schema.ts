@@ -398,7 +398,7 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe(
-      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one. At `run`'s end, or a task's at `task` with no room for another attempt, the run keeps every task's work on its branch and asks: `/crew continue [$N]` (another `run`, or $N more, from what it spent), `/crew accept` (a pull request with what exists, unjudged) or `/crew abort`. Repository budgets per UTC day and month (`day`, `month`) refuse a run that would pass them (docs/costs.md).",
+      "Hard limits on model use. A worker is told its turns and budget left with each tool result and warned a few turns before the end; when its attempt's budget (or the task's, or the run's) is spent it gets one last turn to report, its work is committed to its branch, and a retry starts with a new attempt budget while the task's holds one. At `run`'s end (in a task, while planning or in the critic), or a task's at `task` with no room for another attempt, the run keeps every task's work on its branch (other running workers stop at their next turn) and asks: `/crew continue [$N]` (another `run`, or $N more, from what it spent), `/crew accept` (a pull request with what exists, unjudged) or `/crew abort`. Repository budgets per UTC day and month (`day`, `month`) refuse a run that would pass them (docs/costs.md).",
     ),
   limits: z
     .strictObject({

@@ -155,7 +155,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     help: "take an escalated task's work as it is and go on; after the critic's FAIL, open the PR with the failing criteria at its top; at a budget's end, open the PR with the work that exists, unjudged (crew never merges either)",
     parse: plain('accept'),
     offered: (r) =>
-      r.phase === 'ESCALATING' && (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict' || r.waiting?.kind === 'budget') ? '/crew accept' : null,
+      r.phase === 'ESCALATING' &&
+      (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict' || (r.waiting?.kind === 'budget' && r.waiting.at !== 'planning'))
+        ? '/crew accept'
+        : null,
     local: prompt,
   },
   {

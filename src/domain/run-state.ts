@@ -90,6 +90,10 @@ export const WaitingSchema = z.discriminatedUnion('kind', [
     tokens: z.looseObject({ spent: count, budget: count }).optional(),
     /** When a repository budget's count starts again (ISO, UTC). */
     resetsAt: text.optional(),
+    /** Where the run stopped when not in its tasks' work: while planning (nothing to accept yet) or in the critic. */
+    at: z.enum(['planning', 'review']).optional(),
+    /** The `/crew revise` feedback planning was working on (`at: planning`): `/crew continue` plans with it again. */
+    revision: text.optional(),
   }),
 ]);
 export type Waiting = Stored<typeof WaitingSchema>;

@@ -43,23 +43,40 @@ function budgetTaskLines(view: RunView, s: Surface, branchLink: (branch: string)
   return lines;
 }
 
-/** The question crew posts when a budget ends the run's work. */
+/** The question crew posts when a budget ends the run's work (in its tasks, while planning, or in the critic). */
 export function budgetQuestion(view: RunView, w: Omit<BudgetWait, 'commentId'>, s: Surface, branchLink: (branch: string) => string, marker: string): string {
   const repository = w.limit === 'day' || w.limit === 'month';
+  const another = `with another ${KEY.run} to spend from here; ${s.command('continue', '$N')} gives it $N more instead;`;
+  const kept =
+    w.at === 'planning'
+      ? "crew was still planning, so no task has started. What planning settled is kept (intake's reading of the issue, and your answers: nothing is asked again)."
+      : w.at === 'review'
+        ? "Nothing is lost: every task's work is done and integrated; the critic stopped before its verdict."
+        : "Nothing is lost: every task's work so far is committed and pushed to its branch.";
+  const goOn =
+    w.at === 'planning'
+      ? `- ${s.command('continue')} — go on planning, ${another}`
+      : w.at === 'review'
+        ? `- ${s.command('continue')} — the critic judges again, ${another}`
+        : repository
+          ? `- ${s.command('continue')} — go on from the work on the branches, once ${KEY[w.limit]} has room (after the reset, or raise it in \`.github/crew.yml\`); ${s.command('continue', '$N')} also gives the run $N more to spend;`
+          : w.limit === 'task'
+            ? `- ${s.command('continue')} — go on from the work on the branch, ${w.task ?? 'the task'} with a fresh ${KEY.task}; ${s.command('continue', '$N')} also gives the run $N more to spend;`
+            : `- ${s.command('continue')} — go on from the work on the branches, ${another}`;
   return [
-    `${s.bold('crew stopped at a budget')}: ${budgetSpentText(w)}. Nothing is lost: every task's work so far is committed and pushed to its branch.`,
-    '',
-    ...budgetTaskLines(view, s, branchLink),
+    `${s.bold('crew stopped at a budget')}: ${budgetSpentText(w)}. ${kept}`,
+    ...(w.at === 'planning' ? [] : ['', ...budgetTaskLines(view, s, branchLink)]),
     '',
     'Reply with one of:',
-    repository
-      ? `- ${s.command('continue')} — go on from the work on the branches, once ${KEY[w.limit]} has room (after the reset, or raise it in \`.github/crew.yml\`); ${s.command('continue', '$N')} also gives the run $N more to spend;`
-      : w.limit === 'task'
-        ? `- ${s.command('continue')} — go on from the work on the branch, ${w.task ?? 'the task'} with a fresh ${KEY.task}; ${s.command('continue', '$N')} also gives the run $N more to spend;`
-        : `- ${s.command('continue')} — go on from the work on the branches, with another ${KEY.run} to spend from here; ${s.command('continue', '$N')} gives it $N more instead;`,
-    `- ${s.command('accept')} — open the pull request with what exists: the critic does not judge it, and the pull request says its criteria were not checked;`,
+    goOn,
+    ...(w.at === 'planning'
+      ? []
+      : [
+          `- ${s.command('accept')} — open the pull request with what exists: the critic does not judge it, and the pull request says its criteria were not checked;`,
+        ]),
     `- ${s.command('abort')} — end the run; its branches are cleaned up as a failed run's are.`,
     '',
+    ...(w.at === 'planning' ? [`${s.command('accept')} has nothing to take while planning: there is no plan and no work yet.`, ''] : []),
     'Only people with write access can decide. Nothing new starts until then.',
     marker,
   ].join('\n');
@@ -67,7 +84,11 @@ export function budgetQuestion(view: RunView, w: Omit<BudgetWait, 'commentId'>, 
 
 /** The plan comment's line while the run waits at a budget. */
 export function budgetWaitLine(w: BudgetWait, s: Surface, asked: string): string {
-  return `${s.bold('Stopped at a budget')}: ${budgetSpentText(w)} (${s.commentLink('what crew asked', asked)}). ${s.command('continue', '[$N]')}, ${s.command('accept')} or ${s.command('abort')}.`;
+  const answers =
+    w.at === 'planning'
+      ? `${s.command('continue', '[$N]')} or ${s.command('abort')}`
+      : `${s.command('continue', '[$N]')}, ${s.command('accept')} or ${s.command('abort')}`;
+  return `${s.bold('Stopped at a budget')}${w.at === 'planning' ? ' while planning' : w.at === 'review' ? ' in the critic' : ''}: ${budgetSpentText(w)} (${s.commentLink('what crew asked', asked)}). ${answers}.`;
 }
 
 /** At the top of a pull request accepted at a budget's end. */

@@ -54,7 +54,7 @@ export function judgeAttempt(
   state: AttemptState,
   ran: Extract<Ran, { handedOver: false }>,
   tools: Toolbox,
-  spent: { taskSpent: Spent; runSpent: Usage; budgets: Budgets; view: RunView },
+  spent: { taskSpent: Spent; runSpent: Usage; budgets: Budgets; view: RunView; runStopped?: BudgetStop | undefined },
 ): { outcome: AttemptOutcome; seen: Observed; heldAt: BudgetStop | undefined } {
   const { workerRun } = ran;
   const ending: Observed['ending'] =
@@ -73,6 +73,9 @@ export function judgeAttempt(
     ...(workerRun?.limit ? { limit: workerRun.limit } : {}),
   };
   let checked = checkResult(workerRun?.reported, seen);
+  // The run stopped at a budget while this worker ran, and it stopped at the end of its turn (#52): held, not settled.
+  const runStopped = ending === 'shutdown' ? spent.runStopped : undefined;
+  if (runStopped) checked = { ...checked, reason: 'the run stopped at a budget; the worker stopped at the end of a turn' };
   if (tools.setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: tools.setupFailure, summary: tools.setupFailure };
   // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
   // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
@@ -82,9 +85,10 @@ export function judgeAttempt(
   const noRoom = checked.retry ? noRoomForAnotherAttempt(spent.budgets, addSpent(spent.taskSpent, seen.usage, 0), addUsage(spent.runSpent, seen.usage)) : null;
   // A budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
   const heldAt =
-    noRoom && !impeded && t.of === 1
+    runStopped ??
+    (noRoom && !impeded && t.of === 1
       ? ownBudgetStop(config, spent.view, addUsage(spent.runSpent, seen.usage), { id: t.rec.id, spent: addSpent(spent.taskSpent, seen.usage, 0) })
-      : undefined;
+      : undefined);
   if (noRoom && !heldAt) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
   const final = !heldAt && (state.attempt >= state.firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null);
   if (ran.cut) ctx.log.info(`${t.leg}: the job's limit or a cancellation ended this parallel attempt; its work so far is its result`);

@@ -1,10 +1,12 @@
-import { runBudgetSpent, runBudgets, taskBudgetSpent } from '../domain/budgets';
+import { runBudgetSpent, runBudgets, taskBudgetSpent, type Budget } from '../domain/budgets';
 import { WAITING_LABEL } from '../domain/labels';
-import { tokensOf, type RunView, type Spent, type Usage } from '../domain/run-state';
+import { addUsage, tokensOf, type RunRecord, type RunView, type Spent, type Usage } from '../domain/run-state';
+import type { TeamMessage } from '../state/inbox';
+import type { RunBudgetSpent } from '../agents/run-budget';
 import type { Config } from '../config/schema';
 import type { PeriodSpend } from '../domain/spend';
-import { budgetQuestion, type BudgetWait } from '../render/budget-stop';
-import { writeRun } from '../state/run-files';
+import { budgetQuestion, budgetSpentText, type BudgetWait } from '../render/budget-stop';
+import { refreshExecutionLog, writeRun } from '../state/run-files';
 import type { StateTx } from '../ports';
 import { spend } from './caps';
 import { loadView, nonce, nowIso, planLinks, syncPlanComment, updateRun, viewIn, type StepContext } from './context';
@@ -26,14 +28,7 @@ export type BudgetStop = Omit<BudgetWait, 'commentId'>;
  */
 export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, task?: { id: string; spent: Spent }): BudgetStop | undefined {
   const budgets = runBudgets(config.budgets, view.run);
-  if (runBudgetSpent(budgets.run, runSpent))
-    return {
-      kind: 'budget',
-      limit: 'run',
-      spentUsd: runSpent.costUsd,
-      budgetUsd: budgets.run.cost_usd,
-      tokens: { spent: tokensOf(runSpent), budget: budgets.run.tokens },
-    };
+  if (runBudgetSpent(budgets.run, runSpent)) return runStop(budgets.run, runSpent);
   if (task && taskBudgetSpent(budgets.task, task.spent))
     return {
       kind: 'budget',
@@ -48,6 +43,73 @@ export function ownBudgetStop(config: Config, view: RunView, runSpent: Usage, ta
 
 export function periodStop(p: PeriodSpend): BudgetStop {
   return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd!, resetsAt: p.resetsAt };
+}
+
+/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in planning or the critic (agents/run-budget.ts). */
+function runStop(budget: Budget, runSpent: Usage): BudgetStop {
+  return {
+    kind: 'budget',
+    limit: 'run',
+    spentUsd: runSpent.costUsd,
+    budgetUsd: budget.cost_usd,
+    tokens: { spent: tokensOf(runSpent), budget: budget.tokens },
+  };
+}
+
+/**
+ * `budgets.run` reached while planning or in the critic: the run waits and asks as at a worker's budget end
+ * rather than failing. In one write: what the step's model calls cost (the call refused included none),
+ * what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback), and
+ * the wait; then crew asks.
+ * `/crew continue` goes back to the phase (commands/continue.ts).
+ */
+export async function stopStepAtBudget(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  at: 'planning' | 'review',
+  e: RunBudgetSpent,
+  keep?: { files?: (tx: StateTx) => void; revision?: string | undefined },
+): Promise<void> {
+  const stop: BudgetStop = { ...runStop(e.budget, e.spent), at, ...(keep?.revision ? { revision: keep.revision } : {}) };
+  const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
+  const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
+    if (rec.phase !== phase) return false;
+    keep?.files?.(tx);
+    writeRun(tx, { ...rec, usage: addUsage(rec.usage, e.sinceStart), phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, nowIso(ctx));
+    refreshExecutionLog(tx, issue, run);
+    return true;
+  });
+  if (!stopped) return ctx.log.info(`run ${run} left ${phase} before its budget stop was recorded; nothing to ask`);
+  ctx.log.info(`${budgetSpentText(stop)}; the run waits ${at === 'planning' ? 'in planning' : "before the critic's verdict"}`);
+  await askAtBudget(ctx, issue, run);
+}
+
+/** The budget the run waits at, when it stopped at its own or the repository's (not a task's `budgets.task`). */
+export function runWideStop(rec: RunRecord | undefined): BudgetStop | undefined {
+  const w = rec?.phase === 'ESCALATING' ? rec.waiting : undefined;
+  if (w?.kind !== 'budget' || w.limit === 'task') return undefined;
+  const { commentId: _, ...stop } = w;
+  return stop;
+}
+
+/**
+ * What a running worker finds in its inbox once the run stopped at its or the repository's budget: a shutdown
+ * request, so it ends its attempt at the end of its turn instead of spending the rest of it; crew then holds
+ * its task with its work pushed, as the task that met the budget (work.ts). Not stored: after `/crew continue`
+ * the run no longer waits, and nothing stops the task again.
+ */
+export function runStopRequest(rec: RunRecord | undefined, taskId: string): TeamMessage | undefined {
+  const stop = runWideStop(rec);
+  if (!stop || !rec) return undefined;
+  return {
+    id: `budget-stop-${rec.updatedAt}`,
+    from: 'leader',
+    to: taskId,
+    type: 'shutdown_request',
+    text: `The run stopped at a budget: ${budgetSpentText(stop)}. Stop now; your work so far is kept.`,
+    at: rec.updatedAt,
+  };
 }
 
 /** Before a step that spends (a worker's attempt): the run's and the task's budgets, then the repository's. */

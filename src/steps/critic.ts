@@ -35,6 +35,7 @@ import {
   type StepContext,
 } from './context';
 import { finish, recordJudgment, type UnrecordedJudgment } from './finish';
+import { stopStepAtBudget } from './budget-stop';
 import { WAITING_LABEL } from '../domain/labels';
 import { lastJudgment } from '../state/judgments';
 import { prepareTools, setupNetwork, type JobTools } from '../toolbox/sandbox-setup';
@@ -79,7 +80,13 @@ export async function critic(ctx: StepContext): Promise<void> {
   }
 
   const startedAt = nowIso(ctx);
-  const { freshBases = [], ...judgment } = await judge(ctx, view);
+  const judged = await judge(ctx, view).catch((e: unknown) => {
+    if (e instanceof RunBudgetSpent) return e;
+    throw e;
+  });
+  // `budgets.run` reached before the verdict: the work stays integrated, and crew asks as at a worker's budget end (#52).
+  if (judged instanceof RunBudgetSpent) return stopStepAtBudget(ctx, issue, run, 'review', judged);
+  const { freshBases = [], ...judgment } = judged;
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
   const { default_model: tier } = await ctx.config();
@@ -353,16 +360,14 @@ async function criticModel(
       agentRun(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }),
     );
   } catch (e) {
+    // The run's budget is reached: no verdict; the run waits and asks (critic() catches it, budget-stop.ts).
+    if (e instanceof RunBudgetSpent) throw e;
     // The model being unreachable is not the work's fault: it becomes an error a person can retry.
     ctx.log.warn(`critic: the model failed: ${(e as Error).message}`);
-    const next =
-      e instanceof RunBudgetSpent
-        ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
-        : `${sentence(ctx.surface.give('retry'))} to judge again.`;
     modelOut = {
       evaluations: [],
       overallReason: `the critic's model call failed: ${(e as Error).message}`,
-      suggestedNextAction: next,
+      suggestedNextAction: `${sentence(ctx.surface.give('retry'))} to judge again.`,
       usage: ZERO_USAGE,
       turns: 0,
       submitted: false,

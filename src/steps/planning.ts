@@ -4,6 +4,8 @@ import { decompose } from '../agents/decomposer';
 import { runIntake, type Intake } from '../agents/intake';
 import { reviewPlan } from '../agents/plan-reviewer';
 import { SubmissionRejected, type AgentCall } from '../agents/submission';
+import { RunBudgetSpent } from '../agents/run-budget';
+import { stopStepAtBudget } from './budget-stop';
 import { configCriteria, statedCriteria, type Criterion } from '../domain/criteria';
 import { runFolder } from '../domain/refs';
 import type { Plan, PlanTask } from '../domain/plan';
@@ -198,11 +200,14 @@ export async function planRun(
         refreshExecutionLog(tx, issue, run);
       }),
   };
+  // Intake's reading once it is made: kept when the run's budget stops planning, so going on neither reads nor asks again.
+  let intakeRead: StoredIntake | null = null;
   try {
     const images = await requestImages(p);
     // 1. Intake: the task and its done criteria, or questions first.
     const intake = await intakeOrAsk(p, images);
     if (!intake) return [];
+    intakeRead = intake;
     // A follow-up keeps the pull request's criteria as they were (the critic judges them again) and numbers the new ones on.
     const fresh = followUp ? followUpCriteria(followUp.kept, intake.criteria) : null;
     const criteria = mergeCriteria(fresh ? { ...intake, criteria: fresh.criteria } : intake, config.criteria);
@@ -213,6 +218,14 @@ export async function planRun(
     // 3. Record the plan; then run it, or wait for a person.
     return await recordPlan(p, intake, fresh, reviewed, claimBy);
   } catch (e) {
+    if (e instanceof RunBudgetSpent) {
+      const kept = intakeRead;
+      await stopStepAtBudget(ctx, issue, run, 'planning', e, {
+        ...(kept ? { files: (tx: StateTx) => tx.write(paths.intake(issue, run), `${JSON.stringify(kept, null, 2)}\n`) } : {}),
+        revision,
+      });
+      return [];
+    }
     if (!(e instanceof SubmissionRejected)) throw e;
     await planningFailed(p, e);
     return [];

@@ -11,6 +11,8 @@ import { messageId, readInbox, writeMessage } from '../state/inbox';
 import { runFolder } from '../domain/refs';
 import { loadView, nonce, nowIso, planCheckSaw, SEEN, updateView, type StepContext } from './context';
 import { prepareTools } from '../toolbox/sandbox-setup';
+import { runStopRequest } from './budget-stop';
+import { readRun } from '../state/run-files';
 import type { TakenTask } from './work-claim';
 
 /**
@@ -73,7 +75,11 @@ function teamOf(ctx: StepContext, t: TakenTask, fresh: { looked: boolean }): Tea
       await planCheckSaw(ctx, issue, run, seen).catch((e: unknown) =>
         ctx.log.warn(`could not bring the plan comment up to date between turns (tried again at the job's end): ${e instanceof Error ? e.message : String(e)}`),
       );
-      return readInbox(seen, issue, run, taskId);
+      const messages = readInbox(seen, issue, run, taskId);
+      // The run stopped at its or the repository's budget (#52): this task stops at the end of its turn too. A
+      // parallel attempt's leg ends as its own limits say (steps/parallel-attempts.ts).
+      const stop = t.of === 1 ? runStopRequest(readRun(seen, issue, run), taskId) : undefined;
+      return stop ? [...messages, stop] : messages;
     },
   };
 }

@@ -7,7 +7,7 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { attemptLimits, type AttemptLimits } from '../domain/attempt-allowance';
 import { runBudgets } from '../domain/budgets';
-import { askAtBudget, budgetStopBefore, periodStop, type BudgetStop } from './budget-stop';
+import { askAtBudget, budgetStopBefore, periodStop, runWideStop, type BudgetStop } from './budget-stop';
 import { repositoryBudgetReached } from './spend-gate';
 import { budgetSpentText } from '../render/budget-stop';
 import { addSpent, NOTHING_SPENT, reviewedSha, totalUsage } from '../domain/run-state';
@@ -115,7 +115,9 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
       const limits = attemptLimits(budgets, config.task_timeout_minutes, taskSpent, runSpent, tools.setupFailure !== null);
       const ran = await runAttempt(ctx, config, t, state, tools, limits, jobStop, memory);
       if (ran.handedOver) return undefined;
-      const { outcome, seen, heldAt } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent, budgets, view: current });
+      // Stopped because the run stopped at a budget (its inbox said so): held like the task that met it.
+      const runStopped = t.of === 1 && ran.workerRun?.stop === 'shutdown' ? runWideStop((await loadView(ctx, issue, run, SEEN)).run) : undefined;
+      const { outcome, seen, heldAt } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent, budgets, view: current, runStopped });
       legSpent = addSpent(legSpent, seen.usage, seen.elapsedMs ?? 0);
       // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
       const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${t.leg}-attempt${state.attempt}`) ?? null]);

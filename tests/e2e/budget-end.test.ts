@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Script } from '../support/anthropic/script';
 import type { FakeGitHub } from '../support/github/fake-github';
 import type { ScenarioHooks } from '../support/scenario/run-scenario';
-import { crewComments, expectFaithful, play, shown } from './helpers';
+import { crewComments, expectFaithful, play, playAnswer, shown } from './helpers';
 
 /** What the world showed when crew had stopped at the budget: before the maintainer's answer (the timeline's third step). */
 interface AtStop {
@@ -30,22 +30,7 @@ async function atStop(gh: FakeGitHub): Promise<AtStop> {
 }
 
 /** Plays run-budget-end with `answer` as the maintainer's reply to the budget's question; `seen` is the world at the stop. */
-async function playAnswer(answer: string, beforeClose?: ScenarioHooks['beforeClose']) {
-  let seen: AtStop | undefined;
-  const r = await play('run-budget-end', {
-    edit: (s) => {
-      (s.timeline[2] as { comment: string }).comment = answer;
-    },
-    hooks: {
-      onStep: async (_step, index, gh) => {
-        if (index === 2) seen = await atStop(gh);
-      },
-      ...(beforeClose ? { beforeClose } : {}),
-    },
-  });
-  expectFaithful(r);
-  return { r, seen: seen! };
-}
+const playRunBudgetEnd = (answer: string, beforeClose?: ScenarioHooks['beforeClose']) => playAnswer('run-budget-end', answer, atStop, beforeClose);
 
 /** At the stop: the task's work is pushed to its branch, the task waits, and crew asked, on the issue and in the plan comment. */
 function expectStoppedAtRunBudget(seen: AtStop) {
@@ -70,7 +55,7 @@ describe("a budget's end keeps the work and asks (#52), through dist/", () => {
     let firstOfAttempt2 = '';
     let run: { budgetRun?: { tokens: number; cost_usd: number }; usage: { costUsd: number } } | undefined;
     let task: { usage: { costUsd: number } } | undefined;
-    const { r, seen } = await playAnswer('/crew continue $5', async ({ gh, anthropic }) => {
+    const { r, seen } = await playRunBudgetEnd('/crew continue $5', async ({ gh, anthropic }) => {
       firstOfAttempt2 = JSON.stringify(anthropic.requests.filter((q) => q.role === 'worker' && q.task === 't1')[2]?.body.messages[0]);
       run = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!);
       task = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/tasks/task_t1.json'))!);
@@ -92,7 +77,7 @@ describe("a budget's end keeps the work and asks (#52), through dist/", () => {
   }, 600_000);
 
   it('`/crew accept` at the budget opens the pull request with what exists, unjudged, saying it was accepted at a budget', async () => {
-    const { r, seen } = await playAnswer('/crew accept');
+    const { r, seen } = await playRunBudgetEnd('/crew accept');
     expectStoppedAtRunBudget(seen);
     // No second attempt and no critic: the budget was spent.
     expect(r.model.byRole.worker).toBe(2);
@@ -107,7 +92,7 @@ describe("a budget's end keeps the work and asks (#52), through dist/", () => {
 
   it('`/crew abort` at the budget ends the run ABORTED; its branch keeps the work until cleanup.unfinished_days, as a failed run’s', async () => {
     let after: { phase: string; cleanup: unknown; notes: string | undefined } | undefined;
-    const { r, seen } = await playAnswer('/crew abort', async ({ gh }) => {
+    const { r, seen } = await playRunBudgetEnd('/crew abort', async ({ gh }) => {
       const run = JSON.parse((await gh.repo.readFile('refs/heads/crew/state', 'issue-1/run-1/run.json'))!);
       after = { phase: run.phase, cleanup: run.cleanup, notes: await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'NOTES.md') };
     });

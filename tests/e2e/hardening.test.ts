@@ -156,13 +156,16 @@ describe('caps per run, through dist/', () => {
     expect(r.model.byRole.decomposer).toBeUndefined();
   });
 
-  it('the run budget binds the planning agents too: once the intake spends it, the decomposer is never called and one comment names the budget', async () => {
+  it('the run budget binds the planning agents too: once the intake spends it, the decomposer is never called and one comment names the budget and asks (#52)', async () => {
     const r = await play('run-budget');
     expectFaithful(r);
     expect(r.model.byRole).toEqual({ intake: 1 });
-    const failure = crewComments(r).find((c) => !c.body.includes('<!-- crew:plan'))!;
-    expect(failure.body).toMatch(/the run's model budget is spent: [\d,]+ tokens of `budgets.run.tokens` 1,000/);
-    expect(failure.body).toContain('Raise `budgets.run` in `.github/crew.yml` on the default branch, then comment `/crew resume`');
+    const asked = crewComments(r).filter((c) => !c.body.includes('<!-- crew:plan'));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.body).toMatch(
+      /^\*\*crew stopped at a budget\*\*: the run has spent \$[\d.]+ \([\d,]+ tokens\) of `budgets\.run` \(\$50\.00, 1,000 tokens\)\. crew was still planning/,
+    );
+    expect(asked[0]!.body).toContain('- `/crew continue` — go on planning, with another `budgets.run` to spend from here');
     expect(r.pulls).toHaveLength(0);
   });
 });

@@ -27,3 +27,29 @@ export const crewComments = (r: ScenarioResult) => r.issue.comments.filter((c) =
 
 /** A comment as a reader sees it: without the idempotency key crew adds to every comment it posts. */
 export const shown = (body: string) => body.replace(/\n\n<!-- crew:post key=[0-9a-f]+ -->$/, '');
+
+/**
+ * Plays a scenario whose timeline's third step is a person's answer to crew's question, with `answer` in
+ * its place; `seen` is what `look` found in the world just before that answer.
+ */
+export async function playAnswer<T>(
+  name: string,
+  answer: string,
+  look: (gh: Parameters<NonNullable<ScenarioHooks['onStep']>>[2]) => Promise<T>,
+  beforeClose?: ScenarioHooks['beforeClose'],
+): Promise<{ r: ScenarioResult; seen: T }> {
+  let seen: T | undefined;
+  const r = await play(name, {
+    edit: (s) => {
+      (s.timeline[2] as { comment: string }).comment = answer;
+    },
+    hooks: {
+      onStep: async (_step, index, gh) => {
+        if (index === 2) seen = await look(gh);
+      },
+      ...(beforeClose ? { beforeClose } : {}),
+    },
+  });
+  expectFaithful(r);
+  return { r, seen: seen as T };
+}

@@ -76,6 +76,26 @@ function crew(
   });
 }
 
+/** Local mode has no scenario runner to add a critic: this one finds the notes file the budget scenarios' worker writes. */
+const notesCritic: Script['entries'][number] = {
+  role: 'critic',
+  replies: [
+    {
+      content: [
+        {
+          type: 'tool_use',
+          name: 'submit_judgment',
+          input: {
+            evaluations: [{ criterion: 'c1', met: true, evidence: ['NOTES.md exists on the result branch'], confidence: 0.9, tasks: [] }],
+            overall_reason: 'NOTES.md exists.',
+            suggested_next_action: '',
+          },
+        },
+      ],
+    },
+  ],
+};
+
 /** The demo issue's own done criteria, which its scripted intake restates one by one. */
 const DEMO_CRITERIA = ['--criteria', '`npm test` passes, with tests for slugify', '--criteria', 'the README documents slugify'];
 
@@ -312,6 +332,56 @@ describe('crew run on a local repository', () => {
       const second = fake.requests.filter((q) => q.role === 'intake').at(-1);
       expect(JSON.stringify(second?.body.messages)).toContain('Under 5 ms for a 1 MB string');
       expect(r.code, r.out).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('stops at budgets.run, keeping the work, and `continue $5` typed at the prompt goes on from it to the result (#52)', async () => {
+    const scenario = YAML.parse(await readFile(join(PROJECT_ROOT, 'tests', 'scenarios', 'run-budget-end.yaml'), 'utf8')) as { model: Script };
+    scenario.model.entries.push(notesCritic);
+    const fake = await startFakeAnthropic({ script: scenario.model });
+    try {
+      const dir = await project('budget-continue', { '.github/crew.yml': 'budgets:\n  run: { tokens: 6000 }\n' });
+      const r = await crew(['run', 'Add a notes file'], { cwd: dir, fake, stdin: 'continue $5\n' });
+      expect(r.code, r.out).toBe(0);
+      // crew's question, written for the terminal: what was spent, the task's work kept, the choices as typed here.
+      expect(r.out).toMatch(
+        /crew stopped at a budget: the run has spent \$\d+\.\d+ \([\d,]+ tokens\) of `budgets\.run` \(\$50\.00, 6,000 tokens\)\. Nothing is lost/,
+      );
+      expect(r.out).toContain(
+        '- `continue` — go on from the work on the branches, with another `budgets.run` to spend from here; `continue $N` gives it $N more instead;',
+      );
+      expect(r.out).toContain('Reply with `continue`, `accept`, `abort`');
+      expect(r.out).not.toMatch(/\/crew |\*\*|<!--/);
+      // Attempt 2 began from the work attempt 1 left on its branch, and the run ended with the result.
+      const second = fake.requests.find((q) => q.role === 'worker' && q.attempt === 2 && q.turn === 0);
+      expect(JSON.stringify(second?.body.messages)).toContain('## What the branch already holds');
+      expect(fake.requests.filter((q) => q.role === 'worker')).toHaveLength(3);
+      expect(r.out).toContain('Run 1: completed after 1 critic iteration.');
+      const notes = await exec('git', ['-C', dir, 'show', 'crew/local-1/result:NOTES.md']);
+      expect(notes.stdout).toBe('# Notes\n\nStarted.\n\nFinished after /crew continue.\n');
+      // The new limit was kept on the run: $5 more than it had spent.
+      const run = JSON.parse(await readFile(join(dir, '.crew', 'runs', '1', 'run.json'), 'utf8')) as { budgetRun?: { cost_usd: number } };
+      expect(run.budgetRun?.cost_usd).toBeGreaterThan(5);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('stops at budgets.run while planning, and `continue $5` typed at the prompt plans on without asking intake again (#52)', async () => {
+    const scenario = YAML.parse(await readFile(join(PROJECT_ROOT, 'tests', 'scenarios', 'planning-budget-end.yaml'), 'utf8')) as { model: Script };
+    scenario.model.entries.push(notesCritic);
+    const fake = await startFakeAnthropic({ script: scenario.model });
+    try {
+      const dir = await project('budget-planning', { '.github/crew.yml': 'budgets:\n  run: { cost_usd: 0.001 }\n' });
+      const r = await crew(['run', 'Add a notes file'], { cwd: dir, fake, stdin: 'continue $5\n' });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain('crew was still planning, so no task has started.');
+      // Nothing to accept while planning: the prompt offers continue and abort only.
+      expect(r.out).toContain('Reply with `continue`, `abort`');
+      expect(fake.requests.filter((q) => q.role === 'intake')).toHaveLength(1);
+      expect(r.out).toContain('Run 1: completed after 1 critic iteration.');
     } finally {
       await fake.close();
     }

@@ -10,6 +10,7 @@ import { nowIso, syncPlanComment, taskClaim, updateView, type StepContext } from
 import { periodStop } from '../budget-stop';
 import { repositoryBudgetReached } from '../spend-gate';
 import { latestRun, setOutputs } from './common';
+import { planRun } from '../plan-run';
 import { askedJustNow, decisionReplyCounts } from './replies';
 import { sentence } from '../../domain/surface';
 
@@ -46,16 +47,30 @@ export async function continueRun(ctx: StepContext, ev: CommentEvent, amountUsd?
     // A new limit when one is given or the run's own is spent; a day's or month's stop alone keeps the run's.
     const raise = amountUsd !== undefined || runBudgetSpent(runBudgets(config.budgets, view.run).run, spent);
     const budgetRun = raise ? continuedBudget(config.budgets.run, spent, amountUsd) : view.run.budgetRun;
-    writeRun(tx, { ...view.run, phase: 'EXECUTING', waiting: null, ...(budgetRun ? { budgetRun } : {}) }, now);
-    return { claimed: claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now)), budgetRun: raise ? budgetRun : undefined };
+    const raised = { waiting: null, ...(budgetRun ? { budgetRun } : {}) };
+    const back = { budgetRun: raise ? budgetRun : undefined };
+    // Stopped while planning or in the critic: back to that phase, which this workflow run takes up below.
+    if (waiting.at === 'planning') {
+      writeRun(tx, { ...view.run, ...raised, phase: 'PLANNING' }, now);
+      return { ...back, claimed: [] };
+    }
+    if (waiting.at === 'review') {
+      writeRun(tx, { ...view.run, ...raised, phase: 'REVIEWING', finalizer: ctx.runId }, now);
+      return { ...back, claimed: [] };
+    }
+    writeRun(tx, { ...view.run, ...raised, phase: 'EXECUTING' }, now);
+    return { ...back, claimed: claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now)) };
   });
   if (out === null) return ctx.log.info('the decision was already taken');
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
   ctx.log.info(
-    `continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${money(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; starting ${out.claimed.join(', ') || 'nothing new'}`,
+    `continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${money(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${waiting.at === 'planning' ? 'planning goes on' : waiting.at === 'review' ? 'the critic judges again' : `starting ${out.claimed.join(', ') || 'nothing new'}`}`,
   );
-  await setOutputs(ctx, issue, run, out.claimed, true);
+  // Planning goes on in this job, from what it kept (intake's reading, a `/crew revise` it was planning), as `/crew resume` plans.
+  const planned = waiting.at === 'planning' ? await planRun(ctx, issue, run, waiting.revision) : out.claimed;
+  // advance runs next in this workflow run: it hands a REVIEWING run to the critic job.
+  await setOutputs(ctx, issue, run, planned, waiting.at !== 'planning');
   await syncPlanComment(ctx, issue, run);
 }
 
@@ -71,6 +86,14 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
   if (await askedJustNow(ctx, ev, last)) return;
   const waiting = last.waiting as BudgetWaiting;
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
+  // Stopped while planning: no task exists, so there is nothing to open a pull request with; the run keeps waiting.
+  if (waiting.at === 'planning') {
+    await ctx.forge.postComment(
+      issue,
+      `crew did not accept: run ${ctx.surface.runNumber(issue, run)} stopped at its budget while planning, so there is no plan and no work yet to open a pull request with. ${sentence(ctx.surface.give('continue'))} to go on planning (${ctx.surface.command('continue', '$N')} to set how much more it may spend), or ${ctx.surface.command('abort')} to end the run.`,
+    );
+    return;
+  }
   const who = ev.comment.author.login;
   const now = nowIso(ctx);
   const out = await updateView(ctx, issue, run, `accept what exists at the budget (@${who})`, (view, tx) => {

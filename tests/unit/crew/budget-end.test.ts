@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { continuedBudget, runBudgets, runBudgetSpent } from '../../../src/domain/budgets';
-import { ZERO_USAGE } from '../../../src/domain/run-state';
+import { ZERO_USAGE, type RunRecord } from '../../../src/domain/run-state';
+import { runStopRequest, runWideStop } from '../../../src/steps/budget-stop';
 
 const budgets = { run: { tokens: 10_000, cost_usd: 1 }, task: { tokens: 5_000, cost_usd: 0.5 }, attempt: { tokens: 2_000, cost_usd: 0.2 } };
 const spent = { ...ZERO_USAGE, inputTokens: 9_000, outputTokens: 1_500, cacheReadTokens: 1_000, costUsd: 1.05 };
@@ -21,5 +22,24 @@ describe("the run's budget after a budget's end (#52)", () => {
     expect(runBudgets(raised, { budgetRun: { tokens: 20_600, cost_usd: 6.05 } }).run).toEqual({ tokens: 50_000, cost_usd: 6.05 });
     // The task's and the attempt's budgets are the configuration's.
     expect(runBudgets(budgets, { budgetRun: { tokens: 1, cost_usd: 1 } }).task).toEqual(budgets.task);
+  });
+});
+
+describe("other workers and the run's budget stop (#52)", () => {
+  const waitingAt = (limit: 'run' | 'task' | 'day' | 'month', phase: RunRecord['phase'] = 'ESCALATING') =>
+    ({ phase, updatedAt: '2026-12-06T13:00:00Z', waiting: { kind: 'budget', commentId: 7, limit, spentUsd: 1.2, budgetUsd: 1 } }) as unknown as RunRecord;
+
+  it("a stop at the run's, the day's or the month's budget reaches the other workers as a shutdown request, not stored", () => {
+    for (const limit of ['run', 'day', 'month'] as const) {
+      expect(runStopRequest(waitingAt(limit), 't2')).toMatchObject({ type: 'shutdown_request', from: 'leader', to: 't2' });
+      expect(runWideStop(waitingAt(limit))).toEqual({ kind: 'budget', limit, spentUsd: 1.2, budgetUsd: 1 });
+    }
+  });
+
+  it("a task's own budgets.task stops only that task; a run going again, or aborted, asks nobody to stop", () => {
+    expect(runStopRequest(waitingAt('task'), 't2')).toBeUndefined();
+    expect(runStopRequest(waitingAt('run', 'EXECUTING'), 't2')).toBeUndefined();
+    expect(runStopRequest(waitingAt('run', 'ABORTED'), 't2')).toBeUndefined();
+    expect(runStopRequest(undefined, 't2')).toBeUndefined();
   });
 });
