@@ -6,7 +6,7 @@ import { request as httpsRequest } from 'node:https';
  * compiles on its first call: on the Actions runtime (node24) that cost more than the route job's
  * whole evaluation of @actions/core (#53, docs/PERFORMANCE.md "Cold start"), before every job's first
  * request. Octokit's fetch-wrapper reads `status`, `statusText`, `url`, the headers (iterated and
- * `get`), `text()` and `arrayBuffer()`; crew sends strings or bytes. As fetch does, redirects are
+ * `get`), `text()` and `arrayBuffer()` (the body decoded, see `decoded`); crew sends strings or bytes. As fetch does, redirects are
  * followed (at most 20; a 303, or a POST's 301/302, becomes a GET without body) and the
  * Authorization header is dropped when one leads to another origin (fetch spec, HTTP-redirect fetch
  * step 13), which is how a job log's link to another host is read without crew's token.
@@ -74,6 +74,29 @@ function send(url: URL, method: string, headers: Record<string, string>, body: B
   });
 }
 
+/**
+ * The body as fetch hands it: undone from the content codings the server applied, the last first. crew asks
+ * for none (no Accept-Encoding), yet a server may still use one (RFC 9110 §12.5.3: without that field any
+ * coding is acceptable); node:zlib is loaded only then, off the cold start. As undici's fetch does, `deflate`
+ * is zlib-wrapped or raw, and a coding it does not know leaves the whole body as it came.
+ */
+async function decoded(bytes: Buffer, encoding: string | undefined): Promise<Buffer> {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+  if (!codings.length || !bytes.length) return bytes;
+  const zlib = await import('node:zlib');
+  let out = bytes;
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out);
+    else if (coding === 'deflate') out = (out[0]! & 0x0f) === 0x08 ? zlib.inflateSync(out) : zlib.inflateRawSync(out);
+    else if (coding === 'br') out = zlib.brotliDecompressSync(out);
+    else return bytes;
+  }
+  return out;
+}
+
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
 }
@@ -102,6 +125,8 @@ export async function httpFetch(input: string | URL, init: Init = {}) {
     }
     const map = new Map<string, string>();
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) map.set(k, Array.isArray(v) ? v.join(', ') : v);
+    let content: Promise<Buffer> | undefined;
+    const read = () => (content ??= decoded(bytes, map.get('content-encoding')));
     return {
       status,
       statusText: res.statusMessage ?? '',
@@ -109,9 +134,9 @@ export async function httpFetch(input: string | URL, init: Init = {}) {
       ok: status >= 200 && status < 300,
       headers: new ResponseHeaders(map),
       body: null,
-      text: async () => bytes.toString('utf8'),
-      json: async () => JSON.parse(bytes.toString('utf8')) as unknown,
-      arrayBuffer: async () => Uint8Array.from(bytes).buffer,
+      text: async () => (await read()).toString('utf8'),
+      json: async () => JSON.parse((await read()).toString('utf8')) as unknown,
+      arrayBuffer: async () => Uint8Array.from(await read()).buffer,
     };
   }
 }

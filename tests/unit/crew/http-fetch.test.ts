@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../../src/adapters/github/http-fetch';
 
@@ -68,6 +69,32 @@ describe('httpFetch: the fetch Octokit gets, over node:http(s), as fetch behaves
     const r = await httpFetch(`${s.url}/post`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(await r.text()).toBe('GET');
     expect(s.seen[1]).toMatchObject({ method: 'GET', body: '', type: undefined });
+  });
+
+  it('decodes a body the server encoded unasked, as fetch does (RFC 9110: without Accept-Encoding any coding is acceptable)', async () => {
+    const json = JSON.stringify({ full_name: 'octo/hello', body: 'é'.repeat(50) });
+    const encoded: Record<string, [string, Buffer]> = {
+      '/gzip': ['gzip', gzipSync(json)],
+      '/x-gzip': ['x-gzip', gzipSync(json)],
+      '/deflate': ['deflate', deflateSync(json)],
+      '/raw-deflate': ['deflate', deflateRawSync(json)],
+      '/br': ['br', brotliCompressSync(json)],
+      '/twice': ['deflate, gzip', gzipSync(deflateSync(json))],
+      '/unknown': ['zstd-or-so', Buffer.from(json)],
+    };
+    const accepted: Array<string | undefined> = [];
+    const s = await server((req, res) => {
+      accepted.push(req.headers['accept-encoding']);
+      const [coding, bytes] = encoded[req.url!]!;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(bytes);
+    });
+    for (const path of Object.keys(encoded)) {
+      const r = await httpFetch(`${s.url}${path}`);
+      expect([path, await r.text()]).toEqual([path, json]);
+    }
+    const bytes = await (await httpFetch(`${s.url}/br`)).arrayBuffer();
+    expect(new TextDecoder().decode(bytes)).toBe(json);
+    expect(new Set(accepted)).toEqual(new Set([undefined]));
   });
 
   it('fails as fetch does: a TypeError with the cause, or an AbortError when the signal aborts', async () => {
