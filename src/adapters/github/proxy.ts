@@ -16,7 +16,7 @@ export function proxyFor(url: URL, env: Env): URL | undefined {
   const value = url.protocol === 'https:' ? env.https_proxy || env.HTTPS_PROXY : env.http_proxy || env.HTTP_PROXY;
   if (!value) return undefined;
   try {
-    return new URL(/^https?:\/\//.test(value) ? value : `http://${value}`);
+    return new URL(/^https?:\/\//i.test(value) ? value : `http://${value}`);
   } catch {
     throw new Error(`the proxy variable's value '${value}' is not a URL: set HTTPS_PROXY to the runner's proxy, such as http://proxy.example:3128.`);
   }

@@ -83,6 +83,8 @@ describe("crew's GitHub requests on a self-hosted runner behind a proxy (@action
     expect(at('https://notinternal.corp/')).toBe('http://proxy.corp:3128/');
     expect(proxyFor(new URL('https://x.y/'), { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2' })?.host).toBe('lower:1');
     expect(proxyFor(new URL('https://x.y/'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: '*' })).toBeUndefined();
+    // A scheme in capitals is still the scheme (http-client parses the value as a URL first).
+    expect(proxyFor(new URL('https://x.y/'), { HTTPS_PROXY: 'HTTP://proxy.corp:3128' })?.href).toBe('http://proxy.corp:3128/');
   });
 
   it('without a proxy variable, every request goes the direct way and undici is never loaded', () => {
