@@ -6,10 +6,11 @@ import { request as httpsRequest } from 'node:https';
  * compiles on its first call: on the Actions runtime (node24) that cost more than the route job's
  * whole evaluation of @actions/core (#53, docs/PERFORMANCE.md "Cold start"), before every job's first
  * request. Octokit's fetch-wrapper reads `status`, `statusText`, `url`, the headers (iterated and
- * `get`), `text()` and `arrayBuffer()` (the body decoded, see `decoded`); crew sends strings or bytes. As fetch does, redirects are
- * followed (at most 20; a 303, or a POST's 301/302, becomes a GET without body) and the
- * Authorization header is dropped when one leads to another origin (fetch spec, HTTP-redirect fetch
- * step 13), which is how a job log's link to another host is read without crew's token.
+ * `get`), `text()` and `arrayBuffer()` (the body decoded, see `decoded`); crew sends strings or bytes.
+ * As fetch does, redirects are followed (at most 20; a 303 to a method other than GET or HEAD, or a
+ * POST's 301/302, becomes a GET without body) and the Authorization header is dropped when one leads
+ * to another origin (fetch spec, HTTP-redirect fetch step 13), which is how a job log's link to
+ * another host is read without crew's token.
  */
 
 const MAX_REDIRECTS = 20;
@@ -114,7 +115,7 @@ export async function httpFetch(input: string | URL, init: Init = {}) {
       if (init.redirect === 'error') throw new TypeError(`fetch failed: ${url} redirects to ${location}`);
       if (hop >= MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects from ${input}`);
       const next = new URL(location, url);
-      if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+      if ((status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
         headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !/^content-/i.test(k)));

@@ -69,6 +69,9 @@ describe('httpFetch: the fetch Octokit gets, over node:http(s), as fetch behaves
     const r = await httpFetch(`${s.url}/post`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(await r.text()).toBe('GET');
     expect(s.seen[1]).toMatchObject({ method: 'GET', body: '', type: undefined });
+    // A HEAD stays a HEAD (fetch spec, HTTP-redirect fetch step 12: only a method other than GET or HEAD becomes GET).
+    const head = await httpFetch(`${s.url}/post`, { method: 'HEAD' });
+    expect([head.status, s.seen.at(-1)!.method]).toEqual([200, 'HEAD']);
   });
 
   it('decodes a body the server encoded unasked, as fetch does (RFC 9110: without Accept-Encoding any coding is acceptable)', async () => {
