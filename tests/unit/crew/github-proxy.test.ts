@@ -95,6 +95,25 @@ describe("crew's GitHub requests on a self-hosted runner behind a proxy (@action
 });
 
 describe('createClient', () => {
+  it("on GitHub Enterprise Server: REST under GITHUB_API_URL, GraphQL at its /api/graphql (GITHUB_GRAPHQL_URL's value), the job's orchestration id in the user agent", async () => {
+    const seen: Array<{ url?: string; agent?: string }> = [];
+    const port = await listen(
+      createServer((req, res) => {
+        seen.push({ url: req.url, agent: req.headers['user-agent'] });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(req.url === '/api/graphql' ? JSON.stringify({ data: { viewer: { login: 'crew[bot]' } } }) : JSON.stringify({ full_name: 'octo/hello' }));
+      }),
+    );
+    process.env.GITHUB_API_URL = `http://127.0.0.1:${port}/api/v3`;
+    process.env.ACTIONS_ORCHESTRATION_ID = ' run 7/job:1 ';
+    const gh = createClient('ghs_token', log);
+    expect((await gh.rest.repos.get({ owner: 'octo', repo: 'hello' })).data).toMatchObject({ full_name: 'octo/hello' });
+    expect(await gh.graphql('query { viewer { login } }')).toEqual({ viewer: { login: 'crew[bot]' } });
+    expect(seen.map((s) => s.url)).toEqual(['/api/v3/repos/octo/hello', '/api/graphql']);
+    // As @actions/github's getUserAgentWithOrchestrationId wrote it: trimmed, anything but [a-z0-9_.-] as `_`.
+    for (const s of seen) expect(s.agent).toMatch(/^actions_orchestration_id\/run_7_job_1 octokit-rest\.js\//);
+  });
+
   it("prints nothing of Octokit's own to the job log when a request fails (crew's Log and retry policy speak)", () => {
     // In a process of its own: Octokit binds console.error when it is loaded, past any spy.
     const script = `
