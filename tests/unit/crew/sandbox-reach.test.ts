@@ -125,7 +125,9 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   });
 
   it("the worker's run_command says up front which variables and services the commands get", () => {
-    expect(tool.spec.description).toContain(`From the repository's setup steps, commands get the variables DATABASE_URL, PLAIN_SETTING, MULTI_LINE (sandbox_env)`);
+    expect(tool.spec.description).toContain(
+      `From the repository's setup steps, commands get the variables DATABASE_URL, PLAIN_SETTING, MULTI_LINE (sandbox_env)`,
+    );
     expect(tool.spec.description).toContain(`the services at 127.0.0.1:${named.port} on the runner's loopback (network.services)`);
   });
 
@@ -395,6 +397,10 @@ describe('the keys in .github/crew.yml', () => {
       'LD_AUDIT',
       'SHELLOPTS',
       'BASHOPTS',
+      'UID',
+      'EUID',
+      'PPID',
+      'BASH_VERSINFO',
     ])
       expect(sandboxEnvNameProblem(name), name).toMatch(/never hands it to model-written code/);
     expect(sandboxEnvNameProblem('DATABASE_URL')).toBeNull();
