@@ -21,6 +21,7 @@ import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
 import { promisify } from 'node:util';
 import { git } from '../../support/git-cli';
+import { listeningSince, listeningSockets } from '../../support/listening';
 import { sharedWithSandbox } from '../../support/sandbox/shared-dir';
 
 const execFileP = promisify(execFile);
@@ -506,6 +507,7 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
     const address = `127.0.0.1:${service.port}`;
+    const before = await listeningSockets();
     const tools = await commandRunner(
       { repo: { dir: workspace } as WorkingCopy, log },
       { allow_unsandboxed: false, network: { ...DEFAULT_NETWORK, services: [address] }, sandbox_env: [] },
@@ -526,6 +528,10 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
       `crew: ${address} is named in network.services but unavailable in this job: the sandbox has no \`ip\` program (iproute2), which brings up its own loopback for them.`,
     );
     expect(tools.hint!(`Error: connect ECONNREFUSED ${address}`)).toMatch(/network\.services names .* were unavailable .* no `ip` program/);
+    // The bridge started for the services, unused once the sandbox is kept without them, closes with the tools.
+    expect((await listeningSince(before)).filter((s) => /\/crew-service-[^/]+\/bridge\.sock$/.test(s))).toHaveLength(1);
+    await tools.dispose();
+    expect(await listeningSince(before)).toEqual([]);
   }, 60_000);
 });
 
