@@ -290,6 +290,29 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     }
   });
 
+  it('a PATH folder reached through a link that lies in a folder every user can write: the link cannot be swapped in the sandbox', async () => {
+    // The folder itself is root's and closed to others; the link to it is not: whoever can write the link's folder chooses where it points.
+    const open = await mkdtemp(join('/opt', 'crew-linked-'));
+    const real = await mkdtemp(join('/opt', 'crew-linked-real-'));
+    await mkdir(join(real, 'bin'));
+    await writeFile(join(real, 'bin', 'linked-tool'), '#!/bin/sh\necho linked-tool-ran\n', { mode: 0o755 });
+    await chmod(real, 0o755);
+    await symlink(real, join(open, 'tool'));
+    await chmod(open, 0o777);
+    const before = process.env.PATH;
+    process.env.PATH = `${join(open, 'tool', 'bin')}:${before}`;
+    try {
+      const r = await run(`linked-tool; mv ${open}/tool ${open}/moved 2>/dev/null && echo MOVED; mkdir ${open}/other 2>/dev/null && echo MADE`);
+      expect(r.output).toContain('linked-tool-ran');
+      expect(r.output).not.toMatch(/MOVED|MADE/);
+      expect((await readdir(open)).sort()).toEqual(['tool']);
+    } finally {
+      process.env.PATH = before;
+      await rm(open, { recursive: true, force: true });
+      await rm(real, { recursive: true, force: true });
+    }
+  });
+
   it("a PATH folder every user can write inside crew's own temporary folder, which the sandbox keeps in sight, is read-only there", async () => {
     const tools = await mkdtemp(join(dir, 'tools-'));
     const bin = join(tools, 'bin');
