@@ -29,8 +29,9 @@ const REFUSED: Array<[RegExp, string]> = [
     /^(PATH|HOME|TMPDIR|LANG|TERM|NO_COLOR|CI|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|NODE_USE_ENV_PROXY|JAVA_TOOL_OPTIONS|NODE_OPTIONS|PYTEST_ADDOPTS|PYTHONPATH|GOFLAGS|LD_.*|BASH_ENV|ENV)$/i,
     'set by the sandbox itself (PATH comes from the setup steps already)',
   ],
-  // The command's shell exports its environment itself (sandbox/command-runner.ts, envInput): these two are its own, read-only.
-  [/^(SHELLOPTS|BASHOPTS)$/i, "the sandbox's shell's own"],
+  // The command's shell exports its environment itself (sandbox/command-runner.ts, envInput): these are its own, read-only
+  // (`bash -c 'export UID=1'` fails, and with it every sandboxed command: the sandbox's probe too).
+  [/^(SHELLOPTS|BASHOPTS|UID|EUID|PPID|BASH_VERSINFO)$/i, "the sandbox's shell's own"],
   [/^CARGO_TARGET_.*_RUNNER$/i, 'set by the sandbox itself (the test report hooks)'],
 ];
 

@@ -1,4 +1,4 @@
-import { statSync, type Stats } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { COVERED, real, under } from './private-mounts';
 
@@ -36,12 +36,29 @@ function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; wh
   }
 }
 
-/** Each absolute folder on `path`, with the real path of it or, when it does not exist (yet), of the nearest folder above it. */
-function pathFolders(path = process.env.PATH ?? ''): Array<{ dir: string; at: string; missing: boolean }> {
+/** Whether `p` is a symbolic link; a path crew's user cannot reach (a home closed to it) is none it follows either. */
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Each absolute folder on `path`, with the real path of it or, when it does not exist (yet), of the nearest folder
+ * above it; and the real folders that hold a link on the way to it (`links`), where whoever can write could point it elsewhere.
+ */
+function pathFolders(path = process.env.PATH ?? ''): Array<{ dir: string; at: string; missing: boolean; links: string[] }> {
   return [...new Set(path.split(':').filter((d) => d.startsWith('/')))].flatMap((dir) => {
+    const links: string[] = [];
+    for (let p = dir; p !== dirname(p); p = dirname(p)) {
+      const holder = isLink(p) && real(dirname(p));
+      if (holder) links.push(holder);
+    }
     for (let p = dir; ; p = dirname(p)) {
       const at = real(p);
-      if (at) return [{ dir, at, missing: p !== dir }];
+      if (at) return [{ dir, at, missing: p !== dir, links }];
       if (p === dirname(p)) return [];
     }
   });
@@ -58,12 +75,19 @@ const covered = (dir: string) => COVERED.some((c) => under(dir, real(c) ?? c));
  */
 export function readOnlyPathFolders(kept: readonly string[], path?: string): string[] {
   const out = new Set<string>();
-  for (const { at, missing } of pathFolders(path)) {
+  const inSight = (dir: string) => !covered(dir) || kept.some((k) => under(dir, k));
+  for (const { at, missing, links } of pathFolders(path)) {
     const open = exposed(at, missing);
-    const inSight = !covered(at) || kept.some((k) => under(at, k));
-    const target = inSight && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
+    const target = inSight(at) && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
     if (target) out.add(target);
     else if (covered(at) && !missing && !open.length) out.add(at);
+    // A link on the way, in a folder another user can change: that folder is pinned too, so the link keeps pointing where it does.
+    for (const holder of links.filter(inSight)) {
+      // The link is an entry of its folder: a sticky folder (/tmp's mode) keeps others from replacing it, as above a PATH folder.
+      const changed = new Set(exposed(holder, true).map((o) => o.dir));
+      const pinned = changed.size ? readOnlyTarget(holder, changed, kept) : undefined;
+      if (pinned) out.add(pinned);
+    }
   }
   return [...out];
 }

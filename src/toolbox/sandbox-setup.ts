@@ -84,7 +84,11 @@ export async function commandRunner(
   const closeReach = jobReach ? async () => undefined : () => given.close();
   for (const prepare of sandboxes) {
     // Without `ip` in the sandbox, the job keeps its sandbox without the services (sandbox-reach.ts).
-    const started = await startWithReach((r) => prepare(ctx.repo.dir, temp, routeOf(proxy), r), given, ctx.log);
+    const started = await startWithReach((r) => prepare(ctx.repo.dir, temp, routeOf(proxy), r), given, ctx.log).catch(async (e: unknown) => {
+      // A sandbox that threw: what this function started closes here, as the tools' dispose would have.
+      await disposer(ctx.log, async () => (proxy && 'socket' in proxy ? proxy.close() : undefined), closeReach)();
+      throw e;
+    });
     const prepared = started.prepared;
     if ('runner' in prepared) {
       const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
@@ -149,59 +153,68 @@ export async function prepareTools(
 ): Promise<JobTools & { setupFailure: string | null; home?: ProgramHome }> {
   const timeoutMs = config.command_timeout_seconds * 1000;
   const jobReach = await prepareReach(config, ctx.log);
+  /** What has started so far: the runner's tools (their proxy), the home; the reach's bridges always. */
+  const opened: { tools?: Partial<JobTools>; home?: ProgramHome | { failure: string } } = {};
   /** One dispose for what prepareTools started: the runner's (its proxy), the reach's bridges, the home. */
   const handed = <T extends Partial<JobTools>>(tools: T, home?: ProgramHome | { failure: string }) => ({
     ...tools,
     dispose: disposer(ctx.log, tools.dispose, () => jobReach.close(), home && 'dispose' in home ? () => home.dispose() : undefined),
   });
-  if (tree.trusted || !config.setup.length) {
-    const setupFailure = await runSetup(
+  try {
+    if (tree.trusted || !config.setup.length) {
+      const setupFailure = await runSetup(
+        ctx,
+        config.setup,
+        timeoutMs,
+        new UnsandboxedRunner(process.env.HOME ?? '/tmp', { env: jobReach.reach.env ?? {} }),
+        'on the base commit, outside the sandbox',
+        undefined,
+        undefined,
+        jobReach.hint,
+      );
+      if (setupFailure) return handed({ warning: null, setupFailure, ...hintOf(jobReach) });
+      const tools = (opened.tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false, jobReach));
+      const home = (opened.home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined);
+      if (home && 'failure' in home) return handed({ ...tools, setupFailure: home.failure });
+      return handed({ ...tools, setupFailure: null, ...(home ? { home } : {}) }, home);
+    }
+    // The sandbox's home starts with a copy of the caches the setup steps restored (sandbox-reach.ts).
+    const prepared = (opened.tools = await commandRunner(ctx, config, sandboxes, true, withHomeCaches(jobReach, ctx.log)));
+    if (!prepared.runner || !prepared.egress) {
+      const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
+      ctx.log.warn(setupFailure);
+      return handed({ ...prepared, setupFailure });
+    }
+    const egress = prepared.egress;
+    const home = (opened.home = tree.ownHome ? await ownHome(prepared.runner) : undefined);
+    if (home && 'failure' in home) return handed({ ...prepared, setupFailure: home.failure });
+    const network = setupNetwork(prepared.runner, egress);
+    const where = !prepared.runner.sandboxed
+      ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
+      : {
+          allowlist: 'on a model-written tree, inside the sandbox, through the egress allowlist',
+          offline: 'on a model-written tree, inside the sandbox, without network',
+          open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
+        }[egress.mode];
+    const before = egress.refused();
+    const failed = await runSetup(
       ctx,
       config.setup,
       timeoutMs,
-      new UnsandboxedRunner(process.env.HOME ?? '/tmp', { env: jobReach.reach.env ?? {} }),
-      'on the base commit, outside the sandbox',
-      undefined,
-      undefined,
-      jobReach.hint,
+      prepared.runner,
+      where,
+      network,
+      home && { cwd: ctx.repo.dir, env: homeEnv(home) },
+      prepared.hint ?? jobReach.hint,
     );
-    if (setupFailure) return handed({ warning: null, setupFailure, ...hintOf(jobReach) });
-    const tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false, jobReach);
-    const home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined;
-    if (home && 'failure' in home) return handed({ ...tools, setupFailure: home.failure });
-    return handed({ ...tools, setupFailure: null, ...(home ? { home } : {}) }, home);
+    const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
+    return handed({ ...prepared, setupFailure, ...(home ? { home } : {}) }, home);
+  } catch (e) {
+    // A step that threw (a command that could not be started, a folder that could not be written): what had
+    // started closes here, as the tools' dispose would have (local mode and eval run many jobs in one process).
+    await handed(opened.tools ?? {}, opened.home).dispose();
+    throw e;
   }
-  // The sandbox's home starts with a copy of the caches the setup steps restored (sandbox-reach.ts).
-  const prepared = await commandRunner(ctx, config, sandboxes, true, withHomeCaches(jobReach, ctx.log));
-  if (!prepared.runner || !prepared.egress) {
-    const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
-    ctx.log.warn(setupFailure);
-    return handed({ ...prepared, setupFailure });
-  }
-  const egress = prepared.egress;
-  const home = tree.ownHome ? await ownHome(prepared.runner) : undefined;
-  if (home && 'failure' in home) return handed({ ...prepared, setupFailure: home.failure });
-  const network = setupNetwork(prepared.runner, egress);
-  const where = !prepared.runner.sandboxed
-    ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
-    : {
-        allowlist: 'on a model-written tree, inside the sandbox, through the egress allowlist',
-        offline: 'on a model-written tree, inside the sandbox, without network',
-        open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
-      }[egress.mode];
-  const before = egress.refused();
-  const failed = await runSetup(
-    ctx,
-    config.setup,
-    timeoutMs,
-    prepared.runner,
-    where,
-    network,
-    home && { cwd: ctx.repo.dir, env: homeEnv(home) },
-    prepared.hint ?? jobReach.hint,
-  );
-  const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, refusalsSince(egress.refused(), before), CONFIG_PATH)}`;
-  return handed({ ...prepared, setupFailure, ...(home ? { home } : {}) }, home);
 }
 
 /** Runs each close once, in order; one that fails is said in the log (a dispose runs in a `finally`, where a throw would hide the job's own error). */

@@ -68,5 +68,6 @@ describe("setup on a model-written tree and the runner's restored caches", () =>
     expect(await readFile(join(runnerHome, '.npm', '_fixture', 'dep-00.tgz'), 'utf8')).toBe('dep-00\n');
     expect((await readFile(join(workspace, 'home.txt'), 'utf8')).split('\n')).not.toContain('.ssh');
     expect(infos.join('\n')).toMatch(/The sandbox's home starts with a copy of the runner's ~\/\.npm \(restored by the setup steps; [0-9.]+ s\)/);
+    await r.dispose();
   }, 60_000);
 });

@@ -21,6 +21,7 @@ import { maskCrewEnv } from '../../../src/settings';
 import { parseCrewEnv } from '../../../src/domain/crew-env';
 import { promisify } from 'node:util';
 import { git } from '../../support/git-cli';
+import { listeningSince, listeningSockets } from '../../support/listening';
 import { sharedWithSandbox } from '../../support/sandbox/shared-dir';
 
 const execFileP = promisify(execFile);
@@ -125,7 +126,9 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
   });
 
   it("the worker's run_command says up front which variables and services the commands get", () => {
-    expect(tool.spec.description).toContain(`From the repository's setup steps, commands get the variables DATABASE_URL, PLAIN_SETTING, MULTI_LINE (sandbox_env)`);
+    expect(tool.spec.description).toContain(
+      `From the repository's setup steps, commands get the variables DATABASE_URL, PLAIN_SETTING, MULTI_LINE (sandbox_env)`,
+    );
     expect(tool.spec.description).toContain(`the services at 127.0.0.1:${named.port} on the runner's loopback (network.services)`);
   });
 
@@ -287,6 +290,29 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     }
   });
 
+  it('a PATH folder reached through a link that lies in a folder every user can write: the link cannot be swapped in the sandbox', async () => {
+    // The folder itself is root's and closed to others; the link to it is not: whoever can write the link's folder chooses where it points.
+    const open = await mkdtemp(join('/opt', 'crew-linked-'));
+    const real = await mkdtemp(join('/opt', 'crew-linked-real-'));
+    await mkdir(join(real, 'bin'));
+    await writeFile(join(real, 'bin', 'linked-tool'), '#!/bin/sh\necho linked-tool-ran\n', { mode: 0o755 });
+    await chmod(real, 0o755);
+    await symlink(real, join(open, 'tool'));
+    await chmod(open, 0o777);
+    const before = process.env.PATH;
+    process.env.PATH = `${join(open, 'tool', 'bin')}:${before}`;
+    try {
+      const r = await run(`linked-tool; mv ${open}/tool ${open}/moved 2>/dev/null && echo MOVED; mkdir ${open}/other 2>/dev/null && echo MADE`);
+      expect(r.output).toContain('linked-tool-ran');
+      expect(r.output).not.toMatch(/MOVED|MADE/);
+      expect((await readdir(open)).sort()).toEqual(['tool']);
+    } finally {
+      process.env.PATH = before;
+      await rm(open, { recursive: true, force: true });
+      await rm(real, { recursive: true, force: true });
+    }
+  });
+
   it("a PATH folder every user can write inside crew's own temporary folder, which the sandbox keeps in sight, is read-only there", async () => {
     const tools = await mkdtemp(join(dir, 'tools-'));
     const bin = join(tools, 'bin');
@@ -395,6 +421,10 @@ describe('the keys in .github/crew.yml', () => {
       'LD_AUDIT',
       'SHELLOPTS',
       'BASHOPTS',
+      'UID',
+      'EUID',
+      'PPID',
+      'BASH_VERSINFO',
     ])
       expect(sandboxEnvNameProblem(name), name).toMatch(/never hands it to model-written code/);
     expect(sandboxEnvNameProblem('DATABASE_URL')).toBeNull();
@@ -500,6 +530,7 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
     const address = `127.0.0.1:${service.port}`;
+    const before = await listeningSockets();
     const tools = await commandRunner(
       { repo: { dir: workspace } as WorkingCopy, log },
       { allow_unsandboxed: false, network: { ...DEFAULT_NETWORK, services: [address] }, sandbox_env: [] },
@@ -520,6 +551,10 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
       `crew: ${address} is named in network.services but unavailable in this job: the sandbox has no \`ip\` program (iproute2), which brings up its own loopback for them.`,
     );
     expect(tools.hint!(`Error: connect ECONNREFUSED ${address}`)).toMatch(/network\.services names .* were unavailable .* no `ip` program/);
+    // The bridge started for the services, unused once the sandbox is kept without them, closes with the tools.
+    expect((await listeningSince(before)).filter((s) => /\/crew-service-[^/]+\/bridge\.sock$/.test(s))).toHaveLength(1);
+    await tools.dispose();
+    expect(await listeningSince(before)).toEqual([]);
   }, 60_000);
 });
 

@@ -185,4 +185,32 @@ describe('setup (config `setup:`): trusted only on the base commit (prepareTools
       service.close();
     }
   });
+
+  it('a step that throws closes what had started: the egress proxy and the bridges to network.services', async () => {
+    const service = createServer((_, res) => res.end('a service'));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const before = await listeningSockets();
+    try {
+      const network = { ...DEFAULT_NETWORK, tools: 'allowlist' as const, services: [`127.0.0.1:${(service.address() as AddressInfo).port}`] };
+      // The sandbox itself throws while it is prepared (commandRunner), or its first command cannot be run (the setup).
+      const throwing = async () => {
+        throw new Error('sandbox broke');
+      };
+      const brokenRun = async () => ({
+        runner: {
+          sandboxed: true,
+          description: 'a sandbox whose commands cannot start',
+          run: async () => {
+            throw new Error('command broke');
+          },
+        } satisfies CommandRunner,
+      });
+      await expect(prepareTools(ctx(), { ...config(['true']), network }, { trusted: false }, [throwing])).rejects.toThrow('sandbox broke');
+      expect(await listeningSince(before)).toEqual([]);
+      await expect(prepareTools(ctx(), { ...config(['true']), network }, { trusted: false }, [brokenRun])).rejects.toThrow('command broke');
+      expect(await listeningSince(before)).toEqual([]);
+    } finally {
+      service.close();
+    }
+  });
 });
