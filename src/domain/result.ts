@@ -44,6 +44,8 @@ export interface Observed {
   error?: string;
   /** The limit the attempt reached before it reported in its last turn (#49): its report stands, with this said. */
   limit?: 'max_turns' | 'budget';
+  /** With ending 'shutdown': the run stopped at a budget (#52), not aborted, so the result says so. */
+  stoppedBy?: 'budget';
 }
 
 export interface CheckedResult {
@@ -205,7 +207,12 @@ function checkReport(given: Reported | undefined, seen: Observed): CheckedResult
   const issues: string[] = [...(bounded?.notes ?? [])];
   if (seen.ending !== 'reported' || !reported) {
     const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
-    const reason = (seen.ending === 'error' || seen.ending === 'loop') && seen.error ? `${e.reason}: ${seen.error}` : e.reason;
+    const reason =
+      seen.ending === 'shutdown' && seen.stoppedBy === 'budget'
+        ? 'the run stopped at a budget; the worker stopped at the end of a turn'
+        : (seen.ending === 'error' || seen.ending === 'loop') && seen.error
+          ? `${e.reason}: ${seen.error}`
+          : e.reason;
     issues.push(`${reason}; completion marker missing`);
     return {
       status: e.status,

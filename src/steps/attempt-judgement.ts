@@ -71,11 +71,12 @@ export function judgeAttempt(
     ...(ran.reverted.length ? { reverted: ran.reverted } : {}),
     ...(workerRun?.error ? { error: workerRun.error } : {}),
     ...(workerRun?.limit ? { limit: workerRun.limit } : {}),
+    // The run stopped at a budget while this worker ran, and it stopped at the end of its turn (#52).
+    ...(ending === 'shutdown' && spent.runStopped ? { stoppedBy: 'budget' as const } : {}),
   };
   let checked = checkResult(workerRun?.reported, seen);
-  // The run stopped at a budget while this worker ran, and it stopped at the end of its turn (#52): held, not settled.
-  const runStopped = ending === 'shutdown' ? spent.runStopped : undefined;
-  if (runStopped) checked = { ...checked, reason: 'the run stopped at a budget; the worker stopped at the end of a turn' };
+  // Stopped there, a task run once is held, not settled.
+  const runStopped = seen.stoppedBy && spent.runStopped;
   if (tools.setupFailure) checked = { ...checked, status: 'failure', retry: false, reason: tools.setupFailure, summary: tools.setupFailure };
   // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
   // An impediment the worker reported goes to the leader at once: retrying blind would only repeat it.
@@ -84,11 +85,14 @@ export function judgeAttempt(
   // A retry needs room in the task's and the run's budgets after this attempt's spending.
   const noRoom = checked.retry ? noRoomForAnotherAttempt(spent.budgets, addSpent(spent.taskSpent, seen.usage, 0), addUsage(spent.runSpent, seen.usage)) : null;
   // A budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
+  // A parallel attempt is not held: its work so far is its candidate (work.ts, endLegAtBudget).
   const heldAt =
-    runStopped ??
-    (noRoom && !impeded && t.of === 1
-      ? ownBudgetStop(config, spent.view, addUsage(spent.runSpent, seen.usage), { id: t.rec.id, spent: addSpent(spent.taskSpent, seen.usage, 0) })
-      : undefined);
+    t.of > 1
+      ? undefined
+      : (runStopped ??
+        (noRoom && !impeded
+          ? ownBudgetStop(config, spent.view, addUsage(spent.runSpent, seen.usage), { id: t.rec.id, spent: addSpent(spent.taskSpent, seen.usage, 0) })
+          : undefined));
   if (noRoom && !heldAt) checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
   const final = !heldAt && (state.attempt >= state.firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null);
   if (ran.cut) ctx.log.info(`${t.leg}: the job's limit or a cancellation ended this parallel attempt; its work so far is its result`);

@@ -120,9 +120,12 @@ export async function budgetStopBefore(
   runSpent: Usage,
   task: { id: string; spent: Spent },
 ): Promise<BudgetStop | undefined> {
-  const own = ownBudgetStop(config, view, runSpent, task);
-  if (own) return own;
-  const period = await repositoryBudgetReached(ctx);
+  return ownBudgetStop(config, view, runSpent, task) ?? (await repositoryStop(ctx));
+}
+
+/** The repository's `budgets.day` / `budgets.month`, when reached (counting what this job spent that crew/state does not hold yet). */
+export async function repositoryStop(ctx: StepContext, unrecordedUsd = 0): Promise<BudgetStop | undefined> {
+  const period = await repositoryBudgetReached(ctx, unrecordedUsd);
   return period ? periodStop(period) : undefined;
 }
 

@@ -76,9 +76,8 @@ function teamOf(ctx: StepContext, t: TakenTask, fresh: { looked: boolean }): Tea
         ctx.log.warn(`could not bring the plan comment up to date between turns (tried again at the job's end): ${e instanceof Error ? e.message : String(e)}`),
       );
       const messages = readInbox(seen, issue, run, taskId);
-      // The run stopped at its or the repository's budget (#52): this task stops at the end of its turn too. A
-      // parallel attempt's leg ends as its own limits say (steps/parallel-attempts.ts).
-      const stop = t.of === 1 ? runStopRequest(readRun(seen, issue, run), taskId) : undefined;
+      // The run stopped at its or the repository's budget (#52): this task, or this parallel attempt, stops at the end of its turn too.
+      const stop = runStopRequest(readRun(seen, issue, run), taskId);
       return stop ? [...messages, stop] : messages;
     },
   };

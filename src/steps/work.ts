@@ -7,8 +7,7 @@ import { lastFailure, recallAttempts } from '../domain/attempt-memory';
 import { isProtectedPath } from '../domain/glob';
 import { attemptLimits, type AttemptLimits } from '../domain/attempt-allowance';
 import { runBudgets } from '../domain/budgets';
-import { askAtBudget, budgetStopBefore, periodStop, runWideStop, type BudgetStop } from './budget-stop';
-import { repositoryBudgetReached } from './spend-gate';
+import { askAtBudget, budgetStopBefore, repositoryStop, runWideStop, type BudgetStop } from './budget-stop';
 import { budgetSpentText } from '../render/budget-stop';
 import { addSpent, NOTHING_SPENT, reviewedSha, totalUsage } from '../domain/run-state';
 import { knowledgeLines, KNOWLEDGE_PATH, parseKnowledge } from '../state/knowledge';
@@ -109,19 +108,22 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
       // A parallel attempt is not held: at the repository's day or month budget its leg ends with what it has, and the
       // judging uses what the attempts did (#50, #52; docs/configuration.md `attempts.parallel`).
       // The leg's own attempts so far are not on crew/state until its candidate is: counted here.
-      const period = t.of > 1 ? await repositoryBudgetReached(ctx, legSpent.costUsd) : undefined;
-      if (period) return endLegAtBudget(ctx, config, t, { state, last, tools, chain: job.chain }, periodStop(period));
+      // The run already waits at a budget (another task met it): the leg ends likewise, without a worker.
+      const legStop = t.of > 1 ? (runWideStop(current.run) ?? (await repositoryStop(ctx, legSpent.costUsd))) : undefined;
+      if (legStop) return endLegAtBudget(ctx, config, t, { state, last, tools, chain: job.chain }, legStop);
       const budgets = runBudgets(config.budgets, current.run);
       const limits = attemptLimits(budgets, config.task_timeout_minutes, taskSpent, runSpent, tools.setupFailure !== null);
       const ran = await runAttempt(ctx, config, t, state, tools, limits, jobStop, memory);
       if (ran.handedOver) return undefined;
-      // Stopped because the run stopped at a budget (its inbox said so): held like the task that met it.
-      const runStopped = t.of === 1 && ran.workerRun?.stop === 'shutdown' ? runWideStop((await loadView(ctx, issue, run, SEEN)).run) : undefined;
+      // Stopped because the run stopped at a budget (its inbox said so): held like the task that met it, or, for a
+      // parallel attempt, its work so far is its candidate, as at the repository's budget.
+      const runStopped = ran.workerRun?.stop === 'shutdown' ? runWideStop((await loadView(ctx, issue, run, SEEN)).run) : undefined;
       const { outcome, seen, heldAt } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent, budgets, view: current, runStopped });
       legSpent = addSpent(legSpent, seen.usage, seen.elapsedMs ?? 0);
       // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
       const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${t.leg}-attempt${state.attempt}`) ?? null]);
       outcome.links = { log, trajectory };
+      if (runStopped && t.of > 1) return endLegAtBudget(ctx, config, t, { state, last: outcome, tools, chain: job.chain }, runStopped);
       const recorded = await recordAttempt(ctx, config, t, outcome, { chain: job.chain, runner: tools.runner, egress: tools.egress, heldAt });
       if (heldAt) {
         ctx.log.info(`${t.leg}: ${budgetSpentText(heldAt)}; the task waits, its work pushed to ${t.rec.branch}`);
@@ -287,7 +289,11 @@ async function holdAtBudget(ctx: StepContext, t: TakenTask, stop: BudgetStop, ho
   else await syncPlanComment(ctx, t.issue, t.run);
 }
 
-/** A parallel attempt's leg at the repository's day or month budget (#50, #52): no worker starts, and what it did is recorded as its candidate. */
+/**
+ * A parallel attempt's leg at a budget (#50, #52): the repository's day or month budget before its next attempt, or the
+ * run waiting at its or the repository's budget (before an attempt, or its worker stopped at the end of a turn). No
+ * worker starts again, and what it did is recorded as its candidate.
+ */
 async function endLegAtBudget(
   ctx: StepContext,
   config: Config,

@@ -83,6 +83,14 @@ describe('claude-crew’s metadata rules on what the worker reported', () => {
     expect(checkResult(undefined, seen({ ending: 'shutdown' }))).toMatchObject({ status: 'partial', retry: false });
   });
 
+  it('a shutdown because the run stopped at a budget says the budget, not an abort, in its summary and reason too (#52)', () => {
+    const r = checkResult(undefined, seen({ ending: 'shutdown', stoppedBy: 'budget' }));
+    const why = 'the run stopped at a budget; the worker stopped at the end of a turn';
+    expect(r).toMatchObject({ status: 'partial', retry: false, summary: why, reason: why });
+    expect(JSON.stringify(r)).not.toContain('aborted');
+    expect(checkResult(undefined, seen({ ending: 'shutdown' })).reason).toContain('the run was aborted');
+  });
+
   it('a report in the last turn after a limit stands, and its reason says which limit (#49)', () => {
     const r = checkResult(
       { status: 'partial', quality: 'YELLOW', completeness: 60, summary: 'half done', details: long },

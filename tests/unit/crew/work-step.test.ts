@@ -13,7 +13,7 @@ import { parseAttemptResult } from '../../../src/domain/attempt-memory';
 import type { Plan } from '../../../src/domain/plan';
 import { newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
 import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
-import { paths, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
+import { paths, readRun, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import type { StepContext } from '../../../src/steps/context';
 import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 import { work } from '../../../src/steps/work';
@@ -330,6 +330,27 @@ describe('the work step, in-process against the fakes', () => {
       phase: 'ESCALATING',
       waiting: { kind: 'budget', limit: 'task', task: 't1', tokens: { spent: 60_000, budget: 45_000 } },
     });
+  });
+
+  it('a parallel attempt whose leg starts while the run waits at its budget (#50, #52) does not begin: no model call, and its candidate says why', async () => {
+    await seed({ parallel: 2 });
+    await stateStore('stop').update(`issue-${ISSUE}/`, 'the run waits at its budget', (tx) => {
+      const rec = readRun(tx, ISSUE, RUN)!;
+      const waiting = { kind: 'budget' as const, limit: 'run' as const, spentUsd: 0.2, budgetUsd: 0.1, commentId: 7 };
+      writeRun(tx, { ...rec, phase: 'ESCALATING', waiting }, clock.now().toISOString());
+    });
+    const model = scripted(() => {
+      throw new Error('no worker may start while the run waits at its budget');
+    });
+    const ctx = await job(model, '');
+    ctx.settings = { ...ctx.settings, task: 't1-a2' };
+    await work(ctx);
+    expect(model.requests).toEqual([]);
+    const t1 = await taskRecord();
+    expect(t1.status).toBe('running');
+    expect(t1.candidates).toEqual([
+      expect.objectContaining({ n: 2, branch: `crew/${ISSUE}/r${RUN}/t1-a2`, notBegun: 'it never began: the run has spent $0.20 of `budgets.run` ($0.10)' }),
+    ]);
   });
 
   it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {
