@@ -1,5 +1,6 @@
 import { runCritic } from '../agents/critic';
 import { RunBudgetSpent } from '../agents/run-budget';
+import type { StateTx } from '../ports';
 import { checkCommand } from '../domain/command-policy';
 import { DIFF_LIMIT_BYTES, parseUnifiedDiff } from '../domain/diff';
 import {
@@ -80,12 +81,11 @@ export async function critic(ctx: StepContext): Promise<void> {
   }
 
   const startedAt = nowIso(ctx);
-  const judged = await judge(ctx, view).catch((e: unknown) => {
-    if (e instanceof RunBudgetSpent) return e;
-    throw e;
-  });
+  const judged = await judge(ctx, view);
   // `budgets.run` reached before the verdict: the work stays integrated, and crew asks as at a worker's budget end (#52).
-  if (judged instanceof RunBudgetSpent) return stopStepAtBudget(ctx, issue, run, 'review', judged);
+  // The base's test runs made so far are kept: judging again after `/crew continue` does not run them again.
+  if ('stopped' in judged)
+    return stopStepAtBudget(ctx, issue, run, 'review', judged.stopped, { files: (tx) => keepBaseRuns(tx, issue, run, judged.freshBases) });
   const { freshBases = [], ...judgment } = judged;
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
@@ -95,10 +95,7 @@ export async function critic(ctx: StepContext): Promise<void> {
     what: `critic ${judgment.verdict} (iteration ${judgment.iteration})`,
     files: (tx) => {
       tx.write(paths.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
-      // The base's runs are kept for the run: a later iteration reads them instead of running the base again.
-      for (const b of freshBases)
-        if (tx.read(paths.baseTests(issue, run, b.criterion)) === undefined)
-          tx.write(paths.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
+      keepBaseRuns(tx, issue, run, freshBases);
     },
     run: (rec) => {
       const logged = logPhase(rec, 'critic', {
@@ -127,7 +124,13 @@ export async function critic(ctx: StepContext): Promise<void> {
   return afterFail(ctx, await loadView(ctx, issue, run, SEEN), judgment);
 }
 
-async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { freshBases?: BaseRun[] }> {
+/** The base's runs are kept for the run: a later iteration (or judging again after a budget stop) reads them instead of running the base again. */
+function keepBaseRuns(tx: StateTx, issue: number, run: number, freshBases: BaseRun[]): void {
+  for (const b of freshBases)
+    if (tx.read(paths.baseTests(issue, run, b.criterion)) === undefined) tx.write(paths.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
+}
+
+async function judge(ctx: StepContext, view: RunView): Promise<(Judgment & { freshBases?: BaseRun[] }) | { stopped: RunBudgetSpent; freshBases: BaseRun[] }> {
   const { base } = view.run;
   const config = await ctx.config();
   const plan = planOf(view);
@@ -188,8 +191,12 @@ async function judge(ctx: StepContext, view: RunView): Promise<Judgment & { fres
     const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
     const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
     const modelOut = needsModel
-      ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs)
+      ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs).catch((e: unknown) => {
+          if (e instanceof RunBudgetSpent) return e;
+          throw e;
+        })
       : undefined;
+    if (modelOut instanceof RunBudgetSpent) return { stopped: modelOut, freshBases };
     // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
     if (modelOut?.renames?.length) {
       for (const r of modelOut.renames) accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });

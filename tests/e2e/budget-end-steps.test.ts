@@ -143,4 +143,22 @@ describe('a budget reached while planning or in the critic keeps what was done a
     expect(r.model.byRole.critic).toBeUndefined();
     expect(crewComments(r).some((c) => c.body.includes('@maintainer aborted the run'))).toBe(true);
   }, 600_000);
+  it('the critic: the base’s test runs it made before the budget stop are kept on crew/state, for judging again', async () => {
+    let baseRuns: string[] = [];
+    const r = await play('critic-budget-end', {
+      edit: (s) => {
+        // A command criterion: the critic runs it on the head, then on the base, before its model's refused request.
+        s.config = `${s.config ?? ''}criteria:\n  - npm test\n`;
+        (s.timeline[2] as { comment: string }).comment = '/crew abort';
+      },
+      hooks: {
+        onStep: async (_step, index, gh) => {
+          if (index === 2) baseRuns = (await gh.repo.listFiles('refs/heads/crew/state')).filter((f) => /^issue-1\/run-1\/test-results\/base_/.test(f));
+        },
+      },
+    });
+    expectFaithful(r);
+    expect(baseRuns.length).toBe(1);
+    expect(r.model.byRole.critic).toBeUndefined();
+  }, 600_000);
 });

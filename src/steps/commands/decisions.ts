@@ -132,6 +132,15 @@ async function retryIntegration(ctx: StepContext, ev: CommentEvent, last: RunRec
 export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
+  // A run waiting at a budget (#52) goes on with `/crew continue`, not a retry: said before the repository's budget, which continue waits on too.
+  if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget') {
+    const s = ctx.surface;
+    await ctx.forge.postComment(
+      issue,
+      `There is nothing to retry: run ${s.runNumber(issue, last.run)} waits at a budget${last.waiting.at === 'planning' ? ' while planning' : last.waiting.at === 'review' ? ' in the critic' : ''} (see the plan comment). ${sentence(s.give('continue'))} to go on from where it stopped (${s.command('continue', '$N')} to set how much more it may spend)${last.waiting.at === 'planning' ? '' : `, ${s.command('accept')} to open the pull request with what exists`} or ${s.command('abort')} to end it.`,
+    );
+    return;
+  }
   // Retrying spends: not past a repository budget (#52).
   if (last && ['FAILED', 'EXECUTING', 'INTERRUPTED', 'ESCALATING'].includes(last.phase) && (await heldByRepositoryBudget(ctx, issue, last.run, 'retry')))
     return;

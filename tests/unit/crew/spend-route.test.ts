@@ -323,4 +323,38 @@ describe('route: repository budgets and the rate per person (#52)', () => {
     }
     expect(requests).toHaveLength(0);
   });
+  it('/crew retry while a run waits at a budget (in its tasks, while planning, at the day’s budget) says to continue, accept or abort, and starts nothing', async () => {
+    const config = 'budgets:\n  day: 1.00\n';
+    const n = await issue('Waiting at a budget');
+    const base = view([]).run;
+    const cases = [
+      [{ limit: 'run' as const, spentUsd: 5, budgetUsd: 5 }, 'waits at a budget', true],
+      [{ limit: 'run' as const, spentUsd: 5, budgetUsd: 5, at: 'planning' as const }, 'waits at a budget while planning', false],
+      [{ limit: 'day' as const, spentUsd: 1.2, budgetUsd: 1, resetsAt: '2026-12-07T00:00:00Z' }, 'waits at a budget', true],
+    ] as const;
+    for (const [stop, says, accept] of cases) {
+      await state.update(`issue-${n}/`, 'seed', (tx) =>
+        writeRun(
+          tx,
+          {
+            ...base,
+            issue: n,
+            run: 1,
+            phase: 'ESCALATING',
+            createdAt: '2026-12-06T08:00:00Z',
+            usage: { ...base.usage, costUsd: 1.2 },
+            waiting: { kind: 'budget' as const, commentId: 1, ...stop },
+          },
+          '2026-12-06T08:00:00Z',
+        ),
+      );
+      const before = crewSaid(n).length;
+      expect(await crewRun(n, '2026-12-06T12:00:00Z', config, 'maintainer', '/crew retry')).toBe('no run');
+      expect(readRun(reader, n, 1)!.phase).toBe('ESCALATING');
+      expect(crewSaid(n).slice(before)).toEqual([
+        `There is nothing to retry: run 1 ${says} (see the plan comment). Comment \`/crew continue\` to go on from where it stopped (\`/crew continue $N\` to set how much more it may spend)${accept ? ', `/crew accept` to open the pull request with what exists' : ''} or \`/crew abort\` to end it.`,
+      ]);
+    }
+    expect(requests).toHaveLength(0);
+  });
 });
