@@ -94,6 +94,8 @@ export const WaitingSchema = z.discriminatedUnion('kind', [
     at: z.enum(['planning', 'review']).optional(),
     /** The `/crew revise` feedback planning was working on (`at: planning`): `/crew continue` plans with it again. */
     revision: text.optional(),
+    /** Whether intake's reading was made before the stop (`at: planning`) and is kept: the question says so only then. */
+    intakeKept: z.boolean().optional(),
   }),
 ]);
 export type Waiting = Stored<typeof WaitingSchema>;

@@ -49,7 +49,9 @@ export function budgetQuestion(view: RunView, w: Omit<BudgetWait, 'commentId'>, 
   const another = `with another ${KEY.run} to spend from here; ${s.command('continue', '$N')} gives it $N more instead;`;
   const kept =
     w.at === 'planning'
-      ? "crew was still planning, so no task has started. What planning settled is kept (intake's reading of the issue, and your answers: nothing is asked again)."
+      ? w.intakeKept === false
+        ? 'crew was still planning (reading the issue), so no task has started and nothing of planning is kept yet: going on reads the issue again, with your answers so far.'
+        : "crew was still planning, so no task has started. What planning settled is kept (intake's reading of the issue, and your answers: nothing is asked again)."
       : w.at === 'review'
         ? "Nothing is lost: every task's work is done and integrated; the critic stopped before its verdict."
         : "Nothing is lost: every task's work so far is committed and pushed to its branch.";

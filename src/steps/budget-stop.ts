@@ -71,7 +71,12 @@ export async function stopStepAtBudget(
   e: RunBudgetSpent,
   keep?: { files?: (tx: StateTx) => void; revision?: string | undefined },
 ): Promise<void> {
-  const stop: BudgetStop = { ...runStop(e.budget, e.spent), at, ...(keep?.revision ? { revision: keep.revision } : {}) };
+  const stop: BudgetStop = {
+    ...runStop(e.budget, e.spent),
+    at,
+    ...(keep?.revision ? { revision: keep.revision } : {}),
+    ...(at === 'planning' ? { intakeKept: !!keep?.files } : {}),
+  };
   const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
   const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
     if (rec.phase !== phase) return false;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { continuedBudget, runBudgets, runBudgetSpent } from '../../../src/domain/budgets';
-import { ZERO_USAGE, type RunRecord } from '../../../src/domain/run-state';
+import { ZERO_USAGE, type RunRecord, type RunView } from '../../../src/domain/run-state';
 import { runStopRequest, runWideStop } from '../../../src/steps/budget-stop';
+import { budgetQuestion } from '../../../src/render/budget-stop';
+import { GITHUB } from '../../../src/domain/surface';
 
 const budgets = { run: { tokens: 10_000, cost_usd: 1 }, task: { tokens: 5_000, cost_usd: 0.5 }, attempt: { tokens: 2_000, cost_usd: 0.2 } };
 const spent = { ...ZERO_USAGE, inputTokens: 9_000, outputTokens: 1_500, cacheReadTokens: 1_000, costUsd: 1.05 };
@@ -41,5 +43,19 @@ describe("other workers and the run's budget stop (#52)", () => {
     expect(runStopRequest(waitingAt('run', 'EXECUTING'), 't2')).toBeUndefined();
     expect(runStopRequest(waitingAt('run', 'ABORTED'), 't2')).toBeUndefined();
     expect(runStopRequest(undefined, 't2')).toBeUndefined();
+  });
+});
+
+describe('the question at a budget stop while planning (#52)', () => {
+  const view = { run: {}, tasks: new Map() } as unknown as RunView;
+  const stop = { kind: 'budget', limit: 'run', spentUsd: 1.2, budgetUsd: 1, at: 'planning' } as const;
+  const ask = (intakeKept?: boolean) => budgetQuestion(view, { ...stop, ...(intakeKept === undefined ? {} : { intakeKept }) }, GITHUB, (b) => b, '');
+
+  it("says intake's reading is kept only when intake had made it before the stop", () => {
+    expect(ask(true)).toContain("What planning settled is kept (intake's reading of the issue");
+    expect(ask(false)).not.toContain('is kept (');
+    expect(ask(false)).toContain('going on reads the issue again');
+    // A stop recorded before intakeKept existed reads as before.
+    expect(ask()).toContain("intake's reading of the issue");
   });
 });
