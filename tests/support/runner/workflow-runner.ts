@@ -1587,17 +1587,22 @@ export async function snapshotActionRepo(source: string): Promise<{ dir: string;
   const entries = await snapshotEntries(source);
   const sha = await snapshotHash(source, entries);
   const dir = join(SNAPSHOTS, sha);
+  // Marked used before it is checked, so a process pruning the copies unused for a day (a new build's) leaves it.
+  const now = new Date();
+  const there = await utimes(dir, now, now).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+      return false;
+    },
+  );
   // A copy something wrote into since is moved aside in one step (pruned later) and made again, so no test sees another's leftovers.
-  if (existsSync(dir) && (await snapshotHash(dir, entries)) !== sha)
+  if (there && (await snapshotHash(dir, entries)) !== sha)
     await rename(dir, `${dir}.stale-${randomUUID()}`).catch((e: NodeJS.ErrnoException) => {
       // Gone already: another process moved it aside first.
       if (e.code !== 'ENOENT') throw e;
     });
-  if (existsSync(dir)) {
-    const now = new Date();
-    await utimes(dir, now, now);
-    return { dir, sha };
-  }
+  if (existsSync(dir)) return { dir, sha };
   await pruneSnapshots();
   const staging = `${dir}.tmp-${process.pid}-${randomUUID()}`;
   for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });
