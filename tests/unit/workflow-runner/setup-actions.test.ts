@@ -171,7 +171,7 @@ runs:
     expect(firstLog).toMatch(new RegExp(`go=\\S+/toolcache/go/${have}/x64/bin/go ${have} hit=false go${have}`));
     expect(firstLog).toContain('mod-cache=empty');
     expect(firstLog).toContain('gopath-bin on PATH');
-    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${goLine}-[0-9a-f]{64}`));
+    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${have}-[0-9a-f]{64}`));
     expect(firstLog).not.toContain('the offline runner has go');
     expect(first.standIns).toEqual([{ uses: 'actions/setup-go', with: { 'go-version-file': 'go.mod' } }]);
     expect(second.log.join('\n')).toContain(`mod-cache=from run ${world.runner.runs[0]!.id}`);
@@ -205,6 +205,24 @@ runs:
     await world.dispatch('w.yml');
     await world.settle();
     expect(runJob(world, 1, 'j').result).toBe('success');
+    expect(world.runner.cache.events).toEqual([]);
+  });
+
+  it('a cache-dependency-path that names no file there is the warning of hashFiles finding none (src/cache-restore.ts), and nothing is saved', async (ctx) => {
+    await needToolchains(ctx, 'go');
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': SETUP('{ go-version-file: go.mod, cache-dependency-path: sub/go.sum }'),
+        'go.mod': 'module example.com/m\n\ngo 1.19\n',
+        'go.sum': '',
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('success');
+    expect(j.log.join('\n')).toContain('Restore cache failed: Some specified paths were not resolved, unable to cache dependencies.');
     expect(world.runner.cache.events).toEqual([]);
   });
 });
