@@ -345,7 +345,8 @@ function setupCacheCheckFindings(facts: DoctorFacts): Finding[] {
       {
         check: 'setup-cache',
         status: 'unknown',
-        says: `the setup action's caches on ${repo.defaultBranch}: GitHub answered ${caches.status}: ${caches.message}.`,
+        // Status 0: GitHub answered without the file's content (one over 1 MB), and the message names it (fileUnread).
+        says: `the setup action's caches on ${repo.defaultBranch}: ${caches.status ? `GitHub answered ${caches.status}: ` : ''}${caches.message}.`,
         fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
       },
     ];
