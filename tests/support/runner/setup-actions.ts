@@ -359,6 +359,11 @@ export function setupActionStandIns(store: CacheStore): Record<string, StandIn> 
         : existsSync(resolve(step.workspace, file))
           ? versionFrom(step.workspace, file, 'python')
           : '';
+      // src/setup-python.ts: no version from the inputs or the file is a warning, and the runner's python is used.
+      if (!asked) {
+        if (file.includes('.tool-versions') && existsSync(resolve(step.workspace, file))) step.log(`::warning::No Python version found in ${file}`);
+        step.log('::warning::The `python-version` input is not set.  The version of Python currently in `PATH` will be used.');
+      }
       const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find(existsSync);
       if (!python) throw new Error('the offline runner has no python3 to put on PATH');
       const bin = await toolOnPath(step, 'Python', asked || 'system', { python: python, python3: python });

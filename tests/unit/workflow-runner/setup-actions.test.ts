@@ -252,6 +252,23 @@ runs:
       - uses: ./.github/actions/crew-setup
 `;
 
+  it("a .tool-versions python line with a comment after it gives setup-python no version: said, and the runner's python used", async (ctx) => {
+    await needToolchains(ctx, 'python3');
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': `name: crew-setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-python@v5\n      with: { python-version-file: .tool-versions }\n`,
+        '.tool-versions': 'python 3.12.1 # the one CI uses\n',
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('success');
+    expect(j.log.join('\n')).toContain('No Python version found in .tool-versions');
+    expect(j.log.join('\n')).toContain('The `python-version` input is not set.  The version of Python currently in `PATH` will be used.');
+  });
+
   it("Poetry's python without a [project] table, requires-python with one; .tool-versions' python and nodejs lines, comments skipped", async (ctx) => {
     await needToolchains(ctx, 'python3');
     const toolVersions = '# python 2.7\ngolang 1.22.0\nnodejs 1.2.3\npython 3.12.1\n';
