@@ -320,19 +320,21 @@ function configFinding(facts: DoctorFacts): Finding {
   return { check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` };
 }
 
+/** A check over several default-branch files, one of which GitHub would not send; status 0: it answered without the file's content (one over 1 MB), the message names it (fileUnread). */
+function filesUnread(check: CheckId, what: string, r: { status: number; message: string }, repo: DoctorFacts['repo']): Finding {
+  return {
+    check,
+    status: 'unknown',
+    says: `${what} on ${repo.defaultBranch}: ${r.status ? `GitHub answered ${r.status}: ` : ''}${r.message}.`,
+    fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
+  };
+}
+
 function toolchainCheckFindings(facts: DoctorFacts): Finding[] {
   const { repo } = facts;
   const tc = facts.toolchains;
   if (!tc) return [];
-  if (!tc.ok)
-    return [
-      {
-        check: 'toolchain',
-        status: 'unknown',
-        says: `the toolchain files on ${repo.defaultBranch}: GitHub answered ${tc.status}: ${tc.message}.`,
-        fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
-      },
-    ];
+  if (!tc.ok) return [filesUnread('toolchain', 'the toolchain files', tc, repo)];
   return toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain' as const, ...f }));
 }
 
@@ -340,15 +342,7 @@ function setupCacheCheckFindings(facts: DoctorFacts): Finding[] {
   const { repo } = facts;
   const caches = facts.setupCaches;
   if (!caches) return [];
-  if (!caches.ok)
-    return [
-      {
-        check: 'setup-cache',
-        status: 'unknown',
-        says: `the setup action's caches on ${repo.defaultBranch}: GitHub answered ${caches.status}: ${caches.message}.`,
-        fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
-      },
-    ];
+  if (!caches.ok) return [filesUnread('setup-cache', "the setup action's caches", caches, repo)];
   return cacheFindings(caches.value).map((f) => ({ check: 'setup-cache' as const, ...f }));
 }
 

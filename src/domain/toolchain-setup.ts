@@ -63,22 +63,29 @@ export interface ToolchainSetup {
 
 /**
  * asdf's `.tool-versions` (also mise's): `<tool> <version> [<fallback>…]` a line, `#` starts a comment; the
- * first version of the first line naming one of `names`.
+ * first version of the first line naming one of `names`. `plain`: the line is only the tool and that
+ * version, the one form setup-node v4 and setup-python v5 read from the file (src/util.ts,
+ * getNodeVersionFromFile; src/utils.ts, getVersionInputFromToolVersions): a fallback or a comment after it
+ * and setup-node takes the whole file for the version, setup-python none (the runner's python).
  */
-function toolVersion(text: string | undefined, names: string[]): string | undefined {
+function toolVersion(text: string | undefined, names: string[]): { version: string; plain: boolean } | undefined {
   for (const line of (text ?? '').split('\n')) {
     const [tool, version] = line.replace(/#.*/, '').trim().split(/\s+/);
     // A version number only: not `system`, `latest` or `ref:…` (nothing a setup action takes), nor text that
     // would be more than a version in the action.yml written from it.
-    if (tool && version && names.includes(tool)) return /^v?\d[\w.+-]*$/.test(version) ? version : undefined;
+    if (tool && version && names.includes(tool))
+      return /^v?\d[\w.+-]*$/.test(version) ? { version, plain: /^\S+[ \t]+\S+$/.test(line) && !line.includes('#') } : undefined;
   }
   return undefined;
 }
 
-/** The version `.tool-versions` gives for a toolchain, read only when no file more particular to it names one. */
+/**
+ * The version `.tool-versions` gives for a toolchain, read only when no file more particular to it names one;
+ * the step reads it from the file (`file`) only where the action can, else the step names the version itself.
+ */
 function fromToolVersions(files: RootFiles, has: (n: string) => boolean, tool: Toolchain, names: string[], file: boolean): DeclaredVersion | undefined {
   const v = has('.tool-versions') ? toolVersion(files.read('.tool-versions'), names) : undefined;
-  return v ? { tool, version: v, source: `.tool-versions (${names[0]})`, ...(file ? { file: '.tool-versions' } : {}) } : undefined;
+  return v ? { tool, version: v.version, source: `.tool-versions (${names[0]})`, ...(file && v.plain ? { file: '.tool-versions' } : {}) } : undefined;
 }
 
 /** A plain version file's version: its first line, trimmed (`.nvmrc`, `.python-version`, `rust-toolchain`). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isTruthy } from './expressions/coerce';
@@ -29,6 +30,12 @@ const SHELLS: Record<string, string[]> = { bash: ['bash', '--noprofile', '--norc
  * are its `outputs.<id>.value`, evaluated over its steps. A failed step skips the rest (unless their `if`
  * says otherwise) and fails the action. Nested `uses:` is not played here: it fails, saying so.
  */
+/** A `name<<DELIM` entry for a GITHUB_ENV or GITHUB_OUTPUT file, its delimiter one no value holds (as @actions/core makes them). */
+const heredoc = (name: string, value: string) => {
+  const delim = `ghadelimiter_${randomUUID()}`;
+  return `${name}<<${delim}\n${value}\n${delim}\n`;
+};
+
 export function playComposite(o: {
   uses: string;
   actionDir: string;
@@ -129,7 +136,7 @@ export function playComposite(o: {
       const kept: Record<string, string> = {};
       applyEnvFile(await readKeyValueFile(files.env), kept, (m) => o.annotate('error', m));
       Object.assign(env, kept);
-      const lines = Object.entries(kept).map(([k, v]) => `${k}<<CREW_COMPOSITE_EOF\n${v}\nCREW_COMPOSITE_EOF\n`);
+      const lines = Object.entries(kept).map(([k, v]) => heredoc(k, v));
       if (lines.length) await appendFile(String(o.env.GITHUB_ENV), lines.join(''));
       const added = (await readFile(files.path, 'utf8')).split(/\r?\n/).filter(Boolean);
       if (added.length) {
@@ -144,8 +151,7 @@ export function playComposite(o: {
     }
     const out: string[] = [];
     const ctx: ExprContext = { ...o.ctx, github, inputs, steps };
-    for (const [name, spec] of Object.entries(o.meta.outputs ?? {}))
-      out.push(`${name}<<CREW_COMPOSITE_EOF\n${interpolate(String(spec?.value ?? ''), ctx)}\nCREW_COMPOSITE_EOF\n`);
+    for (const [name, spec] of Object.entries(o.meta.outputs ?? {})) out.push(heredoc(name, interpolate(String(spec?.value ?? ''), ctx)));
     if (out.length) await appendFile(o.outputFile, out.join(''));
     if (stopped()) return { code: null, signal: 'SIGINT' };
     // The sub-step already said why; the calling step fails with a code that is not 0.

@@ -29,7 +29,7 @@ import { dirname, join, resolve } from 'node:path';
  *   machine's go on PATH from the tool cache (it records the version asked for and warns when it is not the
  *   machine's), and `go env GOPATH`/bin; go-version wins over go-version-file, whose version is go.mod's or go.work's `go` line, else the
  *   file's whole text (src/installer.ts, parseGoVersionFile); the cache is `go env GOMODCACHE` and `go env GOCACHE`
- *   keyed `setup-go-<os>-<arch>-<ImageOS>-go-<version>-<hash of go.sum or cache-dependency-path>` with no restore
+ *   keyed `setup-go-<os>-<arch>-<ImageOS>-go-<version in use>-<hash of go.sum or cache-dependency-path>` with no restore
  *   key (src/cache-restore.ts; v6 keys by go.mod instead); a missing go.sum is the warning "Restore cache failed:
  *   Dependencies file is not found in <workspace>. Supported file pattern: go.sum", not a failure, and nothing is saved.
  */
@@ -285,9 +285,16 @@ const setupGo: (store: CacheStore) => StandIn = (store) => async (step) => {
   await step.setOutput('go-version', have);
   // action.yml: `cache` defaults to true.
   if (step.with.cache !== undefined && !truthy(step.with.cache)) return;
-  const deps = step.with['cache-dependency-path'] ? lines(step.with['cache-dependency-path']) : ['go.sum'];
-  if (deps.some((f) => !existsSync(resolve(step.workspace, f)))) {
-    step.log(`::warning::Restore cache failed: Dependencies file is not found in ${step.workspace}. Supported file pattern: go.sum`);
+  // src/cache-restore.ts: go.sum at the workspace's top, else the `cache-dependency-path` files that are there
+  // (glob.hashFiles); none is a warning (main.ts: "Restore cache failed: …") and no key, so nothing is saved.
+  const named = step.with['cache-dependency-path'] ? lines(step.with['cache-dependency-path']) : undefined;
+  const deps = (named ?? ['go.sum']).filter((f) => existsSync(resolve(step.workspace, f)));
+  if (!deps.length) {
+    step.log(
+      named
+        ? '::warning::Restore cache failed: Some specified paths were not resolved, unable to cache dependencies.'
+        : `::warning::Restore cache failed: Dependencies file is not found in ${step.workspace}. Supported file pattern: go.sum`,
+    );
     return;
   }
   // Absolute paths, the same on every hosted runner (/home/runner/go/pkg/mod); here HOME is each job's own, so
@@ -296,7 +303,8 @@ const setupGo: (store: CacheStore) => StandIn = (store) => async (step) => {
   const paths = goEnv('GOMODCACHE', 'GOCACHE').map((p) => (p.startsWith(`${home}/`) ? `~/${p.slice(home.length + 1)}` : p));
   const c = await cached(store, step, {
     paths,
-    key: `setup-go-Linux-x64-${String(step.env.ImageOS)}-go-${asked}-${hashOf(step.workspace, deps)}`,
+    // main.ts keys by the version in use (parseGoVersion of `go version`), not the one asked for.
+    key: `setup-go-Linux-x64-${String(step.env.ImageOS)}-go-${have}-${hashOf(step.workspace, deps)}`,
     restore: [],
   });
   await step.setOutput('cache-hit', String(c.hit));
@@ -351,6 +359,11 @@ export function setupActionStandIns(store: CacheStore): Record<string, StandIn> 
         : existsSync(resolve(step.workspace, file))
           ? versionFrom(step.workspace, file, 'python')
           : '';
+      // src/setup-python.ts: no version from the inputs or the file is a warning, and the runner's python is used.
+      if (!asked) {
+        if (file.includes('.tool-versions') && existsSync(resolve(step.workspace, file))) step.log(`::warning::No Python version found in ${file}`);
+        step.log('::warning::The `python-version` input is not set.  The version of Python currently in `PATH` will be used.');
+      }
       const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find(existsSync);
       if (!python) throw new Error('the offline runner has no python3 to put on PATH');
       const bin = await toolOnPath(step, 'Python', asked || 'system', { python: python, python3: python });

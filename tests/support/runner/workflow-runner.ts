@@ -11,6 +11,7 @@ import { git, tryGit } from '../git-cli';
 import { isTruthy } from './expressions/coerce';
 import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValue, type StatusFunctions } from './expressions/index';
 import { playComposite, type ActionMeta } from './composite-action';
+import { ownTempDir } from '../../../src/sandbox/own-temp';
 import { CacheStore, setupActionStandIns, type StandIn, type StandInPost, type StandInStep } from './setup-actions';
 import { applyEnvFile, contextEnv } from './env-file-command';
 import { readKeyValueFile } from './output-files';
@@ -1539,7 +1540,8 @@ const snapshots = new Map<string, Promise<{ dir: string; sha: string }>>();
  * which is keyed by path, hits from the first job of each file on. A copy per test process compiled the
  * whole bundle cold once per file and added its entries to the cache for good (docs/PERFORMANCE.md, "Test time").
  */
-export const SNAPSHOTS = join(tmpdir(), 'crew-action-snapshots');
+const SNAPSHOTS_NAME = 'crew-action-snapshots';
+export const SNAPSHOTS = join(tmpdir(), SNAPSHOTS_NAME);
 /** A snapshot no process has used for this long is removed when a new one is made (a new build of dist/). */
 const SNAPSHOT_UNUSED_MS = 24 * 3600_000;
 
@@ -1577,23 +1579,30 @@ async function snapshotHash(root: string, entries: string[]): Promise<string> {
 
 /** The snapshot of `source`'s action files, made or checked now (actionRepoSnapshot keeps the answer for the process). */
 export async function snapshotActionRepo(source: string): Promise<{ dir: string; sha: string }> {
+  // A fixed name in the shared /tmp: used only as a real folder of this user's that no one else can write
+  // (ownTempDir), or another user could plant it, a link say, and have its entries pruned or its bundle run.
+  ownTempDir(SNAPSHOTS_NAME);
   // Readable by every user, as a checkout in the workspace is: a tool user's `node --test` walks into it.
-  await mkdir(SNAPSHOTS, { recursive: true });
   await chmod(SNAPSHOTS, 0o755);
   const entries = await snapshotEntries(source);
   const sha = await snapshotHash(source, entries);
   const dir = join(SNAPSHOTS, sha);
+  // Marked used before it is checked, so a process pruning the copies unused for a day (a new build's) leaves it.
+  const now = new Date();
+  const there = await utimes(dir, now, now).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+      return false;
+    },
+  );
   // A copy something wrote into since is moved aside in one step (pruned later) and made again, so no test sees another's leftovers.
-  if (existsSync(dir) && (await snapshotHash(dir, entries)) !== sha)
+  if (there && (await snapshotHash(dir, entries)) !== sha)
     await rename(dir, `${dir}.stale-${randomUUID()}`).catch((e: NodeJS.ErrnoException) => {
       // Gone already: another process moved it aside first.
       if (e.code !== 'ENOENT') throw e;
     });
-  if (existsSync(dir)) {
-    const now = new Date();
-    await utimes(dir, now, now);
-    return { dir, sha };
-  }
+  if (existsSync(dir)) return { dir, sha };
   await pruneSnapshots();
   const staging = `${dir}.tmp-${process.pid}-${randomUUID()}`;
   for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });

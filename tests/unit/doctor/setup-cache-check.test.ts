@@ -83,4 +83,12 @@ describe('crew doctor: a setup cache inside the checkout', () => {
     ]);
     expect(await findings({})).toEqual([]);
   });
+
+  it('a file it reads over 1 MB is named with what to do, not as a status GitHub answered', async () => {
+    const [finding] = await findings({ '.github/actions/crew-setup/action.yml': SETUP_NODE_NPM, '.npmrc': `# ${'x'.repeat(1024 * 1024)}\n` });
+    expect(finding).toMatchObject({ check: 'setup-cache', status: 'unknown' });
+    expect(finding!.says).toMatch(
+      /^the setup action's caches on main: \.npmrc at main is \d+ bytes, too large for GitHub's contents API to send \(1 MB at most\); make it smaller\.$/,
+    );
+  });
 });

@@ -187,9 +187,11 @@ describe(".tool-versions (asdf) and Poetry's python, when no file more particula
     expect((await writtenAction(dir)).steps).toEqual([
       { name: 'Node 20.11.0 (.tool-versions (nodejs))', uses: 'actions/setup-node@v4', with: { 'node-version-file': '.tool-versions' } },
       {
+        // `python 3.12.1 # the one CI uses`: setup-python v5 reads no version from a line with a comment after it
+        // (src/utils.ts, getVersionInputFromToolVersions), so the step names the version itself.
         name: 'Python 3.12.1 (.tool-versions (python))',
         uses: 'actions/setup-python@v5',
-        with: { 'python-version-file': '.tool-versions', cache: 'pip', 'cache-dependency-path': 'requirements.txt\n' },
+        with: { 'python-version': '3.12.1', cache: 'pip', 'cache-dependency-path': 'requirements.txt\n' },
       },
       { name: 'Go 1.22.0 (.tool-versions (golang))', uses: 'actions/setup-go@v5', with: { 'go-version': '1.22.0', cache: false } },
     ]);
@@ -215,7 +217,19 @@ describe(".tool-versions (asdf) and Poetry's python, when no file more particula
     expect([odd('golang system\n'), odd('golang latest\n'), odd('golang ${{github.token}}\n')]).toEqual([undefined, undefined, undefined]);
     expect(odd('golang 1.22.0 1.21.0\n')?.version.version).toBe('1.22.0');
     // No package.json or go.mod: not a Node or Go project, whatever .tool-versions lists.
-    expect(setup({})).toEqual({ python: { version: { tool: 'python', version: '3.12.1', source: '.tool-versions (python)', file: '.tool-versions' } } });
+    // Its python line has a comment after it, which setup-python does not read: the step names the version.
+    expect(setup({})).toEqual({ python: { version: { tool: 'python', version: '3.12.1', source: '.tool-versions (python)' } } });
+  });
+
+  it('.tool-versions is the version file only for a line the action reads: the tool and one version, no fallback or comment after it', () => {
+    const version = (text: string) => {
+      const s = toolchainSetup(files({ '.tool-versions': text, 'package.json': '{"name":"w"}' }));
+      return [s.node?.version, s.python?.version].map((v) => (v ? `${v.version} ${v.file ?? '(named in the step)'}` : undefined));
+    };
+    expect(version('nodejs 20.11.0\npython 3.12.1\n')).toEqual(['20.11.0 .tool-versions', '3.12.1 .tool-versions']);
+    expect(version('nodejs 20.11.0 18.19.0\npython 3.12.1 3.11.7\n')).toEqual(['20.11.0 (named in the step)', '3.12.1 (named in the step)']);
+    expect(version('nodejs 20.11.0 # LTS\npython 3.12.1\t# CI\n')).toEqual(['20.11.0 (named in the step)', '3.12.1 (named in the step)']);
+    expect(version('nodejs 20.11.0\r\n')).toEqual(['20.11.0 (named in the step)', undefined]);
   });
 
   it("Poetry's python: setup-python reads it from pyproject.toml, or, beside a [project] table (where setup-python looks first), the step names it", async () => {

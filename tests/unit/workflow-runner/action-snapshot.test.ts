@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -58,6 +58,32 @@ describe('the action repository snapshot (workflow-runner.ts)', () => {
     made.push(...aside);
     expect(aside).toHaveLength(1);
     expect(await readFile(join(aside[0]!, 'dist', 'extra.js'), 'utf8')).toBe('left behind\n');
+  });
+
+  it('refuses a snapshot folder another user planted first (a link, a folder others can write): nothing pruned or run through it', async () => {
+    const fakeTmp = await mkdtemp(join(tmpdir(), 'snapshot-tmp-'));
+    made.push(fakeTmp);
+    await chmod(fakeTmp, 0o1777);
+    const target = join(fakeTmp, 'theirs');
+    await mkdir(join(target, 'old-entry'), { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    await utimes(join(target, 'old-entry'), twoDaysAgo, twoDaysAgo);
+    const source = await actionRepo(`planted-${Math.random()}`);
+    const script = `import { snapshotActionRepo } from ${JSON.stringify(join(import.meta.dirname, '../../support/runner/workflow-runner.ts'))};
+      await snapshotActionRepo(${JSON.stringify(source)});`;
+    const inFakeTmp = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        timeout: 60_000,
+        env: { ...process.env, TMPDIR: fakeTmp },
+      });
+    await symlink(target, join(fakeTmp, 'crew-action-snapshots'));
+    await expect(inFakeTmp()).rejects.toThrow(/crew-action-snapshots is a symbolic link/);
+    expect(await readdir(target)).toEqual(['old-entry']);
+    await rm(join(fakeTmp, 'crew-action-snapshots'));
+    await mkdir(join(fakeTmp, 'crew-action-snapshots'));
+    await chmod(join(fakeTmp, 'crew-action-snapshots'), 0o777);
+    await expect(inFakeTmp()).rejects.toThrow(/crew-action-snapshots can be written by other users/);
+    expect(await readdir(join(fakeTmp, 'crew-action-snapshots'))).toEqual([]);
   });
 
   it('removes a snapshot no process used for a day when it makes a new one, and keeps one used since', async () => {

@@ -131,6 +131,22 @@ describe('a local composite action (docs: "Metadata syntax for GitHub Actions", 
     expect(j.annotations.map((a) => a.message)).toEqual(["Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command."]);
   });
 
+  it("a sub-step's exported value and the action's output reach the job whole, whatever lines they hold", async () => {
+    const lines = SETUP.replace(
+      '        echo "SERVICE_ADDR=',
+      '        printf \'WHOLE<<END\\nfirst\\nCREW_COMPOSITE_EOF\\nlast\\nEND\\n\' >> "$GITHUB_ENV"\n        printf \'lines<<END\\none\\nCREW_COMPOSITE_EOF\\ntwo\\nEND\\n\' >> "$GITHUB_OUTPUT"\n        echo "SERVICE_ADDR=',
+    ).replace("addr: { value: '${{ steps.start.outputs.addr }}' }", "addr: { value: '${{ steps.start.outputs.lines }}' }");
+    // The `after` step writes the output on one line; here the output has three.
+    const job_ = `${JOB.replace('          echo "addr=\${{ steps.setup.outputs.addr }}" >> "$GITHUB_OUTPUT"\n', '')}      - run: echo "whole=$(printf %s "$WHOLE" | tr '\\n' '|')"\n`;
+    world = await startWorld({ files: { '.github/workflows/w.yml': workflow(job_), '.github/actions/setup/action.yml': lines } });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = job(onlyRun(world.runner), 'j');
+    expect(j.result).toBe('success');
+    expect(j.steps[1]!.outputs.addr).toBe('one\nCREW_COMPOSITE_EOF\ntwo');
+    expect(j.log).toContain('whole=first|CREW_COMPOSITE_EOF|last');
+  });
+
   it('refuses a run step without `shell` (required in a composite action)', async () => {
     const noShell = SETUP.replace('    - id: next\n      shell: sh\n', '    - id: next\n');
     world = await startWorld({ files: { '.github/workflows/w.yml': workflow(JOB), '.github/actions/setup/action.yml': noShell } });

@@ -171,7 +171,7 @@ runs:
     expect(firstLog).toMatch(new RegExp(`go=\\S+/toolcache/go/${have}/x64/bin/go ${have} hit=false go${have}`));
     expect(firstLog).toContain('mod-cache=empty');
     expect(firstLog).toContain('gopath-bin on PATH');
-    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${goLine}-[0-9a-f]{64}`));
+    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${have}-[0-9a-f]{64}`));
     expect(firstLog).not.toContain('the offline runner has go');
     expect(first.standIns).toEqual([{ uses: 'actions/setup-go', with: { 'go-version-file': 'go.mod' } }]);
     expect(second.log.join('\n')).toContain(`mod-cache=from run ${world.runner.runs[0]!.id}`);
@@ -207,6 +207,24 @@ runs:
     expect(runJob(world, 1, 'j').result).toBe('success');
     expect(world.runner.cache.events).toEqual([]);
   });
+
+  it('a cache-dependency-path that names no file there is the warning of hashFiles finding none (src/cache-restore.ts), and nothing is saved', async (ctx) => {
+    await needToolchains(ctx, 'go');
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': SETUP('{ go-version-file: go.mod, cache-dependency-path: sub/go.sum }'),
+        'go.mod': 'module example.com/m\n\ngo 1.19\n',
+        'go.sum': '',
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('success');
+    expect(j.log.join('\n')).toContain('Restore cache failed: Some specified paths were not resolved, unable to cache dependencies.');
+    expect(world.runner.cache.events).toEqual([]);
+  });
 });
 
 describe('the version files setup-python (v5) and setup-node (v4) read: pyproject.toml, Poetry, .tool-versions', () => {
@@ -233,6 +251,23 @@ runs:
         with: { persist-credentials: false }
       - uses: ./.github/actions/crew-setup
 `;
+
+  it("a .tool-versions python line with a comment after it gives setup-python no version: said, and the runner's python used", async (ctx) => {
+    await needToolchains(ctx, 'python3');
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(JOB),
+        '.github/actions/crew-setup/action.yml': `name: crew-setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-python@v5\n      with: { python-version-file: .tool-versions }\n`,
+        '.tool-versions': 'python 3.12.1 # the one CI uses\n',
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('success');
+    expect(j.log.join('\n')).toContain('No Python version found in .tool-versions');
+    expect(j.log.join('\n')).toContain('The `python-version` input is not set.  The version of Python currently in `PATH` will be used.');
+  });
 
   it("Poetry's python without a [project] table, requires-python with one; .tool-versions' python and nodejs lines, comments skipped", async (ctx) => {
     await needToolchains(ctx, 'python3');
