@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BranchTips } from '../../../src/adapters/git/branch-tips';
+import { gitClient } from '../../../src/adapters/git/git-client';
+import type { Git } from '../../../src/adapters/git/git-process';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
+import { GitWorkingCopy } from '../../../src/adapters/git/working-copy';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { isProtectedPath } from '../../../src/domain/glob';
 import { parseAttemptCommit } from '../../../src/steps/task-results';
@@ -32,6 +35,39 @@ describe('GitWorkingCopy over a real checkout', () => {
     expect(await repo.isAncestor(onSide, onMain)).toBe(false);
     expect(await repo.isAncestor(onMain, onSide)).toBe(false);
     expect(await repo.isAncestor('f'.repeat(40), onMain)).toBe(false);
+  });
+
+  it('readFileAt asks git once per job for a file (or its absence) at a commit id, and every time at a branch or HEAD', async () => {
+    const repoDir = mkdtempSync(join(tmpdir(), 'crew-readfile-'));
+    try {
+      await git(['init', '-q', '-b', 'main'], { cwd: repoDir });
+      writeFileSync(join(repoDir, 'AGENTS.md'), 'first\n');
+      await git(['add', '-A'], { cwd: repoDir });
+      await git(['commit', '-qm', 'one'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      const first = (await git(['rev-parse', 'HEAD'], { cwd: repoDir })).trim();
+      const calls: string[][] = [];
+      const client = gitClient(repoDir, 'unused-token');
+      const counted: Git = { raw: (args) => (calls.push(args), client.raw(args)), env: (n, v) => (client.env(n, v), counted) };
+      const repo = new GitWorkingCopy(repoDir, counted);
+      for (let i = 0; i < 3; i++) {
+        expect(await repo.readFileAt(first, 'AGENTS.md')).toBe('first\n');
+        expect(await repo.readFileAt(first, 'CLAUDE.md')).toBeUndefined();
+      }
+      // ls-tree and show for the file, ls-tree for the absent one: once each.
+      expect(calls.length).toBe(3);
+      writeFileSync(join(repoDir, 'AGENTS.md'), 'second\n');
+      await git(['commit', '-qam', 'two'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      expect(await repo.readFileAt('HEAD', 'AGENTS.md')).toBe('second\n');
+      expect(await repo.readFileAt('HEAD', 'AGENTS.md')).toBe('second\n');
+      expect(await repo.readFileAt(first, 'AGENTS.md')).toBe('first\n');
+      expect(calls.length).toBe(7);
+      // A commit not here is an error, and is asked again, not remembered as "no file".
+      await expect(repo.readFileAt('f'.repeat(40), 'AGENTS.md')).rejects.toThrow();
+      await expect(repo.readFileAt('f'.repeat(40), 'AGENTS.md')).rejects.toThrow();
+      expect(calls.length).toBe(9);
+    } finally {
+      rmSync(repoDir, { recursive: true, force: true });
+    }
   });
 
   it('readFilesAt reads many files as committed in two git commands: text only, within the size, names taken literally', async () => {
