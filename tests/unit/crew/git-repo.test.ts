@@ -6,6 +6,7 @@ import { BranchTips } from '../../../src/adapters/git/branch-tips';
 import { gitClient } from '../../../src/adapters/git/git-client';
 import type { Git } from '../../../src/adapters/git/git-process';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
+import { GitRemote } from '../../../src/adapters/git/remote';
 import { GitWorkingCopy } from '../../../src/adapters/git/working-copy';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { isProtectedPath } from '../../../src/domain/glob';
@@ -65,6 +66,28 @@ describe('GitWorkingCopy over a real checkout', () => {
       await expect(repo.readFileAt('f'.repeat(40), 'AGENTS.md')).rejects.toThrow();
       await expect(repo.readFileAt('f'.repeat(40), 'AGENTS.md')).rejects.toThrow();
       expect(calls.length).toBe(9);
+    } finally {
+      rmSync(repoDir, { recursive: true, force: true });
+    }
+  });
+
+  it('fetchCommit asks git once per job for a commit it found here; a failed fetch is asked again', async () => {
+    const repoDir = mkdtempSync(join(tmpdir(), 'crew-fetchcommit-'));
+    try {
+      await git(['init', '-q', '-b', 'main'], { cwd: repoDir });
+      writeFileSync(join(repoDir, 'a.txt'), 'a\n');
+      await git(['add', '-A'], { cwd: repoDir });
+      await git(['commit', '-qm', 'one'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      const sha = (await git(['rev-parse', 'HEAD'], { cwd: repoDir })).trim();
+      const calls: string[][] = [];
+      const client = gitClient(repoDir, 'unused-token');
+      const counted: Git = { raw: (args) => (calls.push(args), client.raw(args)), env: (n, v) => (client.env(n, v), counted) };
+      const remote = new GitRemote(counted, join(repoDir, 'no-such-remote'), new GitWorkingCopy(repoDir, counted));
+      for (let i = 0; i < 3; i++) await remote.fetchCommit(sha);
+      expect(calls.map((c) => c[0])).toEqual(['cat-file']);
+      await expect(remote.fetchCommit('f'.repeat(40))).rejects.toThrow();
+      await expect(remote.fetchCommit('f'.repeat(40))).rejects.toThrow();
+      expect(calls.map((c) => c[0])).toEqual(['cat-file', 'cat-file', 'fetch', 'cat-file', 'fetch']);
     } finally {
       rmSync(repoDir, { recursive: true, force: true });
     }
