@@ -14,6 +14,13 @@ import { parseAttemptCommit } from '../../../src/steps/task-results';
 import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
 import { fakeGitHubForTest } from '../../support/github/for-test';
 
+/** crew's git client in `dir`, each command it runs (one git process each) noted in `calls`. */
+function countingGit(dir: string, calls: string[][]): Git {
+  const client = gitClient(dir, 'unused-token');
+  const counted: Git = { raw: (args) => (calls.push(args), client.raw(args)), env: (n, v) => (client.env(n, v), counted) };
+  return counted;
+}
+
 describe('GitWorkingCopy over a real checkout', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crew-gitrepo-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,8 +54,7 @@ describe('GitWorkingCopy over a real checkout', () => {
       await git(['commit', '-qm', 'one'], { cwd: repoDir, env: FIXTURE_IDENTITY });
       const first = (await git(['rev-parse', 'HEAD'], { cwd: repoDir })).trim();
       const calls: string[][] = [];
-      const client = gitClient(repoDir, 'unused-token');
-      const counted: Git = { raw: (args) => (calls.push(args), client.raw(args)), env: (n, v) => (client.env(n, v), counted) };
+      const counted = countingGit(repoDir, calls);
       const repo = new GitWorkingCopy(repoDir, counted);
       for (let i = 0; i < 3; i++) {
         expect(await repo.readFileAt(first, 'AGENTS.md')).toBe('first\n');
@@ -80,8 +86,7 @@ describe('GitWorkingCopy over a real checkout', () => {
       await git(['commit', '-qm', 'one'], { cwd: repoDir, env: FIXTURE_IDENTITY });
       const sha = (await git(['rev-parse', 'HEAD'], { cwd: repoDir })).trim();
       const calls: string[][] = [];
-      const client = gitClient(repoDir, 'unused-token');
-      const counted: Git = { raw: (args) => (calls.push(args), client.raw(args)), env: (n, v) => (client.env(n, v), counted) };
+      const counted = countingGit(repoDir, calls);
       const remote = new GitRemote(counted, join(repoDir, 'no-such-remote'), new GitWorkingCopy(repoDir, counted));
       for (let i = 0; i < 3; i++) await remote.fetchCommit(sha);
       expect(calls.map((c) => c[0])).toEqual(['cat-file']);
