@@ -17,7 +17,12 @@ import { fakeGitHubForTest } from '../../support/github/for-test';
 /** crew's git client in `dir`, each command it runs (one git process each) noted in `calls`. */
 function countingGit(dir: string, calls: string[][]): Git {
   const client = gitClient(dir, 'unused-token');
-  const counted: Git = { raw: (args) => (calls.push(args), client.raw(args)), env: (n, v) => (client.env(n, v), counted) };
+  const counted: Git = {
+    raw: (args) => (calls.push(args), client.raw(args)),
+    env: () => {
+      throw new Error('no test here sets a variable');
+    },
+  };
   return counted;
 }
 
