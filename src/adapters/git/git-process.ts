@@ -6,7 +6,7 @@ import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from '@simple-git
 export interface Git {
   /** Runs `git <args>`; resolves with its standard output. */
   raw(args: string[]): Promise<string>;
-  /** Adds a variable to the environment of every later command. */
+  /** Another client in the same folder whose every command also has `name` in its environment (this one is left as it is). */
   env(name: string, value: string): Git;
 }
 
@@ -36,7 +36,7 @@ export class GitProcess implements Git {
 
   constructor(
     private readonly dir: string,
-    private vars: Record<string, string>,
+    private readonly vars: Record<string, string>,
     private readonly allowed: UnsafeAllowed,
     /** Runs before every command, in turn with them (a pinned git folder's check). */
     private readonly before?: () => Promise<void>,
@@ -45,8 +45,8 @@ export class GitProcess implements Git {
   }
 
   env(name: string, value: string): Git {
-    this.vars = { ...this.vars, [name]: value };
-    return this;
+    // Its own queue, as a second client's: the state store's carrier pushes while no other command of its runs.
+    return new GitProcess(this.dir, { ...this.vars, [name]: value }, this.allowed, this.before);
   }
 
   raw(args: string[]): Promise<string> {

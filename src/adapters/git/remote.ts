@@ -19,6 +19,9 @@ const PUSH_ATTEMPTS = 3;
  * branches land under `refs/remotes/origin/`. Only crew's code pushes, and only to crew/* branches.
  */
 export class GitRemote implements Remote {
+  /** Commits fetchCommit found or fetched. */
+  private readonly present = new Set<string>();
+
   constructor(
     private readonly git: Git,
     private readonly url: string,
@@ -72,8 +75,12 @@ export class GitRemote implements Remote {
   }
 
   async fetchCommit(sha: string): Promise<void> {
-    const have = await this.git.raw(['cat-file', '-t', rev(sha)]).catch(() => '');
+    // A commit once here stays for the job (a job's checkout runs no gc: THROWAWAY_CHECKOUT), so the steps that each
+    // make sure of the run's base ask git once.
+    if (this.present.has(rev(sha))) return;
+    const have = await this.git.raw(['cat-file', '-t', sha]).catch(() => '');
     if (have.trim() !== 'commit') await this.git.raw(['fetch', '--no-tags', '--quiet', '--depth=1', this.url, sha]);
+    this.present.add(sha);
   }
 
   /**

@@ -79,7 +79,8 @@ export class GitStateStore implements StateStore {
   ) {
     mkdirSync(dir, { recursive: true });
     this.git = gitClient(dir, token, undefined, THROWAWAY_CHECKOUT);
-    this.carrier = carryFrom ? gitClient(dir, token, undefined, THROWAWAY_CHECKOUT).env('GIT_ALTERNATE_OBJECT_DIRECTORIES', carryFrom) : undefined;
+    // From the same client: its drivers were listed once (driverOverrides, a git process of its own).
+    this.carrier = carryFrom ? this.git.env('GIT_ALTERNATE_OBJECT_DIRECTORIES', carryFrom) : undefined;
   }
 
   private readonly carrier?: Git;

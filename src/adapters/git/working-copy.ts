@@ -17,8 +17,16 @@ const AS_COMMITTED = ['--no-color', '--text', '--no-textconv', '--no-ext-diff', 
 
 const run = promisify(execFile);
 
+/** A full commit id (SHA-1 or SHA-256), which names one commit for good; an abbreviation could come to name another. */
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** readFileAt keeps files up to this size: the config and instruction files it is asked for again; a large file is read each time. */
+const KEEP_FILE_CHARS = 256 * 1024;
+
 /** The WorkingCopy port over the job's checkout, through crew's hardened git client (git-client.ts). */
 export class GitWorkingCopy implements WorkingCopy {
+  /** Files read at a commit id (readFileAt), by `<id>\0<path>`; undefined: that commit has no such file. */
+  private readonly filesAtCommits = new Map<string, string | undefined>();
+
   constructor(
     readonly dir: string,
     protected readonly git: Git,
@@ -138,7 +146,14 @@ export class GitWorkingCopy implements WorkingCopy {
 
   async readFileAt(ref: string, path: string): Promise<string | undefined> {
     rev(ref);
-    return readFileAtCommit(this.git, ref, path);
+    // A commit id names the same tree for good, so its file (or its absence) is asked once per job: the
+    // instruction files are looked up for every agent's prompt. A branch or HEAD moves, and is asked each time.
+    if (!COMMIT_ID.test(ref)) return readFileAtCommit(this.git, ref, path);
+    const key = `${ref}\0${path}`;
+    if (this.filesAtCommits.has(key)) return this.filesAtCommits.get(key);
+    const text = await readFileAtCommit(this.git, ref, path);
+    if (text === undefined || text.length <= KEEP_FILE_CHARS) this.filesAtCommits.set(key, text);
+    return text;
   }
 
   /**

@@ -3,12 +3,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BranchTips } from '../../../src/adapters/git/branch-tips';
+import { gitClient } from '../../../src/adapters/git/git-client';
+import type { Git } from '../../../src/adapters/git/git-process';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
+import { GitRemote } from '../../../src/adapters/git/remote';
+import { GitWorkingCopy } from '../../../src/adapters/git/working-copy';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { isProtectedPath } from '../../../src/domain/glob';
 import { parseAttemptCommit } from '../../../src/steps/task-results';
 import { FIXTURE_IDENTITY, git, tryGit } from '../../support/git-cli';
 import { fakeGitHubForTest } from '../../support/github/for-test';
+
+/** crew's git client in `dir`, each command it runs (one git process each) noted in `calls`. */
+function countingGit(dir: string, calls: string[][]): Git {
+  const client = gitClient(dir, 'unused-token');
+  const counted: Git = {
+    raw: (args) => (calls.push(args), client.raw(args)),
+    env: () => {
+      throw new Error('no test here sets a variable');
+    },
+  };
+  return counted;
+}
 
 describe('GitWorkingCopy over a real checkout', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crew-gitrepo-'));
@@ -32,6 +48,59 @@ describe('GitWorkingCopy over a real checkout', () => {
     expect(await repo.isAncestor(onSide, onMain)).toBe(false);
     expect(await repo.isAncestor(onMain, onSide)).toBe(false);
     expect(await repo.isAncestor('f'.repeat(40), onMain)).toBe(false);
+  });
+
+  it('readFileAt asks git once per job for a file (or its absence) at a commit id, and every time at a branch or HEAD', async () => {
+    const repoDir = mkdtempSync(join(tmpdir(), 'crew-readfile-'));
+    try {
+      await git(['init', '-q', '-b', 'main'], { cwd: repoDir });
+      writeFileSync(join(repoDir, 'AGENTS.md'), 'first\n');
+      await git(['add', '-A'], { cwd: repoDir });
+      await git(['commit', '-qm', 'one'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      const first = (await git(['rev-parse', 'HEAD'], { cwd: repoDir })).trim();
+      const calls: string[][] = [];
+      const counted = countingGit(repoDir, calls);
+      const repo = new GitWorkingCopy(repoDir, counted);
+      for (let i = 0; i < 3; i++) {
+        expect(await repo.readFileAt(first, 'AGENTS.md')).toBe('first\n');
+        expect(await repo.readFileAt(first, 'CLAUDE.md')).toBeUndefined();
+      }
+      // ls-tree and show for the file, ls-tree for the absent one: once each.
+      expect(calls.length).toBe(3);
+      writeFileSync(join(repoDir, 'AGENTS.md'), 'second\n');
+      await git(['commit', '-qam', 'two'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      expect(await repo.readFileAt('HEAD', 'AGENTS.md')).toBe('second\n');
+      expect(await repo.readFileAt('HEAD', 'AGENTS.md')).toBe('second\n');
+      expect(await repo.readFileAt(first, 'AGENTS.md')).toBe('first\n');
+      expect(calls.length).toBe(7);
+      // A commit not here is an error, and is asked again, not remembered as "no file".
+      await expect(repo.readFileAt('f'.repeat(40), 'AGENTS.md')).rejects.toThrow();
+      await expect(repo.readFileAt('f'.repeat(40), 'AGENTS.md')).rejects.toThrow();
+      expect(calls.length).toBe(9);
+    } finally {
+      rmSync(repoDir, { recursive: true, force: true });
+    }
+  });
+
+  it('fetchCommit asks git once per job for a commit it found here; a failed fetch is asked again', async () => {
+    const repoDir = mkdtempSync(join(tmpdir(), 'crew-fetchcommit-'));
+    try {
+      await git(['init', '-q', '-b', 'main'], { cwd: repoDir });
+      writeFileSync(join(repoDir, 'a.txt'), 'a\n');
+      await git(['add', '-A'], { cwd: repoDir });
+      await git(['commit', '-qm', 'one'], { cwd: repoDir, env: FIXTURE_IDENTITY });
+      const sha = (await git(['rev-parse', 'HEAD'], { cwd: repoDir })).trim();
+      const calls: string[][] = [];
+      const counted = countingGit(repoDir, calls);
+      const remote = new GitRemote(counted, join(repoDir, 'no-such-remote'), new GitWorkingCopy(repoDir, counted));
+      for (let i = 0; i < 3; i++) await remote.fetchCommit(sha);
+      expect(calls.map((c) => c[0])).toEqual(['cat-file']);
+      await expect(remote.fetchCommit('f'.repeat(40))).rejects.toThrow();
+      await expect(remote.fetchCommit('f'.repeat(40))).rejects.toThrow();
+      expect(calls.map((c) => c[0])).toEqual(['cat-file', 'cat-file', 'fetch', 'cat-file', 'fetch']);
+    } finally {
+      rmSync(repoDir, { recursive: true, force: true });
+    }
   });
 
   it('readFilesAt reads many files as committed in two git commands: text only, within the size, names taken literally', async () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
@@ -239,6 +240,32 @@ describe('GitStateStore on the crew/state branch', () => {
       expect((await store('carry-check').load('issue-40/')).read('issue-40/run.json')).toBe('{"t":1}\n');
       // Only that push read the checkout's objects: the state's own folder never borrows them.
       expect(existsSync(join(world.dir, 'carry-state', '.git', 'objects', 'info', 'alternates'))).toBe(false);
+    });
+
+    it("lists git's configured drivers once for both its clients (each listing is a git process of its own)", async () => {
+      const work = await checkout('carry-drivers-work', 'drivers');
+      const bin = await mkdtemp(join(tmpdir(), 'crew-git-log-'));
+      const logged = join(bin, 'argv');
+      const path = process.env.PATH;
+      const real =
+        (path ?? '')
+          .split(':')
+          .map((d) => join(d, 'git'))
+          .find((f) => existsSync(f)) ?? '/usr/bin/git';
+      await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${logged}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+      process.env.PATH = `${bin}:${path ?? ''}`;
+      try {
+        const s = carrying('carry-drivers', work.objects);
+        const listings = (await readFile(logged, 'utf8').catch(() => '')).split('\n').filter((l) => l.startsWith('config ') && l.includes('--get-regexp'));
+        expect(listings).toHaveLength(1);
+        // The carrier still carries: the push reads the checkout's objects through it.
+        await s.update('issue-70/', 'record', (tx) => tx.write('issue-70/run.json', '{}\n'), { carry: { branch: 'crew/70/r1/t1', sha: work.sha } });
+        expect(await world.gh.repo.branchSha('crew/70/r1/t1')).toBe(work.sha);
+      } finally {
+        if (path === undefined) delete process.env.PATH;
+        else process.env.PATH = path;
+        await rm(bin, { recursive: true, force: true });
+      }
     });
 
     it('a branch another push moved first: BranchMoved, and neither the branch nor the state moves', async () => {
