@@ -136,47 +136,6 @@ async function reviewPlan(call, request, plan, eyes) {
 
 /***/ }),
 
-/***/ 13297:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   CL: () => (/* binding */ eyesSection),
-/* harmony export */   qJ: () => (/* binding */ readOnlyTools)
-/* harmony export */ });
-/* unused harmony export READ_ONLY_TOOLS */
-/* harmony import */ var _command_tools__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(34627);
-/* harmony import */ var _workspace_tools__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(82565);
-
-
-/** The names of the tools that only look: what a role that must not change the checkout may call. */
-const READ_ONLY_TOOLS = ['list_files', 'read_file', 'search'];
-/**
- * The one place a read-only role (the planning agents, the critic, a reviewer) gets its tools from:
- * the workers' own list, read and search tools, so their improvements reach every role that looks.
- */
-function readOnlyTools(jail, maxOutputBytes) {
-    const names = READ_ONLY_TOOLS;
-    return [...(0,_workspace_tools__WEBPACK_IMPORTED_MODULE_1__/* .workspaceTools */ .z)(jail, () => undefined), (0,_command_tools__WEBPACK_IMPORTED_MODULE_0__/* .searchTool */ .tD)(jail, maxOutputBytes)].filter((t) => names.includes(t.spec.name));
-}
-/** The map and, with tools, the allowance as the model reads it, for the end of a first message. */
-function eyesSection(eyes, answer) {
-    if (!eyes)
-        return [];
-    return [
-        '',
-        eyes.map,
-        ...(eyes.look
-            ? [
-                '',
-                `Before you answer you may look at the repository with ${READ_ONLY_TOOLS.join(', ')}, for at most ${eyes.look.turns} turns (several calls in one turn count once); then call ${answer}. Answer at once when the map and the request already tell you enough.`,
-            ]
-            : []),
-    ];
-}
-
-
-/***/ }),
-
 /***/ 85335:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -273,8 +232,8 @@ function teamTools(self, team, delivered) {
 
 // EXTERNAL MODULE: ./src/agents/tool-loop.ts + 3 modules
 var tool_loop = __webpack_require__(34068);
-// EXTERNAL MODULE: ./src/agents/workspace-tools.ts + 2 modules
-var workspace_tools = __webpack_require__(82565);
+// EXTERNAL MODULE: ./src/agents/read-only-tools.ts
+var read_only_tools = __webpack_require__(13297);
 // EXTERNAL MODULE: ./src/domain/repo-map.ts
 var repo_map = __webpack_require__(58453);
 ;// CONCATENATED MODULE: ./src/agents/worker.ts
@@ -419,7 +378,6 @@ async function runWorker(model, input, log, trajectory) {
     /** The last report sent back to be fixed: it stands, as crew's rules judge it, if the worker has no turn left to fix it. */
     let sentBack;
     const readOnly = input.task.persona === 'reviewer';
-    const fileTools = (0,workspace_tools/* workspaceTools */.z)(jail, () => undefined).filter((t) => !readOnly || t.spec.name === 'list_files' || t.spec.name === 'read_file');
     const refused = readOnly
         ? {
             write_file: 'write_file is not available to a reviewer: reviewers read and run checks, they do not change files.',
@@ -427,8 +385,8 @@ async function runWorker(model, input, log, trajectory) {
         }
         : {};
     const tools = [
-        ...fileTools,
-        (0,command_tools/* searchTool */.tD)(jail, input.commands.maxOutputBytes),
+        // A reviewer's are the read-only roles' (readOnlyTools).
+        ...(0,read_only_tools/* fileTools */.g0)(jail, input.commands.maxOutputBytes, !readOnly),
         counted((0,command_tools/* runCommandTool */.Lx)(jail, input.commands), () => commandsRun++),
         ...teamTools(input.task.id, input.team, delivered),
         // A server's tool cannot stand in for one of crew's: names are mcp__<server>__<tool>, which crew's never are.
@@ -579,7 +537,8 @@ function findingsText(findings) {
 /* harmony export */   HJ: () => (/* binding */ repositoryMap),
 /* harmony export */   lG: () => (/* binding */ filesToRead)
 /* harmony export */ });
-/* unused harmony exports languageOf, definitionsOf, mentionsIn, rankFiles */
+/* unused harmony exports definitionsOf, mentionsIn, rankFiles */
+/* harmony import */ var _definitions__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(32822);
 /**
  * The repository map the planning agents and the workers read (#48): every top-level folder with
  * its file count, then the files ranked by relevance to the request, each with its definitions, in
@@ -589,25 +548,13 @@ function findingsText(findings) {
  * long, distinctive ones, weigh more (aider/repomap.py, get_ranked_tags: a named identifier ×10, a
  * snake/camel/kebab name of 8+ characters ×10, a `_private` one ×0.1, one defined in more than 5
  * files ×0.1, the square root of the number of references). Definitions come from line-based
- * patterns per language (no parser): good enough to name the functions, classes and types a file
- * offers. Pure: a step reads the files through the WorkingCopy port.
+ * patterns per language (no parser; definitions.ts, shared with read_file's outline): good enough to
+ * name the functions, classes and types a file offers. Pure: a step reads the files through the
+ * WorkingCopy port.
  */
-const LANGUAGES = {
-    '.js': 'js',
-    '.jsx': 'js',
-    '.mjs': 'js',
-    '.cjs': 'js',
-    '.ts': 'js',
-    '.tsx': 'js',
-    '.mts': 'js',
-    '.cts': 'js',
-    '.py': 'py',
-    '.pyi': 'py',
-    '.go': 'go',
-    '.rs': 'rs',
-};
+
 /** Source files of languages the map has no definition patterns for: still code, ranked above docs and assets. */
-const OTHER_CODE = /\.(java|kt|kts|scala|c|h|cc|cpp|hpp|cs|rb|php|swift|m|mm|sh|bash|lua|ex|exs|erl|hs|ml|clj|dart|r|jl|zig|vue|svelte|sql)$/i;
+const OTHER_CODE = /\.(scala|c|h|cc|cpp|hpp|php|swift|m|mm|sh|bash|lua|ex|exs|erl|hs|ml|clj|dart|r|jl|zig|vue|svelte|sql)$/i;
 const MANIFESTS = /(^|\/)(package\.json|Makefile|makefile|GNUmakefile|pyproject\.toml|setup\.py|setup\.cfg|Cargo\.toml|go\.mod|tsconfig\.json|Dockerfile|justfile|Rakefile|Gemfile|pom\.xml|build\.gradle)$/;
 const DOCS = /\.(md|mdx|rst|txt|adoc)$/i;
 const CONFIG = /\.(json|ya?ml|toml|ini|cfg|xml)$/i;
@@ -616,8 +563,10 @@ function extension(path) {
     const dot = base.lastIndexOf('.');
     return dot > 0 ? base.slice(dot).toLowerCase() : '';
 }
+/** The code language the map reads a file's definitions in (Markdown's headings are an outline's, not the map's). */
 function languageOf(path) {
-    return LANGUAGES[extension(path)];
+    const language = (0,_definitions__WEBPACK_IMPORTED_MODULE_0__/* .definitionLanguage */ .kw)(path);
+    return language?.headings ? undefined : language;
 }
 /** Built, bundled or vendored code: nobody edits it, and its definitions would drown the source's. */
 const GENERATED = /(^|\/)(dist|build|out|vendor|third_party|node_modules|__generated__)\/|\.(min|bundle)\.[cm]?js$|\.d\.ts$/;
@@ -638,26 +587,6 @@ function prior(path) {
 function isTest(path) {
     return /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]*\.py$|_test\.go$/.test(path);
 }
-/** Patterns whose first group is the defined name, per language; a line may hold one definition. */
-const PATTERNS = {
-    js: [
-        /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/,
-        /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/,
-        /^\s*(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/,
-        /^\s*(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*(?:<[^=]*>)?\s*=/,
-        /^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/,
-        /^\s*export\s+(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/,
-        /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/,
-    ],
-    py: [/^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/, /^\s*class\s+([A-Za-z_]\w*)/, /^([A-Z][A-Z0-9_]+)\s*(?::[^=]+)?=/],
-    go: [/^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/, /^type\s+([A-Za-z_]\w*)/, /^\s+([A-Z]\w*)\s+(?:struct|interface)\b/, /^(?:var|const)\s+([A-Za-z_]\w*)/],
-    rs: [
-        /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)/,
-        /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|union|type|mod)\s+([A-Za-z_]\w*)/,
-        /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+([A-Z_][A-Z0-9_]*)/,
-        /^\s*macro_rules!\s*([A-Za-z_]\w*)/,
-    ],
-};
 const LINE_CHARS = 120;
 /** The definitions a file's text holds, by its language's patterns; none for a language the map does not know. */
 function definitionsOf(path, text) {
@@ -670,14 +599,11 @@ function definitionsOf(path, text) {
         const line = lines[i];
         if (line.length > 1000)
             continue;
-        for (const p of PATTERNS[lang]) {
-            const m = p.exec(line);
-            if (m?.[1]) {
-                const t = line.trim();
-                out.push({ name: m[1], line: i + 1, text: t.length > LINE_CHARS ? `${t.slice(0, LINE_CHARS - 1)}…` : t });
-                break;
-            }
-        }
+        const name = (0,_definitions__WEBPACK_IMPORTED_MODULE_0__/* .definitionIn */ .rY)(lang, line)?.name;
+        if (!name)
+            continue;
+        const t = line.trim();
+        out.push({ name, line: i + 1, text: t.length > LINE_CHARS ? `${t.slice(0, LINE_CHARS - 1)}…` : t });
     }
     return out;
 }
@@ -1117,7 +1043,11 @@ function checkReport(given, seen) {
     const issues = [...(bounded?.notes ?? [])];
     if (seen.ending !== 'reported' || !reported) {
         const e = ENDINGS[seen.ending === 'reported' ? 'no_report' : seen.ending];
-        const reason = (seen.ending === 'error' || seen.ending === 'loop') && seen.error ? `${e.reason}: ${seen.error}` : e.reason;
+        const reason = seen.ending === 'shutdown' && seen.stoppedBy === 'budget'
+            ? 'the run stopped at a budget; the worker stopped at the end of a turn'
+            : (seen.ending === 'error' || seen.ending === 'loop') && seen.error
+                ? `${e.reason}: ${seen.error}`
+                : e.reason;
         issues.push(`${reason}; completion marker missing`);
         return {
             status: e.status,

@@ -247,6 +247,10 @@ async function runIntake(call, input) {
 
 // EXTERNAL MODULE: ./src/agents/plan-reviewer.ts
 var plan_reviewer = __webpack_require__(87143);
+// EXTERNAL MODULE: ./src/agents/run-budget.ts
+var run_budget = __webpack_require__(2909);
+// EXTERNAL MODULE: ./src/steps/budget-stop.ts
+var budget_stop = __webpack_require__(8811);
 // EXTERNAL MODULE: ./src/domain/refs.ts
 var refs = __webpack_require__(92);
 // EXTERNAL MODULE: ./src/domain/plan-review.ts
@@ -433,6 +437,8 @@ var repo_map = __webpack_require__(47389);
 
 
 
+
+
 /** The plan reviewer may send a plan back this many times before a person decides. */
 const REVIEW_ROUNDS = 3;
 /** crew asks clarifying questions at most this many times per run. */
@@ -549,12 +555,15 @@ async function planRun(ctx, issue, run, revision, claimBy = 'this-run') {
             (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
         }),
     };
+    // Intake's reading once it is made: kept when the run's budget stops planning, so going on neither reads nor asks again.
+    let intakeRead = null;
     try {
         const images = await requestImages(p);
         // 1. Intake: the task and its done criteria, or questions first.
         const intake = await intakeOrAsk(p, images);
         if (!intake)
             return [];
+        intakeRead = intake;
         // A follow-up keeps the pull request's criteria as they were (the critic judges them again) and numbers the new ones on.
         const fresh = followUp ? (0,follow_up/* followUpCriteria */.mG)(followUp.kept, intake.criteria) : null;
         const criteria = mergeCriteria(fresh ? { ...intake, criteria: fresh.criteria } : intake, config.criteria);
@@ -567,6 +576,14 @@ async function planRun(ctx, issue, run, revision, claimBy = 'this-run') {
         return await recordPlan(p, intake, fresh, reviewed, claimBy);
     }
     catch (e) {
+        if (e instanceof run_budget/* RunBudgetSpent */.J) {
+            const kept = intakeRead;
+            await (0,budget_stop/* stopStepAtBudget */.j8)(ctx, issue, run, 'planning', e, {
+                ...(kept ? { files: (tx) => tx.write(run_files/* paths */.f0.intake(issue, run), `${JSON.stringify(kept, null, 2)}\n`) } : {}),
+                revision,
+            });
+            return [];
+        }
         if (!(e instanceof submission/* SubmissionRejected */.NR))
             throw e;
         await planningFailed(p, e);

@@ -341,6 +341,7 @@ var attempts = __webpack_require__(26296);
 
 
 
+
 /**
  * A dispatched task was claimed for `dispatch:<nonce>` by the job that unblocked it, and the
  * dispatch carries that nonce: a stale or repeated one (the claim has moved on) starts nothing.
@@ -405,7 +406,8 @@ async function takeTask(ctx, issue, run, leg, chained) {
     const of = rec.parallel ?? 1;
     if (which.n > of)
         return void ctx.log.info(`${leg}: ${taskId} runs ${of} attempt(s) since its claim; nothing to do`);
-    if (rec.candidates?.some((c) => c.n === which.n))
+    const judge = (0,run_state/* candidatesComplete */.ug)(rec);
+    if (!judge && rec.candidates?.some((c) => c.n === which.n))
         return void ctx.log.info(`${leg}: this attempt of ${taskId} is recorded already; nothing to do`);
     // A chained task was claimed for this workflow run by the write that recorded the one before.
     if (chained && rec.claim?.runId !== ctx.runId) {
@@ -416,7 +418,9 @@ async function takeTask(ctx, issue, run, leg, chained) {
         ctx.log.info(`the dispatch for ${leg} is stale (another job holds it, or it finished); nothing to do`);
         return;
     }
-    return { issue, run, leg, view, task, rec, n: which.n, of, branch: (0,refs/* candidateBranch */.K7)(rec.branch, which.n) };
+    if (judge)
+        ctx.log.info(`${leg}: every parallel attempt of ${taskId} is recorded but not judged (the job judging them stopped); judging them now`);
+    return { issue, run, leg, view, task, rec, n: which.n, of, branch: (0,refs/* candidateBranch */.K7)(rec.branch, which.n), ...(judge ? { judge } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./src/steps/work-branch.ts
@@ -521,7 +525,7 @@ var streamableHttp = __webpack_require__(31502);
 // EXTERNAL MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var types = __webpack_require__(63846);
 // EXTERNAL MODULE: ./src/sandbox/command-runner.ts + 2 modules
-var command_runner = __webpack_require__(1856);
+var command_runner = __webpack_require__(55378);
 // EXTERNAL MODULE: ./src/text/redact.ts
 var redact = __webpack_require__(53326);
 // EXTERNAL MODULE: ./src/text/sanitize.ts
@@ -695,7 +699,7 @@ class Server {
                     continue;
                 }
                 // A server that prints its own secret back must not put it in a prompt, a comment or crew/state.
-                (0,redact/* addSecret */.Ck)(value);
+                (0,redact/* addDeclaredSecret */.w8)(value);
                 env[name] = value;
             }
             const home = this.o.home;
@@ -724,7 +728,7 @@ class Server {
                 this.note(`MCP server \`${this.name}\`: its variable ${name} (for the ${header} header) is not set (add \`${name}=…\` to the repository secret CREW_ENV), so the header was left out.`);
                 continue;
             }
-            (0,redact/* addSecret */.Ck)(value);
+            (0,redact/* addDeclaredSecret */.w8)(value);
             headers[header] = value;
         }
         const fetch = allowlistedFetch(this.o.fetch ?? globalThis.fetch, this.o.allowedHost, (host, from) => {
@@ -881,9 +885,11 @@ async function startMcpServers(start) {
 var own_temp = __webpack_require__(79226);
 // EXTERNAL MODULE: ./src/state/inbox.ts
 var inbox = __webpack_require__(93849);
-// EXTERNAL MODULE: ./src/steps/sandbox-setup.ts + 3 modules
-var sandbox_setup = __webpack_require__(89572);
+// EXTERNAL MODULE: ./src/toolbox/sandbox-setup.ts + 4 modules
+var sandbox_setup = __webpack_require__(85478);
 ;// CONCATENATED MODULE: ./src/steps/work-toolbox.ts
+
+
 
 
 
@@ -932,7 +938,10 @@ function teamOf(ctx, t, fresh) {
             // A look GitHub answered also makes the check put off after the job's last plan comment edit. The
             // worker's turn does not hang on the comment: a failed render stays pending for the job's end.
             await (0,context/* planCheckSaw */.Fh)(ctx, issue, run, seen).catch((e) => ctx.log.warn(`could not bring the plan comment up to date between turns (tried again at the job's end): ${e instanceof Error ? e.message : String(e)}`));
-            return (0,inbox/* readInbox */.n2)(seen, issue, run, taskId);
+            const messages = (0,inbox/* readInbox */.n2)(seen, issue, run, taskId);
+            // The run stopped at its or the repository's budget (#52): this task, or this parallel attempt, stops at the end of its turn too.
+            const stop = (0,budget_stop/* runStopRequest */.lB)((0,run_files/* readRun */.cI)(seen, issue, run), taskId);
+            return stop ? [...messages, stop] : messages;
         },
     };
 }
@@ -947,13 +956,40 @@ function teamOf(ctx, t, fresh) {
 async function openToolbox(ctx, config, t, chained) {
     const trusted = !chained && (await ctx.repo.head()) === (0,run_state/* reviewedSha */.cK)(t.view.run);
     const mcpServers = (0,domain_mcp/* serversFor */.Qm)(config.mcp_servers, 'worker');
-    const { runner, warning, setupFailure, egress } = await (0,sandbox_setup/* prepareTools */.$K)(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+    const tools = await (0,sandbox_setup/* prepareTools */.$K)(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
+    const { runner, warning, setupFailure, egress, reach } = tools;
+    // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally`
+    // disposes; a throw before that closes the tools here.
+    const { serverDir, mcp } = await startServers(ctx, config, t, { trusted, mcpServers, tools }).catch(async (e) => {
+        await tools.dispose();
+        throw e;
+    });
+    const fresh = { looked: false };
+    return {
+        runner,
+        warning,
+        setupFailure,
+        egress,
+        reach,
+        mcp,
+        team: teamOf(ctx, t, fresh),
+        newAttempt: () => void (fresh.looked = false),
+        refused: () => (0,domain_egress/* addRefusals */.R4)(t.rec.refused, egress?.refused(), mcp.refused()),
+        dispose: async () => {
+            await mcp.close();
+            await serverDir.dispose();
+            await tools.dispose();
+        },
+    };
+}
+/** After the setup: its output kept out of the task's commits, then the repository's MCP servers, in the sandbox where they run commands. */
+async function startServers(ctx, config, t, { trusted, mcpServers, tools }) {
+    const { runner, setupFailure } = tools;
     if (config.setup.length) {
         const produced = await ctx.repo.excludeUntracked();
         if (produced.length)
             ctx.log.info(`setup produced ${produced.length} untracked path(s); they stay out of the task's commits`);
     }
-    // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally` disposes.
     const serverDir = await stdioServerDir({
         // With no stdio server to start, there is nothing to copy.
         trusted: trusted || setupFailure !== null || !mcpServers.some(([, s]) => !!s.command),
@@ -976,21 +1012,7 @@ async function openToolbox(ctx, config, t, chained) {
         await serverDir.dispose();
         throw e;
     });
-    const fresh = { looked: false };
-    return {
-        runner,
-        warning,
-        setupFailure,
-        egress,
-        mcp,
-        team: teamOf(ctx, t, fresh),
-        newAttempt: () => void (fresh.looked = false),
-        refused: () => (0,domain_egress/* addRefusals */.R4)(t.rec.refused, egress?.refused(), mcp.refused()),
-        dispose: async () => {
-            await mcp.close();
-            await serverDir.dispose();
-        },
-    };
+    return { serverDir, mcp };
 }
 
 // EXTERNAL MODULE: ./src/ports.ts
@@ -1179,9 +1201,9 @@ async function candidateEvidence(ctx, c, o) {
 async function selectByEvidence(ctx, task, candidates, o) {
     const { missing } = await ctx.remote.fetch(candidates.map((c) => c.branch));
     const evidence = [];
-    for (const c of candidates) {
-        if (missing.includes(c.branch)) {
-            evidence.push({ ...c, headSha: null, commands: [], tests: [], findings: [], changedLines: 0, absent: `its branch ${c.branch} is missing` });
+    for (const { notBegun, ...c } of candidates) {
+        if (notBegun || missing.includes(c.branch)) {
+            evidence.push({ ...c, headSha: null, commands: [], tests: [], findings: [], changedLines: 0, absent: notBegun ?? `its branch ${c.branch} is missing` });
             continue;
         }
         evidence.push(await candidateEvidence(ctx, c, o));
@@ -1212,7 +1234,9 @@ var steps_test_runs = __webpack_require__(14266);
  * The other branches stay until the run's branches are deleted.
  */
 /** Records one leg's final outcome as a candidate; returns every candidate when this record completed the set, else null. */
-async function recordCandidate(ctx, t, o, headSha) {
+async function recordCandidate(ctx, t, o, headSha, 
+/** Why the leg's worker never began (endLegAtBudget). */
+notBegun) {
     const mine = {
         n: t.n,
         branch: t.branch,
@@ -1221,6 +1245,8 @@ async function recordCandidate(ctx, t, o, headSha) {
         summary: o.checked.summary,
         changedFiles: o.seen.changedFiles,
         attempt: o.attempt,
+        ...(o.mcpNotes?.length ? { mcpNotes: o.mcpNotes } : {}),
+        ...(notBegun ? { notBegun } : {}),
     };
     return (0,context/* updateView */.vl)(ctx, t.issue, t.run, `${t.leg} ${o.checked.status} (attempt ${t.n} of ${t.of})`, (view, tx) => {
         const rec = view.tasks.get(t.rec.id);
@@ -1242,16 +1268,16 @@ async function recordCandidate(ctx, t, o, headSha) {
 /** Each candidate judged on its own branch against the base; with no sandbox to run the criteria in, none can qualify. */
 async function judgeCandidates(ctx, config, view, taskId, candidates, tools) {
     const { runner, egress } = tools;
-    const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker }));
+    const toJudge = candidates.map((c) => ({ n: c.n, branch: c.branch, worker: c.worker, notBegun: c.notBegun }));
     if (!runner)
-        return selectCandidate(taskId, toJudge.map((c) => ({
+        return selectCandidate(taskId, toJudge.map(({ notBegun, ...c }) => ({
             ...c,
             headSha: null,
             commands: [],
             tests: [],
             findings: [],
             changedLines: 0,
-            absent: 'crew had no sandbox to run the criteria in',
+            absent: notBegun ?? 'crew had no sandbox to run the criteria in',
         })));
     const criteria = (0,run_files/* planOf */.XC)(view).criteria.filter((c) => c.kind === 'command' && c.command);
     const timeoutMs = config.command_timeout_seconds * 1000;
@@ -1274,6 +1300,8 @@ async function judgeCandidates(ctx, config, view, taskId, candidates, tools) {
 async function settleCandidates(ctx, config, t, candidates, tools) {
     const view = await (0,context/* loadView */.QJ)(ctx, t.issue, t.run, context/* SEEN */.GL);
     ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
+    // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
+    ctx.log.checkpoint('candidates-judging');
     const selection = await judgeCandidates(ctx, config, view, t.rec.id, candidates, tools);
     ctx.log.info(`${t.rec.id}: ${selection.chosen === null ? 'none kept' : `kept attempt ${selection.chosen}`}: ${selection.reason}`);
     const kept = candidates.find((c) => c.n === selection.chosen);
@@ -1290,25 +1318,16 @@ async function settleCandidates(ctx, config, t, candidates, tools) {
             reason: null,
             complete: true,
         }
-        : {
-            status: 'failure',
-            quality: 'RED',
-            completeness: 0,
-            summary: `none of the ${candidates.length} parallel attempts qualified`,
-            details: selection.reason,
-            feedback: null,
-            metadataIssues: [],
-            retry: false,
-            reason: selection.reason,
-            complete: false,
-        };
+        : failedByCrew(`none of the ${candidates.length} parallel attempts qualified`, selection.reason);
     // Each candidate's use was counted when its leg recorded it: the settling adds none.
     const outcome = {
         attempt: t.rec.attempts,
         checked,
-        seen: { persona: t.task.persona, ending: 'reported', changedFiles: kept?.changedFiles ?? [], turns: 0, usage: run_state/* ZERO_USAGE */.fI, toolCalls: {}, elapsedMs: 0 },
+        seen: nothingSpent(t, 'reported', kept?.changedFiles ?? []),
         final: true,
         sandboxWarning: tools.sandboxWarning,
+        // Each leg's MCP trouble was part of how its attempt went: kept, once each, whichever attempt is kept.
+        mcpNotes: [...new Set(candidates.flatMap((c) => c.mcpNotes ?? []))],
     };
     const headSha = (kept ?? candidates[0]).headSha ?? view.run.base.sha;
     return (0,task_results/* recordFinal */.k7)(ctx, t.issue, t.run, t.rec.id, outcome, headSha, tools.chain, undefined, {
@@ -1316,6 +1335,52 @@ async function settleCandidates(ctx, config, t, candidates, tools) {
         branch: kept ? kept.branch : t.rec.branch,
         parallel: undefined,
     });
+}
+/** A result crew writes itself, with no worker's report behind it: failed, and why. */
+function failedByCrew(summary, reason) {
+    return {
+        status: 'failure',
+        quality: 'RED',
+        completeness: 0,
+        summary,
+        details: reason,
+        feedback: null,
+        metadataIssues: [],
+        retry: false,
+        reason,
+        complete: false,
+    };
+}
+/** What an outcome crew records without a worker turn saw: no spending, no turns. */
+function nothingSpent(t, ending, changedFiles) {
+    return { persona: t.task.persona, ending, changedFiles, turns: 0, usage: run_state/* ZERO_USAGE */.fI, toolCalls: {}, elapsedMs: 0 };
+}
+/**
+ * A parallel leg the repository's day or month budget ends before its next attempt (#50, #52; the
+ * why is in `attempts.parallel`'s docs): its last attempt, if it had one, becomes its candidate as it
+ * stands, not retried; without one, its candidate says it never began (`notBegun`), and is not judged.
+ */
+function outcomeAtBudget(t, last, next, spent) {
+    if (last)
+        return {
+            outcome: {
+                ...last,
+                final: true,
+                checked: { ...last.checked, retry: false, reason: `${last.checked.reason ?? last.checked.summary}; not retried: ${spent}` },
+            },
+        };
+    const notBegun = `it never began: ${spent}`;
+    return {
+        outcome: {
+            attempt: next.attempt,
+            checked: failedByCrew(`not begun: ${spent}`, notBegun),
+            seen: nothingSpent(t, 'budget', []),
+            final: true,
+            sandboxWarning: next.sandboxWarning,
+            mcpNotes: next.mcpNotes,
+        },
+        notBegun,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/steps/work-record.ts
@@ -1328,7 +1393,9 @@ async function settleCandidates(ctx, config, t, candidates, tools) {
  * and recorded: a retry, the task's final result (which may chain the task it unblocked to this job:
  * returned), or, for a parallel attempt (#50), its candidate, judged with the others by the last leg.
  */
-async function recordAttempt(ctx, config, t, o, job) {
+async function recordAttempt(ctx, config, t, o, job, 
+/** A parallel leg ended at a budget before its worker began: why (#50). */
+notBegun) {
     const { issue, run } = t;
     const taskId = t.rec.id;
     await ctx.repo.commitAll((0,task_results/* attemptCommitMessage */._J)(taskId, t.task.title, o), { allowEmpty: true });
@@ -1339,9 +1406,13 @@ async function recordAttempt(ctx, config, t, o, job) {
         ctx.log.checkpoint('task-pushed');
         if (!o.final)
             return undefined;
-        const all = await recordCandidate(ctx, t, o, headSha);
+        const all = await recordCandidate(ctx, t, o, headSha, notBegun);
         if (!all)
             return undefined;
+        // Every leg stopped at the repository's budget before its worker began: nothing to judge, so the task
+        // waits at the budget (its candidates dropped) as a task run once does, and the run asks (#52).
+        if (job.heldAt && all.every((c) => c.notBegun))
+            return (0,task_results/* recordHeld */.hl)(ctx, issue, run, taskId, { attempt: o.attempt }, job.heldAt);
         return settleCandidates(ctx, config, t, all, { ...job, sandboxWarning: o.sandboxWarning });
     }
     // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
@@ -1405,8 +1476,12 @@ function judgeAttempt(ctx, config, t, state, ran, tools, spent) {
         ...(ran.reverted.length ? { reverted: ran.reverted } : {}),
         ...(workerRun?.error ? { error: workerRun.error } : {}),
         ...(workerRun?.limit ? { limit: workerRun.limit } : {}),
+        // The run stopped at a budget while this worker ran, and it stopped at the end of its turn (#52).
+        ...(ending === 'shutdown' && spent.runStopped ? { stoppedBy: 'budget' } : {}),
     };
     let checked = (0,result/* checkResult */.iJ)(workerRun?.reported, seen);
+    // Stopped there, a task run once is held, not settled.
+    const runStopped = seen.stoppedBy && spent.runStopped;
     if (tools.setupFailure)
         checked = { ...checked, status: 'failure', retry: false, reason: tools.setupFailure, summary: tools.setupFailure };
     // Each job gets 1 + max_retries attempts; a retry a person or the advisor asked for starts a fresh allowance.
@@ -1416,9 +1491,13 @@ function judgeAttempt(ctx, config, t, state, ran, tools, spent) {
     // A retry needs room in the task's and the run's budgets after this attempt's spending.
     const noRoom = checked.retry ? (0,domain_budgets/* noRoomForAnotherAttempt */.sF)(spent.budgets, (0,run_state/* addSpent */.uG)(spent.taskSpent, seen.usage, 0), (0,run_state/* addUsage */.vk)(spent.runSpent, seen.usage)) : null;
     // A budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
-    const heldAt = noRoom && !impeded && t.of === 1
-        ? (0,budget_stop/* ownBudgetStop */.Mm)(config, spent.view, (0,run_state/* addUsage */.vk)(spent.runSpent, seen.usage), { id: t.rec.id, spent: (0,run_state/* addSpent */.uG)(spent.taskSpent, seen.usage, 0) })
-        : undefined;
+    // A parallel attempt is not held: its work so far is its candidate (work.ts, endLegAtBudget).
+    const heldAt = t.of > 1
+        ? undefined
+        : (runStopped ??
+            (noRoom && !impeded
+                ? (0,budget_stop/* ownBudgetStop */.Mm)(config, spent.view, (0,run_state/* addUsage */.vk)(spent.runSpent, seen.usage), { id: t.rec.id, spent: (0,run_state/* addSpent */.uG)(spent.taskSpent, seen.usage, 0) })
+                : undefined));
     if (noRoom && !heldAt)
         checked = { ...checked, reason: `${checked.reason ?? checked.summary}; ${noRoom}` };
     const final = !heldAt && (state.attempt >= state.firstAttempt + config.max_retries || !checked.retry || impeded || noRoom !== null);
@@ -1438,6 +1517,7 @@ function judgeAttempt(ctx, config, t, state, ran, tools, spent) {
 }
 
 ;// CONCATENATED MODULE: ./src/steps/work.ts
+
 
 
 
@@ -1507,6 +1587,14 @@ async function runTask(ctx, config, issue, run, leg, job) {
     ctx.log.checkpoint('work-started');
     const tools = await openToolbox(ctx, config, t, job.chained);
     try {
+        // The job that judged the task's recorded attempts stopped before it settled them: judge them again, nothing else (#50).
+        if (t.judge)
+            return await settleCandidates(ctx, config, t, t.rec.candidates, {
+                runner: tools.runner,
+                egress: tools.egress,
+                chain: job.chain,
+                sandboxWarning: tools.warning,
+            });
         // Memory from earlier attempts, this job's and those recorded before it (a resumed job, a re-run task).
         const history = (0,run_files/* readAttemptHistory */.Iq)(await ctx.state.load(`${(0,refs/* runFolder */.kQ)(issue, run)}/`, context/* SEEN */.GL), issue, run, t.rec.id, t.rec.attempts);
         // An attempt carried over from a job that ran out of time keeps its retry allowance.
@@ -1518,6 +1606,7 @@ async function runTask(ctx, config, issue, run, leg, job) {
         const memory = { knowledge: (0,state_knowledge/* knowledgeLines */.a7)(knowledge.entries, config.knowledge_context_size), startSha, resuming };
         // A parallel attempt's spending is its own (each attempt is a task's worth, #50); a task run once spends the task's.
         let legSpent = run_state/* NOTHING_SPENT */.zx;
+        let last;
         for (;;) {
             tools.newAttempt();
             // What the task and the run have spent: this job's own last write or read holds it (a parallel
@@ -1534,16 +1623,28 @@ async function runTask(ctx, config, issue, run, leg, job) {
                 await holdAtBudget(ctx, t, budgetStop, (stop) => (0,task_results/* recordHeld */.hl)(ctx, issue, run, t.rec.id, { attempt: state.attempt }, stop));
                 return undefined;
             }
+            // A parallel attempt is not held: at the repository's day or month budget its leg ends with what it has, and the
+            // judging uses what the attempts did (#50, #52; docs/configuration.md `attempts.parallel`).
+            // The leg's own attempts so far are not on crew/state until its candidate is: counted here.
+            // The run already waits at a budget (another task met it): the leg ends likewise, without a worker.
+            const legStop = t.of > 1 ? ((0,budget_stop/* runWideStop */.v7)(current.run) ?? (await (0,budget_stop/* repositoryStop */.Hn)(ctx, legSpent.costUsd))) : undefined;
+            if (legStop)
+                return endLegAtBudget(ctx, config, t, { state, last, tools, chain: job.chain }, legStop);
             const budgets = (0,domain_budgets/* runBudgets */.Cc)(config.budgets, current.run);
             const limits = attemptLimits(budgets, config.task_timeout_minutes, taskSpent, runSpent, tools.setupFailure !== null);
             const ran = await runAttempt(ctx, config, t, state, tools, limits, jobStop, memory);
             if (ran.handedOver)
                 return undefined;
-            const { outcome, seen, heldAt } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent, budgets, view: current });
+            // Stopped because the run stopped at a budget (its inbox said so): held like the task that met it, or, for a
+            // parallel attempt, its work so far is its candidate, as at the repository's budget.
+            const runStopped = ran.workerRun?.stop === 'shutdown' ? (0,budget_stop/* runWideStop */.v7)((await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL)).run) : undefined;
+            const { outcome, seen, heldAt } = judgeAttempt(ctx, config, t, state, ran, tools, { taskSpent, runSpent, budgets, view: current, runStopped });
             legSpent = (0,run_state/* addSpent */.uG)(legSpent, seen.usage, seen.elapsedMs ?? 0);
             // The attempt's trajectory is kept before its result is recorded, so the record can link it (and the job's log).
             const [log, trajectory] = await Promise.all([ctx.jobLink?.() ?? null, ctx.trajectories?.publish(`${t.leg}-attempt${state.attempt}`) ?? null]);
             outcome.links = { log, trajectory };
+            if (runStopped && t.of > 1)
+                return endLegAtBudget(ctx, config, t, { state, last: outcome, tools, chain: job.chain }, runStopped);
             const recorded = await recordAttempt(ctx, config, t, outcome, { chain: job.chain, runner: tools.runner, egress: tools.egress, heldAt });
             if (heldAt) {
                 ctx.log.info(`${t.leg}: ${(0,render_budget_stop/* budgetSpentText */.tB)(heldAt)}; the task waits, its work pushed to ${t.rec.branch}`);
@@ -1555,6 +1656,7 @@ async function runTask(ctx, config, issue, run, leg, job) {
             }
             if (outcome.final)
                 return typeof recorded === 'string' ? recorded : undefined;
+            last = outcome;
             state.history.push({ attempt: state.attempt, status: outcome.checked.status, summary: outcome.checked.summary, reason: outcome.checked.reason });
             state.attempt++;
             ctx.log.info(`${t.leg}: retrying (attempt ${state.attempt - state.firstAttempt + 1} of ${1 + config.max_retries}) because ${outcome.checked.reason}`);
@@ -1598,7 +1700,7 @@ async function runAttempt(ctx, config, t, state, tools, limits, jobStop, memory)
             modelId: config.models[tier],
             system: await (0,agent_instructions/* promptWithInstructions */.U)(ctx, `worker_${task.persona}`, (0,run_state/* reviewedSha */.cK)(t.view.run), task.files),
             ...(await (0,repo_map/* workerMap */.dJ)(ctx, task)),
-            commands: (0,command_options/* agentCommands */.w)({ runner: tools.runner, warning: tools.warning, egress: tools.egress }, config, jobBinds ? { until: jobStop.at, now: () => ctx.clock.now().getTime() } : undefined),
+            commands: (0,command_options/* agentCommands */.w)({ runner: tools.runner, warning: tools.warning, egress: tools.egress, reach: tools.reach }, config, jobBinds ? { until: jobStop.at, now: () => ctx.clock.now().getTime() } : undefined),
             team: tools.team,
             ...(shown.images.length ? { images: shown.images } : {}),
             ...(shown.missing.length ? { imagesNotLoaded: shown.missing } : {}),
@@ -1672,6 +1774,25 @@ async function holdAtBudget(ctx, t, stop, hold) {
         await (0,budget_stop/* askAtBudget */.OH)(ctx, t.issue, t.run);
     else
         await (0,context/* syncPlanComment */.Of)(ctx, t.issue, t.run);
+}
+/**
+ * A parallel attempt's leg at a budget (#50, #52): the repository's day or month budget before its next attempt, or the
+ * run waiting at its or the repository's budget (before an attempt, or its worker stopped at the end of a turn). No
+ * worker starts again, and what it did is recorded as its candidate.
+ */
+async function endLegAtBudget(ctx, config, t, leg, stop) {
+    const { tools } = leg;
+    const spent = (0,render_budget_stop/* budgetSpentText */.tB)(stop);
+    ctx.log.info(`${t.leg}: ${spent}; this parallel attempt stops here and is judged on what it did`);
+    const next = { attempt: leg.state.attempt, sandboxWarning: tools.warning, mcpNotes: [...tools.mcp.notes] };
+    const { outcome, notBegun } = outcomeAtBudget(t, leg.last, next, spent);
+    const recorded = await recordAttempt(ctx, config, t, outcome, { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop }, notBegun);
+    // No attempt of the task began: it waits at the budget like a task run once, and this job may be the one to ask.
+    if (recorded === true)
+        await (0,budget_stop/* askAtBudget */.OH)(ctx, t.issue, t.run);
+    else if (recorded === false)
+        await (0,context/* syncPlanComment */.Of)(ctx, t.issue, t.run);
+    return typeof recorded === 'string' ? recorded : undefined;
 }
 
 

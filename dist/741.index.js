@@ -2,103 +2,6 @@ export const id = 741;
 export const ids = [741];
 export const modules = {
 
-/***/ 8811:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Mm: () => (/* binding */ ownBudgetStop),
-/* harmony export */   OH: () => (/* binding */ askAtBudget),
-/* harmony export */   Zf: () => (/* binding */ budgetStopBefore),
-/* harmony export */   eO: () => (/* binding */ periodStop),
-/* harmony export */   kQ: () => (/* binding */ stopRunAtBudget)
-/* harmony export */ });
-/* harmony import */ var _domain_budgets__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(69158);
-/* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(85745);
-/* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65534);
-/* harmony import */ var _render_budget_stop__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(35720);
-/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(24742);
-/* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(75498);
-/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(33732);
-/* harmony import */ var _spend_gate__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(50746);
-
-
-
-
-
-
-
-
-/**
- * The run's own budgets, when one is spent: `budgets.run` as this run stands (a person's `/crew continue`
- * may have raised it), then the task's `budgets.task` (what its current allowance of attempts spent).
- */
-function ownBudgetStop(config, view, runSpent, task) {
-    const budgets = (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgets */ .Cc)(config.budgets, view.run);
-    if ((0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgetSpent */ .X5)(budgets.run, runSpent))
-        return {
-            kind: 'budget',
-            limit: 'run',
-            spentUsd: runSpent.costUsd,
-            budgetUsd: budgets.run.cost_usd,
-            tokens: { spent: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), budget: budgets.run.tokens },
-        };
-    if (task && (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .taskBudgetSpent */ .V3)(budgets.task, task.spent))
-        return {
-            kind: 'budget',
-            limit: 'task',
-            task: task.id,
-            spentUsd: task.spent.costUsd,
-            budgetUsd: budgets.task.cost_usd,
-            tokens: { spent: task.spent.tokens, budget: budgets.task.tokens },
-        };
-    return undefined;
-}
-function periodStop(p) {
-    return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd, resetsAt: p.resetsAt };
-}
-/** Before a step that spends (a worker's attempt): the run's and the task's budgets, then the repository's. */
-async function budgetStopBefore(ctx, config, view, runSpent, task) {
-    const own = ownBudgetStop(config, view, runSpent, task);
-    if (own)
-        return own;
-    const period = await (0,_spend_gate__WEBPACK_IMPORTED_MODULE_6__/* .repositoryBudgetReached */ .A6)(ctx);
-    return period ? periodStop(period) : undefined;
-}
-/**
- * Inside the write that holds a task: the run stops and waits at the budget (comment id 0 until
- * `askAtBudget` posts the question). A run already waiting (on this budget or another question) is
- * left as it is: the held task is pending, and starts again, or stops again, when the run goes on.
- * Returns whether the question is this job's to ask.
- */
-function stopRunAtBudget(tx, issue, run, stop, now) {
-    const view = (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .viewIn */ .zc)(tx, issue, run);
-    if (view.run.phase !== 'EXECUTING' || view.run.waiting)
-        return false;
-    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'ESCALATING', waiting: { ...stop, commentId: 0 } }, now);
-    return true;
-}
-/** Posts the budget question a run records but has not asked yet, and labels the issue as waiting. */
-async function askAtBudget(ctx, issue, run) {
-    const view = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .loadView */ .QJ)(ctx, issue, run);
-    const w = view.run.waiting;
-    if (view.run.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.commentId !== 0)
-        return;
-    const s = ctx.surface;
-    const body = (0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetQuestion */ .SG)(view, w, s, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .planLinks */ .FR)(ctx).branch, s.marker('budget', { issue, run, nonce: (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nonce */ .KU)() }));
-    await (0,_caps__WEBPACK_IMPORTED_MODULE_4__/* .spend */ .Rf)(ctx, issue, run, { comments: 1 });
-    const posted = await ctx.forge.postComment(issue, body);
-    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .updateRun */ .PF)(ctx, issue, run, `asked at the budget`, (rec, tx) => {
-        if (rec.waiting?.kind === 'budget' && rec.waiting.commentId === 0)
-            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
-    });
-    await ctx.forge.addLabel(issue, _domain_labels__WEBPACK_IMPORTED_MODULE_7__/* .WAITING_LABEL */ .J);
-    ctx.log.checkpoint('budget-asked');
-    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
-}
-
-
-/***/ }),
-
 /***/ 52814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -485,6 +388,8 @@ async function recordHeld(ctx, issue, run, taskId, held, stop, fresh) {
             ...mine,
             status: 'pending',
             claim: null,
+            // A task of parallel attempts held before any began (#50): its next claim starts every leg afresh.
+            candidates: undefined,
             // An attempt that never began does not count: the next claim gives it its number again.
             attempts: o ? o.attempt : Math.max(0, held.attempt - 1),
             ...(o && headSha ? { ...attemptFields(mine, o, headSha), summary: o.checked.summary, error: o.checked.reason } : {}),

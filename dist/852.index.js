@@ -766,8 +766,8 @@ var path_jail = __webpack_require__(22576);
 var submission = __webpack_require__(22180);
 // EXTERNAL MODULE: ./src/agents/tool-loop.ts + 3 modules
 var tool_loop = __webpack_require__(34068);
-// EXTERNAL MODULE: ./src/agents/workspace-tools.ts + 2 modules
-var workspace_tools = __webpack_require__(82565);
+// EXTERNAL MODULE: ./src/agents/read-only-tools.ts
+var read_only_tools = __webpack_require__(13297);
 ;// CONCATENATED MODULE: ./src/agents/critic.ts
 
 
@@ -892,10 +892,8 @@ async function runCritic(model, input, log, trajectory) {
     const failedCommands = new Set(input.commandResults.filter((e) => e.met !== true).map((e) => e.criterion));
     let out;
     let askedAgain = false;
-    const readTools = (0,workspace_tools/* workspaceTools */.z)(jail, () => undefined).filter((t) => t.spec.name === 'list_files' || t.spec.name === 'read_file');
     const tools = [
-        ...readTools,
-        (0,command_tools/* searchTool */.tD)(jail, input.commands.maxOutputBytes),
+        ...(0,read_only_tools/* readOnlyTools */.qJ)(jail, input.commands.maxOutputBytes),
         (0,command_tools/* runCommandTool */.Lx)(jail, input.commands),
         (0,submission/* answerTool */.h2)({
             name: 'submit_judgment',
@@ -987,12 +985,14 @@ var caps = __webpack_require__(75498);
 var context = __webpack_require__(33732);
 // EXTERNAL MODULE: ./src/steps/finish.ts + 1 modules
 var finish = __webpack_require__(76347);
+// EXTERNAL MODULE: ./src/steps/budget-stop.ts
+var budget_stop = __webpack_require__(8811);
 // EXTERNAL MODULE: ./src/domain/labels.ts
 var labels = __webpack_require__(85745);
 // EXTERNAL MODULE: ./src/state/judgments.ts
 var judgments = __webpack_require__(67164);
-// EXTERNAL MODULE: ./src/steps/sandbox-setup.ts + 3 modules
-var sandbox_setup = __webpack_require__(89572);
+// EXTERNAL MODULE: ./src/toolbox/sandbox-setup.ts + 4 modules
+var sandbox_setup = __webpack_require__(85478);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 // EXTERNAL MODULE: ./src/sandbox/own-temp.ts
@@ -1802,6 +1802,7 @@ var agent_instructions = __webpack_require__(88098);
 
 
 
+
 const CRITIC_MAX_TURNS = 40;
 /**
  * The `critic` job: judges the integrated branch against every done criterion, with
@@ -1826,7 +1827,12 @@ async function critic(ctx) {
             return (0,finish/* finish */.O9)(ctx, view, j);
     }
     const startedAt = (0,context/* nowIso */.kF)(ctx);
-    const { freshBases = [], ...judgment } = await judge(ctx, view);
+    const judged = await judge(ctx, view);
+    // `budgets.run` reached before the verdict: the work stays integrated, and crew asks as at a worker's budget end (#52).
+    // The base's test runs made so far are kept: judging again after `/crew continue` does not run them again.
+    if ('stopped' in judged)
+        return (0,budget_stop/* stopStepAtBudget */.j8)(ctx, issue, run, 'review', judged.stopped, { files: (tx) => keepBaseRuns(tx, issue, run, judged.freshBases) });
+    const { freshBases = [], ...judgment } = judged;
     // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
     if (ctx.cancellation?.aborted)
         return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');
@@ -1836,10 +1842,7 @@ async function critic(ctx) {
         what: `critic ${judgment.verdict} (iteration ${judgment.iteration})`,
         files: (tx) => {
             tx.write(run_files/* paths */.f0.judgment(issue, run, judgment.iteration), `${JSON.stringify(judgment, null, 2)}\n`);
-            // The base's runs are kept for the run: a later iteration reads them instead of running the base again.
-            for (const b of freshBases)
-                if (tx.read(run_files/* paths */.f0.baseTests(issue, run, b.criterion)) === undefined)
-                    tx.write(run_files/* paths */.f0.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
+            keepBaseRuns(tx, issue, run, freshBases);
         },
         run: (rec) => {
             const logged = (0,run_state/* logPhase */.MH)(rec, 'critic', {
@@ -1867,6 +1870,12 @@ async function critic(ctx) {
     // The judgment's own write just landed: its tip is the state.
     return afterFail(ctx, await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL), judgment);
 }
+/** The base's runs are kept for the run: a later iteration (or judging again after a budget stop) reads them instead of running the base again. */
+function keepBaseRuns(tx, issue, run, freshBases) {
+    for (const b of freshBases)
+        if (tx.read(run_files/* paths */.f0.baseTests(issue, run, b.criterion)) === undefined)
+            tx.write(run_files/* paths */.f0.baseTests(issue, run, b.criterion), `${JSON.stringify(b, null, 2)}\n`);
+}
 async function judge(ctx, view) {
     const { base } = view.run;
     const config = await ctx.config();
@@ -1885,48 +1894,62 @@ async function judge(ctx, view) {
     // 2. Command criteria run for real, in the sandbox, after the trusted setup.
     const commands = plan.criteria.filter((c) => c.kind === 'command');
     const semantic = plan.criteria.filter((c) => c.kind === 'semantic');
-    const runs = await runCommandCriteria(ctx, view, config, commands, headSha, previous);
-    const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
-    // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
-    const { bases, freshBases, accounts } = await testsByIdentity(ctx, view, config, commands, { diff, files }, runs, headSha);
-    const testFindingsNow = () => [...accounts.values()].flatMap((a) => (0,test_results/* testFindings */.ZN)(a));
-    adversarial.push(...testFindingsNow());
-    // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
-    const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
-    const localisation = runner && failedCommands.length && headSha !== base.sha
-        ? await localise(ctx, view, failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id), base: bases.get(c.id) })), { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs })
-        : [];
-    await reports?.dispose();
-    if (ctx.cancellation?.aborted)
-        return {
-            iteration,
-            headSha,
-            verdict: 'FAIL',
-            evaluations: [],
-            adversarial,
-            overallReason: 'interrupted',
-            suggestedNextAction: '',
-            at: (0,context/* nowIso */.kF)(ctx),
-            ...refused(),
-        };
-    const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
-    // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
-    const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
-    const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
-    const modelOut = needsModel
-        ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs)
-        : undefined;
-    // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
-    if (modelOut?.renames?.length) {
-        for (const r of modelOut.renames)
-            accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
-        for (const a of accounts.values())
-            if (a.counts && a.renamed.length)
-                a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
-        const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
-        adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+    // The integrated branch is the workers' code: setup runs on it only inside the sandbox (toolbox/sandbox-setup.ts).
+    const tools = await (0,sandbox_setup/* prepareTools */.$K)(ctx, config, { trusted: headSha === (0,run_state/* reviewedSha */.cK)(view.run) });
+    // The proxy and the service bridges stay up while the critic model's commands may use them; closed with the judgment.
+    try {
+        const runs = await runCommandCriteria(ctx, config, commands, previous, tools);
+        const { runner, reports, commandResults, printed, timeoutMs, refused } = runs;
+        // 2a. Each command's tests, base against head, by identity (#32): the base runs once per run and criterion.
+        const { bases, freshBases, accounts } = await testsByIdentity(ctx, view, config, commands, { diff, files }, runs, headSha);
+        const testFindingsNow = () => [...accounts.values()].flatMap((a) => (0,test_results/* testFindings */.ZN)(a));
+        adversarial.push(...testFindingsNow());
+        // 2b. A command that fails: which task makes it fail, found by running it again on the base and the task branches.
+        const failedCommands = commands.filter((c) => commandResults.find((e) => e.criterion === c.id)?.met === false);
+        const localisation = runner && failedCommands.length && headSha !== base.sha
+            ? await localise(ctx, view, failedCommands.map((c) => ({ criterion: c, ...printed.get(c.id), base: bases.get(c.id) })), { runner, reports, headSha, budgetSeconds: config.localisation_seconds, commandTimeoutMs: timeoutMs })
+            : [];
+        await reports?.dispose();
+        if (ctx.cancellation?.aborted)
+            return {
+                iteration,
+                headSha,
+                verdict: 'FAIL',
+                evaluations: [],
+                adversarial,
+                overallReason: 'interrupted',
+                suggestedNextAction: '',
+                at: (0,context/* nowIso */.kF)(ctx),
+                ...refused(),
+            };
+        const decided = new Map(localisation.filter((l) => l.outcome.kind !== 'undecided').map((l) => [l.criterion, l]));
+        // 3. Semantic criteria go to the critic model; so do failing commands localisation left undecided, to name the tasks behind them.
+        const needsModel = semantic.length > 0 || commandResults.some((e) => e.met !== true && !decided.has(e.criterion)) || adversarial.length > 0;
+        const taskIds = new Set(plan.tasks.filter((t) => !view.tasks.get(t.id)?.replacedBy).map((t) => t.id));
+        const modelOut = needsModel
+            ? await criticModel(ctx, view, { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts }, runs).catch((e) => {
+                if (e instanceof run_budget/* RunBudgetSpent */.J)
+                    return e;
+                throw e;
+            })
+            : undefined;
+        if (modelOut instanceof run_budget/* RunBudgetSpent */.J)
+            return { stopped: modelOut, freshBases };
+        // The renames the critic model showed (each a listed lost test and a listed new one): those tests are not lost.
+        if (modelOut?.renames?.length) {
+            for (const r of modelOut.renames)
+                accounts.get(r.criterion)?.renamed.push({ from: r.lost, to: r.replacement });
+            for (const a of accounts.values())
+                if (a.counts && a.renamed.length)
+                    a.counts.lost = Math.max(0, a.counts.lost - a.renamed.length);
+            const kept = adversarial.filter((f) => f.rule !== 'lost-test' && f.rule !== 'test-report-missing');
+            adversarial.splice(0, adversarial.length, ...kept, ...testFindingsNow());
+        }
+        return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
     }
-    return judgmentOf(ctx, { plan, commandResults, decided, modelOut, taskIds, adversarial, localisation, accounts, freshBases, refused, iteration, headSha });
+    finally {
+        await tools.dispose();
+    }
 }
 /** The adversarial checks: the criteria as reviewed, and the tests neither deleted, skipped nor weakened (domain/tamper.ts). */
 async function adversarialOf(ctx, view, plan, headSha) {
@@ -1939,9 +1962,8 @@ async function adversarialOf(ctx, view, plan, headSha) {
     return { diff, files, adversarial };
 }
 /** The command criteria, each run for real after the setup, with the report hooks that read their tests. */
-async function runCommandCriteria(ctx, view, config, commands, headSha, previous) {
-    // The integrated branch is the workers' code: setup runs on it only inside the sandbox (sandbox-setup.ts).
-    const { runner, warning, setupFailure, egress, hint } = await (0,sandbox_setup/* prepareTools */.$K)(ctx, config, { trusted: headSha === (0,run_state/* reviewedSha */.cK)(view.run) });
+async function runCommandCriteria(ctx, config, commands, previous, tools) {
+    const { runner, warning, setupFailure, egress, hint, reach } = tools;
     // Every round's refusals are kept: the pull request lists what any critic job's setup or commands tried.
     const refused = () => {
         const all = (0,domain_egress/* addRefusals */.R4)(previous?.refused, egress?.refused());
@@ -1968,7 +1990,7 @@ async function runCommandCriteria(ctx, view, config, commands, headSha, previous
             commandResults.push((0,judgment/* commandEvaluation */._c)(c, r, hint));
         }
     }
-    return { runner, warning, egress, reports, commandResults, printed, timeoutMs, refused };
+    return { runner, warning, egress, reach, reports, commandResults, printed, timeoutMs, refused };
 }
 /** Each command's tests, base against head, by identity; an unreadable report leaves its criterion undecided. */
 async function testsByIdentity(ctx, view, config, commands, { diff, files }, { runner, reports, egress, commandResults, printed, timeoutMs }, headSha) {
@@ -2009,7 +2031,7 @@ async function testsByIdentity(ctx, view, config, commands, { diff, files }, { r
     return { bases, freshBases, accounts };
 }
 /** The critic model: the semantic criteria, and the failing commands localisation left undecided; its usage is recorded at once. */
-async function criticModel(ctx, view, j, { runner, warning, egress, commandResults }) {
+async function criticModel(ctx, view, j, { runner, warning, egress, reach, commandResults }) {
     const { issue, run, base } = view.run;
     const { config, plan, semantic, adversarial, taskIds, iteration, previous, headSha, accounts } = j;
     let modelOut;
@@ -2028,7 +2050,7 @@ async function criticModel(ctx, view, j, { runner, warning, egress, commandResul
                 .map((t) => ({ id: t.id, title: t.title, summary: view.tasks.get(t.id)?.summary ?? '', files: view.tasks.get(t.id)?.changedFiles ?? [] })),
             diffStat: await ctx.repo.diffStat(base.sha, headSha),
             guidance: config.prompts.judgment,
-            commands: (0,command_options/* agentCommands */.w)({ runner, warning, egress }, config),
+            commands: (0,command_options/* agentCommands */.w)({ runner, warning, egress, reach }, config),
             maxTurns: CRITIC_MAX_TURNS,
             iteration,
             limit: config.max_iterations + (view.run.review?.allowance ?? 0),
@@ -2041,15 +2063,15 @@ async function criticModel(ctx, view, j, { runner, warning, egress, commandResul
         }, ctx.log, (0,context/* agentRun */.Vv)(ctx, { agent: 'critic', model: config.models[config.default_model], iteration }));
     }
     catch (e) {
+        // The run's budget is reached: no verdict; the run waits and asks (critic() catches it, budget-stop.ts).
+        if (e instanceof run_budget/* RunBudgetSpent */.J)
+            throw e;
         // The model being unreachable is not the work's fault: it becomes an error a person can retry.
         ctx.log.warn(`critic: the model failed: ${e.message}`);
-        const next = e instanceof run_budget/* RunBudgetSpent */.J
-            ? `Raise \`budgets.run\` in \`.github/crew.yml\`, then ${ctx.surface.give('retry')} to judge again.`
-            : `${(0,surface/* sentence */.em)(ctx.surface.give('retry'))} to judge again.`;
         modelOut = {
             evaluations: [],
             overallReason: `the critic's model call failed: ${e.message}`,
-            suggestedNextAction: next,
+            suggestedNextAction: `${(0,surface/* sentence */.em)(ctx.surface.give('retry'))} to judge again.`,
             usage: run_state/* ZERO_USAGE */.fI,
             turns: 0,
             submitted: false,
@@ -2251,7 +2273,154 @@ async function baseTreeOf(ctx, files) {
 
 /***/ }),
 
-/***/ 89572:
+/***/ 76140:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ tamperContext)
+/* harmony export */ });
+/* harmony import */ var _domain_tamper__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(30668);
+
+/** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */
+async function tamperContext(ctx, baseSha, headSha, files) {
+    const packageJson = {};
+    for (const f of files.filter((x) => /(^|\/)package\.json$/.test(x.path))) {
+        packageJson[f.path] = { before: await ctx.repo.readFileAt(baseSha, f.path), after: await ctx.repo.readFileAt(headSha, f.path) };
+    }
+    const setupFiles = [];
+    for (const path of (await ctx.repo.listFiles()).filter(_domain_tamper__WEBPACK_IMPORTED_MODULE_0__/* .isRunnerConfigFile */ .v8)) {
+        const text = await ctx.repo.readFileAt(headSha, path);
+        if (text !== undefined)
+            setupFiles.push(...(0,_domain_tamper__WEBPACK_IMPORTED_MODULE_0__/* .setupFilesNamedIn */ .Rk)(path, text));
+    }
+    const testFiles = {};
+    const testFilesBefore = {};
+    for (const f of files.filter((x) => x.status !== 'deleted' && !x.binary && (0,_domain_tamper__WEBPACK_IMPORTED_MODULE_0__/* .isTestFile */ .hl)(x.path))) {
+        const text = await ctx.repo.readFileAt(headSha, f.path);
+        if (text !== undefined)
+            testFiles[f.path] = text;
+        const before = f.status === 'modified' ? await ctx.repo.readFileAt(baseSha, f.path) : undefined;
+        if (before !== undefined)
+            testFilesBefore[f.path] = before;
+    }
+    return { packageJson, setupFiles, testFiles, testFilesBefore };
+}
+
+
+/***/ }),
+
+/***/ 14266:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ baseRuns)
+/* harmony export */ });
+/* harmony import */ var _domain_test_results__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(99216);
+/* harmony import */ var _sandbox_command_runner__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(55378);
+/* harmony import */ var _toolbox_test_runs__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(78574);
+/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(24742);
+/* harmony import */ var _domain_refs__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(92);
+/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(33732);
+/* harmony import */ var _toolbox_sandbox_setup__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(85478);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_7___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_7__);
+
+
+
+
+
+
+
+
+const tail = (text) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);
+/**
+ * Each command criterion as it ran on the run's base (#32): read from crew/state when an earlier
+ * iteration ran it there, else run now. `fresh` lists the records made now, for the caller to keep on
+ * crew/state with its judgment.
+ *
+ * The base runs out of the head's reach (#46): the head's tests and setup ran before, as the tool user,
+ * in the job's checkout, home and temporary folder, and a file they leave there (`~/.npmrc` with
+ * `node-options`, Python's `usercustomize.py`, the head's `node_modules`) changes how any later run goes.
+ * So the base gets a checkout of its own at the base commit, inside a home and temporary folder made for
+ * it (CommandRunner.programHome), and its own setup there (sandboxed, with the network setup on a
+ * model-written tree has: a follow-up's base is a model's). Where that cannot be made, or its setup fails,
+ * the base's tests are unknown, and said why; such a record is not kept, so a later iteration tries again.
+ */
+async function baseRuns(ctx, view, criteria, opts) {
+    const { issue, run, base } = view.run;
+    // Results this job's view already held (or a compare-and-swap write of new ones settles).
+    const snap = await ctx.state.load(`${(0,_domain_refs__WEBPACK_IMPORTED_MODULE_4__/* .runFolder */ .kQ)(issue, run)}/`, _context__WEBPACK_IMPORTED_MODULE_5__/* .SEEN */ .GL);
+    const runs = new Map();
+    const todo = [];
+    for (const c of criteria) {
+        const kept = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .readChecked */ .Yi)(snap, _state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .paths */ .f0.baseTests(issue, run, c.id), _domain_test_results__WEBPACK_IMPORTED_MODULE_0__/* .BaseRunSchema */ .QG);
+        if (kept && kept.command === c.command && kept.baseSha === base.sha)
+            runs.set(c.id, kept);
+        else
+            todo.push(c);
+    }
+    const fresh = [];
+    const record = (c, r) => ({
+        criterion: c.id,
+        command: c.command,
+        baseSha: base.sha,
+        exitCode: r.exitCode,
+        timedOut: r.timedOut,
+        output: tail(r.output),
+        tests: r.tests,
+        at: (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx),
+    });
+    // Nothing changed yet: the head is the base, and its runs are the base's.
+    if (opts.headSha === base.sha && opts.head) {
+        for (const c of todo) {
+            const h = opts.head.get(c.id);
+            if (h)
+                fresh.push(record(c, h));
+        }
+    }
+    else if (todo.length) {
+        const notRun = (why) => {
+            ctx.log.warn(`critic: the base's tests could not run: ${why}`);
+            for (const c of todo)
+                runs.set(c.id, record(c, { exitCode: null, timedOut: false, output: why, tests: { kind: 'unknown', why: `crew could not run them: ${why}` } }));
+        };
+        const place = await baseCheckout(ctx, opts.runner, base.sha).catch((e) => e);
+        if (place instanceof Error)
+            notRun(`crew could not give the base a checkout, home and temporary folder of its own (${place.message.split('\n')[0]})`);
+        else
+            try {
+                const at = { cwd: place.cwd, env: (0,_sandbox_command_runner__WEBPACK_IMPORTED_MODULE_1__/* .homeEnv */ .$v)(place.home) };
+                const failed = await (0,_toolbox_sandbox_setup__WEBPACK_IMPORTED_MODULE_6__/* .runSetup */ .xn)(ctx, opts.setup.commands, opts.timeoutMs, opts.runner, opts.setup.where, opts.setup.network, at);
+                if (failed)
+                    notRun(`its setup failed: ${failed}`);
+                else
+                    for (const c of todo) {
+                        ctx.log.info(`critic: running ${c.id} on the base (${base.sha.slice(0, 7)}), in a checkout and home of its own, once for this run: ${c.command}`);
+                        fresh.push(record(c, await (0,_toolbox_test_runs__WEBPACK_IMPORTED_MODULE_2__/* .runWithReports */ .X)(opts.runner, opts.reports, c.command, { ...at, timeoutMs: opts.timeoutMs })));
+                    }
+            }
+            finally {
+                await place.home.dispose();
+            }
+    }
+    for (const r of fresh)
+        runs.set(r.criterion, r);
+    return { runs, fresh };
+}
+/** A home made now (with its own TMPDIR), and a checkout of the base commit inside it: where the base's tests run. */
+async function baseCheckout(ctx, runner, sha) {
+    if (!runner.programHome)
+        throw new Error('this sandbox cannot make a home of its own');
+    const home = await runner.programHome((dir) => ctx.repo.checkoutCopy(sha, (0,node_path__WEBPACK_IMPORTED_MODULE_7__.join)(dir, BASE_CHECKOUT)));
+    return { home, cwd: (0,node_path__WEBPACK_IMPORTED_MODULE_7__.join)(home.dir, BASE_CHECKOUT) };
+}
+/** The base's checkout's folder in its home. */
+const BASE_CHECKOUT = 'base';
+
+
+/***/ }),
+
+/***/ 85478:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2273,12 +2442,12 @@ var domain_egress = __webpack_require__(30061);
 // EXTERNAL MODULE: ./src/domain/toolchain-setup.ts
 var toolchain_setup = __webpack_require__(47323);
 // EXTERNAL MODULE: ./src/sandbox/command-runner.ts + 2 modules
-var command_runner = __webpack_require__(1856);
+var command_runner = __webpack_require__(55378);
 // EXTERNAL MODULE: ./src/sandbox/own-temp.ts
 var own_temp = __webpack_require__(79226);
 // EXTERNAL MODULE: ./src/toolbox/command-options.ts
 var command_options = __webpack_require__(33625);
-;// CONCATENATED MODULE: ./src/steps/egress.ts
+;// CONCATENATED MODULE: ./src/toolbox/egress.ts
 
 const DEFAULT_NETWORK = { allow: [], defaults: true, tools: 'none', fallback: 'offline', services: [] };
 /** Starts the job's egress proxy; its socket is the route a sandbox is prepared with. Undefined (and why) when it cannot start. */
@@ -2400,8 +2569,76 @@ function setupNetworkAdvice(egress, refusedDuringSetup, optIn) {
     return '';
 }
 
+// EXTERNAL MODULE: ./src/domain/doctor.ts
+var doctor = __webpack_require__(84441);
 // EXTERNAL MODULE: ./src/domain/sandbox-reach.ts
 var sandbox_reach = __webpack_require__(72221);
+;// CONCATENATED MODULE: ./src/domain/reach-note.ts
+
+
+/** At most this many names in a note: it stays one short line. */
+const SHOWN = 3;
+const list = (names) => names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? ` and ${names.length - SHOWN} more` : '');
+/** A word on a line that says something is missing: where a name of a variable in the output counts. */
+const MISSING = /not set|unset|undefined|missing|required|KeyError|must be set|is empty|not defined|no such|environment|getenv|env\b/i;
+/** The shell's own variables: a line that names one is about something else. */
+const SHELL_OWN = new Set(['USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'SHLVL', 'HOSTNAME', 'MAIL']);
+/** Upper-case names a failed command's output mentions on a line that says something is missing. */
+function namedVariables(output) {
+    const names = new Set();
+    for (const line of output.split('\n')) {
+        if (!MISSING.test(line))
+            continue;
+        for (const m of line.matchAll(/(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])|(?<![A-Za-z0-9_$])[A-Z]{4,}(?![A-Za-z0-9_])/g))
+            if (m[0].length <= 64 && !SHELL_OWN.has(m[0]))
+                names.add(m[0]);
+    }
+    return [...names];
+}
+function modelReach(facts) {
+    return {
+        told: (sandboxed) => {
+            const given = [
+                ...(facts.passed.length ? [`the variables ${facts.passed.join(', ')} (sandbox_env)`] : []),
+                ...(sandboxed && facts.services.length ? [`the services at ${facts.services.join(', ')} on the runner's loopback (network.services)`] : []),
+            ];
+            const rest = sandboxed
+                ? "no other variable of the runner's environment and no other port on its loopback reach them"
+                : "no other variable of the runner's environment reaches them";
+            const off = sandboxed && facts.off ? ` The services at ${facts.off.services.join(', ')} (network.services) are unavailable in this job: ${facts.off.why}.` : '';
+            return `${given.length ? `From the repository's setup steps, commands get ${given.join(' and ')}; ${rest}` : `Commands get no variable of the runner's environment${sandboxed ? ' and no service on its loopback' : ''}`} (only a maintainer can change that, in ${doctor/* CONFIG_FILE */.g2}).${off}`;
+        },
+        note: (output, sandboxed) => {
+            const said = [];
+            if (sandboxed) {
+                const addresses = (0,sandbox_reach/* unreachedLoopback */.lg)(output).map(sandbox_reach/* serviceKey */.jq);
+                const unnamed = addresses.filter((a) => !facts.services.includes(a) && !facts.off?.services.includes(a));
+                const off = addresses.filter((a) => facts.off?.services.includes(a));
+                if (off.length)
+                    said.push(`${list(off)} is named in network.services but unavailable in this job: ${facts.off.why}`);
+                if (unnamed.length)
+                    said.push(`${list(unnamed)} on the runner is not reachable from the sandbox (not in network.services; a maintainer can add it in ${doctor/* CONFIG_FILE */.g2})`);
+                // A named service's bridge saw the runner refuse it; the command may only have seen its connection closed.
+                const dead = facts.refused().filter((a) => output.includes(a));
+                if (dead.length)
+                    said.push(`nothing listened at ${list(dead)} on the runner: the repository's setup steps did not start that service`);
+            }
+            const named = namedVariables(output);
+            const missing = named.filter((n) => facts.missing.includes(n));
+            if (missing.length)
+                said.push(`${list(missing)} is named in sandbox_env but no setup step set it`);
+            const held = named.filter((n) => !facts.passed.includes(n) && !facts.missing.includes(n) && (0,sandbox_reach/* sandboxEnvNameProblem */.XY)(n) === null && facts.runnerHas(n));
+            if (held.length)
+                said.push(`${list(held)} is set on the runner but not passed to the sandbox (a maintainer can add it to sandbox_env in ${doctor/* CONFIG_FILE */.g2})`);
+            return said.length ? `crew: ${said.join('; ')}.` : null;
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./src/domain/setup-caches.ts
+var setup_caches = __webpack_require__(59613);
+// EXTERNAL MODULE: ./src/sandbox/path-folders.ts
+var path_folders = __webpack_require__(29276);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:net"
@@ -2446,7 +2683,7 @@ async function startServiceBridges(addresses) {
                 inside.pipe(outside);
                 outside.pipe(inside);
             });
-            // Nothing closes the bridges before the job's process ends: their folders go with it (a self-hosted runner keeps /tmp).
+            // The job's tools close the bridges (toolbox/sandbox-setup.ts, dispose); a process that ends first removes their folders on its way out.
             opened.push({ server, dir: place.dir, sockets, kept: (0,socket_place/* removedAtExit */.og)(place.dir) });
             await new Promise((ok, fail) => {
                 server.once('error', fail);
@@ -2466,18 +2703,35 @@ async function startServiceBridges(addresses) {
 
 // EXTERNAL MODULE: ./src/text/redact.ts
 var redact = __webpack_require__(53326);
-;// CONCATENATED MODULE: ./src/steps/sandbox-reach.ts
+;// CONCATENATED MODULE: ./src/toolbox/sandbox-reach.ts
 
 
 
 
-const NO_REACH = { reach: {}, hint: () => null };
+
+
+
+/** Whether `environment` holds `name` with a value crew may hand over (none holding a secret it knows): the model is told the name only. */
+const holds = (environment) => (name) => {
+    const value = environment[name];
+    return value !== undefined && value !== '' && (0,redact/* redact */.E$)(value) === value;
+};
+const NO_REACH = {
+    reach: {},
+    hint: () => null,
+    model: modelReach({ passed: [], missing: [], services: [], refused: () => [], runnerHas: holds(process.env) }),
+    withoutServices: () => NO_REACH,
+    close: async () => undefined,
+};
 /**
  * The variables and bridges, said in the job's log. A variable whose value holds a secret crew knows (its
  * token, its key, a `crew_env` value, a cloud credential: whatever redact() hides) is left out, and so
  * is one no step set; a bridge that cannot start leaves its service unreachable, said too.
  */
 async function prepareReach(config, log, environment = process.env) {
+    // What the setup steps put on PATH reaches crew's own commands and the sandbox's alike.
+    for (const warning of (0,path_folders/* pathFolderWarnings */.D)(environment.PATH, environment.GITHUB_WORKSPACE))
+        log.warn(warning);
     const names = config.sandbox_env ?? [];
     const wanted = (config.network.services ?? []).map(sandbox_reach/* parseServiceAddress */.ZM).filter((a) => !('problem' in a));
     if (!names.length && !wanted.length)
@@ -2510,13 +2764,63 @@ async function prepareReach(config, log, environment = process.env) {
             ...(Object.keys(env).length ? [`the setup steps' ${Object.keys(env).join(', ')} (sandbox_env)`] : []),
             ...(bridges ? [`the services at ${services.join(', ')} on the runner's loopback (network.services)`] : []),
         ].join(' and ')}.`);
-    return {
-        reach: { env, ...(bridges ? { services: bridges.routes } : {}) },
-        hint: (output) => (0,sandbox_reach/* reachHint */.Nk)(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [] }),
+    const off = wanted.length && !bridges ? 'crew could not forward them into the sandbox' : undefined;
+    const build = (offWhy, routes) => ({
+        reach: { env, ...(routes ? { services: routes } : {}) },
+        hint: (output) => (0,sandbox_reach/* reachHint */.Nk)(output, { missingVars: missing, services, refusedServices: bridges?.refused() ?? [], ...(offWhy ? { servicesOff: offWhy } : {}) }),
+        model: modelReach({
+            passed: Object.keys(env),
+            missing,
+            services: routes ? services : [],
+            refused: () => bridges?.refused() ?? [],
+            runnerHas: holds(environment),
+            ...(offWhy ? { off: { services, why: offWhy } } : {}),
+        }),
+        withoutServices: (why) => build(why, undefined),
+        close: async () => bridges?.close(),
+    });
+    return build(off, bridges?.routes);
+}
+/**
+ * A sandbox started with the services' bridges; when it cannot start with them but can without (it has no `ip`
+ * to bring up its own loopback: a container without iproute2), the job keeps its sandbox without the services
+ * and says so, rather than losing the sandbox.
+ */
+async function startWithReach(prepare, given, log) {
+    const prepared = await prepare(given.reach);
+    const services = given.reach.services ?? [];
+    if ('runner' in prepared || !services.length)
+        return { prepared, given };
+    const { services: _, ...rest } = given.reach;
+    const plain = await prepare(rest);
+    if (!('runner' in plain))
+        return { prepared, given };
+    const why = /\bip: (command )?not found/.test(prepared.reason)
+        ? 'the sandbox has no `ip` program (iproute2), which brings up its own loopback for them'
+        : `the sandbox could not start with them (${prepared.reason})`;
+    log.warn(`network.services: ${why}, so the services at ${services.map((s) => (0,sandbox_reach/* serviceKey */.jq)(s.address)).join(', ')} are unavailable to the sandboxed commands in this job; the sandbox itself is kept. Install iproute2 in the repository's setup steps (${toolchain_setup/* SETUP_ACTION_PATH */.BC}) or on the runner.`);
+    return { prepared: plain, given: { ...given.withoutServices(why), reach: rest } };
+}
+/**
+ * The same reach, with the dependency caches the setup steps restored in the runner's home (domain/setup-caches.ts's
+ * HOME_CACHES) copied into the sandbox's home when it is made (sandbox/home-caches.ts): for setup on a model-written
+ * tree, which then installs from the copy and never writes the runner's own folders, saved at the job's end.
+ */
+function withHomeCaches(given, log, home = process.env.HOME, 
+/** Only in an Actions job, where the setup steps restored them: locally the home is the person's, its caches theirs and maybe large. */
+inJob = process.env.GITHUB_ACTIONS === 'true') {
+    if (!home || !inJob)
+        return given;
+    const said = (copied, seconds, failed) => {
+        if (failed.length)
+            log.warn(`crew could not copy the runner's ${failed.map((f) => `~/${f}`).join(', ')} into the sandbox's home: setup on the model-written tree downloads what it would have found there.`);
+        if (copied.length)
+            log.info(`The sandbox's home starts with a copy of the runner's ${copied.map((f) => `~/${f}`).join(', ')} (restored by the setup steps; ${seconds.toFixed(1)} s): setup on the model-written tree installs from it, and nothing it writes there is saved to the cache.`);
     };
+    return { ...given, reach: { ...given.reach, caches: { from: home, folders: setup_caches/* HOME_CACHES */.cB, said } } };
 }
 
-;// CONCATENATED MODULE: ./src/steps/sandbox-setup.ts
+;// CONCATENATED MODULE: ./src/toolbox/sandbox-setup.ts
 
 
 
@@ -2544,8 +2848,16 @@ needsRoute = true, jobReach) {
     const given = jobReach ?? (await prepareReach(config, ctx.log));
     const { reach } = given;
     const hint = hintOf(given);
+    // The reach is this function's to close only when it made it; prepareTools closes its own.
+    const closeReach = jobReach ? async () => undefined : () => given.close();
     for (const prepare of sandboxes) {
-        const prepared = await prepare(ctx.repo.dir, temp, routeOf(proxy), reach);
+        // Without `ip` in the sandbox, the job keeps its sandbox without the services (sandbox-reach.ts).
+        const started = await startWithReach((r) => prepare(ctx.repo.dir, temp, routeOf(proxy), r), given, ctx.log).catch(async (e) => {
+            // A sandbox that threw: what this function started closes here, as the tools' dispose would have.
+            await disposer(ctx.log, async () => (proxy && 'socket' in proxy ? proxy.close() : undefined), closeReach)();
+            throw e;
+        });
+        const prepared = started.prepared;
         if ('runner' in prepared) {
             const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
             ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
@@ -2553,7 +2865,14 @@ needsRoute = true, jobReach) {
                 ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
             const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
             const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;
-            return { runner, warning, egress, ...hint };
+            return {
+                runner,
+                warning,
+                egress,
+                ...hintOf(started.given),
+                reach: started.given.model,
+                dispose: disposer(ctx.log, () => egress.close(), closeReach),
+            };
         }
         reasons.push(prepared.reason);
     }
@@ -2564,11 +2883,18 @@ needsRoute = true, jobReach) {
         const runner = new command_runner/* UnsandboxedRunner */.qR((0,external_node_path_.join)(temp, 'crew-tool-home'), { env: reach.env ?? {} });
         const egress = jobEgress(config.network, runner, undefined, undefined);
         ctx.log.warn(`No sandbox: ${reason}. allow_unsandboxed is on, so ${runner.description}. ${egress.statement}`);
-        return { runner, warning: `commands ran without a sandbox (${reason})`, egress, ...hint };
+        return {
+            runner,
+            warning: `commands ran without a sandbox (${reason})`,
+            egress,
+            ...hint,
+            reach: given.model,
+            dispose: disposer(ctx.log, () => egress.close(), closeReach),
+        };
     }
     const optIn = ctx.unsandboxedOptIn ?? CONFIG_OPT_IN;
     ctx.log.warn(`No sandbox: ${reason}. run_command is refused; ${optIn} to run commands without one.`);
-    return { warning: `run_command was refused: no sandbox (${reason})`, reason, ...hint };
+    return { warning: `run_command was refused: no sandbox (${reason})`, reason, ...hint, dispose: disposer(ctx.log, closeReach) };
 }
 /**
  * Where the job's agents will work: setup (config `setup:`), then the sandbox for their commands.
@@ -2586,48 +2912,78 @@ async function prepareTools(ctx, config,
 /**
  * `mcp`: a stdio MCP server starts in this job's sandbox, and reaches the network only through the allowlist.
  * `ownHome`: the sandbox's commands from here on (setup on a model-written tree, and the caller's, through
- * `home`, which the caller disposes) get a home and temporary folder of their own, out of reach of commands
+ * `home`, which the tools' dispose removes) get a home and temporary folder of their own, out of reach of commands
  * that ran before with the tool user's shared home (#46).
  */
 tree, sandboxes) {
     const timeoutMs = config.command_timeout_seconds * 1000;
     const jobReach = await prepareReach(config, ctx.log);
-    if (tree.trusted || !config.setup.length) {
-        const setupFailure = await runSetup(ctx, config.setup, timeoutMs, new command_runner/* UnsandboxedRunner */.qR(process.env.HOME ?? '/tmp', { env: jobReach.reach.env ?? {} }), 'on the base commit, outside the sandbox', undefined, undefined, jobReach.hint);
-        if (setupFailure)
-            return { warning: null, setupFailure, ...hintOf(jobReach) };
-        const tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false, jobReach);
-        const home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined;
+    /** What has started so far: the runner's tools (their proxy), the home; the reach's bridges always. */
+    const opened = {};
+    /** One dispose for what prepareTools started: the runner's (its proxy), the reach's bridges, the home. */
+    const handed = (tools, home) => ({
+        ...tools,
+        dispose: disposer(ctx.log, tools.dispose, () => jobReach.close(), home && 'dispose' in home ? () => home.dispose() : undefined),
+    });
+    try {
+        if (tree.trusted || !config.setup.length) {
+            const setupFailure = await runSetup(ctx, config.setup, timeoutMs, new command_runner/* UnsandboxedRunner */.qR(process.env.HOME ?? '/tmp', { env: jobReach.reach.env ?? {} }), 'on the base commit, outside the sandbox', undefined, undefined, jobReach.hint);
+            if (setupFailure)
+                return handed({ warning: null, setupFailure, ...hintOf(jobReach) });
+            const tools = (opened.tools = await commandRunner(ctx, config, sandboxes, tree.mcp ?? false, jobReach));
+            const home = (opened.home = tree.ownHome && tools.runner ? await ownHome(tools.runner) : undefined);
+            if (home && 'failure' in home)
+                return handed({ ...tools, setupFailure: home.failure });
+            return handed({ ...tools, setupFailure: null, ...(home ? { home } : {}) }, home);
+        }
+        // The sandbox's home starts with a copy of the caches the setup steps restored (sandbox-reach.ts).
+        const prepared = (opened.tools = await commandRunner(ctx, config, sandboxes, true, withHomeCaches(jobReach, ctx.log)));
+        if (!prepared.runner || !prepared.egress) {
+            const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
+            ctx.log.warn(setupFailure);
+            return handed({ ...prepared, setupFailure });
+        }
+        const egress = prepared.egress;
+        const home = (opened.home = tree.ownHome ? await ownHome(prepared.runner) : undefined);
         if (home && 'failure' in home)
-            return { ...tools, setupFailure: home.failure };
-        return { ...tools, setupFailure: null, ...(home ? { home } : {}) };
+            return handed({ ...prepared, setupFailure: home.failure });
+        const network = setupNetwork(prepared.runner, egress);
+        const where = !prepared.runner.sandboxed
+            ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
+            : {
+                allowlist: 'on a model-written tree, inside the sandbox, through the egress allowlist',
+                offline: 'on a model-written tree, inside the sandbox, without network',
+                open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
+            }[egress.mode];
+        const before = egress.refused();
+        const failed = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where, network, home && { cwd: ctx.repo.dir, env: (0,command_runner/* homeEnv */.$v)(home) }, prepared.hint ?? jobReach.hint);
+        const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, (0,domain_egress/* refusalsSince */._9)(egress.refused(), before), schema/* CONFIG_PATH */.tF)}`;
+        return handed({ ...prepared, setupFailure, ...(home ? { home } : {}) }, home);
     }
-    const prepared = await commandRunner(ctx, config, sandboxes, true, jobReach);
-    if (!prepared.runner || !prepared.egress) {
-        const setupFailure = `the setup commands were refused: this tree holds model-written code, and ${prepared.warning ?? 'there is no sandbox'}; ${ctx.unsandboxedOptIn ?? CONFIG_OPT_IN} to run them without one`;
-        ctx.log.warn(setupFailure);
-        return { ...prepared, setupFailure };
+    catch (e) {
+        // A step that threw (a command that could not be started, a folder that could not be written): what had
+        // started closes here, as the tools' dispose would have (local mode and eval run many jobs in one process).
+        await handed(opened.tools ?? {}, opened.home).dispose();
+        throw e;
     }
-    const egress = prepared.egress;
-    const home = tree.ownHome ? await ownHome(prepared.runner) : undefined;
-    if (home && 'failure' in home)
-        return { ...prepared, setupFailure: home.failure };
-    const network = setupNetwork(prepared.runner, egress);
-    const where = !prepared.runner.sandboxed
-        ? 'on a model-written tree, WITHOUT a sandbox (allow_unsandboxed)'
-        : {
-            allowlist: 'on a model-written tree, inside the sandbox, through the egress allowlist',
-            offline: 'on a model-written tree, inside the sandbox, without network',
-            open: "on a model-written tree, inside the sandbox, with the runner's network (network.fallback: open)",
-        }[egress.mode];
-    const before = egress.refused();
-    const failed = await runSetup(ctx, config.setup, timeoutMs, prepared.runner, where, network, home && { cwd: ctx.repo.dir, env: (0,command_runner/* homeEnv */.$v)(home) }, jobReach.hint);
-    const setupFailure = failed && `${failed}${setupNetworkAdvice(egress, (0,domain_egress/* refusalsSince */._9)(egress.refused(), before), schema/* CONFIG_PATH */.tF)}`;
-    return { ...prepared, setupFailure, ...(home ? { home } : {}) };
+}
+/** Runs each close once, in order; one that fails is said in the log (a dispose runs in a `finally`, where a throw would hide the job's own error). */
+function disposer(log, ...closes) {
+    let done;
+    const all = async () => {
+        for (const close of closes)
+            try {
+                await close?.();
+            }
+            catch (e) {
+                log.warn(`crew could not close part of the job's tools (the egress proxy, a service bridge or the commands' home): ${e.message.split('\n')[0]}`);
+            }
+    };
+    return () => (done ??= all());
 }
 /** The hint, where the job has anything the setup steps hand over (sandbox-reach.ts). */
 function hintOf(reach) {
-    return reach === NO_REACH ? {} : { hint: reach.hint };
+    return reach.hint === NO_REACH.hint ? {} : { hint: reach.hint };
 }
 /** A home made now, with its own temporary folder (CommandRunner.programHome), or why there is none. */
 async function ownHome(runner) {
@@ -2669,153 +3025,6 @@ async function runSetup(ctx, commands, timeoutMs, runner, where, network, at, hi
     }
     return null;
 }
-
-
-/***/ }),
-
-/***/ 76140:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Z: () => (/* binding */ tamperContext)
-/* harmony export */ });
-/* harmony import */ var _domain_tamper__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(30668);
-
-/** What the tampering checks need beyond the diff: each changed package.json whole, and the setup files the head's runner configuration loads. */
-async function tamperContext(ctx, baseSha, headSha, files) {
-    const packageJson = {};
-    for (const f of files.filter((x) => /(^|\/)package\.json$/.test(x.path))) {
-        packageJson[f.path] = { before: await ctx.repo.readFileAt(baseSha, f.path), after: await ctx.repo.readFileAt(headSha, f.path) };
-    }
-    const setupFiles = [];
-    for (const path of (await ctx.repo.listFiles()).filter(_domain_tamper__WEBPACK_IMPORTED_MODULE_0__/* .isRunnerConfigFile */ .v8)) {
-        const text = await ctx.repo.readFileAt(headSha, path);
-        if (text !== undefined)
-            setupFiles.push(...(0,_domain_tamper__WEBPACK_IMPORTED_MODULE_0__/* .setupFilesNamedIn */ .Rk)(path, text));
-    }
-    const testFiles = {};
-    const testFilesBefore = {};
-    for (const f of files.filter((x) => x.status !== 'deleted' && !x.binary && (0,_domain_tamper__WEBPACK_IMPORTED_MODULE_0__/* .isTestFile */ .hl)(x.path))) {
-        const text = await ctx.repo.readFileAt(headSha, f.path);
-        if (text !== undefined)
-            testFiles[f.path] = text;
-        const before = f.status === 'modified' ? await ctx.repo.readFileAt(baseSha, f.path) : undefined;
-        if (before !== undefined)
-            testFilesBefore[f.path] = before;
-    }
-    return { packageJson, setupFiles, testFiles, testFilesBefore };
-}
-
-
-/***/ }),
-
-/***/ 14266:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   S: () => (/* binding */ baseRuns)
-/* harmony export */ });
-/* harmony import */ var _domain_test_results__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(99216);
-/* harmony import */ var _sandbox_command_runner__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1856);
-/* harmony import */ var _toolbox_test_runs__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(78574);
-/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(24742);
-/* harmony import */ var _domain_refs__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(92);
-/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(33732);
-/* harmony import */ var _sandbox_setup__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(89572);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_7___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_7__);
-
-
-
-
-
-
-
-
-const tail = (text) => text.trimEnd().split('\n').slice(-15).join('\n').slice(-1500);
-/**
- * Each command criterion as it ran on the run's base (#32): read from crew/state when an earlier
- * iteration ran it there, else run now. `fresh` lists the records made now, for the caller to keep on
- * crew/state with its judgment.
- *
- * The base runs out of the head's reach (#46): the head's tests and setup ran before, as the tool user,
- * in the job's checkout, home and temporary folder, and a file they leave there (`~/.npmrc` with
- * `node-options`, Python's `usercustomize.py`, the head's `node_modules`) changes how any later run goes.
- * So the base gets a checkout of its own at the base commit, inside a home and temporary folder made for
- * it (CommandRunner.programHome), and its own setup there (sandboxed, with the network setup on a
- * model-written tree has: a follow-up's base is a model's). Where that cannot be made, or its setup fails,
- * the base's tests are unknown, and said why; such a record is not kept, so a later iteration tries again.
- */
-async function baseRuns(ctx, view, criteria, opts) {
-    const { issue, run, base } = view.run;
-    // Results this job's view already held (or a compare-and-swap write of new ones settles).
-    const snap = await ctx.state.load(`${(0,_domain_refs__WEBPACK_IMPORTED_MODULE_4__/* .runFolder */ .kQ)(issue, run)}/`, _context__WEBPACK_IMPORTED_MODULE_5__/* .SEEN */ .GL);
-    const runs = new Map();
-    const todo = [];
-    for (const c of criteria) {
-        const kept = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .readChecked */ .Yi)(snap, _state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .paths */ .f0.baseTests(issue, run, c.id), _domain_test_results__WEBPACK_IMPORTED_MODULE_0__/* .BaseRunSchema */ .QG);
-        if (kept && kept.command === c.command && kept.baseSha === base.sha)
-            runs.set(c.id, kept);
-        else
-            todo.push(c);
-    }
-    const fresh = [];
-    const record = (c, r) => ({
-        criterion: c.id,
-        command: c.command,
-        baseSha: base.sha,
-        exitCode: r.exitCode,
-        timedOut: r.timedOut,
-        output: tail(r.output),
-        tests: r.tests,
-        at: (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx),
-    });
-    // Nothing changed yet: the head is the base, and its runs are the base's.
-    if (opts.headSha === base.sha && opts.head) {
-        for (const c of todo) {
-            const h = opts.head.get(c.id);
-            if (h)
-                fresh.push(record(c, h));
-        }
-    }
-    else if (todo.length) {
-        const notRun = (why) => {
-            ctx.log.warn(`critic: the base's tests could not run: ${why}`);
-            for (const c of todo)
-                runs.set(c.id, record(c, { exitCode: null, timedOut: false, output: why, tests: { kind: 'unknown', why: `crew could not run them: ${why}` } }));
-        };
-        const place = await baseCheckout(ctx, opts.runner, base.sha).catch((e) => e);
-        if (place instanceof Error)
-            notRun(`crew could not give the base a checkout, home and temporary folder of its own (${place.message.split('\n')[0]})`);
-        else
-            try {
-                const at = { cwd: place.cwd, env: (0,_sandbox_command_runner__WEBPACK_IMPORTED_MODULE_1__/* .homeEnv */ .$v)(place.home) };
-                const failed = await (0,_sandbox_setup__WEBPACK_IMPORTED_MODULE_6__/* .runSetup */ .xn)(ctx, opts.setup.commands, opts.timeoutMs, opts.runner, opts.setup.where, opts.setup.network, at);
-                if (failed)
-                    notRun(`its setup failed: ${failed}`);
-                else
-                    for (const c of todo) {
-                        ctx.log.info(`critic: running ${c.id} on the base (${base.sha.slice(0, 7)}), in a checkout and home of its own, once for this run: ${c.command}`);
-                        fresh.push(record(c, await (0,_toolbox_test_runs__WEBPACK_IMPORTED_MODULE_2__/* .runWithReports */ .X)(opts.runner, opts.reports, c.command, { ...at, timeoutMs: opts.timeoutMs })));
-                    }
-            }
-            finally {
-                await place.home.dispose();
-            }
-    }
-    for (const r of fresh)
-        runs.set(r.criterion, r);
-    return { runs, fresh };
-}
-/** A home made now (with its own TMPDIR), and a checkout of the base commit inside it: where the base's tests run. */
-async function baseCheckout(ctx, runner, sha) {
-    if (!runner.programHome)
-        throw new Error('this sandbox cannot make a home of its own');
-    const home = await runner.programHome((dir) => ctx.repo.checkoutCopy(sha, (0,node_path__WEBPACK_IMPORTED_MODULE_7__.join)(dir, BASE_CHECKOUT)));
-    return { home, cwd: (0,node_path__WEBPACK_IMPORTED_MODULE_7__.join)(home.dir, BASE_CHECKOUT) };
-}
-/** The base's checkout's folder in its home. */
-const BASE_CHECKOUT = 'base';
 
 
 /***/ }),

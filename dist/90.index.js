@@ -570,7 +570,9 @@ function endOfRun(ctx, { cancelled, now, claim, maxParallel, limits }, { ours, p
                     status: 'failure',
                     claim: null,
                     finishedAt: now,
-                    error: `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
+                    error: (0,run_state/* candidatesComplete */.ug)(t)
+                        ? `the job judging its ${t.parallel} parallel attempts ended without a result, ${MAX_RESTARTS + 1} times (see the workflow logs); ${ctx.surface.command('retry', t.id)} judges them again`
+                        : `the worker job ended without recording a result, ${MAX_RESTARTS + 1} times (see the workflow logs)`,
                 });
         }
         if (lost.length)

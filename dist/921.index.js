@@ -35,7 +35,7 @@ export const modules = {
 const MIN_CONFIDENCE = 0.5;
 /** endless8's command convention: 0 met, 1 not met, anything else (or a timeout) an error. */
 function commandEvaluation(c, r, 
-/** What crew knows that points at the repository's setup steps (steps/sandbox-reach.ts), said after a failure's output. */
+/** What crew knows that points at the repository's setup steps (toolbox/sandbox-reach.ts), said after a failure's output. */
 hint) {
     const tail = r.output.trimEnd().split('\n').slice(-15).join('\n').slice(-2000);
     const pointer = r.exitCode !== 0 || r.timedOut ? hint?.(r.output) : null;

@@ -1,5 +1,5 @@
-export const id = 931;
-export const ids = [931];
+export const id = 977;
+export const ids = [977];
 export const modules = {
 
 /***/ 10586:
@@ -161,6 +161,7 @@ function runCommandTool(jail, o) {
                 `Use it to reproduce a problem, run the tests, linters and builds, and for what the file tools do not do (git log, git diff, find).`,
                 `Prefer read_file, search and edit_file for reading, searching and changing files.`,
                 `Network: ${o.network === 'allowlist' ? "only the repository's allowed hosts, through the proxy in HTTP_PROXY/HTTPS_PROXY; others are refused" : 'none'}.`,
+                ...(o.reach && o.runner ? [o.reach.told(o.runner.sandboxed)] : []),
                 `Limits: killed after ${seconds} s. Output over ${thousands(o.maxOutputBytes)} bytes keeps its first third and its last two thirds, with a note saying exactly how many lines were cut from the middle, so the end (failures, totals) always arrives. To see a part that was cut, ${NARROWING}.`,
                 `Each call is a fresh shell: cd and variables do not carry over, and in the sandbox neither does /tmp (each call gets an empty one); files changed in the checkout do, so keep what a later call needs there.`,
             ].join(' '),
@@ -194,7 +195,9 @@ function runCommandTool(jail, o) {
                 : r.size
                     ? `; the output had ${thousands(r.size.lines)} lines (${thousands(r.size.bytes)} bytes), over the ${thousands(o.maxOutputBytes)} kept, so its middle was cut (the note below says how much). To see the middle, ${NARROWING}`
                     : ` (output cut; to see all of it, ${NARROWING})`;
-            return `${head}${cut}\n${r.output}`;
+            // The line about the runner's variables and services comes last, after the output's kept end.
+            const note = r.exitCode !== 0 || r.timedOut ? o.reach?.note(r.output, o.runner.sandboxed) : null;
+            return `${head}${cut}\n${r.output}${note ? `${r.output.endsWith('\n') ? '' : '\n'}${note}` : ''}`;
         },
     });
 }
@@ -459,6 +462,52 @@ class PathJail {
             throw new Error(`'${String(input)}' is a symbolic link into .git, which tools may not read or change`);
         return p;
     }
+}
+
+
+/***/ }),
+
+/***/ 13297:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CL: () => (/* binding */ eyesSection),
+/* harmony export */   g0: () => (/* binding */ fileTools),
+/* harmony export */   qJ: () => (/* binding */ readOnlyTools)
+/* harmony export */ });
+/* unused harmony export READ_ONLY_TOOLS */
+/* harmony import */ var _command_tools__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(34627);
+/* harmony import */ var _workspace_tools__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(82565);
+
+
+/** The names of the tools that only look: what a role that must not change the checkout may call. */
+const READ_ONLY_TOOLS = ['list_files', 'read_file', 'search'];
+/**
+ * The one place a read-only role (the planning agents, the critic, a reviewer) gets its tools from:
+ * the workers' own list, read and search tools, so their improvements reach every role that looks.
+ */
+function readOnlyTools(jail, maxOutputBytes) {
+    return fileTools(jail, maxOutputBytes, false);
+}
+/** The file and search tools; with `write`, a worker's: write_file and edit_file too, after read_file. */
+function fileTools(jail, maxOutputBytes, write) {
+    const names = READ_ONLY_TOOLS;
+    return [...(0,_workspace_tools__WEBPACK_IMPORTED_MODULE_1__/* .workspaceTools */ .z)(jail, () => undefined), (0,_command_tools__WEBPACK_IMPORTED_MODULE_0__/* .searchTool */ .tD)(jail, maxOutputBytes)].filter((t) => write || names.includes(t.spec.name));
+}
+/** The map and, with tools, the allowance as the model reads it, for the end of a first message. */
+function eyesSection(eyes, answer) {
+    if (!eyes)
+        return [];
+    return [
+        '',
+        eyes.map,
+        ...(eyes.look
+            ? [
+                '',
+                `Before you answer you may look at the repository with ${READ_ONLY_TOOLS.join(', ')}, for at most ${eyes.look.turns} turns (several calls in one turn count once); then call ${answer}. Answer at once when the map and the request already tell you enough.`,
+            ]
+            : []),
+    ];
 }
 
 
@@ -1937,6 +1986,99 @@ function checkCommand(command, policy) {
 
 /***/ }),
 
+/***/ 32822:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   kw: () => (/* binding */ definitionLanguage),
+/* harmony export */   rY: () => (/* binding */ definitionIn)
+/* harmony export */ });
+/* unused harmony export DEFINITION_LANGUAGES */
+const JS_NAME = '([A-Za-z_$][\\w$]*)';
+const DEFINITION_LANGUAGES = [
+    {
+        language: 'TypeScript/JavaScript',
+        extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
+        patterns: [
+            new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:async\\s+)?function\\s*\\*?\\s*${JS_NAME}`),
+            new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?class\\s+${JS_NAME}`),
+            new RegExp(`^\\s*(?:export\\s+)?(?:declare\\s+)?(?:const\\s+)?(?:interface|type|enum|namespace)\\s+${JS_NAME}`),
+            new RegExp(`^\\s*export\\s+(?:declare\\s+)?(?:const|let|var)\\s+${JS_NAME}`),
+            new RegExp(`^(?:const|let|var)\\s+${JS_NAME}\\s*(?::[^=]+)?=\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*(?::[^=]+)?=>|[A-Za-z_$][\\w$]*\\s*=>)`),
+            /^(?:const|let|var)\s+([A-Z][\w$]*)\s*(?::[^=]+)?=/,
+            // A method in a class body: indented name, parameters, an opening brace; not a keyword.
+            /^\s+(?:(?:public|private|protected|static|readonly|override|abstract|async|get|set)\s+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with)\b)([\w$]+)\s*(?:<[^>]*>)?\([^;]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
+        ],
+    },
+    {
+        language: 'Python',
+        extensions: ['py', 'pyi'],
+        patterns: [/^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/, /^\s*class\s+([A-Za-z_]\w*)/, /^([A-Z][A-Z0-9_]+)\s*(?::[^=]+)?=/],
+    },
+    {
+        language: 'Go',
+        extensions: ['go'],
+        patterns: [
+            /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/,
+            /^type\s+([A-Za-z_]\w*)/,
+            /^\s+([A-Z]\w*)\s+(?:struct|interface)\b/,
+            /^(?:var|const)\s+([A-Za-z_]\w*)/,
+        ],
+    },
+    {
+        language: 'Rust',
+        extensions: ['rs'],
+        patterns: [
+            /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)/,
+            /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|union|type|mod)\s+([A-Za-z_]\w*)/,
+            /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+([A-Z_][A-Z0-9_]*)/,
+            /^\s*macro_rules!\s*([A-Za-z_]\w*)/,
+            /^\s*(?:unsafe\s+)?impl\b/,
+        ],
+    },
+    {
+        language: 'Ruby',
+        extensions: ['rb'],
+        patterns: [/^\s*def\s+(?:self\.)?([\w.?!=]+)/, /^\s*(?:class|module)\s+([A-Z]\w*)/],
+    },
+    {
+        language: 'Java/Kotlin/C#',
+        extensions: ['java', 'kt', 'kts', 'cs'],
+        patterns: [
+            /^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+(\w+)/,
+            /^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|suspend|async|virtual|synchronized)\s+)+[\w<>[\],.? ]*?\s*(\w+)\s*\([^;]*$/,
+            /^\s*(?:(?:private|public|internal|override|suspend)\s+)*fun\s+(?:<[^(]*>\s*)?([\w.]+)/,
+        ],
+    },
+    {
+        language: 'Markdown',
+        extensions: ['md', 'markdown', 'mdx'],
+        patterns: [/^#{1,6}\s+(\S.*)/],
+        headings: true,
+    },
+];
+/** The table's entry for a path, by its extension; undefined for a language crew does not read. */
+function definitionLanguage(path) {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    const dot = base.lastIndexOf('.');
+    if (dot < 0)
+        return undefined;
+    const ext = base.slice(dot + 1).toLowerCase();
+    return DEFINITION_LANGUAGES.find((d) => d.extensions.includes(ext));
+}
+/** Whether a line defines something, and the name it defines when it names one (the first pattern that matches decides). */
+function definitionIn(language, line) {
+    for (const p of language.patterns) {
+        const m = p.exec(line);
+        if (m)
+            return m[1] ? { name: m[1] } : {};
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
 /***/ 36447:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -1950,82 +2092,26 @@ __webpack_require__.d(__webpack_exports__, {
   Dx: () => (/* binding */ linesOf)
 });
 
+// EXTERNAL MODULE: ./src/domain/definitions.ts
+var definitions = __webpack_require__(32822);
 ;// CONCATENATED MODULE: ./src/domain/outline.ts
+
 /**
  * An outline of a source file: its definitions (functions, classes, types, methods) with their
- * line numbers, found by regular expressions per language. read_file shows it with the first
+ * line numbers, found by the patterns per language of definitions.ts. read_file shows it with the first
  * window of a file too large to show whole, so the model can page to what it needs. Not a
  * parser: a definition written unusually may be missed, and that costs only a page turn.
  */
-/** The definition lines of each language crew outlines; the line itself is shown, so no capture is needed. */
-const DEFINITIONS = [
-    {
-        language: 'TypeScript/JavaScript',
-        extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
-        patterns: [
-            /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*[\w$]+/,
-            /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+[\w$]+/,
-            /^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type|enum|namespace)\s+[\w$]+/,
-            /^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/,
-            /^(?:export\s+)?(?:const|let|var)\s+[A-Z][\w$]*\s*(?::[^=]+)?=/,
-            // A method in a class body: indented name, parameters, an opening brace; not a keyword.
-            /^\s+(?:(?:public|private|protected|static|readonly|override|abstract|async|get|set)\s+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with)\b)[\w$]+\s*(?:<[^>]*>)?\([^;]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
-        ],
-    },
-    {
-        language: 'Python',
-        extensions: ['py', 'pyi'],
-        patterns: [/^\s*(?:async\s+)?def\s+\w+/, /^\s*class\s+\w+/],
-    },
-    {
-        language: 'Go',
-        extensions: ['go'],
-        patterns: [/^func\s+(?:\([^)]*\)\s*)?\w+/, /^type\s+\w+/],
-    },
-    {
-        language: 'Rust',
-        extensions: ['rs'],
-        patterns: [
-            /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+\w+/,
-            /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|union|mod|type)\s+\w+/,
-            /^\s*(?:unsafe\s+)?impl\b/,
-        ],
-    },
-    {
-        language: 'Ruby',
-        extensions: ['rb'],
-        patterns: [/^\s*def\s+[\w.?!=]+/, /^\s*(?:class|module)\s+[A-Z]\w*/],
-    },
-    {
-        language: 'Java/Kotlin/C#',
-        extensions: ['java', 'kt', 'kts', 'cs'],
-        patterns: [
-            /^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+\w+/,
-            /^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|suspend|async|virtual|synchronized)\s+)+[\w<>[\],.? ]*\s*\w+\s*\([^;]*$/,
-            /^\s*(?:(?:private|public|internal|override|suspend)\s+)*fun\s+[\w.<>]+/,
-        ],
-    },
-    {
-        language: 'Markdown',
-        extensions: ['md', 'markdown', 'mdx'],
-        patterns: [/^#{1,6}\s+\S/],
-    },
-];
 /** Definitions shown at most, and bytes. */
 const OUTLINE_ENTRIES = 200;
 const OUTLINE_BYTES = 8000;
 const ENTRY_CHARS = 120;
-/** The language crew can outline for a path, if any. */
-function outlineLanguage(path) {
-    const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-    return DEFINITIONS.find((d) => d.extensions.includes(ext))?.language;
-}
 /** The outline of a file as lines `  <line>: <the definition line>`, capped; undefined for a language crew does not know. */
 function outline(path, lines) {
-    const language = outlineLanguage(path);
-    const defs = DEFINITIONS.find((d) => d.language === language);
+    const defs = (0,definitions/* definitionLanguage */.kw)(path);
     if (!defs)
         return undefined;
+    const { language } = defs;
     const width = String(lines.length).length;
     const entries = [];
     let found = 0;
@@ -2033,9 +2119,9 @@ function outline(path, lines) {
     // A `# comment` inside a fenced code block of a Markdown file is not a heading.
     let fenced = false;
     for (const [i, line] of lines.entries()) {
-        if (language === 'Markdown' && /^\s*(?:```|~~~)/.test(line))
+        if (defs.headings && /^\s*(?:```|~~~)/.test(line))
             fenced = !fenced;
-        if (fenced || line.length > 1000 || !defs.patterns.some((p) => p.test(line)))
+        if (fenced || line.length > 1000 || !(0,definitions/* definitionIn */.rY)(defs, line))
             continue;
         found++;
         const indent = Math.min(line.length - line.trimStart().length, 8);
@@ -2050,7 +2136,7 @@ function outline(path, lines) {
         return undefined;
     const more = found - entries.length;
     return [
-        `Outline of the file (${language === 'Markdown' ? 'Markdown headings' : `${language} definitions found by pattern`}, line: text):`,
+        `Outline of the file (${defs.headings ? `${language} headings` : `${language} definitions found by pattern`}, line: text):`,
         ...entries,
         ...(more ? [`… ${more} more definitions; search for a name to find its line.`] : []),
     ].join('\n');
@@ -2216,8 +2302,21 @@ function claimReadyTasks(tx, issue, run, maxParallel, claim, now = claim.at) {
     const claimed = [];
     for (const id of (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .readyTasks */ .aZ)(view)) {
         const rec = view.tasks.get(id);
+        // Every parallel attempt recorded, the judging stopped (interrupted, or crew failed in it): they are judged, not done again.
+        if ((0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .candidatesComplete */ .ug)(rec)) {
+            // One job judges them all: one slot (running, the task still counts its legs, which only delays others).
+            if (slots < 1)
+                break;
+            slots -= 1;
+            claimed.push(id);
+            (0,_run_files__WEBPACK_IMPORTED_MODULE_1__/* .writeTask */ .bN)(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, startedAt: now });
+            continue;
+        }
         // Each parallel attempt (#50) is a leg of its own and takes a slot; a task waits for all of its slots.
-        const legs = (0,_domain_attempts__WEBPACK_IMPORTED_MODULE_2__/* .attemptsFor */ .mh)(view.run.attempts, view.plan?.tasks.find((t) => t.id === id), rec.selection !== undefined, maxParallel);
+        const task = view.plan?.tasks.find((t) => t.id === id);
+        const legs = (0,_domain_attempts__WEBPACK_IMPORTED_MODULE_2__/* .attemptsFor */ .mh)(view.run.attempts, task, rec.selection !== undefined, maxParallel);
+        // What was asked for, max_parallel aside: said in the plan comment when it is more than can run at once.
+        const asked = (0,_domain_attempts__WEBPACK_IMPORTED_MODULE_2__/* .attemptsFor */ .mh)(view.run.attempts, task, rec.selection !== undefined, _domain_attempts__WEBPACK_IMPORTED_MODULE_2__/* .MAX_PARALLEL_ATTEMPTS */ .w3);
         if (legs > slots)
             break;
         slots -= legs;
@@ -2232,6 +2331,7 @@ function claimReadyTasks(tx, issue, run, maxParallel, claim, now = claim.at) {
             startedAt: now,
             spent: _domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .NOTHING_SPENT */ .zx,
             ...(legs > 1 ? { parallel: legs } : { parallel: undefined }),
+            attemptsAsked: asked > legs ? asked : undefined,
         });
     }
     if (claimed.length || (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .blockedTasks */ .vM)(view).length) {
@@ -2378,6 +2478,167 @@ async function readAtBase(ctx, base, path) {
         await ctx.remote.fetchCommit(base);
         return ctx.repo.readFileAt(base, path);
     }
+}
+
+
+/***/ }),
+
+/***/ 8811:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Hn: () => (/* binding */ repositoryStop),
+/* harmony export */   Mm: () => (/* binding */ ownBudgetStop),
+/* harmony export */   OH: () => (/* binding */ askAtBudget),
+/* harmony export */   Zf: () => (/* binding */ budgetStopBefore),
+/* harmony export */   eO: () => (/* binding */ periodStop),
+/* harmony export */   j8: () => (/* binding */ stopStepAtBudget),
+/* harmony export */   kQ: () => (/* binding */ stopRunAtBudget),
+/* harmony export */   lB: () => (/* binding */ runStopRequest),
+/* harmony export */   v7: () => (/* binding */ runWideStop)
+/* harmony export */ });
+/* harmony import */ var _domain_budgets__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(69158);
+/* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(85745);
+/* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65534);
+/* harmony import */ var _render_budget_stop__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(35720);
+/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(24742);
+/* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(75498);
+/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(33732);
+/* harmony import */ var _spend_gate__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(50746);
+
+
+
+
+
+
+
+
+/**
+ * The run's own budgets, when one is spent: `budgets.run` as this run stands (a person's `/crew continue`
+ * may have raised it), then the task's `budgets.task` (what its current allowance of attempts spent).
+ */
+function ownBudgetStop(config, view, runSpent, task) {
+    const budgets = (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgets */ .Cc)(config.budgets, view.run);
+    if ((0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .runBudgetSpent */ .X5)(budgets.run, runSpent))
+        return runStop(budgets.run, runSpent);
+    if (task && (0,_domain_budgets__WEBPACK_IMPORTED_MODULE_0__/* .taskBudgetSpent */ .V3)(budgets.task, task.spent))
+        return {
+            kind: 'budget',
+            limit: 'task',
+            task: task.id,
+            spentUsd: task.spent.costUsd,
+            budgetUsd: budgets.task.cost_usd,
+            tokens: { spent: task.spent.tokens, budget: budgets.task.tokens },
+        };
+    return undefined;
+}
+function periodStop(p) {
+    return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd, resetsAt: p.resetsAt };
+}
+/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in planning or the critic (agents/run-budget.ts). */
+function runStop(budget, runSpent) {
+    return {
+        kind: 'budget',
+        limit: 'run',
+        spentUsd: runSpent.costUsd,
+        budgetUsd: budget.cost_usd,
+        tokens: { spent: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), budget: budget.tokens },
+    };
+}
+/**
+ * `budgets.run` reached while planning or in the critic: the run waits and asks as at a worker's budget end
+ * rather than failing. In one write: what the step's model calls cost (the call refused included none),
+ * what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback), and
+ * the wait; then crew asks.
+ * `/crew continue` goes back to the phase (commands/continue.ts).
+ */
+async function stopStepAtBudget(ctx, issue, run, at, e, keep) {
+    const stop = {
+        ...runStop(e.budget, e.spent),
+        at,
+        ...(keep?.revision ? { revision: keep.revision } : {}),
+        ...(at === 'planning' ? { intakeKept: !!keep?.files } : {}),
+    };
+    const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
+    const stopped = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .updateRun */ .PF)(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
+        if (rec.phase !== phase)
+            return false;
+        keep?.files?.(tx);
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, usage: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(rec.usage, e.sinceStart), phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .refreshExecutionLog */ .qm)(tx, issue, run);
+        return true;
+    });
+    if (!stopped)
+        return ctx.log.info(`run ${run} left ${phase} before its budget stop was recorded; nothing to ask`);
+    ctx.log.info(`${(0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetSpentText */ .tB)(stop)}; the run waits ${at === 'planning' ? 'in planning' : "before the critic's verdict"}`);
+    await askAtBudget(ctx, issue, run);
+}
+/** The budget the run waits at, when it stopped at its own or the repository's (not a task's `budgets.task`). */
+function runWideStop(rec) {
+    const w = rec?.phase === 'ESCALATING' ? rec.waiting : undefined;
+    if (w?.kind !== 'budget' || w.limit === 'task')
+        return undefined;
+    const { commentId: _, ...stop } = w;
+    return stop;
+}
+/**
+ * What a running worker finds in its inbox once the run stopped at its or the repository's budget: a shutdown
+ * request, so it ends its attempt at the end of its turn instead of spending the rest of it; crew then holds
+ * its task with its work pushed, as the task that met the budget (work.ts). Not stored: after `/crew continue`
+ * the run no longer waits, and nothing stops the task again.
+ */
+function runStopRequest(rec, taskId) {
+    const stop = runWideStop(rec);
+    if (!stop || !rec)
+        return undefined;
+    return {
+        id: `budget-stop-${rec.updatedAt}`,
+        from: 'leader',
+        to: taskId,
+        type: 'shutdown_request',
+        text: `The run stopped at a budget: ${(0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetSpentText */ .tB)(stop)}. Stop now; your work so far is kept.`,
+        at: rec.updatedAt,
+    };
+}
+/** Before a step that spends (a worker's attempt): the run's and the task's budgets, then the repository's. */
+async function budgetStopBefore(ctx, config, view, runSpent, task) {
+    return ownBudgetStop(config, view, runSpent, task) ?? (await repositoryStop(ctx));
+}
+/** The repository's `budgets.day` / `budgets.month`, when reached (counting what this job spent that crew/state does not hold yet). */
+async function repositoryStop(ctx, unrecordedUsd = 0) {
+    const period = await (0,_spend_gate__WEBPACK_IMPORTED_MODULE_6__/* .repositoryBudgetReached */ .A6)(ctx, unrecordedUsd);
+    return period ? periodStop(period) : undefined;
+}
+/**
+ * Inside the write that holds a task: the run stops and waits at the budget (comment id 0 until
+ * `askAtBudget` posts the question). A run already waiting (on this budget or another question) is
+ * left as it is: the held task is pending, and starts again, or stops again, when the run goes on.
+ * Returns whether the question is this job's to ask.
+ */
+function stopRunAtBudget(tx, issue, run, stop, now) {
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .viewIn */ .zc)(tx, issue, run);
+    if (view.run.phase !== 'EXECUTING' || view.run.waiting)
+        return false;
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'ESCALATING', waiting: { ...stop, commentId: 0 } }, now);
+    return true;
+}
+/** Posts the budget question a run records but has not asked yet, and labels the issue as waiting. */
+async function askAtBudget(ctx, issue, run) {
+    const view = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .loadView */ .QJ)(ctx, issue, run);
+    const w = view.run.waiting;
+    if (view.run.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.commentId !== 0)
+        return;
+    const s = ctx.surface;
+    const body = (0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetQuestion */ .SG)(view, w, s, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .planLinks */ .FR)(ctx).branch, s.marker('budget', { issue, run, nonce: (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nonce */ .KU)() }));
+    await (0,_caps__WEBPACK_IMPORTED_MODULE_4__/* .spend */ .Rf)(ctx, issue, run, { comments: 1 });
+    const posted = await ctx.forge.postComment(issue, body);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .updateRun */ .PF)(ctx, issue, run, `asked at the budget`, (rec, tx) => {
+        if (rec.waiting?.kind === 'budget' && rec.waiting.commentId === 0)
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
+    });
+    await ctx.forge.addLabel(issue, _domain_labels__WEBPACK_IMPORTED_MODULE_7__/* .WAITING_LABEL */ .J);
+    ctx.log.checkpoint('budget-asked');
+    await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .syncPlanComment */ .Of)(ctx, issue, run);
 }
 
 
@@ -4298,11 +4559,15 @@ async function repositorySpend(ctx) {
  * run stops at its next step and asks, and `/crew continue`, `/crew resume` and `/crew retry` wait for room.
  * Read from the state this job has seen, like `admission`.
  */
-async function repositoryBudgetReached(ctx) {
+async function repositoryBudgetReached(ctx, 
+/** What this job spent that crew/state does not hold yet (a parallel leg's attempts before its candidate is recorded). */
+unrecordedUsd = 0) {
     const { day, month } = (await ctx.config()).budgets;
     if (day === undefined && month === undefined)
         return undefined;
-    return (0,spend/* periodSpent */.Qh)(await repositorySpend(ctx));
+    const s = await repositorySpend(ctx);
+    const plus = (p) => ({ ...p, spentUsd: p.spentUsd + unrecordedUsd });
+    return (0,spend/* periodSpent */.Qh)({ ...s, day: plus(s.day), month: plus(s.month) });
 }
 
 
@@ -4659,6 +4924,7 @@ deadline) {
         timeoutMs: config.command_timeout_seconds * 1000,
         maxOutputBytes: MAX_OUTPUT_BYTES,
         ...(tools.egress?.tools === 'allowlist' ? { network: 'allowlist' } : {}),
+        ...(tools.reach ? { reach: tools.reach } : {}),
         ...(deadline ?? {}),
     };
 }

@@ -1,8 +1,8 @@
-export const id = 580;
-export const ids = [580];
+export const id = 241;
+export const ids = [241];
 export const modules = {
 
-/***/ 30580:
+/***/ 28241:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -205,6 +205,7 @@ var spend_gate = __webpack_require__(50746);
 
 
 
+
 /** `/crew continue [$N]`: the tasks the budget stopped start again from their branches. */
 async function continueRun(ctx, ev, amountUsd) {
     const issue = ev.issue.number;
@@ -231,15 +232,29 @@ async function continueRun(ctx, ev, amountUsd) {
         // A new limit when one is given or the run's own is spent; a day's or month's stop alone keeps the run's.
         const raise = amountUsd !== undefined || (0,budgets/* runBudgetSpent */.X5)((0,budgets/* runBudgets */.Cc)(config.budgets, view.run).run, spent);
         const budgetRun = raise ? (0,budgets/* continuedBudget */.ZO)(config.budgets.run, spent, amountUsd) : view.run.budgetRun;
-        (0,run_files/* writeRun */.bp)(tx, { ...view.run, phase: 'EXECUTING', waiting: null, ...(budgetRun ? { budgetRun } : {}) }, now);
-        return { claimed: (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now)), budgetRun: raise ? budgetRun : undefined };
+        const raised = { waiting: null, ...(budgetRun ? { budgetRun } : {}) };
+        const back = { budgetRun: raise ? budgetRun : undefined };
+        // Stopped while planning or in the critic: back to that phase, which this workflow run takes up below.
+        if (waiting.at === 'planning') {
+            (0,run_files/* writeRun */.bp)(tx, { ...view.run, ...raised, phase: 'PLANNING' }, now);
+            return { ...back, claimed: [] };
+        }
+        if (waiting.at === 'review') {
+            (0,run_files/* writeRun */.bp)(tx, { ...view.run, ...raised, phase: 'REVIEWING', finalizer: ctx.runId }, now);
+            return { ...back, claimed: [] };
+        }
+        (0,run_files/* writeRun */.bp)(tx, { ...view.run, ...raised, phase: 'EXECUTING' }, now);
+        return { ...back, claimed: (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now)) };
     });
     if (out === null)
         return ctx.log.info('the decision was already taken');
     await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
     ctx.log.checkpoint('decision-taken');
-    ctx.log.info(`continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${(0,cost/* money */.TG)(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; starting ${out.claimed.join(', ') || 'nothing new'}`);
-    await (0,common/* setOutputs */.n0)(ctx, issue, run, out.claimed, true);
+    ctx.log.info(`continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${(0,cost/* money */.TG)(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${waiting.at === 'planning' ? 'planning goes on' : waiting.at === 'review' ? 'the critic judges again' : `starting ${out.claimed.join(', ') || 'nothing new'}`}`);
+    // Planning goes on in this job, from what it kept (intake's reading, a `/crew revise` it was planning), as `/crew resume` plans.
+    const planned = waiting.at === 'planning' ? await (0,plan_run/* planRun */.n)(ctx, issue, run, waiting.revision) : out.claimed;
+    // advance runs next in this workflow run: it hands a REVIEWING run to the critic job.
+    await (0,common/* setOutputs */.n0)(ctx, issue, run, planned, waiting.at !== 'planning');
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
 /**
@@ -256,6 +271,11 @@ async function acceptAtBudget(ctx, ev, last) {
     const waiting = last.waiting;
     if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
         return;
+    // Stopped while planning: no task exists, so there is nothing to open a pull request with; the run keeps waiting.
+    if (waiting.at === 'planning') {
+        await ctx.forge.postComment(issue, `crew did not accept: run ${ctx.surface.runNumber(issue, run)} stopped at its budget while planning, so there is no plan and no work yet to open a pull request with. ${(0,surface/* sentence */.em)(ctx.surface.give('continue'))} to go on planning (${ctx.surface.command('continue', '$N')} to set how much more it may spend), or ${ctx.surface.command('abort')} to end the run.`);
+        return;
+    }
     const who = ev.comment.author.login;
     const now = (0,context/* nowIso */.kF)(ctx);
     const out = await (0,context/* updateView */.vl)(ctx, issue, run, `accept what exists at the budget (@${who})`, (view, tx) => {
@@ -596,6 +616,12 @@ async function retryIntegration(ctx, ev, last) {
 async function retry(ctx, ev, only) {
     const issue = ev.issue.number;
     const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    // A run waiting at a budget (#52) goes on with `/crew continue`, not a retry: said before the repository's budget, which continue waits on too.
+    if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget') {
+        const s = ctx.surface;
+        await ctx.forge.postComment(issue, `There is nothing to retry: run ${s.runNumber(issue, last.run)} waits at a budget${last.waiting.at === 'planning' ? ' while planning' : last.waiting.at === 'review' ? ' in the critic' : ''} (see the plan comment). ${(0,surface/* sentence */.em)(s.give('continue'))} to go on from where it stopped (${s.command('continue', '$N')} to set how much more it may spend)${last.waiting.at === 'planning' ? '' : `, ${s.command('accept')} to open the pull request with what exists`} or ${s.command('abort')} to end it.`);
+        return;
+    }
     // Retrying spends: not past a repository budget (#52).
     if (last && ['FAILED', 'EXECUTING', 'INTERRUPTED', 'ESCALATING'].includes(last.phase) && (await heldByRepositoryBudget(ctx, issue, last.run, 'retry')))
         return;
@@ -747,459 +773,34 @@ async function answer(ctx, ev, text, opts) {
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
 
-// EXTERNAL MODULE: ./src/domain/toolchain-setup.ts
-var toolchain_setup = __webpack_require__(47323);
-;// CONCATENATED MODULE: ./src/domain/version-range.ts
-/**
- * Whether a toolchain version found on a runner (`v24.1.0`, `3.12.3`, `go1.22.5`) meets what a
- * repository's file asks for (`18`, `lts/*`, `>=3.12`, `^20.11`, `3.10.x`, `~=3.11`, `>=3.9,<3.13`,
- * `1.22`). Pure. Undefined when the request is not a version crew can compare (`lts/*`, `node`,
- * `stable`, `nightly`): then crew says it cannot tell rather than guessing.
- */
-function parse(text) {
-    const m = /^\s*v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?/.exec(text);
-    if (!m)
-        return undefined;
-    return [m[1], m[2], m[3]].filter((p) => p !== undefined && /^\d+$/.test(p)).map(Number);
-}
-function compare(a, b) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-        const d = (a[i] ?? 0) - (b[i] ?? 0);
-        if (d)
-            return d;
-    }
-    return 0;
-}
-/** `found` starts with every part `prefix` gives: 3.12 holds 3.12.3, 18 holds 18.19.0. */
-const startsWith = (found, prefix) => prefix.every((p, i) => found[i] === p);
-/** One comparison (`>=3.12`, `^20`, `~1.2`, `~=3.11`, `3.10.x`, `18`); undefined when it is not one. */
-function meets(found, term) {
-    const m = /^(>=|<=|>|<|==|=|~=|\^|~|!=)?\s*(.+)$/.exec(term.trim());
-    if (!m)
-        return undefined;
-    const want = parse(m[2]);
-    if (!want || !/^v?\d+(\.(\d+|[xX*]))*(\.\*)?$/.test(m[2].trim()))
-        return undefined;
-    const c = compare(found, want);
-    switch (m[1]) {
-        case '>=':
-            return c >= 0;
-        case '>':
-            return c > 0;
-        case '<=':
-            return c <= 0 || startsWith(found, want);
-        case '<':
-            return c < 0;
-        case '!=':
-            return !startsWith(found, want);
-        case '^':
-            // ^0.x pins the minor too (npm's caret); crew's toolchains are all past 0.
-            return c >= 0 && found[0] === want[0];
-        case '~':
-            // npm: ~1.2.3 and ~1.2 keep the minor, ~1 the major.
-            return c >= 0 && startsWith(found, want.slice(0, want.length >= 2 ? 2 : 1));
-        case '~=':
-            // PEP 440: ~=3.11 is >=3.11, ==3.*; ~=3.11.2 is >=3.11.2, ==3.11.*.
-            return c >= 0 && startsWith(found, want.slice(0, Math.max(1, want.length - 1)));
-        default:
-            return startsWith(found, want);
-    }
-}
-/**
- * Whether `found` meets `requested`; undefined when `requested` (or `found`) is not comparable.
- * `||` separates alternatives (npm); commas or spaces join terms that must all hold (PEP 440, npm).
- */
-function versionMeets(requested, found) {
-    const have = parse(found.replace(/^[a-z]+(?=\d)/i, ''));
-    if (!have)
-        return undefined;
-    const alternatives = requested.split('||').map((a) => a.trim());
-    for (const alternative of alternatives) {
-        const terms = alternative
-            .replace(/(>=|<=|>|<|==|~=|\^|~|!=)\s+/g, '$1')
-            .split(/[\s,]+/)
-            .filter(Boolean);
-        if (!terms.length)
-            return undefined;
-        const results = terms.map((t) => meets(have, t));
-        if (results.some((r) => r === undefined))
-            return undefined;
-        if (results.every(Boolean))
-            return true;
-    }
-    return false;
-}
-
-;// CONCATENATED MODULE: ./src/domain/toolchain-check.ts
-/**
- * `crew doctor`'s toolchain check: will crew's jobs build and test with the toolchain versions the
- * repository's files declare? Either its setup steps (.github/actions/crew-setup) set the toolchain
- * up, or the runner's own one meets the version. Pure; src/doctor/ reads the files on the default
- * branch and, in a job, asks the runner's programs for their versions.
- */
-
-
-const NAME = { node: 'Node', python: 'Python', go: 'Go', rust: 'Rust' };
-/** The action that sets each up, for the fix. */
-const SETUP_STEP = {
-    node: 'actions/setup-node with node-version-file',
-    python: 'actions/setup-python with python-version-file',
-    go: 'actions/setup-go with go-version-file',
-    rust: 'a `rustup toolchain install` step',
-};
-/** The program crew asks for its version on the runner. */
-const TOOLCHAIN_PROGRAM = { node: 'node', python: 'python3', go: 'go', rust: 'rustc' };
-/** One finding per declared version; none when the files declare none. */
-function toolchainFindings(facts, asking) {
-    return facts.declared.map((d) => {
-        const asks = `\`${d.source}\` asks for ${NAME[d.tool]} ${d.version}`;
-        if (facts.setUp?.includes(d.tool))
-            return { status: 'ok', says: `${asks}; the setup steps (${toolchain_setup/* SETUP_ACTION_PATH */.BC}) set ${d.tool} up.` };
-        const noSteps = facts.setUp === null ? `there is no ${toolchain_setup/* SETUP_ACTION_PATH */.BC} to set it up` : `${toolchain_setup/* SETUP_ACTION_PATH */.BC} does not set ${d.tool} up`;
-        const fix = `\`npx crew init\` writes ${toolchain_setup/* SETUP_ACTION_PATH */.BC} with ${SETUP_STEP[d.tool]} (it keeps one you have: add the step yourself, docs/workflow.md)`;
-        const program = TOOLCHAIN_PROGRAM[d.tool];
-        const found = facts.runner?.[d.tool];
-        if (found === undefined)
-            return {
-                status: 'note',
-                says: `${asks}, and ${noSteps}: crew's jobs use the runner's own ${program}, whichever version that is.`,
-                fix: `${fix}${asking === 'token' ? "; `/crew doctor` on an issue compares it with the runner's" : ''}`,
-            };
-        if (found === null)
-            return { status: 'problem', says: `${asks}, the runner has no ${program}, and ${noSteps}.`, fix };
-        const meets = versionMeets(d.version, found);
-        if (meets === true)
-            return { status: 'ok', says: `${asks}; the runner's ${program} is ${found}, which meets it.` };
-        if (meets === false)
-            return {
-                status: 'problem',
-                says: `${asks}, but the runner's ${program} is ${found}, and ${noSteps}: crew's jobs would build and test with the wrong version.`,
-                fix,
-            };
-        return { status: 'note', says: `${asks}; the runner's ${program} is ${found}, and crew cannot tell whether that meets it; ${noSteps}.`, fix };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/domain/doctor.ts
-/**
- * `crew doctor`'s judgement: what the API told about a repository → one finding per check, each
- * with the page or command that fixes it. Pure; src/doctor/ gathers the facts through the
- * RepositorySettings port, and renders the findings for a comment, a terminal or `--json`.
- */
-
-
-const ok = (value) => ({ ok: true, value });
-const WORKFLOW_PATH = '.github/workflows/crew.yml';
-const CONFIG_FILE = '.github/crew.yml';
-const SECRET_NAME = 'ANTHROPIC_API_KEY';
-/** The reusable workflow a short caller file `uses:` (in crew's own repository). */
-const REUSABLE_WORKFLOW = '.github/workflows/crew-jobs.yml';
-/**
- * Rule types (GitHub's names in "Get rules for a branch") that refuse a push crew makes: it creates and
- * updates its branches, with unsigned commits and merge commits, without a pull request or checks.
- */
-const REFUSING_RULES = new Set([
-    'creation',
-    'update',
-    'required_signatures',
-    'pull_request',
-    'required_status_checks',
-    'required_linear_history',
-    'required_deployments',
-    'merge_queue',
-]);
-/** Rules that refuse some pushes depending on their content or metadata. */
-const MAYBE_REFUSING = new Set([
-    'commit_message_pattern',
-    'commit_author_email_pattern',
-    'committer_email_pattern',
-    'file_path_restriction',
-    'file_extension_restriction',
-    'max_file_path_length',
-    'max_file_size',
-]);
-/** The short form's `uses: OWNER/crew/.github/workflows/crew-jobs.yml@REF`, or the full form's `uses: OWNER/crew@REF` (or `./`). */
-function workflowForm(text) {
-    const short = /^\s*uses:\s*['"]?[\w.-]+\/[\w.-]+\/\.github\/workflows\/crew-jobs\.ya?ml@([\w./-]+)/m.exec(text);
-    if (short)
-        return { form: 'short', ref: short[1] };
-    const full = /^\s*-?\s*uses:\s*['"]?(?:[\w.-]+\/crew@([\w./-]+)|(\.\/))['"]?\s*$/m.exec(text);
-    if (full)
-        return { form: 'full', ref: full[1] ?? full[2] };
-    return undefined;
-}
-/** Whether `ref` names an older release than `version`; false when not comparable (a branch, `v1`, a commit, `./`). */
-function olderRelease(ref, version) {
-    const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(ref);
-    const n = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
-    if (!m || !n)
-        return false;
-    for (let i = 1; i <= 3; i++) {
-        if (Number(m[i]) !== Number(n[i]))
-            return Number(m[i]) < Number(n[i]);
-    }
-    return false;
-}
-/** Why a read gave nothing, and where to look instead. */
-function unreadable(check, what, r, facts, page) {
-    const who = facts.asking === 'job'
-        ? "crew's workflow token cannot read it (GitHub shows it to admins only)"
-        : r.status === 403 || r.status === 404
-            ? 'your token cannot read it (it needs admin on the repository; a fine-grained token, Administration: read)'
-            : `GitHub answered ${r.status}: ${r.message}`;
-    return {
-        check,
-        status: 'unknown',
-        says: `${what}: unknown, ${who}.`,
-        fix: facts.asking === 'job' ? `${page} (or run \`npx crew doctor\` with an admin's token)` : page,
-    };
-}
-function ruleFinding(check, branch, rules, page, deletionMatters) {
-    const refusing = rules.filter((r) => REFUSING_RULES.has(r));
-    const maybe = rules.filter((r) => MAYBE_REFUSING.has(r));
-    const deletion = deletionMatters && rules.includes('deletion');
-    if (refusing.length)
-        return {
-            check,
-            status: 'problem',
-            says: `a ruleset refuses crew's pushes to \`${branch}\` (${refusing.join(', ')}); crew's runs will stop with GH013.`,
-            fix: `${page}: leave \`crew/**\` out of the ruleset's branches, or add crew's token (github-actions[bot], or your app) to its bypass list`,
-        };
-    if (maybe.length)
-        return {
-            check,
-            status: 'note',
-            says: `a ruleset on \`${branch}\` checks pushes' content or metadata (${maybe.join(', ')}); crew's commits may not pass it.`,
-            fix: `${page}: leave \`crew/**\` out of the ruleset, or check that crew's commits (author crew, model-written files) pass`,
-        };
-    if (deletion)
-        return {
-            check,
-            status: 'note',
-            says: `a ruleset keeps \`${branch}\` from being deleted, so crew cannot clean up its task branches after a run.`,
-            fix: `${page}: leave \`crew/**\` out of the deletion rule, or set cleanup.delete_branches: false in .github/crew.yml`,
-        };
-    return undefined;
-}
-function settingsPages(webUrl) {
-    return {
-        actions: `${webUrl}/settings/actions`,
-        rules: `${webUrl}/settings/rules`,
-        branches: `${webUrl}/settings/branches`,
-        secrets: `${webUrl}/settings/secrets/actions`,
-    };
-}
-/** One finding per check, in the order a person fixes them (Actions first). */
-function diagnose(facts) {
-    const pages = settingsPages(facts.repo.webUrl);
-    return [
-        actionsFinding(facts, pages),
-        ...workflowPermissionFindings(facts, pages),
-        branchRulesFinding(facts, pages),
-        stateBranchFinding(facts, pages),
-        workflowFileFinding(facts),
-        configFinding(facts),
-        ...toolchainCheckFindings(facts),
-        secretFinding(facts, pages),
-        ...(facts.strays ? [strayBranchFinding(facts.strays, facts.repo)] : []),
-        ...(facts.spend ? [spendFinding(facts.spend)] : []),
-    ];
-}
-function actionsFinding(facts, pages) {
-    if (!facts.actions.ok)
-        return unreadable('actions', 'whether GitHub Actions is on', facts.actions, facts, pages.actions);
-    if (!facts.actions.value.enabled)
-        return {
-            check: 'actions',
-            status: 'problem',
-            says: 'GitHub Actions is turned off for this repository: no crew job can run.',
-            fix: `${pages.actions}: Actions permissions → "Allow all actions and reusable workflows" (or allow actions/checkout and crew)`,
-        };
-    return { check: 'actions', status: 'ok', says: 'GitHub Actions is on.' };
-}
-/** Whether Actions may open pull requests, and the default token permissions (one read gives both). */
-function workflowPermissionFindings(facts, pages) {
-    const wp = facts.workflowPermissions;
-    if (!wp.ok)
-        return [unreadable('pull-requests', 'whether Actions may create pull requests', wp, facts, pages.actions)];
-    return [
-        wp.value.canCreatePullRequests
-            ? { check: 'pull-requests', status: 'ok', says: 'GitHub Actions may create pull requests.' }
-            : {
-                check: 'pull-requests',
-                status: 'problem',
-                says: 'GitHub Actions may not create pull requests, so crew cannot open its pull request with the workflow token.',
-                fix: `${pages.actions}: Workflow permissions → tick "Allow GitHub Actions to create and approve pull requests" (or give crew an app's token as github_token)`,
-            },
-        {
-            check: 'workflow-permissions',
-            status: 'ok',
-            says: `the default workflow permissions are ${wp.value.defaultPermissions === 'read' ? 'read-only' : 'read and write'}; crew's workflow asks for what each job needs itself.`,
-        },
-    ];
-}
-function branchRulesFinding(facts, pages) {
-    const task = facts.taskBranchRules;
-    if (!task.ok)
-        return unreadable('branch-rules', "the rules on crew's branches", task, facts, pages.rules);
-    return (ruleFinding('branch-rules', 'crew/<issue>/r<run>/…', task.value, pages.rules, true) ?? {
-        check: 'branch-rules',
-        status: 'ok',
-        says: "no ruleset refuses crew's task branches.",
-    });
-}
-/** `crew/state` meets rulesets and classic protection; a refusing ruleset is said first. */
-function stateBranchFinding(facts, pages) {
-    const stateRules = facts.stateBranchRules;
-    const stateRuleFinding = stateRules.ok ? ruleFinding('state-branch', 'crew/state', stateRules.value, pages.rules, false) : undefined;
-    const prot = facts.stateBranchProtected;
-    if (stateRuleFinding)
-        return stateRuleFinding;
-    if (prot.ok && (prot.value === true || (prot.value === 'unreadable' && stateRules.ok && !stateRules.value.length)))
-        return {
-            check: 'state-branch',
-            status: 'problem',
-            says: 'a branch protection rule covers `crew/state`: crew cannot record its runs there (GH006).',
-            fix: `${pages.branches}: remove \`crew/state\` (or a pattern such as \`crew/*\` or \`*\`) from the protection rule`,
-        };
-    if (!stateRules.ok)
-        return unreadable('state-branch', "the rules on crew's state branch", stateRules, facts, pages.rules);
-    if (!prot.ok)
-        return unreadable('state-branch', "whether a protection rule covers crew's state branch", prot, facts, pages.branches);
-    return { check: 'state-branch', status: 'ok', says: 'nothing refuses crew/state, where crew keeps its runs.' };
-}
-/** A file on the default branch GitHub would not give: its answer, and the file's page. */
-function fileUnread(check, path, r, repo) {
-    return {
-        check,
-        status: 'unknown',
-        says: `${path}: GitHub answered ${r.status}: ${r.message}.`,
-        fix: `${repo.webUrl}/blob/${repo.defaultBranch}/${path}`,
-    };
-}
-function workflowFileFinding(facts) {
-    const { repo } = facts;
-    const wf = facts.workflowFile;
-    if (!wf.ok)
-        return fileUnread('workflow-file', WORKFLOW_PATH, wf, repo);
-    if (wf.value === null)
-        return {
-            check: 'workflow-file',
-            status: 'problem',
-            says: `there is no ${WORKFLOW_PATH} on ${repo.defaultBranch}: GitHub runs crew only from the default branch's workflow.`,
-            fix: `\`npx crew init\` in a clone writes it; commit it to ${repo.defaultBranch}`,
-        };
-    const form = workflowForm(wf.value);
-    if (!form)
-        return {
-            check: 'workflow-file',
-            status: 'problem',
-            says: `${WORKFLOW_PATH} on ${repo.defaultBranch} runs neither crew's reusable workflow nor crew's action.`,
-            fix: `\`npx crew init\` shows the file crew expects (it asks before replacing yours)`,
-        };
-    if (olderRelease(form.ref, facts.crewVersion))
-        return {
-            check: 'workflow-file',
-            status: 'note',
-            says: `${WORKFLOW_PATH} is the ${form.form} form at ${form.ref}, older than crew ${facts.crewVersion}.`,
-            fix: form.form === 'short'
-                ? `change the tag after \`crew-jobs.yml@\` to v${facts.crewVersion} (CHANGELOG.md says what changed)`
-                : `change each \`crew@${form.ref}\` to \`crew@v${facts.crewVersion}\`, and compare your jobs with the full form in docs/workflow.md`,
-        };
-    return { check: 'workflow-file', status: 'ok', says: `${WORKFLOW_PATH} is on ${repo.defaultBranch}: the ${form.form} form, at ${form.ref}.` };
-}
-function configFinding(facts) {
-    const { repo } = facts;
-    const cfg = facts.config;
-    if (!cfg.ok)
-        return fileUnread('config', CONFIG_FILE, cfg, repo);
-    if (cfg.value === null)
-        return { check: 'config', status: 'ok', says: `no ${CONFIG_FILE}: crew uses its defaults.` };
-    if (cfg.value.error)
-        return {
-            check: 'config',
-            status: 'problem',
-            says: `${CONFIG_FILE} is not valid: ${cfg.value.error}`,
-            fix: `edit ${repo.webUrl}/edit/${repo.defaultBranch}/${CONFIG_FILE} (schema/crew.schema.json lists every key)`,
-        };
-    return { check: 'config', status: 'ok', says: `${CONFIG_FILE} is valid.` };
-}
-function toolchainCheckFindings(facts) {
-    const { repo } = facts;
-    const tc = facts.toolchains;
-    if (!tc)
-        return [];
-    if (!tc.ok)
-        return [
-            {
-                check: 'toolchain',
-                status: 'unknown',
-                says: `the toolchain files on ${repo.defaultBranch}: GitHub answered ${tc.status}: ${tc.message}.`,
-                fix: `${repo.webUrl}/tree/${repo.defaultBranch}`,
-            },
-        ];
-    return toolchainFindings(tc.value, facts.asking).map((f) => ({ check: 'toolchain', ...f }));
-}
-/** The model's key; another provider signs in with the cloud's credentials, so the secret does not matter. */
-function secretFinding(facts, pages) {
-    const cfg = facts.config;
-    const provider = cfg.ok && cfg.value ? cfg.value.provider : 'anthropic';
-    const secret = facts.secret;
-    if (provider !== 'anthropic')
-        return { check: 'secret', status: 'ok', says: `provider: ${provider}: crew signs in with the cloud's credentials, not ${SECRET_NAME}.` };
-    if (!secret.ok)
-        return {
-            check: 'secret',
-            status: 'unknown',
-            says: `whether the ${SECRET_NAME} secret is set: unknown, ${secret.status === 403 ? 'your token cannot list secrets (it needs write access; a fine-grained token, Secrets: read)' : `GitHub answered ${secret.status}`}.`,
-            fix: `\`gh secret list\`, or ${pages.secrets}`,
-        };
-    if (!secret.value)
-        return {
-            check: 'secret',
-            status: 'problem',
-            says: facts.asking === 'job'
-                ? `this job was given no ${SECRET_NAME}: the agents cannot call the model.`
-                : `the repository has no ${SECRET_NAME} secret: the agents cannot call the model.`,
-            fix: `\`gh secret set ${SECRET_NAME}\` (or ${pages.secrets})${facts.asking === 'job' ? ", and pass it to crew's workflow (secrets: inherit, or anthropic_api_key:)" : ''}`,
-        };
-    return {
-        check: 'secret',
-        status: 'ok',
-        says: facts.asking === 'job' ? `crew's jobs are given ${SECRET_NAME} (its value is not shown).` : `the ${SECRET_NAME} secret is set (its value is not shown).`,
-    };
-}
-/** Only in a job: the branches are read from crew/state. */
-function strayBranchFinding(s, repo) {
-    const page = `${repo.webUrl}/branches/all?query=crew%2F`;
-    if (!s.ok)
-        return { check: 'stray-branches', status: 'unknown', says: `crew's branches could not be listed: ${s.message}.`, fix: page };
-    const n = s.value.length;
-    if (!n)
-        return { check: 'stray-branches', status: 'ok', says: 'every crew/ branch belongs to an open run.' };
-    return {
-        check: 'stray-branches',
-        status: 'note',
-        says: `${n} crew/ branch${n === 1 ? '' : 'es'} belong${n === 1 ? 's' : ''} to no open run: ${s.value.slice(0, 10).map(markdown/* codeSpan */.SS).join(', ')}${n > 10 ? ', …' : ''}.`,
-        fix: `delete them at ${page}, or \`git push origin --delete <branch>\``,
-    };
-}
-/** Only in a job: the spend is summed from crew/state. */
-function spendFinding(s) {
-    if (!s.ok)
-        return { check: 'spend', status: 'unknown', says: `the repository's spend could not be summed: ${s.message}.`, fix: 'comment `/crew doctor` again' };
-    if (!s.value.near)
-        return { check: 'spend', status: 'ok', says: s.value.says };
-    return { check: 'spend', status: 'note', says: s.value.says, fix: 'raise `budgets.day` or `budgets.month` in `.github/crew.yml`, or wait for the reset' };
-}
-/** Healthy: nothing to fix (unknowns and notes are said, but are not problems). */
-const doctor_healthy = (findings) => findings.every((f) => f.status !== 'problem');
-
+// EXTERNAL MODULE: ./src/domain/doctor.ts
+var doctor = __webpack_require__(84441);
 // EXTERNAL MODULE: ./src/domain/criteria.ts
 var criteria = __webpack_require__(83543);
+// EXTERNAL MODULE: ./src/domain/toolchain-setup.ts
+var toolchain_setup = __webpack_require__(47323);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __webpack_require__(311);
+// EXTERNAL MODULE: ./src/domain/setup-caches.ts
+var setup_caches = __webpack_require__(59613);
+;// CONCATENATED MODULE: ./src/doctor/setup-caches.ts
+
+
+
+/** The setup action's cache folders on the default branch (domain/setup-caches.ts); undefined when there is no setup action. */
+async function setupCacheFacts(settings) {
+    const reads = await Promise.all([toolchain_setup/* SETUP_ACTION_PATH */.BC, '.npmrc', '.yarnrc.yml'].map((f) => settings.defaultBranchFile(f)));
+    const refused = reads.find((r) => !r.ok);
+    if (refused && !refused.ok)
+        return refused;
+    const [action, npmrc, yarnrc] = reads.map((r) => (r.ok && r.value !== null ? r.value : undefined));
+    if (action === undefined)
+        return undefined;
+    return (0,doctor.ok)((0,setup_caches/* setupCaches */.dc)(action, { ...(npmrc !== undefined ? { npmrc } : {}), ...(yarnrc !== undefined ? { yarnrc } : {}) }));
+}
+
 ;// CONCATENATED MODULE: ./src/doctor/gather.ts
+
 
 
 
@@ -1211,19 +812,21 @@ const STATE_BRANCH = 'crew/state';
 /** The toolchain files and the setup action on the default branch; undefined when no file declares a version. */
 async function toolchainFacts(settings, opts) {
     const reads = await Promise.all([...toolchain_setup/* TOOLCHAIN_FILES */.MX, toolchain_setup/* SETUP_ACTION_PATH */.BC].map(async (f) => [f, await settings.defaultBranchFile(f)]));
-    const refused = reads.find(([, r]) => !r.ok)?.[1];
+    const refused = reads.find(([, r]) => !r.ok && r.status !== 0)?.[1];
     if (refused && !refused.ok)
         return refused;
+    // A file GitHub sends without its content (over 1 MB) is said, and the check goes on with the others.
+    const unread = reads.flatMap(([, r]) => (r.ok ? [] : [r.message]));
     const texts = new Map(reads.flatMap(([f, r]) => (r.ok && r.value !== null ? [[f, r.value]] : [])));
     const declared = (0,toolchain_setup/* declaredVersions */.sI)((0,toolchain_setup/* toolchainSetup */.RG)({ names: [...texts.keys()], read: (n) => texts.get(n) }));
-    if (!declared.length)
+    if (!declared.length && !unread.length)
         return undefined;
     const action = texts.get(toolchain_setup/* SETUP_ACTION_PATH */.BC);
-    const facts = { declared, setUp: action === undefined ? null : [...(0,toolchain_setup/* toolchainsSetUp */.wU)(action)] };
+    const facts = { declared, setUp: action === undefined ? null : [...(0,toolchain_setup/* toolchainsSetUp */.wU)(action)], ...(unread.length ? { unread } : {}) };
     const uncovered = declared.map((d) => d.tool).filter((t) => !facts.setUp?.includes(t));
     if (opts.runnerToolchains && uncovered.length)
         facts.runner = await opts.runnerToolchains(uncovered);
-    return ok(facts);
+    return (0,doctor.ok)(facts);
 }
 /** Everything `diagnose` needs, read at once; a read GitHub refuses is kept as its status, never thrown. */
 async function gatherFacts(settings, opts) {
@@ -1234,11 +837,12 @@ async function gatherFacts(settings, opts) {
         settings.branchRules(SAMPLE_TASK_BRANCH),
         settings.branchRules(STATE_BRANCH),
         settings.branchProtected(STATE_BRANCH),
-        settings.defaultBranchFile(WORKFLOW_PATH),
-        settings.defaultBranchFile(CONFIG_FILE),
-        opts.asking === 'job' ? Promise.resolve(ok(opts.jobHasKey === true)) : settings.secretExists(SECRET_NAME),
+        settings.defaultBranchFile(doctor/* WORKFLOW_PATH */.A8),
+        settings.defaultBranchFile(doctor/* CONFIG_FILE */.g2),
+        opts.asking === 'job' ? Promise.resolve((0,doctor.ok)(opts.jobHasKey === true)) : settings.secretExists(doctor/* SECRET_NAME */.J4),
     ]);
     const toolchains = await toolchainFacts(settings, opts);
+    const setupCaches = await setupCacheFacts(settings);
     const facts = {
         repo,
         asking: opts.asking,
@@ -1252,33 +856,34 @@ async function gatherFacts(settings, opts) {
         secret,
         crewVersion: version/* CREW_VERSION */.f,
         ...(toolchains ? { toolchains } : {}),
+        ...(setupCaches ? { setupCaches } : {}),
     };
     if (opts.strays) {
-        facts.strays = await opts.strays().then((s) => (s === undefined ? undefined : ok(s)), (e) => ({ ok: false, status: 0, message: e.message }));
+        facts.strays = await opts.strays().then((s) => (s === undefined ? undefined : (0,doctor.ok)(s)), (e) => ({ ok: false, status: 0, message: e.message }));
         if (!facts.strays)
             delete facts.strays;
     }
     if (opts.spend)
-        facts.spend = await opts.spend().then(ok, (e) => ({ ok: false, status: 0, message: e.message }));
+        facts.spend = await opts.spend().then(doctor.ok, (e) => ({ ok: false, status: 0, message: e.message }));
     return facts;
 }
 function configOf(text) {
     if (!text.ok)
         return text;
     if (text.value === null)
-        return ok(null);
+        return (0,doctor.ok)(null);
     try {
-        const config = (0,schema/* parseConfig */.o4)(text.value, CONFIG_FILE);
+        const config = (0,schema/* parseConfig */.o4)(text.value, doctor/* CONFIG_FILE */.g2);
         // `criteria:` takes commands; one the plan review would refuse stops every run at planning.
         const unrunnable = config.criteria.flatMap((c, i) => {
             const p = (0,criteria/* commandProblem */.RS)(c);
             return p ? [`criteria[${i}] "${c}" is not a command crew can run: ${p}`] : [];
         });
-        return ok({ provider: config.provider, ...(unrunnable.length ? { error: unrunnable.join('; ') } : {}) });
+        return (0,doctor.ok)({ provider: config.provider, ...(unrunnable.length ? { error: unrunnable.join('; ') } : {}) });
     }
     catch (e) {
         if (e instanceof schema/* ConfigError */.xL)
-            return ok({ error: e.problems.join('; '), provider: 'anthropic' });
+            return (0,doctor.ok)({ error: e.problems.join('; '), provider: 'anthropic' });
         throw e;
     }
 }
@@ -1289,7 +894,7 @@ const MARK = { ok: '✅', problem: '❌', unknown: '❔', note: '⚠️' };
 const WORD = { ok: 'ok', problem: 'FIX', unknown: '??', note: 'note' };
 function summary(findings) {
     const problems = findings.filter((f) => f.status === 'problem').length;
-    return doctor_healthy(findings) ? 'crew is set up: nothing to fix.' : `${problems} thing${problems === 1 ? '' : 's'} to fix before crew can run here.`;
+    return (0,doctor/* healthy */.s2)(findings) ? 'crew is set up: nothing to fix.' : `${problems} thing${problems === 1 ? '' : 's'} to fix before crew can run here.`;
 }
 /** The comment `/crew doctor` posts: a summary line, then one line per check with its fix. */
 function doctorComment(facts, findings) {
@@ -1316,26 +921,30 @@ var spend = __webpack_require__(48180);
 var external_node_child_process_ = __webpack_require__(31421);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __webpack_require__(57975);
+// EXTERNAL MODULE: ./src/domain/toolchain-check.ts + 1 modules
+var toolchain_check = __webpack_require__(98112);
 ;// CONCATENATED MODULE: ./src/doctor/runner-toolchains.ts
 
 
 
 const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** How each program says its version (`go version` prints `go version go1.22.5 linux/amd64`). */
-const VERSION_ARGS = { node: ['--version'], python: ['--version'], go: ['version'], rust: ['--version'] };
+/** How long a program has to say its version. */
+const VERSION_TIMEOUT_MS = 15_000;
 /**
  * The versions of the runner's own programs, as a job's shell steps find them on PATH (`/crew doctor`
  * runs in crew's route job, on the same runner image as the work jobs, before any setup steps): the
- * first version-looking word of each one's answer; null when the program is not there or fails.
+ * first version-looking word of each one's answer; null when the program is not there or fails;
+ * `{ silentForMs }` when it did not answer in time (it is there, so "missing" would mislead).
  */
-async function runnerToolchains(tools) {
+async function runnerToolchains(tools, timeoutMs = VERSION_TIMEOUT_MS) {
     const found = await Promise.all(tools.map(async (t) => {
         try {
-            const { stdout, stderr } = await run(TOOLCHAIN_PROGRAM[t], VERSION_ARGS[t], { timeout: 15_000 });
+            const { stdout, stderr } = await run(toolchain_check/* TOOLCHAIN_PROGRAM */.r6[t], toolchain_check/* VERSION_ARGS */.Lx[t], { timeout: timeoutMs });
             return [t, /\b(?:go|v)?(\d+\.\d+(?:\.\d+)?)/.exec(`${stdout} ${stderr}`)?.[1] ?? null];
         }
-        catch {
-            return [t, null];
+        catch (e) {
+            // execFile's timeout kills the program and says so with `killed`.
+            return [t, e.killed ? { silentForMs: timeoutMs } : null];
         }
     }));
     return Object.fromEntries(found);
@@ -1355,7 +964,7 @@ async function runnerToolchains(tools) {
  * fix, in one comment. The job's token cannot read the admin-only settings; those lines say where to
  * look, and that `npx crew doctor` with an admin's token reads them.
  */
-async function doctor(ctx, ev) {
+async function doctor_doctor(ctx, ev) {
     const issue = ev.issue.number;
     if (!ctx.repositorySettings) {
         await ctx.forge.postComment(issue, 'crew doctor checks a repository on GitHub; in a local run there is nothing of GitHub to check.');
@@ -1376,7 +985,7 @@ async function doctor(ctx, ev) {
     });
     if (config && facts.config.ok && facts.config.value)
         facts.config.value.provider = config.provider;
-    await ctx.forge.postComment(issue, doctorComment(facts, diagnose(facts)));
+    await ctx.forge.postComment(issue, doctorComment(facts, (0,doctor/* diagnose */.h4)(facts)));
 }
 
 ;// CONCATENATED MODULE: ./src/steps/commands/approval.ts
@@ -1568,7 +1177,7 @@ const HANDLERS = {
     retro: (ctx, ev) => retro(ctx, ev),
     remember: (ctx, ev, c) => rememberCandidate(ctx, ev, c.n),
     help: (ctx, ev) => help(ctx, ev),
-    doctor: (ctx, ev) => doctor(ctx, ev),
+    doctor: (ctx, ev) => doctor_doctor(ctx, ev),
     unknown: (ctx, ev, c) => help(ctx, ev, c.word),
 };
 /** Runs the handler of a parsed command. */
