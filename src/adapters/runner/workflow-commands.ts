@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 
 /**
  * The few workflow commands crew's Action speaks, written as the runner reads them, in place of @actions/core
@@ -69,9 +69,29 @@ export function heredoc(name: string, value: string, id: string = randomUUID()):
   return `${name}<<${delimiter}\n${value}\n${delimiter}`;
 }
 
-/** Markdown appended to the job's summary page (GITHUB_STEP_SUMMARY). */
-export async function appendSummary(markdown: string): Promise<void> {
+/**
+ * The most a step's summary file may hold: over it the runner uploads none of it and logs an error
+ * (actions/runner src/Runner.Worker/FileCommandManager.cs, CreateStepSummaryCommand.AttachmentSizeLimit).
+ */
+export const STEP_SUMMARY_LIMIT = 1024 * 1024;
+
+/**
+ * Markdown appended to the job's summary page (GITHUB_STEP_SUMMARY). What would take the step's file
+ * past the runner's limit is cut at a line, with a line saying so, so the summary shows at all.
+ */
+export async function appendSummary(markdown: string, limit = STEP_SUMMARY_LIMIT): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set: this runner keeps no job summary.');
-  await appendFile(file, markdown, 'utf8');
+  const held = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  const bytes = Buffer.byteLength(markdown, 'utf8');
+  if (held + bytes <= limit) return appendFile(file, markdown, 'utf8');
+  const note = `\n\n_crew cut this summary short: GitHub shows at most ${limit / 1024} KiB of a step's summary._\n`;
+  const room = limit - held - Buffer.byteLength(note, 'utf8');
+  if (room <= 0) return;
+  const fits = Buffer.from(markdown, 'utf8').subarray(0, room).toString('utf8');
+  const kept = fits.slice(0, Math.max(0, fits.lastIndexOf('\n')));
+  await appendFile(file, `${kept}${note}`, 'utf8');
 }

@@ -1153,7 +1153,15 @@ export class WorkflowRunner {
           for (const p of added) addedPath.unshift(p);
         }
         const summary = await readFile(files.summary, 'utf8').catch(() => '');
-        job.summary += summary;
+        // Over 1 MiB the runner uploads none of the step's summary and logs an error; the step's outcome stands
+        // (actions/runner src/Runner.Worker/FileCommandManager.cs, CreateStepSummaryCommand; Constants.Runner.UnsupportedSummarySize; sizes in k by integer division).
+        const summaryBytes = Buffer.byteLength(summary, 'utf8');
+        if (summaryBytes > 1024 * 1024)
+          annotate(
+            'error',
+            `$GITHUB_STEP_SUMMARY upload aborted, supports content up to a size of 1024k, got ${Math.floor(summaryBytes / 1024)}k. For more information see: https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-markdown-summary`,
+          );
+        else job.summary += summary;
         job.steps.push({ name: stepName, outcome, exitCode, signal, outputs });
         let continueOnError = false;
         try {

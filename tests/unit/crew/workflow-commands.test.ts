@@ -118,4 +118,23 @@ describe("crew's workflow commands, read back as actions/runner reads them (the 
     delete process.env.GITHUB_OUTPUT;
     expect(() => core.setOutput('x', 'y')).toThrow(/GITHUB_OUTPUT is not set/);
   });
+
+  it("a summary that would take the step's file past the runner's 1 MiB is cut at a line, saying so, and the file stays within it", async () => {
+    const summary = join(dir, 'big-summary');
+    writeFileSync(summary, 'x'.repeat(1000) + '\n');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    const row = '| t1 | ✅ | a row of the agent runs table, ünïcode too |\n';
+    await core.appendSummary(row.repeat(Math.ceil(core.STEP_SUMMARY_LIMIT / Buffer.byteLength(row)) + 10));
+    const written = readFileSync(summary);
+    expect(written.length).toBeLessThanOrEqual(core.STEP_SUMMARY_LIMIT);
+    expect(written.length).toBeGreaterThan(core.STEP_SUMMARY_LIMIT - 1024);
+    const text = written.toString('utf8');
+    expect(text).not.toContain('\uFFFD');
+    expect(text.trimEnd().split('\n').at(-1)).toBe("_crew cut this summary short: GitHub shows at most 1024 KiB of a step's summary._");
+    expect(text.trimEnd().split('\n').at(-3)).toBe(row.trimEnd());
+    // A small one still goes in whole.
+    writeFileSync(summary, '');
+    await core.appendSummary(row);
+    expect(readFileSync(summary, 'utf8')).toBe(row);
+  });
 });

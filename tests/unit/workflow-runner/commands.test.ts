@@ -154,3 +154,22 @@ describe('a step that prints commands', () => {
     expect(j.annotations.map((a) => a.message)).toContainEqual(expect.stringContaining('The `set-env` command is disabled.'));
   });
 });
+
+describe("a step's summary (GITHUB_STEP_SUMMARY)", () => {
+  it('over 1 MiB, none of it is kept and the runner says so; within it, it is added to the job summary', async () => {
+    const run = await runOnce(`
+  j:
+    runs-on: ubuntu-latest
+    steps:
+      - run: head -c 1048577 /dev/zero | tr '\\\\0' x >> "$GITHUB_STEP_SUMMARY"
+      - run: echo "## kept" >> "$GITHUB_STEP_SUMMARY"
+`);
+    const j = job(run, 'j');
+    expect(j.result).toBe('success');
+    expect(j.summary).toBe('## kept\n');
+    expect(j.annotations).toContainEqual({
+      level: 'error',
+      message: expect.stringContaining('$GITHUB_STEP_SUMMARY upload aborted, supports content up to a size of 1024k, got 1024k.'),
+    });
+  });
+});
