@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +32,13 @@ describe('which unit files share a worker process (vitest.config.ts)', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it('no test file replaces process.env: a plain object there cuts the real environment off for every file sharing the process (restoreEnv)', () => {
+    const root = join(import.meta.dirname, '..');
+    const replacing = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => /\bprocess\.env\s*=(?!=)/.test(readFileSync(join(root, f), 'utf8')));
+    expect(replacing).toEqual(['support/restore-process-state.ts']);
   });
 });

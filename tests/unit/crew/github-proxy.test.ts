@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { proxyFetch, proxyFor } from '../../../src/adapters/github/proxy';
+import { restoreEnv } from '../../support/process-env';
 
 const log = { info: () => {}, warn: () => {}, checkpoint: () => {} };
 const servers: Server[] = [];
 const saved = { ...process.env };
 afterEach(async () => {
-  process.env = { ...saved };
+  restoreEnv(saved);
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as core from '../../../src/adapters/runner/workflow-commands';
 import { readKeyValueFile } from '../../support/runner/output-files';
 import { parseV2 } from '../../support/runner/workflow-commands';
+import { restoreEnv } from '../../support/process-env';
 
 /** Values a writer must carry whole: line breaks, `=`, `<<`, a would-be delimiter line, a `\r`, nothing at all. */
 const VALUES: Record<string, string> = {
@@ -24,7 +25,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
-  process.env = { ...saved };
+  restoreEnv(saved);
   process.exitCode = undefined;
   vi.restoreAllMocks();
 });

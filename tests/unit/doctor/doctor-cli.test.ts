@@ -7,6 +7,7 @@ import type { FakeGitHub } from '../../support/github/fake-github';
 import type { RepoSettings } from '../../support/github/model';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
 import { fakeForTest } from '../fake-github/helpers';
+import { restoreEnv } from '../../support/process-env';
 
 const SHORT_FORM = readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.yml'), 'utf8');
 const HEALTHY_FILES = {
@@ -34,7 +35,7 @@ describe('crew doctor with an admin’s token, against the fake GitHub', () => {
     process.env.GITHUB_SERVER_URL = 'https://github.com';
   });
   afterEach(() => {
-    process.env = { ...saved };
+    restoreEnv(saved);
   });
 
   it('a repository set up as crew init leaves it (and its secret set) is healthy: every check ok, exit 0', async () => {

@@ -8,6 +8,7 @@ import { cachePlace, setupCaches } from '../../../src/domain/setup-caches';
 import { gatherFacts } from '../../../src/doctor/gather';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
 import { fakeForTest } from '../fake-github/helpers';
+import { restoreEnv } from '../../support/process-env';
 
 /** `crew doctor` on the setup steps' dependency caches (#51): a cache folder inside the checkout is named, with what to do. */
 const SHORT_FORM = readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.yml'), 'utf8');
@@ -54,7 +55,7 @@ describe('the setup action’s cache folders', () => {
 describe('crew doctor: a setup cache inside the checkout', () => {
   const saved = { ...process.env };
   afterEach(() => {
-    process.env = { ...saved };
+    restoreEnv(saved);
   });
 
   async function findings(files: Record<string, string>) {

@@ -12,6 +12,7 @@ import { gatherFacts } from '../../../src/doctor/gather';
 import { runnerToolchains } from '../../../src/doctor/runner-toolchains';
 import { PROJECT_ROOT } from '../../support/scenario/run-scenario';
 import { fakeForTest } from '../fake-github/helpers';
+import { restoreEnv } from '../../support/process-env';
 
 /** `crew doctor`'s toolchain check (#51): the versions the default branch's files declare, against the setup steps and the runner's programs. */
 const SHORT_FORM = readFileSync(join(PROJECT_ROOT, 'workflow-templates', 'crew.yml'), 'utf8');
@@ -54,7 +55,7 @@ describe('whether a runner’s version meets what a file asks for', () => {
 describe('/crew doctor in a job: the runner’s own programs', () => {
   const saved = { ...process.env };
   afterEach(() => {
-    process.env = { ...saved };
+    restoreEnv(saved);
   });
 
   /** The facts as the route job gathers them, with the runner's versions given. */
