@@ -46,7 +46,7 @@ const LAYERS = [
   },
   {
     name: 'action',
-    path: '^src/(index|main|bundle|end-after-step|default-branch|job-cancellation)[.]ts$',
+    path: '^src/(index|main|bundle|end-after-step|default-branch|job-cancellation|zod-jitless)[.]ts$',
     may: ['ports', 'inputs', 'adapters', 'config', 'domain', 'sandbox', 'state', 'steps', 'text', 'trajectory'],
     what: "the Action's entry: builds the adapters, runs one step",
   },

@@ -1,3 +1,4 @@
+import './zod-jitless';
 import { run } from './main';
 
 void run();

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitProcess, type Git, type UnsafeAllowed } from './git-process';
+import { GitProcess, type Git, type GitSettings, type UnsafeAllowed } from './git-process';
 import { HARDENING } from '../../domain/git-hardening';
 import { inertGit } from '../../text/inert';
 import { CREW_GIT_IDENTITY } from '../../domain/retention';
@@ -56,24 +56,23 @@ const DRIVER_PROGRAM = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:te
  * nothing (and a `required` one fails the command, visibly); an emptied merge or diff program
  * fails the command rather than running. crew's diffs pass `--no-textconv --no-ext-diff` anyway.
  */
-export function driverOverrides(dir: string, env: Record<string, string>): Array<[string, string]> {
-  let listed: string;
-  try {
-    listed = execFileSync('git', ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], {
-      cwd: existsSync(dir) ? dir : tmpdir(),
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
+export function driverOverrides(dir: string, env: Record<string, string>): Promise<Array<[string, string]>> {
+  const args = ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'];
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd: existsSync(dir) ? dir : tmpdir(), env, encoding: 'utf8' }, (e, listed, stderr) => {
+      if (!e) {
+        const keys = listed.split(/[\0\n]/).filter((k) => DRIVER_PROGRAM.test(k));
+        resolve([...new Set(keys)].map((k) => [k, '']));
+      } else if (e.code === 1)
+        resolve([]); // git config's answer for "no such setting"
+      else
+        reject(
+          new Error(
+            `crew could not list the filter, diff and merge drivers git is configured with in ${dir}, so it cannot switch them off: ${(stderr || e.message).trim()}`,
+          ),
+        );
     });
-  } catch (e) {
-    const err = e as { status?: number | null; stderr?: string; message: string };
-    if (err.status === 1) return []; // git config's answer for "no such setting"
-    throw new Error(
-      `crew could not list the filter, diff and merge drivers git is configured with in ${dir}, so it cannot switch them off: ${(err.stderr || err.message).trim()}`,
-    );
-  }
-  const keys = listed.split(/[\0\n]/).filter((k) => DRIVER_PROGRAM.test(k));
-  return [...new Set(keys)].map((k) => [k, '']);
+  });
 }
 
 /**
@@ -97,40 +96,43 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
   // text: credentials travel in GIT_CONFIG_* so they never touch .git/config, and HARDENING switches off what
   // could run a program with those credentials in its environment. Every other guard stays on.
   // The same for the driver programs driverOverrides empties: the checks refuse any value for them, even none.
-  const drivers = driverOverrides(dir, base);
-  const config = [['http.extraheader', header], ...HARDENING, ...drivers, ...Object.entries(extraConfig)];
-  const emptied = (kind: string) => drivers.some(([k]) => k.startsWith(`${kind}.`));
-  const unsafe: UnsafeAllowed = {
-    allowUnsafeConfigEnvCount: true,
-    allowUnsafeHooksPath: true,
-    allowUnsafeFsMonitor: true,
-    allowUnsafeCredentialHelper: true,
-    allowUnsafeProtocolOverride: true,
-    allowUnsafePager: true,
-    allowUnsafeEditor: true,
-    allowUnsafeSshCommand: true,
-    allowUnsafeAskPass: true,
-    allowUnsafeConfigPaths: true,
-    allowUnsafeFilter: emptied('filter'),
-    allowUnsafeDiffTextConv: emptied('diff'),
-    allowUnsafeDiffExternal: emptied('diff'),
-    allowUnsafeMergeDriver: emptied('merge'),
+  const withDrivers = (drivers: Array<[string, string]>): GitSettings => {
+    const config = [['http.extraheader', header], ...HARDENING, ...drivers, ...Object.entries(extraConfig)];
+    const emptied = (kind: string) => drivers.some(([k]) => k.startsWith(`${kind}.`));
+    const unsafe: UnsafeAllowed = {
+      allowUnsafeConfigEnvCount: true,
+      allowUnsafeHooksPath: true,
+      allowUnsafeFsMonitor: true,
+      allowUnsafeCredentialHelper: true,
+      allowUnsafeProtocolOverride: true,
+      allowUnsafePager: true,
+      allowUnsafeEditor: true,
+      allowUnsafeSshCommand: true,
+      allowUnsafeAskPass: true,
+      allowUnsafeConfigPaths: true,
+      allowUnsafeFilter: emptied('filter'),
+      allowUnsafeDiffTextConv: emptied('diff'),
+      allowUnsafeDiffExternal: emptied('diff'),
+      allowUnsafeMergeDriver: emptied('merge'),
+    };
+    const vars = {
+      ...base,
+      GIT_CONFIG_COUNT: String(config.length),
+      ...Object.fromEntries(
+        config.flatMap(([k, v], i) => [
+          [`GIT_CONFIG_KEY_${i}`, k],
+          [`GIT_CONFIG_VALUE_${i}`, v],
+        ]),
+      ),
+      GIT_AUTHOR_NAME: identity.name,
+      GIT_AUTHOR_EMAIL: identity.email,
+      GIT_COMMITTER_NAME: identity.name,
+      GIT_COMMITTER_EMAIL: identity.email,
+    };
+    return { vars, allowed: unsafe };
   };
-  const vars = {
-    ...base,
-    GIT_CONFIG_COUNT: String(config.length),
-    ...Object.fromEntries(
-      config.flatMap(([k, v], i) => [
-        [`GIT_CONFIG_KEY_${i}`, k],
-        [`GIT_CONFIG_VALUE_${i}`, v],
-      ]),
-    ),
-    GIT_AUTHOR_NAME: identity.name,
-    GIT_AUTHOR_EMAIL: identity.email,
-    GIT_COMMITTER_NAME: identity.name,
-    GIT_COMMITTER_EMAIL: identity.email,
-  };
-  return new GitProcess(dir, vars, unsafe, pin ? pinCheck(pin.gitDir) : undefined);
+  // Listed while the job goes on (a git process of its own): every command waits for the list.
+  return new GitProcess(dir, driverOverrides(dir, base).then(withDrivers), pin ? pinCheck(pin.gitDir) : undefined);
 }
 
 /** Before every command of a pinned client: the git folder must still be the one it was. */

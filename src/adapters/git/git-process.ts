@@ -13,6 +13,12 @@ export interface Git {
 /** Which of the argument checks below (the categories of `@simple-git/argv-parser`) a client lets through. */
 export type UnsafeAllowed = Partial<VulnerabilityCategoryFlags>;
 
+/** What a client's commands run with: their environment, and the argument checks they may pass. */
+export interface GitSettings {
+  vars: Record<string, string>;
+  allowed: UnsafeAllowed;
+}
+
 /**
  * Runs git for crew. It replaces simple-git, whose completion handling waits 50 ms after every
  * command that printed nothing (its `deferClose`, in case output arrives after `close`, which
@@ -33,20 +39,28 @@ export type UnsafeAllowed = Partial<VulnerabilityCategoryFlags>;
  */
 export class GitProcess implements Git {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly settings: Promise<GitSettings>;
 
   constructor(
     private readonly dir: string,
-    private readonly vars: Record<string, string>,
-    private readonly allowed: UnsafeAllowed,
+    /** A promise where finding them takes a process of its own (gitClient's drivers), which then runs while the job goes on. */
+    settings: GitSettings | Promise<GitSettings>,
     /** Runs before every command, in turn with them (a pinned git folder's check). */
     private readonly before?: () => Promise<void>,
   ) {
     if (!isDirectory(dir)) throw new Error(`crew cannot run git in ${dir}: there is no such folder`);
+    this.settings = Promise.resolve(settings);
+    // Its failure is each command's to report; a client that never runs one must not end the job over it.
+    this.settings.catch(() => undefined);
   }
 
   env(name: string, value: string): Git {
     // Its own queue, as a second client's: the state store's carrier pushes while no other command of its runs.
-    return new GitProcess(this.dir, { ...this.vars, [name]: value }, this.allowed, this.before);
+    return new GitProcess(
+      this.dir,
+      this.settings.then((s) => ({ ...s, vars: { ...s.vars, [name]: value } })),
+      this.before,
+    );
   }
 
   raw(args: string[]): Promise<string> {
@@ -59,11 +73,12 @@ export class GitProcess implements Git {
   }
 
   private async run(args: string[]): Promise<string> {
-    for (const found of vulnerabilityCheck(args, this.vars))
-      if (this.allowed[found.category] !== true) throw new Error(`crew refused to run git ${args[0] ?? ''}: ${found.message}`);
+    const { vars, allowed } = await this.settings;
+    for (const found of vulnerabilityCheck(args, vars))
+      if (allowed[found.category] !== true) throw new Error(`crew refused to run git ${args[0] ?? ''}: ${found.message}`);
     await this.before?.();
     return new Promise<string>((resolve, reject) => {
-      const child = spawn('git', args, { cwd: this.dir, env: this.vars, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const child = spawn('git', args, { cwd: this.dir, env: vars, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));

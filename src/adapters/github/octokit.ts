@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/rest';
 import { throttling } from '@octokit/plugin-throttling';
-import Bottleneck from 'bottleneck';
+import Bottleneck from 'bottleneck/light.js';
 import { systemClock, timeScale } from '../../clock';
 import type { Clock, Log, RateLimitWait } from '../../ports';
 import { httpFetch } from './http-fetch';

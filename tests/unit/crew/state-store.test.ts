@@ -256,11 +256,12 @@ describe('GitStateStore on the crew/state branch', () => {
       process.env.PATH = `${bin}:${path ?? ''}`;
       try {
         const s = carrying('carry-drivers', work.objects);
-        const listings = (await readFile(logged, 'utf8').catch(() => '')).split('\n').filter((l) => l.startsWith('config ') && l.includes('--get-regexp'));
-        expect(listings).toHaveLength(1);
         // The carrier still carries: the push reads the checkout's objects through it.
         await s.update('issue-70/', 'record', (tx) => tx.write('issue-70/run.json', '{}\n'), { carry: { branch: 'crew/70/r1/t1', sha: work.sha } });
         expect(await world.gh.repo.branchSha('crew/70/r1/t1')).toBe(work.sha);
+        // Counted after both clients ran commands (the listing runs while the job goes on).
+        const listings = (await readFile(logged, 'utf8').catch(() => '')).split('\n').filter((l) => l.startsWith('config ') && l.includes('--get-regexp'));
+        expect(listings).toHaveLength(1);
       } finally {
         if (path === undefined) delete process.env.PATH;
         else process.env.PATH = path;
