@@ -113,7 +113,7 @@ function buildContext(settings: Settings, event: CrewEvent): { ctx: StepContext;
   // One listing of the run's branches serves the state store's read and the checkout's fetch.
   const tips = new BranchTips();
   const checkout = checkoutOrEmpty(env('GITHUB_WORKSPACE'), join(env('RUNNER_TEMP'), 'crew-no-checkout'));
-  const { repo, remote, objects } = gitRepo(checkout.dir, remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, undefined, tips);
+  const { repo, remote, objects } = gitRepo(checkout.dir, remoteUrl, settings.githubToken, undefined, THROWAWAY_CHECKOUT, checkout.pin, tips);
   const job: BilledJob = {
     id: jobId({ runId, attempt: process.env.GITHUB_RUN_ATTEMPT, job: process.env.GITHUB_JOB ?? settings.step, task: settings.task }),
     step: settings.step,

@@ -38,6 +38,8 @@ export interface GitPin {
   workTree: string;
   /** Leave out the user's global git config (`~/.gitconfig`): locally, tools run as that user and could write it. */
   ignoreGlobalConfig?: boolean;
+  /** A git folder crew is still making (an empty repository of its own): commands wait for it, and it is pinned once made. */
+  made?: Promise<void>;
 }
 
 function identityOf(path: string): string {
@@ -132,13 +134,16 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
     return { vars, allowed: unsafe };
   };
   // Listed while the job goes on (a git process of its own): every command waits for the list.
-  return new GitProcess(dir, driverOverrides(dir, base).then(withDrivers), pin ? pinCheck(pin.gitDir) : undefined);
+  const settings = (pin?.made ?? Promise.resolve()).then(() => driverOverrides(dir, base)).then(withDrivers);
+  return new GitProcess(dir, settings, pin ? pinCheck(pin) : undefined);
 }
 
 /** Before every command of a pinned client: the git folder must still be the one it was. */
-function pinCheck(gitDir: string): () => Promise<void> {
-  const expected = identityOf(gitDir);
+function pinCheck({ gitDir, made }: GitPin): () => Promise<void> {
+  // A folder being made is pinned at the first command, which runs once it is made (the settings wait for it).
+  let expected = made ? undefined : identityOf(gitDir);
   return async () => {
+    expected ??= identityOf(gitDir);
     const s = await stat(gitDir).catch(() => undefined);
     if (!s || `${s.dev}:${s.ino}` !== expected) {
       throw new Error(`the git folder ${gitDir} was replaced or removed while crew worked (a tool's doing?); crew's git does not follow it, and stops here`);

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchTips } from './branch-tips';
@@ -42,13 +42,23 @@ function checkoutPin(dir: string): GitPin | undefined {
 /**
  * The job's checkout, or where it has none (the reusable workflow's merge and cleanup jobs check out only
  * crew, into `.git/crew-action`) an empty repository of crew's own at `scratch`: ls-remote and a leased
- * deletion's push need a repository to run in, not its files. No templates, so no hooks.
+ * deletion's push need a repository to run in, not its files. No templates, so no hooks. The empty one is
+ * made while the job goes on (`made`): its git commands wait for it.
  */
-export function checkoutOrEmpty(workspace: string, scratch: string): { dir: string; checkedOut: boolean } {
+export function checkoutOrEmpty(workspace: string, scratch: string): { dir: string; checkedOut: boolean; pin?: GitPin } {
   // A `.git` file (a worktree's or a submodule's) is a checkout too, as before: crew runs git in the workspace.
   const gitPath = join(workspace, '.git');
-  if (checkoutPin(workspace) || (existsSync(gitPath) && !statSync(gitPath).isDirectory())) return { dir: workspace, checkedOut: true };
+  const pin = checkoutPin(workspace);
+  if (pin) return { dir: workspace, checkedOut: true, pin };
+  if (existsSync(gitPath) && !statSync(gitPath).isDirectory()) return { dir: workspace, checkedOut: true };
   mkdirSync(scratch, { recursive: true });
-  execFileSync('git', ['init', '--quiet', '--template=', scratch], { stdio: 'ignore' });
-  return { dir: scratch, checkedOut: false };
+  return { dir: scratch, checkedOut: false, pin: { gitDir: join(scratch, '.git'), workTree: scratch, made: emptyRepository(scratch) } };
+}
+
+function emptyRepository(dir: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile('git', ['init', '--quiet', '--template=', dir], (e, _out, stderr) =>
+      e ? reject(new Error(`crew could not make an empty git repository in ${dir} (this job has no checkout): ${(stderr || e.message).trim()}`)) : resolve(),
+    ),
+  );
 }

@@ -1,11 +1,11 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BranchTips } from '../../../src/adapters/git/branch-tips';
 import { gitClient } from '../../../src/adapters/git/git-client';
 import type { Git } from '../../../src/adapters/git/git-process';
-import { gitRepo } from '../../../src/adapters/git/git-repo';
+import { checkoutOrEmpty, gitRepo } from '../../../src/adapters/git/git-repo';
 import { GitRemote } from '../../../src/adapters/git/remote';
 import { GitWorkingCopy } from '../../../src/adapters/git/working-copy';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
@@ -463,5 +463,37 @@ describe("GitWorkingCopy.checkoutCopy: the base's own checkout (#46)", () => {
     rmSync(join(job, 'a.txt'));
     await git(['checkout', '--', 'a.txt'], { cwd: job });
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe('checkoutOrEmpty: a job without a checkout', () => {
+  const root = mkdtempSync(join(tmpdir(), 'crew-no-checkout-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("gets an empty repository of crew's own, made while the job goes on: its commands wait for it, and it is pinned", async () => {
+    const workspace = join(root, 'workspace');
+    mkdirSync(join(workspace, '.git', 'crew-action'), { recursive: true }); // only crew was checked out
+    const scratch = join(root, 'scratch');
+    const checkout = checkoutOrEmpty(workspace, scratch);
+    expect(checkout).toMatchObject({ dir: scratch, checkedOut: false, pin: { gitDir: join(scratch, '.git'), workTree: scratch } });
+    const { repo } = gitRepo(checkout.dir, 'https://github.invalid/o/r.git', 'unused-token', undefined, undefined, checkout.pin);
+    expect(await repo.listFiles()).toEqual([]); // a repository, with nothing in it
+    expect(existsSync(join(scratch, '.git', 'HEAD'))).toBe(true);
+    // Pinned once made: a git folder swapped under it stops crew's git.
+    renameSync(join(scratch, '.git'), join(root, 'kept-aside')); // kept, so its inode is not reused by the new one
+    await git(['init', '-q'], { cwd: scratch });
+    await expect(repo.listFiles()).rejects.toThrow(/was replaced or removed/);
+  });
+
+  it('a checkout is the workspace itself, pinned as it is now', async () => {
+    const workspace = join(root, 'checked-out');
+    mkdirSync(workspace);
+    await git(['init', '-q'], { cwd: workspace });
+    expect(checkoutOrEmpty(workspace, join(root, 'unused'))).toEqual({
+      dir: workspace,
+      checkedOut: true,
+      pin: { gitDir: join(workspace, '.git'), workTree: workspace },
+    });
+    expect(existsSync(join(root, 'unused'))).toBe(false);
   });
 });
