@@ -13,7 +13,8 @@ import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValu
 import { playComposite, type ActionMeta } from './composite-action';
 import { ownTempDir } from '../../../src/sandbox/own-temp';
 import { CacheStore, setupActionStandIns, type StandIn, type StandInPost, type StandInStep } from './setup-actions';
-import { applyEnvFile, contextEnv } from './env-file-command';
+import { applyEnvFile, contextEnv, handlerEnv } from './env-file-command';
+import { hostedImageEnv } from './hosted-image';
 import { readKeyValueFile } from './output-files';
 import { orphanCleanup, startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
@@ -894,6 +895,8 @@ export class WorkflowRunner {
     };
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...wf.env, ...spec.env })) env[k] = String(evaluateValue(v, jobCtx) ?? '');
+    // The hosted image's own variables (hosted-image.ts), under the job's and the runner's.
+    const image = hostedImageEnv(evaluateValue((spec['runs-on'] ?? null) as ExprValue, jobCtx));
     const addedPath: string[] = [];
     const steps: Record<string, ExprValue> = {};
     let failed = false;
@@ -955,8 +958,14 @@ export class WorkflowRunner {
     );
     limitTimer.unref();
 
-    // One runtime token per job: its backend ids name this job of this workflow run.
-    const runtime = this.opts.artifacts?.jobEnv(run.id, id);
+    // One runtime token per job: its backend ids name this job of this workflow run; with it, the OIDC token
+    // service for jobs with `id-token: write` (docs: "About security hardening with OpenID Connect").
+    const services: Record<string, string> = {
+      ...this.opts.artifacts?.jobEnv(run.id, id),
+      ...(this.opts.oidc && (spec.permissions ?? wf.permissions)?.['id-token' as never] === 'write'
+        ? { ACTIONS_ID_TOKEN_REQUEST_URL: this.opts.oidc.url, ACTIONS_ID_TOKEN_REQUEST_TOKEN: this.opts.oidc.requestToken }
+        : {}),
+    };
     try {
       for (const [i, step] of spec.steps.entries()) {
         const stepName = step.name ?? step.id ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${i}`;
@@ -1017,12 +1026,9 @@ export class WorkflowRunner {
           LANG: 'C.UTF-8',
           CI: 'true',
           GITHUB_ACTIONS: 'true',
+          ...image,
           ...this.opts.env,
-          ...(this.opts.oidc && (spec.permissions ?? wf.permissions)?.['id-token' as never] === 'write'
-            ? { ACTIONS_ID_TOKEN_REQUEST_URL: this.opts.oidc.url, ACTIONS_ID_TOKEN_REQUEST_TOKEN: this.opts.oidc.requestToken }
-            : {}),
           ...stepEnv,
-          ...(step.uses && runtime ? runtime : {}),
           ...contextEnv(sctx.github as Record<string, unknown>, (sctx.runner ?? {}) as Record<string, unknown>),
           GITHUB_ACTION: step.id ?? `__step${i}`,
           GITHUB_ACTOR: run.actor,
@@ -1057,7 +1063,11 @@ export class WorkflowRunner {
           RUNNER_NAME: 'fake-runner',
           RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
           RUNNER_TRACKING_ID: trackingId,
+          // Written over the step's env by the handler, as ScriptHandler.cs does for a run step (env-file-command.ts).
+          ...handlerEnv('script', services),
         };
+        // A stand-in plays a node action: the runtime services too (NodeScriptActionHandler.cs).
+        const actionEnv: NodeJS.ProcessEnv = { ...processEnv, ...handlerEnv('node', services) };
         let outcome: JobResult = 'success';
         let exitCode: number | null = 0;
         const commandOutputs: Record<string, string> = {};
@@ -1066,7 +1076,7 @@ export class WorkflowRunner {
           const standIn = step.uses ? this.standIn(step.uses) : undefined;
           if (standIn) {
             const post = await this.playStandIn(standIn, step.uses!, evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, {
-              env: processEnv,
+              env: actionEnv,
               workspace,
               files,
               log,
@@ -1101,6 +1111,7 @@ export class WorkflowRunner {
               step,
               runCtx,
               processEnv,
+              { scriptOwned: handlerEnv('script', services), nodeOwned: handlerEnv('node', services) },
               workspace,
               annotate,
               (line) => {
@@ -1280,6 +1291,8 @@ export class WorkflowRunner {
     step: StepSpec,
     ctx: ExprContext,
     env: NodeJS.ProcessEnv,
+    /** What the runner writes over a run step's environment (handlerEnv('script', …), already in `env`) and a node action's. */
+    { scriptOwned, nodeOwned }: { scriptOwned: Record<string, string>; nodeOwned: Record<string, string> },
     workspace: string,
     annotate: (level: 'error' | 'warning' | 'notice', message: string) => void,
     onLine: (l: string) => void,
@@ -1304,7 +1317,21 @@ export class WorkflowRunner {
     const unexpected = Object.keys(given).filter((k) => !(k in declared));
     if (unexpected.length) annotate('warning', `Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
     if (meta.runs?.using === 'composite')
-      return playComposite({ uses, actionDir, meta, given, ctx, env, workspace, outputFile, annotate, onLine, ...(useAction ? { useAction } : {}) });
+      return playComposite({
+        uses,
+        actionDir,
+        meta,
+        given,
+        ctx,
+        env,
+        scriptOwned,
+        nodeOwned,
+        workspace,
+        outputFile,
+        annotate,
+        onLine,
+        ...(useAction ? { useAction } : {}),
+      });
     if (!/^node(20|24)$/.test(meta.runs?.using ?? '')) throw new Error(`${uses}: runs.using '${meta.runs?.using}' is not a node runtime`);
     // Every input given reaches the action (undeclared ones too, after the warning), then declared defaults.
     const inputEnv: Record<string, string> = {};
@@ -1317,7 +1344,7 @@ export class WorkflowRunner {
     }
     return startProcess(process.execPath, [join(actionDir, meta.runs.main!)], {
       cwd: workspace,
-      env: { ...env, ...inputEnv, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
+      env: { ...env, ...inputEnv, ...nodeOwned, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
       onLine,
     });
   }

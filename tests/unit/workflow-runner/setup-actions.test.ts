@@ -233,7 +233,7 @@ runs:
     expect(firstLog).toMatch(new RegExp(`go=\\S+/toolcache/go/${have}/x64/bin/go ${have} hit=false go${have}`));
     expect(firstLog).toContain('mod-cache=empty');
     expect(firstLog).toContain('gopath-bin on PATH');
-    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${have}-[0-9a-f]{64}`));
+    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-ubuntu24-go-${have}-[0-9a-f]{64}`));
     expect(firstLog).not.toContain('the offline runner has go');
     expect(first.standIns).toEqual([{ uses: 'actions/setup-go', with: { 'go-version-file': 'go.mod' } }]);
     expect(second.log.join('\n')).toContain(`mod-cache=from run ${world.runner.runs[0]!.id}`);
