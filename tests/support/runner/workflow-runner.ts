@@ -1577,8 +1577,14 @@ const snapshots = new Map<string, Promise<{ dir: string; sha: string }>>();
  */
 const SNAPSHOTS_NAME = 'crew-action-snapshots';
 export const SNAPSHOTS = join(tmpdir(), SNAPSHOTS_NAME);
-/** A snapshot no process has used for this long is removed when a new one is made (a new build of dist/). */
+/**
+ * A snapshot is removed, when a new one is made (a new build of dist/), only if no process has touched it for
+ * this long and no live process holds it: each process that uses a snapshot leaves a file named by its pid in
+ * the snapshot's USERS folder (outside the hashed entries) before it looks at the files, so a process that runs
+ * for days, or one that starts on a day-old copy while another prunes, keeps it (pruneSnapshots).
+ */
 const SNAPSHOT_UNUSED_MS = 24 * 3600_000;
+const USERS = '.users';
 
 /**
  * An action repository at "one commit": a copy of its action files and a sha that is the hash of their
@@ -1622,9 +1628,9 @@ export async function snapshotActionRepo(source: string): Promise<{ dir: string;
   const entries = await snapshotEntries(source);
   const sha = await snapshotHash(source, entries);
   const dir = join(SNAPSHOTS, sha);
-  // Marked used before it is checked, so a process pruning the copies unused for a day (a new build's) leaves it.
-  const now = new Date();
-  const there = await utimes(dir, now, now).then(
+  // Marked held by this process, and touched, before it is checked, so a process pruning the copies unused for a
+  // day (a new build's) leaves it or, if it moved it aside first, puts it back (pruneSnapshots).
+  const there = await holdSnapshot(dir).then(
     () => true,
     (e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
@@ -1641,22 +1647,66 @@ export async function snapshotActionRepo(source: string): Promise<{ dir: string;
   await pruneSnapshots();
   const staging = `${dir}.tmp-${process.pid}-${randomUUID()}`;
   for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });
+  await holdSnapshot(staging);
   // Another process may have made the same copy meanwhile: the first rename wins, both copies are the same files.
   await rename(staging, dir).catch(async (e: NodeJS.ErrnoException) => {
     await rm(staging, { recursive: true, force: true });
     if (!existsSync(dir)) throw e;
+    await holdSnapshot(dir);
   });
   return { dir, sha };
 }
 
-async function pruneSnapshots(): Promise<void> {
+/** Marks `dir` held by this process (USERS/<pid>) and used now; ENOENT when it is gone (pruned, or moved aside). */
+async function holdSnapshot(dir: string): Promise<void> {
+  await mkdir(join(dir, USERS), { mode: 0o755 }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+  });
+  await writeFile(join(dir, USERS, String(process.pid)), '');
+  const now = new Date();
+  await utimes(dir, now, now);
+}
+
+/** Whether a process is alive (EPERM: another user's, alive too). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A snapshot (or a copy moved aside, or a staging folder) no process touched for a day, and none alive holds. */
+async function unusedSnapshot(dir: string, cutoff: number): Promise<boolean> {
+  const old = await stat(dir).then(
+    (s) => s.mtimeMs < cutoff,
+    () => false,
+  );
+  if (!old) return false;
+  const holders = await readdir(join(dir, USERS)).catch(() => [] as string[]);
+  return !holders.some((pid) => /^\d+$/.test(pid) && processAlive(Number(pid)));
+}
+
+/**
+ * Removes the snapshots no one uses (unusedSnapshot). A snapshot is first moved aside in one step, so no process
+ * starting after that finds it (it makes a new copy), then looked at again: one a process took up between the
+ * first look and the move (it holds and touches before it looks at the files) is put back where it was, or,
+ * when a new copy of the same files took its place meanwhile, dropped. `between` runs after the first look, for tests.
+ */
+export async function pruneSnapshots(between?: (dir: string) => Promise<void>): Promise<void> {
   const cutoff = Date.now() - SNAPSHOT_UNUSED_MS;
   for (const name of await readdir(SNAPSHOTS)) {
     const dir = join(SNAPSHOTS, name);
-    const unused = await stat(dir).then(
-      (s) => s.mtimeMs < cutoff,
-      () => false,
+    if (!(await unusedSnapshot(dir, cutoff))) continue;
+    await between?.(dir);
+    const claimed = `${dir}.prune-${randomUUID()}`;
+    const moved = await rename(dir, claimed).then(
+      () => true,
+      () => false, // gone: another process pruned it first
     );
-    if (unused) await rm(dir, { recursive: true, force: true });
+    if (!moved) continue;
+    if (await unusedSnapshot(claimed, cutoff)) await rm(claimed, { recursive: true, force: true });
+    else await rename(claimed, dir).catch(() => rm(claimed, { recursive: true, force: true }));
   }
 }
