@@ -77,6 +77,8 @@ export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
 /** Where a step's summary was cut, by file: its size with the note, how much the note holds back, and the note's start. */
 const cuts = new Map<string, { size: number; body: number; dropped: number }>();
+/** The summary appends under way, one after the other. */
+let summaryWrites: Promise<void> = Promise.resolve();
 
 function cutNote(dropped: number, limit: number): string {
   return `\n\n_crew cut this summary short: the last ${dropped} bytes of it are left out, as GitHub shows at most ${limit / 1024} KiB of a step's summary._\n`;
@@ -88,7 +90,14 @@ function cutNote(dropped: number, limit: number): string {
  * append is left out too and counted in that note, which stays last, so the page never shows text after a gap
  * it does not own up to. The cut is remembered by file and size: a file someone else changed since is taken as it is.
  */
-export async function appendSummary(markdown: string, limit = STEP_SUMMARY_LIMIT): Promise<void> {
+export function appendSummary(markdown: string, limit = STEP_SUMMARY_LIMIT): Promise<void> {
+  // One at a time: each reads the file's size and the cut before it writes.
+  const next = summaryWrites.then(() => appendSummaryNow(markdown, limit));
+  summaryWrites = next.catch(() => undefined);
+  return next;
+}
+
+async function appendSummaryNow(markdown: string, limit: number): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set: this runner keeps no job summary.');
   const size = await stat(file).then(

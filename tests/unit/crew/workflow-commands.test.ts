@@ -184,4 +184,17 @@ describe("crew's workflow commands, read back as actions/runner reads them (the 
     await core.appendSummary('## fits\n', 4096);
     expect(readFileSync(summary, 'utf8')).toBe('new\n## fits\n');
   });
+
+  it('appends made at once go in one after the other: the file stays within the limit and the note counts all that is left out', async () => {
+    const summary = join(dir, 'busy-summary');
+    writeFileSync(summary, '');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    const parts = ['a line of part one\n'.repeat(150), 'a line of part two\n'.repeat(150), '## part three\n'];
+    await Promise.all(parts.map((p) => core.appendSummary(p, 4096)));
+    const s = noted(summary);
+    expect(s.bytes).toBeLessThanOrEqual(4096);
+    expect(parts.join('').startsWith(s.kept)).toBe(true);
+    expect(s.kept.length).toBeGreaterThan(parts[0]!.length);
+    expect(Buffer.byteLength(s.kept) + s.left!).toBe(Buffer.byteLength(parts.join('')));
+  });
 });
