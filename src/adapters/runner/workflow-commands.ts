@@ -107,11 +107,20 @@ async function appendSummaryNow(markdown: string, limit: number): Promise<void> 
   const bytes = Buffer.byteLength(markdown, 'utf8');
   const cut = cuts.get(file);
   if (cut && cut.size === size) {
-    // Already cut: this one is left out whole, and the note, rewritten in place, counts it.
-    const note = cutNote(cut.dropped + bytes, limit);
-    await truncate(file, cut.body);
+    // Already cut: this one is left out whole, and the note, rewritten in place, counts it; a count grown by a
+    // digit or more takes the kept text back a line or so more, so the file stays within the limit.
+    let { body, dropped } = cut;
+    dropped += bytes;
+    if (body + Buffer.byteLength(cutNote(dropped + body, limit), 'utf8') > limit) {
+      const kept = (await readFile(file)).subarray(0, body);
+      const shorter = Math.max(0, kept.subarray(0, limit - Buffer.byteLength(cutNote(dropped + body, limit), 'utf8')).lastIndexOf(0x0a));
+      dropped += body - shorter;
+      body = shorter;
+    }
+    const note = cutNote(dropped, limit);
+    await truncate(file, body);
     await appendFile(file, note, 'utf8');
-    cuts.set(file, { size: cut.body + Buffer.byteLength(note, 'utf8'), body: cut.body, dropped: cut.dropped + bytes });
+    cuts.set(file, { size: body + Buffer.byteLength(note, 'utf8'), body, dropped });
     return;
   }
   cuts.delete(file);

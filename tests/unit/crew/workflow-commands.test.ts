@@ -197,4 +197,19 @@ describe("crew's workflow commands, read back as actions/runner reads them (the 
     expect(s.kept.length).toBeGreaterThan(parts[0]!.length);
     expect(Buffer.byteLength(s.kept) + s.left!).toBe(Buffer.byteLength(parts.join('')));
   });
+
+  it('a note whose count grows by digits takes the kept text back a line, so the file never passes the limit', async () => {
+    const summary = join(dir, 'growing-summary');
+    writeFileSync(summary, '');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    // Two-byte lines: the first cut ends at most a byte short of the room the note left.
+    let total = 0;
+    for (const part of ['x\n'.repeat(2500), 'y'.repeat(100_000), 'z'.repeat(10_000_000)]) {
+      await core.appendSummary(part, 4096);
+      total += Buffer.byteLength(part);
+      const s = noted(summary);
+      expect(s.bytes).toBeLessThanOrEqual(4096);
+      expect(Buffer.byteLength(s.kept) + s.left!).toBe(total);
+    }
+  });
 });
