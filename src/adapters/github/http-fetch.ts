@@ -14,8 +14,11 @@ import { request as httpsRequest } from 'node:https';
  */
 
 const MAX_REDIRECTS = 20;
-/** undici's headersTimeout and bodyTimeout: a request that hangs fails, and crew's retry policy takes over. */
-const IDLE_TIMEOUT_MS = 300_000;
+/**
+ * undici's headersTimeout and bodyTimeout (300 s each): a request whose server goes quiet that long, before its
+ * headers or in the middle of its body, fails, and crew's retry policy takes over.
+ */
+export const IDLE_TIMEOUT_MS = 300_000;
 
 interface Init {
   method?: string;
@@ -43,7 +46,7 @@ function bodyBytes(body: unknown): Buffer | undefined {
   throw new TypeError(`crew's GitHub client sends a string or bytes as a request body, not ${Object.prototype.toString.call(body)}.`);
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal?: AbortSignal | null) {
+function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | null | undefined, idleMs: number) {
   return new Promise<{ res: IncomingMessage; bytes: Buffer }>((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
@@ -57,7 +60,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: B
       signal?.removeEventListener('abort', onAbort);
       reject(e.name === 'AbortError' ? e : Object.assign(new TypeError('fetch failed'), { cause: e }));
     };
-    req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`no answer from ${url.host} in ${IDLE_TIMEOUT_MS / 1000} s`)));
+    req.setTimeout(idleMs, () => req.destroy(new Error(`no answer from ${url.host} in ${idleMs / 1000} s`)));
     req.on('error', fail);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -102,13 +105,14 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
 }
 
-export async function httpFetch(input: string | URL, init: Init = {}) {
+/** `idleMs`: the silence after which a request fails, `IDLE_TIMEOUT_MS` but in tests (fetch's callers pass two arguments). */
+export async function httpFetch(input: string | URL, init: Init = {}, idleMs = IDLE_TIMEOUT_MS) {
   let url = new URL(String(input));
   let method = (init.method ?? 'GET').toUpperCase();
   let headers = { ...init.headers };
   let body = bodyBytes(init.body);
   for (let hop = 0; ; hop++) {
-    const { res, bytes } = await send(url, method, headers, body, init.signal);
+    const { res, bytes } = await send(url, method, headers, body, init.signal, idleMs);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if ([301, 302, 303, 307, 308].includes(status) && location && init.redirect !== 'manual') {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { appendFile, stat } from 'node:fs/promises';
+import { appendFile, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 
 /**
  * The few workflow commands crew's Action speaks, written as the runner reads them, in place of @actions/core
@@ -75,23 +75,62 @@ export function heredoc(name: string, value: string, id: string = randomUUID()):
  */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
+/** Where a step's summary was cut, by file: its size with the note, how much the note holds back, and the note's start. */
+const cuts = new Map<string, { size: number; body: number; dropped: number }>();
+/** The summary appends under way, one after the other. */
+let summaryWrites: Promise<void> = Promise.resolve();
+
+function cutNote(dropped: number, limit: number): string {
+  return `\n\n_crew cut this summary short: the last ${dropped} bytes of it are left out, as GitHub shows at most ${limit / 1024} KiB of a step's summary._\n`;
+}
+
 /**
- * Markdown appended to the job's summary page (GITHUB_STEP_SUMMARY). What would take the step's file
- * past the runner's limit is cut at a line, with a line saying so, so the summary shows at all.
+ * Markdown appended to the job's summary page (GITHUB_STEP_SUMMARY). What would take the step's file past the
+ * runner's limit is cut at a line and a note ends the file saying how much is left out; once cut, every later
+ * append is left out too and counted in that note, which stays last, so the page never shows text after a gap
+ * it does not own up to. The cut is remembered by file and size: a file someone else changed since is taken as it is.
  */
-export async function appendSummary(markdown: string, limit = STEP_SUMMARY_LIMIT): Promise<void> {
+export function appendSummary(markdown: string, limit = STEP_SUMMARY_LIMIT): Promise<void> {
+  // One at a time: each reads the file's size and the cut before it writes.
+  const next = summaryWrites.then(() => appendSummaryNow(markdown, limit));
+  summaryWrites = next.catch(() => undefined);
+  return next;
+}
+
+async function appendSummaryNow(markdown: string, limit: number): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set: this runner keeps no job summary.');
-  const held = await stat(file).then(
+  const size = await stat(file).then(
     (s) => s.size,
     () => 0,
   );
   const bytes = Buffer.byteLength(markdown, 'utf8');
-  if (held + bytes <= limit) return appendFile(file, markdown, 'utf8');
-  const note = `\n\n_crew cut this summary short: GitHub shows at most ${limit / 1024} KiB of a step's summary._\n`;
-  const room = limit - held - Buffer.byteLength(note, 'utf8');
-  if (room <= 0) return;
-  const fits = Buffer.from(markdown, 'utf8').subarray(0, room).toString('utf8');
-  const kept = fits.slice(0, Math.max(0, fits.lastIndexOf('\n')));
-  await appendFile(file, `${kept}${note}`, 'utf8');
+  const cut = cuts.get(file);
+  if (cut && cut.size === size) {
+    // Already cut: this one is left out whole, and the note, rewritten in place, counts it; a count grown by a
+    // digit or more takes the kept text back a line or so more, so the file stays within the limit.
+    let { body, dropped } = cut;
+    dropped += bytes;
+    if (body + Buffer.byteLength(cutNote(dropped + body, limit), 'utf8') > limit) {
+      const kept = (await readFile(file)).subarray(0, body);
+      const shorter = Math.max(0, kept.subarray(0, limit - Buffer.byteLength(cutNote(dropped + body, limit), 'utf8')).lastIndexOf(0x0a));
+      dropped += body - shorter;
+      body = shorter;
+    }
+    const note = cutNote(dropped, limit);
+    await truncate(file, body);
+    await appendFile(file, note, 'utf8');
+    cuts.set(file, { size: body + Buffer.byteLength(note, 'utf8'), body, dropped });
+    return;
+  }
+  cuts.delete(file);
+  if (size + bytes <= limit) return appendFile(file, markdown, 'utf8');
+  // What is there and the new part, cut at the last line that leaves room for the note; the note's room is
+  // reckoned with the most it could count, so the file never ends past the limit.
+  const whole = Buffer.concat([await readFile(file).catch(() => Buffer.alloc(0)), Buffer.from(markdown, 'utf8')]);
+  const room = Math.max(0, limit - Buffer.byteLength(cutNote(whole.length, limit), 'utf8'));
+  const body = Math.max(0, whole.subarray(0, room).lastIndexOf(0x0a));
+  const note = cutNote(whole.length - body, limit);
+  await writeFile(file, Buffer.concat([whole.subarray(0, body), Buffer.from(note, 'utf8')]));
+  cuts.set(file, { size: body + Buffer.byteLength(note, 'utf8'), body, dropped: whole.length - body });
 }

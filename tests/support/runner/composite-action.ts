@@ -43,6 +43,10 @@ export function playComposite(o: {
   given: Record<string, unknown>;
   ctx: ExprContext;
   env: NodeJS.ProcessEnv;
+  /** What the runner writes over a run step's environment (env-file-command.ts, handlerEnv('script', …)). */
+  scriptOwned?: Record<string, string>;
+  /** What it writes over a node action's: a `uses:` sub-step's (a stand-in's), not a `run` one's. */
+  nodeOwned?: Record<string, string>;
   workspace: string;
   /** The calling step's GITHUB_OUTPUT: the action's outputs are written there. */
   outputFile: string;
@@ -95,7 +99,7 @@ export function playComposite(o: {
       if (step.uses === undefined && step.run === undefined) throw new Error(`${where}: a composite step needs \`run\` or \`uses\``);
       const stepEnv: NodeJS.ProcessEnv = { ...env };
       for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(evaluateValue(v, ctx) ?? '');
-      Object.assign(stepEnv, provided);
+      Object.assign(stepEnv, provided, o.scriptOwned);
       const files = { output: `${o.outputFile}-c${i}`, env: `${String(o.env.GITHUB_ENV)}-c${i}`, path: `${String(o.env.GITHUB_PATH)}-c${i}` };
       await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
       let r: { code: number | null; signal: NodeJS.Signals | null };
@@ -103,7 +107,7 @@ export function playComposite(o: {
         const withs = (evaluateValue(step.with ?? {}, ctx) ?? {}) as Record<string, unknown>;
         let played = false;
         try {
-          played = (await o.useAction?.(step.uses, withs, { env: stepEnv, files })) ?? false;
+          played = (await o.useAction?.(step.uses, withs, { env: { ...stepEnv, ...o.nodeOwned }, files })) ?? false;
           r = { code: 0, signal: null };
         } catch (e) {
           played = true;

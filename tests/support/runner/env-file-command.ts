@@ -10,6 +10,12 @@
  *   them: `GITHUB_<KEY>` for the keys of GitHubContext.cs `_contextEnvAllowlist` and `RUNNER_<KEY>` for every key
  *   of the runner context (RunnerContext.cs). So a written `GITHUB_REF` or `RUNNER_TEMP` shows in `env.GITHUB_REF`
  *   but never in a process's environment.
+ * - The handlers then write the services' own names over that environment (handlerEnv below): a run step's
+ *   (Handlers/ScriptHandler.cs) the OIDC pair when the job may ask for a token; a node action's
+ *   (Handlers/NodeScriptActionHandler.cs) the runtime's too, which the artifact and cache clients use
+ *   (ACTIONS_RUNTIME_URL, ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL, ACTIONS_CACHE_URL, ACTIONS_CACHE_SERVICE_V2).
+ *   So a GITHUB_ENV or `env:` value for one of them reaches a run step (the runtime names) but never a node
+ *   action, and a composite action's own run steps get no runtime token (CompositeActionHandler.cs adds none).
  */
 
 const SET_ENV_BLOCK_LIST = ['NODE_OPTIONS'];
@@ -59,6 +65,27 @@ const GITHUB_CONTEXT_ENV = [
 const RUNNER_CONTEXT_ENV = ['os', 'arch', 'name', 'environment', 'temp', 'tool_cache', 'debug', 'workspace', 'tracking_id'].map(
   (k) => `RUNNER_${k.toUpperCase()}`,
 );
+
+/** ScriptHandler.cs: with OIDC (the connection's GenerateIdTokenUrl), written over a run step's environment. */
+const SCRIPT_HANDLER_ENV = ['ACTIONS_ID_TOKEN_REQUEST_URL', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+
+/** NodeScriptActionHandler.cs: written over a node action's environment, each when the connection has it. */
+const NODE_HANDLER_ENV = [
+  'ACTIONS_RUNTIME_URL',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_CACHE_URL',
+  'ACTIONS_RESULTS_URL',
+  'ACTIONS_CACHE_SERVICE_V2',
+  ...SCRIPT_HANDLER_ENV,
+];
+
+/** Of the job's service variables (`services`: the runtime token, the results URL, OIDC), those the handler writes over a step's environment. */
+export function handlerEnv(handler: 'script' | 'node', services: Record<string, string | undefined>): Record<string, string> {
+  const names = handler === 'script' ? SCRIPT_HANDLER_ENV : NODE_HANDLER_ENV;
+  const out: Record<string, string> = {};
+  for (const name of names) if (services[name] !== undefined) out[name] = services[name];
+  return out;
+}
 
 /** The runner's own variables from its `github` and `runner` contexts, as GetRuntimeEnvironmentVariables gives them (see above). */
 export function contextEnv(github: Record<string, unknown>, runner: Record<string, unknown>): Record<string, string> {

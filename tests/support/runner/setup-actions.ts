@@ -18,7 +18,8 @@ import { dirname, join, resolve } from 'node:path';
  * - actions/setup-node (inputs node-version, node-version-file, cache, cache-dependency-path; outputs
  *   node-version, cache-hit; post `dist/cache-save`, post-if `success()`): puts this machine's node on PATH
  *   from the runner's tool cache (it cannot download another version: it records the one asked for and
- *   warns when its major differs); `cache: npm` caches npm's cache folder (`~/.npm`, not node_modules) keyed
+ *   warns when its major differs, and fails, as the action does, on a version no release could match);
+ *   `cache: npm` caches npm's cache folder (`~/.npm`, not node_modules) keyed
  *   by the lockfile's hash, `node-cache-<os>-<arch>-npm-<hash>`, and fails without a lockfile as the action
  *   does ("Dependencies lock file is not found").
  * - actions/setup-python (inputs python-version, python-version-file, cache; outputs python-version,
@@ -210,23 +211,14 @@ function tomlValue(text: string, table: string, key: string): string | undefined
 }
 
 /**
- * A version a setup action reads from its `*-version-file`. setup-node v4 (src/util.ts, getNodeVersionFromFile):
- * package.json's volta/engines entry, else the first line `[node|nodejs ]v?<version>` (so .tool-versions'
- * `nodejs` line), else the whole text. setup-python v5 (src/utils.ts, getVersionInputFromFile): a .toml file's
+ * The version setup-python v5 reads from its `python-version-file` (src/utils.ts, getVersionInputFromFile): a .toml file's
  * `project.requires-python` when it has a [project] table, else `tool.poetry.dependencies.python`; .tool-versions'
  * `python` line (comments skipped); else the whole text.
  */
-function versionFrom(workspace: string, file: string, field: 'node' | 'python'): string {
+function versionFrom(workspace: string, file: string, field: 'python'): string {
   const path = resolve(workspace, file);
   if (!existsSync(path)) throw new Error(`The specified ${field} version file at: ${path} does not exist`);
   const text = readFileSync(path, 'utf8');
-  if (field === 'node') {
-    if (file.endsWith('package.json')) {
-      const pkg = JSON.parse(text) as { volta?: { node?: string }; engines?: { node?: string } };
-      return pkg.volta?.node ?? pkg.engines?.node ?? '';
-    }
-    return /^(?:node(js)?\s+)?v?(?<version>[^\s]+)$/m.exec(text)?.groups?.version ?? text.trim();
-  }
   if (file.endsWith('.toml'))
     return (/^\s*\[project\]/m.test(text) ? tomlValue(text, 'project', 'requires-python') : tomlValue(text, 'tool.poetry.dependencies', 'python')) ?? '';
   if (file.includes('.tool-versions'))
@@ -238,6 +230,59 @@ function versionFrom(workspace: string, file: string, field: 'node' | 'python'):
         .find(Boolean) ?? ''
     );
   return text.trim();
+}
+
+/**
+ * actions/setup-node's src/util.ts, getNodeVersionFromFile: a missing file fails the step; a JSON object's
+ * `volta.node`, a `devEngines.runtime` entry named node, `engines.node`, else the file `volta.extends` names; a JSON
+ * object with none of them gives no version (null). Any other text: an action.yml's `using: node<N>`, else the
+ * first line that is a version (`v`, `node `, `nodejs ` before it), else the whole text trimmed.
+ */
+function nodeVersionFromFile(path: string, log: (line: string) => void): string | null {
+  if (!existsSync(path)) throw new Error(`The specified node version file at: ${path} does not exist`);
+  const contents = readFileSync(path, 'utf8');
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(contents);
+  } catch {
+    log('Node version file is not JSON file');
+  }
+  if (typeof manifest === 'object' && manifest !== null) {
+    const m = manifest as {
+      volta?: { node?: string; extends?: string };
+      devEngines?: { runtime?: unknown };
+      engines?: { node?: string };
+    };
+    if (m.volta?.node) return m.volta.node;
+    const runtimes = [m.devEngines?.runtime].flat().filter(Boolean) as Array<{ name?: string; version?: string }>;
+    const node = runtimes.find((r) => r.name?.toLowerCase() === 'node' && r.version);
+    if (node) return node.version!;
+    if (m.engines?.node) return m.engines.node;
+    if (m.volta?.extends) {
+      const extended = resolve(dirname(path), m.volta.extends);
+      log(`Resolving node version from ${extended}`);
+      return nodeVersionFromFile(extended, log);
+    }
+    return null;
+  }
+  const using = /^\s+using:\s*['"]?node(?<version>\d+)['"]?\s*(?:#.*)?$/m.exec(contents);
+  if (using) return using.groups?.version ?? null;
+  return /^(?:node(js)?\s+)?v?(?<version>[^\s]+)$/m.exec(contents)?.groups?.version ?? contents.trim();
+}
+
+const SEMVER_PART = String.raw`v?(?:0|[1-9]\d*|[xX*])(?:\.(?:0|[1-9]\d*|[xX*])(?:\.(?:0|[1-9]\d*|[xX*])(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)?)?`;
+const SEMVER_SIMPLE = String.raw`(?:(?:[<>]=?|=|~>?|\^)\s*)?${SEMVER_PART}`;
+const SEMVER_RANGE = new RegExp(String.raw`^(?:|${SEMVER_PART}\s+-\s+${SEMVER_PART}|${SEMVER_SIMPLE}(?:\s+${SEMVER_SIMPLE})*)$`);
+
+/**
+ * Whether setup-node could look a version up at all (src/distributions/official_builds/official_builds.ts): the
+ * aliases `lts/<name>`, `current`, `latest`, `node`, else a semver range that `semver.satisfies` reads (node-semver's
+ * range grammar: `||` between ranges, `a - b`, comparators with `<`, `>=`, `~`, `^`, x-ranges). Anything else matches
+ * no release, and the step fails with "Unable to find Node version '<spec>' for platform linux and architecture x64."
+ */
+function nodeSpecResolvable(spec: string): boolean {
+  if (spec.startsWith('lts/') || ['current', 'latest', 'node'].includes(spec)) return true;
+  return spec.split('||').every((range) => SEMVER_RANGE.test(range.trim()));
 }
 
 /** A tool cache folder holding a link to this machine's program, put on PATH: what the setup actions leave. */
@@ -330,11 +375,19 @@ export function setupActionStandIns(store: CacheStore): Record<string, StandIn> 
       return { post: c.post! };
     },
     'actions/setup-node': async (step) => {
-      const asked = step.with['node-version']
-        ? String(step.with['node-version'])
-        : step.with['node-version-file']
-          ? versionFrom(step.workspace, String(step.with['node-version-file']), 'node')
-          : '';
+      // src/main.ts, resolveVersionInput: node-version wins over node-version-file (said); the file is read at
+      // path.join(GITHUB_WORKSPACE, file); a file that gives no version is a warning, and the runner's node is used.
+      let asked = step.with['node-version'] ? String(step.with['node-version']) : '';
+      const file = step.with['node-version-file'] ? String(step.with['node-version-file']) : '';
+      if (asked && file) step.log('::warning::Both node-version and node-version-file inputs are specified, only node-version will be used');
+      if (!asked && file) {
+        const path = join(step.workspace, file);
+        const parsed = nodeVersionFromFile(path, step.log);
+        if (parsed) asked = parsed;
+        else step.log(`::warning::Could not determine node version from ${path}. Falling back`);
+        step.log(`Resolved ${file} as ${asked}`);
+      }
+      if (asked && !nodeSpecResolvable(asked)) throw new Error(`Unable to find Node version '${asked}' for platform linux and architecture x64.`);
       const have = process.version.replace(/^v/, '');
       if (asked && asked.replace(/^[^0-9]*/, '').split('.')[0] !== have.split('.')[0])
         step.log(`::warning::the offline runner has node ${have} only; this step asked for ${asked}`);

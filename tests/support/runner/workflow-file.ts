@@ -23,6 +23,8 @@ export interface JobSpec {
   strategy?: { matrix?: unknown; 'fail-fast'?: boolean | string; 'max-parallel'?: number | string };
   env?: Record<string, unknown>;
   steps: StepSpec[];
+  /** The runner's labels: only what hosted image it names matters here (hosted-image.ts). */
+  'runs-on'?: unknown;
   'timeout-minutes'?: number;
   /** A job that calls a reusable workflow (docs: "Reusing workflows"): `./<path>` or `<owner>/<repo>/<path>@<ref>`, with no steps. */
   uses?: string;

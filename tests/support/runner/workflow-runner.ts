@@ -13,7 +13,8 @@ import { evaluateIf, evaluateValue, interpolate, type ExprContext, type ExprValu
 import { playComposite, type ActionMeta } from './composite-action';
 import { ownTempDir } from '../../../src/sandbox/own-temp';
 import { CacheStore, setupActionStandIns, type StandIn, type StandInPost, type StandInStep } from './setup-actions';
-import { applyEnvFile, contextEnv } from './env-file-command';
+import { applyEnvFile, contextEnv, handlerEnv } from './env-file-command';
+import { hostedImageEnv } from './hosted-image';
 import { readKeyValueFile } from './output-files';
 import { orphanCleanup, startProcess, type StepProcess } from './process-control';
 import { StepCommands, type ProcessedCommand } from './workflow-commands';
@@ -894,6 +895,8 @@ export class WorkflowRunner {
     };
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...wf.env, ...spec.env })) env[k] = String(evaluateValue(v, jobCtx) ?? '');
+    // The hosted image's own variables (hosted-image.ts), under the job's and the runner's.
+    const image = hostedImageEnv(evaluateValue((spec['runs-on'] ?? null) as ExprValue, jobCtx));
     const addedPath: string[] = [];
     const steps: Record<string, ExprValue> = {};
     let failed = false;
@@ -955,8 +958,14 @@ export class WorkflowRunner {
     );
     limitTimer.unref();
 
-    // One runtime token per job: its backend ids name this job of this workflow run.
-    const runtime = this.opts.artifacts?.jobEnv(run.id, id);
+    // One runtime token per job: its backend ids name this job of this workflow run; with it, the OIDC token
+    // service for jobs with `id-token: write` (docs: "About security hardening with OpenID Connect").
+    const services: Record<string, string> = {
+      ...this.opts.artifacts?.jobEnv(run.id, id),
+      ...(this.opts.oidc && (spec.permissions ?? wf.permissions)?.['id-token' as never] === 'write'
+        ? { ACTIONS_ID_TOKEN_REQUEST_URL: this.opts.oidc.url, ACTIONS_ID_TOKEN_REQUEST_TOKEN: this.opts.oidc.requestToken }
+        : {}),
+    };
     try {
       for (const [i, step] of spec.steps.entries()) {
         const stepName = step.name ?? step.id ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${i}`;
@@ -1017,12 +1026,9 @@ export class WorkflowRunner {
           LANG: 'C.UTF-8',
           CI: 'true',
           GITHUB_ACTIONS: 'true',
+          ...image,
           ...this.opts.env,
-          ...(this.opts.oidc && (spec.permissions ?? wf.permissions)?.['id-token' as never] === 'write'
-            ? { ACTIONS_ID_TOKEN_REQUEST_URL: this.opts.oidc.url, ACTIONS_ID_TOKEN_REQUEST_TOKEN: this.opts.oidc.requestToken }
-            : {}),
           ...stepEnv,
-          ...(step.uses && runtime ? runtime : {}),
           ...contextEnv(sctx.github as Record<string, unknown>, (sctx.runner ?? {}) as Record<string, unknown>),
           GITHUB_ACTION: step.id ?? `__step${i}`,
           GITHUB_ACTOR: run.actor,
@@ -1057,7 +1063,11 @@ export class WorkflowRunner {
           RUNNER_NAME: 'fake-runner',
           RUNNER_TOOL_CACHE: join(jobDir, 'toolcache'),
           RUNNER_TRACKING_ID: trackingId,
+          // Written over the step's env by the handler, as ScriptHandler.cs does for a run step (env-file-command.ts).
+          ...handlerEnv('script', services),
         };
+        // A stand-in plays a node action: the runtime services too (NodeScriptActionHandler.cs).
+        const actionEnv: NodeJS.ProcessEnv = { ...processEnv, ...handlerEnv('node', services) };
         let outcome: JobResult = 'success';
         let exitCode: number | null = 0;
         const commandOutputs: Record<string, string> = {};
@@ -1066,7 +1076,7 @@ export class WorkflowRunner {
           const standIn = step.uses ? this.standIn(step.uses) : undefined;
           if (standIn) {
             const post = await this.playStandIn(standIn, step.uses!, evaluateValue(step.with ?? {}, runCtx) as Record<string, unknown>, {
-              env: processEnv,
+              env: actionEnv,
               workspace,
               files,
               log,
@@ -1101,6 +1111,7 @@ export class WorkflowRunner {
               step,
               runCtx,
               processEnv,
+              { scriptOwned: handlerEnv('script', services), nodeOwned: handlerEnv('node', services) },
               workspace,
               annotate,
               (line) => {
@@ -1280,6 +1291,8 @@ export class WorkflowRunner {
     step: StepSpec,
     ctx: ExprContext,
     env: NodeJS.ProcessEnv,
+    /** What the runner writes over a run step's environment (handlerEnv('script', …), already in `env`) and a node action's. */
+    { scriptOwned, nodeOwned }: { scriptOwned: Record<string, string>; nodeOwned: Record<string, string> },
     workspace: string,
     annotate: (level: 'error' | 'warning' | 'notice', message: string) => void,
     onLine: (l: string) => void,
@@ -1304,7 +1317,21 @@ export class WorkflowRunner {
     const unexpected = Object.keys(given).filter((k) => !(k in declared));
     if (unexpected.length) annotate('warning', `Unexpected input(s) '${unexpected.join("', '")}', valid inputs are ['${Object.keys(declared).join("', '")}']`);
     if (meta.runs?.using === 'composite')
-      return playComposite({ uses, actionDir, meta, given, ctx, env, workspace, outputFile, annotate, onLine, ...(useAction ? { useAction } : {}) });
+      return playComposite({
+        uses,
+        actionDir,
+        meta,
+        given,
+        ctx,
+        env,
+        scriptOwned,
+        nodeOwned,
+        workspace,
+        outputFile,
+        annotate,
+        onLine,
+        ...(useAction ? { useAction } : {}),
+      });
     if (!/^node(20|24)$/.test(meta.runs?.using ?? '')) throw new Error(`${uses}: runs.using '${meta.runs?.using}' is not a node runtime`);
     // Every input given reaches the action (undeclared ones too, after the warning), then declared defaults.
     const inputEnv: Record<string, string> = {};
@@ -1317,7 +1344,7 @@ export class WorkflowRunner {
     }
     return startProcess(process.execPath, [join(actionDir, meta.runs.main!)], {
       cwd: workspace,
-      env: { ...env, ...inputEnv, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
+      env: { ...env, ...inputEnv, ...nodeOwned, GITHUB_ACTION_PATH: actionDir, GITHUB_ACTION_REPOSITORY: uses.split('@')[0] },
       onLine,
     });
   }
@@ -1550,8 +1577,14 @@ const snapshots = new Map<string, Promise<{ dir: string; sha: string }>>();
  */
 const SNAPSHOTS_NAME = 'crew-action-snapshots';
 export const SNAPSHOTS = join(tmpdir(), SNAPSHOTS_NAME);
-/** A snapshot no process has used for this long is removed when a new one is made (a new build of dist/). */
+/**
+ * A snapshot is removed, when a new one is made (a new build of dist/), only if no process has touched it for
+ * this long and no live process holds it: each process that uses a snapshot leaves a file named by its pid in
+ * the snapshot's USERS folder (outside the hashed entries) before it looks at the files, so a process that runs
+ * for days, or one that starts on a day-old copy while another prunes, keeps it (pruneSnapshots).
+ */
 const SNAPSHOT_UNUSED_MS = 24 * 3600_000;
+const USERS = '.users';
 
 /**
  * An action repository at "one commit": a copy of its action files and a sha that is the hash of their
@@ -1595,9 +1628,9 @@ export async function snapshotActionRepo(source: string): Promise<{ dir: string;
   const entries = await snapshotEntries(source);
   const sha = await snapshotHash(source, entries);
   const dir = join(SNAPSHOTS, sha);
-  // Marked used before it is checked, so a process pruning the copies unused for a day (a new build's) leaves it.
-  const now = new Date();
-  const there = await utimes(dir, now, now).then(
+  // Marked held by this process, and touched, before it is checked, so a process pruning the copies unused for a
+  // day (a new build's) leaves it or, if it moved it aside first, puts it back (pruneSnapshots).
+  const there = await holdSnapshot(dir).then(
     () => true,
     (e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
@@ -1614,22 +1647,66 @@ export async function snapshotActionRepo(source: string): Promise<{ dir: string;
   await pruneSnapshots();
   const staging = `${dir}.tmp-${process.pid}-${randomUUID()}`;
   for (const entry of entries) if (existsSync(join(source, entry))) await cp(join(source, entry), join(staging, entry), { recursive: true });
+  await holdSnapshot(staging);
   // Another process may have made the same copy meanwhile: the first rename wins, both copies are the same files.
   await rename(staging, dir).catch(async (e: NodeJS.ErrnoException) => {
     await rm(staging, { recursive: true, force: true });
     if (!existsSync(dir)) throw e;
+    await holdSnapshot(dir);
   });
   return { dir, sha };
 }
 
-async function pruneSnapshots(): Promise<void> {
+/** Marks `dir` held by this process (USERS/<pid>) and used now; ENOENT when it is gone (pruned, or moved aside). */
+async function holdSnapshot(dir: string): Promise<void> {
+  await mkdir(join(dir, USERS), { mode: 0o755 }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+  });
+  await writeFile(join(dir, USERS, String(process.pid)), '');
+  const now = new Date();
+  await utimes(dir, now, now);
+}
+
+/** Whether a process is alive (EPERM: another user's, alive too). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A snapshot (or a copy moved aside, or a staging folder) no process touched for a day, and none alive holds. */
+async function unusedSnapshot(dir: string, cutoff: number): Promise<boolean> {
+  const old = await stat(dir).then(
+    (s) => s.mtimeMs < cutoff,
+    () => false,
+  );
+  if (!old) return false;
+  const holders = await readdir(join(dir, USERS)).catch(() => [] as string[]);
+  return !holders.some((pid) => /^\d+$/.test(pid) && processAlive(Number(pid)));
+}
+
+/**
+ * Removes the snapshots no one uses (unusedSnapshot). A snapshot is first moved aside in one step, so no process
+ * starting after that finds it (it makes a new copy), then looked at again: one a process took up between the
+ * first look and the move (it holds and touches before it looks at the files) is put back where it was, or,
+ * when a new copy of the same files took its place meanwhile, dropped. `between` runs after the first look, for tests.
+ */
+export async function pruneSnapshots(between?: (dir: string) => Promise<void>): Promise<void> {
   const cutoff = Date.now() - SNAPSHOT_UNUSED_MS;
   for (const name of await readdir(SNAPSHOTS)) {
     const dir = join(SNAPSHOTS, name);
-    const unused = await stat(dir).then(
-      (s) => s.mtimeMs < cutoff,
-      () => false,
+    if (!(await unusedSnapshot(dir, cutoff))) continue;
+    await between?.(dir);
+    const claimed = `${dir}.prune-${randomUUID()}`;
+    const moved = await rename(dir, claimed).then(
+      () => true,
+      () => false, // gone: another process pruned it first
     );
-    if (unused) await rm(dir, { recursive: true, force: true });
+    if (!moved) continue;
+    if (await unusedSnapshot(claimed, cutoff)) await rm(claimed, { recursive: true, force: true });
+    else await rename(claimed, dir).catch(() => rm(claimed, { recursive: true, force: true }));
   }
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpFetch } from '../../../src/adapters/github/http-fetch';
+import { httpFetch, IDLE_TIMEOUT_MS } from '../../../src/adapters/github/http-fetch';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -108,5 +108,36 @@ describe('httpFetch: the fetch Octokit gets, over node:http(s), as fetch behaves
     const pending = httpFetch(`${s.url}/hangs`, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('a server that goes quiet past the idle limit, before its headers or in the middle of its body, fails the request; a slow steady one does not', async () => {
+    // undici's headersTimeout and bodyTimeout, which Node's fetch would have applied (300 s each).
+    expect(IDLE_TIMEOUT_MS).toBe(300_000);
+    const idle = 400;
+    const s = await server((req, res) => {
+      if (req.url === '/silent') return; // never answers
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('part one;');
+      if (req.url === '/stalls') return; // headers and a first part, then nothing
+      // A chunk every idle/5 ms, for longer than the idle limit: never quiet that long.
+      let n = 0;
+      const t = setInterval(() => {
+        res.write(` ${++n}`);
+        if (n === 6) {
+          clearInterval(t);
+          res.end();
+        }
+      }, idle / 5);
+    });
+    const quiet = { name: 'TypeError', message: 'fetch failed', cause: { message: `no answer from ${s.url.slice('http://'.length)} in 0.4 s` } };
+    for (const path of ['/silent', '/stalls']) {
+      const start = Date.now();
+      await expect(httpFetch(`${s.url}${path}`, {}, idle)).rejects.toMatchObject(quiet);
+      expect(Date.now() - start).toBeGreaterThanOrEqual(idle - 20);
+    }
+    const start = Date.now();
+    const r = await httpFetch(`${s.url}/steady`, {}, idle);
+    expect(await r.text()).toBe('part one; 1 2 3 4 5 6');
+    expect(Date.now() - start).toBeGreaterThan(idle);
   });
 });

@@ -131,11 +131,85 @@ describe("crew's workflow commands, read back as actions/runner reads them (the 
     expect(written.length).toBeGreaterThan(core.STEP_SUMMARY_LIMIT - 1024);
     const text = written.toString('utf8');
     expect(text).not.toContain('\uFFFD');
-    expect(text.trimEnd().split('\n').at(-1)).toBe("_crew cut this summary short: GitHub shows at most 1024 KiB of a step's summary._");
+    const kept = text.slice(0, text.lastIndexOf('\n\n_crew'));
+    const left = 1001 + Buffer.byteLength(row.repeat(Math.ceil(core.STEP_SUMMARY_LIMIT / Buffer.byteLength(row)) + 10)) - Buffer.byteLength(kept);
+    expect(text.trimEnd().split('\n').at(-1)).toBe(
+      `_crew cut this summary short: the last ${left} bytes of it are left out, as GitHub shows at most 1024 KiB of a step's summary._`,
+    );
     expect(text.trimEnd().split('\n').at(-3)).toBe(row.trimEnd());
     // A small one still goes in whole.
     writeFileSync(summary, '');
     await core.appendSummary(row);
     expect(readFileSync(summary, 'utf8')).toBe(row);
+  });
+
+  /** The summary file's text, and the bytes its cut note says are left out (none when it has no note). */
+  const noted = (file: string) => {
+    const text = readFileSync(file, 'utf8');
+    const m = /\n\n_crew cut this summary short: the last (\d+) bytes of it are left out, as GitHub shows at most 4 KiB of a step's summary\._\n$/.exec(text);
+    return { text, bytes: Buffer.byteLength(text), left: m ? Number(m[1]) : undefined, kept: m ? text.slice(0, m.index) : text };
+  };
+
+  it('an append to a file too full for the note itself cuts the earlier text back to make room: never dropped without a note', async () => {
+    const summary = join(dir, 'full-summary');
+    const line = 'a line of the earlier summary\n';
+    const before = line.repeat(Math.floor((4096 - 10) / line.length));
+    writeFileSync(summary, before);
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    await core.appendSummary('## one more part\n', 4096);
+    const s = noted(summary);
+    expect(s.bytes).toBeLessThanOrEqual(4096);
+    expect(s.left).toBeDefined();
+    expect(before.startsWith(s.kept)).toBe(true);
+    // What is kept and what the note counts add up to all that was written.
+    expect(Buffer.byteLength(s.kept) + s.left!).toBe(Buffer.byteLength(before) + Buffer.byteLength('## one more part\n'));
+  });
+
+  it('after a cut, a later append is left out and counted in the note, which stays last; a file changed since starts afresh', async () => {
+    const summary = join(dir, 'cut-summary');
+    writeFileSync(summary, '');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    const row = '| t1 | done |\n';
+    await core.appendSummary(row.repeat(400), 4096);
+    const first = noted(summary);
+    expect(first.left).toBeGreaterThan(0);
+    await core.appendSummary('## a later part\n', 4096);
+    await core.appendSummary('x', 4096);
+    const later = noted(summary);
+    expect(later.text).not.toContain('a later part');
+    expect(later.kept).toBe(first.kept);
+    expect(later.left).toBe(first.left! + Buffer.byteLength('## a later part\n') + 1);
+    expect(later.bytes).toBeLessThanOrEqual(4096);
+    writeFileSync(summary, 'new\n');
+    await core.appendSummary('## fits\n', 4096);
+    expect(readFileSync(summary, 'utf8')).toBe('new\n## fits\n');
+  });
+
+  it('appends made at once go in one after the other: the file stays within the limit and the note counts all that is left out', async () => {
+    const summary = join(dir, 'busy-summary');
+    writeFileSync(summary, '');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    const parts = ['a line of part one\n'.repeat(150), 'a line of part two\n'.repeat(150), '## part three\n'];
+    await Promise.all(parts.map((p) => core.appendSummary(p, 4096)));
+    const s = noted(summary);
+    expect(s.bytes).toBeLessThanOrEqual(4096);
+    expect(parts.join('').startsWith(s.kept)).toBe(true);
+    expect(s.kept.length).toBeGreaterThan(parts[0]!.length);
+    expect(Buffer.byteLength(s.kept) + s.left!).toBe(Buffer.byteLength(parts.join('')));
+  });
+
+  it('a note whose count grows by digits takes the kept text back a line, so the file never passes the limit', async () => {
+    const summary = join(dir, 'growing-summary');
+    writeFileSync(summary, '');
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    // Two-byte lines: the first cut ends at most a byte short of the room the note left.
+    let total = 0;
+    for (const part of ['x\n'.repeat(2500), 'y'.repeat(100_000), 'z'.repeat(10_000_000)]) {
+      await core.appendSummary(part, 4096);
+      total += Buffer.byteLength(part);
+      const s = noted(summary);
+      expect(s.bytes).toBeLessThanOrEqual(4096);
+      expect(Buffer.byteLength(s.kept) + s.left!).toBe(total);
+    }
   });
 });

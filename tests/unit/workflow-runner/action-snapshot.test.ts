@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { actionRepoSnapshot, SNAPSHOTS, snapshotActionRepo } from '../../support/runner/workflow-runner';
+import { actionRepoSnapshot, pruneSnapshots, SNAPSHOTS, snapshotActionRepo } from '../../support/runner/workflow-runner';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -98,5 +98,44 @@ describe('the action repository snapshot (workflow-runner.ts)', () => {
     made.push(fresh.dir);
     expect(existsSync(old)).toBe(false);
     expect(existsSync(recent)).toBe(true);
+  });
+
+  /** The snapshot of `source` made by another test process, which has exited since: held by no live process. */
+  async function madeByAnExitedProcess(source: string): Promise<string> {
+    const script = `import { snapshotActionRepo } from ${JSON.stringify(join(import.meta.dirname, '../../support/runner/workflow-runner.ts'))};
+      console.log((await snapshotActionRepo(${JSON.stringify(source)})).dir);`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
+    const dir = stdout.trim();
+    made.push(dir);
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    await utimes(dir, twoDaysAgo, twoDaysAgo);
+    return dir;
+  }
+
+  it('keeps a day-old snapshot a live process holds (a long test run), and removes one only an exited process held', async () => {
+    const heldSource = await actionRepo(`held-${Math.random()}`);
+    const held = await madeByAnExitedProcess(heldSource);
+    const left = await madeByAnExitedProcess(await actionRepo(`left-${Math.random()}`));
+    // This process took the first up long ago and still runs: it holds it, though it has not touched it for two days.
+    expect((await snapshotActionRepo(heldSource)).dir).toBe(held);
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    await utimes(held, twoDaysAgo, twoDaysAgo);
+    const fresh = await snapshotActionRepo(await actionRepo(`newer-${Math.random()}`));
+    made.push(fresh.dir);
+    expect(existsSync(left)).toBe(false);
+    expect(await readFile(join(held, 'dist', 'index.js'), 'utf8')).toContain('held-');
+  });
+
+  it('a process that takes up a day-old snapshot while another prunes keeps it: put back if it was moved aside after the first look', async () => {
+    const source = await actionRepo(`raced-${Math.random()}`);
+    const old = await madeByAnExitedProcess(source);
+    let taken: string | undefined;
+    await pruneSnapshots(async (dir) => {
+      // Between the pruner's look (unused for two days) and its move, a process starts on this copy.
+      if (dir === old) taken = (await snapshotActionRepo(source)).dir;
+    });
+    expect(taken).toBe(old);
+    expect(await readFile(join(old, 'dist', 'index.js'), 'utf8')).toContain('raced-');
+    expect((await readdir(SNAPSHOTS)).filter((n) => n.startsWith(`${old.split('/').at(-1)}.prune-`))).toEqual([]);
   });
 });

@@ -38,6 +38,9 @@ export interface WorldOptions {
   maxConcurrentJobs?: number;
   onLog?: RunnerOptions['onLog'];
   profile?: PlatformProfile;
+  /** The runner's OIDC token service and artifact service, as RunnerOptions takes them. */
+  oidc?: RunnerOptions['oidc'];
+  artifacts?: RunnerOptions['artifacts'];
 }
 
 export async function startWorld(opts: WorldOptions): Promise<World> {
@@ -60,6 +63,8 @@ export async function startWorld(opts: WorldOptions): Promise<World> {
     maxConcurrentJobs: opts.maxConcurrentJobs,
     onLog: opts.onLog,
     ...(opts.profile ? { latency: opts.profile } : {}),
+    ...(opts.oidc ? { oidc: opts.oidc } : {}),
+    ...(opts.artifacts ? { artifacts: opts.artifacts } : {}),
   });
   const clients = new Map<string, Octokit>();
   const as = (login: string) => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { job, onlyRun, startWorld, workflow, type World } from './helpers';
+import { FakeArtifactService } from '../../support/artifacts/fake-artifact-service';
+import { job, legs, onlyRun, startWorld, workflow, type World } from './helpers';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -292,6 +293,108 @@ describe("names written to GITHUB_ENV (actions/runner FileCommandManager.cs SetE
       "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
       "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
     ]);
+  });
+});
+
+describe("the services' variables, written over a step's environment by its handler (env-file-command.ts, handlerEnv)", () => {
+  it("a run step gets the runner's OIDC pair over GITHUB_ENV's and the runtime names as written; a node action the runner's runtime; a composite's run step no runtime token", async () => {
+    const artifacts = await FakeArtifactService.start();
+    const probe = `const { appendFileSync } = require('node:fs');
+appendFileSync(process.env.GITHUB_OUTPUT, 'seen=' + ['ACTIONS_ID_TOKEN_REQUEST_URL', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'].map((k) => process.env[k] ?? 'unset').join('|') + '\\n');
+`;
+    const w = await startWorld({
+      oidc: { url: 'http://oidc.invalid/token', requestToken: 'request-token' },
+      artifacts,
+      files: {
+        '.github/workflows/w.yml': workflow(`  j:
+    runs-on: ubuntu-latest
+    permissions: { id-token: write, contents: read }
+    outputs:
+      run: \${{ steps.run.outputs.seen }}
+      node: \${{ steps.node.outputs.seen }}
+      env-node: \${{ steps.env-node.outputs.seen }}
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - uses: ./.github/actions/comp
+      - run: |
+          echo "ACTIONS_ID_TOKEN_REQUEST_URL=http://evil.invalid/token" >> "$GITHUB_ENV"
+          echo "ACTIONS_RUNTIME_TOKEN=from-env" >> "$GITHUB_ENV"
+          echo "ACTIONS_RESULTS_URL=http://evil.invalid/" >> "$GITHUB_ENV"
+      - id: run
+        run: echo "seen=$ACTIONS_ID_TOKEN_REQUEST_URL|$ACTIONS_RUNTIME_TOKEN|$ACTIONS_RESULTS_URL" >> "$GITHUB_OUTPUT"
+      - id: node
+        uses: ./.github/actions/probe
+      - id: env-node
+        uses: ./.github/actions/probe
+        env: { ACTIONS_RUNTIME_TOKEN: from-step-env }
+`),
+        '.github/actions/probe/action.yml': 'name: probe\nruns:\n  using: node24\n  main: index.js\n',
+        '.github/actions/probe/index.js': probe,
+        '.github/actions/comp/action.yml': `name: comp
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      run: echo "comp=\${ACTIONS_RUNTIME_TOKEN-unset}|\${ACTIONS_RESULTS_URL-unset}|$ACTIONS_ID_TOKEN_REQUEST_URL"
+`,
+      },
+    });
+    try {
+      await w.dispatch('w.yml');
+      await w.settle();
+      const j = job(onlyRun(w.runner), 'j');
+      expect(j.result).toBe('success');
+      expect(j.outputs.run).toBe('http://oidc.invalid/token|from-env|http://evil.invalid/');
+      const [oidc, token, results] = j.outputs.node!.split('|');
+      expect(oidc).toBe('http://oidc.invalid/token');
+      expect(token).not.toMatch(/^(from-env|unset)$/);
+      expect(results).toBe(`${artifacts.url}/`);
+      expect(j.outputs['env-node']!.split('|')[1]).toBe(token);
+      expect(j.log.join('\n')).toContain('comp=unset|unset|http://oidc.invalid/token');
+    } finally {
+      await w.close();
+      await artifacts.close();
+    }
+  });
+});
+
+describe("the hosted image's variables (actions/runner-images configure-environment.sh: ImageOS, ImageVersion in /etc/environment)", () => {
+  it('ubuntu-latest is ubuntu24, ubuntu-22.04 ubuntu22 (from a matrix too), a self-hosted runner has neither; a step may write over them, and the env context does not hold them', async () => {
+    const run = await runOnce(`
+  hosted:
+    runs-on: ubuntu-latest
+    outputs:
+      seen: \${{ steps.read.outputs.seen }}
+      own: \${{ steps.own.outputs.seen }}
+    steps:
+      - id: read
+        run: echo "seen=$ImageOS|$ImageVersion|\${{ env.ImageOS }}" >> "$GITHUB_OUTPUT"
+      - id: own
+        env: { ImageOS: my-image }
+        run: echo "seen=$ImageOS" >> "$GITHUB_OUTPUT"
+  older:
+    strategy: { matrix: { os: [ubuntu-22.04] } }
+    runs-on: \${{ matrix.os }}
+    outputs:
+      seen: \${{ steps.read.outputs.seen }}
+    steps:
+      - id: read
+        run: echo "seen=$ImageOS" >> "$GITHUB_OUTPUT"
+  own-machine:
+    runs-on: [self-hosted, linux]
+    outputs:
+      seen: \${{ steps.read.outputs.seen }}
+    steps:
+      - id: read
+        run: echo "seen=\${ImageOS-unset}|\${ImageVersion-unset}" >> "$GITHUB_OUTPUT"
+`);
+    const [os, version, ctx] = job(run, 'hosted').outputs.seen!.split('|');
+    expect([os, ctx]).toEqual(['ubuntu24', '']);
+    expect(version).toMatch(/^\d{8}\.\d+\.\d+$/);
+    expect(job(run, 'hosted').outputs.own).toBe('my-image');
+    expect(legs(run, 'older').map((j) => j.outputs.seen)).toEqual(['ubuntu22']);
+    expect(job(run, 'own-machine').outputs.seen).toBe('unset|unset');
   });
 });
 

@@ -127,6 +127,68 @@ runs:
   });
 });
 
+describe("actions/setup-node's version inputs, as src/main.ts (resolveVersionInput) and src/util.ts (getNodeVersionFromFile) read them", () => {
+  const JOB = (steps: string) => `  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+${steps}      - run: echo "reached the end"
+`;
+
+  it('a node-version-file whose text is no version fails the step, as no release matches it; so does a file that is not there', async () => {
+    for (const [files, error] of [
+      [{ '.nvmrc': 'use the one in CI\n' }, "Unable to find Node version 'use the one in CI' for platform linux and architecture x64."],
+      [{ '.nvmrc': 'node20\n' }, "Unable to find Node version 'node20' for platform linux and architecture x64."],
+      [{}, /The specified node version file at: \S+\/\.nvmrc does not exist/],
+    ] as const) {
+      world = await startWorld({
+        files: { '.github/workflows/w.yml': workflow(JOB('      - uses: actions/setup-node@v4\n        with: { node-version-file: .nvmrc }\n')), ...files },
+      });
+      await world.dispatch('w.yml');
+      await world.settle();
+      const j = runJob(world, 1, 'j');
+      await world.close();
+      world = undefined;
+      expect(j.result).toBe('failure');
+      expect(j.annotations.map((a) => a.message).join('\n')).toMatch(error);
+      expect(j.log.join('\n')).not.toContain('reached the end');
+    }
+  });
+
+  it("a package.json with no node version is a warning and the runner's node; node-version wins over the file, said; volta.extends is followed", async () => {
+    const major = process.versions.node.split('.')[0];
+    world = await startWorld({
+      files: {
+        '.github/workflows/w.yml': workflow(
+          JOB(`      - uses: actions/setup-node@v4
+        with: { node-version-file: package.json }
+      - uses: actions/setup-node@v4
+        with: { node-version: '${major}', node-version-file: .nvmrc }
+      - uses: actions/setup-node@v4
+        with: { node-version-file: app/package.json }
+`),
+        ),
+        'package.json': '{"name": "w", "engines": {"npm": ">=10"}}\n',
+        '.nvmrc': 'not a version\n',
+        'app/package.json': '{"name": "app", "volta": {"extends": "../base.json"}}\n',
+        'base.json': `{"volta": {"node": "${major}.1.0"}}\n`,
+      },
+    });
+    await world.dispatch('w.yml');
+    await world.settle();
+    const j = runJob(world, 1, 'j');
+    expect(j.result).toBe('success');
+    const log = j.log.join('\n');
+    expect(log).toMatch(/Could not determine node version from \S+\/package\.json\. Falling back/);
+    expect(log).toContain('Resolved package.json as ');
+    expect(log).toContain('Both node-version and node-version-file inputs are specified, only node-version will be used');
+    expect(log).toMatch(/Resolving node version from \S+\/base\.json/);
+    expect(log).toContain(`Resolved app/package.json as ${major}.1.0`);
+    expect(log).toContain('reached the end');
+  });
+});
+
 describe("actions/setup-go (v5) in a repository's composite action (action.yml: go-version-file, cache default true; outputs go-version, cache-hit)", () => {
   const SETUP = (withs: string) => `name: crew-setup
 runs:
@@ -171,7 +233,7 @@ runs:
     expect(firstLog).toMatch(new RegExp(`go=\\S+/toolcache/go/${have}/x64/bin/go ${have} hit=false go${have}`));
     expect(firstLog).toContain('mod-cache=empty');
     expect(firstLog).toContain('gopath-bin on PATH');
-    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-undefined-go-${have}-[0-9a-f]{64}`));
+    expect(firstLog).toMatch(new RegExp(`Cache saved with key: setup-go-Linux-x64-ubuntu24-go-${have}-[0-9a-f]{64}`));
     expect(firstLog).not.toContain('the offline runner has go');
     expect(first.standIns).toEqual([{ uses: 'actions/setup-go', with: { 'go-version-file': 'go.mod' } }]);
     expect(second.log.join('\n')).toContain(`mod-cache=from run ${world.runner.runs[0]!.id}`);
