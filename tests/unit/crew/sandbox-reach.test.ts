@@ -125,6 +125,52 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     }
   });
 
+  it("a PATH folder under /tmp whose programs are links into the folders beside it (node's bin/npm → ../lib/node_modules/npm/…, a project's node_modules/.bin) runs them in the sandbox, read-only", async () => {
+    // The layout of node's release archives (bin/npm, bin/npx, bin/corepack are links into lib/) and of npm's
+    // node_modules/.bin: a clone under /tmp ran `npm test` with the machine's older node, its own hidden so.
+    const cache = await mkdtemp(join(tmpdir(), 'reach-linked-toolchain-'));
+    const x64 = join(cache, 'node', '24.0.0', 'x64');
+    const pkg = join(x64, 'lib', 'node_modules', 'linked-cli');
+    await mkdir(join(pkg, 'bin'), { recursive: true });
+    await mkdir(join(x64, 'bin'));
+    await writeFile(join(pkg, 'version.txt'), 'linked-cli 1.0\n');
+    await writeFile(join(pkg, 'bin', 'cli.sh'), '#!/bin/sh\ncat "$(dirname "$(readlink -f "$0")")/../version.txt"\n', { mode: 0o755 });
+    await symlink('../lib/node_modules/linked-cli/bin/cli.sh', join(x64, 'bin', 'linked-cli'));
+    await chmod(cache, 0o755);
+    const before = process.env.PATH;
+    process.env.PATH = `${join(x64, 'bin')}:${before}`;
+    try {
+      const r = await run(`linked-cli; touch ${pkg}/planted 2>/dev/null && echo PLANTED`);
+      expect(r.output).toContain('linked-cli 1.0');
+      expect(r.output).not.toContain('PLANTED');
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('a PATH folder named through a link under /tmp (a clone there with its node_modules linked to another folder) is found at that name in the sandbox', async () => {
+    const outer = await mkdtemp(join(tmpdir(), 'reach-clone-'));
+    const modules = await mkdtemp(join('/opt', 'crew-linked-modules-'));
+    await mkdir(join(modules, '.bin'));
+    await writeFile(join(modules, '.bin', 'clone-tool'), '#!/bin/sh\necho clone-tool-ran\n', { mode: 0o755 });
+    await chmod(modules, 0o755);
+    await mkdir(join(outer, 'clone'));
+    await symlink(modules, join(outer, 'clone', 'node_modules'));
+    await chmod(outer, 0o755);
+    const before = process.env.PATH;
+    process.env.PATH = `${join(outer, 'clone', 'node_modules', '.bin')}:${before}`;
+    try {
+      const r = await run(`clone-tool; touch ${outer}/clone/planted 2>/dev/null && echo PLANTED`);
+      expect(r.output).toContain('clone-tool-ran');
+      expect(r.output).not.toContain('PLANTED');
+    } finally {
+      process.env.PATH = before;
+      await rm(outer, { recursive: true, force: true });
+      await rm(modules, { recursive: true, force: true });
+    }
+  });
+
   it("the worker's run_command says up front which variables and services the commands get", () => {
     expect(tool.spec.description).toContain(
       `From the repository's setup steps, commands get the variables DATABASE_URL, PLAIN_SETTING, MULTI_LINE (sandbox_env)`,
