@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -566,13 +567,16 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
   });
 
   it('keeps the sandbox and says the services are unavailable, naming network.services and the missing program; the model is told too', async () => {
-    // A machine without iproute2: crew's PATH as one folder of links to every program on it but `ip` (crew runs
-    // the sandbox as root here, so the sandbox's own programs come from this PATH).
+    // A machine without iproute2: each folder of crew's PATH that holds `ip` replaced by one folder of links to
+    // every other program of those folders (crew runs the sandbox as root here, so the sandbox's own programs come
+    // from this PATH); the other folders stay as they are (a clone under /tmp: its node_modules/.bin, crew's node).
     // Outside /tmp, which the sandbox covers before it mounts anything back.
     bin = await sharedWithSandbox('no-ip-bin');
-    for (const d of (PATH ?? '').split(':').filter((d) => d.startsWith('/')))
+    const folders = (PATH ?? '').split(':').filter((d) => d.startsWith('/'));
+    const withIp = folders.filter((d) => existsSync(join(d, 'ip')));
+    for (const d of withIp)
       for (const name of await readdir(d).catch(() => [] as string[])) if (name !== 'ip') await symlink(join(d, name), join(bin, name)).catch(() => undefined);
-    process.env.PATH = bin;
+    process.env.PATH = [...new Set(folders.map((d) => (withIp.includes(d) ? bin! : d)))].join(':');
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
     const address = `127.0.0.1:${service.port}`;
