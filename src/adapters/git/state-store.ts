@@ -180,7 +180,7 @@ export class GitStateStore implements StateStore {
 
   /**
    * Whether the work tree and index are still HEAD's: no file was changed behind the store's back (a read must never
-   * return, nor a write commit, such a file). `git status` (a process, 7–14 a job) only when the tree's fingerprint
+   * return, nor a write commit, such a file). `git status` (a process) only when the tree's fingerprint
    * no longer holds; the fingerprint is taken before git looks, so a change while it looks shows next time.
    */
   private async unchanged(): Promise<boolean> {
