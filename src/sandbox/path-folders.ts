@@ -1,5 +1,5 @@
-import { lstatSync, statSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { COVERED, real, under } from './private-mounts';
 
 /**
@@ -80,7 +80,10 @@ export function readOnlyPathFolders(kept: readonly string[], path?: string): str
     const open = exposed(at, missing);
     const target = inSight(at) && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
     if (target) out.add(target);
-    else if (covered(at) && !missing && !open.length) out.add(at);
+    else if (covered(at) && !missing && !open.length) out.add(withLinkTargets(at, kept));
+    // A link on the way that lies under a covered place: its folder is kept in sight, read-only, so the PATH folder is found
+    // at its name (a clone in /tmp with its node_modules linked elsewhere), when no one else can change it and it holds no kept place.
+    for (const holder of links.filter((h) => !inSight(h) && keepable(h, kept))) out.add(holder);
     // A link on the way, in a folder another user can change: that folder is pinned too, so the link keeps pointing where it does.
     for (const holder of links.filter(inSight)) {
       // The link is an entry of its folder: a sticky folder (/tmp's mode) keeps others from replacing it, as above a PATH folder.
@@ -90,6 +93,45 @@ export function readOnlyPathFolders(kept: readonly string[], path?: string): str
     }
   }
   return [...out];
+}
+
+/** A folder under a covered place (never the place itself) that no one else can change and that holds none of the kept places. */
+function keepable(dir: string, kept: readonly string[]): boolean {
+  return COVERED.some((c) => under(dir, real(c) ?? c) && dir !== (real(c) ?? c)) && !exposed(dir).length && !kept.some((k) => under(k, dir));
+}
+
+/** The nearest folder holding both paths. */
+function commonFolder(a: string, b: string): string {
+  const x = a.split(sep);
+  const y = b.split(sep);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join(sep) || sep;
+}
+
+/**
+ * A kept PATH folder under a covered place, widened to the places its links lead to there: node's release archives link
+ * bin/npm to ../lib/node_modules/npm/…, npm's node_modules/.bin links each program into its package. The nearest folder
+ * holding the PATH folder and every such target (short of the covered place, keepable), so they run in the sandbox too;
+ * a link that leads elsewhere is left dangling there, as before.
+ */
+function withLinkTargets(at: string, kept: readonly string[]): string {
+  let whole = at;
+  let entries: string[];
+  try {
+    entries = readdirSync(at, { withFileTypes: true })
+      .filter((e) => e.isSymbolicLink())
+      .map((e) => e.name);
+  } catch {
+    return at;
+  }
+  for (const name of entries) {
+    const to = real(join(at, name));
+    if (!to || under(to, whole) || !covered(to)) continue;
+    const both = commonFolder(whole, to);
+    if (keepable(both, kept)) whole = both;
+  }
+  return whole;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type WriteOptions,
 } from '../../ports';
 import type { BranchTips } from './branch-tips';
+import { TreeFingerprint } from './tree-fingerprint';
 import { gitClient, isNonFastForward, pushRefusedByRule, ruleViolation, THROWAWAY_CHECKOUT, withMessageFile } from './git-client';
 
 /**
@@ -61,6 +62,11 @@ export class GitStateStore implements StateStore {
    * compare-and-swap: a push of a first commit onto a branch someone else created is refused.
    */
   private absentSeenAt?: number;
+  /**
+   * The work tree as it was when this store last knew it to match HEAD (its own checkout or commit, or a clean
+   * `git status`): while it still holds, nothing changed the files behind the store's back, and git need not be asked.
+   */
+  private clean?: TreeFingerprint;
 
   constructor(
     private readonly dir: string,
@@ -81,9 +87,11 @@ export class GitStateStore implements StateStore {
     this.git = gitClient(dir, token, undefined, THROWAWAY_CHECKOUT);
     // From the same client: its drivers were listed once (driverOverrides, a git process of its own).
     this.carrier = carryFrom ? this.git.env('GIT_ALTERNATE_OBJECT_DIRECTORIES', carryFrom) : undefined;
+    this.statusGit = this.git.env('GIT_OPTIONAL_LOCKS', '0');
   }
 
   private readonly carrier?: Git;
+  private readonly statusGit: Git;
 
   get carriesBranches(): boolean {
     return this.carrier !== undefined;
@@ -108,27 +116,23 @@ export class GitStateStore implements StateStore {
     if (knowsNoTip && fresh.withoutBranches && !this.tips?.wantedBranches().length && (await this.fetchTipByName(false))) return true;
     // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
     const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
-    if (this.head && age <= (fresh.seenWithinMs ?? 0) && !(await this.git.raw(['status', '--porcelain'])).trim()) return true;
+    if (this.head && age <= (fresh.seenWithinMs ?? 0) && (await this.unchanged())) return true;
     // Only a store that heard the branch is absent may answer so without asking: one that never asked, or
     // whose own commit did not land (a refused push leaves it checked out here), knows nothing of GitHub's tip.
-    if (
-      !this.head &&
-      this.absentSeenAt !== undefined &&
-      performance.now() - this.absentSeenAt <= (fresh.seenWithinMs ?? 0) &&
-      !(await this.git.raw(['status', '--porcelain'])).trim()
-    )
+    if (!this.head && this.absentSeenAt !== undefined && performance.now() - this.absentSeenAt <= (fresh.seenWithinMs ?? 0) && (await this.unchanged()))
       return false;
     const asked = performance.now();
     const tip = await this.remoteTip(prefix, asked);
     this.quiet = !this.head || tip === this.head;
     // The remembered head saves asking git for it; the tree is still checked on every read, since
     // a read must never return (or a write commit) files that something else changed.
-    if (tip && tip === this.head && !(await this.git.raw(['status', '--porcelain'])).trim()) {
+    if (tip && tip === this.head && (await this.unchanged())) {
       this.seenAt = asked;
       return true;
     }
     this.forget();
     if (!tip) {
+      this.clean = undefined;
       await this.git.raw(['checkout', '--quiet', '--orphan', `orphan-${Date.now()}`]).catch(() => undefined);
       await this.git.raw(['rm', '-rfq', '--cached', '--ignore-unmatch', '.']);
       await this.clearWorkTree();
@@ -137,7 +141,7 @@ export class GitStateStore implements StateStore {
     }
     // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
     const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
-    if (head === tip && !(await this.git.raw(['status', '--porcelain'])).trim()) {
+    if (head === tip && (await this.unchanged())) {
       this.saw(tip, asked);
       return true;
     }
@@ -167,9 +171,25 @@ export class GitStateStore implements StateStore {
   }
 
   private async checkOutTracking(tip: string, asked: number): Promise<void> {
+    this.clean = undefined;
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     await this.git.raw(['clean', '-fdq']);
+    this.clean = await TreeFingerprint.take(this.dir);
     this.saw(tip, asked);
+  }
+
+  /**
+   * Whether the work tree and index are still HEAD's: no file was changed behind the store's back (a read must never
+   * return, nor a write commit, such a file). `git status` (a process) only when the tree's fingerprint
+   * no longer holds; the fingerprint is taken before git looks, so a change while it looks shows next time.
+   */
+  private async unchanged(): Promise<boolean> {
+    if (await this.clean?.holds()) return true;
+    const seen = await TreeFingerprint.take(this.dir);
+    // Without optional locks git status leaves the index as it is, so the fingerprint just taken still holds.
+    const clean = !(await this.statusGit.raw(['status', '--porcelain'])).trim();
+    this.clean = clean ? seen : undefined;
+    return clean;
   }
 
   /**
@@ -334,6 +354,7 @@ export class GitStateStore implements StateStore {
           return { value, snapshot: await this.snapshot(prefix, files) };
         }
         this.forget();
+        this.clean = undefined;
         for (const [path, content] of changed) {
           const full = join(this.dir, path);
           if (content === null) {
@@ -347,6 +368,7 @@ export class GitStateStore implements StateStore {
         }
         await this.git.raw(['add', '-A']);
         await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
+        this.clean = await TreeFingerprint.take(this.dir);
         try {
           this.log.checkpoint('state-write');
           const pushed = performance.now();

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -122,6 +123,52 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     } finally {
       process.env.PATH = before;
       await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("a PATH folder under /tmp whose programs are links into the folders beside it (node's bin/npm → ../lib/node_modules/npm/…, a project's node_modules/.bin) runs them in the sandbox, read-only", async () => {
+    // The layout of node's release archives (bin/npm, bin/npx, bin/corepack are links into lib/) and of npm's
+    // node_modules/.bin: a clone under /tmp ran `npm test` with the machine's older node, its own hidden so.
+    const cache = await mkdtemp(join(tmpdir(), 'reach-linked-toolchain-'));
+    const x64 = join(cache, 'node', '24.0.0', 'x64');
+    const pkg = join(x64, 'lib', 'node_modules', 'linked-cli');
+    await mkdir(join(pkg, 'bin'), { recursive: true });
+    await mkdir(join(x64, 'bin'));
+    await writeFile(join(pkg, 'version.txt'), 'linked-cli 1.0\n');
+    await writeFile(join(pkg, 'bin', 'cli.sh'), '#!/bin/sh\ncat "$(dirname "$(readlink -f "$0")")/../version.txt"\n', { mode: 0o755 });
+    await symlink('../lib/node_modules/linked-cli/bin/cli.sh', join(x64, 'bin', 'linked-cli'));
+    await chmod(cache, 0o755);
+    const before = process.env.PATH;
+    process.env.PATH = `${join(x64, 'bin')}:${before}`;
+    try {
+      const r = await run(`linked-cli; touch ${pkg}/planted 2>/dev/null && echo PLANTED`);
+      expect(r.output).toContain('linked-cli 1.0');
+      expect(r.output).not.toContain('PLANTED');
+    } finally {
+      process.env.PATH = before;
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('a PATH folder named through a link under /tmp (a clone there with its node_modules linked to another folder) is found at that name in the sandbox', async () => {
+    const outer = await mkdtemp(join(tmpdir(), 'reach-clone-'));
+    const modules = await mkdtemp(join('/opt', 'crew-linked-modules-'));
+    await mkdir(join(modules, '.bin'));
+    await writeFile(join(modules, '.bin', 'clone-tool'), '#!/bin/sh\necho clone-tool-ran\n', { mode: 0o755 });
+    await chmod(modules, 0o755);
+    await mkdir(join(outer, 'clone'));
+    await symlink(modules, join(outer, 'clone', 'node_modules'));
+    await chmod(outer, 0o755);
+    const before = process.env.PATH;
+    process.env.PATH = `${join(outer, 'clone', 'node_modules', '.bin')}:${before}`;
+    try {
+      const r = await run(`clone-tool; touch ${outer}/clone/planted 2>/dev/null && echo PLANTED`);
+      expect(r.output).toContain('clone-tool-ran');
+      expect(r.output).not.toContain('PLANTED');
+    } finally {
+      process.env.PATH = before;
+      await rm(outer, { recursive: true, force: true });
+      await rm(modules, { recursive: true, force: true });
     }
   });
 
@@ -520,13 +567,16 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
   });
 
   it('keeps the sandbox and says the services are unavailable, naming network.services and the missing program; the model is told too', async () => {
-    // A machine without iproute2: crew's PATH as one folder of links to every program on it but `ip` (crew runs
-    // the sandbox as root here, so the sandbox's own programs come from this PATH).
+    // A machine without iproute2: each folder of crew's PATH that holds `ip` replaced by one folder of links to
+    // every other program of those folders (crew runs the sandbox as root here, so the sandbox's own programs come
+    // from this PATH); the other folders stay as they are (a clone under /tmp: its node_modules/.bin, crew's node).
     // Outside /tmp, which the sandbox covers before it mounts anything back.
     bin = await sharedWithSandbox('no-ip-bin');
-    for (const d of (PATH ?? '').split(':').filter((d) => d.startsWith('/')))
+    const folders = (PATH ?? '').split(':').filter((d) => d.startsWith('/'));
+    const withIp = folders.filter((d) => existsSync(join(d, 'ip')));
+    for (const d of withIp)
       for (const name of await readdir(d).catch(() => [] as string[])) if (name !== 'ip') await symlink(join(d, name), join(bin, name)).catch(() => undefined);
-    process.env.PATH = bin;
+    process.env.PATH = [...new Set(folders.map((d) => (withIp.includes(d) ? bin! : d)))].join(':');
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
     const address = `127.0.0.1:${service.port}`;

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { BranchTips } from '../../../src/adapters/git/branch-tips';
@@ -11,9 +13,31 @@ import { soakSize } from '../../support/soak';
 import { fakeGitHubForSuite } from '../../support/github/for-test';
 
 const WRITERS = soakSize(6, 20);
+const execFileP = promisify(execFile);
 
 const log: Log = { info: () => undefined, warn: () => undefined, checkpoint: () => undefined };
 const clock: Clock = { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+/** Runs `body` with every git command this process starts logged (its arguments, one line each), through a wrapper first on PATH. */
+async function withGitLogged(body: (calls: () => Promise<string[]>) => Promise<void>): Promise<void> {
+  const bin = await mkdtemp(join(tmpdir(), 'crew-git-log-'));
+  const logged = join(bin, 'argv');
+  const path = process.env.PATH;
+  const real =
+    (path ?? '')
+      .split(':')
+      .map((d) => join(d, 'git'))
+      .find((f) => existsSync(f)) ?? '/usr/bin/git';
+  await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${logged}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  process.env.PATH = `${bin}:${path ?? ''}`;
+  try {
+    await body(async () => (await readFile(logged, 'utf8').catch(() => '')).split('\n'));
+  } finally {
+    if (path === undefined) delete process.env.PATH;
+    else process.env.PATH = path;
+    await rm(bin, { recursive: true, force: true });
+  }
+}
 
 describe('GitStateStore on the crew/state branch', () => {
   const world = fakeGitHubForSuite({ prefix: 'state-store-' });
@@ -207,6 +231,52 @@ describe('GitStateStore on the crew/state branch', () => {
     expect((await s.load('issue-32/', { seenWithinMs: Infinity })).read('issue-32/run.json')).toBe('{"ok":true}\n');
   });
 
+  it('never reads or pushes a change that keeps the size and sets the times back, made right after its own write or long after, nor a file swapped in by rename', async () => {
+    // The store asks git only when the tree's fingerprint changed (tree-fingerprint.ts): these changes leave size and mtime as they were.
+    const s = store('same-size');
+    const file = join(world.dir, 'same-size', 'issue-81', 'run.json');
+    // The times of the file and its folder kept to the nanosecond: `touch -r` copies them to a file aside, then back.
+    const keepTimes = async (change: () => Promise<void>) => {
+      const times = await mkdtemp(join(tmpdir(), 'crew-times-'));
+      const held = [file, dirname(file)];
+      for (const [i, p] of held.entries()) await execFileP('touch', ['-r', p, join(times, String(i))]);
+      await change();
+      for (const [i, p] of held.entries()) await execFileP('touch', ['-r', join(times, String(i)), p]);
+      await rm(times, { recursive: true });
+    };
+    const sneak = (content: string) => keepTimes(() => writeFile(file, content));
+    await s.update('issue-81/', 'honest', (tx) => tx.write('issue-81/run.json', '{"n":1}\n'));
+    await sneak('{"n":9}\n');
+    expect((await s.load('issue-81/', { seenWithinMs: Infinity })).read('issue-81/run.json')).toBe('{"n":1}\n');
+    await s.update('issue-81/', 'next', (tx) => tx.write('issue-81/other.json', '{}\n'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sneak('{"n":8}\n');
+    await s.update('issue-81/', 'after', (tx) => tx.write('issue-81/third.json', '{}\n'));
+    await keepTimes(async () => {
+      await writeFile(`${file}.new`, '{"n":7}\n');
+      await rename(`${file}.new`, file);
+    });
+    expect((await s.load('issue-81/', { seenWithinMs: Infinity })).read('issue-81/run.json')).toBe('{"n":1}\n');
+    const fresh = await store('same-size-check').load('issue-81/');
+    expect(fresh.read('issue-81/run.json')).toBe('{"n":1}\n');
+    expect(fresh.list('issue-81/')).toEqual(['issue-81/other.json', 'issue-81/run.json', 'issue-81/third.json']);
+  });
+
+  it('asks git whether its checkout changed only when the files are not as it left them: reads after its own write start no `git status`', async () => {
+    await withGitLogged(async (calls) => {
+      const s = store('status-count');
+      await s.update('issue-82/', 'first', (tx) => tx.write('issue-82/run.json', '{}\n'));
+      for (let i = 0; i < 3; i++) await s.load('issue-82/', { seenWithinMs: Infinity });
+      await s.update('issue-82/', 'second', (tx) => tx.write('issue-82/b.json', '{}\n'));
+      const statuses = async () => (await calls()).filter((l) => l.startsWith('status')).length;
+      expect(await statuses()).toBe(0);
+      // Changed behind its back: now git is asked, and the read comes from GitHub's tip.
+      await writeFile(join(world.dir, 'status-count', 'issue-82', 'run.json'), '{"x":1}\n');
+      expect((await s.load('issue-82/', { seenWithinMs: Infinity })).read('issue-82/run.json')).toBe('{}\n');
+      expect(await statuses()).toBeGreaterThan(0);
+    });
+  });
+
   it('removes files', async () => {
     const s = store('remover');
     await s.update('issue-3/', 'add', (tx) => tx.write('issue-3/a', '1'));
@@ -244,29 +314,15 @@ describe('GitStateStore on the crew/state branch', () => {
 
     it("lists git's configured drivers once for both its clients (each listing is a git process of its own)", async () => {
       const work = await checkout('carry-drivers-work', 'drivers');
-      const bin = await mkdtemp(join(tmpdir(), 'crew-git-log-'));
-      const logged = join(bin, 'argv');
-      const path = process.env.PATH;
-      const real =
-        (path ?? '')
-          .split(':')
-          .map((d) => join(d, 'git'))
-          .find((f) => existsSync(f)) ?? '/usr/bin/git';
-      await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${logged}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-      process.env.PATH = `${bin}:${path ?? ''}`;
-      try {
+      await withGitLogged(async (calls) => {
         const s = carrying('carry-drivers', work.objects);
         // The carrier still carries: the push reads the checkout's objects through it.
         await s.update('issue-70/', 'record', (tx) => tx.write('issue-70/run.json', '{}\n'), { carry: { branch: 'crew/70/r1/t1', sha: work.sha } });
         expect(await world.gh.repo.branchSha('crew/70/r1/t1')).toBe(work.sha);
         // Counted after both clients ran commands (the listing runs while the job goes on).
-        const listings = (await readFile(logged, 'utf8').catch(() => '')).split('\n').filter((l) => l.startsWith('config ') && l.includes('--get-regexp'));
+        const listings = (await calls()).filter((l) => l.startsWith('config ') && l.includes('--get-regexp'));
         expect(listings).toHaveLength(1);
-      } finally {
-        if (path === undefined) delete process.env.PATH;
-        else process.env.PATH = path;
-        await rm(bin, { recursive: true, force: true });
-      }
+      });
     });
 
     it('a branch another push moved first: BranchMoved, and neither the branch nor the state moves', async () => {
