@@ -9,6 +9,7 @@ import { namedSockets, privateMountArgs, real, SANDBOX_PROXY_SOCKET, sandboxServ
 import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 import { copyHomeCaches, type HomeCaches } from './home-caches';
+import { ownGit, ownPath } from './own-programs';
 
 const exec = promisify(execFile);
 
@@ -512,7 +513,7 @@ export class UserNamespaceRunner implements CommandRunner {
 export async function prepareUserNamespace(workspace: string, tempDir: string, egress?: EgressRoute, reach: SandboxReach = {}): Promise<PreparedSandbox> {
   const gitDirs = new Set<string>();
   for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
-    const out = await exec('git', ['-C', workspace, 'rev-parse', flag]).catch(() => undefined);
+    const out = await exec(ownGit(), ['-C', workspace, 'rev-parse', flag], { env: { ...process.env, PATH: ownPath() } }).catch(() => undefined);
     if (out?.stdout.trim()) gitDirs.add(resolvePath(workspace, out.stdout.trim()));
   }
   // Local mode keeps its state beside the repository's git folder (`.crew/`: runs, allowed setup commands): read-only too.
@@ -601,7 +602,7 @@ const SAFE_GIT_KEYS =
 async function sanitizedGitConfig(workspace: string): Promise<string> {
   let listed = '';
   try {
-    listed = (await exec('git', ['config', '--file', join(workspace, '.git', 'config'), '--list'])).stdout;
+    listed = (await exec(ownGit(), ['config', '--file', join(workspace, '.git', 'config'), '--list'], { env: { ...process.env, PATH: ownPath() } })).stdout;
   } catch {
     return '';
   }

@@ -25,7 +25,7 @@ const OWN = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
  * first, with who. `above`: `dir` is the nearest existing folder above the one on PATH, which anyone who can write
  * `dir` could make.
  */
-function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; why: string }> {
+export function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; why: string }> {
   const found: Array<{ dir: string; why: string }> = [];
   for (let d = dir, parent = above; ; d = dirname(d), parent = true) {
     const s = statSync(d, { throwIfNoEntry: false });
@@ -113,7 +113,7 @@ export function pathFolderWarnings(path?: string, workspace?: string): string[] 
   return pathFolders(path).flatMap(({ dir, at, missing }) => {
     if (checkout && workspace && (under(dir, workspace) || under(at, checkout)))
       return [
-        `The PATH folder ${dir} is inside the checkout, where model-written code writes: a program it plants there would run as crew's own commands. Put the setup steps' tools outside the checkout (RUNNER_TEMP, the tool cache) and call the checkout's own by their path (\`npx\`, \`./node_modules/.bin/…\`).`,
+        `The PATH folder ${dir} is inside the checkout, where model-written code writes: crew's own git and python3 never come from it, but the workflow's later steps (post actions, which run with its tokens) would run a program planted there. Put the setup steps' tools outside the checkout (RUNNER_TEMP, the tool cache) and call the checkout's own by their path (\`npx\`, \`./node_modules/.bin/…\`).`,
       ];
     const problem = covered(at) && !missing ? exposed(at)[0]?.why : undefined;
     return problem

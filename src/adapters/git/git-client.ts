@@ -7,6 +7,7 @@ import { GitProcess, type Git, type UnsafeAllowed } from './git-process';
 import { HARDENING } from '../../domain/git-hardening';
 import { inertGit } from '../../text/inert';
 import { CREW_GIT_IDENTITY } from '../../domain/retention';
+import { ownGit, ownPath } from '../../sandbox/own-programs';
 
 export interface GitIdentity {
   name: string;
@@ -59,7 +60,7 @@ const DRIVER_PROGRAM = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:te
 export function driverOverrides(dir: string, env: Record<string, string>): Array<[string, string]> {
   let listed: string;
   try {
-    listed = execFileSync('git', ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], {
+    listed = execFileSync(ownGit(), ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], {
       cwd: existsSync(dir) ? dir : tmpdir(),
       env,
       encoding: 'utf8',
@@ -84,7 +85,7 @@ export function driverOverrides(dir: string, env: Record<string, string>): Array
 export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}, pin?: GitPin): Git {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const base = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: ownPath(),
     HOME: process.env.HOME ?? '/tmp',
     LANG: 'C.UTF-8',
     GIT_TERMINAL_PROMPT: '0',
