@@ -5,7 +5,17 @@ import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
 import { PROXY_PORT } from '../domain/sandbox-reach';
 import { FORWARDER, proxyEnv } from './egress/route';
-import { namedSockets, privateMountArgs, real, SANDBOX_PROXY_SOCKET, sandboxServiceSocket, under } from './private-mounts';
+import {
+  LOCKED_MOUNT,
+  lockedNote,
+  namedSockets,
+  privateMountArgs,
+  readOnlyPairs,
+  real,
+  SANDBOX_PROXY_SOCKET,
+  sandboxServiceSocket,
+  under,
+} from './private-mounts';
 import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 import { copyHomeCaches, type HomeCaches } from './home-caches';
@@ -497,10 +507,10 @@ export class UserNamespaceRunner implements CommandRunner {
       ...namespaceArgs(opts.network),
       'sh',
       '-c',
-      `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"`,
+      `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && { mount -o "remount,bind,ro,$2" "$1" 2>/dev/null || mount -o remount,bind,ro "$1"; } || exit 125; shift 2; n=$((n-1)); done; exec "$@"`,
       'crew-ro',
       String(this.readOnly.length),
-      ...this.readOnly,
+      ...readOnlyPairs(this.readOnly),
       ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
       ...forwarderArgs(route, services),
       ...shellArgs(command, opts, script),
@@ -531,14 +541,22 @@ export async function prepareUserNamespace(workspace: string, tempDir: string, e
   const runner = new UserNamespaceRunner(home, [...gitDirs], places, undefined, reach);
   // It must start, and the repository's git folders (if any) must really be read-only inside.
   const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
-  const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
-  if (probe.exitCode !== 0 || probe.output.trim() !== 'ok')
-    return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
-  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route, reach), workspace);
+  // The probe's mount table also tells which PATH folders could not be made read-only (lockedNote), said once.
+  const probe = await runner.run(`${check}echo ok && { grep -F ' - tmpfs ${LOCKED_MOUNT} ' /proc/self/mountinfo || true; }`, {
+    cwd: workspace,
+    timeoutMs: 20_000,
+    maxOutputBytes: 20_000,
+  });
+  const [said, ...mounts] = probe.output.trim().split('\n');
+  if (probe.exitCode !== 0 || said !== 'ok') return { reason: `user namespaces are not available here (${said?.slice(0, 160) || `exit ${probe.exitCode}`})` };
+  const prepared = await withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route, reach), workspace);
+  const notes = lockedNote(mounts.join('\n'));
+  return 'runner' in prepared && notes.length ? { ...prepared, notes } : prepared;
 }
 
 /** A sandbox that started, and whether its commands can have the egress allowlist (and why not). */
-export type PreparedSandbox = { runner: CommandRunner; egressProblem?: string } | { reason: string };
+export type PreparedSandbox =
+  { runner: CommandRunner; egressProblem?: string; /** For the job log, once: what the sandbox had to leave out. */ notes?: string[] } | { reason: string };
 
 /**
  * The same sandbox with the route to the egress proxy, if a command in it really reaches the proxy
