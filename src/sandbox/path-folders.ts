@@ -78,14 +78,14 @@ export function readOnlyPathFolders(kept: readonly string[], path?: string): str
   const inSight = (dir: string) => !covered(dir) || kept.some((k) => under(dir, k));
   for (const { at, missing, links } of pathFolders(path)) {
     const open = exposed(at, missing);
-    const target = inSight(at) && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
+    const target = inSight(at) && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir))) : undefined;
     if (target) out.add(target);
     else if (covered(at) && !missing && !open.length) out.add(at);
     // A link on the way, in a folder another user can change: that folder is pinned too, so the link keeps pointing where it does.
     for (const holder of links.filter(inSight)) {
       // The link is an entry of its folder: a sticky folder (/tmp's mode) keeps others from replacing it, as above a PATH folder.
       const changed = new Set(exposed(holder, true).map((o) => o.dir));
-      const pinned = changed.size ? readOnlyTarget(holder, changed, kept) : undefined;
+      const pinned = changed.size ? readOnlyTarget(holder, changed) : undefined;
       if (pinned) out.add(pinned);
     }
   }
@@ -94,12 +94,12 @@ export function readOnlyPathFolders(kept: readonly string[], path?: string): str
 
 /**
  * The highest folder from `at` up that another user could change (`open`), or whose entry in its parent they could
- * (a read-only mount there cannot be renamed away), holding no kept place: a mount over one would hide it, or make
- * the checkout read-only.
+ * (a read-only mount there cannot be renamed away). One that holds the checkout or crew's temporary folder is read-only
+ * too: what the command writes inside it is mounted back as it was first (private-mounts.ts, holes).
  */
-function readOnlyTarget(at: string, open: ReadonlySet<string>, kept: readonly string[]): string | undefined {
+function readOnlyTarget(at: string, open: ReadonlySet<string>): string | undefined {
   let target: string | undefined;
-  for (let d = at; d !== dirname(d) && !kept.some((k) => under(k, d)); d = dirname(d)) if (open.has(d) || open.has(dirname(d))) target = d;
+  for (let d = at; d !== dirname(d); d = dirname(d)) if (open.has(d) || open.has(dirname(d))) target = d;
   return target;
 }
 

@@ -22,13 +22,14 @@ export const sandboxServiceSocket = (i: number) => `/run/crew-service-${i}.sock`
 
 /**
  * Run by the namespace's root before the command drops its privileges:
- * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <r> <read-only…> <command…>`.
+ * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <r> <read-only flags…> <h> <holes…> <command…>`.
  * Each kept path is opened before the tmpfs covers it and mounted back from that handle
  * (/proc/self/fd/N, hence `mount -c`: the name alone would now find the empty tmpfs), so nothing is
  * ever written on the machine's own folders. Each socket the command is routed to (the egress proxy's,
  * the services' bridges) is bound to its place in the private /run (SANDBOX_PROXY_SOCKET,
  * sandboxServiceSocket); where it lay (inside a kept folder, say) an empty file covers it, and
- * each hidden folder gets an empty tmpfs. Each read-only path (kept, or in sight as it is) is bound onto itself
+ * each hidden folder gets an empty tmpfs. Each hole (a place the command needs as it is, inside a read-only path: the
+ * checkout in a 0777 folder on PATH) is bound onto itself first, so it comes along as it was. Each read-only path (kept, or in sight as it is) is bound onto itself
  * read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev, noexec, the atime ones) must be
  * asked for again, as its mount has them (lockedFlags: whether mount(8) restates them itself differs by version).
  * One that still cannot be made read-only is covered by an empty tmpfs named LOCKED_MOUNT (left out of the
@@ -52,6 +53,7 @@ kept=(); fds=()
 for ((i = 0; i < n; i++)); do exec {fd}<"$1" || exit 125; kept+=("$1"); fds+=("$fd"); shift; done
 m=$1; shift; hidden=("\${@:1:m}"); shift "$m"
 r=$1; shift; ro=("\${@:1:2*r}"); shift "$((2 * r))"
+h=$1; shift; holes=("\${@:1:h}"); shift "$h"
 for d in ${COVERED.join(' ')}; do
   if [ -d "$d" ] && [ ! -L "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev crew-private "$d" || exit 125; fi
 done
@@ -70,6 +72,7 @@ for h in "\${hidden[@]}"; do
   if [ -S "$h" ] || [ -f "$h" ]; then mount --bind /dev/null "$h" || exit 125
   elif [ -d "$h" ]; then mount -t tmpfs -o mode=755,nosuid,nodev,size=4k crew-hidden "$h" || exit 125; fi
 done
+for w in "\${holes[@]}"; do mount --rbind "$w" "$w" || exit 125; done
 for ((i = 0; i < r; i++)); do
   p=\${ro[2*i]} f=\${ro[2*i+1]}
   mount --rbind "$p" "$p" || exit 125
@@ -157,6 +160,9 @@ export function privateMountArgs(o: { keep: Array<string | undefined>; readOnly?
   const kept = keptPaths([...o.keep, ...(o.readOnly ?? [])]);
   const ro = [...new Set((o.readOnly ?? []).map(real).filter((p): p is string => !!p))];
   const readOnly = ro.filter((p) => !ro.some((q) => q !== p && under(p, q))).sort();
+  // What the command needs as it is inside a read-only path stays so (SCRIPT's holes), outermost first.
+  const inside = [...new Set(o.keep.map((k) => k && real(k)).filter((k): k is string => !!k && readOnly.some((r) => k !== r && under(k, r))))];
+  const holes = inside.filter((k) => !inside.some((q) => q !== k && under(k, q))).sort();
   // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight, though crew's
   // user may not see into it: run through sudo, the home is the tool user's alone (whereIs).
   const needed = o.keep.map((k) => k && whereIs(k)).filter((k): k is string => !!k);
@@ -181,6 +187,8 @@ export function privateMountArgs(o: { keep: Array<string | undefined>; readOnly?
     ...hidden,
     String(readOnly.length),
     ...readOnlyPairs(readOnly),
+    String(holes.length),
+    ...holes,
   ];
 }
 
