@@ -16,7 +16,6 @@ import { real, under } from './private-mounts';
 export type OwnProgram = 'git' | 'python3' | 'tar' | 'find';
 
 interface Found {
-  path: string;
   folders: string[];
   left: Array<{ dir: string; why: string }>;
   programs: Map<OwnProgram, string | undefined>;
@@ -53,7 +52,7 @@ function lookUp(env: NodeJS.ProcessEnv): Found {
     if (why) left.push({ dir: dir || '(empty: the current folder)', why });
     else folders.push(dir);
   }
-  const result: Found = { path, folders, left, programs: new Map() };
+  const result: Found = { folders, left, programs: new Map() };
   found.set(key, result);
   return result;
 }
