@@ -1,4 +1,4 @@
-import { spawn, execFile, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, execFile, type ChildProcessWithoutNullStreams, type ExecFileOptionsWithStringEncoding } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,9 +19,12 @@ import {
 import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 import { copyHomeCaches, type HomeCaches } from './home-caches';
-import { ownGit, ownPath } from './own-programs';
+import { ownEnv, ownGit, ownPath } from './own-programs';
 
-const exec = promisify(execFile);
+const execP = promisify(execFile);
+/** Every program the sandbox starts as crew itself (unshare, sudo, useradd, chown) is found in the folders ownPath trusts. */
+const exec = (cmd: string, args: string[], opts: Omit<ExecFileOptionsWithStringEncoding, 'encoding'> = {}) =>
+  execP(cmd, args, { env: ownEnv(), ...opts, encoding: 'utf8' });
 
 export interface CommandResult {
   exitCode: number;
@@ -128,7 +131,7 @@ function startProcess(cmd: string, args: string[], opts: { cwd: string; env: Nod
     child.stdin.end();
     if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
     if (opts.viaSudo) {
-      execFile('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], () => undefined);
+      execFile('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], { env: ownEnv() }, () => undefined);
       return;
     }
     try {
@@ -397,14 +400,14 @@ export class NamespaceRunner implements CommandRunner {
     const { argv, input } = await this.argv(command, opts, `${NO_INPUT}umask 000; cd "$1" && eval "$2"`);
     const [cmd, ...args] = argv;
     // The command enters its folder itself, as the tool user: one of the tool user's own (a run's home, 0700) is closed to crew's user.
-    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: process.env.PATH }, input });
+    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: ownPath() }, input });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
     const { argv, input } = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"', true);
     const [cmd, ...args] = argv;
-    return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo, input });
+    return startProcess(cmd!, args, { cwd: '/', env: { PATH: ownPath() }, viaSudo: this.viaSudo, input });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -480,12 +483,12 @@ export class UserNamespaceRunner implements CommandRunner {
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
     const { argv, input } = this.argv(command, opts, `${NO_INPUT}cd "$1" && eval "$2"`);
-    return runProcess('unshare', argv, { ...opts, env: { PATH: process.env.PATH }, input });
+    return runProcess('unshare', argv, { ...opts, env: { PATH: ownPath() }, input });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     const { argv, input } = this.argv(command, opts, 'cd "$1" && eval exec "$2"', true);
-    return startProcess('unshare', argv, { cwd: opts.cwd, env: { PATH: process.env.PATH }, input });
+    return startProcess('unshare', argv, { cwd: opts.cwd, env: { PATH: ownPath() }, input });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -523,7 +526,7 @@ export class UserNamespaceRunner implements CommandRunner {
 export async function prepareUserNamespace(workspace: string, tempDir: string, egress?: EgressRoute, reach: SandboxReach = {}): Promise<PreparedSandbox> {
   const gitDirs = new Set<string>();
   for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
-    const out = await exec(ownGit(), ['-C', workspace, 'rev-parse', flag], { env: { ...process.env, PATH: ownPath() } }).catch(() => undefined);
+    const out = await exec(ownGit(), ['-C', workspace, 'rev-parse', flag], {}).catch(() => undefined);
     if (out?.stdout.trim()) gitDirs.add(resolvePath(workspace, out.stdout.trim()));
   }
   // Local mode keeps its state beside the repository's git folder (`.crew/`: runs, allowed setup commands): read-only too.
@@ -620,7 +623,7 @@ const SAFE_GIT_KEYS =
 async function sanitizedGitConfig(workspace: string): Promise<string> {
   let listed = '';
   try {
-    listed = (await exec(ownGit(), ['config', '--file', join(workspace, '.git', 'config'), '--list'], { env: { ...process.env, PATH: ownPath() } })).stdout;
+    listed = (await exec(ownGit(), ['config', '--file', join(workspace, '.git', 'config'), '--list'], {})).stdout;
   } catch {
     return '';
   }

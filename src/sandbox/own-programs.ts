@@ -5,8 +5,8 @@ import { exposed } from './path-folders';
 import { real, under } from './private-mounts';
 
 /**
- * crew's own programs (git, tar and find; python3 for the syntax check), which run outside the sandbox with crew's secrets in
- * reach. They come from crew's PATH, but only from folders model-written code cannot write: none inside the
+ * crew's own programs (git, tar and find; python3 for the syntax check; the sandbox's unshare, sudo, setpriv, mount, chown
+ * through ownEnv), which run outside the sandbox, or as root before it drops to the tool user, with crew's secrets in reach. They come from crew's PATH, but only from folders model-written code cannot write: none inside the
  * checkout (GITHUB_WORKSPACE) or crew's temporary folders (RUNNER_TEMP, own-temp.ts's), which the sandbox's
  * commands write by design, none that a user besides root and crew's own could change (path-folders.ts), and no
  * relative one (the current folder is the checkout). So a `git` planted in a `node_modules/.bin` on PATH never
@@ -100,4 +100,9 @@ export const ownGit = (env: NodeJS.ProcessEnv = process.env) => requiredProgram(
 export function ownPath(env: NodeJS.ProcessEnv = process.env): string {
   // Never empty: an empty PATH is the current folder to execvp.
   return lookUp(env).folders.join(':') || '/usr/bin';
+}
+
+/** crew's environment with ownPath as PATH: for every program crew itself starts by name (the sandbox's unshare, sudo, chown, cp). */
+export function ownEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, PATH: ownPath(env) };
 }

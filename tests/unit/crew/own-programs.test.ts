@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
 import { gitClient } from '../../../src/adapters/git/git-client';
 import { syntaxCheckFor } from '../../../src/agents/syntax-check';
+import { prepareSandbox, prepareUserNamespace } from '../../../src/sandbox/command-runner';
 import { ownGit, ownPath, ownProgram } from '../../../src/sandbox/own-programs';
 import { pathFolderWarnings } from '../../../src/sandbox/path-folders';
 import { FIXTURE_IDENTITY, git } from '../../support/git-cli';
@@ -79,6 +80,20 @@ describe("crew's own programs come only from PATH folders model-written code can
     else expect(result).toBeUndefined();
     expect(await ran()).toBe('');
   });
+
+  it("the sandbox's own programs, which crew starts as itself (unshare, sudo, setpriv, mount, useradd, chown, cp), are never the checkout's", async () => {
+    const programs = ['unshare', 'sudo', 'setpriv', 'mount', 'sh', 'bash', 'useradd', 'chown', 'chmod', 'cp', 'rm', 'ip'];
+    for (const name of programs) await plant(planted, name);
+    process.env.GITHUB_WORKSPACE = ws;
+    process.env.PATH = `${planted}:${saved.PATH}`;
+    for (const prepare of [prepareSandbox, prepareUserNamespace]) {
+      const prepared = await prepare(ws, join(dir, `temp-${prepare.name}`));
+      if (!('runner' in prepared)) throw new Error(`${prepare.name}: the sandbox did not start: ${prepared.reason}`);
+      const r = await prepared.runner.run('echo inside', { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 10_000 });
+      expect(r.output.trim(), prepare.name).toBe('inside');
+    }
+    expect(await ran()).toBe('');
+  }, 60_000);
 
   it("crew's own temporary folder (RUNNER_TEMP) and a relative PATH entry are passed over too", async () => {
     const temp = join(dir, 'runner-temp');

@@ -562,6 +562,8 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
     bin = await sharedWithSandbox('no-ip-bin');
     for (const d of (PATH ?? '').split(':').filter((d) => d.startsWith('/')))
       for (const name of await readdir(d).catch(() => [] as string[])) if (name !== 'ip') await symlink(join(d, name), join(bin, name)).catch(() => undefined);
+    // Only root may write it: crew takes its own programs from no folder another user can (own-programs.ts).
+    await chmod(bin, 0o755);
     process.env.PATH = bin;
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
