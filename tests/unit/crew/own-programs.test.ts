@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
 import { gitClient } from '../../../src/adapters/git/git-client';
+import { searchTool } from '../../../src/agents/command-tools';
+import { PathJail } from '../../../src/agents/path-jail';
 import { syntaxCheckFor } from '../../../src/agents/syntax-check';
 import { prepareSandbox, prepareUserNamespace } from '../../../src/sandbox/command-runner';
 import { ownGit, ownPath, ownProgram } from '../../../src/sandbox/own-programs';
@@ -66,6 +68,13 @@ describe("crew's own programs come only from PATH folders model-written code can
     await mkdir(join(dir, 'export'));
     await repo.exportCommit('HEAD', join(dir, 'export'));
     expect(await readFile(join(dir, 'export', 'a.txt'), 'utf8')).toBe('a\n');
+    expect(await ran()).toBe('');
+  });
+
+  it("the agents' search tool runs crew's git, never the checkout's", async () => {
+    process.env.GITHUB_WORKSPACE = ws;
+    process.env.PATH = `${planted}:${saved.PATH}`;
+    expect(await searchTool(new PathJail(ws), 10_000).run({ pattern: '^a$' })).toMatch(/a\.txt:1:a/);
     expect(await ran()).toBe('');
   });
 
