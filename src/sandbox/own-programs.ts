@@ -5,9 +5,10 @@ import { exposed } from './path-folders';
 import { real, under } from './private-mounts';
 
 /**
- * crew's own programs (git, tar and find; python3 for the syntax check; the sandbox's unshare, sudo, setpriv, mount, chown
- * through ownEnv), which run outside the sandbox, or as root before it drops to the tool user, with crew's secrets in reach. They come from crew's PATH, but only from folders model-written code cannot write: none inside the
- * checkout (GITHUB_WORKSPACE) or crew's temporary folders (RUNNER_TEMP, own-temp.ts's), which the sandbox's
+ * crew's own programs (git, tar and find; python3 for the syntax check; through ownEnv, the sandbox's unshare, sudo,
+ * setpriv, mount, chown), which run outside the sandbox, or as root before it drops to the tool user, with crew's
+ * secrets in reach. They come from crew's PATH, but only from folders model-written code cannot write: none inside
+ * the checkout (GITHUB_WORKSPACE) or crew's temporary folders (RUNNER_TEMP, own-temp.ts's), which the sandbox's
  * commands write by design, none that a user besides root and crew's own could change (path-folders.ts), and no
  * relative one (the current folder is the checkout). So a `git` planted in a `node_modules/.bin` on PATH never
  * runs as crew. Run by absolute path; what they start in turn gets only those folders as PATH (ownPath).

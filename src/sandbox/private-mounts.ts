@@ -29,8 +29,8 @@ export const sandboxServiceSocket = (i: number) => `/run/crew-service-${i}.sock`
  * the services' bridges) is bound to its place in the private /run (SANDBOX_PROXY_SOCKET,
  * sandboxServiceSocket); where it lay (inside a kept folder, say) an empty file covers it, and
  * each hidden folder gets an empty tmpfs. Each hole (a place the command needs as it is, inside a read-only path: the
- * checkout in a 0777 folder on PATH) is bound onto itself first, so it comes along as it was. Each read-only path (kept, or in sight as it is) is bound onto itself
- * read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev, noexec, the atime ones) must be
+ * checkout in a 0777 folder on PATH) is bound onto itself first, so it comes along as it was. Each read-only path
+ * (kept, or in sight as it is) is bound onto itself read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev, noexec, the atime ones) must be
  * asked for again, as its mount has them (lockedFlags: whether mount(8) restates them itself differs by version).
  * One that still cannot be made read-only is covered by an empty tmpfs named LOCKED_MOUNT (left out of the
  * sandbox, which crew says once: lockedNote), never left writable, never failing every command.
