@@ -14,7 +14,7 @@ const LAYERS = [
   { name: 'sandbox', path: '^src/sandbox/', may: ['domain', 'text'], what: 'where model-written commands run' },
   { name: 'state', path: '^src/state/', may: ['ports', 'domain', 'text'], what: "the run's files on crew/state" },
   { name: 'trajectory', path: '^src/trajectory/', may: ['ports', 'domain', 'render', 'text'], what: 'recording agent runs' },
-  { name: 'adapters', path: '^src/adapters/', may: ['ports', 'domain', 'text'], what: 'the ports over GitHub, git, the model and the machine' },
+  { name: 'adapters', path: '^src/adapters/', may: ['ports', 'domain', 'sandbox', 'text'], what: 'the ports over GitHub, git, the model and the machine' },
   { name: 'inputs', path: '^src/(settings|event|templates)[.]ts$', may: ['domain', 'text'], what: "a job's inputs, event and prompt templates" },
   { name: 'agents', path: '^src/agents/', may: ['ports', 'config', 'domain', 'sandbox', 'state', 'text'], what: 'model-driven parts' },
   {

@@ -8,6 +8,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import { bounded } from './bounded-tool';
 import type { PathJail } from './path-jail';
 import type { AgentTool } from './tool-loop';
+import { ownGit, ownPath } from '../sandbox/own-programs';
 
 export interface CommandToolOptions {
   runner: CommandRunner | undefined;
@@ -131,7 +132,7 @@ function grep(
 ): Promise<{ code: number | null; stderr: string; stopped: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(
-      'git',
+      ownGit(),
       [
         ...HARDENING.flatMap(([k, v]) => ['-c', `${k}=${v}`]),
         '--literal-pathspecs',
@@ -145,7 +146,7 @@ function grep(
         '--',
         where,
       ],
-      { cwd: jail.rootDir, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: jail.rootDir, env: { PATH: ownPath(), HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stopped = false;
     const timer = setTimeout(() => {

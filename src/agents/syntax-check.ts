@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { parseAllDocuments } from 'yaml';
+import { ownPath, ownProgram } from '../sandbox/own-programs';
 
 /**
  * Whether a text still parses, for the languages crew recognises: JSON and YAML here, in crew's
@@ -21,9 +22,10 @@ export interface SyntaxCheck {
 
 const CHECK_MS = 10_000;
 
-function runChecker(cmd: string, args: string[], text: string): Promise<string | undefined> {
+function runChecker(cmd: string | undefined, args: string[], text: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: tmpdir(), env: {}, stdio: ['pipe', 'pipe', 'ignore'] });
+    if (!cmd) return resolve(undefined);
+    const child = spawn(cmd, args, { cwd: tmpdir(), env: { PATH: ownPath() }, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), CHECK_MS);
     child.stdout.on('data', (d: Buffer) => void (out.length < 10_000 && (out += d.toString())));
@@ -139,7 +141,7 @@ export function syntaxCheckFor(path: string): SyntaxCheck | undefined {
       return { language: 'TypeScript', check: nodeCheck('ts') };
     case 'py':
     case 'pyi':
-      return { language: 'Python', check: async (text) => parsed(await runChecker('python3', ['-I', '-S', '-c', PYTHON_CHECK], text)) };
+      return { language: 'Python', check: async (text) => parsed(await runChecker(ownProgram('python3'), ['-I', '-S', '-c', PYTHON_CHECK], text)) };
     case 'json':
       return json;
     case 'yml':

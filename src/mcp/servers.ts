@@ -7,7 +7,7 @@ import type { Refusals } from '../domain/egress';
 import { allowedTool, MCP_ANSWER_BYTES, MCP_DESCRIPTION_CHARS, mcpToolName, type McpServerConfig } from '../domain/mcp';
 import type { Log } from '../ports';
 import { capOutput, type CommandRunner } from '../sandbox/command-runner';
-import { addDeclaredSecret, redact } from '../text/redact';
+import { addDeclaredSecret, MIN_DECLARED_SECRET_CHARS, redact } from '../text/redact';
 import { sanitize } from '../text/sanitize';
 import { CREW_VERSION } from '../version';
 import { SandboxStdioTransport } from './stdio-transport';
@@ -123,8 +123,7 @@ class Server {
           );
           continue;
         }
-        // A server that prints its own secret back must not put it in a prompt, a comment or crew/state.
-        addDeclaredSecret(value);
+        this.declare(name, value);
         env[name] = value;
       }
       const home = this.o.home;
@@ -154,7 +153,7 @@ class Server {
         );
         continue;
       }
-      addDeclaredSecret(value);
+      this.declare(name, value);
       headers[header] = value;
     }
     const fetch = allowlistedFetch(this.o.fetch ?? globalThis.fetch, this.o.allowedHost, (host, from) => {
@@ -162,6 +161,20 @@ class Server {
       this.o.log.warn(`MCP server ${this.name}: crew's egress allowlist refused ${host} (${from})`);
     });
     return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+  }
+
+  /**
+   * A server that prints its own secret back must not put it in a prompt, a comment or crew/state: its variables'
+   * values are redacted from then on. Not one shorter than MIN_DECLARED_SECRET_CHARS: redacting a 1-3 character value
+   * would replace it wherever it occurs in everything crew posts (every `1` of every line number), and masking it in
+   * the job log would make GitHub drop each job output holding it. crew_env refuses such a value (crew-env.ts); the
+   * workflow's `env:` can still give one, so it is passed as it is and the job log names it (never its value).
+   */
+  private declare(name: string, value: string): void {
+    if (value.length >= MIN_DECLARED_SECRET_CHARS) return addDeclaredSecret(value);
+    this.o.log.warn(
+      `MCP server ${this.name}: its variable ${name} is shorter than ${MIN_DECLARED_SECRET_CHARS} characters, so crew passes it but does not redact it: what the server or the agent prints may show it. If it is a secret, give it a longer value; if not, this is only a note.`,
+    );
   }
 
   private why(e: unknown): string {

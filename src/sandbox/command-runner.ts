@@ -1,16 +1,30 @@
-import { spawn, execFile, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, execFile, type ChildProcessWithoutNullStreams, type ExecFileOptionsWithStringEncoding } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { promisify } from 'node:util';
 import { keepEnds, OutputKeeper } from '../domain/kept-output';
 import { PROXY_PORT } from '../domain/sandbox-reach';
 import { FORWARDER, proxyEnv } from './egress/route';
-import { namedSockets, privateMountArgs, real, SANDBOX_PROXY_SOCKET, sandboxServiceSocket, under } from './private-mounts';
+import {
+  LOCKED_MOUNT,
+  lockedNote,
+  namedSockets,
+  privateMountArgs,
+  readOnlyPairs,
+  real,
+  SANDBOX_PROXY_SOCKET,
+  sandboxServiceSocket,
+  under,
+} from './private-mounts';
 import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 import { copyHomeCaches, type HomeCaches } from './home-caches';
+import { ownEnv, ownGit, ownPath } from './own-programs';
 
-const exec = promisify(execFile);
+const execP = promisify(execFile);
+/** Every program the sandbox starts as crew itself (unshare, sudo, useradd, chown) is found in the folders ownPath trusts. */
+const exec = (cmd: string, args: string[], opts: Omit<ExecFileOptionsWithStringEncoding, 'encoding'> = {}) =>
+  execP(cmd, args, { env: ownEnv(), ...opts, encoding: 'utf8' });
 
 export interface CommandResult {
   exitCode: number;
@@ -117,7 +131,7 @@ function startProcess(cmd: string, args: string[], opts: { cwd: string; env: Nod
     child.stdin.end();
     if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
     if (opts.viaSudo) {
-      execFile('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], () => undefined);
+      execFile('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], { env: ownEnv() }, () => undefined);
       return;
     }
     try {
@@ -386,14 +400,14 @@ export class NamespaceRunner implements CommandRunner {
     const { argv, input } = await this.argv(command, opts, `${NO_INPUT}umask 000; cd "$1" && eval "$2"`);
     const [cmd, ...args] = argv;
     // The command enters its folder itself, as the tool user: one of the tool user's own (a run's home, 0700) is closed to crew's user.
-    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: process.env.PATH }, input });
+    return runProcess(cmd!, args, { ...opts, cwd: '/', env: { PATH: ownPath() }, input });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
     const { argv, input } = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"', true);
     const [cmd, ...args] = argv;
-    return startProcess(cmd!, args, { cwd: '/', env: { PATH: process.env.PATH }, viaSudo: this.viaSudo, input });
+    return startProcess(cmd!, args, { cwd: '/', env: { PATH: ownPath() }, viaSudo: this.viaSudo, input });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -469,12 +483,12 @@ export class UserNamespaceRunner implements CommandRunner {
 
   run(command: string, opts: RunOptions): Promise<CommandResult> {
     const { argv, input } = this.argv(command, opts, `${NO_INPUT}cd "$1" && eval "$2"`);
-    return runProcess('unshare', argv, { ...opts, env: { PATH: process.env.PATH }, input });
+    return runProcess('unshare', argv, { ...opts, env: { PATH: ownPath() }, input });
   }
 
   start(command: string, opts: StartOptions): StartedProgram {
     const { argv, input } = this.argv(command, opts, 'cd "$1" && eval exec "$2"', true);
-    return startProcess('unshare', argv, { cwd: opts.cwd, env: { PATH: process.env.PATH }, input });
+    return startProcess('unshare', argv, { cwd: opts.cwd, env: { PATH: ownPath() }, input });
   }
 
   programHome(fill?: (dir: string) => Promise<void>): Promise<ProgramHome> {
@@ -496,10 +510,10 @@ export class UserNamespaceRunner implements CommandRunner {
       ...namespaceArgs(opts.network),
       'sh',
       '-c',
-      `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"`,
+      `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && { mount -o "remount,bind,ro,$2" "$1" 2>/dev/null || mount -o remount,bind,ro "$1"; } || exit 125; shift 2; n=$((n-1)); done; exec "$@"`,
       'crew-ro',
       String(this.readOnly.length),
-      ...this.readOnly,
+      ...readOnlyPairs(this.readOnly),
       ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
       ...forwarderArgs(route, services),
       ...shellArgs(command, opts, script),
@@ -512,7 +526,7 @@ export class UserNamespaceRunner implements CommandRunner {
 export async function prepareUserNamespace(workspace: string, tempDir: string, egress?: EgressRoute, reach: SandboxReach = {}): Promise<PreparedSandbox> {
   const gitDirs = new Set<string>();
   for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
-    const out = await exec('git', ['-C', workspace, 'rev-parse', flag]).catch(() => undefined);
+    const out = await exec(ownGit(), ['-C', workspace, 'rev-parse', flag], {}).catch(() => undefined);
     if (out?.stdout.trim()) gitDirs.add(resolvePath(workspace, out.stdout.trim()));
   }
   // Local mode keeps its state beside the repository's git folder (`.crew/`: runs, allowed setup commands): read-only too.
@@ -530,14 +544,22 @@ export async function prepareUserNamespace(workspace: string, tempDir: string, e
   const runner = new UserNamespaceRunner(home, [...gitDirs], places, undefined, reach);
   // It must start, and the repository's git folders (if any) must really be read-only inside.
   const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
-  const probe = await runner.run(`${check}echo ok`, { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
-  if (probe.exitCode !== 0 || probe.output.trim() !== 'ok')
-    return { reason: `user namespaces are not available here (${probe.output.trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.exitCode}`})` };
-  return withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route, reach), workspace);
+  // The probe's mount table also tells which PATH folders could not be made read-only (lockedNote), said once.
+  const probe = await runner.run(`${check}echo ok && { grep -F ' - tmpfs ${LOCKED_MOUNT} ' /proc/self/mountinfo || true; }`, {
+    cwd: workspace,
+    timeoutMs: 20_000,
+    maxOutputBytes: 20_000,
+  });
+  const [said, ...mounts] = probe.output.trim().split('\n');
+  if (probe.exitCode !== 0 || said !== 'ok') return { reason: `user namespaces are not available here (${said?.slice(0, 160) || `exit ${probe.exitCode}`})` };
+  const prepared = await withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route, reach), workspace);
+  const notes = lockedNote(mounts.join('\n'));
+  return 'runner' in prepared && notes.length ? { ...prepared, notes } : prepared;
 }
 
 /** A sandbox that started, and whether its commands can have the egress allowlist (and why not). */
-export type PreparedSandbox = { runner: CommandRunner; egressProblem?: string } | { reason: string };
+export type PreparedSandbox =
+  { runner: CommandRunner; egressProblem?: string; /** For the job log, once: what the sandbox had to leave out. */ notes?: string[] } | { reason: string };
 
 /**
  * The same sandbox with the route to the egress proxy, if a command in it really reaches the proxy
@@ -601,7 +623,7 @@ const SAFE_GIT_KEYS =
 async function sanitizedGitConfig(workspace: string): Promise<string> {
   let listed = '';
   try {
-    listed = (await exec('git', ['config', '--file', join(workspace, '.git', 'config'), '--list'])).stdout;
+    listed = (await exec(ownGit(), ['config', '--file', join(workspace, '.git', 'config'), '--list'], {})).stdout;
   } catch {
     return '';
   }

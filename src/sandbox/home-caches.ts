@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import { lstat, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { ownEnv } from './own-programs';
 
-const exec = promisify(execFile);
+const execP = promisify(execFile);
+const exec = (cmd: string, args: string[]) => execP(cmd, args, { env: ownEnv() });
 
 /**
  * The dependency caches the repository's setup steps restored in the runner's home (#51: `~/.npm` from

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { real, under } from './private-mounts';
 
 /** Who crew runs as, for a folder's name: its uid where there is one. */
 const me = () => String(process.getuid?.() ?? userInfo().username);
@@ -44,4 +45,10 @@ export function jobTempDir(): string {
 /** A per-user folder for `what` (`worktrees`, `eval`), in crew's own kind of folder. */
 export function ownTempDirFor(what: string): string {
   return ownTempDir(`crew-${what}-${me()}`);
+}
+
+/** Whether `dir` lies in one of crew's own temporary folders (`crew-<user>`, `crew-<what>-<user>` in the machine's temporary folder). */
+export function inOwnTemp(dir: string): boolean {
+  const name = new RegExp(`^crew-(?:[a-z]+-)?${me().replace(/[^\w]/g, '\\$&')}$`);
+  return [tmpdir(), real(tmpdir())].some((t) => !!t && dir !== t && under(dir, t) && name.test(dir.slice(t.length).split('/')[1] ?? ''));
 }

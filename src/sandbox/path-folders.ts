@@ -25,7 +25,7 @@ const OWN = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
  * first, with who. `above`: `dir` is the nearest existing folder above the one on PATH, which anyone who can write
  * `dir` could make.
  */
-function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; why: string }> {
+export function exposed(dir: string, above = false, own = OWN): Array<{ dir: string; why: string }> {
   const found: Array<{ dir: string; why: string }> = [];
   for (let d = dir, parent = above; ; d = dirname(d), parent = true) {
     const s = statSync(d, { throwIfNoEntry: false });
@@ -78,7 +78,7 @@ export function readOnlyPathFolders(kept: readonly string[], path?: string): str
   const inSight = (dir: string) => !covered(dir) || kept.some((k) => under(dir, k));
   for (const { at, missing, links } of pathFolders(path)) {
     const open = exposed(at, missing);
-    const target = inSight(at) && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir)), kept) : undefined;
+    const target = inSight(at) && open.length ? readOnlyTarget(at, new Set(open.map((o) => o.dir))) : undefined;
     if (target) out.add(target);
     else if (covered(at) && !missing && !open.length) out.add(withLinkTargets(at, kept));
     // A link on the way that lies under a covered place: its folder is kept in sight, read-only, so the PATH folder is found
@@ -88,7 +88,7 @@ export function readOnlyPathFolders(kept: readonly string[], path?: string): str
     for (const holder of links.filter(inSight)) {
       // The link is an entry of its folder: a sticky folder (/tmp's mode) keeps others from replacing it, as above a PATH folder.
       const changed = new Set(exposed(holder, true).map((o) => o.dir));
-      const pinned = changed.size ? readOnlyTarget(holder, changed, kept) : undefined;
+      const pinned = changed.size ? readOnlyTarget(holder, changed) : undefined;
       if (pinned) out.add(pinned);
     }
   }
@@ -136,12 +136,12 @@ function withLinkTargets(at: string, kept: readonly string[]): string {
 
 /**
  * The highest folder from `at` up that another user could change (`open`), or whose entry in its parent they could
- * (a read-only mount there cannot be renamed away), holding no kept place: a mount over one would hide it, or make
- * the checkout read-only.
+ * (a read-only mount there cannot be renamed away). One that holds the checkout or crew's temporary folder is read-only
+ * too: what the command writes inside it is mounted back as it was first (private-mounts.ts, holes).
  */
-function readOnlyTarget(at: string, open: ReadonlySet<string>, kept: readonly string[]): string | undefined {
+function readOnlyTarget(at: string, open: ReadonlySet<string>): string | undefined {
   let target: string | undefined;
-  for (let d = at; d !== dirname(d) && !kept.some((k) => under(k, d)); d = dirname(d)) if (open.has(d) || open.has(dirname(d))) target = d;
+  for (let d = at; d !== dirname(d); d = dirname(d)) if (open.has(d) || open.has(dirname(d))) target = d;
   return target;
 }
 
@@ -155,7 +155,7 @@ export function pathFolderWarnings(path?: string, workspace?: string): string[] 
   return pathFolders(path).flatMap(({ dir, at, missing }) => {
     if (checkout && workspace && (under(dir, workspace) || under(at, checkout)))
       return [
-        `The PATH folder ${dir} is inside the checkout, where model-written code writes: a program it plants there would run as crew's own commands. Put the setup steps' tools outside the checkout (RUNNER_TEMP, the tool cache) and call the checkout's own by their path (\`npx\`, \`./node_modules/.bin/…\`).`,
+        `The PATH folder ${dir} is inside the checkout, where model-written code writes: crew's own git and python3 never come from it, but the workflow's later steps (post actions, which run with its tokens) would run a program planted there. Put the setup steps' tools outside the checkout (RUNNER_TEMP, the tool cache) and call the checkout's own by their path (\`npx\`, \`./node_modules/.bin/…\`).`,
       ];
     const problem = covered(at) && !missing ? exposed(at)[0]?.why : undefined;
     return problem

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -11,6 +11,9 @@ import { basename, dirname, join } from 'node:path';
  */
 export const COVERED = ['/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm'];
 
+/** The name of the tmpfs over a read-only path whose mount's flags could not be kept (SCRIPT): a command's mount table shows it. */
+export const LOCKED_MOUNT = 'crew-locked';
+
 /** Where the sandbox finds crew's egress proxy: the proxy's own socket, bound to this path in the private /run. */
 export const SANDBOX_PROXY_SOCKET = '/run/crew-egress.sock';
 
@@ -19,14 +22,18 @@ export const sandboxServiceSocket = (i: number) => `/run/crew-service-${i}.sock`
 
 /**
  * Run by the namespace's root before the command drops its privileges:
- * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <r> <read-only…> <command…>`.
+ * `bash -c SCRIPT crew-private <k> <socket dest…> <n> <kept…> <m> <hidden…> <r> <read-only flags…> <h> <holes…> <command…>`.
  * Each kept path is opened before the tmpfs covers it and mounted back from that handle
  * (/proc/self/fd/N, hence `mount -c`: the name alone would now find the empty tmpfs), so nothing is
  * ever written on the machine's own folders. Each socket the command is routed to (the egress proxy's,
  * the services' bridges) is bound to its place in the private /run (SANDBOX_PROXY_SOCKET,
  * sandboxServiceSocket); where it lay (inside a kept folder, say) an empty file covers it, and
- * each hidden folder gets an empty tmpfs. Each read-only path (kept, or in sight as it is) is bound onto itself
- * read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev) must be asked for again.
+ * each hidden folder gets an empty tmpfs. Each hole (a place the command needs as it is, inside a read-only path: the
+ * checkout in a 0777 folder on PATH) is bound onto itself first, so it comes along as it was. Each read-only path
+ * (kept, or in sight as it is) is bound onto itself read-only; in a user namespace the flags the machine's mount locks (nosuid, nodev, noexec, the atime ones) must be
+ * asked for again, as its mount has them (lockedFlags: whether mount(8) restates them itself differs by version).
+ * One that still cannot be made read-only is covered by an empty tmpfs named LOCKED_MOUNT (left out of the
+ * sandbox, which crew says once: lockedNote), never left writable, never failing every command.
  * Exit 125: the sandbox could not be set up.
  */
 const SCRIPT = `
@@ -45,7 +52,8 @@ n=$1; shift
 kept=(); fds=()
 for ((i = 0; i < n; i++)); do exec {fd}<"$1" || exit 125; kept+=("$1"); fds+=("$fd"); shift; done
 m=$1; shift; hidden=("\${@:1:m}"); shift "$m"
-r=$1; shift; ro=("\${@:1:r}"); shift "$r"
+r=$1; shift; ro=("\${@:1:2*r}"); shift "$((2 * r))"
+h=$1; shift; holes=("\${@:1:h}"); shift "$h"
 for d in ${COVERED.join(' ')}; do
   if [ -d "$d" ] && [ ! -L "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev crew-private "$d" || exit 125; fi
 done
@@ -64,11 +72,45 @@ for h in "\${hidden[@]}"; do
   if [ -S "$h" ] || [ -f "$h" ]; then mount --bind /dev/null "$h" || exit 125
   elif [ -d "$h" ]; then mount -t tmpfs -o mode=755,nosuid,nodev,size=4k crew-hidden "$h" || exit 125; fi
 done
-for p in "\${ro[@]}"; do
-  mount --rbind "$p" "$p" && { mount -o remount,bind,ro "$p" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev "$p"; } || exit 125
+for w in "\${holes[@]}"; do mount --rbind "$w" "$w" || exit 125; done
+for ((i = 0; i < r; i++)); do
+  p=\${ro[2*i]} f=\${ro[2*i+1]}
+  mount --rbind "$p" "$p" || exit 125
+  mount -o "remount,bind,ro,$f" "$p" 2>/dev/null || mount -o remount,bind,ro "$p" 2>/dev/null ||
+    mount -t tmpfs -o mode=755,nosuid,nodev,size=4k ${LOCKED_MOUNT} "$p" || exit 125
 done
 exec "$@"
 `;
+
+const unescape = (field: string) => field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+
+/**
+ * The flags a user namespace locks on the mount `path` lies on, as `/proc/self/mountinfo` (proc(5)) gives that mount's
+ * own options: nosuid, nodev, noexec, and its atime rule (noatime, nodiratime, relatime; none of those is strictatime).
+ * A remount inside the namespace must ask for them again: leaving one out asks to clear it, which the kernel refuses
+ * (mount(2), EPERM).
+ */
+export function lockedFlags(path: string, mountinfo: string): string {
+  let best: { at: string; options: string[] } | undefined;
+  for (const line of mountinfo.split('\n')) {
+    const f = line.split(' ');
+    if (f.length < 6) continue;
+    const at = unescape(f[4]!);
+    // The last of equal mount points is the one on top.
+    if (under(path, at) && (!best || at.length >= best.at.length)) best = { at, options: f[5]!.split(',') };
+  }
+  const options = best?.options ?? [];
+  const kept = ['nosuid', 'nodev', 'noexec', 'noatime', 'nodiratime', 'relatime'].filter((o) => options.includes(o));
+  return [...kept, ...(options.includes('noatime') || options.includes('relatime') ? [] : ['strictatime'])].join(',');
+}
+
+function mountTable(): string {
+  try {
+    return readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /** The real path, or the path itself when it does not exist (then it is not kept). */
 export function real(p: string): string | undefined {
@@ -118,6 +160,9 @@ export function privateMountArgs(o: { keep: Array<string | undefined>; readOnly?
   const kept = keptPaths([...o.keep, ...(o.readOnly ?? [])]);
   const ro = [...new Set((o.readOnly ?? []).map(real).filter((p): p is string => !!p))];
   const readOnly = ro.filter((p) => !ro.some((q) => q !== p && under(p, q))).sort();
+  // What the command needs as it is inside a read-only path stays so (SCRIPT's holes), outermost first.
+  const inside = [...new Set(o.keep.map((k) => k && real(k)).filter((k): k is string => !!k && readOnly.some((r) => k !== r && under(k, r))))];
+  const holes = inside.filter((k) => !inside.some((q) => q !== k && under(k, q))).sort();
   // A folder that holds what the command needs (its cwd in a run's own home, say) stays in sight, though crew's
   // user may not see into it: run through sudo, the home is the tool user's alone (whereIs).
   const needed = o.keep.map((k) => k && whereIs(k)).filter((k): k is string => !!k);
@@ -141,8 +186,27 @@ export function privateMountArgs(o: { keep: Array<string | undefined>; readOnly?
     String(hidden.length),
     ...hidden,
     String(readOnly.length),
-    ...readOnly,
+    ...readOnlyPairs(readOnly),
+    String(holes.length),
+    ...holes,
   ];
+}
+
+/** Each path with the flags its mount locks (lockedFlags), as SCRIPT and the user-namespace runner read them. */
+export function readOnlyPairs(paths: readonly string[], mountinfo = mountTable()): string[] {
+  return paths.flatMap((p) => [p, lockedFlags(p, mountinfo)]);
+}
+
+/** What a command's mount table (`/proc/self/mountinfo`) says was left out for LOCKED_MOUNT: a line for the job log per folder. */
+export function lockedNote(mountinfo: string): string[] {
+  return mountinfo
+    .split('\n')
+    .filter((l) => l.includes(` - tmpfs ${LOCKED_MOUNT} `))
+    .map((l) => unescape(l.split(' ')[4]!))
+    .map(
+      (at) =>
+        `The PATH folder ${at} is left out of the sandbox: its mount's flags are locked in the user namespace and it could not be made read-only there, so its programs are missing for the agent's commands. Put the tools it holds in a folder on a mount of your own (or run crew with a sandbox user: root or passwordless sudo).`,
+    );
 }
 
 /**

@@ -93,6 +93,7 @@ export async function commandRunner(
     if ('runner' in prepared) {
       const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
       ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
+      for (const note of prepared.notes ?? []) ctx.log.warn(note);
       if (egress.problem) ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
       const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;
       const warning = egress.mode === 'open' ? `model-written setup had the runner's network, unfiltered (network.fallback: open; ${egress.problem})` : null;

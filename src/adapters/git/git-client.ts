@@ -7,6 +7,7 @@ import { GitProcess, type Git, type GitSettings, type UnsafeAllowed } from './gi
 import { HARDENING } from '../../domain/git-hardening';
 import { inertGit } from '../../text/inert';
 import { CREW_GIT_IDENTITY } from '../../domain/retention';
+import { ownGit, ownPath } from '../../sandbox/own-programs';
 
 export interface GitIdentity {
   name: string;
@@ -61,7 +62,7 @@ const DRIVER_PROGRAM = /^(?:filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:te
 export function driverOverrides(dir: string, env: Record<string, string>): Promise<Array<[string, string]>> {
   const args = ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'];
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: existsSync(dir) ? dir : tmpdir(), env, encoding: 'utf8' }, (e, listed, stderr) => {
+    execFile(ownGit(), args, { cwd: existsSync(dir) ? dir : tmpdir(), env, encoding: 'utf8' }, (e, listed, stderr) => {
       if (!e) {
         const keys = listed.split(/[\0\n]/).filter((k) => DRIVER_PROGRAM.test(k));
         resolve([...new Set(keys)].map((k) => [k, '']));
@@ -85,7 +86,7 @@ export function driverOverrides(dir: string, env: Record<string, string>): Promi
 export function gitClient(dir: string, token: string, identity: GitIdentity = ACTIONS_IDENTITY, extraConfig: Record<string, string> = {}, pin?: GitPin): Git {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const base = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: ownPath(),
     HOME: process.env.HOME ?? '/tmp',
     LANG: 'C.UTF-8',
     GIT_TERMINAL_PROMPT: '0',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from '@simple-git/argv-parser';
+import { ownGit } from '../../sandbox/own-programs';
 
 /** crew's git: one command at a time, its output as text. */
 export interface Git {
@@ -77,8 +78,9 @@ export class GitProcess implements Git {
     for (const found of vulnerabilityCheck(args, vars))
       if (allowed[found.category] !== true) throw new Error(`crew refused to run git ${args[0] ?? ''}: ${found.message}`);
     await this.before?.();
+    const git = ownGit();
     return new Promise<string>((resolve, reject) => {
-      const child = spawn('git', args, { cwd: this.dir, env: vars, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const child = spawn(git, args, { cwd: this.dir, env: vars, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchTips } from './branch-tips';
 import { gitClient, type GitIdentity, type GitPin } from './git-client';
+import { ownGit } from '../../sandbox/own-programs';
 import { GitRemote } from './remote';
 import { GitWorkingCopy } from './working-copy';
 
@@ -57,7 +58,7 @@ export function checkoutOrEmpty(workspace: string, scratch: string): { dir: stri
 
 function emptyRepository(dir: string): Promise<void> {
   return new Promise((resolve, reject) =>
-    execFile('git', ['init', '--quiet', '--template=', dir], (e, _out, stderr) =>
+    execFile(ownGit(), ['init', '--quiet', '--template=', dir], (e, _out, stderr) =>
       e ? reject(new Error(`crew could not make an empty git repository in ${dir} (this job has no checkout): ${(stderr || e.message).trim()}`)) : resolve(),
     ),
   );

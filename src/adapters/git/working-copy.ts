@@ -7,6 +7,7 @@ import { DIFF_LIMIT_BYTES } from '../../domain/diff';
 import { assertCrewRef, assertRevision as rev } from '../../domain/refs';
 import type { CommitResult, MergeResult, UnifiedDiff, WorkingCopy } from '../../ports';
 import { readFileAtCommit, withMessageFile } from './git-client';
+import { ownGit, ownPath, requiredProgram } from '../../sandbox/own-programs';
 
 /**
  * Diff options that show every file's bytes as committed, whatever the repository's attributes or
@@ -206,12 +207,13 @@ export class GitWorkingCopy implements WorkingCopy {
     const tar = `${dir}.tar`;
     try {
       await this.git.raw(['archive', '--format=tar', '-o', tar, rev(ref)]);
-      await run('tar', ['-x', '--no-same-owner', '--no-same-permissions', '-f', tar, '-C', dir]);
+      await run(requiredProgram('tar'), ['-x', '--no-same-owner', '--no-same-permissions', '-f', tar, '-C', dir], { env: { ...process.env, PATH: ownPath() } });
     } finally {
       await rm(tar, { force: true });
     }
     // `! -type l`: chmod follows symbolic links, and the commit may hold one pointing anywhere.
-    await run('find', [dir, '!', '-type', 'l', '-exec', 'chmod', 'u+rwX,go=rX', '{}', '+']);
+    // find runs chmod by PATH: only the folders crew takes its own programs from.
+    await run(requiredProgram('find'), [dir, '!', '-type', 'l', '-exec', 'chmod', 'u+rwX,go=rX', '{}', '+'], { env: { ...process.env, PATH: ownPath() } });
   }
 
   /**
@@ -224,19 +226,19 @@ export class GitWorkingCopy implements WorkingCopy {
     const sha = (await this.git.raw(['rev-parse', '--verify', `${rev(ref)}^{commit}`])).trim();
     const common = resolve(this.dir, (await this.git.raw(['rev-parse', '--git-common-dir'])).trim());
     const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      PATH: ownPath(),
       LANG: 'C.UTF-8',
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_TERMINAL_PROMPT: '0',
     };
-    await run('git', ['init', '--quiet', '--template=', dir], { env });
+    await run(ownGit(), ['init', '--quiet', '--template=', dir], { env });
     await mkdir(join(dir, '.git', 'objects', 'info'), { recursive: true });
     await writeFile(join(dir, '.git', 'objects', 'info', 'alternates'), `${join(common, 'objects')}\n`);
     await copyFile(join(common, 'shallow'), join(dir, '.git', 'shallow')).catch((e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
     });
-    await run('git', ['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', sha], { cwd: dir, env });
+    await run(ownGit(), ['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', sha], { cwd: dir, env });
   }
 
   /** Through the checkout's own `.git/info/exclude`. */

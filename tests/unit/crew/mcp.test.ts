@@ -165,6 +165,35 @@ describe('MCP servers (#36)', () => {
     }
   }, 30_000);
 
+  it("a server's variable or header value of 1-3 characters from the workflow's `env:` is passed but not redacted (it would hide every such run of characters), and the job log names it, never its value", async () => {
+    warnings.length = 0;
+    const env = { SHORT_FLAG: 'q7z', LONG_PIN: 'w7q4' };
+    const session = await start([['facts', server('facts', { tools: ['probe'], env: Object.keys(env) })]], { env });
+    try {
+      const answer = await session.tools[0]!.run({});
+      expect(answer).toContain('q7z');
+      expect(answer).not.toContain('w7q4');
+      expect(redact('flag q7z')).toBe('flag q7z');
+    } finally {
+      await session.close();
+    }
+    const http = await startHttpMcpServer();
+    const remote = await start(
+      [['remote', McpServersSchema.parse({ r: { url: `http://127.0.0.1:${http.port}/mcp`, tools: ['*'], headers: { Authorization: 'SHORT_AUTH' } } }).r!]],
+      {
+        env: { SHORT_AUTH: 'x1' },
+        allowedHost: (host) => host === '127.0.0.1',
+      },
+    );
+    await remote.close();
+    await http.close();
+    expect(warnings).toEqual([
+      expect.stringMatching(/^MCP server facts: its variable SHORT_FLAG is shorter than 4 characters, so crew passes it but does not redact it/),
+      expect.stringMatching(/^MCP server remote: its variable SHORT_AUTH is shorter than 4 characters/),
+    ]);
+    expect(warnings.join('\n')).not.toMatch(/q7z|x1\b/);
+  }, 30_000);
+
   describe('over HTTP', () => {
     const remote = (url: string) => McpServersSchema.parse({ r: { url, tools: ['*'], headers: { Authorization: 'REMOTE_TOKEN' } } }).r!;
     const env = { REMOTE_TOKEN: 'Bearer remote-token-8d2e41' };

@@ -7,6 +7,7 @@ import type { Log, WorkingCopy } from '../../../src/ports';
 import { prepareSandbox } from '../../../src/sandbox/command-runner';
 import { DEFAULT_NETWORK } from '../../../src/toolbox/egress';
 import { prepareTools } from '../../../src/toolbox/sandbox-setup';
+import { HOME_CACHES } from '../../../src/domain/setup-caches';
 import { git } from '../../support/git-cli';
 
 /**
@@ -70,4 +71,13 @@ describe("setup on a model-written tree and the runner's restored caches", () =>
     expect(infos.join('\n')).toMatch(/The sandbox's home starts with a copy of the runner's ~\/\.npm \(restored by the setup steps; [0-9.]+ s\)/);
     await r.dispose();
   }, 60_000);
+});
+
+describe('docs/SECURITY.md on the copied caches', () => {
+  it("names every folder of the copy list (HOME_CACHES), as `~/<folder>`, in the row on the setup steps' dependency caches", async () => {
+    const doc = await readFile(join(__dirname, '..', '..', '..', 'docs', 'SECURITY.md'), 'utf8');
+    const row = doc.split('\n').find((l) => l.startsWith("| The setup steps' dependency caches and model-written setup"));
+    expect(row).toBeDefined();
+    for (const folder of HOME_CACHES) expect(row, folder).toContain(`\`~/${folder}\``);
+  });
 });

@@ -405,6 +405,42 @@ describe('sandbox_env and network.services (#51): what the setup steps hand the 
     }
   }, 60_000);
 
+  it("a PATH folder every user can write that holds the checkout and crew's temporary folder is read-only in the sandbox, the two inside it still writable (both sandboxes)", async () => {
+    const outer = await mkdtemp(join('/opt', 'crew-holder-'));
+    const ws = join(outer, 'ws');
+    await mkdir(ws);
+    await git(['init', '--quiet', ws]);
+    await writeFile(join(outer, 'holder-tool'), '#!/bin/sh\necho holder-tool-ran\n', { mode: 0o755 });
+    await chmod(outer, 0o777);
+    const before = process.env.PATH;
+    process.env.PATH = `${outer}:${before}`;
+    try {
+      for (const prepare of [prepareSandbox, prepareUserNamespace]) {
+        const temp = join(outer, `temp-${prepare.name}`);
+        const prepared = await prepare(ws, temp);
+        if (!('runner' in prepared)) throw new Error(`sandbox unavailable: ${prepared.reason}`);
+        const r = await prepared.runner.run(
+          `holder-tool; touch ${outer}/git 2>/dev/null && echo PLANTED; mv ${ws} ${outer}/moved 2>/dev/null && echo MOVED; echo x > written && echo WROTE; echo y > "$HOME/home-file" && echo HOME-WROTE`,
+          { cwd: ws, timeoutMs: 20_000, maxOutputBytes: 10_000 },
+        );
+        expect(r.output, prepare.name).toContain('holder-tool-ran');
+        expect(r.output, prepare.name).not.toMatch(/PLANTED|MOVED/);
+        expect(r.output, prepare.name).toContain('WROTE');
+        expect(r.output, prepare.name).toContain('HOME-WROTE');
+        expect(
+          await stat(join(outer, 'git')).then(
+            () => 'planted',
+            () => 'none',
+          ),
+          prepare.name,
+        ).toBe('none');
+      }
+    } finally {
+      process.env.PATH = before;
+      await rm(outer, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("a PATH folder inside the checkout, which the sandbox's commands write, is said: crew's own commands would run what they plant there", async () => {
     const said: string[] = [];
     await prepareReach(
@@ -576,6 +612,8 @@ describe('network.services in a sandbox without `ip` (#51)', () => {
     const withIp = folders.filter((d) => existsSync(join(d, 'ip')));
     for (const d of withIp)
       for (const name of await readdir(d).catch(() => [] as string[])) if (name !== 'ip') await symlink(join(d, name), join(bin, name)).catch(() => undefined);
+    // Only root may write it: crew takes its own programs from no folder another user can (own-programs.ts).
+    await chmod(bin, 0o755);
     process.env.PATH = [...new Set(folders.map((d) => (withIp.includes(d) ? bin! : d)))].join(':');
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), checkpoint: () => undefined };
