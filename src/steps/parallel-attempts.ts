@@ -6,7 +6,7 @@ import { addSpent, addUsage, ZERO_USAGE, type RunView } from '../domain/run-stat
 import { planOf, refreshExecutionLog, writeTask } from '../state/run-files';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { selectByEvidence } from './candidate-evidence';
-import { loadView, SEEN, updateView, type StepContext } from './context';
+import { loadView, nowIso, SEEN, taskClaim, updateView, type StepContext } from './context';
 import { testReports } from './critic';
 import { setupNetwork } from '../toolbox/sandbox-setup';
 import { baseRuns } from './test-runs';
@@ -47,16 +47,21 @@ export async function recordCandidate(
     const rec = view.tasks.get(t.rec.id);
     if (!rec || (rec.status !== 'running' && rec.status !== 'retrying') || rec.candidates?.some((c) => c.n === t.n)) return null;
     const candidates = [...(rec.candidates ?? []), mine].sort((a, b) => a.n - b.n);
+    const completes = candidates.length >= (rec.parallel ?? 1);
     writeTask(tx, t.issue, t.run, {
       ...rec,
       candidates,
+      // The set complete, this leg judges it: the claim is its workflow run's from this write, so a leg of the same
+      // dispatch started again (a retry, a replay) sees it held and judges nothing (work-claim.ts); a re-run of this
+      // job, advance's restart and `/crew resume` find it by this run's id.
+      ...(completes ? { claim: taskClaim(ctx, 'this-run', nowIso(ctx)) } : {}),
       usage: addUsage(rec.usage, o.seen.usage),
       spent: addSpent(rec.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
       turns: rec.turns + o.seen.turns,
       ...(o.links ? { links: o.links } : {}),
     });
     refreshExecutionLog(tx, t.issue, t.run);
-    return candidates.length >= (rec.parallel ?? 1) ? candidates : null;
+    return completes ? candidates : null;
   });
 }
 

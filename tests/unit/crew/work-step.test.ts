@@ -565,6 +565,42 @@ describe('the work step, in-process against the fakes', () => {
       expect(statePushes().length).toBe(before);
       expect(await claimOf('t2')).toEqual(CLAIM);
     });
+
+    it('a leg of the same dispatch started again while the last attempt’s leg judges them (#50) sees the judging claimed and judges nothing, saying so', async () => {
+      await seedDispatch();
+      const main = (await gh.repo.branchSha('main'))!;
+      const t1 = await taskRecord('t1');
+      const first = { n: 1, branch: t1.branch, worker: 'success' as const, headSha: main, summary: 's', changedFiles: [], attempt: 1 };
+      await stateStore('legs').update(`issue-${ISSUE}/`, 'attempt 1 recorded', (tx) => writeTask(tx, ISSUE, RUN, { ...t1, parallel: 2, candidates: [first] }));
+      const lines = { judging: [] as string[], replayed: [] as string[] };
+      const logTo = (to: string[], onCheckpoint: (c: string) => void = () => undefined): Log => ({
+        info: (m) => void to.push(m),
+        warn: (m) => void to.push(m),
+        checkpoint: onCheckpoint,
+      });
+      const noWorker = scripted(() => {
+        throw new Error('the repeated leg runs no worker');
+      });
+      // The dispatch repeated (its first answer lost, or a person's replay): another workflow run, the same nonce.
+      const replayed = { ...dispatched(await job(noWorker, 'max_retries: 0\n'), 't1'), runId: '5151', log: logTo(lines.replayed) };
+      let second: Promise<void> | undefined;
+      const last = dispatched(await job(noteThenReport(), 'max_retries: 0\n'), 't1-a2');
+      await work({
+        ...last,
+        log: logTo(lines.judging, (c) => {
+          if (c === 'candidates-judging') second = work(replayed);
+        }),
+      });
+      await second;
+      const judged = (l: string[]) => l.filter((m) => m.includes('parallel attempts are done; judging each on its own branch'));
+      expect(judged(lines.judging)).toHaveLength(1);
+      expect(judged(lines.replayed)).toEqual([]);
+      expect(lines.replayed).toContain(
+        `t1: every parallel attempt of t1 is recorded and held for judging by workflow run ${RUN_ID}; this job does not judge them too`,
+      );
+      expect(noWorker.requests).toEqual([]);
+      expect(await taskRecord('t1')).toMatchObject({ selection: { task: 't1' } });
+    });
   });
 
   describe('the job’s time limit comes before the task’s', () => {
