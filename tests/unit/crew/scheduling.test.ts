@@ -149,6 +149,17 @@ describe('claimReadyTasks inside a state update', () => {
     const body = renderPlanComment(after, LINKS, GITHUB);
     expect(body).toContain('t1 runs 2 parallel attempts of the 3 asked for: each is a job of its own, and `max_parallel` (2) bounds the jobs at once.');
     expect(body).not.toContain('t2 runs');
+    // Once the attempts ran and the task settled on one, the line says so in the past.
+    const t1 = after.tasks.get('t1')!;
+    const standing = (n: number) => ({ n, branch: `b${n}`, headSha: null, qualified: n === 1, fixed: 0, failing: [], fell: [], changedLines: 1 });
+    const selection = { task: 't1', chosen: 1, candidates: [standing(1), standing(2)], reason: 'r' };
+    const settled = renderPlanComment(
+      { ...after, tasks: new Map([...after.tasks, ['t1', { ...t1, status: 'success', parallel: undefined, selection }]]) },
+      LINKS,
+      GITHUB,
+    );
+    expect(settled).toContain('t1 ran 2 parallel attempts of the 3 asked for: each was a job of its own, and `max_parallel` (2) bounded the jobs at once.');
+    expect(settled).not.toContain('t1 runs');
     // Nothing cut, nothing said.
     const roomy = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
     claimReadyTasks(roomy, 12, 2, 6, claim);
