@@ -105,6 +105,7 @@ export function judgeAttempt(
     mcpNotes: [...tools.mcp.notes],
     imagesNotLoaded: ran.imagesNotLoaded,
     refused: tools.refused(),
+    ...(ran.cut ? { cut: true } : {}),
   };
   return { outcome, seen, heldAt };
 }

@@ -4,7 +4,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import type { StepContext } from './context';
 import type { Egress } from '../toolbox/egress';
 import { recordCandidate, settleCandidates } from './parallel-attempts';
-import { attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
+import { answerShutdown, attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { BudgetStop } from './budget-stop';
 import type { TakenTask } from './work-claim';
 import { teamFreshness } from './work-toolbox';
@@ -33,6 +33,8 @@ export async function recordAttempt(
     ctx.log.checkpoint('task-pushed');
     if (!o.final) return undefined;
     const all = await recordCandidate(ctx, t, o, headSha, notBegun);
+    // Stopped before its end, as a task run once that stops at a shutdown request answers it: where its work is.
+    if (o.seen.ending === 'shutdown' || o.cut) await answerShutdown(ctx, issue, run, t.leg, o, headSha);
     if (!all) return undefined;
     // Every leg stopped at the repository's budget before its worker began: nothing to judge, so the task
     // waits at the budget (its candidates dropped) as a task run once does, and the run asks (#52).

@@ -353,6 +353,28 @@ describe('the work step, in-process against the fakes', () => {
     ]);
   });
 
+  it('a parallel attempt a cancellation cuts (#50) answers the leader with a shutdown_response saying where its work is, as a worker stopped at a shutdown request does', async () => {
+    await seed({ parallel: 2 });
+    const cancel = new AbortController();
+    const model = scripted((_attempt, turn) => {
+      if (turn === 1) cancel.abort();
+      return turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', FULL_REPORT)];
+    });
+    const ctx = await job(model, 'max_retries: 0\n');
+    await work({ ...ctx, settings: { ...ctx.settings, task: 't1-a2' }, cancellation: cancel.signal });
+    const t1 = await taskRecord();
+    expect(t1.candidates).toEqual([expect.objectContaining({ n: 2, branch: `crew/${ISSUE}/r${RUN}/t1-a2` })]);
+    const head = (await gh.repo.branchSha(`crew/${ISSUE}/r${RUN}/t1-a2`))!;
+    const inbox = await Promise.all(
+      (await gh.repo.listFiles('refs/heads/crew/state'))
+        .filter((p) => p.startsWith(`issue-${ISSUE}/run-${RUN}/inbox/leader/`))
+        .map(async (p) => JSON.parse((await stateFile(p))!) as Record<string, string>),
+    );
+    expect(inbox).toEqual([
+      expect.objectContaining({ type: 'shutdown_response', from: 't1-a2', to: 'leader', text: `stopped after 1 turn; partial work is at ${head.slice(0, 7)}` }),
+    ]);
+  });
+
   it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {
     let api: FakeAnthropic | undefined;
     try {
@@ -754,6 +776,37 @@ describe('the work step, in-process against the fakes', () => {
         ]);
       } finally {
         await Promise.all([http.close(), outside.close()]);
+      }
+    }, 120_000);
+
+    it('a leg that only judges the recorded parallel attempts (#50) starts no MCP server: it runs no worker', async () => {
+      const http = await startHttpMcpServer();
+      try {
+        const main = (await gh.repo.branchSha('main'))!;
+        const cand = (n: number) => ({
+          n,
+          branch: `crew/${ISSUE}/r${RUN}/t1${n === 1 ? '' : `-a${n}`}`,
+          worker: 'success' as const,
+          headSha: main,
+          summary: 's',
+          changedFiles: [],
+          attempt: 1,
+        });
+        await seed({ parallel: 2, candidates: [cand(1), cand(2)] });
+        const model = scripted(() => {
+          throw new Error('no worker runs when judging');
+        });
+        await work(
+          await job(
+            model,
+            `max_retries: 0\nnetwork:\n  allow: [127.0.0.1]\nmcp_servers:\n  remote:\n    url: http://127.0.0.1:${http.port}/mcp\n    tools: [echo]\n`,
+          ),
+        );
+        expect(await taskRecord()).toMatchObject({ selection: { task: 't1' } });
+        expect(model.requests).toEqual([]);
+        expect(http.heard).toEqual([]);
+      } finally {
+        await http.close();
       }
     }, 120_000);
 
