@@ -239,12 +239,8 @@ export async function dispatchTasks(ctx: StepContext, issue: number, run: number
 export async function workLegs(ctx: StepContext, issue: number, run: number, tasks: string[]): Promise<string[]> {
   if (!tasks.length) return tasks;
   const view = await loadView(ctx, issue, run, SEEN);
-  // A task whose attempts are all recorded but not judged (the judging job stopped) needs one leg, which judges them;
-  // one with some recorded (a cancel or a budget's stop came between) only the legs still missing.
-  return tasks.flatMap((t) => {
-    const rec = view.tasks.get(t);
-    return rec ? attemptsToRun(rec).map((n) => legOf(t, n)) : [t];
-  });
+  // Every attempt's leg, only those still missing (some recorded before a cancel or a budget's stop), or one that judges them all.
+  return tasks.flatMap((t) => attemptsToRun(view.tasks.get(t) ?? {}).map((n) => legOf(t, n)));
 }
 
 /**

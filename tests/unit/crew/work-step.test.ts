@@ -11,7 +11,7 @@ import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { parseConfig } from '../../../src/config/schema';
 import { parseAttemptResult } from '../../../src/domain/attempt-memory';
 import type { Plan } from '../../../src/domain/plan';
-import { newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
+import { attemptsToRun, newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
 import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
 import { paths, readRun, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import type { StepContext } from '../../../src/steps/context';
@@ -373,6 +373,70 @@ describe('the work step, in-process against the fakes', () => {
     expect(inbox).toEqual([
       expect.objectContaining({ type: 'shutdown_response', from: 't1-a2', to: 'leader', text: `stopped after 1 turn; partial work is at ${head.slice(0, 7)}` }),
     ]);
+  });
+
+  describe('parallel attempts at the repository’s day budget (#50, #52): none qualified, the task waits instead of failing', () => {
+    const PARTIAL = { ...FULL_REPORT, status: 'partial', quality: 'YELLOW', completeness: 50, summary: 'Started NOTES.md.' };
+    const FAILED = { ...FULL_REPORT, status: 'failure', quality: 'RED', completeness: 0, summary: 'Could not write NOTES.md.' };
+    /** Writes NOTES.md, then reports `report`; each turn costs $0.001, over a day's budget of $0.0001 once recorded. */
+    const writesThenReports = (report: Record<string, unknown>): Model => {
+      const model = scripted((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', report)]));
+      return { complete: async (req) => ({ ...(await model.complete(req)), usage: { ...ZERO_USAGE, inputTokens: 1_000, costUsd: 0.001 } }) };
+    };
+    const leg = async (model: Model, config: string, which: string) => {
+      const ctx = await job(model, config);
+      await work({ ...ctx, settings: { ...ctx.settings, task: which } });
+    };
+    const runRecord = async () => JSON.parse((await stateFile(`issue-${ISSUE}/run-${RUN}/run.json`))!) as RunRecord;
+    /** The run started today, so its spending is the day's. */
+    const seedToday = async () => {
+      await seed({ parallel: 2 });
+      await stateStore('today').update(`issue-${ISSUE}/`, 'started today', (tx) => {
+        const now = clock.now().toISOString();
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, createdAt: now }, now);
+      });
+    };
+
+    it('attempt 1 stopped at the budget before its retry, attempt 2 never began: the task waits with attempt 1’s work on its branch, and the run asks', async () => {
+      await seedToday();
+      const config = 'max_retries: 1\nbudgets:\n  day: 0.0001\n';
+      await leg(writesThenReports(PARTIAL), config, 't1');
+      expect((await taskRecord()).candidates).toEqual([
+        expect.objectContaining({ n: 1, worker: 'partial', budgetStop: expect.stringContaining('`budgets.day`') }),
+      ]);
+      const idle = scripted(() => {
+        throw new Error('no worker begins past the day’s budget');
+      });
+      await leg(idle, config, 't1-a2');
+      expect(idle.requests).toEqual([]);
+      const t1 = await taskRecord();
+      expect(t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2 });
+      expect(t1.candidates).toBeUndefined();
+      expect(t1.selection).toBeUndefined();
+      expect(await onBranch('NOTES.md')).toBe('# Notes\n');
+      expect(await runRecord()).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
+      const question = [...gh.comments.values()].find((c) => c.body.includes('crew stopped at a budget'))?.body ?? '';
+      expect(question).toContain("⏸ t1: its 2 parallel attempts stopped, each one's work so far on its own branch");
+    });
+
+    it('attempt 1 ended on its own and fell short, attempt 2 never began: the task waits keeping attempt 1, so only attempt 2 runs when the run goes on', async () => {
+      await seedToday();
+      const config = 'max_retries: 0\nbudgets:\n  day: 0.0001\n';
+      await leg(writesThenReports(FAILED), config, 't1');
+      await leg(
+        scripted(() => {
+          throw new Error('no worker begins past the day’s budget');
+        }),
+        config,
+        't1-a2',
+      );
+      const t1 = await taskRecord();
+      expect(t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2 });
+      expect(t1.candidates).toEqual([expect.objectContaining({ n: 1, worker: 'failure' })]);
+      expect(t1.candidates![0]!.budgetStop).toBeUndefined();
+      expect(attemptsToRun(t1)).toEqual([2]);
+      expect(await runRecord()).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
+    });
   });
 
   it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {
