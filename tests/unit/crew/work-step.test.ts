@@ -353,6 +353,21 @@ describe('the work step, in-process against the fakes', () => {
     ]);
   });
 
+  it('a cancel while parallel attempts run (#50): the task waits for `/crew resume` with the attempts recorded and their claim’s number, so only the missing legs run again', async () => {
+    const main = (await gh.repo.branchSha('main'))!;
+    const second = { n: 2, branch: `crew/${ISSUE}/r${RUN}/t1-a2`, worker: 'success' as const, headSha: main, summary: 's', changedFiles: [], attempt: 1 };
+    await seed({ parallel: 2, candidates: [second] });
+    const ctx = await job(
+      scripted(() => []),
+      'max_retries: 0\n',
+    );
+    await advance({ ...ctx, settings: { ...ctx.settings, step: 'advance', task: undefined, workResult: 'cancelled' } });
+    const t1 = await taskRecord();
+    expect(t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2, claim: null });
+    expect(t1.candidates!.map((c) => c.n)).toEqual([2]);
+    expect(attemptsToRun(t1)).toEqual([1]);
+  });
+
   it('a parallel attempt a cancellation cuts (#50) answers the leader with a shutdown_response saying where its work is, as a worker stopped at a shutdown request does', async () => {
     await seed({ parallel: 2 });
     const cancel = new AbortController();
