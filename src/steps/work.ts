@@ -105,8 +105,8 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
         await holdAtBudget(ctx, t, budgetStop, (stop) => recordHeld(ctx, issue, run, t.rec.id, { attempt: state.attempt }, stop));
         return undefined;
       }
-      // A parallel attempt is not held: at the repository's day or month budget its leg ends with what it has, and the
-      // judging uses what the attempts did (#50, #52; docs/configuration.md `attempts.parallel`).
+      // A parallel attempt is not held on its own: at the repository's day or month budget its leg ends with what it has,
+      // and the task is judged on what the attempts did, or waits at the budget (#50, #52; parallel-attempts.ts waitAtBudget).
       // The leg's own attempts so far are not on crew/state until its candidate is: counted here.
       // The run already waits at a budget (another task met it): the leg ends likewise, without a worker.
       const legStop = t.of > 1 ? (runWideStop(current.run) ?? (await repositoryStop(ctx, legSpent.costUsd))) : undefined;
