@@ -25,7 +25,12 @@ export function parseLeg(leg: string): { task: string; n: number } | null {
 
 /** The legs of a task that runs `count` attempts: `t1`, `t1-a2`, … */
 export function legsOf(task: string, count: number): string[] {
-  return Array.from({ length: Math.max(1, count) }, (_, i) => (i === 0 ? task : `${task}-a${i + 1}`));
+  return Array.from({ length: Math.max(1, count) }, (_, i) => legOf(task, i + 1));
+}
+
+/** Attempt n's leg of a task: `t1` for the first, `t1-a<n>` for the others. */
+export function legOf(task: string, n: number): string {
+  return n === 1 ? task : `${task}-a${n}`;
 }
 
 /**

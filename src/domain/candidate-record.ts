@@ -45,6 +45,11 @@ export const CandidateRunSchema = z.looseObject({
   attempt: count,
   /** Why the leg's worker never began (the repository's day or month budget was reached first): nothing to judge. */
   notBegun: text.optional(),
+  /**
+   * The budget that stopped the leg before its end (not begun, or its work so far on its branch): unless another
+   * attempt qualifies, the task waits at the budget and the leg goes on after `/crew continue`.
+   */
+  budgetStop: text.optional(),
   /** MCP servers that failed in the leg's job (#36): the settled task keeps them. */
   mcpNotes: z.array(text).optional(),
 });

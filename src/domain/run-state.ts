@@ -540,9 +540,29 @@ export function candidatesComplete(t: Pick<TaskRecord, 'parallel' | 'candidates'
   return of > 1 && (t.candidates?.length ?? 0) >= of;
 }
 
-/** The work legs running: each running task's parallel attempts (#50), one for most. */
+/**
+ * Parallel attempts recorded under the task's current claim (#50): a claim that ends without judging them
+ * (lost, cancelled, stopped at a budget, failed and retried) keeps them and its attempt number.
+ */
+export function keepsCandidates(t: Pick<TaskRecord, 'parallel' | 'candidates'>): boolean {
+  return (t.parallel ?? 1) > 1 && (t.candidates?.length ?? 0) > 0;
+}
+
+/**
+ * The attempts (1-based) a claim of the task starts legs for (#50): one for a task run once; one that judges
+ * them (attempt 1's leg) when every attempt is recorded; otherwise those not recorded yet. A claim after a
+ * cancel or a budget's stop keeps what was recorded, so only what is missing runs again.
+ */
+export function attemptsToRun(t: Pick<TaskRecord, 'parallel' | 'candidates'>): number[] {
+  const of = t.parallel ?? 1;
+  if (of <= 1 || candidatesComplete(t)) return [1];
+  const recorded = new Set((t.candidates ?? []).map((c) => c.n));
+  return Array.from({ length: of }, (_, i) => i + 1).filter((n) => !recorded.has(n));
+}
+
+/** The work legs running: each running task's parallel attempts (#50) still to record or judge, one for most. */
 export function runningCount(view: RunView): number {
-  return [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').reduce((n, t) => n + (t.parallel ?? 1), 0);
+  return [...view.tasks.values()].filter((t) => t.status === 'running' || t.status === 'retrying').reduce((n, t) => n + attemptsToRun(t).length, 0);
 }
 
 /** Every task has settled: done, failed for good or replaced. */

@@ -34,7 +34,13 @@ function budgetTaskLines(view: RunView, s: Surface, branchLink: (branch: string)
     else if (state === 'failed') lines.push(`- ❌ ${t.id}: ${t.status}${t.headSha ? `, its work on ${where}` : ''}`);
     else if (t.status === 'running' || t.status === 'retrying')
       lines.push(`- ⏳ ${t.id}: still running; it stops at the end of its attempt and pushes its work to ${where}`);
-    else if (t.headSha)
+    else if ((t.parallel ?? 1) > 1 && !t.headSha) {
+      // Parallel attempts (#50) held at the budget: each one's work is on its own branch; those that ended on their own wait to be judged.
+      const done = t.candidates?.length ?? 0;
+      lines.push(
+        `- ⏸ ${t.id}: its ${t.parallel} parallel attempts stopped, each one's work so far on its own branch (from ${where})${done ? `; ${done} ended on ${done === 1 ? 'its' : 'their'} own and ${done === 1 ? 'waits' : 'wait'} to be judged with the others` : ''}`,
+      );
+    } else if (t.headSha)
       lines.push(
         `- ⏸ ${t.id}: stopped, its work so far committed on ${where}${t.changedFiles.length ? ` (${t.changedFiles.length} file${t.changedFiles.length === 1 ? '' : 's'})` : ''}`,
       );

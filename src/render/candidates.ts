@@ -55,8 +55,12 @@ export function attemptsCutLines(view: RunView): string[] {
     const rec = view.tasks.get(t.id);
     if (!rec?.attemptsAsked) continue;
     const ran = rec.parallel ?? rec.selection?.candidates.length ?? 1;
+    const attempts = `${ran} parallel attempt${ran === 1 ? '' : 's'} of the ${rec.attemptsAsked} asked for`;
+    // Said while they run, and after (settling keeps the number asked): then in the past tense.
     out.push(
-      `${t.id} runs ${ran} parallel attempt${ran === 1 ? '' : 's'} of the ${rec.attemptsAsked} asked for: each is a job of its own, and \`max_parallel\` (${ran}) bounds the jobs at once. Raise \`max_parallel\` in .github/crew.yml for more.`,
+      rec.parallel !== undefined && rec.selection === undefined
+        ? `${t.id} runs ${attempts}: each is a job of its own, and \`max_parallel\` (${ran}) bounds the jobs at once. Raise \`max_parallel\` in .github/crew.yml for more.`
+        : `${t.id} ran ${attempts}: each was a job of its own, and \`max_parallel\` (${ran}) bounded the jobs at once. Raise \`max_parallel\` in .github/crew.yml for more next time.`,
     );
   }
   return out;

@@ -1,4 +1,4 @@
-import { blockedTasks, candidatesComplete, NOTHING_SPENT, readyTasks, runningCount, type TaskClaim } from '../domain/run-state';
+import { attemptsToRun, blockedTasks, keepsCandidates, NOTHING_SPENT, readyTasks, runningCount, type TaskClaim } from '../domain/run-state';
 import type { StateTx } from '../ports';
 import { attemptsFor, MAX_PARALLEL_ATTEMPTS } from '../domain/attempts';
 import { readView, refreshExecutionLog, writeRun, writeTask } from './run-files';
@@ -19,13 +19,16 @@ export function claimReadyTasks(tx: StateTx, issue: number, run: number, maxPara
   const claimed: string[] = [];
   for (const id of readyTasks(view)) {
     const rec = view.tasks.get(id)!;
-    // Every parallel attempt recorded, the judging stopped (interrupted, or crew failed in it): they are judged, not done again.
-    if (candidatesComplete(rec)) {
-      // One job judges them all: one slot (running, the task still counts its legs, which only delays others).
-      if (slots < 1) break;
-      slots -= 1;
+    // Parallel attempts recorded under its claim (#50), every one (the judging stopped: one leg judges them) or some (a
+    // cancel or a budget's stop came between: the legs still missing run): kept, under the same attempt number, as
+    // no worker started for it (a retry of a failed judging included). A leg still to run takes a slot.
+    if (keepsCandidates(rec)) {
+      // (max_parallel lowered since: never more than it allows, or the task could never start.)
+      const legs = Math.min(attemptsToRun(rec).length, maxParallel);
+      if (legs > slots) break;
+      slots -= legs;
       claimed.push(id);
-      writeTask(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, startedAt: now });
+      writeTask(tx, issue, run, { ...rec, status: 'running', claim, startedAt: now });
       continue;
     }
     // Each parallel attempt (#50) is a leg of its own and takes a slot; a task waits for all of its slots.

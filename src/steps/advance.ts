@@ -1,6 +1,6 @@
 import { parseLeg } from '../domain/attempts';
 import { endOfRunDecision } from '../domain/leader-policy';
-import { allTasksDone, candidatesComplete, failedTasks, isTerminal, type RunView, type TaskClaim, type TaskRecord } from '../domain/run-state';
+import { allTasksDone, candidatesComplete, failedTasks, isTerminal, keepsCandidates, type RunView, type TaskClaim, type TaskRecord } from '../domain/run-state';
 import type { Config } from '../config/schema';
 import { failureComment } from '../render/messages';
 import { refreshExecutionLog, writeRun, writeTask } from '../state/run-files';
@@ -131,7 +131,8 @@ function endOfRun(ctx: StepContext, { cancelled, now, claim, maxParallel, limits
     if (v.run.phase !== 'EXECUTING') return { kind: 'moved' as const, phase: v.run.phase };
     const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
     // An attempt that never reached the branch does not count against the task.
-    const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
+    // Parallel attempts recorded under the claim (#50) keep it and its number: only what is missing runs again.
+    const attemptsAfter = (t: TaskRecord) => (pushed.get(t.id) === 'none' && !keepsCandidates(t) ? Math.max(0, t.attempts - 1) : t.attempts);
     if (cancelled && lost.length) {
       // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
       for (const t of lost) writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'pending', claim: null, attempts: attemptsAfter(t) });
@@ -143,7 +144,14 @@ function endOfRun(ctx: StepContext, { cancelled, now, claim, maxParallel, limits
     for (const t of lost) {
       if (t.restarts < MAX_RESTARTS) {
         restart.push(t.id);
-        writeTask(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
+        writeTask(tx, issue, run, {
+          ...t,
+          ...headOf(t),
+          status: 'running',
+          claim,
+          restarts: t.restarts + 1,
+          attempts: attemptsAfter(t) + (keepsCandidates(t) ? 0 : 1),
+        });
       } else
         writeTask(tx, issue, run, {
           ...t,

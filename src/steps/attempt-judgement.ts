@@ -85,7 +85,7 @@ export function judgeAttempt(
   // A retry needs room in the task's and the run's budgets after this attempt's spending.
   const noRoom = checked.retry ? noRoomForAnotherAttempt(spent.budgets, addSpent(spent.taskSpent, seen.usage, 0), addUsage(spent.runSpent, seen.usage)) : null;
   // A budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
-  // A parallel attempt is not held: its work so far is its candidate (work.ts, endLegAtBudget).
+  // A parallel attempt is not held on its own: its work so far is its candidate (work.ts, endLegAtBudget; the task may wait as a whole).
   const heldAt =
     t.of > 1
       ? undefined
@@ -105,6 +105,7 @@ export function judgeAttempt(
     mcpNotes: [...tools.mcp.notes],
     imagesNotLoaded: ran.imagesNotLoaded,
     refused: tools.refused(),
+    ...(ran.cut ? { cut: true } : {}),
   };
   return { outcome, seen, heldAt };
 }

@@ -1,8 +1,8 @@
-import { legsOf } from '../domain/attempts';
+import { legOf } from '../domain/attempts';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/schema';
 import type { CiWorkflowsRead } from '../config/ci-workflows';
-import { candidatesComplete, isTerminal, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
+import { attemptsToRun, isTerminal, totalUsage, type RunRecord, type RunView, type TaskClaim } from '../domain/run-state';
 import { withEffort } from '../agents/effort';
 import type { EffortRole } from '../domain/effort';
 import { withinRunBudget } from '../agents/run-budget';
@@ -239,11 +239,8 @@ export async function dispatchTasks(ctx: StepContext, issue: number, run: number
 export async function workLegs(ctx: StepContext, issue: number, run: number, tasks: string[]): Promise<string[]> {
   if (!tasks.length) return tasks;
   const view = await loadView(ctx, issue, run, SEEN);
-  // A task whose attempts are all recorded but not judged (the judging job stopped) needs one leg, which judges them.
-  return tasks.flatMap((t) => {
-    const rec = view.tasks.get(t);
-    return legsOf(t, rec && candidatesComplete(rec) ? 1 : (rec?.parallel ?? 1));
-  });
+  // Every attempt's leg, only those still missing (some recorded before a cancel or a budget's stop), or one that judges them all.
+  return tasks.flatMap((t) => attemptsToRun(view.tasks.get(t) ?? {}).map((n) => legOf(t, n)));
 }
 
 /**

@@ -6,7 +6,9 @@ import { addSpent, addUsage, ZERO_USAGE, type RunView } from '../domain/run-stat
 import { planOf, refreshExecutionLog, writeTask } from '../state/run-files';
 import type { CommandRunner } from '../sandbox/command-runner';
 import { selectByEvidence } from './candidate-evidence';
-import { loadView, SEEN, updateView, type StepContext } from './context';
+import { dispatchTasks, loadView, nowIso, SEEN, syncPlanComment, taskClaim, updateView, type StepContext } from './context';
+import { askAtBudget, repositoryStop, runWideStop, stopRunAtBudget, type BudgetStop } from './budget-stop';
+import { claimReadyTasks } from '../state/transitions';
 import { testReports } from './critic';
 import { setupNetwork } from '../toolbox/sandbox-setup';
 import { baseRuns } from './test-runs';
@@ -29,8 +31,8 @@ export async function recordCandidate(
   t: TakenTask,
   o: AttemptOutcome,
   headSha: string,
-  /** Why the leg's worker never began (endLegAtBudget). */
-  notBegun?: string,
+  /** The budget that ended the leg, and why its worker never began, when it did not (endLegAtBudget). */
+  atBudget?: { spent: string; notBegun?: string | undefined },
 ): Promise<CandidateRun[] | null> {
   const mine: CandidateRun = {
     n: t.n,
@@ -41,22 +43,28 @@ export async function recordCandidate(
     changedFiles: o.seen.changedFiles,
     attempt: o.attempt,
     ...(o.mcpNotes?.length ? { mcpNotes: o.mcpNotes } : {}),
-    ...(notBegun ? { notBegun } : {}),
+    ...(atBudget?.notBegun ? { notBegun: atBudget.notBegun } : {}),
+    ...(atBudget ? { budgetStop: atBudget.spent } : {}),
   };
   return updateView(ctx, t.issue, t.run, `${t.leg} ${o.checked.status} (attempt ${t.n} of ${t.of})`, (view, tx) => {
     const rec = view.tasks.get(t.rec.id);
     if (!rec || (rec.status !== 'running' && rec.status !== 'retrying') || rec.candidates?.some((c) => c.n === t.n)) return null;
     const candidates = [...(rec.candidates ?? []), mine].sort((a, b) => a.n - b.n);
+    const completes = candidates.length >= (rec.parallel ?? 1);
     writeTask(tx, t.issue, t.run, {
       ...rec,
       candidates,
+      // The set complete, this leg judges it: the claim is its workflow run's from this write, so a leg of the same
+      // dispatch started again (a retry, a replay) sees it held and judges nothing (work-claim.ts); a re-run of this
+      // job, advance's restart and `/crew resume` find it by this run's id.
+      ...(completes ? { claim: taskClaim(ctx, 'this-run', nowIso(ctx)) } : {}),
       usage: addUsage(rec.usage, o.seen.usage),
       spent: addSpent(rec.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
       turns: rec.turns + o.seen.turns,
       ...(o.links ? { links: o.links } : {}),
     });
     refreshExecutionLog(tx, t.issue, t.run);
-    return candidates.length >= (rec.parallel ?? 1) ? candidates : null;
+    return completes ? candidates : null;
   });
 }
 
@@ -101,20 +109,36 @@ async function judgeCandidates(
   }
 }
 
-/** The task settled on its judged candidates: the one kept is its result, or it failed with every candidate's reasons. */
+/**
+ * The task settled on its judged candidates: the one kept is its result, or it failed with every candidate's reasons.
+ * With none kept while a budget stopped some (#52), it waits at the budget instead (waitAtBudget); when every one was
+ * stopped so, nothing is judged.
+ */
 export async function settleCandidates(
   ctx: StepContext,
   config: Config,
   t: TakenTask,
   candidates: CandidateRun[],
-  tools: { runner: CommandRunner | null | undefined; egress: Egress | null | undefined; chain: ChainOffer; sandboxWarning: string | null },
+  tools: {
+    runner: CommandRunner | null | undefined;
+    egress: Egress | null | undefined;
+    chain: ChainOffer;
+    sandboxWarning: string | null;
+    heldAt?: BudgetStop | undefined;
+  },
 ): Promise<string | undefined> {
   const view = await loadView(ctx, t.issue, t.run, SEEN);
-  ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
   // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
   ctx.log.checkpoint('candidates-judging');
+  const byBudget = candidates.filter((c) => c.budgetStop);
+  if (byBudget.length === candidates.length) {
+    ctx.log.info(`${t.rec.id}: a budget stopped all ${candidates.length} parallel attempts before their end; nothing to judge`);
+    return waitAtBudget(ctx, config, t, candidates, tools.heldAt);
+  }
+  ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
   const selection = await judgeCandidates(ctx, config, view, t.rec.id, candidates, tools);
   ctx.log.info(`${t.rec.id}: ${selection.chosen === null ? 'none kept' : `kept attempt ${selection.chosen}`}: ${selection.reason}`);
+  if (selection.chosen === null && byBudget.length) return waitAtBudget(ctx, config, t, candidates, tools.heldAt);
   const kept = candidates.find((c) => c.n === selection.chosen);
   const checked: CheckedResult = kept
     ? {
@@ -146,6 +170,45 @@ export async function settleCandidates(
     branch: kept ? kept.branch : t.rec.branch,
     parallel: undefined,
   });
+}
+
+/**
+ * A task of parallel attempts none of which qualified while a budget stopped some of them (#52): it waits at the
+ * budget as a task run once does, not failed. The attempts that ended on their own stay recorded (they do not run
+ * again); those the budget stopped are dropped from the record, their work so far on their branches, and their legs
+ * go on from there once the run goes on (`/crew continue`, a claim that keeps the others: state/transitions.ts).
+ * With the budget no longer binding (a person's `/crew continue` came first), the legs start again at once.
+ */
+async function waitAtBudget(ctx: StepContext, config: Config, t: TakenTask, candidates: CandidateRun[], heldAt: BudgetStop | undefined): Promise<undefined> {
+  const { issue, run } = t;
+  const taskId = t.rec.id;
+  const stop = heldAt ?? runWideStop((await loadView(ctx, issue, run, SEEN)).run) ?? (await repositoryStop(ctx));
+  const finished = candidates.filter((c) => !c.budgetStop);
+  const began = candidates.some((c) => !c.notBegun);
+  const now = nowIso(ctx);
+  const claim = taskClaim(ctx, 'dispatch', now);
+  const out = await updateView(ctx, issue, run, `${taskId} waits at a budget with its parallel attempts`, (view, tx) => {
+    const rec = view.tasks.get(taskId);
+    if (!rec || (rec.status !== 'running' && rec.status !== 'retrying')) return null;
+    writeTask(tx, issue, run, {
+      ...rec,
+      status: 'pending',
+      claim: null,
+      candidates: finished.length ? finished : undefined,
+      // Attempts kept, or work begun, count under this claim's number; with none begun, the next claim gives it again.
+      attempts: finished.length || began ? rec.attempts : Math.max(0, rec.attempts - 1),
+    });
+    refreshExecutionLog(tx, issue, run);
+    if (stop) return { asks: stopRunAtBudget(tx, issue, run, stop, now), claimed: [] as string[] };
+    return { asks: false, claimed: claimReadyTasks(tx, issue, run, config.max_parallel, claim, now) };
+  });
+  ctx.log.info(
+    `${taskId}: no parallel attempt qualified and a budget stopped ${candidates.length - finished.length} of them; ${stop ? "the task waits at the budget, every attempt's work on its branch" : 'the budget no longer binds, so they go on'}`,
+  );
+  if (out?.asks) await askAtBudget(ctx, issue, run);
+  else if (out?.claimed.length) await dispatchTasks(ctx, issue, run, out.claimed, claim);
+  else await syncPlanComment(ctx, issue, run);
+  return undefined;
 }
 
 /** A result crew writes itself, with no worker's report behind it: failed, and why. */

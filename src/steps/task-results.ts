@@ -28,6 +28,8 @@ export interface AttemptOutcome {
   refused?: Refusals;
   /** Where a person reads the attempt: its job's log and its trajectory (absent in attempts recorded before they were kept). */
   links?: TaskLinks;
+  /** A parallel attempt the job's limit or a cancellation ended (#50): what it did is its result. */
+  cut?: boolean;
 }
 
 const TRAILER = /^Crew-Result: (.+)$/m;
@@ -220,19 +222,7 @@ export async function recordFinal(
   });
   if (fresh?.carry) ctx.log.checkpoint('task-pushed');
   ctx.log.checkpoint('task-recorded');
-  if (o.seen.ending === 'shutdown') {
-    // The shutdown_response: the leader's record that the worker stopped, and where its work is.
-    await updateRunFolder(ctx, issue, run, `${taskId} stopped`, (tx) => {
-      writeMessage(tx, issue, run, {
-        id: messageId(now, taskId, nonce()),
-        from: taskId,
-        to: 'leader',
-        type: 'shutdown_response',
-        text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`,
-        at: now,
-      });
-    });
-  }
+  if (o.seen.ending === 'shutdown') await answerShutdown(ctx, issue, run, taskId, o, headSha);
   // A task still running records its own outcome after this write, and syncs the plan comment then.
   if (outcome.othersRunning) handedOn(ctx, issue, run);
   if (outcome.claimed.length) {
@@ -245,6 +235,24 @@ export async function recordFinal(
   if (outcome.decision && outcome.decision.action !== 'retry_stronger') await followUp(ctx, issue, run, outcome.decision);
   await syncPlanComment(ctx, issue, run);
   return outcome.chained;
+}
+
+/**
+ * The shutdown_response: the leader's record that a worker stopped before its end (a shutdown request, or, for a
+ * parallel attempt, the job's limit or a cancellation), and where its work is. `from` is the task, or the attempt's leg.
+ */
+export async function answerShutdown(ctx: StepContext, issue: number, run: number, from: string, o: AttemptOutcome, headSha: string): Promise<void> {
+  const now = nowIso(ctx);
+  await updateRunFolder(ctx, issue, run, `${from} stopped`, (tx) => {
+    writeMessage(tx, issue, run, {
+      id: messageId(now, from, nonce()),
+      from,
+      to: 'leader',
+      type: 'shutdown_response',
+      text: `stopped after ${o.seen.turns} turn${o.seen.turns === 1 ? '' : 's'}; partial work is at ${headSha.slice(0, 7)}`,
+      at: now,
+    });
+  });
 }
 
 /**

@@ -18,7 +18,10 @@ export async function checkoutTaskBranch(ctx: StepContext, t: TakenTask): Promis
   // at its branch (takePushedResult): a pushed attempt counts, and work no record names (a save cut short
   // between its push and its write) becomes the task's headSha, so the attempt that follows fetches it. What is
   // left, a re-run of this very job after such a push, is BranchMoved at this job's write, which then rebases.
-  const noBranchYet = ctx.state.carriesBranches === true && rec.attempts <= 1 && rec.headSha === null && !rec.continued && depBranches.length === 0;
+  // A parallel attempt's leg (#50) pushes apart from its record, and a leg run again after a cancel or a budget's stop
+  // goes on from its own branch: always looked for.
+  const noBranchYet =
+    ctx.state.carriesBranches === true && t.of === 1 && rec.attempts <= 1 && rec.headSha === null && !rec.continued && depBranches.length === 0;
   const { missing } = noBranchYet ? { missing: [branch] } : await ctx.remote.fetch([branch, ...depBranches]);
   const resuming = !missing.includes(branch);
   const mergeDependencies = async () => {

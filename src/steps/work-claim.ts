@@ -98,6 +98,13 @@ export async function takeTask(ctx: StepContext, issue: number, run: number, leg
   if (which.n > of) return void ctx.log.info(`${leg}: ${taskId} runs ${of} attempt(s) since its claim; nothing to do`);
   const judge = candidatesComplete(rec);
   if (!judge && rec.candidates?.some((c) => c.n === which.n)) return void ctx.log.info(`${leg}: this attempt of ${taskId} is recorded already; nothing to do`);
+  // The leg whose record completed the set took the claim for its workflow run in that write (recordCandidate), and
+  // judges them: a leg of a repeated dispatch, or any other job, sees that and runs no judging command twice.
+  if (judge && !holdsClaim(ctx, rec.claim)) {
+    const by = rec.claim ? `workflow run ${rec.claim.runId}` : 'no job (its claim is gone)';
+    ctx.log.info(`${leg}: every parallel attempt of ${taskId} is recorded and held for judging by ${by}; this job does not judge them too`);
+    return;
+  }
   // A chained task was claimed for this workflow run by the write that recorded the one before.
   if (chained && rec.claim?.runId !== ctx.runId) {
     ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);

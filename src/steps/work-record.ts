@@ -4,7 +4,7 @@ import type { CommandRunner } from '../sandbox/command-runner';
 import type { StepContext } from './context';
 import type { Egress } from '../toolbox/egress';
 import { recordCandidate, settleCandidates } from './parallel-attempts';
-import { attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
+import { answerShutdown, attemptCommitMessage, recordFinal, recordHeld, recordRetry, type AttemptOutcome, type ChainOffer } from './task-results';
 import type { BudgetStop } from './budget-stop';
 import type { TakenTask } from './work-claim';
 import { teamFreshness } from './work-toolbox';
@@ -20,8 +20,8 @@ export async function recordAttempt(
   t: TakenTask,
   o: AttemptOutcome,
   job: { chain: ChainOffer; runner: CommandRunner | null | undefined; egress: Egress | null | undefined; heldAt?: BudgetStop | undefined },
-  /** A parallel leg ended at a budget before its worker began: why (#50). */
-  notBegun?: string,
+  /** A parallel leg a budget ended (#50): what was spent, and why its worker never began, when it did not. */
+  atBudget?: { spent: string; notBegun?: string | undefined },
 ): Promise<string | boolean | undefined> {
   const { issue, run } = t;
   const taskId = t.rec.id;
@@ -32,11 +32,10 @@ export async function recordAttempt(
     const headSha = await ctx.repo.head();
     ctx.log.checkpoint('task-pushed');
     if (!o.final) return undefined;
-    const all = await recordCandidate(ctx, t, o, headSha, notBegun);
+    const all = await recordCandidate(ctx, t, o, headSha, atBudget);
+    // Stopped before its end, as a task run once that stops at a shutdown request answers it: where its work is.
+    if (o.seen.ending === 'shutdown' || o.cut) await answerShutdown(ctx, issue, run, t.leg, o, headSha);
     if (!all) return undefined;
-    // Every leg stopped at the repository's budget before its worker began: nothing to judge, so the task
-    // waits at the budget (its candidates dropped) as a task run once does, and the run asks (#52).
-    if (job.heldAt && all.every((c) => c.notBegun)) return recordHeld(ctx, issue, run, taskId, { attempt: o.attempt }, job.heldAt);
     return settleCandidates(ctx, config, t, all, { ...job, sandboxWarning: o.sandboxWarning });
   }
   // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.

@@ -93,7 +93,8 @@ function teamOf(ctx: StepContext, t: TakenTask, fresh: { looked: boolean }): Tea
  */
 export async function openToolbox(ctx: StepContext, config: Config, t: TakenTask, chained: boolean): Promise<Toolbox> {
   const trusted = !chained && (await ctx.repo.head()) === reviewedSha(t.view.run);
-  const mcpServers = serversFor(config.mcp_servers, 'worker');
+  // A leg that only judges recorded attempts (#50) runs no worker, so it needs no server.
+  const mcpServers = t.judge ? [] : serversFor(config.mcp_servers, 'worker');
   const tools = await prepareTools(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
   const { runner, warning, setupFailure, egress, reach } = tools;
   // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally`

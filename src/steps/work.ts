@@ -105,8 +105,8 @@ async function runTask(ctx: StepContext, config: Config, issue: number, run: num
         await holdAtBudget(ctx, t, budgetStop, (stop) => recordHeld(ctx, issue, run, t.rec.id, { attempt: state.attempt }, stop));
         return undefined;
       }
-      // A parallel attempt is not held: at the repository's day or month budget its leg ends with what it has, and the
-      // judging uses what the attempts did (#50, #52; docs/configuration.md `attempts.parallel`).
+      // A parallel attempt is not held on its own: at the repository's day or month budget its leg ends with what it has,
+      // and the task is judged on what the attempts did, or waits at the budget (#50, #52; parallel-attempts.ts waitAtBudget).
       // The leg's own attempts so far are not on crew/state until its candidate is: counted here.
       // The run already waits at a budget (another task met it): the leg ends likewise, without a worker.
       const legStop = t.of > 1 ? (runWideStop(current.run) ?? (await repositoryStop(ctx, legSpent.costUsd))) : undefined;
@@ -292,7 +292,8 @@ async function holdAtBudget(ctx: StepContext, t: TakenTask, stop: BudgetStop, ho
 /**
  * A parallel attempt's leg at a budget (#50, #52): the repository's day or month budget before its next attempt, or the
  * run waiting at its or the repository's budget (before an attempt, or its worker stopped at the end of a turn). No
- * worker starts again, and what it did is recorded as its candidate.
+ * worker starts again, and what it did is recorded as its candidate, marked as the budget's: unless another attempt
+ * qualifies, the task waits at the budget and this leg goes on from its branch after `/crew continue`.
  */
 async function endLegAtBudget(
   ctx: StepContext,
@@ -306,9 +307,14 @@ async function endLegAtBudget(
   ctx.log.info(`${t.leg}: ${spent}; this parallel attempt stops here and is judged on what it did`);
   const next = { attempt: leg.state.attempt, sandboxWarning: tools.warning, mcpNotes: [...tools.mcp.notes] };
   const { outcome, notBegun } = outcomeAtBudget(t, leg.last, next, spent);
-  const recorded = await recordAttempt(ctx, config, t, outcome, { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop }, notBegun);
-  // No attempt of the task began: it waits at the budget like a task run once, and this job may be the one to ask.
-  if (recorded === true) await askAtBudget(ctx, t.issue, t.run);
-  else if (recorded === false) await syncPlanComment(ctx, t.issue, t.run);
+  // The leg that completes the set judges, or, with no attempt qualified, the task waits at the budget and asks (parallel-attempts.ts).
+  const recorded = await recordAttempt(
+    ctx,
+    config,
+    t,
+    outcome,
+    { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop },
+    { spent, notBegun },
+  );
   return typeof recorded === 'string' ? recorded : undefined;
 }

@@ -123,3 +123,56 @@ describe('parallel attempts when the job judging them stops, and at a repository
     expect(question).toContain('`budgets.day`');
   }, 600_000);
 });
+
+describe('parallel attempts a budget stopped, every one (#50, #52)', () => {
+  it('both attempts cut at the run’s budget stop: nothing is judged, the task waits at the budget with each attempt’s work on its branch, and `/crew continue` goes on from there to a pull request', async () => {
+    let atStop: { run: Record<string, unknown>; t1: Record<string, unknown>; notes: (string | undefined)[]; question: string; judged: boolean } | undefined;
+    const starts: Record<string, string[]> = {};
+    const found: Record<string, boolean> = {};
+    const r = await play('parallel-budget-stop-all-legs', {
+      hooks: {
+        onStep: async (_step, index, gh) => {
+          if (index !== 2) return;
+          const read = async (path: string) => JSON.parse((await gh.repo.readFile('refs/heads/crew/state', `issue-1/run-1/${path}`)) ?? 'null');
+          const comments = [...gh.comments.values()].map((c) => c.body);
+          atStop = {
+            run: await read('run.json'),
+            t1: await read('tasks/task_t1.json'),
+            notes: [await gh.repo.readFile('refs/heads/crew/1/r1/t1', 'notes/A.md'), await gh.repo.readFile('refs/heads/crew/1/r1/t1-a2', 'notes/A.md')],
+            question: comments.find((b) => b.includes('crew stopped at a budget')) ?? '',
+            judged: comments.some((b) => b.includes('Attempts of t1')),
+          };
+        },
+        beforeClose: async ({ anthropic }) => {
+          for (const q of anthropic.requests) {
+            if (q.role !== 'worker' || q.task !== 't1') continue;
+            const body = JSON.stringify(q.body);
+            const leg = /Parallel attempt: (\d) of 2/.exec(body)?.[1] ?? '-';
+            const attempt = /Attempt: (\d+)/.exec(body)?.[1] ?? '-';
+            if (q.turn === 0) (starts[leg] ??= []).push(attempt);
+            // The continued attempt's first look at notes/A.md (its first turn) finds what the same attempt wrote before the stop.
+            if (q.turn === 1 && attempt === '2') found[leg] = new RegExp(`Attempt ${leg}, line \\d`).test(body);
+          }
+        },
+      },
+    });
+    expectFaithful(r);
+    const s = atStop!;
+    expect(s.run).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'run' } });
+    // Waiting, not failed, and nothing judged: both attempts' work is on their branches for `/crew continue`.
+    expect(s.t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2 });
+    expect(s.t1.candidates).toBeUndefined();
+    expect(s.t1.selection).toBeUndefined();
+    expect(s.judged).toBe(false);
+    expect(s.notes[0]).toMatch(/^# A\n\nAttempt 1, line \d\.\n$/);
+    expect(s.notes[1]).toMatch(/^# A\n\nAttempt 2, line \d\.\n$/);
+    // Asked when t2 stopped the run, while t1's attempts still worked.
+    expect(s.question).toContain('⏳ t1: still running');
+    // After `/crew continue $5` each attempt starts once more (attempt 2), from its branch, and one is kept for the pull request.
+    expect(starts).toEqual({ '1': ['1', '2'], '2': ['1', '2'] });
+    expect(found).toEqual({ '1': true, '2': true });
+    expect(r.pulls).toHaveLength(1);
+    expect([...r.pulls[0]!.files].sort()).toEqual(['notes/A.md', 'notes/B.md']);
+    expect(shown(planComment(r))).toMatch(/Kept attempt [12]/);
+  }, 600_000);
+});

@@ -1,5 +1,5 @@
 import { parseLeg } from '../../domain/attempts';
-import { failedTasks, isTerminal, type Phase, type RunRecord } from '../../domain/run-state';
+import { failedTasks, isTerminal, keepsCandidates, type Phase, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import { taskOf, writeRun, writeTask } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
@@ -131,7 +131,8 @@ async function resumeRun(ctx: StepContext, ev: CommentEvent, last: RunRecord): P
           ...t,
           status: 'pending',
           claim: null,
-          attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts,
+          // Parallel attempts recorded under the claim (#50) keep it and its number: only the missing legs run again.
+          attempts: how === 'none' && !keepsCandidates(t) ? Math.max(0, t.attempts - 1) : t.attempts,
           headSha: t.headSha ?? untaken.get(id) ?? null,
         });
     }

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { chainAhead, type Plan, type PlanTask } from '../../../src/domain/plan';
-import { blockedTasks, candidatesComplete, newTaskRecord, readyTasks, runningCount, type RunView, type TaskStatus } from '../../../src/domain/run-state';
+import {
+  attemptsToRun,
+  blockedTasks,
+  candidatesComplete,
+  keepsCandidates,
+  newTaskRecord,
+  readyTasks,
+  runningCount,
+  type RunView,
+  type TaskStatus,
+} from '../../../src/domain/run-state';
 import type { StateTx } from '../../../src/ports';
 import { readView, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import { claimReadyTasks } from '../../../src/state/transitions';
 import { view as fixtureView } from './run-fixtures';
 import { renderPlanComment } from '../../../src/render/plan-comment';
 import { GITHUB } from '../../../src/domain/surface';
+import { attemptsUsed } from '../../../src/domain/attempts';
 
 const LINKS = {
   comment: (issue: number, id: number) => `https://github.test/acme/w/issues/${issue}#issuecomment-${id}`,
@@ -138,6 +149,17 @@ describe('claimReadyTasks inside a state update', () => {
     const body = renderPlanComment(after, LINKS, GITHUB);
     expect(body).toContain('t1 runs 2 parallel attempts of the 3 asked for: each is a job of its own, and `max_parallel` (2) bounds the jobs at once.');
     expect(body).not.toContain('t2 runs');
+    // Once the attempts ran and the task settled on one, the line says so in the past.
+    const t1 = after.tasks.get('t1')!;
+    const standing = (n: number) => ({ n, branch: `b${n}`, headSha: null, qualified: n === 1, fixed: 0, failing: [], fell: [], changedLines: 1 });
+    const selection = { task: 't1', chosen: 1, candidates: [standing(1), standing(2)], reason: 'r' };
+    const settled = renderPlanComment(
+      { ...after, tasks: new Map([...after.tasks, ['t1', { ...t1, status: 'success', parallel: undefined, selection }]]) },
+      LINKS,
+      GITHUB,
+    );
+    expect(settled).toContain('t1 ran 2 parallel attempts of the 3 asked for: each was a job of its own, and `max_parallel` (2) bounded the jobs at once.');
+    expect(settled).not.toContain('t1 runs');
     // Nothing cut, nothing said.
     const roomy = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
     claimReadyTasks(roomy, 12, 2, 6, claim);
@@ -145,33 +167,62 @@ describe('claimReadyTasks inside a state update', () => {
     expect(renderPlanComment(readView(roomy, 12, 2)!, LINKS, GITHUB)).not.toContain('asked for');
   });
 
-  it('claims a task whose parallel attempts are all recorded but not judged again with its candidates, to judge them; an incomplete set starts over', () => {
+  const cand = (n: number) => ({
+    n,
+    branch: `crew/12/r2/t1${n === 1 ? '' : `-a${n}`}`,
+    worker: 'success' as const,
+    headSha: 'b'.repeat(40),
+    summary: 's',
+    changedFiles: [],
+    attempt: 1,
+  });
+
+  it('claims a task whose parallel attempts are all recorded but not judged again with its candidates, to judge them in one leg', () => {
     const v = runOf([task('t1'), task('t2')]);
-    const cand = (n: number) => ({
-      n,
-      branch: `crew/12/r2/t1${n === 1 ? '' : `-a${n}`}`,
-      worker: 'success' as const,
-      headSha: 'b'.repeat(40),
-      summary: 's',
-      changedFiles: [],
-      attempt: 1,
-    });
-    // Interrupted while judging: back to pending with every candidate (advance's cancelled path, /crew resume's dead claims).
-    v.tasks.set('t1', { ...v.tasks.get('t1')!, attempts: 0, parallel: 3, candidates: [cand(1), cand(2), cand(3)] });
-    v.tasks.set('t2', { ...v.tasks.get('t2')!, attempts: 0, parallel: 3, candidates: [cand(1)] });
+    // Interrupted while judging: back to pending with every candidate and its claim's number (advance's cancelled path, /crew resume's dead claims).
+    v.tasks.set('t1', { ...v.tasks.get('t1')!, attempts: 1, parallel: 3, candidates: [cand(1), cand(2), cand(3)] });
     expect(candidatesComplete(v.tasks.get('t1')!)).toBe(true);
-    expect(candidatesComplete(v.tasks.get('t2')!)).toBe(false);
-    // Settling clears `parallel`: a settled task is never waiting to be judged.
+    // Settling clears `parallel`: a settled task is never waiting to be judged, and keeps nothing for a new claim.
     expect(candidatesComplete({ ...v.tasks.get('t1')!, parallel: undefined })).toBe(false);
+    expect(keepsCandidates({ ...v.tasks.get('t1')!, parallel: undefined })).toBe(false);
+    expect(attemptsToRun(v.tasks.get('t1')!)).toEqual([1]);
     const tx = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
-    // One slot judges t1; t2 needs three legs to start over.
+    // One slot judges t1; t2, fresh, needs three legs.
     expect(claimReadyTasks(tx, 12, 2, 3, claim)).toEqual(['t1']);
     const after = readView(tx, 12, 2)!;
     expect(after.tasks.get('t1')).toMatchObject({ status: 'running', attempts: 1, parallel: 3, claim });
     expect(after.tasks.get('t1')!.candidates!.map((c) => c.n)).toEqual([1, 2, 3]);
+    expect(runningCount(after)).toBe(1);
     expect(claimReadyTasks(memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } }), 12, 2, 10, claim)).toEqual(['t1', 't2']);
+  });
+
+  it('re-judging after `/crew retry` counts no attempt more: no worker ran for it', () => {
+    const v = runOf([task('t1')]);
+    // The judging failed for good (advance gave up restarting it); `/crew retry t1` set it pending as it was.
+    v.tasks.set('t1', { ...v.tasks.get('t1')!, attempts: 1, restarts: 2, parallel: 3, candidates: [cand(1), cand(2), cand(3)] });
+    expect(attemptsUsed(v.tasks.get('t1')!)).toBe(3);
+    const tx = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    expect(claimReadyTasks(tx, 12, 2, 3, claim)).toEqual(['t1']);
+    const t1 = readView(tx, 12, 2)!.tasks.get('t1')!;
+    expect(t1).toMatchObject({ status: 'running', attempts: 1 });
+    expect(attemptsUsed(t1)).toBe(3);
+  });
+
+  it('a claim after a cancel keeps the attempts recorded (#50): only the missing legs run, each taking a slot', () => {
+    const v = runOf([task('t1'), task('t2')]);
+    v.tasks.set('t1', { ...v.tasks.get('t1')!, attempts: 1, parallel: 3, candidates: [cand(2)] });
+    expect(attemptsToRun(v.tasks.get('t1')!)).toEqual([1, 3]);
+    // Two slots: t1's two missing legs take them, t2 (three legs) waits.
+    const tx = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
+    expect(claimReadyTasks(tx, 12, 2, 2, claim)).toEqual(['t1']);
+    const after = readView(tx, 12, 2)!;
+    expect(after.tasks.get('t1')).toMatchObject({ status: 'running', attempts: 1, parallel: 3, claim });
+    expect(after.tasks.get('t1')!.candidates!.map((c) => c.n)).toEqual([2]);
+    expect(runningCount(after)).toBe(2);
+    // A task with nothing recorded starts every leg afresh, under a new number.
     const fresh = memoryTx({ ...v, run: { ...v.run, attempts: { parallel: 3, max: 3 } } });
     claimReadyTasks(fresh, 12, 2, 10, claim);
+    expect(readView(fresh, 12, 2)!.tasks.get('t2')).toMatchObject({ attempts: 1, parallel: 3 });
     expect(readView(fresh, 12, 2)!.tasks.get('t2')!.candidates).toBeUndefined();
   });
 

@@ -11,7 +11,7 @@ import { GitStateStore } from '../../../src/adapters/git/state-store';
 import { parseConfig } from '../../../src/config/schema';
 import { parseAttemptResult } from '../../../src/domain/attempt-memory';
 import type { Plan } from '../../../src/domain/plan';
-import { newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
+import { attemptsToRun, newTaskRecord, ZERO_USAGE, type RunRecord, type TaskRecord } from '../../../src/domain/run-state';
 import type { Clock, Log, Model, ModelReply, ModelRequest } from '../../../src/ports';
 import { paths, readRun, writePlan, writeRun, writeTask } from '../../../src/state/run-files';
 import type { StepContext } from '../../../src/steps/context';
@@ -353,6 +353,107 @@ describe('the work step, in-process against the fakes', () => {
     ]);
   });
 
+  it('a cancel while parallel attempts run (#50): the task waits for `/crew resume` with the attempts recorded and their claim’s number, so only the missing legs run again', async () => {
+    const main = (await gh.repo.branchSha('main'))!;
+    const second = { n: 2, branch: `crew/${ISSUE}/r${RUN}/t1-a2`, worker: 'success' as const, headSha: main, summary: 's', changedFiles: [], attempt: 1 };
+    await seed({ parallel: 2, candidates: [second] });
+    const ctx = await job(
+      scripted(() => []),
+      'max_retries: 0\n',
+    );
+    await advance({ ...ctx, settings: { ...ctx.settings, step: 'advance', task: undefined, workResult: 'cancelled' } });
+    const t1 = await taskRecord();
+    expect(t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2, claim: null });
+    expect(t1.candidates!.map((c) => c.n)).toEqual([2]);
+    expect(attemptsToRun(t1)).toEqual([1]);
+  });
+
+  it('a parallel attempt a cancellation cuts (#50) answers the leader with a shutdown_response saying where its work is, as a worker stopped at a shutdown request does', async () => {
+    await seed({ parallel: 2 });
+    const cancel = new AbortController();
+    const model = scripted((_attempt, turn) => {
+      if (turn === 1) cancel.abort();
+      return turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', FULL_REPORT)];
+    });
+    const ctx = await job(model, 'max_retries: 0\n');
+    await work({ ...ctx, settings: { ...ctx.settings, task: 't1-a2' }, cancellation: cancel.signal });
+    const t1 = await taskRecord();
+    expect(t1.candidates).toEqual([expect.objectContaining({ n: 2, branch: `crew/${ISSUE}/r${RUN}/t1-a2` })]);
+    const head = (await gh.repo.branchSha(`crew/${ISSUE}/r${RUN}/t1-a2`))!;
+    const inbox = await Promise.all(
+      (await gh.repo.listFiles('refs/heads/crew/state'))
+        .filter((p) => p.startsWith(`issue-${ISSUE}/run-${RUN}/inbox/leader/`))
+        .map(async (p) => JSON.parse((await stateFile(p))!) as Record<string, string>),
+    );
+    expect(inbox).toEqual([
+      expect.objectContaining({ type: 'shutdown_response', from: 't1-a2', to: 'leader', text: `stopped after 1 turn; partial work is at ${head.slice(0, 7)}` }),
+    ]);
+  });
+
+  describe('parallel attempts at the repository’s day budget (#50, #52): none qualified, the task waits instead of failing', () => {
+    const PARTIAL = { ...FULL_REPORT, status: 'partial', quality: 'YELLOW', completeness: 50, summary: 'Started NOTES.md.' };
+    const FAILED = { ...FULL_REPORT, status: 'failure', quality: 'RED', completeness: 0, summary: 'Could not write NOTES.md.' };
+    /** Writes NOTES.md, then reports `report`; each turn costs $0.001, over a day's budget of $0.0001 once recorded. */
+    const writesThenReports = (report: Record<string, unknown>): Model => {
+      const model = scripted((_a, turn) => (turn === 1 ? [use('write_file', { path: 'NOTES.md', content: '# Notes\n' })] : [use('report_result', report)]));
+      return { complete: async (req) => ({ ...(await model.complete(req)), usage: { ...ZERO_USAGE, inputTokens: 1_000, costUsd: 0.001 } }) };
+    };
+    const leg = async (model: Model, config: string, which: string) => {
+      const ctx = await job(model, config);
+      await work({ ...ctx, settings: { ...ctx.settings, task: which } });
+    };
+    const runRecord = async () => JSON.parse((await stateFile(`issue-${ISSUE}/run-${RUN}/run.json`))!) as RunRecord;
+    /** The run started today, so its spending is the day's. */
+    const seedToday = async () => {
+      await seed({ parallel: 2 });
+      await stateStore('today').update(`issue-${ISSUE}/`, 'started today', (tx) => {
+        const now = clock.now().toISOString();
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, createdAt: now }, now);
+      });
+    };
+
+    it('attempt 1 stopped at the budget before its retry, attempt 2 never began: the task waits with attempt 1’s work on its branch, and the run asks', async () => {
+      await seedToday();
+      const config = 'max_retries: 1\nbudgets:\n  day: 0.0001\n';
+      await leg(writesThenReports(PARTIAL), config, 't1');
+      expect((await taskRecord()).candidates).toEqual([
+        expect.objectContaining({ n: 1, worker: 'partial', budgetStop: expect.stringContaining('`budgets.day`') }),
+      ]);
+      const idle = scripted(() => {
+        throw new Error('no worker begins past the day’s budget');
+      });
+      await leg(idle, config, 't1-a2');
+      expect(idle.requests).toEqual([]);
+      const t1 = await taskRecord();
+      expect(t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2 });
+      expect(t1.candidates).toBeUndefined();
+      expect(t1.selection).toBeUndefined();
+      expect(await onBranch('NOTES.md')).toBe('# Notes\n');
+      expect(await runRecord()).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
+      const question = [...gh.comments.values()].find((c) => c.body.includes('crew stopped at a budget'))?.body ?? '';
+      expect(question).toContain("⏸ t1: its 2 parallel attempts stopped, each one's work so far on its own branch");
+    });
+
+    it('attempt 1 ended on its own and fell short, attempt 2 never began: the task waits keeping attempt 1, so only attempt 2 runs when the run goes on', async () => {
+      await seedToday();
+      const config = 'max_retries: 0\nbudgets:\n  day: 0.0001\n';
+      await leg(writesThenReports(FAILED), config, 't1');
+      await leg(
+        scripted(() => {
+          throw new Error('no worker begins past the day’s budget');
+        }),
+        config,
+        't1-a2',
+      );
+      const t1 = await taskRecord();
+      expect(t1).toMatchObject({ status: 'pending', attempts: 1, parallel: 2 });
+      expect(t1.candidates).toEqual([expect.objectContaining({ n: 1, worker: 'failure' })]);
+      expect(t1.candidates![0]!.budgetStop).toBeUndefined();
+      expect(attemptsToRun(t1)).toEqual([2]);
+      expect(await runRecord()).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
+    });
+  });
+
   it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {
     let api: FakeAnthropic | undefined;
     try {
@@ -565,6 +666,42 @@ describe('the work step, in-process against the fakes', () => {
       expect(statePushes().length).toBe(before);
       expect(await claimOf('t2')).toEqual(CLAIM);
     });
+
+    it('a leg of the same dispatch started again while the last attempt’s leg judges them (#50) sees the judging claimed and judges nothing, saying so', async () => {
+      await seedDispatch();
+      const main = (await gh.repo.branchSha('main'))!;
+      const t1 = await taskRecord('t1');
+      const first = { n: 1, branch: t1.branch, worker: 'success' as const, headSha: main, summary: 's', changedFiles: [], attempt: 1 };
+      await stateStore('legs').update(`issue-${ISSUE}/`, 'attempt 1 recorded', (tx) => writeTask(tx, ISSUE, RUN, { ...t1, parallel: 2, candidates: [first] }));
+      const lines = { judging: [] as string[], replayed: [] as string[] };
+      const logTo = (to: string[], onCheckpoint: (c: string) => void = () => undefined): Log => ({
+        info: (m) => void to.push(m),
+        warn: (m) => void to.push(m),
+        checkpoint: onCheckpoint,
+      });
+      const noWorker = scripted(() => {
+        throw new Error('the repeated leg runs no worker');
+      });
+      // The dispatch repeated (its first answer lost, or a person's replay): another workflow run, the same nonce.
+      const replayed = { ...dispatched(await job(noWorker, 'max_retries: 0\n'), 't1'), runId: '5151', log: logTo(lines.replayed) };
+      let second: Promise<void> | undefined;
+      const last = dispatched(await job(noteThenReport(), 'max_retries: 0\n'), 't1-a2');
+      await work({
+        ...last,
+        log: logTo(lines.judging, (c) => {
+          if (c === 'candidates-judging') second = work(replayed);
+        }),
+      });
+      await second;
+      const judged = (l: string[]) => l.filter((m) => m.includes('parallel attempts are done; judging each on its own branch'));
+      expect(judged(lines.judging)).toHaveLength(1);
+      expect(judged(lines.replayed)).toEqual([]);
+      expect(lines.replayed).toContain(
+        `t1: every parallel attempt of t1 is recorded and held for judging by workflow run ${RUN_ID}; this job does not judge them too`,
+      );
+      expect(noWorker.requests).toEqual([]);
+      expect(await taskRecord('t1')).toMatchObject({ selection: { task: 't1' } });
+    });
   });
 
   describe('the job’s time limit comes before the task’s', () => {
@@ -718,6 +855,37 @@ describe('the work step, in-process against the fakes', () => {
         ]);
       } finally {
         await Promise.all([http.close(), outside.close()]);
+      }
+    }, 120_000);
+
+    it('a leg that only judges the recorded parallel attempts (#50) starts no MCP server: it runs no worker', async () => {
+      const http = await startHttpMcpServer();
+      try {
+        const main = (await gh.repo.branchSha('main'))!;
+        const cand = (n: number) => ({
+          n,
+          branch: `crew/${ISSUE}/r${RUN}/t1${n === 1 ? '' : `-a${n}`}`,
+          worker: 'success' as const,
+          headSha: main,
+          summary: 's',
+          changedFiles: [],
+          attempt: 1,
+        });
+        await seed({ parallel: 2, candidates: [cand(1), cand(2)] });
+        const model = scripted(() => {
+          throw new Error('no worker runs when judging');
+        });
+        await work(
+          await job(
+            model,
+            `max_retries: 0\nnetwork:\n  allow: [127.0.0.1]\nmcp_servers:\n  remote:\n    url: http://127.0.0.1:${http.port}/mcp\n    tools: [echo]\n`,
+          ),
+        );
+        expect(await taskRecord()).toMatchObject({ selection: { task: 't1' } });
+        expect(model.requests).toEqual([]);
+        expect(http.heard).toEqual([]);
+      } finally {
+        await http.close();
       }
     }, 120_000);
 
