@@ -464,7 +464,8 @@ async function resumeRun(ctx, ev, last) {
                     ...t,
                     status: 'pending',
                     claim: null,
-                    attempts: how === 'none' ? Math.max(0, t.attempts - 1) : t.attempts,
+                    // Parallel attempts recorded under the claim (#50) keep it and its number: only the missing legs run again.
+                    attempts: how === 'none' && !(0,run_state/* keepsCandidates */.V1)(t) ? Math.max(0, t.attempts - 1) : t.attempts,
                     headSha: t.headSha ?? untaken.get(id) ?? null,
                 });
         }

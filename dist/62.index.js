@@ -409,6 +409,13 @@ async function takeTask(ctx, issue, run, leg, chained) {
     const judge = (0,run_state/* candidatesComplete */.ug)(rec);
     if (!judge && rec.candidates?.some((c) => c.n === which.n))
         return void ctx.log.info(`${leg}: this attempt of ${taskId} is recorded already; nothing to do`);
+    // The leg whose record completed the set took the claim for its workflow run in that write (recordCandidate), and
+    // judges them: a leg of a repeated dispatch, or any other job, sees that and runs no judging command twice.
+    if (judge && !(0,context/* holdsClaim */.jG)(ctx, rec.claim)) {
+        const by = rec.claim ? `workflow run ${rec.claim.runId}` : 'no job (its claim is gone)';
+        ctx.log.info(`${leg}: every parallel attempt of ${taskId} is recorded and held for judging by ${by}; this job does not judge them too`);
+        return;
+    }
     // A chained task was claimed for this workflow run by the write that recorded the one before.
     if (chained && rec.claim?.runId !== ctx.runId) {
         ctx.log.info(`${taskId} is no longer held by this workflow run; nothing more to do in this job`);
@@ -442,7 +449,9 @@ async function checkoutTaskBranch(ctx, t) {
     // at its branch (takePushedResult): a pushed attempt counts, and work no record names (a save cut short
     // between its push and its write) becomes the task's headSha, so the attempt that follows fetches it. What is
     // left, a re-run of this very job after such a push, is BranchMoved at this job's write, which then rebases.
-    const noBranchYet = ctx.state.carriesBranches === true && rec.attempts <= 1 && rec.headSha === null && !rec.continued && depBranches.length === 0;
+    // A parallel attempt's leg (#50) pushes apart from its record, and a leg run again after a cancel or a budget's stop
+    // goes on from its own branch: always looked for.
+    const noBranchYet = ctx.state.carriesBranches === true && t.of === 1 && rec.attempts <= 1 && rec.headSha === null && !rec.continued && depBranches.length === 0;
     const { missing } = noBranchYet ? { missing: [branch] } : await ctx.remote.fetch([branch, ...depBranches]);
     const resuming = !missing.includes(branch);
     const mergeDependencies = async () => {
@@ -698,8 +707,7 @@ class Server {
                     this.note(`MCP server \`${this.name}\`: its variable ${name} is not set (add \`${name}=…\` to the repository secret CREW_ENV), so it started without it.`);
                     continue;
                 }
-                // A server that prints its own secret back must not put it in a prompt, a comment or crew/state.
-                (0,redact/* addDeclaredSecret */.w8)(value);
+                this.declare(name, value);
                 env[name] = value;
             }
             const home = this.o.home;
@@ -728,7 +736,7 @@ class Server {
                 this.note(`MCP server \`${this.name}\`: its variable ${name} (for the ${header} header) is not set (add \`${name}=…\` to the repository secret CREW_ENV), so the header was left out.`);
                 continue;
             }
-            (0,redact/* addDeclaredSecret */.w8)(value);
+            this.declare(name, value);
             headers[header] = value;
         }
         const fetch = allowlistedFetch(this.o.fetch ?? globalThis.fetch, this.o.allowedHost, (host, from) => {
@@ -736,6 +744,18 @@ class Server {
             this.o.log.warn(`MCP server ${this.name}: crew's egress allowlist refused ${host} (${from})`);
         });
         return new streamableHttp/* StreamableHTTPClientTransport */.j(url, { requestInit: { headers }, fetch });
+    }
+    /**
+     * A server that prints its own secret back must not put it in a prompt, a comment or crew/state: its variables'
+     * values are redacted from then on. Not one shorter than MIN_DECLARED_SECRET_CHARS: redacting a 1-3 character value
+     * would replace it wherever it occurs in everything crew posts (every `1` of every line number), and masking it in
+     * the job log would make GitHub drop each job output holding it. crew_env refuses such a value (crew-env.ts); the
+     * workflow's `env:` can still give one, so it is passed as it is and the job log names it (never its value).
+     */
+    declare(name, value) {
+        if (value.length >= redact/* MIN_DECLARED_SECRET_CHARS */.hs)
+            return (0,redact/* addDeclaredSecret */.w8)(value);
+        this.o.log.warn(`MCP server ${this.name}: its variable ${name} is shorter than ${redact/* MIN_DECLARED_SECRET_CHARS */.hs} characters, so crew passes it but does not redact it: what the server or the agent prints may show it. If it is a secret, give it a longer value; if not, this is only a note.`);
     }
     why(e) {
         const ended = this.transport instanceof SandboxStdioTransport ? this.transport.ended : undefined;
@@ -955,7 +975,8 @@ function teamOf(ctx, t, fresh) {
  */
 async function openToolbox(ctx, config, t, chained) {
     const trusted = !chained && (await ctx.repo.head()) === (0,run_state/* reviewedSha */.cK)(t.view.run);
-    const mcpServers = (0,domain_mcp/* serversFor */.Qm)(config.mcp_servers, 'worker');
+    // A leg that only judges recorded attempts (#50) runs no worker, so it needs no server.
+    const mcpServers = t.judge ? [] : (0,domain_mcp/* serversFor */.Qm)(config.mcp_servers, 'worker');
     const tools = await (0,sandbox_setup/* prepareTools */.$K)(ctx, config, { trusted, mcp: mcpServers.some(([, s]) => !!s.command) });
     const { runner, warning, setupFailure, egress, reach } = tools;
     // Started last: nothing that may throw comes between the servers' start and the caller's `try` whose `finally`
@@ -1211,11 +1232,15 @@ async function selectByEvidence(ctx, task, candidates, o) {
     return selectCandidate(task, evidence);
 }
 
+// EXTERNAL MODULE: ./src/state/transitions.ts
+var transitions = __webpack_require__(82649);
 // EXTERNAL MODULE: ./src/steps/critic.ts + 6 modules
 var critic = __webpack_require__(38852);
 // EXTERNAL MODULE: ./src/steps/test-runs.ts
 var steps_test_runs = __webpack_require__(14266);
 ;// CONCATENATED MODULE: ./src/steps/parallel-attempts.ts
+
+
 
 
 
@@ -1235,8 +1260,8 @@ var steps_test_runs = __webpack_require__(14266);
  */
 /** Records one leg's final outcome as a candidate; returns every candidate when this record completed the set, else null. */
 async function recordCandidate(ctx, t, o, headSha, 
-/** Why the leg's worker never began (endLegAtBudget). */
-notBegun) {
+/** The budget that ended the leg, and why its worker never began, when it did not (endLegAtBudget). */
+atBudget) {
     const mine = {
         n: t.n,
         branch: t.branch,
@@ -1246,23 +1271,29 @@ notBegun) {
         changedFiles: o.seen.changedFiles,
         attempt: o.attempt,
         ...(o.mcpNotes?.length ? { mcpNotes: o.mcpNotes } : {}),
-        ...(notBegun ? { notBegun } : {}),
+        ...(atBudget?.notBegun ? { notBegun: atBudget.notBegun } : {}),
+        ...(atBudget ? { budgetStop: atBudget.spent } : {}),
     };
     return (0,context/* updateView */.vl)(ctx, t.issue, t.run, `${t.leg} ${o.checked.status} (attempt ${t.n} of ${t.of})`, (view, tx) => {
         const rec = view.tasks.get(t.rec.id);
         if (!rec || (rec.status !== 'running' && rec.status !== 'retrying') || rec.candidates?.some((c) => c.n === t.n))
             return null;
         const candidates = [...(rec.candidates ?? []), mine].sort((a, b) => a.n - b.n);
+        const completes = candidates.length >= (rec.parallel ?? 1);
         (0,run_files/* writeTask */.bN)(tx, t.issue, t.run, {
             ...rec,
             candidates,
+            // The set complete, this leg judges it: the claim is its workflow run's from this write, so a leg of the same
+            // dispatch started again (a retry, a replay) sees it held and judges nothing (work-claim.ts); a re-run of this
+            // job, advance's restart and `/crew resume` find it by this run's id.
+            ...(completes ? { claim: (0,context/* taskClaim */.s1)(ctx, 'this-run', (0,context/* nowIso */.kF)(ctx)) } : {}),
             usage: (0,run_state/* addUsage */.vk)(rec.usage, o.seen.usage),
             spent: (0,run_state/* addSpent */.uG)(rec.spent, o.seen.usage, o.seen.elapsedMs ?? 0),
             turns: rec.turns + o.seen.turns,
             ...(o.links ? { links: o.links } : {}),
         });
         (0,run_files/* refreshExecutionLog */.qm)(tx, t.issue, t.run);
-        return candidates.length >= (rec.parallel ?? 1) ? candidates : null;
+        return completes ? candidates : null;
     });
 }
 /** Each candidate judged on its own branch against the base; with no sandbox to run the criteria in, none can qualify. */
@@ -1296,14 +1327,25 @@ async function judgeCandidates(ctx, config, view, taskId, candidates, tools) {
         await reports?.dispose();
     }
 }
-/** The task settled on its judged candidates: the one kept is its result, or it failed with every candidate's reasons. */
+/**
+ * The task settled on its judged candidates: the one kept is its result, or it failed with every candidate's reasons.
+ * With none kept while a budget stopped some (#52), it waits at the budget instead (waitAtBudget); when every one was
+ * stopped so, nothing is judged.
+ */
 async function settleCandidates(ctx, config, t, candidates, tools) {
     const view = await (0,context/* loadView */.QJ)(ctx, t.issue, t.run, context/* SEEN */.GL);
-    ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
     // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
     ctx.log.checkpoint('candidates-judging');
+    const byBudget = candidates.filter((c) => c.budgetStop);
+    if (byBudget.length === candidates.length) {
+        ctx.log.info(`${t.rec.id}: a budget stopped all ${candidates.length} parallel attempts before their end; nothing to judge`);
+        return waitAtBudget(ctx, config, t, candidates, tools.heldAt);
+    }
+    ctx.log.info(`${t.rec.id}: all ${candidates.length} parallel attempts are done; judging each on its own branch`);
     const selection = await judgeCandidates(ctx, config, view, t.rec.id, candidates, tools);
     ctx.log.info(`${t.rec.id}: ${selection.chosen === null ? 'none kept' : `kept attempt ${selection.chosen}`}: ${selection.reason}`);
+    if (selection.chosen === null && byBudget.length)
+        return waitAtBudget(ctx, config, t, candidates, tools.heldAt);
     const kept = candidates.find((c) => c.n === selection.chosen);
     const checked = kept
         ? {
@@ -1335,6 +1377,47 @@ async function settleCandidates(ctx, config, t, candidates, tools) {
         branch: kept ? kept.branch : t.rec.branch,
         parallel: undefined,
     });
+}
+/**
+ * A task of parallel attempts none of which qualified while a budget stopped some of them (#52): it waits at the
+ * budget as a task run once does, not failed. The attempts that ended on their own stay recorded (they do not run
+ * again); those the budget stopped are dropped from the record, their work so far on their branches, and their legs
+ * go on from there once the run goes on (`/crew continue`, a claim that keeps the others: state/transitions.ts).
+ * With the budget no longer binding (a person's `/crew continue` came first), the legs start again at once.
+ */
+async function waitAtBudget(ctx, config, t, candidates, heldAt) {
+    const { issue, run } = t;
+    const taskId = t.rec.id;
+    const stop = heldAt ?? (0,budget_stop/* runWideStop */.v7)((await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL)).run) ?? (await (0,budget_stop/* repositoryStop */.Hn)(ctx));
+    const finished = candidates.filter((c) => !c.budgetStop);
+    const began = candidates.some((c) => !c.notBegun);
+    const now = (0,context/* nowIso */.kF)(ctx);
+    const claim = (0,context/* taskClaim */.s1)(ctx, 'dispatch', now);
+    const out = await (0,context/* updateView */.vl)(ctx, issue, run, `${taskId} waits at a budget with its parallel attempts`, (view, tx) => {
+        const rec = view.tasks.get(taskId);
+        if (!rec || (rec.status !== 'running' && rec.status !== 'retrying'))
+            return null;
+        (0,run_files/* writeTask */.bN)(tx, issue, run, {
+            ...rec,
+            status: 'pending',
+            claim: null,
+            candidates: finished.length ? finished : undefined,
+            // Attempts kept, or work begun, count under this claim's number; with none begun, the next claim gives it again.
+            attempts: finished.length || began ? rec.attempts : Math.max(0, rec.attempts - 1),
+        });
+        (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
+        if (stop)
+            return { asks: (0,budget_stop/* stopRunAtBudget */.kQ)(tx, issue, run, stop, now), claimed: [] };
+        return { asks: false, claimed: (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, claim, now) };
+    });
+    ctx.log.info(`${taskId}: no parallel attempt qualified and a budget stopped ${candidates.length - finished.length} of them; ${stop ? "the task waits at the budget, every attempt's work on its branch" : 'the budget no longer binds, so they go on'}`);
+    if (out?.asks)
+        await (0,budget_stop/* askAtBudget */.OH)(ctx, issue, run);
+    else if (out?.claimed.length)
+        await (0,context/* dispatchTasks */.Xy)(ctx, issue, run, out.claimed, claim);
+    else
+        await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+    return undefined;
 }
 /** A result crew writes itself, with no worker's report behind it: failed, and why. */
 function failedByCrew(summary, reason) {
@@ -1394,8 +1477,8 @@ function outcomeAtBudget(t, last, next, spent) {
  * returned), or, for a parallel attempt (#50), its candidate, judged with the others by the last leg.
  */
 async function recordAttempt(ctx, config, t, o, job, 
-/** A parallel leg ended at a budget before its worker began: why (#50). */
-notBegun) {
+/** A parallel leg a budget ended (#50): what was spent, and why its worker never began, when it did not. */
+atBudget) {
     const { issue, run } = t;
     const taskId = t.rec.id;
     await ctx.repo.commitAll((0,task_results/* attemptCommitMessage */._J)(taskId, t.task.title, o), { allowEmpty: true });
@@ -1406,13 +1489,12 @@ notBegun) {
         ctx.log.checkpoint('task-pushed');
         if (!o.final)
             return undefined;
-        const all = await recordCandidate(ctx, t, o, headSha, notBegun);
+        const all = await recordCandidate(ctx, t, o, headSha, atBudget);
+        // Stopped before its end, as a task run once that stops at a shutdown request answers it: where its work is.
+        if (o.seen.ending === 'shutdown' || o.cut)
+            await (0,task_results/* answerShutdown */.hC)(ctx, issue, run, t.leg, o, headSha);
         if (!all)
             return undefined;
-        // Every leg stopped at the repository's budget before its worker began: nothing to judge, so the task
-        // waits at the budget (its candidates dropped) as a task run once does, and the run asks (#52).
-        if (job.heldAt && all.every((c) => c.notBegun))
-            return (0,task_results/* recordHeld */.hl)(ctx, issue, run, taskId, { attempt: o.attempt }, job.heldAt);
         return settleCandidates(ctx, config, t, all, { ...job, sandboxWarning: o.sandboxWarning });
     }
     // The worker looked at the state between its turns: a write from that tip loses only if the tip moved since.
@@ -1491,7 +1573,7 @@ function judgeAttempt(ctx, config, t, state, ran, tools, spent) {
     // A retry needs room in the task's and the run's budgets after this attempt's spending.
     const noRoom = checked.retry ? (0,domain_budgets/* noRoomForAnotherAttempt */.sF)(spent.budgets, (0,run_state/* addSpent */.uG)(spent.taskSpent, seen.usage, 0), (0,run_state/* addUsage */.vk)(spent.runSpent, seen.usage)) : null;
     // A budget is what stops a task that would go on: it waits with its work, and the run asks (#52).
-    // A parallel attempt is not held: its work so far is its candidate (work.ts, endLegAtBudget).
+    // A parallel attempt is not held on its own: its work so far is its candidate (work.ts, endLegAtBudget; the task may wait as a whole).
     const heldAt = t.of > 1
         ? undefined
         : (runStopped ??
@@ -1512,6 +1594,7 @@ function judgeAttempt(ctx, config, t, state, ran, tools, spent) {
         mcpNotes: [...tools.mcp.notes],
         imagesNotLoaded: ran.imagesNotLoaded,
         refused: tools.refused(),
+        ...(ran.cut ? { cut: true } : {}),
     };
     return { outcome, seen, heldAt };
 }
@@ -1623,8 +1706,8 @@ async function runTask(ctx, config, issue, run, leg, job) {
                 await holdAtBudget(ctx, t, budgetStop, (stop) => (0,task_results/* recordHeld */.hl)(ctx, issue, run, t.rec.id, { attempt: state.attempt }, stop));
                 return undefined;
             }
-            // A parallel attempt is not held: at the repository's day or month budget its leg ends with what it has, and the
-            // judging uses what the attempts did (#50, #52; docs/configuration.md `attempts.parallel`).
+            // A parallel attempt is not held on its own: at the repository's day or month budget its leg ends with what it has,
+            // and the task is judged on what the attempts did, or waits at the budget (#50, #52; parallel-attempts.ts waitAtBudget).
             // The leg's own attempts so far are not on crew/state until its candidate is: counted here.
             // The run already waits at a budget (another task met it): the leg ends likewise, without a worker.
             const legStop = t.of > 1 ? ((0,budget_stop/* runWideStop */.v7)(current.run) ?? (await (0,budget_stop/* repositoryStop */.Hn)(ctx, legSpent.costUsd))) : undefined;
@@ -1778,7 +1861,8 @@ async function holdAtBudget(ctx, t, stop, hold) {
 /**
  * A parallel attempt's leg at a budget (#50, #52): the repository's day or month budget before its next attempt, or the
  * run waiting at its or the repository's budget (before an attempt, or its worker stopped at the end of a turn). No
- * worker starts again, and what it did is recorded as its candidate.
+ * worker starts again, and what it did is recorded as its candidate, marked as the budget's: unless another attempt
+ * qualifies, the task waits at the budget and this leg goes on from its branch after `/crew continue`.
  */
 async function endLegAtBudget(ctx, config, t, leg, stop) {
     const { tools } = leg;
@@ -1786,12 +1870,8 @@ async function endLegAtBudget(ctx, config, t, leg, stop) {
     ctx.log.info(`${t.leg}: ${spent}; this parallel attempt stops here and is judged on what it did`);
     const next = { attempt: leg.state.attempt, sandboxWarning: tools.warning, mcpNotes: [...tools.mcp.notes] };
     const { outcome, notBegun } = outcomeAtBudget(t, leg.last, next, spent);
-    const recorded = await recordAttempt(ctx, config, t, outcome, { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop }, notBegun);
-    // No attempt of the task began: it waits at the budget like a task run once, and this job may be the one to ask.
-    if (recorded === true)
-        await (0,budget_stop/* askAtBudget */.OH)(ctx, t.issue, t.run);
-    else if (recorded === false)
-        await (0,context/* syncPlanComment */.Of)(ctx, t.issue, t.run);
+    // The leg that completes the set judges, or, with no attempt qualified, the task waits at the budget and asks (parallel-attempts.ts).
+    const recorded = await recordAttempt(ctx, config, t, outcome, { chain: leg.chain, runner: tools.runner, egress: tools.egress, heldAt: stop }, { spent, notBegun });
     return typeof recorded === 'string' ? recorded : undefined;
 }
 

@@ -290,6 +290,7 @@ async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Sr: () => (/* binding */ takePushedResult),
 /* harmony export */   _J: () => (/* binding */ attemptCommitMessage),
+/* harmony export */   hC: () => (/* binding */ answerShutdown),
 /* harmony export */   hl: () => (/* binding */ recordHeld),
 /* harmony export */   k7: () => (/* binding */ recordFinal),
 /* harmony export */   sG: () => (/* binding */ recordRetry)
@@ -467,19 +468,8 @@ settles) {
     if (fresh?.carry)
         ctx.log.checkpoint('task-pushed');
     ctx.log.checkpoint('task-recorded');
-    if (o.seen.ending === 'shutdown') {
-        // The shutdown_response: the leader's record that the worker stopped, and where its work is.
-        await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .updateRunFolder */ .T5)(ctx, issue, run, `${taskId} stopped`, (tx) => {
-            (0,_state_inbox__WEBPACK_IMPORTED_MODULE_2__/* .writeMessage */ .ZT)(tx, issue, run, {
-                id: (0,_state_inbox__WEBPACK_IMPORTED_MODULE_2__/* .messageId */ .Je)(now, taskId, (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .nonce */ .KU)()),
-                from: taskId,
-                to: 'leader',
-                type: 'shutdown_response',
-                text: `stopped after ${o.seen.turns} turns; partial work is at ${headSha.slice(0, 7)}`,
-                at: now,
-            });
-        });
-    }
+    if (o.seen.ending === 'shutdown')
+        await answerShutdown(ctx, issue, run, taskId, o, headSha);
     // A task still running records its own outcome after this write, and syncs the plan comment then.
     if (outcome.othersRunning)
         (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .handedOn */ .Uz)(ctx, issue, run);
@@ -495,6 +485,23 @@ settles) {
         await (0,_leader__WEBPACK_IMPORTED_MODULE_8__/* .followUp */ .nF)(ctx, issue, run, outcome.decision);
     await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .syncPlanComment */ .Of)(ctx, issue, run);
     return outcome.chained;
+}
+/**
+ * The shutdown_response: the leader's record that a worker stopped before its end (a shutdown request, or, for a
+ * parallel attempt, the job's limit or a cancellation), and where its work is. `from` is the task, or the attempt's leg.
+ */
+async function answerShutdown(ctx, issue, run, from, o, headSha) {
+    const now = (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .nowIso */ .kF)(ctx);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .updateRunFolder */ .T5)(ctx, issue, run, `${from} stopped`, (tx) => {
+        (0,_state_inbox__WEBPACK_IMPORTED_MODULE_2__/* .writeMessage */ .ZT)(tx, issue, run, {
+            id: (0,_state_inbox__WEBPACK_IMPORTED_MODULE_2__/* .messageId */ .Je)(now, from, (0,_context__WEBPACK_IMPORTED_MODULE_7__/* .nonce */ .KU)()),
+            from,
+            to: 'leader',
+            type: 'shutdown_response',
+            text: `stopped after ${o.seen.turns} turn${o.seen.turns === 1 ? '' : 's'}; partial work is at ${headSha.slice(0, 7)}`,
+            at: now,
+        });
+    });
 }
 /**
  * For a task whose worker vanished: if the attempt that was running pushed its result,

@@ -598,66 +598,6 @@ function removedAtExit(dir) {
 
 /***/ }),
 
-/***/ 79226:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   z3: () => (/* binding */ jobTempDir)
-/* harmony export */ });
-/* unused harmony exports ownTempDir, ownTempDirFor */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(48161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-
-
-
-/** Who crew runs as, for a folder's name: its uid where there is one. */
-const me = () => String(process.getuid?.() ?? (0,node_os__WEBPACK_IMPORTED_MODULE_1__.userInfo)().username);
-/**
- * A folder of crew's own user in the machine's temporary folder (#46 item 8). Any user may create a
- * name in /tmp first, a link to /etc say, and crew (root, locally or in eval) would write through it.
- * So the folder is made 0711 (the tool user may pass through to its home in it, never list it), or, when
- * it is there already, used only if it is a real folder of this user's that no one else can write.
- */
-function ownTempDir(name) {
-    const dir = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_os__WEBPACK_IMPORTED_MODULE_1__.tmpdir)(), name);
-    try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(dir, { mode: 0o711 });
-    }
-    catch (e) {
-        if (e.code !== 'EEXIST')
-            throw e;
-    }
-    const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(dir);
-    const uid = process.getuid?.();
-    const why = st.isSymbolicLink()
-        ? 'is a symbolic link'
-        : !st.isDirectory()
-            ? 'is not a folder'
-            : uid !== undefined && st.uid !== uid
-                ? `belongs to another user (uid ${st.uid})`
-                : st.mode & 0o022
-                    ? 'can be written by other users'
-                    : undefined;
-    if (why)
-        throw new Error(`${dir} ${why}: crew keeps its working files there only in a folder of its own user's that no one else can write. Remove it (or set TMPDIR to a folder of your own) and run crew again.`);
-    return dir;
-}
-/** The job's temporary folder: the runner's (RUNNER_TEMP), or, locally and in eval, crew's own in /tmp, never /tmp itself. */
-function jobTempDir() {
-    return process.env.RUNNER_TEMP ?? ownTempDir(`crew-${me()}`);
-}
-/** A per-user folder for `what` (`worktrees`, `eval`), in crew's own kind of folder. */
-function ownTempDirFor(what) {
-    return ownTempDir(`crew-${what}-${me()}`);
-}
-
-
-/***/ }),
-
 /***/ 38852:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -2730,7 +2670,7 @@ const NO_REACH = {
  */
 async function prepareReach(config, log, environment = process.env) {
     // What the setup steps put on PATH reaches crew's own commands and the sandbox's alike.
-    for (const warning of (0,path_folders/* pathFolderWarnings */.D)(environment.PATH, environment.GITHUB_WORKSPACE))
+    for (const warning of (0,path_folders/* pathFolderWarnings */.DM)(environment.PATH, environment.GITHUB_WORKSPACE))
         log.warn(warning);
     const names = config.sandbox_env ?? [];
     const wanted = (config.network.services ?? []).map(sandbox_reach/* parseServiceAddress */.ZM).filter((a) => !('problem' in a));
@@ -2861,6 +2801,8 @@ needsRoute = true, jobReach) {
         if ('runner' in prepared) {
             const egress = proxy ? jobEgress(config.network, prepared.runner, proxy, prepared.egressProblem) : unneeded();
             ctx.log.info(`run_command is ${prepared.runner.description}. ${egress.statement}`);
+            for (const note of prepared.notes ?? [])
+                ctx.log.warn(note);
             if (egress.problem)
                 ctx.log.warn(`crew's egress allowlist could not be set up: ${egress.problem}`);
             const runner = egress.tools === 'allowlist' ? new NetworkedRunner(prepared.runner, 'allowlist') : prepared.runner;

@@ -549,7 +549,8 @@ function endOfRun(ctx, { cancelled, now, claim, maxParallel, limits }, { ours, p
             return { kind: 'moved', phase: v.run.phase };
         const lost = [...v.tasks.values()].filter((t) => (t.status === 'running' || t.status === 'retrying') && ours(t) && pushed.has(t.id));
         // An attempt that never reached the branch does not count against the task.
-        const attemptsAfter = (t) => (pushed.get(t.id) === 'none' ? Math.max(0, t.attempts - 1) : t.attempts);
+        // Parallel attempts recorded under the claim (#50) keep it and its number: only what is missing runs again.
+        const attemptsAfter = (t) => (pushed.get(t.id) === 'none' && !(0,run_state/* keepsCandidates */.V1)(t) ? Math.max(0, t.attempts - 1) : t.attempts);
         if (cancelled && lost.length) {
             // The run was cancelled: nothing failed, so nothing is reported as failed. `/crew resume` picks it up.
             for (const t of lost)
@@ -562,7 +563,14 @@ function endOfRun(ctx, { cancelled, now, claim, maxParallel, limits }, { ours, p
         for (const t of lost) {
             if (t.restarts < MAX_RESTARTS) {
                 restart.push(t.id);
-                (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, ...headOf(t), status: 'running', claim, restarts: t.restarts + 1, attempts: attemptsAfter(t) + 1 });
+                (0,run_files/* writeTask */.bN)(tx, issue, run, {
+                    ...t,
+                    ...headOf(t),
+                    status: 'running',
+                    claim,
+                    restarts: t.restarts + 1,
+                    attempts: attemptsAfter(t) + ((0,run_state/* keepsCandidates */.V1)(t) ? 0 : 1),
+                });
             }
             else
                 (0,run_files/* writeTask */.bN)(tx, issue, run, {

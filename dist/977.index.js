@@ -140,7 +140,10 @@ class SearchTally {
 
 // EXTERNAL MODULE: ./src/agents/bounded-tool.ts
 var bounded_tool = __webpack_require__(10586);
+// EXTERNAL MODULE: ./src/sandbox/own-programs.ts
+var own_programs = __webpack_require__(30021);
 ;// CONCATENATED MODULE: ./src/agents/command-tools.ts
+
 
 
 
@@ -235,7 +238,7 @@ const posixEscapes = (pattern) => pattern.replace(/\\([dDsSwW])/g, (_, c) => ({ 
  */
 function grep(jail, args, where, take) {
     return new Promise((resolve) => {
-        const child = (0,external_node_child_process_.spawn)('git', [
+        const child = (0,external_node_child_process_.spawn)((0,own_programs/* ownGit */.Jc)(), [
             ...git_hardening/* HARDENING */.D.flatMap(([k, v]) => ['-c', `${k}=${v}`]),
             '--literal-pathspecs',
             'grep',
@@ -247,7 +250,7 @@ function grep(jail, args, where, take) {
             ...args,
             '--',
             where,
-        ], { cwd: jail.rootDir, env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        ], { cwd: jail.rootDir, env: { PATH: (0,own_programs/* ownPath */.O4)(), HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let stopped = false;
         const timer = setTimeout(() => {
             stopped = true;
@@ -1509,14 +1512,19 @@ var external_node_child_process_ = __webpack_require__(31421);
 var external_node_os_ = __webpack_require__(48161);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __webpack_require__(38815);
+// EXTERNAL MODULE: ./src/sandbox/own-programs.ts
+var own_programs = __webpack_require__(30021);
 ;// CONCATENATED MODULE: ./src/agents/syntax-check.ts
+
 
 
 
 const CHECK_MS = 10_000;
 function runChecker(cmd, args, text) {
     return new Promise((resolve) => {
-        const child = (0,external_node_child_process_.spawn)(cmd, args, { cwd: (0,external_node_os_.tmpdir)(), env: {}, stdio: ['pipe', 'pipe', 'ignore'] });
+        if (!cmd)
+            return resolve(undefined);
+        const child = (0,external_node_child_process_.spawn)(cmd, args, { cwd: (0,external_node_os_.tmpdir)(), env: { PATH: (0,own_programs/* ownPath */.O4)() }, stdio: ['pipe', 'pipe', 'ignore'] });
         let out = '';
         const timer = setTimeout(() => child.kill('SIGKILL'), CHECK_MS);
         child.stdout.on('data', (d) => void (out.length < 10_000 && (out += d.toString())));
@@ -1632,7 +1640,7 @@ function syntaxCheckFor(path) {
             return { language: 'TypeScript', check: nodeCheck('ts') };
         case 'py':
         case 'pyi':
-            return { language: 'Python', check: async (text) => parsed(await runChecker('python3', ['-I', '-S', '-c', PYTHON_CHECK], text)) };
+            return { language: 'Python', check: async (text) => parsed(await runChecker((0,own_programs/* ownProgram */.DX)('python3'), ['-I', '-S', '-c', PYTHON_CHECK], text)) };
         case 'json':
             return json;
         case 'yml':
@@ -2302,14 +2310,17 @@ function claimReadyTasks(tx, issue, run, maxParallel, claim, now = claim.at) {
     const claimed = [];
     for (const id of (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .readyTasks */ .aZ)(view)) {
         const rec = view.tasks.get(id);
-        // Every parallel attempt recorded, the judging stopped (interrupted, or crew failed in it): they are judged, not done again.
-        if ((0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .candidatesComplete */ .ug)(rec)) {
-            // One job judges them all: one slot (running, the task still counts its legs, which only delays others).
-            if (slots < 1)
+        // Parallel attempts recorded under its claim (#50), every one (the judging stopped: one leg judges them) or some (a
+        // cancel or a budget's stop came between: the legs still missing run): kept, under the same attempt number, as
+        // no worker started for it (a retry of a failed judging included). A leg still to run takes a slot.
+        if ((0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .keepsCandidates */ .V1)(rec)) {
+            // (max_parallel lowered since: never more than it allows, or the task could never start.)
+            const legs = Math.min((0,_domain_run_state__WEBPACK_IMPORTED_MODULE_0__/* .attemptsToRun */ .LU)(rec).length, maxParallel);
+            if (legs > slots)
                 break;
-            slots -= 1;
+            slots -= legs;
             claimed.push(id);
-            (0,_run_files__WEBPACK_IMPORTED_MODULE_1__/* .writeTask */ .bN)(tx, issue, run, { ...rec, status: 'running', attempts: rec.attempts + 1, claim, startedAt: now });
+            (0,_run_files__WEBPACK_IMPORTED_MODULE_1__/* .writeTask */ .bN)(tx, issue, run, { ...rec, status: 'running', claim, startedAt: now });
             continue;
         }
         // Each parallel attempt (#50) is a leg of its own and takes a slot; a task waits for all of its slots.
