@@ -1,6 +1,6 @@
 import type { Settings } from './settings';
 import type { Log } from './ports';
-import { killRunningCommands } from './sandbox/command-runner';
+import { killRunningCommands } from './sandbox/running-commands';
 
 /**
  * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then a kill. The work

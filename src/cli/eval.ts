@@ -5,7 +5,7 @@ import { CONFIG_PATH } from '../config/schema';
 import { LOCAL_RUN, localStatePrefix, runsDir } from '../domain/local-runs';
 import { runEval } from '../eval';
 import type { Output } from '../local/live-view';
-import { killRunningCommands } from '../sandbox/command-runner';
+import { killRunningCommands } from '../sandbox/running-commands';
 import { readView } from '../state/run-files';
 import { redact } from '../text/redact';
 import type { Command } from './args';

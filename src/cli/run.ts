@@ -22,7 +22,7 @@ import { readTaskFile, type TaskFile } from '../local/task-file';
 import { ensureCrewDir, runNumbersOf, UsageError, type Project } from '../local/workspace';
 import type { ModelFailover } from '../ports';
 import { localCostLine } from '../render/cost';
-import { killRunningCommands } from '../sandbox/command-runner';
+import { killRunningCommands } from '../sandbox/running-commands';
 import { ownTempDirFor } from '../sandbox/own-temp';
 import { parseJson, paths, readRun, readView } from '../state/run-files';
 import { redact } from '../text/redact';

@@ -20,6 +20,7 @@ import { readOnlyPathFolders } from './path-folders';
 import type { ServiceRoute } from './services';
 import { copyHomeCaches, type HomeCaches } from './home-caches';
 import { ownEnv, ownGit, ownPath } from './own-programs';
+import { runningCommands } from './running-commands';
 
 const execP = promisify(execFile);
 /** Every program the sandbox starts as crew itself (unshare, sudo, useradd, chown) is found in the folders ownPath trusts. */
@@ -118,14 +119,14 @@ export interface StartedProgram {
  */
 function startProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; viaSudo?: boolean; input?: string }): StartedProgram {
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  if (child.pid) running.add(child.pid);
+  if (child.pid) runningCommands.add(child.pid);
   if (opts.input !== undefined) {
     // A program whose sandbox failed before it read its environment ends, and says so: its exit is what is reported.
     child.stdin.on('error', () => undefined);
     child.stdin.write(opts.input);
   }
-  child.on('close', () => child.pid && running.delete(child.pid));
-  child.on('error', () => child.pid && running.delete(child.pid));
+  child.on('close', () => child.pid && runningCommands.delete(child.pid));
+  child.on('error', () => child.pid && runningCommands.delete(child.pid));
   const stop = () => {
     // A stdio server ends when its input does; the kill is for one that does not.
     child.stdin.end();
@@ -313,21 +314,6 @@ function sameUserHome(home: string, fill?: (dir: string) => Promise<void>): Prom
   );
 }
 
-/** Process groups of commands still running: each runs detached, so it must be stopped explicitly when crew stops. */
-const running = new Set<number>();
-
-/** Kills every agent command still running (crew is stopping: Ctrl-C, or the runner cancelling the job). */
-export function killRunningCommands(): void {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  running.clear();
-}
-
 function runProcess(
   cmd: string,
   args: string[],
@@ -335,7 +321,7 @@ function runProcess(
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
-    if (child.pid) running.add(child.pid);
+    if (child.pid) runningCommands.add(child.pid);
     if (opts.input !== undefined) {
       // A command whose sandbox failed before it read its environment ends, and says so: its exit is what is reported.
       child.stdin!.on('error', () => undefined);
@@ -357,7 +343,7 @@ function runProcess(
     }, opts.timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (child.pid) running.delete(child.pid);
+      if (child.pid) runningCommands.delete(child.pid);
       const out = kept.result();
       resolve({
         exitCode: code ?? (signal ? 128 + 9 : 1),
