@@ -86,9 +86,9 @@ export async function stopStepAtBudget(
   const { phase, where, waits } = STEP[at];
   const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${where}`, (rec, tx) => {
     const usage = addUsage(rec.usage, e.sinceStart);
-    const w = rec.waiting;
-    if (at === 'replan' && rec.phase === 'ESCALATING' && w?.kind === 'budget' && !w.at && !w.replan) {
-      writeRun(tx, { ...rec, usage, waiting: { ...w, replan: stop.replan } }, nowIso(ctx));
+    const joined = stop.replan && replanJoiningStop(rec, stop.replan);
+    if (at === 'replan' && joined) {
+      writeRun(tx, { ...rec, usage, waiting: joined }, nowIso(ctx));
       return 'joined' as const;
     }
     if (rec.phase !== phase || (at === 'replan' && rec.waiting)) return false;
@@ -108,6 +108,17 @@ export async function stopStepAtBudget(
   ctx.log.info(`${budgetSpentText(stop)}; the run waits ${waits}`);
   await askAtBudget(ctx, issue, run);
   return true;
+}
+
+/**
+ * Re-planning that meets `budgets.run` while the run already waits at a budget its tasks met (no other step's, no
+ * re-planning of its own yet): the wait it joins, so that going on re-plans these tasks too. Otherwise none: a run
+ * waiting on another question, or at another step, lets the failure stand.
+ */
+export function replanJoiningStop(rec: RunRecord, replan: NonNullable<BudgetStop['replan']>): BudgetWait | undefined {
+  const w = rec.waiting;
+  if (rec.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.at || w.replan) return undefined;
+  return { ...w, replan };
 }
 
 /** The budget the run waits at, when it stopped at its own or the repository's (not a task's `budgets.task`). */

@@ -75,8 +75,9 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   if (view.run.retro && view.run.retro.phase === view.run.phase && !forced) return ctx.log.info('the retrospective of this run is already posted');
   if (view.run.retroAtBudget?.phase === view.run.phase && !forced && replace === undefined)
     return ctx.log.info("the retrospective of this run was skipped at the run's budget already");
-  // A note left where a retrospective skipped at the budget would have been: this one (or the next note) takes its place.
-  const note = replace ?? view.run.retroAtBudget?.commentId;
+  // A note left where a retrospective skipped at the budget would have been: this one (or the next note) takes its place,
+  // unless the run has ended differently since (the note may be on the issue, the run now on its pull request).
+  const note = replace ?? (view.run.retroAtBudget?.phase === view.run.phase ? view.run.retroAtBudget.commentId : undefined);
   const judgments = await judgmentsOf(ctx, view);
   const outcome = runOutcome(view, judgments.at(-1) ?? null, !!view.run.review?.acceptedBy);
   const mode = retroMode(outcome, forced);

@@ -204,7 +204,7 @@ async function continueRetrospective(ctx: StepContext, ev: CommentEvent, last: R
   ctx.log.info(
     `writing the retrospective of run ${last.run}: the run may spend up to ${money(budgetRun.cost_usd)} and ${budgetRun.tokens.toLocaleString('en-US')} budget tokens`,
   );
-  await retrospect(ctx, issue, last.run, !!note.forced, note.commentId);
+  await retrospect(ctx, issue, last.run, !!note.forced, note.phase === last.phase ? note.commentId : undefined);
 }
 
 /**
