@@ -334,7 +334,7 @@ function outcomeLines(out: string[], view: RunView, links: PlanLinks, s: Surface
   if (run.retroAtBudget && !run.retro) {
     out.push('');
     out.push(
-      `${s.bold('Retrospective')}: skipped at the run's budget (${s.commentLink('the note', run.retroAtBudget.url)}); ${s.command('continue', '[$N]')} writes it.`,
+      `${s.bold('Retrospective')}: skipped at the run's budget (${s.commentLink('the note', run.retroAtBudget.url)})${s.name === 'github' ? `; ${s.command('continue', '[$N]')} writes it` : ''}.`,
     );
   }
   if (run.failure) {

@@ -174,7 +174,12 @@ async function skipAtBudget(ctx: StepContext, view: RunView, target: number, e: 
   const body = [
     `${s.bold('No retrospective')} of run ${s.runNumber(issue, run)} yet: ${budgetSpentText(runStop(e.budget, e.spent))}, and writing it would spend more.`,
     `This is not a failure: the run itself is not affected${view.run.pr ? ', and its pull request stands as it is' : ''}.`,
-    `${sentence(s.give('continue'))}${target === issue ? '' : ` on #${issue}`} to write it here, with another \`budgets.run\` to spend from what the run spent (${s.command('continue', '$N')}: $N more). Nothing else waits for it.`,
+    // At the terminal `continue` is an answer while a run waits, and this run no longer does: nothing to offer there.
+    ...(s.name === 'github'
+      ? [
+          `${sentence(s.give('continue'))}${target === issue ? '' : ` on #${issue}`} to write it here, with another \`budgets.run\` to spend from what the run spent (${s.command('continue', '$N')}: $N more). Nothing else waits for it.`,
+        ]
+      : []),
   ].join(' ');
   const ref = await placeComment(ctx, view, target, body, replace, forced);
   await updateRun(ctx, issue, run, 'retrospective skipped at the budget', (rec, tx) => {
