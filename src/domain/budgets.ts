@@ -66,3 +66,11 @@ export function continuedBudget(configured: Budget, runSpent: Usage, amountUsd?:
     cost_usd: Math.round((runSpent.costUsd + (amountUsd ?? configured.cost_usd)) * 1e6) / 1e6,
   };
 }
+
+/**
+ * Whether `/crew accept` has something to take where the run stopped at a budget (#52): not while planning (no plan,
+ * no work) nor in the resolver (the tasks' branches conflict, so nothing is integrated to open a pull request with).
+ */
+export function budgetStopAccepts(w: { at?: string | undefined }): boolean {
+  return w.at !== 'planning' && w.at !== 'integration';
+}

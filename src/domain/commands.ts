@@ -9,6 +9,7 @@
 
 import { withoutQuotes } from '../text/markdown';
 import type { Phase, RunRecord } from './run-state';
+import { budgetStopAccepts } from './budgets';
 
 export type Command =
   | { kind: 'run'; attempts?: number }
@@ -46,7 +47,7 @@ export interface CommandSpec<K extends KnownKind = KnownKind> {
   /** The command from the words after its name (`args`) and the rest of the comment after it (`tail`). */
   parse(args: string[], tail: string): Extract<Command, { kind: K }> | { kind: 'unknown'; word: string };
   /** The usage the plan comment offers while the run is in this state, or null. */
-  offered(run: Pick<RunRecord, 'phase' | 'waiting' | 'failure'>): string | null;
+  offered(run: Pick<RunRecord, 'phase' | 'waiting' | 'failure' | 'retroAtBudget'>): string | null;
   local: LocalSpelling;
 }
 
@@ -156,7 +157,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     parse: plain('accept'),
     offered: (r) =>
       r.phase === 'ESCALATING' &&
-      (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict' || (r.waiting?.kind === 'budget' && r.waiting.at !== 'planning'))
+      (r.waiting?.kind === 'decision' || r.waiting?.kind === 'verdict' || (r.waiting?.kind === 'budget' && budgetStopAccepts(r.waiting)))
         ? '/crew accept'
         : null,
     local: prompt,
@@ -183,14 +184,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'continue',
     offerOrder: 0,
     usage: '/crew continue [$N]',
-    help: "after a run stopped at a budget: go on from the work on its branches, with another `budgets.run` to spend from here (or `$N` more); after `budgets.day` or `budgets.month`, once the repository's budget has room",
+    help: "after a run stopped at a budget: go on from where it stopped (the work on its branches, planning, re-planning, merging, the critic, or a retrospective skipped after the run ended), with another `budgets.run` to spend from here (or `$N` more); after `budgets.day` or `budgets.month`, once the repository's budget has room",
     parse: (args) => {
       if (!args[0]) return { kind: 'continue' };
       const m = /^\$?(\d+(?:\.\d{1,2})?)$/.exec(args[0]);
       const amountUsd = m ? Number(m[1]) : NaN;
       return amountUsd > 0 ? { kind: 'continue', amountUsd } : { kind: 'unknown', word: `continue ${args[0]}` };
     },
-    offered: (r) => (r.phase === 'ESCALATING' && r.waiting?.kind === 'budget' ? '/crew continue' : null),
+    offered: (r) =>
+      (r.phase === 'ESCALATING' && r.waiting?.kind === 'budget') || (r.retroAtBudget && inPhase('FAILED', ...ENDED)(r)) ? '/crew continue' : null,
     local: prompt,
   },
   {

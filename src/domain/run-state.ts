@@ -90,8 +90,15 @@ export const WaitingSchema = z.discriminatedUnion('kind', [
     tokens: z.looseObject({ spent: count, budget: count }).optional(),
     /** When a repository budget's count starts again (ISO, UTC). */
     resetsAt: text.optional(),
-    /** Where the run stopped when not in its tasks' work: while planning (nothing to accept yet) or in the critic. */
-    at: z.enum(['planning', 'review']).optional(),
+    /**
+     * Where the run stopped when not in its tasks' work: while planning (nothing to accept yet), in the critic, while
+     * re-planning failed tasks (`replan`), or in the resolver of a merge conflict (`integration`: nothing integrated to accept).
+     */
+    at: z.enum(['planning', 'review', 'replan', 'integration']).optional(),
+    /** The re-planning it stopped in (`at: replan`): `/crew continue` re-plans these tasks with this feedback; `endOfRun`: advance's re-plan of the failed half. */
+    replan: z.looseObject({ tasks: z.array(taskId), feedback: text, endOfRun: z.boolean() }).optional(),
+    /** The merge the resolver was working on (`at: integration`): the task whose branch conflicted, and in which files. */
+    conflict: z.looseObject({ task: taskId, files: z.array(text) }).optional(),
     /** The `/crew revise` feedback planning was working on (`at: planning`): `/crew continue` plans with it again. */
     revision: text.optional(),
     /** Whether intake's reading was made before the stop (`at: planning`) and is kept: the question says so only then. */
@@ -249,6 +256,12 @@ export const RunRecordSchema = z.looseObject({
     .looseObject({ commentId, url: text, mode: z.enum(['full', 'light']), phase: z.enum(PHASES).optional() })
     .nullable()
     .default(null),
+  /**
+   * The retrospective was skipped because `budgets.run` was spent when it came (#52): the note crew posted in its
+   * place (on the PR, or the issue), the phase it would have looked back on, and whether `/crew retro` asked for it
+   * (a full one). `/crew continue [$N]` writes it there.
+   */
+  retroAtBudget: z.looseObject({ commentId, url: text, phase: z.enum(PHASES), forced: z.boolean().optional() }).optional(),
   /** When crew's own phases ran (claude-crew's execution log lists them next to the tasks). */
   phases: z.partialRecord(z.enum(PHASE_ROLES), PhaseLogSchema).optional(),
   /** The report comment on the issue of a run that ended without a pull request (failed or aborted). */

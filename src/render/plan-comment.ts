@@ -331,6 +331,12 @@ function outcomeLines(out: string[], view: RunView, links: PlanLinks, s: Surface
       `${s.bold('Retrospective')} (${run.retro.mode}): ${s.retrospectiveAt(run.retro.url, links.stateFile(`${runFolder(run.issue, run.run)}/retrospective.md`))}`,
     );
   }
+  if (run.retroAtBudget && !run.retro) {
+    out.push('');
+    out.push(
+      `${s.bold('Retrospective')}: skipped at the run's budget (${s.commentLink('the note', run.retroAtBudget.url)})${s.name === 'github' ? `; ${s.command('continue', '[$N]')} writes it` : ''}.`,
+    );
+  }
   if (run.failure) {
     out.push('');
     out.push(

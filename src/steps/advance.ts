@@ -221,23 +221,31 @@ async function afterStep(ctx: StepContext, step: Decision, claim: TaskClaim): Pr
     ctx.log.info('another job is finishing this run');
     return catchUpPlanComment(ctx, issue, run);
   }
-  if (step.kind === 'replan') {
-    // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
-    const replan = await replanTasks(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
-    if (replan.replaced) return;
-    const view = await loadView(ctx, issue, run, SEEN);
-    return reportFailure(
-      ctx,
-      issue,
-      run,
-      failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`),
-      `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`,
-    );
-  }
+  // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
+  if (step.kind === 'replan') return replanFailedHalf(ctx, issue, run, step.tasks, FAILED_HALF);
   if (step.kind === 'failed')
     return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
   // The step's own write just landed: its tip is the state.
   return loadView(ctx, issue, run, SEEN);
+}
+
+const FAILED_HALF = 'Half or more of the plan failed; re-decompose the failed tasks.';
+
+/**
+ * The failed half of the plan re-planned at the run's end; when no replacement is made, the run fails saying why.
+ * At `budgets.run` the run waits instead, and `/crew continue` comes back here with the same tasks and feedback.
+ */
+export async function replanFailedHalf(ctx: StepContext, issue: number, run: number, tasks: string[], feedback: string): Promise<void> {
+  const replan = await replanTasks(ctx, issue, run, tasks, feedback, { endOfRun: true });
+  if (replan.replaced || replan.atBudget) return;
+  const view = await loadView(ctx, issue, run, SEEN);
+  return reportFailure(
+    ctx,
+    issue,
+    run,
+    failedTasks(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`),
+    `crew tried to re-plan them, but ${sanitize(replan.why, 3000)}`,
+  );
 }
 
 /**

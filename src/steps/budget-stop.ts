@@ -1,6 +1,6 @@
 import { runBudgetSpent, runBudgets, taskBudgetSpent, type Budget } from '../domain/budgets';
 import { WAITING_LABEL } from '../domain/labels';
-import { addUsage, tokensOf, type RunRecord, type RunView, type Spent, type Usage } from '../domain/run-state';
+import { addUsage, tokensOf, type Phase, type RunRecord, type RunView, type Spent, type Usage } from '../domain/run-state';
 import type { TeamMessage } from '../state/inbox';
 import type { RunBudgetSpent } from '../agents/run-budget';
 import type { Config } from '../config/schema';
@@ -45,8 +45,8 @@ export function periodStop(p: PeriodSpend): BudgetStop {
   return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd!, resetsAt: p.resetsAt };
 }
 
-/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in planning or the critic (agents/run-budget.ts). */
-function runStop(budget: Budget, runSpent: Usage): BudgetStop {
+/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in another step (agents/run-budget.ts). */
+export function runStop(budget: Budget, runSpent: Usage): BudgetStop {
   return {
     kind: 'budget',
     limit: 'run',
@@ -56,38 +56,69 @@ function runStop(budget: Budget, runSpent: Usage): BudgetStop {
   };
 }
 
+/** Where a step other than a worker's stops at `budgets.run`, and the phase it stops from. */
+export type StepAt = NonNullable<BudgetStop['at']>;
+const STEP: Record<StepAt, { phase: Phase; where: string; waits: string }> = {
+  planning: { phase: 'PLANNING', where: 'while planning', waits: 'in planning' },
+  review: { phase: 'REVIEWING', where: 'in the critic', waits: "before the critic's verdict" },
+  replan: { phase: 'EXECUTING', where: 'while re-planning', waits: 'before re-planning' },
+  integration: { phase: 'INTEGRATING', where: 'in the resolver', waits: 'before the conflict is merged' },
+};
+
 /**
- * `budgets.run` reached while planning or in the critic: the run waits and asks as at a worker's budget end
- * rather than failing. In one write: what the step's model calls cost (the call refused included none),
- * what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback), and
- * the wait; then crew asks.
- * `/crew continue` goes back to the phase (commands/continue.ts).
+ * `budgets.run` reached while planning, re-planning, in the resolver or in the critic: the run waits and asks as at a
+ * worker's budget end rather than failing. In one write: what the step's model calls cost (the call refused included
+ * none), what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback;
+ * re-planning: which tasks, with what feedback; the resolver: which merge), and the wait; then crew asks.
+ * Re-planning that meets the budget while the run already waits at one (another task's) joins that wait: the question
+ * is asked once. `/crew continue` goes back to the step (commands/continue.ts). Returns whether the run now waits.
  */
 export async function stopStepAtBudget(
   ctx: StepContext,
   issue: number,
   run: number,
-  at: 'planning' | 'review',
+  at: StepAt,
   e: RunBudgetSpent,
-  keep?: { files?: (tx: StateTx) => void; revision?: string | undefined },
-): Promise<void> {
-  const stop: BudgetStop = {
-    ...runStop(e.budget, e.spent),
-    at,
-    ...(keep?.revision ? { revision: keep.revision } : {}),
-    ...(at === 'planning' ? { intakeKept: !!keep?.files } : {}),
-  };
-  const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
-  const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
-    if (rec.phase !== phase) return false;
-    keep?.files?.(tx);
-    writeRun(tx, { ...rec, usage: addUsage(rec.usage, e.sinceStart), phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, nowIso(ctx));
+  keep?: Pick<BudgetStop, 'revision' | 'replan' | 'conflict'> & { files?: (tx: StateTx) => void },
+): Promise<boolean> {
+  const { files, ...kept } = keep ?? {};
+  const stop: BudgetStop = { ...runStop(e.budget, e.spent), at, ...kept, ...(at === 'planning' ? { intakeKept: !!files } : {}) };
+  const { phase, where, waits } = STEP[at];
+  const stopped = await updateRun(ctx, issue, run, `stopped at the run's budget ${where}`, (rec, tx) => {
+    const usage = addUsage(rec.usage, e.sinceStart);
+    const joined = stop.replan && replanJoiningStop(rec, stop.replan);
+    if (at === 'replan' && joined) {
+      writeRun(tx, { ...rec, usage, waiting: joined }, nowIso(ctx));
+      return 'joined' as const;
+    }
+    if (rec.phase !== phase || (at === 'replan' && rec.waiting)) return false;
+    files?.(tx);
+    writeRun(tx, { ...rec, usage, phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, nowIso(ctx));
     refreshExecutionLog(tx, issue, run);
     return true;
   });
-  if (!stopped) return ctx.log.info(`run ${run} left ${phase} before its budget stop was recorded; nothing to ask`);
-  ctx.log.info(`${budgetSpentText(stop)}; the run waits ${at === 'planning' ? 'in planning' : "before the critic's verdict"}`);
+  if (stopped === 'joined') {
+    ctx.log.info(`${budgetSpentText(stop)} ${where}; the run already waits at a budget, and going on re-plans these tasks too`);
+    return true;
+  }
+  if (!stopped) {
+    ctx.log.info(`run ${run} left ${phase}, or waits on another question, before its budget stop ${where} was recorded; nothing to ask`);
+    return false;
+  }
+  ctx.log.info(`${budgetSpentText(stop)}; the run waits ${waits}`);
   await askAtBudget(ctx, issue, run);
+  return true;
+}
+
+/**
+ * Re-planning that meets `budgets.run` while the run already waits at a budget its tasks met (no other step's, no
+ * re-planning of its own yet): the wait it joins, so that going on re-plans these tasks too. Otherwise none: a run
+ * waiting on another question, or at another step, lets the failure stand.
+ */
+export function replanJoiningStop(rec: RunRecord, replan: NonNullable<BudgetStop['replan']>): BudgetWait | undefined {
+  const w = rec.waiting;
+  if (rec.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.at || w.replan) return undefined;
+  return { ...w, replan };
 }
 
 /** The budget the run waits at, when it stopped at its own or the repository's (not a task's `budgets.task`). */

@@ -84,8 +84,10 @@ export async function critic(ctx: StepContext): Promise<void> {
   const judged = await judge(ctx, view);
   // `budgets.run` reached before the verdict: the work stays integrated, and crew asks as at a worker's budget end (#52).
   // The base's test runs made so far are kept: judging again after `/crew continue` does not run them again.
-  if ('stopped' in judged)
-    return stopStepAtBudget(ctx, issue, run, 'review', judged.stopped, { files: (tx) => keepBaseRuns(tx, issue, run, judged.freshBases) });
+  if ('stopped' in judged) {
+    await stopStepAtBudget(ctx, issue, run, 'review', judged.stopped, { files: (tx) => keepBaseRuns(tx, issue, run, judged.freshBases) });
+    return;
+  }
   const { freshBases = [], ...judgment } = judged;
   // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
   if (ctx.cancellation?.aborted) return ctx.log.info('interrupted while judging; the critic judges again when the run is resumed');

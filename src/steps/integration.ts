@@ -14,6 +14,8 @@ import { agentRun, CrewError, handedOn, integrationBranchOf, nowIso, runModel, s
 import { WAITING_LABEL } from '../domain/labels';
 import { promptWithInstructions } from './agent-instructions';
 import { BranchMoved, type StateTx, type WriteOptions } from '../ports';
+import { RunBudgetSpent } from '../agents/run-budget';
+import { stopStepAtBudget } from './budget-stop';
 
 /**
  * Integration: the done tasks' branches merged onto the run's integration branch in dependency
@@ -24,6 +26,8 @@ import { BranchMoved, type StateTx, type WriteOptions } from '../ports';
 type Integration =
   | { headSha: string; resolved: string[]; carry?: { branch: string; sha: string } }
   | { conflict: { task: string; with: string[]; files: string[]; hunks: ConflictHunk[]; why: string } }
+  /** The resolver met `budgets.run` (#52): the merge is undone, and the run waits at the budget. */
+  | { atBudget: RunBudgetSpent; task: string; files: string[] }
   /** Integrating before the claim stopped short of anything that needs it: a resolver, or a push of its own. */
   | { claimFirst: string };
 
@@ -82,7 +86,7 @@ async function integrate(ctx: StepContext, view: RunView, claimed = true): Promi
         `Merge the task branches by hand, or ${ctx.surface.give('run')} to start a fresh run.`,
       );
     const outcome = await resolveConflict(ctx, view, h, merged, m.conflicts);
-    if ('conflict' in outcome) {
+    if ('conflict' in outcome || 'atBudget' in outcome) {
       await ctx.repo.abortMerge();
       return outcome;
     }
@@ -106,7 +110,7 @@ async function resolveConflict(
   task: TaskRecord,
   merged: TaskRecord[],
   files: string[],
-): Promise<{ explanation: string } | Extract<Integration, { conflict: unknown }>> {
+): Promise<{ explanation: string } | Extract<Integration, { conflict: unknown } | { atBudget: unknown }>> {
   const { issue, run } = view.run;
   const hunks: ConflictHunk[] = [];
   const unreadable: string[] = [];
@@ -147,6 +151,8 @@ async function resolveConflict(
       agentRun(ctx, { agent: 'resolver', model: config.models[config.default_model], task: task.id }),
     );
   } catch (e) {
+    // The run's budget is no reason to hand a person the merge: the run waits at it, and `/crew continue` merges again.
+    if (e instanceof RunBudgetSpent) return { atBudget: e, task: task.id, files };
     return conflict(`the resolver's model call failed: ${(e as Error).message}`);
   }
   await updateView(ctx, issue, run, `resolver usage`, (v, tx) => {
@@ -252,7 +258,7 @@ export async function integratedInOneWrite(
     ctx.log.info(`integration: ${integration.claimFirst}; this job claims the run first`);
     return false;
   }
-  if ('conflict' in integration) return false;
+  if ('conflict' in integration || 'atBudget' in integration) return false;
   const { headSha, carry } = integration;
   const heads = integratedHeads(view);
   ctx.log.checkpoint('integrated');
@@ -293,6 +299,11 @@ export async function finalize(ctx: StepContext, view: RunView): Promise<void> {
   const integration = await integrate(ctx, view);
   if ('claimFirst' in integration) throw new Error(`integration stopped for a claim this job holds: ${integration.claimFirst}`);
   if ('conflict' in integration) return escalateConflict(ctx, view, integration.conflict);
+  if ('atBudget' in integration) {
+    const { atBudget, task, files } = integration;
+    await stopStepAtBudget(ctx, issue, run, 'integration', atBudget, { conflict: { task, files } });
+    return;
+  }
   const { headSha, resolved, carry } = integration;
   ctx.log.checkpoint('integrated');
   const handOver = (options?: WriteOptions) =>

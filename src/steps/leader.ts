@@ -6,7 +6,9 @@ import type { Plan, PlanTask, Tier } from '../domain/plan';
 import { checkPlanRules, findingsText } from '../domain/plan-review';
 import type { CheckedResult } from '../domain/result';
 import { runFolder } from '../domain/refs';
-import { addUsage, newTaskRecord, NOTHING_SPENT, reviewedSha, ZERO_USAGE, type TaskClaim, type Usage } from '../domain/run-state';
+import { addUsage, newTaskRecord, NOTHING_SPENT, reviewedSha, ZERO_USAGE, type RunView, type TaskClaim, type Usage } from '../domain/run-state';
+import { RunBudgetSpent } from '../agents/run-budget';
+import { stopStepAtBudget } from './budget-stop';
 import type { StateTx } from '../ports';
 import { parseJson, paths, planOf, planTask, refreshExecutionLog, taskOf, writeRun, writeTask } from '../state/run-files';
 import { claimReadyTasks } from '../state/transitions';
@@ -154,31 +156,31 @@ function renumber(tasks: PlanTask[], offset: number): PlanTask[] {
   return tasks.map((t) => ({ ...t, id: map.get(t.id)!, dependsOn: t.dependsOn.map((d) => map.get(d)!) }));
 }
 
-/**
- * The planner's escalation: the failed tasks are re-decomposed into new ones, which
- * the plan review checks like any plan, and take the old tasks' place in the DAG. If
- * the replacement cannot be made or is not passed, the failures stand, and the
- * answer says why so the failure comment can tell the maintainer.
- */
-export async function replanTasks(
+/** What re-planning came to: the tasks replaced, not (with why), or stopped at `budgets.run` with the run waiting to go on. */
+export type ReplanOutcome = { replaced: true } | { replaced: false; why: string; atBudget?: true };
+
+/** The replacement the planner proposed and the plan review passed, or why there is none; what its model calls cost. */
+interface Proposal {
+  replacement?: PlanTask[];
+  why: string;
+  usage: Usage;
+  /** The run's budget refused a request before a replacement was made (#52). */
+  atBudget?: RunBudgetSpent;
+}
+
+/** The decomposer re-plans the failed tasks, and the plan rules and the plan reviewer check the replacement. */
+async function proposeReplacement(
   ctx: StepContext,
-  issue: number,
-  run: number,
+  view: RunView,
+  request: { title: string; body: string },
   taskIds: string[],
   feedback: string,
-  opts: { endOfRun?: boolean } = {},
-): Promise<{ replaced: true } | { replaced: false; why: string }> {
+): Promise<Proposal> {
   const config = await ctx.config();
-  const prefix = `${runFolder(issue, run)}/`;
-  const snap = await ctx.state.load(prefix);
-  const view = viewIn(snap, issue, run);
   const plan = planOf(view);
-  const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
   const old = plan.tasks.filter((t) => taskIds.includes(t.id));
   const reasons = old.map((t) => `- ${t.id} ${t.title}: ${view.tasks.get(t.id)?.error ?? 'failed'}`).join('\n');
   let usage: Usage = ZERO_USAGE;
-  let replacement: PlanTask[] | undefined;
-  let why = '';
   try {
     const modelId = config.models[config.default_model];
     const model = await runModel(ctx, view, 'planner');
@@ -211,21 +213,47 @@ export async function replanTasks(
     usage = addUsage(usage, out.usage);
     const proposed = renumber(out.plan.tasks, plan.tasks.length);
     const findings = checkPlanRules({ ...plan, tasks: proposed });
-    if (findings.length) why = `the replacement failed the plan rules:\n${findingsText(findings)}`;
-    else {
-      const review = await reviewPlan(
-        call('plan_reviewer', await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run))),
-        request,
-        { ...plan, tasks: proposed },
-        planningEyes(ctx, await repoView, replanFocus),
-      );
-      usage = addUsage(usage, review.usage);
-      if (review.verdict === 'PASS') replacement = proposed;
-      else why = `the plan reviewer did not pass the replacement:\n${findingsText(review.findings)}`;
-    }
+    if (findings.length) return { why: `the replacement failed the plan rules:\n${findingsText(findings)}`, usage };
+    const review = await reviewPlan(
+      call('plan_reviewer', await promptWithInstructions(ctx, 'plan_reviewer', reviewedSha(view.run))),
+      request,
+      { ...plan, tasks: proposed },
+      planningEyes(ctx, await repoView, replanFocus),
+    );
+    usage = addUsage(usage, review.usage);
+    if (review.verdict === 'PASS') return { replacement: proposed, why: '', usage };
+    return { why: `the plan reviewer did not pass the replacement:\n${findingsText(review.findings)}`, usage };
   } catch (e) {
-    why = `re-planning failed: ${(e as Error).message}`;
+    // At the budget, what the replies let through cost is on the error: the decomposer's, when the reviewer was refused.
+    if (e instanceof RunBudgetSpent) return { why: `re-planning stopped at the run's budget: ${e.message}`, usage: e.sinceStart, atBudget: e };
+    return { why: `re-planning failed: ${(e as Error).message}`, usage };
   }
+}
+
+/**
+ * The planner's escalation: the failed tasks are re-decomposed into new ones, which
+ * the plan review checks like any plan, and take the old tasks' place in the DAG. If
+ * the replacement cannot be made or is not passed, the failures stand, and the
+ * answer says why so the failure comment can tell the maintainer. At `budgets.run` the
+ * run waits and asks instead, the tasks still to be re-planned (#52, budget-stop.ts).
+ */
+export async function replanTasks(
+  ctx: StepContext,
+  issue: number,
+  run: number,
+  taskIds: string[],
+  feedback: string,
+  opts: { endOfRun?: boolean } = {},
+): Promise<ReplanOutcome> {
+  const config = await ctx.config();
+  const prefix = `${runFolder(issue, run)}/`;
+  const snap = await ctx.state.load(prefix);
+  const view = viewIn(snap, issue, run);
+  const old = planOf(view).tasks.filter((t) => taskIds.includes(t.id));
+  const request = parseJson<{ title: string; body: string }>(snap, paths.requestJson(issue, run))!;
+  const { replacement, why, usage, atBudget } = await proposeReplacement(ctx, view, request, taskIds, feedback);
+  if (atBudget && (await stopStepAtBudget(ctx, issue, run, 'replan', atBudget, { replan: { tasks: taskIds, feedback, endOfRun: !!opts.endOfRun } })))
+    return { replaced: false, why, atBudget: true };
   // Each replacement task gets a branch of its own; parallel jobs may re-plan at once, so this counts in its own write.
   if (replacement) await spend(ctx, issue, run, { branches: replacement.length });
   const now = nowIso(ctx);

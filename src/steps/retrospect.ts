@@ -6,12 +6,15 @@ import { runFolder } from '../domain/refs';
 import { knowledgeEntry, renderRetrospective, renderRetrospectiveMd, retroMode, selectProposals, type Retrospective } from '../domain/retrospective';
 import { addUsage, logPhase, totalUsage, type RunRecord, type RunView } from '../domain/run-state';
 import { KNOWLEDGE_PATH } from '../state/knowledge';
-import { parseJson, paths, refreshExecutionLog } from '../state/run-files';
+import { parseJson, paths, refreshExecutionLog, writeRun } from '../state/run-files';
 import { inert } from '../text/inert';
 import { fence } from '../text/markdown';
 import { sanitize } from '../text/sanitize';
 import { spend } from './caps';
-import { agentRun, loadView, nowIso, runModel, SEEN, type StepContext } from './context';
+import { agentRun, loadView, nowIso, runModel, SEEN, syncPlanComment, updateRun, type StepContext } from './context';
+import { RunBudgetSpent } from '../agents/run-budget';
+import { runStop } from './budget-stop';
+import { budgetSpentText } from '../render/budget-stop';
 import { sentence } from '../domain/surface';
 import { runCostLine } from '../render/cost';
 
@@ -60,8 +63,9 @@ async function judgmentsOf(ctx: StepContext, view: RunView): Promise<Judgment[]>
  * Phase 4: the retrospective. Full after a failure, a partial result or a weak one (or on
  * `/crew retro`), light otherwise. Posted on the PR (the issue when there is none), linked
  * from the plan comment, and kept as retrospective.md and .json on the state branch.
+ * `replace`: the note of a retrospective skipped at the budget, which this one takes the place of.
  */
-export async function retrospect(ctx: StepContext, issue: number, run: number, forced: boolean): Promise<void> {
+export async function retrospect(ctx: StepContext, issue: number, run: number, forced: boolean, replace?: number): Promise<void> {
   const config = await ctx.config();
   if (!config.retrospect.enabled && !forced) return ctx.log.info('retrospect.enabled is off; no retrospective');
   // After the run's last write in this job, that write's tip; a `/crew retro` job's first read asks GitHub.
@@ -69,6 +73,11 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   // A repeat of the finishing job does not write a second one; `/crew retro` always does, and so
   // does a run that ended again differently (failed, then retried to completion): it is replaced in place.
   if (view.run.retro && view.run.retro.phase === view.run.phase && !forced) return ctx.log.info('the retrospective of this run is already posted');
+  if (view.run.retroAtBudget?.phase === view.run.phase && !forced && replace === undefined)
+    return ctx.log.info("the retrospective of this run was skipped at the run's budget already");
+  // A note left where a retrospective skipped at the budget would have been: this one (or the next note) takes its place,
+  // unless the run has ended differently since (the note may be on the issue, the run now on its pull request).
+  const note = replace ?? (view.run.retroAtBudget?.phase === view.run.phase ? view.run.retroAtBudget.commentId : undefined);
   const judgments = await judgmentsOf(ctx, view);
   const outcome = runOutcome(view, judgments.at(-1) ?? null, !!view.run.review?.acceptedBy);
   const mode = retroMode(outcome, forced);
@@ -83,6 +92,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
       agentRun(ctx, { agent: 'retrospector', model: config.models[config.retrospect.model] }),
     );
   } catch (e) {
+    if (e instanceof RunBudgetSpent) return skipAtBudget(ctx, view, target, e, forced, note);
     ctx.log.warn(`retrospective: the model failed: ${(e as Error).message}`);
     const again = ctx.surface.give('retro');
     await ctx.forge.postComment(
@@ -102,16 +112,8 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   const body = `${renderRetrospective(retro, { issue, run })}\n\n${runCostLine(view)}`;
   // Found by the id crew stored, never by listing comments (issues can have thousands).
   // A run that ended differently since (failed, then finished) gets a new one where it now ends (its PR).
-  const existing = forced || view.run.retro?.phase === view.run.phase ? view.run.retro?.commentId : undefined;
-  let ref: { id: number; url: string };
-  if (existing) {
-    await ctx.forge.updateComment(existing, body);
-    ref = { id: existing, url: ctx.forge.commentLink(target, existing) };
-  } else {
-    // After finishing, the retrospective was counted with the pull request; `/crew retro` counts its own.
-    if (forced) await spend(ctx, issue, run, { comments: 1 });
-    ref = await ctx.forge.postComment(target, body);
-  }
+  const existing = note ?? (forced || view.run.retro?.phase === view.run.phase ? view.run.retro?.commentId : undefined);
+  const ref = await placeComment(ctx, view, target, body, existing, forced);
   const finished = nowIso(ctx);
   // The plan comment's link to it is edited in before the write: a write that lands on the state this job
   // last saw needs no check after it, which spares the finishing job its last look at the state (#31 §4).
@@ -127,7 +129,7 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
         retries: 0,
         error: null,
       });
-      return { ...logged, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase } };
+      return { ...logged, usage: addUsage(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase }, retroAtBudget: undefined };
     },
     undefined,
     (tx) => {
@@ -139,6 +141,52 @@ export async function retrospect(ctx: StepContext, issue: number, run: number, f
   ctx.log.info(
     `retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`,
   );
+}
+
+/** The retrospective (or the note in its place) edited into `existing`, or posted on `target`. */
+async function placeComment(
+  ctx: StepContext,
+  view: RunView,
+  target: number,
+  body: string,
+  existing: number | undefined,
+  forced: boolean,
+): Promise<{ id: number; url: string }> {
+  if (existing) {
+    await ctx.forge.updateComment(existing, body);
+    return { id: existing, url: ctx.forge.commentLink(target, existing) };
+  }
+  // After finishing, the retrospective was counted with the pull request; `/crew retro` counts its own.
+  if (forced) await spend(ctx, view.run.issue, view.run.run, { comments: 1 });
+  return ctx.forge.postComment(target, body);
+}
+
+/**
+ * `budgets.run` was spent when the retrospective came (#52). The run has ended (its pull request is open, or it
+ * failed) and the retrospective changes nothing in it, so nothing is held and no question waits: the retrospective is
+ * skipped, with a note where it would have been that says the budget was reached (not a failure), and
+ * `/crew continue [$N]` on the issue writes it in the note's place (commands/continue.ts).
+ */
+async function skipAtBudget(ctx: StepContext, view: RunView, target: number, e: RunBudgetSpent, forced: boolean, replace?: number): Promise<void> {
+  const { issue, run } = view.run;
+  const s = ctx.surface;
+  ctx.log.info(`retrospective: skipped, ${budgetSpentText(runStop(e.budget, e.spent))}`);
+  const body = [
+    `${s.bold('No retrospective')} of run ${s.runNumber(issue, run)} yet: ${budgetSpentText(runStop(e.budget, e.spent))}, and writing it would spend more.`,
+    `This is not a failure: the run itself is not affected${view.run.pr ? ', and its pull request stands as it is' : ''}.`,
+    // At the terminal `continue` is an answer while a run waits, and this run no longer does: nothing to offer there.
+    ...(s.name === 'github'
+      ? [
+          `${sentence(s.give('continue'))}${target === issue ? '' : ` on #${issue}`} to write it here, with another \`budgets.run\` to spend from what the run spent (${s.command('continue', '$N')}: $N more). Nothing else waits for it.`,
+        ]
+      : []),
+  ].join(' ');
+  const ref = await placeComment(ctx, view, target, body, replace, forced);
+  await updateRun(ctx, issue, run, 'retrospective skipped at the budget', (rec, tx) => {
+    const note = { commentId: ref.id, url: ref.url, phase: rec.phase, ...(forced ? { forced } : {}) };
+    writeRun(tx, { ...rec, usage: addUsage(rec.usage, e.sinceStart), retroAtBudget: note }, nowIso(ctx));
+  });
+  await syncPlanComment(ctx, issue, run);
 }
 
 /**

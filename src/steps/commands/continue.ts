@@ -1,6 +1,6 @@
-import { continuedBudget, runBudgets, runBudgetSpent } from '../../domain/budgets';
+import { budgetStopAccepts, continuedBudget, runBudgets, runBudgetSpent } from '../../domain/budgets';
 import { WAITING_LABEL } from '../../domain/labels';
-import { FRESH_REVIEW, settlement, totalUsage, type RunRecord } from '../../domain/run-state';
+import { FRESH_REVIEW, isTerminal, settlement, totalUsage, type RunRecord } from '../../domain/run-state';
 import type { CommentEvent } from '../../event';
 import { money } from '../../render/cost';
 import { budgetSpentText } from '../../render/budget-stop';
@@ -11,6 +11,9 @@ import { periodStop } from '../budget-stop';
 import { repositoryBudgetReached } from '../spend-gate';
 import { latestRun, setOutputs } from './common';
 import { planRun } from '../plan-run';
+import { replanTasks } from '../leader';
+import { replanFailedHalf } from '../advance';
+import { retrospect } from '../retrospect';
 import { askedJustNow, decisionReplyCounts } from './replies';
 import { sentence } from '../../domain/surface';
 
@@ -22,10 +25,14 @@ import { sentence } from '../../domain/surface';
 
 type BudgetWaiting = Extract<RunRecord['waiting'], { kind: 'budget' }>;
 
-/** `/crew continue [$N]`: the tasks the budget stopped start again from their branches. */
+/**
+ * `/crew continue [$N]`: the step the budget stopped goes on: the tasks from their branches, planning, re-planning,
+ * the resolver's merge or the critic; after a run ended, the retrospective it skipped.
+ */
 export async function continueRun(ctx: StepContext, ev: CommentEvent, amountUsd?: number): Promise<void> {
   const issue = ev.issue.number;
   const last = await latestRun(ctx, issue);
+  if (last?.retroAtBudget && isTerminal(last.phase)) return continueRetrospective(ctx, ev, last, amountUsd);
   if (last?.phase !== 'ESCALATING' || last.waiting?.kind !== 'budget') {
     await ctx.forge.postComment(
       issue,
@@ -58,6 +65,11 @@ export async function continueRun(ctx: StepContext, ev: CommentEvent, amountUsd?
       writeRun(tx, { ...view.run, ...raised, phase: 'REVIEWING', finalizer: ctx.runId }, now);
       return { ...back, claimed: [] };
     }
+    // Stopped in the resolver: this workflow run integrates again (advance, holding INTEGRATING), from the task branches as they are now.
+    if (waiting.at === 'integration') {
+      writeRun(tx, { ...view.run, ...raised, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+      return { ...back, claimed: [] };
+    }
     writeRun(tx, { ...view.run, ...raised, phase: 'EXECUTING' }, now);
     return { ...back, claimed: claimReadyTasks(tx, issue, run, config.max_parallel, taskClaim(ctx, 'this-run', now)) };
   });
@@ -65,13 +77,27 @@ export async function continueRun(ctx: StepContext, ev: CommentEvent, amountUsd?
   await ctx.forge.removeLabel(issue, WAITING_LABEL);
   ctx.log.checkpoint('decision-taken');
   ctx.log.info(
-    `continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${money(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${waiting.at === 'planning' ? 'planning goes on' : waiting.at === 'review' ? 'the critic judges again' : `starting ${out.claimed.join(', ') || 'nothing new'}`}`,
+    `continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${money(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${goingOn(waiting, out.claimed)}`,
   );
   // Planning goes on in this job, from what it kept (intake's reading, a `/crew revise` it was planning), as `/crew resume` plans.
   const planned = waiting.at === 'planning' ? await planRun(ctx, issue, run, waiting.revision) : out.claimed;
+  // Re-planning too, as `/crew revise` re-plans: its new tasks are dispatched; a re-plan of the failed half that makes none fails the run as advance would.
+  if (waiting.replan) {
+    const { tasks, feedback, endOfRun } = waiting.replan;
+    if (endOfRun) await replanFailedHalf(ctx, issue, run, tasks, feedback);
+    else await replanTasks(ctx, issue, run, tasks, feedback);
+  }
   // advance runs next in this workflow run: it hands a REVIEWING run to the critic job.
   await setOutputs(ctx, issue, run, planned, waiting.at !== 'planning');
   await syncPlanComment(ctx, issue, run);
+}
+
+/** What `/crew continue` goes on with, for the log. */
+function goingOn(w: BudgetWaiting, claimed: string[]): string {
+  if (w.at === 'planning') return 'planning goes on';
+  if (w.at === 'review') return 'the critic judges again';
+  if (w.at === 'integration') return `integrating again, the resolver merging ${w.conflict?.task ?? 'the conflicting task'}`;
+  return `${w.replan ? `re-planning ${w.replan.tasks.join(', ')}; ` : ''}starting ${claimed.join(', ') || 'nothing new'}`;
 }
 
 /**
@@ -86,12 +112,9 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
   if (await askedJustNow(ctx, ev, last)) return;
   const waiting = last.waiting as BudgetWaiting;
   if (!(await decisionReplyCounts(ctx, ev, waiting.commentId))) return;
-  // Stopped while planning: no task exists, so there is nothing to open a pull request with; the run keeps waiting.
-  if (waiting.at === 'planning') {
-    await ctx.forge.postComment(
-      issue,
-      `crew did not accept: run ${ctx.surface.runNumber(issue, run)} stopped at its budget while planning, so there is no plan and no work yet to open a pull request with. ${sentence(ctx.surface.give('continue'))} to go on planning (${ctx.surface.command('continue', '$N')} to set how much more it may spend), or ${ctx.surface.command('abort')} to end the run.`,
-    );
+  // Stopped while planning (no task exists) or in the resolver (the branches conflict): nothing to open a pull request with; the run keeps waiting.
+  if (!budgetStopAccepts(waiting)) {
+    await ctx.forge.postComment(issue, nothingToAccept(ctx, issue, run, waiting));
     return;
   }
   const who = ev.comment.author.login;
@@ -104,8 +127,18 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
     const open = tasks.filter((t) => settlement(t) === 'open');
     const withWork = open.filter((t) => t.headSha);
     if (!withWork.length && !tasks.some((t) => settlement(t) === 'done')) return { refused: 'no task has any work on its branch yet' };
-    for (const t of withWork) writeTask(tx, issue, run, { ...t, status: 'partial', accepted: true, claim: null, finishedAt: now });
-    for (const t of open.filter((t) => !t.headSha))
+    // A task crew was re-planning goes in as its work stands, its status kept (failure, timeout); without work, its failure stands.
+    for (const t of withWork)
+      writeTask(tx, issue, run, {
+        ...t,
+        status: t.pendingReplan ? t.status : 'partial',
+        accepted: true,
+        pendingReplan: false,
+        claim: null,
+        finishedAt: t.finishedAt ?? now,
+      });
+    for (const t of open.filter((t) => !t.headSha && t.pendingReplan)) writeTask(tx, issue, run, { ...t, pendingReplan: false });
+    for (const t of open.filter((t) => !t.headSha && !t.pendingReplan))
       writeTask(tx, issue, run, {
         ...t,
         status: 'blocked',
@@ -134,6 +167,44 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
   // advance runs next in this workflow run: holding INTEGRATING, it integrates and hands to the critic job, which opens the pull request.
   await setOutputs(ctx, issue, run, [], true);
   await syncPlanComment(ctx, issue, run);
+}
+
+/** Why `/crew accept` has nothing to take where the run stopped (while planning, or in the resolver), and what to do. */
+function nothingToAccept(ctx: StepContext, issue: number, run: number, w: BudgetWaiting): string {
+  const s = ctx.surface;
+  const where =
+    w.at === 'planning'
+      ? 'while planning, so there is no plan and no work yet to open a pull request with'
+      : `while merging the tasks: ${w.conflict?.task ?? 'a task'}'s branch conflicts with the work before it, and the resolver stopped before it merged them, so there is no integrated work to open a pull request with`;
+  const goOn = w.at === 'planning' ? 'to go on planning' : 'to let the resolver merge it (or push a fix to a task branch first, and crew merges that)';
+  return `crew did not accept: run ${s.runNumber(issue, run)} stopped at its budget ${where}. ${sentence(s.give('continue'))} ${goOn} (${s.command('continue', '$N')} to set how much more it may spend), or ${s.command('abort')} to end the run.`;
+}
+
+/**
+ * `/crew continue [$N]` after the retrospective was skipped at the run's budget (retrospect.ts): the run has ended, so
+ * only the retrospective goes on, with another `budgets.run` from what the run spent (or $N more), written in the
+ * note's place. Counts only from a writer, after the note, unedited, as every decision does.
+ */
+async function continueRetrospective(ctx: StepContext, ev: CommentEvent, last: RunRecord, amountUsd?: number): Promise<void> {
+  const issue = ev.issue.number;
+  const note = last.retroAtBudget!;
+  if (!(await decisionReplyCounts(ctx, ev, note.commentId))) return;
+  if (await heldByRepositoryBudget(ctx, issue, last.run, 'continue')) return;
+  ctx.model(); // fails now, with a clear message, if no key was given
+  const config = await ctx.config();
+  const budgetRun = await updateView(ctx, issue, last.run, `continue to the retrospective (@${ev.comment.author.login})`, (view, tx) => {
+    if (view.run.retroAtBudget?.commentId !== note.commentId) return null;
+    const { retroAtBudget: _, ...rec } = view.run;
+    const raised = continuedBudget(config.budgets.run, totalUsage(view), amountUsd);
+    writeRun(tx, { ...rec, budgetRun: raised }, nowIso(ctx));
+    return raised;
+  });
+  if (budgetRun === null) return ctx.log.info('the decision was already taken');
+  ctx.log.checkpoint('decision-taken');
+  ctx.log.info(
+    `writing the retrospective of run ${last.run}: the run may spend up to ${money(budgetRun.cost_usd)} and ${budgetRun.tokens.toLocaleString('en-US')} budget tokens`,
+  );
+  await retrospect(ctx, issue, last.run, !!note.forced, note.phase === last.phase ? note.commentId : undefined);
 }
 
 /**

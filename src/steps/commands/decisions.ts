@@ -1,5 +1,7 @@
 import { failingEvaluations, rerunAdvice, tasksToRerun } from '../../domain/judgment';
-import { failedTasks, FRESH_REVIEW, settlement, type RunRecord } from '../../domain/run-state';
+import { failedTasks, FRESH_REVIEW, isTerminal, settlement, type RunRecord } from '../../domain/run-state';
+import { budgetStopAccepts } from '../../domain/budgets';
+import { budgetStopWhere } from '../../render/budget-stop';
 import type { CommentEvent } from '../../event';
 import { taskOf, writeRun, writeTask } from '../../state/run-files';
 import { claimReadyTasks } from '../../state/transitions';
@@ -137,7 +139,7 @@ export async function retry(ctx: StepContext, ev: CommentEvent, only?: string): 
     const s = ctx.surface;
     await ctx.forge.postComment(
       issue,
-      `There is nothing to retry: run ${s.runNumber(issue, last.run)} waits at a budget${last.waiting.at === 'planning' ? ' while planning' : last.waiting.at === 'review' ? ' in the critic' : ''} (see the plan comment). ${sentence(s.give('continue'))} to go on from where it stopped (${s.command('continue', '$N')} to set how much more it may spend)${last.waiting.at === 'planning' ? '' : `, ${s.command('accept')} to open the pull request with what exists`} or ${s.command('abort')} to end it.`,
+      `There is nothing to retry: run ${s.runNumber(issue, last.run)} waits at a budget${budgetStopWhere(last.waiting)} (see the plan comment). ${sentence(s.give('continue'))} to go on from where it stopped (${s.command('continue', '$N')} to set how much more it may spend)${budgetStopAccepts(last.waiting) ? `, ${s.command('accept')} to open the pull request with what exists` : ''} or ${s.command('abort')} to end it.`,
     );
     return;
   }
@@ -195,6 +197,15 @@ export async function accept(ctx: StepContext, ev: CommentEvent): Promise<void> 
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'decision') return decideTask(ctx, ev, last, 'accept');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'verdict') return decideVerdict(ctx, ev, last, 'accept');
   if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget') return acceptAtBudget(ctx, ev, last);
+  // The run has ended and only its retrospective was skipped at the budget (retrospect.ts): that is `/crew continue`'s.
+  if (last?.retroAtBudget && isTerminal(last.phase)) {
+    const s = ctx.surface;
+    await ctx.forge.postComment(
+      ev.issue.number,
+      `There is nothing to accept: run ${s.runNumber(ev.issue.number, last.run)} has ended (${last.pr ? `its pull request is ${last.pr.url}` : last.phase.toLowerCase()}); only its retrospective was skipped at the run's budget. ${sentence(s.give('continue'))} to write it (${s.command('continue', '$N')} to set how much more it may spend).`,
+    );
+    return;
+  }
   await ctx.forge.postComment(
     ev.issue.number,
     'There is no escalated task, critic verdict or budget stop waiting for a decision on this issue, so there is nothing to accept.',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { continuedBudget, runBudgets, runBudgetSpent } from '../../../src/domain/budgets';
 import { ZERO_USAGE, type RunRecord, type RunView } from '../../../src/domain/run-state';
-import { runStopRequest, runWideStop } from '../../../src/steps/budget-stop';
-import { budgetQuestion } from '../../../src/render/budget-stop';
+import { replanJoiningStop, runStopRequest, runWideStop } from '../../../src/steps/budget-stop';
+import { budgetQuestion, budgetWaitLine } from '../../../src/render/budget-stop';
 import { GITHUB } from '../../../src/domain/surface';
 
 const budgets = { run: { tokens: 10_000, cost_usd: 1 }, task: { tokens: 5_000, cost_usd: 0.5 }, attempt: { tokens: 2_000, cost_usd: 0.2 } };
@@ -57,5 +57,32 @@ describe('the question at a budget stop while planning (#52)', () => {
     expect(ask(false)).toContain('going on reads the issue again');
     // A stop recorded before intakeKept existed reads as before.
     expect(ask()).toContain("intake's reading of the issue");
+  });
+});
+
+describe("re-planning and the resolver at the run's budget (#52)", () => {
+  const replan = { tasks: ['t3'], feedback: 'Task t3 is blocked.', endOfRun: false };
+  const rec = (phase: RunRecord['phase'], waiting: unknown) => ({ phase, waiting }) as unknown as RunRecord;
+  const atTasks = { kind: 'budget', commentId: 7, limit: 'run', spentUsd: 1.2, budgetUsd: 1 } as const;
+
+  it('re-planning joins a wait at a budget the tasks met, so going on re-plans too; never another question, another step, or a re-plan already waiting', () => {
+    expect(replanJoiningStop(rec('ESCALATING', atTasks), replan)).toEqual({ ...atTasks, replan });
+    expect(replanJoiningStop(rec('ESCALATING', { ...atTasks, limit: 'day' }), replan)).toEqual({ ...atTasks, limit: 'day', replan });
+    expect(replanJoiningStop(rec('ESCALATING', { kind: 'decision', commentId: 7, task: 't1', topic: 'scope', question: '?' }), replan)).toBeUndefined();
+    expect(replanJoiningStop(rec('ESCALATING', { ...atTasks, at: 'review' }), replan)).toBeUndefined();
+    expect(replanJoiningStop(rec('ESCALATING', { ...atTasks, replan: { ...replan, tasks: ['t1'] } }), replan)).toBeUndefined();
+    expect(replanJoiningStop(rec('EXECUTING', null), replan)).toBeUndefined();
+  });
+
+  it("the resolver's question names the conflicting files inert, offers no /crew accept, and says why", () => {
+    const view = { run: {}, tasks: new Map() } as unknown as RunView;
+    const stop = { ...atTasks, at: 'integration' as const, conflict: { task: 't2', files: ['docs/`x` <img src=a onerror=b>.md'] } };
+    const asked = budgetQuestion(view, stop, GITHUB, (b) => b, '');
+    // A file name is the model's: it stays inside a code span, where markdown and HTML do not render.
+    expect(asked).toContain('in ``docs/`x` <img src=a onerror=b>.md``, and the resolver stopped');
+    expect(asked).not.toContain('- `/crew accept`');
+    expect(asked).toContain("`/crew accept` has nothing to take here: the tasks' branches conflict");
+    expect(budgetWaitLine(stop, GITHUB, 'u')).toContain('while merging the tasks');
+    expect(budgetWaitLine(stop, GITHUB, 'u')).not.toContain('accept');
   });
 });
