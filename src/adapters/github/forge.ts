@@ -89,7 +89,7 @@ export function restId(value: string | null | undefined): number | undefined {
  * A REST id as crew keeps it. @octokit/request reads a number past 2^53 as a BigInt (json-with-bigint), which
  * no GitHub id reaches yet; one that does stops here, named, rather than be rounded to another object's id.
  */
-function numberId(id: number | bigint): number {
+export function numberId(id: number | bigint): number {
   if (typeof id === 'number') return id;
   throw new Error(`GitHub sent the id ${id}, past the integers crew keeps exactly (2^53): crew needs an update to handle it`);
 }
