@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GitHubForge } from '../../../src/adapters/github/forge';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { proxyFetch, proxyFor } from '../../../src/adapters/github/proxy';
 import { restoreEnv } from '../../support/process-env';
@@ -113,6 +114,28 @@ describe('createClient', () => {
     expect(seen.map((s) => s.url)).toEqual(['/api/v3/repos/octo/hello', '/api/graphql']);
     // As @actions/github's getUserAgentWithOrchestrationId wrote it: trimmed, anything but [a-z0-9_.-] as `_`.
     for (const s of seen) expect(s.agent).toMatch(/^actions_orchestration_id\/run_7_job_1 octokit-core\.js\//);
+  });
+
+  it('an id past 2^53 arrives as a BigInt (@octokit/request reads JSON with json-with-bigint): crew stops, naming it, rather than round it to another id', async () => {
+    const port = await listen(
+      createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const id = req.url === '/repos/octo/hello/issues/comments/1' ? '1' : '9007199254740993';
+        res.end(`{"id":${id},"body":"hi","user":{"login":"alice"},"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`);
+      }),
+    );
+    process.env.GITHUB_API_URL = `http://127.0.0.1:${port}`;
+    const gh = createClient('ghs_token', log);
+    expect(typeof (await gh.request('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: 'octo', repo: 'hello', comment_id: 2 })).data.id).toBe(
+      'bigint',
+    );
+    const forge = new GitHubForge(
+      gh,
+      { owner: 'octo', repo: 'hello', serverUrl: 'https://github.com', runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' },
+      log,
+    );
+    expect((await forge.getComment(1)).id).toBe(1);
+    await expect(forge.getComment(2)).rejects.toThrow('GitHub sent the id 9007199254740993, past the integers crew keeps exactly (2^53)');
   });
 
   it("prints nothing of Octokit's own to the job log when a request fails (crew's Log and retry policy speak)", () => {
