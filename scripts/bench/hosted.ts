@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,8 +49,8 @@ export async function hostedRequests(tasks: number): Promise<HostedRequests> {
     gh.addUser('maintainer', { permission: 'write' });
     const person = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
     const repo = { owner: gh.owner, repo: gh.repoName };
-    const issue = (await person.rest.issues.create({ ...repo, title: 'Write the notes', body: 'Write every note.' })).data.number;
-    await person.rest.issues.createComment({ ...repo, issue_number: issue, body: '@claude please do this' });
+    const issue = (await person.request('POST /repos/{owner}/{repo}/issues', { ...repo, title: 'Write the notes', body: 'Write every note.' })).data.number;
+    await person.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repo, issue_number: issue, body: '@claude please do this' });
 
     const token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write' });
     const action = new Octokit({ auth: token, baseUrl: gh.url });
@@ -62,18 +62,20 @@ export async function hostedRequests(tasks: number): Promise<HostedRequests> {
     await git(['-c', header, 'clone', '--quiet', '--depth=1', gh.cloneUrl, work], { env: FIXTURE_IDENTITY });
 
     // Prepare.
-    await action.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'maintainer' });
-    await action.rest.users.getByUsername({ username: 'maintainer' });
-    const tracking = (await action.rest.issues.createComment({ ...repo, issue_number: issue, body: 'Claude Code is working…' })).data.id;
-    const base = (await action.rest.repos.get(repo)).data.default_branch;
-    await action.rest.git.getRef({ ...repo, ref: `heads/${base}` });
+    await action.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...repo, username: 'maintainer' });
+    await action.request('GET /users/{username}', { username: 'maintainer' });
+    const tracking = (
+      await action.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repo, issue_number: issue, body: 'Claude Code is working…' })
+    ).data.id;
+    const base = (await action.request('GET /repos/{owner}/{repo}', repo)).data.default_branch;
+    await action.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repo, ref: `heads/${base}` });
     const branch = `claude/issue-${issue}-bench`;
     await g(['ls-remote', '--quiet', 'origin', `refs/heads/${base}`]);
     await g(['fetch', '--quiet', '--depth=1', 'origin', base]);
     await g(['checkout', '--quiet', '-b', branch]);
 
     // The agent's work: a commit per task, the tracking comment kept current.
-    const edit = (body: string) => action.rest.issues.updateComment({ ...repo, comment_id: tracking, body });
+    const edit = (body: string) => action.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...repo, comment_id: tracking, body });
     for (let k = 0; k < EDITS_BEYOND_TASKS; k++) await edit(`Claude Code is working… (${k + 1})`);
     for (let t = 1; t <= tasks; t++) {
       const id = `t${t}`;
@@ -87,9 +89,9 @@ export async function hostedRequests(tasks: number): Promise<HostedRequests> {
     await g(['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]);
 
     // The last step.
-    await action.rest.issues.getComment({ ...repo, comment_id: tracking });
-    await action.rest.repos.getBranch({ ...repo, branch });
-    await action.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: `${base}...${branch}` });
+    await action.request('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...repo, comment_id: tracking });
+    await action.request('GET /repos/{owner}/{repo}/branches/{branch}', { ...repo, branch });
+    await action.request('GET /repos/{owner}/{repo}/compare/{basehead}', { ...repo, basehead: `${base}...${branch}` });
     await edit('Claude finished. [Create a PR](…)');
 
     if (gh.violations.length) throw new Error(`hosted baseline: the fake GitHub saw violations: ${gh.violations.slice(0, 3).join('; ')}`);

@@ -45,9 +45,10 @@ function startCopy(root: string, env: Record<string, string>): string[] {
 
 /**
  * Libraries only some jobs use, by the path ncc names each module with. A route job that refuses a
- * reader needs none of them; each sits in a chunk of its own, loaded on first use. The last four
+ * reader needs none of them; each sits in a chunk of its own, loaded on first use. The last six
  * come with @actions/artifact (and undici with a runner's proxy, adapters/github/proxy.ts): crew's
- * own workflow commands and Octokit over Node's fetch replace them at start-up (#53).
+ * own workflow commands and Octokit over Node's fetch replace them at start-up (#53), and crew's client
+ * is @octokit/core calling routes by name, without @octokit/rest's table of every endpoint and its request log.
  */
 const LATE = [
   '@modelcontextprotocol/sdk',
@@ -61,6 +62,8 @@ const LATE = [
   '@actions/github',
   '@actions/http-client',
   'undici',
+  '@octokit/plugin-rest-endpoint-methods',
+  '@octokit/plugin-request-log',
 ];
 const named = (text: string) => LATE.filter((lib) => text.includes(`/node_modules/${lib}/`));
 
@@ -82,7 +85,7 @@ describe('the bundle crew runs (dist/)', () => {
     expect(startCopy(join(dir, 'action'), { GITHUB_WORKSPACE: join(dir, 'workspace') })).toEqual([]);
   });
 
-  it('a route job that refuses a reader loads its step and nothing of MCP, artifacts, the model SDKs, the egress proxy, the report parsers, @actions/core, @actions/github or undici', async () => {
+  it('a route job that refuses a reader loads its step and nothing of MCP, artifacts, the model SDKs, the egress proxy, the report parsers, @actions/core, @actions/github, undici or the REST endpoint table', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crew-bundle-'));
     const recorder = await loadRecorder(dir);
     const r = await play('read-only-user', { env: recorder.env });

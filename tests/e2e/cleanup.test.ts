@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { describe, expect, it } from 'vitest';
 import { GitStateStore } from '../../src/adapters/git/state-store';
 import { CREW_GIT_IDENTITY } from '../../src/domain/retention';
@@ -256,7 +256,7 @@ describe('crew/state stays small, and runs nobody finishes are cleaned up', () =
       hooks: {
         beforeTimeline: async ({ gh }) => {
           const owner = new Octokit({ auth: gh.userToken(gh.owner), baseUrl: gh.url });
-          for (let n = 2; n <= 6; n++) await owner.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: `Issue ${n}` });
+          for (let n = 2; n <= 6; n++) await owner.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: `Issue ${n}` });
           commits = await seedStateHistory(gh, seeded);
           await seedRunBranches(gh, special[0]!, ['t1', 't2']);
           await seedRunBranches(gh, special[1]!, ['t1', 'integration']);

@@ -34,11 +34,13 @@ export class GitHubCrewBranches implements CrewBranches {
     const basehead = `${assertBranchName(base)}...${assertRevision(sha)}`;
     const commits: BranchCommit[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await this.gh.rest.repos.compareCommitsWithBasehead({ ...this.repo, basehead, per_page: PER_PAGE, page }).catch((e: unknown) => {
-        // 404: GitHub knows no such base (or commit); anything else is a failure the caller sees.
-        if ((e as { status?: unknown }).status === 404) return undefined;
-        throw e;
-      });
+      const answer = await this.gh
+        .request('GET /repos/{owner}/{repo}/compare/{basehead}', { ...this.repo, basehead, per_page: PER_PAGE, page })
+        .catch((e: unknown) => {
+          // 404: GitHub knows no such base (or commit); anything else is a failure the caller sees.
+          if ((e as { status?: unknown }).status === 404) return undefined;
+          throw e;
+        });
       if (!answer) return undefined;
       const { data } = answer;
       for (const c of data.commits) {

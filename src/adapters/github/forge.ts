@@ -85,6 +85,15 @@ export function restId(value: string | null | undefined): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
+/**
+ * A REST id as crew keeps it. @octokit/request reads a number past 2^53 as a BigInt (json-with-bigint), which
+ * no GitHub id reaches yet; one that does stops here, named, rather than be rounded to another object's id.
+ */
+export function numberId(id: number | bigint): number {
+  if (typeof id === 'number') return id;
+  throw new Error(`GitHub sent the id ${id}, past the integers crew keeps exactly (2^53): crew needs an update to handle it`);
+}
+
 function status(e: unknown): number | undefined {
   return typeof e === 'object' && e !== null && 'status' in e ? Number((e as { status: unknown }).status) : undefined;
 }
@@ -158,7 +167,7 @@ export class GitHubForge implements Forge {
     if (this.cachedLogin) return this.cachedLogin;
     if (this.opts.tokenKind === 'actions') return (this.cachedLogin = 'github-actions[bot]');
     if (this.opts.tokenKind === 'personal') {
-      const { data } = await this.gh.rest.users.getAuthenticated();
+      const { data } = await this.gh.request('GET /user');
       return (this.cachedLogin = data.login);
     }
     try {
@@ -183,7 +192,7 @@ export class GitHubForge implements Forge {
   }
 
   private async readRepository() {
-    return (await this.gh.rest.repos.get(this.base)).data;
+    return (await this.gh.request('GET /repos/{owner}/{repo}', this.base)).data;
   }
 
   /** The repository's settings, read once per job (a failed read is asked again). */
@@ -200,7 +209,7 @@ export class GitHubForge implements Forge {
     let answer = this.permissions.get(key);
     if (!answer) {
       // `permission` is the legacy level: maintain reads as write, triage as read.
-      answer = this.gh.rest.repos.getCollaboratorPermissionLevel({ ...this.base, username: login }).then(({ data }) => {
+      answer = this.gh.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...this.base, username: login }).then(({ data }) => {
         const p = data.permission;
         return p === 'admin' || p === 'write' || p === 'read' ? p : 'none';
       });
@@ -211,7 +220,12 @@ export class GitHubForge implements Forge {
 
   async react(commentId: number, reaction: Reaction): Promise<void> {
     // A second identical reaction is answered with the first, so a retry adds nothing.
-    const { data } = await this.gh.rest.reactions.createForIssueComment({ ...this.base, comment_id: commentId, content: reaction, ...REPEATABLE });
+    const { data } = await this.gh.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', {
+      ...this.base,
+      comment_id: commentId,
+      content: reaction,
+      ...REPEATABLE,
+    });
     this.learnLogin(data.user);
   }
 
@@ -222,9 +236,9 @@ export class GitHubForge implements Forge {
     const since = new Date(clock.now().getTime() - LANDED_WINDOW_MS).toISOString();
     for (let attempt = 1; ; attempt++) {
       try {
-        const { data } = await this.gh.rest.issues.createComment({ ...this.base, issue_number: issue, body: text });
+        const { data } = await this.gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...this.base, issue_number: issue, body: text });
         this.learnLogin(data.user);
-        return { id: data.id, url: data.html_url };
+        return { id: numberId(data.id), url: data.html_url };
       } catch (e) {
         if (!isAmbiguousFailure(e)) throw e;
         // The comment may have been created and only the answer lost: find it by its key before posting again.
@@ -245,7 +259,12 @@ export class GitHubForge implements Forge {
   /** Only comments updated since `since`, so a busy issue costs a page, not its whole history. */
   private async findRecentComment(issue: number, marker: string, since: string): Promise<CommentRef | undefined> {
     const me = await this.botLogin();
-    for await (const page of this.gh.paginate.iterator(this.gh.rest.issues.listComments, { ...this.base, issue_number: issue, since, per_page: 100 })) {
+    for await (const page of this.gh.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...this.base,
+      issue_number: issue,
+      since,
+      per_page: 100,
+    })) {
       const hit = page.data.find((c) => c.user?.login === me && (c.body ?? '').includes(marker));
       if (hit) return { id: hit.id, url: hit.html_url };
     }
@@ -253,21 +272,21 @@ export class GitHubForge implements Forge {
   }
 
   async updateComment(id: number, body: string): Promise<void> {
-    await this.gh.rest.issues.updateComment({ ...this.base, comment_id: id, body: redact(body) });
+    await this.gh.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...this.base, comment_id: id, body: redact(body) });
   }
 
   async getComment(id: number): Promise<CommentInfo> {
-    const { data } = await this.gh.rest.issues.getComment({ ...this.base, comment_id: id });
-    return { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', createdAt: data.created_at, updatedAt: data.updated_at };
+    const { data } = await this.gh.request('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...this.base, comment_id: id });
+    return { id: numberId(data.id), body: data.body ?? '', author: data.user?.login ?? '', createdAt: data.created_at, updatedAt: data.updated_at };
   }
 
   async addLabel(issue: number, label: string): Promise<void> {
-    await this.gh.rest.issues.addLabels({ ...this.base, issue_number: issue, labels: [label], ...REPEATABLE });
+    await this.gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...this.base, issue_number: issue, labels: [label], ...REPEATABLE });
   }
 
   async removeLabel(issue: number, label: string): Promise<void> {
     try {
-      await this.gh.rest.issues.removeLabel({ ...this.base, issue_number: issue, name: label });
+      await this.gh.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { ...this.base, issue_number: issue, name: label });
     } catch (e) {
       if (status(e) !== 404) throw e;
     }
@@ -275,7 +294,11 @@ export class GitHubForge implements Forge {
 
   async findComment(issue: number, marker: string, author: string): Promise<CommentRef | undefined> {
     // Only a comment crew itself wrote counts: anyone can paste the marker into theirs.
-    for await (const page of this.gh.paginate.iterator(this.gh.rest.issues.listComments, { ...this.base, issue_number: issue, per_page: 100 })) {
+    for await (const page of this.gh.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...this.base,
+      issue_number: issue,
+      per_page: 100,
+    })) {
       const hit = page.data.find((c) => c.user?.login === author && (c.body ?? '').includes(marker));
       if (hit) return { id: hit.id, url: hit.html_url };
     }
@@ -283,7 +306,13 @@ export class GitHubForge implements Forge {
   }
 
   async findOpenPull(head: string, base: string): Promise<PullRef | undefined> {
-    const { data } = await this.gh.rest.pulls.list({ ...this.base, head: `${this.opts.owner}:${head}`, base, state: 'open', per_page: 10 });
+    const { data } = await this.gh.request('GET /repos/{owner}/{repo}/pulls', {
+      ...this.base,
+      head: `${this.opts.owner}:${head}`,
+      base,
+      state: 'open',
+      per_page: 10,
+    });
     const pr = data[0];
     return pr ? { number: pr.number, url: pr.html_url, headSha: pr.head.sha } : undefined;
   }
@@ -292,7 +321,7 @@ export class GitHubForge implements Forge {
     try {
       // Repeatable: if a lost answer hid a PR that was created, the repeat gets 422 and finds it below.
       // A title reaches the merge commit's message, so it is inert like the commits (an issue's title or a model's words).
-      const { data } = await this.gh.rest.pulls.create({
+      const { data } = await this.gh.request('POST /repos/{owner}/{repo}/pulls', {
         ...this.base,
         ...input,
         title: inertGit(redact(input.title)),
@@ -314,7 +343,7 @@ export class GitHubForge implements Forge {
   }
 
   async updatePull(number: number, input: { title?: string; body?: string }): Promise<void> {
-    await this.gh.rest.pulls.update({
+    await this.gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
       ...this.base,
       pull_number: number,
       ...(input.title !== undefined ? { title: inertGit(redact(input.title)) } : {}),
@@ -323,7 +352,7 @@ export class GitHubForge implements Forge {
   }
 
   async getPull(number: number): Promise<PullInfo> {
-    const { data } = await this.gh.rest.pulls.get({ ...this.base, pull_number: number });
+    const { data } = await this.gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...this.base, pull_number: number });
     const headRepo = data.head.repo?.full_name ?? null;
     return {
       state: data.state === 'open' ? 'open' : 'closed',
@@ -343,7 +372,7 @@ export class GitHubForge implements Forge {
    * comment's `fullDatabaseId`, the REST id). A thread GraphQL does not list counts as unresolved.
    */
   async reviewThreads(number: number): Promise<ReviewThread[]> {
-    const comments = await this.gh.paginate(this.gh.rest.pulls.listReviewComments, { ...this.base, pull_number: number, per_page: 100 });
+    const comments = await this.gh.paginate('GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', { ...this.base, pull_number: number, per_page: 100 });
     const resolved = new Set<number>();
     let cursor: string | null = null;
     for (let page = 0; page < 50; page++) {
@@ -381,7 +410,12 @@ export class GitHubForge implements Forge {
   }
 
   async replyInThread(number: number, rootId: number, body: string): Promise<void> {
-    await this.gh.rest.pulls.createReplyForReviewComment({ ...this.base, pull_number: number, comment_id: rootId, body: redact(body) });
+    await this.gh.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', {
+      ...this.base,
+      pull_number: number,
+      comment_id: rootId,
+      body: redact(body),
+    });
   }
 
   /**
@@ -404,8 +438,8 @@ export class GitHubForge implements Forge {
     };
     // The check runs and the statuses are independent reads, and so are the workflow runs behind the checks: asked at once.
     const [runs, { data: combined }] = await Promise.all([
-      this.gh.paginate(this.gh.rest.checks.listForRef, { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused),
-      this.gh.rest.repos.getCombinedStatusForRef({ ...this.base, ref: sha, per_page: 100 }).catch(refused),
+      this.gh.paginate('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...this.base, ref: sha, filter: 'all', per_page: 100 }).catch(refused),
+      this.gh.request('GET /repos/{owner}/{repo}/commits/{ref}/status', { ...this.base, ref: sha, per_page: 100 }).catch(refused),
     ]);
     // One look-up per workflow run in this reading: its checks share it. Not kept for the next reading, which must see the run's status then.
     const reading = new Map<number, Promise<{ crew: boolean; run?: CiRunFact }>>();
@@ -444,11 +478,11 @@ export class GitHubForge implements Forge {
     if (run === this.opts.runId || this.crewRuns.has(Number(run))) return Promise.resolve({ crew: true });
     let known = reading.get(Number(run));
     if (!known) {
-      known = this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(run) }).then(
+      known = this.gh.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...this.base, run_id: Number(run) }).then(
         ({ data }) => ({
           crew: data.path.replace(/@.*$/, '') === `.github/workflows/${this.opts.workflowFile}`,
           run: {
-            id: data.id,
+            id: numberId(data.id),
             workflow: data.name ?? data.path,
             path: data.path,
             url: data.html_url,
@@ -473,7 +507,7 @@ export class GitHubForge implements Forge {
   }
 
   async approvals(number: number): Promise<ApprovingReview[]> {
-    const reviews = await this.gh.paginate(this.gh.rest.pulls.listReviews, { ...this.base, pull_number: number, per_page: 100 });
+    const reviews = await this.gh.paginate('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...this.base, pull_number: number, per_page: 100 });
     // A reviewer's latest decisive review counts; comments alone change nothing.
     const latest = new Map<string, { state: string; review: ApprovingReview }>();
     for (const r of reviews) {
@@ -498,7 +532,12 @@ export class GitHubForge implements Forge {
     method: MergeMethod,
   ): Promise<{ merged: true; sha: string } | { merged: false; status: number; message: string }> {
     try {
-      const { data } = await this.gh.rest.pulls.merge({ ...this.base, pull_number: number, sha, merge_method: method });
+      const { data } = await this.gh.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+        ...this.base,
+        pull_number: number,
+        sha,
+        merge_method: method,
+      });
       return { merged: true, sha: data.sha };
     } catch (e) {
       const code = status(e);
@@ -512,13 +551,19 @@ export class GitHubForge implements Forge {
     const ref = await this.defaultBranch();
     this.log.info(`dispatching ${this.opts.workflowFile} on ${ref} with ${JSON.stringify(inputs)}`);
     // Repeatable: a repeated dispatch carries the same claim nonce, and only the first job to present it starts the tasks.
-    await this.gh.rest.actions.createWorkflowDispatch({ ...this.base, workflow_id: this.opts.workflowFile, ref, inputs, ...REPEATABLE });
+    await this.gh.request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+      ...this.base,
+      workflow_id: this.opts.workflowFile,
+      ref,
+      inputs,
+      ...REPEATABLE,
+    });
   }
 
   async workflowRunActive(runId: string): Promise<boolean | undefined> {
     if (!/^\d+$/.test(runId)) return undefined;
     try {
-      const { data } = await this.gh.rest.actions.getWorkflowRun({ ...this.base, run_id: Number(runId) });
+      const { data } = await this.gh.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...this.base, run_id: Number(runId) });
       return data.status !== 'completed';
     } catch (e) {
       if (status(e) === 404) return false;
@@ -529,7 +574,7 @@ export class GitHubForge implements Forge {
   async workLegsStarted(runId: string): Promise<string[]> {
     if (!/^\d+$/.test(runId)) return [];
     const jobs = await this.gh
-      .paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: Number(runId), filter: 'latest', per_page: 100 })
+      .paginate('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { ...this.base, run_id: Number(runId), filter: 'latest', per_page: 100 })
       .catch((e: unknown) => {
         if (status(e) === 404) return []; // no such run: it started nothing
         throw e;
@@ -547,7 +592,7 @@ export class GitHubForge implements Forge {
   /** In-progress runs of crew's own workflow started by a dispatch, created since `since`. */
   private async dispatchedRunsSince(since: string) {
     // Queued runs have no legs yet, and a leg that starts after this look finds its claim taken afresh.
-    const runs = await this.gh.paginate(this.gh.rest.actions.listWorkflowRunsForRepo, {
+    const runs = await this.gh.paginate('GET /repos/{owner}/{repo}/actions/runs', {
       ...this.base,
       event: 'workflow_dispatch',
       status: 'in_progress',
@@ -560,7 +605,12 @@ export class GitHubForge implements Forge {
 
   /** The tasks of a run's `work` legs that have not completed. */
   private async legsGoing(runId: number): Promise<string[]> {
-    const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: runId, filter: 'latest', per_page: 100 });
+    const jobs = await this.gh.paginate('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {
+      ...this.base,
+      run_id: runId,
+      filter: 'latest',
+      per_page: 100,
+    });
     return jobs.filter((j) => j.status !== 'completed').flatMap((j) => workLegTask(j.name));
   }
 
@@ -570,7 +620,12 @@ export class GitHubForge implements Forge {
   }
 
   async failedJobs(runId: number, limit: number): Promise<FailedJob[]> {
-    const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, { ...this.base, run_id: runId, filter: 'latest', per_page: 100 });
+    const jobs = await this.gh.paginate('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {
+      ...this.base,
+      run_id: runId,
+      filter: 'latest',
+      per_page: 100,
+    });
     return jobs
       .filter((j) => j.conclusion === 'failure' || j.conclusion === 'timed_out')
       .slice(0, limit)
@@ -590,7 +645,7 @@ export class GitHubForge implements Forge {
    */
   async jobLog(jobId: number): Promise<string | null> {
     try {
-      const { data } = await this.gh.rest.actions.downloadJobLogsForWorkflowRun({ ...this.base, job_id: jobId });
+      const { data } = await this.gh.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { ...this.base, job_id: jobId });
       const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data);
       return text.length > MAX_LOG_CHARS ? text.slice(-MAX_LOG_CHARS) : text;
     } catch (e) {
@@ -603,7 +658,7 @@ export class GitHubForge implements Forge {
   async jobLink(name: string): Promise<string | null> {
     if (!/^\d+$/.test(this.opts.runId)) return null;
     try {
-      const jobs = await this.gh.paginate(this.gh.rest.actions.listJobsForWorkflowRun, {
+      const jobs = await this.gh.paginate('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {
         ...this.base,
         run_id: Number(this.opts.runId),
         filter: 'latest',
@@ -676,13 +731,15 @@ export class GitHubForge implements Forge {
       const read = async (): Promise<string[]> => {
         switch (item.kind) {
           case 'issue':
-            return [(await this.gh.rest.issues.get({ ...full, issue_number: item.number })).data.body_html ?? ''];
+            return [(await this.gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...full, issue_number: item.number })).data.body_html ?? ''];
           case 'comment':
-            return [(await this.gh.rest.issues.getComment({ ...full, comment_id: item.id })).data.body_html ?? ''];
+            return [(await this.gh.request('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...full, comment_id: item.id })).data.body_html ?? ''];
           case 'reviews':
-            return (await this.gh.paginate(this.gh.rest.pulls.listReviews, { ...full, pull_number: item.pull, per_page: 100 })).map((r) => r.body_html ?? '');
+            return (await this.gh.paginate('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...full, pull_number: item.pull, per_page: 100 })).map(
+              (r) => r.body_html ?? '',
+            );
           case 'review-comments':
-            return (await this.gh.paginate(this.gh.rest.pulls.listReviewComments, { ...full, pull_number: item.pull, per_page: 100 })).map(
+            return (await this.gh.paginate('GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', { ...full, pull_number: item.pull, per_page: 100 })).map(
               (c) => c.body_html ?? '',
             );
         }

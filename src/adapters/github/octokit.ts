@@ -1,4 +1,5 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck/light.js';
 import { systemClock, timeScale } from '../../clock';
@@ -7,7 +8,9 @@ import { httpFetch } from './http-fetch';
 import { proxyFetch } from './proxy';
 import { decideRetry, type FailedRequest } from './request-policy';
 
-const CrewOctokit = Octokit.plugin(throttling);
+// @octokit/core with pagination and throttling, not @octokit/rest: its method table (every REST endpoint, ~100 KB)
+// is evaluated by every job at start, and crew calls a few dozen routes, each by `request('VERB /route', …)`.
+const CrewOctokit = Octokit.plugin(paginateRest, throttling);
 
 export type GitHubClient = InstanceType<typeof CrewOctokit>;
 
@@ -56,8 +59,8 @@ export function createClient(token: string, log: Log, opts: ClientOptions = {}):
     ...(tag ? { userAgent: tag } : {}),
     // node:http(s), or a runner's proxy (proxy.ts): not Node's fetch, whose first call compiles undici (http-fetch.ts).
     request: { fetch: proxyFetch(process.env, httpFetch as unknown as typeof fetch) },
-    // @octokit/rest's request log would print each failed request (a 404 crew expects, too) to the job log, past
-    // inertLog; crew's retry policy below says what failed and why. Octokit's warnings (a deprecated route) go to crew's Log.
+    // No request log (@octokit/rest's plugin-request-log printed each failed request, a 404 crew expects too, past
+    // inertLog): crew's retry policy below says what failed and why. Octokit's warnings (a deprecated route) go to crew's Log.
     log: { debug: () => {}, info: () => {}, warn: (m: string) => log.warn(`GitHub: ${m}`), error: () => {} },
     throttle: {
       // GitHub asks integrations to space content-creating requests; notifications more so.

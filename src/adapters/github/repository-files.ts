@@ -19,13 +19,14 @@ export class FileTooLarge extends Error {
  * content (`encoding: "none"`; GitHub's docs, "Get repository content"): that is FileTooLarge.
  */
 export async function repositoryFileAt(gh: GitHubClient, repo: { owner: string; repo: string }, path: string, ref: string): Promise<string | undefined> {
-  let data: Awaited<ReturnType<GitHubClient['rest']['repos']['getContent']>>['data'];
-  try {
-    ({ data } = await gh.rest.repos.getContent({ ...repo, path, ref }));
-  } catch (e) {
-    if ((e as { status?: unknown }).status === 404) return undefined;
-    throw e;
-  }
+  const data = await gh.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path, ref }).then(
+    (answer) => answer.data,
+    (e: unknown) => {
+      if ((e as { status?: unknown }).status === 404) return undefined;
+      throw e;
+    },
+  );
+  if (data === undefined) return undefined;
   if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return undefined;
   if (data.encoding !== 'base64') throw new FileTooLarge(path, ref, data.size);
   return Buffer.from(data.content, 'base64').toString('utf8');

@@ -35,18 +35,18 @@ export class GitHubRepositorySettings implements RepositorySettings {
   ) {}
 
   async repository() {
-    const { data } = await this.gh.rest.repos.get(this.repo);
+    const { data } = await this.gh.request('GET /repos/{owner}/{repo}', this.repo);
     this.defaultBranch = data.default_branch;
     return { fullName: data.full_name, webUrl: `${this.webBase}/${data.full_name}`, defaultBranch: data.default_branch };
   }
 
   actionsPermissions() {
-    return read(async () => ({ enabled: (await this.gh.rest.actions.getGithubActionsPermissionsRepository(this.repo)).data.enabled }));
+    return read(async () => ({ enabled: (await this.gh.request('GET /repos/{owner}/{repo}/actions/permissions', this.repo)).data.enabled }));
   }
 
   workflowPermissions() {
     return read(async () => {
-      const { data } = await this.gh.rest.actions.getGithubActionsDefaultWorkflowPermissionsRepository(this.repo);
+      const { data } = await this.gh.request('GET /repos/{owner}/{repo}/actions/permissions/workflow', this.repo);
       // GitHub's name for "Allow GitHub Actions to create and approve pull requests".
       return { defaultPermissions: data.default_workflow_permissions, canCreatePullRequests: data.can_approve_pull_request_reviews };
     });
@@ -54,7 +54,7 @@ export class GitHubRepositorySettings implements RepositorySettings {
 
   branchRules(branch: string) {
     return read(async () => {
-      const rules = await this.gh.paginate(this.gh.rest.repos.getBranchRules, { ...this.repo, branch, per_page: 100 });
+      const rules = await this.gh.paginate('GET /repos/{owner}/{repo}/rules/branches/{branch}', { ...this.repo, branch, per_page: 100 });
       return [...new Set(rules.map((r) => r.type))];
     });
   }
@@ -62,13 +62,13 @@ export class GitHubRepositorySettings implements RepositorySettings {
   async branchProtected(branch: string): Promise<Read<boolean | 'absent' | 'unreadable'>> {
     // GET branches/{branch} is open to any reader; its `protected` is then confirmed where the token may read the rule.
     try {
-      if (!(await this.gh.rest.repos.getBranch({ ...this.repo, branch })).data.protected) return { ok: true, value: false };
+      if (!(await this.gh.request('GET /repos/{owner}/{repo}/branches/{branch}', { ...this.repo, branch })).data.protected) return { ok: true, value: false };
     } catch (e) {
       const r = refused(e);
       return r.status === 404 ? { ok: true, value: 'absent' } : r;
     }
     try {
-      await this.gh.rest.repos.getBranchProtection({ ...this.repo, branch });
+      await this.gh.request('GET /repos/{owner}/{repo}/branches/{branch}/protection', { ...this.repo, branch });
       return { ok: true, value: true };
     } catch (e) {
       const r = refused(e);
@@ -90,7 +90,7 @@ export class GitHubRepositorySettings implements RepositorySettings {
 
   async secretExists(name: string): Promise<Read<boolean>> {
     try {
-      await this.gh.rest.actions.getRepoSecret({ ...this.repo, secret_name: name });
+      await this.gh.request('GET /repos/{owner}/{repo}/actions/secrets/{secret_name}', { ...this.repo, secret_name: name });
       return { ok: true, value: true };
     } catch (e) {
       const r = refused(e);

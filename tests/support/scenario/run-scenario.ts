@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { configureAwsCredentials, googleAuth, withFallbackInput, withProvider } 
 import { awsSession, WIF_AUDIENCE } from '../platforms/credentials';
 import { parseScript, startFakeAnthropic, ThinkingLedger, type FakeAnthropic, type Fault, type Script } from '../anthropic/index';
 import { profileNamed, type PlatformProfile } from '../latency';
+import { numberId } from '../../../src/adapters/github/forge';
 import { FakeGitHub, type GitHubFault } from '../github/fake-github';
 import type { Scopes } from '../github/model';
 import { FakeArtifactService } from '../artifacts/fake-artifact-service';
@@ -388,7 +389,7 @@ export async function runScenario(
         if (!url) throw new Error(`scenario '${scenario.name}': {{attachment:${name}}} names no entry of attachments`);
         return url;
       });
-    const { data: issue } = await as(scenario.issue.author).rest.issues.create({
+    const { data: issue } = await as(scenario.issue.author).request('POST /repos/{owner}/{repo}/issues', {
       owner: gh.owner,
       repo: gh.repoName,
       title: scenario.issue.title,
@@ -457,34 +458,59 @@ export async function runScenario(
         }
         const target = step.on === 'pr' ? Math.max(0, ...[...gh.pulls.keys()]) : issue.number;
         if (!target) throw new Error(`scenario '${scenario.name}': timeline[${i}] comments on the newest pull request, but there is none yet`);
-        const { data } = await as(step.author).rest.issues.createComment({
+        const { data } = await as(step.author).request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
           owner: gh.owner,
           repo: gh.repoName,
           issue_number: target,
           body: withAttachments(step.comment),
         });
-        if (step.id) named.set(step.id, data.id);
+        if (step.id) named.set(step.id, numberId(data.id));
         if (step.wait) await waitFor(step.wait);
       } else if ('edit' in step) {
         const id = named.get(step.edit);
         if (id === undefined) throw new Error(`scenario '${scenario.name}': timeline[${i}] edits '${step.edit}', which no earlier comment is named`);
         const author = step.author ?? gh.comments.get(id)!.user;
-        await as(author).rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: id, body: step.body });
+        await as(author).request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          comment_id: id,
+          body: step.body,
+        });
       } else if ('edit_issue' in step) {
-        await as(step.author).rest.issues.update({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, ...step.edit_issue });
+        await as(step.author).request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: issue.number,
+          ...step.edit_issue,
+        });
       } else if ('label' in step) {
-        await as(step.author).rest.issues.addLabels({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, labels: step.label });
+        await as(step.author).request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: issue.number,
+          labels: step.label,
+        });
         if (step.wait) await waitFor(step.wait);
       } else if ('unlabel' in step) {
-        await as(step.author).rest.issues.removeLabel({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, name: step.unlabel });
+        await as(step.author).request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: issue.number,
+          name: step.unlabel,
+        });
       } else if ('assign' in step) {
-        await as(step.author).rest.issues.addAssignees({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, assignees: step.assign });
+        await as(step.author).request('POST /repos/{owner}/{repo}/issues/{issue_number}/assignees', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: issue.number,
+          assignees: step.assign,
+        });
         if (step.wait) await waitFor(step.wait);
       } else if ('open_issue' in step) {
-        await as(step.author).rest.issues.create({ owner: gh.owner, repo: gh.repoName, ...step.open_issue });
+        await as(step.author).request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, ...step.open_issue });
       } else if ('review' in step) {
         const pr = Math.max(...[...gh.pulls.keys()]);
-        await as(step.review.author).rest.pulls.createReview({
+        await as(step.review.author).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
           owner: gh.owner,
           repo: gh.repoName,
           pull_number: pr,
@@ -501,7 +527,7 @@ export async function runScenario(
         const { author, path, line, body, count } = step.review_comment;
         const commitId = pr.fork?.sha ?? (await gh.repo.branchSha(pr.head))!;
         for (let n = 1; n <= count; n++) {
-          await as(author).rest.pulls.createReviewComment({
+          await as(author).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
             owner: gh.owner,
             repo: gh.repoName,
             pull_number: pr.number,
@@ -538,7 +564,7 @@ export async function runScenario(
               identity: { name: user.login, email: `${user.login}@users.noreply.github.com` },
             });
           }
-          await as(step.author).rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head, base, title, body });
+          await as(step.author).request('POST /repos/{owner}/{repo}/pulls', { owner: gh.owner, repo: gh.repoName, head, base, title, body });
         }
       } else if ('push' in step) {
         const { author, path, content, find, replace } = step.push;
@@ -603,7 +629,7 @@ export async function runScenario(
           step.dispatch === 'replay'
             ? crewSent!.inputs!
             : { issue: String(issue.number), run: step.dispatch.run, tasks: JSON.stringify(step.dispatch.tasks), nonce: step.dispatch.nonce };
-        await as(step.author).rest.actions.createWorkflowDispatch({
+        await as(step.author).request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
           owner: gh.owner,
           repo: gh.repoName,
           workflow_id: 'crew.yml',
@@ -613,7 +639,7 @@ export async function runScenario(
       } else if ('merge_pr' in step) {
         const open = [...fake.pulls.values()].filter((p) => fake.issues.get(p.number)?.state === 'open').map((p) => p.number);
         if (!open.length) throw new Error(`scenario '${scenario.name}': timeline[${i}] merges a pull request, but none is open`);
-        await as(step.merge_pr.author).rest.pulls.merge({
+        await as(step.merge_pr.author).request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
           owner: gh.owner,
           repo: gh.repoName,
           pull_number: Math.max(...open),
@@ -622,15 +648,24 @@ export async function runScenario(
       } else if ('close_pr' in step) {
         const open = [...fake.pulls.values()].filter((p) => fake.issues.get(p.number)?.state === 'open').map((p) => p.number);
         if (!open.length) throw new Error(`scenario '${scenario.name}': timeline[${i}] closes a pull request, but none is open`);
-        await as(step.close_pr.author).rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: Math.max(...open), state: 'closed' });
+        await as(step.close_pr.author).request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          pull_number: Math.max(...open),
+          state: 'closed',
+        });
       } else if ('delete_branch' in step) {
-        await as(step.delete_branch.author).rest.git.deleteRef({ owner: gh.owner, repo: gh.repoName, ref: `heads/${step.delete_branch.branch}` });
+        await as(step.delete_branch.author).request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          ref: `heads/${step.delete_branch.branch}`,
+        });
       } else if ('check' in step) {
         const pr = gh.pulls.get(Math.max(...[...gh.pulls.keys()]));
         const sha = pr ? await gh.repo.branchSha(pr.head) : undefined;
         if (!sha) throw new Error(`scenario '${scenario.name}': timeline[${i}] adds a check, but there is no pull request yet`);
         const app = new Octokit({ auth: gh.appToken('ci', { checks: 'write' }), baseUrl: gh.url });
-        await app.rest.checks.create({
+        await app.request('POST /repos/{owner}/{repo}/check-runs', {
           owner: gh.owner,
           repo: gh.repoName,
           name: step.check.name,

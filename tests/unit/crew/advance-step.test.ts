@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { gitRepo } from '../../../src/adapters/git/git-repo';
@@ -51,7 +51,7 @@ describe('the advance job once every task has succeeded', () => {
     gh.addUser('maintainer', { permission: 'write' });
     token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Two notes' });
+    await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'Two notes' });
   });
 
   /** Both tasks done on their own branches; `same`: both write the same file differently (a conflict). */

@@ -1,6 +1,6 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { GitHubForgeOptions } from '../../../src/adapters/github/forge';
+import { numberId, type GitHubForgeOptions } from '../../../src/adapters/github/forge';
 import { tokenKind } from '../../../src/main';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -21,7 +21,7 @@ describe("crew's own login, by the kind of token it was given", () => {
     ({ gh } = await fakeGitHubForTest({ prefix: 'bot-login-', apiUrl: true }));
     gh.addUser('maintainer', { permission: 'write' });
     people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
+    issue = (await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
   });
 
   it('tells user tokens from installation tokens by prefix, and no further', () => {
@@ -50,9 +50,14 @@ describe("crew's own login, by the kind of token it was given", () => {
   });
 
   it('learns the login from the author GitHub gives its 👀 reaction, with no request of its own', async () => {
-    const { data: comment } = await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: '/crew run' });
+    const { data: comment } = await people.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: issue,
+      body: '/crew run',
+    });
     const f = forge(gh.appToken('crew-app', { issues: 'write' }));
-    await f.react(comment.id, 'eyes');
+    await f.react(numberId(comment.id), 'eyes');
     expect(await f.botLogin()).toBe('crew-app[bot]');
     expect(calls('POST /graphql') + calls('GET /user')).toBe(0);
   });
@@ -64,10 +69,15 @@ describe("crew's own login, by the kind of token it was given", () => {
 
   it('bot_login in config wins over everything else, and costs no request', async () => {
     const token = gh.appToken('crew-app', { issues: 'write' });
-    const { data: comment } = await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: '/crew run' });
+    const { data: comment } = await people.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: issue,
+      body: '/crew run',
+    });
     const f = forge(token, { configuredLogin: async () => 'our-crew[bot]' });
     expect(await f.botLogin()).toBe('our-crew[bot]');
-    await f.react(comment.id, 'eyes');
+    await f.react(numberId(comment.id), 'eyes');
     expect(await f.botLogin()).toBe('our-crew[bot]');
     expect(await forge(gh.userToken('maintainer'), { configuredLogin: async () => 'our-crew[bot]' }).botLogin()).toBe('our-crew[bot]');
     expect(calls('POST /graphql') + calls('GET /user')).toBe(0);

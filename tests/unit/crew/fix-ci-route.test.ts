@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { paths, readRun } from '../../../src/state/run-files';
 import { FRESH_REVIEW } from '../../../src/domain/run-state';
 import type { FakeGitHub, GitHubEvent } from '../../support/github/fake-github';
 import { fakeGitHubForTest } from '../../support/github/for-test';
+import { numberId } from '../../../src/adapters/github/forge';
 import { forgeOn } from '../../support/github/forge-on';
 import { view } from './run-fixtures';
 import { CountingState } from './memory-state';
@@ -65,14 +66,33 @@ describe('route on a failed CI run (fix_ci)', () => {
       message: 'crew: integrate t1',
     });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
-    pull = (await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Add', head: BRANCH, base: 'main' })).data.number;
+    issue = (await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'Add' })).data.number;
+    pull = (await people.request('POST /repos/{owner}/{repo}/pulls', { owner: gh.owner, repo: gh.repoName, title: 'Add', head: BRANCH, base: 'main' })).data
+      .number;
     // The run's plan comment, on the issue, as crew posted it.
     const crew = new Octokit({ auth: gh.actionsToken({ issues: 'write', 'pull-requests': 'write' }), baseUrl: gh.url });
-    planComment = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: 'plan' })).data.id;
+    planComment = numberId(
+      (
+        await crew.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: issue,
+          body: 'plan',
+        })
+      ).data.id,
+    );
     // The report comment on the pull request, with the Merge section the gate edits in place.
     const section = replaceMergeSection('<!-- crew:report issue=1 run=2 -->\n## Report', null);
-    report = (await crew.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: pull, body: section })).data.id;
+    report = numberId(
+      (
+        await crew.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          owner: gh.owner,
+          repo: gh.repoName,
+          issue_number: pull,
+          body: section,
+        })
+      ).data.id,
+    );
     store = new CountingState();
     await finished(2);
     lines = [];

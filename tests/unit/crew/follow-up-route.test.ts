@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { GITHUB } from '../../../src/domain/surface';
@@ -42,7 +42,9 @@ describe('route: follow-ups on crew’s own pull request', () => {
     infos.length = 0;
     gh.onEvent((e) => void events.push(e));
     people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    const issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add shout', body: 'Add a shout function.' })).data.number;
+    const issue = (
+      await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'Add shout', body: 'Add a shout function.' })
+    ).data.number;
     expect(issue).toBe(1);
     await gh.repo.writeCommit({
       branch: 'crew/1/r1/integration',
@@ -50,8 +52,15 @@ describe('route: follow-ups on crew’s own pull request', () => {
       files: { 'src/index.js': 'export const shout = (t) => t.toUpperCase();\n' },
       message: 'crew: t1',
     });
-    pull = (await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Add shout', head: 'crew/1/r1/integration', base: 'main' })).data
-      .number;
+    pull = (
+      await people.request('POST /repos/{owner}/{repo}/pulls', {
+        owner: gh.owner,
+        repo: gh.repoName,
+        title: 'Add shout',
+        head: 'crew/1/r1/integration',
+        base: 'main',
+      })
+    ).data.number;
     state = new MemoryState();
     // Run 1 of issue #1 is done: its plan comment on the issue, its pull request, its plan.
     planCommentId = (await forgeOn(gh, gh.actionsToken({ issues: 'write' }), log).postComment(1, '<!-- crew:plan issue=1 run=1 -->run 1')).id;
@@ -106,7 +115,7 @@ describe('route: follow-ups on crew’s own pull request', () => {
   it('a single review comment starting with /crew starts a follow-up; the note is on the pull request and the issue keeps one plan comment', async () => {
     const head = (await gh.repo.branchSha('crew/1/r1/integration'))!;
     const before = events.length;
-    await people.rest.pulls.createReviewComment({
+    await people.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
       owner: gh.owner,
       repo: gh.repoName,
       pull_number: pull,
@@ -153,7 +162,12 @@ describe('route: follow-ups on crew’s own pull request', () => {
     await state.update('issue-1/', 'run 2', (tx) => {
       writeRun(tx, { ...view([]).run, issue: 1, run: 2, phase: 'EXECUTING', planCommentId: other, pr: null }, '2026-11-21T00:06:00Z');
     });
-    await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: pull, body: '/crew fix rename the option to --dry-run' });
+    await people.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: pull,
+      body: '/crew fix rename the option to --dry-run',
+    });
     const { run } = await routeJob(lastEvent('issue_comment'));
     await run;
 
@@ -167,8 +181,13 @@ describe('route: follow-ups on crew’s own pull request', () => {
   });
 
   it('/crew fix on a closed crew pull request gets a comment that says why and what to do', async () => {
-    await people.rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: pull, state: 'closed' });
-    await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: pull, body: '/crew fix rename the option to --dry-run' });
+    await people.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: gh.owner, repo: gh.repoName, pull_number: pull, state: 'closed' });
+    await people.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: pull,
+      body: '/crew fix rename the option to --dry-run',
+    });
     const { run } = await routeJob(lastEvent('issue_comment'));
     await run;
 

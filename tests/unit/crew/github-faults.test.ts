@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubForge } from '../../../src/adapters/github/forge';
@@ -94,7 +94,7 @@ describe('GitHubForge through faults of the fake GitHub', () => {
     ({ gh, dir } = await fakeGitHubForTest({ prefix: 'forge-faults-', apiUrl: true }));
     gh.addUser('maintainer', { permission: 'write' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
+    issue = (await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
     const token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
     forge = forgeOn(gh, token, log, { rateLimitWaits: () => waits, clock }, { clock, onRateLimit: (w) => waits.push(w) });
   });

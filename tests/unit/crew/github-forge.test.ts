@@ -1,7 +1,7 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge, PullRequestsNotAllowed, restId } from '../../../src/adapters/github/forge';
+import { GitHubForge, numberId, PullRequestsNotAllowed, restId } from '../../../src/adapters/github/forge';
 import type { Log } from '../../../src/ports';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { forgeOn } from '../../support/github/forge-on';
@@ -36,7 +36,7 @@ describe('GitHubForge against the fake GitHub', () => {
     gh.addUser('maintainer', { permission: 'write' });
     gh.addUser('mallory', { permission: 'read' });
     people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
+    issue = (await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
     forge = await makeForge({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
   });
 
@@ -64,7 +64,12 @@ describe('GitHubForge against the fake GitHub', () => {
   it('finds its own marked comment among 150, and never one someone else wrote with the same marker', async () => {
     const marker = '<!-- crew:plan issue=1 run=1 -->';
     const mallory = new Octokit({ auth: gh.userToken('mallory'), baseUrl: gh.url });
-    await mallory.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue, body: `${marker} spoofed` });
+    await mallory.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: issue,
+      body: `${marker} spoofed`,
+    });
     // Seeded directly: 148 comments through the API would trip GitHub's secondary rate limit, as the fake enforces.
     for (let i = 0; i < 148; i++) {
       const id = gh.nextId('comment');
@@ -120,7 +125,7 @@ describe('GitHubForge against the fake GitHub', () => {
     await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/crew/1/r1/integration'], { cwd: work });
     const pr = await forge.createPull({ title: 'T', body: 'b', head: 'crew/1/r1/integration', base: 'main' });
     const line = (body: string) =>
-      people.rest.pulls.createReviewComment({
+      people.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
         owner: gh.owner,
         repo: gh.repoName,
         pull_number: pr.number,
@@ -133,7 +138,7 @@ describe('GitHubForge against the fake GitHub', () => {
     const first = (await line('Rename this')).data;
     const second = (await line('And this')).data;
     expect(second.id).toBeGreaterThan(2 ** 31);
-    await people.rest.pulls.createReplyForReviewComment({
+    await people.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', {
       owner: gh.owner,
       repo: gh.repoName,
       pull_number: pr.number,
@@ -149,7 +154,7 @@ describe('GitHubForge against the fake GitHub', () => {
     expect(threads[0]!.comments[0]!.diffHunk).toBe('@@ -1,1 +1,1 @@\n+hi');
     // Resolution comes only from GraphQL; the query passed the schema check (not a violation), its ids past 2^31 read as fullDatabaseId.
     expect(gh.requests.filter((r) => r.route === 'POST /graphql').length).toBe(1);
-    await forge.replyInThread(pr.number, first.id, 'Addressed in abc1234.');
+    await forge.replyInThread(pr.number, numberId(first.id), 'Addressed in abc1234.');
     const replies = gh.reviewComments.filter((c) => c.in_reply_to === first.id);
     expect(replies.map((c) => [c.user, c.body])).toEqual([
       ['maintainer', 'Also here'],
@@ -245,7 +250,14 @@ describe("the merge gate's checks leave out crew's own jobs", () => {
     gh.recordJobCheckRun({ runId: 3, headSha: sha, name: 'test', conclusion: null });
     const ci = new Octokit({ auth: gh.appToken('ci', { checks: 'write' }), baseUrl: gh.url });
     // A check of yours named like a crew job, older than crew's: GitHub's `latest` filter would hide it.
-    await ci.rest.checks.create({ owner: gh.owner, repo: gh.repoName, name: 'merge', head_sha: sha, status: 'completed', conclusion: 'success' });
+    await ci.request('POST /repos/{owner}/{repo}/check-runs', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      name: 'merge',
+      head_sha: sha,
+      status: 'completed',
+      conclusion: 'success',
+    });
     gh.recordJobCheckRun({ runId: 1, headSha: sha, name: 'merge', conclusion: null });
     const forge = forgeOn(gh, gh.actionsToken({ checks: 'read', statuses: 'read', actions: 'read' }), log, { runId: '1' });
     const checks = await forge.checksOn(sha);

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GitHubForge } from '../../../src/adapters/github/forge';
 import { createClient } from '../../../src/adapters/github/octokit';
 import { proxyFetch, proxyFor } from '../../../src/adapters/github/proxy';
 import { restoreEnv } from '../../support/process-env';
@@ -58,7 +59,7 @@ describe("crew's GitHub requests on a self-hosted runner behind a proxy (@action
     process.env.GITHUB_API_URL = `http://api.github.test:${apiPort}`;
     process.env.HTTP_PROXY = `http://crew:s3cret@127.0.0.1:${p.port}`;
     const gh = createClient('ghs_token', log);
-    const { data } = await gh.rest.repos.get({ owner: 'octo', repo: 'hello' });
+    const { data } = await gh.request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'hello' });
     expect(data).toMatchObject({ full_name: 'octo/hello', url: '/repos/octo/hello', auth: 'token ghs_token' });
     expect(p.seen).toEqual([{ target: `api.github.test:${apiPort}`, auth: `Basic ${Buffer.from('crew:s3cret').toString('base64')}` }]);
   });
@@ -68,7 +69,7 @@ describe("crew's GitHub requests on a self-hosted runner behind a proxy (@action
     const p = await proxy(apiPort);
     process.env.HTTP_PROXY = `127.0.0.1:${p.port}`;
     process.env.GITHUB_API_URL = `http://127.0.0.1:${apiPort}`;
-    const { data } = await createClient('ghs_token', log).rest.repos.get({ owner: 'octo', repo: 'hello' });
+    const { data } = await createClient('ghs_token', log).request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'hello' });
     expect(data).toMatchObject({ full_name: 'octo/hello' });
     expect(p.seen).toEqual([]);
 
@@ -108,11 +109,33 @@ describe('createClient', () => {
     process.env.GITHUB_API_URL = `http://127.0.0.1:${port}/api/v3`;
     process.env.ACTIONS_ORCHESTRATION_ID = ' run 7/job:1 ';
     const gh = createClient('ghs_token', log);
-    expect((await gh.rest.repos.get({ owner: 'octo', repo: 'hello' })).data).toMatchObject({ full_name: 'octo/hello' });
+    expect((await gh.request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'hello' })).data).toMatchObject({ full_name: 'octo/hello' });
     expect(await gh.graphql('query { viewer { login } }')).toEqual({ viewer: { login: 'crew[bot]' } });
     expect(seen.map((s) => s.url)).toEqual(['/api/v3/repos/octo/hello', '/api/graphql']);
     // As @actions/github's getUserAgentWithOrchestrationId wrote it: trimmed, anything but [a-z0-9_.-] as `_`.
-    for (const s of seen) expect(s.agent).toMatch(/^actions_orchestration_id\/run_7_job_1 octokit-rest\.js\//);
+    for (const s of seen) expect(s.agent).toMatch(/^actions_orchestration_id\/run_7_job_1 octokit-core\.js\//);
+  });
+
+  it('an id past 2^53 arrives as a BigInt (@octokit/request reads JSON with json-with-bigint): crew stops, naming it, rather than round it to another id', async () => {
+    const port = await listen(
+      createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const id = req.url === '/repos/octo/hello/issues/comments/1' ? '1' : '9007199254740993';
+        res.end(`{"id":${id},"body":"hi","user":{"login":"alice"},"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`);
+      }),
+    );
+    process.env.GITHUB_API_URL = `http://127.0.0.1:${port}`;
+    const gh = createClient('ghs_token', log);
+    expect(typeof (await gh.request('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: 'octo', repo: 'hello', comment_id: 2 })).data.id).toBe(
+      'bigint',
+    );
+    const forge = new GitHubForge(
+      gh,
+      { owner: 'octo', repo: 'hello', serverUrl: 'https://github.com', runId: '1', workflowFile: 'crew.yml', tokenKind: 'actions' },
+      log,
+    );
+    expect((await forge.getComment(1)).id).toBe(1);
+    await expect(forge.getComment(2)).rejects.toThrow('GitHub sent the id 9007199254740993, past the integers crew keeps exactly (2^53)');
   });
 
   it("prints nothing of Octokit's own to the job log when a request fails (crew's Log and retry policy speak)", () => {
@@ -125,7 +148,7 @@ describe('createClient', () => {
         process.env.GITHUB_API_URL = 'http://127.0.0.1:' + server.address().port;
         const said = [];
         const log = { info: (m) => said.push(m), warn: (m) => said.push(m), checkpoint: () => {} };
-        const status = await createClient('ghs_token', log).rest.repos.get({ owner: 'octo', repo: 'gone' }).catch((e) => e.status);
+        const status = await createClient('ghs_token', log).request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'gone' }).catch((e) => e.status);
         process.stdout.write(JSON.stringify({ status, said }));
         server.close();
       });`;

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LocalForge } from '../../../src/adapters/local/forge';
 import { IMAGE_LIMITS, attachmentGuid, attachmentUrl, imageUrls, signedImageUrls, sniffImage, triggerText } from '../../../src/domain/images';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { createIssue } from '../../support/github/routes/issues';
 import { renderedMarkup } from '../../../src/text/sanitize';
 import { AttachmentRefused, type Log } from '../../../src/ports';
@@ -166,7 +166,7 @@ describe("GitHubForge.attachment against the fake GitHub's attachments (#36, #47
     const dial = (u: string) => u.replace(/\/\/[\w.-]*localhost:/, '//127.0.0.1:');
     expect((await fetch(dial(url), { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' })).status).toBe(404);
     expect((await fetch(dial(url), { redirect: 'manual' })).status).toBe(404);
-    const { data } = await new Octokit({ auth: token, baseUrl: gh.url }).rest.issues.get({
+    const { data } = await new Octokit({ auth: token, baseUrl: gh.url }).request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
       owner: gh.owner,
       repo: gh.repoName,
       issue_number: issue,

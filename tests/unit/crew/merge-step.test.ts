@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubForge } from '../../../src/adapters/github/forge';
 import { parseConfig } from '../../../src/config/schema';
@@ -37,7 +37,13 @@ describe('the merge step against the fake GitHub', () => {
       message: 'crew: integrate t1',
     });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    const { data } = await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'Notes', head: 'crew/12/r2/integration', base: 'main' });
+    const { data } = await people.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      title: 'Notes',
+      head: 'crew/12/r2/integration',
+      base: 'main',
+    });
     pr = { number: data.number, head };
   });
 
@@ -99,8 +105,19 @@ describe('the merge step against the fake GitHub', () => {
     // A person's merge of another pull request: the gate says it is merged already, not that crew merged it.
     const head = await gh.repo.writeCommit({ branch: 'crew/13/r1/integration', from: 'main', files: { 'B.md': 'b\n' }, message: 'crew: integrate t1' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    const { data } = await people.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, title: 'B', head: 'crew/13/r1/integration', base: 'main' });
-    await people.rest.pulls.merge({ owner: gh.owner, repo: gh.repoName, pull_number: data.number, merge_method: 'squash' });
+    const { data } = await people.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      title: 'B',
+      head: 'crew/13/r1/integration',
+      base: 'main',
+    });
+    await people.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      pull_number: data.number,
+      merge_method: 'squash',
+    });
     expect(await decideMerge(context(config, head), reviewed, data.number)).toMatchObject({
       state: 'not-merged',
       reason: 'the pull request is already merged',

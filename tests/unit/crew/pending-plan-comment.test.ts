@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { GITHUB } from '../../../src/domain/surface';
@@ -93,7 +93,7 @@ describe('the plan comment id held until the run is next written', () => {
     const { gh } = await fakeGitHubForTest({ prefix: 'held-plan-comment-', apiUrl: true });
     gh.addUser('maintainer', { permission: 'write' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add shout', body: 'Add a shout function.' });
+    await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'Add shout', body: 'Add a shout function.' });
     const inner = new WrittenState();
     await inner.update('issue-1/', 'start', (tx) => void writeRun(tx, record(1, 1), AT));
     const ctx = jobOn(gh, inner);
@@ -123,11 +123,16 @@ describe('the plan comment id held until the run is next written', () => {
       events.length = 0;
       gh.onEvent((e) => void events.push(e));
       people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-      await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Add shout', body: 'Add a shout function.' });
+      await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'Add shout', body: 'Add a shout function.' });
     });
 
     it('records the id in the write that records the failure, not one of its own; the one plan comment says it failed', async () => {
-      await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: 1, body: '/crew plan' });
+      await people.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        owner: gh.owner,
+        repo: gh.repoName,
+        issue_number: 1,
+        body: '/crew plan',
+      });
       const event = events.filter((e) => e.name === 'issue_comment').at(-1)!;
       const dir = await mkdtemp(join(tmpdir(), 'held-plan-event-'));
       onTestFinished(() => rm(dir, { recursive: true, force: true }));
@@ -158,7 +163,12 @@ describe('the plan comment id held until the run is next written', () => {
     });
 
     it('a step whose code fails to load (a chunk of the bundle) ends in a failure comment on the issue, not in the job log only', async () => {
-      await people.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: 1, body: '/crew plan' });
+      await people.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        owner: gh.owner,
+        repo: gh.repoName,
+        issue_number: 1,
+        body: '/crew plan',
+      });
       const event = events.filter((e) => e.name === 'issue_comment').at(-1)!;
       const dir = await mkdtemp(join(tmpdir(), 'held-plan-event-'));
       onTestFinished(() => rm(dir, { recursive: true, force: true }));

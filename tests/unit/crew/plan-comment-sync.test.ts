@@ -47,9 +47,9 @@ describe('syncPlanComment: jobs racing to render the plan comment', () => {
   beforeEach(async () => {
     ({ gh } = await fakeGitHubForTest({ prefix: 'sync-', apiUrl: true }));
     gh.addUser('maintainer', { permission: 'write' });
-    const { Octokit } = await import('@octokit/rest');
+    const { Octokit } = await import('@octokit/core');
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    const issue = (await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
+    const issue = (await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'T' })).data.number;
     state = new MemoryState();
     landed = [];
     landedRuns = [];

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parseConfig } from '../../../src/config/schema';
 import { GITHUB } from '../../../src/domain/surface';
@@ -50,12 +50,15 @@ describe('route: repository budgets and the rate per person (#52)', () => {
   });
 
   async function issue(title: string): Promise<number> {
-    return (await people.get('maintainer')!.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title, body: `${title}.` })).data.number;
+    return (await people.get('maintainer')!.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title, body: `${title}.` })).data
+      .number;
   }
 
   /** `login` comments `/crew run` on the issue at `now`, and the route job runs for it: 'intake' when the run reached its first model request. */
   async function crewRun(n: number, now: string, config: string, login = 'maintainer', body = '/crew run'): Promise<'intake' | 'no run'> {
-    await people.get(login)!.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: n, body });
+    await people
+      .get(login)!
+      .request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: gh.owner, repo: gh.repoName, issue_number: n, body });
     return routeJob('issue_comment', now, config);
   }
 
@@ -250,10 +253,14 @@ describe('route: repository budgets and the rate per person (#52)', () => {
   it('a label trigger counts for the person who labelled: past the rate it is refused with a comment, and nothing starts', async () => {
     const config = 'trigger_label: crew\nlimits:\n  runs_per_person_per_day: 1\n';
     const [a, b] = [await issue('A'), await issue('B')];
-    await people.get('alice')!.rest.issues.addLabels({ owner: gh.owner, repo: gh.repoName, issue_number: a, labels: ['crew'] });
+    await people
+      .get('alice')!
+      .request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { owner: gh.owner, repo: gh.repoName, issue_number: a, labels: ['crew'] });
     expect(await routeJob('issues', '2026-12-06T09:00:00Z', config)).toBe('intake');
     expect(readRun(reader, a, 1)!.requestedBy).toBe('alice');
-    await people.get('alice')!.rest.issues.addLabels({ owner: gh.owner, repo: gh.repoName, issue_number: b, labels: ['crew'] });
+    await people
+      .get('alice')!
+      .request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { owner: gh.owner, repo: gh.repoName, issue_number: b, labels: ['crew'] });
     expect(await routeJob('issues', '2026-12-06T09:05:00Z', config)).toBe('no run');
     expect(readRun(reader, b, 1)).toBeUndefined();
     expect(crewSaid(b)).toEqual([expect.stringMatching(/^@alice, crew did not start this run: you have started 1 run today \(UTC\)/)]);

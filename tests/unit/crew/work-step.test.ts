@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -123,7 +123,7 @@ describe('the work step, in-process against the fakes', () => {
     gh.addUser('maintainer', { permission: 'write' });
     token = gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'write' });
     const people = new Octokit({ auth: gh.userToken('maintainer'), baseUrl: gh.url });
-    await people.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'Write the notes' });
+    await people.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'Write the notes' });
   });
   afterEach(() => {
     if (savedTemp === undefined) delete process.env.RUNNER_TEMP;

@@ -6,7 +6,8 @@ describe('collaborator permissions', () => {
     const gh = await fakeForTest();
     for (const p of ['maintain', 'write', 'triage', 'read', 'none'] as const) gh.addUser(`u-${p}`, { permission: p });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    const level = async (username: string) => (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repoOf(gh), username })).data;
+    const level = async (username: string) =>
+      (await octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...repoOf(gh), username })).data;
 
     expect(await level('acme')).toMatchObject({
       permission: 'admin',
@@ -35,17 +36,17 @@ describe('collaborator permissions', () => {
     });
     expect((await level('u-none')).permission).toBe('none');
 
-    const unknown = await failure(octokit.rest.repos.getCollaboratorPermissionLevel({ ...repoOf(gh), username: 'ghost' }));
+    const unknown = await failure(octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...repoOf(gh), username: 'ghost' }));
     expect(unknown.status).toBe(404);
   });
 
   it('reports the caller’s own permissions on the repository', async () => {
     const gh = await fakeForTest();
     gh.addUser('writer', { permission: 'write' });
-    const repo = (await octokitFor(gh, gh.userToken('writer')).rest.repos.get(repoOf(gh))).data;
+    const repo = (await octokitFor(gh, gh.userToken('writer')).request('GET /repos/{owner}/{repo}', repoOf(gh))).data;
     expect(repo).toMatchObject({ full_name: 'acme/widgets', private: true, default_branch: 'main', permissions: { admin: false, push: true, pull: true } });
     // A workflow token can always read repository metadata.
-    expect((await octokitFor(gh, gh.actionsToken({})).rest.repos.get(repoOf(gh))).data.full_name).toBe('acme/widgets');
+    expect((await octokitFor(gh, gh.actionsToken({})).request('GET /repos/{owner}/{repo}', repoOf(gh))).data.full_name).toBe('acme/widgets');
   });
 });
 
@@ -53,12 +54,12 @@ describe('GET /user', () => {
   it('answers for a person’s token and refuses a workflow or app token', async () => {
     const gh = await fakeForTest();
     gh.addUser('alice', { permission: 'write', name: 'Alice A.' });
-    const me = await octokitFor(gh, gh.userToken('alice')).rest.users.getAuthenticated();
+    const me = await octokitFor(gh, gh.userToken('alice')).request('GET /user');
     expect(me.status).toBe(200);
     expect(me.data).toMatchObject({ login: 'alice', type: 'User', name: 'Alice A.' });
 
     for (const token of [gh.actionsToken({ contents: 'write', issues: 'write' }), gh.appToken('crew-app', { issues: 'write' })]) {
-      const refused = await failure(octokitFor(gh, token).rest.users.getAuthenticated());
+      const refused = await failure(octokitFor(gh, token).request('GET /user'));
       expect(refused.status).toBe(403);
       expect(refused.message).toContain('Resource not accessible by integration');
     }
@@ -66,30 +67,32 @@ describe('GET /user', () => {
 
   it('answers 401 without a token and for a token GitHub does not know', async () => {
     const gh = await fakeForTest();
-    const anonymous = await failure(octokitFor(gh).rest.users.getAuthenticated());
+    const anonymous = await failure(octokitFor(gh).request('GET /user'));
     expect(anonymous.status).toBe(401);
     expect(anonymous.message).toContain('Requires authentication');
 
     const token = gh.userToken('acme');
     gh.revokeToken(token);
-    const revoked = await failure(octokitFor(gh, token).rest.users.getAuthenticated());
+    const revoked = await failure(octokitFor(gh, token).request('GET /user'));
     expect(revoked.status).toBe(401);
     expect(revoked.message).toContain('Bad credentials');
     // A revoked token is refused on repository routes too, not hidden behind a 404.
-    expect((await failure(octokitFor(gh, token).rest.repos.get(repoOf(gh)))).status).toBe(401);
+    expect((await failure(octokitFor(gh, token).request('GET /repos/{owner}/{repo}', repoOf(gh)))).status).toBe(401);
   });
 });
 
 describe('token scopes and roles', () => {
   it('hides a private repository from a request without a token (404), and refuses anonymous writes on a public one (401)', async () => {
     const gh = await fakeForTest();
-    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const anon = octokitFor(gh);
-    expect((await failure(anon.rest.issues.get({ ...repoOf(gh), issue_number: 1 }))).status).toBe(404);
-    expect((await failure(anon.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'hi' }))).status).toBe(404);
+    expect((await failure(anon.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1 }))).status).toBe(404);
+    expect(
+      (await failure(anon.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'hi' }))).status,
+    ).toBe(404);
 
     gh.settings.private = false;
-    const write = await failure(anon.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'hi' }));
+    const write = await failure(anon.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'hi' }));
     expect(write.status).toBe(401);
     expect(write.message).toContain('Requires authentication');
     expect(gh.comments.size).toBe(0);
@@ -100,53 +103,82 @@ describe('token scopes and roles', () => {
     const gh = await fakeForTest();
     gh.addUser('stranger', { permission: 'none' });
     const stranger = octokitFor(gh, gh.userToken('stranger'));
-    expect((await failure(stranger.rest.repos.get(repoOf(gh)))).status).toBe(404);
+    expect((await failure(stranger.request('GET /repos/{owner}/{repo}', repoOf(gh)))).status).toBe(404);
     gh.settings.private = false;
-    expect((await stranger.rest.repos.get(repoOf(gh))).status).toBe(200);
+    expect((await stranger.request('GET /repos/{owner}/{repo}', repoOf(gh))).status).toBe(200);
   });
 
   it('needs issues: write for a workflow token to comment on an issue, but any reader may comment', async () => {
     const gh = await fakeForTest();
     gh.addUser('reader', { permission: 'read' });
-    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
 
     const readOnly = octokitFor(gh, gh.actionsToken({ issues: 'read', contents: 'write' }));
-    const refused = await failure(readOnly.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'from the workflow' }));
+    const refused = await failure(
+      readOnly.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'from the workflow' }),
+    );
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('Resource not accessible by integration');
     // issues: read still reads.
-    expect((await readOnly.rest.issues.listComments({ ...repoOf(gh), issue_number: 1 })).data).toEqual([]);
+    expect((await readOnly.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1 })).data).toEqual([]);
     // pull-requests: write does not cover a plain issue.
     const prOnly = octokitFor(gh, gh.actionsToken({ 'pull-requests': 'write' }));
-    expect((await failure(prOnly.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'x' }))).status).toBe(403);
+    expect(
+      (await failure(prOnly.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'x' }))).status,
+    ).toBe(403);
     expect(gh.comments.size).toBe(0);
 
     const writer = octokitFor(gh, gh.actionsToken({ issues: 'write' }));
-    expect((await writer.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'from the workflow' })).data.user?.login).toBe(
-      'github-actions[bot]',
-    );
+    expect(
+      (await writer.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'from the workflow' })).data
+        .user?.login,
+    ).toBe('github-actions[bot]');
 
     const reader = octokitFor(gh, gh.userToken('reader'));
-    const byReader = await reader.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'a reader speaks' });
+    const byReader = await reader.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...repoOf(gh),
+      issue_number: 1,
+      body: 'a reader speaks',
+    });
     expect(byReader.status).toBe(201);
     // …but a reader cannot label.
-    expect((await failure(reader.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['x'] }))).status).toBe(403);
+    expect(
+      (await failure(reader.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repoOf(gh), issue_number: 1, labels: ['x'] }))).status,
+    ).toBe(403);
   });
 
   it('needs pull-requests: write, not issues: write, for a workflow token to comment on a pull request', async () => {
     const gh = await fakeForTest();
     await seedBranch(gh, 'feature', { 'feature.txt': 'f\n' });
-    const pr = await octokitFor(gh, gh.userToken('acme')).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature' });
+    const pr = await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/pulls', {
+      ...repoOf(gh),
+      head: 'feature',
+      base: 'main',
+      title: 'Feature',
+    });
     const issuesOnly = octokitFor(gh, gh.actionsToken({ issues: 'write' }));
-    expect((await failure(issuesOnly.rest.issues.createComment({ ...repoOf(gh), issue_number: pr.data.number, body: 'x' }))).status).toBe(403);
+    expect(
+      (
+        await failure(
+          issuesOnly.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: pr.data.number, body: 'x' }),
+        )
+      ).status,
+    ).toBe(403);
     const prWrite = octokitFor(gh, gh.actionsToken({ 'pull-requests': 'write' }));
-    expect((await prWrite.rest.issues.createComment({ ...repoOf(gh), issue_number: pr.data.number, body: 'x' })).status).toBe(201);
+    expect(
+      (await prWrite.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: pr.data.number, body: 'x' })).status,
+    ).toBe(201);
   });
 
   it('needs actions: write to dispatch a workflow', async () => {
     const gh = await fakeForTest();
     const dispatch = (token: string) =>
-      octokitFor(gh, token).rest.actions.createWorkflowDispatch({ ...repoOf(gh), workflow_id: 'crew.yml', ref: 'main', inputs: { issue: '1' } });
+      octokitFor(gh, token).request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+        ...repoOf(gh),
+        workflow_id: 'crew.yml',
+        ref: 'main',
+        inputs: { issue: '1' },
+      });
     const refused = await failure(dispatch(gh.actionsToken({ actions: 'read', contents: 'write', issues: 'write' })));
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('Resource not accessible by integration');
@@ -156,7 +188,8 @@ describe('token scopes and roles', () => {
   it('needs pull-requests: write to open a pull request', async () => {
     const gh = await fakeForTest();
     await seedBranch(gh, 'feature', { 'feature.txt': 'f\n' });
-    const open = (token: string) => octokitFor(gh, token).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature' });
+    const open = (token: string) =>
+      octokitFor(gh, token).request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature' });
     expect((await failure(open(gh.actionsToken({ contents: 'write', issues: 'write', 'pull-requests': 'read' })))).status).toBe(403);
     expect(gh.pulls.size).toBe(0);
     expect((await open(gh.actionsToken({ 'pull-requests': 'write' }))).status).toBe(201);
@@ -165,23 +198,30 @@ describe('token scopes and roles', () => {
   it('needs contents: read for refs and a role of write or better for a person to merge', async () => {
     const gh = await fakeForTest();
     const noContents = octokitFor(gh, gh.actionsToken({ issues: 'write' }));
-    expect((await failure(noContents.rest.git.getRef({ ...repoOf(gh), ref: 'heads/main' }))).status).toBe(403);
+    expect((await failure(noContents.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repoOf(gh), ref: 'heads/main' }))).status).toBe(403);
     const withContents = octokitFor(gh, gh.actionsToken({ contents: 'read' }));
-    expect((await withContents.rest.git.getRef({ ...repoOf(gh), ref: 'heads/main' })).data.ref).toBe('refs/heads/main');
+    expect((await withContents.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repoOf(gh), ref: 'heads/main' })).data.ref).toBe('refs/heads/main');
 
     gh.addUser('triager', { permission: 'triage' });
     await seedBranch(gh, 'feature', { 'feature.txt': 'f\n' });
-    const pr = await octokitFor(gh, gh.userToken('acme')).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature' });
+    const pr = await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/pulls', {
+      ...repoOf(gh),
+      head: 'feature',
+      base: 'main',
+      title: 'Feature',
+    });
     const triager = octokitFor(gh, gh.userToken('triager'));
-    expect((await failure(triager.rest.pulls.merge({ ...repoOf(gh), pull_number: pr.data.number }))).status).toBe(403);
+    expect((await failure(triager.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: pr.data.number }))).status).toBe(
+      403,
+    );
     expect(gh.pulls.get(pr.data.number)!.merged_at).toBeNull();
   });
 
   it('records who made each request', async () => {
     const gh = await fakeForTest();
-    await octokitFor(gh, gh.userToken('acme')).rest.repos.get(repoOf(gh));
-    await octokitFor(gh, gh.actionsToken({})).rest.repos.get(repoOf(gh));
-    await failure(octokitFor(gh).rest.repos.get(repoOf(gh)));
+    await octokitFor(gh, gh.userToken('acme')).request('GET /repos/{owner}/{repo}', repoOf(gh));
+    await octokitFor(gh, gh.actionsToken({})).request('GET /repos/{owner}/{repo}', repoOf(gh));
+    await failure(octokitFor(gh).request('GET /repos/{owner}/{repo}', repoOf(gh)));
     expect(gh.requests.map((r) => [r.route, r.principal, r.login, r.status, r.write])).toEqual([
       ['GET /repos/{owner}/{repo}', 'user', 'acme', 200, false],
       ['GET /repos/{owner}/{repo}', 'actions', 'github-actions[bot]', 200, false],

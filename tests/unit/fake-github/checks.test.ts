@@ -11,28 +11,39 @@ describe('check runs', () => {
     const gh = await fakeForTest();
     const sha = await withHead(gh);
     const ci = octokitFor(gh, gh.appToken('ci', { checks: 'write' }));
-    const queued = await ci.rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha });
+    const queued = await ci.request('POST /repos/{owner}/{repo}/check-runs', { ...repoOf(gh), name: 'test', head_sha: sha });
     expect(queued.status).toBe(201);
     expect(queued.data).toMatchObject({ name: 'test', head_sha: sha, status: 'queued', conclusion: null, completed_at: null });
-    const done = await ci.rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha, conclusion: 'failure' });
+    const done = await ci.request('POST /repos/{owner}/{repo}/check-runs', { ...repoOf(gh), name: 'test', head_sha: sha, conclusion: 'failure' });
     expect(done.data).toMatchObject({ status: 'completed', conclusion: 'failure' });
     expect(done.data.completed_at).toEqual(expect.any(String));
-    await ci.rest.checks.create({ ...repoOf(gh), name: 'lint', head_sha: sha, status: 'in_progress' });
+    await ci.request('POST /repos/{owner}/{repo}/check-runs', { ...repoOf(gh), name: 'lint', head_sha: sha, status: 'in_progress' });
 
     const reader = octokitFor(gh, gh.actionsToken({ checks: 'read' }));
-    const latest = await reader.rest.checks.listForRef({ ...repoOf(gh), ref: sha });
+    const latest = await reader.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repoOf(gh), ref: sha });
     expect(latest.data.total_count).toBe(2);
     expect(latest.data.check_runs.map((c) => [c.name, c.id, c.status])).toEqual([
       ['test', done.data.id, 'completed'],
       ['lint', expect.any(Number), 'in_progress'],
     ]);
-    const all = await reader.rest.checks.listForRef({ ...repoOf(gh), ref: 'main', filter: 'all' });
+    const all = await reader.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repoOf(gh), ref: 'main', filter: 'all' });
     expect(all.data.total_count).toBe(3);
-    expect((await reader.rest.checks.listForRef({ ...repoOf(gh), ref: sha, check_name: 'lint' })).data.check_runs.map((c) => c.name)).toEqual(['lint']);
-    expect((await reader.rest.checks.listForRef({ ...repoOf(gh), ref: sha, status: 'completed' })).data.check_runs.map((c) => c.name)).toEqual(['test']);
+    expect(
+      (await reader.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repoOf(gh), ref: sha, check_name: 'lint' })).data.check_runs.map(
+        (c) => c.name,
+      ),
+    ).toEqual(['lint']);
+    expect(
+      (await reader.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repoOf(gh), ref: sha, status: 'completed' })).data.check_runs.map(
+        (c) => c.name,
+      ),
+    ).toEqual(['test']);
     // Another commit has none.
     const other = 'f'.repeat(40);
-    expect((await reader.rest.checks.listForRef({ ...repoOf(gh), ref: other })).data).toMatchObject({ total_count: 0, check_runs: [] });
+    expect((await reader.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repoOf(gh), ref: other })).data).toMatchObject({
+      total_count: 0,
+      check_runs: [],
+    });
   });
 
   it('fires check_suite completed with the branch the head is on, and the pull requests whose head it is (none on a branch without one)', async () => {
@@ -43,7 +54,7 @@ describe('check runs', () => {
       if (e.name === 'check_suite') events.push((e.payload as { check_suite: { head_branch: unknown; pull_requests: unknown[] } }).check_suite);
     });
     const ci = octokitFor(gh, gh.appToken('ci', { checks: 'write' }));
-    await ci.rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha, conclusion: 'success' });
+    await ci.request('POST /repos/{owner}/{repo}/check-runs', { ...repoOf(gh), name: 'test', head_sha: sha, conclusion: 'success' });
     // GitHub names the branch whatever the pull requests; a suite with none lists none.
     expect(events).toEqual([expect.objectContaining({ head_branch: 'main', pull_requests: [] })]);
   });
@@ -51,18 +62,34 @@ describe('check runs', () => {
   it('refuses a person’s token: only Apps create check runs', async () => {
     const gh = await fakeForTest();
     const sha = await withHead(gh);
-    const refused = await failure(octokitFor(gh, gh.userToken('acme')).rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha }));
+    const refused = await failure(
+      octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/check-runs', { ...repoOf(gh), name: 'test', head_sha: sha }),
+    );
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('You must authenticate via a GitHub App.');
-    expect((await octokitFor(gh, gh.actionsToken({ checks: 'write' })).rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha })).status).toBe(201);
-    expect((await failure(octokitFor(gh, gh.actionsToken({ checks: 'read' })).rest.checks.create({ ...repoOf(gh), name: 'test', head_sha: sha }))).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await octokitFor(gh, gh.actionsToken({ checks: 'write' })).request('POST /repos/{owner}/{repo}/check-runs', {
+          ...repoOf(gh),
+          name: 'test',
+          head_sha: sha,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await failure(
+          octokitFor(gh, gh.actionsToken({ checks: 'read' })).request('POST /repos/{owner}/{repo}/check-runs', { ...repoOf(gh), name: 'test', head_sha: sha }),
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('answers 422 for a ref that names no commit', async () => {
     const gh = await fakeForTest();
-    const bad = await failure(octokitFor(gh, gh.userToken('acme')).rest.checks.listForRef({ ...repoOf(gh), ref: 'no-such-branch' }));
+    const bad = await failure(
+      octokitFor(gh, gh.userToken('acme')).request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repoOf(gh), ref: 'no-such-branch' }),
+    );
     expect(bad.status).toBe(422);
     expect(bad.message).toContain('No commit found for SHA: no-such-branch');
   });
@@ -73,9 +100,9 @@ describe('combined status', () => {
     const gh = await fakeForTest();
     const sha = await withHead(gh);
     const octokit = octokitFor(gh, gh.actionsToken({ statuses: 'write' }));
-    const combined = async () => (await octokit.rest.repos.getCombinedStatusForRef({ ...repoOf(gh), ref: 'main' })).data;
+    const combined = async () => (await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/status', { ...repoOf(gh), ref: 'main' })).data;
     const post = (context: string, state: 'error' | 'failure' | 'pending' | 'success') =>
-      octokit.rest.repos.createCommitStatus({ ...repoOf(gh), sha, context, state, description: `${context} ${state}` });
+      octokit.request('POST /repos/{owner}/{repo}/statuses/{sha}', { ...repoOf(gh), sha, context, state, description: `${context} ${state}` });
 
     expect(await combined()).toMatchObject({ state: 'pending', total_count: 0, statuses: [], sha });
 
@@ -103,7 +130,7 @@ describe('combined status', () => {
   it('refuses a status for a commit that does not exist', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.actionsToken({ statuses: 'write' }));
-    const bad = await failure(octokit.rest.repos.createCommitStatus({ ...repoOf(gh), sha: 'a'.repeat(40), state: 'success' }));
+    const bad = await failure(octokit.request('POST /repos/{owner}/{repo}/statuses/{sha}', { ...repoOf(gh), sha: 'a'.repeat(40), state: 'success' }));
     expect(bad.status).toBe(422);
     expect(bad.message).toContain('No commit found for SHA');
     expect(gh.statuses).toEqual([]);

@@ -6,7 +6,7 @@ import type { FakeGitHub } from '../../support/github/fake-github';
 import { bareSha, cloneWith, failure, fakeForTest, gitIn, octokitFor, repoOf, seedBranch } from './helpers';
 
 const compare = (gh: FakeGitHub, basehead: string, token = gh.userToken('acme')) =>
-  octokitFor(gh, token).rest.repos.compareCommitsWithBasehead({ ...repoOf(gh), basehead });
+  octokitFor(gh, token).request('GET /repos/{owner}/{repo}/compare/{basehead}', { ...repoOf(gh), basehead });
 
 /** Moves a branch on by one commit in the fake's bare repository; returns the commit. */
 const advance = (gh: FakeGitHub, branch: string, files: Record<string, string>, message = `Change on ${branch}`) =>
@@ -130,11 +130,16 @@ describe('GET /repos/{owner}/{repo}/compare/{basehead}', () => {
     const gh = await fakeForTest();
     const { first, second } = await pushFeature(gh);
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    const page1 = await octokit.rest.repos.compareCommitsWithBasehead({ ...repoOf(gh), basehead: 'main...claude/issue-1', per_page: 1 });
+    const page1 = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { ...repoOf(gh), basehead: 'main...claude/issue-1', per_page: 1 });
     expect(page1.data.commits.map((c) => c.sha)).toEqual([first]);
     expect(page1.data.files).toHaveLength(4);
     expect(page1.headers.link).toContain('rel="next"');
-    const page2 = await octokit.rest.repos.compareCommitsWithBasehead({ ...repoOf(gh), basehead: 'main...claude/issue-1', per_page: 1, page: 2 });
+    const page2 = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+      ...repoOf(gh),
+      basehead: 'main...claude/issue-1',
+      per_page: 1,
+      page: 2,
+    });
     expect(page2.data.commits.map((c) => c.sha)).toEqual([second]);
     expect(page2.data.files).toBeUndefined();
     expect(page2.data.total_commits).toBe(2);
@@ -203,10 +208,10 @@ describe('GET /repos/{owner}/{repo}/compare/{basehead}', () => {
     expect(noContents.message).toContain('Resource not accessible by integration');
 
     const anonymous = octokitFor(gh);
-    const hidden = await failure(anonymous.rest.repos.compareCommitsWithBasehead({ ...repoOf(gh), basehead: 'main...feature' }));
+    const hidden = await failure(anonymous.request('GET /repos/{owner}/{repo}/compare/{basehead}', { ...repoOf(gh), basehead: 'main...feature' }));
     expect(hidden.status).toBe(404);
     // The same answer as another repository read without a token.
-    expect((await failure(anonymous.rest.repos.getBranch({ ...repoOf(gh), branch: 'main' }))).status).toBe(404);
+    expect((await failure(anonymous.request('GET /repos/{owner}/{repo}/branches/{branch}', { ...repoOf(gh), branch: 'main' }))).status).toBe(404);
     gh.addUser('stranger', { permission: 'none' });
     expect((await failure(compare(gh, 'main...feature', gh.userToken('stranger')))).status).toBe(404);
     gh.addUser('reader', { permission: 'read' });

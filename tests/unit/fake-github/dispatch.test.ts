@@ -3,7 +3,12 @@ import type { FakeGitHub } from '../../support/github/fake-github';
 import { CREW_WORKFLOW, failure, fakeForTest, octokitFor, recordEvents, repoOf, seedBranch } from './helpers';
 
 const dispatch = (gh: FakeGitHub, token: string, workflow_id: string, inputs: Record<string, unknown> | undefined, ref = 'main') =>
-  octokitFor(gh, token).rest.actions.createWorkflowDispatch({ ...repoOf(gh), workflow_id, ref, ...(inputs ? { inputs } : {}) });
+  octokitFor(gh, token).request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+    ...repoOf(gh),
+    workflow_id,
+    ref,
+    ...(inputs ? { inputs } : {}),
+  });
 
 describe('workflow_dispatch', () => {
   it('answers 204 and emits workflow_dispatch with inputs, defaults, ref and workflow', async () => {

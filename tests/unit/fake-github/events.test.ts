@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { numberId } from '../../../src/adapters/github/forge';
 import { fakeForTest, octokitFor, recordEvents, repoOf, seedBranch, takeViolations } from './helpers';
 
 describe('events', () => {
   it('emits issue_comment created for a comment made with a person’s token', async () => {
     const gh = await fakeForTest();
     gh.addUser('alice', { permission: 'read' });
-    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const events = recordEvents(gh);
-    const c = await octokitFor(gh, gh.userToken('alice')).rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: '/crew go' });
+    const c = await octokitFor(gh, gh.userToken('alice')).request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...repoOf(gh),
+      issue_number: 1,
+      body: '/crew go',
+    });
 
     expect(events.map((e) => e.name)).toEqual(['issue_comment']);
     const e = events[0]!;
@@ -26,21 +31,33 @@ describe('events', () => {
 
   it('emits nothing for a comment made with a workflow’s GITHUB_TOKEN', async () => {
     const gh = await fakeForTest();
-    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const events = recordEvents(gh);
     const token = gh.actionsToken({ issues: 'write' });
-    const c = await octokitFor(gh, token).rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'bot says hi' });
-    await octokitFor(gh, token).rest.issues.updateComment({ ...repoOf(gh), comment_id: c.data.id, body: 'bot says bye' });
-    await octokitFor(gh, token).rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['crew'] });
+    const c = await octokitFor(gh, token).request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...repoOf(gh),
+      issue_number: 1,
+      body: 'bot says hi',
+    });
+    await octokitFor(gh, token).request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+      ...repoOf(gh),
+      comment_id: c.data.id,
+      body: 'bot says bye',
+    });
+    await octokitFor(gh, token).request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repoOf(gh), issue_number: 1, labels: ['crew'] });
     expect(events).toEqual([]);
-    expect(gh.comments.get(c.data.id)!.body).toBe('bot says bye');
+    expect(gh.comments.get(numberId(c.data.id))!.body).toBe('bot says bye');
   });
 
   it('emits for a comment made with a GitHub App’s token, as a Bot', async () => {
     const gh = await fakeForTest();
-    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const events = recordEvents(gh);
-    await octokitFor(gh, gh.appToken('crew-app', { issues: 'write' })).rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'app here' });
+    await octokitFor(gh, gh.appToken('crew-app', { issues: 'write' })).request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...repoOf(gh),
+      issue_number: 1,
+      body: 'app here',
+    });
     expect(events).toHaveLength(1);
     expect(events[0]!.actor).toBe('crew-app[bot]');
     expect(events[0]!.payload).toMatchObject({ action: 'created', comment: { user: { login: 'crew-app[bot]', type: 'Bot' } }, sender: { type: 'Bot' } });
@@ -49,10 +66,10 @@ describe('events', () => {
   it('emits issue_comment edited with the previous body', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
-    const c = await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'before' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
+    const c = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'before' });
     const events = recordEvents(gh);
-    await octokit.rest.issues.updateComment({ ...repoOf(gh), comment_id: c.data.id, body: 'after' });
+    await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...repoOf(gh), comment_id: c.data.id, body: 'after' });
     expect(events).toHaveLength(1);
     expect(events[0]!.name).toBe('issue_comment');
     expect(events[0]!.payload).toMatchObject({
@@ -67,11 +84,11 @@ describe('events', () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
     const events = recordEvents(gh);
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'First title', body: 'first body' });
-    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, title: 'Second title' });
-    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, body: 'second body' });
-    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: 1, state: 'closed' });
-    await octokit.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['crew'] });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'First title', body: 'first body' });
+    await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1, title: 'Second title' });
+    await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1, body: 'second body' });
+    await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1, state: 'closed' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repoOf(gh), issue_number: 1, labels: ['crew'] });
 
     expect(events.map((e) => `${e.name}.${String(e.payload.action)}`)).toEqual(['issues.opened', 'issues.edited', 'issues.edited', 'issues.labeled']);
     expect(events[0]!.payload).toMatchObject({ issue: { number: 1, title: 'First title', body: 'first body' }, sender: { login: 'acme' } });
@@ -85,17 +102,23 @@ describe('events', () => {
     gh.addUser('triager', { permission: 'triage' });
     gh.addUser('reader', { permission: 'read' });
     gh.addUser('outsider', { permission: 'none' });
-    await octokitFor(gh, gh.userToken('acme')).rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const triager = octokitFor(gh, gh.userToken('triager'));
     const events = recordEvents(gh);
-    await triager.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['crew'] });
-    const { data } = await triager.rest.issues.addAssignees({ ...repoOf(gh), issue_number: 1, assignees: ['reader', 'outsider'] });
+    await triager.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repoOf(gh), issue_number: 1, labels: ['crew'] });
+    const { data } = await triager.request('POST /repos/{owner}/{repo}/issues/{issue_number}/assignees', {
+      ...repoOf(gh),
+      issue_number: 1,
+      assignees: ['reader', 'outsider'],
+    });
     // Someone with no access cannot be assigned: GitHub ignores the login without an error.
     expect(data.assignees?.map((a) => a.login)).toEqual(['reader']);
     expect(events.map((e) => `${e.name}.${String(e.payload.action)}`)).toEqual(['issues.labeled', 'issues.assigned']);
     expect(events[1]!.payload).toMatchObject({ assignee: { login: 'reader' }, sender: { login: 'triager' }, issue: { assignees: [{ login: 'reader' }] } });
     const reader = octokitFor(gh, gh.userToken('reader'));
-    await expect(reader.rest.issues.addLabels({ ...repoOf(gh), issue_number: 1, labels: ['bug'] })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      reader.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repoOf(gh), issue_number: 1, labels: ['bug'] }),
+    ).rejects.toMatchObject({ status: 403 });
     expect(takeViolations(gh)).toEqual([]);
   });
 
@@ -104,9 +127,9 @@ describe('events', () => {
     await seedBranch(gh, 'feature', { 'f.txt': 'f\n' });
     const octokit = octokitFor(gh, gh.userToken('acme'));
     const events = recordEvents(gh);
-    const pr = await octokit.rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'PR' });
-    await octokit.rest.issues.addLabels({ ...repoOf(gh), issue_number: pr.data.number, labels: ['crew'] });
-    await octokit.rest.issues.update({ ...repoOf(gh), issue_number: pr.data.number, title: 'PR, renamed' });
+    const pr = await octokit.request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'feature', base: 'main', title: 'PR' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repoOf(gh), issue_number: pr.data.number, labels: ['crew'] });
+    await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: pr.data.number, title: 'PR, renamed' });
     expect(events.filter((e) => e.name === 'issues')).toEqual([]);
   });
 
@@ -114,9 +137,19 @@ describe('events', () => {
     const gh = await fakeForTest();
     gh.addUser('reviewer', { permission: 'write' });
     await seedBranch(gh, 'feature', { 'f.txt': 'f\n' });
-    const pr = await octokitFor(gh, gh.userToken('acme')).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'PR' });
+    const pr = await octokitFor(gh, gh.userToken('acme')).request('POST /repos/{owner}/{repo}/pulls', {
+      ...repoOf(gh),
+      head: 'feature',
+      base: 'main',
+      title: 'PR',
+    });
     const events = recordEvents(gh);
-    await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({ ...repoOf(gh), pull_number: pr.data.number, event: 'APPROVE', body: 'lgtm' });
+    await octokitFor(gh, gh.userToken('reviewer')).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+      ...repoOf(gh),
+      pull_number: pr.data.number,
+      event: 'APPROVE',
+      body: 'lgtm',
+    });
     expect(events).toHaveLength(1);
     expect(events[0]!).toMatchObject({
       name: 'pull_request_review',
@@ -130,9 +163,9 @@ describe('events', () => {
     const octokit = octokitFor(gh, gh.userToken('acme'));
     const seen: string[] = [];
     const stop = gh.onEvent((e) => seen.push(e.name));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'one' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'one' });
     stop();
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'two' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'two' });
     expect(seen).toEqual(['issues']);
   });
 });

@@ -155,19 +155,19 @@ describe('git over HTTP', () => {
     ]);
 
     const octokit = octokitFor(gh, token);
-    const ref = await octokit.rest.git.getRef({ ...repoOf(gh), ref: 'heads/crew/1/r1/t1' });
+    const ref = await octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repoOf(gh), ref: 'heads/crew/1/r1/t1' });
     expect(ref.data).toMatchObject({ ref: 'refs/heads/crew/1/r1/t1', object: { type: 'commit', sha } });
-    const branch = await octokit.rest.repos.getBranch({ ...repoOf(gh), branch: 'crew/1/r1/t1' });
+    const branch = await octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { ...repoOf(gh), branch: 'crew/1/r1/t1' });
     expect(branch.data).toMatchObject({ name: 'crew/1/r1/t1', commit: { sha, commit: { message: 'Task one' } } });
     expect(branch.data.commit.parents.map((p) => p.sha)).toEqual([await bareSha(gh, 'main')]);
     // The literal-slash spelling routes too.
     const literal = await octokit.request(`GET /repos/acme/widgets/git/ref/heads/crew/1/r1/t1`);
     expect(literal.data.object.sha).toBe(sha);
-    const file = await octokit.rest.repos.getContent({ ...repoOf(gh), path: 'notes/t1.md', ref: 'crew/1/r1/t1' });
+    const file = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path: 'notes/t1.md', ref: 'crew/1/r1/t1' });
     expect(Buffer.from((file.data as { content: string }).content, 'base64').toString()).toBe('task one\n');
 
-    expect((await failure(octokit.rest.git.getRef({ ...repoOf(gh), ref: 'heads/crew/1/r1/t2' }))).status).toBe(404);
-    expect((await failure(octokit.rest.repos.getBranch({ ...repoOf(gh), branch: 'crew/1/r1/t2' }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repoOf(gh), ref: 'heads/crew/1/r1/t2' }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { ...repoOf(gh), branch: 'crew/1/r1/t2' }))).status).toBe(404);
   });
 
   it('lists matching refs by string prefix, as GitHub does', async () => {
@@ -176,7 +176,8 @@ describe('git over HTTP', () => {
     await seedBranch(gh, 'crew/10/b', { 'b.txt': 'b\n' });
     await seedBranch(gh, 'feature-x', { 'x.txt': 'x\n' });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    const names = async (ref: string) => (await octokit.rest.git.listMatchingRefs({ ...repoOf(gh), ref })).data.map((r) => r.ref);
+    const names = async (ref: string) =>
+      (await octokit.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { ...repoOf(gh), ref })).data.map((r) => r.ref);
     expect(await names('heads/crew/1/')).toEqual(['refs/heads/crew/1/a']);
     expect(await names('heads/crew/1')).toEqual(['refs/heads/crew/1/a', 'refs/heads/crew/10/b']);
     expect(await names('heads/feat')).toEqual(['refs/heads/feature-x']);
@@ -251,6 +252,6 @@ describe('git over HTTP', () => {
     const dir = await cloneWith(gh, token);
     expect((await gitIn(dir, ['push', '--quiet', 'origin', ':refs/heads/doomed'], token)).code).toBe(0);
     expect(await bareSha(gh, 'doomed')).toBeUndefined();
-    expect((await failure(octokitFor(gh, token).rest.repos.getBranch({ ...repoOf(gh), branch: 'doomed' }))).status).toBe(404);
+    expect((await failure(octokitFor(gh, token).request('GET /repos/{owner}/{repo}/branches/{branch}', { ...repoOf(gh), branch: 'doomed' }))).status).toBe(404);
   });
 });

@@ -9,10 +9,10 @@ async function withThreads() {
   const octokit = octokitFor(gh, gh.userToken('acme'));
   gh.addUser('reviewer', { permission: 'write' });
   const reviewer = octokitFor(gh, gh.userToken('reviewer'));
-  const pr = (await octokit.rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature' })).data;
+  const pr = (await octokit.request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature' })).data;
   const line = async (n: number, body: string) =>
     (
-      await reviewer.rest.pulls.createReviewComment({
+      await reviewer.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
         ...repoOf(gh),
         pull_number: pr.number,
         body,
@@ -24,7 +24,12 @@ async function withThreads() {
     ).data;
   const first = await line(1, 'Rename this');
   const second = await line(2, 'And this');
-  await octokit.rest.pulls.createReplyForReviewComment({ ...repoOf(gh), pull_number: pr.number, comment_id: first.id, body: 'Will do' });
+  await octokit.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', {
+    ...repoOf(gh),
+    pull_number: pr.number,
+    comment_id: first.id,
+    body: 'Will do',
+  });
   gh.reviewComments.find((c) => c.id === second.id)!.resolved = true;
   return { gh, octokit, pr, first, second };
 }
@@ -92,10 +97,17 @@ describe('the fake GitHub’s GraphQL endpoint: GitHub’s schema, executed over
 
   it('hands out ids in GitHub’s present ranges: past 2^31 for issues, pull requests, comments, reviews, review comments, check runs and jobs; numbers stay small', async () => {
     const { gh, octokit, pr, first } = await withThreads();
-    const issue = (await octokit.rest.issues.create({ ...repoOf(gh), title: 'Bug' })).data;
-    const comment = (await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: issue.number, body: 'hi' })).data;
+    const issue = (await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'Bug' })).data;
+    const comment = (
+      await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: issue.number, body: 'hi' })
+    ).data;
     const review = (
-      await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({ ...repoOf(gh), pull_number: pr.number, event: 'COMMENT', body: 'ok' })
+      await octokitFor(gh, gh.userToken('reviewer')).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+        ...repoOf(gh),
+        pull_number: pr.number,
+        event: 'COMMENT',
+        body: 'ok',
+      })
     ).data;
     const job = gh.recordJobCheckRun({ runId: 1, headSha: pr.head.sha, name: 'test', conclusion: 'success' });
     for (const id of [issue.id, pr.id, comment.id, review.id, first.id, job]) expect(id).toBeGreaterThan(2 ** 31);
@@ -104,8 +116,9 @@ describe('the fake GitHub’s GraphQL endpoint: GitHub’s schema, executed over
 
   it('serves any valid shape: aliases, fragments, pages by cursor both ways, node() from a REST node_id, the issue and its comments', async () => {
     const { gh, octokit, pr, first } = await withThreads();
-    const issue = (await octokit.rest.issues.create({ ...repoOf(gh), title: 'Bug', body: 'It breaks.' })).data;
-    for (const body of ['one', 'two', 'three']) await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: issue.number, body });
+    const issue = (await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'Bug', body: 'It breaks.' })).data;
+    for (const body of ['one', 'two', 'three'])
+      await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: issue.number, body });
     const q = `query($n: Int!, $after: String) {
       viewer { login }
       repo: repository(owner: "acme", name: "widgets") {

@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { onTestFinished } from 'vitest';
 import { FIXTURE_IDENTITY, git, tryGit, type GitResult } from '../../support/git-cli';
 import type { FakeGitHub, FakeGitHubOptions, GitHubEvent } from '../../support/github/fake-github';
@@ -68,9 +69,11 @@ export function takeViolations(gh: FakeGitHub): string[] {
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** The real Octokit, pointed at the fake. */
-export function octokitFor(gh: FakeGitHub, token?: string): Octokit {
-  return new Octokit({ baseUrl: gh.url, ...(token ? { auth: token } : {}), request: { retries: 0 }, log: quiet });
+const PagingOctokit = Octokit.plugin(paginateRest);
+
+/** The real Octokit (with pagination, as crew's client has it), pointed at the fake. */
+export function octokitFor(gh: FakeGitHub, token?: string): InstanceType<typeof PagingOctokit> {
+  return new PagingOctokit({ baseUrl: gh.url, ...(token ? { auth: token } : {}), request: { retries: 0 }, log: quiet });
 }
 
 export const repoOf = (gh: FakeGitHub) => ({ owner: gh.owner, repo: gh.repoName });

@@ -16,13 +16,19 @@ async function withFeature(options: Parameters<typeof fakeForTest>[0] = {}) {
 }
 
 const openFeature = (gh: FakeGitHub, token: string, extra: { body?: string; head?: string; base?: string; title?: string } = {}) =>
-  octokitFor(gh, token).rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature', ...extra });
+  octokitFor(gh, token).request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'feature', base: 'main', title: 'Feature', ...extra });
 
 describe('opening pull requests', () => {
   it('creates one (201) that reads back with its branches, counts and mergeability', async () => {
     const { gh, featureSha, octokit } = await withFeature();
     const mainSha = await bareSha(gh, 'main');
-    const created = await octokit.rest.pulls.create({ ...repoOf(gh), head: 'acme:feature', base: 'main', title: 'Feature', body: 'Closes #1' });
+    const created = await octokit.request('POST /repos/{owner}/{repo}/pulls', {
+      ...repoOf(gh),
+      head: 'acme:feature',
+      base: 'main',
+      title: 'Feature',
+      body: 'Closes #1',
+    });
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`${gh.url}/repos/acme/widgets/pulls/${created.data.number}`);
     expect(created.data).toMatchObject({
@@ -41,13 +47,13 @@ describe('opening pull requests', () => {
       deletions: 1,
     });
 
-    const got = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
+    const got = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 });
     expect(got.data).toMatchObject({ number: 1, mergeable: true, mergeable_state: 'clean', merged_by: null });
     // A pull request is also an issue.
-    const asIssue = await octokit.rest.issues.get({ ...repoOf(gh), issue_number: 1 });
+    const asIssue = await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1 });
     expect(asIssue.data.pull_request?.url).toBe(`${gh.url}/repos/acme/widgets/pulls/1`);
     expect(asIssue.data.html_url).toBe(`${gh.url}/acme/widgets/pull/1`);
-    expect((await failure(octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 2 }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 2 }))).status).toBe(404);
   });
 
   it('refuses a second pull request for the same head and base', async () => {
@@ -96,13 +102,13 @@ describe('opening pull requests', () => {
     await openFeature(gh, token);
     await openFeature(gh, token, { head: 'other' });
     const list = async (q: { head?: string; base?: string; state?: 'open' | 'closed' | 'all' }) =>
-      (await octokit.rest.pulls.list({ ...repoOf(gh), ...q })).data.map((p) => p.number);
+      (await octokit.request('GET /repos/{owner}/{repo}/pulls', { ...repoOf(gh), ...q })).data.map((p) => p.number);
     expect(await list({})).toEqual([2, 1]);
     expect(await list({ head: 'acme:feature' })).toEqual([1]);
     expect(await list({ head: 'acme:other', base: 'main' })).toEqual([2]);
     expect(await list({ head: 'acme:nothing' })).toEqual([]);
     expect(await list({ base: 'develop' })).toEqual([]);
-    await octokit.rest.pulls.update({ ...repoOf(gh), pull_number: 1, state: 'closed' });
+    await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1, state: 'closed' });
     expect(await list({})).toEqual([2]);
     expect(await list({ state: 'closed' })).toEqual([1]);
     expect(await list({ state: 'all', head: 'acme:feature' })).toEqual([1]);
@@ -111,11 +117,20 @@ describe('opening pull requests', () => {
   it('updates the body and title, and closes and reopens', async () => {
     const { gh, octokit } = await withFeature();
     await openFeature(gh, gh.userToken('acme'), { body: 'draft text' });
-    const updated = await octokit.rest.pulls.update({ ...repoOf(gh), pull_number: 1, body: 'final text', title: 'Feature, done' });
+    const updated = await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...repoOf(gh),
+      pull_number: 1,
+      body: 'final text',
+      title: 'Feature, done',
+    });
     expect(updated.data).toMatchObject({ body: 'final text', title: 'Feature, done' });
-    expect((await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 })).data.body).toBe('final text');
-    expect((await octokit.rest.pulls.update({ ...repoOf(gh), pull_number: 1, state: 'closed' })).data.state).toBe('closed');
-    expect((await octokit.rest.pulls.update({ ...repoOf(gh), pull_number: 1, state: 'open' })).data.state).toBe('open');
+    expect((await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 })).data.body).toBe('final text');
+    expect((await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1, state: 'closed' })).data.state).toBe(
+      'closed',
+    );
+    expect((await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1, state: 'open' })).data.state).toBe(
+      'open',
+    );
   });
 });
 
@@ -127,11 +142,11 @@ describe('mergeability', () => {
     const mainDir = await seedBranch(gh, 'main-next', { 'README.md': '# widgets, by main\n' });
     await git(['update-ref', 'refs/heads/main', mainDir], { cwd: gh.repoDir });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.pulls.create({ ...repoOf(gh), head: 'clash', base: 'main', title: 'Clash' });
-    const got = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
+    await octokit.request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'clash', base: 'main', title: 'Clash' });
+    const got = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 });
     expect(got.data).toMatchObject({ mergeable: false, mergeable_state: 'dirty' });
 
-    const merge = await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 }));
+    const merge = await failure(octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1 }));
     expect(merge.status).toBe(405);
     expect(merge.message).toContain('Pull Request is not mergeable');
     expect(await bareSha(gh, 'main')).toBe(mainDir);
@@ -139,7 +154,7 @@ describe('mergeability', () => {
     // The branch resolves the conflict by taking main's line: the PR follows its branch.
     const fixed = await seedBranch(gh, 'clash', { 'README.md': '# widgets, by main\n', 'extra.txt': 'e\n' }, { from: 'main' });
     await git(['update-ref', 'refs/heads/clash', fixed], { cwd: gh.repoDir });
-    const after = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
+    const after = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 });
     expect(after.data).toMatchObject({ mergeable: true, head: { sha: fixed } });
   });
 
@@ -147,9 +162,9 @@ describe('mergeability', () => {
     const { gh, octokit } = await withFeature();
     await openFeature(gh, gh.userToken('acme'));
     await gh.repo.deleteRef('refs/heads/feature');
-    const got = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
+    const got = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 });
     expect(got.data).toMatchObject({ state: 'open', mergeable: false, commits: 0 });
-    expect((await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
+    expect((await failure(octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
   });
 });
 
@@ -158,7 +173,7 @@ describe('merging', () => {
     const { gh, featureSha, octokit } = await withFeature();
     const before = (await bareSha(gh, 'main'))!;
     await openFeature(gh, gh.userToken('acme'));
-    const merged = await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, sha: featureSha });
+    const merged = await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1, sha: featureSha });
     expect(merged.status).toBe(200);
     expect(merged.data).toMatchObject({ merged: true, message: 'Pull Request successfully merged' });
     const after = (await bareSha(gh, 'main'))!;
@@ -168,7 +183,7 @@ describe('merging', () => {
     expect(info.message).toBe('Merge pull request #1 from acme/feature\n\nFeature');
     expect(await gh.repo.readFile(after, 'feature.txt')).toBe('one\ntwo\n');
 
-    const pr = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 });
+    const pr = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 });
     expect(pr.data).toMatchObject({
       state: 'closed',
       merged: true,
@@ -181,17 +196,17 @@ describe('merging', () => {
     });
     expect(pr.data.merged_at).toEqual(expect.any(String));
     // Merging twice is refused.
-    expect((await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
+    expect((await failure(octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
     // The branch stays, as delete_branch_on_merge is off.
     expect(await bareSha(gh, 'feature')).toBe(featureSha);
   });
 
   it('closes the issues the body links with closing keywords, when merging into the default branch', async () => {
     const { gh, octokit } = await withFeature();
-    for (const title of ['one', 'two', 'three']) await octokit.rest.issues.create({ ...repoOf(gh), title });
+    for (const title of ['one', 'two', 'three']) await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title });
     await openFeature(gh, gh.userToken('acme'), { body: 'Closes #1, and fixes #2.\nSee #3.' });
-    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 4 });
-    const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data;
+    await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 4 });
+    const state = async (n: number) => (await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: n })).data;
     expect(await state(1)).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect((await state(2)).state).toBe('closed');
     expect((await state(3)).state).toBe('open');
@@ -199,13 +214,14 @@ describe('merging', () => {
 
   it('closes by every documented form: a colon, OWNER/REPOSITORY#N and the issue URL, in any case; not a broken one', async () => {
     const { gh, octokit } = await withFeature();
-    for (const title of ['one', 'two', 'three', 'four', 'five']) await octokit.rest.issues.create({ ...repoOf(gh), title });
+    for (const title of ['one', 'two', 'three', 'four', 'five']) await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title });
     const { owner, repo } = repoOf(gh);
     await openFeature(gh, gh.userToken('acme'), {
       body: `RESOLVES: #1\nfixed ${owner}/${repo}#2\ncloses https://github.com/${owner}/${repo}/issues/3\nfixes issue #4\nfixes other/repo#5`,
     });
-    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 6 });
-    const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data.state;
+    await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 6 });
+    const state = async (n: number) =>
+      (await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: n })).data.state;
     expect([await state(1), await state(2), await state(3), await state(4), await state(5)]).toEqual(['closed', 'closed', 'closed', 'open', 'open']);
   });
 
@@ -221,11 +237,12 @@ describe('merging', () => {
       await seedBranch(gh, 'feature', { 'a.txt': 'a\n' }, { message: 'Add a\n\nThis fixes #1.' });
       await seedBranch(gh, 'feature', { 'b.txt': 'b\n' }, { from: 'feature', message: 'Add b\n\nResolves: #2' });
       const octokit = octokitFor(gh, gh.userToken('acme'));
-      for (const title of ['one', 'two', 'three', 'four']) await octokit.rest.issues.create({ ...repoOf(gh), title });
+      for (const title of ['one', 'two', 'three', 'four']) await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title });
       // The title reaches the merge commit (merge) and the squash commit (squash); the body never reaches a commit here.
       await openFeature(gh, gh.userToken('acme'), { title: 'Feature, closes #3', body: 'See #4.' });
-      await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 5, merge_method: method });
-      const state = async (n: number) => (await octokit.rest.issues.get({ ...repoOf(gh), issue_number: n })).data.state;
+      await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 5, merge_method: method });
+      const state = async (n: number) =>
+        (await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: n })).data.state;
       expect([await state(1), await state(2), await state(3), await state(4)], method).toEqual(closed);
     }
   });
@@ -235,10 +252,10 @@ describe('merging', () => {
     await seedBranch(gh, 'develop', { 'd.txt': 'd\n' });
     await seedBranch(gh, 'feature', { 'f.txt': 'f\n' }, { from: 'develop', message: 'Fix it\n\ncloses #1' });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'one' });
-    await octokit.rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'develop', title: 'F', body: '' });
-    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 2 });
-    expect((await octokit.rest.issues.get({ ...repoOf(gh), issue_number: 1 })).data.state).toBe('open');
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'one' });
+    await octokit.request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'feature', base: 'develop', title: 'F', body: '' });
+    await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 2 });
+    expect((await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1 })).data.state).toBe('open');
   });
 
   it('does not close linked issues when merging into another branch', async () => {
@@ -246,10 +263,10 @@ describe('merging', () => {
     await seedBranch(gh, 'develop', { 'd.txt': 'd\n' });
     await seedBranch(gh, 'feature', { 'f.txt': 'f\n' }, { from: 'develop' });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'one' });
-    await octokit.rest.pulls.create({ ...repoOf(gh), head: 'feature', base: 'develop', title: 'F', body: 'Closes #1' });
-    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 2 });
-    expect((await octokit.rest.issues.get({ ...repoOf(gh), issue_number: 1 })).data.state).toBe('open');
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'one' });
+    await octokit.request('POST /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'feature', base: 'develop', title: 'F', body: 'Closes #1' });
+    await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 2 });
+    expect((await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repoOf(gh), issue_number: 1 })).data.state).toBe('open');
   });
 
   it('refuses a stale sha with 409 and leaves the base alone', async () => {
@@ -258,22 +275,28 @@ describe('merging', () => {
     const moved = await seedBranch(gh, 'feature', { 'more.txt': 'more\n' }, { from: 'feature' });
     expect(moved).not.toBe(featureSha);
     const before = await bareSha(gh, 'main');
-    const stale = await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, sha: featureSha }));
+    const stale = await failure(octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1, sha: featureSha }));
     expect(stale.status).toBe(409);
     expect(stale.message).toContain('Head branch was modified');
     expect(await bareSha(gh, 'main')).toBe(before);
-    expect((await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, sha: moved })).status).toBe(200);
+    expect((await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1, sha: moved })).status).toBe(200);
   });
 
   it('refuses a merge method the repository disallows (405)', async () => {
     const { gh, octokit } = await withFeature({ settings: { allow_merge_commit: false, allow_rebase_merge: false } });
     await openFeature(gh, gh.userToken('acme'));
-    const refused = await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, merge_method: 'merge' }));
+    const refused = await failure(
+      octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1, merge_method: 'merge' }),
+    );
     expect(refused.status).toBe(405);
     expect(refused.message).toContain('Merge commits are not allowed on this repository.');
-    expect((await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, merge_method: 'rebase' }))).status).toBe(405);
+    expect(
+      (await failure(octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1, merge_method: 'rebase' }))).status,
+    ).toBe(405);
     expect(gh.pulls.get(1)!.merged_at).toBeNull();
-    expect((await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, merge_method: 'squash' })).status).toBe(200);
+    expect(
+      (await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1, merge_method: 'squash' })).status,
+    ).toBe(200);
   });
 
   it('squashes into a single-parent commit titled after the pull request', async () => {
@@ -281,8 +304,13 @@ describe('merging', () => {
     const second = await seedBranch(gh, 'feature', { 'second.txt': '2\n' }, { from: 'feature', message: 'Second step' });
     const before = (await bareSha(gh, 'main'))!;
     await openFeature(gh, gh.userToken('acme'));
-    expect((await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 })).data.commits).toBe(2);
-    const merged = await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, merge_method: 'squash', sha: second });
+    expect((await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 })).data.commits).toBe(2);
+    const merged = await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+      ...repoOf(gh),
+      pull_number: 1,
+      merge_method: 'squash',
+      sha: second,
+    });
     const info = await gh.repo.commitInfo(merged.data.sha);
     expect(info.parents).toEqual([before]);
     expect(info.message).toBe('Feature (#1)\n\n* Add the feature\n\n* Second step');
@@ -296,7 +324,12 @@ describe('merging', () => {
     const mainNext = await seedBranch(gh, 'main-next', { 'main.txt': 'm\n' });
     await git(['update-ref', 'refs/heads/main', mainNext], { cwd: gh.repoDir });
     await openFeature(gh, gh.userToken('acme'));
-    const merged = await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1, merge_method: 'rebase', commit_title: 'ignored' });
+    const merged = await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+      ...repoOf(gh),
+      pull_number: 1,
+      merge_method: 'rebase',
+      commit_title: 'ignored',
+    });
     const tip = await gh.repo.commitInfo(merged.data.sha);
     expect(tip.message).toBe('Second step');
     const first = await gh.repo.commitInfo(tip.parents[0]!);
@@ -312,18 +345,18 @@ describe('merging', () => {
   it('deletes the head branch on merge when the repository says so', async () => {
     const { gh, octokit } = await withFeature({ settings: { delete_branch_on_merge: true } });
     await openFeature(gh, gh.userToken('acme'));
-    await octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 });
+    await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1 });
     expect(await bareSha(gh, 'feature')).toBeUndefined();
-    expect((await failure(octokit.rest.git.getRef({ ...repoOf(gh), ref: 'heads/feature' }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repoOf(gh), ref: 'heads/feature' }))).status).toBe(404);
     // The merged pull request still knows its head.
-    expect((await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: 1 })).data.head.ref).toBe('feature');
+    expect((await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1 })).data.head.ref).toBe('feature');
   });
 
   it('refuses to merge a closed pull request', async () => {
     const { gh, octokit } = await withFeature();
     await openFeature(gh, gh.userToken('acme'));
-    await octokit.rest.pulls.update({ ...repoOf(gh), pull_number: 1, state: 'closed' });
-    expect((await failure(octokit.rest.pulls.merge({ ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
+    await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: 1, state: 'closed' });
+    expect((await failure(octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { ...repoOf(gh), pull_number: 1 }))).status).toBe(405);
   });
 });
 
@@ -334,7 +367,12 @@ describe('reviews', () => {
     gh.addUser('reader', { permission: 'read' });
     gh.addUser('stranger', { permission: 'none' });
     await openFeature(gh, gh.userToken('author'));
-    const review = (login: string) => octokitFor(gh, gh.userToken(login)).rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE' });
+    const review = (login: string) =>
+      octokitFor(gh, gh.userToken(login)).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+        ...repoOf(gh),
+        pull_number: 1,
+        event: 'APPROVE',
+      });
     expect((await review('reader')).data).toMatchObject({ state: 'APPROVED', user: { login: 'reader' } });
     // A private repository is invisible to someone without access.
     expect((await failure(review('stranger'))).status).toBe(404);
@@ -347,7 +385,7 @@ describe('reviews', () => {
     gh.addUser('author', { permission: 'write' });
     gh.addUser('reviewer', { permission: 'write' });
     await openFeature(gh, gh.userToken('author'));
-    const approve = await octokitFor(gh, gh.userToken('reviewer')).rest.pulls.createReview({
+    const approve = await octokitFor(gh, gh.userToken('reviewer')).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
       ...repoOf(gh),
       pull_number: 1,
       event: 'APPROVE',
@@ -357,15 +395,20 @@ describe('reviews', () => {
     expect(approve.data).toMatchObject({ state: 'APPROVED', body: 'Ship it', user: { login: 'reviewer' }, commit_id: await bareSha(gh, 'feature') });
 
     const author = octokitFor(gh, gh.userToken('author'));
-    const own = await failure(author.rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE' }));
+    const own = await failure(author.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...repoOf(gh), pull_number: 1, event: 'APPROVE' }));
     expect(own.status).toBe(422);
     expect(JSON.stringify(own.data.errors)).toContain('Can not approve your own pull request');
-    const ownChanges = await failure(author.rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'REQUEST_CHANGES', body: 'hmm' }));
+    const ownChanges = await failure(
+      author.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...repoOf(gh), pull_number: 1, event: 'REQUEST_CHANGES', body: 'hmm' }),
+    );
     expect(JSON.stringify(ownChanges.data.errors)).toContain('Can not request changes on your own pull request');
     // Commenting on your own pull request is fine.
-    expect((await author.rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'COMMENT', body: 'note' })).data.state).toBe('COMMENTED');
+    expect(
+      (await author.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...repoOf(gh), pull_number: 1, event: 'COMMENT', body: 'note' })).data
+        .state,
+    ).toBe('COMMENTED');
 
-    const reviews = await author.rest.pulls.listReviews({ ...repoOf(gh), pull_number: 1 });
+    const reviews = await author.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...repoOf(gh), pull_number: 1 });
     expect(reviews.data.map((r) => [r.user?.login, r.state])).toEqual([
       ['reviewer', 'APPROVED'],
       ['author', 'COMMENTED'],
@@ -376,7 +419,11 @@ describe('reviews', () => {
     const { gh } = await withFeature({ settings: { actions_can_create_pull_requests: false } });
     await openFeature(gh, gh.userToken('acme'));
     const refused = await failure(
-      octokitFor(gh, gh.actionsToken({ 'pull-requests': 'write' })).rest.pulls.createReview({ ...repoOf(gh), pull_number: 1, event: 'APPROVE' }),
+      octokitFor(gh, gh.actionsToken({ 'pull-requests': 'write' })).request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+        ...repoOf(gh),
+        pull_number: 1,
+        event: 'APPROVE',
+      }),
     );
     expect(refused.status).toBe(403);
     expect(refused.message).toContain('GitHub Actions is not permitted to create or approve pull requests.');
@@ -388,7 +435,7 @@ describe('pull requests from forks, and line comments', () => {
     const { gh, octokit } = await withFeature();
     gh.addUser('contributor', { permission: 'read' });
     const pull = await gh.openForkPull({ owner: 'contributor', branch: 'patch-1', base: 'main', title: 'Fix', body: 'A fix.', files: { 'fix.txt': 'x\n' } });
-    const { data } = await octokit.rest.pulls.get({ ...repoOf(gh), pull_number: pull.number });
+    const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repoOf(gh), pull_number: pull.number });
     expect(data.head).toMatchObject({
       ref: 'patch-1',
       label: 'contributor:patch-1',
@@ -402,8 +449,10 @@ describe('pull requests from forks, and line comments', () => {
     expect(await gh.repo.branchSha('patch-1')).toBeUndefined();
     expect(await git(['rev-parse', `refs/pull/${pull.number}/head`], { cwd: gh.repoDir })).toBe(`${pull.fork!.sha}\n`);
     // Listed under the fork owner's label, as GitHub's `head` filter spells it.
-    expect((await octokit.rest.pulls.list({ ...repoOf(gh), head: 'contributor:patch-1' })).data.map((p) => p.number)).toEqual([pull.number]);
-    expect((await octokit.rest.pulls.list({ ...repoOf(gh), head: 'acme:patch-1' })).data).toEqual([]);
+    expect((await octokit.request('GET /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'contributor:patch-1' })).data.map((p) => p.number)).toEqual([
+      pull.number,
+    ]);
+    expect((await octokit.request('GET /repos/{owner}/{repo}/pulls', { ...repoOf(gh), head: 'acme:patch-1' })).data).toEqual([]);
   });
 
   it('a line comment (201) is a review comment and a review of its own: both events, the review with no body', async () => {
@@ -412,7 +461,7 @@ describe('pull requests from forks, and line comments', () => {
     const opened = await openFeature(gh, gh.userToken('acme'));
     const events = recordEvents(gh);
     const reviewer = octokitFor(gh, gh.userToken('reviewer'));
-    const { status, data } = await reviewer.rest.pulls.createReviewComment({
+    const { status, data } = await reviewer.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
       ...repoOf(gh),
       pull_number: opened.data.number,
       body: '/crew run',
@@ -431,7 +480,7 @@ describe('pull requests from forks, and line comments', () => {
     expect(events[1]!.payload).toMatchObject({ review: { id: data.pull_request_review_id, body: null, state: 'commented' } });
     // A line the file does not have is refused.
     const err = await failure(
-      reviewer.rest.pulls.createReviewComment({
+      reviewer.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
         ...repoOf(gh),
         pull_number: opened.data.number,
         body: 'x',
@@ -449,7 +498,7 @@ describe('pull requests from forks, and line comments', () => {
     const opened = await openFeature(gh, gh.userToken('acme'));
     const events = recordEvents(gh);
     const reviewer = octokitFor(gh, gh.userToken('reviewer'));
-    const { data: review } = await reviewer.rest.pulls.createReview({
+    const { data: review } = await reviewer.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
       ...repoOf(gh),
       pull_number: opened.data.number,
       event: 'REQUEST_CHANGES',
@@ -460,7 +509,8 @@ describe('pull requests from forks, and line comments', () => {
       ],
     });
     expect(review).toMatchObject({ state: 'CHANGES_REQUESTED', body: 'Two things.' });
-    const comments = (await reviewer.rest.pulls.listReviewComments({ ...repoOf(gh), pull_number: opened.data.number })).data;
+    const comments = (await reviewer.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', { ...repoOf(gh), pull_number: opened.data.number }))
+      .data;
     expect(comments.map((c) => [c.pull_request_review_id, c.path, c.line, c.body, c.in_reply_to_id])).toEqual([
       [review.id, 'src/app.ts', 1, 'Name it.', undefined],
       [review.id, 'feature.txt', 2, 'Drop this line.', undefined],
@@ -473,7 +523,7 @@ describe('pull requests from forks, and line comments', () => {
       ['pull_request_review', 'submitted', review.id],
     ]);
     const bad = await failure(
-      reviewer.rest.pulls.createReview({
+      reviewer.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
         ...repoOf(gh),
         pull_number: opened.data.number,
         event: 'COMMENT',

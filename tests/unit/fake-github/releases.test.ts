@@ -7,19 +7,35 @@ describe('git refs and releases, as GitHub answers them', () => {
     const octokit = octokitFor(gh, gh.actionsToken({ contents: 'write' }));
     const first = (await gh.repo.branchSha('main'))!;
     const second = await gh.repo.writeCommit({ branch: 'main', files: { 'b.txt': 'b\n' }, message: 'second' });
-    expect((await octokit.rest.git.createRef({ ...repoOf(gh), ref: 'refs/tags/v1', sha: second })).status).toBe(201);
-    expect((await failure(octokit.rest.git.createRef({ ...repoOf(gh), ref: 'refs/tags/v1', sha: second }))).message).toContain('Reference already exists');
-    expect((await failure(octokit.rest.git.createRef({ ...repoOf(gh), ref: 'v2', sha: second }))).status).toBe(422);
-    expect((await failure(octokit.rest.git.createRef({ ...repoOf(gh), ref: 'refs/tags/v2', sha: 'f'.repeat(40) }))).message).toContain('Object does not exist');
-    expect((await failure(octokit.rest.git.updateRef({ ...repoOf(gh), ref: 'tags/v1', sha: first }))).message).toContain('Update is not a fast forward');
-    expect((await octokit.rest.git.updateRef({ ...repoOf(gh), ref: 'tags/v1', sha: first, force: true })).data.object.sha).toBe(first);
-    expect(await gh.repo.resolve('refs/tags/v1')).toBe(first);
-    expect((await failure(octokit.rest.git.updateRef({ ...repoOf(gh), ref: 'tags/v9', sha: first, force: true }))).message).toContain(
-      'Reference does not exist',
+    expect((await octokit.request('POST /repos/{owner}/{repo}/git/refs', { ...repoOf(gh), ref: 'refs/tags/v1', sha: second })).status).toBe(201);
+    expect((await failure(octokit.request('POST /repos/{owner}/{repo}/git/refs', { ...repoOf(gh), ref: 'refs/tags/v1', sha: second }))).message).toContain(
+      'Reference already exists',
     );
+    expect((await failure(octokit.request('POST /repos/{owner}/{repo}/git/refs', { ...repoOf(gh), ref: 'v2', sha: second }))).status).toBe(422);
+    expect(
+      (await failure(octokit.request('POST /repos/{owner}/{repo}/git/refs', { ...repoOf(gh), ref: 'refs/tags/v2', sha: 'f'.repeat(40) }))).message,
+    ).toContain('Object does not exist');
+    expect((await failure(octokit.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', { ...repoOf(gh), ref: 'tags/v1', sha: first }))).message).toContain(
+      'Update is not a fast forward',
+    );
+    expect(
+      (await octokit.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', { ...repoOf(gh), ref: 'tags/v1', sha: first, force: true })).data.object.sha,
+    ).toBe(first);
+    expect(await gh.repo.resolve('refs/tags/v1')).toBe(first);
+    expect(
+      (await failure(octokit.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', { ...repoOf(gh), ref: 'tags/v9', sha: first, force: true }))).message,
+    ).toContain('Reference does not exist');
     // A token that may only read contents cannot write refs.
     expect(
-      (await failure(octokitFor(gh, gh.actionsToken({ contents: 'read' })).rest.git.createRef({ ...repoOf(gh), ref: 'refs/tags/v3', sha: first }))).status,
+      (
+        await failure(
+          octokitFor(gh, gh.actionsToken({ contents: 'read' })).request('POST /repos/{owner}/{repo}/git/refs', {
+            ...repoOf(gh),
+            ref: 'refs/tags/v3',
+            sha: first,
+          }),
+        )
+      ).status,
     ).toBe(403);
     gh.violations.length = 0;
   });
@@ -28,14 +44,14 @@ describe('git refs and releases, as GitHub answers them', () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.actionsToken({ contents: 'write' }));
     const main = (await gh.repo.branchSha('main'))!;
-    const { data } = await octokit.rest.repos.createRelease({ ...repoOf(gh), tag_name: 'v0.1.0', name: 'v0.1.0', body: '- first' });
+    const { data } = await octokit.request('POST /repos/{owner}/{repo}/releases', { ...repoOf(gh), tag_name: 'v0.1.0', name: 'v0.1.0', body: '- first' });
     expect(data).toMatchObject({ tag_name: 'v0.1.0', body: '- first', draft: false, author: { login: 'github-actions[bot]' } });
     expect(await gh.repo.resolve('refs/tags/v0.1.0')).toBe(main);
-    expect((await octokit.rest.repos.getReleaseByTag({ ...repoOf(gh), tag: 'v0.1.0' })).data.id).toBe(data.id);
-    const again = await failure(octokit.rest.repos.createRelease({ ...repoOf(gh), tag_name: 'v0.1.0' }));
+    expect((await octokit.request('GET /repos/{owner}/{repo}/releases/tags/{tag}', { ...repoOf(gh), tag: 'v0.1.0' })).data.id).toBe(data.id);
+    const again = await failure(octokit.request('POST /repos/{owner}/{repo}/releases', { ...repoOf(gh), tag_name: 'v0.1.0' }));
     expect(again.status).toBe(422);
     expect(JSON.stringify(again.data)).toContain('already_exists');
-    expect((await failure(octokit.rest.repos.getReleaseByTag({ ...repoOf(gh), tag: 'v9.9.9' }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/releases/tags/{tag}', { ...repoOf(gh), tag: 'v9.9.9' }))).status).toBe(404);
     expect(gh.violations).toEqual([]);
   });
 });
@@ -49,22 +65,29 @@ describe('deleting a branch, as GitHub answers it', () => {
     await gh.repo.setRef('refs/heads/crew/1/r1/t1', main);
     await gh.repo.setRef('refs/heads/keep/this', main);
     const alice = octokitFor(gh, gh.userToken('alice'));
-    expect((await alice.rest.git.deleteRef({ ...repoOf(gh), ref: 'heads/crew/1/r1/t1' })).status).toBe(204);
+    expect((await alice.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', { ...repoOf(gh), ref: 'heads/crew/1/r1/t1' })).status).toBe(204);
     expect(await gh.repo.branchSha('crew/1/r1/t1')).toBeUndefined();
     // A person's deletion fires `push` with `deleted`, as one over git does.
     expect(events.map((e) => [e.name, e.payload.ref, e.payload.deleted])).toEqual([['push', 'refs/heads/crew/1/r1/t1', true]]);
-    expect(await failure(alice.rest.git.deleteRef({ ...repoOf(gh), ref: 'heads/crew/1/r1/t1' }))).toMatchObject({
+    expect(await failure(alice.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', { ...repoOf(gh), ref: 'heads/crew/1/r1/t1' }))).toMatchObject({
       status: 422,
       message: expect.stringContaining('Reference does not exist'),
     });
-    expect(await failure(alice.rest.git.deleteRef({ ...repoOf(gh), ref: 'heads/keep/this' }))).toMatchObject({
+    expect(await failure(alice.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', { ...repoOf(gh), ref: 'heads/keep/this' }))).toMatchObject({
       status: 422,
       message: expect.stringContaining('Cannot delete this branch'),
     });
     expect(await gh.repo.branchSha('keep/this')).toBe(main);
-    expect((await failure(octokitFor(gh, gh.actionsToken({ contents: 'read' })).rest.git.deleteRef({ ...repoOf(gh), ref: 'heads/keep/this' }))).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await failure(
+          octokitFor(gh, gh.actionsToken({ contents: 'read' })).request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+            ...repoOf(gh),
+            ref: 'heads/keep/this',
+          }),
+        )
+      ).status,
+    ).toBe(403);
     gh.violations.length = 0;
   });
 

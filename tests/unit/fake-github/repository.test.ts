@@ -6,7 +6,7 @@ describe('repository contents and metadata', () => {
   it('serves a file with its blob sha, at the default branch or a ref', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.actionsToken({ contents: 'read' }));
-    const file = (await octokit.rest.repos.getContent({ ...repoOf(gh), path: 'src/app.ts' })).data as {
+    const file = (await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path: 'src/app.ts' })).data as {
       type: string;
       sha: string;
       content: string;
@@ -21,7 +21,10 @@ describe('repository contents and metadata', () => {
     expect(Buffer.from(file.content, 'base64').toString()).toBe('export const answer = 42;\n');
 
     await seedBranch(gh, 'next', { 'src/app.ts': 'export const answer = 43;\n' });
-    const next = (await octokit.rest.repos.getContent({ ...repoOf(gh), path: 'src/app.ts', ref: 'next' })).data as { content: string; sha: string };
+    const next = (await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path: 'src/app.ts', ref: 'next' })).data as {
+      content: string;
+      sha: string;
+    };
     expect(Buffer.from(next.content, 'base64').toString()).toContain('43');
     expect(next.sha).not.toBe(blob);
   });
@@ -31,7 +34,7 @@ describe('repository contents and metadata', () => {
     const gh = await fakeForTest({ files: { 'one.txt': 'a'.repeat(mb), 'more.txt': 'a'.repeat(mb + 1) } });
     const octokit = octokitFor(gh, gh.userToken('acme'));
     const get = async (path: string) =>
-      (await octokit.rest.repos.getContent({ ...repoOf(gh), path })).data as { encoding: string; content: string; size: number };
+      (await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path })).data as { encoding: string; content: string; size: number };
     const one = await get('one.txt');
     expect(one).toMatchObject({ encoding: 'base64', size: mb });
     expect(Buffer.from(one.content, 'base64').length).toBe(mb);
@@ -41,19 +44,21 @@ describe('repository contents and metadata', () => {
   it('answers 404 for a missing file, a missing ref, and (unlike GitHub, which lists it) a directory', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    expect((await failure(octokit.rest.repos.getContent({ ...repoOf(gh), path: 'nope.txt' }))).status).toBe(404);
-    expect((await failure(octokit.rest.repos.getContent({ ...repoOf(gh), path: 'README.md', ref: 'no-such-ref' }))).status).toBe(404);
-    expect((await failure(octokit.rest.repos.getContent({ ...repoOf(gh), path: 'src' }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path: 'nope.txt' }))).status).toBe(404);
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path: 'README.md', ref: 'no-such-ref' }))).status).toBe(
+      404,
+    );
+    expect((await failure(octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repoOf(gh), path: 'src' }))).status).toBe(404);
   });
 
   it('describes users and the repository', async () => {
     const gh = await fakeForTest({ settings: { allow_squash_merge: false, delete_branch_on_merge: true } });
     gh.addUser('alice', { name: 'Alice' });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    expect((await octokit.rest.users.getByUsername({ username: 'alice' })).data).toMatchObject({ login: 'alice', name: 'Alice', type: 'User' });
-    expect((await octokit.rest.users.getByUsername({ username: 'github-actions[bot]' })).data).toMatchObject({ type: 'Bot', id: 41898282 });
-    expect((await failure(octokit.rest.users.getByUsername({ username: 'ghost' }))).status).toBe(404);
-    const repo = (await octokit.rest.repos.get(repoOf(gh))).data;
+    expect((await octokit.request('GET /users/{username}', { username: 'alice' })).data).toMatchObject({ login: 'alice', name: 'Alice', type: 'User' });
+    expect((await octokit.request('GET /users/{username}', { username: 'github-actions[bot]' })).data).toMatchObject({ type: 'Bot', id: 41898282 });
+    expect((await failure(octokit.request('GET /users/{username}', { username: 'ghost' }))).status).toBe(404);
+    const repo = (await octokit.request('GET /repos/{owner}/{repo}', repoOf(gh))).data;
     expect(repo).toMatchObject({
       id: gh.repoId,
       name: 'widgets',
@@ -75,8 +80,10 @@ describe('repository contents and metadata', () => {
   it('honours another default branch', async () => {
     const gh = await fakeForTest({ defaultBranch: 'trunk' });
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    expect((await octokit.rest.repos.get(repoOf(gh))).data.default_branch).toBe('trunk');
-    expect((await octokit.rest.git.getRef({ ...repoOf(gh), ref: 'heads/trunk' })).data.object.sha).toBe(await gh.repo.branchSha('trunk'));
+    expect((await octokit.request('GET /repos/{owner}/{repo}', repoOf(gh))).data.default_branch).toBe('trunk');
+    expect((await octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repoOf(gh), ref: 'heads/trunk' })).data.object.sha).toBe(
+      await gh.repo.branchSha('trunk'),
+    );
     expect((await git(['symbolic-ref', 'HEAD'], { cwd: gh.repoDir })).trim()).toBe('refs/heads/trunk');
   });
 });

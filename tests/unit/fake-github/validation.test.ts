@@ -5,7 +5,7 @@ describe('OpenAPI checks', () => {
   it('records a request body of the wrong type', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const bad = await failure(
       octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...repoOf(gh), issue_number: 1, content: 42 as unknown as '+1' }),
     );
@@ -23,7 +23,7 @@ describe('OpenAPI checks', () => {
   it('records a missing required body field and an unknown one', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     await failure(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, text: 'hi' } as never));
     expect(takeViolations(gh)).toEqual(expect.arrayContaining([expect.stringContaining('body/body: required property is missing')]));
   });
@@ -31,7 +31,7 @@ describe('OpenAPI checks', () => {
   it('records an undocumented query parameter, the kind of typo GitHub ignores', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     const r = await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, 'per-page': 100 } as never);
     expect(r.status).toBe(200);
     expect(takeViolations(gh)).toEqual([expect.stringMatching(/query\/per-page: is not a documented query parameter/)]);
@@ -65,14 +65,14 @@ describe('OpenAPI checks', () => {
   it('records a response that strays from the schema', async () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.userToken('acme'));
-    await octokit.rest.issues.create({ ...repoOf(gh), title: 'T' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repoOf(gh), title: 'T' });
     // Break the serializer the way a careless edit might.
     const original = gh.serialize.comment.bind(gh.serialize);
     gh.serialize.comment = (c, assoc) => {
       const { node_id: _dropped, ...rest } = original(c, assoc);
       return { ...rest, id: String(c.id) } as unknown as ReturnType<typeof original>;
     };
-    await octokit.rest.issues.createComment({ ...repoOf(gh), issue_number: 1, body: 'hi' });
+    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repoOf(gh), issue_number: 1, body: 'hi' });
     const v = takeViolations(gh);
     expect(v).toEqual(
       expect.arrayContaining([
@@ -88,7 +88,7 @@ describe('OpenAPI checks', () => {
     const gh = await fakeForTest();
     const octokit = octokitFor(gh, gh.actionsToken({ contents: 'read' }));
     // PATCH …/issues/comments/{id} documents only 200 and 422, yet GitHub can answer 403 or 404.
-    const r = await failure(octokit.rest.issues.updateComment({ ...repoOf(gh), comment_id: 1, body: 'x' }));
+    const r = await failure(octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...repoOf(gh), comment_id: 1, body: 'x' }));
     expect(r.status).toBe(403);
     expect(r.data).toMatchObject({ message: 'Resource not accessible by integration', documentation_url: expect.any(String) });
     expect(gh.violations).toEqual([]);

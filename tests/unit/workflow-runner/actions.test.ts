@@ -304,7 +304,7 @@ describe('the job GITHUB_TOKEN', () => {
       env: (dir) => ({ PROBE_DIR: (probeDir = dir) }),
     });
     const { gh } = world;
-    await world.owner.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'x' });
+    await world.owner.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'x' });
     await world.dispatch('t.yml');
     await world.settle({ denials: true });
     const run = onlyRun(world.runner);

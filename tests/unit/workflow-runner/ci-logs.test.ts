@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { startWorld, type World } from './helpers';
 import { failure, fakeForTest, octokitFor, takeViolations } from '../fake-github/helpers';
 
@@ -74,8 +74,11 @@ describe('workflow_run and a job’s log', () => {
 
     // GitHub's own run record names the workflow.
     const reader = new Octokit({ baseUrl: world.gh.url, auth: world.gh.actionsToken({ actions: 'read' }), request: { retries: 0 } });
-    expect((await reader.rest.actions.getWorkflowRun({ ...repo(world), run_id: ci.id })).data).toMatchObject({ name: 'CI', conclusion: 'failure' });
-    const { data } = await reader.rest.actions.listJobsForWorkflowRun({ ...repo(world), run_id: ci.id });
+    expect((await reader.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...repo(world), run_id: ci.id })).data).toMatchObject({
+      name: 'CI',
+      conclusion: 'failure',
+    });
+    const { data } = await reader.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { ...repo(world), run_id: ci.id });
     // Parallel jobs: which one GitHub (and the runner) starts first is not fixed, so not their order.
     expect(data.jobs.map((j) => [j.name, j.conclusion]).sort()).toEqual([
       ['lint', 'success'],
@@ -89,7 +92,7 @@ describe('workflow_run and a job’s log', () => {
     ]);
     expect(test.html_url).toBe(`${world.gh.url}/${world.gh.owner}/${world.gh.repoName}/actions/runs/${ci.id}/job/${test.id}`);
 
-    const log = await reader.rest.actions.downloadJobLogsForWorkflowRun({ ...repo(world), job_id: test.id });
+    const log = await reader.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { ...repo(world), job_id: test.id });
     const lines = String(log.data).trimEnd().split('\n');
     for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /);
     const text = lines.map((l) => l.slice(29));
@@ -144,12 +147,17 @@ describe('workflow_run and a job’s log', () => {
     ]);
 
     const noActions = octokitFor(gh, gh.actionsToken({ contents: 'read' }));
-    expect((await failure(noActions.rest.actions.downloadJobLogsForWorkflowRun({ owner: gh.owner, repo: gh.repoName, job_id: 30_000_000_002 }))).status).toBe(
-      403,
-    );
+    expect(
+      (await failure(noActions.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { owner: gh.owner, repo: gh.repoName, job_id: 30_000_000_002 })))
+        .status,
+    ).toBe(403);
     const reader = octokitFor(gh, gh.actionsToken({ actions: 'read' }));
-    expect((await failure(reader.rest.actions.downloadJobLogsForWorkflowRun({ owner: gh.owner, repo: gh.repoName, job_id: 5 }))).status).toBe(404);
-    expect((await failure(reader.rest.actions.listJobsForWorkflowRun({ owner: gh.owner, repo: gh.repoName, run_id: 5 }))).status).toBe(404);
+    expect(
+      (await failure(reader.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { owner: gh.owner, repo: gh.repoName, job_id: 5 }))).status,
+    ).toBe(404);
+    expect(
+      (await failure(reader.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { owner: gh.owner, repo: gh.repoName, run_id: 5 }))).status,
+    ).toBe(404);
     takeViolations(gh);
   });
 });
@@ -185,16 +193,19 @@ jobs:
     ]);
 
     const reader = new Octokit({ baseUrl: world.gh.url, auth: world.gh.actionsToken({ actions: 'read', checks: 'read' }), request: { retries: 0 } });
-    expect((await reader.rest.actions.getWorkflowRun({ ...repo(world), run_id: first.id })).data).toMatchObject({ run_attempt: 2, conclusion: 'success' });
-    const latest = (await reader.rest.actions.listJobsForWorkflowRun({ ...repo(world), run_id: first.id })).data.jobs;
-    const all = (await reader.rest.actions.listJobsForWorkflowRun({ ...repo(world), run_id: first.id, filter: 'all' })).data.jobs;
+    expect((await reader.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...repo(world), run_id: first.id })).data).toMatchObject({
+      run_attempt: 2,
+      conclusion: 'success',
+    });
+    const latest = (await reader.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { ...repo(world), run_id: first.id })).data.jobs;
+    const all = (await reader.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { ...repo(world), run_id: first.id, filter: 'all' })).data.jobs;
     expect(latest.map((j) => [j.name, j.run_attempt, j.conclusion])).toEqual([['flaky', 2, 'success']]);
     expect(all.map((j) => [j.name, j.run_attempt, j.conclusion])).toEqual([
       ['flaky', 1, 'failure'],
       ['flaky', 2, 'success'],
     ]);
     // Each attempt's job is its own check run on the head; the newer one passed.
-    const { data: checks } = await reader.rest.checks.listForRef({ ...repo(world), ref: first.headSha, filter: 'all' });
+    const { data: checks } = await reader.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repo(world), ref: first.headSha, filter: 'all' });
     expect(
       checks.check_runs
         .filter((c) => c.name === 'flaky')

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import type { PlatformProfile } from '../../support/latency';
 import { FakeGitHub } from '../../support/github/fake-github';
 import { WorkflowRunner, type JobRun, type KillPoint, type RunnerOptions, type WorkflowRun } from '../../support/runner/workflow-runner';
@@ -80,7 +80,13 @@ export async function startWorld(opts: WorldOptions): Promise<World> {
     owner,
     as,
     async dispatch(file, inputs = {}) {
-      await owner.rest.actions.createWorkflowDispatch({ owner: gh.owner, repo: gh.repoName, workflow_id: file, ref: gh.defaultBranch, inputs });
+      await owner.request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+        owner: gh.owner,
+        repo: gh.repoName,
+        workflow_id: file,
+        ref: gh.defaultBranch,
+        inputs,
+      });
     },
     async settle(o = {}) {
       await runner.idle();

@@ -115,7 +115,11 @@ describe('a job that calls a reusable workflow (docs: "Reusing workflows")', () 
       expect(leg.steps[1]!.outputs.ran).toMatch(/^lib action at .*\/\.git\/lib-action$/);
     }
     // The Actions API lists the called jobs under those names (crew finds its work legs by them).
-    const { data } = await world.owner.rest.actions.listJobsForWorkflowRun({ owner: world.gh.owner, repo: world.gh.repoName, run_id: run.id });
+    const { data } = await world.owner.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {
+      owner: world.gh.owner,
+      repo: world.gh.repoName,
+      run_id: run.id,
+    });
     expect(data.jobs.map((j) => j.name).sort()).toEqual(['after', 'call / first', 'call / second (t1)', 'call / second (t2)']);
   });
 
@@ -196,7 +200,11 @@ ${rest}${rest.includes('with:') ? '' : '\n    with:\n      greeting: hello'}`),
     const run = onlyRun(world.runner);
     expect(run.jobs).toEqual([]);
     expect(run.startupFailure).toContain(why);
-    const { data } = await world.owner.rest.actions.getWorkflowRun({ owner: world.gh.owner, repo: world.gh.repoName, run_id: run.id });
+    const { data } = await world.owner.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}', {
+      owner: world.gh.owner,
+      repo: world.gh.repoName,
+      run_id: run.id,
+    });
     expect(data.conclusion).toBe('startup_failure');
   });
 });

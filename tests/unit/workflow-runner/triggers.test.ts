@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import { git } from '../../support/git-cli';
 import { OUT, job, startWorld, workflow, writeAction, type World } from './helpers';
 
@@ -61,18 +61,28 @@ describe('which workflows an event starts', () => {
     const { gh, runner } = world;
     world.gh.addUser('alice', { permission: 'write' });
     const alice = world.as('alice');
-    const { data: issue } = await alice.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'a bug' });
+    const { data: issue } = await alice.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'a bug' });
     await runner.idle();
     expect(runner.runs).toHaveLength(0); // nothing listens to `issues`
 
-    const { data: comment } = await alice.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: 'first words' });
+    const { data: comment } = await alice.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: issue.number,
+      body: 'first words',
+    });
     await runner.idle();
     expect(runner.runs.map((r) => `${r.event}.${r.action}`).sort()).toEqual(['issue_comment.created', 'issue_comment.created']);
     const created = runner.runs.find((r) => job(r, 'echo').outputs.body !== undefined)!;
     expect(job(created, 'echo').outputs).toEqual({ body: 'first words', action: 'created' });
     expect(runner.runs.every((r) => r.actor === 'alice' && r.status === 'completed')).toBe(true);
 
-    await alice.rest.issues.updateComment({ owner: gh.owner, repo: gh.repoName, comment_id: comment.id, body: 'second thoughts' });
+    await alice.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      comment_id: comment.id,
+      body: 'second thoughts',
+    });
     await runner.idle();
     // Only the workflow without `types` reacts to `edited`.
     expect(runner.runs).toHaveLength(3);
@@ -115,8 +125,13 @@ out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
       }),
     });
     const { gh } = world;
-    const { data: issue } = await world.owner.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'x' });
-    await world.owner.rest.issues.createComment({ owner: gh.owner, repo: gh.repoName, issue_number: issue.number, body: '/crew go' });
+    const { data: issue } = await world.owner.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'x' });
+    await world.owner.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      issue_number: issue.number,
+      body: '/crew go',
+    });
     await world.settle();
     const echo = job(world.runner.runs[0]!, 'echo');
     expect(echo.result).toBe('success');
@@ -233,7 +248,7 @@ out('status', String(r.status));
       },
     });
     const { gh } = world;
-    await world.owner.rest.issues.create({ owner: gh.owner, repo: gh.repoName, title: 'x' });
+    await world.owner.request('POST /repos/{owner}/{repo}/issues', { owner: gh.owner, repo: gh.repoName, title: 'x' });
     await world.dispatch('comment.yml');
     await world.settle();
     expect(job(world.runner.runs[0]!, 'speak').result).toBe('success');
@@ -295,8 +310,16 @@ out('own', own ? own.name + ' ' + own.status + ' ' + own.app.slug : 'none');
     gh.addUser('alice', { permission: 'write' });
     const head = await gh.repo.writeCommit({ branch: 'feature', files: { 'NOTES.md': 'notes\n' }, message: 'Add notes', from: 'main' });
     const base = (await gh.repo.branchSha('main'))!;
-    const { data: pr } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'feature', base: 'main', title: 'Notes' });
-    await world.as('alice').rest.pulls.createReview({ owner: gh.owner, repo: gh.repoName, pull_number: pr.number, event: 'APPROVE' });
+    const { data: pr } = await world.owner.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      head: 'feature',
+      base: 'main',
+      title: 'Notes',
+    });
+    await world
+      .as('alice')
+      .request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { owner: gh.owner, repo: gh.repoName, pull_number: pr.number, event: 'APPROVE' });
     await world.settle();
     const merge = (await gh.repo.resolve(`refs/pull/${pr.number}/merge`))!;
     expect((await gh.repo.commitInfo(merge)).parents).toEqual([base, head]);
@@ -347,8 +370,16 @@ out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
     // The pull request and main both change README.md: they conflict.
     await gh.repo.writeCommit({ branch: 'feature', files: { 'README.md': '# feature\n' }, message: 'feature', from: 'main' });
     const main = await gh.repo.writeCommit({ branch: 'main', files: { 'README.md': '# main\n' }, message: 'main moves on' });
-    const { data: pr } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'feature', base: 'main', title: 'Feature' });
-    await world.as('alice').rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: pr.number, state: 'closed' });
+    const { data: pr } = await world.owner.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      head: 'feature',
+      base: 'main',
+      title: 'Feature',
+    });
+    await world
+      .as('alice')
+      .request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: gh.owner, repo: gh.repoName, pull_number: pr.number, state: 'closed' });
     await world.settle();
     expect(world.runner.runs.map((r) => `${r.workflow}:${r.event}:${r.action}`)).toEqual(['.github/workflows/target.yml:pull_request_target:closed']);
     const look = job(world.runner.runs[0]!, 'look');
@@ -359,8 +390,14 @@ out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
 
     // A clean pull request merged by a person starts both, and says it was merged.
     await gh.repo.writeCommit({ branch: 'clean', files: { 'NOTES.md': 'notes\n' }, message: 'notes', from: 'main' });
-    const { data: second } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'clean', base: 'main', title: 'Notes' });
-    await world.as('alice').rest.pulls.merge({ owner: gh.owner, repo: gh.repoName, pull_number: second.number });
+    const { data: second } = await world.owner.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      head: 'clean',
+      base: 'main',
+      title: 'Notes',
+    });
+    await world.as('alice').request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { owner: gh.owner, repo: gh.repoName, pull_number: second.number });
     await world.settle();
     const later = world.runner.runs.slice(1);
     expect(later.map((r) => `${r.workflow}:${r.event}`).sort()).toEqual([
@@ -371,9 +408,15 @@ out('env', names.map((n) => n + '=' + process.env[n]).join(' '));
 
     // Closed with a workflow's GITHUB_TOKEN: no run, as for every event that token causes.
     await gh.repo.writeCommit({ branch: 'third', files: { 'C.md': 'c\n' }, message: 'c', from: 'main' });
-    const { data: third } = await world.owner.rest.pulls.create({ owner: gh.owner, repo: gh.repoName, head: 'third', base: 'main', title: 'C' });
+    const { data: third } = await world.owner.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repoName,
+      head: 'third',
+      base: 'main',
+      title: 'C',
+    });
     const bot = new Octokit({ auth: gh.actionsToken({ 'pull-requests': 'write' }), baseUrl: gh.url });
-    await bot.rest.pulls.update({ owner: gh.owner, repo: gh.repoName, pull_number: third.number, state: 'closed' });
+    await bot.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: gh.owner, repo: gh.repoName, pull_number: third.number, state: 'closed' });
     await world.settle();
     expect(world.runner.runs).toHaveLength(3);
   });
