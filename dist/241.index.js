@@ -99,6 +99,10 @@ async function abort(ctx, ev) {
 var plan_run = __webpack_require__(60016);
 // EXTERNAL MODULE: ./src/domain/judgment.ts
 var domain_judgment = __webpack_require__(7882);
+// EXTERNAL MODULE: ./src/domain/budgets.ts
+var budgets = __webpack_require__(69158);
+// EXTERNAL MODULE: ./src/render/budget-stop.ts
+var budget_stop = __webpack_require__(35720);
 // EXTERNAL MODULE: ./src/state/transitions.ts
 var transitions = __webpack_require__(82649);
 // EXTERNAL MODULE: ./src/steps/leader.ts
@@ -110,7 +114,7 @@ var refs = __webpack_require__(92);
 // EXTERNAL MODULE: ./src/steps/planning.ts + 2 modules
 var planning = __webpack_require__(73571);
 // EXTERNAL MODULE: ./src/steps/budget-stop.ts
-var budget_stop = __webpack_require__(8811);
+var steps_budget_stop = __webpack_require__(8811);
 ;// CONCATENATED MODULE: ./src/steps/commands/replies.ts
 
 
@@ -171,7 +175,7 @@ async function askUnasked(ctx, rec) {
         await (0,planning.requestApproval)(ctx, rec.issue, rec.run, w.planVersion, w.reason === 'requested', review.split(/\n\n/).slice(2).join('\n\n').trim(), rec.estimate ?? null);
     }
     else if (w.kind === 'budget')
-        await (0,budget_stop/* askAtBudget */.OH)(ctx, rec.issue, rec.run);
+        await (0,steps_budget_stop/* askAtBudget */.OH)(ctx, rec.issue, rec.run);
     else
         return false;
     return true;
@@ -183,14 +187,14 @@ async function nothingToTake(ctx, ev) {
 
 // EXTERNAL MODULE: ./src/steps/task-results.ts
 var task_results = __webpack_require__(20741);
-// EXTERNAL MODULE: ./src/domain/budgets.ts
-var budgets = __webpack_require__(69158);
 // EXTERNAL MODULE: ./src/render/cost.ts
 var cost = __webpack_require__(25659);
-// EXTERNAL MODULE: ./src/render/budget-stop.ts
-var render_budget_stop = __webpack_require__(35720);
 // EXTERNAL MODULE: ./src/steps/spend-gate.ts + 1 modules
 var spend_gate = __webpack_require__(50746);
+// EXTERNAL MODULE: ./src/steps/advance.ts + 3 modules
+var advance = __webpack_require__(8090);
+// EXTERNAL MODULE: ./src/steps/retrospect.ts + 2 modules
+var retrospect = __webpack_require__(12451);
 ;// CONCATENATED MODULE: ./src/steps/commands/continue.ts
 
 
@@ -206,10 +210,18 @@ var spend_gate = __webpack_require__(50746);
 
 
 
-/** `/crew continue [$N]`: the tasks the budget stopped start again from their branches. */
+
+
+
+/**
+ * `/crew continue [$N]`: the step the budget stopped goes on: the tasks from their branches, planning, re-planning,
+ * the resolver's merge or the critic; after a run ended, the retrospective it skipped.
+ */
 async function continueRun(ctx, ev, amountUsd) {
     const issue = ev.issue.number;
     const last = await (0,common/* latestRun */.hH)(ctx, issue);
+    if (last?.retroAtBudget && (0,run_state/* isTerminal */.Hd)(last.phase))
+        return continueRetrospective(ctx, ev, last, amountUsd);
     if (last?.phase !== 'ESCALATING' || last.waiting?.kind !== 'budget') {
         await ctx.forge.postComment(issue, `There is no run stopped at a budget on this issue, so there is nothing to continue${last ? ` (run ${ctx.surface.runNumber(issue, last.run)} is ${last.phase.toLowerCase()})` : ''}. ${ctx.surface.command('resume')} carries on an interrupted run.`);
         return;
@@ -243,6 +255,11 @@ async function continueRun(ctx, ev, amountUsd) {
             (0,run_files/* writeRun */.bp)(tx, { ...view.run, ...raised, phase: 'REVIEWING', finalizer: ctx.runId }, now);
             return { ...back, claimed: [] };
         }
+        // Stopped in the resolver: this workflow run integrates again (advance, holding INTEGRATING), from the task branches as they are now.
+        if (waiting.at === 'integration') {
+            (0,run_files/* writeRun */.bp)(tx, { ...view.run, ...raised, phase: 'INTEGRATING', finalizer: ctx.runId }, now);
+            return { ...back, claimed: [] };
+        }
         (0,run_files/* writeRun */.bp)(tx, { ...view.run, ...raised, phase: 'EXECUTING' }, now);
         return { ...back, claimed: (0,transitions/* claimReadyTasks */.M)(tx, issue, run, config.max_parallel, (0,context/* taskClaim */.s1)(ctx, 'this-run', now)) };
     });
@@ -250,12 +267,30 @@ async function continueRun(ctx, ev, amountUsd) {
         return ctx.log.info('the decision was already taken');
     await ctx.forge.removeLabel(issue, labels/* WAITING_LABEL */.J);
     ctx.log.checkpoint('decision-taken');
-    ctx.log.info(`continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${(0,cost/* money */.TG)(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${waiting.at === 'planning' ? 'planning goes on' : waiting.at === 'review' ? 'the critic judges again' : `starting ${out.claimed.join(', ') || 'nothing new'}`}`);
+    ctx.log.info(`continuing run ${run} after the budget${out.budgetRun ? `: the run may spend up to ${(0,cost/* money */.TG)(out.budgetRun.cost_usd)} and ${out.budgetRun.tokens.toLocaleString('en-US')} budget tokens` : ''}; ${goingOn(waiting, out.claimed)}`);
     // Planning goes on in this job, from what it kept (intake's reading, a `/crew revise` it was planning), as `/crew resume` plans.
     const planned = waiting.at === 'planning' ? await (0,plan_run/* planRun */.n)(ctx, issue, run, waiting.revision) : out.claimed;
+    // Re-planning too, as `/crew revise` re-plans: its new tasks are dispatched; a re-plan of the failed half that makes none fails the run as advance would.
+    if (waiting.replan) {
+        const { tasks, feedback, endOfRun } = waiting.replan;
+        if (endOfRun)
+            await (0,advance.replanFailedHalf)(ctx, issue, run, tasks, feedback);
+        else
+            await (0,leader/* replanTasks */.Nd)(ctx, issue, run, tasks, feedback);
+    }
     // advance runs next in this workflow run: it hands a REVIEWING run to the critic job.
     await (0,common/* setOutputs */.n0)(ctx, issue, run, planned, waiting.at !== 'planning');
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
+}
+/** What `/crew continue` goes on with, for the log. */
+function goingOn(w, claimed) {
+    if (w.at === 'planning')
+        return 'planning goes on';
+    if (w.at === 'review')
+        return 'the critic judges again';
+    if (w.at === 'integration')
+        return `integrating again, the resolver merging ${w.conflict?.task ?? 'the conflicting task'}`;
+    return `${w.replan ? `re-planning ${w.replan.tasks.join(', ')}; ` : ''}starting ${claimed.join(', ') || 'nothing new'}`;
 }
 /**
  * `/crew accept` at a budget's end: the person takes what exists. Every task with work on its branch
@@ -271,9 +306,9 @@ async function acceptAtBudget(ctx, ev, last) {
     const waiting = last.waiting;
     if (!(await decisionReplyCounts(ctx, ev, waiting.commentId)))
         return;
-    // Stopped while planning: no task exists, so there is nothing to open a pull request with; the run keeps waiting.
-    if (waiting.at === 'planning') {
-        await ctx.forge.postComment(issue, `crew did not accept: run ${ctx.surface.runNumber(issue, run)} stopped at its budget while planning, so there is no plan and no work yet to open a pull request with. ${(0,surface/* sentence */.em)(ctx.surface.give('continue'))} to go on planning (${ctx.surface.command('continue', '$N')} to set how much more it may spend), or ${ctx.surface.command('abort')} to end the run.`);
+    // Stopped while planning (no task exists) or in the resolver (the branches conflict): nothing to open a pull request with; the run keeps waiting.
+    if (!(0,budgets/* budgetStopAccepts */.Fw)(waiting)) {
+        await ctx.forge.postComment(issue, nothingToAccept(ctx, issue, run, waiting));
         return;
     }
     const who = ev.comment.author.login;
@@ -289,9 +324,19 @@ async function acceptAtBudget(ctx, ev, last) {
         const withWork = open.filter((t) => t.headSha);
         if (!withWork.length && !tasks.some((t) => (0,run_state/* settlement */.W9)(t) === 'done'))
             return { refused: 'no task has any work on its branch yet' };
+        // A task crew was re-planning goes in as its work stands, its status kept (failure, timeout); without work, its failure stands.
         for (const t of withWork)
-            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, status: 'partial', accepted: true, claim: null, finishedAt: now });
-        for (const t of open.filter((t) => !t.headSha))
+            (0,run_files/* writeTask */.bN)(tx, issue, run, {
+                ...t,
+                status: t.pendingReplan ? t.status : 'partial',
+                accepted: true,
+                pendingReplan: false,
+                claim: null,
+                finishedAt: t.finishedAt ?? now,
+            });
+        for (const t of open.filter((t) => !t.headSha && t.pendingReplan))
+            (0,run_files/* writeTask */.bN)(tx, issue, run, { ...t, pendingReplan: false });
+        for (const t of open.filter((t) => !t.headSha && !t.pendingReplan))
             (0,run_files/* writeTask */.bN)(tx, issue, run, {
                 ...t,
                 status: 'blocked',
@@ -315,6 +360,43 @@ async function acceptAtBudget(ctx, ev, last) {
     await (0,common/* setOutputs */.n0)(ctx, issue, run, [], true);
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
+/** Why `/crew accept` has nothing to take where the run stopped (while planning, or in the resolver), and what to do. */
+function nothingToAccept(ctx, issue, run, w) {
+    const s = ctx.surface;
+    const where = w.at === 'planning'
+        ? 'while planning, so there is no plan and no work yet to open a pull request with'
+        : `while merging the tasks: ${w.conflict?.task ?? 'a task'}'s branch conflicts with the work before it, and the resolver stopped before it merged them, so there is no integrated work to open a pull request with`;
+    const goOn = w.at === 'planning' ? 'to go on planning' : 'to let the resolver merge it (or push a fix to a task branch first, and crew merges that)';
+    return `crew did not accept: run ${s.runNumber(issue, run)} stopped at its budget ${where}. ${(0,surface/* sentence */.em)(s.give('continue'))} ${goOn} (${s.command('continue', '$N')} to set how much more it may spend), or ${s.command('abort')} to end the run.`;
+}
+/**
+ * `/crew continue [$N]` after the retrospective was skipped at the run's budget (retrospect.ts): the run has ended, so
+ * only the retrospective goes on, with another `budgets.run` from what the run spent (or $N more), written in the
+ * note's place. Counts only from a writer, after the note, unedited, as every decision does.
+ */
+async function continueRetrospective(ctx, ev, last, amountUsd) {
+    const issue = ev.issue.number;
+    const note = last.retroAtBudget;
+    if (!(await decisionReplyCounts(ctx, ev, note.commentId)))
+        return;
+    if (await heldByRepositoryBudget(ctx, issue, last.run, 'continue'))
+        return;
+    ctx.model(); // fails now, with a clear message, if no key was given
+    const config = await ctx.config();
+    const budgetRun = await (0,context/* updateView */.vl)(ctx, issue, last.run, `continue to the retrospective (@${ev.comment.author.login})`, (view, tx) => {
+        if (view.run.retroAtBudget?.commentId !== note.commentId)
+            return null;
+        const { retroAtBudget: _, ...rec } = view.run;
+        const raised = (0,budgets/* continuedBudget */.ZO)(config.budgets.run, (0,run_state/* totalUsage */.GG)(view), amountUsd);
+        (0,run_files/* writeRun */.bp)(tx, { ...rec, budgetRun: raised }, (0,context/* nowIso */.kF)(ctx));
+        return raised;
+    });
+    if (budgetRun === null)
+        return ctx.log.info('the decision was already taken');
+    ctx.log.checkpoint('decision-taken');
+    ctx.log.info(`writing the retrospective of run ${last.run}: the run may spend up to ${(0,cost/* money */.TG)(budgetRun.cost_usd)} and ${budgetRun.tokens.toLocaleString('en-US')} budget tokens`);
+    await (0,retrospect/* retrospect */.o)(ctx, issue, last.run, !!note.forced, note.phase === last.phase ? note.commentId : undefined);
+}
 /**
  * Whether the repository's `budgets.day` or `budgets.month` is reached, so that `/crew continue`,
  * `/crew resume` or `/crew retry` of an existing run does not start model work now (#52); if so, says
@@ -325,7 +407,7 @@ async function heldByRepositoryBudget(ctx, issue, run, command) {
     if (!period)
         return false;
     ctx.log.info(`run ${run} does not go on: the repository's budgets.${period.period} is reached`);
-    await ctx.forge.postComment(issue, `Run ${ctx.surface.runNumber(issue, run)} does not go on yet: ${(0,render_budget_stop/* budgetSpentText */.tB)((0,budget_stop/* periodStop */.eO)(period))}. ${(0,surface/* sentence */.em)(ctx.surface.give(command))} again after that, or once \`budgets.${period.period}\` is raised in \`.github/crew.yml\` on the default branch. Its work stays on its branches.`);
+    await ctx.forge.postComment(issue, `Run ${ctx.surface.runNumber(issue, run)} does not go on yet: ${(0,budget_stop/* budgetSpentText */.tB)((0,steps_budget_stop/* periodStop */.eO)(period))}. ${(0,surface/* sentence */.em)(ctx.surface.give(command))} again after that, or once \`budgets.${period.period}\` is raised in \`.github/crew.yml\` on the default branch. Its work stays on its branches.`);
     return true;
 }
 
@@ -491,6 +573,8 @@ async function resumeRun(ctx, ev, last) {
 
 
 
+
+
 /**
  * A person's decision on an escalated task: retry it, accept its work as it is,
  * answer its question (it runs again with the answer), or re-plan the failed tasks.
@@ -620,7 +704,7 @@ async function retry(ctx, ev, only) {
     // A run waiting at a budget (#52) goes on with `/crew continue`, not a retry: said before the repository's budget, which continue waits on too.
     if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget') {
         const s = ctx.surface;
-        await ctx.forge.postComment(issue, `There is nothing to retry: run ${s.runNumber(issue, last.run)} waits at a budget${last.waiting.at === 'planning' ? ' while planning' : last.waiting.at === 'review' ? ' in the critic' : ''} (see the plan comment). ${(0,surface/* sentence */.em)(s.give('continue'))} to go on from where it stopped (${s.command('continue', '$N')} to set how much more it may spend)${last.waiting.at === 'planning' ? '' : `, ${s.command('accept')} to open the pull request with what exists`} or ${s.command('abort')} to end it.`);
+        await ctx.forge.postComment(issue, `There is nothing to retry: run ${s.runNumber(issue, last.run)} waits at a budget${(0,budget_stop/* budgetStopWhere */.Jn)(last.waiting)} (see the plan comment). ${(0,surface/* sentence */.em)(s.give('continue'))} to go on from where it stopped (${s.command('continue', '$N')} to set how much more it may spend)${(0,budgets/* budgetStopAccepts */.Fw)(last.waiting) ? `, ${s.command('accept')} to open the pull request with what exists` : ''} or ${s.command('abort')} to end it.`);
         return;
     }
     // Retrying spends: not past a repository budget (#52).
@@ -686,6 +770,12 @@ async function accept(ctx, ev) {
         return decideVerdict(ctx, ev, last, 'accept');
     if (last?.phase === 'ESCALATING' && last.waiting?.kind === 'budget')
         return acceptAtBudget(ctx, ev, last);
+    // The run has ended and only its retrospective was skipped at the budget (retrospect.ts): that is `/crew continue`'s.
+    if (last?.retroAtBudget && (0,run_state/* isTerminal */.Hd)(last.phase)) {
+        const s = ctx.surface;
+        await ctx.forge.postComment(ev.issue.number, `There is nothing to accept: run ${s.runNumber(ev.issue.number, last.run)} has ended (${last.pr ? `its pull request is ${last.pr.url}` : last.phase.toLowerCase()}); only its retrospective was skipped at the run's budget. ${(0,surface/* sentence */.em)(s.give('continue'))} to write it (${s.command('continue', '$N')} to set how much more it may spend).`);
+        return;
+    }
     await ctx.forge.postComment(ev.issue.number, 'There is no escalated task, critic verdict or budget stop waiting for a decision on this issue, so there is nothing to accept.');
 }
 
@@ -1061,8 +1151,6 @@ async function revise(ctx, ev, feedback) {
 
 // EXTERNAL MODULE: ./src/render/messages.ts
 var messages = __webpack_require__(93050);
-// EXTERNAL MODULE: ./src/steps/retrospect.ts + 2 modules
-var retrospect = __webpack_require__(12451);
 // EXTERNAL MODULE: ./src/render/cleanup.ts
 var render_cleanup = __webpack_require__(94420);
 ;// CONCATENATED MODULE: ./src/steps/commands/info.ts

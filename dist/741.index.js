@@ -18,14 +18,18 @@ export const modules = {
 /* harmony import */ var _domain_plan_review__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(75674);
 /* harmony import */ var _domain_refs__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(92);
 /* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65534);
-/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(24742);
-/* harmony import */ var _state_transitions__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(82649);
-/* harmony import */ var _text_sanitize__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(64212);
-/* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(75498);
-/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(33732);
-/* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(85745);
-/* harmony import */ var _repo_map__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(47389);
-/* harmony import */ var _agent_instructions__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(88098);
+/* harmony import */ var _agents_run_budget__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2909);
+/* harmony import */ var _budget_stop__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(8811);
+/* harmony import */ var _state_run_files__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(24742);
+/* harmony import */ var _state_transitions__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(82649);
+/* harmony import */ var _text_sanitize__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(64212);
+/* harmony import */ var _caps__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(75498);
+/* harmony import */ var _context__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(33732);
+/* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_15__ = __webpack_require__(85745);
+/* harmony import */ var _repo_map__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(47389);
+/* harmony import */ var _agent_instructions__WEBPACK_IMPORTED_MODULE_14__ = __webpack_require__(88098);
+
+
 
 
 
@@ -47,11 +51,11 @@ const STRONGER = { haiku: 'sonnet', sonnet: 'opus', opus: 'opus' };
  * dependent is never marked blocked for a task that is about to be retried or replanned).
  */
 function settleInState(tx, issue, run, taskId, result, claim, limits) {
-    const view = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .viewIn */ .zc)(tx, issue, run);
-    const rec = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .taskOf */ .Xb)(view, taskId);
-    const task = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planTask */ .PE)(view, taskId);
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .viewIn */ .zc)(tx, issue, run);
+    const rec = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .taskOf */ .Xb)(view, taskId);
+    const task = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .planTask */ .PE)(view, taskId);
     if (result.status === 'success') {
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, { ...view.run, leader: (0,_domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .recordSuccess */ .B3)(view.run.leader) }, claim.at);
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeRun */ .bp)(tx, { ...view.run, leader: (0,_domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .recordSuccess */ .B3)(view.run.leader) }, claim.at);
         return null;
     }
     const difficulty = result.feedback?.type === 'difficulty' ? result.feedback : undefined;
@@ -66,7 +70,7 @@ function settleInState(tx, issue, run, taskId, result, claim, limits) {
     let next = { ...view.run, leader: memory };
     if (decision.action === 'retry_stronger') {
         const tier = STRONGER[rec.tierOverride ?? task.tier];
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, {
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, {
             ...rec,
             status: 'running',
             attempts: rec.attempts + 1,
@@ -79,7 +83,7 @@ function settleInState(tx, issue, run, taskId, result, claim, limits) {
         });
     }
     else if (decision.to === 'planner') {
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...rec, pendingReplan: true });
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, { ...rec, pendingReplan: true });
     }
     else if (decision.action === 'ask' || decision.action === 'review_plan') {
         next = {
@@ -90,15 +94,15 @@ function settleInState(tx, issue, run, taskId, result, claim, limits) {
     }
     else if (decision.action === 'give_up' && decision.reason !== _domain_leader_policy__WEBPACK_IMPORTED_MODULE_2__/* .NO_RULE */ .LT) {
         // Why crew stopped escalating (the loop detector, a limit reached) goes where the failure report reads it.
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, {
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, {
             ...rec,
             error: `${result.reason ?? result.status}; crew stopped escalating it: ${decision.reason}`,
         });
     }
     else if (decision.action === 'queue') {
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...rec, queuedQuestion: { topic: decision.topic, question: decision.question } });
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, { ...rec, queuedQuestion: { topic: decision.topic, question: decision.question } });
     }
-    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, next, claim.at);
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeRun */ .bp)(tx, next, claim.at);
     return decision;
 }
 /** The side of a decision that happens after the state is written: dispatches, model calls, comments. */
@@ -127,13 +131,13 @@ async function followUp(ctx, issue, run, decision) {
  * for it becomes the open one (comment id 0 until `askPerson` posts it). Returns it, or null.
  */
 function openQueuedQuestion(tx, issue, run, now) {
-    const view = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .viewIn */ .zc)(tx, issue, run);
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .viewIn */ .zc)(tx, issue, run);
     const next = view.plan?.tasks.map((t) => view.tasks.get(t.id)).find((t) => t?.queuedQuestion);
     if (!next?.queuedQuestion || view.run.waiting)
         return null;
     const { topic, question } = next.queuedQuestion;
-    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...next, queuedQuestion: null });
-    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: next.id, topic, question } }, now);
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, { ...next, queuedQuestion: null });
+    (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'ESCALATING', waiting: { kind: 'decision', commentId: 0, task: next.id, topic, question } }, now);
     return { task: next.id, question, planReview: topic === 'plan_review' };
 }
 async function askPerson(ctx, issue, run, task, question, planReview) {
@@ -151,62 +155,51 @@ async function askPerson(ctx, issue, run, task, question, planReview) {
         `- or ${s.answerOr}: ${task} runs again with your answer.`,
         '',
         'Only people with write access can decide. Other tasks keep running; nothing new starts until then.',
-        s.marker('decision', { issue, run, task, nonce: (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .nonce */ .KU)() }),
+        s.marker('decision', { issue, run, task, nonce: (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .nonce */ .KU)() }),
     ].join('\n');
-    await (0,_caps__WEBPACK_IMPORTED_MODULE_9__/* .spend */ .Rf)(ctx, issue, run, { comments: 1 });
+    await (0,_caps__WEBPACK_IMPORTED_MODULE_11__/* .spend */ .Rf)(ctx, issue, run, { comments: 1 });
     const posted = await ctx.forge.postComment(issue, body);
-    await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .updateRun */ .PF)(ctx, issue, run, `asked about ${task}`, (rec, tx) => {
+    await (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .updateRun */ .PF)(ctx, issue, run, `asked about ${task}`, (rec, tx) => {
         if (rec.waiting?.kind === 'decision' && rec.waiting.task === task && rec.waiting.commentId === 0)
-            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .nowIso */ .kF)(ctx));
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeRun */ .bp)(tx, { ...rec, waiting: { ...rec.waiting, commentId: posted.id } }, (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .nowIso */ .kF)(ctx));
     });
-    await ctx.forge.addLabel(issue, _domain_labels__WEBPACK_IMPORTED_MODULE_13__/* .WAITING_LABEL */ .J);
+    await ctx.forge.addLabel(issue, _domain_labels__WEBPACK_IMPORTED_MODULE_15__/* .WAITING_LABEL */ .J);
     ctx.log.checkpoint('decision-asked');
-    await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .syncPlanComment */ .Of)(ctx, issue, run);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .syncPlanComment */ .Of)(ctx, issue, run);
 }
 /** Renumbers a replacement plan's tasks after the existing ones (t1…tN → tN+1…). */
 function renumber(tasks, offset) {
     const map = new Map(tasks.map((t, i) => [t.id, `t${offset + i + 1}`]));
     return tasks.map((t) => ({ ...t, id: map.get(t.id), dependsOn: t.dependsOn.map((d) => map.get(d)) }));
 }
-/**
- * The planner's escalation: the failed tasks are re-decomposed into new ones, which
- * the plan review checks like any plan, and take the old tasks' place in the DAG. If
- * the replacement cannot be made or is not passed, the failures stand, and the
- * answer says why so the failure comment can tell the maintainer.
- */
-async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
+/** The decomposer re-plans the failed tasks, and the plan rules and the plan reviewer check the replacement. */
+async function proposeReplacement(ctx, view, request, taskIds, feedback) {
     const config = await ctx.config();
-    const prefix = `${(0,_domain_refs__WEBPACK_IMPORTED_MODULE_4__/* .runFolder */ .kQ)(issue, run)}/`;
-    const snap = await ctx.state.load(prefix);
-    const view = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .viewIn */ .zc)(snap, issue, run);
-    const plan = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planOf */ .XC)(view);
-    const request = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .parseJson */ .qF)(snap, _state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .paths */ .f0.requestJson(issue, run));
+    const plan = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .planOf */ .XC)(view);
     const old = plan.tasks.filter((t) => taskIds.includes(t.id));
     const reasons = old.map((t) => `- ${t.id} ${t.title}: ${view.tasks.get(t.id)?.error ?? 'failed'}`).join('\n');
     let usage = _domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .ZERO_USAGE */ .fI;
-    let replacement;
-    let why = '';
     try {
         const modelId = config.models[config.default_model];
-        const model = await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .runModel */ .L4)(ctx, view, 'planner');
+        const model = await (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .runModel */ .L4)(ctx, view, 'planner');
         // The map is ranked for the request and the tasks being replaced (#48).
         const replanFocus = `${request.title}\n${request.body}\n${plan.summary}\n${old.map((t) => `${t.title}\n${t.description}\n${t.files.join(' ')}`).join('\n')}`;
-        const repoView = (0,_repo_map__WEBPACK_IMPORTED_MODULE_11__/* .readRepoView */ .wx)(ctx, replanFocus);
+        const repoView = (0,_repo_map__WEBPACK_IMPORTED_MODULE_13__/* .readRepoView */ .wx)(ctx, replanFocus);
         const call = (agent, system) => ({
             model,
             modelId,
             system,
             log: ctx.log,
-            trajectory: (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .agentRun */ .Vv)(ctx, { agent, model: modelId }),
+            trajectory: (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .agentRun */ .Vv)(ctx, { agent, model: modelId }),
         });
-        const system = await (0,_agent_instructions__WEBPACK_IMPORTED_MODULE_12__/* .promptWithInstructions */ .U)(ctx, 'decomposer', (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .reviewedSha */ .cK)(view.run));
+        const system = await (0,_agent_instructions__WEBPACK_IMPORTED_MODULE_14__/* .promptWithInstructions */ .U)(ctx, 'decomposer', (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .reviewedSha */ .cK)(view.run));
         const input = {
-            title: (0,_text_sanitize__WEBPACK_IMPORTED_MODULE_8__/* .sanitize */ .a)(request.title, 300),
-            body: (0,_text_sanitize__WEBPACK_IMPORTED_MODULE_8__/* .sanitize */ .a)(request.body),
+            title: (0,_text_sanitize__WEBPACK_IMPORTED_MODULE_10__/* .sanitize */ .a)(request.title, 300),
+            body: (0,_text_sanitize__WEBPACK_IMPORTED_MODULE_10__/* .sanitize */ .a)(request.body),
             task: plan.summary,
             criteria: plan.criteria,
             answers: '',
-            eyes: (0,_repo_map__WEBPACK_IMPORTED_MODULE_11__/* .planningEyes */ .qd)(ctx, await repoView, replanFocus),
+            eyes: (0,_repo_map__WEBPACK_IMPORTED_MODULE_13__/* .planningEyes */ .qd)(ctx, await repoView, replanFocus),
             maxTasks: Math.max(1, config.max_tasks - plan.tasks.length + taskIds.length),
             protectedPaths: config.protected_paths,
             revise: {
@@ -219,65 +212,83 @@ async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
         const proposed = renumber(out.plan.tasks, plan.tasks.length);
         const findings = (0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .checkPlanRules */ .h)({ ...plan, tasks: proposed });
         if (findings.length)
-            why = `the replacement failed the plan rules:\n${(0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .findingsText */ ._)(findings)}`;
-        else {
-            const review = await (0,_agents_plan_reviewer__WEBPACK_IMPORTED_MODULE_1__/* .reviewPlan */ .c)(call('plan_reviewer', await (0,_agent_instructions__WEBPACK_IMPORTED_MODULE_12__/* .promptWithInstructions */ .U)(ctx, 'plan_reviewer', (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .reviewedSha */ .cK)(view.run))), request, { ...plan, tasks: proposed }, (0,_repo_map__WEBPACK_IMPORTED_MODULE_11__/* .planningEyes */ .qd)(ctx, await repoView, replanFocus));
-            usage = (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .addUsage */ .vk)(usage, review.usage);
-            if (review.verdict === 'PASS')
-                replacement = proposed;
-            else
-                why = `the plan reviewer did not pass the replacement:\n${(0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .findingsText */ ._)(review.findings)}`;
-        }
+            return { why: `the replacement failed the plan rules:\n${(0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .findingsText */ ._)(findings)}`, usage };
+        const review = await (0,_agents_plan_reviewer__WEBPACK_IMPORTED_MODULE_1__/* .reviewPlan */ .c)(call('plan_reviewer', await (0,_agent_instructions__WEBPACK_IMPORTED_MODULE_14__/* .promptWithInstructions */ .U)(ctx, 'plan_reviewer', (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .reviewedSha */ .cK)(view.run))), request, { ...plan, tasks: proposed }, (0,_repo_map__WEBPACK_IMPORTED_MODULE_13__/* .planningEyes */ .qd)(ctx, await repoView, replanFocus));
+        usage = (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .addUsage */ .vk)(usage, review.usage);
+        if (review.verdict === 'PASS')
+            return { replacement: proposed, why: '', usage };
+        return { why: `the plan reviewer did not pass the replacement:\n${(0,_domain_plan_review__WEBPACK_IMPORTED_MODULE_3__/* .findingsText */ ._)(review.findings)}`, usage };
     }
     catch (e) {
-        why = `re-planning failed: ${e.message}`;
+        // At the budget, what the replies let through cost is on the error: the decomposer's, when the reviewer was refused.
+        if (e instanceof _agents_run_budget__WEBPACK_IMPORTED_MODULE_6__/* .RunBudgetSpent */ .J)
+            return { why: `re-planning stopped at the run's budget: ${e.message}`, usage: e.sinceStart, atBudget: e };
+        return { why: `re-planning failed: ${e.message}`, usage };
     }
+}
+/**
+ * The planner's escalation: the failed tasks are re-decomposed into new ones, which
+ * the plan review checks like any plan, and take the old tasks' place in the DAG. If
+ * the replacement cannot be made or is not passed, the failures stand, and the
+ * answer says why so the failure comment can tell the maintainer. At `budgets.run` the
+ * run waits and asks instead, the tasks still to be re-planned (#52, budget-stop.ts).
+ */
+async function replanTasks(ctx, issue, run, taskIds, feedback, opts = {}) {
+    const config = await ctx.config();
+    const prefix = `${(0,_domain_refs__WEBPACK_IMPORTED_MODULE_4__/* .runFolder */ .kQ)(issue, run)}/`;
+    const snap = await ctx.state.load(prefix);
+    const view = (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .viewIn */ .zc)(snap, issue, run);
+    const old = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .planOf */ .XC)(view).tasks.filter((t) => taskIds.includes(t.id));
+    const request = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .parseJson */ .qF)(snap, _state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .paths */ .f0.requestJson(issue, run));
+    const { replacement, why, usage, atBudget } = await proposeReplacement(ctx, view, request, taskIds, feedback);
+    if (atBudget && (await (0,_budget_stop__WEBPACK_IMPORTED_MODULE_7__/* .stopStepAtBudget */ .j8)(ctx, issue, run, 'replan', atBudget, { replan: { tasks: taskIds, feedback, endOfRun: !!opts.endOfRun } })))
+        return { replaced: false, why, atBudget: true };
     // Each replacement task gets a branch of its own; parallel jobs may re-plan at once, so this counts in its own write.
     if (replacement)
-        await (0,_caps__WEBPACK_IMPORTED_MODULE_9__/* .spend */ .Rf)(ctx, issue, run, { branches: replacement.length });
-    const now = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .nowIso */ .kF)(ctx);
-    const claim = (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .taskClaim */ .s1)(ctx, 'dispatch', now);
-    const claimed = await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .updateView */ .vl)(ctx, issue, run, `re-plan ${taskIds.join(', ')}`, (v, tx) => {
+        await (0,_caps__WEBPACK_IMPORTED_MODULE_11__/* .spend */ .Rf)(ctx, issue, run, { branches: replacement.length });
+    const now = (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .nowIso */ .kF)(ctx);
+    const claim = (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .taskClaim */ .s1)(ctx, 'dispatch', now);
+    const claimed = await (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .updateView */ .vl)(ctx, issue, run, `re-plan ${taskIds.join(', ')}`, (v, tx) => {
         const rec = { ...v.run, usage: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .addUsage */ .vk)(v.run.usage, usage), ...(opts.endOfRun ? { leader: { ...v.run.leader, replannedFailed: true } } : {}) };
         if (!replacement) {
             for (const id of taskIds)
-                (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .taskOf */ .Xb)(v, id), pendingReplan: false });
-            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, rec, now);
-            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .refreshExecutionLog */ .qm)(tx, issue, run);
+                (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .taskOf */ .Xb)(v, id), pendingReplan: false });
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeRun */ .bp)(tx, rec, now);
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .refreshExecutionLog */ .qm)(tx, issue, run);
             return [];
         }
         const newIds = replacement.map((t) => t.id);
         // New tasks start where the old ones did; whatever depended on an old task now waits for its replacements.
         const inherited = [...new Set(old.flatMap((t) => t.dependsOn))].filter((d) => !taskIds.includes(d));
         const added = replacement.map((t) => ({ ...t, dependsOn: [...new Set([...t.dependsOn, ...inherited])] }));
-        const kept = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planOf */ .XC)(v).tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
-        const next = { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .planOf */ .XC)(v), tasks: [...kept, ...added] };
-        tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .paths */ .f0.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
+        const kept = (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .planOf */ .XC)(v).tasks.map((t) => ({ ...t, dependsOn: [...new Set(t.dependsOn.flatMap((d) => (taskIds.includes(d) ? newIds : [d])))] }));
+        const next = { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .planOf */ .XC)(v), tasks: [...kept, ...added] };
+        tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .paths */ .f0.planJson(issue, run), `${JSON.stringify(next, null, 2)}\n`);
         for (const t of added) {
-            tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .paths */ .f0.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
-            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .newTaskRecord */ .r9)(t.id, ctx.branches.task(issue, run, t.id)));
+            tx.write(_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .paths */ .f0.taskMd(issue, run, t.id), `# ${t.id}: ${t.title}\n\n${t.description}\n\nReplaces ${taskIds.join(', ')}.\n`);
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_5__/* .newTaskRecord */ .r9)(t.id, ctx.branches.task(issue, run, t.id)));
         }
         for (const id of taskIds)
-            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeTask */ .bN)(tx, issue, run, { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .taskOf */ .Xb)(v, id), pendingReplan: false, replacedBy: newIds });
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeTask */ .bN)(tx, issue, run, { ...(0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .taskOf */ .Xb)(v, id), pendingReplan: false, replacedBy: newIds });
         // A question still open about another task stays open: the new tasks start once it is answered.
         const answered = rec.waiting?.kind === 'decision' && taskIds.includes(rec.waiting.task);
         const stillWaiting = rec.phase === 'ESCALATING' && !answered;
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_6__/* .writeRun */ .bp)(tx, {
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_8__/* .writeRun */ .bp)(tx, {
             ...rec,
             planVersion: rec.planVersion + 1,
             phase: stillWaiting ? 'ESCALATING' : rec.phase === 'ESCALATING' || rec.phase === 'FAILED' ? 'EXECUTING' : rec.phase,
             waiting: stillWaiting ? rec.waiting : null,
             failure: null,
         }, now);
-        return (0,_state_transitions__WEBPACK_IMPORTED_MODULE_7__/* .claimReadyTasks */ .M)(tx, issue, run, config.max_parallel, claim);
+        return (0,_state_transitions__WEBPACK_IMPORTED_MODULE_9__/* .claimReadyTasks */ .M)(tx, issue, run, config.max_parallel, claim);
     });
     if (!replacement)
         ctx.log.warn(`leader: could not replace ${taskIds.join(', ')}: ${why}`);
     else
         ctx.log.info(`leader: replaced ${taskIds.join(', ')} with ${replacement.map((t) => t.id).join(', ')}`);
     if (claimed.length)
-        await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .dispatchTasks */ .Xy)(ctx, issue, run, claimed, claim);
-    await (0,_context__WEBPACK_IMPORTED_MODULE_10__/* .syncPlanComment */ .Of)(ctx, issue, run);
+        await (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .dispatchTasks */ .Xy)(ctx, issue, run, claimed, claim);
+    await (0,_context__WEBPACK_IMPORTED_MODULE_12__/* .syncPlanComment */ .Of)(ctx, issue, run);
     return replacement ? { replaced: true } : { replaced: false, why };
 }
 

@@ -532,6 +532,684 @@ function readReports(files, root) {
 
 /***/ }),
 
+/***/ 55378:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  qR: () => (/* binding */ UnsandboxedRunner),
+  sO: () => (/* binding */ capOutput),
+  $v: () => (/* binding */ homeEnv),
+  D_: () => (/* binding */ prepareSandbox),
+  KR: () => (/* binding */ prepareUserNamespace)
+});
+
+// UNUSED EXPORTS: NamespaceRunner, NoEgressRoute, TOOL_USER, UserNamespaceRunner, toolEnv
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(57975);
+// EXTERNAL MODULE: ./src/domain/kept-output.ts
+var kept_output = __webpack_require__(33306);
+// EXTERNAL MODULE: ./src/domain/sandbox-reach.ts
+var sandbox_reach = __webpack_require__(72221);
+;// CONCATENATED MODULE: ./src/sandbox/egress/route.ts
+
+/**
+ * The sandbox's one way out: inside its network namespace (only `lo`, no route, no resolver), a
+ * forwarder listens on 127.0.0.1:PROXY_PORT and hands each connection to crew's egress proxy through
+ * its Unix socket (proxy.ts). Tools find it through the usual proxy variables; a tool that ignores
+ * them gets no network at all, and a DNS lookup of any name fails for want of a resolver.
+ */
+/** What the sandbox's commands need to find the proxy: the variables most package managers and HTTP clients read. */
+function proxyEnv() {
+    const url = `http://127.0.0.1:${sandbox_reach/* PROXY_PORT */.zk}`;
+    const local = 'localhost,127.0.0.1,::1';
+    return {
+        HTTP_PROXY: url,
+        HTTPS_PROXY: url,
+        ALL_PROXY: url,
+        http_proxy: url,
+        https_proxy: url,
+        all_proxy: url,
+        NO_PROXY: local,
+        no_proxy: local,
+        // Node's own fetch and http honour the variables only when asked (Node 22.21+, 24.5+).
+        NODE_USE_ENV_PROXY: '1',
+        // Maven, Gradle and every other JVM tool read the JVM's proxy properties, not the variables.
+        JAVA_TOOL_OPTIONS: `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${sandbox_reach/* PROXY_PORT */.zk} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${sandbox_reach/* PROXY_PORT */.zk} -Dhttp.nonProxyHosts=localhost|127.0.0.1`,
+    };
+}
+/**
+ * The forwarder, run by crew's node (`node -e FORWARDER -- <n> <host port socket probe>… <command…>`) as the
+ * sandbox's first process, before the command drops to the tool user: it checks the sockets marked
+ * `probe` answer (the egress proxy's), listens on each address inside the namespace (127.0.0.1:PROXY_PORT
+ * for the proxy; a service's own address, #51), hands each connection to its socket, then runs the
+ * command and exits with its status, which ends the namespace and everything the command left running.
+ * Exit 125 means a route could not be set up.
+ */
+const FORWARDER = `
+const net = require('net'), cp = require('child_process'), os = require('os');
+const argv = process.argv.slice(1);
+const routes = [];
+for (let i = 0, n = Number(argv[0]); i < n; i++) routes.push({ host: argv[1 + 4 * i], port: Number(argv[2 + 4 * i]), sock: argv[3 + 4 * i], probe: argv[4 + 4 * i] === '1' });
+const cmd = argv.slice(1 + 4 * routes.length);
+const fail = (what, e) => { process.stderr.write('crew: ' + (what === 'the proxy socket' || what.endsWith(':${sandbox_reach/* PROXY_PORT */.zk}') ? 'the egress route' : 'the route to ' + what) + ' could not be set up (' + what + ': ' + (e.code || e.message) + ')\\n'); process.exit(125); };
+const probed = (r) => new Promise((ok) => {
+  if (!r.probe) return ok();
+  const p = net.connect(r.sock);
+  p.on('error', (e) => fail('the proxy socket', e));
+  p.on('connect', () => { p.destroy(); ok(); });
+});
+const listening = (r) => new Promise((ok) => {
+  const server = net.createServer((c) => {
+    const u = net.connect(r.sock);
+    c.on('error', () => u.destroy());
+    u.on('error', () => c.destroy());
+    c.pipe(u);
+    u.pipe(c);
+  });
+  const at = r.host.includes(':') ? '[' + r.host + ']:' + r.port : r.host + ':' + r.port;
+  server.on('error', (e) => fail(at, e));
+  server.listen(r.port, r.host, ok);
+});
+(async () => {
+  for (const r of routes) await probed(r);
+  for (const r of routes) await listening(r);
+  const child = cp.spawn(cmd[0], cmd.slice(1), { stdio: 'inherit' });
+  child.on('error', (e) => { process.stderr.write('crew: could not start the command: ' + e.message + '\\n'); process.exit(127); });
+  child.on('exit', (code, signal) => process.exit(code === null ? 128 + (os.constants.signals[signal] || 9) : code));
+})();
+`;
+
+// EXTERNAL MODULE: ./src/sandbox/private-mounts.ts
+var private_mounts = __webpack_require__(17467);
+// EXTERNAL MODULE: ./src/sandbox/path-folders.ts
+var path_folders = __webpack_require__(29276);
+// EXTERNAL MODULE: ./src/sandbox/own-programs.ts
+var own_programs = __webpack_require__(30021);
+;// CONCATENATED MODULE: ./src/sandbox/home-caches.ts
+
+
+
+
+
+const execP = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const exec = (cmd, args) => execP(cmd, args, { env: (0,own_programs/* ownEnv */.q5)() });
+/**
+ * Copies the caches into a home crew has just made, before it hands the home to the user the commands run as
+ * (the copy is handed over with it): no command has run there yet, so no link planted in it can redirect the
+ * copy. A folder that is not there, or not a real folder, is passed over; a copy that fails is removed and
+ * passed over too (the setup then downloads, as it would without the cache).
+ */
+async function copyHomeCaches(home, caches) {
+    if (!caches?.folders.length)
+        return;
+    const started = Date.now();
+    const copied = [];
+    const failed = [];
+    for (const folder of caches.folders) {
+        const source = (0,external_node_path_.join)(caches.from, folder);
+        if (!(await (0,promises_.lstat)(source).catch(() => undefined))?.isDirectory())
+            continue;
+        const target = (0,external_node_path_.join)(home, folder);
+        if (await (0,promises_.lstat)(target).catch(() => undefined))
+            continue;
+        try {
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+            // -a keeps links as links; --reflink=auto shares the blocks where the file system can (btrfs, xfs), copying on write.
+            await exec('cp', ['-a', '--reflink=auto', '--', source, target]);
+            copied.push(folder);
+        }
+        catch (e) {
+            failed.push(`${folder} (${e.message.split('\n')[0]})`);
+            await exec('rm', ['-rf', '--', target]).catch(() => undefined);
+        }
+    }
+    caches.said?.(copied, (Date.now() - started) / 1000, failed);
+}
+
+// EXTERNAL MODULE: ./src/sandbox/running-commands.ts
+var running_commands = __webpack_require__(27551);
+;// CONCATENATED MODULE: ./src/sandbox/command-runner.ts
+
+
+
+
+
+
+
+
+
+
+
+
+const command_runner_execP = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** Every program the sandbox starts as crew itself (unshare, sudo, useradd, chown) is found in the folders ownPath trusts. */
+const command_runner_exec = (cmd, args, opts = {}) => command_runner_execP(cmd, args, { env: (0,own_programs/* ownEnv */.q5)(), ...opts, encoding: 'utf8' });
+/** The variables that give a command a home of its own and its temporary folder. */
+function homeEnv(home) {
+    return { HOME: home.dir, TMPDIR: home.tmp };
+}
+/** The tool user's git config, in its home and in every program home. */
+const TOOL_GITCONFIG = '[safe]\n\tdirectory = *\n[user]\n\tname = crew tool\n\temail = crew-tool@localhost\n';
+/**
+ * A fresh home under `parent`, which is made searchable but not listable (0711): the tool user can
+ * reach a home whose name it is told, never find one. `handOver` gives the new folder to the user
+ * that will run the programs.
+ */
+async function freshHome(parent, handOver, remove, fill) {
+    await (0,promises_.mkdir)(parent, { recursive: true });
+    await (0,promises_.chmod)(parent, 0o711);
+    const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(parent, 'home-'));
+    try {
+        await (0,promises_.writeFile)((0,external_node_path_.join)(dir, '.gitconfig'), TOOL_GITCONFIG);
+        await (0,promises_.mkdir)((0,external_node_path_.join)(dir, 'tmp'), { mode: 0o700 });
+        await fill?.(dir);
+        await handOver(dir);
+    }
+    catch (e) {
+        await remove(dir).catch(() => undefined);
+        throw e;
+    }
+    return { dir, tmp: (0,external_node_path_.join)(dir, 'tmp'), dispose: async () => void (await remove(dir).catch(() => undefined)) };
+}
+/**
+ * Starts a wrapped program with pipes, in its own process group, killed with crew's other commands.
+ * Through sudo (crew not root, as on GitHub's runners) the group is root's: crew cannot signal it
+ * itself, so stopping it asks sudo to.
+ */
+function startProcess(cmd, args, opts) {
+    const child = (0,external_node_child_process_.spawn)(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    if (child.pid)
+        running_commands/* runningCommands */.K.add(child.pid);
+    if (opts.input !== undefined) {
+        // A program whose sandbox failed before it read its environment ends, and says so: its exit is what is reported.
+        child.stdin.on('error', () => undefined);
+        child.stdin.write(opts.input);
+    }
+    child.on('close', () => child.pid && running_commands/* runningCommands */.K.delete(child.pid));
+    child.on('error', () => child.pid && running_commands/* runningCommands */.K.delete(child.pid));
+    const stop = () => {
+        // A stdio server ends when its input does; the kill is for one that does not.
+        child.stdin.end();
+        if (!child.pid || child.exitCode !== null || child.signalCode !== null)
+            return;
+        if (opts.viaSudo) {
+            (0,external_node_child_process_.execFile)('sudo', ['-n', 'kill', '-KILL', '--', `-${child.pid}`], { env: (0,own_programs/* ownEnv */.q5)() }, () => undefined);
+            return;
+        }
+        try {
+            process.kill(-child.pid, 'SIGKILL');
+        }
+        catch {
+            child.kill('SIGKILL');
+        }
+    };
+    return { child, stop };
+}
+/** Why a runner cannot give a command the allowlist: the caller must not ask it to. */
+class NoEgressRoute extends Error {
+}
+const TOOL_USER = 'crew-tool';
+/** The environment tools see: an allow-list, so no token, key or INPUT_* value ever reaches them. */
+function toolEnv(home) {
+    return {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        HOME: home,
+        LANG: 'C.UTF-8',
+        TERM: 'dumb',
+        NO_COLOR: '1',
+        CI: 'true',
+        TMPDIR: '/tmp',
+    };
+}
+/** Keeps the head and tail of long output: the command line and the error at the end both matter. */
+function capOutput(text, max) {
+    const kept = (0,kept_output/* keepEnds */.m)(text, max);
+    return { text: kept.text, truncated: kept.cut !== undefined };
+}
+/** The route a command gets: the runner's, when the command asks for the allowlist (never silently none). */
+function egressRoute(egress, opts) {
+    if (opts.network !== 'allowlist')
+        return undefined;
+    if (!egress)
+        throw new NoEgressRoute('this sandbox has no route to the egress proxy, so a command cannot have the allowlist');
+    return egress;
+}
+/** The services a command is routed to: none with the machine's own network (`open`), where they are reachable as they are. */
+function servicesOf(reach, network) {
+    return network === 'open' ? [] : (reach.services ?? []);
+}
+/**
+ * The forwarder in front of the command, run by crew's own node as the namespace's first process; it finds the proxy
+ * and the services' bridges where privateMountArgs put them.
+ */
+function forwarderArgs(route, services) {
+    const routes = [
+        ...(route ? [['127.0.0.1', String(sandbox_reach/* PROXY_PORT */.zk), private_mounts/* SANDBOX_PROXY_SOCKET */.dW, '1']] : []),
+        ...services.map((s, i) => [s.address.host, String(s.address.port), (0,private_mounts/* sandboxServiceSocket */.C9)(i), '0']),
+    ];
+    return routes.length ? [process.execPath, '-e', FORWARDER, '--', String(routes.length), ...routes.flat()] : [];
+}
+/** The private mounts of one command or program: its cwd and home kept too; a program does not see the commands' home, a command not the programs'. */
+function placesArgs(places, o) {
+    const program = o.home !== undefined && o.home !== o.commandsHome;
+    const writable = [o.cwd, o.home ?? o.commandsHome, ...(o.see ?? [])].map((w) => (0,private_mounts/* real */.x)(w) ?? w);
+    const kept = [...places.keep.map((k) => (0,private_mounts/* real */.x)(k) ?? k), ...writable];
+    return (0,private_mounts/* privateMountArgs */.Wm)({
+        // With the machine's network (`network.fallback: open`) the resolver's file stays: on Ubuntu /etc/resolv.conf links into /run.
+        keep: [...kept, ...(o.network === 'open' ? ['/etc/resolv.conf'] : [])],
+        // The folders of the commands' PATH (toolEnv) are read-only (path-folders.ts); those the setup steps put under a
+        // covered place (#51: a tool cache in /tmp) stay in sight so, when no one else can write them. What the command
+        // must write (its cwd, its home) stays writable.
+        readOnly: (0,path_folders/* readOnlyPathFolders */.V4)(kept).filter((r) => !writable.some((w) => (0,private_mounts/* under */.hG)(r, w))),
+        hide: [...places.sockets, program ? o.commandsHome : places.programHomes],
+        ...(o.route ? { socket: o.route.socket } : {}),
+        services: o.services.map((s) => s.socket),
+    });
+}
+/**
+ * The command's whole environment: the setup steps' named variables, the tool environment over them, the proxy's
+ * variables when the command has the route, and crew's own for it (a server's secrets, the report hooks' routes).
+ * Written to the command's stdin as `NAME=value` entries, each ended by a NUL and the list by an empty one, and
+ * exported by its own shell (ENV_FROM_STDIN) after `env -i` emptied it: never in an argument, which every user of
+ * the machine can read (`ps`, /proc/<pid>/cmdline) for as long as the command runs. /proc/<pid>/environ is its own user's alone.
+ */
+function envInput(home, route, reach, extra = {}) {
+    return `${Object.entries({ ...reach.env, ...toolEnv(home), ...(route ? proxyEnv() : {}), ...extra })
+        .map(([k, v]) => `${k}=${v}\0`)
+        .join('')}\0`;
+}
+/** How the command's shell takes its environment from stdin (envInput), before anything else; the rest of stdin is the command's. */
+const ENV_FROM_STDIN = `while :; do IFS= read -r -d '' e || { echo "crew: the command's environment did not arrive whole" >&2; exit 125; }; [ -n "$e" ] || break; export -- "$e" || exit 125; done; unset e; `;
+/** unshare's flags in both sandboxes: their own IPC, PIDs (with a fresh /proc) and, unless the network is open, network. */
+function namespaceArgs(network) {
+    return ['--ipc', '--pid', '--fork', '--mount-proc', ...(network === 'open' ? [] : ['--net']), '--'];
+}
+/** A command (not a program, whose stdin is its protocol) reads nothing after its environment, as when its stdin was /dev/null. */
+const NO_INPUT = 'exec </dev/null; ';
+/** How both sandboxes end: an empty environment, and bash taking the tool's from stdin (envInput), then running `script` with the folder as $1 and the command as $2. */
+function shellArgs(command, opts, script) {
+    return ['env', '-i', 'bash', '--noprofile', '--norc', '-c', `${ENV_FROM_STDIN}${script}`, 'crew-command', opts.cwd, command];
+}
+/** A fresh home beside `home` where commands run as crew's (or the person's) own user: the home is theirs as it is. */
+function sameUserHome(home, fill) {
+    return freshHome((0,external_node_path_.join)((0,external_node_path_.dirname)(home), 'crew-program-homes'), async () => undefined, (dir) => (0,promises_.rm)(dir, { recursive: true, force: true }), fill);
+}
+function runProcess(cmd, args, opts) {
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_.spawn)(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+        if (child.pid)
+            running_commands/* runningCommands */.K.add(child.pid);
+        if (opts.input !== undefined) {
+            // A command whose sandbox failed before it read its environment ends, and says so: its exit is what is reported.
+            child.stdin.on('error', () => undefined);
+            child.stdin.end(opts.input);
+        }
+        // The whole output streams through: its head and tail are kept, the rest counted (domain/kept-output.ts).
+        const kept = new kept_output/* OutputKeeper */.a(opts.maxOutputBytes);
+        const keep = (d) => kept.push(d);
+        child.stdout.on('data', keep);
+        child.stderr.on('data', keep);
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            try {
+                process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                child.kill('SIGKILL');
+            }
+        }, opts.timeoutMs);
+        child.on('close', (code, signal) => {
+            clearTimeout(timer);
+            if (child.pid)
+                running_commands/* runningCommands */.K.delete(child.pid);
+            const out = kept.result();
+            resolve({
+                exitCode: code ?? (signal ? 128 + 9 : 1),
+                output: out.text,
+                timedOut,
+                truncated: out.cut !== undefined,
+                size: { bytes: out.bytes, lines: out.lines },
+            });
+        });
+        child.on('error', (e) => {
+            clearTimeout(timer);
+            resolve({ exitCode: 127, output: `could not start the command: ${e.message}`, timedOut: false, truncated: false });
+        });
+    });
+}
+/**
+ * The sandbox: each command runs as an unprivileged user with no sudo, in new PID,
+ * mount and network namespaces. It cannot see crew's process (or read its
+ * /proc/<pid>/environ), cannot reach the network, and has no credentials.
+ */
+class NamespaceRunner {
+    home;
+    privateDir;
+    viaSudo;
+    places;
+    egress;
+    reach;
+    sandboxed = true;
+    description;
+    constructor(home, 
+    /** A folder the tool user cannot write, for the sanitised git config (never write as root where it can plant links). */
+    privateDir, viaSudo, places, 
+    /** The way to crew's egress proxy, when there is one: commands asking for `network: 'allowlist'` get it. */
+    egress, reach = {}) {
+        this.home = home;
+        this.privateDir = privateDir;
+        this.viaSudo = viaSudo;
+        this.places = places;
+        this.egress = egress;
+        this.reach = reach;
+        this.description = `sandboxed: commands run as user ${TOOL_USER} (no sudo) in their own PID, mount and network namespaces, with no credentials, an allow-listed environment and a private /tmp and /run`;
+    }
+    async run(command, opts) {
+        const { argv, input } = await this.argv(command, opts, `${NO_INPUT}umask 000; cd "$1" && eval "$2"`);
+        const [cmd, ...args] = argv;
+        // The command enters its folder itself, as the tool user: one of the tool user's own (a run's home, 0700) is closed to crew's user.
+        return runProcess(cmd, args, { ...opts, cwd: '/', env: { PATH: (0,own_programs/* ownPath */.O4)() }, input });
+    }
+    start(command, opts) {
+        // The git config is sanitised when the sandbox runs its first command (prepareSandbox's probe), before any server starts.
+        const { argv, input } = this.argvSync(command, opts, 'cd "$1" && eval exec "$2"', true);
+        const [cmd, ...args] = argv;
+        return startProcess(cmd, args, { cwd: '/', env: { PATH: (0,own_programs/* ownPath */.O4)() }, viaSudo: this.viaSudo, input });
+    }
+    programHome(fill) {
+        const privileged = (cmd, args) => (this.viaSudo ? command_runner_exec('sudo', ['-n', cmd, ...args]) : command_runner_exec(cmd, args));
+        return freshHome(this.places.programHomes, async (dir) => {
+            await privileged('chown', ['-R', `${TOOL_USER}:`, dir]);
+            await privileged('chmod', ['700', dir]);
+        }, 
+        // The tool user's files: only root may remove them.
+        (dir) => privileged('rm', ['-rf', '--', dir]), fill);
+    }
+    async argv(command, opts, script) {
+        // The checkout's .git/config is replaced, inside the command's mount namespace, by a copy without
+        // credentials or command-running keys, in case a token was persisted there (actions/checkout's default).
+        await (0,promises_.writeFile)((0,external_node_path_.join)(this.privateDir, 'git-config'), await sanitizedGitConfig(opts.cwd));
+        return this.argvSync(command, opts, script);
+    }
+    /** `program`: a long-lived program (an MCP server) gets only the variables named for it, not `sandbox_env`. */
+    argvSync(command, opts, script, program = false) {
+        const safeConfig = (0,external_node_path_.join)(this.privateDir, 'git-config');
+        const route = egressRoute(this.egress, opts);
+        const services = servicesOf(this.reach, opts.network);
+        const inner = [
+            'unshare',
+            ...namespaceArgs(opts.network),
+            'sh',
+            '-c',
+            `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}if [ -f "$1/.git/config" ]; then mount --bind "$2" "$1/.git/config" || exit 125; fi; shift 2; exec "$@"`,
+            'crew-mount',
+            opts.cwd,
+            safeConfig,
+            ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
+            ...forwarderArgs(route, services),
+            'setpriv',
+            `--reuid=${TOOL_USER}`,
+            `--regid=${TOOL_USER}`,
+            '--clear-groups',
+            '--no-new-privs',
+            '--inh-caps=-all',
+            '--bounding-set=-all',
+            '--',
+            ...shellArgs(command, opts, script),
+        ];
+        return { argv: this.viaSudo ? ['sudo', '-n', ...inner] : inner, input: envInput(opts.home ?? this.home, route, program ? {} : this.reach, opts.env) };
+    }
+}
+/**
+ * The sandbox without root: user, PID, mount and network namespaces that any user may
+ * create where the kernel allows it (a maintainer's machine, often; GitHub's runners
+ * forbid it). No network, crew's process and its environment out of sight, the
+ * repository's git folders read-only (so no hook or config can be planted for crew's
+ * or the person's own git); but files the user can read and write stay reachable.
+ */
+class UserNamespaceRunner {
+    home;
+    readOnly;
+    places;
+    egress;
+    reach;
+    sandboxed = true;
+    description = "sandboxed with user namespaces: commands run in their own network namespace with a private /tmp and /run, cannot see crew's process or its environment, and cannot change the repository's .git (or crew's .crew state beside it); they can still read and write the files your own user can (for example ~/.ssh)";
+    constructor(home, readOnly, places, egress, reach = {}) {
+        this.home = home;
+        this.readOnly = readOnly;
+        this.places = places;
+        this.egress = egress;
+        this.reach = reach;
+    }
+    run(command, opts) {
+        const { argv, input } = this.argv(command, opts, `${NO_INPUT}cd "$1" && eval "$2"`);
+        return runProcess('unshare', argv, { ...opts, env: { PATH: (0,own_programs/* ownPath */.O4)() }, input });
+    }
+    start(command, opts) {
+        const { argv, input } = this.argv(command, opts, 'cd "$1" && eval exec "$2"', true);
+        return startProcess('unshare', argv, { cwd: opts.cwd, env: { PATH: (0,own_programs/* ownPath */.O4)() }, input });
+    }
+    programHome(fill) {
+        // Commands here run as the person's own user, so the home is theirs as it is.
+        return freshHome(this.places.programHomes, async () => undefined, (dir) => (0,promises_.rm)(dir, { recursive: true, force: true }), fill);
+    }
+    argv(command, opts, script, program = false) {
+        const route = egressRoute(this.egress, opts);
+        const services = servicesOf(this.reach, opts.network);
+        const argv = [
+            '--user',
+            '--map-root-user',
+            ...namespaceArgs(opts.network),
+            'sh',
+            '-c',
+            `${route || services.length ? 'ip link set lo up || exit 125; ' : ''}n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$1" && { mount -o "remount,bind,ro,$2" "$1" 2>/dev/null || mount -o remount,bind,ro "$1"; } || exit 125; shift 2; n=$((n-1)); done; exec "$@"`,
+            'crew-ro',
+            String(this.readOnly.length),
+            ...(0,private_mounts/* readOnlyPairs */.OI)(this.readOnly),
+            ...placesArgs(this.places, { cwd: opts.cwd, home: opts.home, commandsHome: this.home, route, services, network: opts.network, see: opts.see }),
+            ...forwarderArgs(route, services),
+            ...shellArgs(command, opts, script),
+        ];
+        return { argv, input: envInput(opts.home ?? this.home, route, program ? {} : this.reach, opts.env) };
+    }
+}
+/** The user-namespace sandbox, if this machine allows it: it must start, and really have no network. */
+async function prepareUserNamespace(workspace, tempDir, egress, reach = {}) {
+    const gitDirs = new Set();
+    for (const flag of ['--git-common-dir', '--absolute-git-dir']) {
+        const out = await command_runner_exec((0,own_programs/* ownGit */.Jc)(), ['-C', workspace, 'rev-parse', flag], {}).catch(() => undefined);
+        if (out?.stdout.trim())
+            gitDirs.add((0,external_node_path_.resolve)(workspace, out.stdout.trim()));
+    }
+    // Local mode keeps its state beside the repository's git folder (`.crew/`: runs, allowed setup commands): read-only too.
+    for (const d of [...gitDirs]) {
+        const state = (0,external_node_path_.join)((0,external_node_path_.dirname)(d), '.crew');
+        if (d.endsWith('/.git') && (await (0,promises_.stat)(state).catch(() => undefined))?.isDirectory())
+            gitDirs.add(state);
+    }
+    const home = (0,external_node_path_.join)(tempDir, 'crew-tool-home');
+    if (await (0,promises_.mkdir)(home, { recursive: true }))
+        await copyHomeCaches(home, reach.caches);
+    const places = {
+        keep: [workspace, tempDir, ...gitDirs],
+        sockets: [...(egress ? [egress.socket] : []), ...(reach.services ?? []).map((s) => s.socket), ...(0,private_mounts/* namedSockets */.WU)()],
+        programHomes: (0,external_node_path_.join)(tempDir, 'crew-program-homes'),
+    };
+    const runner = new UserNamespaceRunner(home, [...gitDirs], places, undefined, reach);
+    // It must start, and the repository's git folders (if any) must really be read-only inside.
+    const check = [...gitDirs].map((d) => `test ! -w '${d.replace(/'/g, "'\\''")}' && `).join('');
+    // The probe's mount table also tells which PATH folders could not be made read-only (lockedNote), said once.
+    const probe = await runner.run(`${check}echo ok && { grep -F ' - tmpfs ${private_mounts/* LOCKED_MOUNT */.xs} ' /proc/self/mountinfo || true; }`, {
+        cwd: workspace,
+        timeoutMs: 20_000,
+        maxOutputBytes: 20_000,
+    });
+    const [said, ...mounts] = probe.output.trim().split('\n');
+    if (probe.exitCode !== 0 || said !== 'ok')
+        return { reason: `user namespaces are not available here (${said?.slice(0, 160) || `exit ${probe.exitCode}`})` };
+    const prepared = await withEgress(runner, egress, (route) => new UserNamespaceRunner(home, [...gitDirs], places, route, reach), workspace);
+    const notes = (0,private_mounts/* lockedNote */.hB)(mounts.join('\n'));
+    return 'runner' in prepared && notes.length ? { ...prepared, notes } : prepared;
+}
+/**
+ * The same sandbox with the route to the egress proxy, if a command in it really reaches the proxy
+ * (`ip` brings up the namespace's loopback, crew's node runs there, the socket answers); otherwise the
+ * sandbox without it, and why.
+ */
+async function withEgress(plain, egress, make, workspace) {
+    if (!egress)
+        return { runner: plain };
+    const routed = make(egress);
+    const probe = await routed.run('echo ok', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 2000, network: 'allowlist' });
+    if (probe.exitCode === 0 && probe.output.trim() === 'ok')
+        return { runner: routed };
+    const said = probe.output
+        .trim()
+        .split('\n')
+        .find((l) => l.startsWith('crew:')) ?? probe.output.trim().split('\n')[0];
+    return { runner: plain, egressProblem: `the sandbox could not reach crew's egress proxy (${said?.slice(0, 200) || `exit ${probe.exitCode}`})` };
+}
+/**
+ * Without a sandbox: the environment is still scrubbed and the path jail still holds
+ * for file tools, but a command runs as crew's own user and could read anything that
+ * user can, including the parent process's environment. Only used when config allows it.
+ */
+class UnsandboxedRunner {
+    home;
+    reach;
+    sandboxed = false;
+    description = 'NOT sandboxed: commands run as crew’s own user with a scrubbed environment; they can read files that user can read and reach the network';
+    constructor(home, 
+    /** The setup steps' named variables; their services are on this machine's own loopback already. */
+    reach = {}) {
+        this.home = home;
+        this.reach = reach;
+    }
+    run(command, opts) {
+        return runProcess('bash', ['--noprofile', '--norc', '-c', command], { ...opts, env: { ...this.reach.env, ...toolEnv(this.home), ...opts.env } });
+    }
+    start(command, opts) {
+        return startProcess('bash', ['--noprofile', '--norc', '-c', `exec ${command}`], {
+            cwd: opts.cwd,
+            env: { ...toolEnv(opts.home ?? this.home), ...opts.env },
+        });
+    }
+    programHome(fill) {
+        return sameUserHome(this.home, fill);
+    }
+}
+/** Keys of a checkout's git config that are safe to show a tool: no credentials, nothing that runs a program. */
+const SAFE_GIT_KEYS = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol)|remote\.[^.]+\.(url|fetch)|branch\.[^.]+\.(remote|merge)|extensions\.[a-z]+)$/i;
+async function sanitizedGitConfig(workspace) {
+    let listed = '';
+    try {
+        listed = (await command_runner_exec((0,own_programs/* ownGit */.Jc)(), ['config', '--file', (0,external_node_path_.join)(workspace, '.git', 'config'), '--list'], {})).stdout;
+    }
+    catch {
+        return '';
+    }
+    const lines = ["# crew: a sanitised view of this checkout's .git/config"];
+    for (const line of listed.split('\n')) {
+        const i = line.indexOf('=');
+        if (i < 0)
+            continue;
+        const key = line.slice(0, i);
+        let value = line.slice(i + 1);
+        if (!SAFE_GIT_KEYS.test(key))
+            continue;
+        if (/\.url$/i.test(key))
+            value = value.replace(/\/\/[^/@]*@/, '//');
+        const dot = key.indexOf('.');
+        const last = key.lastIndexOf('.');
+        const section = key.slice(0, dot);
+        const sub = dot === last ? '' : ` "${key.slice(dot + 1, last)}"`;
+        lines.push(`[${section}${sub}]`, `\t${key.slice(last + 1)} = ${JSON.stringify(value)}`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+async function can(cmd, args) {
+    try {
+        await command_runner_exec(cmd, args, { timeout: 20_000 });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Lets the tool user reach and write the workspace, but not .git (crew's own git must not run a hook it planted). */
+async function openWorkspace(workspace, privileged) {
+    for (let dir = (0,external_node_path_.dirname)(workspace);; dir = (0,external_node_path_.dirname)(dir)) {
+        if (((await (0,promises_.stat)(dir)).mode & 0o001) === 0)
+            await privileged('chmod', ['o+x', dir]);
+        if (dir === (0,external_node_path_.dirname)(dir))
+            break;
+    }
+    // `! -type l`: chmod follows symbolic links, and a checkout may hold one pointing anywhere (run as root, that
+    // would hand the tool user write access to whatever it points at).
+    await privileged('find', [workspace, '-path', (0,external_node_path_.join)(workspace, '.git'), '-prune', '-o', '!', '-type', 'l', '-exec', 'chmod', 'a+rwX', '{}', '+']);
+}
+/**
+ * Prepares the sandbox at job start: creates the tool user (as root, or through
+ * passwordless sudo as on GitHub's runners), gives it a home and the workspace, and
+ * checks a command really runs inside. Returns undefined with the reason when it cannot.
+ */
+async function prepareSandbox(workspace, tempDir, egress, reach = {}) {
+    const root = process.getuid?.() === 0;
+    const sudo = root ? [] : (await can('sudo', ['-n', 'true'])) ? ['sudo', '-n'] : undefined;
+    if (!sudo)
+        return { reason: 'crew is not root and has no passwordless sudo, so it cannot create the tool user or its namespaces' };
+    const run = (cmd, args) => (sudo.length ? command_runner_exec('sudo', ['-n', cmd, ...args]) : command_runner_exec(cmd, args));
+    try {
+        // Another job on the same machine may create the user at the same moment: only a user that still does not exist is an error.
+        if (!(await can('id', [TOOL_USER])))
+            await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TOOL_USER]).catch(async (e) => {
+                if (!(await can('id', [TOOL_USER])))
+                    throw e;
+            });
+        const home = (0,external_node_path_.join)(tempDir, 'crew-tool-home');
+        // A second sandbox in the same job (a chained task) finds the home already handed to the tool user, where crew's
+        // own user may no longer write: it is kept as it is.
+        const toolUid = Number((await command_runner_exec('id', ['-u', TOOL_USER])).stdout);
+        if ((await (0,promises_.stat)(home).catch(() => undefined))?.uid !== toolUid) {
+            await (0,promises_.mkdir)(home, { recursive: true });
+            await (0,promises_.writeFile)((0,external_node_path_.join)(home, '.gitconfig'), TOOL_GITCONFIG);
+            await copyHomeCaches(home, reach.caches);
+            await run('chown', ['-R', `${TOOL_USER}:`, home]);
+            await (0,promises_.chmod)(home, 0o700).catch(() => undefined);
+        }
+        await openWorkspace(workspace, run);
+        const privateDir = (0,external_node_path_.join)(tempDir, 'crew-sandbox');
+        await (0,promises_.mkdir)(privateDir, { recursive: true, mode: 0o755 });
+        const places = {
+            keep: [workspace, tempDir],
+            sockets: [...(egress ? [egress.socket] : []), ...(reach.services ?? []).map((s) => s.socket), ...(0,private_mounts/* namedSockets */.WU)()],
+            programHomes: (0,external_node_path_.join)(privateDir, 'homes'),
+        };
+        const runner = new NamespaceRunner(home, privateDir, sudo.length > 0, places, undefined, reach);
+        const probe = await runner.run('id -un', { cwd: workspace, timeoutMs: 20_000, maxOutputBytes: 1000 });
+        if (probe.exitCode !== 0 || probe.output.trim() !== TOOL_USER)
+            return { reason: `the sandbox did not start (${probe.output.trim().slice(0, 200) || `exit ${probe.exitCode}`})` };
+        return await withEgress(runner, egress, (route) => new NamespaceRunner(home, privateDir, sudo.length > 0, places, route, reach), workspace);
+    }
+    catch (e) {
+        return { reason: `setting up the sandbox failed: ${e.message.split('\n')[0]}` };
+    }
+}
+
+
+/***/ }),
+
 /***/ 59976:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -1770,8 +2448,10 @@ async function critic(ctx) {
     const judged = await judge(ctx, view);
     // `budgets.run` reached before the verdict: the work stays integrated, and crew asks as at a worker's budget end (#52).
     // The base's test runs made so far are kept: judging again after `/crew continue` does not run them again.
-    if ('stopped' in judged)
-        return (0,budget_stop/* stopStepAtBudget */.j8)(ctx, issue, run, 'review', judged.stopped, { files: (tx) => keepBaseRuns(tx, issue, run, judged.freshBases) });
+    if ('stopped' in judged) {
+        await (0,budget_stop/* stopStepAtBudget */.j8)(ctx, issue, run, 'review', judged.stopped, { files: (tx) => keepBaseRuns(tx, issue, run, judged.freshBases) });
+        return;
+    }
     const { freshBases = [], ...judgment } = judged;
     // Stopped half way (local Ctrl-C kills the commands it ran): a judgment of killed commands is no judgment.
     if (ctx.cancellation?.aborted)

@@ -10,7 +10,8 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  advance: () => (/* binding */ advance)
+  advance: () => (/* binding */ advance),
+  replanFailedHalf: () => (/* binding */ replanFailedHalf)
 });
 
 // EXTERNAL MODULE: ./src/domain/attempts.ts
@@ -174,7 +175,13 @@ var labels = __webpack_require__(85745);
 var agent_instructions = __webpack_require__(88098);
 // EXTERNAL MODULE: ./src/ports.ts
 var ports = __webpack_require__(16467);
+// EXTERNAL MODULE: ./src/agents/run-budget.ts
+var run_budget = __webpack_require__(2909);
+// EXTERNAL MODULE: ./src/steps/budget-stop.ts
+var budget_stop = __webpack_require__(8811);
 ;// CONCATENATED MODULE: ./src/steps/integration.ts
+
+
 
 
 
@@ -236,7 +243,7 @@ async function integrate(ctx, view, claimed = true) {
         if (!m.conflicts.length)
             throw new context/* CrewError */.uH('integration', `git could not merge ${h.id} (${h.branch}) and reported no conflicting file. Nothing was lost: every task branch is still there.`, `Merge the task branches by hand, or ${ctx.surface.give('run')} to start a fresh run.`);
         const outcome = await resolveConflict(ctx, view, h, merged, m.conflicts);
-        if ('conflict' in outcome) {
+        if ('conflict' in outcome || 'atBudget' in outcome) {
             await ctx.repo.abortMerge();
             return outcome;
         }
@@ -295,6 +302,9 @@ async function resolveConflict(ctx, view, task, merged, files) {
         }, ctx.log, (0,context/* agentRun */.Vv)(ctx, { agent: 'resolver', model: config.models[config.default_model], task: task.id }));
     }
     catch (e) {
+        // The run's budget is no reason to hand a person the merge: the run waits at it, and `/crew continue` merges again.
+        if (e instanceof run_budget/* RunBudgetSpent */.J)
+            return { atBudget: e, task: task.id, files };
         return conflict(`the resolver's model call failed: ${e.message}`);
     }
     await (0,context/* updateView */.vl)(ctx, issue, run, `resolver usage`, (v, tx) => {
@@ -384,7 +394,7 @@ async function integratedInOneWrite(ctx, view, decide) {
         ctx.log.info(`integration: ${integration.claimFirst}; this job claims the run first`);
         return false;
     }
-    if ('conflict' in integration)
+    if ('conflict' in integration || 'atBudget' in integration)
         return false;
     const { headSha, carry } = integration;
     const heads = integratedHeads(view);
@@ -422,6 +432,11 @@ async function finalize(ctx, view) {
         throw new Error(`integration stopped for a claim this job holds: ${integration.claimFirst}`);
     if ('conflict' in integration)
         return escalateConflict(ctx, view, integration.conflict);
+    if ('atBudget' in integration) {
+        const { atBudget, task, files } = integration;
+        await (0,budget_stop/* stopStepAtBudget */.j8)(ctx, issue, run, 'integration', atBudget, { conflict: { task, files } });
+        return;
+    }
     const { headSha, resolved, carry } = integration;
     ctx.log.checkpoint('integrated');
     const handOver = (options) => (0,context/* updateView */.vl)(ctx, issue, run, `integrated ${headSha.slice(0, 7)} for the critic`, (v, tx) => {
@@ -633,18 +648,25 @@ async function afterStep(ctx, step, claim) {
         ctx.log.info('another job is finishing this run');
         return (0,context/* catchUpPlanComment */.R1)(ctx, issue, run);
     }
-    if (step.kind === 'replan') {
-        // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
-        const replan = await (0,leader/* replanTasks */.Nd)(ctx, issue, run, step.tasks, 'Half or more of the plan failed; re-decompose the failed tasks.', { endOfRun: true });
-        if (replan.replaced)
-            return;
-        const view = await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
-        return reportFailure(ctx, issue, run, (0,run_state/* failedTasks */.Ox)(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), `crew tried to re-plan them, but ${(0,sanitize/* sanitize */.a)(replan.why, 3000)}`);
-    }
+    // claude-crew's feedback loop: half or more failed after all retries, so re-decompose them, once.
+    if (step.kind === 'replan')
+        return replanFailedHalf(ctx, issue, run, step.tasks, FAILED_HALF);
     if (step.kind === 'failed')
         return reportFailure(ctx, issue, run, step.failed, step.notReplanned ? `crew did not re-plan them: ${step.notReplanned}.` : undefined);
     // The step's own write just landed: its tip is the state.
     return (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
+}
+const FAILED_HALF = 'Half or more of the plan failed; re-decompose the failed tasks.';
+/**
+ * The failed half of the plan re-planned at the run's end; when no replacement is made, the run fails saying why.
+ * At `budgets.run` the run waits instead, and `/crew continue` comes back here with the same tasks and feedback.
+ */
+async function replanFailedHalf(ctx, issue, run, tasks, feedback) {
+    const replan = await (0,leader/* replanTasks */.Nd)(ctx, issue, run, tasks, feedback, { endOfRun: true });
+    if (replan.replaced || replan.atBudget)
+        return;
+    const view = await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL);
+    return reportFailure(ctx, issue, run, (0,run_state/* failedTasks */.Ox)(view).map((t) => `${t.id} (${t.status}${t.error ? `: ${t.error}` : ''})`), `crew tried to re-plan them, but ${(0,sanitize/* sanitize */.a)(replan.why, 3000)}`);
 }
 /**
  * This dispatched run held tasks by its nonce, and GitHub lists no `work (<task>)` job of it that

@@ -1,5 +1,5 @@
-export const id = 977;
-export const ids = [977];
+export const id = 967;
+export const ids = [967];
 export const modules = {
 
 /***/ 10586:
@@ -2217,6 +2217,104 @@ function fileWindow(path, text, req = {}) {
 
 /***/ }),
 
+/***/ 33306:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ OutputKeeper),
+/* harmony export */   m: () => (/* binding */ keepEnds)
+/* harmony export */ });
+/**
+ * Long output kept as its head and its tail, streamed: a bounded head, a ring of the latest
+ * chunks for the tail, and a count of everything in between. A test run's failures and totals
+ * come last, its command line and set-up first; the middle is what can go. Pure: the caller
+ * feeds the chunks.
+ */
+/** Of a cap, the share kept from the head; the tail gets the rest (it holds the verdict). */
+const HEAD_SHARE = 1 / 3;
+const NEWLINE = 0x0a;
+function countLines(buf) {
+    let n = 0;
+    for (let at = buf.indexOf(NEWLINE); at >= 0; at = buf.indexOf(NEWLINE, at + 1))
+        n++;
+    return n;
+}
+/** Lines of a text as people count them: a last line without a newline counts too. */
+const linesOf = (bytes, newlines, endsWithNewline) => (bytes === 0 ? 0 : newlines + (endsWithNewline ? 0 : 1));
+class OutputKeeper {
+    headMax;
+    tailMax;
+    head = [];
+    headSize = 0;
+    tail = [];
+    tailSize = 0;
+    bytes = 0;
+    newlines = 0;
+    last = 0;
+    /** `max`: bytes of output kept in all, a third from the head and the rest from the tail. */
+    constructor(max) {
+        this.headMax = Math.floor(max * HEAD_SHARE);
+        this.tailMax = max - this.headMax;
+    }
+    push(chunk) {
+        let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        if (!buf.length)
+            return;
+        this.bytes += buf.length;
+        this.newlines += countLines(buf);
+        this.last = buf[buf.length - 1];
+        if (this.headSize < this.headMax) {
+            const take = buf.subarray(0, this.headMax - this.headSize);
+            this.head.push(take);
+            this.headSize += take.length;
+            buf = buf.subarray(take.length);
+            if (!buf.length)
+                return;
+        }
+        this.tail.push(buf);
+        this.tailSize += buf.length;
+        // Drop whole chunks from the front while what stays still covers the tail.
+        while (this.tail.length > 1 && this.tailSize - this.tail[0].length >= this.tailMax)
+            this.tailSize -= this.tail.shift().length;
+    }
+    /** Everything kept, with one note where the middle was cut, saying exactly how much. */
+    result() {
+        const head = Buffer.concat(this.head);
+        let tail = Buffer.concat(this.tail);
+        const lines = linesOf(this.bytes, this.newlines, this.last === NEWLINE);
+        if (this.bytes <= this.headMax + this.tailMax)
+            return { text: Buffer.concat([head, tail]).toString('utf8'), bytes: this.bytes, lines };
+        tail = tail.subarray(Math.max(0, tail.length - this.tailMax));
+        // Cut at line ends, so no line (and no UTF-8 character) is shown in part.
+        const headEnd = head.lastIndexOf(NEWLINE);
+        const keptHead = headEnd >= 0 ? head.subarray(0, headEnd + 1) : head;
+        const tailStart = tail.indexOf(NEWLINE);
+        const keptTail = tailStart >= 0 && tailStart < tail.length - 1 ? tail.subarray(tailStart + 1) : tail;
+        const cutBytes = this.bytes - keptHead.length - keptTail.length;
+        const cutLines = this.newlines - countLines(keptHead) - countLines(keptTail);
+        const shownHead = countLines(keptHead);
+        const shownTail = lines - shownHead - cutLines;
+        const note = `…[${cutLines.toLocaleString('en-US')} lines (${cutBytes.toLocaleString('en-US')} bytes) cut from the middle: ` +
+            `the output had ${lines.toLocaleString('en-US')} lines (${this.bytes.toLocaleString('en-US')} bytes); ` +
+            `shown are the first ${shownHead.toLocaleString('en-US')} and the last ${shownTail.toLocaleString('en-US')}]…\n`;
+        return {
+            text: `${keptHead.toString('utf8')}${keptHead.length && !keptHead.toString('utf8').endsWith('\n') ? '\n' : ''}${note}${keptTail.toString('utf8')}`,
+            bytes: this.bytes,
+            lines,
+            cut: { bytes: cutBytes, lines: cutLines },
+        };
+    }
+}
+/** A whole text kept the same way: its head and its tail within `max` bytes. */
+function keepEnds(text, max) {
+    const k = new OutputKeeper(max);
+    k.push(text);
+    return k.result();
+}
+
+
+/***/ }),
+
 /***/ 76872:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -2502,12 +2600,14 @@ async function readAtBase(ctx, base, path) {
 /* harmony export */   Mm: () => (/* binding */ ownBudgetStop),
 /* harmony export */   OH: () => (/* binding */ askAtBudget),
 /* harmony export */   Zf: () => (/* binding */ budgetStopBefore),
+/* harmony export */   cg: () => (/* binding */ runStop),
 /* harmony export */   eO: () => (/* binding */ periodStop),
 /* harmony export */   j8: () => (/* binding */ stopStepAtBudget),
 /* harmony export */   kQ: () => (/* binding */ stopRunAtBudget),
 /* harmony export */   lB: () => (/* binding */ runStopRequest),
 /* harmony export */   v7: () => (/* binding */ runWideStop)
 /* harmony export */ });
+/* unused harmony export replanJoiningStop */
 /* harmony import */ var _domain_budgets__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(69158);
 /* harmony import */ var _domain_labels__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(85745);
 /* harmony import */ var _domain_run_state__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65534);
@@ -2546,7 +2646,7 @@ function ownBudgetStop(config, view, runSpent, task) {
 function periodStop(p) {
     return { kind: 'budget', limit: p.period, spentUsd: p.spentUsd, budgetUsd: p.budgetUsd, resetsAt: p.resetsAt };
 }
-/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in planning or the critic (agents/run-budget.ts). */
+/** `budgets.run` (as the run stands) spent: by a worker's attempt, or as the model met it in another step (agents/run-budget.ts). */
 function runStop(budget, runSpent) {
     return {
         kind: 'budget',
@@ -2556,33 +2656,60 @@ function runStop(budget, runSpent) {
         tokens: { spent: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .tokensOf */ .k8)(runSpent), budget: budget.tokens },
     };
 }
+const STEP = {
+    planning: { phase: 'PLANNING', where: 'while planning', waits: 'in planning' },
+    review: { phase: 'REVIEWING', where: 'in the critic', waits: "before the critic's verdict" },
+    replan: { phase: 'EXECUTING', where: 'while re-planning', waits: 'before re-planning' },
+    integration: { phase: 'INTEGRATING', where: 'in the resolver', waits: 'before the conflict is merged' },
+};
 /**
- * `budgets.run` reached while planning or in the critic: the run waits and asks as at a worker's budget end
- * rather than failing. In one write: what the step's model calls cost (the call refused included none),
- * what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback), and
- * the wait; then crew asks.
- * `/crew continue` goes back to the phase (commands/continue.ts).
+ * `budgets.run` reached while planning, re-planning, in the resolver or in the critic: the run waits and asks as at a
+ * worker's budget end rather than failing. In one write: what the step's model calls cost (the call refused included
+ * none), what `keep` keeps for the step's next try (planning: intake's reading, a person's `/crew revise` feedback;
+ * re-planning: which tasks, with what feedback; the resolver: which merge), and the wait; then crew asks.
+ * Re-planning that meets the budget while the run already waits at one (another task's) joins that wait: the question
+ * is asked once. `/crew continue` goes back to the step (commands/continue.ts). Returns whether the run now waits.
  */
 async function stopStepAtBudget(ctx, issue, run, at, e, keep) {
-    const stop = {
-        ...runStop(e.budget, e.spent),
-        at,
-        ...(keep?.revision ? { revision: keep.revision } : {}),
-        ...(at === 'planning' ? { intakeKept: !!keep?.files } : {}),
-    };
-    const phase = at === 'planning' ? 'PLANNING' : 'REVIEWING';
-    const stopped = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .updateRun */ .PF)(ctx, issue, run, `stopped at the run's budget ${at === 'planning' ? 'while planning' : 'in the critic'}`, (rec, tx) => {
-        if (rec.phase !== phase)
+    const { files, ...kept } = keep ?? {};
+    const stop = { ...runStop(e.budget, e.spent), at, ...kept, ...(at === 'planning' ? { intakeKept: !!files } : {}) };
+    const { phase, where, waits } = STEP[at];
+    const stopped = await (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .updateRun */ .PF)(ctx, issue, run, `stopped at the run's budget ${where}`, (rec, tx) => {
+        const usage = (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(rec.usage, e.sinceStart);
+        const joined = stop.replan && replanJoiningStop(rec, stop.replan);
+        if (at === 'replan' && joined) {
+            (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, usage, waiting: joined }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
+            return 'joined';
+        }
+        if (rec.phase !== phase || (at === 'replan' && rec.waiting))
             return false;
-        keep?.files?.(tx);
-        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, usage: (0,_domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(rec.usage, e.sinceStart), phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
+        files?.(tx);
+        (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .writeRun */ .bp)(tx, { ...rec, usage, phase: 'ESCALATING', finalizer: null, waiting: { ...stop, commentId: 0 } }, (0,_context__WEBPACK_IMPORTED_MODULE_5__/* .nowIso */ .kF)(ctx));
         (0,_state_run_files__WEBPACK_IMPORTED_MODULE_3__/* .refreshExecutionLog */ .qm)(tx, issue, run);
         return true;
     });
-    if (!stopped)
-        return ctx.log.info(`run ${run} left ${phase} before its budget stop was recorded; nothing to ask`);
-    ctx.log.info(`${(0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetSpentText */ .tB)(stop)}; the run waits ${at === 'planning' ? 'in planning' : "before the critic's verdict"}`);
+    if (stopped === 'joined') {
+        ctx.log.info(`${(0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetSpentText */ .tB)(stop)} ${where}; the run already waits at a budget, and going on re-plans these tasks too`);
+        return true;
+    }
+    if (!stopped) {
+        ctx.log.info(`run ${run} left ${phase}, or waits on another question, before its budget stop ${where} was recorded; nothing to ask`);
+        return false;
+    }
+    ctx.log.info(`${(0,_render_budget_stop__WEBPACK_IMPORTED_MODULE_2__/* .budgetSpentText */ .tB)(stop)}; the run waits ${waits}`);
     await askAtBudget(ctx, issue, run);
+    return true;
+}
+/**
+ * Re-planning that meets `budgets.run` while the run already waits at a budget its tasks met (no other step's, no
+ * re-planning of its own yet): the wait it joins, so that going on re-plans these tasks too. Otherwise none: a run
+ * waiting on another question, or at another step, lets the failure stand.
+ */
+function replanJoiningStop(rec, replan) {
+    const w = rec.waiting;
+    if (rec.phase !== 'ESCALATING' || w?.kind !== 'budget' || w.at || w.replan)
+        return undefined;
+    return { ...w, replan };
 }
 /** The budget the run waits at, when it stopped at its own or the repository's (not a task's `budgets.task`). */
 function runWideStop(rec) {
@@ -4281,11 +4408,20 @@ var sanitize = __webpack_require__(64212);
 var caps = __webpack_require__(75498);
 // EXTERNAL MODULE: ./src/steps/context.ts
 var context = __webpack_require__(33732);
+// EXTERNAL MODULE: ./src/agents/run-budget.ts
+var run_budget = __webpack_require__(2909);
+// EXTERNAL MODULE: ./src/steps/budget-stop.ts
+var budget_stop = __webpack_require__(8811);
+// EXTERNAL MODULE: ./src/render/budget-stop.ts
+var render_budget_stop = __webpack_require__(35720);
 // EXTERNAL MODULE: ./src/domain/surface.ts
 var surface = __webpack_require__(45759);
 // EXTERNAL MODULE: ./src/render/cost.ts
 var cost = __webpack_require__(25659);
 ;// CONCATENATED MODULE: ./src/steps/retrospect.ts
+
+
+
 
 
 
@@ -4341,8 +4477,9 @@ async function judgmentsOf(ctx, view) {
  * Phase 4: the retrospective. Full after a failure, a partial result or a weak one (or on
  * `/crew retro`), light otherwise. Posted on the PR (the issue when there is none), linked
  * from the plan comment, and kept as retrospective.md and .json on the state branch.
+ * `replace`: the note of a retrospective skipped at the budget, which this one takes the place of.
  */
-async function retrospect(ctx, issue, run, forced) {
+async function retrospect(ctx, issue, run, forced, replace) {
     const config = await ctx.config();
     if (!config.retrospect.enabled && !forced)
         return ctx.log.info('retrospect.enabled is off; no retrospective');
@@ -4352,6 +4489,11 @@ async function retrospect(ctx, issue, run, forced) {
     // does a run that ended again differently (failed, then retried to completion): it is replaced in place.
     if (view.run.retro && view.run.retro.phase === view.run.phase && !forced)
         return ctx.log.info('the retrospective of this run is already posted');
+    if (view.run.retroAtBudget?.phase === view.run.phase && !forced && replace === undefined)
+        return ctx.log.info("the retrospective of this run was skipped at the run's budget already");
+    // A note left where a retrospective skipped at the budget would have been: this one (or the next note) takes its place,
+    // unless the run has ended differently since (the note may be on the issue, the run now on its pull request).
+    const note = replace ?? (view.run.retroAtBudget?.phase === view.run.phase ? view.run.retroAtBudget.commentId : undefined);
     const judgments = await judgmentsOf(ctx, view);
     const outcome = (0,judgment/* runOutcome */.CL)(view, judgments.at(-1) ?? null, !!view.run.review?.acceptedBy);
     const mode = retroMode(outcome, forced);
@@ -4362,6 +4504,8 @@ async function retrospect(ctx, issue, run, forced) {
         out = await runRetrospector(await (0,context/* runModel */.L4)(ctx, view, 'retrospector'), { modelId: config.models[config.retrospect.model], system: await ctx.template('retrospector'), mode, facts: facts(view, judgments) }, ctx.log, (0,context/* agentRun */.Vv)(ctx, { agent: 'retrospector', model: config.models[config.retrospect.model] }));
     }
     catch (e) {
+        if (e instanceof run_budget/* RunBudgetSpent */.J)
+            return skipAtBudget(ctx, view, target, e, forced, note);
         ctx.log.warn(`retrospective: the model failed: ${e.message}`);
         const again = ctx.surface.give('retro');
         await ctx.forge.postComment(target, `crew could not write the retrospective of run ${ctx.surface.runNumber(issue, run)}: ${(0,sanitize/* sanitize */.a)(e.message, 500)}. The run itself is not affected.${again ? ` ${(0,surface/* sentence */.em)(again)} on #${issue} to try again.` : ''}`);
@@ -4373,18 +4517,8 @@ async function retrospect(ctx, issue, run, forced) {
     const body = `${renderRetrospective(retro, { issue, run })}\n\n${(0,cost/* runCostLine */.pM)(view)}`;
     // Found by the id crew stored, never by listing comments (issues can have thousands).
     // A run that ended differently since (failed, then finished) gets a new one where it now ends (its PR).
-    const existing = forced || view.run.retro?.phase === view.run.phase ? view.run.retro?.commentId : undefined;
-    let ref;
-    if (existing) {
-        await ctx.forge.updateComment(existing, body);
-        ref = { id: existing, url: ctx.forge.commentLink(target, existing) };
-    }
-    else {
-        // After finishing, the retrospective was counted with the pull request; `/crew retro` counts its own.
-        if (forced)
-            await (0,caps/* spend */.Rf)(ctx, issue, run, { comments: 1 });
-        ref = await ctx.forge.postComment(target, body);
-    }
+    const existing = note ?? (forced || view.run.retro?.phase === view.run.phase ? view.run.retro?.commentId : undefined);
+    const ref = await placeComment(ctx, view, target, body, existing, forced);
     const finished = (0,context/* nowIso */.kF)(ctx);
     // The plan comment's link to it is edited in before the write: a write that lands on the state this job
     // last saw needs no check after it, which spares the finishing job its last look at the state (#31 §4).
@@ -4397,13 +4531,51 @@ async function retrospect(ctx, issue, run, forced) {
             retries: 0,
             error: null,
         });
-        return { ...logged, usage: (0,run_state/* addUsage */.vk)(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase } };
+        return { ...logged, usage: (0,run_state/* addUsage */.vk)(rec.usage, out.usage), retro: { commentId: ref.id, url: ref.url, mode, phase: rec.phase }, retroAtBudget: undefined };
     }, undefined, (tx) => {
         tx.write(run_files/* paths */.f0.retrospective(issue, run), renderRetrospectiveMd(retro, { issue, run }));
         tx.write(run_files/* paths */.f0.retrospectiveJson(issue, run), `${JSON.stringify(retro, null, 2)}\n`);
         (0,run_files/* refreshExecutionLog */.qm)(tx, issue, run);
     });
     ctx.log.info(`retrospective (${mode}): ${chosen.adopted.length} adopted, ${chosen.held.length} held, ${chosen.discarded.length} discarded, ${out.memory.length} memory candidate(s)`);
+}
+/** The retrospective (or the note in its place) edited into `existing`, or posted on `target`. */
+async function placeComment(ctx, view, target, body, existing, forced) {
+    if (existing) {
+        await ctx.forge.updateComment(existing, body);
+        return { id: existing, url: ctx.forge.commentLink(target, existing) };
+    }
+    // After finishing, the retrospective was counted with the pull request; `/crew retro` counts its own.
+    if (forced)
+        await (0,caps/* spend */.Rf)(ctx, view.run.issue, view.run.run, { comments: 1 });
+    return ctx.forge.postComment(target, body);
+}
+/**
+ * `budgets.run` was spent when the retrospective came (#52). The run has ended (its pull request is open, or it
+ * failed) and the retrospective changes nothing in it, so nothing is held and no question waits: the retrospective is
+ * skipped, with a note where it would have been that says the budget was reached (not a failure), and
+ * `/crew continue [$N]` on the issue writes it in the note's place (commands/continue.ts).
+ */
+async function skipAtBudget(ctx, view, target, e, forced, replace) {
+    const { issue, run } = view.run;
+    const s = ctx.surface;
+    ctx.log.info(`retrospective: skipped, ${(0,render_budget_stop/* budgetSpentText */.tB)((0,budget_stop/* runStop */.cg)(e.budget, e.spent))}`);
+    const body = [
+        `${s.bold('No retrospective')} of run ${s.runNumber(issue, run)} yet: ${(0,render_budget_stop/* budgetSpentText */.tB)((0,budget_stop/* runStop */.cg)(e.budget, e.spent))}, and writing it would spend more.`,
+        `This is not a failure: the run itself is not affected${view.run.pr ? ', and its pull request stands as it is' : ''}.`,
+        // At the terminal `continue` is an answer while a run waits, and this run no longer does: nothing to offer there.
+        ...(s.name === 'github'
+            ? [
+                `${(0,surface/* sentence */.em)(s.give('continue'))}${target === issue ? '' : ` on #${issue}`} to write it here, with another \`budgets.run\` to spend from what the run spent (${s.command('continue', '$N')}: $N more). Nothing else waits for it.`,
+            ]
+            : []),
+    ].join(' ');
+    const ref = await placeComment(ctx, view, target, body, replace, forced);
+    await (0,context/* updateRun */.PF)(ctx, issue, run, 'retrospective skipped at the budget', (rec, tx) => {
+        const note = { commentId: ref.id, url: ref.url, phase: rec.phase, ...(forced ? { forced } : {}) };
+        (0,run_files/* writeRun */.bp)(tx, { ...rec, usage: (0,run_state/* addUsage */.vk)(rec.usage, e.sinceStart), retroAtBudget: note }, (0,context/* nowIso */.kF)(ctx));
+    });
+    await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
 }
 /**
  * `/crew remember <n>`: memory candidate n of the newest retrospective on this issue goes into
