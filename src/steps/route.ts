@@ -9,12 +9,9 @@ import { WAITING_LABEL } from '../domain/labels';
 import { sanitize } from '../text/sanitize';
 import { postedByCrew, withoutQuotes } from '../text/markdown';
 import { handle } from './commands';
-import { answer } from './commands/answer';
 import { REPLY_CHARS, setOutputs } from './commands/common';
 import { hasWriteAccess } from './commands/permission';
-import { startFollowUp } from './follow-up';
 import { runOfIntegrationBranch } from '../domain/refs';
-import { routeCiRun } from './ci-status';
 
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 export async function route(ctx: StepContext): Promise<void> {
@@ -24,7 +21,7 @@ export async function route(ctx: StepContext): Promise<void> {
     // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
     if (ctx.event.comment) return routeComment(ctx, ctx.event.comment);
     // A CI run that failed on crew's pull request: fix_ci's to count and answer, and the merge gate's to say so.
-    if (ctx.event.ci) return routeCiRun(ctx, ctx.event, ctx.event.ci);
+    if (ctx.event.ci) return (await import('./ci-status')).routeCiRun(ctx, ctx.event, ctx.event.ci);
     return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
   }
   if (ctx.event.kind === 'issue') return routeIssueEvent(ctx, ctx.event);
@@ -44,7 +41,7 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
     // Quoted lines are someone else's words (often crew's own question, or another person's text).
-    return answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), { quiet: true });
+    return (await import('./commands/answer')).answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), { quiet: true });
   }
 
   // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
@@ -120,7 +117,9 @@ async function ownPullCommand(ctx: StepContext, ev: CommentEvent, command: Comma
   }
   // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
   const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
-  await startFollowUp(ctx, {
+  await (
+    await import('./follow-up')
+  ).startFollowUp(ctx, {
     pull: ev.issue.number,
     by: ev.comment.author.login,
     feedback: withoutQuotes(words),
@@ -151,7 +150,9 @@ async function routeChangesRequested(ctx: StepContext, ev: CommentEvent): Promis
   // Without a command, a reader's review is ordinary review traffic, not a request to crew: no refusal comment.
   if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false))) return;
   ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
-  await startFollowUp(ctx, {
+  await (
+    await import('./follow-up')
+  ).startFollowUp(ctx, {
     pull: ev.issue.number,
     by: ev.comment.author.login,
     feedback: withoutQuotes(ev.comment.body),

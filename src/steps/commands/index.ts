@@ -2,15 +2,7 @@ import type { Command, CommandKind } from '../../domain/commands';
 import type { CommentEvent } from '../../event';
 import { sanitize } from '../../text/sanitize';
 import type { StepContext } from '../context';
-import { abort } from './abort';
-import { answer } from './answer';
-import { doctor } from './doctor';
-import { approve, revise } from './approval';
 import { REPLY_CHARS } from './common';
-import { accept, retry } from './decisions';
-import { help, rememberCandidate, retro, status } from './info';
-import { resume } from './resume';
-import { continueRun } from './continue';
 import { commentRequest, startRun } from './start';
 
 type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, command: Extract<Command, { kind: K }>) => Promise<void>;
@@ -18,6 +10,9 @@ type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, comma
 /**
  * Each command's handler, by kind. The type makes every kind in the registry
  * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
+ * A route job answers one command, so each handler's module is imported when its command comes
+ * (ncc writes each to a chunk): `/crew run` does not load what `/crew accept` reaches (the merge,
+ * integration, the retrospective), nor a refusal any of it. `run` and `plan`, the common start, stay.
  */
 export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
   run: async (ctx, ev, c) => void (await startRun(ctx, { ...commentRequest(ctx, ev), ...(c.attempts !== undefined ? { attempts: c.attempts } : {}) }, 'run')),
@@ -29,27 +24,27 @@ export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
       `\`/crew fix\` works on a pull request crew opened: comment it there (or submit a review starting with \`/crew\`), and crew follows up on the same branch. On an issue, ${ctx.surface.command('run')} starts a new run.`,
     );
   },
-  approve: (ctx, ev) => approve(ctx, ev),
-  revise: (ctx, ev, c) => revise(ctx, ev, sanitize(c.feedback, REPLY_CHARS)),
+  approve: async (ctx, ev) => (await import('./approval')).approve(ctx, ev),
+  revise: async (ctx, ev, c) => (await import('./approval')).revise(ctx, ev, sanitize(c.feedback, REPLY_CHARS)),
   answer: async (ctx, ev, c) => {
     const text = sanitize(c.text, REPLY_CHARS);
     if (!text) {
       await ctx.forge.postComment(ev.issue.number, `Write the answer after the command: ${ctx.surface.command('answer', '<text>')}.`);
       return;
     }
-    return answer(ctx, ev, text, { quiet: false });
+    return (await import('./answer')).answer(ctx, ev, text, { quiet: false });
   },
-  accept: (ctx, ev) => accept(ctx, ev),
-  retry: (ctx, ev, c) => retry(ctx, ev, c.task),
-  abort: (ctx, ev) => abort(ctx, ev),
-  resume: (ctx, ev) => resume(ctx, ev),
-  continue: (ctx, ev, c) => continueRun(ctx, ev, c.amountUsd),
-  status: (ctx, ev) => status(ctx, ev),
-  retro: (ctx, ev) => retro(ctx, ev),
-  remember: (ctx, ev, c) => rememberCandidate(ctx, ev, c.n),
-  help: (ctx, ev) => help(ctx, ev),
-  doctor: (ctx, ev) => doctor(ctx, ev),
-  unknown: (ctx, ev, c) => help(ctx, ev, c.word),
+  accept: async (ctx, ev) => (await import('./decisions')).accept(ctx, ev),
+  retry: async (ctx, ev, c) => (await import('./decisions')).retry(ctx, ev, c.task),
+  abort: async (ctx, ev) => (await import('./abort')).abort(ctx, ev),
+  resume: async (ctx, ev) => (await import('./resume')).resume(ctx, ev),
+  continue: async (ctx, ev, c) => (await import('./continue')).continueRun(ctx, ev, c.amountUsd),
+  status: async (ctx, ev) => (await import('./info')).status(ctx, ev),
+  retro: async (ctx, ev) => (await import('./info')).retro(ctx, ev),
+  remember: async (ctx, ev, c) => (await import('./info')).rememberCandidate(ctx, ev, c.n),
+  help: async (ctx, ev) => (await import('./info')).help(ctx, ev),
+  doctor: async (ctx, ev) => (await import('./doctor')).doctor(ctx, ev),
+  unknown: async (ctx, ev, c) => (await import('./info')).help(ctx, ev, c.word),
 };
 
 /** Runs the handler of a parsed command. */
