@@ -376,9 +376,13 @@ export class GitStateStore implements StateStore {
             files.set(path, content);
           }
         }
+        // The tree as git will commit it, and again once committed: a file changed between (after git read it) would be
+        // baked into the fingerprint the next reads trust, so then the next read asks git instead.
+        const written = await TreeFingerprint.take(this.dir);
         await this.git.raw(['add', '-A']);
         await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
-        this.clean = await TreeFingerprint.take(this.dir);
+        const committed = await TreeFingerprint.take(this.dir);
+        this.clean = written && committed?.sameWorkTree(written) ? committed : undefined;
         try {
           this.log.checkpoint('state-write');
           const pushed = performance.now();

@@ -48,6 +48,13 @@ export class TreeFingerprint {
     for (const [path, line] of now) if (this.entries.get(path) !== line) return false;
     return true;
   }
+
+  /** Whether the work tree (git's own files aside) is as it is in `other`: nothing but git wrote between the two. */
+  sameWorkTree(other: TreeFingerprint): boolean {
+    const own = (m: Map<string, string>) => [...m].filter(([path]) => !path.startsWith('.git/'));
+    const mine = own(this.entries);
+    return mine.length === own(other.entries).length && mine.every(([path, line]) => other.entries.get(path) === line);
+  }
 }
 
 /** About 20 ms: a coarse clock ticks every 1–10 ms. */
