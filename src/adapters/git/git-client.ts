@@ -141,12 +141,14 @@ export function gitClient(dir: string, token: string, identity: GitIdentity = AC
 
 /** Before every command of a pinned client: the git folder must still be the one it was. */
 function pinCheck({ gitDir, made }: GitPin): () => Promise<void> {
-  // A folder being made is pinned at the first command, which runs once it is made (the settings wait for it).
-  let expected = made ? undefined : identityOf(gitDir);
+  // A folder being made is pinned as soon as it is made, not at the first command: one swapped in meanwhile (while
+  // the drivers are listed, say) would be pinned in its place. Its commands wait for it (the settings do).
+  // Not made, or gone already: undefined, which no folder matches (the settings report a failed `git init`).
+  const expected = made ? made.then(() => identityOf(gitDir)).catch(() => undefined) : identityOf(gitDir);
   return async () => {
-    expected ??= identityOf(gitDir);
+    const pinned = await expected;
     const s = await stat(gitDir).catch(() => undefined);
-    if (!s || `${s.dev}:${s.ino}` !== expected) {
+    if (!s || `${s.dev}:${s.ino}` !== pinned) {
       throw new Error(`the git folder ${gitDir} was replaced or removed while crew worked (a tool's doing?); crew's git does not follow it, and stops here`);
     }
   };

@@ -116,17 +116,22 @@ export class GitStateStore implements StateStore {
     if (knowsNoTip && fresh.withoutBranches && !this.tips?.wantedBranches().length && (await this.fetchTipByName(false))) return true;
     // The tip this store last saw, if the caller accepts one that old and nothing touched the tree since.
     const age = this.seenAt === undefined ? Infinity : performance.now() - this.seenAt;
-    if (this.head && age <= (fresh.seenWithinMs ?? 0) && (await this.unchanged())) return true;
+    if (this.head && age <= (fresh.seenWithinMs ?? 0) && (await this.unchanged(this.head))) return true;
     // Only a store that heard the branch is absent may answer so without asking: one that never asked, or
     // whose own commit did not land (a refused push leaves it checked out here), knows nothing of GitHub's tip.
-    if (!this.head && this.absentSeenAt !== undefined && performance.now() - this.absentSeenAt <= (fresh.seenWithinMs ?? 0) && (await this.unchanged()))
+    if (
+      !this.head &&
+      this.absentSeenAt !== undefined &&
+      performance.now() - this.absentSeenAt <= (fresh.seenWithinMs ?? 0) &&
+      (await this.unchanged(undefined))
+    )
       return false;
     const asked = performance.now();
     const tip = await this.remoteTip(prefix, asked);
     this.quiet = !this.head || tip === this.head;
     // The remembered head saves asking git for it; the tree is still checked on every read, since
     // a read must never return (or a write commit) files that something else changed.
-    if (tip && tip === this.head && (await this.unchanged())) {
+    if (tip && tip === this.head && (await this.unchanged(this.head))) {
       this.seenAt = asked;
       return true;
     }
@@ -141,7 +146,7 @@ export class GitStateStore implements StateStore {
     }
     // Already there (our own last write, or an unchanged tip): one round trip instead of a fetch.
     const head = (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim();
-    if (head === tip && (await this.unchanged())) {
+    if (head === tip && (await this.unchanged(tip))) {
       this.saw(tip, asked);
       return true;
     }
@@ -173,21 +178,26 @@ export class GitStateStore implements StateStore {
   private async checkOutTracking(tip: string, asked: number): Promise<void> {
     this.clean = undefined;
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
-    await this.git.raw(['clean', '-fdq']);
+    // Ignored files too (-x): a read takes every file of the tree, so none may stay that the commit lacks.
+    await this.git.raw(['clean', '-fdxq']);
     this.clean = await TreeFingerprint.take(this.dir);
     this.saw(tip, asked);
   }
 
   /**
-   * Whether the work tree and index are still HEAD's: no file was changed behind the store's back (a read must never
-   * return, nor a write commit, such a file). `git status` (a process) only when the tree's fingerprint
-   * no longer holds; the fingerprint is taken before git looks, so a change while it looks shows next time.
+   * Whether the work tree and index are still those of commit `head` (undefined: no commit yet): no file was changed
+   * behind the store's back (a read must never return, nor a write commit, such a file). `git status` (a process) only
+   * when the tree's fingerprint no longer holds; the fingerprint is taken before git looks, so a change while it looks
+   * shows next time. git is asked for HEAD's commit in the same process (a commit made in the checkout moves work
+   * tree, index and HEAD together, and leaves status empty), and for every file, untracked or ignored, whatever the
+   * checkout's own exclude list or `status.showUntrackedFiles` say: a read takes every file of the tree.
    */
-  private async unchanged(): Promise<boolean> {
+  private async unchanged(head: string | undefined): Promise<boolean> {
     if (await this.clean?.holds()) return true;
     const seen = await TreeFingerprint.take(this.dir);
     // Without optional locks git status leaves the index as it is, so the fingerprint just taken still holds.
-    const clean = !(await this.statusGit.raw(['status', '--porcelain'])).trim();
+    const said = (await this.statusGit.raw(['status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignored'])).split('\n').filter(Boolean);
+    const clean = said.includes(`# branch.oid ${head ?? '(initial)'}`) && said.every((line) => line.startsWith('# '));
     this.clean = clean ? seen : undefined;
     return clean;
   }
@@ -366,9 +376,13 @@ export class GitStateStore implements StateStore {
             files.set(path, content);
           }
         }
+        // The tree as git will commit it, and again once committed: a file changed between (after git read it) would be
+        // baked into the fingerprint the next reads trust, so then the next read asks git instead.
+        const written = await TreeFingerprint.take(this.dir);
         await this.git.raw(['add', '-A']);
         await withMessageFile(message, (m) => this.git.raw(['commit', '--quiet', '--no-verify', ...m]));
-        this.clean = await TreeFingerprint.take(this.dir);
+        const committed = await TreeFingerprint.take(this.dir);
+        this.clean = written && committed?.sameWorkTree(written) ? committed : undefined;
         try {
           this.log.checkpoint('state-write');
           const pushed = performance.now();

@@ -9,8 +9,8 @@ import { join } from 'node:path';
  *
  * One case it cannot see: a change within the same tick of the filesystem's clock as the entry's last one, of the
  * same size, leaves every field as it was (git's "racy git" problem). So a fingerprint is taken only once every
- * entry's ctime is older than a marker file written after the walk, in `.git` (same filesystem, same clock):
- * any later change gets a ctime no older than the marker's, so differs. If the clock does not move past the
+ * entry's ctime is older than a marker file written before the walk, in `.git` (same filesystem, same clock):
+ * any change after the walk gets a ctime no older than the marker's, so differs. If the clock does not move past the
  * newest entry within a few milliseconds (a filesystem with whole-second times), there is no fingerprint and the
  * caller asks git.
  */
@@ -22,16 +22,20 @@ export class TreeFingerprint {
 
   /** The tree's fingerprint now, or undefined when its newest change is too recent to tell a later one from it. */
   static async take(dir: string): Promise<TreeFingerprint | undefined> {
-    const entries = await statTree(dir);
-    let newest = 0n;
-    for (const line of entries.values()) {
-      const ctime = BigInt(line.slice(line.lastIndexOf(':') + 1));
-      if (ctime > newest) newest = ctime;
-    }
     const marker = join(dir, '.git', 'crew-tree-fingerprint');
     for (let tries = 0; tries < MARKER_TRIES; tries++) {
+      // The marker first, then the walk: a change after an entry's lstat comes after the marker, so in a later tick
+      // than any entry older than the marker. Written after the walk, the marker could tick on while a change made
+      // after the walk but in the entry's own tick kept every field as recorded.
       await writeFile(marker, String(process.hrtime.bigint()));
-      if ((await lstat(marker, { bigint: true })).ctimeNs > newest) return new TreeFingerprint(dir, entries);
+      const written = (await lstat(marker, { bigint: true })).ctimeNs;
+      const entries = await statTree(dir);
+      let newest = 0n;
+      for (const line of entries.values()) {
+        const ctime = BigInt(line.slice(line.lastIndexOf(':') + 1));
+        if (ctime > newest) newest = ctime;
+      }
+      if (written > newest) return new TreeFingerprint(dir, entries);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     return undefined;
@@ -43,6 +47,13 @@ export class TreeFingerprint {
     if (now.size !== this.entries.size) return false;
     for (const [path, line] of now) if (this.entries.get(path) !== line) return false;
     return true;
+  }
+
+  /** Whether the work tree (git's own files aside) is as it is in `other`: nothing but git wrote between the two. */
+  sameWorkTree(other: TreeFingerprint): boolean {
+    const own = (m: Map<string, string>) => [...m].filter(([path]) => !path.startsWith('.git/'));
+    const mine = own(this.entries);
+    return mine.length === own(other.entries).length && mine.every(([path, line]) => other.entries.get(path) === line);
   }
 }
 

@@ -485,6 +485,18 @@ describe('checkoutOrEmpty: a job without a checkout', () => {
     await expect(repo.listFiles()).rejects.toThrow(/was replaced or removed/);
   });
 
+  it('pins the empty repository as soon as it is made: one swapped in before the first command is refused', async () => {
+    const workspace = join(root, 'workspace-early');
+    mkdirSync(workspace);
+    const scratch = join(root, 'scratch-early');
+    const checkout = checkoutOrEmpty(workspace, scratch);
+    const { repo } = gitRepo(checkout.dir, 'https://github.invalid/o/r.git', 'unused-token', undefined, undefined, checkout.pin);
+    await checkout.pin!.made;
+    renameSync(join(scratch, '.git'), join(root, 'kept-aside-early'));
+    await git(['init', '-q'], { cwd: scratch });
+    await expect(repo.listFiles()).rejects.toThrow(/was replaced or removed/);
+  });
+
   it('a checkout is the workspace itself, pinned as it is now', async () => {
     const workspace = join(root, 'checked-out');
     mkdirSync(workspace);

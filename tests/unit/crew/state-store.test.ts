@@ -231,6 +231,60 @@ describe('GitStateStore on the crew/state branch', () => {
     expect((await s.load('issue-32/', { seenWithinMs: Infinity })).read('issue-32/run.json')).toBe('{"ok":true}\n');
   });
 
+  it("never reads or pushes a commit made in its checkout behind its back, nor a file that the checkout's own git settings hide from `git status`", async () => {
+    // `git status` finds nothing when the work tree, index and HEAD were all moved together (a commit), or when the
+    // checkout's exclude list or config hides a new file: what the store reads and commits is the whole tree all the same.
+    const s = store('git-tampered');
+    const dir = join(world.dir, 'git-tampered');
+    const git = (...args: string[]) =>
+      execFileP('git', ['-c', 'user.name=x', '-c', 'user.email=x@example.com', ...args], {
+        cwd: dir,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
+    await s.update('issue-83/', 'honest', (tx) => tx.write('issue-83/run.json', '{"n":1}\n'));
+    await writeFile(join(dir, 'issue-83', 'run.json'), '{"n":9}\n');
+    await git('commit', '--quiet', '-am', 'forged');
+    expect((await s.load('issue-83/', { seenWithinMs: Infinity })).read('issue-83/run.json')).toBe('{"n":1}\n');
+    await writeFile(join(dir, '.git', 'info', 'exclude'), 'planted.json\n').catch(async () => {
+      await execFileP('mkdir', ['-p', join(dir, '.git', 'info')]);
+      await writeFile(join(dir, '.git', 'info', 'exclude'), 'planted.json\n');
+    });
+    await git('config', 'status.showUntrackedFiles', 'no');
+    await writeFile(join(dir, 'issue-83', 'planted.json'), '{"evil":true}\n');
+    expect((await s.load('issue-83/', { seenWithinMs: Infinity })).list('issue-83/')).toEqual(['issue-83/run.json']);
+    await s.update('issue-83/', 'next', (tx) => tx.write('issue-83/other.json', '{}\n'));
+    const fresh = await store('git-tampered-check').load('issue-83/');
+    expect(fresh.read('issue-83/run.json')).toBe('{"n":1}\n');
+    expect(fresh.list('issue-83/')).toEqual(['issue-83/other.json', 'issue-83/run.json']);
+  });
+
+  it('never reads a file changed while git commits its own write (after git read it, before the store looked again)', async () => {
+    const s = store('mid-commit');
+    const file = join(world.dir, 'mid-commit', 'issue-84', 'run.json');
+    await s.update('issue-84/', 'first', (tx) => tx.write('issue-84/run.json', '{"n":1}\n'));
+    // A git that, on the store's commit, changes the file git has just staged: between `git add` and the store's next look.
+    const bin = await mkdtemp(join(tmpdir(), 'crew-git-mid-'));
+    const real =
+      (process.env.PATH ?? '')
+        .split(':')
+        .map((d) => join(d, 'git'))
+        .find((f) => existsSync(f)) ?? '/usr/bin/git';
+    await writeFile(join(bin, 'git'), `#!/bin/sh\n'${real}' "$@" || exit $?\ncase "$*" in *"commit --quiet"*) printf '{"n":9}\\n' > '${file}';; esac\n`, {
+      mode: 0o755,
+    });
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    try {
+      await s.update('issue-84/', 'second', (tx) => tx.write('issue-84/other.json', '{}\n'));
+    } finally {
+      if (path === undefined) delete process.env.PATH;
+      else process.env.PATH = path;
+      await rm(bin, { recursive: true, force: true });
+    }
+    expect(await readFile(file, 'utf8')).toBe('{"n":9}\n'); // the change was made
+    expect((await s.load('issue-84/', { seenWithinMs: Infinity })).read('issue-84/run.json')).toBe('{"n":1}\n');
+  });
+
   it('never reads or pushes a change that keeps the size and sets the times back, made right after its own write or long after, nor a file swapped in by rename', async () => {
     // The store asks git only when the tree's fingerprint changed (tree-fingerprint.ts): these changes leave size and mtime as they were.
     const s = store('same-size');
