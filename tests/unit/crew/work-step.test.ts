@@ -452,6 +452,35 @@ describe('the work step, in-process against the fakes', () => {
       expect(attemptsToRun(t1)).toEqual([2]);
       expect(await runRecord()).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
     });
+
+    it('attempts recorded by an older crew, before `budgetStop` was (a leg that never began says so by `notBegun` alone): read as stopped by the budget, so the task waits, nothing judged', async () => {
+      const main = (await gh.repo.branchSha('main'))!;
+      const never = (n: number) => ({
+        n,
+        branch: `crew/${ISSUE}/r${RUN}/t1${n === 1 ? '' : `-a${n}`}`,
+        worker: 'failure' as const,
+        headSha: main,
+        summary: 'not begun',
+        changedFiles: [],
+        attempt: 1,
+        notBegun: 'the repository’s `budgets.day` was reached',
+      });
+      await seed({ parallel: 2, candidates: [never(1), never(2)] });
+      await stateStore('older').update(`issue-${ISSUE}/`, 'the run waits at the day’s budget', (tx) => {
+        const now = clock.now().toISOString();
+        const waiting = { kind: 'budget' as const, commentId: 7, limit: 'day' as const, spentUsd: 1, budgetUsd: 1 };
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, createdAt: now, phase: 'ESCALATING', waiting }, now);
+      });
+      const model = scripted(() => {
+        throw new Error('no worker runs when judging');
+      });
+      await leg(model, 'max_retries: 0\nbudgets:\n  day: 0.0001\n', 't1');
+      const t1 = await taskRecord();
+      expect(t1).toMatchObject({ status: 'pending', parallel: 2, claim: null });
+      expect(t1.candidates).toBeUndefined();
+      expect(t1.selection).toBeUndefined();
+      expect(model.requests).toEqual([]);
+    });
   });
 
   it('an API error outside the tools ends the attempt, not the job: the partial work is pushed, the failure recorded and shown, the retry goes on; a resumed job remembers every failure on crew/state', async () => {
