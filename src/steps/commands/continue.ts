@@ -144,7 +144,11 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
         status: 'blocked',
         claim: null,
         finishedAt: now,
-        error: `not started: the run stopped at a budget and @${who} accepted what existed`,
+        // Parallel attempts (#50) held before one was kept have no head of the task's own: their work, if any, is on their branches.
+        error:
+          (t.parallel ?? 1) > 1
+            ? `not judged: the run stopped at a budget before one of its ${t.parallel} parallel attempts was kept, and @${who} accepted what existed; what they did is on their own branches`
+            : `not started: the run stopped at a budget and @${who} accepted what existed`,
       });
     const review = view.run.review ?? FRESH_REVIEW;
     writeRun(

@@ -18,6 +18,7 @@ import type { StepContext } from '../../../src/steps/context';
 import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 import { work } from '../../../src/steps/work';
 import { advance } from '../../../src/steps/advance';
+import { accept } from '../../../src/steps/commands/decisions';
 import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -480,6 +481,47 @@ describe('the work step, in-process against the fakes', () => {
       expect(t1.candidates).toBeUndefined();
       expect(t1.selection).toBeUndefined();
       expect(model.requests).toEqual([]);
+    });
+
+    it('`/crew accept` at the budget leaves out a task whose parallel attempts were held before one was kept, saying so: not judged, their work on their own branches (not “not started”)', async () => {
+      const main = (await gh.repo.branchSha('main'))!;
+      const fellShort = { n: 1, branch: `crew/${ISSUE}/r${RUN}/t1`, worker: 'failure' as const, headSha: main, summary: 'short', changedFiles: [], attempt: 1 };
+      await seed({ status: 'pending', claim: null, parallel: 2, candidates: [fellShort] });
+      const forge = makeForge();
+      const question = await forge.postComment(ISSUE, 'crew stopped at a budget');
+      // The maintainer's reply, seeded straight into the fake as a person's comment (crew's own carry a marker).
+      const reply = { id: gh.nextId('comment') };
+      gh.comments.set(reply.id, {
+        id: reply.id,
+        issue: ISSUE,
+        body: '/crew accept',
+        user: 'maintainer',
+        created_at: gh.now(),
+        updated_at: gh.now(),
+        reactions: [],
+      });
+      await stateStore('waits').update(`issue-${ISSUE}/`, 'the run waits at the day’s budget, t2 held', (tx) => {
+        const now = clock.now().toISOString();
+        const t2 = JSON.parse(tx.read(paths.taskJson(ISSUE, RUN, 't2'))!) as TaskRecord;
+        writeTask(tx, ISSUE, RUN, { ...t2, status: 'pending', claim: null });
+        const waiting = { kind: 'budget' as const, commentId: question.id, limit: 'day' as const, spentUsd: 1, budgetUsd: 1 };
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, phase: 'ESCALATING', waiting }, now);
+      });
+      const ctx = await job(
+        scripted(() => []),
+        'max_retries: 0\n',
+      );
+      await accept(ctx, {
+        ...ctx.event,
+        comment: { id: reply.id, body: '/crew accept', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } },
+      } as never);
+      expect(await runRecord()).toMatchObject({ phase: 'INTEGRATING', waiting: null });
+      const t1 = await taskRecord();
+      expect(t1.status).toBe('blocked');
+      expect(t1.error).toBe(
+        'not judged: the run stopped at a budget before one of its 2 parallel attempts was kept, and @maintainer accepted what existed; what they did is on their own branches',
+      );
+      expect((await taskRecord('t2')).error).toBe('not started: the run stopped at a budget and @maintainer accepted what existed');
     });
   });
 
