@@ -193,9 +193,19 @@ async function continueRetrospective(ctx: StepContext, ev: CommentEvent, last: R
   const issue = ev.issue.number;
   const note = last.retroAtBudget!;
   if (!(await decisionReplyCounts(ctx, ev, note.commentId))) return;
+  const config = await ctx.config();
+  // Turned off since the note (retrospect.ts would skip it without a word): the note stays, and the answer says why.
+  if (!config.retrospect.enabled && !note.forced) {
+    const s = ctx.surface;
+    const retro = s.give('retro');
+    await ctx.forge.postComment(
+      issue,
+      `crew did not write the retrospective of run ${s.runNumber(issue, last.run)}: \`retrospect.enabled\` is off in \`.github/crew.yml\` now.${retro ? ` ${sentence(retro)} to write one anyway, or turn it on and ${s.command('continue')} again.` : ''}`,
+    );
+    return;
+  }
   if (await heldByRepositoryBudget(ctx, issue, last.run, 'continue')) return;
   ctx.model(); // fails now, with a clear message, if no key was given
-  const config = await ctx.config();
   const budgetRun = await updateView(ctx, issue, last.run, `continue to the retrospective (@${ev.comment.author.login})`, (view, tx) => {
     if (view.run.retroAtBudget?.commentId !== note.commentId) return null;
     const { retroAtBudget: _, ...rec } = view.run;

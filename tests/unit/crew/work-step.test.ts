@@ -19,6 +19,7 @@ import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 import { work } from '../../../src/steps/work';
 import { advance } from '../../../src/steps/advance';
 import { accept } from '../../../src/steps/commands/decisions';
+import { continueRun } from '../../../src/steps/commands/continue';
 import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -522,6 +523,40 @@ describe('the work step, in-process against the fakes', () => {
         'not judged: the run stopped at a budget before one of its 2 parallel attempts was kept, and @maintainer accepted what existed; what they did is on their own branches',
       );
       expect((await taskRecord('t2')).error).toBe('not started: the run stopped at a budget and @maintainer accepted what existed');
+    });
+
+    it('`/crew continue` to a retrospective skipped at the budget, with `retrospect.enabled` turned off since: says so, and the note and its record stay', async () => {
+      await seed({ status: 'success', claim: null });
+      const forge = makeForge();
+      const note = await forge.postComment(ISSUE, '**No retrospective** of run 1 yet');
+      const reply = { id: gh.nextId('comment') };
+      gh.comments.set(reply.id, {
+        id: reply.id,
+        issue: ISSUE,
+        body: '/crew continue',
+        user: 'maintainer',
+        created_at: gh.now(),
+        updated_at: gh.now(),
+        reactions: [],
+      });
+      const retroAtBudget = { commentId: note.id, url: 'https://example.invalid/note', phase: 'COMPLETED' as const };
+      await stateStore('ended').update(`issue-${ISSUE}/`, 'the run ended, its retrospective skipped at the budget', (tx) => {
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, phase: 'COMPLETED', retroAtBudget }, clock.now().toISOString());
+      });
+      const model = scripted(() => {
+        throw new Error('no retrospector runs');
+      });
+      const ctx = await job(model, 'retrospect:\n  enabled: false\n');
+      await continueRun(ctx, {
+        ...ctx.event,
+        comment: { id: reply.id, body: '/crew continue', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } },
+      } as never);
+      expect(model.requests).toEqual([]);
+      expect((await runRecord()).retroAtBudget).toEqual(retroAtBudget);
+      const said = [...gh.comments.values()].at(-1)!.body;
+      expect(said).toContain(
+        'crew did not write the retrospective of run 1: `retrospect.enabled` is off in `.github/crew.yml` now. Comment `/crew retro` to write one anyway',
+      );
     });
   });
 
