@@ -130,7 +130,7 @@ export async function settleCandidates(
   const view = await loadView(ctx, t.issue, t.run, SEEN);
   // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
   ctx.log.checkpoint('candidates-judging');
-  const byBudget = candidates.filter((c) => c.budgetStop);
+  const byBudget = candidates.filter(stoppedByBudget);
   if (byBudget.length === candidates.length) {
     ctx.log.info(`${t.rec.id}: a budget stopped all ${candidates.length} parallel attempts before their end; nothing to judge`);
     return waitAtBudget(ctx, config, t, candidates, tools.heldAt);
@@ -173,6 +173,12 @@ export async function settleCandidates(
 }
 
 /**
+ * A budget stopped the attempt before its end. A leg recorded before `budgetStop` was (an older crew, mid-run when
+ * this one came) says so only by `notBegun`, which only a budget set: read as stopped, its task waits rather than fails.
+ */
+const stoppedByBudget = (c: CandidateRun): boolean => !!(c.budgetStop ?? c.notBegun);
+
+/**
  * A task of parallel attempts none of which qualified while a budget stopped some of them (#52): it waits at the
  * budget as a task run once does, not failed. The attempts that ended on their own stay recorded (they do not run
  * again); those the budget stopped are dropped from the record, their work so far on their branches, and their legs
@@ -183,7 +189,7 @@ async function waitAtBudget(ctx: StepContext, config: Config, t: TakenTask, cand
   const { issue, run } = t;
   const taskId = t.rec.id;
   const stop = heldAt ?? runWideStop((await loadView(ctx, issue, run, SEEN)).run) ?? (await repositoryStop(ctx));
-  const finished = candidates.filter((c) => !c.budgetStop);
+  const finished = candidates.filter((c) => !stoppedByBudget(c));
   const began = candidates.some((c) => !c.notBegun);
   const now = nowIso(ctx);
   const claim = taskClaim(ctx, 'dispatch', now);

@@ -144,7 +144,11 @@ export async function acceptAtBudget(ctx: StepContext, ev: CommentEvent, last: R
         status: 'blocked',
         claim: null,
         finishedAt: now,
-        error: `not started: the run stopped at a budget and @${who} accepted what existed`,
+        // Parallel attempts (#50) held before one was kept have no head of the task's own: their work, if any, is on their branches.
+        error:
+          (t.parallel ?? 1) > 1
+            ? `not judged: the run stopped at a budget before one of its ${t.parallel} parallel attempts was kept, and @${who} accepted what existed; what they did is on their own branches`
+            : `not started: the run stopped at a budget and @${who} accepted what existed`,
       });
     const review = view.run.review ?? FRESH_REVIEW;
     writeRun(
@@ -189,9 +193,19 @@ async function continueRetrospective(ctx: StepContext, ev: CommentEvent, last: R
   const issue = ev.issue.number;
   const note = last.retroAtBudget!;
   if (!(await decisionReplyCounts(ctx, ev, note.commentId))) return;
+  const config = await ctx.config();
+  // Turned off since the note (retrospect.ts would skip it without a word): the note stays, and the answer says why.
+  if (!config.retrospect.enabled && !note.forced) {
+    const s = ctx.surface;
+    const retro = s.give('retro');
+    await ctx.forge.postComment(
+      issue,
+      `crew did not write the retrospective of run ${s.runNumber(issue, last.run)}: \`retrospect.enabled\` is off in \`.github/crew.yml\` now.${retro ? ` ${sentence(retro)} to write one anyway, or turn it on and ${s.command('continue')} again.` : ''}`,
+    );
+    return;
+  }
   if (await heldByRepositoryBudget(ctx, issue, last.run, 'continue')) return;
   ctx.model(); // fails now, with a clear message, if no key was given
-  const config = await ctx.config();
   const budgetRun = await updateView(ctx, issue, last.run, `continue to the retrospective (@${ev.comment.author.login})`, (view, tx) => {
     if (view.run.retroAtBudget?.commentId !== note.commentId) return null;
     const { retroAtBudget: _, ...rec } = view.run;

@@ -18,6 +18,8 @@ import type { StepContext } from '../../../src/steps/context';
 import { withPlanCommentSync } from '../../../src/steps/plan-comment/sync';
 import { work } from '../../../src/steps/work';
 import { advance } from '../../../src/steps/advance';
+import { accept } from '../../../src/steps/commands/decisions';
+import { continueRun } from '../../../src/steps/commands/continue';
 import { loadTemplate } from '../../../src/templates';
 import { startFakeAnthropic, type FakeAnthropic } from '../../support/anthropic/index';
 import { FakeGitHub } from '../../support/github/fake-github';
@@ -451,6 +453,110 @@ describe('the work step, in-process against the fakes', () => {
       expect(t1.candidates![0]!.budgetStop).toBeUndefined();
       expect(attemptsToRun(t1)).toEqual([2]);
       expect(await runRecord()).toMatchObject({ phase: 'ESCALATING', waiting: { kind: 'budget', limit: 'day' } });
+    });
+
+    it('attempts recorded by an older crew, before `budgetStop` was (a leg that never began says so by `notBegun` alone): read as stopped by the budget, so the task waits, nothing judged', async () => {
+      const main = (await gh.repo.branchSha('main'))!;
+      const never = (n: number) => ({
+        n,
+        branch: `crew/${ISSUE}/r${RUN}/t1${n === 1 ? '' : `-a${n}`}`,
+        worker: 'failure' as const,
+        headSha: main,
+        summary: 'not begun',
+        changedFiles: [],
+        attempt: 1,
+        notBegun: 'the repository’s `budgets.day` was reached',
+      });
+      await seed({ parallel: 2, candidates: [never(1), never(2)] });
+      await stateStore('older').update(`issue-${ISSUE}/`, 'the run waits at the day’s budget', (tx) => {
+        const now = clock.now().toISOString();
+        const waiting = { kind: 'budget' as const, commentId: 7, limit: 'day' as const, spentUsd: 1, budgetUsd: 1 };
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, createdAt: now, phase: 'ESCALATING', waiting }, now);
+      });
+      const model = scripted(() => {
+        throw new Error('no worker runs when judging');
+      });
+      await leg(model, 'max_retries: 0\nbudgets:\n  day: 0.0001\n', 't1');
+      const t1 = await taskRecord();
+      expect(t1).toMatchObject({ status: 'pending', parallel: 2, claim: null });
+      expect(t1.candidates).toBeUndefined();
+      expect(t1.selection).toBeUndefined();
+      expect(model.requests).toEqual([]);
+    });
+
+    it('`/crew accept` at the budget leaves out a task whose parallel attempts were held before one was kept, saying so: not judged, their work on their own branches (not “not started”)', async () => {
+      const main = (await gh.repo.branchSha('main'))!;
+      const fellShort = { n: 1, branch: `crew/${ISSUE}/r${RUN}/t1`, worker: 'failure' as const, headSha: main, summary: 'short', changedFiles: [], attempt: 1 };
+      await seed({ status: 'pending', claim: null, parallel: 2, candidates: [fellShort] });
+      const forge = makeForge();
+      const question = await forge.postComment(ISSUE, 'crew stopped at a budget');
+      // The maintainer's reply, seeded straight into the fake as a person's comment (crew's own carry a marker).
+      const reply = { id: gh.nextId('comment') };
+      gh.comments.set(reply.id, {
+        id: reply.id,
+        issue: ISSUE,
+        body: '/crew accept',
+        user: 'maintainer',
+        created_at: gh.now(),
+        updated_at: gh.now(),
+        reactions: [],
+      });
+      await stateStore('waits').update(`issue-${ISSUE}/`, 'the run waits at the day’s budget, t2 held', (tx) => {
+        const now = clock.now().toISOString();
+        const t2 = JSON.parse(tx.read(paths.taskJson(ISSUE, RUN, 't2'))!) as TaskRecord;
+        writeTask(tx, ISSUE, RUN, { ...t2, status: 'pending', claim: null });
+        const waiting = { kind: 'budget' as const, commentId: question.id, limit: 'day' as const, spentUsd: 1, budgetUsd: 1 };
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, phase: 'ESCALATING', waiting }, now);
+      });
+      const ctx = await job(
+        scripted(() => []),
+        'max_retries: 0\n',
+      );
+      await accept(ctx, {
+        ...ctx.event,
+        comment: { id: reply.id, body: '/crew accept', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } },
+      } as never);
+      expect(await runRecord()).toMatchObject({ phase: 'INTEGRATING', waiting: null });
+      const t1 = await taskRecord();
+      expect(t1.status).toBe('blocked');
+      expect(t1.error).toBe(
+        'not judged: the run stopped at a budget before one of its 2 parallel attempts was kept, and @maintainer accepted what existed; what they did is on their own branches',
+      );
+      expect((await taskRecord('t2')).error).toBe('not started: the run stopped at a budget and @maintainer accepted what existed');
+    });
+
+    it('`/crew continue` to a retrospective skipped at the budget, with `retrospect.enabled` turned off since: says so, and the note and its record stay', async () => {
+      await seed({ status: 'success', claim: null });
+      const forge = makeForge();
+      const note = await forge.postComment(ISSUE, '**No retrospective** of run 1 yet');
+      const reply = { id: gh.nextId('comment') };
+      gh.comments.set(reply.id, {
+        id: reply.id,
+        issue: ISSUE,
+        body: '/crew continue',
+        user: 'maintainer',
+        created_at: gh.now(),
+        updated_at: gh.now(),
+        reactions: [],
+      });
+      const retroAtBudget = { commentId: note.id, url: 'https://example.invalid/note', phase: 'COMPLETED' as const };
+      await stateStore('ended').update(`issue-${ISSUE}/`, 'the run ended, its retrospective skipped at the budget', (tx) => {
+        writeRun(tx, { ...readRun(tx, ISSUE, RUN)!, phase: 'COMPLETED', retroAtBudget }, clock.now().toISOString());
+      });
+      const model = scripted(() => {
+        throw new Error('no retrospector runs');
+      });
+      const ctx = await job(model, 'retrospect:\n  enabled: false\n');
+      await continueRun(ctx, {
+        ...ctx.event,
+        comment: { id: reply.id, body: '/crew continue', createdAt: clock.now().toISOString(), author: { login: 'maintainer', type: 'User' } },
+      } as never);
+      expect(model.requests).toEqual([]);
+      expect((await runRecord()).retroAtBudget).toEqual(retroAtBudget);
+      const said = [...gh.comments.values()].at(-1)!.body;
+      expect(said).toContain(
+        'crew did not write the retrospective of run 1: `retrospect.enabled` is off in `.github/crew.yml` now. Comment `/crew retro` to write one anyway',
+      );
     });
   });
 
