@@ -180,7 +180,8 @@ export class GitStateStore implements StateStore {
     await this.git.raw(['checkout', '--quiet', '--force', '-B', 'state', TRACKING]);
     // Ignored files too (-x): a read takes every file of the tree, so none may stay that the commit lacks.
     await this.git.raw(['clean', '-fdxq']);
-    this.clean = await TreeFingerprint.take(this.dir);
+    // No fingerprint here: a change between git writing the files and a walk of them would be trusted from then on.
+    // The next read asks git status once (unchanged), whose fingerprint is taken before git looks.
     this.saw(tip, asked);
   }
 
