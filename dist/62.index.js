@@ -1336,7 +1336,7 @@ async function settleCandidates(ctx, config, t, candidates, tools) {
     const view = await (0,context/* loadView */.QJ)(ctx, t.issue, t.run, context/* SEEN */.GL);
     // A job that stops from here on leaves every candidate recorded: a re-run of its leg, advance's restart or `/crew resume` judges them again.
     ctx.log.checkpoint('candidates-judging');
-    const byBudget = candidates.filter((c) => c.budgetStop);
+    const byBudget = candidates.filter(stoppedByBudget);
     if (byBudget.length === candidates.length) {
         ctx.log.info(`${t.rec.id}: a budget stopped all ${candidates.length} parallel attempts before their end; nothing to judge`);
         return waitAtBudget(ctx, config, t, candidates, tools.heldAt);
@@ -1379,6 +1379,11 @@ async function settleCandidates(ctx, config, t, candidates, tools) {
     });
 }
 /**
+ * A budget stopped the attempt before its end. A leg recorded before `budgetStop` was (an older crew, mid-run when
+ * this one came) says so only by `notBegun`, which only a budget set: read as stopped, its task waits rather than fails.
+ */
+const stoppedByBudget = (c) => !!(c.budgetStop ?? c.notBegun);
+/**
  * A task of parallel attempts none of which qualified while a budget stopped some of them (#52): it waits at the
  * budget as a task run once does, not failed. The attempts that ended on their own stay recorded (they do not run
  * again); those the budget stopped are dropped from the record, their work so far on their branches, and their legs
@@ -1389,7 +1394,7 @@ async function waitAtBudget(ctx, config, t, candidates, heldAt) {
     const { issue, run } = t;
     const taskId = t.rec.id;
     const stop = heldAt ?? (0,budget_stop/* runWideStop */.v7)((await (0,context/* loadView */.QJ)(ctx, issue, run, context/* SEEN */.GL)).run) ?? (await (0,budget_stop/* repositoryStop */.Hn)(ctx));
-    const finished = candidates.filter((c) => !c.budgetStop);
+    const finished = candidates.filter((c) => !stoppedByBudget(c));
     const began = candidates.some((c) => !c.notBegun);
     const now = (0,context/* nowIso */.kF)(ctx);
     const claim = (0,context/* taskClaim */.s1)(ctx, 'dispatch', now);

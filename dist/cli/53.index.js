@@ -174,7 +174,10 @@ async function acceptAtBudget(ctx, ev, last) {
                 status: 'blocked',
                 claim: null,
                 finishedAt: now,
-                error: `not started: the run stopped at a budget and @${who} accepted what existed`,
+                // Parallel attempts (#50) held before one was kept have no head of the task's own: their work, if any, is on their branches.
+                error: (t.parallel ?? 1) > 1
+                    ? `not judged: the run stopped at a budget before one of its ${t.parallel} parallel attempts was kept, and @${who} accepted what existed; what they did is on their own branches`
+                    : `not started: the run stopped at a budget and @${who} accepted what existed`,
             });
         const review = view.run.review ?? _domain_run_state__WEBPACK_IMPORTED_MODULE_1__/* .FRESH_REVIEW */ .e0;
         (0,_state_run_files__WEBPACK_IMPORTED_MODULE_4__/* .writeRun */ .bp)(tx, { ...view.run, phase: 'INTEGRATING', waiting: null, finalizer: ctx.runId, review: { ...review, acceptedBy: who, acceptedAtBudget: true } }, now);
@@ -211,10 +214,17 @@ async function continueRetrospective(ctx, ev, last, amountUsd) {
     const note = last.retroAtBudget;
     if (!(await (0,_replies__WEBPACK_IMPORTED_MODULE_13__/* .decisionReplyCounts */ .nt)(ctx, ev, note.commentId)))
         return;
+    const config = await ctx.config();
+    // Turned off since the note (retrospect.ts would skip it without a word): the note stays, and the answer says why.
+    if (!config.retrospect.enabled && !note.forced) {
+        const s = ctx.surface;
+        const retro = s.give('retro');
+        await ctx.forge.postComment(issue, `crew did not write the retrospective of run ${s.runNumber(issue, last.run)}: \`retrospect.enabled\` is off in \`.github/crew.yml\` now.${retro ? ` ${(0,_domain_surface__WEBPACK_IMPORTED_MODULE_14__/* .sentence */ .em)(retro)} to write one anyway, or turn it on and ${s.command('continue')} again.` : ''}`);
+        return;
+    }
     if (await heldByRepositoryBudget(ctx, issue, last.run, 'continue'))
         return;
     ctx.model(); // fails now, with a clear message, if no key was given
-    const config = await ctx.config();
     const budgetRun = await (0,_context__WEBPACK_IMPORTED_MODULE_6__/* .updateView */ .vl)(ctx, issue, last.run, `continue to the retrospective (@${ev.comment.author.login})`, (view, tx) => {
         if (view.run.retroAtBudget?.commentId !== note.commentId)
             return null;
