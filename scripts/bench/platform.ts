@@ -56,12 +56,25 @@ export async function load(url, context, next) {
 }
 `;
 
+const BENCH_AUTHOR = 'maintainer';
+
+const RUNNER_FILES = [
+  ['GITHUB_OUTPUT', 'output'],
+  ['GITHUB_ENV', 'env'],
+  ['GITHUB_PATH', 'path'],
+  ['GITHUB_STATE', 'state'],
+  ['GITHUB_STEP_SUMMARY', 'summary'],
+] as const;
+
 async function crewFirstRequest(dir: string, bundle: string, extraEnv: Record<string, string> = {}): Promise<number> {
-  let seen: (() => void) | undefined;
-  const connected = new Promise<void>((resolve) => (seen = resolve));
+  let seen: ((requestLine: string) => void) | undefined;
+  const connected = new Promise<string>((resolve) => (seen = resolve));
+  // Timed to the first request's first bytes, whose line says which request it is.
   const server = createServer((socket) => {
-    seen!();
-    socket.destroy();
+    socket.once('data', (bytes: Buffer) => {
+      seen!(bytes.toString('latin1').split('\r\n')[0] ?? '');
+      socket.destroy();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -77,21 +90,31 @@ async function crewFirstRequest(dir: string, bundle: string, extraEnv: Record<st
     GITHUB_RUN_ID: '1',
     GITHUB_WORKSPACE: dir,
     RUNNER_TEMP: dir,
+    // The runner gives every step its file commands (actions/runner FileCommandManager.cs): without GITHUB_OUTPUT the
+    // route job fails at its first output and the measure is of the failure comment, not of a route job.
+    ...Object.fromEntries(RUNNER_FILES.map(([name, file]) => [name, join(dir, file)])),
     ANTHROPIC_BASE_URL: url,
     INPUT_STEP: 'route',
     INPUT_GITHUB_TOKEN: 'ghs_benchmarkbenchmarkbenchmark0000000',
     INPUT_ANTHROPIC_API_KEY: 'sk-ant-bench-key-000000',
     ...extraEnv,
   };
+  for (const [, file] of RUNNER_FILES) await writeFile(join(dir, file), '');
   const start = performance.now();
   const child = spawn(process.execPath, [bundle], { env, stdio: 'ignore', cwd: dir });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const first = await Promise.race([connected.then(() => performance.now() - start), exited.then(() => NaN)]);
+  const first = await Promise.race([connected.then((line) => ({ ms: performance.now() - start, line })), exited.then(() => undefined)]);
   child.kill('SIGKILL');
   await exited;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!Number.isFinite(first)) throw new Error('node dist/index.js exited without making a network request; is dist/ built?');
-  return first;
+  if (!first) throw new Error('node dist/index.js exited without making a network request; is dist/ built?');
+  // A route job for a `/crew run` first asks whether its author may write; anything else (a failure comment) is
+  // not the start being measured.
+  if (!first.line.startsWith(`GET /repos/acme/widgets/collaborators/${BENCH_AUTHOR}/permission`))
+    throw new Error(
+      `the route job's first request was \`${first.line}\`, not the permission check a /crew run starts with: it failed before it, so its cold start is not measured`,
+    );
+  return first.ms;
 }
 
 /** `bundle`: the action's entry, dist/index.js unless another build is compared. */
@@ -101,7 +124,7 @@ export async function coldStart(runs: number, bundle = join(PROJECT_ROOT, 'dist'
     const event = {
       action: 'created',
       issue: { number: 1, title: 'Write the notes', body: 'Write every note.', labels: [] },
-      comment: { id: 2_200_000_001, body: '/crew run', created_at: new Date().toISOString(), user: { login: 'maintainer', type: 'User' } },
+      comment: { id: 2_200_000_001, body: '/crew run', created_at: new Date().toISOString(), user: { login: BENCH_AUTHOR, type: 'User' } },
       repository: { default_branch: 'main' },
     };
     await writeFile(join(dir, 'event.json'), JSON.stringify(event));
