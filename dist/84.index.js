@@ -197,7 +197,8 @@ async function ownPullCommand(ctx, ev, command, issue) {
     }
     // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
     const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
-    await (await __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442))).startFollowUp(ctx, {
+    const { startFollowUp } = await __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442));
+    await startFollowUp(ctx, {
         pull: ev.issue.number,
         by: ev.comment.author.login,
         feedback: (0,markdown/* withoutQuotes */.Yg)(words),
@@ -231,7 +232,8 @@ async function routeChangesRequested(ctx, ev) {
     if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false)))
         return;
     ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
-    await (await __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442))).startFollowUp(ctx, {
+    const { startFollowUp } = await __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442));
+    await startFollowUp(ctx, {
         pull: ev.issue.number,
         by: ev.comment.author.login,
         feedback: (0,markdown/* withoutQuotes */.Yg)(ev.comment.body),

@@ -117,9 +117,8 @@ async function ownPullCommand(ctx: StepContext, ev: CommentEvent, command: Comma
   }
   // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
   const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
-  await (
-    await import('./follow-up')
-  ).startFollowUp(ctx, {
+  const { startFollowUp } = await import('./follow-up');
+  await startFollowUp(ctx, {
     pull: ev.issue.number,
     by: ev.comment.author.login,
     feedback: withoutQuotes(words),
@@ -150,9 +149,8 @@ async function routeChangesRequested(ctx: StepContext, ev: CommentEvent): Promis
   // Without a command, a reader's review is ordinary review traffic, not a request to crew: no refusal comment.
   if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false))) return;
   ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
-  await (
-    await import('./follow-up')
-  ).startFollowUp(ctx, {
+  const { startFollowUp } = await import('./follow-up');
+  await startFollowUp(ctx, {
     pull: ev.issue.number,
     by: ev.comment.author.login,
     feedback: withoutQuotes(ev.comment.body),
