@@ -227,7 +227,7 @@ async function finish(ctx, view, judgment, judged) {
     await ctx.summary(report);
     // A follow-up answers in each review thread it addressed, naming the commit the critic passed.
     if (current.run.followUp && judgment?.verdict === 'PASS')
-        await (0,follow_up/* replyInThreads */.Z)(ctx, current, judgment.headSha);
+        await (0,follow_up.replyInThreads)(ctx, current, judgment.headSha);
     await (0,context/* syncPlanComment */.Of)(ctx, issue, run);
     await retrospectAfter(ctx, issue, run, pr.number);
     // The CI look, then cleanup (merged now: its branches can go).

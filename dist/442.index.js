@@ -5,8 +5,9 @@ export const modules = {
 /***/ 25442:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+__webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Z: () => (/* binding */ replyInThreads),
+/* harmony export */   replyInThreads: () => (/* binding */ replyInThreads),
 /* harmony export */   startFollowUp: () => (/* binding */ startFollowUp)
 /* harmony export */ });
 /* harmony import */ var _domain_follow_up__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(75933);

@@ -30,12 +30,24 @@ var labels = __webpack_require__(85745);
 var sanitize = __webpack_require__(64212);
 // EXTERNAL MODULE: ./src/text/markdown.ts
 var markdown = __webpack_require__(86590);
+// EXTERNAL MODULE: ./src/steps/own-code.ts
+var own_code = __webpack_require__(8101);
 // EXTERNAL MODULE: ./src/steps/commands/common.ts
 var common = __webpack_require__(83405);
 ;// CONCATENATED MODULE: ./src/steps/commands/index.ts
 
 
 
+
+// Each handler's module, imported when its command comes (see HANDLERS).
+const approval = () => (0,own_code/* ownCode */.m)('the approve and revise commands', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(927)]).then(__webpack_require__.bind(__webpack_require__, 37927)));
+const answer = () => (0,own_code/* ownCode */.m)('the answer command', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(654)]).then(__webpack_require__.bind(__webpack_require__, 86654)));
+const decisions = () => (0,own_code/* ownCode */.m)('the accept and retry commands', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(249)]).then(__webpack_require__.bind(__webpack_require__, 78249)));
+const abort = () => (0,own_code/* ownCode */.m)('the abort command', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(424)]).then(__webpack_require__.bind(__webpack_require__, 6424)));
+const resume = () => (0,own_code/* ownCode */.m)('the resume command', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459)]).then(__webpack_require__.bind(__webpack_require__, 78459)));
+const cont = () => (0,own_code/* ownCode */.m)('the continue command', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 35053)));
+const info = () => (0,own_code/* ownCode */.m)('the status, retro, remember and help commands', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(571), __webpack_require__.e(364)]).then(__webpack_require__.bind(__webpack_require__, 41364)));
+const doctor = () => (0,own_code/* ownCode */.m)('the doctor command', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(441), __webpack_require__.e(974)]).then(__webpack_require__.bind(__webpack_require__, 10974)));
 /**
  * Each command's handler, by kind. The type makes every kind in the registry
  * (domain/commands.ts) have one, so a command cannot be parsed and then go unanswered.
@@ -50,27 +62,27 @@ const HANDLERS = {
     fix: async (ctx, ev) => {
         await ctx.forge.postComment(ev.issue.number, `\`/crew fix\` works on a pull request crew opened: comment it there (or submit a review starting with \`/crew\`), and crew follows up on the same branch. On an issue, ${ctx.surface.command('run')} starts a new run.`);
     },
-    approve: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(927)]).then(__webpack_require__.bind(__webpack_require__, 37927))).approve(ctx, ev),
-    revise: async (ctx, ev, c) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(927)]).then(__webpack_require__.bind(__webpack_require__, 37927))).revise(ctx, ev, (0,sanitize/* sanitize */.a)(c.feedback, common/* REPLY_CHARS */.xu)),
+    approve: async (ctx, ev) => (await approval()).approve(ctx, ev),
+    revise: async (ctx, ev, c) => (await approval()).revise(ctx, ev, (0,sanitize/* sanitize */.a)(c.feedback, common/* REPLY_CHARS */.xu)),
     answer: async (ctx, ev, c) => {
         const text = (0,sanitize/* sanitize */.a)(c.text, common/* REPLY_CHARS */.xu);
         if (!text) {
             await ctx.forge.postComment(ev.issue.number, `Write the answer after the command: ${ctx.surface.command('answer', '<text>')}.`);
             return;
         }
-        return (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(654)]).then(__webpack_require__.bind(__webpack_require__, 86654))).answer(ctx, ev, text, { quiet: false });
+        return (await answer()).answer(ctx, ev, text, { quiet: false });
     },
-    accept: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(249)]).then(__webpack_require__.bind(__webpack_require__, 78249))).accept(ctx, ev),
-    retry: async (ctx, ev, c) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(249)]).then(__webpack_require__.bind(__webpack_require__, 78249))).retry(ctx, ev, c.task),
-    abort: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(424)]).then(__webpack_require__.bind(__webpack_require__, 6424))).abort(ctx, ev),
-    resume: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459)]).then(__webpack_require__.bind(__webpack_require__, 78459))).resume(ctx, ev),
-    continue: async (ctx, ev, c) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 35053))).continueRun(ctx, ev, c.amountUsd),
-    status: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(571), __webpack_require__.e(364)]).then(__webpack_require__.bind(__webpack_require__, 41364))).status(ctx, ev),
-    retro: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(571), __webpack_require__.e(364)]).then(__webpack_require__.bind(__webpack_require__, 41364))).retro(ctx, ev),
-    remember: async (ctx, ev, c) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(571), __webpack_require__.e(364)]).then(__webpack_require__.bind(__webpack_require__, 41364))).rememberCandidate(ctx, ev, c.n),
-    help: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(571), __webpack_require__.e(364)]).then(__webpack_require__.bind(__webpack_require__, 41364))).help(ctx, ev),
-    doctor: async (ctx, ev) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(441), __webpack_require__.e(974)]).then(__webpack_require__.bind(__webpack_require__, 10974))).doctor(ctx, ev),
-    unknown: async (ctx, ev, c) => (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(571), __webpack_require__.e(364)]).then(__webpack_require__.bind(__webpack_require__, 41364))).help(ctx, ev, c.word),
+    accept: async (ctx, ev) => (await decisions()).accept(ctx, ev),
+    retry: async (ctx, ev, c) => (await decisions()).retry(ctx, ev, c.task),
+    abort: async (ctx, ev) => (await abort()).abort(ctx, ev),
+    resume: async (ctx, ev) => (await resume()).resume(ctx, ev),
+    continue: async (ctx, ev, c) => (await cont()).continueRun(ctx, ev, c.amountUsd),
+    status: async (ctx, ev) => (await info()).status(ctx, ev),
+    retro: async (ctx, ev) => (await info()).retro(ctx, ev),
+    remember: async (ctx, ev, c) => (await info()).rememberCandidate(ctx, ev, c.n),
+    help: async (ctx, ev) => (await info()).help(ctx, ev),
+    doctor: async (ctx, ev) => (await doctor()).doctor(ctx, ev),
+    unknown: async (ctx, ev, c) => (await info()).help(ctx, ev, c.word),
 };
 /** Runs the handler of a parsed command. */
 function handle(ctx, ev, command) {
@@ -94,6 +106,7 @@ var refs = __webpack_require__(92);
 
 
 
+
 /** The `route` job: turns a comment or a dispatch into the set of tasks the matrix runs. */
 async function route(ctx) {
     await (0,common/* setOutputs */.n0)(ctx, '', '', []);
@@ -105,7 +118,7 @@ async function route(ctx) {
             return routeComment(ctx, ctx.event.comment);
         // A CI run that failed on crew's pull request: fix_ci's to count and answer, and the merge gate's to say so.
         if (ctx.event.ci)
-            return (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(691)]).then(__webpack_require__.bind(__webpack_require__, 99691))).routeCiRun(ctx, ctx.event, ctx.event.ci);
+            return (await (0,own_code/* ownCode */.m)('the CI run check', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(691)]).then(__webpack_require__.bind(__webpack_require__, 99691)))).routeCiRun(ctx, ctx.event, ctx.event.ci);
         return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
     }
     if (ctx.event.kind === 'issue')
@@ -131,7 +144,9 @@ async function routeComment(ctx, ev) {
         if (!ev.issue.labels.includes(labels/* WAITING_LABEL */.J))
             return ctx.log.info('the comment is not a /crew command; nothing to do');
         // Quoted lines are someone else's words (often crew's own question, or another person's text).
-        return (await Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(654)]).then(__webpack_require__.bind(__webpack_require__, 86654))).answer(ctx, ev, (0,sanitize/* sanitize */.a)((0,markdown/* withoutQuotes */.Yg)(ev.comment.body), common/* REPLY_CHARS */.xu), { quiet: true });
+        return (await (0,own_code/* ownCode */.m)('the answer to a question', Promise.all(/* import() */[__webpack_require__.e(179), __webpack_require__.e(882), __webpack_require__.e(921), __webpack_require__.e(709), __webpack_require__.e(21), __webpack_require__.e(691), __webpack_require__.e(451), __webpack_require__.e(384), __webpack_require__.e(475), __webpack_require__.e(571), __webpack_require__.e(90), __webpack_require__.e(459), __webpack_require__.e(654)]).then(__webpack_require__.bind(__webpack_require__, 86654)))).answer(ctx, ev, (0,sanitize/* sanitize */.a)((0,markdown/* withoutQuotes */.Yg)(ev.comment.body), common/* REPLY_CHARS */.xu), {
+            quiet: true,
+        });
     }
     // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
     // The reaction says crew saw the comment whoever wrote it, so it need not wait for the permission check (one round trip less).
@@ -197,7 +212,7 @@ async function ownPullCommand(ctx, ev, command, issue) {
     }
     // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
     const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
-    const { startFollowUp } = await __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442));
+    const { startFollowUp } = await (0,own_code/* ownCode */.m)('the follow-up', __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442)));
     await startFollowUp(ctx, {
         pull: ev.issue.number,
         by: ev.comment.author.login,
@@ -232,7 +247,7 @@ async function routeChangesRequested(ctx, ev) {
     if (!(await (0,permission/* hasWriteAccess */.sv)(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false)))
         return;
     ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
-    const { startFollowUp } = await __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442));
+    const { startFollowUp } = await (0,own_code/* ownCode */.m)('the follow-up', __webpack_require__.e(/* import() */ 442).then(__webpack_require__.bind(__webpack_require__, 25442)));
     await startFollowUp(ctx, {
         pull: ev.issue.number,
         by: ev.comment.author.login,

@@ -33893,7 +33893,7 @@ var Uint8ArrayBlobAdapter = _Uint8ArrayBlobAdapter;
 
 // src/index.ts
 __reExport(src_exports, __webpack_require__(6522), module.exports);
-__reExport(src_exports, __webpack_require__(77201), module.exports);
+__reExport(src_exports, __webpack_require__(99582), module.exports);
 // Annotate the CommonJS export names for ESM import in node:
 
 0 && (0);
@@ -33902,7 +33902,7 @@ __reExport(src_exports, __webpack_require__(77201), module.exports);
 
 /***/ }),
 
-/***/ 77201:
+/***/ 99582:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 

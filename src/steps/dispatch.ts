@@ -1,5 +1,6 @@
 import type { Settings } from '../settings';
-import { CrewError, type StepContext } from './context';
+import type { StepContext } from './context';
+import { ownCode } from './own-code';
 
 export type Step = (ctx: StepContext) => Promise<void>;
 
@@ -25,17 +26,5 @@ export const STEPS: Record<Settings['step'], () => Promise<Step>> = {
 export function loadingStep(name: Settings['step'], ready: Promise<unknown> = Promise.resolve()): Step {
   const loading = ready.then(() => STEPS[name]());
   loading.catch(() => undefined); // reported when the step runs
-  return async (ctx) => {
-    let step: Step;
-    try {
-      step = await loading;
-    } catch (e) {
-      throw new CrewError(
-        `loading the ${name} step`,
-        `crew could not load its own code for the ${name} step: ${e instanceof Error ? e.message : String(e)}`,
-        "Re-run the failed job. If it fails the same way, the crew version your workflow's `uses:` names is incomplete (its dist/ folder): point it at a release tag of crew.",
-      );
-    }
-    return step(ctx);
-  };
+  return async (ctx) => (await ownCode(`the ${name} step`, loading))(ctx);
 }

@@ -9,6 +9,7 @@ import { WAITING_LABEL } from '../domain/labels';
 import { sanitize } from '../text/sanitize';
 import { postedByCrew, withoutQuotes } from '../text/markdown';
 import { handle } from './commands';
+import { ownCode } from './own-code';
 import { REPLY_CHARS, setOutputs } from './commands/common';
 import { hasWriteAccess } from './commands/permission';
 import { runOfIntegrationBranch } from '../domain/refs';
@@ -21,7 +22,7 @@ export async function route(ctx: StepContext): Promise<void> {
     // A review or a review comment carries words: a `/crew` there counts like a comment on the pull request.
     if (ctx.event.comment) return routeComment(ctx, ctx.event.comment);
     // A CI run that failed on crew's pull request: fix_ci's to count and answer, and the merge gate's to say so.
-    if (ctx.event.ci) return (await import('./ci-status')).routeCiRun(ctx, ctx.event, ctx.event.ci);
+    if (ctx.event.ci) return (await ownCode('the CI run check', import('./ci-status'))).routeCiRun(ctx, ctx.event, ctx.event.ci);
     return ctx.log.info(`route has nothing to do on a ${ctx.event.source} event; the merge job handles it`);
   }
   if (ctx.event.kind === 'issue') return routeIssueEvent(ctx, ctx.event);
@@ -41,7 +42,9 @@ async function routeComment(ctx: StepContext, ev: CommentEvent): Promise<void> {
     // A plain comment only matters as the answer to a question crew is waiting on; otherwise it costs nothing.
     if (!ev.issue.labels.includes(WAITING_LABEL)) return ctx.log.info('the comment is not a /crew command; nothing to do');
     // Quoted lines are someone else's words (often crew's own question, or another person's text).
-    return (await import('./commands/answer')).answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), { quiet: true });
+    return (await ownCode('the answer to a question', import('./commands/answer'))).answer(ctx, ev, sanitize(withoutQuotes(ev.comment.body), REPLY_CHARS), {
+      quiet: true,
+    });
   }
 
   // Reviews have no reactions in the REST API, and a review comment's are on another endpoint: the reply says crew saw it.
@@ -117,7 +120,7 @@ async function ownPullCommand(ctx: StepContext, ev: CommentEvent, command: Comma
   }
   // `/crew run` and unknown words: the words after `/crew` (the word itself included) are the feedback.
   const words = command.kind === 'unknown' ? ev.comment.body.replace(/^\/crew\s*/, '') : feedback;
-  const { startFollowUp } = await import('./follow-up');
+  const { startFollowUp } = await ownCode('the follow-up', import('./follow-up'));
   await startFollowUp(ctx, {
     pull: ev.issue.number,
     by: ev.comment.author.login,
@@ -149,7 +152,7 @@ async function routeChangesRequested(ctx: StepContext, ev: CommentEvent): Promis
   // Without a command, a reader's review is ordinary review traffic, not a request to crew: no refusal comment.
   if (!(await hasWriteAccess(ctx, { issue: ev.issue.number, login: ev.comment.author.login }, false))) return;
   ctx.log.info(`@${ev.comment.author.login} requested changes on crew's pull request #${ev.issue.number}: starting a follow-up (iterate_on_review)`);
-  const { startFollowUp } = await import('./follow-up');
+  const { startFollowUp } = await ownCode('the follow-up', import('./follow-up'));
   await startFollowUp(ctx, {
     pull: ev.issue.number,
     by: ev.comment.author.login,

@@ -2,8 +2,19 @@ import type { Command, CommandKind } from '../../domain/commands';
 import type { CommentEvent } from '../../event';
 import { sanitize } from '../../text/sanitize';
 import type { StepContext } from '../context';
+import { ownCode } from '../own-code';
 import { REPLY_CHARS } from './common';
 import { commentRequest, startRun } from './start';
+
+// Each handler's module, imported when its command comes (see HANDLERS).
+const approval = () => ownCode('the approve and revise commands', import('./approval'));
+const answer = () => ownCode('the answer command', import('./answer'));
+const decisions = () => ownCode('the accept and retry commands', import('./decisions'));
+const abort = () => ownCode('the abort command', import('./abort'));
+const resume = () => ownCode('the resume command', import('./resume'));
+const cont = () => ownCode('the continue command', import('./continue'));
+const info = () => ownCode('the status, retro, remember and help commands', import('./info'));
+const doctor = () => ownCode('the doctor command', import('./doctor'));
 
 type Handler<K extends CommandKind> = (ctx: StepContext, ev: CommentEvent, command: Extract<Command, { kind: K }>) => Promise<void>;
 
@@ -24,27 +35,27 @@ export const HANDLERS: { [K in CommandKind]: Handler<K> } = {
       `\`/crew fix\` works on a pull request crew opened: comment it there (or submit a review starting with \`/crew\`), and crew follows up on the same branch. On an issue, ${ctx.surface.command('run')} starts a new run.`,
     );
   },
-  approve: async (ctx, ev) => (await import('./approval')).approve(ctx, ev),
-  revise: async (ctx, ev, c) => (await import('./approval')).revise(ctx, ev, sanitize(c.feedback, REPLY_CHARS)),
+  approve: async (ctx, ev) => (await approval()).approve(ctx, ev),
+  revise: async (ctx, ev, c) => (await approval()).revise(ctx, ev, sanitize(c.feedback, REPLY_CHARS)),
   answer: async (ctx, ev, c) => {
     const text = sanitize(c.text, REPLY_CHARS);
     if (!text) {
       await ctx.forge.postComment(ev.issue.number, `Write the answer after the command: ${ctx.surface.command('answer', '<text>')}.`);
       return;
     }
-    return (await import('./answer')).answer(ctx, ev, text, { quiet: false });
+    return (await answer()).answer(ctx, ev, text, { quiet: false });
   },
-  accept: async (ctx, ev) => (await import('./decisions')).accept(ctx, ev),
-  retry: async (ctx, ev, c) => (await import('./decisions')).retry(ctx, ev, c.task),
-  abort: async (ctx, ev) => (await import('./abort')).abort(ctx, ev),
-  resume: async (ctx, ev) => (await import('./resume')).resume(ctx, ev),
-  continue: async (ctx, ev, c) => (await import('./continue')).continueRun(ctx, ev, c.amountUsd),
-  status: async (ctx, ev) => (await import('./info')).status(ctx, ev),
-  retro: async (ctx, ev) => (await import('./info')).retro(ctx, ev),
-  remember: async (ctx, ev, c) => (await import('./info')).rememberCandidate(ctx, ev, c.n),
-  help: async (ctx, ev) => (await import('./info')).help(ctx, ev),
-  doctor: async (ctx, ev) => (await import('./doctor')).doctor(ctx, ev),
-  unknown: async (ctx, ev, c) => (await import('./info')).help(ctx, ev, c.word),
+  accept: async (ctx, ev) => (await decisions()).accept(ctx, ev),
+  retry: async (ctx, ev, c) => (await decisions()).retry(ctx, ev, c.task),
+  abort: async (ctx, ev) => (await abort()).abort(ctx, ev),
+  resume: async (ctx, ev) => (await resume()).resume(ctx, ev),
+  continue: async (ctx, ev, c) => (await cont()).continueRun(ctx, ev, c.amountUsd),
+  status: async (ctx, ev) => (await info()).status(ctx, ev),
+  retro: async (ctx, ev) => (await info()).retro(ctx, ev),
+  remember: async (ctx, ev, c) => (await info()).rememberCandidate(ctx, ev, c.n),
+  help: async (ctx, ev) => (await info()).help(ctx, ev),
+  doctor: async (ctx, ev) => (await doctor()).doctor(ctx, ev),
+  unknown: async (ctx, ev, c) => (await info()).help(ctx, ev, c.word),
 };
 
 /** Runs the handler of a parsed command. */
